@@ -1,0 +1,219 @@
+"""The position: the one mutable object, updated in place with exact undo (push/pop)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .tiles import PASS, Move, Tile, tile_set
+
+__all__ = ["Position", "Outcome", "mask_of", "tiles_of"]
+
+
+def mask_of(tiles: Iterable[Tile]) -> int:
+    m = 0
+    for t in tiles:
+        m |= t.bit
+    return m
+
+
+def tiles_of(mask: int, max_pip: int = 6) -> list[Tile]:
+    tiles = tile_set(max_pip)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(tiles[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a hand ended: ``domino`` (``seat`` went out) or ``blocked`` (``seat`` played last)."""
+
+    termination: str
+    seat: int
+
+
+class Position:
+    """A single-line block-game position with every hand's tiles as a bit mask.
+
+    ``hands[s]`` holds the tiles seat ``s`` is known to hold; ``hidden[s]`` counts tiles he holds
+    that the record does not show (an unknown hand). ``pool`` is every tile that is neither in a
+    known hand nor on the table (sleepers and the unknown hands' tiles). ``opening`` restricts the
+    lead (a mask of allowed tiles, 0 for any).
+    """
+
+    __slots__ = ("max_pip", "tiles", "n", "hands", "hidden", "pool", "ends", "turn", "passes",
+                 "opening", "history", "_match")
+
+    def __init__(self, hands: Sequence[Iterable[Tile] | None], turn: int = 0, *, max_pip: int = 6,
+                 opening: Iterable[Tile] = (), hidden: Sequence[int] | None = None) -> None:
+        self.max_pip = max_pip
+        self.tiles = tile_set(max_pip)
+        self.n = len(hands)
+        self.hands = [mask_of(h) if h is not None else 0 for h in hands]
+        self.hidden = list(hidden) if hidden is not None else [0] * self.n
+        every = (1 << len(self.tiles)) - 1
+        held = 0
+        for h in self.hands:
+            held |= h
+        self.pool = every & ~held
+        self.ends: tuple[int, int] | None = None
+        self.turn = turn
+        self.passes = 0
+        self.opening = mask_of(opening)
+        self.history: list[tuple] = []
+        # _match[n]: mask of every tile carrying the number n
+        self._match = [mask_of(t for t in self.tiles if t.matches(n)) for n in range(max_pip + 1)]
+
+    # -- queries ---------------------------------------------------------------------------
+    def copy(self) -> Position:
+        other = object.__new__(Position)
+        for name in Position.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if isinstance(value, list) else value)
+        return other
+
+    def playable_mask(self, seat: int) -> int:
+        """The tiles of ``seat``'s known hand that could be played now."""
+        hand = self.hands[seat]
+        if self.ends is None:
+            return hand & self.opening if self.opening else hand
+        a, b = self.ends
+        return hand & (self._match[a] | self._match[b])
+
+    def playable(self, seat: int) -> list[Tile]:
+        return tiles_of(self.playable_mask(seat), self.max_pip)
+
+    def fits(self, tile: Tile) -> bool:
+        if self.ends is None:
+            return not self.opening or bool(self.opening & tile.bit)
+        return tile.matches(self.ends[0]) or tile.matches(self.ends[1])
+
+    def placements(self, tile: Tile) -> list[Move]:
+        """Every way to play ``tile`` now: two moves when it fits both ends with different numbers."""
+        if self.ends is None:
+            return [Move(tile, None)] if self.fits(tile) else []
+        a, b = self.ends
+        out = []
+        if tile.matches(a):
+            out.append(Move(tile, a))
+        if b != a and tile.matches(b):
+            out.append(Move(tile, b))
+        return out
+
+    def legal_moves(self) -> list[Move]:
+        """The mover's plays, or ``[PASS]`` when he has none, or ``[]`` once the hand is over."""
+        if self.outcome() is not None:
+            return []
+        moves = []
+        for tile in tiles_of(self.playable_mask(self.turn), self.max_pip):
+            moves.extend(self.placements(tile))
+        return moves or [PASS]
+
+    def numbers_open(self) -> tuple[int, ...]:
+        if self.ends is None:
+            return ()
+        return tuple(sorted(set(self.ends)))
+
+    def pips(self, seat: int) -> int:
+        return sum(t.pips for t in tiles_of(self.hands[seat], self.max_pip))
+
+    def count(self, seat: int) -> int:
+        return self.hands[seat].bit_count() + self.hidden[seat]
+
+    def can_anyone_play(self) -> bool:
+        if self.ends is None:
+            return True
+        a, b = self.ends
+        fit = self._match[a] | self._match[b]
+        for h in self.hands:
+            if h & fit:
+                return True
+        return any(self.hidden) and bool(self.pool & fit)
+
+    def outcome(self) -> Outcome | None:
+        """The end of the hand, once a player is out or nobody can play."""
+        if not self.history:
+            return None
+        last = self.history[-1][1]
+        if self.count(last) == 0 and self.history[-1][0].tile is not None:
+            return Outcome("domino", last)
+        if self.passes >= self.n or not self.can_anyone_play():
+            for move, seat, *_ in reversed(self.history):
+                if move.tile is not None:
+                    return Outcome("blocked", seat)
+            return Outcome("blocked", last)
+        return None
+
+    def key(self) -> tuple:
+        """A hashable key for the whole state (the transposition-table key)."""
+        ends = None if self.ends is None else (min(self.ends), max(self.ends))
+        return (tuple(self.hands), ends, self.turn, self.passes)
+
+    # -- updates ---------------------------------------------------------------------------
+    def push(self, move: Move) -> None:
+        """Play ``move`` for the player to move. The move must be legal (see ``legal_moves``)."""
+        seat = self.turn
+        if move.tile is None:
+            self.history.append((move, seat, self.ends, self.passes, None))
+            self.passes += 1
+        else:
+            tile = move.tile
+            bit = tile.bit
+            hidden_used = False
+            if self.hands[seat] & bit:
+                self.hands[seat] &= ~bit
+            else:  # a tile from an unknown hand
+                self.pool &= ~bit
+                self.hidden[seat] -= 1
+                hidden_used = True
+            self.history.append((move, seat, self.ends, self.passes, hidden_used))
+            if self.ends is None:
+                self.ends = (tile.low, tile.high)
+            else:
+                a, b = self.ends
+                if move.end == a or (move.end is None and tile.matches(a)):
+                    self.ends = (tile.other(a), b)
+                else:
+                    self.ends = (a, tile.other(b))
+            self.passes = 0
+        self.turn = (seat + 1) % self.n
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        move, seat, ends, passes, hidden_used = self.history.pop()
+        if move.tile is not None:
+            if hidden_used:
+                self.pool |= move.tile.bit
+                self.hidden[seat] += 1
+            else:
+                self.hands[seat] |= move.tile.bit
+        self.ends = ends
+        self.passes = passes
+        self.turn = seat
+        return move
+
+    def line(self) -> list[tuple[Tile, bool]]:
+        """The line of play left to right: each tile and whether it is shown reversed (high half first)."""
+        from collections import deque
+
+        row: deque[tuple[Tile, bool]] = deque()
+        for move, _seat, ends, _p, _h in self.history:
+            tile = move.tile
+            if tile is None:
+                continue
+            if ends is None:
+                row.append((tile, False))
+                continue
+            a, b = ends
+            if move.end == a or (move.end is None and tile.matches(a)):
+                # attached on the left: its matching half must face right
+                row.appendleft((tile, tile.low == a and not tile.is_double))
+            else:
+                row.append((tile, tile.high == b and not tile.is_double))
+        return list(row)
+
+    def __repr__(self) -> str:
+        hands = ", ".join(" ".join(map(str, tiles_of(h, self.max_pip))) or "-" for h in self.hands)
+        return f"<Position ends={self.ends} turn={self.turn} hands=[{hands}]>"

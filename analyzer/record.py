@@ -1,0 +1,120 @@
+"""The record: what a game's text says, before any rule is applied.
+
+Positions (line, column) point into the source; they never take part in equality, so a record
+read back from the writer's text compares equal to the original."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic
+from .tiles import Tile
+
+__all__ = ["Span", "MoveEntry", "HandEntry", "Game", "Record", "StatedResult", "ANNOTATIONS"]
+
+ANNOTATIONS = ("!!", "??", "!?", "?!", "!", "?", "*")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    line: int
+    column: int
+
+
+NOWHERE = Span(0, 0)
+
+
+@dataclass(frozen=True)
+class MoveEntry:
+    """A move as written: who, which tile (None: a pass), the open number it went on if stated."""
+
+    player: str
+    tile: Tile | None
+    end: int | None = None
+    annotation: str | None = None
+    comment: str | None = None          # the {comment} written right after the move
+    round: int | None = None            # the table row or move number it stands in
+    pos: Span = field(default=NOWHERE, compare=False)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.tile is None
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """A player's dealt hand; ``tiles`` is None when the record does not know it (``?``)."""
+
+    player: str
+    tiles: tuple[Tile, ...] | None
+    pos: Span = field(default=NOWHERE, compare=False)
+    tile_pos: tuple[Span, ...] = field(default=(), compare=False)
+
+
+_RESULT_RE = re.compile(
+    r"^\s*(?:(?P<draw>draw)|(?P<side>[^\s]+)\s+(?P<points>\d+))?\s*(?P<term>domino|blocked)?\s*$",
+    re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class StatedResult:
+    """The result a record states in its ``Result`` tag: ``"B/D 10 domino"``, ``"A/C 46 blocked"``,
+    ``"draw blocked"``. ``side`` names the winners as the record does (``B/D``, ``B`` or ``D/B``)."""
+
+    side: tuple[str, ...] | None      # None: a draw
+    points: int
+    termination: str | None
+
+    @classmethod
+    def parse(cls, text: str) -> StatedResult | None:
+        """Read a Result tag; None for ``*`` or an empty tag; ValueError for anything else."""
+        if text.strip() in ("", "*", "?"):
+            return None
+        m = _RESULT_RE.match(text)
+        if not m or (not m.group("draw") and not m.group("side") and not m.group("term")):
+            raise ValueError(
+                f"cannot read result {text!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\" or \"draw blocked\"")
+        term = m.group("term").lower() if m.group("term") else None
+        if m.group("draw") or not m.group("side"):
+            return cls(None, 0, term)
+        return cls(tuple(m.group("side").split("/")), int(m.group("points")), term)
+
+    def __str__(self) -> str:
+        head = "draw" if self.side is None else f"{'/'.join(self.side)} {self.points}"
+        return f"{head} {self.termination}" if self.termination else head
+
+
+@dataclass
+class Game:
+    """One game (hand) of a record."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    players: tuple[str, ...] = ()
+    hands: tuple[HandEntry, ...] = ()
+    moves: list[MoveEntry] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)     # comments before the first move
+    remark: str | None = None                             # free text after a table's last row
+    form: str = field(default="pgn", compare=False)       # "table" or "pgn": how it was written
+    pos: Span = field(default=NOWHERE, compare=False)
+    tag_pos: dict[str, Span] = field(default_factory=dict, compare=False)
+
+    def hand_of(self, player: str) -> HandEntry | None:
+        for hand in self.hands:
+            if hand.player == player:
+                return hand
+        return None
+
+    @property
+    def number(self) -> int | None:
+        """The game's number within its match (the ``Game`` tag)."""
+        value = self.tags.get("Game", "").strip()
+        return int(value) if value.isdigit() else None
+
+
+@dataclass
+class Record:
+    """Every game a file holds, and the notation errors met while reading it."""
+
+    games: list[Game] = field(default_factory=list)
+    source: str = field(default="<record>", compare=False)
+    errors: list[Diagnostic] = field(default_factory=list, compare=False)

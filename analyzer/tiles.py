@@ -1,0 +1,105 @@
+"""Tiles and moves: the frozen value types everything else is built from."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+__all__ = ["Tile", "Move", "PASS", "tile_set", "tile_index", "pips_of"]
+
+_TILE_RE = re.compile(r"^\[?\s*(\d+)\s*[-|:]\s*(\d+)\s*\]?$")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Tile:
+    """A domino tile, stored with its lower half first: ``Tile(3, 6)`` is ``[3-6]``."""
+
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.low <= self.high):
+            raise ValueError(f"a tile is written low half first, got ({self.low}, {self.high})")
+
+    @classmethod
+    def of(cls, a: int, b: int) -> Tile:
+        """Make the tile with halves ``a`` and ``b`` in either order."""
+        return cls(a, b) if a <= b else cls(b, a)
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read ``[3-6]``, ``6-3`` or ``[6|3]``."""
+        m = _TILE_RE.match(text.strip())
+        if not m:
+            raise ValueError(f"not a tile: {text!r}")
+        return cls.of(int(m.group(1)), int(m.group(2)))
+
+    @property
+    def pips(self) -> int:
+        return self.low + self.high
+
+    @property
+    def is_double(self) -> bool:
+        return self.low == self.high
+
+    @property
+    def index(self) -> int:
+        """Position of the tile in its set, the same for every set size."""
+        return self.high * (self.high + 1) // 2 + self.low
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+    def matches(self, number: int) -> bool:
+        return self.low == number or self.high == number
+
+    def other(self, number: int) -> int:
+        """The half left open when the tile is attached to ``number``."""
+        if self.low == number:
+            return self.high
+        if self.high == number:
+            return self.low
+        raise ValueError(f"{self} has no {number}")
+
+    def __str__(self) -> str:
+        return f"[{self.low}-{self.high}]"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.low}, {self.high})"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A play of ``tile`` attached to the open number ``end`` (None for the lead), or a pass."""
+
+    tile: Tile | None = None
+    end: int | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.tile is None
+
+    def __str__(self) -> str:
+        if self.tile is None:
+            return "pass"
+        return str(self.tile) if self.end is None else f"{self.tile}@{self.end}"
+
+
+PASS = Move()
+
+
+@cache
+def tile_set(max_pip: int = 6) -> tuple[Tile, ...]:
+    """Every tile of the double-``max_pip`` set, ordered by index."""
+    tiles = [Tile(low, high) for high in range(max_pip + 1) for low in range(high + 1)]
+    assert all(t.index == i for i, t in enumerate(tiles))
+    return tuple(tiles)
+
+
+def tile_index(a: int, b: int) -> int:
+    return Tile.of(a, b).index
+
+
+def pips_of(tiles) -> int:
+    return sum(t.pips for t in tiles)

@@ -1,0 +1,1 @@
+"""The Lark grammars of the record notation, shipped inside the package as ``analyzer.grammar``."""
