@@ -1,0 +1,173 @@
+"""The ``domino`` command: a thin layer that reads options, calls the library and prints."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+
+from . import __version__
+from .diagnostics import DominoError
+from .notation import read
+from .position import tiles_of
+from .replay import Replay, ends_text, replay_record
+from .rules import UnknownVariant, find_variant
+
+
+def clean_errors(command):
+    """Turn the library's errors (and any surprise) into a message and an exit code, never a traceback."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (DominoError, UnknownVariant) as exc:
+            raise click.UsageError(str(exc)) from None
+        except OSError as exc:
+            raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from None
+        except click.ClickException:
+            raise
+        except Exception as exc:  # a bug: say so plainly, without a traceback
+            raise click.ClickException(f"internal error ({type(exc).__name__}: {exc}); please report it") from None
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="domino")
+def main() -> None:
+    """Read, validate, replay, solve and report recorded domino games."""
+
+
+def _variant_option(f):
+    return click.option("--variant", "variant", metavar="NAME",
+                        help="Rules variant (default: the record's Variant tag, else partnership).")(f)
+
+
+def _load(paths, variant) -> list[tuple[str, list[Replay]]]:
+    if variant:
+        find_variant(variant)   # fail early with the list of known variants
+    return [(path, replay_record(read(path), variant)) for path in paths]
+
+
+def _names(rep: Replay, mask: int) -> str:
+    return " ".join(str(t) for t in tiles_of(mask, rep.initial.max_pip)) or "-"
+
+
+# -- validate -------------------------------------------------------------------------------
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@_variant_option
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@clean_errors
+def validate(files, variant, as_json):
+    """Check every move of every game in FILES against the rules.
+
+    Exit status: 0 when every game is valid, 1 when any has an error, 2 for a usage error."""
+    loaded = _load(files, variant)
+    bad = any(not rep.valid for _, reps in loaded for rep in reps)
+    if as_json:
+        games = []
+        for path, reps in loaded:
+            for rep in reps:
+                games.append({"file": path, "title": rep.title, "valid": rep.valid,
+                              "diagnostics": [d.as_dict() for d in rep.diagnostics],
+                              "result": rep.result_dict()})
+        click.echo(json.dumps({"games": games}, indent=2))
+    else:
+        for path, reps in loaded:
+            for number, rep in enumerate(reps, 1):
+                errors = len(rep.errors)
+                verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
+                click.echo(f"{path}: game {number} ({rep.title}): {verdict}")
+                for diag in rep.diagnostics:
+                    click.echo(f"  {diag}")
+                if rep.result is not None:
+                    click.echo(f"  result: {_result_text(rep)}")
+    sys.exit(1 if bad else 0)
+
+
+def _result_text(rep: Replay) -> str:
+    r = rep.result
+    who = rep.players[r.seat]
+    how = f"{who} goes out (domino)" if r.termination == "domino" else "blocked"
+    if r.winner is None:
+        return f"{how}; a draw"
+    return f"{how}; {rep.side_name(r.winner)} win {r.points}"
+
+
+# -- replay ---------------------------------------------------------------------------------
+@main.command(name="replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_variant_option
+@click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
+@clean_errors
+def replay_command(file, variant, as_json):
+    """Show FILE move by move: the open ends, every hand, and what each pass proves."""
+    (_, reps), = _load([file], variant)
+    if as_json:
+        click.echo(json.dumps({"games": [replay_data(rep) for rep in reps]}, indent=2))
+        return
+    for number, rep in enumerate(reps, 1):
+        click.echo(f"Game {number}: {rep.title}  [{rep.variant.name}]")
+        sides = " vs ".join(rep.side_name(s) for s in range(rep.variant.seating.sides))
+        click.echo(f"Players in play order: {', '.join(rep.players)}  ({sides})")
+        for diag in rep.notation + rep.deal_diagnostics:
+            click.echo(f"  {diag}")
+        for seat, name in enumerate(rep.players):
+            click.echo(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
+        for step in rep.steps:
+            entry = step.entry
+            what = "pass" if entry.tile is None else str(entry.tile)
+            if step.move is not None and step.move.end is not None:
+                what += f" on the {step.move.end}"
+            if entry.annotation:
+                what += f" {entry.annotation}"
+            label = f"{entry.round}." if entry.round is not None else "  "
+            ends = "-" if step.ends_after is None else " ".join(map(str, step.ends_after))
+            line = f"{label:>4} {entry.player:<6} {what:<22} open: {ends}"
+            if step.lacks:
+                line += f"   {entry.player} has no {' and no '.join(map(str, step.lacks))}"
+            if step.move is None and step.seat is not None:
+                line += "   (not played)"
+            click.echo(line)
+            hands = "  ".join(f"{name}: {_names(rep, step.hands_after[s])}" for s, name in enumerate(rep.players))
+            click.echo(f"       {hands}")
+            if entry.comment:
+                click.echo(f"       {{{entry.comment}}}")
+            for diag in step.diagnostics:
+                click.echo(f"       {diag}")
+        for diag in rep.end_diagnostics:
+            click.echo(f"  {diag}")
+        click.echo(f"Result: {_result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None else rep.outcome.termination}")
+        click.echo()
+
+
+def replay_data(rep: Replay) -> dict:
+    """The replay as plain data (the ``--json`` form)."""
+    names = rep.players
+    moves = []
+    for step in rep.steps:
+        e = step.entry
+        moves.append({
+            "index": step.index, "round": e.round, "player": e.player,
+            "move": "pass" if e.tile is None else str(e.tile),
+            "end": None if step.move is None else step.move.end,
+            "applied": step.move is not None, "annotation": e.annotation, "comment": e.comment,
+            "line": e.pos.line or None, "column": e.pos.column or None,
+            "open_ends": None if step.ends_after is None else list(step.ends_after),
+            "hands": {n: [str(t) for t in tiles_of(step.hands_after[s], rep.initial.max_pip)]
+                      for s, n in enumerate(names)},
+            "lacks": list(step.lacks),
+            "diagnostics": [d.as_dict() for d in step.diagnostics],
+        })
+    return {
+        "title": rep.title, "variant": rep.variant.name, "tags": rep.game.tags, "players": list(names),
+        "deal": {n: (None if rep.initial.hidden[s] else [str(t) for t in tiles_of(rep.initial.hands[s])])
+                 for s, n in enumerate(names)},
+        "moves": moves, "valid": rep.valid, "result": rep.result_dict(),
+        "diagnostics": [d.as_dict() for d in rep.diagnostics],
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

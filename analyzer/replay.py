@@ -1,0 +1,526 @@
+"""Replay a recorded game move by move and collect every error, never stopping at the first one."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .diagnostics import Diagnostic
+from .position import Outcome, Position, mask_of, tiles_of
+from .record import Game, MoveEntry, Span, StatedResult
+from .rules import HandFacts, HandResult, UnknownVariant, Variant, find_variant
+from .tiles import PASS, Move, Tile
+
+__all__ = ["Replay", "Step", "replay", "replay_record", "ends_text"]
+
+BLOCK_WORDS = ("gesperrt", "blocked", "block", "trancado", "tranque")
+
+
+def ends_text(ends: tuple[int, int] | None) -> str:
+    if ends is None:
+        return "none (nothing played yet)"
+    a, b = sorted(ends)
+    return f"{a} and {b}" if a != b else f"{a} and {b} (both ends {a})"
+
+
+def _tiles_text(tiles) -> str:
+    return " ".join(str(t) for t in tiles) or "nothing"
+
+
+@dataclass
+class Step:
+    """One recorded move and what the replay made of it."""
+
+    index: int
+    entry: MoveEntry
+    seat: int | None                  # the mover the record names (None: an unknown name)
+    move: Move | None                 # the move applied to the position, None when it could not be
+    ends_before: tuple[int, int] | None
+    ends_after: tuple[int, int] | None
+    hands_after: tuple[int, ...]      # every seat's known tiles after the move (bit masks)
+    lacks: tuple[int, ...] = ()       # numbers a pass proves the mover does not hold
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    ends_hand: bool = False           # this move finished the hand
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying one game against a variant."""
+
+    game: Game
+    variant: Variant
+    source: str
+    players: tuple[str, ...]
+    initial: Position
+    steps: list[Step]
+    deal_diagnostics: list[Diagnostic]
+    end_diagnostics: list[Diagnostic]
+    outcome: Outcome | None
+    result: HandResult | None
+    final: Position
+    notation: list[Diagnostic] = field(default_factory=list)   # syntax errors inside this game's text
+
+    @cached_property
+    def diagnostics(self) -> list[Diagnostic]:
+        out = list(self.notation) + list(self.deal_diagnostics)
+        for step in self.steps:
+            out.extend(step.diagnostics)
+        out.extend(self.end_diagnostics)
+        return out
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def deal_ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.deal_diagnostics)
+
+    @property
+    def title(self) -> str:
+        tags = self.game.tags
+        return tags.get("Event") or tags.get("Source") or "untitled game"
+
+    @property
+    def legal_prefix(self) -> int:
+        """How many steps replay cleanly before the first move with an error."""
+        if not self.deal_ok:
+            return 0
+        for step in self.steps:
+            if not step.ok:
+                return step.index
+        return len(self.steps)
+
+    def position_at(self, index: int) -> Position:
+        """A fresh position after the first ``index`` steps (only the moves that could be applied)."""
+        pos = self.initial.copy()
+        for step in self.steps[:index]:
+            if step.move is not None:
+                pos.turn = step.seat
+                pos.push(step.move)
+        if index < len(self.steps) and self.steps[index].seat is not None and pos.outcome() is None:
+            pos.turn = self.steps[index].seat
+        return pos
+
+    def side_name(self, side: int) -> str:
+        return self.variant.side_name(side, self.players)
+
+    def result_dict(self) -> dict | None:
+        if self.result is None:
+            return None
+        r = self.result
+        winners = None if r.winner is None else [self.players[s] for s in self.variant.seating.members(r.winner)]
+        return {"termination": r.termination, "winner": winners, "points": r.points,
+                "seat": self.players[r.seat]}
+
+
+class _Replayer:
+    def __init__(self, game: Game, variant: Variant, source: str):
+        self.game = game
+        self.variant = variant
+        self.source = source
+        self.players = self._players()
+        self.seat_of = {name: seat for seat, name in enumerate(self.players)}
+
+    # -- diagnostics ------------------------------------------------------------------------
+    def diag(self, code: str, message: str, pos: Span | None, severity: str = "error", **details) -> Diagnostic:
+        line = pos.line if pos and pos.line else None
+        column = pos.column if pos and pos.line else None
+        return Diagnostic(severity, code, message, line, column, self.source, details)
+
+    def _players(self) -> tuple[str, ...]:
+        if self.game.players:
+            return tuple(self.game.players)
+        return tuple(h.player for h in self.game.hands)
+
+    # -- the deal ---------------------------------------------------------------------------
+    def deal(self) -> tuple[Position, list[Diagnostic]]:
+        out: list[Diagnostic] = []
+        v = self.variant
+        n = len(self.players)
+        if n != v.players:
+            out.append(self.diag("players", f"the {v.name} game has {v.players} players, the record names {n}"
+                                 f" ({', '.join(self.players) or 'none'})", self.game.pos))
+        valid_tiles = set(v.dealing.tiles)
+        size = v.dealing.hand_size
+        hands: list[set[Tile] | None] = [None] * n
+        seen: dict[Tile, str] = {}
+        for entry in self.game.hands:
+            seat = self.seat_of.get(entry.player)
+            if seat is None:
+                out.append(self.diag("unknown-player", f"the deal names {entry.player!r}, who is not one of the "
+                                     f"players ({', '.join(self.players)})", entry.pos))
+                continue
+            if entry.tiles is None:
+                continue
+            hand: set[Tile] = set()
+            for k, tile in enumerate(entry.tiles):
+                where = entry.tile_pos[k] if k < len(entry.tile_pos) else entry.pos
+                if tile not in valid_tiles:
+                    out.append(self.diag("deal-foreign", f"{tile} is not a tile of this set "
+                                         f"(double-{v.dealing.max_pip})", where, tile=str(tile)))
+                elif tile in seen:
+                    holder = seen[tile]
+                    out.append(self.diag("deal-duplicate", f"{tile} is dealt twice"
+                                         + (f" (also to {holder})" if holder != entry.player else f" to {holder}"),
+                                         where, tile=str(tile)))
+                else:
+                    seen[tile] = entry.player
+                    hand.add(tile)
+            if len(entry.tiles) != size:
+                out.append(self.diag("deal-size", f"{entry.player} is dealt {len(entry.tiles)} tiles; "
+                                     f"each player gets {size}", entry.pos))
+            hands[seat] = hand
+        known = [h for h in hands if h is not None]
+        if len(known) == n - 1 and v.dealing.all_dealt(n) and self.deal_ok(out):
+            # one unknown hand in a game where every tile is dealt: it is the rest of the set
+            seat = hands.index(None)
+            rest = valid_tiles - set(seen)
+            if len(rest) == size:
+                hands[seat] = rest
+                out.append(self.diag("hand-inferred", f"{self.players[seat]}'s hand is the rest of the set: "
+                                     f"{_tiles_text(sorted(rest))}", self.game.pos, severity="info"))
+        if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known:
+            missing = sorted(valid_tiles - set(seen))
+            if missing and self.deal_ok(out):
+                out.append(self.diag("deal-missing", f"every tile is dealt in this game, but nobody holds "
+                                     f"{_tiles_text(missing)}", self.game.hands[0].pos if self.game.hands else None,
+                                     tiles=[str(t) for t in missing]))
+        hidden = [0 if h is not None else size for h in hands]
+        pos = Position([h if h is not None else () for h in hands], 0, max_pip=v.dealing.max_pip,
+                       hidden=hidden)
+        pos.pool &= mask_of(valid_tiles)
+        self.hands = hands
+        return pos, out
+
+    @staticmethod
+    def deal_ok(diags: list[Diagnostic]) -> bool:
+        return not any(d.severity == "error" for d in diags)
+
+    # -- the lead ---------------------------------------------------------------------------
+    def lead(self, pos: Position) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        number = self.game.number
+        forced = self.variant.opening.forced_tile(number)
+        leader = None
+        lead_tag = self.game.tags.get("Lead")
+        if lead_tag:
+            leader = self.seat_of.get(lead_tag.strip())
+            if leader is None:
+                out.append(self.diag("unknown-player", f"the Lead tag names {lead_tag!r}, who is not one of "
+                                     f"the players ({', '.join(self.players)})", self.game.tag_pos.get("Lead")))
+        if leader is None:
+            first = next((m for m in self.game.moves if m.player in self.seat_of), None)
+            if first is not None:
+                leader = self.seat_of[first.player]
+        if forced is not None:
+            pos.opening = forced.bit
+            holder = self.variant.opening.leader(self.hands, number)
+            if holder is not None and leader is not None and holder != leader:
+                out.append(self.diag("lead-player", f"{self.players[holder]} holds {forced} and must lead it"
+                                     f"{' in the first game of a match' if self.variant.opening.every_game_tile is None else ''}"
+                                     f", not {self.players[leader]}",
+                                     self.game.moves[0].pos if self.game.moves else self.game.pos,
+                                     expected=self.players[holder]))
+            if leader is None:
+                leader = holder
+        pos.turn = leader or 0
+        self.leader = pos.turn
+        return out
+
+    # -- one move ---------------------------------------------------------------------------
+    def check(self, pos: Position, entry: MoveEntry, seat: int) -> tuple[list[Move], list[tuple]]:
+        """The candidate moves for a recorded entry and the problems with it.
+
+        Problems are (code, message, details, apply) tuples; ``apply`` False means the move is
+        skipped. More than one candidate means the record leaves the placement open."""
+        name = self.players[seat]
+        problems: list[tuple] = []
+        if entry.tile is None:
+            playable = pos.playable(seat)
+            if playable and pos.ends is not None:
+                problems.append(("false-pass", f"{name} passes but could play {_tiles_text(playable)} "
+                                 f"on the open ends {ends_text(pos.ends)}",
+                                 {"open_ends": list(pos.ends), "playable": [str(t) for t in playable]}, True))
+            elif pos.ends is None:
+                problems.append(("false-pass", f"{name} passes on the lead; the leader must play a tile",
+                                 {"playable": [str(t) for t in playable]}, True))
+            return [PASS], problems
+        tile = entry.tile
+        if tile not in self.variant.dealing.tiles:
+            return [], [("tile-foreign", f"{tile} is not a tile of this set", {}, False)]
+        if self.played.get(tile) is not None:
+            line = self.played[tile]
+            return [], [("tile-already-played", f"{tile} was already played" + (f" (line {line})" if line else ""),
+                         {}, False)]
+        holder = next((s for s, h in enumerate(pos.hands) if h & tile.bit), None)
+        if holder != seat and not (holder is None and pos.hidden[seat] and pos.pool & tile.bit):
+            if holder is not None:
+                why = f"it is in {self.players[holder]}'s hand"
+            elif pos.hidden[seat] == 0 and self.hands[seat] is None:
+                why = f"{name} has no tiles left"
+            else:
+                why = "it was not dealt to anyone"
+            return [], [("tile-not-held", f"{name} does not hold {tile}: {why}; {name} holds "
+                         f"{_tiles_text(tiles_of(pos.hands[seat], pos.max_pip))}",
+                         {"holder": None if holder is None else self.players[holder]}, False)]
+        if pos.ends is None:
+            if pos.opening and not pos.opening & tile.bit:
+                forced = tiles_of(pos.opening, pos.max_pip)
+                problems.append(("lead-tile", f"this hand must be opened with {_tiles_text(forced)}, not {tile}",
+                                 {"expected": [str(t) for t in forced]}, True))
+            return [Move(tile, None)], problems
+        placements = pos.placements(tile)
+        if not placements:
+            playable = pos.playable(seat)
+            could = (f"{name} could play {_tiles_text(playable)}" if playable
+                     else f"{name} holds nothing that fits")
+            return [], [("tile-no-match", f"{tile} does not fit the open ends {ends_text(pos.ends)}; {could}",
+                         {"open_ends": list(pos.ends), "playable": [str(t) for t in playable]}, False)]
+        if entry.end is not None:
+            stated = [m for m in placements if m.end == entry.end]
+            if not stated:
+                problems.append(("end-mismatch", f"{tile} cannot go on the {entry.end}: the open ends are "
+                                 f"{ends_text(pos.ends)}", {"open_ends": list(pos.ends)}, True))
+            else:
+                placements = stated
+        return placements, problems
+
+    def run(self, pos: Position, start: int, collect: bool) -> tuple[int, list[Step]]:
+        """Replay moves ``start..`` on ``pos``; return the error count and (when ``collect``) the steps.
+
+        The position is left after the last move when collecting, and restored otherwise."""
+        errors = 0
+        steps: list[Step] = []
+        pushed = 0
+        turn_at_start = pos.turn
+        played_at_start = dict(self.played)
+        lacks_at_start = list(self.lacks)
+        moves = self.game.moves
+        for i in range(start, len(moves)):
+            entry = moves[i]
+            seat = self.seat_of.get(entry.player)
+            before = pos.ends
+            diags: list[Diagnostic] = []
+            move: Move | None = None
+            lacks: tuple[int, ...] = ()
+            if seat is None:
+                errors += 1
+                if collect:
+                    diags.append(self.diag("unknown-player", f"{entry.player!r} is not one of the players "
+                                           f"({', '.join(self.players)})", entry.pos))
+            elif (outcome := pos.outcome()) is not None:
+                if entry.tile is not None:
+                    errors += 1
+                    if collect:
+                        how = (f"{self.players[outcome.seat]} went out" if outcome.termination == "domino"
+                               else "it was blocked")
+                        diags.append(self.diag("play-after-end", f"{entry.player} plays {entry.tile} after the hand "
+                                               f"was over ({how})", entry.pos))
+            else:
+                if seat != pos.turn:
+                    errors += 1
+                    if collect:
+                        diags.append(self.diag("turn-order", f"it is {self.players[pos.turn]}'s turn, not "
+                                               f"{entry.player}'s", entry.pos, expected=self.players[pos.turn]))
+                    pos.turn = seat
+                candidates, problems = self.check(pos, entry, seat)
+                errors += len(problems)
+                if collect:
+                    for code, message, details, _apply in problems:
+                        diags.append(self.diag(code, message, entry.pos, **details))
+                if candidates and entry.tile is not None and pos.hidden[seat]:
+                    exposed = self.exposed_pass(seat, entry.tile)
+                    if exposed is not None:
+                        errors += 1
+                        if collect:
+                            diags.append(exposed)
+                if candidates and all(p[3] for p in problems):
+                    if len(candidates) > 1:
+                        move, ambiguous = self.choose(pos, i, candidates)
+                        if ambiguous and collect:
+                            pos.push(move)
+                            harmless = pos.outcome() is not None
+                            pos.pop()
+                            diags.append(self.diag(
+                                "ambiguous-end", f"{entry.tile} fits both open ends ({ends_text(pos.ends)}) and "
+                                f"the rest of the record does not decide which; taken on the {move.end}"
+                                + ("; it ends the hand either way" if harmless else ""),
+                                entry.pos, severity="info" if harmless else "warning",
+                                choices=[c.end for c in candidates]))
+                    else:
+                        move = candidates[0]
+                    if move.tile is None and pos.ends is not None:
+                        lacks = tuple(sorted(set(pos.ends)))
+                    pos.push(move)
+                    pushed += 1
+                    if move.tile is not None:
+                        self.played[move.tile] = entry.pos.line or None
+                    elif lacks:
+                        self.lacks.append((seat, lacks, entry))
+                else:
+                    pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
+            if collect:
+                steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags))
+        if not collect:
+            # the stated result can decide a placement as well (only some ends block the hand)
+            errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])
+            for _ in range(pushed):
+                pos.pop()
+            pos.turn = turn_at_start
+            self.played = played_at_start
+            self.lacks = lacks_at_start
+        return errors, steps
+
+    def exposed_pass(self, seat: int, tile: Tile) -> Diagnostic | None:
+        """An earlier pass of ``seat`` that this tile proves false (a block game has no drawing)."""
+        for passer, numbers, entry in self.lacks:
+            if passer == seat and any(tile.matches(n) for n in numbers):
+                number = next(n for n in numbers if tile.matches(n))
+                return self.diag("false-pass", f"{self.players[seat]} passed at line {entry.pos.line} with "
+                                 f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
+                                 entry.pos, revealed_by=str(tile))
+        return None
+
+    def choose(self, pos: Position, i: int, candidates: list[Move]) -> tuple[Move, bool]:
+        """Pick the placement the rest of the record agrees with; say whether it stays undecided."""
+        scored = []
+        for move in candidates:
+            pos.push(move)
+            self.played[move.tile] = -1
+            errors, _ = self.run(pos, i + 1, collect=False)
+            del self.played[move.tile]
+            pos.pop()
+            scored.append((errors, move))
+        scored.sort(key=lambda s: s[0])
+        return scored[0][1], scored[0][0] == scored[1][0]
+
+    # -- the result -------------------------------------------------------------------------
+    def finish(self, pos: Position, steps: list[Step]) -> tuple[Outcome | None, HandResult | None, list[Diagnostic]]:
+        out: list[Diagnostic] = []
+        outcome = pos.outcome()
+        result = None
+        if outcome is not None:
+            for step in reversed(steps):
+                if step.move is not None:
+                    step.ends_hand = True
+                    break
+            if not any(pos.hidden):
+                facts = HandFacts(outcome.termination, outcome.seat,
+                                  tuple(pos.pips(s) for s in range(pos.n)),
+                                  tuple(pos.count(s) for s in range(pos.n)), self.leader)
+                result = self.variant.hand_result(facts)
+        tag = self.game.tags.get("Result")
+        tag_pos = self.game.tag_pos.get("Result", self.game.pos)
+        stated = None
+        if tag is not None:
+            try:
+                stated = StatedResult.parse(tag)
+            except ValueError as exc:
+                out.append(self.diag("result-syntax", str(exc), tag_pos))
+        last_pos = steps[-1].entry.pos if steps else self.game.pos
+        if outcome is None:
+            if stated is not None:
+                out.append(self.diag("result-mismatch", f"the record states \"{stated}\" but after its last move the "
+                                     f"hand is not over: {self._unfinished(pos)}", tag_pos))
+            elif self.game.moves:
+                out.append(self.diag("incomplete", f"the record ends before the hand is over: {self._unfinished(pos)}",
+                                     last_pos, severity="warning"))
+        elif stated is not None:
+            problem = self._compare(stated, outcome, result)
+            if problem:
+                out.append(self.diag("result-mismatch", f"the record states \"{stated}\" but {problem}", tag_pos))
+        remark = (self.game.remark or "").lower()
+        if any(w in remark for w in BLOCK_WORDS) and (outcome is None or outcome.termination != "blocked"):
+            out.append(self.diag("remark-mismatch", f"the remark says the hand is blocked, but "
+                                 f"{'it is not over' if outcome is None else 'it ended by domino'}", last_pos,
+                                 severity="warning"))
+        return outcome, result, out
+
+    def _unfinished(self, pos: Position) -> str:
+        parts = []
+        for s in range(pos.n):
+            left = _tiles_text(tiles_of(pos.hands[s], pos.max_pip)) if not pos.hidden[s] else f"{pos.count(s)} tiles"
+            parts.append(f"{self.players[s]} still holds {left}")
+        return "; ".join(parts)
+
+    def _compare(self, stated: StatedResult, outcome: Outcome, result: HandResult | None) -> str | None:
+        teams = self.variant.seating.teams
+        actual = self._describe(outcome, result)
+        if stated.termination and stated.termination != outcome.termination:
+            return f"the hand ends {actual}"
+        if result is None:
+            return None
+        if stated.side is None:
+            return None if result.winner is None else f"the hand ends {actual}"
+        seats = [self.seat_of.get(name) for name in stated.side]
+        if None in seats:
+            return f"{'/'.join(stated.side)} are not players of this game ({', '.join(self.players)})"
+        if result.winner is None or any(teams[s] != result.winner for s in seats):
+            return f"the hand ends {actual}"
+        if stated.points != result.points:
+            return f"the hand ends {actual}"
+        return None
+
+    def _describe(self, outcome: Outcome, result: HandResult | None) -> str:
+        who = self.players[outcome.seat]
+        how = f"with {who} going out (domino)" if outcome.termination == "domino" else "blocked"
+        if result is None:
+            return how
+        if result.winner is None:
+            return f"{how}, a draw"
+        return f"{how}, {self.variant.side_name(result.winner, self.players)} winning {result.points}"
+
+
+def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>") -> Replay:
+    """Replay ``game`` under ``variant`` (default: the record's Variant tag, else partnership)."""
+    diags: list[Diagnostic] = []
+    if not isinstance(variant, Variant):
+        name = variant or game.tags.get("Variant")
+        try:
+            variant = find_variant(name)
+        except UnknownVariant as exc:
+            diags.append(Diagnostic("error", "unknown-variant", str(exc), *(
+                (game.tag_pos["Variant"].line, game.tag_pos["Variant"].column) if "Variant" in game.tag_pos
+                else (None, None)), source))
+            variant = find_variant(None)
+    r = _Replayer(game, variant, source)
+    r.played = {}
+    r.lacks = []
+    pos, deal_diags = r.deal()
+    diags.extend(deal_diags)
+    diags.extend(r.lead(pos))
+    initial = pos.copy()
+    _, steps = r.run(pos, 0, collect=True)
+    outcome, result, end_diags = r.finish(pos, steps)
+    return Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos)
+
+
+def replay_record(record, variant: Variant | str | None = None) -> list[Replay]:
+    """Replay every game of a record; each notation error goes to the game whose text holds it."""
+    games = record.games
+    replays = [replay(g, variant, record.source) for g in games]
+    starts = [g.pos.line or 0 for g in games]
+    for diag in record.errors:
+        k = 0
+        for j, start in enumerate(starts):
+            if diag.line is not None and start <= diag.line:
+                k = j
+        if replays:
+            replays[k].notation.append(diag)
+            replays[k].__dict__.pop("diagnostics", None)
+    if not replays:
+        empty = replay(Game(), variant, record.source)
+        empty.notation.extend(record.errors)
+        empty.deal_diagnostics.clear()
+        empty.end_diagnostics[:] = [Diagnostic("error", "no-game", "no game found: a record needs a deal "
+                                               "(\"A: [0-5] ...\") or a move list", None, None, record.source)]
+        replays.append(empty)
+    return replays
