@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 
 import click
@@ -11,7 +12,7 @@ from . import __version__
 from .diagnostics import DominoError
 from .notation import read
 from .position import tiles_of
-from .replay import Replay, ends_text, replay_record
+from .replay import Replay, replay_record
 from .rules import UnknownVariant, find_variant
 
 
@@ -50,7 +51,7 @@ def _load(paths, variant) -> list[tuple[str, list[Replay]]]:
 
 
 def _names(rep: Replay, mask: int) -> str:
-    return " ".join(str(t) for t in tiles_of(mask, rep.initial.max_pip)) or "-"
+    return " ".join(str(t) for t in sorted(tiles_of(mask, rep.initial.max_pip))) or "-"
 
 
 # -- validate -------------------------------------------------------------------------------
@@ -155,18 +156,131 @@ def replay_data(rep: Replay) -> dict:
             "applied": step.move is not None, "annotation": e.annotation, "comment": e.comment,
             "line": e.pos.line or None, "column": e.pos.column or None,
             "open_ends": None if step.ends_after is None else list(step.ends_after),
-            "hands": {n: [str(t) for t in tiles_of(step.hands_after[s], rep.initial.max_pip)]
+            "hands": {n: [str(t) for t in sorted(tiles_of(step.hands_after[s], rep.initial.max_pip))]
                       for s, n in enumerate(names)},
             "lacks": list(step.lacks),
             "diagnostics": [d.as_dict() for d in step.diagnostics],
         })
     return {
         "title": rep.title, "variant": rep.variant.name, "tags": rep.game.tags, "players": list(names),
-        "deal": {n: (None if rep.initial.hidden[s] else [str(t) for t in tiles_of(rep.initial.hands[s])])
+        "deal": {n: (None if rep.initial.hidden[s] else [str(t) for t in sorted(tiles_of(rep.initial.hands[s]))])
                  for s, n in enumerate(names)},
         "moves": moves, "valid": rep.valid, "result": rep.result_dict(),
         "diagnostics": [d.as_dict() for d in rep.diagnostics],
     }
+
+
+# -- analyze --------------------------------------------------------------------------------
+def _signed(v: int) -> str:
+    return f"{v:+d}" if v else "0"
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_variant_option
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--graph", "graph_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json.")
+@click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B",
+              help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
+@clean_errors
+def analyze(file, variant, as_json, graph_path, thresholds):
+    """Give the exact value of every alternative at every decision of FILE, all hands open.
+
+    Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
+    when it wins. The critical move is the one that lost the most."""
+    from .analysis import Thresholds, analyze_replay
+
+    try:
+        limits = Thresholds.parse(thresholds)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--thresholds") from None
+    (_, reps), = _load([file], variant)
+    show_bar = len(reps) > 3 and sys.stderr.isatty() and not as_json
+    results = []
+    with click.progressbar(reps, label="analysing", file=sys.stderr, hidden=not show_bar) as bar:
+        for rep in bar:
+            results.append((rep, analyze_replay(rep, limits, lines=graph_path is not None)))
+    if graph_path:
+        from .lines import build_tree, tree_json, write_graphml
+        for k, (_, result) in enumerate(results, 1):
+            path = graph_path if len(results) == 1 else _numbered(graph_path, k)
+            graph = build_tree(result)
+            if path.endswith(".json"):
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(tree_json(graph))
+            else:
+                write_graphml(graph, path)
+            if not as_json:
+                click.echo(f"wrote the tree of game {k} to {path} ({graph.number_of_nodes()} positions)", err=True)
+    if as_json:
+        click.echo(json.dumps({"games": [r.as_dict() for _, r in results]}, indent=2))
+        return
+    for number, (rep, result) in enumerate(results, 1):
+        click.echo(f"Game {number}: {rep.title}   values for {result.sides[0]} (positive: {result.sides[0]} win)")
+        if result.values:
+            click.echo(f"Value of the deal with best play: {_signed(result.values[0])}")
+        for d in result.decisions:
+            where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
+            verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
+            click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
+                       f" best {_signed(d.best_value)}; {verdict}")
+            for alt in sorted(d.alternatives, key=lambda a: -a.value if d.side == 0 else a.value):
+                marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
+                click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}  {marks}")
+        if result.critical:
+            c = result.critical
+            best = ", ".join(a.move for a in c.alternatives if a.best)
+            click.echo(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
+                       + f" (line {c.line}, column {c.column}): loses {c.loss}"
+                       + (f" ({c.cls})" if c.cls else "") + f"; best was {best} ({_signed(c.best_value)})")
+        elif result.decisions:
+            click.echo("No move lost anything: every decision was best.")
+        if result.turning_point is not None:
+            i = result.turning_point
+            player, move = result.moves[i]
+            click.echo(f"Turning point: move {i + 1} ({player} {move}): the value goes from "
+                       f"{_signed(result.values[i])} to {_signed(result.values[i + 1])}")
+        if result.stopped:
+            click.echo(f"Note: {result.stopped}")
+        click.echo()
+
+
+# -- report ---------------------------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), metavar="OUT.html",
+              help="The page to write (default: reports/NAME.html for the record NAME.txt).")
+@_variant_option
+@click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B",
+              help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
+@clean_errors
+def report(file, output, variant, thresholds):
+    """Write an annotated HTML replay of every game of FILE: each move on the table, the exact value
+    of every alternative, the errors of play and of the record, and the critical move.
+
+    The page is one self-contained file: it loads nothing from the network."""
+    from .analysis import Thresholds
+    from .report import write_report
+
+    try:
+        limits = Thresholds.parse(thresholds)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--thresholds") from None
+    if variant:
+        find_variant(variant)   # fail early with the list of known variants
+    if output is None:
+        output = os.path.join("reports", os.path.splitext(os.path.basename(file))[0] + ".html")
+    model = write_report(file, output, variant, limits)
+    games = len(model.games)
+    invalid = sum(not g.valid for g in model.games)
+    click.echo(f"wrote {output}: {games} game{'s' * (games != 1)}"
+               + (f", {invalid} with errors (shown in the page)" if invalid else ""))
+
+
+def _numbered(path: str, k: int) -> str:
+    stem, dot, ext = path.rpartition(".")
+    return f"{stem}-{k}.{ext}" if dot else f"{path}-{k}"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -83,7 +83,7 @@ class Position:
         return hand & (self._match[a] | self._match[b])
 
     def playable(self, seat: int) -> list[Tile]:
-        return tiles_of(self.playable_mask(seat), self.max_pip)
+        return sorted(tiles_of(self.playable_mask(seat), self.max_pip))
 
     def fits(self, tile: Tile) -> bool:
         if self.ends is None:

@@ -1,0 +1,31 @@
+"""The record notation: read book tables and PGN-like records, write them back.
+
+>>> game = parse('[Event "x"]\\nA: [0-5] [1-3]\\nB: ?\\n1. A [1-3] B pass').games[0]
+>>> [(m.player, str(m.tile) if m.tile else "pass") for m in game.moves]
+[('A', '[1-3]'), ('B', 'pass')]
+
+The syntax is described in ``docs/notation.md``; the grammar is ``grammar/record.lark``."""
+from __future__ import annotations
+
+import os
+
+from ..diagnostics import Diagnostic, NotationError
+from ..record import Record
+from .reader import parse
+from .writer import write, write_game, write_table
+
+__all__ = ["parse", "read", "write", "write_game", "write_table"]
+
+
+def read(path: str | os.PathLike) -> Record:
+    """Read the record file at ``path``; its diagnostics name the path as given.
+
+    A file that cannot be opened raises :class:`NotationError`; what is in it never does."""
+    source = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise NotationError([Diagnostic("error", "unreadable", f"cannot read the record: "
+                                        f"{error.strerror or error}", source=source)]) from error
+    return parse(text, source)

@@ -1,0 +1,197 @@
+"""Write games back as text: the PGN-like form, or the book table.
+
+The reader reads back what the writer writes: ``parse(write(record)) == record`` for every record
+the reader produced."""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ..record import Game, MoveEntry, Record
+from .reader import derive_players, parser
+
+__all__ = ["write", "write_game", "write_table", "table_writable"]
+
+
+@cache
+def _terminal(name: str) -> re.Pattern:
+    return re.compile(parser().get_terminal(name).pattern.to_regexp())
+
+
+def _is_name(name: str) -> bool:
+    """Whether ``name`` can stand for a player in the text (a word, and no keyword)."""
+    return bool(_terminal("NAME").fullmatch(name))
+
+
+def _escape(text: str, chars: str) -> str:
+    return re.sub(r"([\\" + re.escape(chars) + r"])", r"\\\1", text)
+
+
+def _comment(text: str) -> str:
+    return "{" + _escape(text, "{}") + "}"
+
+
+def _tag(name: str, value: str) -> str:
+    value = _escape(value.replace("\n", " "), '"')     # a tag value is one line
+    return f'[{name} "{value}"]'
+
+
+def _play(move: MoveEntry) -> str:
+    if move.tile is None:
+        text = "pass"
+    else:
+        text = str(move.tile) + (f"@{move.end}" if move.end is not None else "")
+    return text + (move.annotation or "")
+
+
+def _hand_line(hand) -> str:
+    if hand.tiles is None:
+        return f"{hand.player}: ?"
+    return f"{hand.player}:" + "".join(f" {tile}" for tile in hand.tiles)
+
+
+def _remark_lines(remark: str | None) -> list[str]:
+    if remark is None:
+        return []
+    return [f"; {line}".rstrip() for line in remark.split("\n")]
+
+
+# ---- the PGN-like form --------------------------------------------------------------------------
+
+def write_game(game: Game) -> str:
+    """Write one game in the PGN-like form (tags, deal, numbered moves, comments, remark)."""
+    lines = [_tag(name, value) for name, value in game.tags.items()]
+    comments = [_comment(c) for c in game.comments if c]
+    if game.tags:
+        lines += comments
+    if game.hands:
+        if lines:
+            lines.append("")
+        lines += [_hand_line(hand) for hand in game.hands]
+        if not game.tags:
+            lines += comments
+    if not game.tags and not game.hands:
+        lines += comments
+    if game.moves and lines:
+        lines.append("")
+    lines += _move_lines(game.moves, max(len(game.players), 1))
+    lines += _remark_lines(game.remark)
+    return "\n".join(lines) + "\n"
+
+
+def _move_lines(moves: list[MoveEntry], per_line: int) -> list[str]:
+    """One line per numbered round; unnumbered moves ``per_line`` to a line."""
+    lines: list[str] = []
+    words: list[str] = []
+    current: object = object()
+    count = 0
+    for move in moves:
+        if move.round != current or (move.round is None and count == per_line):
+            if words:
+                lines.append(" ".join(words))
+            words, count = [], 0
+            current = move.round
+            if move.round is not None:
+                words.append(f"{move.round}.")
+        words.append(f"{move.player} {_play(move)}")
+        count += 1
+        if move.comment:
+            words.append(_comment(move.comment))
+    if words:
+        lines.append(" ".join(words))
+    return lines
+
+
+# ---- the book table -----------------------------------------------------------------------------
+
+def table_writable(game: Game) -> bool:
+    """Whether the game fits a table: players with plain names, and every move by one of them in a
+    numbered round."""
+    if not all(_is_name(p) for p in game.players):
+        return False
+    return all(m.round is not None and m.round >= 0 and m.player in game.players for m in game.moves)
+
+
+def write_table(game: Game) -> str:
+    """Write one game as the book table: tags, deal, header row, one row per round (a new row also
+    starts where a player's column does not follow the previous cell's)."""
+    if not table_writable(game):
+        raise ValueError("this game does not fit a table: every move needs a numbered round and "
+                         "one of the players")
+    lines = [_tag(name, value) for name, value in game.tags.items()]
+    if game.hands:
+        if lines:
+            lines.append("")
+        lines += [_hand_line(hand) for hand in game.hands]
+    if lines:
+        lines.append("")
+    column = {player: i for i, player in enumerate(game.players)}
+    rows: list[tuple[int, list[str]]] = []
+    for move in game.moves:
+        if not rows or rows[-1][0] != move.round or len(rows[-1][1]) > column[move.player]:
+            rows.append((move.round, []))
+        cells = rows[-1][1]
+        cells += ["----"] * (column[move.player] - len(cells))
+        cells.append(_play(move) + (f" {_comment(move.comment)}" if move.comment else ""))
+    width = max((len(text) for text in [*game.players, *(c for _, cells in rows for c in cells)]),
+                default=0)
+    first = max([len("Round")] + [len(str(number)) for number, _ in rows])
+
+    def line(head: str, cells) -> str:
+        return f"{head:<{first}}  " + "  ".join(f"{cell:<{width}}" for cell in cells).rstrip()
+
+    lines.append(line("Round", game.players))
+    lines += [_comment(c) for c in game.comments if c]
+    row_lines = [line(str(number), cells) for number, cells in rows]
+    lines += row_lines + _table_remark(game.remark, row_lines)
+    return "\n".join(lines) + "\n"
+
+
+def _table_remark(remark: str | None, row_lines: list[str]) -> list[str]:
+    """The remark as the book prints it: after the last cell, or as lines of prose under the rows
+    (a line the reader would take for something else, or prose without rows above it, is written as
+    a ``;`` remark)."""
+    if remark is None:
+        return []
+    if row_lines and _free_text(remark, "TEXT_REMARK"):
+        row_lines[-1] += "  " + remark
+        return []
+    return [line if row_lines and _free_text(line, "PARAGRAPH") else f"; {line}".rstrip()
+            for line in remark.split("\n")]
+
+
+def _free_text(text: str, terminal: str) -> bool:
+    if any(_terminal(k).match(text) for k in ("PASS", "KW_ROUND", "HAND_START")):
+        return False
+    return "\n" not in text and text == text.strip() and bool(_terminal(terminal).fullmatch(text))
+
+
+# ---- a whole record ------------------------------------------------------------------------------
+
+def _pgn_readable(game: Game, index: int) -> bool:
+    """Whether the PGN-like form gives back this game: the same players, and a tag or hand to open
+    it (the first game of a file may be a bare move list)."""
+    if derive_players(game.tags, game.hands, game.moves) != game.players:
+        return False
+    return bool(game.tags or game.hands) or (index == 0 and bool(game.moves))
+
+
+def write(record_or_game: Record | Game) -> str:
+    """Write a record (or one game) in the PGN-like form; games are separated by a blank line.
+
+    A game the PGN-like form cannot give back exactly is written as a table instead: a table whose
+    deal is listed in another order than its columns, or a game without moves that is followed by
+    another game (only moves or a table end a game)."""
+    games = record_or_game.games if isinstance(record_or_game, Record) else [record_or_game]
+    parts = []
+    for index, game in enumerate(games):
+        last = index == len(games) - 1
+        if _pgn_readable(game, index) and (game.moves or last):
+            parts.append(write_game(game))
+        elif table_writable(game):
+            parts.append(write_table(game))
+        elif not game.moves and derive_players(game.tags, game.hands, []) == game.players:
+            parts.append(write_game(game) + "Round\n")      # a header without columns ends it
+        else:                                                # names no table can hold: best effort
+            parts.append(write_game(game))
+    return "\n".join(parts)

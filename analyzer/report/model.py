@@ -1,0 +1,383 @@
+"""The report as plain data: what the page shows about each game, built from a replay and its analysis.
+
+Nothing here knows HTML. The renderer (``render.py``) turns a :class:`ReportModel` into a page."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..analysis import Decision, GameAnalysis, Thresholds, analyze_replay
+from ..diagnostics import Diagnostic
+from ..position import Position, tiles_of
+from ..record import Record, StatedResult
+from ..replay import Replay, replay_record
+from ..tiles import Tile
+
+__all__ = ["Issue", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView", "GameReport",
+           "ReportModel", "build_report", "build_game", "move_words", "signed"]
+
+Pair = tuple[int, int]
+
+
+def signed(value: int | None) -> str:
+    """``+46``, ``-10`` or ``0``; an empty string for no value."""
+    if value is None:
+        return ""
+    return f"{value:+d}" if value else "0"
+
+
+def move_words(text: str) -> str:
+    """Say a move as a player would: ``[4-6]@6`` -> ``[4-6] on the 6``."""
+    tile, at, end = text.partition("@")
+    return f"{tile} on the {end}" if at else tile
+
+
+def _tile_of(text: str) -> Pair | None:
+    head = text.partition("@")[0]
+    try:
+        t = Tile.parse(head)
+    except ValueError:
+        return None
+    return (t.low, t.high)
+
+
+def _numbers(numbers) -> str:
+    """``4``, ``4 and 5``, ``1, 4 and 5``."""
+    items = [str(n) for n in numbers]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A diagnostic as the page shows it."""
+
+    severity: str          # error / warning / info
+    code: str
+    message: str
+    line: int | None
+    column: int | None
+
+    @classmethod
+    def of(cls, d: Diagnostic) -> Issue:
+        return cls(d.severity, d.code, d.message, d.line, d.column)
+
+    @property
+    def where(self) -> str:
+        if self.line is None:
+            return ""
+        return f"line {self.line}" + (f", column {self.column}" if self.column is not None else "")
+
+
+@dataclass(frozen=True)
+class Board:
+    """The table after a move: the line of play and what every player still holds."""
+
+    line: list[Pair]                 # the line left to right, each tile as (left half, right half)
+    lead: int | None                 # where the lead tile stands in ``line``
+    hands: list[list[Pair]]          # the known tiles each seat still holds
+    counts: list[int]                # tiles each seat still holds (known or not)
+    pips: list[int | None]           # pips in each hand (None when the hand is not known)
+    voids: list[list[int]]           # numbers each seat's passes so far prove he lacks
+    ends: Pair | None                # the open numbers
+    last: Pair | None                # the tile this move put down
+
+
+@dataclass(frozen=True)
+class AlternativeView:
+    move: str                        # as the analysis writes it: "[4-6]@6"
+    text: str                        # "[4-6] on the 6"
+    tile: Pair | None
+    value: int                       # points for the first side with best play afterwards
+    best: bool
+    played: bool
+    loss: int                        # what it gives away against the best, from the mover's side
+
+
+@dataclass(frozen=True)
+class DecisionView:
+    side: int                        # the mover's side (0 maximises the value, 1 minimises it)
+    alternatives: list[AlternativeView]   # best first, from the mover's point of view
+    best: list[str]                  # the best moves in words
+    best_value: int
+    played_value: int
+    loss: int
+    cls: str | None                  # inaccuracy / mistake / blunder
+
+
+@dataclass
+class MoveView:
+    """One recorded move with the replay's and the analysis' findings."""
+
+    number: int                      # 1-based; the page's fragment is #g<game>-m<number>
+    index: int                       # the replay step
+    round: int | None
+    player: str
+    seat: int | None
+    side: int | None
+    tile: Pair | None                # the recorded tile (None: a pass)
+    text: str                        # "[3-6] on the 6", "pass", "[1-1] leads"
+    applied: bool                    # False: the replay could not play it
+    annotation: str | None           # the record's own mark: * ! ? !! ?? !? ?!
+    comment: str | None
+    lacks: tuple[int, ...]
+    proves: str | None               # "C has no 1"
+    issues: list[Issue]
+    board: Board
+    value_before: int | None = None
+    value_after: int | None = None
+    analysed: bool = False
+    decision: DecisionView | None = None
+    critical: bool = False
+    turning_point: bool = False
+    ends_hand: bool = False
+
+    @property
+    def cls(self) -> str | None:
+        return self.decision.cls if self.decision else None
+
+    @property
+    def forced(self) -> bool:
+        return self.analysed and self.decision is None
+
+    @property
+    def has_error(self) -> bool:
+        return any(i.severity == "error" for i in self.issues)
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    name: str
+    seat: int
+    side: int
+    side_name: str
+    dealt: list[Pair] | None         # None: the record does not know the hand
+    dealt_count: int
+
+
+@dataclass
+class GameReport:
+    number: int
+    anchor: str                      # "g1"
+    title: str
+    tags: list[tuple[str, str]]
+    variant: str
+    variant_description: str
+    players: list[PlayerView]
+    sides: list[str]                 # "A/C", "B/D"
+    leader: str | None
+    max_pip: int
+    result: str                      # what the replay makes of the hand
+    stated_result: str | None        # the Result tag
+    stated_check: str | None         # "agrees" / "disagrees" / None when nothing to compare
+    remark: str | None               # free text after a table (the book's verdict)
+    comments: list[str]              # comments before the first move
+    issues: list[Issue]              # syntax, deal and result problems: not tied to one move
+    valid: bool
+    error_count: int
+    start: Board                     # the table before the first move
+    moves: list[MoveView]
+    values: list[int | None]         # value before the first move, then after each move (None: not analysed)
+    critical: int | None = None      # the critical move's number
+    turning_point: int | None = None
+    stopped: str | None = None       # why the analysis does not reach the end of the record
+    analysed: int = 0                # moves covered by the analysis
+
+    @property
+    def deal_value(self) -> int | None:
+        return self.values[0] if self.values else None
+
+    @property
+    def critical_move(self) -> MoveView | None:
+        return self.moves[self.critical - 1] if self.critical else None
+
+    @property
+    def turning_move(self) -> MoveView | None:
+        return self.moves[self.turning_point - 1] if self.turning_point else None
+
+    @property
+    def value_side(self) -> str:
+        return self.sides[0] if self.sides else "the first side"
+
+    def value_words(self, value: int | None) -> str:
+        """``A/C win 46``, ``B/D win 10`` or ``a draw``."""
+        if value is None:
+            return "not analysed"
+        if value == 0 or len(self.sides) < 2:
+            return "a draw" if value == 0 else f"{signed(value)} for {self.value_side}"
+        return f"{self.sides[0 if value > 0 else 1]} win {abs(value)}"
+
+    def classified(self) -> dict[str, int]:
+        out = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
+        for m in self.moves:
+            if m.cls:
+                out[m.cls] += 1
+        return out
+
+
+@dataclass
+class ReportModel:
+    source: str
+    title: str
+    games: list[GameReport]
+    thresholds: Thresholds
+
+    @property
+    def max_pip(self) -> int:
+        return max((g.max_pip for g in self.games), default=6)
+
+
+# ---- building ---------------------------------------------------------------------------------
+
+def _pair_line(pos: Position) -> tuple[list[Pair], int | None]:
+    line = pos.line()
+    row = [((t.high, t.low) if flipped else (t.low, t.high)) for t, flipped in line]
+    first = next((m.tile for m, *_ in pos.history if m.tile is not None), None)
+    lead = next((i for i, (t, _) in enumerate(line) if t == first), None)
+    return row, lead
+
+
+def _board(pos: Position, voids: list[set[int]], last: Tile | None) -> Board:
+    line, lead = _pair_line(pos)
+    hands = [[(t.low, t.high) for t in tiles_of(h, pos.max_pip)] for h in pos.hands]
+    return Board(line, lead, hands, [pos.count(s) for s in range(pos.n)],
+                 [None if pos.hidden[s] else pos.pips(s) for s in range(pos.n)],
+                 [sorted(v) for v in voids], pos.ends, None if last is None else (last.low, last.high))
+
+
+def _decision(d: Decision) -> DecisionView:
+    sign = 1 if d.side == 0 else -1
+    alts = [AlternativeView(a.move, move_words(a.move), _tile_of(a.move), a.value, a.best, a.played,
+                            sign * (d.best_value - a.value))
+            for a in d.alternatives]
+    alts.sort(key=lambda a: (a.loss, not a.played))
+    return DecisionView(d.side, alts, [a.text for a in alts if a.best], d.best_value, d.played_value,
+                        d.loss, d.cls)
+
+
+def _move_text(step) -> str:
+    entry = step.entry
+    if entry.tile is None:
+        return "pass"
+    if step.move is not None and step.move.end is not None:
+        return f"{entry.tile} on the {step.move.end}"
+    if step.move is not None and step.ends_before is None:
+        return f"{entry.tile} leads"
+    if entry.end is not None:
+        return f"{entry.tile} on the {entry.end}"
+    return str(entry.tile)
+
+
+def _result_words(rep: Replay) -> str:
+    if rep.outcome is None:
+        if not rep.steps:
+            return "no moves recorded"
+        return "not over: the record stops before the hand ends"
+    who = rep.players[rep.outcome.seat]
+    how = f"{who} goes out (domino)" if rep.outcome.termination == "domino" else "blocked"
+    r = rep.result
+    if r is None:
+        return how
+    if r.winner is None:
+        return f"{how}: a draw"
+    return f"{how}: {rep.side_name(r.winner)} win {r.points}"
+
+
+def _stated_check(rep: Replay, stated: str | None) -> str | None:
+    if not stated:
+        return None
+    if any(d.code in ("result-mismatch", "result-syntax") for d in rep.end_diagnostics):
+        return "disagrees"
+    try:
+        parsed = StatedResult.parse(stated)
+    except ValueError:
+        return "disagrees"
+    return "agrees" if parsed is not None and rep.outcome is not None else None
+
+
+def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> GameReport:
+    """Put one replayed game and its analysis together as plain data."""
+    variant = rep.variant
+    teams = variant.seating.teams
+    n = rep.initial.n
+    seated = len(rep.players) == variant.players     # else the sides cannot be named
+    sides = [rep.side_name(s) for s in range(variant.seating.sides)] if seated else []
+    players = []
+    for seat, name in enumerate(rep.players):
+        side = teams[seat] if seated else seat
+        dealt = None
+        if not rep.initial.hidden[seat]:
+            dealt = sorted((t.low, t.high) for t in tiles_of(rep.initial.hands[seat], rep.initial.max_pip))
+        players.append(PlayerView(name, seat, side, sides[side] if seated else name, dealt,
+                                  rep.initial.count(seat)))
+
+    decisions = {d.index: d for d in (analysis.decisions if analysis else [])}
+    values = list(analysis.values) if analysis else []
+    analysed = analysis.analysed_steps if analysis else 0
+
+    pos = rep.initial.copy()
+    voids: list[set[int]] = [set() for _ in range(n)]
+    start = _board(pos, voids, None)
+    moves: list[MoveView] = []
+    for step in rep.steps:
+        entry = step.entry
+        last = None
+        if step.move is not None and step.seat is not None:
+            pos.turn = step.seat
+            pos.push(step.move)
+            last = step.move.tile
+        if step.lacks and step.seat is not None:
+            voids[step.seat].update(step.lacks)
+        k = step.index
+        moves.append(MoveView(
+            number=k + 1, index=k, round=entry.round, player=entry.player, seat=step.seat,
+            side=None if step.seat is None else teams[step.seat] if seated else step.seat,
+            tile=None if entry.tile is None else (entry.tile.low, entry.tile.high),
+            text=_move_text(step), applied=step.move is not None,
+            annotation=entry.annotation, comment=entry.comment, lacks=tuple(step.lacks),
+            proves=f"{entry.player} has no {' and no '.join(map(str, step.lacks))}" if step.lacks else None,
+            issues=[Issue.of(d) for d in step.diagnostics], board=_board(pos, voids, last),
+            value_before=values[k] if k < analysed else None,
+            value_after=values[k + 1] if k < analysed else None,
+            analysed=k < analysed, decision=_decision(decisions[k]) if k in decisions else None,
+            ends_hand=step.ends_hand))
+
+    critical = analysis.critical.index + 1 if analysis and analysis.critical else None
+    turning = analysis.turning_point + 1 if analysis and analysis.turning_point is not None else None
+    if critical:
+        moves[critical - 1].critical = True
+    if turning:
+        moves[turning - 1].turning_point = True
+    game = rep.game
+    stated = game.tags.get("Result")
+    issues = [Issue.of(d) for d in list(rep.notation) + list(rep.deal_diagnostics) + list(rep.end_diagnostics)]
+    leader = rep.players[rep.steps[0].seat] if rep.steps and rep.steps[0].seat is not None else None
+    return GameReport(
+        number=number, anchor=f"g{number}", title=rep.title, tags=list(game.tags.items()),
+        variant=variant.name, variant_description=variant.description, players=players, sides=sides,
+        leader=leader, max_pip=rep.initial.max_pip, result=_result_words(rep), stated_result=stated,
+        stated_check=_stated_check(rep, stated), remark=game.remark, comments=list(game.comments),
+        issues=issues, valid=rep.valid, error_count=len(rep.errors), start=start, moves=moves,
+        values=values + [None] * (len(moves) + 1 - len(values)),
+        critical=critical, turning_point=turning, stopped=analysis.stopped if analysis else None,
+        analysed=analysed)
+
+
+def build_report(record: Record, variant=None, thresholds: Thresholds = Thresholds(),
+                 analyse: bool = True) -> ReportModel:
+    """Replay and analyse every game of ``record`` and gather what the page shows."""
+    games = []
+    for number, rep in enumerate(replay_record(record, variant), 1):
+        analysis = None
+        if analyse and len(rep.players) != rep.variant.players:
+            # the sides cannot even be named (and analyze_replay would fail naming them)
+            analysis = GameAnalysis(rep.title, list(rep.players), [])
+            analysis.stopped = (f"nothing can be analysed: the {rep.variant.name} game has "
+                                f"{rep.variant.players} players, the record names {len(rep.players)}")
+        elif analyse:
+            try:
+                analysis = analyze_replay(rep, thresholds)
+            except ValueError as exc:      # a position the search cannot take (SolverError)
+                analysis = GameAnalysis(rep.title, list(rep.players), [])
+                analysis.stopped = f"the analysis could not run: {exc}"
+        games.append(build_game(rep, analysis, number))
+    first = games[0].title if games else "no game"
+    return ReportModel(record.source, first, games, thresholds)

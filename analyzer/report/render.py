@@ -1,0 +1,223 @@
+"""Render a :class:`~analyzer.report.model.ReportModel` as one self-contained HTML page.
+
+The templates and the page's CSS and script ship inside the package; the CSS and the script are
+inlined, and the board data is embedded as JSON, so the page makes no request when it is opened."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from .. import __version__
+from ..analysis import Thresholds
+from .model import Board, GameReport, MoveView, ReportModel, build_report, move_words, signed
+
+__all__ = ["environment", "render_html", "write_report", "game_data", "Chart", "chart", "PIP_LAYOUT"]
+
+# Where the pips of each number sit on a square face of 10 x 10 (numbers above 9 are written).
+_C, _L, _R = 5.0, 2.6, 7.4
+PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
+    0: [],
+    1: [(_C, _C)],
+    2: [(_L, _L), (_R, _R)],
+    3: [(_L, _L), (_C, _C), (_R, _R)],
+    4: [(_L, _L), (_R, _L), (_L, _R), (_R, _R)],
+    5: [(_L, _L), (_R, _L), (_C, _C), (_L, _R), (_R, _R)],
+    6: [(_L, _L), (_R, _L), (_L, _C), (_R, _C), (_L, _R), (_R, _R)],
+    7: [(_L, _L), (_R, _L), (_L, _C), (_C, _C), (_R, _C), (_L, _R), (_R, _R)],
+    8: [(_L, _L), (_C, _L), (_R, _L), (_L, _C), (_R, _C), (_L, _R), (_C, _R), (_R, _R)],
+    9: [(x, y) for y in (_L, _C, _R) for x in (_L, _C, _R)],
+}
+
+
+@cache
+def environment() -> Environment:
+    """The Jinja environment: packaged templates, autoescaping on, undefined names are errors."""
+    env = Environment(loader=PackageLoader("analyzer", "report/templates"), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["signed"] = signed
+    env.filters["words"] = move_words
+    env.filters["plural"] = plural
+    return env
+
+
+def plural(n: int, word: str) -> str:
+    """``1 mistake``, ``2 inaccuracies``."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+def _static(name: str) -> Markup:
+    """A packaged CSS or script file, to be inlined (our own text, never record text)."""
+    text = files("analyzer.report").joinpath("static", name).read_text(encoding="utf-8")
+    if "</" in text:
+        raise ValueError(f"static/{name} must not contain '</': it is inlined into the page")
+    return Markup(text)
+
+
+# ---- the value chart ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ChartPoint:
+    move: int
+    x: float
+    y: float
+    value: int
+    cls: str | None
+    critical: bool
+    turning: bool
+    label: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+    zero: float                      # y of the value 0
+    x0: float                        # x of move 0
+    dx: float                        # x distance between moves
+    points: list[ChartPoint]
+    path: str
+    yticks: list[tuple[float, str]]
+    xticks: list[tuple[float, str]]
+    stop_x: float | None             # where the analysis stops short of the record, if it does
+
+    def x(self, move: int) -> float:
+        return self.x0 + move * self.dx
+
+
+def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None:
+    """The geometry of the value chart: one point per analysed move (None: nothing analysed)."""
+    known = [(k, v) for k, v in enumerate(game.values) if v is not None]
+    if not known:
+        return None
+    left, right, top, bottom = 40.0, width - 12.0, 14.0, height - 28.0
+    moves = max(len(game.moves), 1)
+    dx = (right - left) / moves
+    peak = max(10, max(abs(v) for _, v in known))
+    peak = -(-peak // 10) * 10                       # round up to tens
+    scale = (bottom - top) / (2 * peak)
+    zero = top + peak * scale
+
+    def y(v: int) -> float:
+        return round(zero - v * scale, 2)
+
+    points = []
+    for k, v in known:
+        move = game.moves[k - 1] if k else None
+        what = f"move {k}: {move.player} {move.text}" if move else "the deal"
+        points.append(ChartPoint(k, round(left + k * dx, 2), y(v), v, move.cls if move else None,
+                                 bool(move and move.critical), bool(move and move.turning_point),
+                                 f"{what}; value {signed(v)} ({game.value_words(v)})"))
+    path = " ".join(f"{'M' if i == 0 else 'L'}{p.x},{p.y}" for i, p in enumerate(points))
+    yticks = [(y(v), signed(v)) for v in (peak, peak // 2, 0, -(peak // 2), -peak)]
+    step = 1 if moves <= 16 else 2 if moves <= 32 else 5 if moves <= 80 else 10
+    xticks = [(round(left + k * dx, 2), str(k)) for k in range(0, moves + 1, step)]
+    stop = None
+    if game.analysed < len(game.moves) and game.stopped:
+        stop = round(left + known[-1][0] * dx, 2)
+    return Chart(width, height, left, right, top, bottom, round(zero, 2), left, round(dx, 3), points, path,
+                 yticks, xticks, stop)
+
+
+# ---- the move table ------------------------------------------------------------------------------
+
+@dataclass
+class MoveRow:
+    label: str
+    cells: list[MoveView | None]
+    wide: MoveView | None = None      # a move by someone who is not a player: one cell across the row
+
+
+def move_rows(game: GameReport) -> list[MoveRow]:
+    """The moves as the book prints them: one row per round, one column per player in play order."""
+    n = len(game.players)
+    rows: list[MoveRow] = []
+    current: MoveRow | None = None
+    last_round: int | None = None
+    last_seat = -1
+    for m in game.moves:
+        if m.seat is None or m.seat >= n:
+            rows.append(MoveRow(str(m.round) if m.round is not None else "", [], m))
+            current = None
+            continue
+        fresh = (current is None or m.seat <= last_seat
+                 or (m.round is not None and last_round is not None and m.round != last_round))
+        if fresh:
+            label = str(m.round) if m.round is not None else str(len(rows) + 1)
+            current = MoveRow(label, [None] * n)
+            rows.append(current)
+        current.cells[m.seat] = m
+        last_seat, last_round = m.seat, m.round
+    return rows
+
+
+# ---- the data the script reads --------------------------------------------------------------------
+
+def _board_data(board: Board, seat: int | None) -> dict:
+    return {"line": [list(p) for p in board.line], "lead": board.lead,
+            "hands": [[f"{a}-{b}" for a, b in hand] for hand in board.hands],
+            "counts": board.counts, "pips": board.pips, "voids": board.voids,
+            "ends": list(board.ends) if board.ends else None,
+            "last": list(board.last) if board.last else None, "seat": seat}
+
+
+def game_data(game: GameReport, ch: Chart | None) -> dict:
+    """Everything the page's script needs to draw the table at each move: numbers only, no text
+    of the record (names and comments reach the page only through the escaped template)."""
+    return {
+        "game": game.number, "moves": len(game.moves), "critical": game.critical,
+        "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
+        "boards": [_board_data(game.start, None)] + [_board_data(m.board, m.seat) for m in game.moves],
+    }
+
+
+# ---- the page -------------------------------------------------------------------------------------
+
+def render_html(model: ReportModel) -> str:
+    """The report as one HTML page with its CSS, script and data inlined."""
+    charts = [chart(g) for g in model.games]
+    css, script = _static("report.css"), _static("report.js")
+    page = environment().get_template("report.html.j2")
+    return page.render(
+        model=model, games=list(zip(model.games, charts)), game_rows=[move_rows(g) for g in model.games],
+        data=[game_data(g, c) for g, c in zip(model.games, charts)],
+        pips=PIP_LAYOUT, css=css, script=script, csp=_policy(css, script), version=__version__)
+
+
+def _digest(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def _policy(css: str, script: str) -> str:
+    """The page's Content-Security-Policy: nothing from anywhere, only our own style and script run.
+
+    Even if record text slipped through unescaped, the browser would run no script of it."""
+    return (f"default-src 'none'; img-src data:; style-src {_digest(css)}; script-src {_digest(script)}; "
+            "base-uri 'none'; form-action 'none'")
+
+
+def write_report(path_in: str | os.PathLike, path_out: str | os.PathLike, variant=None,
+                 thresholds: Thresholds = Thresholds()) -> ReportModel:
+    """Read the record ``path_in``, analyse every game and write the page to ``path_out``."""
+    from ..notation import read
+
+    model = build_report(read(path_in), variant, thresholds)
+    html = render_html(model)
+    directory = os.path.dirname(os.fspath(path_out))
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    with open(path_out, "w", encoding="utf-8") as fh:
+        fh.write(html)
+    return model

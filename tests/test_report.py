@@ -1,0 +1,470 @@
+"""The HTML report: the model it is built from, the page it renders, and the page in a real browser.
+
+The browser tests drive Debian's Chromium (/usr/bin/chromium) headless through Playwright for
+Python; they are skipped when either is missing. One browser serves the whole module."""
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import os
+import pathlib
+import re
+import struct
+from html import unescape
+
+import pytest
+
+from analyzer.notation import parse
+from analyzer.record import Record
+from analyzer.report import build_report, render_html, write_report
+from analyzer.report.render import PIP_LAYOUT, environment, move_rows
+from conftest import RECORDS, ROOT
+
+SEED = RECORDS / "seed1-table.txt"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HOSTILE_NAME = "<script>alert(1)</script>"
+HOSTILE_COMMENT = "<img src=x onerror=alert(1)>"
+
+HOSTILE_TEXT = r"""[Event "<b>bold</b> & </script><script>alert(2)</script>"]
+[Players "<script>alert(1)</script>, B, C, D"]
+[Result "<img src=x onerror=alert(3)>"]
+{<img src=x onerror=alert(4)>}
+A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [5-6]
+B: [0-0] [0-1] [0-6] [1-1] [1-6] [2-3] [2-6]
+1. B [1-1] {<img src=x onerror=alert(1)>} C pass D [1-5]
+"""
+
+
+# ---- fixtures -------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def seed_model():
+    return build_report(parse(SEED.read_text(encoding="utf-8"), "records/seed1-table.txt"))
+
+
+@pytest.fixture(scope="module")
+def seed_page(seed_model, tmp_path_factory) -> pathlib.Path:
+    path = tmp_path_factory.mktemp("report") / "seed1.html"
+    path.write_text(render_html(seed_model), encoding="utf-8")
+    return path
+
+
+def _hostile_record() -> Record:
+    """The seed game with player A renamed to a script tag and a comment that is an image tag."""
+    record = parse(SEED.read_text(encoding="utf-8"), "hostile.txt")
+    game = record.games[0]
+    rename = {"A": HOSTILE_NAME}
+    game.players = tuple(rename.get(p, p) for p in game.players)
+    game.hands = tuple(dataclasses.replace(h, player=rename.get(h.player, h.player)) for h in game.hands)
+    game.moves = [dataclasses.replace(m, player=rename.get(m.player, m.player),
+                                      comment=HOSTILE_COMMENT if k == 3 else m.comment)
+                  for k, m in enumerate(game.moves)]
+    game.tags["Event"] = "<i>hostile</i> & </script>"
+    return record
+
+
+@pytest.fixture(scope="module")
+def hostile_html() -> str:
+    return render_html(build_report(_hostile_record()))
+
+
+@pytest.fixture(scope="module")
+def hostile_page(hostile_html, tmp_path_factory) -> pathlib.Path:
+    path = tmp_path_factory.mktemp("report") / "hostile.html"
+    path.write_text(hostile_html, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def hostile_text_page(tmp_path_factory) -> pathlib.Path:
+    path = tmp_path_factory.mktemp("report") / "hostile-text.html"
+    path.write_text(render_html(build_report(parse(HOSTILE_TEXT, "hostile-text.txt"))), encoding="utf-8")
+    return path
+
+
+# ---- the model ------------------------------------------------------------------------------------
+
+def test_the_seed_game_has_decisions_with_every_alternative_valued(seed_model):
+    (game,) = seed_model.games
+    assert [p.name for p in game.players] == ["A", "B", "C", "D"]
+    assert game.sides == ["A/C", "B/D"]
+    decided = [m for m in game.moves if m.decision]
+    assert len(decided) >= 10
+    c36 = game.moves[17]
+    assert (c36.round, c36.player, c36.tile, c36.annotation) == (5, "C", (3, 6), "*")
+    d = c36.decision
+    values = {a.move: a.value for a in d.alternatives}
+    assert values["[4-6]@6"] == d.best_value > 0 > d.played_value == values["[3-6]@6"]
+    assert d.alternatives[0].best and d.best == ["[4-6] on the 6"]
+    assert d.loss == d.best_value - d.played_value and d.cls == "blunder"
+    assert game.critical == 18 and c36.critical
+    assert game.values[0] is not None and game.values[18] == c36.value_after
+
+
+def test_an_invalid_game_keeps_every_move_with_its_errors(seed_model):
+    (game,) = seed_model.games
+    assert not game.valid and len(game.moves) == 29
+    assert game.analysed == 23 and "move 24" in game.stopped
+    a56 = game.moves[23]
+    assert (a56.player, a56.tile, a56.applied) == ("A", (5, 6), False)
+    assert [i.code for i in a56.issues] == ["tile-no-match"] and "0 and 4" in a56.issues[0].message
+    assert a56.value_after is None and not a56.analysed
+    assert a56.board.line == game.moves[22].board.line          # an unplayable move changes nothing
+    assert any(i.code == "result-mismatch" for i in game.issues)
+    assert game.moves[4].proves == "B has no 4 and no 5"
+    assert game.moves[22].board.voids[3] == [0, 2, 4]           # D passed on 2/4 and on 0/4
+
+
+def test_the_board_follows_the_line_of_play(seed_model):
+    (game,) = seed_model.games
+    lead = game.moves[0].board
+    assert lead.line == [(1, 1)] and lead.lead == 0 and lead.counts == [7, 6, 7, 7]
+    after = game.moves[17].board                                  # after C's [3-6]
+    line = after.line
+    assert all(a[1] == b[0] for a, b in zip(line, line[1:])), line
+    assert after.ends == (line[0][0], line[-1][1]) or after.ends == (line[-1][1], line[0][0])
+    assert after.last == (3, 6) and (3, 6) not in after.hands[2]
+
+
+def test_the_move_table_is_the_books_table(seed_model):
+    rows = move_rows(seed_model.games[0])
+    assert [r.label for r in rows] == [str(k) for k in range(1, 9)]
+    assert rows[0].cells[0] is None and rows[0].cells[1].text == "[1-1] leads"
+    assert [m.player for m in rows[4].cells] == ["A", "B", "C", "D"]
+
+
+def test_a_record_that_cannot_be_read_still_gets_a_page():
+    model = build_report(parse("this is no record at all [7-x]", "junk.txt"))
+    html = render_html(model)
+    assert model.games and model.games[0].issues
+    assert "Problems with the record" in html and "junk.txt" in html
+
+
+def test_every_number_up_to_nine_has_its_pips():
+    assert all(len(PIP_LAYOUT[n]) == n for n in range(10))
+
+
+# ---- the page as text -----------------------------------------------------------------------------
+
+def test_the_page_is_self_contained(seed_model):
+    html = render_html(seed_model)
+    markup = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", "", html, flags=re.S)
+    links = re.findall(r"""\s(?:src|href|xlink:href|action|poster|data|srcset)\s*=\s*["']?([^"'\s>]*)""", markup, re.I)
+    assert links and all(link.startswith("#") for link in links), [x for x in links if not x.startswith("#")]
+    assert not re.search(r"<(link|iframe|object|embed|img|audio|video|base)\b", markup, re.I)
+    assert not re.search(r"@import|url\(", html, re.I)
+    script = re.search(r"<script>(.*?)</script>", html, re.S).group(1)
+    for call in ("fetch(", "XMLHttpRequest", "import(", "WebSocket", "EventSource", "sendBeacon", ".src", "innerHTML"):
+        assert call not in script
+    policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html).group(1)
+    assert unescape(policy).startswith("default-src 'none'; img-src data:;")
+
+
+def test_the_css_and_script_are_our_packaged_files_inlined(seed_model):
+    html = render_html(seed_model)
+    assert html.count("<style>") == 1 and html.count("<script>") == 1
+    assert "function Game(section)" in html
+    data = re.findall(r'<script type="application/json" class="game-data">(.*?)</script>', html, re.S)
+    assert len(data) == 1 and json.loads(data[0])["critical"] == 18
+
+
+def test_hostile_text_is_escaped(hostile_html, hostile_text_page):
+    for html in (hostile_html, hostile_text_page.read_text(encoding="utf-8")):
+        assert HOSTILE_NAME not in html
+        assert "<img" not in html and "alert(2)</script>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert html.count("<script") == 2         # our script and the game data, nothing else
+        for block in re.findall(r'<script type="application/json" class="game-data">(.*?)</script>', html, re.S):
+            assert "<" not in block and ">" not in block
+    assert "&lt;img src=x onerror=alert(1)&gt;" in hostile_html
+
+
+def test_templates_escape_and_refuse_undefined_names():
+    env = environment()
+    assert env.autoescape is True
+    with pytest.raises(Exception, match="no_such_name"):
+        env.from_string("{{ no_such_name }}").render()
+
+
+def test_jinja2_is_imported_only_by_the_report():
+    users = [p.relative_to(ROOT) for p in (ROOT / "analyzer").rglob("*.py")
+             if re.search(r"^\s*(from|import)\s+jinja2", p.read_text(encoding="utf-8"), re.M)]
+    assert users and all(p.parts[:2] == ("analyzer", "report") for p in users), users
+
+
+def test_write_report_reads_a_file_and_writes_the_page(tmp_path):
+    out = tmp_path / "deep" / "seed.html"
+    model = write_report(SEED, out)
+    assert model.games[0].critical == 18
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_the_report_command_writes_the_page(tmp_path):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    if "report" not in main.commands:
+        pytest.skip("the CLI has no report command yet")
+    out = tmp_path / "seed1.html"
+    result = CliRunner().invoke(main, ["report", str(SEED), "-o", str(out), "--thresholds", "2,5,9"])
+    assert result.exit_code == 0, result.output
+    assert str(out) in result.output and "1 game" in result.output
+    assert "loses 9+" in out.read_text(encoding="utf-8")
+    bad = CliRunner().invoke(main, ["report", str(SEED), "-o", str(out), "--thresholds", "9"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_the_committed_example_is_the_seed_game():
+    example = ROOT / "reports" / "example.html"
+    html = example.read_text(encoding="utf-8")
+    assert "INTERNATIONAL DOMINOES" in html and 'data-move="18"' in html
+    assert 'class="mv cls-blunder critical' in html
+    assert not re.search(r"""\b(?:src|href)\s*=\s*["']?https?:""", html, re.I)
+
+
+# ---- the page in a browser ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="the playwright Python package is not installed")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@dataclasses.dataclass
+class Seen:
+    requests: list = dataclasses.field(default_factory=list)
+    errors: list = dataclasses.field(default_factory=list)
+    dialogs: list = dataclasses.field(default_factory=list)
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def open_(path: pathlib.Path, fragment: str = ""):
+        context = browser.new_context(viewport={"width": 1360, "height": 900})
+        contexts.append(context)
+        context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
+        page = context.new_page()
+        seen = Seen()
+        page.on("request", lambda request: seen.requests.append(request.url))
+        page.on("console", lambda msg: seen.errors.append(msg.text) if msg.type in ("error", "warning") else None)
+        page.on("pageerror", lambda exc: seen.errors.append(str(exc)))
+
+        def dialog(d):
+            seen.dialogs.append(d.message)
+            d.dismiss()
+        page.on("dialog", dialog)
+        page.goto(path.as_uri() + fragment)
+        page.wait_for_load_state("load")
+        return page, seen
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def current(page, game: int = 1) -> int:
+    return int(page.locator(f"#g{game}").get_attribute("data-current"))
+
+
+def tiles_on_line(page, game: int = 1) -> int:
+    return page.locator(f"#g{game} svg.line g.dt").count()
+
+
+def shown_detail(page, game: int = 1) -> str:
+    return page.locator(f"#g{game} .detail:not([hidden])").inner_text()
+
+
+def test_the_page_loads_without_errors_or_requests(open_page, seed_page):
+    page, seen = open_page(seed_page)
+    page.wait_for_timeout(100)
+    assert seen.errors == []
+    assert seen.requests == [seed_page.as_uri()]
+    assert current(page) == 0 and tiles_on_line(page) == 0
+    assert page.locator("#g1 .controls .counter").inner_text() == "0 / 29"
+
+
+def test_stepping_with_buttons_and_keys_changes_the_board(open_page, seed_page, seed_model):
+    page, seen = open_page(seed_page)
+    lines = [0] + [len(m.board.line) for m in seed_model.games[0].moves]
+    page.click("#g1 .controls .next")
+    assert current(page) == 1 and tiles_on_line(page) == lines[1] == 1
+    assert "[1-1]" in shown_detail(page)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert current(page) == 3 and tiles_on_line(page) == lines[3] == 2
+    assert "C" in shown_detail(page) or "D" in shown_detail(page)
+    page.keyboard.press("ArrowLeft")
+    assert current(page) == 2 and "passes" in shown_detail(page)
+    assert "C has no 1" in shown_detail(page)
+    page.click("#g1 .controls .prev")
+    assert current(page) == 1
+    page.keyboard.press("End")
+    assert current(page) == 29 and tiles_on_line(page) == lines[29]
+    assert page.locator("#g1 .controls .next").is_disabled()
+    page.keyboard.press("Home")
+    assert current(page) == 0 and tiles_on_line(page) == 0
+    page.click("#g1 .controls .last")
+    assert current(page) == 29
+    page.click("#g1 .controls .first")
+    assert current(page) == 0
+    assert seen.errors == []
+
+
+def test_the_fragment_follows_the_move_and_opens_it(open_page, seed_page, seed_model):
+    page, _ = open_page(seed_page)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.url.endswith("#g1-m3")
+    page, seen = open_page(seed_page, "#g1-m12")
+    assert current(page) == 12
+    assert tiles_on_line(page) == len(seed_model.games[0].moves[11].board.line)
+    assert page.locator('#g1 .mv.current').get_attribute("data-move") == "12"
+    assert "Move 12" in shown_detail(page)
+    page.keyboard.press("ArrowRight")
+    assert page.url.endswith("#g1-m13") and seen.errors == []
+
+
+def test_the_critical_move_is_marked_and_one_click_away(open_page, seed_page):
+    page, _ = open_page(seed_page)
+    marked = page.locator("#g1 .mv.critical")
+    assert marked.count() == 1 and marked.get_attribute("data-move") == "18"
+    assert "[3-6]" in marked.inner_text() and "*" in marked.inner_text()
+    assert "CRITICAL" in marked.inner_text().upper()
+    page.click("#g1 .controls button.jump-critical")
+    assert current(page) == 18 and page.url.endswith("#g1-m18")
+    detail = shown_detail(page)
+    assert "critical move" in detail and "[3-6] on the 6" in detail and "[4-6] on the 6" in detail
+    page.keyboard.press("Home")
+    page.click("#g1 .verdict a.jump-critical")
+    assert current(page) == 18
+
+
+def test_a_chart_point_jumps_to_its_move(open_page, seed_page):
+    page, _ = open_page(seed_page)
+    page.locator('#g1 svg.chart a.pt-link[data-move="12"]').click()
+    assert current(page) == 12 and page.url.endswith("#g1-m12")
+    page.locator('#g1 svg.chart a.pt-link[data-move="18"]').click()
+    assert current(page) == 18
+    assert page.locator('#g1 svg.chart .pt.current').count() == 1
+
+
+def test_a_move_of_the_list_jumps_to_it_and_shows_its_errors(open_page, seed_page):
+    page, _ = open_page(seed_page)
+    page.click('#g1 .mv[data-move="24"]')
+    assert current(page) == 24
+    detail = shown_detail(page)
+    assert "tile-no-match" in detail and "[5-6] does not fit the open ends 0 and 4" in detail
+    assert "Not played" in detail
+    assert "result-mismatch" in page.locator("#g1 .errors-box").inner_text()
+
+
+@pytest.mark.parametrize("which", ["hostile_page", "hostile_text_page"])
+def test_hostile_names_and_comments_stay_text(open_page, request, which):
+    path = request.getfixturevalue(which)
+    page, seen = open_page(path)
+    page.keyboard.press("End")
+    for k in range(4):
+        page.keyboard.press("Home")
+        for _ in range(k + 1):
+            page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(150)
+    assert seen.dialogs == []
+    assert page.locator("img").count() == 0
+    body = page.locator("body").inner_text()
+    assert HOSTILE_NAME in body
+    assert HOSTILE_COMMENT in body
+    assert seen.requests == [path.as_uri()]
+
+
+LAYOUT_PROBLEMS = """() => {
+    const problems = [];
+    for (const svg of document.querySelectorAll("svg.line")) {
+        const game = svg.closest("section.game").id;
+        const tiles = [...svg.querySelectorAll("g.dt")].map(g => {
+            const m = /translate\\(([-\\d.e]+) ([-\\d.e]+)\\)/.exec(g.getAttribute("transform"));
+            const x = +m[1], y = +m[2], rect = g.querySelector("rect");
+            const halves = [...g.querySelectorAll("use")].map(u => ({
+                n: u.getAttribute("href"), x: x + +u.getAttribute("x") + 5, y: y + +u.getAttribute("y") + 5}));
+            return {x, y, w: +rect.getAttribute("width"), h: +rect.getAttribute("height"), halves};
+        });
+        tiles.forEach((a, i) => {
+            tiles.slice(i + 1).forEach((b, k) => {
+                const dx = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+                const dy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+                if (dx > 0.01 && dy > 0.01) problems.push(`${game}: tiles ${i} and ${i + k + 1} overlap`);
+            });
+            const b = tiles[i + 1];
+            if (!b) return;
+            let best = null;
+            for (const p of a.halves) for (const q of b.halves) {
+                const d = Math.hypot(p.x - q.x, p.y - q.y);
+                if (!best || d < best.d) best = {d, p, q};
+            }
+            if (best.d > 12.5 || best.p.n !== best.q.n)
+                problems.push(`${game}: tiles ${i} and ${i + 1} do not join (${best.p.n} / ${best.q.n}, ${best.d})`);
+        });
+    }
+    return problems;
+}"""
+
+
+def test_the_line_joins_matching_halves_and_turns_without_overlap(open_page, seed_page, tmp_path):
+    from analyzer.generate import random_game
+
+    games = [random_game(seed=s) for s in (23, 28, 31, 32, 35)]
+    path = tmp_path / "long.html"
+    path.write_text(render_html(build_report(Record(games=games, source="random"), analyse=False)),
+                    encoding="utf-8")
+    for page_path, count, longest in ((path, len(games), 25), (seed_page, 1, 20)):
+        page, seen = open_page(page_path)
+        for k in range(1, count + 1):
+            page.click(f"#g{k} .controls .last")
+        assert max(tiles_on_line(page, k) for k in range(1, count + 1)) == longest
+        assert page.evaluate(LAYOUT_PROBLEMS) == []
+        assert seen.errors == []
+
+
+def test_a_screenshot_of_the_example_is_not_blank(open_page, seed_page):
+    page, _ = open_page(seed_page, "#g1-m18")
+    out = ROOT / "test-artifacts" / "example-report.png"
+    out.parent.mkdir(exist_ok=True)
+    png = page.screenshot(path=str(out), full_page=True)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", png[16:24])
+    assert width >= 1000 and height >= 900
+    # decode the PNG in a blank page and look at its pixels
+    page.goto("about:blank")
+    stats = page.evaluate("""async (b64) => {
+        const img = new Image();
+        img.src = "data:image/png;base64," + b64;
+        await img.decode();
+        const c = document.createElement("canvas");
+        c.width = img.width; c.height = img.height;
+        const g = c.getContext("2d");
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        const colours = new Set();
+        let felt = 0, ivory = 0;
+        for (let i = 0; i < d.length; i += 4) {
+            colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+            if (d[i] < 50 && d[i + 1] > 60 && d[i + 1] < 110 && d[i + 2] > 45 && d[i + 2] < 85) felt++;
+            if (d[i] > 250 && d[i + 1] > 248 && d[i + 2] > 235 && d[i + 2] < 250) ivory++;
+        }
+        return {width: c.width, colours: colours.size, felt: felt, ivory: ivory, pixels: d.length / 4};
+    }""", base64.b64encode(png).decode("ascii"))
+    assert stats["width"] == width
+    assert stats["colours"] > 200, stats              # text, tiles, chart: far from a blank page
+    assert stats["felt"] > 0.01 * stats["pixels"], stats   # the green table is drawn
+    assert stats["ivory"] > 2000, stats                # and tiles lie on it
