@@ -187,10 +187,11 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
 
 
 def analyze(record, variant=None, thresholds: Thresholds = Thresholds(), lines: bool = False,
-            progress: Callable[[int], None] | None = None) -> list[GameAnalysis]:
+            progress: Callable[[int], None] | None = None,
+            rules: dict[str, str] | None = None) -> list[GameAnalysis]:
     """Analyse every game of a record (see ``analyze_replay``)."""
     out = []
-    for rep in replay_record(record, variant):
+    for rep in replay_record(record, variant, rules=rules):
         out.append(analyze_replay(rep, thresholds, lines))
         if progress:
             progress(1)

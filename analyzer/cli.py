@@ -40,14 +40,28 @@ def main() -> None:
 
 
 def _variant_option(f):
+    """``--variant NAME`` and ``--rule KEY=VALUE``: the rules a record is read under."""
+    f = click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", callback=_rules,
+                     help="A rule option on top of the record's Rules tag, e.g. target=200 "
+                          "(repeatable; see `domino variants`).")(f)
     return click.option("--variant", "variant", metavar="NAME",
                         help="Rules variant (default: the record's Variant tag, else partnership).")(f)
 
 
-def _load(paths, variant) -> list[tuple[str, list[Replay]]]:
+def _rules(_ctx, _param, pairs) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise click.BadParameter(f"write KEY=VALUE, not {pair!r}", param_hint="--rule")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _load(paths, variant, rules) -> list[tuple[str, list[Replay]]]:
     if variant:
-        find_variant(variant)   # fail early with the list of known variants
-    return [(path, replay_record(read(path), variant)) for path in paths]
+        find_variant(variant, rules)   # fail early, listing what exists
+    return [(path, replay_record(read(path), variant, rules=rules)) for path in paths]
 
 
 def _names(rep: Replay, mask: int) -> str:
@@ -60,11 +74,11 @@ def _names(rep: Replay, mask: int) -> str:
 @_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 @clean_errors
-def validate(files, variant, as_json):
+def validate(files, variant, rules, as_json):
     """Check every move of every game in FILES against the rules.
 
     Exit status: 0 when every game is valid, 1 when any has an error, 2 for a usage error."""
-    loaded = _load(files, variant)
+    loaded = _load(files, variant, rules)
     bad = any(not rep.valid for _, reps in loaded for rep in reps)
     if as_json:
         games = []
@@ -102,9 +116,9 @@ def _result_text(rep: Replay) -> str:
 @_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
 @clean_errors
-def replay_command(file, variant, as_json):
+def replay_command(file, variant, rules, as_json):
     """Show FILE move by move: the open ends, every hand, and what each pass proves."""
-    (_, reps), = _load([file], variant)
+    (_, reps), = _load([file], variant, rules)
     if as_json:
         click.echo(json.dumps({"games": [replay_data(rep) for rep in reps]}, indent=2))
         return
@@ -139,6 +153,12 @@ def replay_command(file, variant, as_json):
                 click.echo(f"       {diag}")
         for diag in rep.end_diagnostics:
             click.echo(f"  {diag}")
+        if rep.match is not None:
+            state = rep.match.state
+            click.echo(f"Match score after game {rep.match.number}: {rep.match.score}"
+                       + (f" ({state.note})" if state.note else "")
+                       + (f"; the match is over, won by {state.winner}" if state.over and state.winner else
+                          "; the match is over" if state.over else ""))
         click.echo(f"Result: {_result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None else rep.outcome.termination}")
         click.echo()
 
@@ -166,6 +186,7 @@ def replay_data(rep: Replay) -> dict:
         "deal": {n: (None if rep.initial.hidden[s] else [str(t) for t in sorted(tiles_of(rep.initial.hands[s]))])
                  for s, n in enumerate(names)},
         "moves": moves, "valid": rep.valid, "result": rep.result_dict(),
+        "match": rep.match.as_dict() if rep.match is not None else None,
         "diagnostics": [d.as_dict() for d in rep.diagnostics],
     }
 
@@ -184,7 +205,7 @@ def _signed(v: int) -> str:
 @click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B",
               help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
 @clean_errors
-def analyze(file, variant, as_json, graph_path, thresholds):
+def analyze(file, variant, rules, as_json, graph_path, thresholds):
     """Give the exact value of every alternative at every decision of FILE, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -195,7 +216,7 @@ def analyze(file, variant, as_json, graph_path, thresholds):
         limits = Thresholds.parse(thresholds)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--thresholds") from None
-    (_, reps), = _load([file], variant)
+    (_, reps), = _load([file], variant, rules)
     show_bar = len(reps) > 3 and sys.stderr.isatty() and not as_json
     results = []
     with click.progressbar(reps, label="analysing", file=sys.stderr, hidden=not show_bar) as bar:
@@ -255,7 +276,7 @@ def analyze(file, variant, as_json, graph_path, thresholds):
 @click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B",
               help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
 @clean_errors
-def report(file, output, variant, thresholds):
+def report(file, output, variant, rules, thresholds):
     """Write an annotated HTML replay of every game of FILE: each move on the table, the exact value
     of every alternative, the errors of play and of the record, and the critical move.
 
@@ -268,14 +289,29 @@ def report(file, output, variant, thresholds):
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--thresholds") from None
     if variant:
-        find_variant(variant)   # fail early with the list of known variants
+        find_variant(variant, rules)   # fail early, listing what exists
     if output is None:
         output = os.path.join("reports", os.path.splitext(os.path.basename(file))[0] + ".html")
-    model = write_report(file, output, variant, limits)
+    model = write_report(file, output, variant, limits, rules=rules)
     games = len(model.games)
     invalid = sum(not g.valid for g in model.games)
     click.echo(f"wrote {output}: {games} game{'s' * (games != 1)}"
                + (f", {invalid} with errors (shown in the page)" if invalid else ""))
+
+
+# -- variants -------------------------------------------------------------------------------
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the catalogue as JSON.")
+@click.option("-v", "--verbose", is_flag=True, help="Explain every option and preset.")
+@clean_errors
+def variants(as_json, verbose):
+    """List every variant, its options with their defaults, and the rule text it comes from."""
+    from .rules.catalog import catalog, catalog_text
+
+    if as_json:
+        click.echo(json.dumps(catalog(), indent=2, ensure_ascii=False))
+        return
+    click.echo(catalog_text(verbose), nl=False)
 
 
 def _numbered(path: str, k: int) -> str:

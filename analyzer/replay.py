@@ -7,7 +7,9 @@ from functools import cached_property
 from .diagnostics import Diagnostic
 from .position import Outcome, Position, mask_of, tiles_of
 from .record import Game, MoveEntry, Span, StatedResult
-from .rules import HandFacts, HandResult, UnknownVariant, Variant, find_variant
+from .rules import (HandFacts, HandResult, LeadRequirement, UnknownVariant, Variant, VariantError, find_variant,
+                    parse_rules)
+from .rules.ending import position_for
 from .tiles import PASS, Move, Tile
 
 __all__ = ["Replay", "Step", "replay", "replay_record", "ends_text"]
@@ -23,7 +25,7 @@ def ends_text(ends: tuple[int, int] | None) -> str:
 
 
 def _tiles_text(tiles) -> str:
-    return " ".join(str(t) for t in tiles) or "nothing"
+    return " ".join(str(t) for t in sorted(tiles)) or "nothing"
 
 
 @dataclass
@@ -62,6 +64,8 @@ class Replay:
     result: HandResult | None
     final: Position
     notation: list[Diagnostic] = field(default_factory=list)   # syntax errors inside this game's text
+    facts: HandFacts | None = None    # what the scoring looked at, once the hand is over
+    match: object | None = None       # the match after this game (analyzer.match.MatchEntry), in a match
 
     @cached_property
     def diagnostics(self) -> list[Diagnostic]:
@@ -163,7 +167,10 @@ class _Replayer:
             hand: set[Tile] = set()
             for k, tile in enumerate(entry.tiles):
                 where = entry.tile_pos[k] if k < len(entry.tile_pos) else entry.pos
-                if tile not in valid_tiles:
+                if tile in v.dealing.set_aside:
+                    out.append(self.diag("deal-foreign", f"{tile} is set aside in the {n}-player {v.name} game "
+                                         "and is dealt to nobody", where, tile=str(tile)))
+                elif tile not in valid_tiles:
                     out.append(self.diag("deal-foreign", f"{tile} is not a tile of this set "
                                          f"(double-{v.dealing.max_pip})", where, tile=str(tile)))
                 elif tile in seen:
@@ -178,6 +185,11 @@ class _Replayer:
                 out.append(self.diag("deal-size", f"{entry.player} is dealt {len(entry.tiles)} tiles; "
                                      f"each player gets {size}", entry.pos))
             hands[seat] = hand
+            doubles = sum(t.is_double for t in hand)
+            if v.dealing.redeal and doubles >= v.dealing.redeal:
+                out.append(self.diag("redeal", f"{entry.player} is dealt {doubles} doubles: under redeal="
+                                     f"{v.dealing.redeal} the tiles may be dealt again", entry.pos,
+                                     severity="warning", doubles=doubles))
         known = [h for h in hands if h is not None]
         if len(known) == n - 1 and v.dealing.all_dealt(n) and self.deal_ok(out):
             # one unknown hand in a game where every tile is dealt: it is the rest of the set
@@ -185,17 +197,18 @@ class _Replayer:
             rest = valid_tiles - set(seen)
             if len(rest) == size:
                 hands[seat] = rest
+                seen.update((t, self.players[seat]) for t in rest)
                 out.append(self.diag("hand-inferred", f"{self.players[seat]}'s hand is the rest of the set: "
                                      f"{_tiles_text(sorted(rest))}", self.game.pos, severity="info"))
         if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known:
             missing = sorted(valid_tiles - set(seen))
-            if missing and self.deal_ok(out):
+            if missing:
                 out.append(self.diag("deal-missing", f"every tile is dealt in this game, but nobody holds "
                                      f"{_tiles_text(missing)}", self.game.hands[0].pos if self.game.hands else None,
                                      tiles=[str(t) for t in missing]))
         hidden = [0 if h is not None else size for h in hands]
-        pos = Position([h if h is not None else () for h in hands], 0, max_pip=v.dealing.max_pip,
-                       hidden=hidden)
+        pos = position_for(v, [h if h is not None else () for h in hands], 0, max_pip=v.dealing.max_pip,
+                           hidden=hidden)
         pos.pool &= mask_of(valid_tiles)
         self.hands = hands
         return pos, out
@@ -206,9 +219,18 @@ class _Replayer:
 
     # -- the lead ---------------------------------------------------------------------------
     def lead(self, pos: Position) -> list[Diagnostic]:
+        """Check who leads and set the tiles the lead may be (``pos.opening``)."""
         out: list[Diagnostic] = []
+        op = self.variant.opening
         number = self.game.number
-        forced = self.variant.opening.forced_tile(number)
+        req = self.requirement
+        if op.every_game_tile is not None:
+            req = LeadRequirement(holder_of=op.every_game_tile, tile=op.every_game_tile,
+                                  reason="every hand is opened by its holder with it")
+        elif req is None:
+            holder_tile = op.holder_tile(number)
+            req = LeadRequirement(holder_of=holder_tile, tile=op.forced_tile(number),
+                                  reason="in the first game of a match") if holder_tile else LeadRequirement()
         leader = None
         lead_tag = self.game.tags.get("Lead")
         if lead_tag:
@@ -220,17 +242,50 @@ class _Replayer:
             first = next((m for m in self.game.moves if m.player in self.seat_of), None)
             if first is not None:
                 leader = self.seat_of[first.player]
-        if forced is not None:
-            pos.opening = forced.bit
-            holder = self.variant.opening.leader(self.hands, number)
+        where = self.game.moves[0].pos if self.game.moves else self.game.pos
+        if req.holder_of is not None:
+            holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
             if holder is not None and leader is not None and holder != leader:
-                out.append(self.diag("lead-player", f"{self.players[holder]} holds {forced} and must lead it"
-                                     f"{' in the first game of a match' if self.variant.opening.every_game_tile is None else ''}"
-                                     f", not {self.players[leader]}",
-                                     self.game.moves[0].pos if self.game.moves else self.game.pos,
-                                     expected=self.players[holder]))
+                out.append(self.diag("lead-player", f"{self.players[holder]} holds {req.holder_of} and must lead"
+                                     f"{' it' if req.tile is not None else ''}"
+                                     f"{' (' + req.reason + ')' if req.reason else ''}, not {self.players[leader]}",
+                                     where, expected=self.players[holder]))
             if leader is None:
                 leader = holder
+        seats = op.double_leaders(req.seats, self.hands, self.variant.seating) or req.seats
+        if seats is not req.seats:
+            req = LeadRequirement(seats, req.holder_of, req.tile, req.reason + "; the hand opens with a double, "
+                                  "so a player of that side who holds one leads")
+        if req.seats is not None and leader is not None and leader not in req.seats:
+            names = " or ".join(self.players[s] for s in sorted(req.seats) if s < len(self.players))
+            out.append(self.diag("lead-player", f"{names} must lead this game ({req.reason}), not "
+                                 f"{self.players[leader]}", where, expected=names))
+        if req.tile is not None:
+            pos.opening = req.tile.bit
+        elif op.double and leader is not None and self.hands[leader] is not None:
+            doubles = [t for t in self.hands[leader] if t.is_double]
+            if doubles:
+                pos.opening = mask_of(doubles)
+            else:
+                side = self.variant.seating.teams[leader]
+                for s, h in enumerate(self.hands):
+                    if s != leader and h and self.variant.seating.teams[s] == side and any(t.is_double for t in h):
+                        out.append(self.diag("lead-double", f"every hand opens with a double unless the leading side "
+                                             f"has none: {self.players[leader]} has none but {self.players[s]} has "
+                                             f"{_tiles_text(t for t in h if t.is_double)}, so {self.players[s]} "
+                                             f"leads", where, expected=self.players[s]))
+                        break
+        elif op.highest_double and all(h is not None for h in self.hands[:len(self.players)]):
+            best = op.highest(self.hands)
+            if best is not None:
+                seat, tile = best
+                pos.opening = tile.bit
+                if leader is not None and leader != seat:
+                    out.append(self.diag("lead-player", f"{self.players[seat]} holds the highest double {tile} and "
+                                         f"opens with it, not {self.players[leader]}", where,
+                                         expected=self.players[seat]))
+                if leader is None:
+                    leader = seat
         pos.turn = leader or 0
         self.leader = pos.turn
         return out
@@ -407,16 +462,16 @@ class _Replayer:
         out: list[Diagnostic] = []
         outcome = pos.outcome()
         result = None
+        self.facts = None
         if outcome is not None:
             for step in reversed(steps):
                 if step.move is not None:
                     step.ends_hand = True
                     break
             if not any(pos.hidden):
-                facts = HandFacts(outcome.termination, outcome.seat,
-                                  tuple(pos.pips(s) for s in range(pos.n)),
-                                  tuple(pos.count(s) for s in range(pos.n)), self.leader)
+                facts = hand_facts(pos, outcome.termination, outcome.seat, self.leader)
                 result = self.variant.hand_result(facts)
+                self.facts = facts
         tag = self.game.tags.get("Result")
         tag_pos = self.game.tag_pos.get("Result", self.game.pos)
         stated = None
@@ -479,34 +534,95 @@ class _Replayer:
         return f"{how}, {self.variant.side_name(result.winner, self.players)} winning {result.points}"
 
 
-def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>") -> Replay:
-    """Replay ``game`` under ``variant`` (default: the record's Variant tag, else partnership)."""
+def hand_facts(pos: Position, termination: str, seat: int, leader: int) -> HandFacts:
+    """Everything a scoring policy may look at in a finished hand, read off the position."""
+    last = ends_before = None
+    for move, _seat, ends, *_ in reversed(pos.history):
+        if move.tile is not None:
+            last, ends_before = move.tile, ends
+            break
+    return HandFacts(termination, seat, tuple(pos.pips(s) for s in range(pos.n)),
+                     tuple(pos.count(s) for s in range(pos.n)), leader, tuple(pos.hands), last, ends_before,
+                     tuple((s, m.tile) for m, s, *_ in pos.history))
+
+
+def _tag_diag(game: Game, tag: str, code: str, message: str, source: str) -> Diagnostic:
+    where = game.tag_pos.get(tag)
+    return Diagnostic("error", code, message, where.line if where else None, where.column if where else None, source)
+
+
+def resolve_variant(game: Game, variant: Variant | str | None = None, rules: dict[str, str] | None = None,
+                    source: str = "<record>") -> tuple[Variant, list[Diagnostic]]:
+    """The variant a game is played under: ``variant`` (else the Variant tag, else partnership) with
+    the Rules tag's options and then ``rules`` on top; the problems found, as diagnostics."""
     diags: list[Diagnostic] = []
-    if not isinstance(variant, Variant):
+    if isinstance(variant, Variant):
+        if not rules:
+            return variant, diags
+        name, options = variant.name, dict(variant.options)
+    else:
         name = variant or game.tags.get("Variant")
+        options = {}
+        tag = game.tags.get("Rules")
+        if tag and tag.strip():
+            try:
+                options.update(parse_rules(tag))
+            except VariantError as exc:
+                diags.append(_tag_diag(game, "Rules", "bad-rule", str(exc), source))
+    options.update(rules or {})
+    players = len(game.players) if game.players else (len(game.hands) or None)
+    try:
+        return find_variant(name, options, players=players), diags
+    except UnknownVariant as exc:
+        diags.append(_tag_diag(game, "Variant", "unknown-variant", str(exc), source))
+        return find_variant(None), diags
+    except VariantError as exc:
+        diags.append(_tag_diag(game, "Rules", "bad-rule", str(exc), source))
         try:
-            variant = find_variant(name)
-        except UnknownVariant as exc:
-            diags.append(Diagnostic("error", "unknown-variant", str(exc), *(
-                (game.tag_pos["Variant"].line, game.tag_pos["Variant"].column) if "Variant" in game.tag_pos
-                else (None, None)), source))
-            variant = find_variant(None)
+            return find_variant(name, players=players), diags
+        except VariantError:
+            return find_variant(None), diags
+
+
+def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
+           rules: dict[str, str] | None = None, lead: LeadRequirement | None = None) -> Replay:
+    """Replay ``game`` under ``variant`` (default: the record's Variant tag, else partnership).
+
+    ``rules``: options on top of the record's Rules tag (``{"target": "200"}``). ``lead``: who must
+    lead, as the earlier games of a match decide it (the match validator passes it)."""
+    variant, diags = resolve_variant(game, variant, rules, source)
     r = _Replayer(game, variant, source)
     r.played = {}
     r.lacks = []
+    r.requirement = lead
+    r.facts = None
     pos, deal_diags = r.deal()
     diags.extend(deal_diags)
     diags.extend(r.lead(pos))
     initial = pos.copy()
     _, steps = r.run(pos, 0, collect=True)
     outcome, result, end_diags = r.finish(pos, steps)
-    return Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos)
+    if variant.irregularities:
+        from .rules.irregularities import annotate
+        annotate(variant, steps, end_diags)
+    return Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
+                  facts=r.facts)
 
 
-def replay_record(record, variant: Variant | str | None = None) -> list[Replay]:
-    """Replay every game of a record; each notation error goes to the game whose text holds it."""
+def replay_record(record, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
+                  match: bool | None = None) -> list[Replay]:
+    """Replay every game of a record; each notation error goes to the game whose text holds it.
+
+    A record that holds a match (its games carry ``Game`` tags) is validated as one (see
+    :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that."""
     games = record.games
-    replays = [replay(g, variant, record.source) for g in games]
+    if match is None:
+        match = any(g.number is not None for g in games)
+    if match and games:
+        from .match import replay_match
+        replays = replay_match(games, variant, record.source, rules=rules).replays
+    else:
+        replays = [replay(g, variant, record.source, rules=rules) for g in games]
     starts = [g.pos.line or 0 for g in games]
     for diag in record.errors:
         k = 0
@@ -517,7 +633,7 @@ def replay_record(record, variant: Variant | str | None = None) -> list[Replay]:
             replays[k].notation.append(diag)
             replays[k].__dict__.pop("diagnostics", None)
     if not replays:
-        empty = replay(Game(), variant, record.source)
+        empty = replay(Game(), variant, record.source, rules=rules)
         empty.notation.extend(record.errors)
         empty.deal_diagnostics.clear()
         empty.end_diagnostics[:] = [Diagnostic("error", "no-game", "no game found: a record needs a deal "

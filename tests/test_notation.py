@@ -266,13 +266,24 @@ def test_read_names_the_path_as_given(tmp_path):
                          ids=lambda p: p.name)
 def test_every_record_file_reads_back_equal_from_the_writer(path):
     record = read(path)
-    assert not [d for d in record.errors if d.severity == "error"], record.errors
+    if path.name.startswith("errors-syntax"):
+        # written to show a syntax error: what could be read still writes back equal
+        assert [d.code for d in record.errors] == ["syntax"]
+    else:
+        assert not [d for d in record.errors if d.severity == "error"], record.errors
     text = write(record)
     again = parse(text)
-    assert again.errors == [] and again == record
+    # the writer drops what could not be read; every other notation finding stays
+    assert [d.code for d in again.errors] == [d.code for d in record.errors if d.code != "syntax"]
+    assert again == record
     assert write(again) == text
     for game in record.games:
-        assert parse(write_table(game)).games == [game]
+        try:
+            table = write_table(game)
+        except ValueError:   # a move by someone who is not a player has no column
+            assert path.name.startswith("errors") and game.tags.get("Expect") == "unknown-player"
+            continue
+        assert parse(table).games == [game]
 
 
 def test_a_table_whose_deal_is_in_another_order_is_written_as_a_table():

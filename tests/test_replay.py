@@ -191,3 +191,19 @@ def test_the_replay_keeps_going_after_every_kind_of_error():
     rep = replay(game)
     assert rep.steps[i].diagnostics and all(s.seat is not None for s in rep.steps)
     assert len(rep.steps) == len(game.moves)
+
+
+def test_every_error_record_shows_the_error_it_was_written_for():
+    seen = set()
+    for path in sorted(RECORDS.glob("errors*.dom")):
+        for rep in replay_record(parse(path.read_text(), path.name)):
+            expect = rep.game.tags["Expect"]
+            assert rep.game.tags.get("Source")
+            found = [d for d in rep.errors if d.code == expect]
+            assert found, (path.name, expect, [str(d) for d in rep.errors])
+            assert all(d.line is not None and d.column is not None for d in found)
+            seen.add(expect)
+    # every kind of error the issue names has its record
+    assert {"deal-size", "deal-duplicate", "deal-foreign", "deal-missing", "turn-order", "tile-not-held",
+            "tile-already-played", "tile-no-match", "false-pass", "play-after-end", "result-mismatch",
+            "lead-player", "lead-tile", "syntax"} <= seen

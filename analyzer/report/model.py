@@ -362,10 +362,10 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
 
 
 def build_report(record: Record, variant=None, thresholds: Thresholds = Thresholds(),
-                 analyse: bool = True) -> ReportModel:
+                 analyse: bool = True, rules: dict[str, str] | None = None) -> ReportModel:
     """Replay and analyse every game of ``record`` and gather what the page shows."""
     games = []
-    for number, rep in enumerate(replay_record(record, variant), 1):
+    for number, rep in enumerate(replay_record(record, variant, rules=rules), 1):
         analysis = None
         if analyse and len(rep.players) != rep.variant.players:
             # the sides cannot even be named (and analyze_replay would fail naming them)

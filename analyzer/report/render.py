@@ -209,11 +209,11 @@ def _policy(css: str, script: str) -> str:
 
 
 def write_report(path_in: str | os.PathLike, path_out: str | os.PathLike, variant=None,
-                 thresholds: Thresholds = Thresholds()) -> ReportModel:
+                 thresholds: Thresholds = Thresholds(), rules: dict[str, str] | None = None) -> ReportModel:
     """Read the record ``path_in``, analyse every game and write the page to ``path_out``."""
     from ..notation import read
 
-    model = build_report(read(path_in), variant, thresholds)
+    model = build_report(read(path_in), variant, thresholds, rules=rules)
     html = render_html(model)
     directory = os.path.dirname(os.fspath(path_out))
     if directory:

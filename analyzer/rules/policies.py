@@ -1,34 +1,66 @@
-"""Small rule policies. A variant is a composition of these, never a copied module."""
+"""Small rule policies. A variant is a composition of these, never a copied module.
+
+Each policy answers one question: who sits where (``Seating``), what is dealt (``Dealing``), who
+leads a hand and with what (``Opening``), who leads the next game (``LeadPolicy``), who wins a
+blocked hand (``BlockRule`` / ``BlockDecider``), what a hand is worth (``HandScoring`` /
+``PointScoring``) and when a match is over (``MatchScoring``).
+
+``BlockRule`` and ``HandScoring`` are the standard rules of the partnership game exactly (the
+solver recognises them by type and writes them inline); every other rule is a different class,
+so a variant with another rule is never mistaken for the standard one."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..tiles import Tile, tile_set
 
-__all__ = ["Seating", "Dealing", "Opening", "BlockRule", "HandScoring", "MatchScoring",
-           "HandFacts", "HandResult"]
+__all__ = ["Seating", "Dealing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
+           "BlockDecider", "HandScoring", "PointScoring", "MatchScoring", "MatchState",
+           "HandFacts", "HandResult", "draw_rank", "DOUBLE_BLANK"]
+
+DOUBLE_BLANK = Tile(0, 0)
+SIX_SIX = Tile(6, 6)
 
 
 @dataclass(frozen=True, slots=True)
 class HandFacts:
-    """What the scoring policies look at when a hand is over."""
+    """What the scoring policies look at when a hand is over.
+
+    The first five fields are always there. The rest are filled by the replayer; a search that
+    cannot know them leaves them None and the policies that need them say so
+    (``Variant.search_note``): ``hands`` (the tiles left in each hand, bit masks) for a tile worth
+    more than its pips ([0-0] = 50); ``last_tile`` and ``ends_before`` (the open numbers before
+    it) for capicú, dominao, chuchazo and Milo; ``history`` (each move's seat and tile, None for
+    a pass) for pass bonuses."""
 
     termination: str            # "domino" or "blocked"
     seat: int                   # who went out, or who played last before the block
     pips: tuple[int, ...]       # pips left in each seat's hand
     counts: tuple[int, ...]     # tiles left in each seat's hand
     leader: int                 # who led the hand
+    hands: tuple[int, ...] | None = None
+    last_tile: Tile | None = None
+    ends_before: tuple[int, int] | None = None
+    history: tuple[tuple[int, Tile | None], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """The result of a hand: the winning side (None for a draw) and the points it scores."""
+    """The result of a hand: the winning side (None for a draw) and the points it scores.
+
+    ``scores`` is what each side adds to its match total (bad points for bad-point scoring),
+    ``void`` a hand that does not count and is played again, ``bonuses`` the named bonuses in
+    ``points`` (``("capicú", 100)``)."""
 
     termination: str
     winner: int | None          # winning side (team index), None for a draw
     points: int
     seat: int                   # the seat that went out or played last
+    scores: tuple[int, ...] = ()
+    void: bool = False
+    bonuses: tuple[tuple[str, int], ...] = ()
+    note: str = ""              # which rule decided it, when it is not the plain one
 
 
 # -- seating and partnerships ---------------------------------------------------------------
@@ -56,14 +88,26 @@ class Seating:
         return tuple(s for s, t in enumerate(self.teams) if t == side)
 
 
+def draw_rank(tile: Tile) -> tuple[int, int]:
+    """The rank of a tile drawn for seats (Domino Whist §3): pips first, then the higher half.
+
+    "Ziehen zwei Spieler Steine mit derselben Augensumme, z.B. 4-3 und 6-1, so entscheidet die
+    höchste einzelne Zahl, 6-1 gilt also höher als 4-3." """
+    return (tile.pips, tile.high)
+
+
 # -- dealing --------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Dealing:
-    """The set (double-``max_pip``) and how many tiles each hand gets; the rest are sleepers."""
+    """The set (double-``max_pip``) and how many tiles each hand gets; the rest are sleepers.
+
+    ``set_aside`` tiles take no part in the hand (the [0-0] of three-handed cut-throat);
+    ``redeal``: a player dealt that many doubles or more may have the tiles dealt again (0: never)."""
 
     hand_size: int = 7
     max_pip: int = 6
     set_aside: tuple[Tile, ...] = ()
+    redeal: int = 0
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -72,27 +116,45 @@ class Dealing:
     def all_dealt(self, players: int) -> bool:
         return self.hand_size * players == len(self.tiles)
 
+    def sleepers(self, players: int) -> int:
+        return len(self.tiles) - self.hand_size * players
+
 
 # -- who leads and with what ----------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Opening:
-    """The lead. ``first_game_tile``: in the first game of a match its holder leads with it.
-    ``every_game_tile``: every hand is opened by its holder with it."""
+    """The lead of a hand.
 
-    first_game_tile: Tile | None = Tile(6, 6)
+    ``first_game_tile``: in the first game of a match its holder leads (with it, unless
+    ``holder_only``). ``every_game_tile``: every hand is opened by its holder with it.
+    ``double``: the lead must be a double unless the leader's side holds none.
+    ``highest_double``: the holder of the highest double dealt opens with it."""
+
+    first_game_tile: Tile | None = SIX_SIX
     every_game_tile: Tile | None = None
+    holder_only: bool = False
+    double: bool = False
+    highest_double: bool = False
 
     def forced_tile(self, game_number: int | None) -> Tile | None:
-        """The tile the hand must be opened with, if the rules name one."""
+        """The tile the hand must be opened with, if the rules name one regardless of the deal."""
+        if self.every_game_tile is not None:
+            return self.every_game_tile
+        if game_number == 1 and not self.holder_only:
+            return self.first_game_tile
+        return None
+
+    def holder_tile(self, game_number: int | None) -> Tile | None:
+        """The tile whose holder must lead this hand (with it or not)."""
         if self.every_game_tile is not None:
             return self.every_game_tile
         if game_number == 1:
             return self.first_game_tile
         return None
 
-    def leader(self, hands: Sequence[frozenset[Tile] | None], game_number: int | None) -> int | None:
+    def leader(self, hands: Sequence[frozenset[Tile] | set[Tile] | None], game_number: int | None) -> int | None:
         """The seat that must lead, when the rules and the deal decide it."""
-        tile = self.forced_tile(game_number)
+        tile = self.holder_tile(game_number)
         if tile is None:
             return None
         for seat, hand in enumerate(hands):
@@ -100,8 +162,100 @@ class Opening:
                 return seat
         return None
 
+    def double_leaders(self, seats, hands: Sequence[set[Tile] | None], seating: Seating) -> frozenset[int] | None:
+        """With the doubles rule: the seats that may lead when ``seats`` are to lead — the players of
+        their side who hold a double, if the side holds one (None: the side has none, or unknown)."""
+        if not self.double or seats is None:
+            return None
+        sides = {seating.teams[s] for s in seats}
+        holders = frozenset(s for s, h in enumerate(hands) if h and seating.teams[s] in sides
+                            and any(t.is_double for t in h))
+        return holders or None
+
+    @staticmethod
+    def highest(hands: Sequence[set[Tile] | None]) -> tuple[int, Tile] | None:
+        """The seat holding the highest double among the known hands, and that double."""
+        best = None
+        for seat, hand in enumerate(hands):
+            for t in hand or ():
+                if t.is_double and (best is None or t > best[1]):
+                    best = (seat, t)
+        return best
+
+
+@dataclass(frozen=True, slots=True)
+class LeadRequirement:
+    """Who must lead a game of a match, as the previous games decide it.
+
+    ``seats``: the players allowed to lead (None: anyone); ``holder_of``: the holder of this tile
+    leads; ``tile``: the lead must be this tile; ``reason``: the rule, for the messages."""
+
+    seats: frozenset[int] | None = None
+    holder_of: Tile | None = None
+    tile: Tile | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LeadPolicy:
+    """Who leads the next game of a match.
+
+    ``next``: ``rotate`` (the next player in play order after the previous leader), ``winners``
+    (either player of the side that won), ``winner-lowest`` (the player who went out, or on a block
+    the winning side's player with the fewest pips), ``six-six`` (the [6-6] holder, with it),
+    ``match`` (the match scoring decides: Jamaican six love), ``any``. ``void_same``: after a hand
+    that does not count the same player leads again. ``tie``: after a drawn block (Doscientos),
+    ``six-six`` (the [6-6] holder leads) or ``blocker`` (the player who blocked leads)."""
+
+    next: str = "rotate"
+    void_same: bool = True
+    tie: str = ""
+
+    def requirement(self, prev_leader: int, prev: HandResult | None, facts: HandFacts | None,
+                    seating: Seating, match_lead: LeadRequirement | None = None) -> LeadRequirement:
+        n = seating.players
+        if prev is None:
+            return LeadRequirement()
+        if self.next == "six-six":
+            return LeadRequirement(holder_of=SIX_SIX, tile=SIX_SIX, reason="every hand is opened by the [6-6] holder with it")
+        if prev.void and self.void_same:
+            return LeadRequirement(frozenset({prev_leader}), reason="the hand before did not count, so its "
+                                   "leader leads again")
+        if self.next == "rotate":
+            return LeadRequirement(frozenset({(prev_leader + 1) % n}),
+                                   reason="the lead passes to the next player after the previous leader")
+        if self.next == "match" and match_lead is not None:
+            return match_lead
+        if prev.winner is None:
+            if self.tie == "six-six":
+                return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn block the [6-6] holder leads")
+            if self.tie == "blocker" and prev.termination == "blocked":
+                return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
+            return LeadRequirement()
+        members = seating.members(prev.winner)
+        if self.next == "winners" or (self.next == "match"):
+            return LeadRequirement(frozenset(members), reason="the side that won the last game leads")
+        if self.next == "winner-lowest":
+            if prev.termination == "domino":
+                return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
+            if self.tie == "blocker" and prev.note == "tie:last":
+                return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
+            if facts is None:
+                return LeadRequirement(frozenset(members))
+            low = min(facts.pips[s] for s in members)
+            return LeadRequirement(frozenset(s for s in members if facts.pips[s] == low),
+                                   reason="the winning side's player with the fewest pips leads")
+        return LeadRequirement()
+
 
 # -- a blocked hand -------------------------------------------------------------------------
+def _team_totals(pips: Sequence[int], seating: Seating) -> list[int]:
+    totals = [0] * seating.sides
+    for seat, p in enumerate(pips):
+        totals[seating.teams[seat]] += p
+    return totals
+
+
 @dataclass(frozen=True, slots=True)
 class BlockRule:
     """Decide a blocked hand. ``by="team"``: the side with fewer pips wins, equal pips is a draw."""
@@ -109,19 +263,75 @@ class BlockRule:
     by: str = "team"
 
     def winner(self, facts: HandFacts, seating: Seating) -> int | None:
-        totals = [0] * seating.sides
-        for seat, pips in enumerate(facts.pips):
-            totals[seating.teams[seat]] += pips
+        totals = _team_totals(facts.pips, seating)
         best = min(totals)
         if totals.count(best) > 1:
             return None
         return totals.index(best)
 
+    def decide(self, facts: HandFacts, seating: Seating) -> tuple[int | None, str]:
+        return self.winner(facts, seating), ""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockDecider:
+    """Decide a blocked hand under the other rules of the texts.
+
+    ``by``: ``team`` (fewer pips on the side), ``player`` (the side of the single player with the
+    fewest pips; Jamaican), ``last-or-right`` (the player who played last or the one after him,
+    whoever has fewer pips; Doscientos). ``tie`` decides equal pips: ``draw``, ``leader`` (the
+    side that led the hand), ``more-tiles`` (the side with more tiles left), ``last`` (the side
+    that played last), ``last-loses``, ``replay`` (the hand does not count) or ``own-pips``
+    (each side scores its own pips)."""
+
+    by: str = "team"
+    tie: str = "draw"
+
+    def winner(self, facts: HandFacts, seating: Seating) -> int | None:
+        return self.decide(facts, seating)[0]
+
+    def decide(self, facts: HandFacts, seating: Seating) -> tuple[int | None, str]:
+        """The winning side (None: nobody) and a note naming a tie rule that was used."""
+        teams = seating.teams
+        if self.by == "player":
+            low = min(facts.pips)
+            sides = {teams[s] for s, p in enumerate(facts.pips) if p == low}
+            if len(sides) == 1:
+                return sides.pop(), ""
+        elif self.by == "last-or-right":
+            a, b = facts.seat, (facts.seat + 1) % len(facts.pips)
+            if facts.pips[a] != facts.pips[b]:
+                return teams[a if facts.pips[a] < facts.pips[b] else b], ""
+        else:
+            totals = _team_totals(facts.pips, seating)
+            best = min(totals)
+            if totals.count(best) == 1:
+                return totals.index(best), ""
+        return self._tie(facts, seating)
+
+    def _tie(self, facts: HandFacts, seating: Seating) -> tuple[int | None, str]:
+        teams = seating.teams
+        note = f"tie:{self.tie}"
+        if self.tie == "leader":
+            return teams[facts.leader], note
+        if self.tie == "last":
+            return teams[facts.seat], note
+        if self.tie == "last-loses" and seating.sides == 2:
+            return 1 - teams[facts.seat], note
+        if self.tie == "more-tiles":
+            counts = _team_totals(facts.counts, seating)
+            most = max(counts)
+            return (counts.index(most), note) if counts.count(most) == 1 else (None, note)
+        if self.tie in ("replay", "own-pips"):
+            return None, note
+        return None, ""
+
 
 # -- hand scoring ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class HandScoring:
-    """Points for the winners. ``count="losers"``: the pips left in the losing sides' hands."""
+    """Points for the winners. ``count="losers"``: the pips left in the losing sides' hands;
+    ``count="all"``: every pip left (on a block all four hands)."""
 
     count: str = "losers"
 
@@ -132,10 +342,300 @@ class HandScoring:
             return sum(facts.pips)
         return sum(p for s, p in enumerate(facts.pips) if seating.teams[s] != winner)
 
+    def score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
+        if note in ("tie:replay", "tie:own-pips"):
+            return PointScoring(self.count).score(facts, winner, note, seating)
+        points = self.points(facts, winner, seating)
+        scores = [0] * seating.sides
+        if winner is not None:
+            scores[winner] = points
+        return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
+
+
+def _held(mask: int, tile: Tile) -> bool:
+    return bool(mask & tile.bit)
+
+
+@dataclass(frozen=True, slots=True)
+class PointScoring:
+    """Every other way to score a hand.
+
+    ``count``: ``losers``, ``all``, ``game`` (one point a game), ``milo`` (one point, two when the
+    last tile leaves both ends equal), ``bad`` (each side writes its own pips as bad points; the
+    side with fewer wins by the difference), ``difference`` (the side with fewer pips writes the
+    difference), ``block-difference`` (the losers' pips, but the difference on a block).
+    ``divide``: divide by 10 rounding down, at least 1. ``blank``: what [0-0] counts.
+    ``capicu``, ``chuchazo`` (``any``/``one-end``): the Quinientos bonuses. ``pass_bonus``:
+    20 for the first play that makes the next player pass, 10 later, 20 for a blocking play;
+    hand points rounded down to tens."""
+
+    count: str = "losers"
+    divide: int = 1
+    blank: int = 0
+    capicu: int = 0
+    chuchazo: str = ""
+    pass_bonus: bool = False
+
+    def _pips(self, facts: HandFacts, seat: int) -> int:
+        p = facts.pips[seat]
+        if self.blank and facts.hands is not None and _held(facts.hands[seat], DOUBLE_BLANK):
+            p += self.blank
+        return p
+
+    def _divide(self, points: int) -> int:
+        if self.divide > 1 and points > 0:
+            return max(1, points // self.divide)
+        return points
+
+    def score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
+        teams = seating.teams
+        sides = seating.sides
+        n = len(facts.pips)
+        pips = [self._pips(facts, s) for s in range(n)]
+        totals = _team_totals(pips, seating)
+        scores = [0] * sides
+        bonuses: list[tuple[str, int]] = []
+        void = note == "tie:replay"
+        if self.count == "bad":
+            scores = list(totals)
+            low = min(totals)
+            winner = totals.index(low) if totals.count(low) == 1 else None
+            points = (max(totals) - low) if winner is not None else 0
+            return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
+        if self.count == "difference":
+            low = min(totals)
+            winner = totals.index(low) if totals.count(low) == 1 else None
+            points = self._divide(max(totals) - low) if winner is not None else 0
+            if winner is not None:
+                scores[winner] = points
+            return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
+        if note == "tie:own-pips":
+            scores = [self._divide(t) for t in totals]
+            return HandResult(facts.termination, None, 0, facts.seat, tuple(scores), note=note)
+        points = 0
+        if winner is not None:
+            losers = sum(p for s, p in enumerate(pips) if teams[s] != winner)
+            if self.count == "all":
+                points = sum(pips)
+            elif self.count == "game":
+                points = 1
+            elif self.count == "milo":
+                points = 1
+                if facts.termination == "domino" and self._leaves_equal_ends(facts):
+                    points = 2
+                    bonuses.append(("milo", 1))
+            elif self.count == "block-difference" and facts.termination == "blocked":
+                points = losers - totals[winner]
+            else:
+                points = losers
+            if self.pass_bonus:
+                points -= points % 10
+            points = self._divide(points)
+            if facts.termination == "domino":
+                for name, value in self._bonuses(facts):
+                    bonuses.append((name, value))
+                    points += value
+            scores[winner] = points
+        if self.pass_bonus and facts.history is not None:
+            for side, value in self.pass_bonuses(facts, seating):
+                scores[side] += value
+                if side == winner:
+                    points += value
+                bonuses.append((f"pass bonus {side}", value))
+        return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), void=void,
+                          bonuses=tuple(bonuses), note=note)
+
+    @staticmethod
+    def _leaves_equal_ends(facts: HandFacts) -> bool:
+        if facts.last_tile is None or facts.ends_before is None:
+            return False
+        a, b = facts.ends_before
+        t = facts.last_tile
+        for end, other in ((a, b), (b, a)):
+            if t.matches(end) and t.other(end) == other:
+                return True
+        return False
+
+    def _bonuses(self, facts: HandFacts) -> list[tuple[str, int]]:
+        """Capicú, dominao and chuchazo for the last tile of a domino (Quinientos)."""
+        t, ends = facts.last_tile, facts.ends_before
+        if t is None or ends is None:
+            return []
+        a, b = ends
+        fits_both = t.matches(a) and t.matches(b)
+        if t == DOUBLE_BLANK and self.chuchazo:
+            if self.chuchazo == "any" or (a == 0) != (b == 0):
+                return [("chuchazo", 100)]
+            return []
+        if not self.capicu or not fits_both:
+            return []
+        if not t.is_double:
+            return [("capicú", self.capicu)]
+        if t != DOUBLE_BLANK:
+            return [("dominao", self.capicu)]
+        return []
+
+    @staticmethod
+    def pass_bonuses(facts: HandFacts, seating: Seating) -> list[tuple[int, int]]:
+        """``(side, points)`` for each play that made the next player pass."""
+        out: list[tuple[int, int]] = []
+        history = facts.history or ()
+        n = len(facts.pips)
+        first = True
+        i = 0
+        while i < len(history):
+            seat, tile = history[i]
+            if tile is None:
+                i += 1
+                continue
+            k = i + 1
+            while k < len(history) and history[k][1] is None:
+                k += 1
+            passes = k - i - 1
+            blocking = k == len(history) and facts.termination == "blocked"
+            if blocking or passes >= n - 1:
+                opponents = sum(1 for j in range(1, n) if seating.teams[(seat + j) % n] != seating.teams[seat])
+                out.append((seating.teams[seat], 10 * opponents))
+                first = False
+            elif passes >= 1:
+                out.append((seating.teams[seat], 20 if first else 10))
+                first = False
+            i = k
+        return out
+
 
 # -- match scoring --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MatchState:
+    """The running score of a match after some games."""
+
+    scores: tuple[int, ...]
+    wins: tuple[int, ...]
+    games: int = 0
+    pending: int = 0                   # drawn games since the last win (Jamaican: the next is worth more)
+    playoff: bool = False              # the next game decides a 1-1 (Jamaican option)
+    over: bool = False
+    winner: int | None = None          # the side that won the match
+    drawn: bool = False                # the match ended drawn (South American)
+    note: str = ""                     # what happened in the last game (a reset, a bonus...)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchScoring:
-    """The match: the first side to reach ``target`` points wins."""
+    """The match.
+
+    ``kind``: ``points`` (the first side to reach ``target`` points wins; when several reach it
+    in one game the lower total wins), ``bad`` (bad points: the match ends when a side reaches
+    ``target``, the side with fewer wins), ``games`` (the first side to win ``target`` games wins,
+    but only if every other side has won ``min_other``; else the match is drawn), ``straight``
+    (Jamaican: ``target`` wins in a row, a loss resets both to 0, a draw makes the next game worth
+    one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
+    has won a game all reset). ``first_wins``: bonuses for the winners of the first games won by
+    domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end."""
 
     target: int = 100
+    kind: str = "points"
+    min_other: int = 0
+    first_wins: tuple[int, ...] = ()
+    playoff: bool = False
+
+    def start(self, sides: int) -> MatchState:
+        return MatchState((0,) * sides, (0,) * sides)
+
+    def apply(self, state: MatchState, result: HandResult) -> MatchState:
+        """The match after one more hand."""
+        sides = len(state.scores)
+        scores = list(state.scores)
+        wins = list(state.wins)
+        games = state.games + 1
+        if result.void:
+            return replace(state, games=games, note="the hand does not count and is played again")
+        if result.winner is not None:
+            wins[result.winner] += 1
+        note = ""
+        if self.kind == "straight":
+            return self._straight(state, result, games, wins)
+        if self.kind == "cutthroat":
+            if result.winner is None:
+                return replace(state, games=games, wins=tuple(wins))
+            scores[result.winner] += 1
+            if self.target and scores[result.winner] >= self.target and 0 in scores:
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=result.winner)
+            if all(s >= 1 for s in scores):
+                return MatchState((0,) * sides, tuple(wins), games, note="everybody has won a game: all scores "
+                                  "go back to 0")
+            return MatchState(tuple(scores), tuple(wins), games)
+        added = list(result.scores) if result.scores else [0] * sides
+        if not result.scores and result.winner is not None:
+            added[result.winner] = result.points
+        if (self.first_wins and result.winner is not None and games <= len(self.first_wins)
+                and result.termination == "domino"):
+            bonus = self.first_wins[games - 1]
+            added[result.winner] += bonus
+            note = f"bonus {bonus} for winning game {games}"
+        for s in range(sides):
+            scores[s] += added[s]
+        if self.kind == "games":
+            reached = [s for s in range(sides) if wins[s] >= self.target]
+            if self.target and reached:
+                w = reached[0]
+                if all(wins[s] >= self.min_other for s in range(sides) if s != w):
+                    return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
+                return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True,
+                                  note=f"the other side has fewer than {self.min_other} games: the match is drawn")
+            return MatchState(tuple(scores), tuple(wins), games, note=note)
+        reached = [s for s in range(sides) if self.target and scores[s] >= self.target]
+        if reached:
+            if self.kind == "bad":
+                low = min(scores)
+                if scores.count(low) == 1:
+                    return MatchState(tuple(scores), tuple(wins), games, over=True, winner=scores.index(low), note=note)
+                return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True, note=note)
+            if len(reached) == 1:
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=reached[0], note=note)
+            low = min(scores[s] for s in reached)
+            lows = [s for s in reached if scores[s] == low]
+            if len(lows) == 1:
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=lows[0],
+                                  note="both sides reached the target: the lower total wins")
+            return MatchState(tuple(scores), tuple(wins), games,
+                              note="both sides reached the target with equal totals: another game is played")
+        return MatchState(tuple(scores), tuple(wins), games, note=note)
+
+    def _straight(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState:
+        sides = len(state.scores)
+        scores = list(state.scores)
+        if result.winner is None:
+            return MatchState(tuple(scores), tuple(wins), games, state.pending + 1, state.playoff,
+                              note=f"a draw: the next game is worth {state.pending + 2}")
+        w = result.winner
+        worth = 1 + state.pending
+        if state.playoff:
+            scores = [0] * sides
+            scores[w] = 2
+            note = "the play-off is won: 2-0"
+        elif all(scores[s] == 0 for s in range(sides) if s != w):
+            scores[w] += worth
+            note = f"{worth} point{'s' * (worth > 1)}"
+        elif self.playoff and scores[1 - w] == 1 and scores[w] == 0 and sides == 2:
+            scores[w] = 1
+            return MatchState(tuple(scores), tuple(wins), games, 0, True, note="1-1: a play-off game follows")
+        else:
+            scores = [0] * sides
+            note = "the leading side lost: the score goes back to 0-0"
+        if self.target and scores[w] >= self.target:
+            return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
+        return MatchState(tuple(scores), tuple(wins), games, note=note)
+
+    def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
+        """Who leads the next game when the match state decides it (``straight``)."""
+        if self.kind != "straight":
+            return None
+        leading = [s for s, v in enumerate(state.scores) if v > 0]
+        if state.playoff or not leading:
+            if state.playoff:
+                return None
+            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads")
+        return LeadRequirement(frozenset(seating.members(leading[0])),
+                               reason="the side with points leads")
+

@@ -1,74 +1,450 @@
-"""Variants: each a named composition of rule policies."""
+"""Variants: each a named composition of rule policies, built from its options.
+
+A *family* (``partnership``, ``whist``, ``jamaican``, ``cutthroat``, ``chiva``, ``block``) declares
+its options and builds a :class:`Variant` from their values; ``find_variant(name, options)`` looks
+a family up by name or alias (an alias may carry preset options: ``doscientos`` is the partnership
+game with ``system=doscientos``) and returns the variant, one object per distinct set of options."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable, Mapping
 
-from .policies import (BlockRule, Dealing, HandFacts, HandResult, HandScoring, MatchScoring,
-                       Opening, Seating)
+from ..tiles import Tile
+from .options import (BadOptionValue, OptionSpec, UnknownOption, UnknownVariant, VariantError, normalise,
+                      parse_rules)
+from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, HandFacts, HandResult, HandScoring,
+                       LeadPolicy, MatchScoring, Opening, PointScoring, Seating)
 
-__all__ = ["Variant", "VARIANTS", "find_variant", "UnknownVariant"]
+__all__ = ["Variant", "Family", "FAMILIES", "VARIANTS", "find_variant", "find_family", "UnknownVariant",
+           "UnknownOption", "BadOptionValue", "VariantError", "parse_rules"]
 
-
-class UnknownVariant(LookupError):
-    """A variant name nobody knows; the message lists the ones that exist."""
+SIX_SIX = Tile(6, 6)
 
 
 @dataclass(frozen=True)
 class Variant:
+    """A set of rules: the policies, and the family and options they were built from."""
+
     name: str
     description: str
     seed: str
     seating: Seating
     dealing: Dealing = Dealing()
     opening: Opening = Opening()
-    block: BlockRule = BlockRule()
-    scoring: HandScoring = HandScoring()
+    block: BlockRule | BlockDecider = BlockRule()
+    scoring: HandScoring | PointScoring = HandScoring()
     match: MatchScoring = MatchScoring()
     aliases: tuple[str, ...] = field(default=())
+    lead: LeadPolicy = LeadPolicy()
+    options: tuple[tuple[str, str], ...] = ()
+    end: str = "one"                  # "one": a hand ends when a player is out; "pair": both of a pair
+    table: int = 0                    # people in the match when more than play a hand (whist 5/6)
+    irregularities: str = ""          # "whist": report §8 of Domino Whist under its rule names
 
     @property
     def players(self) -> int:
         return self.seating.players
 
+    @property
+    def people(self) -> int:
+        """Everybody in the match: the players of a hand, or more when some sit out in turn."""
+        return self.table or self.seating.players
+
+    def option(self, key: str, default: str | None = None) -> str | None:
+        return dict(self.options).get(key, default)
+
+    @property
+    def rules_text(self) -> str:
+        """The options as a ``Rules`` tag value."""
+        return ", ".join(f"{k}={v}" for k, v in self.options)
+
     def side_name(self, side: int, names: tuple[str, ...]) -> str:
         """``A/C`` for the side of seats 1 and 3 named A..D."""
-        return "/".join(names[s] for s in self.seating.members(side))
+        return "/".join(names[s] for s in self.seating.members(side) if s < len(names))
 
     def hand_result(self, facts: HandFacts) -> HandResult:
         """Who won the finished hand and how many points it is worth."""
         if facts.termination == "domino":
-            winner = self.seating.teams[facts.seat]
+            winner, note = self.seating.teams[facts.seat], ""
         else:
-            winner = self.block.winner(facts, self.seating)
-        points = self.scoring.points(facts, winner, self.seating)
-        return HandResult(facts.termination, winner, points, facts.seat)
+            winner, note = self.block.decide(facts, self.seating)
+        return self.scoring.score(facts, winner, note, self.seating)
 
     def value(self, facts: HandFacts) -> int:
-        """The hand's score for side 0 (seats 1 and 3), positive when it wins."""
+        """The hand's score for side 0 (seats 1 and 3), positive when it wins.
+
+        Two sides: what side 0 adds to its match score minus what the other side adds (bad
+        points count against). More sides: side 0's points if it wins, minus the winner's if
+        another side wins."""
         result = self.hand_result(facts)
+        if result.void:
+            return 0
+        scores = result.scores
+        bad = isinstance(self.scoring, PointScoring) and self.scoring.count == "bad"
+        if self.seating.sides == 2 and scores:
+            v = scores[0] - scores[1]
+            return -v if bad else v
         if result.winner is None:
             return 0
         return result.points if result.winner == 0 else -result.points
 
+    # -- what the search can and cannot know ----------------------------------------------------
+    @property
+    def exact_search(self) -> bool:
+        """Whether a two-sided exact search gives the hand's true score from the position alone."""
+        s = self.scoring
+        return self.seating.sides == 2 and not (isinstance(s, PointScoring) and s.pass_bonus)
 
-PARTNERSHIP = Variant(
-    name="partnership",
-    description="Four players in fixed partnerships, all 28 tiles dealt, block game to 100 (Domino mit Partner)",
-    seed="000_3c92c1f714ce882e.txt",
-    seating=Seating.partners(),
-    aliases=("partner", "domino-mit-partner", "partnerdomino"),
+    @property
+    def search_note(self) -> str:
+        """What an analysis of this variant assumes, in one or two sentences for the reader."""
+        notes = []
+        if self.seating.sides > 2:
+            notes.append(f"{self.seating.sides} players play each for himself, so no exact two-sided "
+                         "search applies; the analysis assumes the analysed player against all the others "
+                         "(they play to minimise his score)")
+        s = self.scoring
+        if isinstance(s, PointScoring):
+            if s.pass_bonus:
+                notes.append("pass bonuses depend on the order of play, not only on the position; the values "
+                             "leave them out and count the hand's points only")
+            if s.capicu or s.chuchazo or s.count == "milo":
+                notes.append("the bonus for the last tile (capicú, dominao, chuchazo, Milo) is part of the values "
+                             "when the search passes the last tile and the ends before it")
+            if s.blank:
+                notes.append(f"[0-0] counts {s.blank} when the search passes the tiles left in each hand")
+            if s.count in ("game", "milo"):
+                notes.append("a hand is worth a fixed number of points, so the values only say who wins")
+        if self.match.first_wins or self.match.kind in ("straight", "cutthroat", "games"):
+            notes.append("values are the hand's own score; match bonuses and resets are not part of them")
+        if self.end == "pair":
+            notes.append("the hand goes on until both players of a pair are out")
+        return "; ".join(notes) + "." if notes else "exact: the search maximises side 0's score of the hand."
+
+
+# -- families -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Family:
+    """A rule system of the texts: its options and how a variant is built from them."""
+
+    name: str
+    description: str
+    seed: str
+    options: tuple[OptionSpec, ...]
+    build: Callable[[dict[str, str], set[str]], dict]
+    aliases: tuple[str, ...] = ()
+    presets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)   # alias or system -> options
+
+    def spec(self, key: str) -> OptionSpec:
+        for s in self.options:
+            if s.key == key:
+                return s
+        known = "; ".join(s.describe() for s in self.options)
+        raise UnknownOption(f"the {self.name} variant has no option {key!r}; its options are: {known}")
+
+    @property
+    def defaults(self) -> dict[str, str]:
+        return {s.key: s.default for s in self.options}
+
+
+def _standard_block(by: str, tie: str):
+    return BlockRule() if by == "team" and tie == "draw" else BlockDecider(by, tie)
+
+
+def _scoring(count: str, **extra):
+    """The plain pip count when no option changes it (the solver has a fast path for it)."""
+    changed = {k: v for k, v in extra.items() if v and not (k == "divide" and v == 1)}
+    if count in ("losers", "all") and not changed:
+        return HandScoring(count)
+    return PointScoring(count, **changed)
+
+
+def _yes(v: str) -> bool:
+    return v == "yes"
+
+
+# partnership (000) ----------------------------------------------------------------------------
+PARTNERSHIP_SYSTEMS = {
+    "standard": {},
+    "great-lakes": {"score": "all", "target": "51"},
+    "great-lakes-101": {"score": "all", "target": "101", "blank": "50"},
+    "doscientos": {"score": "all", "lead": "winner-lowest", "target": "200"},
+    "quinientos": {"score": "all", "lead": "winner-lowest", "target": "500", "capicu": "yes",
+                   "chuchazo": "any", "first-wins": "yes"},
+    "south-american": {"match": "games", "target": "10", "redeal": "5"},
+    "milo": {"score": "milo", "target": "5"},
+}
+
+
+def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
+    target = int(o["target"])
+    kind = o["match"]
+    if kind == "games" and "target" not in given:
+        target = 10
+    lead_tie = {"draw": "six-six", "last": "blocker"}.get(o["tie"], "")
+    first = None if o["first"] == "draw" else SIX_SIX
+    return dict(
+        seating=Seating.partners(),
+        dealing=Dealing(7, 6, (), int(o["redeal"])),
+        opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
+                        double=o["open"] == "double"),
+        block=_standard_block(o["block"], o["tie"]),
+        scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
+                         capicu=100 if _yes(o["capicu"]) else 0,
+                         chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
+                         pass_bonus=_yes(o["pass-bonus"])),
+        match=MatchScoring(target, "games" if kind == "games" else "points", int(o["min-games"]) if kind == "games" else 0,
+                           (100, 75, 50, 25) if _yes(o["first-wins"]) else ()),
+        lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
+                         "six-six": "six-six"}[o["lead"]], True, lead_tie),
+    )
+
+
+PARTNERSHIP = Family(
+    "partnership",
+    "Four players in fixed partnerships, all 28 tiles dealt, block game; to 100 and all its variants "
+    "(Great Lakes, Doscientos, Quinientos, South American, Milo)",
+    "000_3c92c1f714ce882e.txt",
+    (
+        OptionSpec("system", "standard", "a named system: sets the other options' defaults",
+                   values=tuple(PARTNERSHIP_SYSTEMS)),
+        OptionSpec("score", "losers", "the winners score the losers' pips, all pips left (partner's too; "
+                   "on a block all four hands), or Milo's 1 point (2 when the last tile leaves both ends equal)",
+                   values=("losers", "all", "milo")),
+        OptionSpec("lead", "rotate", "who leads later games: the next player after the last leader, the "
+                   "winning side, the winner (on a block the winners' player with fewer pips), or always the "
+                   "[6-6] holder with it", values=("rotate", "winners", "winner-lowest", "six-six")),
+        OptionSpec("first", "six-six", "the first game of a match: the [6-6] holder leads it, or the lead "
+                   "is drawn (any leader, any tile)", values=("six-six", "draw")),
+        OptionSpec("open", "any", "the lead: any tile, or a double unless the leading side has none",
+                   values=("any", "double")),
+        OptionSpec("redeal", "0", "a player dealt this many doubles may have the tiles dealt again (0: never)",
+                   kind="int", values=("0", "4", "5", "7")),
+        OptionSpec("tie", "draw", "a blocked hand with equal pips: a draw (no score), the leading side "
+                   "wins, the side with more tiles wins, the side that played last wins, the side that played "
+                   "last loses, the hand is replayed, or each side scores its own pips",
+                   values=("draw", "leader", "more-tiles", "last", "last-loses", "replay", "own-pips")),
+        OptionSpec("block", "team", "a blocked hand is won by the side with fewer pips, or (Doscientos) by "
+                   "the player who played last or the next player, whoever has fewer",
+                   values=("team", "last-or-right")),
+        OptionSpec("divide", "1", "divide each score by 10, rounding down, but at least 1", kind="int",
+                   values=("1", "10")),
+        OptionSpec("target", "100", "points (or, with match=games, games) that win the match; 0: no end",
+                   kind="int"),
+        OptionSpec("blank", "0", "what [0-0] counts in the losers' hands (Great Lakes: 50)", kind="int",
+                   values=("0", "50")),
+        OptionSpec("capicu", "no", "Quinientos: 100 for going out with a tile that fits both ends (capicú) "
+                   "or with a double that fits both ends (dominao; not [0-0])", kind="bool"),
+        OptionSpec("chuchazo", "no", "Quinientos: 100 for going out with [0-0] (any: whatever the ends; "
+                   "one-end: only when one end only is 0)", values=("no", "any", "one-end")),
+        OptionSpec("first-wins", "no", "Quinientos: 100/75/50/25 to the winners of games 1-4 of the match "
+                   "(none for a blocked game)", kind="bool"),
+        OptionSpec("pass-bonus", "no", "20 for the first play that makes the next player pass, 10 later, 20 "
+                   "for a blocking play; scores rounded down to tens", kind="bool"),
+        OptionSpec("match", "points", "the match is won by points, or (South American) by games won, only "
+                   "if the other side has won min-games", values=("points", "games")),
+        OptionSpec("min-games", "5", "with match=games: the games the losers must have won, else the match "
+                   "is drawn", kind="int"),
+    ),
+    _build_partnership,
+    aliases=("partner", "partners", "domino-mit-partner", "partnerdomino", "partnership-domino", "doscientos",
+             "quinientos", "great-lakes", "great-lakes-101", "south-american", "suedamerikanisch", "milo"),
+    presets={**PARTNERSHIP_SYSTEMS, "suedamerikanisch": PARTNERSHIP_SYSTEMS["south-american"]},
 )
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (PARTNERSHIP,)}
+
+# whist (001) ----------------------------------------------------------------------------------
+def _build_whist(o: dict[str, str], given: set[str]) -> dict:
+    score = o["score"]
+    target = int(o["target"]) if "target" in given else (200 if score == "caribbean" else 100)
+    people = int(o["players"])
+    if score == "bad":
+        scoring, match, block = PointScoring("bad"), MatchScoring(target, "bad"), BlockRule()
+    elif score == "good":
+        scoring, match, block = PointScoring("difference"), MatchScoring(target), BlockRule()
+    else:
+        scoring, match, block = HandScoring("all"), MatchScoring(target), BlockDecider("team", "replay")
+    return dict(seating=Seating.partners(), opening=Opening(first_game_tile=None), block=block,
+                scoring=scoring, match=match, lead=LeadPolicy("rotate" if people == 4 else "any", True),
+                table=people if people != 4 else 0, irregularities="whist")
 
 
-def find_variant(name: str | None) -> Variant:
-    """Look a variant up by its name or one of its aliases (case and spaces do not matter)."""
-    if not name:
-        return PARTNERSHIP
-    key = name.strip().lower().replace(" ", "-").replace("_", "-")
-    for variant in VARIANTS.values():
-        if key == variant.name or key in variant.aliases:
-            return variant
-    known = ", ".join(sorted(VARIANTS))
-    raise UnknownVariant(f"unknown variant {name!r}; known variants: {known}")
+WHIST = Family(
+    "whist",
+    "Domino Whist: partners drawn by tiles, the lead passing round, bad points to 100 (good points or the "
+    "Caribbean 200 as options), five or six players in turn",
+    "001_4be6f7a33fc501ce.txt",
+    (
+        OptionSpec("score", "bad", "bad points (each side writes its own pips, to 100, fewer wins), good "
+                   "points (the side with fewer pips writes the difference, to 100), or Caribbean (the winners "
+                   "score all pips left, to 200; a tied block does not count)", values=("bad", "good", "caribbean")),
+        OptionSpec("target", "100", "points that end the match (Caribbean: 200)", kind="int"),
+        OptionSpec("players", "4", "people in the match: with 5 or 6, four play each hand and the others sit "
+                   "out in turn", kind="int", values=("4", "5", "6")),
+    ),
+    _build_whist,
+    aliases=("domino-whist", "dominowhist", "caribbean-200"),
+    presets={"caribbean-200": {"score": "caribbean"}},
+)
+
+
+# jamaican and chiva (002) -------------------------------------------------------------------------
+def _build_jamaican(o: dict[str, str], given: set[str]) -> dict:
+    return dict(seating=Seating.partners(),
+                opening=Opening(first_game_tile=SIX_SIX, holder_only=o["mode"] == "informal"),
+                block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
+                match=MatchScoring(int(o["target"]), "straight", playoff=_yes(o["playoff"])),
+                lead=LeadPolicy("match", True))
+
+
+JAMAICAN = Family(
+    "jamaican",
+    "Jamaican partner game: the single lowest hand wins a block, one point a game, six love to win "
+    "(a loss resets to 0-0, a draw makes the next game worth more)",
+    "002_4689fe785f06d323.txt",
+    (
+        OptionSpec("mode", "tournament", "tournament: the [6-6] holder must lead it in the first game; "
+                   "informal: he leads any tile", values=("tournament", "informal")),
+        OptionSpec("target", "6", "wins in a row that win the match", kind="int"),
+        OptionSpec("playoff", "no", "at 1-1 a play-off game instead of a reset; its winner leads 2-0",
+                   kind="bool"),
+    ),
+    _build_jamaican,
+    aliases=("jamaica", "jamaikanisch", "caribbean", "karibisch", "six-love"),
+)
+
+
+def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
+    return dict(seating=Seating.partners(), opening=Opening(first_game_tile=SIX_SIX),
+                block=BlockRule(), scoring=PointScoring("game"),
+                match=MatchScoring(int(o["target"]), "straight"), lead=LeadPolicy("winner-lowest", True))
+
+
+CHIVA = Family(
+    "chiva",
+    "Chiva (Shutout, Puerto Rico): partners, the lower side wins a block, 4 wins in a row take the match, "
+    "the winners' lowest player leads next",
+    "002_4689fe785f06d323.txt",
+    (OptionSpec("target", "4", "wins in a row that win the match", kind="int"),),
+    _build_chiva,
+    aliases=("shutout",),
+)
+
+
+def _build_cutthroat(o: dict[str, str], given: set[str]) -> dict:
+    n = int(o["players"])
+    dealing = {2: Dealing(14), 3: Dealing(9, 6, (DOUBLE_BLANK,)), 4: Dealing(7)}[n]
+    return dict(seating=Seating.individual(n), dealing=dealing,
+                opening=Opening(first_game_tile=SIX_SIX, holder_only=o["mode"] == "informal"),
+                block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
+                match=MatchScoring(int(o["target"]), "cutthroat"), lead=LeadPolicy("winners", True))
+
+
+CUTTHROAT = Family(
+    "cutthroat",
+    "Cut Throat: every player for himself; 2 players with 14 tiles, 3 with 9 ([0-0] set aside), 4 with 7; "
+    "first to 6 wins while someone still has 0",
+    "002_4689fe785f06d323.txt",
+    (
+        OptionSpec("players", "4", "2 (14 tiles each), 3 (9 each, [0-0] set aside) or 4 (7 each); "
+                   "default: as many as the record names", kind="int", values=("2", "3", "4")),
+        OptionSpec("target", "6", "points that win, provided someone still has 0", kind="int"),
+        OptionSpec("mode", "tournament", "the first game: the [6-6] holder leads it (tournament) or any tile "
+                   "(informal)", values=("tournament", "informal")),
+    ),
+    _build_cutthroat,
+    aliases=("cut-throat", "jeder-gegen-jeden"),
+)
+
+
+# block (003) ----------------------------------------------------------------------------------
+def _build_block(o: dict[str, str], given: set[str]) -> dict:
+    score = o["score"]
+    target = int(o["target"]) if "target" in given else (0 if score == "game" else 100)
+    scoring = {"game": PointScoring("game"), "pips": HandScoring("losers"),
+               "difference": PointScoring("block-difference")}[score]
+    return dict(seating=Seating.partners(), dealing=Dealing(6),
+                opening=Opening(first_game_tile=None, highest_double=True), block=BlockRule(),
+                scoring=scoring, match=MatchScoring(target), lead=LeadPolicy("any"), end=o["out"])
+
+
+BLOCK = Family(
+    "block",
+    "Block game for two pairs with 6 tiles each and 4 sleepers; the highest double opens; the lower pair "
+    "wins a block",
+    "003_00cd45980cfaffe5.txt",
+    (
+        OptionSpec("out", "one", "the hand ends when one player is out, or (strict) when both players of a "
+                   "pair are out", values=("one", "pair")),
+        OptionSpec("score", "pips", "1 point a game, the opponents' pips, or the opponents' pips with the "
+                   "difference on a block", values=("game", "pips", "difference")),
+        OptionSpec("target", "100", "points that win the match (100 or 121; with score=game no end)", kind="int"),
+    ),
+    _build_block,
+    aliases=("block-game", "blockdomino", "sleepers"),
+)
+
+FAMILIES: dict[str, Family] = {f.name: f for f in (PARTNERSHIP, WHIST, JAMAICAN, CUTTHROAT, CHIVA, BLOCK)}
+
+_CACHE: dict[tuple, Variant] = {}
+
+
+def find_family(name: str | None) -> tuple[Family, dict[str, str]]:
+    """The family a name or alias stands for, and the options the alias presets."""
+    if not name or not name.strip():
+        return PARTNERSHIP, {}
+    key = normalise(name)
+    for family in FAMILIES.values():
+        if key == family.name or key in family.aliases:
+            return family, dict(family.presets.get(key, {}))
+    known = "; ".join(f"{f.name}" + (f" ({', '.join(f.aliases)})" if f.aliases else "") for f in FAMILIES.values())
+    raise UnknownVariant(f"unknown variant {name!r}; known variants (aliases): {known}")
+
+
+def find_variant(name: str | None = None, options: Mapping[str, str] | str | None = None, *,
+                 players: int | None = None) -> Variant:
+    """Look a variant up by its name or one of its aliases and apply ``options``.
+
+    ``options`` is a mapping of option keys to values or a ``Rules`` tag text. ``players``: the
+    number of players the record names, used for a family's ``players`` option when it is not
+    given. Raises UnknownVariant, UnknownOption or BadOptionValue with what exists."""
+    family, preset = find_family(name)
+    if isinstance(options, str):
+        options = parse_rules(options)
+    given = {normalise(k): str(v) for k, v in (options or {}).items()}
+    for key in given:
+        family.spec(key)
+    values = family.defaults
+    explicit: set[str] = set()
+    for k, v in preset.items():
+        values[k] = v
+        explicit.add(k)
+    if preset and "system" in values:
+        alias = normalise(name or "")
+        values["system"] = alias if alias in family.spec("system").values else "south-american"
+    if "system" in given:
+        system = family.spec("system").parse(given["system"], family.name)
+        for k, v in family.presets[system].items():
+            values[k] = v
+            explicit.add(k)
+    for k, v in given.items():
+        values[k] = family.spec(k).parse(v, family.name)
+        explicit.add(k)
+    if "players" in values and "players" not in explicit and players is not None:
+        spec = family.spec("players")
+        if str(players) in spec.values:
+            values["players"] = str(players)
+    key = (family.name, tuple(sorted(values.items())), tuple(sorted(explicit)))
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    parts = family.build(values, explicit)
+    options_out = tuple((s.key, values[s.key]) for s in family.options
+                        if values[s.key] != s.default or s.key in explicit)
+    variant = Variant(name=family.name, description=family.description, seed=family.seed,
+                      aliases=family.aliases, options=options_out, **parts)
+    _CACHE[key] = variant
+    return variant
+
+
+VARIANTS: dict[str, Variant] = {name: find_variant(name) for name in FAMILIES}

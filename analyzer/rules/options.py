@@ -1,0 +1,97 @@
+"""Variant options: their declarations, the ``Rules`` tag grammar and the errors for bad ones.
+
+A ``Rules`` tag (or ``--rule KEY=VALUE``) is a list of ``key=value`` pairs separated by commas or
+semicolons: ``[Rules "lead=winners, target=200"]``. Keys and values ignore letter case, and ``_``
+and spaces inside them count as ``-``. A yes/no option may be given bare (``capicu`` is
+``capicu=yes``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..diagnostics import DominoError
+
+__all__ = ["VariantError", "UnknownVariant", "UnknownOption", "BadOptionValue", "OptionSpec",
+           "parse_rules", "normalise", "YES", "NO"]
+
+YES = ("yes", "true", "on", "1")
+NO = ("no", "false", "off", "0", "none")
+
+
+class VariantError(DominoError):
+    """A variant or option that does not exist or does not fit; the message lists what exists."""
+
+
+class UnknownVariant(VariantError, LookupError):
+    """A variant name nobody knows; the message lists the ones that exist."""
+
+
+class UnknownOption(VariantError, LookupError):
+    """An option the variant does not have; the message lists the ones it has."""
+
+
+class BadOptionValue(VariantError, ValueError):
+    """A value the option does not take; the message lists the values it takes."""
+
+
+def normalise(text: str) -> str:
+    """``"Great Lakes"`` -> ``"great-lakes"``."""
+    return "-".join(text.strip().lower().replace("_", " ").replace("-", " ").split())
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a variant: its key, default and the values it takes.
+
+    ``kind`` is ``"choice"`` (one of ``values``), ``"int"`` (a whole number, one of ``values``
+    when they are given) or ``"bool"`` (yes/no). ``default`` is written as a value would be."""
+
+    key: str
+    default: str
+    help: str
+    kind: str = "choice"
+    values: tuple[str, ...] = ()
+
+    def parse(self, value: str, variant: str) -> str:
+        """The canonical text of ``value``; BadOptionValue when the option does not take it."""
+        v = normalise(value)
+        if self.kind == "bool":
+            if v in YES:
+                return "yes"
+            if v in NO:
+                return "no"
+            raise BadOptionValue(f"option {self.key!r} of the {variant} variant is yes or no, not {value!r}")
+        if self.kind == "int":
+            if not v.isdigit():
+                raise BadOptionValue(f"option {self.key!r} of the {variant} variant is a whole number"
+                                     + (f" ({', '.join(self.values)})" if self.values else "") + f", not {value!r}")
+            v = str(int(v))
+        if self.values and v not in self.values:
+            raise BadOptionValue(f"option {self.key!r} of the {variant} variant takes "
+                                 f"{', '.join(self.values)}, not {value!r}")
+        return v
+
+    def describe(self) -> str:
+        if self.kind == "bool":
+            allowed = "yes|no"
+        elif self.values:
+            allowed = "|".join(self.values)
+        else:
+            allowed = "N"
+        return f"{self.key}={allowed} (default {self.default})"
+
+
+def parse_rules(text: str) -> dict[str, str]:
+    """Read a ``Rules`` tag: ``"lead=winners, target=200"`` -> ``{"lead": "winners", "target": "200"}``.
+
+    Only the syntax is checked here; whether the options exist is the variant's business."""
+    out: dict[str, str] = {}
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, eq, value = part.partition("=")
+        key = normalise(key)
+        if not key or (eq and not value.strip()):
+            raise BadOptionValue(f"cannot read the rule {part.strip()!r}; write rules as KEY=VALUE, "
+                                 f"separated by commas (\"lead=winners, target=200\")")
+        out[key] = value.strip() if eq else "yes"
+    return out

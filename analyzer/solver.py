@@ -1,0 +1,576 @@
+"""The exact solver: alpha-beta search with a transposition table, every hand known.
+
+The search does not walk the :class:`~analyzer.position.Position` itself. Once the lead is on the
+table and every hand is known, a state of the hand is fully described by the tiles played so far
+(each tile's owner is known), the two open numbers and the seat to move, so the search keeps its
+own compact state of plain ints, updated in place and restored on the way back:
+
+* ``hands[s]``: seat ``s``'s remaining tiles as a bit mask (bit ``Tile.index``);
+* ``played``: the mask of tiles played since the deal;
+* ``ends``: the two open numbers as one small int ``low * (max_pip + 1) + high`` (normalised:
+  open numbers 3 and 5 are one state whichever side of the line each lies on);
+* ``seat``: the seat to move, always one that can play. Passes are not nodes: with every hand
+  known a pass is forced, and the hand blocks exactly when no hand holds a tile for the open
+  numbers, which is checked after every tile; so a run of passes never needs counting.
+* ``pips[side]``: the pips each side still holds, for the score bounds below.
+
+**Transposition table.** A dict from one packed int (``played``, ``ends``, ``seat``) to
+``(lower, upper, best move)`` for the side to move, so exact values and bounds share one entry.
+A table belongs to one deal (the tiles each seat was dealt, who led) and is kept by the
+:class:`Solver` between calls, so the decisions of one hand reuse each other's work. States with a
+single legal move get no entry: forced moves are played in a loop in the same frame.
+
+**Search.** Fail-soft alpha-beta, negamax-style from the mover's side, driven by MTD(f) (a series
+of null-window searches starting at 0) whenever an exact value is wanted. Move order: the
+table's best move, then the move that leaves the fewest tiles for the next opponent (then for the
+other opponent), heavier tiles first.
+
+**Scoring** comes from the variant: the value of a finished hand is
+``variant.value(HandFacts(...))`` (told the tiles left in each hand, the last tile and the open
+numbers before it; not the history, so pass bonuses are left out), cached per finished state and
+last move. For the standard policies (recognised
+exactly: ``BlockRule`` by team, ``HandScoring`` of the losers' or of all pips, ``Variant``'s own
+``value``) the search uses the same rule written inline over the two sides' pip totals, and prunes
+with the bounds that scoring implies (a side wins at most what the other side still holds and
+loses at most what it holds itself). ``tests/test_solver.py`` checks the inline rule against
+``variant.value``. Any other scoring (a new variant's policies) is searched through
+``variant.value`` without those bounds: exact, only slower.
+
+**Sides.** Values are points for side 0 (seats 0 and 2 in the partnership game), positive when
+side 0 wins; side 0 maximises, side 1 minimises. The negamax form assumes two sides playing a
+zero-sum game: partnerships, or two players. More sides (three or four playing for themselves)
+need a model; the natural one is "the analysed player against everybody else" (a paranoid search:
+the analysed player's side maximises its score, every other seat minimises it), which is what a
+sign per seat of +1 for that side and -1 for the rest would give. It is not implemented: a variant
+with more than two sides raises :class:`NotImplementedError`, and so do more than four players
+and a hand that goes on after the first player is out (``Variant.end == "pair"``).
+"""
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import Callable, Iterator, MutableMapping
+
+from .position import Position, tiles_of
+from .rules.policies import BlockRule, HandFacts, HandScoring
+from .rules.variants import Variant
+from .tiles import Move, tile_set
+
+__all__ = ["Solver", "SolverError"]
+
+_INF = 1 << 30
+_TERMINATIONS = ("domino", "blocked")
+
+
+class SolverError(ValueError):
+    """A position the solver cannot search: an unknown hand, or seats that do not fit the variant."""
+
+
+class _Deal:
+    """One deal compiled to ints, with its transposition table and its search function.
+
+    The table, the finished-hand values and the move lists belong to the deal, because a packed
+    state (the played tiles) only means something once the deal is fixed.
+    """
+
+    def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int) -> None:
+        n = len(dealt)
+        teams = variant.seating.teams
+        if len(teams) != n:
+            raise SolverError(f"the variant seats {len(teams)} players, the position has {n}")
+        if max(teams) != 1:
+            raise NotImplementedError("the solver handles exactly two sides (see the module docstring)")
+        if getattr(variant, "end", "one") != "one":
+            raise NotImplementedError(f"the solver ends a hand when one player is out, not {variant.end!r}")
+        self.variant = variant
+        self.n = n
+        self.dealt = dealt
+        self.leader = leader
+        self.max_pip = max_pip
+        self.tiles = tile_set(max_pip)
+        self.all = 0
+        for h in dealt:
+            self.all |= h
+        self.tt: dict[int, tuple[int, int, tuple | None]] = {}
+        self.leaves: dict[int, int] = {}
+        self.held: dict[int, tuple[int, int]] = {}     # a hand's mask -> (pips, tiles)
+        self.moves: dict[int, tuple] = {}
+        self.hands = list(dealt) + [0]                 # the search's state, updated in place
+        self.pips = [0, 0]                             # pips left per side, likewise
+        w = max_pip + 1
+        self.width = w
+        self.seat_bits = max(1, (n - 1).bit_length())
+        self.tile_bits = (len(self.tiles) - 1).bit_length()
+        self.ends_bits = (w * w - 1).bit_length()
+        match = [0] * w
+        for t in self.tiles:
+            match[t.low] |= t.bit
+            match[t.high] |= t.bit
+        self.fit = [match[e // w] | match[e % w] for e in range(w * w)]
+        self.side = list(teams)
+        self.sign = [1 if side == 0 else -1 for side in teams]
+        self.search = self._build_search(_standard_scoring(variant))
+
+    def ends_code(self, a: int, b: int) -> int:
+        return a * self.width + b if a <= b else b * self.width + a
+
+    def key(self, played: int, e: int, s: int) -> int:
+        return (((played << self.ends_bits) | e) << self.seat_bits) | s
+
+    def set_state(self, position: Position) -> tuple[int, int]:
+        """Load the hands of ``position`` into the search state; its played mask and ends code."""
+        held = 0
+        for h in position.hands:
+            held |= h
+        self.hands[:] = list(position.hands) + [0]
+        self.pips[:] = [0, 0]
+        for s in range(self.n):
+            self.pips[self.side[s]] += self.pips_of(position.hands[s])[0]
+        a, b = position.ends
+        return self.all & ~held, self.ends_code(a, b)
+
+    def pips_of(self, mask: int) -> tuple[int, int]:
+        """``(pips, tiles)`` of a hand given as a mask."""
+        pc = self.held.get(mask)
+        if pc is None:
+            pc = self.held[mask] = (sum(t.pips for t in tiles_of(mask, self.max_pip)), mask.bit_count())
+        return pc
+
+    def leaf_value(self, term: int, seat: int, played: int, bit: int, e: int) -> int:
+        """``variant.value`` (for side 0) of the hand just finished by ``seat`` playing ``bit`` on ends ``e``.
+
+        ``played`` includes the last tile. Cached per finished state and last move.
+        """
+        key = (((((((played << 1) | term) << self.seat_bits) | seat) << self.tile_bits)
+                | (bit.bit_length() - 1)) << self.ends_bits) | e
+        value = self.leaves.get(key)
+        if value is None:
+            hands = tuple(h & ~played for h in self.dealt)
+            left = [self.pips_of(h) for h in hands]
+            facts = HandFacts(_TERMINATIONS[term], seat, tuple(p for p, _ in left), tuple(c for _, c in left),
+                              self.leader, hands=hands, last_tile=self.tiles[bit.bit_length() - 1],
+                              ends_before=divmod(e, self.width))
+            value = self.leaves[key] = self.variant.value(facts)
+        return value
+
+    def gen_moves(self, playable: int, e: int) -> tuple:
+        """The moves of the tiles ``playable`` on ends ``e``: ``(bit, new ends, end number, pips)``.
+
+        Heaviest first: the search reads the heaviest playable tile off the first move.
+        """
+        w = self.width
+        a, b = divmod(e, w)
+        out = []
+        m = playable
+        while m:
+            low = m & -m
+            m ^= low
+            t = self.tiles[low.bit_length() - 1]
+            if t.matches(a):
+                out.append((low, self.ends_code(t.other(a), b), a, t.pips))
+            if b != a and t.matches(b):
+                out.append((low, self.ends_code(a, t.other(b)), b, t.pips))
+        out.sort(key=lambda mv: -mv[3])
+        moves = tuple(out)
+        self.moves[(playable << self.ends_bits) | e] = moves
+        return moves
+
+    def mtdf(self, K: int, e: int, s: int, alpha: int = -_INF, beta: int = _INF) -> int:
+        """The value for the side of ``s`` (MTD(f), see :func:`_mtd`), fail-soft in (alpha, beta)."""
+        search = self.search
+        guess = 0
+        entry = self.tt.get(self.key(K, e, s))
+        if entry is not None:
+            guess = min(max(guess, entry[0]), entry[1])
+        return _mtd(lambda a, b: search(K, e, s, a, b), alpha, beta, guess)
+
+    # -- the search -----------------------------------------------------------------------------
+    def _build_search(self, standard: tuple[bool, int]) -> Callable[[int, int, int, int, int], int]:
+        """The search function, with the deal's tables bound as locals.
+
+        ``search(played, ends, seat, alpha, beta)`` returns the value of the state for the side of
+        ``seat`` (who must hold a playable tile), fail-soft in the window (alpha, beta).
+        """
+        n = self.n
+        SIDE = self.side
+        NEXT = [tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)]
+        # the first opponent to play after each seat, and the other opponents
+        OPP1 = [next(t for t in NEXT[s] if SIDE[t] != SIDE[s]) for s in range(n)]
+        # the other opponent (two sides of two players), or the always-empty slot ``hands[n]``
+        OPP2 = [next((t for t in NEXT[s] if SIDE[t] != SIDE[s] and t != OPP1[s]), n) for s in range(n)]
+        if n > 4:
+            raise NotImplementedError("the solver handles at most four players")
+        tt = self.tt
+        # standard scoring: inline leaf values and the pip bounds; CU = 1 when the winners score
+        # every pip left (their own too), 0 when they score the losers' pips
+        FAST, CU = standard
+
+        def search(K, e, s, alpha, beta, H=self.hands, P=self.pips, ALL=self.all, FIT=self.fit,
+                   SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
+                   tt_get=tt.get, leaf_value=self.leaf_value,
+                   moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
+                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU):
+            neg = 1             # -1 once forced moves have handed the move to the other side
+            saved = None        # hands and pips before the first forced move
+            while True:
+                sd = SIDE[s]
+                h = H[s]
+                p = h & FIT[e]
+                moves = moves_get((p << EB) | e)
+                if moves is None:
+                    moves = gen_moves(p, e)
+                if FAST:
+                    # the mover's side loses at most what it holds after his heaviest playable
+                    # tile. (The other bound, it wins at most what the others hold, is never
+                    # tighter here than where the others last played their heaviest tile.)
+                    v = moves[0][3] - P[sd]
+                    if CU:
+                        v -= P[1 - sd]
+                    if v >= beta:
+                        break
+                nm = len(moves)
+                if nm == 1:
+                    # a forced move: play it here, no table entry
+                    bit, e2, _, pv = moves[0]
+                    h2 = h ^ bit
+                    K2 = K | bit
+                    if not h2:                                  # domino
+                        if FAST:
+                            v = P[1 - sd] + CU * (P[sd] - pv)
+                        else:
+                            v = SIGN[s] * leaf_value(0, s, K2, bit, e)
+                        break
+                    f = FIT[e2]
+                    if not (ALL ^ K2) & f:                      # blocked
+                        if FAST:
+                            ps = P[sd] - pv
+                            po = P[1 - sd]
+                            v = po + CU * ps if ps < po else (-ps - CU * po if ps > po else 0)
+                        else:
+                            v = SIGN[s] * leaf_value(1, s, K2, bit, e)
+                        break
+                    if saved is None:
+                        saved = H[:]
+                        saved_pips = P[:]
+                    H[s] = h2
+                    P[sd] -= pv
+                    for t in NEXT[s]:
+                        if H[t] & f:
+                            break
+                    K = K2
+                    e = e2
+                    if SIDE[t] != sd:
+                        alpha, beta = -beta, -alpha
+                        neg = -neg
+                    s = t
+                    continue
+
+                # a choice: the table first
+                key = (K << KS) | (e << SB) | s
+                entry = tt_get(key)
+                if entry is not None:
+                    lo, hi, best = entry
+                    if lo >= beta:
+                        v = lo
+                        break
+                    if hi <= alpha:
+                        v = hi
+                        break
+                    if lo == hi:
+                        v = lo
+                        break
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+                else:
+                    lo = -INF
+                    hi = INF
+                    best = None
+                if best is None or nm > 2:
+                    # order: starve the next opponent, then the other one; heavy tiles first
+                    o1 = H[OPP1[s]]
+                    o3 = H[OPP2[s]]
+                    if nm == 2:
+                        m0, m1 = moves
+                        f = FIT[m0[1]]
+                        x = m0[3] - 20 * (o1 & f).bit_count() - 5 * (o3 & f).bit_count()
+                        f = FIT[m1[1]]
+                        if m1[3] - 20 * (o1 & f).bit_count() - 5 * (o3 & f).bit_count() > x:
+                            moves = (m1, m0)
+                    else:
+                        scored = []
+                        for mv in moves:
+                            f = FIT[mv[1]]
+                            scored.append((mv[3] - 20 * (o1 & f).bit_count() - 5 * (o3 & f).bit_count(), mv))
+                        scored.sort(reverse=True)
+                        moves = [mv for _, mv in scored]
+                if best is not None and moves[0] != best:
+                    moves = [best] + [mv for mv in moves if mv != best]
+
+                a0 = alpha
+                v = -INF
+                bm = None
+                for mv in moves:
+                    bit, e2, _, pv = mv
+                    h2 = h ^ bit
+                    K2 = K | bit
+                    if not h2:                                  # domino
+                        if FAST:
+                            x = P[1 - sd] + CU * (P[sd] - pv)
+                        else:
+                            x = SIGN[s] * leaf_value(0, s, K2, bit, e)
+                    else:
+                        f = FIT[e2]
+                        if not (ALL ^ K2) & f:                  # blocked
+                            if FAST:
+                                ps = P[sd] - pv
+                                po = P[1 - sd]
+                                x = po + CU * ps if ps < po else (-ps - CU * po if ps > po else 0)
+                            else:
+                                x = SIGN[s] * leaf_value(1, s, K2, bit, e)
+                        else:
+                            H[s] = h2
+                            P[sd] -= pv
+                            for t in NEXT[s]:                   # skip the forced passes
+                                if H[t] & f:
+                                    break
+                            if SIDE[t] == sd:
+                                x = search(K2, e2, t, alpha, beta)
+                            else:
+                                x = -search(K2, e2, t, -beta, -alpha)
+                            H[s] = h
+                            P[sd] += pv
+                    if x > v:
+                        v = x
+                        bm = mv
+                        if x > alpha:
+                            alpha = x
+                            if x >= beta:
+                                break
+                if v <= a0:
+                    hi = v
+                elif v >= beta:
+                    lo = v
+                else:
+                    lo = hi = v
+                tt[key] = (lo, hi, bm)
+                break
+            if saved is not None:
+                H[:] = saved
+                P[:] = saved_pips
+            return v if neg > 0 else -v
+
+        return search
+
+
+class Solver:
+    """Exact values of block-game positions where every hand is known.
+
+    ``values`` gives the value of every alternative of the player to move, ``solve`` the value of
+    the position, ``best_line`` a principal variation to the end of the hand. Values are points
+    for side 0 (``variant.value``), positive when side 0 wins. The position is left exactly as
+    it was given.
+
+    ``tt`` is where the per-deal transposition tables live (deal signature -> compiled deal); pass
+    the same mapping to several solvers to share their work. A solver keeps the tables of the
+    last ``max_deals`` deals it saw, so the decisions of one hand, analysed in turn, reuse the
+    work done for the earlier ones.
+    """
+
+    def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4) -> None:
+        self.variant = variant
+        self.tt = {} if tt is None else tt
+        self.max_deals = max_deals
+
+    # -- public API -----------------------------------------------------------------------------
+    def solve(self, position: Position) -> int:
+        """The exact value of ``position`` for side 0: the score of the hand under best play."""
+        self._check(position)
+        with _quiet_gc():
+            return self._value(position, -_INF, _INF)
+
+    def values(self, position: Position) -> list[tuple[Move, int]]:
+        """The exact value (for side 0) of every legal move of the player to move, in move order.
+
+        A tile that fits both ends with different numbers gives two moves. A player who must pass
+        gets ``[(PASS, value)]``; a finished hand gives ``[]``.
+        """
+        self._check(position)
+        out = []
+        with _quiet_gc():
+            for move in position.legal_moves():
+                position.push(move)
+                try:
+                    out.append((move, self._value(position, -_INF, _INF)))
+                finally:
+                    position.pop()
+        return out
+
+    def best_line(self, position: Position) -> list[Move]:
+        """A principal variation: best moves for both sides from ``position`` to the end of the hand."""
+        self._check(position)
+        line: list[Move] = []
+        with _quiet_gc():
+            try:
+                while True:
+                    moves = position.legal_moves()
+                    if not moves:
+                        break
+                    choice = moves[0]
+                    if len(moves) > 1:
+                        target = self._value(position, -_INF, _INF)
+                        for move in moves:
+                            # a window around the target is enough to recognise a move that keeps it
+                            position.push(move)
+                            try:
+                                if self._value(position, target - 1, target + 1) == target:
+                                    choice = move
+                                    break
+                            finally:
+                                position.pop()
+                        else:  # pragma: no cover - the value is always reached by some move
+                            raise AssertionError("no move keeps the solved value")
+                    position.push(choice)
+                    line.append(choice)
+            finally:
+                for _ in line:
+                    position.pop()
+        return line
+
+    # -- internals ------------------------------------------------------------------------------
+    def _check(self, position: Position) -> None:
+        if any(position.hidden):
+            raise SolverError("the solver needs every hand known")
+        if position.n != self.variant.players:
+            raise SolverError(f"the variant seats {self.variant.players} players, the position has {position.n}")
+        if self.variant.seating.sides != 2:
+            raise NotImplementedError("the solver handles exactly two sides (see the module docstring)")
+
+    def _value(self, position: Position, alpha: int, beta: int) -> int:
+        """The side-0 value of ``position``, fail-soft within (alpha, beta)."""
+        outcome = position.outcome()
+        if outcome is not None:
+            return self._outcome_value(position, outcome.termination, outcome.seat)
+        if position.ends is None or not position.playable_mask(position.turn):
+            # the lead or a pass: null-window probes over the moves, like the search below
+            return _mtd(lambda a, b: self._step(position, a, b), alpha, beta, 0)
+        deal = self._deal(position)
+        K, e = deal.set_state(position)
+        s = position.turn
+        if deal.sign[s] > 0:
+            return deal.mtdf(K, e, s, alpha, beta)
+        return -deal.mtdf(K, e, s, -beta, -alpha)
+
+    def _step(self, position: Position, alpha: int, beta: int) -> int:
+        """The lead, or a forced pass: search the moves on the position itself."""
+        maximise = self.variant.seating.teams[position.turn] == 0
+        best = None
+        for move in position.legal_moves():
+            position.push(move)
+            try:
+                x = self._value(position, alpha, beta)
+            finally:
+                position.pop()
+            if maximise:
+                if best is None or x > best:
+                    best = x
+                    alpha = max(alpha, x)
+            elif best is None or x < best:
+                best = x
+                beta = min(beta, x)
+            if alpha >= beta:
+                break
+        return best
+
+    def _outcome_value(self, position: Position, termination: str, seat: int) -> int:
+        n = position.n
+        last = next((h for h in reversed(position.history) if h[0].tile is not None), None)
+        facts = HandFacts(termination, seat, tuple(position.pips(s) for s in range(n)),
+                          tuple(position.count(s) for s in range(n)), _leader(position),
+                          hands=tuple(position.hands), last_tile=last[0].tile if last else None,
+                          ends_before=last[2] if last else None)
+        return self.variant.value(facts)
+
+    def _deal(self, position: Position) -> _Deal:
+        """The compiled deal of ``position``: from the store, or compiled now."""
+        if any(position.hidden):
+            raise SolverError("the solver needs every hand known")
+        dealt = list(position.hands)
+        for move, seat, *_ in position.history:
+            if move.tile is not None:
+                dealt[seat] |= move.tile.bit
+        leader = _leader(position)
+        sig = (id(self.variant), position.max_pip, tuple(dealt), leader)
+        deal = self.tt.get(sig)
+        if deal is None or deal.variant is not self.variant:
+            deal = _Deal(self.variant, tuple(dealt), leader, position.max_pip)
+            self.tt[sig] = deal
+            while len(self.tt) > self.max_deals:
+                del self.tt[next(iter(self.tt))]
+        return deal
+
+
+def _mtd(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) -> int:
+    """MTD(f): a value fail-soft in (alpha, beta) from null-window probes ``probe(b - 1, b)``.
+
+    A window open on one side asks one question first (at least ``beta``? more than ``alpha``?);
+    an open window starts at ``guess``. Each probe's fail-soft answer is the next test point.
+    """
+    if beta - alpha <= 1:
+        return probe(alpha, beta)
+    if beta < _INF:
+        g = beta
+    elif alpha > -_INF:
+        g = alpha + 1
+    else:
+        g = guess
+    lo, hi = -_INF, _INF
+    while lo < hi:
+        b = g + 1 if g == lo else g
+        g = probe(b - 1, b)
+        if g < b:
+            hi = g
+            if hi <= alpha:
+                break
+        else:
+            lo = g
+            if lo >= beta:
+                break
+    return g
+
+
+def _standard_scoring(variant: Variant) -> tuple[bool, int]:
+    """``(True, cu)`` when the variant scores with the standard policies, else ``(False, 0)``.
+
+    Standard: ``Variant``'s own ``value``/``hand_result``, a ``BlockRule`` (the side with fewer
+    pips wins a blocked hand, equal pips is a draw) and a ``HandScoring`` counting the losers'
+    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. The search then writes the
+    value of a finished hand inline from the two sides' pip totals and prunes with its bounds.
+    """
+    cls = type(variant)
+    if (cls.value is Variant.value and cls.hand_result is Variant.hand_result
+            and type(variant.block) is BlockRule and variant.block.by == "team"
+            and type(variant.scoring) is HandScoring and variant.scoring.count in ("losers", "all")
+            and max(variant.seating.teams) == 1):
+        return True, int(variant.scoring.count == "all")
+    return False, 0
+
+
+def _leader(position: Position) -> int:
+    for move, seat, *_ in position.history:
+        if move.tile is not None:
+            return seat
+    return position.turn
+
+
+@contextmanager
+def _quiet_gc() -> Iterator[None]:
+    """Hold the cyclic garbage collector off during a search (it only allocates acyclic tuples)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
