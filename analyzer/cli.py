@@ -73,20 +73,55 @@ def _names(rep: Replay, mask: int) -> str:
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@click.option("--repair", "do_repair", is_flag=True,
+              help="For every invalid game, suggest the fewest, likeliest edits that make it legal "
+                   "and agree with its Result tag.")
+@click.option("--max-edits", type=click.IntRange(1, 3), default=2, show_default=True, metavar="N",
+              help="With --repair: the most edits a repair may make.")
+@click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
+              metavar="OUT", help="Write FILE with each game's best repair to OUT (implies --repair; "
+                                  "the input file is never changed).")
 @clean_errors
-def validate(files, variant, rules, as_json):
+def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
     """Check every move of every game in FILES against the rules.
 
+    With --repair, every invalid game also gets its best few repairs: the edits, the rows before
+    and after, and the result each gives.
+
     Exit status: 0 when every game is valid, 1 when any has an error, 2 for a usage error."""
+    from .repair import repair
+
+    if out_path:
+        do_repair = True
+        if len(files) != 1:
+            raise click.UsageError("--write-repaired takes exactly one FILE")
+        if os.path.exists(out_path) and os.path.samefile(out_path, files[0]):
+            raise click.UsageError("--write-repaired would overwrite the input; name another file")
+    source = click.get_current_context().get_parameter_source("max_edits")
+    if not do_repair and source is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--max-edits goes with --repair")
     loaded = _load(files, variant, rules)
     bad = any(not rep.valid for _, reps in loaded for rep in reps)
+    reports = {}
+    if do_repair:
+        for path, reps in loaded:
+            for k, rep in enumerate(reps):
+                if not rep.valid:     # under the rules the game was replayed with (and, in a match, its lead)
+                    reports[path, k] = repair(rep.game, max_edits=max_edits, variant=rep.variant,
+                                              lead=getattr(rep, "lead", None))
     if as_json:
         games = []
         for path, reps in loaded:
-            for rep in reps:
-                games.append({"file": path, "title": rep.title, "valid": rep.valid,
-                              "diagnostics": [d.as_dict() for d in rep.diagnostics],
-                              "result": rep.result_dict()})
+            for k, rep in enumerate(reps):
+                entry = {"file": path, "title": rep.title, "valid": rep.valid,
+                         "diagnostics": [d.as_dict() for d in rep.diagnostics],
+                         "result": rep.result_dict()}
+                report = reports.get((path, k))
+                if report is not None:
+                    data = report.as_dict()
+                    entry["repairs"] = data.pop("repairs")
+                    entry["repair"] = data
+                games.append(entry)
         click.echo(json.dumps({"games": games}, indent=2))
     else:
         for path, reps in loaded:
@@ -98,7 +133,46 @@ def validate(files, variant, rules, as_json):
                     click.echo(f"  {diag}")
                 if rep.result is not None:
                     click.echo(f"  result: {_result_text(rep)}")
+                if (path, number - 1) in reports:
+                    _print_repair(reports[path, number - 1])
+    if out_path:
+        _write_repaired(files[0], out_path, reports)
     sys.exit(1 if bad else 0)
+
+
+def _print_repair(report) -> None:
+    click.echo(f"  repair: {report.message}")
+    for line in report.common:
+        click.echo(f"    {line}")
+    for number, fix in enumerate(report.repairs, 1):
+        size = len(fix.edits)
+        click.echo(f"  {number}. {size} edit{'s' * (size != 1)} (cost {fix.cost:g}): "
+                   + "; ".join(str(e) for e in fix.edits))
+        for label, rows in (("before", fix.rows_before), ("after", fix.rows_after or ["(nothing left)"])):
+            for k, row in enumerate(rows):
+                click.echo(f"     {label + ':' if k == 0 else '':<8} {row}")
+        click.echo(f"     {'result:':<8} {fix.result_text}")
+
+
+def _write_repaired(path, out_path, reports) -> None:
+    """Write the record at ``path`` with every repaired game replaced by its best repair."""
+    import dataclasses
+
+    from .notation import write
+
+    record = read(path)
+    games = list(record.games)
+    repaired = 0
+    for (_, k), report in reports.items():
+        if report.best is not None and k < len(games):
+            games[k] = report.best.game
+            repaired += 1
+    if not repaired:
+        click.echo(f"nothing written to {out_path}: no game could be repaired", err=True)
+        return
+    with open(out_path, "w", encoding="utf-8") as fh:
+        fh.write(write(dataclasses.replace(record, games=games)))
+    click.echo(f"wrote {out_path} with {repaired} repaired game{'s' * (repaired != 1)}", err=True)
 
 
 def _result_text(rep: Replay) -> str:

@@ -1,0 +1,168 @@
+"""Whole-record analysis against the book's example and an independent minimax."""
+import json
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from analyzer.analysis import Thresholds, analyze, analyze_replay
+from analyzer.cli import main
+from analyzer.generate import random_game
+from analyzer.lines import build_tree, tree_json
+from analyzer.notation import parse, read
+from analyzer.replay import replay, replay_record
+from analyzer.solver import Solver
+from analyzer.tiles import Move, Tile
+from conftest import RECORDS, SEED_DEAL
+from minimax_reference import Reference, from_move
+
+
+@pytest.fixture(scope="module")
+def seed_one():
+    """The seed's first game, the table as the book prints it (invalid from round 7 on)."""
+    (rep,) = replay_record(read(RECORDS / "seed1-table.txt"))
+    return rep, analyze_replay(rep, lines=True)
+
+
+def test_the_critical_move_is_the_one_the_book_marks(seed_one):
+    rep, result = seed_one
+    critical = result.critical
+    step = rep.steps[critical.index]
+    # "Der kritische Zug (*) war das Spiel von [3-6] statt [4-6]."
+    assert (critical.player, critical.round, step.entry.tile) == ("C", 5, Tile(3, 6))
+    assert step.entry.annotation == "*"
+    best = [a.move for a in critical.alternatives if a.best]
+    assert best == ["[4-6]@6"]
+    assert critical.loss == max(d.loss for d in result.decisions)
+    assert critical.cls == "blunder"
+
+
+def test_four_six_on_the_six_leads_to_the_block_that_wins_46_for_a_and_c(seed_one):
+    rep, result = seed_one
+    critical = result.critical
+    pos = rep.position_at(critical.index)
+    pos.push(Move(Tile(4, 6), 6))
+    line = Solver(rep.variant).best_line(pos)
+    for move in line:
+        pos.push(move)
+    outcome = pos.outcome()
+    assert outcome.termination == "blocked"
+    # "Die Spieler A und C gewinnen 46 Punkte": B and D are left with 46 pips, A and C with fewer
+    ac, bd = pos.pips(0) + pos.pips(2), pos.pips(1) + pos.pips(3)
+    assert bd == 46 and ac < bd
+    assert next(a.value for a in critical.alternatives if a.move == "[4-6]@6") == 46
+
+
+def _reference_state(ref, rep, upto):
+    """The reference minimax's state after the record's first ``upto`` moves."""
+    state = ref.start
+    for step in rep.steps[:upto]:
+        state, done = ref.play(state, from_move(step.move))
+        assert done is None
+    return state
+
+
+def test_every_value_of_the_seed_analysis_agrees_with_a_plain_minimax(seed_one):
+    rep, result = seed_one
+    hands = [[(t.low, t.high) for t in hand.tiles] for hand in rep.game.hands]
+    # from round 3 on the plain minimax is quick enough for a default test run
+    for decision in [d for d in result.decisions if d.index >= 10]:
+        ref = Reference(rep.variant, hands, leader=1)
+        state = _reference_state(ref, rep, decision.index)
+        expected = {str(m): v for m, v in ref.alternatives(state).items()}
+        assert {a.move: a.value for a in decision.alternatives} == expected
+
+
+def test_loss_is_from_the_movers_side_and_never_negative(seed_one):
+    _, result = seed_one
+    for d in result.decisions:
+        values = [a.value for a in d.alternatives]
+        best = max(values) if d.side == 0 else min(values)
+        assert d.best_value == best and d.loss >= 0
+        assert d.loss == (best - d.played_value if d.side == 0 else d.played_value - best)
+
+
+def test_the_analysis_of_an_invalid_record_stops_at_its_first_error(seed_one):
+    rep, result = seed_one
+    assert result.analysed_steps == rep.legal_prefix
+    first = rep.steps[rep.legal_prefix]
+    assert (first.entry.round, first.entry.player) == (7, "A")
+    assert result.stopped and f"line {first.entry.pos.line}" in result.stopped
+
+
+def test_the_turning_point_is_the_first_change_of_sign(seed_one):
+    _, result = seed_one
+    i = result.turning_point
+    assert i is not None
+    v = result.values
+    assert all((v[k] > 0) == (v[0] > 0) and v[k] != 0 for k in range(i + 1))
+    assert (v[i + 1] > 0) != (v[i] > 0)
+
+
+def test_values_follow_the_played_line():
+    # along a line every move keeps the value, except a decision's played alternative sets it
+    rep = replay(random_game(seed=11))
+    result = analyze_replay(rep)
+    by_index = {d.index: d for d in result.decisions}
+    for i in range(result.analysed_steps):
+        if i in by_index:
+            assert result.values[i + 1] == by_index[i].played_value
+        else:
+            assert result.values[i + 1] == result.values[i]   # a forced move or a pass
+    # and the last value is the hand's own result, seen from A/C
+    r = rep.result
+    assert result.values[-1] == (0 if r.winner is None else r.points if r.winner == 0 else -r.points)
+
+
+def test_thresholds_classify_losses():
+    t = Thresholds.parse("2,8,20")
+    assert [t.classify(x) for x in (0, 1, 2, 8, 19, 20)] == [None, None, "inaccuracy", "mistake", "mistake", "blunder"]
+    with pytest.raises(ValueError):
+        Thresholds.parse("10,5,20")
+
+
+def test_the_tree_holds_the_played_line_and_every_alternative(seed_one, tmp_path):
+    _, result = seed_one
+    g = build_tree(result)
+    path = [f"p{i}" for i in range(result.analysed_steps + 1)]
+    assert nx.is_path(g, path) and all(g.edges[a, b]["played"] for a, b in zip(path, path[1:]))
+    for d in result.decisions:
+        out = [g.edges[e] for e in g.out_edges(f"p{d.index}")]
+        assert sorted(e["move"] for e in out) == sorted(a.move for a in d.alternatives)
+        for alt in d.alternatives:
+            edge = next(e for e in out if e["move"] == alt.move)
+            assert edge["value"] == alt.value
+    assert nx.is_tree(g.to_undirected()) and nx.is_directed_acyclic_graph(g)
+    out = tmp_path / "tree.graphml"
+    nx.write_graphml(g, out)
+    back = nx.read_graphml(out)
+    assert back.number_of_edges() == g.number_of_edges()
+    data = json.loads(tree_json(g))
+    assert len(data["edges"]) == g.number_of_edges()
+
+
+def test_analyze_json_has_the_documented_shape(tmp_path):
+    graph = tmp_path / "t.json"
+    res = CliRunner().invoke(main, ["analyze", str(RECORDS / "seed1-table.txt"), "--json", "--graph", str(graph)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    game = data["games"][0]
+    d = game["decisions"][0]
+    assert {"index", "player", "line", "column", "played", "alternatives", "best_value", "loss", "class"} <= set(d)
+    assert {"move", "value"} <= set(d["alternatives"][0])
+    assert game["critical"]["played"] == "[3-6]@6"
+    assert json.loads(graph.read_text())["edges"]
+
+
+def test_analyze_prints_the_critical_move():
+    res = CliRunner().invoke(main, ["analyze", str(RECORDS / "seed1-table.txt")])
+    assert res.exit_code == 0
+    assert "Critical move: C [3-6]@6 in round 5" in res.output
+    assert "stops before move" in res.output
+
+
+def test_an_unknown_hand_is_not_analysed_and_says_why():
+    text = SEED_DEAL.replace("C: [0-2] [2-4] [2-5] [3-3] [3-6] [4-5] [4-6]", "C: ?").replace(
+        "D: [0-3] [0-4] [1-2] [1-5] [3-5] [5-5] [6-6]", "D: ?")
+    (result,) = analyze(parse(text + "\n1. B [1-1]"))
+    assert not result.decisions and "not fully known" in result.stopped

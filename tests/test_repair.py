@@ -1,0 +1,425 @@
+"""The repair search: the seed's missing row, corrupted copies of legal games, and the report."""
+import copy
+import json
+import random
+import time
+from dataclasses import replace
+
+import pytest
+
+from analyzer.generate import random_game
+from analyzer.notation import parse, read, write
+from analyzer.record import Game, MoveEntry, StatedResult
+from analyzer.repair import COSTS, first_error, repair, tile_slip_cost
+from analyzer.replay import replay
+from analyzer.tiles import Tile, tile_set
+from conftest import RECORDS
+
+SEED_ROW_7 = "A pass, B [0-0], C [4-6], D [6-6]"
+
+
+def seed_game(name: str = "seed1-table.txt") -> Game:
+    (game,) = read(RECORDS / name).games
+    return game
+
+
+def plays(game: Game) -> list[tuple]:
+    return [(m.player, m.tile) for m in game.moves]
+
+
+def content(game: Game) -> tuple:
+    """What a repair must give back: who played what, and the deal (as sets)."""
+    return (tuple(plays(game)), tuple((h.player, frozenset(h.tiles or ())) for h in game.hands))
+
+
+def reproduces_stated_result(game: Game) -> bool:
+    rep = replay(game)
+    if not rep.valid:
+        return False
+    stated = StatedResult.parse(game.tags["Result"]) if "Result" in game.tags else None
+    if stated is None:
+        return True
+    r = rep.result_dict()
+    return (r["termination"] == stated.termination and r["points"] == stated.points
+            and sorted(r["winner"] or []) == sorted(stated.side or []))
+
+
+# ---- the seed: the row the book dropped ------------------------------------------------------
+
+def test_seed_game_one_is_repaired_by_the_missing_row_seven_and_by_nothing_else_of_one_edit():
+    game = seed_game()
+    before = copy.deepcopy(game)
+    report = repair(game)
+    assert not report.valid and report.found
+    assert report.counts[1] == 1, "the inserted row must be the only one-edit repair"
+    assert report.tied == 1
+    best = report.best
+    (edit,) = best.edits
+    assert edit.kind == "insert-row"
+    assert edit.after == SEED_ROW_7
+    assert (edit.round, edit.line, edit.column, edit.before) == (7, 22, 3, None)
+    assert edit.index == 23          # goes before A's [5-6], the 24th move written
+    # the repaired copy: row 7 inserted, the book's rows 7 and 8 become rows 8 and 9
+    rows = {}
+    for m in best.game.moves:
+        rows.setdefault(m.round, []).append(f"{m.player} {'pass' if m.tile is None else m.tile}")
+    assert ", ".join(rows[7]) == SEED_ROW_7
+    assert rows[8] == ["A [5-6]", "B [0-6]", "C pass", "D [5-5]"]
+    assert rows[9] == ["A pass", "B [1-6]"]
+    assert reproduces_stated_result(best.game)
+    assert best.result == {"termination": "domino", "winner": ["B", "D"], "points": 10, "seat": "B"}
+    assert best.result_text == "B goes out (domino); B/D win 10"
+    # the rows as the table has them, before and after
+    assert best.rows_before == ["7   [5-6] [0-6] pass  [5-5]"]
+    assert best.rows_after == ["7   pass  [0-0] [4-6] [6-6]", "8   [5-6] [0-6] pass  [5-5]"]
+    assert report.message == "the only repair with 1 edit"
+    # the input is untouched, and the repair is a copy
+    assert game == before and [m.round for m in game.moves] == [m.round for m in before.moves]
+    assert best.game is not game and best.game.moves is not game.moves
+
+
+def test_seed_game_in_the_pgn_like_form_gets_the_same_row():
+    report = repair(seed_game("seed1.dom"))
+    assert report.counts[1] == 1
+    (edit,) = report.best.edits
+    assert (edit.kind, edit.after, edit.round) == ("insert-row", SEED_ROW_7, 7)
+    assert report.best.rows_after[0] == "7. A pass B [0-0] C [4-6] D [6-6]"
+    assert reproduces_stated_result(report.best.game)
+
+
+def test_seed_game_with_a_different_stated_result_has_no_such_repair():
+    game = seed_game()
+    game = replace(game, tags={**game.tags, "Result": "A/C 46 blocked"})
+    report = repair(game, max_edits=1)
+    assert all(e.after != SEED_ROW_7 for r in report.repairs for e in r.edits)
+    for r in report.repairs:
+        assert reproduces_stated_result(r.game)
+
+
+def test_repaired_seed_record_writes_and_reads_back_legal():
+    record = read(RECORDS / "seed1-table.txt")
+    report = repair(record.games[0])
+    text = write(replace(record, games=[report.best.game]))
+    (again,) = parse(text).games
+    assert plays(again) == plays(report.best.game)
+    assert reproduces_stated_result(again)
+
+
+def test_a_typo_and_the_dropped_row_are_two_edits_placed_in_the_source():
+    text = (RECORDS / "seed1-table.txt").read_text()
+    line = "3 [0-5] passt [2-5] [1-2]"
+    assert line in text
+    game = parse(text.replace(line, "3 [0-5] passt [2-6] [1-2]"), "typo.txt").games[0]
+    report = repair(game)
+    assert report.smallest == 2
+    kinds = {e.kind: e for e in report.best.edits}
+    assert set(kinds) == {"change-tile", "insert-row"}
+    typo = kinds["change-tile"]
+    assert (typo.line, typo.column, typo.player, typo.before, typo.after) == (18, 15, "C", "[2-6]", "[2-5]")
+    assert typo.cost == COSTS["change-tile/off-by-one"]
+    assert plays(report.best.game) == plays(repair(seed_game()).best.game)
+
+
+def test_a_wrong_open_number_is_a_cheap_edit():
+    text = (RECORDS / "seed1.dom").read_text().replace("C [4-5]@5", "C [4-5]@4")
+    game = parse(text).games[0]
+    report = repair(game)
+    first = report.best.edits[0]
+    assert (first.kind, first.player, first.before) == ("change-end", "C", "[4-5]@4")
+
+
+def test_a_typo_in_the_deal_is_found_at_the_tile_in_the_deal():
+    text = (RECORDS / "seed2-table.txt").read_text()
+    hand = "[0-2] [2-4] [2-5] [3-3] [3-6] [4-5] [4-6]"          # C's
+    game = parse(text.replace(hand, hand.replace("[3-3]", "[3-4]")), "deal.txt").games[0]
+    assert not replay(game).valid
+    report = repair(game)
+    (edit,) = report.best.edits
+    assert (edit.kind, edit.player, edit.before, edit.after) == ("change-deal", "C", "[3-4]", "[3-3]")
+    assert (edit.line, edit.column) == (11, 19)
+    assert reproduces_stated_result(report.best.game)
+    assert report.best.rows_after == ["C: [0-2] [2-4] [2-5] [3-3] [3-6] [4-5] [4-6]"]
+
+
+def test_hands_the_record_does_not_show_are_searched_too():
+    text = (RECORDS / "seed1-table.txt").read_text().replace(
+        "Spieler D:\n[0-3] [0-4] [1-2] [1-5] [3-5] [5-5] [6-6]", "Spieler D: ?")
+    game = parse(text).games[0]
+    assert game.hand_of("D").tiles is None
+    report = repair(game)
+    assert report.best.edits[0].after == SEED_ROW_7        # D's hand is the rest of the set
+
+
+# ---- the report -------------------------------------------------------------------------------
+
+def test_no_repair_within_the_bound_is_said_plainly():
+    report = repair(seed_game(), max_edits=0)
+    assert not report.found and report.complete
+    assert report.message == "no repair within 0 edits"
+    text = (RECORDS / "seed1-table.txt").read_text().replace("3 [0-5] passt [2-5] [1-2]", "3 [0-5] passt [2-6] [1-2]")
+    report = repair(parse(text).games[0], max_edits=1)
+    assert not report.found and report.message == "no repair within 1 edit"
+
+
+def test_a_legal_record_needs_no_repair():
+    report = repair(random_game(seed=5))
+    assert report.valid and not report.repairs
+    assert report.message == "the record is legal; nothing to repair"
+
+
+def test_equally_good_repairs_are_counted_and_what_they_share_is_said():
+    game = random_game(seed=11)
+    hands = list(game.hands)
+    a, b = hands[0], hands[1]
+    stolen = b.tiles[0]
+    hands[0] = replace(a, tiles=(stolen,) + a.tiles[1:])        # a.tiles[0] is now dealt to nobody
+    game = Game(tags={"Event": "deal only"}, players=game.players, hands=tuple(hands), moves=[])
+    report = repair(game)
+    assert report.tied == 2 and len(report.repairs) == 2
+    assert {e.player for r in report.repairs for e in r.edits} == {a.player, b.player}
+    assert report.common[0] == "all change a dealt tile"
+    assert report.message == "2 repairs with 1 edit are equally good"
+
+
+def test_ties_at_one_place_say_so():
+    # a dropped row that C could have filled with either of two tiles, the result the same
+    game = corrupt(_table(0), "drop-row", random.Random(0))
+    report = repair(game, max_edits=1)
+    assert report.tied == 2
+    rows = sorted(r.edits[0].after for r in report.repairs)
+    assert rows == ["A [4-4], B [3-5], C [1-4], D pass", "A [4-4], B [3-5], C [3-3], D pass"]
+    assert report.common == ["all insert a row at the same place (round 8, move 23)",
+                             "all give the same result: A goes out (domino); A/C win 14"]
+    assert report.message == "2 repairs with 1 edit are equally good"
+
+
+def test_json_shape():
+    data = json.loads(json.dumps(repair(seed_game()).as_dict()))
+    (fix,) = data["repairs"]
+    (edit,) = fix["edits"]
+    assert {"kind", "line", "column", "player", "before", "after"} <= set(edit)
+    assert edit["kind"] == "insert-row" and edit["after"] == SEED_ROW_7
+    assert fix["result"]["winner"] == ["B", "D"] and fix["result"]["points"] == 10
+    assert data["counts"] == {"1": 1} and data["tied"] == 1
+
+
+def test_slip_costs():
+    t = Tile.of
+    assert tile_slip_cost(t(5, 6), t(5, 5)) == COSTS["change-tile/off-by-one"]
+    assert tile_slip_cost(t(5, 6), t(2, 6)) == COSTS["change-tile/one-half"]
+    assert tile_slip_cost(t(5, 6), t(4, 5)) == COSTS["change-tile/one-half"]      # [5-6] as [5-4]
+    assert tile_slip_cost(t(1, 4), t(2, 5)) == COSTS["change-tile/both-off-by-one"]
+    assert tile_slip_cost(t(1, 2), t(4, 5)) == COSTS["change-tile/both-halves"]
+    assert tile_slip_cost(t(1, 2), None) == COSTS["change-tile/pass"]
+    assert tile_slip_cost(t(3, 6), t(6, 3)) == 0
+
+
+# ---- corrupted copies of legal games ---------------------------------------------------------
+
+def _table(seed: int) -> Game:
+    """A legal random game written as a table: every move in its numbered row."""
+    game = random_game(seed=seed)
+    n = len(game.players)
+    first = game.players.index(game.moves[0].player)
+    moves = [replace(m, round=1 + (first + k) // n) for k, m in enumerate(game.moves)]
+    return replace(game, moves=moves, form="table")
+
+
+def _typo(rng: random.Random, tile: Tile | None) -> Tile | None:
+    """A slip of the pen: a half off by one (mostly), any other half, or a pass for a tile."""
+    if tile is None:
+        return Tile.of(rng.randint(0, 6), rng.randint(0, 6))
+    r = rng.random()
+    if r < 0.1:
+        return None
+    halves = [tile.low, tile.high]
+    k = rng.randrange(2)
+    if r < 0.7:
+        halves[k] += rng.choice((-1, 1)) if 0 < halves[k] < 6 else (1 if halves[k] == 0 else -1)
+    else:
+        halves[k] = rng.choice([x for x in range(7) if x != halves[k]])
+    new = Tile.of(*halves)
+    return new if new != tile else Tile.of((tile.low + 1) % 7, tile.high)
+
+
+CORRUPTIONS = ("drop-move", "drop-row", "extra-move", "duplicate-row", "typo-tile", "wrong-column",
+               "swap-cells", "typo-deal")
+
+
+def corrupt(game: Game, kind: str, rng: random.Random) -> Game | None:
+    """A copy of ``game`` with one copying slip of ``kind`` (None when it cannot be made)."""
+    moves = list(game.moves)
+    n = len(game.players)
+    if kind == "drop-move":
+        del moves[rng.randrange(len(moves))]
+    elif kind == "drop-row":
+        rounds = sorted({m.round for m in moves})
+        if len(rounds) < 2:
+            return None
+        gone = rng.choice(rounds)
+        moves = [m for m in moves if m.round != gone]
+    elif kind == "extra-move":
+        k = rng.randrange(len(moves) + 1)
+        near = moves[min(k, len(moves) - 1)]
+        tile = None if rng.random() < 0.4 else rng.choice(tile_set(6))
+        moves.insert(k, MoveEntry(rng.choice(game.players), tile, None, round=near.round))
+    elif kind == "duplicate-row":
+        if any(m.round is None for m in moves):
+            return None
+        rounds = sorted({m.round for m in moves})
+        again = rng.choice(rounds[:-1] or rounds)
+        row = [m for m in moves if m.round == again]
+        k = max(i for i, m in enumerate(moves) if m.round == again) + 1
+        moves = ([m for m in moves[:k]] + [replace(m, round=again + 1) for m in row]
+                 + [replace(m, round=m.round + 1) for m in moves[k:]])
+    elif kind == "typo-tile":
+        k = rng.randrange(len(moves))
+        moves[k] = replace(moves[k], tile=_typo(rng, moves[k].tile), end=None)
+    elif kind == "wrong-column":
+        k = rng.randrange(len(moves))
+        column = game.players.index(moves[k].player)
+        moves[k] = replace(moves[k], player=game.players[(column + rng.choice((-1, 1))) % n])
+    elif kind == "swap-cells":
+        i = rng.randrange(len(moves) - 1)
+        j = i + 1 if rng.random() < 0.6 else rng.randrange(i + 1, len(moves))
+        a, b = moves[i], moves[j]
+        if (a.tile, a.end) == (b.tile, b.end):
+            return None
+        moves[i] = replace(a, tile=b.tile, end=b.end)
+        moves[j] = replace(b, tile=a.tile, end=a.end)
+    elif kind == "typo-deal":
+        hands = list(game.hands)
+        h = rng.randrange(len(hands))
+        tiles = list(hands[h].tiles)
+        k = rng.randrange(len(tiles))
+        tiles[k] = _typo(rng, tiles[k]) or Tile.of(rng.randint(0, 6), rng.randint(0, 6))
+        if tiles[k] == hands[h].tiles[k]:
+            return None
+        hands[h] = replace(hands[h], tiles=tuple(tiles))
+        return replace(game, hands=tuple(hands), tags=dict(game.tags))
+    else:
+        raise ValueError(kind)
+    return replace(game, moves=moves, tags=dict(game.tags))
+
+
+def corrupted_cases(edits: int, seeds: range, kinds=CORRUPTIONS):
+    """(original, corrupted, kinds) for games corrupted by ``edits`` slips, each of which breaks
+    the record on its own (a slip that leaves it legal is drawn again)."""
+    for seed in seeds:
+        original = _table(seed) if seed % 5 else random_game(seed=seed)     # some without rows
+        rng = random.Random(1000 * edits + seed)
+        for _attempt in range(30):
+            game, used = original, []
+            for _ in range(edits):
+                kind = kinds[(seed + _attempt) % len(kinds)] if not used else rng.choice(kinds)
+                game = corrupt(game, kind, rng) if game is not None else None
+                if game is None or replay(game).valid:
+                    game = None
+                    break
+                used.append(kind)
+            if game is not None:
+                yield original, game, used
+                break
+
+
+def check_corruptions(edits: int, seeds: range, top: int = 5) -> None:
+    found, total, missed, worst = 0, 0, [], 0.0
+    for original, game, kinds in corrupted_cases(edits, seeds):
+        snapshot = copy.deepcopy(game)
+        start = time.perf_counter()
+        report = repair(game, max_edits=2, limit=top)
+        worst = max(worst, time.perf_counter() - start)
+        assert game == snapshot, "repair changed its input"
+        total += 1
+        assert report.found
+        for fix in report.repairs:
+            assert reproduces_stated_result(fix.game), [str(e) for e in fix.edits]
+            assert len(fix.edits) <= 2
+        if content(original) in [content(fix.game) for fix in report.repairs]:
+            found += 1
+        else:
+            missed.append((kinds, report.counts, [[str(e) for e in f.edits] for f in report.repairs[:2]]))
+    assert total >= 0.9 * len(seeds)
+    assert found >= 0.95 * total, (found, total, missed[:5])
+    assert worst < 2.0
+
+
+def test_one_slip_of_every_kind_is_undone():
+    check_corruptions(1, range(160))
+
+
+def test_two_slips_are_undone():
+    check_corruptions(2, range(120))
+
+
+@pytest.mark.slow
+def test_many_slips_are_undone():
+    check_corruptions(1, range(1000, 1500))
+    check_corruptions(2, range(2000, 2500))
+
+
+def test_the_search_checker_agrees_with_the_replayer():
+    for original, game, _ in corrupted_cases(1, range(300, 500)):
+        for g in (original, game):
+            index, _code = first_error(g)
+            rep = replay(g)
+            assert (index is None) == rep.valid
+            if index is not None and 0 <= index < len(g.moves):
+                assert index >= rep.legal_prefix
+
+
+def test_two_slips_take_well_under_two_seconds_on_a_full_hand():
+    times = []
+    for _, game, _ in corrupted_cases(2, range(40)):
+        start = time.perf_counter()
+        repair(game)
+        times.append(time.perf_counter() - start)
+    start = time.perf_counter()
+    repair(seed_game())
+    times.append(time.perf_counter() - start)
+    assert max(times) < 2.0
+
+
+# ---- the command (active once `domino validate --repair` is wired in) -----------------------
+
+def _cli():
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    if not any(p.name == "do_repair" for p in main.commands["validate"].params):
+        pytest.skip("domino validate has no --repair option yet")
+    return CliRunner(), main
+
+
+def test_cli_validate_repair_shows_the_rows_before_and_after():
+    runner, main = _cli()
+    result = runner.invoke(main, ["validate", "--repair", str(RECORDS / "seed1-table.txt")])
+    assert result.exit_code == 1, result.output
+    out = result.output
+    assert f"insert the missing row {SEED_ROW_7} before (round 7, line 22, column 3)" in out
+    assert "7   [5-6] [0-6] pass  [5-5]" in out
+    assert "7   pass  [0-0] [4-6] [6-6]" in out and "8   [5-6] [0-6] pass  [5-5]" in out
+    assert "B goes out (domino); B/D win 10" in out
+
+
+def test_cli_validate_repair_json():
+    runner, main = _cli()
+    result = runner.invoke(main, ["validate", "--repair", "--json", str(RECORDS / "seed1-table.txt")])
+    (game,) = json.loads(result.output)["games"]
+    (edit,) = game["repairs"][0]["edits"]
+    assert (edit["kind"], edit["line"], edit["column"], edit["after"]) == ("insert-row", 22, 3, SEED_ROW_7)
+    assert game["repairs"][0]["result"]["points"] == 10
+
+
+def test_cli_write_repaired_leaves_the_input_alone(tmp_path):
+    runner, main = _cli()
+    source = RECORDS / "seed1-table.txt"
+    before = source.read_text()
+    out = tmp_path / "repaired.txt"
+    result = runner.invoke(main, ["validate", "--repair", "--max-edits", "1", "--write-repaired", str(out), str(source)])
+    assert result.exit_code == 1, result.output
+    assert source.read_text() == before
+    (rep,) = [replay(g) for g in read(out).games]
+    assert rep.valid and rep.result.points == 10
+    refused = runner.invoke(main, ["validate", "--write-repaired", str(source), str(source)])
+    assert refused.exit_code == 2 and source.read_text() == before
