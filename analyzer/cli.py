@@ -312,7 +312,8 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds):
         click.echo(json.dumps({"games": [r.as_dict() for _, r in results]}, indent=2))
         return
     for number, (rep, result) in enumerate(results, 1):
-        click.echo(f"Game {number}: {rep.title}   values for {result.sides[0]} (positive: {result.sides[0]} win)")
+        first = result.sides[0] if result.sides else "the first side"
+        click.echo(f"Game {number}: {rep.title}   values for {first} (positive: {first} win)")
         if result.values:
             click.echo(f"Value of the deal with best play: {_signed(result.values[0])}")
         for d in result.decisions:

@@ -1,0 +1,107 @@
+"""The command line: exit codes, JSON shapes, and clean messages instead of tracebacks."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer import __version__
+from analyzer.cli import main
+from conftest import RECORDS
+
+SEED1 = str(RECORDS / "seed1-table.txt")
+SEED2 = str(RECORDS / "seed2-table.txt")
+
+
+def run(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def test_version_and_help():
+    assert __version__ in run("--version").output
+    out = run("--help").output
+    for command in ("validate", "replay", "analyze", "report", "variants"):
+        assert command in out
+
+
+def test_validate_exit_codes():
+    assert run("validate", SEED2).exit_code == 0
+    assert run("validate", SEED1).exit_code == 1
+    assert run("validate", SEED2, SEED1).exit_code == 1
+    assert run("validate", "no/such/file.dom").exit_code == 2
+    assert run("validate").exit_code == 2
+    bad = run("validate", "--variant", "mars", SEED2)
+    assert bad.exit_code == 2 and "partnership" in bad.output
+    assert run("validate", "--variant", "partnership", "--rule", "nonsense=1", SEED2).exit_code == 2
+    # without --variant the option is checked against each record's own variant
+    res = run("validate", "--rule", "nonsense=1", SEED2)
+    assert res.exit_code == 1 and "bad-rule" in res.output
+
+
+def test_validate_json_shape():
+    data = json.loads(run("validate", "--json", SEED1, SEED2).output)
+    first, second = data["games"]
+    assert first["valid"] is False and second["valid"] is True
+    d = first["diagnostics"][0]
+    assert {"severity", "code", "line", "column", "message"} <= set(d)
+    assert (d["code"], d["line"], sorted(d["open_ends"]), d["playable"]) == ("tile-no-match", 22, [0, 4], [])
+    assert second["result"] == {"termination": "blocked", "winner": ["A", "C"], "points": 46, "seat": "C"}
+
+
+def test_validate_text_points_into_the_file():
+    out = run("validate", SEED1).output
+    assert f"{SEED1}:22:3: error[tile-no-match] [5-6] does not fit the open ends 0 and 4" in out
+
+
+def test_replay_shows_ends_hands_and_what_a_pass_proves():
+    out = run("replay", SEED2).output
+    assert "B has no 4 and no 5" in out          # round 2: B passes on 4 and 5
+    assert "A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [5-6]" in out
+    assert "A/C win 46" in out
+    data = json.loads(run("replay", "--json", SEED2).output)
+    move = data["games"][0]["moves"][4]
+    assert move["player"] == "B" and move["move"] == "pass" and move["lacks"] == [4, 5]
+
+
+def test_a_broken_file_gets_a_caret_and_no_traceback(tmp_path):
+    path = tmp_path / "broken.dom"
+    path.write_text('[Event "x"\nA: [0-5] [1-3\n1. A [0-5] }} B ??? [9-9]\n', encoding="utf-8")
+    res = run("validate", str(path))
+    assert res.exit_code == 1
+    assert f"{path}:" in res.output and "^" in res.output
+    for command in ("replay", "analyze"):
+        assert run(command, str(path)).exit_code in (0, 1)
+
+
+def test_binary_and_empty_files_are_clean_errors(tmp_path):
+    empty = tmp_path / "empty.dom"
+    empty.write_text("")
+    res = run("validate", str(empty))
+    assert res.exit_code == 1 and "no game found" in res.output
+    binary = tmp_path / "bin.dom"
+    binary.write_bytes(bytes(range(256)) * 4)
+    res = run("validate", str(binary))
+    assert res.exit_code in (1, 2)
+
+
+def test_variants_lists_every_variant_with_its_seed():
+    out = run("variants").output
+    for name, seed in (("partnership", "000"), ("whist", "001"), ("jamaican", "002"), ("cutthroat", "002"),
+                       ("chiva", "002"), ("block", "003")):
+        assert name in out and seed in out
+    data = json.loads(run("variants", "--json").output)
+    assert any(v["name"] == "partnership" for v in data)
+
+
+def test_report_writes_a_page(tmp_path):
+    out = tmp_path / "seed.html"
+    res = run("report", SEED1, "-o", str(out))
+    assert res.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("path", sorted(str(p) for p in RECORDS.iterdir() if p.suffix in (".dom", ".txt")))
+def test_every_command_runs_cleanly_on_every_record(path):
+    for command in ("validate", "replay"):
+        assert run(command, path).exit_code in (0, 1)
