@@ -9,7 +9,8 @@ from typing import Callable
 
 from .position import Position
 from .replay import Replay, replay_record
-from .solver import Solver
+from .rules import HandFacts, Seating, Variant
+from .solver import Solver, SolverError
 from .tiles import Move
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay", "move_text"]
@@ -46,6 +47,28 @@ class Thresholds:
 
 def move_text(move: Move) -> str:
     return str(move)
+
+
+class AgainstTheRest:
+    """A game of individual players seen by one of them, ``seat``, as two sides: he alone against
+    all the others, who play to minimise his score (the "paranoid" assumption). The value of a
+    finished hand is his: the points when he wins it, minus the winner's points when another does."""
+
+    def __init__(self, variant: Variant, seat: int):
+        self.variant = variant
+        self.seat = seat
+        self.players = variant.players
+        self.seating = Seating(variant.players, tuple(0 if s == seat else 1 for s in range(variant.players)))
+        self.end = getattr(variant, "end", "one")
+        self.block = None            # no fast path: every leaf is scored by the real variant
+        self.scoring = variant.scoring
+        self.name = variant.name
+
+    def value(self, facts: HandFacts) -> int:
+        result = self.variant.hand_result(facts)
+        if result.winner is None:
+            return 0
+        return result.points if result.winner == self.variant.seating.teams[self.seat] else -result.points
 
 
 @dataclass
@@ -91,6 +114,8 @@ class GameAnalysis:
     turning_point: int | None = None      # the step after which the value first changes sign
     analysed_steps: int = 0
     stopped: str | None = None            # why the analysis stops before the end of the record
+    note: str | None = None               # what the values assume (the variant's search note)
+    perspective: str | None = None        # whose values these are, when not the first side's
     lines: list[dict] = field(default_factory=list)          # best continuations, when asked for
 
     def as_dict(self) -> dict:
@@ -102,6 +127,7 @@ class GameAnalysis:
             "critical": self.critical.as_dict() if self.critical else None,
             "turning_point": self.turning_point,
             "analysed_steps": self.analysed_steps, "stopped": self.stopped,
+            "note": self.note, "perspective": self.perspective,
         }
 
 
@@ -125,25 +151,36 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.stopped = ("the deal is not fully known, so exact values cannot be computed"
                        if rep.deal_ok else "the deal has errors, so nothing can be analysed")
         return out
-    if variant.seating.sides != 2:
-        out.stopped = "exact analysis covers games between two sides"
-        return out
+    out.note = variant.search_note or None
+    individual = variant.seating.sides > 2
+    if individual:
+        # every decision is valued for its mover against all the others; the running values
+        # follow the first player of the play order
+        out.sides = list(rep.players)
+        out.perspective = (f"each decision is valued for its mover against all the others; the running "
+                           f"values are {rep.players[0]}'s")
+        solvers = {seat: Solver(AgainstTheRest(variant, seat)) for seat in range(variant.players)}
+        teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     prefix = rep.legal_prefix
     if prefix < len(rep.steps):
         bad = rep.steps[prefix]
         first = next(d for d in bad.diagnostics if d.severity == "error")
         out.stopped = (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
                        f"{first.code}: {first.message}")
-    solver = solver or Solver(variant)
+    solver = solvers[0] if individual else (solver or Solver(variant))
     pos: Position = rep.initial.copy()
-    out.values.append(solver.solve(pos))
+    try:
+        out.values.append(solver.solve(pos))
+    except (SolverError, NotImplementedError) as exc:
+        out.stopped = f"no exact search for this game: {exc}"
+        return out
     for step in rep.steps[:prefix]:
         if pos.outcome() is not None:
             break
         moves = pos.legal_moves()
         if len(moves) > 1:
-            values = solver.values(pos)
-            side = teams[pos.turn]
+            values = (solvers[pos.turn] if individual else solver).values(pos)
+            side = 0 if individual else teams[pos.turn]
             pick = max if side == 0 else min
             best = pick(v for _, v in values)
             played_value = next(v for m, v in values if m == step.move)

@@ -24,8 +24,12 @@ def clean_errors(command):
             return command(*args, **kwargs)
         except (DominoError, UnknownVariant) as exc:
             raise click.UsageError(str(exc)) from None
+        except BrokenPipeError:     # the reader went away (``domino analyze F | head``): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
         except OSError as exc:
-            raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from None
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from None
         except click.ClickException:
             raise
         except Exception as exc:  # a bug: say so plainly, without a traceback
@@ -313,7 +317,12 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds):
         return
     for number, (rep, result) in enumerate(results, 1):
         first = result.sides[0] if result.sides else "the first side"
-        click.echo(f"Game {number}: {rep.title}   values for {first} (positive: {first} win)")
+        if result.perspective:
+            click.echo(f"Game {number}: {rep.title}   ({result.perspective})")
+        else:
+            click.echo(f"Game {number}: {rep.title}   values for {first} (positive: {first} win)")
+        if result.note:
+            click.echo(f"Assumption: {result.note}")
         if result.values:
             click.echo(f"Value of the deal with best play: {_signed(result.values[0])}")
         for d in result.decisions:

@@ -1,0 +1,61 @@
+"""The solver under every variant's hand scoring, checked against the plain minimax on small deals.
+
+Two-sided variants are searched as they are; games of individual players are searched for one
+player against all the others (``AgainstTheRest``), and the plain minimax is given the same view."""
+import random
+
+import pytest
+
+from analyzer.analysis import AgainstTheRest
+from analyzer.position import Position
+from analyzer.rules import find_variant
+from analyzer.solver import Solver
+from minimax_reference import Reference, from_move
+
+CASES = [
+    ("partnership", {}), ("partnership", {"score": "all"}), ("partnership", {"divide": "10"}),
+    ("partnership", {"blank": "50"}), ("partnership", {"system": "milo"}),
+    ("partnership", {"capicu": "yes", "chuchazo": "any", "score": "all"}),
+    ("partnership", {"chuchazo": "one-end"}),
+    *[("partnership", {"tie": tie}) for tie in ("leader", "more-tiles", "last", "last-loses", "replay", "own-pips")],
+    ("partnership", {"block": "last-or-right"}),
+    ("whist", {}), ("whist", {"score": "good"}), ("whist", {"score": "caribbean"}),
+    ("jamaican", {}), ("chiva", {}), ("block", {}),
+    ("cutthroat", {"players": "2"}), ("cutthroat", {"players": "3"}), ("cutthroat", {"players": "4"}),
+]
+
+
+def _deals(variant, rng, count):
+    tiles = list(variant.dealing.tiles)
+    for _ in range(count):
+        rng.shuffle(tiles)
+        size = rng.randint(3, 4)
+        n = variant.players
+        yield [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)], rng.randrange(n)
+
+
+@pytest.mark.parametrize("name,options", CASES, ids=lambda c: c if isinstance(c, str) else
+                         ",".join(f"{k}={v}" for k, v in c.items()) or "default")
+def test_solver_agrees_with_plain_minimax_under_the_variant(name, options):
+    variant = find_variant(name, options)
+    rng = random.Random(f"{name}{sorted(options.items())}")
+    checked = 0
+    for hands, leader in _deals(variant, rng, 25):
+        views = ([variant] if variant.seating.sides == 2
+                 else [AgainstTheRest(variant, seat) for seat in range(variant.players)])
+        for view in views:
+            solver = Solver(view)
+            ref = Reference(view, [[(t.low, t.high) for t in h] for h in hands], leader)
+            pos = Position(hands, leader, max_pip=variant.dealing.max_pip)
+            state = ref.start
+            while (moves := pos.legal_moves()):
+                expected = ref.alternatives(state)
+                got = dict(solver.values(pos))
+                assert got == expected, (name, options, hands, leader, pos.history)
+                checked += 1
+                move = rng.choice(moves)
+                pos.push(move)
+                state, done = ref.play(state, from_move(move))
+                if done is not None:
+                    break
+    assert checked > 50
