@@ -3,7 +3,7 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = ROOT / "tests" / "data"   # verbatim copies of the rule texts the tests quote
 RECORDS = ROOT / "records"
 
 SEED_HANDS = {
