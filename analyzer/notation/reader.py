@@ -11,6 +11,7 @@ from copy import copy
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -22,11 +23,19 @@ from ..tiles import Tile
 __all__ = ["parse", "parser", "split_players", "derive_players"]
 
 
+def grammar_text(name: str = "record.lark") -> str:
+    """A grammar file: from the installed package (``analyzer.grammar``), or, in a source tree
+    that is imported without being installed, from ``grammar/`` beside the package."""
+    try:
+        return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
+    except ModuleNotFoundError:
+        return (Path(__file__).resolve().parents[2] / "grammar" / name).read_text(encoding="utf-8")
+
+
 @cache
 def parser() -> Lark:
-    """The record parser, built once from the packaged grammar."""
-    grammar = files("analyzer.grammar").joinpath("record.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True,
+    """The record parser, built once from the grammar."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
                 maybe_placeholders=True)
 
 
