@@ -210,8 +210,8 @@ def replay_command(file, variant, rules, as_json):
             click.echo(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
         for step in rep.steps:
             entry = step.entry
-            what = "pass" if entry.tile is None else str(entry.tile)
-            if step.move is not None and step.move.end is not None:
+            what = _entry_text(entry)
+            if step.move is not None and step.move.end is not None and not entry.draw:
                 what += f" on the {step.move.end}"
             if entry.annotation:
                 what += f" {entry.annotation}"
@@ -220,6 +220,8 @@ def replay_command(file, variant, rules, as_json):
             line = f"{label:>4} {entry.player:<6} {what:<22} open: {ends}"
             if step.lacks:
                 line += f"   {entry.player} has no {' and no '.join(map(str, step.lacks))}"
+            if step.boneyard is not None:
+                line += f"   boneyard: {step.boneyard}"
             if step.move is None and step.seat is not None:
                 line += "   (not played)"
             click.echo(line)
@@ -241,6 +243,13 @@ def replay_command(file, variant, rules, as_json):
         click.echo()
 
 
+def _entry_text(entry) -> str:
+    """``pass``, ``[3-6]``, ``draws [3-4]`` or ``draws ?``."""
+    if entry.draw:
+        return f"draws {entry.tile if entry.tile is not None else '?'}"
+    return "pass" if entry.tile is None else str(entry.tile)
+
+
 def replay_data(rep: Replay) -> dict:
     """The replay as plain data (the ``--json`` form)."""
     names = rep.players
@@ -249,7 +258,7 @@ def replay_data(rep: Replay) -> dict:
         e = step.entry
         moves.append({
             "index": step.index, "round": e.round, "player": e.player,
-            "move": "pass" if e.tile is None else str(e.tile),
+            "move": _entry_text(e), "boneyard": step.boneyard,
             "end": None if step.move is None else step.move.end,
             "applied": step.move is not None, "annotation": e.annotation, "comment": e.comment,
             "line": e.pos.line or None, "column": e.pos.column or None,

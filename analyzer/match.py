@@ -16,8 +16,9 @@ from .record import Game, HandEntry, MoveEntry, Record
 from .replay import Replay, hand_facts, replay, resolve_variant
 from .rules import HandFacts, HandResult, LeadRequirement, MatchState, Variant, find_variant
 from .rules.ending import position_for
+from .rules.turns import DrawPosition
 from .position import mask_of
-from .tiles import Tile
+from .tiles import Move, Tile
 
 __all__ = ["MatchEntry", "MatchReport", "replay_match", "next_requirement", "parse_score", "score_text",
            "random_match", "random_hand", "SEAT_NAMES"]
@@ -93,8 +94,8 @@ def parse_score(text: str) -> dict[frozenset[str], int]:
 def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, names: tuple[str, ...]
                      ) -> LeadRequirement | None:
     """Who must lead the next game, given the last one and the match so far (seats of ``names``)."""
-    if prev is None or prev.result is None:
-        return None
+    if prev is None or prev.result is None or len(prev.players) != variant.players:
+        return None         # nothing to go by (a game whose players do not fit the variant)
     prev_leader = prev.initial.turn
     req = variant.lead.requirement(prev_leader, prev.result, prev.facts, variant.seating,
                                    variant.match.lead(state, variant.seating))
@@ -193,7 +194,7 @@ def _lead_mask(variant: Variant, hands: list[list[Tile]], leader: int, req: Lead
     if op.double:
         doubles = [t for t in hands[leader] if t.is_double]
         return mask_of(doubles)
-    if op.highest_double:
+    if op.highest_double or (op.first_highest and req is None):
         best = op.highest([set(h) for h in hands])
         return best[1].bit if best else 0
     return 0
@@ -206,10 +207,12 @@ def _choose_leader(variant: Variant, hands: list[list[Tile]], req: LeadRequireme
         for s, h in enumerate(hands):
             if req.holder_of in h:
                 return s
-    if variant.opening.highest_double:
+    if variant.opening.highest_double or (variant.opening.first_highest and req is None):
         best = variant.opening.highest([set(h) for h in hands])
         if best is not None:
             return best[0]
+    if variant.opening.heaviest_hand:
+        return rng.choice(sorted(variant.opening.heaviest([set(h) for h in hands])))
     seats = sorted(req.seats) if req is not None and req.seats is not None else list(range(n))
     wider = variant.opening.double_leaders(req.seats if req else None, [set(h) for h in hands], variant.seating)
     if wider:
@@ -241,17 +244,23 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
     pos = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
     pos.opening = _lead_mask(variant, hands, leader, req)
+    boneyard = tiles[n * size:]        # the rest, face down in its shuffled order (draw games)
     moves = []
     row, last = 1, -1
     while (legal := pos.legal_moves()):
+        if isinstance(pos, DrawPosition) and pos.may_add(pos.bonus) and rng.random() < 0.5:
+            pos.turn = pos.bonus       # the opener adds a matching tile to his lead
+            legal = pos.legal_moves()
         seat = pos.turn
         move = rng.choice(legal)
+        if move.draw:
+            move = Move(boneyard.pop(), None, True)
         two_ways = sum(m.tile == move.tile for m in legal) > 1
         pos.push(move)
-        if seat <= last:
+        if seat < last:
             row += 1       # a table row holds one round, the players in play order
         last = seat
-        moves.append(MoveEntry(names[seat], move.tile, move.end if two_ways else None, round=row))
+        moves.append(MoveEntry(names[seat], move.tile, move.end if two_ways else None, round=row, draw=move.draw))
     outcome = pos.outcome()
     facts = hand_facts(pos, outcome.termination, outcome.seat, leader)
     result = variant.hand_result(facts)

@@ -26,7 +26,10 @@ NOWHERE = Span(0, 0)
 
 @dataclass(frozen=True)
 class MoveEntry:
-    """A move as written: who, which tile (None: a pass), the open number it went on if stated."""
+    """A move as written: who, which tile (None: a pass), the open number it went on if stated.
+
+    ``draw``: the player takes ``tile`` from the boneyard (``tile`` None: ``draws ?``, a tile the
+    record does not show)."""
 
     player: str
     tile: Tile | None
@@ -35,10 +38,15 @@ class MoveEntry:
     comment: str | None = None          # the {comment} written right after the move
     round: int | None = None            # the table row or move number it stands in
     pos: Span = field(default=NOWHERE, compare=False)
+    draw: bool = False
 
     @property
     def is_pass(self) -> bool:
-        return self.tile is None
+        return self.tile is None and not self.draw
+
+    @property
+    def is_play(self) -> bool:
+        return self.tile is not None and not self.draw
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from .record import Game, MoveEntry, Span, StatedResult
 from .rules import (HandFacts, HandResult, LeadRequirement, UnknownVariant, Variant, VariantError, find_variant,
                     parse_rules)
 from .rules.ending import position_for
+from .rules.turns import DrawPosition
 from .tiles import PASS, Move, Tile
 
 __all__ = ["Replay", "Step", "replay", "replay_record", "ends_text"]
@@ -42,6 +43,7 @@ class Step:
     lacks: tuple[int, ...] = ()       # numbers a pass proves the mover does not hold
     diagnostics: list[Diagnostic] = field(default_factory=list)
     ends_hand: bool = False           # this move finished the hand
+    boneyard: int | None = None       # tiles left in the boneyard after the move (draw games)
 
     @property
     def ok(self) -> bool:
@@ -156,6 +158,7 @@ class _Replayer:
         size = v.dealing.hand_size
         hands: list[set[Tile] | None] = [None] * n
         seen: dict[Tile, str] = {}
+        first_place: dict[Tile, Span] = {}
         for entry in self.game.hands:
             seat = self.seat_of.get(entry.player)
             if seat is None:
@@ -174,12 +177,17 @@ class _Replayer:
                     out.append(self.diag("deal-foreign", f"{tile} is not a tile of this set "
                                          f"(double-{v.dealing.max_pip})", where, tile=str(tile)))
                 elif tile in seen:
+                    # either copy may be the slip, so both places are marked
                     holder = seen[tile]
-                    out.append(self.diag("deal-duplicate", f"{tile} is dealt twice"
-                                         + (f" (also to {holder})" if holder != entry.player else f" to {holder}"),
-                                         where, tile=str(tile)))
+                    first = first_place[tile]
+                    again = entry.player
+                    out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {holder} here and to "
+                                         f"{again} at line {where.line}", first, tile=str(tile)))
+                    out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {again} here and to "
+                                         f"{holder} at line {first.line}", where, tile=str(tile)))
                 else:
                     seen[tile] = entry.player
+                    first_place[tile] = where
                     hand.add(tile)
             if len(entry.tiles) != size:
                 out.append(self.diag("deal-size", f"{entry.player} is dealt {len(entry.tiles)} tiles; "
@@ -275,7 +283,18 @@ class _Replayer:
                                              f"{_tiles_text(t for t in h if t.is_double)}, so {self.players[s]} "
                                              f"leads", where, expected=self.players[s]))
                         break
-        elif op.highest_double and all(h is not None for h in self.hands[:len(self.players)]):
+        elif op.heaviest_hand and all(h is not None for h in self.hands[:len(self.players)]):
+            seats = op.heaviest(self.hands)
+            if leader is not None and seats and leader not in seats:
+                top = max(sum(t.pips for t in h) for h in self.hands if h is not None)
+                names = " or ".join(self.players[s] for s in sorted(seats))
+                out.append(self.diag("lead-player", f"{names} holds the most pips ({top}) and opens, not "
+                                     f"{self.players[leader]} ({sum(t.pips for t in self.hands[leader])})",
+                                     where, expected=names))
+            if leader is None and seats:
+                leader = min(seats)
+        elif ((op.highest_double or (op.first_highest and number == 1 and req.seats is None))
+              and all(h is not None for h in self.hands[:len(self.players)])):
             best = op.highest(self.hands)
             if best is not None:
                 seat, tile = best
@@ -307,6 +326,10 @@ class _Replayer:
             elif pos.ends is None:
                 problems.append(("false-pass", f"{name} passes on the lead; the leader must play a tile",
                                  {"playable": [str(t) for t in playable]}, True))
+            elif isinstance(pos, DrawPosition) and not pos.hidden[seat] and pos.can_draw(seat):
+                problems.append(("must-draw", f"{name} passes but cannot play on {ends_text(pos.ends)} and must "
+                                 f"draw from the boneyard ({self._boneyard_text(pos)})",
+                                 {"open_ends": list(pos.ends), "boneyard": pos.stock}, True))
             return [PASS], problems
         tile = entry.tile
         if tile not in self.variant.dealing.tiles:
@@ -348,6 +371,53 @@ class _Replayer:
                 placements = stated
         return placements, problems
 
+    @staticmethod
+    def _boneyard_text(pos: DrawPosition) -> str:
+        text = f"{pos.stock} tile{'s' * (pos.stock != 1)}"
+        return text + (f", of which {pos.keep} stay there" if pos.keep else "")
+
+    def check_draw(self, pos: Position, entry: MoveEntry, seat: int) -> tuple[list[Move], list[tuple]]:
+        """The draw a recorded ``draws`` entry stands for and the problems with it (see ``check``)."""
+        name = self.players[seat]
+        v = self.variant
+        tile = entry.tile
+        if not isinstance(pos, DrawPosition):
+            return [], [("no-boneyard", f"{name} draws{' ' + str(tile) if tile else ''}, but in the {v.name} game "
+                         "nobody draws: the tiles not dealt take no part in the hand", {}, False)]
+        if tile is not None:
+            why = None
+            if tile not in v.dealing.tiles:
+                why = "it is not a tile of this set"
+            elif not pos.pool & tile.bit:
+                holder = next((s for s, h in enumerate(pos.hands) if h & tile.bit), None)
+                why = (f"{name} holds it already" if holder == seat else "it is on the table" if holder is None
+                       else f"it is in {self.players[holder]}'s hand")
+            if why:
+                return [], [("draw-not-in-boneyard", f"{name} draws {tile}, which is not in the boneyard: {why}",
+                             {"tile": str(tile)}, False)]
+        if pos.stock <= 0:
+            return [], [("boneyard-empty", f"{name} draws, but the boneyard is empty", {"boneyard": 0}, False)]
+        problems: list[tuple] = []
+        playable = pos.playable(seat)
+        if pos.outcome() is None and (playable or pos.ends is None):
+            what = (f"could play {_tiles_text(playable)} on {ends_text(pos.ends)}" if pos.ends is not None
+                    else "leads and must play a tile")
+            if pos.drawn(seat):
+                problems.append(("draw-too-long", f"{name} draws again, but after the {pos.drawn(seat)} tile"
+                                 f"{'s' * (pos.drawn(seat) > 1)} he drew he {what}: a player draws only until he "
+                                 "can play", {"playable": [str(t) for t in playable]}, True))
+            else:
+                problems.append(("draw-not-allowed", f"{name} draws, but he {what}: only a player who cannot "
+                                 "play draws", {"playable": [str(t) for t in playable]}, True))
+        elif pos.rule == "one" and pos.drawn(seat):
+            problems.append(("draw-too-long", f"{name} draws a second tile in one turn: under draw=one a player "
+                             "draws one tile and passes if it does not fit", {}, True))
+        if pos.stock <= pos.keep:
+            problems.append(("boneyard-empty", f"{name} draws, but only {pos.stock} tile"
+                             f"{'s' * (pos.stock != 1)} are left in the boneyard and the last {pos.keep} are never "
+                             "drawn; he must pass", {"boneyard": pos.stock, "keep": pos.keep}, True))
+        return [Move(tile, None, True)], problems
+
     def run(self, pos: Position, start: int, collect: bool) -> tuple[int, list[Step]]:
         """Replay moves ``start..`` on ``pos``; return the error count and (when ``collect``) the steps.
 
@@ -372,26 +442,32 @@ class _Replayer:
                     diags.append(self.diag("unknown-player", f"{entry.player!r} is not one of the players "
                                            f"({', '.join(self.players)})", entry.pos))
             elif (outcome := pos.outcome()) is not None:
-                if entry.tile is not None:
+                if not entry.is_pass:
                     errors += 1
                     if collect:
                         how = (f"{self.players[outcome.seat]} went out" if outcome.termination == "domino"
                                else "it was blocked")
-                        diags.append(self.diag("play-after-end", f"{entry.player} plays {entry.tile} after the hand "
+                        what = ("draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
+                                else f"plays {entry.tile}")
+                        diags.append(self.diag("play-after-end", f"{entry.player} {what} after the hand "
                                                f"was over ({how})", entry.pos))
             else:
-                if seat != pos.turn:
+                if seat != pos.turn and entry.is_play and isinstance(pos, DrawPosition) and pos.may_add(seat):
+                    pos.turn = seat           # the opener adds a matching tile to his lead
+                elif seat != pos.turn:
                     errors += 1
                     if collect:
-                        diags.append(self.diag("turn-order", f"it is {self.players[pos.turn]}'s turn, not "
-                                               f"{entry.player}'s", entry.pos, expected=self.players[pos.turn]))
+                        diags.append(self._turn_problem(pos, entry))
                     pos.turn = seat
-                candidates, problems = self.check(pos, entry, seat)
+                if entry.draw:
+                    candidates, problems = self.check_draw(pos, entry, seat)
+                else:
+                    candidates, problems = self.check(pos, entry, seat)
                 errors += len(problems)
                 if collect:
                     for code, message, details, _apply in problems:
                         diags.append(self.diag(code, message, entry.pos, **details))
-                if candidates and entry.tile is not None and pos.hidden[seat]:
+                if candidates and entry.is_play and pos.hidden[seat]:
                     exposed = self.exposed_pass(seat, entry.tile)
                     if exposed is not None:
                         errors += 1
@@ -412,18 +488,21 @@ class _Replayer:
                                 choices=[c.end for c in candidates]))
                     else:
                         move = candidates[0]
-                    if move.tile is None and pos.ends is not None:
+                    if move.is_pass and pos.ends is not None:
                         lacks = tuple(sorted(set(pos.ends)))
                     pos.push(move)
                     pushed += 1
-                    if move.tile is not None:
+                    if move.draw:         # what his passes proved no longer holds
+                        self.lacks = [item for item in self.lacks if item[0] != seat]
+                    elif move.tile is not None:
                         self.played[move.tile] = entry.pos.line or None
                     elif lacks:
                         self.lacks.append((seat, lacks, entry))
-                else:
+                elif not entry.draw:
                     pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
             if collect:
-                steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags))
+                steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags,
+                                  boneyard=getattr(pos, "stock", None)))
         if not collect:
             # the stated result can decide a placement as well (only some ends block the hand)
             errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])
@@ -433,6 +512,21 @@ class _Replayer:
             self.played = played_at_start
             self.lacks = lacks_at_start
         return errors, steps
+
+    def _turn_problem(self, pos: Position, entry: MoveEntry) -> Diagnostic:
+        """Why it is not ``entry.player``'s turn: the player to move, and what keeps him there."""
+        mover = self.players[pos.turn]
+        if self.variant.turns == "run" and pos.history and pos.history[-1][1] == pos.turn \
+                and pos.history[-1][0].tile is not None:
+            playable = pos.playable(pos.turn)
+            return self.diag("run-unfinished", f"{mover} could still play {_tiles_text(playable)} on "
+                             f"{ends_text(pos.ends)}: a player keeps playing as long as he can, so it is not "
+                             f"{entry.player}'s turn yet", entry.pos, expected=mover,
+                             playable=[str(t) for t in playable])
+        if isinstance(pos, DrawPosition) and pos.drawn(pos.turn):
+            return self.diag("turn-order", f"it is {mover}'s turn, not {entry.player}'s: {mover} has drawn and "
+                             "must play or go on drawing", entry.pos, expected=mover)
+        return self.diag("turn-order", f"it is {mover}'s turn, not {entry.player}'s", entry.pos, expected=mover)
 
     def exposed_pass(self, seat: int, tile: Tile) -> Diagnostic | None:
         """An earlier pass of ``seat`` that this tile proves false (a block game has no drawing)."""
@@ -468,7 +562,7 @@ class _Replayer:
                 if step.move is not None:
                     step.ends_hand = True
                     break
-            if not any(pos.hidden):
+            if not any(pos.hidden) and pos.n == self.variant.players:   # else the seats do not fit
                 facts = hand_facts(pos, outcome.termination, outcome.seat, self.leader)
                 result = self.variant.hand_result(facts)
                 self.facts = facts

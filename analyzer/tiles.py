@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Tile", "Move", "PASS", "tile_set", "tile_index", "pips_of"]
+__all__ = ["Tile", "Move", "PASS", "DRAW", "tile_set", "tile_index", "pips_of"]
 
 _TILE_RE = re.compile(r"^\[?\s*(\d+)\s*[-|:]\s*(\d+)\s*\]?$")
 
@@ -71,22 +71,32 @@ class Tile:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A play of ``tile`` attached to the open number ``end`` (None for the lead), or a pass."""
+    """A play of ``tile`` attached to the open number ``end`` (None for the lead), or a pass.
+
+    ``draw``: a tile taken from the boneyard (``tile`` None: a tile the record does not show)."""
 
     tile: Tile | None = None
     end: int | None = None
+    draw: bool = False
 
     @property
     def is_pass(self) -> bool:
-        return self.tile is None
+        return self.tile is None and not self.draw
+
+    @property
+    def is_play(self) -> bool:
+        return self.tile is not None and not self.draw
 
     def __str__(self) -> str:
+        if self.draw:
+            return f"draws {self.tile if self.tile is not None else '?'}"
         if self.tile is None:
             return "pass"
         return str(self.tile) if self.end is None else f"{self.tile}@{self.end}"
 
 
 PASS = Move()
+DRAW = Move(draw=True)       # draw a tile (which one is chance)
 
 
 @cache

@@ -40,9 +40,11 @@ def test_random_legal_matches_validate_clean(name, options):
         for rep in reps:
             assert rep.variant == variant
             assert rep.valid, (seed, rep.errors)
-            # tiles are conserved: every tile is in a hand, on the table or a sleeper/set aside
-            table = [s.move.tile for s in rep.steps if s.move is not None and s.move.tile is not None]
-            assert len(set(table)) == len(table)
+            # tiles are conserved: every tile is in a hand, on the table or a sleeper/set aside;
+            # in a draw game the tiles drawn come from the boneyard, each once
+            table = [s.move.tile for s in rep.steps if s.move is not None and s.move.is_play]
+            drawn = [s.move.tile for s in rep.steps if s.move is not None and s.move.draw]
+            assert len(set(table)) == len(table) and len(set(drawn)) == len(drawn)
             held = 0
             for h in rep.final.hands:
                 held |= h
@@ -50,11 +52,15 @@ def test_random_legal_matches_validate_clean(name, options):
             dealt = 0
             for h in rep.initial.hands:
                 dealt |= h
-            assert dealt == held | mask_of(table)
+            assert dealt & mask_of(drawn) == 0 and rep.initial.pool & mask_of(drawn) == mask_of(drawn)
+            assert dealt | mask_of(drawn) == held | mask_of(table)
+            if variant.drawing is not None:
+                assert rep.final.stock == rep.initial.stock - len(drawn) >= variant.drawing.keep
             # push/pop undo restores the position
             pos = rep.initial.copy()
             key = pos.key()
             for s in rep.steps:
+                pos.turn = s.seat          # as Replay.position_at: the opener may add a tile (draw game)
                 pos.push(s.move)
             assert pos.key() == rep.final.key()
             for _ in rep.steps:

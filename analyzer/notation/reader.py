@@ -83,6 +83,7 @@ class _Play:
     end: int | None = None
     annotation: str | None = None
     readable: bool = True     # False: a bad tile or a word that is no move (already reported)
+    draw: bool = False        # a tile taken from the boneyard
 
 
 @dataclass
@@ -251,6 +252,14 @@ class RecordTransformer(Transformer):
     def pass_play(self, meta, token) -> _Play:
         return _Play(None, _span(meta))
 
+    def draw_play(self, meta, keyword, tile) -> _Play:
+        if tile.tile is None:
+            return _Play(None, tile.pos, readable=False)
+        return _Play(tile.tile, _span(meta), draw=True)
+
+    def draw_unknown(self, meta, keyword, token) -> _Play:
+        return _Play(None, _span(meta), draw=True)
+
     def bad_play(self, meta, token) -> _Play:
         self.log.report(_span(meta), "bad-move", f"'{token}' is not a move; write a tile like [3-6], "
                         "pass, or ---- for no move", text=str(token))
@@ -414,10 +423,12 @@ class _GameBuilder:
 
 
 def _entry(player: str, play: _Play, round_no: int | None) -> MoveEntry:
-    return MoveEntry(player, play.tile, play.end, play.annotation, None, round_no, play.pos)
+    return MoveEntry(player, play.tile, play.end, play.annotation, None, round_no, play.pos, play.draw)
 
 
 def _play_text(play: _Play) -> str:
+    if play.draw:
+        return f"draws {play.tile if play.tile is not None else '?'}"
     return "pass" if play.tile is None else str(play.tile)
 
 

@@ -37,7 +37,9 @@ def _tag(name: str, value: str) -> str:
 
 
 def _play(move: MoveEntry) -> str:
-    if move.tile is None:
+    if move.draw:
+        text = f"draws {move.tile if move.tile is not None else '?'}"
+    elif move.tile is None:
         text = "pass"
     else:
         text = str(move.tile) + (f"@{move.end}" if move.end is not None else "")
@@ -106,8 +108,8 @@ def _move_lines(moves: list[MoveEntry], per_line: int) -> list[str]:
 
 def table_writable(game: Game) -> bool:
     """Whether the game fits a table: players with plain names, and every move by one of them in a
-    numbered round."""
-    if not all(_is_name(p) for p in game.players):
+    numbered round, and no draws (a table cell holds a play or a pass)."""
+    if not all(_is_name(p) for p in game.players) or any(m.draw for m in game.moves):
         return False
     return all(m.round is not None and m.round >= 0 and m.player in game.players for m in game.moves)
 

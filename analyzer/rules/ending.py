@@ -36,7 +36,16 @@ class PairOutPosition(Position):
 
 
 def position_for(variant, hands, turn: int = 0, **kw) -> Position:
-    """A fresh position for ``variant``: the plain one, or one that ends hands the variant's way."""
+    """A fresh position for ``variant``: the plain one, or one that ends hands (or takes turns, or
+    draws from a boneyard) the variant's way."""
+    from .turns import DrawPosition, RunPosition
+
+    drawing = getattr(variant, "drawing", None)
+    if drawing is not None:
+        pos = DrawPosition(hands, turn, **kw)
+        return pos.setup(variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule, variant.opening.extra)
+    if getattr(variant, "turns", "one") == "run":
+        return RunPosition(hands, turn, **kw)
     if getattr(variant, "end", "one") == "pair":
         pos = PairOutPosition(hands, turn, **kw)
         pos.teams = variant.seating.teams

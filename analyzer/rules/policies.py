@@ -15,7 +15,7 @@ from typing import Sequence
 
 from ..tiles import Tile, tile_set
 
-__all__ = ["Seating", "Dealing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
+__all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "MatchScoring", "MatchState",
            "HandFacts", "HandResult", "draw_rank", "DOUBLE_BLANK"]
 
@@ -120,6 +120,24 @@ class Dealing:
         return len(self.tiles) - self.hand_size * players
 
 
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """The boneyard of a draw game: a player who cannot play takes tiles from it.
+
+    ``rule``: ``until`` (he draws until he can play; 004, Chiva) or ``one`` (he draws one tile and
+    passes if it does not fit; 003). ``keep``: tiles that stay in the boneyard and are never drawn
+    (004: two; the hand is over when nobody can play and only they are left)."""
+
+    rule: str = "until"
+    keep: int = 0
+
+    def describe(self) -> str:
+        how = ("draws until he can play" if self.rule == "until"
+               else "draws one tile and passes if it does not fit")
+        left = f"; {self.keep} tiles stay in the boneyard" if self.keep else "; every tile may be drawn"
+        return f"a player who cannot play {how}{left}"
+
+
 # -- who leads and with what ----------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Opening:
@@ -128,13 +146,28 @@ class Opening:
     ``first_game_tile``: in the first game of a match its holder leads (with it, unless
     ``holder_only``). ``every_game_tile``: every hand is opened by its holder with it.
     ``double``: the lead must be a double unless the leader's side holds none.
-    ``highest_double``: the holder of the highest double dealt opens with it."""
+    ``highest_double``: the holder of the highest double dealt opens with it (every hand);
+    ``first_highest``: the same in the first game of a match only (a draw game's [6-6] may lie in
+    the boneyard). ``extra``: right after his lead the opener may add a matching tile (004).
+    ``heaviest_hand``: the player with the most pips in his hand opens, with any tile (Hungarian)."""
 
     first_game_tile: Tile | None = SIX_SIX
     every_game_tile: Tile | None = None
     holder_only: bool = False
     double: bool = False
     highest_double: bool = False
+    first_highest: bool = False
+    extra: bool = False
+    heaviest_hand: bool = False
+
+    @staticmethod
+    def heaviest(hands: Sequence[set[Tile] | None]) -> frozenset[int]:
+        """The seats whose known hands hold the most pips (several on a tie)."""
+        totals = {s: sum(t.pips for t in h) for s, h in enumerate(hands) if h is not None}
+        if not totals:
+            return frozenset()
+        top = max(totals.values())
+        return frozenset(s for s, p in totals.items() if p == top)
 
     def forced_tile(self, game_number: int | None) -> Tile | None:
         """The tile the hand must be opened with, if the rules name one regardless of the deal."""
@@ -282,16 +315,26 @@ class BlockDecider:
     whoever has fewer pips; Doscientos). ``tie`` decides equal pips: ``draw``, ``leader`` (the
     side that led the hand), ``more-tiles`` (the side with more tiles left), ``last`` (the side
     that played last), ``last-loses``, ``replay`` (the hand does not count) or ``own-pips``
-    (each side scores its own pips)."""
+    (each side scores its own pips). ``doubles_once``: a double left in a hand counts one half only
+    (the draw game of 004: "wobei Pasche nur einfach gezählt werden")."""
 
     by: str = "team"
     tie: str = "draw"
+    doubles_once: bool = False
+
+    def _facts(self, facts: HandFacts) -> HandFacts:
+        if not self.doubles_once or facts.hands is None:
+            return facts
+        from ..position import tiles_of
+        pips = tuple(sum(t.high if t.is_double else t.pips for t in tiles_of(h, 12)) for h in facts.hands)
+        return replace(facts, pips=pips)
 
     def winner(self, facts: HandFacts, seating: Seating) -> int | None:
         return self.decide(facts, seating)[0]
 
     def decide(self, facts: HandFacts, seating: Seating) -> tuple[int | None, str]:
         """The winning side (None: nobody) and a note naming a tie rule that was used."""
+        facts = self._facts(facts)
         teams = seating.teams
         if self.by == "player":
             low = min(facts.pips)
@@ -530,7 +573,7 @@ class MatchScoring:
     but only if every other side has won ``min_other``; else the match is drawn), ``straight``
     (Jamaican: ``target`` wins in a row, a loss resets both to 0, a draw makes the next game worth
     one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
-    has won a game all reset). ``first_wins``: bonuses for the winners of the first games won by
+    has won a game all reset), ``shutout`` (Chiva for three: the same without the reset). ``first_wins``: bonuses for the winners of the first games won by
     domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end."""
 
     target: int = 100
@@ -555,13 +598,13 @@ class MatchScoring:
         note = ""
         if self.kind == "straight":
             return self._straight(state, result, games, wins)
-        if self.kind == "cutthroat":
+        if self.kind in ("cutthroat", "shutout"):
             if result.winner is None:
                 return replace(state, games=games, wins=tuple(wins))
             scores[result.winner] += 1
             if self.target and scores[result.winner] >= self.target and 0 in scores:
                 return MatchState(tuple(scores), tuple(wins), games, over=True, winner=result.winner)
-            if all(s >= 1 for s in scores):
+            if self.kind == "cutthroat" and all(s >= 1 for s in scores):
                 return MatchState((0,) * sides, tuple(wins), games, note="everybody has won a game: all scores "
                                   "go back to 0")
             return MatchState(tuple(scores), tuple(wins), games)

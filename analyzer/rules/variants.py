@@ -12,7 +12,7 @@ from typing import Callable, Mapping
 from ..tiles import Tile
 from .options import (BadOptionValue, OptionSpec, UnknownOption, UnknownVariant, VariantError, normalise,
                       parse_rules)
-from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, HandFacts, HandResult, HandScoring,
+from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, Drawing, HandFacts, HandResult, HandScoring,
                        LeadPolicy, MatchScoring, Opening, PointScoring, Seating)
 
 __all__ = ["Variant", "Family", "FAMILIES", "VARIANTS", "find_variant", "find_family", "UnknownVariant",
@@ -40,6 +40,8 @@ class Variant:
     end: str = "one"                  # "one": a hand ends when a player is out; "pair": both of a pair
     table: int = 0                    # people in the match when more than play a hand (whist 5/6)
     irregularities: str = ""          # "whist": report §8 of Domino Whist under its rule names
+    drawing: Drawing | None = None    # a draw game: how players take tiles from the boneyard
+    turns: str = "one"                # "one": one play a turn; "run": a player plays while he can (Hungarian)
 
     @property
     def players(self) -> int:
@@ -93,12 +95,21 @@ class Variant:
     def exact_search(self) -> bool:
         """Whether a two-sided exact search gives the hand's true score from the position alone."""
         s = self.scoring
-        return self.seating.sides == 2 and not (isinstance(s, PointScoring) and s.pass_bonus)
+        return (self.seating.sides == 2 and not (isinstance(s, PointScoring) and s.pass_bonus)
+                and self.drawing is None and self.turns == "one")
 
     @property
     def search_note(self) -> str:
-        """What an analysis of this variant assumes, in one or two sentences for the reader."""
+        """What an analysis of this variant assumes, in one or two sentences for the reader; empty
+        when the values are exactly the hand's score with every hand open."""
         notes = []
+        if self.drawing is not None:
+            notes.append("draw games: the tiles a player draws are chance, which the two-sided exact search "
+                         "does not model; no exact values are computed (a search over the boneyard order the "
+                         "record reveals is not implemented yet)")
+        if self.turns == "run":
+            notes.append("a player keeps playing while he can (Hungarian), which the exact search does not "
+                         "model; no exact values are computed")
         if self.seating.sides > 2:
             notes.append(f"{self.seating.sides} players play each for himself, so no exact two-sided "
                          "search applies; the analysis assumes the analysed player against all the others "
@@ -119,7 +130,7 @@ class Variant:
             notes.append("values are the hand's own score; match bonuses and resets are not part of them")
         if self.end == "pair":
             notes.append("the hand goes on until both players of a pair are out")
-        return "; ".join(notes) + "." if notes else "exact: the search maximises side 0's score of the hand."
+        return "; ".join(notes) + "." if notes else ""
 
 
 # -- families -------------------------------------------------------------------------------------
@@ -134,6 +145,7 @@ class Family:
     build: Callable[[dict[str, str], set[str]], dict]
     aliases: tuple[str, ...] = ()
     presets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)   # alias or system -> options
+    adjust: Callable[[dict[str, str], set[str]], None] | None = None       # options that imply others
 
     def spec(self, key: str) -> OptionSpec:
         for s in self.options:
@@ -315,6 +327,13 @@ JAMAICAN = Family(
 
 
 def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
+    n = int(o["players"])
+    if n != 4:
+        return dict(seating=Seating.individual(n), dealing=Dealing(7), drawing=Drawing("until", 0),
+                    opening=Opening(first_game_tile=None, first_highest=True), block=BlockRule(),
+                    scoring=PointScoring("game"),
+                    match=MatchScoring(int(o["target"]), "shutout" if n == 3 else "straight"),
+                    lead=LeadPolicy("winner-lowest", True))
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=SIX_SIX),
                 block=BlockRule(), scoring=PointScoring("game"),
                 match=MatchScoring(int(o["target"]), "straight"), lead=LeadPolicy("winner-lowest", True))
@@ -323,16 +342,34 @@ def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
 CHIVA = Family(
     "chiva",
     "Chiva (Shutout, Puerto Rico): partners, the lower side wins a block, 4 wins in a row take the match, "
-    "the winners' lowest player leads next",
+    "the winners' lowest player leads next; for 2 or 3 players a draw game with 7 tiles each",
     "002_4689fe785f06d323.txt",
-    (OptionSpec("target", "4", "wins in a row that win the match", kind="int"),),
+    (OptionSpec("target", "4", "wins in a row that win the match (3 players: wins, provided another player "
+                "has none)", kind="int"),
+     OptionSpec("players", "4", "4 (partners), or 2 or 3 each for himself, 7 tiles each, drawing from the "
+                "boneyard until he can play or it is empty; default: as many as the record names",
+                kind="int", values=("4", "2", "3"))),
     _build_chiva,
     aliases=("shutout",),
 )
 
 
+def _adjust_cutthroat(values: dict[str, str], explicit: set[str]) -> None:
+    """draw=yes is the two-player game."""
+    if values["draw"] == "yes" and "players" not in explicit:
+        values["players"] = "2"
+
+
 def _build_cutthroat(o: dict[str, str], given: set[str]) -> dict:
     n = int(o["players"])
+    if _yes(o["draw"]):
+        if "players" in given and n != 2:
+            raise BadOptionValue("option 'draw' of the cutthroat variant is the two-player game (7 tiles each, "
+                                 f"the rest a boneyard), not a {n}-player one")
+        return dict(seating=Seating.individual(2), dealing=Dealing(7), drawing=Drawing("until", 0),
+                    opening=Opening(first_game_tile=None, first_highest=True),
+                    block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
+                    match=MatchScoring(int(o["target"]), "cutthroat"), lead=LeadPolicy("winners", True))
     dealing = {2: Dealing(14), 3: Dealing(9, 6, (DOUBLE_BLANK,)), 4: Dealing(7)}[n]
     return dict(seating=Seating.individual(n), dealing=dealing,
                 opening=Opening(first_game_tile=SIX_SIX, holder_only=o["mode"] == "informal"),
@@ -351,9 +388,13 @@ CUTTHROAT = Family(
         OptionSpec("target", "6", "points that win, provided someone still has 0", kind="int"),
         OptionSpec("mode", "tournament", "the first game: the [6-6] holder leads it (tournament) or any tile "
                    "(informal)", values=("tournament", "informal")),
+        OptionSpec("draw", "no", "two players with 7 tiles each, the other 14 a boneyard: a player who cannot "
+                   "play draws until he can or it is empty; the first game is opened by the holder of the "
+                   "highest double dealt, with it", kind="bool"),
     ),
     _build_cutthroat,
     aliases=("cut-throat", "jeder-gegen-jeden"),
+    adjust=_adjust_cutthroat,
 )
 
 
@@ -384,7 +425,74 @@ BLOCK = Family(
     aliases=("block-game", "blockdomino", "sleepers"),
 )
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (PARTNERSHIP, WHIST, JAMAICAN, CUTTHROAT, CHIVA, BLOCK)}
+# draw (004, 003) --------------------------------------------------------------------------------
+DRAW_HAND = {2: 8, 3: 5, 4: 5, 5: 4, 6: 4}
+
+
+def _build_draw(o: dict[str, str], given: set[str]) -> dict:
+    n = int(o["players"])
+    until = o["draw"] == "until"
+    keep = int(o["keep"]) if "keep" in given else (2 if until else 0)
+    extra = _yes(o["extra"]) if "extra" in given else until
+    once = (o["doubles"] == "once") if "doubles" in given else until
+    return dict(seating=Seating.individual(n), dealing=Dealing(DRAW_HAND[n]), drawing=Drawing(o["draw"], keep),
+                opening=Opening(first_game_tile=None, highest_double=True, extra=extra),
+                block=BlockDecider("player", "draw", doubles_once=once), scoring=PointScoring("game"),
+                match=MatchScoring(int(o["target"])), lead=LeadPolicy("any"))
+
+
+DRAW = Family(
+    "draw",
+    "Draw game: 2 players with 8 tiles, 3-4 with 5, 5-6 with 4, the rest a boneyard; the highest double "
+    "opens; who cannot play draws until he can; first out wins, else the fewest pips (doubles once)",
+    "004_7f794f5b50a6005c.txt",
+    (
+        OptionSpec("players", "2", "2 (8 tiles each), 3 or 4 (5 each), 5 or 6 (4 each); default: as many "
+                   "as the record names", kind="int", values=("2", "3", "4", "5", "6")),
+        OptionSpec("draw", "until", "a player who cannot play draws until he can (004), or draws one tile "
+                   "and passes if it does not fit (003); one also sets keep=0, extra=no, doubles=full",
+                   values=("until", "one")),
+        OptionSpec("keep", "2", "tiles that stay in the boneyard (004: 2; draw=one: 0)", kind="int",
+                   values=("2", "0")),
+        OptionSpec("extra", "yes", "the opener may add a matching tile right after his double (004)",
+                   kind="bool"),
+        OptionSpec("doubles", "once", "a blocked hand is won by the fewest pips, a double counting one half "
+                   "(004) or both", values=("once", "full")),
+        OptionSpec("target", "0", "points (one a game) that win the match; 0: no end", kind="int"),
+    ),
+    _build_draw,
+    aliases=("draw-game", "grundregel", "ziehspiel", "talon"),
+)
+
+
+# hungarian (004) -----------------------------------------------------------------------------------
+HUNGARIAN_HAND = {2: 12, 3: 8, 4: 6}
+
+
+def _build_hungarian(o: dict[str, str], given: set[str]) -> dict:
+    n = int(o["players"])
+    return dict(seating=Seating.individual(n), dealing=Dealing(HUNGARIAN_HAND[n]),
+                opening=Opening(first_game_tile=None, heaviest_hand=True), block=BlockRule(),
+                scoring=PointScoring("bad"), match=MatchScoring(int(o["limit"]) + 1, "bad"),
+                lead=LeadPolicy("any"), turns="run")
+
+
+HUNGARIAN = Family(
+    "hungarian",
+    "Hungarian: 2, 3 or 4 players with 12, 8 or 6 tiles, the rest out of play; the heaviest hand opens; "
+    "a player plays as long as he can; the pips left are bad points; the first past 100 loses",
+    "004_7f794f5b50a6005c.txt",
+    (
+        OptionSpec("players", "2", "2 (12 tiles each), 3 (8) or 4 (6); default: as many as the record names",
+                   kind="int", values=("2", "3", "4")),
+        OptionSpec("limit", "100", "the bad points a player must pass to lose the match", kind="int"),
+    ),
+    _build_hungarian,
+    aliases=("ungarisch", "ungarisches-domino", "hungarian-domino"),
+)
+
+FAMILIES: dict[str, Family] = {f.name: f for f in (PARTNERSHIP, WHIST, JAMAICAN, CUTTHROAT, CHIVA, BLOCK, DRAW,
+                                                  HUNGARIAN)}
 
 _CACHE: dict[tuple, Variant] = {}
 
@@ -434,6 +542,8 @@ def find_variant(name: str | None = None, options: Mapping[str, str] | str | Non
         spec = family.spec("players")
         if str(players) in spec.values:
             values["players"] = str(players)
+    if family.adjust is not None:
+        family.adjust(values, explicit)
     key = (family.name, tuple(sorted(values.items())), tuple(sorted(explicit)))
     cached = _CACHE.get(key)
     if cached is not None:
