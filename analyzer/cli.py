@@ -237,7 +237,8 @@ def replay_command(file, variant, rules, as_json):
             state = rep.match.state
             click.echo(f"Match score after game {rep.match.number}: {rep.match.score}"
                        + (f" ({state.note})" if state.note else "")
-                       + (f"; the match is over, won by {state.winner}" if state.over and state.winner else
+                       + (f"; the match is over, won by {rep.side_name(state.winner)}"
+                          if state.over and state.winner is not None else
                           "; the match is over" if state.over else ""))
         click.echo(f"Result: {_result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None else rep.outcome.termination}")
         click.echo()

@@ -105,3 +105,12 @@ def test_report_writes_a_page(tmp_path):
 def test_every_command_runs_cleanly_on_every_record(path):
     for command in ("validate", "replay"):
         assert run(command, path).exit_code in (0, 1)
+
+
+def test_replay_shows_the_running_match_score():
+    out = run("replay", str(RECORDS / "match-jamaican.dom")).output
+    scores = [line for line in out.splitlines() if line.startswith("Match score after game")]
+    assert len(scores) == 6
+    # six love: a drawn game makes the next one worth 2, and reaching 6 ends the match
+    assert "the next game is worth 2" in scores[4]
+    assert scores[5].startswith("Match score after game 6: A/C 6, B/D 0") and "won by A/C" in scores[5]
