@@ -222,7 +222,9 @@ def replay_command(file, variant, rules, as_json):
                 line += f"   {entry.player} has no {' and no '.join(map(str, step.lacks))}"
             if step.boneyard is not None:
                 line += f"   boneyard: {step.boneyard}"
-            if step.move is None and step.seat is not None:
+            if step.scores is not None:
+                line += "   score: " + ", ".join(f"{name} {v}" for name, v in zip(rep.players, step.scores))
+            if step.move is None and step.seat is not None and not entry.is_muggins:
                 line += "   (not played)"
             click.echo(line)
             hands = "  ".join(f"{name}: {_names(rep, step.hands_after[s])}" for s, name in enumerate(rep.players))
@@ -240,15 +242,25 @@ def replay_command(file, variant, rules, as_json):
                        + (f"; the match is over, won by {rep.side_name(state.winner)}"
                           if state.over and state.winner is not None else
                           "; the match is over" if state.over else ""))
+        if rep.scores is not None:
+            click.echo("Points scored during play: " + ", ".join(f"{n} {v}" for n, v in zip(rep.players, rep.scores)))
         click.echo(f"Result: {_result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None else rep.outcome.termination}")
         click.echo()
 
 
 def _entry_text(entry) -> str:
-    """``pass``, ``[3-6]``, ``draws [3-4]`` or ``draws ?``."""
+    """``pass``, ``[3-6]``, ``[3-4] +10``, ``draws [3-4]``, ``draws ?`` or ``muggins 10``."""
+    if entry.muggins is not None:
+        return f"muggins {entry.muggins}"
     if entry.draw:
-        return f"draws {entry.tile if entry.tile is not None else '?'}"
-    return "pass" if entry.tile is None else str(entry.tile)
+        text = f"draws {entry.tile if entry.tile is not None else '?'}"
+    else:
+        text = "pass" if entry.tile is None else str(entry.tile)
+    return text + (f" +{entry.claim}" if entry.claim is not None else "")
+
+
+def _scores(rep: Replay, scores) -> dict | None:
+    return None if scores is None else dict(zip(rep.players, scores))
 
 
 def replay_data(rep: Replay) -> dict:
@@ -259,7 +271,8 @@ def replay_data(rep: Replay) -> dict:
         e = step.entry
         moves.append({
             "index": step.index, "round": e.round, "player": e.player,
-            "move": _entry_text(e), "boneyard": step.boneyard,
+            "move": _entry_text(e), "boneyard": step.boneyard, "scores": _scores(rep, step.scores),
+            "scored": step.scored,
             "end": None if step.move is None else step.move.end,
             "applied": step.move is not None, "annotation": e.annotation, "comment": e.comment,
             "line": e.pos.line or None, "column": e.pos.column or None,
@@ -273,7 +286,7 @@ def replay_data(rep: Replay) -> dict:
         "title": rep.title, "variant": rep.variant.name, "tags": rep.game.tags, "players": list(names),
         "deal": {n: (None if rep.initial.hidden[s] else [str(t) for t in sorted(tiles_of(rep.initial.hands[s]))])
                  for s, n in enumerate(names)},
-        "moves": moves, "valid": rep.valid, "result": rep.result_dict(),
+        "moves": moves, "valid": rep.valid, "result": rep.result_dict(), "scores": _scores(rep, rep.scores),
         "match": rep.match.as_dict() if rep.match is not None else None,
         "diagnostics": [d.as_dict() for d in rep.diagnostics],
     }

@@ -29,7 +29,9 @@ class MoveEntry:
     """A move as written: who, which tile (None: a pass), the open number it went on if stated.
 
     ``draw``: the player takes ``tile`` from the boneyard (``tile`` None: ``draws ?``, a tile the
-    record does not show)."""
+    record does not show). ``claim``: the points the player claims for his play (``B [3-4] +10``,
+    All Fives). ``muggins``: not a move but a Muggins call, taking that many points the previous
+    player did not claim (``C muggins 10``; ``tile`` is None)."""
 
     player: str
     tile: Tile | None
@@ -39,10 +41,16 @@ class MoveEntry:
     round: int | None = None            # the table row or move number it stands in
     pos: Span = field(default=NOWHERE, compare=False)
     draw: bool = False
+    claim: int | None = None
+    muggins: int | None = None
 
     @property
     def is_pass(self) -> bool:
-        return self.tile is None and not self.draw
+        return self.tile is None and not self.draw and self.muggins is None
+
+    @property
+    def is_muggins(self) -> bool:
+        return self.muggins is not None
 
     @property
     def is_play(self) -> bool:

@@ -44,6 +44,8 @@ class Step:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     ends_hand: bool = False           # this move finished the hand
     boneyard: int | None = None       # tiles left in the boneyard after the move (draw games)
+    scores: tuple[int, ...] | None = None   # each seat's points scored during play so far (All Fives)
+    scored: int = 0                   # the points this entry scored (a claimed play or a muggins call)
 
     @property
     def ok(self) -> bool:
@@ -117,6 +119,17 @@ class Replay:
 
     def side_name(self, side: int) -> str:
         return self.variant.side_name(side, self.players)
+
+    @property
+    def scores(self) -> tuple[int, ...] | None:
+        """Each player's points scored during play (All Fives), after the last entry; None when the
+        variant scores nothing during play."""
+        if self.variant.play is None:
+            return None
+        for step in reversed(self.steps):
+            if step.scores is not None:
+                return step.scores
+        return (0,) * len(self.players)
 
     def result_dict(self) -> dict | None:
         if self.result is None:
@@ -428,6 +441,7 @@ class _Replayer:
         turn_at_start = pos.turn
         played_at_start = dict(self.played)
         lacks_at_start = list(self.lacks)
+        scores_at_start, pending_at_start = list(self.scores), self.pending
         moves = self.game.moves
         for i in range(start, len(moves)):
             entry = moves[i]
@@ -436,7 +450,13 @@ class _Replayer:
             diags: list[Diagnostic] = []
             move: Move | None = None
             lacks: tuple[int, ...] = ()
-            if seat is None:
+            scored = 0
+            if entry.is_muggins:
+                problems, scored = self.muggins(entry, seat)
+                errors += len(problems)
+                if collect:
+                    diags += [self.diag(code, message, entry.pos, **details) for code, message, details in problems]
+            elif seat is None:
                 errors += 1
                 if collect:
                     diags.append(self.diag("unknown-player", f"{entry.player!r} is not one of the players "
@@ -500,9 +520,17 @@ class _Replayer:
                         self.lacks.append((seat, lacks, entry))
                 elif not entry.draw:
                     pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
+            if not entry.is_muggins:
+                problems, scored = self.score_play(pos, entry, seat, move)
+                errors += len(problems)
+                if collect:
+                    diags += [self.diag(code, message, entry.pos, severity=severity, **details)
+                              for code, message, details, severity in problems]
             if collect:
                 steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags,
-                                  boneyard=getattr(pos, "stock", None)))
+                                  boneyard=getattr(pos, "stock", None),
+                                  scores=tuple(self.scores) if self.variant.play is not None else None,
+                                  scored=scored))
         if not collect:
             # the stated result can decide a placement as well (only some ends block the hand)
             errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])
@@ -511,6 +539,7 @@ class _Replayer:
             pos.turn = turn_at_start
             self.played = played_at_start
             self.lacks = lacks_at_start
+            self.scores, self.pending = scores_at_start, pending_at_start
         return errors, steps
 
     def _turn_problem(self, pos: Position, entry: MoveEntry) -> Diagnostic:
@@ -541,15 +570,80 @@ class _Replayer:
     def choose(self, pos: Position, i: int, candidates: list[Move]) -> tuple[Move, bool]:
         """Pick the placement the rest of the record agrees with; say whether it stays undecided."""
         scored = []
+        entry = self.game.moves[i]
         for move in candidates:
+            scores, pending = list(self.scores), self.pending
             pos.push(move)
             self.played[move.tile] = -1
+            claimed = [p for p in self.score_play(pos, entry, pos.history[-1][1], move)[0] if p[3] == "error"]
             errors, _ = self.run(pos, i + 1, collect=False)
+            errors += len(claimed)
             del self.played[move.tile]
             pos.pop()
+            self.scores, self.pending = scores, pending
             scored.append((errors, move))
         scored.sort(key=lambda s: s[0])
         return scored[0][1], scored[0][0] == scored[1][0]
+
+    # -- scoring during play (All Fives) ----------------------------------------------------
+    def score_play(self, pos: Position, entry: MoveEntry, seat: int | None, move: Move | None
+                   ) -> tuple[list[tuple], int]:
+        """Score an applied play (``move``) for the variant's per-play scoring and check the claim;
+        the problems are (code, message, details, severity). Any entry ends the chance of a Muggins
+        call on the play before it."""
+        self.pending = None
+        play = self.variant.play
+        name = entry.player
+        if move is None or not move.is_play or seat is None:
+            if entry.claim is not None and move is not None:
+                what = "a draw" if move.draw else "a pass"
+                return [("wrong-score", f"{name} claims {entry.claim} for {what}; only a play scores",
+                         {"claimed": entry.claim, "scores": 0}, "error")], 0
+            return [], 0
+        if play is None:
+            if entry.claim is not None:
+                return [("wrong-score", f"{name} claims {entry.claim}, but in the {self.variant.name} game "
+                         "nobody scores during play", {"claimed": entry.claim, "scores": 0}, "error")], 0
+            return [], 0
+        total = play.ends_total(pos.line(), pos.ends)
+        points = play.points(total)
+        if entry.claim is None:
+            if points:
+                self.pending = (seat, points)
+                return [("missed-score", f"{name} does not claim his points: {play.explain(total)}; the next "
+                         f"player, {self.players[(seat + 1) % pos.n]}, may take them with muggins",
+                         {"scores": points, "total": total}, "warning")], 0
+            return [], 0
+        self.scores[seat] += points      # the running score counts what the ends give
+        if entry.claim != points:
+            return [("wrong-score", f"{name} claims {entry.claim}, but {play.explain(total)}",
+                     {"claimed": entry.claim, "scores": points, "total": total}, "error")], points
+        return [], points
+
+    def muggins(self, entry: MoveEntry, seat: int | None) -> tuple[list[tuple], int]:
+        """Check a Muggins call: the previous play's unclaimed points, called by the next player."""
+        pending, self.pending = self.pending, None
+        name = entry.player
+        if self.variant.play is None:
+            return [("bad-muggins", f"{name} calls muggins, but in the {self.variant.name} game nobody scores "
+                     "during play", {})], 0
+        if seat is None:
+            return [("bad-muggins", f"{name!r}, who calls muggins, is not one of the players "
+                     f"({', '.join(self.players)})", {})], 0
+        if pending is None:
+            return [("bad-muggins", f"{name} calls muggins {entry.muggins}, but the entry before it is no "
+                     "scoring play left unclaimed", {})], 0
+        scorer, points = pending
+        nxt = (scorer + 1) % len(self.players)
+        if seat != nxt:
+            return [("bad-muggins", f"{name} calls muggins on {self.players[scorer]}'s unclaimed {points}, but "
+                     f"only the next player, {self.players[nxt]}, may", {"expected": self.players[nxt]})], 0
+        if entry.muggins != points:
+            self.pending = pending      # he may still call it right
+            return [("bad-muggins", f"{name} calls muggins {entry.muggins}, but {self.players[scorer]} left "
+                     f"{points} unclaimed", {"scores": points})], 0
+        self.scores[seat] += points
+        return [], points
 
     # -- the result -------------------------------------------------------------------------
     def finish(self, pos: Position, steps: list[Step]) -> tuple[Outcome | None, HandResult | None, list[Diagnostic]]:
@@ -563,7 +657,8 @@ class _Replayer:
                     step.ends_hand = True
                     break
             if not any(pos.hidden) and pos.n == self.variant.players:   # else the seats do not fit
-                facts = hand_facts(pos, outcome.termination, outcome.seat, self.leader)
+                facts = hand_facts(pos, outcome.termination, outcome.seat, self.leader,
+                                   tuple(self.scores) if self.variant.play is not None else None)
                 result = self.variant.hand_result(facts)
                 self.facts = facts
         tag = self.game.tags.get("Result")
@@ -628,8 +723,10 @@ class _Replayer:
         return f"{how}, {self.variant.side_name(result.winner, self.players)} winning {result.points}"
 
 
-def hand_facts(pos: Position, termination: str, seat: int, leader: int) -> HandFacts:
-    """Everything a scoring policy may look at in a finished hand, read off the position."""
+def hand_facts(pos: Position, termination: str, seat: int, leader: int,
+               play_points: tuple[int, ...] | None = None) -> HandFacts:
+    """Everything a scoring policy may look at in a finished hand, read off the position
+    (``play_points``: what each seat scored during play, which the position does not know)."""
     last = ends_before = None
     for move, _seat, ends, *_ in reversed(pos.history):
         if move.tile is not None:
@@ -637,7 +734,7 @@ def hand_facts(pos: Position, termination: str, seat: int, leader: int) -> HandF
             break
     return HandFacts(termination, seat, tuple(pos.pips(s) for s in range(pos.n)),
                      tuple(pos.count(s) for s in range(pos.n)), leader, tuple(pos.hands), last, ends_before,
-                     tuple((s, m.tile) for m, s, *_ in pos.history))
+                     tuple((s, m.tile) for m, s, *_ in pos.history), play_points)
 
 
 def _tag_diag(game: Game, tag: str, code: str, message: str, source: str) -> Diagnostic:
@@ -690,6 +787,8 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     r.lacks = []
     r.requirement = lead
     r.facts = None
+    r.scores = [0] * len(r.players)
+    r.pending = None
     pos, deal_diags = r.deal()
     diags.extend(deal_diags)
     diags.extend(r.lead(pos))

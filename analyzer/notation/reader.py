@@ -84,6 +84,8 @@ class _Play:
     annotation: str | None = None
     readable: bool = True     # False: a bad tile or a word that is no move (already reported)
     draw: bool = False        # a tile taken from the boneyard
+    claim: int | None = None  # the points claimed for the play ("+10", All Fives)
+    muggins: int | None = None   # a Muggins call for that many points ("muggins 10")
 
 
 @dataclass
@@ -233,11 +235,15 @@ class RecordTransformer(Transformer):
     def move(self, meta, name, play) -> _Move:
         return _Move(str(name), play, _span(meta))
 
+    def muggins_move(self, meta, name, keyword, points) -> _Move:
+        return _Move(str(name), _Play(None, _span(keyword), muggins=int(points)), _span(meta))
+
     def nameless_move(self, meta, play) -> _Move:
         return _Move(None, play, _span(meta))
 
-    def play(self, meta, action, annotation) -> _Play:
-        return replace(action, annotation=str(annotation) if annotation else None)
+    def play(self, meta, action, annotation, claim=None) -> _Play:
+        return replace(action, annotation=str(annotation) if annotation else None,
+                       claim=int(claim[1:]) if claim else None)
 
     def tile_play(self, meta, tile, end) -> _Play:
         if tile.tile is None:
@@ -423,10 +429,13 @@ class _GameBuilder:
 
 
 def _entry(player: str, play: _Play, round_no: int | None) -> MoveEntry:
-    return MoveEntry(player, play.tile, play.end, play.annotation, None, round_no, play.pos, play.draw)
+    return MoveEntry(player, play.tile, play.end, play.annotation, None, round_no, play.pos, play.draw,
+                     play.claim, play.muggins)
 
 
 def _play_text(play: _Play) -> str:
+    if play.muggins is not None:
+        return f"muggins {play.muggins}"
     if play.draw:
         return f"draws {play.tile if play.tile is not None else '?'}"
     return "pass" if play.tile is None else str(play.tile)
@@ -444,6 +453,8 @@ _EXPECTED = {
     "TAG_NAME": "a tag name like Event",
     "HAND_START": "a hand like A: [0-5] [1-3] ...",
     "QMARK": "? (hand not known)",
+    "POINTS": "the points of a muggins call, like 10",     # (a claim and "muggins" are never
+                                                            # the only choice, so not listed)
     "_LSQB": 'a tag like [Event "..."]',
     "STRING": 'a quoted value like "..."',
     "_RSQB": "']'",

@@ -37,13 +37,15 @@ def _tag(name: str, value: str) -> str:
 
 
 def _play(move: MoveEntry) -> str:
+    if move.muggins is not None:
+        return f"muggins {move.muggins}"
     if move.draw:
         text = f"draws {move.tile if move.tile is not None else '?'}"
     elif move.tile is None:
         text = "pass"
     else:
         text = str(move.tile) + (f"@{move.end}" if move.end is not None else "")
-    return text + (move.annotation or "")
+    return text + (move.annotation or "") + (f" +{move.claim}" if move.claim is not None else "")
 
 
 def _hand_line(hand) -> str:
@@ -108,8 +110,9 @@ def _move_lines(moves: list[MoveEntry], per_line: int) -> list[str]:
 
 def table_writable(game: Game) -> bool:
     """Whether the game fits a table: players with plain names, and every move by one of them in a
-    numbered round, and no draws (a table cell holds a play or a pass)."""
-    if not all(_is_name(p) for p in game.players) or any(m.draw for m in game.moves):
+    numbered round, and no draws, claimed points or Muggins calls (a table cell holds a play or a pass)."""
+    if not all(_is_name(p) for p in game.players) or any(m.draw or m.claim is not None or m.muggins is not None
+                                                         for m in game.moves):
         return False
     return all(m.round is not None and m.round >= 0 and m.player in game.players for m in game.moves)
 
@@ -119,7 +122,7 @@ def write_table(game: Game) -> str:
     starts where a player's column does not follow the previous cell's)."""
     if not table_writable(game):
         raise ValueError("this game does not fit a table: every move needs a numbered round and "
-                         "one of the players")
+                         "one of the players, and draws, claimed points and muggins calls have no cell")
     lines = [_tag(name, value) for name, value in game.tags.items()]
     if game.hands:
         if lines:

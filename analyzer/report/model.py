@@ -255,6 +255,10 @@ def _decision(d: Decision) -> DecisionView:
 
 def _move_text(step) -> str:
     entry = step.entry
+    if entry.muggins is not None:
+        return f"muggins {entry.muggins}"
+    if entry.draw:
+        return f"draws {entry.tile if entry.tile is not None else '?'}"
     if entry.tile is None:
         return "pass"
     if step.move is not None and step.move.end is not None:

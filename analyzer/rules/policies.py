@@ -16,7 +16,8 @@ from typing import Sequence
 from ..tiles import Tile, tile_set
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
-           "BlockDecider", "HandScoring", "PointScoring", "MatchScoring", "MatchState",
+           "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward", "MatchScoring",
+           "MatchState",
            "HandFacts", "HandResult", "draw_rank", "DOUBLE_BLANK"]
 
 DOUBLE_BLANK = Tile(0, 0)
@@ -32,7 +33,7 @@ class HandFacts:
     (``Variant.search_note``): ``hands`` (the tiles left in each hand, bit masks) for a tile worth
     more than its pips ([0-0] = 50); ``last_tile`` and ``ends_before`` (the open numbers before
     it) for capicú, dominao, chuchazo and Milo; ``history`` (each move's seat and tile, None for
-    a pass) for pass bonuses."""
+    a pass) for pass bonuses; ``play_points`` (what each seat scored during the hand: All Fives)."""
 
     termination: str            # "domino" or "blocked"
     seat: int                   # who went out, or who played last before the block
@@ -43,6 +44,7 @@ class HandFacts:
     last_tile: Tile | None = None
     ends_before: tuple[int, int] | None = None
     history: tuple[tuple[int, Tile | None], ...] | None = None
+    play_points: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,6 +547,91 @@ class PointScoring:
                 first = False
             i = k
         return out
+
+
+# -- scoring during play (All Fives, 003) ----------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PlayScoring:
+    """Points scored by a play, from the open ends it leaves (All Fives and All Fives and Threes).
+
+    "Wann immer ein Spieler einen Stein an einem Ende legt, sodass die Punkte an beiden Enden eine
+    Summe ergeben, die ein Vielfaches von fünf ist, wird diese Zahl zu seinem Punktestand hinzugefügt"
+
+    The ends count their outer halves; a double lying crosswise at an end counts both halves; a
+    lone lead tile counts its pips. ``threes``: multiples of three score as well. ``pub``: the
+    British pub count, the number of fives plus the number of threes (15 scores 3 + 5 = 8)."""
+
+    threes: bool = False
+    pub: bool = False
+
+    @staticmethod
+    def ends_total(line: Sequence[tuple[Tile, bool]], ends: tuple[int, int] | None) -> int:
+        """The count of the open ends of ``line`` (left to right, as ``Position.line()``) whose open
+        numbers are ``ends`` (left, right)."""
+        if not line or ends is None:
+            return 0
+        if len(line) == 1:
+            return line[0][0].pips
+        left, right = ends
+        total = left + right
+        if line[0][0].is_double:
+            total += left
+        if line[-1][0].is_double:
+            total += right
+        return total
+
+    def points(self, total: int) -> int:
+        """What a play that leaves the ends at ``total`` scores (0: nothing)."""
+        if total <= 0:
+            return 0
+        fives = total % 5 == 0
+        threes = self.threes and total % 3 == 0
+        if self.pub:
+            return (total // 5 if fives else 0) + (total // 3 if threes else 0)
+        return total if fives or threes else 0
+
+    def explain(self, total: int) -> str:
+        """``"the open ends count 15, which scores 8 (3 fives and 5 threes)"``."""
+        points = self.points(total)
+        head = f"the open ends count {total}"
+        if not points:
+            return head + (", which is no multiple of five or three" if self.threes
+                           else ", which is no multiple of five") + " and scores nothing"
+        if self.pub:
+            parts = [f"{total // k} {name}" for k, name in ((5, "fives"), (3, "threes"))
+                     if total % k == 0 and (k == 5 or self.threes)]
+            return f"{head}, which scores {points} ({' and '.join(parts)})"
+        return f"{head}, which scores {points}"
+
+
+def round_up(points: int, unit: int) -> int:
+    return -(-points // unit) * unit if points > 0 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class DifferenceAward:
+    """The end of an All Fives hand: the points scored during play (``HandFacts.play_points``), and
+    for the winner the sum, over the losers, of each loser's pips minus the winner's, rounded up
+    to ``unit`` (003: "Jeder verlierende Spieler nimmt die Differenz zwischen seiner und der
+    Punktzahl des Gewinners am Ende, rundet sie auf fünf auf und schreibt sie dem Gewinner gut").
+    ``points`` of the result is that award; ``scores`` add the play points."""
+
+    unit: int = 5
+
+    def award(self, facts: HandFacts, winner: int | None, seating: Seating) -> int:
+        if winner is None:
+            return 0
+        best = facts.pips[seating.members(winner)[0]]
+        return sum(round_up(p - best, self.unit) for s, p in enumerate(facts.pips) if seating.teams[s] != winner)
+
+    def score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
+        scores = [0] * seating.sides
+        for seat, p in enumerate(facts.play_points or ()):
+            scores[seating.teams[seat]] += p
+        points = self.award(facts, winner, seating)
+        if winner is not None:
+            scores[winner] += points
+        return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
 
 
 # -- match scoring --------------------------------------------------------------------------

@@ -12,8 +12,9 @@ from typing import Callable, Mapping
 from ..tiles import Tile
 from .options import (BadOptionValue, OptionSpec, UnknownOption, UnknownVariant, VariantError, normalise,
                       parse_rules)
-from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, Drawing, HandFacts, HandResult, HandScoring,
-                       LeadPolicy, MatchScoring, Opening, PointScoring, Seating)
+from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandFacts,
+                       HandResult, HandScoring, LeadPolicy, MatchScoring, Opening, PlayScoring, PointScoring,
+                       Seating)
 
 __all__ = ["Variant", "Family", "FAMILIES", "VARIANTS", "find_variant", "find_family", "UnknownVariant",
            "UnknownOption", "BadOptionValue", "VariantError", "parse_rules"]
@@ -32,7 +33,7 @@ class Variant:
     dealing: Dealing = Dealing()
     opening: Opening = Opening()
     block: BlockRule | BlockDecider = BlockRule()
-    scoring: HandScoring | PointScoring = HandScoring()
+    scoring: HandScoring | PointScoring | DifferenceAward = HandScoring()
     match: MatchScoring = MatchScoring()
     aliases: tuple[str, ...] = field(default=())
     lead: LeadPolicy = LeadPolicy()
@@ -42,6 +43,7 @@ class Variant:
     irregularities: str = ""          # "whist": report §8 of Domino Whist under its rule names
     drawing: Drawing | None = None    # a draw game: how players take tiles from the boneyard
     turns: str = "one"                # "one": one play a turn; "run": a player plays while he can (Hungarian)
+    play: PlayScoring | None = None   # points scored during play, from the open ends (All Fives)
 
     @property
     def players(self) -> int:
@@ -96,7 +98,7 @@ class Variant:
         """Whether a two-sided exact search gives the hand's true score from the position alone."""
         s = self.scoring
         return (self.seating.sides == 2 and not (isinstance(s, PointScoring) and s.pass_bonus)
-                and self.drawing is None and self.turns == "one")
+                and self.drawing is None and self.turns == "one" and self.play is None)
 
     @property
     def search_note(self) -> str:
@@ -107,6 +109,10 @@ class Variant:
             notes.append("draw games: the tiles a player draws are chance, which the two-sided exact search "
                          "does not model; no exact values are computed (a search over the boneyard order the "
                          "record reveals is not implemented yet)")
+        if self.play is not None:
+            notes.append("points are scored during play from the open ends (All Fives), which depend on the "
+                         "order of play, not only on the position; the exact search does not score them, so no "
+                         "exact values are computed")
         if self.turns == "run":
             notes.append("a player keeps playing while he can (Hungarian), which the exact search does not "
                          "model; no exact values are computed")
@@ -491,8 +497,58 @@ HUNGARIAN = Family(
     aliases=("ungarisch", "ungarisches-domino", "hungarian-domino"),
 )
 
+# all fives, all fives and threes (003) ------------------------------------------------------------
+FIVES_HAND = {"no": 6}         # a block game keeps the block game's six tiles; a draw game deals five
+
+
+def _build_fives(threes: bool):
+    def build(o: dict[str, str], given: set[str]) -> dict:
+        n = int(o["players"])
+        draw = o["draw"]
+        return dict(seating=Seating.individual(n), dealing=Dealing(FIVES_HAND.get(draw, 5)),
+                    drawing=None if draw == "no" else Drawing(draw, 0),
+                    opening=Opening(first_game_tile=None, highest_double=True),
+                    block=BlockDecider("player", "draw"), scoring=DifferenceAward(5),
+                    play=PlayScoring(threes=threes, pub=o.get("count") == "pub"),
+                    match=MatchScoring(int(o["target"])), lead=LeadPolicy("any"))
+    return build
+
+
+_FIVES_OPTIONS = (
+    OptionSpec("players", "2", "2, 3 or 4, each for himself; default: as many as the record names", kind="int",
+               values=("2", "3", "4")),
+    OptionSpec("draw", "one", "the draw game of 003 with 5 tiles each: a player who cannot play draws one tile "
+               "and passes if it does not fit (one), or draws until he can (until); or no drawing: a block game "
+               "with 6 tiles each and the rest sleepers (no)", values=("one", "until", "no")),
+    OptionSpec("target", "100", "points that win the match (003: \"am häufigsten bis zu 100\")", kind="int"),
+)
+
+ALL_FIVES = Family(
+    "all-fives",
+    "All Fives (Muggins): a play that leaves the open ends at a multiple of five scores it, an unclaimed score "
+    "may be taken by the next player (muggins); each loser's pips less the winner's, rounded up to five, go to "
+    "the winner; to 100",
+    "003_00cd45980cfaffe5.txt",
+    _FIVES_OPTIONS,
+    _build_fives(False),
+    aliases=("alle-fuenfer", "allefuenfer", "fives", "muggins", "all-5s"),
+)
+
+ALL_FIVES_THREES = Family(
+    "all-fives-threes",
+    "All Fives and Threes: All Fives where multiples of three score as well (count=pub: the British pub count, "
+    "the number of fives plus the number of threes)",
+    "003_00cd45980cfaffe5.txt",
+    _FIVES_OPTIONS + (
+        OptionSpec("count", "sum", "a multiple of five or three scores the ends' sum, or (pub) the number of "
+                   "fives plus the number of threes (15 scores 3 + 5 = 8)", values=("sum", "pub")),
+    ),
+    _build_fives(True),
+    aliases=("alle-fuenfer-und-dreier", "fives-and-threes", "fives-threes", "5s-and-3s", "threes-and-fives"),
+)
+
 FAMILIES: dict[str, Family] = {f.name: f for f in (PARTNERSHIP, WHIST, JAMAICAN, CUTTHROAT, CHIVA, BLOCK, DRAW,
-                                                  HUNGARIAN)}
+                                                  HUNGARIAN, ALL_FIVES, ALL_FIVES_THREES)}
 
 _CACHE: dict[tuple, Variant] = {}
 
