@@ -140,11 +140,15 @@ class Position:
         if self.count(last) == 0 and self.history[-1][0].tile is not None:
             return Outcome("domino", last)
         if self.passes >= self.n or not self.can_anyone_play():
-            for move, seat, *_ in reversed(self.history):
-                if move.tile is not None:
-                    return Outcome("blocked", seat)
-            return Outcome("blocked", last)
+            return self.blocked()
         return None
+
+    def blocked(self) -> Outcome:
+        """The blocked end of the hand, credited to the last player who laid a tile."""
+        for move, seat, *_ in reversed(self.history):
+            if move.tile is not None:
+                return Outcome("blocked", seat)
+        return Outcome("blocked", self.history[-1][1])
 
     def key(self) -> tuple:
         """A hashable key for the whole state (the transposition-table key)."""

@@ -28,10 +28,7 @@ class PairOutPosition(Position):
             if all(self.count(s) == 0 for s in range(self.n) if self.teams[s] == side):
                 return Outcome("domino", last)
         if self.passes >= self.n or not self.can_anyone_play():
-            for move, seat, *_ in reversed(self.history):
-                if move.tile is not None:
-                    return Outcome("blocked", seat)
-            return Outcome("blocked", last)
+            return self.blocked()
         return None
 
 

@@ -88,10 +88,7 @@ class DrawPosition(Position):
         if self.history[-1][0].tile is not None and self.count(last) == 0:
             return Outcome("domino", last)
         if self.stock <= self.keep and (self.passes >= self.n or not self.can_anyone_play()):
-            for move, seat, *_ in reversed(self.history):
-                if move.tile is not None:
-                    return Outcome("blocked", seat)
-            return Outcome("blocked", last)
+            return self.blocked()
         return None
 
     def key(self) -> tuple:
@@ -160,8 +157,5 @@ class RunPosition(Position):
             out = [s for s in range(self.n) if self.count(s) == 0]
             if out:
                 return Outcome("domino", out[0])
-            for move, seat, *_ in reversed(self.history):
-                if move.tile is not None:
-                    return Outcome("blocked", seat)
-            return Outcome("blocked", self.history[-1][1])
+            return self.blocked()
         return None
