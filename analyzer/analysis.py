@@ -152,8 +152,9 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                        if rep.deal_ok else "the deal has errors, so nothing can be analysed")
         return out
     out.note = variant.search_note or None
-    if variant.drawing is not None or variant.turns != "one":
-        # what is drawn is chance, and a run of plays is not a one-tile-per-turn game tree
+    if variant.drawing is not None or variant.turns != "one" or variant.layout != "line":
+        # what is drawn is chance, a run of plays is not a one-tile-per-turn game tree, and the
+        # solver plays on a line with two ends
         out.stopped, out.note = f"no exact search for this game: {variant.search_note}", None
         return out
     individual = variant.seating.sides > 2

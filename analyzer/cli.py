@@ -13,6 +13,7 @@ from .diagnostics import DominoError
 from .notation import read
 from .position import tiles_of
 from .replay import Replay, replay_record
+from .rules.layout import arms_text
 from .rules import UnknownVariant, find_variant
 
 
@@ -211,12 +212,16 @@ def replay_command(file, variant, rules, as_json):
         for step in rep.steps:
             entry = step.entry
             what = _entry_text(entry)
-            if step.move is not None and step.move.end is not None and not entry.draw:
+            if step.move is not None and step.move.arm is not None:
+                what += f" on arm {step.move.arm}"
+            elif step.move is not None and step.move.end is not None and not entry.draw:
                 what += f" on the {step.move.end}"
             if entry.annotation:
                 what += f" {entry.annotation}"
             label = f"{entry.round}." if entry.round is not None else "  "
             ends = "-" if step.ends_after is None else " ".join(map(str, step.ends_after))
+            if step.arms:
+                ends = arms_text(step.arms)
             line = f"{label:>4} {entry.player:<6} {what:<22} open: {ends}"
             if step.lacks:
                 line += f"   {entry.player} has no {' and no '.join(map(str, step.lacks))}"
@@ -274,6 +279,8 @@ def replay_data(rep: Replay) -> dict:
             "move": _entry_text(e), "boneyard": step.boneyard, "scores": _scores(rep, step.scores),
             "scored": step.scored,
             "end": None if step.move is None else step.move.end,
+            "arm": None if step.move is None else step.move.arm,
+            "arms": None if step.arms is None else [{"number": a.number, "state": a.state} for a in step.arms],
             "applied": step.move is not None, "annotation": e.annotation, "comment": e.comment,
             "line": e.pos.line or None, "column": e.pos.column or None,
             "open_ends": None if step.ends_after is None else list(step.ends_after),

@@ -234,6 +234,9 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
     n = variant.players
     names = names or SEAT_NAMES[:n]
     size = variant.dealing.hand_size
+    every = variant.opening.every_game_tile
+    if every is not None:           # every hand is opened by its holder with it (French: [0-0])
+        req = LeadRequirement(holder_of=every, tile=every)
     while True:
         tiles = list(variant.dealing.tiles)
         rng.shuffle(tiles)
@@ -264,7 +267,7 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
         points = play.points(play.ends_total(pos.line(), pos.ends)) if play and move.is_play else 0
         claim = points if points and rng.random() < 0.8 else None    # now and then a score is missed
         moves.append(MoveEntry(names[seat], move.tile, move.end if two_ways else None, round=row, draw=move.draw,
-                               claim=claim))
+                               claim=claim, arm=move.arm if two_ways else None))
         if claim:
             scores[seat] += points
         elif points and rng.random() < 0.5:                            # and the next player calls muggins

@@ -164,14 +164,7 @@ class Position:
             self.passes += 1
         else:
             tile = move.tile
-            bit = tile.bit
-            hidden_used = False
-            if self.hands[seat] & bit:
-                self.hands[seat] &= ~bit
-            else:  # a tile from an unknown hand
-                self.pool &= ~bit
-                self.hidden[seat] -= 1
-                hidden_used = True
+            hidden_used = self._take(seat, tile)
             self.history.append((move, seat, self.ends, self.passes, hidden_used))
             if self.ends is None:
                 self.ends = (tile.low, tile.high)
@@ -184,15 +177,29 @@ class Position:
             self.passes = 0
         self.turn = (seat + 1) % self.n
 
+    def _take(self, seat: int, tile: Tile) -> bool:
+        """Take ``tile`` out of ``seat``'s hand; True when it came from his unknown tiles."""
+        bit = tile.bit
+        if self.hands[seat] & bit:
+            self.hands[seat] &= ~bit
+            return False
+        self.pool &= ~bit          # a tile from an unknown hand
+        self.hidden[seat] -= 1
+        return True
+
+    def _give(self, seat: int, tile: Tile, hidden_used: bool) -> None:
+        """Put ``tile`` back where ``_take`` took it from."""
+        if hidden_used:
+            self.pool |= tile.bit
+            self.hidden[seat] += 1
+        else:
+            self.hands[seat] |= tile.bit
+
     def pop(self) -> Move:
         """Undo the last move and return it."""
         move, seat, ends, passes, hidden_used = self.history.pop()
         if move.tile is not None:
-            if hidden_used:
-                self.pool |= move.tile.bit
-                self.hidden[seat] += 1
-            else:
-                self.hands[seat] |= move.tile.bit
+            self._give(seat, move.tile, hidden_used)
         self.ends = ends
         self.passes = passes
         self.turn = seat

@@ -31,7 +31,8 @@ class MoveEntry:
     ``draw``: the player takes ``tile`` from the boneyard (``tile`` None: ``draws ?``, a tile the
     record does not show). ``claim``: the points the player claims for his play (``B [3-4] +10``,
     All Fives). ``muggins``: not a move but a Muggins call, taking that many points the previous
-    player did not claim (``C muggins 10``; ``tile`` is None)."""
+    player did not claim (``C muggins 10``; ``tile`` is None). ``arm``: the arm of a layout with more
+    than two open ends the tile went on (``B [0-3]>2``; French and cross domino)."""
 
     player: str
     tile: Tile | None
@@ -43,6 +44,7 @@ class MoveEntry:
     draw: bool = False
     claim: int | None = None
     muggins: int | None = None
+    arm: int | None = None              # the arm of a layout with more than two ends (``[0-3]>2``)
 
     @property
     def is_pass(self) -> bool:

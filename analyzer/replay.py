@@ -10,6 +10,7 @@ from .record import Game, MoveEntry, Span, StatedResult
 from .rules import (HandFacts, HandResult, LeadRequirement, UnknownVariant, Variant, VariantError, find_variant,
                     parse_rules)
 from .rules.ending import position_for
+from .rules.layout import Arm, ArmPosition
 from .rules.turns import DrawPosition
 from .tiles import PASS, Move, Tile
 
@@ -23,6 +24,11 @@ def ends_text(ends: tuple[int, int] | None) -> str:
         return "none (nothing played yet)"
     a, b = sorted(ends)
     return f"{a} and {b}" if a != b else f"{a} and {b} (both ends {a})"
+
+
+def open_text(pos: Position) -> str:
+    """The open ends of ``pos``: ``"3 and 5"``, or every arm of a layout with arms."""
+    return pos.ends_text() if isinstance(pos, ArmPosition) else ends_text(pos.ends)
 
 
 def _tiles_text(tiles) -> str:
@@ -46,6 +52,7 @@ class Step:
     boneyard: int | None = None       # tiles left in the boneyard after the move (draw games)
     scores: tuple[int, ...] | None = None   # each seat's points scored during play so far (All Fives)
     scored: int = 0                   # the points this entry scored (a claimed play or a muggins call)
+    arms: tuple[Arm, ...] | None = None   # every arm after the move (a layout with arms: French, cross)
 
     @property
     def ok(self) -> bool:
@@ -334,7 +341,7 @@ class _Replayer:
             playable = pos.playable(seat)
             if playable and pos.ends is not None:
                 problems.append(("false-pass", f"{name} passes but could play {_tiles_text(playable)} "
-                                 f"on the open ends {ends_text(pos.ends)}",
+                                 f"on the open ends {open_text(pos)}",
                                  {"open_ends": list(pos.ends), "playable": [str(t) for t in playable]}, True))
             elif pos.ends is None:
                 problems.append(("false-pass", f"{name} passes on the lead; the leader must play a tile",
@@ -368,6 +375,8 @@ class _Replayer:
                 problems.append(("lead-tile", f"this hand must be opened with {_tiles_text(forced)}, not {tile}",
                                  {"expected": [str(t) for t in forced]}, True))
             return [Move(tile, None)], problems
+        if isinstance(pos, ArmPosition):
+            return self.check_arm(pos, entry, seat)
         placements = pos.placements(tile)
         if not placements:
             playable = pos.playable(seat)
@@ -383,6 +392,45 @@ class _Replayer:
             else:
                 placements = stated
         return placements, problems
+
+    def check_arm(self, pos: ArmPosition, entry: MoveEntry, seat: int) -> tuple[list[Move], list[tuple]]:
+        """``check`` for a layout with arms: the arm a tile may go on (see ``analyzer.rules.layout``)."""
+        name, tile = self.players[seat], entry.tile
+        playable = pos.playable(seat)
+        could = f"{name} could play {_tiles_text(playable)}" if playable else f"{name} holds nothing that fits"
+        details = {"open_ends": list(pos.ends), "arms": [list(a) for a in pos.arms],
+                   "playable": [str(t) for t in playable]}
+        problems: list[tuple] = []
+        if entry.arm is not None:
+            problem = pos.arm_problem(entry.arm, tile)
+            if problem is not None:
+                code, reason = problem
+                return [], [(code, f"{tile} cannot go on arm {entry.arm}: {reason}; the layout: "
+                             f"{pos.ends_text()}; {could}", details, False)]
+            move = Move(tile, pos.arms[entry.arm - 1].number, arm=entry.arm)
+            if entry.end is not None and entry.end != move.end:
+                problems.append(("end-mismatch", f"{tile} on arm {entry.arm} goes on its {move.end}, not on a "
+                                 f"{entry.end}", details, True))
+            return [move], problems
+        placements = pos.placements(tile)
+        if entry.end is not None and placements:
+            stated = [m for m in placements if m.end == entry.end]
+            if not stated:
+                problems.append(("end-mismatch", f"{tile} cannot go on a {entry.end}: the layout is "
+                                 f"{pos.ends_text()}", details, True))
+            else:
+                placements = stated
+        if placements:
+            return placements, problems
+        # why not: a closed arm or a skipped double before a plain mismatch
+        reasons = [pos.arm_problem(k, tile) for k in range(1, len(pos.arms) + 1)]
+        for code in ("arm-closed", "double-skipped"):
+            found = [reason for c, reason in filter(None, reasons) if c == code]
+            if found:
+                return [], [(code, f"{tile} cannot be played now: {found[0]}; the layout: {pos.ends_text()}; "
+                             f"{could}", details, False)]
+        return [], [("tile-no-match", f"{tile} does not fit the open ends: {pos.ends_text()}; {could}",
+                     details, False)]
 
     @staticmethod
     def _boneyard_text(pos: DrawPosition) -> str:
@@ -500,16 +548,19 @@ class _Replayer:
                             pos.push(move)
                             harmless = pos.outcome() is not None
                             pos.pop()
+                            where = (f"arms {' and '.join(str(c.arm) for c in candidates)} ({open_text(pos)})"
+                                     if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
+                            taken = f"arm {move.arm}" if move.arm is not None else f"the {move.end}"
                             diags.append(self.diag(
-                                "ambiguous-end", f"{entry.tile} fits both open ends ({ends_text(pos.ends)}) and "
-                                f"the rest of the record does not decide which; taken on the {move.end}"
+                                "ambiguous-end", f"{entry.tile} fits {where} and "
+                                f"the rest of the record does not decide which; taken on {taken}"
                                 + ("; it ends the hand either way" if harmless else ""),
                                 entry.pos, severity="info" if harmless else "warning",
                                 choices=[c.end for c in candidates]))
                     else:
                         move = candidates[0]
                     if move.is_pass and pos.ends is not None:
-                        lacks = tuple(sorted(set(pos.ends)))
+                        lacks = pos.numbers_open()
                     pos.push(move)
                     pushed += 1
                     if move.draw:         # what his passes proved no longer holds
@@ -530,7 +581,7 @@ class _Replayer:
                 steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags,
                                   boneyard=getattr(pos, "stock", None),
                                   scores=tuple(self.scores) if self.variant.play is not None else None,
-                                  scored=scored))
+                                  scored=scored, arms=getattr(pos, "arms", None)))
         if not collect:
             # the stated result can decide a placement as well (only some ends block the hand)
             errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])

@@ -73,11 +73,14 @@ class Tile:
 class Move:
     """A play of ``tile`` attached to the open number ``end`` (None for the lead), or a pass.
 
-    ``draw``: a tile taken from the boneyard (``tile`` None: a tile the record does not show)."""
+    ``draw``: a tile taken from the boneyard (``tile`` None: a tile the record does not show).
+    ``arm``: the arm of a layout with more than two open ends the tile goes on (1 to 4; None on a
+    plain two-ended line), see :mod:`analyzer.rules.layout`."""
 
     tile: Tile | None = None
     end: int | None = None
     draw: bool = False
+    arm: int | None = None
 
     @property
     def is_pass(self) -> bool:
@@ -92,7 +95,8 @@ class Move:
             return f"draws {self.tile if self.tile is not None else '?'}"
         if self.tile is None:
             return "pass"
-        return str(self.tile) if self.end is None else f"{self.tile}@{self.end}"
+        text = str(self.tile) if self.end is None else f"{self.tile}@{self.end}"
+        return text if self.arm is None else f"{text}>{self.arm}"
 
 
 PASS = Move()

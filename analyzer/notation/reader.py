@@ -86,6 +86,7 @@ class _Play:
     draw: bool = False        # a tile taken from the boneyard
     claim: int | None = None  # the points claimed for the play ("+10", All Fives)
     muggins: int | None = None   # a Muggins call for that many points ("muggins 10")
+    arm: int | None = None       # the arm of a layout with arms (">2")
 
 
 @dataclass
@@ -245,7 +246,7 @@ class RecordTransformer(Transformer):
         return replace(action, annotation=str(annotation) if annotation else None,
                        claim=int(claim[1:]) if claim else None)
 
-    def tile_play(self, meta, tile, end) -> _Play:
+    def tile_play(self, meta, tile, end, arm=None) -> _Play:
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
         number = int(end[1:].strip()) if end else None
@@ -253,7 +254,11 @@ class RecordTransformer(Transformer):
             self.log.report(_span(end), "bad-end", f"{tile.tile} has no {number}, so it cannot have "
                             f"been played on a {number}", tile=str(tile.tile), end=number)
             number = None
-        return _Play(tile.tile, tile.pos, end=number)
+        arm_number = int(arm[1:].strip()) if arm else None
+        if arm_number == 0:
+            self.log.report(_span(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)", tile=str(tile.tile))
+            arm_number = None
+        return _Play(tile.tile, tile.pos, end=number, arm=arm_number)
 
     def pass_play(self, meta, token) -> _Play:
         return _Play(None, _span(meta))
@@ -430,7 +435,7 @@ class _GameBuilder:
 
 def _entry(player: str, play: _Play, round_no: int | None) -> MoveEntry:
     return MoveEntry(player, play.tile, play.end, play.annotation, None, round_no, play.pos, play.draw,
-                     play.claim, play.muggins)
+                     play.claim, play.muggins, play.arm)
 
 
 def _play_text(play: _Play) -> str:
@@ -449,6 +454,7 @@ _EXPECTED = {
     "NOMOVE": "---- (no move)",
     "ANNOT": "an annotation (! ? !! ?? !? ?! *)",
     "END": "@N (the number the tile was played on)",
+    "ARM": ">N (the arm the tile was played on)",
     "NAME": "a name",
     "TAG_NAME": "a tag name like Event",
     "HAND_START": "a hand like A: [0-5] [1-3] ...",

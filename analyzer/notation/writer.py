@@ -44,7 +44,8 @@ def _play(move: MoveEntry) -> str:
     elif move.tile is None:
         text = "pass"
     else:
-        text = str(move.tile) + (f"@{move.end}" if move.end is not None else "")
+        text = (str(move.tile) + (f"@{move.end}" if move.end is not None else "")
+                + (f">{move.arm}" if move.arm is not None else ""))
     return text + (move.annotation or "") + (f" +{move.claim}" if move.claim is not None else "")
 
 

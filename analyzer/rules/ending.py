@@ -33,10 +33,13 @@ class PairOutPosition(Position):
 
 
 def position_for(variant, hands, turn: int = 0, **kw) -> Position:
-    """A fresh position for ``variant``: the plain one, or one that ends hands (or takes turns, or
-    draws from a boneyard) the variant's way."""
+    """A fresh position for ``variant``: the plain one, or one that ends hands (or takes turns, draws
+    from a boneyard, or lays tiles on arms) the variant's way."""
+    from .layout import ArmPosition
     from .turns import DrawPosition, RunPosition
 
+    if getattr(variant, "layout", "line") != "line":
+        return ArmPosition(hands, turn, **kw).setup(variant.layout)
     drawing = getattr(variant, "drawing", None)
     if drawing is not None:
         pos = DrawPosition(hands, turn, **kw)

@@ -397,6 +397,9 @@ class HandScoring:
         return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
 
 
+_DOUBLES = sum(Tile(n, n).bit for n in range(13))       # every double up to double-twelve, as a mask
+
+
 def _held(mask: int, tile: Tile) -> bool:
     return bool(mask & tile.bit)
 
@@ -412,7 +415,9 @@ class PointScoring:
     ``divide``: divide by 10 rounding down, at least 1. ``blank``: what [0-0] counts.
     ``capicu``, ``chuchazo`` (``any``/``one-end``): the Quinientos bonuses. ``pass_bonus``:
     20 for the first play that makes the next player pass, 10 later, 20 for a blocking play;
-    hand points rounded down to tens."""
+    hand points rounded down to tens. ``doubled``: a hand that still holds a double counts its pips
+    twice (French domino, 002: "Wenn ein Spieler noch einen Doppelstein in seiner Hand hat, wird
+    seine Punktzahl verdoppelt"), once however many doubles it holds."""
 
     count: str = "losers"
     divide: int = 1
@@ -420,11 +425,14 @@ class PointScoring:
     capicu: int = 0
     chuchazo: str = ""
     pass_bonus: bool = False
+    doubled: bool = False
 
     def _pips(self, facts: HandFacts, seat: int) -> int:
         p = facts.pips[seat]
         if self.blank and facts.hands is not None and _held(facts.hands[seat], DOUBLE_BLANK):
             p += self.blank
+        if self.doubled and facts.hands is not None and facts.hands[seat] & _DOUBLES:
+            p *= 2
         return p
 
     def _divide(self, points: int) -> int:

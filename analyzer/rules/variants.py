@@ -44,6 +44,7 @@ class Variant:
     drawing: Drawing | None = None    # a draw game: how players take tiles from the boneyard
     turns: str = "one"                # "one": one play a turn; "run": a player plays while he can (Hungarian)
     play: PlayScoring | None = None   # points scored during play, from the open ends (All Fives)
+    layout: str = "line"              # "line": two open ends; "french"/"cross": a spinner with arms (layout.py)
 
     @property
     def players(self) -> int:
@@ -98,7 +99,7 @@ class Variant:
         """Whether a two-sided exact search gives the hand's true score from the position alone."""
         s = self.scoring
         return (self.seating.sides == 2 and not (isinstance(s, PointScoring) and s.pass_bonus)
-                and self.drawing is None and self.turns == "one" and self.play is None)
+                and self.drawing is None and self.turns == "one" and self.play is None and self.layout == "line")
 
     @property
     def search_note(self) -> str:
@@ -113,10 +114,13 @@ class Variant:
             notes.append("points are scored during play from the open ends (All Fives), which depend on the "
                          "order of play, not only on the position; the exact search does not score them, so no "
                          "exact values are computed")
+        if self.layout != "line":
+            notes.append("the layout has four arms (a spinner), which the exact search does not model (it plays "
+                         "on a line with two open ends); no exact values are computed")
         if self.turns == "run":
             notes.append("a player keeps playing while he can (Hungarian), which the exact search does not "
                          "model; no exact values are computed")
-        if self.seating.sides > 2:
+        if self.seating.sides > 2 and self.layout == "line":
             notes.append(f"{self.seating.sides} players play each for himself, so no exact two-sided "
                          "search applies; the analysis assumes the analysed player against all the others "
                          "(they play to minimise his score)")
@@ -547,8 +551,46 @@ ALL_FIVES_THREES = Family(
     aliases=("alle-fuenfer-und-dreier", "fives-and-threes", "fives-threes", "5s-and-3s", "threes-and-fives"),
 )
 
+# french (002) and cross (003): layouts with four arms ---------------------------------------------
+def _build_french(o: dict[str, str], given: set[str]) -> dict:
+    return dict(seating=Seating.individual(4), dealing=Dealing(7),
+                opening=Opening(first_game_tile=None, every_game_tile=DOUBLE_BLANK), block=BlockRule(),
+                scoring=PointScoring("bad", doubled=True), match=MatchScoring(int(o["target"]), "bad"),
+                lead=LeadPolicy("any"), layout="french")
+
+
+FRENCH = Family(
+    "french",
+    "French domino: four players each for himself with 7 tiles; the [0-0] holder opens with it, four tiles "
+    "with a 0 go on its four sides, then each arm takes its double before it goes on; the pips left are bad "
+    "points (doubled for a hand holding a double); the match ends when someone reaches 100, the lowest wins",
+    "002_4689fe785f06d323.txt",
+    (OptionSpec("target", "100", "the bad points that end the match (the lowest total wins)", kind="int"),),
+    _build_french,
+    aliases=("franzoesisch", "franzoesisches-domino", "french-domino"),
+)
+
+
+def _build_cross(o: dict[str, str], given: set[str]) -> dict:
+    return dict(seating=Seating.partners(), dealing=Dealing(6),
+                opening=Opening(first_game_tile=None, highest_double=True), block=BlockRule(),
+                scoring=HandScoring("losers"), match=MatchScoring(int(o["target"])), lead=LeadPolicy("any"),
+                layout="cross")
+
+
+CROSS = Family(
+    "cross",
+    "Cross domino: the block game of 003 (two pairs, 6 tiles each, 4 sleepers, the highest double opens) "
+    "whose opening double is a spinner: its four sides each take a tile before play goes on, then there "
+    "are four ends",
+    "003_00cd45980cfaffe5.txt",
+    (OptionSpec("target", "100", "points that win the match", kind="int"),),
+    _build_cross,
+    aliases=("kreuzdomino", "kreuz", "cross-domino", "spinner"),
+)
+
 FAMILIES: dict[str, Family] = {f.name: f for f in (PARTNERSHIP, WHIST, JAMAICAN, CUTTHROAT, CHIVA, BLOCK, DRAW,
-                                                  HUNGARIAN, ALL_FIVES, ALL_FIVES_THREES)}
+                                                  HUNGARIAN, ALL_FIVES, ALL_FIVES_THREES, FRENCH, CROSS)}
 
 _CACHE: dict[tuple, Variant] = {}
 
