@@ -102,14 +102,18 @@ class Position:
             out.append(Move(tile, b))
         return out
 
+    def plays(self) -> list[Move]:
+        """Every tile the mover could lay now, once per way of laying it."""
+        moves = []
+        for tile in tiles_of(self.playable_mask(self.turn), self.max_pip):
+            moves.extend(self.placements(tile))
+        return moves
+
     def legal_moves(self) -> list[Move]:
         """The mover's plays, or ``[PASS]`` when he has none, or ``[]`` once the hand is over."""
         if self.outcome() is not None:
             return []
-        moves = []
-        for tile in tiles_of(self.playable_mask(self.turn), self.max_pip):
-            moves.extend(self.placements(tile))
-        return moves or [PASS]
+        return self.plays() or [PASS]
 
     def numbers_open(self) -> tuple[int, ...]:
         if self.ends is None:

@@ -387,7 +387,7 @@ class _Search:
         self.nodes = 0
         self.players = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
         self.seat_of = {name: s for s, name in enumerate(self.players)}
-        self.n = n = len(self.players)
+        self.n = len(self.players)
         v = variant
         self.valid_tiles = set(v.dealing.tiles)
         self.valid_mask = mask_of(v.dealing.tiles)

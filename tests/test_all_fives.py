@@ -11,7 +11,6 @@ from analyzer.notation.writer import table_writable
 from analyzer.replay import replay_record
 from analyzer.rules import HandFacts, HandResult, find_variant
 from analyzer.rules.policies import DifferenceAward, PlayScoring, Seating
-from analyzer.rules.turns import DrawPosition
 from analyzer.tiles import Tile
 
 T = Tile.parse

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from analyzer.match import random_match, replay_match
+from analyzer.match import random_match
 from analyzer.notation import parse, write
 from analyzer.notation.writer import table_writable
 from analyzer.position import mask_of

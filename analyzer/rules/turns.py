@@ -74,12 +74,7 @@ class DrawPosition(Position):
     def legal_moves(self) -> list[Move]:
         if self.outcome() is not None:
             return []
-        moves = []
-        for tile in tiles_of(self.playable_mask(self.turn), self.max_pip):
-            moves.extend(self.placements(tile))
-        if moves:
-            return moves
-        return [DRAW] if self.can_draw(self.turn) else [PASS]
+        return self.plays() or ([DRAW] if self.can_draw(self.turn) else [PASS])
 
     def outcome(self) -> Outcome | None:
         if not self.history:
