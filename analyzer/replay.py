@@ -847,8 +847,9 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     _, steps = r.run(pos, 0, collect=True)
     outcome, result, end_diags = r.finish(pos, steps)
     if variant.irregularities:
-        from .rules.irregularities import annotate
+        from .rules.irregularities import annotate, check_exposed
         annotate(variant, steps, end_diags)
+        diags.extend(check_exposed(r, initial, steps))
     return Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
                   facts=r.facts)
 
