@@ -13,7 +13,7 @@ from .rules import HandFacts, Seating, Variant
 from .solver import Solver, SolverError
 from .tiles import Move
 
-__all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay", "move_text"]
+__all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay"]
 
 
 @dataclass(frozen=True)
@@ -43,10 +43,6 @@ class Thresholds:
         if loss >= self.inaccuracy:
             return "inaccuracy"
         return None
-
-
-def move_text(move: Move) -> str:
-    return str(move)
 
 
 class AgainstTheRest:
@@ -183,22 +179,26 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         if pos.outcome() is not None:
             break
         moves = pos.legal_moves()
+        after = None
         if len(moves) > 1:
-            values = (solvers[pos.turn] if individual else solver).values(pos)
+            mover = solvers[pos.turn] if individual else solver
+            values = mover.values(pos)
             side = 0 if individual else teams[pos.turn]
             pick = max if side == 0 else min
             best = pick(v for _, v in values)
             played_value = next(v for m, v in values if m == step.move)
             loss = abs(best - played_value)
-            alts = [Alternative(move_text(m), v, v == best, m == step.move) for m, v in values]
+            alts = [Alternative(str(m), v, v == best, m == step.move) for m, v in values]
             out.decisions.append(Decision(
                 step.index, step.entry.player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-                step.entry.round, move_text(step.move), played_value, alts, best, loss, thresholds.classify(loss)))
+                step.entry.round, str(step.move), played_value, alts, best, loss, thresholds.classify(loss)))
             if lines:
-                out.lines.append(_lines(solver, pos, step.index, values, step.move))
+                out.lines.append(_lines(mover, pos, step.index, values, step.move))
+            if not individual:
+                after = played_value      # already solved: the value of the move played
         pos.push(step.move)
-        out.moves.append((step.entry.player, move_text(step.move)))
-        out.values.append(solver.solve(pos))
+        out.moves.append((step.entry.player, str(step.move)))
+        out.values.append(solver.solve(pos) if after is None else after)
         out.analysed_steps += 1
     lossy = [d for d in out.decisions if d.loss > 0]
     if lossy:
@@ -223,8 +223,8 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
             seats.append(s)
             s = (s + 1) % pos.n
         pos.pop()
-        alts.append({"move": move_text(move), "seat": seat, "value": value, "played": move == played,
-                     "continuation": [(seat_, move_text(m)) for seat_, m in zip(seats, continuation)]})
+        alts.append({"move": str(move), "seat": seat, "value": value, "played": move == played,
+                     "continuation": [(seat_, str(m)) for seat_, m in zip(seats, continuation)]})
     return {"index": index, "alternatives": alts}
 
 

@@ -256,12 +256,8 @@ def replay_command(file, variant, rules, as_json):
 def _entry_text(entry) -> str:
     """``pass``, ``[3-6]``, ``[3-4] +10``, ``draws [3-4]``, ``draws ?`` or ``muggins 10``."""
     if entry.muggins is not None:
-        return f"muggins {entry.muggins}"
-    if entry.draw:
-        text = f"draws {entry.tile if entry.tile is not None else '?'}"
-    else:
-        text = "pass" if entry.tile is None else str(entry.tile)
-    return text + (f" +{entry.claim}" if entry.claim is not None else "")
+        return entry.text
+    return entry.text + (f" +{entry.claim}" if entry.claim is not None else "")
 
 
 def _scores(rep: Replay, scores) -> dict | None:

@@ -58,6 +58,15 @@ class MoveEntry:
     def is_play(self) -> bool:
         return self.tile is not None and not self.draw
 
+    @property
+    def text(self) -> str:
+        """What was done, in words: ``[3-6]``, ``pass``, ``draws [3-4]``, ``draws ?``, ``muggins 10``."""
+        if self.muggins is not None:
+            return f"muggins {self.muggins}"
+        if self.draw:
+            return f"draws {self.tile if self.tile is not None else '?'}"
+        return "pass" if self.tile is None else str(self.tile)
+
 
 @dataclass(frozen=True)
 class HandEntry:

@@ -104,11 +104,13 @@ def test_values_follow_the_played_line():
     rep = replay(random_game(seed=11))
     result = analyze_replay(rep)
     by_index = {d.index: d for d in result.decisions}
+    fresh = Solver(rep.variant)
     for i in range(result.analysed_steps):
-        if i in by_index:
-            assert result.values[i + 1] == by_index[i].played_value
-        else:
-            assert result.values[i + 1] == result.values[i]   # a forced move or a pass
+        # the value after each move is the value of that position, solved from scratch
+        assert result.values[i + 1] == Solver(rep.variant).solve(rep.position_at(i + 1)) == \
+            fresh.solve(rep.position_at(i + 1))
+        if i not in by_index:
+            assert result.values[i + 1] == result.values[i]   # a forced move or a pass keeps it
     # and the last value is the hand's own result, seen from A/C
     r = rep.result
     assert result.values[-1] == (0 if r.winner is None else r.points if r.winner == 0 else -r.points)

@@ -255,12 +255,8 @@ def _decision(d: Decision) -> DecisionView:
 
 def _move_text(step) -> str:
     entry = step.entry
-    if entry.muggins is not None:
-        return f"muggins {entry.muggins}"
-    if entry.draw:
-        return f"draws {entry.tile if entry.tile is not None else '?'}"
-    if entry.tile is None:
-        return "pass"
+    if not entry.is_play:
+        return entry.text
     if step.move is not None and step.move.end is not None:
         return f"{entry.tile} on the {step.move.end}"
     if step.move is not None and step.ends_before is None:
