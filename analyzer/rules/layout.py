@@ -27,7 +27,7 @@ from ..position import Position, tiles_of
 from ..tiles import Move, Tile
 from .turns import _copy
 
-__all__ = ["Arm", "ArmPosition", "START", "CLOSED", "DOUBLE", "OPEN", "arms_text"]
+__all__ = ["Arm", "ArmPosition", "Chain", "START", "CLOSED", "DOUBLE", "OPEN", "arms_text"]
 
 START, CLOSED, DOUBLE, OPEN = "start", "closed", "double", "open"
 
@@ -54,6 +54,16 @@ class Arm(NamedTuple):
         return f"arm {k}: {self.number}"
 
 
+class Chain(NamedTuple):
+    """The tiles laid on one arm, outward from where it starts, each as ``(near, far)`` halves (the
+    near half touches the tile before it). ``origin``: ``None`` for an arm that starts at the lead
+    tile, else ``(arm, index)``: the double in ``chains()[arm - 1].tiles[index]`` it branches from."""
+
+    arm: int
+    origin: tuple[int, int] | None
+    tiles: tuple[tuple[int, int], ...]
+
+
 def arms_text(arms: tuple[Arm, ...]) -> str:
     """``"arm 1: 3, arm 2: 5, needs [5-5], arm 3: empty (takes a 0), ..."``."""
     return "; ".join(a.describe(k) for k, a in enumerate(arms, 1)) or "none (nothing played yet)"
@@ -63,12 +73,13 @@ class ArmPosition(Position):
     """A position whose layout has arms (see the module). ``layout``: ``french`` (once the spinner's
     four sides are filled, each arm must take its double next) or ``cross`` (the arms open)."""
 
-    __slots__ = ("layout", "arms", "_log")
+    __slots__ = ("layout", "arms", "_log", "_where")
 
     def setup(self, layout: str) -> ArmPosition:
         self.layout = layout
         self.arms: tuple[Arm, ...] = ()
         self._log: list[tuple[Arm, ...]] = []
+        self._where: list[int | None] = []       # per push: the arm the tile went on (0: the lead)
         return self
 
     def copy(self) -> ArmPosition:
@@ -162,17 +173,35 @@ class ArmPosition(Position):
         """The tiles in the order they were laid (a layout with arms is no single line)."""
         return [(move.tile, False) for move, *_ in self.history if move.tile is not None]
 
+    def lead_tile(self) -> Tile | None:
+        """The tile the layout started from."""
+        return next((move.tile for move, *_ in self.history if move.tile is not None), None)
+
+    def chains(self) -> list[Chain]:
+        """Every arm's tiles outward from the lead tile (see :class:`Chain`): what a picture of the
+        layout needs. A non-double lead (a record that breaks the opening rule) has two arms."""
+        laid: list[list[tuple[int, int]]] = [[] for _ in self.arms]
+        for where in self._where:
+            if where is not None and where[0]:
+                k, near, far = where
+                laid[k - 1].append((near, far))
+        return [Chain(k, None, tuple(t)) for k, t in enumerate(laid, 1)]
+
     # -- updates ---------------------------------------------------------------------------
     def push(self, move: Move) -> None:
         seat = self.turn
         self._log.append(self.arms)
         if move.tile is None:
             self.history.append((move, seat, self.ends, self.passes, None))
+            self._where.append(None)
             self.passes += 1
         else:
             hidden_used = self._take(seat, move.tile)
             self.history.append((move, seat, self.ends, self.passes, hidden_used))
-            self.arms = self._attach(move)
+            k = self._arm_for(move) if self.arms else 0
+            self._where.append((k, self.arms[k - 1].number, move.tile.other(self.arms[k - 1].number))
+                               if k else (0, move.tile.low, move.tile.high))
+            self.arms = self._attach(move, k)
             self.ends = tuple(a.number for a in self.arms)
             self.passes = 0
         self.turn = (seat + 1) % self.n
@@ -180,18 +209,23 @@ class ArmPosition(Position):
     def pop(self) -> Move:
         move = Position.pop(self)
         self.arms = self._log.pop()
+        self._where.pop()
         return move
 
-    def _attach(self, move: Move) -> tuple[Arm, ...]:
+    def _arm_for(self, move: Move) -> int:
+        """The arm ``move`` goes on: the one it names, else the first playable arm that takes it."""
+        if move.arm is not None:
+            return move.arm
+        tile = move.tile
+        return next((j for j in self.playable_arms() if self.arms[j - 1].accepts(tile)
+                     and (move.end is None or self.arms[j - 1].number == move.end)), self.playable_arms()[0])
+
+    def _attach(self, move: Move, k: int) -> tuple[Arm, ...]:
         tile = move.tile
         if not self.arms:
             if tile.is_double:
                 return (Arm(tile.low, START),) * 4
             return Arm(tile.low, OPEN), Arm(tile.high, OPEN)
-        k = move.arm
-        if k is None:
-            k = next((j for j in self.playable_arms() if self.arms[j - 1].accepts(tile)
-                      and (move.end is None or self.arms[j - 1].number == move.end)), self.playable_arms()[0])
         arms = list(self.arms)
         a = arms[k - 1]
         if a.state == START:
