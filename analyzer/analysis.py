@@ -10,6 +10,8 @@ from typing import Callable
 from .position import Position
 from .replay import Replay, replay_record
 from .rules import HandFacts, Seating, Variant
+from .rules.turns import DrawPosition
+from .search import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_order
 from .solver import Solver, SolverError
 from .tiles import Move
 
@@ -48,7 +50,10 @@ class Thresholds:
 class AgainstTheRest:
     """A game of individual players seen by one of them, ``seat``, as two sides: he alone against
     all the others, who play to minimise his score (the "paranoid" assumption). The value of a
-    finished hand is his: the points when he wins it, minus the winner's points when another does."""
+    finished hand is his: the points when he wins it, minus the winner's points when another does.
+    Where each player writes his own pips as bad points (French, Hungarian) it is his margin over
+    each of the others, summed: their bad points less his. Points scored during play (All Fives)
+    count for him when he scores them and against him when another does."""
 
     def __init__(self, variant: Variant, seat: int):
         self.variant = variant
@@ -58,10 +63,15 @@ class AgainstTheRest:
         self.end = getattr(variant, "end", "one")
         self.block = None            # no fast path: every leaf is scored by the real variant
         self.scoring = variant.scoring
+        self.play = variant.play
         self.name = variant.name
+        self.bad = getattr(variant.scoring, "count", None) == "bad"
 
     def value(self, facts: HandFacts) -> int:
         result = self.variant.hand_result(facts)
+        if self.bad and result.scores:
+            mine = result.scores[self.variant.seating.teams[self.seat]]
+            return sum(result.scores) - len(result.scores) * mine
         if result.winner is None:
             return 0
         return result.points if result.winner == self.variant.seating.teams[self.seat] else -result.points
@@ -131,9 +141,30 @@ def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
+def _searcher(rules, fast: bool):
+    """The int solver for a two-ended block game, else the general search over the position."""
+    return Solver(rules) if fast else TreeSearch(rules)
+
+
+def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
+    """The position the analysis starts from, or why there is none. A draw game's boneyard gets the
+    order the record reveals (see :class:`analyzer.search.RevealedDraws`)."""
+    pos = rep.initial.copy()
+    if not isinstance(pos, DrawPosition) or not pos.stock:
+        return pos, None
+    drawn = [step.move.tile for step in rep.steps[:prefix] if step.move is not None and step.move.draw]
+    if any(t is None for t in drawn):
+        return None, "the record does not name every tile drawn (\"draws ?\"), so the boneyard order is unknown"
+    return revealed(pos, revealed_order(pos, drawn)), None
+
+
 def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bool = False,
                    solver: Solver | None = None) -> GameAnalysis:
-    """Analyse the legal prefix of a replayed game with every hand open."""
+    """Analyse the legal prefix of a replayed game with every hand open.
+
+    Values are the hand's points for the first side (or, in a game of individual players, for the
+    mover against all the others: ``AgainstTheRest``), counting from the deal: points already
+    scored during play (All Fives) plus the value of what is still to come."""
     variant = rep.variant
     teams = variant.seating.teams
     if len(rep.players) != variant.players:
@@ -147,12 +178,18 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.stopped = ("the deal is not fully known, so exact values cannot be computed"
                        if rep.deal_ok else "the deal has errors, so nothing can be analysed")
         return out
-    out.note = variant.search_note or None
-    if variant.drawing is not None or variant.turns != "one" or variant.layout != "line":
-        # what is drawn is chance, a run of plays is not a one-tile-per-turn game tree, and the
-        # solver plays on a line with two ends
-        out.stopped, out.note = f"no exact search for this game: {variant.search_note}", None
+    prefix = rep.legal_prefix
+    pos, why = _start(rep, prefix)
+    if pos is None:
+        out.stopped = f"no exact search for this game: {why}"
         return out
+    out.note = variant.search_note or None
+    if hasattr(pos, "order"):
+        shown = sum(1 for step in rep.steps[:prefix] if step.move is not None and step.move.draw)
+        out.note = (f"{out.note} This record reveals {shown} of the {len(pos.order)} tiles of the boneyard "
+                    f"order.")
+    fast = (variant.drawing is None and variant.turns == "one" and variant.layout == "line"
+            and variant.play is None and variant.end == "one")
     individual = variant.seating.sides > 2
     if individual:
         # every decision is valued for its mover against all the others; the running values
@@ -160,46 +197,58 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.sides = list(rep.players)
         out.perspective = (f"each decision is valued for its mover against all the others; the running "
                            f"values are {rep.players[0]}'s")
-        solvers = {seat: Solver(AgainstTheRest(variant, seat)) for seat in range(variant.players)}
+        solvers = {seat: _searcher(AgainstTheRest(variant, seat), fast) for seat in range(variant.players)}
         teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
-    prefix = rep.legal_prefix
     if prefix < len(rep.steps):
         bad = rep.steps[prefix]
         first = next(d for d in bad.diagnostics if d.severity == "error")
         out.stopped = (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
                        f"{first.code}: {first.message}")
-    solver = solvers[0] if individual else (solver or Solver(variant))
-    pos: Position = rep.initial.copy()
+    solver = solvers[0] if individual else (solver or _searcher(variant, fast))
+    points = [0] * variant.players      # what each seat has scored during play so far (All Fives)
+
+    def scored(seat: int) -> int:
+        """The points scored so far for the first side; in a game of individuals, for ``seat``
+        against all the others."""
+        if individual:
+            return 2 * points[seat] - sum(points)
+        return sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
+
     try:
         out.values.append(solver.solve(pos))
-    except (SolverError, NotImplementedError) as exc:
-        out.stopped = f"no exact search for this game: {exc}"
-        return out
-    for step in rep.steps[:prefix]:
-        if pos.outcome() is not None:
-            break
-        moves = pos.legal_moves()
-        after = None
-        if len(moves) > 1:
+        for step in rep.steps[:prefix]:
+            if pos.outcome() is not None:
+                break
+            if step.move is None:
+                # a Muggins call: points change hands, the position does not
+                before = scored(0)
+                points[:] = step.scores or points
+                out.values.append(out.values[-1] - before + scored(0))
+                out.moves.append((step.entry.player, step.entry.text))
+                out.analysed_steps += 1
+                continue
+            if getattr(pos, "offer", -1) >= 0 and not (step.seat == pos.offer and step.move.is_play):
+                # the opener of a draw game did not add a tile to his lead: his choice, valued too
+                _decide(out, solvers[pos.turn] if individual else solver, pos, NO_EXTRA, rep.steps[0],
+                        0 if individual else teams[pos.turn], thresholds, lines, scored(pos.turn))
+                pos.push(NO_EXTRA)
+            moves = pos.legal_moves()
             mover = solvers[pos.turn] if individual else solver
-            values = mover.values(pos)
-            side = 0 if individual else teams[pos.turn]
-            pick = max if side == 0 else min
-            best = pick(v for _, v in values)
-            played_value = next(v for m, v in values if m == step.move)
-            loss = abs(best - played_value)
-            alts = [Alternative(str(m), v, v == best, m == step.move) for m, v in values]
-            out.decisions.append(Decision(
-                step.index, step.entry.player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-                step.entry.round, str(step.move), played_value, alts, best, loss, thresholds.classify(loss)))
-            if lines:
-                out.lines.append(_lines(mover, pos, step.index, values, step.move))
-            if not individual:
-                after = played_value      # already solved: the value of the move played
-        pos.push(step.move)
-        out.moves.append((step.entry.player, str(step.move)))
-        out.values.append(solver.solve(pos) if after is None else after)
-        out.analysed_steps += 1
+            after = None
+            if len(moves) > 1:
+                played_value = _decide(out, mover, pos, step.move, step, 0 if individual else teams[pos.turn],
+                                       thresholds, lines, scored(pos.turn))
+                if not individual and variant.play is None:
+                    after = played_value      # already solved: the value of the move played
+            pos.push(step.move)
+            if step.scores is not None:       # the points as the record has them: claimed, or taken by muggins
+                points[:] = step.scores
+            out.moves.append((step.entry.player, str(step.move)))
+            out.values.append(after if after is not None else scored(0) + solver.solve(pos))
+            out.analysed_steps += 1
+    except (SolverError, NotImplementedError, SearchLimit) as exc:
+        where = f"before move {out.analysed_steps + 1}" if out.analysed_steps else "at the deal"
+        out.stopped = f"the exact search stops {where}: {exc}"
     lossy = [d for d in out.decisions if d.loss > 0]
     if lossy:
         out.critical = max(lossy, key=lambda d: (d.loss, -d.index))
@@ -210,6 +259,29 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     return out
 
 
+def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: int, thresholds: Thresholds,
+            lines: bool, scored: int = 0) -> int:
+    """Value every move of the player to move and record the decision; the played move's value.
+    ``scored``: the points scored during play so far, which every value includes."""
+    values = [(m, scored + v) for m, v in mover.values(pos)]
+    pick = max if side == 0 else min
+    best = pick(v for _, v in values)
+    played_value = next(v for m, v in values if m == played)
+    loss = abs(best - played_value)
+    alts = [Alternative(_move_text(m), v, v == best, m == played) for m, v in values]
+    player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
+    out.decisions.append(Decision(
+        step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
+        step.entry.round, _move_text(played), played_value, alts, best, loss, thresholds.classify(loss)))
+    if lines:
+        out.lines.append(_lines(mover, pos, step.index, values, played))
+    return played_value
+
+
+def _move_text(move: Move) -> str:
+    return "no extra tile" if move == NO_EXTRA else str(move)
+
+
 def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, int]], played: Move) -> dict:
     """Each alternative at a decision with its best continuation to the end of the hand."""
     alts = []
@@ -218,12 +290,13 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
         pos.push(move)
         continuation = solver.best_line(pos)
         seats = []
-        s = pos.turn
-        for m in continuation:
-            seats.append(s)
-            s = (s + 1) % pos.n
+        for m in continuation:          # who moves is the position's to say (runs, draws)
+            seats.append(pos.turn)
+            pos.push(m)
+        for _ in continuation:
+            pos.pop()
         pos.pop()
-        alts.append({"move": str(move), "seat": seat, "value": value, "played": move == played,
+        alts.append({"move": _move_text(move), "seat": seat, "value": value, "played": move == played,
                      "continuation": [(seat_, str(m)) for seat_, m in zip(seats, continuation)]})
     return {"index": index, "alternatives": alts}
 

@@ -287,7 +287,8 @@ def replay_data(rep: Replay) -> dict:
         })
     return {
         "title": rep.title, "variant": rep.variant.name, "tags": rep.game.tags, "players": list(names),
-        "deal": {n: (None if rep.initial.hidden[s] else [str(t) for t in sorted(tiles_of(rep.initial.hands[s]))])
+        "deal": {n: (None if rep.initial.hidden[s]
+                     else [str(t) for t in sorted(tiles_of(rep.initial.hands[s], rep.initial.max_pip))])
                  for s, n in enumerate(names)},
         "moves": moves, "valid": rep.valid, "result": rep.result_dict(), "scores": _scores(rep, rep.scores),
         "match": rep.match.as_dict() if rep.match is not None else None,

@@ -347,8 +347,8 @@ class _Replayer:
                 problems.append(("false-pass", f"{name} passes on the lead; the leader must play a tile",
                                  {"playable": [str(t) for t in playable]}, True))
             elif isinstance(pos, DrawPosition) and not pos.hidden[seat] and pos.can_draw(seat):
-                problems.append(("must-draw", f"{name} passes but cannot play on {ends_text(pos.ends)} and must "
-                                 f"draw from the boneyard ({self._boneyard_text(pos)})",
+                problems.append(("must-draw", f"{name} passes but cannot play on {open_text(pos)} and must "
+                                 f"draw from the {self._stock_words(pos)[0]} ({self._boneyard_text(pos)})",
                                  {"open_ends": list(pos.ends), "boneyard": pos.stock}, True))
             return [PASS], problems
         tile = entry.tile
@@ -433,6 +433,14 @@ class _Replayer:
                      details, False)]
 
     @staticmethod
+    def _stock_words(pos: DrawPosition) -> tuple[str, str, str]:
+        """What the tiles to draw from are called (cross domino draws from the sleepers): the name, a
+        tile that is not there, and when none is left."""
+        if isinstance(pos, ArmPosition):
+            return "sleepers", "among the sleepers", "the sleepers are all drawn"
+        return "boneyard", "in the boneyard", "the boneyard is empty"
+
+    @staticmethod
     def _boneyard_text(pos: DrawPosition) -> str:
         text = f"{pos.stock} tile{'s' * (pos.stock != 1)}"
         return text + (f", of which {pos.keep} stay there" if pos.keep else "")
@@ -442,9 +450,10 @@ class _Replayer:
         name = self.players[seat]
         v = self.variant
         tile = entry.tile
-        if not isinstance(pos, DrawPosition):
+        if v.drawing is None or not isinstance(pos, DrawPosition):
             return [], [("no-boneyard", f"{name} draws{' ' + str(tile) if tile else ''}, but in the {v.name} game "
                          "nobody draws: the tiles not dealt take no part in the hand", {}, False)]
+        _, where, empty = self._stock_words(pos)
         if tile is not None:
             why = None
             if tile not in v.dealing.tiles:
@@ -454,14 +463,19 @@ class _Replayer:
                 why = (f"{name} holds it already" if holder == seat else "it is on the table" if holder is None
                        else f"it is in {self.players[holder]}'s hand")
             if why:
-                return [], [("draw-not-in-boneyard", f"{name} draws {tile}, which is not in the boneyard: {why}",
+                return [], [("draw-not-in-boneyard", f"{name} draws {tile}, which is not {where}: {why}",
                              {"tile": str(tile)}, False)]
         if pos.stock <= 0:
-            return [], [("boneyard-empty", f"{name} draws, but the boneyard is empty", {"boneyard": 0}, False)]
+            return [], [("boneyard-empty", f"{name} draws, but {empty}", {"boneyard": 0}, False)]
         problems: list[tuple] = []
+        if isinstance(pos, ArmPosition) and pos.ends is not None and not pos.filling() and pos.outcome() is None:
+            problems.append(("draw-not-allowed", f"{name} draws, but every side of the spinner has a tile: the "
+                             "sleepers are drawn only to fill the spinner, and after that a player who cannot play "
+                             f"passes; the layout: {pos.ends_text()}", {"arms": [list(a) for a in pos.arms]}, True))
+            return [Move(tile, None, True)], problems
         playable = pos.playable(seat)
         if pos.outcome() is None and (playable or pos.ends is None):
-            what = (f"could play {_tiles_text(playable)} on {ends_text(pos.ends)}" if pos.ends is not None
+            what = (f"could play {_tiles_text(playable)} on {open_text(pos)}" if pos.ends is not None
                     else "leads and must play a tile")
             if pos.drawn(seat):
                 problems.append(("draw-too-long", f"{name} draws again, but after the {pos.drawn(seat)} tile"
@@ -579,7 +593,8 @@ class _Replayer:
                               for code, message, details, severity in problems]
             if collect:
                 steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags,
-                                  boneyard=getattr(pos, "stock", None),
+                                  boneyard=pos.stock if self.variant.drawing is not None
+                                  and isinstance(pos, DrawPosition) else None,
                                   scores=tuple(self.scores) if self.variant.play is not None else None,
                                   scored=scored, arms=getattr(pos, "arms", None)))
         if not collect:

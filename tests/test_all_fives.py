@@ -223,7 +223,8 @@ def test_notation_of_claims_and_muggins_round_trips():
     assert "B [2-4]@4! +10 {ten} A muggins 5" in back and parse(back) == record
 
 
-def test_no_exact_search_for_scoring_during_play():
+def test_the_analysis_counts_the_points_scored_during_play():
     for name in ("all-fives", "all-fives-threes"):
         v = find_variant(name, {"draw": "no"})
-        assert not v.exact_search and "scored during play" in v.search_note
+        assert v.exact_search and "points scored during play" in v.search_note
+        assert not find_variant(name).exact_search       # the draw game: the boneyard order is assumed

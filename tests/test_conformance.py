@@ -56,6 +56,14 @@ def test_random_legal_matches_validate_clean(name, options):
             assert dealt | mask_of(drawn) == held | mask_of(table)
             if variant.drawing is not None:
                 assert rep.final.stock == rep.initial.stock - len(drawn) >= variant.drawing.keep
+            if variant.layout != "line":
+                # the arms hold every tile played but the lead; a branch arm starts at a double
+                chains = rep.final.chains()
+                assert sum(len(c.tiles) for c in chains) == len(table) - 1
+                for c in chains:
+                    if c.origin is not None:
+                        near, far = chains[c.origin[0] - 1].tiles[c.origin[1]]
+                        assert near == far and variant.layout == "tree"
             # push/pop undo restores the position
             pos = rep.initial.copy()
             key = pos.key()
@@ -73,6 +81,11 @@ def test_random_legal_matches_validate_clean(name, options):
             if rep.result.winner is not None and not rep.result.void:
                 assert rep.result.points >= 0
         assert [r.match.number for r in reps] == list(range(1, len(reps) + 1))
+
+
+def test_every_option_and_preset_of_the_cross_is_covered():
+    assert {("cross", "sleepers=no"), ("cross", "set=9"), ("double-nine-cross", ""),
+            ("doppel-neun-kreuzdomino", "")} <= {(n, ",".join(f"{k}={x}" for k, x in o.items())) for n, o in CONFIGS}
 
 
 def test_a_wrong_lead_in_a_match_is_found_for_every_variant():

@@ -50,7 +50,7 @@ def test_hand_sizes_and_the_boneyard(players, size):
     hands = [[]] * players
     pos = position_for(v, [tile_set()[i * size:(i + 1) * size] for i in range(players)])
     assert isinstance(pos, DrawPosition) and pos.stock == 28 - players * size
-    assert hands and not v.exact_search and "draw games" in v.search_note
+    assert hands and not v.exact_search and "order the record reveals" in v.search_note
 
 
 # "Wer den höchsten Pasch hat ... beginnt: Er legt diesen Stein offen aus und darf, wenn er einen
@@ -222,7 +222,7 @@ def test_chiva_for_two_and_three_draws_until_playable_or_empty():
 def test_hungarian_deal(players, size):
     v = find_variant("hungarian", players=players)
     assert v.dealing.hand_size == size and v.drawing is None and v.turns == "run"
-    assert not v.exact_search
+    assert v.exact_search == (players == 2)       # more players: each against all the others
 
 
 def _hungarian_game(seed: int = 0, players: int = 2):

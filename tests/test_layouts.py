@@ -1,17 +1,21 @@
-"""Layouts with more than two open ends: French domino (002) and cross domino (003), each rule
-tested with the seed text's own sentence above it."""
+"""Layouts with more than two open ends: French domino (002) and cross domino (003), with its sleepers
+drawn to fill the spinner and the double-nine cross's tree of arms; each rule tested with the seed
+text's own sentence above it."""
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analyzer.match import random_match
 from analyzer.notation import parse, write
 from analyzer.replay import replay_record
 from analyzer.rules import HandFacts, find_variant
 from analyzer.rules.ending import position_for
-from analyzer.rules.layout import CLOSED, DOUBLE, OPEN, START, Arm, ArmPosition
+from analyzer.rules.layout import CLOSED, DOUBLE, OPEN, START, Arm, ArmPosition, Chain
 from analyzer.position import mask_of
-from analyzer.tiles import Move, Tile
+from analyzer.tiles import DRAW, PASS, Move, Tile
 
 T = Tile.parse
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -30,6 +34,33 @@ CROSS = {"A": "[6-6] [0-6] [1-1] [2-2] [0-0] [0-1]",
          "C": "[2-6] [4-4] [0-4] [1-4] [2-3] [2-4]",
          "D": "[3-6] [5-5] [0-5] [1-5] [2-5] [3-4]"}
 SPINNER_FILLED = "1. A [6-6] B [1-6] C [2-6] D [3-6] 2. A [0-6]"
+# Cross with drawing: B holds no 6; the sleepers are [3-6] [4-5] [4-6] [5-6].
+CROSS_DRAW = {"A": "[6-6] [0-6] [0-0] [1-1] [0-1] [2-2]",
+              "B": "[3-3] [0-2] [0-3] [1-2] [1-3] [2-3]",
+              "C": "[1-6] [4-4] [0-4] [1-4] [2-4] [3-4]",
+              "D": "[2-6] [5-5] [0-5] [1-5] [2-5] [3-5]"}
+# B draws [4-5], then [3-6], and fills arm 1
+DRAWN_FILL = "1. A [6-6] B draws [4-5] B draws [3-6] B [3-6] C [1-6] D [2-6] 2. A [0-6]"
+# the 6s are all dealt (sleepers [3-4] [3-5] [4-5] [5-5]) and B holds none: he draws all four, then passes
+NO_SIX_SLEEPERS = {"A": "[6-6] [0-6] [1-6] [0-0] [0-1] [1-1]",
+                   "B": "[2-2] [0-2] [1-2] [0-3] [1-3] [2-3]",
+                   "C": "[2-6] [3-6] [3-3] [0-4] [1-4] [2-4]",
+                   "D": "[4-6] [5-6] [4-4] [0-5] [1-5] [2-5]"}
+EXHAUSTED = ("1. A [6-6] B draws [3-4] B draws [3-5] B draws [4-5] B draws [5-5] B pass C [2-6] D [4-6] "
+             "2. A [0-6] B pass C [3-6]")
+# the deal of records/variant-cross-sleepers-no.dom: D holds no 5 and passes while a side is empty
+CROSS_OLD = {"A": "[0-0] [0-2] [0-5] [2-5] [3-6] [5-5]",
+             "B": "[1-2] [1-3] [1-5] [2-6] [4-4] [4-5]",
+             "C": "[0-4] [1-6] [2-4] [3-4] [3-5] [5-6]",
+             "D": "[0-3] [0-6] [1-4] [2-2] [2-3] [3-3]"}
+
+# Double-nine cross: 7 tiles each, 27 sleepers; A opens with [9-9].
+NINE = {"A": "[9-9] [0-9] [0-0] [0-1] [0-2] [0-3] [0-4]",
+        "B": "[1-9] [1-1] [2-2] [1-2] [1-3] [5-6] [6-6]",
+        "C": "[2-9] [1-4] [2-4] [3-4] [4-4] [5-7] [6-7]",
+        "D": "[3-9] [1-7] [3-3] [2-3] [5-5] [7-7] [8-8]"}
+# the spinner's sides get 1, 2, 3 and 0; then B's [1-1] on arm 1 branches: arms 5 and 6 open with 1
+NINE_BRANCH = "1. A [9-9] B [1-9] C [2-9] D [3-9] 2. A [0-9] B [1-1]"
 
 
 def game(moves: str, variant: str, deal: dict[str, str], tags: str = ""):
@@ -149,9 +180,9 @@ def test_a_blocked_french_hand_scores_every_hand_and_the_lowest_wins_it():
     assert result.termination == "blocked" and result.winner == 0 and result.scores == (3, 8, 5, 11)
 
 
-def test_french_analysis_is_not_searched():
+def test_french_analysis_is_each_player_against_the_rest():
     v = find_variant("french")
-    assert not v.exact_search and "four arms" in v.search_note
+    assert not v.exact_search and "against all the others" in v.search_note and "bad points" in v.search_note
 
 
 # -- cross domino (003) -----------------------------------------------------------------------------
@@ -181,16 +212,170 @@ def test_then_there_are_four_ends():
     assert codes(nowhere) == ["tile-no-match"] and "arm 1 ends in 1" in nowhere.errors[0].message
 
 
-# "Steine werden bei Bedarf aus dem Schläferstapel gezogen, um dies zu ermöglichen" - we play the
-# cross as the 003 block game it builds on: the sleepers stay out of play, a player who cannot fill
-# a side passes, and a spinner nobody can fill blocks the hand.
+# "Kreuzdomino ist eine Variante, die dem traditionellen Format folgt" - the 003 block game: the
+# highest double opens. With sleepers=no (not in the text) nobody draws: the sleepers stay out of
+# play, a player who cannot fill a side passes, and a spinner nobody can fill blocks the hand.
 def test_the_cross_is_a_block_game_and_the_highest_double_opens():
     rep = cross("1. B [3-3]")
     assert "lead-player" in codes(rep)
-    pos = position_for(find_variant("cross"), [[T("[6-6]"), T("[0-0]")], [T("[5-5]")], [T("[4-4]")], [T("[3-3]")]])
+    no_draw = find_variant("cross", {"sleepers": "no"})
+    assert no_draw.drawing is None and find_variant("cross").drawing is not None
+    pos = position_for(no_draw, [[T("[6-6]"), T("[0-0]")], [T("[5-5]")], [T("[4-4]")], [T("[3-3]")]])
+    assert pos.stock == 0
     pos.push(Move(T("[6-6]")))
     assert not pos.can_anyone_play() and pos.outcome().termination == "blocked" and pos.legal_moves() == []
     assert not find_variant("cross").exact_search
+    old = game("1. A [5-5] B [4-5] C [5-6] D pass", "cross", CROSS_OLD, '[Rules "sleepers=no"]\n')
+    assert old.valid, old.errors
+    drawn = game("1. A [6-6] B draws [4-5]", "cross", CROSS, '[Rules "sleepers=no"]\n')
+    assert codes(drawn) == ["no-boneyard"]
+
+
+# "Der anfängliche Doppelstein ... muss an allen vier Seiten je einen Dominostein haben, bevor das Spiel
+#  auf die übliche Weise fortgesetzt werden kann. Steine werden bei Bedarf aus dem Schläferstapel
+#  gezogen, um dies zu ermöglichen" - a player who holds no tile for the empty side must draw.
+def test_a_player_who_cannot_fill_the_spinner_draws_from_the_sleepers_until_he_can():
+    rep = game(DRAWN_FILL, "cross", CROSS_DRAW)
+    assert rep.valid, rep.errors
+    assert [s.boneyard for s in rep.steps] == [4, 3, 2, 2, 2, 2, 2]
+    assert rep.final.arms == (Arm(3, OPEN), Arm(1, OPEN), Arm(2, OPEN), Arm(0, OPEN))
+    assert rep.final.hands[1] & T("[4-5]").bit and rep.final.stock == 2
+    pos = rep.position_at(1)
+    assert pos.turn == 1 and pos.legal_moves() == [DRAW] and pos.drawable() == 4
+    passed = game("1. A [6-6] B pass", "cross", CROSS_DRAW)
+    assert codes(passed) == ["must-draw"]
+    message = passed.errors[0].message
+    assert "draw from the sleepers (4 tiles)" in message and "arm 1: empty (takes a 6)" in message
+
+
+# "Steine werden bei Bedarf aus dem Schläferstapel gezogen" - from the sleepers, and from nowhere else.
+def test_the_drawn_tile_must_be_a_sleeper():
+    rep = game("1. A [6-6] B draws [1-6]", "cross", CROSS_DRAW)
+    assert codes(rep) == ["draw-not-in-boneyard"]
+    assert "not among the sleepers: it is in C's hand" in rep.errors[0].message
+    table = game("1. A [6-6] B draws [6-6]", "cross", CROSS_DRAW)
+    assert codes(table) == ["draw-not-in-boneyard"] and "on the table" in table.errors[0].message
+
+
+# "... bei Bedarf ... um dies zu ermöglichen" - only as many as he needs: he draws until he can play
+# and not on, and a player who can fill the side does not draw at all.
+def test_drawing_stops_once_he_can_play():
+    rep = game("1. A [6-6] B draws [3-6] B draws [4-5]", "cross", CROSS_DRAW)
+    assert codes(rep) == ["draw-too-long"] and "he could play [3-6]" in rep.errors[0].message
+    rep = game("1. A [6-6] B draws [4-5] B draws [3-6] B [3-6] C draws [4-6]", "cross", CROSS_DRAW)
+    assert codes(rep) == ["draw-not-allowed"]
+    assert "could play [1-6] on arm 1: 3, closed; arm 2: empty (takes a 6)" in rep.errors[0].message
+
+
+# When the sleepers are gone he passes: the draw game of 003 ("es sei denn und bis alle Steine
+# genommen sind, in welchem Fall sein Zug weitergegeben wird").
+def test_when_the_sleepers_are_gone_he_passes():
+    rep = game(EXHAUSTED, "cross", NO_SIX_SLEEPERS)
+    assert rep.valid, rep.errors
+    assert rep.final.stock == 0 and all(a.state == OPEN for a in rep.final.arms)
+    assert rep.steps[5].lacks == (6,)
+    early = game("1. A [6-6] B draws [3-4] B draws [3-5] B draws [4-5] B pass", "cross", NO_SIX_SLEEPERS)
+    assert codes(early) == ["must-draw"] and "(1 tile)" in early.errors[0].message
+    empty = game("1. A [6-6] B draws [3-4] B draws [3-5] B draws [4-5] B draws [5-5] B draws ?", "cross",
+                 NO_SIX_SLEEPERS)
+    assert codes(empty) == ["boneyard-empty"] and "the sleepers are all drawn" in empty.errors[0].message
+    # a spinner nobody can fill blocks the hand once the sleepers are gone
+    pos = position_for(find_variant("cross"), [[T("[6-6]"), T("[0-0]")], [T("[5-5]")], [T("[4-4]")], [T("[3-3]")]])
+    pos.push(Move(T("[6-6]")))
+    assert pos.outcome() is None and pos.legal_moves() == [DRAW]
+    for tile in ("[0-1]", "[0-2]", "[1-2]", "[1-3]"):
+        pos.push(Move(T(tile), None, True))
+    assert pos.stock == 0 and pos.outcome().termination == "blocked" and pos.legal_moves() == []
+
+
+# "... danach gibt es vier Enden" - once all four sides are filled nobody draws: a player who cannot
+# play passes, as in the block game.
+def test_no_draws_after_the_four_sides_are_filled():
+    rep = game(DRAWN_FILL + " B draws [4-6]", "cross", CROSS_DRAW)
+    assert codes(rep) == ["draw-not-allowed"]
+    assert "every side of the spinner has a tile" in rep.errors[0].message
+    # after the fill the ends are 1, 2, 3 and 0: B's [5-5] and C's [4-4] fit none, D's [0-5] fits arm 4
+    hands = [["[6-6]", "[0-6]", "[4-6]"], ["[1-6]", "[5-5]"], ["[2-6]", "[4-4]"], ["[3-6]", "[0-5]"]]
+    pos = position_for(find_variant("cross"), [[T(t) for t in h] for h in hands])
+    for m in ("[6-6]", "[1-6]", "[2-6]", "[3-6]", "[0-6]"):
+        pos.push(Move(T(m), 6))
+    assert pos.turn == 1 and pos.stock == 4
+    assert not pos.filling() and pos.drawable() == 0 and not pos.can_draw(1) and pos.legal_moves() == [PASS]
+    pos.push(PASS)
+    assert pos.legal_moves() == [PASS] and pos.outcome() is None       # nor may C
+    pos.push(PASS)
+    assert pos.legal_moves() == [Move(T("[0-5]"), 0, arm=4)] and pos.stock == 4
+
+
+# -- the double-nine cross (003) ------------------------------------------------------------------
+# "Mit größeren Sets, zum Beispiel mit Doppel-Neun-Sets, kann dies auf noch größere Bäume erweitert werden,
+#  ... Dies ist bekannt als Doppel-Neun-Kreuzdomino" - the set, the deal and the names.
+def test_the_double_nine_cross_is_played_with_the_double_nine_set():
+    v = find_variant("double-nine-cross")
+    assert v is find_variant("cross", {"set": "9"}) is find_variant("Doppel-Neun-Kreuzdomino")
+    assert (v.players, v.seating.sides, v.dealing.max_pip, v.dealing.hand_size) == (4, 2, 9, 7)
+    assert len(v.dealing.tiles) == 55 and v.dealing.sleepers(4) == 27 and v.layout == "tree"
+    assert v.drawing is not None and v.rules_text == "set=9"
+    assert find_variant("cross").layout == "cross" and find_variant("cross").dealing.max_pip == 6
+    rep = game(NINE_BRANCH, "cross", NINE, '[Rules "set=9"]\n')
+    assert rep.valid, rep.errors
+    assert rep.final.stock == 27 and rep.steps[0].boneyard == 27
+    # the spinner is filled first, as in the double-six cross
+    closed = game("1. A [9-9] B [1-9] C [2-9] D [3-9] 2. A [0-2]", "cross", NINE, '[Rules "set=9"]\n')
+    assert codes(closed) == ["arm-closed"]
+
+
+# "... bei denen jede Dublette rechtwinklig platziert wird und sich zwei neue Ketten daraus bilden."
+def test_a_double_on_an_arm_opens_two_new_arms_with_its_number():
+    rep = game(NINE_BRANCH, "cross", NINE, '[Rules "set=9"]\n')
+    pos = rep.final
+    assert pos.arms == (Arm(1, OPEN), Arm(2, OPEN), Arm(3, OPEN), Arm(0, OPEN), Arm(1, OPEN), Arm(1, OPEN))
+    assert pos.ends == (1, 2, 3, 0, 1, 1) and pos.numbers_open() == (0, 1, 2, 3)
+    assert pos.ends_text() == "arm 1: 1; arm 2: 2; arm 3: 3; arm 4: 0; arm 5: 1; arm 6: 1"
+    # the arm goes on from the double; the new arms start at its sides
+    rep = game(NINE_BRANCH + " C [1-4]>5 D [1-7]>6 3. A [0-1]", "cross", NINE, '[Rules "set=9"]\n')
+    assert rep.valid, rep.errors
+    pos = rep.final
+    assert pos.ends == (0, 2, 3, 0, 4, 7) and pos.lead_tile() == T("[9-9]")
+    assert pos.chains() == [Chain(1, None, ((9, 1), (1, 1), (1, 0))), Chain(2, None, ((9, 2),)),
+                            Chain(3, None, ((9, 3),)), Chain(4, None, ((9, 0),)),
+                            Chain(5, (1, 1), ((1, 4),)), Chain(6, (1, 1), ((1, 7),))]
+    # every double branches: B's [2-2] on arm 2 opens arms 7 and 8, and C's [4-4] on arm 5, itself a
+    # branch, opens arms 9 and 10
+    rep = game(NINE_BRANCH + " C [1-4]>5 D [1-7]>6 3. A [0-1]>1 B [2-2] C [4-4]", "cross", NINE,
+               '[Rules "set=9"]\n')
+    assert rep.valid, rep.errors
+    chains = rep.final.chains()
+    assert [c.origin for c in chains] == [None] * 4 + [(1, 1), (1, 1), (2, 1), (2, 1), (5, 1), (5, 1)]
+    assert chains[4].tiles == ((1, 4), (4, 4)) and chains[8].tiles == chains[9].tiles == ()
+    assert rep.final.ends == (0, 2, 3, 0, 4, 7, 2, 2, 4, 4)
+
+
+# We read "sich zwei neue Ketten daraus bilden" as two new ends to play on, not as a second spinner:
+# only the first double must have all its sides filled before play goes on.
+def test_the_new_arms_need_not_be_filled_before_play_goes_on():
+    rep = game(NINE_BRANCH + " C [2-4]>2 D [3-3]>3", "cross", NINE, '[Rules "set=9"]\n')
+    assert rep.valid, rep.errors
+    assert len(rep.final.arms) == 8 and rep.final.arms[4:6] == (Arm(1, OPEN), Arm(1, OPEN))
+    assert rep.final.arms[6:] == (Arm(3, OPEN), Arm(3, OPEN))
+    # the double-six cross does not branch: its later doubles are played like any tile
+    six = cross(SPINNER_FILLED + " B [3-3]>3")
+    assert six.valid and len(six.final.arms) == 4 and six.final.chains()[2].tiles == ((6, 3), (3, 3))
+
+
+def test_a_tile_on_an_arm_that_does_not_exist_is_a_bad_arm():
+    rep = game(NINE_BRANCH + " C [1-4]>7", "cross", NINE, '[Rules "set=9"]\n')
+    assert codes(rep) == ["bad-arm"]
+    message = rep.errors[0].message
+    assert "there is no arm 7; the layout has arms 1 to 6" in message
+    assert "arm 1: 1; arm 2: 2; arm 3: 3; arm 4: 0; arm 5: 1; arm 6: 1" in message
+    nowhere = game(NINE_BRANCH + " C [5-7]", "cross", NINE, '[Rules "set=9"]\n')
+    assert codes(nowhere) == ["tile-no-match"]
+    assert ("does not fit the open ends: arm 1: 1; arm 2: 2; arm 3: 3; arm 4: 0; arm 5: 1; arm 6: 1; "
+            "C could play [1-4] [2-4] [3-4]") in nowhere.errors[0].message
+    # a tile that fits alike arms goes on the first of them unless >N says otherwise
+    first = game(NINE_BRANCH + " C [1-4]", "cross", NINE, '[Rules "set=9"]\n')
+    assert first.valid and first.steps[-1].move.arm == 1 and first.final.chains()[4].tiles == ()
 
 
 # -- the position ----------------------------------------------------------------------------------
@@ -212,6 +397,47 @@ def test_push_pop_restore_the_arms_and_the_key_ignores_the_order_of_alike_arms()
     assert pos.key() == key and pos.arms == () and pos.ends is None
 
 
+def _state(pos: ArmPosition) -> tuple:
+    """Every slot of the position, lists as tuples: what push followed by pop must restore exactly."""
+    slots = [name for klass in type(pos).__mro__ for name in getattr(klass, "__slots__", ())]
+    return tuple((name, tuple(v) if isinstance(v := getattr(pos, name), list) else v) for name in slots)
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(["cross", "double-nine-cross", "french"]), seed=st.integers(0, 2**32 - 1))
+def test_every_legal_move_pushes_and_pops_exactly_in_random_hands(name, seed):
+    """Through a random hand (draws from the sleepers in a random order, branching doubles): every
+    legal move, pushed and popped, restores every slot; the key follows the copy."""
+    rng = random.Random(seed)
+    v = find_variant(name)
+    tiles = list(v.dealing.tiles)
+    rng.shuffle(tiles)
+    size = v.dealing.hand_size
+    hands = [sorted(tiles[i * size:(i + 1) * size]) for i in range(v.players)]
+    sleepers = tiles[v.players * size:]
+    pos = position_for(v, hands, 0, max_pip=v.dealing.max_pip)
+    pos.pool &= mask_of(v.dealing.tiles)
+    start, pushed = _state(pos), []
+    while (legal := pos.legal_moves()):
+        before, key = _state(pos), pos.key()
+        moves = [Move(sleepers[-1], None, True) if m.draw else m for m in legal]
+        for move in moves:
+            pos.push(move)
+            assert pos.copy().key() == pos.key() and _state(pos.copy()) == _state(pos)
+            assert pos.key() != key
+            assert pos.pop() == move and _state(pos) == before and pos.key() == key
+        move = rng.choice(moves)
+        if move.draw:
+            assert pos.filling() and v.drawing is not None
+            sleepers.pop()
+        pos.push(move)
+        pushed.append(move)
+    assert pos.outcome() is not None
+    for move in reversed(pushed):
+        assert pos.pop() == move
+    assert _state(pos) == start
+
+
 # -- notation ---------------------------------------------------------------------------------------
 def test_the_arm_is_written_after_the_tile_and_reads_back():
     text = '[Variant "cross"]\n\n1. A [6-6] B [1-6]>1 C [2-6]@6>2! D [3-6] > 3\n'
@@ -226,7 +452,10 @@ def test_the_arm_is_written_after_the_tile_and_reads_back():
     assert not table.errors and table.games[0].moves[1].arm == 1
 
 
-@pytest.mark.parametrize("name", ["variant-french.dom", "variant-cross.dom"])
+LAYOUT_RECORDS = ["variant-french.dom", "variant-cross.dom", "variant-cross-sleepers-no.dom", "variant-cross-9.dom"]
+
+
+@pytest.mark.parametrize("name", LAYOUT_RECORDS)
 def test_the_layout_records_validate_clean_and_round_trip(name):
     record = parse((RECORDS / name).read_text(), name)
     assert not record.errors and parse(write(record)) == record
@@ -236,9 +465,36 @@ def test_the_layout_records_validate_clean_and_round_trip(name):
         assert any(s.move is not None and s.move.arm is not None for s in rep.steps)
 
 
-@pytest.mark.parametrize("name", ["french", "cross"])
-def test_random_layout_matches_validate_clean(name):
+def test_the_cross_records_show_sleeper_draws_and_a_tree_of_arms():
+    (drawn,) = replay_record(parse((RECORDS / "variant-cross.dom").read_text()))
+    draws = [s for s in drawn.steps if s.move.draw]
+    assert {s.entry.player for s in draws} == {"B", "C"}
+    assert all(s.arms is not None and any(a.state == START for a in s.arms) for s in draws)
+    (plain,) = replay_record(parse((RECORDS / "variant-cross-sleepers-no.dom").read_text()))
+    assert plain.variant.drawing is None and plain.steps[3].entry.is_pass and plain.steps[3].lacks == (5,)
+    (nine,) = replay_record(parse((RECORDS / "variant-cross-9.dom").read_text()))
+    assert nine.variant is find_variant("double-nine-cross") and any(s.move.draw for s in nine.steps)
+    chains = nine.final.chains()
+    branches = [c for c in chains if c.origin is not None]
+    assert len(branches) >= 4 and any(chains[c.origin[0] - 1].origin is not None for c in branches)
+    for c in branches:              # each branch arm starts at a double of its parent arm
+        parent, index = c.origin
+        near, far = chains[parent - 1].tiles[index]
+        assert near == far and (not c.tiles or c.tiles[0][0] == near)
+
+
+@pytest.mark.parametrize("name,options", [("french", {}), ("cross", {}), ("cross", {"sleepers": "no"}),
+                                          ("double-nine-cross", {}), ("cross", {"set": "9", "sleepers": "no"})])
+def test_random_layout_matches_validate_clean(name, options):
+    variant = find_variant(name, options)
+    draws = branches = 0
     for seed in range(10):
-        record = random_match(name, seed, games=3)
+        record = random_match(variant, seed, games=3)
         for rep in replay_record(parse(write(record))):
             assert rep.valid, (seed, rep.errors)
+            draws += sum(s.move.draw for s in rep.steps if s.move is not None)
+            branches += sum(c.origin is not None for c in rep.final.chains())
+            # a draw only while a side of the spinner is empty
+            assert all(any(a.state == START for a in s.arms) for s in rep.steps if s.move is not None and s.move.draw)
+    assert (draws > 0) == (variant.drawing is not None)
+    assert (branches > 0) == (variant.layout == "tree")

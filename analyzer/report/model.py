@@ -10,10 +10,11 @@ from ..diagnostics import Diagnostic
 from ..position import Position, tiles_of
 from ..record import Record, StatedResult
 from ..replay import Replay, replay_record
+from ..rules.layout import ArmPosition
 from ..tiles import Tile
 
-__all__ = ["Issue", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView", "GameReport",
-           "ReportModel", "build_report", "build_game", "move_words", "signed"]
+__all__ = ["Issue", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
+           "GameReport", "ReportModel", "build_report", "build_game", "move_words", "signed"]
 
 Pair = tuple[int, int]
 
@@ -68,17 +69,43 @@ class Issue:
 
 
 @dataclass(frozen=True)
+class ArmView:
+    """One arm of a layout with arms (French, cross domino): its tiles outward and its open end."""
+
+    number: int                      # the arm's number, as a record's ``>N`` names it
+    origin: Pair | None              # None: it starts at the lead tile; else (arm, index): the double it
+                                     # branches from, ``arms[arm - 1].tiles[index]`` of the :class:`Layout`
+    tiles: list[Pair]                # outward from where it starts, each as (near half, far half)
+    open: int                        # the number a tile must show to go on it
+    state: str                       # start / closed / double / open (``analyzer.rules.layout``)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The picture of a layout with arms: the lead tile and every arm (empty before the lead)."""
+
+    lead: Pair | None                # a double (the spinner); (arm 1's half, arm 2's half) if it is none
+    arms: list[ArmView]              # in arm order: ``arms[k - 1]`` is arm k
+
+    @property
+    def tiles(self) -> int:
+        return (self.lead is not None) + sum(len(a.tiles) for a in self.arms)
+
+
+@dataclass(frozen=True)
 class Board:
     """The table after a move: the line of play and what every player still holds."""
 
-    line: list[Pair]                 # the line left to right, each tile as (left half, right half)
+    line: list[Pair]                 # the line left to right, each tile as (left half, right half); for a
+                                     # layout with arms the tiles in the order they were laid
     lead: int | None                 # where the lead tile stands in ``line``
     hands: list[list[Pair]]          # the known tiles each seat still holds
     counts: list[int]                # tiles each seat still holds (known or not)
     pips: list[int | None]           # pips in each hand (None when the hand is not known)
     voids: list[list[int]]           # numbers each seat's passes so far prove he lacks
-    ends: Pair | None                # the open numbers
+    ends: tuple[int, ...] | None     # the open numbers (a layout with arms: each arm's, in arm order)
     last: Pair | None                # the tile this move put down
+    layout: Layout | None = None     # a layout with arms (French, cross): the picture; None for a line
 
 
 @dataclass(frozen=True)
@@ -180,6 +207,7 @@ class GameReport:
     turning_point: int | None = None
     stopped: str | None = None       # why the analysis does not reach the end of the record
     analysed: int = 0                # moves covered by the analysis
+    layout: str = "line"             # the variant's layout: "line" or one with arms ("french", "cross"...)
 
     @property
     def deal_value(self) -> int | None:
@@ -235,12 +263,21 @@ def _pair_line(pos: Position) -> tuple[list[Pair], int | None]:
     return row, lead
 
 
+def _layout(pos: ArmPosition) -> Layout:
+    """The lead tile and every arm outward from it, with the arm's open end and state."""
+    lead = pos.lead_tile()
+    arms = [ArmView(c.arm, c.origin, list(c.tiles), a.number, a.state)
+            for c, a in zip(pos.chains(), pos.arms)]
+    return Layout(None if lead is None else (lead.low, lead.high), arms)
+
+
 def _board(pos: Position, voids: list[set[int]], last: Tile | None) -> Board:
     line, lead = _pair_line(pos)
     hands = [[(t.low, t.high) for t in tiles_of(h, pos.max_pip)] for h in pos.hands]
     return Board(line, lead, hands, [pos.count(s) for s in range(pos.n)],
                  [None if pos.hidden[s] else pos.pips(s) for s in range(pos.n)],
-                 [sorted(v) for v in voids], pos.ends, None if last is None else (last.low, last.high))
+                 [sorted(v) for v in voids], pos.ends, None if last is None else (last.low, last.high),
+                 _layout(pos) if isinstance(pos, ArmPosition) else None)
 
 
 def _decision(d: Decision) -> DecisionView:
@@ -258,7 +295,8 @@ def _move_text(step) -> str:
     if not entry.is_play:
         return entry.text
     if step.move is not None and step.move.end is not None:
-        return f"{entry.tile} on the {step.move.end}"
+        arm = f", arm {step.move.arm}" if step.move.arm is not None else ""
+        return f"{entry.tile} on the {step.move.end}{arm}"
     if step.move is not None and step.ends_before is None:
         return f"{entry.tile} leads"
     if entry.end is not None:
@@ -358,7 +396,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
         issues=issues, valid=rep.valid, error_count=len(rep.errors), start=start, moves=moves,
         values=values + [None] * (len(moves) + 1 - len(values)),
         critical=critical, turning_point=turning, stopped=analysis.stopped if analysis else None,
-        analysed=analysed)
+        analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"))
 
 
 def build_report(record: Record, variant=None, thresholds: Thresholds = Thresholds(),

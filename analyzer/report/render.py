@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from .. import __version__
 from ..analysis import Thresholds
-from .model import Board, GameReport, MoveView, ReportModel, build_report, move_words, signed
+from .model import Board, GameReport, Layout, MoveView, ReportModel, build_report, move_words, signed
 
 __all__ = ["environment", "render_html", "write_report", "game_data", "Chart", "chart", "PIP_LAYOUT"]
 
@@ -165,12 +165,23 @@ def move_rows(game: GameReport) -> list[MoveRow]:
 
 # ---- the data the script reads --------------------------------------------------------------------
 
+def _layout_data(layout: Layout | None) -> dict | None:
+    """A layout with arms for the script: the lead tile and each arm's tiles, open number and state."""
+    if layout is None:
+        return None
+    return {"lead": list(layout.lead) if layout.lead else None,
+            "arms": [{"arm": a.number, "origin": list(a.origin) if a.origin else None,
+                      "tiles": [list(t) for t in a.tiles], "open": a.open, "state": a.state}
+                     for a in layout.arms]}
+
+
 def _board_data(board: Board, seat: int | None) -> dict:
     return {"line": [list(p) for p in board.line], "lead": board.lead,
             "hands": [[f"{a}-{b}" for a, b in hand] for hand in board.hands],
             "counts": board.counts, "pips": board.pips, "voids": board.voids,
             "ends": list(board.ends) if board.ends else None,
-            "last": list(board.last) if board.last else None, "seat": seat}
+            "last": list(board.last) if board.last else None, "seat": seat,
+            "layout": _layout_data(board.layout)}
 
 
 def game_data(game: GameReport, ch: Chart | None) -> dict:

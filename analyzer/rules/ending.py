@@ -34,13 +34,18 @@ class PairOutPosition(Position):
 
 def position_for(variant, hands, turn: int = 0, **kw) -> Position:
     """A fresh position for ``variant``: the plain one, or one that ends hands (or takes turns, draws
-    from a boneyard, or lays tiles on arms) the variant's way."""
+    from a boneyard, or lays tiles on arms) the variant's way. A layout with arms and drawing (cross
+    domino with ``sleepers=draw``) is one position: the sleepers are its stock, drawn only to fill the
+    spinner."""
     from .layout import ArmPosition
     from .turns import DrawPosition, RunPosition
 
-    if getattr(variant, "layout", "line") != "line":
-        return ArmPosition(hands, turn, **kw).setup(variant.layout)
     drawing = getattr(variant, "drawing", None)
+    if getattr(variant, "layout", "line") != "line":
+        pos = ArmPosition(hands, turn, **kw)
+        if drawing is None:
+            return pos.setup(variant.layout)
+        return pos.setup(variant.layout, variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule)
     if drawing is not None:
         pos = DrawPosition(hands, turn, **kw)
         return pos.setup(variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule, variant.opening.extra)

@@ -1,4 +1,5 @@
-"""Layouts with more than two open ends: French domino (002) and cross domino (003).
+"""Layouts with more than two open ends: French domino (002) and cross domino (003), and the
+double-nine cross, a tree of arms (003).
 
 The lead double is a *spinner*: each of its four sides starts an **arm**. Arms are numbered 1 to 4
 in the order their first tile is laid (the sides of the spinner are alike, so they are filled in
@@ -16,6 +17,18 @@ order). An arm has an open number and a state:
 While a side of the spinner is empty, only the next empty side may be played on. A lead that is no
 double (only in a record that breaks the opening rule) starts two open arms, a plain line.
 
+Layouts (``Variant.layout``): ``french``; ``cross``; ``tree``, the double-nine cross ("bei denen
+jede Dublette rechtwinklig platziert wird und sich zwei neue Ketten daraus bilden"): a double laid
+on an open arm lies crosswise, the arm goes on from its far side, and two new arms, numbered next in
+the order they are made (5 and 6 for the first), open with the double's number on its two sides.
+They need not be filled before play goes on (the text asks that only of the first double).
+
+**Drawing** (cross, ``sleepers=draw``: "Steine werden bei Bedarf aus dem Schläferstapel gezogen, um
+dies zu ermöglichen"): :class:`ArmPosition` is a :class:`~analyzer.rules.turns.DrawPosition` whose
+``stock`` holds the sleepers and whose :meth:`~ArmPosition.drawable` allows drawing only while a side
+of the spinner is empty: a player who cannot fill it draws until he can (or passes once the sleepers
+are gone); once the four sides are filled nobody draws. A layout without drawing has ``stock`` 0.
+
 :class:`ArmPosition` keeps the :class:`~analyzer.position.Position` contract (``push``/``pop``/
 ``legal_moves``/``outcome``/``key``); ``ends`` holds every arm's open number in arm order and a
 :class:`~analyzer.tiles.Move` names its arm (``Move.arm``)."""
@@ -25,11 +38,12 @@ from typing import NamedTuple
 
 from ..position import Position, tiles_of
 from ..tiles import Move, Tile
-from .turns import _copy
+from .turns import DrawPosition, _copy
 
-__all__ = ["Arm", "ArmPosition", "Chain", "START", "CLOSED", "DOUBLE", "OPEN", "arms_text"]
+__all__ = ["Arm", "ArmPosition", "Chain", "START", "CLOSED", "DOUBLE", "OPEN", "LAYOUTS", "arms_text"]
 
 START, CLOSED, DOUBLE, OPEN = "start", "closed", "double", "open"
+LAYOUTS = ("french", "cross", "tree")      # the values of Variant.layout other than "line"
 
 
 class Arm(NamedTuple):
@@ -69,23 +83,36 @@ def arms_text(arms: tuple[Arm, ...]) -> str:
     return "; ".join(a.describe(k) for k, a in enumerate(arms, 1)) or "none (nothing played yet)"
 
 
-class ArmPosition(Position):
+class ArmPosition(DrawPosition):
     """A position whose layout has arms (see the module). ``layout``: ``french`` (once the spinner's
-    four sides are filled, each arm must take its double next) or ``cross`` (the arms open)."""
+    four sides are filled, each arm must take its double next), ``cross`` (the arms open) or ``tree``
+    (as cross, and every later double branches into two new arms). ``stock``: the sleepers that may
+    be drawn to fill the spinner (0: no drawing)."""
 
-    __slots__ = ("layout", "arms", "_log", "_where")
+    __slots__ = ("layout", "arms", "_where")
 
-    def setup(self, layout: str) -> ArmPosition:
+    def setup(self, layout: str, stock: int = 0, keep: int = 0, rule: str = "until") -> ArmPosition:
+        if layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}; the layouts with arms are {', '.join(LAYOUTS)}")
+        DrawPosition.setup(self, stock, keep, rule)
         self.layout = layout
         self.arms: tuple[Arm, ...] = ()
-        self._log: list[tuple[Arm, ...]] = []
-        self._where: list[int | None] = []       # per push: the arm the tile went on (0: the lead)
+        # per play or pass: (arm, near, far, new arms) for a tile (arm 0: the lead), None for a pass
+        self._where: list[tuple[int, int, int, tuple[int, ...]] | None] = []
         return self
 
     def copy(self) -> ArmPosition:
-        return _copy(self, ArmPosition.__slots__)
+        return _copy(self, DrawPosition.__slots__ + ArmPosition.__slots__)
 
     # -- queries ---------------------------------------------------------------------------
+    def filling(self) -> bool:
+        """Whether a side of the spinner is still empty (then only that side may be played on)."""
+        return any(a.state == START for a in self.arms)
+
+    def drawable(self) -> int:
+        """Sleepers that may be drawn now: only while a side of the spinner is empty."""
+        return DrawPosition.drawable(self) if self.filling() else 0
+
     def playable_arms(self) -> list[int]:
         """The arms (1-based) a tile may go on now: the next empty side of the spinner while one is
         empty, else every arm that is not closed."""
@@ -166,8 +193,10 @@ class ArmPosition(Position):
         return arms_text(self.arms)
 
     def key(self) -> tuple:
+        """The hands, the arms (in any order: alike arms are interchangeable), the turn, the passes,
+        the sleepers left and how many the mover has drawn this turn."""
         return (tuple(self.hands), tuple(sorted(self.arms)) if self.ends is not None else None, self.turn,
-                self.passes)
+                self.passes, self.stock, self.drawn(self.turn))
 
     def line(self) -> list[tuple[Tile, bool]]:
         """The tiles in the order they were laid (a layout with arms is no single line)."""
@@ -178,19 +207,27 @@ class ArmPosition(Position):
         return next((move.tile for move, *_ in self.history if move.tile is not None), None)
 
     def chains(self) -> list[Chain]:
-        """Every arm's tiles outward from the lead tile (see :class:`Chain`): what a picture of the
-        layout needs. A non-double lead (a record that breaks the opening rule) has two arms."""
+        """Every arm's tiles outward from where it starts (see :class:`Chain`): what a picture of the
+        layout needs. The spinner's arms start at the lead tile; a branch arm of the double-nine cross
+        starts at the double it comes from (``Chain.origin``). A non-double lead (a record that breaks
+        the opening rule) has two arms."""
         laid: list[list[tuple[int, int]]] = [[] for _ in self.arms]
+        origin: list[tuple[int, int] | None] = [None] * len(self.arms)
         for where in self._where:
             if where is not None and where[0]:
-                k, near, far = where
+                k, near, far, new = where
                 laid[k - 1].append((near, far))
-        return [Chain(k, None, tuple(t)) for k, t in enumerate(laid, 1)]
+                for j in new:
+                    origin[j - 1] = (k, len(laid[k - 1]) - 1)
+        return [Chain(k, origin[k - 1], tuple(t)) for k, t in enumerate(laid, 1)]
 
     # -- updates ---------------------------------------------------------------------------
     def push(self, move: Move) -> None:
+        if move.draw:                     # a sleeper into the mover's hand; the turn stays with him
+            DrawPosition.push(self, move)
+            return
         seat = self.turn
-        self._log.append(self.arms)
+        self._log.append(("move", self.arms))
         if move.tile is None:
             self.history.append((move, seat, self.ends, self.passes, None))
             self._where.append(None)
@@ -198,19 +235,24 @@ class ArmPosition(Position):
         else:
             hidden_used = self._take(seat, move.tile)
             self.history.append((move, seat, self.ends, self.passes, hidden_used))
-            k = self._arm_for(move) if self.arms else 0
-            self._where.append((k, self.arms[k - 1].number, move.tile.other(self.arms[k - 1].number))
-                               if k else (0, move.tile.low, move.tile.high))
-            self.arms = self._attach(move, k)
+            if self.arms:
+                k = self._arm_for(move)
+                near = self.arms[k - 1].number
+                self.arms, new = self._attach(move, k)
+                self._where.append((k, near, move.tile.other(near), new))
+            else:
+                self.arms, _ = self._attach(move, 0)
+                self._where.append((0, move.tile.low, move.tile.high, ()))
             self.ends = tuple(a.number for a in self.arms)
             self.passes = 0
         self.turn = (seat + 1) % self.n
 
     def pop(self) -> Move:
-        move = Position.pop(self)
-        self.arms = self._log.pop()
+        if self._log[-1][0] == "draw":
+            return DrawPosition.pop(self)
+        self.arms = self._log.pop()[1]
         self._where.pop()
-        return move
+        return Position.pop(self)
 
     def _arm_for(self, move: Move) -> int:
         """The arm ``move`` goes on: the one it names, else the first playable arm that takes it."""
@@ -220,12 +262,13 @@ class ArmPosition(Position):
         return next((j for j in self.playable_arms() if self.arms[j - 1].accepts(tile)
                      and (move.end is None or self.arms[j - 1].number == move.end)), self.playable_arms()[0])
 
-    def _attach(self, move: Move, k: int) -> tuple[Arm, ...]:
+    def _attach(self, move: Move, k: int) -> tuple[tuple[Arm, ...], tuple[int, ...]]:
+        """The arms after ``move`` goes on arm ``k`` (0: the lead), and the arms it opens."""
         tile = move.tile
         if not self.arms:
             if tile.is_double:
-                return (Arm(tile.low, START),) * 4
-            return Arm(tile.low, OPEN), Arm(tile.high, OPEN)
+                return (Arm(tile.low, START),) * 4, ()
+            return (Arm(tile.low, OPEN), Arm(tile.high, OPEN)), ()
         arms = list(self.arms)
         a = arms[k - 1]
         if a.state == START:
@@ -233,11 +276,15 @@ class ArmPosition(Position):
             if all(b.state != START for b in arms):          # every side of the spinner is filled
                 after = DOUBLE if self.layout == "french" else OPEN
                 arms = [Arm(b.number, after) if b.state == CLOSED else b for b in arms]
-        elif a.state == DOUBLE:
+            return tuple(arms), ()
+        if a.state == DOUBLE:
             arms[k - 1] = Arm(a.number, OPEN)
-        else:
-            arms[k - 1] = Arm(tile.other(a.number), OPEN)
-        return tuple(arms)
+            return tuple(arms), ()
+        arms[k - 1] = Arm(tile.other(a.number), OPEN)
+        if self.layout == "tree" and tile.is_double:     # crosswise: two new arms from its sides
+            arms += (Arm(a.number, OPEN), Arm(a.number, OPEN))
+            return tuple(arms), (len(arms) - 1, len(arms))
+        return tuple(arms), ()
 
     def __repr__(self) -> str:
         hands = ", ".join(" ".join(map(str, tiles_of(h, self.max_pip))) or "-" for h in self.hands)

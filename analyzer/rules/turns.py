@@ -29,7 +29,11 @@ class DrawPosition(Position):
     ``rule`` ``until``: a player who cannot play draws until he can; ``one``: he draws one tile a
     turn and passes if it does not fit. ``keep`` tiles stay in the boneyard. ``extra``: right after
     the lead the opener may add a matching tile (``bonus`` is then his seat, else -1). The hand is
-    over when a player is out, or when the boneyard is down to ``keep`` and nobody can play."""
+    over when a player is out, or when the boneyard is down to ``keep`` and nobody can play.
+
+    ``drawable()`` is the one place that says how many tiles may be drawn now: a subclass whose
+    rules allow drawing only at times (the cross layout draws only to fill the spinner, see
+    :mod:`analyzer.rules.layout`) overrides it, and the draws, passes and the end of the hand follow."""
 
     __slots__ = ("stock", "keep", "rule", "extra", "bonus", "_log")
 
@@ -56,12 +60,12 @@ class DrawPosition(Position):
         return k
 
     def drawable(self) -> int:
-        """Tiles that may still be drawn (the boneyard less the ones that stay)."""
+        """Tiles that may be drawn now (the boneyard less the ones that stay)."""
         return max(0, self.stock - self.keep)
 
     def can_draw(self, seat: int) -> bool:
         """Whether ``seat``, unable to play, may draw now."""
-        return self.stock > self.keep and (self.rule == "until" or self.drawn(seat) == 0)
+        return self.drawable() > 0 and (self.rule == "until" or self.drawn(seat) == 0)
 
     def boneyard(self) -> list:
         """The boneyard's tiles when every hand is known (else the unknown tiles as well)."""
@@ -82,7 +86,7 @@ class DrawPosition(Position):
         last = self.history[-1][1]
         if self.history[-1][0].tile is not None and self.count(last) == 0:
             return Outcome("domino", last)
-        if self.stock <= self.keep and (self.passes >= self.n or not self.can_anyone_play()):
+        if not self.drawable() and (self.passes >= self.n or not self.can_anyone_play()):
             return self.blocked()
         return None
 

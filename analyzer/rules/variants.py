@@ -44,7 +44,7 @@ class Variant:
     drawing: Drawing | None = None    # a draw game: how players take tiles from the boneyard
     turns: str = "one"                # "one": one play a turn; "run": a player plays while he can (Hungarian)
     play: PlayScoring | None = None   # points scored during play, from the open ends (All Fives)
-    layout: str = "line"              # "line": two open ends; "french"/"cross": a spinner with arms (layout.py)
+    layout: str = "line"              # "line": two ends; "french"/"cross"/"tree": a spinner with arms (layout.py)
 
     @property
     def players(self) -> int:
@@ -96,10 +96,12 @@ class Variant:
     # -- what the search can and cannot know ----------------------------------------------------
     @property
     def exact_search(self) -> bool:
-        """Whether a two-sided exact search gives the hand's true score from the position alone."""
+        """Whether the analysis values are the hand's true score under best play with every hand
+        open, with no further assumption (a draw game's values assume a boneyard order, a game of
+        individual players assumes the others play against the analysed one)."""
         s = self.scoring
         return (self.seating.sides == 2 and not (isinstance(s, PointScoring) and s.pass_bonus)
-                and self.drawing is None and self.turns == "one" and self.play is None and self.layout == "line")
+                and self.drawing is None)
 
     @property
     def search_note(self) -> str:
@@ -107,23 +109,18 @@ class Variant:
         when the values are exactly the hand's score with every hand open."""
         notes = []
         if self.drawing is not None:
-            notes.append("draw games: the tiles a player draws are chance, which the two-sided exact search "
-                         "does not model; no exact values are computed (a search over the boneyard order the "
-                         "record reveals is not implemented yet)")
+            notes.append("the boneyard is taken in the order the record reveals: the tiles drawn in the record, "
+                         "in that order, then the tiles nobody drew in ascending order; in every line the next "
+                         "draw takes the next tile of that order")
         if self.play is not None:
-            notes.append("points are scored during play from the open ends (All Fives), which depend on the "
-                         "order of play, not only on the position; the exact search does not score them, so no "
-                         "exact values are computed")
-        if self.layout != "line":
-            notes.append("the layout has four arms (a spinner), which the exact search does not model (it plays "
-                         "on a line with two open ends); no exact values are computed")
-        if self.turns == "run":
-            notes.append("a player keeps playing while he can (Hungarian), which the exact search does not "
-                         "model; no exact values are computed")
-        if self.seating.sides > 2 and self.layout == "line":
+            notes.append("the values count the points scored during play, each play's points going to its "
+                         "player as if claimed (a Muggins call moves points only where the record has one)")
+        if self.seating.sides > 2:
             notes.append(f"{self.seating.sides} players play each for himself, so no exact two-sided "
                          "search applies; the analysis assumes the analysed player against all the others "
                          "(they play to minimise his score)")
+            if isinstance(self.scoring, PointScoring) and self.scoring.count == "bad":
+                notes.append("a player's value is his bad points against each other player's, summed")
         s = self.scoring
         if isinstance(s, PointScoring):
             if s.pass_bonus:
@@ -571,22 +568,37 @@ FRENCH = Family(
 )
 
 
+CROSS_SETS = {"6": Dealing(6), "9": Dealing(7, 9)}      # double-six: the block game's 6 each; double-nine: 7
+
+
 def _build_cross(o: dict[str, str], given: set[str]) -> dict:
-    return dict(seating=Seating.partners(), dealing=Dealing(6),
+    return dict(seating=Seating.partners(), dealing=CROSS_SETS[o["set"]],
+                drawing=Drawing("until", 0) if o["sleepers"] == "draw" else None,
                 opening=Opening(first_game_tile=None, highest_double=True), block=BlockRule(),
                 scoring=HandScoring("losers"), match=MatchScoring(int(o["target"])), lead=LeadPolicy("any"),
-                layout="cross")
+                layout="tree" if o["set"] == "9" else "cross")
 
 
 CROSS = Family(
     "cross",
     "Cross domino: the block game of 003 (two pairs, 6 tiles each, 4 sleepers, the highest double opens) "
-    "whose opening double is a spinner: its four sides each take a tile before play goes on, then there "
-    "are four ends",
+    "whose opening double is a spinner: its four sides each take a tile before play goes on, a player who "
+    "cannot fill a side draws from the sleepers, then there are four ends; set=9: the double-nine cross, "
+    "where every later double branches into two new arms",
     "003_00cd45980cfaffe5.txt",
-    (OptionSpec("target", "100", "points that win the match", kind="int"),),
+    (
+        OptionSpec("sleepers", "draw", "while a side of the spinner is empty, a player who cannot fill it draws "
+                   "from the sleepers until he can, or passes once they are gone (draw); or nobody draws and the "
+                   "sleepers stay out of play, as in the block game (no). Once the four sides are filled nobody "
+                   "draws", values=("draw", "no")),
+        OptionSpec("set", "6", "the double-six set (6 tiles each, 4 sleepers) or the double-nine cross (9: 7 "
+                   "tiles each, 27 sleepers; every double laid on an arm lies crosswise and opens two new arms)",
+                   kind="int", values=("6", "9")),
+        OptionSpec("target", "100", "points that win the match", kind="int"),
+    ),
     _build_cross,
-    aliases=("kreuzdomino", "kreuz", "cross-domino", "spinner"),
+    aliases=("kreuzdomino", "kreuz", "cross-domino", "spinner", "double-nine-cross", "doppel-neun-kreuzdomino"),
+    presets={"double-nine-cross": {"set": "9"}, "doppel-neun-kreuzdomino": {"set": "9"}},
 )
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (PARTNERSHIP, WHIST, JAMAICAN, CUTTHROAT, CHIVA, BLOCK, DRAW,

@@ -107,6 +107,227 @@
     return g;
   }
 
+  // ---- a layout with arms (French, cross, tree): the lead in the middle, an arm out of each side --
+  // The arms that start at the lead run right, left, up and down (arms 1 to 4 in the order they were
+  // started). A long arm turns clockwise once, into the quarter of the table that no other arm enters,
+  // so the four never meet. An arm that branches from a double runs straight out of that double's
+  // side when nothing is in its way, else it is drawn apart, as a labelled strip under the layout.
+
+  var REACH = {x: 120, y: 70};      // how far from the centre an arm runs before it turns
+  var SIDES = [[1, 0], [-1, 0], [0, -1], [0, 1]];
+  var SIDE_WORDS = ["right", "left", "up", "down"];
+  var FONT = 6;                     // the size of the arm labels
+
+  function cw(d) { return [-d[1], d[0]]; }    // y grows downwards: right -> down -> left -> up
+  function ccw(d) { return [d[1], -d[0]]; }
+
+  function halves(c0, c1, n0, n1) {           // a tile from the centres of its two halves
+    var first = c0.x < c1.x || c0.y < c1.y;
+    return {x: Math.min(c0.x, c1.x) - U / 2, y: Math.min(c0.y, c1.y) - U / 2, v: c0.x === c1.x,
+            a: first ? n0 : n1, b: first ? n1 : n0};
+  }
+
+  function across(c, d, n) {                  // a double lying crosswise to an arm that runs along d
+    return d[0] ? {x: c.x - U / 2, y: c.y - U, v: true, a: n, b: n}
+                : {x: c.x - U, y: c.y - U / 2, v: false, a: n, b: n};
+  }
+
+  // The tiles of one arm from `from` (the middle of the edge it starts at), running along d.
+  function walk(arm, from, d, reach) {
+    var x = from.x, y = from.y, turned = false, placed = [];
+    arm.tiles.forEach(function (t, k) {
+      var dbl = t[0] === t[1], len = dbl ? U : 2 * U, p, c;
+      // no corner right after a crosswise double: its far half would lie along the double's side
+      var after = k > 0 && arm.tiles[k - 1][0] === arm.tiles[k - 1][1];
+      if (!turned && !dbl && !after && x * d[0] + y * d[1] + GAP + len > reach) {
+        var w = cw(d);                        // the near half goes on, the far half turns
+        var near = {x: x + d[0] * (GAP + U / 2), y: y + d[1] * (GAP + U / 2)};
+        c = {x: near.x + w[0] * U, y: near.y + w[1] * U};
+        p = halves(near, c, t[0], t[1]);
+        d = w;
+        turned = true;
+        x = c.x + d[0] * U / 2;
+        y = c.y + d[1] * U / 2;
+      } else {
+        c = {x: x + d[0] * (GAP + len / 2), y: y + d[1] * (GAP + len / 2)};
+        var h = {x: d[0] * U / 2, y: d[1] * U / 2};
+        p = dbl ? across(c, d, t[0])
+                : halves({x: c.x - h.x, y: c.y - h.y}, {x: c.x + h.x, y: c.y + h.y}, t[0], t[1]);
+        x = c.x + d[0] * len / 2;
+        y = c.y + d[1] * len / 2;
+      }
+      p.arm = arm.arm;
+      p.k = k;
+      p.c = c;
+      p.d = d;
+      placed.push(p);
+    });
+    return {tiles: placed, end: {x: x, y: y}, d: d};
+  }
+
+  function armState(a) {
+    if (a.state === "start") { return "empty (takes a " + a.open + ")"; }
+    if (a.state === "closed") { return a.open + ", closed"; }
+    if (a.state === "double") { return a.open + ", needs [" + a.open + "-" + a.open + "]"; }
+    return String(a.open);
+  }
+
+  function textBox(x, y, anchor, words) {
+    var w = words.length * FONT * 0.56;
+    var x0 = anchor === "start" ? x : anchor === "end" ? x - w : x - w / 2;
+    return {x: x0, y: y - FONT * 0.8, w: w, h: FONT};
+  }
+
+  // A label for an arm at the point `at`, standing off towards d.
+  function labelAt(arm, at, d) {
+    var words = "arm " + arm.arm + ": " + (arm.state === "start" ? "empty" : armState(arm));
+    var x = at.x + d[0] * 3, y = at.y + d[1] * 3;
+    var anchor = d[0] > 0 ? "start" : d[0] < 0 ? "end" : "middle";
+    y = d[1] > 0 ? y + FONT * 0.8 : d[1] < 0 ? y - FONT * 0.2 : y + FONT * 0.35;
+    return {arm: arm.arm, x: x, y: y, anchor: anchor, head: "arm " + arm.arm, words: words,
+            box: textBox(x, y, anchor, words)};
+  }
+
+  // Where an arm's label may go, best first: just beyond its open end, else beside its last tile.
+  function labelSpots(arm, r) {
+    var spots = [labelAt(arm, r.end, r.d)];
+    var last = r.tiles[r.tiles.length - 1];
+    if (last) {
+      var b = box(last), cx = b.x + b.w / 2, cy = b.y + b.h / 2;
+      [ccw(r.d), cw(r.d)].forEach(function (w) {
+        var reach = w[0] ? b.w / 2 : b.h / 2;
+        spots.push(labelAt(arm, {x: cx + w[0] * reach, y: cy + w[1] * reach}, w));
+      });
+    }
+    return spots;
+  }
+
+  function box(p) { return p.box || {x: p.x, y: p.y, w: p.v ? U : 2 * U, h: p.v ? 2 * U : U}; }
+
+  function meet(p, q) {
+    var a = box(p), b = box(q);
+    return Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) > 0.01 &&
+           Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) > 0.01;
+  }
+
+  // Where everything of a layout goes. `plan` (see planArms) names the arms drawn apart and where
+  // their strips start, the same at every step, so a tile stays where it is as one steps through.
+  function layoutArms(lay, plan) {
+    var out = {tiles: [], labels: [], arms: []};
+    if (!lay || !lay.lead) { return out; }
+    var spinner = lay.lead[0] === lay.lead[1];
+    var lead = spinner ? {x: -U / 2, y: -U, v: true, a: lay.lead[0], b: lay.lead[1]}
+                       : {x: -U, y: -U / 2, v: false, a: lay.lead[1], b: lay.lead[0]};
+    lead.arm = 0;
+    lead.k = 0;
+    out.tiles.push(lead);
+    var starts = spinner ? [{x: U / 2, y: 0}, {x: -U / 2, y: 0}, {x: 0, y: -U}, {x: 0, y: U}]
+                         : [{x: U, y: 0}, {x: -U, y: 0}, {x: 0, y: -U / 2}, {x: 0, y: U / 2}];
+    var drawn = {}, sides = {}, apart = [], main = 0;
+    var spots = [];
+    function keep(a, r, where) {
+      drawn[a.arm] = r.tiles;
+      out.tiles = out.tiles.concat(r.tiles);
+      spots.push(labelSpots(a, r));
+      out.arms.push({arm: a, where: where});
+    }
+    lay.arms.forEach(function (a) {
+      if (a.origin === null && main < 4) {
+        var d = SIDES[main];
+        keep(a, walk(a, starts[main], d, d[0] ? REACH.x : REACH.y), SIDE_WORDS[main]);
+        main++;
+      }
+    });
+    lay.arms.forEach(function (a) {
+      if (drawn[a.arm]) { return; }
+      var parent = a.origin && drawn[a.origin[0]];
+      var dbl = parent && parent[a.origin[1]];
+      var side = a.origin ? sides[a.origin.join()] || 0 : 2;
+      if (a.origin) { sides[a.origin.join()] = side + 1; }
+      if (dbl && dbl.a === dbl.b && side < 2 && !plan.strips[a.arm]) {
+        var dir = side ? cw(dbl.d) : ccw(dbl.d);
+        keep(a, walk(a, {x: dbl.c.x + dir[0] * U, y: dbl.c.y + dir[1] * U}, dir, Infinity),
+             "from [" + dbl.a + "-" + dbl.b + "] on arm " + a.origin[0]);
+      } else {
+        apart.push(a);
+      }
+    });
+    spots.forEach(function (choice) {      // each label where it covers no tile and no label before it
+      var taken = out.tiles.concat(out.labels);
+      out.labels.push(choice.filter(function (l) {
+        return !taken.some(function (q) { return meet(l, q); });
+      })[0] || choice[0]);
+    });
+    var y = plan.top;
+    apart.forEach(function (a) {
+      var from = a.origin ? lay.arms[a.origin[0] - 1].tiles[a.origin[1]] : null;
+      var where = from ? "from [" + from[0] + "-" + from[1] + "] on arm " + a.origin[0] : "from the lead";
+      var words = "arm " + a.arm + ", " + where + ": " + armState(a);
+      out.labels.push({arm: a.arm, x: plan.left, y: y + FONT, anchor: "start", head: "arm " + a.arm,
+                       words: words, box: textBox(plan.left, y + FONT, "start", words), apart: true});
+      var r = walk(a, {x: plan.left - GAP, y: y + FONT + 3 + U}, [1, 0], Infinity);
+      r.tiles.forEach(function (p) { p.apart = true; });
+      out.tiles = out.tiles.concat(r.tiles);
+      out.arms.push({arm: a, where: where, apart: true});
+      y += FONT + 3 + 2 * U + 6;
+    });
+    out.arms.sort(function (p, q) { return p.arm.arm - q.arm.arm; });
+    return out;
+  }
+
+  // Which branch arms must be drawn apart: one that, at any step of the game, would meet a tile or a
+  // label of an arm before it (or of an arm that starts at the lead). Then the strips go under
+  // everything the cross ever covers.
+  function planArms(boards) {
+    var plan = {strips: {}, top: 0, left: 0};
+    var branch = {};
+    boards.forEach(function (b) {
+      (b.layout ? b.layout.arms : []).forEach(function (a) { if (a.origin) { branch[a.arm] = true; } });
+    });
+    function clash(placed) {          // the branch arm to put apart, or 0
+      var items = placed.tiles.concat(placed.labels).filter(function (p) { return !p.apart; });
+      for (var i = 0; i < items.length; i++) {
+        for (var j = i + 1; j < items.length; j++) {
+          var p = items[i], q = items[j];
+          if (p.arm !== q.arm && meet(p, q)) {
+            var later = Math.max(p.arm, q.arm), sooner = Math.min(p.arm, q.arm);
+            if (branch[later]) { return later; }
+            if (branch[sooner]) { return sooner; }
+          }
+        }
+      }
+      return 0;
+    }
+    for (var again = true; again;) {
+      again = boards.some(function (b) {
+        var arm = clash(layoutArms(b.layout, plan));
+        if (arm) { plan.strips[arm] = true; }
+        return arm > 0;
+      });
+    }
+    var bottom = -Infinity, left = Infinity;
+    boards.forEach(function (b) {
+      var placed = layoutArms(b.layout, plan);
+      placed.tiles.concat(placed.labels).forEach(function (p) {
+        if (p.apart) { return; }
+        var r = box(p);
+        bottom = Math.max(bottom, r.y + r.h);
+        left = Math.min(left, r.x);
+      });
+    });
+    plan.top = bottom + 8;
+    plan.left = left;
+    return plan;
+  }
+
+  function armsExtent(placed, into) {
+    placed.tiles.concat(placed.labels).map(box).forEach(function (b) {
+      into.x0 = Math.min(into.x0, b.x - 3); into.x1 = Math.max(into.x1, b.x + b.w + 3);
+      into.y0 = Math.min(into.y0, b.y - 3); into.y1 = Math.max(into.y1, b.y + b.h + 3);
+    });
+    return into;
+  }
+
   // ---- one game ------------------------------------------------------------------------------------
 
   function Game(section) {
@@ -125,7 +346,16 @@
     this.hands = section.querySelectorAll(".hand");
     var boards = this.data.boards;
     var last = boards[boards.length - 1];
-    var box = extent(layout(last.line, last.lead));
+    var box;
+    this.plan = null;
+    if (last.layout) {                 // a layout with arms: a box that holds every step of it
+      this.plan = planArms(boards);
+      box = {x0: -120, x1: 120, y0: -50, y1: 50};      // at least this: a small layout is not blown up
+      boards.forEach(function (b) { armsExtent(layoutArms(b.layout, this.plan), box); }, this);
+      this.svg.classList.add("arms");
+    } else {
+      box = extent(layout(last.line, last.lead));
+    }
     this.svg.setAttribute("viewBox", [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" "));
     this.buttons = {};
     var self = this;
@@ -161,7 +391,7 @@
     if (!(k >= 0 && k <= this.n)) { return; }
     this.cur = k;
     var board = this.data.boards[k];
-    this.drawLine(board);
+    if (board.layout) { this.drawArms(board); } else { this.drawLine(board); }
     this.drawHands(board);
     this.counter.textContent = k + " / " + this.n;
     this.buttons.first.disabled = this.buttons.prev.disabled = k === 0;
@@ -207,6 +437,36 @@
       ? "Open ends: " + (board.ends[0] === board.ends[1] ? board.ends[0] + " at both ends" : board.ends[0] + " (left) and " + board.ends[1] + " (right)")
         + " · " + board.line.length + " tile" + (board.line.length === 1 ? "" : "s") + " on the line"
       : "The line is empty.";
+  };
+
+  Game.prototype.drawArms = function (board) {
+    var svg = this.svg;
+    while (svg.firstChild) { svg.removeChild(svg.firstChild); }
+    var placed = layoutArms(board.layout, this.plan);
+    var last = board.last;
+    placed.tiles.forEach(function (p) {
+      var isLast = last && ((p.a === last[0] && p.b === last[1]) || (p.a === last[1] && p.b === last[0]));
+      var g = drawTile(svg, p, isLast ? "last" : (p.arm === 0 ? "lead" : ""));
+      g.setAttribute("data-arm", String(p.arm));
+      g.setAttribute("data-k", String(p.k));
+    });
+    placed.labels.forEach(function (l) {
+      var attrs = {"class": "arm-label", x: l.x, y: l.y, "text-anchor": l.anchor, "data-arm": l.arm};
+      var text = mk("text", attrs, svg);
+      mk("tspan", {"class": "arm-no"}, text).textContent = l.head;
+      text.appendChild(document.createTextNode(l.words.slice(l.head.length)));
+    });
+    svg.setAttribute("data-tiles", String(placed.tiles.length));
+    var lay = board.layout;
+    if (!lay.lead) {
+      mk("text", {"class": "empty", x: 0, y: 3, "text-anchor": "middle"}, svg).textContent = "nothing played yet";
+      this.ends.textContent = "The table is empty.";
+      return;
+    }
+    var n = placed.tiles.length;
+    this.ends.textContent = "Open ends: " + placed.arms.map(function (p) {
+      return "arm " + p.arm.arm + " (" + p.where + "): " + armState(p.arm);
+    }).join("; ") + " · " + n + " tile" + (n === 1 ? "" : "s") + " laid";
   };
 
   Game.prototype.drawHands = function (board) {

@@ -1,0 +1,467 @@
+"""The general exact search: alpha-beta over any position, for the games the int solver does not play.
+
+:mod:`analyzer.solver` compiles a two-ended block game to ints and is fast. The other games keep
+their own position classes (arms around a spinner, a boneyard, a player who plays on while he can)
+and this module searches them through the position contract itself: ``legal_moves``, ``push``,
+``pop``, ``outcome`` and ``key``. Nothing about a game's rules is written twice: a move is legal here
+exactly when the replayer accepts it.
+
+**Values** are points for side 0 (seats 0 and 2 in a partnership game, or the analysed player in
+a game of individual players, see :class:`~analyzer.analysis.AgainstTheRest`), side 0 maximising,
+every other seat minimising. A finished hand is worth ``variant.value(facts)``; a game that scores
+during play (All Fives) adds every play's points on the way, plus for side 0 and minus for the
+others. The value of a position is the sum of the points still to come, so a transposition table
+keyed on the position's state (not on the points already scored) stays exact; for All Fives the
+key adds what the open ends count, which the open numbers alone do not say (a double at an end
+counts twice).
+
+**Draw games** are searched with the boneyard in one fixed order (:class:`RevealedDraws`): the tiles
+the record shows drawn, in the order drawn, then the tiles nobody drew, in ascending order. Whoever
+draws next takes the next tile of that order, in every line. The opener's right to add a matching
+tile to his lead (004) is a choice of his: each playable tile, or :data:`NO_EXTRA`.
+
+**Search.** Fail-soft alpha-beta with a transposition table of bounds and best moves, driven by
+MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest tile first. A
+``node_limit`` bounds the work of one call; past it :class:`SearchLimit` is raised and the caller
+says which values are missing rather than give a guess."""
+from __future__ import annotations
+
+from .position import Position, tiles_of
+from .rules.layout import ArmPosition
+from .rules.policies import HandFacts
+from .rules.turns import DrawPosition
+from .solver import SolverError, _INF, _leader, _mtd, _quiet_gc
+from .tiles import Move, Tile
+
+__all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order"]
+
+#: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
+NO_EXTRA = Move(None, None, arm=0)
+
+
+class SearchLimit(RuntimeError):
+    """The search needed more nodes than its limit allows."""
+
+
+class _Revealed:
+    """Draws from a boneyard in a fixed order (``order``: every boneyard tile), for a draw position.
+
+    A draw takes the next tile of the order. Right after the lead, when the variant lets the
+    opener add a matching tile, he moves again: a play (the added tile) or :data:`NO_EXTRA`."""
+
+    __slots__ = ()
+
+    def next_draw(self) -> Tile:
+        return self.order[len(self.order) - self.stock]
+
+    def legal_moves(self) -> list[Move]:
+        if self.offer >= 0:
+            return self.plays() + [NO_EXTRA]
+        moves = super().legal_moves()
+        if len(moves) == 1 and moves[0].draw:
+            return [Move(self.next_draw(), None, True)]
+        return moves
+
+    def key(self) -> tuple:
+        return super().key() + (self.offer,)
+
+    def push(self, move: Move) -> None:
+        self._offers.append(self.offer)
+        if move == NO_EXTRA:
+            self.offer = -1
+            self._log.append(("skip", self.turn))
+            self.turn = (self.turn + 1) % self.n
+            self.bonus = -1
+            return
+        seat = self.turn
+        super().push(move)
+        self.offer = -1
+        if self.bonus == seat and self.may_add(seat):
+            self.offer = seat               # the opener may add a matching tile at once
+            self.turn = seat
+
+    def pop(self) -> Move:
+        entry = self._log[-1]
+        if entry[0] == "skip":
+            self._log.pop()
+            self.turn = entry[1]
+            self.offer = self._offers.pop()
+            self.bonus = self.offer
+            return NO_EXTRA
+        move = super().pop()
+        self.offer = self._offers.pop()
+        return move
+
+    def copy(self):
+        return revealed(self, self.order, self.offer, self._offers)
+
+
+class RevealedDraws(_Revealed, DrawPosition):
+    """A draw game with its boneyard in a fixed order (see :class:`_Revealed`)."""
+
+    __slots__ = ("order", "offer", "_offers")
+
+
+class RevealedArms(_Revealed, ArmPosition):
+    """A layout with arms whose sleepers are drawn in a fixed order (cross domino filling its spinner)."""
+
+    __slots__ = ("order", "offer", "_offers")
+
+
+def revealed(pos: DrawPosition, order: list[Tile], offer: int = -1, offers: list[int] = ()) -> DrawPosition:
+    """A copy of ``pos`` whose boneyard is drawn in ``order``."""
+    cls = RevealedArms if isinstance(pos, ArmPosition) else RevealedDraws
+    out = object.__new__(cls)
+    for klass in type(pos).__mro__:
+        for name in getattr(klass, "__slots__", ()):
+            if name in ("order", "offer", "_offers"):
+                continue
+            value = getattr(pos, name)
+            setattr(out, name, list(value) if isinstance(value, list) else value)
+    out.order, out.offer, out._offers = tuple(order), offer, list(offers)
+    return out
+
+
+def revealed_order(pos: DrawPosition, drawn: list[Tile]) -> list[Tile]:
+    """The boneyard order a record reveals: the tiles it shows drawn, then the rest ascending."""
+    rest = [t for t in tiles_of(pos.pool, pos.max_pip) if t not in set(drawn)]
+    return list(drawn) + sorted(rest)
+
+
+class TreeSearch:
+    """Exact values over any position (see the module). ``rules``: the variant, or an object with its
+    ``seating``, ``value(facts)`` and ``play`` (such as ``AgainstTheRest``)."""
+
+    def __init__(self, rules, node_limit: int = 3_000_000) -> None:
+        self.rules = rules
+        teams = rules.seating.teams
+        if max(teams) != 1:
+            raise NotImplementedError("the search plays two sides: side 0 against the rest")
+        self.maximiser = [side == 0 for side in teams]
+        self.play = getattr(rules, "play", None)
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.tt: dict[tuple, tuple[int, int, Move | None]] = {}
+        self._deal: tuple | None = None
+        self._arm_deals: dict[tuple, _ArmDeal] = {}
+
+    # -- public API (that of :class:`analyzer.solver.Solver`) ---------------------------------------
+    def solve(self, pos: Position) -> int:
+        """The exact value of ``pos`` for side 0."""
+        self._start(pos)
+        with _quiet_gc():
+            return self._mtd(pos, -_INF, _INF)
+
+    def values(self, pos: Position) -> list[tuple[Move, int]]:
+        """The exact value (for side 0) of every legal move of the player to move: the points the
+        move scores at once (All Fives) plus the value of the position it leaves."""
+        self._start(pos)
+        out = []
+        with _quiet_gc():
+            for move in pos.legal_moves():
+                gain = self._push(pos, move)
+                try:
+                    out.append((move, gain + self._mtd(pos, -_INF, _INF)))
+                finally:
+                    pos.pop()
+        return out
+
+    def best_line(self, pos: Position) -> list[Move]:
+        """Best moves for both sides from ``pos`` to the end of the hand."""
+        line: list[Move] = []
+        try:
+            while True:
+                moves = pos.legal_moves()
+                if not moves:
+                    break
+                choice = moves[0]
+                if len(moves) > 1:
+                    values = self.values(pos)
+                    pick = max if self.maximiser[pos.turn] else min
+                    choice = pick(values, key=lambda mv: mv[1])[0]
+                pos.push(choice)
+                line.append(choice)
+        finally:
+            for _ in line:
+                pos.pop()
+        return line
+
+    # -- internals ------------------------------------------------------------------------------
+    def _start(self, pos: Position) -> None:
+        if any(pos.hidden):
+            raise SolverError("the search needs every hand known")
+        if pos.n != len(self.maximiser):
+            raise SolverError(f"the rules seat {len(self.maximiser)} players, the position has {pos.n}")
+        dealt = list(pos.hands)
+        for move, seat, *_ in pos.history:
+            if move.tile is not None:
+                dealt[seat] |= move.tile.bit
+        for entry in getattr(pos, "_log", ()):
+            if entry[0] == "draw" and entry[2] is not None:       # drawn, not dealt
+                dealt[entry[1]] &= ~entry[2].bit
+        deal = (tuple(dealt), _leader(pos), getattr(pos, "order", None))
+        if deal != self._deal:          # a table belongs to one deal
+            self.tt.clear()
+            self._arm_deals.clear()
+            self._deal = deal
+        self.nodes = 0
+
+    def _arms(self, pos: ArmPosition, alpha: int, beta: int) -> int:
+        """A layout with arms once nobody draws any more: the compiled search (:class:`_ArmDeal`)."""
+        sig = (pos.n, _leader(pos), pos.layout, pos.max_pip)
+        deal = self._arm_deals.get(sig)
+        if deal is None:
+            deal = self._arm_deals[sig] = _ArmDeal(self, *sig)
+        arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
+        return deal.search(tuple(pos.hands), arms, pos.turn, alpha, beta)
+
+    def _mtd(self, pos: Position, alpha: int, beta: int) -> int:
+        entry = self.tt.get(self._key(pos))
+        guess = 0 if entry is None else min(max(0, entry[0]), entry[1])
+        return _mtd(lambda a, b: self._search(pos, a, b), alpha, beta, guess)
+
+    def _key(self, pos: Position) -> tuple:
+        if self.play is None:
+            return pos.key()
+        return pos.key() + (self._ends_count(pos),)
+
+    def _ends_count(self, pos: Position) -> int:
+        return self.play.ends_total(pos.line(), pos.ends)
+
+    def _push(self, pos: Position, move: Move) -> int:
+        """Play ``move``; the points it scores at once, for side 0."""
+        seat = pos.turn
+        pos.push(move)
+        if self.play is None or move.tile is None or move.draw:
+            return 0
+        points = self.play.points(self._ends_count(pos))
+        return points if self.maximiser[seat] else -points
+
+    def _leaf(self, pos: Position, termination: str, seat: int) -> int:
+        n = pos.n
+        last = next((h for h in reversed(pos.history) if h[0].tile is not None), None)
+        facts = HandFacts(termination, seat, tuple(pos.pips(s) for s in range(n)),
+                          tuple(pos.count(s) for s in range(n)), _leader(pos), hands=tuple(pos.hands),
+                          last_tile=last[0].tile if last else None, ends_before=last[2] if last else None)
+        return self.rules.value(facts)
+
+    def _search(self, pos: Position, alpha: int, beta: int) -> int:
+        """The side-0 value of ``pos`` (points still to come), fail-soft within (alpha, beta)."""
+        outcome = pos.outcome()
+        if outcome is not None:
+            return self._leaf(pos, outcome.termination, outcome.seat)
+        if isinstance(pos, ArmPosition) and pos.arms and not pos.drawable() and pos.playable_mask(pos.turn):
+            return self._arms(pos, alpha, beta)
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise SearchLimit(f"more than {self.node_limit:,} positions")
+        key = self._key(pos)
+        entry = self.tt.get(key)
+        hint = None
+        if entry is not None:
+            lower, upper, hint = entry
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        moves = pos.legal_moves()
+        if len(moves) > 1:
+            moves.sort(key=lambda m: (m != hint, -(m.tile.pips if m.tile is not None else -1)))
+        maximise = self.maximiser[pos.turn]
+        a0, b0 = alpha, beta
+        best, best_move = (-_INF if maximise else _INF), None
+        for move in moves:
+            gain = self._push(pos, move)
+            try:
+                x = gain + self._search(pos, alpha - gain, beta - gain)
+            finally:
+                pos.pop()
+            if maximise:
+                if x > best:
+                    best, best_move = x, move
+                    alpha = max(alpha, x)
+            elif x < best:
+                best, best_move = x, move
+                beta = min(beta, x)
+            if alpha >= beta:
+                break
+        lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
+        if best <= a0:
+            upper = min(upper, best)
+        elif best >= b0:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        self.tt[key] = (lower, upper, best_move)
+        return best
+
+
+
+# -- layouts with arms, compiled to ints ------------------------------------------------------------
+_START, _CLOSED, _DOUBLE, _OPEN = 0, 1, 2, 3
+_STATE_CODE = {"start": _START, "closed": _CLOSED, "double": _DOUBLE, "open": _OPEN}
+
+
+class _ArmDeal:
+    """A layout with arms compiled to ints, like :class:`analyzer.solver._Deal`: the state of a
+    hand is every seat's tiles (a tuple of masks: drawn sleepers make hands that no deal had), the
+    arms (a sorted tuple of ``number * 4 + state`` codes: alike arms are interchangeable) and the
+    seat to move, who always holds a playable tile; forced passes are skipped and a hand blocks when
+    no seat can play. The rules are those of
+    :class:`~analyzer.rules.layout.ArmPosition` (``tests/test_search.py`` checks the two agree)."""
+
+    def __init__(self, search: TreeSearch, n: int, leader: int, layout: str, max_pip: int):
+        from .tiles import tile_set
+
+        self.owner = search
+        self.n = n
+        self.leader = leader
+        self.max_pip = max_pip
+        self.tiles = tile_set(max_pip)
+        self.after_fill = _DOUBLE if layout == "french" else _OPEN
+        self.branch = layout == "tree"
+        self.match = [0] * (max_pip + 1)
+        for t in self.tiles:
+            self.match[t.low] |= t.bit
+            self.match[t.high] |= t.bit
+        self.double = [Tile(k, k).bit for k in range(max_pip + 1)]
+        self.tt: dict[tuple, tuple[int, int, tuple | None]] = {}
+        self.leaves: dict[tuple, int] = {}
+        self.fits: dict[tuple, int] = {}
+        self.spots: dict[tuple, list[tuple[int, int]]] = {}     # arms -> (playable arm code, its fit)
+        self.after: dict[tuple, tuple[int, ...]] = {}             # (arms, code, tile bit) -> arms after
+        self.pips = {t.bit: -t.pips for t in self.tiles}          # the sort key: heaviest first
+        self.maximiser = search.maximiser
+
+    def fit(self, arms: tuple[int, ...]) -> int:
+        """Every tile that could be played on ``arms``, as a mask."""
+        f = self.fits.get(arms)
+        if f is None:
+            f = 0
+            starts = [c for c in arms if c & 3 == _START]
+            if starts:
+                f = self.match[starts[0] >> 2]
+            else:
+                for c in arms:
+                    if c & 3 == _OPEN:
+                        f |= self.match[c >> 2]
+                    elif c & 3 == _DOUBLE:
+                        f |= self.double[c >> 2]
+            self.fits[arms] = f
+        return f
+
+    def moves(self, arms: tuple[int, ...], hand: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """``(tile bit, arm code, arms after)`` for every way to play a tile of ``hand``, heaviest
+        tile first."""
+        spots = self.spots.get(arms)
+        if spots is None:
+            starts = [c for c in arms if c & 3 == _START]
+            codes = [starts[0]] if starts else sorted({c for c in arms if c & 3 in (_OPEN, _DOUBLE)})
+            spots = self.spots[arms] = [(c, self.double[c >> 2] if c & 3 == _DOUBLE else self.match[c >> 2])
+                                        for c in codes]
+        out = []
+        after = self.after
+        for c, fit in spots:
+            mask = hand & fit
+            while mask:
+                bit = mask & -mask
+                mask ^= bit
+                key = (arms, c, bit)
+                new = after.get(key)
+                if new is None:
+                    new = after[key] = self._after(arms, c, bit)
+                out.append((bit, c, new))
+        if len(out) > 1:
+            pips = self.pips
+            out.sort(key=lambda mv: pips[mv[0]])
+        return out
+
+    def _after(self, arms: tuple[int, ...], c: int, bit: int) -> tuple[int, ...]:
+        """The arms once the tile ``bit`` goes on the arm with code ``c``."""
+        tile = self.tiles[bit.bit_length() - 1]
+        n, st = c >> 2, c & 3
+        rest = list(arms)
+        rest.remove(c)
+        if st == _START:
+            rest.append((tile.other(n) << 2) | _CLOSED)
+            if not any(x & 3 == _START for x in rest):
+                rest = [(x & ~3) | self.after_fill if x & 3 == _CLOSED else x for x in rest]
+        elif st == _DOUBLE:
+            rest.append((n << 2) | _OPEN)
+        else:
+            rest.append((tile.other(n) << 2) | _OPEN)
+            if self.branch and tile.is_double:
+                rest += [(n << 2) | _OPEN] * 2
+        return tuple(sorted(rest))
+
+    def leaf(self, hands: tuple[int, ...], termination: str, seat: int, bit: int) -> int:
+        key = (hands, termination, seat, bit)
+        value = self.leaves.get(key)
+        if value is None:
+            left = [tiles_of(h, self.max_pip) for h in hands]
+            facts = HandFacts(termination, seat, tuple(sum(t.pips for t in ts) for ts in left),
+                              tuple(len(ts) for ts in left), self.leader, hands=hands,
+                              last_tile=self.tiles[bit.bit_length() - 1])
+            value = self.leaves[key] = self.owner.rules.value(facts)
+        return value
+
+    def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
+        """The side-0 value of the state; ``s`` holds a playable tile. Fail-soft in (alpha, beta)."""
+        owner = self.owner
+        owner.nodes += 1
+        if owner.nodes > owner.node_limit:
+            raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        key = (hands, arms, s)
+        entry = self.tt.get(key)
+        hint = None
+        if entry is not None:
+            lower, upper, hint = entry
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        moves = self.moves(arms, hands[s])
+        if hint is not None and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        maximise = self.maximiser[s]
+        a0, b0 = alpha, beta
+        best, best_move = (-_INF if maximise else _INF), None
+        n = self.n
+        for move in moves:
+            bit, _code, after = move
+            left = hands[s] & ~bit
+            now = hands[:s] + (left,) + hands[s + 1:]
+            if not left:
+                x = self.leaf(now, "domino", s, bit)
+            else:
+                fit = self.fit(after)
+                t = (s + 1) % n
+                while not now[t] & fit:
+                    if t == s:
+                        break
+                    t = (t + 1) % n
+                if t == s and not left & fit:
+                    x = self.leaf(now, "blocked", s, bit)
+                else:
+                    x = self.search(now, after, t, alpha, beta)
+            if maximise:
+                if x > best:
+                    best, best_move = x, move
+                    alpha = max(alpha, x)
+            elif x < best:
+                best, best_move = x, move
+                beta = min(beta, x)
+            if alpha >= beta:
+                break
+        lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
+        if best <= a0:
+            upper = min(upper, best)
+        elif best >= b0:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        self.tt[key] = (lower, upper, best_move)
+        return best
