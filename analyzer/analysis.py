@@ -141,9 +141,9 @@ def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def _searcher(rules, fast: bool):
+def _searcher(rules, fast: bool, node_limit: int | None):
     """The int solver for a two-ended block game, else the general search over the position."""
-    return Solver(rules) if fast else TreeSearch(rules)
+    return Solver(rules) if fast else TreeSearch(rules, node_limit)
 
 
 def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
@@ -159,8 +159,11 @@ def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
 
 
 def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bool = False,
-                   solver: Solver | None = None) -> GameAnalysis:
+                   solver: Solver | None = None, node_limit: int | None = None) -> GameAnalysis:
     """Analyse the legal prefix of a replayed game with every hand open.
+
+    ``node_limit``: the positions the general search (layouts, draw games...) may visit for one
+    value before the analysis stops and says so (default ``analyzer.search.NODE_LIMIT``).
 
     Values are the hand's points for the first side (or, in a game of individual players, for the
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already
@@ -197,14 +200,14 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.sides = list(rep.players)
         out.perspective = (f"each decision is valued for its mover against all the others; the running "
                            f"values are {rep.players[0]}'s")
-        solvers = {seat: _searcher(AgainstTheRest(variant, seat), fast) for seat in range(variant.players)}
+        solvers = {seat: _searcher(AgainstTheRest(variant, seat), fast, node_limit) for seat in range(variant.players)}
         teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     if prefix < len(rep.steps):
         bad = rep.steps[prefix]
         first = next(d for d in bad.diagnostics if d.severity == "error")
         out.stopped = (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
                        f"{first.code}: {first.message}")
-    solver = solvers[0] if individual else (solver or _searcher(variant, fast))
+    solver = solvers[0] if individual else (solver or _searcher(variant, fast, node_limit))
     points = [0] * variant.players      # what each seat has scored during play so far (All Fives)
 
     def scored(seat: int) -> int:
@@ -249,6 +252,8 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     except (SolverError, NotImplementedError, SearchLimit) as exc:
         where = f"before move {out.analysed_steps + 1}" if out.analysed_steps else "at the deal"
         out.stopped = f"the exact search stops {where}: {exc}"
+        if isinstance(exc, SearchLimit):
+            out.stopped += " (the limit is set by --max-nodes)"
     lossy = [d for d in out.decisions if d.loss > 0]
     if lossy:
         out.critical = max(lossy, key=lambda d: (d.loss, -d.index))
@@ -303,11 +308,11 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
 
 def analyze(record, variant=None, thresholds: Thresholds = Thresholds(), lines: bool = False,
             progress: Callable[[int], None] | None = None,
-            rules: dict[str, str] | None = None) -> list[GameAnalysis]:
+            rules: dict[str, str] | None = None, node_limit: int | None = None) -> list[GameAnalysis]:
     """Analyse every game of a record (see ``analyze_replay``)."""
     out = []
     for rep in replay_record(record, variant, rules=rules):
-        out.append(analyze_replay(rep, thresholds, lines))
+        out.append(analyze_replay(rep, thresholds, lines, node_limit=node_limit))
         if progress:
             progress(1)
     return out

@@ -309,8 +309,11 @@ def _signed(v: int) -> str:
               help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json.")
 @click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B",
               help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Positions the search of a layout or draw game may visit for one value before the "
+                   "analysis stops and says so (default 10,000,000).")
 @clean_errors
-def analyze(file, variant, rules, as_json, graph_path, thresholds):
+def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
     """Give the exact value of every alternative at every decision of FILE, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -326,7 +329,7 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds):
     results = []
     with click.progressbar(reps, label="analysing", file=sys.stderr, hidden=not show_bar) as bar:
         for rep in bar:
-            results.append((rep, analyze_replay(rep, limits, lines=graph_path is not None)))
+            results.append((rep, analyze_replay(rep, limits, lines=graph_path is not None, node_limit=max_nodes)))
     if graph_path:
         from .lines import build_tree, tree_json, write_graphml
         for k, (_, result) in enumerate(results, 1):

@@ -35,6 +35,9 @@ from .tiles import Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order"]
 
+#: The positions one call of the search may visit before it gives up (:class:`SearchLimit`).
+NODE_LIMIT = 10_000_000
+
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
 
@@ -132,14 +135,14 @@ class TreeSearch:
     """Exact values over any position (see the module). ``rules``: the variant, or an object with its
     ``seating``, ``value(facts)`` and ``play`` (such as ``AgainstTheRest``)."""
 
-    def __init__(self, rules, node_limit: int = 3_000_000) -> None:
+    def __init__(self, rules, node_limit: int | None = None) -> None:
         self.rules = rules
         teams = rules.seating.teams
         if max(teams) != 1:
             raise NotImplementedError("the search plays two sides: side 0 against the rest")
         self.maximiser = [side == 0 for side in teams]
         self.play = getattr(rules, "play", None)
-        self.node_limit = node_limit
+        self.node_limit = NODE_LIMIT if node_limit is None else node_limit
         self.nodes = 0
         self.tt: dict[tuple, tuple[int, int, Move | None]] = {}
         self._deal: tuple | None = None

@@ -131,5 +131,6 @@ def test_random_text_never_breaks_the_validator(text):
 @given(sample=st.sampled_from(SAMPLES), cut=st.integers(0, 10**6))
 def test_analysis_of_a_truncated_record_never_breaks(sample, cut):
     text = sample[: cut % (len(sample) + 1)]
-    for result in analyze(parse(text, "fuzz.dom")):
+    # the node limit keeps the long layout games (French, double-nine) quick; past it the analysis stops cleanly
+    for result in analyze(parse(text, "fuzz.dom"), node_limit=20_000):
         assert result.analysed_steps >= 0

@@ -267,3 +267,23 @@ def test_a_draw_the_record_does_not_name_stops_the_analysis():
     (rep,) = replay_record(parse(text[:first] + "draws ?" + text[end + 1:], "x.dom"))
     result = analyze_replay(rep)
     assert not result.decisions and "does not name every tile drawn" in result.stopped
+
+
+def test_the_command_stops_at_the_node_limit_and_says_so():
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    res = CliRunner().invoke(main, ["analyze", str(RECORDS / "variant-french.dom"), "--max-nodes", "1000"])
+    assert res.exit_code == 0, res.output
+    assert res.output.count("more than 1,000 positions") == 3        # three games, each stopped at the deal
+    res = CliRunner().invoke(main, ["analyze", str(RECORDS / "variant-french.dom"), "--max-nodes", "0"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_the_report_says_what_the_values_assume():
+    from analyzer.report.model import build_report
+    model = build_report(read(RECORDS / "variant-draw.dom"))
+    (game,) = model.games
+    assert "order the record reveals" in game.assumption
+    model = build_report(read(RECORDS / "variant-hungarian.dom"))
+    assert "against all the others" in model.games[0].assumption

@@ -206,6 +206,7 @@ class GameReport:
     critical: int | None = None      # the critical move's number
     turning_point: int | None = None
     stopped: str | None = None       # why the analysis does not reach the end of the record
+    assumption: str | None = None    # what the values assume (the variant's search note, whose values)
     analysed: int = 0                # moves covered by the analysis
     layout: str = "line"             # the variant's layout: "line" or one with arms ("french", "cross"...)
 
@@ -278,6 +279,14 @@ def _board(pos: Position, voids: list[set[int]], last: Tile | None) -> Board:
                  [None if pos.hidden[s] else pos.pips(s) for s in range(pos.n)],
                  [sorted(v) for v in voids], pos.ends, None if last is None else (last.low, last.high),
                  _layout(pos) if isinstance(pos, ArmPosition) else None)
+
+
+def _assumption(analysis: GameAnalysis | None) -> str | None:
+    """What the values assume, as sentences: whose values they are and the variant's search note."""
+    if analysis is None:
+        return None
+    parts = [p for p in (analysis.perspective and analysis.perspective + ".", analysis.note) if p]
+    return " ".join(p[0].upper() + p[1:] for p in parts) or None
 
 
 def _decision(d: Decision) -> DecisionView:
@@ -396,6 +405,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
         issues=issues, valid=rep.valid, error_count=len(rep.errors), start=start, moves=moves,
         values=values + [None] * (len(moves) + 1 - len(values)),
         critical=critical, turning_point=turning, stopped=analysis.stopped if analysis else None,
+        assumption=_assumption(analysis),
         analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"))
 
 
