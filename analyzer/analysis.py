@@ -217,8 +217,19 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
             return 2 * points[seat] - sum(points)
         return sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
 
+    skipped: list[str] = []     # where a value needed more positions than the node limit allows
+
+    def known(where: str, value: Callable[[], int]) -> int | None:
+        """``value()``, or None (noted in ``skipped``) when the search hits its node limit: the values
+        after it, which need less search, are still given."""
+        try:
+            return value()
+        except SearchLimit:
+            skipped.append(where)
+            return None
+
     try:
-        out.values.append(solver.solve(pos))
+        out.values.append(known("the deal", lambda: solver.solve(pos)))
         for step in rep.steps[:prefix]:
             if pos.outcome() is not None:
                 break
@@ -226,42 +237,56 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                 # a Muggins call: points change hands, the position does not
                 before = scored(0)
                 points[:] = step.scores or points
-                out.values.append(out.values[-1] - before + scored(0))
+                out.values.append(None if out.values[-1] is None else out.values[-1] - before + scored(0))
                 out.moves.append((step.entry.player, step.entry.text))
                 out.analysed_steps += 1
                 continue
             if getattr(pos, "offer", -1) >= 0 and not (step.seat == pos.offer and step.move.is_play):
                 # the opener of a draw game did not add a tile to his lead: his choice, valued too
-                _decide(out, solvers[pos.turn] if individual else solver, pos, NO_EXTRA, rep.steps[0],
-                        0 if individual else teams[pos.turn], thresholds, lines, scored(pos.turn))
+                opener = solvers[pos.turn] if individual else solver
+                known("the opener's extra tile", lambda: _decide(
+                    out, opener, pos, NO_EXTRA, rep.steps[0], 0 if individual else teams[pos.turn], thresholds,
+                    lines, scored(pos.turn)))
                 pos.push(NO_EXTRA)
             moves = pos.legal_moves()
             mover = solvers[pos.turn] if individual else solver
             after = None
             if len(moves) > 1:
-                played_value = _decide(out, mover, pos, step.move, step, 0 if individual else teams[pos.turn],
-                                       thresholds, lines, scored(pos.turn))
+                played_value = known(f"move {step.index + 1}", lambda: _decide(
+                    out, mover, pos, step.move, step, 0 if individual else teams[pos.turn], thresholds, lines,
+                    scored(pos.turn)))
                 if not individual and variant.play is None:
                     after = played_value      # already solved: the value of the move played
             pos.push(step.move)
             if step.scores is not None:       # the points as the record has them: claimed, or taken by muggins
                 points[:] = step.scores
             out.moves.append((step.entry.player, str(step.move)))
-            out.values.append(after if after is not None else scored(0) + solver.solve(pos))
+            if after is None:
+                after = known(f"after move {step.index + 1}", lambda: scored(0) + solver.solve(pos))
+            out.values.append(after)
             out.analysed_steps += 1
-    except (SolverError, NotImplementedError, SearchLimit) as exc:
+    except (SolverError, NotImplementedError) as exc:
         where = f"before move {out.analysed_steps + 1}" if out.analysed_steps else "at the deal"
         out.stopped = f"the exact search stops {where}: {exc}"
-        if isinstance(exc, SearchLimit):
-            out.stopped += " (the limit is set by --max-nodes)"
+    if skipped:
+        limit = getattr(solver, "node_limit", 0)
+        gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) for "
+               f"{_listed(skipped[:3])}{' and more' if len(skipped) > 3 else ''}, so those values are missing; "
+               f"the later ones, which need less search, are given")
+        out.stopped = f"{out.stopped}; {gap}" if out.stopped else gap
     lossy = [d for d in out.decisions if d.loss > 0]
     if lossy:
         out.critical = max(lossy, key=lambda d: (d.loss, -d.index))
     for i in range(1, len(out.values)):
-        if _sign(out.values[i]) != _sign(out.values[i - 1]):
+        before, after = out.values[i - 1], out.values[i]
+        if before is not None and after is not None and _sign(after) != _sign(before):
             out.turning_point = rep.steps[i - 1].index
             break
     return out
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: int, thresholds: Thresholds,

@@ -354,7 +354,9 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
         if result.note:
             click.echo(f"Assumption: {result.note}")
         if result.values:
-            click.echo(f"Value of the deal with best play: {_signed(result.values[0])}")
+            deal = result.values[0]
+            click.echo("Value of the deal with best play: "
+                       + (_signed(deal) if deal is not None else "not computed (see the note below)"))
         for d in result.decisions:
             where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
             verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"

@@ -19,14 +19,14 @@ def build_tree(analysis: GameAnalysis) -> nx.DiGraph:
     g = nx.DiGraph(title=analysis.title, sides=" vs ".join(analysis.sides))
     players = analysis.players
     values = analysis.values
-    g.add_node("p0", label="start", value=values[0] if values else 0, played=True)
+    g.add_node("p0", label="start", played=True, **_value(values[0] if values else None))
     decisions = {d.index: d for d in analysis.decisions}
     lines = {entry["index"]: entry for entry in analysis.lines}
     for i in range(analysis.analysed_steps):
-        g.add_node(f"p{i + 1}", label=f"after move {i + 1}", value=values[i + 1], played=True)
+        g.add_node(f"p{i + 1}", label=f"after move {i + 1}", played=True, **_value(values[i + 1]))
         player, move = analysis.moves[i]
-        g.add_edge(f"p{i}", f"p{i + 1}", move=move, player=player, value=values[i + 1], played=True,
-                   decision=i in decisions)
+        g.add_edge(f"p{i}", f"p{i + 1}", move=move, player=player, played=True, decision=i in decisions,
+                   **_value(values[i + 1]))
         if i not in lines:
             continue
         for k, alt in enumerate(lines[i]["alternatives"]):
@@ -53,3 +53,8 @@ def write_graphml(graph: nx.DiGraph, path: str) -> None:
 
 def tree_json(graph: nx.DiGraph) -> str:
     return json.dumps(nx.node_link_data(graph, edges="edges"), indent=2)
+
+
+def _value(value: int | None) -> dict:
+    """The ``value`` attribute, left out where the search did not compute one (its node limit)."""
+    return {} if value is None else {"value": value}

@@ -67,13 +67,15 @@ are tried only as "the cell goes to the player on turn, then its tile changes or
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from .position import mask_of, tiles_of
+from .position import Outcome, Position, mask_of, tiles_of
 from .record import Game, HandEntry, MoveEntry, StatedResult
 from .replay import Replay, replay, resolve_variant
 from .rules import LeadRequirement, Variant
-from .tiles import Tile, tile_set
+from .rules.layout import ArmPosition
+from .rules.turns import DrawPosition
+from .tiles import PASS, Move, Tile, tile_set
 
 __all__ = ["repair", "first_error", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
 
@@ -97,6 +99,14 @@ COSTS: dict[str, float] = {
     "swap-moves/other": 1.0,
     "change-tile/both-halves": 1.0,
     "change-deal/extra": 0.1,        # added to the change-tile cost for a tile of the deal
+    # the notation of draws, claims, Muggins calls and arms (the position path)
+    "change-arm": 0.3,
+    "change-claim": 0.4,
+    "change-muggins": 0.4,
+    "insert-move/draw": 0.6,
+    "change-draw/play": 0.6,
+    "delete-move/draw": 0.7,
+    "delete-move/muggins": 0.8,
 }
 
 
@@ -174,7 +184,7 @@ class Edit:
             return f"delete the row {self.before}{at}"
         if k == "delete-move":
             return f"delete {who}'s {self.before}{at}"
-        if k in ("change-tile", "change-end"):
+        if k in ("change-tile", "change-end", "change-draw", "change-arm", "change-claim", "change-muggins"):
             return f"change {who}'s {self.before} to {self.after}{at}"
         if k == "change-player":
             return f"move the cell from {self.before}'s column to {self.after}'s{at}"
@@ -303,6 +313,7 @@ class _Deal:
         self.entries = hands
         self.key = _deal_key(hands)
         self._leads: dict[int | None, tuple[tuple, str | None]] = {}
+        self.positions: dict[int | None, Position] = {}    # the replayer's position before the lead
         self._ok: bool | None = None
         v = search.variant
         valid = search.valid_tiles
@@ -349,7 +360,7 @@ class _Deal:
             tags["Lead"] = s.players[leader]
         stub = replace(s.game, tags=tags, hands=self.entries, moves=[])
         rep = replay(stub, s.variant, lead=s.lead)
-        pos = rep.initial
+        pos = self.positions[leader] = rep.initial
         code = None
         errors = [d for d in rep.deal_diagnostics if d.severity == "error"]
         deal_errors = [d for d in errors if d.code not in _LEAD_CODES]
@@ -367,16 +378,22 @@ class _Deal:
         state = (tuple(pos.hands), None, turn, 0, -1, None, 0, hidden, pos.pool, lacks, pos.opening)
         return state, code
 
-    def initial(self, seq: list) -> tuple[tuple, str | None]:
-        """The state before the first move of ``seq`` (see :meth:`lead_state`)."""
+    def leader(self, seq: list) -> int | None:
+        """Who leads ``seq``: the Lead tag's player, else the first mover the record names."""
         leader = self.search.lead_seat
         if leader is None:
             leader = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
-        return self.lead_state(leader)
+        return leader
+
+    def initial(self, seq: list) -> tuple[tuple, str | None]:
+        """The state before the first move of ``seq`` (see :meth:`lead_state`)."""
+        return self.lead_state(self.leader(seq))
 
 
 class _Search:
     """The repair search for one game."""
+
+    default_nodes = 400_000
 
     def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
                  lead: LeadRequirement | None = None):
@@ -444,6 +461,10 @@ class _Search:
         return deal
 
     # -- cells ---------------------------------------------------------------------------------
+    def cells(self, game: Game) -> list[tuple]:
+        """The record's moves as cells."""
+        return [self.cell(m.player, m.tile, m.end, m, i, m.annotation) for i, m in enumerate(game.moves)]
+
     def cell(self, name: str, tile: Tile | None, end: int | None, src: MoveEntry | None,
              orig: int | None, annotation: str | None) -> tuple:
         seat = self.seat_of.get(name)
@@ -571,7 +592,7 @@ class _Search:
         and its code, or (None, None) when the whole record is legal. ``frontiers`` (a list) receives
         the frontier before each move from ``start`` on."""
         if frontier is None:
-            st, code = deal.initial(seq)
+            st, code = self.initial_state(seq, deal)
             if code == "deal":
                 return -1, code
             frontier = [st]
@@ -601,6 +622,10 @@ class _Search:
         if self.end_ok(frontier, seq, deal):
             return None, None
         return len(seq), "result-mismatch"
+
+    def initial_state(self, seq: list, deal: _Deal) -> tuple[tuple, str | None]:
+        """The state before the first move and the deal's error code (see :meth:`_Deal.lead_state`)."""
+        return deal.initial(seq)
 
     def end_ok(self, frontier: list, seq: list, deal: _Deal) -> bool:
         """Whether a line that is legal to its end ends as the record states. The open cases (the
@@ -976,6 +1001,659 @@ class _Search:
         return seq, self.deal_for(tuple(hands)), 0, edit, -1
 
 
+# ---- the position path: draws, claims, arms and runs -------------------------------------------------
+#
+# The lean checker knows one kind of game: turns in order on a two-ended line. Draw games, All Fives'
+# claimed points and Muggins calls, layouts with arms and Hungarian runs are checked on the variant's
+# own position instead (analyzer.rules.ending.position_for, as the replayer builds it for the deal),
+# entry by entry with the replayer's rules. A cell is an _Entry: the MoveEntry as the repair writes it,
+# its seat, and its index in the input (None: inserted). A state is a _State; its position is never
+# changed once the state exists (a step copies it before a push), so the states kept for every entry
+# serve every trial that restarts there.
+
+class _Entry(NamedTuple):
+    seat: int | None              # first, like a lean cell's, for _Deal.leader
+    entry: MoveEntry
+    orig: int | None
+
+
+class _State(NamedTuple):
+    pos: Position
+    over: Outcome | None
+    pending: tuple[int, int] | None                 # (seat, points) a play left unclaimed: open to Muggins
+    lacks: tuple[tuple[int, tuple[int, ...]], ...]  # (seat, numbers) each pass proved (while hands are hidden)
+
+
+# tile errors only an edit at a few places can remove (see _PositionSearch.focus)
+_LOCAL_TILE = frozenset({"unknown-player", "tile-foreign", "tile-already-played", "tile-not-held",
+                         "draw-not-in-boneyard"})
+
+
+def _needs_positions(game: Game, variant: Variant) -> bool:
+    """Whether the lean checker cannot model ``game``: draws, claims or Muggins calls, arms, or runs."""
+    if (variant.drawing is not None or getattr(variant, "layout", "line") != "line"
+            or getattr(variant, "turns", "one") == "run" or variant.play is not None):
+        return True
+    return any(m.draw or m.claim is not None or m.muggins is not None or m.arm is not None for m in game.moves)
+
+
+def _advances(m: MoveEntry) -> bool:
+    """Whether an entry passes the turn on (a play or a pass; not a draw or a Muggins call)."""
+    return not m.draw and m.muggins is None
+
+
+def _entry_text(m: MoveEntry) -> str:
+    """An entry as the notation writes it: ``draws [3-4]``, ``[2-4]@4>2! +10``, ``muggins 5``."""
+    if m.muggins is not None or m.draw:
+        return m.text
+    text = "pass" if m.tile is None else (str(m.tile) + (f"@{m.end}" if m.end is not None else "")
+                                          + (f">{m.arm}" if m.arm is not None else ""))
+    return text + (m.annotation or "") + (f" +{m.claim}" if m.claim is not None else "")
+
+
+def _content(m: MoveEntry) -> tuple:
+    return (m.player, m.tile, m.end, m.arm, m.draw, m.claim, m.muggins)
+
+
+class _PositionSearch(_Search):
+    """The repair search on the variant's own position, for the games the lean checker does not model.
+
+    The search is :class:`_Search`'s (the same :meth:`~_Search.visit`, left to right, each edit at or
+    before the first error); what differs is the checker (:meth:`step`, the replayer's rules for every
+    kind of entry, on copies of the position) and the candidate edits, which are the mover's legal
+    moves in the position (``legal_moves()`` with every tile the boneyard may give for a draw) and the
+    edits of the new notation. A trial costs some ten times a lean one, hence the smaller budget."""
+
+    default_nodes = 40_000
+
+    def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
+                 lead: LeadRequirement | None = None):
+        super().__init__(game, variant, max_edits, max_nodes, lead)
+        self.builder = _PositionBuilder(self, game)
+        self.play = variant.play
+        self.drawing = variant.drawing
+        self.runs = getattr(variant, "turns", "one") == "run"
+        self.unknown_draws = any(m.draw and m.tile is None for m in game.moves)
+        self._options: dict[int, tuple] = {}
+
+    def cells(self, game: Game) -> list:
+        return [_Entry(self.seat_of.get(m.player), m, i) for i, m in enumerate(game.moves)]
+
+    def search(self, game: Game) -> tuple[list, bool]:
+        seq = self.cells(game)
+        deal = self.deal_for(tuple(game.hands))
+        frontiers: list = []
+        L, code = self.run(seq, 0, None, deal, frontiers)
+        if L is None:
+            return [], True
+        # one edit first, then two...: a search that stops at its budget has still found the smallest
+        for bound in range(1, self.max_edits + 1 if self.problem is None else 1):
+            self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, bound)
+        return seq, False
+
+    def initial_state(self, seq: list, deal: _Deal) -> tuple[_State | None, str | None]:
+        leader = deal.leader(seq)
+        st, code = deal.lead_state(leader)
+        if code == "deal":
+            return None, code
+        pos = deal.positions[leader]
+        if pos.turn != st[2]:          # the rules want another leader: the state has him to move
+            pos = pos.copy()
+            pos.turn = st[2]
+        return _State(pos, None, None, ()), code
+
+    def record(self, seq, deal, edits, cost) -> None:
+        key = (tuple(_content(c.entry) for c in seq), deal.key)
+        have = self.found.get(key)
+        if have is None or (len(edits), round(cost, 6)) < (have[0], round(have[1], 6)):
+            self.found[key] = (len(edits), cost, edits, seq, deal)
+
+    def end_ok(self, frontier: list, seq: list, deal: _Deal) -> bool:
+        stated = self.stated
+        if stated is None:
+            return True
+        if not any(st.over is not None and (not stated.termination or st.over.termination == stated.termination)
+                   for st in frontier):
+            return False
+        key = (tuple(_content(c.entry) for c in seq), deal.key)
+        ok = self.confirmed.get(key)
+        if ok is None:
+            game = self.builder.game_for(seq, deal)
+            ok = self.confirmed[key] = replay(game, self.variant, lead=self.lead).valid
+        return ok
+
+    # -- stepping: the replayer's rules, entry by entry --------------------------------------------
+    def check(self, st: _State, c: _Entry) -> tuple[str | None, list[Move], bool]:
+        """The replayer's verdict on entry ``c`` in state ``st``, short of scoring a play: the error
+        code (None: legal), the moves it may stand for, and whether it is the opener adding to his lead."""
+        entry, seat = c.entry, c.seat
+        if seat is None:
+            return "unknown-player", [], False
+        pos = st.pos
+        if st.over is not None:             # after the end only passes (and Muggins calls) may follow
+            return (None if entry.is_pass else "play-after-end"), [], False
+        adding = False
+        if seat != pos.turn:
+            if not (entry.is_play and isinstance(pos, DrawPosition) and pos.may_add(seat)):
+                return self.turn_code(pos), [], False
+            adding = True                   # the opener adds a matching tile to his lead
+        if entry.draw:
+            code = self.draw_problem(pos, entry, seat) or ("wrong-score" if entry.claim is not None else None)
+            return code, [Move(entry.tile, None, True)], False
+        if entry.tile is None:
+            code = self.pass_problem(pos, seat) or ("wrong-score" if entry.claim is not None else None)
+            return code, [PASS], False
+        moves, code = self.placements(pos, entry, seat)
+        if code is None and st.lacks and pos.hidden[seat]:
+            tile = entry.tile
+            if any(s == seat and any(tile.matches(k) for k in numbers) for s, numbers in st.lacks):
+                code = "false-pass"
+        return code, moves, adding
+
+    def step(self, st: _State, c: _Entry, own: bool = False) -> tuple[list, str | None]:
+        """The states after entry ``c`` (several when a tile fits more than one end or arm), or []
+        and the code of the replayer's first error there. ``own``: the state's position is this
+        trial's own, to be changed in place (else it is copied first)."""
+        entry, seat = c.entry, c.seat
+        if entry.muggins is not None:
+            code = self.muggins_problem(st, entry, seat)
+            return ([st._replace(pending=None)], None) if code is None else ([], code)
+        code, moves, adding = self.check(st, c)
+        if code is not None:
+            return [], code
+        if st.over is not None:
+            return [st._replace(pending=None)], None
+        pos = st.pos
+        move = moves[0]
+        if move.draw:
+            new = pos if own else pos.copy()
+            new.push(move)
+            lacks = tuple(x for x in st.lacks if x[0] != seat)    # what his passes proved holds no more
+            return [_State(new, new.outcome(), None, lacks)], None
+        if move.tile is None:
+            lacks = st.lacks + ((seat, pos.numbers_open()),) if any(pos.hidden) else st.lacks
+            new = pos if own else pos.copy()
+            new.push(move)
+            return [_State(new, new.outcome(), None, lacks)], None
+        out, why = [], None
+        for k, move in enumerate(moves):
+            new = pos if own and k == len(moves) - 1 else pos.copy()
+            if adding:
+                new.turn = seat
+            new.push(move)
+            pending, code = self.score(new, entry, seat)
+            if code:
+                why = code
+                continue
+            out.append(_State(new, new.outcome(), pending, st.lacks))
+        return out, why
+
+    def turn_code(self, pos: Position) -> str:
+        last = pos.history[-1] if pos.history else None
+        if self.runs and last is not None and last[1] == pos.turn and last[0].tile is not None:
+            return "run-unfinished"
+        return "turn-order"
+
+    def pass_problem(self, pos: Position, seat: int) -> str | None:
+        if pos.ends is None or pos.playable_mask(seat):
+            return "false-pass"
+        if isinstance(pos, DrawPosition) and not pos.hidden[seat] and pos.can_draw(seat):
+            return "must-draw"
+        return None
+
+    def draw_problem(self, pos: Position, entry: MoveEntry, seat: int) -> str | None:
+        if self.drawing is None or not isinstance(pos, DrawPosition):
+            return "no-boneyard"
+        if entry.tile is not None and not pos.pool & entry.tile.bit:
+            return "draw-not-in-boneyard"
+        if pos.stock <= 0:
+            return "boneyard-empty"
+        if isinstance(pos, ArmPosition) and pos.ends is not None and not pos.filling():
+            return "draw-not-allowed"
+        if pos.playable_mask(seat) or pos.ends is None:
+            return "draw-too-long" if pos.drawn(seat) else "draw-not-allowed"
+        if pos.rule == "one" and pos.drawn(seat):
+            return "draw-too-long"
+        if pos.stock <= pos.keep:
+            return "boneyard-empty"
+        return None
+
+    def placements(self, pos: Position, entry: MoveEntry, seat: int) -> tuple[list[Move], str | None]:
+        """Where the tile of a play may go, as the replayer's ``check`` decides it."""
+        tile = entry.tile
+        bit = tile.bit
+        if not bit & self.valid_mask:
+            return [], "tile-foreign"
+        holder = next((s for s, h in enumerate(pos.hands) if h & bit), None)
+        if holder is None and not pos.pool & bit:
+            return [], "tile-already-played"
+        if holder != seat and not (holder is None and pos.hidden[seat]):
+            return [], "tile-not-held"
+        if pos.ends is None:
+            if pos.opening and not pos.opening & bit:
+                return [], "lead-tile"
+            return [Move(tile, None)], None
+        if isinstance(pos, ArmPosition):
+            return self.arm_placements(pos, entry)
+        moves = pos.placements(tile)
+        if not moves:
+            return [], "tile-no-match"
+        if entry.end is not None:
+            moves = [m for m in moves if m.end == entry.end]
+            if not moves:
+                return [], "end-mismatch"
+        return moves, None
+
+    @staticmethod
+    def arm_placements(pos: ArmPosition, entry: MoveEntry) -> tuple[list[Move], str | None]:
+        tile = entry.tile
+        if entry.arm is not None:
+            problem = pos.arm_problem(entry.arm, tile)
+            if problem is not None:
+                return [], problem[0]
+            move = Move(tile, pos.arms[entry.arm - 1].number, arm=entry.arm)
+            return ([], "end-mismatch") if entry.end is not None and entry.end != move.end else ([move], None)
+        moves = pos.placements(tile)
+        if entry.end is not None and moves:
+            moves = [m for m in moves if m.end == entry.end]
+            if not moves:
+                return [], "end-mismatch"
+        if moves:
+            return moves, None
+        codes = {p[0] for p in (pos.arm_problem(k, tile) for k in range(1, len(pos.arms) + 1)) if p}
+        return [], next((c for c in ("arm-closed", "double-skipped") if c in codes), "tile-no-match")
+
+    def score(self, pos: Position, entry: MoveEntry, seat: int) -> tuple[tuple[int, int] | None, str | None]:
+        """What a play scores during play against what it claims: (the points left open to Muggins, code)."""
+        play = self.play
+        if play is None:
+            return None, ("wrong-score" if entry.claim is not None else None)
+        points = play.points(play.ends_total(pos.line(), pos.ends))
+        if entry.claim is None:
+            return ((seat, points) if points else None), None
+        return None, (None if entry.claim == points else "wrong-score")
+
+    def muggins_problem(self, st: _State, entry: MoveEntry, seat: int | None) -> str | None:
+        if self.play is None or seat is None or st.pending is None:
+            return "bad-muggins"
+        scorer, points = st.pending
+        if seat != (scorer + 1) % self.n or entry.muggins != points:
+            return "bad-muggins"
+        return None
+
+    def run(self, seq: list, start: int, frontier: list | None, deal: _Deal,
+            frontiers: list | None) -> tuple[int | None, str | None]:
+        """As :meth:`_Search.run`; states that agree in everything are followed once."""
+        if frontier is None:
+            st, code = self.initial_state(seq, deal)
+            if code == "deal":
+                return -1, code
+            frontier = [st]
+            start = 0
+            if code is not None:
+                if frontiers is not None:
+                    frontiers.append(frontier)
+                return 0, code
+        step = self.step
+        own = frontiers is None      # no state is kept: the trial changes its own copies in place
+        if own:
+            frontier = [st._replace(pos=st.pos.copy()) for st in frontier]
+        for k in range(start, len(seq)):
+            if frontiers is not None:
+                frontiers.append(frontier)
+            c = seq[k]
+            if len(frontier) == 1:
+                nf, code = step(frontier[0], c, own)
+            else:
+                nf, code, seen = [], None, set()
+                for st in frontier:
+                    got, why = step(st, c, own)
+                    for new in got:
+                        key = _state_key(new)
+                        if key not in seen:
+                            seen.add(key)
+                            nf.append(new)
+                    code = why if code is None or code == why else "mixed"
+            if not nf:
+                return k, code
+            frontier = nf
+        if frontiers is not None:
+            frontiers.append(frontier)
+        if self.end_ok(frontier, seq, deal):
+            return None, None
+        return len(seq), "result-mismatch"
+
+    # -- what may stand at a place ---------------------------------------------------------------
+    def options(self, frontier: list) -> list[tuple[int, MoveEntry, int]]:
+        """Every entry the player on turn (or the opener adding to his lead) may make in some state
+        of ``frontier``, as an insertion writes it (no end, arm or claim), with the points it
+        scores: plays and passes as ``legal_moves()`` gives them, a draw once for every tile the
+        boneyard may give (and ``draws ?`` when the record writes its draws so)."""
+        got = self._options.get(id(frontier))
+        if got is not None and got[0] is frontier:
+            return got[1]
+        out: dict[tuple[int, MoveEntry], int] = {}
+        for st in frontier:
+            if st.over is not None:
+                continue
+            pos = st.pos
+            seats = [pos.turn]
+            if isinstance(pos, DrawPosition) and pos.bonus not in (-1, pos.turn) and pos.may_add(pos.bonus):
+                seats.append(pos.bonus)
+            for seat in seats:
+                name = self.players[seat]
+                own = (pos.hands[seat] | (pos.pool if pos.hidden[seat] else 0)) & self.valid_mask
+                probes = [MoveEntry(name, t) for t in tiles_of(own, self.max_pip) if pos.fits(t)]
+                if seat == pos.turn:
+                    probes.append(MoveEntry(name, None))
+                    if self.drawing is not None:
+                        probes.append(MoveEntry(name, None, draw=True))
+                for probe in probes:
+                    code, moves, _ = self.check(st, _Entry(seat, probe, None))
+                    if code is not None:
+                        continue
+                    if probe.draw:
+                        tiles = tiles_of(pos.pool & self.valid_mask, self.max_pip)
+                        for t in tiles + ([None] if self.unknown_draws else []):
+                            out.setdefault((seat, MoveEntry(name, t, draw=True)), 0)
+                        continue
+                    if len(moves) > 1:      # it fits several ends or arms: each written out, as @N (>N)
+                        probes_here = [MoveEntry(name, m.tile, m.end, arm=m.arm) for m in moves]
+                    else:
+                        probes_here = [probe]
+                    for entry in probes_here:
+                        if (seat, entry) in out:
+                            continue
+                        points = 0
+                        if self.play is not None and entry.tile is not None:    # what it scores
+                            after, _ = self.step(st, _Entry(seat, entry, None))
+                            pending = after[0].pending if after else None
+                            points = pending[1] if pending is not None else 0
+                        out[(seat, entry)] = points
+        got = [(seat, e, points) for (seat, e), points in out.items()]
+        if len(self._options) > 20_000:
+            self._options.clear()
+        self._options[id(frontier)] = (frontier, got)
+        return got
+
+    def clashes(self, seq: list):
+        """A test for a tile the last edit writes: True when the record has it again from ``start``
+        on, which would take an edit of its own (a tile drawn may still be played by its drawer)."""
+        later: dict[Tile, list[tuple[int, int | None, bool]]] = {}
+        for k, c in enumerate(seq):
+            e = c.entry
+            if e.tile is not None and e.muggins is None:
+                later.setdefault(e.tile, []).append((k, c.seat, e.draw))
+
+        def clash(tile: Tile | None, seat: int, start: int, draw: bool = False) -> bool:
+            return tile is not None and any(k >= start and (not draw or d or s != seat)
+                                            for k, s, d in later.get(tile, ()))
+        return clash
+
+    # -- the candidate edits ---------------------------------------------------------------------
+    def candidates(self, seq, deal, frontiers, L, code, min_pos, depth):
+        """As :meth:`_Search.candidates`, for the position path."""
+        if min_pos <= -1:
+            yield from self.deal_candidates(seq, deal, frontiers, L, code, depth)
+        if L < 0:
+            return
+        clash = self.clashes(seq) if depth == 1 else (lambda *_: False)
+        focus = self.focus(seq, L, code) if depth == 1 else None
+        for p in range(max(min_pos, 0), L + 1):
+            if focus is None or p in focus[1]:
+                yield from self.edits_at(seq, deal, frontiers[p], p, clash, depth)
+            else:
+                for cand in self.edits_at(seq, deal, frontiers[p], p, clash, depth):
+                    if self.may_cure(focus, seq, p, cand):
+                        yield cand
+
+    def focus(self, seq: list, L: int, code: str | None) -> tuple | None:
+        """Where and how the last edit can still remove the error at ``L`` (None: any edit before it).
+
+        A tile foreign to the set, a player nobody knows: only an edit at ``L``. A tile played or
+        drawn again: an edit at ``L`` or at an earlier entry with that tile. A tile the player does
+        not hold: an edit at ``L``, or a draw of it by him (inserted, or a draw of his changed to
+        it), or an entry with that tile moved to his column. And everywhere a swap with one of
+        those entries, or the deletion of a row that holds one. A move out of turn, where every
+        play and pass passes the turn on (no runs, no opener adding to his lead): an edit at ``L``
+        or one that changes how many plays and passes come before it (a draw keeps the turn) --
+        unless the hand may end earlier and only passes follow, or nobody names the leader."""
+        if L >= len(seq):
+            return None
+        c = seq[L]
+        if code == "turn-order":
+            if (self.runs or self.variant.opening.extra or self.lead_seat is None
+                    or all(d.entry.tile is None and not d.entry.draw for d in seq[L:])):
+                return None
+            return "count", {L}, sum(_advances(d.entry) for d in seq[:L])
+        if code not in _LOCAL_TILE:
+            return None
+        places = {L}
+        if code in ("tile-already-played", "draw-not-in-boneyard"):
+            places.update(i for i in range(L) if seq[i].entry.tile == c.entry.tile and seq[i].entry.muggins is None)
+        return code, places, c.entry.tile, c.seat, [seq[i] for i in places]
+
+    @staticmethod
+    def may_cure(focus: tuple, seq: list, p: int, cand: tuple) -> bool:
+        """Whether candidate ``cand`` at ``p`` (not a place of ``focus``) can still remove its error."""
+        new_seq, raw = cand[0], cand[3]
+        kind = raw[0]
+        if focus[0] == "count":
+            L = min(focus[1]) + len(new_seq) - len(seq)     # where the entry out of turn stands now
+            return sum(_advances(d.entry) for d in new_seq[:L]) != focus[2]
+        code, places, tile, seat, cells = focus
+        if kind == "swap-moves":
+            return any(raw[5] is c for c in cells)
+        if kind == "delete-row":
+            return any(p <= i < p + len(raw[5]) for i in places)
+        if code != "tile-not-held":
+            return False
+        if kind in ("insert-move", "change-draw"):
+            e = new_seq[p]
+            return e.seat == seat and e.entry.draw and e.entry.tile == tile
+        return kind == "change-player" and raw[2].entry.tile == tile
+
+    def edits_at(self, seq, deal, frontier, p, clash, depth):
+        here = seq[p] if p < len(seq) else None
+        over = all(st.over is not None for st in frontier)
+        opts = [] if over else self.options(frontier)
+        if here is not None and not over:
+            if here.entry.muggins is not None:
+                yield from self.muggins_edits(seq, deal, frontier, p, here)
+            else:
+                yield from self.changes(seq, deal, frontier, opts, p, here, clash, depth)
+        if here is not None and not (over and here.entry.is_pass):
+            e = here.entry
+            what = "muggins" if e.muggins is not None else "draw" if e.draw else "pass" if e.tile is None else "tile"
+            yield (seq[:p] + seq[p + 1:], deal, p,
+                   ("delete-move", COSTS[f"delete-move/{what}"], here, _entry_text(e), None, None), p)
+            yield from self.delete_row(seq, deal, p, here)
+        if over:
+            return
+        for seat, e, points in opts:          # the entry the record dropped
+            if clash(e.tile, seat, p, e.draw):
+                continue
+            new = self.inserted(seq, p, seat, e, points)
+            what = "draw" if e.draw else "pass" if e.tile is None else "tile"
+            yield (seq[:p] + [_Entry(seat, new, None)] + seq[p:], deal, p,
+                   ("insert-move", COSTS[f"insert-move/{what}"], here, None, _entry_text(new), new.player), p + 1)
+
+    def inserted(self, seq: list, p: int, seat: int, e: MoveEntry, points: int) -> MoveEntry:
+        """The entry an insertion writes: in the row of the entry before it (the next row when its
+        player comes earlier in the order), claiming what it scores unless a Muggins call follows."""
+        rnd = None
+        if p > 0 and seq[p - 1].entry.round is not None:
+            prev = seq[p - 1]
+            rnd = prev.entry.round + (prev.seat is not None and seat < prev.seat)
+        elif p < len(seq):
+            rnd = seq[p].entry.round
+        follows = seq[p].entry.muggins is not None if p < len(seq) else False
+        claim = points if points and e.is_play and not follows else None
+        return MoveEntry(self.players[seat], e.tile, e.end, round=rnd, draw=e.draw, claim=claim, arm=e.arm)
+
+    def changes(self, seq, deal, frontier, opts, p, here, clash, depth):
+        """Edits of the entry at ``p`` (a play, pass or draw) that keep an entry there."""
+        e, seat, n = here.entry, here.seat, self.n
+        turn = frontier[0].pos.turn
+        mine = [(o, points) for s, o, points in opts if s == seat]
+        if not mine:
+            # the entry belongs to the player on turn; with an edit to spare its move may still be
+            # wrong (the next edit, at this same entry, changes it)
+            fits_here = any(s == turn and (o.tile, o.draw) == (e.tile, e.draw) for s, o, _ in opts)
+            if fits_here or depth > 1:
+                near = seat is not None and (seat - turn) % n in (1, n - 1)
+                new = replace(e, player=self.players[turn])
+                yield (seq[:p] + [here._replace(seat=turn, entry=new)] + seq[p + 1:], deal, p,
+                       ("change-player", COSTS["change-player/adjacent" if near else "change-player/other"],
+                        here, e.player, new.player, None), p + 1 if fits_here else p)
+            return
+        for o, _ in mine:
+            if (o.tile, o.draw) == (e.tile, e.draw) or clash(o.tile, seat, p + 1, o.draw):
+                continue
+            if o.draw != e.draw:
+                if o.tile != e.tile:
+                    continue            # a play written for a draw of the same tile, or the reverse
+                new = replace(e, draw=o.draw, end=None, arm=None, claim=None if o.draw else e.claim)
+                kind, cost = "change-draw", COSTS["change-draw/play"]
+            elif e.draw:
+                if e.tile is None or o.tile is None:
+                    continue
+                new = replace(e, tile=o.tile)
+                kind, cost = "change-draw", tile_slip_cost(e.tile, o.tile)
+            else:
+                new = self.retiled(frontier[0].pos, e, o)
+                kind, cost = "change-tile", tile_slip_cost(e.tile, o.tile)
+            yield (seq[:p] + [here._replace(entry=new)] + seq[p + 1:], deal, p,
+                   (kind, cost, here, _entry_text(e), _entry_text(new), None), p + 1)
+        yield from self.mends(seq, deal, frontier, p, here)
+        # swap this entry with a later one (of the same kind of player) that is legal here
+        legal = {(o.tile, o.draw) for o, _ in mine}
+        for j in range(p + 1, len(seq)):
+            there = seq[j]
+            t = there.entry
+            if t.muggins is not None or (t.tile, t.draw) == (e.tile, e.draw) or (t.tile, t.draw) not in legal:
+                continue
+            a = replace(e, tile=t.tile, end=t.end, arm=t.arm, draw=t.draw, claim=t.claim, annotation=t.annotation)
+            b = replace(t, tile=e.tile, end=e.end, arm=e.arm, draw=e.draw, claim=e.claim, annotation=e.annotation)
+            near = j == p + 1 or (self.has_rounds and there.seat == seat and e.round is not None
+                                  and t.round == e.round + 1)
+            yield (seq[:p] + [here._replace(entry=a)] + seq[p + 1:j] + [there._replace(entry=b)] + seq[j + 1:],
+                   deal, p, ("swap-moves", COSTS["swap-moves/adjacent" if near else "swap-moves/other"],
+                             here, _entry_text(e), _entry_text(t), there), p + 1)
+
+    @staticmethod
+    def retiled(pos: Position, e: MoveEntry, o: MoveEntry) -> MoveEntry:
+        """``e`` with the tile of option ``o`` (None: a pass): where ``o`` says which end or arm,
+        there; else keeping the open number and arm ``e`` names where they still fit; and its claim."""
+        tile = o.tile
+        if tile is None:
+            return replace(e, tile=None, end=None, arm=None, claim=None)
+        if o.end is not None or o.arm is not None:
+            return replace(e, tile=tile, end=o.end, arm=o.arm)
+        end = e.end if e.end is not None and tile.matches(e.end) else None
+        arm = e.arm
+        if arm is not None and not (isinstance(pos, ArmPosition) and pos.ends is not None
+                                    and pos.arm_problem(arm, tile) is None):
+            arm = None
+        return replace(e, tile=tile, end=end, arm=arm)
+
+    def mends(self, seq, deal, frontier, p, here):
+        """The same move with its open number (@N), arm (>N) or claim (+N) written right."""
+        e = here.entry
+        fixes: list[tuple[str, float, MoveEntry]] = []
+        if e.end is not None and e.tile is not None and not e.draw:
+            fixes.append(("change-end", COSTS["change-end"], replace(e, end=None)))
+        if e.claim is not None:
+            if not e.is_play:
+                fixes.append(("change-claim", COSTS["change-claim"], replace(e, claim=None)))
+            else:
+                bare = here._replace(entry=replace(e, claim=None))
+                for st in frontier:
+                    after, _ = self.step(st, bare)
+                    if after:
+                        pending = after[0].pending
+                        points = pending[1] if pending is not None else None
+                        if points != e.claim:
+                            fixes.append(("change-claim", COSTS["change-claim"], replace(e, claim=points)))
+                        break
+        pos = frontier[0].pos
+        if isinstance(pos, ArmPosition) and pos.ends is not None and e.is_play:
+            arms = [k for k in range(1, len(pos.arms) + 1) if pos.arm_problem(k, e.tile) is None
+                    and (e.end is None or pos.arms[k - 1].number == e.end)]
+            for k in arms + ([None] if e.arm is not None else []):
+                if k != e.arm:
+                    fixes.append(("change-arm", COSTS["change-arm"], replace(e, arm=k)))
+        for kind, cost, new in fixes:
+            yield (seq[:p] + [here._replace(entry=new)] + seq[p + 1:], deal, p,
+                   (kind, cost, here, _entry_text(e), _entry_text(new), None), p + 1)
+
+    def muggins_edits(self, seq, deal, frontier, p, here):
+        """A Muggins call for the wrong amount, or written in the wrong player's column."""
+        e = here.entry
+        pending = next((st.pending for st in frontier if st.pending is not None), None)
+        if pending is None:
+            return
+        scorer, points = pending
+        caller = (scorer + 1) % self.n
+        if here.seat != caller:
+            near = here.seat is not None and (here.seat - caller) % self.n in (1, self.n - 1)
+            new = replace(e, player=self.players[caller], muggins=points)
+            yield (seq[:p] + [here._replace(seat=caller, entry=new)] + seq[p + 1:], deal, p,
+                   ("change-player", COSTS["change-player/adjacent" if near else "change-player/other"],
+                    here, e.player, new.player, None), p + 1 if e.muggins == points else p)
+        elif e.muggins != points:
+            new = replace(e, muggins=points)
+            yield (seq[:p] + [here._replace(entry=new)] + seq[p + 1:], deal, p,
+                   ("change-muggins", COSTS["change-muggins"], here, _entry_text(e), _entry_text(new), None), p + 1)
+
+    def delete_row(self, seq, deal, p, here):
+        """A numbered row (line) copied twice: all of it goes, one edit."""
+        rnd = here.entry.round
+        if not self.has_rounds or rnd is None or here.orig is None:
+            return
+        if p > 0 and seq[p - 1].entry.round == rnd:
+            return
+        q = p
+        while q < len(seq) and seq[q].orig is not None and seq[q].entry.round == rnd:
+            q += 1
+        if q - p > 1:
+            text = ", ".join(f"{c.entry.player} {_entry_text(c.entry)}" for c in seq[p:q])
+            yield (seq[:p] + seq[q:], deal, p,
+                   ("delete-row", COSTS["delete-row"], here, text, None, tuple(c.orig for c in seq[p:q])), p)
+
+    def deal_candidates(self, seq, deal, frontiers, L, code, depth):
+        """A broken deal as :meth:`_Search.deal_candidates` mends it; and a tile played that the deal
+        gives to nobody (it lay in the boneyard): one of the player's dealt tiles was that tile. A
+        tile dealt to another player takes an exchange, two edits."""
+        if not deal.ok:
+            yield from _Search.deal_candidates(self, seq, deal, frontiers, L, code, depth)
+            return
+        if code != "tile-not-held" or L < 0 or L >= len(seq) or deal.hidden:
+            return
+        c = seq[L]
+        tile = c.entry.tile
+        if tile is None or c.seat is None or c.entry.draw or tile not in self.valid_tiles:
+            return
+        entries = deal.entries
+        if depth < 2 and any(tile in e.tiles for e in entries if e.tiles):
+            return
+        h = next((i for i, e in enumerate(entries) if e.player == self.players[c.seat]), None)
+        if h is None or entries[h].tiles is None:
+            return
+        for k, old in enumerate(entries[h].tiles):
+            cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
+            yield self.deal_edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
+
+
+def _state_key(st: _State) -> tuple:
+    """Everything of a state the rest of the record can see (the arms in their order: ``>N`` names them)."""
+    pos = st.pos
+    drawn = pos.drawn(pos.turn) if isinstance(pos, DrawPosition) else 0
+    return (tuple(pos.hands), tuple(pos.hidden), pos.pool, pos.ends, getattr(pos, "arms", None), pos.turn,
+            pos.passes, getattr(pos, "stock", None), getattr(pos, "bonus", None), drawn, st.over, st.pending,
+            st.lacks)
+
+
 # ---- turning search results into the report ---------------------------------------------------------
 
 def _play_text(tile: Tile | None, end: int | None = None, annotation: str | None = None) -> str:
@@ -1132,11 +1810,89 @@ class _Builder:
                 after_idx.extend(k for k, m in enumerate(repaired.moves) if m.round == anchor[_SRC].round)
         before = self.row_text(self.game.moves, before_idx)
         after = self.row_text(repaired.moves, after_idx)
-        for h, (old, new) in enumerate(zip(self.game.hands, deal.entries)):
+        before_deal, after_deal = self.deal_rows(deal)
+        return before + before_deal, after + after_deal
+
+    def deal_rows(self, deal: _Deal) -> tuple[list[str], list[str]]:
+        """The hands a repair changes, as the record has them and as the repair writes them."""
+        before, after = [], []
+        for old, new in zip(self.game.hands, deal.entries):
             if old.tiles != new.tiles:
                 before.append(_hand_text(old))
                 after.append(_hand_text(new))
         return before, after
+
+
+class _PositionBuilder(_Builder):
+    """:class:`_Builder` for the position path, whose cells carry the entries as they are written."""
+
+    def moves(self, seq: list) -> list[MoveEntry]:
+        return [c.entry for c in seq]
+
+    def edit(self, raw: tuple) -> Edit:
+        kind, cost, anchor, before, after, extra = raw
+        if kind in ("change-deal", "deal-add", "deal-delete"):
+            return _Builder.edit(self, raw)
+        cost = round(cost, 3)
+        src = anchor.entry if anchor is not None and anchor.orig is not None else None
+        line = (src.pos.line or None) if src is not None else None
+        column = (src.pos.column or None) if src is not None and line else None
+        index = anchor.orig if anchor is not None else len(self.game.moves)
+        rnd = anchor.entry.round if anchor is not None else None
+        at_end = anchor is None
+        if at_end and self.game.moves:          # after the record's last move
+            line, column, rnd = self.game.moves[-1].pos.line or None, None, None
+        player = anchor.entry.player if anchor is not None else None
+        if kind == "insert-move":
+            return Edit(kind, line, column, extra, None, after, index, rnd, cost, at_end=at_end)
+        if kind == "change-player":
+            return Edit(kind, line, column, before, before, after, index, rnd, cost)
+        if kind == "swap-moves":
+            there = extra
+            tsrc = there.entry if there.orig is not None else None
+            other = {"line": (tsrc.pos.line or None) if tsrc else None,
+                     "column": (tsrc.pos.column or None) if tsrc else None,
+                     "player": there.entry.player, "index": there.orig, "round": there.entry.round}
+            return Edit(kind, line, column, player, before, after, index, rnd, cost, other)
+        return Edit(kind, line, column, player, before, after, index, rnd, cost)
+
+    def row_text(self, moves: list[MoveEntry], indices: list[int]) -> list[str]:
+        """The numbered lines (or single entries) holding ``indices``, in the PGN-like form (draws,
+        claims and Muggins calls have no table form)."""
+        if not indices:
+            return []
+        if self.s.has_rounds:
+            wanted = sorted({moves[i].round for i in indices if 0 <= i < len(moves)})
+            return [f"{rnd}. " + " ".join(f"{m.player} {_entry_text(m)}" for m in moves if m.round == rnd)
+                    for rnd in wanted]
+        return [f"{i + 1}. {moves[i].player} {_entry_text(moves[i])}"
+                for i in sorted(set(indices)) if 0 <= i < len(moves)]
+
+    def rows(self, seq: list, deal: _Deal, edits: tuple, repaired: Game) -> tuple[list[str], list[str]]:
+        moves = self.game.moves
+        after_idx = [k for k, c in enumerate(seq) if c.orig is None or c.entry is not moves[c.orig]]
+        before_idx: list[int] = []
+        where = {c.orig: k for k, c in enumerate(seq) if c.orig is not None}
+        for raw in edits:
+            kind, _, anchor = raw[:3]
+            if kind in ("change-deal", "deal-add", "deal-delete"):
+                continue
+            if anchor is not None and anchor.orig is not None:
+                before_idx.append(anchor.orig)
+                if anchor.orig in where:
+                    after_idx.append(where[anchor.orig])
+            elif anchor is None and moves:
+                before_idx.append(len(moves) - 1)
+            if kind == "swap-moves" and raw[5].orig is not None:
+                before_idx.append(raw[5].orig)
+            if kind == "delete-row":
+                before_idx.extend(o for o in raw[5] if o is not None)
+            if kind in ("delete-move", "delete-row") and self.s.has_rounds and anchor.entry.round is not None:
+                after_idx.extend(k for k, m in enumerate(repaired.moves) if m.round == anchor.entry.round)
+        before = self.row_text(moves, before_idx)
+        after = self.row_text(repaired.moves, after_idx)
+        before_deal, after_deal = self.deal_rows(deal)
+        return before + before_deal, after + after_deal
 
 
 def _hand_text(hand: HandEntry) -> str:
@@ -1161,6 +1917,8 @@ _DOING = {
     "delete-move": "delete a move", "change-tile": "change a tile", "change-end": "change an open number",
     "change-player": "move a cell to another column", "swap-moves": "swap two moves",
     "change-deal": "change a dealt tile", "deal-add": "add a tile to a hand", "deal-delete": "remove a tile from a hand",
+    "change-draw": "change a draw", "change-arm": "change an arm", "change-claim": "change a claim",
+    "change-muggins": "change a Muggins call",
 }
 
 
@@ -1198,22 +1956,30 @@ def first_error(game: Game, variant: Variant | str | None = None, *, rules: dict
     or (None, None) when the record is legal. It agrees with ``replay(game).valid``; when a tile
     fits both ends it follows both, so the index may lie past ``Replay.legal_prefix``."""
     variant, _ = resolve_variant(game, variant, rules)
-    search = _Search(game, variant, 0, 0, lead)
-    seq = [search.cell(m.player, m.tile, m.end, m, i, m.annotation) for i, m in enumerate(game.moves)]
-    return search.run(seq, 0, None, search.deal_for(tuple(game.hands)), None)
+    search = _searcher(game, variant)(game, variant, 0, 0, lead)
+    return search.run(search.cells(game), 0, None, search.deal_for(tuple(game.hands)), None)
+
+
+def _searcher(game: Game, variant: Variant) -> type[_Search]:
+    """The lean search for the two-ended block games, the position path for everything else."""
+    return _PositionSearch if _needs_positions(game, variant) else _Search
 
 
 def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | str | None = None, *,
            rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
-           max_nodes: int = 400_000) -> RepairReport:
+           max_nodes: int | None = None) -> RepairReport:
     """Find the smallest, likeliest sets of at most ``max_edits`` edits that make ``game`` legal and
     agree with its stated result; return the best ``limit`` (each with a repaired copy of the game).
 
     ``variant`` and ``rules`` as for :func:`~analyzer.replay.replay` (default: the record's Variant
     and Rules tags); ``lead``: who must lead, when a match decides it. ``max_nodes`` bounds the
-    number of candidate records tried (the report says when it stopped)."""
+    number of candidate records tried (the report says when it stopped); by default 400,000 for the
+    two-ended block games and 40,000 on the slower position path (draws, claims, arms, runs)."""
     variant, problems = resolve_variant(game, variant, rules)
-    search = _Search(game, variant, max_edits, max_nodes, lead)
+    kind = _searcher(game, variant)
+    if max_nodes is None:
+        max_nodes = kind.default_nodes
+    search = kind(game, variant, max_edits, max_nodes, lead)
     stated = game.tags.get("Result")
     original = replay(game, variant, lead=lead)
     if original.valid:
@@ -1255,10 +2021,19 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 _MAX_TIES = 200
 
 
+def _orig(cell: tuple | None) -> int | None:
+    """The index in the input of a lean cell or an _Entry (None: inserted or absent)."""
+    if cell is None:
+        return None
+    return cell.orig if isinstance(cell, _Entry) else cell[_ORIG]
+
+
 def _ident(raw: tuple) -> tuple:
     kind, _, anchor, before, after, extra = raw
     if kind in ("change-deal", "deal-add", "deal-delete"):
         return (kind, anchor, before, after)
+    if isinstance(anchor, _Entry) or isinstance(extra, _Entry):       # the position path: texts
+        return (kind, _orig(anchor) if anchor is not None else -1, before, after, _orig(extra) if isinstance(extra, _Entry) else extra)
     orig = anchor[_ORIG] if anchor is not None else -1
     if kind == "insert-row":
         after = tuple((c[_NAME], c[_TILE]) for c in after)
@@ -1276,6 +2051,6 @@ def _order(edits: tuple) -> tuple:
         if raw[0] in ("change-deal", "deal-add", "deal-delete"):
             out.append((-1, anchor[0], anchor[1] if anchor[1] is not None else -1))
         else:
-            orig = anchor[_ORIG] if anchor is not None and anchor[_ORIG] is not None else 10 ** 6
-            out.append((orig, 0, 0))
+            orig = _orig(anchor)
+            out.append((orig if orig is not None else 10 ** 6, 0, 0))
     return tuple(out)

@@ -30,7 +30,7 @@ from .position import Position, tiles_of
 from .rules.layout import ArmPosition
 from .rules.policies import HandFacts
 from .rules.turns import DrawPosition
-from .solver import SolverError, _INF, _leader, _mtd, _quiet_gc
+from .solver import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scoring
 from .tiles import Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order"]
@@ -335,6 +335,14 @@ class _ArmDeal:
         self.spots: dict[tuple, list[tuple[int, int]]] = {}     # arms -> (playable arm code, its fit)
         self.after: dict[tuple, tuple[int, ...]] = {}             # (arms, code, tile bit) -> arms after
         self.pips = {t.bit: -t.pips for t in self.tiles}          # the sort key: heaviest first
+        # the standard scoring (two sides, the side with fewer pips wins a block, it scores the
+        # losers' pips or all pips): a side wins at most what is still held, which bounds every value
+        standard, self.all_pips = _standard_scoring(search.rules)
+        self.side = search.rules.seating.teams if standard else None
+        self.held: dict[int, int] = {}
+        teams = search.rules.seating.teams
+        self.opponent = [next(t % n for t in range(s + 1, s + n + 1) if teams[t % n] != teams[s])
+                         for s in range(n)]
         self.maximiser = search.maximiser
 
     def fit(self, arms: tuple[int, ...]) -> int:
@@ -355,8 +363,7 @@ class _ArmDeal:
         return f
 
     def moves(self, arms: tuple[int, ...], hand: int) -> list[tuple[int, int, tuple[int, ...]]]:
-        """``(tile bit, arm code, arms after)`` for every way to play a tile of ``hand``, heaviest
-        tile first."""
+        """``(tile bit, arm code, arms after)`` for every way to play a tile of ``hand``."""
         spots = self.spots.get(arms)
         if spots is None:
             starts = [c for c in arms if c & 3 == _START]
@@ -365,7 +372,7 @@ class _ArmDeal:
                                         for c in codes]
         out = []
         after = self.after
-        for c, fit in spots:
+        for c, fit in spots:        # (the search orders them)
             mask = hand & fit
             while mask:
                 bit = mask & -mask
@@ -375,9 +382,6 @@ class _ArmDeal:
                 if new is None:
                     new = after[key] = self._after(arms, c, bit)
                 out.append((bit, c, new))
-        if len(out) > 1:
-            pips = self.pips
-            out.sort(key=lambda mv: pips[mv[0]])
         return out
 
     def _after(self, arms: tuple[int, ...], c: int, bit: int) -> tuple[int, ...]:
@@ -415,6 +419,18 @@ class _ArmDeal:
         owner.nodes += 1
         if owner.nodes > owner.node_limit:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        if self.side is not None:
+            p = [0, 0]
+            for seat, h in enumerate(hands):
+                pips = self.held.get(h)
+                if pips is None:
+                    pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
+                p[self.side[seat]] += pips
+            high, low = (p[0] + p[1], -p[0] - p[1]) if self.all_pips else (p[1], -p[0])
+            if high <= alpha:
+                return high
+            if low >= beta:
+                return low
         key = (hands, arms, s)
         entry = self.tt.get(key)
         hint = None
@@ -426,6 +442,10 @@ class _ArmDeal:
                 return upper
             alpha, beta = max(alpha, lower), min(beta, upper)
         moves = self.moves(arms, hands[s])
+        if len(moves) > 1:
+            # first the moves that leave the next opponent the fewest tiles to play, heaviest first
+            opp, fit, pips = hands[self.opponent[s]], self.fit, self.pips
+            moves.sort(key=lambda mv: ((opp & fit(mv[2])).bit_count(), pips[mv[0]]))
         if hint is not None and hint in moves:
             moves.remove(hint)
             moves.insert(0, hint)

@@ -287,3 +287,17 @@ def test_the_report_says_what_the_values_assume():
     assert "order the record reveals" in game.assumption
     model = build_report(read(RECORDS / "variant-hungarian.dom"))
     assert "against all the others" in model.games[0].assumption
+
+
+def test_past_the_node_limit_the_later_values_are_still_given_and_exact():
+    (rep,) = replay_record(read(RECORDS / "variant-cross.dom"))
+    full = analyze_replay(rep)
+    part = analyze_replay(rep, node_limit=3000)
+    assert part.values[0] is None and "node limit" in part.stopped and "the deal" in part.stopped
+    assert part.values[-1] == full.values[-1] and part.analysed_steps == full.analysed_steps
+    given = {d.index: d for d in part.decisions}
+    assert 0 < len(given) < len(full.decisions)
+    for d in full.decisions:
+        if d.index in given:
+            assert given[d.index] == d
+    assert all(v is None or v == w for v, w in zip(part.values, full.values))
