@@ -311,7 +311,7 @@ def _signed(v: int) -> str:
               help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Positions the search of a layout or draw game may visit for one value before the "
-                   "analysis stops and says so (default 10,000,000).")
+                   "analysis stops and says so (default 2,000,000).")
 @clean_errors
 def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
     """Give the exact value of every alternative at every decision of FILE, all hands open.

@@ -71,7 +71,7 @@ from typing import Any, NamedTuple
 
 from .position import Outcome, Position, mask_of, tiles_of
 from .record import Game, HandEntry, MoveEntry, StatedResult
-from .replay import Replay, replay, resolve_variant
+from .replay import Replay, hand_facts, replay, resolve_variant
 from .rules import LeadRequirement, Variant
 from .rules.layout import ArmPosition
 from .rules.turns import DrawPosition
@@ -101,6 +101,7 @@ COSTS: dict[str, float] = {
     "change-deal/extra": 0.1,        # added to the change-tile cost for a tile of the deal
     # the notation of draws, claims, Muggins calls and arms (the position path)
     "change-arm": 0.3,
+    "change-arm/add": 0.5,
     "change-claim": 0.4,
     "change-muggins": 0.4,
     "insert-move/draw": 0.6,
@@ -1017,6 +1018,16 @@ class _Entry(NamedTuple):
     orig: int | None
 
 
+class _Narrow(NamedTuple):
+    """What an edit away from the focus of the last edit may be: its groups (``_FOCUS_GROUPS``),
+    and for a tile error the tile, the player and the entries it is about (None: any)."""
+
+    groups: frozenset
+    tile: Tile | None
+    seat: int | None
+    cells: list | None
+
+
 class _State(NamedTuple):
     pos: Position
     over: Outcome | None
@@ -1035,6 +1046,25 @@ def _needs_positions(game: Game, variant: Variant) -> bool:
             or getattr(variant, "turns", "one") == "run" or variant.play is not None):
         return True
     return any(m.draw or m.claim is not None or m.muggins is not None or m.arm is not None for m in game.moves)
+
+
+# the groups of edits that can cure an error away from its focus (see _PositionSearch.focus and
+# may_cure, which then decides exactly): a move out of turn needs the number of plays and passes
+# changed, a layout error the plays, a tile not held a draw of it, any other tile error a swap
+_FOCUS_GROUPS = {
+    "count": frozenset({"insert-tile", "insert-pass", "delete", "delete-row", "draw-flag", "swap"}),
+    "layout": frozenset({"insert-tile", "delete", "delete-row", "change-tile", "draw-flag", "end", "arm", "swap"}),
+    "tile-not-held": frozenset({"insert-draw", "draw-tile", "change-player", "swap", "delete-row"}),
+    "tile": frozenset({"swap", "delete-row"}),
+}
+
+# errors the layout before the entry decides (see _PositionSearch.focus)
+_LAYOUT = frozenset({"tile-no-match", "end-mismatch", "arm-closed", "double-skipped", "bad-arm", "wrong-score"})
+
+
+def _plays(cells: list) -> tuple:
+    """The plays among ``cells`` as the layout sees them: tile, open number and arm as written."""
+    return tuple((c.entry.tile, c.entry.end, c.entry.arm) for c in cells if c.entry.is_play)
 
 
 def _advances(m: MoveEntry) -> bool:
@@ -1086,9 +1116,12 @@ class _PositionSearch(_Search):
         L, code = self.run(seq, 0, None, deal, frontiers)
         if L is None:
             return [], True
-        # one edit first, then two...: a search that stops at its budget has still found the smallest
+        # one edit, then two...; the smallest size that has a repair ends the search (a trial here
+        # costs too much to count every larger repair, as the lean search does)
         for bound in range(1, self.max_edits + 1 if self.problem is None else 1):
             self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, bound)
+            if self.found or self.nodes >= self.max_nodes:
+                break
         return seq, False
 
     def initial_state(self, seq: list, deal: _Deal) -> tuple[_State | None, str | None]:
@@ -1109,11 +1142,12 @@ class _PositionSearch(_Search):
             self.found[key] = (len(edits), cost, edits, seq, deal)
 
     def end_ok(self, frontier: list, seq: list, deal: _Deal) -> bool:
-        stated = self.stated
-        if stated is None:
+        """As :meth:`_Search.end_ok`; the variant's own scoring of the final position rules out most
+        lines before the replayer is asked."""
+        if self.stated is None:
             return True
-        if not any(st.over is not None and (not stated.termination or st.over.termination == stated.termination)
-                   for st in frontier):
+        leader = deal.positions[deal.leader(seq)].turn
+        if not any(st.over is not None and self.result_agrees(st, leader) for st in frontier):
             return False
         key = (tuple(_content(c.entry) for c in seq), deal.key)
         ok = self.confirmed.get(key)
@@ -1121,6 +1155,23 @@ class _PositionSearch(_Search):
             game = self.builder.game_for(seq, deal)
             ok = self.confirmed[key] = replay(game, self.variant, lead=self.lead).valid
         return ok
+
+    def result_agrees(self, st: _State, leader: int) -> bool:
+        """Whether the hand over in ``st`` ends as the Result tag states, scored as the replayer
+        scores it (the points scored during play only add to the match score, which the tag does
+        not state); True when the hands are not all known (the replayer decides)."""
+        stated, pos, over = self.stated, st.pos, st.over
+        if stated.termination and over.termination != stated.termination:
+            return False
+        if any(pos.hidden) or pos.n != self.variant.players:
+            return True
+        plays = (0,) * pos.n if self.play is not None else None
+        result = self.variant.hand_result(hand_facts(pos, over.termination, over.seat, leader, plays))
+        if stated.side is None:
+            return result.winner is None
+        teams = self.variant.seating.teams
+        return (result.winner is not None and stated.points == result.points
+                and all(teams[self.seat_of[name]] == result.winner for name in stated.side))
 
     # -- stepping: the replayer's rules, entry by entry --------------------------------------------
     def check(self, st: _State, c: _Entry) -> tuple[str | None, list[Move], bool]:
@@ -1324,14 +1375,16 @@ class _PositionSearch(_Search):
         return len(seq), "result-mismatch"
 
     # -- what may stand at a place ---------------------------------------------------------------
-    def options(self, frontier: list) -> list[tuple[int, MoveEntry, int]]:
+    def options(self, frontier: list, only: Tile | None = None) -> list[tuple[int, MoveEntry, int]]:
         """Every entry the player on turn (or the opener adding to his lead) may make in some state
-        of ``frontier``, as an insertion writes it (no end, arm or claim), with the points it
-        scores: plays and passes as ``legal_moves()`` gives them, a draw once for every tile the
-        boneyard may give (and ``draws ?`` when the record writes its draws so)."""
-        got = self._options.get(id(frontier))
-        if got is not None and got[0] is frontier:
-            return got[1]
+        of ``frontier``, as an insertion writes it (its end and arm only when the tile fits several,
+        no claim), with the points it scores: plays and passes as ``legal_moves()`` gives them, a
+        draw once for every tile the boneyard may give (and ``draws ?`` when the record writes its
+        draws so). ``only``: just the play and the draw of that tile."""
+        if only is None:
+            got = self._options.get(id(frontier))
+            if got is not None and got[0] is frontier:
+                return got[1]
         out: dict[tuple[int, MoveEntry], int] = {}
         for st in frontier:
             if st.over is not None:
@@ -1343,18 +1396,21 @@ class _PositionSearch(_Search):
             for seat in seats:
                 name = self.players[seat]
                 own = (pos.hands[seat] | (pos.pool if pos.hidden[seat] else 0)) & self.valid_mask
+                if only is not None:
+                    own &= only.bit
                 probes = [MoveEntry(name, t) for t in tiles_of(own, self.max_pip) if pos.fits(t)]
                 if seat == pos.turn:
-                    probes.append(MoveEntry(name, None))
-                    if self.drawing is not None:
-                        probes.append(MoveEntry(name, None, draw=True))
+                    if only is None:
+                        probes.append(MoveEntry(name, None))
+                    if self.drawing is not None and (only is None or pos.pool & only.bit):
+                        probes.append(MoveEntry(name, only, draw=True) if only else MoveEntry(name, None, draw=True))
                 for probe in probes:
                     code, moves, _ = self.check(st, _Entry(seat, probe, None))
                     if code is not None:
                         continue
                     if probe.draw:
-                        tiles = tiles_of(pos.pool & self.valid_mask, self.max_pip)
-                        for t in tiles + ([None] if self.unknown_draws else []):
+                        tiles = tiles_of(pos.pool & self.valid_mask, self.max_pip) if only is None else [only]
+                        for t in tiles + ([None] if self.unknown_draws and only is None else []):
                             out.setdefault((seat, MoveEntry(name, t, draw=True)), 0)
                         continue
                     if len(moves) > 1:      # it fits several ends or arms: each written out, as @N (>N)
@@ -1371,10 +1427,18 @@ class _PositionSearch(_Search):
                             points = pending[1] if pending is not None else 0
                         out[(seat, entry)] = points
         got = [(seat, e, points) for (seat, e), points in out.items()]
-        if len(self._options) > 20_000:
-            self._options.clear()
-        self._options[id(frontier)] = (frontier, got)
+        if only is None:
+            if len(self._options) > 20_000:
+                self._options.clear()
+            self._options[id(frontier)] = (frontier, got)
         return got
+
+    def allows(self, frontier: list, seat: int | None, tile: Tile | None, draw: bool) -> bool:
+        """Whether ``seat`` may play (pass, draw) ``tile`` in some state of ``frontier``."""
+        if seat is None:
+            return False
+        probe = _Entry(seat, MoveEntry(self.players[seat], tile, draw=draw), None)
+        return any(st.over is None and self.check(st, probe)[0] is None for st in frontier)
 
     def clashes(self, seq: list):
         """A test for a tile the last edit writes: True when the record has it again from ``start``
@@ -1399,11 +1463,18 @@ class _PositionSearch(_Search):
             return
         clash = self.clashes(seq) if depth == 1 else (lambda *_: False)
         focus = self.focus(seq, L, code) if depth == 1 else None
+        narrow = None
+        if focus is not None:         # what an edit away from the focus may be, before may_cure decides
+            groups = _FOCUS_GROUPS.get(focus[0], _FOCUS_GROUPS["tile"])
+            if focus[0] in ("count", "layout"):
+                narrow = _Narrow(groups, None, None, None)
+            else:
+                narrow = _Narrow(groups, focus[2], focus[3], focus[4])
         for p in range(max(min_pos, 0), L + 1):
             if focus is None or p in focus[1]:
-                yield from self.edits_at(seq, deal, frontiers[p], p, clash, depth)
+                yield from self.edits_at(seq, deal, frontiers[p], p, clash, depth, None)
             else:
-                for cand in self.edits_at(seq, deal, frontiers[p], p, clash, depth):
+                for cand in self.edits_at(seq, deal, frontiers[p], p, clash, depth, narrow):
                     if self.may_cure(focus, seq, p, cand):
                         yield cand
 
@@ -1417,10 +1488,15 @@ class _PositionSearch(_Search):
         those entries, or the deletion of a row that holds one. A move out of turn, where every
         play and pass passes the turn on (no runs, no opener adding to his lead): an edit at ``L``
         or one that changes how many plays and passes come before it (a draw keeps the turn) --
-        unless the hand may end earlier and only passes follow, or nobody names the leader."""
+        unless the hand may end earlier and only passes follow, or nobody names the leader. A tile
+        that fits no end or arm (or a claim the ends do not give): an edit at ``L`` or one that
+        changes the plays before it (their tiles, ends or arms), which alone make the layout --
+        draws, passes and claims before it cannot help."""
         if L >= len(seq):
             return None
         c = seq[L]
+        if code in _LAYOUT:
+            return "layout", {L}, _plays(seq[:L])
         if code == "turn-order":
             if (self.runs or self.variant.opening.extra or self.lead_seat is None
                     or all(d.entry.tile is None and not d.entry.draw for d in seq[L:])):
@@ -1438,8 +1514,10 @@ class _PositionSearch(_Search):
         """Whether candidate ``cand`` at ``p`` (not a place of ``focus``) can still remove its error."""
         new_seq, raw = cand[0], cand[3]
         kind = raw[0]
-        if focus[0] == "count":
-            L = min(focus[1]) + len(new_seq) - len(seq)     # where the entry out of turn stands now
+        if focus[0] in ("count", "layout"):
+            L = min(focus[1]) + len(new_seq) - len(seq)     # where the entry at fault stands now
+            if focus[0] == "layout":
+                return _plays(new_seq[:L]) != focus[2]
             return sum(_advances(d.entry) for d in new_seq[:L]) != focus[2]
         code, places, tile, seat, cells = focus
         if kind == "swap-moves":
@@ -1453,28 +1531,41 @@ class _PositionSearch(_Search):
             return e.seat == seat and e.entry.draw and e.entry.tile == tile
         return kind == "change-player" and raw[2].entry.tile == tile
 
-    def edits_at(self, seq, deal, frontier, p, clash, depth):
+    def edits_at(self, seq, deal, frontier, p, clash, depth, narrow):
+        """Every candidate edit at ``p``; ``narrow`` (a _Narrow): only those that may cure an error
+        elsewhere (None: all)."""
+        groups = narrow.groups if narrow is not None else None
         here = seq[p] if p < len(seq) else None
         over = all(st.over is not None for st in frontier)
-        opts = [] if over else self.options(frontier)
+        if over or (narrow is not None and narrow.tile is None and narrow.cells is not None):
+            opts = []                   # nothing to insert or change to (swaps check their own)
+        elif narrow is not None and narrow.tile is not None:
+            opts = self.options(frontier, narrow.tile)
+        else:
+            opts = self.options(frontier)
         if here is not None and not over:
             if here.entry.muggins is not None:
-                yield from self.muggins_edits(seq, deal, frontier, p, here)
+                if groups is None:
+                    yield from self.muggins_edits(seq, deal, frontier, p, here)
             else:
-                yield from self.changes(seq, deal, frontier, opts, p, here, clash, depth)
+                yield from self.changes(seq, deal, frontier, opts, p, here, clash, depth, narrow)
         if here is not None and not (over and here.entry.is_pass):
             e = here.entry
-            what = "muggins" if e.muggins is not None else "draw" if e.draw else "pass" if e.tile is None else "tile"
-            yield (seq[:p] + seq[p + 1:], deal, p,
-                   ("delete-move", COSTS[f"delete-move/{what}"], here, _entry_text(e), None, None), p)
-            yield from self.delete_row(seq, deal, p, here)
+            if groups is None or "delete" in groups:
+                what = "muggins" if e.muggins is not None else "draw" if e.draw else "pass" if e.tile is None else "tile"
+                yield (seq[:p] + seq[p + 1:], deal, p,
+                       ("delete-move", COSTS[f"delete-move/{what}"], here, _entry_text(e), None, None), p)
+            if groups is None or "delete-row" in groups:
+                yield from self.delete_row(seq, deal, p, here)
         if over:
             return
         for seat, e, points in opts:          # the entry the record dropped
-            if clash(e.tile, seat, p, e.draw):
+            what = "draw" if e.draw else "pass" if e.tile is None else "tile"
+            if (groups is not None and f"insert-{what}" not in groups) or clash(e.tile, seat, p, e.draw):
+                continue
+            if narrow is not None and narrow.tile is not None and (e.tile, seat) != (narrow.tile, narrow.seat):
                 continue
             new = self.inserted(seq, p, seat, e, points)
-            what = "draw" if e.draw else "pass" if e.tile is None else "tile"
             yield (seq[:p] + [_Entry(seat, new, None)] + seq[p:], deal, p,
                    ("insert-move", COSTS[f"insert-move/{what}"], here, None, _entry_text(new), new.player), p + 1)
 
@@ -1491,14 +1582,17 @@ class _PositionSearch(_Search):
         claim = points if points and e.is_play and not follows else None
         return MoveEntry(self.players[seat], e.tile, e.end, round=rnd, draw=e.draw, claim=claim, arm=e.arm)
 
-    def changes(self, seq, deal, frontier, opts, p, here, clash, depth):
-        """Edits of the entry at ``p`` (a play, pass or draw) that keep an entry there."""
+    def changes(self, seq, deal, frontier, opts, p, here, clash, depth, narrow=None):
+        """Edits of the entry at ``p`` (a play, pass or draw) that keep an entry there; under
+        ``narrow`` (whose ``opts`` hold only its tile) those it allows."""
         e, seat, n = here.entry, here.seat, self.n
+        groups = narrow.groups if narrow is not None else None
         turn = frontier[0].pos.turn
-        mine = [(o, points) for s, o, points in opts if s == seat]
-        if not mine:
+        if seat not in self.movers(frontier):
             # the entry belongs to the player on turn; with an edit to spare its move may still be
             # wrong (the next edit, at this same entry, changes it)
+            if groups is not None and ("change-player" not in groups or e.tile != narrow.tile):
+                return
             fits_here = any(s == turn and (o.tile, o.draw) == (e.tile, e.draw) for s, o, _ in opts)
             if fits_here or depth > 1:
                 near = seat is not None and (seat - turn) % n in (1, n - 1)
@@ -1507,8 +1601,12 @@ class _PositionSearch(_Search):
                        ("change-player", COSTS["change-player/adjacent" if near else "change-player/other"],
                         here, e.player, new.player, None), p + 1 if fits_here else p)
             return
+        mine = [(o, points) for s, o, points in opts if s == seat]
         for o, _ in mine:
             if (o.tile, o.draw) == (e.tile, e.draw) or clash(o.tile, seat, p + 1, o.draw):
+                continue
+            group = "draw-flag" if o.draw != e.draw else "draw-tile" if e.draw else "change-tile"
+            if groups is not None and group not in groups:
                 continue
             if o.draw != e.draw:
                 if o.tile != e.tile:
@@ -1525,13 +1623,38 @@ class _PositionSearch(_Search):
                 kind, cost = "change-tile", tile_slip_cost(e.tile, o.tile)
             yield (seq[:p] + [here._replace(entry=new)] + seq[p + 1:], deal, p,
                    (kind, cost, here, _entry_text(e), _entry_text(new), None), p + 1)
-        yield from self.mends(seq, deal, frontier, p, here)
-        # swap this entry with a later one (of the same kind of player) that is legal here
-        legal = {(o.tile, o.draw) for o, _ in mine}
-        for j in range(p + 1, len(seq)):
+        if groups is None or not groups.isdisjoint(("end", "arm", "claim")):
+            yield from self.mends(seq, deal, frontier, p, here, groups)
+        if narrow is not None and narrow.cells is not None:
+            yield from self.swaps(seq, deal, frontier, p, here, narrow)
+        elif groups is None or "swap" in groups:
+            yield from self.swaps(seq, deal, frontier, p, here, None, {(o.tile, o.draw) for o, _ in mine})
+
+    def movers(self, frontier: list) -> set[int]:
+        """Who may make the next entry in some state of ``frontier``: the player on turn, and the
+        opener while he may add a matching tile to his lead."""
+        out = set()
+        for st in frontier:
+            if st.over is None:
+                pos = st.pos
+                out.add(pos.turn)
+                if isinstance(pos, DrawPosition) and pos.bonus not in (-1, pos.turn) and pos.may_add(pos.bonus):
+                    out.add(pos.bonus)
+        return out
+
+    def swaps(self, seq, deal, frontier, p, here, narrow, legal=None):
+        """Swap the entry at ``p`` with a later one (of the same player or not) that is legal here:
+        with any (``legal``: the (tile, draw) the player may make here) or, under ``narrow``, with
+        the entries it names."""
+        e, seat = here.entry, here.seat
+        later = range(p + 1, len(seq)) if narrow is None else sorted(
+            j for j in range(p + 1, len(seq)) if any(seq[j] is c for c in narrow.cells))
+        for j in later:
             there = seq[j]
             t = there.entry
-            if t.muggins is not None or (t.tile, t.draw) == (e.tile, e.draw) or (t.tile, t.draw) not in legal:
+            if t.muggins is not None or (t.tile, t.draw) == (e.tile, e.draw):
+                continue
+            if (t.tile, t.draw) not in legal if legal is not None else not self.allows(frontier, seat, t.tile, t.draw):
                 continue
             a = replace(e, tile=t.tile, end=t.end, arm=t.arm, draw=t.draw, claim=t.claim, annotation=t.annotation)
             b = replace(t, tile=e.tile, end=e.end, arm=e.arm, draw=e.draw, claim=e.claim, annotation=e.annotation)
@@ -1557,13 +1680,13 @@ class _PositionSearch(_Search):
             arm = None
         return replace(e, tile=tile, end=end, arm=arm)
 
-    def mends(self, seq, deal, frontier, p, here):
+    def mends(self, seq, deal, frontier, p, here, groups=None):
         """The same move with its open number (@N), arm (>N) or claim (+N) written right."""
         e = here.entry
         fixes: list[tuple[str, float, MoveEntry]] = []
-        if e.end is not None and e.tile is not None and not e.draw:
+        if e.end is not None and e.tile is not None and not e.draw and (groups is None or "end" in groups):
             fixes.append(("change-end", COSTS["change-end"], replace(e, end=None)))
-        if e.claim is not None:
+        if e.claim is not None and (groups is None or "claim" in groups):
             if not e.is_play:
                 fixes.append(("change-claim", COSTS["change-claim"], replace(e, claim=None)))
             else:
@@ -1577,12 +1700,13 @@ class _PositionSearch(_Search):
                             fixes.append(("change-claim", COSTS["change-claim"], replace(e, claim=points)))
                         break
         pos = frontier[0].pos
-        if isinstance(pos, ArmPosition) and pos.ends is not None and e.is_play:
+        if isinstance(pos, ArmPosition) and pos.ends is not None and e.is_play and (groups is None or "arm" in groups):
             arms = [k for k in range(1, len(pos.arms) + 1) if pos.arm_problem(k, e.tile) is None
                     and (e.end is None or pos.arms[k - 1].number == e.end)]
             for k in arms + ([None] if e.arm is not None else []):
                 if k != e.arm:
-                    fixes.append(("change-arm", COSTS["change-arm"], replace(e, arm=k)))
+                    cost = COSTS["change-arm" if e.arm is not None else "change-arm/add"]
+                    fixes.append(("change-arm", cost, replace(e, arm=k)))
         for kind, cost, new in fixes:
             yield (seq[:p] + [here._replace(entry=new)] + seq[p + 1:], deal, p,
                    (kind, cost, here, _entry_text(e), _entry_text(new), None), p + 1)

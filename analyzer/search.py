@@ -36,7 +36,10 @@ from .tiles import Move, Tile
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order"]
 
 #: The positions one call of the search may visit before it gives up (:class:`SearchLimit`).
-NODE_LIMIT = 10_000_000
+NODE_LIMIT = 2_000_000
+
+#: The entries a cache of the compiled search for arms may hold before it starts again (memory).
+_CACHE_SIZE = 400_000
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
@@ -340,6 +343,8 @@ class _ArmDeal:
         standard, self.all_pips = _standard_scoring(search.rules)
         self.side = search.rules.seating.teams if standard else None
         self.held: dict[int, int] = {}
+        self.arm_keys: dict[tuple, int] = {}
+        self.width = len(self.tiles)
         teams = search.rules.seating.teams
         self.opponent = [next(t % n for t in range(s + 1, s + n + 1) if teams[t % n] != teams[s])
                          for s in range(n)]
@@ -349,6 +354,8 @@ class _ArmDeal:
         """Every tile that could be played on ``arms``, as a mask."""
         f = self.fits.get(arms)
         if f is None:
+            if len(self.fits) > _CACHE_SIZE:
+                self.fits.clear()
             f = 0
             starts = [c for c in arms if c & 3 == _START]
             if starts:
@@ -366,6 +373,8 @@ class _ArmDeal:
         """``(tile bit, arm code, arms after)`` for every way to play a tile of ``hand``."""
         spots = self.spots.get(arms)
         if spots is None:
+            if len(self.spots) > _CACHE_SIZE:
+                self.spots.clear()
             starts = [c for c in arms if c & 3 == _START]
             codes = [starts[0]] if starts else sorted({c for c in arms if c & 3 in (_OPEN, _DOUBLE)})
             spots = self.spots[arms] = [(c, self.double[c >> 2] if c & 3 == _DOUBLE else self.match[c >> 2])
@@ -380,6 +389,8 @@ class _ArmDeal:
                 key = (arms, c, bit)
                 new = after.get(key)
                 if new is None:
+                    if len(after) > _CACHE_SIZE:
+                        after.clear()
                     new = after[key] = self._after(arms, c, bit)
                 out.append((bit, c, new))
         return out
@@ -401,6 +412,22 @@ class _ArmDeal:
             if self.branch and tile.is_double:
                 rest += [(n << 2) | _OPEN] * 2
         return tuple(sorted(rest))
+
+    def key(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int) -> int:
+        """The state packed into one int (the table's key): far smaller than the tuples."""
+        a = self.arm_keys.get(arms)
+        if a is None:
+            if len(self.arm_keys) > _CACHE_SIZE:
+                self.arm_keys.clear()
+            a = 1                                  # a leading 1 keeps the number of arms
+            for c in arms:
+                a = (a << 6) | c
+            self.arm_keys[arms] = a
+        w = self.width
+        k = a
+        for h in hands:
+            k = (k << w) | h
+        return (k << 3) | s
 
     def leaf(self, hands: tuple[int, ...], termination: str, seat: int, bit: int) -> int:
         key = (hands, termination, seat, bit)
@@ -431,7 +458,7 @@ class _ArmDeal:
                 return high
             if low >= beta:
                 return low
-        key = (hands, arms, s)
+        key = self.key(hands, arms, s)
         entry = self.tt.get(key)
         hint = None
         if entry is not None:

@@ -14,6 +14,10 @@ machine is shared; the best run is the least disturbed one), each with a fresh s
     switched off, so that every node walks ``ArmPosition`` itself (``push``/``pop``/``legal_moves``).
     The two must give the same value; the table shows the ratio (c)/(a).
 
+A deal whose solve (a) needs more positions than the search's node limit (``NODE_LIMIT``) is
+counted in the "over the limit" column and left out of the (a) figures; its analysis (b) still
+runs, giving every value that fits under the limit.
+
 Individual games (French, Hungarian for 3) are valued for the first player against the rest.
 """
 from __future__ import annotations
@@ -32,7 +36,7 @@ from analyzer.analysis import AgainstTheRest, _start, analyze_replay  # noqa: E4
 from analyzer.match import random_match  # noqa: E402
 from analyzer.replay import replay_record  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
-from analyzer.search import TreeSearch  # noqa: E402
+from analyzer.search import NODE_LIMIT, SearchLimit, TreeSearch  # noqa: E402
 
 GAMES = [
     # (label, variant name, options)
@@ -78,32 +82,39 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--baseline-deals", type=int, default=3, help="deals timed with the baseline (c)")
     args = ap.parse_args()
-    print(f"# general search: {args.deals} deals a game, best of {args.repeat}; "
+    print(f"# general search: {args.deals} deals a game, best of {args.repeat}, node limit {NODE_LIMIT:,}; "
           f"Python {platform.python_version()}, {os.cpu_count()} cpus")
     print()
-    print("| game | solve after the lead: median | worst | whole-record analysis: median | worst "
-          "| baseline (c) / (a) |")
-    print("|---|---|---|---|---|---|")
+    print("| game | solve after the lead: median | worst | over the limit | whole-record analysis: median "
+          "| worst | values given | baseline (c) / (a) |")
+    print("|---|---|---|---|---|---|---|---|")
     for label, name, options in GAMES:
         variant = find_variant(name, options)
-        solves, analyses, ratios = [], [], []
+        solves, analyses, ratios, over, given, total = [], [], [], 0, 0, 0
         for seed in range(args.deals):
             record = random_match(variant, 1000 + seed, games=1)
             (rep,) = replay_record(record)
             assert rep.valid, rep.errors
             pos = after_lead(rep)
-            t_solve, value = best_of(args.repeat, lambda: TreeSearch(rules_of(variant)).solve(pos))
-            solves.append(t_solve)
-            t_an, _ = best_of(args.repeat, lambda: analyze_replay(rep))
+            try:
+                t_solve, value = best_of(args.repeat, lambda: TreeSearch(rules_of(variant)).solve(pos))
+                solves.append(t_solve)
+            except SearchLimit:
+                over += 1
+                value = None
+            t_an, result = best_of(args.repeat, lambda: analyze_replay(rep))
             analyses.append(t_an)
-            if variant.layout != "line" and seed < args.baseline_deals:
+            given += sum(v is not None for v in result.values)
+            total += len(result.values)
+            if value is not None and variant.layout != "line" and seed < args.baseline_deals:
                 plain = TreeSearch(rules_of(variant))
                 t0 = time.perf_counter()
                 assert _generic_value(plain, pos) == value
                 ratios.append((time.perf_counter() - t0) / t_solve)
         ratio = f"{statistics.median(ratios):.1f}x (median of {len(ratios)})" if ratios else "-"
-        print(f"| {label} | {ms(statistics.median(solves))} | {ms(max(solves))} | "
-              f"{ms(statistics.median(analyses))} | {ms(max(analyses))} | {ratio} |", flush=True)
+        print(f"| {label} | {ms(statistics.median(solves)) if solves else '-'} | {ms(max(solves)) if solves else '-'} "
+              f"| {over} | {ms(statistics.median(analyses))} | {ms(max(analyses))} | {given / total:.0%} | {ratio} |",
+              flush=True)
 
 
 def _generic_value(search: TreeSearch, pos) -> int:
