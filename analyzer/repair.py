@@ -1013,9 +1013,11 @@ class _Search:
 # serve every trial that restarts there.
 
 class _Entry(NamedTuple):
+    """A cell of the position path: the entry as the repair writes it, with its seat."""
+
     seat: int | None              # first, like a lean cell's, for _Deal.leader
     entry: MoveEntry
-    orig: int | None
+    orig: int | None              # its index in the input (None: inserted)
 
 
 class _Narrow(NamedTuple):
@@ -1029,6 +1031,8 @@ class _Narrow(NamedTuple):
 
 
 class _State(NamedTuple):
+    """The replay of a line up to an entry: the position and what the replayer keeps beside it."""
+
     pos: Position
     over: Outcome | None
     pending: tuple[int, int] | None                 # (seat, points) a play left unclaimed: open to Muggins
@@ -1515,6 +1519,8 @@ class _PositionSearch(_Search):
         new_seq, raw = cand[0], cand[3]
         kind = raw[0]
         if focus[0] in ("count", "layout"):
+            if kind == "delete-row" and p + len(raw[5]) > min(focus[1]):
+                return True                                   # the row holds the entry at fault
             L = min(focus[1]) + len(new_seq) - len(seq)     # where the entry at fault stands now
             if focus[0] == "layout":
                 return _plays(new_seq[:L]) != focus[2]
@@ -1746,27 +1752,39 @@ class _PositionSearch(_Search):
                    ("delete-row", COSTS["delete-row"], here, text, None, tuple(c.orig for c in seq[p:q])), p)
 
     def deal_candidates(self, seq, deal, frontiers, L, code, depth):
-        """A broken deal as :meth:`_Search.deal_candidates` mends it; and a tile played that the deal
-        gives to nobody (it lay in the boneyard): one of the player's dealt tiles was that tile. A
-        tile dealt to another player takes an exchange, two edits."""
+        """A broken deal as :meth:`_Search.deal_candidates` mends it. In a sound deal, a dealt tile
+        mistyped for one nobody was dealt (a boneyard tile, or a sleeper) takes one edit, for one of
+        another hand two (an exchange): a tile played that the player was not dealt; a tile he
+        could play when he passes or draws; a tile drawn that the deal gives to someone."""
         if not deal.ok:
             yield from _Search.deal_candidates(self, seq, deal, frontiers, L, code, depth)
             return
-        if code != "tile-not-held" or L < 0 or L >= len(seq) or deal.hidden:
+        if L < 0 or L >= len(seq) or deal.hidden:
             return
         c = seq[L]
-        tile = c.entry.tile
-        if tile is None or c.seat is None or c.entry.draw or tile not in self.valid_tiles:
-            return
         entries = deal.entries
-        if depth < 2 and any(tile in e.tiles for e in entries if e.tiles):
+        mine = next((i for i, e in enumerate(entries) if c.seat is not None and e.player == self.players[c.seat]), None)
+        tile = c.entry.tile
+        if code == "tile-not-held" and tile is not None and not c.entry.draw and mine is not None:
+            changes = [(mine, k, old, tile) for k, old in enumerate(entries[mine].tiles)]
+        elif code in ("false-pass", "draw-not-allowed", "draw-too-long") and mine is not None:
+            playable = set(tiles_of(frontiers[L][0].pos.playable_mask(c.seat), self.max_pip))
+            others = [t for i, e in enumerate(entries) if i != mine and e.tiles for t in e.tiles]
+            changes = [(mine, k, old, new) for k, old in enumerate(entries[mine].tiles) if old in playable
+                       for new in deal.missing + (others if depth > 1 else [])]
+        elif code == "draw-not-in-boneyard" and tile is not None:
+            holder = next((i for i, e in enumerate(entries) if e.tiles and tile in e.tiles), None)
+            if holder is None:
+                return
+            changes = [(holder, entries[holder].tiles.index(tile), tile, new) for new in deal.missing]
+        else:
             return
-        h = next((i for i, e in enumerate(entries) if e.player == self.players[c.seat]), None)
-        if h is None or entries[h].tiles is None:
-            return
-        for k, old in enumerate(entries[h].tiles):
-            cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
-            yield self.deal_edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
+        for h, k, old, new in changes:
+            dealt = any(new in e.tiles for e in entries if e.tiles)
+            if new == old or new not in self.valid_tiles or (dealt and depth < 2):
+                continue
+            cost = tile_slip_cost(old, new) + COSTS["change-deal/extra"]
+            yield self.deal_edit(seq, deal, h, k, new, ("change-deal", cost, (h, k), old, new, None))
 
 
 def _state_key(st: _State) -> tuple:

@@ -128,6 +128,19 @@ def revealed(pos: DrawPosition, order: list[Tile], offer: int = -1, offers: list
     return out
 
 
+def _entry(entry: tuple | None, best: int, move, alpha: int, beta: int) -> tuple:
+    """The table entry ``(lower, upper, best move)`` once a search in (alpha, beta) returned ``best``:
+    an upper bound when it failed low, a lower bound when it failed high, else the exact value."""
+    lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
+    if best <= alpha:
+        upper = min(upper, best)
+    elif best >= beta:
+        lower = max(lower, best)
+    else:
+        lower = upper = best
+    return lower, upper, move
+
+
 def revealed_order(pos: DrawPosition, drawn: list[Tile]) -> list[Tile]:
     """The boneyard order a record reveals: the tiles it shows drawn, then the rest ascending."""
     rest = [t for t in tiles_of(pos.pool, pos.max_pip) if t not in set(drawn)]
@@ -292,14 +305,7 @@ class TreeSearch:
                 beta = min(beta, x)
             if alpha >= beta:
                 break
-        lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
-        if best <= a0:
-            upper = min(upper, best)
-        elif best >= b0:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
-        self.tt[key] = (lower, upper, best_move)
+        self.tt[key] = _entry(entry, best, best_move, a0, b0)
         return best
 
 
@@ -506,12 +512,5 @@ class _ArmDeal:
                 beta = min(beta, x)
             if alpha >= beta:
                 break
-        lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
-        if best <= a0:
-            upper = min(upper, best)
-        elif best >= b0:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
-        self.tt[key] = (lower, upper, best_move)
+        self.tt[key] = _entry(entry, best, best_move, a0, b0)
         return best

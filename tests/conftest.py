@@ -1,4 +1,7 @@
+import dataclasses
+import os
 import pathlib
+import re
 
 import pytest
 
@@ -19,3 +22,57 @@ SEED_DEAL = "\n".join(f"{p}: {t}" for p, t in SEED_HANDS.items())
 def seed_deal() -> str:
     """The example deal of INTERNATIONAL DOMINOES as quoted in the seed text."""
     return SEED_DEAL
+
+
+# ---- a real headless browser (Debian's Chromium, never a downloaded one) for the report pages ---------
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@dataclasses.dataclass
+class Seen:
+    """What a page did: the requests it made, its console errors and warnings, the dialogs it opened."""
+
+    requests: list = dataclasses.field(default_factory=list)
+    errors: list = dataclasses.field(default_factory=list)
+    dialogs: list = dataclasses.field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="the playwright Python package is not installed")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def open_(path: pathlib.Path, fragment: str = ""):
+        context = browser.new_context(viewport={"width": 1360, "height": 900})
+        contexts.append(context)
+        context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
+        page = context.new_page()
+        seen = Seen()
+        page.on("request", lambda request: seen.requests.append(request.url))
+        page.on("console", lambda msg: seen.errors.append(msg.text) if msg.type in ("error", "warning") else None)
+        page.on("pageerror", lambda exc: seen.errors.append(str(exc)))
+
+        def dialog(d):
+            seen.dialogs.append(d.message)
+            d.dismiss()
+        page.on("dialog", dialog)
+        page.goto(path.as_uri() + fragment)
+        page.wait_for_load_state("load")
+        return page, seen
+
+    yield open_
+    for context in contexts:
+        context.close()

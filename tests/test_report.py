@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
-import os
 import pathlib
 import re
 import struct
@@ -22,9 +21,6 @@ from analyzer.report.render import PIP_LAYOUT, environment, move_rows
 from conftest import RECORDS, ROOT
 
 SEED = RECORDS / "seed1-table.txt"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_COMMENT = "<img src=x onerror=alert(1)>"
 
@@ -228,50 +224,7 @@ def test_the_committed_example_is_the_seed_game():
 
 # ---- the page in a browser ------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="the playwright Python package is not installed")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@dataclasses.dataclass
-class Seen:
-    requests: list = dataclasses.field(default_factory=list)
-    errors: list = dataclasses.field(default_factory=list)
-    dialogs: list = dataclasses.field(default_factory=list)
-
-
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def open_(path: pathlib.Path, fragment: str = ""):
-        context = browser.new_context(viewport={"width": 1360, "height": 900})
-        contexts.append(context)
-        context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
-        page = context.new_page()
-        seen = Seen()
-        page.on("request", lambda request: seen.requests.append(request.url))
-        page.on("console", lambda msg: seen.errors.append(msg.text) if msg.type in ("error", "warning") else None)
-        page.on("pageerror", lambda exc: seen.errors.append(str(exc)))
-
-        def dialog(d):
-            seen.dialogs.append(d.message)
-            d.dismiss()
-        page.on("dialog", dialog)
-        page.goto(path.as_uri() + fragment)
-        page.wait_for_load_state("load")
-        return page, seen
-
-    yield open_
-    for context in contexts:
-        context.close()
+# the browser and open_page fixtures are in conftest.py
 
 
 def current(page, game: int = 1) -> int:

@@ -7,7 +7,6 @@ must match, the open ends the replay gives each arm. The browser tests drive Deb
 from __future__ import annotations
 
 import dataclasses
-import os
 import pathlib
 import re
 from collections import Counter
@@ -23,9 +22,6 @@ from conftest import RECORDS, ROOT
 
 CROSS = RECORDS / "variant-cross.dom"
 FRENCH = RECORDS / "variant-french.dom"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HOSTILE = "<script>alert(1)</script>"
 HOSTILE_COMMENT = "<img src=x onerror=alert(2)>"
 
@@ -171,50 +167,7 @@ def test_a_move_that_names_its_arm_lands_on_that_arm(models, records):
 
 # ---- the page in a browser ------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="the playwright Python package is not installed")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@dataclasses.dataclass
-class Seen:
-    requests: list = dataclasses.field(default_factory=list)
-    errors: list = dataclasses.field(default_factory=list)
-    dialogs: list = dataclasses.field(default_factory=list)
-
-
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def open_(path: pathlib.Path, fragment: str = ""):
-        context = browser.new_context(viewport={"width": 1360, "height": 900})
-        contexts.append(context)
-        context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
-        page = context.new_page()
-        seen = Seen()
-        page.on("request", lambda request: seen.requests.append(request.url))
-        page.on("console", lambda msg: seen.errors.append(msg.text) if msg.type in ("error", "warning") else None)
-        page.on("pageerror", lambda exc: seen.errors.append(str(exc)))
-
-        def dialog(d):
-            seen.dialogs.append(d.message)
-            d.dismiss()
-        page.on("dialog", dialog)
-        page.goto(path.as_uri() + fragment)
-        page.wait_for_load_state("load")
-        return page, seen
-
-    yield open_
-    for context in contexts:
-        context.close()
+# the browser and open_page fixtures are in conftest.py
 
 
 # Every tile drawn in a game's board: its arm, its rectangle on the screen, its halves (the number and
