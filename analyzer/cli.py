@@ -112,8 +112,7 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
         for path, reps in loaded:
             for k, rep in enumerate(reps):
                 if not rep.valid:     # under the rules the game was replayed with (and, in a match, its lead)
-                    reports[path, k] = repair(rep.game, max_edits=max_edits, variant=rep.variant,
-                                              lead=getattr(rep, "lead", None))
+                    reports[path, k] = repair(rep.game, max_edits=max_edits, variant=rep.variant, lead=rep.lead)
     if as_json:
         games = []
         for path, reps in loaded:

@@ -11,16 +11,26 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
 
     kind            what the copyist did                                          cost
     change-end      wrote the wrong open number (@n) for a tile                    0.3
+    change-arm      wrote the wrong arm (>n) for a tile, or one it did not need    0.3
     change-tile     one half of a tile off by one:   [5-6] for [5-5]               0.4
+    change-draw     one half of a drawn tile off by one: draws [2-6] for [2-5]     0.4
+    change-claim    wrote the wrong points (+n) for a play, or a claim for a       0.4
+                    pass or a draw
+    change-muggins  wrote the wrong points for a Muggins call                      0.4
     change-player   put the cell in the next column (the neighbour's move)         0.5
     change-deal     one half of a dealt tile off by one                            0.5
+    change-arm      wrote an arm (>n) the tile did not have                        0.5
     insert-move     dropped a pass                                                 0.6
+    insert-move     dropped a draw                                                 0.6
+    change-draw     a play written for a draw of the same tile, or the reverse     0.6
     swap-moves      swapped two neighbouring cells (same row, or same column       0.6
                     in the next row)
     change-tile     one half changed by more than one: [2-6] for [5-6]             0.7
     delete-move     wrote a pass that was never made                               0.7
+    delete-move     wrote a draw that was never made                               0.7
     insert-move     dropped a tile                                                 0.8
     delete-move     wrote a tile that was never played                             0.8
+    delete-move     wrote a Muggins call that was never made                       0.8
     change-deal     one half of a dealt tile changed by more than one              0.8
     change-tile     both halves off by one                                         0.9
     change-tile     a tile for a pass, or a pass for a tile                        0.9
@@ -33,7 +43,11 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
     change-tile     both halves changed                                            1.0
     change-deal     both halves of a dealt tile changed                            1.1
 
-"Swapped halves" ([6-5] for [5-6]) is no slip at all: a tile reads the same either way round.
+A drawn tile changed by more costs what change-tile costs for it (0.7 to 1.0). "Swapped halves"
+([6-5] for [5-6]) is no slip at all: a tile reads the same either way round. An entry inserted or
+changed to a tile that fits several open ends or arms is written with its ``@n`` (and ``>n``), one
+candidate for each; an inserted play of All Fives claims what it scores (``+n``) unless a Muggins
+call follows it. A missed claim is left alone: it is a warning, not an error.
 
 The search. A repair must touch the record at or before its first error (the moves before it are
 legal and stay so unless an edit changes them), so the edits are searched left to right: each edit
@@ -59,10 +73,33 @@ cure are local: a move out of turn needs a move more or fewer before it, a forei
 unknown player an edit at that move, a tile played twice an edit at either play, a tile from
 another hand a swap with it (unless the hand ends earlier and only passes follow).
 
+Draws, claims, arms and runs. The lean checker knows one kind of game: turns in order on a
+two-ended line. The draw games, All Fives (claimed points and Muggins calls), the layouts with arms
+(French, cross) and Hungarian runs -- and any record that writes a draw, a claim, a Muggins call or
+an arm -- take the position path instead: the same left-to-right search, whose checker drives the
+variant's own position (:func:`analyzer.rules.ending.position_for`, as the replayer sets it up for
+the deal) entry by entry with the replayer's rules, keeping a copy of the position before every
+entry; the candidates are the mover's legal entries there (plays on every end or arm they fit, the
+pass, a draw of every tile the boneyard may hold) and the edits of the table above. A trial costs
+about ten lean ones, so this path searches one edit first and stops at the smallest size that has a
+repair (its counts say nothing of larger ones), its budget is 40,000 trials, the variant's scoring of
+the final position rules a line out before the replayer is asked, and the last edit's focus is
+sharper: a move out of turn (one turn per play or pass) needs the number of plays and passes before
+it changed (a draw keeps the turn); a tile that fits no end or arm, or a claim the ends do not give,
+needs the plays before it changed (draws, passes and claims cannot help); a tile not held needs a
+draw of it (or a swap); a tile drawn that is not in the boneyard an edit at an entry with that tile.
+A sound deal gets its deal edits from the first error: a dealt tile that should have been a boneyard
+tile (one edit) or another hand's (an exchange, two).
+
 What it does not do: change tags (a wrong Result or Lead stays as written), insert or change moves
 after the hand is over (it deletes them), restore a dropped first row unless what remains starts a
 row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
-are tried only as "the cell goes to the player on turn, then its tile changes or is swapped".
+are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
+position path it does not insert a whole dropped row (each entry is an edit of its own), change who
+leads when no Lead tag names him, add a claim or a Muggins call the record did not write (a missed
+score is only a warning), or turn a draw into ``draws ?``; and it cannot tell apart draws of tiles
+the record never shows again: every boneyard tile that leaves the stated result is an equally good
+repair, and the report says how many tie.
 """
 from __future__ import annotations
 
@@ -1094,9 +1131,11 @@ class _PositionSearch(_Search):
 
     The search is :class:`_Search`'s (the same :meth:`~_Search.visit`, left to right, each edit at or
     before the first error); what differs is the checker (:meth:`step`, the replayer's rules for every
-    kind of entry, on copies of the position) and the candidate edits, which are the mover's legal
-    moves in the position (``legal_moves()`` with every tile the boneyard may give for a draw) and the
-    edits of the new notation. A trial costs some ten times a lean one, hence the smaller budget."""
+    kind of entry, on copies of the position), the candidate edits (:meth:`options`: the mover's legal
+    entries in the position, with every tile the boneyard may give for a draw; and the edits of the
+    notation of draws, claims and arms), and the order: one edit first, then two, stopping at the
+    smallest size that has a repair. A trial costs some ten lean ones, hence the smaller budget and
+    the sharper :meth:`focus` of the last edit."""
 
     default_nodes = 40_000
 
@@ -1111,6 +1150,7 @@ class _PositionSearch(_Search):
         self._options: dict[int, tuple] = {}
 
     def cells(self, game: Game) -> list:
+        """The record's entries as cells."""
         return [_Entry(self.seat_of.get(m.player), m, i) for i, m in enumerate(game.moves)]
 
     def search(self, game: Game) -> tuple[list, bool]:
@@ -1124,9 +1164,20 @@ class _PositionSearch(_Search):
         # costs too much to count every larger repair, as the lean search does)
         for bound in range(1, self.max_edits + 1 if self.problem is None else 1):
             self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, bound)
-            if self.found or self.nodes >= self.max_nodes:
+            if self.nodes >= self.max_nodes or self.confirmed_any():
                 break
         return seq, False
+
+    def confirmed_any(self) -> bool:
+        """Whether the replayer confirms one of the repairs found so far."""
+        for _, _, _, seq, deal in self.found.values():
+            key = (tuple(_content(c.entry) for c in seq), deal.key)
+            ok = self.confirmed.get(key)
+            if ok is None:
+                ok = self.confirmed[key] = replay(self.builder.game_for(seq, deal), self.variant, lead=self.lead).valid
+            if ok:
+                return True
+        return False
 
     def initial_state(self, seq: list, deal: _Deal) -> tuple[_State | None, str | None]:
         leader = deal.leader(seq)
@@ -1244,12 +1295,14 @@ class _PositionSearch(_Search):
         return out, why
 
     def turn_code(self, pos: Position) -> str:
+        """The replayer's code for a move out of turn: Hungarian names an unfinished run."""
         last = pos.history[-1] if pos.history else None
         if self.runs and last is not None and last[1] == pos.turn and last[0].tile is not None:
             return "run-unfinished"
         return "turn-order"
 
     def pass_problem(self, pos: Position, seat: int) -> str | None:
+        """The replayer's verdict on a pass (``check``): he could play, or must draw first."""
         if pos.ends is None or pos.playable_mask(seat):
             return "false-pass"
         if isinstance(pos, DrawPosition) and not pos.hidden[seat] and pos.can_draw(seat):
@@ -1257,6 +1310,7 @@ class _PositionSearch(_Search):
         return None
 
     def draw_problem(self, pos: Position, entry: MoveEntry, seat: int) -> str | None:
+        """The replayer's verdict on a draw (``check_draw``), in its order."""
         if self.drawing is None or not isinstance(pos, DrawPosition):
             return "no-boneyard"
         if entry.tile is not None and not pos.pool & entry.tile.bit:
@@ -1301,6 +1355,8 @@ class _PositionSearch(_Search):
 
     @staticmethod
     def arm_placements(pos: ArmPosition, entry: MoveEntry) -> tuple[list[Move], str | None]:
+        """The arms a tile may go on (``check_arm``): the one ``>N`` names, else every one that
+        takes it (alike arms once); the code says why none does."""
         tile = entry.tile
         if entry.arm is not None:
             problem = pos.arm_problem(entry.arm, tile)
@@ -1329,6 +1385,7 @@ class _PositionSearch(_Search):
         return None, (None if entry.claim == points else "wrong-score")
 
     def muggins_problem(self, st: _State, entry: MoveEntry, seat: int | None) -> str | None:
+        """The replayer's verdict on a Muggins call: the previous play's unclaimed points, by the next player."""
         if self.play is None or seat is None or st.pending is None:
             return "bad-muggins"
         scorer, points = st.pending
@@ -1382,9 +1439,10 @@ class _PositionSearch(_Search):
     def options(self, frontier: list, only: Tile | None = None) -> list[tuple[int, MoveEntry, int]]:
         """Every entry the player on turn (or the opener adding to his lead) may make in some state
         of ``frontier``, as an insertion writes it (its end and arm only when the tile fits several,
-        no claim), with the points it scores: plays and passes as ``legal_moves()`` gives them, a
-        draw once for every tile the boneyard may give (and ``draws ?`` when the record writes its
-        draws so). ``only``: just the play and the draw of that tile."""
+        no claim), with the points it scores: the plays and the pass of ``legal_moves()`` (and any
+        unseen tile from a hand the record does not show, as the replayer allows), a draw once for
+        every tile the boneyard may give (and ``draws ?`` when the record writes its draws so).
+        ``only``: just the play and the draw of that tile."""
         if only is None:
             got = self._options.get(id(frontier))
             if got is not None and got[0] is frontier:
@@ -1406,8 +1464,8 @@ class _PositionSearch(_Search):
                 if seat == pos.turn:
                     if only is None:
                         probes.append(MoveEntry(name, None))
-                    if self.drawing is not None and (only is None or pos.pool & only.bit):
-                        probes.append(MoveEntry(name, only, draw=True) if only else MoveEntry(name, None, draw=True))
+                    if self.drawing is not None:
+                        probes.append(MoveEntry(name, only, draw=True))
                 for probe in probes:
                     code, moves, _ = self.check(st, _Entry(seat, probe, None))
                     if code is not None:

@@ -77,6 +77,7 @@ class Replay:
     notation: list[Diagnostic] = field(default_factory=list)   # syntax errors inside this game's text
     facts: HandFacts | None = None    # what the scoring looked at, once the hand is over
     match: object | None = None       # the match after this game (analyzer.match.MatchEntry), in a match
+    lead: LeadRequirement | None = None   # who had to lead, as the match decided it (None: the variant's rule)
 
     @cached_property
     def diagnostics(self) -> list[Diagnostic]:
@@ -866,7 +867,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         annotate(variant, steps, end_diags)
         diags.extend(check_exposed(r, initial, steps))
     return Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
-                  facts=r.facts)
+                  facts=r.facts, lead=lead)
 
 
 def replay_record(record, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,

@@ -13,6 +13,13 @@ and the time per hand, median and worst, each the best of ``--repeat`` runs (the
 shared; the best run is the least disturbed one). The target is under 2 s per hand for two edits.
 The last row hides two of the four hands ("B: ?"): the search then tries every unseen tile for
 those players, so it is slower and its repairs are far less certain.
+
+The second table is the position path (draws, claims, arms, runs): random legal games of each variant
+family (``analyzer.match.random_match``), with one or two slips of the kinds its notation allows
+(a dropped or mistyped draw, a wrong arm, a wrong claim or Muggins amount, a dropped move, a tile
+typo; those of ``tests/test_repair_variants.py``). "tied" counts the originals that are not in the
+top 5 but tie with the best repair (a draw of a tile the record never shows again may have been any
+tile that leaves the stated result: the record cannot tell).
 """
 from __future__ import annotations
 
@@ -34,6 +41,7 @@ from analyzer.notation import read  # noqa: E402
 from analyzer.repair import repair  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
 from test_repair import content, corrupted_cases  # noqa: E402
+from test_repair_variants import FAMILIES, laid, variant_cases  # noqa: E402
 
 
 def timed(game, repeat: int):
@@ -66,6 +74,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100, help="corrupted hands per row")
     parser.add_argument("--repeat", type=int, default=3, help="runs per hand; the best counts")
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--variant-hands", type=int, default=50, help="corrupted games per variant row")
     args = parser.parse_args()
 
     print(f"repair benchmark: max_edits=2, limit=5; Python {platform.python_version()} on "
@@ -97,6 +106,36 @@ def main() -> None:
           f"{took:>8.3f}s {took:>8.3f}s {report.searched:>15}")
     print(f"  best: {'; '.join(str(e) for e in best.edits)} -> {best.result_text}")
     print(f"  {report.message}")
+    variant_table(args)
+
+
+def variant_table(args) -> None:
+    """The position path: one row per variant family and number of slips."""
+    print()
+    head = (f"{'variant family':<40} {'hands':>5} {'original in top 5':>18} {'tied':>5} {'found':>6} "
+            f"{'median':>9} {'worst':>9} {'nodes (median)':>15}")
+    print(head)
+    print("-" * len(head))
+    for family in FAMILIES:
+        for slips in (1, 2):
+            seeds = range(args.first_seed + 10_000 * slips, args.first_seed + 10_000 * slips + args.variant_hands)
+            times, nodes, found, hits, tied, total = [], [], 0, 0, 0, 0
+            for original, game, kinds in variant_cases(family, slips, seeds):
+                took, report = timed(game, args.repeat)
+                times.append(took)
+                nodes.append(report.searched)
+                total += 1
+                found += report.found
+                claims = "drop-move" not in kinds       # a dropped play may come back claiming its score
+                if laid(original, claims) in [laid(r.game, claims) for r in report.repairs]:
+                    hits += 1
+                elif report.tied > len(report.repairs):
+                    wide = repair(game, max_edits=2, limit=report.tied)
+                    tied += laid(original, claims) in [laid(r.game, claims) for r in wide.repairs]
+            label = f"{family}, {slips} slip{'s' * (slips > 1)}"
+            print(f"{label:<40} {total:>5} {f'{hits} ({100 * hits / total:.0f}%)':>18} {tied:>5} {found:>6} "
+                  f"{statistics.median(times):>8.3f}s {max(times):>8.3f}s {statistics.median(nodes):>15.0f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from analyzer.generate import random_game
 from analyzer.notation import parse, read, write
 from analyzer.record import Game, MoveEntry, StatedResult
 from analyzer.repair import COSTS, first_error, repair, tile_slip_cost
-from analyzer.replay import replay
+from analyzer.replay import replay, replay_record
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 
@@ -423,3 +423,12 @@ def test_cli_write_repaired_leaves_the_input_alone(tmp_path):
     assert rep.valid and rep.result.points == 10
     refused = runner.invoke(main, ["validate", "--write-repaired", str(source), str(source)])
     assert refused.exit_code == 2 and source.read_text() == before
+
+
+def test_a_match_game_hands_its_lead_rule_to_the_repair():
+    # Quinientos: "the winner of the last game leads"; the match decides it, and --repair must know it
+    reps = replay_record(read(RECORDS / "match-quinientos.dom"))
+    assert reps[0].lead is None
+    later = [r.lead for r in reps[1:]]
+    assert all(req is not None for req in later)
+    assert any("winner of the last game" in req.reason for req in later)

@@ -301,3 +301,30 @@ def test_past_the_node_limit_the_later_values_are_still_given_and_exact():
         if d.index in given:
             assert given[d.index] == d
     assert all(v is None or v == w for v, w in zip(part.values, full.values))
+
+
+def test_the_openers_extra_tile_is_a_decision_valued_like_any_other():
+    # 004: "Er legt diesen Stein offen aus und darf, wenn er einen passenden hat, auch diesen anlegen."
+    from analyzer.match import random_match
+    variant = find_variant("draw", {"players": "2"})
+    seen = set()
+    for seed in range(12):
+        (rep,) = replay_record(random_match(variant, seed, games=1))
+        pos = analysis_start(rep)
+        pos.push(rep.steps[0].move)
+        if pos.offer < 0:
+            continue                     # the opener holds no tile for his double
+        added = rep.steps[1].seat == pos.offer
+        (decision,) = [d for d in analyze_replay(rep).decisions if d.index == (1 if added else 0)]
+        # (the search itself is checked against the reference on small deals above)
+        expected = {_text(m): v for m, v in TreeSearch(variant).values(pos)}
+        assert {a.move: a.value for a in decision.alternatives} == expected
+        assert decision.played == (str(rep.steps[1].move) if added else "no extra tile")
+        seen.add(added)
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
+
+
+def _text(move: Move) -> str:
+    return "no extra tile" if move == NO_EXTRA else str(move)
