@@ -255,7 +255,7 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                 played_value = known(f"move {step.index + 1}", lambda: _decide(
                     out, mover, pos, step.move, step, 0 if individual else teams[pos.turn], thresholds, lines,
                     scored(pos.turn)))
-                if not individual and variant.play is None:
+                if variant.play is None and (not individual or mover is solver):
                     after = played_value      # already solved: the value of the move played
             pos.push(step.move)
             if step.scores is not None:       # the points as the record has them: claimed, or taken by muggins
