@@ -208,71 +208,72 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.stopped = (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
                        f"{first.code}: {first.message}")
     solver = solvers[0] if individual else (solver or _searcher(variant, fast, node_limit))
-    points = [0] * variant.players      # what each seat has scored during play so far (All Fives)
+    # the line as played: the position before every step (a copy) and the points scored before it;
+    # the values are then searched from the end of the line back to the deal, so that each search
+    # finds the later positions in its table, and where one needs more than the node limit allows
+    # the earlier ones (larger still) are not tried
+    line: list[_Point] = []
+    points = (0,) * variant.players      # what each seat has scored during play so far (All Fives)
+    for step in rep.steps[:prefix]:
+        if pos.outcome() is not None:
+            break
+        declined = None
+        if step.move is not None and getattr(pos, "offer", -1) >= 0 and not (step.seat == pos.offer
+                                                                             and step.move.is_play):
+            declined = pos.copy()          # the opener of a draw game adds no tile to his lead
+            pos.push(NO_EXTRA)
+        here = _Point(step, pos.copy() if step.move is not None else None, points, declined)
+        if step.move is not None:
+            pos.push(step.move)
+        if step.scores is not None:       # the points as the record has them: claimed, or taken by muggins
+            points = tuple(step.scores)
+        line.append(here)
+        out.moves.append((step.entry.player, step.entry.text if step.move is None else str(step.move)))
+    out.analysed_steps = len(line)
 
-    def scored(seat: int) -> int:
-        """The points scored so far for the first side; in a game of individuals, for ``seat``
-        against all the others."""
+    def scored(points: tuple[int, ...], seat: int) -> int:
+        """The points scored for the first side; in a game of individuals, for ``seat`` against the others."""
         if individual:
             return 2 * points[seat] - sum(points)
         return sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
 
-    skipped: list[str] = []     # where a value needed more positions than the node limit allows
-
-    def known(where: str, value: Callable[[], int]) -> int | None:
-        """``value()``, or None (noted in ``skipped``) when the search hits its node limit: the values
-        after it, which need less search, are still given."""
-        try:
-            return value()
-        except SearchLimit:
-            skipped.append(where)
-            return None
-
+    values: list[int | None] = [None] * (len(line) + 1)
+    limit_at = None                      # the step whose search went past the node limit
     try:
-        out.values.append(known("the deal", lambda: solver.solve(pos)))
-        for step in rep.steps[:prefix]:
-            if pos.outcome() is not None:
-                break
-            if step.move is None:
-                # a Muggins call: points change hands, the position does not
-                before = scored(0)
-                points[:] = step.scores or points
-                out.values.append(None if out.values[-1] is None else out.values[-1] - before + scored(0))
-                out.moves.append((step.entry.player, step.entry.text))
-                out.analysed_steps += 1
+        k = len(line)
+        values[k] = scored(points, 0) + solver.solve(pos)
+        for k in reversed(range(len(line))):
+            here = line[k]
+            step, at = here.step, here.pos
+            if at is None:                # a Muggins call: points change hands, the position does not
+                values[k] = values[k + 1] - scored(line[k + 1].points if k + 1 < len(line) else points, 0) \
+                    + scored(here.points, 0)
                 continue
-            if getattr(pos, "offer", -1) >= 0 and not (step.seat == pos.offer and step.move.is_play):
-                # the opener of a draw game did not add a tile to his lead: his choice, valued too
-                opener = solvers[pos.turn] if individual else solver
-                known("the opener's extra tile", lambda: _decide(
-                    out, opener, pos, NO_EXTRA, rep.steps[0], 0 if individual else teams[pos.turn], thresholds,
-                    lines, scored(pos.turn)))
-                pos.push(NO_EXTRA)
-            moves = pos.legal_moves()
-            mover = solvers[pos.turn] if individual else solver
-            after = None
-            if len(moves) > 1:
-                played_value = known(f"move {step.index + 1}", lambda: _decide(
-                    out, mover, pos, step.move, step, 0 if individual else teams[pos.turn], thresholds, lines,
-                    scored(pos.turn)))
-                if variant.play is None and (not individual or mover is solver):
-                    after = played_value      # already solved: the value of the move played
-            pos.push(step.move)
-            if step.scores is not None:       # the points as the record has them: claimed, or taken by muggins
-                points[:] = step.scores
-            out.moves.append((step.entry.player, str(step.move)))
-            if after is None:
-                after = known(f"after move {step.index + 1}", lambda: scored(0) + solver.solve(pos))
-            out.values.append(after)
-            out.analysed_steps += 1
+            mover = solvers[at.turn] if individual else solver
+            side = 0 if individual else teams[at.turn]
+            if len(at.legal_moves()) > 1:
+                _decide(out, mover, at, step.move, step, side, thresholds, lines, scored(here.points, at.turn))
+            if len(at.legal_moves()) > 1 and (not individual or mover is solver):
+                values[k] = out.decisions[-1].best_value
+            else:
+                values[k] = scored(here.points, 0) + solver.solve(at)
+            if here.declined is not None and len(here.declined.legal_moves()) > 1:
+                d = here.declined
+                _decide(out, solvers[d.turn] if individual else solver, d, NO_EXTRA, rep.steps[0],
+                        0 if individual else teams[d.turn], thresholds, lines, scored(here.points, d.turn))
+    except SearchLimit:
+        limit_at = k
     except (SolverError, NotImplementedError) as exc:
-        where = f"before move {out.analysed_steps + 1}" if out.analysed_steps else "at the deal"
-        out.stopped = f"the exact search stops {where}: {exc}"
-    if skipped:
+        out.stopped = f"the exact search stops: {exc}"
+    out.values = values
+    out.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
+    out.lines.sort(key=lambda entry: entry["index"])
+    if limit_at is not None:
         limit = getattr(solver, "node_limit", 0)
-        gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) for "
-               f"{_listed(skipped[:3])}{' and more' if len(skipped) > 3 else ''}, so those values are missing; "
-               f"the later ones, which need less search, are given")
+        where = "the end of the hand" if limit_at == len(line) else f"move {line[limit_at].step.index + 1}"
+        gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) at {where}, "
+               f"so the values before it are missing; "
+               + ("the later ones are given" if limit_at < len(line) - 1 else "none is given"))
         out.stopped = f"{out.stopped}; {gap}" if out.stopped else gap
     lossy = [d for d in out.decisions if d.loss > 0]
     if lossy:
@@ -285,8 +286,16 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     return out
 
 
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+@dataclass
+class _Point:
+    """A step of the line as played: the position before it (None for a Muggins call, which moves
+    points, not tiles), each seat's points scored before it, and the position where the opener of a
+    draw game chose to add no tile to his lead, when that came right before it."""
+
+    step: object
+    pos: Position | None
+    points: tuple[int, ...]
+    declined: Position | None = None
 
 
 def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: int, thresholds: Thresholds,
