@@ -623,6 +623,19 @@ class _Search:
             out.append((new_hands, (x, y), nxt, 0, seat, o, played, hidden, pool, lacks, opening))
         return out, None
 
+    def from_deal(self, seq: list, deal: _Deal, frontiers: list | None) -> tuple[list, tuple | None]:
+        """The frontier at the deal, and what ``run`` returns at once when the deal or the lead is
+        already wrong (``(-1, "deal")`` or ``(0, code)``), else None."""
+        st, code = self.initial_state(seq, deal)
+        if code == "deal":
+            return [st], (-1, code)
+        frontier = [st]
+        if code is not None:
+            if frontiers is not None:
+                frontiers.append(frontier)
+            return frontier, (0, code)
+        return frontier, None
+
     def run(self, seq: list, start: int, frontier: list | None, deal: _Deal,
             frontiers: list | None) -> tuple[int | None, str | None]:
         """Replay ``seq`` from ``start`` (from the deal when ``frontier`` is None); return the first
@@ -630,15 +643,10 @@ class _Search:
         and its code, or (None, None) when the whole record is legal. ``frontiers`` (a list) receives
         the frontier before each move from ``start`` on."""
         if frontier is None:
-            st, code = self.initial_state(seq, deal)
-            if code == "deal":
-                return -1, code
-            frontier = [st]
+            frontier, stop = self.from_deal(seq, deal, frontiers)
+            if stop is not None:
+                return stop
             start = 0
-            if code is not None:
-                if frontiers is not None:
-                    frontiers.append(frontier)
-                return 0, code
         step = self.step
         for k in range(start, len(seq)):
             if frontiers is not None:
@@ -1397,15 +1405,10 @@ class _PositionSearch(_Search):
             frontiers: list | None) -> tuple[int | None, str | None]:
         """As :meth:`_Search.run`; states that agree in everything are followed once."""
         if frontier is None:
-            st, code = self.initial_state(seq, deal)
-            if code == "deal":
-                return -1, code
-            frontier = [st]
+            frontier, stop = self.from_deal(seq, deal, frontiers)
+            if stop is not None:
+                return stop
             start = 0
-            if code is not None:
-                if frontiers is not None:
-                    frontiers.append(frontier)
-                return 0, code
         step = self.step
         own = frontiers is None      # no state is kept: the trial changes its own copies in place
         if own:
