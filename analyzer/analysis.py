@@ -15,7 +15,8 @@ from .search import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_order
 from .solver import Solver, SolverError
 from .tiles import Move
 
-__all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay"]
+__all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
+           "int_solver_plays"]
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,13 @@ def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
+def int_solver_plays(variant: Variant) -> bool:
+    """Whether the fast int solver plays ``variant`` (a two-ended block game, one tile a turn, no
+    boneyard, no points during play, a hand over when one player is out); else the general search."""
+    return (variant.drawing is None and variant.turns == "one" and variant.layout == "line"
+            and variant.play is None and variant.end == "one")
+
+
 def _searcher(rules, fast: bool, node_limit: int | None):
     """The int solver for a two-ended block game, else the general search over the position."""
     return Solver(rules) if fast else TreeSearch(rules, node_limit)
@@ -191,8 +199,7 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         shown = sum(1 for step in rep.steps[:prefix] if step.move is not None and step.move.draw)
         out.note = (f"{out.note} This record reveals {shown} of the {len(pos.order)} tiles of the boneyard "
                     f"order.")
-    fast = (variant.drawing is None and variant.turns == "one" and variant.layout == "line"
-            and variant.play is None and variant.end == "one")
+    fast = int_solver_plays(variant)
     individual = variant.seating.sides > 2
     if individual:
         # every decision is valued for its mover against all the others; the running values

@@ -317,14 +317,16 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
     when it wins. The critical move is the one that lost the most."""
-    from .analysis import Thresholds, analyze_replay
+    from .analysis import Thresholds, analyze_replay, int_solver_plays
 
     try:
         limits = Thresholds.parse(thresholds)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--thresholds") from None
     (_, reps), = _load([file], variant, rules)
-    show_bar = len(reps) > 3 and sys.stderr.isatty() and not as_json
+    # a bar when it takes a while: many hands, or games the general search plays (seconds a hand)
+    slow = len(reps) > 3 or any(not int_solver_plays(rep.variant) for rep in reps)
+    show_bar = slow and sys.stderr.isatty() and not as_json
     results = []
     with click.progressbar(reps, label="analysing", file=sys.stderr, hidden=not show_bar) as bar:
         for rep in bar:
