@@ -449,3 +449,18 @@ def test_hostile_names_stay_text_in_a_layout_page(open_page, tmp_path):
     body = page.locator("body").inner_text()
     assert HOSTILE in body and HOSTILE_COMMENT in body
     assert page.locator("#g1 svg.line g.dt").count() == 1 and seen.errors == []
+
+
+def test_draws_and_muggins_calls_are_shown_as_what_they_are():
+    # "B draws [3-4]" and "A muggins 5" are no plays and no passes: the move table says what they are
+    model = build_report(read(RECORDS / "variant-all-fives.dom"), analyse=False)
+    (call,) = [m for m in model.games[0].moves if m.kind == "muggins"]
+    assert call.applied and call.text == "muggins 5" and call.player == "A"
+    html = render_html(model)
+    assert '<span class="mv-text">muggins 5</span>' in html
+    model = build_report(read(RECORDS / "variant-draw.dom"), analyse=False)
+    record_draws = read(RECORDS / "variant-draw.dom").games[0].moves
+    drawn = [m for m in model.games[0].moves if m.kind == "draw"]
+    assert len(drawn) == sum(1 for e in record_draws if e.draw) > 0
+    assert all(m.text.startswith("draws [") and m.applied for m in drawn)
+    assert all(f'<span class="mv-text">{m.text}</span>' in render_html(model) for m in drawn[:1])

@@ -141,7 +141,7 @@ class MoveView:
     seat: int | None
     side: int | None
     tile: Pair | None                # the recorded tile (None: a pass)
-    text: str                        # "[3-6] on the 6", "pass", "[1-1] leads"
+    text: str                        # "[3-6] on the 6", "pass", "[1-1] leads", "draws [2-5]", "muggins 10"
     applied: bool                    # False: the replay could not play it
     annotation: str | None           # the record's own mark: * ! ? !! ?? !? ?!
     comment: str | None
@@ -156,6 +156,7 @@ class MoveView:
     critical: bool = False
     turning_point: bool = False
     ends_hand: bool = False
+    kind: str = "play"               # "play", "pass", "draw" (from the boneyard) or "muggins" (a call)
 
     @property
     def cls(self) -> str | None:
@@ -299,6 +300,15 @@ def _decision(d: Decision) -> DecisionView:
                         d.loss, d.cls)
 
 
+def _kind(entry) -> str:
+    """What a recorded entry is: a play, a pass, a draw from the boneyard or a Muggins call."""
+    if entry.draw:
+        return "draw"
+    if entry.muggins is not None:
+        return "muggins"
+    return "pass" if entry.tile is None else "play"
+
+
 def _move_text(step) -> str:
     entry = step.entry
     if not entry.is_play:
@@ -378,7 +388,8 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
             number=k + 1, index=k, round=entry.round, player=entry.player, seat=step.seat,
             side=None if step.seat is None else teams[step.seat] if seated else step.seat,
             tile=None if entry.tile is None else (entry.tile.low, entry.tile.high),
-            text=_move_text(step), applied=step.move is not None,
+            text=_move_text(step), kind=_kind(entry),
+            applied=step.move is not None or (entry.muggins is not None and step.ok),
             annotation=entry.annotation, comment=entry.comment, lacks=tuple(step.lacks),
             proves=f"{entry.player} has no {' and no '.join(map(str, step.lacks))}" if step.lacks else None,
             issues=[Issue.of(d) for d in step.diagnostics], board=_board(pos, voids, last),
