@@ -21,9 +21,13 @@ draws next takes the next tile of that order, in every line. The opener's right 
 tile to his lead (004) is a choice of his: each playable tile, or :data:`NO_EXTRA`.
 
 **Search.** Fail-soft alpha-beta with a transposition table of bounds and best moves, driven by
-MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest tile first. A
-``node_limit`` bounds the work of one call; past it :class:`SearchLimit` is raised and the caller
-says which values are missing rather than give a guess."""
+MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest tile first. Once a
+layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
+state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
+passes skipped, pip bounds for the standard scoring, the moves that leave the next opponent the
+fewest tiles to play first). A ``node_limit`` bounds the work of one call; past it
+:class:`SearchLimit` is raised and the caller says which values are missing rather than give a
+guess."""
 from __future__ import annotations
 
 from .position import Position, tiles_of
