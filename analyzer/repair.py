@@ -522,7 +522,7 @@ class _Search:
         return cells
 
     # -- stepping ------------------------------------------------------------------------------
-    def step(self, st: tuple, c: tuple) -> tuple[list, str | None]:
+    def step(self, st: tuple, c: tuple, own: bool = False) -> tuple[list, str | None]:
         """The states after cell ``c`` (several when the tile fits both ends), or [] and the error."""
         hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
         seat = c[0]
@@ -647,19 +647,17 @@ class _Search:
             if stop is not None:
                 return stop
             start = 0
+        own = frontiers is None      # no state is kept: the trial may change its own copies in place
+        frontier = self.fresh(frontier, own)
         step = self.step
         for k in range(start, len(seq)):
             if frontiers is not None:
                 frontiers.append(frontier)
             c = seq[k]
             if len(frontier) == 1:
-                nf, code = step(frontier[0], c)
+                nf, code = step(frontier[0], c, own)
             else:
-                nf, code = [], None
-                for st in frontier:
-                    got, why = step(st, c)
-                    nf.extend(got)
-                    code = why if code is None or code == why else "mixed"
+                nf, code = self.spread(frontier, c, own)
             if not nf:
                 return k, code
             frontier = nf
@@ -668,6 +666,29 @@ class _Search:
         if self.end_ok(frontier, seq, deal):
             return None, None
         return len(seq), "result-mismatch"
+
+    def fresh(self, frontier: list, own: bool) -> list:
+        """The states a trial starts from (the lean states are values: no copy needed)."""
+        return frontier
+
+    state_key = None     # states that agree in this key are followed once (None: the lean states all are)
+
+    def spread(self, frontier: list, c: tuple, own: bool) -> tuple[list, str | None]:
+        """The states after cell ``c`` from every state of ``frontier``, and the error when none is
+        left (``"mixed"`` when the states fail for different reasons)."""
+        nf, code, seen, key = [], None, set(), self.state_key
+        for st in frontier:
+            got, why = self.step(st, c, own)
+            if key is None:
+                nf.extend(got)
+            else:
+                for new in got:
+                    k = key(new)
+                    if k not in seen:
+                        seen.add(k)
+                        nf.append(new)
+            code = why if code is None or code == why else "mixed"
+        return nf, code
 
     def initial_state(self, seq: list, deal: _Deal) -> tuple[tuple, str | None]:
         """The state before the first move and the deal's error code (see :meth:`_Deal.lead_state`)."""
@@ -1401,42 +1422,14 @@ class _PositionSearch(_Search):
             return "bad-muggins"
         return None
 
-    def run(self, seq: list, start: int, frontier: list | None, deal: _Deal,
-            frontiers: list | None) -> tuple[int | None, str | None]:
-        """As :meth:`_Search.run`; states that agree in everything are followed once."""
-        if frontier is None:
-            frontier, stop = self.from_deal(seq, deal, frontiers)
-            if stop is not None:
-                return stop
-            start = 0
-        step = self.step
-        own = frontiers is None      # no state is kept: the trial changes its own copies in place
-        if own:
-            frontier = [st._replace(pos=st.pos.copy()) for st in frontier]
-        for k in range(start, len(seq)):
-            if frontiers is not None:
-                frontiers.append(frontier)
-            c = seq[k]
-            if len(frontier) == 1:
-                nf, code = step(frontier[0], c, own)
-            else:
-                nf, code, seen = [], None, set()
-                for st in frontier:
-                    got, why = step(st, c, own)
-                    for new in got:
-                        key = _state_key(new)
-                        if key not in seen:
-                            seen.add(key)
-                            nf.append(new)
-                    code = why if code is None or code == why else "mixed"
-            if not nf:
-                return k, code
-            frontier = nf
-        if frontiers is not None:
-            frontiers.append(frontier)
-        if self.end_ok(frontier, seq, deal):
-            return None, None
-        return len(seq), "result-mismatch"
+    def fresh(self, frontier: list, own: bool) -> list:
+        """Copies of the positions when the trial changes them in place."""
+        return [st._replace(pos=st.pos.copy()) for st in frontier] if own else frontier
+
+    @staticmethod
+    def state_key(st: _State) -> tuple:
+        """States that agree in everything are followed once."""
+        return _state_key(st)
 
     # -- what may stand at a place ---------------------------------------------------------------
     def options(self, frontier: list, only: Tile | None = None) -> list[tuple[int, MoveEntry, int]]:
