@@ -185,9 +185,13 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         return out
     out = GameAnalysis(rep.title, list(rep.players),
                        [rep.side_name(s) for s in range(variant.seating.sides)])
-    if not rep.deal_ok or any(rep.initial.hidden):
-        out.stopped = ("the deal is not fully known, so exact values cannot be computed"
-                       if rep.deal_ok else "the deal has errors, so nothing can be analysed")
+    if not rep.deal_ok:
+        first = next(d for d in rep.deal_diagnostics if d.severity == "error")
+        where = f" (line {first.line})" if first.line else ""
+        out.stopped = f"the deal has errors, so nothing can be analysed{where}: {first.code}: {first.message}"
+        return out
+    if any(rep.initial.hidden):
+        out.stopped = "the deal is not fully known, so exact values cannot be computed"
         return out
     prefix = rep.legal_prefix
     pos, why = _start(rep, prefix)

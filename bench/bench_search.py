@@ -37,6 +37,7 @@ from analyzer.match import random_match  # noqa: E402
 from analyzer.replay import replay_record  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
 from analyzer.search import NODE_LIMIT, SearchLimit, TreeSearch  # noqa: E402
+from bench_solver import best_of  # noqa: E402  (bench/ is this script's own directory)
 
 GAMES = [
     # (label, variant name, options, whether to time the baseline (c))
@@ -51,16 +52,6 @@ GAMES = [
     ("all fives, 2 players, draw one", "all-fives", {"players": "2"}, False),
     ("all fives and threes, block", "all-fives-threes", {"players": "2", "draw": "no"}, False),
 ]
-
-
-def best_of(repeat: int, fn):
-    best, value = None, None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        value = fn()
-        dt = time.perf_counter() - t
-        best = dt if best is None else min(best, dt)
-    return best, value
 
 
 def after_lead(rep):

@@ -168,3 +168,13 @@ def test_an_unknown_hand_is_not_analysed_and_says_why():
         "D: [0-3] [0-4] [1-2] [1-5] [3-5] [5-5] [6-6]", "D: ?")
     (result,) = analyze(parse(text + "\n1. B [1-1]"))
     assert not result.decisions and "not fully known" in result.stopped
+
+
+def test_a_broken_deal_names_its_first_error_and_line():
+    text = (RECORDS / "seed1.dom").read_text()
+    broken = text.replace("[0-5]", "[0-0]", 1)          # A is dealt B's [0-0]: dealt twice
+    (rep,) = replay_record(parse(broken, "x.dom"))
+    first = next(d for d in rep.deal_diagnostics if d.severity == "error")
+    result = analyze_replay(rep)
+    assert not result.decisions
+    assert f"(line {first.line}): {first.code}" in result.stopped and first.code.startswith("deal-")
