@@ -48,7 +48,7 @@ from analyzer.record import Game, HandEntry, MoveEntry  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
 from analyzer.rules.policies import BlockRule, HandScoring  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
-from analyzer.solver import Solver  # noqa: E402
+from analyzer.search.block import Solver  # noqa: E402
 from analyzer.tiles import tile_set  # noqa: E402
 
 FOUND = find_variant("partnership")

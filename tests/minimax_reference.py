@@ -1,6 +1,6 @@
 """A plain minimax for the block game, written apart from the solver to check it.
 
-It shares nothing with ``analyzer.solver`` and does not use ``Position``: the state is a tuple of
+It shares nothing with ``analyzer.search.block`` and does not use ``Position``: the state is a tuple of
 hands (each a sorted tuple of ``(low, high)`` pairs), the two open numbers as they lie left and
 right, the seat to move, the run of passes, the seat that played last and the leader. The value
 of a finished hand comes from ``variant.value`` (told the tiles left, the last tile and the open

@@ -8,7 +8,7 @@ import pytest
 from analyzer.match import random_match
 from analyzer.notation import parse, write
 from analyzer.notation.writer import table_writable
-from analyzer.replay import replay_record
+from analyzer.match import replay_record
 from analyzer.rules import HandFacts, HandResult, find_variant
 from analyzer.rules.policies import DifferenceAward, PlayScoring, Seating
 from analyzer.tiles import Tile

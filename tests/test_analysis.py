@@ -8,10 +8,11 @@ from click.testing import CliRunner
 from analyzer.analysis import Thresholds, analyze, analyze_replay
 from analyzer.cli import main
 from analyzer.generate import random_game
-from analyzer.lines import build_tree, tree_json
+from analyzer.analysis.lines import build_tree, tree_json
 from analyzer.notation import parse, read
-from analyzer.replay import replay, replay_record
-from analyzer.solver import Solver
+from analyzer.replay import replay
+from analyzer.match import replay_record
+from analyzer.search.block import Solver
 from analyzer.tiles import Move, Tile
 from conftest import RECORDS, SEED_DEAL
 from minimax_reference import Reference, from_move

@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.match import random_match
 from analyzer.notation import parse, write
-from analyzer.replay import replay_record
+from analyzer.match import replay_record
 from analyzer.rules import find_variant
 from analyzer.rules.catalog import catalog
 from analyzer.position import mask_of

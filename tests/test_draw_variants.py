@@ -8,7 +8,7 @@ from analyzer.match import random_match
 from analyzer.notation import parse, write
 from analyzer.notation.writer import table_writable
 from analyzer.position import mask_of
-from analyzer.replay import replay_record
+from analyzer.match import replay_record
 from analyzer.rules import HandFacts, find_variant
 from analyzer.rules.ending import position_for
 from analyzer.rules.turns import DrawPosition, RunPosition

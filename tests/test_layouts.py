@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from analyzer.match import random_match
 from analyzer.notation import parse, write
-from analyzer.replay import replay_record
+from analyzer.match import replay_record
 from analyzer.rules import HandFacts, find_variant
 from analyzer.rules.ending import position_for
 from analyzer.rules.layout import CLOSED, DOUBLE, OPEN, START, Arm, ArmPosition, Chain

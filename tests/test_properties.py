@@ -8,7 +8,8 @@ from analyzer.analysis import analyze
 from analyzer.generate import random_game
 from analyzer.notation import parse, write
 from analyzer.record import Game, HandEntry, MoveEntry
-from analyzer.replay import replay, replay_record
+from analyzer.replay import replay
+from analyzer.match import replay_record
 from analyzer.tiles import Tile
 from conftest import RECORDS
 

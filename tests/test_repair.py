@@ -11,7 +11,8 @@ from analyzer.generate import random_game
 from analyzer.notation import parse, read, write
 from analyzer.record import Game, MoveEntry, StatedResult
 from analyzer.repair import COSTS, first_error, repair, tile_slip_cost
-from analyzer.replay import replay, replay_record
+from analyzer.replay import replay
+from analyzer.match import replay_record
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 

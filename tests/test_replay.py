@@ -3,7 +3,8 @@ import random
 
 from analyzer.generate import random_game
 from analyzer.notation import parse
-from analyzer.replay import replay, replay_record
+from analyzer.replay import replay
+from analyzer.match import replay_record
 from conftest import RECORDS, SEED_DEAL
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from analyzer.notation import read
-from analyzer.replay import replay_record
+from analyzer.match import replay_record
 from analyzer.report import build_report, render_html
 from analyzer.report.model import ArmView, Layout
 from analyzer.rules.layout import CLOSED, DOUBLE, START

@@ -14,11 +14,11 @@ import pytest
 from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.notation import parse, read
 from analyzer.position import mask_of
-from analyzer.replay import replay_record
+from analyzer.match import replay_record
 from analyzer.rules import HandFacts, find_variant
 from analyzer.rules.ending import position_for
 from analyzer.search import NO_EXTRA, SearchLimit, TreeSearch, revealed
-from analyzer.solver import Solver
+from analyzer.search.block import Solver
 from analyzer.tiles import Move, Tile, tile_set
 from conftest import RECORDS
 

@@ -9,7 +9,7 @@ import pytest
 from analyzer.position import Position
 from analyzer.rules.policies import BlockRule, HandFacts, HandScoring, Seating
 from analyzer.rules.variants import Variant, find_variant
-from analyzer.solver import Solver, SolverError, _standard_scoring
+from analyzer.search.block import Solver, SolverError, _standard_scoring
 from analyzer.tiles import PASS, Move, Tile, tile_set
 
 try:

@@ -9,7 +9,7 @@ import pytest
 from analyzer.analysis import AgainstTheRest
 from analyzer.position import Position
 from analyzer.rules import find_variant
-from analyzer.solver import Solver
+from analyzer.search.block import Solver
 from minimax_reference import Reference, from_move
 
 CASES = [

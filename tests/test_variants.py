@@ -3,7 +3,7 @@ import pytest
 
 from analyzer.match import replay_match
 from analyzer.notation import parse
-from analyzer.replay import replay_record
+from analyzer.match import replay_record
 from analyzer.rules import (BadOptionValue, HandFacts, MatchScoring, UnknownOption, UnknownVariant,
                             draw_rank, find_variant, parse_rules)
 from analyzer.rules.catalog import catalog

@@ -1,6 +1,6 @@
 """Domino Whist §8, irregularities, on the book's example deal (seed 001's rules, seed 000's deal)."""
 from analyzer.notation import parse
-from analyzer.replay import replay_record
+from analyzer.match import replay_record
 from conftest import SEED_DEAL
 
 ROUNDS_1_2 = "1. B [1-1] C pass D [1-5]\n2. A [1-4] B pass"   # the open ends are then 4 and 5

@@ -9,7 +9,8 @@ from ..analysis import Decision, GameAnalysis, Thresholds, analyze_replay
 from ..diagnostics import Diagnostic
 from ..position import Position, tiles_of
 from ..record import Record, StatedResult
-from ..replay import Replay, replay_record
+from ..replay import Replay
+from ..match import replay_record
 from ..rules.layout import ArmPosition
 from ..tiles import Tile
 

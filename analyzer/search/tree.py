@@ -1,6 +1,6 @@
 """The general exact search: alpha-beta over any position, for the games the int solver does not play.
 
-:mod:`analyzer.solver` compiles a two-ended block game to ints and is fast. The other games keep
+:mod:`analyzer.search.block` compiles a two-ended block game to ints and is fast. The other games keep
 their own position classes (arms around a spinner, a boneyard, a player who plays on while he can)
 and this module searches them through the position contract itself: ``legal_moves``, ``push``,
 ``pop``, ``outcome`` and ``key``. Nothing about a game's rules is written twice: a move is legal here
@@ -30,12 +30,12 @@ fewest tiles to play first). A ``node_limit`` bounds the work of one call; past 
 guess."""
 from __future__ import annotations
 
-from .position import Position, tiles_of
-from .rules.layout import ArmPosition
-from .rules.policies import HandFacts
-from .rules.turns import DrawPosition
-from .solver import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scoring
-from .tiles import Move, Tile
+from ..position import Position, tiles_of
+from ..rules.layout import ArmPosition
+from ..rules.policies import HandFacts
+from ..rules.turns import DrawPosition
+from .block import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scoring
+from ..tiles import Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order"]
 
@@ -168,7 +168,7 @@ class TreeSearch:
         self._deal: tuple | None = None
         self._arm_deals: dict[tuple, _ArmDeal] = {}
 
-    # -- public API (that of :class:`analyzer.solver.Solver`) ---------------------------------------
+    # -- public API (that of :class:`analyzer.search.block.Solver`) ---------------------------------------
     def solve(self, pos: Position) -> int:
         """The exact value of ``pos`` for side 0."""
         self._start(pos)
@@ -320,7 +320,7 @@ _STATE_CODE = {"start": _START, "closed": _CLOSED, "double": _DOUBLE, "open": _O
 
 
 class _ArmDeal:
-    """A layout with arms compiled to ints, like :class:`analyzer.solver._Deal`: the state of a
+    """A layout with arms compiled to ints, like :class:`analyzer.search.block._Deal`: the state of a
     hand is every seat's tiles (a tuple of masks: drawn sleepers make hands that no deal had), the
     arms (a sorted tuple of ``number * 4 + state`` codes: alike arms are interchangeable) and the
     seat to move, who always holds a playable tile; forced passes are skipped and a hand blocks when
@@ -328,7 +328,7 @@ class _ArmDeal:
     :class:`~analyzer.rules.layout.ArmPosition` (``tests/test_search.py`` checks the two agree)."""
 
     def __init__(self, search: TreeSearch, n: int, leader: int, layout: str, max_pip: int):
-        from .tiles import tile_set
+        from ..tiles import tile_set
 
         self.owner = search
         self.n = n

@@ -4,15 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .diagnostics import Diagnostic
-from .position import Outcome, Position, mask_of, tiles_of
-from .record import Game, MoveEntry, Span, StatedResult
-from .rules import (HandFacts, HandResult, LeadRequirement, UnknownVariant, Variant, VariantError, find_variant,
+from ..diagnostics import Diagnostic
+from ..position import Outcome, Position, mask_of, tiles_of
+from ..record import Game, MoveEntry, Span, StatedResult
+from ..rules import (HandFacts, HandResult, LeadRequirement, UnknownVariant, Variant, VariantError, find_variant,
                     parse_rules)
-from .rules.ending import position_for
-from .rules.layout import Arm, ArmPosition
-from .rules.turns import DrawPosition
-from .tiles import PASS, Move, Tile
+from ..rules.ending import position_for
+from ..rules.layout import Arm, ArmPosition
+from ..rules.turns import DrawPosition
+from ..tiles import PASS, Move, Tile
 
 __all__ = ["Replay", "Step", "replay", "replay_record", "ends_text"]
 
@@ -863,41 +863,8 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     _, steps = r.run(pos, 0, collect=True)
     outcome, result, end_diags = r.finish(pos, steps)
     if variant.irregularities:
-        from .rules.irregularities import annotate, check_exposed
+        from ..rules.irregularities import annotate, check_exposed
         annotate(variant, steps, end_diags)
         diags.extend(check_exposed(r, initial, steps))
     return Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
                   facts=r.facts, lead=lead)
-
-
-def replay_record(record, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
-                  match: bool | None = None) -> list[Replay]:
-    """Replay every game of a record; each notation error goes to the game whose text holds it.
-
-    A record that holds a match (its games carry ``Game`` tags) is validated as one (see
-    :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that."""
-    games = record.games
-    if match is None:
-        match = any(g.number is not None for g in games)
-    if match and games:
-        from .match import replay_match
-        replays = replay_match(games, variant, record.source, rules=rules).replays
-    else:
-        replays = [replay(g, variant, record.source, rules=rules) for g in games]
-    starts = [g.pos.line or 0 for g in games]
-    for diag in record.errors:
-        k = 0
-        for j, start in enumerate(starts):
-            if diag.line is not None and start <= diag.line:
-                k = j
-        if replays:
-            replays[k].notation.append(diag)
-            replays[k].__dict__.pop("diagnostics", None)
-    if not replays:
-        empty = replay(Game(), variant, record.source, rules=rules)
-        empty.notation.extend(record.errors)
-        empty.deal_diagnostics.clear()
-        empty.end_diagnostics[:] = [Diagnostic("error", "no-game", "no game found: a record needs a deal "
-                                               "(\"A: [0-5] ...\") or a move list", None, None, record.source)]
-        replays.append(empty)
-    return replays

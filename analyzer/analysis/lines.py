@@ -5,7 +5,7 @@ import json
 
 import networkx as nx
 
-from .analysis import GameAnalysis
+from ..analysis import GameAnalysis
 
 __all__ = ["build_tree", "write_graphml", "tree_json"]
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic
-from .record import Game, HandEntry, MoveEntry, Record
-from .replay import Replay, hand_facts, replay, resolve_variant
-from .rules import HandFacts, HandResult, LeadRequirement, MatchState, Variant, find_variant
-from .rules.ending import position_for
-from .rules.turns import DrawPosition
-from .position import mask_of
-from .tiles import Move, Tile
+from ..diagnostics import Diagnostic
+from ..record import Game, HandEntry, MoveEntry, Record
+from ..replay import Replay, hand_facts, replay, resolve_variant
+from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, Variant, find_variant
+from ..rules.ending import position_for
+from ..rules.turns import DrawPosition
+from ..position import mask_of
+from ..tiles import Move, Tile
 
 __all__ = ["MatchEntry", "MatchReport", "replay_match", "next_requirement", "parse_score", "score_text",
            "random_match", "random_hand", "SEAT_NAMES"]
@@ -329,3 +329,35 @@ class _Prev:
         class _Initial:
             turn = leader
         self.initial = _Initial()
+
+
+def replay_record(record, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
+                  match: bool | None = None) -> list[Replay]:
+    """Replay every game of a record; each notation error goes to the game whose text holds it.
+
+    A record that holds a match (its games carry ``Game`` tags) is validated as one (see
+    :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that."""
+    games = record.games
+    if match is None:
+        match = any(g.number is not None for g in games)
+    if match and games:
+        replays = replay_match(games, variant, record.source, rules=rules).replays
+    else:
+        replays = [replay(g, variant, record.source, rules=rules) for g in games]
+    starts = [g.pos.line or 0 for g in games]
+    for diag in record.errors:
+        k = 0
+        for j, start in enumerate(starts):
+            if diag.line is not None and start <= diag.line:
+                k = j
+        if replays:
+            replays[k].notation.append(diag)
+            replays[k].__dict__.pop("diagnostics", None)
+    if not replays:
+        empty = replay(Game(), variant, record.source, rules=rules)
+        empty.notation.extend(record.errors)
+        empty.deal_diagnostics.clear()
+        empty.end_diagnostics[:] = [Diagnostic("error", "no-game", "no game found: a record needs a deal "
+                                               "(\"A: [0-5] ...\") or a move list", None, None, record.source)]
+        replays.append(empty)
+    return replays

@@ -106,13 +106,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from .position import Outcome, Position, mask_of, tiles_of
-from .record import Game, HandEntry, MoveEntry, StatedResult
-from .replay import Replay, hand_facts, replay, resolve_variant
-from .rules import LeadRequirement, Variant
-from .rules.layout import ArmPosition
-from .rules.turns import DrawPosition
-from .tiles import PASS, Move, Tile, tile_set
+from ..position import Outcome, Position, mask_of, tiles_of
+from ..record import Game, HandEntry, MoveEntry, StatedResult
+from ..replay import Replay, hand_facts, replay, resolve_variant
+from ..rules import LeadRequirement, Variant
+from ..rules.layout import ArmPosition
+from ..rules.turns import DrawPosition
+from ..tiles import PASS, Move, Tile, tile_set
 
 __all__ = ["repair", "first_error", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
 

@@ -51,10 +51,10 @@ import gc
 from contextlib import contextmanager
 from typing import Callable, Iterator, MutableMapping
 
-from .position import Position, tiles_of
-from .rules.policies import BlockRule, HandFacts, HandScoring
-from .rules.variants import Variant
-from .tiles import Move, tile_set
+from ..position import Position, tiles_of
+from ..rules.policies import BlockRule, HandFacts, HandScoring
+from ..rules.variants import Variant
+from ..tiles import Move, tile_set
 
 __all__ = ["Solver", "SolverError"]
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from .position import Position
-from .replay import Replay, replay_record
-from .rules import HandFacts, Seating, Variant
-from .rules.turns import DrawPosition
-from .search import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_order
-from .solver import Solver, SolverError
-from .tiles import Move
+from ..position import Position
+from ..replay import Replay
+from ..match import replay_record
+from ..rules import HandFacts, Seating, Variant
+from ..rules.turns import DrawPosition
+from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_order
+from ..search.block import Solver, SolverError
+from ..tiles import Move
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
            "int_solver_plays"]

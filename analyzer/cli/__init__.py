@@ -8,13 +8,14 @@ import sys
 
 import click
 
-from . import __version__
-from .diagnostics import DominoError
-from .notation import read
-from .position import tiles_of
-from .replay import Replay, replay_record
-from .rules.layout import arms_text
-from .rules import UnknownVariant, find_variant
+from .. import __version__
+from ..diagnostics import DominoError
+from ..notation import read
+from ..position import tiles_of
+from ..replay import Replay
+from ..match import replay_record
+from ..rules.layout import arms_text
+from ..rules import UnknownVariant, find_variant
 
 
 def clean_errors(command):
@@ -94,7 +95,7 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
     and after, and the result each gives.
 
     Exit status: 0 when every game is valid, 1 when any has an error, 2 for a usage error."""
-    from .repair import repair
+    from ..repair import repair
 
     if out_path:
         do_repair = True
@@ -162,7 +163,7 @@ def _write_repaired(path, out_path, reports) -> None:
     """Write the record at ``path`` with every repaired game replaced by its best repair."""
     import dataclasses
 
-    from .notation import write
+    from ..notation import write
 
     record = read(path)
     games = list(record.games)
@@ -317,7 +318,7 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
     when it wins. The critical move is the one that lost the most."""
-    from .analysis import Thresholds, analyze_replay, int_solver_plays
+    from ..analysis import Thresholds, analyze_replay, int_solver_plays
 
     try:
         limits = Thresholds.parse(thresholds)
@@ -332,7 +333,7 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
         for rep in bar:
             results.append((rep, analyze_replay(rep, limits, lines=graph_path is not None, node_limit=max_nodes)))
     if graph_path:
-        from .lines import build_tree, tree_json, write_graphml
+        from ..analysis.lines import build_tree, tree_json, write_graphml
         for k, (_, result) in enumerate(results, 1):
             path = graph_path if len(results) == 1 else _numbered(graph_path, k)
             graph = build_tree(result)
@@ -398,8 +399,8 @@ def report(file, output, variant, rules, thresholds):
     of every alternative, the errors of play and of the record, and the critical move.
 
     The page is one self-contained file: it loads nothing from the network."""
-    from .analysis import Thresholds
-    from .report import write_report
+    from ..analysis import Thresholds
+    from ..report import write_report
 
     try:
         limits = Thresholds.parse(thresholds)
@@ -423,7 +424,7 @@ def report(file, output, variant, rules, thresholds):
 @clean_errors
 def variants(as_json, verbose):
     """List every variant, its options with their defaults, and the rule text it comes from."""
-    from .rules.catalog import catalog, catalog_text
+    from ..rules.catalog import catalog, catalog_text
 
     if as_json:
         click.echo(json.dumps(catalog(), indent=2, ensure_ascii=False))

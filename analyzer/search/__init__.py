@@ -1,0 +1,7 @@
+"""Exact search: the int solver for two-ended block games (``block``) and the general alpha-beta over
+any position (``tree``)."""
+from .block import Solver, SolverError
+from .tree import NO_EXTRA, NODE_LIMIT, RevealedArms, RevealedDraws, SearchLimit, TreeSearch, revealed, revealed_order
+
+__all__ = ["Solver", "SolverError", "TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA",
+           "NODE_LIMIT", "revealed", "revealed_order"]
