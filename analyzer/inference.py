@@ -1,0 +1,270 @@
+"""Inference: who can hold what, from what one viewer has seen.
+
+At any point of a replayed game (``seen``: the moves seen so far, 0 for the deal only), a viewer (a
+seat, or the public) knows his own hand, every tile played so far, every pass (the passer held
+nothing that fits the numbers then open) and the number of tiles in every hand and among the
+sleepers. A *world* is one placement of every tile he has not seen into the hands and the sleepers
+that agrees with all of it. Nothing later in the record is used.
+
+Counting: each unseen tile may go to some holders (a pass rules a holder out for every tile
+carrying an open number) and each holder has a fixed room. The worlds are counted exactly by a
+dynamic program over the unseen tiles whose state is the room left in each holder (a few hundred
+states at most), which also gives the exact probability of every tile in every holder and exact
+uniform sampling without rejection (each tile's holder drawn with the weight of the worlds that
+complete it), and lists every world when there are few.
+
+This module knows nothing of the search: a world is plain data (a bit mask per holder) and
+:meth:`View.deal` turns it into the hands as dealt, for whoever wants to solve it.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterator
+
+from .diagnostics import DominoError
+from .position import Position, mask_of, tiles_of
+from .rules.ending import position_for
+from .tiles import Tile
+
+__all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position"]
+
+PUBLIC = None
+
+
+class NoWorld(DominoError):
+    """The record's facts admit no world: a move contradicts what earlier moves proved."""
+
+    def __init__(self, message: str, step: int | None = None, line: int | None = None):
+        super().__init__(message)
+        self.step = step
+        self.line = line
+
+
+class InferenceUnsupported(DominoError):
+    """A game whose worlds this module does not model (a draw game: drawn tiles change hands)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What one viewer knows after ``seen`` moves.
+
+    ``holders`` names each place a tile can be: the players in seat order, then ``"sleepers"`` (or
+    ``"boneyard"``) when tiles are left over. ``fixed[h]``: tiles the viewer knows are in holder ``h``
+    now; ``room[h]``: how many more tiles it holds that he has not seen. ``unseen``: those tiles;
+    ``allowed[i]``: the holders (a bit per holder index) ``unseen[i]`` may be in. ``played[s]``: the
+    tiles seat ``s`` played so far, which together with his tiles now make up his deal."""
+
+    viewer: int | None
+    seen: int
+    holders: tuple[str, ...]
+    fixed: tuple[int, ...]
+    room: tuple[int, ...]
+    unseen: tuple[Tile, ...]
+    allowed: tuple[int, ...]
+    played: tuple[int, ...]
+    players: int
+
+    def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
+        """The hands as dealt (a mask per seat) in ``world``."""
+        return tuple(world[s] | self.played[s] for s in range(self.players))
+
+
+class Worlds:
+    """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed."""
+
+    def __init__(self, view: View):
+        self.view = view
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.count = self._complete(0, view.room)
+
+    # the number of ways to place unseen[i:] given the room left in each holder
+    def _complete(self, i: int, room: tuple[int, ...]) -> int:
+        key = (i, room)
+        known = self._ways.get(key)
+        if known is not None:
+            return known
+        if i == len(self.view.unseen):
+            ways = int(not any(room))
+        elif sum(room) != len(self.view.unseen) - i:
+            ways = 0
+        else:
+            ways = 0
+            allowed = self.view.allowed[i]
+            for h, left in enumerate(room):
+                if left and allowed >> h & 1:
+                    ways += self._complete(i + 1, room[:h] + (left - 1,) + room[h + 1:])
+        self._ways[key] = ways
+        return ways
+
+    def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
+        """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
+        view = self.view
+        out: dict[str, dict[Tile, Fraction]] = {name: {} for name in view.holders}
+        for h, name in enumerate(view.holders):
+            for t in tiles_of(view.fixed[h]):
+                out[name][t] = Fraction(1)
+        if not self.count:
+            return out
+        # forward: the ways to reach each room state after placing unseen[:i]
+        reach = {view.room: 1}
+        for i, tile in enumerate(view.unseen):
+            nxt: dict[tuple[int, ...], int] = {}
+            weight = [0] * len(view.holders)
+            for room, ways in reach.items():
+                for h, left in enumerate(room):
+                    if left and view.allowed[i] >> h & 1:
+                        after = room[:h] + (left - 1,) + room[h + 1:]
+                        rest = self._complete(i + 1, after)
+                        if rest:
+                            weight[h] += ways * rest
+                            nxt[after] = nxt.get(after, 0) + ways
+            for h, w in enumerate(weight):
+                if w:
+                    out[view.holders[h]][tile] = Fraction(w, self.count)
+            reach = nxt
+        return out
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        """One world drawn uniformly (a mask per holder)."""
+        if not self.count:
+            raise NoWorld("no world fits what the viewer has seen")
+        view = self.view
+        world = list(view.fixed)
+        room = view.room
+        for i, tile in enumerate(view.unseen):
+            pick = rng.randrange(self._complete(i, room))
+            for h, left in enumerate(room):
+                if left and view.allowed[i] >> h & 1:
+                    after = room[:h] + (left - 1,) + room[h + 1:]
+                    pick -= self._complete(i + 1, after)
+                    if pick < 0:
+                        world[h] |= tile.bit
+                        room = after
+                        break
+        return tuple(world)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        """Every world, each once."""
+        view = self.view
+        world = list(view.fixed)
+
+        def place(i: int, room: tuple[int, ...]):
+            if i == len(view.unseen):
+                yield tuple(world)
+                return
+            bit = view.unseen[i].bit
+            for h, left in enumerate(room):
+                if left and view.allowed[i] >> h & 1:
+                    after = room[:h] + (left - 1,) + room[h + 1:]
+                    if self._complete(i + 1, after):
+                        world[h] |= bit
+                        yield from place(i + 1, after)
+                        world[h] &= ~bit
+
+        if self.count:
+            yield from place(0, view.room)
+
+
+def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
+    """What ``viewer`` (a seat, or None for the public) knows after the first ``seen`` moves of the
+    replayed game ``rep`` (an :class:`analyzer.replay.Replay`). ``record``: the record's own
+    knowledge instead (every hand it shows, fully or partly).
+
+    Raises :class:`NoWorld` when a move before ``seen`` contradicts an earlier pass, and
+    :class:`InferenceUnsupported` for draw games."""
+    variant = rep.variant
+    if variant.drawing is not None:
+        raise InferenceUnsupported(f"who holds what is not inferred in draw games yet ({variant.name}): a drawn "
+                                   "tile is seen by its drawer only")
+    n = len(rep.players)
+    initial: Position = rep.initial
+    every = mask_of(variant.dealing.tiles)
+    played = [0] * n
+    counts = [initial.count(s) for s in range(n)]
+    lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
+    passes: list[tuple[int, tuple[int, ...], object]] = []
+    for step in rep.steps[:seen]:
+        move, seat = step.move, step.seat
+        if move is None or seat is None:
+            continue
+        if move.draw:
+            raise InferenceUnsupported("who holds what is not inferred in games with draws yet")
+        if move.tile is not None:
+            if lacks[seat] & move.tile.bit:
+                numbers, earlier = next((ns, st) for s_, ns, st in passes
+                                        if s_ == seat and any(move.tile.matches(x) for x in ns))
+                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {_describe(rep, step)}, but his pass at "
+                              f"{_describe(rep, earlier)} with {' and '.join(map(str, numbers))} open proved he "
+                              "held no such tile: no deal agrees with the record", step.index,
+                              step.entry.pos.line or None)
+            played[seat] |= move.tile.bit
+            counts[seat] -= 1
+        elif step.ends_before is not None:
+            passes.append((seat, tuple(sorted(set(step.ends_before))), step))
+            for number in set(step.ends_before):
+                lacks[seat] |= mask_of(t for t in variant.dealing.tiles if t.matches(number))
+    on_table = 0
+    for mask in played:
+        on_table |= mask
+    stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
+    holders = list(rep.players)
+    if stock > 0:
+        holders.append("boneyard" if variant.drawing is not None else "sleepers")
+    fixed = [0] * len(holders)
+    for s in range(n):
+        if record or s == viewer:
+            fixed[s] = initial.hands[s] & ~played[s]
+    room = [counts[s] - fixed[s].bit_count() for s in range(n)] + ([stock] if stock > 0 else [])
+    known = on_table
+    for mask in fixed:
+        known |= mask
+    unseen = tuple(tiles_of(every & ~known, initial.max_pip))
+    allowed = []
+    for tile in unseen:
+        bits = 0
+        for h in range(len(holders)):
+            if room[h] > 0 and not (h < n and lacks[h] & tile.bit):
+                bits |= 1 << h
+        allowed.append(bits)
+    return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
+                tuple(played), n)
+
+
+def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> Worlds:
+    """The worlds of :func:`view_at`; :class:`NoWorld` (naming the last move seen) when there are none."""
+    worlds = Worlds(view_at(rep, seen, viewer, record=record))
+    if not worlds.count:
+        where = "the deal" if seen == 0 else _describe(rep, rep.steps[seen - 1])
+        step = rep.steps[seen - 1] if seen else None
+        raise NoWorld(f"no deal agrees with the record up to {where}: the tiles left cannot be placed in the "
+                      "hands without contradicting a pass", None if step is None else step.index,
+                      None if step is None else step.entry.pos.line or None)
+    return worlds
+
+
+def world_position(rep, deal: tuple[int, ...], seen: int) -> Position:
+    """The position after the first ``seen`` moves of ``rep`` in the world dealt ``deal``."""
+    variant = rep.variant
+    initial = rep.initial
+    n = len(rep.players)
+    pos = position_for(variant, [tiles_of(deal[s], initial.max_pip) for s in range(n)], initial.turn,
+                       max_pip=initial.max_pip)
+    pos.pool &= mask_of(variant.dealing.tiles)
+    pos.opening = initial.opening
+    for step in rep.steps[:seen]:
+        if step.move is not None:
+            pos.turn = step.seat
+            pos.push(step.move)
+    if seen < len(rep.steps) and rep.steps[seen].seat is not None and pos.outcome() is None:
+        pos.turn = rep.steps[seen].seat
+    return pos
+
+
+def _line(step) -> str:
+    return f" (line {step.entry.pos.line})" if step.entry.pos.line else ""
+
+
+def _describe(rep, step) -> str:
+    return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
