@@ -28,7 +28,7 @@ from .position import Position, mask_of, tiles_of
 from .rules.ending import position_for
 from .tiles import Tile
 
-__all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position"]
+__all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table"]
 
 PUBLIC = None
 
@@ -268,3 +268,12 @@ def _line(step) -> str:
 
 def _describe(rep, step) -> str:
     return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
+
+
+def holds_table(rep, seen: int, viewer: int | None = PUBLIC) -> tuple[int, dict[str, dict[str, float]]]:
+    """The number of worlds after ``seen`` moves for ``viewer`` and, per holder, every tile he may
+    hold with its probability (as plain data: holder -> tile text -> probability)."""
+    worlds = worlds_at(rep, seen, viewer)
+    table = {holder: {str(t): float(p) for t, p in sorted(probs.items())}
+             for holder, probs in worlds.probabilities().items()}
+    return worlds.count, table

@@ -82,9 +82,17 @@ class AgainstTheRest:
 @dataclass
 class Alternative:
     move: str
-    value: int
+    value: int | None             # None: no open-hands value (a hand the record does not show)
     best: bool = False
     played: bool = False
+    fair: object | None = None    # its fair value (``analysis.fair.FairValue``), in a fair analysis
+
+    def as_dict(self, fair: bool = False) -> dict:
+        d = {"move": self.move, "value": self.value, "best": self.best, "played": self.played}
+        if fair:
+            d["fair"] = None if self.fair is None else {"mean": self.fair.mean, "ci95": list(self.fair.ci95),
+                                                        "p_win": self.fair.p_win}
+        return d
 
 
 @dataclass
@@ -103,10 +111,15 @@ class Decision:
     best_value: int
     loss: int                     # from the mover's side, never negative
     cls: str | None               # inaccuracy / mistake / blunder
+    fair: object | None = None    # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
 
-    def as_dict(self) -> dict:
+    def as_dict(self, fair: bool = False) -> dict:
         d = asdict(self)
         d["class"] = d.pop("cls")
+        d.pop("fair")
+        d["alternatives"] = [a.as_dict(fair) for a in self.alternatives]
+        if fair:
+            d["fair"] = None if self.fair is None else self.fair.as_dict()
         return d
 
 
@@ -125,18 +138,29 @@ class GameAnalysis:
     note: str | None = None               # what the values assume (the variant's search note)
     perspective: str | None = None        # whose values these are, when not the first side's
     lines: list[dict] = field(default_factory=list)          # best continuations, when asked for
+    # the fair analysis (``analysis.fair``), when asked for
+    fair: bool = False
+    fair_seats: list[str] = field(default_factory=list)    # the players judged by what they could know
+    fair_note: str | None = None          # which seats were analysed, why the others were not, assumptions
+    fair_critical: Decision | None = None
+    fair_error: str | None = None         # the record's facts admit no world (the move that contradicts them)
 
     def as_dict(self) -> dict:
-        return {
+        fair = self.fair
+        out = {
             "title": self.title, "players": self.players, "sides": self.sides,
-            "decisions": [d.as_dict() for d in self.decisions],
+            "decisions": [d.as_dict(fair) for d in self.decisions],
             "moves": [{"player": p, "move": m} for p, m in self.moves],
             "values": self.values,
-            "critical": self.critical.as_dict() if self.critical else None,
+            "critical": self.critical.as_dict(fair) if self.critical else None,
             "turning_point": self.turning_point,
             "analysed_steps": self.analysed_steps, "stopped": self.stopped,
             "note": self.note, "perspective": self.perspective,
         }
+        if fair:
+            out.update(fair_seats=self.fair_seats, fair_note=self.fair_note, fair_error=self.fair_error,
+                       fair_critical=self.fair_critical.as_dict(fair) if self.fair_critical else None)
+        return out
 
 
 def _sign(v: int) -> int:

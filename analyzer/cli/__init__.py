@@ -194,14 +194,25 @@ def _result_text(rep: Replay) -> str:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
+@click.option("--view", "view", metavar="SEAT|public",
+              help="After each move, what this player (or the public) can infer: the number of deals "
+                   "consistent with what he has seen and each tile's probability in each hand.")
 @clean_errors
-def replay_command(file, variant, rules, as_json):
+def replay_command(file, variant, rules, as_json, view):
     """Show FILE move by move: the open ends, every hand, and what each pass proves."""
     (_, reps), = _load([file], variant, rules)
+    inferred = {id(rep): _inference(rep, view) for rep in reps} if view else {}
     if as_json:
-        click.echo(json.dumps({"games": [replay_data(rep) for rep in reps]}, indent=2))
+        games = []
+        for rep in reps:
+            data = replay_data(rep)
+            if view:
+                data["inference"] = inferred[id(rep)]
+            games.append(data)
+        click.echo(json.dumps({"games": games}, indent=2))
         return
     for number, rep in enumerate(reps, 1):
+        seen = {s["seen"]: s for s in inferred[id(rep)]["steps"]} if view else {}
         click.echo(f"Game {number}: {rep.title}  [{rep.variant.name}]")
         sides = " vs ".join(rep.side_name(s) for s in range(rep.variant.seating.sides))
         click.echo(f"Players in play order: {', '.join(rep.players)}  ({sides})")
@@ -209,6 +220,9 @@ def replay_command(file, variant, rules, as_json):
             click.echo(f"  {diag}")
         for seat, name in enumerate(rep.players):
             click.echo(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
+        if 0 in seen:
+            click.echo(f"  What {view} can infer from the deal:")
+            _print_inference(seen[0])
         for step in rep.steps:
             entry = step.entry
             what = _entry_text(entry)
@@ -238,6 +252,10 @@ def replay_command(file, variant, rules, as_json):
                 click.echo(f"       {{{entry.comment}}}")
             for diag in step.diagnostics:
                 click.echo(f"       {diag}")
+            if step.index + 1 in seen:
+                _print_inference(seen[step.index + 1])
+        if view and inferred[id(rep)].get("stopped"):
+            click.echo(f"  Inference stops: {inferred[id(rep)]['stopped']}")
         for diag in rep.end_diagnostics:
             click.echo(f"  {diag}")
         if rep.match is not None:
@@ -251,6 +269,36 @@ def replay_command(file, variant, rules, as_json):
             click.echo("Points scored during play: " + ", ".join(f"{n} {v}" for n, v in zip(rep.players, rep.scores)))
         click.echo(f"Result: {_result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None else rep.outcome.termination}")
         click.echo()
+
+
+def _inference(rep: Replay, view: str) -> dict:
+    """The ``inference`` member of ``replay --view``: the worlds after each move seen."""
+    from ..inference import InferenceUnsupported, NoWorld, holds_table
+
+    if view.lower() == "public":
+        seat, name = None, "public"
+    elif view in rep.players:
+        seat, name = rep.players.index(view), view
+    else:
+        raise click.BadParameter(f"{view!r} is not a player of this game ({', '.join(rep.players)}) nor "
+                                 "'public'", param_hint="--view")
+    out: dict = {"view": name, "steps": []}
+    try:
+        for seen in range(rep.legal_prefix + 1):
+            count, holds = holds_table(rep, seen, seat)
+            out["steps"].append({"seen": seen, "worlds": count, "holds": holds})
+    except (NoWorld, InferenceUnsupported) as exc:
+        out["stopped"] = str(exc)
+    if rep.legal_prefix < len(rep.steps) and "stopped" not in out:
+        out["stopped"] = f"the record breaks the rules at move {rep.legal_prefix + 1}"
+    return out
+
+
+def _print_inference(step: dict) -> None:
+    click.echo(f"       worlds: {step['worlds']:,}")
+    for holder, tiles in step["holds"].items():
+        row = "  ".join(f"{t} {p:.2f}" if p < 1 else f"{t}" for t, p in tiles.items())
+        click.echo(f"         {holder:<9} {row or '-'}")
 
 
 def _entry_text(entry) -> str:
@@ -297,8 +345,16 @@ def replay_data(rep: Replay) -> dict:
 
 
 # -- analyze --------------------------------------------------------------------------------
-def _signed(v: int) -> str:
+def _signed(v: int | None) -> str:
+    if v is None:
+        return "?"
     return f"{v:+d}" if v else "0"
+
+
+def _alt_order(alt, side: int) -> float:
+    """Best first for the mover: by the open-hands value, else by the fair mean."""
+    value = alt.value if alt.value is not None else (alt.fair.mean if alt.fair is not None else 0)
+    return -value if side == 0 else value
 
 
 @main.command()
@@ -312,8 +368,22 @@ def _signed(v: int) -> str:
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Positions the search of a layout or draw game may visit for one value before the "
                    "analysis stops and says so (default 2,000,000).")
+@click.option("--fair", is_flag=True,
+              help="Also judge every move by what its player could know: the mean value over the deals "
+                   "consistent with what he had seen (runs by itself when a hand is unknown).")
+@click.option("--seat", "seats", multiple=True, metavar="NAME",
+              help="With --fair: the player to judge (repeatable; default every player whose hand is known).")
+@click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
+              help="With --fair: deals drawn for a decision that has more than --exact-below of them.")
+@click.option("--exact-below", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
+              help="With --fair: solve every consistent deal when there are at most N.")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+              help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --fair: processes solving deals at once (default: up to 2, the cores there are).")
 @clean_errors
-def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
+def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes, fair, seats, worlds, exact_below,
+            seed, jobs):
     """Give the exact value of every alternative at every decision of FILE, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -331,7 +401,21 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
     results = []
     with click.progressbar(reps, label="analysing", file=sys.stderr, hidden=not show_bar) as bar:
         for rep in bar:
-            results.append((rep, analyze_replay(rep, limits, lines=graph_path is not None, node_limit=max_nodes)))
+            result = analyze_replay(rep, limits, lines=graph_path is not None, node_limit=max_nodes)
+            hidden = any(rep.initial.hidden) and rep.deal_ok
+            if fair or hidden:
+                from ..analysis.fair import FairThresholds, fair_analyze
+                for name in seats:
+                    if name not in rep.players:
+                        raise click.BadParameter(f"{name!r} is not a player of {rep.title} "
+                                                 f"({', '.join(rep.players)})", param_hint="--seat")
+                result = fair_analyze(rep, result, seats=seats, worlds=worlds, exact_below=exact_below,
+                                      seed=seed, thresholds=FairThresholds(limits), workers=jobs,
+                                      node_limit=max_nodes)
+                if not fair:
+                    result.fair_note = ("a hand is not known, so the moves are judged by what each player could "
+                                        "know (--fair): " + (result.fair_note or ""))
+            results.append((rep, result))
     if graph_path:
         from ..analysis.lines import build_tree, tree_json, write_graphml
         for k, (_, result) in enumerate(results, 1):
@@ -359,22 +443,50 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
             deal = result.values[0]
             click.echo("Value of the deal with best play: "
                        + (_signed(deal) if deal is not None else "not computed (see the note below)"))
+        if result.fair_note:
+            click.echo(f"Fair analysis: {result.fair_note}")
         for d in result.decisions:
             where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
-            verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
-            click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
-                       f" best {_signed(d.best_value)}; {verdict}")
-            for alt in sorted(d.alternatives, key=lambda a: -a.value if d.side == 0 else a.value):
+            if d.played_value is None:
+                click.echo(f"  {where}{d.player} (line {d.line}): played {d.played}; no open-hands value")
+            else:
+                verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
+                click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
+                           f" best {_signed(d.best_value)}; {verdict}")
+            if d.fair is not None:
+                f = d.fair
+                how = (f"all {f.worlds:,} deals" if f.method == "exact"
+                       else f"{f.worlds:,} of {f.total:,} deals, sampled")
+                mark = {"real": "  REAL " + (f.cls or "").upper(), "hindsight": "  hindsight only",
+                        "none": ""}[f.verdict]
+                click.echo(f"    fair ({f.view}'s view, {how}): "
+                           f"best {f.best}; loss {f.loss:.2f}{mark}")
+            for alt in sorted(d.alternatives, key=lambda a: _alt_order(a, d.side)):
                 marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
-                click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}  {marks}")
+                value = "" if alt.value is None else _signed(alt.value)
+                fair_text = ""
+                if alt.fair is not None:
+                    lo, hi = alt.fair.ci95
+                    fair_text = (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
+                                 + f"  wins {alt.fair.p_win:.0%}")
+                click.echo(f"      {alt.move:<10} {value:>5}{fair_text}  {marks}")
         if result.critical:
             c = result.critical
             best = ", ".join(a.move for a in c.alternatives if a.best)
             click.echo(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
                        + f" (line {c.line}, column {c.column}): loses {c.loss}"
                        + (f" ({c.cls})" if c.cls else "") + f"; best was {best} ({_signed(c.best_value)})")
-        elif result.decisions:
+        elif result.decisions and not result.fair:
             click.echo("No move lost anything: every decision was best.")
+        if result.fair:
+            c = result.fair_critical
+            if c is not None:
+                click.echo(f"Critical move by what the player could know: {c.player} {c.played}"
+                           + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses "
+                           f"{c.fair.loss:.2f} on average over {c.fair.worlds:,} deals ({c.fair.method}); "
+                           f"best was {c.fair.best}; verdict: {c.fair.verdict}")
+            else:
+                click.echo("By what the players could know, no move lost anything.")
         if result.turning_point is not None:
             i = result.turning_point
             player, move = result.moves[i]
