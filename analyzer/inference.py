@@ -18,6 +18,7 @@ This module knows nothing of the search: a world is plain data (a bit mask per h
 """
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,38 +66,123 @@ class View:
     allowed: tuple[int, ...]
     played: tuple[int, ...]
     players: int
+    live: tuple[int, ...] = ()       # sets of unseen tiles not all among the sleepers (a hand went on)
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
         """The hands as dealt (a mask per seat) in ``world``."""
         return tuple(world[s] | self.played[s] for s in range(self.players))
 
 
-class Worlds:
-    """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed."""
+class _Tally:
+    """The dynamic program over the unseen tiles: ``ways(i, room)`` counts the placements of
+    ``unseen[i:]`` that fill the room left in each holder exactly."""
 
-    def __init__(self, view: View):
-        self.view = view
+    def __init__(self, unseen: tuple[Tile, ...], allowed: tuple[int, ...], room: tuple[int, ...]):
+        self.unseen, self.allowed, self.room = unseen, allowed, room
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.count = self._complete(0, view.room)
+        self.count = self.ways(0, room)
 
-    # the number of ways to place unseen[i:] given the room left in each holder
-    def _complete(self, i: int, room: tuple[int, ...]) -> int:
+    def ways(self, i: int, room: tuple[int, ...]) -> int:
         key = (i, room)
         known = self._ways.get(key)
         if known is not None:
             return known
-        if i == len(self.view.unseen):
+        if i == len(self.unseen):
             ways = int(not any(room))
-        elif sum(room) != len(self.view.unseen) - i:
+        elif sum(room) != len(self.unseen) - i:
             ways = 0
         else:
             ways = 0
-            allowed = self.view.allowed[i]
-            for h, left in enumerate(room):
-                if left and allowed >> h & 1:
-                    ways += self._complete(i + 1, room[:h] + (left - 1,) + room[h + 1:])
+            for h, after in self.steps(i, room):
+                ways += self.ways(i + 1, after)
         self._ways[key] = ways
         return ways
+
+    def steps(self, i: int, room: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """The holders ``unseen[i]`` may go to, with the room left after it."""
+        allowed = self.allowed[i]
+        for h, left in enumerate(room):
+            if left and allowed >> h & 1:
+                yield h, room[:h] + (left - 1,) + room[h + 1:]
+
+    def weights(self) -> list[list[int]]:
+        """``weights[i][h]``: the placements with ``unseen[i]`` in holder ``h``."""
+        out = []
+        reach = {self.room: 1}           # the ways to reach each room state after placing unseen[:i]
+        for i in range(len(self.unseen)):
+            nxt: dict[tuple[int, ...], int] = {}
+            weight = [0] * len(self.room)
+            for room, ways in reach.items():
+                for h, after in self.steps(i, room):
+                    rest = self.ways(i + 1, after)
+                    if rest:
+                        weight[h] += ways * rest
+                        nxt[after] = nxt.get(after, 0) + ways
+            out.append(weight)
+            reach = nxt
+        return out
+
+    def sample(self, rng: random.Random, fixed: tuple[int, ...]) -> tuple[int, ...]:
+        world = list(fixed)
+        room = self.room
+        for i, tile in enumerate(self.unseen):
+            pick = rng.randrange(self.ways(i, room))
+            for h, after in self.steps(i, room):
+                pick -= self.ways(i + 1, after)
+                if pick < 0:
+                    world[h] |= tile.bit
+                    room = after
+                    break
+        return tuple(world)
+
+    def each(self, fixed: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        world = list(fixed)
+
+        def place(i: int, room: tuple[int, ...]):
+            if i == len(self.unseen):
+                yield tuple(world)
+                return
+            bit = self.unseen[i].bit
+            for h, after in self.steps(i, room):
+                if self.ways(i + 1, after):
+                    world[h] |= bit
+                    yield from place(i + 1, after)
+                    world[h] &= ~bit
+
+        if self.count:
+            yield from place(0, self.room)
+
+
+class Worlds:
+    """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed.
+
+    The per-tile facts (passes, the sizes of hands) are the dynamic program's; the one fact that is
+    not per tile, that the hand was not blocked before a move was made (``View.live``: some tile of
+    each set is in a hand, not among the sleepers), is counted by inclusion and exclusion over those
+    sets (each term the same program with the set's tiles sent to the sleepers), and sampled by
+    drawing from the program until a world keeps it (rarely more than once)."""
+
+    def __init__(self, view: View):
+        self.view = view
+        self._base = _Tally(view.unseen, view.allowed, view.room)
+        self._terms: list[tuple[int, _Tally]] = []
+        self.count = self._base.count
+        sleepers = len(view.holders) - 1
+        for r in range(1, len(view.live) + 1):
+            for subset in itertools.combinations(view.live, r):
+                union = 0
+                for mask in subset:
+                    union |= mask
+                allowed = tuple(a & (1 << sleepers) if t.bit & union else a
+                                for t, a in zip(view.unseen, view.allowed))
+                term = _Tally(view.unseen, allowed, view.room)
+                sign = -1 if r % 2 else 1
+                self._terms.append((sign, term))
+                self.count += sign * term.count
+
+    def _keeps(self, world: tuple[int, ...]) -> bool:
+        sleepers = world[-1]
+        return all(sleepers & mask != mask for mask in self.view.live)
 
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
@@ -107,64 +193,30 @@ class Worlds:
                 out[name][t] = Fraction(1)
         if not self.count:
             return out
-        # forward: the ways to reach each room state after placing unseen[:i]
-        reach = {view.room: 1}
+        weights = self._base.weights()
+        for sign, term in self._terms:
+            for i, row in enumerate(term.weights()):
+                for h, w in enumerate(row):
+                    weights[i][h] += sign * w
         for i, tile in enumerate(view.unseen):
-            nxt: dict[tuple[int, ...], int] = {}
-            weight = [0] * len(view.holders)
-            for room, ways in reach.items():
-                for h, left in enumerate(room):
-                    if left and view.allowed[i] >> h & 1:
-                        after = room[:h] + (left - 1,) + room[h + 1:]
-                        rest = self._complete(i + 1, after)
-                        if rest:
-                            weight[h] += ways * rest
-                            nxt[after] = nxt.get(after, 0) + ways
-            for h, w in enumerate(weight):
+            for h, w in enumerate(weights[i]):
                 if w:
                     out[view.holders[h]][tile] = Fraction(w, self.count)
-            reach = nxt
         return out
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
             raise NoWorld("no world fits what the viewer has seen")
-        view = self.view
-        world = list(view.fixed)
-        room = view.room
-        for i, tile in enumerate(view.unseen):
-            pick = rng.randrange(self._complete(i, room))
-            for h, left in enumerate(room):
-                if left and view.allowed[i] >> h & 1:
-                    after = room[:h] + (left - 1,) + room[h + 1:]
-                    pick -= self._complete(i + 1, after)
-                    if pick < 0:
-                        world[h] |= tile.bit
-                        room = after
-                        break
-        return tuple(world)
+        while True:
+            world = self._base.sample(rng, self.view.fixed)
+            if self._keeps(world):
+                return world
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
-        view = self.view
-        world = list(view.fixed)
-
-        def place(i: int, room: tuple[int, ...]):
-            if i == len(view.unseen):
-                yield tuple(world)
-                return
-            bit = view.unseen[i].bit
-            for h, left in enumerate(room):
-                if left and view.allowed[i] >> h & 1:
-                    after = room[:h] + (left - 1,) + room[h + 1:]
-                    if self._complete(i + 1, after):
-                        world[h] |= bit
-                        yield from place(i + 1, after)
-                        world[h] &= ~bit
-
         if self.count:
-            yield from place(0, view.room)
+            yield from (w for w in self._base.each(self.view.fixed) if self._keeps(w))
 
 
 def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
@@ -208,6 +260,14 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     on_table = 0
     for mask in played:
         on_table |= mask
+    lead = next((st for st in rep.steps[:seen] if st.move is not None and st.move.tile is not None), None)
+    op = variant.opening
+    if lead is not None and lead.move.tile.is_double and (
+            op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
+        # the lead is the highest double dealt: no hand holds a higher one
+        higher = mask_of(t for t in variant.dealing.tiles if t.is_double and t > lead.move.tile)
+        for s in range(n):
+            lacks[s] |= higher
     stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
     holders = list(rep.players)
     if stock > 0:
@@ -228,8 +288,36 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
             if room[h] > 0 and not (h < n and lacks[h] & tile.bit):
                 bits |= 1 << h
         allowed.append(bits)
+    live = _live(rep, seen, variant, fixed[:n], mask_of(unseen)) if stock > 0 else ()
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n)
+                tuple(played), n, live)
+
+
+def _live(rep, seen: int, variant, fixed: list[int], unseen: int) -> tuple[int, ...]:
+    """The sets of unseen tiles of which at least one must be in a hand: before every move made,
+    the hand was not blocked, so some hand held a tile for the open numbers (unless a tile played
+    from then on, or one the viewer knows is in a hand, shows it)."""
+    in_hands = 0
+    for mask in fixed:
+        in_hands |= mask
+    sets: list[int] = []
+    steps = [st for st in rep.steps[:seen] if st.move is not None and st.seat is not None]
+    for j in reversed(range(len(steps))):
+        step = steps[j]
+        if step.move.tile is not None:
+            in_hands |= step.move.tile.bit      # held by its player until now
+        if step.ends_before is None:
+            continue
+        fit = mask_of(t for t in variant.dealing.tiles if any(t.matches(x) for x in step.ends_before))
+        if fit & in_hands:
+            continue
+        if not fit & unseen:
+            raise NoWorld(f"{_describe(rep, step)} is made after the hand was blocked: nobody can hold a tile "
+                          f"for {' and '.join(map(str, sorted(set(step.ends_before))))}", step.index,
+                          step.entry.pos.line or None)
+        sets.append(fit & unseen)
+    minimal = [m for m in set(sets) if not any(o != m and o & m == o for o in sets)]
+    return tuple(sorted(minimal))
 
 
 def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> Worlds:

@@ -239,10 +239,7 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         solvers = {seat: _searcher(AgainstTheRest(variant, seat), fast, node_limit) for seat in range(variant.players)}
         teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     if prefix < len(rep.steps):
-        bad = rep.steps[prefix]
-        first = next(d for d in bad.diagnostics if d.severity == "error")
-        out.stopped = (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
-                       f"{first.code}: {first.message}")
+        out.stopped = stop_reason(rep)
     solver = solvers[0] if individual else (solver or _searcher(variant, fast, node_limit))
     # the line as played: the position before every step (a copy) and the points scored before it;
     # the values are then searched from the end of the line back to the deal, so that each search
@@ -320,6 +317,17 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
             out.turning_point = rep.steps[i - 1].index
             break
     return out
+
+
+def stop_reason(rep: Replay) -> str | None:
+    """Why the analysis stops before the end of the record: its first move with an error."""
+    prefix = rep.legal_prefix
+    if prefix >= len(rep.steps):
+        return None
+    bad = rep.steps[prefix]
+    first = next(d for d in bad.diagnostics if d.severity == "error")
+    return (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
+            f"{first.code}: {first.message}")
 
 
 @dataclass

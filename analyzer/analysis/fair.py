@@ -28,7 +28,8 @@ from ..replay import Replay
 from ..search.tree import TreeSearch
 from ..search.block import Solver, SolverError
 from ..tiles import Move
-from . import AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, analyze_replay, int_solver_plays
+from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, analyze_replay, int_solver_plays,
+               stop_reason)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
 
@@ -207,6 +208,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     if left_out:
         text += "; not analysed: " + "; ".join(left_out)
     notes.insert(0, text)
+    if stop_reason(rep) and stop_reason(rep) not in (out.stopped or ""):
+        notes.append(stop_reason(rep))
     if out.fair_note:
         notes.append(out.fair_note)
     out.fair_note = "; ".join(notes)
