@@ -70,12 +70,15 @@ class MoveEntry:
 
 @dataclass(frozen=True)
 class HandEntry:
-    """A player's dealt hand; ``tiles`` is None when the record does not know it (``?``)."""
+    """A player's dealt hand; ``tiles`` is None when the record does not know it (``?``).
+    ``unknown``: how many more tiles he was dealt that the record does not show (a partly known
+    hand, ``A: [0-0] [1-1] ? ? ? ? ?``)."""
 
     player: str
     tiles: tuple[Tile, ...] | None
     pos: Span = field(default=NOWHERE, compare=False)
     tile_pos: tuple[Span, ...] = field(default=(), compare=False)
+    unknown: int = 0
 
 
 _RESULT_RE = re.compile(

@@ -339,3 +339,69 @@ def test_analyze_fair_on_a_contradiction_says_where(tmp_path):
     res = run("analyze", "--fair", "--worlds", "2", str(path))
     assert res.exit_code == 0
     assert "move 7" in res.output
+
+
+# -- partial records ---------------------------------------------------------------------------------
+ONE_HAND = """[Event "One player's log"]
+[Variant "partnership"]
+[Players "A, B, C, D"]
+[Lead "B"]
+A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [5-6]
+B: ?
+C: ?
+D: ?
+
+1. B [1-1] C pass D [1-5]
+2. A [1-4] B pass C [4-5]@5 D [0-4]
+3. A [0-5] B pass C [2-5] D [1-2]
+4. A [4-4] B [0-1] C [0-2] D pass
+5. A [2-2]
+"""
+
+
+def test_a_record_of_one_hand_and_the_moves_is_analysed_for_that_player(tmp_path):
+    path = tmp_path / "one.dom"
+    path.write_text(ONE_HAND)
+    data = json.loads(run("analyze", "--json", "--worlds", "3", "--exact-below", "3", str(path)).output)
+    game = data["games"][0]
+    assert game["fair_seats"] == ["A"]
+    assert "B: the record does not show the whole hand" in game["fair_note"]
+    decided = [d for d in game["decisions"] if d["fair"] is not None]
+    assert decided and all(d["player"] == "A" for d in decided)
+    # A had a choice at each of his plays but the last: [1-4] (with [1-3], [0-5], [5-6]) and after
+    assert [d["played"] for d in decided][:1] == ["[1-4]@1"]
+    for d in decided:
+        assert d["played_value"] is None and all(a["value"] is None for a in d["alternatives"])
+        assert d["fair"]["method"] in ("exact", "sampled")
+    out = run("analyze", "--worlds", "2", "--exact-below", "2", "--seat", "A", str(path)).output
+    assert "judged by what each player could know" in out
+
+
+PARTLY = """[Variant "partnership"]
+[Players "A, B, C, D"]
+[Lead "D"]
+A: ?
+B: ?
+C: ?
+D: [6-6] [1-2] ? ? ? ? ?
+
+1. D [6-6] A pass B [4-6]
+"""
+
+
+def test_partly_known_hands_are_read_written_and_replayed():
+    record = parse(PARTLY)
+    assert not record.errors
+    hand = record.games[0].hand_of("D")
+    assert hand.tiles == (Tile(6, 6), Tile(1, 2)) and hand.unknown == 5
+    from analyzer.notation import write
+    assert parse(write(record)).games[0] == record.games[0]
+    rep = replay(record.games[0])
+    assert rep.valid, rep.errors
+    assert rep.initial.hidden[3] == 5 and rep.initial.count(3) == 7
+    # in D's view his known tiles are his, and A lacks a 6 after his pass
+    probs = worlds_at(rep, 2, 3).probabilities()
+    assert probs["D"][Tile(1, 2)] == 1 and Tile(1, 2) not in probs["A"]
+    assert all(not t.matches(6) for t in probs["A"])
+    short = parse(PARTLY.replace("[1-2] ? ? ? ? ?", "[1-2] ? ?"))
+    assert any(d.code == "deal-size" for d in replay(short.games[0]).errors)

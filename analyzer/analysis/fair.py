@@ -143,6 +143,10 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     with ``None`` values. ``seats``: the players to judge (default: every one whose hand is known)."""
     if base is None:
         base = analyze_replay(rep, thresholds.points, node_limit=node_limit)
+    if any(rep.initial.hidden) and rep.deal_ok:
+        base.stopped = "no open-hands values: the record does not show every hand"
+        if stop_reason(rep):
+            base.stopped += f"; {stop_reason(rep)}"
     out = base
     out.fair = True
     chosen, left_out = fair_seats(rep, seats)

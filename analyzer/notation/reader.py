@@ -24,12 +24,13 @@ __all__ = ["parse", "parser", "split_players", "derive_players"]
 
 
 def grammar_text(name: str = "record.lark") -> str:
-    """A grammar file: from the installed package (``analyzer.grammar``), or, in a source tree
-    that is imported without being installed, from ``grammar/`` beside the package."""
-    try:
-        return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
-    except ModuleNotFoundError:
-        return (Path(__file__).resolve().parents[2] / "grammar" / name).read_text(encoding="utf-8")
+    """A grammar file: in a source tree, from ``grammar/`` beside the package (so that a checkout
+    imported ahead of an editable install of another one reads its own grammar), else from the
+    installed package (``analyzer.grammar``)."""
+    beside = Path(__file__).resolve().parents[2] / "grammar" / name
+    if beside.is_file():
+        return beside.read_text(encoding="utf-8")
+    return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
 
 
 @cache
@@ -139,6 +140,14 @@ class _Unknown:
 
 
 _UNKNOWN = _Unknown()
+
+
+@dataclass
+class _Partial:
+    """A partly known hand: the tiles shown and how many ``?`` follow them."""
+
+    tiles: list
+    unknown: int
 _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s*:$")
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
 
@@ -208,8 +217,15 @@ class RecordTransformer(Transformer):
             self.log.report(pos, "empty-hand", f"{player}'s hand lists no tiles; write '{player}: ?' "
                             "for a hand the record does not know", "warning", player=player)
             holding = []
+        unknown = 0
+        if isinstance(holding, _Partial):
+            holding, unknown = holding.tiles, holding.unknown
         good = [t for t in holding if t.tile is not None]
-        return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good))
+        return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good), unknown)
+
+    def partial(self, meta, *items) -> _Partial:
+        tiles = [t for t in items if isinstance(t, _TileRead)]
+        return _Partial(tiles, len(items) - len(tiles))
 
     def tiles(self, meta, *tiles) -> list[_TileRead]:
         return list(tiles)

@@ -52,7 +52,7 @@ def _play(move: MoveEntry) -> str:
 def _hand_line(hand) -> str:
     if hand.tiles is None:
         return f"{hand.player}: ?"
-    return f"{hand.player}:" + "".join(f" {tile}" for tile in hand.tiles)
+    return f"{hand.player}:" + "".join(f" {tile}" for tile in hand.tiles) + " ?" * hand.unknown
 
 
 def _remark_lines(remark: str | None) -> list[str]:
