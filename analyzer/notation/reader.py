@@ -140,14 +140,6 @@ class _Unknown:
 
 
 _UNKNOWN = _Unknown()
-
-
-@dataclass
-class _Partial:
-    """A partly known hand: the tiles shown and how many ``?`` follow them."""
-
-    tiles: list
-    unknown: int
 _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s*:$")
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
 
@@ -217,17 +209,13 @@ class RecordTransformer(Transformer):
             self.log.report(pos, "empty-hand", f"{player}'s hand lists no tiles; write '{player}: ?' "
                             "for a hand the record does not know", "warning", player=player)
             holding = []
-        unknown = 0
-        if isinstance(holding, _Partial):
-            holding, unknown = holding.tiles, holding.unknown
-        good = [t for t in holding if t.tile is not None]
-        return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good), unknown)
+        read = [t for t in holding if isinstance(t, _TileRead)]
+        good = [t for t in read if t.tile is not None]
+        return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good),
+                         len(holding) - len(read))
 
-    def partial(self, meta, *items) -> _Partial:
-        tiles = [t for t in items if isinstance(t, _TileRead)]
-        return _Partial(tiles, len(items) - len(tiles))
-
-    def tiles(self, meta, *tiles) -> list[_TileRead]:
+    def tiles(self, meta, *tiles) -> list:
+        """The tiles of a hand, then a ``?`` token for each one the record does not show."""
         return list(tiles)
 
     def unknown(self, meta, token) -> _Unknown:
