@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.analysis.fair import FairThresholds, fair_analyze
 from analyzer.cli import main
+from analyzer.generate import SEAT_NAMES, play_out, random_deal
 from analyzer.inference import NoWorld, Worlds, view_at, world_position, worlds_at
 from analyzer.notation import parse, read
 from analyzer.position import mask_of, tiles_of
@@ -35,9 +36,6 @@ try:
     from minimax_reference import Reference, from_move
 except ImportError:  # tests/ imported as a package
     from tests.minimax_reference import Reference, from_move
-
-NAMES = "ABCDEF"
-
 
 def small(name: str, hand: int, max_pip: int, **options) -> object:
     """A block variant of the family ``name`` with ``hand`` tiles each from a double-``max_pip`` set."""
@@ -56,24 +54,13 @@ FAMILIES = [
 ]
 
 
-def random_game(variant, rng: random.Random) -> Game:
-    """A random deal of ``variant`` played out by random legal moves, as a record would give it."""
+def random_record(variant, rng: random.Random) -> Game:
+    """A random deal of ``variant`` played out by random legal moves, led as its rules say."""
     n = variant.players
-    players = tuple(NAMES[:n])
-    tiles = list(variant.dealing.tiles)
-    rng.shuffle(tiles)
-    size = variant.dealing.hand_size
-    hands = tuple(HandEntry(players[s], tuple(sorted(tiles[s * size:(s + 1) * size]))) for s in range(n))
-    game = Game(players=players, hands=hands)
-    pos = replay(game, variant).initial.copy()
-    moves = []
-    while pos.outcome() is not None or pos.legal_moves():
-        legal = pos.legal_moves()
-        if not legal:
-            break
-        move = rng.choice(legal)
-        moves.append(MoveEntry(players[pos.turn], move.tile, move.end))
-        pos.push(move)
+    players = SEAT_NAMES[:n]
+    hands = tuple(HandEntry(players[s], tuple(h)) for s, h in enumerate(random_deal(variant, rng)))
+    pos = replay(Game(players=players, hands=hands), variant).initial.copy()
+    moves = [MoveEntry(players[seat], move.tile, move.end) for seat, move, _ in play_out(pos, rng.choice)]
     return Game(players=players, hands=hands, moves=moves)
 
 
@@ -124,7 +111,7 @@ def test_worlds_and_probabilities_equal_explicit_enumeration(family, variant):
     rng = random.Random(f"inference-{family}")
     checked = 0
     for _ in range(1):
-        game = random_game(variant, rng)
+        game = random_record(variant, rng)
         rep = replay(game, variant)
         assert rep.valid, rep.errors
         for seen in range(0, len(rep.steps) + 1, 2):
@@ -155,7 +142,7 @@ def _multinomial(view) -> int:
 
 def test_sampling_is_uniform_over_the_worlds():
     variant = FAMILIES[0][1]
-    rep = replay(random_game(variant, random.Random(7)), variant)
+    rep = replay(random_record(variant, random.Random(7)), variant)
     # the first point where seat A can tell between a few dozen deals (and the sleepers)
     worlds = next(w for w in (worlds_at(rep, k, 0) for k in range(len(rep.steps) + 1)) if w.count <= 60)
     assert worlds.count >= 4
@@ -212,7 +199,7 @@ def test_fair_values_equal_the_mean_of_minimax_over_every_world(family, variant)
     rng = random.Random(f"fair-{family}")
     checked = 0
     for _ in range(2):
-        rep = replay(random_game(variant, rng), variant)
+        rep = replay(random_record(variant, rng), variant)
         out = fair_analyze(rep, worlds=10, exact_below=2_000, workers=1)
         for d in out.decisions:
             if d.fair is None or d.fair.method != "exact" or rep.steps[d.index].ends_before is None:
@@ -242,7 +229,7 @@ def test_sampled_intervals_cover_the_exact_means():
     rng = random.Random(3)
     inside = total = 0
     for _ in range(12):
-        rep = replay(random_game(variant, rng), variant)
+        rep = replay(random_record(variant, rng), variant)
         exact = fair_analyze(rep, workers=1, worlds=2, exact_below=3_000)
         sampled = fair_analyze(replay(rep.game, variant), worlds=60, exact_below=1, seed=5, workers=1)
         assert len(exact.decisions) == len(sampled.decisions)
@@ -264,7 +251,7 @@ def test_sampled_intervals_cover_the_exact_means():
 
 def test_the_same_seed_gives_the_same_run():
     variant = small("partnership", 3, 4)
-    rep = replay(random_game(variant, random.Random(11)), variant)
+    rep = replay(random_record(variant, random.Random(11)), variant)
     one = fair_analyze(rep, worlds=20, exact_below=1, seed=3, workers=1).as_dict()
     rep = replay(rep.game, variant)
     two = fair_analyze(rep, worlds=20, exact_below=1, seed=3, workers=2).as_dict()

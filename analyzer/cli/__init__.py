@@ -505,8 +505,15 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes, fa
 @_variant_option
 @click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B",
               help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
+@click.option("--fair", is_flag=True,
+              help="Also judge every move by what its player could know (as analyze --fair; runs by "
+                   "itself when a hand is unknown).")
+@click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
+              help="With --fair: deals drawn for a decision that has more than 1,000 of them.")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+              help="With --fair: the seed of the drawing of deals.")
 @clean_errors
-def report(file, output, variant, rules, thresholds):
+def report(file, output, variant, rules, thresholds, fair, worlds, seed):
     """Write an annotated HTML replay of every game of FILE: each move on the table, the exact value
     of every alternative, the errors of play and of the record, and the critical move.
 
@@ -522,7 +529,8 @@ def report(file, output, variant, rules, thresholds):
         find_variant(variant, rules)   # fail early, listing what exists
     if output is None:
         output = os.path.join("reports", os.path.splitext(os.path.basename(file))[0] + ".html")
-    model = write_report(file, output, variant, limits, rules=rules)
+    model = write_report(file, output, variant, limits, rules=rules,
+                         fair={"worlds": worlds, "seed": seed} if fair else None)
     games = len(model.games)
     invalid = sum(not g.valid for g in model.games)
     click.echo(f"wrote {output}: {games} game{'s' * (games != 1)}"
