@@ -73,3 +73,17 @@ def test_the_n_key_jumps_to_the_next_graded_move(open_page, fair_page, fair_mode
     assert shown.locator("table.alts td.fair").count() == len(c36.decision.alternatives)
     assert shown.locator("table.holds-table").count() == 1
     assert seen.errors == []
+
+
+def test_on_a_phone_the_board_comes_first_and_is_as_wide_as_the_hands(browser, fair_page):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(fair_page.as_uri())
+        board = page.locator("#g1 .board").bounding_box()
+        deal = page.locator("#g1 .card.players").bounding_box()
+        hand = page.locator("#g1 .hand").first.bounding_box()
+        assert board["y"] < deal["y"]
+        assert board["width"] >= hand["width"] - 0.5
+    finally:
+        context.close()
