@@ -18,6 +18,7 @@ This module knows nothing of the search: a world is plain data (a bit mask per h
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from dataclasses import dataclass
@@ -341,13 +342,7 @@ def world_position(rep, deal: tuple[int, ...], seen: int) -> Position:
                        max_pip=initial.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
     pos.opening = initial.opening
-    for step in rep.steps[:seen]:
-        if step.move is not None:
-            pos.turn = step.seat
-            pos.push(step.move)
-    if seen < len(rep.steps) and rep.steps[seen].seat is not None and pos.outcome() is None:
-        pos.turn = rep.steps[seen].seat
-    return pos
+    return dataclasses.replace(rep, initial=pos).position_at(seen)
 
 
 def _line(step) -> str:

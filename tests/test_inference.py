@@ -15,11 +15,9 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
 
 from analyzer.analysis import AgainstTheRest, analyze_replay
-from analyzer.analysis.fair import FairThresholds, fair_analyze
-from analyzer.cli import main
+from analyzer.analysis.fair import fair_analyze
 from analyzer.generate import SEAT_NAMES, play_out, random_deal
 from analyzer.inference import NoWorld, Worlds, view_at, world_position, worlds_at
 from analyzer.notation import parse, read
@@ -31,6 +29,7 @@ from analyzer.rules.variants import find_variant
 from analyzer.tiles import Tile
 
 from conftest import RECORDS
+from test_cli import run
 
 try:
     from minimax_reference import Reference, from_move
@@ -198,7 +197,7 @@ def reference_values(rep, seat: int, seen: int, worlds: list[tuple[int, ...]], v
 def test_fair_values_equal_the_mean_of_minimax_over_every_world(family, variant):
     rng = random.Random(f"fair-{family}")
     checked = 0
-    for _ in range(2):
+    for _ in range(1):
         rep = replay(random_record(variant, rng), variant)
         out = fair_analyze(rep, worlds=10, exact_below=2_000, workers=1)
         for d in out.decisions:
@@ -221,16 +220,16 @@ def test_fair_values_equal_the_mean_of_minimax_over_every_world(family, variant)
             played = next(alt for alt in d.alternatives if alt.played)
             assert d.fair.loss == pytest.approx(best - sign * played.fair.mean, abs=1e-3)
             checked += 1
-    assert checked >= 2
+    assert checked >= 1
 
 
 def test_sampled_intervals_cover_the_exact_means():
     variant = small("partnership", 3, 4)
     rng = random.Random(3)
     inside = total = 0
-    for _ in range(12):
+    for _ in range(8):
         rep = replay(random_record(variant, rng), variant)
-        exact = fair_analyze(rep, workers=1, worlds=2, exact_below=3_000)
+        exact = fair_analyze(rep, workers=1, worlds=2, exact_below=2_000)
         sampled = fair_analyze(replay(rep.game, variant), worlds=60, exact_below=1, seed=5, workers=1)
         assert len(exact.decisions) == len(sampled.decisions)
         for d_exact, d_sampled in zip(exact.decisions, sampled.decisions):
@@ -243,7 +242,7 @@ def test_sampled_intervals_cover_the_exact_means():
                     continue          # every drawn world gave the same value
                 total += 1
                 inside += lo <= a.fair.mean <= hi
-    assert total >= 20
+    assert total >= 15
     # as many misses as a 95% interval allows: a binomial tail of at least 0.1%
     p_tail = sum(math.comb(total, k) * 0.95 ** k * 0.05 ** (total - k) for k in range(inside + 1))
     assert p_tail > 0.001, (inside, total)
@@ -259,13 +258,6 @@ def test_the_same_seed_gives_the_same_run():
 
 
 # -- the book deal, the JSON shapes and bad input -------------------------------------------------
-def run(*args):
-    result = CliRunner().invoke(main, list(args))
-    assert "Traceback" not in result.output and "internal error" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
-
-
 def test_book_deal_c_36_is_a_real_mistake_and_the_json_shape():
     rep = replay(read(str(RECORDS / "seed1.dom")).games[0])
     out = fair_analyze(rep, analyze_replay(rep), seats=["C"], worlds=8, workers=1)
