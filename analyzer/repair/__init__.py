@@ -110,9 +110,8 @@ from ..position import Outcome, Position, mask_of, tiles_of
 from ..record import Game, HandEntry, MoveEntry, StatedResult
 from ..replay import Replay, hand_facts, replay, resolve_variant
 from ..rules import LeadRequirement, Variant
-from ..rules.layout import ArmPosition
-from ..rules.turns import DrawPosition
-from ..tiles import PASS, Move, Tile, tile_set
+from ..rules.judge import Judge
+from ..tiles import Move, Tile, tile_set
 
 __all__ = ["repair", "first_error", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
 
@@ -1175,6 +1174,7 @@ class _PositionSearch(_Search):
         self.play = variant.play
         self.drawing = variant.drawing
         self.runs = getattr(variant, "turns", "one") == "run"
+        self.judge = Judge(variant, self.players, explain=False)
         self.unknown_draws = any(m.draw and m.tile is None for m in game.moves)
         self._options: dict[int, tuple] = {}
 
@@ -1259,7 +1259,7 @@ class _PositionSearch(_Search):
 
     # -- stepping: the replayer's rules, entry by entry --------------------------------------------
     def check(self, st: _State, c: _Entry) -> tuple[str | None, list[Move], bool]:
-        """The replayer's verdict on entry ``c`` in state ``st``, short of scoring a play: the error
+        """The judge's verdict on entry ``c`` in state ``st``, short of scoring a play: the error
         code (None: legal), the moves it may stand for, and whether it is the opener adding to his lead."""
         entry, seat = c.entry, c.seat
         if seat is None:
@@ -1267,23 +1267,18 @@ class _PositionSearch(_Search):
         pos = st.pos
         if st.over is not None:             # after the end only passes (and Muggins calls) may follow
             return (None if entry.is_pass else "play-after-end"), [], False
-        adding = False
-        if seat != pos.turn:
-            if not (entry.is_play and isinstance(pos, DrawPosition) and pos.may_add(seat)):
-                return self.turn_code(pos), [], False
-            adding = True                   # the opener adds a matching tile to his lead
-        if entry.draw:
-            code = self.draw_problem(pos, entry, seat) or ("wrong-score" if entry.claim is not None else None)
-            return code, [Move(entry.tile, None, True)], False
-        if entry.tile is None:
-            code = self.pass_problem(pos, seat) or ("wrong-score" if entry.claim is not None else None)
-            return code, [PASS], False
-        moves, code = self.placements(pos, entry, seat)
-        if code is None and st.lacks and pos.hidden[seat]:
-            tile = entry.tile
-            if any(s == seat and any(tile.matches(k) for k in numbers) for s, numbers in st.lacks):
-                code = "false-pass"
-        return code, moves, adding
+        problem, adding = self.judge.turn(pos, seat, entry.is_play)
+        if problem is not None:
+            return problem.code, [], False
+        verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm)
+        code = verdict.code
+        if code is not None:
+            return code, [], adding
+        if entry.tile is None or entry.draw:
+            return ("wrong-score" if entry.claim is not None else None), list(verdict.moves), False
+        if st.lacks and pos.hidden[seat] and self.judge.contradicted(st.lacks, seat, entry.tile) is not None:
+            return "false-pass", list(verdict.moves), adding
+        return None, list(verdict.moves), adding
 
     def step(self, st: _State, c: _Entry, own: bool = False) -> tuple[list, str | None]:
         """The states after entry ``c`` (several when a tile fits more than one end or arm), or []
@@ -1323,104 +1318,19 @@ class _PositionSearch(_Search):
             out.append(_State(new, new.outcome(), pending, st.lacks))
         return out, why
 
-    def turn_code(self, pos: Position) -> str:
-        """The replayer's code for a move out of turn: Hungarian names an unfinished run."""
-        last = pos.history[-1] if pos.history else None
-        if self.runs and last is not None and last[1] == pos.turn and last[0].tile is not None:
-            return "run-unfinished"
-        return "turn-order"
-
-    def pass_problem(self, pos: Position, seat: int) -> str | None:
-        """The replayer's verdict on a pass (``check``): he could play, or must draw first."""
-        if pos.ends is None or pos.playable_mask(seat):
-            return "false-pass"
-        if isinstance(pos, DrawPosition) and not pos.hidden[seat] and pos.can_draw(seat):
-            return "must-draw"
-        return None
-
-    def draw_problem(self, pos: Position, entry: MoveEntry, seat: int) -> str | None:
-        """The replayer's verdict on a draw (``check_draw``), in its order."""
-        if self.drawing is None or not isinstance(pos, DrawPosition):
-            return "no-boneyard"
-        if entry.tile is not None and not pos.pool & entry.tile.bit:
-            return "draw-not-in-boneyard"
-        if pos.stock <= 0:
-            return "boneyard-empty"
-        if isinstance(pos, ArmPosition) and pos.ends is not None and not pos.filling():
-            return "draw-not-allowed"
-        if pos.playable_mask(seat) or pos.ends is None:
-            return "draw-too-long" if pos.drawn(seat) else "draw-not-allowed"
-        if pos.rule == "one" and pos.drawn(seat):
-            return "draw-too-long"
-        if pos.stock <= pos.keep:
-            return "boneyard-empty"
-        return None
-
-    def placements(self, pos: Position, entry: MoveEntry, seat: int) -> tuple[list[Move], str | None]:
-        """Where the tile of a play may go, as the replayer's ``check`` decides it."""
-        tile = entry.tile
-        bit = tile.bit
-        if not bit & self.valid_mask:
-            return [], "tile-foreign"
-        holder = next((s for s, h in enumerate(pos.hands) if h & bit), None)
-        if holder is None and not pos.pool & bit:
-            return [], "tile-already-played"
-        if holder != seat and not (holder is None and pos.hidden[seat]):
-            return [], "tile-not-held"
-        if pos.ends is None:
-            if pos.opening and not pos.opening & bit:
-                return [], "lead-tile"
-            return [Move(tile, None)], None
-        if isinstance(pos, ArmPosition):
-            return self.arm_placements(pos, entry)
-        moves = pos.placements(tile)
-        if not moves:
-            return [], "tile-no-match"
-        if entry.end is not None:
-            moves = [m for m in moves if m.end == entry.end]
-            if not moves:
-                return [], "end-mismatch"
-        return moves, None
-
-    @staticmethod
-    def arm_placements(pos: ArmPosition, entry: MoveEntry) -> tuple[list[Move], str | None]:
-        """The arms a tile may go on (``check_arm``): the one ``>N`` names, else every one that
-        takes it (alike arms once); the code says why none does."""
-        tile = entry.tile
-        if entry.arm is not None:
-            problem = pos.arm_problem(entry.arm, tile)
-            if problem is not None:
-                return [], problem[0]
-            move = Move(tile, pos.arms[entry.arm - 1].number, arm=entry.arm)
-            return ([], "end-mismatch") if entry.end is not None and entry.end != move.end else ([move], None)
-        moves = pos.placements(tile)
-        if entry.end is not None and moves:
-            moves = [m for m in moves if m.end == entry.end]
-            if not moves:
-                return [], "end-mismatch"
-        if moves:
-            return moves, None
-        codes = {p[0] for p in (pos.arm_problem(k, tile) for k in range(1, len(pos.arms) + 1)) if p}
-        return [], next((c for c in ("arm-closed", "double-skipped") if c in codes), "tile-no-match")
-
     def score(self, pos: Position, entry: MoveEntry, seat: int) -> tuple[tuple[int, int] | None, str | None]:
         """What a play scores during play against what it claims: (the points left open to Muggins, code)."""
-        play = self.play
-        if play is None:
-            return None, ("wrong-score" if entry.claim is not None else None)
-        points = play.points(play.ends_total(pos.line(), pos.ends))
-        if entry.claim is None:
-            return ((seat, points) if points else None), None
-        return None, (None if entry.claim == points else "wrong-score")
+        points, problem = self.judge.claim(pos, seat, pos.history[-1][0], entry.claim)
+        if problem is None:
+            return None, None
+        if problem.code == "missed-score":
+            return (seat, points), None
+        return None, problem.code
 
     def muggins_problem(self, st: _State, entry: MoveEntry, seat: int | None) -> str | None:
-        """The replayer's verdict on a Muggins call: the previous play's unclaimed points, by the next player."""
-        if self.play is None or seat is None or st.pending is None:
-            return "bad-muggins"
-        scorer, points = st.pending
-        if seat != (scorer + 1) % self.n or entry.muggins != points:
-            return "bad-muggins"
-        return None
+        """The judge's verdict on a Muggins call: the previous play's unclaimed points, by the next player."""
+        problem, _ = self.judge.muggins(seat, entry.muggins, st.pending, entry.player)
+        return None if problem is None else problem.code
 
     def fresh(self, frontier: list, own: bool) -> list:
         """Copies of the positions when the trial changes them in place."""
@@ -1449,7 +1359,7 @@ class _PositionSearch(_Search):
                 continue
             pos = st.pos
             seats = [pos.turn]
-            if isinstance(pos, DrawPosition) and pos.bonus not in (-1, pos.turn) and pos.may_add(pos.bonus):
+            if pos.bonus not in (-1, pos.turn) and pos.may_add(pos.bonus):
                 seats.append(pos.bonus)
             for seat in seats:
                 name = self.players[seat]
@@ -1698,7 +1608,7 @@ class _PositionSearch(_Search):
             if st.over is None:
                 pos = st.pos
                 out.add(pos.turn)
-                if isinstance(pos, DrawPosition) and pos.bonus not in (-1, pos.turn) and pos.may_add(pos.bonus):
+                if pos.bonus not in (-1, pos.turn) and pos.may_add(pos.bonus):
                     out.add(pos.bonus)
         return out
 
@@ -1735,7 +1645,7 @@ class _PositionSearch(_Search):
             return replace(e, tile=tile, end=o.end, arm=o.arm)
         end = e.end if e.end is not None and tile.matches(e.end) else None
         arm = e.arm
-        if arm is not None and not (isinstance(pos, ArmPosition) and pos.ends is not None
+        if arm is not None and not (pos.has_arms and pos.ends is not None
                                     and pos.arm_problem(arm, tile) is None):
             arm = None
         return replace(e, tile=tile, end=end, arm=arm)
@@ -1760,7 +1670,7 @@ class _PositionSearch(_Search):
                             fixes.append(("change-claim", COSTS["change-claim"], replace(e, claim=points)))
                         break
         pos = frontier[0].pos
-        if isinstance(pos, ArmPosition) and pos.ends is not None and e.is_play and (groups is None or "arm" in groups):
+        if pos.has_arms and pos.ends is not None and e.is_play and (groups is None or "arm" in groups):
             arms = [k for k in range(1, len(pos.arms) + 1) if pos.arm_problem(k, e.tile) is None
                     and (e.end is None or pos.arms[k - 1].number == e.end)]
             for k in arms + ([None] if e.arm is not None else []):
@@ -1844,7 +1754,7 @@ class _PositionSearch(_Search):
 def _state_key(st: _State) -> tuple:
     """Everything of a state the rest of the record can see (the arms in their order: ``>N`` names them)."""
     pos = st.pos
-    drawn = pos.drawn(pos.turn) if isinstance(pos, DrawPosition) else 0
+    drawn = pos.drawn(pos.turn)
     return (tuple(pos.hands), tuple(pos.hidden), pos.pool, pos.ends, getattr(pos, "arms", None), pos.turn,
             pos.passes, getattr(pos, "stock", None), getattr(pos, "bonus", None), drawn, st.over, st.pending,
             st.lacks)
