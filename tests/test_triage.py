@@ -123,3 +123,23 @@ def test_rules_that_cannot_be_checked_say_so():
     rep = replay_record(read(RECORDS / "seed1-table.txt"))[0]
     codes = {d.code: d for d in rep.diagnostics}
     assert codes["unchecked-lead"].severity == "info" and "[Game" in codes["unchecked-lead"].message
+
+
+def test_validate_prints_the_slip_and_marks_every_error(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    path = RECORDS / "seed1-table.txt"
+    text = CliRunner().invoke(main, ["validate", str(path)])
+    assert text.exit_code == 1
+    assert "note: follows from the slip at 22:3" in text.output
+    assert "likely slip: insert the missing row A pass, B [0-0], C [4-6], D [6-6]" in text.output
+    data = json.loads(CliRunner().invoke(main, ["validate", "--json", str(path)]).output)
+    (game,) = data["games"]
+    errors = [d for d in game["diagnostics"] if d["severity"] == "error"]
+    assert all(isinstance(d["follow_on"], bool) for d in errors)
+    assert sum(not d["follow_on"] for d in errors) == 1
+    assert game["repairs"] and game["repairs"][0]["edits"][0]["kind"] == "insert-row"

@@ -676,6 +676,9 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     initial = pos.copy()
     steps = r.run(pos, 0, collect=True).steps
     outcome, result, end_diags = r.finish(pos, steps)
+    # what could not be checked is said after everything that was (see ``lead``)
+    end_diags.extend(d for d in diags if d.code.startswith("unchecked-"))
+    diags = [d for d in diags if not d.code.startswith("unchecked-")]
     if variant.irregularities:
         from ..rules.irregularities import annotate, check_exposed
         annotate(variant, steps, end_diags)
