@@ -143,3 +143,34 @@ def test_validate_prints_the_slip_and_marks_every_error(tmp_path):
     assert all(isinstance(d["follow_on"], bool) for d in errors)
     assert sum(not d["follow_on"] for d in errors) == 1
     assert game["repairs"] and game["repairs"][0]["edits"][0]["kind"] == "insert-row"
+
+
+@pytest.mark.parametrize("name", ["partnership", "whist", "french", "jamaican"])
+def test_a_miscopied_dealt_tile_is_the_one_primary_error(name):
+    """Every tile is dealt in these games, so a miscopied tile is dealt twice: both copies are marked
+    (either may be the slip), and the repair decides which one is the primary error; when the moves
+    never show either tile the two repairs tie, and the primary error is where the first one edits."""
+    rng = random.Random(name)
+    decided = 0
+    for seed in range(4):
+        game = _as_read(random_match(name, seed, games=1).games[0])
+        h = rng.randrange(len(game.hands))
+        hand = game.hands[h]
+        k = rng.randrange(len(hand.tiles))
+        tile = hand.tiles[k]
+        other = next(t for hh in game.hands if hh is not hand for t in hh.tiles)
+        tiles = list(hand.tiles)
+        tiles[k] = other
+        hands = list(game.hands)
+        hands[h] = replace(hand, tiles=tuple(tiles))
+        rep = replay(replace(game, hands=tuple(hands)), find_variant(name), "g.dom")
+        t = triage(rep)
+        (primary,) = _primaries(t)
+        assert primary.code == "deal-duplicate"
+        (edit,) = t.best.edits
+        assert edit.kind == "change-deal" and edit.after == str(tile)
+        assert (primary.line, primary.column) == (edit.line, edit.column)
+        if t.report.tied == 1:
+            assert (edit.line, edit.column) == (hand.tile_pos[k].line, hand.tile_pos[k].column)
+            decided += 1
+    assert decided >= 2

@@ -198,8 +198,6 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         return RepairReport(game, True, stated, max_edits, [], {}, 0, [], True, 0)
     mended = tag_repair(original, "Result", "change-result", str(original.actual_result)
                         if original.actual_result is not None else None, "result-mismatch")
-    if mended is not None:
-        return RepairReport(game, False, stated, max_edits, [mended], {1: 1}, 1, [], True, 0)
     if any(d.severity == "error" for d in problems):
         search.problem = next(d.message for d in problems if d.severity == "error")
     _, legal = search.search(game)
@@ -228,6 +226,11 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         before, after = builder.rows(seq, deal, edits, repaired)
         confirmed.append(Repair(tuple(builder.edit(e) for e in edits), round(cost, 3), repaired, rep.result_dict(),
                                 _result_text(rep), before, after, rep))
+    if mended is not None:        # the tag edit ranks with the others by its size and cost
+        confirmed.append(mended)
+        confirmed.sort(key=lambda r: (len(r.edits), round(r.cost, 6)))
+        counts[1] = counts.get(1, 0) + 1
+        best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6))
     counts = {k: v for k, v in counts.items() if v > 0}
     best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
     return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),

@@ -106,9 +106,12 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int = 
     anchors = sorted(((_edit_index(e, end), e) for e in best.edits), key=lambda x: x[0])
     errors = [d for d in rep.diagnostics if d.severity == "error"]
     primary: set[int] = set()
-    for k, (at, _edit) in enumerate(anchors):
+    for k, (at, edit) in enumerate(anchors):
         upto = anchors[k + 1][0] if k + 1 < len(anchors) else end + 1
-        first = next((d for d in errors if at <= where.get(id(d), -1) <= upto and id(d) not in primary), None)
+        here = [d for d in errors if at <= where.get(id(d), -1) <= upto and id(d) not in primary]
+        # the error standing where the edit is (a tile dealt twice is marked at both copies), else
+        # the first one after it: where the slip shows
+        first = next((d for d in here if (d.line, d.column) == (edit.line, edit.column)), here[0] if here else None)
         if first is not None:
             primary.add(id(first))
     out = []
