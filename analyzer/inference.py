@@ -237,27 +237,31 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     played = [0] * n
     counts = [initial.count(s) for s in range(n)]
     lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
-    passes: list[tuple[int, tuple[int, ...], object]] = []
-    for step in rep.steps[:seen]:
+    passes: list[tuple[int, int, object]] = []
+    live: list[tuple[int, int]] = []     # (step, tiles that could be played then): the hand went on
+    pos = initial.copy()
+    for j, step in enumerate(rep.steps[:seen]):
         move, seat = step.move, step.seat
         if move is None or seat is None:
             continue
         if move.draw:
             raise InferenceUnsupported("who holds what is not inferred in games with draws yet")
+        pos.turn = seat
+        fit = _fitting(pos, variant) if pos.ends is not None else 0
+        if fit:
+            live.append((j, fit))
         if move.tile is not None:
             if lacks[seat] & move.tile.bit:
-                numbers, earlier = next((ns, st) for s_, ns, st in passes
-                                        if s_ == seat and any(move.tile.matches(x) for x in ns))
+                earlier = next(st for s_, mask, st in passes if s_ == seat and mask & move.tile.bit)
                 raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {_describe(rep, step)}, but his pass at "
-                              f"{_describe(rep, earlier)} with {' and '.join(map(str, numbers))} open proved he "
-                              "held no such tile: no deal agrees with the record", step.index,
-                              step.entry.pos.line or None)
+                              f"{_describe(rep, earlier)} proved he held no tile that could be played then: no deal "
+                              "agrees with the record", step.index, step.entry.pos.line or None)
             played[seat] |= move.tile.bit
             counts[seat] -= 1
-        elif step.ends_before is not None:
-            passes.append((seat, tuple(sorted(set(step.ends_before))), step))
-            for number in set(step.ends_before):
-                lacks[seat] |= mask_of(t for t in variant.dealing.tiles if t.matches(number))
+        elif fit:
+            passes.append((seat, fit, step))
+            lacks[seat] |= fit
+        pos.push(move)
     on_table = 0
     for mask in played:
         on_table |= mask
@@ -289,33 +293,37 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
             if room[h] > 0 and not (h < n and lacks[h] & tile.bit):
                 bits |= 1 << h
         allowed.append(bits)
-    live = _live(rep, seen, variant, fixed[:n], mask_of(unseen)) if stock > 0 else ()
+    live_sets = _live(rep, seen, live, fixed[:n], mask_of(unseen)) if stock > 0 else ()
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n, live)
+                tuple(played), n, live_sets)
 
 
-def _live(rep, seen: int, variant, fixed: list[int], unseen: int) -> tuple[int, ...]:
+def _fitting(pos: Position, variant) -> int:
+    """The tiles of the set that could be laid on ``pos`` now (whoever held them)."""
+    return mask_of(t for t in variant.dealing.tiles if pos.placements(t))
+
+
+def _live(rep, seen: int, live: list[tuple[int, int]], fixed: list[int], unseen: int) -> tuple[int, ...]:
     """The sets of unseen tiles of which at least one must be in a hand: before every move made,
-    the hand was not blocked, so some hand held a tile for the open numbers (unless a tile played
+    the hand was not blocked, so some hand held a tile that could be laid (unless a tile played
     from then on, or one the viewer knows is in a hand, shows it)."""
     in_hands = 0
     for mask in fixed:
         in_hands |= mask
     sets: list[int] = []
-    steps = [st for st in rep.steps[:seen] if st.move is not None and st.seat is not None]
+    steps = rep.steps[:seen]
+    later = 0                            # tiles played from step j on
+    fits = dict(live)
     for j in reversed(range(len(steps))):
         step = steps[j]
-        if step.move.tile is not None:
-            in_hands |= step.move.tile.bit      # held by its player until now
-        if step.ends_before is None:
-            continue
-        fit = mask_of(t for t in variant.dealing.tiles if any(t.matches(x) for x in step.ends_before))
-        if fit & in_hands:
+        if step.move is not None and step.move.tile is not None:
+            later |= step.move.tile.bit
+        fit = fits.get(j)
+        if not fit or fit & (in_hands | later):
             continue
         if not fit & unseen:
-            raise NoWorld(f"{_describe(rep, step)} is made after the hand was blocked: nobody can hold a tile "
-                          f"for {' and '.join(map(str, sorted(set(step.ends_before))))}", step.index,
-                          step.entry.pos.line or None)
+            raise NoWorld(f"{_describe(rep, step)} is made after the hand was blocked: no tile that could be laid "
+                          "then can be in a hand", step.index, step.entry.pos.line or None)
         sets.append(fit & unseen)
     minimal = [m for m in set(sets) if not any(o != m and o & m == o for o in sets)]
     return tuple(sorted(minimal))

@@ -51,6 +51,8 @@ FAMILIES = [
     ("cutthroat-2", small("cutthroat", 4, 3, players="2")),
     ("cutthroat-3", small("cutthroat", 3, 4, players="3")),
 ]
+# a layout with arms: what a pass proves depends on the arms open, not only on two numbers
+ARMS = [("french", small("french", 3, 4))]
 
 
 def random_record(variant, rng: random.Random) -> Game:
@@ -105,7 +107,7 @@ def _views(rep):
     return [None] + list(range(len(rep.players)))
 
 
-@pytest.mark.parametrize("family,variant", FAMILIES, ids=[f for f, _ in FAMILIES])
+@pytest.mark.parametrize("family,variant", FAMILIES + ARMS, ids=[f for f, _ in FAMILIES + ARMS])
 def test_worlds_and_probabilities_equal_explicit_enumeration(family, variant):
     rng = random.Random(f"inference-{family}")
     checked = 0

@@ -25,7 +25,7 @@ from typing import Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..replay import Replay
-from ..search.tree import TreeSearch
+from ..search.tree import NODE_LIMIT, SearchLimit, TreeSearch
 from ..search.block import Solver, SolverError
 from ..tiles import Move
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, analyze_replay, int_solver_plays,
@@ -109,14 +109,18 @@ def _searcher(rep: Replay, seat: int, node_limit: int | None):
     return Solver(rules, max_deals=1) if int_solver_plays(variant) else TreeSearch(rules, node_limit)
 
 
-def _solve(task: tuple[int, int, list[tuple[int, ...]]]) -> list[list[tuple[Move, int]]]:
-    """The value of every alternative at step ``k`` for ``seat`` in each dealt world."""
+def _solve(task: tuple[int, int, list[tuple[int, ...]]]) -> list[list[tuple[Move, int]]] | None:
+    """The value of every alternative at step ``k`` for ``seat`` in each dealt world (None: a world
+    needs more positions than the node limit allows)."""
     k, seat, deals = task
     rep, node_limit = _JOB["rep"], _JOB["node_limit"]
     out = []
     for deal in deals:
         pos = world_position(rep, deal, k)
-        out.append(_searcher(rep, seat, node_limit).values(pos))
+        try:
+            out.append(_searcher(rep, seat, node_limit).values(pos))
+        except SearchLimit:
+            return None
     return out
 
 
@@ -194,10 +198,17 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out
-    solved: list[list] = [[] for _ in plans]
+    solved: list[list | None] = [[] for _ in plans]
     for p, part in zip(owners, results):
-        solved[p].extend(part)
+        solved[p] = None if part is None or solved[p] is None else solved[p] + part
+    too_big = [rep.steps[plan[0]] for plan, per_world in zip(plans, solved) if per_world is None]
+    if too_big:
+        notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
+                     f"{too_big[0].index + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
+                     "(--max-nodes)")
     for (k, seat, moves, deals, method, count), per_world in zip(plans, solved):
+        if per_world is None:
+            continue
         decision = by_index.get(k)
         if decision is None:
             decision = _bare_decision(rep, k, seat, moves)
