@@ -368,3 +368,29 @@ def holds_table(rep, seen: int, viewer: int | None = PUBLIC) -> tuple[int, dict[
     table = {holder: {str(t): float(p) for t, p in sorted(probs.items())}
              for holder, probs in worlds.probabilities().items()}
     return worlds.count, table
+
+
+def decided_result(rep, limit: int = 1000):
+    """The result of a finished hand whose record hides tiles still held at the end, when every deal
+    the record allows (at most ``limit`` of them) gives the same winner and points; else None."""
+    from .replay import hand_facts
+
+    if rep.outcome is None or len(rep.players) != rep.variant.players:
+        return None
+    seen = len(rep.steps)
+    try:
+        worlds = worlds_at(rep, seen, record=True)
+    except (NoWorld, InferenceUnsupported):
+        return None
+    if worlds.count > limit:
+        return None
+    leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
+    found = None
+    for world in worlds:
+        pos = world_position(rep, worlds.view.deal(world), seen)
+        result = rep.variant.hand_result(hand_facts(pos, rep.outcome.termination, rep.outcome.seat, leader,
+                                                    rep.scores))
+        if found is not None and (result.winner, result.points) != (found.winner, found.points):
+            return None
+        found = result
+    return found

@@ -11,6 +11,7 @@ import itertools
 import json
 import math
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -386,3 +387,18 @@ def test_partly_known_hands_are_read_written_and_replayed():
     assert all(not t.matches(6) for t in probs["A"])
     short = parse(PARTLY.replace("[1-2] ? ? ? ? ?", "[1-2] ? ?"))
     assert any(d.code == "deal-size" for d in replay(short.games[0]).errors)
+
+
+def test_a_stated_result_the_hidden_tiles_cannot_change_is_still_checked():
+    # the second book game with B's and D's hands hidden: blocked, A/C win the pips B and D still
+    # hold, whose total the known hands and the table decide
+    text = re.sub(r"^([BD]): .*$", r"\1: ?", (RECORDS / "seed2.dom").read_text(encoding="utf-8"), flags=re.M)
+    rep = replay(parse(text).games[0])
+    assert rep.valid and not any(d.code == "unchecked-result" for d in rep.diagnostics)
+    wrong = replay(parse(text.replace("A/C 46 blocked", "A/C 40 blocked")).games[0])
+    assert [d.code for d in wrong.errors] == ["result-mismatch"]
+    assert "A/C winning 46" in wrong.errors[0].message
+    # with C's hand hidden as well the points are no longer decided: not checked, and said so
+    open_c = replay(parse(re.sub(r"^C: .*$", "C: ?", text, flags=re.M)
+                          .replace("A/C 46 blocked", "A/C 40 blocked")).games[0])
+    assert not open_c.errors and any(d.code == "unchecked-result" for d in open_c.diagnostics)

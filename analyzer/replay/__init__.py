@@ -688,5 +688,28 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         from ..rules.irregularities import annotate, check_exposed
         annotate(variant, steps, end_diags)
         diags.extend(check_exposed(r, initial, steps))
-    return Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
-                  facts=r.facts, lead=lead)
+    out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
+                 facts=r.facts, lead=lead)
+    if outcome is not None and result is None and any(pos.hidden):
+        _check_decided_result(r, out)
+    return out
+
+
+def _check_decided_result(r: _Replayer, rep: Replay) -> None:
+    """A stated result is still checked where the hidden tiles cannot change it: every deal the
+    record allows gives the same winner and points (``analyzer.inference.decided_result``)."""
+    from ..inference import decided_result
+
+    tag = rep.game.tags.get("Result")
+    try:
+        stated = StatedResult.parse(tag) if tag is not None else None
+    except ValueError:
+        return
+    if stated is None or (decided := decided_result(rep)) is None:
+        return
+    rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != "unchecked-result"]
+    problem = r._compare(stated, rep.outcome, decided)
+    if problem:
+        rep.end_diagnostics.append(r.diag("result-mismatch", f"the record states \"{stated}\" but {problem} "
+                                          "(whatever the tiles it does not show)",
+                                          rep.game.tag_pos.get("Result", rep.game.pos)))
