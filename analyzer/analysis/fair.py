@@ -183,7 +183,6 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     except NoWorld as exc:
         out.fair_note = f"the fair analysis stops: {exc}"
         out.fair_error = str(exc)
-        points = points[:len(plans)]
     except InferenceUnsupported as exc:
         out.fair_note = f"no fair analysis: {exc}"
         return out
