@@ -132,7 +132,7 @@ class _PositionSearch(_Search):
     def confirmed_any(self) -> bool:
         """Whether the replayer confirms one of the repairs found so far."""
         for _, _, _, seq, deal in self.found.values():
-            key = (tuple(_content(c.entry) for c in seq), deal.key)
+            key = (self.line_key(seq), deal.key)
             ok = self.confirmed.get(key)
             if ok is None:
                 ok = self.confirmed[key] = replay(self.builder.game_for(seq, deal), self.variant, lead=self.lead).valid
@@ -151,11 +151,9 @@ class _PositionSearch(_Search):
             pos.turn = st[2]
         return _State(pos, None, None, ()), code
 
-    def record(self, seq, deal, edits, cost) -> None:
-        key = (tuple(_content(c.entry) for c in seq), deal.key)
-        have = self.found.get(key)
-        if have is None or (len(edits), round(cost, 6)) < (have[0], round(have[1], 6)):
-            self.found[key] = (len(edits), cost, edits, seq, deal)
+    @staticmethod
+    def line_key(seq: list) -> tuple:
+        return tuple(_content(c.entry) for c in seq)
 
     def end_ok(self, frontier: list, seq: list, deal: _Deal) -> bool:
         """As :meth:`_Search.end_ok`; the variant's own scoring of the final position rules out most
@@ -165,7 +163,7 @@ class _PositionSearch(_Search):
         leader = deal.positions[deal.leader(seq)].turn
         if not any(st.over is not None and self.result_agrees(st, leader) for st in frontier):
             return False
-        key = (tuple(_content(c.entry) for c in seq), deal.key)
+        key = (self.line_key(seq), deal.key)
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
@@ -199,15 +197,20 @@ class _PositionSearch(_Search):
         pos = st.pos
         if st.over is not None:             # after the end only passes (and Muggins calls) may follow
             return (None if entry.is_pass else "play-after-end"), [], False
-        problem, adding = self.judge.turn(pos, seat, entry.is_play)
-        if problem is not None:
-            return problem.code, [], False
-        verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm)
-        code = verdict.code
-        if code is not None:
-            return code, [], adding
-        if entry.tile is None or entry.draw:
+        judge = self.judge
+        adding = False
+        if seat != pos.turn:
+            problem, adding = judge.turn(pos, seat, entry.is_play)
+            if problem is not None:
+                return problem.code, [], False
+        if entry.draw or entry.tile is None:
+            verdict = judge.draw(pos, entry.tile, seat) if entry.draw else judge.pass_(pos, seat)
+            if verdict.problems:
+                return verdict.problems[0].code, [], False
             return ("wrong-score" if entry.claim is not None else None), list(verdict.moves), False
+        verdict = judge.play(pos, entry.tile, seat, entry.end, entry.arm)
+        if verdict.problems:
+            return verdict.problems[0].code, [], adding
         if st.lacks and pos.hidden[seat] and self.judge.contradicted(st.lacks, seat, entry.tile) is not None:
             return "false-pass", list(verdict.moves), adding
         return None, list(verdict.moves), adding
