@@ -16,6 +16,8 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.analysis.fair import fair_analyze
@@ -402,3 +404,21 @@ def test_a_stated_result_the_hidden_tiles_cannot_change_is_still_checked():
     open_c = replay(parse(re.sub(r"^C: .*$", "C: ?", text, flags=re.M)
                           .replace("A/C 46 blocked", "A/C 40 blocked")).games[0])
     assert not open_c.errors and any(d.code == "unchecked-result" for d in open_c.diagnostics)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.sampled_from(FAMILIES + ARMS), st.data())
+def test_probabilities_add_up_to_the_hands(seed, family, data):
+    """Each unseen tile is somewhere (its probabilities sum to 1) and each holder holds, on average,
+    exactly as many tiles as it has: the fixed ones plus its room."""
+    _, variant = family
+    rep = replay(random_record(variant, random.Random(seed)), variant)
+    seen = data.draw(st.integers(0, len(rep.steps)))
+    viewer = data.draw(st.sampled_from(_views(rep)))
+    worlds = worlds_at(rep, seen, viewer)
+    probs = worlds.probabilities()
+    view = worlds.view
+    for tile in view.unseen:
+        assert sum(p.get(tile, 0) for p in probs.values()) == 1
+    for h, holder in enumerate(view.holders):
+        assert sum(probs[holder].values()) == view.fixed[h].bit_count() + view.room[h]
