@@ -113,8 +113,9 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
 
 
 def replay_match(games: list[Game], variant: Variant | str | None = None, source: str = "<record>", *,
-                 rules: dict[str, str] | None = None) -> MatchReport:
-    """Replay ``games`` as one match (and the next match, when one is over and games follow)."""
+                 rules: dict[str, str] | None = None, insert_passes: bool = False) -> MatchReport:
+    """Replay ``games`` as one match (and the next match, when one is over and games follow);
+    ``insert_passes``: the records leave forced passes out (see :func:`analyzer.replay.replay`)."""
     first = games[0]
     chosen, diags = resolve_variant(first, variant, rules, source)
     sides = chosen.seating.sides
@@ -133,7 +134,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
         if req is None and number == 1 and game.number not in (None, 1):
             req = LeadRequirement()      # an excerpt that starts later in a match
-        rep = replay(game, chosen, source, lead=req)
+        rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes)
         if k == 0:
             rep.deal_diagnostics[:0] = diags
         if new_match:
@@ -331,18 +332,19 @@ class _Prev:
 
 
 def replay_record(record, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
-                  match: bool | None = None) -> list[Replay]:
+                  match: bool | None = None, insert_passes: bool = False) -> list[Replay]:
     """Replay every game of a record; each notation error goes to the game whose text holds it.
 
     A record that holds a match (its games carry ``Game`` tags) is validated as one (see
-    :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that."""
+    :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that.
+    ``insert_passes``: the record leaves forced passes out (as the tag ``[Passes "omitted"]`` says)."""
     games = record.games
     if match is None:
         match = any(g.number is not None for g in games)
     if match and games:
-        replays = replay_match(games, variant, record.source, rules=rules).replays
+        replays = replay_match(games, variant, record.source, rules=rules, insert_passes=insert_passes).replays
     else:
-        replays = [replay(g, variant, record.source, rules=rules) for g in games]
+        replays = [replay(g, variant, record.source, rules=rules, insert_passes=insert_passes) for g in games]
     starts = [g.pos.line or 0 for g in games]
     for diag in record.errors:
         k = 0

@@ -1,7 +1,7 @@
 """Replay a recorded game move by move and collect every error, never stopping at the first one."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ..diagnostics import Diagnostic
@@ -133,6 +133,8 @@ class Replay:
 
 
 class _Replayer:
+    insert_passes = False       # the record leaves forced passes out (see ``replay``)
+
     def __init__(self, game: Game, variant: Variant, source: str):
         self.game = game
         self.variant = variant
@@ -317,10 +319,12 @@ class _Replayer:
         return out
 
     # -- the moves -------------------------------------------------------------------------
-    def run(self, pos: Position, start: int, collect: bool) -> tuple[int, list[Step]]:
+    def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None
+            ) -> tuple[int, list[Step]]:
         """Replay moves ``start..`` on ``pos``; return the error count and (when ``collect``) the steps.
 
-        The position is left after the last move when collecting, and restored otherwise."""
+        The position is left after the last move when collecting, and restored otherwise. ``moves``:
+        the entries to read (default the game's; a look-ahead with omitted passes reads a copy)."""
         errors = 0
         steps: list[Step] = []
         pushed = 0
@@ -328,12 +332,22 @@ class _Replayer:
         played_at_start = dict(self.played)
         lacks_at_start = list(self.lacks)
         scores_at_start, pending_at_start = list(self.scores), self.pending
-        moves = self.game.moves
-        for i in range(start, len(moves)):
+        # with omitted passes, the passes found are written into the moves (a look-ahead into a copy)
+        moves = self.game.moves if collect or not self.insert_passes else list(moves or self.game.moves)
+        i = start - 1
+        while (i := i + 1) < len(moves):
             entry = moves[i]
             seat = self.seat_of.get(entry.player)
             before = pos.ends
             diags: list[Diagnostic] = []
+            forced = self.forced_pass(pos, entry, seat) if self.insert_passes else None
+            if forced is not None:
+                moves.insert(i, forced)
+                entry, seat = forced, pos.turn
+                if collect:
+                    diags.append(self.diag("pass-inserted", f"{entry.player} cannot play on "
+                                           f"{pos.ends_text()} and passes here (the record leaves forced passes "
+                                           "out)", entry.pos, severity="info"))
             move: Move | None = None
             lacks: tuple[int, ...] = ()
             scored = 0
@@ -380,7 +394,7 @@ class _Replayer:
                             diags.append(exposed)
                 if verdict.playable:
                     if len(candidates) > 1:
-                        move, ambiguous = self.choose(pos, i, candidates)
+                        move, ambiguous = self.choose(pos, i, candidates, moves)
                         if ambiguous and collect:
                             pos.push(move)
                             harmless = pos.outcome() is not None
@@ -441,16 +455,31 @@ class _Replayer:
                          f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
                          entry.pos, revealed_by=str(tile))
 
-    def choose(self, pos: Position, i: int, candidates: list[Move]) -> tuple[Move, bool]:
+    def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
+        """With omitted passes: the pass the record leaves out before ``entry``, when the player to move
+        is not its mover and the judge says that player can only pass (None: nothing to insert)."""
+        if entry.is_muggins or seat is None or seat == pos.turn or pos.outcome() is not None:
+            return None
+        problem, adding = self.judge.turn(pos, seat, entry.is_play)
+        if problem is None or adding:
+            return None
+        verdict = self.judge.entry(pos, None, pos.turn)
+        if verdict.problems or not verdict.playable:
+            return None
+        return MoveEntry(self.players[pos.turn], None, round=entry.round, pos=entry.pos)
+
+    def choose(self, pos: Position, i: int, candidates: list[Move], moves: list[MoveEntry] | None = None
+               ) -> tuple[Move, bool]:
         """Pick the placement the rest of the record agrees with; say whether it stays undecided."""
         scored = []
-        entry = self.game.moves[i]
+        moves = moves if moves is not None else self.game.moves
+        entry = moves[i]
         for move in candidates:
             scores, pending = list(self.scores), self.pending
             pos.push(move)
             self.played[move.tile] = -1
             claimed = [p for p in self.score_play(pos, entry, pos.history[-1][1], move)[0] if p[3] == "error"]
-            errors, _ = self.run(pos, i + 1, collect=False)
+            errors, _ = self.run(pos, i + 1, collect=False, moves=moves)
             errors += len(claimed)
             del self.played[move.tile]
             pos.pop()
@@ -549,7 +578,7 @@ class _Replayer:
             return f"{'/'.join(stated.side)} are not players of this game ({', '.join(self.players)})"
         if result.winner is None or any(teams[s] != result.winner for s in seats):
             return f"the hand ends {actual}"
-        if stated.points != result.points:
+        if not stated.agrees(result.points):
             return f"the hand ends {actual}"
         return None
 
@@ -616,13 +645,21 @@ def resolve_variant(game: Game, variant: Variant | str | None = None, rules: dic
 
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
-           rules: dict[str, str] | None = None, lead: LeadRequirement | None = None) -> Replay:
+           rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
+           insert_passes: bool = False) -> Replay:
     """Replay ``game`` under ``variant`` (default: the record's Variant tag, else partnership).
 
     ``rules``: options on top of the record's Rules tag (``{"target": "200"}``). ``lead``: who must
-    lead, as the earlier games of a match decide it (the match validator passes it)."""
+    lead, as the earlier games of a match decide it (the match validator passes it).
+    ``insert_passes`` (or the game's tag ``[Passes "omitted"]``): the record leaves forced passes out;
+    where the next recorded mover is not the player to move and the judge says that player can only
+    pass, the pass is inserted (``pass-inserted``, info) and ``Replay.game`` holds the completed moves."""
     variant, diags = resolve_variant(game, variant, rules, source)
+    insert_passes = insert_passes or game.tags.get("Passes", "").strip().lower() == "omitted"
+    if insert_passes:
+        game = replace(game, moves=list(game.moves))
     r = _Replayer(game, variant, source)
+    r.insert_passes = insert_passes
     r.played = {}
     r.lacks = []
     r.requirement = lead

@@ -622,12 +622,14 @@ class DifferenceAward:
     for the winner the sum, over the losers, of each loser's pips minus the winner's, rounded up
     to ``unit`` (003: "Jeder verlierende Spieler nimmt die Differenz zwischen seiner und der
     Punktzahl des Gewinners am Ende, rundet sie auf fünf auf und schreibt sie dem Gewinner gut").
-    ``points`` of the result is that award; ``scores`` add the play points."""
+    ``points`` of the result is that award; ``scores`` add the play points. ``award=False``: the
+    pubs' form, where only the points scored during play count and the hand's winner gets nothing more."""
 
     unit: int = 5
+    award_hand: bool = True
 
     def award(self, facts: HandFacts, winner: int | None, seating: Seating) -> int:
-        if winner is None:
+        if winner is None or not self.award_hand:
             return 0
         best = facts.pips[seating.members(winner)[0]]
         return sum(round_up(p - best, self.unit) for s, p in enumerate(facts.pips) if seating.teams[s] != winner)

@@ -435,20 +435,35 @@ CUTTHROAT = Family(
 
 
 # block (003) ----------------------------------------------------------------------------------
+BLOCK_HAND = {"4": 6, "2": 7}    # two pairs: the text's six each; two players: the common 7 each, 14 out of play
+
+
+def _adjust_block(values: dict[str, str], explicit: set[str]) -> None:
+    """The hand size follows the number of players unless it is given."""
+    if "hand" not in explicit:
+        values["hand"] = str(BLOCK_HAND[values["players"]])
+
+
 def _build_block(o: dict[str, str], given: set[str]) -> dict:
     score = o["score"]
     target = int(o["target"]) if "target" in given else (0 if score == "game" else 100)
     scoring = {"game": PointScoring("game"), "pips": HandScoring("losers"),
                "difference": PointScoring("block-difference")}[score]
-    return dict(seating=Seating.partners(), dealing=Dealing(6),
+    n, hand = int(o["players"]), int(o["hand"])
+    if not 1 <= hand or hand * n >= 28:
+        raise BadOptionValue(f"option 'hand' of the block variant: {n} players with {hand} tiles each leave no "
+                             "tile out of play; the block game keeps sleepers (the partnership game deals all 28)")
+    if n == 2 and o["out"] == "pair":
+        raise BadOptionValue("option 'out=pair' of the block variant needs two pairs, not two players")
+    return dict(seating=Seating.partners() if n == 4 else Seating.individual(2), dealing=Dealing(hand),
                 opening=Opening(first_game_tile=None, highest_double=True), block=BlockRule(),
                 scoring=scoring, match=MatchScoring(target), lead=LeadPolicy("any"), end=o["out"])
 
 
 BLOCK = Family(
     "block",
-    "Block game for two pairs with 6 tiles each and 4 sleepers; the highest double opens; the lower pair "
-    "wins a block",
+    "Block game for two pairs with 6 tiles each and 4 sleepers (or two players, 7 each and 14 out of play); "
+    "the highest double opens; the lower pair wins a block",
     "003_00cd45980cfaffe5.txt",
     (
         OptionSpec("out", "one", "the hand ends when one player is out, or (strict) when both players of a "
@@ -456,9 +471,15 @@ BLOCK = Family(
         OptionSpec("score", "pips", "1 point a game, the opponents' pips, or the opponents' pips with the "
                    "difference on a block", values=("game", "pips", "difference")),
         OptionSpec("target", "100", "points that win the match (100 or 121; with score=game no end)", kind="int"),
+        OptionSpec("players", "4", "two pairs, or two players each for himself (the common computer form); "
+                   "default: as many as the record names", kind="int", values=("4", "2")),
+        OptionSpec("hand", "6", "tiles each (default 6 for two pairs, 7 for two players); the rest stay out of "
+                   "play, nobody draws", kind="int"),
     ),
     _build_block,
-    aliases=("block-game", "blockdomino", "sleepers"),
+    aliases=("block-game", "blockdomino", "sleepers", "block7", "block-2"),
+    presets={"block7": {"players": "2"}, "block-2": {"players": "2"}},
+    adjust=_adjust_block,
 )
 
 # draw (004, 003) --------------------------------------------------------------------------------
@@ -529,16 +550,25 @@ HUNGARIAN = Family(
 
 # all fives, all fives and threes (003) ------------------------------------------------------------
 FIVES_HAND = {"no": 6}         # a block game keeps the block game's six tiles; a draw game deals five
+PUB = {"count": "pub", "lead": "any", "award": "no", "target": "61"}    # Fives and Threes as played in pubs
+
+
+def _adjust_fives(values: dict[str, str], explicit: set[str]) -> None:
+    """The hand size follows the drawing rule unless it is given."""
+    if "hand" not in explicit:
+        values["hand"] = str(FIVES_HAND.get(values["draw"], 5))
 
 
 def _build_fives(threes: bool):
     def build(o: dict[str, str], given: set[str]) -> dict:
-        n = int(o["players"])
+        n, hand = int(o["players"]), int(o["hand"])
         draw = o["draw"]
-        return dict(seating=Seating.individual(n), dealing=Dealing(FIVES_HAND.get(draw, 5)),
+        if not 1 <= hand or hand * n > 28:
+            raise BadOptionValue(f"option 'hand': {n} players cannot each be dealt {hand} of the 28 tiles")
+        return dict(seating=Seating.individual(n), dealing=Dealing(hand),
                     drawing=None if draw == "no" else Drawing(draw, 0),
-                    opening=Opening(first_game_tile=None, highest_double=True),
-                    block=BlockDecider("player", "draw"), scoring=DifferenceAward(5),
+                    opening=Opening(first_game_tile=None, highest_double=o["lead"] == "double"),
+                    block=BlockDecider("player", "draw"), scoring=DifferenceAward(5, _yes(o["award"])),
                     play=PlayScoring(threes=threes, pub=o.get("count") == "pub"),
                     match=MatchScoring(int(o["target"])), lead=LeadPolicy("any"))
     return build
@@ -551,6 +581,12 @@ _FIVES_OPTIONS = (
                "and passes if it does not fit (one), or draws until he can (until); or no drawing: a block game "
                "with 6 tiles each and the rest sleepers (no)", values=("one", "until", "no")),
     OptionSpec("target", "100", "points that win the match (003: \"am häufigsten bis zu 100\")", kind="int"),
+    OptionSpec("hand", "5", "tiles each (default 5 when drawing, 6 with draw=no; pubs deal 9 to two players)",
+               kind="int"),
+    OptionSpec("lead", "double", "the holder of the highest double opens with it (003), or anyone leads any tile "
+               "(pubs)", values=("double", "any")),
+    OptionSpec("award", "yes", "at the end of the hand the winner scores each loser's pips less his own, rounded "
+               "up to five (003), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
 )
 
 ALL_FIVES = Family(
@@ -562,6 +598,7 @@ ALL_FIVES = Family(
     _FIVES_OPTIONS,
     _build_fives(False),
     aliases=("alle-fuenfer", "allefuenfer", "fives", "muggins", "all-5s"),
+    adjust=_adjust_fives,
 )
 
 ALL_FIVES_THREES = Family(
@@ -574,7 +611,10 @@ ALL_FIVES_THREES = Family(
                    "fives plus the number of threes (15 scores 3 + 5 = 8)", values=("sum", "pub")),
     ),
     _build_fives(True),
-    aliases=("alle-fuenfer-und-dreier", "fives-and-threes", "fives-threes", "5s-and-3s", "threes-and-fives"),
+    aliases=("alle-fuenfer-und-dreier", "fives-and-threes", "fives-threes", "5s-and-3s", "threes-and-fives",
+             "pub-fives-threes", "pub-fives-and-threes"),
+    presets={"pub-fives-threes": PUB, "pub-fives-and-threes": PUB},
+    adjust=_adjust_fives,
 )
 
 # french (002) and cross (003): layouts with four arms ---------------------------------------------
