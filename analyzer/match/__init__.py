@@ -123,6 +123,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     report = MatchReport(chosen, [])
     prev: Replay | None = None
     number = 0
+    first_leader: str | None = None      # who led the first game of the match being played
+    further: LeadRequirement | None = None
     for k, game in enumerate(games):
         names = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
         new_match = state.over
@@ -130,11 +132,31 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             state = chosen.match.start(sides)
             prev = None
             number = 0
+            further = None
+            if first_leader in names and len(names) == chosen.players:
+                further = chosen.lead.further_match(names.index(first_leader), chosen.players)
         number += 1
         req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
-        if req is None and number == 1 and game.number not in (None, 1):
-            req = LeadRequirement()      # an excerpt that starts later in a match
+        if req is None and number == 1:
+            if further is not None:
+                req = further            # a further match: the player to the right of the last first leader
+            elif game.number not in (None, 1):
+                req = LeadRequirement()      # an excerpt that starts later in a match
         rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes)
+        if rep.redealt:
+            # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
+            rep.end_diagnostics.append(_diag(rep, "redeal-game", "the tiles are dealt again; this game does "
+                                             "not count", "Redeal", severity="info"))
+            rep.__dict__.pop("diagnostics", None)
+            rep.match = MatchEntry(number, req.reason if req else "", None, state,
+                                   score_text(chosen, rep.players, state.scores)
+                                   if len(rep.players) >= chosen.players else "", new_match)
+            report.entries.append(rep.match)
+            report.replays.append(rep)
+            number -= 1
+            continue
+        if number == 1 and rep.players and len(rep.players) == chosen.players:
+            first_leader = rep.players[rep.initial.turn]
         if k == 0:
             rep.deal_diagnostics[:0] = diags
         if new_match:

@@ -80,6 +80,11 @@ class Replay:
         return not self.errors
 
     @property
+    def redealt(self) -> bool:
+        """The game is marked as dealt again (``[Redeal "C"]``): it has no moves and counts for nothing."""
+        return "Redeal" in self.game.tags
+
+    @property
     def deal_ok(self) -> bool:
         return not any(d.severity == "error" for d in self.deal_diagnostics)
 
@@ -203,10 +208,12 @@ class _Replayer:
                                      f"each player gets {size}", entry.pos))
             hands[seat] = hand
             doubles = sum(t.is_double for t in hand)
-            if v.dealing.redeal and doubles >= v.dealing.redeal:
+            if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags:
+                must = v.dealing.forced and bool(self.game.moves)
                 out.append(self.diag("redeal", f"{entry.player} is dealt {doubles} doubles: under redeal="
-                                     f"{v.dealing.redeal} the tiles may be dealt again", entry.pos,
-                                     severity="warning", doubles=doubles))
+                                     f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
+                                     + (", so this hand may not be played" if must else ""), entry.pos,
+                                     severity="error" if must else "warning", doubles=doubles))
         known = [h for h in hands if h is not None]
         if len(known) == n - 1 and v.dealing.all_dealt(n) and self.deal_ok(out):
             # one unknown hand in a game where every tile is dealt: it is the rest of the set
@@ -228,7 +235,29 @@ class _Replayer:
                            hidden=hidden)
         pos.pool &= mask_of(valid_tiles)
         self.hands = hands
+        out += self.redeal(hands)
         return pos, out
+
+    def redeal(self, hands: list[set[Tile] | None]) -> list[Diagnostic]:
+        """A game marked ``[Redeal "C"]``: C showed his doubles and the tiles were dealt again, so
+        the game has its deal and no moves, and counts for nothing."""
+        name = self.game.tags.get("Redeal")
+        if name is None:
+            return []
+        where = self.game.tag_pos.get("Redeal", self.game.pos)
+        seat = self.seat_of.get(name.strip())
+        if seat is None:
+            return [self.diag("unknown-player", f"the Redeal tag names {name!r}, who is not one of the players "
+                              f"({', '.join(self.players)})", where)]
+        out = []
+        problem = self.variant.dealing.redeal_problem(hands[seat] if seat < len(hands) else None)
+        if problem:
+            out.append(self.diag("redeal-unfounded", f"the game is marked as dealt again for {name.strip()}'s "
+                                 f"doubles, but {problem}", where))
+        if self.game.moves:
+            out.append(self.diag("redeal-played", "a game dealt again is not played: it has no moves",
+                                 self.game.moves[0].pos))
+        return out
 
     @staticmethod
     def deal_ok(diags: list[Diagnostic]) -> bool:
@@ -248,6 +277,11 @@ class _Replayer:
             holder_tile = op.holder_tile(number)
             req = LeadRequirement(holder_of=holder_tile, tile=op.forced_tile(number),
                                   reason="in the first game of a match") if holder_tile else LeadRequirement()
+        giver_tag = self.game.tags.get("LeadFrom")
+        if giver_tag is not None:
+            req, problem = self.hand_over(req, giver_tag)
+            if problem:
+                out.append(problem)
         leader = None
         lead_tag = self.game.tags.get("Lead")
         if lead_tag:
@@ -317,6 +351,23 @@ class _Replayer:
         pos.turn = leader or 0
         self.leader = pos.turn
         return out
+
+    def hand_over(self, req: LeadRequirement, name: str) -> tuple[LeadRequirement, Diagnostic | None]:
+        """``[LeadFrom "A"]``: A, who has the lead, hands it to his partner (the lead policy says
+        whether he may); the partner then leads, with any tile."""
+        where = self.game.tag_pos.get("LeadFrom", self.game.pos)
+        giver = self.seat_of.get(name.strip())
+        if giver is None:
+            return req, self.diag("unknown-player", f"the LeadFrom tag names {name!r}, who is not one of the "
+                                  f"players ({', '.join(self.players)})", where)
+        holder = None
+        if req.holder_of is not None:
+            holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
+        handed, problem = self.variant.lead.handed(req, giver, holder, self.variant.seating)
+        if problem:
+            return req, self.diag("lead-handover", f"{name.strip()} may not hand the lead to his partner: {problem}",
+                                  where)
+        return handed, None
 
     # -- the moves -------------------------------------------------------------------------
     def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None

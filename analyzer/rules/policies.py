@@ -104,12 +104,30 @@ class Dealing:
     """The set (double-``max_pip``) and how many tiles each hand gets; the rest are sleepers.
 
     ``set_aside`` tiles take no part in the hand (the [0-0] of three-handed cut-throat);
-    ``redeal``: a player dealt that many doubles or more may have the tiles dealt again (0: never)."""
+    ``redeal``: a player dealt that many doubles or more may have the tiles dealt again (0: never);
+    ``forced``: he must (South American: "werden die Steine zusammengeworfen und es wird noch einmal
+    gegeben"), so a hand played with such a deal is an error, not a warning."""
 
     hand_size: int = 7
     max_pip: int = 6
     set_aside: tuple[Tile, ...] = ()
     redeal: int = 0
+    forced: bool = False
+
+    def redeal_due(self, hand: set[Tile] | frozenset[Tile]) -> bool:
+        """Whether this hand holds enough doubles for a new deal."""
+        return bool(self.redeal) and sum(t.is_double for t in hand) >= self.redeal
+
+    def redeal_problem(self, hand: set[Tile] | frozenset[Tile] | None) -> str | None:
+        """Why a game marked as re-dealt for this hand's doubles may not be (None: it may)."""
+        if not self.redeal:
+            return "these rules deal again for no hand (option redeal)"
+        if hand is None:
+            return None
+        doubles = sum(t.is_double for t in hand)
+        if doubles < self.redeal:
+            return f"the hand holds {doubles} double{'s' * (doubles != 1)}; a new deal needs {self.redeal}"
+        return None
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -240,11 +258,43 @@ class LeadPolicy:
     the winning side's player with the fewest pips), ``six-six`` (the [6-6] holder, with it),
     ``match`` (the match scoring decides: Jamaican six love), ``any``. ``void_same``: after a hand
     that does not count the same player leads again. ``tie``: after a drawn block (Doscientos),
-    ``six-six`` (the [6-6] holder leads) or ``blocker`` (the player who blocked leads)."""
+    ``six-six`` (the [6-6] holder leads) or ``blocker`` (the player who blocked leads).
+    ``block``: ``last-or-right`` when a block is won by the player who played last or the next one
+    (Doscientos): the player who won it leads next. ``next_match``: ``right``: the first game of a
+    further match is led by the player to the right of the previous match's first leader, with any
+    tile (000). ``hand_over``: the player whose turn it is to lead may hand the lead to his partner,
+    who leads any tile (Doscientos, "wenn man sich vor dem Spiel darauf einigt")."""
 
     next: str = "rotate"
     void_same: bool = True
     tie: str = ""
+    block: str = ""
+    next_match: str = ""
+    hand_over: bool = False
+
+    def further_match(self, first_leader: int, n: int) -> LeadRequirement | None:
+        """Who leads the first game of a further match, given the seat that led the previous match's
+        first game (None: the first-game rule of the variant, as for the first match)."""
+        if self.next_match != "right":
+            return None
+        return LeadRequirement(frozenset({(first_leader + 1) % n}), reason="the first game of a further match "
+                               "is led by the player to the right of the one who led the previous match's "
+                               "first game, with any tile")
+
+    def handed(self, req: LeadRequirement, giver: int, holder: int | None, seating: Seating
+               ) -> tuple[LeadRequirement, str | None]:
+        """The lead handed by ``giver`` to his partner: who must lead now, and why ``giver`` may not
+        hand it (None: he may). ``holder``: the seat holding the tile whose holder leads, if known."""
+        if not self.hand_over:
+            return req, "these rules do not let a player hand the lead to his partner (option hand-over)"
+        if req.holder_of is not None and holder is not None and holder != giver:
+            return req, f"the holder of {req.holder_of} has the lead, not he"
+        if req.seats is not None and giver not in req.seats:
+            return req, "he does not have the lead to hand over" + (f" ({req.reason})" if req.reason else "")
+        partners = frozenset(s for s in seating.members(seating.teams[giver]) if s != giver)
+        if not partners:
+            return req, "he has no partner"
+        return LeadRequirement(partners, reason="the lead is handed to the partner, who leads any tile"), None
 
     def requirement(self, prev_leader: int, prev: HandResult | None, facts: HandFacts | None,
                     seating: Seating, match_lead: LeadRequirement | None = None) -> LeadRequirement:
@@ -273,6 +323,11 @@ class LeadPolicy:
         if self.next == "winner-lowest":
             if prev.termination == "domino":
                 return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
+            if self.block == "last-or-right" and facts is not None and not prev.note:
+                a, b = prev.seat, (prev.seat + 1) % n
+                won = a if facts.pips[a] < facts.pips[b] else b
+                return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
+                                       "played last or the next player, whoever has fewer pips) leads")
             if self.tie == "blocker" and prev.note == "tie:last":
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             if facts is None:
@@ -323,10 +378,14 @@ class BlockDecider:
     by: str = "team"
     tie: str = "draw"
     doubles_once: bool = False
+    blank: int = 0                # what [0-0] counts when the block is decided (Great Lakes: 50)
 
     def _facts(self, facts: HandFacts) -> HandFacts:
-        if not self.doubles_once or facts.hands is None:
+        if facts.hands is None or not (self.doubles_once or self.blank):
             return facts
+        if self.blank:
+            pips = tuple(p + (self.blank if _held(h, DOUBLE_BLANK) else 0) for p, h in zip(facts.pips, facts.hands))
+            return replace(facts, pips=pips)
         from ..position import tiles_of
         pips = tuple(sum(t.high if t.is_double else t.pips for t in tiles_of(h, 12)) for h in facts.hands)
         return replace(facts, pips=pips)

@@ -195,8 +195,8 @@ class Family:
         return {s.key: s.default for s in self.options}
 
 
-def _standard_block(by: str, tie: str):
-    return BlockRule() if by == "team" and tie == "draw" else BlockDecider(by, tie)
+def _standard_block(by: str, tie: str, blank: int = 0):
+    return BlockRule() if by == "team" and tie == "draw" and not blank else BlockDecider(by, tie, blank=blank)
 
 
 def _scoring(count: str, **extra):
@@ -219,7 +219,7 @@ PARTNERSHIP_SYSTEMS = {
     "doscientos": {"score": "all", "lead": "winner-lowest", "target": "200"},
     "quinientos": {"score": "all", "lead": "winner-lowest", "target": "500", "capicu": "yes",
                    "chuchazo": "any", "first-wins": "yes"},
-    "south-american": {"match": "games", "target": "10", "redeal": "5"},
+    "south-american": {"match": "games", "target": "10", "redeal": "5", "must-redeal": "yes"},
     "milo": {"score": "milo", "target": "5"},
 }
 
@@ -233,10 +233,10 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
     first = None if o["first"] == "draw" else SIX_SIX
     return dict(
         seating=Seating.partners(),
-        dealing=Dealing(7, 6, (), int(o["redeal"])),
+        dealing=Dealing(7, 6, (), int(o["redeal"]), _yes(o["must-redeal"])),
         opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
                         double=o["open"] == "double"),
-        block=_standard_block(o["block"], o["tie"]),
+        block=_standard_block(o["block"], o["tie"], int(o["blank"]) if o["blank-count"] == "everywhere" else 0),
         scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
                          capicu=100 if _yes(o["capicu"]) else 0,
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
@@ -244,7 +244,8 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         match=MatchScoring(target, "games" if kind == "games" else "points", int(o["min-games"]) if kind == "games" else 0,
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else ()),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
-                         "six-six": "six-six"}[o["lead"]], True, lead_tie),
+                         "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] != "team" else "",
+                        next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"])),
     )
 
 
@@ -293,6 +294,14 @@ PARTNERSHIP = Family(
                    "if the other side has won min-games", values=("points", "games")),
         OptionSpec("min-games", "5", "with match=games: the games the losers must have won, else the match "
                    "is drawn", kind="int"),
+        OptionSpec("blank-count", "everywhere", "with blank=50: [0-0] counts 50 wherever pips are counted, also "
+                   "when a block is decided (everywhere), or only in the winners' score (score)",
+                   values=("everywhere", "score")),
+        OptionSpec("hand-over", "no", "Doscientos: the player whose turn it is to lead may hand the lead to his "
+                   "partner, who leads any tile; the record says so with the tag LeadFrom (the giver)",
+                   kind="bool"),
+        OptionSpec("must-redeal", "no", "with redeal=N: a hand with N doubles must be dealt again (South "
+                   "American), so playing it is an error; no: he may ask for it (a warning)", kind="bool"),
     ),
     _build_partnership,
     aliases=("partner", "partners", "domino-mit-partner", "partnerdomino", "partnership-domino", "doscientos",
