@@ -142,7 +142,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                 req = further            # a further match: the player to the right of the last first leader
             elif game.number not in (None, 1):
                 req = LeadRequirement()      # an excerpt that starts later in a match
-        rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes)
+        rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes, worth=chosen.match.worth(state))
         if rep.redealt:
             # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
             rep.end_diagnostics.append(_diag(rep, "redeal-game", "the tiles are dealt again; this game does "

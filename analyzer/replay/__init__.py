@@ -139,6 +139,7 @@ class Replay:
 
 class _Replayer:
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
+    worth: int | None = None    # what the game is worth in its match after drawn games (Jamaican, Chiva)
 
     def __init__(self, game: Game, variant: Variant, source: str):
         self.game = game
@@ -629,7 +630,9 @@ class _Replayer:
             return f"{'/'.join(stated.side)} are not players of this game ({', '.join(self.players)})"
         if result.winner is None or any(teams[s] != result.winner for s in seats):
             return f"the hand ends {actual}"
-        if not stated.agrees(result.points):
+        if not stated.agrees(result.points) and not (self.worth and stated.agrees(self.worth)):
+            if self.worth and self.worth != result.points:
+                return f"the hand ends {actual} (in the match, after drawn games, {self.worth})"
             return f"the hand ends {actual}"
         return None
 
@@ -697,20 +700,23 @@ def resolve_variant(game: Game, variant: Variant | str | None = None, rules: dic
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
            rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
-           insert_passes: bool = False) -> Replay:
+           insert_passes: bool = False, worth: int | None = None) -> Replay:
     """Replay ``game`` under ``variant`` (default: the record's Variant tag, else partnership).
 
     ``rules``: options on top of the record's Rules tag (``{"target": "200"}``). ``lead``: who must
     lead, as the earlier games of a match decide it (the match validator passes it).
     ``insert_passes`` (or the game's tag ``[Passes "omitted"]``): the record leaves forced passes out;
     where the next recorded mover is not the player to move and the judge says that player can only
-    pass, the pass is inserted (``pass-inserted``, info) and ``Replay.game`` holds the completed moves."""
+    pass, the pass is inserted (``pass-inserted``, info) and ``Replay.game`` holds the completed moves.
+    ``worth``: what the game is worth in its match after drawn games (the match passes it); the
+    Result tag may state that instead of the hand's own point."""
     variant, diags = resolve_variant(game, variant, rules, source)
     insert_passes = insert_passes or game.tags.get("Passes", "").strip().lower() == "omitted"
     if insert_passes:
         game = replace(game, moves=list(game.moves))
     r = _Replayer(game, variant, source)
     r.insert_passes = insert_passes
+    r.worth = worth
     r.played = {}
     r.lacks = []
     r.requirement = lead

@@ -258,7 +258,8 @@ class LeadPolicy:
     the winning side's player with the fewest pips), ``six-six`` (the [6-6] holder, with it),
     ``match`` (the match scoring decides: Jamaican six love), ``any``. ``void_same``: after a hand
     that does not count the same player leads again. ``tie``: after a drawn block (Doscientos),
-    ``six-six`` (the [6-6] holder leads) or ``blocker`` (the player who blocked leads).
+    ``six-six`` (the [6-6] holder leads), ``blocker`` (the player who blocked leads) or ``match``
+    (as the match score decides, like ``next="match"``).
     ``block``: ``last-or-right`` when a block is won by the player who played last or the next one
     (Doscientos): the player who won it leads next. ``next_match``: ``right``: the first game of a
     further match is led by the player to the right of the previous match's first leader, with any
@@ -312,6 +313,8 @@ class LeadPolicy:
         if self.next == "match" and match_lead is not None:
             return match_lead
         if prev.winner is None:
+            if self.tie == "match" and match_lead is not None:
+                return match_lead
             if self.tie == "six-six":
                 return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn block the [6-6] holder leads")
             if self.tie == "blocker" and prev.termination == "blocked":
@@ -717,6 +720,7 @@ class MatchState:
     winner: int | None = None          # the side that won the match
     drawn: bool = False                # the match ended drawn (South American)
     note: str = ""                     # what happened in the last game (a reset, a bonus...)
+    last: int | None = None            # the side that won the last game that was won (Cut Throat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -730,13 +734,25 @@ class MatchScoring:
     (Jamaican: ``target`` wins in a row, a loss resets both to 0, a draw makes the next game worth
     one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
     has won a game all reset), ``shutout`` (Chiva for three: the same without the reset). ``first_wins``: bonuses for the winners of the first games won by
-    domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end."""
+    domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end.
+    ``draw_bonus`` (``cutthroat``): "wie beim Partnerspiel", a drawn game makes the next one worth a
+    point more. ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
+    (the [6-6] holder, as at 0-0 in the partner game) or ``winner`` (the winner of the last game)."""
 
     target: int = 100
     kind: str = "points"
     min_other: int = 0
     first_wins: tuple[int, ...] = ()
     playoff: bool = False
+    draw_bonus: bool = False
+    reset_lead: str = "winner"
+
+    def worth(self, state: MatchState) -> int | None:
+        """What the next game is worth in the match after drawn games, when that differs from the
+        hand's own point (a Result tag may state either); None when drawn games add nothing."""
+        if self.kind == "straight" or (self.kind == "cutthroat" and self.draw_bonus):
+            return 1 + state.pending
+        return None
 
     def start(self, sides: int) -> MatchState:
         return MatchState((0,) * sides, (0,) * sides)
@@ -755,15 +771,21 @@ class MatchScoring:
         if self.kind == "straight":
             return self._straight(state, result, games, wins)
         if self.kind in ("cutthroat", "shutout"):
+            bonus = self.kind == "cutthroat" and self.draw_bonus
             if result.winner is None:
-                return replace(state, games=games, wins=tuple(wins))
-            scores[result.winner] += 1
-            if self.target and scores[result.winner] >= self.target and 0 in scores:
-                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=result.winner)
+                pending = state.pending + 1 if bonus else 0
+                return replace(state, games=games, wins=tuple(wins), pending=pending,
+                               note=f"a draw: the next game is worth {pending + 1}" if bonus else "")
+            w = result.winner
+            worth = 1 + state.pending if bonus else 1
+            scores[w] += worth
+            note = f"{worth} points (after {worth - 1} drawn game{'s' * (worth > 2)})" if worth > 1 else ""
+            if self.target and scores[w] >= self.target and 0 in scores:
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note, last=w)
             if self.kind == "cutthroat" and all(s >= 1 for s in scores):
-                return MatchState((0,) * sides, tuple(wins), games, note="everybody has won a game: all scores "
-                                  "go back to 0")
-            return MatchState(tuple(scores), tuple(wins), games)
+                return MatchState((0,) * sides, tuple(wins), games, last=w, note="everybody has won a game: all "
+                                  "scores go back to 0")
+            return MatchState(tuple(scores), tuple(wins), games, note=note, last=w)
         added = list(result.scores) if result.scores else [0] * sides
         if not result.scores and result.winner is not None:
             added[result.winner] = result.points
@@ -827,7 +849,15 @@ class MatchScoring:
         return MatchState(tuple(scores), tuple(wins), games, note=note)
 
     def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
-        """Who leads the next game when the match state decides it (``straight``)."""
+        """Who leads the next game when the match state decides it (``straight``; ``cutthroat``
+        played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner)."""
+        if self.kind == "cutthroat" and state.games:
+            if not any(state.scores) and (self.reset_lead == "six-six" or state.last is None):
+                return LeadRequirement(holder_of=SIX_SIX, reason="with every score at 0 the [6-6] holder leads")
+            if state.last is not None:
+                return LeadRequirement(frozenset(seating.members(state.last)),
+                                       reason="the winner of the last game that was won leads")
+            return None
         if self.kind != "straight":
             return None
         leading = [s for s, v in enumerate(state.scores) if v > 0]

@@ -381,7 +381,8 @@ def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
                     lead=LeadPolicy("winner-lowest", True))
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=SIX_SIX),
                 block=BlockRule(), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "straight"), lead=LeadPolicy("winner-lowest", True))
+                match=MatchScoring(int(o["target"]), "straight"),
+                lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
 
 
 CHIVA = Family(
@@ -393,7 +394,10 @@ CHIVA = Family(
                 "has none)", kind="int"),
      OptionSpec("players", "4", "4 (partners), or 2 or 3 each for himself, 7 tiles each, drawing from the "
                 "boneyard until he can play or it is empty; default: as many as the record names",
-                kind="int", values=("4", "2", "3"))),
+                kind="int", values=("4", "2", "3")),
+     OptionSpec("draw-lead", "six-six", "four players: after a drawn game the [6-6] holder leads, or (jamaican) "
+                "as in the Jamaican partner game: the side with points, at 0-0 the [6-6] holder",
+                values=("six-six", "jamaican"))),
     _build_chiva,
     aliases=("shutout",),
 )
@@ -414,12 +418,18 @@ def _build_cutthroat(o: dict[str, str], given: set[str]) -> dict:
         return dict(seating=Seating.individual(2), dealing=Dealing(7), drawing=Drawing("until", 0),
                     opening=Opening(first_game_tile=None, first_highest=True),
                     block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
-                    match=MatchScoring(int(o["target"]), "cutthroat"), lead=LeadPolicy("winners", True))
+                    match=_cutthroat_match(o), lead=LeadPolicy("match", True))
     dealing = {2: Dealing(14), 3: Dealing(9, 6, (DOUBLE_BLANK,)), 4: Dealing(7)}[n]
     return dict(seating=Seating.individual(n), dealing=dealing,
                 opening=Opening(first_game_tile=SIX_SIX, holder_only=o["mode"] == "informal"),
                 block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "cutthroat"), lead=LeadPolicy("winners", True))
+                match=_cutthroat_match(o), lead=LeadPolicy("match", True))
+
+
+def _cutthroat_match(o: dict[str, str]) -> MatchScoring:
+    """"Es wird wie beim Partnerspiel gespielt": a draw makes the next game worth more, and at all 0
+    the [6-6] holder leads (the options give the other readings)."""
+    return MatchScoring(int(o["target"]), "cutthroat", draw_bonus=_yes(o["draw-worth"]), reset_lead=o["reset-lead"])
 
 
 CUTTHROAT = Family(
@@ -436,6 +446,12 @@ CUTTHROAT = Family(
         OptionSpec("draw", "no", "two players with 7 tiles each, the other 14 a boneyard: a player who cannot "
                    "play draws until he can or it is empty; the first game is opened by the holder of the "
                    "highest double dealt, with it", kind="bool"),
+        OptionSpec("draw-worth", "yes", "as in the partner game, a drawn game makes the next one worth a point "
+                   "more (after it the winner of the last game that was won leads; at 0 the [6-6] holder); "
+                   "no: a drawn game changes nothing", kind="bool"),
+        OptionSpec("reset-lead", "six-six", "once everybody has won a game and the scores go back to 0, the "
+                   "[6-6] holder leads (as at 0-0 in the partner game), or the winner of that game",
+                   values=("six-six", "winner")),
     ),
     _build_cutthroat,
     aliases=("cut-throat", "jeder-gegen-jeden"),
