@@ -36,3 +36,65 @@ def test_the_exposed_tag_must_name_a_tile_the_player_was_dealt():
     assert [d.code for d in rep.errors] == ["bad-exposed"]
     rep = whist('[Exposed "C four-six"]', "1. B [1-1]")
     assert [d.code for d in rep.errors] == ["bad-exposed"]
+
+
+# "Wird im Zuge der Aufnahme der Steine oder während des Spiels ein Stein aufgedeckt, so muss dieser
+#  Stein offen auf dem Tisch liegen bleiben": a tile exposed during play binds from that moment, not
+#  from the start: ``[Exposed "C [4-6] from 3"]``.
+def test_a_tile_exposed_during_play_binds_only_from_the_row_it_was_exposed():
+    moves = ROUNDS_1_2 + " C [4-5]@5 D [0-4]\n3. A [0-5] B pass C [2-5]"
+    # exposed before play: C should have played [4-6] in row 2 (on the 4)
+    assert [d.line for d in whist('[Exposed "C [4-6]"]', moves).errors if d.code == "exposed-tile"] == [9]
+    # exposed in row 3: row 2 is free, but in row 3 the [4-6] fits the 4 and C plays [2-5]
+    rep = whist('[Exposed "C [4-6] from 3"]', moves)
+    (err,) = [d for d in rep.errors if d.code == "exposed-tile"]
+    assert err.line == 10 and "before row 3" in err.message
+    assert whist('[Exposed "C [4-6] from 4"]', moves).valid
+    assert [d.code for d in whist('[Exposed "C [4-6] from x"]', moves).errors] == ["bad-exposed"]
+
+
+# §3: "Einander gegenüber sitzende Spieler sind Partner für die Dauer einer Partie. So wie beim
+#  Kartenspiel Whist spielt 'Hoch' gegen 'Niedrig'. Ziehen zwei Spieler Steine mit derselben
+#  Augensumme, z.B. 4-3 und 6-1, so entscheidet die höchste einzelne Zahl, 6-1 gilt also höher als 4-3."
+def test_the_seat_draw_decides_the_partnerships_and_the_first_leader():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.rules import SeatDraw
+    draw = SeatDraw.parse("A [0-1], B [1-6], C [0-2], D [3-4]")
+    assert draw.ranked()[:2] == ["B", "D"] and draw.teams() == (("B", "D"), ("C", "A"))
+    (rep,) = replay_record(read(RECORDS / "whist-seat-draw.dom"))
+    assert rep.valid and rep.match.lead_rule.startswith("§3")
+    text = (RECORDS / "whist-seat-draw.dom").read_text()
+    # B and C drawn high would have to sit opposite each other
+    (rep,) = replay_record(parse(text.replace("C [0-2], D [3-4]", "C [3-4], D [0-2]")))
+    assert [d.code for d in rep.errors] == ["seat-draw"]
+    # D drawn highest: D leads the first game, not B
+    (rep,) = replay_record(parse(text.replace("B [1-6], C [0-2], D [3-4]", "B [3-4], C [0-2], D [1-6]")))
+    assert [d.code for d in rep.errors][:1] == ["lead-player"]
+    # the whist cut: the highest deals and the next player leads
+    (rep,) = replay_record(parse(text.replace('[Variant "whist"]', '[Variant "whist"]\n[Rules "seat-lead=after-highest"]')))
+    assert "lead-player" in [d.code for d in rep.errors]
+    (rep,) = replay_record(parse(text.replace("D [3-4]", "D [3-4], E [0-0]")))
+    assert [d.code for d in rep.errors] == ["bad-seat-draw"]
+
+
+# §10: "Die zwei hohen Steine bilden eine Partnerschaft gegen die drei niederen Steine ... Beim ersten
+#  Spiel pausiert der mit dem niedersten Stein, beim zweiten Spiel der mit dem nächst höheren, usf."
+#  §11: "Beim ersten Spiel pausieren die beiden Spieler, die die niedersten Steine gezogen haben, beim
+#  zweiten Spiel die nächst höheren usf."
+def test_five_and_six_players_sit_out_in_turn():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.rules import SeatDraw
+    five = SeatDraw.parse("A [5-6], B [1-2], C [3-6], D [0-4], E [2-3]")
+    assert five.teams() == (("A", "C"), ("E", "D", "B"))
+    assert [five.sitting_out(k) for k in range(1, 5)] == [("B",), ("D",), ("E",), ("B",)]
+    six = SeatDraw.parse("A [5-6], B [1-2], C [3-6], D [0-4], E [2-3], F [6-6]")
+    assert six.teams() == (("F", "A", "C"), ("E", "D", "B"))
+    assert [six.sitting_out(k) for k in (1, 2, 3)] == [("C", "B"), ("A", "D"), ("F", "E")]
+    reps = replay_record(read(RECORDS / "match-whist-five.dom"))
+    assert all(r.valid for r in reps) and [r.players for r in reps][1] == ("A", "B", "C", "E")
+    text = (RECORDS / "match-whist-five.dom").read_text()
+    reps = replay_record(parse(text.replace('[Players "A, B, C, E"]', '[Players "A, D, C, E"]')
+                               .replace("\nB: ", "\nD: ", 1)))
+    assert "sit-out" in [d.code for d in reps[1].errors]

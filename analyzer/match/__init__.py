@@ -9,12 +9,12 @@ It says when the match is over and who won it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record
 from ..replay import Replay, hand_facts, replay, resolve_variant
-from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, Variant, find_variant
+from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
 from ..rules.ending import position_for
 from ..position import mask_of
 from ..tiles import Move, Tile
@@ -124,6 +124,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     prev: Replay | None = None
     number = 0
     first_leader: str | None = None      # who led the first game of the match being played
+    draw: SeatDraw | None = None         # Domino Whist: the tiles drawn for the seats (SeatDraw tag)
+    draw_problem: Diagnostic | None = None
     further: LeadRequirement | None = None
     for k, game in enumerate(games):
         names = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
@@ -133,16 +135,25 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             prev = None
             number = 0
             further = None
+            draw = None                  # a further match draws for its seats again
             if first_leader in names and len(names) == chosen.players:
                 further = chosen.lead.further_match(names.index(first_leader), chosen.players)
         number += 1
+        if "SeatDraw" in game.tags and chosen.irregularities == "whist":
+            draw, draw_problem = _seat_draw(game, chosen)
         req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
+        if req is None and number == 1 and draw is not None and draw.first_leader(names) is not None:
+            req = LeadRequirement(frozenset({names.index(draw.first_leader(names))}),
+                                  reason="§3: the tiles drawn for the seats decide who leads the first game")
         if req is None and number == 1:
             if further is not None:
                 req = further            # a further match: the player to the right of the last first leader
             elif game.number not in (None, 1):
                 req = LeadRequirement()      # an excerpt that starts later in a match
         rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes, worth=chosen.match.worth(state))
+        if draw_problem or draw is not None:
+            rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number))
+            draw_problem = None
         if rep.redealt:
             # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
             rep.end_diagnostics.append(_diag(rep, "redeal-game", "the tiles are dealt again; this game does "
@@ -186,6 +197,44 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         report.replays.append(rep)
         prev = rep
     return report
+
+
+def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnostic | None]:
+    """The SeatDraw tag read (None and the problem when it cannot be)."""
+    where = game.tag_pos.get("SeatDraw", game.pos)
+    try:
+        draw = SeatDraw.parse(game.tags["SeatDraw"], variant.option("seat-lead", "highest"))
+    except ValueError as exc:
+        return None, Diagnostic("error", "bad-seat-draw", str(exc), where.line or None, where.column or None)
+    if len(draw.tiles) != variant.people:
+        return None, Diagnostic("error", "bad-seat-draw", f"the SeatDraw tag names {len(draw.tiles)} people; "
+                                f"this match has {variant.people}", where.line or None, where.column or None)
+    return draw, None
+
+
+def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | None, number: int
+                      ) -> list[Diagnostic]:
+    """Domino Whist §3, §10, §11: the game's players sit and sit out as the tiles drawn say."""
+    if problem is not None:
+        return [replace(problem, source=rep.source)]
+    out = []
+    players = rep.players
+    strangers = [p for p in players if p not in draw.names]
+    if strangers:
+        return [_diag(rep, "bad-seat-draw", f"{', '.join(strangers)} drew no tile in the SeatDraw tag "
+                      f"({', '.join(draw.names)})", "Players")]
+    out_now = draw.sitting_out(number)
+    wrong = [p for p in out_now if p in players]
+    if wrong:
+        high, low = draw.teams()
+        out.append(_diag(rep, "sit-out", f"{' and '.join(out_now)} sit{'s' * (len(out_now) == 1)} out game {number} "
+                         f"of the match (§10/§11: the tiles drawn decide who pauses in turn; the high team "
+                         f"{', '.join(high)}, the low team {', '.join(low)}), but {', '.join(wrong)} play"
+                         f"{'s' * (len(wrong) == 1)}", "Players", expected=list(out_now)))
+    seats = draw.seat_problem(players, rep.variant.seating)
+    if seats:
+        out.append(_diag(rep, "seat-draw", f"§3: {seats}", "Players"))
+    return out
 
 
 def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) -> None:
@@ -362,7 +411,7 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
     ``insert_passes``: the record leaves forced passes out (as the tag ``[Passes "omitted"]`` says)."""
     games = record.games
     if match is None:
-        match = any(g.number is not None for g in games)
+        match = any(g.number is not None or "SeatDraw" in g.tags for g in games)
     if match and games:
         replays = replay_match(games, variant, record.source, rules=rules, insert_passes=insert_passes).replays
     else:

@@ -3,7 +3,7 @@
 Each policy answers one question: who sits where (``Seating``), what is dealt (``Dealing``), who
 leads a hand and with what (``Opening``), who leads the next game (``LeadPolicy``), who wins a
 blocked hand (``BlockRule`` / ``BlockDecider``), what a hand is worth (``HandScoring`` /
-``PointScoring``) and when a match is over (``MatchScoring``).
+``PointScoring``); when a match is over is ``rules/matchplay.py`` (``MatchScoring``).
 
 ``BlockRule`` and ``HandScoring`` are the standard rules of the partnership game exactly (the
 solver recognises them by type and writes them inline); every other rule is a different class,
@@ -16,9 +16,8 @@ from typing import Sequence
 from ..tiles import Tile, tile_set
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
-           "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward", "MatchScoring",
-           "MatchState",
-           "HandFacts", "HandResult", "draw_rank", "DOUBLE_BLANK"]
+           "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
+           "HandFacts", "HandResult", "DOUBLE_BLANK"]
 
 DOUBLE_BLANK = Tile(0, 0)
 SIX_SIX = Tile(6, 6)
@@ -88,14 +87,6 @@ class Seating:
 
     def members(self, side: int) -> tuple[int, ...]:
         return tuple(s for s, t in enumerate(self.teams) if t == side)
-
-
-def draw_rank(tile: Tile) -> tuple[int, int]:
-    """The rank of a tile drawn for seats (Domino Whist §3): pips first, then the higher half.
-
-    "Ziehen zwei Spieler Steine mit derselben Augensumme, z.B. 4-3 und 6-1, so entscheidet die
-    höchste einzelne Zahl, 6-1 gilt also höher als 4-3." """
-    return (tile.pips, tile.high)
 
 
 # -- dealing --------------------------------------------------------------------------------
@@ -704,167 +695,3 @@ class DifferenceAward:
         if winner is not None:
             scores[winner] += points
         return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
-
-
-# -- match scoring --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class MatchState:
-    """The running score of a match after some games."""
-
-    scores: tuple[int, ...]
-    wins: tuple[int, ...]
-    games: int = 0
-    pending: int = 0                   # drawn games since the last win (Jamaican: the next is worth more)
-    playoff: bool = False              # the next game decides a 1-1 (Jamaican option)
-    over: bool = False
-    winner: int | None = None          # the side that won the match
-    drawn: bool = False                # the match ended drawn (South American)
-    note: str = ""                     # what happened in the last game (a reset, a bonus...)
-    last: int | None = None            # the side that won the last game that was won (Cut Throat)
-
-
-@dataclass(frozen=True, slots=True)
-class MatchScoring:
-    """The match.
-
-    ``kind``: ``points`` (the first side to reach ``target`` points wins; when several reach it
-    in one game the lower total wins), ``bad`` (bad points: the match ends when a side reaches
-    ``target``, the side with fewer wins), ``games`` (the first side to win ``target`` games wins,
-    but only if every other side has won ``min_other``; else the match is drawn), ``straight``
-    (Jamaican: ``target`` wins in a row, a loss resets both to 0, a draw makes the next game worth
-    one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
-    has won a game all reset), ``shutout`` (Chiva for three: the same without the reset). ``first_wins``: bonuses for the winners of the first games won by
-    domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end.
-    ``draw_bonus`` (``cutthroat``): "wie beim Partnerspiel", a drawn game makes the next one worth a
-    point more. ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
-    (the [6-6] holder, as at 0-0 in the partner game) or ``winner`` (the winner of the last game)."""
-
-    target: int = 100
-    kind: str = "points"
-    min_other: int = 0
-    first_wins: tuple[int, ...] = ()
-    playoff: bool = False
-    draw_bonus: bool = False
-    reset_lead: str = "winner"
-
-    def worth(self, state: MatchState) -> int | None:
-        """What the next game is worth in the match after drawn games, when that differs from the
-        hand's own point (a Result tag may state either); None when drawn games add nothing."""
-        if self.kind == "straight" or (self.kind == "cutthroat" and self.draw_bonus):
-            return 1 + state.pending
-        return None
-
-    def start(self, sides: int) -> MatchState:
-        return MatchState((0,) * sides, (0,) * sides)
-
-    def apply(self, state: MatchState, result: HandResult) -> MatchState:
-        """The match after one more hand."""
-        sides = len(state.scores)
-        scores = list(state.scores)
-        wins = list(state.wins)
-        games = state.games + 1
-        if result.void:
-            return replace(state, games=games, note="the hand does not count and is played again")
-        if result.winner is not None:
-            wins[result.winner] += 1
-        note = ""
-        if self.kind == "straight":
-            return self._straight(state, result, games, wins)
-        if self.kind in ("cutthroat", "shutout"):
-            bonus = self.kind == "cutthroat" and self.draw_bonus
-            if result.winner is None:
-                pending = state.pending + 1 if bonus else 0
-                return replace(state, games=games, wins=tuple(wins), pending=pending,
-                               note=f"a draw: the next game is worth {pending + 1}" if bonus else "")
-            w = result.winner
-            worth = 1 + state.pending if bonus else 1
-            scores[w] += worth
-            note = f"{worth} points (after {worth - 1} drawn game{'s' * (worth > 2)})" if worth > 1 else ""
-            if self.target and scores[w] >= self.target and 0 in scores:
-                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note, last=w)
-            if self.kind == "cutthroat" and all(s >= 1 for s in scores):
-                return MatchState((0,) * sides, tuple(wins), games, last=w, note="everybody has won a game: all "
-                                  "scores go back to 0")
-            return MatchState(tuple(scores), tuple(wins), games, note=note, last=w)
-        added = list(result.scores) if result.scores else [0] * sides
-        if not result.scores and result.winner is not None:
-            added[result.winner] = result.points
-        if (self.first_wins and result.winner is not None and games <= len(self.first_wins)
-                and result.termination == "domino"):
-            bonus = self.first_wins[games - 1]
-            added[result.winner] += bonus
-            note = f"bonus {bonus} for winning game {games}"
-        for s in range(sides):
-            scores[s] += added[s]
-        if self.kind == "games":
-            reached = [s for s in range(sides) if wins[s] >= self.target]
-            if self.target and reached:
-                w = reached[0]
-                if all(wins[s] >= self.min_other for s in range(sides) if s != w):
-                    return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
-                return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True,
-                                  note=f"the other side has fewer than {self.min_other} games: the match is drawn")
-            return MatchState(tuple(scores), tuple(wins), games, note=note)
-        reached = [s for s in range(sides) if self.target and scores[s] >= self.target]
-        if reached:
-            if self.kind == "bad":
-                low = min(scores)
-                if scores.count(low) == 1:
-                    return MatchState(tuple(scores), tuple(wins), games, over=True, winner=scores.index(low), note=note)
-                return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True, note=note)
-            if len(reached) == 1:
-                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=reached[0], note=note)
-            low = min(scores[s] for s in reached)
-            lows = [s for s in reached if scores[s] == low]
-            if len(lows) == 1:
-                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=lows[0],
-                                  note="both sides reached the target: the lower total wins")
-            return MatchState(tuple(scores), tuple(wins), games,
-                              note="both sides reached the target with equal totals: another game is played")
-        return MatchState(tuple(scores), tuple(wins), games, note=note)
-
-    def _straight(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState:
-        sides = len(state.scores)
-        scores = list(state.scores)
-        if result.winner is None:
-            return MatchState(tuple(scores), tuple(wins), games, state.pending + 1, state.playoff,
-                              note=f"a draw: the next game is worth {state.pending + 2}")
-        w = result.winner
-        worth = 1 + state.pending
-        if state.playoff:
-            scores = [0] * sides
-            scores[w] = 2
-            note = "the play-off is won: 2-0"
-        elif all(scores[s] == 0 for s in range(sides) if s != w):
-            scores[w] += worth
-            note = f"{worth} point{'s' * (worth > 1)}"
-        elif self.playoff and scores[1 - w] == 1 and scores[w] == 0 and sides == 2:
-            scores[w] = 1
-            return MatchState(tuple(scores), tuple(wins), games, 0, True, note="1-1: a play-off game follows")
-        else:
-            scores = [0] * sides
-            note = "the leading side lost: the score goes back to 0-0"
-        if self.target and scores[w] >= self.target:
-            return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
-        return MatchState(tuple(scores), tuple(wins), games, note=note)
-
-    def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
-        """Who leads the next game when the match state decides it (``straight``; ``cutthroat``
-        played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner)."""
-        if self.kind == "cutthroat" and state.games:
-            if not any(state.scores) and (self.reset_lead == "six-six" or state.last is None):
-                return LeadRequirement(holder_of=SIX_SIX, reason="with every score at 0 the [6-6] holder leads")
-            if state.last is not None:
-                return LeadRequirement(frozenset(seating.members(state.last)),
-                                       reason="the winner of the last game that was won leads")
-            return None
-        if self.kind != "straight":
-            return None
-        leading = [s for s, v in enumerate(state.scores) if v > 0]
-        if state.playoff or not leading:
-            if state.playoff:
-                return None
-            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads")
-        return LeadRequirement(frozenset(seating.members(leading[0])),
-                               reason="the side with points leads")
-

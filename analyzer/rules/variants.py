@@ -13,9 +13,9 @@ from ..tiles import Tile
 from .mechanics import End, Layout, Mechanic, Turns
 from .options import (BadOptionValue, OptionSpec, UnknownOption, UnknownVariant, VariantError, normalise,
                       parse_rules)
+from .matchplay import MatchScoring
 from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandFacts,
-                       HandResult, HandScoring, LeadPolicy, MatchScoring, Opening, PlayScoring, PointScoring,
-                       Seating)
+                       HandResult, HandScoring, LeadPolicy, Opening, PlayScoring, PointScoring, Seating)
 
 __all__ = ["Variant", "Family", "FAMILIES", "VARIANTS", "find_variant", "find_family", "UnknownVariant",
            "UnknownOption", "BadOptionValue", "VariantError", "parse_rules"]
@@ -338,6 +338,8 @@ WHIST = Family(
         OptionSpec("target", "100", "points that end the match (Caribbean: 200)", kind="int"),
         OptionSpec("players", "4", "people in the match: with 5 or 6, four play each hand and the others sit "
                    "out in turn", kind="int", values=("4", "5", "6")),
+        OptionSpec("seat-lead", "highest", "with the SeatDraw tag (§3): the highest tile drawn leads the first "
+                   "game, or (after-highest, as the whist cut) the player after him", values=("highest", "after-highest")),
     ),
     _build_whist,
     aliases=("domino-whist", "dominowhist", "caribbean-200"),
