@@ -98,3 +98,30 @@ def test_five_and_six_players_sit_out_in_turn():
     reps = replay_record(parse(text.replace('[Players "A, B, C, E"]', '[Players "A, D, C, E"]')
                                .replace("\nB: ", "\nD: ", 1)))
     assert "sit-out" in [d.code for d in reps[1].errors]
+
+
+# §9: "Die Partei mit der geringeren Zahl von Schlechtpunkten ist Sieger. Jeder Spieler der verlierenden
+#  Partei zahlt an einen der Gewinner den der Punktedifferenz entsprechenden Betrag."  §10: "Jeder Spieler
+#  der Zweier-Mannschaft gewinnt bzw. verliert den der Punktedifferenz entsprechenden Betrag. Jeder
+#  Spieler der Dreier-Mannschaft gewinnt bzw. verliert jedoch nur zwei Drittel".  §11: "Am Ende der
+#  Partie zahlt jeder der drei Verlierer an einen der drei Gewinner die errechnete Differenz."
+def test_the_settlement_of_a_match():
+    from fractions import Fraction
+    from analyzer.match import random_match, replay_match
+    from analyzer.rules.matchplay import settlement
+    assert settlement((88, 105), 0, (("A", "C"), ("B", "D")), 4) == {"A": 17, "C": 17, "B": -17, "D": -17}
+    five = settlement((100, 40), 1, (("A", "C"), ("E", "D", "B")), 5)
+    assert five == {"A": -60, "C": -60, "E": 40, "D": 40, "B": 40}
+    assert settlement((100, 41), 1, (("A", "C"), ("E", "D", "B")), 5)["E"] == Fraction(118, 3)
+    six = settlement((30, 101), 0, (("F", "A", "C"), ("E", "D", "B")), 6)
+    assert set(six.values()) == {71, -71} and sum(six.values()) == 0
+    for seed in range(3):
+        report = replay_match(random_match("whist", seed, games=15).games)
+        s = report.state
+        assert s.over and s.winner is not None
+        paid = report.settlement
+        winners = {n for n, v in paid.items() if v > 0}
+        assert set(report.winner.split("/")) == winners and set(paid.values()) == {abs(s.scores[0] - s.scores[1]),
+                                                                                    -abs(s.scores[0] - s.scores[1])}
+        assert any(d.code == "settlement" for d in report.replays[-1].diagnostics)
+    assert replay_match(random_match("partnership", 0, games=15).games).settlement is None

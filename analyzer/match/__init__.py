@@ -9,12 +9,14 @@ It says when the match is over and who won it.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record
 from ..replay import Replay, hand_facts, replay, resolve_variant
 from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
+from ..rules.matchplay import settlement
 from ..rules.ending import position_for
 from ..position import mask_of
 from ..tiles import Move, Tile
@@ -51,6 +53,7 @@ class MatchReport:
     replays: list[Replay]
     entries: list[MatchEntry] = field(default_factory=list)
     sides: list[str] = field(default_factory=list)
+    draw: SeatDraw | None = None         # Domino Whist: the tiles drawn for the seats of the last match
 
     @property
     def state(self) -> MatchState | None:
@@ -59,6 +62,14 @@ class MatchReport:
     @property
     def over(self) -> bool:
         return bool(self.state and self.state.over)
+
+    @property
+    def settlement(self) -> dict[str, Fraction] | None:
+        """Domino Whist: what each person wins (positive) or pays when the match is over (§9-§11); the
+        people of a side are the last game's, or the teams drawn for the seats (SeatDraw tag) with five
+        or six. None before the end, after a drawn match, or in another variant."""
+        last = next((r for r in reversed(self.replays) if len(r.players) == self.variant.players), None)
+        return _settlement(self.variant, self.state, last, self.draw)
 
     @property
     def winner(self) -> str | None:
@@ -141,6 +152,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         number += 1
         if "SeatDraw" in game.tags and chosen.irregularities == "whist":
             draw, draw_problem = _seat_draw(game, chosen)
+        report.draw = draw
         req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
         if req is None and number == 1 and draw is not None and draw.first_leader(names) is not None:
             req = LeadRequirement(frozenset({names.index(draw.first_leader(names))}),
@@ -190,6 +202,11 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             who = "drawn" if state.drawn else f"won by {chosen.side_name(state.winner, rep.players)}"
             rep.end_diagnostics.append(_diag(rep, "match-end", f"the match is over: {who} ({shown})", None,
                                              severity="info"))
+            paid = _settlement(chosen, state, rep, draw)
+            if paid:
+                text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())
+                rep.end_diagnostics.append(_diag(rep, "settlement", f"the settlement (§9-§11): {text}", None,
+                                                 severity="info", settlement={k: str(v) for k, v in paid.items()}))
         rep.__dict__.pop("diagnostics", None)
         entry = MatchEntry(number, req.reason if req else "", rep.result, state, shown, new_match)
         rep.match = entry
@@ -197,6 +214,22 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         report.replays.append(rep)
         prev = rep
     return report
+
+
+def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, draw: SeatDraw | None
+                ) -> dict[str, Fraction] | None:
+    if (s is None or not s.over or s.winner is None or variant.irregularities != "whist"
+            or variant.seating.sides != 2 or last is None or len(last.players) != variant.players):
+        return None
+    sides = [tuple(last.players[p] for p in variant.seating.members(side)) for side in (0, 1)]
+    if draw is not None:
+        high, low = draw.teams()
+        sides = [high, low] if sides[0][0] in high else [low, high]
+    return settlement(s.scores, s.winner, tuple(sides), variant.people)
+
+
+def _amount(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{float(v):.2f}"
 
 
 def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnostic | None]:

@@ -3,11 +3,12 @@ where and who sits out across a match of Domino Whist (§3, §10, §11: ``SeatDr
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from ..tiles import Tile
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
 
-__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank"]
+__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement"]
 
 
 # -- match scoring --------------------------------------------------------------------------
@@ -261,3 +262,20 @@ class SeatDraw:
         if self.lead == "after-highest":
             return players[(players.index(top) + 1) % len(players)]
         return top
+
+
+def settlement(scores: tuple[int, ...], winner: int, sides: tuple[tuple[str, ...], ...],
+               people: int) -> dict[str, Fraction]:
+    """What each person wins (positive) or pays (negative) when a Domino Whist match is over (§9:
+    "Jeder Spieler der verlierenden Partei zahlt an einen der Gewinner den der Punktedifferenz
+    entsprechenden Betrag"; §10, five: the pair wins or loses the difference each, "Jeder Spieler der
+    Dreier-Mannschaft gewinnt bzw. verliert jedoch nur zwei Drittel"; §11, six: each of the three
+    losers pays one of the three winners the difference). ``sides``: the people of side 0 and side 1
+    (a side of three in the five-player game counts two thirds)."""
+    difference = Fraction(abs(scores[0] - scores[1]))
+    out: dict[str, Fraction] = {}
+    for side, members in enumerate(sides):
+        share = difference * Fraction(2, 3) if people == 5 and len(members) == 3 else difference
+        for name in members:
+            out[name] = share if side == winner else -share
+    return out
