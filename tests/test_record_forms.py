@@ -130,3 +130,21 @@ B: [0-2] [0-3] [0-4] [0-5] [1-2] [1-3] [1-4] [2-3]
 1. A [6-6] A [0-6]"""
     (rep,) = replay_record(parse(text))
     assert "pass-inserted" not in codes(rep, "info") and "turn-order" in codes(rep)
+
+
+def test_the_command_line_inserts_omitted_passes_on_request_and_lists_the_new_options(tmp_path):
+    from click.testing import CliRunner
+    from analyzer.cli import main
+    log = tmp_path / "log.dom"
+    log.write_text((RECORDS / "passes-omitted.dom").read_text().replace('[Passes "omitted"]\n', ""))
+    plain = CliRunner().invoke(main, ["validate", str(log)])
+    assert plain.exit_code == 1 and "turn-order" in plain.output
+    inserted = CliRunner().invoke(main, ["validate", "--insert-passes", str(log)])
+    assert inserted.exit_code == 0 and inserted.output.count("pass-inserted") == 5
+    replayed = CliRunner().invoke(main, ["replay", "--insert-passes", str(log)])
+    assert replayed.exit_code == 0 and "pass-inserted" in replayed.output
+    listing = CliRunner().invoke(main, ["variants"]).output
+    for option in ("--rule hand=", "--rule award=yes|no", "--rule blank-count=everywhere|score", "--rule hand-over=",
+                   "--rule must-redeal=", "--rule draw-worth=", "--rule reset-lead=six-six|winner",
+                   "--rule draw-lead=six-six|jamaican", "--rule seat-lead=highest|after-highest"):
+        assert option in listing, option

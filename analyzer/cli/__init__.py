@@ -64,10 +64,17 @@ def _rules(_ctx, _param, pairs) -> dict[str, str]:
     return out
 
 
-def _load(paths, variant, rules) -> list[tuple[str, list[Replay]]]:
+def _load(paths, variant, rules, insert_passes: bool = False) -> list[tuple[str, list[Replay]]]:
     if variant:
         find_variant(variant, rules)   # fail early, listing what exists
-    return [(path, replay_record(read(path), variant, rules=rules)) for path in paths]
+    return [(path, replay_record(read(path), variant, rules=rules, insert_passes=insert_passes)) for path in paths]
+
+
+def _passes_option(f):
+    """``--insert-passes``: the records leave forced passes out (as the tag ``[Passes "omitted"]`` says)."""
+    return click.option("--insert-passes", "insert_passes", is_flag=True,
+                        help="The records leave forced passes out: insert each pass the rules force and "
+                             "say where (as the tag [Passes \"omitted\"] does).")(f)
 
 
 def _names(rep: Replay, mask: int) -> str:
@@ -87,8 +94,9 @@ def _names(rep: Replay, mask: int) -> str:
 @click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
               metavar="OUT", help="Write FILE with each game's best repair to OUT (implies --repair; "
                                   "the input file is never changed).")
+@_passes_option
 @clean_errors
-def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
+def validate(files, variant, rules, as_json, do_repair, max_edits, out_path, insert_passes):
     """Check every move of every game in FILES against the rules.
 
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
@@ -106,7 +114,7 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
     source = click.get_current_context().get_parameter_source("max_edits")
     if not do_repair and source is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--max-edits goes with --repair")
-    loaded = _load(files, variant, rules)
+    loaded = _load(files, variant, rules, insert_passes)
     bad = any(not rep.valid for _, reps in loaded for rep in reps)
     reports = {}
     if do_repair:
@@ -194,10 +202,11 @@ def _result_text(rep: Replay) -> str:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
+@_passes_option
 @clean_errors
-def replay_command(file, variant, rules, as_json):
+def replay_command(file, variant, rules, as_json, insert_passes):
     """Show FILE move by move: the open ends, every hand, and what each pass proves."""
-    (_, reps), = _load([file], variant, rules)
+    (_, reps), = _load([file], variant, rules, insert_passes)
     if as_json:
         click.echo(json.dumps({"games": [replay_data(rep) for rep in reps]}, indent=2))
         return
