@@ -11,6 +11,8 @@ from ..tiles import Tile
 
 COSTS: dict[str, float] = {
     "change-end": 0.3,
+    "change-result": 0.3,
+    "change-score": 0.3,
     "change-tile/off-by-one": 0.4,
     "change-player/adjacent": 0.5,
     "insert-move/pass": 0.6,
@@ -117,6 +119,9 @@ class Edit:
             return f"delete {who}'s {self.before}{at}"
         if k in ("change-tile", "change-end", "change-draw", "change-arm", "change-claim", "change-muggins"):
             return f"change {who}'s {self.before} to {self.after}{at}"
+        if k in ("change-result", "change-score"):
+            tag = "Result" if k == "change-result" else "Score"
+            return f"change the {tag} tag \"{self.before}\" to \"{self.after}\"{at}"
         if k == "change-player":
             return f"move the cell from {self.before}'s column to {self.after}'s{at}"
         if k == "swap-moves":
