@@ -125,3 +125,37 @@ def test_the_settlement_of_a_match():
                                                                                     -abs(s.scores[0] - s.scores[1])}
         assert any(d.code == "settlement" for d in report.replays[-1].diagnostics)
     assert replay_match(random_match("partnership", 0, games=15).games).settlement is None
+
+
+# §8 "Fehlerhaftes Anlegen": "Legt ein Spieler einen Stein regelwidrig an, so muss er den Stein zurücknehmen
+#  und den Fehler korrigieren ... Hat der nachfolgende Spieler bereits angelegt oder gepasst, so ist das
+#  fehlerhafte Spiel gültig, und es kann keine Korrektur mehr verlangt werden."
+def test_a_false_play_stands_once_the_next_player_has_moved():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.tiles import Move, Tile
+    (rep,) = replay_record(read(RECORDS / "whist-false-play.dom"))
+    assert rep.valid and rep.result.winner == 1 and rep.result.points == 13
+    (stands,) = [d for d in rep.diagnostics if d.code == "false-play-stands"]
+    assert stands.severity == "warning" and "Fehlerhaftes Anlegen" in stands.message
+    false = next(s for s in rep.steps if s.entry.tile == Tile(3, 3))
+    assert false.move == Move(Tile(3, 3), 5, open=3) and false.ends_before == (5, 4) and false.ends_after == (3, 4)
+    assert Move.parse("[3-3]@5=3") == false.move and str(false.move) == "[3-3]@5=3"
+    text = (RECORDS / "whist-false-play.dom").read_text()
+    # without the tag nothing says where the tile lies: the false play is an error, and the tile stays in hand
+    (rep,) = replay_record(parse(text.replace('[FalsePlay "C [3-3]@5=3"]\n', "")))
+    assert "tile-no-match" in [d.code for d in rep.errors]
+    # the tag must name an open end and a half of the tile
+    (rep,) = replay_record(parse(text.replace("@5=3", "@6=3")))
+    assert "tile-no-match" in [d.code for d in rep.errors]
+    (rep,) = replay_record(parse(text.replace("@5=3", "@5")))
+    assert "bad-false-play" in [d.code for d in rep.errors]
+
+
+def test_a_false_play_not_yet_followed_by_the_next_player_does_not_stand():
+    moves = "1. B [1-1] C pass D [1-5]\n2. A [1-4] B pass C [3-3]"
+    rep = whist('[FalsePlay "C [3-3]@5=3"]', moves)
+    assert "tile-no-match" in [d.code for d in rep.errors] and "false-play-stands" not in [d.code for d in rep.diagnostics]
+    # in another variant the tag means nothing
+    (rep,) = replay_record(parse(f'[FalsePlay "C [3-3]@5=3"]\n{SEED_DEAL}\n{moves} D [3-5]'))
+    assert "tile-no-match" in [d.code for d in rep.errors]

@@ -155,6 +155,7 @@ class Replay:
 
 class _Replayer:
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
+    false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
     worth: int | None = None    # what the game is worth in its match after drawn games (Jamaican, Chiva)
 
     def __init__(self, game: Game, variant: Variant, source: str):
@@ -456,12 +457,14 @@ class _Replayer:
                     if collect:
                         diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
-                verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm)
+                verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
+                                           stands=self.standing(moves, i, seat))
                 candidates = list(verdict.moves)
                 errors += len(verdict.problems)
+                soft += sum(p.severity != "error" for p in verdict.problems)
                 if collect:
                     for p in verdict.problems:
-                        diags.append(self.diag(p.code, p.message, entry.pos, **p.details))
+                        diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
                 if candidates and entry.is_play and pos.hidden[seat]:
                     exposed = self.exposed_pass(seat, entry.tile)
                     if exposed is not None:
@@ -535,6 +538,19 @@ class _Replayer:
         return self.diag("false-pass", f"{self.players[seat]} passed at line {entry.pos.line} with "
                          f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
                          entry.pos, revealed_by=str(tile))
+
+    def standing(self, moves: list[MoveEntry], i: int, seat: int) -> Move | None:
+        """Where the tile of entry ``i`` lies if the FalsePlay tag names it (``[FalsePlay "C [2-3]@6=3"]``)
+        and the next player has moved since (an entry by another player follows): a false play that
+        stands (Domino Whist §8). None otherwise: a false play not followed is taken back."""
+        entry = moves[i]
+        if not self.false_plays or not entry.is_play:
+            return None
+        stands = self.false_plays.get((entry.player, entry.tile))
+        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
+        if stands is None or later is None or self.seat_of.get(later.player) in (None, seat):
+            return None
+        return stands
 
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
         """With omitted passes: the pass the record leaves out before ``entry``, when the player to move
@@ -700,6 +716,24 @@ def hand_facts(pos: Position, termination: str, seat: int, leader: int,
                      tuple((s, m.tile) for m, s, *_ in pos.history), play_points)
 
 
+def _false_plays(game: Game, seat_of: dict[str, int], source: str) -> tuple[dict, list[Diagnostic]]:
+    """The FalsePlay tag, ``"C [2-3]@6=3"``: C's [2-3] lies on the 6 leaving its 3 open (Domino Whist §8)."""
+    out, problems = {}, []
+    for part in game.tags["FalsePlay"].split(","):
+        name, _, text = part.strip().partition(" ")
+        try:
+            move = Move.parse(text)
+        except ValueError:
+            move = None
+        if name not in seat_of or move is None or move.open is None:
+            problems.append(_tag_diag(game, "FalsePlay", "bad-false-play", f"cannot read {part.strip()!r} in the "
+                                      "FalsePlay tag; write the player, the tile, the end it lies on and the half "
+                                      "left open, e.g. \"C [2-3]@6=3\"", source))
+            continue
+        out[(name, move.tile)] = move
+    return out, problems
+
+
 def _tag_diag(game: Game, tag: str, code: str, message: str, source: str) -> Diagnostic:
     where = game.tag_pos.get(tag)
     return Diagnostic("error", code, message, where.line if where else None, where.column if where else None, source)
@@ -757,6 +791,9 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     r = _Replayer(game, variant, source)
     r.insert_passes = insert_passes
     r.worth = worth
+    if "FalsePlay" in game.tags and variant.irregularities:
+        r.false_plays, problems = _false_plays(game, r.seat_of, source)
+        diags.extend(problems)
     r.played = {}
     r.lacks = []
     r.requirement = lead

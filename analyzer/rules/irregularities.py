@@ -25,6 +25,8 @@ RULES = {
                    "tiles the offender or his partner take back count as exposed"),
     "tile-no-match": ("§8 Fehlerhaftes Anlegen", "the tile is taken back and the fault corrected"),
     "exposed-tile": ("§8 Aufgedeckte Steine", "an exposed tile must be played at the first legal chance"),
+    "false-play-stands": ("§8 Fehlerhaftes Anlegen", "the next player has already moved, so the false play "
+                          "stands and no correction can be demanded; play goes on from the tile where it lies"),
 }
 
 
