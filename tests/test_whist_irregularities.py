@@ -159,3 +159,32 @@ def test_a_false_play_not_yet_followed_by_the_next_player_does_not_stand():
     # in another variant the tag means nothing
     (rep,) = replay_record(parse(f'[FalsePlay "C [3-3]@5=3"]\n{SEED_DEAL}\n{moves} D [3-5]'))
     assert "tile-no-match" in [d.code for d in rep.errors]
+
+
+# §12: "Beim Spiel zu viert besteht eine vollständige Progression aus drei Partien mit wechselnden
+#  Partnerschaften. In der ersten Partie bilden die beiden hohen Steine eine Partnerschaft gegen die
+#  beiden niedrigen Steine. Ist die erste Partie zu Ende, so bleibt derjenige Spieler, welcher beim
+#  nächsten Einzelspiel die Vorhand hätte, an seinem Platz; er hat die Vorhand im ersten Spiel der zweiten
+#  Partie. Nun bilden die Spieler, welche den höchsten und den dritthöchsten Stein gezogen haben, eine
+#  Partnerschaft ... In der dritten Partie spielen nun die Spieler, die den höchsten und den niedrigsten
+#  Stein gezogen haben, gegen die beiden übrigen."
+def test_a_progression_of_three_matches_changes_partners_and_keeps_the_lead():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.rules import SeatDraw
+    draw = SeatDraw.parse("A [0-1], B [1-6], C [0-2], D [3-4]")       # B, D, C, A from the highest
+    assert [draw.teams(part)[0] for part in (1, 2, 3, 4)] == [("B", "D"), ("B", "C"), ("B", "A"), ("B", "D")]
+    reps = replay_record(read(RECORDS / "match-whist-progression.dom"))
+    assert all(r.valid for r in reps), [r.errors for r in reps]
+    starts = [k for k, r in enumerate(reps) if r.match.new_match]
+    assert starts == [2, 5]
+    for k in starts:      # the player who would have led the next game leads the next match's first
+        before, first = reps[k - 1], reps[k]
+        would = before.players[(before.initial.turn + 1) % 4]
+        assert first.players[first.initial.turn] == would and first.match.lead_rule.startswith("§12")
+    assert reps[3].side_name(0) == "B/C" and reps[5].side_name(0) == "B/A"
+    text = (RECORDS / "match-whist-progression.dom").read_text()
+    wrong = text.replace('[Players "B, A, C, D"]', '[Players "A, B, C, D"]')   # match 2 seated as match 1
+    assert "seat-draw" in [d.code for d in replay_record(parse(wrong))[2].errors]
+    plain = text.replace("progression=yes", "progression=no").replace('[Players "B, A, C, D"]', '[Players "A, B, C, D"]')
+    assert "seat-draw" not in [d.code for r in replay_record(parse(plain)) for d in r.errors]

@@ -138,33 +138,45 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     draw: SeatDraw | None = None         # Domino Whist: the tiles drawn for the seats (SeatDraw tag)
     draw_problem: Diagnostic | None = None
     further: LeadRequirement | None = None
+    progression = chosen.option("progression") == "yes" and chosen.people == 4
+    part = 1                             # the match's place in a progression (Domino Whist §12)
     for k, game in enumerate(games):
         names = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
         new_match = state.over
         if new_match:
+            last, ended = prev, state
             state = chosen.match.start(sides)
             prev = None
             number = 0
             further = None
-            draw = None                  # a further match draws for its seats again
-            if first_leader in names and len(names) == chosen.players:
-                further = chosen.lead.further_match(names.index(first_leader), chosen.players)
+            seated = len(names) == chosen.players
+            if progression and draw is not None:
+                part += 1                # the next match of the progression: the same draw, new partners
+                if last is not None and seated:
+                    nxt = next_requirement(chosen, last, ended, names)
+                    further = LeadRequirement(nxt.seats, reason="§12: the player who would lead the next game "
+                                              "keeps his place and leads the first game of the next match")
+            else:
+                draw, part = None, 1     # a further match draws for its seats again
+                if first_leader in names and seated:
+                    further = chosen.lead.further_match(names.index(first_leader), chosen.players)
         number += 1
         if "SeatDraw" in game.tags and chosen.irregularities == "whist":
             draw, draw_problem = _seat_draw(game, chosen)
+            part = 1
         report.draw = draw
         req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
-        if req is None and number == 1 and draw is not None and draw.first_leader(names) is not None:
-            req = LeadRequirement(frozenset({names.index(draw.first_leader(names))}),
-                                  reason="§3: the tiles drawn for the seats decide who leads the first game")
         if req is None and number == 1:
             if further is not None:
-                req = further            # a further match: the player to the right of the last first leader
+                req = further            # a further match: who leads its first game
+            elif draw is not None and draw.first_leader(names) is not None:
+                req = LeadRequirement(frozenset({names.index(draw.first_leader(names))}),
+                                      reason="§3: the tiles drawn for the seats decide who leads the first game")
             elif game.number not in (None, 1):
                 req = LeadRequirement()      # an excerpt that starts later in a match
         rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes, worth=chosen.match.worth(state))
         if draw_problem or draw is not None:
-            rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number))
+            rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
             draw_problem = None
         if rep.redealt:
             # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
@@ -222,7 +234,7 @@ def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, dra
             or variant.seating.sides != 2 or last is None or len(last.players) != variant.players):
         return None
     sides = [tuple(last.players[p] for p in variant.seating.members(side)) for side in (0, 1)]
-    if draw is not None:
+    if draw is not None and variant.people > 4:       # five or six: the teams, not only who played last
         high, low = draw.teams()
         sides = [high, low] if sides[0][0] in high else [low, high]
     return settlement(s.scores, s.winner, tuple(sides), variant.people)
@@ -245,7 +257,7 @@ def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnosti
     return draw, None
 
 
-def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | None, number: int
+def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | None, number: int, part: int = 1
                       ) -> list[Diagnostic]:
     """Domino Whist §3, §10, §11: the game's players sit and sit out as the tiles drawn say."""
     if problem is not None:
@@ -264,9 +276,10 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
                          f"of the match (§10/§11: the tiles drawn decide who pauses in turn; the high team "
                          f"{', '.join(high)}, the low team {', '.join(low)}), but {', '.join(wrong)} play"
                          f"{'s' * (len(wrong) == 1)}", "Players", expected=list(out_now)))
-    seats = draw.seat_problem(players, rep.variant.seating)
+    seats = draw.seat_problem(players, rep.variant.seating, part)
     if seats:
-        out.append(_diag(rep, "seat-draw", f"§3: {seats}", "Players"))
+        rule = f"§12, match {part} of the progression" if part > 1 else "§3"
+        out.append(_diag(rep, "seat-draw", f"{rule}: {seats}", "Players"))
     return out
 
 

@@ -229,9 +229,18 @@ class SeatDraw:
         """The names, highest draw first."""
         return [n for n, t in sorted(self.tiles, key=lambda p: draw_rank(p[1]), reverse=True)]
 
-    def teams(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The high team and the low team (§3: two and two, §10: two and three, §11: three and three)."""
+    def teams(self, part: int = 1) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The high team and the low team (§3: two and two, §10: two and three, §11: three and three).
+
+        ``part``: the match's place in a progression of four (§12: "In der ersten Partie bilden die beiden
+        hohen Steine eine Partnerschaft gegen die beiden niedrigen Steine ... Nun bilden die Spieler,
+        welche den höchsten und den dritthöchsten Stein gezogen haben, eine Partnerschaft ... In der
+        dritten Partie spielen nun die Spieler, die den höchsten und den niedrigsten Stein gezogen haben,
+        gegen die beiden übrigen"), then again from the first."""
         ranked = self.ranked()
+        if len(ranked) == 4:
+            mate = ranked[1 + (part - 1) % 3]
+            return (ranked[0], mate), tuple(n for n in ranked[1:] if n != mate)
         k = 3 if len(ranked) == 6 else 2
         return tuple(ranked[:k]), tuple(ranked[k:])
 
@@ -244,13 +253,13 @@ class SeatDraw:
             return high[::-1][(game - 1) % 3], low[::-1][(game - 1) % 3]
         return ()
 
-    def seat_problem(self, players: tuple[str, ...], seating: Seating) -> str | None:
+    def seat_problem(self, players: tuple[str, ...], seating: Seating, part: int = 1) -> str | None:
         """Why the players of a game (in play order) do not sit as the draw says (None: they do)."""
-        high, _ = self.teams()
+        high, _ = self.teams(part)
         sides = {seating.teams[s] for s, name in enumerate(players) if name in high}
         if len(sides) > 1:
             present = [n for n in players if n in high]
-            return (f"{' and '.join(present)} drew the high tiles and are partners, so they sit opposite each "
+            return (f"{' and '.join(present)} are partners by the tiles they drew, so they sit opposite each "
                     f"other; the play order {', '.join(players)} does not seat them so")
         return None
 

@@ -340,6 +340,9 @@ WHIST = Family(
                    "out in turn", kind="int", values=("4", "5", "6")),
         OptionSpec("seat-lead", "highest", "with the SeatDraw tag (§3): the highest tile drawn leads the first "
                    "game, or (after-highest, as the whist cut) the player after him", values=("highest", "after-highest")),
+        OptionSpec("progression", "no", "§12, four players with the SeatDraw tag: the matches of the record form "
+                   "a progression: the highest draw partners the second, then the third, then the lowest, and the "
+                   "player who would lead next keeps the lead", kind="bool"),
     ),
     _build_whist,
     aliases=("domino-whist", "dominowhist", "caribbean-200"),
