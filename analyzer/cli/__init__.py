@@ -455,6 +455,33 @@ def variants(as_json, verbose):
     click.echo(catalog_text(verbose), nl=False)
 
 
+# -- tournament -----------------------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@clean_errors
+def tournament(file):
+    """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the
+    movement of §13, and print each player's tally and the standings.
+
+    Exit status: 0 when the file agrees with its scheme, 1 when it does not."""
+    from ..match.tournament import check_tournament, parse_tournament, standings, tallies
+
+    with open(file, encoding="utf-8") as handle:
+        t = parse_tournament(handle.read(), file)
+    problems = check_tournament(t)
+    for d in problems:
+        click.echo(f"  {d}")
+    click.echo(f"{file}: {t.tags.get('Scheme', '?')} scheme, {len(t.rounds())} rounds: "
+               + ("agrees with its scheme" if not problems else f"{len(problems)} errors"))
+    scores = tallies(t)
+    for place, name, total in standings(t):
+        number = next((p for p in scores if t.name(p) == name), None)
+        rounds = " ".join(f"{v:+d}" for v in scores.get(number, []))
+        click.echo(f"  {place:>2}. {name:<12} {total:+5d}   ({rounds})")
+    if problems:
+        sys.exit(1)
+
+
 def _numbered(path: str, k: int) -> str:
     stem, dot, ext = path.rpartition(".")
     return f"{stem}-{k}.{ext}" if dot else f"{path}-{k}"
