@@ -8,12 +8,12 @@ from typing import NamedTuple
 from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, ends_text, mask_of, tiles_of
 from ..record import Game, MoveEntry, Span, StatedResult
-from ..rules import (HandFacts, HandResult, LeadRequirement, UnknownVariant, Variant, VariantError, find_variant,
-                    parse_rules)
+from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.ending import position_for
 from ..rules.judge import Judge, tiles_text as _tiles_text
 from ..rules.layout import Arm
 from ..tiles import Move, Tile
+from .tags import false_plays, resolve_variant
 
 __all__ = ["Replay", "Step", "replay", "replay_record", "ends_text"]
 
@@ -716,62 +716,6 @@ def hand_facts(pos: Position, termination: str, seat: int, leader: int,
                      tuple((s, m.tile) for m, s, *_ in pos.history), play_points)
 
 
-def _false_plays(game: Game, seat_of: dict[str, int], source: str) -> tuple[dict, list[Diagnostic]]:
-    """The FalsePlay tag, ``"C [2-3]@6=3"``: C's [2-3] lies on the 6 leaving its 3 open (Domino Whist §8)."""
-    out, problems = {}, []
-    for part in game.tags["FalsePlay"].split(","):
-        name, _, text = part.strip().partition(" ")
-        try:
-            move = Move.parse(text)
-        except ValueError:
-            move = None
-        if name not in seat_of or move is None or move.open is None:
-            problems.append(_tag_diag(game, "FalsePlay", "bad-false-play", f"cannot read {part.strip()!r} in the "
-                                      "FalsePlay tag; write the player, the tile, the end it lies on and the half "
-                                      "left open, e.g. \"C [2-3]@6=3\"", source))
-            continue
-        out[(name, move.tile)] = move
-    return out, problems
-
-
-def _tag_diag(game: Game, tag: str, code: str, message: str, source: str) -> Diagnostic:
-    where = game.tag_pos.get(tag)
-    return Diagnostic("error", code, message, where.line if where else None, where.column if where else None, source)
-
-
-def resolve_variant(game: Game, variant: Variant | str | None = None, rules: dict[str, str] | None = None,
-                    source: str = "<record>") -> tuple[Variant, list[Diagnostic]]:
-    """The variant a game is played under: ``variant`` (else the Variant tag, else partnership) with
-    the Rules tag's options and then ``rules`` on top; the problems found, as diagnostics."""
-    diags: list[Diagnostic] = []
-    if isinstance(variant, Variant):
-        if not rules:
-            return variant, diags
-        name, options = variant.name, dict(variant.options)
-    else:
-        name = variant or game.tags.get("Variant")
-        options = {}
-        tag = game.tags.get("Rules")
-        if tag and tag.strip():
-            try:
-                options.update(parse_rules(tag))
-            except VariantError as exc:
-                diags.append(_tag_diag(game, "Rules", "bad-rule", str(exc), source))
-    options.update(rules or {})
-    players = len(game.players) if game.players else (len(game.hands) or None)
-    try:
-        return find_variant(name, options, players=players), diags
-    except UnknownVariant as exc:
-        diags.append(_tag_diag(game, "Variant", "unknown-variant", str(exc), source))
-        return find_variant(None), diags
-    except VariantError as exc:
-        diags.append(_tag_diag(game, "Rules", "bad-rule", str(exc), source))
-        try:
-            return find_variant(name, players=players), diags
-        except VariantError:
-            return find_variant(None), diags
-
-
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
            rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
            insert_passes: bool = False, worth: int | None = None) -> Replay:
@@ -792,7 +736,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     r.insert_passes = insert_passes
     r.worth = worth
     if "FalsePlay" in game.tags and variant.irregularities:
-        r.false_plays, problems = _false_plays(game, r.seat_of, source)
+        r.false_plays, problems = false_plays(game, r.seat_of, source)
         diags.extend(problems)
     r.played = {}
     r.lacks = []
