@@ -178,6 +178,11 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         if draw_problem or draw is not None:
             rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
             draw_problem = None
+        if k == 0:
+            rep.deal_diagnostics[:0] = diags
+        if new_match:
+            rep.end_diagnostics.append(_diag(rep, "match-over", "the match before was already over; this game "
+                                             "starts a new match", "Game", severity="info"))
         if rep.redealt:
             # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
             rep.end_diagnostics.append(_diag(rep, "redeal-game", "the tiles are dealt again; this game does "
@@ -192,11 +197,6 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             continue
         if number == 1 and rep.players and len(rep.players) == chosen.players:
             first_leader = rep.players[rep.initial.turn]
-        if k == 0:
-            rep.deal_diagnostics[:0] = diags
-        if new_match:
-            rep.end_diagnostics.append(_diag(rep, "match-over", "the match before was already over; this game "
-                                             "starts a new match", "Game", severity="info"))
         if rep.result is not None and len(rep.players) == chosen.players:
             state = chosen.match.apply(state, rep.result)
         elif rep.players:
@@ -218,7 +218,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             if paid:
                 text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())
                 rep.end_diagnostics.append(_diag(rep, "settlement", f"the settlement (§9-§11): {text}", None,
-                                                 severity="info", settlement={k: str(v) for k, v in paid.items()}))
+                                                 severity="info", settlement={name: str(v) for name, v in paid.items()}))
         rep.__dict__.pop("diagnostics", None)
         entry = MatchEntry(number, req.reason if req else "", rep.result, state, shown, new_match)
         rep.match = entry
