@@ -205,12 +205,12 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
     builder = search.builder
     found = list(search.found.values())
-    singles = {_ident(f[2][0]) for f in found if f[0] == 1}
-    found = [f for f in found if f[0] == 1 or not any(_ident(e) in singles for e in f[2])]
-    found.sort(key=lambda f: (f[0], round(f[1], 6), _order(f[2])))
+    singles = {_ident(f.edits[0]) for f in found if f.size == 1}
+    found = [f for f in found if f.size == 1 or not any(_ident(e) in singles for e in f.edits)]
+    found.sort(key=lambda f: (f.size, round(f.cost, 6), _order(f.edits)))
     counts: dict[int, int] = {}
     for f in found:
-        counts[f[0]] = counts.get(f[0], 0) + 1
+        counts[f.size] = counts.get(f.size, 0) + 1
     confirmed: list[Repair] = []
     best_rank = None
     for size, cost, edits, seq, deal in found:

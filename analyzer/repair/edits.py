@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..record import Game, MoveEntry
 from ..replay import Replay
@@ -224,6 +224,17 @@ class RepairReport:
 #
 # A cell is a move of the line being tried: (seat, tile, end, bit, low, high, src, orig, name, annotation)
 # with src the MoveEntry it comes from (None: inserted) and orig its index in the input (None: new).
+
+
+class Found(NamedTuple):
+    """A repair the search found, before the replayer confirms it: its size, cost, raw edits, and the
+    line of cells and the deal it gives."""
+
+    size: int
+    cost: float
+    edits: tuple
+    seq: list
+    deal: object
 
 
 # the fields of a cell of the lean search: one recorded move as a tuple
