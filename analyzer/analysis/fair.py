@@ -242,7 +242,7 @@ def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list
         pos.turn = step.seat
         if step.seat in seats:
             moves = pos.legal_moves()
-            if len(moves) > 1:
+            if len(moves) > 1 and step.move in moves:     # (a false play that stands is no decision)
                 out.append((step.index, step.seat, moves))
         pos.push(step.move)
     return out

@@ -64,10 +64,17 @@ def _rules(_ctx, _param, pairs) -> dict[str, str]:
     return out
 
 
-def _load(paths, variant, rules) -> list[tuple[str, list[Replay]]]:
+def _load(paths, variant, rules, insert_passes: bool = False) -> list[tuple[str, list[Replay]]]:
     if variant:
         find_variant(variant, rules)   # fail early, listing what exists
-    return [(path, replay_record(read(path), variant, rules=rules)) for path in paths]
+    return [(path, replay_record(read(path), variant, rules=rules, insert_passes=insert_passes)) for path in paths]
+
+
+def _passes_option(f):
+    """``--insert-passes``: the records leave forced passes out (as the tag ``[Passes "omitted"]`` says)."""
+    return click.option("--insert-passes", "insert_passes", is_flag=True,
+                        help="The records leave forced passes out: insert each pass the rules force and "
+                             "say where (as the tag [Passes \"omitted\"] does).")(f)
 
 
 def _names(rep: Replay, mask: int) -> str:
@@ -87,8 +94,9 @@ def _names(rep: Replay, mask: int) -> str:
 @click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
               metavar="OUT", help="Write FILE with each game's best repair to OUT (implies --repair; "
                                   "the input file is never changed).")
+@_passes_option
 @clean_errors
-def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
+def validate(files, variant, rules, as_json, do_repair, max_edits, out_path, insert_passes):
     """Check every move of every game in FILES against the rules.
 
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
@@ -111,7 +119,7 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
     source = click.get_current_context().get_parameter_source("max_edits")
     if not do_repair and source is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--max-edits goes with --repair")
-    loaded = _load(files, variant, rules)
+    loaded = _load(files, variant, rules, insert_passes)
     bad = any(not rep.valid for _, reps in loaded for rep in reps)
     reports = {}
     triaged = {(path, k): triage(rep) for path, reps in loaded for k, rep in enumerate(reps) if not rep.valid}
@@ -211,10 +219,11 @@ def _result_text(rep: Replay) -> str:
 @click.option("--view", "view", metavar="SEAT|public",
               help="After each move, what this player (or the public) can infer: the number of deals "
                    "consistent with what he has seen and each tile's probability in each hand.")
+@_passes_option
 @clean_errors
-def replay_command(file, variant, rules, as_json, view):
+def replay_command(file, variant, rules, as_json, view, insert_passes):
     """Show FILE move by move: the open ends, every hand, and what each pass proves."""
-    (_, reps), = _load([file], variant, rules)
+    (_, reps), = _load([file], variant, rules, insert_passes)
     inferred = {id(rep): _inference(rep, view) for rep in reps} if view else {}
     if as_json:
         games = []
@@ -564,6 +573,33 @@ def variants(as_json, verbose):
         click.echo(json.dumps(catalog(), indent=2, ensure_ascii=False))
         return
     click.echo(catalog_text(verbose), nl=False)
+
+
+# -- tournament -----------------------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@clean_errors
+def tournament(file):
+    """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the
+    movement of §13, and print each player's tally and the standings.
+
+    Exit status: 0 when the file agrees with its scheme, 1 when it does not."""
+    from ..match.tournament import check_tournament, parse_tournament, standings, tallies
+
+    with open(file, encoding="utf-8") as handle:
+        t = parse_tournament(handle.read(), file)
+    problems = check_tournament(t)
+    for d in problems:
+        click.echo(f"  {d}")
+    click.echo(f"{file}: {t.tags.get('Scheme', '?')} scheme, {len(t.rounds())} rounds: "
+               + ("agrees with its scheme" if not problems else f"{len(problems)} errors"))
+    scores = tallies(t)
+    for place, name, total in standings(t):
+        number = next((p for p in scores if t.name(p) == name), None)
+        rounds = " ".join(f"{v:+d}" for v in scores.get(number, []))
+        click.echo(f"  {place:>2}. {name:<12} {total:+5d}   ({rounds})")
+    if problems:
+        sys.exit(1)
 
 
 def _numbered(path: str, k: int) -> str:
