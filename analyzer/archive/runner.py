@@ -17,7 +17,7 @@ from ..diagnostics import Diagnostic
 from .cache import Cache
 from .inputs import Source, decode
 
-__all__ = ["Options", "MODES", "process", "run", "games_data", "count_moves", "analyse", "record_problem", "check_rules", "ClusterUnavailable"]
+__all__ = ["Options", "MODES", "process", "run", "games_data", "count_moves", "analyse_game", "report_model", "record_problem", "check_rules", "ClusterUnavailable"]
 
 MODES = ("validate", "analyze", "report")
 
@@ -80,13 +80,25 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
     replays = replay_record(parse(text, label), options.variant, rules=dict(options.rules))
     analyses = [None] * len(replays)
     if options.mode != "validate":
-        analyses = [analyse(rep, thresholds, options.lines, options.max_nodes, progress) for rep in replays]
+        analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress) for rep in replays]
     games = games_data(replays, analyses, options.lines)
     out = {"source": label, "error": None, "games": games}
     if options.mode == "report":
         from ..report import build_report, render_html
         out["page"] = render_html(build_report(label, replays, analyses, thresholds))
     return out
+
+
+def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
+    """Replay (and analyse) every game of ``record`` and gather what its page shows."""
+    from ..analysis import Thresholds
+    from ..match import replay_record
+    from ..report import build_report
+
+    thresholds = thresholds or Thresholds()
+    replays = replay_record(record, variant, rules=rules)
+    analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
+    return build_report(record.source, replays, analyses, thresholds)
 
 
 def games_data(replays, analyses=None, lines: bool = False) -> list[dict]:
@@ -114,7 +126,7 @@ def count_moves(source: Source) -> int:
     return 0 if problem else sum(len(game.moves) for game in parse(text, source.label).games)
 
 
-def analyse(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None):
+def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None):
     """The analysis of one replayed game; one the search cannot take says why instead of raising."""
     from ..analysis import GameAnalysis, analyze_replay
 
@@ -258,7 +270,7 @@ def _on_cluster(address, sources, todo, options):
         raise ClusterUnavailable("running on a cluster needs dask.distributed: "
                                  "pip install 'domino-analyzer[cluster]'") from None
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout="5s")
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     with client:
