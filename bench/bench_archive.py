@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from analyzer.archive import Options, load, run  # noqa: E402
 from analyzer.match import random_match  # noqa: E402
 from analyzer.notation import write  # noqa: E402
+from bench_solver import best_of as timed  # noqa: E402  (bench/ is this script's own directory)
 
 
 def make_archive(root: Path, records: int) -> None:
@@ -34,16 +35,6 @@ def make_archive(root: Path, records: int) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         record = random_match("partnership", seed=k, games=1 + k % 3)
         (folder / f"{k:04d}.dom").write_text(write(record), encoding="utf-8")
-
-
-def timed(repeat: int, fn):
-    best, result = None, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        t = time.perf_counter() - t0
-        best = t if best is None else min(best, t)
-    return best, result
 
 
 def row(label: str, n: int, seconds: float, base: float | None, same: bool | None) -> str:

@@ -201,9 +201,12 @@ def _jsonl(result: dict) -> None:
     click.echo(json.dumps({k: v for k, v in result.items() if k != "page"}))
 
 
-def _finish(summary: Summary, quiet: bool, err: bool = False) -> None:
-    """The closing summary line, then the exit status: 0 all valid, 1 any invalid."""
-    if not quiet:
+def _finish(summary: Summary, quiet: bool, err: bool = False, games: list | None = None) -> None:
+    """The closing summary line (or, for ``--json``, the document of ``games`` with the summary),
+    then the exit status: 0 all valid, 1 any invalid."""
+    if games is not None:
+        click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
+    elif not quiet:
         click.echo(str(summary), err=err)
     sys.exit(0 if summary.ok else 1)
 
@@ -256,10 +259,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
             _print_validation(result, reports)
         if out_path:
             _write_repaired(src, out_path, reports)
-    if as_json and not jsonl and not quiet:
-        click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
-        sys.exit(0 if summary.ok else 1)
-    _finish(summary, quiet, err=jsonl)
+    _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
 
 
 def summary_valid(result: dict) -> bool:
@@ -386,10 +386,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl):
             games += [{"file": src.label, **replay_data(rep)} for rep in reps]
         else:
             _print_replays(reps)
-    if as_json and not jsonl and not quiet:
-        click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
-        sys.exit(0 if summary.ok else 1)
-    _finish(summary, quiet, err=jsonl)
+    _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
 
 
 def _names(rep: Replay, mask: int) -> str:
@@ -500,10 +497,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 _print_analysis(number, analysis)
     if graph_path:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
-    if as_json and not jsonl and not quiet:
-        click.echo(json.dumps({"games": analyses, "summary": summary.as_dict()}, indent=2))
-        sys.exit(0 if summary.ok else 1)
-    _finish(summary, quiet, err=jsonl)
+    _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
 
 
 def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:
