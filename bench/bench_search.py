@@ -111,14 +111,11 @@ def main() -> None:
 
 def _generic_value(search: TreeSearch, pos) -> int:
     """The value of ``pos`` by the general search with the compiled path for arms switched off."""
-    import analyzer.search.tree as S
-
-    saved = S.ArmPosition
-    S.ArmPosition = type("NoArms", (), {})          # ``isinstance(pos, ArmPosition)`` is then false
+    search.arm_state = False
     try:
         return search.solve(pos)
     finally:
-        S.ArmPosition = saved
+        search.arm_state = True
 
 
 if __name__ == "__main__":
