@@ -179,7 +179,10 @@ def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: 
     """Run ``options`` over ``sources`` with a progress bar when the work is long; yields results."""
     cache = Cache(cache_dir) if cache_dir else None
     with _Progress(sources, label, options.mode != "validate") as bar:
-        yield from run(sources, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar)
+        for result in run(sources, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar):
+            if bar.show:                  # clear the bar's line for what is printed; the next update redraws it
+                click.echo("\r\033[K", err=True, nl=False)
+            yield result
 
 
 def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False) -> Options:
