@@ -74,6 +74,13 @@ def test_bytes_that_are_not_utf8_text_get_one_clear_diagnostic():
     assert (diag.line, diag.column) == (2, 10)               # the ü
 
 
+def test_the_library_reader_gives_the_same_diagnostic(tmp_path):
+    path = tmp_path / "wide.dom"
+    path.write_bytes(SEED2.read_text(encoding="utf-8").encode("utf-16"))
+    record = read(path)
+    assert record.games == [] and [d.code for d in record.errors] == ["not-utf8"]
+
+
 def test_standard_input_is_read_for_a_dash():
     res = cli("validate", "-", input=SEED2.read_bytes())
     assert res.exit_code == 0 and "<stdin>: game 1" in res.output

@@ -1,18 +1,18 @@
 """The inputs of a run: files, directories searched for records, and ``-`` for standard input.
 
 Every input becomes a :class:`Source` holding its bytes (read once, here, so that a worker on another
-machine needs no access to the files) or the diagnostic that says why it could not be read. Text is
-decoded by :func:`decode`, which never raises: a file that is not UTF-8 text gets one clear
-diagnostic saying what it looks like and how to save it."""
+machine needs no access to the files) or the diagnostic that says why it could not be read. The
+bytes are decoded by :func:`analyzer.notation.decode`, which never raises: a file that is not UTF-8
+text gets one clear diagnostic saying what it looks like and how to save it."""
 from __future__ import annotations
 
-import codecs
 import os
 import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Iterable
 
 from ..diagnostics import Diagnostic
+from ..notation.text import decode
 
 __all__ = ["RECORD_EXTENSIONS", "STDIN", "Source", "InputError", "expand", "load", "decode"]
 
@@ -73,10 +73,6 @@ def expand(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def _unreadable(label: str, code: str, message: str) -> Diagnostic:
-    return Diagnostic("error", code, message, source=label)
-
-
 def load(paths: Iterable[str], stdin: BinaryIO | None = None) -> list[Source]:
     """Read the bytes of every input (see :func:`expand`); one that cannot be read keeps its error."""
     out = []
@@ -89,42 +85,6 @@ def load(paths: Iterable[str], stdin: BinaryIO | None = None) -> list[Source]:
             with open(path, "rb") as handle:
                 out.append(Source(path, handle.read()))
         except OSError as error:
-            out.append(Source(path, error=_unreadable(path, "unreadable",
-                                                      f"cannot read the file: {error.strerror or error}")))
+            out.append(Source(path, error=Diagnostic("error", "unreadable", f"cannot read the file: "
+                                                     f"{error.strerror or error}", source=path)))
     return out
-
-
-_SAVE = "save it as UTF-8 plain text (in most editors: Save as..., Encoding: UTF-8) and try again"
-
-
-def decode(data: bytes, label: str) -> tuple[str | None, Diagnostic | None]:
-    """The text of a record file, or a diagnostic saying why it is not UTF-8 text (never raises and
-    never passes raw bytes on)."""
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _looks_utf16(data):
-        return None, _unreadable(label, "not-utf8", f"the file is UTF-16 text, not UTF-8: {_SAVE}")
-    if b"\0" in data:
-        return None, _unreadable(label, "binary", "the file is binary (it holds NUL bytes), not a "
-                                                  "record; a record is plain UTF-8 text")
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        diag = Diagnostic("error", "not-utf8",
-                          f"the file is not UTF-8 text (byte 0x{data[error.start]:02X} cannot be read; "
-                          f"perhaps Latin-1 or Windows-1252): {_SAVE}", line=line, column=column, source=label)
-        return None, diag
-
-
-def _looks_utf16(data: bytes) -> bool:
-    """UTF-16 without a byte-order mark: mostly ASCII with a NUL in every other byte."""
-    sample = data[:512]
-    if len(sample) < 4:
-        return False
-    for zeros, text in ((sample[1::2], sample[0::2]), (sample[0::2], sample[1::2])):
-        printable = sum(32 <= b < 127 or b in b"\t\r\n" for b in text)
-        if zeros.count(0) > 0.8 * len(zeros) and printable > 0.8 * len(text):
-            return True
-    return False

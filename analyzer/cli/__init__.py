@@ -584,7 +584,8 @@ def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, schedu
     single = len(sources) == 1 and not any(os.path.isdir(p) for p in paths) and not (
         output and os.path.isdir(output))
     if single:
-        name = os.path.splitext(os.path.basename(sources[0].label))[0] or "stdin"
+        label = sources[0].label
+        name = "stdin" if label == "<stdin>" else os.path.splitext(os.path.basename(label))[0]
         targets = [output or os.path.join("reports", name + ".html")]
     else:
         folder = output or "reports"
