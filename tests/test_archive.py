@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
+from analyzer.archive.runner import estimate_moves
 from analyzer.cli import main
 from analyzer.notation import read
 from conftest import RECORDS, ROOT
@@ -210,6 +211,12 @@ def test_progress_counts_every_move_of_the_records():
     assert sum(seen) == moves and len(seen) > len(sources)     # move by move, not record by record
     res = cli("analyze", SEED2)
     assert "analysing" not in res.output                        # no bar when the output is no terminal
+
+
+def test_the_bar_s_length_is_estimated_from_the_text_alone():
+    for source in load([str(RECORDS)]):
+        moves = sum(len(g.moves) for g in read(source.label).games)
+        assert abs(estimate_moves(source) - moves) <= max(2, moves // 10), source.label
 
 
 @pytest.mark.slow

@@ -9,6 +9,7 @@ in the order of the inputs, each as soon as it and every one before it are done;
 from __future__ import annotations
 
 import json
+import re
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Iterator
@@ -17,7 +18,7 @@ from ..diagnostics import Diagnostic
 from .cache import Cache
 from .inputs import Source, decode
 
-__all__ = ["Options", "MODES", "process", "run", "games_data", "count_moves", "analyse_game", "report_model", "record_problem", "check_rules", "ClusterUnavailable"]
+__all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model", "record_problem", "check_rules", "ClusterUnavailable"]
 
 MODES = ("validate", "analyze", "report")
 
@@ -118,12 +119,17 @@ def games_data(replays, analyses=None, lines: bool = False) -> list[dict]:
     return out
 
 
-def count_moves(source: Source) -> int:
-    """The moves of a record (what a progress bar of its analysis counts); 0 when it cannot be read."""
-    from ..notation import parse
+_HAND_LINE = re.compile(r"^\s*(\S+(\s\S+)?:|(\[[^\]]*\]\s*)+$)")      # "A: [0-5] ...", "Spieler A:", a row of tiles
+_MOVE = re.compile(r"\[[^\]\s\"]*\]|\bpass(t)?\b|----|\bmuggins\b", re.I)
 
-    text, problem = decode(source.data, source.label) if source.readable else (None, True)
-    return 0 if problem else sum(len(game.moves) for game in parse(text, source.label).games)
+
+def estimate_moves(source: Source) -> int:
+    """About how many moves a record holds, from its text alone (for a progress bar's length;
+    parsing every record first would cost more than the bar is worth). 0 when it cannot be read."""
+    if not source.readable:
+        return 0
+    text = re.sub(r"\{[^}]*\}", "", source.data.decode("utf-8", errors="ignore"))
+    return sum(len(_MOVE.findall(line)) for line in text.splitlines() if not _HAND_LINE.match(line))
 
 
 def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None):
@@ -202,7 +208,9 @@ def run(sources: Iterable[Source], options: Options, *, jobs: int = 1, scheduler
             hit["source"] = source.label            # the same bytes may sit under another name
             results[i] = hit
             counts["cached"] += 1
-        else:
+        if i in results and progress is not None:
+            progress(_moves(results[i]), results[i])
+        elif i not in results:
             if cache is not None:
                 keys[i] = key
             todo.append(i)

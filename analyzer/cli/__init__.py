@@ -17,7 +17,7 @@ import click
 from .. import __version__
 from ..archive import Cache, ClusterUnavailable, InputError, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source, decode
-from ..archive.runner import count_moves, games_data
+from ..archive.runner import estimate_moves, games_data
 from ..diagnostics import DominoError
 from ..replay import Replay
 from ..replay.json import entry_text, hand_names, replay_data, result_text
@@ -151,7 +151,7 @@ class _Progress:
     def __init__(self, sources: list[Source], label: str, show: bool):
         self.show = show and _terminal()
         self.records = len(sources)
-        total = sum(count_moves(s) for s in sources) if self.show else 0
+        total = sum(estimate_moves(s) for s in sources) if self.show else 0
         self.done = 0
         self.start = time.monotonic()
         self.bar = click.progressbar(length=max(total, 1), label=label, file=sys.stderr, hidden=not self.show,
