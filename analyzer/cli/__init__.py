@@ -232,7 +232,7 @@ def _finish(summary: Summary, quiet: bool, err: bool = False, games: list | None
 @clean_errors
 def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, do_repair, max_edits,
              out_path):
-    """Check every move of every game in PATH... against the rules.
+    """Check every move of every game against the rules.
 
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
     and after, and the result each gives.
@@ -251,7 +251,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     summary, games = Summary(), []
     for src, result in zip(sources, _results(sources, options, jobs, scheduler, cache_dir)):
         summary.add(result)
-        reports = _repairs(src, options, max_edits) if do_repair and not summary_valid(result) else {}
+        reports = _repairs(src, options, max_edits) if do_repair and not _all_valid(result) else {}
         if jsonl:
             _jsonl(result)
         elif quiet:
@@ -265,7 +265,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
 
 
-def summary_valid(result: dict) -> bool:
+def _all_valid(result: dict) -> bool:
     return result["error"] is None and all(g["valid"] for g in result["games"])
 
 
@@ -367,7 +367,7 @@ def _write_repaired(src: Source, out_path: str, reports: dict) -> None:
 @_output_options
 @clean_errors
 def replay_command(paths, variant, rules, as_json, quiet, jsonl):
-    """Show every game of PATH... move by move: the open ends, every hand, and what each pass proves.
+    """Show every game move by move: the open ends, every hand, and what each pass proves.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     options = _options("validate", variant, rules)
@@ -470,7 +470,7 @@ def _signed(v: int) -> str:
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
             max_nodes):
-    """Give the exact value of every alternative at every decision of PATH..., all hands open.
+    """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
     when it wins. The critical move is the one that lost the most.
@@ -568,8 +568,8 @@ def _print_analysis(number: int, result) -> None:
 @_run_options
 @clean_errors
 def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, scheduler, cache_dir):
-    """Write an annotated HTML replay of every game of PATH...: each move on the table, the exact
-    value of every alternative, the errors of play and of the record, and the critical move.
+    """Write an annotated HTML replay of every game: each move on the table, the exact value of
+    every alternative, the errors of play and of the record, and the critical move.
 
     For a folder or several records: one page per record and an index page with a sortable table
     of the games and the per-player summary. Every page is one self-contained file that loads
@@ -628,8 +628,8 @@ def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, schedu
 @_run_options
 @clean_errors
 def stats(paths, variant, rules, thresholds, as_json, as_csv, jobs, scheduler, cache_dir):
-    """Sum up every player (by name, across the records of PATH...): games, decisions, average loss,
-    mistakes per 100 decisions, accuracy and the record's errors on the player's moves.
+    """Sum up every player, by name across the records: games, decisions, average loss, mistakes
+    per 100 decisions, accuracy and the record's errors on the player's moves.
 
     Accuracy is the share of a player's real choices (more than one legal move) that lost less than
     the inaccuracy threshold against the best move, every hand open. The analysis is the same as
