@@ -341,3 +341,13 @@ def test_summary_counts():
     s.add({"error": {"code": "binary", "severity": "error"}, "games": []})
     assert (s.records, s.valid, s.invalid, dict(s.codes)) == (2, 1, 1, {"binary": 1})
     assert str(s) == "2 records (1 game): 1 valid, 1 invalid; errors: binary 1"
+
+
+def test_the_index_escapes_what_comes_from_a_record(tmp_path):
+    hostile = SEED2.read_text(encoding="utf-8").replace("[Event \"", "[Event \"<script>alert(1)</script>", 1)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "x.dom").write_text(hostile, encoding="utf-8")
+    shutil.copy(SEED1, tmp_path / "in" / "y.txt")
+    cli("report", tmp_path / "in", "-o", tmp_path / "out")
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)" in index and "<script>alert" not in index
