@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis import AgainstTheRest, _start, analyze_replay  # noqa: E402
 from analyzer.match import random_match  # noqa: E402
-from analyzer.replay import replay_record  # noqa: E402
+from analyzer.match import replay_record  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
 from analyzer.search.tree import NODE_LIMIT, SearchLimit, TreeSearch  # noqa: E402
 from bench_solver import best_of  # noqa: E402  (bench/ is this script's own directory)

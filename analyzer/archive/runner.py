@@ -82,7 +82,7 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
     analyses = [None] * len(replays)
     if options.mode != "validate":
         analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress) for rep in replays]
-    games = games_data(replays, analyses, options.lines)
+    games = games_data(replays, analyses, options.lines, triaged=options.mode == "validate")
     out = {"source": label, "error": None, "games": games}
     if options.mode == "report":
         from ..report import build_report, render_html
@@ -102,19 +102,33 @@ def report_model(record, variant=None, thresholds=None, analyse: bool = True, ru
     return build_report(record.source, replays, analyses, thresholds)
 
 
-def games_data(replays, analyses=None, lines: bool = False) -> list[dict]:
-    """Each replayed game (and its analysis, if any) as the plain data of a result."""
+def games_data(replays, analyses=None, lines: bool = False, triaged: bool = False) -> list[dict]:
+    """Each replayed game (and its analysis, if any) as the plain data of a result.
+
+    ``triaged``: every invalid game is searched for its likely slips (:func:`analyzer.repair.triage`):
+    its errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found."""
     from ..replay.json import result_text
 
     out = []
     for rep, analysis in zip(replays, analyses or [None] * len(replays)):
+        diagnostics, found = rep.diagnostics, {}
+        if triaged and not rep.valid:
+            from ..repair.triage import triage
+
+            t = triage(rep)
+            diagnostics = t.diagnostics
+            if t.report is not None:
+                found["repairs"] = [r.as_dict() for r in t.report.repairs]
+                if t.likely:
+                    found["likely"] = t.likely
         out.append({
             "title": rep.title, "event": rep.game.tags.get("Event"), "players": list(rep.players),
             "variant": rep.variant.name, "valid": rep.valid, "errors": len(rep.errors),
-            "diagnostics": [_diag_data(d) for d in rep.diagnostics],
+            "diagnostics": [_diag_data(d) for d in diagnostics],
             "result": rep.result_dict(), "result_text": result_text(rep),
             "moves": len(rep.steps), "errors_by_player": _errors_by_player(rep),
             "analysis": None if analysis is None else _analysis_data(analysis, lines),
+            **found,
         })
     return out
 

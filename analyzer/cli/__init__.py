@@ -237,6 +237,10 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
     and after, and the result each gives.
 
+    Every invalid game is searched for its likely slips (a bounded repair search, see
+    docs/notation.md): each error is marked as the slip itself or as following from it, and the
+    likeliest repair is printed with them.
+
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     options = _options("validate", variant, rules)
     sources = _sources(paths)
@@ -298,6 +302,7 @@ def _validation_json(result: dict, reports: dict) -> list[dict]:
     for k, game in enumerate(result["games"]):
         entry = {"file": result["source"], "title": game["title"], "valid": game["valid"],
                  "diagnostics": game["diagnostics"], "result": game["result"]}
+        entry.update({key: game[key] for key in ("repairs", "likely") if key in game})
         if k in reports:
             data = reports[k].as_dict()
             entry["repairs"] = data.pop("repairs")
@@ -317,6 +322,8 @@ def _print_validation(result: dict, reports: dict) -> None:
         click.echo(f"{path}: game {number} ({game['title']}): {verdict}")
         for diag in game["diagnostics"]:
             click.echo(f"  {diag['text']}")
+        if game.get("likely") and number - 1 not in reports:
+            click.echo(f"  {game['likely']}")
         if game["result_text"] is not None:
             click.echo(f"  result: {game['result_text']}")
         if number - 1 in reports:

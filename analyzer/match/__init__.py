@@ -343,6 +343,12 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
         replays = replay_match(games, variant, record.source, rules=rules).replays
     else:
         replays = [replay(g, variant, record.source, rules=rules) for g in games]
+        for game, rep in zip(games, replays):
+            if game.tags.get("Score") is not None:
+                rep.end_diagnostics.append(_diag(
+                    rep, "unchecked-score", "the Score tag is not checked: the record does not say which game of "
+                    "the match this is; give every game its [Game \"N\"] tag (the games of the match from the "
+                    "first) to have the running score checked", "Score", severity="info", rule="score"))
     starts = [g.pos.line or 0 for g in games]
     for diag in record.errors:
         k = 0

@@ -11,6 +11,9 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
 
     kind            what the copyist did                                          cost
     change-end      wrote the wrong open number (@n) for a tile                    0.3
+    change-result   wrote the wrong Result tag (side, points or how it ended)      0.3
+                    while the moves agree with each other
+    change-score    wrote the wrong match score (Score tag) after a legal game     0.3
     change-arm      wrote the wrong arm (>n) for a tile, or one it did not need    0.3
     change-tile     one half of a tile off by one:   [5-6] for [5-5]               0.4
     change-draw     one half of a drawn tile off by one: draws [2-6] for [2-5]     0.4
@@ -91,7 +94,13 @@ draw of it (or a swap); a tile drawn that is not in the boneyard an edit at an e
 A sound deal gets its deal edits from the first error: a dealt tile that should have been a boneyard
 tile (one edit) or another hand's (an exchange, two).
 
-What it does not do: change tags (a wrong Result or Lead stays as written), insert or change moves
+Tags: a record whose moves all agree with each other but whose Result tag states another result
+(side, points or how the hand ended) gets the one edit that writes the true result
+(``change-result``); a wrong match score is mended the same way by :mod:`analyzer.repair.triage`,
+which sees the match. A broken record with a wrong Result as well is searched as before (the moves
+must reproduce the stated result), so such a double slip is not found.
+
+What it does not do: change the Lead tag, insert or change moves
 after the hand is over (it deletes them), restore a dropped first row unless what remains starts a
 row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
 are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
@@ -103,16 +112,17 @@ repair, and the report says how many tie.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 
 from ..record import Game
-from ..replay import replay, resolve_variant
+from ..replay import Replay, replay, resolve_variant
 from ..rules import LeadRequirement, Variant
 from .builder import _result_text
 from .edits import _NAME, _ORIG, _TILE, COSTS, Edit, Repair, RepairReport, tile_slip_cost
 from .lean import _Search
 from .positional import _Entry, _PositionSearch, _needs_positions
 
-__all__ = ["repair", "first_error", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
+__all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
 
 _DOING = {
     "insert-row": "insert a row", "delete-row": "delete a row", "insert-move": "insert a move",
@@ -186,6 +196,8 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
     original = replay(game, variant, lead=lead)
     if original.valid:
         return RepairReport(game, True, stated, max_edits, [], {}, 0, [], True, 0)
+    mended = tag_repair(original, "Result", "change-result", str(original.actual_result)
+                        if original.actual_result is not None else None, "result-mismatch")
     if any(d.severity == "error" for d in problems):
         search.problem = next(d.message for d in problems if d.severity == "error")
     _, legal = search.search(game)
@@ -193,12 +205,12 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
     builder = search.builder
     found = list(search.found.values())
-    singles = {_ident(f[2][0]) for f in found if f[0] == 1}
-    found = [f for f in found if f[0] == 1 or not any(_ident(e) in singles for e in f[2])]
-    found.sort(key=lambda f: (f[0], round(f[1], 6), _order(f[2])))
+    singles = {_ident(f.edits[0]) for f in found if f.size == 1}
+    found = [f for f in found if f.size == 1 or not any(_ident(e) in singles for e in f.edits)]
+    found.sort(key=lambda f: (f.size, round(f.cost, 6), _order(f.edits)))
     counts: dict[int, int] = {}
     for f in found:
-        counts[f[0]] = counts.get(f[0], 0) + 1
+        counts[f.size] = counts.get(f.size, 0) + 1
     confirmed: list[Repair] = []
     best_rank = None
     for size, cost, edits, seq, deal in found:
@@ -214,6 +226,11 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         before, after = builder.rows(seq, deal, edits, repaired)
         confirmed.append(Repair(tuple(builder.edit(e) for e in edits), round(cost, 3), repaired, rep.result_dict(),
                                 _result_text(rep), before, after, rep))
+    if mended is not None:        # the tag edit ranks with the others by its size and cost
+        confirmed.append(mended)
+        confirmed.sort(key=lambda r: (len(r.edits), round(r.cost, 6)))
+        counts[1] = counts.get(1, 0) + 1
+        best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6))
     counts = {k: v for k, v in counts.items() if v > 0}
     best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
     return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),
@@ -221,6 +238,28 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 
 
 _MAX_TIES = 200
+
+
+def tag_repair(rep: Replay, tag: str, kind: str, value: str | None, code: str) -> Repair | None:
+    """The one-edit repair that writes ``value`` into the ``tag`` of a game whose only errors are
+    ``code`` (the moves agree with each other, only the tag does not), confirmed by the replayer."""
+    errors = rep.errors
+    if value is None or not errors or any(d.code != code for d in errors):
+        return None
+    game = rep.game
+    before = game.tags.get(tag)
+    fixed = replace(game, tags={**game.tags, tag: value})
+    if tag == "Result":
+        again = replay(fixed, rep.variant, rep.source, lead=rep.lead)
+        if not again.valid:
+            return None
+    else:
+        again = rep
+    where = game.tag_pos.get(tag)
+    edit = Edit(kind, where.line if where else None, where.column if where else None, None, before, value,
+                cost=COSTS[kind])
+    return Repair((edit,), COSTS[kind], fixed, again.result_dict(), _result_text(again),
+                  [f'[{tag} "{before}"]'], [f'[{tag} "{value}"]'], again)
 
 
 def _orig(cell: tuple | None) -> int | None:

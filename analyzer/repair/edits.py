@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..record import Game, MoveEntry
 from ..replay import Replay
@@ -11,6 +11,8 @@ from ..tiles import Tile
 
 COSTS: dict[str, float] = {
     "change-end": 0.3,
+    "change-result": 0.3,
+    "change-score": 0.3,
     "change-tile/off-by-one": 0.4,
     "change-player/adjacent": 0.5,
     "insert-move/pass": 0.6,
@@ -117,6 +119,9 @@ class Edit:
             return f"delete {who}'s {self.before}{at}"
         if k in ("change-tile", "change-end", "change-draw", "change-arm", "change-claim", "change-muggins"):
             return f"change {who}'s {self.before} to {self.after}{at}"
+        if k in ("change-result", "change-score"):
+            tag = "Result" if k == "change-result" else "Score"
+            return f"change the {tag} tag \"{self.before}\" to \"{self.after}\"{at}"
         if k == "change-player":
             return f"move the cell from {self.before}'s column to {self.after}'s{at}"
         if k == "swap-moves":
@@ -219,6 +224,17 @@ class RepairReport:
 #
 # A cell is a move of the line being tried: (seat, tile, end, bit, low, high, src, orig, name, annotation)
 # with src the MoveEntry it comes from (None: inserted) and orig its index in the input (None: new).
+
+
+class Found(NamedTuple):
+    """A repair the search found, before the replayer confirms it: its size, cost, raw edits, and the
+    line of cells and the deal it gives."""
+
+    size: int
+    cost: float
+    edits: tuple
+    seq: list
+    deal: object
 
 
 # the fields of a cell of the lean search: one recorded move as a tuple

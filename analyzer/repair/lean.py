@@ -10,7 +10,7 @@ from ..replay import replay
 from ..rules import LeadRequirement, Variant
 from ..tiles import Tile, tile_set
 from .builder import _Builder
-from .edits import _ANNOT, _BIT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, COSTS, tile_slip_cost
+from .edits import Found, _ANNOT, _BIT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, COSTS, tile_slip_cost
 
 
 
@@ -507,12 +507,17 @@ class _Search:
             elif depth > 1 and nL >= next_min:
                 self.visit(new_seq, new_deal, keep, nL, ncode, new_edits, new_cost, next_min, depth - 1)
 
+    @staticmethod
+    def line_key(seq: list) -> tuple:
+        """What a repaired line says, for telling repairs apart: who played what where."""
+        return tuple((c[0], c[1], c[2]) for c in seq)
+
     def record(self, seq, deal, edits, cost) -> None:
-        key = (tuple((c[0], c[1], c[2]) for c in seq), deal.key)
+        """Keep a repair found, the cheapest of those that give the same record."""
+        key = (self.line_key(seq), deal.key)
         have = self.found.get(key)
-        rank = (len(edits), round(cost, 6))
-        if have is None or rank < (have[0], round(have[1], 6)):
-            self.found[key] = (len(edits), cost, edits, seq, deal)
+        if have is None or (len(edits), round(cost, 6)) < (have.size, round(have.cost, 6)):
+            self.found[key] = Found(len(edits), cost, edits, seq, deal)
 
     def focus(self, seq: list, L: int, code: str | None) -> tuple | None:
         """Where the last edit can still remove the error at ``L`` (None: anywhere before it).

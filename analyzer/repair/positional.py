@@ -132,7 +132,7 @@ class _PositionSearch(_Search):
     def confirmed_any(self) -> bool:
         """Whether the replayer confirms one of the repairs found so far."""
         for _, _, _, seq, deal in self.found.values():
-            key = (tuple(_content(c.entry) for c in seq), deal.key)
+            key = (self.line_key(seq), deal.key)
             ok = self.confirmed.get(key)
             if ok is None:
                 ok = self.confirmed[key] = replay(self.builder.game_for(seq, deal), self.variant, lead=self.lead).valid
@@ -151,11 +151,9 @@ class _PositionSearch(_Search):
             pos.turn = st[2]
         return _State(pos, None, None, ()), code
 
-    def record(self, seq, deal, edits, cost) -> None:
-        key = (tuple(_content(c.entry) for c in seq), deal.key)
-        have = self.found.get(key)
-        if have is None or (len(edits), round(cost, 6)) < (have[0], round(have[1], 6)):
-            self.found[key] = (len(edits), cost, edits, seq, deal)
+    @staticmethod
+    def line_key(seq: list) -> tuple:
+        return tuple(_content(c.entry) for c in seq)
 
     def end_ok(self, frontier: list, seq: list, deal: _Deal) -> bool:
         """As :meth:`_Search.end_ok`; the variant's own scoring of the final position rules out most
@@ -165,7 +163,7 @@ class _PositionSearch(_Search):
         leader = deal.positions[deal.leader(seq)].turn
         if not any(st.over is not None and self.result_agrees(st, leader) for st in frontier):
             return False
-        key = (tuple(_content(c.entry) for c in seq), deal.key)
+        key = (self.line_key(seq), deal.key)
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, ends_text, mask_of, tiles_of
@@ -17,6 +18,12 @@ from ..tiles import Move, Tile
 __all__ = ["Replay", "Step", "replay", "replay_record", "ends_text"]
 
 BLOCK_WORDS = ("gesperrt", "blocked", "block", "trancado", "tranque")
+
+
+class _Run(NamedTuple):
+    errors: int
+    steps: list
+    first: int | None
 
 
 @dataclass
@@ -122,6 +129,15 @@ class Replay:
             if step.scores is not None:
                 return step.scores
         return (0,) * len(self.players)
+
+    @property
+    def actual_result(self) -> StatedResult | None:
+        """The hand's result as a Result tag states it (``B/D 10 domino``), None when it is not known."""
+        r = self.result
+        if r is None:
+            return None
+        side = None if r.winner is None else tuple(self.variant.side_name(r.winner, self.players).split("/"))
+        return StatedResult(side, r.points if side else 0, r.termination)
 
     def result_dict(self) -> dict | None:
         if self.result is None:
@@ -246,6 +262,12 @@ class _Replayer:
             holder_tile = op.holder_tile(number)
             req = LeadRequirement(holder_of=holder_tile, tile=op.forced_tile(number),
                                   reason="in the first game of a match") if holder_tile else LeadRequirement()
+            if number is None and op.first_game_tile is not None and self.game.moves:
+                out.append(self.diag(
+                    "unchecked-lead", f"who leads is not checked: in the first game of a match the holder of "
+                    f"{op.first_game_tile} leads{' it' if op.forced_tile(1) else ''}, in the others the match "
+                    "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
+                    "to have the lead checked", self.game.pos, severity="info", rule="lead"))
         leader = None
         lead_tag = self.game.tags.get("Lead")
         if lead_tag:
@@ -317,11 +339,14 @@ class _Replayer:
         return out
 
     # -- the moves -------------------------------------------------------------------------
-    def run(self, pos: Position, start: int, collect: bool) -> tuple[int, list[Step]]:
-        """Replay moves ``start..`` on ``pos``; return the error count and (when ``collect``) the steps.
+    def run(self, pos: Position, start: int, collect: bool) -> _Run:
+        """Replay moves ``start..`` on ``pos``: the error count, (when ``collect``) the steps, and the
+        index of the first move with an error (``len(moves)``: only the end disagrees; None: none).
 
         The position is left after the last move when collecting, and restored otherwise."""
         errors = 0
+        soft = 0            # warnings among them (a missed claim): they weigh a placement, but are no error
+        first: int | None = None
         steps: list[Step] = []
         pushed = 0
         turn_at_start = pos.turn
@@ -411,6 +436,7 @@ class _Replayer:
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
                 errors += len(problems)
+                soft += sum(p[3] != "error" for p in problems)
                 if collect:
                     diags += [self.diag(code, message, entry.pos, severity=severity, **details)
                               for code, message, details, severity in problems]
@@ -419,16 +445,20 @@ class _Replayer:
                                   boneyard=pos.stock if self.variant.drawing is not None and pos.draws else None,
                                   scores=tuple(self.scores) if self.variant.play is not None else None,
                                   scored=scored, arms=getattr(pos, "arms", None)))
+            if first is None and errors > soft:
+                first = i
         if not collect:
             # the stated result can decide a placement as well (only some ends block the hand)
             errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])
+            if first is None and errors > soft:
+                first = len(moves)
             for _ in range(pushed):
                 pos.pop()
             pos.turn = turn_at_start
             self.played = played_at_start
             self.lacks = lacks_at_start
             self.scores, self.pending = scores_at_start, pending_at_start
-        return errors, steps
+        return _Run(errors, steps, first)
 
     def exposed_pass(self, seat: int, tile: Tile) -> Diagnostic | None:
         """An earlier pass of ``seat`` that this tile proves false (a block game has no drawing)."""
@@ -442,7 +472,10 @@ class _Replayer:
                          entry.pos, revealed_by=str(tile))
 
     def choose(self, pos: Position, i: int, candidates: list[Move]) -> tuple[Move, bool]:
-        """Pick the placement the rest of the record agrees with; say whether it stays undecided."""
+        """Pick the placement the rest of the record agrees with; say whether it stays undecided.
+
+        A placement under which the first error comes later wins (a move is reported illegal only if
+        it is illegal under every placement the record allows), then the one with fewer errors."""
         scored = []
         entry = self.game.moves[i]
         for move in candidates:
@@ -450,12 +483,13 @@ class _Replayer:
             pos.push(move)
             self.played[move.tile] = -1
             claimed = [p for p in self.score_play(pos, entry, pos.history[-1][1], move)[0] if p[3] == "error"]
-            errors, _ = self.run(pos, i + 1, collect=False)
-            errors += len(claimed)
+            errors, _, first = self.run(pos, i + 1, collect=False)
+            if claimed:
+                errors, first = errors + len(claimed), i
             del self.played[move.tile]
             pos.pop()
             self.scores, self.pending = scores, pending
-            scored.append((errors, move))
+            scored.append(((-(len(self.game.moves) + 1) if first is None else -first, errors), move))
         scored.sort(key=lambda s: s[0])
         return scored[0][1], scored[0][0] == scored[1][0]
 
@@ -501,6 +535,13 @@ class _Replayer:
                                    tuple(self.scores) if self.variant.play is not None else None)
                 result = self.variant.hand_result(facts)
                 self.facts = facts
+            elif any(pos.hidden) and self.game.tags.get("Result") is not None:
+                unknown = ", ".join(self.players[s] for s in range(pos.n) if pos.hidden[s])
+                out.append(self.diag("unchecked-result", f"the winner and points of the stated result are not "
+                                     f"checked: the tiles {unknown} still held are not known; write the whole deal "
+                                     "to have them checked (how the hand ended is checked)",
+                                     self.game.tag_pos.get("Result", self.game.pos), severity="info",
+                                     rule="result"))
         tag = self.game.tags.get("Result")
         tag_pos = self.game.tag_pos.get("Result", self.game.pos)
         stated = None
@@ -633,8 +674,11 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     diags.extend(deal_diags)
     diags.extend(r.lead(pos))
     initial = pos.copy()
-    _, steps = r.run(pos, 0, collect=True)
+    steps = r.run(pos, 0, collect=True).steps
     outcome, result, end_diags = r.finish(pos, steps)
+    # what could not be checked is said after everything that was (see ``lead``)
+    end_diags.extend(d for d in diags if d.code.startswith("unchecked-"))
+    diags = [d for d in diags if not d.code.startswith("unchecked-")]
     if variant.irregularities:
         from ..rules.irregularities import annotate, check_exposed
         annotate(variant, steps, end_diags)
