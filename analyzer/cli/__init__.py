@@ -178,7 +178,8 @@ class _Progress:
 def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: str = "analysing"):
     """Run ``options`` over ``sources`` with a progress bar when the work is long; yields results."""
     cache = Cache(cache_dir) if cache_dir else None
-    with _Progress(sources, label, options.mode != "validate") as bar:
+    with _Progress(sources, label if options.mode != "validate" else "validating", len(sources) > 1
+                   or options.mode != "validate") as bar:
         for result in run(sources, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar):
             if bar.show:                  # clear the bar's line for what is printed; the next update redraws it
                 click.echo("\r\033[K", err=True, nl=False)
