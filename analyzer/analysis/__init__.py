@@ -288,9 +288,11 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                 continue
             mover = solvers[at.turn] if individual else solver
             side = 0 if individual else teams[at.turn]
-            if len(at.legal_moves()) > 1:
+            # a false play that stands (Domino Whist §8) is no choice among the legal moves
+            choice = len(at.legal_moves()) > 1 and step.move.open is None
+            if choice:
                 _decide(out, mover, at, step.move, step, side, thresholds, lines, scored(here.points, at.turn))
-            if len(at.legal_moves()) > 1 and (not individual or mover is solver):
+            if choice and (not individual or mover is solver):
                 values[k] = out.decisions[-1].best_value
             else:
                 values[k] = scored(here.points, 0) + solver.solve(at)

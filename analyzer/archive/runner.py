@@ -37,6 +37,7 @@ class Options:
     thresholds: str = "3,10,25"
     max_nodes: int | None = None
     lines: bool = False                     # keep the best continuations (analyze --graph)
+    insert_passes: bool = False             # the records leave forced passes out (validate/replay --insert-passes)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -78,7 +79,8 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
     if problem is not None:
         return record_problem(label, problem)
     thresholds = Thresholds.parse(options.thresholds)
-    replays = replay_record(parse(text, label), options.variant, rules=dict(options.rules))
+    replays = replay_record(parse(text, label), options.variant, rules=dict(options.rules),
+                            insert_passes=options.insert_passes)
     analyses = [None] * len(replays)
     if options.mode != "validate":
         analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress) for rep in replays]

@@ -100,6 +100,13 @@ def _run_options(f):
                         help="Records worked on at once, in N processes.")(f)
 
 
+def _passes_option(f):
+    """``--insert-passes``: the records leave forced passes out (as the tag ``[Passes "omitted"]`` says)."""
+    return click.option("--insert-passes", "insert_passes", is_flag=True,
+                        help="The records leave forced passes out: insert each pass the rules force and "
+                             "say where (as the tag [Passes \"omitted\"] does).")(f)
+
+
 def _thresholds_option(f):
     return click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B", callback=_thresholds,
                         help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")(f)
@@ -186,9 +193,10 @@ def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: 
             yield result
 
 
-def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False) -> Options:
+def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False,
+             insert_passes=False) -> Options:
     _check_variant(variant, rules)
-    return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines)
+    return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes)
 
 
 def _echo_errors(result: dict) -> None:
@@ -230,9 +238,10 @@ def _finish(summary: Summary, quiet: bool, err: bool = False, games: list | None
 @click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
               metavar="OUT", help="Write FILE with each game's best repair to OUT (implies --repair; "
                                   "the input file is never changed).")
+@_passes_option
 @clean_errors
 def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, do_repair, max_edits,
-             out_path):
+             out_path, insert_passes):
     """Check every move of every game against the rules.
 
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
@@ -243,7 +252,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     likeliest repair is printed with them.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
-    options = _options("validate", variant, rules)
+    options = _options("validate", variant, rules, insert_passes=insert_passes)
     sources = _sources(paths)
     if out_path:
         do_repair = True
@@ -283,7 +292,8 @@ def _record(src: Source, options: Options):
     if problem:
         return None, []
     record = parse(text, src.label)
-    return record, replay_record(record, options.variant, rules=dict(options.rules))
+    return record, replay_record(record, options.variant, rules=dict(options.rules),
+                                 insert_passes=options.insert_passes)
 
 
 def _repairs(src: Source, options: Options, max_edits: int) -> dict:
@@ -373,12 +383,13 @@ def _write_repaired(src: Source, out_path: str, reports: dict) -> None:
 @_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
 @_output_options
+@_passes_option
 @clean_errors
-def replay_command(paths, variant, rules, as_json, quiet, jsonl):
+def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes):
     """Show every game move by move: the open ends, every hand, and what each pass proves.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
-    options = _options("validate", variant, rules)
+    options = _options("validate", variant, rules, insert_passes=insert_passes)
     summary, games = Summary(), []
     for src in _sources(paths):
         record, reps = _record(src, options)
@@ -678,6 +689,33 @@ def variants(as_json, verbose):
         click.echo(json.dumps(catalog(), indent=2, ensure_ascii=False))
         return
     click.echo(catalog_text(verbose), nl=False)
+
+
+# -- tournament -----------------------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@clean_errors
+def tournament(file):
+    """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the
+    movement of §13, and print each player's tally and the standings.
+
+    Exit status: 0 when the file agrees with its scheme, 1 when it does not."""
+    from ..match.tournament import check_tournament, parse_tournament, standings, tallies
+
+    with open(file, encoding="utf-8") as handle:
+        t = parse_tournament(handle.read(), file)
+    problems = check_tournament(t)
+    for d in problems:
+        click.echo(f"  {d}")
+    click.echo(f"{file}: {t.tags.get('Scheme', '?')} scheme, {len(t.rounds())} rounds: "
+               + ("agrees with its scheme" if not problems else f"{len(problems)} errors"))
+    scores = tallies(t)
+    for place, name, total in standings(t):
+        number = next((p for p in scores if t.name(p) == name), None)
+        rounds = " ".join(f"{v:+d}" for v in scores.get(number, []))
+        click.echo(f"  {place:>2}. {name:<12} {total:+5d}   ({rounds})")
+    if problems:
+        sys.exit(1)
 
 
 def _numbered(path: str, k: int) -> str:
