@@ -135,7 +135,8 @@ def games_data(replays, analyses=None, lines: bool = False, triaged: bool = Fals
     return out
 
 
-_HAND_LINE = re.compile(r"^\s*(\S+(\s\S+)?:|(\[[^\]]*\]\s*)+$)")      # "A: [0-5] ...", "Spieler A:", a row of tiles
+# lines that hold no move: a tag ([Event "..."]), a hand ("A: [0-5] ...", "Spieler A:"), a row of dealt tiles
+_NO_MOVES = re.compile(r"^\s*(\[\w+\s+\"|\S+(\s\S+)?:|(\[[^\]]*\]\s*)+$)")
 _MOVE = re.compile(r"\[[^\]\s\"]*\]|\bpass(t)?\b|----|\bmuggins\b", re.I)
 
 
@@ -145,7 +146,7 @@ def estimate_moves(source: Source) -> int:
     if not source.readable:
         return 0
     text = re.sub(r"\{[^}]*\}", "", source.data.decode("utf-8", errors="ignore"))
-    return sum(len(_MOVE.findall(line)) for line in text.splitlines() if not _HAND_LINE.match(line))
+    return sum(len(_MOVE.findall(line)) for line in text.splitlines() if not _NO_MOVES.match(line))
 
 
 def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None):
