@@ -321,7 +321,7 @@ def test_analyze_fair_on_a_contradiction_says_where(tmp_path):
     path = tmp_path / "bad.dom"
     path.write_text(CONTRADICTION)
     res = run("analyze", "--fair", "--worlds", "2", str(path))
-    assert res.exit_code == 0
+    assert res.exit_code == 1             # the record is invalid: the analysis stops where it breaks
     assert "move 7" in res.output
 
 
@@ -346,7 +346,7 @@ D: ?
 def test_a_record_of_one_hand_and_the_moves_is_analysed_for_that_player(tmp_path):
     path = tmp_path / "one.dom"
     path.write_text(ONE_HAND)
-    data = json.loads(run("analyze", "--json", "--worlds", "3", "--exact-below", "3", str(path)).output)
+    data = json.loads(run("analyze", "--fair", "--json", "--worlds", "3", "--exact-below", "3", str(path)).output)
     game = data["games"][0]
     assert game["fair_seats"] == ["A"]
     assert "B: the record does not show the whole hand" in game["fair_note"]
@@ -357,8 +357,8 @@ def test_a_record_of_one_hand_and_the_moves_is_analysed_for_that_player(tmp_path
     for d in decided:
         assert d["played_value"] is None and all(a["value"] is None for a in d["alternatives"])
         assert d["fair"]["method"] in ("exact", "sampled")
-    out = run("analyze", "--worlds", "2", "--exact-below", "2", "--seat", "A", str(path)).output
-    assert "judged by what each player could know" in out
+    out = run("analyze", "--fair", "--worlds", "2", "--exact-below", "2", "--seat", "A", str(path)).output
+    assert "fair analysis for A" in out and "fair (A's view" in out
 
 
 PARTLY = """[Variant "partnership"]

@@ -7,6 +7,9 @@ from html import unescape
 
 import pytest
 
+from analyzer.analysis import analyze_replay
+from analyzer.analysis.fair import fair_analyze
+from analyzer.match import replay_record
 from analyzer.notation import parse, read
 from analyzer.report import build_report, render_html
 from conftest import RECORDS
@@ -14,9 +17,16 @@ from conftest import RECORDS
 FAIR = {"worlds": 4, "exact_below": 400, "workers": 1, "seats": ["C"]}
 
 
+def fair_report(record, **settings):
+    """The report model of ``record`` with the fair analysis of every game."""
+    reps = replay_record(record)
+    analyses = [fair_analyze(rep, analyze_replay(rep), **settings) for rep in reps]
+    return build_report(record.source, reps, analyses)
+
+
 @pytest.fixture(scope="module")
 def fair_model():
-    return build_report(read(RECORDS / "seed1.dom"), fair=FAIR)
+    return fair_report(read(RECORDS / "seed1.dom"), **FAIR)
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +57,7 @@ def test_a_record_with_hidden_hands_gets_the_fair_analysis_in_the_report():
     text = (RECORDS / "seed1.dom").read_text(encoding="utf-8")
     for name in "ABD":
         text = re.sub(rf"^{name}: .*$", f"{name}: ?", text, flags=re.M)
-    model = build_report(parse(text), fair={"worlds": 2, "exact_below": 2, "workers": 1})
+    model = fair_report(parse(text), worlds=2, exact_below=2, workers=1)
     game = model.games[0]
     judged = [m for m in game.moves if m.decision is not None]
     assert judged and all(m.player == "C" and m.decision.fair is not None for m in judged)
