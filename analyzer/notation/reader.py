@@ -7,14 +7,15 @@ into a domain object; :class:`_GameBuilder` then puts the pieces of one game tog
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from copy import copy
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record, Span
@@ -24,19 +25,12 @@ __all__ = ["parse", "parser", "split_players", "derive_players"]
 
 
 def grammar_text(name: str = "record.lark") -> str:
-    """A grammar file: from the installed package (``analyzer.grammar``), or, in a source tree
-    that is imported without being installed, from ``grammar/`` beside the package."""
-    try:
-        return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
-    except ModuleNotFoundError:
-        return (Path(__file__).resolve().parents[2] / "grammar" / name).read_text(encoding="utf-8")
-
-
-@cache
-def parser() -> Lark:
-    """The record parser, built once from the grammar."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=True)
+    """A grammar file: in a source tree, from ``grammar/`` beside the package (so a checkout never
+    reads the grammar of another installed copy), else from the installed ``analyzer.grammar``."""
+    local = Path(__file__).resolve().parents[2] / "grammar" / name
+    if local.is_file():
+        return local.read_text(encoding="utf-8")
+    return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
 
 
 # ---- players ----------------------------------------------------------------------------------------
@@ -160,48 +154,140 @@ class _Log:
 
     source: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    failed: Span | None = None      # where the last rule method failed (a bug), if one did
 
     def report(self, pos: Span, code: str, message: str, severity: str = "error", **details) -> None:
         self.diagnostics.append(Diagnostic(severity, code, message, pos.line, pos.column,
                                            self.source, details))
 
 
-@v_args(inline=True, meta=True)
-class RecordTransformer(Transformer):
-    """Turn a parse tree (one game, or one note before the first game) into domain objects."""
+_CURRENT_LOG: ContextVar[_Log] = ContextVar("record_log")
 
-    def __init__(self, log: _Log):
+
+class _Broken:
+    """What a rule method that failed (a bug) returns; the game around it is left out."""
+
+
+_BROKEN = _Broken()
+
+
+class _MoveList(list):
+    """The items of a move list (a bare move list at the top of a file is a game of its own)."""
+
+
+def _first_pos(value) -> Span | None:
+    """Where ``value`` (a token, a piece with a ``pos``, or a list of them) starts in the text."""
+    if isinstance(value, Token):
+        return Span(value.line, value.column)
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            pos = _first_pos(item)
+            if pos is not None:
+                return pos
+        return None
+    return getattr(value, "pos", None)
+
+
+def _holds_broken(value) -> bool:
+    if value is _BROKEN:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_broken(item) for item in value)
+    return False
+
+
+def _guarded(method):
+    """Call a rule method with its children inline; a failure (a bug) becomes a ``notation`` error
+    where the rule stands, and the game around it is left out (the other games are still read)."""
+    def callback(children):
+        try:
+            return method(*children)
+        except Exception as exc:  # noqa: BLE001 - a bug in one rule must not lose the other games
+            if not _holds_broken(children):
+                pos = _first_pos(children) or Span(0, 0)
+                log = _CURRENT_LOG.get()
+                log.diagnostics.append(Diagnostic("error", "notation", str(exc) or repr(exc),
+                                                  pos.line or None, pos.column or None, log.source))
+                log.failed = pos
+            return _BROKEN
+    return callback
+
+
+class RecordTransformer(Transformer):
+    """Turn each rule, as the LALR parser reduces it, into a domain object (no tree is built).
+
+    The parser calls these methods with the rule's children inline; positions come from the tokens.
+    The problems found go to the log of the record being read (a context variable, so one parser
+    serves every thread)."""
+
+    def __init__(self):
         super().__init__()
-        self.log = log
+        for name, value in vars(type(self)).items():
+            if not name.startswith("_") and callable(value):
+                setattr(self, name, _guarded(getattr(self, name)))
+
+    @property
+    def log(self) -> _Log:
+        return _CURRENT_LOG.get()
+
+    # the whole text
+    def start(self, *items) -> list[Game]:
+        """The games, each with the notes that stand before it at the top of the file."""
+        games: list[Game] = []
+        lead_notes: list[_Note] = []
+        for item in items:
+            if item is None or item is _BROKEN:
+                continue
+            if isinstance(item, _Note):
+                lead_notes.append(item)
+                continue
+            if isinstance(item, _MoveList):     # a bare move list at the top of the file
+                item = self._game(_first_pos(item), [], item)
+                if item is _BROKEN:
+                    continue
+                if not item.moves:              # nothing readable: not a game
+                    texts = item.comments + ([item.remark] if item.remark else [])
+                    lead_notes += [_Note("comment", text, item.pos) for text in texts]
+                    continue
+            item.comments[:0] = [note.text for note in lead_notes if note.text]
+            lead_notes = []
+            games.append(item)
+        return games
 
     # games
-    def game(self, meta, header, body=None) -> Game:
-        return _GameBuilder(self.log, _span(meta)).build(header, body)
+    def game(self, header, body=None) -> Game:
+        return self._game(_first_pos(header), header, body)
 
-    def table_game(self, meta, table) -> Game:
-        return _GameBuilder(self.log, _span(meta)).build([], table)
+    def table_game(self, table) -> Game:
+        return self._game(table.pos, [], table)
+
+    def _game(self, pos: Span, header, body) -> Game | _Broken:
+        log = self.log
+        if log.failed is not None and (log.failed.line, log.failed.column) >= (pos.line, pos.column):
+            return _BROKEN                      # a rule inside this game failed: leave it out
+        return _GameBuilder(log, pos).build(header, body)
 
     # notes
-    def comment(self, meta, token) -> _Note:
+    def comment(self, token) -> _Note:
         text = re.sub(r"\s*\n\s*", " ", unescape(token[1:-1], "{}"))   # a line break is a space
-        return _Note("comment", text.strip(), _span(meta))
+        return _Note("comment", text.strip(), _first_pos(token))
 
-    def remark(self, meta, token) -> _Note:
-        return _Note("remark", token[1:].strip(), _span(meta))
+    def remark(self, token) -> _Note:
+        return _Note("remark", token[1:].strip(), _first_pos(token))
 
-    def text_remark(self, meta, token) -> _Note:
-        return _Note("remark", token.strip(), _span(meta))
+    def text_remark(self, token) -> _Note:
+        return _Note("remark", token.strip(), _first_pos(token))
 
     # header: tags and hands
-    def header(self, meta, *items) -> list:
+    def header(self, *items) -> list:
         return list(items)
 
-    def tag(self, meta, name, value) -> _Tag:
-        return _Tag(str(name), unescape(value[1:-1], '"'), _span(meta))
+    def tag(self, bracket, name, value) -> _Tag:
+        return _Tag(str(name), unescape(value[1:-1], '"'), _first_pos(bracket))
 
-    def hand(self, meta, start, holding) -> HandEntry:
+    def hand(self, start, holding) -> HandEntry:
         player = _HAND_START_RE.match(start).group("name")
-        pos = _span(meta)
+        pos = _first_pos(start)
         if holding is _UNKNOWN:
             return HandEntry(player, None, pos)
         if holding is None:
@@ -211,88 +297,92 @@ class RecordTransformer(Transformer):
         good = [t for t in holding if t.tile is not None]
         return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good))
 
-    def tiles(self, meta, *tiles) -> list[_TileRead]:
+    def tiles(self, *tiles) -> list[_TileRead]:
         return list(tiles)
 
-    def unknown(self, meta, token) -> _Unknown:
+    def unknown(self, token) -> _Unknown:
         return _UNKNOWN
 
-    def tile(self, meta, token) -> _TileRead:
+    def tile(self, token) -> _TileRead:
         m = _TILE_RE.match(token)
-        return _TileRead(Tile.of(int(m.group(1)), int(m.group(2))), _span(meta))
+        return _TileRead(Tile.of(int(m.group(1)), int(m.group(2))), _first_pos(token))
 
-    def bad_tile(self, meta, token) -> _TileRead:
-        self.log.report(_span(meta), "bad-tile", f"'{token}' is not a tile; write a tile as [a-b] "
-                        "with two numbers, like [3-6]", text=str(token))
-        return _TileRead(None, _span(meta))
+    def bad_tile(self, token) -> _TileRead:
+        self.log.report(_first_pos(token), "bad-tile", f"'{_shown(token)}' is not a tile; write a tile "
+                        "as [a-b] with two numbers, like [3-6]", text=str(token))
+        return _TileRead(None, _first_pos(token))
 
     # moves
-    def moves(self, meta, *items) -> list:
-        return list(items)
+    def moves(self, *items) -> _MoveList:
+        return _MoveList(items)
 
-    def move_number(self, meta, token) -> _MoveNumber:
-        return _MoveNumber(int(token.rstrip(".")), _span(meta))
+    def move_number(self, token) -> _MoveNumber:
+        return _MoveNumber(int(token.rstrip(".")), _first_pos(token))
 
-    def move(self, meta, name, play) -> _Move:
-        return _Move(str(name), play, _span(meta))
+    def move(self, name, play) -> _Move:
+        return _Move(str(name), play, _first_pos(name))
 
-    def muggins_move(self, meta, name, keyword, points) -> _Move:
-        return _Move(str(name), _Play(None, _span(keyword), muggins=int(points)), _span(meta))
+    def muggins_move(self, name, keyword, points) -> _Move:
+        return _Move(str(name), _Play(None, _first_pos(keyword), muggins=int(points)), _first_pos(name))
 
-    def nameless_move(self, meta, play) -> _Move:
-        return _Move(None, play, _span(meta))
+    def nameless_move(self, play) -> _Move:
+        return _Move(None, play, play.pos)
 
-    def play(self, meta, action, annotation, claim=None) -> _Play:
+    def play(self, action, annotation, claim=None) -> _Play:
+        if annotation is None and claim is None:
+            return action
         return replace(action, annotation=str(annotation) if annotation else None,
                        claim=int(claim[1:]) if claim else None)
 
-    def tile_play(self, meta, tile, end, arm=None) -> _Play:
+    def tile_play(self, tile, end, arm=None) -> _Play:
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
         number = int(end[1:].strip()) if end else None
         if number is not None and not tile.tile.matches(number):
-            self.log.report(_span(end), "bad-end", f"{tile.tile} has no {number}, so it cannot have "
-                            f"been played on a {number}", tile=str(tile.tile), end=number)
+            self.log.report(_first_pos(end), "bad-end", f"{tile.tile} has no {number}, so it cannot "
+                            f"have been played on a {number}", tile=str(tile.tile), end=number)
             number = None
         arm_number = int(arm[1:].strip()) if arm else None
         if arm_number == 0:
-            self.log.report(_span(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)", tile=str(tile.tile))
+            self.log.report(_first_pos(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)",
+                            tile=str(tile.tile))
             arm_number = None
         return _Play(tile.tile, tile.pos, end=number, arm=arm_number)
 
-    def pass_play(self, meta, token) -> _Play:
-        return _Play(None, _span(meta))
+    def pass_play(self, token) -> _Play:
+        return _Play(None, _first_pos(token))
 
-    def draw_play(self, meta, keyword, tile) -> _Play:
+    def draw_play(self, keyword, tile) -> _Play:
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
-        return _Play(tile.tile, _span(meta), draw=True)
+        return _Play(tile.tile, _first_pos(keyword), draw=True)
 
-    def draw_unknown(self, meta, keyword, token) -> _Play:
-        return _Play(None, _span(meta), draw=True)
+    def draw_unknown(self, keyword, token) -> _Play:
+        return _Play(None, _first_pos(keyword), draw=True)
 
-    def bad_play(self, meta, token) -> _Play:
-        self.log.report(_span(meta), "bad-move", f"'{token}' is not a move; write a tile like [3-6], "
-                        "pass, or ---- for no move", text=str(token))
-        return _Play(None, _span(meta), readable=False)
+    def bad_play(self, token) -> _Play:
+        self.log.report(_first_pos(token), "bad-move", f"'{_shown(token)}' is not a move; write a "
+                        "tile like [3-6], pass, or ---- for no move", text=str(token))
+        return _Play(None, _first_pos(token), readable=False)
 
     # table
-    def table(self, meta, header, *items) -> _Table:
+    def table(self, header, *items) -> _Table:
+        keyword, columns = header
         notes = [item for item in items if isinstance(item, _Note)]
         rows = [item for item in items if isinstance(item, _Row)]
-        return _Table(header, notes, rows, _span(meta))
+        return _Table(columns, notes, rows, _first_pos(keyword))
 
-    def table_header(self, meta, keyword, *columns) -> list[_Column]:
-        return list(columns)
+    def table_header(self, keyword, *columns) -> tuple[Token, list[_Column]]:
+        return keyword, list(columns)
 
-    def column(self, meta, keyword, name) -> _Column:
-        return _Column(str(name), _span(name))
+    def column(self, keyword, name) -> _Column:
+        return _Column(str(name), _first_pos(name))
 
-    def row(self, meta, number, *items) -> _Row:
-        return _Row(int(number.rstrip(".")), list(items), _span(meta))
+    def row(self, number, *items) -> _Row:
+        return _Row(int(number.rstrip(".")), list(items), _first_pos(number))
 
-    def no_move(self, meta, token) -> _NoMove:
-        return _NoMove(_span(meta))
+    def no_move(self, token) -> _NoMove:
+        return _NoMove(_first_pos(token))
 
 
 # ---- putting one game together ------------------------------------------------------------------
@@ -461,7 +551,7 @@ _EXPECTED = {
     "QMARK": "? (hand not known)",
     "POINTS": "the points of a muggins call, like 10",     # (a claim and "muggins" are never
                                                             # the only choice, so not listed)
-    "_LSQB": 'a tag like [Event "..."]',
+    "LSQB": 'a tag like [Event "..."]',
     "STRING": 'a quoted value like "..."',
     "_RSQB": "']'",
     "MOVENUM": "a move number like 1.",
@@ -473,6 +563,12 @@ _EXPECTED = {
     "$END": "the end of the text",
 }
 
+MAX_DIAGNOSTICS = 100
+"""At most this many of a record's notation problems are listed; one more line says how many more
+there were."""
+
+_CONTEXT_WIDTH = 100        # a caret line shows at most this many characters of its source line
+
 
 def friendly_expected(names) -> str:
     wanted = [text for name, text in _EXPECTED.items() if name in names]
@@ -483,12 +579,14 @@ def friendly_expected(names) -> str:
     return "; expected one of: " + ", ".join(wanted)
 
 
-def caret_context(text: str, line: int, column: int) -> str:
-    """The source line and a caret under ``column``."""
-    lines = text.split("\n")
-    source_line = lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
-    pad = "".join(c if c == "\t" else " " for c in source_line[:column - 1])
-    return f"{source_line}\n{pad}^"
+def caret_context(source_line: str, column: int) -> str:
+    """The source line and a caret under ``column``; a long line is cut to a window around it."""
+    source_line = source_line.rstrip("\r")
+    start = max(0, column - 1 - _CONTEXT_WIDTH // 2) if len(source_line) > _CONTEXT_WIDTH else 0
+    shown = source_line[start:start + _CONTEXT_WIDTH]
+    pad = "".join(c if c == "\t" else " " for c in shown[:column - 1 - start])
+    return f"{'...' if start else ''}{shown}{'...' if start + _CONTEXT_WIDTH < len(source_line) else ''}" \
+           f"\n{'   ' if start else ''}{pad}^"
 
 
 def _word_at(text: str, pos: int) -> int:
@@ -503,136 +601,175 @@ def _word_at(text: str, pos: int) -> int:
 
 
 def _shown(value: str) -> str:
-    value = value.split("\n")[0]
+    value = value.split("\n", 1)[0]
     return value if len(value) <= 30 else value[:27] + "..."
 
 
-def _try_feed(interactive, tokens) -> bool:
-    """Whether the parser would take ``tokens``; tried on a copy that builds no tree (lark's tree
-    builder may extend a child's list in place, which a shallow copy shares)."""
-    trial = interactive.copy(deepcopy_values=False)
-    conf = copy(trial.parser_state.parse_conf)
+def _trial(state, depth: int | None = None):
+    """A copy of a parser state, cut to ``depth`` values, that runs no rule methods (it builds
+    nothing, so it may share the values of the real one)."""
+    trial = state.copy(deepcopy_values=False)
+    if depth is not None:
+        del trial.state_stack[depth + 1:]
+        del trial.value_stack[depth:]
+    conf = copy(trial.parse_conf)
     conf.callbacks = {}
-    trial.parser_state.parse_conf = conf
+    trial.parse_conf = conf
+    return trial
+
+
+def _accepts(state, tokens, depth: int | None = None) -> bool:
+    """Whether the parser would take ``tokens`` (after dropping the values above ``depth``)."""
+    trial = _trial(state, depth)
     try:
         for token in tokens:
-            trial.feed_token(token)
+            trial.feed_token(token, token.type == "$END")
     except UnexpectedInput:
         return False
     return True
 
 
 class _Recovery:
-    """The ``on_error`` handler: report the error, then skip the bad word or supply a missing ']'."""
+    """The ``on_error`` handler: report the error, then skip the bad word, supply a missing ']', or
+    drop an unfinished construct the next token cannot follow. Each error costs work in proportion
+    to the text skipped, never a new parse, so recovery is linear in the length of the text."""
 
     def __init__(self, text: str, source: str):
         self.text = text
         self.source = source
         self.diagnostics: list[Diagnostic] = []
+        self.left_out = 0              # syntax errors beyond MAX_DIAGNOSTICS, counted only
+        self.end_error: Diagnostic | None = None
+        self._line_starts: list[int] | None = None
 
-    def syntax(self, line: int, column: int, found: str, expected) -> Diagnostic:
-        return Diagnostic("error", "syntax", f"unexpected {found}{friendly_expected(expected)}",
-                          line, column, self.source, {"expected": sorted(expected)},
-                          caret_context(self.text, line, column))
+    def _source_line(self, line: int) -> str:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        if not 0 < line <= len(self._line_starts):
+            return ""
+        start = self._line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start:end]
+
+    def syntax(self, line: int, column: int, found: str, expected, message: str | None = None) -> None:
+        if len(self.diagnostics) >= MAX_DIAGNOSTICS:
+            self.left_out += 1
+            return
+        self.diagnostics.append(Diagnostic(
+            "error", "syntax", message or f"unexpected {found}{friendly_expected(expected)}", line,
+            column, self.source, {"expected": sorted(expected)},
+            caret_context(self._source_line(line), column)))
 
     def end_of_text(self, expected) -> Diagnostic:
-        lines = self.text.split("\n")
-        return self.syntax(len(lines), len(lines[-1]) + 1, "end of text", expected)
+        line = self.text.count("\n") + 1
+        column = len(self.text) - self.text.rfind("\n")
+        return Diagnostic("error", "syntax", f"unexpected end of text{friendly_expected(expected)}",
+                          line, column, self.source, {"expected": sorted(expected)},
+                          caret_context(self._source_line(line), column))
 
     def __call__(self, error: UnexpectedInput) -> bool:
         if isinstance(error, UnexpectedCharacters):
             pos = error.pos_in_stream
             end = _word_at(self.text, pos)
-            self.diagnostics.append(self.syntax(error.line, error.column,
-                                                repr(_shown(self.text[pos:end])), error.allowed or ()))
+            self.syntax(error.line, error.column, repr(_shown(self.text[pos:end])), error.allowed or ())
             error.interactive_parser.lexer_thread.state.line_ctr.feed(self.text[pos:end])
             return True
         if not isinstance(error, UnexpectedToken):
             return False
         token = error.token
+        state = error.interactive_parser.parser_state
         closer = Token("_RSQB", "]")
         if token.type == "$END":
-            if "_RSQB" in error.expected and _try_feed(error.interactive_parser, [closer, token]):
-                self.diagnostics.append(self.end_of_text(error.expected))
+            if self.end_error is None:
+                self.end_error = self.end_of_text(error.expected)
+            if "_RSQB" in error.expected and _accepts(state, [closer, token]):
                 error.interactive_parser.feed_token(closer)
                 return True
-            return False
-        self.diagnostics.append(self.syntax(token.line, token.column, repr(_shown(str(token))),
-                                            error.expected))
-        if "_RSQB" in error.expected and _try_feed(error.interactive_parser, [closer, token]):
+            return self._drop_unfinished(state, token, tokens_only=False)
+        if "_RSQB" in error.expected and _accepts(state, [closer, token]):
+            self.syntax(token.line, token.column, repr(_shown(str(token))), error.expected)
             error.interactive_parser.feed_token(closer)
             error.interactive_parser.feed_token(token)
+            return True
+        if token.type in _OPENERS and self._drop_unfinished(state, token, tokens_only=True):
+            error.interactive_parser.feed_token(token)
+            return True
+        self.syntax(token.line, token.column, repr(_shown(str(token))), error.expected)
         return True
 
+    def _drop_unfinished(self, state, token: Token, tokens_only: bool) -> bool:
+        """Drop the shortest unfinished construct at the top of the parser's stack after which
+        ``token`` can follow (at the end of the text: the construct the text stops inside).
+        ``tokens_only``: drop only words not yet read as a part (a stray line before a tag)."""
+        values = state.value_stack
+        for depth in range(len(values) - 1, -1, -1):
+            if tokens_only and not isinstance(values[depth], Token):
+                return False
+            if _accepts(state, [token], depth):
+                if tokens_only:
+                    dropped = values[depth:]
+                    first = dropped[0]
+                    words = " ".join(str(v) for v in dropped)
+                    self.syntax(first.line, first.column, repr(_shown(words)), (), message=(
+                        f"{_shown(words)!r} is no move, tag or hand and is left out; write a title "
+                        f"or note as a {{comment}}, like {{{_shown(words)}}}"))
+                del state.state_stack[depth + 1:]
+                del state.value_stack[depth:]
+                return True
+        return False
 
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+_OPENERS = {"LSQB", "HAND_START", "KW_ROUND"}     # tokens that open a game's header or a table
 
 
-def _parse_tree(text: str, source: str) -> tuple[Tree | None, list[Diagnostic]]:
-    """Parse with recovery. An unfinished construct at the end of the text cannot be skipped past,
-    so its last token is blanked out (positions stay valid) and the text parsed again."""
-    work = text
-    first_end_error: Diagnostic | None = None
-    while True:
-        recovery = _Recovery(work, source)
-        try:
-            tree = parser().parse(work, on_error=recovery)
-        except UnexpectedToken as error:      # only an unexpected end of text gets here
-            if first_end_error is None:
-                first_end_error = recovery.end_of_text(error.expected)
-            start, end = error.token.start_pos, error.token.end_pos
-            if start is None or end is None or end <= start or not work[start:end].strip():
-                return None, recovery.diagnostics + [first_end_error]
-            work = _blank(work, start, end)
-            continue
-        extra = [first_end_error] if first_end_error else []
-        return tree, recovery.diagnostics + extra
+# ---- the parser -----------------------------------------------------------------------------------
+
+def _transformer_key() -> tuple:
+    return tuple(vars(RecordTransformer).values())
+
+
+@cache
+def _parser(key: tuple) -> Lark:
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
+                transformer=RecordTransformer())
+
+
+def parser() -> Lark:
+    """The record parser, built once from the grammar: LALR(1) with the contextual lexer, the
+    transformer applied as each rule is reduced (no parse tree is built)."""
+    return _parser(_transformer_key())
 
 
 # ---- the whole record ---------------------------------------------------------------------------
 
 def parse(text: str, source: str = "<record>") -> Record:
-    """Read every game of ``text``; never raises: problems are returned in ``Record.errors``."""
+    """Read every game of ``text``; never raises: problems are returned in ``Record.errors``.
+
+    At most :data:`MAX_DIAGNOSTICS` problems are listed, then one ``too-many-errors`` line says how
+    many more there were."""
     record = Record(source=source)
+    log = _Log(source)
+    recovery = _Recovery(text, source)
+    token = _CURRENT_LOG.set(log)
     try:
-        tree, diagnostics = _parse_tree(text, source)
-        record.errors.extend(diagnostics)
-        if tree is not None:
-            _build_record(record, tree, source)
+        games = parser().parse(text, on_error=recovery)
+        record.games.extend(games)
+    except UnexpectedInput:             # the text stops inside something that cannot be dropped
+        pass
     except Exception as exc:  # noqa: BLE001 - parse() promises diagnostics, never an exception
         record.errors.append(Diagnostic("error", "internal", f"the reader failed: {exc!r}",
                                         source=source))
-    record.errors.sort(key=lambda d: (d.line or 0, d.column or 0))
-    return record
-
-
-def _build_record(record: Record, tree: Tree, source: str) -> None:
-    log = _Log(source)
-    transformer = RecordTransformer(log)
-    lead_notes: list[_Note] = []
-    for child in tree.children:
-        if child is None:
-            continue
-        try:
-            item = transformer.transform(child)
-            if isinstance(item, _Note):
-                lead_notes.append(item)
-                continue
-            if child.data == "moves":      # a bare move list at the top of the file
-                item = _GameBuilder(log, _span(child.meta)).build([], item)
-                if not item.moves:         # nothing readable: not a game
-                    texts = item.comments + ([item.remark] if item.remark else [])
-                    lead_notes += [_Note("comment", text, item.pos) for text in texts]
-                    continue
-            item.comments[:0] = [note.text for note in lead_notes if note.text]
-            lead_notes = []
-        except VisitError as error:        # a bug in a rule method: report it, keep the other games
-            meta = getattr(error.obj, "meta", None)
-            line = meta.line if meta is not None and not meta.empty else None
-            message = str(error.orig_exc) or repr(error.orig_exc)
-            log.diagnostics.append(Diagnostic("error", "notation", message, line,
-                                              meta.column if line else None, source))
-            continue
-        record.games.append(item)
+    finally:
+        _CURRENT_LOG.reset(token)
+    record.errors.extend(recovery.diagnostics)
+    if recovery.end_error is not None:
+        record.errors.append(recovery.end_error)
     record.errors.extend(log.diagnostics)
+    record.errors.sort(key=lambda d: (d.line or 0, d.column or 0))
+    left_out = recovery.left_out + max(0, len(record.errors) - MAX_DIAGNOSTICS)
+    if left_out:
+        del record.errors[MAX_DIAGNOSTICS:]
+        record.errors.append(Diagnostic("error", "too-many-errors", f"{left_out} more problems are "
+                                        f"not listed (only the first {MAX_DIAGNOSTICS} are)",
+                                        source=source, details={"left_out": left_out}))
+    return record
