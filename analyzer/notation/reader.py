@@ -10,7 +10,7 @@ import re
 from contextvars import ContextVar
 from copy import copy
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from pathlib import Path
 
@@ -137,8 +137,11 @@ _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
 
 
-def _span(obj) -> Span:
-    return Span(obj.line, obj.column)
+@lru_cache(maxsize=4096)
+def _tile(text: str) -> Tile:
+    """The tile a TILE token names (a record repeats the same few spellings, so each is read once)."""
+    m = _TILE_RE.match(text)
+    return Tile.of(int(m.group(1)), int(m.group(2)))
 
 
 def unescape(text: str, chars: str) -> str:
@@ -304,8 +307,7 @@ class RecordTransformer(Transformer):
         return _UNKNOWN
 
     def tile(self, token) -> _TileRead:
-        m = _TILE_RE.match(token)
-        return _TileRead(Tile.of(int(m.group(1)), int(m.group(2))), _first_pos(token))
+        return _TileRead(_tile(str(token)), Span(token.line, token.column))
 
     def bad_tile(self, token) -> _TileRead:
         self.log.report(_first_pos(token), "bad-tile", f"'{_shown(token)}' is not a tile; write a tile "
@@ -730,8 +732,13 @@ def _transformer_key() -> tuple:
 
 @cache
 def _parser(key: tuple) -> Lark:
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
+    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
                 transformer=RecordTransformer())
+    for rule in lark.rules:
+        # lark names a rule's origin with a Token; the parser looks the name up in tables keyed by
+        # str, and Token's own __eq__ then runs at every reduction. A plain str compares in C.
+        rule.origin.name = str(rule.origin.name)
+    return lark
 
 
 def parser() -> Lark:
