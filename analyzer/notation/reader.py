@@ -134,6 +134,7 @@ class _Unknown:
 
 _UNKNOWN = _Unknown()
 _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s*:$")
+_LINE_BREAK = re.compile(r"[ \t\xa0]*\r?\n[ \t\xa0]*")
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
 
 
@@ -272,8 +273,9 @@ class RecordTransformer(Transformer):
 
     # notes
     def comment(self, token) -> _Note:
-        text = re.sub(r"\s*\n\s*", " ", unescape(token[1:-1], "{}"))   # a line break is a space
-        return _Note("comment", text.strip(), _first_pos(token))
+        # kept as written (blanks too), except that a line break and the blanks around it are a space
+        text = _LINE_BREAK.sub(" ", unescape(token[1:-1], "{}"))
+        return _Note("comment", text, _first_pos(token))
 
     def remark(self, token) -> _Note:
         return _Note("remark", token[1:].strip(), _first_pos(token))
@@ -455,7 +457,7 @@ class _GameBuilder:
             more = f" (and the {len(nameless) - 1} after it)" if len(nameless) > 1 else ""
             self.log.report(first.pos, "no-player", f"the move {_play_text(first.play)}{more} "
                             "names no player; write it as 'PLAYER TILE', like 'B [1-1]'",
-                            count=len(nameless))
+                            count=len(nameless), moves=[_play_text(m.play) for m in nameless])
             nameless.clear()
 
     def _table_players(self, game: Game, table: _Table, hands) -> tuple[str, ...]:
@@ -749,6 +751,17 @@ def parser() -> Lark:
 
 # ---- the whole record ---------------------------------------------------------------------------
 
+def _unclosed_braces_marked(text: str) -> str:
+    """The text for the lexer: each ``{`` after the last ``}`` (a comment that is never closed) made a
+    ``}``, which no terminal takes, so the lexer fails on it at once instead of scanning to the end
+    of the text for a ``}`` at every such brace (quadratic). The recovery reads the original text and
+    reports the ``{``; no new ``}`` can close a comment, as no ``{`` is left after the last one."""
+    last = text.rfind("}")
+    if text.find("{", last + 1) < 0:
+        return text
+    return text[:last + 1] + text[last + 1:].replace("{", "}")
+
+
 def parse(text: str, source: str = "<record>") -> Record:
     """Read every game of ``text``; never raises: problems are returned in ``Record.errors``.
 
@@ -759,7 +772,7 @@ def parse(text: str, source: str = "<record>") -> Record:
     recovery = _Recovery(text, source)
     token = _CURRENT_LOG.set(log)
     try:
-        games = parser().parse(text, on_error=recovery)
+        games = parser().parse(_unclosed_braces_marked(text), on_error=recovery)
         record.games.extend(games)
     except UnexpectedInput:             # the text stops inside something that cannot be dropped
         pass
