@@ -159,6 +159,11 @@ class _Log:
     source: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failed: Span | None = None      # where the last rule method failed (a bug), if one did
+    text: str | None = None         # the text as written, when the lexer was given a marked copy
+
+    def written(self, token: Token) -> str:
+        """A token's text as written (free text may hold a brace the lexer saw marked)."""
+        return str(token) if self.text is None else self.text[token.start_pos:token.end_pos]
 
     def report(self, pos: Span, code: str, message: str, severity: str = "error", **details) -> None:
         self.diagnostics.append(Diagnostic(severity, code, message, pos.line, pos.column,
@@ -278,17 +283,17 @@ class RecordTransformer(Transformer):
         return _Note("comment", text, _first_pos(token))
 
     def remark(self, token) -> _Note:
-        return _Note("remark", token[1:].strip(), _first_pos(token))
+        return _Note("remark", self.log.written(token)[1:].strip(), _first_pos(token))
 
     def text_remark(self, token) -> _Note:
-        return _Note("remark", token.strip(), _first_pos(token))
+        return _Note("remark", self.log.written(token).strip(), _first_pos(token))
 
     # header: tags and hands
     def header(self, *items) -> list:
         return list(items)
 
     def tag(self, bracket, name, value) -> _Tag:
-        return _Tag(str(name), unescape(value[1:-1], '"'), _first_pos(bracket))
+        return _Tag(str(name), unescape(self.log.written(value)[1:-1], '"'), _first_pos(bracket))
 
     def hand(self, start, holding) -> HandEntry:
         player = _HAND_START_RE.match(start).group("name")
@@ -771,8 +776,11 @@ def parse(text: str, source: str = "<record>") -> Record:
     log = _Log(source)
     recovery = _Recovery(text, source)
     token = _CURRENT_LOG.set(log)
+    lexed = _unclosed_braces_marked(text)
+    if lexed is not text:
+        log.text = text
     try:
-        games = parser().parse(_unclosed_braces_marked(text), on_error=recovery)
+        games = parser().parse(lexed, on_error=recovery)
         record.games.extend(games)
     except UnexpectedInput:             # the text stops inside something that cannot be dropped
         pass
