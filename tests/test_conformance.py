@@ -104,12 +104,11 @@ def _analyses_only_stop_at_the_node_limit(record):
 
 def _int_solver_configs():
     """The configurations the int solver analyses (it has no node limit): every one, but of the
-    cut-throat game of individuals (a whole hand for each of three or four movers is the slowest
-    analysis there is) only the default and the two-player game."""
+    cut-throat game of individuals (a whole hand valued for each of three or four movers is the
+    slowest analysis there is, most of a minute) only the two-player game."""
     for name, options in CONFIGS:
         variant = find_variant(name, options)
-        if int_solver_plays(variant) and (variant.seating.sides == 2 or name != "cutthroat" or not options
-                                          or options == {"players": "2"}):
+        if int_solver_plays(variant) and (name != "cutthroat" or options == {"players": "2"}):
             yield name, options
 
 
