@@ -520,6 +520,8 @@ class _GameBuilder:
             if isinstance(event, MoveEntry):
                 game.moves.append(event)
             elif event.kind == "remark" and i > last_move:
+                if not remark:
+                    game.remark_pos = event.pos
                 remark.append(event.text)
             elif not event.text:
                 continue
