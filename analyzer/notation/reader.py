@@ -279,7 +279,7 @@ class RecordTransformer(Transformer):
     # notes
     def comment(self, token) -> _Note:
         # kept as written (blanks too), except that a line break and the blanks around it are a space
-        text = _LINE_BREAK.sub(" ", unescape(token[1:-1], "{}"))
+        text = _LINE_BREAK.sub(" ", unescape(self.log.written(token)[1:-1], "{}"))
         return _Note("comment", text, _first_pos(token))
 
     def remark(self, token) -> _Note:
@@ -758,15 +758,24 @@ def parser() -> Lark:
 
 # ---- the whole record ---------------------------------------------------------------------------
 
-def _unclosed_braces_marked(text: str) -> str:
-    """The text for the lexer: each ``{`` after the last ``}`` (a comment that is never closed) made a
-    ``}``, which no terminal takes, so the lexer fails on it at once instead of scanning to the end
-    of the text for a ``}`` at every such brace (quadratic). The recovery reads the original text and
-    reports the ``{``; no new ``}`` can close a comment, as no ``{`` is left after the last one."""
+_BRACKETED_LINE = re.compile(r"(?m)^[^\n]*[\[\]{]")     # a line up to its last bracket or brace
+_BLANKS = str.maketrans(" \t\xa0", "\x0b\x0b\x0b")
+
+
+def _marked(text: str) -> str:
+    """The text for the lexer, the same length as ``text`` (so positions hold):
+
+    * each ``{`` after the last ``}`` (a comment that is never closed) made a ``}``, which no
+      terminal takes, so the lexer fails on it at once instead of scanning to the end of the text
+      for a ``}`` at every such brace; no new ``}`` can close a comment, as no ``{`` is left after it;
+    * every blank before the last bracket or brace of its line made a ``\x0b``, which the grammar
+      takes for a blank everywhere but in free text after a row's cells (see ``TEXT_REMARK``).
+
+    The transformer reads free text, comments and tag values from the original text."""
     last = text.rfind("}")
-    if text.find("{", last + 1) < 0:
-        return text
-    return text[:last + 1] + text[last + 1:].replace("{", "}")
+    if text.find("{", last + 1) >= 0:
+        text = text[:last + 1] + text[last + 1:].replace("{", "}")
+    return _BRACKETED_LINE.sub(lambda m: m.group().translate(_BLANKS), text)
 
 
 def parse(text: str, source: str = "<record>") -> Record:
@@ -778,8 +787,8 @@ def parse(text: str, source: str = "<record>") -> Record:
     log = _Log(source)
     recovery = _Recovery(text, source)
     token = _CURRENT_LOG.set(log)
-    lexed = _unclosed_braces_marked(text)
-    if lexed is not text:
+    lexed = _marked(text)
+    if lexed != text:
         log.text = text
     try:
         games = parser().parse(lexed, on_error=recovery)
