@@ -152,6 +152,11 @@ def unescape(text: str, chars: str) -> str:
 
 # ---- transformer: one method per rule ----------------------------------------------------------
 
+MAX_DIAGNOSTICS = 100
+"""At most this many of a record's notation problems are listed; one more line says how many more
+there were."""
+
+
 @dataclass
 class _Log:
     """The notation problems found while building a record's games."""
@@ -165,7 +170,12 @@ class _Log:
         """A token's text as written (free text may hold a brace the lexer saw marked)."""
         return str(token) if self.text is None else self.text[token.start_pos:token.end_pos]
 
+    left_out: int = 0               # problems beyond MAX_DIAGNOSTICS, counted only
+
     def report(self, pos: Span, code: str, message: str, severity: str = "error", **details) -> None:
+        if len(self.diagnostics) >= MAX_DIAGNOSTICS:       # (they come in the order of the text)
+            self.left_out += 1
+            return
         self.diagnostics.append(Diagnostic(severity, code, message, pos.line, pos.column,
                                            self.source, details))
 
@@ -574,10 +584,6 @@ _EXPECTED = {
     "$END": "the end of the text",
 }
 
-MAX_DIAGNOSTICS = 100
-"""At most this many of a record's notation problems are listed; one more line says how many more
-there were."""
-
 _CONTEXT_WIDTH = 100        # a caret line shows at most this many characters of its source line
 
 
@@ -805,7 +811,7 @@ def parse(text: str, source: str = "<record>") -> Record:
         record.errors.append(recovery.end_error)
     record.errors.extend(log.diagnostics)
     record.errors.sort(key=lambda d: (d.line or 0, d.column or 0))
-    left_out = recovery.left_out + max(0, len(record.errors) - MAX_DIAGNOSTICS)
+    left_out = recovery.left_out + log.left_out + max(0, len(record.errors) - MAX_DIAGNOSTICS)
     if left_out:
         del record.errors[MAX_DIAGNOSTICS:]
         record.errors.append(Diagnostic("error", "too-many-errors", f"{left_out} more problems are "
