@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Callable
 
 from .position import Position
-from .record import Game, HandEntry, MoveEntry
+from .record import Game, HandEntry, MoveEntry, StatedResult
 from .rules import Variant, find_variant
 from .tiles import Move, Tile
 
@@ -86,9 +86,7 @@ def random_game(variant: Variant | str | None = None, seed: int = 0, hand_size: 
     if variant.options:
         tags["Rules"] = variant.rules_text
     tags.update({"Players": ", ".join(names), "Lead": names[lead]})
-    if result.winner is None:
-        tags["Result"] = f"draw {result.termination}"
-    else:
-        tags["Result"] = f"{variant.side_name(result.winner, names)} {result.points} {result.termination}"
+    side = None if result.winner is None else tuple(variant.side_name(result.winner, names).split("/"))
+    tags["Result"] = str(StatedResult(side, result.points if side else 0, result.termination))
     return Game(tags=tags, players=names,
                 hands=tuple(HandEntry(names[s], tuple(hands[s])) for s in range(n)), moves=moves)
