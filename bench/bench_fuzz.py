@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from analyzer.notation import parse  # noqa: E402
-from analyzer.notation.reader import MAX_DIAGNOSTICS  # noqa: E402
+from analyzer.notation.recovery import MAX_DIAGNOSTICS  # noqa: E402
 from test_reader_limits import PATHOLOGICAL  # noqa: E402
 
 PIECES = (list("[]{}()-@:;!?*.,\"\\ \t\n\xa0|0123456789ABCDpasstRunde>+")

@@ -3,7 +3,7 @@ comments of any length. (How long each takes is measured by bench/bench_fuzz.py,
 import pytest
 
 from analyzer.notation import parse, write
-from analyzer.notation.reader import MAX_DIAGNOSTICS
+from analyzer.notation.recovery import MAX_DIAGNOSTICS
 from analyzer.tiles import Tile
 
 TILES = [str(Tile.of(i % 7, (i * 3 + 1) % 7)) for i in range(400)]     # low half first, as read
