@@ -337,7 +337,7 @@ class RecordTransformer(Transformer):
         return _MoveNumber(int(token.rstrip(".")), _first_pos(token))
 
     def move(self, name, play) -> _Move:
-        return _Move(str(name), play, _first_pos(name))
+        return _Move(str(name), play, Span(name.line, name.column))
 
     def muggins_move(self, name, keyword, points) -> _Move:
         return _Move(str(name), _Play(None, _first_pos(keyword), muggins=int(points)), _first_pos(name))
@@ -590,7 +590,7 @@ def parse(text: str, source: str = "<record>") -> Record:
     recovery = Recovery(text, source)
     token = _CURRENT_LOG.set(log)
     lexed = marked(text)
-    if lexed != text:
+    if lexed is not text:
         log.text = text
     try:
         games = parser().parse(lexed, on_error=recovery)

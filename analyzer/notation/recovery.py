@@ -201,7 +201,8 @@ _OPENERS = {"LSQB", "HAND_START", "KW_ROUND"}     # tokens that open a game's he
 
 # ---- the text the lexer reads -------------------------------------------------------------------
 
-_BRACKETED_LINE = re.compile(r"(?m)^[^\n]*[\[\]{]")     # a line up to its last bracket or brace
+# a long line up to its last bracket or brace (on a short line the lexer's extra work is bounded)
+_BRACKETED_LINE = re.compile(r"(?m)^(?=[^\n]{%d})[^\n]*[\[\]{]" % 200)
 _BLANKS = str.maketrans(" \t\xa0", "\x0b\x0b\x0b")
 
 
@@ -211,8 +212,9 @@ def marked(text: str) -> str:
     * each ``{`` after the last ``}`` (a comment that is never closed) made a ``}``, which no
       terminal takes, so the lexer fails on it at once instead of scanning to the end of the text
       for a ``}`` at every such brace; no new ``}`` can close a comment, as no ``{`` is left after it;
-    * every blank before the last bracket or brace of its line made a ``\x0b``, which the grammar
-      takes for a blank everywhere but in free text after a row's cells (see ``TEXT_REMARK``).
+    * on a line of 200 characters or more, every blank before its last bracket or brace made a
+      ``\x0b``, which the grammar takes for a blank everywhere but in free text after a row's cells
+      (see ``TEXT_REMARK``).
 
     The transformer reads free text, comments and tag values from the original text."""
     last = text.rfind("}")
