@@ -106,3 +106,18 @@ def test_blanks_in_comments_survive_the_round_trip(comment):
     game = record.games[0]
     assert game.comments == [comment] and game.moves[0].comment == comment
     assert parse(write(record)) == record
+
+
+def test_on_a_long_table_row_free_text_and_stray_words_are_told_apart_as_on_a_short_one():
+    remark = "Das Spiel ist gesperrt, " * 12                    # a row over 200 characters long
+    for words in ("", "x " * 120):
+        text = f"Runde A B C\n1 [1-1] [1-2] {words}{remark}\n2 [2-2] {{ein [Kommentar]}}\n"
+        record = parse(text)
+        game = record.games[0]
+        assert [str(m.tile) for m in game.moves] == ["[1-1]", "[1-2]", "[2-2]"]
+        assert game.moves[1].comment == (words + remark).strip()
+        assert game.moves[2].comment == "ein [Kommentar]" and not record.errors
+    stray = parse("Runde A B C D\n1 [1-1] " + "x " * 150 + "[1-2]\n").errors
+    # three stray words fill the columns B to D, the fourth is one cell too many
+    assert [d.code for d in stray[:3]] == ["bad-move"] * 3 and stray[3].code in ("bad-move", "too-many-cells")
+    assert {d.code for d in stray[3:5]} == {"bad-move", "too-many-cells"} and stray[3].column == stray[4].column

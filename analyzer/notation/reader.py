@@ -171,11 +171,12 @@ class _Log:
     left_out: int = 0               # problems beyond MAX_DIAGNOSTICS, counted only
 
     def report(self, pos: Span, code: str, message: str, severity: str = "error", **details) -> None:
-        if len(self.diagnostics) >= MAX_DIAGNOSTICS:       # (they come in the order of the text)
-            self.left_out += 1
-            return
         self.diagnostics.append(Diagnostic(severity, code, message, pos.line, pos.column,
                                            self.source, details))
+        if len(self.diagnostics) > 2 * MAX_DIAGNOSTICS:    # keep the first ones by place, count the rest
+            self.diagnostics.sort(key=lambda d: (d.line or 0, d.column or 0))
+            self.left_out += len(self.diagnostics) - MAX_DIAGNOSTICS
+            del self.diagnostics[MAX_DIAGNOSTICS:]
 
 
 _CURRENT_LOG: ContextVar[_Log] = ContextVar("record_log")
@@ -259,12 +260,11 @@ class RecordTransformer(Transformer):
                 lead_notes.append(item)
                 continue
             if isinstance(item, _MoveList):     # a bare move list at the top of the file
-                item = self._game(_first_pos(item), [], item)
+                moves, item = item, self._game(_first_pos(item), [], item)
                 if item is _BROKEN:
                     continue
-                if not item.moves:              # nothing readable: not a game
-                    texts = item.comments + ([item.remark] if item.remark else [])
-                    lead_notes += [_Note("comment", text, item.pos) for text in texts]
+                if not item.moves:              # nothing readable: not a game, only its notes
+                    lead_notes += [note for note in moves if isinstance(note, _Note)]
                     continue
             item.comments[:0] = [note.text for note in lead_notes if note.text]
             lead_notes = []
