@@ -563,8 +563,10 @@ def _transformer_key() -> tuple:
 
 @cache
 def _parser(key: tuple) -> Lark:
+    # cache=True: lark keeps the grammar's analysis in a file of the temporary folder, so that the
+    # next process builds the parser in a tenth of the time
     lark = Lark(grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
-                transformer=RecordTransformer())
+                transformer=RecordTransformer(), cache=True)
     for rule in lark.rules:
         # lark names a rule's origin with a Token; the parser looks the name up in tables keyed by
         # str, and Token's own __eq__ then runs at every reduction. A plain str compares in C.
