@@ -140,6 +140,10 @@ _LINE_BREAK = re.compile(r"[ \t\xa0]*\r?\n[ \t\xa0]*")
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
 
 
+# Positions repeat from record to record, and a Span (a frozen value) is slow to make: each is made once.
+_span = lru_cache(maxsize=1 << 16)(Span)
+
+
 @lru_cache(maxsize=4096)
 def _tile(text: str) -> Tile:
     """The tile a TILE token names (a record repeats the same few spellings, so each is read once)."""
@@ -196,7 +200,7 @@ class _MoveList(list):
 def _first_pos(value) -> Span | None:
     """Where ``value`` (a token, a piece with a ``pos``, or a list of them) starts in the text."""
     if isinstance(value, Token):
-        return Span(value.line, value.column)
+        return _span(value.line, value.column)
     if isinstance(value, (list, tuple)):
         for item in value:
             pos = _first_pos(item)
@@ -322,7 +326,7 @@ class RecordTransformer(Transformer):
         return _UNKNOWN
 
     def tile(self, token) -> _TileRead:
-        return _TileRead(_tile(str(token)), Span(token.line, token.column))
+        return _TileRead(_tile(str(token)), _span(token.line, token.column))
 
     def bad_tile(self, token) -> _TileRead:
         self.log.report(_first_pos(token), "bad-tile", f"'{shown(token)}' is not a tile; write a tile "
@@ -337,7 +341,7 @@ class RecordTransformer(Transformer):
         return _MoveNumber(int(token.rstrip(".")), _first_pos(token))
 
     def move(self, name, play) -> _Move:
-        return _Move(str(name), play, Span(name.line, name.column))
+        return _Move(str(name), play, _span(name.line, name.column))
 
     def muggins_move(self, name, keyword, points) -> _Move:
         return _Move(str(name), _Play(None, _first_pos(keyword), muggins=int(points)), _first_pos(name))
