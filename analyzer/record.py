@@ -133,6 +133,7 @@ class Game:
     comments: list[str] = field(default_factory=list)     # comments before the first move
     remark: str | None = None                             # free text after a table's last row
     form: str = field(default="pgn", compare=False)       # "table" or "pgn": how it was written
+    remark_pos: Span = field(default=NOWHERE, compare=False)   # where the closing remark starts
     pos: Span = field(default=NOWHERE, compare=False)
     tag_pos: dict[str, Span] = field(default_factory=dict, compare=False)
 

@@ -376,9 +376,10 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
     values = [(m, scored + v) for m, v in mover.values(pos)]
     pick = max if side == 0 else min
     best = pick(v for _, v in values)
-    played_value = next(v for m, v in values if m == played)
+    same = pos.canonical(played)          # a tile on an arm alike to an earlier one is that move
+    played_value = next(v for m, v in values if m == same)
     loss = abs(best - played_value)
-    alts = [Alternative(_move_text(m), v, v == best, m == played) for m, v in values]
+    alts = [Alternative(_move_text(m), v, v == best, m == same) for m, v in values]
     player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
     out.decisions.append(Decision(
         step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
