@@ -422,3 +422,15 @@ def test_probabilities_add_up_to_the_hands(seed, family, data):
         assert sum(p.get(tile, 0) for p in probs.values()) == 1
     for h, holder in enumerate(view.holders):
         assert sum(probs[holder].values()) == view.fixed[h].bit_count() + view.room[h]
+
+
+def test_analyze_without_fair_judges_a_partial_record_by_what_its_player_could_know(tmp_path):
+    """A record with unknown hands has no open-hands values; ``analyze`` says so and runs the fair
+    analysis for the seats whose hand is known instead of refusing."""
+    path = tmp_path / "one.dom"
+    path.write_text(ONE_HAND)
+    result = run("analyze", "--json", "--worlds", "3", "--exact-below", "3", str(path))
+    assert "not known" in result.stderr and "fair analysis" in result.stderr
+    game = json.loads(result.stdout)["games"][0]
+    assert game["fair_seats"] == ["A"]
+    assert any(d["fair"] is not None for d in game["decisions"])

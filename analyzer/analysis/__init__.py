@@ -239,7 +239,8 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.stopped = f"the deal has errors, so nothing can be analysed{where}: {first.code}: {first.message}"
         return out
     if any(rep.initial.hidden):
-        out.stopped = "the deal is not fully known, so exact values cannot be computed"
+        out.stopped = ("the deal is not fully known, so exact values with every hand open cannot be computed; "
+                       "the fair analysis (domino analyze --fair) judges the players whose hand is known")
         return out
     prefix = rep.legal_prefix
     pos, why = _start(rep, prefix)

@@ -525,6 +525,11 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     from ..analysis import GameAnalysis
 
     options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None)
+    if not fair and _all_partial(paths, options):
+        fair = True
+        click.echo("Some hands of these records are not known, so no exact values with every hand open: "
+                   "each move of a player whose hand is known is judged by what he could know "
+                   "(the fair analysis, as with --fair).", err=True)
     if fair:
         return _analyze_fair(paths, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
                                                                   seed=seed, workers=jobs, node_limit=max_nodes))
@@ -550,6 +555,19 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     if graph_path:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
     _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
+
+
+def _all_partial(paths, options: Options) -> bool:
+    """Whether every record named has a game whose deal is not fully known (then ``analyze``
+    runs the fair analysis for the seats whose hand is known instead of refusing)."""
+    sources = [src for src in _sources(paths)]
+    if not sources or any(not src.readable for src in sources):
+        return False
+    for src in sources:
+        _, reps = _record(src, options)
+        if not reps or not any(any(rep.initial.hidden) for rep in reps):
+            return False
+    return True
 
 
 def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:
