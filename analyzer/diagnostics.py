@@ -35,6 +35,11 @@ class Diagnostic:
             text += f"\n  note: follows from the slip at {self.details['follows']}"
         return text
 
+    @property
+    def key(self) -> tuple:
+        """What tells two diagnostics apart (the details aside)."""
+        return (self.severity, self.code, self.message, self.line, self.column, self.source)
+
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"severity": self.severity, "code": self.code, "line": self.line,
                                "column": self.column, "message": self.message}

@@ -165,7 +165,8 @@ def test_the_css_and_script_are_our_packaged_files_inlined(seed_model):
     assert html.count("<style>") == 1 and html.count("<script>") == 1
     assert "function Game(section)" in html
     data = re.findall(r'<script type="application/json" class="game-data">(.*?)</script>', html, re.S)
-    assert len(data) == 1 and json.loads(data[0])["critical"] == 18
+    # the record's game, then its repaired copy (the book's record breaks from round 7)
+    assert len(data) == 2 and json.loads(data[0])["critical"] == 18
 
 
 def test_hostile_text_is_escaped(hostile_html, hostile_text_page):
@@ -173,7 +174,8 @@ def test_hostile_text_is_escaped(hostile_html, hostile_text_page):
         assert HOSTILE_NAME not in html
         assert "<img" not in html and "alert(2)</script>" not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-        assert html.count("<script") == 2         # our script and the game data, nothing else
+        # our script and the game data (the record's game and its repaired copy), nothing else
+        assert html.count("<script") == 1 + html.count('<script type="application/json" class="game-data">') >= 2
         for block in re.findall(r'<script type="application/json" class="game-data">(.*?)</script>', html, re.S):
             assert "<" not in block and ">" not in block
     assert "&lt;img src=x onerror=alert(1)&gt;" in hostile_html
@@ -423,3 +425,24 @@ def test_a_screenshot_of_the_example_is_not_blank(open_page, seed_page):
     assert stats["colours"] > 200, stats              # text, tiles, chart: far from a blank page
     assert stats["felt"] > 0.01 * stats["pixels"], stats   # the green table is drawn
     assert stats["ivory"] > 2000, stats                # and tiles lie on it
+
+
+def test_the_slip_is_shown_at_its_error_with_the_repaired_record_to_switch_to(open_page, seed_page, seed_model):
+    """The book's record breaks from round 7: the page marks the first error as the slip, with the
+    likely repair (the dropped row), the later errors as following from it, and links to the repaired
+    record's own analysis."""
+    (game,), (repaired,) = seed_model.games, seed_model.repaired
+    assert repaired.repair_of == "g1" and repaired.valid and repaired.anchor == "g1r"
+    slips = [i for m in game.moves for i in m.issues if i.slip]
+    assert len(slips) == 1 and "insert the missing row A pass, B [0-0], C [4-6], D [6-6]" in slips[0].slip
+    follows = [i for m in game.moves for i in m.issues if i.follows] + [i for i in game.issues if i.follows]
+    assert len(follows) == len([i for m in game.moves for i in m.issues if i.severity == "error"]) + len(
+        [i for i in game.issues if i.severity == "error"]) - 1
+    page, seen = open_page(seed_page, "#g1-m24")
+    hint = page.locator("#g1 .repair-hint")
+    assert "likely slip" in hint.inner_text()
+    page.click("#g1 .repair-hint a.to-repaired")
+    assert page.url.endswith("#g1r")
+    page.click("#g1r .controls .last")
+    assert "B goes out" in page.locator("#g1r").inner_text()
+    assert seen.errors == []

@@ -87,8 +87,9 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
     games = games_data(replays, analyses, options.lines, triaged=options.mode == "validate")
     out = {"source": label, "error": None, "games": games}
     if options.mode == "report":
-        from ..report import build_report, render_html
-        out["page"] = render_html(build_report(label, replays, analyses, thresholds))
+        from ..report import render_html
+
+        out["page"] = render_html(page_model(label, replays, analyses, thresholds, options.max_nodes))
     return out
 
 
@@ -96,12 +97,24 @@ def report_model(record, variant=None, thresholds=None, analyse: bool = True, ru
     """Replay (and analyse) every game of ``record`` and gather what its page shows."""
     from ..analysis import Thresholds
     from ..match import replay_record
-    from ..report import build_report
 
     thresholds = thresholds or Thresholds()
     replays = replay_record(record, variant, rules=rules)
     analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
-    return build_report(record.source, replays, analyses, thresholds)
+    return page_model(record.source, replays, analyses, thresholds, analyse=analyse)
+
+
+def page_model(label, replays, analyses, thresholds, max_nodes: int | None = None, analyse: bool = True):
+    """What the page of a record shows: its games, and for each invalid one its likely slip (the
+    errors marked as the slip and what follows from it) and the repaired record, analysed."""
+    from ..repair.triage import triage
+    from ..report import build_report
+
+    triages = [None if rep.valid else triage(rep) for rep in replays]
+    repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes)
+                if analyse and t is not None and t.best is not None and t.best.replay is not None else None
+                for t in triages]
+    return build_report(label, replays, analyses, thresholds, triages, repaired)
 
 
 def games_data(replays, analyses=None, lines: bool = False, triaged: bool = False) -> list[dict]:

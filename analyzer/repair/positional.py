@@ -184,8 +184,9 @@ class _PositionSearch(_Search):
         if stated.side is None:
             return result.winner is None
         teams = self.variant.seating.teams
-        return (result.winner is not None and stated.agrees(result.points)
-                and all(teams[self.seat_of[name]] == result.winner for name in stated.side))
+        seats = [self.seat_of.get(name) for name in stated.side]      # a name that is no player: never
+        return (result.winner is not None and stated.agrees(result.points) and None not in seats
+                and all(teams[seat] == result.winner for seat in seats))
 
     # -- stepping: the replayer's rules, entry by entry --------------------------------------------
     def check(self, st: _State, c: _Entry) -> tuple[str | None, list[Move], bool]:

@@ -37,6 +37,11 @@ class Triage:
     report: RepairReport | None             # the repair search's report (None: the game was valid)
 
     @property
+    def marks(self) -> dict:
+        """Each marked diagnostic by its ``Diagnostic.key``."""
+        return {d.key: d for d in self.diagnostics}
+
+    @property
     def best(self) -> Repair | None:
         return self.report.best if self.report is not None else None
 

@@ -3,7 +3,7 @@
 Nothing here knows HTML. The renderer (``render.py``) turns a :class:`ReportModel` into a page."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from ..analysis import Decision, GameAnalysis, Thresholds
 from ..diagnostics import Diagnostic
@@ -56,9 +56,19 @@ class Issue:
     message: str
     line: int | None
     column: int | None
+    follows: str | None = None       # a follow-on error: the place of the slip it follows from
+    slip: str | None = None          # the primary error of a slip: the likely repair, in words
+    repaired: str | None = None      # with ``slip``: the anchor of the repaired record's game on the page
 
     @classmethod
-    def of(cls, d: Diagnostic) -> Issue:
+    def of(cls, d: Diagnostic, triage=None, anchor: str | None = None) -> Issue:
+        """The page's view of ``d``; with the game's ``triage``, whether it is the slip or follows from one."""
+        if triage is not None:
+            marked = triage.marks.get(d.key)
+            if marked is not None and marked.details.get("follow_on"):
+                return cls(d.severity, d.code, d.message, d.line, d.column, follows=marked.details.get("follows"))
+            if marked is not None and d.severity == "error" and triage.likely:
+                return cls(d.severity, d.code, d.message, d.line, d.column, slip=triage.likely, repaired=anchor)
         return cls(d.severity, d.code, d.message, d.line, d.column)
 
     @property
@@ -236,6 +246,7 @@ class GameReport:
     layout: str = "line"             # the variant's layout: "line" or one with arms ("french", "cross"...)
     fair_note: str | None = None     # the fair analysis: whose moves it judges, and why not the others'
     fair_critical: int | None = None  # the number of the move that lost the most by what its player knew
+    repair_of: str | None = None     # this game is the repaired copy of the game with this anchor
 
     @property
     def fair(self) -> bool:
@@ -294,10 +305,16 @@ class ReportModel:
     title: str
     games: list[GameReport]
     thresholds: Thresholds
+    repaired: list[GameReport] = field(default_factory=list)   # the likeliest repairs of invalid games
+
+    @property
+    def shown(self) -> list[GameReport]:
+        """Every game the page shows: the record's, then the repaired copies of its invalid ones."""
+        return self.games + self.repaired
 
     @property
     def max_pip(self) -> int:
-        return max((g.max_pip for g in self.games), default=6)
+        return max((g.max_pip for g in self.shown), default=6)
 
 
 # ---- building ---------------------------------------------------------------------------------
@@ -410,8 +427,14 @@ def _stated_check(rep: Replay, stated: str | None) -> str | None:
     return "agrees" if parsed is not None and rep.outcome is not None else None
 
 
-def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> GameReport:
-    """Put one replayed game and its analysis together as plain data."""
+def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, triage=None,
+               repaired_anchor: str | None = None) -> GameReport:
+    """Put one replayed game and its analysis together as plain data (``triage``: the errors of an
+    invalid game sorted into its likely slips and what follows from them, see
+    :mod:`analyzer.repair.triage`; ``repaired_anchor``: where the page shows the repaired record)."""
+    def issue(d: Diagnostic) -> Issue:
+        return Issue.of(d, triage, repaired_anchor)
+
     variant = rep.variant
     teams = variant.seating.teams
     n = rep.initial.n
@@ -452,7 +475,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
             applied=step.move is not None or (entry.muggins is not None and step.ok),
             annotation=entry.annotation, comment=entry.comment, lacks=tuple(step.lacks),
             proves=f"{entry.player} has no {' and no '.join(map(str, step.lacks))}" if step.lacks else None,
-            issues=[Issue.of(d) for d in step.diagnostics], board=_board(pos, voids, last),
+            issues=[issue(d) for d in step.diagnostics], board=_board(pos, voids, last),
             value_before=values[k] if k < analysed else None,
             value_after=values[k + 1] if k < analysed else None,
             analysed=k < analysed, decision=_decision(decisions[k]) if k in decisions else None,
@@ -467,7 +490,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
         moves[turning - 1].turning_point = True
     game = rep.game
     stated = game.tags.get("Result")
-    issues = [Issue.of(d) for d in list(rep.notation) + list(rep.deal_diagnostics) + list(rep.end_diagnostics)]
+    issues = [issue(d) for d in list(rep.notation) + list(rep.deal_diagnostics) + list(rep.end_diagnostics)]
     leader = rep.players[rep.steps[0].seat] if rep.steps and rep.steps[0].seat is not None else None
     return GameReport(
         number=number, anchor=f"g{number}", title=rep.title, tags=list(game.tags.items()),
@@ -484,10 +507,26 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
 
 
 def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis | None] | None = None,
-                 thresholds: Thresholds = Thresholds()) -> ReportModel:
+                 thresholds: Thresholds = Thresholds(), triages: list | None = None,
+                 repaired: list[GameAnalysis | None] | None = None) -> ReportModel:
     """Gather what the page shows from the replayed games of the record ``source`` and their
-    analyses (None, or a None in the list: not analysed). Nothing is replayed or searched here."""
+    analyses (None, or a None in the list: not analysed). Nothing is replayed or searched here.
+
+    ``triages``: for each game, its :class:`~analyzer.repair.triage.Triage` (None: a valid game);
+    an invalid game's errors are then shown as the slip and its follow-ons, and the page gains the
+    repaired record (the best repair's replay) as a game of its own, with its analysis from
+    ``repaired`` when given, for the reader to switch to."""
     analyses = analyses if analyses is not None else [None] * len(replays)
-    games = [build_game(rep, analysis, number) for number, (rep, analysis) in enumerate(zip(replays, analyses), 1)]
+    triages = triages if triages is not None else [None] * len(replays)
+    repaired = repaired if repaired is not None else [None] * len(replays)
+    games, extra = [], []
+    for number, (rep, analysis, triage, fixed) in enumerate(zip(replays, analyses, triages, repaired), 1):
+        best = triage.best if triage is not None else None
+        anchor = f"g{number}r" if best is not None and best.replay is not None else None
+        games.append(build_game(rep, analysis, number, triage, anchor))
+        if anchor is not None:
+            game = build_game(best.replay, fixed, number)
+            extra.append(replace(game, anchor=anchor, title=f"{game.title}, as repaired ({'; '.join(map(str, best.edits))})",
+                                 repair_of=f"g{number}"))
     first = games[0].title if games else "no game"
-    return ReportModel(source, first, games, thresholds)
+    return ReportModel(source, first, games, thresholds, extra)

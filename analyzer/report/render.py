@@ -203,12 +203,13 @@ def game_data(game: GameReport, ch: Chart | None) -> dict:
 
 def render_html(model: ReportModel) -> str:
     """The report as one HTML page with its CSS, script and data inlined."""
-    charts = [chart(g) for g in model.games]
+    shown = model.shown
+    charts = [chart(g) for g in shown]
     css, script = _static("report.css"), _static("report.js")
     page = environment().get_template("report.html.j2")
     return page.render(
-        model=model, games=list(zip(model.games, charts)), game_rows=[move_rows(g) for g in model.games],
-        data=[game_data(g, c) for g, c in zip(model.games, charts)],
+        model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
+        data=[game_data(g, c) for g, c in zip(shown, charts)],
         pips=PIP_LAYOUT, css=css, script=script, csp=_policy(css, script), version=__version__)
 
 

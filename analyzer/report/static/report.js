@@ -492,9 +492,9 @@
   // ---- the page ------------------------------------------------------------------------------------
 
   function fromHash() {
-    var m = /^#g(\d+)-m(\d+)$/.exec(location.hash);
+    var m = /^#(g\d+r?)-m(\d+)$/.exec(location.hash);   // g2-m5; g2r-m5 in the repaired copy of game 2
     if (!m) { return null; }
-    var g = games[parseInt(m[1], 10) - 1];
+    var g = games.filter(function (x) { return x.el.id === m[1]; })[0];
     var k = parseInt(m[2], 10);
     if (!g || k > g.n) { return null; }
     return {game: g, move: k};
