@@ -55,6 +55,7 @@ from ..position import Position, tiles_of
 from ..rules.policies import BlockRule, HandFacts, HandScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
+from .core import PY_ENTRY_BYTES, TABLE_MB, compiled_core, resolve
 
 __all__ = ["Solver", "SolverError"]
 
@@ -73,7 +74,8 @@ class _Deal:
     state (the played tiles) only means something once the deal is fixed.
     """
 
-    def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int) -> None:
+    def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int,
+                 cap: int = 1 << 62) -> None:
         n = len(dealt)
         teams = variant.seating.teams
         if len(teams) != n:
@@ -92,6 +94,7 @@ class _Deal:
         for h in dealt:
             self.all |= h
         self.tt: dict[int, tuple[int, int, tuple | None]] = {}
+        self.cap = max(1, cap)                         # the entries the table and the leaf cache may hold
         self.leaves: dict[int, int] = {}
         self.held: dict[int, tuple[int, int]] = {}     # a hand's mask -> (pips, tiles)
         self.moves: dict[int, tuple] = {}
@@ -150,6 +153,8 @@ class _Deal:
             facts = HandFacts(_TERMINATIONS[term], seat, tuple(p for p, _ in left), tuple(c for _, c in left),
                               self.leader, hands=hands, last_tile=self.tiles[bit.bit_length() - 1],
                               ends_before=divmod(e, self.width))
+            if len(self.leaves) >= self.cap:
+                self.leaves.clear()
             value = self.leaves[key] = self.variant.value(facts)
         return value
 
@@ -201,6 +206,7 @@ class _Deal:
         if n > 4:
             raise NotImplementedError("the solver handles at most four players")
         tt = self.tt
+        CAP = self.cap
         # standard scoring: inline leaf values and the pip bounds; CU = 1 when the winners score
         # every pip left (their own too), 0 when they score the losers' pips
         FAST, CU = standard
@@ -209,7 +215,7 @@ class _Deal:
                    SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
-                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU):
+                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, CAP=CAP):
             neg = 1             # -1 once forced moves have handed the move to the other side
             saved = None        # hands and pips before the first forced move
             while True:
@@ -354,6 +360,8 @@ class _Deal:
                     lo = v
                 else:
                     lo = hi = v
+                if len(tt) >= CAP:                              # a full table starts again
+                    tt.clear()
                 tt[key] = (lo, hi, bm)
                 break
             if saved is not None:
@@ -362,6 +370,32 @@ class _Deal:
             return v if neg > 0 else -v
 
         return search
+
+
+class _CompiledDeal(_Deal):
+    """One deal searched by the compiled core (``_core.BlockDeal``): the same state, moves, order,
+    leaf values and bounds, its entries in the solver's bounded table. A scoring the core does not
+    write inline (not :func:`_standard_scoring`) is asked of ``variant.value`` through
+    :meth:`_Deal.leaf_value` for every finished hand, exactly as the pure-Python search does."""
+
+    def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int, table, cap: int) -> None:
+        self.table = table
+        super().__init__(variant, dealt, leader, max_pip, cap)
+
+    def _build_search(self, standard: tuple[bool, int]):
+        fast, cu = standard
+        self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt,
+                                              cu if fast else -1, self.leaf_value)
+        self.inline = fast
+        return None
+
+    def mtdf(self, K: int, e: int, s: int, alpha: int = -_INF, beta: int = _INF) -> int:
+        return self.core.mtdf(self.hands, self.pips, K, e, s, alpha, beta)
+
+
+def compiled_plays(max_pip: int) -> bool:
+    """Whether the compiled core can search a set of double-``max_pip`` (it packs a state in 64 bits)."""
+    return max_pip <= 9
 
 
 class Solver:
@@ -376,12 +410,23 @@ class Solver:
     the same mapping to several solvers to share their work. A solver keeps the tables of the
     last ``max_deals`` deals it saw, so the decisions of one hand, analysed in turn, reuse the
     work done for the earlier ones.
+
+    ``core``: ``"compiled"`` or ``"python"`` (default :data:`analyzer.search.CORE`); a set larger
+    than double-nine is always searched in Python. ``table_mb``: the memory the transposition
+    tables of this solver may take (the compiled core shares one fixed table between its deals;
+    the pure-Python core bounds each deal's dict to ``table_mb / max_deals``).
     """
 
-    def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4) -> None:
+    def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4,
+                 table_mb: float = TABLE_MB, core: str | None = None) -> None:
+        if not table_mb > 0:
+            raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
         self.variant = variant
         self.tt = {} if tt is None else tt
         self.max_deals = max_deals
+        self.core = resolve(core)
+        self.table_mb = table_mb
+        self._table = None      # the compiled core's table, made with the first deal it searches
 
     # -- public API -----------------------------------------------------------------------------
     def solve(self, position: Position) -> int:
@@ -501,10 +546,19 @@ class Solver:
             if move.tile is not None:
                 dealt[seat] |= move.tile.bit
         leader = _leader(position)
-        sig = (id(self.variant), position.max_pip, tuple(dealt), leader)
+        compiled = self.core == "compiled" and compiled_plays(position.max_pip)
+        sig = (id(self.variant), position.max_pip, tuple(dealt), leader, compiled)
         deal = self.tt.get(sig)
         if deal is None or deal.variant is not self.variant:
-            deal = _Deal(self.variant, tuple(dealt), leader, position.max_pip)
+            nbytes = int(self.table_mb * (1 << 20))
+            if compiled:
+                if self._table is None:
+                    self._table = compiled_core().Table(nbytes // compiled_core().ENTRY_BYTES)
+                deal = _CompiledDeal(self.variant, tuple(dealt), leader, position.max_pip, self._table,
+                                     nbytes // PY_ENTRY_BYTES // self.max_deals)
+            else:
+                deal = _Deal(self.variant, tuple(dealt), leader, position.max_pip,
+                             nbytes // PY_ENTRY_BYTES // self.max_deals)
             self.tt[sig] = deal
             while len(self.tt) > self.max_deals:
                 del self.tt[next(iter(self.tt))]
