@@ -16,6 +16,7 @@ from ..replay import Replay
 from ..match import replay_record
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
+from ..search.core import CORE, TABLE_MB
 
 
 def clean_errors(command):
@@ -40,7 +41,7 @@ def clean_errors(command):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="domino")
+@click.version_option(__version__, prog_name="domino", message=f"%(prog)s, version %(version)s (search core: {CORE})")
 def main() -> None:
     """Read, validate, replay, solve and report recorded domino games."""
 
@@ -312,8 +313,10 @@ def _signed(v: int) -> str:
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Positions the search of a layout or draw game may visit for one value before the "
                    "analysis stops and says so (default 2,000,000).")
+@click.option("--table-mb", type=click.FloatRange(min=1), default=TABLE_MB, show_default=True, metavar="MB",
+              help="Memory the exact search's transposition table may take (a full table replaces entries).")
 @clean_errors
-def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
+def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes, table_mb):
     """Give the exact value of every alternative at every decision of FILE, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -331,7 +334,8 @@ def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes):
     results = []
     with click.progressbar(reps, label="analysing", file=sys.stderr, hidden=not show_bar) as bar:
         for rep in bar:
-            results.append((rep, analyze_replay(rep, limits, lines=graph_path is not None, node_limit=max_nodes)))
+            results.append((rep, analyze_replay(rep, limits, lines=graph_path is not None, node_limit=max_nodes,
+                                                       table_mb=table_mb)))
     if graph_path:
         from ..analysis.lines import build_tree, tree_json, write_graphml
         for k, (_, result) in enumerate(results, 1):

@@ -57,7 +57,7 @@ from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import PY_ENTRY_BYTES, TABLE_MB, compiled_core, resolve
 
-__all__ = ["Solver", "SolverError"]
+__all__ = ["Solver", "SolverError", "core_note"]
 
 _INF = 1 << 30
 _TERMINATIONS = ("domino", "blocked")
@@ -396,6 +396,15 @@ class _CompiledDeal(_Deal):
 def compiled_plays(max_pip: int) -> bool:
     """Whether the compiled core can search a set of double-``max_pip`` (it packs a state in 64 bits)."""
     return max_pip <= 9
+
+
+def core_note(rules, core: str | None = None) -> str | None:
+    """What an analysis should tell its reader about the speed of the int solver on ``rules``: the
+    compiled core writes the standard scoring inline and asks Python for any other (exact, slower)."""
+    if resolve(core) == "compiled" and not _standard_scoring(rules)[0]:
+        return ("The compiled search asks Python for the value of every finished hand under this scoring "
+                "(exact, but slower than the scorings it knows).")
+    return None
 
 
 class Solver:
