@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import analyzer
+
 from analyzer.analysis import AgainstTheRest, analyze
 from analyzer.cli import main
 from analyzer.notation import read
@@ -20,7 +22,8 @@ from analyzer.search.block import _standard_scoring, core_note
 from analyzer.search.core import ENTRY_BYTES, PURE_ENV, compiled_core
 from conftest import RECORDS
 
-ROOT = Path(__file__).resolve().parent.parent
+# the directory of the analyzer package these tests import (a source tree or an installed copy)
+ROOT = Path(analyzer.__file__).resolve().parent.parent
 built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
 
 # every scoring the int solver plays: the two the core writes inline, the rest through Python's leaf values
@@ -92,8 +95,7 @@ def test_cores_agree_on_thousands_of_records():
         compare_records(variant, 100, 4, f"many{name}{sorted(options.items())}")
 
 
-@built
-@pytest.mark.parametrize("core", ["compiled", "python"])
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
 def test_a_small_table_replaces_entries_and_keeps_values_exact(core):
     variant = find_variant("partnership")
     rng = random.Random(8)
@@ -112,6 +114,11 @@ def test_a_small_table_replaces_entries_and_keeps_values_exact(core):
         else:
             for deal in small.tt.values():
                 assert len(deal.tt) <= deal.cap
+
+
+@pytest.mark.skipif(os.environ.get("DOMINO_REQUIRE_COMPILED") != "1", reason="only where the core must be built (CI)")
+def test_the_compiled_core_is_built_and_used():
+    assert compiled_core() is not None and CORE == "compiled"
 
 
 def test_table_size_must_be_positive():
