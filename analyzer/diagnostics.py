@@ -31,6 +31,8 @@ class Diagnostic:
         text = f"{where}: {self.severity}[{self.code}] {self.message}"
         if self.context:
             text += "\n" + self.context.rstrip("\n")
+        if self.details.get("follows"):
+            text += f"\n  note: follows from the slip at {self.details['follows']}"
         return text
 
     def as_dict(self) -> dict[str, Any]:

@@ -26,6 +26,14 @@ def tiles_of(mask: int, max_pip: int = 6) -> list[Tile]:
     return out
 
 
+def ends_text(ends: tuple[int, int] | None) -> str:
+    """Two open ends in words: ``"3 and 5"``."""
+    if ends is None:
+        return "none (nothing played yet)"
+    a, b = sorted(ends)
+    return f"{a} and {b}" if a != b else f"{a} and {b} (both ends {a})"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a hand ended: ``domino`` (``seat`` went out) or ``blocked`` (``seat`` played last)."""
@@ -45,6 +53,16 @@ class Position:
 
     __slots__ = ("max_pip", "tiles", "n", "hands", "hidden", "pool", "ends", "turn", "passes",
                  "opening", "history", "_match")
+
+    # The mechanics contract. Every position answers these, so callers ask instead of testing the
+    # class: a mechanic (drawing, arms, runs, pairs going out) overrides what it changes
+    # (see ``analyzer.rules.mechanics`` and docs/architecture.md). The plain line has none of them.
+    draws = False           # a boneyard (or sleepers) to draw from
+    has_arms = False        # a layout with arms around a spinner instead of two open ends
+    stock = 0               # tiles left to draw
+    keep = 0                # tiles that stay in the boneyard
+    bonus = -1              # the opener who may still add a matching tile to his lead (-1: none)
+    stock_words = ("boneyard", "in the boneyard", "the boneyard is empty")
 
     def __init__(self, hands: Sequence[Iterable[Tile] | None], turn: int = 0, *, max_pip: int = 6,
                  opening: Iterable[Tile] = (), hidden: Sequence[int] | None = None) -> None:
@@ -114,6 +132,30 @@ class Position:
         if self.outcome() is not None:
             return []
         return self.plays() or [PASS]
+
+    def drawn(self, seat: int) -> int:
+        """How many tiles ``seat`` has drawn in his current turn (none without a boneyard)."""
+        return 0
+
+    def drawable(self) -> int:
+        """How many tiles may be drawn now."""
+        return 0
+
+    def can_draw(self, seat: int) -> bool:
+        """Whether ``seat``, unable to play, may draw now."""
+        return False
+
+    def may_add(self, seat: int) -> bool:
+        """Whether ``seat`` is the opener who may still add a matching tile to his lead."""
+        return False
+
+    def filling(self) -> bool:
+        """Whether the layout still has a side of its spinner to fill (only layouts with arms do)."""
+        return False
+
+    def ends_text(self) -> str:
+        """The open ends in words: ``"3 and 5"``, or every arm of a layout with arms."""
+        return ends_text(self.ends)
 
     def numbers_open(self) -> tuple[int, ...]:
         if self.ends is None:

@@ -8,6 +8,7 @@ from functools import cache
 __all__ = ["Tile", "Move", "PASS", "DRAW", "tile_set", "tile_index", "pips_of"]
 
 _TILE_RE = re.compile(r"^\[?\s*(\d+)\s*[-|:]\s*(\d+)\s*\]?$")
+_MOVE_RE = re.compile(r"(\[?\d+\s*[-|]\s*\d+\]?)(?:@(\d+))?(?:>(\d+))?")
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -89,6 +90,26 @@ class Move:
     @property
     def is_play(self) -> bool:
         return self.tile is not None and not self.draw
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move as ``str`` writes it: ``[3-6]``, ``[3-6]@6``, ``[3-6]@6>2``, ``pass``,
+        ``draws [2-5]`` or ``draws ?``. ``Move.parse(str(m)) == m`` for every move."""
+        words = text.strip()
+        if words == "pass":
+            return cls()
+        if words.startswith("draws"):
+            rest = words[len("draws"):].strip()
+            return cls(None if rest in ("", "?") else Tile.parse(rest), None, True)
+        m = _MOVE_RE.fullmatch(words)
+        if not m:
+            raise ValueError(f"not a move: {text!r} (a tile such as [3-6]@6>2, pass, or draws [2-5])")
+        tile = Tile.parse(m.group(1))
+        end = int(m.group(2)) if m.group(2) is not None else None
+        arm = int(m.group(3)) if m.group(3) is not None else None
+        if end is not None and not tile.matches(end):
+            raise ValueError(f"not a move: {text!r} ({tile} has no {end} to attach)")
+        return cls(tile, end, False, arm)
 
     def __str__(self) -> str:
         if self.draw:

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis import AgainstTheRest, _start, analyze_replay  # noqa: E402
 from analyzer.match import random_match  # noqa: E402
-from analyzer.replay import replay_record  # noqa: E402
+from analyzer.match import replay_record  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
 from analyzer.search.tree import NODE_LIMIT, SearchLimit, TreeSearch  # noqa: E402
 from bench_solver import best_of  # noqa: E402  (bench/ is this script's own directory)
@@ -111,14 +111,11 @@ def main() -> None:
 
 def _generic_value(search: TreeSearch, pos) -> int:
     """The value of ``pos`` by the general search with the compiled path for arms switched off."""
-    import analyzer.search.tree as S
-
-    saved = S.ArmPosition
-    S.ArmPosition = type("NoArms", (), {})          # ``isinstance(pos, ArmPosition)`` is then false
+    search.arm_state = False
     try:
         return search.solve(pos)
     finally:
-        S.ArmPosition = saved
+        search.arm_state = True
 
 
 if __name__ == "__main__":

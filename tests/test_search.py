@@ -68,7 +68,7 @@ def small_deal(variant, rng, size: int, lead: Tile, sleepers: int = 0):
     pos = position_for(variant, hands, 0, max_pip=variant.dealing.max_pip)
     yard = tiles[n * size:n * size + sleepers]
     pos.pool = mask_of(yard)
-    if hasattr(pos, "stock"):
+    if pos.draws:
         pos.stock = len(yard)
         pos.keep = min(pos.keep, len(yard))
         pos = revealed(pos, yard)

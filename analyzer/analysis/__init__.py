@@ -11,7 +11,6 @@ from ..position import Position
 from ..replay import Replay
 from ..match import replay_record
 from ..rules import HandFacts, Seating, Variant
-from ..rules.turns import DrawPosition
 from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_order
 from ..search.block import Solver, SolverError, core_note
 from ..search.core import TABLE_MB
@@ -147,8 +146,7 @@ def _sign(v: int) -> int:
 def int_solver_plays(variant: Variant) -> bool:
     """Whether the fast int solver plays ``variant`` (a two-ended block game, one tile a turn, no
     boneyard, no points during play, a hand over when one player is out); else the general search."""
-    return (variant.drawing is None and variant.turns == "one" and variant.layout == "line"
-            and variant.play is None and variant.end == "one")
+    return variant.search == "block"
 
 
 def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB):
@@ -160,7 +158,7 @@ def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
     """The position the analysis starts from, or why there is none. A draw game's boneyard gets the
     order the record reveals (see :class:`analyzer.search.RevealedDraws`)."""
     pos = rep.initial.copy()
-    if not isinstance(pos, DrawPosition) or not pos.stock:
+    if not pos.draws or not pos.stock:
         return pos, None
     drawn = [step.move.tile for step in rep.steps[:prefix] if step.move is not None and step.move.draw]
     if any(t is None for t in drawn):

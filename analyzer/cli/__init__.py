@@ -95,8 +95,13 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
     and after, and the result each gives.
 
+    Every invalid game is searched for its likely slips (a bounded repair search, see
+    docs/notation.md): each error is marked as the slip itself or as following from it, and the
+    likeliest repair is printed with them.
+
     Exit status: 0 when every game is valid, 1 when any has an error, 2 for a usage error."""
     from ..repair import repair
+    from ..repair.triage import triage
 
     if out_path:
         do_repair = True
@@ -110,6 +115,7 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
     loaded = _load(files, variant, rules)
     bad = any(not rep.valid for _, reps in loaded for rep in reps)
     reports = {}
+    triaged = {(path, k): triage(rep) for path, reps in loaded for k, rep in enumerate(reps) if not rep.valid}
     if do_repair:
         for path, reps in loaded:
             for k, rep in enumerate(reps):
@@ -119,9 +125,14 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
         games = []
         for path, reps in loaded:
             for k, rep in enumerate(reps):
+                t = triaged.get((path, k))
                 entry = {"file": path, "title": rep.title, "valid": rep.valid,
-                         "diagnostics": [d.as_dict() for d in rep.diagnostics],
+                         "diagnostics": [d.as_dict() for d in (t.diagnostics if t else rep.diagnostics)],
                          "result": rep.result_dict()}
+                if t is not None and t.report is not None:
+                    entry["repairs"] = [r.as_dict() for r in t.report.repairs]
+                    if t.likely:
+                        entry["likely"] = t.likely
                 report = reports.get((path, k))
                 if report is not None:
                     data = report.as_dict()
@@ -135,8 +146,11 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
                 errors = len(rep.errors)
                 verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
                 click.echo(f"{path}: game {number} ({rep.title}): {verdict}")
-                for diag in rep.diagnostics:
+                t = triaged.get((path, number - 1))
+                for diag in (t.diagnostics if t else rep.diagnostics):
                     click.echo(f"  {diag}")
+                if t is not None and t.likely and (path, number - 1) not in reports:
+                    click.echo(f"  {t.likely}")
                 if rep.result is not None:
                     click.echo(f"  result: {_result_text(rep)}")
                 if (path, number - 1) in reports:

@@ -16,7 +16,6 @@ from ..record import Game, HandEntry, MoveEntry, Record
 from ..replay import Replay, hand_facts, replay, resolve_variant
 from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, Variant, find_variant
 from ..rules.ending import position_for
-from ..rules.turns import DrawPosition
 from ..position import mask_of
 from ..tiles import Move, Tile
 
@@ -252,7 +251,7 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
     play, scores = variant.play, [0] * n
     row, last = 1, -1
     while (legal := pos.legal_moves()):
-        if isinstance(pos, DrawPosition) and pos.may_add(pos.bonus) and rng.random() < 0.5:
+        if pos.may_add(pos.bonus) and rng.random() < 0.5:
             pos.turn = pos.bonus       # the opener adds a matching tile to his lead
             legal = pos.legal_moves()
         seat = pos.turn
@@ -344,6 +343,12 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
         replays = replay_match(games, variant, record.source, rules=rules).replays
     else:
         replays = [replay(g, variant, record.source, rules=rules) for g in games]
+        for game, rep in zip(games, replays):
+            if game.tags.get("Score") is not None:
+                rep.end_diagnostics.append(_diag(
+                    rep, "unchecked-score", "the Score tag is not checked: the record does not say which game of "
+                    "the match this is; give every game its [Game \"N\"] tag (the games of the match from the "
+                    "first) to have the running score checked", "Score", severity="info", rule="score"))
     starts = [g.pos.line or 0 for g in games]
     for diag in record.errors:
         k = 0

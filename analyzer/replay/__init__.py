@@ -3,36 +3,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from ..diagnostics import Diagnostic
-from ..position import Outcome, Position, mask_of, tiles_of
+from ..position import Outcome, Position, ends_text, mask_of, tiles_of
 from ..record import Game, MoveEntry, Span, StatedResult
 from ..rules import (HandFacts, HandResult, LeadRequirement, UnknownVariant, Variant, VariantError, find_variant,
                     parse_rules)
 from ..rules.ending import position_for
-from ..rules.layout import Arm, ArmPosition
-from ..rules.turns import DrawPosition
-from ..tiles import PASS, Move, Tile
+from ..rules.judge import Judge, tiles_text as _tiles_text
+from ..rules.layout import Arm
+from ..tiles import Move, Tile
 
 __all__ = ["Replay", "Step", "replay", "replay_record", "ends_text"]
 
 BLOCK_WORDS = ("gesperrt", "blocked", "block", "trancado", "tranque")
 
 
-def ends_text(ends: tuple[int, int] | None) -> str:
-    if ends is None:
-        return "none (nothing played yet)"
-    a, b = sorted(ends)
-    return f"{a} and {b}" if a != b else f"{a} and {b} (both ends {a})"
-
-
-def open_text(pos: Position) -> str:
-    """The open ends of ``pos``: ``"3 and 5"``, or every arm of a layout with arms."""
-    return pos.ends_text() if isinstance(pos, ArmPosition) else ends_text(pos.ends)
-
-
-def _tiles_text(tiles) -> str:
-    return " ".join(str(t) for t in sorted(tiles)) or "nothing"
+class _Run(NamedTuple):
+    errors: int
+    steps: list
+    first: int | None
 
 
 @dataclass
@@ -139,6 +130,15 @@ class Replay:
                 return step.scores
         return (0,) * len(self.players)
 
+    @property
+    def actual_result(self) -> StatedResult | None:
+        """The hand's result as a Result tag states it (``B/D 10 domino``), None when it is not known."""
+        r = self.result
+        if r is None:
+            return None
+        side = None if r.winner is None else tuple(self.variant.side_name(r.winner, self.players).split("/"))
+        return StatedResult(side, r.points if side else 0, r.termination)
+
     def result_dict(self) -> dict | None:
         if self.result is None:
             return None
@@ -155,6 +155,8 @@ class _Replayer:
         self.source = source
         self.players = self._players()
         self.seat_of = {name: seat for seat, name in enumerate(self.players)}
+        self.played: dict[Tile, int | None] = {}
+        self.judge = Judge(variant, self.players, played_line=lambda tile: self.played.get(tile))
 
     # -- diagnostics ------------------------------------------------------------------------
     def diag(self, code: str, message: str, pos: Span | None, severity: str = "error", **details) -> Diagnostic:
@@ -260,6 +262,12 @@ class _Replayer:
             holder_tile = op.holder_tile(number)
             req = LeadRequirement(holder_of=holder_tile, tile=op.forced_tile(number),
                                   reason="in the first game of a match") if holder_tile else LeadRequirement()
+            if number is None and op.first_game_tile is not None and self.game.moves:
+                out.append(self.diag(
+                    "unchecked-lead", f"who leads is not checked: in the first game of a match the holder of "
+                    f"{op.first_game_tile} leads{' it' if op.forced_tile(1) else ''}, in the others the match "
+                    "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
+                    "to have the lead checked", self.game.pos, severity="info", rule="lead"))
         leader = None
         lead_tag = self.game.tags.get("Lead")
         if lead_tag:
@@ -330,175 +338,15 @@ class _Replayer:
         self.leader = pos.turn
         return out
 
-    # -- one move ---------------------------------------------------------------------------
-    def check(self, pos: Position, entry: MoveEntry, seat: int) -> tuple[list[Move], list[tuple]]:
-        """The candidate moves for a recorded entry and the problems with it.
-
-        Problems are (code, message, details, apply) tuples; ``apply`` False means the move is
-        skipped. More than one candidate means the record leaves the placement open."""
-        name = self.players[seat]
-        problems: list[tuple] = []
-        if entry.tile is None:
-            playable = pos.playable(seat)
-            if playable and pos.ends is not None:
-                problems.append(("false-pass", f"{name} passes but could play {_tiles_text(playable)} "
-                                 f"on the open ends {open_text(pos)}",
-                                 {"open_ends": list(pos.ends), "playable": [str(t) for t in playable]}, True))
-            elif pos.ends is None:
-                problems.append(("false-pass", f"{name} passes on the lead; the leader must play a tile",
-                                 {"playable": [str(t) for t in playable]}, True))
-            elif isinstance(pos, DrawPosition) and not pos.hidden[seat] and pos.can_draw(seat):
-                problems.append(("must-draw", f"{name} passes but cannot play on {open_text(pos)} and must "
-                                 f"draw from the {self._stock_words(pos)[0]} ({self._boneyard_text(pos)})",
-                                 {"open_ends": list(pos.ends), "boneyard": pos.stock}, True))
-            return [PASS], problems
-        tile = entry.tile
-        if tile not in self.variant.dealing.tiles:
-            return [], [("tile-foreign", f"{tile} is not a tile of this set", {}, False)]
-        if self.played.get(tile) is not None:
-            line = self.played[tile]
-            return [], [("tile-already-played", f"{tile} was already played" + (f" (line {line})" if line else ""),
-                         {}, False)]
-        holder = next((s for s, h in enumerate(pos.hands) if h & tile.bit), None)
-        if holder != seat and not (holder is None and pos.hidden[seat] and pos.pool & tile.bit):
-            if holder is not None:
-                why = f"it is in {self.players[holder]}'s hand"
-            elif pos.hidden[seat] == 0 and self.hands[seat] is None:
-                why = f"{name} has no tiles left"
-            else:
-                why = "it was not dealt to anyone"
-            return [], [("tile-not-held", f"{name} does not hold {tile}: {why}; {name} holds "
-                         f"{_tiles_text(tiles_of(pos.hands[seat], pos.max_pip))}",
-                         {"holder": None if holder is None else self.players[holder]}, False)]
-        if pos.ends is None:
-            if pos.opening and not pos.opening & tile.bit:
-                forced = tiles_of(pos.opening, pos.max_pip)
-                problems.append(("lead-tile", f"this hand must be opened with {_tiles_text(forced)}, not {tile}",
-                                 {"expected": [str(t) for t in forced]}, True))
-            return [Move(tile, None)], problems
-        if isinstance(pos, ArmPosition):
-            return self.check_arm(pos, entry, seat)
-        placements = pos.placements(tile)
-        if not placements:
-            playable = pos.playable(seat)
-            could = (f"{name} could play {_tiles_text(playable)}" if playable
-                     else f"{name} holds nothing that fits")
-            return [], [("tile-no-match", f"{tile} does not fit the open ends {ends_text(pos.ends)}; {could}",
-                         {"open_ends": list(pos.ends), "playable": [str(t) for t in playable]}, False)]
-        if entry.end is not None:
-            stated = [m for m in placements if m.end == entry.end]
-            if not stated:
-                problems.append(("end-mismatch", f"{tile} cannot go on the {entry.end}: the open ends are "
-                                 f"{ends_text(pos.ends)}", {"open_ends": list(pos.ends)}, True))
-            else:
-                placements = stated
-        return placements, problems
-
-    def check_arm(self, pos: ArmPosition, entry: MoveEntry, seat: int) -> tuple[list[Move], list[tuple]]:
-        """``check`` for a layout with arms: the arm a tile may go on (see ``analyzer.rules.layout``)."""
-        name, tile = self.players[seat], entry.tile
-        playable = pos.playable(seat)
-        could = f"{name} could play {_tiles_text(playable)}" if playable else f"{name} holds nothing that fits"
-        details = {"open_ends": list(pos.ends), "arms": [list(a) for a in pos.arms],
-                   "playable": [str(t) for t in playable]}
-        problems: list[tuple] = []
-        if entry.arm is not None:
-            problem = pos.arm_problem(entry.arm, tile)
-            if problem is not None:
-                code, reason = problem
-                return [], [(code, f"{tile} cannot go on arm {entry.arm}: {reason}; the layout: "
-                             f"{pos.ends_text()}; {could}", details, False)]
-            move = Move(tile, pos.arms[entry.arm - 1].number, arm=entry.arm)
-            if entry.end is not None and entry.end != move.end:
-                problems.append(("end-mismatch", f"{tile} on arm {entry.arm} goes on its {move.end}, not on a "
-                                 f"{entry.end}", details, True))
-            return [move], problems
-        placements = pos.placements(tile)
-        if entry.end is not None and placements:
-            stated = [m for m in placements if m.end == entry.end]
-            if not stated:
-                problems.append(("end-mismatch", f"{tile} cannot go on a {entry.end}: the layout is "
-                                 f"{pos.ends_text()}", details, True))
-            else:
-                placements = stated
-        if placements:
-            return placements, problems
-        # why not: a closed arm or a skipped double before a plain mismatch
-        reasons = [pos.arm_problem(k, tile) for k in range(1, len(pos.arms) + 1)]
-        for code in ("arm-closed", "double-skipped"):
-            found = [reason for c, reason in filter(None, reasons) if c == code]
-            if found:
-                return [], [(code, f"{tile} cannot be played now: {found[0]}; the layout: {pos.ends_text()}; "
-                             f"{could}", details, False)]
-        return [], [("tile-no-match", f"{tile} does not fit the open ends: {pos.ends_text()}; {could}",
-                     details, False)]
-
-    @staticmethod
-    def _stock_words(pos: DrawPosition) -> tuple[str, str, str]:
-        """What the tiles to draw from are called (cross domino draws from the sleepers): the name, a
-        tile that is not there, and when none is left."""
-        if isinstance(pos, ArmPosition):
-            return "sleepers", "among the sleepers", "the sleepers are all drawn"
-        return "boneyard", "in the boneyard", "the boneyard is empty"
-
-    @staticmethod
-    def _boneyard_text(pos: DrawPosition) -> str:
-        text = f"{pos.stock} tile{'s' * (pos.stock != 1)}"
-        return text + (f", of which {pos.keep} stay there" if pos.keep else "")
-
-    def check_draw(self, pos: Position, entry: MoveEntry, seat: int) -> tuple[list[Move], list[tuple]]:
-        """The draw a recorded ``draws`` entry stands for and the problems with it (see ``check``)."""
-        name = self.players[seat]
-        v = self.variant
-        tile = entry.tile
-        if v.drawing is None or not isinstance(pos, DrawPosition):
-            return [], [("no-boneyard", f"{name} draws{' ' + str(tile) if tile else ''}, but in the {v.name} game "
-                         "nobody draws: the tiles not dealt take no part in the hand", {}, False)]
-        _, where, empty = self._stock_words(pos)
-        if tile is not None:
-            why = None
-            if tile not in v.dealing.tiles:
-                why = "it is not a tile of this set"
-            elif not pos.pool & tile.bit:
-                holder = next((s for s, h in enumerate(pos.hands) if h & tile.bit), None)
-                why = (f"{name} holds it already" if holder == seat else "it is on the table" if holder is None
-                       else f"it is in {self.players[holder]}'s hand")
-            if why:
-                return [], [("draw-not-in-boneyard", f"{name} draws {tile}, which is not {where}: {why}",
-                             {"tile": str(tile)}, False)]
-        if pos.stock <= 0:
-            return [], [("boneyard-empty", f"{name} draws, but {empty}", {"boneyard": 0}, False)]
-        problems: list[tuple] = []
-        if isinstance(pos, ArmPosition) and pos.ends is not None and not pos.filling() and pos.outcome() is None:
-            problems.append(("draw-not-allowed", f"{name} draws, but every side of the spinner has a tile: the "
-                             "sleepers are drawn only to fill the spinner, and after that a player who cannot play "
-                             f"passes; the layout: {pos.ends_text()}", {"arms": [list(a) for a in pos.arms]}, True))
-            return [Move(tile, None, True)], problems
-        playable = pos.playable(seat)
-        if pos.outcome() is None and (playable or pos.ends is None):
-            what = (f"could play {_tiles_text(playable)} on {open_text(pos)}" if pos.ends is not None
-                    else "leads and must play a tile")
-            if pos.drawn(seat):
-                problems.append(("draw-too-long", f"{name} draws again, but after the {pos.drawn(seat)} tile"
-                                 f"{'s' * (pos.drawn(seat) > 1)} he drew he {what}: a player draws only until he "
-                                 "can play", {"playable": [str(t) for t in playable]}, True))
-            else:
-                problems.append(("draw-not-allowed", f"{name} draws, but he {what}: only a player who cannot "
-                                 "play draws", {"playable": [str(t) for t in playable]}, True))
-        elif pos.rule == "one" and pos.drawn(seat):
-            problems.append(("draw-too-long", f"{name} draws a second tile in one turn: under draw=one a player "
-                             "draws one tile and passes if it does not fit", {}, True))
-        if pos.stock <= pos.keep:
-            problems.append(("boneyard-empty", f"{name} draws, but only {pos.stock} tile"
-                             f"{'s' * (pos.stock != 1)} are left in the boneyard and the last {pos.keep} are never "
-                             "drawn; he must pass", {"boneyard": pos.stock, "keep": pos.keep}, True))
-        return [Move(tile, None, True)], problems
-
-    def run(self, pos: Position, start: int, collect: bool) -> tuple[int, list[Step]]:
-        """Replay moves ``start..`` on ``pos``; return the error count and (when ``collect``) the steps.
+    # -- the moves -------------------------------------------------------------------------
+    def run(self, pos: Position, start: int, collect: bool) -> _Run:
+        """Replay moves ``start..`` on ``pos``: the error count, (when ``collect``) the steps, and the
+        index of the first move with an error (``len(moves)``: only the end disagrees; None: none).
 
         The position is left after the last move when collecting, and restored otherwise."""
         errors = 0
+        soft = 0            # warnings among them (a missed claim): they weigh a placement, but are no error
+        first: int | None = None
         steps: list[Step] = []
         pushed = 0
         turn_at_start = pos.turn
@@ -535,35 +383,34 @@ class _Replayer:
                         diags.append(self.diag("play-after-end", f"{entry.player} {what} after the hand "
                                                f"was over ({how})", entry.pos))
             else:
-                if seat != pos.turn and entry.is_play and isinstance(pos, DrawPosition) and pos.may_add(seat):
+                problem, adding = self.judge.turn(pos, seat, entry.is_play)
+                if adding:
                     pos.turn = seat           # the opener adds a matching tile to his lead
-                elif seat != pos.turn:
+                elif problem is not None:
                     errors += 1
                     if collect:
-                        diags.append(self._turn_problem(pos, entry))
+                        diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
-                if entry.draw:
-                    candidates, problems = self.check_draw(pos, entry, seat)
-                else:
-                    candidates, problems = self.check(pos, entry, seat)
-                errors += len(problems)
+                verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm)
+                candidates = list(verdict.moves)
+                errors += len(verdict.problems)
                 if collect:
-                    for code, message, details, _apply in problems:
-                        diags.append(self.diag(code, message, entry.pos, **details))
+                    for p in verdict.problems:
+                        diags.append(self.diag(p.code, p.message, entry.pos, **p.details))
                 if candidates and entry.is_play and pos.hidden[seat]:
                     exposed = self.exposed_pass(seat, entry.tile)
                     if exposed is not None:
                         errors += 1
                         if collect:
                             diags.append(exposed)
-                if candidates and all(p[3] for p in problems):
+                if verdict.playable:
                     if len(candidates) > 1:
                         move, ambiguous = self.choose(pos, i, candidates)
                         if ambiguous and collect:
                             pos.push(move)
                             harmless = pos.outcome() is not None
                             pos.pop()
-                            where = (f"arms {' and '.join(str(c.arm) for c in candidates)} ({open_text(pos)})"
+                            where = (f"arms {' and '.join(str(c.arm) for c in candidates)} ({pos.ends_text()})"
                                      if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
                             taken = f"arm {move.arm}" if move.arm is not None else f"the {move.end}"
                             diags.append(self.diag(
@@ -589,53 +436,46 @@ class _Replayer:
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
                 errors += len(problems)
+                soft += sum(p[3] != "error" for p in problems)
                 if collect:
                     diags += [self.diag(code, message, entry.pos, severity=severity, **details)
                               for code, message, details, severity in problems]
             if collect:
                 steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags,
-                                  boneyard=pos.stock if self.variant.drawing is not None
-                                  and isinstance(pos, DrawPosition) else None,
+                                  boneyard=pos.stock if self.variant.drawing is not None and pos.draws else None,
                                   scores=tuple(self.scores) if self.variant.play is not None else None,
                                   scored=scored, arms=getattr(pos, "arms", None)))
+            if first is None and errors > soft:
+                first = i
         if not collect:
             # the stated result can decide a placement as well (only some ends block the hand)
             errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])
+            if first is None and errors > soft:
+                first = len(moves)
             for _ in range(pushed):
                 pos.pop()
             pos.turn = turn_at_start
             self.played = played_at_start
             self.lacks = lacks_at_start
             self.scores, self.pending = scores_at_start, pending_at_start
-        return errors, steps
-
-    def _turn_problem(self, pos: Position, entry: MoveEntry) -> Diagnostic:
-        """Why it is not ``entry.player``'s turn: the player to move, and what keeps him there."""
-        mover = self.players[pos.turn]
-        if self.variant.turns == "run" and pos.history and pos.history[-1][1] == pos.turn \
-                and pos.history[-1][0].tile is not None:
-            playable = pos.playable(pos.turn)
-            return self.diag("run-unfinished", f"{mover} could still play {_tiles_text(playable)} on "
-                             f"{ends_text(pos.ends)}: a player keeps playing as long as he can, so it is not "
-                             f"{entry.player}'s turn yet", entry.pos, expected=mover,
-                             playable=[str(t) for t in playable])
-        if isinstance(pos, DrawPosition) and pos.drawn(pos.turn):
-            return self.diag("turn-order", f"it is {mover}'s turn, not {entry.player}'s: {mover} has drawn and "
-                             "must play or go on drawing", entry.pos, expected=mover)
-        return self.diag("turn-order", f"it is {mover}'s turn, not {entry.player}'s", entry.pos, expected=mover)
+        return _Run(errors, steps, first)
 
     def exposed_pass(self, seat: int, tile: Tile) -> Diagnostic | None:
         """An earlier pass of ``seat`` that this tile proves false (a block game has no drawing)."""
-        for passer, numbers, entry in self.lacks:
-            if passer == seat and any(tile.matches(n) for n in numbers):
-                number = next(n for n in numbers if tile.matches(n))
-                return self.diag("false-pass", f"{self.players[seat]} passed at line {entry.pos.line} with "
-                                 f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
-                                 entry.pos, revealed_by=str(tile))
-        return None
+        found = self.judge.contradicted(self.lacks, seat, tile)
+        if found is None:
+            return None
+        _, numbers, entry = found
+        number = next(n for n in numbers if tile.matches(n))
+        return self.diag("false-pass", f"{self.players[seat]} passed at line {entry.pos.line} with "
+                         f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
+                         entry.pos, revealed_by=str(tile))
 
     def choose(self, pos: Position, i: int, candidates: list[Move]) -> tuple[Move, bool]:
-        """Pick the placement the rest of the record agrees with; say whether it stays undecided."""
+        """Pick the placement the rest of the record agrees with; say whether it stays undecided.
+
+        A placement under which the first error comes later wins (a move is reported illegal only if
+        it is illegal under every placement the record allows), then the one with fewer errors."""
         scored = []
         entry = self.game.moves[i]
         for move in candidates:
@@ -643,12 +483,13 @@ class _Replayer:
             pos.push(move)
             self.played[move.tile] = -1
             claimed = [p for p in self.score_play(pos, entry, pos.history[-1][1], move)[0] if p[3] == "error"]
-            errors, _ = self.run(pos, i + 1, collect=False)
-            errors += len(claimed)
+            errors, _, first = self.run(pos, i + 1, collect=False)
+            if claimed:
+                errors, first = errors + len(claimed), i
             del self.played[move.tile]
             pos.pop()
             self.scores, self.pending = scores, pending
-            scored.append((errors, move))
+            scored.append(((-(len(self.game.moves) + 1) if first is None else -first, errors), move))
         scored.sort(key=lambda s: s[0])
         return scored[0][1], scored[0][0] == scored[1][0]
 
@@ -659,58 +500,24 @@ class _Replayer:
         the problems are (code, message, details, severity). Any entry ends the chance of a Muggins
         call on the play before it."""
         self.pending = None
-        play = self.variant.play
-        name = entry.player
-        if move is None or not move.is_play or seat is None:
-            if entry.claim is not None and move is not None:
-                what = "a draw" if move.draw else "a pass"
-                return [("wrong-score", f"{name} claims {entry.claim} for {what}; only a play scores",
-                         {"claimed": entry.claim, "scores": 0}, "error")], 0
-            return [], 0
-        if play is None:
-            if entry.claim is not None:
-                return [("wrong-score", f"{name} claims {entry.claim}, but in the {self.variant.name} game "
-                         "nobody scores during play", {"claimed": entry.claim, "scores": 0}, "error")], 0
-            return [], 0
-        total = play.ends_total(pos.line(), pos.ends)
-        points = play.points(total)
-        if entry.claim is None:
-            if points:
-                self.pending = (seat, points)
-                return [("missed-score", f"{name} does not claim his points: {play.explain(total)}; the next "
-                         f"player, {self.players[(seat + 1) % pos.n]}, may take them with muggins",
-                         {"scores": points, "total": total}, "warning")], 0
-            return [], 0
-        self.scores[seat] += points      # the running score counts what the ends give
-        if entry.claim != points:
-            return [("wrong-score", f"{name} claims {entry.claim}, but {play.explain(total)}",
-                     {"claimed": entry.claim, "scores": points, "total": total}, "error")], points
-        return [], points
+        points, problem = self.judge.claim(pos, seat, move, entry.claim)
+        if problem is not None and problem.code == "missed-score":
+            self.pending = (seat, points)
+            return [(problem.code, problem.message, problem.details, "warning")], 0
+        if points:
+            self.scores[seat] += points      # the running score counts what the ends give
+        return ([(problem.code, problem.message, problem.details, "error")] if problem else []), points
 
     def muggins(self, entry: MoveEntry, seat: int | None) -> tuple[list[tuple], int]:
         """Check a Muggins call: the previous play's unclaimed points, called by the next player."""
         pending, self.pending = self.pending, None
-        name = entry.player
-        if self.variant.play is None:
-            return [("bad-muggins", f"{name} calls muggins, but in the {self.variant.name} game nobody scores "
-                     "during play", {})], 0
-        if seat is None:
-            return [("bad-muggins", f"{name!r}, who calls muggins, is not one of the players "
-                     f"({', '.join(self.players)})", {})], 0
-        if pending is None:
-            return [("bad-muggins", f"{name} calls muggins {entry.muggins}, but the entry before it is no "
-                     "scoring play left unclaimed", {})], 0
-        scorer, points = pending
-        nxt = (scorer + 1) % len(self.players)
-        if seat != nxt:
-            return [("bad-muggins", f"{name} calls muggins on {self.players[scorer]}'s unclaimed {points}, but "
-                     f"only the next player, {self.players[nxt]}, may", {"expected": self.players[nxt]})], 0
-        if entry.muggins != points:
-            self.pending = pending      # he may still call it right
-            return [("bad-muggins", f"{name} calls muggins {entry.muggins}, but {self.players[scorer]} left "
-                     f"{points} unclaimed", {"scores": points})], 0
-        self.scores[seat] += points
-        return [], points
+        problem, keep = self.judge.muggins(seat, entry.muggins, pending, entry.player)
+        if problem is not None:
+            if keep:
+                self.pending = pending      # he may still call it right
+            return [(problem.code, problem.message, problem.details)], 0
+        self.scores[seat] += pending[1]
+        return [], pending[1]
 
     # -- the result -------------------------------------------------------------------------
     def finish(self, pos: Position, steps: list[Step]) -> tuple[Outcome | None, HandResult | None, list[Diagnostic]]:
@@ -728,6 +535,13 @@ class _Replayer:
                                    tuple(self.scores) if self.variant.play is not None else None)
                 result = self.variant.hand_result(facts)
                 self.facts = facts
+            elif any(pos.hidden) and self.game.tags.get("Result") is not None:
+                unknown = ", ".join(self.players[s] for s in range(pos.n) if pos.hidden[s])
+                out.append(self.diag("unchecked-result", f"the winner and points of the stated result are not "
+                                     f"checked: the tiles {unknown} still held are not known; write the whole deal "
+                                     "to have them checked (how the hand ended is checked)",
+                                     self.game.tag_pos.get("Result", self.game.pos), severity="info",
+                                     rule="result"))
         tag = self.game.tags.get("Result")
         tag_pos = self.game.tag_pos.get("Result", self.game.pos)
         stated = None
@@ -860,8 +674,11 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     diags.extend(deal_diags)
     diags.extend(r.lead(pos))
     initial = pos.copy()
-    _, steps = r.run(pos, 0, collect=True)
+    steps = r.run(pos, 0, collect=True).steps
     outcome, result, end_diags = r.finish(pos, steps)
+    # what could not be checked is said after everything that was (see ``lead``)
+    end_diags.extend(d for d in diags if d.code.startswith("unchecked-"))
+    diags = [d for d in diags if not d.code.startswith("unchecked-")]
     if variant.irregularities:
         from ..rules.irregularities import annotate, check_exposed
         annotate(variant, steps, end_diags)

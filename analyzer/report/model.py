@@ -280,7 +280,7 @@ def _board(pos: Position, voids: list[set[int]], last: Tile | None) -> Board:
     return Board(line, lead, hands, [pos.count(s) for s in range(pos.n)],
                  [None if pos.hidden[s] else pos.pips(s) for s in range(pos.n)],
                  [sorted(v) for v in voids], pos.ends, None if last is None else (last.low, last.high),
-                 _layout(pos) if isinstance(pos, ArmPosition) else None)
+                 _layout(pos) if pos.has_arms else None)
 
 
 def _assumption(analysis: GameAnalysis | None) -> str | None:

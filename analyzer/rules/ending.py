@@ -37,22 +37,17 @@ def position_for(variant, hands, turn: int = 0, **kw) -> Position:
     from a boneyard, or lays tiles on arms) the variant's way. A layout with arms and drawing (cross
     domino with ``sleepers=draw``) is one position: the sleepers are its stock, drawn only to fill the
     spinner."""
-    from .layout import ArmPosition
-    from .turns import DrawPosition, RunPosition
+    from .mechanics import Mechanic, position_class
 
-    drawing = getattr(variant, "drawing", None)
-    if getattr(variant, "layout", "line") != "line":
-        pos = ArmPosition(hands, turn, **kw)
+    mechanics = variant.mechanics
+    pos = position_class(mechanics)(hands, turn, **kw)
+    drawing = variant.drawing
+    if Mechanic.ARMS in mechanics:
         if drawing is None:
             return pos.setup(variant.layout)
         return pos.setup(variant.layout, variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule)
-    if drawing is not None:
-        pos = DrawPosition(hands, turn, **kw)
+    if Mechanic.DRAW in mechanics:
         return pos.setup(variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule, variant.opening.extra)
-    if getattr(variant, "turns", "one") == "run":
-        return RunPosition(hands, turn, **kw)
-    if getattr(variant, "end", "one") == "pair":
-        pos = PairOutPosition(hands, turn, **kw)
+    if Mechanic.PAIR_OUT in mechanics:
         pos.teams = variant.seating.teams
-        return pos
-    return Position(hands, turn, **kw)
+    return pos

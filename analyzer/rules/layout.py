@@ -90,6 +90,8 @@ class ArmPosition(DrawPosition):
     be drawn to fill the spinner (0: no drawing)."""
 
     __slots__ = ("layout", "arms", "_where")
+    has_arms = True
+    stock_words = ("sleepers", "among the sleepers", "the sleepers are all drawn")
 
     def setup(self, layout: str, stock: int = 0, keep: int = 0, rule: str = "until") -> ArmPosition:
         if layout not in LAYOUTS:

@@ -36,6 +36,7 @@ class DrawPosition(Position):
     :mod:`analyzer.rules.layout`) overrides it, and the draws, passes and the end of the hand follow."""
 
     __slots__ = ("stock", "keep", "rule", "extra", "bonus", "_log")
+    draws = True
 
     def setup(self, stock: int, keep: int = 0, rule: str = "until", extra: bool = False) -> DrawPosition:
         self.stock = stock

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from ..tiles import Tile
+from .mechanics import End, Layout, Mechanic, Turns
 from .options import (BadOptionValue, OptionSpec, UnknownOption, UnknownVariant, VariantError, normalise,
                       parse_rules)
 from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandFacts,
@@ -38,13 +39,41 @@ class Variant:
     aliases: tuple[str, ...] = field(default=())
     lead: LeadPolicy = LeadPolicy()
     options: tuple[tuple[str, str], ...] = ()
-    end: str = "one"                  # "one": a hand ends when a player is out; "pair": both of a pair
+    end: End = End.ONE                # ONE: a hand ends when a player is out; PAIR: both of a pair
     table: int = 0                    # people in the match when more than play a hand (whist 5/6)
     irregularities: str = ""          # "whist": report §8 of Domino Whist under its rule names
     drawing: Drawing | None = None    # a draw game: how players take tiles from the boneyard
-    turns: str = "one"                # "one": one play a turn; "run": a player plays while he can (Hungarian)
+    turns: Turns = Turns.ONE          # ONE: one play a turn; RUN: a player plays while he can (Hungarian)
     play: PlayScoring | None = None   # points scored during play, from the open ends (All Fives)
-    layout: str = "line"              # "line": two ends; "french"/"cross"/"tree": a spinner with arms (layout.py)
+    layout: Layout = Layout.LINE      # LINE: two ends; FRENCH/CROSS/TREE: a spinner with arms (layout.py)
+
+    def __post_init__(self) -> None:
+        # the modes are typed: a bare string given by a caller becomes its enum (a wrong one fails here)
+        object.__setattr__(self, "end", End(self.end))
+        object.__setattr__(self, "turns", Turns(self.turns))
+        object.__setattr__(self, "layout", Layout(self.layout))
+
+    @property
+    def mechanics(self) -> frozenset[Mechanic]:
+        """What this variant's position does beyond the plain two-ended line (see ``rules/mechanics.py``)."""
+        out = set()
+        if self.layout != Layout.LINE:
+            out.add(Mechanic.ARMS)
+        if self.drawing is not None:
+            out.add(Mechanic.DRAW)
+        if self.turns == Turns.RUN:
+            out.add(Mechanic.RUNS)
+        if self.end == End.PAIR:
+            out.add(Mechanic.PAIR_OUT)
+        if self.play is not None:
+            out.add(Mechanic.POINTS)
+        return frozenset(out)
+
+    @property
+    def search(self) -> str:
+        """Which exact search values this variant: ``block``, the int solver for the plain two-ended
+        game, or ``tree``, the general alpha-beta over the variant's own position."""
+        return "tree" if self.mechanics else "block"
 
     @property
     def players(self) -> int:

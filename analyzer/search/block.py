@@ -51,6 +51,7 @@ import gc
 from contextlib import contextmanager
 from typing import Callable, Iterator, MutableMapping
 
+from ..diagnostics import DominoError
 from ..position import Position, tiles_of
 from ..rules.policies import BlockRule, HandFacts, HandScoring
 from ..rules.variants import Variant
@@ -63,7 +64,7 @@ _INF = 1 << 30
 _TERMINATIONS = ("domino", "blocked")
 
 
-class SolverError(ValueError):
+class SolverError(DominoError, ValueError):
     """A position the solver cannot search: an unknown hand, or seats that do not fit the variant."""
 
 

@@ -120,7 +120,7 @@ class RevealedArms(_Revealed, ArmPosition):
 
 def revealed(pos: DrawPosition, order: list[Tile], offer: int = -1, offers: list[int] = ()) -> DrawPosition:
     """A copy of ``pos`` whose boneyard is drawn in ``order``."""
-    cls = RevealedArms if isinstance(pos, ArmPosition) else RevealedDraws
+    cls = RevealedArms if pos.has_arms else RevealedDraws
     out = object.__new__(cls)
     for klass in type(pos).__mro__:
         for name in getattr(klass, "__slots__", ()):
@@ -167,6 +167,7 @@ class TreeSearch:
         self.tt: dict[tuple, tuple[int, int, Move | None]] = {}
         self._deal: tuple | None = None
         self._arm_deals: dict[tuple, _ArmDeal] = {}
+        self.arm_state = True       # layouts with arms use the compact state (_ArmDeal); False: the position
 
     # -- public API (that of :class:`analyzer.search.block.Solver`) ---------------------------------------
     def solve(self, pos: Position) -> int:
@@ -273,7 +274,7 @@ class TreeSearch:
         outcome = pos.outcome()
         if outcome is not None:
             return self._leaf(pos, outcome.termination, outcome.seat)
-        if isinstance(pos, ArmPosition) and pos.arms and not pos.drawable() and pos.playable_mask(pos.turn):
+        if self.arm_state and pos.has_arms and pos.arms and not pos.drawable() and pos.playable_mask(pos.turn):
             return self._arms(pos, alpha, beta)
         self.nodes += 1
         if self.nodes > self.node_limit:

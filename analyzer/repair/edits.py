@@ -1,0 +1,250 @@
+"""Edits of a record and their costs, and the repairs made of them (plain data)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from ..record import Game, MoveEntry
+from ..replay import Replay
+from ..tiles import Tile
+
+
+COSTS: dict[str, float] = {
+    "change-end": 0.3,
+    "change-result": 0.3,
+    "change-score": 0.3,
+    "change-tile/off-by-one": 0.4,
+    "change-player/adjacent": 0.5,
+    "insert-move/pass": 0.6,
+    "swap-moves/adjacent": 0.6,
+    "change-tile/one-half": 0.7,
+    "delete-move/pass": 0.7,
+    "insert-move/tile": 0.8,
+    "delete-move/tile": 0.8,
+    "change-tile/both-off-by-one": 0.9,
+    "change-tile/pass": 0.9,
+    "change-player/other": 0.9,
+    "deal-add": 0.9,
+    "deal-delete": 0.9,
+    "insert-row": 1.0,
+    "delete-row": 1.0,
+    "swap-moves/other": 1.0,
+    "change-tile/both-halves": 1.0,
+    "change-deal/extra": 0.1,        # added to the change-tile cost for a tile of the deal
+    # the notation of draws, claims, Muggins calls and arms (the position path)
+    "change-arm": 0.3,
+    "change-arm/add": 0.5,
+    "change-claim": 0.4,
+    "change-muggins": 0.4,
+    "insert-move/draw": 0.6,
+    "change-draw/play": 0.6,
+    "delete-move/draw": 0.7,
+    "delete-move/muggins": 0.8,
+}
+
+
+def tile_slip_cost(before: Tile | None, after: Tile | None) -> float:
+    """How likely ``after`` is a slip for ``before`` (or the reverse), as a change-tile cost."""
+    if before == after:
+        return 0.0
+    if before is None or after is None:
+        return COSTS["change-tile/pass"]
+    best = None
+    for a, b in ((after.low, after.high), (after.high, after.low)):
+        diffs = sorted((abs(before.low - a), abs(before.high - b)))
+        key = (sum(d > 0 for d in diffs), diffs[1])
+        best = key if best is None or key < best else best
+    changed, worst = best
+    if changed == 1:
+        return COSTS["change-tile/off-by-one"] if worst == 1 else COSTS["change-tile/one-half"]
+    return COSTS["change-tile/both-off-by-one"] if worst == 1 else COSTS["change-tile/both-halves"]
+
+
+# ---- the report ------------------------------------------------------------------------------------
+
+def _edits(k: int) -> str:
+    return f"{k} edit{'s' * (k != 1)}"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edit of a repair, placed in the source: the move's line and column (for an insertion, of
+    the move it goes before; for a deal edit, of the tile in the deal)."""
+
+    kind: str
+    line: int | None
+    column: int | None
+    player: str | None
+    before: str | None           # what the record says there ("[5-6]", "pass", a player, a row)
+    after: str | None            # what the repair puts there
+    index: int | None = None     # the move's index in the record's move list (None: the deal)
+    round: int | None = None     # the row (round) of that move, as the record numbers it
+    cost: float = 0.0
+    other: dict | None = None    # swap-moves: where the second move is
+    at_end: bool = False         # an insertion after the record's last move
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {"kind": self.kind, "line": self.line, "column": self.column, "player": self.player,
+               "before": self.before, "after": self.after, "index": self.index, "round": self.round,
+               "cost": self.cost}
+        if self.other is not None:
+            out["other"] = self.other
+        if self.at_end:
+            out["at_end"] = True
+        return out
+
+    @property
+    def where(self) -> str:
+        """The place in words: "round 7, line 22, column 3"."""
+        parts = []
+        if self.round is not None:
+            parts.append(f"round {self.round}")
+        if self.line:
+            parts.append(f"line {self.line}" + (f", column {self.column}" if self.column else ""))
+        elif self.index is not None:
+            parts.append(f"move {self.index + 1}")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        k, who, at = self.kind, self.player, self.where
+        at = f" ({at})" if at else ""
+        if k in ("insert-row", "insert-move"):
+            what = f"the missing row {self.after}" if k == "insert-row" else f"{who} {self.after}"
+            if self.at_end:
+                return f"add {what} after the last move" + (f" (line {self.line})" if self.line else "")
+            return f"insert {what} before{at}"
+        if k == "delete-row":
+            return f"delete the row {self.before}{at}"
+        if k == "delete-move":
+            return f"delete {who}'s {self.before}{at}"
+        if k in ("change-tile", "change-end", "change-draw", "change-arm", "change-claim", "change-muggins"):
+            return f"change {who}'s {self.before} to {self.after}{at}"
+        if k in ("change-result", "change-score"):
+            tag = "Result" if k == "change-result" else "Score"
+            return f"change the {tag} tag \"{self.before}\" to \"{self.after}\"{at}"
+        if k == "change-player":
+            return f"move the cell from {self.before}'s column to {self.after}'s{at}"
+        if k == "swap-moves":
+            o = self.other or {}
+            there = f"line {o['line']}" if o.get("line") else f"move {(o.get('index') or 0) + 1}"
+            return f"swap {who}'s {self.before}{at} with {o.get('player')}'s {self.after} ({there})"
+        if k == "change-deal":
+            return f"change {self.before} in {who}'s hand to {self.after}{at}"
+        if k == "deal-add":
+            return f"add {self.after} to {who}'s hand{at}"
+        if k == "deal-delete":
+            return f"remove {self.before} from {who}'s hand{at}"
+        return f"{k}: {self.before} -> {self.after}{at}"
+
+
+@dataclass
+class Repair:
+    """A set of edits that makes the record legal (and agree with its stated result)."""
+
+    edits: tuple[Edit, ...]
+    cost: float
+    game: Game                           # the repaired copy
+    result: dict | None                  # what the repaired hand gives (Replay.result_dict)
+    result_text: str
+    rows_before: list[str]               # the affected rows as the record has them
+    rows_after: list[str]                # and as the repair writes them
+    replay: Replay | None = field(default=None, repr=False, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"edits": [e.as_dict() for e in self.edits], "cost": round(self.cost, 3),
+                "result": self.result, "result_text": self.result_text,
+                "rows_before": self.rows_before, "rows_after": self.rows_after}
+
+
+@dataclass
+class RepairReport:
+    """What :func:`repair` found for one game."""
+
+    game: Game
+    valid: bool                          # the record was legal already: nothing to repair
+    stated: str | None                   # the result the record states, if any
+    max_edits: int
+    repairs: list[Repair]                # the best few, best first
+    counts: dict[int, int]               # how many distinct repairs of each size were found
+    tied: int                            # how many repairs share the best rank
+    common: list[str]                    # what the equally good best repairs have in common
+    complete: bool                       # False when the search stopped at its node budget
+    searched: int                        # candidate records tried
+    problem: str | None = None           # why nothing can be searched (e.g. an unreadable Result)
+
+    @property
+    def found(self) -> bool:
+        return bool(self.repairs)
+
+    @property
+    def best(self) -> Repair | None:
+        return self.repairs[0] if self.repairs else None
+
+    @property
+    def smallest(self) -> int | None:
+        return min(self.counts) if self.counts else None
+
+    @property
+    def message(self) -> str:
+        if self.valid:
+            return "the record is legal; nothing to repair"
+        if self.problem:
+            return self.problem
+        if not self.repairs:
+            bound = _edits(self.max_edits)
+            tail = "" if self.complete else f" (the search stopped after {self.searched} candidates)"
+            return f"no repair within {bound}{tail}"
+        n = self.smallest
+        edits = _edits
+        if self.tied > 1:
+            text = f"{self.tied} repairs with {edits(n)} are equally good"
+        elif self.counts[n] == 1:
+            text = f"the only repair with {edits(n)}"
+        else:
+            text = f"the best of {self.counts[n]} repairs with {edits(n)}"
+        more = [f"{v} with {edits(k)}" for k, v in sorted(self.counts.items()) if k > n]
+        return text + (f" (also {', '.join(more)})" if more else "")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"valid": self.valid, "stated": self.stated, "max_edits": self.max_edits,
+                "message": self.message, "counts": {str(k): v for k, v in sorted(self.counts.items())},
+                "tied": self.tied, "common": self.common, "complete": self.complete,
+                "searched": self.searched, "repairs": [r.as_dict() for r in self.repairs]}
+
+
+# ---- the lean checker --------------------------------------------------------------------------------
+#
+# A state is a tuple (hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening):
+# hands: every seat's known tiles (bit masks); ends: the open numbers or None; turn: the seat to move;
+# passes: passes in a row; last: the seat that played the last tile (-1: none yet); over: None, or
+# ("domino" | "blocked", seat); played: mask of the tiles on the table; hidden: None when every hand is
+# known, else each seat's count of tiles the record does not show, with pool (the tiles nobody is known
+# to hold) and lacks (per seat, a mask of the numbers a pass proved he lacks); opening: the tiles the
+# lead may be (0: any), as the replayer sets them for this deal and leader.
+#
+# A cell is a move of the line being tried: (seat, tile, end, bit, low, high, src, orig, name, annotation)
+# with src the MoveEntry it comes from (None: inserted) and orig its index in the input (None: new).
+
+
+class Found(NamedTuple):
+    """A repair the search found, before the replayer confirms it: its size, cost, raw edits, and the
+    line of cells and the deal it gives."""
+
+    size: int
+    cost: float
+    edits: tuple
+    seq: list
+    deal: object
+
+
+# the fields of a cell of the lean search: one recorded move as a tuple
+_SEAT, _TILE, _END, _BIT, _LOW, _HIGH, _SRC, _ORIG, _NAME, _ANNOT = range(10)
+
+
+def _entry_text(m: MoveEntry) -> str:
+    """An entry as the notation writes it: ``draws [3-4]``, ``[2-4]@4>2! +10``, ``muggins 5``."""
+    if m.muggins is not None or m.draw:
+        return m.text
+    text = "pass" if m.tile is None else (str(m.tile) + (f"@{m.end}" if m.end is not None else "")
+                                          + (f">{m.arm}" if m.arm is not None else ""))
+    return text + (m.annotation or "") + (f" +{m.claim}" if m.claim is not None else "")

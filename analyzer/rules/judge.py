@@ -1,0 +1,370 @@
+"""The one judge of legality: is a recorded entry legal in a position, and if not, why.
+
+Every caller that needs to know whether a move may be made asks :class:`Judge`: the replayer turns
+its verdicts into diagnostics, the repair search asks it for the codes alone (``explain=False``
+skips the messages), and the searches' move generators are tested against it
+(``tests/test_judge.py``). A verdict is the moves the entry may stand for (several when the record
+leaves the end or arm open) and its problems, each with the code the validator reports; a problem
+that ``applies`` still lets the move be made (the replay goes on from it), one that does not means
+the entry cannot be played at all.
+
+The judge reads the position only through its mechanics contract (``draws``, ``has_arms``,
+``drawn``, ``can_draw``, ``may_add``, ``filling``, ``arm_problem``...), never its class, so a new
+mechanic is judged as soon as its position answers that contract.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from ..position import Position, tiles_of
+from ..tiles import PASS, Move, Tile
+
+__all__ = ["Judge", "Problem", "Verdict", "tiles_text"]
+
+
+def tiles_text(tiles) -> str:
+    """Tiles in words, sorted: ``"[0-1] [2-5]"``, or ``"nothing"``."""
+    return " ".join(str(t) for t in sorted(tiles)) or "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why an entry is not legal: the validator's ``code``, a ``message`` (empty when the judge was
+    asked for codes only), ``details`` for the JSON output, and whether the move ``applies`` all the
+    same (the replay goes on from it) or cannot be made."""
+
+    code: str
+    message: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
+    applies: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a recorded entry may stand for (``moves``) and what is wrong with it (``problems``)."""
+
+    moves: tuple[Move, ...]
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return bool(self.moves) and not self.problems
+
+    @property
+    def code(self) -> str | None:
+        """The first problem's code (None: legal)."""
+        return self.problems[0].code if self.problems else None
+
+    @property
+    def playable(self) -> bool:
+        """Whether the move can be made (every problem still applies)."""
+        return bool(self.moves) and all(p.applies for p in self.problems)
+
+
+_OK_PASS = Verdict((PASS,))
+
+
+class Judge:
+    """Judges entries for one game: the ``variant``'s rules, the ``players``' names for the messages.
+
+    ``explain``: build the messages (the replayer) or give the codes alone (the repair search, whose
+    trials must be cheap). ``played_line``: where a tile was played, for "already played (line N)"."""
+
+    def __init__(self, variant, players: tuple[str, ...], *, explain: bool = True,
+                 played_line: Callable[[Tile], int | None] | None = None):
+        self.variant = variant
+        self.players = players
+        self.explain = explain
+        self.played_line = played_line
+        self.valid_mask = sum(t.bit for t in variant.dealing.tiles)
+
+    def _problem(self, code: str, message: Callable[[], str] | None = None, details: Callable[[], dict] | None = None,
+                 applies: bool = True) -> Problem:
+        if not self.explain:
+            return Problem(code, applies=applies)
+        return Problem(code, message() if message else "", details() if details else {}, applies)
+
+    # -- whose turn -------------------------------------------------------------------------
+    def turn(self, pos: Position, seat: int, is_play: bool) -> tuple[Problem | None, bool]:
+        """Whether ``seat`` may move now: (the problem, or None; whether he is the opener adding a
+        matching tile to his lead out of turn)."""
+        if seat == pos.turn:
+            return None, False
+        if is_play and pos.may_add(seat):
+            return None, True
+        mover = self.players[pos.turn] if self.explain else ""
+        name = self.players[seat] if self.explain else ""
+        if self.variant.turns == "run" and pos.history and pos.history[-1][1] == pos.turn \
+                and pos.history[-1][0].tile is not None:
+            def message():
+                return (f"{mover} could still play {tiles_text(pos.playable(pos.turn))} on {pos.ends_text()}: a player "
+                        f"keeps playing as long as he can, so it is not {name}'s turn yet")
+            return self._problem("run-unfinished", message, lambda: {
+                "expected": mover, "playable": [str(t) for t in pos.playable(pos.turn)]}), False
+        if pos.drawn(pos.turn):
+            return self._problem("turn-order", lambda: f"it is {mover}'s turn, not {name}'s: {mover} has drawn and "
+                                 "must play or go on drawing", lambda: {"expected": mover}), False
+        return self._problem("turn-order", lambda: f"it is {mover}'s turn, not {name}'s",
+                             lambda: {"expected": mover}), False
+
+    # -- an entry ---------------------------------------------------------------------------
+    def entry(self, pos: Position, tile: Tile | None, seat: int, *, draw: bool = False, end: int | None = None,
+              arm: int | None = None) -> Verdict:
+        """The verdict on one recorded entry by ``seat`` on his turn: a play of ``tile`` (on ``end``, on
+        ``arm``), a pass (``tile`` None), or a draw (``draw``; ``tile`` None when the record does not say
+        which)."""
+        if draw:
+            return self.draw(pos, tile, seat)
+        if tile is None:
+            return self.pass_(pos, seat)
+        return self.play(pos, tile, seat, end, arm)
+
+    def pass_(self, pos: Position, seat: int) -> Verdict:
+        """A pass: legal when the mover holds nothing that fits and may not draw."""
+        name = self.players[seat] if self.explain else ""
+        if pos.ends is None:
+            return Verdict((PASS,), (self._problem(
+                "false-pass", lambda: f"{name} passes on the lead; the leader must play a tile",
+                lambda: {"playable": [str(t) for t in pos.playable(seat)]}),))
+        if pos.playable_mask(seat):
+            return Verdict((PASS,), (self._problem(
+                "false-pass", lambda: f"{name} passes but could play {tiles_text(pos.playable(seat))} "
+                f"on the open ends {pos.ends_text()}",
+                lambda: {"open_ends": list(pos.ends), "playable": [str(t) for t in pos.playable(seat)]}),))
+        if pos.draws and not pos.hidden[seat] and pos.can_draw(seat):
+            return Verdict((PASS,), (self._problem(
+                "must-draw", lambda: f"{name} passes but cannot play on {pos.ends_text()} and must draw from the "
+                f"{pos.stock_words[0]} ({_stock_text(pos)})",
+                lambda: {"open_ends": list(pos.ends), "boneyard": pos.stock}),))
+        return _OK_PASS
+
+    def play(self, pos: Position, tile: Tile, seat: int, end: int | None = None, arm: int | None = None) -> Verdict:
+        """A play of ``tile``: every placement it may stand for (the ``end`` or ``arm`` the record
+        names, else every one that takes it)."""
+        name = self.players[seat] if self.explain else ""
+        bit = tile.bit
+        if not bit & self.valid_mask:
+            return Verdict((), (self._problem("tile-foreign", lambda: f"{tile} is not a tile of this set",
+                                              applies=False),))
+        holder = next((s for s, h in enumerate(pos.hands) if h & bit), None)
+        if holder is None and not pos.pool & bit:
+            def message():
+                line = self.played_line(tile) if self.played_line else None
+                return f"{tile} was already played" + (f" (line {line})" if line else "")
+            return Verdict((), (self._problem("tile-already-played", message, applies=False),))
+        if holder != seat and not (holder is None and pos.hidden[seat]):
+            def message():
+                if holder is not None:
+                    why = f"it is in {self.players[holder]}'s hand"
+                elif pos.hidden[seat] == 0 and not pos.hands[seat]:
+                    why = f"{name} has no tiles left"
+                else:
+                    why = "it was not dealt to anyone"
+                return (f"{name} does not hold {tile}: {why}; {name} holds "
+                        f"{tiles_text(tiles_of(pos.hands[seat], pos.max_pip))}")
+            return Verdict((), (self._problem("tile-not-held", message, lambda: {
+                "holder": None if holder is None else self.players[holder]}, applies=False),))
+        if pos.ends is None:
+            if pos.opening and not pos.opening & bit:
+                return Verdict((Move(tile, None),), (self._problem(
+                    "lead-tile", lambda: f"this hand must be opened with "
+                    f"{tiles_text(tiles_of(pos.opening, pos.max_pip))}, not {tile}",
+                    lambda: {"expected": [str(t) for t in tiles_of(pos.opening, pos.max_pip)]}),))
+            return Verdict((Move(tile, None),))
+        if pos.has_arms:
+            return self._arm_play(pos, tile, seat, end, arm)
+        placements = pos.placements(tile)
+        if not placements:
+            return Verdict((), (self._problem(
+                "tile-no-match", lambda: f"{tile} does not fit the open ends {pos.ends_text()}; "
+                f"{self._could(pos, seat)}",
+                lambda: {"open_ends": list(pos.ends), "playable": [str(t) for t in pos.playable(seat)]},
+                applies=False),))
+        if end is not None:
+            stated = [m for m in placements if m.end == end]
+            if not stated:
+                return Verdict(tuple(placements), (self._problem(
+                    "end-mismatch", lambda: f"{tile} cannot go on the {end}: the open ends are {pos.ends_text()}",
+                    lambda: {"open_ends": list(pos.ends)}),))
+            placements = stated
+        return Verdict(tuple(placements))
+
+    def _could(self, pos: Position, seat: int) -> str:
+        name = self.players[seat]
+        playable = pos.playable(seat)
+        return f"{name} could play {tiles_text(playable)}" if playable else f"{name} holds nothing that fits"
+
+    def _arm_details(self, pos: Position, seat: int) -> dict:
+        return {"open_ends": list(pos.ends), "arms": [list(a) for a in pos.arms],
+                "playable": [str(t) for t in pos.playable(seat)]}
+
+    def _arm_play(self, pos: Position, tile: Tile, seat: int, end: int | None, arm: int | None) -> Verdict:
+        """``play`` on a layout with arms (see ``analyzer.rules.layout``): the arm a tile may go on."""
+        def details():
+            return self._arm_details(pos, seat)
+        if arm is not None:
+            problem = pos.arm_problem(arm, tile)
+            if problem is not None:
+                code, reason = problem
+                return Verdict((), (self._problem(code, lambda: f"{tile} cannot go on arm {arm}: {reason}; the "
+                                                  f"layout: {pos.ends_text()}; {self._could(pos, seat)}",
+                                                  details, applies=False),))
+            move = Move(tile, pos.arms[arm - 1].number, arm=arm)
+            if end is not None and end != move.end:
+                return Verdict((move,), (self._problem(
+                    "end-mismatch", lambda: f"{tile} on arm {arm} goes on its {move.end}, not on a {end}", details),))
+            return Verdict((move,))
+        placements = pos.placements(tile)
+        problems: tuple[Problem, ...] = ()
+        if end is not None and placements:
+            stated = [m for m in placements if m.end == end]
+            if not stated:
+                problems = (self._problem("end-mismatch", lambda: f"{tile} cannot go on a {end}: the layout is "
+                                          f"{pos.ends_text()}", details),)
+            else:
+                placements = stated
+        if placements:
+            return Verdict(tuple(placements), problems)
+        # why not: a closed arm or a skipped double before a plain mismatch
+        reasons = [pos.arm_problem(k, tile) for k in range(1, len(pos.arms) + 1)]
+        for code in ("arm-closed", "double-skipped"):
+            found = [reason for c, reason in filter(None, reasons) if c == code]
+            if found:
+                return Verdict((), (self._problem(code, lambda: f"{tile} cannot be played now: {found[0]}; the "
+                                                  f"layout: {pos.ends_text()}; {self._could(pos, seat)}",
+                                                  details, applies=False),))
+        return Verdict((), (self._problem("tile-no-match", lambda: f"{tile} does not fit the open ends: "
+                                          f"{pos.ends_text()}; {self._could(pos, seat)}", details, applies=False),))
+
+    def draw(self, pos: Position, tile: Tile | None, seat: int) -> Verdict:
+        """A draw (of ``tile``, or of a tile the record does not name): legal when the mover cannot
+        play, may draw now and the tile is in the boneyard."""
+        name = self.players[seat] if self.explain else ""
+        v = self.variant
+        if v.drawing is None or not pos.draws:
+            return Verdict((), (self._problem(
+                "no-boneyard", lambda: f"{name} draws{' ' + str(tile) if tile else ''}, but in the {v.name} game "
+                "nobody draws: the tiles not dealt take no part in the hand", applies=False),))
+        _, where, empty = pos.stock_words
+        if tile is not None and not (tile.bit & self.valid_mask and pos.pool & tile.bit):
+            def message():
+                if not tile.bit & self.valid_mask:
+                    why = "it is not a tile of this set"
+                else:
+                    holder = next((s for s, h in enumerate(pos.hands) if h & tile.bit), None)
+                    why = (f"{name} holds it already" if holder == seat else "it is on the table" if holder is None
+                           else f"it is in {self.players[holder]}'s hand")
+                return f"{name} draws {tile}, which is not {where}: {why}"
+            return Verdict((), (self._problem("draw-not-in-boneyard", message, lambda: {"tile": str(tile)},
+                                              applies=False),))
+        if pos.stock <= 0:
+            return Verdict((), (self._problem("boneyard-empty", lambda: f"{name} draws, but {empty}",
+                                              lambda: {"boneyard": 0}, applies=False),))
+        move = (Move(tile, None, True),)
+        if pos.has_arms and pos.ends is not None and not pos.filling() and pos.outcome() is None:
+            return Verdict(move, (self._problem(
+                "draw-not-allowed", lambda: f"{name} draws, but every side of the spinner has a tile: the sleepers "
+                "are drawn only to fill the spinner, and after that a player who cannot play passes; the layout: "
+                f"{pos.ends_text()}", lambda: {"arms": [list(a) for a in pos.arms]}),))
+        problems: list[Problem] = []
+        playable = pos.playable_mask(seat)
+        if pos.outcome() is None and (playable or pos.ends is None):
+            def what():
+                return (f"could play {tiles_text(pos.playable(seat))} on {pos.ends_text()}" if pos.ends is not None
+                        else "leads and must play a tile")
+
+            def details():
+                return {"playable": [str(t) for t in pos.playable(seat)]}
+            drawn = pos.drawn(seat)
+            if drawn:
+                problems.append(self._problem("draw-too-long", lambda: f"{name} draws again, but after the {drawn} "
+                                              f"tile{'s' * (drawn > 1)} he drew he {what()}: a player draws only "
+                                              "until he can play", details))
+            else:
+                problems.append(self._problem("draw-not-allowed", lambda: f"{name} draws, but he {what()}: only a "
+                                              "player who cannot play draws", details))
+        elif pos.rule == "one" and pos.drawn(seat):
+            problems.append(self._problem("draw-too-long", lambda: f"{name} draws a second tile in one turn: under "
+                                          "draw=one a player draws one tile and passes if it does not fit"))
+        if pos.stock <= pos.keep:
+            problems.append(self._problem(
+                "boneyard-empty", lambda: f"{name} draws, but only {pos.stock} tile{'s' * (pos.stock != 1)} are left "
+                f"in the boneyard and the last {pos.keep} are never drawn; he must pass",
+                lambda: {"boneyard": pos.stock, "keep": pos.keep}))
+        return Verdict(move, tuple(problems))
+
+    # -- what a pass proved -----------------------------------------------------------------
+    @staticmethod
+    def contradicted(lacks, seat: int, tile: Tile):
+        """The first of ``lacks`` ((passer, numbers, ...) items: what a player's passes proved he did
+        not hold) that a play of ``tile`` by ``seat`` proves false, or None."""
+        for item in lacks:
+            if item[0] == seat and any(tile.matches(n) for n in item[1]):
+                return item
+        return None
+
+    # -- points during play (All Fives) -----------------------------------------------------
+    def claim(self, pos: Position, seat: int, move: Move | None, claimed: int | None) -> tuple[int, Problem | None]:
+        """What an applied entry scores during play (``pos`` is after it) and the problem with its
+        claim: (points, problem). A play that scores and claims nothing scores 0 here (the points are
+        open to Muggins: a ``missed-score`` warning); severity is the caller's (``missed-score`` is a
+        warning, the rest errors)."""
+        play = self.variant.play
+        name = self.players[seat] if self.explain and seat is not None else ""
+        if move is None or not move.is_play or seat is None:
+            if claimed is not None and move is not None:
+                what = "a draw" if move.draw else "a pass"
+                return 0, self._problem("wrong-score", lambda: f"{name} claims {claimed} for {what}; only a play "
+                                        "scores", lambda: {"claimed": claimed, "scores": 0})
+            return 0, None
+        if play is None:
+            if claimed is not None:
+                return 0, self._problem("wrong-score", lambda: f"{name} claims {claimed}, but in the "
+                                        f"{self.variant.name} game nobody scores during play",
+                                        lambda: {"claimed": claimed, "scores": 0})
+            return 0, None
+        total = play.ends_total(pos.line(), pos.ends)
+        points = play.points(total)
+        if claimed is None:
+            if points:
+                nxt = self.players[(seat + 1) % pos.n] if self.explain else ""
+                return points, self._problem("missed-score", lambda: f"{name} does not claim his points: "
+                                             f"{play.explain(total)}; the next player, {nxt}, may take them with "
+                                             "muggins", lambda: {"scores": points, "total": total})
+            return 0, None
+        if claimed != points:
+            return points, self._problem("wrong-score", lambda: f"{name} claims {claimed}, but {play.explain(total)}",
+                                         lambda: {"claimed": claimed, "scores": points, "total": total})
+        return points, None
+
+    def muggins(self, seat: int | None, called: int, pending: tuple[int, int] | None, name: str
+                ) -> tuple[Problem | None, bool]:
+        """A Muggins call of ``called`` points by ``seat`` (``name`` as the record writes him) on the
+        ``pending`` (scorer, points) the play before left unclaimed: (the problem or None; whether the
+        points stay open to a right call)."""
+        v = self.variant
+        if v.play is None:
+            return self._problem("bad-muggins", lambda: f"{name} calls muggins, but in the {v.name} game nobody "
+                                 "scores during play"), False
+        if seat is None:
+            return self._problem("bad-muggins", lambda: f"{name!r}, who calls muggins, is not one of the players "
+                                 f"({', '.join(self.players)})"), False
+        if pending is None:
+            return self._problem("bad-muggins", lambda: f"{name} calls muggins {called}, but the entry before it is "
+                                 "no scoring play left unclaimed"), False
+        scorer, points = pending
+        nxt = (scorer + 1) % len(self.players)
+        if seat != nxt:
+            return self._problem("bad-muggins", lambda: f"{name} calls muggins on {self.players[scorer]}'s unclaimed "
+                                 f"{points}, but only the next player, {self.players[nxt]}, may",
+                                 lambda: {"expected": self.players[nxt]}), False
+        if called != points:
+            return self._problem("bad-muggins", lambda: f"{name} calls muggins {called}, but "
+                                 f"{self.players[scorer]} left {points} unclaimed", lambda: {"scores": points}), True
+        return None, False
+
+
+def _stock_text(pos: Position) -> str:
+    text = f"{pos.stock} tile{'s' * (pos.stock != 1)}"
+    return text + (f", of which {pos.keep} stay there" if pos.keep else "")

@@ -1,0 +1,176 @@
+"""One slip, one error: ``triage`` marks the error a slip causes as primary and the errors that
+follow from it as follow-ons, and the suggested repair restores the record."""
+import random
+from dataclasses import replace
+
+import pytest
+
+from analyzer.match import random_match, replay_record
+from analyzer.notation import parse, read, write
+from analyzer.repair.triage import triage
+from analyzer.replay import replay
+from analyzer.rules import find_variant
+from conftest import RECORDS
+
+FAMILIES = ["partnership", "whist", "jamaican", "cutthroat", "chiva", "block", "draw", "hungarian", "all-fives",
+            "all-fives-threes", "french", "cross"]
+
+
+def slipped(game, rng: random.Random, slips: int = 1):
+    """``game`` with ``slips`` plays written as passes, far enough apart that each shows where it
+    stands: the player held the tile he played, and it fitted, so each such pass is false."""
+    plays = [k for k, m in enumerate(game.moves) if m.is_play and k > 0]
+    chosen = sorted(rng.sample(plays, slips))
+    moves = list(game.moves)
+    for k in chosen:
+        moves[k] = replace(moves[k], tile=None, end=None, arm=None, claim=None, annotation=None)
+    return replace(game, moves=moves), chosen
+
+
+def _as_read(game):
+    """The game as written and read back, so every move has its line and column."""
+    return parse(write(game), "g.dom").games[0]
+
+
+def _primaries(t):
+    return [d for d in t.diagnostics if d.severity == "error" and not d.details.get("follow_on")]
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_one_slip_gives_one_primary_error_at_the_slip_and_its_repair_restores_the_record(name):
+    variant = find_variant(name)
+    rng = random.Random(name)
+    checked = 0
+    for seed in range(3):
+        game = _as_read(random_match(variant, seed, games=1).games[0])
+        broken, (k,) = slipped(game, rng)
+        rep = replay(broken, variant, "g.dom")
+        if rep.valid:         # a pass that the rules allow there (he could not have played after all)
+            continue
+        t = triage(rep)
+        primary = _primaries(t)
+        assert len(primary) == 1, [str(d) for d in primary]
+        assert primary[0].line == broken.moves[k].pos.line and primary[0].column == broken.moves[k].pos.column
+        follow = [d for d in t.diagnostics if d.severity == "error" and d.details.get("follow_on")]
+        assert all(d.details["follows"] == f"{primary[0].line}:{primary[0].column}" for d in follow)
+        assert t.best is not None and replay(t.best.game, variant).valid
+        checked += 1
+    assert checked >= 2
+
+
+def test_two_slips_give_two_primary_errors():
+    rng = random.Random(2)
+    checked = 0
+    for seed in range(8):
+        game = _as_read(random_match("partnership", seed, games=1).games[0])
+        broken, slips = slipped(game, rng, 2)
+        rep = replay(broken, source="g.dom")
+        t = triage(rep)
+        if t.best is None or len(t.best.edits) != 2:
+            continue
+        at = [(broken.moves[k].pos.line, broken.moves[k].pos.column) for k in slips]
+        assert sorted((e.line, e.column) for e in t.best.edits) == at
+        primary = sorted((d.line, d.column) for d in _primaries(t))
+        # one primary per slip: at the slip, or where the slip first shows, before the next one
+        assert len(primary) == 2
+        assert at[0] <= primary[0] < at[1] <= primary[1]
+        checked += 1
+    assert checked >= 4
+
+
+def test_a_slip_in_a_book_table_is_found_in_its_cell():
+    """The book's second line of play (valid as printed) with C's [4-6] of round 5 copied as [4-5]."""
+    text = (RECORDS / "seed2-table.txt").read_text(encoding="utf-8")
+    assert "5 [2-2] [2-6] [4-6] passt" in text
+    record = parse(text.replace("5 [2-2] [2-6] [4-6] passt", "5 [2-2] [2-6] [4-5] passt", 1), "seed2-table.txt")
+    rep = replay_record(record)[0]
+    t = triage(rep)
+    primary = _primaries(t)
+    assert len(primary) == 1
+    assert primary[0].line == 20 and "[4-5]" in primary[0].message
+    assert t.best.edits[0].kind == "change-tile" and t.best.edits[0].after == "[4-6]"
+    follow = [d for d in t.diagnostics if d.severity == "error" and d.details.get("follow_on")]
+    assert len(follow) == len(rep.errors) - 1
+
+
+def test_a_wrong_result_tag_is_repaired():
+    game = _as_read(random_match("partnership", 3, games=1).games[0])
+    true = game.tags["Result"]
+    side, points, how = true.split()
+    wrong = replace(game, tags={**game.tags, "Result": f"{side} {int(points) + 10} {how}"})
+    rep = replay(wrong, source="g.dom")
+    assert [d.code for d in rep.errors] == ["result-mismatch"]
+    t = triage(rep)
+    (edit,) = t.best.edits
+    assert edit.kind == "change-result" and edit.after == true
+    assert replay(t.best.game).valid
+
+
+def test_a_wrong_score_tag_is_repaired():
+    record = random_match("partnership", 5, games=3)
+    games = list(record.games)
+    true = games[1].tags["Score"]
+    games[1] = replace(games[1], tags={**games[1].tags, "Score": "A/C 1, B/D 2"})
+    reps = replay_record(parse(write(replace(record, games=games)), "m.dom"))
+    assert [d.code for d in reps[1].errors] == ["score-mismatch"]
+    t = triage(reps[1])
+    (edit,) = t.best.edits
+    assert edit.kind == "change-score"
+    assert {p.strip() for p in edit.after.split(",")} == {p.strip() for p in true.split(",")}
+
+
+def test_rules_that_cannot_be_checked_say_so():
+    rep = replay_record(read(RECORDS / "seed1-table.txt"))[0]
+    codes = {d.code: d for d in rep.diagnostics}
+    assert codes["unchecked-lead"].severity == "info" and "[Game" in codes["unchecked-lead"].message
+
+
+def test_validate_prints_the_slip_and_marks_every_error(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    path = RECORDS / "seed1-table.txt"
+    text = CliRunner().invoke(main, ["validate", str(path)])
+    assert text.exit_code == 1
+    assert "note: follows from the slip at 22:3" in text.output
+    assert "likely slip: insert the missing row A pass, B [0-0], C [4-6], D [6-6]" in text.output
+    data = json.loads(CliRunner().invoke(main, ["validate", "--json", str(path)]).output)
+    (game,) = data["games"]
+    errors = [d for d in game["diagnostics"] if d["severity"] == "error"]
+    assert all(isinstance(d["follow_on"], bool) for d in errors)
+    assert sum(not d["follow_on"] for d in errors) == 1
+    assert game["repairs"] and game["repairs"][0]["edits"][0]["kind"] == "insert-row"
+
+
+@pytest.mark.parametrize("name", ["partnership", "whist", "french", "jamaican"])
+def test_a_miscopied_dealt_tile_is_the_one_primary_error(name):
+    """Every tile is dealt in these games, so a miscopied tile is dealt twice: both copies are marked
+    (either may be the slip), and the repair decides which one is the primary error; when the moves
+    never show either tile the two repairs tie, and the primary error is where the first one edits."""
+    rng = random.Random(name)
+    decided = 0
+    for seed in range(4):
+        game = _as_read(random_match(name, seed, games=1).games[0])
+        h = rng.randrange(len(game.hands))
+        hand = game.hands[h]
+        k = rng.randrange(len(hand.tiles))
+        tile = hand.tiles[k]
+        other = next(t for hh in game.hands if hh is not hand for t in hh.tiles)
+        tiles = list(hand.tiles)
+        tiles[k] = other
+        hands = list(game.hands)
+        hands[h] = replace(hand, tiles=tuple(tiles))
+        rep = replay(replace(game, hands=tuple(hands)), find_variant(name), "g.dom")
+        t = triage(rep)
+        (primary,) = _primaries(t)
+        assert primary.code == "deal-duplicate"
+        (edit,) = t.best.edits
+        assert edit.kind == "change-deal" and edit.after == str(tile)
+        assert (primary.line, primary.column) == (edit.line, edit.column)
+        if t.report.tied == 1:
+            assert (edit.line, edit.column) == (hand.tile_pos[k].line, hand.tile_pos[k].column)
+            decided += 1
+    assert decided >= 2
