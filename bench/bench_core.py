@@ -62,7 +62,7 @@ def compare(seeds: list[int], variant, repeat: int, table_mb: float) -> dict:
     for seed in seeds:
         tc, (vc, solver) = best_of(repeat, lambda: analyse_record(seed, variant, "compiled", table_mb))
         tp, (vp, _) = best_of(repeat, lambda: analyse_record(seed, variant, "python", table_mb))
-        nbytes = solver._table.nbytes if solver._table is not None else 0
+        nbytes = solver.table_size()[1]
         rows.append(dict(seed=seed, compiled=tc, python=tp, agree=vc == vp, nbytes=nbytes,
                          decisions=len(vc), alternatives=sum(len(v) for v in vc)))
     return dict(rows=rows, peak=max(python_peak(s, variant, table_mb) for s in seeds[:3]))

@@ -104,7 +104,7 @@ def measure_deal(seed: int, repeat: int, variant=PARTNERSHIP) -> dict:
                 alternatives += len(solver.values(position))
                 decisions += 1
             position.push(move)
-        tables = sum(len(d.tt) for d in solver.tt.values())
+        tables = solver.table_size()[0]
         return decisions, alternatives, tables
 
     def library():

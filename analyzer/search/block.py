@@ -493,6 +493,14 @@ class Solver:
                     position.pop()
         return line
 
+    def table_size(self) -> tuple[int, int]:
+        """``(entries, bytes)`` the transposition tables of this solver hold now (the pure-Python
+        bytes estimated at ``PY_ENTRY_BYTES`` an entry)."""
+        if self._table is not None:
+            return self._table.used, self._table.nbytes
+        entries = sum(len(deal.tt) for deal in self.tt.values() if type(deal) is _Deal)
+        return entries, entries * PY_ENTRY_BYTES
+
     # -- internals ------------------------------------------------------------------------------
     def _check(self, position: Position) -> None:
         if any(position.hidden):
