@@ -9,11 +9,11 @@
  *   replaced). It starts small and doubles while it is three quarters full, up to its bound (a
  *   small search touches little memory); at its bound it replaces entries, it never grows past it.
  *   Several deals share one table: every entry carries the id of the deal it belongs to.
- * ``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf)``: one deal compiled to ints. ``cu`` is 0
- *   or 1 for the standard scoring (the losers' pips, every pip left: written inline here, with the
- *   pip bounds) and -1 for any other scoring: then ``leaf(term, seat, played, bit, ends)`` (the
- *   Python ``_Deal.leaf_value``) gives the value of each finished hand, exactly as the Python search
- *   asks it.
+ * ``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf)``: one deal compiled to ints. With ``leaf``
+ *   None the scoring is written inline here, with the pip bounds: ``cu`` 0 the losers' pips, 1 every
+ *   pip left, -1 bad points (the other side's pips minus one's own). Any other scoring passes
+ *   ``leaf(term, seat, played, bit, ends)`` (the Python ``_Deal.leaf_value``), which gives the value
+ *   of each finished hand exactly as the Python search asks it.
  *
  * Masks are 64-bit: sets of at most 55 tiles (double-nine), and a packed state (played tiles, ends
  * code, seat) of at most 64 bits.
@@ -342,7 +342,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
         int nm = gen_moves(d, h & d->fit[e], e, mv);
         if (d->fast) {
             v = mv[0].pips - P[sd];
-            if (d->cu) v -= P[1 - sd];
+            if (d->cu > 0) v -= P[1 - sd];
             if (v >= beta) break;
         }
         if (nm == 1) {                          /* a forced move: played here, no table entry */
@@ -524,8 +524,8 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "the compiled search plays sets up to double-nine");
         return -1;
     }
-    if (cu < 0 && !PyCallable_Check(leaf_fn)) {
-        PyErr_SetString(PyExc_TypeError, "leaf must be callable when the scoring is not the standard one");
+    if ((leaf_fn != Py_None && !PyCallable_Check(leaf_fn)) || cu < -1 || cu > 1) {
+        PyErr_SetString(PyExc_TypeError, "leaf: None (cu: 0, 1 or -1 for the scoring written here) or a callable");
         return -1;
     }
     PyObject *sseq = PySequence_Fast(sides, "sides must be a sequence");
@@ -552,7 +552,7 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     Py_XSETREF(self->table, (Table *)table);
     Py_XDECREF(self->leaf);
     self->leaf = NULL;
-    if (cu < 0) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
+    if (leaf_fn != Py_None) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
     self->epoch = self->table->epoch;
     self->id = new_deal_id(self->table);
     self->n = n;
@@ -562,8 +562,8 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     while ((1 << self->eb) < w * w) self->eb++;     /* bit_length(w * w - 1) */
     self->sb = 1;
     while ((1 << self->sb) < n) self->sb++;         /* max(1, bit_length(n - 1)) */
-    self->fast = cu >= 0;
-    self->cu = cu > 0;
+    self->fast = leaf_fn == Py_None;
+    self->cu = cu;
     self->all = all;
     uint64_t match[16] = {0};
     int i = 0;

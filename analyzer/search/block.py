@@ -53,7 +53,7 @@ from typing import Callable, Iterator, MutableMapping
 
 from ..diagnostics import DominoError
 from ..position import Position, tiles_of
-from ..rules.policies import BlockRule, HandFacts, HandScoring
+from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import PY_ENTRY_BYTES, TABLE_MB, compiled_core, resolve
@@ -209,7 +209,8 @@ class _Deal:
         tt = self.tt
         CAP = self.cap
         # standard scoring: inline leaf values and the pip bounds; CU = 1 when the winners score
-        # every pip left (their own too), 0 when they score the losers' pips
+        # every pip left (their own too), 0 when they score the losers' pips, -1 for bad points
+        # (each side's own pips count against it: the value is the other side's pips minus its own)
         FAST, CU = standard
 
         def search(K, e, s, alpha, beta, H=self.hands, P=self.pips, ALL=self.all, FIT=self.fit,
@@ -231,7 +232,7 @@ class _Deal:
                     # tile. (The other bound, it wins at most what the others hold, is never
                     # tighter here than where the others last played their heaviest tile.)
                     v = moves[0][3] - P[sd]
-                    if CU:
+                    if CU > 0:
                         v -= P[1 - sd]
                     if v >= beta:
                         break
@@ -386,7 +387,7 @@ class _CompiledDeal(_Deal):
     def _build_search(self, standard: tuple[bool, int]):
         fast, cu = standard
         self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt,
-                                              cu if fast else -1, self.leaf_value)
+                                              cu, None if fast else self.leaf_value)
         self.inline = fast
         return None
 
@@ -617,15 +618,21 @@ def _standard_scoring(variant: Variant) -> tuple[bool, int]:
 
     Standard: ``Variant``'s own ``value``/``hand_result``, a ``BlockRule`` (the side with fewer
     pips wins a blocked hand, equal pips is a draw) and a ``HandScoring`` counting the losers'
-    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. The search then writes the
-    value of a finished hand inline from the two sides' pip totals and prunes with its bounds.
+    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. Also bad points (``cu = -1``:
+    a ``PointScoring("bad")`` with no bonus for [0-0] and no doubling, whatever the block rule:
+    the value is the other side's pips minus one's own). The search then writes the value of a
+    finished hand inline from the two sides' pip totals and prunes with its bounds.
     """
     cls = type(variant)
-    if (cls.value is Variant.value and cls.hand_result is Variant.hand_result
-            and type(variant.block) is BlockRule and variant.block.by == "team"
-            and type(variant.scoring) is HandScoring and variant.scoring.count in ("losers", "all")
+    if not (cls.value is Variant.value and cls.hand_result is Variant.hand_result
             and max(variant.seating.teams) == 1):
-        return True, int(variant.scoring.count == "all")
+        return False, 0
+    scoring = variant.scoring
+    if (type(variant.block) is BlockRule and variant.block.by == "team"
+            and type(scoring) is HandScoring and scoring.count in ("losers", "all")):
+        return True, int(scoring.count == "all")
+    if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
+        return True, -1
     return False, 0
 
 
