@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 __all__ = ["Tile", "Move", "PASS", "DRAW", "tile_set", "tile_index", "pips_of"]
@@ -17,10 +17,12 @@ class Tile:
 
     low: int
     high: int
+    bit: int = field(init=False, repr=False, compare=False)   # 1 << index: the tile in a bit mask
 
     def __post_init__(self) -> None:
         if not (0 <= self.low <= self.high):
             raise ValueError(f"a tile is written low half first, got ({self.low}, {self.high})")
+        object.__setattr__(self, "bit", 1 << (self.high * (self.high + 1) // 2 + self.low))
 
     @classmethod
     def of(cls, a: int, b: int) -> Tile:
@@ -47,10 +49,6 @@ class Tile:
     def index(self) -> int:
         """Position of the tile in its set, the same for every set size."""
         return self.high * (self.high + 1) // 2 + self.low
-
-    @property
-    def bit(self) -> int:
-        return 1 << self.index
 
     def matches(self, number: int) -> bool:
         return self.low == number or self.high == number

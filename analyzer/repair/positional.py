@@ -197,15 +197,20 @@ class _PositionSearch(_Search):
         pos = st.pos
         if st.over is not None:             # after the end only passes (and Muggins calls) may follow
             return (None if entry.is_pass else "play-after-end"), [], False
-        problem, adding = self.judge.turn(pos, seat, entry.is_play)
-        if problem is not None:
-            return problem.code, [], False
-        verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm)
-        code = verdict.code
-        if code is not None:
-            return code, [], adding
-        if entry.tile is None or entry.draw:
+        judge = self.judge
+        adding = False
+        if seat != pos.turn:
+            problem, adding = judge.turn(pos, seat, entry.is_play)
+            if problem is not None:
+                return problem.code, [], False
+        if entry.draw or entry.tile is None:
+            verdict = judge.draw(pos, entry.tile, seat) if entry.draw else judge.pass_(pos, seat)
+            if verdict.problems:
+                return verdict.problems[0].code, [], False
             return ("wrong-score" if entry.claim is not None else None), list(verdict.moves), False
+        verdict = judge.play(pos, entry.tile, seat, entry.end, entry.arm)
+        if verdict.problems:
+            return verdict.problems[0].code, [], adding
         if st.lacks and pos.hidden[seat] and self.judge.contradicted(st.lacks, seat, entry.tile) is not None:
             return "false-pass", list(verdict.moves), adding
         return None, list(verdict.moves), adding

@@ -14,8 +14,8 @@ mechanic is judged as soon as its position answers that contract.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, NamedTuple
 
 from ..position import Position, tiles_of
 from ..tiles import PASS, Move, Tile
@@ -28,20 +28,18 @@ def tiles_text(tiles) -> str:
     return " ".join(str(t) for t in sorted(tiles)) or "nothing"
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """Why an entry is not legal: the validator's ``code``, a ``message`` (empty when the judge was
     asked for codes only), ``details`` for the JSON output, and whether the move ``applies`` all the
     same (the replay goes on from it) or cannot be made."""
 
     code: str
     message: str = ""
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = MappingProxyType({})
     applies: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """What a recorded entry may stand for (``moves``) and what is wrong with it (``problems``)."""
 
     moves: tuple[Move, ...]
@@ -147,7 +145,11 @@ class Judge:
         if not bit & self.valid_mask:
             return Verdict((), (self._problem("tile-foreign", lambda: f"{tile} is not a tile of this set",
                                               applies=False),))
-        holder = next((s for s, h in enumerate(pos.hands) if h & bit), None)
+        holder = None
+        for s, hand in enumerate(pos.hands):
+            if hand & bit:
+                holder = s
+                break
         if holder is None and not pos.pool & bit:
             def message():
                 line = self.played_line(tile) if self.played_line else None
