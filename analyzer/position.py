@@ -216,7 +216,9 @@ class Position:
                 self.ends = (tile.low, tile.high)
             else:
                 a, b = self.ends
-                if move.end == a or (move.end is None and tile.matches(a)):
+                if move.open is not None:           # a false play that stands (Domino Whist §8)
+                    self.ends = (move.open, b) if move.end == a else (a, move.open)
+                elif move.end == a or (move.end is None and tile.matches(a)):
                     self.ends = (tile.other(a), b)
                 else:
                     self.ends = (a, tile.other(b))
@@ -264,7 +266,11 @@ class Position:
                 row.append((tile, False))
                 continue
             a, b = ends
-            if move.end == a or (move.end is None and tile.matches(a)):
+            if move.open is not None and move.end == a:     # a false play: its open half faces outward
+                row.appendleft((tile, move.open == tile.high and not tile.is_double))
+            elif move.open is not None:
+                row.append((tile, move.open == tile.low and not tile.is_double))
+            elif move.end == a or (move.end is None and tile.matches(a)):
                 # attached on the left: its matching half must face right
                 row.appendleft((tile, tile.low == a and not tile.is_double))
             else:

@@ -79,17 +79,20 @@ class HandEntry:
 
 
 _RESULT_RE = re.compile(
-    r"^\s*(?:(?P<draw>draw)|(?P<side>[^\s]+)\s+(?P<points>\d+))?\s*(?P<term>domino|blocked)?\s*$",
+    r"^\s*(?:(?P<draw>draw)|(?!(?:domino|blocked)\b)(?P<side>[^\s]+?)(?:\s+(?P<points>\d+))?)?\s*"
+    r"(?P<term>\bdomino|\bblocked)?\s*$",
     re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class StatedResult:
     """The result a record states in its ``Result`` tag: ``"B/D 10 domino"``, ``"A/C 46 blocked"``,
-    ``"draw blocked"``. ``side`` names the winners as the record does (``B/D``, ``B`` or ``D/B``)."""
+    ``"draw blocked"``. ``side`` names the winners as the record does (``B/D``, ``B`` or ``D/B``).
+    A winner without points (``"A/C domino"``, as many logs write it) leaves ``points`` None: only the
+    winner and the ending are checked."""
 
     side: tuple[str, ...] | None      # None: a draw
-    points: int
+    points: int | None
     termination: str | None
 
     @classmethod
@@ -104,10 +107,15 @@ class StatedResult:
         term = m.group("term").lower() if m.group("term") else None
         if m.group("draw") or not m.group("side"):
             return cls(None, 0, term)
-        return cls(tuple(m.group("side").split("/")), int(m.group("points")), term)
+        points = m.group("points")
+        return cls(tuple(m.group("side").split("/")), int(points) if points is not None else None, term)
+
+    def agrees(self, points: int) -> bool:
+        """Whether the stated points are ``points`` (a result that states none agrees with any)."""
+        return self.points is None or self.points == points
 
     def __str__(self) -> str:
-        head = "draw" if self.side is None else f"{'/'.join(self.side)} {self.points}"
+        head = "draw" if self.side is None else "/".join(self.side) + ("" if self.points is None else f" {self.points}")
         return f"{head} {self.termination}" if self.termination else head
 
 

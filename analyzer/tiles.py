@@ -8,7 +8,7 @@ from functools import cache
 __all__ = ["Tile", "Move", "PASS", "DRAW", "tile_set", "tile_index", "pips_of"]
 
 _TILE_RE = re.compile(r"^\[?\s*(\d+)\s*[-|:]\s*(\d+)\s*\]?$")
-_MOVE_RE = re.compile(r"(\[?\d+\s*[-|]\s*\d+\]?)(?:@(\d+))?(?:>(\d+))?")
+_MOVE_RE = re.compile(r"(\[?\d+\s*[-|]\s*\d+\]?)(?:@(\d+))?(?:=(\d+))?(?:>(\d+))?")
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -74,12 +74,15 @@ class Move:
 
     ``draw``: a tile taken from the boneyard (``tile`` None: a tile the record does not show).
     ``arm``: the arm of a layout with more than two open ends the tile goes on (1 to 4; None on a
-    plain two-ended line), see :mod:`analyzer.rules.layout`."""
+    plain two-ended line), see :mod:`analyzer.rules.layout`. ``open``: a false play that stands
+    (Domino Whist §8): ``tile`` lies on the end ``end`` although it has no such number, leaving
+    ``open`` (one of its halves) open there; written ``[2-3]@6=3``."""
 
     tile: Tile | None = None
     end: int | None = None
     draw: bool = False
     arm: int | None = None
+    open: int | None = None
 
     @property
     def is_pass(self) -> bool:
@@ -104,10 +107,13 @@ class Move:
             raise ValueError(f"not a move: {text!r} (a tile such as [3-6]@6>2, pass, or draws [2-5])")
         tile = Tile.parse(m.group(1))
         end = int(m.group(2)) if m.group(2) is not None else None
-        arm = int(m.group(3)) if m.group(3) is not None else None
-        if end is not None and not tile.matches(end):
+        opened = int(m.group(3)) if m.group(3) is not None else None
+        arm = int(m.group(4)) if m.group(4) is not None else None
+        if opened is not None and (end is None or not tile.matches(opened)):
+            raise ValueError(f"not a move: {text!r} (a false play names the end it lay on and one of its halves)")
+        if end is not None and not tile.matches(end) and opened is None:
             raise ValueError(f"not a move: {text!r} ({tile} has no {end} to attach)")
-        return cls(tile, end, False, arm)
+        return cls(tile, end, False, arm, opened)
 
     def __str__(self) -> str:
         if self.draw:
@@ -115,6 +121,8 @@ class Move:
         if self.tile is None:
             return "pass"
         text = str(self.tile) if self.end is None else f"{self.tile}@{self.end}"
+        if self.open is not None:
+            text += f"={self.open}"
         return text if self.arm is None else f"{text}>{self.arm}"
 
 

@@ -14,9 +14,10 @@ from html import unescape
 
 import pytest
 
-from analyzer.notation import parse
+from analyzer.notation import parse, read
 from analyzer.record import Record
-from analyzer.report import build_report, render_html, write_report
+from analyzer.archive.runner import report_model
+from analyzer.report import render_html, write_report
 from analyzer.report.render import PIP_LAYOUT, environment, move_rows
 from conftest import RECORDS, ROOT
 
@@ -38,7 +39,7 @@ B: [0-0] [0-1] [0-6] [1-1] [1-6] [2-3] [2-6]
 
 @pytest.fixture(scope="module")
 def seed_model():
-    return build_report(parse(SEED.read_text(encoding="utf-8"), "records/seed1-table.txt"))
+    return report_model(parse(SEED.read_text(encoding="utf-8"), "records/seed1-table.txt"))
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,7 @@ def _hostile_record() -> Record:
 
 @pytest.fixture(scope="module")
 def hostile_html() -> str:
-    return render_html(build_report(_hostile_record()))
+    return render_html(report_model(_hostile_record()))
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +78,7 @@ def hostile_page(hostile_html, tmp_path_factory) -> pathlib.Path:
 @pytest.fixture(scope="module")
 def hostile_text_page(tmp_path_factory) -> pathlib.Path:
     path = tmp_path_factory.mktemp("report") / "hostile-text.html"
-    path.write_text(render_html(build_report(parse(HOSTILE_TEXT, "hostile-text.txt"))), encoding="utf-8")
+    path.write_text(render_html(report_model(parse(HOSTILE_TEXT, "hostile-text.txt"))), encoding="utf-8")
     return path
 
 
@@ -133,7 +134,7 @@ def test_the_move_table_is_the_books_table(seed_model):
 
 
 def test_a_record_that_cannot_be_read_still_gets_a_page():
-    model = build_report(parse("this is no record at all [7-x]", "junk.txt"))
+    model = report_model(parse("this is no record at all [7-x]", "junk.txt"))
     html = render_html(model)
     assert model.games and model.games[0].issues
     assert "Problems with the record" in html and "junk.txt" in html
@@ -191,9 +192,10 @@ def test_jinja2_is_imported_only_by_the_report():
     assert users and all(p.parts[:2] == ("analyzer", "report") for p in users), users
 
 
-def test_write_report_reads_a_file_and_writes_the_page(tmp_path):
+def test_write_report_writes_the_page_into_a_new_folder(tmp_path):
     out = tmp_path / "deep" / "seed.html"
-    model = write_report(SEED, out)
+    model = report_model(read(SEED))
+    write_report(model, out)
     assert model.games[0].critical == 18
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
@@ -207,7 +209,7 @@ def test_the_report_command_writes_the_page(tmp_path):
         pytest.skip("the CLI has no report command yet")
     out = tmp_path / "seed1.html"
     result = CliRunner().invoke(main, ["report", str(SEED), "-o", str(out), "--thresholds", "2,5,9"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output     # written, and the record breaks the rules in round 7
     assert str(out) in result.output and "1 game" in result.output
     assert "loses 9+" in out.read_text(encoding="utf-8")
     bad = CliRunner().invoke(main, ["report", str(SEED), "-o", str(out), "--thresholds", "9"])
@@ -378,7 +380,7 @@ def test_the_line_joins_matching_halves_and_turns_without_overlap(open_page, see
 
     games = [random_game(seed=s) for s in (23, 28, 31, 32, 35)]
     path = tmp_path / "long.html"
-    path.write_text(render_html(build_report(Record(games=games, source="random"), analyse=False)),
+    path.write_text(render_html(report_model(Record(games=games, source="random"), analyse=False)),
                     encoding="utf-8")
     for page_path, count, longest in ((path, len(games), 25), (seed_page, 1, 20)):
         page, seen = open_page(page_path)

@@ -15,7 +15,8 @@ import pytest
 
 from analyzer.notation import read
 from analyzer.match import replay_record
-from analyzer.report import build_report, render_html
+from analyzer.archive.runner import report_model
+from analyzer.report import render_html
 from analyzer.report.model import ArmView, Layout
 from analyzer.rules.layout import CLOSED, DOUBLE, START
 from conftest import RECORDS, ROOT
@@ -54,7 +55,7 @@ def records():
 @pytest.fixture(scope="module")
 def models(records):
     # the exact search does not model arms and is slow on these deals: the layout needs no analysis
-    return {name: build_report(record, analyse=False) for name, record in records.items()}
+    return {name: report_model(record, analyse=False) for name, record in records.items()}
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +77,7 @@ def branched_model():
     """The cross game with a made-up tree of arms on its last board, as the double-nine cross makes
     them (every double opens two arms from its sides): arms 5 and 6 from the [1-1] of arm 1, 7 and 8
     from the [3-3] of arm 2, 9 and 10 from the [5-5] of arm 6, one of which would cross arm 4."""
-    model = build_report(read(CROSS), analyse=False)
+    model = report_model(read(CROSS), analyse=False)
     move = model.games[0].moves[-1]
     arms = [ArmView(1, None, [(6, 1), (1, 1), (1, 2)], 2, "open"),
             ArmView(2, None, [(6, 3), (3, 3)], 3, "open"),
@@ -95,7 +96,7 @@ def branched_model():
 # ---- the model ------------------------------------------------------------------------------------
 
 def test_a_line_game_keeps_its_line_and_has_no_layout():
-    model = build_report(read(RECORDS / "seed1.dom"), analyse=False)
+    model = report_model(read(RECORDS / "seed1.dom"), analyse=False)
     game = model.games[0]
     assert game.layout == "line"
     assert all(m.board.layout is None for m in game.moves) and game.start.layout is None
@@ -408,7 +409,7 @@ def test_a_branch_leaves_its_double_or_stands_apart(open_page, tmp_path):
 @pytest.mark.skipif(not (RECORDS / "variant-cross-9.dom").exists(), reason="no double-nine cross record")
 def test_a_tree_of_arms_from_a_record(open_page, tmp_path):
     record = read(RECORDS / "variant-cross-9.dom")
-    model = build_report(record, analyse=False)
+    model = report_model(record, analyse=False)
     path = tmp_path / "tree.html"
     path.write_text(render_html(model), encoding="utf-8")
     page, seen = open_page(path)
@@ -437,7 +438,7 @@ def test_hostile_names_stay_text_in_a_layout_page(open_page, tmp_path):
                                       comment=HOSTILE_COMMENT if k == 0 else m.comment)
                   for k, m in enumerate(game.moves)]
     game.tags["Lead"] = HOSTILE
-    html = render_html(build_report(record, analyse=False))
+    html = render_html(report_model(record, analyse=False))
     assert HOSTILE not in html and HOSTILE_COMMENT not in html
     path = tmp_path / "hostile.html"
     path.write_text(html, encoding="utf-8")
@@ -453,12 +454,12 @@ def test_hostile_names_stay_text_in_a_layout_page(open_page, tmp_path):
 
 def test_draws_and_muggins_calls_are_shown_as_what_they_are():
     # "B draws [3-4]" and "A muggins 5" are no plays and no passes: the move table says what they are
-    model = build_report(read(RECORDS / "variant-all-fives.dom"), analyse=False)
+    model = report_model(read(RECORDS / "variant-all-fives.dom"), analyse=False)
     (call,) = [m for m in model.games[0].moves if m.kind == "muggins"]
     assert call.applied and call.text == "muggins 5" and call.player == "A"
     html = render_html(model)
     assert '<span class="mv-text">muggins 5</span>' in html
-    model = build_report(read(RECORDS / "variant-draw.dom"), analyse=False)
+    model = report_model(read(RECORDS / "variant-draw.dom"), analyse=False)
     record_draws = read(RECORDS / "variant-draw.dom").games[0].moves
     drawn = [m for m in model.games[0].moves if m.kind == "draw"]
     assert len(drawn) == sum(1 for e in record_draws if e.draw) > 0

@@ -275,11 +275,11 @@ def test_the_command_stops_at_the_node_limit_and_says_so():
 
 
 def test_the_report_says_what_the_values_assume():
-    from analyzer.report.model import build_report
-    model = build_report(read(RECORDS / "variant-draw.dom"))
+    from analyzer.archive.runner import report_model
+    model = report_model(read(RECORDS / "variant-draw.dom"))
     (game,) = model.games
     assert "order the record reveals" in game.assumption
-    model = build_report(read(RECORDS / "variant-hungarian.dom"))
+    model = report_model(read(RECORDS / "variant-hungarian.dom"))
     assert "against all the others" in model.games[0].assumption
 
 

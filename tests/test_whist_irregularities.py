@@ -36,3 +36,155 @@ def test_the_exposed_tag_must_name_a_tile_the_player_was_dealt():
     assert [d.code for d in rep.errors] == ["bad-exposed"]
     rep = whist('[Exposed "C four-six"]', "1. B [1-1]")
     assert [d.code for d in rep.errors] == ["bad-exposed"]
+
+
+# "Wird im Zuge der Aufnahme der Steine oder während des Spiels ein Stein aufgedeckt, so muss dieser
+#  Stein offen auf dem Tisch liegen bleiben": a tile exposed during play binds from that moment, not
+#  from the start: ``[Exposed "C [4-6] from 3"]``.
+def test_a_tile_exposed_during_play_binds_only_from_the_row_it_was_exposed():
+    moves = ROUNDS_1_2 + " C [4-5]@5 D [0-4]\n3. A [0-5] B pass C [2-5]"
+    # exposed before play: C should have played [4-6] in row 2 (on the 4)
+    assert [d.line for d in whist('[Exposed "C [4-6]"]', moves).errors if d.code == "exposed-tile"] == [9]
+    # exposed in row 3: row 2 is free, but in row 3 the [4-6] fits the 4 and C plays [2-5]
+    rep = whist('[Exposed "C [4-6] from 3"]', moves)
+    (err,) = [d for d in rep.errors if d.code == "exposed-tile"]
+    assert err.line == 10 and "before row 3" in err.message
+    assert whist('[Exposed "C [4-6] from 4"]', moves).valid
+    assert [d.code for d in whist('[Exposed "C [4-6] from x"]', moves).errors] == ["bad-exposed"]
+
+
+# §3: "Einander gegenüber sitzende Spieler sind Partner für die Dauer einer Partie. So wie beim
+#  Kartenspiel Whist spielt 'Hoch' gegen 'Niedrig'. Ziehen zwei Spieler Steine mit derselben
+#  Augensumme, z.B. 4-3 und 6-1, so entscheidet die höchste einzelne Zahl, 6-1 gilt also höher als 4-3."
+def test_the_seat_draw_decides_the_partnerships_and_the_first_leader():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.rules import SeatDraw
+    draw = SeatDraw.parse("A [0-1], B [1-6], C [0-2], D [3-4]")
+    assert draw.ranked()[:2] == ["B", "D"] and draw.teams() == (("B", "D"), ("C", "A"))
+    (rep,) = replay_record(read(RECORDS / "whist-seat-draw.dom"))
+    assert rep.valid and rep.match.lead_rule.startswith("§3")
+    text = (RECORDS / "whist-seat-draw.dom").read_text()
+    # B and C drawn high would have to sit opposite each other
+    (rep,) = replay_record(parse(text.replace("C [0-2], D [3-4]", "C [3-4], D [0-2]")))
+    assert [d.code for d in rep.errors] == ["seat-draw"]
+    # D drawn highest: D leads the first game, not B
+    (rep,) = replay_record(parse(text.replace("B [1-6], C [0-2], D [3-4]", "B [3-4], C [0-2], D [1-6]")))
+    assert [d.code for d in rep.errors][:1] == ["lead-player"]
+    # the whist cut: the highest deals and the next player leads
+    (rep,) = replay_record(parse(text.replace('[Variant "whist"]', '[Variant "whist"]\n[Rules "seat-lead=after-highest"]')))
+    assert "lead-player" in [d.code for d in rep.errors]
+    (rep,) = replay_record(parse(text.replace("D [3-4]", "D [3-4], E [0-0]")))
+    assert [d.code for d in rep.errors] == ["bad-seat-draw"]
+
+
+# §10: "Die zwei hohen Steine bilden eine Partnerschaft gegen die drei niederen Steine ... Beim ersten
+#  Spiel pausiert der mit dem niedersten Stein, beim zweiten Spiel der mit dem nächst höheren, usf."
+#  §11: "Beim ersten Spiel pausieren die beiden Spieler, die die niedersten Steine gezogen haben, beim
+#  zweiten Spiel die nächst höheren usf."
+def test_five_and_six_players_sit_out_in_turn():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.rules import SeatDraw
+    five = SeatDraw.parse("A [5-6], B [1-2], C [3-6], D [0-4], E [2-3]")
+    assert five.teams() == (("A", "C"), ("E", "D", "B"))
+    assert [five.sitting_out(k) for k in range(1, 5)] == [("B",), ("D",), ("E",), ("B",)]
+    six = SeatDraw.parse("A [5-6], B [1-2], C [3-6], D [0-4], E [2-3], F [6-6]")
+    assert six.teams() == (("F", "A", "C"), ("E", "D", "B"))
+    assert [six.sitting_out(k) for k in (1, 2, 3)] == [("C", "B"), ("A", "D"), ("F", "E")]
+    reps = replay_record(read(RECORDS / "match-whist-five.dom"))
+    assert all(r.valid for r in reps) and [r.players for r in reps][1] == ("A", "B", "C", "E")
+    text = (RECORDS / "match-whist-five.dom").read_text()
+    reps = replay_record(parse(text.replace('[Players "A, B, C, E"]', '[Players "A, D, C, E"]')
+                               .replace("\nB: ", "\nD: ", 1)))
+    assert "sit-out" in [d.code for d in reps[1].errors]
+
+
+# §9: "Die Partei mit der geringeren Zahl von Schlechtpunkten ist Sieger. Jeder Spieler der verlierenden
+#  Partei zahlt an einen der Gewinner den der Punktedifferenz entsprechenden Betrag."  §10: "Jeder Spieler
+#  der Zweier-Mannschaft gewinnt bzw. verliert den der Punktedifferenz entsprechenden Betrag. Jeder
+#  Spieler der Dreier-Mannschaft gewinnt bzw. verliert jedoch nur zwei Drittel".  §11: "Am Ende der
+#  Partie zahlt jeder der drei Verlierer an einen der drei Gewinner die errechnete Differenz."
+def test_the_settlement_of_a_match():
+    from fractions import Fraction
+    from analyzer.match import random_match, replay_match
+    from analyzer.rules.matchplay import settlement
+    assert settlement((88, 105), 0, (("A", "C"), ("B", "D")), 4) == {"A": 17, "C": 17, "B": -17, "D": -17}
+    five = settlement((100, 40), 1, (("A", "C"), ("E", "D", "B")), 5)
+    assert five == {"A": -60, "C": -60, "E": 40, "D": 40, "B": 40}
+    assert settlement((100, 41), 1, (("A", "C"), ("E", "D", "B")), 5)["E"] == Fraction(118, 3)
+    six = settlement((30, 101), 0, (("F", "A", "C"), ("E", "D", "B")), 6)
+    assert set(six.values()) == {71, -71} and sum(six.values()) == 0
+    for seed in range(3):
+        report = replay_match(random_match("whist", seed, games=15).games)
+        s = report.state
+        assert s.over and s.winner is not None
+        paid = report.settlement
+        winners = {n for n, v in paid.items() if v > 0}
+        assert set(report.winner.split("/")) == winners and set(paid.values()) == {abs(s.scores[0] - s.scores[1]),
+                                                                                    -abs(s.scores[0] - s.scores[1])}
+        assert any(d.code == "settlement" for d in report.replays[-1].diagnostics)
+    assert replay_match(random_match("partnership", 0, games=15).games).settlement is None
+
+
+# §8 "Fehlerhaftes Anlegen": "Legt ein Spieler einen Stein regelwidrig an, so muss er den Stein zurücknehmen
+#  und den Fehler korrigieren ... Hat der nachfolgende Spieler bereits angelegt oder gepasst, so ist das
+#  fehlerhafte Spiel gültig, und es kann keine Korrektur mehr verlangt werden."
+def test_a_false_play_stands_once_the_next_player_has_moved():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.tiles import Move, Tile
+    (rep,) = replay_record(read(RECORDS / "whist-false-play.dom"))
+    assert rep.valid and rep.result.winner == 1 and rep.result.points == 13
+    (stands,) = [d for d in rep.diagnostics if d.code == "false-play-stands"]
+    assert stands.severity == "warning" and "Fehlerhaftes Anlegen" in stands.message
+    false = next(s for s in rep.steps if s.entry.tile == Tile(3, 3))
+    assert false.move == Move(Tile(3, 3), 5, open=3) and false.ends_before == (5, 4) and false.ends_after == (3, 4)
+    assert Move.parse("[3-3]@5=3") == false.move and str(false.move) == "[3-3]@5=3"
+    text = (RECORDS / "whist-false-play.dom").read_text()
+    # without the tag nothing says where the tile lies: the false play is an error, and the tile stays in hand
+    (rep,) = replay_record(parse(text.replace('[FalsePlay "C [3-3]@5=3"]\n', "")))
+    assert "tile-no-match" in [d.code for d in rep.errors]
+    # the tag must name an open end and a half of the tile
+    (rep,) = replay_record(parse(text.replace("@5=3", "@6=3")))
+    assert "tile-no-match" in [d.code for d in rep.errors]
+    (rep,) = replay_record(parse(text.replace("@5=3", "@5")))
+    assert "bad-false-play" in [d.code for d in rep.errors]
+
+
+def test_a_false_play_not_yet_followed_by_the_next_player_does_not_stand():
+    moves = "1. B [1-1] C pass D [1-5]\n2. A [1-4] B pass C [3-3]"
+    rep = whist('[FalsePlay "C [3-3]@5=3"]', moves)
+    assert "tile-no-match" in [d.code for d in rep.errors] and "false-play-stands" not in [d.code for d in rep.diagnostics]
+    # in another variant the tag means nothing
+    (rep,) = replay_record(parse(f'[FalsePlay "C [3-3]@5=3"]\n{SEED_DEAL}\n{moves} D [3-5]'))
+    assert "tile-no-match" in [d.code for d in rep.errors]
+
+
+# §12: "Beim Spiel zu viert besteht eine vollständige Progression aus drei Partien mit wechselnden
+#  Partnerschaften. In der ersten Partie bilden die beiden hohen Steine eine Partnerschaft gegen die
+#  beiden niedrigen Steine. Ist die erste Partie zu Ende, so bleibt derjenige Spieler, welcher beim
+#  nächsten Einzelspiel die Vorhand hätte, an seinem Platz; er hat die Vorhand im ersten Spiel der zweiten
+#  Partie. Nun bilden die Spieler, welche den höchsten und den dritthöchsten Stein gezogen haben, eine
+#  Partnerschaft ... In der dritten Partie spielen nun die Spieler, die den höchsten und den niedrigsten
+#  Stein gezogen haben, gegen die beiden übrigen."
+def test_a_progression_of_three_matches_changes_partners_and_keeps_the_lead():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.rules import SeatDraw
+    draw = SeatDraw.parse("A [0-1], B [1-6], C [0-2], D [3-4]")       # B, D, C, A from the highest
+    assert [draw.teams(part)[0] for part in (1, 2, 3, 4)] == [("B", "D"), ("B", "C"), ("B", "A"), ("B", "D")]
+    reps = replay_record(read(RECORDS / "match-whist-progression.dom"))
+    assert all(r.valid for r in reps), [r.errors for r in reps]
+    starts = [k for k, r in enumerate(reps) if r.match.new_match]
+    assert starts == [2, 5]
+    for k in starts:      # the player who would have led the next game leads the next match's first
+        before, first = reps[k - 1], reps[k]
+        would = before.players[(before.initial.turn + 1) % 4]
+        assert first.players[first.initial.turn] == would and first.match.lead_rule.startswith("§12")
+    assert reps[3].side_name(0) == "B/C" and reps[5].side_name(0) == "B/A"
+    text = (RECORDS / "match-whist-progression.dom").read_text()
+    wrong = text.replace('[Players "B, A, C, D"]', '[Players "A, B, C, D"]')   # match 2 seated as match 1
+    assert "seat-draw" in [d.code for d in replay_record(parse(wrong))[2].errors]
+    plain = text.replace("progression=yes", "progression=no").replace('[Players "B, A, C, D"]', '[Players "A, B, C, D"]')
+    assert "seat-draw" not in [d.code for r in replay_record(parse(plain)) for d in r.errors]

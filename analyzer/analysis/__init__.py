@@ -109,6 +109,18 @@ class Decision:
         d["class"] = d.pop("cls")
         return d
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Decision:
+        """The decision back from :meth:`as_dict` (plain data from a worker or a cache)."""
+        d = {k: v for k, v in data.items() if k in _DECISION_FIELDS}
+        d["cls"] = data["class"]
+        d["alternatives"] = [Alternative(**a) for a in data["alternatives"]]
+        return cls(**d)
+
+
+_DECISION_FIELDS = {"index", "player", "side", "line", "column", "round", "played", "played_value",
+                    "best_value", "loss"}
+
 
 @dataclass
 class GameAnalysis:
@@ -137,6 +149,17 @@ class GameAnalysis:
             "analysed_steps": self.analysed_steps, "stopped": self.stopped,
             "note": self.note, "perspective": self.perspective,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameAnalysis:
+        """The analysis back from :meth:`as_dict` (with ``lines`` when the data carries them)."""
+        return cls(data["title"], data["players"], data["sides"],
+                   decisions=[Decision.from_dict(d) for d in data["decisions"]],
+                   moves=[(m["player"], m["move"]) for m in data["moves"]], values=data["values"],
+                   critical=Decision.from_dict(data["critical"]) if data["critical"] else None,
+                   turning_point=data["turning_point"], analysed_steps=data["analysed_steps"],
+                   stopped=data["stopped"], note=data["note"], perspective=data["perspective"],
+                   lines=data.get("lines", []))
 
 
 def _sign(v: int) -> int:
@@ -168,11 +191,13 @@ def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
 
 def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bool = False,
                    solver: Solver | None = None, node_limit: int | None = None,
+                   progress: Callable[[int], None] | None = None,
                    table_mb: float = TABLE_MB) -> GameAnalysis:
     """Analyse the legal prefix of a replayed game with every hand open.
 
     ``node_limit``: the positions the general search (layouts, draw games...) may visit for one
     value before the analysis stops and says so (default ``analyzer.search.NODE_LIMIT``).
+    ``progress`` is called with 1 for every move of the record whose position has been valued.
     ``table_mb``: the memory the int solver's transposition table may take (``analyzer.search.TABLE_MB``).
 
     Values are the hand's points for the first side (or, in a game of individual players, for the
@@ -260,6 +285,8 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         k = len(line)
         values[k] = scored(points, 0) + solver.solve(pos)
         for k in reversed(range(len(line))):
+            if progress is not None:
+                progress(1)
             here = line[k]
             step, at = here.step, here.pos
             if at is None:                # a Muggins call: points change hands, the position does not
@@ -268,9 +295,11 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                 continue
             mover = solvers[at.turn] if individual else solver
             side = 0 if individual else teams[at.turn]
-            if len(at.legal_moves()) > 1:
+            # a false play that stands (Domino Whist §8) is no choice among the legal moves
+            choice = len(at.legal_moves()) > 1 and step.move.open is None
+            if choice:
                 _decide(out, mover, at, step.move, step, side, thresholds, lines, scored(here.points, at.turn))
-            if len(at.legal_moves()) > 1 and (not individual or mover is solver):
+            if choice and (not individual or mover is solver):
                 values[k] = out.decisions[-1].best_value
             else:
                 values[k] = scored(here.points, 0) + solver.solve(at)

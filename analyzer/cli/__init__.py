@@ -1,19 +1,26 @@
-"""The ``domino`` command: a thin layer that reads options, calls the library and prints."""
+"""The ``domino`` command: a thin layer that reads options, calls the library and prints.
+
+Every command takes any number of files, directories (searched for record files) and ``-`` for
+standard input; the work itself is done by :mod:`analyzer.archive` (here, in a process pool with
+``--jobs`` or on a Dask cluster with ``--scheduler``), and the exit status is the same everywhere:
+0 when every record is valid, 1 when any is not (or cannot be read), 2 for a usage error."""
 from __future__ import annotations
 
 import functools
 import json
 import os
 import sys
+import time
 
 import click
 
 from .. import __version__
+from ..archive import Cache, ClusterUnavailable, InputError, Options, Summary, check_rules, load, run
+from ..archive.inputs import RECORD_EXTENSIONS, Source, decode
+from ..archive.runner import estimate_moves, games_data
 from ..diagnostics import DominoError
-from ..notation import read
-from ..position import tiles_of
 from ..replay import Replay
-from ..match import replay_record
+from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
 from ..search.core import CORE, TABLE_MB
@@ -25,8 +32,10 @@ def clean_errors(command):
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except (DominoError, UnknownVariant) as exc:
+        except (DominoError, UnknownVariant, InputError) as exc:
             raise click.UsageError(str(exc)) from None
+        except ClusterUnavailable as exc:
+            raise click.ClickException(str(exc)) from None
         except BrokenPipeError:     # the reader went away (``domino analyze F | head``): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
@@ -43,7 +52,11 @@ def clean_errors(command):
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="domino", message=f"%(prog)s, version %(version)s (search core: {CORE})")
 def main() -> None:
-    """Read, validate, replay, solve and report recorded domino games."""
+    """Read, validate, replay, solve and report recorded domino games.
+
+    Every command takes files, directories (searched, folders within folders, for records ending
+    in .dom or .txt) and - for standard input. Exit status: 0 when every record is valid, 1 when
+    any is invalid or cannot be read, 2 for a usage error."""
 
 
 def _variant_option(f):
@@ -65,21 +78,160 @@ def _rules(_ctx, _param, pairs) -> dict[str, str]:
     return out
 
 
-def _load(paths, variant, rules) -> list[tuple[str, list[Replay]]]:
+_PATHS = click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())
+
+
+def _output_options(f, jsonl: bool = True):
+    """``--quiet`` and ``--jsonl``."""
+    f = click.option("-q", "--quiet", is_flag=True, help="Print only the errors (no summary).")(f)
+    if jsonl:
+        f = click.option("--jsonl", is_flag=True,
+                         help="Write one JSON object per record (one line each) as soon as it is done.")(f)
+    return f
+
+
+def _run_options(f):
+    """``--jobs``, ``--scheduler`` and ``--cache``: where and how the work on many records runs."""
+    f = click.option("--cache", "cache_dir", type=click.Path(file_okay=False), metavar="DIR",
+                     help="Keep every result in DIR; a re-run reuses those of unchanged records (same "
+                          "tool version and options), and an interrupted run resumes.")(f)
+    f = click.option("--scheduler", metavar="ADDRESS",
+                     help="Run the work on a Dask cluster (tcp://host:8786); needs the 'cluster' extra.")(f)
+    return click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+                        help="Records worked on at once, in N processes.")(f)
+
+
+def _passes_option(f):
+    """``--insert-passes``: the records leave forced passes out (as the tag ``[Passes "omitted"]`` says)."""
+    return click.option("--insert-passes", "insert_passes", is_flag=True,
+                        help="The records leave forced passes out: insert each pass the rules force and "
+                             "say where (as the tag [Passes \"omitted\"] does).")(f)
+
+
+def _thresholds_option(f):
+    return click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B", callback=_thresholds,
+                        help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")(f)
+
+
+def _thresholds(_ctx, _param, text: str) -> str:
+    from ..analysis import Thresholds
+
+    try:
+        Thresholds.parse(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--thresholds") from None
+    return text
+
+
+def _check_variant(variant, rules) -> None:
+    """Fail early (a usage error) on a variant or rule no record could be read under."""
     if variant:
-        find_variant(variant, rules)   # fail early, listing what exists
-    return [(path, replay_record(read(path), variant, rules=rules)) for path in paths]
+        find_variant(variant, rules)   # lists what exists
+    else:
+        check_rules(rules)
 
 
-def _names(rep: Replay, mask: int) -> str:
-    return " ".join(str(t) for t in sorted(tiles_of(mask, rep.initial.max_pip))) or "-"
+def _sources(paths) -> list[Source]:
+    sources = load(paths, sys.stdin.buffer if "-" in paths else None)
+    if not sources:
+        raise click.UsageError(f"no record files ({', '.join('*' + e for e in RECORD_EXTENSIONS)}) "
+                               f"in {', '.join(paths)}")
+    return sources
+
+
+def _not_an_input(output: str, sources: list[Source], option: str) -> None:
+    """A usage error when ``output`` is one of the inputs: no command writes over its own input."""
+    if not os.path.exists(output):
+        return
+    for source in sources:
+        if source.label != "<stdin>" and os.path.exists(source.label) and os.path.samefile(output, source.label):
+            raise click.UsageError(f"{option} {output} would overwrite the input {source.label}; name another file")
+
+
+def _terminal() -> bool:
+    return sys.stdout.isatty() and sys.stderr.isatty()
+
+
+class _Progress:
+    """A bar on standard error that counts moves analysed, with records per second and the time
+    left; nothing at all when the output is not a terminal."""
+
+    def __init__(self, sources: list[Source], label: str, show: bool):
+        self.show = show and _terminal()
+        self.records = len(sources)
+        total = sum(estimate_moves(s) for s in sources) if self.show else 0
+        self.done = 0
+        self.start = time.monotonic()
+        self.bar = click.progressbar(length=max(total, 1), label=label, file=sys.stderr, hidden=not self.show,
+                                     show_eta=True, item_show_func=self._item)
+
+    def _item(self, _item) -> str:
+        rate = self.done / max(time.monotonic() - self.start, 1e-9)
+        return f"{self.done}/{self.records} records, {rate:.1f} records/s"
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+    def __call__(self, moves: int, result: dict | None) -> None:
+        if result is not None:
+            self.done += 1
+        if self.show:
+            self.bar.update(moves, result)
+
+
+def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: str = "analysing"):
+    """Run ``options`` over ``sources`` with a progress bar when the work is long; yields results."""
+    cache = Cache(cache_dir) if cache_dir else None
+    with _Progress(sources, label if options.mode != "validate" else "validating", len(sources) > 1
+                   or options.mode != "validate") as bar:
+        for result in run(sources, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar):
+            if bar.show:                  # clear the bar's line for what is printed; the next update redraws it
+                click.echo("\r\033[K", err=True, nl=False)
+            yield result
+
+
+def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False,
+             insert_passes=False, table_mb=TABLE_MB) -> Options:
+    _check_variant(variant, rules)
+    return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
+                   table_mb)
+
+
+def _echo_errors(result: dict) -> None:
+    """The error lines of a record (``--quiet``)."""
+    if result["error"]:
+        click.echo(result["error"]["text"])
+    for game in result["games"]:
+        for d in game["diagnostics"]:
+            if d["severity"] == "error":
+                click.echo(d["text"])
+
+
+def _jsonl(result: dict) -> None:
+    click.echo(json.dumps({k: v for k, v in result.items() if k != "page"}))
+
+
+def _finish(summary: Summary, quiet: bool, err: bool = False, games: list | None = None) -> None:
+    """The closing summary line (or, for ``--json``, the document of ``games`` with the summary),
+    then the exit status: 0 all valid, 1 any invalid."""
+    if games is not None:
+        click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
+    elif not quiet:
+        click.echo(str(summary), err=err)
+    sys.exit(0 if summary.ok else 1)
 
 
 # -- validate -------------------------------------------------------------------------------
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@_PATHS
 @_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@_output_options
+@_run_options
 @click.option("--repair", "do_repair", is_flag=True,
               help="For every invalid game, suggest the fewest, likeliest edits that make it legal "
                    "and agree with its Result tag.")
@@ -88,9 +240,11 @@ def _names(rep: Replay, mask: int) -> str:
 @click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
               metavar="OUT", help="Write FILE with each game's best repair to OUT (implies --repair; "
                                   "the input file is never changed).")
+@_passes_option
 @clean_errors
-def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
-    """Check every move of every game in FILES against the rules.
+def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, do_repair, max_edits,
+             out_path, insert_passes):
+    """Check every move of every game against the rules.
 
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
     and after, and the result each gives.
@@ -99,65 +253,94 @@ def validate(files, variant, rules, as_json, do_repair, max_edits, out_path):
     docs/notation.md): each error is marked as the slip itself or as following from it, and the
     likeliest repair is printed with them.
 
-    Exit status: 0 when every game is valid, 1 when any has an error, 2 for a usage error."""
-    from ..repair import repair
-    from ..repair.triage import triage
-
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    options = _options("validate", variant, rules, insert_passes=insert_passes)
+    sources = _sources(paths)
     if out_path:
         do_repair = True
-        if len(files) != 1:
+        if len(sources) != 1 or sources[0].label == "<stdin>":
             raise click.UsageError("--write-repaired takes exactly one FILE")
-        if os.path.exists(out_path) and os.path.samefile(out_path, files[0]):
-            raise click.UsageError("--write-repaired would overwrite the input; name another file")
+        _not_an_input(out_path, sources, "--write-repaired")
     source = click.get_current_context().get_parameter_source("max_edits")
     if not do_repair and source is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--max-edits goes with --repair")
-    loaded = _load(files, variant, rules)
-    bad = any(not rep.valid for _, reps in loaded for rep in reps)
-    reports = {}
-    triaged = {(path, k): triage(rep) for path, reps in loaded for k, rep in enumerate(reps) if not rep.valid}
-    if do_repair:
-        for path, reps in loaded:
-            for k, rep in enumerate(reps):
-                if not rep.valid:     # under the rules the game was replayed with (and, in a match, its lead)
-                    reports[path, k] = repair(rep.game, max_edits=max_edits, variant=rep.variant, lead=rep.lead)
-    if as_json:
-        games = []
-        for path, reps in loaded:
-            for k, rep in enumerate(reps):
-                t = triaged.get((path, k))
-                entry = {"file": path, "title": rep.title, "valid": rep.valid,
-                         "diagnostics": [d.as_dict() for d in (t.diagnostics if t else rep.diagnostics)],
-                         "result": rep.result_dict()}
-                if t is not None and t.report is not None:
-                    entry["repairs"] = [r.as_dict() for r in t.report.repairs]
-                    if t.likely:
-                        entry["likely"] = t.likely
-                report = reports.get((path, k))
-                if report is not None:
-                    data = report.as_dict()
-                    entry["repairs"] = data.pop("repairs")
-                    entry["repair"] = data
-                games.append(entry)
-        click.echo(json.dumps({"games": games}, indent=2))
-    else:
-        for path, reps in loaded:
-            for number, rep in enumerate(reps, 1):
-                errors = len(rep.errors)
-                verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
-                click.echo(f"{path}: game {number} ({rep.title}): {verdict}")
-                t = triaged.get((path, number - 1))
-                for diag in (t.diagnostics if t else rep.diagnostics):
-                    click.echo(f"  {diag}")
-                if t is not None and t.likely and (path, number - 1) not in reports:
-                    click.echo(f"  {t.likely}")
-                if rep.result is not None:
-                    click.echo(f"  result: {_result_text(rep)}")
-                if (path, number - 1) in reports:
-                    _print_repair(reports[path, number - 1])
-    if out_path:
-        _write_repaired(files[0], out_path, reports)
-    sys.exit(1 if bad else 0)
+    summary, games = Summary(), []
+    for src, result in zip(sources, _results(sources, options, jobs, scheduler, cache_dir)):
+        summary.add(result)
+        reports = _repairs(src, options, max_edits) if do_repair and not _all_valid(result) else {}
+        if jsonl:
+            _jsonl(result)
+        elif quiet:
+            _echo_errors(result)
+        elif as_json:
+            games += _validation_json(result, reports)
+        else:
+            _print_validation(result, reports)
+        if out_path:
+            _write_repaired(src, out_path, reports)
+    _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
+
+
+def _all_valid(result: dict) -> bool:
+    return result["error"] is None and all(g["valid"] for g in result["games"])
+
+
+def _record(src: Source, options: Options):
+    """The replayed games of a source (read again here: the repair needs the games themselves)."""
+    from ..match import replay_record
+    from ..notation import parse
+
+    text, problem = decode(src.data, src.label) if src.readable else (None, True)
+    if problem:
+        return None, []
+    record = parse(text, src.label)
+    return record, replay_record(record, options.variant, rules=dict(options.rules),
+                                 insert_passes=options.insert_passes)
+
+
+def _repairs(src: Source, options: Options, max_edits: int) -> dict:
+    from ..repair import repair
+
+    _, replays = _record(src, options)
+    # under the rules the game was replayed with (and, in a match, its lead)
+    return {k: repair(rep.game, max_edits=max_edits, variant=rep.variant, lead=rep.lead)
+            for k, rep in enumerate(replays) if not rep.valid}
+
+
+def _validation_json(result: dict, reports: dict) -> list[dict]:
+    if result["error"]:
+        return [{"file": result["source"], "title": None, "valid": False, "diagnostics": [result["error"]],
+                 "result": None}]
+    out = []
+    for k, game in enumerate(result["games"]):
+        entry = {"file": result["source"], "title": game["title"], "valid": game["valid"],
+                 "diagnostics": game["diagnostics"], "result": game["result"]}
+        entry.update({key: game[key] for key in ("repairs", "likely") if key in game})
+        if k in reports:
+            data = reports[k].as_dict()
+            entry["repairs"] = data.pop("repairs")
+            entry["repair"] = data
+        out.append(entry)
+    return out
+
+
+def _print_validation(result: dict, reports: dict) -> None:
+    path = result["source"]
+    if result["error"]:
+        click.echo(result["error"]["text"])
+        return
+    for number, game in enumerate(result["games"], 1):
+        errors = game["errors"]
+        verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
+        click.echo(f"{path}: game {number} ({game['title']}): {verdict}")
+        for diag in game["diagnostics"]:
+            click.echo(f"  {diag['text']}")
+        if game.get("likely") and number - 1 not in reports:
+            click.echo(f"  {game['likely']}")
+        if game["result_text"] is not None:
+            click.echo(f"  result: {game['result_text']}")
+        if number - 1 in reports:
+            _print_repair(reports[number - 1])
 
 
 def _print_repair(report) -> None:
@@ -174,16 +357,17 @@ def _print_repair(report) -> None:
         click.echo(f"     {'result:':<8} {fix.result_text}")
 
 
-def _write_repaired(path, out_path, reports) -> None:
-    """Write the record at ``path`` with every repaired game replaced by its best repair."""
+
+def _write_repaired(src: Source, out_path: str, reports: dict) -> None:
+    """Write the record of ``src`` with every repaired game replaced by its best repair."""
     import dataclasses
 
     from ..notation import write
 
-    record = read(path)
-    games = list(record.games)
+    record, _ = _record(src, Options())
+    games = list(record.games) if record is not None else []
     repaired = 0
-    for (_, k), report in reports.items():
+    for k, report in reports.items():
         if report.best is not None and k < len(games):
             games[k] = report.best.game
             repaired += 1
@@ -195,27 +379,45 @@ def _write_repaired(path, out_path, reports) -> None:
     click.echo(f"wrote {out_path} with {repaired} repaired game{'s' * (repaired != 1)}", err=True)
 
 
-def _result_text(rep: Replay) -> str:
-    r = rep.result
-    who = rep.players[r.seat]
-    how = f"{who} goes out (domino)" if r.termination == "domino" else "blocked"
-    if r.winner is None:
-        return f"{how}; a draw"
-    return f"{how}; {rep.side_name(r.winner)} win {r.points}"
-
-
 # -- replay ---------------------------------------------------------------------------------
 @main.command(name="replay")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_PATHS
 @_variant_option
-@click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
+@_output_options
+@_passes_option
 @clean_errors
-def replay_command(file, variant, rules, as_json):
-    """Show FILE move by move: the open ends, every hand, and what each pass proves."""
-    (_, reps), = _load([file], variant, rules)
-    if as_json:
-        click.echo(json.dumps({"games": [replay_data(rep) for rep in reps]}, indent=2))
-        return
+def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes):
+    """Show every game move by move: the open ends, every hand, and what each pass proves.
+
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    options = _options("validate", variant, rules, insert_passes=insert_passes)
+    summary, games = Summary(), []
+    for src in _sources(paths):
+        record, reps = _record(src, options)
+        if record is None:
+            problem = src.error or decode(src.data, src.label)[1]
+            result = {"source": src.label, "error": {**problem.as_dict(), "text": str(problem)}, "games": []}
+        else:
+            result = {"source": src.label, "error": None, "games": games_data(reps)}
+        summary.add(result)
+        if jsonl:
+            click.echo(json.dumps({"source": src.label, "error": result["error"],
+                                   "games": [replay_data(rep) for rep in reps]}))
+        elif quiet or result["error"]:
+            _echo_errors(result)
+        elif as_json:
+            games += [{"file": src.label, **replay_data(rep)} for rep in reps]
+        else:
+            _print_replays(reps)
+    _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
+
+
+def _names(rep: Replay, mask: int) -> str:
+    return " ".join(hand_names(rep, mask)) or "-"
+
+
+def _print_replays(reps: list[Replay]) -> None:
     for number, rep in enumerate(reps, 1):
         click.echo(f"Game {number}: {rep.title}  [{rep.variant.name}]")
         sides = " vs ".join(rep.side_name(s) for s in range(rep.variant.seating.sides))
@@ -226,7 +428,7 @@ def replay_command(file, variant, rules, as_json):
             click.echo(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
         for step in rep.steps:
             entry = step.entry
-            what = _entry_text(entry)
+            what = entry_text(entry)
             if step.move is not None and step.move.arm is not None:
                 what += f" on arm {step.move.arm}"
             elif step.move is not None and step.move.end is not None and not entry.draw:
@@ -264,51 +466,8 @@ def replay_command(file, variant, rules, as_json):
                           "; the match is over" if state.over else ""))
         if rep.scores is not None:
             click.echo("Points scored during play: " + ", ".join(f"{n} {v}" for n, v in zip(rep.players, rep.scores)))
-        click.echo(f"Result: {_result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None else rep.outcome.termination}")
+        click.echo(f"Result: {result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None else rep.outcome.termination}")
         click.echo()
-
-
-def _entry_text(entry) -> str:
-    """``pass``, ``[3-6]``, ``[3-4] +10``, ``draws [3-4]``, ``draws ?`` or ``muggins 10``."""
-    if entry.muggins is not None:
-        return entry.text
-    return entry.text + (f" +{entry.claim}" if entry.claim is not None else "")
-
-
-def _scores(rep: Replay, scores) -> dict | None:
-    return None if scores is None else dict(zip(rep.players, scores))
-
-
-def replay_data(rep: Replay) -> dict:
-    """The replay as plain data (the ``--json`` form)."""
-    names = rep.players
-    moves = []
-    for step in rep.steps:
-        e = step.entry
-        moves.append({
-            "index": step.index, "round": e.round, "player": e.player,
-            "move": _entry_text(e), "boneyard": step.boneyard, "scores": _scores(rep, step.scores),
-            "scored": step.scored,
-            "end": None if step.move is None else step.move.end,
-            "arm": None if step.move is None else step.move.arm,
-            "arms": None if step.arms is None else [{"number": a.number, "state": a.state} for a in step.arms],
-            "applied": step.move is not None, "annotation": e.annotation, "comment": e.comment,
-            "line": e.pos.line or None, "column": e.pos.column or None,
-            "open_ends": None if step.ends_after is None else list(step.ends_after),
-            "hands": {n: [str(t) for t in sorted(tiles_of(step.hands_after[s], rep.initial.max_pip))]
-                      for s, n in enumerate(names)},
-            "lacks": list(step.lacks),
-            "diagnostics": [d.as_dict() for d in step.diagnostics],
-        })
-    return {
-        "title": rep.title, "variant": rep.variant.name, "tags": rep.game.tags, "players": list(names),
-        "deal": {n: (None if rep.initial.hidden[s]
-                     else [str(t) for t in sorted(tiles_of(rep.initial.hands[s], rep.initial.max_pip))])
-                 for s, n in enumerate(names)},
-        "moves": moves, "valid": rep.valid, "result": rep.result_dict(), "scores": _scores(rep, rep.scores),
-        "match": rep.match.as_dict() if rep.match is not None else None,
-        "diagnostics": [d.as_dict() for d in rep.diagnostics],
-    }
 
 
 # -- analyze --------------------------------------------------------------------------------
@@ -317,122 +476,209 @@ def _signed(v: int) -> str:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_PATHS
 @_variant_option
-@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analyses as JSON.")
+@_output_options
+@_run_options
 @click.option("--graph", "graph_path", type=click.Path(dir_okay=False, writable=True),
-              help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json.")
-@click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B",
-              help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
+              help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
+                   "(numbered -1, -2... when there are several games).")
+@_thresholds_option
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Positions the search of a layout or draw game may visit for one value before the "
                    "analysis stops and says so (default 2,000,000).")
 @click.option("--table-mb", type=click.FloatRange(min=1), default=TABLE_MB, show_default=True, metavar="MB",
               help="Memory the exact search's transposition table may take (a full table replaces entries).")
 @clean_errors
-def analyze(file, variant, rules, as_json, graph_path, thresholds, max_nodes, table_mb):
-    """Give the exact value of every alternative at every decision of FILE, all hands open.
+def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
+            max_nodes, table_mb):
+    """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
-    when it wins. The critical move is the one that lost the most."""
-    from ..analysis import Thresholds, analyze_replay, int_solver_plays
+    when it wins. The critical move is the one that lost the most.
 
-    try:
-        limits = Thresholds.parse(thresholds)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--thresholds") from None
-    (_, reps), = _load([file], variant, rules)
-    # a bar when it takes a while: many hands, or games the general search plays (seconds a hand)
-    slow = len(reps) > 3 or any(not int_solver_plays(rep.variant) for rep in reps)
-    show_bar = slow and sys.stderr.isatty() and not as_json
-    results = []
-    with click.progressbar(reps, label="analysing", file=sys.stderr, hidden=not show_bar) as bar:
-        for rep in bar:
-            results.append((rep, analyze_replay(rep, limits, lines=graph_path is not None, node_limit=max_nodes,
-                                                       table_mb=table_mb)))
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    from ..analysis import GameAnalysis
+
+    options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
+                       table_mb=table_mb)
+    sources = _sources(paths)
     if graph_path:
-        from ..analysis.lines import build_tree, tree_json, write_graphml
-        for k, (_, result) in enumerate(results, 1):
-            path = graph_path if len(results) == 1 else _numbered(graph_path, k)
-            graph = build_tree(result)
-            if path.endswith(".json"):
-                with open(path, "w", encoding="utf-8") as fh:
-                    fh.write(tree_json(graph))
-            else:
-                write_graphml(graph, path)
-            if not as_json:
-                click.echo(f"wrote the tree of game {k} to {path} ({graph.number_of_nodes()} positions)", err=True)
-    if as_json:
-        click.echo(json.dumps({"games": [r.as_dict() for _, r in results]}, indent=2))
-        return
-    for number, (rep, result) in enumerate(results, 1):
-        first = result.sides[0] if result.sides else "the first side"
-        if result.perspective:
-            click.echo(f"Game {number}: {rep.title}   ({result.perspective})")
+        _not_an_input(graph_path, sources, "--graph")
+    summary, analyses, graphs = Summary(), [], []
+    for result in _results(sources, options, jobs, scheduler, cache_dir):
+        summary.add(result)
+        games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
+        graphs += [analysis for _, analysis in games]
+        if jsonl:
+            _jsonl(result)
+        elif quiet or result["error"]:
+            _echo_errors(result)
+        elif as_json:
+            analyses += [{"file": result["source"], **game["analysis"]} for game in result["games"]]
         else:
-            click.echo(f"Game {number}: {rep.title}   values for {first} (positive: {first} win)")
-        if result.note:
-            click.echo(f"Assumption: {result.note}")
-        if result.values:
-            deal = result.values[0]
-            click.echo("Value of the deal with best play: "
-                       + (_signed(deal) if deal is not None else "not computed (see the note below)"))
-        for d in result.decisions:
-            where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
-            verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
-            click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
-                       f" best {_signed(d.best_value)}; {verdict}")
-            for alt in sorted(d.alternatives, key=lambda a: -a.value if d.side == 0 else a.value):
-                marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
-                click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}  {marks}")
-        if result.critical:
-            c = result.critical
-            best = ", ".join(a.move for a in c.alternatives if a.best)
-            click.echo(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
-                       + f" (line {c.line}, column {c.column}): loses {c.loss}"
-                       + (f" ({c.cls})" if c.cls else "") + f"; best was {best} ({_signed(c.best_value)})")
-        elif result.decisions:
-            click.echo("No move lost anything: every decision was best.")
-        if result.turning_point is not None:
-            i = result.turning_point
-            player, move = result.moves[i]
-            click.echo(f"Turning point: move {i + 1} ({player} {move}): the value goes from "
-                       f"{_signed(result.values[i])} to {_signed(result.values[i + 1])}")
-        if result.stopped:
-            click.echo(f"Note: {result.stopped}")
-        click.echo()
+            if len(sources) > 1:
+                click.echo(f"{result['source']}:")
+            for number, (_, analysis) in enumerate(games, 1):
+                _print_analysis(number, analysis)
+    if graph_path:
+        _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
+    _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
+
+
+def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:
+    from ..analysis.lines import build_tree, tree_json, write_graphml
+
+    for k, analysis in enumerate(analyses, 1):
+        path = graph_path if len(analyses) == 1 else _numbered(graph_path, k)
+        graph = build_tree(analysis)
+        if path.endswith(".json"):
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(tree_json(graph))
+        else:
+            write_graphml(graph, path)
+        if not quiet:
+            click.echo(f"wrote the tree of game {k} to {path} ({graph.number_of_nodes()} positions)", err=True)
+
+
+def _print_analysis(number: int, result) -> None:
+    first = result.sides[0] if result.sides else "the first side"
+    if result.perspective:
+        click.echo(f"Game {number}: {result.title}   ({result.perspective})")
+    else:
+        click.echo(f"Game {number}: {result.title}   values for {first} (positive: {first} win)")
+    if result.note:
+        click.echo(f"Assumption: {result.note}")
+    if result.values:
+        deal = result.values[0]
+        click.echo("Value of the deal with best play: "
+                   + (_signed(deal) if deal is not None else "not computed (see the note below)"))
+    for d in result.decisions:
+        where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
+        verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
+        click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
+                   f" best {_signed(d.best_value)}; {verdict}")
+        for alt in sorted(d.alternatives, key=lambda a: -a.value if d.side == 0 else a.value):
+            marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
+            click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}  {marks}")
+    if result.critical:
+        c = result.critical
+        best = ", ".join(a.move for a in c.alternatives if a.best)
+        click.echo(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
+                   + f" (line {c.line}, column {c.column}): loses {c.loss}"
+                   + (f" ({c.cls})" if c.cls else "") + f"; best was {best} ({_signed(c.best_value)})")
+    elif result.decisions:
+        click.echo("No move lost anything: every decision was best.")
+    if result.turning_point is not None:
+        i = result.turning_point
+        player, move = result.moves[i]
+        click.echo(f"Turning point: move {i + 1} ({player} {move}): the value goes from "
+                   f"{_signed(result.values[i])} to {_signed(result.values[i + 1])}")
+    if result.stopped:
+        click.echo(f"Note: {result.stopped}")
+    click.echo()
 
 
 # -- report ---------------------------------------------------------------------------------
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), metavar="OUT.html",
-              help="The page to write (default: reports/NAME.html for the record NAME.txt).")
+@_PATHS
+@click.option("-o", "--output", type=click.Path(), metavar="OUT",
+              help="One record: the page to write (default: reports/NAME.html for NAME.txt). Several "
+                   "records or a folder: the folder for their pages and index.html (default: reports).")
 @_variant_option
-@click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B",
-              help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")
+@_thresholds_option
+@_output_options
+@_run_options
 @clean_errors
-def report(file, output, variant, rules, thresholds):
-    """Write an annotated HTML replay of every game of FILE: each move on the table, the exact value
-    of every alternative, the errors of play and of the record, and the critical move.
+def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, scheduler, cache_dir):
+    """Write an annotated HTML replay of every game: each move on the table, the exact value of
+    every alternative, the errors of play and of the record, and the critical move.
 
-    The page is one self-contained file: it loads nothing from the network."""
-    from ..analysis import Thresholds
-    from ..report import write_report
+    For a folder or several records: one page per record and an index page with a sortable table
+    of the games and the per-player summary. Every page is one self-contained file that loads
+    nothing from the network.
 
-    try:
-        limits = Thresholds.parse(thresholds)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--thresholds") from None
-    if variant:
-        find_variant(variant, rules)   # fail early, listing what exists
-    if output is None:
-        output = os.path.join("reports", os.path.splitext(os.path.basename(file))[0] + ".html")
-    model = write_report(file, output, variant, limits, rules=rules)
-    games = len(model.games)
-    invalid = sum(not g.valid for g in model.games)
-    click.echo(f"wrote {output}: {games} game{'s' * (games != 1)}"
-               + (f", {invalid} with errors (shown in the page)" if invalid else ""))
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    from ..report.index import build_index, page_names, render_index
+    from ..report.render import write_page
+
+    options = _options("report", variant, rules, thresholds)
+    sources = _sources(paths)
+    single = len(sources) == 1 and not any(os.path.isdir(p) for p in paths) and not (
+        output and os.path.isdir(output))
+    if single:
+        label = sources[0].label
+        name = "stdin" if label == "<stdin>" else os.path.splitext(os.path.basename(label))[0]
+        targets = [output or os.path.join("reports", name + ".html")]
+    else:
+        folder = output or "reports"
+        if os.path.exists(folder) and not os.path.isdir(folder):
+            raise click.UsageError(f"-o {folder}: several records need a folder for their pages")
+        targets = [os.path.join(folder, page) for page in page_names([s.label for s in sources])]
+        targets.append(os.path.join(folder, "index.html"))
+    for target in targets:
+        _not_an_input(target, sources, "-o")
+    summary, results = Summary(), []
+    for result, target in zip(_results(sources, options, jobs, scheduler, cache_dir), targets):
+        summary.add(result)
+        if result["error"] is None:
+            write_page(result["page"], target)
+        results.append({k: v for k, v in result.items() if k != "page"})
+        if jsonl:
+            _jsonl(result)
+        elif quiet or result["error"]:
+            _echo_errors(result)
+        elif single:
+            games, invalid = len(result["games"]), sum(not g["valid"] for g in result["games"])
+            click.echo(f"wrote {target}: {games} game{'s' * (games != 1)}"
+                       + (f", {invalid} with errors (shown in the page)" if invalid else ""))
+    if not single:
+        pages = [None if r["error"] else os.path.basename(t) for r, t in zip(results, targets)]
+        title = f"Archive: {', '.join(paths)}"
+        write_page(render_index(build_index(results, pages, title)), targets[-1])
+        if not quiet and not jsonl:
+            click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
+    _finish(summary, quiet or single, err=jsonl)
+
+
+# -- stats ----------------------------------------------------------------------------------
+@main.command()
+@_PATHS
+@_variant_option
+@_thresholds_option
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
+@_run_options
+@clean_errors
+def stats(paths, variant, rules, thresholds, as_json, as_csv, jobs, scheduler, cache_dir):
+    """Sum up every player, by name across the records: games, decisions, average loss, mistakes
+    per 100 decisions, accuracy and the record's errors on the player's moves.
+
+    Accuracy is the share of a player's real choices (more than one legal move) that lost less than
+    the inaccuracy threshold against the best move, every hand open. The analysis is the same as
+    `domino analyze` (and shares its --cache).
+
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    from ..archive.stats import player_rows, rows_csv, rows_table
+
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv: choose one")
+    options = _options("analyze", variant, rules, thresholds)
+    summary, results = Summary(), []
+    for result in _results(_sources(paths), options, jobs, scheduler, cache_dir):
+        summary.add(result)
+        results.append(result)
+        if result["error"]:
+            _echo_errors(result)
+    rows = player_rows(results)
+    if as_json:
+        click.echo(json.dumps([row.as_dict() for row in rows], indent=2))
+    elif as_csv:
+        click.echo(rows_csv(rows), nl=False)
+    else:
+        click.echo(rows_table(rows), nl=False)
+    _finish(summary, False, err=True)
 
 
 # -- variants -------------------------------------------------------------------------------
@@ -448,6 +694,33 @@ def variants(as_json, verbose):
         click.echo(json.dumps(catalog(), indent=2, ensure_ascii=False))
         return
     click.echo(catalog_text(verbose), nl=False)
+
+
+# -- tournament -----------------------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@clean_errors
+def tournament(file):
+    """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the
+    movement of §13, and print each player's tally and the standings.
+
+    Exit status: 0 when the file agrees with its scheme, 1 when it does not."""
+    from ..match.tournament import check_tournament, parse_tournament, standings, tallies
+
+    with open(file, encoding="utf-8") as handle:
+        t = parse_tournament(handle.read(), file)
+    problems = check_tournament(t)
+    for d in problems:
+        click.echo(f"  {d}")
+    click.echo(f"{file}: {t.tags.get('Scheme', '?')} scheme, {len(t.rounds())} rounds: "
+               + ("agrees with its scheme" if not problems else f"{len(problems)} errors"))
+    scores = tallies(t)
+    for place, name, total in standings(t):
+        number = next((p for p in scores if t.name(p) == name), None)
+        rounds = " ".join(f"{v:+d}" for v in scores.get(number, []))
+        click.echo(f"  {place:>2}. {name:<12} {total:+5d}   ({rounds})")
+    if problems:
+        sys.exit(1)
 
 
 def _numbered(path: str, k: int) -> str:

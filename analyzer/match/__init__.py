@@ -9,12 +9,14 @@ It says when the match is over and who won it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from fractions import Fraction
+from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record
 from ..replay import Replay, hand_facts, replay, resolve_variant
-from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, Variant, find_variant
+from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
+from ..rules.matchplay import settlement
 from ..rules.ending import position_for
 from ..position import mask_of
 from ..tiles import Move, Tile
@@ -51,6 +53,7 @@ class MatchReport:
     replays: list[Replay]
     entries: list[MatchEntry] = field(default_factory=list)
     sides: list[str] = field(default_factory=list)
+    draw: SeatDraw | None = None         # Domino Whist: the tiles drawn for the seats of the last match
 
     @property
     def state(self) -> MatchState | None:
@@ -59,6 +62,14 @@ class MatchReport:
     @property
     def over(self) -> bool:
         return bool(self.state and self.state.over)
+
+    @property
+    def settlement(self) -> dict[str, Fraction] | None:
+        """Domino Whist: what each person wins (positive) or pays when the match is over (§9-§11); the
+        people of a side are the last game's, or the teams drawn for the seats (SeatDraw tag) with five
+        or six. None before the end, after a drawn match, or in another variant."""
+        last = next((r for r in reversed(self.replays) if len(r.players) == self.variant.players), None)
+        return _settlement(self.variant, self.state, last, self.draw)
 
     @property
     def winner(self) -> str | None:
@@ -113,8 +124,9 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
 
 
 def replay_match(games: list[Game], variant: Variant | str | None = None, source: str = "<record>", *,
-                 rules: dict[str, str] | None = None) -> MatchReport:
-    """Replay ``games`` as one match (and the next match, when one is over and games follow)."""
+                 rules: dict[str, str] | None = None, insert_passes: bool = False) -> MatchReport:
+    """Replay ``games`` as one match (and the next match, when one is over and games follow);
+    ``insert_passes``: the records leave forced passes out (see :func:`analyzer.replay.replay`)."""
     first = games[0]
     chosen, diags = resolve_variant(first, variant, rules, source)
     sides = chosen.seating.sides
@@ -122,23 +134,69 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     report = MatchReport(chosen, [])
     prev: Replay | None = None
     number = 0
+    first_leader: str | None = None      # who led the first game of the match being played
+    draw: SeatDraw | None = None         # Domino Whist: the tiles drawn for the seats (SeatDraw tag)
+    draw_problem: Diagnostic | None = None
+    further: LeadRequirement | None = None
+    progression = chosen.option("progression") == "yes" and chosen.people == 4
+    part = 1                             # the match's place in a progression (Domino Whist §12)
     for k, game in enumerate(games):
         names = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
         new_match = state.over
         if new_match:
+            last, ended = prev, state
             state = chosen.match.start(sides)
             prev = None
             number = 0
+            further = None
+            seated = len(names) == chosen.players
+            if progression and draw is not None:
+                part += 1                # the next match of the progression: the same draw, new partners
+                if last is not None and seated:
+                    nxt = next_requirement(chosen, last, ended, names)
+                    further = LeadRequirement(nxt.seats, reason="§12: the player who would lead the next game "
+                                              "keeps his place and leads the first game of the next match")
+            else:
+                draw, part = None, 1     # a further match draws for its seats again
+                if first_leader in names and seated:
+                    further = chosen.lead.further_match(names.index(first_leader), chosen.players)
         number += 1
+        if "SeatDraw" in game.tags and chosen.irregularities == "whist":
+            draw, draw_problem = _seat_draw(game, chosen)
+            part = 1
+        report.draw = draw
         req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
-        if req is None and number == 1 and game.number not in (None, 1):
-            req = LeadRequirement()      # an excerpt that starts later in a match
-        rep = replay(game, chosen, source, lead=req)
+        if req is None and number == 1:
+            if further is not None:
+                req = further            # a further match: who leads its first game
+            elif draw is not None and draw.first_leader(names) is not None:
+                req = LeadRequirement(frozenset({names.index(draw.first_leader(names))}),
+                                      reason="§3: the tiles drawn for the seats decide who leads the first game")
+            elif game.number not in (None, 1):
+                req = LeadRequirement()      # an excerpt that starts later in a match
+        rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes, worth=chosen.match.worth(state))
+        if draw_problem or draw is not None:
+            rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
+            draw_problem = None
         if k == 0:
             rep.deal_diagnostics[:0] = diags
         if new_match:
             rep.end_diagnostics.append(_diag(rep, "match-over", "the match before was already over; this game "
                                              "starts a new match", "Game", severity="info"))
+        if rep.redealt:
+            # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
+            rep.end_diagnostics.append(_diag(rep, "redeal-game", "the tiles are dealt again; this game does "
+                                             "not count", "Redeal", severity="info"))
+            rep.__dict__.pop("diagnostics", None)
+            rep.match = MatchEntry(number, req.reason if req else "", None, state,
+                                   score_text(chosen, rep.players, state.scores)
+                                   if len(rep.players) >= chosen.players else "", new_match)
+            report.entries.append(rep.match)
+            report.replays.append(rep)
+            number -= 1
+            continue
+        if number == 1 and rep.players and len(rep.players) == chosen.players:
+            first_leader = rep.players[rep.initial.turn]
         if rep.result is not None and len(rep.players) == chosen.players:
             state = chosen.match.apply(state, rep.result)
         elif rep.players:
@@ -156,6 +214,11 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             who = "drawn" if state.drawn else f"won by {chosen.side_name(state.winner, rep.players)}"
             rep.end_diagnostics.append(_diag(rep, "match-end", f"the match is over: {who} ({shown})", None,
                                              severity="info"))
+            paid = _settlement(chosen, state, rep, draw)
+            if paid:
+                text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())
+                rep.end_diagnostics.append(_diag(rep, "settlement", f"the settlement (§9-§11): {text}", None,
+                                                 severity="info", settlement={name: str(v) for name, v in paid.items()}))
         rep.__dict__.pop("diagnostics", None)
         entry = MatchEntry(number, req.reason if req else "", rep.result, state, shown, new_match)
         rep.match = entry
@@ -163,6 +226,61 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         report.replays.append(rep)
         prev = rep
     return report
+
+
+def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, draw: SeatDraw | None
+                ) -> dict[str, Fraction] | None:
+    if (s is None or not s.over or s.winner is None or variant.irregularities != "whist"
+            or variant.seating.sides != 2 or last is None or len(last.players) != variant.players):
+        return None
+    sides = [tuple(last.players[p] for p in variant.seating.members(side)) for side in (0, 1)]
+    if draw is not None and variant.people > 4:       # five or six: the teams, not only who played last
+        high, low = draw.teams()
+        sides = [high, low] if sides[0][0] in high else [low, high]
+    return settlement(s.scores, s.winner, tuple(sides), variant.people)
+
+
+def _amount(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{float(v):.2f}"
+
+
+def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnostic | None]:
+    """The SeatDraw tag read (None and the problem when it cannot be)."""
+    where = game.tag_pos.get("SeatDraw", game.pos)
+    try:
+        draw = SeatDraw.parse(game.tags["SeatDraw"], variant.option("seat-lead", "highest"))
+    except ValueError as exc:
+        return None, Diagnostic("error", "bad-seat-draw", str(exc), where.line or None, where.column or None)
+    if len(draw.tiles) != variant.people:
+        return None, Diagnostic("error", "bad-seat-draw", f"the SeatDraw tag names {len(draw.tiles)} people; "
+                                f"this match has {variant.people}", where.line or None, where.column or None)
+    return draw, None
+
+
+def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | None, number: int, part: int = 1
+                      ) -> list[Diagnostic]:
+    """Domino Whist §3, §10, §11: the game's players sit and sit out as the tiles drawn say."""
+    if problem is not None:
+        return [replace(problem, source=rep.source)]
+    out = []
+    players = rep.players
+    strangers = [p for p in players if p not in draw.names]
+    if strangers:
+        return [_diag(rep, "bad-seat-draw", f"{', '.join(strangers)} drew no tile in the SeatDraw tag "
+                      f"({', '.join(draw.names)})", "Players")]
+    out_now = draw.sitting_out(number)
+    wrong = [p for p in out_now if p in players]
+    if wrong:
+        high, low = draw.teams()
+        out.append(_diag(rep, "sit-out", f"{' and '.join(out_now)} sit{'s' * (len(out_now) == 1)} out game {number} "
+                         f"of the match (§10/§11: the tiles drawn decide who pauses in turn; the high team "
+                         f"{', '.join(high)}, the low team {', '.join(low)}), but {', '.join(wrong)} play"
+                         f"{'s' * (len(wrong) == 1)}", "Players", expected=list(out_now)))
+    seats = draw.seat_problem(players, rep.variant.seating, part)
+    if seats:
+        rule = f"§12, match {part} of the progression" if part > 1 else "§3"
+        out.append(_diag(rep, "seat-draw", f"{rule}: {seats}", "Players"))
+    return out
 
 
 def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) -> None:
@@ -331,18 +449,19 @@ class _Prev:
 
 
 def replay_record(record, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
-                  match: bool | None = None) -> list[Replay]:
+                  match: bool | None = None, insert_passes: bool = False) -> list[Replay]:
     """Replay every game of a record; each notation error goes to the game whose text holds it.
 
     A record that holds a match (its games carry ``Game`` tags) is validated as one (see
-    :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that."""
+    :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that.
+    ``insert_passes``: the record leaves forced passes out (as the tag ``[Passes "omitted"]`` says)."""
     games = record.games
     if match is None:
-        match = any(g.number is not None for g in games)
+        match = any(g.number is not None or "SeatDraw" in g.tags for g in games)
     if match and games:
-        replays = replay_match(games, variant, record.source, rules=rules).replays
+        replays = replay_match(games, variant, record.source, rules=rules, insert_passes=insert_passes).replays
     else:
-        replays = [replay(g, variant, record.source, rules=rules) for g in games]
+        replays = [replay(g, variant, record.source, rules=rules, insert_passes=insert_passes) for g in games]
         for game, rep in zip(games, replays):
             if game.tags.get("Score") is not None:
                 rep.end_diagnostics.append(_diag(

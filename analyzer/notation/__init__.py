@@ -12,20 +12,25 @@ import os
 from ..diagnostics import Diagnostic, NotationError
 from ..record import Record
 from .reader import parse
+from .text import decode
 from .writer import write, write_game, write_table
 
-__all__ = ["parse", "read", "write", "write_game", "write_table"]
+__all__ = ["decode", "parse", "read", "write", "write_game", "write_table"]
 
 
 def read(path: str | os.PathLike) -> Record:
     """Read the record file at ``path``; its diagnostics name the path as given.
 
-    A file that cannot be opened raises :class:`NotationError`; what is in it never does."""
+    A file that cannot be opened raises :class:`NotationError`; what is in it never does (a file
+    that is not UTF-8 text gives a record with no game and one error saying so)."""
     source = os.fspath(path)
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as error:
         raise NotationError([Diagnostic("error", "unreadable", f"cannot read the record: "
                                         f"{error.strerror or error}", source=source)]) from error
+    text, problem = decode(data, source)
+    if problem is not None:         # binary, UTF-16, Latin-1...: no game, one clear error
+        return Record(source=source, errors=[problem])
     return parse(text, source)

@@ -1,15 +1,14 @@
 """Turning a repaired line of cells back into a record: the moves, the edits in words, the rows."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..record import Game, HandEntry, MoveEntry
 from ..replay import Replay
+from ..replay.json import result_text
 from ..tiles import Tile
-from .edits import Edit, _entry_text
-from .edits import _ANNOT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE
+from .edits import _ANNOT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, Edit, _entry_text
 
 if TYPE_CHECKING:
     from .lean import _Deal, _Search
@@ -259,13 +258,9 @@ def _hand_text(hand: HandEntry) -> str:
 
 
 def _result_text(rep: Replay) -> str:
-    r = rep.result
-    if r is None:
+    """The repaired hand's result in words (also when it has none: how far it got)."""
+    if rep.result is None:
         if rep.outcome is None:
             return "the hand is not over"
         return f"{rep.outcome.termination}, by {rep.players[rep.outcome.seat]}"
-    who = rep.players[r.seat]
-    how = f"{who} goes out (domino)" if r.termination == "domino" else "blocked"
-    if r.winner is None:
-        return f"{how}; a draw"
-    return f"{how}; {rep.side_name(r.winner)} win {r.points}"
+    return result_text(rep)

@@ -184,7 +184,7 @@ class _PositionSearch(_Search):
         if stated.side is None:
             return result.winner is None
         teams = self.variant.seating.teams
-        return (result.winner is not None and stated.points == result.points
+        return (result.winner is not None and stated.agrees(result.points)
                 and all(teams[self.seat_of[name]] == result.winner for name in stated.side))
 
     # -- stepping: the replayer's rules, entry by entry --------------------------------------------

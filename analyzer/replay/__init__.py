@@ -1,19 +1,19 @@
 """Replay a recorded game move by move and collect every error, never stopping at the first one."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, ends_text, mask_of, tiles_of
 from ..record import Game, MoveEntry, Span, StatedResult
-from ..rules import (HandFacts, HandResult, LeadRequirement, UnknownVariant, Variant, VariantError, find_variant,
-                    parse_rules)
+from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.ending import position_for
 from ..rules.judge import Judge, tiles_text as _tiles_text
 from ..rules.layout import Arm
 from ..tiles import Move, Tile
+from .tags import false_plays, resolve_variant
 
 __all__ = ["Replay", "Step", "replay", "replay_record", "ends_text"]
 
@@ -87,6 +87,11 @@ class Replay:
         return not self.errors
 
     @property
+    def redealt(self) -> bool:
+        """The game is marked as dealt again (``[Redeal "C"]``): it has no moves and counts for nothing."""
+        return "Redeal" in self.game.tags
+
+    @property
     def deal_ok(self) -> bool:
         return not any(d.severity == "error" for d in self.deal_diagnostics)
 
@@ -149,6 +154,10 @@ class Replay:
 
 
 class _Replayer:
+    insert_passes = False       # the record leaves forced passes out (see ``replay``)
+    false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
+    worth: int | None = None    # what the game is worth in its match after drawn games (Jamaican, Chiva)
+
     def __init__(self, game: Game, variant: Variant, source: str):
         self.game = game
         self.variant = variant
@@ -217,10 +226,12 @@ class _Replayer:
                                      f"each player gets {size}", entry.pos))
             hands[seat] = hand
             doubles = sum(t.is_double for t in hand)
-            if v.dealing.redeal and doubles >= v.dealing.redeal:
+            if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags:
+                must = v.dealing.forced and bool(self.game.moves)
                 out.append(self.diag("redeal", f"{entry.player} is dealt {doubles} doubles: under redeal="
-                                     f"{v.dealing.redeal} the tiles may be dealt again", entry.pos,
-                                     severity="warning", doubles=doubles))
+                                     f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
+                                     + (", so this hand may not be played" if must else ""), entry.pos,
+                                     severity="error" if must else "warning", doubles=doubles))
         known = [h for h in hands if h is not None]
         if len(known) == n - 1 and v.dealing.all_dealt(n) and self.deal_ok(out):
             # one unknown hand in a game where every tile is dealt: it is the rest of the set
@@ -242,7 +253,29 @@ class _Replayer:
                            hidden=hidden)
         pos.pool &= mask_of(valid_tiles)
         self.hands = hands
+        out += self.redeal(hands)
         return pos, out
+
+    def redeal(self, hands: list[set[Tile] | None]) -> list[Diagnostic]:
+        """A game marked ``[Redeal "C"]``: C showed his doubles and the tiles were dealt again, so
+        the game has its deal and no moves, and counts for nothing."""
+        name = self.game.tags.get("Redeal")
+        if name is None:
+            return []
+        where = self.game.tag_pos.get("Redeal", self.game.pos)
+        seat = self.seat_of.get(name.strip())
+        if seat is None:
+            return [self.diag("unknown-player", f"the Redeal tag names {name!r}, who is not one of the players "
+                              f"({', '.join(self.players)})", where)]
+        out = []
+        problem = self.variant.dealing.redeal_problem(hands[seat] if seat < len(hands) else None)
+        if problem:
+            out.append(self.diag("redeal-unfounded", f"the game is marked as dealt again for {name.strip()}'s "
+                                 f"doubles, but {problem}", where))
+        if self.game.moves:
+            out.append(self.diag("redeal-played", "a game dealt again is not played: it has no moves",
+                                 self.game.moves[0].pos))
+        return out
 
     @staticmethod
     def deal_ok(diags: list[Diagnostic]) -> bool:
@@ -268,6 +301,11 @@ class _Replayer:
                     f"{op.first_game_tile} leads{' it' if op.forced_tile(1) else ''}, in the others the match "
                     "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
                     "to have the lead checked", self.game.pos, severity="info", rule="lead"))
+        giver_tag = self.game.tags.get("LeadFrom")
+        if giver_tag is not None:
+            req, problem = self.hand_over(req, giver_tag)
+            if problem:
+                out.append(problem)
         leader = None
         lead_tag = self.game.tags.get("Lead")
         if lead_tag:
@@ -338,12 +376,30 @@ class _Replayer:
         self.leader = pos.turn
         return out
 
+    def hand_over(self, req: LeadRequirement, name: str) -> tuple[LeadRequirement, Diagnostic | None]:
+        """``[LeadFrom "A"]``: A, who has the lead, hands it to his partner (the lead policy says
+        whether he may); the partner then leads, with any tile."""
+        where = self.game.tag_pos.get("LeadFrom", self.game.pos)
+        giver = self.seat_of.get(name.strip())
+        if giver is None:
+            return req, self.diag("unknown-player", f"the LeadFrom tag names {name!r}, who is not one of the "
+                                  f"players ({', '.join(self.players)})", where)
+        holder = None
+        if req.holder_of is not None:
+            holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
+        handed, problem = self.variant.lead.handed(req, giver, holder, self.variant.seating)
+        if problem:
+            return req, self.diag("lead-handover", f"{name.strip()} may not hand the lead to his partner: {problem}",
+                                  where)
+        return handed, None
+
     # -- the moves -------------------------------------------------------------------------
-    def run(self, pos: Position, start: int, collect: bool) -> _Run:
+    def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None) -> _Run:
         """Replay moves ``start..`` on ``pos``: the error count, (when ``collect``) the steps, and the
         index of the first move with an error (``len(moves)``: only the end disagrees; None: none).
 
-        The position is left after the last move when collecting, and restored otherwise."""
+        The position is left after the last move when collecting, and restored otherwise. ``moves``:
+        the entries to read (default the game's; a look-ahead with omitted passes reads a copy)."""
         errors = 0
         soft = 0            # warnings among them (a missed claim): they weigh a placement, but are no error
         first: int | None = None
@@ -353,12 +409,22 @@ class _Replayer:
         played_at_start = dict(self.played)
         lacks_at_start = list(self.lacks)
         scores_at_start, pending_at_start = list(self.scores), self.pending
-        moves = self.game.moves
-        for i in range(start, len(moves)):
+        # with omitted passes, the passes found are written into the moves (a look-ahead into a copy)
+        moves = self.game.moves if collect or not self.insert_passes else list(moves or self.game.moves)
+        i = start - 1
+        while (i := i + 1) < len(moves):
             entry = moves[i]
             seat = self.seat_of.get(entry.player)
             before = pos.ends
             diags: list[Diagnostic] = []
+            forced = self.forced_pass(pos, entry, seat) if self.insert_passes else None
+            if forced is not None:
+                moves.insert(i, forced)
+                entry, seat = forced, pos.turn
+                if collect:
+                    diags.append(self.diag("pass-inserted", f"{entry.player} cannot play on "
+                                           f"{pos.ends_text()} and passes here (the record leaves forced passes "
+                                           "out)", entry.pos, severity="info"))
             move: Move | None = None
             lacks: tuple[int, ...] = ()
             scored = 0
@@ -391,12 +457,14 @@ class _Replayer:
                     if collect:
                         diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
-                verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm)
+                verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
+                                           stands=self.standing(moves, i, seat))
                 candidates = list(verdict.moves)
                 errors += len(verdict.problems)
+                soft += sum(p.severity != "error" for p in verdict.problems)
                 if collect:
                     for p in verdict.problems:
-                        diags.append(self.diag(p.code, p.message, entry.pos, **p.details))
+                        diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
                 if candidates and entry.is_play and pos.hidden[seat]:
                     exposed = self.exposed_pass(seat, entry.tile)
                     if exposed is not None:
@@ -405,7 +473,7 @@ class _Replayer:
                             diags.append(exposed)
                 if verdict.playable:
                     if len(candidates) > 1:
-                        move, ambiguous = self.choose(pos, i, candidates)
+                        move, ambiguous = self.choose(pos, i, candidates, moves)
                         if ambiguous and collect:
                             pos.push(move)
                             harmless = pos.outcome() is not None
@@ -471,19 +539,47 @@ class _Replayer:
                          f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
                          entry.pos, revealed_by=str(tile))
 
-    def choose(self, pos: Position, i: int, candidates: list[Move]) -> tuple[Move, bool]:
+    def standing(self, moves: list[MoveEntry], i: int, seat: int) -> Move | None:
+        """Where the tile of entry ``i`` lies if the FalsePlay tag names it (``[FalsePlay "C [2-3]@6=3"]``)
+        and the next player has moved since (an entry by another player follows): a false play that
+        stands (Domino Whist §8). None otherwise: a false play not followed is taken back."""
+        entry = moves[i]
+        if not self.false_plays or not entry.is_play:
+            return None
+        stands = self.false_plays.get((entry.player, entry.tile))
+        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
+        if stands is None or later is None or self.seat_of.get(later.player) in (None, seat):
+            return None
+        return stands
+
+    def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
+        """With omitted passes: the pass the record leaves out before ``entry``, when the player to move
+        is not its mover and the judge says that player can only pass (None: nothing to insert)."""
+        if entry.is_muggins or seat is None or seat == pos.turn or pos.outcome() is not None:
+            return None
+        problem, adding = self.judge.turn(pos, seat, entry.is_play)
+        if problem is None or adding:
+            return None
+        verdict = self.judge.entry(pos, None, pos.turn)
+        if verdict.problems or not verdict.playable:
+            return None
+        return MoveEntry(self.players[pos.turn], None, round=entry.round, pos=entry.pos)
+
+    def choose(self, pos: Position, i: int, candidates: list[Move], moves: list[MoveEntry] | None = None
+               ) -> tuple[Move, bool]:
         """Pick the placement the rest of the record agrees with; say whether it stays undecided.
 
         A placement under which the first error comes later wins (a move is reported illegal only if
         it is illegal under every placement the record allows), then the one with fewer errors."""
         scored = []
-        entry = self.game.moves[i]
+        moves = moves if moves is not None else self.game.moves
+        entry = moves[i]
         for move in candidates:
             scores, pending = list(self.scores), self.pending
             pos.push(move)
             self.played[move.tile] = -1
             claimed = [p for p in self.score_play(pos, entry, pos.history[-1][1], move)[0] if p[3] == "error"]
-            errors, _, first = self.run(pos, i + 1, collect=False)
+            errors, _, first = self.run(pos, i + 1, collect=False, moves=moves)
             if claimed:
                 errors, first = errors + len(claimed), i
             del self.played[move.tile]
@@ -590,7 +686,9 @@ class _Replayer:
             return f"{'/'.join(stated.side)} are not players of this game ({', '.join(self.players)})"
         if result.winner is None or any(teams[s] != result.winner for s in seats):
             return f"the hand ends {actual}"
-        if stated.points != result.points:
+        if not stated.agrees(result.points) and not (self.worth and stated.agrees(self.worth)):
+            if self.worth and self.worth != result.points:
+                return f"the hand ends {actual} (in the match, after drawn games, {self.worth})"
             return f"the hand ends {actual}"
         return None
 
@@ -618,52 +716,28 @@ def hand_facts(pos: Position, termination: str, seat: int, leader: int,
                      tuple((s, m.tile) for m, s, *_ in pos.history), play_points)
 
 
-def _tag_diag(game: Game, tag: str, code: str, message: str, source: str) -> Diagnostic:
-    where = game.tag_pos.get(tag)
-    return Diagnostic("error", code, message, where.line if where else None, where.column if where else None, source)
-
-
-def resolve_variant(game: Game, variant: Variant | str | None = None, rules: dict[str, str] | None = None,
-                    source: str = "<record>") -> tuple[Variant, list[Diagnostic]]:
-    """The variant a game is played under: ``variant`` (else the Variant tag, else partnership) with
-    the Rules tag's options and then ``rules`` on top; the problems found, as diagnostics."""
-    diags: list[Diagnostic] = []
-    if isinstance(variant, Variant):
-        if not rules:
-            return variant, diags
-        name, options = variant.name, dict(variant.options)
-    else:
-        name = variant or game.tags.get("Variant")
-        options = {}
-        tag = game.tags.get("Rules")
-        if tag and tag.strip():
-            try:
-                options.update(parse_rules(tag))
-            except VariantError as exc:
-                diags.append(_tag_diag(game, "Rules", "bad-rule", str(exc), source))
-    options.update(rules or {})
-    players = len(game.players) if game.players else (len(game.hands) or None)
-    try:
-        return find_variant(name, options, players=players), diags
-    except UnknownVariant as exc:
-        diags.append(_tag_diag(game, "Variant", "unknown-variant", str(exc), source))
-        return find_variant(None), diags
-    except VariantError as exc:
-        diags.append(_tag_diag(game, "Rules", "bad-rule", str(exc), source))
-        try:
-            return find_variant(name, players=players), diags
-        except VariantError:
-            return find_variant(None), diags
-
-
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
-           rules: dict[str, str] | None = None, lead: LeadRequirement | None = None) -> Replay:
+           rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
+           insert_passes: bool = False, worth: int | None = None) -> Replay:
     """Replay ``game`` under ``variant`` (default: the record's Variant tag, else partnership).
 
     ``rules``: options on top of the record's Rules tag (``{"target": "200"}``). ``lead``: who must
-    lead, as the earlier games of a match decide it (the match validator passes it)."""
+    lead, as the earlier games of a match decide it (the match validator passes it).
+    ``insert_passes`` (or the game's tag ``[Passes "omitted"]``): the record leaves forced passes out;
+    where the next recorded mover is not the player to move and the judge says that player can only
+    pass, the pass is inserted (``pass-inserted``, info) and ``Replay.game`` holds the completed moves.
+    ``worth``: what the game is worth in its match after drawn games (the match passes it); the
+    Result tag may state that instead of the hand's own point."""
     variant, diags = resolve_variant(game, variant, rules, source)
+    insert_passes = insert_passes or game.tags.get("Passes", "").strip().lower() == "omitted"
+    if insert_passes:
+        game = replace(game, moves=list(game.moves))
     r = _Replayer(game, variant, source)
+    r.insert_passes = insert_passes
+    r.worth = worth
+    if "FalsePlay" in game.tags and variant.irregularities:
+        r.false_plays, problems = false_plays(game, r.seat_of, source)
+        diags.extend(problems)
     r.played = {}
     r.lacks = []
     r.requirement = lead

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..analysis import Decision, GameAnalysis, Thresholds, analyze_replay
+from ..analysis import Decision, GameAnalysis, Thresholds
 from ..diagnostics import Diagnostic
 from ..position import Position, tiles_of
-from ..record import Record, StatedResult
+from ..record import StatedResult
 from ..replay import Replay
-from ..match import replay_record
 from ..rules.layout import ArmPosition
 from ..tiles import Tile
 
@@ -421,23 +420,11 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
         analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"))
 
 
-def build_report(record: Record, variant=None, thresholds: Thresholds = Thresholds(),
-                 analyse: bool = True, rules: dict[str, str] | None = None) -> ReportModel:
-    """Replay and analyse every game of ``record`` and gather what the page shows."""
-    games = []
-    for number, rep in enumerate(replay_record(record, variant, rules=rules), 1):
-        analysis = None
-        if analyse and len(rep.players) != rep.variant.players:
-            # the sides cannot even be named (and analyze_replay would fail naming them)
-            analysis = GameAnalysis(rep.title, list(rep.players), [])
-            analysis.stopped = (f"nothing can be analysed: the {rep.variant.name} game has "
-                                f"{rep.variant.players} players, the record names {len(rep.players)}")
-        elif analyse:
-            try:
-                analysis = analyze_replay(rep, thresholds)
-            except ValueError as exc:      # a position the search cannot take (SolverError)
-                analysis = GameAnalysis(rep.title, list(rep.players), [])
-                analysis.stopped = f"the analysis could not run: {exc}"
-        games.append(build_game(rep, analysis, number))
+def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis | None] | None = None,
+                 thresholds: Thresholds = Thresholds()) -> ReportModel:
+    """Gather what the page shows from the replayed games of the record ``source`` and their
+    analyses (None, or a None in the list: not analysed). Nothing is replayed or searched here."""
+    analyses = analyses if analyses is not None else [None] * len(replays)
+    games = [build_game(rep, analysis, number) for number, (rep, analysis) in enumerate(zip(replays, analyses), 1)]
     first = games[0].title if games else "no game"
-    return ReportModel(record.source, first, games, thresholds)
+    return ReportModel(source, first, games, thresholds)

@@ -15,10 +15,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from .. import __version__
-from ..analysis import Thresholds
-from .model import Board, GameReport, Layout, MoveView, ReportModel, build_report, move_words, signed
+from .model import Board, GameReport, Layout, MoveView, ReportModel, move_words, signed
 
-__all__ = ["environment", "render_html", "write_report", "game_data", "Chart", "chart", "PIP_LAYOUT"]
+__all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "Chart", "chart", "PIP_LAYOUT"]
 
 # Where the pips of each number sit on a square face of 10 x 10 (numbers above 9 are written).
 _C, _L, _R = 5.0, 2.6, 7.4
@@ -219,16 +218,15 @@ def _policy(css: str, script: str) -> str:
             "base-uri 'none'; form-action 'none'")
 
 
-def write_report(path_in: str | os.PathLike, path_out: str | os.PathLike, variant=None,
-                 thresholds: Thresholds = Thresholds(), rules: dict[str, str] | None = None) -> ReportModel:
-    """Read the record ``path_in``, analyse every game and write the page to ``path_out``."""
-    from ..notation import read
+def write_report(model: ReportModel, path_out: str | os.PathLike) -> None:
+    """Write the page of ``model`` to ``path_out`` (its folder is made when missing)."""
+    write_page(render_html(model), path_out)
 
-    model = build_report(read(path_in), variant, thresholds, rules=rules)
-    html = render_html(model)
+
+def write_page(html: str, path_out: str | os.PathLike) -> None:
+    """Write a rendered page, making its folder when missing."""
     directory = os.path.dirname(os.fspath(path_out))
     if directory:
         os.makedirs(directory, exist_ok=True)
     with open(path_out, "w", encoding="utf-8") as fh:
         fh.write(html)
-    return model

@@ -3,10 +3,10 @@
 * **Aufgedeckte Steine** (exposed tiles): an exposed tile stays face up and must be played at the
   first chance it can legally be played. The record names tiles exposed before play in an
   ``Exposed`` tag (``[Exposed "C [3-4], A [0-0]"]``); ``check_exposed`` reports an exposed tile
-  its holder did not play at his first turn where it fitted (``exposed-tile``). A tile taken back
-  after a corrected false play is exposed too, but a record has no notation for a correction
-  (once the next player has moved, the false play stands and nothing is taken back), so such
-  tiles are written in the Exposed tag.
+  its holder did not play at his first turn where it fitted (``exposed-tile``). A tile exposed
+  during play (or taken back after a corrected false pass or false play) binds from the moment it
+  is exposed: the tag names the row it binds from, ``[Exposed "C [0-4] from 5"]``, and turns
+  before that row are not checked.
 * **Fehlerhaftes Passen** (false pass): found later, every tile played after it is taken back and
   the fault corrected; the tiles the offender or his partner take back count as exposed.
 * **Fehlerhaftes Anlegen** (false play): the tile is taken back and the fault corrected, unless the
@@ -25,6 +25,8 @@ RULES = {
                    "tiles the offender or his partner take back count as exposed"),
     "tile-no-match": ("§8 Fehlerhaftes Anlegen", "the tile is taken back and the fault corrected"),
     "exposed-tile": ("§8 Aufgedeckte Steine", "an exposed tile must be played at the first legal chance"),
+    "false-play-stands": ("§8 Fehlerhaftes Anlegen", "the next player has already moved, so the false play "
+                          "stands and no correction can be demanded; play goes on from the tile where it lies"),
 }
 
 
@@ -53,24 +55,27 @@ def check_exposed(replayer, initial, steps) -> list[Diagnostic]:
     of the ``Exposed`` tag itself (an unknown player, a tile he was not dealt)."""
     game = replayer.game
     tag_problems: list[Diagnostic] = []
-    exposed: dict[Tile, tuple[int, str]] = {}        # tile -> (holder's seat, how it was exposed)
+    exposed: dict[Tile, tuple[int, str, int]] = {}   # tile -> (holder's seat, how it was exposed, from row)
     text = game.tags.get("Exposed", "")
     if text.strip():
-        for name, tile in _read_tag(text, replayer, tag_problems):
+        for name, tile, row in _read_tag(text, replayer, tag_problems):
             seat = replayer.seat_of[name]
             if not initial.hands[seat] & tile.bit:
                 tag_problems.append(replayer.diag("bad-exposed", f"the Exposed tag names {name}'s {tile}, but "
                                                   f"{name} was not dealt it", game.tag_pos.get("Exposed")))
                 continue
-            exposed[tile] = (seat, "named in the Exposed tag")
+            how = "named in the Exposed tag" + (f", exposed during play before row {row}" if row else "")
+            exposed[tile] = (seat, how, row)
     name, consequence = RULES["exposed-tile"]
     for k, step in enumerate(steps):
         if step.seat is not None and exposed:
             held = steps[k - 1].hands_after[step.seat] if k else initial.hands[step.seat]
             played = step.move.tile if step.move is not None else None
-            for tile, (seat, how) in list(exposed.items()):
+            for tile, (seat, how, row) in list(exposed.items()):
                 if seat != step.seat or not held & tile.bit:
                     continue
+                if row and step.entry.round is not None and step.entry.round < row:
+                    continue                 # not exposed yet: it binds from the moment it is exposed
                 # at the lead any tile may be played, so the first chance is the lead itself
                 fits = step.ends_before is None or any(tile.matches(e) for e in step.ends_before)
                 if fits and played != tile:
@@ -86,15 +91,20 @@ def check_exposed(replayer, initial, steps) -> list[Diagnostic]:
 
 
 def _read_tag(text, replayer, problems):
+    """``C [3-4]`` (exposed before play) or ``C [0-4] from 5`` (exposed during play, binding from row 5)."""
     for part in text.split(","):
-        words = part.split(None, 1)
+        words = part.split()
+        row = 0
+        if len(words) == 4 and words[2] == "from" and words[3].isdigit():
+            row, words = int(words[3]), words[:2]
         try:
             tile = Tile.parse(words[1]) if len(words) == 2 else None
         except ValueError:
             tile = None
         if tile is None or words[0] not in replayer.seat_of:
             problems.append(replayer.diag("bad-exposed", f"cannot read {part.strip()!r} in the Exposed tag; write "
-                                          "the player and the tile, e.g. \"C [3-4], A [0-0]\"",
+                                          "the player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile "
+                                          "exposed during play the row it binds from: \"C [0-4] from 5\"",
                                           replayer.game.tag_pos.get("Exposed")))
             continue
-        yield words[0], tile
+        yield words[0], tile, row

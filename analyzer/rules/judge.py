@@ -37,6 +37,7 @@ class Problem(NamedTuple):
     message: str = ""
     details: Mapping[str, Any] = MappingProxyType({})
     applies: bool = True
+    severity: str = "error"       # "warning": an irregularity that stands (a false play, Domino Whist §8)
 
 
 class Verdict(NamedTuple):
@@ -78,10 +79,10 @@ class Judge:
         self.valid_mask = sum(t.bit for t in variant.dealing.tiles)
 
     def _problem(self, code: str, message: Callable[[], str] | None = None, details: Callable[[], dict] | None = None,
-                 applies: bool = True) -> Problem:
+                 applies: bool = True, severity: str = "error") -> Problem:
         if not self.explain:
-            return Problem(code, applies=applies)
-        return Problem(code, message() if message else "", details() if details else {}, applies)
+            return Problem(code, applies=applies, severity=severity)
+        return Problem(code, message() if message else "", details() if details else {}, applies, severity)
 
     # -- whose turn -------------------------------------------------------------------------
     def turn(self, pos: Position, seat: int, is_play: bool) -> tuple[Problem | None, bool]:
@@ -108,15 +109,16 @@ class Judge:
 
     # -- an entry ---------------------------------------------------------------------------
     def entry(self, pos: Position, tile: Tile | None, seat: int, *, draw: bool = False, end: int | None = None,
-              arm: int | None = None) -> Verdict:
+              arm: int | None = None, stands: Move | None = None) -> Verdict:
         """The verdict on one recorded entry by ``seat`` on his turn: a play of ``tile`` (on ``end``, on
         ``arm``), a pass (``tile`` None), or a draw (``draw``; ``tile`` None when the record does not say
-        which)."""
+        which). ``stands``: where the tile lies if it is a false play that stands (Domino Whist §8: the
+        next player has moved since), a ``Move`` with ``open``."""
         if draw:
             return self.draw(pos, tile, seat)
         if tile is None:
             return self.pass_(pos, seat)
-        return self.play(pos, tile, seat, end, arm)
+        return self.play(pos, tile, seat, end, arm, stands)
 
     def pass_(self, pos: Position, seat: int) -> Verdict:
         """A pass: legal when the mover holds nothing that fits and may not draw."""
@@ -137,7 +139,8 @@ class Judge:
                 lambda: {"open_ends": list(pos.ends), "boneyard": pos.stock}),))
         return _OK_PASS
 
-    def play(self, pos: Position, tile: Tile, seat: int, end: int | None = None, arm: int | None = None) -> Verdict:
+    def play(self, pos: Position, tile: Tile, seat: int, end: int | None = None, arm: int | None = None,
+             stands: Move | None = None) -> Verdict:
         """A play of ``tile``: every placement it may stand for (the ``end`` or ``arm`` the record
         names, else every one that takes it)."""
         name = self.players[seat] if self.explain else ""
@@ -177,6 +180,8 @@ class Judge:
         if pos.has_arms:
             return self._arm_play(pos, tile, seat, end, arm)
         placements = pos.placements(tile)
+        if not placements and stands is not None and self.variant.irregularities == "whist":
+            return self._false_play(pos, tile, seat, stands)
         if not placements:
             return Verdict((), (self._problem(
                 "tile-no-match", lambda: f"{tile} does not fit the open ends {pos.ends_text()}; "
@@ -191,6 +196,19 @@ class Judge:
                     lambda: {"open_ends": list(pos.ends)}),))
             placements = stated
         return Verdict(tuple(placements))
+
+    def _false_play(self, pos: Position, tile: Tile, seat: int, stands: Move) -> Verdict:
+        """Domino Whist §8: "Hat der nachfolgende Spieler bereits angelegt oder gepasst, so ist das
+        fehlerhafte Spiel gültig": the tile lies where it was put, an irregularity that stands."""
+        if stands.end not in pos.ends or stands.open is None or not tile.matches(stands.open):
+            return Verdict((), (self._problem(
+                "tile-no-match", lambda: f"{tile} does not fit the open ends {pos.ends_text()}, and the FalsePlay "
+                f"tag's {stands} names no open end and half of it; {self._could(pos, seat)}",
+                lambda: {"open_ends": list(pos.ends)}, applies=False),))
+        return Verdict((Move(tile, stands.end, open=stands.open),), (self._problem(
+            "false-play-stands", lambda: f"{tile} does not fit the open ends {pos.ends_text()} ({self._could(pos, seat)}); "
+            f"it lies on the {stands.end}, leaving {stands.open} open",
+            lambda: {"open_ends": list(pos.ends), "end": stands.end, "open": stands.open}, severity="warning"),))
 
     def _could(self, pos: Position, seat: int) -> str:
         name = self.players[seat]

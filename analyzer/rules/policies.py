@@ -3,7 +3,7 @@
 Each policy answers one question: who sits where (``Seating``), what is dealt (``Dealing``), who
 leads a hand and with what (``Opening``), who leads the next game (``LeadPolicy``), who wins a
 blocked hand (``BlockRule`` / ``BlockDecider``), what a hand is worth (``HandScoring`` /
-``PointScoring``) and when a match is over (``MatchScoring``).
+``PointScoring``); when a match is over is ``rules/matchplay.py`` (``MatchScoring``).
 
 ``BlockRule`` and ``HandScoring`` are the standard rules of the partnership game exactly (the
 solver recognises them by type and writes them inline); every other rule is a different class,
@@ -16,9 +16,8 @@ from typing import Sequence
 from ..tiles import Tile, tile_set
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
-           "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward", "MatchScoring",
-           "MatchState",
-           "HandFacts", "HandResult", "draw_rank", "DOUBLE_BLANK"]
+           "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
+           "HandFacts", "HandResult", "DOUBLE_BLANK"]
 
 DOUBLE_BLANK = Tile(0, 0)
 SIX_SIX = Tile(6, 6)
@@ -90,26 +89,36 @@ class Seating:
         return tuple(s for s, t in enumerate(self.teams) if t == side)
 
 
-def draw_rank(tile: Tile) -> tuple[int, int]:
-    """The rank of a tile drawn for seats (Domino Whist §3): pips first, then the higher half.
-
-    "Ziehen zwei Spieler Steine mit derselben Augensumme, z.B. 4-3 und 6-1, so entscheidet die
-    höchste einzelne Zahl, 6-1 gilt also höher als 4-3." """
-    return (tile.pips, tile.high)
-
-
 # -- dealing --------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Dealing:
     """The set (double-``max_pip``) and how many tiles each hand gets; the rest are sleepers.
 
     ``set_aside`` tiles take no part in the hand (the [0-0] of three-handed cut-throat);
-    ``redeal``: a player dealt that many doubles or more may have the tiles dealt again (0: never)."""
+    ``redeal``: a player dealt that many doubles or more may have the tiles dealt again (0: never);
+    ``forced``: he must (South American: "werden die Steine zusammengeworfen und es wird noch einmal
+    gegeben"), so a hand played with such a deal is an error, not a warning."""
 
     hand_size: int = 7
     max_pip: int = 6
     set_aside: tuple[Tile, ...] = ()
     redeal: int = 0
+    forced: bool = False
+
+    def redeal_due(self, hand: set[Tile] | frozenset[Tile]) -> bool:
+        """Whether this hand holds enough doubles for a new deal."""
+        return bool(self.redeal) and sum(t.is_double for t in hand) >= self.redeal
+
+    def redeal_problem(self, hand: set[Tile] | frozenset[Tile] | None) -> str | None:
+        """Why a game marked as re-dealt for this hand's doubles may not be (None: it may)."""
+        if not self.redeal:
+            return "these rules deal again for no hand (option redeal)"
+        if hand is None:
+            return None
+        doubles = sum(t.is_double for t in hand)
+        if doubles < self.redeal:
+            return f"the hand holds {doubles} double{'s' * (doubles != 1)}; a new deal needs {self.redeal}"
+        return None
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -240,11 +249,44 @@ class LeadPolicy:
     the winning side's player with the fewest pips), ``six-six`` (the [6-6] holder, with it),
     ``match`` (the match scoring decides: Jamaican six love), ``any``. ``void_same``: after a hand
     that does not count the same player leads again. ``tie``: after a drawn block (Doscientos),
-    ``six-six`` (the [6-6] holder leads) or ``blocker`` (the player who blocked leads)."""
+    ``six-six`` (the [6-6] holder leads), ``blocker`` (the player who blocked leads) or ``match``
+    (as the match score decides, like ``next="match"``).
+    ``block``: ``last-or-right`` when a block is won by the player who played last or the next one
+    (Doscientos): the player who won it leads next. ``next_match``: ``right``: the first game of a
+    further match is led by the player to the right of the previous match's first leader, with any
+    tile (000). ``hand_over``: the player whose turn it is to lead may hand the lead to his partner,
+    who leads any tile (Doscientos, "wenn man sich vor dem Spiel darauf einigt")."""
 
     next: str = "rotate"
     void_same: bool = True
     tie: str = ""
+    block: str = ""
+    next_match: str = ""
+    hand_over: bool = False
+
+    def further_match(self, first_leader: int, n: int) -> LeadRequirement | None:
+        """Who leads the first game of a further match, given the seat that led the previous match's
+        first game (None: the first-game rule of the variant, as for the first match)."""
+        if self.next_match != "right":
+            return None
+        return LeadRequirement(frozenset({(first_leader + 1) % n}), reason="the first game of a further match "
+                               "is led by the player to the right of the one who led the previous match's "
+                               "first game, with any tile")
+
+    def handed(self, req: LeadRequirement, giver: int, holder: int | None, seating: Seating
+               ) -> tuple[LeadRequirement, str | None]:
+        """The lead handed by ``giver`` to his partner: who must lead now, and why ``giver`` may not
+        hand it (None: he may). ``holder``: the seat holding the tile whose holder leads, if known."""
+        if not self.hand_over:
+            return req, "these rules do not let a player hand the lead to his partner (option hand-over)"
+        if req.holder_of is not None and holder is not None and holder != giver:
+            return req, f"the holder of {req.holder_of} has the lead, not he"
+        if req.seats is not None and giver not in req.seats:
+            return req, "he does not have the lead to hand over" + (f" ({req.reason})" if req.reason else "")
+        partners = frozenset(s for s in seating.members(seating.teams[giver]) if s != giver)
+        if not partners:
+            return req, "he has no partner"
+        return LeadRequirement(partners, reason="the lead is handed to the partner, who leads any tile"), None
 
     def requirement(self, prev_leader: int, prev: HandResult | None, facts: HandFacts | None,
                     seating: Seating, match_lead: LeadRequirement | None = None) -> LeadRequirement:
@@ -262,6 +304,8 @@ class LeadPolicy:
         if self.next == "match" and match_lead is not None:
             return match_lead
         if prev.winner is None:
+            if self.tie == "match" and match_lead is not None:
+                return match_lead
             if self.tie == "six-six":
                 return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn block the [6-6] holder leads")
             if self.tie == "blocker" and prev.termination == "blocked":
@@ -273,6 +317,11 @@ class LeadPolicy:
         if self.next == "winner-lowest":
             if prev.termination == "domino":
                 return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
+            if self.block == "last-or-right" and facts is not None and not prev.note:
+                a, b = prev.seat, (prev.seat + 1) % n
+                won = a if facts.pips[a] < facts.pips[b] else b
+                return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
+                                       "played last or the next player, whoever has fewer pips) leads")
             if self.tie == "blocker" and prev.note == "tie:last":
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             if facts is None:
@@ -323,10 +372,14 @@ class BlockDecider:
     by: str = "team"
     tie: str = "draw"
     doubles_once: bool = False
+    blank: int = 0                # what [0-0] counts when the block is decided (Great Lakes: 50)
 
     def _facts(self, facts: HandFacts) -> HandFacts:
-        if not self.doubles_once or facts.hands is None:
+        if facts.hands is None or not (self.doubles_once or self.blank):
             return facts
+        if self.blank:
+            pips = tuple(p + (self.blank if _held(h, DOUBLE_BLANK) else 0) for p, h in zip(facts.pips, facts.hands))
+            return replace(facts, pips=pips)
         from ..position import tiles_of
         pips = tuple(sum(t.high if t.is_double else t.pips for t in tiles_of(h, 12)) for h in facts.hands)
         return replace(facts, pips=pips)
@@ -622,12 +675,14 @@ class DifferenceAward:
     for the winner the sum, over the losers, of each loser's pips minus the winner's, rounded up
     to ``unit`` (003: "Jeder verlierende Spieler nimmt die Differenz zwischen seiner und der
     Punktzahl des Gewinners am Ende, rundet sie auf fünf auf und schreibt sie dem Gewinner gut").
-    ``points`` of the result is that award; ``scores`` add the play points."""
+    ``points`` of the result is that award; ``scores`` add the play points. ``award=False``: the
+    pubs' form, where only the points scored during play count and the hand's winner gets nothing more."""
 
     unit: int = 5
+    award_hand: bool = True
 
     def award(self, facts: HandFacts, winner: int | None, seating: Seating) -> int:
-        if winner is None:
+        if winner is None or not self.award_hand:
             return 0
         best = facts.pips[seating.members(winner)[0]]
         return sum(round_up(p - best, self.unit) for s, p in enumerate(facts.pips) if seating.teams[s] != winner)
@@ -640,140 +695,3 @@ class DifferenceAward:
         if winner is not None:
             scores[winner] += points
         return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
-
-
-# -- match scoring --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class MatchState:
-    """The running score of a match after some games."""
-
-    scores: tuple[int, ...]
-    wins: tuple[int, ...]
-    games: int = 0
-    pending: int = 0                   # drawn games since the last win (Jamaican: the next is worth more)
-    playoff: bool = False              # the next game decides a 1-1 (Jamaican option)
-    over: bool = False
-    winner: int | None = None          # the side that won the match
-    drawn: bool = False                # the match ended drawn (South American)
-    note: str = ""                     # what happened in the last game (a reset, a bonus...)
-
-
-@dataclass(frozen=True, slots=True)
-class MatchScoring:
-    """The match.
-
-    ``kind``: ``points`` (the first side to reach ``target`` points wins; when several reach it
-    in one game the lower total wins), ``bad`` (bad points: the match ends when a side reaches
-    ``target``, the side with fewer wins), ``games`` (the first side to win ``target`` games wins,
-    but only if every other side has won ``min_other``; else the match is drawn), ``straight``
-    (Jamaican: ``target`` wins in a row, a loss resets both to 0, a draw makes the next game worth
-    one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
-    has won a game all reset), ``shutout`` (Chiva for three: the same without the reset). ``first_wins``: bonuses for the winners of the first games won by
-    domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end."""
-
-    target: int = 100
-    kind: str = "points"
-    min_other: int = 0
-    first_wins: tuple[int, ...] = ()
-    playoff: bool = False
-
-    def start(self, sides: int) -> MatchState:
-        return MatchState((0,) * sides, (0,) * sides)
-
-    def apply(self, state: MatchState, result: HandResult) -> MatchState:
-        """The match after one more hand."""
-        sides = len(state.scores)
-        scores = list(state.scores)
-        wins = list(state.wins)
-        games = state.games + 1
-        if result.void:
-            return replace(state, games=games, note="the hand does not count and is played again")
-        if result.winner is not None:
-            wins[result.winner] += 1
-        note = ""
-        if self.kind == "straight":
-            return self._straight(state, result, games, wins)
-        if self.kind in ("cutthroat", "shutout"):
-            if result.winner is None:
-                return replace(state, games=games, wins=tuple(wins))
-            scores[result.winner] += 1
-            if self.target and scores[result.winner] >= self.target and 0 in scores:
-                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=result.winner)
-            if self.kind == "cutthroat" and all(s >= 1 for s in scores):
-                return MatchState((0,) * sides, tuple(wins), games, note="everybody has won a game: all scores "
-                                  "go back to 0")
-            return MatchState(tuple(scores), tuple(wins), games)
-        added = list(result.scores) if result.scores else [0] * sides
-        if not result.scores and result.winner is not None:
-            added[result.winner] = result.points
-        if (self.first_wins and result.winner is not None and games <= len(self.first_wins)
-                and result.termination == "domino"):
-            bonus = self.first_wins[games - 1]
-            added[result.winner] += bonus
-            note = f"bonus {bonus} for winning game {games}"
-        for s in range(sides):
-            scores[s] += added[s]
-        if self.kind == "games":
-            reached = [s for s in range(sides) if wins[s] >= self.target]
-            if self.target and reached:
-                w = reached[0]
-                if all(wins[s] >= self.min_other for s in range(sides) if s != w):
-                    return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
-                return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True,
-                                  note=f"the other side has fewer than {self.min_other} games: the match is drawn")
-            return MatchState(tuple(scores), tuple(wins), games, note=note)
-        reached = [s for s in range(sides) if self.target and scores[s] >= self.target]
-        if reached:
-            if self.kind == "bad":
-                low = min(scores)
-                if scores.count(low) == 1:
-                    return MatchState(tuple(scores), tuple(wins), games, over=True, winner=scores.index(low), note=note)
-                return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True, note=note)
-            if len(reached) == 1:
-                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=reached[0], note=note)
-            low = min(scores[s] for s in reached)
-            lows = [s for s in reached if scores[s] == low]
-            if len(lows) == 1:
-                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=lows[0],
-                                  note="both sides reached the target: the lower total wins")
-            return MatchState(tuple(scores), tuple(wins), games,
-                              note="both sides reached the target with equal totals: another game is played")
-        return MatchState(tuple(scores), tuple(wins), games, note=note)
-
-    def _straight(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState:
-        sides = len(state.scores)
-        scores = list(state.scores)
-        if result.winner is None:
-            return MatchState(tuple(scores), tuple(wins), games, state.pending + 1, state.playoff,
-                              note=f"a draw: the next game is worth {state.pending + 2}")
-        w = result.winner
-        worth = 1 + state.pending
-        if state.playoff:
-            scores = [0] * sides
-            scores[w] = 2
-            note = "the play-off is won: 2-0"
-        elif all(scores[s] == 0 for s in range(sides) if s != w):
-            scores[w] += worth
-            note = f"{worth} point{'s' * (worth > 1)}"
-        elif self.playoff and scores[1 - w] == 1 and scores[w] == 0 and sides == 2:
-            scores[w] = 1
-            return MatchState(tuple(scores), tuple(wins), games, 0, True, note="1-1: a play-off game follows")
-        else:
-            scores = [0] * sides
-            note = "the leading side lost: the score goes back to 0-0"
-        if self.target and scores[w] >= self.target:
-            return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
-        return MatchState(tuple(scores), tuple(wins), games, note=note)
-
-    def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
-        """Who leads the next game when the match state decides it (``straight``)."""
-        if self.kind != "straight":
-            return None
-        leading = [s for s, v in enumerate(state.scores) if v > 0]
-        if state.playoff or not leading:
-            if state.playoff:
-                return None
-            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads")
-        return LeadRequirement(frozenset(seating.members(leading[0])),
-                               reason="the side with points leads")
-

@@ -13,9 +13,9 @@ from ..tiles import Tile
 from .mechanics import End, Layout, Mechanic, Turns
 from .options import (BadOptionValue, OptionSpec, UnknownOption, UnknownVariant, VariantError, normalise,
                       parse_rules)
+from .matchplay import MatchScoring
 from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandFacts,
-                       HandResult, HandScoring, LeadPolicy, MatchScoring, Opening, PlayScoring, PointScoring,
-                       Seating)
+                       HandResult, HandScoring, LeadPolicy, Opening, PlayScoring, PointScoring, Seating)
 
 __all__ = ["Variant", "Family", "FAMILIES", "VARIANTS", "find_variant", "find_family", "UnknownVariant",
            "UnknownOption", "BadOptionValue", "VariantError", "parse_rules"]
@@ -195,8 +195,8 @@ class Family:
         return {s.key: s.default for s in self.options}
 
 
-def _standard_block(by: str, tie: str):
-    return BlockRule() if by == "team" and tie == "draw" else BlockDecider(by, tie)
+def _standard_block(by: str, tie: str, blank: int = 0):
+    return BlockRule() if by == "team" and tie == "draw" and not blank else BlockDecider(by, tie, blank=blank)
 
 
 def _scoring(count: str, **extra):
@@ -219,7 +219,7 @@ PARTNERSHIP_SYSTEMS = {
     "doscientos": {"score": "all", "lead": "winner-lowest", "target": "200"},
     "quinientos": {"score": "all", "lead": "winner-lowest", "target": "500", "capicu": "yes",
                    "chuchazo": "any", "first-wins": "yes"},
-    "south-american": {"match": "games", "target": "10", "redeal": "5"},
+    "south-american": {"match": "games", "target": "10", "redeal": "5", "must-redeal": "yes"},
     "milo": {"score": "milo", "target": "5"},
 }
 
@@ -233,10 +233,10 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
     first = None if o["first"] == "draw" else SIX_SIX
     return dict(
         seating=Seating.partners(),
-        dealing=Dealing(7, 6, (), int(o["redeal"])),
+        dealing=Dealing(7, 6, (), int(o["redeal"]), _yes(o["must-redeal"])),
         opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
                         double=o["open"] == "double"),
-        block=_standard_block(o["block"], o["tie"]),
+        block=_standard_block(o["block"], o["tie"], int(o["blank"]) if o["blank-count"] == "everywhere" else 0),
         scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
                          capicu=100 if _yes(o["capicu"]) else 0,
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
@@ -244,7 +244,8 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         match=MatchScoring(target, "games" if kind == "games" else "points", int(o["min-games"]) if kind == "games" else 0,
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else ()),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
-                         "six-six": "six-six"}[o["lead"]], True, lead_tie),
+                         "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] != "team" else "",
+                        next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"])),
     )
 
 
@@ -293,6 +294,14 @@ PARTNERSHIP = Family(
                    "if the other side has won min-games", values=("points", "games")),
         OptionSpec("min-games", "5", "with match=games: the games the losers must have won, else the match "
                    "is drawn", kind="int"),
+        OptionSpec("blank-count", "everywhere", "with blank=50: [0-0] counts 50 wherever pips are counted, also "
+                   "when a block is decided (everywhere), or only in the winners' score (score)",
+                   values=("everywhere", "score")),
+        OptionSpec("hand-over", "no", "Doscientos: the player whose turn it is to lead may hand the lead to his "
+                   "partner, who leads any tile; the record says so with the tag LeadFrom (the giver)",
+                   kind="bool"),
+        OptionSpec("must-redeal", "no", "with redeal=N: a hand with N doubles must be dealt again (South "
+                   "American), so playing it is an error; no: he may ask for it (a warning)", kind="bool"),
     ),
     _build_partnership,
     aliases=("partner", "partners", "domino-mit-partner", "partnerdomino", "partnership-domino", "doscientos",
@@ -329,6 +338,11 @@ WHIST = Family(
         OptionSpec("target", "100", "points that end the match (Caribbean: 200)", kind="int"),
         OptionSpec("players", "4", "people in the match: with 5 or 6, four play each hand and the others sit "
                    "out in turn", kind="int", values=("4", "5", "6")),
+        OptionSpec("seat-lead", "highest", "with the SeatDraw tag (§3): the highest tile drawn leads the first "
+                   "game, or (after-highest, as the whist cut) the player after him", values=("highest", "after-highest")),
+        OptionSpec("progression", "no", "§12, four players with the SeatDraw tag: the matches of the record form "
+                   "a progression: the highest draw partners the second, then the third, then the lowest, and the "
+                   "player who would lead next keeps the lead", kind="bool"),
     ),
     _build_whist,
     aliases=("domino-whist", "dominowhist", "caribbean-200"),
@@ -372,7 +386,8 @@ def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
                     lead=LeadPolicy("winner-lowest", True))
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=SIX_SIX),
                 block=BlockRule(), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "straight"), lead=LeadPolicy("winner-lowest", True))
+                match=MatchScoring(int(o["target"]), "straight"),
+                lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
 
 
 CHIVA = Family(
@@ -384,7 +399,10 @@ CHIVA = Family(
                 "has none)", kind="int"),
      OptionSpec("players", "4", "4 (partners), or 2 or 3 each for himself, 7 tiles each, drawing from the "
                 "boneyard until he can play or it is empty; default: as many as the record names",
-                kind="int", values=("4", "2", "3"))),
+                kind="int", values=("4", "2", "3")),
+     OptionSpec("draw-lead", "six-six", "four players: after a drawn game the [6-6] holder leads, or (jamaican) "
+                "as in the Jamaican partner game: the side with points, at 0-0 the [6-6] holder",
+                values=("six-six", "jamaican"))),
     _build_chiva,
     aliases=("shutout",),
 )
@@ -405,12 +423,18 @@ def _build_cutthroat(o: dict[str, str], given: set[str]) -> dict:
         return dict(seating=Seating.individual(2), dealing=Dealing(7), drawing=Drawing("until", 0),
                     opening=Opening(first_game_tile=None, first_highest=True),
                     block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
-                    match=MatchScoring(int(o["target"]), "cutthroat"), lead=LeadPolicy("winners", True))
+                    match=_cutthroat_match(o), lead=LeadPolicy("match", True))
     dealing = {2: Dealing(14), 3: Dealing(9, 6, (DOUBLE_BLANK,)), 4: Dealing(7)}[n]
     return dict(seating=Seating.individual(n), dealing=dealing,
                 opening=Opening(first_game_tile=SIX_SIX, holder_only=o["mode"] == "informal"),
                 block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "cutthroat"), lead=LeadPolicy("winners", True))
+                match=_cutthroat_match(o), lead=LeadPolicy("match", True))
+
+
+def _cutthroat_match(o: dict[str, str]) -> MatchScoring:
+    """"Es wird wie beim Partnerspiel gespielt": a draw makes the next game worth more, and at all 0
+    the [6-6] holder leads (the options give the other readings)."""
+    return MatchScoring(int(o["target"]), "cutthroat", draw_bonus=_yes(o["draw-worth"]), reset_lead=o["reset-lead"])
 
 
 CUTTHROAT = Family(
@@ -427,6 +451,12 @@ CUTTHROAT = Family(
         OptionSpec("draw", "no", "two players with 7 tiles each, the other 14 a boneyard: a player who cannot "
                    "play draws until he can or it is empty; the first game is opened by the holder of the "
                    "highest double dealt, with it", kind="bool"),
+        OptionSpec("draw-worth", "yes", "as in the partner game, a drawn game makes the next one worth a point "
+                   "more (after it the winner of the last game that was won leads; at 0 the [6-6] holder); "
+                   "no: a drawn game changes nothing", kind="bool"),
+        OptionSpec("reset-lead", "six-six", "once everybody has won a game and the scores go back to 0, the "
+                   "[6-6] holder leads (as at 0-0 in the partner game), or the winner of that game",
+                   values=("six-six", "winner")),
     ),
     _build_cutthroat,
     aliases=("cut-throat", "jeder-gegen-jeden"),
@@ -435,20 +465,35 @@ CUTTHROAT = Family(
 
 
 # block (003) ----------------------------------------------------------------------------------
+BLOCK_HAND = {"4": 6, "2": 7}    # two pairs: the text's six each; two players: the common 7 each, 14 out of play
+
+
+def _adjust_block(values: dict[str, str], explicit: set[str]) -> None:
+    """The hand size follows the number of players unless it is given."""
+    if "hand" not in explicit:
+        values["hand"] = str(BLOCK_HAND[values["players"]])
+
+
 def _build_block(o: dict[str, str], given: set[str]) -> dict:
     score = o["score"]
     target = int(o["target"]) if "target" in given else (0 if score == "game" else 100)
     scoring = {"game": PointScoring("game"), "pips": HandScoring("losers"),
                "difference": PointScoring("block-difference")}[score]
-    return dict(seating=Seating.partners(), dealing=Dealing(6),
+    n, hand = int(o["players"]), int(o["hand"])
+    if not 1 <= hand or hand * n >= 28:
+        raise BadOptionValue(f"option 'hand' of the block variant: {n} players with {hand} tiles each leave no "
+                             "tile out of play; the block game keeps sleepers (the partnership game deals all 28)")
+    if n == 2 and o["out"] == "pair":
+        raise BadOptionValue("option 'out=pair' of the block variant needs two pairs, not two players")
+    return dict(seating=Seating.partners() if n == 4 else Seating.individual(2), dealing=Dealing(hand),
                 opening=Opening(first_game_tile=None, highest_double=True), block=BlockRule(),
                 scoring=scoring, match=MatchScoring(target), lead=LeadPolicy("any"), end=o["out"])
 
 
 BLOCK = Family(
     "block",
-    "Block game for two pairs with 6 tiles each and 4 sleepers; the highest double opens; the lower pair "
-    "wins a block",
+    "Block game for two pairs with 6 tiles each and 4 sleepers (or two players, 7 each and 14 out of play); "
+    "the highest double opens; the lower pair wins a block",
     "003_00cd45980cfaffe5.txt",
     (
         OptionSpec("out", "one", "the hand ends when one player is out, or (strict) when both players of a "
@@ -456,9 +501,15 @@ BLOCK = Family(
         OptionSpec("score", "pips", "1 point a game, the opponents' pips, or the opponents' pips with the "
                    "difference on a block", values=("game", "pips", "difference")),
         OptionSpec("target", "100", "points that win the match (100 or 121; with score=game no end)", kind="int"),
+        OptionSpec("players", "4", "two pairs, or two players each for himself (the common computer form); "
+                   "default: as many as the record names", kind="int", values=("4", "2")),
+        OptionSpec("hand", "6", "tiles each (default 6 for two pairs, 7 for two players); the rest stay out of "
+                   "play, nobody draws", kind="int"),
     ),
     _build_block,
-    aliases=("block-game", "blockdomino", "sleepers"),
+    aliases=("block-game", "blockdomino", "sleepers", "block7", "block-2"),
+    presets={"block7": {"players": "2"}, "block-2": {"players": "2"}},
+    adjust=_adjust_block,
 )
 
 # draw (004, 003) --------------------------------------------------------------------------------
@@ -529,16 +580,25 @@ HUNGARIAN = Family(
 
 # all fives, all fives and threes (003) ------------------------------------------------------------
 FIVES_HAND = {"no": 6}         # a block game keeps the block game's six tiles; a draw game deals five
+PUB = {"count": "pub", "lead": "any", "award": "no", "target": "61"}    # Fives and Threes as played in pubs
+
+
+def _adjust_fives(values: dict[str, str], explicit: set[str]) -> None:
+    """The hand size follows the drawing rule unless it is given."""
+    if "hand" not in explicit:
+        values["hand"] = str(FIVES_HAND.get(values["draw"], 5))
 
 
 def _build_fives(threes: bool):
     def build(o: dict[str, str], given: set[str]) -> dict:
-        n = int(o["players"])
+        n, hand = int(o["players"]), int(o["hand"])
         draw = o["draw"]
-        return dict(seating=Seating.individual(n), dealing=Dealing(FIVES_HAND.get(draw, 5)),
+        if not 1 <= hand or hand * n > 28:
+            raise BadOptionValue(f"option 'hand': {n} players cannot each be dealt {hand} of the 28 tiles")
+        return dict(seating=Seating.individual(n), dealing=Dealing(hand),
                     drawing=None if draw == "no" else Drawing(draw, 0),
-                    opening=Opening(first_game_tile=None, highest_double=True),
-                    block=BlockDecider("player", "draw"), scoring=DifferenceAward(5),
+                    opening=Opening(first_game_tile=None, highest_double=o["lead"] == "double"),
+                    block=BlockDecider("player", "draw"), scoring=DifferenceAward(5, _yes(o["award"])),
                     play=PlayScoring(threes=threes, pub=o.get("count") == "pub"),
                     match=MatchScoring(int(o["target"])), lead=LeadPolicy("any"))
     return build
@@ -551,6 +611,12 @@ _FIVES_OPTIONS = (
                "and passes if it does not fit (one), or draws until he can (until); or no drawing: a block game "
                "with 6 tiles each and the rest sleepers (no)", values=("one", "until", "no")),
     OptionSpec("target", "100", "points that win the match (003: \"am häufigsten bis zu 100\")", kind="int"),
+    OptionSpec("hand", "5", "tiles each (default 5 when drawing, 6 with draw=no; pubs deal 9 to two players)",
+               kind="int"),
+    OptionSpec("lead", "double", "the holder of the highest double opens with it (003), or anyone leads any tile "
+               "(pubs)", values=("double", "any")),
+    OptionSpec("award", "yes", "at the end of the hand the winner scores each loser's pips less his own, rounded "
+               "up to five (003), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
 )
 
 ALL_FIVES = Family(
@@ -562,6 +628,7 @@ ALL_FIVES = Family(
     _FIVES_OPTIONS,
     _build_fives(False),
     aliases=("alle-fuenfer", "allefuenfer", "fives", "muggins", "all-5s"),
+    adjust=_adjust_fives,
 )
 
 ALL_FIVES_THREES = Family(
@@ -574,7 +641,10 @@ ALL_FIVES_THREES = Family(
                    "fives plus the number of threes (15 scores 3 + 5 = 8)", values=("sum", "pub")),
     ),
     _build_fives(True),
-    aliases=("alle-fuenfer-und-dreier", "fives-and-threes", "fives-threes", "5s-and-3s", "threes-and-fives"),
+    aliases=("alle-fuenfer-und-dreier", "fives-and-threes", "fives-threes", "5s-and-3s", "threes-and-fives",
+             "pub-fives-threes", "pub-fives-and-threes"),
+    presets={"pub-fives-threes": PUB, "pub-fives-and-threes": PUB},
+    adjust=_adjust_fives,
 )
 
 # french (002) and cross (003): layouts with four arms ---------------------------------------------

@@ -1,0 +1,55 @@
+"""A directory of finished results, so that a re-run over an archive redoes only what changed.
+
+A result is keyed by a hash of the record's bytes, the tool's version and the options that shape the
+result; it is written to a temporary file and renamed into place, so an interrupted run leaves only
+whole entries and the next run resumes where it stopped."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+
+from .. import __version__
+
+__all__ = ["Cache"]
+
+
+class Cache:
+    """Results (plain JSON data) stored under ``directory/ab/abcdef....json``."""
+
+    def __init__(self, directory: str | os.PathLike):
+        self.directory = os.fspath(directory)
+        os.makedirs(self.directory, exist_ok=True)
+
+    @staticmethod
+    def key(data: bytes, options: str) -> str:
+        """The entry of a record's bytes under ``options`` (a stable text) and this tool version."""
+        digest = hashlib.sha256()
+        for part in (__version__.encode(), b"\0", options.encode(), b"\0", data):
+            digest.update(part)
+        return digest.hexdigest()
+
+    def _path(self, key: str) -> str:
+        return os.path.join(self.directory, key[:2], key + ".json")
+
+    def get(self, key: str) -> dict | None:
+        """The stored result, or None (also for an entry that cannot be read: it is redone)."""
+        try:
+            with open(self._path(key), encoding="utf-8") as handle:
+                return json.load(handle)
+        except (OSError, ValueError):
+            return None
+
+    def put(self, key: str, result: dict) -> None:
+        """Store ``result`` atomically: readers see the old entry or the whole new one."""
+        path = self._path(key)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(result, handle)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise

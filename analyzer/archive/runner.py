@@ -1,0 +1,313 @@
+"""Run the work on every record of an archive: here, in a pool of processes, or on a Dask cluster.
+
+One task function, :func:`process`, takes a record's bytes and the :class:`Options` and returns
+plain data (JSON-able dicts), so the same task runs in this process, in a worker of a
+``concurrent.futures.ProcessPoolExecutor`` or on a ``dask.distributed`` worker on another machine
+(which needs no access to the files: the bytes travel with the task). :func:`run` yields the results
+in the order of the inputs, each as soon as it and every one before it are done; with a
+:class:`~analyzer.archive.cache.Cache` a record whose bytes and options are unchanged is not redone."""
+from __future__ import annotations
+
+import json
+import re
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from typing import Callable, Iterable, Iterator
+
+from ..diagnostics import Diagnostic
+from ..search.core import TABLE_MB
+from .cache import Cache
+from .inputs import Source, decode
+
+__all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model", "record_problem", "check_rules", "ClusterUnavailable"]
+
+MODES = ("validate", "analyze", "report")
+
+
+class ClusterUnavailable(RuntimeError):
+    """``dask.distributed`` is not installed, or the scheduler cannot be reached."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to do with each record. Everything that shapes a result is here (it keys the cache)."""
+
+    mode: str = "validate"                  # "validate", "analyze" (values of every decision) or "report" (a page)
+    variant: str | None = None
+    rules: tuple[tuple[str, str], ...] = ()
+    thresholds: str = "3,10,25"
+    max_nodes: int | None = None
+    lines: bool = False                     # keep the best continuations (analyze --graph)
+    insert_passes: bool = False             # the records leave forced passes out (validate/replay --insert-passes)
+    table_mb: float = TABLE_MB              # the search's transposition table (memory only: same values)
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise ValueError(f"mode is one of {', '.join(MODES)}, not {self.mode!r}")
+
+    def key(self) -> str:
+        """A stable text of the options, for the cache key."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+
+def _diag_data(diag: Diagnostic) -> dict:
+    return {**diag.as_dict(), "text": str(diag)}
+
+
+def record_problem(label: str, diag: Diagnostic) -> dict:
+    """The result of a record that could not be read at all."""
+    return {"source": label, "error": _diag_data(diag), "games": []}
+
+
+def process(label: str, data: bytes, options: Options, progress: Callable[[int], None] | None = None) -> dict:
+    """The task: read, replay and (by ``options.mode``) analyse one record file, as plain data.
+
+    ``{"source", "error", "games": [...], "page"?}``; ``error`` is set when the file is not a text
+    record at all. A failure of the analyser itself on one record is returned as an
+    ``internal-error`` for that record, so that the rest of an archive is still done."""
+    try:
+        return _process(label, data, options, progress)
+    except Exception as exc:  # a bug on one record must not end the run over an archive
+        return record_problem(label, Diagnostic("error", "internal-error",
+                                                f"the analyser failed on this record ({type(exc).__name__}: "
+                                                f"{exc}); please report it", source=label))
+
+
+def _process(label: str, data: bytes, options: Options, progress) -> dict:
+    from ..analysis import Thresholds
+    from ..match import replay_record
+    from ..notation import parse
+    text, problem = decode(data, label)
+    if problem is not None:
+        return record_problem(label, problem)
+    thresholds = Thresholds.parse(options.thresholds)
+    replays = replay_record(parse(text, label), options.variant, rules=dict(options.rules),
+                            insert_passes=options.insert_passes)
+    analyses = [None] * len(replays)
+    if options.mode != "validate":
+        analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress, options.table_mb) for rep in replays]
+    games = games_data(replays, analyses, options.lines, triaged=options.mode == "validate")
+    out = {"source": label, "error": None, "games": games}
+    if options.mode == "report":
+        from ..report import build_report, render_html
+        out["page"] = render_html(build_report(label, replays, analyses, thresholds))
+    return out
+
+
+def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
+    """Replay (and analyse) every game of ``record`` and gather what its page shows."""
+    from ..analysis import Thresholds
+    from ..match import replay_record
+    from ..report import build_report
+
+    thresholds = thresholds or Thresholds()
+    replays = replay_record(record, variant, rules=rules)
+    analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
+    return build_report(record.source, replays, analyses, thresholds)
+
+
+def games_data(replays, analyses=None, lines: bool = False, triaged: bool = False) -> list[dict]:
+    """Each replayed game (and its analysis, if any) as the plain data of a result.
+
+    ``triaged``: every invalid game is searched for its likely slips (:func:`analyzer.repair.triage`):
+    its errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found."""
+    from ..replay.json import result_text
+
+    out = []
+    for rep, analysis in zip(replays, analyses or [None] * len(replays)):
+        diagnostics, found = rep.diagnostics, {}
+        if triaged and not rep.valid:
+            from ..repair.triage import triage
+
+            t = triage(rep)
+            diagnostics = t.diagnostics
+            if t.report is not None:
+                found["repairs"] = [r.as_dict() for r in t.report.repairs]
+                if t.likely:
+                    found["likely"] = t.likely
+        out.append({
+            "title": rep.title, "event": rep.game.tags.get("Event"), "players": list(rep.players),
+            "variant": rep.variant.name, "valid": rep.valid, "errors": len(rep.errors),
+            "diagnostics": [_diag_data(d) for d in diagnostics],
+            "result": rep.result_dict(), "result_text": result_text(rep),
+            "moves": len(rep.steps), "errors_by_player": _errors_by_player(rep),
+            "analysis": None if analysis is None else _analysis_data(analysis, lines),
+            **found,
+        })
+    return out
+
+
+# lines that hold no move: a tag ([Event "..."]), a hand ("A: [0-5] ...", "Spieler A:"), a row of dealt tiles
+_NO_MOVES = re.compile(r"^\s*(\[\w+\s+\"|\S+(\s\S+)?:|(\[[^\]]*\]\s*)+$)")
+_MOVE = re.compile(r"\[[^\]\s\"]*\]|\bpass(t)?\b|----|\bmuggins\b", re.I)
+
+
+def estimate_moves(source: Source) -> int:
+    """About how many moves a record holds, from its text alone (for a progress bar's length;
+    parsing every record first would cost more than the bar is worth). 0 when it cannot be read."""
+    if not source.readable:
+        return 0
+    text = re.sub(r"\{[^}]*\}", "", source.data.decode("utf-8", errors="ignore"))
+    return sum(len(_MOVE.findall(line)) for line in text.splitlines() if not _NO_MOVES.match(line))
+
+
+def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
+                 table_mb: float = TABLE_MB):
+    """The analysis of one replayed game; one the search cannot take says why instead of raising."""
+    from ..analysis import GameAnalysis, analyze_replay
+
+    try:
+        return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb)
+    except ValueError as exc:      # a position the search cannot take (SolverError)
+        out = GameAnalysis(rep.title, list(rep.players), [])
+        out.stopped = f"the analysis could not run: {exc}"
+        return out
+
+
+def _analysis_data(analysis, lines: bool) -> dict:
+    data = analysis.as_dict()
+    if lines:
+        data["lines"] = analysis.lines
+    return data
+
+
+def _errors_by_player(rep) -> dict[str, int]:
+    """The errors found on each player's own moves (a transcription's errors, by whose move it was)."""
+    out = {name: 0 for name in rep.players}
+    for step in rep.steps:
+        errors = sum(d.severity == "error" for d in step.diagnostics)
+        if errors and step.entry.player in out:
+            out[step.entry.player] += errors
+    return out
+
+
+def check_rules(rules: dict[str, str]) -> None:
+    """Raise the variant error of a ``--rule`` that no variant can take (an unknown key, or a value
+    that every variant with that key refuses); a rule some variant takes is checked per record."""
+    from ..rules.options import BadOptionValue, UnknownOption, normalise
+    from ..rules.variants import FAMILIES
+
+    for key, value in rules.items():
+        specs = [(family.name, spec) for family in FAMILIES.values() for spec in family.options
+                 if spec.key == normalise(key)]
+        if not specs:
+            raise UnknownOption(f"--rule {key}={value}: no variant has an option {key!r} (see `domino variants`)")
+        errors = []
+        for name, spec in specs:
+            try:
+                spec.parse(value, name)
+                break
+            except BadOptionValue as exc:
+                errors.append(str(exc))
+        else:
+            raise BadOptionValue(f"--rule {key}={value}: {errors[0]}")
+
+
+# ---- running over many records ------------------------------------------------------------------
+
+def run(sources: Iterable[Source], options: Options, *, jobs: int = 1, scheduler: str | None = None,
+        cache: Cache | None = None, progress: Callable[[int, dict | None], None] | None = None,
+        counts: dict | None = None) -> Iterator[dict]:
+    """The result of every source, in input order, each as soon as it and those before are done.
+
+    ``jobs`` > 1: a pool of that many processes; ``scheduler``: the address of a Dask scheduler
+    (``tcp://host:8786``). ``progress(moves, result)`` is called in this process: with ``result``
+    None for each move valued while a record is analysed here (``jobs`` 1), and with the result when
+    a record is done (``moves``: the rest of its moves). ``counts`` (a dict) receives how many
+    results were ``computed`` and how many came from the ``cached``."""
+    sources = list(sources)
+    counts = counts if counts is not None else {}
+    counts.update(computed=0, cached=0)
+    results: dict[int, dict] = {}
+    keys: dict[int, str] = {}
+    todo: list[int] = []
+    for i, source in enumerate(sources):
+        if not source.readable:
+            results[i] = record_problem(source.label, source.error)
+        elif cache is not None and (hit := cache.get(key := Cache.key(source.data, options.key()))) is not None:
+            hit["source"] = source.label            # the same bytes may sit under another name
+            results[i] = hit
+            counts["cached"] += 1
+        if i in results and progress is not None:
+            progress(_moves(results[i]), results[i])
+        elif i not in results:
+            if cache is not None:
+                keys[i] = key
+            todo.append(i)
+
+    def finished(i: int, result: dict, counted: int = 0) -> None:
+        results[i] = result
+        counts["computed"] += 1
+        if cache is not None and i in keys:
+            cache.put(keys[i], result)
+        if progress is not None:
+            progress(max(0, _moves(result) - counted), result)
+
+    done = iter(())
+    if todo and scheduler is not None:
+        done = _on_cluster(scheduler, sources, todo, options)
+    elif todo and jobs > 1:
+        done = _in_pool(jobs, sources, todo, options)
+    elif todo:
+        done = _here(sources, todo, options, progress)
+    following = [0]
+
+    def ready() -> Iterator[dict]:
+        while following[0] in results:
+            yield results.pop(following[0])
+            following[0] += 1
+    yield from ready()
+    for i, result, counted in done:
+        finished(i, result, counted)
+        yield from ready()
+
+
+def _moves(result: dict) -> int:
+    return sum(g["moves"] for g in result["games"])
+
+
+def _here(sources, todo, options, progress):
+    for i in todo:
+        seen = [0]
+
+        def step(n: int) -> None:
+            seen[0] += n
+            if progress is not None:
+                progress(n, None)
+        result = process(sources[i].label, sources[i].data, options, step if progress is not None else None)
+        yield i, result, seen[0]
+
+
+def _in_pool(jobs, sources, todo, options):
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending = {pool.submit(process, sources[i].label, sources[i].data, options): i for i in todo}
+        try:
+            while pending:
+                ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in ready:
+                    yield pending.pop(future), future.result(), 0
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _on_cluster(address, sources, todo, options):
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ClusterUnavailable("running on a cluster needs dask.distributed: "
+                                 "pip install 'domino-analyzer[cluster]'") from None
+    try:
+        client = Client(address, timeout="5s")
+    except (OSError, TimeoutError) as exc:
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    with client:
+        futures = {}
+        for i in todo:
+            future = client.submit(process, sources[i].label, sources[i].data, options, pure=False)
+            futures[future] = i
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result(), 0
+        finally:
+            client.cancel(list(futures))

@@ -1,0 +1,128 @@
+"""The per-player summary of an archive (``domino stats``), from the runner's plain results.
+
+For each player, by name across records:
+
+- ``games``: games the player sits in; ``decisions``: the player's moves that were a real choice
+  (more than one legal move) in the analysed part of those games.
+- ``open_loss``: the average loss of those decisions, in points, with every hand open (the
+  analyser's exact values): how much worse the move played was than the best one.
+- ``fair_loss``: the same against the fair analysis (what the player could know: his own hand and
+  the play so far). It is filled only when the analysis results carry it (a decision with a
+  ``fair_loss`` key, from the fair analysis); otherwise None.
+- ``mistakes_per_100``: decisions classed a mistake or a blunder (open hands) per 100 decisions;
+  ``real_mistakes_per_100``: those that the fair analysis also calls a mistake or worse
+  (``fair_class``), ``hindsight_mistakes_per_100``: those it does not (only hindsight shows them).
+  Both None without fair data.
+- ``accuracy``: the share of decisions, in per cent, where the move played lost less than the
+  inaccuracy threshold (3 points by default) against the best move: 100 means every choice was best
+  or within a point or two of it. Like a bridge player's share of boards without a mistake, it does
+  not grow with the size of the losses, only with how often the player got it right.
+- ``errors_per_record``: errors of the record found on the player's own moves (an illegal tile, a
+  pass while holding a match...) per game: a measure of the transcription, not of the play."""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import asdict, dataclass, field
+
+__all__ = ["PlayerRow", "player_rows", "rows_csv", "rows_table", "COLUMNS"]
+
+_MISTAKES = ("mistake", "blunder")
+
+
+@dataclass
+class PlayerRow:
+    player: str
+    games: int = 0
+    decisions: int = 0
+    open_loss: float | None = None
+    fair_loss: float | None = None
+    mistakes_per_100: float | None = None
+    real_mistakes_per_100: float | None = None
+    hindsight_mistakes_per_100: float | None = None
+    accuracy: float | None = None
+    errors_per_record: float = 0.0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+COLUMNS = tuple(PlayerRow.__dataclass_fields__)
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    errors: int = 0
+    losses: list[int] = field(default_factory=list)
+    classes: list[str | None] = field(default_factory=list)
+    fair: list[float] = field(default_factory=list)
+    fair_classes: list[str | None] = field(default_factory=list)
+
+
+def _per_100(count: int, decisions: int) -> float | None:
+    return round(100 * count / decisions, 1) if decisions else None
+
+
+def _mean(values: list) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def player_rows(results) -> list[PlayerRow]:
+    """One row per player name met in ``results`` (the runner's results, analysed or not), in the
+    order the names are first met."""
+    tally: dict[str, _Tally] = {}
+    for result in results:
+        for game in result["games"]:
+            for name in game["players"]:
+                t = tally.setdefault(name, _Tally())
+                t.games += 1
+                t.errors += game.get("errors_by_player", {}).get(name, 0)
+            for d in (game.get("analysis") or {}).get("decisions", []):
+                t = tally.setdefault(d["player"], _Tally())
+                t.losses.append(d["loss"])
+                t.classes.append(d["class"])
+                if d.get("fair_loss") is not None:
+                    t.fair.append(d["fair_loss"])
+                    t.fair_classes.append(d.get("fair_class"))
+    rows = []
+    for name, t in tally.items():
+        n = len(t.losses)
+        mistakes = [c in _MISTAKES for c in t.classes]
+        row = PlayerRow(name, t.games, n, _mean(t.losses), _mean(t.fair), _per_100(sum(mistakes), n),
+                        accuracy=_per_100(sum(c is None for c in t.classes), n),
+                        errors_per_record=round(t.errors / t.games, 2) if t.games else 0.0)
+        if n and len(t.fair) == n:          # the fair analysis covers every decision: split the mistakes
+            real = sum(m and f in _MISTAKES for m, f in zip(mistakes, t.fair_classes))
+            row.real_mistakes_per_100 = _per_100(real, n)
+            row.hindsight_mistakes_per_100 = _per_100(sum(mistakes) - real, n)
+        rows.append(row)
+    return rows
+
+
+def rows_csv(rows: list[PlayerRow]) -> str:
+    """The rows as CSV with a header line (an empty cell for None)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if v is None else v for k, v in row.as_dict().items()})
+    return out.getvalue()
+
+
+_HEADINGS = {"player": "player", "games": "games", "decisions": "decisions", "open_loss": "avg loss",
+             "fair_loss": "fair loss", "mistakes_per_100": "mistakes/100",
+             "real_mistakes_per_100": "real/100", "hindsight_mistakes_per_100": "hindsight/100",
+             "accuracy": "accuracy %", "errors_per_record": "errors/record"}
+
+
+def rows_table(rows: list[PlayerRow]) -> str:
+    """The rows as an aligned text table (``-`` for None)."""
+    cells = [[_HEADINGS[c] for c in COLUMNS]]
+    for row in rows:
+        cells.append(["-" if v is None else str(v) for v in row.as_dict().values()])
+    widths = [max(len(r[k]) for r in cells) for k in range(len(COLUMNS))]
+    lines = []
+    for r in cells:
+        lines.append("  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))))
+    return "\n".join(lines) + "\n"

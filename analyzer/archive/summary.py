@@ -1,0 +1,47 @@
+"""The closing count of a run: records, valid and invalid ones, and the errors by code."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+__all__ = ["Summary"]
+
+
+@dataclass
+class Summary:
+    """Counted result by result (``add``), so a run can stream its output and still close with totals.
+
+    A record is valid when it could be read and every game in it is valid."""
+
+    records: int = 0
+    valid: int = 0
+    invalid: int = 0
+    games: int = 0
+    codes: Counter = field(default_factory=Counter)   # error code -> how many
+
+    def add(self, result: dict) -> None:
+        self.records += 1
+        errors = [result["error"]] if result["error"] else []
+        for game in result["games"]:
+            self.games += 1
+            errors += [d for d in game["diagnostics"] if d["severity"] == "error"]
+        self.codes.update(d["code"] for d in errors)
+        ok = result["error"] is None and all(g["valid"] for g in result["games"])
+        self.valid += ok
+        self.invalid += not ok
+
+    @property
+    def ok(self) -> bool:
+        return self.invalid == 0
+
+    def as_dict(self) -> dict:
+        return {"records": self.records, "valid": self.valid, "invalid": self.invalid, "games": self.games,
+                "errors": dict(sorted(self.codes.items()))}
+
+    def __str__(self) -> str:
+        text = (f"{self.records} record{'s' * (self.records != 1)} ({self.games} game{'s' * (self.games != 1)}): "
+                f"{self.valid} valid, {self.invalid} invalid")
+        if self.codes:
+            text += "; errors: " + ", ".join(f"{code} {n}" for code, n in sorted(self.codes.items(),
+                                                                                 key=lambda kv: (-kv[1], kv[0])))
+        return text

@@ -1,0 +1,68 @@
+"""A replay as plain data (the ``--json`` form of ``domino replay``) and its result in words.
+
+Plain data crosses process and machine boundaries (the archive runner's workers) and is cached."""
+from __future__ import annotations
+
+from ..position import tiles_of
+from . import Replay
+
+__all__ = ["replay_data", "result_text", "entry_text", "hand_names"]
+
+
+def entry_text(entry) -> str:
+    """``pass``, ``[3-6]``, ``[3-4] +10``, ``draws [3-4]``, ``draws ?`` or ``muggins 10``."""
+    if entry.muggins is not None:
+        return entry.text
+    return entry.text + (f" +{entry.claim}" if entry.claim is not None else "")
+
+
+def hand_names(rep: Replay, mask: int) -> list[str]:
+    """The tiles of a hand mask, in order, as text."""
+    return [str(t) for t in sorted(tiles_of(mask, rep.initial.max_pip))]
+
+
+def result_text(rep: Replay) -> str | None:
+    """``C goes out (domino); A/C win 46``, ``blocked; a draw``; None when the hand has no result."""
+    r = rep.result
+    if r is None:
+        return None
+    who = rep.players[r.seat]
+    how = f"{who} goes out (domino)" if r.termination == "domino" else "blocked"
+    if r.winner is None:
+        return f"{how}; a draw"
+    return f"{how}; {rep.side_name(r.winner)} win {r.points}"
+
+
+def _scores(rep: Replay, scores) -> dict | None:
+    return None if scores is None else dict(zip(rep.players, scores))
+
+
+def replay_data(rep: Replay) -> dict:
+    """The replay as plain data: the deal, every move with the open ends and hands after it, the
+    result and every diagnostic."""
+    names = rep.players
+    moves = []
+    for step in rep.steps:
+        e = step.entry
+        moves.append({
+            "index": step.index, "round": e.round, "player": e.player,
+            "move": entry_text(e), "boneyard": step.boneyard, "scores": _scores(rep, step.scores),
+            "scored": step.scored,
+            "end": None if step.move is None else step.move.end,
+            "arm": None if step.move is None else step.move.arm,
+            "arms": None if step.arms is None else [{"number": a.number, "state": a.state} for a in step.arms],
+            "applied": step.move is not None, "annotation": e.annotation, "comment": e.comment,
+            "line": e.pos.line or None, "column": e.pos.column or None,
+            "open_ends": None if step.ends_after is None else list(step.ends_after),
+            "hands": {n: hand_names(rep, step.hands_after[s]) for s, n in enumerate(names)},
+            "lacks": list(step.lacks),
+            "diagnostics": [d.as_dict() for d in step.diagnostics],
+        })
+    return {
+        "title": rep.title, "variant": rep.variant.name, "tags": rep.game.tags, "players": list(names),
+        "deal": {n: (None if rep.initial.hidden[s] else hand_names(rep, rep.initial.hands[s]))
+                 for s, n in enumerate(names)},
+        "moves": moves, "valid": rep.valid, "result": rep.result_dict(), "scores": _scores(rep, rep.scores),
+        "match": rep.match.as_dict() if rep.match is not None else None,
+        "diagnostics": [d.as_dict() for d in rep.diagnostics],
+    }

@@ -1,0 +1,85 @@
+"""The index page of an archive report: a sortable table of the games and the per-player summary.
+
+Built from the archive runner's plain results (one per record, each with its page's name); rendered
+by ``templates/index.html.j2`` as one self-contained page, like the game pages."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import __version__
+from ..archive.stats import PlayerRow, player_rows
+from ..archive.summary import Summary
+from .render import _policy, _static, environment
+
+__all__ = ["IndexRow", "ArchiveIndex", "build_index", "render_index", "page_names"]
+
+
+@dataclass
+class IndexRow:
+    record: str                  # the record file, as given
+    page: str | None             # the page of the record (relative link), None when it could not be read
+    anchor: str                  # the game's anchor on its page ("g2")
+    number: int                  # the game's number in its record
+    event: str
+    players: str
+    result: str
+    valid: bool
+    errors: int
+    critical: str | None         # "C [3-6] in round 5: loses 12 (mistake)"
+    loss: int                    # the critical move's loss (for sorting), 0 without one
+
+
+@dataclass
+class ArchiveIndex:
+    title: str
+    rows: list[IndexRow]
+    players: list[PlayerRow]
+    summary: Summary
+
+
+def page_names(labels: list[str]) -> list[str]:
+    """A distinct, safe file name (``sub-folder-game.dom.html``) for the page of every record."""
+    out, used = [], set()
+    for label in labels:
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "-", label.replace("\\", "/").lstrip("./")).strip("-.") or "record"
+        name, k = f"{stem}.html", 1
+        while name in used:
+            k += 1
+            name = f"{stem}-{k}.html"
+        used.add(name)
+        out.append(name)
+    return out
+
+
+def _critical(analysis: dict | None) -> tuple[str | None, int]:
+    c = (analysis or {}).get("critical")
+    if not c:
+        return None, 0
+    where = f" in round {c['round']}" if c["round"] is not None else f" (move {c['index'] + 1})"
+    cls = f" ({c['class']})" if c["class"] else ""
+    return f"{c['player']} {c['played']}{where}: loses {c['loss']}{cls}", c["loss"]
+
+
+def build_index(results: list[dict], pages: list[str | None], title: str = "Archive") -> ArchiveIndex:
+    """The index of an archive from the runner's ``results`` and the page name of each record."""
+    rows, summary = [], Summary()
+    for result, page in zip(results, pages):
+        summary.add(result)
+        if result["error"] is not None:
+            rows.append(IndexRow(result["source"], None, "", 0, "(not read)", "", result["error"]["message"],
+                                 False, 1, None, 0))
+            continue
+        for number, game in enumerate(result["games"], 1):
+            critical, loss = _critical(game["analysis"])
+            rows.append(IndexRow(result["source"], page, f"g{number}", number, game["event"] or game["title"],
+                                 ", ".join(game["players"]), game["result_text"] or "no result",
+                                 game["valid"], game["errors"], critical, loss))
+    return ArchiveIndex(title, rows, player_rows(results), summary)
+
+
+def render_index(index: ArchiveIndex) -> str:
+    """The index as one HTML page with its CSS and script inlined."""
+    css, script = _static("report.css"), _static("index.js")
+    page = environment().get_template("index.html.j2")
+    return page.render(index=index, css=css, script=script, csp=_policy(css, script), version=__version__)

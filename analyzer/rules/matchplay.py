@@ -1,0 +1,290 @@
+"""The match: its running score and when it is over (``MatchScoring``, ``MatchState``), and who sits
+where and who sits out across a match of Domino Whist (§3, §10, §11: ``SeatDraw``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from ..tiles import Tile
+from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
+
+__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement"]
+
+
+# -- match scoring --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MatchState:
+    """The running score of a match after some games."""
+
+    scores: tuple[int, ...]
+    wins: tuple[int, ...]
+    games: int = 0
+    pending: int = 0                   # drawn games since the last win (Jamaican: the next is worth more)
+    playoff: bool = False              # the next game decides a 1-1 (Jamaican option)
+    over: bool = False
+    winner: int | None = None          # the side that won the match
+    drawn: bool = False                # the match ended drawn (South American)
+    note: str = ""                     # what happened in the last game (a reset, a bonus...)
+    last: int | None = None            # the side that won the last game that was won (Cut Throat)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchScoring:
+    """The match.
+
+    ``kind``: ``points`` (the first side to reach ``target`` points wins; when several reach it
+    in one game the lower total wins), ``bad`` (bad points: the match ends when a side reaches
+    ``target``, the side with fewer wins), ``games`` (the first side to win ``target`` games wins,
+    but only if every other side has won ``min_other``; else the match is drawn), ``straight``
+    (Jamaican: ``target`` wins in a row, a loss resets both to 0, a draw makes the next game worth
+    one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
+    has won a game all reset), ``shutout`` (Chiva for three: the same without the reset). ``first_wins``: bonuses for the winners of the first games won by
+    domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end.
+    ``draw_bonus`` (``cutthroat``): "wie beim Partnerspiel", a drawn game makes the next one worth a
+    point more. ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
+    (the [6-6] holder, as at 0-0 in the partner game) or ``winner`` (the winner of the last game)."""
+
+    target: int = 100
+    kind: str = "points"
+    min_other: int = 0
+    first_wins: tuple[int, ...] = ()
+    playoff: bool = False
+    draw_bonus: bool = False
+    reset_lead: str = "winner"
+
+    def worth(self, state: MatchState) -> int | None:
+        """What the next game is worth in the match after drawn games, when that differs from the
+        hand's own point (a Result tag may state either); None when drawn games add nothing."""
+        if self.kind == "straight" or (self.kind == "cutthroat" and self.draw_bonus):
+            return 1 + state.pending
+        return None
+
+    def start(self, sides: int) -> MatchState:
+        return MatchState((0,) * sides, (0,) * sides)
+
+    def apply(self, state: MatchState, result: HandResult) -> MatchState:
+        """The match after one more hand."""
+        sides = len(state.scores)
+        scores = list(state.scores)
+        wins = list(state.wins)
+        games = state.games + 1
+        if result.void:
+            return replace(state, games=games, note="the hand does not count and is played again")
+        if result.winner is not None:
+            wins[result.winner] += 1
+        note = ""
+        if self.kind == "straight":
+            return self._straight(state, result, games, wins)
+        if self.kind in ("cutthroat", "shutout"):
+            bonus = self.kind == "cutthroat" and self.draw_bonus
+            if result.winner is None:
+                pending = state.pending + 1 if bonus else 0
+                return replace(state, games=games, wins=tuple(wins), pending=pending,
+                               note=f"a draw: the next game is worth {pending + 1}" if bonus else "")
+            w = result.winner
+            worth = 1 + state.pending if bonus else 1
+            scores[w] += worth
+            note = f"{worth} points (after {worth - 1} drawn game{'s' * (worth > 2)})" if worth > 1 else ""
+            if self.target and scores[w] >= self.target and 0 in scores:
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note, last=w)
+            if self.kind == "cutthroat" and all(s >= 1 for s in scores):
+                return MatchState((0,) * sides, tuple(wins), games, last=w, note="everybody has won a game: all "
+                                  "scores go back to 0")
+            return MatchState(tuple(scores), tuple(wins), games, note=note, last=w)
+        added = list(result.scores) if result.scores else [0] * sides
+        if not result.scores and result.winner is not None:
+            added[result.winner] = result.points
+        if (self.first_wins and result.winner is not None and games <= len(self.first_wins)
+                and result.termination == "domino"):
+            bonus = self.first_wins[games - 1]
+            added[result.winner] += bonus
+            note = f"bonus {bonus} for winning game {games}"
+        for s in range(sides):
+            scores[s] += added[s]
+        if self.kind == "games":
+            reached = [s for s in range(sides) if wins[s] >= self.target]
+            if self.target and reached:
+                w = reached[0]
+                if all(wins[s] >= self.min_other for s in range(sides) if s != w):
+                    return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
+                return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True,
+                                  note=f"the other side has fewer than {self.min_other} games: the match is drawn")
+            return MatchState(tuple(scores), tuple(wins), games, note=note)
+        reached = [s for s in range(sides) if self.target and scores[s] >= self.target]
+        if reached:
+            if self.kind == "bad":
+                low = min(scores)
+                if scores.count(low) == 1:
+                    return MatchState(tuple(scores), tuple(wins), games, over=True, winner=scores.index(low), note=note)
+                return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True, note=note)
+            if len(reached) == 1:
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=reached[0], note=note)
+            low = min(scores[s] for s in reached)
+            lows = [s for s in reached if scores[s] == low]
+            if len(lows) == 1:
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=lows[0],
+                                  note="both sides reached the target: the lower total wins")
+            return MatchState(tuple(scores), tuple(wins), games,
+                              note="both sides reached the target with equal totals: another game is played")
+        return MatchState(tuple(scores), tuple(wins), games, note=note)
+
+    def _straight(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState:
+        sides = len(state.scores)
+        scores = list(state.scores)
+        if result.winner is None:
+            return MatchState(tuple(scores), tuple(wins), games, state.pending + 1, state.playoff,
+                              note=f"a draw: the next game is worth {state.pending + 2}")
+        w = result.winner
+        worth = 1 + state.pending
+        if state.playoff:
+            scores = [0] * sides
+            scores[w] = 2
+            note = "the play-off is won: 2-0"
+        elif all(scores[s] == 0 for s in range(sides) if s != w):
+            scores[w] += worth
+            note = f"{worth} point{'s' * (worth > 1)}"
+        elif self.playoff and scores[1 - w] == 1 and scores[w] == 0 and sides == 2:
+            scores[w] = 1
+            return MatchState(tuple(scores), tuple(wins), games, 0, True, note="1-1: a play-off game follows")
+        else:
+            scores = [0] * sides
+            note = "the leading side lost: the score goes back to 0-0"
+        if self.target and scores[w] >= self.target:
+            return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
+        return MatchState(tuple(scores), tuple(wins), games, note=note)
+
+    def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
+        """Who leads the next game when the match state decides it (``straight``; ``cutthroat``
+        played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner)."""
+        if self.kind == "cutthroat" and state.games:
+            if not any(state.scores) and (self.reset_lead == "six-six" or state.last is None):
+                return LeadRequirement(holder_of=SIX_SIX, reason="with every score at 0 the [6-6] holder leads")
+            if state.last is not None:
+                return LeadRequirement(frozenset(seating.members(state.last)),
+                                       reason="the winner of the last game that was won leads")
+            return None
+        if self.kind != "straight":
+            return None
+        leading = [s for s, v in enumerate(state.scores) if v > 0]
+        if state.playoff or not leading:
+            if state.playoff:
+                return None
+            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads")
+        return LeadRequirement(frozenset(seating.members(leading[0])),
+                               reason="the side with points leads")
+
+
+
+# -- Domino Whist: seats, partnerships and who sits out, by drawn tiles (001 §3, §10, §11) -----------
+def draw_rank(tile: Tile) -> tuple[int, int]:
+    """The rank of a tile drawn for seats (Domino Whist §3): pips first, then the higher half.
+
+    "Ziehen zwei Spieler Steine mit derselben Augensumme, z.B. 4-3 und 6-1, so entscheidet die
+    höchste einzelne Zahl, 6-1 gilt also höher als 4-3." """
+    return (tile.pips, tile.high)
+
+
+@dataclass(frozen=True)
+class SeatDraw:
+    """The tiles each person drew before a Domino Whist match (the ``SeatDraw`` tag, ``"A [6-1], B [4-3],
+    C [2-2], D [0-5]"``), and what follows from them.
+
+    §3 (four): "Einander gegenüber sitzende Spieler sind Partner ... 'Hoch' gegen 'Niedrig'": the two
+    highest draws are partners. §10 (five): "Die zwei hohen Steine bilden eine Partnerschaft gegen die
+    drei niederen Steine ... Beim ersten Spiel pausiert der mit dem niedersten Stein, beim zweiten Spiel
+    der mit dem nächst höheren, usf." §11 (six): the three high against the three low; "Beim ersten
+    Spiel pausieren die beiden Spieler, die die niedersten Steine gezogen haben, beim zweiten Spiel die
+    nächst höheren usf." — read as each team's lowest (two must play for each team), then each team's
+    next higher, in turn. ``lead``: who leads the first game, ``highest`` (the highest draw, as "der
+    höchste Stein beginnt" of 000) or ``after-highest`` (whist: the highest cut deals, the next player
+    leads)."""
+
+    tiles: tuple[tuple[str, Tile], ...]
+    lead: str = "highest"
+
+    @classmethod
+    def parse(cls, text: str, lead: str = "highest") -> SeatDraw:
+        """Read ``"A [6-1], B [4-3], ..."``; ValueError naming the part that cannot be read."""
+        out = []
+        for part in text.split(","):
+            words = part.split(None, 1)
+            try:
+                tile = Tile.parse(words[1]) if len(words) == 2 else None
+            except ValueError:
+                tile = None
+            if tile is None:
+                raise ValueError(f"cannot read {part.strip()!r} in the SeatDraw tag; write each person and the "
+                                 "tile he drew, e.g. \"A [6-1], B [4-3], C [2-2], D [0-5]\"")
+            out.append((words[0], tile))
+        tiles = [t for _, t in out]
+        if len(set(tiles)) != len(tiles):
+            raise ValueError("the SeatDraw tag names a tile twice; each person draws a different tile")
+        return cls(tuple(out), lead)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.tiles)
+
+    def ranked(self) -> list[str]:
+        """The names, highest draw first."""
+        return [n for n, t in sorted(self.tiles, key=lambda p: draw_rank(p[1]), reverse=True)]
+
+    def teams(self, part: int = 1) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The high team and the low team (§3: two and two, §10: two and three, §11: three and three).
+
+        ``part``: the match's place in a progression of four (§12: "In der ersten Partie bilden die beiden
+        hohen Steine eine Partnerschaft gegen die beiden niedrigen Steine ... Nun bilden die Spieler,
+        welche den höchsten und den dritthöchsten Stein gezogen haben, eine Partnerschaft ... In der
+        dritten Partie spielen nun die Spieler, die den höchsten und den niedrigsten Stein gezogen haben,
+        gegen die beiden übrigen"), then again from the first."""
+        ranked = self.ranked()
+        if len(ranked) == 4:
+            mate = ranked[1 + (part - 1) % 3]
+            return (ranked[0], mate), tuple(n for n in ranked[1:] if n != mate)
+        k = 3 if len(ranked) == 6 else 2
+        return tuple(ranked[:k]), tuple(ranked[k:])
+
+    def sitting_out(self, game: int) -> tuple[str, ...]:
+        """Who sits out the ``game``-th game of the match (from 1)."""
+        high, low = self.teams()
+        if len(self.tiles) == 5:
+            return (low[::-1][(game - 1) % 3],)
+        if len(self.tiles) == 6:
+            return high[::-1][(game - 1) % 3], low[::-1][(game - 1) % 3]
+        return ()
+
+    def seat_problem(self, players: tuple[str, ...], seating: Seating, part: int = 1) -> str | None:
+        """Why the players of a game (in play order) do not sit as the draw says (None: they do)."""
+        high, _ = self.teams(part)
+        sides = {seating.teams[s] for s, name in enumerate(players) if name in high}
+        if len(sides) > 1:
+            present = [n for n in players if n in high]
+            return (f"{' and '.join(present)} are partners by the tiles they drew, so they sit opposite each "
+                    f"other; the play order {', '.join(players)} does not seat them so")
+        return None
+
+    def first_leader(self, players: tuple[str, ...]) -> str | None:
+        """Who leads the first game of the match (Vorhand), among the game's players in play order."""
+        top = self.ranked()[0]
+        if top not in players:
+            return None
+        if self.lead == "after-highest":
+            return players[(players.index(top) + 1) % len(players)]
+        return top
+
+
+def settlement(scores: tuple[int, ...], winner: int, sides: tuple[tuple[str, ...], ...],
+               people: int) -> dict[str, Fraction]:
+    """What each person wins (positive) or pays (negative) when a Domino Whist match is over (§9:
+    "Jeder Spieler der verlierenden Partei zahlt an einen der Gewinner den der Punktedifferenz
+    entsprechenden Betrag"; §10, five: the pair wins or loses the difference each, "Jeder Spieler der
+    Dreier-Mannschaft gewinnt bzw. verliert jedoch nur zwei Drittel"; §11, six: each of the three
+    losers pays one of the three winners the difference). ``sides``: the people of side 0 and side 1
+    (a side of three in the five-player game counts two thirds)."""
+    difference = Fraction(abs(scores[0] - scores[1]))
+    out: dict[str, Fraction] = {}
+    for side, members in enumerate(sides):
+        share = difference * Fraction(2, 3) if people == 5 and len(members) == 3 else difference
+        for name in members:
+            out[name] = share if side == winner else -share
+    return out

@@ -1,0 +1,353 @@
+"""Archives: every input form, the summary, --quiet/--jsonl, --jobs, the cache and resuming, the
+Dask cluster, the per-player summary and the archive report (in Chromium)."""
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
+from analyzer.archive.runner import estimate_moves
+from analyzer.cli import main
+from analyzer.notation import read
+from conftest import RECORDS, ROOT
+
+SEED1 = RECORDS / "seed1-table.txt"      # the book's table: breaks the rules in round 7 (tile-no-match)
+SEED2 = RECORDS / "seed2.dom"            # the same deal, legal throughout: A/C win 46
+
+
+def cli(*args, input=None):
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.fixture
+def archive(tmp_path):
+    """Nested folders with a valid record, an invalid one, a broken one, a binary file, a file that
+    cannot be opened, a UTF-16 file and a file that is not a record (by its name)."""
+    root = tmp_path / "archive"
+    (root / "day1" / "table2").mkdir(parents=True)
+    (root / "day2").mkdir()
+    shutil.copy(SEED2, root / "day1" / "a-valid.dom")
+    shutil.copy(SEED1, root / "day1" / "table2" / "b-invalid.txt")
+    (root / "day1" / "table2" / "c-broken.dom").write_text('[Event "x"\nA: [0-5] [1-3\n1. A [0-5] }}\n',
+                                                          encoding="utf-8")
+    (root / "day2" / "d-binary.dom").write_bytes(bytes(range(256)) * 4)
+    os.symlink(root / "nowhere", root / "day2" / "e-unreadable.dom")      # opening it fails
+    (root / "day2" / "f-utf16.dom").write_bytes(SEED2.read_text(encoding="utf-8").encode("utf-16"))
+    (root / "day2" / "notes.md").write_text("not a record", encoding="utf-8")
+    return root
+
+
+NAMES = ["a-valid.dom", "b-invalid.txt", "c-broken.dom", "d-binary.dom", "e-unreadable.dom", "f-utf16.dom"]
+
+
+# ---- inputs ----------------------------------------------------------------------------------------
+
+def test_a_folder_is_searched_recursively_for_record_files_in_order(archive):
+    found = expand([str(archive)])
+    assert [os.path.basename(p) for p in found] == NAMES        # notes.md is not a record file
+    # a file named twice (directly and inside its folder) is read once; the order of the inputs holds
+    again = expand([str(archive / "day2" / "f-utf16.dom"), str(archive)])
+    assert os.path.basename(again[0]) == "f-utf16.dom" and len(again) == len(NAMES)
+    with pytest.raises(InputError, match="no/such/thing"):
+        expand(["no/such/thing"])
+
+
+def test_bytes_that_are_not_utf8_text_get_one_clear_diagnostic():
+    text = SEED2.read_text(encoding="utf-8")
+    assert decode(codecs.BOM_UTF8 + text.encode(), "x")[0] == text
+    for data, code, words in ((text.encode("utf-16"), "not-utf8", "UTF-16"),
+                              (text.encode("utf-16-le"), "not-utf8", "UTF-16"),     # no byte-order mark
+                              (bytes(range(256)), "binary", "binary"),
+                              ("Spieler Müller\n".encode("latin-1"), "not-utf8", "Latin-1")):
+        got, diag = decode(data, "f.dom")
+        assert got is None and diag.code == code and words in diag.message and "UTF-8" in diag.message
+    _, diag = decode("A: [0-5]\nSpieler Müller\n".encode("latin-1"), "f.dom")
+    assert (diag.line, diag.column) == (2, 10)               # the ü
+
+
+def test_the_library_reader_gives_the_same_diagnostic(tmp_path):
+    path = tmp_path / "wide.dom"
+    path.write_bytes(SEED2.read_text(encoding="utf-8").encode("utf-16"))
+    record = read(path)
+    assert record.games == [] and [d.code for d in record.errors] == ["not-utf8"]
+
+
+def test_standard_input_is_read_for_a_dash():
+    res = cli("validate", "-", input=SEED2.read_bytes())
+    assert res.exit_code == 0 and "<stdin>: game 1" in res.output
+    res = cli("validate", "-", str(SEED1), input=SEED2.read_bytes())
+    assert res.exit_code == 1 and res.output.index("<stdin>") < res.output.index(str(SEED1))
+
+
+def test_a_folder_with_no_record_and_a_missing_path_are_usage_errors(tmp_path):
+    assert cli("validate", tmp_path).exit_code == 2
+    res = cli("analyze", tmp_path / "missing.dom")
+    assert res.exit_code == 2 and "missing.dom" in res.output
+
+
+# ---- an archive with bad files in the middle ------------------------------------------------------
+
+def test_every_bad_file_is_reported_with_its_path_and_the_rest_is_done(archive):
+    res = cli("validate", archive)
+    assert res.exit_code == 1
+    out = res.output
+    for name, code in (("c-broken.dom", "syntax"), ("d-binary.dom", "binary"), ("e-unreadable.dom", "unreadable"),
+                       ("f-utf16.dom", "not-utf8")):
+        path = next(p for p in expand([str(archive)]) if p.endswith(name))
+        assert f"{path}" in out and f"error[{code}]" in out
+    assert "a-valid.dom: game 1 (INTERNATIONAL DOMINOES, example deal): valid" in out
+    assert "b-invalid.txt: game 1" in out and "tile-no-match" in out
+    assert "\x00" not in out and "\ufffd" not in out         # never raw bytes on the terminal
+    summary = out.rstrip().splitlines()[-1]
+    assert summary.startswith("6 records") and "1 valid, 5 invalid" in summary
+    for code in ("binary 1", "unreadable 1", "not-utf8 1", "tile-no-match"):
+        assert code in summary
+
+
+def test_quiet_prints_the_errors_only(archive):
+    res = cli("validate", "--quiet", archive)
+    lines = res.output.splitlines()
+    assert res.exit_code == 1 and lines
+    assert not any("valid" in line.split(":")[-1] for line in lines)      # no verdicts, no summary
+    errors = [line for line in lines if "error[" in line]
+    assert len(errors) >= 5 and not any("info[" in line for line in lines)
+
+
+def test_jsonl_gives_one_object_per_record_in_input_order(archive):
+    res = cli("validate", "--jsonl", archive)
+    objects = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [os.path.basename(o["source"]) for o in objects] == NAMES
+    assert objects[0]["games"][0]["valid"] is True and objects[3]["error"]["code"] == "binary"
+    assert objects[3]["games"] == []
+
+
+def test_the_exit_status_is_the_same_for_every_command(tmp_path):
+    for command in ("validate", "replay", "analyze", "stats"):
+        assert cli(command, SEED2).exit_code == 0, command
+        assert cli(command, SEED1).exit_code == 1, command
+        assert cli(command, "--rule", "target=abc", SEED2).exit_code == 2, command
+    assert cli("report", SEED2, "-o", tmp_path / "p.html").exit_code == 0
+    assert cli("report", SEED1, "-o", tmp_path / "p.html").exit_code == 1
+
+
+def test_no_command_writes_over_an_input(tmp_path):
+    record = tmp_path / "g.dom"
+    shutil.copy(SEED1, record)
+    before = record.read_bytes()
+    for args in (("report", record, "-o", record), ("analyze", "--graph", record, record),
+                 ("validate", "--write-repaired", record, record)):
+        res = cli(*args)
+        assert res.exit_code == 2 and "overwrite" in res.output, args
+    assert record.read_bytes() == before
+
+
+# ---- parallel, cache, resume ------------------------------------------------------------------------
+
+def test_jobs_give_the_same_results_in_the_same_order(archive):
+    sources = load([str(archive), str(RECORDS / "variant-all-fives.dom")])
+    options = Options("analyze")
+    assert list(run(sources, options, jobs=2)) == list(run(sources, options))
+    one = cli("validate", "--jsonl", archive).stdout
+    assert cli("validate", "--jsonl", "--jobs", "2", archive).stdout == one
+
+
+def test_a_second_run_with_the_cache_does_no_work(tmp_path, archive):
+    sources = load([str(archive)])
+    cache = Cache(tmp_path / "cache")
+    options = Options("analyze")
+    counts: dict = {}
+    first = list(run(sources, options, cache=cache, counts=counts))
+    assert counts == {"computed": 5, "cached": 0}      # the file that cannot be opened is not cached
+    second = list(run(sources, options, cache=cache, counts=counts))
+    assert counts == {"computed": 0, "cached": 5} and second == first
+    # other options, or a changed record, are worked out again
+    list(run(sources, Options("analyze", thresholds="2,5,9"), cache=cache, counts=counts))
+    assert counts["computed"] == 5
+    with open(archive / "day1" / "a-valid.dom", "a", encoding="utf-8") as fh:
+        fh.write("\n{a comment added later}\n")
+    list(run(load([str(archive)]), options, cache=cache, counts=counts))
+    assert counts == {"computed": 1, "cached": 4}
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
+    sources = load([str(RECORDS)])
+    cache = Cache(tmp_path / "cache")
+    done = []
+
+    def interrupt(_moves, result):
+        if result is not None:
+            done.append(result)
+            if len(done) == 5:
+                raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        list(run(sources, Options(), cache=cache, progress=interrupt))
+    counts: dict = {}
+    resumed = list(run(sources, Options(), cache=cache, counts=counts))
+    assert counts == {"computed": len(sources) - 5, "cached": 5}
+    assert resumed == list(run(sources, Options()))
+
+
+def test_the_cli_cache_reuses_results(tmp_path):
+    first = cli("analyze", "--cache", tmp_path / "c", SEED1, SEED2).output
+    assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 2
+    assert cli("analyze", "--cache", tmp_path / "c", SEED1, SEED2).output == first
+
+
+def test_progress_counts_every_move_of_the_records():
+    sources = load([str(SEED2), str(SEED1)])
+    moves = sum(len(g.moves) for s in sources for g in read(s.label).games)
+    seen = []
+    list(run(sources, Options("analyze"), progress=lambda n, _result: seen.append(n)))
+    assert sum(seen) == moves and len(seen) > len(sources)     # move by move, not record by record
+    res = cli("analyze", SEED2)
+    assert "analysing" not in res.output                        # no bar when the output is no terminal
+
+
+def test_the_bar_s_length_is_estimated_from_the_text_alone():
+    for source in load([str(RECORDS)]):
+        moves = sum(len(g.moves) for g in read(source.label).games)
+        assert abs(estimate_moves(source) - moves) <= max(2, moves // 10), source.label
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_gives_the_local_results(archive):
+    distributed = pytest.importorskip("distributed")
+    sources = load([str(archive)])
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
+                                  host="127.0.0.1") as cluster:
+        local = list(run(sources, Options("analyze")))
+        assert list(run(sources, Options("analyze"), scheduler=cluster.scheduler_address)) == local
+        res = cli("validate", "--jsonl", "--scheduler", cluster.scheduler_address, archive)
+        assert res.stdout == cli("validate", "--jsonl", archive).stdout
+
+
+def test_an_unreachable_scheduler_is_a_clean_error():
+    pytest.importorskip("distributed")
+    res = cli("validate", "--scheduler", "tcp://127.0.0.1:9", SEED2)
+    assert res.exit_code == 1 and "Dask scheduler" in res.output
+
+
+# ---- per-player summary ---------------------------------------------------------------------------
+
+def _decision(player, loss, cls, **fair):
+    return {"player": player, "loss": loss, "class": cls, **fair}
+
+
+def test_player_rows_follow_their_definitions():
+    games = [
+        {"players": ["Ann", "Bo"], "errors_by_player": {"Ann": 1, "Bo": 0},
+         "analysis": {"decisions": [_decision("Ann", 0, None), _decision("Ann", 12, "mistake"),
+                                    _decision("Bo", 4, "inaccuracy"), _decision("Ann", 30, "blunder")]}},
+        {"players": ["Bo", "Ann"], "errors_by_player": {"Ann": 0, "Bo": 3}, "analysis": None},
+    ]
+    ann, bo = player_rows([{"games": games}])
+    assert (ann.player, ann.games, ann.decisions, ann.open_loss) == ("Ann", 2, 3, 14.0)
+    assert ann.mistakes_per_100 == 66.7 and ann.accuracy == 33.3 and ann.errors_per_record == 0.5
+    assert (bo.decisions, bo.accuracy, bo.mistakes_per_100, bo.errors_per_record) == (1, 0.0, 0.0, 1.5)
+    assert ann.fair_loss is None and ann.real_mistakes_per_100 is None      # no fair analysis asked for
+    fair = [{"players": ["Ann"], "analysis": {"decisions": [
+        _decision("Ann", 12, "mistake", fair_loss=11, fair_class="mistake"),
+        _decision("Ann", 25, "blunder", fair_loss=0, fair_class=None)]}}]
+    row, = player_rows([{"games": fair}])
+    assert (row.fair_loss, row.real_mistakes_per_100, row.hindsight_mistakes_per_100) == (5.5, 50.0, 50.0)
+
+
+def test_stats_merges_players_by_name_across_records(tmp_path):
+    shutil.copy(SEED2, tmp_path / "one.dom")
+    shutil.copy(SEED2, tmp_path / "two.dom")
+    rows = json.loads(cli("stats", "--json", tmp_path).stdout)
+    assert [r["player"] for r in rows] == ["A", "B", "C", "D"]
+    assert all(r["games"] == 2 and {"player", "games", "decisions", "accuracy", "fair_loss"} <= set(r) for r in rows)
+    assert all(r["fair_loss"] is None for r in rows)
+    csv = cli("stats", "--csv", tmp_path).stdout.splitlines()
+    assert csv[0].startswith("player,games,decisions") and len(csv) == 5
+    table = cli("stats", tmp_path).stdout
+    assert "accuracy %" in table and table.count("\n") == 5
+
+
+def test_stats_on_the_book_game_finds_c_s_blunder():
+    """In the book's record C's [3-6] in round 5 loses the hand (the move the book marks *)."""
+    rows = {r["player"]: r for r in json.loads(cli("stats", "--json", SEED1).stdout)}
+    assert rows["C"]["mistakes_per_100"] > 0 and rows["C"]["accuracy"] < 100
+    assert rows["A"]["errors_per_record"] >= 1        # the illegal [5-6] in round 7 is A's move
+
+
+# ---- archive report ----------------------------------------------------------------------------------
+
+@pytest.fixture
+def archive_report(tmp_path, archive):
+    out = tmp_path / "site"
+    res = cli("report", archive, "-o", out)
+    assert res.exit_code == 1 and "index.html" in res.output
+    return out
+
+
+def test_the_archive_report_has_a_page_per_record_and_an_index(archive_report):
+    pages = sorted(p.name for p in archive_report.iterdir())
+    assert "index.html" in pages and len(pages) == 1 + 3        # the three records that could be read
+    index = (archive_report / "index.html").read_text(encoding="utf-8")
+    assert "C [3-6]" in index and "round 5" in index           # the critical move of the book's game
+    assert "d-binary.dom" in index and "binary" in index
+
+
+def test_the_index_sorts_and_fits_a_phone_in_chromium(archive_report, open_page):
+    page, seen = open_page(archive_report / "index.html")
+    rows = page.locator("#games tbody tr")
+    assert rows.count() >= 6
+    page.click("#games thead th:nth-child(6) button")          # Valid: invalid first
+    assert page.locator("#games thead th:nth-child(6)").get_attribute("aria-sort") == "ascending"
+    assert "error" in rows.nth(0).inner_text() and "valid" in rows.nth(rows.count() - 1).inner_text()
+    page.click("#games thead th:nth-child(6) button")
+    assert page.locator("#games thead th:nth-child(6)").get_attribute("aria-sort") == "descending"
+    assert rows.nth(0).locator(".ok-badge").count() == 1
+    href = page.locator("#games tbody tr a").first.get_attribute("href")
+    assert (archive_report / href.split("#")[0]).exists()
+    page.set_viewport_size({"width": 375, "height": 740})
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0 and seen.errors == []
+    assert seen.requests == [(archive_report / "index.html").as_uri()]
+
+
+# ---- conventions -----------------------------------------------------------------------------------
+
+def test_python_m_analyzer_runs_the_cli_and_the_package_is_typed():
+    out = subprocess.run([sys.executable, "-m", "analyzer", "validate", str(SEED2)], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and "valid" in out.stdout
+    assert (ROOT / "analyzer" / "py.typed").exists()
+    assert "py.typed" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_readme_library_example_runs(monkeypatch):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = readme.split("## As a library", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "README.md", "exec"), {})
+
+
+def test_summary_counts():
+    s = Summary()
+    s.add({"error": None, "games": [{"valid": True, "diagnostics": []}]})
+    s.add({"error": {"code": "binary", "severity": "error"}, "games": []})
+    assert (s.records, s.valid, s.invalid, dict(s.codes)) == (2, 1, 1, {"binary": 1})
+    assert str(s) == "2 records (1 game): 1 valid, 1 invalid; errors: binary 1"
+
+
+def test_the_index_escapes_what_comes_from_a_record(tmp_path):
+    hostile = SEED2.read_text(encoding="utf-8").replace("[Event \"", "[Event \"<script>alert(1)</script>", 1)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "x.dom").write_text(hostile, encoding="utf-8")
+    shutil.copy(SEED1, tmp_path / "in" / "y.txt")
+    cli("report", tmp_path / "in", "-o", tmp_path / "out")
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)" in index and "<script>alert" not in index
