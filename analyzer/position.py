@@ -120,6 +120,10 @@ class Position:
             out.append(Move(tile, b))
         return out
 
+    def canonical(self, move: Move) -> Move:
+        """The move of :meth:`placements` that ``move`` is the same as (on a line, ``move`` itself)."""
+        return move
+
     def plays(self) -> list[Move]:
         """Every tile the mover could lay now, once per way of laying it."""
         moves = []

@@ -70,12 +70,15 @@ class MoveEntry:
 
 @dataclass(frozen=True)
 class HandEntry:
-    """A player's dealt hand; ``tiles`` is None when the record does not know it (``?``)."""
+    """A player's dealt hand; ``tiles`` is None when the record does not know it (``?``).
+    ``unknown``: how many more tiles he was dealt that the record does not show (a partly known
+    hand, ``A: [0-0] [1-1] ? ? ? ? ?``)."""
 
     player: str
     tiles: tuple[Tile, ...] | None
     pos: Span = field(default=NOWHERE, compare=False)
     tile_pos: tuple[Span, ...] = field(default=(), compare=False)
+    unknown: int = 0
 
 
 _RESULT_RE = re.compile(
@@ -130,6 +133,7 @@ class Game:
     comments: list[str] = field(default_factory=list)     # comments before the first move
     remark: str | None = None                             # free text after a table's last row
     form: str = field(default="pgn", compare=False)       # "table" or "pgn": how it was written
+    remark_pos: Span = field(default=NOWHERE, compare=False)   # where the closing remark starts
     pos: Span = field(default=NOWHERE, compare=False)
     tag_pos: dict[str, Span] = field(default_factory=dict, compare=False)
 

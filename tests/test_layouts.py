@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer.analysis import analyze
 from analyzer.match import random_match
 from analyzer.notation import parse, write
 from analyzer.match import replay_record
@@ -452,7 +453,8 @@ def test_the_arm_is_written_after_the_tile_and_reads_back():
     assert not table.errors and table.games[0].moves[1].arm == 1
 
 
-LAYOUT_RECORDS = ["variant-french.dom", "variant-cross.dom", "variant-cross-sleepers-no.dom", "variant-cross-9.dom"]
+LAYOUT_RECORDS = ["variant-french.dom", "variant-cross.dom", "variant-cross-sleepers-no.dom", "variant-cross-9.dom",
+                  "variant-cross-alike-arms.dom"]
 
 
 @pytest.mark.parametrize("name", LAYOUT_RECORDS)
@@ -498,3 +500,32 @@ def test_random_layout_matches_validate_clean(name, options):
             assert all(any(a.state == START for a in s.arms) for s in rep.steps if s.move is not None and s.move.draw)
     assert (draws > 0) == (variant.drawing is not None)
     assert (branches > 0) == (variant.layout == "tree")
+
+
+def test_a_tile_on_a_later_alike_arm_is_analysed_as_the_same_move():
+    """records/variant-cross-alike-arms.dom: C's [3-4]>3 in round 3 goes on arm 3 while arm 1 is
+    alike (both open, both ending in 3). The search lists one move per class of alike arms, so the
+    played move is that one (the positions after either are the same); analysing the record used to
+    fail with StopIteration."""
+    record = parse((RECORDS / "variant-cross-alike-arms.dom").read_text())
+    (rep,) = replay_record(record)
+    assert rep.valid, rep.errors
+    later = [(n, s) for n, s in enumerate(rep.steps) if s.move is not None and s.move.arm is not None
+             and rep.position_at(n).canonical(s.move) != s.move]
+    assert later and later[0][1].entry.round == 3 and later[0][1].move.arm == 3
+    for n, step in later:
+        pos = rep.position_at(n)
+        same = pos.canonical(step.move)
+        assert same in pos.legal_moves() and same.arm < step.move.arm and same.tile == step.move.tile
+        one, other = pos.copy(), pos.copy()
+        one.push(step.move)
+        other.push(same)
+        assert one.key() == other.key()
+    (analysis,) = analyze(record, node_limit=2000)
+    decided = {d.index: d for d in analysis.decisions}
+    assert any(step.index in decided for _, step in later)
+    for _, step in later:
+        if step.index in decided:
+            d = decided[step.index]
+            (played,) = [a for a in d.alternatives if a.played]
+            assert played.value == d.played_value

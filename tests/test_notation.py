@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer.diagnostics import NotationError
+from analyzer.generate import random_game
 from analyzer.notation import parse, read, write, write_table
 from analyzer.record import ANNOTATIONS, Game, HandEntry, MoveEntry, Record, Span, StatedResult
 from analyzer.tiles import Tile
@@ -465,3 +466,41 @@ def test_written_games_read_back_equal(players, annotations, comments):
                 moves=moves, remark="gesperrt")
     assert parse(write(game)).games == [game]
     assert parse(write(replace(game, tags={}))).games == [replace(game, tags={})]
+
+
+# ---- a table stays a table ---------------------------------------------------------------------
+
+def _table_text(seed: int) -> str:
+    """A legal random game written as the book table, with a comment in a cell, one before the
+    first row and the remark as a line of prose under the rows."""
+    game = random_game(seed=seed)
+    first = game.players.index(game.moves[0].player)
+    n = len(game.players)
+    moves = [replace(m, round=1 + (first + k) // n) for k, m in enumerate(game.moves)]
+    moves[5] = replace(moves[5], comment="gut gespielt")
+    game = replace(game, moves=moves, comments=["aus dem Turnier"])
+    return write_table(game) + "Das Spiel ist aus.\n"
+
+
+def test_a_table_is_written_back_as_the_same_table():
+    text = _table_text(4)
+    record = parse(text)
+    assert not record.errors and record.games[0].form == "table"
+    assert record.games[0].remark == "Das Spiel ist aus." and record.games[0].moves[5].comment == "gut gespielt"
+    assert write(record) == text
+
+
+def test_a_repaired_table_is_written_as_the_table_it_was():
+    from analyzer.repair import repair
+    from analyzer.replay import replay
+
+    text = _table_text(4)
+    (original,) = parse(text).games
+    played = [m for m in original.moves if m.tile is not None]
+    slip, typo = played[6].tile, Tile.of(played[6].tile.low, (played[6].tile.high + 1) % 7)
+    row = next(line for line in text.split("\n") if str(slip) in line and line[:1].isdigit())
+    slipped = parse(text.replace(row, row.replace(str(slip), str(typo))))
+    assert not replay(slipped.games[0]).valid
+    best = repair(slipped.games[0]).best
+    assert best is not None and best.game == original
+    assert write(replace(slipped, games=[best.game])) == text

@@ -82,9 +82,17 @@ class AgainstTheRest:
 @dataclass
 class Alternative:
     move: str
-    value: int
+    value: int | None             # None: no open-hands value (a hand the record does not show)
     best: bool = False
     played: bool = False
+    fair: object | None = None    # its fair value (``analysis.fair.FairValue``), in a fair analysis
+
+    def as_dict(self, fair: bool = False) -> dict:
+        d = {"move": self.move, "value": self.value, "best": self.best, "played": self.played}
+        if fair:
+            d["fair"] = None if self.fair is None else {"mean": self.fair.mean, "ci95": list(self.fair.ci95),
+                                                        "p_win": self.fair.p_win}
+        return d
 
 
 @dataclass
@@ -103,10 +111,15 @@ class Decision:
     best_value: int
     loss: int                     # from the mover's side, never negative
     cls: str | None               # inaccuracy / mistake / blunder
+    fair: object | None = None    # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
 
-    def as_dict(self) -> dict:
+    def as_dict(self, fair: bool = False) -> dict:
         d = asdict(self)
         d["class"] = d.pop("cls")
+        d.pop("fair")
+        d["alternatives"] = [a.as_dict(fair) for a in self.alternatives]
+        if fair:
+            d["fair"] = None if self.fair is None else self.fair.as_dict()
         return d
 
     @classmethod
@@ -137,18 +150,29 @@ class GameAnalysis:
     note: str | None = None               # what the values assume (the variant's search note)
     perspective: str | None = None        # whose values these are, when not the first side's
     lines: list[dict] = field(default_factory=list)          # best continuations, when asked for
+    # the fair analysis (``analysis.fair``), when asked for
+    fair: bool = False
+    fair_seats: list[str] = field(default_factory=list)    # the players judged by what they could know
+    fair_note: str | None = None          # which seats were analysed, why the others were not, assumptions
+    fair_critical: Decision | None = None
+    fair_error: str | None = None         # the record's facts admit no world (the move that contradicts them)
 
     def as_dict(self) -> dict:
-        return {
+        fair = self.fair
+        out = {
             "title": self.title, "players": self.players, "sides": self.sides,
-            "decisions": [d.as_dict() for d in self.decisions],
+            "decisions": [d.as_dict(fair) for d in self.decisions],
             "moves": [{"player": p, "move": m} for p, m in self.moves],
             "values": self.values,
-            "critical": self.critical.as_dict() if self.critical else None,
+            "critical": self.critical.as_dict(fair) if self.critical else None,
             "turning_point": self.turning_point,
             "analysed_steps": self.analysed_steps, "stopped": self.stopped,
             "note": self.note, "perspective": self.perspective,
         }
+        if fair:
+            out.update(fair_seats=self.fair_seats, fair_note=self.fair_note, fair_error=self.fair_error,
+                       fair_critical=self.fair_critical.as_dict(fair) if self.fair_critical else None)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> GameAnalysis:
@@ -218,7 +242,8 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.stopped = f"the deal has errors, so nothing can be analysed{where}: {first.code}: {first.message}"
         return out
     if any(rep.initial.hidden):
-        out.stopped = "the deal is not fully known, so exact values cannot be computed"
+        out.stopped = ("the deal is not fully known, so exact values with every hand open cannot be computed; "
+                       "the fair analysis (domino analyze --fair) judges the players whose hand is known")
         return out
     prefix = rep.legal_prefix
     pos, why = _start(rep, prefix)
@@ -245,10 +270,7 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                    for seat in range(variant.players)}
         teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     if prefix < len(rep.steps):
-        bad = rep.steps[prefix]
-        first = next(d for d in bad.diagnostics if d.severity == "error")
-        out.stopped = (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
-                       f"{first.code}: {first.message}")
+        out.stopped = stop_reason(rep)
     solver = solvers[0] if individual else (solver or _searcher(variant, fast, node_limit, table_mb))
     # the line as played: the position before every step (a copy) and the points scored before it;
     # the values are then searched from the end of the line back to the deal, so that each search
@@ -332,6 +354,17 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     return out
 
 
+def stop_reason(rep: Replay) -> str | None:
+    """Why the analysis stops before the end of the record: its first move with an error."""
+    prefix = rep.legal_prefix
+    if prefix >= len(rep.steps):
+        return None
+    bad = rep.steps[prefix]
+    first = next(d for d in bad.diagnostics if d.severity == "error")
+    return (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
+            f"{first.code}: {first.message}")
+
+
 @dataclass
 class _Point:
     """A step of the line as played: the position before it (None for a Muggins call, which moves
@@ -351,9 +384,10 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
     values = [(m, scored + v) for m, v in mover.values(pos)]
     pick = max if side == 0 else min
     best = pick(v for _, v in values)
-    played_value = next(v for m, v in values if m == played)
+    same = pos.canonical(played)          # a tile on an arm alike to an earlier one is that move
+    played_value = next(v for m, v in values if m == same)
     loss = abs(best - played_value)
-    alts = [Alternative(_move_text(m), v, v == best, m == played) for m, v in values]
+    alts = [Alternative(_move_text(m), v, v == best, m == same) for m, v in values]
     player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
     out.decisions.append(Decision(
         step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,

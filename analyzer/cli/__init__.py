@@ -24,6 +24,7 @@ from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
 from ..search.core import CORE, TABLE_MB
+from .fair import _alt_order, _analyze_fair, _inference, _print_fair, _print_inference
 
 
 def clean_errors(command):
@@ -386,8 +387,11 @@ def _write_repaired(src: Source, out_path: str, reports: dict) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
 @_output_options
 @_passes_option
+@click.option("--view", "view", metavar="SEAT|public",
+              help="After each move, what this player (or the public) can infer: the number of deals "
+                   "consistent with what he has seen and each tile's probability in each hand.")
 @clean_errors
-def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes):
+def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, view):
     """Show every game move by move: the open ends, every hand, and what each pass proves.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
@@ -407,9 +411,10 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes):
         elif quiet or result["error"]:
             _echo_errors(result)
         elif as_json:
-            games += [{"file": src.label, **replay_data(rep)} for rep in reps]
+            games += [{"file": src.label, **replay_data(rep),
+                       **({"inference": _inference(rep, view)} if view else {})} for rep in reps]
         else:
-            _print_replays(reps)
+            _print_replays(reps, view)
     _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
 
 
@@ -417,8 +422,10 @@ def _names(rep: Replay, mask: int) -> str:
     return " ".join(hand_names(rep, mask)) or "-"
 
 
-def _print_replays(reps: list[Replay]) -> None:
+def _print_replays(reps: list[Replay], view: str | None = None) -> None:
     for number, rep in enumerate(reps, 1):
+        inferred = _inference(rep, view) if view else {"steps": []}
+        seen = {s["seen"]: s for s in inferred["steps"]}
         click.echo(f"Game {number}: {rep.title}  [{rep.variant.name}]")
         sides = " vs ".join(rep.side_name(s) for s in range(rep.variant.seating.sides))
         click.echo(f"Players in play order: {', '.join(rep.players)}  ({sides})")
@@ -426,6 +433,11 @@ def _print_replays(reps: list[Replay]) -> None:
             click.echo(f"  {diag}")
         for seat, name in enumerate(rep.players):
             click.echo(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
+        if 0 in seen:
+            click.echo(f"  What {view} can infer from the deal:")
+            _print_inference(seen[0])
+        if inferred.get("stopped"):
+            click.echo(f"  Inference stops: {inferred['stopped']}")
         for step in rep.steps:
             entry = step.entry
             what = entry_text(entry)
@@ -455,6 +467,8 @@ def _print_replays(reps: list[Replay]) -> None:
                 click.echo(f"       {{{entry.comment}}}")
             for diag in step.diagnostics:
                 click.echo(f"       {diag}")
+            if step.index + 1 in seen:
+                _print_inference(seen[step.index + 1])
         for diag in rep.end_diagnostics:
             click.echo(f"  {diag}")
         if rep.match is not None:
@@ -471,7 +485,9 @@ def _print_replays(reps: list[Replay]) -> None:
 
 
 # -- analyze --------------------------------------------------------------------------------
-def _signed(v: int) -> str:
+def _signed(v: int | None) -> str:
+    if v is None:
+        return "?"
     return f"{v:+d}" if v else "0"
 
 
@@ -490,9 +506,20 @@ def _signed(v: int) -> str:
                    "analysis stops and says so (default 2,000,000).")
 @click.option("--table-mb", type=click.FloatRange(min=1), default=TABLE_MB, show_default=True, metavar="MB",
               help="Memory the exact search's transposition table may take (a full table replaces entries).")
+@click.option("--fair", is_flag=True,
+              help="Also judge every move by what its player could know: the mean value over the deals "
+                   "consistent with what he had seen (its processes: --jobs).")
+@click.option("--seat", "seats", multiple=True, metavar="NAME",
+              help="With --fair: the player to judge (repeatable; default every player whose hand is known).")
+@click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
+              help="With --fair: deals drawn for a decision that has more than --exact-below of them.")
+@click.option("--exact-below", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
+              help="With --fair: solve every consistent deal when there are at most N.")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+              help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
-            max_nodes, table_mb):
+            max_nodes, table_mb, fair, seats, worlds, exact_below, seed):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -503,6 +530,14 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
 
     options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
                        table_mb=table_mb)
+    if not fair and _all_partial(paths, options):
+        fair = True
+        click.echo("Some hands of these records are not known, so no exact values with every hand open: "
+                   "each move of a player whose hand is known is judged by what he could know "
+                   "(the fair analysis, as with --fair).", err=True)
+    if fair:
+        return _analyze_fair(paths, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
+                                                                  seed=seed, workers=jobs, node_limit=max_nodes))
     sources = _sources(paths)
     if graph_path:
         _not_an_input(graph_path, sources, "--graph")
@@ -525,6 +560,19 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     if graph_path:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
     _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
+
+
+def _all_partial(paths, options: Options) -> bool:
+    """Whether every record named has a game whose deal is not fully known (then ``analyze``
+    runs the fair analysis for the seats whose hand is known instead of refusing)."""
+    sources = [src for src in _sources(paths)]
+    if not sources or any(not src.readable for src in sources):
+        return False
+    for src in sources:
+        _, reps = _record(src, options)
+        if not reps or not any(any(rep.initial.hidden) for rep in reps):
+            return False
+    return True
 
 
 def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:
@@ -554,22 +602,37 @@ def _print_analysis(number: int, result) -> None:
         deal = result.values[0]
         click.echo("Value of the deal with best play: "
                    + (_signed(deal) if deal is not None else "not computed (see the note below)"))
+    if result.fair_note:
+        click.echo(f"Fair analysis: {result.fair_note}")
     for d in result.decisions:
         where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
         verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
         click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
                    f" best {_signed(d.best_value)}; {verdict}")
-        for alt in sorted(d.alternatives, key=lambda a: -a.value if d.side == 0 else a.value):
+        if getattr(d, "fair", None) is not None:
+            _print_fair(d)
+        for alt in sorted(d.alternatives, key=lambda a: _alt_order(a, d.side)):
             marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
-            click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}  {marks}")
+            fair = ""
+            if getattr(alt, "fair", None) is not None:
+                lo, hi = alt.fair.ci95
+                fair = (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
+                        + f"  wins {alt.fair.p_win:.0%}")
+            click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}{fair}  {marks}")
     if result.critical:
         c = result.critical
         best = ", ".join(a.move for a in c.alternatives if a.best)
         click.echo(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
                    + f" (line {c.line}, column {c.column}): loses {c.loss}"
                    + (f" ({c.cls})" if c.cls else "") + f"; best was {best} ({_signed(c.best_value)})")
-    elif result.decisions:
+    elif result.decisions and not result.fair:
         click.echo("No move lost anything: every decision was best.")
+    if result.fair_critical is not None:
+        c = result.fair_critical
+        click.echo(f"Critical move by what the player could know: {c.player} {c.played}"
+                   + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
+                   f"average over {c.fair.worlds:,} deals ({c.fair.method}); best was {c.fair.best}; "
+                   f"verdict: {c.fair.verdict}")
     if result.turning_point is not None:
         i = result.turning_point
         player, move = result.moves[i]

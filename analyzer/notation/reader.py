@@ -1,42 +1,38 @@
 """Read record text into a :class:`~analyzer.record.Record`, collecting every problem as a diagnostic.
 
-The grammar (``grammar/record.lark``) is parsed LALR(1) with lark's contextual lexer. A syntax error
-is recorded, the parser skips the offending word (or supplies a missing ``]``) and goes on, so a broken
-record still yields every error and every move that could be read. The transformer turns each rule
-into a domain object; :class:`_GameBuilder` then puts the pieces of one game together."""
+The grammar (``grammar/record.lark``) is parsed LALR(1) with lark's contextual lexer, and the
+transformer is applied inside the parser as each rule is reduced, so no parse tree is built; positions
+come from the tokens. A syntax error is recorded (:mod:`.recovery`), the parser skips the offending
+word (or supplies a missing ``]``, or drops an unfinished construct) and goes on, so a broken record
+still yields every error and every move that could be read. The transformer turns each rule into a
+domain object; :class:`_GameBuilder` then puts the pieces of one game together."""
 from __future__ import annotations
 
 import re
-from copy import copy
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput
 
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
+from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
 
 __all__ = ["parse", "parser", "split_players", "derive_players"]
 
 
 def grammar_text(name: str = "record.lark") -> str:
-    """A grammar file: from the installed package (``analyzer.grammar``), or, in a source tree
-    that is imported without being installed, from ``grammar/`` beside the package."""
-    try:
-        return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
-    except ModuleNotFoundError:
-        return (Path(__file__).resolve().parents[2] / "grammar" / name).read_text(encoding="utf-8")
-
-
-@cache
-def parser() -> Lark:
-    """The record parser, built once from the grammar."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=True)
+    """A grammar file: in a source tree, from ``grammar/`` beside the package (so a checkout never
+    reads the grammar of another installed copy), else from the installed ``analyzer.grammar``."""
+    local = Path(__file__).resolve().parents[2] / "grammar" / name
+    if local.is_file():
+        return local.read_text(encoding="utf-8")
+    return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
 
 
 # ---- players ----------------------------------------------------------------------------------------
@@ -140,11 +136,19 @@ class _Unknown:
 
 _UNKNOWN = _Unknown()
 _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s*:$")
+_LINE_BREAK = re.compile(r"[ \t\xa0]*\r?\n[ \t\xa0]*")
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
 
 
-def _span(obj) -> Span:
-    return Span(obj.line, obj.column)
+# Positions repeat from record to record, and a Span (a frozen value) is slow to make: each is made once.
+_span = lru_cache(maxsize=1 << 16)(Span)
+
+
+@lru_cache(maxsize=4096)
+def _tile(text: str) -> Tile:
+    """The tile a TILE token names (a record repeats the same few spellings, so each is read once)."""
+    m = _TILE_RE.match(text)
+    return Tile.of(int(m.group(1)), int(m.group(2)))
 
 
 def unescape(text: str, chars: str) -> str:
@@ -154,145 +158,255 @@ def unescape(text: str, chars: str) -> str:
 
 # ---- transformer: one method per rule ----------------------------------------------------------
 
+
 @dataclass
 class _Log:
     """The notation problems found while building a record's games."""
 
     source: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    failed: Span | None = None      # where the last rule method failed (a bug), if one did
+    text: str | None = None         # the text as written, when the lexer was given a marked copy
+
+    def written(self, token: Token) -> str:
+        """A token's text as written (free text may hold a brace the lexer saw marked)."""
+        return str(token) if self.text is None else self.text[token.start_pos:token.end_pos]
+
+    left_out: int = 0               # problems beyond MAX_DIAGNOSTICS, counted only
 
     def report(self, pos: Span, code: str, message: str, severity: str = "error", **details) -> None:
         self.diagnostics.append(Diagnostic(severity, code, message, pos.line, pos.column,
                                            self.source, details))
+        if len(self.diagnostics) > 2 * MAX_DIAGNOSTICS:    # keep the first ones by place, count the rest
+            self.diagnostics.sort(key=lambda d: (d.line or 0, d.column or 0))
+            self.left_out += len(self.diagnostics) - MAX_DIAGNOSTICS
+            del self.diagnostics[MAX_DIAGNOSTICS:]
 
 
-@v_args(inline=True, meta=True)
+_CURRENT_LOG: ContextVar[_Log] = ContextVar("record_log")
+
+
+class _Broken:
+    """What a rule method that failed (a bug) returns; the game around it is left out."""
+
+
+_BROKEN = _Broken()
+
+
+class _MoveList(list):
+    """The items of a move list (a bare move list at the top of a file is a game of its own)."""
+
+
+def _first_pos(value) -> Span | None:
+    """Where ``value`` (a token, a piece with a ``pos``, or a list of them) starts in the text."""
+    if isinstance(value, Token):
+        return _span(value.line, value.column)
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            pos = _first_pos(item)
+            if pos is not None:
+                return pos
+        return None
+    return getattr(value, "pos", None)
+
+
+def _holds_broken(value) -> bool:
+    if value is _BROKEN:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_broken(item) for item in value)
+    return False
+
+
+def _guarded(method):
+    """Call a rule method with its children inline; a failure (a bug) becomes a ``notation`` error
+    where the rule stands, and the game around it is left out (the other games are still read)."""
+    def callback(children):
+        try:
+            return method(*children)
+        except Exception as exc:  # noqa: BLE001 - a bug in one rule must not lose the other games
+            if not _holds_broken(children):
+                pos = _first_pos(children) or Span(0, 0)
+                log = _CURRENT_LOG.get()
+                log.diagnostics.append(Diagnostic("error", "notation", str(exc) or repr(exc),
+                                                  pos.line or None, pos.column or None, log.source))
+                log.failed = pos
+            return _BROKEN
+    return callback
+
+
 class RecordTransformer(Transformer):
-    """Turn a parse tree (one game, or one note before the first game) into domain objects."""
+    """Turn each rule, as the LALR parser reduces it, into a domain object (no tree is built).
 
-    def __init__(self, log: _Log):
+    The parser calls these methods with the rule's children inline; positions come from the tokens.
+    The problems found go to the log of the record being read (a context variable, so one parser
+    serves every thread)."""
+
+    def __init__(self):
         super().__init__()
-        self.log = log
+        for name, value in vars(type(self)).items():
+            if not name.startswith("_") and callable(value):
+                setattr(self, name, _guarded(getattr(self, name)))
+
+    @property
+    def log(self) -> _Log:
+        return _CURRENT_LOG.get()
+
+    # the whole text
+    def start(self, *items) -> list[Game]:
+        """The games, each with the notes that stand before it at the top of the file."""
+        games: list[Game] = []
+        lead_notes: list[_Note] = []
+        for item in items:
+            if item is None or item is _BROKEN:
+                continue
+            if isinstance(item, _Note):
+                lead_notes.append(item)
+                continue
+            if isinstance(item, _MoveList):     # a bare move list at the top of the file
+                moves, item = item, self._game(_first_pos(item), [], item)
+                if item is _BROKEN:
+                    continue
+                if not item.moves:              # nothing readable: not a game, only its notes
+                    lead_notes += [note for note in moves if isinstance(note, _Note)]
+                    continue
+            item.comments[:0] = [note.text for note in lead_notes if note.text]
+            lead_notes = []
+            games.append(item)
+        return games
 
     # games
-    def game(self, meta, header, body=None) -> Game:
-        return _GameBuilder(self.log, _span(meta)).build(header, body)
+    def game(self, header, body=None) -> Game:
+        return self._game(_first_pos(header), header, body)
 
-    def table_game(self, meta, table) -> Game:
-        return _GameBuilder(self.log, _span(meta)).build([], table)
+    def table_game(self, table) -> Game:
+        return self._game(table.pos, [], table)
+
+    def _game(self, pos: Span, header, body) -> Game | _Broken:
+        log = self.log
+        if log.failed is not None and (log.failed.line, log.failed.column) >= (pos.line, pos.column):
+            return _BROKEN                      # a rule inside this game failed: leave it out
+        return _GameBuilder(log, pos).build(header, body)
 
     # notes
-    def comment(self, meta, token) -> _Note:
-        text = re.sub(r"\s*\n\s*", " ", unescape(token[1:-1], "{}"))   # a line break is a space
-        return _Note("comment", text.strip(), _span(meta))
+    def comment(self, token) -> _Note:
+        # kept as written (blanks too), except that a line break and the blanks around it are a space
+        text = _LINE_BREAK.sub(" ", unescape(self.log.written(token)[1:-1], "{}"))
+        return _Note("comment", text, _first_pos(token))
 
-    def remark(self, meta, token) -> _Note:
-        return _Note("remark", token[1:].strip(), _span(meta))
+    def remark(self, token) -> _Note:
+        return _Note("remark", self.log.written(token)[1:].strip(), _first_pos(token))
 
-    def text_remark(self, meta, token) -> _Note:
-        return _Note("remark", token.strip(), _span(meta))
+    def text_remark(self, token) -> _Note:
+        return _Note("remark", self.log.written(token).strip(), _first_pos(token))
 
     # header: tags and hands
-    def header(self, meta, *items) -> list:
+    def header(self, *items) -> list:
         return list(items)
 
-    def tag(self, meta, name, value) -> _Tag:
-        return _Tag(str(name), unescape(value[1:-1], '"'), _span(meta))
+    def tag(self, bracket, name, value) -> _Tag:
+        return _Tag(str(name), unescape(self.log.written(value)[1:-1], '"'), _first_pos(bracket))
 
-    def hand(self, meta, start, holding) -> HandEntry:
+    def hand(self, start, holding) -> HandEntry:
         player = _HAND_START_RE.match(start).group("name")
-        pos = _span(meta)
+        pos = _first_pos(start)
         if holding is _UNKNOWN:
             return HandEntry(player, None, pos)
         if holding is None:
             self.log.report(pos, "empty-hand", f"{player}'s hand lists no tiles; write '{player}: ?' "
                             "for a hand the record does not know", "warning", player=player)
             holding = []
-        good = [t for t in holding if t.tile is not None]
-        return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good))
+        read = [t for t in holding if isinstance(t, _TileRead)]
+        good = [t for t in read if t.tile is not None]
+        return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good),
+                         len(holding) - len(read))
 
-    def tiles(self, meta, *tiles) -> list[_TileRead]:
+    def tiles(self, *tiles) -> list:
+        """The tiles of a hand, then a ``?`` token for each one the record does not show."""
         return list(tiles)
 
-    def unknown(self, meta, token) -> _Unknown:
+    def unknown(self, token) -> _Unknown:
         return _UNKNOWN
 
-    def tile(self, meta, token) -> _TileRead:
-        m = _TILE_RE.match(token)
-        return _TileRead(Tile.of(int(m.group(1)), int(m.group(2))), _span(meta))
+    def tile(self, token) -> _TileRead:
+        return _TileRead(_tile(str(token)), _span(token.line, token.column))
 
-    def bad_tile(self, meta, token) -> _TileRead:
-        self.log.report(_span(meta), "bad-tile", f"'{token}' is not a tile; write a tile as [a-b] "
-                        "with two numbers, like [3-6]", text=str(token))
-        return _TileRead(None, _span(meta))
+    def bad_tile(self, token) -> _TileRead:
+        self.log.report(_first_pos(token), "bad-tile", f"'{shown(token)}' is not a tile; write a tile "
+                        "as [a-b] with two numbers, like [3-6]", text=str(token))
+        return _TileRead(None, _first_pos(token))
 
     # moves
-    def moves(self, meta, *items) -> list:
-        return list(items)
+    def moves(self, *items) -> _MoveList:
+        return _MoveList(items)
 
-    def move_number(self, meta, token) -> _MoveNumber:
-        return _MoveNumber(int(token.rstrip(".")), _span(meta))
+    def move_number(self, token) -> _MoveNumber:
+        return _MoveNumber(int(token.rstrip(".")), _first_pos(token))
 
-    def move(self, meta, name, play) -> _Move:
-        return _Move(str(name), play, _span(meta))
+    def move(self, name, play) -> _Move:
+        return _Move(str(name), play, _span(name.line, name.column))
 
-    def muggins_move(self, meta, name, keyword, points) -> _Move:
-        return _Move(str(name), _Play(None, _span(keyword), muggins=int(points)), _span(meta))
+    def muggins_move(self, name, keyword, points) -> _Move:
+        return _Move(str(name), _Play(None, _first_pos(keyword), muggins=int(points)), _first_pos(name))
 
-    def nameless_move(self, meta, play) -> _Move:
-        return _Move(None, play, _span(meta))
+    def nameless_move(self, play) -> _Move:
+        return _Move(None, play, play.pos)
 
-    def play(self, meta, action, annotation, claim=None) -> _Play:
+    def play(self, action, annotation, claim=None) -> _Play:
+        if annotation is None and claim is None:
+            return action
         return replace(action, annotation=str(annotation) if annotation else None,
                        claim=int(claim[1:]) if claim else None)
 
-    def tile_play(self, meta, tile, end, arm=None) -> _Play:
+    def tile_play(self, tile, end, arm=None) -> _Play:
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
         number = int(end[1:].strip()) if end else None
         if number is not None and not tile.tile.matches(number):
-            self.log.report(_span(end), "bad-end", f"{tile.tile} has no {number}, so it cannot have "
-                            f"been played on a {number}", tile=str(tile.tile), end=number)
+            self.log.report(_first_pos(end), "bad-end", f"{tile.tile} has no {number}, so it cannot "
+                            f"have been played on a {number}", tile=str(tile.tile), end=number)
             number = None
         arm_number = int(arm[1:].strip()) if arm else None
         if arm_number == 0:
-            self.log.report(_span(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)", tile=str(tile.tile))
+            self.log.report(_first_pos(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)",
+                            tile=str(tile.tile))
             arm_number = None
         return _Play(tile.tile, tile.pos, end=number, arm=arm_number)
 
-    def pass_play(self, meta, token) -> _Play:
-        return _Play(None, _span(meta))
+    def pass_play(self, token) -> _Play:
+        return _Play(None, _first_pos(token))
 
-    def draw_play(self, meta, keyword, tile) -> _Play:
+    def draw_play(self, keyword, tile) -> _Play:
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
-        return _Play(tile.tile, _span(meta), draw=True)
+        return _Play(tile.tile, _first_pos(keyword), draw=True)
 
-    def draw_unknown(self, meta, keyword, token) -> _Play:
-        return _Play(None, _span(meta), draw=True)
+    def draw_unknown(self, keyword, token) -> _Play:
+        return _Play(None, _first_pos(keyword), draw=True)
 
-    def bad_play(self, meta, token) -> _Play:
-        self.log.report(_span(meta), "bad-move", f"'{token}' is not a move; write a tile like [3-6], "
-                        "pass, or ---- for no move", text=str(token))
-        return _Play(None, _span(meta), readable=False)
+    def bad_play(self, token) -> _Play:
+        self.log.report(_first_pos(token), "bad-move", f"'{shown(token)}' is not a move; write a "
+                        "tile like [3-6], pass, or ---- for no move", text=str(token))
+        return _Play(None, _first_pos(token), readable=False)
 
     # table
-    def table(self, meta, header, *items) -> _Table:
+    def table(self, header, *items) -> _Table:
+        keyword, columns = header
         notes = [item for item in items if isinstance(item, _Note)]
         rows = [item for item in items if isinstance(item, _Row)]
-        return _Table(header, notes, rows, _span(meta))
+        return _Table(columns, notes, rows, _first_pos(keyword))
 
-    def table_header(self, meta, keyword, *columns) -> list[_Column]:
-        return list(columns)
+    def table_header(self, keyword, *columns) -> tuple[Token, list[_Column]]:
+        return keyword, list(columns)
 
-    def column(self, meta, keyword, name) -> _Column:
-        return _Column(str(name), _span(name))
+    def column(self, keyword, name) -> _Column:
+        return _Column(str(name), _first_pos(name))
 
-    def row(self, meta, number, *items) -> _Row:
-        return _Row(int(number.rstrip(".")), list(items), _span(meta))
+    def row(self, number, *items) -> _Row:
+        return _Row(int(number.rstrip(".")), list(items), _first_pos(number))
 
-    def no_move(self, meta, token) -> _NoMove:
-        return _NoMove(_span(meta))
+    def no_move(self, token) -> _NoMove:
+        return _NoMove(_first_pos(token))
 
 
 # ---- putting one game together ------------------------------------------------------------------
@@ -363,7 +477,7 @@ class _GameBuilder:
             more = f" (and the {len(nameless) - 1} after it)" if len(nameless) > 1 else ""
             self.log.report(first.pos, "no-player", f"the move {_play_text(first.play)}{more} "
                             "names no player; write it as 'PLAYER TILE', like 'B [1-1]'",
-                            count=len(nameless))
+                            count=len(nameless), moves=[_play_text(m.play) for m in nameless])
             nameless.clear()
 
     def _table_players(self, game: Game, table: _Table, hands) -> tuple[str, ...]:
@@ -421,6 +535,8 @@ class _GameBuilder:
             if isinstance(event, MoveEntry):
                 game.moves.append(event)
             elif event.kind == "remark" and i > last_move:
+                if not remark:
+                    game.remark_pos = event.pos
                 remark.append(event.text)
             elif not event.text:
                 continue
@@ -446,193 +562,64 @@ def _play_text(play: _Play) -> str:
     return "pass" if play.tile is None else str(play.tile)
 
 
-# ---- syntax errors -----------------------------------------------------------------------------
+# ---- the parser -----------------------------------------------------------------------------------
 
-_EXPECTED = {
-    "TILE": "a tile like [3-6]",
-    "PASS": "pass",
-    "NOMOVE": "---- (no move)",
-    "ANNOT": "an annotation (! ? !! ?? !? ?! *)",
-    "END": "@N (the number the tile was played on)",
-    "ARM": ">N (the arm the tile was played on)",
-    "NAME": "a name",
-    "TAG_NAME": "a tag name like Event",
-    "HAND_START": "a hand like A: [0-5] [1-3] ...",
-    "QMARK": "? (hand not known)",
-    "POINTS": "the points of a muggins call, like 10",     # (a claim and "muggins" are never
-                                                            # the only choice, so not listed)
-    "_LSQB": 'a tag like [Event "..."]',
-    "STRING": 'a quoted value like "..."',
-    "_RSQB": "']'",
-    "MOVENUM": "a move number like 1.",
-    "ROWNUM": "a row number",
-    "KW_ROUND": "a table header like Runde Spieler A Spieler B ...",
-    "KW_PLAYER": "Spieler or Player",
-    "COMMENT": "a {comment}",
-    "REMARK": "a ; remark",
-    "$END": "the end of the text",
-}
+def _transformer_key() -> tuple:
+    return tuple(vars(RecordTransformer).values())
 
 
-def friendly_expected(names) -> str:
-    wanted = [text for name, text in _EXPECTED.items() if name in names]
-    if not wanted:
-        return ""
-    if len(wanted) == 1:
-        return f"; expected {wanted[0]}"
-    return "; expected one of: " + ", ".join(wanted)
+@cache
+def _parser(key: tuple) -> Lark:
+    # cache=True: lark keeps the grammar's analysis in a file of the temporary folder, so that the
+    # next process builds the parser in a tenth of the time
+    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
+                transformer=RecordTransformer(), cache=True)
+    for rule in lark.rules:
+        # lark names a rule's origin with a Token; the parser looks the name up in tables keyed by
+        # str, and Token's own __eq__ then runs at every reduction. A plain str compares in C.
+        rule.origin.name = str(rule.origin.name)
+    return lark
 
 
-def caret_context(text: str, line: int, column: int) -> str:
-    """The source line and a caret under ``column``."""
-    lines = text.split("\n")
-    source_line = lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
-    pad = "".join(c if c == "\t" else " " for c in source_line[:column - 1])
-    return f"{source_line}\n{pad}^"
-
-
-def _word_at(text: str, pos: int) -> int:
-    """The end of the unreadable word at ``pos``: to the end of the line for an unclosed { or "."""
-    if text[pos] in '{"':
-        end = text.find("\n", pos)
-        return len(text) if end < 0 else end
-    end = pos + 1
-    while end < len(text) and not text[end].isspace() and text[end] not in '[]{};"':
-        end += 1
-    return end
-
-
-def _shown(value: str) -> str:
-    value = value.split("\n")[0]
-    return value if len(value) <= 30 else value[:27] + "..."
-
-
-def _try_feed(interactive, tokens) -> bool:
-    """Whether the parser would take ``tokens``; tried on a copy that builds no tree (lark's tree
-    builder may extend a child's list in place, which a shallow copy shares)."""
-    trial = interactive.copy(deepcopy_values=False)
-    conf = copy(trial.parser_state.parse_conf)
-    conf.callbacks = {}
-    trial.parser_state.parse_conf = conf
-    try:
-        for token in tokens:
-            trial.feed_token(token)
-    except UnexpectedInput:
-        return False
-    return True
-
-
-class _Recovery:
-    """The ``on_error`` handler: report the error, then skip the bad word or supply a missing ']'."""
-
-    def __init__(self, text: str, source: str):
-        self.text = text
-        self.source = source
-        self.diagnostics: list[Diagnostic] = []
-
-    def syntax(self, line: int, column: int, found: str, expected) -> Diagnostic:
-        return Diagnostic("error", "syntax", f"unexpected {found}{friendly_expected(expected)}",
-                          line, column, self.source, {"expected": sorted(expected)},
-                          caret_context(self.text, line, column))
-
-    def end_of_text(self, expected) -> Diagnostic:
-        lines = self.text.split("\n")
-        return self.syntax(len(lines), len(lines[-1]) + 1, "end of text", expected)
-
-    def __call__(self, error: UnexpectedInput) -> bool:
-        if isinstance(error, UnexpectedCharacters):
-            pos = error.pos_in_stream
-            end = _word_at(self.text, pos)
-            self.diagnostics.append(self.syntax(error.line, error.column,
-                                                repr(_shown(self.text[pos:end])), error.allowed or ()))
-            error.interactive_parser.lexer_thread.state.line_ctr.feed(self.text[pos:end])
-            return True
-        if not isinstance(error, UnexpectedToken):
-            return False
-        token = error.token
-        closer = Token("_RSQB", "]")
-        if token.type == "$END":
-            if "_RSQB" in error.expected and _try_feed(error.interactive_parser, [closer, token]):
-                self.diagnostics.append(self.end_of_text(error.expected))
-                error.interactive_parser.feed_token(closer)
-                return True
-            return False
-        self.diagnostics.append(self.syntax(token.line, token.column, repr(_shown(str(token))),
-                                            error.expected))
-        if "_RSQB" in error.expected and _try_feed(error.interactive_parser, [closer, token]):
-            error.interactive_parser.feed_token(closer)
-            error.interactive_parser.feed_token(token)
-        return True
-
-
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
-
-
-def _parse_tree(text: str, source: str) -> tuple[Tree | None, list[Diagnostic]]:
-    """Parse with recovery. An unfinished construct at the end of the text cannot be skipped past,
-    so its last token is blanked out (positions stay valid) and the text parsed again."""
-    work = text
-    first_end_error: Diagnostic | None = None
-    while True:
-        recovery = _Recovery(work, source)
-        try:
-            tree = parser().parse(work, on_error=recovery)
-        except UnexpectedToken as error:      # only an unexpected end of text gets here
-            if first_end_error is None:
-                first_end_error = recovery.end_of_text(error.expected)
-            start, end = error.token.start_pos, error.token.end_pos
-            if start is None or end is None or end <= start or not work[start:end].strip():
-                return None, recovery.diagnostics + [first_end_error]
-            work = _blank(work, start, end)
-            continue
-        extra = [first_end_error] if first_end_error else []
-        return tree, recovery.diagnostics + extra
+def parser() -> Lark:
+    """The record parser, built once from the grammar: LALR(1) with the contextual lexer, the
+    transformer applied as each rule is reduced (no parse tree is built)."""
+    return _parser(_transformer_key())
 
 
 # ---- the whole record ---------------------------------------------------------------------------
 
 def parse(text: str, source: str = "<record>") -> Record:
-    """Read every game of ``text``; never raises: problems are returned in ``Record.errors``."""
+    """Read every game of ``text``; never raises: problems are returned in ``Record.errors``.
+
+    At most :data:`MAX_DIAGNOSTICS` problems are listed, then one ``too-many-errors`` line says how
+    many more there were."""
     record = Record(source=source)
+    log = _Log(source)
+    recovery = Recovery(text, source)
+    token = _CURRENT_LOG.set(log)
+    lexed = marked(text)
+    if lexed is not text:
+        log.text = text
     try:
-        tree, diagnostics = _parse_tree(text, source)
-        record.errors.extend(diagnostics)
-        if tree is not None:
-            _build_record(record, tree, source)
+        games = parser().parse(lexed, on_error=recovery)
+        record.games.extend(games)
+    except UnexpectedInput:             # the text stops inside something that cannot be dropped
+        pass
     except Exception as exc:  # noqa: BLE001 - parse() promises diagnostics, never an exception
         record.errors.append(Diagnostic("error", "internal", f"the reader failed: {exc!r}",
                                         source=source))
-    record.errors.sort(key=lambda d: (d.line or 0, d.column or 0))
-    return record
-
-
-def _build_record(record: Record, tree: Tree, source: str) -> None:
-    log = _Log(source)
-    transformer = RecordTransformer(log)
-    lead_notes: list[_Note] = []
-    for child in tree.children:
-        if child is None:
-            continue
-        try:
-            item = transformer.transform(child)
-            if isinstance(item, _Note):
-                lead_notes.append(item)
-                continue
-            if child.data == "moves":      # a bare move list at the top of the file
-                item = _GameBuilder(log, _span(child.meta)).build([], item)
-                if not item.moves:         # nothing readable: not a game
-                    texts = item.comments + ([item.remark] if item.remark else [])
-                    lead_notes += [_Note("comment", text, item.pos) for text in texts]
-                    continue
-            item.comments[:0] = [note.text for note in lead_notes if note.text]
-            lead_notes = []
-        except VisitError as error:        # a bug in a rule method: report it, keep the other games
-            meta = getattr(error.obj, "meta", None)
-            line = meta.line if meta is not None and not meta.empty else None
-            message = str(error.orig_exc) or repr(error.orig_exc)
-            log.diagnostics.append(Diagnostic("error", "notation", message, line,
-                                              meta.column if line else None, source))
-            continue
-        record.games.append(item)
+    finally:
+        _CURRENT_LOG.reset(token)
+    record.errors.extend(recovery.diagnostics)
+    if recovery.end_error is not None:
+        record.errors.append(recovery.end_error)
     record.errors.extend(log.diagnostics)
+    record.errors.sort(key=lambda d: (d.line or 0, d.column or 0))
+    left_out = recovery.left_out + log.left_out + max(0, len(record.errors) - MAX_DIAGNOSTICS)
+    if left_out:
+        del record.errors[MAX_DIAGNOSTICS:]
+        record.errors.append(Diagnostic("error", "too-many-errors", f"{left_out} more problems are "
+                                        f"not listed (only the first {MAX_DIAGNOSTICS} are)",
+                                        source=source, details={"left_out": left_out}))
+    return record

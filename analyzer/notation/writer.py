@@ -52,7 +52,7 @@ def _play(move: MoveEntry) -> str:
 def _hand_line(hand) -> str:
     if hand.tiles is None:
         return f"{hand.player}: ?"
-    return f"{hand.player}:" + "".join(f" {tile}" for tile in hand.tiles)
+    return f"{hand.player}:" + "".join(f" {tile}" for tile in hand.tiles) + " ?" * hand.unknown
 
 
 def _remark_lines(remark: str | None) -> list[str]:
@@ -149,17 +149,17 @@ def write_table(game: Game) -> str:
     lines.append(line("Round", game.players))
     lines += [_comment(c) for c in game.comments if c]
     row_lines = [line(str(number), cells) for number, cells in rows]
-    lines += row_lines + _table_remark(game.remark, row_lines)
+    lines += row_lines + _table_remark(game.remark, row_lines, own_line=game.remark_pos.column == 1)
     return "\n".join(lines) + "\n"
 
 
-def _table_remark(remark: str | None, row_lines: list[str]) -> list[str]:
-    """The remark as the book prints it: after the last cell, or as lines of prose under the rows
-    (a line the reader would take for something else, or prose without rows above it, is written as
-    a ``;`` remark)."""
+def _table_remark(remark: str | None, row_lines: list[str], own_line: bool = False) -> list[str]:
+    """The remark as the book prints it: after the last cell, or (``own_line``: where it stood in
+    the text read) as lines of prose under the rows (a line the reader would take for something
+    else, or prose without rows above it, is written as a ``;`` remark)."""
     if remark is None:
         return []
-    if row_lines and _free_text(remark, "TEXT_REMARK"):
+    if row_lines and not own_line and _free_text(remark, "TEXT_REMARK"):
         row_lines[-1] += "  " + remark
         return []
     return [line if row_lines and _free_text(line, "PARAGRAPH") else f"; {line}".rstrip()
@@ -183,16 +183,20 @@ def _pgn_readable(game: Game, index: int) -> bool:
 
 
 def write(record_or_game: Record | Game) -> str:
-    """Write a record (or one game) in the PGN-like form; games are separated by a blank line.
+    """Write a record (or one game); games are separated by a blank line.
 
-    A game the PGN-like form cannot give back exactly is written as a table instead: a table whose
-    deal is listed in another order than its columns, or a game without moves that is followed by
-    another game (only moves or a table end a game)."""
+    A game read as a book table (``Game.form``) is written as a table again, when it fits one
+    (:func:`table_writable`); every other game in the PGN-like form. A game the PGN-like form cannot
+    give back exactly is written as a table instead: a table whose deal is listed in another order
+    than its columns, or a game without moves that is followed by another game (only moves or a
+    table end a game)."""
     games = record_or_game.games if isinstance(record_or_game, Record) else [record_or_game]
     parts = []
     for index, game in enumerate(games):
         last = index == len(games) - 1
-        if _pgn_readable(game, index) and (game.moves or last):
+        if game.form == "table" and table_writable(game):
+            parts.append(write_table(game))                  # a book table stays a table
+        elif _pgn_readable(game, index) and (game.moves or last):
             parts.append(write_game(game))
         elif table_writable(game):
             parts.append(write_table(game))

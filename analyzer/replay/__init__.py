@@ -189,6 +189,7 @@ class _Replayer:
         valid_tiles = set(v.dealing.tiles)
         size = v.dealing.hand_size
         hands: list[set[Tile] | None] = [None] * n
+        partial = [0] * n             # tiles of a partly known hand the record does not show
         seen: dict[Tile, str] = {}
         first_place: dict[Tile, Span] = {}
         for entry in self.game.hands:
@@ -221,10 +222,11 @@ class _Replayer:
                     seen[tile] = entry.player
                     first_place[tile] = where
                     hand.add(tile)
-            if len(entry.tiles) != size:
-                out.append(self.diag("deal-size", f"{entry.player} is dealt {len(entry.tiles)} tiles; "
-                                     f"each player gets {size}", entry.pos))
+            if len(entry.tiles) + entry.unknown != size:
+                out.append(self.diag("deal-size", f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
+                                     f"tiles; each player gets {size}", entry.pos))
             hands[seat] = hand
+            partial[seat] = entry.unknown
             doubles = sum(t.is_double for t in hand)
             if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags:
                 must = v.dealing.forced and bool(self.game.moves)
@@ -233,7 +235,7 @@ class _Replayer:
                                      + (", so this hand may not be played" if must else ""), entry.pos,
                                      severity="error" if must else "warning", doubles=doubles))
         known = [h for h in hands if h is not None]
-        if len(known) == n - 1 and v.dealing.all_dealt(n) and self.deal_ok(out):
+        if len(known) == n - 1 and v.dealing.all_dealt(n) and self.deal_ok(out) and not any(partial):
             # one unknown hand in a game where every tile is dealt: it is the rest of the set
             seat = hands.index(None)
             rest = valid_tiles - set(seen)
@@ -242,17 +244,20 @@ class _Replayer:
                 seen.update((t, self.players[seat]) for t in rest)
                 out.append(self.diag("hand-inferred", f"{self.players[seat]}'s hand is the rest of the set: "
                                      f"{_tiles_text(sorted(rest))}", self.game.pos, severity="info"))
-        if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known:
+        if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known and not any(partial):
             missing = sorted(valid_tiles - set(seen))
             if missing:
                 out.append(self.diag("deal-missing", f"every tile is dealt in this game, but nobody holds "
                                      f"{_tiles_text(missing)}", self.game.hands[0].pos if self.game.hands else None,
                                      tiles=[str(t) for t in missing]))
-        hidden = [0 if h is not None else size for h in hands]
+        hidden = [partial[s] if h is not None else size for s, h in enumerate(hands)]
         pos = position_for(v, [h if h is not None else () for h in hands], 0, max_pip=v.dealing.max_pip,
                            hidden=hidden)
         pos.pool &= mask_of(valid_tiles)
+        # a partly known hand decides what its known tiles decide (who holds the tile that must
+        # lead); rules that weigh whole hands (the highest double, the heaviest hand) need them whole
         self.hands = hands
+        self.whole = [h is not None and not partial[s] for s, h in enumerate(hands)]
         out += self.redeal(hands)
         return pos, out
 
@@ -337,7 +342,7 @@ class _Replayer:
                                  f"{self.players[leader]}", where, expected=names))
         if req.tile is not None:
             pos.opening = req.tile.bit
-        elif op.double and leader is not None and self.hands[leader] is not None:
+        elif op.double and leader is not None and self.whole[leader]:
             doubles = [t for t in self.hands[leader] if t.is_double]
             if doubles:
                 pos.opening = mask_of(doubles)
@@ -350,7 +355,7 @@ class _Replayer:
                                              f"{_tiles_text(t for t in h if t.is_double)}, so {self.players[s]} "
                                              f"leads", where, expected=self.players[s]))
                         break
-        elif op.heaviest_hand and all(h is not None for h in self.hands[:len(self.players)]):
+        elif op.heaviest_hand and all(self.whole[:len(self.players)]):
             seats = op.heaviest(self.hands)
             if leader is not None and seats and leader not in seats:
                 top = max(sum(t.pips for t in h) for h in self.hands if h is not None)
@@ -361,7 +366,7 @@ class _Replayer:
             if leader is None and seats:
                 leader = min(seats)
         elif ((op.highest_double or (op.first_highest and number == 1 and req.seats is None))
-              and all(h is not None for h in self.hands[:len(self.players)])):
+              and all(self.whole[:len(self.players)])):
             best = op.highest(self.hands)
             if best is not None:
                 seat, tile = best
@@ -757,5 +762,28 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         from ..rules.irregularities import annotate, check_exposed
         annotate(variant, steps, end_diags)
         diags.extend(check_exposed(r, initial, steps))
-    return Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
-                  facts=r.facts, lead=lead)
+    out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
+                 facts=r.facts, lead=lead)
+    if outcome is not None and result is None and any(pos.hidden):
+        _check_decided_result(r, out)
+    return out
+
+
+def _check_decided_result(r: _Replayer, rep: Replay) -> None:
+    """A stated result is still checked where the hidden tiles cannot change it: every deal the
+    record allows gives the same winner and points (``analyzer.inference.decided_result``)."""
+    from ..inference import decided_result
+
+    tag = rep.game.tags.get("Result")
+    try:
+        stated = StatedResult.parse(tag) if tag is not None else None
+    except ValueError:
+        return
+    if stated is None or (decided := decided_result(rep)) is None:
+        return
+    rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != "unchecked-result"]
+    problem = r._compare(stated, rep.outcome, decided)
+    if problem:
+        rep.end_diagnostics.append(r.diag("result-mismatch", f"the record states \"{stated}\" but {problem} "
+                                          "(whatever the tiles it does not show)",
+                                          rep.game.tag_pos.get("Result", rep.game.pos)))

@@ -113,10 +113,11 @@ class AlternativeView:
     move: str                        # as the analysis writes it: "[4-6]@6"
     text: str                        # "[4-6] on the 6"
     tile: Pair | None
-    value: int                       # points for the first side with best play afterwards
+    value: int | None                # points for the first side with best play afterwards (None: a hidden hand)
     best: bool
     played: bool
-    loss: int                        # what it gives away against the best, from the mover's side
+    loss: int | None                 # what it gives away against the best, from the mover's side
+    fair: object | None = None       # its fair value (``analysis.fair.FairValue``), in a fair analysis
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,21 @@ class DecisionView:
     side: int                        # the mover's side (0 maximises the value, 1 minimises it)
     alternatives: list[AlternativeView]   # best first, from the mover's point of view
     best: list[str]                  # the best moves in words
-    best_value: int
-    played_value: int
-    loss: int
+    best_value: int | None
+    played_value: int | None
+    loss: int | None
     cls: str | None                  # inaccuracy / mistake / blunder
+    fair: object | None = None       # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
+
+
+@dataclass(frozen=True)
+class Holds:
+    """What the mover could infer before his move: the deals he could not tell apart and, for each
+    tile he had not seen, the probability that each other hand (or the sleepers) holds it."""
+
+    worlds: int
+    holders: list[str]
+    rows: list[tuple[Pair, list[float]]]
 
 
 @dataclass
@@ -157,10 +169,22 @@ class MoveView:
     turning_point: bool = False
     ends_hand: bool = False
     kind: str = "play"               # "play", "pass", "draw" (from the boneyard) or "muggins" (a call)
+    holds: Holds | None = None       # the mover's view of who holds what, at a fair decision
 
     @property
     def cls(self) -> str | None:
         return self.decision.cls if self.decision else None
+
+    @property
+    def verdict(self) -> str | None:
+        """The fair verdict on a graded move: "real" or "hindsight" (None: not graded, or no fair analysis)."""
+        fair = self.decision.fair if self.decision else None
+        return fair.verdict if fair is not None and fair.verdict != "none" else None
+
+    @property
+    def fair_cls(self) -> str | None:
+        fair = self.decision.fair if self.decision else None
+        return fair.cls if fair is not None else None
 
     @property
     def forced(self) -> bool:
@@ -210,6 +234,27 @@ class GameReport:
     assumption: str | None = None    # what the values assume (the variant's search note, whose values)
     analysed: int = 0                # moves covered by the analysis
     layout: str = "line"             # the variant's layout: "line" or one with arms ("french", "cross"...)
+    fair_note: str | None = None     # the fair analysis: whose moves it judges, and why not the others'
+    fair_critical: int | None = None  # the number of the move that lost the most by what its player knew
+
+    @property
+    def fair(self) -> bool:
+        return any(m.decision is not None and m.decision.fair is not None for m in self.moves)
+
+    @property
+    def fair_points(self) -> list[tuple[int, float]]:
+        """(move number, fair value of the move played) at every fairly judged decision."""
+        out = []
+        for m in self.moves:
+            if m.decision is not None and m.decision.fair is not None:
+                played = next(a for a in m.decision.alternatives if a.played)
+                out.append((m.number, played.fair.mean))
+        return out
+
+    @property
+    def mistakes(self) -> list[int]:
+        """The numbers of the moves graded by either analysis, for the key to the next mistake."""
+        return [m.number for m in self.moves if m.cls or m.fair_cls]
 
     @property
     def deal_value(self) -> int | None:
@@ -293,11 +338,26 @@ def _assumption(analysis: GameAnalysis | None) -> str | None:
 def _decision(d: Decision) -> DecisionView:
     sign = 1 if d.side == 0 else -1
     alts = [AlternativeView(a.move, move_words(a.move), _tile_of(a.move), a.value, a.best, a.played,
-                            sign * (d.best_value - a.value))
+                            None if a.value is None else sign * (d.best_value - a.value), a.fair)
             for a in d.alternatives]
-    alts.sort(key=lambda a: (a.loss, not a.played))
+    alts.sort(key=lambda a: (a.loss if a.loss is not None else -sign * a.fair.mean if a.fair else 0,
+                             not a.played))
     return DecisionView(d.side, alts, [a.text for a in alts if a.best], d.best_value, d.played_value,
-                        d.loss, d.cls)
+                        d.loss, d.cls, d.fair)
+
+
+def _holds(rep: Replay, k: int, seat: int) -> Holds | None:
+    """The mover's view before step ``k`` (see :mod:`analyzer.inference`)."""
+    from ..inference import InferenceUnsupported, NoWorld, holds_table
+
+    try:
+        count, table = holds_table(rep, k, seat)
+    except (NoWorld, InferenceUnsupported):
+        return None
+    holders = [h for h in table if h != rep.players[seat]]
+    tiles = sorted({t for h in holders for t in table[h]}, key=lambda t: _tile_of(t))
+    rows = [(_tile_of(t), [table[h].get(t, 0.0) for h in holders]) for t in tiles]
+    return Holds(count, holders, rows)
 
 
 def _kind(entry) -> str:
@@ -396,7 +456,8 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
             value_before=values[k] if k < analysed else None,
             value_after=values[k + 1] if k < analysed else None,
             analysed=k < analysed, decision=_decision(decisions[k]) if k in decisions else None,
-            ends_hand=step.ends_hand))
+            ends_hand=step.ends_hand,
+            holds=_holds(rep, k, step.seat) if k in decisions and decisions[k].fair is not None else None))
 
     critical = analysis.critical.index + 1 if analysis and analysis.critical else None
     turning = analysis.turning_point + 1 if analysis and analysis.turning_point is not None else None
@@ -417,7 +478,9 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1) -> G
         values=values + [None] * (len(moves) + 1 - len(values)),
         critical=critical, turning_point=turning, stopped=analysis.stopped if analysis else None,
         assumption=_assumption(analysis),
-        analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"))
+        analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"),
+        fair_note=analysis.fair_note if analysis else None,
+        fair_critical=analysis.fair_critical.index + 1 if analysis and analysis.fair_critical else None)
 
 
 def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis | None] | None = None,

@@ -91,6 +91,8 @@ class Chart:
     yticks: list[tuple[float, str]]
     xticks: list[tuple[float, str]]
     stop_x: float | None             # where the analysis stops short of the record, if it does
+    fair_path: str = ""              # the fair value of each move played, where it was judged fairly
+    fair_points: list = ()           # (x, y, label) of each of those
 
     def x(self, move: int) -> float:
         return self.x0 + move * self.dx
@@ -99,13 +101,14 @@ class Chart:
 def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None:
     """The geometry of the value chart: one point per analysed move (None: nothing analysed)."""
     known = [(k, v) for k, v in enumerate(game.values) if v is not None]
-    if not known:
+    fair = game.fair_points
+    if not known and not fair:
         return None
     left, right, top, bottom = 40.0, width - 12.0, 14.0, height - 28.0
     moves = max(len(game.moves), 1)
     dx = (right - left) / moves
-    peak = max(10, max(abs(v) for _, v in known))
-    peak = -(-peak // 10) * 10                       # round up to tens
+    peak = max([10] + [abs(v) for _, v in known] + [abs(v) for _, v in fair])
+    peak = int(-(-peak // 10) * 10)                  # round up to tens
     scale = (bottom - top) / (2 * peak)
     zero = top + peak * scale
 
@@ -124,10 +127,13 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
     step = 1 if moves <= 16 else 2 if moves <= 32 else 5 if moves <= 80 else 10
     xticks = [(round(left + k * dx, 2), str(k)) for k in range(0, moves + 1, step)]
     stop = None
-    if game.analysed < len(game.moves) and game.stopped:
+    if known and game.analysed < len(game.moves) and game.stopped:
         stop = round(left + known[-1][0] * dx, 2)
+    fair_points = [(round(left + k * dx, 2), y(v), f"move {k}: fair value of the move played {v:+.1f}")
+                   for k, v in fair]
+    fair_path = " ".join(f"{'M' if i == 0 else 'L'}{x},{yy}" for i, (x, yy, _) in enumerate(fair_points))
     return Chart(width, height, left, right, top, bottom, round(zero, 2), left, round(dx, 3), points, path,
-                 yticks, xticks, stop)
+                 yticks, xticks, stop, fair_path, fair_points)
 
 
 # ---- the move table ------------------------------------------------------------------------------
@@ -187,7 +193,7 @@ def game_data(game: GameReport, ch: Chart | None) -> dict:
     """Everything the page's script needs to draw the table at each move: numbers only, no text
     of the record (names and comments reach the page only through the escaped template)."""
     return {
-        "game": game.number, "moves": len(game.moves), "critical": game.critical,
+        "game": game.number, "moves": len(game.moves), "critical": game.critical, "mistakes": game.mistakes,
         "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
         "boards": [_board_data(game.start, None)] + [_board_data(m.board, m.seat) for m in game.moves],
     }

@@ -153,6 +153,16 @@ class ArmPosition(DrawPosition):
                 out.append(Move(tile, a.number, arm=k))
         return out
 
+    def canonical(self, move: Move) -> Move:
+        """The move of :meth:`placements` that ``move`` is the same as: a tile on an arm alike to an
+        earlier one (``>3`` where arms 1 and 3 have the same number and state) is the move on the
+        first of them, the one placements lists (the positions after either are the same)."""
+        if self.ends is None or move.tile is None or move.draw or move.arm is None \
+                or not 1 <= move.arm <= len(self.arms):
+            return move
+        arm = self.arms[move.arm - 1]
+        return next((m for m in self.placements(move.tile) if self.arms[m.arm - 1] == arm), move)
+
     def arm_problem(self, k: int, tile: Tile) -> tuple[str, str] | None:
         """Why ``tile`` cannot go on arm ``k`` now, as (code, reason); None when it can."""
         if not 1 <= k <= len(self.arms):

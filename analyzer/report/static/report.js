@@ -521,6 +521,14 @@
     if (!active || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
     var tag = ev.target && ev.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") { return; }
+    if (ev.key === "n" || ev.key === "N") {     // the next (N: the previous) graded move
+      var marks = active.data.mistakes || [];
+      var cur = active.cur;
+      var to = ev.key === "n" ? marks.filter(function (k) { return k > cur; })[0]
+        : marks.filter(function (k) { return k < cur; }).pop();
+      if (to !== undefined) { ev.preventDefault(); active.show(to, true); }
+      return;
+    }
     var name = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[ev.key];
     if (!name) { return; }
     ev.preventDefault();

@@ -1,0 +1,320 @@
+"""The fair analysis: every move judged by what its player could know.
+
+At a decision of a seat whose hand is known, each legal alternative is valued as the mean, over
+the worlds consistent with what the mover had seen (:mod:`analyzer.inference`), of its exact
+open-hands value in that world. All alternatives of one decision are valued on the same worlds,
+so the gap between two of them is measured world by world. When a decision has at most
+``exact_below`` worlds every one is solved (the values are exact); otherwise ``worlds`` of them are
+drawn uniformly, with a 95% confidence interval for each mean. Every world weighs the same.
+
+Two verdicts per graded move (see :class:`FairThresholds`): *real* when the fair loss reaches a
+class and the gap to the best alternative is significant over the shared worlds, *hindsight*
+when only the open-hands loss reaches a class.
+
+Worlds are independent, so they are solved in a process pool (``workers``).
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
+from ..replay import Replay
+from ..search.tree import NODE_LIMIT, SearchLimit, TreeSearch
+from ..search.block import Solver, SolverError
+from ..tiles import Move
+from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, analyze_replay, int_solver_plays,
+               stop_reason)
+
+__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
+
+EXACT_BELOW = 1000      # enumerate every world when there are at most this many
+WORLDS = 200            # else draw this many
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class FairThresholds:
+    """When a move is graded in the fair analysis: its fair loss in points reaches the class of
+    ``points`` (the ``--thresholds``, 3/10/25 by default), or its chance to win the hand falls short
+    of the best alternative's by at least ``win`` (0.05 / 0.15 / 0.30 for an inaccuracy, a mistake,
+    a blunder); the worse of the two counts. The move is a *real* mistake only when, over the shared
+    worlds, the gap to the best is significant: exact when every world was solved, otherwise the 95%
+    interval of the mean gap (in points or in wins) lies above zero."""
+
+    points: Thresholds = Thresholds()
+    win: tuple[float, float, float] = (0.05, 0.15, 0.30)
+
+    def classify(self, loss: float, win_loss: float) -> str | None:
+        names = ("inaccuracy", "mistake", "blunder")
+        by_points = self.points.classify(loss)
+        rank = names.index(by_points) if by_points else -1
+        for k, limit in enumerate(self.win):
+            if win_loss >= limit - 1e-12:
+                rank = max(rank, k)
+        return names[rank] if rank >= 0 else None
+
+
+@dataclass
+class FairValue:
+    """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance."""
+
+    mean: float
+    ci95: tuple[float, float]
+    p_win: float
+
+
+@dataclass
+class FairDecision:
+    view: str                 # the mover, whose knowledge the worlds follow
+    worlds: int               # the worlds solved (all of them, or the number drawn)
+    method: str               # "exact" or "sampled"
+    best: str
+    loss: float               # from the mover's side, never negative
+    cls: str | None
+    verdict: str              # "real", "hindsight" or "none"
+    total: int = 0            # how many worlds there are in all
+
+    def as_dict(self) -> dict:
+        return {"view": self.view, "worlds": self.worlds, "method": self.method, "best": self.best,
+                "loss": self.loss, "class": self.cls, "verdict": self.verdict, "total_worlds": self.total}
+
+
+def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list[str]]:
+    """The seats the fair analysis can judge (their whole hand is known) among ``chosen`` (all when
+    empty), and a reason for each seat left out."""
+    seats, why = [], []
+    for s, name in enumerate(rep.players):
+        if chosen and name not in chosen:
+            why.append(f"{name}: not asked for (--seat)")
+        elif rep.initial.hidden[s]:
+            why.append(f"{name}: the record does not show the whole hand")
+        else:
+            seats.append(s)
+    return seats, why
+
+
+# -- solving worlds (in this process or in a pool) ------------------------------------------------
+_JOB: dict = {}
+
+
+def _searcher(rep: Replay, seat: int, node_limit: int | None):
+    variant = rep.variant
+    rules = AgainstTheRest(variant, seat) if variant.seating.sides > 2 else variant
+    return Solver(rules, max_deals=1) if int_solver_plays(variant) else TreeSearch(rules, node_limit)
+
+
+def _solve(task: tuple[int, int, list[tuple[int, ...]]]) -> list[list[tuple[Move, int]]] | None:
+    """The value of every alternative at step ``k`` for ``seat`` in each dealt world (None: a world
+    needs more positions than the node limit allows)."""
+    k, seat, deals = task
+    rep, node_limit = _JOB["rep"], _JOB["node_limit"]
+    out = []
+    for deal in deals:
+        pos = world_position(rep, deal, k)
+        try:
+            out.append(_searcher(rep, seat, node_limit).values(pos))
+        except SearchLimit:
+            return None
+    return out
+
+
+def _run(rep: Replay, tasks: list[tuple[int, int, list]], workers: int, node_limit: int | None) -> list:
+    _JOB.update(rep=rep, node_limit=node_limit)
+    try:
+        if workers <= 1 or len(tasks) <= 1:
+            return [_solve(t) for t in tasks]
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            return list(pool.map(_solve, tasks))
+    finally:
+        _JOB.clear()
+
+
+# -- the analysis -----------------------------------------------------------------------------------
+def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequence[str] = (),
+                 worlds: int = WORLDS, exact_below: int = EXACT_BELOW, seed: int = 0,
+                 thresholds: FairThresholds = FairThresholds(), workers: int | None = None,
+                 node_limit: int | None = None) -> GameAnalysis:
+    """The fair analysis of a replayed game, added to its open-hands analysis ``base`` (computed here
+    when not given): each decision of an analysed seat gains ``fair`` and each of its alternatives a
+    :class:`FairValue`; decisions the open-hands analysis could not value (a hidden hand) are added
+    with ``None`` values. ``seats``: the players to judge (default: every one whose hand is known)."""
+    if base is None:
+        base = analyze_replay(rep, thresholds.points, node_limit=node_limit)
+    if any(rep.initial.hidden) and rep.deal_ok:
+        base.stopped = "no open-hands values: the record does not show every hand"
+        if stop_reason(rep):
+            base.stopped += f"; {stop_reason(rep)}"
+    out = base
+    out.fair = True
+    chosen, left_out = fair_seats(rep, seats)
+    notes = []
+    variant = rep.variant
+    individual = variant.seating.sides > 2
+    if individual:
+        notes.append("in each world the mover plays against all the others, who play to minimise his score")
+    if variant.drawing is not None:
+        out.fair_note = (f"no fair analysis of draw games yet ({variant.name}): a world would also fix the order "
+                         "of the boneyard")
+        return out
+    if not rep.deal_ok or len(rep.players) != variant.players:
+        out.fair_note = "no fair analysis: " + (out.stopped or "the deal has errors")
+        return out
+    by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
+    points = _decision_points(rep, chosen)
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    # draw (or list) the worlds of every decision, then solve them all in one go
+    plans = []
+    try:
+        for k, seat, moves in points:
+            every = worlds_at(rep, k, seat)
+            if every.count <= exact_below:
+                deals, method = [every.view.deal(w) for w in every], "exact"
+            else:
+                rng = random.Random(seed * 1_000_003 + k)
+                deals, method = [every.view.deal(every.sample(rng)) for _ in range(worlds)], "sampled"
+            plans.append((k, seat, moves, deals, method, every.count))
+    except NoWorld as exc:
+        out.fair_note = f"the fair analysis stops: {exc}"
+        out.fair_error = str(exc)
+    except InferenceUnsupported as exc:
+        out.fair_note = f"no fair analysis: {exc}"
+        return out
+    chunk = 8
+    tasks, owners = [], []
+    for p, (k, seat, _moves, deals, _m, _c) in enumerate(plans):
+        for i in range(0, len(deals), chunk):
+            tasks.append((k, seat, deals[i:i + chunk]))
+            owners.append(p)
+    try:
+        results = _run(rep, tasks, workers, node_limit)
+    except (SolverError, NotImplementedError) as exc:
+        out.fair_note = f"no fair analysis: the exact search stops: {exc}"
+        return out
+    solved: list[list | None] = [[] for _ in plans]
+    for p, part in zip(owners, results):
+        solved[p] = None if part is None or solved[p] is None else solved[p] + part
+    too_big = [rep.steps[plan[0]] for plan, per_world in zip(plans, solved) if per_world is None]
+    if too_big:
+        notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
+                     f"{too_big[0].index + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
+                     "(--max-nodes)")
+    for (k, seat, moves, deals, method, count), per_world in zip(plans, solved):
+        if per_world is None:
+            continue
+        decision = by_index.get(k)
+        if decision is None:
+            decision = _bare_decision(rep, k, seat, moves)
+            base.decisions.append(decision)
+        _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+    base.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
+    graded = [d for d in base.decisions if d.fair is not None and d.fair.loss > 1e-9]
+    out.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
+    names = ", ".join(rep.players[s] for s in chosen) or "none"
+    out.fair_seats = [rep.players[s] for s in chosen]
+    text = f"fair analysis for {names}"
+    if left_out:
+        text += "; not analysed: " + "; ".join(left_out)
+    notes.insert(0, text)
+    if stop_reason(rep) and stop_reason(rep) not in (out.stopped or ""):
+        notes.append(stop_reason(rep))
+    if out.fair_note:
+        notes.append(out.fair_note)
+    out.fair_note = "; ".join(notes)
+    return out
+
+
+def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list[Move]]]:
+    """Every step of the legal prefix where one of ``seats`` had a choice: (step, seat, legal moves)."""
+    pos = rep.initial.copy()
+    out = []
+    for step in rep.steps[:rep.legal_prefix]:
+        if step.move is None:
+            continue
+        if pos.outcome() is not None:
+            break
+        pos.turn = step.seat
+        if step.seat in seats:
+            moves = pos.legal_moves()
+            if len(moves) > 1 and step.move in moves:     # (a false play that stands is no decision)
+                out.append((step.index, step.seat, moves))
+        pos.push(step.move)
+    return out
+
+
+def _bare_decision(rep: Replay, k: int, seat: int, moves: list[Move]) -> Decision:
+    """A decision the open-hands analysis has no values for (a hand it cannot see)."""
+    step = rep.steps[k]
+    side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[seat]
+    return Decision(k, step.entry.player, side, step.entry.pos.line or None, step.entry.pos.column or None,
+                    step.entry.round, str(step.move), None,
+                    [Alternative(str(m), None, False, m == step.move) for m in moves], None, None, None)
+
+
+def _points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
+    """The points scored during play before step ``k`` (All Fives), as the values count them."""
+    scores = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
+    if scores is None:
+        return 0
+    if individual:
+        return 2 * scores[seat] - sum(scores)
+    teams = rep.variant.seating.teams
+    return sum(p if teams[s] == 0 else -p for s, p in enumerate(scores))
+
+
+def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move], per_world: list,
+           method: str, count: int, thresholds: FairThresholds, individual: bool) -> None:
+    """Attach the fair values of every alternative and the fair verdict to ``decision``."""
+    sign = 1 if decision.side == 0 else -1
+    offset = _points_before(rep, k, seat, individual)
+    n = len(per_world)
+    table = {m: [] for m in moves}              # move -> its value in each world, side-0 points
+    for values in per_world:
+        for m, v in values:
+            table[m].append(v + offset)
+    exact = method == "exact"
+    stats = {m: _summary(vs, sign, exact) for m, vs in table.items()}
+    best = max(moves, key=lambda m: (sign * stats[m].mean, stats[m].p_win))
+    played = rep.steps[k].move
+    loss = max(0.0, sign * (stats[best].mean - stats[played].mean))
+    win_loss = max(0.0, stats[best].p_win - stats[played].p_win)
+    cls = thresholds.classify(loss, win_loss)
+    gaps = [sign * (b - p) for b, p in zip(table[best], table[played])]
+    wins = [float(sign * b > 0) - float(sign * p > 0) for b, p in zip(table[best], table[played])]
+    significant = _significant(gaps, exact) or _significant(wins, exact)
+    if cls and significant:
+        verdict = "real"
+    elif decision.cls:
+        verdict = "hindsight"
+    else:
+        verdict = "none"
+    for alt in decision.alternatives:
+        move = next(m for m in moves if str(m) == alt.move)
+        alt.fair = stats[move]
+    decision.fair = FairDecision(rep.players[seat], n, method, str(best), round(loss, 4), cls, verdict, count)
+
+
+def _summary(values: list[int], sign: int, exact: bool) -> FairValue:
+    n = len(values)
+    mean = sum(values) / n
+    p_win = sum(1 for v in values if sign * v > 0) / n
+    if exact or n < 2:
+        return FairValue(round(mean, 4), (round(mean, 4), round(mean, 4)), round(p_win, 4))
+    half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return FairValue(round(mean, 4), (round(mean - half, 4), round(mean + half, 4)), round(p_win, 4))
+
+
+def _significant(gaps: list[float], exact: bool) -> bool:
+    """Whether the mean of the paired gaps is above zero: exactly, or by its 95% interval."""
+    n = len(gaps)
+    mean = sum(gaps) / n
+    if exact or n < 2:
+        return mean > 1e-9
+    sd = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1))
+    return mean - Z95 * sd / math.sqrt(n) > 1e-9

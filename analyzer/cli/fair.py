@@ -1,0 +1,86 @@
+"""The fair analysis on the command line: ``replay --view`` (what a player can infer) and
+``analyze --fair`` (every move judged by what its player could know)."""
+from __future__ import annotations
+
+import click
+
+from ..archive import Options, Summary
+from ..archive.inputs import decode
+from ..archive.runner import games_data
+from ..replay import Replay
+
+
+def _inference(rep: Replay, view: str) -> dict:
+    """The ``inference`` member of ``replay --view``: the worlds after each move seen."""
+    from ..inference import InferenceUnsupported, NoWorld, holds_table
+
+    if view.lower() == "public":
+        seat, name = None, "public"
+    elif view in rep.players:
+        seat, name = rep.players.index(view), view
+    else:
+        raise click.BadParameter(f"{view!r} is not a player of this game ({', '.join(rep.players)}) nor "
+                                 "'public'", param_hint="--view")
+    out: dict = {"view": name, "steps": []}
+    try:
+        for seen in range(rep.legal_prefix + 1):
+            count, holds = holds_table(rep, seen, seat)
+            out["steps"].append({"seen": seen, "worlds": count, "holds": holds})
+    except (NoWorld, InferenceUnsupported) as exc:
+        out["stopped"] = str(exc)
+    if rep.legal_prefix < len(rep.steps) and "stopped" not in out:
+        out["stopped"] = f"the record breaks the rules at move {rep.legal_prefix + 1}"
+    return out
+
+
+def _print_inference(step: dict) -> None:
+    click.echo(f"       worlds: {step['worlds']:,}")
+    for holder, tiles in step["holds"].items():
+        row = "  ".join(f"{t} {p:.2f}" if p < 1 else f"{t}" for t, p in tiles.items())
+        click.echo(f"         {holder:<9} {row or '-'}")
+
+
+def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict) -> None:
+    """``analyze --fair``: in this process (its worlds in ``--jobs`` processes), record by record."""
+    from ..analysis import Thresholds, analyze_replay
+    from ..analysis.fair import FairThresholds, fair_analyze
+
+    from . import _echo_errors, _finish, _print_analysis, _record, _sources
+
+    limits = Thresholds.parse(options.thresholds)
+    summary, analyses = Summary(), []
+    for src in _sources(paths):
+        record, reps = _record(src, options)
+        if record is None:
+            problem = src.error or decode(src.data, src.label)[1]
+            result = {"source": src.label, "error": {**problem.as_dict(), "text": str(problem)}, "games": []}
+            summary.add(result)
+            _echo_errors(result)
+            continue
+        summary.add({"source": src.label, "error": None, "games": games_data(reps)})
+        for number, rep in enumerate(reps, 1):
+            for name in seats:
+                if name not in rep.players:
+                    raise click.BadParameter(f"{name!r} is not a player of {rep.title} ({', '.join(rep.players)})",
+                                             param_hint="--seat")
+            result = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes), seats=seats,
+                                  thresholds=FairThresholds(limits), **settings)
+            if as_json:
+                analyses.append({"file": src.label, **result.as_dict()})
+            else:
+                _print_analysis(number, result)
+    _finish(summary, False, games=analyses if as_json else None)
+
+
+def _print_fair(d) -> None:
+    """The fair verdict of a decision (``analyze --fair``)."""
+    f = d.fair
+    how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
+    mark = {"real": "  REAL " + (f.cls or "").upper(), "hindsight": "  hindsight only", "none": ""}[f.verdict]
+    click.echo(f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}")
+
+
+def _alt_order(alt, side: int) -> float:
+    """Best first for the mover: by the open-hands value, else by the fair mean."""
+    value = alt.value if alt.value is not None else (alt.fair.mean if alt.fair is not None else 0)
+    return -value if side == 0 else value

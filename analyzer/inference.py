@@ -1,0 +1,396 @@
+"""Inference: who can hold what, from what one viewer has seen.
+
+At any point of a replayed game (``seen``: the moves seen so far, 0 for the deal only), a viewer (a
+seat, or the public) knows his own hand, every tile played so far, every pass (the passer held
+nothing that fits the numbers then open) and the number of tiles in every hand and among the
+sleepers. A *world* is one placement of every tile he has not seen into the hands and the sleepers
+that agrees with all of it. Nothing later in the record is used.
+
+Counting: each unseen tile may go to some holders (a pass rules a holder out for every tile
+carrying an open number) and each holder has a fixed room. The worlds are counted exactly by a
+dynamic program over the unseen tiles whose state is the room left in each holder (a few hundred
+states at most), which also gives the exact probability of every tile in every holder and exact
+uniform sampling without rejection (each tile's holder drawn with the weight of the worlds that
+complete it), and lists every world when there are few.
+
+This module knows nothing of the search: a world is plain data (a bit mask per holder) and
+:meth:`View.deal` turns it into the hands as dealt, for whoever wants to solve it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterator
+
+from .diagnostics import DominoError
+from .position import Position, mask_of, tiles_of
+from .rules.ending import position_for
+from .tiles import Tile
+
+__all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table"]
+
+PUBLIC = None
+
+
+class NoWorld(DominoError):
+    """The record's facts admit no world: a move contradicts what earlier moves proved."""
+
+    def __init__(self, message: str, step: int | None = None, line: int | None = None):
+        super().__init__(message)
+        self.step = step
+        self.line = line
+
+
+class InferenceUnsupported(DominoError):
+    """A game whose worlds this module does not model (a draw game: drawn tiles change hands)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What one viewer knows after ``seen`` moves.
+
+    ``holders`` names each place a tile can be: the players in seat order, then ``"sleepers"`` (or
+    ``"boneyard"``) when tiles are left over. ``fixed[h]``: tiles the viewer knows are in holder ``h``
+    now; ``room[h]``: how many more tiles it holds that he has not seen. ``unseen``: those tiles;
+    ``allowed[i]``: the holders (a bit per holder index) ``unseen[i]`` may be in. ``played[s]``: the
+    tiles seat ``s`` played so far, which together with his tiles now make up his deal."""
+
+    viewer: int | None
+    seen: int
+    holders: tuple[str, ...]
+    fixed: tuple[int, ...]
+    room: tuple[int, ...]
+    unseen: tuple[Tile, ...]
+    allowed: tuple[int, ...]
+    played: tuple[int, ...]
+    players: int
+    live: tuple[int, ...] = ()       # sets of unseen tiles not all among the sleepers (a hand went on)
+
+    def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
+        """The hands as dealt (a mask per seat) in ``world``."""
+        return tuple(world[s] | self.played[s] for s in range(self.players))
+
+
+class _Tally:
+    """The dynamic program over the unseen tiles: ``ways(i, room)`` counts the placements of
+    ``unseen[i:]`` that fill the room left in each holder exactly."""
+
+    def __init__(self, unseen: tuple[Tile, ...], allowed: tuple[int, ...], room: tuple[int, ...]):
+        self.unseen, self.allowed, self.room = unseen, allowed, room
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.count = self.ways(0, room)
+
+    def ways(self, i: int, room: tuple[int, ...]) -> int:
+        key = (i, room)
+        known = self._ways.get(key)
+        if known is not None:
+            return known
+        if i == len(self.unseen):
+            ways = int(not any(room))
+        elif sum(room) != len(self.unseen) - i:
+            ways = 0
+        else:
+            ways = 0
+            for h, after in self.steps(i, room):
+                ways += self.ways(i + 1, after)
+        self._ways[key] = ways
+        return ways
+
+    def steps(self, i: int, room: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """The holders ``unseen[i]`` may go to, with the room left after it."""
+        allowed = self.allowed[i]
+        for h, left in enumerate(room):
+            if left and allowed >> h & 1:
+                yield h, room[:h] + (left - 1,) + room[h + 1:]
+
+    def weights(self) -> list[list[int]]:
+        """``weights[i][h]``: the placements with ``unseen[i]`` in holder ``h``."""
+        out = []
+        reach = {self.room: 1}           # the ways to reach each room state after placing unseen[:i]
+        for i in range(len(self.unseen)):
+            nxt: dict[tuple[int, ...], int] = {}
+            weight = [0] * len(self.room)
+            for room, ways in reach.items():
+                for h, after in self.steps(i, room):
+                    rest = self.ways(i + 1, after)
+                    if rest:
+                        weight[h] += ways * rest
+                        nxt[after] = nxt.get(after, 0) + ways
+            out.append(weight)
+            reach = nxt
+        return out
+
+    def sample(self, rng: random.Random, fixed: tuple[int, ...]) -> tuple[int, ...]:
+        world = list(fixed)
+        room = self.room
+        for i, tile in enumerate(self.unseen):
+            pick = rng.randrange(self.ways(i, room))
+            for h, after in self.steps(i, room):
+                pick -= self.ways(i + 1, after)
+                if pick < 0:
+                    world[h] |= tile.bit
+                    room = after
+                    break
+        return tuple(world)
+
+    def each(self, fixed: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        world = list(fixed)
+
+        def place(i: int, room: tuple[int, ...]):
+            if i == len(self.unseen):
+                yield tuple(world)
+                return
+            bit = self.unseen[i].bit
+            for h, after in self.steps(i, room):
+                if self.ways(i + 1, after):
+                    world[h] |= bit
+                    yield from place(i + 1, after)
+                    world[h] &= ~bit
+
+        if self.count:
+            yield from place(0, self.room)
+
+
+class Worlds:
+    """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed.
+
+    The per-tile facts (passes, the sizes of hands) are the dynamic program's; the one fact that is
+    not per tile, that the hand was not blocked before a move was made (``View.live``: some tile of
+    each set is in a hand, not among the sleepers), is counted by inclusion and exclusion over those
+    sets (each term the same program with the set's tiles sent to the sleepers), and sampled by
+    drawing from the program until a world keeps it (rarely more than once)."""
+
+    def __init__(self, view: View):
+        self.view = view
+        self._base = _Tally(view.unseen, view.allowed, view.room)
+        self._terms: list[tuple[int, _Tally]] = []
+        self.count = self._base.count
+        sleepers = len(view.holders) - 1
+        for r in range(1, len(view.live) + 1):
+            for subset in itertools.combinations(view.live, r):
+                union = 0
+                for mask in subset:
+                    union |= mask
+                allowed = tuple(a & (1 << sleepers) if t.bit & union else a
+                                for t, a in zip(view.unseen, view.allowed))
+                term = _Tally(view.unseen, allowed, view.room)
+                sign = -1 if r % 2 else 1
+                self._terms.append((sign, term))
+                self.count += sign * term.count
+
+    def _keeps(self, world: tuple[int, ...]) -> bool:
+        sleepers = world[-1]
+        return all(sleepers & mask != mask for mask in self.view.live)
+
+    def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
+        """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
+        view = self.view
+        out: dict[str, dict[Tile, Fraction]] = {name: {} for name in view.holders}
+        for h, name in enumerate(view.holders):
+            for t in tiles_of(view.fixed[h]):
+                out[name][t] = Fraction(1)
+        if not self.count:
+            return out
+        weights = self._base.weights()
+        for sign, term in self._terms:
+            for i, row in enumerate(term.weights()):
+                for h, w in enumerate(row):
+                    weights[i][h] += sign * w
+        for i, tile in enumerate(view.unseen):
+            for h, w in enumerate(weights[i]):
+                if w:
+                    out[view.holders[h]][tile] = Fraction(w, self.count)
+        return out
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        """One world drawn uniformly (a mask per holder)."""
+        if not self.count:
+            raise NoWorld("no world fits what the viewer has seen")
+        while True:
+            world = self._base.sample(rng, self.view.fixed)
+            if self._keeps(world):
+                return world
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        """Every world, each once."""
+        if self.count:
+            yield from (w for w in self._base.each(self.view.fixed) if self._keeps(w))
+
+
+def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
+    """What ``viewer`` (a seat, or None for the public) knows after the first ``seen`` moves of the
+    replayed game ``rep`` (an :class:`analyzer.replay.Replay`). ``record``: the record's own
+    knowledge instead (every hand it shows, fully or partly).
+
+    Raises :class:`NoWorld` when a move before ``seen`` contradicts an earlier pass, and
+    :class:`InferenceUnsupported` for draw games."""
+    variant = rep.variant
+    if variant.drawing is not None:
+        raise InferenceUnsupported(f"who holds what is not inferred in draw games yet ({variant.name}): a drawn "
+                                   "tile is seen by its drawer only")
+    n = len(rep.players)
+    initial: Position = rep.initial
+    every = mask_of(variant.dealing.tiles)
+    played = [0] * n
+    counts = [initial.count(s) for s in range(n)]
+    lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
+    passes: list[tuple[int, int, object]] = []
+    live: list[tuple[int, int]] = []     # (step, tiles that could be played then): the hand went on
+    pos = initial.copy()
+    for j, step in enumerate(rep.steps[:seen]):
+        move, seat = step.move, step.seat
+        if move is None or seat is None:
+            continue
+        if move.draw:
+            raise InferenceUnsupported("who holds what is not inferred in games with draws yet")
+        pos.turn = seat
+        fit = _fitting(pos, variant) if pos.ends is not None else 0
+        if fit:
+            live.append((j, fit))
+        if move.tile is not None:
+            if lacks[seat] & move.tile.bit:
+                earlier = next(st for s_, mask, st in passes if s_ == seat and mask & move.tile.bit)
+                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {_describe(rep, step)}, but his pass at "
+                              f"{_describe(rep, earlier)} proved he held no tile that could be played then: no deal "
+                              "agrees with the record", step.index, step.entry.pos.line or None)
+            played[seat] |= move.tile.bit
+            counts[seat] -= 1
+        elif fit:
+            passes.append((seat, fit, step))
+            lacks[seat] |= fit
+        pos.push(move)
+    on_table = 0
+    for mask in played:
+        on_table |= mask
+    lead = next((st for st in rep.steps[:seen] if st.move is not None and st.move.tile is not None), None)
+    op = variant.opening
+    if lead is not None and lead.move.tile.is_double and (
+            op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
+        # the lead is the highest double dealt: no hand holds a higher one
+        higher = mask_of(t for t in variant.dealing.tiles if t.is_double and t > lead.move.tile)
+        for s in range(n):
+            lacks[s] |= higher
+    stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
+    holders = list(rep.players)
+    if stock > 0:
+        holders.append("boneyard" if variant.drawing is not None else "sleepers")
+    fixed = [0] * len(holders)
+    for s in range(n):
+        if record or s == viewer:
+            fixed[s] = initial.hands[s] & ~played[s]
+    room = [counts[s] - fixed[s].bit_count() for s in range(n)] + ([stock] if stock > 0 else [])
+    known = on_table
+    for mask in fixed:
+        known |= mask
+    unseen = tuple(tiles_of(every & ~known, initial.max_pip))
+    allowed = []
+    for tile in unseen:
+        bits = 0
+        for h in range(len(holders)):
+            if room[h] > 0 and not (h < n and lacks[h] & tile.bit):
+                bits |= 1 << h
+        allowed.append(bits)
+    live_sets = _live(rep, seen, live, fixed[:n], mask_of(unseen)) if stock > 0 else ()
+    return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
+                tuple(played), n, live_sets)
+
+
+def _fitting(pos: Position, variant) -> int:
+    """The tiles of the set that could be laid on ``pos`` now (whoever held them)."""
+    return mask_of(t for t in variant.dealing.tiles if pos.placements(t))
+
+
+def _live(rep, seen: int, live: list[tuple[int, int]], fixed: list[int], unseen: int) -> tuple[int, ...]:
+    """The sets of unseen tiles of which at least one must be in a hand: before every move made,
+    the hand was not blocked, so some hand held a tile that could be laid (unless a tile played
+    from then on, or one the viewer knows is in a hand, shows it)."""
+    in_hands = 0
+    for mask in fixed:
+        in_hands |= mask
+    sets: list[int] = []
+    steps = rep.steps[:seen]
+    later = 0                            # tiles played from step j on
+    fits = dict(live)
+    for j in reversed(range(len(steps))):
+        step = steps[j]
+        if step.move is not None and step.move.tile is not None:
+            later |= step.move.tile.bit
+        fit = fits.get(j)
+        if not fit or fit & (in_hands | later):
+            continue
+        if not fit & unseen:
+            raise NoWorld(f"{_describe(rep, step)} is made after the hand was blocked: no tile that could be laid "
+                          "then can be in a hand", step.index, step.entry.pos.line or None)
+        sets.append(fit & unseen)
+    minimal = [m for m in set(sets) if not any(o != m and o & m == o for o in sets)]
+    return tuple(sorted(minimal))
+
+
+def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> Worlds:
+    """The worlds of :func:`view_at`; :class:`NoWorld` (naming the last move seen) when there are none."""
+    worlds = Worlds(view_at(rep, seen, viewer, record=record))
+    if not worlds.count:
+        where = "the deal" if seen == 0 else _describe(rep, rep.steps[seen - 1])
+        step = rep.steps[seen - 1] if seen else None
+        raise NoWorld(f"no deal agrees with the record up to {where}: the tiles left cannot be placed in the "
+                      "hands without contradicting a pass", None if step is None else step.index,
+                      None if step is None else step.entry.pos.line or None)
+    return worlds
+
+
+def world_position(rep, deal: tuple[int, ...], seen: int) -> Position:
+    """The position after the first ``seen`` moves of ``rep`` in the world dealt ``deal``."""
+    variant = rep.variant
+    initial = rep.initial
+    n = len(rep.players)
+    pos = position_for(variant, [tiles_of(deal[s], initial.max_pip) for s in range(n)], initial.turn,
+                       max_pip=initial.max_pip)
+    pos.pool &= mask_of(variant.dealing.tiles)
+    pos.opening = initial.opening
+    return dataclasses.replace(rep, initial=pos).position_at(seen)
+
+
+def _line(step) -> str:
+    return f" (line {step.entry.pos.line})" if step.entry.pos.line else ""
+
+
+def _describe(rep, step) -> str:
+    return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
+
+
+def holds_table(rep, seen: int, viewer: int | None = PUBLIC) -> tuple[int, dict[str, dict[str, float]]]:
+    """The number of worlds after ``seen`` moves for ``viewer`` and, per holder, every tile he may
+    hold with its probability (as plain data: holder -> tile text -> probability)."""
+    worlds = worlds_at(rep, seen, viewer)
+    table = {holder: {str(t): float(p) for t, p in sorted(probs.items())}
+             for holder, probs in worlds.probabilities().items()}
+    return worlds.count, table
+
+
+def decided_result(rep, limit: int = 1000):
+    """The result of a finished hand whose record hides tiles still held at the end, when every deal
+    the record allows (at most ``limit`` of them) gives the same winner and points; else None."""
+    from .replay import hand_facts
+
+    if rep.outcome is None or len(rep.players) != rep.variant.players:
+        return None
+    seen = len(rep.steps)
+    try:
+        worlds = worlds_at(rep, seen, record=True)
+    except (NoWorld, InferenceUnsupported):
+        return None
+    if worlds.count > limit:
+        return None
+    leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
+    found = None
+    for world in worlds:
+        pos = world_position(rep, worlds.view.deal(world), seen)
+        result = rep.variant.hand_result(hand_facts(pos, rep.outcome.termination, rep.outcome.seat, leader,
+                                                    rep.scores))
+        if found is not None and (result.winner, result.points) != (found.winner, found.points):
+            return None
+        found = result
+    return found

@@ -1,0 +1,102 @@
+"""Benchmark the fair analysis of whole partnership records against the open-hands analysis.
+
+    python bench/bench_fair.py                         # 20 records, 200 worlds a decision: long in pure Python
+    python bench/bench_fair.py --deals 3 --worlds 20   # a quick look
+
+Each record is a random partnership deal (28 tiles, 7 each) played out by random legal moves
+(``analyzer.generate.random_game``, seeded per deal). For each record, in the same run:
+
+(a) the open-hands analysis (``analyze_replay``: every alternative of every decision, all hands open);
+(b) the fair analysis of every seat on top of it (``fair_analyze``): at every decision, ``--worlds``
+    deals drawn from those the mover could not tell apart (every one of them when there are at
+    most ``--exact-below``), each solved exactly, in ``--jobs`` processes.
+
+The table gives the median and the worst time over the records and the ratio of (b) to (a)
+(the fair analysis includes its open-hands base, so (b) is the time a user waits for
+``domino analyze --fair``), and how many worlds were solved.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer.analysis import analyze_replay  # noqa: E402
+from analyzer.analysis.fair import EXACT_BELOW, fair_analyze  # noqa: E402
+from analyzer.generate import random_game  # noqa: E402
+from analyzer.replay import replay  # noqa: E402
+
+
+def records(count: int, seed: int):
+    """``count`` valid random partnership records (seeds that give an invalid lead are skipped)."""
+    out, k = [], 0
+    while len(out) < count:
+        game = random_game("partnership", seed + k)
+        k += 1
+        rep = replay(game)
+        if rep.valid:
+            out.append(rep)
+    return out
+
+
+def measure(rep, worlds: int, exact_below: int, jobs: int) -> dict:
+    t0 = time.perf_counter()
+    base = analyze_replay(rep)
+    t1 = time.perf_counter()
+    fair = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs)
+    t2 = time.perf_counter()
+    judged = [d for d in fair.decisions if d.fair is not None]
+    return {"open": t1 - t0, "fair": t2 - t1, "decisions": len(base.decisions),
+            "worlds": sum(d.fair.worlds for d in judged), "exact": sum(d.fair.method == "exact" for d in judged)}
+
+
+def table(header: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print("| " + " | ".join(c.rjust(w) for c, w in zip(r, widths)) + " |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--worlds", type=int, default=200)
+    ap.add_argument("--exact-below", type=int, default=EXACT_BELOW)
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--seed", type=int, default=20240601, help="seed of record 0 (record i uses seed + i)")
+    ap.add_argument("--per-deal", action="store_true", help="print every record")
+    args = ap.parse_args(argv)
+    reps = records(args.deals, args.seed)
+    print(f"# fair analysis: {args.deals} partnership records, {args.worlds} worlds a decision (all of them "
+          f"up to {args.exact_below}), {args.jobs} process(es); Python {platform.python_version()}, "
+          f"{os.cpu_count()} cores")
+    results = []
+    for k, rep in enumerate(reps):
+        r = measure(rep, args.worlds, args.exact_below, args.jobs)
+        results.append(r)
+        if args.per_deal:
+            print(f"  record {k}: open {r['open']:.2f} s, fair {r['fair']:.2f} s, {r['decisions']} decisions, "
+                  f"{r['worlds']} worlds ({r['exact']} decisions exact)", flush=True)
+    opened = [r["open"] for r in results]
+    fair = [r["fair"] for r in results]
+    ratios = [f / o for f, o in zip(fair, opened)]
+    rows = [
+        ["open-hands analysis (a)", f"{statistics.median(opened):.2f}", f"{max(opened):.2f}", "1"],
+        ["fair analysis (b)", f"{statistics.median(fair):.2f}", f"{max(fair):.2f}",
+         f"{statistics.median(ratios):.0f}"],
+    ]
+    table(["per record", "median s", "worst s", "median ratio to (a)"], rows)
+    print(f"worlds solved per record: median {statistics.median(r['worlds'] for r in results):.0f}; "
+          f"decisions per record: median {statistics.median(r['decisions'] for r in results):.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""The reader on pathological input: a bounded list of problems, nothing readable lost, lines and
+comments of any length. (How long each takes is measured by bench/bench_fuzz.py, not here.)"""
+import pytest
+
+from analyzer.notation import parse, write
+from analyzer.notation.recovery import MAX_DIAGNOSTICS
+from analyzer.tiles import Tile
+
+TILES = [str(Tile.of(i % 7, (i * 3 + 1) % 7)) for i in range(400)]     # low half first, as read
+
+# name -> text; bench/bench_fuzz.py times these same inputs
+PATHOLOGICAL = {
+    "brackets": "[" * 2000,
+    "tiles without players": " ".join(TILES),
+    "quotes": '"' * 20_000,
+    "unclosed braces": "{\n" * 2000,
+    "huge comment": "A: ?\n1. A [1-1] {" + "x" * 5_000_000 + "}",
+    "huge line": "A: ?\n1. A [1-1] " + "x" * 1_000_000,
+    "bad tiles": "A: ?\n1. " + " ".join(["A [7-x]"] * 3000),
+    "many moves": "A: ?\nB: ?\n" + " ".join(f"A {t} B pass" for t in TILES * 5),
+}
+
+
+def _bounded(record):
+    assert len(record.errors) <= MAX_DIAGNOSTICS + 1
+    if len(record.errors) == MAX_DIAGNOSTICS + 1:
+        last = record.errors[-1]
+        assert last.code == "too-many-errors" and last.details["left_out"] > 0
+        assert str(last.details["left_out"]) in last.message
+    for d in record.errors:
+        assert len(d.message) < 400 and (d.context is None or max(map(len, d.context.split("\n"))) < 120)
+
+
+def test_a_text_of_brackets_gives_a_bounded_list_and_says_how_many_more():
+    record = parse(PATHOLOGICAL["brackets"])
+    _bounded(record)
+    assert len(record.errors) == MAX_DIAGNOSTICS + 1 and record.errors[0].line == 1
+    # every bracket but the ones listed is counted, none is lost without a word
+    assert MAX_DIAGNOSTICS + record.errors[-1].details["left_out"] >= 1999
+
+
+def test_a_list_of_tiles_without_players_is_one_error_that_keeps_every_tile():
+    record = parse(PATHOLOGICAL["tiles without players"])
+    _bounded(record)
+    (error,) = record.errors
+    assert error.code == "no-player" and (error.line, error.column) == (1, 1)
+    assert error.details["count"] == 400 and error.details["moves"] == TILES
+    assert "399" in error.message
+
+
+def test_a_text_of_quotes_gives_a_bounded_list():
+    record = parse(PATHOLOGICAL["quotes"])
+    _bounded(record)
+    assert record.errors and record.games == []
+
+
+def test_unclosed_braces_give_a_bounded_list_and_say_how_many_more():
+    record = parse(PATHOLOGICAL["unclosed braces"])
+    _bounded(record)
+    assert record.errors[-1].code == "too-many-errors"
+    assert MAX_DIAGNOSTICS + record.errors[-1].details["left_out"] >= 2000
+
+
+def test_a_huge_comment_is_kept_whole():
+    record = parse(PATHOLOGICAL["huge comment"])
+    assert not record.errors
+    (move,) = record.games[0].moves
+    assert move.comment == "x" * 5_000_000
+
+
+def test_a_huge_line_is_quoted_in_part():
+    record = parse(PATHOLOGICAL["huge line"])
+    _bounded(record)
+    assert record.errors and record.games[0].moves[0].tile is not None
+
+
+def test_thousands_of_bad_tiles_give_a_bounded_list_and_keep_the_good_move_before_them():
+    record = parse("A: ?\n1. A [1-1] " + PATHOLOGICAL["bad tiles"].split("1. ", 1)[1])
+    _bounded(record)
+    assert [d.code for d in record.errors[:-1]] == ["bad-tile"] * MAX_DIAGNOSTICS
+    assert record.errors[-1].details["left_out"] == 3000 - MAX_DIAGNOSTICS
+    assert [str(m.tile) for m in record.games[0].moves] == ["[1-1]"]
+
+
+def test_thousands_of_moves_are_all_kept():
+    record = parse(PATHOLOGICAL["many moves"])
+    assert not record.errors
+    assert [str(m.tile) for m in record.games[0].moves if m.tile is not None] == TILES * 5
+
+
+@pytest.mark.parametrize("text", ["Game of the year\n", "Das Spiel vom 3. Mai\n", "Title\n",
+                                  "INTERNATIONAL DOMINOES\n"])
+def test_a_stray_first_line_is_reported_and_the_tags_after_it_are_read(text):
+    record = parse(text + '[Event "x"]\n[Site "y"]\nA: [1-1]\nB: ?\n1. A [1-1] B pass\n')
+    assert record.errors and record.errors[0].line == 1
+    (game,) = record.games
+    assert game.tags == {"Event": "x", "Site": "y"}
+    assert [m.text for m in game.moves] == ["[1-1]", "pass"]
+
+
+@pytest.mark.parametrize("comment", [" ", "  ", "\t", " a ", "a  b", " two\tblanks  ", "\xa0x\xa0"])
+def test_blanks_in_comments_survive_the_round_trip(comment):
+    text = f'[Event "x"]\n{{{comment}}}\nA: ?\n1. A [1-1] {{{comment}}} A pass\n'
+    record = parse(text)
+    assert not record.errors
+    game = record.games[0]
+    assert game.comments == [comment] and game.moves[0].comment == comment
+    assert parse(write(record)) == record
+
+
+def test_on_a_long_table_row_free_text_and_stray_words_are_told_apart_as_on_a_short_one():
+    remark = "Das Spiel ist gesperrt, " * 12                    # a row over 200 characters long
+    for words in ("", "x " * 120):
+        text = f"Runde A B C\n1 [1-1] [1-2] {words}{remark}\n2 [2-2] {{ein [Kommentar]}}\n"
+        record = parse(text)
+        game = record.games[0]
+        assert [str(m.tile) for m in game.moves] == ["[1-1]", "[1-2]", "[2-2]"]
+        assert game.moves[1].comment == (words + remark).strip()
+        assert game.moves[2].comment == "ein [Kommentar]" and not record.errors
+    stray = parse("Runde A B C D\n1 [1-1] " + "x " * 150 + "[1-2]\n").errors
+    # three stray words fill the columns B to D, the fourth is one cell too many
+    assert [d.code for d in stray[:3]] == ["bad-move"] * 3 and stray[3].code in ("bad-move", "too-many-cells")
+    assert {d.code for d in stray[3:5]} == {"bad-move", "too-many-cells"} and stray[3].column == stray[4].column

@@ -1,0 +1,99 @@
+"""The report of a fair analysis: both values side by side, the verdicts, the mover's view of who
+holds what, the fair line of the chart and the key to the next graded move (in headless Chromium)."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from analyzer.analysis import analyze_replay
+from analyzer.analysis.fair import fair_analyze
+from analyzer.match import replay_record
+from analyzer.notation import parse, read
+from analyzer.report import build_report, render_html
+from conftest import RECORDS
+
+FAIR = {"worlds": 4, "exact_below": 400, "workers": 1, "seats": ["C"]}
+
+
+def fair_report(record, **settings):
+    """The report model of ``record`` with the fair analysis of every game."""
+    reps = replay_record(record)
+    analyses = [fair_analyze(rep, analyze_replay(rep), **settings) for rep in reps]
+    return build_report(record.source, reps, analyses)
+
+
+@pytest.fixture(scope="module")
+def fair_model():
+    return fair_report(read(RECORDS / "seed1.dom"), **FAIR)
+
+
+@pytest.fixture(scope="module")
+def fair_page(tmp_path_factory, fair_model):
+    path = tmp_path_factory.mktemp("fair") / "seed1-fair.html"
+    path.write_text(render_html(fair_model), encoding="utf-8")
+    return path
+
+
+def test_the_page_shows_both_values_and_the_verdicts(fair_model):
+    game = fair_model.games[0]
+    c36 = next(m for m in game.moves if m.player == "C" and m.text.startswith("[3-6]"))
+    # C's [3-6]: with every hand open and by what C could know, [4-6] was better
+    assert c36.cls is not None and c36.verdict == "real"
+    assert c36.holds is not None and c36.holds.holders == ["A", "B", "D"]
+    for pair, ps in c36.holds.rows:
+        assert sum(ps) == pytest.approx(1.0)
+    html = unescape(render_html(fair_model))
+    assert "Fair value (95% interval)" in html and "verdict-real" in html
+    assert "Who holds what, as C saw it" in html
+    assert 'class="fline"' in html
+    # only C was judged by what he could know
+    assert all(m.decision.fair is None for m in game.moves if m.decision and m.player != "C")
+    assert game.mistakes and c36.number in game.mistakes
+
+
+def test_a_record_with_hidden_hands_gets_the_fair_analysis_in_the_report():
+    text = (RECORDS / "seed1.dom").read_text(encoding="utf-8")
+    for name in "ABD":
+        text = re.sub(rf"^{name}: .*$", f"{name}: ?", text, flags=re.M)
+    model = fair_report(parse(text), worlds=2, exact_below=2, workers=1)
+    game = model.games[0]
+    judged = [m for m in game.moves if m.decision is not None]
+    assert judged and all(m.player == "C" and m.decision.fair is not None for m in judged)
+    assert all(a.value is None for m in judged for a in m.decision.alternatives)
+    html = render_html(model)
+    assert "fair analysis for C" in html
+
+
+def test_the_n_key_jumps_to_the_next_graded_move(open_page, fair_page, fair_model):
+    page, seen = open_page(fair_page)
+    marks = fair_model.games[0].mistakes
+    page.keyboard.press("n")
+    assert page.url.endswith(f"#g1-m{marks[0]}")
+    if len(marks) > 1:
+        page.keyboard.press("n")
+        assert page.url.endswith(f"#g1-m{marks[1]}")
+    page.keyboard.press("N")
+    assert page.url.endswith(f"#g1-m{marks[0]}")
+    # at C's [3-6] the fair values stand beside the open-hands ones, with C's view of the hands
+    c36 = next(m for m in fair_model.games[0].moves if m.player == "C" and m.text.startswith("[3-6]"))
+    page, seen = open_page(fair_page, f"#g1-m{c36.number}")
+    shown = page.locator("section.detail:not([hidden])")
+    assert shown.locator("table.alts td.fair").count() == len(c36.decision.alternatives)
+    assert shown.locator("table.holds-table").count() == 1
+    assert seen.errors == []
+
+
+def test_on_a_phone_the_board_comes_first_and_is_as_wide_as_the_hands(browser, fair_page):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(fair_page.as_uri())
+        board = page.locator("#g1 .board").bounding_box()
+        deal = page.locator("#g1 .card.players").bounding_box()
+        hand = page.locator("#g1 .hand").first.bounding_box()
+        assert board["y"] < deal["y"]
+        assert board["width"] >= hand["width"] - 0.5
+    finally:
+        context.close()
