@@ -12,7 +12,8 @@ from ..replay import Replay
 from ..match import replay_record
 from ..rules import HandFacts, Seating, Variant
 from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_order
-from ..search.block import Solver, SolverError
+from ..search.block import Solver, SolverError, core_note
+from ..search.core import TABLE_MB
 from ..tiles import Move
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
@@ -195,9 +196,9 @@ def int_solver_plays(variant: Variant) -> bool:
     return variant.search == "block"
 
 
-def _searcher(rules, fast: bool, node_limit: int | None):
+def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB):
     """The int solver for a two-ended block game, else the general search over the position."""
-    return Solver(rules) if fast else TreeSearch(rules, node_limit)
+    return Solver(rules, table_mb=table_mb) if fast else TreeSearch(rules, node_limit)
 
 
 def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
@@ -214,12 +215,14 @@ def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
 
 def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bool = False,
                    solver: Solver | None = None, node_limit: int | None = None,
-                   progress: Callable[[int], None] | None = None) -> GameAnalysis:
+                   progress: Callable[[int], None] | None = None,
+                   table_mb: float = TABLE_MB) -> GameAnalysis:
     """Analyse the legal prefix of a replayed game with every hand open.
 
     ``node_limit``: the positions the general search (layouts, draw games...) may visit for one
     value before the analysis stops and says so (default ``analyzer.search.NODE_LIMIT``).
     ``progress`` is called with 1 for every move of the record whose position has been valued.
+    ``table_mb``: the memory the int solver's transposition table may take (``analyzer.search.TABLE_MB``).
 
     Values are the hand's points for the first side (or, in a game of individual players, for the
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already
@@ -253,6 +256,9 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.note = (f"{out.note} This record reveals {shown} of the {len(pos.order)} tiles of the boneyard "
                     f"order.")
     fast = int_solver_plays(variant)
+    slow = fast and core_note(variant if variant.seating.sides == 2 else AgainstTheRest(variant, 0))
+    if slow:
+        out.note = f"{out.note} {slow}" if out.note else slow
     individual = variant.seating.sides > 2
     if individual:
         # every decision is valued for its mover against all the others; the running values
@@ -260,11 +266,12 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.sides = list(rep.players)
         out.perspective = (f"each decision is valued for its mover against all the others; the running "
                            f"values are {rep.players[0]}'s")
-        solvers = {seat: _searcher(AgainstTheRest(variant, seat), fast, node_limit) for seat in range(variant.players)}
+        solvers = {seat: _searcher(AgainstTheRest(variant, seat), fast, node_limit, table_mb / variant.players)
+                   for seat in range(variant.players)}
         teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     if prefix < len(rep.steps):
         out.stopped = stop_reason(rep)
-    solver = solvers[0] if individual else (solver or _searcher(variant, fast, node_limit))
+    solver = solvers[0] if individual else (solver or _searcher(variant, fast, node_limit, table_mb))
     # the line as played: the position before every step (a copy) and the points scored before it;
     # the values are then searched from the end of the line back to the deal, so that each search
     # finds the later positions in its table, and where one needs more than the node limit allows

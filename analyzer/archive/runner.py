@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Iterator
 
 from ..diagnostics import Diagnostic
+from ..search.core import TABLE_MB
 from .cache import Cache
 from .inputs import Source, decode
 
@@ -38,6 +39,7 @@ class Options:
     max_nodes: int | None = None
     lines: bool = False                     # keep the best continuations (analyze --graph)
     insert_passes: bool = False             # the records leave forced passes out (validate/replay --insert-passes)
+    table_mb: float = TABLE_MB              # the search's transposition table (memory only: same values)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -83,7 +85,7 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
                             insert_passes=options.insert_passes)
     analyses = [None] * len(replays)
     if options.mode != "validate":
-        analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress) for rep in replays]
+        analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress, options.table_mb) for rep in replays]
     games = games_data(replays, analyses, options.lines, triaged=options.mode == "validate")
     out = {"source": label, "error": None, "games": games}
     if options.mode == "report":
@@ -162,12 +164,13 @@ def estimate_moves(source: Source) -> int:
     return sum(len(_MOVE.findall(line)) for line in text.splitlines() if not _NO_MOVES.match(line))
 
 
-def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None):
+def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
+                 table_mb: float = TABLE_MB):
     """The analysis of one replayed game; one the search cannot take says why instead of raising."""
     from ..analysis import GameAnalysis, analyze_replay
 
     try:
-        return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress)
+        return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb)
     except ValueError as exc:      # a position the search cannot take (SolverError)
         out = GameAnalysis(rep.title, list(rep.players), [])
         out.stopped = f"the analysis could not run: {exc}"

@@ -23,6 +23,7 @@ from ..replay import Replay
 from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
+from ..search.core import CORE, TABLE_MB
 from .fair import _alt_order, _analyze_fair, _inference, _print_fair, _print_inference
 
 
@@ -50,7 +51,7 @@ def clean_errors(command):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="domino")
+@click.version_option(__version__, prog_name="domino", message=f"%(prog)s, version %(version)s (search core: {CORE})")
 def main() -> None:
     """Read, validate, replay, solve and report recorded domino games.
 
@@ -195,9 +196,10 @@ def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: 
 
 
 def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False,
-             insert_passes=False) -> Options:
+             insert_passes=False, table_mb=TABLE_MB) -> Options:
     _check_variant(variant, rules)
-    return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes)
+    return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
+                   table_mb)
 
 
 def _echo_errors(result: dict) -> None:
@@ -502,6 +504,8 @@ def _signed(v: int | None) -> str:
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Positions the search of a layout or draw game may visit for one value before the "
                    "analysis stops and says so (default 2,000,000).")
+@click.option("--table-mb", type=click.FloatRange(min=1), default=TABLE_MB, show_default=True, metavar="MB",
+              help="Memory the exact search's transposition table may take (a full table replaces entries).")
 @click.option("--fair", is_flag=True,
               help="Also judge every move by what its player could know: the mean value over the deals "
                    "consistent with what he had seen (its processes: --jobs).")
@@ -515,7 +519,7 @@ def _signed(v: int | None) -> str:
               help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
-            max_nodes, fair, seats, worlds, exact_below, seed):
+            max_nodes, table_mb, fair, seats, worlds, exact_below, seed):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -524,7 +528,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     from ..analysis import GameAnalysis
 
-    options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None)
+    options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
+                       table_mb=table_mb)
     if not fair and _all_partial(paths, options):
         fair = True
         click.echo("Some hands of these records are not known, so no exact values with every hand open: "

@@ -53,11 +53,12 @@ from typing import Callable, Iterator, MutableMapping
 
 from ..diagnostics import DominoError
 from ..position import Position, tiles_of
-from ..rules.policies import BlockRule, HandFacts, HandScoring
+from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
+from .core import PY_ENTRY_BYTES, TABLE_MB, compiled_core, resolve
 
-__all__ = ["Solver", "SolverError"]
+__all__ = ["Solver", "SolverError", "core_note"]
 
 _INF = 1 << 30
 _TERMINATIONS = ("domino", "blocked")
@@ -74,7 +75,8 @@ class _Deal:
     state (the played tiles) only means something once the deal is fixed.
     """
 
-    def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int) -> None:
+    def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int,
+                 cap: int = 1 << 62) -> None:
         n = len(dealt)
         teams = variant.seating.teams
         if len(teams) != n:
@@ -93,6 +95,7 @@ class _Deal:
         for h in dealt:
             self.all |= h
         self.tt: dict[int, tuple[int, int, tuple | None]] = {}
+        self.cap = max(1, cap)                         # the entries the table and the leaf cache may hold
         self.leaves: dict[int, int] = {}
         self.held: dict[int, tuple[int, int]] = {}     # a hand's mask -> (pips, tiles)
         self.moves: dict[int, tuple] = {}
@@ -151,6 +154,8 @@ class _Deal:
             facts = HandFacts(_TERMINATIONS[term], seat, tuple(p for p, _ in left), tuple(c for _, c in left),
                               self.leader, hands=hands, last_tile=self.tiles[bit.bit_length() - 1],
                               ends_before=divmod(e, self.width))
+            if len(self.leaves) >= self.cap:
+                self.leaves.clear()
             value = self.leaves[key] = self.variant.value(facts)
         return value
 
@@ -202,15 +207,17 @@ class _Deal:
         if n > 4:
             raise NotImplementedError("the solver handles at most four players")
         tt = self.tt
+        CAP = self.cap
         # standard scoring: inline leaf values and the pip bounds; CU = 1 when the winners score
-        # every pip left (their own too), 0 when they score the losers' pips
+        # every pip left (their own too), 0 when they score the losers' pips, -1 for bad points
+        # (each side's own pips count against it: the value is the other side's pips minus its own)
         FAST, CU = standard
 
         def search(K, e, s, alpha, beta, H=self.hands, P=self.pips, ALL=self.all, FIT=self.fit,
                    SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
-                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU):
+                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, CAP=CAP):
             neg = 1             # -1 once forced moves have handed the move to the other side
             saved = None        # hands and pips before the first forced move
             while True:
@@ -225,7 +232,7 @@ class _Deal:
                     # tile. (The other bound, it wins at most what the others hold, is never
                     # tighter here than where the others last played their heaviest tile.)
                     v = moves[0][3] - P[sd]
-                    if CU:
+                    if CU > 0:
                         v -= P[1 - sd]
                     if v >= beta:
                         break
@@ -355,6 +362,8 @@ class _Deal:
                     lo = v
                 else:
                     lo = hi = v
+                if len(tt) >= CAP:                              # a full table starts again
+                    tt.clear()
                 tt[key] = (lo, hi, bm)
                 break
             if saved is not None:
@@ -363,6 +372,41 @@ class _Deal:
             return v if neg > 0 else -v
 
         return search
+
+
+class _CompiledDeal(_Deal):
+    """One deal searched by the compiled core (``_core.BlockDeal``): the same state, moves, order,
+    leaf values and bounds, its entries in the solver's bounded table. A scoring the core does not
+    write inline (not :func:`_standard_scoring`) is asked of ``variant.value`` through
+    :meth:`_Deal.leaf_value` for every finished hand, exactly as the pure-Python search does."""
+
+    def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int, table, cap: int) -> None:
+        self.table = table
+        super().__init__(variant, dealt, leader, max_pip, cap)
+
+    def _build_search(self, standard: tuple[bool, int]):
+        fast, cu = standard
+        self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt,
+                                              cu, None if fast else self.leaf_value)
+        self.inline = fast
+        return None
+
+    def mtdf(self, K: int, e: int, s: int, alpha: int = -_INF, beta: int = _INF) -> int:
+        return self.core.mtdf(self.hands, self.pips, K, e, s, alpha, beta)
+
+
+def compiled_plays(max_pip: int) -> bool:
+    """Whether the compiled core can search a set of double-``max_pip`` (it packs a state in 64 bits)."""
+    return max_pip <= 9
+
+
+def core_note(rules, core: str | None = None) -> str | None:
+    """What an analysis should tell its reader about the speed of the int solver on ``rules``: the
+    compiled core writes the standard scoring inline and asks Python for any other (exact, slower)."""
+    if resolve(core) == "compiled" and not _standard_scoring(rules)[0]:
+        return ("The compiled search asks Python for the value of every finished hand under this scoring "
+                "(exact, but slower than the scorings it knows).")
+    return None
 
 
 class Solver:
@@ -377,12 +421,23 @@ class Solver:
     the same mapping to several solvers to share their work. A solver keeps the tables of the
     last ``max_deals`` deals it saw, so the decisions of one hand, analysed in turn, reuse the
     work done for the earlier ones.
+
+    ``core``: ``"compiled"`` or ``"python"`` (default :data:`analyzer.search.CORE`); a set larger
+    than double-nine is always searched in Python. ``table_mb``: the memory the transposition
+    tables of this solver may take (the compiled core shares one fixed table between its deals;
+    the pure-Python core bounds each deal's dict to ``table_mb / max_deals``).
     """
 
-    def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4) -> None:
+    def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4,
+                 table_mb: float = TABLE_MB, core: str | None = None) -> None:
+        if not table_mb > 0:
+            raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
         self.variant = variant
         self.tt = {} if tt is None else tt
         self.max_deals = max_deals
+        self.core = resolve(core)
+        self.table_mb = table_mb
+        self._table = None      # the compiled core's table, made with the first deal it searches
 
     # -- public API -----------------------------------------------------------------------------
     def solve(self, position: Position) -> int:
@@ -438,6 +493,14 @@ class Solver:
                 for _ in line:
                     position.pop()
         return line
+
+    def table_size(self) -> tuple[int, int]:
+        """``(entries, bytes)`` the transposition tables of this solver hold now (the pure-Python
+        bytes estimated at ``PY_ENTRY_BYTES`` an entry)."""
+        if self._table is not None:
+            return self._table.used, self._table.nbytes
+        entries = sum(len(deal.tt) for deal in self.tt.values() if type(deal) is _Deal)
+        return entries, entries * PY_ENTRY_BYTES
 
     # -- internals ------------------------------------------------------------------------------
     def _check(self, position: Position) -> None:
@@ -502,10 +565,19 @@ class Solver:
             if move.tile is not None:
                 dealt[seat] |= move.tile.bit
         leader = _leader(position)
-        sig = (id(self.variant), position.max_pip, tuple(dealt), leader)
+        compiled = self.core == "compiled" and compiled_plays(position.max_pip)
+        sig = (id(self.variant), position.max_pip, tuple(dealt), leader, compiled)
         deal = self.tt.get(sig)
         if deal is None or deal.variant is not self.variant:
-            deal = _Deal(self.variant, tuple(dealt), leader, position.max_pip)
+            nbytes = int(self.table_mb * (1 << 20))
+            if compiled:
+                if self._table is None:
+                    self._table = compiled_core().Table(nbytes // compiled_core().ENTRY_BYTES)
+                deal = _CompiledDeal(self.variant, tuple(dealt), leader, position.max_pip, self._table,
+                                     nbytes // PY_ENTRY_BYTES // self.max_deals)
+            else:
+                deal = _Deal(self.variant, tuple(dealt), leader, position.max_pip,
+                             nbytes // PY_ENTRY_BYTES // self.max_deals)
             self.tt[sig] = deal
             while len(self.tt) > self.max_deals:
                 del self.tt[next(iter(self.tt))]
@@ -546,15 +618,21 @@ def _standard_scoring(variant: Variant) -> tuple[bool, int]:
 
     Standard: ``Variant``'s own ``value``/``hand_result``, a ``BlockRule`` (the side with fewer
     pips wins a blocked hand, equal pips is a draw) and a ``HandScoring`` counting the losers'
-    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. The search then writes the
-    value of a finished hand inline from the two sides' pip totals and prunes with its bounds.
+    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. Also bad points (``cu = -1``:
+    a ``PointScoring("bad")`` with no bonus for [0-0] and no doubling, whatever the block rule:
+    the value is the other side's pips minus one's own). The search then writes the value of a
+    finished hand inline from the two sides' pip totals and prunes with its bounds.
     """
     cls = type(variant)
-    if (cls.value is Variant.value and cls.hand_result is Variant.hand_result
-            and type(variant.block) is BlockRule and variant.block.by == "team"
-            and type(variant.scoring) is HandScoring and variant.scoring.count in ("losers", "all")
+    if not (cls.value is Variant.value and cls.hand_result is Variant.hand_result
             and max(variant.seating.teams) == 1):
-        return True, int(variant.scoring.count == "all")
+        return False, 0
+    scoring = variant.scoring
+    if (type(variant.block) is BlockRule and variant.block.by == "team"
+            and type(scoring) is HandScoring and scoring.count in ("losers", "all")):
+        return True, int(scoring.count == "all")
+    if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
+        return True, -1
     return False, 0
 
 

@@ -351,7 +351,8 @@ class _ArmDeal:
         self.pips = {t.bit: -t.pips for t in self.tiles}          # the sort key: heaviest first
         # the standard scoring (two sides, the side with fewer pips wins a block, it scores the
         # losers' pips or all pips): a side wins at most what is still held, which bounds every value
-        standard, self.all_pips = _standard_scoring(search.rules)
+        standard, cu = _standard_scoring(search.rules)
+        self.all_pips = cu == 1         # (bad points, cu = -1, have the bounds of the losers' pips)
         self.side = search.rules.seating.teams if standard else None
         self.held: dict[int, int] = {}
         self.arm_keys: dict[tuple, int] = {}

@@ -1,0 +1,724 @@
+/* The compiled search core: the int search of analyzer/search/block.py written in C.
+ *
+ * Same state, same moves, same order, same leaf values and pip bounds, same MTD(f) driver as the
+ * pure-Python ``_Deal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
+ * one value, fail-soft in its window. Two types:
+ *
+ * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 24 bytes, in
+ *   buckets of two (a slot kept for the entry with the most tiles still to play, a slot always
+ *   replaced). It starts small and doubles while it is three quarters full, up to its bound (a
+ *   small search touches little memory); at its bound it replaces entries, it never grows past it.
+ *   Several deals share one table: every entry carries the id of the deal it belongs to.
+ * ``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf)``: one deal compiled to ints. With ``leaf``
+ *   None the scoring is written inline here, with the pip bounds: ``cu`` 0 the losers' pips, 1 every
+ *   pip left, -1 bad points (the other side's pips minus one's own). Any other scoring passes
+ *   ``leaf(term, seat, played, bit, ends)`` (the Python ``_Deal.leaf_value``), which gives the value
+ *   of each finished hand exactly as the Python search asks it.
+ *
+ * Masks are 64-bit: sets of at most 55 tiles (double-nine), and a packed state (played tiles, ends
+ * code, seat) of at most 64 bits.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define INF (1 << 30)
+#define MAXSEATS 4
+#define MAXTILES 55
+#define MAXMOVES 64
+
+/* Bits set (SWAR: no call into libgcc without -mpopcnt). */
+static inline int popcount(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* -- the table ------------------------------------------------------------------------------ */
+
+#define WAYS 4          /* slots a bucket: 4 x 16 bytes, one cache line */
+#define LO_INF (-32768) /* lo, hi stored as int16: these two stand for -INF and INF */
+#define HI_INF 32767
+#define MAX_VALUE 30000 /* the values the table can hold */
+#define MAX_DEALS 65535 /* deal ids of one table epoch (16 bits); then the table starts again */
+
+typedef struct {
+    uint64_t key;       /* the packed state: played tiles, ends code, seat */
+    int16_t lo, hi;     /* bounds for the side to move */
+    uint16_t deal;      /* the deal's id; 0: an empty slot */
+    uint8_t bit, e2;    /* the best move: tile index, ends code after it (255: none) */
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    void *raw;          /* the allocation; ``slots`` is it aligned to a cache line */
+    Entry *slots;
+    uint64_t buckets;   /* a power of two */
+    uint64_t max_buckets;
+    uint64_t used;      /* slots holding an entry */
+    int shift;          /* 64 - log2(buckets) */
+    uint32_t next_deal;
+    uint64_t epoch;     /* bumped when the deal ids run out and the table is emptied */
+    uint64_t stores, replaced;
+} Table;
+
+static inline int16_t enc(int x) { return (int16_t)(x <= -INF ? LO_INF : (x >= INF ? HI_INF : x)); }
+static inline int dec(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? INF : x); }
+
+static inline Entry *bucket_of(Entry *slots, int shift, uint64_t key, uint32_t deal) {
+    uint64_t h = (key ^ ((uint64_t)deal * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
+    return slots + WAYS * (h >> shift);
+}
+
+static inline Entry *table_probe(Table *t, uint64_t key, uint32_t deal) {
+    Entry *b = bucket_of(t->slots, t->shift, key, deal);
+    for (int i = 0; i < WAYS; i++)
+        if (b[i].key == key && b[i].deal == deal) return b + i;
+    return NULL;
+}
+
+/* Where an entry for ``key`` goes: its own slot, else an empty one, else the one with the most
+ * tiles played (the least work behind it: replaced). */
+static inline Entry *table_slot(Table *t, uint64_t key, uint32_t deal) {
+    Entry *b = bucket_of(t->slots, t->shift, key, deal);
+    Entry *victim = NULL;
+    int most = -1;
+    for (int i = 0; i < WAYS; i++) {
+        if (b[i].deal == 0) {
+            if (victim == NULL || most >= 0) { victim = b + i; most = -1; }
+            continue;
+        }
+        if (b[i].key == key && b[i].deal == deal) return b + i;
+        int pc = popcount(b[i].key);
+        if (most >= 0 && pc > most) { victim = b + i; most = pc; }
+        else if (victim == NULL) { victim = b + i; most = pc; }
+    }
+    if (most >= 0) t->replaced++;
+    else t->used++;
+    return victim;
+}
+
+static int table_alloc(Table *t, uint64_t buckets) {
+    void *raw = PyMem_Calloc((size_t)(WAYS * buckets + WAYS), sizeof(Entry));
+    if (raw == NULL) return -1;
+    t->raw = raw;
+    t->slots = (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    t->buckets = buckets;
+    int bits = 0;
+    while ((1ULL << bits) < buckets) bits++;
+    t->shift = 64 - bits;
+    return 0;
+}
+
+static void table_grow(Table *t) {
+    void *old_raw = t->raw;
+    Entry *old = t->slots;
+    uint64_t count = WAYS * t->buckets;
+    if (table_alloc(t, 2 * t->buckets) < 0) {   /* no memory to grow: stay at this size */
+        t->raw = old_raw;
+        t->slots = old;
+        t->max_buckets = t->buckets;
+        return;
+    }
+    t->used = 0;
+    for (uint64_t i = 0; i < count; i++)
+        if (old[i].deal != 0) *table_slot(t, old[i].key, old[i].deal) = old[i];
+    PyMem_Free(old_raw);
+}
+
+static inline void table_store(Table *t, uint64_t key, uint32_t deal, int lo, int hi, int bit, int e2) {
+    Entry *x = table_slot(t, key, deal);
+    x->key = key;
+    x->deal = (uint16_t)deal;
+    x->lo = enc(lo);
+    x->hi = enc(hi);
+    x->bit = (uint8_t)bit;
+    x->e2 = (uint8_t)e2;
+    t->stores++;
+    if (t->buckets < t->max_buckets && 4 * t->used > 3 * WAYS * t->buckets) table_grow(t);
+}
+
+static void table_clear(Table *t) {
+    memset(t->slots, 0, (size_t)(WAYS * t->buckets) * sizeof(Entry));
+    t->stores = t->replaced = t->used = 0;
+}
+
+static int Table_init(Table *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"entries", NULL};
+    unsigned long long entries;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K", kwlist, &entries)) return -1;
+    uint64_t max_buckets = 1, buckets = 1;
+    while (2 * max_buckets * WAYS <= entries && max_buckets < (1ULL << 40)) max_buckets *= 2;
+    while (buckets < max_buckets && buckets < (1 << 12)) buckets *= 2;    /* 256 KB to start */
+    void *old = self->raw;
+    if (table_alloc(self, buckets) < 0) { PyErr_NoMemory(); return -1; }
+    PyMem_Free(old);
+    self->max_buckets = max_buckets;
+    self->used = 0;
+    self->next_deal = 1;
+    self->stores = self->replaced = 0;
+    return 0;
+}
+
+static void Table_dealloc(Table *self) {
+    PyMem_Free(self->raw);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Table_clear(Table *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->slots) table_clear(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Table_get_entries(Table *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(WAYS * self->buckets);
+}
+
+static PyObject *Table_get_max_entries(Table *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(WAYS * self->max_buckets);
+}
+
+static PyObject *Table_get_used(Table *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->used);
+}
+
+static PyObject *Table_get_nbytes(Table *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(WAYS * self->buckets * sizeof(Entry));
+}
+
+static PyObject *Table_get_stores(Table *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->stores);
+}
+
+static PyObject *Table_get_replaced(Table *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->replaced);
+}
+
+static PyMethodDef Table_methods[] = {
+    {"clear", (PyCFunction)Table_clear, METH_NOARGS, "Empty every slot."},
+    {NULL}
+};
+
+static PyGetSetDef Table_getset[] = {
+    {"entries", (getter)Table_get_entries, NULL, "The slots of the table now (a power of two).", NULL},
+    {"max_entries", (getter)Table_get_max_entries, NULL, "The slots the table may grow to (a power of two).", NULL},
+    {"used", (getter)Table_get_used, NULL, "The slots holding an entry.", NULL},
+    {"nbytes", (getter)Table_get_nbytes, NULL, "The memory of the slots now, in bytes.", NULL},
+    {"stores", (getter)Table_get_stores, NULL, "Entries written since the table was made or cleared.", NULL},
+    {"replaced", (getter)Table_get_replaced, NULL, "Entries that pushed out an entry of another state.", NULL},
+    {NULL}
+};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "analyzer.search._core.Table",
+    .tp_doc = PyDoc_STR("Table(entries): a bounded transposition table shared by the deals of one solver."),
+    .tp_basicsize = sizeof(Table),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Table_init,
+    .tp_dealloc = (destructor)Table_dealloc,
+    .tp_methods = Table_methods,
+    .tp_getset = Table_getset,
+};
+
+/* -- one deal ------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t bit, e2;
+    int16_t pips;
+    int score;
+} Move;
+
+typedef struct {
+    PyObject_HEAD
+    Table *table;
+    PyObject *leaf;             /* the Python leaf value, or NULL for the standard scoring */
+    uint32_t id;                /* the deal's id in its table's epoch */
+    uint64_t epoch;
+    int n, w, eb, sb, ntiles;
+    int fast, cu;
+    uint64_t all;
+    uint64_t fit[100];          /* the tiles that fit an ends code */
+    uint8_t ea[100], eb2[100];  /* the two open numbers of an ends code */
+    uint8_t tlow[MAXTILES], thigh[MAXTILES];
+    int16_t tpips[MAXTILES];
+    int side[MAXSEATS], sign[MAXSEATS], opp1[MAXSEATS], opp2[MAXSEATS];
+    int next[MAXSEATS][MAXSEATS];
+    uint64_t H[MAXSEATS + 1];   /* the hands, and an always-empty slot */
+    int P[2];                   /* pips left per side */
+    uint64_t nodes;
+    int failed;                 /* the leaf callback raised: unwind */
+} Deal;
+
+/* A fresh deal id; when they run out, the table is emptied and a new epoch starts (every deal
+ * then takes a new id before it searches again). */
+static uint32_t new_deal_id(Table *t) {
+    if (t->next_deal > MAX_DEALS) {
+        table_clear(t);
+        t->epoch++;
+        t->next_deal = 1;
+    }
+    return t->next_deal++;
+}
+
+static inline int ends_code(int w, int a, int b) {
+    return a <= b ? a * w + b : b * w + a;
+}
+
+/* The moves of the tiles ``p`` on ends ``e``, heaviest first (stable: ascending tile, then the
+ * lower end first), as the Python ``gen_moves``. */
+static int gen_moves(Deal *d, uint64_t p, int e, Move *out) {
+    int w = d->w, a = d->ea[e], b = d->eb2[e], n = 0;
+    while (p) {
+        int i = __builtin_ctzll(p);
+        p &= p - 1;
+        int lo = d->tlow[i], hi = d->thigh[i];
+        if (lo == a || hi == a) {
+            out[n].bit = (uint8_t)i;
+            out[n].e2 = (uint8_t)ends_code(w, lo == a ? hi : lo, b);
+            out[n].pips = d->tpips[i];
+            n++;
+        }
+        if (b != a && (lo == b || hi == b)) {
+            out[n].bit = (uint8_t)i;
+            out[n].e2 = (uint8_t)ends_code(w, a, lo == b ? hi : lo);
+            out[n].pips = d->tpips[i];
+            n++;
+        }
+    }
+    for (int i = 1; i < n; i++) {       /* insertion sort: stable, by pips descending */
+        Move m = out[i];
+        int j = i - 1;
+        while (j >= 0 && out[j].pips < m.pips) { out[j + 1] = out[j]; j--; }
+        out[j + 1] = m;
+    }
+    return n;
+}
+
+/* The value of a finished hand for the side of ``s``: ``term`` 0 domino, 1 blocked. */
+static int leaf(Deal *d, int term, int s, uint64_t K2, int bit, int e, int pv) {
+    int sd = d->side[s];
+    if (d->fast) {
+        int ps = d->P[sd] - pv, po = d->P[1 - sd];
+        if (term == 0) return po + d->cu * ps;
+        return ps < po ? po + d->cu * ps : (ps > po ? -ps - d->cu * po : 0);
+    }
+    PyObject *kp = PyLong_FromUnsignedLongLong(K2);
+    PyObject *bp = PyLong_FromUnsignedLongLong(1ULL << bit);
+    PyObject *r = NULL;
+    if (kp && bp) r = PyObject_CallFunction(d->leaf, "iiOOi", term, s, kp, bp, e);
+    Py_XDECREF(kp);
+    Py_XDECREF(bp);
+    if (r == NULL) { d->failed = 1; return 0; }
+    long v = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (v == -1 && PyErr_Occurred()) { d->failed = 1; return 0; }
+    if (v > MAX_VALUE || v < -MAX_VALUE) {
+        PyErr_SetString(PyExc_OverflowError, "a hand's value is out of the compiled search's range");
+        d->failed = 1;
+        return 0;
+    }
+    return d->sign[s] * (int)v;
+}
+
+/* The value of the state for the side of ``s`` (who holds a playable tile), fail-soft in
+ * (alpha, beta): the Python ``search`` of ``_Deal._build_search``, step by step. */
+static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
+    uint64_t *H = d->H;
+    int *P = d->P;
+    int neg = 1, saved = 0, v = 0;
+    uint64_t sH[MAXSEATS + 1];
+    int sP[2] = {0, 0};
+    Move mv[MAXMOVES];
+    d->nodes++;
+    for (;;) {
+        int sd = d->side[s];
+        uint64_t h = H[s];
+        uint64_t key = (((K << d->eb) | (uint64_t)e) << d->sb) | (uint64_t)s;
+        __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, key, d->id));   /* the table's line */
+        int nm = gen_moves(d, h & d->fit[e], e, mv);
+        if (d->fast) {
+            v = mv[0].pips - P[sd];
+            if (d->cu > 0) v -= P[1 - sd];
+            if (v >= beta) break;
+        }
+        if (nm == 1) {                          /* a forced move: played here, no table entry */
+            int bit = mv[0].bit, e2 = mv[0].e2, pv = mv[0].pips;
+            uint64_t h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit);
+            if (!h2) { v = leaf(d, 0, s, K2, bit, e, pv); break; }
+            uint64_t f = d->fit[e2];
+            if (!((d->all ^ K2) & f)) { v = leaf(d, 1, s, K2, bit, e, pv); break; }
+            if (!saved) {
+                memcpy(sH, H, sizeof(sH));
+                sP[0] = P[0];
+                sP[1] = P[1];
+                saved = 1;
+            }
+            H[s] = h2;
+            P[sd] -= pv;
+            int t = s;
+            for (int k = 0; k < d->n; k++) {
+                t = d->next[s][k];
+                if (H[t] & f) break;
+            }
+            K = K2;
+            e = e2;
+            if (d->side[t] != sd) {
+                int x = alpha;
+                alpha = -beta;
+                beta = -x;
+                neg = -neg;
+            }
+            s = t;
+            continue;
+        }
+
+        /* a choice: the table first */
+        Entry *en = table_probe(d->table, key, d->id);
+        int lo = -INF, hi = INF, bbit = 255, be2 = 255;
+        if (en != NULL) {
+            lo = dec(en->lo);
+            hi = dec(en->hi);
+            bbit = en->bit;
+            be2 = en->e2;
+            if (lo >= beta) { v = lo; break; }
+            if (hi <= alpha) { v = hi; break; }
+            if (lo == hi) { v = lo; break; }
+            if (lo > alpha) alpha = lo;
+            if (hi < beta) beta = hi;
+        }
+        if (bbit == 255 || nm > 2) {
+            /* order: starve the next opponent, then the other one; heavy tiles first */
+            uint64_t o1 = H[d->opp1[s]], o3 = H[d->opp2[s]];
+            for (int i = 0; i < nm; i++) {
+                uint64_t f = d->fit[mv[i].e2];
+                mv[i].score = mv[i].pips - 20 * popcount(o1 & f) - 5 * popcount(o3 & f);
+            }
+            if (nm == 2) {
+                if (mv[1].score > mv[0].score) { Move m = mv[0]; mv[0] = mv[1]; mv[1] = m; }
+            } else {
+                /* descending (score, tile, ends after), as Python's sort of (score, move) tuples */
+                for (int i = 1; i < nm; i++) {
+                    Move m = mv[i];
+                    int j = i - 1;
+                    while (j >= 0 && (mv[j].score < m.score || (mv[j].score == m.score
+                           && (mv[j].bit < m.bit || (mv[j].bit == m.bit && mv[j].e2 < m.e2))))) {
+                        mv[j + 1] = mv[j];
+                        j--;
+                    }
+                    mv[j + 1] = m;
+                }
+            }
+        }
+        if (bbit != 255 && !(mv[0].bit == bbit && mv[0].e2 == be2)) {
+            for (int i = 1; i < nm; i++) {
+                if (mv[i].bit == bbit && mv[i].e2 == be2) {
+                    Move m = mv[i];
+                    memmove(mv + 1, mv, (size_t)i * sizeof(Move));
+                    mv[0] = m;
+                    break;
+                }
+            }
+        }
+
+        for (int i = 0; i < nm; i++) {          /* the children's table lines, ahead of time */
+            uint64_t f = d->fit[mv[i].e2], K2 = K | (1ULL << mv[i].bit);
+            int t = s;
+            for (int k = 0; k < d->n; k++) {
+                t = d->next[s][k];
+                if ((t == s ? h & ~(1ULL << mv[i].bit) : H[t]) & f) break;
+            }
+            uint64_t ck = (((K2 << d->eb) | (uint64_t)mv[i].e2) << d->sb) | (uint64_t)t;
+            __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, ck, d->id));
+        }
+        int a0 = alpha, x;
+        v = -INF;
+        int bm = -1;
+        for (int i = 0; i < nm; i++) {
+            int bit = mv[i].bit, e2 = mv[i].e2, pv = mv[i].pips;
+            uint64_t h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit);
+            if (!h2) {
+                x = leaf(d, 0, s, K2, bit, e, pv);
+            } else {
+                uint64_t f = d->fit[e2];
+                if (!((d->all ^ K2) & f)) {
+                    x = leaf(d, 1, s, K2, bit, e, pv);
+                } else {
+                    H[s] = h2;
+                    P[sd] -= pv;
+                    int t = s;
+                    for (int k = 0; k < d->n; k++) {     /* skip the forced passes */
+                        t = d->next[s][k];
+                        if (H[t] & f) break;
+                    }
+                    if (d->side[t] == sd) x = search(d, K2, e2, t, alpha, beta);
+                    else x = -search(d, K2, e2, t, -beta, -alpha);
+                    H[s] = h;
+                    P[sd] += pv;
+                }
+            }
+            if (d->failed) break;
+            if (x > v) {
+                v = x;
+                bm = i;
+                if (x > alpha) {
+                    alpha = x;
+                    if (x >= beta) break;
+                }
+            }
+        }
+        if (d->failed) break;
+        if (v <= a0) hi = v;
+        else if (v >= beta) lo = v;
+        else lo = hi = v;
+        table_store(d->table, key, d->id, lo, hi, mv[bm].bit, mv[bm].e2);
+        break;
+    }
+    if (saved) {
+        memcpy(H, sH, sizeof(sH));
+        P[0] = sP[0];
+        P[1] = sP[1];
+    }
+    return neg > 0 ? v : -v;
+}
+
+/* MTD(f): a value fail-soft in (alpha, beta) from null-window searches, as ``block._mtd``. */
+static int mtd(Deal *d, uint64_t K, int e, int s, int alpha, int beta, int guess) {
+    if (beta - alpha <= 1) return search(d, K, e, s, alpha, beta);
+    int g;
+    if (beta < INF) g = beta;
+    else if (alpha > -INF) g = alpha + 1;
+    else g = guess;
+    int lo = -INF, hi = INF;
+    while (lo < hi) {
+        int b = g == lo ? g + 1 : g;
+        g = search(d, K, e, s, b - 1, b);
+        if (d->failed) return 0;
+        if (g < b) {
+            hi = g;
+            if (hi <= alpha) break;
+        } else {
+            lo = g;
+            if (lo >= beta) break;
+        }
+    }
+    return g;
+}
+
+static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"table", "n", "max_pip", "sides", "dealt", "cu", "leaf", NULL};
+    PyObject *table, *sides, *dealt, *leaf_fn;
+    int n, max_pip, cu;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiOOiO", kwlist, &TableType, &table, &n, &max_pip, &sides,
+                                     &dealt, &cu, &leaf_fn))
+        return -1;
+    if (n < 2 || n > MAXSEATS) {
+        PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players");
+        return -1;
+    }
+    int w = max_pip + 1, ntiles = w * (w + 1) / 2;
+    if (max_pip < 0 || ntiles > MAXTILES) {
+        PyErr_SetString(PyExc_ValueError, "the compiled search plays sets up to double-nine");
+        return -1;
+    }
+    if ((leaf_fn != Py_None && !PyCallable_Check(leaf_fn)) || cu < -1 || cu > 1) {
+        PyErr_SetString(PyExc_TypeError, "leaf: None (cu: 0, 1 or -1 for the scoring written here) or a callable");
+        return -1;
+    }
+    PyObject *sseq = PySequence_Fast(sides, "sides must be a sequence");
+    if (sseq == NULL) return -1;
+    PyObject *dseq = PySequence_Fast(dealt, "dealt must be a sequence");
+    if (dseq == NULL) { Py_DECREF(sseq); return -1; }
+    int bad = PySequence_Fast_GET_SIZE(sseq) != n || PySequence_Fast_GET_SIZE(dseq) != n;
+    uint64_t all = 0;
+    for (int s = 0; s < n && !bad; s++) {
+        long sd = PyLong_AsLong(PySequence_Fast_GET_ITEM(sseq, s));
+        uint64_t h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(dseq, s));
+        if (PyErr_Occurred() || sd < 0 || sd > 1) { bad = 1; break; }
+        self->side[s] = (int)sd;
+        self->sign[s] = sd == 0 ? 1 : -1;
+        all |= h;
+    }
+    Py_DECREF(sseq);
+    Py_DECREF(dseq);
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "sides (0 or 1) and dealt hands, one per seat");
+        return -1;
+    }
+    Py_INCREF(table);
+    Py_XSETREF(self->table, (Table *)table);
+    Py_XDECREF(self->leaf);
+    self->leaf = NULL;
+    if (leaf_fn != Py_None) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
+    self->epoch = self->table->epoch;
+    self->id = new_deal_id(self->table);
+    self->n = n;
+    self->w = w;
+    self->ntiles = ntiles;
+    self->eb = 1;
+    while ((1 << self->eb) < w * w) self->eb++;     /* bit_length(w * w - 1) */
+    self->sb = 1;
+    while ((1 << self->sb) < n) self->sb++;         /* max(1, bit_length(n - 1)) */
+    self->fast = leaf_fn == Py_None;
+    self->cu = cu;
+    self->all = all;
+    uint64_t match[16] = {0};
+    int i = 0;
+    for (int hi = 0; hi < w; hi++)                  /* Tile.index: high * (high + 1) / 2 + low */
+        for (int lo = 0; lo <= hi; lo++, i++) {
+            self->tlow[i] = (uint8_t)lo;
+            self->thigh[i] = (uint8_t)hi;
+            self->tpips[i] = (int16_t)(lo + hi);
+            match[lo] |= 1ULL << i;
+            match[hi] |= 1ULL << i;
+        }
+    for (int e = 0; e < w * w; e++) {
+        self->fit[e] = match[e / w] | match[e % w];
+        self->ea[e] = (uint8_t)(e / w);
+        self->eb2[e] = (uint8_t)(e % w);
+    }
+    for (int s = 0; s < n; s++) {
+        for (int k = 0; k < n; k++) self->next[s][k] = (s + k + 1) % n;
+        self->opp1[s] = self->opp2[s] = n;
+        for (int k = 0; k < n; k++) {
+            int t = self->next[s][k];
+            if (self->side[t] == self->side[s]) continue;
+            if (self->opp1[s] == n) self->opp1[s] = t;
+            else if (self->opp2[s] == n) self->opp2[s] = t;
+        }
+    }
+    memset(self->H, 0, sizeof(self->H));
+    self->nodes = 0;
+    return 0;
+}
+
+/* A deal holds its Python leaf value, a bound method of the Python deal that holds it: a cycle,
+ * so the type takes part in the cyclic garbage collector. */
+static int Deal_traverse(Deal *self, visitproc visit, void *arg) {
+    Py_VISIT(self->table);
+    Py_VISIT(self->leaf);
+    return 0;
+}
+
+static int Deal_clear(Deal *self) {
+    Py_CLEAR(self->table);
+    Py_CLEAR(self->leaf);
+    return 0;
+}
+
+static void Deal_dealloc(Deal *self) {
+    PyObject_GC_UnTrack(self);
+    Deal_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None): the value for the side of ``seat``. */
+static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
+    PyObject *hands, *pips, *guess_obj = Py_None;
+    unsigned long long K;
+    int e, s, alpha, beta;
+    if (self->table == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOKiiii|O", &hands, &pips, &K, &e, &s, &alpha, &beta, &guess_obj)) return NULL;
+    if (s < 0 || s >= self->n || e < 0 || e >= self->w * self->w) {
+        PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
+        return NULL;
+    }
+    for (int t = 0; t < self->n; t++) {
+        PyObject *item = PySequence_GetItem(hands, t);
+        if (item == NULL) return NULL;
+        self->H[t] = PyLong_AsUnsignedLongLong(item);
+        Py_DECREF(item);
+        if (PyErr_Occurred()) return NULL;
+    }
+    self->H[self->n] = 0;
+    for (int sd = 0; sd < 2; sd++) {
+        PyObject *item = PySequence_GetItem(pips, sd);
+        if (item == NULL) return NULL;
+        self->P[sd] = (int)PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (PyErr_Occurred()) return NULL;
+    }
+    if (!(self->H[s] & self->fit[e])) {
+        PyErr_SetString(PyExc_ValueError, "the seat to move must hold a playable tile");
+        return NULL;
+    }
+    int guess = 0;
+    if (guess_obj != Py_None) {
+        guess = (int)PyLong_AsLong(guess_obj);
+        if (PyErr_Occurred()) return NULL;
+    }
+    if (self->epoch != self->table->epoch) {
+        self->epoch = self->table->epoch;
+        self->id = new_deal_id(self->table);
+    }
+    uint64_t key = ((((uint64_t)K << self->eb) | (uint64_t)e) << self->sb) | (uint64_t)s;
+    Entry *en = table_probe(self->table, key, self->id);
+    if (en != NULL) guess = guess < dec(en->lo) ? dec(en->lo) : (guess > dec(en->hi) ? dec(en->hi) : guess);
+    if (alpha < -INF) alpha = -INF;
+    if (beta > INF) beta = INF;
+    self->failed = 0;
+    int v = mtd(self, (uint64_t)K, e, s, alpha, beta, guess);
+    if (self->failed) return NULL;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Deal_get_nodes(Deal *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->nodes);
+}
+
+static PyObject *Deal_get_table(Deal *self, void *closure) {
+    if (self->table == NULL) Py_RETURN_NONE;
+    Py_INCREF(self->table);
+    return (PyObject *)self->table;
+}
+
+static PyMethodDef Deal_methods[] = {
+    {"mtdf", (PyCFunction)Deal_mtdf, METH_VARARGS,
+     "mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None): the value for the side of seat."},
+    {NULL}
+};
+
+static PyGetSetDef Deal_getset[] = {
+    {"nodes", (getter)Deal_get_nodes, NULL, "The states searched so far.", NULL},
+    {"table", (getter)Deal_get_table, NULL, "The transposition table.", NULL},
+    {NULL}
+};
+
+static PyTypeObject DealType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "analyzer.search._core.BlockDeal",
+    .tp_doc = PyDoc_STR("BlockDeal(table, n, max_pip, sides, dealt, cu, leaf): one two-ended block deal."),
+    .tp_basicsize = sizeof(Deal),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Deal_traverse,
+    .tp_clear = (inquiry)Deal_clear,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Deal_init,
+    .tp_dealloc = (destructor)Deal_dealloc,
+    .tp_methods = Deal_methods,
+    .tp_getset = Deal_getset,
+};
+
+static struct PyModuleDef coremodule = {
+    PyModuleDef_HEAD_INIT, "_core", "The compiled search core (see analyzer/search/core.py).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&TableType) < 0 || PyType_Ready(&DealType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&coremodule);
+    if (m == NULL) return NULL;
+    if (PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry)) < 0
+        || PyModule_AddIntConstant(m, "INF", INF) < 0
+        || PyModule_AddObjectRef(m, "Table", (PyObject *)&TableType) < 0
+        || PyModule_AddObjectRef(m, "BlockDeal", (PyObject *)&DealType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

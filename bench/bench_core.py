@@ -1,0 +1,124 @@
+"""Benchmark the compiled search core against the pure-Python one, in the same run.
+
+    python bench/bench_core.py                  # 50 deals, best of 3, about a minute
+    python bench/bench_core.py --deals 10 --repeat 1
+
+For the seeded partnership deals of ``bench_solver.py`` (same seeds, same random lines of play):
+the whole-record analysis (``Solver.values`` at every decision along the played line, one solver
+for the hand), once with ``Solver(core="compiled")`` and once with ``Solver(core="python")``, the
+best of ``--repeat`` runs each, in CPU time of this process (``time.process_time``: the machine is
+shared, and CPU time counts only this run's work; ``--wall`` for wall-clock time). Prints the times (median, mean, worst), the ratio python/compiled
+per deal (median and worst, i.e. lowest), whether every value agrees, and the memory of each:
+the compiled table's slots as allocated (``Table.nbytes``) and the pure-Python search's peak
+allocation (tracemalloc, measured in a separate run so that it does not slow the timed ones).
+
+The same for jamaican (a point a game: a scoring the core does not write inline, so the compiled search
+asks Python for each finished hand's value), on the first ``--generic-deals`` deals.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_solver import PARTNERSHIP, best_of, deal, ms, played_line, table  # noqa: E402
+
+from analyzer.position import Position  # noqa: E402
+from analyzer.rules.variants import find_variant  # noqa: E402
+from analyzer.search.block import Solver, _standard_scoring  # noqa: E402
+from analyzer.search.core import CORE, TABLE_MB, compiled_core  # noqa: E402
+
+
+def analyse_record(seed: int, variant, core: str, table_mb: float) -> tuple[list, Solver]:
+    """Every alternative's value at every decision of deal ``seed``'s line: (values, the solver)."""
+    hands, leader, _ = deal(seed)
+    solver = Solver(variant, core=core, table_mb=table_mb)
+    position = Position(hands, turn=leader)
+    out = []
+    for move in played_line(seed):
+        if len(position.legal_moves()) > 1:
+            out.append(solver.values(position))
+        position.push(move)
+    return out, solver
+
+
+def python_peak(seed: int, variant, table_mb: float) -> int:
+    """The peak bytes the pure-Python analysis of one record allocates."""
+    tracemalloc.start()
+    try:
+        analyse_record(seed, variant, "python", table_mb)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def compare(seeds: list[int], variant, repeat: int, table_mb: float, clock) -> dict:
+    rows = []
+    for seed in seeds:
+        tc, (vc, solver) = best_of(repeat, lambda: analyse_record(seed, variant, "compiled", table_mb), clock)
+        tp, (vp, _) = best_of(repeat, lambda: analyse_record(seed, variant, "python", table_mb), clock)
+        nbytes = solver.table_size()[1]
+        rows.append(dict(seed=seed, compiled=tc, python=tp, agree=vc == vp, nbytes=nbytes,
+                         decisions=len(vc), alternatives=sum(len(v) for v in vc)))
+    return dict(rows=rows, peak=max(python_peak(s, variant, table_mb) for s in seeds[:3]))
+
+
+def report(title: str, out: dict, table_mb: float) -> None:
+    rows = out["rows"]
+
+    def line(name, xs):
+        return [name, ms(statistics.median(xs)), ms(statistics.fmean(xs)), ms(max(xs)), f"{sum(xs):8.2f}"]
+
+    compiled = [r["compiled"] for r in rows]
+    python = [r["python"] for r in rows]
+    table(title, ["core", "median", "mean", "worst", "total s"],
+          [line("compiled (C)", compiled), line("pure Python", python)])
+    ratios = [r["python"] / r["compiled"] for r in rows]
+    print(f"  ratio python/compiled per record: median {statistics.median(ratios):.1f}x, lowest "
+          f"{min(ratios):.1f}x, highest {max(ratios):.1f}x; medians {statistics.median(python) / statistics.median(compiled):.1f}x")
+    print(f"  {statistics.median(r['decisions'] for r in rows):.0f} decisions, "
+          f"{statistics.median(r['alternatives'] for r in rows):.0f} alternatives a record (median); "
+          f"values identical in {sum(r['agree'] for r in rows)}/{len(rows)} records")
+    print(f"  memory: compiled table {max(r['nbytes'] for r in rows) / 2**20:.2f} MB at most (bound {table_mb} MB, "
+          f"{compiled_core().ENTRY_BYTES} bytes a slot); pure Python peak {out['peak'] / 2**20:.2f} MB "
+          f"(tracemalloc, worst of the first 3 records)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=20240601, help="seed of deal 0 (deal i uses seed + i)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement, the best is kept")
+    ap.add_argument("--table-mb", type=float, default=TABLE_MB, help="the bound of the transposition table")
+    ap.add_argument("--generic-deals", type=int, default=10,
+                    help="deals also measured under jamaican scoring (0: skip)")
+    ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")
+    args = ap.parse_args(argv)
+    clock = time.perf_counter if args.wall else time.process_time
+    if compiled_core() is None:
+        print("the compiled core is not built (python3 setup.py build_ext --inplace)")
+        return 1
+    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; default core {CORE}; "
+          f"{args.deals} deals from seed {args.seed}, best of {args.repeat} runs, "
+          f"{'wall-clock' if args.wall else 'CPU'} time")
+    seeds = [args.seed + i for i in range(args.deals)]
+    report("Whole-record analysis, partnership (losers' pips, written inline in the core; ms)",
+           compare(seeds, PARTNERSHIP, args.repeat, args.table_mb, clock), args.table_mb)
+    print("  target: at least 12x, about 12 ms median a record")
+    jamaican = find_variant("jamaican")
+    if args.generic_deals and not _standard_scoring(jamaican)[0]:
+        report(f"The same, first {args.generic_deals} deals, jamaican (a point a game: leaf values asked of Python; ms)",
+               compare(seeds[:args.generic_deals], jamaican, args.repeat, args.table_mb, clock), args.table_mb)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

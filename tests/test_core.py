@@ -1,0 +1,201 @@
+"""The compiled search core against the pure-Python one: the same value for every alternative at
+every decision, a bounded table, the core chosen by the environment and named by ``--version``."""
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import analyzer
+
+from analyzer.analysis import AgainstTheRest, analyze
+from analyzer.cli import main
+from analyzer.notation import read
+from analyzer.position import Position
+from analyzer.rules import find_variant
+from analyzer.rules.policies import HandFacts
+from analyzer.search import CORE, Solver
+from analyzer.search.block import _standard_scoring, core_note
+from analyzer.search.core import ENTRY_BYTES, PURE_ENV, compiled_core
+from conftest import RECORDS
+
+# the directory of the analyzer package these tests import (a source tree or an installed copy)
+ROOT = Path(analyzer.__file__).resolve().parent.parent
+built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
+
+# every scoring the int solver plays: the two the core writes inline, the rest through Python's leaf values
+CASES = [
+    ("partnership", {}), ("partnership", {"score": "all"}), ("partnership", {"divide": "10"}),
+    ("partnership", {"blank": "50"}), ("partnership", {"system": "milo"}),
+    ("partnership", {"capicu": "yes", "chuchazo": "any", "score": "all"}),
+    ("partnership", {"tie": "own-pips"}), ("partnership", {"block": "last-or-right"}),
+    ("whist", {}), ("jamaican", {}), ("chiva", {}), ("block", {}),
+    ("cutthroat", {"players": "2"}), ("cutthroat", {"players": "3"}), ("cutthroat", {"players": "4"}),
+]
+
+
+def _id(case):
+    return case if isinstance(case, str) else ",".join(f"{k}={v}" for k, v in case.items()) or "default"
+
+
+def _deal(variant, rng, size):
+    tiles = list(variant.dealing.tiles)
+    rng.shuffle(tiles)
+    n = variant.players
+    return [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)], rng.randrange(n)
+
+
+def compare_records(variant, records: int, size: int, seed) -> int:
+    """Play random records of ``size`` tiles a hand; at every decision of each, for each view
+    (two sides, or each player against the rest), the two cores give the same value to every
+    alternative. Returns the alternatives compared."""
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(records):
+        hands, leader = _deal(variant, rng, size)
+        views = ([variant] if variant.seating.sides == 2
+                 else [AgainstTheRest(variant, seat) for seat in range(variant.players)])
+        solvers = [(Solver(view, core="compiled"), Solver(view, core="python")) for view in views]
+        pos = Position(hands, leader, max_pip=variant.dealing.max_pip)
+        while (moves := pos.legal_moves()):
+            if len(moves) > 1:
+                for compiled, python in solvers:
+                    got = compiled.values(pos)
+                    assert got == python.values(pos), (hands, leader, [str(m) for m, *_ in pos.history])
+                    compared += len(got)
+            pos.push(rng.choice(moves))
+    return compared
+
+
+@built
+@pytest.mark.parametrize("name,options", CASES, ids=_id)
+def test_cores_agree_on_every_alternative(name, options):
+    variant = find_variant(name, options)
+    # a scoring the core does not write inline has no pip bounds: smaller hands keep the Python search quick
+    size = 7 if _standard_scoring(variant)[0] else (4 if variant.seating.sides == 4 else 5)
+    assert compare_records(variant, 3, size, f"{name}{sorted(options.items())}") > 10
+
+
+@built
+def test_cores_agree_on_partnership_records():
+    assert compare_records(find_variant("partnership"), 6, 7, 12) > 100
+
+
+@built
+@pytest.mark.slow
+def test_cores_agree_on_thousands_of_records():
+    partnership = find_variant("partnership")
+    assert compare_records(partnership, 2000, 4, 1) > 5000      # short hands: many records
+    assert compare_records(partnership, 30, 7, 2) > 500         # whole deals
+    for name, options in CASES[1:]:
+        variant = find_variant(name, options)
+        compare_records(variant, 60, 4, f"many{name}{sorted(options.items())}")
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_a_small_table_replaces_entries_and_keeps_values_exact(core):
+    variant = find_variant("partnership")
+    rng = random.Random(8)
+    for _ in range(2):
+        hands, leader = _deal(variant, rng, 7)
+        pos = Position(hands, leader)
+        big = Solver(variant, core=core)
+        small = Solver(variant, core=core, table_mb=0.01)    # about 10 KB: far too small for a deal
+        while (moves := pos.legal_moves()):
+            assert small.values(pos) == big.values(pos)
+            pos.push(rng.choice(moves))
+        if core == "compiled":
+            table = small._table
+            assert table.max_entries * ENTRY_BYTES <= 0.01 * 2**20
+            assert table.entries == table.max_entries and table.replaced > 0
+        else:
+            for deal in small.tt.values():
+                assert len(deal.tt) <= deal.cap
+
+
+@pytest.mark.skipif(os.environ.get("DOMINO_REQUIRE_COMPILED") != "1", reason="only where the core must be built (CI)")
+def test_the_compiled_core_is_built_and_used():
+    assert compiled_core() is not None and CORE == "compiled"
+
+
+def test_table_size_must_be_positive():
+    with pytest.raises(ValueError, match="positive"):
+        Solver(find_variant("partnership"), table_mb=0)
+
+
+@built
+def test_deal_ids_run_out_and_the_table_starts_again():
+    """A table names its deals with 16-bit ids; past the last one it is emptied and every deal takes a
+    new id before it searches again, so an entry of one deal is never read for another."""
+    variant = find_variant("partnership")
+    core = compiled_core()
+    table = core.Table(4096)
+    hands, leader = _deal(variant, random.Random(3), 7)
+    pos = Position(hands, leader)
+    pos.push(pos.legal_moves()[0])
+    solver = Solver(variant, core="python")
+    want = solver.solve(pos)
+    deal = solver._deal(pos)
+    K, e = deal.set_state(pos)
+    sign = deal.sign[pos.turn]
+    first = core.BlockDeal(table, 4, 6, deal.side, deal.dealt, 0, None)
+    assert sign * first.mtdf(deal.hands, deal.pips, K, e, pos.turn, -core.INF, core.INF) == want
+    assert table.used > 0
+    for _ in range(70000):      # a different deal each time would need other hands: the same hands do
+        core.BlockDeal(table, 4, 6, deal.side, deal.dealt, 0, None)
+    assert table.used == 0      # emptied when the ids ran out
+    assert sign * first.mtdf(deal.hands, deal.pips, K, e, pos.turn, -core.INF, core.INF) == want
+
+
+@built
+def test_an_error_in_a_leaf_value_reaches_the_caller():
+    class Broken(type(find_variant("whist"))):
+        def value(self, facts: HandFacts) -> int:
+            raise ZeroDivisionError("a scoring that fails")
+
+    whist = find_variant("whist")
+    variant = Broken(**{f: getattr(whist, f) for f in whist.__dataclass_fields__})
+    hands, leader = _deal(variant, random.Random(4), 7)
+    with pytest.raises(ZeroDivisionError, match="a scoring that fails"):
+        Solver(variant, core="compiled").solve(Position(hands, leader))
+
+
+def test_the_environment_chooses_the_pure_python_core():
+    code = "import analyzer.search as s; print(s.CORE)"
+    env = dict(os.environ, **{PURE_ENV: "1"}, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "python", out.stderr
+    env[PURE_ENV] = "0"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == ("compiled" if compiled_core() is not None else "python")
+    assert Solver(find_variant("partnership")).core == CORE
+
+
+def test_version_names_the_core():
+    out = CliRunner().invoke(main, ["--version"]).output
+    assert f"search core: {CORE}" in out
+
+
+def test_analyze_takes_a_table_size():
+    path = str(RECORDS / "seed1-table.txt")
+    small = CliRunner().invoke(main, ["analyze", "--json", "--table-mb", "1", path])
+    default = CliRunner().invoke(main, ["analyze", "--json", path])
+    # (the book's record breaks the rules from round 7: exit status 1 either way)
+    assert small.exit_code == default.exit_code == 1 and small.output == default.output
+    assert '"critical"' in small.output
+    bad = CliRunner().invoke(main, ["analyze", "--table-mb", "0", path])
+    assert bad.exit_code == 2 and "--table-mb" in bad.output
+
+
+def test_the_analysis_says_when_the_core_asks_python_for_the_scoring():
+    assert _standard_scoring(find_variant("partnership"))[0] and core_note(find_variant("partnership")) is None
+    jamaican = read(RECORDS / "match-jamaican.dom")
+    note = analyze(jamaican)[0].note or ""
+    if CORE == "compiled":
+        assert "asks Python" in note
+        assert core_note(find_variant("jamaican"), "python") is None
+    else:
+        assert "asks Python" not in note
