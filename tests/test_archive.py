@@ -351,3 +351,15 @@ def test_the_index_escapes_what_comes_from_a_record(tmp_path):
     cli("report", tmp_path / "in", "-o", tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)" in index and "<script>alert" not in index
+
+
+def test_stats_with_the_fair_analysis_split_mistakes_into_real_and_hindsight_only():
+    """The book's second line of play: every player's decisions judged by what he could know too."""
+    path = str(RECORDS / "seed2-table.txt")
+    plain = json.loads(CliRunner().invoke(main, ["stats", "--json", path]).stdout)
+    assert all(row["fair_loss"] is None and row["real_mistakes_per_100"] is None for row in plain)
+    fair = json.loads(CliRunner().invoke(main, ["stats", "--json", "--fair", "20", "--seed", "1", path]).stdout)
+    assert {row["player"] for row in fair} == {"A", "B", "C", "D"}
+    for row in fair:
+        assert row["fair_loss"] is not None and row["fair_loss"] >= 0
+        assert 0 <= row["real_mistakes_per_100"] <= 100 and 0 <= row["hindsight_mistakes_per_100"] <= 100

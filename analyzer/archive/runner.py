@@ -40,6 +40,8 @@ class Options:
     lines: bool = False                     # keep the best continuations (analyze --graph)
     insert_passes: bool = False             # the records leave forced passes out (validate/replay --insert-passes)
     table_mb: float = TABLE_MB              # the search's transposition table (memory only: same values)
+    fair_worlds: int = 0                    # > 0: add the fair analysis with this many deals a decision (stats --fair)
+    fair_seed: int = 0
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -85,7 +87,14 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
                             insert_passes=options.insert_passes)
     analyses = [None] * len(replays)
     if options.mode != "validate":
-        analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress, options.table_mb) for rep in replays]
+        analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress, options.table_mb)
+                    for rep in replays]
+    if options.fair_worlds and options.mode != "validate":
+        from ..analysis.fair import FairThresholds, fair_analyze
+
+        analyses = [fair_analyze(rep, analysis, worlds=options.fair_worlds, seed=options.fair_seed,
+                                 thresholds=FairThresholds(thresholds), workers=1, node_limit=options.max_nodes)
+                    if rep.deal_ok and analysis is not None else analysis for rep, analysis in zip(replays, analyses)]
     games = games_data(replays, analyses, options.lines, triaged=options.mode == "validate")
     out = {"source": label, "error": None, "games": games}
     if options.mode == "report":

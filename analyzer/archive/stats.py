@@ -7,12 +7,13 @@ For each player, by name across records:
 - ``open_loss``: the average loss of those decisions, in points, with every hand open (the
   analyser's exact values): how much worse the move played was than the best one.
 - ``fair_loss``: the same against the fair analysis (what the player could know: his own hand and
-  the play so far). It is filled only when the analysis results carry it (a decision with a
-  ``fair_loss`` key, from the fair analysis); otherwise None.
+  the play so far), over the decisions it judged. It is filled with ``domino stats --fair``
+  (decisions whose ``fair`` member has a loss); otherwise None.
 - ``mistakes_per_100``: decisions classed a mistake or a blunder (open hands) per 100 decisions;
-  ``real_mistakes_per_100``: those that the fair analysis also calls a mistake or worse
-  (``fair_class``), ``hindsight_mistakes_per_100``: those it does not (only hindsight shows them).
-  Both None without fair data.
+  ``real_mistakes_per_100`` and ``hindsight_mistakes_per_100``: per 100 decisions the fair analysis
+  judged, those it calls a real mistake (its fair loss passes a threshold and the gap to the best
+  move is significant) and those only hindsight shows (the open-hands loss does, the fair loss does
+  not). Both None without fair data.
 - ``accuracy``: the share of decisions, in per cent, where the move played lost less than the
   inaccuracy threshold (3 points by default) against the best move: 100 means every choice was best
   or within a point or two of it. Like a bridge player's share of boards without a mistake, it does
@@ -82,9 +83,10 @@ def player_rows(results) -> list[PlayerRow]:
                 t = tally.setdefault(d["player"], _Tally())
                 t.losses.append(d["loss"])
                 t.classes.append(d["class"])
-                if d.get("fair_loss") is not None:
-                    t.fair.append(d["fair_loss"])
-                    t.fair_classes.append(d.get("fair_class"))
+                fair = d.get("fair")
+                if fair is not None and fair.get("loss") is not None:
+                    t.fair.append(fair["loss"])
+                    t.fair_classes.append(fair.get("verdict"))
     rows = []
     for name, t in tally.items():
         n = len(t.losses)
@@ -92,10 +94,10 @@ def player_rows(results) -> list[PlayerRow]:
         row = PlayerRow(name, t.games, n, _mean(t.losses), _mean(t.fair), _per_100(sum(mistakes), n),
                         accuracy=_per_100(sum(c is None for c in t.classes), n),
                         errors_per_record=round(t.errors / t.games, 2) if t.games else 0.0)
-        if n and len(t.fair) == n:          # the fair analysis covers every decision: split the mistakes
-            real = sum(m and f in _MISTAKES for m, f in zip(mistakes, t.fair_classes))
-            row.real_mistakes_per_100 = _per_100(real, n)
-            row.hindsight_mistakes_per_100 = _per_100(sum(mistakes) - real, n)
+        if t.fair:          # the fair analysis judged this player: its two verdicts per mistake
+            judged = len(t.fair)
+            row.real_mistakes_per_100 = _per_100(sum(v == "real" for v in t.fair_classes), judged)
+            row.hindsight_mistakes_per_100 = _per_100(sum(v == "hindsight" for v in t.fair_classes), judged)
         rows.append(row)
     return rows
 

@@ -6,6 +6,7 @@ standard input; the work itself is done by :mod:`analyzer.archive` (here, in a p
 0 when every record is valid, 1 when any is not (or cannot be read), 2 for a usage error."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -712,9 +713,13 @@ def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, schedu
 @_thresholds_option
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
+@click.option("--fair", "fair_worlds", type=click.IntRange(1, 100_000), default=None, metavar="N", is_flag=False,
+              flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
+                                  "and real and hindsight-only mistakes per 100 decisions.")
+@click.option("--seed", type=int, default=0, show_default=True, help="With --fair: the seed of the drawn deals.")
 @_run_options
 @clean_errors
-def stats(paths, variant, rules, thresholds, as_json, as_csv, jobs, scheduler, cache_dir):
+def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, jobs, scheduler, cache_dir):
     """Sum up every player, by name across the records: games, decisions, average loss, mistakes
     per 100 decisions, accuracy and the record's errors on the player's moves.
 
@@ -728,6 +733,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, jobs, scheduler, c
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
     options = _options("analyze", variant, rules, thresholds)
+    if fair_worlds:
+        options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed)
     summary, results = Summary(), []
     for result in _results(_sources(paths), options, jobs, scheduler, cache_dir):
         summary.add(result)
