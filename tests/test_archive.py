@@ -255,9 +255,10 @@ def test_player_rows_follow_their_definitions():
     assert ann.mistakes_per_100 == 66.7 and ann.accuracy == 33.3 and ann.errors_per_record == 0.5
     assert (bo.decisions, bo.accuracy, bo.mistakes_per_100, bo.errors_per_record) == (1, 0.0, 0.0, 1.5)
     assert ann.fair_loss is None and ann.real_mistakes_per_100 is None      # no fair analysis asked for
+    # each decision's ``fair`` member as ``analyze --fair --json`` writes it
     fair = [{"players": ["Ann"], "analysis": {"decisions": [
-        _decision("Ann", 12, "mistake", fair_loss=11, fair_class="mistake"),
-        _decision("Ann", 25, "blunder", fair_loss=0, fair_class=None)]}}]
+        _decision("Ann", 12, "mistake", fair={"loss": 11, "class": "mistake", "verdict": "real"}),
+        _decision("Ann", 25, "blunder", fair={"loss": 0, "class": None, "verdict": "hindsight"})]}}]
     row, = player_rows([{"games": fair}])
     assert (row.fair_loss, row.real_mistakes_per_100, row.hindsight_mistakes_per_100) == (5.5, 50.0, 50.0)
 

@@ -25,7 +25,7 @@ from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
 from ..search.core import CORE, TABLE_MB
-from .fair import _alt_order, _analyze_fair, _inference, _print_fair, _print_inference
+from .fair import _all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference
 
 
 def clean_errors(command):
@@ -561,19 +561,6 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     if graph_path:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
     _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
-
-
-def _all_partial(paths, options: Options) -> bool:
-    """Whether every record named has a game whose deal is not fully known (then ``analyze``
-    runs the fair analysis for the seats whose hand is known instead of refusing)."""
-    sources = [src for src in _sources(paths)]
-    if not sources or any(not src.readable for src in sources):
-        return False
-    for src in sources:
-        _, reps = _record(src, options)
-        if not reps or not any(any(rep.initial.hidden) for rep in reps):
-            return False
-    return True
 
 
 def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:

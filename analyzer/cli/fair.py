@@ -84,3 +84,18 @@ def _alt_order(alt, side: int) -> float:
     """Best first for the mover: by the open-hands value, else by the fair mean."""
     value = alt.value if alt.value is not None else (alt.fair.mean if alt.fair is not None else 0)
     return -value if side == 0 else value
+
+
+def _all_partial(paths, options: Options) -> bool:
+    """Whether every record named has a game whose deal is not fully known (then ``analyze``
+    runs the fair analysis for the seats whose hand is known instead of refusing)."""
+    from . import _record, _sources
+
+    sources = list(_sources(paths))
+    if not sources or any(not src.readable for src in sources):
+        return False
+    for src in sources:
+        _, reps = _record(src, options)
+        if not reps or not any(any(rep.initial.hidden) for rep in reps):
+            return False
+    return True
