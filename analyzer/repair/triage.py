@@ -16,6 +16,7 @@ primary and the report says why.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from ..diagnostics import Diagnostic
 from ..replay import Replay
@@ -36,9 +37,9 @@ class Triage:
     diagnostics: tuple[Diagnostic, ...]     # every diagnostic of the game, errors marked (see module)
     report: RepairReport | None             # the repair search's report (None: the game was valid)
 
-    @property
+    @cached_property
     def marks(self) -> dict:
-        """Each marked diagnostic by its ``Diagnostic.key``."""
+        """Each marked diagnostic by its ``Diagnostic.key`` (made once: the report asks per diagnostic)."""
         return {d.key: d for d in self.diagnostics}
 
     @property
