@@ -35,6 +35,7 @@ from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
 from .block import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scoring
+from .core import ARMS_ENTRY_BYTES, TABLE_MB, arms_core, resolve_arms
 from ..tiles import Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order"]
@@ -153,9 +154,14 @@ def revealed_order(pos: DrawPosition, drawn: list[Tile]) -> list[Tile]:
 
 class TreeSearch:
     """Exact values over any position (see the module). ``rules``: the variant, or an object with its
-    ``seating``, ``value(facts)`` and ``play`` (such as ``AgainstTheRest``)."""
+    ``seating``, ``value(facts)`` and ``play`` (such as ``AgainstTheRest``).
 
-    def __init__(self, rules, node_limit: int | None = None) -> None:
+    ``core``: the search over arms once nobody draws runs compiled (``analyzer.search._arms``) or
+    in Python (``"python"``); None: :data:`analyzer.search.core.ARMS_CORE`. ``table_mb``: the memory
+    of the compiled search's table (the pure-Python one keeps a dict)."""
+
+    def __init__(self, rules, node_limit: int | None = None, table_mb: float = TABLE_MB,
+                 core: str | None = None) -> None:
         self.rules = rules
         teams = rules.seating.teams
         if max(teams) != 1:
@@ -168,6 +174,10 @@ class TreeSearch:
         self._deal: tuple | None = None
         self._arm_deals: dict[tuple, _ArmDeal] = {}
         self.arm_state = True       # layouts with arms use the compact state (_ArmDeal); False: the position
+        if not table_mb > 0:
+            raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
+        self.table_mb = table_mb
+        self.core = resolve_arms(core)
 
     # -- public API (that of :class:`analyzer.search.block.Solver`) ---------------------------------------
     def solve(self, pos: Position) -> int:
@@ -235,7 +245,7 @@ class TreeSearch:
         sig = (pos.n, _leader(pos), pos.layout, pos.max_pip)
         deal = self._arm_deals.get(sig)
         if deal is None:
-            deal = self._arm_deals[sig] = _ArmDeal(self, *sig)
+            deal = self._arm_deals[sig] = (_CompiledArmDeal if self.core == "compiled" else _ArmDeal)(self, *sig)
         arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
         return deal.search(tuple(pos.hands), arms, pos.turn, alpha, beta)
 
@@ -520,3 +530,48 @@ class _ArmDeal:
                 break
         self.tt[key] = _entry(entry, best, best_move, a0, b0)
         return best
+
+
+def arms_scoring(rules) -> tuple[int, int]:
+    """How the compiled search over arms values a finished hand under ``rules``: ``(0, cu)``, the
+    standard scoring of two sides (:func:`~analyzer.search.block._standard_scoring`); ``(1, doubled)``,
+    one seat against the rest where each seat's pips are bad points (French domino: doubled for a
+    hand holding a double), his value the others' less his own, summed; ``(2, 0)``: any other
+    scoring, asked of Python for every finished hand (exact, slower)."""
+    standard, cu = _standard_scoring(rules)
+    if standard:
+        return 0, cu
+    variant = getattr(rules, "variant", None)       # AgainstTheRest: one seat against the rest
+    if variant is not None and getattr(rules, "bad", False) and isinstance(getattr(rules, "seat", None), int):
+        from ..rules.policies import PointScoring
+        from ..rules.variants import Variant
+
+        scoring = variant.scoring
+        if (type(variant).hand_result is Variant.hand_result and type(scoring) is PointScoring
+                and scoring.count == "bad" and not scoring.blank
+                and tuple(variant.seating.teams) == tuple(range(variant.players))):
+            return 1, int(scoring.doubled)
+    return 2, 0
+
+
+class _CompiledArmDeal(_ArmDeal):
+    """:class:`_ArmDeal` searched in C (``analyzer.search._arms.ArmSearch``): the same moves, order,
+    leaf values, bounds and table entries, and the same count of positions; the table is bounded
+    (``TreeSearch.table_mb``)."""
+
+    def __init__(self, search: TreeSearch, n: int, leader: int, layout: str, max_pip: int):
+        super().__init__(search, n, leader, layout, max_pip)
+        mode, param = arms_scoring(search.rules)
+        self.python_leaves = mode == 2
+        entries = max(4, int(search.table_mb * (1 << 20)) // ARMS_ENTRY_BYTES)
+        self.core = arms_core().ArmSearch(n, max_pip, self.after_fill == _DOUBLE, self.branch,
+                                          [int(m) for m in search.maximiser], self.opponent, mode, param,
+                                          list(search.rules.seating.teams), self.leaf, entries)
+
+    def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
+        owner = self.owner
+        value, nodes = self.core.search(hands, arms, s, alpha, beta, owner.node_limit - owner.nodes)
+        owner.nodes += nodes
+        if value is None:
+            raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        return value
