@@ -84,6 +84,7 @@ static inline int dec(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? IN
 typedef struct {
     PyObject_HEAD
     PyObject *leaf;
+    void *raw;          /* the allocation; ``slots`` is it aligned to a cache line */
     Entry *slots;
     uint64_t buckets, max_buckets, used, stores, replaced;
     int shift;
@@ -134,9 +135,11 @@ static Entry *slot(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms
 }
 
 static int table_alloc(ArmSearch *d, uint64_t buckets) {
-    Entry *slots = PyMem_Malloc((size_t)(WAYS * buckets) * sizeof(Entry));
-    if (slots == NULL) return -1;
+    void *raw = PyMem_Malloc((size_t)(WAYS * buckets) * sizeof(Entry) + 64);
+    if (raw == NULL) return -1;
+    Entry *slots = (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
     memset(slots, 255, (size_t)(WAYS * buckets) * sizeof(Entry));    /* seat 255: empty */
+    d->raw = raw;
     d->slots = slots;
     d->buckets = buckets;
     int bits = 0;
@@ -147,8 +150,10 @@ static int table_alloc(ArmSearch *d, uint64_t buckets) {
 
 static void table_grow(ArmSearch *d) {
     Entry *old = d->slots;
+    void *old_raw = d->raw;
     uint64_t count = WAYS * d->buckets;
     if (table_alloc(d, 2 * d->buckets) < 0) {       /* no memory to grow: stay at this size */
+        d->raw = old_raw;
         d->slots = old;
         d->max_buckets = d->buckets;
         return;
@@ -160,31 +165,36 @@ static void table_grow(ArmSearch *d) {
                             old[i].seat);
             *x = old[i];
         }
-    PyMem_Free(old);
+    PyMem_Free(old_raw);
 }
 
 /* -- moves ---------------------------------------------------------------------------------------- */
 
 typedef struct {
     uint8_t bit, code;
-    uint64_t after;
+    uint64_t after, fit;    /* the arms after the move, and the tiles that fit them */
     int order;          /* the opponent's playable tiles after it, then the lighter tile later */
 } Move;
 
+#define OPEN_BITS ((1ULL << SPECIAL_SHIFT) - 1)
+
 /* Every tile that could be played on ``a``, as a mask (``_ArmDeal.fit``). */
-static uint64_t fit(ArmSearch *d, uint64_t a) {
-    uint64_t f = 0;
-    int start = -1;
-    for (int i = 0; i < 4; i++) {
-        int c = special(a, i);
-        if (c >= 0 && (c & 3) == START) { start = c; break; }
+static inline uint64_t fit(ArmSearch *d, uint64_t a) {
+    uint64_t f = 0, m = a & OPEN_BITS;
+    if (a >> SPECIAL_SHIFT) {
+        for (int i = 0; i < 4; i++) {
+            int c = special(a, i);
+            if (c >= 0 && (c & 3) == START) return d->match[c >> 2];     /* the smallest: ascending */
+        }
+        for (int i = 0; i < 4; i++) {
+            int c = special(a, i);
+            if (c >= 0 && (c & 3) == DOUBLE) f |= d->dbl[c >> 2];
+        }
     }
-    if (start >= 0) return d->match[start >> 2];
-    for (int k = 0; k <= d->max_pip; k++)
-        if (open_count(a, k)) f |= d->match[k];
-    for (int i = 0; i < 4; i++) {
-        int c = special(a, i);
-        if (c >= 0 && (c & 3) == DOUBLE) f |= d->dbl[c >> 2];
+    while (m) {
+        int k = __builtin_ctzll(m) >> 2;
+        f |= d->match[k];
+        m &= ~(15ULL << (4 * k));
     }
     return f;
 }
@@ -192,6 +202,12 @@ static uint64_t fit(ArmSearch *d, uint64_t a) {
 /* The arms once tile ``bit`` goes on the arm with code ``c`` (``_ArmDeal._after``). */
 static uint64_t after(ArmSearch *d, uint64_t a, int c, int bit) {
     int open[MAXNUM], other[4], nother = 0, removed = 0;
+    if ((c & 3) == OPEN) {                      /* the common case, on the packed counts */
+        int num = c >> 2, lo = d->tlow[bit], hi = d->thigh[bit];
+        a += (1ULL << (4 * (lo == num ? hi : lo))) - (1ULL << (4 * num));
+        if (d->branch && lo == hi) a += 2ULL << (4 * num);
+        return a;
+    }
     for (int k = 0; k < MAXNUM; k++) open[k] = open_count(a, k);
     for (int i = 0; i < 4; i++) {
         int x = special(a, i);
@@ -238,6 +254,12 @@ static int gen_moves(ArmSearch *d, uint64_t a, uint64_t hand, Move *out) {
     }
     if (start >= 0) {
         codes[ncodes++] = start;
+    } else if (!(a >> SPECIAL_SHIFT)) {
+        for (uint64_t m = a; m; ) {
+            int k = __builtin_ctzll(m) >> 2;
+            codes[ncodes++] = (k << 2) | OPEN;
+            m &= ~(15ULL << (4 * k));
+        }
     } else {
         for (int k = 0; k <= d->max_pip; k++) {
             for (int i = 0; i < 4; i++)
@@ -255,6 +277,7 @@ static int gen_moves(ArmSearch *d, uint64_t a, uint64_t hand, Move *out) {
             out[n].bit = (uint8_t)b;
             out[n].code = (uint8_t)c;
             out[n].after = after(d, a, c, b);
+            out[n].fit = fit(d, out[n].after);
             n++;
         }
     }
@@ -346,13 +369,28 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
     int nm = gen_moves(d, a, h[s], mv);
     if (nm > 1) {           /* a stable sort: fewest tiles left to the next opponent, heaviest first */
         uint64_t opp = h[d->opponent[s]];
-        for (int i = 0; i < nm; i++) mv[i].order = 64 * popcount(opp & fit(d, mv[i].after)) - d->tpips[mv[i].bit];
+        for (int i = 0; i < nm; i++) mv[i].order = 64 * popcount(opp & mv[i].fit) - d->tpips[mv[i].bit];
         for (int i = 1; i < nm; i++) {
             Move m = mv[i];
             int j = i - 1;
             while (j >= 0 && mv[j].order > m.order) { mv[j + 1] = mv[j]; j--; }
             mv[j + 1] = m;
         }
+    }
+    for (int i = 0; i < nm; i++) {      /* the children's buckets, ahead of time */
+        uint64_t left = h[s] & ~(1ULL << mv[i].bit), f = mv[i].fit, ch[MAXSEATS];
+        if (!left) continue;
+        int t = (s + 1) % n;
+        while (!((t == s ? left : h[t]) & f)) {
+            if (t == s) break;
+            t = (t + 1) % n;
+        }
+        memcpy(ch, h, sizeof(uint64_t) * (size_t)n);
+        ch[s] = left;
+        const char *b = (const char *)bucket(d, state_hash(ch, n, mv[i].after, t));
+        __builtin_prefetch(b);
+        __builtin_prefetch(b + 64);
+        __builtin_prefetch(b + 128);
     }
     if (hbit != 255) {
         for (int i = 0; i < nm; i++) {
@@ -374,7 +412,7 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
         if (!left) {
             x = leaf(d, h, 0, s, mv[i].bit);
         } else {
-            uint64_t f = fit(d, mv[i].after);
+            uint64_t f = mv[i].fit;
             int t = (s + 1) % n;
             while (!(h[t] & f)) {
                 if (t == s) break;
@@ -488,7 +526,8 @@ static int ArmSearch_init(ArmSearch *self, PyObject *args, PyObject *kwds) {
     uint64_t max_buckets = 1, buckets = 1;
     while (2 * max_buckets * WAYS <= entries && max_buckets < (1ULL << 40)) max_buckets *= 2;
     while (buckets < max_buckets && buckets < (1 << 10)) buckets *= 2;
-    PyMem_Free(self->slots);
+    PyMem_Free(self->raw);
+    self->raw = NULL;
     self->slots = NULL;
     if (table_alloc(self, buckets) < 0) { PyErr_NoMemory(); return -1; }
     self->max_buckets = max_buckets;
@@ -576,7 +615,7 @@ static int ArmSearch_clear(ArmSearch *self) {
 static void ArmSearch_dealloc(ArmSearch *self) {
     PyObject_GC_UnTrack(self);
     ArmSearch_clear(self);
-    PyMem_Free(self->slots);
+    PyMem_Free(self->raw);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

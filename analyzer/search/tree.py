@@ -38,7 +38,8 @@ from .block import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scorin
 from .core import ARMS_ENTRY_BYTES, TABLE_MB, arms_core, resolve_arms
 from ..tiles import Move, Tile
 
-__all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order"]
+__all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
+           "arms_note", "arms_scoring"]
 
 #: The positions one call of the search may visit before it gives up (:class:`SearchLimit`).
 NODE_LIMIT = 2_000_000
@@ -172,6 +173,7 @@ class TreeSearch:
         self.nodes = 0
         self.tt: dict[tuple, tuple[int, int, Move | None]] = {}
         self._deal: tuple | None = None
+        self._last = 0              # the last value found: the next search's first guess
         self._arm_deals: dict[tuple, _ArmDeal] = {}
         self.arm_state = True       # layouts with arms use the compact state (_ArmDeal); False: the position
         if not table_mb > 0:
@@ -238,6 +240,7 @@ class TreeSearch:
             self.tt.clear()
             self._arm_deals.clear()
             self._deal = deal
+            self._last = 0
         self.nodes = 0
 
     def _arms(self, pos: ArmPosition, alpha: int, beta: int) -> int:
@@ -250,9 +253,12 @@ class TreeSearch:
         return deal.search(tuple(pos.hands), arms, pos.turn, alpha, beta)
 
     def _mtd(self, pos: Position, alpha: int, beta: int) -> int:
+        """The value of ``pos`` by MTD(f), its first guess the last value this search found (the
+        values of one deal's alternatives and of its next positions lie close together)."""
         entry = self.tt.get(self._key(pos))
-        guess = 0 if entry is None else min(max(0, entry[0]), entry[1])
-        return _mtd(lambda a, b: self._search(pos, a, b), alpha, beta, guess)
+        guess = self._last if entry is None else min(max(self._last, entry[0]), entry[1])
+        self._last = _mtd(lambda a, b: self._search(pos, a, b), alpha, beta, guess)
+        return self._last
 
     def _key(self, pos: Position) -> tuple:
         if self.play is None:
@@ -552,6 +558,15 @@ def arms_scoring(rules) -> tuple[int, int]:
                 and tuple(variant.seating.teams) == tuple(range(variant.players))):
             return 1, int(scoring.doubled)
     return 2, 0
+
+
+def arms_note(rules, core: str | None = None) -> str | None:
+    """What an analysis should tell its reader about the speed of the search over arms under ``rules``:
+    the compiled search writes the scorings of :func:`arms_scoring` and asks Python for any other."""
+    if resolve_arms(core) == "compiled" and arms_scoring(rules)[0] == 2:
+        return ("The compiled search over the arms asks Python for the value of every finished hand under "
+                "this scoring (exact, but slower than the scorings it knows).")
+    return None
 
 
 class _CompiledArmDeal(_ArmDeal):
