@@ -122,7 +122,7 @@ static Entry *probe(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arm
 }
 
 /* Where an entry goes: its own slot, else an empty one, else the one with the fewest tiles held. */
-static Entry *slot(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
+static Entry *place(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
     Entry *b = bucket(d, hash), *victim = NULL;
     for (int i = 0; i < WAYS; i++) {
         if (b[i].seat == 255) { if (victim == NULL || victim->seat != 255) victim = b + i; continue; }
@@ -161,11 +161,25 @@ static void table_grow(ArmSearch *d) {
     d->used = 0;
     for (uint64_t i = 0; i < count; i++)
         if (old[i].seat != 255) {
-            Entry *x = slot(d, state_hash(old[i].h, d->n, old[i].arms, old[i].seat), old[i].h, old[i].arms,
+            Entry *x = place(d, state_hash(old[i].h, d->n, old[i].arms, old[i].seat), old[i].h, old[i].arms,
                             old[i].seat);
             *x = old[i];
         }
     PyMem_Free(old_raw);
+}
+
+/* Where the search stores an entry: while the table is below its bound, a full bucket makes it grow
+ * (so that, below its bound, no entry is ever lost and the search visits exactly the positions of the
+ * Python search, whose table is a dict); at its bound, :c:func:`place` replaces. */
+static Entry *store_slot(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
+    while (d->buckets < d->max_buckets) {
+        Entry *b = bucket(d, hash);
+        int room = 0;
+        for (int i = 0; i < WAYS && !room; i++) room = b[i].seat == 255 || same(b + i, h, d->n, arms, s);
+        if (room) break;
+        table_grow(d);
+    }
+    return place(d, hash, h, arms, s);
 }
 
 /* -- moves ---------------------------------------------------------------------------------------- */
@@ -440,7 +454,7 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
     if (best <= a0) { if (best < upper) upper = best; }
     else if (best >= b0) { if (best > lower) lower = best; }
     else lower = upper = best;
-    Entry *x = slot(d, hash, h, a, s);
+    Entry *x = store_slot(d, hash, h, a, s);
     memcpy(x->h, h, sizeof(uint64_t) * (size_t)n);
     for (int t = n; t < MAXSEATS; t++) x->h[t] = 0;
     x->arms = a;

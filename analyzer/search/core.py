@@ -93,6 +93,4 @@ def resolve_arms(core: str | None) -> str:
 
 def cores_text() -> str:
     """Which cores are in use, in a few words (``domino --version``)."""
-    if CORE == ARMS_CORE:
-        return CORE
-    return f"block lines {CORE}, arms {ARMS_CORE}"
+    return CORE if CORE == ARMS_CORE else f"{CORE} (arms: {ARMS_CORE})"

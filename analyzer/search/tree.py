@@ -35,7 +35,7 @@ from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
 from .block import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scoring
-from .core import ARMS_ENTRY_BYTES, TABLE_MB, arms_core, resolve_arms
+from .core import ARMS_ENTRY_BYTES, PY_ENTRY_BYTES, TABLE_MB, arms_core, resolve_arms
 from ..tiles import Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
@@ -221,6 +221,20 @@ class TreeSearch:
             for _ in line:
                 pos.pop()
         return line
+
+    def table_size(self) -> tuple[int, int]:
+        """``(entries, bytes)`` the tables of the search over arms hold now: the compiled ones as
+        allocated, the pure-Python ones estimated at ``PY_ENTRY_BYTES`` an entry (the general
+        search's own table of positions, ``tt``, is not counted)."""
+        entries = nbytes = 0
+        for deal in self._arm_deals.values():
+            if isinstance(deal, _CompiledArmDeal):
+                entries += deal.core.used
+                nbytes += deal.core.nbytes
+            else:
+                entries += len(deal.tt)
+                nbytes += len(deal.tt) * PY_ENTRY_BYTES
+        return entries, nbytes
 
     # -- internals ------------------------------------------------------------------------------
     def _start(self, pos: Position) -> None:
