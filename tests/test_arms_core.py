@@ -7,7 +7,11 @@ the revealed order, All Fives): the two settings of ``core`` give the same value
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +21,8 @@ from analyzer.notation import read
 from analyzer.rules import find_variant
 from analyzer.rules.policies import PointScoring
 from analyzer.search import SearchLimit, TreeSearch
-from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, arms_core, cores_text, resolve_arms
+import analyzer
+from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, arms_core, cores_text, resolve_arms
 from analyzer.search.tree import arms_note, arms_scoring
 from analyzer.tiles import Tile
 from conftest import RECORDS
@@ -168,6 +173,19 @@ def test_a_scoring_it_does_not_write_is_asked_of_python_exactly():
     assert "asks Python" in arms_note(other, "compiled") and arms_note(find_variant("cross"), "compiled") is None
     rng = random.Random(9)
     assert sum(compare_line(other, rng, 4, Tile(6, 6), 0) for _ in range(4)) > 10
+
+
+@pytest.mark.skipif(os.environ.get("DOMINO_REQUIRE_COMPILED") != "1", reason="only where the core must be built (CI)")
+def test_the_compiled_search_over_arms_is_built_and_used():
+    assert arms_core() is not None and ARMS_CORE == "compiled"
+
+
+def test_the_environment_chooses_the_pure_python_search_over_arms():
+    root = Path(analyzer.__file__).resolve().parent.parent
+    code = "import analyzer.search.core as c; print(c.ARMS_CORE, c.cores_text())"
+    env = dict(os.environ, **{PURE_ENV: "1"}, PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=root)
+    assert out.stdout.split() == ["python", "python"], out.stderr
 
 
 def test_the_core_of_the_search_over_arms_is_named():
