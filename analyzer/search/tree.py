@@ -25,7 +25,10 @@ MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest
 layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
 state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
 passes skipped, pip bounds for the standard scoring, the moves that leave the next opponent the
-fewest tiles to play first). A ``node_limit`` bounds the work of one call; past it
+fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
+the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
+``analyzer.search.core``). MTD(f) starts from the last value the search found. A ``node_limit``
+bounds the work of one call; past it
 :class:`SearchLimit` is raised and the caller says which values are missing rather than give a
 guess."""
 from __future__ import annotations
