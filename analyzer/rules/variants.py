@@ -231,12 +231,13 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         target = 10
     lead_tie = {"draw": "six-six", "last": "blocker"}.get(o["tie"], "")
     first = None if o["first"] == "draw" else SIX_SIX
+    blank = int(o["blank"]) if o["blank-count"] == "everywhere" else 0
     return dict(
         seating=Seating.partners(),
         dealing=Dealing(7, 6, (), int(o["redeal"]), _yes(o["must-redeal"])),
         opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
                         double=o["open"] == "double"),
-        block=_standard_block(o["block"], o["tie"], int(o["blank"]) if o["blank-count"] == "everywhere" else 0),
+        block=_standard_block(o["block"], o["tie"], blank),
         scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
                          capicu=100 if _yes(o["capicu"]) else 0,
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
@@ -245,7 +246,8 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else ()),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
                          "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] != "team" else "",
-                        next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"])),
+                        next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"]),
+                        blank=blank),
     )
 
 
@@ -295,7 +297,8 @@ PARTNERSHIP = Family(
         OptionSpec("min-games", "5", "with match=games: the games the losers must have won, else the match "
                    "is drawn", kind="int"),
         OptionSpec("blank-count", "everywhere", "with blank=50: [0-0] counts 50 wherever pips are counted, also "
-                   "when a block is decided (everywhere), or only in the winners' score (score)",
+                   "when a block is decided and when the fewest pips choose the next leader (everywhere), or "
+                   "only in the winners' score (score)",
                    values=("everywhere", "score")),
         OptionSpec("hand-over", "no", "Doscientos: the player whose turn it is to lead may hand the lead to his "
                    "partner, who leads any tile; the record says so with the tag LeadFrom (the giver)",
