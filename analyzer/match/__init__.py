@@ -114,7 +114,7 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
     # the seats of the last game, by name, in this game's order
     seats = frozenset(names.index(prev.players[s]) for s in req.seats
                       if s < len(prev.players) and prev.players[s] in names)
-    return LeadRequirement(seats, req.holder_of, req.tile, req.reason)
+    return replace(req, seats=seats)
 
 
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:
@@ -324,6 +324,9 @@ def _choose_leader(variant: Variant, hands: list[list[Tile]], req: LeadRequireme
         for s, h in enumerate(hands):
             if req.holder_of in h:
                 return s
+        best = variant.opening.highest([set(h) for h in hands]) if req.or_highest else None
+        if best is not None:
+            return best[0]
     if variant.opening.highest_double or (variant.opening.first_highest and req is None):
         best = variant.opening.highest([set(h) for h in hands])
         if best is not None:

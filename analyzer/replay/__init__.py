@@ -325,8 +325,11 @@ class _Replayer:
         where = self.game.moves[0].pos if self.game.moves else self.game.pos
         if req.holder_of is not None:
             holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
+            held = req.holder_of
+            if holder is None and req.or_highest and all(self.whole[:len(self.players)]):
+                holder, held = op.highest(self.hands) or (None, held)   # it lies in the boneyard
             if holder is not None and leader is not None and holder != leader:
-                out.append(self.diag("lead-player", f"{self.players[holder]} holds {req.holder_of} and must lead"
+                out.append(self.diag("lead-player", f"{self.players[holder]} holds {held} and must lead"
                                      f"{' it' if req.tile is not None else ''}"
                                      f"{' (' + req.reason + ')' if req.reason else ''}, not {self.players[leader]}",
                                      where, expected=self.players[holder]))
@@ -334,8 +337,8 @@ class _Replayer:
                 leader = holder
         seats = op.double_leaders(req.seats, self.hands, self.variant.seating) or req.seats
         if seats is not req.seats:
-            req = LeadRequirement(seats, req.holder_of, req.tile, req.reason + "; the hand opens with a double, "
-                                  "so a player of that side who holds one leads")
+            req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
+                          "that side who holds one leads")
         if req.seats is not None and leader is not None and leader not in req.seats:
             names = " or ".join(self.players[s] for s in sorted(req.seats) if s < len(self.players))
             out.append(self.diag("lead-player", f"{names} must lead this game ({req.reason}), not "

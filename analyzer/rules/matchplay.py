@@ -40,8 +40,8 @@ class MatchScoring:
     one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
     has won a game all reset), ``shutout`` (Chiva for three: the same without the reset). ``first_wins``: bonuses for the winners of the first games won by
     domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end.
-    ``draw_bonus`` (``cutthroat``): "wie beim Partnerspiel", a drawn game makes the next one worth a
-    point more. ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
+    ``draw_bonus`` (``cutthroat``, ``shutout``): "wie beim Partnerspiel", a drawn game makes the next one
+    worth a point more (Chiva for three: as the four-player Chiva, after the Jamaican game). ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
     (the [6-6] holder, as at 0-0 in the partner game) or ``winner`` (the winner of the last game)."""
 
     target: int = 100
@@ -55,7 +55,7 @@ class MatchScoring:
     def worth(self, state: MatchState) -> int | None:
         """What the next game is worth in the match after drawn games, when that differs from the
         hand's own point (a Result tag may state either); None when drawn games add nothing."""
-        if self.kind == "straight" or (self.kind == "cutthroat" and self.draw_bonus):
+        if self.kind == "straight" or (self.kind in ("cutthroat", "shutout") and self.draw_bonus):
             return 1 + state.pending
         return None
 
@@ -76,7 +76,7 @@ class MatchScoring:
         if self.kind == "straight":
             return self._straight(state, result, games, wins)
         if self.kind in ("cutthroat", "shutout"):
-            bonus = self.kind == "cutthroat" and self.draw_bonus
+            bonus = self.draw_bonus
             if result.winner is None:
                 pending = state.pending + 1 if bonus else 0
                 return replace(state, games=games, wins=tuple(wins), pending=pending,
@@ -155,7 +155,8 @@ class MatchScoring:
 
     def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
         """Who leads the next game when the match state decides it (``straight``; ``cutthroat``
-        played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner)."""
+        played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner; ``shutout``:
+        the winner of the last game that was won, with no points yet the [6-6] holder)."""
         if self.kind == "cutthroat" and state.games:
             if not any(state.scores) and (self.reset_lead == "six-six" or state.last is None):
                 return LeadRequirement(holder_of=SIX_SIX, reason="with every score at 0 the [6-6] holder leads")
@@ -163,13 +164,16 @@ class MatchScoring:
                 return LeadRequirement(frozenset(seating.members(state.last)),
                                        reason="the winner of the last game that was won leads")
             return None
-        if self.kind != "straight":
+        if self.kind not in ("straight", "shutout"):
             return None
         leading = [s for s, v in enumerate(state.scores) if v > 0]
+        if self.kind == "shutout" and leading and state.last is not None:
+            leading = [state.last]         # Chiva for three: the winner of the last game that was won
         if state.playoff or not leading:
             if state.playoff:
                 return None
-            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads")
+            return LeadRequirement(holder_of=SIX_SIX, reason="with no points yet the [6-6] holder (when it was "
+                                   "not dealt, of the highest double dealt) leads", or_highest=True)
         return LeadRequirement(frozenset(seating.members(leading[0])),
                                reason="the side with points leads")
 

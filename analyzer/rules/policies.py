@@ -232,12 +232,15 @@ class LeadRequirement:
     """Who must lead a game of a match, as the previous games decide it.
 
     ``seats``: the players allowed to lead (None: anyone); ``holder_of``: the holder of this tile
-    leads; ``tile``: the lead must be this tile; ``reason``: the rule, for the messages."""
+    leads; ``tile``: the lead must be this tile; ``reason``: the rule, for the messages;
+    ``or_highest``: when no hand holds ``holder_of`` (it lies in a draw game's boneyard), the holder
+    of the highest double dealt leads instead."""
 
     seats: frozenset[int] | None = None
     holder_of: Tile | None = None
     tile: Tile | None = None
     reason: str = ""
+    or_highest: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +313,8 @@ class LeadPolicy:
             if self.tie == "match" and match_lead is not None:
                 return match_lead
             if self.tie == "six-six":
-                return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn block the [6-6] holder leads")
+                return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn game the [6-6] holder (when it "
+                                       "was not dealt, of the highest double dealt) leads", or_highest=True)
             if self.tie == "blocker" and prev.termination == "blocked":
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             return LeadRequirement()

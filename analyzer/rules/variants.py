@@ -162,7 +162,7 @@ class Variant:
                 notes.append(f"[0-0] counts {s.blank} when the search passes the tiles left in each hand")
             if s.count in ("game", "milo"):
                 notes.append("a hand is worth a fixed number of points, so the values only say who wins")
-        if self.match.first_wins or self.match.kind in ("straight", "cutthroat", "games"):
+        if self.match.first_wins or self.match.kind in ("straight", "cutthroat", "shutout", "games"):
             notes.append("values are the hand's own score; match bonuses and resets are not part of them")
         if self.end == "pair":
             notes.append("the hand goes on until both players of a pair are out")
@@ -385,8 +385,8 @@ def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
         return dict(seating=Seating.individual(n), dealing=Dealing(7), drawing=Drawing("until", 0),
                     opening=Opening(first_game_tile=None, first_highest=True), block=BlockRule(),
                     scoring=PointScoring("game"),
-                    match=MatchScoring(int(o["target"]), "shutout" if n == 3 else "straight"),
-                    lead=LeadPolicy("winner-lowest", True))
+                    match=MatchScoring(int(o["target"]), "shutout" if n == 3 else "straight", draw_bonus=n == 3),
+                    lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=SIX_SIX),
                 block=BlockRule(), scoring=PointScoring("game"),
                 match=MatchScoring(int(o["target"]), "straight"),
@@ -403,9 +403,10 @@ CHIVA = Family(
      OptionSpec("players", "4", "4 (partners), or 2 or 3 each for himself, 7 tiles each, drawing from the "
                 "boneyard until he can play or it is empty; default: as many as the record names",
                 kind="int", values=("4", "2", "3")),
-     OptionSpec("draw-lead", "six-six", "four players: after a drawn game the [6-6] holder leads, or (jamaican) "
-                "as in the Jamaican partner game: the side with points, at 0-0 the [6-6] holder",
-                values=("six-six", "jamaican"))),
+     OptionSpec("draw-lead", "six-six", "after a drawn game the [6-6] holder leads (2 or 3 players: when it lies "
+                "in the boneyard, the holder of the highest double dealt), or (jamaican) as in the Jamaican partner "
+                "game: the side with points (3 players: the winner of the last game won), with none the [6-6] "
+                "holder", values=("six-six", "jamaican"))),
     _build_chiva,
     aliases=("shutout",),
 )
