@@ -188,3 +188,41 @@ def test_a_progression_of_three_matches_changes_partners_and_keeps_the_lead():
     assert "seat-draw" in [d.code for d in replay_record(parse(wrong))[2].errors]
     plain = text.replace("progression=yes", "progression=no").replace('[Players "B, A, C, D"]', '[Players "A, B, C, D"]')
     assert "seat-draw" not in [d.code for r in replay_record(parse(plain)) for d in r.errors]
+
+
+# §12: "Nehmen fünf Spieler teil, so benötigt man fünf Runden, und jeder Spieler muss einmal pausieren:
+#  1-2 vs. 3-4 (Pause 5), 1-5 vs. 2-3 (4), 1-4 vs. 2-5 (3), 1-3 vs. 4-5 (2), 2-4 vs. 3-5 (1)", the players
+#  numbered by the tiles drawn as in the four-player progression ("In der ersten Partie bilden die beiden
+#  hohen Steine eine Partnerschaft gegen die beiden niedrigen Steine"; §10: "Vor Beginn der Partie zieht
+#  jeder Spieler einen Stein").
+def test_a_progression_of_five_matches_for_five_players():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.rules import SeatDraw
+    draw = SeatDraw.parse("A [5-6], B [1-2], C [3-6], D [0-4], E [2-3]", progression=True)
+    assert draw.ranked() == ["A", "C", "E", "D", "B"]                   # [2-3] (5 pips) above [0-4] (4)
+    assert [draw.teams(k) for k in (1, 2)] == [(("A", "C"), ("E", "D")), (("A", "B"), ("C", "E"))]
+    assert [draw.sitting_out(1, k) for k in range(1, 6)] == [("B",), ("D",), ("E",), ("C",), ("A",)]
+    reps = replay_record(read(RECORDS / "match-whist-progression-five.dom"))
+    assert all(r.valid for r in reps), [r.errors for r in reps if not r.valid]
+    firsts = [k for k, r in enumerate(reps) if k == 0 or r.match.new_match]
+    assert len(firsts) == 5
+    paused = [({"A", "B", "C", "D", "E"} - set(reps[k].players)).pop() for k in firsts]
+    assert paused == ["B", "D", "E", "C", "A"]                          # everyone pauses once
+    for start, end in zip(firsts, firsts[1:] + [len(reps)]):
+        assert {frozenset(r.players) for r in reps[start:end]} == {frozenset(reps[start].players)}
+    last = reps[-1]
+    paid = {d.code: d.details for d in last.diagnostics}["settlement"]["settlement"]
+    diff = abs(last.match.state.scores[0] - last.match.state.scores[1])
+    assert sorted(paid) == ["B", "C", "D", "E"] and {abs(int(v)) for v in paid.values()} == {diff}   # no two thirds
+    text = (RECORDS / "match-whist-progression-five.dom").read_text()
+    head, first, rest = text.partition('[Players "A, E, C, D"]')
+    game1, _, rest = rest.partition('[Game "2"]')
+    b_plays = game1.replace("\nD: ", "\nB: ").replace(" D ", " B ").replace("E/D", "E/B")
+    (rep, *_) = replay_record(parse(head + '[Players "A, E, C, B"]' + b_plays + '[Game "2"]' + rest))
+    assert [d.code for d in rep.errors] == ["sit-out"] and "pauses match 1" in rep.errors[0].message
+    twice = text.replace("D [0-4]", "B [0-4]", 1)
+    assert "bad-seat-draw" in [d.code for d in replay_record(parse(twice))[0].errors]
+    k = text.index('[Players "A, C, B, E"]')
+    wrong = text[:k] + '[Players "A, B, C, E"]' + text[k + len('[Players "A, C, B, E"]'):]
+    assert "seat-draw" in [d.code for r in replay_record(parse(wrong)) for d in r.errors]

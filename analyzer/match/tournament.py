@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
-from ..rules.matchplay import draw_rank
+from ..rules.matchplay import PROGRESSION_FIVE, draw_rank
 from ..tiles import Tile
 
 __all__ = ["SCHEMES", "Table", "Tournament", "parse_tournament", "check_tournament", "tallies", "standings",
@@ -46,7 +46,7 @@ def _rounds(text: str) -> tuple[tuple[tuple[Pair, Pair], ...], ...]:
 # The schemes printed in §12, round by round, table by table (player numbers as on the tallies).
 SCHEMES = {
     4: _rounds("1-2/3-4; 1-3/2-4; 1-4/2-3"),
-    5: _rounds("1-2/3-4; 1-5/2-3; 1-4/2-5; 1-3/4-5; 2-4/3-5"),
+    5: tuple((pairs,) for pairs in PROGRESSION_FIVE),
     8: _rounds("1-6/2-5 3-8/4-7; 2-3/5-8 1-4/6-7; 1-8/3-6 2-7/4-5; 1-2/3-4 5-6/7-8; "
                "1-7/2-8 3-5/4-6; 2-6/3-7 1-5/4-8; 2-4/6-8 1-3/5-7"),
     12: _rounds("1-2/3-4 5-6/7-8 9-10/11-12; 3-6/7-10 1-4/9-12 2-11/5-8; 4-11/7-12 2-9/3-8 1-6/5-10; "

@@ -8,7 +8,11 @@ from fractions import Fraction
 from ..tiles import Tile
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
 
-__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement"]
+__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "PROGRESSION_FIVE"]
+
+# §12, five players: "so benötigt man fünf Runden, und jeder Spieler muss einmal pausieren" — the pairs of
+# each round (match) by player number, 1 the highest draw; the one not named pauses.
+PROGRESSION_FIVE = (((1, 2), (3, 4)), ((1, 5), (2, 3)), ((1, 4), (2, 5)), ((1, 3), (4, 5)), ((2, 4), (3, 5)))
 
 
 # -- match scoring --------------------------------------------------------------------------
@@ -205,9 +209,10 @@ class SeatDraw:
 
     tiles: tuple[tuple[str, Tile], ...]
     lead: str = "highest"
+    progression: bool = False          # §12: the matches form a progression (four or five people)
 
     @classmethod
-    def parse(cls, text: str, lead: str = "highest") -> SeatDraw:
+    def parse(cls, text: str, lead: str = "highest", progression: bool = False) -> SeatDraw:
         """Read ``"A [6-1], B [4-3], ..."``; ValueError naming the part that cannot be read."""
         out = []
         for part in text.split(","):
@@ -223,7 +228,9 @@ class SeatDraw:
         tiles = [t for _, t in out]
         if len(set(tiles)) != len(tiles):
             raise ValueError("the SeatDraw tag names a tile twice; each person draws a different tile")
-        return cls(tuple(out), lead)
+        if len({n for n, _ in out}) != len(out):
+            raise ValueError("the SeatDraw tag names a person twice; each person draws one tile")
+        return cls(tuple(out), lead, progression)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -240,16 +247,25 @@ class SeatDraw:
         hohen Steine eine Partnerschaft gegen die beiden niedrigen Steine ... Nun bilden die Spieler,
         welche den höchsten und den dritthöchsten Stein gezogen haben, eine Partnerschaft ... In der
         dritten Partie spielen nun die Spieler, die den höchsten und den niedrigsten Stein gezogen haben,
-        gegen die beiden übrigen"), then again from the first."""
+        gegen die beiden übrigen"), then again from the first. Five in a progression: the pairs of the
+        ``part``-th round of the five-player scheme (``PROGRESSION_FIVE``), the draws numbered from the
+        highest, as the four-player scheme numbers them."""
         ranked = self.ranked()
+        if len(ranked) == 5 and self.progression:
+            pairs = PROGRESSION_FIVE[(part - 1) % 5]
+            return tuple(tuple(ranked[k - 1] for k in pair) for pair in pairs)
         if len(ranked) == 4:
             mate = ranked[1 + (part - 1) % 3]
             return (ranked[0], mate), tuple(n for n in ranked[1:] if n != mate)
         k = 3 if len(ranked) == 6 else 2
         return tuple(ranked[:k]), tuple(ranked[k:])
 
-    def sitting_out(self, game: int) -> tuple[str, ...]:
-        """Who sits out the ``game``-th game of the match (from 1)."""
+    def sitting_out(self, game: int, part: int = 1) -> tuple[str, ...]:
+        """Who sits out the ``game``-th game of the match (from 1); in a progression of five, the whole
+        ``part``-th match."""
+        if len(self.tiles) == 5 and self.progression:
+            seated = {n for pair in self.teams(part) for n in pair}
+            return tuple(n for n in self.ranked() if n not in seated)
         high, low = self.teams()
         if len(self.tiles) == 5:
             return (low[::-1][(game - 1) % 3],)

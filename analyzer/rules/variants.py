@@ -325,7 +325,8 @@ def _build_whist(o: dict[str, str], given: set[str]) -> dict:
     else:
         scoring, match, block = HandScoring("all"), MatchScoring(target), BlockDecider("team", "replay")
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=None), block=block,
-                scoring=scoring, match=match, lead=LeadPolicy("rotate" if people == 4 else "any", True),
+                scoring=scoring, match=match,
+                lead=LeadPolicy("rotate" if people == 4 or (people == 5 and _yes(o["progression"])) else "any", True),
                 table=people if people != 4 else 0, irregularities="whist")
 
 
@@ -343,9 +344,10 @@ WHIST = Family(
                    "out in turn", kind="int", values=("4", "5", "6")),
         OptionSpec("seat-lead", "highest", "with the SeatDraw tag (§3): the highest tile drawn leads the first "
                    "game, or (after-highest, as the whist cut) the player after him", values=("highest", "after-highest")),
-        OptionSpec("progression", "no", "§12, four players with the SeatDraw tag: the matches of the record form "
-                   "a progression: the highest draw partners the second, then the third, then the lowest, and the "
-                   "player who would lead next keeps the lead", kind="bool"),
+        OptionSpec("progression", "no", "§12, four or five players with the SeatDraw tag: the matches of the "
+                   "record form a progression: four: the highest draw partners the second, then the third, then the "
+                   "lowest; five: the five rounds of the scheme, one pausing each match; the player who would lead "
+                   "next keeps the lead", kind="bool"),
     ),
     _build_whist,
     aliases=("domino-whist", "dominowhist", "caribbean-200"),
