@@ -139,7 +139,8 @@ def test_a_false_play_stands_once_the_next_player_has_moved():
     (stands,) = [d for d in rep.diagnostics if d.code == "false-play-stands"]
     assert stands.severity == "warning" and "Fehlerhaftes Anlegen" in stands.message
     false = next(s for s in rep.steps if s.entry.tile == Tile(3, 3))
-    assert false.move == Move(Tile(3, 3), 5, open=3) and false.ends_before == (5, 4) and false.ends_after == (3, 4)
+    # (§6: D's [1-5] on B's [1-1] went on D's end, the second, so the line reads 4 ... 5)
+    assert false.move == Move(Tile(3, 3), 5, open=3) and false.ends_before == (4, 5) and false.ends_after == (4, 3)
     assert Move.parse("[3-3]@5=3") == false.move and str(false.move) == "[3-3]@5=3"
     text = (RECORDS / "whist-false-play.dom").read_text()
     # without the tag nothing says where the tile lies: the false play is an error, and the tile stays in hand
@@ -226,3 +227,47 @@ def test_a_progression_of_five_matches_for_five_players():
     k = text.index('[Players "A, C, B, E"]')
     wrong = text[:k] + '[Players "A, B, C, E"]' + text[k + len('[Players "A, C, B, E"]'):]
     assert "seat-draw" in [d.code for r in replay_record(parse(wrong)) for d in r.errors]
+
+
+# §6: "Zeigen beide Enden der Kette die gleiche Augenzahl, so muss ein Spieler an dem Ende anlegen, das ihm
+#  näher bzw. zu seiner Rechten liegt."  §5: "Beginnt Vorhand das Spiel mit einem einfachen Stein, so legt er
+#  diesen Stein so in die Mitte des Tisches, dass die höhere Augenzahl zu seinem Partner weist. Beginnt
+#  Vorhand mit einem Doppel, so legt er diesen Stein so in die Mitte des Tisches, dass die Enden zu den beiden
+#  Gegnern zeigen."  The line runs from the leader (end 1) to his partner (end 2); play goes clockwise ("im
+#  Uhrzeiger"), so the player after the leader has end 1 to his right, the fourth end 2.
+def test_on_two_equal_ends_a_tile_goes_on_the_end_nearer_its_player_or_to_his_right():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.position import Position
+    from analyzer.tiles import Move, Tile
+    pos = Position([[Tile(2, 5)], [Tile(1, 2)], [Tile(2, 6)], [Tile(2, 3)]])
+    pos.equal_side = 1
+    pos.push(Move(Tile(2, 5)))                       # the leader: [2-5], its 5 toward his partner
+    assert pos.ends == (2, 5)
+    pos.push(Move(Tile(1, 2), 2))                    # the second player: on the leader's 2, end 1
+    assert pos.ends == (1, 5) and [pos.equal_end(s) for s in range(4)] == [1, 1, 2, 2]
+    (rep,) = replay_record(read(RECORDS / "whist-equal-ends.dom"))
+    assert rep.valid and [d.code for d in rep.diagnostics if d.severity != "info"] == []
+    d15 = rep.steps[2]
+    assert d15.ends_before == (1, 1) and d15.ends_after == (1, 5)            # D's [1-5] on his end 2
+    # unrecorded ends follow the same rule: the line without >N is the same
+    text = (RECORDS / "whist-equal-ends.dom").read_text()
+    (bare,) = replay_record(parse(text.replace(">2", "")))
+    assert [s.ends_after for s in bare.steps] == [s.ends_after for s in rep.steps]
+    assert [s.ends_after for s in replay_record(parse(text.replace(">2", "").replace('"whist"', '"partnership"')
+                                                      .replace("A/C 16", "A/C 46")))[0].steps][2] == (5, 1)
+    # D's [1-5] on end 1: laid against §6, but A has moved since, so it stands (§8)
+    (wrong,) = replay_record(parse(text.replace("D [1-5]>2", "D [1-5]>1")))
+    (err,) = [d for d in wrong.diagnostics if d.code == "equal-ends"]
+    assert err.severity == "warning" and "end 2" in err.message and wrong.steps[2].ends_after == (5, 1)
+    assert wrong.result == rep.result                                       # the game is the same
+    # as the last entry nobody has moved since: it must be taken back
+    rep = whist("", "1. B [1-1] C pass D [1-5]>1")
+    assert [(d.code, d.severity) for d in rep.errors] == [("equal-ends", "error")]
+    assert [d.code for d in whist("", "1. B [1-1] C pass D [1-5]>3 A [1-4]").errors] == ["bad-arm"]
+    assert [d.code for d in whist("", "1. B [1-1] C pass D [1-5]>2\n2. A [1-4]>2").errors] == ["end-mismatch"]
+    # the other reading: a double lead lies lengthwise, its ends toward the opponents (C: end 1, A: end 2);
+    # the leader B and his partner D take the end on their right: D end 1, B end 2
+    (other,) = replay_record(parse(text.replace('[Variant "whist"]', '[Variant "whist"]\n[Rules "double-lead=lengthwise"]')))
+    assert [d.message.split(":")[0] for d in other.diagnostics if d.code == "equal-ends"] == ["both ends show 1",
+                                                                                              "both ends show 4"]

@@ -466,7 +466,7 @@ class _Replayer:
                         diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
                 verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                           stands=self.standing(moves, i, seat))
+                                           stands=self.standing(moves, i, seat), followed=self.followed(moves, i, seat))
                 candidates = list(verdict.moves)
                 errors += len(verdict.problems)
                 soft += sum(p.severity != "error" for p in verdict.problems)
@@ -555,10 +555,14 @@ class _Replayer:
         if not self.false_plays or not entry.is_play:
             return None
         stands = self.false_plays.get((entry.player, entry.tile))
-        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
-        if stands is None or later is None or self.seat_of.get(later.player) in (None, seat):
+        if stands is None or not self.followed(moves, i, seat):
             return None
         return stands
+
+    def followed(self, moves: list[MoveEntry], i: int, seat: int) -> bool:
+        """Whether the next player has moved after entry ``i`` (an entry by another player follows it)."""
+        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
+        return later is not None and self.seat_of.get(later.player) not in (None, seat)
 
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
         """With omitted passes: the pass the record leaves out before ``entry``, when the player to move

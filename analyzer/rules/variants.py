@@ -42,6 +42,7 @@ class Variant:
     end: End = End.ONE                # ONE: a hand ends when a player is out; PAIR: both of a pair
     table: int = 0                    # people in the match when more than play a hand (whist 5/6)
     irregularities: str = ""          # "whist": report §8 of Domino Whist under its rule names
+    equal_ends: str = ""              # Domino Whist §6 on equal ends: "crosswise" or "lengthwise" (double lead)
     drawing: Drawing | None = None    # a draw game: how players take tiles from the boneyard
     turns: Turns = Turns.ONE          # ONE: one play a turn; RUN: a player plays while he can (Hungarian)
     play: PlayScoring | None = None   # points scored during play, from the open ends (All Fives)
@@ -327,7 +328,7 @@ def _build_whist(o: dict[str, str], given: set[str]) -> dict:
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=None), block=block,
                 scoring=scoring, match=match,
                 lead=LeadPolicy("rotate" if people == 4 or (people == 5 and _yes(o["progression"])) else "any", True),
-                table=people if people != 4 else 0, irregularities="whist")
+                table=people if people != 4 else 0, irregularities="whist", equal_ends=o["double-lead"])
 
 
 WHIST = Family(
@@ -348,6 +349,10 @@ WHIST = Family(
                    "record form a progression: four: the highest draw partners the second, then the third, then the "
                    "lowest; five: the five rounds of the scheme, one pausing each match; the player who would lead "
                    "next keeps the lead", kind="bool"),
+        OptionSpec("double-lead", "crosswise", "§6, both ends equal: a tile goes on the end nearer its player, or to "
+                   "his right; a double lead lies across the line, which runs from the leader to his partner as after "
+                   "a single lead (crosswise), or its ends are the line's, toward the opponents (lengthwise)",
+                   values=("crosswise", "lengthwise")),
     ),
     _build_whist,
     aliases=("domino-whist", "dominowhist", "caribbean-200"),
