@@ -124,7 +124,9 @@ class Position:
     def canonical(self, move: Move) -> Move:
         """The move of :meth:`placements` that ``move`` is the same as (on a line, ``move`` without the end
         of the line it names, which changes where the tile lies, not the game)."""
-        return move if move.arm is None else Move(move.tile, move.end, move.draw, None, move.open)
+        if move.arm not in (1, 2) or move.tile is None:
+            return move          # (an arm 0 is the sentinel "no extra tile" of the analysis)
+        return Move(move.tile, move.end, move.draw, None, move.open)
 
     def equal_end(self, seat: int) -> int:
         """The end of the line a tile of ``seat`` goes on when both ends show the same number: 1, the end
