@@ -250,6 +250,10 @@ def test_on_two_equal_ends_a_tile_goes_on_the_end_nearer_its_player_or_to_his_ri
     assert rep.valid and [d.code for d in rep.diagnostics if d.severity != "info"] == []
     d15 = rep.steps[2]
     assert d15.ends_before == (1, 1) and d15.ends_after == (1, 5)            # D's [1-5] on his end 2
+    from analyzer.analysis import analyze
+    (analysis,) = analyze(read(RECORDS / "whist-equal-ends.dom"))     # the end named is no other decision
+    d15 = next(d for d in analysis.decisions if d.player == "D")
+    assert d15.played == "[1-5]@1>2" and [a.move for a in d15.alternatives if a.played] == ["[1-5]@1"]
     # unrecorded ends follow the same rule: the line without >N is the same
     text = (RECORDS / "whist-equal-ends.dom").read_text()
     (bare,) = replay_record(parse(text.replace(">2", "")))
