@@ -412,6 +412,27 @@ def test_cli_validate_repair_json():
     assert game["repairs"][0]["result"]["points"] == 10
 
 
+def test_cli_validate_repair_searches_each_broken_game_once_and_marks_its_errors_by_it(monkeypatch):
+    # the book record breaks once (round 7 missing): one search, and its errors still say which is the slip
+    import analyzer.repair.triage as triage_module
+
+    runner, main = _cli()
+    calls = []
+    search = triage_module.repair
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("max_nodes"))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(triage_module, "repair", counted)
+    result = runner.invoke(main, ["validate", "--repair", "--json", str(RECORDS / "seed1-table.txt")])
+    assert calls == [None]              # the full search, not the bounded one of plain validate
+    (game,) = json.loads(result.output)["games"]
+    errors = [d for d in game["diagnostics"] if d["severity"] == "error"]
+    assert [d["follow_on"] for d in errors].count(False) == 1 and len(errors) > 1
+    assert game["likely"].startswith("likely slip: insert the missing row")
+
+
 def test_cli_write_repaired_leaves_the_input_alone(tmp_path):
     runner, main = _cli()
     source = RECORDS / "seed1-table.txt"
