@@ -15,6 +15,7 @@ from analyzer.replay import replay
 from analyzer.match import replay_record
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
+from slips import break_record
 
 SEED_ROW_7 = "A pass, B [0-0], C [4-6], D [6-6]"
 
@@ -308,19 +309,9 @@ def corrupted_cases(edits: int, seeds: range, kinds=CORRUPTIONS):
     the record on its own (a slip that leaves it legal is drawn again)."""
     for seed in seeds:
         original = _table(seed) if seed % 5 else random_game(seed=seed)     # some without rows
-        rng = random.Random(1000 * edits + seed)
-        for _attempt in range(30):
-            game, used = original, []
-            for _ in range(edits):
-                kind = kinds[(seed + _attempt) % len(kinds)] if not used else rng.choice(kinds)
-                game = corrupt(game, kind, rng) if game is not None else None
-                if game is None or replay(game).valid:
-                    game = None
-                    break
-                used.append(kind)
-            if game is not None:
-                yield original, game, used
-                break
+        found = break_record(original, edits, kinds, seed, corrupt)
+        if found is not None:
+            yield original, *found
 
 
 def check_corruptions(edits: int, seeds: range, top: int = 5) -> None:
