@@ -328,6 +328,7 @@ class _Replayer:
             held = req.holder_of
             if holder is None and req.or_highest and all(self.whole[:len(self.players)]):
                 holder, held = op.highest(self.hands) or (None, held)   # it lies in the boneyard
+                req = replace(req, reason=f"{req.reason}; nobody holds it: the highest double dealt leads")
             if holder is not None and leader is not None and holder != leader:
                 out.append(self.diag("lead-player", f"{self.players[holder]} holds {held} and must lead"
                                      f"{' it' if req.tile is not None else ''}"

@@ -176,8 +176,7 @@ class MatchScoring:
         if state.playoff or not leading:
             if state.playoff:
                 return None
-            return LeadRequirement(holder_of=SIX_SIX, reason="with no points yet the [6-6] holder (when it was "
-                                   "not dealt, of the highest double dealt) leads", or_highest=True)
+            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads", or_highest=True)
         return LeadRequirement(frozenset(seating.members(leading[0])),
                                reason="the side with points leads")
 

@@ -313,8 +313,8 @@ class LeadPolicy:
             if self.tie == "match" and match_lead is not None:
                 return match_lead
             if self.tie == "six-six":
-                return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn game the [6-6] holder (when it "
-                                       "was not dealt, of the highest double dealt) leads", or_highest=True)
+                return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn game the [6-6] holder leads",
+                                       or_highest=True)
             if self.tie == "blocker" and prev.termination == "blocked":
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             return LeadRequirement()
