@@ -450,7 +450,7 @@ def _print_replays(reps: list[Replay], view: str | None = None) -> None:
             entry = step.entry
             what = entry_text(entry)
             if step.move is not None and step.move.arm is not None:
-                what += f" on arm {step.move.arm}"
+                what += f" on {'end' if rep.variant.layout == 'line' else 'arm'} {step.move.arm}"
             elif step.move is not None and step.move.end is not None and not entry.draw:
                 what += f" on the {step.move.end}"
             if entry.annotation:
