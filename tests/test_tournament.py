@@ -145,3 +145,13 @@ def test_partners_drawn_before_each_match_of_the_movement():
     assert [(d.code, d.severity) for d in check_tournament(bare)] == [("tournament-draw", "warning")]
     odd = parse_tournament(text.replace("drew 9 [0-6], 10 [2-6]", "drew 9 [0-6], 1 [2-6]"))
     assert [d.code for d in check_tournament(odd)] == ["tournament-draw"]
+
+
+def test_the_tournament_command_reports_a_missing_draw_as_a_warning(tmp_path):
+    from click.testing import CliRunner
+    from analyzer.cli import main
+    bare = tmp_path / "bare.tour"
+    bare.write_text((RECORDS / "tournament-redraw.tour").read_text()
+                    .replace(" drew 9 [0-6], 10 [2-6], 4 [2-4], 11 [2-3]", ""))
+    out = CliRunner().invoke(main, ["tournament", str(bare)])
+    assert out.exit_code == 0 and "warning[tournament-draw]" in out.output and "agrees with its scheme" in out.output
