@@ -105,8 +105,9 @@ def test_a_jamaican_or_chiva_result_may_state_the_points_after_drawn_games():
 # "Chiva mit zwei oder drei Spielern wird als ein Dominospiel mit Ziehen gespielt" and is Chiva all the
 #  same: after a drawn game, as in the four-player game ("ähnlich dem jamaikanischen Spiel mit Partner":
 #  "Wenn der Spielstand 0 – 0 war, beginnt der Besitzer von [6-6] dieses neue Spiel, aber dieses Spiel ist
-#  dann 2 Punkte wert"), the [6-6] holder leads, any tile, and the next game is worth a point more. The
-#  [6-6] may lie in the boneyard: then the holder of the highest double dealt, who opens a first game.
+#  dann 2 Punkte wert"), the [6-6] holder leads, any tile, and the next game is worth a point more (the
+#  other readings: draw-lead=jamaican, draw-worth=no). The [6-6] may lie in the boneyard: then the holder
+#  of the highest double dealt, who opens a first game.
 def test_chiva_for_two_or_three_after_a_drawn_game():
     three = find_variant("chiva", "players=3")
     req = three.lead.requirement(0, drawn(three, 3), None, three.seating)
@@ -124,6 +125,9 @@ def test_chiva_for_two_or_three_after_a_drawn_game():
     wrong = text[:k] + text[k:].replace('[Lead "B"]', '[Lead "A"]', 1)
     (err,) = [d for d in replay_record(parse(wrong))[-1].errors if d.code == "lead-player"]
     assert "B holds [5-5] and must lead" in err.message
+    # draw-worth=no, the other reading of the worth: game 7 counts one point, so C has 3 and the match goes on
+    plain = replay_record(parse(text), rules={"draw-worth": "no"})[-1]
+    assert {"result-mismatch", "score-mismatch"} <= set(codes(plain)) and not plain.match.state.over
     # draw-lead=jamaican: the winner of the last game that was won (C won game 5) leads instead
     assert "lead-player" in codes(replay_record(parse(text), rules={"draw-lead": "jamaican"})[-1])
     two = replay_record(read(RECORDS / "match-chiva-2-draw.dom"))

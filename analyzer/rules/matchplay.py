@@ -44,8 +44,9 @@ class MatchScoring:
     one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
     has won a game all reset), ``shutout`` (Chiva for three: the same without the reset). ``first_wins``: bonuses for the winners of the first games won by
     domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end.
-    ``draw_bonus`` (``cutthroat``, ``shutout``): "wie beim Partnerspiel", a drawn game makes the next one
-    worth a point more (Chiva for three: as the four-player Chiva, after the Jamaican game). ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
+    ``draw_bonus`` (``straight``, ``cutthroat``, ``shutout``): a drawn game makes the next one worth a point
+    more (Jamaican: "dann bekommen sie zwei Punkte"; Cut Throat "wie beim Partnerspiel"; Chiva as the
+    Jamaican game, for two or three too). ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
     (the [6-6] holder, as at 0-0 in the partner game) or ``winner`` (the winner of the last game)."""
 
     target: int = 100
@@ -59,7 +60,7 @@ class MatchScoring:
     def worth(self, state: MatchState) -> int | None:
         """What the next game is worth in the match after drawn games, when that differs from the
         hand's own point (a Result tag may state either); None when drawn games add nothing."""
-        if self.kind == "straight" or (self.kind in ("cutthroat", "shutout") and self.draw_bonus):
+        if self.draw_bonus and self.kind in ("straight", "cutthroat", "shutout"):
             return 1 + state.pending
         return None
 
@@ -136,8 +137,9 @@ class MatchScoring:
         sides = len(state.scores)
         scores = list(state.scores)
         if result.winner is None:
-            return MatchState(tuple(scores), tuple(wins), games, state.pending + 1, state.playoff,
-                              note=f"a draw: the next game is worth {state.pending + 2}")
+            pending = state.pending + 1 if self.draw_bonus else 0
+            return MatchState(tuple(scores), tuple(wins), games, pending, state.playoff,
+                              note=f"a draw: the next game is worth {pending + 1}" if self.draw_bonus else "")
         w = result.winner
         worth = 1 + state.pending
         if state.playoff:

@@ -365,7 +365,7 @@ def _build_jamaican(o: dict[str, str], given: set[str]) -> dict:
     return dict(seating=Seating.partners(),
                 opening=Opening(first_game_tile=SIX_SIX, holder_only=o["mode"] == "informal"),
                 block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "straight", playoff=_yes(o["playoff"])),
+                match=MatchScoring(int(o["target"]), "straight", playoff=_yes(o["playoff"]), draw_bonus=True),
                 lead=LeadPolicy("match", True))
 
 
@@ -392,11 +392,12 @@ def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
         return dict(seating=Seating.individual(n), dealing=Dealing(7), drawing=Drawing("until", 0),
                     opening=Opening(first_game_tile=None, first_highest=True), block=BlockRule(),
                     scoring=PointScoring("game"),
-                    match=MatchScoring(int(o["target"]), "shutout" if n == 3 else "straight", draw_bonus=n == 3),
+                    match=MatchScoring(int(o["target"]), "shutout" if n == 3 else "straight",
+                                       draw_bonus=_yes(o["draw-worth"])),
                     lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=SIX_SIX),
                 block=BlockRule(), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "straight"),
+                match=MatchScoring(int(o["target"]), "straight", draw_bonus=_yes(o["draw-worth"])),
                 lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
 
 
@@ -413,7 +414,9 @@ CHIVA = Family(
      OptionSpec("draw-lead", "six-six", "after a drawn game the [6-6] holder leads (2 or 3 players: when it lies "
                 "in the boneyard, the holder of the highest double dealt), or (jamaican) as in the Jamaican partner "
                 "game: the side with points (3 players: the winner of the last game won), with none the [6-6] "
-                "holder", values=("six-six", "jamaican"))),
+                "holder", values=("six-six", "jamaican")),
+     OptionSpec("draw-worth", "yes", "a drawn game makes the next one worth a point more, as in the Jamaican game "
+                "(for two or three too); no: a drawn game changes nothing", kind="bool")),
     _build_chiva,
     aliases=("shutout",),
 )
