@@ -207,3 +207,29 @@ def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
     assert compiled.values == python.values and None not in compiled.values
     assert [[(a.move, a.value) for a in d.alternatives] for d in compiled.decisions] == \
         [[(a.move, a.value) for a in d.alternatives] for d in python.decisions]
+
+
+class _Failing:
+    """Cross domino whose scoring fails on a blocked hand: an error the compiled search must pass on."""
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.seating = variant.seating
+        self.play = None
+
+    def value(self, facts):
+        if facts.termination == "blocked":
+            raise ZeroDivisionError("no value for a blocked hand")
+        return self.variant.value(facts)
+
+
+@built
+def test_an_error_in_a_python_leaf_value_reaches_the_caller():
+    variant = find_variant("cross", {"sleepers": "no"})
+    rules = _Failing(variant)
+    assert arms_scoring(rules) == (2, 0)
+    pos = small_deal(variant, random.Random(0), 6, Tile(6, 6))
+    with pytest.raises(ZeroDivisionError):
+        TreeSearch(rules, core="compiled").values(pos)
+    with pytest.raises(ZeroDivisionError):
+        TreeSearch(rules, core="python").values(pos)
