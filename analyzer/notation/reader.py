@@ -21,6 +21,7 @@ from lark.exceptions import UnexpectedInput
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
+from .lexer import RecordLexer
 from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
 
 __all__ = ["parse", "parser", "split_players", "derive_players"]
@@ -572,7 +573,7 @@ def _transformer_key() -> tuple:
 def _parser(key: tuple) -> Lark:
     # cache=True: lark keeps the grammar's analysis in a file of the temporary folder, so that the
     # next process builds the parser in a tenth of the time
-    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
+    lark = Lark(grammar_text(), parser="lalr", lexer=RecordLexer, maybe_placeholders=True,
                 transformer=RecordTransformer(), cache=True)
     for rule in lark.rules:
         # lark names a rule's origin with a Token; the parser looks the name up in tables keyed by
