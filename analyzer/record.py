@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .diagnostics import Diagnostic
 from .tiles import Tile
@@ -101,6 +102,10 @@ class StatedResult:
     @classmethod
     def parse(cls, text: str) -> StatedResult | None:
         """Read a Result tag; None for ``*`` or an empty tag; ValueError for anything else."""
+        return _stated_result(cls, text)
+
+    @classmethod
+    def _parse(cls, text: str) -> StatedResult | None:
         if text.strip() in ("", "*", "?"):
             return None
         m = _RESULT_RE.match(text)
@@ -120,6 +125,12 @@ class StatedResult:
     def __str__(self) -> str:
         head = "draw" if self.side is None else "/".join(self.side) + ("" if self.points is None else f" {self.points}")
         return f"{head} {self.termination}" if self.termination else head
+
+
+@lru_cache(maxsize=1024)
+def _stated_result(cls, text: str) -> StatedResult | None:
+    """``StatedResult.parse``, each text read once (a result is a value)."""
+    return cls._parse(text)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
-from ..position import Position, tiles_of
+from ..position import Position, placed, tiles_of
 from ..tiles import PASS, Move, Tile
 
 __all__ = ["Judge", "Problem", "Verdict", "tiles_text"]
@@ -76,7 +76,7 @@ class Judge:
         self.players = players
         self.explain = explain
         self.played_line = played_line
-        self.valid_mask = sum(t.bit for t in variant.dealing.tiles)
+        self.valid_mask = variant.dealing.mask
 
     def _problem(self, code: str, message: Callable[[], str] | None = None, details: Callable[[], dict] | None = None,
                  applies: bool = True, severity: str = "error") -> Problem:
@@ -172,11 +172,11 @@ class Judge:
                 "holder": None if holder is None else self.players[holder]}, applies=False),))
         if pos.ends is None:
             if pos.opening and not pos.opening & bit:
-                return Verdict((Move(tile, None),), (self._problem(
+                return Verdict((placed(tile, None),), (self._problem(
                     "lead-tile", lambda: f"this hand must be opened with "
                     f"{tiles_text(tiles_of(pos.opening, pos.max_pip))}, not {tile}",
                     lambda: {"expected": [str(t) for t in tiles_of(pos.opening, pos.max_pip)]}),))
-            return Verdict((Move(tile, None),))
+            return Verdict((placed(tile, None),))
         if pos.has_arms:
             return self._arm_play(pos, tile, seat, end, arm)
         placements = pos.placements(tile)
