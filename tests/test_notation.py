@@ -391,12 +391,12 @@ def test_a_failing_rule_is_reported_where_it_stands_and_the_other_games_are_kept
     from analyzer.notation.reader import RecordTransformer
 
     def broken(self, *args):
-        raise ValueError("no such tile")
+        raise ValueError("no such hand")
 
-    monkeypatch.setattr(RecordTransformer, "bad_tile", broken)
-    record = parse("A: [1-1]\n1. A [1-1]\nB: [x]\n1. B pass\nC: ?\n1. C pass")
+    monkeypatch.setattr(RecordTransformer, "unknown", broken)
+    record = parse("A: [1-1]\n1. A [1-1]\nB: ?\n1. B pass\nC: [2-2]\n1. C pass")
     (error,) = record.errors
-    assert (error.code, error.message, error.line) == ("notation", "no such tile", 3)
+    assert (error.code, error.message, error.line) == ("notation", "no such hand", 3)
     assert [g.players for g in record.games] == [("A",), ("C",)]
 
 

@@ -152,6 +152,15 @@ def _tile(text: str) -> Tile:
     return Tile.of(int(m.group(1)), int(m.group(2)))
 
 
+def _annotation(token: Token | None) -> str | None:
+    return str(token) if token else None
+
+
+def _claim(token: Token | None) -> int | None:
+    """The points of a claim token (``+10``)."""
+    return int(token[1:]) if token else None
+
+
 def unescape(text: str, chars: str) -> str:
     """Undo the writer's backslash escapes of ``\\`` and of each of ``chars``."""
     return re.sub(r"\\([\\" + re.escape(chars) + r"])", r"\1", text)
@@ -322,17 +331,17 @@ class RecordTransformer(Transformer):
         return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good),
                          len(holding) - len(read))
 
-    def tiles(self, *tiles) -> list:
+    def tiles(self, *items) -> list:
         """The tiles of a hand, then a ``?`` token for each one the record does not show."""
-        return list(tiles)
+        return [self._tile_read(item) if item.type != "QMARK" else item for item in items]
 
     def unknown(self, token) -> _Unknown:
         return _UNKNOWN
 
-    def tile(self, token) -> _TileRead:
-        return _TileRead(_tile(str(token)), _span(token.line, token.column))
-
-    def bad_tile(self, token) -> _TileRead:
+    def _tile_read(self, token: Token) -> _TileRead:
+        """A TILE token's tile, or a BADTILE token reported (``tile`` None)."""
+        if token.type == "TILE":
+            return _TileRead(_tile(str(token)), _span(token.line, token.column))
         self.log.report(_first_pos(token), "bad-tile", f"'{shown(token)}' is not a tile; write a tile "
                         "as [a-b] with two numbers, like [3-6]", text=str(token))
         return _TileRead(None, _first_pos(token))
@@ -353,13 +362,8 @@ class RecordTransformer(Transformer):
     def nameless_move(self, play) -> _Move:
         return _Move(None, play, play.pos)
 
-    def play(self, action, annotation, claim=None) -> _Play:
-        if annotation is None and claim is None:
-            return action
-        return replace(action, annotation=str(annotation) if annotation else None,
-                       claim=int(claim[1:]) if claim else None)
-
-    def tile_play(self, tile, end, arm=None) -> _Play:
+    def tile_play(self, token, end, arm, annotation, claim=None) -> _Play:
+        tile = self._tile_read(token)
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
         number = int(end[1:].strip()) if end else None
@@ -372,20 +376,24 @@ class RecordTransformer(Transformer):
             self.log.report(_first_pos(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)",
                             tile=str(tile.tile))
             arm_number = None
-        return _Play(tile.tile, tile.pos, end=number, arm=arm_number)
+        return _Play(tile.tile, tile.pos, end=number, annotation=_annotation(annotation),
+                     claim=_claim(claim), arm=arm_number)
 
-    def pass_play(self, token) -> _Play:
-        return _Play(None, _first_pos(token))
+    def pass_play(self, token, annotation, claim=None) -> _Play:
+        return _Play(None, _first_pos(token), annotation=_annotation(annotation), claim=_claim(claim))
 
-    def draw_play(self, keyword, tile) -> _Play:
+    def draw_play(self, keyword, token, annotation, claim) -> _Play:
+        tile = self._tile_read(token)
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
-        return _Play(tile.tile, _first_pos(keyword), draw=True)
+        return _Play(tile.tile, _first_pos(keyword), draw=True, annotation=_annotation(annotation),
+                     claim=_claim(claim))
 
-    def draw_unknown(self, keyword, token) -> _Play:
-        return _Play(None, _first_pos(keyword), draw=True)
+    def draw_unknown(self, keyword, token, annotation, claim) -> _Play:
+        return _Play(None, _first_pos(keyword), draw=True, annotation=_annotation(annotation),
+                     claim=_claim(claim))
 
-    def bad_play(self, token) -> _Play:
+    def bad_play(self, token, annotation, claim=None) -> _Play:
         self.log.report(_first_pos(token), "bad-move", f"'{shown(token)}' is not a move; write a "
                         "tile like [3-6], pass, or ---- for no move", text=str(token))
         return _Play(None, _first_pos(token), readable=False)
