@@ -163,6 +163,8 @@ def _claim(token: Token | None) -> int | None:
 
 def unescape(text: str, chars: str) -> str:
     """Undo the writer's backslash escapes of ``\\`` and of each of ``chars``."""
+    if "\\" not in text:
+        return text
     return re.sub(r"\\([\\" + re.escape(chars) + r"])", r"\1", text)
 
 
