@@ -46,6 +46,7 @@ class MoveEntry:
     claim: int | None = None
     muggins: int | None = None
     arm: int | None = None              # the arm of a layout with more than two ends (``[0-3]>2``)
+    comment_pos: Span = field(default=NOWHERE, compare=False)   # where the comment starts
 
     @property
     def is_pass(self) -> bool:
@@ -147,6 +148,8 @@ class Game:
     remark_pos: Span = field(default=NOWHERE, compare=False)   # where the closing remark starts
     pos: Span = field(default=NOWHERE, compare=False)
     tag_pos: dict[str, Span] = field(default_factory=dict, compare=False)
+    comment_pos: tuple[Span, ...] = field(default=(), compare=False)   # where each of ``comments`` starts
+    table_pos: Span = field(default=NOWHERE, compare=False)    # where a table's header row starts
 
     def hand_of(self, player: str) -> HandEntry | None:
         for hand in self.hands:

@@ -282,7 +282,9 @@ class RecordTransformer(Transformer):
                 if not item.moves:              # nothing readable: not a game, only its notes
                     lead_notes += [note for note in moves if isinstance(note, _Note)]
                     continue
-            item.comments[:0] = [note.text for note in lead_notes if note.text]
+            kept = [note for note in lead_notes if note.text]
+            item.comments[:0] = [note.text for note in kept]
+            item.comment_pos = tuple(note.pos for note in kept) + item.comment_pos
             lead_notes = []
             games.append(item)
         return games
@@ -434,6 +436,7 @@ class _GameBuilder:
         game = Game(pos=self.pos, form="table" if isinstance(body, _Table) else "pgn")
         hands = self._header(game, header)
         if isinstance(body, _Table):
+            game.table_pos = body.pos
             self.events.extend(body.notes)
             game.players = self._table_players(game, body, hands)
             self._rows(body, game.players)
@@ -542,6 +545,7 @@ class _GameBuilder:
         comments; remarks after the last move are the game's closing remark."""
         last_move = max((i for i, e in enumerate(self.events) if isinstance(e, MoveEntry)), default=-1)
         remark: list[str] = []
+        places: list[Span] = []
         for i, event in enumerate(self.events):
             if isinstance(event, MoveEntry):
                 game.moves.append(event)
@@ -553,10 +557,14 @@ class _GameBuilder:
                 continue
             elif game.moves:
                 move = game.moves[-1]
-                text = f"{move.comment} {event.text}" if move.comment else event.text
-                game.moves[-1] = replace(move, comment=text)
+                if move.comment:
+                    game.moves[-1] = replace(move, comment=f"{move.comment} {event.text}")
+                else:
+                    game.moves[-1] = replace(move, comment=event.text, comment_pos=event.pos)
             else:
                 game.comments.append(event.text)
+                places.append(event.pos)
+        game.comment_pos = tuple(places)
         game.remark = "\n".join(remark) if remark else None
 
 
