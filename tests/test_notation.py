@@ -504,3 +504,56 @@ def test_a_repaired_table_is_written_as_the_table_it_was():
     best = repair(slipped.games[0]).best
     assert best is not None and best.game == original
     assert write(replace(slipped, games=[best.game])) == text
+
+
+# ---- the record lexer reads as lark's contextual lexer does ---------------------------------------
+
+@pytest.fixture(scope="module")
+def lark_lexed():
+    """``parse`` with lark's own contextual lexer instead of the record lexer (the reference)."""
+    from lark import Lark
+
+    from analyzer.notation import reader
+
+    reference = Lark(reader.grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
+                     transformer=reader.RecordTransformer())
+
+    def read_with_lark(text: str) -> Record:
+        own = reader.parser
+        reader.parser = lambda: reference
+        try:
+            return parse(text)
+        finally:
+            reader.parser = own
+    return read_with_lark
+
+
+def _same_reading(text: str, read_with_lark) -> None:
+    ours, theirs = parse(text), read_with_lark(text)
+    assert ours.errors == theirs.errors          # codes, messages, lines, columns, carets
+    assert ours == theirs
+    for a, b in zip(ours.games, theirs.games):  # and every position (records compare without them)
+        assert (a.pos, a.tag_pos, a.comment_pos, a.table_pos) == (b.pos, b.tag_pos, b.comment_pos, b.table_pos)
+        assert [(m.pos, m.comment_pos) for m in a.moves] == [(m.pos, m.comment_pos) for m in b.moves]
+        assert [(h.pos, h.tile_pos) for h in a.hands] == [(h.pos, h.tile_pos) for h in b.hands]
+
+
+def test_the_record_lexer_reads_every_record_file_as_lark_does(lark_lexed):
+    for path in sorted(RECORDS.iterdir()):
+        _same_reading(path.read_text(encoding="utf-8"), lark_lexed)
+    _same_reading("", lark_lexed)
+    _same_reading("  \n\t ", lark_lexed)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_record_lexer_reads_mutated_records_and_random_text_as_lark_does(lark_lexed, data):
+    path = data.draw(st.sampled_from(sorted(RECORDS.iterdir())))
+    text = path.read_text(encoding="utf-8")
+    for _ in range(data.draw(st.integers(1, 6))):
+        at = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 8))
+        text = text[:at] + "".join(data.draw(st.lists(PIECES, max_size=3))) + text[at + cut:]
+    _same_reading(text, lark_lexed)
+    _same_reading(data.draw(st.text(max_size=80)), lark_lexed)
+    _same_reading("".join(data.draw(st.lists(PIECES, max_size=30))), lark_lexed)
