@@ -367,21 +367,25 @@ class RecordTransformer(Transformer):
         return _Move(None, play, play.pos)
 
     def tile_play(self, token, end, arm, annotation, claim=None) -> _Play:
-        tile = self._tile_read(token)
-        if tile.tile is None:
-            return _Play(None, tile.pos, readable=False)
+        pos = _span(token.line, token.column)
+        if token.type != "TILE":
+            self._tile_read(token)
+            return _Play(None, pos, readable=False)
+        tile = _tile(str(token))
+        if end is None and arm is None and annotation is None and claim is None:
+            return _Play(tile, pos)
         number = int(end[1:].strip()) if end else None
-        if number is not None and not tile.tile.matches(number):
-            self.log.report(_first_pos(end), "bad-end", f"{tile.tile} has no {number}, so it cannot "
-                            f"have been played on a {number}", tile=str(tile.tile), end=number)
+        if number is not None and not tile.matches(number):
+            self.log.report(_first_pos(end), "bad-end", f"{tile} has no {number}, so it cannot "
+                            f"have been played on a {number}", tile=str(tile), end=number)
             number = None
         arm_number = int(arm[1:].strip()) if arm else None
         if arm_number == 0:
             self.log.report(_first_pos(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)",
-                            tile=str(tile.tile))
+                            tile=str(tile))
             arm_number = None
-        return _Play(tile.tile, tile.pos, end=number, annotation=_annotation(annotation),
-                     claim=_claim(claim), arm=arm_number)
+        return _Play(tile, pos, end=number, annotation=_annotation(annotation), claim=_claim(claim),
+                     arm=arm_number)
 
     def pass_play(self, token, annotation, claim=None) -> _Play:
         return _Play(None, _first_pos(token), annotation=_annotation(annotation), claim=_claim(claim))

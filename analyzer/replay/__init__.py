@@ -467,13 +467,15 @@ class _Replayer:
                         diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
                 verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                           stands=self.standing(moves, i, seat))
+                                           stands=self.standing(moves, i, seat) if self.false_plays else None)
                 candidates = list(verdict.moves)
-                errors += len(verdict.problems)
-                soft += sum(p.severity != "error" for p in verdict.problems)
-                if collect:
-                    for p in verdict.problems:
-                        diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
+                if verdict.problems:
+                    errors += len(verdict.problems)
+                    soft += sum(p.severity != "error" for p in verdict.problems)
+                    if collect:
+                        for p in verdict.problems:
+                            diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity,
+                                                   **p.details))
                 if candidates and entry.is_play and pos.hidden[seat]:
                     exposed = self.exposed_pass(seat, entry.tile)
                     if exposed is not None:
@@ -512,11 +514,12 @@ class _Replayer:
                     pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
-                errors += len(problems)
-                soft += sum(p[3] != "error" for p in problems)
-                if collect:
-                    diags += [self.diag(code, message, entry.pos, severity=severity, **details)
-                              for code, message, details, severity in problems]
+                if problems:
+                    errors += len(problems)
+                    soft += sum(p[3] != "error" for p in problems)
+                    if collect:
+                        diags += [self.diag(code, message, entry.pos, severity=severity, **details)
+                                  for code, message, details, severity in problems]
             if collect:
                 steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags,
                                   boneyard=pos.stock if self.variant.drawing is not None and pos.draws else None,

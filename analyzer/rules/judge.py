@@ -58,7 +58,7 @@ class Verdict(NamedTuple):
     @property
     def playable(self) -> bool:
         """Whether the move can be made (every problem still applies)."""
-        return bool(self.moves) and all(p.applies for p in self.problems)
+        return bool(self.moves) and (not self.problems or all(p.applies for p in self.problems))
 
 
 _OK_PASS = Verdict((PASS,))
@@ -331,6 +331,8 @@ class Judge:
         open to Muggins: a ``missed-score`` warning); severity is the caller's (``missed-score`` is a
         warning, the rest errors)."""
         play = self.variant.play
+        if claimed is None and play is None:        # nobody scores during play, and nobody claims
+            return 0, None
         name = self.players[seat] if self.explain and seat is not None else ""
         if move is None or not move.is_play or seat is None:
             if claimed is not None and move is not None:
