@@ -139,6 +139,8 @@ _UNKNOWN = _Unknown()
 _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s*:$")
 _LINE_BREAK = re.compile(r"[ \t\xa0]*\r?\n[ \t\xa0]*")
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
+_TILE_IN_RUN = re.compile(r"\[[^\]]*\]")                  # a tile of a TILE_RUN token
+_ONE_LINE_TAG = re.compile(r'\[\s*(\w+)\s*"(.*)"\s*\]', re.S)      # a TAG token: name, value
 
 
 # Positions repeat from record to record, and a Span (a frozen value) is slow to make: each is made once.
@@ -321,6 +323,10 @@ class RecordTransformer(Transformer):
     def tag(self, bracket, name, value) -> _Tag:
         return _Tag(str(name), unescape(self.log.written(value)[1:-1], '"'), _first_pos(bracket))
 
+    def one_line_tag(self, token) -> _Tag:
+        name, value = _ONE_LINE_TAG.fullmatch(self.log.written(token)).groups()
+        return _Tag(name, unescape(value, '"'), _first_pos(token))
+
     def hand(self, start, holding) -> HandEntry:
         player = _HAND_START_RE.match(start).group("name")
         pos = _first_pos(start)
@@ -337,7 +343,14 @@ class RecordTransformer(Transformer):
 
     def tiles(self, *items) -> list:
         """The tiles of a hand, then a ``?`` token for each one the record does not show."""
-        return [self._tile_read(item) if item.type != "QMARK" else item for item in items]
+        out: list = []
+        for item in items:
+            if item.type == "TILE_RUN":         # tiles on one line: each at its column
+                out += [_TileRead(_tile(m.group()), _span(item.line, item.column + m.start()))
+                        for m in _TILE_IN_RUN.finditer(item)]
+            else:
+                out.append(self._tile_read(item) if item.type != "QMARK" else item)
+        return out
 
     def unknown(self, token) -> _Unknown:
         return _UNKNOWN
