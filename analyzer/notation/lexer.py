@@ -123,16 +123,19 @@ class RecordLexer(Lexer):
         line_ctr = lexer_state.line_ctr
         if line_ctr.char_pos >= lexer_state.text.end:
             return
-        error = UnexpectedCharacters(lexer_state.text.text, line_ctr.char_pos, line_ctr.line,
-                                     line_ctr.column, allowed=scanner.allowed,
-                                     token_history=lexer_state.last_token and [lexer_state.last_token],
-                                     state=parser_state, terminals_by_name=self.terminals_by_name)
         if self._root is None:
             self._root = self._basic(self.terminals_by_name)
         last_token = lexer_state.last_token
         try:                    # a terminal of the grammar, only not here: a nicer error
             token = self._root.next_token(lexer_state, parser_state)
         except (UnexpectedCharacters, EOFError):
-            raise error from None
-        raise UnexpectedToken(token, error.allowed, state=parser_state, token_history=[last_token],
+            token = None
+        # raised outside the handler and never held in a local, so that no reference cycle keeps
+        # the error, its frames and the parser state alive after the parse
+        if token is None:
+            raise UnexpectedCharacters(lexer_state.text.text, line_ctr.char_pos, line_ctr.line,
+                                       line_ctr.column, allowed=scanner.allowed,
+                                       token_history=last_token and [last_token], state=parser_state,
+                                       terminals_by_name=self.terminals_by_name)
+        raise UnexpectedToken(token, scanner.allowed, state=parser_state, token_history=[last_token],
                               terminals_by_name=self.terminals_by_name)
