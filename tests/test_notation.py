@@ -437,15 +437,21 @@ def test_random_text_never_raises(text):
     _check(parse(text))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_mutated_records_never_raise(data):
+def mutated_record(data) -> str:
+    """A file of records/ cut and spliced with pieces of the notation a few times."""
     path = data.draw(st.sampled_from(sorted(RECORDS.iterdir())))
     text = path.read_text(encoding="utf-8")
     for _ in range(data.draw(st.integers(1, 6))):
         at = data.draw(st.integers(0, len(text)))
         cut = data.draw(st.integers(0, 8))
         text = text[:at] + "".join(data.draw(st.lists(PIECES, max_size=3))) + text[at + cut:]
+    return text
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_records_never_raise(data):
+    text = mutated_record(data)
     record = parse(text)
     _check(record)
     again = parse(write(record))        # whatever was read can be written and read back
@@ -548,12 +554,6 @@ def test_the_record_lexer_reads_every_record_file_as_lark_does(lark_lexed):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_the_record_lexer_reads_mutated_records_and_random_text_as_lark_does(lark_lexed, data):
-    path = data.draw(st.sampled_from(sorted(RECORDS.iterdir())))
-    text = path.read_text(encoding="utf-8")
-    for _ in range(data.draw(st.integers(1, 6))):
-        at = data.draw(st.integers(0, len(text)))
-        cut = data.draw(st.integers(0, 8))
-        text = text[:at] + "".join(data.draw(st.lists(PIECES, max_size=3))) + text[at + cut:]
-    _same_reading(text, lark_lexed)
+    _same_reading(mutated_record(data), lark_lexed)
     _same_reading(data.draw(st.text(max_size=80)), lark_lexed)
     _same_reading("".join(data.draw(st.lists(PIECES, max_size=30))), lark_lexed)
