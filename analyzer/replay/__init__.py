@@ -724,7 +724,7 @@ def hand_facts(pos: Position, termination: str, seat: int, leader: int,
             break
     return HandFacts(termination, seat, tuple(pos.pips(s) for s in range(pos.n)),
                      tuple(pos.count(s) for s in range(pos.n)), leader, tuple(pos.hands), last, ends_before,
-                     tuple((s, m.tile) for m, s, *_ in pos.history), play_points)
+                     tuple((entry[1], entry[0].tile) for entry in pos.history), play_points)
 
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
