@@ -1,10 +1,11 @@
 """Read record text into a :class:`~analyzer.record.Record`, collecting every problem as a diagnostic.
 
-The grammar (``grammar/record.lark``) is parsed LALR(1) with a contextual lexer (:mod:`.lexer`: lark's,
-reading the blanks with the token after them), and the transformer is applied inside the parser as
-each rule is reduced, so no parse tree is built; positions come from the tokens. A syntax error is recorded (:mod:`.recovery`), the parser skips the offending
-word (or supplies a missing ``]``, or drops an unfinished construct) and goes on, so a broken record
-still yields every error and every move that could be read. The transformer turns each rule into a
+The grammar (``grammar/record.lark``) is parsed LALR(1) with a contextual lexer (:mod:`.lexer`:
+lark's, reading the blanks with the token after them), and the transformer is applied inside the
+parser as each rule is reduced, so no parse tree is built; positions come from the tokens. A syntax
+error is recorded (:mod:`.recovery`), the parser skips the offending word (or supplies a missing
+``]``, or drops an unfinished construct) and goes on, so a broken record still yields every error
+and every move that could be read. The transformer turns each rule into a
 domain object; :class:`_GameBuilder` then puts the pieces of one game together."""
 from __future__ import annotations
 

@@ -190,9 +190,8 @@ class _Replayer:
         size = v.dealing.hand_size
         hands: list[set[Tile] | None] = [None] * n
         partial = [0] * n             # tiles of a partly known hand the record does not show
-        seen_mask = 0                 # the tiles dealt so far, and to whom and where (by bit)
-        seen: dict[int, str] = {}
-        first_place: dict[int, Span] = {}
+        seen_mask = 0                 # the tiles dealt so far; by bit: to whom and where
+        seen: dict[int, tuple[str, Span]] = {}
         for entry in self.game.hands:
             seat = self.seat_of.get(entry.player)
             if seat is None:
@@ -202,25 +201,21 @@ class _Replayer:
             if entry.tiles is None:
                 continue
             hand: set[Tile] = set()
-            places = entry.tile_pos
             for k, tile in enumerate(entry.tiles):
-                where = places[k] if k < len(places) else entry.pos
-                bit = tile.bit
-                if bit & valid_mask and not bit & seen_mask:       # a tile of the set, dealt once
-                    seen_mask |= bit
-                    seen[bit] = entry.player
-                    first_place[bit] = where
+                where = entry.tile_pos[k] if k < len(entry.tile_pos) else entry.pos
+                if tile.bit & valid_mask and not tile.bit & seen_mask:       # a tile of the set, dealt once
+                    seen_mask |= tile.bit
+                    seen[tile.bit] = (entry.player, where)
                     hand.add(tile)
                 elif tile in v.dealing.set_aside:
                     out.append(self.diag("deal-foreign", f"{tile} is set aside in the {n}-player {v.name} game "
                                          "and is dealt to nobody", where, tile=str(tile)))
-                elif not bit & valid_mask:
+                elif not tile.bit & valid_mask:
                     out.append(self.diag("deal-foreign", f"{tile} is not a tile of this set "
                                          f"(double-{v.dealing.max_pip})", where, tile=str(tile)))
                 else:
                     # either copy may be the slip, so both places are marked
-                    holder = seen[bit]
-                    first = first_place[bit]
+                    holder, first = seen[tile.bit]
                     again = entry.player
                     out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {holder} here and to "
                                          f"{again} at line {where.line}", first, tile=str(tile)))
@@ -329,8 +324,12 @@ class _Replayer:
         where = self.game.moves[0].pos if self.game.moves else self.game.pos
         if req.holder_of is not None:
             holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
+            held = req.holder_of
+            if holder is None and req.or_highest and all(self.whole[:len(self.players)]):
+                holder, held = op.highest(self.hands) or (None, held)   # it lies in the boneyard
+                req = replace(req, reason=f"{req.reason}; nobody holds it: the highest double dealt leads")
             if holder is not None and leader is not None and holder != leader:
-                out.append(self.diag("lead-player", f"{self.players[holder]} holds {req.holder_of} and must lead"
+                out.append(self.diag("lead-player", f"{self.players[holder]} holds {held} and must lead"
                                      f"{' it' if req.tile is not None else ''}"
                                      f"{' (' + req.reason + ')' if req.reason else ''}, not {self.players[leader]}",
                                      where, expected=self.players[holder]))
@@ -338,8 +337,8 @@ class _Replayer:
                 leader = holder
         seats = op.double_leaders(req.seats, self.hands, self.variant.seating) or req.seats
         if seats is not req.seats:
-            req = LeadRequirement(seats, req.holder_of, req.tile, req.reason + "; the hand opens with a double, "
-                                  "so a player of that side who holds one leads")
+            req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
+                          "that side who holds one leads")
         if req.seats is not None and leader is not None and leader not in req.seats:
             names = " or ".join(self.players[s] for s in sorted(req.seats) if s < len(self.players))
             out.append(self.diag("lead-player", f"{names} must lead this game ({req.reason}), not "
@@ -467,15 +466,13 @@ class _Replayer:
                         diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
                 verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                           stands=self.standing(moves, i, seat) if self.false_plays else None)
+                                           stands=self.standing(moves, i, seat), followed=self.followed(moves, i, seat))
                 candidates = list(verdict.moves)
-                if verdict.problems:
-                    errors += len(verdict.problems)
-                    soft += sum(p.severity != "error" for p in verdict.problems)
-                    if collect:
-                        for p in verdict.problems:
-                            diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity,
-                                                   **p.details))
+                errors += len(verdict.problems)
+                soft += sum(p.severity != "error" for p in verdict.problems)
+                if collect:
+                    for p in verdict.problems:
+                        diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
                 if candidates and entry.is_play and pos.hidden[seat]:
                     exposed = self.exposed_pass(seat, entry.tile)
                     if exposed is not None:
@@ -514,12 +511,11 @@ class _Replayer:
                     pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
-                if problems:
-                    errors += len(problems)
-                    soft += sum(p[3] != "error" for p in problems)
-                    if collect:
-                        diags += [self.diag(code, message, entry.pos, severity=severity, **details)
-                                  for code, message, details, severity in problems]
+                errors += len(problems)
+                soft += sum(p[3] != "error" for p in problems)
+                if collect:
+                    diags += [self.diag(code, message, entry.pos, severity=severity, **details)
+                              for code, message, details, severity in problems]
             if collect:
                 steps.append(Step(i, entry, seat, move, before, pos.ends, tuple(pos.hands), lacks, diags,
                                   boneyard=pos.stock if self.variant.drawing is not None and pos.draws else None,
@@ -559,10 +555,14 @@ class _Replayer:
         if not self.false_plays or not entry.is_play:
             return None
         stands = self.false_plays.get((entry.player, entry.tile))
-        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
-        if stands is None or later is None or self.seat_of.get(later.player) in (None, seat):
+        if stands is None or not self.followed(moves, i, seat):
             return None
         return stands
+
+    def followed(self, moves: list[MoveEntry], i: int, seat: int) -> bool:
+        """Whether the next player has moved after entry ``i`` (an entry by another player follows it)."""
+        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
+        return later is not None and self.seat_of.get(later.player) not in (None, seat)
 
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
         """With omitted passes: the pass the record leaves out before ``entry``, when the player to move
@@ -699,7 +699,8 @@ class _Replayer:
             return f"the hand ends {self._describe(outcome, result)}"
         if not stated.agrees(result.points) and not (self.worth and stated.agrees(self.worth)):
             if self.worth and self.worth != result.points:
-                return f"the hand ends {self._describe(outcome, result)} (in the match, after drawn games, {self.worth})"
+                return (f"the hand ends {self._describe(outcome, result)} (in the match, after drawn games, "
+                        f"{self.worth})")
             return f"the hand ends {self._describe(outcome, result)}"
         return None
 
