@@ -466,10 +466,11 @@ class _Replayer:
                         diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
                 verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                           stands=self.standing(moves, i, seat), followed=self.followed(moves, i, seat))
+                                           stands=self.standing(moves, i, seat) if self.false_plays else None,
+                                           followed=entry.arm is not None and self.followed(moves, i, seat))
                 candidates = list(verdict.moves)
                 errors += len(verdict.problems)
-                soft += sum(p.severity != "error" for p in verdict.problems)
+                soft += sum(p.severity != "error" for p in verdict.problems) if verdict.problems else 0
                 if collect:
                     for p in verdict.problems:
                         diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
@@ -512,8 +513,8 @@ class _Replayer:
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
                 errors += len(problems)
-                soft += sum(p[3] != "error" for p in problems)
-                if collect:
+                soft += sum(p[3] != "error" for p in problems) if problems else 0
+                if collect and problems:
                     diags += [self.diag(code, message, entry.pos, severity=severity, **details)
                               for code, message, details, severity in problems]
             if collect:
