@@ -8,7 +8,11 @@ scanner's pattern with the ignored terminals, so one regular-expression match re
 the next token together. It plugs in through lark's custom-lexer interface (``Lark(lexer=...)``),
 raises the errors lark's contextual lexer raises (``UnexpectedCharacters`` with the terminals the
 state allows, or ``UnexpectedToken`` when the text holds a terminal the state does not take) and
-keeps lark's ``LexerState`` up to date, so the parser's ``on_error`` recovery works unchanged."""
+keeps lark's ``LexerState`` up to date, so the parser's ``on_error`` recovery works unchanged.
+
+It reads lark's lexer objects (the ``TextSlice`` of lark 1.3, a ``BasicLexer``'s scanner parts), so
+``pyproject.toml`` holds lark to 1.3.x; ``tests/test_notation.py`` checks it against lark's own
+contextual lexer on every record, mutated records and random text."""
 from __future__ import annotations
 
 from copy import copy
