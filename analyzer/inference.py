@@ -73,6 +73,14 @@ class View:
         """The hands as dealt (a mask per seat) in ``world``."""
         return tuple(world[s] | self.played[s] for s in range(self.players))
 
+    def order(self, world) -> tuple[Tile, ...] | None:
+        """The boneyard's order in ``world`` (None: a game without draws, where no order is drawn)."""
+        return None
+
+    def worlds(self) -> Worlds:
+        """Every world of this view."""
+        return Worlds(self)
+
 
 class _Tally:
     """The dynamic program over the unseen tiles: ``ways(i, room)`` counts the placements of
@@ -194,16 +202,21 @@ class Worlds:
                 out[name][t] = Fraction(1)
         if not self.count:
             return out
-        weights = self._base.weights()
-        for sign, term in self._terms:
-            for i, row in enumerate(term.weights()):
-                for h, w in enumerate(row):
-                    weights[i][h] += sign * w
+        weights = self._weights()
         for i, tile in enumerate(view.unseen):
             for h, w in enumerate(weights[i]):
                 if w:
                     out[view.holders[h]][tile] = Fraction(w, self.count)
         return out
+
+    def _weights(self) -> list[list[int]]:
+        """``[i][h]``: the worlds (of the dynamic program) with ``view.unseen[i]`` in holder ``h``."""
+        weights = self._base.weights()
+        for sign, term in self._terms:
+            for i, row in enumerate(term.weights()):
+                for h, w in enumerate(row):
+                    weights[i][h] += sign * w
+        return weights
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         """One world drawn uniformly (a mask per holder)."""
@@ -228,9 +241,11 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     Raises :class:`NoWorld` when a move before ``seen`` contradicts an earlier pass, and
     :class:`InferenceUnsupported` for draw games."""
     variant = rep.variant
-    if variant.drawing is not None:
-        raise InferenceUnsupported(f"who holds what is not inferred in draw games yet ({variant.name}): a drawn "
-                                   "tile is seen by its drawer only")
+    if rep.initial.draws:
+        if record:
+            raise InferenceUnsupported("the record's own worlds are not listed for draw games")
+        from .boneyard import draw_view
+        return draw_view(rep, seen, viewer)
     n = len(rep.players)
     initial: Position = rep.initial
     every = mask_of(variant.dealing.tiles)
@@ -244,8 +259,6 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
         move, seat = step.move, step.seat
         if move is None or seat is None:
             continue
-        if move.draw:
-            raise InferenceUnsupported("who holds what is not inferred in games with draws yet")
         pos.turn = seat
         fit = _fitting(pos, variant) if pos.ends is not None else 0
         if fit:
@@ -331,7 +344,7 @@ def _live(rep, seen: int, live: list[tuple[int, int]], fixed: list[int], unseen:
 
 def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> Worlds:
     """The worlds of :func:`view_at`; :class:`NoWorld` (naming the last move seen) when there are none."""
-    worlds = Worlds(view_at(rep, seen, viewer, record=record))
+    worlds = view_at(rep, seen, viewer, record=record).worlds()
     if not worlds.count:
         where = "the deal" if seen == 0 else _describe(rep, rep.steps[seen - 1])
         step = rep.steps[seen - 1] if seen else None
@@ -341,8 +354,9 @@ def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fal
     return worlds
 
 
-def world_position(rep, deal: tuple[int, ...], seen: int) -> Position:
-    """The position after the first ``seen`` moves of ``rep`` in the world dealt ``deal``."""
+def world_position(rep, deal: tuple[int, ...], seen: int, order: tuple[Tile, ...] | None = None) -> Position:
+    """The position after the first ``seen`` moves of ``rep`` in the world dealt ``deal`` (in a draw
+    game, with its boneyard in ``order``: the k-th draw takes ``order[k]``)."""
     variant = rep.variant
     initial = rep.initial
     n = len(rep.players)
@@ -350,7 +364,21 @@ def world_position(rep, deal: tuple[int, ...], seen: int) -> Position:
                        max_pip=initial.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
     pos.opening = initial.opening
-    return dataclasses.replace(rep, initial=pos).position_at(seen)
+    if order is None:
+        return dataclasses.replace(rep, initial=pos).position_at(seen)
+    drawn = 0
+    for step in rep.steps[:seen]:
+        move = step.move
+        if move is None:
+            continue
+        if move.draw:
+            move = dataclasses.replace(move, tile=order[drawn])
+            drawn += 1
+        pos.turn = step.seat
+        pos.push(move)
+    if seen < len(rep.steps) and rep.steps[seen].seat is not None and pos.outcome() is None:
+        pos.turn = rep.steps[seen].seat
+    return pos
 
 
 def _line(step) -> str:

@@ -25,11 +25,11 @@ from typing import Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..replay import Replay
-from ..search.tree import NODE_LIMIT, SearchLimit, TreeSearch
+from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, TreeSearch, revealed
 from ..search.block import Solver, SolverError
 from ..tiles import Move
-from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, analyze_replay, int_solver_plays,
-               stop_reason)
+from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, _move_text, analyze_replay,
+               int_solver_plays, stop_reason)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
 
@@ -115,8 +115,13 @@ def _solve(task: tuple[int, int, list[tuple[int, ...]]]) -> list[list[tuple[Move
     k, seat, deals = task
     rep, node_limit = _JOB["rep"], _JOB["node_limit"]
     out = []
-    for deal in deals:
-        pos = world_position(rep, deal, k)
+    for deal, order in deals:
+        pos = world_position(rep, deal, k, order)
+        if order is not None:
+            # the search draws in this world's order; right after the lead the opener may add a tile
+            offer = pos.bonus if pos.bonus == seat and pos.may_add(seat) else -1
+            pos = revealed(pos, list(order), offer)
+            pos.turn = seat
         try:
             out.append(_searcher(rep, seat, node_limit).values(pos))
         except SearchLimit:
@@ -159,10 +164,9 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     individual = variant.seating.sides > 2
     if individual:
         notes.append("in each world the mover plays against all the others, who play to minimise his score")
-    if variant.drawing is not None:
-        out.fair_note = (f"no fair analysis of draw games yet ({variant.name}): a world would also fix the order "
-                         "of the boneyard")
-        return out
+    if rep.initial.draws:
+        notes.append("in draw games a deal also fixes the order of the boneyard, and the fair values are means "
+                     "over both")
     if not rep.deal_ok or len(rep.players) != variant.players:
         out.fair_note = "no fair analysis: " + (out.stopped or "the deal has errors")
         return out
@@ -175,10 +179,11 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         for k, seat, moves in points:
             every = worlds_at(rep, k, seat)
             if every.count <= exact_below:
-                deals, method = [every.view.deal(w) for w in every], "exact"
+                listed, method = list(every), "exact"
             else:
                 rng = random.Random(seed * 1_000_003 + k)
-                deals, method = [every.view.deal(every.sample(rng)) for _ in range(worlds)], "sampled"
+                listed, method = [every.sample(rng) for _ in range(worlds)], "sampled"
+            deals = [(every.view.deal(w), every.view.order(w)) for w in listed]
             plans.append((k, seat, moves, deals, method, every.count))
     except NoWorld as exc:
         out.fair_note = f"the fair analysis stops: {exc}"
@@ -234,14 +239,19 @@ def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list
     """Every step of the legal prefix where one of ``seats`` had a choice: (step, seat, legal moves)."""
     pos = rep.initial.copy()
     out = []
+    blind = set()                 # seats who drew a tile the record does not name: their hand is no longer known
     for step in rep.steps[:rep.legal_prefix]:
         if step.move is None:
             continue
         if pos.outcome() is not None:
             break
         pos.turn = step.seat
-        if step.seat in seats:
+        if step.move.draw and step.move.tile is None:
+            blind.add(step.seat)
+        if step.seat in seats and step.seat not in blind:
             moves = pos.legal_moves()
+            if pos.may_add(step.seat):
+                moves = moves + [NO_EXTRA]                # the opener may add a tile to his lead, or not
             if len(moves) > 1 and step.move in moves:     # (a false play that stands is no decision)
                 out.append((step.index, step.seat, moves))
         pos.push(step.move)
@@ -254,7 +264,7 @@ def _bare_decision(rep: Replay, k: int, seat: int, moves: list[Move]) -> Decisio
     side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[seat]
     return Decision(k, step.entry.player, side, step.entry.pos.line or None, step.entry.pos.column or None,
                     step.entry.round, str(step.move), None,
-                    [Alternative(str(m), None, False, m == step.move) for m in moves], None, None, None)
+                    [Alternative(_move_text(m), None, False, m == step.move) for m in moves], None, None, None)
 
 
 def _points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
@@ -295,9 +305,9 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
     else:
         verdict = "none"
     for alt in decision.alternatives:
-        move = next(m for m in moves if str(m) == alt.move)
+        move = next(m for m in moves if _move_text(m) == alt.move)
         alt.fair = stats[move]
-    decision.fair = FairDecision(rep.players[seat], n, method, str(best), round(loss, 4), cls, verdict, count)
+    decision.fair = FairDecision(rep.players[seat], n, method, _move_text(best), round(loss, 4), cls, verdict, count)
 
 
 def _summary(values: list[int], sign: int, exact: bool) -> FairValue:
