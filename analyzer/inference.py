@@ -241,7 +241,7 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     Raises :class:`NoWorld` when a move before ``seen`` contradicts an earlier pass, and
     :class:`InferenceUnsupported` for draw games."""
     variant = rep.variant
-    if rep.initial.draws:
+    if variant.drawing is not None:
         if record:
             raise InferenceUnsupported("the record's own worlds are not listed for draw games")
         from .boneyard import draw_view

@@ -164,7 +164,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     individual = variant.seating.sides > 2
     if individual:
         notes.append("in each world the mover plays against all the others, who play to minimise his score")
-    if rep.initial.draws:
+    if variant.drawing is not None:
         notes.append("in draw games a deal also fixes the order of the boneyard, and the fair values are means "
                      "over both")
     if not rep.deal_ok or len(rep.players) != variant.players:
