@@ -1,0 +1,233 @@
+"""Inference and the fair analysis of draw games against explicit enumeration on small deals.
+
+A world of a draw game is the deal and the whole order of the boneyard. Every such world behind
+what a viewer saw is listed by brute force (each way to deal the tiles he has not seen and to lay
+the rest face down in some order, kept when every move seen so far is legal in it, each draw
+taking the next tile of the order), and each alternative of a decision is valued in each world by
+the plain minimax of ``minimax_reference.DrawReference``; the counts, probabilities, worlds and
+fair means of ``analyzer.boneyard`` and ``analyzer.analysis.fair`` must agree."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from analyzer.analysis import AgainstTheRest
+from analyzer.analysis.fair import fair_analyze
+from analyzer.inference import NoWorld, view_at, worlds_at
+from analyzer.match import random_hand
+from analyzer.notation import parse, read
+from analyzer.position import mask_of, tiles_of
+from analyzer.replay import replay
+from analyzer.rules.ending import position_for
+from analyzer.tiles import DRAW, PASS, Move
+
+from conftest import RECORDS
+from test_cli import run
+from test_inference import small
+
+try:
+    from minimax_reference import DrawReference
+except ImportError:  # tests/ imported as a package
+    from tests.minimax_reference import DrawReference
+
+# draw games of every kind: draw until one fits (with two tiles kept back and the opener adding a
+# tile to his lead), draw one and pass, Cut Throat's draw game, All Fives (points in play), and
+# three players each for himself
+DRAWS = [
+    ("draw", small("draw", 3, 3, players="2")),
+    ("draw-one", small("draw", 3, 3, players="2", draw="one")),
+    ("cutthroat-draw", small("cutthroat", 3, 3, draw="yes")),
+    ("all-fives", small("all-fives", 3, 3)),
+    ("draw-3", small("draw", 2, 3, players="3")),
+]
+
+
+def draw_record(variant, rng: random.Random, draws: int = 2):
+    """A random hand of ``variant`` with at least ``draws`` draws and every point claimed, replayed."""
+    while True:
+        rep = replay(random_hand(variant, rng)[0], variant)
+        assert rep.valid, rep.errors
+        if sum(1 for st in rep.steps if st.move is not None and st.move.draw) >= draws and not any(
+                d.code == "missed-score" for d in rep.diagnostics):
+            return rep
+
+
+def start(rep, hands):
+    """The position of ``rep``'s deal with ``hands`` dealt."""
+    variant, initial = rep.variant, rep.initial
+    pos = position_for(variant, [tiles_of(h, initial.max_pip) for h in hands], initial.turn, max_pip=initial.max_pip)
+    pos.pool &= mask_of(variant.dealing.tiles)
+    pos.opening = initial.opening
+    return pos
+
+
+def play(rep, hands, order, seen: int):
+    """The position after the first ``seen`` moves of ``rep`` dealt ``hands`` with the boneyard in
+    ``order``, or None when one of them is not legal there."""
+    pos = start(rep, hands)
+    doubles = [t for h in hands for t in tiles_of(h, rep.initial.max_pip) if t.is_double]
+    lead = next((st.move.tile for st in rep.steps[:seen] if st.move.is_play), None)
+    if lead is not None and lead.is_double and rep.variant.opening.highest_double and lead != max(doubles, default=None):
+        return None
+    drawn = 0
+    for step in rep.steps[:seen]:
+        pos.turn = step.seat
+        legal = pos.legal_moves()
+        if step.move.draw:
+            if legal != [DRAW]:
+                return None
+            pos.push(Move(order[drawn], None, True))
+            drawn += 1
+        elif step.move.tile is None:
+            if legal != [PASS]:
+                return None
+            pos.push(PASS)
+        else:
+            if step.move not in legal:
+                return None
+            pos.push(step.move)
+    return pos
+
+
+def brute_worlds(rep, seen: int, viewer: int | None) -> list[tuple[tuple[int, ...], tuple]]:
+    """Every (deal, boneyard order) that agrees with the first ``seen`` moves as ``viewer`` saw them."""
+    initial, n = rep.initial, len(rep.players)
+    draws = [st for st in rep.steps[:seen] if st.move.draw]
+    mine = {k: st.move.tile for k, st in enumerate(draws) if st.seat == viewer}
+    known = initial.hands[viewer] if viewer is not None else 0
+    unseen = [t for t in rep.variant.dealing.tiles if not t.bit & known and t not in mine.values()]
+    free = [k for k in range(initial.stock) if k not in mine]
+    sizes = [0 if s == viewer else initial.count(s) for s in range(n)]
+    out = []
+
+    def deal(s: int, left: list, hands: list):
+        if s == n:
+            for rest in itertools.permutations(left):
+                order = [None] * initial.stock
+                for k, t in mine.items():
+                    order[k] = t
+                for k, t in zip(free, rest):
+                    order[k] = t
+                if play(rep, hands, order, seen) is not None:
+                    out.append((tuple(hands), tuple(order)))
+            return
+        for chosen in itertools.combinations(left, sizes[s]):
+            rest = [t for t in left if t not in chosen]
+            yield_from = hands[:s] + [hands[s] | mask_of(chosen)] + hands[s + 1:]
+            deal(s + 1, rest, yield_from)
+
+    deal(0, unseen, [known if s == viewer else 0 for s in range(n)])
+    return out
+
+
+def _size(rep, seen: int, viewer) -> int:
+    """How many (deal, order) pairs the brute force tries."""
+    from math import comb, factorial
+
+    initial, n = rep.initial, len(rep.players)
+    mine = sum(1 for st in rep.steps[:seen] if st.move.draw and st.seat == viewer)
+    left = len(rep.variant.dealing.tiles) - (initial.count(viewer) if viewer is not None else 0) - mine
+    total = 1
+    for s in range(n):
+        if s != viewer:
+            total *= comb(left, initial.count(s))
+            left -= initial.count(s)
+    return total * factorial(left)
+
+
+@pytest.mark.parametrize("family,variant", DRAWS, ids=[f for f, _ in DRAWS])
+def test_draw_worlds_and_probabilities_equal_explicit_enumeration(family, variant):
+    rep = draw_record(variant, random.Random(f"boneyard-{family}"))
+    checked = 0
+    for seen in range(len(rep.steps) + 1):
+        for viewer in [None] + list(range(len(rep.players))):
+            if _size(rep, seen, viewer) > 6_000:
+                continue
+            expected = brute_worlds(rep, seen, viewer)
+            worlds = worlds_at(rep, seen, viewer)
+            view = worlds.view
+            listed = [(view.deal(w), view.order(w)) for w in worlds]
+            assert worlds.count == len(expected) == len(listed)
+            assert sorted(listed, key=repr) == sorted(expected, key=repr)
+            # each tile's chance to be in each hand now, or still in the boneyard
+            held = Counter()
+            for hands, order in expected:
+                pos = play(rep, hands, order, seen)
+                for s, name in enumerate(rep.players):
+                    held.update((name, t) for t in tiles_of(pos.hands[s], rep.initial.max_pip))
+                held.update(("boneyard", t) for t in order[len(order) - pos.stock:])
+            probs = worlds.probabilities()
+            for holder in probs:
+                assert probs[holder] == {t: Fraction(c, len(expected)) for (h, t), c in held.items() if h == holder}
+            checked += 1
+    assert checked >= 3
+
+
+def test_sampled_draw_worlds_are_uniform():
+    variant = DRAWS[0][1]
+    rep = draw_record(variant, random.Random("boneyard-uniform"))
+    worlds = next(w for w in (worlds_at(rep, k, 0) for k in range(len(rep.steps), -1, -1)) if 8 <= w.count <= 80)
+    rng = random.Random(2)
+    every = {(worlds.view.deal(w), worlds.view.order(w)) for w in worlds}
+    draws = 100 * worlds.count
+    counts = Counter((worlds.view.deal(w), worlds.view.order(w)) for w in (worlds.sample(rng) for _ in range(draws)))
+    assert set(counts) == every
+    chi2 = sum((c - 100) ** 2 / 100 for c in counts.values())
+    dof = worlds.count - 1
+    assert chi2 < dof + 4.5 * (2 * dof) ** 0.5
+
+
+def reference_values(rep, seat: int, k: int, worlds) -> dict:
+    """Each alternative's values (for side 0, with the points scored before move ``k``) over ``worlds``."""
+    variant = rep.variant
+    rules = AgainstTheRest(variant, seat) if variant.seating.sides > 2 else variant
+    out: dict = {}
+    for hands, order in worlds:
+        ref = DrawReference(rules, order)
+        pos = start(rep, hands)
+        points, drawn = 0, 0
+        for step in rep.steps[:k]:
+            pos.turn = step.seat
+            move = step.move
+            if move.draw:
+                move, drawn = Move(order[drawn], None, True), drawn + 1
+            pos.push(move)
+            if move.is_play:
+                gain = ref._points(pos)
+                points += gain if rules.seating.teams[step.seat] == 0 else -gain
+        pos.turn = seat
+        offer = pos.bonus == seat and pos.may_add(seat)
+        for move, value in ref.alternatives(pos, offer).items():
+            out.setdefault("no extra tile" if move is None else str(move), []).append(points + value)
+    return out
+
+
+@pytest.mark.parametrize("family,variant", DRAWS, ids=[f for f, _ in DRAWS])
+def test_draw_fair_values_equal_the_mean_of_minimax_over_every_world(family, variant):
+    rng = random.Random(f"boneyard-fair-{family}")
+    checked = 0
+    while not checked:
+        rep = draw_record(variant, rng, draws=1)
+        out = fair_analyze(rep, worlds=10, exact_below=6_000, workers=1)
+        assert "order of the boneyard" in out.fair_note
+        for d in out.decisions:
+            if d.fair is None or d.fair.method != "exact" or rep.steps[d.index].ends_before is None:
+                continue             # the lead: the reference knows no opening rule
+            seat = rep.steps[d.index].seat
+            worlds = brute_worlds(rep, d.index, seat)
+            assert d.fair.worlds == len(worlds) == d.fair.total
+            values = reference_values(rep, seat, d.index, worlds)
+            assert {a.move for a in d.alternatives} == set(values)
+            sign = 1 if d.side == 0 else -1
+            for alt in d.alternatives:
+                mean = sum(values[alt.move]) / len(worlds)
+                assert alt.fair.mean == pytest.approx(mean, abs=1e-3)
+                assert alt.fair.p_win == pytest.approx(sum(sign * v > 0 for v in values[alt.move]) / len(worlds),
+                                                       abs=1e-3)
+            checked += 1
+    assert checked >= 1
