@@ -348,8 +348,9 @@ def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fal
     if not worlds.count:
         where = "the deal" if seen == 0 else _describe(rep, rep.steps[seen - 1])
         step = rep.steps[seen - 1] if seen else None
+        proofs = "a pass or a draw" if rep.variant.drawing is not None else "a pass"
         raise NoWorld(f"no deal agrees with the record up to {where}: the tiles left cannot be placed in the "
-                      "hands without contradicting a pass", None if step is None else step.index,
+                      f"hands without contradicting {proofs}", None if step is None else step.index,
                       None if step is None else step.entry.pos.line or None)
     return worlds
 

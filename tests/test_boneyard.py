@@ -231,3 +231,81 @@ def test_draw_fair_values_equal_the_mean_of_minimax_over_every_world(family, var
                                                        abs=1e-3)
             checked += 1
     assert checked >= 1
+
+
+# -- real records -----------------------------------------------------------------------------------
+def test_a_draw_proves_the_drawer_could_not_play():
+    rep = replay(read(str(RECORDS / "variant-draw.dom")).games[0])
+    # round 9: A draws three times on the open ends, then plays [1-5], the last tile he drew
+    first = next(st for st in rep.steps if st.seat == 0 and st.move.draw)
+    played = next(st for st in rep.steps[first.index:] if st.seat == 0 and st.move.is_play)
+    assert str(played.move.tile) == "[1-5]" and played.index == first.index + 3
+    fits = [t for t in rep.variant.dealing.tiles if t.matches(first.ends_before[0]) or t.matches(first.ends_before[1])]
+    probs = worlds_at(rep, played.index + 1, 1).probabilities()
+    # so B knows that A holds no tile that fits those ends: his dealt tiles and his first two
+    # draws did not, and the third is the [1-5] he laid
+    assert probs["A"] and not any(t in probs["A"] for t in fits)
+    # and every tile nobody has seen is in A's hand or the boneyard, as often as their sizes say
+    assert sum(probs["A"].values()) == rep.steps[played.index].hands_after[0].bit_count()
+    assert sum(probs["boneyard"].values()) == rep.steps[played.index].boneyard
+
+
+@pytest.mark.slow
+def test_a_draw_game_logged_by_one_player_is_judged_on_the_same_worlds():
+    """The record A kept (his hand and draws; B's hand and drawn tiles unseen) gives A's moves the
+    same fair values as the full record: what A could know is the same."""
+    full = replay(read(str(RECORDS / "variant-draw.dom")).games[0])
+    log = replay(read(str(RECORDS / "draw-one-view.dom")).games[0])
+    assert log.valid and log.initial.hidden[1] == 8
+    settings = dict(worlds=3, exact_below=3, seed=4, workers=1)
+    judged = fair_analyze(log, **settings)
+    assert judged.fair_seats == ["A"] and "B: the record does not show the whole hand" in judged.fair_note
+    mine = [d for d in judged.decisions if d.fair is not None]
+    assert mine and all(d.player == "A" and d.played_value is None for d in mine)
+    reference = {d.index: d for d in fair_analyze(full, seats=["A"], **settings).decisions if d.fair is not None}
+    assert sorted(reference) == [d.index for d in mine]
+    for d in mine:
+        r = reference[d.index]
+        assert d.fair.total == r.fair.total
+        assert {a.move: a.fair.mean for a in d.alternatives} == {a.move: a.fair.mean for a in r.alternatives}
+
+
+def test_replay_view_of_a_draw_game():
+    data = json.loads(run("replay", str(RECORDS / "variant-draw.dom"), "--view", "B", "--json").output)
+    rep = replay(read(str(RECORDS / "variant-draw.dom")).games[0])
+    steps = data["games"][0]["inference"]["steps"]
+    assert len(steps) == len(rep.steps) + 1 and "stopped" not in data["games"][0]["inference"]
+    for step in steps:
+        seen = step["seen"]
+        holds = step["holds"]
+        left = rep.initial.stock if seen == 0 else rep.steps[seen - 1].boneyard
+        assert sum(holds["boneyard"].values()) == pytest.approx(left)
+        for tile in {t for h in holds.values() for t in h}:
+            assert sum(h.get(tile, 0) for h in holds.values()) == pytest.approx(1.0)
+    # B's own tiles: certain; the [6-6] A drew in round 9 is, for B, anywhere but in his hand
+    assert all(p == 1.0 for p in steps[0]["holds"]["B"].values()) and len(steps[0]["holds"]["B"]) == 8
+    assert "[6-6]" in steps[-1]["holds"]["boneyard"] or "[6-6]" in steps[-1]["holds"]["A"]
+    text = run("replay", str(RECORDS / "variant-draw.dom"), "--view", "public").output
+    assert "boneyard" in text and "not yet" not in text
+
+
+BAD_DRAWS = (RECORDS / "draw-one-view.dom").read_text(encoding="utf-8").replace(
+    "5. A [2-6]@2 B draws ? B [3-6]\n6. A [0-6] B [1-3]", "5. A [2-6]@2 B [3-6]\n6. A [0-6] B draws ? B [1-3]")
+
+
+def test_a_play_the_drawers_earlier_draws_ruled_out_is_a_clear_error(tmp_path):
+    # round 2: B drew twice on the open 5 and 6, then laid the [2-5] he drew last; so the tiles he
+    # was dealt and his first draw hold no 5 and no 6, and in round 5 he lays [3-6] without drawing
+    rep = replay(parse(BAD_DRAWS).games[0])
+    assert rep.valid
+    k = next(st.index for st in rep.steps if str(st.move) == "[3-6]@6")
+    worlds_at(rep, k, 0)
+    with pytest.raises(NoWorld) as err:
+        worlds_at(rep, k + 1, 0)
+    # (the [2-5] and the [3-6] would both have to be his second draw)
+    assert f"move {k + 1} (B [3-6]" in str(err.value) and "contradicting a pass or a draw" in str(err.value)
+    assert err.value.line == rep.steps[k].entry.pos.line
+    path = tmp_path / "bad-draws.dom"
+    path.write_text(BAD_DRAWS, encoding="utf-8")
+    result = run("analyze", "--fair", "--seat", "A", "--worlds", "2", "--exact-below", "2", str(path))
+    assert f"move {k + 1} (B [3-6]" in result.output and "Traceback" not in result.output
