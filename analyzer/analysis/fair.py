@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
+from ..position import mask_of
 from ..replay import Replay
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, TreeSearch, revealed
 from ..search.block import Solver, SolverError
@@ -109,19 +110,61 @@ def _searcher(rep: Replay, seat: int, node_limit: int | None):
     return Solver(rules, max_deals=1) if int_solver_plays(variant) else TreeSearch(rules, node_limit)
 
 
-def _solve(task: tuple[int, int, list[tuple[int, ...]]]) -> list[list[tuple[Move, int]]] | None:
-    """The value of every alternative at step ``k`` for ``seat`` in each dealt world (None: a world
-    needs more positions than the node limit allows)."""
-    k, seat, deals = task
-    rep, node_limit = _JOB["rep"], _JOB["node_limit"]
+CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
+
+
+@dataclass
+class _Plan:
+    """The worlds of one decision: listed (every one) or drawn in the task that solves them."""
+
+    k: int
+    seat: int
+    moves: list[Move]
+    worlds: object            # the decision's ``inference.Worlds``
+    method: str               # "exact" or "sampled"
+    listed: list | None       # every world (exact), else None
+    size: int                 # how many worlds are solved
+    seed: int
+
+    def chunk(self, part: int) -> list:
+        """The worlds of task ``part``: a slice of the listed ones, or drawn with the part's own
+        seed (so a run is the same whatever the number of processes)."""
+        if self.listed is not None:
+            return self.listed[part * CHUNK:(part + 1) * CHUNK]
+        rng = random.Random((self.seed * 1_000_003 + self.k) * 100_003 + part)
+        return [self.worlds.sample(rng) for _ in range(min(CHUNK, self.size - part * CHUNK))]
+
+
+def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
+    """The value of every alternative in each world of part ``task[1]`` of plan ``task[0]`` (None:
+    a world needs more positions than the node limit allows)."""
+    rep, node_limit, plan = _JOB["rep"], _JOB["node_limit"], _JOB["plans"][task[0]]
+    k, seat, view = plan.k, plan.seat, plan.worlds.view
+    template = rep.position_at(k)
+    if not template.draws:
+        table = 0
+        for move, *_ in template.history:
+            table |= move.tile.bit if move.tile is not None else 0
+        every = mask_of(rep.variant.dealing.tiles)
     out = []
-    for deal, order in deals:
-        pos = world_position(rep, deal, k, order)
-        if order is not None:
-            # the search draws in this world's order; right after the lead the opener may add a tile
-            offer = pos.bonus if pos.bonus == seat and pos.may_add(seat) else -1
-            pos = revealed(pos, list(order), offer)
-            pos.turn = seat
+    for world in plan.chunk(task[1]):
+        deal, order = view.deal(world), view.order(world)
+        if template.draws:
+            pos = world_position(rep, deal, k, order)
+            if order is not None:
+                # the search draws in this world's order; right after the lead the opener may add a tile
+                offer = pos.bonus if pos.bonus == seat and pos.may_add(seat) else -1
+                pos = revealed(pos, list(order), offer)
+                pos.turn = seat
+        else:
+            # the table is the same in every world: only the hands (and the sleepers) change
+            pos = template.copy()
+            pos.hands = [d & ~table for d in deal]
+            pos.hidden = [0] * len(deal)
+            held = table
+            for d in deal:
+                held |= d
+            pos.pool = every & ~held
         try:
             out.append(_searcher(rep, seat, node_limit).values(pos))
         except SearchLimit:
@@ -129,8 +172,9 @@ def _solve(task: tuple[int, int, list[tuple[int, ...]]]) -> list[list[tuple[Move
     return out
 
 
-def _run(rep: Replay, tasks: list[tuple[int, int, list]], workers: int, node_limit: int | None) -> list:
-    _JOB.update(rep=rep, node_limit=node_limit)
+def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
+         node_limit: int | None) -> list:
+    _JOB.update(rep=rep, node_limit=node_limit, plans=plans)     # a forked worker finds them here
     try:
         if workers <= 1 or len(tasks) <= 1:
             return [_solve(t) for t in tasks]
@@ -173,46 +217,41 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
     points = _decision_points(rep, chosen)
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    # draw (or list) the worlds of every decision, then solve them all in one go
+    # list the worlds of every decision with few (a sampled one draws them where it is solved),
+    # then solve them all in one go
     plans = []
     try:
         for k, seat, moves in points:
             every = worlds_at(rep, k, seat)
             if every.count <= exact_below:
-                listed, method = list(every), "exact"
+                listed = list(every)
+                plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
             else:
-                rng = random.Random(seed * 1_000_003 + k)
-                listed, method = [every.sample(rng) for _ in range(worlds)], "sampled"
-            deals = [(every.view.deal(w), every.view.order(w)) for w in listed]
-            plans.append((k, seat, moves, deals, method, every.count))
+                plans.append(_Plan(k, seat, moves, every, "sampled", None, worlds, seed))
     except NoWorld as exc:
         out.fair_note = f"the fair analysis stops: {exc}"
         out.fair_error = str(exc)
     except InferenceUnsupported as exc:
         out.fair_note = f"no fair analysis: {exc}"
         return out
-    chunk = 8
-    tasks, owners = [], []
-    for p, (k, seat, _moves, deals, _m, _c) in enumerate(plans):
-        for i in range(0, len(deals), chunk):
-            tasks.append((k, seat, deals[i:i + chunk]))
-            owners.append(p)
+    tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
     try:
-        results = _run(rep, tasks, workers, node_limit)
+        results = _run(rep, plans, tasks, workers, node_limit)
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out
     solved: list[list | None] = [[] for _ in plans]
-    for p, part in zip(owners, results):
+    for (p, _part), part in zip(tasks, results):
         solved[p] = None if part is None or solved[p] is None else solved[p] + part
-    too_big = [rep.steps[plan[0]] for plan, per_world in zip(plans, solved) if per_world is None]
+    too_big = [rep.steps[plan.k] for plan, per_world in zip(plans, solved) if per_world is None]
     if too_big:
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
                      f"{too_big[0].index + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
                      "(--max-nodes)")
-    for (k, seat, moves, deals, method, count), per_world in zip(plans, solved):
+    for plan, per_world in zip(plans, solved):
         if per_world is None:
             continue
+        k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
         decision = by_index.get(k)
         if decision is None:
             decision = _bare_decision(rep, k, seat, moves)
