@@ -164,7 +164,7 @@ def games_data(replays, analyses=None, lines: bool = False, triaged: bool = Fals
 
 # lines that hold no move: a tag ([Event "..."]), a hand ("A: [0-5] ...", "Spieler A:"), a row of dealt tiles
 _NO_MOVES = re.compile(r"^\s*(\[\w+\s+\"|\S+(\s\S+)?:|(\[[^\]]*\]\s*)+$)")
-_MOVE = re.compile(r"\[[^\]\s\"]*\]|\bpass(t)?\b|----|\bmuggins\b", re.I)
+_MOVE = re.compile(r"\[[^\]\s\"]*\]|\bpass(t)?\b|----|\bmuggins\b|\bdraws?\s+\?", re.I)
 
 
 def estimate_moves(source: Source) -> int:
