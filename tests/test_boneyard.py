@@ -314,3 +314,14 @@ def test_a_play_the_drawers_earlier_draws_ruled_out_is_a_clear_error(tmp_path):
     path.write_text(BAD_DRAWS, encoding="utf-8")
     result = run("analyze", "--fair", "--seat", "A", "--worlds", "2", "--exact-below", "2", str(path))
     assert f"move {k + 1} (B [3-6]" in result.output and "Traceback" not in result.output
+
+
+def test_a_player_whose_drawn_tile_the_record_does_not_name_is_judged_only_before_it():
+    text = (RECORDS / "draw-one-view.dom").read_text(encoding="utf-8").replace(
+        "A draws [6-6] A draws [4-6] A draws [1-5]", "A draws ? A draws ? A draws ?")
+    rep = replay(parse(text).games[0])
+    first = next(st for st in rep.steps if st.seat == 0 and st.move.draw)
+    out = fair_analyze(rep, worlds=2, exact_below=2, workers=1)
+    assert f"A's moves after move {first.index + 1} are not judged" in out.fair_note
+    judged = [d.index for d in out.decisions if d.fair is not None]
+    assert judged and max(judged) < first.index

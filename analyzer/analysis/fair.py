@@ -216,6 +216,12 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         return out
     by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
     points = _decision_points(rep, chosen)
+    for seat in chosen:
+        unnamed = next((st for st in rep.steps[:rep.legal_prefix] if st.seat == seat and st.move is not None
+                        and st.move.draw and st.move.tile is None), None)
+        if unnamed is not None:
+            notes.append(f"{rep.players[seat]}'s moves after move {unnamed.index + 1} are not judged: the record "
+                         "does not name the tile he drew there, so his hand is no longer known")
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     # list the worlds of every decision with few (a sampled one draws them where it is solved),
     # then solve them all in one go
