@@ -23,10 +23,9 @@ import itertools
 import math
 import random
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Iterator
 
-from .inference import NoWorld, View, Worlds, _describe, _fitting, _live
+from .inference import NoWorld, View, Worlds, _describe, _live, _moves_seen, higher_doubles
 from .position import mask_of, tiles_of
 from .tiles import Tile
 
@@ -38,16 +37,15 @@ class DrawView(View):
     """The view of a draw game (see the module). Its holders are the slots: each seat's dealt hand,
     then groups of draws, then the undrawn boneyard (always last). ``draws[k]``: the holder of the
     k-th draw seen, or -1 when the viewer saw its tile, which is then ``drawn[k]``. ``owner[h]``: the
-    index in ``shown`` (the players, then ``"boneyard"``) of the hand or boneyard holder ``h`` fills.
-    ``now[i]``: the viewer's tiles in ``shown[i]`` after ``seen`` moves; ``gone``: the tiles already
+    index in ``names`` (the players, then ``"boneyard"``) of the hand or the boneyard holder ``h`` fills.
+    ``now[i]``: the viewer's tiles in ``names[i]`` after ``seen`` moves; ``gone``: the tiles already
     played, which the program places but nobody holds any more."""
 
     draws: tuple[int, ...] = ()
     drawn: tuple[Tile | None, ...] = ()
     owner: tuple[int, ...] = ()
-    shown: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
     now: tuple[int, ...] = ()
-    gone: int = 0
 
     def deal(self, world) -> tuple[int, ...]:
         return tuple(world[0][:self.players])
@@ -58,6 +56,9 @@ class DrawView(View):
     def worlds(self) -> DrawWorlds:
         return DrawWorlds(self)
 
+    def places(self) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+        return self.names, self.now, self.owner
+
 
 class DrawWorlds(Worlds):
     """The worlds of a :class:`DrawView`: each is ``(masks, order)``, a mask per slot holder and the
@@ -65,31 +66,10 @@ class DrawWorlds(Worlds):
 
     def __init__(self, view: DrawView):
         super().__init__(view)
-        self.orders = 1                  # the orders of each world's grouped draws and undrawn tiles
-        for h, room in enumerate(view.room):
+        for h, room in enumerate(view.room):        # the orders of the grouped draws and the undrawn tiles
             if h >= view.players:
                 self.orders *= math.factorial(room)
         self.count *= self.orders
-
-    def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
-        """The exact probability of every tile in every hand now and in the boneyard."""
-        view = self.view
-        out: dict[str, dict[Tile, Fraction]] = {name: {} for name in view.shown}
-        for i, name in enumerate(view.shown):
-            for t in tiles_of(view.now[i]):
-                out[name][t] = Fraction(1)
-        if not self.count:
-            return out
-        count = self.count // self.orders
-        weights = self._weights()
-        for i, tile in enumerate(view.unseen):
-            if tile.bit & view.gone:
-                continue
-            for h, w in enumerate(weights[i]):
-                if w:
-                    name = view.shown[view.owner[h]]
-                    out[name][tile] = out[name].get(tile, Fraction(0)) + Fraction(w, count)
-        return out
 
     def sample(self, rng: random.Random):
         masks = super().sample(rng)
@@ -123,17 +103,12 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     variant = rep.variant
     initial = rep.initial
     n = len(rep.players)
-    pos = initial.copy()
     events: list[list[tuple[int, int]]] = [[] for _ in range(n)]   # (step, tiles that fit): held none of them
     plays: dict[Tile, tuple[int, int]] = {}                         # tile -> (seat, step)
     draws: list[tuple[int, int, Tile | None]] = []                  # (step, seat, the tile if the viewer saw it)
     live: list[tuple[int, int]] = []
-    for j, step in enumerate(rep.steps[:seen]):
+    for j, step, pos, fit in _moves_seen(rep, seen):
         move, seat = step.move, step.seat
-        if move is None or seat is None:
-            continue
-        pos.turn = seat
-        fit = _fitting(pos, variant) if pos.ends is not None else 0
         if move.draw:
             events[seat].append((j, fit))
             draws.append((j, seat, move.tile if seat == viewer else None))
@@ -143,8 +118,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
             events[seat].append((j, fit))
         if fit and not move.draw and not pos.drawable():
             live.append((j, fit))              # nobody may draw: the hand went on, so someone could play
-        pos.push(move)
-    higher = _higher_doubles(rep, seen)
+    higher = higher_doubles(rep, seen)
     known = initial.hands[viewer] if viewer is not None else 0
     for _, _, tile in draws:
         if tile is not None:
@@ -192,21 +166,12 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     live_sets = _live(rep, seen, live, [now[viewer] if viewer is not None else 0],
                       mask_of(items) & ~gone) if room[bone] else ()
     return DrawView(viewer, seen, tuple(holders), tuple(fixed), tuple(room), items, tuple(allowed), (0,) * n, n,
-                    live_sets, tuple(-1 if tile is not None else n + groups.index(columns[k])
-                                     for k, (_, _, tile) in enumerate(draws)),
-                    tuple(tile for _, _, tile in draws), tuple(list(range(n)) + [seat for seat, _ in groups] + [n]),
-                    tuple(rep.players) + ("boneyard",), tuple(now), gone)
-
-
-def _higher_doubles(rep, seen: int) -> int:
-    """The doubles no hand was dealt: those above a double led (in the first ``seen`` moves) as the
-    highest one dealt."""
-    lead = next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
-    op = rep.variant.opening
-    if lead is None or not lead.move.tile.is_double or not (
-            op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
-        return 0
-    return mask_of(t for t in rep.variant.dealing.tiles if t.is_double and t > lead.move.tile)
+                    live_sets, gone,
+                    draws=tuple(-1 if tile is not None else n + groups.index(columns[k])
+                                for k, (_, _, tile) in enumerate(draws)),
+                    drawn=tuple(tile for _, _, tile in draws),
+                    owner=tuple(list(range(n)) + [seat for seat, _ in groups] + [n]),
+                    names=tuple(rep.players) + ("boneyard",), now=tuple(now))
 
 
 def _unplayable(rep, tile: Tile, seat: int, at: int, events: list[tuple[int, int]]) -> NoWorld:

@@ -68,6 +68,7 @@ class View:
     played: tuple[int, ...]
     players: int
     live: tuple[int, ...] = ()       # sets of unseen tiles not all among the sleepers (a hand went on)
+    gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.boneyard)
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
         """The hands as dealt (a mask per seat) in ``world``."""
@@ -80,6 +81,11 @@ class View:
     def worlds(self) -> Worlds:
         """Every world of this view."""
         return Worlds(self)
+
+    def places(self) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+        """Where the viewer says a tile is: the names, the tiles he knows are in each, and for each
+        holder of the counting the place it fills (here the holders themselves)."""
+        return self.holders, self.fixed, tuple(range(len(self.holders)))
 
 
 class _Tally:
@@ -175,6 +181,7 @@ class Worlds:
         self.view = view
         self._base = _Tally(view.unseen, view.allowed, view.room)
         self._terms: list[tuple[int, _Tally]] = []
+        self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
         sleepers = len(view.holders) - 1
         for r in range(1, len(view.live) + 1):
@@ -196,17 +203,22 @@ class Worlds:
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
         view = self.view
-        out: dict[str, dict[Tile, Fraction]] = {name: {} for name in view.holders}
-        for h, name in enumerate(view.holders):
-            for t in tiles_of(view.fixed[h]):
+        names, known, owner = view.places()
+        out: dict[str, dict[Tile, Fraction]] = {name: {} for name in names}
+        for h, name in enumerate(names):
+            for t in tiles_of(known[h]):
                 out[name][t] = Fraction(1)
         if not self.count:
             return out
+        count = self.count // self.orders
         weights = self._weights()
         for i, tile in enumerate(view.unseen):
+            if tile.bit & view.gone:
+                continue
             for h, w in enumerate(weights[i]):
                 if w:
-                    out[view.holders[h]][tile] = Fraction(w, self.count)
+                    name = names[owner[h]]
+                    out[name][tile] = out[name].get(tile, 0) + Fraction(w, count)
         return out
 
     def _weights(self) -> list[list[int]]:
@@ -254,13 +266,8 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
     passes: list[tuple[int, int, object]] = []
     live: list[tuple[int, int]] = []     # (step, tiles that could be played then): the hand went on
-    pos = initial.copy()
-    for j, step in enumerate(rep.steps[:seen]):
+    for j, step, _pos, fit in _moves_seen(rep, seen):
         move, seat = step.move, step.seat
-        if move is None or seat is None:
-            continue
-        pos.turn = seat
-        fit = _fitting(pos, variant) if pos.ends is not None else 0
         if fit:
             live.append((j, fit))
         if move.tile is not None:
@@ -274,18 +281,12 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
         elif fit:
             passes.append((seat, fit, step))
             lacks[seat] |= fit
-        pos.push(move)
     on_table = 0
     for mask in played:
         on_table |= mask
-    lead = next((st for st in rep.steps[:seen] if st.move is not None and st.move.tile is not None), None)
-    op = variant.opening
-    if lead is not None and lead.move.tile.is_double and (
-            op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
-        # the lead is the highest double dealt: no hand holds a higher one
-        higher = mask_of(t for t in variant.dealing.tiles if t.is_double and t > lead.move.tile)
-        for s in range(n):
-            lacks[s] |= higher
+    higher = higher_doubles(rep, seen)
+    for s in range(n):
+        lacks[s] |= higher
     stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
     holders = list(rep.players)
     if stock > 0:
@@ -309,6 +310,29 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     live_sets = _live(rep, seen, live, fixed[:n], mask_of(unseen)) if stock > 0 else ()
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
                 tuple(played), n, live_sets)
+
+
+def _moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
+    """Each move of the first ``seen`` steps: ``(j, step, position before it, tiles that could be
+    laid then)``; the position goes on past the move once the caller has looked."""
+    pos = rep.initial.copy()
+    for j, step in enumerate(rep.steps[:seen]):
+        if step.move is None or step.seat is None:
+            continue
+        pos.turn = step.seat
+        yield j, step, pos, _fitting(pos, rep.variant) if pos.ends is not None else 0
+        pos.push(step.move)
+
+
+def higher_doubles(rep, seen: int) -> int:
+    """The doubles no hand was dealt: those above a double led (in the first ``seen`` moves) as the
+    highest one dealt."""
+    lead = next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
+    op = rep.variant.opening
+    if lead is None or not lead.move.tile.is_double or not (
+            op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
+        return 0
+    return mask_of(t for t in rep.variant.dealing.tiles if t.is_double and t > lead.move.tile)
 
 
 def _fitting(pos: Position, variant) -> int:

@@ -120,8 +120,7 @@ def brute_worlds(rep, seen: int, viewer: int | None) -> list[tuple[tuple[int, ..
             return
         for chosen in itertools.combinations(left, sizes[s]):
             rest = [t for t in left if t not in chosen]
-            yield_from = hands[:s] + [hands[s] | mask_of(chosen)] + hands[s + 1:]
-            deal(s + 1, rest, yield_from)
+            deal(s + 1, rest, hands[:s] + [hands[s] | mask_of(chosen)] + hands[s + 1:])
 
     deal(0, unseen, [known if s == viewer else 0 for s in range(n)])
     return out
