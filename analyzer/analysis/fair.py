@@ -147,8 +147,13 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
             table |= move.tile.bit if move.tile is not None else 0
         every = mask_of(rep.variant.dealing.tiles)
     out = []
+    same: dict[tuple, list] = {}          # worlds that differ only in the order of tiles nobody may draw
     for world in plan.chunk(task[1]):
         deal, order = view.deal(world), view.order(world)
+        key = (deal, order[:len(order) - template.keep]) if order is not None else None
+        if key in same:
+            out.append(same[key])
+            continue
         if template.draws:
             pos = world_position(rep, deal, k, order)
             if order is not None:
@@ -169,6 +174,8 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
             out.append(_searcher(rep, seat, node_limit).values(pos))
         except SearchLimit:
             return None
+        if key is not None:
+            same[key] = out[-1]
     return out
 
 
