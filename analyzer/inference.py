@@ -68,10 +68,24 @@ class View:
     played: tuple[int, ...]
     players: int
     live: tuple[int, ...] = ()       # sets of unseen tiles not all among the sleepers (a hand went on)
+    gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.boneyard)
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
         """The hands as dealt (a mask per seat) in ``world``."""
         return tuple(world[s] | self.played[s] for s in range(self.players))
+
+    def order(self, world) -> tuple[Tile, ...] | None:
+        """The boneyard's order in ``world`` (None: a game without draws, where no order is drawn)."""
+        return None
+
+    def worlds(self) -> Worlds:
+        """Every world of this view."""
+        return Worlds(self)
+
+    def places(self) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+        """Where the viewer says a tile is: the names, the tiles he knows are in each, and for each
+        holder of the counting the place it fills (here the holders themselves)."""
+        return self.holders, self.fixed, tuple(range(len(self.holders)))
 
 
 class _Tally:
@@ -167,6 +181,7 @@ class Worlds:
         self.view = view
         self._base = _Tally(view.unseen, view.allowed, view.room)
         self._terms: list[tuple[int, _Tally]] = []
+        self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
         sleepers = len(view.holders) - 1
         for r in range(1, len(view.live) + 1):
@@ -188,22 +203,32 @@ class Worlds:
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
         view = self.view
-        out: dict[str, dict[Tile, Fraction]] = {name: {} for name in view.holders}
-        for h, name in enumerate(view.holders):
-            for t in tiles_of(view.fixed[h]):
+        names, known, owner = view.places()
+        out: dict[str, dict[Tile, Fraction]] = {name: {} for name in names}
+        for h, name in enumerate(names):
+            for t in tiles_of(known[h]):
                 out[name][t] = Fraction(1)
         if not self.count:
             return out
+        count = self.count // self.orders
+        weights = self._weights()
+        for i, tile in enumerate(view.unseen):
+            if tile.bit & view.gone:
+                continue
+            for h, w in enumerate(weights[i]):
+                if w:
+                    name = names[owner[h]]
+                    out[name][tile] = out[name].get(tile, 0) + Fraction(w, count)
+        return out
+
+    def _weights(self) -> list[list[int]]:
+        """``[i][h]``: the worlds (of the dynamic program) with ``view.unseen[i]`` in holder ``h``."""
         weights = self._base.weights()
         for sign, term in self._terms:
             for i, row in enumerate(term.weights()):
                 for h, w in enumerate(row):
                     weights[i][h] += sign * w
-        for i, tile in enumerate(view.unseen):
-            for h, w in enumerate(weights[i]):
-                if w:
-                    out[view.holders[h]][tile] = Fraction(w, self.count)
-        return out
+        return weights
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         """One world drawn uniformly (a mask per holder)."""
@@ -229,8 +254,10 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     :class:`InferenceUnsupported` for draw games."""
     variant = rep.variant
     if variant.drawing is not None:
-        raise InferenceUnsupported(f"who holds what is not inferred in draw games yet ({variant.name}): a drawn "
-                                   "tile is seen by its drawer only")
+        if record:
+            raise InferenceUnsupported("the record's own worlds are not listed for draw games")
+        from .boneyard import draw_view
+        return draw_view(rep, seen, viewer)
     n = len(rep.players)
     initial: Position = rep.initial
     every = mask_of(variant.dealing.tiles)
@@ -239,15 +266,8 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
     passes: list[tuple[int, int, object]] = []
     live: list[tuple[int, int]] = []     # (step, tiles that could be played then): the hand went on
-    pos = initial.copy()
-    for j, step in enumerate(rep.steps[:seen]):
+    for j, step, _pos, fit in _moves_seen(rep, seen):
         move, seat = step.move, step.seat
-        if move is None or seat is None:
-            continue
-        if move.draw:
-            raise InferenceUnsupported("who holds what is not inferred in games with draws yet")
-        pos.turn = seat
-        fit = _fitting(pos, variant) if pos.ends is not None else 0
         if fit:
             live.append((j, fit))
         if move.tile is not None:
@@ -261,18 +281,12 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
         elif fit:
             passes.append((seat, fit, step))
             lacks[seat] |= fit
-        pos.push(move)
     on_table = 0
     for mask in played:
         on_table |= mask
-    lead = next((st for st in rep.steps[:seen] if st.move is not None and st.move.tile is not None), None)
-    op = variant.opening
-    if lead is not None and lead.move.tile.is_double and (
-            op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
-        # the lead is the highest double dealt: no hand holds a higher one
-        higher = mask_of(t for t in variant.dealing.tiles if t.is_double and t > lead.move.tile)
-        for s in range(n):
-            lacks[s] |= higher
+    higher = higher_doubles(rep, seen)
+    for s in range(n):
+        lacks[s] |= higher
     stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
     holders = list(rep.players)
     if stock > 0:
@@ -296,6 +310,29 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     live_sets = _live(rep, seen, live, fixed[:n], mask_of(unseen)) if stock > 0 else ()
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
                 tuple(played), n, live_sets)
+
+
+def _moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
+    """Each move of the first ``seen`` steps: ``(j, step, position before it, tiles that could be
+    laid then)``; the position goes on past the move once the caller has looked."""
+    pos = rep.initial.copy()
+    for j, step in enumerate(rep.steps[:seen]):
+        if step.move is None or step.seat is None:
+            continue
+        pos.turn = step.seat
+        yield j, step, pos, _fitting(pos, rep.variant) if pos.ends is not None else 0
+        pos.push(step.move)
+
+
+def higher_doubles(rep, seen: int) -> int:
+    """The doubles no hand was dealt: those above a double led (in the first ``seen`` moves) as the
+    highest one dealt."""
+    lead = next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
+    op = rep.variant.opening
+    if lead is None or not lead.move.tile.is_double or not (
+            op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
+        return 0
+    return mask_of(t for t in rep.variant.dealing.tiles if t.is_double and t > lead.move.tile)
 
 
 def _fitting(pos: Position, variant) -> int:
@@ -331,18 +368,20 @@ def _live(rep, seen: int, live: list[tuple[int, int]], fixed: list[int], unseen:
 
 def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> Worlds:
     """The worlds of :func:`view_at`; :class:`NoWorld` (naming the last move seen) when there are none."""
-    worlds = Worlds(view_at(rep, seen, viewer, record=record))
+    worlds = view_at(rep, seen, viewer, record=record).worlds()
     if not worlds.count:
         where = "the deal" if seen == 0 else _describe(rep, rep.steps[seen - 1])
         step = rep.steps[seen - 1] if seen else None
+        proofs = "a pass or a draw" if rep.variant.drawing is not None else "a pass"
         raise NoWorld(f"no deal agrees with the record up to {where}: the tiles left cannot be placed in the "
-                      "hands without contradicting a pass", None if step is None else step.index,
+                      f"hands without contradicting {proofs}", None if step is None else step.index,
                       None if step is None else step.entry.pos.line or None)
     return worlds
 
 
-def world_position(rep, deal: tuple[int, ...], seen: int) -> Position:
-    """The position after the first ``seen`` moves of ``rep`` in the world dealt ``deal``."""
+def world_position(rep, deal: tuple[int, ...], seen: int, order: tuple[Tile, ...] | None = None) -> Position:
+    """The position after the first ``seen`` moves of ``rep`` in the world dealt ``deal`` (in a draw
+    game, with its boneyard in ``order``: the k-th draw takes ``order[k]``)."""
     variant = rep.variant
     initial = rep.initial
     n = len(rep.players)
@@ -350,7 +389,21 @@ def world_position(rep, deal: tuple[int, ...], seen: int) -> Position:
                        max_pip=initial.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
     pos.opening = initial.opening
-    return dataclasses.replace(rep, initial=pos).position_at(seen)
+    if order is None:
+        return dataclasses.replace(rep, initial=pos).position_at(seen)
+    drawn = 0
+    for step in rep.steps[:seen]:
+        move = step.move
+        if move is None:
+            continue
+        if move.draw:
+            move = dataclasses.replace(move, tile=order[drawn])
+            drawn += 1
+        pos.turn = step.seat
+        pos.push(move)
+    if seen < len(rep.steps) and rep.steps[seen].seat is not None and pos.outcome() is None:
+        pos.turn = rep.steps[seen].seat
+    return pos
 
 
 def _line(step) -> str:

@@ -2,6 +2,7 @@
 
     python bench/bench_fair.py                         # 20 records, 200 worlds a decision: long in pure Python
     python bench/bench_fair.py --deals 3 --worlds 20   # a quick look
+    python bench/bench_fair.py --variant draw --deals 3 --worlds 20   # draw games (the general search)
 
 Each record is a random partnership deal (28 tiles, 7 each) played out by random legal moves
 (``analyzer.generate.random_game``, seeded per deal). For each record, in the same run:
@@ -33,13 +34,13 @@ from analyzer.generate import random_game  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
 
 
-def records(count: int, seed: int):
-    """``count`` valid random partnership records (seeds that give an invalid lead are skipped)."""
+def records(count: int, seed: int, variant: str = "partnership"):
+    """``count`` valid random records of ``variant`` (seeds that give an invalid lead are skipped)."""
     out, k = [], 0
     while len(out) < count:
-        game = random_game("partnership", seed + k)
+        game = random_game(variant, seed + k)
         k += 1
-        rep = replay(game)
+        rep = replay(game, variant)
         if rep.valid:
             out.append(rep)
     return out
@@ -72,9 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=20240601, help="seed of record 0 (record i uses seed + i)")
     ap.add_argument("--per-deal", action="store_true", help="print every record")
+    ap.add_argument("--variant", default="partnership", help="the variant of the records (default partnership)")
     args = ap.parse_args(argv)
-    reps = records(args.deals, args.seed)
-    print(f"# fair analysis: {args.deals} partnership records, {args.worlds} worlds a decision (all of them "
+    reps = records(args.deals, args.seed, args.variant)
+    print(f"# fair analysis: {args.deals} {args.variant} records, {args.worlds} worlds a decision (all of them "
           f"up to {args.exact_below}), {args.jobs} process(es); Python {platform.python_version()}, "
           f"{os.cpu_count()} cores")
     results = []

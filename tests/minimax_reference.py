@@ -6,6 +6,15 @@ right, the seat to move, the run of passes, the seat that played last and the le
 of a finished hand comes from ``variant.value`` (told the tiles left, the last tile and the open
 numbers before it); side 0 maximises, every other side minimises.
 Only memoisation (a dict of solved states) keeps it usable: no pruning, no ordering, no bounds.
+
+Points scored during play (All Fives: "whenever a player lays a tile so that the pips at both ends
+add up to a multiple of five, that number is added to his score") are counted here from the rule
+text, apart from ``PlayScoring``: the open ends' outer halves, a double lying crosswise at an end
+counting both halves, a lone lead tile its pips.
+
+``DrawReference`` is the same plain minimax for draw games, over the draw game's position
+(``analyzer.rules.turns.DrawPosition``, whose moves ``tests/test_judge.py`` proves equal to the
+judge's) with the boneyard in a given order; it shares nothing with ``analyzer.search``.
 """
 from __future__ import annotations
 
@@ -21,6 +30,11 @@ class Reference:
         self.start = (tuple(tuple(sorted((min(a, b), max(a, b)) for a, b in h)) for h in hands),
                       None, leader, 0, None, None)
         self.memo: dict = {}
+        play = getattr(variant, "play", None)
+        self.fives = play is not None
+        self.threes = play is not None and play.threes
+        assert play is None or not play.pub, "the pub count is not modelled here"
+        self.outer: dict = {}            # state -> (lone lead tile or None, is the left end a double, the right)
 
     # state: (hands, ends, turn, passes, last, leader); ends is None or (left, right)
     def moves(self, state) -> list[tuple[tuple[int, int] | None, int | None]]:
@@ -78,28 +92,63 @@ class Reference:
                           last_tile=Tile(*tile) if tile is not None else None, ends_before=before)
         return self.variant.value(facts)
 
-    def value(self, state) -> int:
-        """The minimax value of a state (for side 0)."""
-        known = self.memo.get(state)
+    def gain(self, state, move, line) -> tuple[int, tuple]:
+        """The points ``move`` scores at once for side 0 (All Fives) and the line's outer tiles after
+        it; ``line``: (the lone lead tile or None, left end a double, right end a double)."""
+        tile, end = move
+        if tile is None or not self.fives:
+            return 0, line
+        hands, ends, turn = state[0], state[1], state[2]
+        double = tile[0] == tile[1]
+        if ends is None:
+            line, total = (tile, double, double), sum(tile)
+        else:
+            left, right = ends
+            lone, ldbl, rdbl = line
+            on_left = end == left
+            line = (None, double if on_left else ldbl, rdbl if on_left else double)
+            other = tile[1] if tile[0] == end else tile[0]
+            nl, nr = (other, right) if on_left else (left, other)
+            total = nl + nr + (nl if line[1] else 0) + (nr if line[2] else 0)
+        if not (total % 5 == 0 or (self.threes and total % 3 == 0)):
+            return 0, line
+        return (total if self.variant.seating.teams[turn] == 0 else -total), line
+
+    def value(self, state, line=(None, False, False)) -> int:
+        """The minimax value of a state (for side 0): the points still to be scored in play and the
+        hand's value."""
+        key = (state, line)
+        known = self.memo.get(key)
         if known is not None:
             return known
         maximise = self.variant.seating.teams[state[2]] == 0
         best = None
         for move in self.moves(state):
-            child, done = self.play(state, move)
-            v = done if done is not None else self.value(child)
+            v = self._after(state, move, line)
             if best is None or (v > best if maximise else v < best):
                 best = v
-        self.memo[state] = best
+        self.memo[key] = best
         return best
 
-    def alternatives(self, state) -> dict[Move, int]:
+    def _after(self, state, move, line) -> int:
+        points, after = self.gain(state, move, line)
+        child, done = self.play(state, move)
+        return points + (done if done is not None else self.value(child, after))
+
+    def alternatives(self, state, line=(None, False, False)) -> dict[Move, int]:
         """The value of every move of the player to move, keyed like the analyser's moves."""
-        out = {}
-        for move in self.moves(state):
-            child, done = self.play(state, move)
-            out[as_move(move)] = done if done is not None else self.value(child)
-        return out
+        return {as_move(move): self._after(state, move, line) for move in self.moves(state)}
+
+    def replay(self, moves) -> tuple[tuple, tuple, int]:
+        """The state after ``moves`` (the analyser's moves) from the start, the line's outer tiles and
+        the points side 0 scored in play on the way."""
+        state, line, points = self.start, (None, False, False), 0
+        for move in moves:
+            gain, line = self.gain(state, from_move(move), line)
+            points += gain
+            state, done = self.play(state, from_move(move))
+            assert done is None
+        return state, line, points
 
 
 def as_move(move) -> Move:
@@ -113,3 +162,68 @@ def from_move(move: Move):
     if move.tile is None:
         return (None, None)
     return ((move.tile.low, move.tile.high), move.end)
+
+
+class DrawReference:
+    """A plain minimax for draw games: the position's rules, the boneyard drawn in ``order`` (the
+    k-th draw of the hand takes ``order[k]``), the opener's right to add a tile to his lead (or not),
+    points in play as ``Reference.gain`` counts them, the hand's value from ``variant.value`` (or
+    ``AgainstTheRest``) told the finished position's facts. No memo, no pruning: small deals only."""
+
+    def __init__(self, rules, order) -> None:
+        self.rules = rules
+        self.order = tuple(order)
+        self.teams = rules.seating.teams
+        play = getattr(rules, "play", None)
+        self.fives, self.threes = play is not None, play is not None and play.threes
+
+    def value(self, pos, offer: bool = False) -> int:
+        """The value (for side 0) of ``pos`` with the player to move; ``offer``: he is the opener
+        who may add a tile to his lead or decline."""
+        from analyzer.replay import hand_facts
+
+        outcome = pos.outcome()
+        if outcome is not None:
+            leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)
+            return self.rules.value(hand_facts(pos, outcome.termination, outcome.seat, leader))
+        values = self.alternatives(pos, offer).values()
+        return max(values) if self.teams[pos.turn] == 0 else min(values)
+
+    def alternatives(self, pos, offer: bool = False) -> dict:
+        """Every move of the player to move (``None``: the opener adds no tile) and its value."""
+        seat = pos.turn
+        if offer:
+            moves = pos.plays() + [None]
+        else:
+            moves = pos.legal_moves()
+            if moves and moves[0].draw:
+                moves = [Move(self.order[len(self.order) - pos.stock], None, True)]
+        out = {}
+        for move in moves:
+            if move is None:                      # he declines: the turn goes on
+                bonus, pos.bonus, pos.turn = pos.bonus, -1, (seat + 1) % pos.n
+                out[None] = self.value(pos)
+                pos.bonus, pos.turn = bonus, seat
+                continue
+            lead = pos.ends is None and move.is_play
+            pos.push(move)
+            points = self._points(pos) if move.is_play else 0
+            again = lead and pos.bonus == seat and pos.may_add(seat)
+            if again:
+                pos.turn = seat
+            out[move] = (points if self.teams[seat] == 0 else -points) + self.value(pos, again)
+            pos.pop()
+            pos.turn = seat
+        return out
+
+    def _points(self, pos) -> int:
+        """What the play just made scores (All Fives), counted from the line as it lies."""
+        if not self.fives:
+            return 0
+        line = pos.line()
+        if len(line) == 1:
+            total = line[0][0].pips
+        else:
+            left, right = pos.ends
+            total = left + right + (left if line[0][0].is_double else 0) + (right if line[-1][0].is_double else 0)
+        return total if total % 5 == 0 or (self.threes and total % 3 == 0) else 0

@@ -97,3 +97,52 @@ def test_on_a_phone_the_board_comes_first_and_is_as_wide_as_the_hands(browser, f
         assert board["width"] >= hand["width"] - 0.5
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def cli_fair_page(tmp_path_factory):
+    """``domino report --fair`` of the book deal, C judged by what he could know."""
+    from test_cli import run
+
+    path = tmp_path_factory.mktemp("cli-fair") / "seed1.html"
+    result = run("report", str(RECORDS / "seed1.dom"), "--fair", "--seat", "C", "--worlds", str(FAIR["worlds"]),
+                 "--exact-below", str(FAIR["exact_below"]), "-o", str(path))
+    assert result.exit_code == 1          # the book's record breaks the rules from round 7 on
+    assert f"wrote {path}" in result.output
+    return path
+
+
+@pytest.mark.parametrize("width", [1360, 390], ids=["desktop", "phone"])
+def test_report_fair_on_the_command_line_shows_the_fair_analysis(browser, cli_fair_page, fair_model, width):
+    html = unescape(cli_fair_page.read_text(encoding="utf-8"))
+    assert "fair analysis for C" in html and "A: not asked for (--seat)" in html
+    c36 = next(m for m in fair_model.games[0].moves if m.player == "C" and m.text.startswith("[3-6]"))
+    context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 500)
+    errors = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(cli_fair_page.as_uri() + f"#g1-m{c36.number}")
+        shown = page.locator("section.detail:not([hidden])")
+        # every alternative of C's [3-6] with its fair value, the verdict mark and C's view of the hands
+        assert shown.locator("table.alts td.fair").count() == len(c36.decision.alternatives)
+        assert shown.locator(".verdict-real").count() >= 1
+        assert shown.locator("table.holds-table").is_visible()
+        # nothing wider than the screen (long badges wrap; on a phone each term stands above its text)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+        if width < 500:
+            board = page.locator("#g1 .board").bounding_box()
+            deal = page.locator("#g1 .card.players").bounding_box()
+            assert board["y"] < deal["y"]
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_report_fair_refuses_bad_settings(tmp_path):
+    from test_cli import run
+
+    bad = run("report", str(RECORDS / "seed1.dom"), "--fair", "--worlds", "1", "-o", str(tmp_path / "p.html"))
+    assert bad.exit_code == 2 and "--worlds" in bad.output
+    plain = run("report", str(RECORDS / "seed1.dom"), "-o", str(tmp_path / "plain.html"))
+    assert "Fair value" not in (tmp_path / "plain.html").read_text(encoding="utf-8") and plain.exit_code == 1

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
+from ..position import mask_of
 from ..replay import Replay
-from ..search.tree import NODE_LIMIT, SearchLimit, TreeSearch
+from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, TreeSearch, revealed
 from ..search.block import Solver, SolverError
 from ..tiles import Move
-from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, analyze_replay, int_solver_plays,
-               stop_reason)
+from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, _move_text, analyze_replay,
+               int_solver_plays, stop_reason)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
 
@@ -109,23 +110,78 @@ def _searcher(rep: Replay, seat: int, node_limit: int | None):
     return Solver(rules, max_deals=1) if int_solver_plays(variant) else TreeSearch(rules, node_limit)
 
 
-def _solve(task: tuple[int, int, list[tuple[int, ...]]]) -> list[list[tuple[Move, int]]] | None:
-    """The value of every alternative at step ``k`` for ``seat`` in each dealt world (None: a world
-    needs more positions than the node limit allows)."""
-    k, seat, deals = task
-    rep, node_limit = _JOB["rep"], _JOB["node_limit"]
+CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
+
+
+@dataclass
+class _Plan:
+    """The worlds of one decision: listed (every one) or drawn in the task that solves them."""
+
+    k: int
+    seat: int
+    moves: list[Move]
+    worlds: object            # the decision's ``inference.Worlds``
+    method: str               # "exact" or "sampled"
+    listed: list | None       # every world (exact), else None
+    size: int                 # how many worlds are solved
+    seed: int
+
+    def chunk(self, part: int) -> list:
+        """The worlds of task ``part``: a slice of the listed ones, or drawn with the part's own
+        seed (so a run is the same whatever the number of processes)."""
+        if self.listed is not None:
+            return self.listed[part * CHUNK:(part + 1) * CHUNK]
+        rng = random.Random((self.seed * 1_000_003 + self.k) * 100_003 + part)
+        return [self.worlds.sample(rng) for _ in range(min(CHUNK, self.size - part * CHUNK))]
+
+
+def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
+    """The value of every alternative in each world of part ``task[1]`` of plan ``task[0]`` (None:
+    a world needs more positions than the node limit allows)."""
+    rep, node_limit, plan = _JOB["rep"], _JOB["node_limit"], _JOB["plans"][task[0]]
+    k, seat, view = plan.k, plan.seat, plan.worlds.view
+    template = rep.position_at(k)
+    if not template.draws:
+        table = 0
+        for move, *_ in template.history:
+            table |= move.tile.bit if move.tile is not None else 0
+        every = mask_of(rep.variant.dealing.tiles)
     out = []
-    for deal in deals:
-        pos = world_position(rep, deal, k)
+    same: dict[tuple, list] = {}          # worlds that differ only in the order of tiles nobody may draw
+    for world in plan.chunk(task[1]):
+        deal, order = view.deal(world), view.order(world)
+        key = (deal, order[:len(order) - template.keep]) if order is not None else None
+        if key in same:
+            out.append(same[key])
+            continue
+        if template.draws:
+            pos = world_position(rep, deal, k, order)
+            if order is not None:
+                # the search draws in this world's order; right after the lead the opener may add a tile
+                offer = pos.bonus if pos.bonus == seat and pos.may_add(seat) else -1
+                pos = revealed(pos, list(order), offer)
+                pos.turn = seat
+        else:
+            # the table is the same in every world: only the hands (and the sleepers) change
+            pos = template.copy()
+            pos.hands = [d & ~table for d in deal]
+            pos.hidden = [0] * len(deal)
+            held = table
+            for d in deal:
+                held |= d
+            pos.pool = every & ~held
         try:
             out.append(_searcher(rep, seat, node_limit).values(pos))
         except SearchLimit:
             return None
+        if key is not None:
+            same[key] = out[-1]
     return out
 
 
-def _run(rep: Replay, tasks: list[tuple[int, int, list]], workers: int, node_limit: int | None) -> list:
-    _JOB.update(rep=rep, node_limit=node_limit)
+def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
+         node_limit: int | None) -> list:
+    _JOB.update(rep=rep, node_limit=node_limit, plans=plans)     # a forked worker finds them here
     try:
         if workers <= 1 or len(tasks) <= 1:
             return [_solve(t) for t in tasks]
@@ -160,54 +216,55 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     if individual:
         notes.append("in each world the mover plays against all the others, who play to minimise his score")
     if variant.drawing is not None:
-        out.fair_note = (f"no fair analysis of draw games yet ({variant.name}): a world would also fix the order "
-                         "of the boneyard")
-        return out
+        notes.append("in draw games a deal also fixes the order of the boneyard, and the fair values are means "
+                     "over both")
     if not rep.deal_ok or len(rep.players) != variant.players:
         out.fair_note = "no fair analysis: " + (out.stopped or "the deal has errors")
         return out
     by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
     points = _decision_points(rep, chosen)
+    for seat in chosen:
+        unnamed = next((st for st in rep.steps[:rep.legal_prefix] if st.seat == seat and st.move is not None
+                        and st.move.draw and st.move.tile is None), None)
+        if unnamed is not None:
+            notes.append(f"{rep.players[seat]}'s moves after move {unnamed.index + 1} are not judged: the record "
+                         "does not name the tile he drew there, so his hand is no longer known")
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    # draw (or list) the worlds of every decision, then solve them all in one go
+    # list the worlds of every decision with few (a sampled one draws them where it is solved),
+    # then solve them all in one go
     plans = []
     try:
         for k, seat, moves in points:
             every = worlds_at(rep, k, seat)
             if every.count <= exact_below:
-                deals, method = [every.view.deal(w) for w in every], "exact"
+                listed = list(every)
+                plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
             else:
-                rng = random.Random(seed * 1_000_003 + k)
-                deals, method = [every.view.deal(every.sample(rng)) for _ in range(worlds)], "sampled"
-            plans.append((k, seat, moves, deals, method, every.count))
+                plans.append(_Plan(k, seat, moves, every, "sampled", None, worlds, seed))
     except NoWorld as exc:
         out.fair_note = f"the fair analysis stops: {exc}"
         out.fair_error = str(exc)
     except InferenceUnsupported as exc:
         out.fair_note = f"no fair analysis: {exc}"
         return out
-    chunk = 8
-    tasks, owners = [], []
-    for p, (k, seat, _moves, deals, _m, _c) in enumerate(plans):
-        for i in range(0, len(deals), chunk):
-            tasks.append((k, seat, deals[i:i + chunk]))
-            owners.append(p)
+    tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
     try:
-        results = _run(rep, tasks, workers, node_limit)
+        results = _run(rep, plans, tasks, workers, node_limit)
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out
     solved: list[list | None] = [[] for _ in plans]
-    for p, part in zip(owners, results):
+    for (p, _part), part in zip(tasks, results):
         solved[p] = None if part is None or solved[p] is None else solved[p] + part
-    too_big = [rep.steps[plan[0]] for plan, per_world in zip(plans, solved) if per_world is None]
+    too_big = [rep.steps[plan.k] for plan, per_world in zip(plans, solved) if per_world is None]
     if too_big:
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
                      f"{too_big[0].index + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
                      "(--max-nodes)")
-    for (k, seat, moves, deals, method, count), per_world in zip(plans, solved):
+    for plan, per_world in zip(plans, solved):
         if per_world is None:
             continue
+        k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
         decision = by_index.get(k)
         if decision is None:
             decision = _bare_decision(rep, k, seat, moves)
@@ -234,14 +291,19 @@ def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list
     """Every step of the legal prefix where one of ``seats`` had a choice: (step, seat, legal moves)."""
     pos = rep.initial.copy()
     out = []
+    blind = set()                 # seats who drew a tile the record does not name: their hand is no longer known
     for step in rep.steps[:rep.legal_prefix]:
         if step.move is None:
             continue
         if pos.outcome() is not None:
             break
         pos.turn = step.seat
-        if step.seat in seats:
+        if step.move.draw and step.move.tile is None:
+            blind.add(step.seat)
+        if step.seat in seats and step.seat not in blind:
             moves = pos.legal_moves()
+            if pos.may_add(step.seat):
+                moves = moves + [NO_EXTRA]                # the opener may add a tile to his lead, or not
             if len(moves) > 1 and step.move in moves:     # (a false play that stands is no decision)
                 out.append((step.index, step.seat, moves))
         pos.push(step.move)
@@ -254,7 +316,7 @@ def _bare_decision(rep: Replay, k: int, seat: int, moves: list[Move]) -> Decisio
     side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[seat]
     return Decision(k, step.entry.player, side, step.entry.pos.line or None, step.entry.pos.column or None,
                     step.entry.round, str(step.move), None,
-                    [Alternative(str(m), None, False, m == step.move) for m in moves], None, None, None)
+                    [Alternative(_move_text(m), None, False, m == step.move) for m in moves], None, None, None)
 
 
 def _points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
@@ -295,9 +357,9 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
     else:
         verdict = "none"
     for alt in decision.alternatives:
-        move = next(m for m in moves if str(m) == alt.move)
+        move = next(m for m in moves if _move_text(m) == alt.move)
         alt.fair = stats[move]
-    decision.fair = FairDecision(rep.players[seat], n, method, str(best), round(loss, 4), cls, verdict, count)
+    decision.fair = FairDecision(rep.players[seat], n, method, _move_text(best), round(loss, 4), cls, verdict, count)
 
 
 def _summary(values: list[int], sign: int, exact: bool) -> FairValue:

@@ -42,6 +42,8 @@ class Options:
     table_mb: float = TABLE_MB              # the search's transposition table (memory only: same values)
     fair_worlds: int = 0                    # > 0: add the fair analysis with this many deals a decision (stats --fair)
     fair_seed: int = 0
+    fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many
+    fair_seats: tuple[str, ...] = ()        # the players to judge (default: every one whose hand is known)
     triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
 
     def __post_init__(self):
@@ -94,6 +96,7 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
         from ..analysis.fair import FairThresholds, fair_analyze
 
         analyses = [fair_analyze(rep, analysis, worlds=options.fair_worlds, seed=options.fair_seed,
+                                 exact_below=options.fair_exact_below, seats=options.fair_seats,
                                  thresholds=FairThresholds(thresholds), workers=1, node_limit=options.max_nodes)
                     if rep.deal_ok and analysis is not None else analysis for rep, analysis in zip(replays, analyses)]
     triages = None
@@ -164,7 +167,7 @@ def games_data(replays, analyses=None, lines: bool = False, triages=None) -> lis
 
 # lines that hold no move: a tag ([Event "..."]), a hand ("A: [0-5] ...", "Spieler A:"), a row of dealt tiles
 _NO_MOVES = re.compile(r"^\s*(\[\w+\s+\"|\S+(\s\S+)?:|(\[[^\]]*\]\s*)+$)")
-_MOVE = re.compile(r"\[[^\]\s\"]*\]|\bpass(t)?\b|----|\bmuggins\b", re.I)
+_MOVE = re.compile(r"\[[^\]\s\"]*\]|\bpass(t)?\b|----|\bmuggins\b|\bdraws?\s+\?", re.I)
 
 
 def estimate_moves(source: Source) -> int:

@@ -25,7 +25,8 @@ from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
 from ..search.core import TABLE_MB, cores_text
-from .fair import _all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference
+from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_options,
+                   fair_settings)
 
 
 def clean_errors(command):
@@ -514,17 +515,7 @@ def _signed(v: int | None) -> str:
                    "analysis stops and says so (default 2,000,000).")
 @click.option("--table-mb", type=click.FloatRange(min=1), default=TABLE_MB, show_default=True, metavar="MB",
               help="Memory the exact search's transposition table may take (a full table replaces entries).")
-@click.option("--fair", is_flag=True,
-              help="Also judge every move by what its player could know: the mean value over the deals "
-                   "consistent with what he had seen (its processes: --jobs).")
-@click.option("--seat", "seats", multiple=True, metavar="NAME",
-              help="With --fair: the player to judge (repeatable; default every player whose hand is known).")
-@click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
-              help="With --fair: deals drawn for a decision that has more than --exact-below of them.")
-@click.option("--exact-below", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
-              help="With --fair: solve every consistent deal when there are at most N.")
-@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
-              help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+@fair_options
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
             max_nodes, table_mb, fair, seats, worlds, exact_below, seed):
@@ -648,8 +639,10 @@ def _print_analysis(number: int, result) -> None:
 @_thresholds_option
 @_output_options
 @_run_options
+@fair_options
 @clean_errors
-def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, scheduler, cache_dir):
+def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, scheduler, cache_dir, fair, seats, worlds,
+           exact_below, seed):
     """Write an annotated HTML replay of every game: each move on the table, the exact value of
     every alternative, the errors of play and of the record, and the critical move.
 
@@ -657,11 +650,14 @@ def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, schedu
     of the games and the per-player summary. Every page is one self-contained file that loads
     nothing from the network.
 
+    With --fair, each move is also judged by what its player could know (as analyze --fair): the fair
+    value of every alternative, the two verdicts and the mover's view of who holds what.
+
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     from ..report.index import build_index, page_names, render_index
     from ..report.render import write_page
 
-    options = _options("report", variant, rules, thresholds)
+    options = fair_settings(_options("report", variant, rules, thresholds), fair, seats, worlds, exact_below, seed)
     sources = _sources(paths)
     single = len(sources) == 1 and not any(os.path.isdir(p) for p in paths) and not (
         output and os.path.isdir(output))

@@ -2,12 +2,39 @@
 ``analyze --fair`` (every move judged by what its player could know)."""
 from __future__ import annotations
 
+import dataclasses
+
 import click
 
 from ..archive import Options, Summary
 from ..archive.inputs import decode
 from ..archive.runner import games_data
 from ..replay import Replay
+
+
+def fair_options(f):
+    """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--worlds``,
+    ``--exact-below``, ``--seed``."""
+    f = click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+                     help="With --fair: the seed of the drawing of deals (the same seed, the same run).")(f)
+    f = click.option("--exact-below", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
+                     help="With --fair: solve every consistent deal when there are at most N.")(f)
+    f = click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
+                     help="With --fair: deals drawn for a decision that has more than --exact-below of them.")(f)
+    f = click.option("--seat", "seats", multiple=True, metavar="NAME",
+                     help="With --fair: the player to judge (repeatable; default every player whose hand is "
+                          "known).")(f)
+    return click.option("--fair", is_flag=True,
+                        help="Also judge every move by what its player could know: the mean value over the deals "
+                             "consistent with what he had seen.")(f)
+
+
+def fair_settings(options: Options, fair: bool, seats, worlds: int, exact_below: int, seed: int) -> Options:
+    """``options`` with the fair analysis of ``--fair`` (unchanged without it)."""
+    if not fair:
+        return options
+    return dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
+                               fair_seats=tuple(seats))
 
 
 def _inference(rep: Replay, view: str) -> dict:
