@@ -249,8 +249,9 @@ typedef struct {
     int next[MAXSEATS][MAXSEATS];
     uint64_t H[MAXSEATS + 1];   /* the hands, and an always-empty slot */
     int P[2];                   /* pips left per side */
-    uint64_t nodes;
-    int failed;                 /* the leaf callback raised: unwind */
+    uint64_t nodes;             /* states searched since the deal was made */
+    int64_t budget;             /* states this call may still search (the node limit) */
+    int failed;                 /* unwind: 1 the leaf callback raised, 2 the budget ran out */
 } Deal;
 
 /* A fresh deal id; when they run out, the table is emptied and a new epoch starts (every deal
@@ -334,6 +335,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
     int sP[2] = {0, 0};
     Move mv[MAXMOVES];
     d->nodes++;
+    if (--d->budget < 0) { d->failed = 2; return 0; }     /* past the node limit: unwind */
     for (;;) {
         int sd = d->side[s];
         uint64_t h = H[s];
@@ -615,16 +617,18 @@ static void Deal_dealloc(Deal *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None): the value for the side of ``seat``. */
+/* mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None, budget=None): the value for the side
+ * of ``seat``; None when the search needs more than ``budget`` states (each call of ``search`` is one). */
 static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
-    PyObject *hands, *pips, *guess_obj = Py_None;
+    PyObject *hands, *pips, *guess_obj = Py_None, *budget_obj = Py_None;
     unsigned long long K;
     int e, s, alpha, beta;
     if (self->table == NULL) {
         PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OOKiiii|O", &hands, &pips, &K, &e, &s, &alpha, &beta, &guess_obj)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOKiiii|OO", &hands, &pips, &K, &e, &s, &alpha, &beta, &guess_obj, &budget_obj))
+        return NULL;
     if (s < 0 || s >= self->n || e < 0 || e >= self->w * self->w) {
         PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
         return NULL;
@@ -653,6 +657,11 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
         guess = (int)PyLong_AsLong(guess_obj);
         if (PyErr_Occurred()) return NULL;
     }
+    int64_t budget = INT64_MAX;
+    if (budget_obj != Py_None) {
+        budget = PyLong_AsLongLong(budget_obj);
+        if (budget == -1 && PyErr_Occurred()) return NULL;
+    }
     if (self->epoch != self->table->epoch) {
         self->epoch = self->table->epoch;
         self->id = new_deal_id(self->table);
@@ -663,7 +672,9 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     if (alpha < -INF) alpha = -INF;
     if (beta > INF) beta = INF;
     self->failed = 0;
+    self->budget = budget;
     int v = mtd(self, (uint64_t)K, e, s, alpha, beta, guess);
+    if (self->failed == 2) Py_RETURN_NONE;
     if (self->failed) return NULL;
     return PyLong_FromLong(v);
 }
@@ -680,7 +691,8 @@ static PyObject *Deal_get_table(Deal *self, void *closure) {
 
 static PyMethodDef Deal_methods[] = {
     {"mtdf", (PyCFunction)Deal_mtdf, METH_VARARGS,
-     "mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None): the value for the side of seat."},
+     "mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None, budget=None): the value for the side of "
+     "seat; None past budget states."},
     {NULL}
 };
 
