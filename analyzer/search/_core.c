@@ -489,7 +489,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
 
 /* MTD(f): a value fail-soft in (alpha, beta) from null-window searches, as ``block._mtd``. */
 static int mtd(Deal *d, uint64_t K, int e, int s, int alpha, int beta, int guess) {
-    if (beta - alpha <= 1) return search(d, K, e, s, alpha, beta);
+    if ((int64_t)beta - alpha <= 1) return search(d, K, e, s, alpha, beta);   /* (the open window, 2 INF, overflows an int) */
     int g;
     if (beta < INF) g = beta;
     else if (alpha > -INF) g = alpha + 1;
