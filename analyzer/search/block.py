@@ -25,6 +25,12 @@ of null-window searches starting at 0) whenever an exact value is wanted. Move o
 table's best move, then the move that leaves the fewest tiles for the next opponent (then for the
 other opponent), heavier tiles first.
 
+**Node limit.** Each call of the search is one state; a call of ``Solver.solve`` or ``values`` may
+search at most ``node_limit`` of them (the general search's :data:`~analyzer.search.NODE_LIMIT` by
+default), then :class:`~analyzer.search.SearchLimit` is raised and the analysis says which values
+it left out. The compiled core counts the same states as long as neither table is full (its table,
+like the dict here, loses no entry before then), so both stop at the same call.
+
 **Scoring** comes from the variant: the value of a finished hand is
 ``variant.value(HandFacts(...))`` (told the tiles left in each hand, the last tile and the open
 numbers before it; not the history, so pass bonuses are left out), cached per finished state and
@@ -487,12 +493,21 @@ class Solver:
         self.nodes = 0
         out = []
         with _quiet_gc():
-            for move in position.legal_moves():
-                position.push(move)
-                try:
-                    out.append((move, self._value(position, -_INF, _INF)))
-                finally:
-                    position.pop()
+            moves = position.legal_moves()
+            # a play on the line: the moves are searched from the int state of the position, loaded once
+            ints = moves[0].tile is not None and position.ends is not None
+            if ints:
+                deal = self._deal(position)
+                K, e = deal.set_state(position)
+            for move in moves:
+                value = self._after(deal, K, e, position, move) if ints else None
+                if value is None:
+                    position.push(move)
+                    try:
+                        value = self._value(position, -_INF, _INF)
+                    finally:
+                        position.pop()
+                out.append((move, value))
         return out
 
     def best_line(self, position: Position) -> list[Move]:
@@ -559,6 +574,37 @@ class Solver:
             return self._mtdf(deal, K, e, s, alpha, beta)
         return -self._mtdf(deal, K, e, s, -beta, -alpha)
 
+    def _after(self, deal: _Deal, K: int, e: int, position: Position, move: Move) -> int | None:
+        """The side-0 value of playing ``move`` (a tile on the line) in ``position``, whose int state
+        (played mask ``K``, ends code ``e``) ``deal`` holds; None when the move ends the hand (its
+        value is then the variant's, asked on the position)."""
+        tile = move.tile
+        bit = tile.bit
+        s = position.turn
+        hands = deal.hands
+        h = hands[s]
+        a, b = position.ends
+        if move.end == a:
+            e2 = deal.ends_code(tile.other(a), b)
+        else:
+            e2 = deal.ends_code(a, tile.other(b))
+        K2 = K | bit
+        f = deal.fit[e2]
+        if h == bit or not (deal.all ^ K2) & f:      # domino, or blocked
+            return None
+        sd = deal.side[s]
+        hands[s] = h ^ bit
+        deal.pips[sd] -= tile.pips
+        try:
+            n = deal.n
+            t = next(t for t in ((s + k) % n for k in range(1, n + 1)) if hands[t] & f)   # passes are forced
+            if deal.sign[t] > 0:
+                return self._mtdf(deal, K2, e2, t, -_INF, _INF)
+            return -self._mtdf(deal, K2, e2, t, -_INF, _INF)
+        finally:
+            hands[s] = h
+            deal.pips[sd] += tile.pips
+
     def _mtdf(self, deal: _Deal, K: int, e: int, s: int, alpha: int, beta: int, guess: int = 0) -> int:
         """The value of a state for the side of ``s`` (:meth:`_Deal.mtdf`) within what is left of the node limit."""
         value, used = deal.mtdf(K, e, s, alpha, beta, guess, self.node_limit - self.nodes)
@@ -572,20 +618,14 @@ class Solver:
     def _step(self, position: Position, alpha: int, beta: int) -> int:
         """The lead, or a forced pass: search the moves on the position itself."""
         maximise = self.variant.seating.teams[position.turn] == 0
-        best = None
+        best = -_INF if maximise else _INF
         for move in position.legal_moves():
             position.push(move)
             try:
                 x = self._value(position, alpha, beta)
             finally:
                 position.pop()
-            if maximise:
-                if best is None or x > best:
-                    best = x
-                    alpha = max(alpha, x)
-            elif best is None or x < best:
-                best = x
-                beta = min(beta, x)
+            _, best, alpha, beta = _fold(maximise, x, best, alpha, beta)
             if alpha >= beta:
                 break
         return best
@@ -654,6 +694,18 @@ def _mtd(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) ->
             if lo >= beta:
                 break
     return g
+
+
+def _fold(maximise: bool, x: int, best: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
+    """One child's value ``x`` taken into a max node (``maximise``) or a min node of an alpha-beta
+    search over positions: ``(improved, best, alpha, beta)``; the node is cut off once ``alpha >= beta``.
+    (The int search inlines its negamax form of this, once per state: a call there would cost.)"""
+    if maximise:
+        if x > best:
+            return True, x, max(alpha, x), beta
+    elif x < best:
+        return True, x, alpha, min(beta, x)
+    return False, best, alpha, beta
 
 
 def _standard_scoring(variant: Variant) -> tuple[bool, int]:
