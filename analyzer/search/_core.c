@@ -68,8 +68,8 @@ typedef struct {
 static inline int16_t enc(int x) { return (int16_t)(x <= -INF ? LO_INF : (x >= INF ? HI_INF : x)); }
 static inline int dec(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? INF : x); }
 
-/* The home bucket of a state: its key mixed with the deal's id (the splitmix64 finaliser, so that
- * every bit of the key moves the top bits, which pick the bucket). */
+/* The home bucket of a state: its key mixed with the deal's id, multiplied by 2^64 / phi (the top
+ * bits pick the bucket). */
 static inline uint64_t home_of(int shift, uint64_t key, uint32_t deal) {
     uint64_t h = (key ^ ((uint64_t)deal * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
     return h >> shift;
