@@ -495,7 +495,7 @@ class Solver:
         with _quiet_gc():
             moves = position.legal_moves()
             # a play on the line: the moves are searched from the int state of the position, loaded once
-            ints = moves[0].tile is not None and position.ends is not None
+            ints = bool(moves) and moves[0].tile is not None and position.ends is not None
             if ints:
                 deal = self._deal(position)
                 K, e = deal.set_state(position)
