@@ -15,6 +15,7 @@ from analyzer.replay import replay
 from analyzer.match import replay_record
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
+from slips import break_record
 
 SEED_ROW_7 = "A pass, B [0-0], C [4-6], D [6-6]"
 
@@ -308,19 +309,9 @@ def corrupted_cases(edits: int, seeds: range, kinds=CORRUPTIONS):
     the record on its own (a slip that leaves it legal is drawn again)."""
     for seed in seeds:
         original = _table(seed) if seed % 5 else random_game(seed=seed)     # some without rows
-        rng = random.Random(1000 * edits + seed)
-        for _attempt in range(30):
-            game, used = original, []
-            for _ in range(edits):
-                kind = kinds[(seed + _attempt) % len(kinds)] if not used else rng.choice(kinds)
-                game = corrupt(game, kind, rng) if game is not None else None
-                if game is None or replay(game).valid:
-                    game = None
-                    break
-                used.append(kind)
-            if game is not None:
-                yield original, game, used
-                break
+        found = break_record(original, edits, kinds, seed, corrupt)
+        if found is not None:
+            yield original, *found
 
 
 def check_corruptions(edits: int, seeds: range, top: int = 5) -> None:
@@ -410,6 +401,27 @@ def test_cli_validate_repair_json():
     (edit,) = game["repairs"][0]["edits"]
     assert (edit["kind"], edit["line"], edit["column"], edit["after"]) == ("insert-row", 22, 3, SEED_ROW_7)
     assert game["repairs"][0]["result"]["points"] == 10
+
+
+def test_cli_validate_repair_searches_each_broken_game_once_and_marks_its_errors_by_it(monkeypatch):
+    # the book record breaks once (round 7 missing): one search, and its errors still say which is the slip
+    import analyzer.repair.triage as triage_module
+
+    runner, main = _cli()
+    calls = []
+    search = triage_module.repair
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("max_nodes"))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(triage_module, "repair", counted)
+    result = runner.invoke(main, ["validate", "--repair", "--json", str(RECORDS / "seed1-table.txt")])
+    assert calls == [None]              # the full search, not the bounded one of plain validate
+    (game,) = json.loads(result.output)["games"]
+    errors = [d for d in game["diagnostics"] if d["severity"] == "error"]
+    assert [d["follow_on"] for d in errors].count(False) == 1 and len(errors) > 1
+    assert game["likely"].startswith("likely slip: insert the missing row")
 
 
 def test_cli_write_repaired_leaves_the_input_alone(tmp_path):

@@ -42,6 +42,7 @@ class Options:
     table_mb: float = TABLE_MB              # the search's transposition table (memory only: same values)
     fair_worlds: int = 0                    # > 0: add the fair analysis with this many deals a decision (stats --fair)
     fair_seed: int = 0
+    triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -95,7 +96,12 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
         analyses = [fair_analyze(rep, analysis, worlds=options.fair_worlds, seed=options.fair_seed,
                                  thresholds=FairThresholds(thresholds), workers=1, node_limit=options.max_nodes)
                     if rep.deal_ok and analysis is not None else analysis for rep, analysis in zip(replays, analyses)]
-    games = games_data(replays, analyses, options.lines, triaged=options.mode == "validate")
+    triages = None
+    if options.mode == "validate" and options.triage:
+        from ..repair.triage import triage
+
+        triages = [None if rep.valid else triage(rep) for rep in replays]
+    games = games_data(replays, analyses, options.lines, triages)
     out = {"source": label, "error": None, "games": games}
     if options.mode == "report":
         from ..report import render_html
@@ -128,20 +134,17 @@ def page_model(label, replays, analyses, thresholds, max_nodes: int | None = Non
     return build_report(label, replays, analyses, thresholds, triages, repaired)
 
 
-def games_data(replays, analyses=None, lines: bool = False, triaged: bool = False) -> list[dict]:
+def games_data(replays, analyses=None, lines: bool = False, triages=None) -> list[dict]:
     """Each replayed game (and its analysis, if any) as the plain data of a result.
 
-    ``triaged``: every invalid game is searched for its likely slips (:func:`analyzer.repair.triage`):
-    its errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found."""
+    ``triages``: per game, its :class:`~analyzer.repair.triage.Triage` (None for a valid game): its
+    errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found."""
     from ..replay.json import result_text
 
     out = []
-    for rep, analysis in zip(replays, analyses or [None] * len(replays)):
+    for rep, analysis, t in zip(replays, analyses or [None] * len(replays), triages or [None] * len(replays)):
         diagnostics, found = rep.diagnostics, {}
-        if triaged and not rep.valid:
-            from ..repair.triage import triage
-
-            t = triage(rep)
+        if t is not None:
             diagnostics = t.diagnostics
             if t.report is not None:
                 found["repairs"] = [r.as_dict() for r in t.report.repairs]

@@ -208,10 +208,10 @@ def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: 
 
 
 def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False,
-             insert_passes=False, table_mb=TABLE_MB) -> Options:
+             insert_passes=False, table_mb=TABLE_MB, triage=True) -> Options:
     _check_variant(variant, rules)
     return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
-                   table_mb)
+                   table_mb, triage=triage)
 
 
 def _echo_errors(result: dict) -> None:
@@ -267,7 +267,6 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     likeliest repair is printed with them.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
-    options = _options("validate", variant, rules, insert_passes=insert_passes)
     sources = _sources(paths)
     if out_path:
         do_repair = True
@@ -277,10 +276,12 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     source = click.get_current_context().get_parameter_source("max_edits")
     if not do_repair and source is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--max-edits goes with --repair")
+    # with --repair the full search below marks the errors: the workers' bounded one would be a second search
+    options = _options("validate", variant, rules, insert_passes=insert_passes, triage=not do_repair)
     summary, games = Summary(), []
     for src, result in zip(sources, _results(sources, options, jobs, scheduler, cache_dir)):
         summary.add(result)
-        reports = _repairs(src, options, max_edits) if do_repair and not _all_valid(result) else {}
+        reports = _repairs(src, options, max_edits, result) if do_repair and not _all_valid(result) else {}
         if jsonl:
             _jsonl(result)
         elif quiet:
@@ -311,13 +312,19 @@ def _record(src: Source, options: Options):
                                  insert_passes=options.insert_passes)
 
 
-def _repairs(src: Source, options: Options, max_edits: int) -> dict:
-    from ..repair import repair
+def _repairs(src: Source, options: Options, max_edits: int, result: dict) -> dict:
+    """The full repair search of every invalid game of ``src``, run once: its reports, and the
+    errors of ``result`` marked as the slip or a follow-on by them."""
+    from ..repair.triage import search_slips, triage
 
     _, replays = _record(src, options)
     # under the rules the game was replayed with (and, in a match, its lead)
-    return {k: repair(rep.game, max_edits=max_edits, variant=rep.variant, lead=rep.lead)
-            for k, rep in enumerate(replays) if not rep.valid}
+    reports = {k: search_slips(rep, max_edits=max_edits, limit=5, max_nodes=None)
+               for k, rep in enumerate(replays) if not rep.valid}
+    if result["error"] is None:
+        result["games"] = games_data(replays, triages=[triage(rep, report=reports[k]) if k in reports else None
+                                                       for k, rep in enumerate(replays)])
+    return reports
 
 
 def _validation_json(result: dict, reports: dict) -> list[dict]:

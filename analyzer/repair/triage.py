@@ -23,7 +23,7 @@ from ..replay import Replay
 from . import repair, tag_repair
 from .edits import Edit, Repair, RepairReport
 
-__all__ = ["Triage", "triage", "TRIAGE_NODES"]
+__all__ = ["Triage", "triage", "search_slips", "TRIAGE_NODES"]
 
 # The bound of the search behind ``validate``: candidate records tried per broken game (the
 # two-ended search tries about 100,000 a second here; the position path about a tenth of that).
@@ -92,17 +92,28 @@ def _slip_text(edit: Edit) -> str:
     return edit.where or "the deal"
 
 
-def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int = TRIAGE_NODES) -> Triage:
-    """Mark every error of ``rep`` primary or follow-on by the best repair (see the module)."""
-    if rep.valid:
-        return Triage(tuple(rep.diagnostics), None)
+def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
+                 max_nodes: int | None = TRIAGE_NODES) -> RepairReport:
+    """The repair search behind the marks: a wrong Score tag alone is mended by its tag; otherwise
+    :func:`~analyzer.repair.repair` under the rules (and match lead) the game was replayed with."""
     score = next((d.details.get("expected") for d in rep.errors if d.code == "score-mismatch"), None)
     mended = tag_repair(rep, "Score", "change-score", score, "score-mismatch")
     if mended is not None:       # the game is legal; only the running score it states is not
-        report = RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, [mended], {1: 1}, 1, [],
-                              True, 0)
-    else:
-        report = repair(rep.game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes)
+        return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, [mended], {1: 1}, 1, [],
+                            True, 0)
+    return repair(rep.game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes)
+
+
+def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | None = TRIAGE_NODES,
+           report: RepairReport | None = None) -> Triage:
+    """Mark every error of ``rep`` primary or follow-on by the best repair (see the module).
+
+    ``report``: a repair search already run for this game (``validate --repair`` runs the full
+    search once and marks the errors by it); otherwise a search bounded by ``max_nodes`` is run."""
+    if rep.valid:
+        return Triage(tuple(rep.diagnostics), None)
+    if report is None:
+        report = search_slips(rep, max_edits=max_edits, limit=limit, max_nodes=max_nodes)
     best = report.best
     if best is None:
         return Triage(tuple(replace(d, details={**d.details, "follow_on": False}) if d.severity == "error" else d
