@@ -25,8 +25,8 @@ from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
 from ..search.core import CORE, TABLE_MB
-from ..search.tree import NODE_LIMIT
 from .fair import _all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference
+from .options import search_options
 
 
 def clean_errors(command):
@@ -109,16 +109,6 @@ def _passes_option(f):
     return click.option("--insert-passes", "insert_passes", is_flag=True,
                         help="The records leave forced passes out: insert each pass the rules force and "
                              "say where (as the tag [Passes \"omitted\"] does).")(f)
-
-
-def _search_options(f):
-    """``--max-nodes`` and ``--table-mb``: the bounds of the exact search (analyze, report)."""
-    f = click.option("--table-mb", type=click.FloatRange(min=1), default=TABLE_MB, show_default=True, metavar="MB",
-                     help="Memory the exact search's transposition table may take (a full table replaces "
-                          "entries).")(f)
-    return click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
-                        help=f"Positions the exact search may visit for the values of one decision before the "
-                             f"analysis stops and says which values it left out (default {NODE_LIMIT:,}).")(f)
 
 
 def _thresholds_option(f):
@@ -520,7 +510,7 @@ def _signed(v: int | None) -> str:
               help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
                    "(numbered -1, -2... when there are several games).")
 @_thresholds_option
-@_search_options
+@search_options
 @click.option("--fair", is_flag=True,
               help="Also judge every move by what its player could know: the mean value over the deals "
                    "consistent with what he had seen (its processes: --jobs).")
@@ -653,7 +643,7 @@ def _print_analysis(number: int, result) -> None:
                    "records or a folder: the folder for their pages and index.html (default: reports).")
 @_variant_option
 @_thresholds_option
-@_search_options
+@search_options
 @_output_options
 @_run_options
 @clean_errors
