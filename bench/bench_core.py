@@ -12,7 +12,7 @@ per deal (median and worst, i.e. lowest), whether every value agrees, and the me
 the compiled table's slots as allocated (``Table.nbytes``) and the pure-Python search's peak
 allocation (tracemalloc, measured in a separate run so that it does not slow the timed ones), and
 the states each core searched (the count the node limit bounds: the same in both while neither
-table is full).
+table is full). Each run starts from a collected heap, without the other core's tables.
 
 The same for jamaican (a point a game: a scoring the core does not write inline, so the compiled search
 asks Python for each finished hand's value), on the first ``--generic-deals`` deals.
@@ -20,6 +20,7 @@ asks Python for each finished hand's value), on the first ``--generic-deals`` de
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import platform
 import statistics
@@ -68,9 +69,14 @@ def python_peak(seed: int, variant, table_mb: float) -> int:
 def compare(seeds: list[int], variant, repeat: int, table_mb: float, clock) -> dict:
     rows = []
     for seed in seeds:
+        # each run starts from a collected heap: the pure-Python tables of the last record (millions of
+        # tuples) would otherwise be scanned by a collection during the next record's compiled run
+        gc.collect()
         tc, (vc, solver, n_compiled) = best_of(repeat, lambda: analyse_record(seed, variant, "compiled", table_mb),
                                                clock)
+        gc.collect()
         tp, (vp, _, n_python) = best_of(repeat, lambda: analyse_record(seed, variant, "python", table_mb), clock)
+        del _
         nbytes = solver.table_size()[1]
         rows.append(dict(seed=seed, compiled=tc, python=tp, agree=vc == vp, nbytes=nbytes, nodes=n_compiled,
                          same_nodes=n_compiled == n_python, decisions=len(vc), alternatives=sum(len(v) for v in vc)))
