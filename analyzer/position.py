@@ -52,7 +52,7 @@ class Position:
     """
 
     __slots__ = ("max_pip", "tiles", "n", "hands", "hidden", "pool", "ends", "turn", "passes",
-                 "opening", "history", "_match")
+                 "opening", "history", "_match", "equal_side")
 
     # The mechanics contract. Every position answers these, so callers ask instead of testing the
     # class: a mechanic (drawing, arms, runs, pairs going out) overrides what it changes
@@ -81,6 +81,7 @@ class Position:
         self.passes = 0
         self.opening = mask_of(opening)
         self.history: list[tuple] = []
+        self.equal_side = 0        # Domino Whist §6 (1; 2: a double lead lies lengthwise), see equal_end
         # _match[n]: mask of every tile carrying the number n
         self._match = [mask_of(t for t in self.tiles if t.matches(n)) for n in range(max_pip + 1)]
 
@@ -121,8 +122,35 @@ class Position:
         return out
 
     def canonical(self, move: Move) -> Move:
-        """The move of :meth:`placements` that ``move`` is the same as (on a line, ``move`` itself)."""
-        return move
+        """The move of :meth:`placements` that ``move`` is the same as (on a line, ``move`` without the end
+        of the line it names, which changes where the tile lies, not the game)."""
+        if move.arm not in (1, 2) or move.tile is None:
+            return move          # (an arm 0 is the sentinel "no extra tile" of the analysis)
+        return Move(move.tile, move.end, move.draw, None, move.open)
+
+    def equal_end(self, seat: int) -> int:
+        """The end of the line a tile of ``seat`` goes on when both ends show the same number: 1, the end
+        the lead's lower half faces, or 2. Plain: 1. Domino Whist §6 (``equal_side``): "Zeigen beide
+        Enden der Kette die gleiche Augenzahl, so muss ein Spieler an dem Ende anlegen, das ihm näher bzw.
+        zu seiner Rechten liegt". The lead points its higher half to the leader's partner and a double
+        lies across (§5), so the line runs from the leader (end 1) to his partner (end 2); play goes
+        clockwise, so the player after the leader has end 1 on his right, the fourth end 2. With
+        ``equal_side`` 2 a double lead lies lengthwise, its ends toward the opponents: end 1 toward the
+        player after the leader; the leader and his partner take the end on their right."""
+        if not self.equal_side:
+            return 1
+        lead = next((h for h in self.history if h[0].tile is not None), None)
+        if lead is None:
+            return 1
+        rel = (seat - lead[1]) % self.n
+        if self.equal_side == 2 and lead[0].tile.is_double:
+            return 2 if rel in (0, 3) else 1
+        return 1 if rel < 2 else 2
+
+    def _first_of_equal(self, move: Move, seat: int) -> bool:
+        """Whether ``move`` by ``seat`` goes on the first of two ends that show the same number: the end
+        the record names (``>1``, ``>2``), else :meth:`equal_end`."""
+        return (move.arm if move.arm in (1, 2) else self.equal_end(seat)) == 1
 
     def plays(self) -> list[Move]:
         """Every tile the mover could lay now, once per way of laying it."""
@@ -222,7 +250,8 @@ class Position:
                 a, b = self.ends
                 if move.open is not None:           # a false play that stands (Domino Whist §8)
                     self.ends = (move.open, b) if move.end == a else (a, move.open)
-                elif move.end == a or (move.end is None and tile.matches(a)):
+                elif (move.end == a or (move.end is None and tile.matches(a))) and (
+                        a != b or self._first_of_equal(move, seat)):
                     self.ends = (tile.other(a), b)
                 else:
                     self.ends = (a, tile.other(b))
@@ -262,7 +291,7 @@ class Position:
         from collections import deque
 
         row: deque[tuple[Tile, bool]] = deque()
-        for move, _seat, ends, _p, _h in self.history:
+        for move, seat, ends, _p, _h in self.history:
             tile = move.tile
             if tile is None:
                 continue
@@ -274,7 +303,8 @@ class Position:
                 row.appendleft((tile, move.open == tile.high and not tile.is_double))
             elif move.open is not None:
                 row.append((tile, move.open == tile.low and not tile.is_double))
-            elif move.end == a or (move.end is None and tile.matches(a)):
+            elif (move.end == a or (move.end is None and tile.matches(a))) and (
+                    a != b or self._first_of_equal(move, seat)):
                 # attached on the left: its matching half must face right
                 row.appendleft((tile, tile.low == a and not tile.is_double))
             else:

@@ -5,7 +5,10 @@ from analyzer.match import replay_record
 from analyzer.notation import parse, read
 from analyzer.replay import replay
 from analyzer.rules import HandFacts, LeadRequirement, find_variant
+from analyzer.tiles import Tile
 from conftest import RECORDS
+
+T = Tile.parse
 
 
 def codes(rep, severity="error"):
@@ -97,3 +100,36 @@ def test_a_jamaican_or_chiva_result_may_state_the_points_after_drawn_games():
         game = parse(seed2.replace('[Result "A/C 46 blocked"]', f'[Result "{stated}"]')).games[0]
         rep = replay(game, v, lead=LeadRequirement(), worth=3)
         assert ("result-mismatch" not in codes(rep)) == ok, stated
+
+
+# "Chiva mit zwei oder drei Spielern wird als ein Dominospiel mit Ziehen gespielt" and is Chiva all the
+#  same: after a drawn game, as in the four-player game ("ähnlich dem jamaikanischen Spiel mit Partner":
+#  "Wenn der Spielstand 0 – 0 war, beginnt der Besitzer von [6-6] dieses neue Spiel, aber dieses Spiel ist
+#  dann 2 Punkte wert"), the [6-6] holder leads, any tile, and the next game is worth a point more (the
+#  other readings: draw-lead=jamaican, draw-worth=no). The [6-6] may lie in the boneyard: then the holder
+#  of the highest double dealt, who opens a first game.
+def test_chiva_for_two_or_three_after_a_drawn_game():
+    three = find_variant("chiva", "players=3")
+    req = three.lead.requirement(0, drawn(three, 3), None, three.seating)
+    assert req.holder_of is not None and req.or_highest and req.tile is None
+    s = three.match.apply(three.match.apply(three.match.start(3), won(three, 0, 3)), drawn(three, 3))
+    assert three.match.worth(s) == 2 and three.match.apply(s, won(three, 2, 3)).scores == (1, 0, 2)
+    reps = replay_record(read(RECORDS / "match-chiva-3-draw.dom"))
+    assert all(r.valid for r in reps), [r.errors for r in reps]
+    last = reps[-1]
+    assert reps[-2].result.winner is None and last.players[last.initial.turn] == "B"
+    assert all(T("[6-6]") not in h.tiles for h in last.game.hands) and T("[5-5]") in last.game.hand_of("B").tiles
+    assert last.match.state.over and last.match.state.scores == (3, 0, 4)     # C wins 2 and the match
+    text = (RECORDS / "match-chiva-3-draw.dom").read_text()
+    k = text.rindex('[Lead "B"]')
+    wrong = text[:k] + text[k:].replace('[Lead "B"]', '[Lead "A"]', 1)
+    (err,) = [d for d in replay_record(parse(wrong))[-1].errors if d.code == "lead-player"]
+    assert "B holds [5-5] and must lead" in err.message
+    # draw-worth=no, the other reading of the worth: game 7 counts one point, so C has 3 and the match goes on
+    plain = replay_record(parse(text), rules={"draw-worth": "no"})[-1]
+    assert {"result-mismatch", "score-mismatch"} <= set(codes(plain)) and not plain.match.state.over
+    # draw-lead=jamaican: the winner of the last game that was won (C won game 5) leads instead
+    assert "lead-player" in codes(replay_record(parse(text), rules={"draw-lead": "jamaican"})[-1])
+    two = replay_record(read(RECORDS / "match-chiva-2-draw.dom"))
+    assert all(r.valid for r in two) and two[1].players[two[1].initial.turn] == "B"
+    assert two[1].match.state.scores == (2, 0)

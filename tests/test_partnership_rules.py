@@ -120,3 +120,23 @@ def test_a_redeal_inside_a_match_counts_for_nothing_and_is_checked():
     reps = replay_record(parse(f'[Variant "south-american"]\n[Redeal "C"]\n'
                                + "\n".join(f"{p}: {t}" for p, t in FIVE_DOUBLES.items()) + "\n1. B [6-6]"))
     assert "redeal-played" in codes(reps[0])
+
+
+# Great Lakes: "Es gibt eine Variante, bei der [0-0] 50 Punkte zählt und nicht null Punkte"; Doscientos:
+#  "Normalerweise wird das Spiel von dem Team gewonnen, das weniger Punkte hat, und das Mitglied dieses
+#  Teams mit weniger Punkten beginnt das nächste Spiel."  The [0-0] counts 50 also when the fewest pips
+#  choose the leader (blank-count=everywhere); with blank-count=score only in the score.
+def test_great_lakes_double_blank_counts_fifty_when_the_fewest_pips_choose_the_leader():
+    v = find_variant("doscientos", "blank=50")
+    blank = T("[0-0]").bit
+    f = HandFacts("blocked", 2, (1, 27, 9, 35), (2, 3, 2, 4), 0,
+                  hands=(blank | T("[0-1]").bit, 0, T("[0-3]").bit | T("[1-5]").bit, 0))
+    r = v.hand_result(f)
+    assert r.winner == 0 and r.points == 1 + 27 + 9 + 35 + 50                # 60 against 62: A/C win
+    assert v.lead.requirement(0, r, f, v.seating).seats == {2}                # C (9), not A (1 + 50)
+    other = find_variant("doscientos", "blank=50, blank-count=score")
+    assert other.lead.requirement(0, other.hand_result(f), f, other.seating).seats == {0}
+    reps = replay_record(read(RECORDS / "match-great-lakes-blank-lead.dom"))
+    assert [x.valid for x in reps] == [True, True] and reps[1].players[reps[1].initial.turn] == "C"
+    reps = replay_record(read(RECORDS / "match-great-lakes-blank-lead.dom"), rules={"blank-count": "score"})
+    assert "lead-player" in codes(reps[1])

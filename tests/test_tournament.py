@@ -91,3 +91,67 @@ def test_the_tournament_command(tmp_path):
     bad.write_text((RECORDS / "tournament-8.tour").read_text().replace("1-6 vs 2-5", "1-2 vs 6-5"))
     out = CliRunner().invoke(main, ["tournament", str(bad)])
     assert out.exit_code == 1 and "tournament-scheme" in out.output and "Traceback" not in out.output
+
+
+# §12: "Nehmen gleich viele Damen wie Herren teil, und wünscht man nur Partien mit gemischten Paaren, so
+#  ziehen die Damen die Karten mit den geraden Nummern, die Herren diejenigen mit den ungeraden Nummern. Bei
+#  acht Teilnehmern werden nur die ersten vier, bei zwölf die ersten sechs Runden des obigen Spielplans
+#  gespielt."
+@pytest.mark.parametrize("n,rounds", [(8, 4), (12, 6)])
+def test_mixed_pairs_the_first_rounds_of_the_scheme_pair_every_lady_with_every_gentleman(n, rounds):
+    plan = SCHEMES[n][:rounds]
+    partners, _ = meetings(plan)
+    assert all(a % 2 != b % 2 for rnd in plan for table in rnd for a, b in table)        # every pair mixed
+    lady_gentleman = [(a, b) for a in range(2, n + 1, 2) for b in range(1, n + 1, 2)]
+    assert {partners[tuple(sorted(p))] for p in lady_gentleman} == {1}                    # each pair once
+    assert any(a % 2 == b % 2 for table in SCHEMES[n][rounds] for a, b in table)         # the next round is not
+
+
+def test_a_mixed_pairs_tournament_file():
+    text = (RECORDS / "tournament-mixed.tour").read_text()
+    assert check_tournament(parse_tournament(text)) == []
+    full = (RECORDS / "tournament-8.tour").read_text().replace('[Scheme "8"]', '[Scheme "8"]\n[Pairs "mixed"]')
+    codes = [d.code for d in check_tournament(parse_tournament(full))]
+    assert "tournament-rounds" in codes and "tournament-mixed" in codes                  # rounds 5-7 too
+    ladies = parse_tournament(text.replace('[Ladies "2, 4, 6, 8"]', '[Ladies "1, 3, 5, 7"]'))
+    assert [d.code for d in check_tournament(ladies)] == ["tournament-mixed"]
+    five = parse_tournament('[Scheme "5"]\n[Pairs "mixed"]\nround 1\ntable 1: 1-2 vs 3-4 10 20\n')
+    assert "tournament-mixed" in [d.code for d in check_tournament(five)]
+
+
+# §13: "Sollen die Partnerschaften nach jeder Runde gewechselt werden, so wird vor jeder Partie gelost; sollten
+#  dabei die Spieler mit ihren bisherigen oder früheren Partnern zusammengeführt werden, so bildet der
+#  Teilnehmer, der den höchsten Stein gezogen hat, eine Mannschaft mit demjenigen, der den dritthöchsten Stein
+#  gezogen hat."  With §3: "Hoch" gegen "Niedrig", and [0-6] above [2-4] ("6-1 gilt also höher als 4-3").
+def test_partners_drawn_before_each_match_of_the_movement():
+    from analyzer.match.tournament import redrawn_pairs
+    from analyzer.tiles import Tile
+    drew = {9: Tile(0, 6), 10: Tile(2, 6), 4: Tile(2, 4), 11: Tile(2, 3)}     # 10, 9, 4, 11 from the highest
+    assert set(redrawn_pairs(drew, set())) == {(9, 10), (4, 11)}
+    assert set(redrawn_pairs(drew, {frozenset((4, 11))})) == {(4, 10), (9, 11)}    # 4 and 11 were partners
+    both = {frozenset((4, 11)), frozenset((4, 10))}
+    assert set(redrawn_pairs(drew, both)) == {(4, 10), (9, 11)}                      # the text's rule stands
+    assert set(redrawn_pairs(drew, both, fresh=True)) == {(10, 11), (4, 9)}          # the other reading
+    text = (RECORDS / "tournament-redraw.tour").read_text()
+    t = parse_tournament(text)
+    assert check_tournament(t) == [] and len(t.rounds()) == 4
+    assert "table 1: 4-10 vs 9-11 130 86 drew 9 [0-6], 10 [2-6], 4 [2-4], 11 [2-3]" in text   # round 2
+    wrong = parse_tournament(text.replace("table 1: 4-10 vs 9-11", "table 1: 9-10 vs 4-11"))
+    found = check_tournament(wrong)           # plain "Hoch gegen Niedrig" (the winners change, so the movement too)
+    (err,) = [d for d in found if d.code != "tournament-movement"]
+    assert err.code == "tournament-partners" and "4-10 vs 9-11" in err.message
+    assert err.line == text.splitlines().index("round 2") + 2
+    bare = parse_tournament(text.replace(" drew 9 [0-6], 10 [2-6], 4 [2-4], 11 [2-3]", ""))
+    assert [(d.code, d.severity) for d in check_tournament(bare)] == [("tournament-draw", "warning")]
+    odd = parse_tournament(text.replace("drew 9 [0-6], 10 [2-6]", "drew 9 [0-6], 1 [2-6]"))
+    assert [d.code for d in check_tournament(odd)] == ["tournament-draw"]
+
+
+def test_the_tournament_command_reports_a_missing_draw_as_a_warning(tmp_path):
+    from click.testing import CliRunner
+    from analyzer.cli import main
+    bare = tmp_path / "bare.tour"
+    bare.write_text((RECORDS / "tournament-redraw.tour").read_text()
+                    .replace(" drew 9 [0-6], 10 [2-6], 4 [2-4], 11 [2-3]", ""))
+    out = CliRunner().invoke(main, ["tournament", str(bare)])
+    assert out.exit_code == 0 and "warning[tournament-draw]" in out.output and "agrees with its scheme" in out.output

@@ -139,7 +139,8 @@ def test_a_false_play_stands_once_the_next_player_has_moved():
     (stands,) = [d for d in rep.diagnostics if d.code == "false-play-stands"]
     assert stands.severity == "warning" and "Fehlerhaftes Anlegen" in stands.message
     false = next(s for s in rep.steps if s.entry.tile == Tile(3, 3))
-    assert false.move == Move(Tile(3, 3), 5, open=3) and false.ends_before == (5, 4) and false.ends_after == (3, 4)
+    # (§6: D's [1-5] on B's [1-1] went on D's end, the second, so the line reads 4 ... 5)
+    assert false.move == Move(Tile(3, 3), 5, open=3) and false.ends_before == (4, 5) and false.ends_after == (4, 3)
     assert Move.parse("[3-3]@5=3") == false.move and str(false.move) == "[3-3]@5=3"
     text = (RECORDS / "whist-false-play.dom").read_text()
     # without the tag nothing says where the tile lies: the false play is an error, and the tile stays in hand
@@ -188,3 +189,89 @@ def test_a_progression_of_three_matches_changes_partners_and_keeps_the_lead():
     assert "seat-draw" in [d.code for d in replay_record(parse(wrong))[2].errors]
     plain = text.replace("progression=yes", "progression=no").replace('[Players "B, A, C, D"]', '[Players "A, B, C, D"]')
     assert "seat-draw" not in [d.code for r in replay_record(parse(plain)) for d in r.errors]
+
+
+# §12: "Nehmen fünf Spieler teil, so benötigt man fünf Runden, und jeder Spieler muss einmal pausieren:
+#  1-2 vs. 3-4 (Pause 5), 1-5 vs. 2-3 (4), 1-4 vs. 2-5 (3), 1-3 vs. 4-5 (2), 2-4 vs. 3-5 (1)", the players
+#  numbered by the tiles drawn as in the four-player progression ("In der ersten Partie bilden die beiden
+#  hohen Steine eine Partnerschaft gegen die beiden niedrigen Steine"; §10: "Vor Beginn der Partie zieht
+#  jeder Spieler einen Stein").
+def test_a_progression_of_five_matches_for_five_players():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.rules import SeatDraw
+    draw = SeatDraw.parse("A [5-6], B [1-2], C [3-6], D [0-4], E [2-3]", progression=True)
+    assert draw.ranked() == ["A", "C", "E", "D", "B"]                   # [2-3] (5 pips) above [0-4] (4)
+    assert [draw.teams(k) for k in (1, 2)] == [(("A", "C"), ("E", "D")), (("A", "B"), ("C", "E"))]
+    assert [draw.sitting_out(1, k) for k in range(1, 6)] == [("B",), ("D",), ("E",), ("C",), ("A",)]
+    reps = replay_record(read(RECORDS / "match-whist-progression-five.dom"))
+    assert all(r.valid for r in reps), [r.errors for r in reps if not r.valid]
+    firsts = [k for k, r in enumerate(reps) if k == 0 or r.match.new_match]
+    assert len(firsts) == 5
+    paused = [({"A", "B", "C", "D", "E"} - set(reps[k].players)).pop() for k in firsts]
+    assert paused == ["B", "D", "E", "C", "A"]                          # everyone pauses once
+    for start, end in zip(firsts, firsts[1:] + [len(reps)]):
+        assert {frozenset(r.players) for r in reps[start:end]} == {frozenset(reps[start].players)}
+    last = reps[-1]
+    paid = {d.code: d.details for d in last.diagnostics}["settlement"]["settlement"]
+    diff = abs(last.match.state.scores[0] - last.match.state.scores[1])
+    assert sorted(paid) == ["B", "C", "D", "E"] and {abs(int(v)) for v in paid.values()} == {diff}   # no two thirds
+    text = (RECORDS / "match-whist-progression-five.dom").read_text()
+    head, first, rest = text.partition('[Players "A, E, C, D"]')
+    game1, _, rest = rest.partition('[Game "2"]')
+    b_plays = game1.replace("\nD: ", "\nB: ").replace(" D ", " B ").replace("E/D", "E/B")
+    (rep, *_) = replay_record(parse(head + '[Players "A, E, C, B"]' + b_plays + '[Game "2"]' + rest))
+    assert [d.code for d in rep.errors] == ["sit-out"] and "pauses match 1" in rep.errors[0].message
+    twice = text.replace("D [0-4]", "B [0-4]", 1)
+    assert "bad-seat-draw" in [d.code for d in replay_record(parse(twice))[0].errors]
+    k = text.index('[Players "A, C, B, E"]')
+    wrong = text[:k] + '[Players "A, B, C, E"]' + text[k + len('[Players "A, C, B, E"]'):]
+    assert "seat-draw" in [d.code for r in replay_record(parse(wrong)) for d in r.errors]
+
+
+# §6: "Zeigen beide Enden der Kette die gleiche Augenzahl, so muss ein Spieler an dem Ende anlegen, das ihm
+#  näher bzw. zu seiner Rechten liegt."  §5: "Beginnt Vorhand das Spiel mit einem einfachen Stein, so legt er
+#  diesen Stein so in die Mitte des Tisches, dass die höhere Augenzahl zu seinem Partner weist. Beginnt
+#  Vorhand mit einem Doppel, so legt er diesen Stein so in die Mitte des Tisches, dass die Enden zu den beiden
+#  Gegnern zeigen."  The line runs from the leader (end 1) to his partner (end 2); play goes clockwise ("im
+#  Uhrzeiger"), so the player after the leader has end 1 to his right, the fourth end 2.
+def test_on_two_equal_ends_a_tile_goes_on_the_end_nearer_its_player_or_to_his_right():
+    from conftest import RECORDS
+    from analyzer.notation import read
+    from analyzer.position import Position
+    from analyzer.tiles import Move, Tile
+    pos = Position([[Tile(2, 5)], [Tile(1, 2)], [Tile(2, 6)], [Tile(2, 3)]])
+    pos.equal_side = 1
+    pos.push(Move(Tile(2, 5)))                       # the leader: [2-5], its 5 toward his partner
+    assert pos.ends == (2, 5)
+    pos.push(Move(Tile(1, 2), 2))                    # the second player: on the leader's 2, end 1
+    assert pos.ends == (1, 5) and [pos.equal_end(s) for s in range(4)] == [1, 1, 2, 2]
+    (rep,) = replay_record(read(RECORDS / "whist-equal-ends.dom"))
+    assert rep.valid and [d.code for d in rep.diagnostics if d.severity != "info"] == []
+    d15 = rep.steps[2]
+    assert d15.ends_before == (1, 1) and d15.ends_after == (1, 5)            # D's [1-5] on his end 2
+    from analyzer.analysis import analyze
+    (analysis,) = analyze(read(RECORDS / "whist-equal-ends.dom"))     # the end named is no other decision
+    d15 = next(d for d in analysis.decisions if d.player == "D")
+    assert d15.played == "[1-5]@1>2" and [a.move for a in d15.alternatives if a.played] == ["[1-5]@1"]
+    # unrecorded ends follow the same rule: the line without >N is the same
+    text = (RECORDS / "whist-equal-ends.dom").read_text()
+    (bare,) = replay_record(parse(text.replace(">2", "")))
+    assert [s.ends_after for s in bare.steps] == [s.ends_after for s in rep.steps]
+    assert [s.ends_after for s in replay_record(parse(text.replace(">2", "").replace('"whist"', '"partnership"')
+                                                      .replace("A/C 16", "A/C 46")))[0].steps][2] == (5, 1)
+    # D's [1-5] on end 1: laid against §6, but A has moved since, so it stands (§8)
+    (wrong,) = replay_record(parse(text.replace("D [1-5]>2", "D [1-5]>1")))
+    (err,) = [d for d in wrong.diagnostics if d.code == "equal-ends"]
+    assert err.severity == "warning" and "end 2" in err.message and wrong.steps[2].ends_after == (5, 1)
+    assert wrong.result == rep.result                                       # the game is the same
+    # as the last entry nobody has moved since: it must be taken back
+    rep = whist("", "1. B [1-1] C pass D [1-5]>1")
+    assert [(d.code, d.severity) for d in rep.errors] == [("equal-ends", "error")]
+    assert [d.code for d in whist("", "1. B [1-1] C pass D [1-5]>3 A [1-4]").errors] == ["bad-arm"]
+    assert [d.code for d in whist("", "1. B [1-1] C pass D [1-5]>2\n2. A [1-4]>2").errors] == ["end-mismatch"]
+    # the other reading: a double lead lies lengthwise, its ends toward the opponents (C: end 1, A: end 2);
+    # the leader B and his partner D take the end on their right: D end 1, B end 2
+    (other,) = replay_record(parse(text.replace('[Variant "whist"]', '[Variant "whist"]\n[Rules "double-lead=lengthwise"]')))
+    assert [d.message.split(":")[0] for d in other.diagnostics if d.code == "equal-ends"] == ["both ends show 1",
+                                                                                              "both ends show 4"]

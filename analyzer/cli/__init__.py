@@ -451,7 +451,7 @@ def _print_replays(reps: list[Replay], view: str | None = None) -> None:
             entry = step.entry
             what = entry_text(entry)
             if step.move is not None and step.move.arm is not None:
-                what += f" on arm {step.move.arm}"
+                what += f" on {'end' if rep.variant.layout == 'line' else 'arm'} {step.move.arm}"
             elif step.move is not None and step.move.end is not None and not entry.draw:
                 what += f" on the {step.move.end}"
             if entry.annotation:
@@ -774,14 +774,15 @@ def tournament(file):
     problems = check_tournament(t)
     for d in problems:
         click.echo(f"  {d}")
+    errors = [d for d in problems if d.severity == "error"]
     click.echo(f"{file}: {t.tags.get('Scheme', '?')} scheme, {len(t.rounds())} rounds: "
-               + ("agrees with its scheme" if not problems else f"{len(problems)} errors"))
+               + ("agrees with its scheme" if not errors else f"{len(errors)} errors"))
     scores = tallies(t)
     for place, name, total in standings(t):
         number = next((p for p in scores if t.name(p) == name), None)
         rounds = " ".join(f"{v:+d}" for v in scores.get(number, []))
         click.echo(f"  {place:>2}. {name:<12} {total:+5d}   ({rounds})")
-    if problems:
+    if errors:
         sys.exit(1)
 
 

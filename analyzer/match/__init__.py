@@ -114,7 +114,7 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
     # the seats of the last game, by name, in this game's order
     seats = frozenset(names.index(prev.players[s]) for s in req.seats
                       if s < len(prev.players) and prev.players[s] in names)
-    return LeadRequirement(seats, req.holder_of, req.tile, req.reason)
+    return replace(req, seats=seats)
 
 
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:
@@ -138,7 +138,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     draw: SeatDraw | None = None         # Domino Whist: the tiles drawn for the seats (SeatDraw tag)
     draw_problem: Diagnostic | None = None
     further: LeadRequirement | None = None
-    progression = chosen.option("progression") == "yes" and chosen.people == 4
+    progression = chosen.option("progression") == "yes" and chosen.people in (4, 5)
     part = 1                             # the match's place in a progression (Domino Whist §12)
     for k, game in enumerate(games):
         names = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
@@ -154,8 +154,10 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                 part += 1                # the next match of the progression: the same draw, new partners
                 if last is not None and seated:
                     nxt = next_requirement(chosen, last, ended, names)
-                    further = LeadRequirement(nxt.seats, reason="§12: the player who would lead the next game "
-                                              "keeps his place and leads the first game of the next match")
+                    # five: when he pauses this match the text does not say who leads (anyone may)
+                    further = LeadRequirement(nxt.seats or None, reason="§12: the player who would lead the next "
+                                              "game keeps his place and leads the first game of the next match"
+                                              if nxt.seats else "")
             else:
                 draw, part = None, 1     # a further match draws for its seats again
                 if first_leader in names and seated:
@@ -234,6 +236,8 @@ def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, dra
             or variant.seating.sides != 2 or last is None or len(last.players) != variant.players):
         return None
     sides = [tuple(last.players[p] for p in variant.seating.members(side)) for side in (0, 1)]
+    if draw is not None and draw.progression:         # a progression's match is one of two pairs (§9)
+        return settlement(s.scores, s.winner, tuple(sides), 4)
     if draw is not None and variant.people > 4:       # five or six: the teams, not only who played last
         high, low = draw.teams()
         sides = [high, low] if sides[0][0] in high else [low, high]
@@ -248,7 +252,8 @@ def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnosti
     """The SeatDraw tag read (None and the problem when it cannot be)."""
     where = game.tag_pos.get("SeatDraw", game.pos)
     try:
-        draw = SeatDraw.parse(game.tags["SeatDraw"], variant.option("seat-lead", "highest"))
+        draw = SeatDraw.parse(game.tags["SeatDraw"], variant.option("seat-lead", "highest"),
+                              variant.option("progression") == "yes" and variant.people in (4, 5))
     except ValueError as exc:
         return None, Diagnostic("error", "bad-seat-draw", str(exc), where.line or None, where.column or None)
     if len(draw.tiles) != variant.people:
@@ -268,9 +273,13 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     if strangers:
         return [_diag(rep, "bad-seat-draw", f"{', '.join(strangers)} drew no tile in the SeatDraw tag "
                       f"({', '.join(draw.names)})", "Players")]
-    out_now = draw.sitting_out(number)
+    out_now = draw.sitting_out(number, part)
     wrong = [p for p in out_now if p in players]
-    if wrong:
+    if wrong and draw.progression:
+        pairs = " vs ".join("-".join(pair) for pair in draw.teams(part))
+        out.append(_diag(rep, "sit-out", f"{out_now[0]} pauses match {part} of the progression (§12, five players: "
+                         f"{pairs}), but plays", "Players", expected=list(out_now)))
+    elif wrong:
         high, low = draw.teams()
         out.append(_diag(rep, "sit-out", f"{' and '.join(out_now)} sit{'s' * (len(out_now) == 1)} out game {number} "
                          f"of the match (§10/§11: the tiles drawn decide who pauses in turn; the high team "
@@ -324,6 +333,9 @@ def _choose_leader(variant: Variant, hands: list[list[Tile]], req: LeadRequireme
         for s, h in enumerate(hands):
             if req.holder_of in h:
                 return s
+        best = variant.opening.highest([set(h) for h in hands]) if req.or_highest else None
+        if best is not None:
+            return best[0]
     if variant.opening.highest_double or (variant.opening.first_highest and req is None):
         best = variant.opening.highest([set(h) for h in hands])
         if best is not None:

@@ -6,9 +6,12 @@ A tournament file is plain text::
     [Event "Club evening"]
     [Scheme "8"]                       4, 5, 8 or 12: the tables of §12; movement: §13
     [Names "1 Anna, 2 Bert, 3 Carl"]    optional
+    [Pairs "mixed"]                     optional, 8 or 12: §12's mixed pairs (the first 4 or 6 rounds)
+    [Ladies "2, 4, 6, 8"]               optional with mixed pairs: the ladies (even numbers)
+    [Partners "redraw"]                 optional, movement: §13's partners drawn before each match
     round 1
     table 1: 1-6 vs 2-5 45 80          the pairs (player numbers) and each pair's bad points
-    table 2: 3-8 vs 4-7 101 60
+    table 2: 3-8 vs 4-7 101 60 drew 3 [6-6], 8 [5-6], 4 [0-1], 7 [2-3]     the tiles drawn (redraw)
 
 Each table's match is won by the pair with fewer bad points (§9); a player's tally for a round is
 the difference, won or lost (§9: "Jeder Spieler der verlierenden Partei zahlt an einen der Gewinner
@@ -19,8 +22,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
+from ..rules.matchplay import PROGRESSION_FIVE, draw_rank
+from ..tiles import Tile
 
-__all__ = ["SCHEMES", "Table", "Tournament", "parse_tournament", "check_tournament", "tallies", "standings"]
+__all__ = ["SCHEMES", "Table", "Tournament", "parse_tournament", "check_tournament", "tallies", "standings",
+           "redrawn_pairs"]
 
 Pair = tuple[int, int]
 
@@ -40,7 +46,7 @@ def _rounds(text: str) -> tuple[tuple[tuple[Pair, Pair], ...], ...]:
 # The schemes printed in §12, round by round, table by table (player numbers as on the tallies).
 SCHEMES = {
     4: _rounds("1-2/3-4; 1-3/2-4; 1-4/2-3"),
-    5: _rounds("1-2/3-4; 1-5/2-3; 1-4/2-5; 1-3/4-5; 2-4/3-5"),
+    5: tuple((pairs,) for pairs in PROGRESSION_FIVE),
     8: _rounds("1-6/2-5 3-8/4-7; 2-3/5-8 1-4/6-7; 1-8/3-6 2-7/4-5; 1-2/3-4 5-6/7-8; "
                "1-7/2-8 3-5/4-6; 2-6/3-7 1-5/4-8; 2-4/6-8 1-3/5-7"),
     12: _rounds("1-2/3-4 5-6/7-8 9-10/11-12; 3-6/7-10 1-4/9-12 2-11/5-8; 4-11/7-12 2-9/3-8 1-6/5-10; "
@@ -49,6 +55,8 @@ SCHEMES = {
                 "6-8/9-11 2-4/10-12 1-3/5-7; 1-9/7-11 2-10/3-5 4-6/8-12"),
 }
 MOVEMENT_ROUNDS = 4         # §13: "Es werden vier Runden gespielt."
+MIXED_ROUNDS = {8: 4, 12: 6}  # §12: "Bei acht Teilnehmern werden nur die ersten vier, bei zwölf die ersten sechs
+                              #  Runden des obigen Spielplans gespielt."
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,7 @@ class Table:
     pairs: tuple[Pair, Pair]
     points: tuple[int, int] | None
     line: int
+    drew: tuple[tuple[int, Tile], ...] = ()    # §13 re-draw: the tile each player at the table drew
 
     @property
     def winner(self) -> int | None:
@@ -95,7 +104,23 @@ class Tournament:
 
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
 _ROUND = re.compile(r"^round\s+(\d+)\s*$", re.I)
-_TABLE = re.compile(r"^table\s+(\d+)\s*:\s*(\d+)\s*-\s*(\d+)\s+vs\.?\s+(\d+)\s*-\s*(\d+)(?:\s+(\d+)\s+(\d+))?\s*$", re.I)
+_TABLE = re.compile(r"^table\s+(\d+)\s*:\s*(\d+)\s*-\s*(\d+)\s+vs\.?\s+(\d+)\s*-\s*(\d+)(?:\s+(\d+)\s+(\d+))?"
+                    r"(?:\s+drew\s+(.*?))?\s*$", re.I)
+_DREW = re.compile(r"^(\d+)\s+(\[\d-\d\])$")
+
+
+def _drew(text: str) -> tuple[tuple[int, Tile], ...] | None:
+    """``"1 [6-6], 5 [4-4], ..."`` -> ((1, [6-6]), (5, [4-4]), ...); None when it cannot be read."""
+    out = []
+    for part in text.split(","):
+        m = _DREW.match(part.strip())
+        if not m:
+            return None
+        try:
+            out.append((int(m.group(1)), Tile.parse(m.group(2))))
+        except ValueError:
+            return None
+    return tuple(out)
 
 
 def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
@@ -113,8 +138,13 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
         elif (m := _TABLE.match(line)) and current is not None:
             a, b, c, d = (int(m.group(k)) for k in range(2, 6))
             points = (int(m.group(6)), int(m.group(7))) if m.group(6) else None
+            drew = _drew(m.group(8)) if m.group(8) else ()
+            if drew is None:
+                t.errors.append(Diagnostic("error", "tournament-syntax", f"cannot read the tiles drawn in {line!r}; "
+                                           "write \"drew 1 [6-6], 5 [4-4], 3 [0-1], 8 [2-3]\"", n, 1, source))
+                drew = ()
             t.tables.append(Table(current, int(m.group(1)), (tuple(sorted((a, b))), tuple(sorted((c, d)))),
-                                  points, n))
+                                  points, n, drew))
         else:
             t.errors.append(Diagnostic("error", "tournament-syntax", f"cannot read {line!r}; write \"round N\" "
                                        "and then \"table T: 1-6 vs 2-5 45 80\" (the pairs and their bad points)",
@@ -137,8 +167,11 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
             if len(table.players()) != 4 or seen & table.players():
                 err("tournament-seat", f"round {r}: a player sits twice (table {table.number})", table.line)
             seen |= table.players()
+    mixed = t.tags.get("Pairs", "").strip().lower() == "mixed"
     if scheme.isdigit() and int(scheme) in SCHEMES:
         plan = SCHEMES[int(scheme)]
+        if mixed:
+            plan = _check_mixed(t, int(scheme), err)
         if len(rounds) != len(plan):
             err("tournament-rounds", f"the scheme for {scheme} players has {len(plan)} rounds; the file has "
                 f"{len(rounds)}", None)
@@ -160,9 +193,80 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
         order = list(rounds)
         for before, after in zip(order, order[1:]):
             _check_movement(rounds[before], rounds[after], before, err)
+        redraw = t.tags.get("Partners", "").strip().lower()
+        if redraw in ("redraw", "redraw-fresh"):
+            _check_redraw(t, redraw == "redraw-fresh", out)
+        elif redraw:
+            err("tournament-syntax", "the Partners tag must be redraw (§13) or redraw-fresh", None)
     else:
         err("tournament-scheme", "the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13)", None)
+    if mixed and not (scheme.isdigit() and int(scheme) in MIXED_ROUNDS):
+        err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only", None)
     return out
+
+
+def _check_mixed(t: Tournament, n: int, err) -> tuple:
+    """§12, mixed pairs: "so ziehen die Damen die Karten mit den geraden Nummern, die Herren diejenigen mit
+    den ungeraden Nummern. Bei acht Teilnehmern werden nur die ersten vier, bei zwölf die ersten sechs
+    Runden des obigen Spielplans gespielt." The rounds to play, and every pair a lady and a man."""
+    ladies = t.tags.get("Ladies")
+    if ladies is not None:
+        named = {int(x) for x in re.findall(r"\d+", ladies)}
+        if named != set(range(2, n + 1, 2)):
+            err("tournament-mixed", f"§12: the ladies draw the even numbers (2 to {n}); the Ladies tag names "
+                f"{', '.join(map(str, sorted(named)))}", None)
+    for table in t.tables:
+        for a, b in table.pairs:
+            if a % 2 == b % 2:
+                err("tournament-mixed", f"round {table.round}, table {table.number}: {a}-{b} is no mixed pair "
+                    "(a lady holds an even number, a man an odd one)", table.line)
+    return SCHEMES[n][:MIXED_ROUNDS[n]] if n in MIXED_ROUNDS else SCHEMES[n]
+
+
+def redrawn_pairs(drew: dict[int, Tile], before: set[frozenset[int]], fresh: bool = False) -> tuple[Pair, Pair]:
+    """§13: the partnerships at a table from the tiles drawn before the match. "Hoch gegen Niedrig" (§3):
+    the two highest against the two lowest; "sollten dabei die Spieler mit ihren bisherigen oder früheren
+    Partnern zusammengeführt werden, so bildet der Teilnehmer, der den höchsten Stein gezogen hat, eine
+    Mannschaft mit demjenigen, der den dritthöchsten Stein gezogen hat." ``before``: the pairs that have
+    played together. ``fresh`` (the other reading): when that too joins earlier partners, the highest
+    partners the lowest if that pairs nobody again."""
+    r = sorted(drew, key=lambda p: draw_rank(drew[p]), reverse=True)
+    options = [(r[0], r[1]), (r[0], r[2])] + ([(r[0], r[3])] if fresh else [])
+
+    def split(mate: tuple[int, int]) -> tuple[Pair, Pair]:
+        rest = tuple(sorted(p for p in r if p not in mate))
+        return tuple(sorted(mate)), rest
+
+    for mate in options:
+        if not any(frozenset(pair) in before for pair in split(mate)):
+            return split(mate)
+    return split(options[1])
+
+
+def _check_redraw(t: Tournament, fresh: bool, out: list[Diagnostic]) -> None:
+    """Each table's pairs against the tiles its players drew (§13, partners changed after every round)."""
+    before: set[frozenset[int]] = set()
+    for r, tables in t.rounds().items():
+        for table in tables:
+            if not table.drew:
+                out.append(Diagnostic("warning", "tournament-draw", f"round {r}, table {table.number}: the "
+                                      "partners are drawn before each match (§13), but the tiles drawn are not "
+                                      "given (\"drew 1 [6-6], ...\"), so the pairs are not checked", table.line, 1,
+                                      t.source))
+                continue
+            drew = dict(table.drew)
+            if set(drew) != table.players() or len(set(drew.values())) != 4 or len(table.drew) != 4:
+                out.append(Diagnostic("error", "tournament-draw", f"round {r}, table {table.number}: the tiles "
+                                      f"drawn must be four different tiles, one for each player at the table "
+                                      f"({', '.join(map(str, sorted(table.players())))})", table.line, 1, t.source))
+                continue
+            want = redrawn_pairs(drew, before, fresh)
+            if set(want) != set(table.pairs):
+                out.append(Diagnostic("error", "tournament-partners", f"round {r}, table {table.number}: by the "
+                                      f"tiles drawn the pairs are {want[0][0]}-{want[0][1]} vs {want[1][0]}-{want[1][1]} "
+                                      "(§13: the highest partners the second, or the third when that would join "
+                                      "earlier partners)", table.line, 1, t.source))
+        before |= {frozenset(pair) for table in tables for pair in table.pairs}
 
 
 def _check_movement(before: list[Table], after: list[Table], r: int, err) -> None:

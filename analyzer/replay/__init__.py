@@ -325,8 +325,12 @@ class _Replayer:
         where = self.game.moves[0].pos if self.game.moves else self.game.pos
         if req.holder_of is not None:
             holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
+            held = req.holder_of
+            if holder is None and req.or_highest and all(self.whole[:len(self.players)]):
+                holder, held = op.highest(self.hands) or (None, held)   # it lies in the boneyard
+                req = replace(req, reason=f"{req.reason}; nobody holds it: the highest double dealt leads")
             if holder is not None and leader is not None and holder != leader:
-                out.append(self.diag("lead-player", f"{self.players[holder]} holds {req.holder_of} and must lead"
+                out.append(self.diag("lead-player", f"{self.players[holder]} holds {held} and must lead"
                                      f"{' it' if req.tile is not None else ''}"
                                      f"{' (' + req.reason + ')' if req.reason else ''}, not {self.players[leader]}",
                                      where, expected=self.players[holder]))
@@ -334,8 +338,8 @@ class _Replayer:
                 leader = holder
         seats = op.double_leaders(req.seats, self.hands, self.variant.seating) or req.seats
         if seats is not req.seats:
-            req = LeadRequirement(seats, req.holder_of, req.tile, req.reason + "; the hand opens with a double, "
-                                  "so a player of that side who holds one leads")
+            req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
+                          "that side who holds one leads")
         if req.seats is not None and leader is not None and leader not in req.seats:
             names = " or ".join(self.players[s] for s in sorted(req.seats) if s < len(self.players))
             out.append(self.diag("lead-player", f"{names} must lead this game ({req.reason}), not "
@@ -463,7 +467,7 @@ class _Replayer:
                         diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
                 verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                           stands=self.standing(moves, i, seat))
+                                           stands=self.standing(moves, i, seat), followed=self.followed(moves, i, seat))
                 candidates = list(verdict.moves)
                 errors += len(verdict.problems)
                 soft += sum(p.severity != "error" for p in verdict.problems)
@@ -552,10 +556,14 @@ class _Replayer:
         if not self.false_plays or not entry.is_play:
             return None
         stands = self.false_plays.get((entry.player, entry.tile))
-        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
-        if stands is None or later is None or self.seat_of.get(later.player) in (None, seat):
+        if stands is None or not self.followed(moves, i, seat):
             return None
         return stands
+
+    def followed(self, moves: list[MoveEntry], i: int, seat: int) -> bool:
+        """Whether the next player has moved after entry ``i`` (an entry by another player follows it)."""
+        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
+        return later is not None and self.seat_of.get(later.player) not in (None, seat)
 
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
         """With omitted passes: the pass the record leaves out before ``entry``, when the player to move

@@ -391,7 +391,7 @@ def _move_text(step) -> str:
     if not entry.is_play:
         return entry.text
     if step.move is not None and step.move.end is not None:
-        arm = f", arm {step.move.arm}" if step.move.arm is not None else ""
+        arm = f", {'arm' if step.arms else 'end'} {step.move.arm}" if step.move.arm is not None else ""
         return f"{entry.tile} on the {step.move.end}{arm}"
     if step.move is not None and step.ends_before is None:
         return f"{entry.tile} leads"

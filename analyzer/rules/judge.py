@@ -109,16 +109,17 @@ class Judge:
 
     # -- an entry ---------------------------------------------------------------------------
     def entry(self, pos: Position, tile: Tile | None, seat: int, *, draw: bool = False, end: int | None = None,
-              arm: int | None = None, stands: Move | None = None) -> Verdict:
+              arm: int | None = None, stands: Move | None = None, followed: bool = False) -> Verdict:
         """The verdict on one recorded entry by ``seat`` on his turn: a play of ``tile`` (on ``end``, on
         ``arm``), a pass (``tile`` None), or a draw (``draw``; ``tile`` None when the record does not say
         which). ``stands``: where the tile lies if it is a false play that stands (Domino Whist §8: the
-        next player has moved since), a ``Move`` with ``open``."""
+        next player has moved since), a ``Move`` with ``open``; ``followed``: the next player has moved
+        since (a placement against Domino Whist §6 then stands)."""
         if draw:
             return self.draw(pos, tile, seat)
         if tile is None:
             return self.pass_(pos, seat)
-        return self.play(pos, tile, seat, end, arm, stands)
+        return self.play(pos, tile, seat, end, arm, stands, followed)
 
     def pass_(self, pos: Position, seat: int) -> Verdict:
         """A pass: legal when the mover holds nothing that fits and may not draw."""
@@ -140,9 +141,9 @@ class Judge:
         return _OK_PASS
 
     def play(self, pos: Position, tile: Tile, seat: int, end: int | None = None, arm: int | None = None,
-             stands: Move | None = None) -> Verdict:
+             stands: Move | None = None, followed: bool = False) -> Verdict:
         """A play of ``tile``: every placement it may stand for (the ``end`` or ``arm`` the record
-        names, else every one that takes it)."""
+        names, else every one that takes it; on a line ``arm`` 1 or 2 names an end of the line)."""
         name = self.players[seat] if self.explain else ""
         bit = tile.bit
         if not bit & self.valid_mask:
@@ -195,7 +196,35 @@ class Judge:
                     "end-mismatch", lambda: f"{tile} cannot go on the {end}: the open ends are {pos.ends_text()}",
                     lambda: {"open_ends": list(pos.ends)}),))
             placements = stated
+        if arm is not None:
+            return self._line_end(pos, tile, seat, placements, arm, followed)
         return Verdict(tuple(placements))
+
+    def _line_end(self, pos: Position, tile: Tile, seat: int, placements: list[Move], arm: int, followed: bool
+                  ) -> Verdict:
+        """A play on a named end of the line (``>1``: the end the lead's lower half faces, ``>2``: the
+        other), and Domino Whist §6: "Zeigen beide Enden der Kette die gleiche Augenzahl, so muss ein
+        Spieler an dem Ende anlegen, das ihm näher bzw. zu seiner Rechten liegt" (``Position.equal_end``).
+        A tile on the other end is laid "regelwidrig" (§8): it stands once the next player has moved."""
+        if arm not in (1, 2):
+            return Verdict(tuple(placements), (self._problem(
+                "bad-arm", lambda: f">{arm} names no end of the line: >1 is the end the lead's lower half faces, "
+                ">2 the other", lambda: {"open_ends": list(pos.ends)}),))
+        number = pos.ends[arm - 1]
+        if not any(m.end == number for m in placements):
+            return Verdict(tuple(placements), (self._problem(
+                "end-mismatch", lambda: f"{tile} cannot go on end {arm} of the line: its open number is {number}",
+                lambda: {"open_ends": list(pos.ends)}),))
+        move = Move(tile, number, arm=arm)
+        rule = pos.equal_end(seat)
+        if not self.variant.equal_ends or pos.ends[0] != pos.ends[1] or arm == rule:
+            return Verdict((move,))
+        name = self.players[seat] if self.explain else ""
+        return Verdict((move,), (self._problem(
+            "equal-ends", lambda: f"both ends show {number}: {name} must lay {tile} on the end nearer him or to his "
+            f"right, end {rule} (§6), not end {arm}" + ("; the next player has moved, so it stands (§8)" if followed
+                                                        else ""),
+            lambda: {"expected": rule}, severity="warning" if followed else "error"),))
 
     def _false_play(self, pos: Position, tile: Tile, seat: int, stands: Move) -> Verdict:
         """Domino Whist §8: "Hat der nachfolgende Spieler bereits angelegt oder gepasst, so ist das

@@ -8,7 +8,11 @@ from fractions import Fraction
 from ..tiles import Tile
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
 
-__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement"]
+__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "PROGRESSION_FIVE"]
+
+# §12, five players: "so benötigt man fünf Runden, und jeder Spieler muss einmal pausieren" — the pairs of
+# each round (match) by player number, 1 the highest draw; the one not named pauses.
+PROGRESSION_FIVE = (((1, 2), (3, 4)), ((1, 5), (2, 3)), ((1, 4), (2, 5)), ((1, 3), (4, 5)), ((2, 4), (3, 5)))
 
 
 # -- match scoring --------------------------------------------------------------------------
@@ -40,8 +44,9 @@ class MatchScoring:
     one more), ``cutthroat`` (first to ``target`` wins provided someone still has 0; once everyone
     has won a game all reset), ``shutout`` (Chiva for three: the same without the reset). ``first_wins``: bonuses for the winners of the first games won by
     domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end.
-    ``draw_bonus`` (``cutthroat``): "wie beim Partnerspiel", a drawn game makes the next one worth a
-    point more. ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
+    ``draw_bonus`` (``straight``, ``cutthroat``, ``shutout``): a drawn game makes the next one worth a point
+    more (Jamaican: "dann bekommen sie zwei Punkte"; Cut Throat "wie beim Partnerspiel"; Chiva as the
+    Jamaican game, for two or three too). ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
     (the [6-6] holder, as at 0-0 in the partner game) or ``winner`` (the winner of the last game)."""
 
     target: int = 100
@@ -55,7 +60,7 @@ class MatchScoring:
     def worth(self, state: MatchState) -> int | None:
         """What the next game is worth in the match after drawn games, when that differs from the
         hand's own point (a Result tag may state either); None when drawn games add nothing."""
-        if self.kind == "straight" or (self.kind == "cutthroat" and self.draw_bonus):
+        if self.draw_bonus and self.kind in ("straight", "cutthroat", "shutout"):
             return 1 + state.pending
         return None
 
@@ -76,7 +81,7 @@ class MatchScoring:
         if self.kind == "straight":
             return self._straight(state, result, games, wins)
         if self.kind in ("cutthroat", "shutout"):
-            bonus = self.kind == "cutthroat" and self.draw_bonus
+            bonus = self.draw_bonus
             if result.winner is None:
                 pending = state.pending + 1 if bonus else 0
                 return replace(state, games=games, wins=tuple(wins), pending=pending,
@@ -132,8 +137,9 @@ class MatchScoring:
         sides = len(state.scores)
         scores = list(state.scores)
         if result.winner is None:
-            return MatchState(tuple(scores), tuple(wins), games, state.pending + 1, state.playoff,
-                              note=f"a draw: the next game is worth {state.pending + 2}")
+            pending = state.pending + 1 if self.draw_bonus else 0
+            return MatchState(tuple(scores), tuple(wins), games, pending, state.playoff,
+                              note=f"a draw: the next game is worth {pending + 1}" if self.draw_bonus else "")
         w = result.winner
         worth = 1 + state.pending
         if state.playoff:
@@ -155,7 +161,8 @@ class MatchScoring:
 
     def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
         """Who leads the next game when the match state decides it (``straight``; ``cutthroat``
-        played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner)."""
+        played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner; ``shutout``:
+        the winner of the last game that was won, with no points yet the [6-6] holder)."""
         if self.kind == "cutthroat" and state.games:
             if not any(state.scores) and (self.reset_lead == "six-six" or state.last is None):
                 return LeadRequirement(holder_of=SIX_SIX, reason="with every score at 0 the [6-6] holder leads")
@@ -163,13 +170,15 @@ class MatchScoring:
                 return LeadRequirement(frozenset(seating.members(state.last)),
                                        reason="the winner of the last game that was won leads")
             return None
-        if self.kind != "straight":
+        if self.kind not in ("straight", "shutout"):
             return None
         leading = [s for s, v in enumerate(state.scores) if v > 0]
+        if self.kind == "shutout" and leading and state.last is not None:
+            leading = [state.last]         # Chiva for three: the winner of the last game that was won
         if state.playoff or not leading:
             if state.playoff:
                 return None
-            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads")
+            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads", or_highest=True)
         return LeadRequirement(frozenset(seating.members(leading[0])),
                                reason="the side with points leads")
 
@@ -201,9 +210,10 @@ class SeatDraw:
 
     tiles: tuple[tuple[str, Tile], ...]
     lead: str = "highest"
+    progression: bool = False          # §12: the matches form a progression (four or five people)
 
     @classmethod
-    def parse(cls, text: str, lead: str = "highest") -> SeatDraw:
+    def parse(cls, text: str, lead: str = "highest", progression: bool = False) -> SeatDraw:
         """Read ``"A [6-1], B [4-3], ..."``; ValueError naming the part that cannot be read."""
         out = []
         for part in text.split(","):
@@ -219,7 +229,9 @@ class SeatDraw:
         tiles = [t for _, t in out]
         if len(set(tiles)) != len(tiles):
             raise ValueError("the SeatDraw tag names a tile twice; each person draws a different tile")
-        return cls(tuple(out), lead)
+        if len({n for n, _ in out}) != len(out):
+            raise ValueError("the SeatDraw tag names a person twice; each person draws one tile")
+        return cls(tuple(out), lead, progression)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -236,16 +248,25 @@ class SeatDraw:
         hohen Steine eine Partnerschaft gegen die beiden niedrigen Steine ... Nun bilden die Spieler,
         welche den höchsten und den dritthöchsten Stein gezogen haben, eine Partnerschaft ... In der
         dritten Partie spielen nun die Spieler, die den höchsten und den niedrigsten Stein gezogen haben,
-        gegen die beiden übrigen"), then again from the first."""
+        gegen die beiden übrigen"), then again from the first. Five in a progression: the pairs of the
+        ``part``-th round of the five-player scheme (``PROGRESSION_FIVE``), the draws numbered from the
+        highest, as the four-player scheme numbers them."""
         ranked = self.ranked()
+        if len(ranked) == 5 and self.progression:
+            pairs = PROGRESSION_FIVE[(part - 1) % 5]
+            return tuple(tuple(ranked[k - 1] for k in pair) for pair in pairs)
         if len(ranked) == 4:
             mate = ranked[1 + (part - 1) % 3]
             return (ranked[0], mate), tuple(n for n in ranked[1:] if n != mate)
         k = 3 if len(ranked) == 6 else 2
         return tuple(ranked[:k]), tuple(ranked[k:])
 
-    def sitting_out(self, game: int) -> tuple[str, ...]:
-        """Who sits out the ``game``-th game of the match (from 1)."""
+    def sitting_out(self, game: int, part: int = 1) -> tuple[str, ...]:
+        """Who sits out the ``game``-th game of the match (from 1); in a progression of five, the whole
+        ``part``-th match."""
+        if len(self.tiles) == 5 and self.progression:
+            seated = {n for pair in self.teams(part) for n in pair}
+            return tuple(n for n in self.ranked() if n not in seated)
         high, low = self.teams()
         if len(self.tiles) == 5:
             return (low[::-1][(game - 1) % 3],)

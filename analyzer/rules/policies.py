@@ -232,12 +232,15 @@ class LeadRequirement:
     """Who must lead a game of a match, as the previous games decide it.
 
     ``seats``: the players allowed to lead (None: anyone); ``holder_of``: the holder of this tile
-    leads; ``tile``: the lead must be this tile; ``reason``: the rule, for the messages."""
+    leads; ``tile``: the lead must be this tile; ``reason``: the rule, for the messages;
+    ``or_highest``: when no hand holds ``holder_of`` (it lies in a draw game's boneyard), the holder
+    of the highest double dealt leads instead."""
 
     seats: frozenset[int] | None = None
     holder_of: Tile | None = None
     tile: Tile | None = None
     reason: str = ""
+    or_highest: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +258,9 @@ class LeadPolicy:
     (Doscientos): the player who won it leads next. ``next_match``: ``right``: the first game of a
     further match is led by the player to the right of the previous match's first leader, with any
     tile (000). ``hand_over``: the player whose turn it is to lead may hand the lead to his partner,
-    who leads any tile (Doscientos, "wenn man sich vor dem Spiel darauf einigt")."""
+    who leads any tile (Doscientos, "wenn man sich vor dem Spiel darauf einigt"). ``blank``: what [0-0]
+    counts when the fewest pips choose the leader (Great Lakes with [0-0] worth 50: 50, as everywhere
+    pips are counted)."""
 
     next: str = "rotate"
     void_same: bool = True
@@ -263,6 +268,7 @@ class LeadPolicy:
     block: str = ""
     next_match: str = ""
     hand_over: bool = False
+    blank: int = 0                     # what [0-0] counts when the lowest pips choose the leader (Great Lakes)
 
     def further_match(self, first_leader: int, n: int) -> LeadRequirement | None:
         """Who leads the first game of a further match, given the seat that led the previous match's
@@ -307,7 +313,8 @@ class LeadPolicy:
             if self.tie == "match" and match_lead is not None:
                 return match_lead
             if self.tie == "six-six":
-                return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn block the [6-6] holder leads")
+                return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn game the [6-6] holder leads",
+                                       or_highest=True)
             if self.tie == "blocker" and prev.termination == "blocked":
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             return LeadRequirement()
@@ -317,6 +324,7 @@ class LeadPolicy:
         if self.next == "winner-lowest":
             if prev.termination == "domino":
                 return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
+            facts = counted(facts, self.blank) if facts is not None else None
             if self.block == "last-or-right" and facts is not None and not prev.note:
                 a, b = prev.seat, (prev.seat + 1) % n
                 won = a if facts.pips[a] < facts.pips[b] else b
@@ -333,6 +341,15 @@ class LeadPolicy:
 
 
 # -- a blocked hand -------------------------------------------------------------------------
+def counted(facts: HandFacts, blank: int) -> HandFacts:
+    """The facts with [0-0] counting ``blank`` in the hand that holds it (Great Lakes: "[0-0] 50 Punkte
+    zählt und nicht null Punkte"); unchanged when ``blank`` is 0 or the hands are not known."""
+    if not blank or facts.hands is None:
+        return facts
+    return replace(facts, pips=tuple(p + (blank if _held(h, DOUBLE_BLANK) else 0)
+                                     for p, h in zip(facts.pips, facts.hands)))
+
+
 def _team_totals(pips: Sequence[int], seating: Seating) -> list[int]:
     totals = [0] * seating.sides
     for seat, p in enumerate(pips):
@@ -378,8 +395,7 @@ class BlockDecider:
         if facts.hands is None or not (self.doubles_once or self.blank):
             return facts
         if self.blank:
-            pips = tuple(p + (self.blank if _held(h, DOUBLE_BLANK) else 0) for p, h in zip(facts.pips, facts.hands))
-            return replace(facts, pips=pips)
+            return counted(facts, self.blank)
         from ..position import tiles_of
         pips = tuple(sum(t.high if t.is_double else t.pips for t in tiles_of(h, 12)) for h in facts.hands)
         return replace(facts, pips=pips)

@@ -42,6 +42,7 @@ class Variant:
     end: End = End.ONE                # ONE: a hand ends when a player is out; PAIR: both of a pair
     table: int = 0                    # people in the match when more than play a hand (whist 5/6)
     irregularities: str = ""          # "whist": report §8 of Domino Whist under its rule names
+    equal_ends: str = ""              # Domino Whist §6 on equal ends: "crosswise" or "lengthwise" (double lead)
     drawing: Drawing | None = None    # a draw game: how players take tiles from the boneyard
     turns: Turns = Turns.ONE          # ONE: one play a turn; RUN: a player plays while he can (Hungarian)
     play: PlayScoring | None = None   # points scored during play, from the open ends (All Fives)
@@ -162,7 +163,7 @@ class Variant:
                 notes.append(f"[0-0] counts {s.blank} when the search passes the tiles left in each hand")
             if s.count in ("game", "milo"):
                 notes.append("a hand is worth a fixed number of points, so the values only say who wins")
-        if self.match.first_wins or self.match.kind in ("straight", "cutthroat", "games"):
+        if self.match.first_wins or self.match.kind in ("straight", "cutthroat", "shutout", "games"):
             notes.append("values are the hand's own score; match bonuses and resets are not part of them")
         if self.end == "pair":
             notes.append("the hand goes on until both players of a pair are out")
@@ -231,12 +232,13 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         target = 10
     lead_tie = {"draw": "six-six", "last": "blocker"}.get(o["tie"], "")
     first = None if o["first"] == "draw" else SIX_SIX
+    blank = int(o["blank"]) if o["blank-count"] == "everywhere" else 0
     return dict(
         seating=Seating.partners(),
         dealing=Dealing(7, 6, (), int(o["redeal"]), _yes(o["must-redeal"])),
         opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
                         double=o["open"] == "double"),
-        block=_standard_block(o["block"], o["tie"], int(o["blank"]) if o["blank-count"] == "everywhere" else 0),
+        block=_standard_block(o["block"], o["tie"], blank),
         scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
                          capicu=100 if _yes(o["capicu"]) else 0,
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
@@ -245,7 +247,8 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else ()),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
                          "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] != "team" else "",
-                        next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"])),
+                        next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"]),
+                        blank=blank),
     )
 
 
@@ -295,7 +298,8 @@ PARTNERSHIP = Family(
         OptionSpec("min-games", "5", "with match=games: the games the losers must have won, else the match "
                    "is drawn", kind="int"),
         OptionSpec("blank-count", "everywhere", "with blank=50: [0-0] counts 50 wherever pips are counted, also "
-                   "when a block is decided (everywhere), or only in the winners' score (score)",
+                   "when a block is decided and when the fewest pips choose the next leader (everywhere), or "
+                   "only in the winners' score (score)",
                    values=("everywhere", "score")),
         OptionSpec("hand-over", "no", "Doscientos: the player whose turn it is to lead may hand the lead to his "
                    "partner, who leads any tile; the record says so with the tag LeadFrom (the giver)",
@@ -322,8 +326,9 @@ def _build_whist(o: dict[str, str], given: set[str]) -> dict:
     else:
         scoring, match, block = HandScoring("all"), MatchScoring(target), BlockDecider("team", "replay")
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=None), block=block,
-                scoring=scoring, match=match, lead=LeadPolicy("rotate" if people == 4 else "any", True),
-                table=people if people != 4 else 0, irregularities="whist")
+                scoring=scoring, match=match,
+                lead=LeadPolicy("rotate" if people == 4 or (people == 5 and _yes(o["progression"])) else "any", True),
+                table=people if people != 4 else 0, irregularities="whist", equal_ends=o["double-lead"])
 
 
 WHIST = Family(
@@ -340,9 +345,14 @@ WHIST = Family(
                    "out in turn", kind="int", values=("4", "5", "6")),
         OptionSpec("seat-lead", "highest", "with the SeatDraw tag (§3): the highest tile drawn leads the first "
                    "game, or (after-highest, as the whist cut) the player after him", values=("highest", "after-highest")),
-        OptionSpec("progression", "no", "§12, four players with the SeatDraw tag: the matches of the record form "
-                   "a progression: the highest draw partners the second, then the third, then the lowest, and the "
-                   "player who would lead next keeps the lead", kind="bool"),
+        OptionSpec("progression", "no", "§12, four or five players with the SeatDraw tag: the matches of the "
+                   "record form a progression: four: the highest draw partners the second, then the third, then the "
+                   "lowest; five: the five rounds of the scheme, one pausing each match; the player who would lead "
+                   "next keeps the lead", kind="bool"),
+        OptionSpec("double-lead", "crosswise", "§6, both ends equal: a tile goes on the end nearer its player, or to "
+                   "his right; a double lead lies across the line, which runs from the leader to his partner as after "
+                   "a single lead (crosswise), or its ends are the line's, toward the opponents (lengthwise)",
+                   values=("crosswise", "lengthwise")),
     ),
     _build_whist,
     aliases=("domino-whist", "dominowhist", "caribbean-200"),
@@ -355,7 +365,7 @@ def _build_jamaican(o: dict[str, str], given: set[str]) -> dict:
     return dict(seating=Seating.partners(),
                 opening=Opening(first_game_tile=SIX_SIX, holder_only=o["mode"] == "informal"),
                 block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "straight", playoff=_yes(o["playoff"])),
+                match=MatchScoring(int(o["target"]), "straight", playoff=_yes(o["playoff"]), draw_bonus=True),
                 lead=LeadPolicy("match", True))
 
 
@@ -382,11 +392,12 @@ def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
         return dict(seating=Seating.individual(n), dealing=Dealing(7), drawing=Drawing("until", 0),
                     opening=Opening(first_game_tile=None, first_highest=True), block=BlockRule(),
                     scoring=PointScoring("game"),
-                    match=MatchScoring(int(o["target"]), "shutout" if n == 3 else "straight"),
-                    lead=LeadPolicy("winner-lowest", True))
+                    match=MatchScoring(int(o["target"]), "shutout" if n == 3 else "straight",
+                                       draw_bonus=_yes(o["draw-worth"])),
+                    lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=SIX_SIX),
                 block=BlockRule(), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "straight"),
+                match=MatchScoring(int(o["target"]), "straight", draw_bonus=_yes(o["draw-worth"])),
                 lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
 
 
@@ -400,9 +411,12 @@ CHIVA = Family(
      OptionSpec("players", "4", "4 (partners), or 2 or 3 each for himself, 7 tiles each, drawing from the "
                 "boneyard until he can play or it is empty; default: as many as the record names",
                 kind="int", values=("4", "2", "3")),
-     OptionSpec("draw-lead", "six-six", "four players: after a drawn game the [6-6] holder leads, or (jamaican) "
-                "as in the Jamaican partner game: the side with points, at 0-0 the [6-6] holder",
-                values=("six-six", "jamaican"))),
+     OptionSpec("draw-lead", "six-six", "after a drawn game the [6-6] holder leads (2 or 3 players: when it lies "
+                "in the boneyard, the holder of the highest double dealt), or (jamaican) as in the Jamaican partner "
+                "game: the side with points (3 players: the winner of the last game won), with none the [6-6] "
+                "holder", values=("six-six", "jamaican")),
+     OptionSpec("draw-worth", "yes", "a drawn game makes the next one worth a point more, as in the Jamaican game "
+                "(for two or three too); no: a drawn game changes nothing", kind="bool")),
     _build_chiva,
     aliases=("shutout",),
 )
