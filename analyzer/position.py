@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Iterable, Sequence
 
 from .tiles import PASS, Move, Tile, tile_set
@@ -14,6 +15,26 @@ def mask_of(tiles: Iterable[Tile]) -> int:
     for t in tiles:
         m |= t.bit
     return m
+
+
+@cache
+def number_masks(max_pip: int) -> tuple[int, ...]:
+    """For each number n of the double-``max_pip`` set, the mask of every tile carrying n."""
+    tiles = tile_set(max_pip)
+    return tuple(mask_of(t for t in tiles if t.matches(n)) for n in range(max_pip + 1))
+
+
+_PLACED: dict[tuple[int, int | None], Move] = {}
+
+
+def placed(tile: Tile, end: int | None) -> Move:
+    """The move laying ``tile`` on ``end`` (moves are values: each is made once, as a value
+    type's constructor is slow; the tiles of a set and their numbers bound how many there are)."""
+    key = (tile.bit, end)
+    move = _PLACED.get(key)
+    if move is None:
+        move = _PLACED[key] = Move(tile, end)
+    return move
 
 
 def tiles_of(mask: int, max_pip: int = 6) -> list[Tile]:
@@ -82,8 +103,7 @@ class Position:
         self.opening = mask_of(opening)
         self.history: list[tuple] = []
         self.equal_side = 0        # Domino Whist §6 (1; 2: a double lead lies lengthwise), see equal_end
-        # _match[n]: mask of every tile carrying the number n
-        self._match = [mask_of(t for t in self.tiles if t.matches(n)) for n in range(max_pip + 1)]
+        self._match = number_masks(max_pip)
 
     # -- queries ---------------------------------------------------------------------------
     def copy(self) -> Position:
@@ -112,13 +132,13 @@ class Position:
     def placements(self, tile: Tile) -> list[Move]:
         """Every way to play ``tile`` now: two moves when it fits both ends with different numbers."""
         if self.ends is None:
-            return [Move(tile, None)] if self.fits(tile) else []
+            return [placed(tile, None)] if self.fits(tile) else []
         a, b = self.ends
         out = []
         if tile.matches(a):
-            out.append(Move(tile, a))
+            out.append(placed(tile, a))
         if b != a and tile.matches(b):
-            out.append(Move(tile, b))
+            out.append(placed(tile, b))
         return out
 
     def canonical(self, move: Move) -> Move:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .diagnostics import Diagnostic
 from .tiles import Tile
@@ -45,6 +46,7 @@ class MoveEntry:
     claim: int | None = None
     muggins: int | None = None
     arm: int | None = None              # the arm of a layout with more than two ends (``[0-3]>2``)
+    comment_pos: Span = field(default=NOWHERE, compare=False)   # where the comment starts
 
     @property
     def is_pass(self) -> bool:
@@ -101,6 +103,10 @@ class StatedResult:
     @classmethod
     def parse(cls, text: str) -> StatedResult | None:
         """Read a Result tag; None for ``*`` or an empty tag; ValueError for anything else."""
+        return _stated_result(cls, text)
+
+    @classmethod
+    def _parse(cls, text: str) -> StatedResult | None:
         if text.strip() in ("", "*", "?"):
             return None
         m = _RESULT_RE.match(text)
@@ -122,6 +128,12 @@ class StatedResult:
         return f"{head} {self.termination}" if self.termination else head
 
 
+@lru_cache(maxsize=1024)
+def _stated_result(cls, text: str) -> StatedResult | None:
+    """``StatedResult.parse``, each text read once (a result is a value)."""
+    return cls._parse(text)
+
+
 @dataclass
 class Game:
     """One game (hand) of a record."""
@@ -136,6 +148,8 @@ class Game:
     remark_pos: Span = field(default=NOWHERE, compare=False)   # where the closing remark starts
     pos: Span = field(default=NOWHERE, compare=False)
     tag_pos: dict[str, Span] = field(default_factory=dict, compare=False)
+    comment_pos: tuple[Span, ...] = field(default=(), compare=False)   # where each of ``comments`` starts
+    table_pos: Span = field(default=NOWHERE, compare=False)    # where a table's header row starts
 
     def hand_of(self, player: str) -> HandEntry | None:
         for hand in self.hands:

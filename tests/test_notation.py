@@ -391,12 +391,12 @@ def test_a_failing_rule_is_reported_where_it_stands_and_the_other_games_are_kept
     from analyzer.notation.reader import RecordTransformer
 
     def broken(self, *args):
-        raise ValueError("no such tile")
+        raise ValueError("no such hand")
 
-    monkeypatch.setattr(RecordTransformer, "bad_tile", broken)
-    record = parse("A: [1-1]\n1. A [1-1]\nB: [x]\n1. B pass\nC: ?\n1. C pass")
+    monkeypatch.setattr(RecordTransformer, "unknown", broken)
+    record = parse("A: [1-1]\n1. A [1-1]\nB: ?\n1. B pass\nC: [2-2]\n1. C pass")
     (error,) = record.errors
-    assert (error.code, error.message, error.line) == ("notation", "no such tile", 3)
+    assert (error.code, error.message, error.line) == ("notation", "no such hand", 3)
     assert [g.players for g in record.games] == [("A",), ("C",)]
 
 
@@ -437,15 +437,21 @@ def test_random_text_never_raises(text):
     _check(parse(text))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_mutated_records_never_raise(data):
+def mutated_record(data) -> str:
+    """A file of records/ cut and spliced with pieces of the notation a few times."""
     path = data.draw(st.sampled_from(sorted(RECORDS.iterdir())))
     text = path.read_text(encoding="utf-8")
     for _ in range(data.draw(st.integers(1, 6))):
         at = data.draw(st.integers(0, len(text)))
         cut = data.draw(st.integers(0, 8))
         text = text[:at] + "".join(data.draw(st.lists(PIECES, max_size=3))) + text[at + cut:]
+    return text
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_records_never_raise(data):
+    text = mutated_record(data)
     record = parse(text)
     _check(record)
     again = parse(write(record))        # whatever was read can be written and read back
@@ -504,3 +510,50 @@ def test_a_repaired_table_is_written_as_the_table_it_was():
     best = repair(slipped.games[0]).best
     assert best is not None and best.game == original
     assert write(replace(slipped, games=[best.game])) == text
+
+
+# ---- the record lexer reads as lark's contextual lexer does ---------------------------------------
+
+@pytest.fixture(scope="module")
+def lark_lexed():
+    """``parse`` with lark's own contextual lexer instead of the record lexer (the reference)."""
+    from lark import Lark
+
+    from analyzer.notation import reader
+
+    reference = Lark(reader.grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
+                     transformer=reader.RecordTransformer())
+
+    def read_with_lark(text: str) -> Record:
+        own = reader.parser
+        reader.parser = lambda: reference
+        try:
+            return parse(text)
+        finally:
+            reader.parser = own
+    return read_with_lark
+
+
+def _same_reading(text: str, read_with_lark) -> None:
+    ours, theirs = parse(text), read_with_lark(text)
+    assert ours.errors == theirs.errors          # codes, messages, lines, columns, carets
+    assert ours == theirs
+    for a, b in zip(ours.games, theirs.games):  # and every position (records compare without them)
+        assert (a.pos, a.tag_pos, a.comment_pos, a.table_pos) == (b.pos, b.tag_pos, b.comment_pos, b.table_pos)
+        assert [(m.pos, m.comment_pos) for m in a.moves] == [(m.pos, m.comment_pos) for m in b.moves]
+        assert [(h.pos, h.tile_pos) for h in a.hands] == [(h.pos, h.tile_pos) for h in b.hands]
+
+
+def test_the_record_lexer_reads_every_record_file_as_lark_does(lark_lexed):
+    for path in sorted(RECORDS.iterdir()):
+        _same_reading(path.read_text(encoding="utf-8"), lark_lexed)
+    _same_reading("", lark_lexed)
+    _same_reading("  \n\t ", lark_lexed)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_record_lexer_reads_mutated_records_and_random_text_as_lark_does(lark_lexed, data):
+    _same_reading(mutated_record(data), lark_lexed)
+    _same_reading(data.draw(st.text(max_size=80)), lark_lexed)
+    _same_reading("".join(data.draw(st.lists(PIECES, max_size=30))), lark_lexed)

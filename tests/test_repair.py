@@ -438,6 +438,51 @@ def test_cli_write_repaired_leaves_the_input_alone(tmp_path):
     assert refused.exit_code == 2 and source.read_text() == before
 
 
+# the book's second example deal (records/seed2-table.txt, valid) as the writer lays a table out,
+# with comments in every place a table has: above the tags, under them, above the header row, on it,
+# between it and the first row, in a cell, on a line of their own between rows and under the last one
+COMMENTED_TABLE = """\
+{The second example deal of INTERNATIONAL DOMINOES, copied by hand}
+[Event "INTERNATIONAL DOMINOES, example deal"]
+[Variant "partnership"]
+[Result "A/C 46 blocked"]
+{the deal as the book prints it}
+
+A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [5-6]
+B: [0-0] [0-1] [0-6] [1-1] [1-6] [2-3] [2-6]
+C: [0-2] [2-4] [2-5] [3-3] [3-6] [4-5] [4-6]
+D: [0-3] [0-4] [1-2] [1-5] [3-5] [5-5] [6-6]
+
+{B leads his double}
+Round  A      B      C      D {the columns in play order}
+{one row a round}
+1      ----   [1-1]  pass   [1-5]
+2      [1-4]  pass   [4-5]  [0-4]
+3      [0-5]  pass   [2-5] {C keeps his [3-6]}  [1-2]
+{B has passed twice}
+4      [4-4]  [0-1]  [0-2]  pass
+5      [2-2]  [2-6]  [4-6]  pass
+6      [3-4]  [2-3]  [2-4]  Das Spiel ist gesperrt!
+{nobody can play}
+"""
+
+
+@pytest.mark.parametrize("slip", [
+    ("4      [4-4]  [0-1]  [0-2]  pass\n", "4      [4-4]  [0-1]  [0-3]  pass\n"),     # a wrong tile
+    ("2      [1-4]  pass   [4-5]  [0-4]\n", ""),                                     # a dropped row
+])
+def test_write_repaired_gives_back_the_table_with_its_comments_where_they_were(tmp_path, slip):
+    runner, main = _cli()
+    (game,) = parse(COMMENTED_TABLE).games
+    assert replay(game).valid and len(game.comments) == 5 and sum(bool(m.comment) for m in game.moves) == 3
+    source, out = tmp_path / "slipped.txt", tmp_path / "repaired.txt"
+    assert COMMENTED_TABLE.count(slip[0]) == 1
+    source.write_text(COMMENTED_TABLE.replace(*slip))
+    result = runner.invoke(main, ["validate", "--repair", "--write-repaired", str(out), str(source)])
+    assert result.exit_code == 1 and "with 1 repaired game" in result.output, result.output
+    assert out.read_text() == COMMENTED_TABLE
+
+
 def test_a_match_game_hands_its_lead_rule_to_the_repair():
     # Quinientos: "the winner of the last game leads"; the match decides it, and --repair must know it
     reps = replay_record(read(RECORDS / "match-quinientos.dom"))

@@ -11,7 +11,7 @@ from ..position import Position
 from ..replay import Replay
 from ..match import replay_record
 from ..rules import HandFacts, Seating, Variant
-from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_order
+from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, arms_note, revealed, revealed_order
 from ..search.block import Solver, SolverError, core_note
 from ..search.core import TABLE_MB
 from ..tiles import Move
@@ -198,7 +198,9 @@ def int_solver_plays(variant: Variant) -> bool:
 
 def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB):
     """The int solver for a two-ended block game, else the general search over the position."""
-    return Solver(rules, table_mb=table_mb, node_limit=node_limit) if fast else TreeSearch(rules, node_limit)
+    if fast:
+        return Solver(rules, table_mb=table_mb, node_limit=node_limit)
+    return TreeSearch(rules, node_limit, table_mb)
 
 
 def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
@@ -223,7 +225,8 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     well as the general search) may visit for the values of one decision before the analysis stops
     and says so (default ``analyzer.search.NODE_LIMIT``).
     ``progress`` is called with 1 for every move of the record whose position has been valued.
-    ``table_mb``: the memory the int solver's transposition table may take (``analyzer.search.TABLE_MB``).
+    ``table_mb``: the memory the transposition table of the int solver (or of the compiled search over
+    arms) may take (``analyzer.search.TABLE_MB``).
 
     Values are the hand's points for the first side (or, in a game of individual players, for the
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already
@@ -257,7 +260,8 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.note = (f"{out.note} This record reveals {shown} of the {len(pos.order)} tiles of the boneyard "
                     f"order.")
     fast = int_solver_plays(variant)
-    slow = fast and core_note(variant if variant.seating.sides == 2 else AgainstTheRest(variant, 0))
+    viewed = variant if variant.seating.sides == 2 else AgainstTheRest(variant, 0)
+    slow = core_note(viewed) if fast else (arms_note(viewed) if variant.layout != "line" else None)
     if slow:
         out.note = f"{out.note} {slow}" if out.note else slow
     individual = variant.seating.sides > 2

@@ -24,7 +24,7 @@ from ..replay import Replay
 from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
-from ..search.core import CORE, TABLE_MB
+from ..search.core import TABLE_MB, cores_text
 from .fair import _all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference
 from .options import search_options
 
@@ -53,7 +53,7 @@ def clean_errors(command):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="domino", message=f"%(prog)s, version %(version)s (search core: {CORE})")
+@click.version_option(__version__, prog_name="domino", message=f"%(prog)s, version %(version)s (search core: {cores_text()})")
 def main() -> None:
     """Read, validate, replay, solve and report recorded domino games.
 

@@ -1,10 +1,11 @@
 """Read record text into a :class:`~analyzer.record.Record`, collecting every problem as a diagnostic.
 
-The grammar (``grammar/record.lark``) is parsed LALR(1) with lark's contextual lexer, and the
-transformer is applied inside the parser as each rule is reduced, so no parse tree is built; positions
-come from the tokens. A syntax error is recorded (:mod:`.recovery`), the parser skips the offending
-word (or supplies a missing ``]``, or drops an unfinished construct) and goes on, so a broken record
-still yields every error and every move that could be read. The transformer turns each rule into a
+The grammar (``grammar/record.lark``) is parsed LALR(1) with a contextual lexer (:mod:`.lexer`:
+lark's, reading the blanks with the token after them), and the transformer is applied inside the
+parser as each rule is reduced, so no parse tree is built; positions come from the tokens. A syntax
+error is recorded (:mod:`.recovery`), the parser skips the offending word (or supplies a missing
+``]``, or drops an unfinished construct) and goes on, so a broken record still yields every error
+and every move that could be read. The transformer turns each rule into a
 domain object; :class:`_GameBuilder` then puts the pieces of one game together."""
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from lark.exceptions import UnexpectedInput
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
+from .lexer import RecordLexer
 from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
 
 __all__ = ["parse", "parser", "split_players", "derive_players"]
@@ -138,6 +140,8 @@ _UNKNOWN = _Unknown()
 _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s*:$")
 _LINE_BREAK = re.compile(r"[ \t\xa0]*\r?\n[ \t\xa0]*")
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
+_TILE_IN_RUN = re.compile(r"\[[^\]]*\]")                  # a tile of a TILE_RUN token
+_ONE_LINE_TAG = re.compile(r'\[\s*(\w+)\s*"(.*)"\s*\]', re.S)      # a TAG token: name, value
 
 
 # Positions repeat from record to record, and a Span (a frozen value) is slow to make: each is made once.
@@ -151,8 +155,19 @@ def _tile(text: str) -> Tile:
     return Tile.of(int(m.group(1)), int(m.group(2)))
 
 
+def _annotation(token: Token | None) -> str | None:
+    return str(token) if token else None
+
+
+def _claim(token: Token | None) -> int | None:
+    """The points of a claim token (``+10``)."""
+    return int(token[1:]) if token else None
+
+
 def unescape(text: str, chars: str) -> str:
     """Undo the writer's backslash escapes of ``\\`` and of each of ``chars``."""
+    if "\\" not in text:
+        return text
     return re.sub(r"\\([\\" + re.escape(chars) + r"])", r"\1", text)
 
 
@@ -270,7 +285,9 @@ class RecordTransformer(Transformer):
                 if not item.moves:              # nothing readable: not a game, only its notes
                     lead_notes += [note for note in moves if isinstance(note, _Note)]
                     continue
-            item.comments[:0] = [note.text for note in lead_notes if note.text]
+            kept = [note for note in lead_notes if note.text]
+            item.comments[:0] = [note.text for note in kept]
+            item.comment_pos = tuple(note.pos for note in kept) + item.comment_pos
             lead_notes = []
             games.append(item)
         return games
@@ -307,6 +324,10 @@ class RecordTransformer(Transformer):
     def tag(self, bracket, name, value) -> _Tag:
         return _Tag(str(name), unescape(self.log.written(value)[1:-1], '"'), _first_pos(bracket))
 
+    def one_line_tag(self, token) -> _Tag:
+        name, value = _ONE_LINE_TAG.fullmatch(self.log.written(token)).groups()
+        return _Tag(name, unescape(value, '"'), _first_pos(token))
+
     def hand(self, start, holding) -> HandEntry:
         player = _HAND_START_RE.match(start).group("name")
         pos = _first_pos(start)
@@ -321,17 +342,24 @@ class RecordTransformer(Transformer):
         return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good),
                          len(holding) - len(read))
 
-    def tiles(self, *tiles) -> list:
+    def tiles(self, *items) -> list:
         """The tiles of a hand, then a ``?`` token for each one the record does not show."""
-        return list(tiles)
+        out: list = []
+        for item in items:
+            if item.type == "TILE_RUN":         # tiles on one line: each at its column
+                out += [_TileRead(_tile(m.group()), _span(item.line, item.column + m.start()))
+                        for m in _TILE_IN_RUN.finditer(item)]
+            else:
+                out.append(self._tile_read(item) if item.type != "QMARK" else item)
+        return out
 
     def unknown(self, token) -> _Unknown:
         return _UNKNOWN
 
-    def tile(self, token) -> _TileRead:
-        return _TileRead(_tile(str(token)), _span(token.line, token.column))
-
-    def bad_tile(self, token) -> _TileRead:
+    def _tile_read(self, token: Token) -> _TileRead:
+        """A TILE token's tile, or a BADTILE token reported (``tile`` None)."""
+        if token.type == "TILE":
+            return _TileRead(_tile(str(token)), _span(token.line, token.column))
         self.log.report(_first_pos(token), "bad-tile", f"'{shown(token)}' is not a tile; write a tile "
                         "as [a-b] with two numbers, like [3-6]", text=str(token))
         return _TileRead(None, _first_pos(token))
@@ -352,39 +380,42 @@ class RecordTransformer(Transformer):
     def nameless_move(self, play) -> _Move:
         return _Move(None, play, play.pos)
 
-    def play(self, action, annotation, claim=None) -> _Play:
-        if annotation is None and claim is None:
-            return action
-        return replace(action, annotation=str(annotation) if annotation else None,
-                       claim=int(claim[1:]) if claim else None)
-
-    def tile_play(self, tile, end, arm=None) -> _Play:
-        if tile.tile is None:
-            return _Play(None, tile.pos, readable=False)
+    def tile_play(self, token, end, arm, annotation, claim=None) -> _Play:
+        pos = _span(token.line, token.column)
+        if token.type != "TILE":
+            self._tile_read(token)
+            return _Play(None, pos, readable=False)
+        tile = _tile(str(token))
+        if end is None and arm is None and annotation is None and claim is None:
+            return _Play(tile, pos)
         number = int(end[1:].strip()) if end else None
-        if number is not None and not tile.tile.matches(number):
-            self.log.report(_first_pos(end), "bad-end", f"{tile.tile} has no {number}, so it cannot "
-                            f"have been played on a {number}", tile=str(tile.tile), end=number)
+        if number is not None and not tile.matches(number):
+            self.log.report(_first_pos(end), "bad-end", f"{tile} has no {number}, so it cannot "
+                            f"have been played on a {number}", tile=str(tile), end=number)
             number = None
         arm_number = int(arm[1:].strip()) if arm else None
         if arm_number == 0:
             self.log.report(_first_pos(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)",
-                            tile=str(tile.tile))
+                            tile=str(tile))
             arm_number = None
-        return _Play(tile.tile, tile.pos, end=number, arm=arm_number)
+        return _Play(tile, pos, end=number, annotation=_annotation(annotation), claim=_claim(claim),
+                     arm=arm_number)
 
-    def pass_play(self, token) -> _Play:
-        return _Play(None, _first_pos(token))
+    def pass_play(self, token, annotation, claim=None) -> _Play:
+        return _Play(None, _first_pos(token), annotation=_annotation(annotation), claim=_claim(claim))
 
-    def draw_play(self, keyword, tile) -> _Play:
+    def draw_play(self, keyword, token, annotation, claim) -> _Play:
+        tile = self._tile_read(token)
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
-        return _Play(tile.tile, _first_pos(keyword), draw=True)
+        return _Play(tile.tile, _first_pos(keyword), draw=True, annotation=_annotation(annotation),
+                     claim=_claim(claim))
 
-    def draw_unknown(self, keyword, token) -> _Play:
-        return _Play(None, _first_pos(keyword), draw=True)
+    def draw_unknown(self, keyword, token, annotation, claim) -> _Play:
+        return _Play(None, _first_pos(keyword), draw=True, annotation=_annotation(annotation),
+                     claim=_claim(claim))
 
-    def bad_play(self, token) -> _Play:
+    def bad_play(self, token, annotation, claim=None) -> _Play:
         self.log.report(_first_pos(token), "bad-move", f"'{shown(token)}' is not a move; write a "
                         "tile like [3-6], pass, or ---- for no move", text=str(token))
         return _Play(None, _first_pos(token), readable=False)
@@ -423,6 +454,7 @@ class _GameBuilder:
         game = Game(pos=self.pos, form="table" if isinstance(body, _Table) else "pgn")
         hands = self._header(game, header)
         if isinstance(body, _Table):
+            game.table_pos = body.pos
             self.events.extend(body.notes)
             game.players = self._table_players(game, body, hands)
             self._rows(body, game.players)
@@ -531,6 +563,7 @@ class _GameBuilder:
         comments; remarks after the last move are the game's closing remark."""
         last_move = max((i for i, e in enumerate(self.events) if isinstance(e, MoveEntry)), default=-1)
         remark: list[str] = []
+        places: list[Span] = []
         for i, event in enumerate(self.events):
             if isinstance(event, MoveEntry):
                 game.moves.append(event)
@@ -542,10 +575,14 @@ class _GameBuilder:
                 continue
             elif game.moves:
                 move = game.moves[-1]
-                text = f"{move.comment} {event.text}" if move.comment else event.text
-                game.moves[-1] = replace(move, comment=text)
+                if move.comment:
+                    game.moves[-1] = replace(move, comment=f"{move.comment} {event.text}")
+                else:
+                    game.moves[-1] = replace(move, comment=event.text, comment_pos=event.pos)
             else:
                 game.comments.append(event.text)
+                places.append(event.pos)
+        game.comment_pos = tuple(places)
         game.remark = "\n".join(remark) if remark else None
 
 
@@ -572,7 +609,7 @@ def _transformer_key() -> tuple:
 def _parser(key: tuple) -> Lark:
     # cache=True: lark keeps the grammar's analysis in a file of the temporary folder, so that the
     # next process builds the parser in a tenth of the time
-    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
+    lark = Lark(grammar_text(), parser="lalr", lexer=RecordLexer, maybe_placeholders=True,
                 transformer=RecordTransformer(), cache=True)
     for rule in lark.rules:
         # lark names a rule's origin with a Token; the parser looks the name up in tables keyed by
@@ -582,7 +619,7 @@ def _parser(key: tuple) -> Lark:
 
 
 def parser() -> Lark:
-    """The record parser, built once from the grammar: LALR(1) with the contextual lexer, the
+    """The record parser, built once from the grammar: LALR(1) with the record lexer (contextual), the
     transformer applied as each rule is reduced (no parse tree is built)."""
     return _parser(_transformer_key())
 

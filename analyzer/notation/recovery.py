@@ -44,6 +44,9 @@ _EXPECTED = {
     "$END": "the end of the text",
 }
 
+_SHORTHANDS = {"TAG", "TILE_RUN"}    # one token for what others spell out (a tag, tiles on a line):
+                                     # never the only thing expected, so never named
+
 _CONTEXT_WIDTH = 100        # a caret line shows at most this many characters of its source line
 
 
@@ -129,6 +132,7 @@ class Recovery:
         return self.text[start:] if end < 0 else self.text[start:end]
 
     def syntax(self, line: int, column: int, found: str, expected, message: str | None = None) -> None:
+        expected = set(expected) - _SHORTHANDS
         if len(self.diagnostics) >= MAX_DIAGNOSTICS:
             self.left_out += 1
             return
@@ -138,6 +142,7 @@ class Recovery:
             caret_context(self._source_line(line), column)))
 
     def end_of_text(self, expected) -> Diagnostic:
+        expected = set(expected) - _SHORTHANDS
         line = self.text.count("\n") + 1
         column = len(self.text) - self.text.rfind("\n")
         return Diagnostic("error", "syntax", f"unexpected end of text{friendly_expected(expected)}",
@@ -196,7 +201,7 @@ class Recovery:
         return False
 
 
-_OPENERS = {"LSQB", "HAND_START", "KW_ROUND"}     # tokens that open a game's header or a table
+_OPENERS = {"LSQB", "TAG", "HAND_START", "KW_ROUND"}     # tokens that open a game's header or a table
 
 
 # ---- the text the lexer reads -------------------------------------------------------------------

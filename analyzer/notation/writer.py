@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..record import Game, MoveEntry, Record
+from ..record import Game, MoveEntry, Record, Span
 from .reader import derive_players, parser
 
 __all__ = ["write", "write_game", "write_table", "table_writable"]
@@ -120,47 +120,99 @@ def table_writable(game: Game) -> bool:
 
 def write_table(game: Game) -> str:
     """Write one game as the book table: tags, deal, header row, one row per round (a new row also
-    starts where a player's column does not follow the previous cell's)."""
+    starts where a player's column does not follow the previous cell's). Comments stay where the text
+    read had them (:func:`_place_comments`): a move's comment in its cell, or on a line of its own
+    under the move's row when it stood on a line of its own."""
     if not table_writable(game):
         raise ValueError("this game does not fit a table: every move needs a numbered round and "
                          "one of the players, and draws, claimed points and muggins calls have no cell")
-    lines = [_tag(name, value) for name, value in game.tags.items()]
+    head: list[_Line] = [(game.tag_pos.get(name), _tag(name, value)) for name, value in game.tags.items()]
     if game.hands:
-        if lines:
-            lines.append("")
-        lines += [_hand_line(hand) for hand in game.hands]
-    if lines:
-        lines.append("")
+        if head:
+            head.append(_BLANK)
+        head += [(hand.pos, _hand_line(hand)) for hand in game.hands]
+    if head:
+        head.append(_BLANK)
     column = {player: i for i, player in enumerate(game.players)}
-    rows: list[tuple[int, list[str]]] = []
+    rows: list[tuple[int, list[str], list[str]]] = []     # number, cells, a comment under it
+    width = max((len(player) for player in game.players), default=0)   # a comment in a cell may overflow
     for move in game.moves:
         if not rows or rows[-1][0] != move.round or len(rows[-1][1]) > column[move.player]:
-            rows.append((move.round, []))
-        cells = rows[-1][1]
-        cells += ["----"] * (column[move.player] - len(cells))
-        cells.append(_play(move) + (f" {_comment(move.comment)}" if move.comment else ""))
-    width = max((len(text) for text in [*game.players, *(c for _, cells in rows for c in cells)]),
-                default=0)
-    first = max([len("Round")] + [len(str(number)) for number, _ in rows])
+            rows.append((move.round, [], []))
+        _, cells, below = rows[-1]
+        if below:          # only the row's last move may keep its comment on a line of its own
+            cells[-1] += f" {below.pop()}"
+        if len(cells) < column[move.player]:
+            cells += ["----"] * (column[move.player] - len(cells))
+            width = max(width, len("----"))
+        play = _play(move)
+        width = max(width, len(play))
+        own_line = bool(move.comment) and move.comment_pos.line not in (0, move.pos.line)
+        cells.append(play + (f" {_comment(move.comment)}" if move.comment and not own_line else ""))
+        if own_line:
+            below.append(_comment(move.comment))
+    first = max([len("Round")] + [len(str(number)) for number, *_ in rows])
 
     def line(head: str, cells) -> str:
         return f"{head:<{first}}  " + "  ".join(f"{cell:<{width}}" for cell in cells).rstrip()
 
-    lines.append(line("Round", game.players))
-    lines += [_comment(c) for c in game.comments if c]
-    row_lines = [line(str(number), cells) for number, cells in rows]
-    lines += row_lines + _table_remark(game.remark, row_lines, own_line=game.remark_pos.column == 1)
+    lines = _place_comments([*head, (game.table_pos, line("Round", game.players))], game)
+    row_lines: list[str] = []
+    last_row = -1
+    for number, cells, below in rows:
+        last_row = len(row_lines)
+        row_lines.append(line(str(number), cells))
+        row_lines += below
+    lines += row_lines + _table_remark(game.remark, row_lines, last_row, own_line=game.remark_pos.column == 1)
     return "\n".join(lines) + "\n"
 
 
-def _table_remark(remark: str | None, row_lines: list[str], own_line: bool = False) -> list[str]:
-    """The remark as the book prints it: after the last cell, or (``own_line``: where it stood in
-    the text read) as lines of prose under the rows (a line the reader would take for something
-    else, or prose without rows above it, is written as a ``;`` remark)."""
+_Line = tuple[Span | None, str]          # a line to write, and where what it holds stood in the text read
+_BLANK: _Line = (None, "")
+
+
+def _place_comments(lines: list[_Line], game: Game) -> list[str]:
+    """``lines`` (the header of a table, ending with its header row) with the game's comments put
+    back where they stood in the text read: on the line of what they followed when they shared its
+    line, else on a line of their own before the first line that stood after them (and before a
+    blank line there, when nothing stood between them and the line above). A comment whose place is
+    not known goes under the header row."""
+    lines = list(lines)
+    header_row = len(lines) - 1
+    places = list(game.comment_pos) + [None] * (len(game.comments) - len(game.comment_pos))
+    for text, place in zip(game.comments, places):
+        if not text:
+            continue
+        comment = _comment(text)
+        if place is None or not place.line:
+            header_row += 1
+            lines.insert(header_row, (None, comment))
+            continue
+        key = (place.line, place.column)
+        known = [i for i, (where, _) in enumerate(lines) if where is not None and where.line]
+        after = next((i for i in known if (lines[i][0].line, lines[i][0].column) > key), len(lines))
+        before = max((i for i in known if i < after), default=None)
+        if before is not None and lines[before][0].line == place.line:
+            lines[before] = (lines[before][0], f"{lines[before][1]} {comment}")
+            continue
+        at = after
+        if at > 0 and lines[at - 1] == _BLANK and (before is None or place.line <= lines[before][0].line + 1):
+            at -= 1
+        lines.insert(at, (place, comment))
+        if at <= header_row:
+            header_row += 1
+    return [text for _, text in lines]
+
+
+def _table_remark(remark: str | None, row_lines: list[str], last_row: int, own_line: bool = False) -> list[str]:
+    """The remark as the book prints it: after the last cell (on ``row_lines[last_row]``), or
+    (``own_line``: where it stood in the text read) as lines of prose under the rows (a line the
+    reader would take for something else, or prose without rows above it, is written as a ``;``
+    remark)."""
     if remark is None:
         return []
     if row_lines and not own_line and _free_text(remark, "TEXT_REMARK"):
-        row_lines[-1] += "  " + remark
+        row_lines[last_row] += "  " + remark
         return []
     return [line if row_lines and _free_text(line, "PARAGRAPH") else f"; {line}".rstrip()
             for line in remark.split("\n")]

@@ -186,12 +186,12 @@ class _Replayer:
         if n != v.players:
             out.append(self.diag("players", f"the {v.name} game has {v.players} players, the record names {n}"
                                  f" ({', '.join(self.players) or 'none'})", self.game.pos))
-        valid_tiles = set(v.dealing.tiles)
+        valid_mask = v.dealing.mask
         size = v.dealing.hand_size
         hands: list[set[Tile] | None] = [None] * n
         partial = [0] * n             # tiles of a partly known hand the record does not show
-        seen: dict[Tile, str] = {}
-        first_place: dict[Tile, Span] = {}
+        seen_mask = 0                 # the tiles dealt so far; by bit: to whom and where
+        seen: dict[int, tuple[str, Span]] = {}
         for entry in self.game.hands:
             seat = self.seat_of.get(entry.player)
             if seat is None:
@@ -203,32 +203,31 @@ class _Replayer:
             hand: set[Tile] = set()
             for k, tile in enumerate(entry.tiles):
                 where = entry.tile_pos[k] if k < len(entry.tile_pos) else entry.pos
-                if tile in v.dealing.set_aside:
+                if tile.bit & valid_mask and not tile.bit & seen_mask:       # a tile of the set, dealt once
+                    seen_mask |= tile.bit
+                    seen[tile.bit] = (entry.player, where)
+                    hand.add(tile)
+                elif tile in v.dealing.set_aside:
                     out.append(self.diag("deal-foreign", f"{tile} is set aside in the {n}-player {v.name} game "
                                          "and is dealt to nobody", where, tile=str(tile)))
-                elif tile not in valid_tiles:
+                elif not tile.bit & valid_mask:
                     out.append(self.diag("deal-foreign", f"{tile} is not a tile of this set "
                                          f"(double-{v.dealing.max_pip})", where, tile=str(tile)))
-                elif tile in seen:
+                else:
                     # either copy may be the slip, so both places are marked
-                    holder = seen[tile]
-                    first = first_place[tile]
+                    holder, first = seen[tile.bit]
                     again = entry.player
                     out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {holder} here and to "
                                          f"{again} at line {where.line}", first, tile=str(tile)))
                     out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {again} here and to "
                                          f"{holder} at line {first.line}", where, tile=str(tile)))
-                else:
-                    seen[tile] = entry.player
-                    first_place[tile] = where
-                    hand.add(tile)
             if len(entry.tiles) + entry.unknown != size:
                 out.append(self.diag("deal-size", f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
                                      f"tiles; each player gets {size}", entry.pos))
             hands[seat] = hand
             partial[seat] = entry.unknown
-            doubles = sum(t.is_double for t in hand)
             if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags:
+                doubles = sum(t.is_double for t in hand)
                 must = v.dealing.forced and bool(self.game.moves)
                 out.append(self.diag("redeal", f"{entry.player} is dealt {doubles} doubles: under redeal="
                                      f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
@@ -238,22 +237,22 @@ class _Replayer:
         if len(known) == n - 1 and v.dealing.all_dealt(n) and self.deal_ok(out) and not any(partial):
             # one unknown hand in a game where every tile is dealt: it is the rest of the set
             seat = hands.index(None)
-            rest = valid_tiles - set(seen)
+            rest = set(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
             if len(rest) == size:
                 hands[seat] = rest
-                seen.update((t, self.players[seat]) for t in rest)
+                seen_mask = valid_mask
                 out.append(self.diag("hand-inferred", f"{self.players[seat]}'s hand is the rest of the set: "
                                      f"{_tiles_text(sorted(rest))}", self.game.pos, severity="info"))
         if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known and not any(partial):
-            missing = sorted(valid_tiles - set(seen))
-            if missing:
+            if valid_mask & ~seen_mask:
+                missing = sorted(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
                 out.append(self.diag("deal-missing", f"every tile is dealt in this game, but nobody holds "
                                      f"{_tiles_text(missing)}", self.game.hands[0].pos if self.game.hands else None,
                                      tiles=[str(t) for t in missing]))
         hidden = [partial[s] if h is not None else size for s, h in enumerate(hands)]
         pos = position_for(v, [h if h is not None else () for h in hands], 0, max_pip=v.dealing.max_pip,
                            hidden=hidden)
-        pos.pool &= mask_of(valid_tiles)
+        pos.pool &= valid_mask
         # a partly known hand decides what its known tiles decide (who holds the tile that must
         # lead); rules that weigh whole hands (the highest double, the heaviest hand) need them whole
         self.hands = hands
@@ -467,10 +466,11 @@ class _Replayer:
                         diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
                     pos.turn = seat
                 verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                           stands=self.standing(moves, i, seat), followed=self.followed(moves, i, seat))
+                                           stands=self.standing(moves, i, seat) if self.false_plays else None,
+                                           followed=entry.arm is not None and self.followed(moves, i, seat))
                 candidates = list(verdict.moves)
                 errors += len(verdict.problems)
-                soft += sum(p.severity != "error" for p in verdict.problems)
+                soft += sum(p.severity != "error" for p in verdict.problems) if verdict.problems else 0
                 if collect:
                     for p in verdict.problems:
                         diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
@@ -513,8 +513,8 @@ class _Replayer:
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
                 errors += len(problems)
-                soft += sum(p[3] != "error" for p in problems)
-                if collect:
+                soft += sum(p[3] != "error" for p in problems) if problems else 0
+                if collect and problems:
                     diags += [self.diag(code, message, entry.pos, severity=severity, **details)
                               for code, message, details, severity in problems]
             if collect:
@@ -687,22 +687,22 @@ class _Replayer:
 
     def _compare(self, stated: StatedResult, outcome: Outcome, result: HandResult | None) -> str | None:
         teams = self.variant.seating.teams
-        actual = self._describe(outcome, result)
         if stated.termination and stated.termination != outcome.termination:
-            return f"the hand ends {actual}"
+            return f"the hand ends {self._describe(outcome, result)}"
         if result is None:
             return None
         if stated.side is None:
-            return None if result.winner is None else f"the hand ends {actual}"
+            return None if result.winner is None else f"the hand ends {self._describe(outcome, result)}"
         seats = [self.seat_of.get(name) for name in stated.side]
         if None in seats:
             return f"{'/'.join(stated.side)} are not players of this game ({', '.join(self.players)})"
         if result.winner is None or any(teams[s] != result.winner for s in seats):
-            return f"the hand ends {actual}"
+            return f"the hand ends {self._describe(outcome, result)}"
         if not stated.agrees(result.points) and not (self.worth and stated.agrees(self.worth)):
             if self.worth and self.worth != result.points:
-                return f"the hand ends {actual} (in the match, after drawn games, {self.worth})"
-            return f"the hand ends {actual}"
+                return (f"the hand ends {self._describe(outcome, result)} (in the match, after drawn games, "
+                        f"{self.worth})")
+            return f"the hand ends {self._describe(outcome, result)}"
         return None
 
     def _describe(self, outcome: Outcome, result: HandResult | None) -> str:
@@ -726,7 +726,7 @@ def hand_facts(pos: Position, termination: str, seat: int, leader: int,
             break
     return HandFacts(termination, seat, tuple(pos.pips(s) for s in range(pos.n)),
                      tuple(pos.count(s) for s in range(pos.n)), leader, tuple(pos.hands), last, ends_before,
-                     tuple((s, m.tile) for m, s, *_ in pos.history), play_points)
+                     tuple((entry[1], entry[0].tile) for entry in pos.history), play_points)
 
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
-from ..position import Position, tiles_of
+from ..position import Position, placed, tiles_of
 from ..tiles import PASS, Move, Tile
 
 __all__ = ["Judge", "Problem", "Verdict", "tiles_text"]
@@ -58,7 +58,7 @@ class Verdict(NamedTuple):
     @property
     def playable(self) -> bool:
         """Whether the move can be made (every problem still applies)."""
-        return bool(self.moves) and all(p.applies for p in self.problems)
+        return bool(self.moves) and (not self.problems or all(p.applies for p in self.problems))
 
 
 _OK_PASS = Verdict((PASS,))
@@ -76,7 +76,7 @@ class Judge:
         self.players = players
         self.explain = explain
         self.played_line = played_line
-        self.valid_mask = sum(t.bit for t in variant.dealing.tiles)
+        self.valid_mask = variant.dealing.mask
 
     def _problem(self, code: str, message: Callable[[], str] | None = None, details: Callable[[], dict] | None = None,
                  applies: bool = True, severity: str = "error") -> Problem:
@@ -173,11 +173,11 @@ class Judge:
                 "holder": None if holder is None else self.players[holder]}, applies=False),))
         if pos.ends is None:
             if pos.opening and not pos.opening & bit:
-                return Verdict((Move(tile, None),), (self._problem(
+                return Verdict((placed(tile, None),), (self._problem(
                     "lead-tile", lambda: f"this hand must be opened with "
                     f"{tiles_text(tiles_of(pos.opening, pos.max_pip))}, not {tile}",
                     lambda: {"expected": [str(t) for t in tiles_of(pos.opening, pos.max_pip)]}),))
-            return Verdict((Move(tile, None),))
+            return Verdict((placed(tile, None),))
         if pos.has_arms:
             return self._arm_play(pos, tile, seat, end, arm)
         placements = pos.placements(tile)
@@ -360,6 +360,8 @@ class Judge:
         open to Muggins: a ``missed-score`` warning); severity is the caller's (``missed-score`` is a
         warning, the rest errors)."""
         play = self.variant.play
+        if claimed is None and play is None:        # nobody scores during play, and nobody claims
+            return 0, None
         name = self.players[seat] if self.explain and seat is not None else ""
         if move is None or not move.is_play or seat is None:
             if claimed is not None and move is not None:

@@ -11,6 +11,7 @@ so a variant with another rule is never mistaken for the standard one."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Sequence
 
 from ..tiles import Tile, tile_set
@@ -90,6 +91,16 @@ class Seating:
 
 
 # -- dealing --------------------------------------------------------------------------------
+@cache
+def _dealt_tiles(max_pip: int, set_aside: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    return tuple(t for t in tile_set(max_pip) if t not in set_aside)
+
+
+@cache
+def _dealt_mask(max_pip: int, set_aside: tuple[Tile, ...]) -> int:
+    return sum(t.bit for t in _dealt_tiles(max_pip, set_aside))
+
+
 @dataclass(frozen=True, slots=True)
 class Dealing:
     """The set (double-``max_pip``) and how many tiles each hand gets; the rest are sleepers.
@@ -122,7 +133,12 @@ class Dealing:
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
-        return tuple(t for t in tile_set(self.max_pip) if t not in self.set_aside)
+        return _dealt_tiles(self.max_pip, self.set_aside)
+
+    @property
+    def mask(self) -> int:
+        """The tiles in play as a bit mask."""
+        return _dealt_mask(self.max_pip, self.set_aside)
 
     def all_dealt(self, players: int) -> bool:
         return self.hand_size * players == len(self.tiles)

@@ -732,6 +732,9 @@ def find_family(name: str | None) -> tuple[Family, dict[str, str]]:
     raise UnknownVariant(f"unknown variant {name!r}; known variants (aliases): {known}")
 
 
+_LOOKUPS: dict[tuple, Variant] = {}     # find_variant's answers by its arguments (every record asks)
+
+
 def find_variant(name: str | None = None, options: Mapping[str, str] | str | None = None, *,
                  players: int | None = None) -> Variant:
     """Look a variant up by its name or one of its aliases and apply ``options``.
@@ -739,6 +742,19 @@ def find_variant(name: str | None = None, options: Mapping[str, str] | str | Non
     ``options`` is a mapping of option keys to values or a ``Rules`` tag text. ``players``: the
     number of players the record names, used for a family's ``players`` option when it is not
     given. Raises UnknownVariant, UnknownOption or BadOptionValue with what exists."""
+    key = (name, options if options is None or isinstance(options, str) else tuple(options.items()), players)
+    try:
+        variant = _LOOKUPS.get(key)
+    except TypeError:           # an option value that cannot be a key: look it up every time
+        return _find_variant(name, options, players)
+    if variant is None:
+        if len(_LOOKUPS) >= 1024:
+            _LOOKUPS.clear()
+        variant = _LOOKUPS[key] = _find_variant(name, options, players)
+    return variant
+
+
+def _find_variant(name: str | None, options: Mapping[str, str] | str | None, players: int | None) -> Variant:
     family, preset = find_family(name)
     if isinstance(options, str):
         options = parse_rules(options)

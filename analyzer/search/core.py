@@ -1,16 +1,21 @@
-"""Which search core runs: the compiled one (``analyzer.search._core``, C) or the pure-Python one.
+"""Which search cores run: the compiled ones (C) or the pure-Python ones.
 
-The compiled core is used unless it is missing (the package was installed where no C compiler was
-at hand: ``setup.py`` builds the extension as optional) or the environment variable
-``DOMINO_PURE_PYTHON=1`` asks for the pure-Python search (read once, at import). Both give the
-same values; the tests compare them. :data:`CORE` says which one a solver gets by default
-(``"compiled"`` or ``"python"``), and ``domino --version`` prints it.
+Two compiled modules, each optional and each with its pure-Python twin: ``analyzer.search._core``,
+the two-ended block search (:class:`~analyzer.search.Solver`), and ``analyzer.search._arms``, the
+search over layouts with arms once the spinner is filled (French, cross, the double-nine cross;
+inside :class:`~analyzer.search.TreeSearch`). A compiled one is used unless it is missing (the
+package was installed where no C compiler was at hand: ``setup.py`` builds the extensions as
+optional) or the environment variable ``DOMINO_PURE_PYTHON=1`` asks for the pure-Python search
+(read once, at import). Both give the same values; the tests compare them. :data:`CORE` says which
+one a block solver gets by default (``"compiled"`` or ``"python"``), :data:`ARMS_CORE` the same for
+the search over arms, and ``domino --version`` prints them (:func:`cores_text`).
 
 The transposition table of one solver is bounded: :data:`TABLE_MB` megabytes unless the solver is
 given another size (``Solver(..., table_mb=N)``, ``domino analyze --table-mb N``). The compiled
 table is a fixed array of :data:`ENTRY_BYTES`-byte slots that replaces entries when full; the
 pure-Python table is a dict of at most ``table_mb`` / :data:`PY_ENTRY_BYTES` entries, emptied when
-full.
+full. The compiled search over arms has its own table of :data:`ARMS_ENTRY_BYTES`-byte slots, at
+most ``table_mb`` megabytes of them for one ``TreeSearch``, replacing entries when full.
 """
 from __future__ import annotations
 
@@ -20,8 +25,13 @@ try:
     from . import _core
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _core = None
+try:
+    from . import _arms
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _arms = None
 
-__all__ = ["CORE", "PURE_ENV", "TABLE_MB", "ENTRY_BYTES", "PY_ENTRY_BYTES", "compiled_core", "resolve"]
+__all__ = ["CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
+           "compiled_core", "arms_core", "resolve", "resolve_arms", "cores_text"]
 
 #: The environment variable that asks for the pure-Python search.
 PURE_ENV = "DOMINO_PURE_PYTHON"
@@ -37,21 +47,50 @@ ENTRY_BYTES = _core.ENTRY_BYTES if _core is not None else 24
 PY_ENTRY_BYTES = 200
 
 
+#: The bytes of one slot of the compiled table of the search over arms (the whole state is kept).
+ARMS_ENTRY_BYTES = _arms.ENTRY_BYTES if _arms is not None else 48
+
+
 def compiled_core():
     """The compiled module, or ``None`` where it was not built."""
     return _core
 
 
-#: ``"compiled"`` or ``"python"``: the core a solver uses unless told otherwise.
-CORE = "compiled" if _core is not None and os.environ.get(PURE_ENV, "") in ("", "0") else "python"
+def arms_core():
+    """The compiled module of the search over layouts with arms, or ``None`` where it was not built."""
+    return _arms
+
+
+_PURE = os.environ.get(PURE_ENV, "") not in ("", "0")
+
+#: ``"compiled"`` or ``"python"``: the core a solver of block lines uses unless told otherwise.
+CORE = "compiled" if _core is not None and not _PURE else "python"
+
+#: ``"compiled"`` or ``"python"``: the core the search over layouts with arms (French, cross, the
+#: double-nine cross; ``TreeSearch``) uses unless told otherwise. Built apart from :data:`CORE`.
+ARMS_CORE = "compiled" if _arms is not None and not _PURE else "python"
+
+
+def _resolve(core: str | None, default: str, module, what: str) -> str:
+    if core is None:
+        return default
+    if core not in ("compiled", "python"):
+        raise ValueError(f"unknown search core {core!r}: 'compiled' or 'python'")
+    if core == "compiled" and module is None:
+        raise ValueError(f"the compiled {what} was not built (no C compiler at install time)")
+    return core
 
 
 def resolve(core: str | None) -> str:
     """The core a solver asked for ``core`` (None: the default) runs on; an error for one not built."""
-    if core is None:
-        return CORE
-    if core not in ("compiled", "python"):
-        raise ValueError(f"unknown search core {core!r}: 'compiled' or 'python'")
-    if core == "compiled" and _core is None:
-        raise ValueError("the compiled search core was not built (no C compiler at install time)")
-    return core
+    return _resolve(core, CORE, _core, "search core")
+
+
+def resolve_arms(core: str | None) -> str:
+    """The core of the search over arms asked for ``core`` (None: the default); an error for one not built."""
+    return _resolve(core, ARMS_CORE, _arms, "search over arms")
+
+
+def cores_text() -> str:
+    """Which cores are in use, in a few words (``domino --version``)."""
+    return CORE if CORE == ARMS_CORE else f"{CORE} (arms: {ARMS_CORE})"

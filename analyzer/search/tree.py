@@ -25,7 +25,10 @@ MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest
 layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
 state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
 passes skipped, pip bounds for the standard scoring, the moves that leave the next opponent the
-fewest tiles to play first). A ``node_limit`` bounds the work of one call; past it
+fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
+the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
+``analyzer.search.core``). MTD(f) starts from the last value the search found. A ``node_limit``
+bounds the work of one call; past it
 :class:`SearchLimit` is raised and the caller says which values are missing rather than give a
 guess."""
 from __future__ import annotations
@@ -35,9 +38,11 @@ from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
 from .block import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scoring
+from .core import ARMS_ENTRY_BYTES, PY_ENTRY_BYTES, TABLE_MB, arms_core, resolve_arms
 from ..tiles import Move, Tile
 
-__all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order"]
+__all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
+           "arms_note", "arms_scoring"]
 
 #: The positions one call of the search may visit before it gives up (:class:`SearchLimit`).
 NODE_LIMIT = 2_000_000
@@ -153,9 +158,14 @@ def revealed_order(pos: DrawPosition, drawn: list[Tile]) -> list[Tile]:
 
 class TreeSearch:
     """Exact values over any position (see the module). ``rules``: the variant, or an object with its
-    ``seating``, ``value(facts)`` and ``play`` (such as ``AgainstTheRest``)."""
+    ``seating``, ``value(facts)`` and ``play`` (such as ``AgainstTheRest``).
 
-    def __init__(self, rules, node_limit: int | None = None) -> None:
+    ``core``: the search over arms once nobody draws runs compiled (``analyzer.search._arms``) or
+    in Python (``"python"``); None: :data:`analyzer.search.core.ARMS_CORE`. ``table_mb``: the memory
+    of the compiled search's table (the pure-Python one keeps a dict)."""
+
+    def __init__(self, rules, node_limit: int | None = None, table_mb: float = TABLE_MB,
+                 core: str | None = None) -> None:
         self.rules = rules
         teams = rules.seating.teams
         if max(teams) != 1:
@@ -166,8 +176,13 @@ class TreeSearch:
         self.nodes = 0
         self.tt: dict[tuple, tuple[int, int, Move | None]] = {}
         self._deal: tuple | None = None
+        self._last = 0              # the last value found: the next search's first guess
         self._arm_deals: dict[tuple, _ArmDeal] = {}
         self.arm_state = True       # layouts with arms use the compact state (_ArmDeal); False: the position
+        if not table_mb > 0:
+            raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
+        self.table_mb = table_mb
+        self.core = resolve_arms(core)
 
     # -- public API (that of :class:`analyzer.search.block.Solver`) ---------------------------------------
     def solve(self, pos: Position) -> int:
@@ -210,6 +225,20 @@ class TreeSearch:
                 pos.pop()
         return line
 
+    def table_size(self) -> tuple[int, int]:
+        """``(entries, bytes)`` the tables of the search over arms hold now: the compiled ones as
+        allocated, the pure-Python ones estimated at ``PY_ENTRY_BYTES`` an entry (the general
+        search's own table of positions, ``tt``, is not counted)."""
+        entries = nbytes = 0
+        for deal in self._arm_deals.values():
+            if isinstance(deal, _CompiledArmDeal):
+                entries += deal.core.used
+                nbytes += deal.core.nbytes
+            else:
+                entries += len(deal.tt)
+                nbytes += len(deal.tt) * PY_ENTRY_BYTES
+        return entries, nbytes
+
     # -- internals ------------------------------------------------------------------------------
     def _start(self, pos: Position) -> None:
         if any(pos.hidden):
@@ -228,6 +257,7 @@ class TreeSearch:
             self.tt.clear()
             self._arm_deals.clear()
             self._deal = deal
+            self._last = 0
         self.nodes = 0
 
     def _arms(self, pos: ArmPosition, alpha: int, beta: int) -> int:
@@ -235,14 +265,17 @@ class TreeSearch:
         sig = (pos.n, _leader(pos), pos.layout, pos.max_pip)
         deal = self._arm_deals.get(sig)
         if deal is None:
-            deal = self._arm_deals[sig] = _ArmDeal(self, *sig)
+            deal = self._arm_deals[sig] = (_CompiledArmDeal if self.core == "compiled" else _ArmDeal)(self, *sig)
         arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
         return deal.search(tuple(pos.hands), arms, pos.turn, alpha, beta)
 
     def _mtd(self, pos: Position, alpha: int, beta: int) -> int:
+        """The value of ``pos`` by MTD(f), its first guess the last value this search found (the
+        values of one deal's alternatives and of its next positions lie close together)."""
         entry = self.tt.get(self._key(pos))
-        guess = 0 if entry is None else min(max(0, entry[0]), entry[1])
-        return _mtd(lambda a, b: self._search(pos, a, b), alpha, beta, guess)
+        guess = self._last if entry is None else min(max(self._last, entry[0]), entry[1])
+        self._last = _mtd(lambda a, b: self._search(pos, a, b), alpha, beta, guess)
+        return self._last
 
     def _key(self, pos: Position) -> tuple:
         if self.play is None:
@@ -520,3 +553,57 @@ class _ArmDeal:
                 break
         self.tt[key] = _entry(entry, best, best_move, a0, b0)
         return best
+
+
+def arms_scoring(rules) -> tuple[int, int]:
+    """How the compiled search over arms values a finished hand under ``rules``: ``(0, cu)``, the
+    standard scoring of two sides (:func:`~analyzer.search.block._standard_scoring`); ``(1, doubled)``,
+    one seat against the rest where each seat's pips are bad points (French domino: doubled for a
+    hand holding a double), his value the others' less his own, summed; ``(2, 0)``: any other
+    scoring, asked of Python for every finished hand (exact, slower)."""
+    standard, cu = _standard_scoring(rules)
+    if standard:
+        return 0, cu
+    variant = getattr(rules, "variant", None)       # AgainstTheRest: one seat against the rest
+    if variant is not None and getattr(rules, "bad", False) and isinstance(getattr(rules, "seat", None), int):
+        from ..rules.policies import PointScoring
+        from ..rules.variants import Variant
+
+        scoring = variant.scoring
+        if (type(variant).hand_result is Variant.hand_result and type(scoring) is PointScoring
+                and scoring.count == "bad" and not scoring.blank
+                and tuple(variant.seating.teams) == tuple(range(variant.players))):
+            return 1, int(scoring.doubled)
+    return 2, 0
+
+
+def arms_note(rules, core: str | None = None) -> str | None:
+    """What an analysis should tell its reader about the speed of the search over arms under ``rules``:
+    the compiled search writes the scorings of :func:`arms_scoring` and asks Python for any other."""
+    if resolve_arms(core) == "compiled" and arms_scoring(rules)[0] == 2:
+        return ("The compiled search over the arms asks Python for the value of every finished hand under "
+                "this scoring (exact, but slower than the scorings it knows).")
+    return None
+
+
+class _CompiledArmDeal(_ArmDeal):
+    """:class:`_ArmDeal` searched in C (``analyzer.search._arms.ArmSearch``): the same moves, order,
+    leaf values, bounds and table entries, and the same count of positions; the table is bounded
+    (``TreeSearch.table_mb``)."""
+
+    def __init__(self, search: TreeSearch, n: int, leader: int, layout: str, max_pip: int):
+        super().__init__(search, n, leader, layout, max_pip)
+        mode, param = arms_scoring(search.rules)
+        self.python_leaves = mode == 2
+        entries = max(4, int(search.table_mb * (1 << 20)) // ARMS_ENTRY_BYTES)
+        self.core = arms_core().ArmSearch(n, max_pip, self.after_fill == _DOUBLE, self.branch,
+                                          [int(m) for m in search.maximiser], self.opponent, mode, param,
+                                          list(search.rules.seating.teams), self.leaf, entries)
+
+    def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
+        owner = self.owner
+        value, nodes = self.core.search(hands, arms, s, alpha, beta, owner.node_limit - owner.nodes)
+        owner.nodes += nodes
+        if value is None:
+            raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        return value

@@ -1,0 +1,686 @@
+/* The compiled search over layouts with arms: the ``_ArmDeal.search`` of analyzer/search/tree.py in C.
+ *
+ * Same state, same moves in the same order, same leaf values and pip bounds, same table entries as the
+ * pure-Python search (read ``_ArmDeal`` first): a call of ``ArmSearch.search`` returns the side-0 value
+ * of one state, fail-soft in its window, and the positions it visited, counted as the Python search
+ * counts them, so that a node limit stops both at the same place. One type:
+ *
+ * ``ArmSearch(n, max_pip, french, branch, maximiser, opponent, scoring, param, sides, leaf, entries)``:
+ *   one deal's search and its transposition table. ``french``: a filled spinner's arms first take their
+ *   doubles; ``branch``: a double laid on an open arm opens two more (the double-nine cross).
+ *   ``scoring`` 0: two sides, the standard scoring written here with the pip bounds (``param`` as the
+ *   ``cu`` of ``_standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points); 1: one seat (the
+ *   maximiser) against the rest, each seat's pips bad points (``param`` 1: doubled for a hand holding a
+ *   double, French domino), his value their sum less the players times his own; 2: ``leaf(hands,
+ *   termination, seat, bit)``, the Python ``_ArmDeal.leaf``, for any other scoring.
+ *
+ * The state: every seat's hand (a 64-bit mask), the arms and the seat to move. Alike arms are
+ * interchangeable, so the arms are a multiset, packed in 64 bits: the count of open arms of each number
+ * (4 bits each, numbers 0 to 9: bits 0-39) and up to four other arms (an empty, closed or
+ * double-awaiting side of the spinner: bits 40-63, 6 bits each holding code + 1, ascending), where an
+ * arm's code is ``number * 4 + state`` as in Python. The table is bounded: buckets of four 48-byte
+ * slots holding the whole state (no false hit), starting small and doubling while three quarters full
+ * up to its bound; at its bound an entry replaces the one of the bucket with the fewest tiles still
+ * held (the least work behind it).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define INF (1 << 30)
+#define MAXSEATS 4
+#define MAXTILES 55
+#define MAXNUM 10
+#define MAXMOVES 112
+#define WAYS 4
+#define LO_INF (-32768)
+#define HI_INF 32767
+#define MAX_VALUE 30000
+
+enum { START = 0, CLOSED = 1, DOUBLE = 2, OPEN = 3 };
+enum { SCORE_SIDES = 0, SCORE_BAD = 1, SCORE_PYTHON = 2 };
+
+static inline int popcount(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* -- the arms, packed --------------------------------------------------------------------------- */
+
+#define SPECIAL_SHIFT 40
+static inline int open_count(uint64_t a, int k) { return (int)((a >> (4 * k)) & 15); }
+static inline int special(uint64_t a, int i) { return (int)((a >> (SPECIAL_SHIFT + 6 * i)) & 63) - 1; }
+
+/* The packed arms of an open-count array and a list of other codes (sorted here). */
+static uint64_t pack_arms(const int *open, int nopen, int *other, int nother) {
+    uint64_t a = 0;
+    for (int k = 0; k < nopen; k++) a |= (uint64_t)open[k] << (4 * k);
+    for (int i = 1; i < nother; i++) {
+        int c = other[i], j = i - 1;
+        while (j >= 0 && other[j] > c) { other[j + 1] = other[j]; j--; }
+        other[j + 1] = c;
+    }
+    for (int i = 0; i < nother; i++) a |= (uint64_t)(other[i] + 1) << (SPECIAL_SHIFT + 6 * i);
+    return a;
+}
+
+/* -- the table ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t h[MAXSEATS];
+    uint64_t arms;
+    int16_t lo, hi;
+    uint8_t seat;       /* 255: an empty slot */
+    uint8_t bit, code;  /* the best move (bit 255: none) */
+    uint8_t held;       /* tiles still held: the work behind the entry */
+} Entry;
+
+static inline int16_t enc(int x) { return (int16_t)(x <= -INF ? LO_INF : (x >= INF ? HI_INF : x)); }
+static inline int dec(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? INF : x); }
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *leaf;
+    void *raw;          /* the allocation; ``slots`` is it aligned to a cache line */
+    Entry *slots;
+    uint64_t buckets, max_buckets, used, stores, replaced;
+    int shift;
+    int n, max_pip, french, branch, scoring, param;
+    int maximiser[MAXSEATS], opponent[MAXSEATS], side[MAXSEATS];
+    uint64_t match[MAXNUM], dbl[MAXNUM], doubles;
+    uint8_t tlow[MAXTILES], thigh[MAXTILES];
+    int tpips[MAXTILES];
+    uint64_t nodes, budget;
+    int stopped, failed;
+} ArmSearch;
+
+static inline uint64_t state_hash(const uint64_t *h, int n, uint64_t arms, int s) {
+    uint64_t x = arms * 0x9E3779B97F4A7C15ULL ^ (uint64_t)s;
+    for (int i = 0; i < n; i++) x = (x ^ h[i]) * 0xD6E8FEB86659FD93ULL + (uint64_t)i;
+    return x ^ (x >> 29);
+}
+
+static inline Entry *bucket(ArmSearch *d, uint64_t hash) {
+    return d->slots + WAYS * ((hash * 0x9E3779B97F4A7C15ULL) >> d->shift);
+}
+
+static inline int same(const Entry *e, const uint64_t *h, int n, uint64_t arms, int s) {
+    if (e->seat != s || e->arms != arms) return 0;
+    for (int i = 0; i < n; i++)
+        if (e->h[i] != h[i]) return 0;
+    return 1;
+}
+
+static Entry *probe(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
+    Entry *b = bucket(d, hash);
+    for (int i = 0; i < WAYS; i++)
+        if (same(b + i, h, d->n, arms, s)) return b + i;
+    return NULL;
+}
+
+/* Where an entry goes: its own slot, else an empty one, else the one with the fewest tiles held. */
+static Entry *place(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
+    Entry *b = bucket(d, hash), *victim = NULL;
+    for (int i = 0; i < WAYS; i++) {
+        if (b[i].seat == 255) { if (victim == NULL || victim->seat != 255) victim = b + i; continue; }
+        if (same(b + i, h, d->n, arms, s)) return b + i;
+        if (victim == NULL || (victim->seat != 255 && b[i].held < victim->held)) victim = b + i;
+    }
+    if (victim->seat == 255) d->used++;
+    else d->replaced++;
+    return victim;
+}
+
+static int table_alloc(ArmSearch *d, uint64_t buckets) {
+    void *raw = PyMem_Malloc((size_t)(WAYS * buckets) * sizeof(Entry) + 64);
+    if (raw == NULL) return -1;
+    Entry *slots = (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    memset(slots, 255, (size_t)(WAYS * buckets) * sizeof(Entry));    /* seat 255: empty */
+    d->raw = raw;
+    d->slots = slots;
+    d->buckets = buckets;
+    int bits = 0;
+    while ((1ULL << bits) < buckets) bits++;
+    d->shift = 64 - bits;
+    return 0;
+}
+
+static void table_grow(ArmSearch *d) {
+    Entry *old = d->slots;
+    void *old_raw = d->raw;
+    uint64_t count = WAYS * d->buckets;
+    if (table_alloc(d, 2 * d->buckets) < 0) {       /* no memory to grow: stay at this size */
+        d->raw = old_raw;
+        d->slots = old;
+        d->max_buckets = d->buckets;
+        return;
+    }
+    d->used = 0;
+    for (uint64_t i = 0; i < count; i++)
+        if (old[i].seat != 255) {
+            Entry *x = place(d, state_hash(old[i].h, d->n, old[i].arms, old[i].seat), old[i].h, old[i].arms,
+                            old[i].seat);
+            *x = old[i];
+        }
+    PyMem_Free(old_raw);
+}
+
+/* Where the search stores an entry: while the table is below its bound, a full bucket makes it grow
+ * (so that, below its bound, no entry is ever lost and the search visits exactly the positions of the
+ * Python search, whose table is a dict); at its bound, :c:func:`place` replaces. */
+static Entry *store_slot(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
+    while (d->buckets < d->max_buckets) {
+        Entry *b = bucket(d, hash);
+        int room = 0;
+        for (int i = 0; i < WAYS && !room; i++) room = b[i].seat == 255 || same(b + i, h, d->n, arms, s);
+        if (room) break;
+        table_grow(d);
+    }
+    return place(d, hash, h, arms, s);
+}
+
+/* -- moves ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t bit, code;
+    uint64_t after, fit;    /* the arms after the move, and the tiles that fit them */
+    int order;          /* the opponent's playable tiles after it, then the lighter tile later */
+} Move;
+
+#define OPEN_BITS ((1ULL << SPECIAL_SHIFT) - 1)
+
+/* Every tile that could be played on ``a``, as a mask (``_ArmDeal.fit``). */
+static inline uint64_t fit(ArmSearch *d, uint64_t a) {
+    uint64_t f = 0, m = a & OPEN_BITS;
+    if (a >> SPECIAL_SHIFT) {
+        for (int i = 0; i < 4; i++) {
+            int c = special(a, i);
+            if (c >= 0 && (c & 3) == START) return d->match[c >> 2];     /* the smallest: ascending */
+        }
+        for (int i = 0; i < 4; i++) {
+            int c = special(a, i);
+            if (c >= 0 && (c & 3) == DOUBLE) f |= d->dbl[c >> 2];
+        }
+    }
+    while (m) {
+        int k = __builtin_ctzll(m) >> 2;
+        f |= d->match[k];
+        m &= ~(15ULL << (4 * k));
+    }
+    return f;
+}
+
+/* The arms once tile ``bit`` goes on the arm with code ``c`` (``_ArmDeal._after``). */
+static uint64_t after(ArmSearch *d, uint64_t a, int c, int bit) {
+    int open[MAXNUM], other[4], nother = 0, removed = 0;
+    if ((c & 3) == OPEN) {                      /* the common case, on the packed counts */
+        int num = c >> 2, lo = d->tlow[bit], hi = d->thigh[bit];
+        a += (1ULL << (4 * (lo == num ? hi : lo))) - (1ULL << (4 * num));
+        if (d->branch && lo == hi) a += 2ULL << (4 * num);
+        return a;
+    }
+    for (int k = 0; k < MAXNUM; k++) open[k] = open_count(a, k);
+    for (int i = 0; i < 4; i++) {
+        int x = special(a, i);
+        if (x < 0) continue;
+        if (x == c && !removed) { removed = 1; continue; }
+        other[nother++] = x;
+    }
+    int num = c >> 2, st = c & 3, lo = d->tlow[bit], hi = d->thigh[bit];
+    int far = lo == num ? hi : lo;
+    if (st == OPEN) open[num]--;
+    if (st == START) {
+        other[nother++] = (far << 2) | CLOSED;
+        int starts = 0;
+        for (int i = 0; i < nother; i++) starts += (other[i] & 3) == START;
+        if (!starts) {
+            int kept = 0;
+            for (int i = 0; i < nother; i++) {
+                int x = other[i];
+                if ((x & 3) == CLOSED) {
+                    if (d->french) other[kept++] = (x & ~3) | DOUBLE;
+                    else open[x >> 2]++;
+                } else {
+                    other[kept++] = x;
+                }
+            }
+            nother = kept;
+        }
+    } else if (st == DOUBLE) {
+        open[num]++;
+    } else {
+        open[far]++;
+        if (d->branch && lo == hi) open[num] += 2;
+    }
+    return pack_arms(open, MAXNUM, other, nother);
+}
+
+/* The moves of ``hand`` on ``a`` in the order of the Python ``_ArmDeal.moves``: the arms by code, the
+ * tiles ascending. */
+static int gen_moves(ArmSearch *d, uint64_t a, uint64_t hand, Move *out) {
+    int codes[2 * MAXNUM + 4], ncodes = 0, start = -1;
+    for (int i = 0; i < 4; i++) {
+        int c = special(a, i);
+        if (c >= 0 && (c & 3) == START && (start < 0 || c < start)) start = c;
+    }
+    if (start >= 0) {
+        codes[ncodes++] = start;
+    } else if (!(a >> SPECIAL_SHIFT)) {
+        for (uint64_t m = a; m; ) {
+            int k = __builtin_ctzll(m) >> 2;
+            codes[ncodes++] = (k << 2) | OPEN;
+            m &= ~(15ULL << (4 * k));
+        }
+    } else {
+        for (int k = 0; k <= d->max_pip; k++) {
+            for (int i = 0; i < 4; i++)
+                if (special(a, i) == ((k << 2) | DOUBLE)) { codes[ncodes++] = (k << 2) | DOUBLE; break; }
+            if (open_count(a, k)) codes[ncodes++] = (k << 2) | OPEN;
+        }
+    }
+    int n = 0;
+    for (int j = 0; j < ncodes; j++) {
+        int c = codes[j];
+        uint64_t m = hand & ((c & 3) == DOUBLE ? d->dbl[c >> 2] : d->match[c >> 2]);
+        while (m) {
+            int b = __builtin_ctzll(m);
+            m &= m - 1;
+            out[n].bit = (uint8_t)b;
+            out[n].code = (uint8_t)c;
+            out[n].after = after(d, a, c, b);
+            out[n].fit = fit(d, out[n].after);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* -- leaves ------------------------------------------------------------------------------------- */
+
+static int pips_of(ArmSearch *d, uint64_t h) {
+    int p = 0;
+    while (h) {
+        p += d->tpips[__builtin_ctzll(h)];
+        h &= h - 1;
+    }
+    return p;
+}
+
+/* The side-0 value of a finished hand: ``term`` 0 domino, 1 blocked, by ``s`` playing ``bit``. */
+static int leaf(ArmSearch *d, const uint64_t *h, int term, int s, int bit) {
+    int n = d->n;
+    if (d->scoring == SCORE_SIDES) {
+        int P[2] = {0, 0};
+        for (int t = 0; t < n; t++) P[d->side[t]] += pips_of(d, h[t]);
+        int sd = d->side[s], ps = P[sd], po = P[1 - sd], cu = d->param, v;
+        if (term == 0) v = po + cu * ps;
+        else v = ps < po ? po + cu * ps : (ps > po ? -ps - cu * po : 0);
+        return sd == 0 ? v : -v;
+    }
+    if (d->scoring == SCORE_BAD) {
+        int total = 0, mine = 0;
+        for (int t = 0; t < n; t++) {
+            int p = pips_of(d, h[t]);
+            if (d->param && (h[t] & d->doubles)) p *= 2;
+            total += p;
+            if (d->maximiser[t]) mine = p;
+        }
+        return total - n * mine;
+    }
+    PyObject *hands = PyTuple_New(n);
+    if (hands == NULL) { d->failed = 1; return 0; }
+    for (int t = 0; t < n; t++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(h[t]);
+        if (x == NULL) { Py_DECREF(hands); d->failed = 1; return 0; }
+        PyTuple_SET_ITEM(hands, t, x);
+    }
+    PyObject *r = PyObject_CallFunction(d->leaf, "NsiK", hands, term == 0 ? "domino" : "blocked", s,
+                                        (unsigned long long)(1ULL << bit));
+    if (r == NULL) { d->failed = 1; return 0; }
+    long v = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (v == -1 && PyErr_Occurred()) { d->failed = 1; return 0; }
+    if (v > MAX_VALUE || v < -MAX_VALUE) {
+        PyErr_SetString(PyExc_OverflowError, "a hand's value is out of the compiled search's range");
+        d->failed = 1;
+        return 0;
+    }
+    return (int)v;
+}
+
+/* -- the search ------------------------------------------------------------------------------------ */
+
+/* The side-0 value of the state (``s`` holds a playable tile), fail-soft in (alpha, beta): the Python
+ * ``_ArmDeal.search`` step by step. */
+static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int beta) {
+    int n = d->n;
+    d->nodes++;
+    if (d->nodes > d->budget) { d->stopped = 1; return 0; }
+    if (d->scoring == SCORE_SIDES) {
+        int P[2] = {0, 0};
+        for (int t = 0; t < n; t++) P[d->side[t]] += pips_of(d, h[t]);
+        int high = d->param == 1 ? P[0] + P[1] : P[1], low = d->param == 1 ? -P[0] - P[1] : -P[0];
+        if (high <= alpha) return high;
+        if (low >= beta) return low;
+    }
+    uint64_t hash = state_hash(h, n, a, s);
+    Entry *en = probe(d, hash, h, a, s);
+    int lower = -INF, upper = INF, hbit = 255, hcode = 255;
+    if (en != NULL) {
+        lower = dec(en->lo);
+        upper = dec(en->hi);
+        hbit = en->bit;
+        hcode = en->code;
+        if (lower >= beta) return lower;
+        if (upper <= alpha) return upper;
+        if (lower > alpha) alpha = lower;
+        if (upper < beta) beta = upper;
+    }
+    Move mv[MAXMOVES];
+    int nm = gen_moves(d, a, h[s], mv);
+    if (nm > 1) {           /* a stable sort: fewest tiles left to the next opponent, heaviest first */
+        uint64_t opp = h[d->opponent[s]];
+        for (int i = 0; i < nm; i++) mv[i].order = 64 * popcount(opp & mv[i].fit) - d->tpips[mv[i].bit];
+        for (int i = 1; i < nm; i++) {
+            Move m = mv[i];
+            int j = i - 1;
+            while (j >= 0 && mv[j].order > m.order) { mv[j + 1] = mv[j]; j--; }
+            mv[j + 1] = m;
+        }
+    }
+    for (int i = 0; i < nm; i++) {      /* the children's buckets, ahead of time */
+        uint64_t left = h[s] & ~(1ULL << mv[i].bit), f = mv[i].fit, ch[MAXSEATS];
+        if (!left) continue;
+        int t = (s + 1) % n;
+        while (!((t == s ? left : h[t]) & f)) {
+            if (t == s) break;
+            t = (t + 1) % n;
+        }
+        memcpy(ch, h, sizeof(uint64_t) * (size_t)n);
+        ch[s] = left;
+        const char *b = (const char *)bucket(d, state_hash(ch, n, mv[i].after, t));
+        __builtin_prefetch(b);
+        __builtin_prefetch(b + 64);
+        __builtin_prefetch(b + 128);
+    }
+    if (hbit != 255) {
+        for (int i = 0; i < nm; i++) {
+            if (mv[i].bit == hbit && mv[i].code == hcode) {
+                Move m = mv[i];
+                memmove(mv + 1, mv, (size_t)i * sizeof(Move));
+                mv[0] = m;
+                break;
+            }
+        }
+    }
+    int maximise = d->maximiser[s];
+    int a0 = alpha, b0 = beta, best = maximise ? -INF : INF, bm = -1;
+    uint64_t mine = h[s];
+    for (int i = 0; i < nm; i++) {
+        uint64_t left = mine & ~(1ULL << mv[i].bit);
+        int x;
+        h[s] = left;
+        if (!left) {
+            x = leaf(d, h, 0, s, mv[i].bit);
+        } else {
+            uint64_t f = mv[i].fit;
+            int t = (s + 1) % n;
+            while (!(h[t] & f)) {
+                if (t == s) break;
+                t = (t + 1) % n;
+            }
+            if (t == s && !(left & f)) x = leaf(d, h, 1, s, mv[i].bit);
+            else x = search(d, h, mv[i].after, t, alpha, beta);
+        }
+        h[s] = mine;
+        if (d->failed || d->stopped) return 0;
+        if (maximise) {
+            if (x > best) {
+                best = x;
+                bm = i;
+                if (x > alpha) alpha = x;
+            }
+        } else if (x < best) {
+            best = x;
+            bm = i;
+            if (x < beta) beta = x;
+        }
+        if (alpha >= beta) break;
+    }
+    /* the entry as the Python ``_entry``: the old bounds, narrowed by this result */
+    if (best <= a0) { if (best < upper) upper = best; }
+    else if (best >= b0) { if (best > lower) lower = best; }
+    else lower = upper = best;
+    Entry *x = store_slot(d, hash, h, a, s);
+    memcpy(x->h, h, sizeof(uint64_t) * (size_t)n);
+    for (int t = n; t < MAXSEATS; t++) x->h[t] = 0;
+    x->arms = a;
+    x->seat = (uint8_t)s;
+    x->lo = enc(lower);
+    x->hi = enc(upper);
+    x->bit = bm >= 0 ? mv[bm].bit : 255;
+    x->code = bm >= 0 ? mv[bm].code : 255;
+    uint64_t held = 0;
+    for (int t = 0; t < n; t++) held |= h[t];
+    x->held = (uint8_t)popcount(held);
+    d->stores++;
+    if (d->buckets < d->max_buckets && 4 * d->used > 3 * WAYS * d->buckets) table_grow(d);
+    return best;
+}
+
+/* -- the Python type ------------------------------------------------------------------------------ */
+
+static int seats_of(PyObject *seq, int n, int *out, int lo, int hi, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (f == NULL) return -1;
+    int bad = PySequence_Fast_GET_SIZE(f) != n;
+    for (int s = 0; s < n && !bad; s++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, s));
+        if (PyErr_Occurred() || v < lo || v > hi) bad = 1;
+        else out[s] = (int)v;
+    }
+    Py_DECREF(f);
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: one value a seat", what);
+        return -1;
+    }
+    return 0;
+}
+
+static int ArmSearch_init(ArmSearch *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"n", "max_pip", "french", "branch", "maximiser", "opponent", "scoring", "param",
+                             "sides", "leaf", "entries", NULL};
+    PyObject *maximiser, *opponent, *sides, *leaf_fn;
+    int n, max_pip, french, branch, scoring, param;
+    unsigned long long entries;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippOOiiOOK", kwlist, &n, &max_pip, &french, &branch,
+                                     &maximiser, &opponent, &scoring, &param, &sides, &leaf_fn, &entries))
+        return -1;
+    if (n < 2 || n > MAXSEATS) {
+        PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players");
+        return -1;
+    }
+    if (max_pip < 0 || max_pip >= MAXNUM) {
+        PyErr_SetString(PyExc_ValueError, "the compiled search plays sets up to double-nine");
+        return -1;
+    }
+    if (scoring < SCORE_SIDES || scoring > SCORE_PYTHON || (scoring == SCORE_PYTHON && !PyCallable_Check(leaf_fn))) {
+        PyErr_SetString(PyExc_ValueError, "scoring: 0 (two sides), 1 (bad points) or 2 with a callable leaf");
+        return -1;
+    }
+    if (seats_of(maximiser, n, self->maximiser, 0, 1, "maximiser") < 0
+        || seats_of(opponent, n, self->opponent, 0, n - 1, "opponent") < 0
+        || seats_of(sides, n, self->side, 0, 1, "sides") < 0)
+        return -1;
+    Py_XDECREF(self->leaf);
+    self->leaf = NULL;
+    if (scoring == SCORE_PYTHON) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
+    self->n = n;
+    self->max_pip = max_pip;
+    self->french = french;
+    self->branch = branch;
+    self->scoring = scoring;
+    self->param = param;
+    memset(self->match, 0, sizeof(self->match));
+    memset(self->dbl, 0, sizeof(self->dbl));
+    self->doubles = 0;
+    int i = 0;
+    for (int hi = 0; hi <= max_pip; hi++)           /* Tile.index: high * (high + 1) / 2 + low */
+        for (int lo = 0; lo <= hi; lo++, i++) {
+            self->tlow[i] = (uint8_t)lo;
+            self->thigh[i] = (uint8_t)hi;
+            self->tpips[i] = lo + hi;
+            self->match[lo] |= 1ULL << i;
+            self->match[hi] |= 1ULL << i;
+            if (lo == hi) { self->dbl[lo] = 1ULL << i; self->doubles |= 1ULL << i; }
+        }
+    uint64_t max_buckets = 1, buckets = 1;
+    while (2 * max_buckets * WAYS <= entries && max_buckets < (1ULL << 40)) max_buckets *= 2;
+    while (buckets < max_buckets && buckets < (1 << 10)) buckets *= 2;
+    PyMem_Free(self->raw);
+    self->raw = NULL;
+    self->slots = NULL;
+    if (table_alloc(self, buckets) < 0) { PyErr_NoMemory(); return -1; }
+    self->max_buckets = max_buckets;
+    self->used = self->stores = self->replaced = 0;
+    return 0;
+}
+
+/* search(hands, arms, seat, alpha, beta, budget) -> (value, nodes): ``arms`` the sorted Python codes;
+ * value None when the search needed more than ``budget`` positions. */
+static PyObject *ArmSearch_search(ArmSearch *self, PyObject *args) {
+    PyObject *hands, *arms;
+    int s, alpha, beta;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "O!O!iiiL", &PyTuple_Type, &hands, &PyTuple_Type, &arms, &s, &alpha, &beta,
+                          &budget))
+        return NULL;
+    int n = self->n;
+    if (PyTuple_GET_SIZE(hands) != n || s < 0 || s >= n) {
+        PyErr_SetString(PyExc_ValueError, "one hand a seat, and the seat to move among them");
+        return NULL;
+    }
+    uint64_t h[MAXSEATS] = {0};
+    for (int t = 0; t < n; t++) {
+        h[t] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, t));
+        if (PyErr_Occurred()) return NULL;
+    }
+    int open[MAXNUM] = {0}, other[4], nother = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(arms); i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(arms, i));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        if (c < 0 || (c >> 2) > self->max_pip) {
+            PyErr_SetString(PyExc_ValueError, "an arm code out of the set");
+            return NULL;
+        }
+        if ((c & 3) == OPEN) {
+            if (++open[c >> 2] > 15) {
+                PyErr_SetString(PyExc_ValueError, "more open arms of one number than the search packs");
+                return NULL;
+            }
+        } else if (nother < 4) {
+            other[nother++] = (int)c;
+        } else {
+            PyErr_SetString(PyExc_ValueError, "more than four arms at the spinner");
+            return NULL;
+        }
+    }
+    uint64_t a = pack_arms(open, MAXNUM, other, nother);
+    self->nodes = 0;
+    self->budget = budget < 0 ? 0 : (uint64_t)budget;
+    self->stopped = self->failed = 0;
+    if (alpha < -INF) alpha = -INF;
+    if (beta > INF) beta = INF;
+    int v = search(self, h, a, s, alpha, beta);
+    if (self->failed) return NULL;
+    if (self->stopped) return Py_BuildValue("OK", Py_None, (unsigned long long)self->nodes);
+    return Py_BuildValue("iK", v, (unsigned long long)self->nodes);
+}
+
+static PyObject *ArmSearch_get_nbytes(ArmSearch *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(WAYS * self->buckets * sizeof(Entry));
+}
+
+static PyObject *ArmSearch_get_max_entries(ArmSearch *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(WAYS * self->max_buckets);
+}
+
+static PyObject *ArmSearch_get_used(ArmSearch *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->used);
+}
+
+static PyObject *ArmSearch_get_replaced(ArmSearch *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->replaced);
+}
+
+static int ArmSearch_traverse(ArmSearch *self, visitproc visit, void *arg) {
+    Py_VISIT(self->leaf);
+    return 0;
+}
+
+static int ArmSearch_clear(ArmSearch *self) {
+    Py_CLEAR(self->leaf);
+    return 0;
+}
+
+static void ArmSearch_dealloc(ArmSearch *self) {
+    PyObject_GC_UnTrack(self);
+    ArmSearch_clear(self);
+    PyMem_Free(self->raw);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef ArmSearch_methods[] = {
+    {"search", (PyCFunction)ArmSearch_search, METH_VARARGS,
+     "search(hands, arms, seat, alpha, beta, budget) -> (value or None past the budget, positions visited)"},
+    {NULL}
+};
+
+static PyGetSetDef ArmSearch_getset[] = {
+    {"nbytes", (getter)ArmSearch_get_nbytes, NULL, "The memory of the table's slots now, in bytes.", NULL},
+    {"max_entries", (getter)ArmSearch_get_max_entries, NULL, "The slots the table may grow to.", NULL},
+    {"used", (getter)ArmSearch_get_used, NULL, "The slots holding an entry.", NULL},
+    {"replaced", (getter)ArmSearch_get_replaced, NULL, "Entries that pushed out an entry of another state.", NULL},
+    {NULL}
+};
+
+static PyTypeObject ArmSearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "analyzer.search._arms.ArmSearch",
+    .tp_doc = PyDoc_STR("ArmSearch(n, max_pip, french, branch, maximiser, opponent, scoring, param, sides, leaf, "
+                        "entries): one deal of a layout with arms and its bounded table."),
+    .tp_basicsize = sizeof(ArmSearch),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)ArmSearch_init,
+    .tp_dealloc = (destructor)ArmSearch_dealloc,
+    .tp_traverse = (traverseproc)ArmSearch_traverse,
+    .tp_clear = (inquiry)ArmSearch_clear,
+    .tp_methods = ArmSearch_methods,
+    .tp_getset = ArmSearch_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "analyzer.search._arms",
+    "The compiled search over layouts with arms (see analyzer/search/tree.py, _ArmDeal).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__arms(void) {
+    if (PyType_Ready(&ArmSearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&ArmSearchType);
+    if (PyModule_AddObject(m, "ArmSearch", (PyObject *)&ArmSearchType) < 0) {
+        Py_DECREF(&ArmSearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

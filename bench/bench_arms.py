@@ -1,0 +1,154 @@
+"""Benchmark the compiled search over layouts with arms against the pure-Python one, in the same run.
+
+    python bench/bench_arms.py                       # 20 French hands (3 also in pure Python), 20 double-nine crosses
+    python bench/bench_arms.py --french 5 --python-french 1 --cross 5
+
+Seeded random hands come from ``analyzer.match.random_match`` (a random legal move at every turn; deal
+``i`` uses seed ``--seed + i``). Each is analysed as ``domino analyze`` does it (``analyze_replay``:
+every alternative's value at every decision, each player valued against the rest in French) at the
+default limits (node limit ``NODE_LIMIT`` a value, a 64 MB table) unless told otherwise, in CPU time
+of this process (``time.process_time``: the machine is shared; ``--wall`` for wall-clock time).
+
+French: seconds a hand (median, mean, worst) with the compiled search, and for the first
+``--python-french`` hands the same analysis with the pure-Python search over arms (the default core
+switched for that run), the ratio per hand and whether every value agrees.
+The double-nine cross: in how many hands every value is given (none left out past the node limit),
+the share of values given, seconds a hand.
+Memory: the peak the analysis of one hand allocates (tracemalloc, which also sees the compiled
+table: it is allocated with ``PyMem_Malloc``), measured in separate runs of the first
+``--memory-deals`` hands (of the first hand only, in pure Python) so that tracing does not slow the
+timed ones.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+import tracemalloc
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_solver import table  # noqa: E402
+
+import analyzer.search.core as core  # noqa: E402
+from analyzer.analysis import analyze_replay  # noqa: E402
+from analyzer.match import random_match, replay_record  # noqa: E402
+from analyzer.rules.variants import find_variant  # noqa: E402
+from analyzer.search.tree import NODE_LIMIT  # noqa: E402
+
+
+@contextmanager
+def arms_core(name: str):
+    """The search over arms runs on core ``name`` while inside."""
+    saved = core.ARMS_CORE
+    core.ARMS_CORE = name
+    try:
+        yield
+    finally:
+        core.ARMS_CORE = saved
+
+
+def hand(variant, seed: int):
+    (rep,) = replay_record(random_match(variant, seed, games=1))
+    assert rep.valid, rep.errors
+    return rep
+
+
+def analyse(rep, args, clock) -> tuple[float, object]:
+    t0 = clock()
+    result = analyze_replay(rep, node_limit=args.node_limit, table_mb=args.table_mb)
+    return clock() - t0, result
+
+
+def values(result) -> list:
+    return [[(a.move, a.value) for a in d.alternatives] for d in result.decisions] + [result.values]
+
+
+def peak_mb(rep, args) -> float:
+    tracemalloc.start()
+    try:
+        analyse(rep, args, time.process_time)
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def secs(xs: list[float]) -> list[str]:
+    return [f"{statistics.median(xs):.2f}", f"{statistics.fmean(xs):.2f}", f"{max(xs):.2f}"]
+
+
+def french(args, clock) -> None:
+    variant = find_variant("french")
+    reps = [hand(variant, args.seed + i) for i in range(args.french)]
+    compiled = [analyse(rep, args, clock) for rep in reps]
+    rows = [["compiled (C)", str(len(reps)), *secs([t for t, _ in compiled])]]
+    ratios, agree = [], 0
+    if args.python_french:
+        with arms_core("python"):
+            python = [analyse(rep, args, clock) for rep in reps[:args.python_french]]
+        rows.append(["pure Python", str(len(python)), *secs([t for t, _ in python])])
+        for (tc, rc), (tp, rp) in zip(compiled, python):
+            ratios.append(tp / tc)
+            agree += values(rc) == values(rp)
+    table("French (4 players each against the rest, 7 tiles each): seconds a hand, whole-hand analysis",
+          ["search", "hands", "median", "mean", "worst"], rows)
+    if ratios:
+        print(f"  ratio python/compiled on the same hands: median {statistics.median(ratios):.1f}x, lowest "
+              f"{min(ratios):.1f}x; values identical in {agree}/{len(ratios)} hands")
+    given = sum(sum(v is not None for v in r.values) for _, r in compiled)
+    print(f"  values given: {given}/{sum(len(r.values) for _, r in compiled)}; target: at most 1 s a hand (median)")
+    peaks = [peak_mb(rep, args) for rep in reps[:args.memory_deals]]
+    with arms_core("python"):
+        python_peaks = [peak_mb(rep, args) for rep in reps[:min(1, args.python_french)]]   # (slow when traced)
+    print(f"  memory: compiled peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)"
+          + (f"; pure Python peak {max(python_peaks):.1f} MB (worst of {len(python_peaks)})" if python_peaks else ""))
+
+
+def cross(args, clock) -> None:
+    variant = find_variant("cross", {"set": "9"})
+    reps = [hand(variant, args.seed + i) for i in range(args.cross)]
+    runs = [analyse(rep, args, clock) for rep in reps]
+    complete = [r.stopped is None and None not in r.values for _, r in runs]
+    given = sum(sum(v is not None for v in r.values) for _, r in runs)
+    table("The double-nine cross (two pairs, 7 tiles each, 27 sleepers): whole-hand analysis, compiled",
+          ["hands", "every value given", "values given", "median s", "mean s", "worst s"],
+          [[str(len(reps)), f"{sum(complete)}/{len(reps)}", f"{given}/{sum(len(r.values) for _, r in runs)}",
+            *secs([t for t, _ in runs])]])
+    missing = [args.seed + i for i, ok in enumerate(complete) if not ok]
+    print(f"  hands with values left out (seed): {missing or 'none'}; target: every value in at least 19 of 20")
+    peaks = [peak_mb(rep, args) for rep in reps[:args.memory_deals]]
+    print(f"  memory: peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--french", type=int, default=20, help="French hands")
+    ap.add_argument("--python-french", type=int, default=3, help="of them, also analysed in pure Python")
+    ap.add_argument("--cross", type=int, default=20, help="double-nine cross hands")
+    ap.add_argument("--memory-deals", type=int, default=3, help="hands measured again for memory")
+    ap.add_argument("--seed", type=int, default=1000, help="seed of hand 0 (hand i uses seed + i)")
+    ap.add_argument("--node-limit", type=int, default=None, help=f"positions a value (default {NODE_LIMIT:,})")
+    ap.add_argument("--table-mb", type=float, default=core.TABLE_MB, help="the bound of the transposition table")
+    ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")
+    args = ap.parse_args(argv)
+    clock = time.perf_counter if args.wall else time.process_time
+    if core.arms_core() is None:
+        print("the compiled search over arms is not built (python3 setup.py build_ext --inplace)")
+        return 1
+    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; cores: {core.cores_text()}; "
+          f"seeds from {args.seed}; {'wall-clock' if args.wall else 'CPU'} time; table {args.table_mb} MB")
+    if args.french:
+        french(args, clock)
+    if args.cross:
+        cross(args, clock)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,235 @@
+"""The compiled search over layouts with arms (``analyzer.search._arms``) against the pure-Python one
+(``_ArmDeal``): the same value for every alternative at every decision of random hands of French, cross
+and the double-nine cross, the same positions visited (so a node limit stops both at the same place),
+both equal to a plain minimax on small deals, a bounded table, and the scorings it does not write
+falling back to Python. Also the families that do not reach a compiled search today (draw games in
+the revealed order, All Fives): the two settings of ``core`` give the same values there too."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.analysis import AgainstTheRest, analyze_replay
+from analyzer.match import replay_record
+from analyzer.notation import read
+from analyzer.rules import find_variant
+from analyzer.rules.policies import PointScoring
+from analyzer.search import SearchLimit, TreeSearch
+import analyzer
+from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, arms_core, cores_text, resolve_arms
+from analyzer.search.tree import arms_note, arms_scoring
+from analyzer.tiles import Tile
+from conftest import RECORDS
+from test_search import reference_values, rules_for, small_deal
+
+built = pytest.mark.skipif(arms_core() is None, reason="the compiled search over arms was not built (no C compiler)")
+
+# (variant, options, tiles a seat, lead, sleepers drawn to fill the spinner)
+ARMS = [
+    ("french", {}, 4, Tile(0, 0), 0),
+    ("cross", {"sleepers": "no"}, 4, Tile(6, 6), 0),
+    ("cross", {}, 3, Tile(6, 6), 6),
+    ("cross", {"set": "9", "sleepers": "no"}, 6, Tile(9, 9), 0),
+    ("cross", {"set": "9"}, 4, Tile(9, 9), 10),
+]
+# the families that search in Python whatever the core (no arms): the core must not change a value
+OTHERS = [
+    ("draw", {"players": "2"}, 4, Tile(6, 6), 6),
+    ("all-fives", {"draw": "no"}, 4, Tile(5, 5), 0),
+    ("all-fives-threes", {"draw": "one", "count": "pub"}, 3, Tile(3, 3), 5),
+]
+
+
+def _id(case) -> str:
+    return "-".join([case[0]] + [f"{k}={v}" for k, v in case[1].items()])
+
+
+def compare_line(variant, rng, size: int, lead: Tile, sleepers: int) -> int:
+    """One random deal played out at random; at every decision, for every view (two sides, or each
+    player against the rest), both cores give every alternative the same value after visiting the
+    same positions. Returns the alternatives compared."""
+    pos = small_deal(variant, rng, size, lead, sleepers)
+    views = [rules_for(variant, seat) for seat in range(variant.players if variant.seating.sides > 2 else 1)]
+    searches = [(TreeSearch(view, core="compiled"), TreeSearch(view, core="python")) for view in views]
+    compared = 0
+    while pos.outcome() is None:
+        moves = pos.legal_moves()
+        if len(moves) > 1:
+            for compiled, python in searches:
+                got = compiled.values(pos)
+                assert got == python.values(pos), [str(m) for m, *_ in pos.history]
+                # below its bound the compiled table loses nothing: the very same search
+                assert compiled.nodes == python.nodes
+                compared += len(got)
+        pos.push(rng.choice(moves))
+    return compared
+
+
+def compare_family(case, deals: int, seed) -> int:
+    name, options, size, lead, sleepers = case
+    variant = find_variant(name, options)
+    rng = random.Random(f"{seed}{name}{sorted(options.items())}")
+    return sum(compare_line(variant, rng, size, lead, sleepers) for _ in range(deals))
+
+
+@built
+@pytest.mark.parametrize("case", ARMS, ids=_id)
+def test_cores_agree_on_every_alternative_of_random_hands(case):
+    assert compare_family(case, 6, "normal") > 20
+
+
+@built
+@pytest.mark.parametrize("case", OTHERS, ids=_id)
+def test_the_core_changes_nothing_where_no_arms_are_searched(case):
+    assert compare_family(case, 4, "others") > 10
+
+
+# records a family in the slow test: (with a tile less a seat, whole small deals); about 50 s in all
+MANY = {"french": (2000, 150), "cross": (2000, 1000), "cross-sleepers=no": (2000, 1000),
+        "cross-set=9-sleepers=no": (400, 15), "cross-set=9": (400, 15),
+        "draw-players=2": (1000, 100), "all-fives-draw=no": (1000, 100),
+        "all-fives-threes-draw=one-count=pub": (1000, 100)}
+
+
+@built
+@pytest.mark.slow
+def test_cores_agree_on_thousands_of_random_hands():
+    compared = 0
+    for case in ARMS + OTHERS:
+        name, options, size, lead, sleepers = case
+        short, whole = MANY[_id(case)]
+        compared += compare_family((name, options, size - 1, lead, sleepers), short, "many-short")
+        compared += compare_family(case, whole, "many")
+    assert compared > 20_000
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+@pytest.mark.parametrize("case", ARMS, ids=_id)
+def test_both_cores_equal_plain_minimax_on_small_deals(case, core):
+    name, options, size, lead, sleepers = case
+    variant = find_variant(name, options)
+    rng = random.Random(f"minimax{name}{sorted(options.items())}")
+    checked = 0
+    for _ in range(4):
+        pos = small_deal(variant, rng, min(size, 3) - (sleepers > 0), lead, sleepers)
+        for seat in range(variant.players if variant.seating.sides > 2 else 1):
+            rules = rules_for(variant, seat)
+            while pos.outcome() is None and len(pos.history) < 6:
+                assert dict(TreeSearch(rules, core=core).values(pos)) == reference_values(pos, rules)
+                checked += 1
+                pos.push(rng.choice(pos.legal_moves()))
+            while len(pos.history) > 1:
+                pos.pop()
+    assert checked >= 8
+
+
+@built
+def test_the_node_limit_stops_both_cores_at_the_same_place():
+    variant = find_variant("cross", {"sleepers": "no"})
+    pos = small_deal(variant, random.Random(0), 6, Tile(6, 6))
+    counting = TreeSearch(variant, core="python")
+    values = counting.values(pos)
+    needed = counting.nodes
+    assert needed > 1000 and len(values) > 1
+    for core in ("compiled", "python"):
+        assert TreeSearch(variant, needed, core=core).values(pos) == values
+        with pytest.raises(SearchLimit):
+            TreeSearch(variant, needed - 1, core=core).values(pos)
+
+
+@built
+def test_a_small_table_replaces_entries_and_keeps_values_exact():
+    variant = find_variant("french")
+    pos = small_deal(variant, random.Random(5), 5, Tile(0, 0))
+    rules = AgainstTheRest(variant, 1)
+    python = TreeSearch(rules, core="python")
+    expected = python.values(pos)
+    small = TreeSearch(rules, table_mb=0.01, core="compiled")
+    assert small.values(pos) == expected
+    entries, nbytes = small.table_size()
+    assert 0 < nbytes <= 0.01 * 2**20 and entries * ARMS_ENTRY_BYTES <= nbytes
+    assert (deal := next(iter(small._arm_deals.values()))).core.replaced > 0, deal
+    assert python.table_size()[0] > entries     # the Python table kept every entry
+
+
+def test_the_scorings_the_compiled_search_writes():
+    assert arms_scoring(find_variant("cross")) == (0, 0)                     # the losers' pips
+    assert arms_scoring(find_variant("cross", {"set": "9"})) == (0, 0)
+    assert arms_scoring(AgainstTheRest(find_variant("french"), 2)) == (1, 1)  # bad points, doubled
+    other = dataclasses.replace(find_variant("cross"), scoring=PointScoring("difference"))
+    assert arms_scoring(other) == (2, 0)
+    assert arms_note(find_variant("cross"), "python") is None and arms_note(other, "python") is None
+
+
+@built
+def test_a_scoring_it_does_not_write_is_asked_of_python_exactly():
+    other = dataclasses.replace(find_variant("cross", {"sleepers": "no"}), scoring=PointScoring("difference"))
+    assert "asks Python" in arms_note(other, "compiled") and arms_note(find_variant("cross"), "compiled") is None
+    rng = random.Random(9)
+    assert sum(compare_line(other, rng, 4, Tile(6, 6), 0) for _ in range(4)) > 10
+
+
+@pytest.mark.skipif(os.environ.get("DOMINO_REQUIRE_COMPILED") != "1", reason="only where the core must be built (CI)")
+def test_the_compiled_search_over_arms_is_built_and_used():
+    assert arms_core() is not None and ARMS_CORE == "compiled"
+
+
+def test_the_environment_chooses_the_pure_python_search_over_arms():
+    root = Path(analyzer.__file__).resolve().parent.parent
+    code = "import analyzer.search.core as c; print(c.ARMS_CORE, c.cores_text())"
+    env = dict(os.environ, **{PURE_ENV: "1"}, PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=root)
+    assert out.stdout.split() == ["python", "python"], out.stderr
+
+
+def test_the_core_of_the_search_over_arms_is_named():
+    assert ARMS_CORE in ("compiled", "python") and resolve_arms(None) == ARMS_CORE
+    assert TreeSearch(find_variant("cross")).core == ARMS_CORE
+    assert ARMS_CORE in cores_text()
+    with pytest.raises(ValueError):
+        TreeSearch(find_variant("cross"), table_mb=0)
+    with pytest.raises(ValueError):
+        resolve_arms("fast")
+
+
+@built
+def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
+    (rep,) = replay_record(read(RECORDS / "variant-cross-sleepers-no.dom"))
+    compiled = analyze_replay(rep)
+    monkeypatch.setattr("analyzer.search.core.ARMS_CORE", "python")
+    python = analyze_replay(rep)
+    assert compiled.values == python.values and None not in compiled.values
+    assert [[(a.move, a.value) for a in d.alternatives] for d in compiled.decisions] == \
+        [[(a.move, a.value) for a in d.alternatives] for d in python.decisions]
+
+
+class _Failing:
+    """Cross domino whose scoring fails on a blocked hand: an error the compiled search must pass on."""
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.seating = variant.seating
+        self.play = None
+
+    def value(self, facts):
+        if facts.termination == "blocked":
+            raise ZeroDivisionError("no value for a blocked hand")
+        return self.variant.value(facts)
+
+
+@built
+def test_an_error_in_a_python_leaf_value_reaches_the_caller():
+    variant = find_variant("cross", {"sleepers": "no"})
+    rules = _Failing(variant)
+    assert arms_scoring(rules) == (2, 0)
+    pos = small_deal(variant, random.Random(0), 6, Tile(6, 6))
+    with pytest.raises(ZeroDivisionError):
+        TreeSearch(rules, core="compiled").values(pos)
+    with pytest.raises(ZeroDivisionError):
+        TreeSearch(rules, core="python").values(pos)
