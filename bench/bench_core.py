@@ -10,7 +10,9 @@ best of ``--repeat`` runs each, in CPU time of this process (``time.process_time
 shared, and CPU time counts only this run's work; ``--wall`` for wall-clock time). Prints the times (median, mean, worst), the ratio python/compiled
 per deal (median and worst, i.e. lowest), whether every value agrees, and the memory of each:
 the compiled table's slots as allocated (``Table.nbytes``) and the pure-Python search's peak
-allocation (tracemalloc, measured in a separate run so that it does not slow the timed ones).
+allocation (tracemalloc, measured in a separate run so that it does not slow the timed ones), and
+the states each core searched (the count the node limit bounds: the same in both while neither
+table is full). Each run starts from a collected heap, without the other core's tables.
 
 The same for jamaican (a point a game: a scoring the core does not write inline, so the compiled search
 asks Python for each finished hand's value), on the first ``--generic-deals`` deals.
@@ -18,6 +20,7 @@ asks Python for each finished hand's value), on the first ``--generic-deals`` de
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import platform
 import statistics
@@ -37,17 +40,20 @@ from analyzer.search.block import Solver, _standard_scoring  # noqa: E402
 from analyzer.search.core import CORE, TABLE_MB, compiled_core  # noqa: E402
 
 
-def analyse_record(seed: int, variant, core: str, table_mb: float) -> tuple[list, Solver]:
-    """Every alternative's value at every decision of deal ``seed``'s line: (values, the solver)."""
+def analyse_record(seed: int, variant, core: str, table_mb: float) -> tuple[list, Solver, int]:
+    """Every alternative's value at every decision of deal ``seed``'s line: (values, the solver,
+    the states it searched)."""
     hands, leader, _ = deal(seed)
     solver = Solver(variant, core=core, table_mb=table_mb)
     position = Position(hands, turn=leader)
     out = []
+    nodes = 0
     for move in played_line(seed):
         if len(position.legal_moves()) > 1:
             out.append(solver.values(position))
+            nodes += solver.nodes
         position.push(move)
-    return out, solver
+    return out, solver, nodes
 
 
 def python_peak(seed: int, variant, table_mb: float) -> int:
@@ -63,11 +69,17 @@ def python_peak(seed: int, variant, table_mb: float) -> int:
 def compare(seeds: list[int], variant, repeat: int, table_mb: float, clock) -> dict:
     rows = []
     for seed in seeds:
-        tc, (vc, solver) = best_of(repeat, lambda: analyse_record(seed, variant, "compiled", table_mb), clock)
-        tp, (vp, _) = best_of(repeat, lambda: analyse_record(seed, variant, "python", table_mb), clock)
+        # each run starts from a collected heap: the pure-Python tables of the last record (millions of
+        # tuples) would otherwise be scanned by a collection during the next record's compiled run
+        gc.collect()
+        tc, (vc, solver, n_compiled) = best_of(repeat, lambda: analyse_record(seed, variant, "compiled", table_mb),
+                                               clock)
+        gc.collect()
+        tp, (vp, _, n_python) = best_of(repeat, lambda: analyse_record(seed, variant, "python", table_mb), clock)
+        del _
         nbytes = solver.table_size()[1]
-        rows.append(dict(seed=seed, compiled=tc, python=tp, agree=vc == vp, nbytes=nbytes,
-                         decisions=len(vc), alternatives=sum(len(v) for v in vc)))
+        rows.append(dict(seed=seed, compiled=tc, python=tp, agree=vc == vp, nbytes=nbytes, nodes=n_compiled,
+                         same_nodes=n_compiled == n_python, decisions=len(vc), alternatives=sum(len(v) for v in vc)))
     return dict(rows=rows, peak=max(python_peak(s, variant, table_mb) for s in seeds[:3]))
 
 
@@ -87,6 +99,9 @@ def report(title: str, out: dict, table_mb: float) -> None:
     print(f"  {statistics.median(r['decisions'] for r in rows):.0f} decisions, "
           f"{statistics.median(r['alternatives'] for r in rows):.0f} alternatives a record (median); "
           f"values identical in {sum(r['agree'] for r in rows)}/{len(rows)} records")
+    nodes = [r["nodes"] for r in rows]
+    print(f"  states searched a record (the node limit's count): median {statistics.median(nodes):,.0f}, most "
+          f"{max(nodes):,}; the same count in both cores in {sum(r['same_nodes'] for r in rows)}/{len(rows)} records")
     print(f"  memory: compiled table {max(r['nbytes'] for r in rows) / 2**20:.2f} MB at most (bound {table_mb} MB, "
           f"{compiled_core().ENTRY_BYTES} bytes a slot); pure Python peak {out['peak'] / 2**20:.2f} MB "
           f"(tracemalloc, worst of the first 3 records)")

@@ -89,17 +89,16 @@ def test_random_legal_matches_validate_clean(name, options):
             if rep.result.winner is not None and not rep.result.void:
                 assert rep.result.points >= 0
         assert [r.match.number for r in reps] == list(range(1, len(reps) + 1))
-        if not int_solver_plays(variant):      # the int solver's games: see the slow test below
-            _analyses_only_stop_at_the_node_limit(back)
+        _analyses_only_stop_at_the_node_limit(back)
 
 
 SMALL_NODE_LIMIT = 100
 
 
-def _analyses_only_stop_at_the_node_limit(record):
+def _analyses_only_stop_at_the_node_limit(record, node_limit: int | None = SMALL_NODE_LIMIT):
     """A legal record is analysed without an internal error and stops for no broken move or missing
     search; with a small node limit the earlier values may be missing, and the analysis says so."""
-    analyses = analyze(record, node_limit=SMALL_NODE_LIMIT)
+    analyses = analyze(record, node_limit=node_limit)
     assert len(analyses) == len(record.games)
     for game, analysis in zip(record.games, analyses):
         assert analysis.stopped is None or "node limit" in analysis.stopped, analysis.stopped
@@ -107,9 +106,9 @@ def _analyses_only_stop_at_the_node_limit(record):
 
 
 def _int_solver_configs():
-    """The configurations the int solver analyses (it has no node limit): every one, but of the
-    cut-throat game of individuals (a whole hand valued for each of three or four movers is the
-    slowest analysis there is, most of a minute) only the two-player game."""
+    """The configurations the int solver analyses, to be analysed whole (the default node limit):
+    every one, but of the cut-throat game of individuals (a whole hand valued for each of three or
+    four movers is the slowest analysis there is, most of a minute) only the two-player game."""
     for name, options in CONFIGS:
         variant = find_variant(name, options)
         if int_solver_plays(variant) and (name != "cutthroat" or options == {"players": "2"}):
@@ -119,7 +118,7 @@ def _int_solver_configs():
 @pytest.mark.slow
 @pytest.mark.parametrize("name,options", list(_int_solver_configs()), ids=lambda c: str(c))
 def test_random_legal_games_of_the_int_solver_are_analysed(name, options):
-    _analyses_only_stop_at_the_node_limit(random_match(find_variant(name, options), 0, games=1))
+    _analyses_only_stop_at_the_node_limit(random_match(find_variant(name, options), 0, games=1), None)
 
 
 def test_every_option_and_preset_of_the_cross_is_covered():

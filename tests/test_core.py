@@ -1,5 +1,6 @@
 """The compiled search core against the pure-Python one: the same value for every alternative at
 every decision, a bounded table, the core chosen by the environment and named by ``--version``."""
+import json
 import os
 import random
 import subprocess
@@ -11,13 +12,14 @@ from click.testing import CliRunner
 
 import analyzer
 
-from analyzer.analysis import AgainstTheRest, analyze
+from analyzer.analysis import AgainstTheRest, analyze, analyze_replay, int_solver_plays
 from analyzer.cli import main
+from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.position import Position
 from analyzer.rules import find_variant
 from analyzer.rules.policies import HandFacts
-from analyzer.search import CORE, Solver
+from analyzer.search import CORE, SearchLimit, Solver
 from analyzer.search.block import _standard_scoring, core_note
 from analyzer.search.core import ENTRY_BYTES, PURE_ENV, compiled_core
 from conftest import RECORDS
@@ -199,3 +201,94 @@ def test_the_analysis_says_when_the_core_asks_python_for_the_scoring():
         assert core_note(find_variant("jamaican"), "python") is None
     else:
         assert "asks Python" not in note
+
+
+# -- the node limit: both cores count the same states and stop at the same call --------------------
+def _line(path, game=0):
+    """The replay of a real record's game and the position before each move of its legal prefix."""
+    rep = list(replay_record(read(path)))[game]
+    pos, out = rep.initial.copy(), []
+    for step in rep.steps[:rep.legal_prefix]:
+        if pos.outcome() is not None:
+            break
+        out.append(pos.copy())
+        pos.push(step.move)
+    return rep, out
+
+
+@built
+def test_both_cores_count_the_same_states_and_the_limit_bounds_each_call_exactly():
+    rep, positions = _line(RECORDS / "seed2.dom")
+    tried = 0
+    for pos in positions:
+        counts = {}
+        for core in ("compiled", "python"):
+            solver = Solver(rep.variant, core=core)
+            values = solver.values(pos)
+            counts[core] = solver.nodes
+            if solver.nodes == 0:       # every move ends the hand: nothing searched
+                continue
+            tried += 1
+            # exactly as many states as the call needs: the same values; one fewer: the search stops
+            assert Solver(rep.variant, core=core, node_limit=solver.nodes).values(pos) == values
+            with pytest.raises(SearchLimit, match=f"more than {solver.nodes - 1:,} positions"):
+                Solver(rep.variant, core=core, node_limit=solver.nodes - 1).values(pos)
+        assert counts["compiled"] == counts["python"]
+    assert tried > 20
+
+
+@built
+@pytest.mark.parametrize("record,game", [("seed2.dom", 0), ("match-jamaican.dom", 1)])
+def test_both_cores_leave_out_the_same_values(record, game):
+    rep, _ = _line(RECORDS / record, game)
+    for limit in (300, 2000, 10000):
+        compiled, python = (analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=limit))
+                            for core in ("compiled", "python"))
+        assert compiled.values == python.values and compiled.stopped == python.stopped
+        assert [d.as_dict() for d in compiled.decisions] == [d.as_dict() for d in python.decisions]
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_a_small_node_limit_leaves_the_early_values_out_and_says_so(core):
+    rep, _ = _line(RECORDS / "seed2.dom")
+    full = analyze_replay(rep, solver=Solver(rep.variant, core=core))
+    part = analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=2000))
+    assert full.stopped is None and None not in full.values
+    assert "more than 2,000 positions (the node limit, --max-nodes)" in part.stopped
+    assert "the values before it are missing; the later ones are given" in part.stopped
+    # searched from the end of the hand back: what is left out is the start, where the searches are largest
+    first = next(k for k, v in enumerate(part.values) if v is not None)
+    assert 0 < first < len(part.values) - 1
+    assert all(v is None for v in part.values[:first]) and part.values[first:] == full.values[first:]
+    given = {d.index: d for d in part.decisions}
+    assert 0 < len(given) < len(full.decisions)
+    assert all(d == given[d.index] for d in full.decisions if d.index in given)
+    assert min(given) > max(d.index for d in full.decisions if d.index not in given)
+
+
+def test_analyze_and_report_bound_two_ended_games_by_the_node_limit(tmp_path):
+    path = str(RECORDS / "seed2.dom")
+    res = CliRunner().invoke(main, ["analyze", path, "--max-nodes", "2000"])
+    assert res.exit_code == 0, res.output
+    assert "more than 2,000 positions (the node limit, --max-nodes)" in res.output
+    res = CliRunner().invoke(main, ["analyze", "--json", path, "--max-nodes", "2000"])
+    (game,) = json.loads(res.output)["games"]
+    assert "node limit" in game["stopped"] and game["values"][0] is None and game["values"][-1] is not None
+    page = tmp_path / "seed2.html"
+    res = CliRunner().invoke(main, ["report", path, "--max-nodes", "2000", "-o", str(page)])
+    assert res.exit_code == 0, res.output
+    assert "more than 2,000 positions (the node limit, --max-nodes)" in page.read_text()
+    assert "--max-nodes" in CliRunner().invoke(main, ["report", "--help"]).output
+
+
+@pytest.mark.slow
+def test_with_the_default_limit_nothing_is_left_out_of_the_bundled_two_ended_records():
+    analysed = 0
+    for path in sorted(RECORDS.glob("*.dom")):
+        for rep in replay_record(read(path)):
+            if not int_solver_plays(rep.variant):
+                continue
+            analysis = analyze_replay(rep)
+            assert "node limit" not in (analysis.stopped or ""), (path.name, analysis.stopped)
+            analysed += 1
+    assert analysed > 20

@@ -198,7 +198,9 @@ def int_solver_plays(variant: Variant) -> bool:
 
 def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB):
     """The int solver for a two-ended block game, else the general search over the position."""
-    return Solver(rules, table_mb=table_mb) if fast else TreeSearch(rules, node_limit, table_mb)
+    if fast:
+        return Solver(rules, table_mb=table_mb, node_limit=node_limit)
+    return TreeSearch(rules, node_limit, table_mb)
 
 
 def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
@@ -219,8 +221,9 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                    table_mb: float = TABLE_MB) -> GameAnalysis:
     """Analyse the legal prefix of a replayed game with every hand open.
 
-    ``node_limit``: the positions the general search (layouts, draw games...) may visit for one
-    value before the analysis stops and says so (default ``analyzer.search.NODE_LIMIT``).
+    ``node_limit``: the positions the exact search (the int solver of two-ended block games as
+    well as the general search) may visit for the values of one decision before the analysis stops
+    and says so (default ``analyzer.search.NODE_LIMIT``).
     ``progress`` is called with 1 for every move of the record whose position has been valued.
     ``table_mb``: the memory the transposition table of the int solver (or of the compiled search over
     arms) may take (``analyzer.search.TABLE_MB``).

@@ -107,7 +107,9 @@ _JOB: dict = {}
 def _searcher(rep: Replay, seat: int, node_limit: int | None):
     variant = rep.variant
     rules = AgainstTheRest(variant, seat) if variant.seating.sides > 2 else variant
-    return Solver(rules, max_deals=1) if int_solver_plays(variant) else TreeSearch(rules, node_limit)
+    if int_solver_plays(variant):
+        return Solver(rules, max_deals=1, node_limit=node_limit)
+    return TreeSearch(rules, node_limit)
 
 
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)

@@ -27,6 +27,7 @@ from ..rules import UnknownVariant, find_variant
 from ..search.core import TABLE_MB, cores_text
 from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_options,
                    fair_settings)
+from .options import search_options
 
 
 def clean_errors(command):
@@ -510,11 +511,7 @@ def _signed(v: int | None) -> str:
               help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
                    "(numbered -1, -2... when there are several games).")
 @_thresholds_option
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Positions the search of a layout or draw game may visit for one value before the "
-                   "analysis stops and says so (default 2,000,000).")
-@click.option("--table-mb", type=click.FloatRange(min=1), default=TABLE_MB, show_default=True, metavar="MB",
-              help="Memory the exact search's transposition table may take (a full table replaces entries).")
+@search_options
 @fair_options
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
@@ -637,12 +634,13 @@ def _print_analysis(number: int, result) -> None:
                    "records or a folder: the folder for their pages and index.html (default: reports).")
 @_variant_option
 @_thresholds_option
+@search_options
 @_output_options
 @_run_options
 @fair_options
 @clean_errors
-def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, scheduler, cache_dir, fair, seats, worlds,
-           exact_below, seed):
+def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler, cache_dir,
+           fair, seats, worlds, exact_below, seed):
     """Write an annotated HTML replay of every game: each move on the table, the exact value of
     every alternative, the errors of play and of the record, and the critical move.
 
@@ -657,7 +655,8 @@ def report(paths, output, variant, rules, thresholds, quiet, jsonl, jobs, schedu
     from ..report.index import build_index, page_names, render_index
     from ..report.render import write_page
 
-    options = fair_settings(_options("report", variant, rules, thresholds), fair, seats, worlds, exact_below, seed)
+    options = fair_settings(_options("report", variant, rules, thresholds, max_nodes, table_mb=table_mb), fair, seats,
+                            worlds, exact_below, seed)
     sources = _sources(paths)
     single = len(sources) == 1 and not any(os.path.isdir(p) for p in paths) and not (
         output and os.path.isdir(output))

@@ -4,10 +4,11 @@
  * pure-Python ``_Deal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
  * one value, fail-soft in its window. Two types:
  *
- * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 24 bytes, in
- *   buckets of two (a slot kept for the entry with the most tiles still to play, a slot always
- *   replaced). It starts small and doubles while it is three quarters full, up to its bound (a
- *   small search touches little memory); at its bound it replaces entries, it never grows past it.
+ * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 16 bytes, in
+ *   buckets of four (one cache line); an entry whose bucket is full goes to one of the next seven.
+ *   It starts small and doubles when it is three quarters full or an entry finds no room, up to
+ *   its bound (a small search touches little memory, and loses no entry); at its bound an entry
+ *   replaces the one with the most tiles played in its home bucket: it never grows past it.
  *   Several deals share one table: every entry carries the id of the deal it belongs to.
  * ``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf)``: one deal compiled to ints. With ``leaf``
  *   None the scoring is written inline here, with the pip bounds: ``cu`` 0 the losers' pips, 1 every
@@ -67,36 +68,63 @@ typedef struct {
 static inline int16_t enc(int x) { return (int16_t)(x <= -INF ? LO_INF : (x >= INF ? HI_INF : x)); }
 static inline int dec(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? INF : x); }
 
-static inline Entry *bucket_of(Entry *slots, int shift, uint64_t key, uint32_t deal) {
+/* The home bucket of a state: its key mixed with the deal's id, multiplied by 2^64 / phi (the top
+ * bits pick the bucket). */
+static inline uint64_t home_of(int shift, uint64_t key, uint32_t deal) {
     uint64_t h = (key ^ ((uint64_t)deal * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
-    return slots + WAYS * (h >> shift);
+    return h >> shift;
 }
 
+static inline Entry *bucket_of(Entry *slots, int shift, uint64_t key, uint32_t deal) {
+    return slots + WAYS * home_of(shift, key, deal);
+}
+
+/* An entry lies in its home bucket or, when that was full, in one of the next PROBE - 1 buckets
+ * (the first with room): the table loses no entry before it is full. Entries are never removed
+ * one by one (only replaced, at the table's bound, or all cleared), so a bucket with an empty
+ * slot ends the search. */
+#define PROBE 8
+
 static inline Entry *table_probe(Table *t, uint64_t key, uint32_t deal) {
-    Entry *b = bucket_of(t->slots, t->shift, key, deal);
-    for (int i = 0; i < WAYS; i++)
-        if (b[i].key == key && b[i].deal == deal) return b + i;
+    uint64_t i = home_of(t->shift, key, deal), mask = t->buckets - 1;
+    for (int j = 0; j < PROBE; j++) {
+        Entry *b = t->slots + WAYS * ((i + j) & mask);
+        int room = 0;
+        for (int w = 0; w < WAYS; w++) {
+            if (b[w].deal == 0) room = 1;
+            else if (b[w].key == key && b[w].deal == deal) return b + w;
+        }
+        if (room) return NULL;
+    }
     return NULL;
 }
 
-/* Where an entry for ``key`` goes: its own slot, else an empty one, else the one with the most
- * tiles played (the least work behind it: replaced). */
-static inline Entry *table_slot(Table *t, uint64_t key, uint32_t deal) {
-    Entry *b = bucket_of(t->slots, t->shift, key, deal);
-    Entry *victim = NULL;
-    int most = -1;
-    for (int i = 0; i < WAYS; i++) {
-        if (b[i].deal == 0) {
-            if (victim == NULL || most >= 0) { victim = b + i; most = -1; }
-            continue;
+/* Where an entry for ``key`` goes: its own slot, else the first empty one on its probe, else (a
+ * full probe: only at the table's bound) the slot of its home bucket with the most tiles played
+ * (the least work behind it), replaced. ``replace`` 0 asks only whether the entry fits without a
+ * replacement (then the slot, or NULL). */
+static inline Entry *table_slot(Table *t, uint64_t key, uint32_t deal, int replace) {
+    uint64_t i = home_of(t->shift, key, deal), mask = t->buckets - 1;
+    for (int j = 0; j < PROBE; j++) {
+        Entry *b = t->slots + WAYS * ((i + j) & mask);
+        Entry *empty = NULL;
+        for (int w = 0; w < WAYS; w++) {
+            if (b[w].deal == 0) { if (empty == NULL) empty = b + w; }
+            else if (b[w].key == key && b[w].deal == deal) return b + w;
         }
-        if (b[i].key == key && b[i].deal == deal) return b + i;
-        int pc = popcount(b[i].key);
-        if (most >= 0 && pc > most) { victim = b + i; most = pc; }
-        else if (victim == NULL) { victim = b + i; most = pc; }
+        if (empty != NULL) {
+            if (replace) t->used++;      /* (without ``replace`` the caller counts it) */
+            return empty;
+        }
     }
-    if (most >= 0) t->replaced++;
-    else t->used++;
+    if (!replace) return NULL;
+    Entry *b = t->slots + WAYS * i, *victim = b;
+    int most = popcount(b[0].key);
+    for (int w = 1; w < WAYS; w++) {
+        int pc = popcount(b[w].key);
+        if (pc > most) { victim = b + w; most = pc; }
+    }
+    t->replaced++;
     return victim;
 }
 
@@ -124,12 +152,21 @@ static void table_grow(Table *t) {
     }
     t->used = 0;
     for (uint64_t i = 0; i < count; i++)
-        if (old[i].deal != 0) *table_slot(t, old[i].key, old[i].deal) = old[i];
+        if (old[i].deal != 0) *table_slot(t, old[i].key, old[i].deal, 1) = old[i];
     PyMem_Free(old_raw);
 }
 
+/* Store an entry. Below its bound the table grows rather than replace (so, like the pure-Python
+ * dict, it loses nothing until it is full, and both cores search the same states); at its bound
+ * an entry may replace another (``table_slot``). */
 static inline void table_store(Table *t, uint64_t key, uint32_t deal, int lo, int hi, int bit, int e2) {
-    Entry *x = table_slot(t, key, deal);
+    Entry *x = table_slot(t, key, deal, 0);
+    while (x == NULL && t->buckets < t->max_buckets) {
+        table_grow(t);
+        x = table_slot(t, key, deal, 0);
+    }
+    if (x == NULL) x = table_slot(t, key, deal, 1);
+    else if (x->deal == 0) t->used++;
     x->key = key;
     x->deal = (uint16_t)deal;
     x->lo = enc(lo);
@@ -249,8 +286,9 @@ typedef struct {
     int next[MAXSEATS][MAXSEATS];
     uint64_t H[MAXSEATS + 1];   /* the hands, and an always-empty slot */
     int P[2];                   /* pips left per side */
-    uint64_t nodes;
-    int failed;                 /* the leaf callback raised: unwind */
+    uint64_t nodes;             /* states searched since the deal was made */
+    int64_t budget;             /* states this call may still search (the node limit) */
+    int failed;                 /* unwind: 1 the leaf callback raised, 2 the budget ran out */
 } Deal;
 
 /* A fresh deal id; when they run out, the table is emptied and a new epoch starts (every deal
@@ -334,6 +372,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
     int sP[2] = {0, 0};
     Move mv[MAXMOVES];
     d->nodes++;
+    if (--d->budget < 0) { d->failed = 2; return 0; }     /* past the node limit: unwind */
     for (;;) {
         int sd = d->side[s];
         uint64_t h = H[s];
@@ -487,7 +526,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
 
 /* MTD(f): a value fail-soft in (alpha, beta) from null-window searches, as ``block._mtd``. */
 static int mtd(Deal *d, uint64_t K, int e, int s, int alpha, int beta, int guess) {
-    if (beta - alpha <= 1) return search(d, K, e, s, alpha, beta);
+    if ((int64_t)beta - alpha <= 1) return search(d, K, e, s, alpha, beta);   /* (the open window, 2 INF, overflows an int) */
     int g;
     if (beta < INF) g = beta;
     else if (alpha > -INF) g = alpha + 1;
@@ -615,16 +654,18 @@ static void Deal_dealloc(Deal *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None): the value for the side of ``seat``. */
+/* mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None, budget=None): the value for the side
+ * of ``seat``; None when the search needs more than ``budget`` states (each call of ``search`` is one). */
 static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
-    PyObject *hands, *pips, *guess_obj = Py_None;
+    PyObject *hands, *pips, *guess_obj = Py_None, *budget_obj = Py_None;
     unsigned long long K;
     int e, s, alpha, beta;
     if (self->table == NULL) {
         PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OOKiiii|O", &hands, &pips, &K, &e, &s, &alpha, &beta, &guess_obj)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOKiiii|OO", &hands, &pips, &K, &e, &s, &alpha, &beta, &guess_obj, &budget_obj))
+        return NULL;
     if (s < 0 || s >= self->n || e < 0 || e >= self->w * self->w) {
         PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
         return NULL;
@@ -653,6 +694,11 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
         guess = (int)PyLong_AsLong(guess_obj);
         if (PyErr_Occurred()) return NULL;
     }
+    int64_t budget = INT64_MAX;
+    if (budget_obj != Py_None) {
+        budget = PyLong_AsLongLong(budget_obj);
+        if (budget == -1 && PyErr_Occurred()) return NULL;
+    }
     if (self->epoch != self->table->epoch) {
         self->epoch = self->table->epoch;
         self->id = new_deal_id(self->table);
@@ -663,7 +709,9 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     if (alpha < -INF) alpha = -INF;
     if (beta > INF) beta = INF;
     self->failed = 0;
+    self->budget = budget;
     int v = mtd(self, (uint64_t)K, e, s, alpha, beta, guess);
+    if (self->failed == 2) Py_RETURN_NONE;
     if (self->failed) return NULL;
     return PyLong_FromLong(v);
 }
@@ -680,7 +728,8 @@ static PyObject *Deal_get_table(Deal *self, void *closure) {
 
 static PyMethodDef Deal_methods[] = {
     {"mtdf", (PyCFunction)Deal_mtdf, METH_VARARGS,
-     "mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None): the value for the side of seat."},
+     "mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None, budget=None): the value for the side of "
+     "seat; None past budget states."},
     {NULL}
 };
 

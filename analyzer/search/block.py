@@ -25,6 +25,12 @@ of null-window searches starting at 0) whenever an exact value is wanted. Move o
 table's best move, then the move that leaves the fewest tiles for the next opponent (then for the
 other opponent), heavier tiles first.
 
+**Node limit.** Each call of the search is one state; a call of ``Solver.solve`` or ``values`` may
+search at most ``node_limit`` of them (the general search's :data:`~analyzer.search.NODE_LIMIT` by
+default), then :class:`~analyzer.search.SearchLimit` is raised and the analysis says which values
+it left out. The compiled core counts the same states as long as neither table is full (its table,
+like the dict here, loses no entry before then), so both stop at the same call.
+
 **Scoring** comes from the variant: the value of a finished hand is
 ``variant.value(HandFacts(...))`` (told the tiles left in each hand, the last tile and the open
 numbers before it; not the history, so pass bonuses are left out), cached per finished state and
@@ -68,6 +74,10 @@ class SolverError(DominoError, ValueError):
     """A position the solver cannot search: an unknown hand, or seats that do not fit the variant."""
 
 
+class _OverBudget(Exception):
+    """The pure-Python search ran past its budget of states (unwinds to :meth:`_Deal.mtdf`)."""
+
+
 class _Deal:
     """One deal compiled to ints, with its transposition table and its search function.
 
@@ -101,6 +111,7 @@ class _Deal:
         self.moves: dict[int, tuple] = {}
         self.hands = list(dealt) + [0]                 # the search's state, updated in place
         self.pips = [0, 0]                             # pips left per side, likewise
+        self.budget = [0]                              # the states the search may still visit
         w = max_pip + 1
         self.width = w
         self.seat_bits = max(1, (n - 1).bit_length())
@@ -181,14 +192,22 @@ class _Deal:
         self.moves[(playable << self.ends_bits) | e] = moves
         return moves
 
-    def mtdf(self, K: int, e: int, s: int, alpha: int = -_INF, beta: int = _INF) -> int:
-        """The value for the side of ``s`` (MTD(f), see :func:`_mtd`), fail-soft in (alpha, beta)."""
+    def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
+        """``(value, states)``: the value for the side of ``s`` (MTD(f), see :func:`_mtd`, starting
+        at ``guess`` or the nearest of the table's bounds), fail-soft in (alpha, beta), and the
+        states searched for it (each call of the search is one). The value is None when more than
+        ``budget`` states would be needed (the node limit); the states are then ``budget + 1``."""
         search = self.search
-        guess = 0
         entry = self.tt.get(self.key(K, e, s))
         if entry is not None:
             guess = min(max(guess, entry[0]), entry[1])
-        return _mtd(lambda a, b: search(K, e, s, a, b), alpha, beta, guess)
+        left = self.budget
+        left[0] = budget
+        try:
+            value = _mtd(lambda a, b: search(K, e, s, a, b), alpha, beta, guess)
+        except _OverBudget:
+            value = None
+        return value, budget - left[0]
 
     # -- the search -----------------------------------------------------------------------------
     def _build_search(self, standard: tuple[bool, int]) -> Callable[[int, int, int, int, int], int]:
@@ -217,7 +236,11 @@ class _Deal:
                    SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
-                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, CAP=CAP):
+                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, CAP=CAP,
+                   B=self.budget):
+            B[0] -= 1           # one more state searched: past the node limit, unwind
+            if B[0] < 0:
+                raise _OverBudget
             neg = 1             # -1 once forced moves have handed the move to the other side
             saved = None        # hands and pips before the first forced move
             while True:
@@ -391,8 +414,11 @@ class _CompiledDeal(_Deal):
         self.inline = fast
         return None
 
-    def mtdf(self, K: int, e: int, s: int, alpha: int = -_INF, beta: int = _INF) -> int:
-        return self.core.mtdf(self.hands, self.pips, K, e, s, alpha, beta)
+    def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
+        core = self.core
+        before = core.nodes
+        value = core.mtdf(self.hands, self.pips, K, e, s, alpha, beta, guess, budget)
+        return value, core.nodes - before
 
 
 def compiled_plays(max_pip: int) -> bool:
@@ -426,12 +452,22 @@ class Solver:
     than double-nine is always searched in Python. ``table_mb``: the memory the transposition
     tables of this solver may take (the compiled core shares one fixed table between its deals;
     the pure-Python core bounds each deal's dict to ``table_mb / max_deals``).
+
+    ``node_limit`` (default :data:`analyzer.search.NODE_LIMIT`) bounds the work of one call of
+    ``solve`` or ``values`` (and of each move of ``best_line``), as in the general search: past
+    that many states :class:`~analyzer.search.SearchLimit` is raised. A state is one call of the
+    search (forced moves and passes played inside it are not counted again); both cores count
+    alike, so they stop at the same call. ``nodes`` is the count of the last call.
     """
 
     def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4,
-                 table_mb: float = TABLE_MB, core: str | None = None) -> None:
+                 table_mb: float = TABLE_MB, core: str | None = None, node_limit: int | None = None) -> None:
+        from .tree import NODE_LIMIT    # the general search's module, which imports this one
+
         if not table_mb > 0:
             raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
+        self.node_limit = NODE_LIMIT if node_limit is None else node_limit
+        self.nodes = 0
         self.variant = variant
         self.tt = {} if tt is None else tt
         self.max_deals = max_deals
@@ -443,6 +479,7 @@ class Solver:
     def solve(self, position: Position) -> int:
         """The exact value of ``position`` for side 0: the score of the hand under best play."""
         self._check(position)
+        self.nodes = 0
         with _quiet_gc():
             return self._value(position, -_INF, _INF)
 
@@ -453,14 +490,24 @@ class Solver:
         gets ``[(PASS, value)]``; a finished hand gives ``[]``.
         """
         self._check(position)
+        self.nodes = 0
         out = []
         with _quiet_gc():
-            for move in position.legal_moves():
-                position.push(move)
-                try:
-                    out.append((move, self._value(position, -_INF, _INF)))
-                finally:
-                    position.pop()
+            moves = position.legal_moves()
+            # a play on the line: the moves are searched from the int state of the position, loaded once
+            ints = bool(moves) and moves[0].tile is not None and position.ends is not None
+            if ints:
+                deal = self._deal(position)
+                K, e = deal.set_state(position)
+            for move in moves:
+                value = self._after(deal, K, e, position, move) if ints else None
+                if value is None:
+                    position.push(move)
+                    try:
+                        value = self._value(position, -_INF, _INF)
+                    finally:
+                        position.pop()
+                out.append((move, value))
         return out
 
     def best_line(self, position: Position) -> list[Move]:
@@ -475,6 +522,7 @@ class Solver:
                         break
                     choice = moves[0]
                     if len(moves) > 1:
+                        self.nodes = 0
                         target = self._value(position, -_INF, _INF)
                         for move in moves:
                             # a window around the target is enough to recognise a move that keeps it
@@ -523,26 +571,61 @@ class Solver:
         K, e = deal.set_state(position)
         s = position.turn
         if deal.sign[s] > 0:
-            return deal.mtdf(K, e, s, alpha, beta)
-        return -deal.mtdf(K, e, s, -beta, -alpha)
+            return self._mtdf(deal, K, e, s, alpha, beta)
+        return -self._mtdf(deal, K, e, s, -beta, -alpha)
+
+    def _after(self, deal: _Deal, K: int, e: int, position: Position, move: Move) -> int | None:
+        """The side-0 value of playing ``move`` (a tile on the line) in ``position``, whose int state
+        (played mask ``K``, ends code ``e``) ``deal`` holds; None when the move ends the hand (its
+        value is then the variant's, asked on the position)."""
+        tile = move.tile
+        bit = tile.bit
+        s = position.turn
+        hands = deal.hands
+        h = hands[s]
+        a, b = position.ends
+        if move.end == a:
+            e2 = deal.ends_code(tile.other(a), b)
+        else:
+            e2 = deal.ends_code(a, tile.other(b))
+        K2 = K | bit
+        f = deal.fit[e2]
+        if h == bit or not (deal.all ^ K2) & f:      # domino, or blocked
+            return None
+        sd = deal.side[s]
+        hands[s] = h ^ bit
+        deal.pips[sd] -= tile.pips
+        try:
+            n = deal.n
+            t = next(t for t in ((s + k) % n for k in range(1, n + 1)) if hands[t] & f)   # passes are forced
+            if deal.sign[t] > 0:
+                return self._mtdf(deal, K2, e2, t, -_INF, _INF)
+            return -self._mtdf(deal, K2, e2, t, -_INF, _INF)
+        finally:
+            hands[s] = h
+            deal.pips[sd] += tile.pips
+
+    def _mtdf(self, deal: _Deal, K: int, e: int, s: int, alpha: int, beta: int, guess: int = 0) -> int:
+        """The value of a state for the side of ``s`` (:meth:`_Deal.mtdf`) within what is left of the node limit."""
+        value, used = deal.mtdf(K, e, s, alpha, beta, guess, self.node_limit - self.nodes)
+        self.nodes += used
+        if value is None:
+            from .tree import SearchLimit
+
+            raise SearchLimit(f"more than {self.node_limit:,} positions")
+        return value
 
     def _step(self, position: Position, alpha: int, beta: int) -> int:
         """The lead, or a forced pass: search the moves on the position itself."""
         maximise = self.variant.seating.teams[position.turn] == 0
-        best = None
+        best = -_INF if maximise else _INF
         for move in position.legal_moves():
             position.push(move)
             try:
                 x = self._value(position, alpha, beta)
             finally:
                 position.pop()
-            if maximise:
-                if best is None or x > best:
-                    best = x
-                    alpha = max(alpha, x)
-            elif best is None or x < best:
-                best = x
-                beta = min(beta, x)
+            _, best, alpha, beta = _fold(maximise, x, best, alpha, beta)
             if alpha >= beta:
                 break
         return best
@@ -611,6 +694,18 @@ def _mtd(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) ->
             if lo >= beta:
                 break
     return g
+
+
+def _fold(maximise: bool, x: int, best: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
+    """One child's value ``x`` taken into a max node (``maximise``) or a min node of an alpha-beta
+    search over positions: ``(improved, best, alpha, beta)``; the node is cut off once ``alpha >= beta``.
+    (The int search inlines its negamax form of this, once per state: a call there would cost.)"""
+    if maximise:
+        if x > best:
+            return True, x, max(alpha, x), beta
+    elif x < best:
+        return True, x, alpha, min(beta, x)
+    return False, best, alpha, beta
 
 
 def _standard_scoring(variant: Variant) -> tuple[bool, int]:
