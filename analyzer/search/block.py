@@ -62,7 +62,7 @@ from ..position import Position, tiles_of
 from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
-from .core import PY_ENTRY_BYTES, TABLE_MB, compiled_core, resolve
+from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, resolve
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -462,8 +462,6 @@ class Solver:
 
     def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4,
                  table_mb: float = TABLE_MB, core: str | None = None, node_limit: int | None = None) -> None:
-        from .tree import NODE_LIMIT    # the general search's module, which imports this one
-
         if not table_mb > 0:
             raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
         self.node_limit = NODE_LIMIT if node_limit is None else node_limit
@@ -610,8 +608,6 @@ class Solver:
         value, used = deal.mtdf(K, e, s, alpha, beta, guess, self.node_limit - self.nodes)
         self.nodes += used
         if value is None:
-            from .tree import SearchLimit
-
             raise SearchLimit(f"more than {self.node_limit:,} positions")
         return value
 

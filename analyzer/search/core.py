@@ -21,6 +21,15 @@ from __future__ import annotations
 
 import os
 
+#: The positions one call of a search may visit before it gives up (:class:`SearchLimit`): the
+#: int solver (each call of its search counts one) and the general search alike.
+NODE_LIMIT = 2_000_000
+
+
+class SearchLimit(RuntimeError):
+    """The search needed more nodes than its limit allows."""
+
+
 try:
     from . import _core
 except ImportError:  # pragma: no cover - a machine without a C compiler
@@ -30,7 +39,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _arms = None
 
-__all__ = ["CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
+__all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "compiled_core", "arms_core", "resolve", "resolve_arms", "cores_text"]
 
 #: The environment variable that asks for the pure-Python search.

@@ -38,24 +38,17 @@ from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
 from .block import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scoring
-from .core import ARMS_ENTRY_BYTES, PY_ENTRY_BYTES, TABLE_MB, arms_core, resolve_arms
+from .core import ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms
 from ..tiles import Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
            "arms_note", "arms_scoring"]
-
-#: The positions one call of the search may visit before it gives up (:class:`SearchLimit`).
-NODE_LIMIT = 2_000_000
 
 #: The entries a cache of the compiled search for arms may hold before it starts again (memory).
 _CACHE_SIZE = 400_000
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
-
-
-class SearchLimit(RuntimeError):
-    """The search needed more nodes than its limit allows."""
 
 
 class _Revealed:
