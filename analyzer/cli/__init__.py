@@ -18,7 +18,7 @@ import click
 from .. import __version__
 from ..archive import Cache, ClusterUnavailable, InputError, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source, decode
-from ..archive.runner import estimate_moves, games_data
+from ..archive.runner import estimate_moves, games_data, record_problem
 from ..diagnostics import DominoError
 from ..replay import Replay
 from ..replay.json import entry_text, hand_names, replay_data, result_text
@@ -303,6 +303,13 @@ def _record(src: Source, options: Options):
                                  insert_passes=options.insert_passes)
 
 
+def _read_result(src: Source, record, reps) -> dict:
+    """The result of reading and replaying ``src`` here (``record`` None: it could not be read)."""
+    if record is None:
+        return record_problem(src.label, src.error or decode(src.data, src.label)[1])
+    return {"source": src.label, "error": None, "games": games_data(reps)}
+
+
 def _repairs(src: Source, options: Options, max_edits: int, result: dict) -> dict:
     """The full repair search of every invalid game of ``src``, run once: its reports, and the
     errors of ``result`` marked as the slip or a follow-on by them."""
@@ -409,11 +416,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
     summary, games = Summary(), []
     for src in _sources(paths):
         record, reps = _record(src, options)
-        if record is None:
-            problem = src.error or decode(src.data, src.label)[1]
-            result = {"source": src.label, "error": {**problem.as_dict(), "text": str(problem)}, "games": []}
-        else:
-            result = {"source": src.label, "error": None, "games": games_data(reps)}
+        result = _read_result(src, record, reps)
         summary.add(result)
         if jsonl:
             click.echo(json.dumps({"source": src.label, "error": result["error"],

@@ -7,8 +7,6 @@ import dataclasses
 import click
 
 from ..archive import Options, Summary
-from ..archive.inputs import decode
-from ..archive.runner import games_data
 from ..replay import Replay
 
 
@@ -72,19 +70,17 @@ def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict)
     from ..analysis import Thresholds, analyze_replay
     from ..analysis.fair import FairThresholds, fair_analyze
 
-    from . import _echo_errors, _finish, _print_analysis, _record, _sources
+    from . import _echo_errors, _finish, _print_analysis, _read_result, _record, _sources
 
     limits = Thresholds.parse(options.thresholds)
     summary, analyses = Summary(), []
     for src in _sources(paths):
         record, reps = _record(src, options)
+        result = _read_result(src, record, reps)
+        summary.add(result)
         if record is None:
-            problem = src.error or decode(src.data, src.label)[1]
-            result = {"source": src.label, "error": {**problem.as_dict(), "text": str(problem)}, "games": []}
-            summary.add(result)
             _echo_errors(result)
             continue
-        summary.add({"source": src.label, "error": None, "games": games_data(reps)})
         for number, rep in enumerate(reps, 1):
             for name in seats:
                 if name not in rep.players:
