@@ -37,7 +37,7 @@ from ..position import Position, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
-from .block import SolverError, _INF, _leader, _mtd, _quiet_gc, _standard_scoring
+from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
 from .core import ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms
 from ..tiles import Move, Tile
 
@@ -327,13 +327,9 @@ class TreeSearch:
                 x = gain + self._search(pos, alpha - gain, beta - gain)
             finally:
                 pos.pop()
-            if maximise:
-                if x > best:
-                    best, best_move = x, move
-                    alpha = max(alpha, x)
-            elif x < best:
-                best, best_move = x, move
-                beta = min(beta, x)
+            improved, best, alpha, beta = _fold(maximise, x, best, alpha, beta)
+            if improved:
+                best_move = move
             if alpha >= beta:
                 break
         self.tt[key] = _entry(entry, best, best_move, a0, b0)
@@ -535,6 +531,7 @@ class _ArmDeal:
                     x = self.leaf(now, "blocked", s, bit)
                 else:
                     x = self.search(now, after, t, alpha, beta)
+            # (block._fold inlined: this is the pure-Python search's inner loop, once per child)
             if maximise:
                 if x > best:
                     best, best_move = x, move
