@@ -441,3 +441,15 @@ def test_analyze_without_fair_judges_a_partial_record_by_what_its_player_could_k
     game = json.loads(result.stdout)["games"][0]
     assert game["fair_seats"] == ["A"]
     assert any(d["fair"] is not None for d in game["decisions"])
+
+
+def test_a_seat_asked_for_that_is_not_a_player_is_named_in_the_note():
+    # report --fair over an archive takes one --seat list for every record: a name a game does not
+    # seat is said in that game's note (analyze --fair of one record refuses it as a usage error)
+    from analyzer.analysis.fair import fair_seats
+
+    rep = replay(read(str(RECORDS / "seed1.dom")).games[0])
+    seats, why = fair_seats(rep, ["C", "Zed"])
+    assert seats == [rep.players.index("C")]
+    assert "Zed: not a player of this game" in why
+    assert f"{rep.players[0]}: not asked for (--seat)" in why

@@ -97,6 +97,7 @@ def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list
             why.append(f"{name}: the record does not show the whole hand")
         else:
             seats.append(s)
+    why += [f"{name}: not a player of this game" for name in chosen if name not in rep.players]
     return seats, why
 
 
