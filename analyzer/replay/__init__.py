@@ -687,22 +687,24 @@ class _Replayer:
 
     def _compare(self, stated: StatedResult, outcome: Outcome, result: HandResult | None) -> str | None:
         teams = self.variant.seating.teams
+
+        def ends(more: str = "") -> str:       # described only when it disagrees (reading speed)
+            return f"the hand ends {self._describe(outcome, result)}{more}"
         if stated.termination and stated.termination != outcome.termination:
-            return f"the hand ends {self._describe(outcome, result)}"
+            return ends()
         if result is None:
             return None
         if stated.side is None:
-            return None if result.winner is None else f"the hand ends {self._describe(outcome, result)}"
+            return None if result.winner is None else ends()
         seats = [self.seat_of.get(name) for name in stated.side]
         if None in seats:
             return f"{'/'.join(stated.side)} are not players of this game ({', '.join(self.players)})"
         if result.winner is None or any(teams[s] != result.winner for s in seats):
-            return f"the hand ends {self._describe(outcome, result)}"
+            return ends()
         if not stated.agrees(result.points) and not (self.worth and stated.agrees(self.worth)):
             if self.worth and self.worth != result.points:
-                return (f"the hand ends {self._describe(outcome, result)} (in the match, after drawn games, "
-                        f"{self.worth})")
-            return f"the hand ends {self._describe(outcome, result)}"
+                return ends(f" (in the match, after drawn games, {self.worth})")
+            return ends()
         return None
 
     def _describe(self, outcome: Outcome, result: HandResult | None) -> str:
