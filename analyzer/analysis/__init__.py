@@ -196,10 +196,11 @@ def int_solver_plays(variant: Variant) -> bool:
     return variant.search == "block"
 
 
-def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB):
-    """The int solver for a two-ended block game, else the general search over the position."""
+def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB, max_deals: int = 4):
+    """The int solver for a two-ended block game, else the general search over the position
+    (``max_deals``: the deals an int solver keeps tables for; the fair analysis solves one a solver)."""
     if fast:
-        return Solver(rules, table_mb=table_mb, node_limit=node_limit)
+        return Solver(rules, table_mb=table_mb, node_limit=node_limit, max_deals=max_deals)
     return TreeSearch(rules, node_limit, table_mb)
 
 

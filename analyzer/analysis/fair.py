@@ -26,11 +26,12 @@ from typing import Sequence
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..position import mask_of
 from ..replay import Replay
-from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, TreeSearch, revealed
-from ..search.block import Solver, SolverError
+from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
+from ..search.block import SolverError
 from ..tiles import Move
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, _move_text, analyze_replay,
                int_solver_plays, stop_reason)
+from . import _searcher as _open_searcher
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
 
@@ -108,9 +109,7 @@ _JOB: dict = {}
 def _searcher(rep: Replay, seat: int, node_limit: int | None):
     variant = rep.variant
     rules = AgainstTheRest(variant, seat) if variant.seating.sides > 2 else variant
-    if int_solver_plays(variant):
-        return Solver(rules, max_deals=1, node_limit=node_limit)
-    return TreeSearch(rules, node_limit)
+    return _open_searcher(rules, int_solver_plays(variant), node_limit, max_deals=1)
 
 
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
