@@ -109,7 +109,8 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
     if options.mode == "report":
         from ..report import render_html
 
-        out["page"] = render_html(page_model(label, replays, analyses, thresholds, options.max_nodes))
+        out["page"] = render_html(page_model(label, replays, analyses, thresholds, options.max_nodes,
+                                                 table_mb=options.table_mb))
     return out
 
 
@@ -124,14 +125,15 @@ def report_model(record, variant=None, thresholds=None, analyse: bool = True, ru
     return page_model(record.source, replays, analyses, thresholds, analyse=analyse)
 
 
-def page_model(label, replays, analyses, thresholds, max_nodes: int | None = None, analyse: bool = True):
+def page_model(label, replays, analyses, thresholds, max_nodes: int | None = None, analyse: bool = True,
+               table_mb: float = TABLE_MB):
     """What the page of a record shows: its games, and for each invalid one its likely slip (the
     errors marked as the slip and what follows from it) and the repaired record, analysed."""
     from ..repair.triage import triage
     from ..report import build_report
 
     triages = [None if rep.valid else triage(rep) for rep in replays]
-    repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes)
+    repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
                 if analyse and t is not None and t.best is not None and t.best.replay is not None else None
                 for t in triages]
     return build_report(label, replays, analyses, thresholds, triages, repaired)
