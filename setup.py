@@ -1,11 +1,12 @@
 """Build the compiled search cores (``analyzer.search._core``, the two-ended block search, and
-``analyzer.search._arms``, the search over layouts with arms) where a C compiler is at hand.
+``analyzer.search._arms``, the search over layouts with arms, and ``analyzer.search._draw``, the search
+of draw games in a fixed boneyard order and of All Fives) where a C compiler is at hand.
 
-Both extensions are optional: where one cannot be built (no compiler, no Python headers) the package
+All three extensions are optional: where one cannot be built (no compiler, no Python headers) the package
 installs without it and searches with the pure-Python core (see ``analyzer/search/core.py``).
 Everything else about the package is declared in pyproject.toml.
 """
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"analyzer/search/{name}.c"],
-                             extra_compile_args=["-O2"], optional=True) for name in ("_core", "_arms")])
+                             extra_compile_args=["-O2"], optional=True) for name in ("_core", "_arms", "_draw")])

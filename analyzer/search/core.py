@@ -1,21 +1,25 @@
 """Which search cores run: the compiled ones (C) or the pure-Python ones.
 
-Two compiled modules, each optional and each with its pure-Python twin: ``analyzer.search._core``,
-the two-ended block search (:class:`~analyzer.search.Solver`), and ``analyzer.search._arms``, the
+Three compiled modules, each optional and each with its pure-Python twin: ``analyzer.search._core``,
+the two-ended block search (:class:`~analyzer.search.Solver`), ``analyzer.search._arms``, the
 search over layouts with arms once the spinner is filled (French, cross, the double-nine cross;
-inside :class:`~analyzer.search.TreeSearch`). A compiled one is used unless it is missing (the
+inside :class:`~analyzer.search.TreeSearch`), and ``analyzer.search._draw``, the search of two-ended
+draw games in a fixed boneyard order and of All Fives once the line has its lead (inside
+``TreeSearch``, see :mod:`analyzer.search.draw`). A compiled one is used unless it is missing (the
 package was installed where no C compiler was at hand: ``setup.py`` builds the extensions as
 optional) or the environment variable ``DOMINO_PURE_PYTHON=1`` asks for the pure-Python search
 (read once, at import). Both give the same values; the tests compare them. :data:`CORE` says which
 one a block solver gets by default (``"compiled"`` or ``"python"``), :data:`ARMS_CORE` the same for
-the search over arms, and ``domino --version`` prints them (:func:`cores_text`).
+the search over arms, :data:`DRAW_CORE` for the search of draw games, and ``domino --version`` prints them (:func:`cores_text`).
 
 The transposition table of one solver is bounded: :data:`TABLE_MB` megabytes unless the solver is
 given another size (``Solver(..., table_mb=N)``, ``domino analyze --table-mb N``). The compiled
 table is a fixed array of :data:`ENTRY_BYTES`-byte slots that replaces entries when full; the
 pure-Python table is a dict of at most ``table_mb`` / :data:`PY_ENTRY_BYTES` entries, emptied when
 full. The compiled search over arms has its own table of :data:`ARMS_ENTRY_BYTES`-byte slots, at
-most ``table_mb`` megabytes of them for one ``TreeSearch``, replacing entries when full.
+most ``table_mb`` megabytes of them for one ``TreeSearch``, replacing entries when full; so has the
+compiled search of draw games (:data:`DRAW_ENTRY_BYTES`-byte slots, at most ``table_mb`` megabytes for
+each deal a ``TreeSearch`` meets).
 """
 from __future__ import annotations
 
@@ -38,9 +42,14 @@ try:
     from . import _arms
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _arms = None
+try:
+    from . import _draw
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _draw = None
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
-           "compiled_core", "arms_core", "resolve", "resolve_arms", "cores_text"]
+           "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
+           "resolve_draw", "cores_text"]
 
 #: The environment variable that asks for the pure-Python search.
 PURE_ENV = "DOMINO_PURE_PYTHON"
@@ -60,6 +69,10 @@ PY_ENTRY_BYTES = 200
 ARMS_ENTRY_BYTES = _arms.ENTRY_BYTES if _arms is not None else 48
 
 
+#: The bytes of one slot of the compiled table of the search of draw games (the whole state is kept).
+DRAW_ENTRY_BYTES = _draw.ENTRY_BYTES if _draw is not None else 48
+
+
 def compiled_core():
     """The compiled module, or ``None`` where it was not built."""
     return _core
@@ -70,6 +83,11 @@ def arms_core():
     return _arms
 
 
+def draw_core():
+    """The compiled module of the search of draw games (and All Fives), or ``None`` where it was not built."""
+    return _draw
+
+
 _PURE = os.environ.get(PURE_ENV, "") not in ("", "0")
 
 #: ``"compiled"`` or ``"python"``: the core a solver of block lines uses unless told otherwise.
@@ -78,6 +96,10 @@ CORE = "compiled" if _core is not None and not _PURE else "python"
 #: ``"compiled"`` or ``"python"``: the core the search over layouts with arms (French, cross, the
 #: double-nine cross; ``TreeSearch``) uses unless told otherwise. Built apart from :data:`CORE`.
 ARMS_CORE = "compiled" if _arms is not None and not _PURE else "python"
+
+#: ``"compiled"`` or ``"python"``: the core the search of draw games in a fixed boneyard order and of All
+#: Fives (``TreeSearch``, once the line has its lead) uses unless told otherwise.
+DRAW_CORE = "compiled" if _draw is not None and not _PURE else "python"
 
 
 def _resolve(core: str | None, default: str, module, what: str) -> str:
@@ -100,6 +122,12 @@ def resolve_arms(core: str | None) -> str:
     return _resolve(core, ARMS_CORE, _arms, "search over arms")
 
 
+def resolve_draw(core: str | None) -> str:
+    """The core of the search of draw games asked for ``core`` (None: the default); an error for one not built."""
+    return _resolve(core, DRAW_CORE, _draw, "search of draw games")
+
+
 def cores_text() -> str:
     """Which cores are in use, in a few words (``domino --version``)."""
-    return CORE if CORE == ARMS_CORE else f"{CORE} (arms: {ARMS_CORE})"
+    others = [f"{what}: {core}" for what, core in (("arms", ARMS_CORE), ("draw games", DRAW_CORE)) if core != CORE]
+    return f"{CORE} ({', '.join(others)})" if others else CORE

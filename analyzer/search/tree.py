@@ -12,8 +12,8 @@ every other seat minimising. A finished hand is worth ``variant.value(facts)``; 
 during play (All Fives) adds every play's points on the way, plus for side 0 and minus for the
 others. The value of a position is the sum of the points still to come, so a transposition table
 keyed on the position's state (not on the points already scored) stays exact; for All Fives the
-key adds what the open ends count, which the open numbers alone do not say (a double at an end
-counts twice).
+key adds the ends as they lie and which of them is a double, which the open numbers alone do not
+say (a double at an end counts twice).
 
 **Draw games** are searched with the boneyard in one fixed order (:class:`RevealedDraws`): the tiles
 the record shows drawn, in the order drawn, then the tiles nobody drew, in ascending order. Whoever
@@ -27,7 +27,9 @@ state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the sea
 passes skipped, pip bounds for the standard scoring, the moves that leave the next opponent the
 fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
 the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
-``analyzer.search.core``). MTD(f) starts from the last value the search found. A ``node_limit``
+``analyzer.search.core``). A two-ended draw game (and All Fives) goes on in a compact state of its
+own once the line has its lead (:mod:`analyzer.search.draw`, in C where ``analyzer.search._draw``
+was built). MTD(f) starts from the last value the search found. A ``node_limit``
 bounds the work of one call; past it
 :class:`SearchLimit` is raised and the caller says which values are missing rather than give a
 guess."""
@@ -38,7 +40,8 @@ from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
 from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
-from .core import ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms
+from .core import ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms, resolve_draw
+from .draw import draw_deal, plays_draws
 from ..tiles import Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
@@ -153,9 +156,11 @@ class TreeSearch:
     """Exact values over any position (see the module). ``rules``: the variant, or an object with its
     ``seating``, ``value(facts)`` and ``play`` (such as ``AgainstTheRest``).
 
-    ``core``: the search over arms once nobody draws runs compiled (``analyzer.search._arms``) or
-    in Python (``"python"``); None: :data:`analyzer.search.core.ARMS_CORE`. ``table_mb``: the memory
-    of the compiled search's table (the pure-Python one keeps a dict)."""
+    ``core``: the search over arms once nobody draws, and that of a draw game or All Fives once the
+    line has its lead, run compiled (``analyzer.search._arms``, ``analyzer.search._draw``) or in Python
+    (``"python"``); None: :data:`analyzer.search.core.ARMS_CORE` and ``DRAW_CORE``. ``table_mb``: the
+    memory of a compiled search's table (the pure-Python one keeps a dict). ``draw_state`` False
+    walks the positions of draw games instead (to compare)."""
 
     def __init__(self, rules, node_limit: int | None = None, table_mb: float = TABLE_MB,
                  core: str | None = None) -> None:
@@ -172,10 +177,13 @@ class TreeSearch:
         self._last = 0              # the last value found: the next search's first guess
         self._arm_deals: dict[tuple, _ArmDeal] = {}
         self.arm_state = True       # layouts with arms use the compact state (_ArmDeal); False: the position
+        self.draw_state = plays_draws(rules)    # draw games and All Fives: the compact state (search/draw.py)
+        self._draw_deals: dict[tuple, object] = {}
         if not table_mb > 0:
             raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
         self.table_mb = table_mb
         self.core = resolve_arms(core)
+        self.draw_core = resolve_draw(core) if self.draw_state else "python"
 
     # -- public API (that of :class:`analyzer.search.block.Solver`) ---------------------------------------
     def solve(self, pos: Position) -> int:
@@ -230,6 +238,9 @@ class TreeSearch:
             else:
                 entries += len(deal.tt)
                 nbytes += len(deal.tt) * PY_ENTRY_BYTES
+        for deal in self._draw_deals.values():
+            e, b = deal.table_size()
+            entries, nbytes = entries + e, nbytes + b
         return entries, nbytes
 
     # -- internals ------------------------------------------------------------------------------
@@ -249,6 +260,7 @@ class TreeSearch:
         if deal != self._deal:          # a table belongs to one deal
             self.tt.clear()
             self._arm_deals.clear()
+            self._draw_deals.clear()
             self._deal = deal
             self._last = 0
         self.nodes = 0
@@ -273,7 +285,11 @@ class TreeSearch:
     def _key(self, pos: Position) -> tuple:
         if self.play is None:
             return pos.key()
-        return pos.key() + (self._ends_count(pos),)
+        # the open ends as they lie and whether each end's tile is a double (or the lead lies alone):
+        # the count alone is not enough (ends 6 and 6 count 18 with the double at either end, and a
+        # tile on the first of two equal ends covers the one on the left)
+        line = pos.line()
+        return pos.key() + (pos.ends, line[0][0].is_double, line[-1][0].is_double, len(line)) if line else pos.key()
 
     def _ends_count(self, pos: Position) -> int:
         return self.play.ends_total(pos.line(), pos.ends)
@@ -302,6 +318,8 @@ class TreeSearch:
             return self._leaf(pos, outcome.termination, outcome.seat)
         if self.arm_state and pos.has_arms and pos.arms and not pos.drawable() and pos.playable_mask(pos.turn):
             return self._arms(pos, alpha, beta)
+        if self.draw_state and (deal := draw_deal(self, pos)) is not None:
+            return deal.enter(pos, alpha, beta)
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise SearchLimit(f"more than {self.node_limit:,} positions")

@@ -1,0 +1,355 @@
+"""Draw games in a fixed boneyard order, and All Fives, searched as ints (inside :class:`~analyzer.search.TreeSearch`).
+
+:class:`~analyzer.search.tree.RevealedDraws` plays a two-ended draw game with its boneyard drawn in one
+fixed order; the general search walks it through the position contract. Once the line has its lead,
+the search goes on in a compact state of its own (:class:`_DrawDeal`), as it does for layouts with
+arms: every seat's tiles as a mask, the two open ends, what the ends' tiles are for the All Fives count
+(a double at an end counts twice, a lone lead tile its pips), the seat to move, how far the order has
+been drawn, whether the opener may still add a tile to his lead, and the seat that laid the last tile
+(the seat a blocked hand is credited to). Forced moves are followed without branching: a player who
+cannot play draws the next tile of the order while the draw rule lets him (``until``: until he can
+play; ``one``: one tile a turn), else passes; the hand is blocked once nothing more may be drawn
+(``keep`` tiles stay) and nobody can play, and over when a player is out. So every state searched is
+a real choice: a seat holding a playable tile, or the opener deciding whether to add one.
+
+The rules are those of :class:`~analyzer.rules.turns.DrawPosition` and ``RevealedDraws``, the points
+during play those of :class:`~analyzer.rules.policies.PlayScoring` (``tests/test_draw_core.py`` checks
+the values against the position walk and a plain minimax). Values are side 0's points still to come,
+as in the general search; moves are ordered by the table's move, then by the points they score at
+once, then heaviest tile first.
+
+In C where ``analyzer.search._draw`` was built (:class:`_CompiledDrawDeal`): the same moves in the
+same order, the same leaf values, table entries and count of positions, a table bounded by
+``table_mb``. The C search writes the finished hand's value itself for the scorings of the draw games
+(:func:`draw_scoring`: a point a game, the losers' or all pips, All Fives' difference award; a block
+decided by the sides' or the single players' pips, doubles counted once or not) and asks Python for
+any other, once per finished hand (:func:`draw_note` says so in the analysis).
+"""
+from __future__ import annotations
+
+from ..position import number_masks, tiles_of
+from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandFacts, HandScoring, PointScoring
+from ..tiles import tile_set
+from .block import _INF
+from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw
+
+__all__ = ["plays_draws", "draw_scoring", "draw_note", "DECLINE"]
+
+#: The move code of the opener's choice not to add a tile to his lead (a play is ``tile index * 2 + end``).
+DECLINE = 255
+
+#: The largest set the compact state plays (a hand is a 64-bit mask in C; numbers fit in four bits).
+MAX_PIP = 9
+
+
+def plays_draws(rules) -> bool:
+    """Whether the searches of ``rules`` go through the compact state once the line has its lead: a
+    two-ended draw game, or one that scores during play (All Fives), with one play a turn, a hand
+    over when one player is out (:func:`draw_deal` also asks that nothing be said about which of two
+    equal ends a tile goes on)."""
+    variant = getattr(rules, "variant", rules)
+    mechanics = getattr(variant, "mechanics", None)
+    if mechanics is None:
+        return False
+    from ..rules.mechanics import Mechanic
+
+    rest = set(mechanics) - {Mechanic.POINTS}
+    return rest <= {Mechanic.DRAW} and bool(set(mechanics) & {Mechanic.DRAW, Mechanic.POINTS}) \
+        and variant.dealing.max_pip <= MAX_PIP and variant.players <= 4
+
+
+def draw_scoring(rules) -> tuple[int, ...]:
+    """How the compiled search values a finished hand under ``rules``: ``(0, mine, block, doubles_once,
+    points, param)`` when it writes the value itself, else ``(2,)`` (Python, once per finished hand).
+
+    ``mine``: the side (of the variant's seating) whose win counts for side 0 (0, or the analysed
+    player's side when one player plays against the rest). ``block``: 0 the side with fewer pips wins
+    a block, 1 the side of the single player with the fewest; equal pips is a draw; ``doubles_once``:
+    a double left counts one half when the block is decided (004). ``points``: 0 one point a game, 1
+    the losers' pips, 2 every pip, 3 All Fives' award, each loser's pips less the winner's rounded up
+    to ``param``; 4 nothing (the pubs' All Fives, where only points during play count). Every other
+    policy, or a variant that values hands its own way: ``(2,)``."""
+    from ..rules.variants import Variant
+
+    variant, mine = rules, 0
+    if getattr(rules, "variant", None) is not None:       # AgainstTheRest: one seat against the rest
+        variant = rules.variant
+        if getattr(rules, "bad", False) or not isinstance(getattr(rules, "seat", None), int):
+            return (2,)
+        mine = variant.seating.teams[rules.seat]
+    elif max(variant.seating.teams) != 1:
+        return (2,)
+    if not isinstance(variant, Variant) or type(variant).hand_result is not Variant.hand_result or (
+            rules is variant and type(variant).value is not Variant.value):
+        return (2,)
+    block, scoring = variant.block, variant.scoring
+    if type(block) is BlockRule and block.by == "team":
+        kind, once = 0, 0
+    elif type(block) is BlockDecider and block.by in ("team", "player") and block.tie == "draw" and not block.blank:
+        kind, once = int(block.by == "player"), int(block.doubles_once)
+    else:
+        return (2,)
+    if type(scoring) is PointScoring and scoring.count in ("game", "losers", "all") and scoring.divide == 1 \
+            and not (scoring.blank or scoring.capicu or scoring.chuchazo or scoring.pass_bonus or scoring.doubled):
+        points, param = ("game", "losers", "all").index(scoring.count), 0
+    elif type(scoring) is HandScoring and scoring.count in ("losers", "all"):
+        points, param = 1 + (scoring.count == "all"), 0
+    elif type(scoring) is DifferenceAward:
+        points, param = (3, scoring.unit) if scoring.award_hand else (4, 0)
+    else:
+        return (2,)
+    return (0, mine, kind, once, points, param)
+
+
+def draw_note(rules, core: str | None = None) -> str | None:
+    """What an analysis should tell its reader about the speed of the search of a draw game (or All
+    Fives) under ``rules``: the compiled search asks Python for a scoring :func:`draw_scoring` does not write."""
+    if plays_draws(rules) and resolve_draw(core) == "compiled" and draw_scoring(rules)[0] == 2:
+        return ("The compiled search of the draw game asks Python for the value of every finished hand under "
+                "this scoring (exact, but slower than the scorings it knows).")
+    return None
+
+
+def last_play(pos) -> tuple[int, int, tuple[int, int] | None]:
+    """``(seat, tile bit, ends before it)`` of the last tile laid (``pos`` has a lead)."""
+    move, seat, before, *_ = next(h for h in reversed(pos.history) if h[0].tile is not None)
+    return seat, move.tile.bit, before
+
+
+class _DrawDeal:
+    """One deal of a draw game (or All Fives) in the compact state (see the module): ``order`` the
+    boneyard's tiles in the order they are drawn, ``keep`` the tiles that stay, ``rule`` ``until`` or
+    ``one``, ``play`` the :class:`~analyzer.rules.policies.PlayScoring` or None."""
+
+    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
+        self.owner = search
+        self.n = n
+        self.leader = leader
+        self.max_pip = max_pip
+        self.tiles = tile_set(max_pip)
+        self.width = len(self.tiles)
+        self.order = tuple(t.bit for t in order)
+        self.limit = max(0, len(order) - keep)      # draws the hand may take
+        self.until = rule == "until"
+        self.play = play
+        self.match = number_masks(max_pip)
+        self.maximiser = search.maximiser
+        self.tt: dict[int, tuple[int, int, int]] = {}
+        self.leaves: dict[tuple, int] = {}
+
+    # -- the state ---------------------------------------------------------------------------------------
+    def state(self, pos) -> tuple:
+        """``(hands, left, right, shape, seat to move, drawn this turn, draws taken, passes, offer, last tile laid)``
+        of ``pos`` (a line with its lead, the hand not over)."""
+        left, right = pos.ends
+        shape = 0
+        if self.play is not None:
+            line = pos.line()
+            shape = int(line[0][0].is_double) | int(line[-1][0].is_double) << 1 | int(len(line) == 1) << 2
+        elif left > right:
+            left, right = right, left
+        k = len(self.order) - pos.stock if self.order else 0
+        offer = int(getattr(pos, "offer", -1) >= 0)
+        return (tuple(pos.hands), left, right, shape, pos.turn, 0 if offer else pos.drawn(pos.turn), k, pos.passes,
+                offer, last_play(pos))
+
+    def enter(self, pos, alpha: int, beta: int) -> int:
+        """The side-0 value of ``pos`` (a line with its lead, the hand not over), fail-soft in (alpha, beta)."""
+        hands, left, right, shape, t, drawn, k, passes, offer, last = self.state(pos)
+        if offer:
+            return self.search(hands, left, right, shape, t, k, 1, last, alpha, beta)
+        return self.follow(hands, left, right, shape, t, drawn, k, passes, last, alpha, beta)
+
+    def key(self, hands: tuple[int, ...], left: int, right: int, shape: int, s: int, k: int, offer: int,
+            last: int) -> int:
+        """The state packed into one int (the table's key)."""
+        x = 0
+        w = self.width
+        for h in hands:
+            x = (x << w) | h
+        return ((((((((x << 4 | left) << 4) | right) << 3 | shape) << 2 | s) << 7 | k) << 1 | offer) << 2) | last
+
+    def leaf(self, hands: tuple[int, ...], termination: str, last: tuple) -> int:
+        """The value of a finished hand (``rules.value``), ``last`` the last tile laid (seat, bit, ends before)."""
+        key = (hands, termination, last)
+        value = self.leaves.get(key)
+        if value is None:
+            seat, bit, before = last
+            left = [tiles_of(h, self.max_pip) for h in hands]
+            facts = HandFacts(termination, seat, tuple(sum(t.pips for t in ts) for ts in left),
+                              tuple(len(ts) for ts in left), self.leader, hands=hands,
+                              last_tile=self.tiles[bit.bit_length() - 1], ends_before=before)
+            value = self.leaves[key] = self.owner.rules.value(facts)
+        return value
+
+    def follow(self, hands: tuple[int, ...], left: int, right: int, shape: int, t: int, drawn: int, k: int,
+               passes: int, last: tuple, alpha: int, beta: int) -> int:
+        """The value once ``t`` is to move (having drawn ``drawn`` tiles this turn, ``passes`` passes since
+        the last tile laid): his forced draws and passes, and those of the players after him, up to the
+        next choice or the end of the hand. As ``DrawPosition.outcome`` has it, the hand is blocked once
+        nothing more may be drawn and either nobody can play or every seat has passed in a row (even when
+        a tile drawn since then fits)."""
+        fit = self.match[left] | self.match[right]
+        n = self.n
+        while True:
+            if k >= self.limit and (passes >= n or not any(h & fit for h in hands)):
+                return self.leaf(hands, "blocked", last)
+            if hands[t] & fit:
+                return self.search(hands, left, right, shape, t, k, 0, last, alpha, beta)
+            if k < self.limit and (self.until or not drawn):
+                hands = hands[:t] + (hands[t] | self.order[k],) + hands[t + 1:]
+                k += 1
+                drawn += 1
+            else:
+                t = (t + 1) % n
+                drawn = 0
+                passes += 1
+
+    def moves(self, hand: int, left: int, right: int, shape: int, s: int, offer: int) -> list[tuple]:
+        """``(code, order, tile bit, left, right, shape, points for side 0)`` for every choice of ``s``,
+        ordered: the most points at once first, then the heaviest tile (a stable sort of the tiles in
+        ascending order, each on the left end, then the right), the opener's declining last."""
+        out = []
+        play, tiles = self.play, self.tiles
+        mask = hand & (self.match[left] | self.match[right])
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            index = bit.bit_length() - 1
+            tile = tiles[index]
+            for end in (0, 1):
+                number = left if end == 0 else right
+                if not tile.matches(number) or (end == 1 and left == right):
+                    continue
+                other = tile.other(number)
+                if end == 0:
+                    a, b, sh = other, right, (shape & 2) | int(tile.is_double)
+                else:
+                    a, b, sh = left, other, (shape & 1) | int(tile.is_double) << 1
+                points = 0
+                if play is None:
+                    a, b = min(a, b), max(a, b)
+                else:
+                    points = play.points(a + b + (a if sh & 1 else 0) + (b if sh & 2 else 0))
+                    if not self.maximiser[s]:
+                        points = -points
+                out.append((index * 2 + end, -16 * abs(points) - tile.pips, bit, a, b, sh, points))
+        if offer:
+            out.append((DECLINE, 1, 0, left, right, shape, 0))
+        out.sort(key=lambda mv: mv[1])
+        return out
+
+    # -- the search ----------------------------------------------------------------------------------------
+    def search(self, hands: tuple[int, ...], left: int, right: int, shape: int, s: int, k: int, offer: int,
+               last: tuple, alpha: int, beta: int) -> int:
+        """The side-0 value of a choice of ``s`` (he holds a playable tile, or may add one to his lead),
+        fail-soft in (alpha, beta)."""
+        owner = self.owner
+        owner.nodes += 1
+        if owner.nodes > owner.node_limit:
+            raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        key = self.key(hands, left, right, shape, s, k, offer, last[0])
+        entry = self.tt.get(key)
+        hint = -1
+        if entry is not None:
+            lower, upper, hint = entry
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        moves = self.moves(hands[s], left, right, shape, s, offer)
+        if hint >= 0:
+            for i, mv in enumerate(moves):
+                if mv[0] == hint:
+                    moves.insert(0, moves.pop(i))
+                    break
+        maximise = self.maximiser[s]
+        a0, b0 = alpha, beta
+        best, best_code = (-_INF if maximise else _INF), -1
+        n = self.n
+        for code, _order, bit, a, b, sh, points in moves:
+            if code == DECLINE:
+                x = self.follow(hands, left, right, shape, (s + 1) % n, 0, k, 0, last, alpha, beta)
+            else:
+                mine = hands[s] & ~bit
+                now = hands[:s] + (mine,) + hands[s + 1:]
+                played = (s, bit, (left, right))
+                if not mine:
+                    x = points + self.leaf(now, "domino", played)
+                else:
+                    x = points + self.follow(now, a, b, sh, (s + 1) % n, 0, k, 0, played, alpha - points,
+                                            beta - points)
+            if maximise:
+                if x > best:
+                    best, best_code = x, code
+                    alpha = max(alpha, x)
+            elif x < best:
+                best, best_code = x, code
+                beta = min(beta, x)
+            if alpha >= beta:
+                break
+        lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
+        if best <= a0:
+            upper = min(upper, best)
+        elif best >= b0:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        self.tt[key] = (lower, upper, best_code)
+        return best
+
+    def table_size(self) -> tuple[int, int]:
+        from .core import PY_ENTRY_BYTES
+
+        return len(self.tt), len(self.tt) * PY_ENTRY_BYTES
+
+
+class _CompiledDrawDeal(_DrawDeal):
+    """:class:`_DrawDeal` searched in C (``analyzer.search._draw.DrawSearch``): the same moves, order,
+    leaf values and table entries, and the same count of positions; the table is bounded
+    (``TreeSearch.table_mb``)."""
+
+    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
+        super().__init__(search, n, leader, max_pip, order, keep, rule, play)
+        scoring = draw_scoring(search.rules)
+        entries = max(4, int(search.table_mb * (1 << 20)) // DRAW_ENTRY_BYTES)
+        scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
+        self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
+                                           [int(m) for m in search.maximiser],
+                                           list(getattr(search.rules, "variant", search.rules).seating.teams),
+                                           scoring, self._leaf, entries)
+
+    def _leaf(self, hands: tuple[int, ...], termination: str, seat: int, bit: int, before_left: int,
+              before_right: int) -> int:
+        before = None if before_left < 0 else (before_left, before_right)
+        return self.leaf(hands, termination, (seat, bit, before))
+
+    def enter(self, pos, alpha: int, beta: int) -> int:
+        hands, left, right, shape, t, drawn, k, passes, offer, (seat, bit, before) = self.state(pos)
+        owner = self.owner
+        bl, br = before if before is not None else (-1, -1)
+        value, nodes = self.core.search(hands, left, right, shape, t, drawn, k, passes, offer, seat, bit.bit_length() - 1,
+                                        bl, br, alpha, beta, owner.node_limit - owner.nodes)
+        owner.nodes += nodes
+        if value is None:
+            raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        return value
+
+    def table_size(self) -> tuple[int, int]:
+        return self.core.used, self.core.nbytes
+
+
+def draw_deal(search, pos):
+    """The compact search of ``pos``'s deal for ``search`` (a :class:`~analyzer.search.TreeSearch`), made once
+    a deal, or None where ``pos`` is not played there (no lead yet, a boneyard drawn in no known order)."""
+    if pos.ends is None or pos.equal_side or (pos.drawable() and not hasattr(pos, "order")):
+        return None
+    order = getattr(pos, "order", ())
+    leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)
+    sig = (pos.n, leader, pos.max_pip, order, pos.keep, getattr(pos, "rule", "until"))
+    deal = search._draw_deals.get(sig)
+    if deal is None:
+        cls = _CompiledDrawDeal if search.draw_core == "compiled" else _DrawDeal
+        deal = search._draw_deals[sig] = cls(search, *sig, search.play)
+    return deal
