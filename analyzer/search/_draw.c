@@ -1,0 +1,597 @@
+/* The compiled search of two-ended draw games in a fixed boneyard order, and of All Fives: the
+ * ``_DrawDeal`` of analyzer/search/draw.py in C.
+ *
+ * Same state, same forced draws and passes, same moves in the same order, same leaf values and table
+ * entries as the pure-Python search (read ``_DrawDeal`` first): a call of ``DrawSearch.search`` returns
+ * the side-0 value of one position, fail-soft in its window, and the choices it visited, counted as the
+ * Python search counts them, so that a node limit stops both at the same place. One type:
+ *
+ * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, teams, scoring, leaf, entries)``: one
+ *   deal's search and its transposition table. ``order``: the boneyard's tiles (bit masks) in the order
+ *   they are drawn; ``limit``: how many of them may be drawn (the rest stay); ``until``: a player who
+ *   cannot play draws until he can (else one tile a turn). ``scores``: -1 no points during play, else
+ *   the All Fives count (bit 0: multiples of three score too; bit 1: the pub count). ``teams``: the
+ *   variant's sides of the seats. ``scoring``: the tuple of ``draw_scoring`` (0: written here; 2:
+ *   ``leaf(hands, termination, seat, bit, before_left, before_right)`` in Python for every finished hand).
+ *
+ * The state of a choice: every seat's hand (a 64-bit mask), the open ends (left, right; sorted where
+ * nothing is scored during play), the shape of the ends (bit 0: the left end's tile is a double, bit 1:
+ * the right's, bit 2: the lead lies alone), the seat to move, the draws taken, whether the opener may
+ * add a tile to his lead, and the seat that laid the last tile. The table is bounded: buckets of four
+ * slots holding the whole state (no false hit), doubling while three quarters full up to its bound, so
+ * that below it no entry is lost (as in the Python dict); at its bound an entry replaces the one of the
+ * bucket with the fewest tiles still held (the least work behind it).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define INF (1 << 30)
+#define SEATS 4
+#define TILES 55
+#define NUMBERS 10
+#define CHOICES 112
+#define WAYS 4
+#define LO_INF (-32768)
+#define HI_INF 32767
+#define MAX_VALUE 30000
+#define DECLINE 255
+#define NO_HINT 254
+#define EMPTY 0xFFFFFFFFu
+
+typedef struct { int seat, bit, before_left, before_right; } Last;    /* the last tile laid */
+
+typedef struct {
+    uint64_t h[SEATS];
+    uint32_t meta;      /* left, right, shape, seat, draws, offer, last seat; EMPTY: a free slot */
+    int16_t lo, hi;
+    uint8_t code;       /* the best move */
+    uint8_t held;       /* tiles still held: the work behind the entry */
+} Slot;
+
+static inline int16_t pack_bound(int x) { return (int16_t)(x <= -INF ? LO_INF : (x >= INF ? HI_INF : x)); }
+static inline int unpack_bound(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? INF : x); }
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *leaf;
+    void *raw;
+    Slot *slots;
+    uint64_t buckets, max_buckets, used, replaced;
+    int shift;
+    int n, max_pip, limit, until, scores, norder;
+    int maximiser[SEATS], teams[SEATS];
+    int python_leaves, mine, block, once, points, unit;
+    uint64_t match[NUMBERS], order[TILES];
+    int tpips[TILES], tlow[TILES], thigh[TILES], thalf[TILES];
+    uint64_t nodes, budget;
+    int stopped, failed;
+} DrawSearch;
+
+static inline uint32_t meta_of(int left, int right, int shape, int s, int k, int offer, int last) {
+    return (uint32_t)left | (uint32_t)right << 4 | (uint32_t)shape << 8 | (uint32_t)s << 11 | (uint32_t)k << 13
+           | (uint32_t)offer << 20 | (uint32_t)last << 21;
+}
+
+static inline uint64_t hash_of(const uint64_t *h, int n, uint32_t meta) {
+    uint64_t x = (uint64_t)meta * 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < n; i++) x = (x ^ h[i]) * 0xD6E8FEB86659FD93ULL + (uint64_t)i;
+    return x ^ (x >> 31);
+}
+
+static inline Slot *bucket_of(DrawSearch *d, uint64_t hash) {
+    return d->slots + WAYS * ((hash * 0x9E3779B97F4A7C15ULL) >> d->shift);
+}
+
+static inline int holds(const Slot *e, const uint64_t *h, int n, uint32_t meta) {
+    return e->meta == meta && memcmp(e->h, h, sizeof(uint64_t) * (size_t)n) == 0;
+}
+
+static Slot *lookup(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t meta) {
+    Slot *b = bucket_of(d, hash);
+    for (int i = 0; i < WAYS; i++)
+        if (holds(b + i, h, d->n, meta)) return b + i;
+    return NULL;
+}
+
+/* The slot of a state: its own, else a free one, else the one with the fewest tiles held. */
+static Slot *slot_for(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t meta) {
+    Slot *b = bucket_of(d, hash), *pick = NULL;
+    for (int i = 0; i < WAYS; i++) {
+        if (b[i].meta == EMPTY) {
+            if (pick == NULL || pick->meta != EMPTY) pick = b + i;
+        } else if (holds(b + i, h, d->n, meta)) {
+            return b + i;
+        } else if (pick == NULL || (pick->meta != EMPTY && b[i].held < pick->held)) {
+            pick = b + i;
+        }
+    }
+    if (pick->meta == EMPTY) d->used++;
+    else d->replaced++;
+    return pick;
+}
+
+static int slots_new(DrawSearch *d, uint64_t buckets) {
+    void *raw = PyMem_Malloc((size_t)(WAYS * buckets) * sizeof(Slot) + 64);
+    if (raw == NULL) return -1;
+    Slot *slots = (Slot *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    for (uint64_t i = 0; i < WAYS * buckets; i++) slots[i].meta = EMPTY;
+    d->raw = raw;
+    d->slots = slots;
+    d->buckets = buckets;
+    int bits = 0;
+    while ((1ULL << bits) < buckets) bits++;
+    d->shift = 64 - bits;
+    return 0;
+}
+
+static void slots_double(DrawSearch *d) {
+    Slot *old = d->slots;
+    void *old_raw = d->raw;
+    uint64_t count = WAYS * d->buckets;
+    if (slots_new(d, 2 * d->buckets) < 0) {        /* no memory to grow: this is the bound */
+        d->raw = old_raw;
+        d->slots = old;
+        d->max_buckets = d->buckets;
+        return;
+    }
+    d->used = 0;
+    for (uint64_t i = 0; i < count; i++)
+        if (old[i].meta != EMPTY) *slot_for(d, hash_of(old[i].h, d->n, old[i].meta), old[i].h, old[i].meta) = old[i];
+    PyMem_Free(old_raw);
+}
+
+/* Where an entry is stored: below the bound a full bucket doubles the table first. */
+static Slot *slot_to_store(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t meta) {
+    while (d->buckets < d->max_buckets) {
+        Slot *b = bucket_of(d, hash);
+        int room = 0;
+        for (int i = 0; i < WAYS && !room; i++) room = b[i].meta == EMPTY || holds(b + i, h, d->n, meta);
+        if (room) break;
+        slots_double(d);
+    }
+    return slot_for(d, hash, h, meta);
+}
+
+/* -- values ---------------------------------------------------------------------------------------- */
+
+/* What a play scores when it leaves the ends counting ``total`` (``PlayScoring.points``). */
+static inline int count_points(int scores, int total) {
+    if (total <= 0) return 0;
+    int fives = total % 5 == 0, threes = (scores & 1) && total % 3 == 0;
+    if (scores & 2) return (fives ? total / 5 : 0) + (threes ? total / 3 : 0);
+    return fives || threes ? total : 0;
+}
+
+static int pips_in(DrawSearch *d, uint64_t h, const int *worth) {
+    int p = 0;
+    for (; h; h &= h - 1) p += worth[__builtin_ctzll(h)];
+    return p;
+}
+
+/* The side-0 value of a finished hand (``term`` 0: ``s`` went out; 1: blocked, ``s`` laid the last tile). */
+static int hand_value(DrawSearch *d, const uint64_t *h, int term, const Last *last) {
+    int n = d->n;
+    if (!d->python_leaves) {
+        int pips[SEATS], winner = -1;
+        for (int t = 0; t < n; t++) pips[t] = pips_in(d, h[t], d->tpips);
+        if (term == 0) {
+            winner = d->teams[last->seat];
+        } else {
+            int counted[SEATS], totals[SEATS] = {0, 0, 0, 0}, low = INF, ties = 0;
+            for (int t = 0; t < n; t++) counted[t] = d->once ? pips_in(d, h[t], d->thalf) : pips[t];
+            if (d->block == 0) {            /* the side with fewer pips */
+                for (int t = 0; t < n; t++) totals[d->teams[t]] += counted[t];
+                for (int side = 0; side < SEATS; side++) {
+                    int used = 0;
+                    for (int t = 0; t < n; t++) used |= d->teams[t] == side;
+                    if (!used) continue;
+                    if (totals[side] < low) { low = totals[side]; winner = side; ties = 0; }
+                    else if (totals[side] == low) ties = 1;
+                }
+            } else {                        /* the side of the single player with the fewest */
+                for (int t = 0; t < n; t++) {
+                    if (counted[t] < low) { low = counted[t]; winner = d->teams[t]; ties = 0; }
+                    else if (counted[t] == low && d->teams[t] != winner) ties = 1;
+                }
+            }
+            if (ties) winner = -1;
+        }
+        if (winner < 0) return 0;
+        int points = 0;
+        if (d->points == 0) {
+            points = 1;
+        } else if (d->points == 1 || d->points == 2) {
+            for (int t = 0; t < n; t++)
+                if (d->points == 2 || d->teams[t] != winner) points += pips[t];
+        } else if (d->points == 3) {
+            int best = 0;
+            for (int t = n - 1; t >= 0; t--)
+                if (d->teams[t] == winner) best = pips[t];
+            for (int t = 0; t < n; t++) {
+                int x = pips[t] - best;
+                if (d->teams[t] != winner && x > 0) points += (x + d->unit - 1) / d->unit * d->unit;
+            }
+        }
+        return winner == d->mine ? points : -points;
+    }
+    PyObject *hands = PyTuple_New(n);
+    if (hands == NULL) { d->failed = 1; return 0; }
+    for (int t = 0; t < n; t++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(h[t]);
+        if (x == NULL) { Py_DECREF(hands); d->failed = 1; return 0; }
+        PyTuple_SET_ITEM(hands, t, x);
+    }
+    PyObject *r = PyObject_CallFunction(d->leaf, "NsiKii", hands, term == 0 ? "domino" : "blocked", last->seat,
+                                        (unsigned long long)(1ULL << last->bit), last->before_left,
+                                        last->before_right);
+    if (r == NULL) { d->failed = 1; return 0; }
+    long v = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (v == -1 && PyErr_Occurred()) { d->failed = 1; return 0; }
+    if (v > MAX_VALUE || v < -MAX_VALUE) {
+        PyErr_SetString(PyExc_OverflowError, "a hand's value is out of the compiled search's range");
+        d->failed = 1;
+        return 0;
+    }
+    return (int)v;
+}
+
+/* -- the search ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    int code, order, bit, left, right, shape, points;
+} Choice;
+
+static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, int s, int k, int offer,
+                  const Last *last, int alpha, int beta);
+
+/* The value once ``t`` is to move, having drawn ``drawn`` tiles this turn, ``passes`` passes since the
+ * last tile laid: the forced draws and passes up to the next choice or the end (``_DrawDeal.follow``). */
+static int follow(DrawSearch *d, const uint64_t *hands, int left, int right, int shape, int t, int drawn, int k,
+                  int passes, const Last *last, int alpha, int beta) {
+    uint64_t h[SEATS], fit = d->match[left] | d->match[right];
+    int n = d->n;
+    memcpy(h, hands, sizeof(uint64_t) * (size_t)n);
+    for (;;) {
+        if (k >= d->limit) {
+            int playable = 0;
+            for (int i = 0; i < n && !playable; i++) playable = (h[i] & fit) != 0;
+            if (passes >= n || !playable) return hand_value(d, h, 1, last);
+        }
+        if (h[t] & fit) return choice(d, h, left, right, shape, t, k, 0, last, alpha, beta);
+        if (k < d->limit && (d->until || !drawn)) {
+            h[t] |= d->order[k++];
+            drawn++;
+        } else {
+            t = (t + 1) % n;
+            drawn = 0;
+            passes++;
+        }
+    }
+}
+
+/* Every choice of ``s`` in the order of ``_DrawDeal.moves``. */
+static int choices(DrawSearch *d, uint64_t hand, int left, int right, int shape, int s, int offer, Choice *out) {
+    int nc = 0;
+    for (uint64_t m = hand & (d->match[left] | d->match[right]); m; m &= m - 1) {
+        int i = __builtin_ctzll(m), lo = d->tlow[i], hi = d->thigh[i], dbl = lo == hi;
+        for (int end = 0; end < 2; end++) {
+            int number = end == 0 ? left : right;
+            if ((lo != number && hi != number) || (end == 1 && left == right)) continue;
+            int other = lo == number ? hi : lo, a, b, sh, points = 0;
+            if (end == 0) { a = other; b = right; sh = (shape & 2) | dbl; }
+            else { a = left; b = other; sh = (shape & 1) | dbl << 1; }
+            if (d->scores < 0) {
+                if (a > b) { int x = a; a = b; b = x; }
+            } else {
+                points = count_points(d->scores, a + b + (sh & 1 ? a : 0) + (sh & 2 ? b : 0));
+                if (!d->maximiser[s]) points = -points;
+            }
+            Choice c = {2 * i + end, -16 * (points < 0 ? -points : points) - d->tpips[i], i, a, b, sh, points};
+            out[nc++] = c;
+        }
+    }
+    if (offer) {
+        Choice c = {DECLINE, 1, 0, left, right, shape, 0};
+        out[nc++] = c;
+    }
+    for (int i = 1; i < nc; i++) {          /* a stable sort, as Python's */
+        Choice c = out[i];
+        int j = i - 1;
+        while (j >= 0 && out[j].order > c.order) { out[j + 1] = out[j]; j--; }
+        out[j + 1] = c;
+    }
+    return nc;
+}
+
+/* The side-0 value of a choice of ``s``, fail-soft in (alpha, beta) (``_DrawDeal.search``). */
+static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, int s, int k, int offer,
+                  const Last *last, int alpha, int beta) {
+    int n = d->n;
+    d->nodes++;
+    if (d->nodes > d->budget) { d->stopped = 1; return 0; }
+    uint32_t meta = meta_of(left, right, shape, s, k, offer, last->seat);
+    uint64_t hash = hash_of(h, n, meta);
+    Slot *en = lookup(d, hash, h, meta);
+    int lower = -INF, upper = INF, hint = NO_HINT;
+    if (en != NULL) {
+        lower = unpack_bound(en->lo);
+        upper = unpack_bound(en->hi);
+        hint = en->code;
+        if (lower >= beta) return lower;
+        if (upper <= alpha) return upper;
+        if (lower > alpha) alpha = lower;
+        if (upper < beta) beta = upper;
+    }
+    Choice cs[CHOICES];
+    int nc = choices(d, h[s], left, right, shape, s, offer, cs);
+    if (hint != NO_HINT) {
+        for (int i = 0; i < nc; i++)
+            if (cs[i].code == hint) {
+                Choice c = cs[i];
+                memmove(cs + 1, cs, (size_t)i * sizeof(Choice));
+                cs[0] = c;
+                break;
+            }
+    }
+    int maximise = d->maximiser[s], a0 = alpha, b0 = beta, best = maximise ? -INF : INF, best_code = NO_HINT;
+    uint64_t mine = h[s];
+    for (int i = 0; i < nc; i++) {
+        Choice *c = cs + i;
+        int x;
+        if (c->code == DECLINE) {
+            x = follow(d, h, left, right, shape, (s + 1) % n, 0, k, 0, last, alpha, beta);
+        } else {
+            Last played = {s, c->bit, left, right};
+            h[s] = mine & ~(1ULL << c->bit);
+            if (!h[s]) x = c->points + hand_value(d, h, 0, &played);
+            else x = c->points + follow(d, h, c->left, c->right, c->shape, (s + 1) % n, 0, k, 0, &played,
+                                        alpha - c->points, beta - c->points);
+            h[s] = mine;
+        }
+        if (d->failed || d->stopped) return 0;
+        if (maximise) {
+            if (x > best) {
+                best = x;
+                best_code = c->code;
+                if (x > alpha) alpha = x;
+            }
+        } else if (x < best) {
+            best = x;
+            best_code = c->code;
+            if (x < beta) beta = x;
+        }
+        if (alpha >= beta) break;
+    }
+    if (best <= a0) { if (best < upper) upper = best; }
+    else if (best >= b0) { if (best > lower) lower = best; }
+    else lower = upper = best;
+    Slot *e = slot_to_store(d, hash, h, meta);
+    memset(e->h, 0, sizeof(e->h));
+    memcpy(e->h, h, sizeof(uint64_t) * (size_t)n);
+    e->meta = meta;
+    e->lo = pack_bound(lower);
+    e->hi = pack_bound(upper);
+    e->code = (uint8_t)best_code;
+    uint64_t held = 0;
+    for (int t = 0; t < n; t++) held |= h[t];
+    e->held = (uint8_t)__builtin_popcountll(held);
+    if (d->buckets < d->max_buckets && 4 * d->used > 3 * WAYS * d->buckets) slots_double(d);
+    return best;
+}
+
+/* -- the Python type ------------------------------------------------------------------------------ */
+
+static int ints_of(PyObject *seq, int count, int *out, int lo, int hi, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (f == NULL) return -1;
+    int bad = count >= 0 && PySequence_Fast_GET_SIZE(f) != count;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(f) && !bad; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (PyErr_Occurred() || v < lo || v > hi) bad = 1;
+        else out[i] = (int)v;
+    }
+    Py_DECREF(f);
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: values out of range", what);
+        return -1;
+    }
+    return 0;
+}
+
+static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"n", "max_pip", "order", "limit", "until", "scores", "maximiser", "teams", "scoring",
+                             "leaf", "entries", NULL};
+    PyObject *order, *maximiser, *teams, *scoring, *leaf_fn;
+    int n, max_pip, limit, until, scores;
+    unsigned long long entries;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiiOOOOK", kwlist, &n, &max_pip, &order, &limit, &until,
+                                     &scores, &maximiser, &teams, &scoring, &leaf_fn, &entries))
+        return -1;
+    if (n < 2 || n > SEATS || max_pip < 0 || max_pip >= NUMBERS) {
+        PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players, sets up to double-nine");
+        return -1;
+    }
+    int tiles = (max_pip + 1) * (max_pip + 2) / 2;
+    PyObject *f = PySequence_Fast(order, "order");
+    if (f == NULL) return -1;
+    Py_ssize_t norder = PySequence_Fast_GET_SIZE(f);
+    if (norder > tiles || norder > 127) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, "order: more tiles than the set");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < norder; i++) {
+        self->order[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(f, i));
+        if (PyErr_Occurred()) { Py_DECREF(f); return -1; }
+    }
+    Py_DECREF(f);
+    int sc[6] = {2, 0, 0, 0, 0, 0};
+    Py_ssize_t nsc = PySequence_Size(scoring);
+    if (nsc < 0 || (nsc != 1 && nsc != 6) || ints_of(scoring, (int)nsc, sc, 0, 1000, "scoring") < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scoring: (2,) or the six ints of draw_scoring");
+        return -1;
+    }
+    if ((sc[0] != 0 && sc[0] != 2) || (sc[0] == 2 && !PyCallable_Check(leaf_fn)) || sc[2] > 1 || sc[4] > 4
+        || (sc[4] == 3 && sc[5] < 1)) {
+        PyErr_SetString(PyExc_ValueError, "scoring: (0, mine, block, once, points, unit) or (2,) with a callable leaf");
+        return -1;
+    }
+    if (ints_of(maximiser, n, self->maximiser, 0, 1, "maximiser") < 0 || ints_of(teams, n, self->teams, 0, SEATS - 1, "teams") < 0)
+        return -1;
+    Py_XDECREF(self->leaf);
+    self->leaf = NULL;
+    self->python_leaves = sc[0] == 2;
+    if (self->python_leaves) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
+    self->mine = sc[1];
+    self->block = sc[2];
+    self->once = sc[3];
+    self->points = sc[4];
+    self->unit = sc[5];
+    self->n = n;
+    self->max_pip = max_pip;
+    self->norder = (int)norder;
+    self->limit = limit < 0 ? 0 : (limit > (int)norder ? (int)norder : limit);
+    self->until = until;
+    self->scores = scores;
+    memset(self->match, 0, sizeof(self->match));
+    int i = 0;
+    for (int hi = 0; hi <= max_pip; hi++)           /* Tile.index: high * (high + 1) / 2 + low */
+        for (int lo = 0; lo <= hi; lo++, i++) {
+            self->tlow[i] = lo;
+            self->thigh[i] = hi;
+            self->tpips[i] = lo + hi;
+            self->thalf[i] = lo == hi ? hi : lo + hi;      /* a double counted once (BlockDecider.doubles_once) */
+            self->match[lo] |= 1ULL << i;
+            self->match[hi] |= 1ULL << i;
+        }
+    uint64_t max_buckets = 1, buckets = 1;
+    while (2 * max_buckets * WAYS <= entries && max_buckets < (1ULL << 40)) max_buckets *= 2;
+    while (buckets < max_buckets && buckets < (1 << 10)) buckets *= 2;
+    PyMem_Free(self->raw);
+    self->raw = NULL;
+    self->slots = NULL;
+    if (slots_new(self, buckets) < 0) { PyErr_NoMemory(); return -1; }
+    self->max_buckets = max_buckets;
+    self->used = self->replaced = 0;
+    return 0;
+}
+
+/* search(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left,
+ * before_right, alpha, beta, budget) -> (value, positions): value None past the budget. */
+static PyObject *DrawSearch_search(DrawSearch *self, PyObject *args) {
+    PyObject *hands;
+    int left, right, shape, s, drawn, k, passes, offer, alpha, beta;
+    Last last;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "O!iiiiiiiiiiiiiiL", &PyTuple_Type, &hands, &left, &right, &shape, &s, &drawn, &k,
+                          &passes, &offer, &last.seat, &last.bit, &last.before_left, &last.before_right, &alpha,
+                          &beta, &budget))
+        return NULL;
+    int n = self->n;
+    if (PyTuple_GET_SIZE(hands) != n || s < 0 || s >= n || last.seat < 0 || last.seat >= n || left < 0
+        || right < 0 || left > self->max_pip || right > self->max_pip || shape < 0 || shape > 7 || k < 0
+        || k > self->norder || last.bit < 0 || last.bit >= TILES) {
+        PyErr_SetString(PyExc_ValueError, "a state out of the deal: one hand a seat, ends and seats in range");
+        return NULL;
+    }
+    uint64_t h[SEATS] = {0};
+    for (int t = 0; t < n; t++) {
+        h[t] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, t));
+        if (PyErr_Occurred()) return NULL;
+    }
+    self->nodes = 0;
+    self->budget = budget < 0 ? 0 : (uint64_t)budget;
+    self->stopped = self->failed = 0;
+    if (alpha < -INF) alpha = -INF;
+    if (beta > INF) beta = INF;
+    int v = offer ? choice(self, h, left, right, shape, s, k, 1, &last, alpha, beta)
+                  : follow(self, h, left, right, shape, s, drawn, k, passes, &last, alpha, beta);
+    if (self->failed) return NULL;
+    if (self->stopped) return Py_BuildValue("OK", Py_None, (unsigned long long)self->nodes);
+    return Py_BuildValue("iK", v, (unsigned long long)self->nodes);
+}
+
+static PyObject *DrawSearch_get_nbytes(DrawSearch *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(WAYS * self->buckets * sizeof(Slot));
+}
+
+static PyObject *DrawSearch_get_used(DrawSearch *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->used);
+}
+
+static PyObject *DrawSearch_get_replaced(DrawSearch *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->replaced);
+}
+
+static int DrawSearch_traverse(DrawSearch *self, visitproc visit, void *arg) {
+    Py_VISIT(self->leaf);
+    return 0;
+}
+
+static int DrawSearch_clear(DrawSearch *self) {
+    Py_CLEAR(self->leaf);
+    return 0;
+}
+
+static void DrawSearch_dealloc(DrawSearch *self) {
+    PyObject_GC_UnTrack(self);
+    DrawSearch_clear(self);
+    PyMem_Free(self->raw);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef DrawSearch_methods[] = {
+    {"search", (PyCFunction)DrawSearch_search, METH_VARARGS,
+     "search(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, "
+     "before_right, alpha, beta, budget) -> (value or None past the budget, positions visited)"},
+    {NULL}
+};
+
+static PyGetSetDef DrawSearch_getset[] = {
+    {"nbytes", (getter)DrawSearch_get_nbytes, NULL, "The memory of the table's slots now, in bytes.", NULL},
+    {"used", (getter)DrawSearch_get_used, NULL, "The slots holding an entry.", NULL},
+    {"replaced", (getter)DrawSearch_get_replaced, NULL, "Entries that pushed out an entry of another state.", NULL},
+    {NULL}
+};
+
+static PyTypeObject DrawSearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "analyzer.search._draw.DrawSearch",
+    .tp_doc = PyDoc_STR("DrawSearch(n, max_pip, order, limit, until, scores, maximiser, teams, scoring, leaf, "
+                        "entries): one deal of a draw game (or All Fives) and its bounded table."),
+    .tp_basicsize = sizeof(DrawSearch),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)DrawSearch_init,
+    .tp_dealloc = (destructor)DrawSearch_dealloc,
+    .tp_traverse = (traverseproc)DrawSearch_traverse,
+    .tp_clear = (inquiry)DrawSearch_clear,
+    .tp_methods = DrawSearch_methods,
+    .tp_getset = DrawSearch_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "analyzer.search._draw",
+    "The compiled search of draw games in a fixed boneyard order and of All Fives (see analyzer/search/draw.py).",
+    -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__draw(void) {
+    if (PyType_Ready(&DrawSearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&DrawSearchType);
+    if (PyModule_AddObject(m, "DrawSearch", (PyObject *)&DrawSearchType) < 0) {
+        Py_DECREF(&DrawSearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Slot)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
