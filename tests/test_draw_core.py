@@ -1,0 +1,298 @@
+"""The search of draw games in a fixed boneyard order and of All Fives in its compact state
+(``analyzer.search.draw``), compiled (``analyzer.search._draw``) and in Python, against the general
+search walking the positions (``TreeSearch.draw_state = False``) and the plain minimax of
+``tests/minimax_reference.py`` (``DrawReference``): the same value for every alternative at every
+decision of random hands of every draw family, the same positions visited by both cores (so a node
+limit stops both at the same place), a bounded table, and the scorings the C search does not write
+asked of Python."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import analyzer
+from analyzer.analysis import AgainstTheRest, analyze_replay
+from analyzer.match import replay_record
+from analyzer.notation import read
+from analyzer.rules import find_variant
+from analyzer.rules.policies import PointScoring
+from analyzer.search import SearchLimit, TreeSearch
+from analyzer.search.core import DRAW_CORE, DRAW_ENTRY_BYTES, PURE_ENV, cores_text, draw_core, resolve_draw
+from analyzer.search.draw import draw_note, draw_scoring, plays_draws
+from analyzer.tiles import Tile
+from conftest import RECORDS
+from minimax_reference import DrawReference
+from test_search import rules_for, small_deal
+
+built = pytest.mark.skipif(draw_core() is None, reason="the compiled search of draw games was not built (no C compiler)")
+
+# (variant, options, tiles a seat, lead, boneyard)
+FAMILIES = [
+    ("draw", {"players": "2"}, 4, Tile(6, 6), 6),                     # draw until, keep 2, the opener's extra tile
+    ("draw", {"players": "2", "draw": "one"}, 4, Tile(6, 6), 6),      # one tile a turn
+    ("draw", {"players": "3", "draw": "one"}, 3, Tile(5, 5), 4),
+    ("draw", {"players": "4"}, 3, Tile(6, 6), 5),
+    ("cutthroat", {"draw": "yes"}, 4, Tile(6, 6), 6),
+    ("chiva", {"players": "2"}, 4, Tile(6, 6), 6),
+    ("chiva", {"players": "3"}, 3, Tile(6, 6), 5),
+    ("all-fives", {}, 4, Tile(5, 5), 6),
+    ("all-fives", {"draw": "no"}, 4, Tile(5, 5), 0),
+    ("all-fives", {"players": "3"}, 3, Tile(5, 5), 5),
+    ("all-fives-threes", {}, 4, Tile(3, 3), 6),
+    ("all-fives-threes", {"draw": "one", "count": "pub"}, 3, Tile(3, 3), 5),
+]
+
+
+def _id(case) -> str:
+    return "-".join([case[0]] + [f"{k}={v}" for k, v in case[1].items()])
+
+
+def searches(rules, cores) -> list[TreeSearch]:
+    out = [TreeSearch(rules, core=core) for core in cores]
+    walk = TreeSearch(rules, core="python")
+    walk.draw_state = False
+    return out + [walk]
+
+
+def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = True) -> int:
+    """One random deal played out at random; at every decision, for every view (two sides, or each
+    player against the rest), the compact state in both cores and (``walk``) the position walk give
+    every alternative the same value, both cores after visiting the same positions. Returns the
+    alternatives compared."""
+    cores = ("compiled", "python") if draw_core() is not None else ("python",)
+    pos = small_deal(variant, rng, size, lead, yard)
+    views = [rules_for(variant, seat) for seat in range(variant.players if variant.seating.sides > 2 else 1)]
+    compared = 0
+    while pos.outcome() is None:
+        moves = pos.legal_moves()
+        if len(moves) > 1:
+            for rules in views:
+                found = searches(rules, cores)[:len(cores) + walk]
+                values = [search.values(pos) for search in found]
+                assert all(v == values[0] for v in values), [str(m) for m, *_ in pos.history]
+                assert found[0].nodes == found[len(cores) - 1].nodes       # the two cores: the same positions
+                compared += len(values[0])
+        pos.push(rng.choice(moves))
+    return compared
+
+
+def compare_family(case, deals: int, seed, walk: bool = True) -> int:
+    name, options, size, lead, yard = case
+    variant = find_variant(name, options)
+    rng = random.Random(f"{seed}{name}{sorted(options.items())}")
+    return sum(compare_line(variant, rng, size, lead, yard, walk) for _ in range(deals))
+
+
+def test_every_draw_family_is_searched_in_the_compact_state():
+    for name, options, *_ in FAMILIES:
+        variant = find_variant(name, options)
+        assert plays_draws(rules_for(variant)), name
+    assert not plays_draws(find_variant("partnership")) and not plays_draws(find_variant("cross"))
+    assert not plays_draws(find_variant("hungarian", {"players": "2"}))
+
+
+@pytest.mark.parametrize("case", FAMILIES, ids=_id)
+def test_both_cores_and_the_position_walk_agree_on_random_hands(case):
+    assert compare_family(case, 4, "normal") > 10
+
+
+# deals a family in the slow test: (with a tile less a seat, whole small deals)
+MANY = 1000, 200
+
+
+@built
+@pytest.mark.slow
+def test_both_cores_agree_on_thousands_of_random_hands():
+    compared = 0
+    for case in FAMILIES:
+        name, options, size, lead, yard = case
+        short, whole = MANY
+        compared += compare_family((name, options, size - 1, lead, yard), short, "many-short", walk=False)
+        compared += compare_family(case, whole, "many", walk=False)
+    assert compared > 20_000
+
+
+def plain_deal(variant, seed, size: int, lead: Tile, yard: int):
+    """The deal of ``small_deal`` twice: the plain draw position (for ``DrawReference``) and its copy with
+    the boneyard in its order (for the search)."""
+    from analyzer.position import mask_of
+    from analyzer.rules.ending import position_for
+    from analyzer.search import revealed
+    from analyzer.tiles import Move, tile_set
+
+    rng = random.Random(seed)
+    tiles = [t for t in tile_set(variant.dealing.max_pip) if t != lead]
+    rng.shuffle(tiles)
+    n = variant.players
+    hands = [tiles[i * size:(i + 1) * size] for i in range(n)]
+    hands[0].append(lead)
+    plain = position_for(variant, hands, 0, max_pip=variant.dealing.max_pip)
+    order = tiles[n * size:n * size + yard]
+    plain.pool = mask_of(order)
+    if plain.draws:
+        plain.stock = len(order)
+        plain.keep = min(plain.keep, len(order))
+    search = revealed(plain, order) if plain.draws else plain.copy()
+    for pos in (plain, search):
+        pos.push(Move(lead, None))
+    plain.turn = search.turn            # the opener who may add a tile to his lead moves again
+    return plain, search, order
+
+
+# (the reference does not model the pubs' count of fives and threes; the position walk above checks it)
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+@pytest.mark.parametrize("case", [f for f in FAMILIES if f[1].get("count") != "pub"], ids=_id)
+def test_the_compact_search_equals_plain_minimax_on_small_deals(case, core):
+    from analyzer.search import NO_EXTRA
+
+    name, options, size, lead, yard = case
+    variant = find_variant(name, options)
+    checked = 0
+    for deal in range(3):
+        for seat in range(variant.players if variant.seating.sides > 2 else 1):
+            rules = rules_for(variant, seat)
+            plain, pos, order = plain_deal(variant, f"minimax{name}{sorted(options.items())}{deal}", min(size, 3),
+                                           lead, min(yard, 4))
+            reference = DrawReference(rules, order)
+            rng = random.Random(deal)
+            offer = getattr(pos, "offer", -1) >= 0
+            for _ in range(4):
+                if pos.outcome() is not None:
+                    break
+                expected = reference.alternatives(plain, offer)
+                got = {(None if m == NO_EXTRA else m): v for m, v in TreeSearch(rules, core=core).values(pos)}
+                assert got == expected, [str(m) for m, *_ in pos.history]
+                checked += 1
+                move = rng.choice(pos.legal_moves())
+                pos.push(move)
+                if move == NO_EXTRA:
+                    plain.bonus, plain.turn = -1, pos.turn
+                else:
+                    plain.push(move)
+                    plain.turn = pos.turn       # (the opener who may add a tile moves again)
+                offer = getattr(pos, "offer", -1) >= 0
+    assert checked >= 6
+
+
+@built
+@pytest.mark.parametrize("case", [FAMILIES[0], FAMILIES[7]], ids=_id)
+def test_the_node_limit_stops_both_cores_at_the_same_place(case):
+    name, options, size, lead, yard = case
+    variant = find_variant(name, options)
+    pos = small_deal(variant, random.Random(0), size + 2, lead, yard)
+    counting = TreeSearch(variant, core="python")
+    values = counting.values(pos)
+    needed = counting.nodes
+    assert needed > 100 and len(values) > 1
+    for core in ("compiled", "python"):
+        assert TreeSearch(variant, needed, core=core).values(pos) == values
+        with pytest.raises(SearchLimit):
+            TreeSearch(variant, needed - 1, core=core).values(pos)
+
+
+@built
+def test_a_small_table_replaces_entries_and_keeps_values_exact():
+    variant = find_variant("all-fives", {})
+    pos = small_deal(variant, random.Random(5), 6, Tile(5, 5), 6)
+    python = TreeSearch(variant, core="python")
+    expected = python.values(pos)
+    small = TreeSearch(variant, table_mb=0.005, core="compiled")
+    assert small.values(pos) == expected
+    entries, nbytes = small.table_size()
+    assert 0 < nbytes <= 0.005 * 2**20 and entries * DRAW_ENTRY_BYTES <= nbytes
+    assert next(iter(small._draw_deals.values())).core.replaced > 0
+    assert python.table_size()[0] > entries     # the Python table kept every entry
+
+
+def test_the_scorings_the_compiled_search_writes():
+    # 004: the draw game scores a point a game; a block goes to the single player with the fewest pips,
+    # doubles counted once ("wobei Pasche nur einfach gezählt werden")
+    assert draw_scoring(find_variant("draw")) == (0, 0, 1, 1, 0, 0)
+    # 003: All Fives: the winner gets each loser's pips less his, rounded up to five
+    assert draw_scoring(find_variant("all-fives")) == (0, 0, 1, 0, 3, 5)
+    # one player against the rest: his side is the one whose win counts for him
+    assert draw_scoring(AgainstTheRest(find_variant("chiva", {"players": "3"}), 2)) == (0, 2, 0, 0, 0, 0)
+    other = dataclasses.replace(find_variant("draw"), scoring=PointScoring("difference"))
+    assert draw_scoring(other) == (2,)
+    assert draw_note(find_variant("draw"), "python") is None and draw_note(other, "python") is None
+
+
+@built
+def test_a_scoring_it_does_not_write_is_asked_of_python_exactly():
+    other = dataclasses.replace(find_variant("draw", {"players": "2"}), scoring=PointScoring("difference"))
+    assert "asks Python" in draw_note(other, "compiled") and draw_note(find_variant("draw"), "compiled") is None
+    rng = random.Random(9)
+    assert sum(compare_line(other, rng, 4, Tile(6, 6), 6) for _ in range(4)) > 10
+
+
+@pytest.mark.skipif(os.environ.get("DOMINO_REQUIRE_COMPILED") != "1", reason="only where the core must be built (CI)")
+def test_the_compiled_search_of_draw_games_is_built_and_used():
+    assert draw_core() is not None and DRAW_CORE == "compiled"
+
+
+def test_the_environment_chooses_the_pure_python_search_of_draw_games():
+    root = Path(analyzer.__file__).resolve().parent.parent
+    code = "import analyzer.search.core as c; print(c.DRAW_CORE, c.cores_text())"
+    env = dict(os.environ, **{PURE_ENV: "1"}, PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=root)
+    assert out.stdout.split() == ["python", "python"], out.stderr
+
+
+def test_the_core_of_the_search_of_draw_games_is_named():
+    assert DRAW_CORE in ("compiled", "python") and resolve_draw(None) == DRAW_CORE
+    assert TreeSearch(find_variant("draw")).draw_core == DRAW_CORE
+    assert DRAW_CORE in cores_text()
+    with pytest.raises(ValueError):
+        resolve_draw("fast")
+
+
+@built
+def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
+    for name in ("variant-draw.dom", "variant-all-fives.dom"):
+        (rep,) = replay_record(read(RECORDS / name))
+        compiled = analyze_replay(rep)
+        monkeypatch.setattr("analyzer.search.core.DRAW_CORE", "python")
+        python = analyze_replay(rep)
+        monkeypatch.undo()
+        assert compiled.values == python.values and None not in compiled.values
+        assert [[(a.move, a.value) for a in d.alternatives] for d in compiled.decisions] == \
+            [[(a.move, a.value) for a in d.alternatives] for d in python.decisions]
+
+
+class _Failing:
+    """The draw game whose scoring fails on a blocked hand: an error the compiled search must pass on."""
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.seating = variant.seating
+        self.play = None
+
+    def value(self, facts):
+        if facts.termination == "blocked":
+            raise ZeroDivisionError("no value for a blocked hand")
+        return self.variant.value(facts)
+
+
+@built
+def test_an_error_in_a_python_leaf_value_reaches_the_caller():
+    variant = find_variant("draw", {"players": "2", "draw": "one"})
+    rules = _Failing(variant)
+    assert draw_scoring(rules) == (2,)
+    rng = random.Random(0)
+    for _ in range(20):             # a deal whose search meets a blocked hand
+        pos = small_deal(variant, rng, 3, Tile(6, 6), 2)
+        try:
+            TreeSearch(rules, core="python").values(pos)
+        except ZeroDivisionError:
+            break
+    else:
+        pytest.fail("no deal meets a blocked hand")
+    for core in ("compiled", "python"):
+        with pytest.raises(ZeroDivisionError):
+            TreeSearch(rules, core=core).values(pos)
