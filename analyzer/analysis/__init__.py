@@ -12,6 +12,7 @@ from ..replay import Replay
 from ..match import replay_record
 from ..rules import HandFacts, Seating, Variant
 from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, arms_note, revealed, revealed_order
+from ..search.draw import draw_note
 from ..search.block import Solver, SolverError, core_note
 from ..search.core import TABLE_MB
 from ..tiles import Move
@@ -262,7 +263,7 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                     f"order.")
     fast = int_solver_plays(variant)
     viewed = variant if variant.seating.sides == 2 else AgainstTheRest(variant, 0)
-    slow = core_note(viewed) if fast else (arms_note(viewed) if variant.layout != "line" else None)
+    slow = core_note(viewed) if fast else (arms_note(viewed) if variant.layout != "line" else draw_note(viewed))
     if slow:
         out.note = f"{out.note} {slow}" if out.note else slow
     individual = variant.seating.sides > 2
