@@ -227,9 +227,9 @@ class TreeSearch:
         return line
 
     def table_size(self) -> tuple[int, int]:
-        """``(entries, bytes)`` the tables of the search over arms hold now: the compiled ones as
-        allocated, the pure-Python ones estimated at ``PY_ENTRY_BYTES`` an entry (the general
-        search's own table of positions, ``tt``, is not counted)."""
+        """``(entries, bytes)`` the tables of the search over arms and of draw games hold now: the
+        compiled ones as allocated, the pure-Python ones estimated at ``PY_ENTRY_BYTES`` an entry (the
+        general search's own table of positions, ``tt``, is not counted)."""
         entries = nbytes = 0
         for deal in self._arm_deals.values():
             if isinstance(deal, _CompiledArmDeal):
