@@ -28,6 +28,7 @@ from analyzer.search.draw import draw_note, draw_scoring, plays_draws
 from analyzer.tiles import Tile
 from conftest import RECORDS
 from minimax_reference import DrawReference
+from test_arms_core import _Failing
 from test_search import rules_for, small_deal
 
 built = pytest.mark.skipif(draw_core() is None, reason="the compiled search of draw games was not built (no C compiler)")
@@ -236,18 +237,16 @@ def test_the_compiled_search_of_draw_games_is_built_and_used():
     assert draw_core() is not None and DRAW_CORE == "compiled"
 
 
-def test_the_environment_chooses_the_pure_python_search_of_draw_games():
+def test_the_environment_chooses_the_pure_python_search_of_draw_games_and_names_it():
     root = Path(analyzer.__file__).resolve().parent.parent
-    code = "import analyzer.search.core as c; print(c.DRAW_CORE, c.cores_text())"
+    code = ("import analyzer.search.core as c; from analyzer.search import TreeSearch; "
+            "from analyzer.rules import find_variant; "
+            "print(c.DRAW_CORE, c.resolve_draw(None), TreeSearch(find_variant('all-fives')).draw_core, c.cores_text())")
     env = dict(os.environ, **{PURE_ENV: "1"}, PYTHONPATH=str(root))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=root)
-    assert out.stdout.split() == ["python", "python"], out.stderr
-
-
-def test_the_core_of_the_search_of_draw_games_is_named():
-    assert DRAW_CORE in ("compiled", "python") and resolve_draw(None) == DRAW_CORE
+    assert out.stdout.split() == ["python"] * 4, out.stderr
+    assert DRAW_CORE in ("compiled", "python") and resolve_draw(None) == DRAW_CORE and DRAW_CORE in cores_text()
     assert TreeSearch(find_variant("draw")).draw_core == DRAW_CORE
-    assert DRAW_CORE in cores_text()
     with pytest.raises(ValueError):
         resolve_draw("fast")
 
@@ -263,20 +262,6 @@ def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
         assert compiled.values == python.values and None not in compiled.values
         assert [[(a.move, a.value) for a in d.alternatives] for d in compiled.decisions] == \
             [[(a.move, a.value) for a in d.alternatives] for d in python.decisions]
-
-
-class _Failing:
-    """The draw game whose scoring fails on a blocked hand: an error the compiled search must pass on."""
-
-    def __init__(self, variant):
-        self.variant = variant
-        self.seating = variant.seating
-        self.play = None
-
-    def value(self, facts):
-        if facts.termination == "blocked":
-            raise ZeroDivisionError("no value for a blocked hand")
-        return self.variant.value(facts)
 
 
 @built

@@ -136,6 +136,9 @@ class _DrawDeal:
         self.maximiser = search.maximiser
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.leaves: dict[tuple, int] = {}
+        from .tree import _entry        # (tree.py imports this module)
+
+        self.entry = _entry
 
     # -- the state ---------------------------------------------------------------------------------------
     def state(self, pos) -> tuple:
@@ -280,7 +283,7 @@ class _DrawDeal:
                 else:
                     x = points + self.follow(now, a, b, sh, (s + 1) % n, 0, k, 0, played, alpha - points,
                                             beta - points)
-            if maximise:
+            if maximise:            # (block._fold inlined, as in _ArmDeal: once per child)
                 if x > best:
                     best, best_code = x, code
                     alpha = max(alpha, x)
@@ -289,14 +292,7 @@ class _DrawDeal:
                 beta = min(beta, x)
             if alpha >= beta:
                 break
-        lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
-        if best <= a0:
-            upper = min(upper, best)
-        elif best >= b0:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
-        self.tt[key] = (lower, upper, best_code)
+        self.tt[key] = self.entry(entry, best, best_code, a0, b0)
         return best
 
     def table_size(self) -> tuple[int, int]:
