@@ -17,10 +17,11 @@
  * The state of a choice: every seat's hand (a 64-bit mask), the open ends (left, right; sorted where
  * nothing is scored during play), the shape of the ends (bit 0: the left end's tile is a double, bit 1:
  * the right's, bit 2: the lead lies alone), the seat to move, the draws taken, whether the opener may
- * add a tile to his lead, and the seat that laid the last tile. The table is bounded: buckets of four
- * slots holding the whole state (no false hit), doubling while three quarters full up to its bound, so
- * that below it no entry is lost (as in the Python dict); at its bound an entry replaces the one of the
- * bucket with the fewest tiles still held (the least work behind it).
+ * add a tile to his lead, and the seat that laid the last tile. The table is bounded: open addressing
+ * (a state's run of slots from its home slot), each slot holding the whole state (no false hit), at
+ * most three quarters full, doubling up to its bound, so that below it no entry is lost (as in the
+ * Python dict); at its bound an entry replaces the one among the first four of its run with the fewest
+ * tiles still held (the least work behind it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -58,7 +59,7 @@ typedef struct {
     PyObject *leaf;
     void *raw;
     Slot *slots;
-    uint64_t buckets, max_buckets, used, replaced;
+    uint64_t size, max_size, mask, used, replaced;
     int shift;
     int n, max_pip, limit, until, scores, norder;
     int maximiser[SEATS], teams[SEATS];
@@ -80,48 +81,34 @@ static inline uint64_t hash_of(const uint64_t *h, int n, uint32_t meta) {
     return x ^ (x >> 31);
 }
 
-static inline Slot *bucket_of(DrawSearch *d, uint64_t hash) {
-    return d->slots + WAYS * ((hash * 0x9E3779B97F4A7C15ULL) >> d->shift);
-}
-
 static inline int holds(const Slot *e, const uint64_t *h, int n, uint32_t meta) {
     return e->meta == meta && memcmp(e->h, h, sizeof(uint64_t) * (size_t)n) == 0;
 }
 
+static inline uint64_t home(DrawSearch *d, uint64_t hash) { return (hash * 0x9E3779B97F4A7C15ULL) >> d->shift; }
+
+/* The entry of a state, or NULL: its run of slots from its home slot up to a free one (never emptied). */
 static Slot *lookup(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t meta) {
-    Slot *b = bucket_of(d, hash);
-    for (int i = 0; i < WAYS; i++)
-        if (holds(b + i, h, d->n, meta)) return b + i;
+    uint64_t i = home(d, hash);
+    for (uint64_t k = 0; k < d->size; k++, i = (i + 1) & d->mask) {
+        Slot *e = d->slots + i;
+        if (e->meta == EMPTY) return NULL;
+        if (holds(e, h, d->n, meta)) return e;
+    }
     return NULL;
 }
 
-/* The slot of a state: its own, else a free one, else the one with the fewest tiles held. */
-static Slot *slot_for(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t meta) {
-    Slot *b = bucket_of(d, hash), *pick = NULL;
-    for (int i = 0; i < WAYS; i++) {
-        if (b[i].meta == EMPTY) {
-            if (pick == NULL || pick->meta != EMPTY) pick = b + i;
-        } else if (holds(b + i, h, d->n, meta)) {
-            return b + i;
-        } else if (pick == NULL || (pick->meta != EMPTY && b[i].held < pick->held)) {
-            pick = b + i;
-        }
-    }
-    if (pick->meta == EMPTY) d->used++;
-    else d->replaced++;
-    return pick;
-}
-
-static int slots_new(DrawSearch *d, uint64_t buckets) {
-    void *raw = PyMem_Malloc((size_t)(WAYS * buckets) * sizeof(Slot) + 64);
+static int slots_new(DrawSearch *d, uint64_t size) {
+    void *raw = PyMem_Malloc((size_t)size * sizeof(Slot) + 64);
     if (raw == NULL) return -1;
     Slot *slots = (Slot *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-    for (uint64_t i = 0; i < WAYS * buckets; i++) slots[i].meta = EMPTY;
+    for (uint64_t i = 0; i < size; i++) slots[i].meta = EMPTY;
     d->raw = raw;
     d->slots = slots;
-    d->buckets = buckets;
+    d->size = size;
+    d->mask = size - 1;
     int bits = 0;
-    while ((1ULL << bits) < buckets) bits++;
+    while ((1ULL << bits) < size) bits++;
     d->shift = 64 - bits;
     return 0;
 }
@@ -129,29 +116,42 @@ static int slots_new(DrawSearch *d, uint64_t buckets) {
 static void slots_double(DrawSearch *d) {
     Slot *old = d->slots;
     void *old_raw = d->raw;
-    uint64_t count = WAYS * d->buckets;
-    if (slots_new(d, 2 * d->buckets) < 0) {        /* no memory to grow: this is the bound */
+    uint64_t count = d->size;
+    if (slots_new(d, 2 * count) < 0) {          /* no memory to grow: this is the bound */
         d->raw = old_raw;
         d->slots = old;
-        d->max_buckets = d->buckets;
+        d->max_size = count;
         return;
     }
-    d->used = 0;
-    for (uint64_t i = 0; i < count; i++)
-        if (old[i].meta != EMPTY) *slot_for(d, hash_of(old[i].h, d->n, old[i].meta), old[i].h, old[i].meta) = old[i];
+    for (uint64_t k = 0; k < count; k++) {
+        if (old[k].meta == EMPTY) continue;
+        uint64_t i = home(d, hash_of(old[k].h, d->n, old[k].meta));
+        while (d->slots[i].meta != EMPTY) i = (i + 1) & d->mask;
+        d->slots[i] = old[k];
+    }
     PyMem_Free(old_raw);
 }
 
-/* Where an entry is stored: below the bound a full bucket doubles the table first. */
+/* Where the entry of a state is stored: its own slot, else a free one of its run. The table holds at most
+ * three quarters of its slots: below its bound it doubles first (no entry is ever lost, as in the
+ * Python dict); at its bound the entry takes a free slot among the first four of its run, else replaces
+ * the one of them with the fewest tiles still held (the least work behind it). A slot is never emptied. */
 static Slot *slot_to_store(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t meta) {
-    while (d->buckets < d->max_buckets) {
-        Slot *b = bucket_of(d, hash);
-        int room = 0;
-        for (int i = 0; i < WAYS && !room; i++) room = b[i].meta == EMPTY || holds(b + i, h, d->n, meta);
-        if (room) break;
-        slots_double(d);
+    if (4 * (d->used + 1) > 3 * d->size && d->size < d->max_size) slots_double(d);
+    int full = 4 * (d->used + 1) > 3 * d->size;
+    Slot *pick = NULL;
+    uint64_t i = home(d, hash);
+    for (uint64_t k = 0; k < d->size; k++, i = (i + 1) & d->mask) {
+        Slot *e = d->slots + i;
+        if (e->meta == EMPTY) {
+            if (!full || pick == NULL || (k < WAYS && d->used + 2 < d->size)) { d->used++; return e; }
+            break;
+        }
+        if (holds(e, h, d->n, meta)) return e;
+        if (full && k < WAYS && (pick == NULL || e->held < pick->held)) pick = e;
     }
-    return slot_for(d, hash, h, meta);
+    d->replaced++;
+    return pick;
 }
 
 /* -- values ---------------------------------------------------------------------------------------- */
@@ -378,7 +378,6 @@ static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, in
     uint64_t held = 0;
     for (int t = 0; t < n; t++) held |= h[t];
     e->held = (uint8_t)__builtin_popcountll(held);
-    if (d->buckets < d->max_buckets && 4 * d->used > 3 * WAYS * d->buckets) slots_double(d);
     return best;
 }
 
@@ -467,14 +466,14 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
             self->match[lo] |= 1ULL << i;
             self->match[hi] |= 1ULL << i;
         }
-    uint64_t max_buckets = 1, buckets = 1;
-    while (2 * max_buckets * WAYS <= entries && max_buckets < (1ULL << 40)) max_buckets *= 2;
-    while (buckets < max_buckets && buckets < (1 << 10)) buckets *= 2;
+    uint64_t max_size = WAYS, size = WAYS;
+    while (2 * max_size <= entries && max_size < (1ULL << 40)) max_size *= 2;
+    while (size < max_size && size < (1 << 12)) size *= 2;
     PyMem_Free(self->raw);
     self->raw = NULL;
     self->slots = NULL;
-    if (slots_new(self, buckets) < 0) { PyErr_NoMemory(); return -1; }
-    self->max_buckets = max_buckets;
+    if (slots_new(self, size) < 0) { PyErr_NoMemory(); return -1; }
+    self->max_size = max_size;
     self->used = self->replaced = 0;
     return 0;
 }
@@ -515,7 +514,7 @@ static PyObject *DrawSearch_search(DrawSearch *self, PyObject *args) {
 }
 
 static PyObject *DrawSearch_get_nbytes(DrawSearch *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(WAYS * self->buckets * sizeof(Slot));
+    return PyLong_FromUnsignedLongLong(self->size * sizeof(Slot));
 }
 
 static PyObject *DrawSearch_get_used(DrawSearch *self, void *closure) {
