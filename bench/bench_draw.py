@@ -1,8 +1,8 @@
 """Benchmark the search of draw games (in the revealed boneyard order) and All Fives: compiled, pure Python, and
 the old walk over positions, in the same run.
 
-    python bench/bench_draw.py                       # 10 hands a family (1 also by the position walk), the fair analysis
-    python bench/bench_draw.py --hands 3 --walk 1 --no-fair     # a quick look
+    python bench/bench_draw.py        # 10 hands a family (1 also by the position walk), the fair analysis
+    python bench/bench_draw.py --hands 3 --walk 1 --no-fair       # a quick look
 
 Seeded random hands come from ``analyzer.match.random_match`` (a random legal move at every turn; hand ``i``
 of a family uses seed ``--seed + i``). Each is analysed as ``domino analyze`` does it with every hand open

@@ -31,7 +31,8 @@ from minimax_reference import DrawReference
 from test_arms_core import _Failing
 from test_search import rules_for, small_deal
 
-built = pytest.mark.skipif(draw_core() is None, reason="the compiled search of draw games was not built (no C compiler)")
+built = pytest.mark.skipif(draw_core() is None,
+                           reason="the compiled search of draw games was not built (no C compiler)")
 
 # (variant, options, tiles a seat, lead, boneyard)
 FAMILIES = [

@@ -325,8 +325,8 @@ class _CompiledDrawDeal(_DrawDeal):
         hands, left, right, shape, t, drawn, k, passes, offer, (seat, bit, before) = self.state(pos)
         owner = self.owner
         bl, br = before if before is not None else (-1, -1)
-        value, nodes = self.core.search(hands, left, right, shape, t, drawn, k, passes, offer, seat, bit.bit_length() - 1,
-                                        bl, br, alpha, beta, owner.node_limit - owner.nodes)
+        value, nodes = self.core.search(hands, left, right, shape, t, drawn, k, passes, offer, seat,
+                                        bit.bit_length() - 1, bl, br, alpha, beta, owner.node_limit - owner.nodes)
         owner.nodes += nodes
         if value is None:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")

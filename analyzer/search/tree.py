@@ -40,7 +40,8 @@ from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
 from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
-from .core import ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms, resolve_draw
+from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms,
+                   resolve_draw)
 from .draw import draw_deal, plays_draws
 from ..tiles import Move, Tile
 
