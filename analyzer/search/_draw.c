@@ -134,8 +134,9 @@ static void slots_double(DrawSearch *d) {
 
 /* Where the entry of a state is stored: its own slot, else a free one of its run. The table holds at most
  * three quarters of its slots: below its bound it doubles first (no entry is ever lost, as in the
- * Python dict); at its bound the entry takes a free slot among the first four of its run, else replaces
- * the one of them with the fewest tiles still held (the least work behind it). A slot is never emptied. */
+ * Python dict); at its bound the entry replaces the one with the fewest tiles still held among the first
+ * four taken slots of its run (the least work behind it), or is not stored when its home slot is free
+ * (NULL), so that the table never holds more and every run stays short. A slot is never emptied. */
 static Slot *slot_to_store(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t meta) {
     if (4 * (d->used + 1) > 3 * d->size && d->size < d->max_size) slots_double(d);
     int full = 4 * (d->used + 1) > 3 * d->size;
@@ -144,13 +145,13 @@ static Slot *slot_to_store(DrawSearch *d, uint64_t hash, const uint64_t *h, uint
     for (uint64_t k = 0; k < d->size; k++, i = (i + 1) & d->mask) {
         Slot *e = d->slots + i;
         if (e->meta == EMPTY) {
-            if (!full || pick == NULL || (k < WAYS && d->used + 2 < d->size)) { d->used++; return e; }
+            if (!full) { d->used++; return e; }
             break;
         }
         if (holds(e, h, d->n, meta)) return e;
         if (full && k < WAYS && (pick == NULL || e->held < pick->held)) pick = e;
     }
-    d->replaced++;
+    if (pick != NULL) d->replaced++;
     return pick;
 }
 
@@ -369,6 +370,7 @@ static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, in
     else if (best >= b0) { if (best > lower) lower = best; }
     else lower = upper = best;
     Slot *e = slot_to_store(d, hash, h, meta);
+    if (e == NULL) return best;
     memset(e->h, 0, sizeof(e->h));
     memcpy(e->h, h, sizeof(uint64_t) * (size_t)n);
     e->meta = meta;
