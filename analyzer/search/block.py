@@ -63,6 +63,7 @@ from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, resolve
+from .scoring import describe
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -400,8 +401,10 @@ class _Deal:
 class _CompiledDeal(_Deal):
     """One deal searched by the compiled core (``_core.BlockDeal``): the same state, moves, order,
     leaf values and bounds, its entries in the solver's bounded table. A scoring the core does not
-    write inline (not :func:`_standard_scoring`) is asked of ``variant.value`` through
-    :meth:`_Deal.leaf_value` for every finished hand, exactly as the pure-Python search does."""
+    write inline (not :func:`_standard_scoring`) is computed in C from its description
+    (:func:`~analyzer.search.scoring.describe`, evaluated by ``_leaf.h``), or, for a policy that has
+    none, asked of ``variant.value`` through :meth:`_Deal.leaf_value` for every finished hand, exactly
+    as the pure-Python search does."""
 
     def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int, table, cap: int) -> None:
         self.table = table
@@ -409,9 +412,13 @@ class _CompiledDeal(_Deal):
 
     def _build_search(self, standard: tuple[bool, int]):
         fast, cu = standard
-        self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt,
-                                              cu, None if fast else self.leaf_value)
+        described = None if fast else describe(self.variant)
+        python = not fast and described is None
+        self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt, cu,
+                                              self.leaf_value if python else None,
+                                              None if described is None else described.ints(), self.leader)
         self.inline = fast
+        self.python_leaves = python
         return None
 
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
@@ -428,8 +435,9 @@ def compiled_plays(max_pip: int) -> bool:
 
 def core_note(rules, core: str | None = None) -> str | None:
     """What an analysis should tell its reader about the speed of the int solver on ``rules``: the
-    compiled core writes the standard scoring inline and asks Python for any other (exact, slower)."""
-    if resolve(core) == "compiled" and not _standard_scoring(rules)[0]:
+    compiled core computes the standard scoring and every scoring :func:`~analyzer.search.scoring.describe`
+    knows, and asks Python for any other (exact, slower)."""
+    if resolve(core) == "compiled" and not _standard_scoring(rules)[0] and describe(rules) is None:
         return ("The compiled search asks Python for the value of every finished hand under this scoring "
                 "(exact, but slower than the scorings it knows).")
     return None
