@@ -20,6 +20,7 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.rules import find_variant
 from analyzer.rules.policies import PointScoring
+from analyzer.rules.variants import Variant
 from analyzer.search import SearchLimit, TreeSearch
 import analyzer
 from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, arms_core, cores_text, resolve_arms
@@ -158,18 +159,38 @@ def test_a_small_table_replaces_entries_and_keeps_values_exact():
     assert python.table_size()[0] > entries     # the Python table kept every entry
 
 
+class _Valued(Variant):
+    """A value of its own: no description knows it."""
+
+    def value(self, facts):
+        return 2 * super().value(facts)
+
+
+def _valued(variant):
+    return _Valued(**{f: getattr(variant, f) for f in variant.__dataclass_fields__})
+
+
 def test_the_scorings_the_compiled_search_writes():
     assert arms_scoring(find_variant("cross")) == (0, 0)                     # the losers' pips
     assert arms_scoring(find_variant("cross", {"set": "9"})) == (0, 0)
     assert arms_scoring(AgainstTheRest(find_variant("french"), 2)) == (1, 1)  # bad points, doubled
-    other = dataclasses.replace(find_variant("cross"), scoring=PointScoring("difference"))
-    assert arms_scoring(other) == (2, 0)
-    assert arms_note(find_variant("cross"), "python") is None and arms_note(other, "python") is None
+    described = dataclasses.replace(find_variant("cross"), scoring=PointScoring("difference"))
+    assert arms_scoring(described) == (3, 0)                                 # computed from its description
+    assert arms_scoring(_valued(find_variant("cross"))) == (2, 0)
+    assert arms_note(find_variant("cross"), "python") is None and arms_note(described, "python") is None
+
+
+@built
+def test_a_described_scoring_is_computed_in_c_exactly():
+    described = dataclasses.replace(find_variant("cross", {"sleepers": "no"}), scoring=PointScoring("difference"))
+    assert arms_note(described, "compiled") is None
+    rng = random.Random(9)
+    assert sum(compare_line(described, rng, 4, Tile(6, 6), 0) for _ in range(4)) > 10
 
 
 @built
 def test_a_scoring_it_does_not_write_is_asked_of_python_exactly():
-    other = dataclasses.replace(find_variant("cross", {"sleepers": "no"}), scoring=PointScoring("difference"))
+    other = _valued(find_variant("cross", {"sleepers": "no"}))
     assert "asks Python" in arms_note(other, "compiled") and arms_note(find_variant("cross"), "compiled") is None
     rng = random.Random(9)
     assert sum(compare_line(other, rng, 4, Tile(6, 6), 0) for _ in range(4)) > 10

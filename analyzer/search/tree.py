@@ -38,6 +38,7 @@ from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
 from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
+from .scoring import describe
 from .core import ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms
 from ..tiles import Move, Tile
 
@@ -549,8 +550,9 @@ def arms_scoring(rules) -> tuple[int, int]:
     """How the compiled search over arms values a finished hand under ``rules``: ``(0, cu)``, the
     standard scoring of two sides (:func:`~analyzer.search.block._standard_scoring`); ``(1, doubled)``,
     one seat against the rest where each seat's pips are bad points (French domino: doubled for a
-    hand holding a double), his value the others' less his own, summed; ``(2, 0)``: any other
-    scoring, asked of Python for every finished hand (exact, slower)."""
+    hand holding a double), his value the others' less his own, summed; ``(3, 0)``: a scoring
+    :func:`~analyzer.search.scoring.describe` knows, computed in C from its description; ``(2, 0)``: any
+    other scoring, asked of Python for every finished hand (exact, slower)."""
     standard, cu = _standard_scoring(rules)
     if standard:
         return 0, cu
@@ -564,7 +566,7 @@ def arms_scoring(rules) -> tuple[int, int]:
                 and scoring.count == "bad" and not scoring.blank
                 and tuple(variant.seating.teams) == tuple(range(variant.players))):
             return 1, int(scoring.doubled)
-    return 2, 0
+    return (2, 0) if describe(rules) is None else (3, 0)
 
 
 def arms_note(rules, core: str | None = None) -> str | None:
@@ -586,9 +588,10 @@ class _CompiledArmDeal(_ArmDeal):
         mode, param = arms_scoring(search.rules)
         self.python_leaves = mode == 2
         entries = max(4, int(search.table_mb * (1 << 20)) // ARMS_ENTRY_BYTES)
+        described = describe(search.rules).ints() if mode == 3 else None
         self.core = arms_core().ArmSearch(n, max_pip, self.after_fill == _DOUBLE, self.branch,
                                           [int(m) for m in search.maximiser], self.opponent, mode, param,
-                                          list(search.rules.seating.teams), self.leaf, entries)
+                                          list(search.rules.seating.teams), self.leaf, entries, described, leader)
 
     def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
         owner = self.owner
