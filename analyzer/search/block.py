@@ -63,7 +63,7 @@ from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, resolve
-from .scoring import describe
+from .scoring import ALL_PIPS, NO_BOUND, OWN_PIPS, describe
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -125,7 +125,9 @@ class _Deal:
         self.fit = [match[e // w] | match[e % w] for e in range(w * w)]
         self.side = list(teams)
         self.sign = [1 if side == 0 else -1 for side in teams]
-        self.search = self._build_search(_standard_scoring(variant))
+        standard = _standard_scoring(variant)
+        self.bound = _bound(variant, standard)
+        self.search = self._build_search(standard)
 
     def ends_code(self, a: int, b: int) -> int:
         return a * self.width + b if a <= b else b * self.width + a
@@ -228,17 +230,19 @@ class _Deal:
             raise NotImplementedError("the solver handles at most four players")
         tt = self.tt
         CAP = self.cap
-        # standard scoring: inline leaf values and the pip bounds; CU = 1 when the winners score
-        # every pip left (their own too), 0 when they score the losers' pips, -1 for bad points
-        # (each side's own pips count against it: the value is the other side's pips minus its own)
+        # standard scoring: inline leaf values; CU = 1 when the winners score every pip left (their own
+        # too), 0 when they score the losers' pips, -1 for bad points (each side's own pips count
+        # against it: the value is the other side's pips minus its own). BOUND: what a side loses at
+        # most (``scoring.LeafScoring.bound``): 0 not known, 1 the pips it holds, 2 every pip held
         FAST, CU = standard
+        BOUND = self.bound
 
         def search(K, e, s, alpha, beta, H=self.hands, P=self.pips, ALL=self.all, FIT=self.fit,
                    SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
                    EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, CAP=CAP,
-                   B=self.budget):
+                   BOUND=BOUND, B=self.budget):
             B[0] -= 1           # one more state searched: past the node limit, unwind
             if B[0] < 0:
                 raise _OverBudget
@@ -251,12 +255,13 @@ class _Deal:
                 moves = moves_get((p << EB) | e)
                 if moves is None:
                     moves = gen_moves(p, e)
-                if FAST:
+                if BOUND:
                     # the mover's side loses at most what it holds after his heaviest playable
-                    # tile. (The other bound, it wins at most what the others hold, is never
-                    # tighter here than where the others last played their heaviest tile.)
+                    # tile (or every pip then held). (The other bound, it wins at most what the
+                    # others hold, is never tighter here than where the others last played their
+                    # heaviest tile.)
                     v = moves[0][3] - P[sd]
-                    if CU > 0:
+                    if BOUND > 1:
                         v -= P[1 - sd]
                     if v >= beta:
                         break
@@ -416,7 +421,8 @@ class _CompiledDeal(_Deal):
         python = not fast and described is None
         self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt, cu,
                                               self.leaf_value if python else None,
-                                              None if described is None else described.ints(), self.leader)
+                                              None if described is None else described.ints(), self.leader,
+                                              self.bound)
         self.inline = fast
         self.python_leaves = python
         return None
@@ -733,6 +739,15 @@ def _standard_scoring(variant: Variant) -> tuple[bool, int]:
     if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
         return True, -1
     return False, 0
+
+
+def _bound(variant: Variant, standard: tuple[bool, int]) -> int:
+    """What a side loses at most under ``variant``'s scoring, for the search's pip bound
+    (``scoring.LeafScoring.bound``; 0: nothing known, no bound)."""
+    if standard[0]:
+        return ALL_PIPS if standard[1] == 1 else OWN_PIPS
+    described = describe(variant)
+    return NO_BOUND if described is None else described.bound
 
 
 def _leader(position: Position) -> int:

@@ -28,13 +28,17 @@ from dataclasses import astuple, dataclass
 from ..rules.policies import BlockDecider, BlockRule, HandScoring, PointScoring
 from ..rules.variants import Variant
 
-__all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO"]
+__all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
 BY = {"team": 0, "player": 1, "last-or-right": 2}
 TIE = {"draw": 0, "leader": 1, "more-tiles": 2, "last": 3, "last-loses": 4, "replay": 5, "own-pips": 6}
 COUNT = {"losers": 0, "all": 1, "game": 2, "milo": 3, "bad": 4, "difference": 5, "block-difference": 6}
 CHUCHAZO = {"": 0, "any": 1, "one-end": 2}
+
+#: What a side can lose at most in a finished hand, which the searches prune with (``LeafScoring.bound``):
+#: nothing known, the pips it holds itself, or every pip still held.
+NO_BOUND, OWN_PIPS, ALL_PIPS = 0, 1, 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,25 @@ class LeafScoring:
     tens: int
     doubled: int
     teams: tuple[int, ...]
+
+    @property
+    def bound(self) -> int:
+        """The most a side of the search can lose, in the pips left at the end of the hand (so that the
+        search may prune with the pips still held: ``block._Deal`` reads it).
+
+        ``OWN_PIPS``: two sides scoring the losers' pips (divided, rounded down to tens, whatever the
+        block and tie rules: the loser pays at most its own pips, on an own-pips tie each its own),
+        bad points (the other's less one's own) or the difference (at most one's own). ``ALL_PIPS``:
+        two sides scoring all pips; and one player against the rest, where the winner takes the
+        losers' pips, all pips or a difference (the player may pay the others' pips too).
+        ``NO_BOUND``: a point a game or Milo (a side holding only [0-0] still loses a point), a bonus
+        for the last tile, [0-0] worth more than its pips, doubled hands, and bad points against the
+        rest (the others' pips less his own times their number)."""
+        if self.capicu or self.chuchazo or self.blank or self.doubled or self.count in (COUNT["game"], COUNT["milo"]):
+            return NO_BOUND
+        if self.view >= 0:
+            return NO_BOUND if self.count == COUNT["bad"] else ALL_PIPS
+        return ALL_PIPS if self.count == COUNT["all"] else OWN_PIPS
 
     def ints(self) -> tuple[int, ...]:
         """The flat tuple the compiled cores take: the fields in order, then one side per seat."""
