@@ -36,11 +36,13 @@ like the dict here, loses no entry before then), so both stop at the same call.
 numbers before it; not the history, so pass bonuses are left out), cached per finished state and
 last move. For the standard policies (recognised
 exactly: ``BlockRule`` by team, ``HandScoring`` of the losers' or of all pips, ``Variant``'s own
-``value``) the search uses the same rule written inline over the two sides' pip totals, and prunes
-with the bounds that scoring implies (a side wins at most what the other side still holds and
-loses at most what it holds itself). ``tests/test_solver.py`` checks the inline rule against
-``variant.value``. Any other scoring (a new variant's policies) is searched through
-``variant.value`` without those bounds: exact, only slower.
+``value``) the search uses the same rule written inline over the two sides' pip totals.
+``tests/test_solver.py`` checks the inline rule against ``variant.value``. The compiled core computes
+every other scoring :func:`~analyzer.search.scoring.describe` knows (every policy of the variants) in C
+(``_leaf.h``); the pure-Python search asks ``variant.value`` for them, and so does the compiled core
+for a scoring no description knows: exact, only slower. Both
+prune with the pip bound the scoring allows (``LeafScoring.bound``: a side loses at most what it holds
+itself, or every pip still held; none for a point a game, bonuses, [0-0] worth 50 or doubled hands).
 
 **Sides.** Values are points for side 0 (seats 0 and 2 in the partnership game), positive when
 side 0 wins; side 0 maximises, side 1 minimises. The negamax form assumes two sides playing a
