@@ -20,6 +20,7 @@ from analyzer.search.core import compiled_core
 from analyzer.search.scoring import ALL_PIPS, BY, COUNT, NO_BOUND, OWN_PIPS, TIE, LeafScoring, describe
 from analyzer.tiles import Tile
 from conftest import RECORDS
+from test_core import _deal
 
 built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
 
@@ -236,13 +237,6 @@ RECORD_CASES = [
     ("south-american", {}), ("partnership", {"tie": "more-tiles", "divide": "10"}),
     ("partnership", {"pass-bonus": "yes", "tie": "own-pips"}), ("block", {"score": "difference"}),
 ]
-
-
-def _deal(variant, rng, size):
-    tiles = list(variant.dealing.tiles)
-    rng.shuffle(tiles)
-    n = variant.players
-    return [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)], rng.randrange(n)
 
 
 @built
