@@ -74,8 +74,9 @@ class LeafScoring:
         ``OWN_PIPS``: two sides scoring the losers' pips (divided, rounded down to tens, whatever the
         block and tie rules: the loser pays at most its own pips, on an own-pips tie each its own),
         bad points (the other's less one's own) or the difference (at most one's own). ``ALL_PIPS``:
-        two sides scoring all pips; and one player against the rest, where the winner takes the
-        losers' pips, all pips or a difference (the player may pay the others' pips too).
+        two sides scoring all pips, or the losers' pips with the own-pips tie (each side scores its
+        own pips: a side may lose the other side's); and one player against the rest, where the winner
+        takes the losers' pips, all pips or a difference (the player may pay the others' pips too).
         ``NO_BOUND``: a point a game or Milo (a side holding only [0-0] still loses a point), a bonus
         for the last tile, [0-0] worth more than its pips, doubled hands, and bad points against the
         rest (the others' pips less his own times their number)."""
@@ -83,7 +84,10 @@ class LeafScoring:
             return NO_BOUND
         if self.view >= 0:
             return NO_BOUND if self.count == COUNT["bad"] else ALL_PIPS
-        return ALL_PIPS if self.count == COUNT["all"] else OWN_PIPS
+        if self.count == COUNT["all"] or (self.tie == TIE["own-pips"] and self.count not in (COUNT["bad"],
+                                                                                              COUNT["difference"])):
+            return ALL_PIPS
+        return OWN_PIPS
 
     def ints(self) -> tuple[int, ...]:
         """The flat tuple the compiled cores take: the fields in order, then one side per seat."""
