@@ -17,7 +17,7 @@ from analyzer.rules.variants import FAMILIES, Variant
 from analyzer.search import Solver
 from analyzer.search.block import _standard_scoring, core_note
 from analyzer.search.core import compiled_core
-from analyzer.search.scoring import ALL_PIPS, BY, COUNT, NO_BOUND, OWN_PIPS, TIE, LeafScoring, describe
+from analyzer.search.scoring import ALL_PIPS, BY, COUNT, FIXED, NO_BOUND, OWN_PIPS, TIE, LeafScoring, describe
 from analyzer.tiles import Tile
 from conftest import RECORDS
 from test_core import _deal
@@ -95,13 +95,13 @@ def _c_value(spec: LeafScoring, variant, facts: HandFacts) -> int:
                                       *(facts.ends_before if known else (-1, -1)))
 
 
-def _within_bound(bound: int, view, facts: HandFacts, value: int) -> bool:
-    """Whether neither side of the search loses more than the pip bound allows: its own pips left
-    (``OWN_PIPS``) or every pip left (``ALL_PIPS``)."""
+def _within_bound(bound: int, view, facts: HandFacts, value: int, fixed: int = 0) -> bool:
+    """Whether neither side of the search loses more than the bound allows: its own pips left
+    (``OWN_PIPS``), every pip left (``ALL_PIPS``) or ``fixed`` points (``FIXED``)."""
     held = [0, 0]
     for seat, p in enumerate(facts.pips):
         held[view.seating.teams[seat]] += p
-    most = {OWN_PIPS: held, ALL_PIPS: [sum(held)] * 2}[bound]
+    most = {OWN_PIPS: held, ALL_PIPS: [sum(held)] * 2, FIXED: [fixed] * 2}[bound]
     return -value <= most[0] and value <= most[1]
 
 
@@ -116,7 +116,7 @@ def _check_random_hands(variant, rng, count) -> int:
             facts = _finished_hand(variant, rng)
             value = view.value(facts)
             assert _c_value(spec, variant, facts) == value, (variant.options, spec, facts)
-            assert spec.bound == NO_BOUND or _within_bound(spec.bound, view, facts, value), (spec, facts, value)
+            assert spec.bound == NO_BOUND or _within_bound(spec.bound, view, facts, value, spec.most), (spec, facts)
             checked += 1
     return checked
 
@@ -193,23 +193,27 @@ def test_a_policy_the_core_does_not_know_is_not_described_and_the_analysis_says_
     assert describe(lookalike) is None
 
 
-def test_the_pip_bounds_of_the_scorings():
+def test_the_bounds_of_the_scorings():
     """Where a side can lose more than its pips (a point a game with only [0-0] left, a bonus, [0-0]
-    worth 50, doubled hands, bad points of one against three), the search does not prune with them."""
+    worth 50, doubled hands, bad points of one against three), the search does not prune with them;
+    a point a game is bounded by the point (and the bonuses)."""
     bounds = {(name, tuple(options.items())): describe(_views(find_variant(name, options))[-1]).bound
               for name, options in OTHERS + [("partnership", {"system": s}) for s in SYSTEMS]}
     assert bounds[("whist", (("score", "bad"),))] == bounds[("whist", (("score", "good"),))] == OWN_PIPS
     assert bounds[("whist", (("score", "caribbean"),))] == ALL_PIPS
-    assert bounds[("jamaican", ())] == bounds[("chiva", ())] == bounds[("partnership", (("system", "milo"),))] == NO_BOUND
+    assert bounds[("jamaican", ())] == bounds[("chiva", ())] == bounds[("partnership", (("system", "milo"),))] == FIXED
+    assert describe(find_variant("jamaican")).most == 1 and describe(find_variant("milo")).most == 2
+    assert describe(find_variant("partnership", {"score": "milo", "capicu": "yes"})).most == 102
+    assert describe(find_variant("partnership", {"score": "milo", "tie": "own-pips"})).bound == NO_BOUND
     assert bounds[("partnership", (("system", "quinientos"),))] == NO_BOUND           # capicú, chuchazo
     assert bounds[("partnership", (("system", "great-lakes-101"),))] == NO_BOUND      # [0-0] counts 50
     assert bounds[("partnership", (("system", "doscientos"),))] == ALL_PIPS
-    assert bounds[("cutthroat", (("players", "3"),))] == NO_BOUND                     # a point a game
+    assert bounds[("cutthroat", (("players", "3"),))] == FIXED                        # a point a game
     french_like = replace(find_variant("cutthroat", {"players": "3"}), scoring=PointScoring("bad"))
     assert describe(AgainstTheRest(french_like, 0)).bound == NO_BOUND
     facts = HandFacts("domino", 1, (0, 0, 5), (0, 0, 2), 0, hands=(0, 0, Tile(2, 3).bit | Tile(0, 0).bit))
     assert AgainstTheRest(french_like, 2).value(facts) == -10        # he loses twice his own pips
-    assert describe(AgainstTheRest(find_variant("cutthroat", {"players": "3"}), 0)).bound == NO_BOUND
+    assert describe(AgainstTheRest(find_variant("cutthroat", {"players": "3"}), 0)).bound == FIXED
     losers = replace(find_variant("cutthroat", {"players": "3"}), scoring=PointScoring("losers"))
     assert describe(AgainstTheRest(losers, 0)).bound == ALL_PIPS
     # own pips on a block tied by the last player (seat 0) and the next (seat 1), who hold 0 each: each side

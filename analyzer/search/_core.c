@@ -10,14 +10,14 @@
  *   its bound (a small search touches little memory, and loses no entry); at its bound an entry
  *   replaces the one with the most tiles played in its home bucket: it never grows past it.
  *   Several deals share one table: every entry carries the id of the deal it belongs to.
- * ``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf, scoring=None, leader=0, bound=-1)``: one deal
+ * ``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf, scoring=None, leader=0, bound=-1, most=0)``: one deal
  *   compiled to ints. With ``leaf`` and ``scoring`` None the scoring is written inline here: ``cu`` 0 the
  *   losers' pips, 1 every pip left, -1 bad points (the other side's pips minus one's own).
  *   ``scoring`` (``LeafScoring.ints()`` of analyzer/search/scoring.py): any other scoring it describes,
  *   computed here by ``_leaf.h`` for each finished hand (``leader`` led the hand), as the Python
  *   search computes it. ``bound``: the pip bound the search prunes with (``LeafScoring.bound``: 0 none,
- *   1 a side loses at most the pips it holds, 2 at most every pip held; -1: that of the inline
- *   scoring, 2 for ``cu`` 1, else 1; none for the other scorings). Any other scoring passes ``leaf(term, seat, played, bit, ends)``
+ *   1 a side loses at most the pips it holds, 2 at most every pip held, 3 at most ``most`` points; -1:
+ *   that of the inline scoring, 2 for ``cu`` 1, else 1; none for the other scorings). Any other scoring passes ``leaf(term, seat, played, bit, ends)``
  *   (the Python ``_Deal.leaf_value``), which gives the value of each finished hand exactly as the
  *   Python search asks it. ``hand_value(...)`` evaluates a description on one finished hand (tests).
  *
@@ -286,7 +286,7 @@ typedef struct {
     uint32_t id;                /* the deal's id in its table's epoch */
     uint64_t epoch;
     int n, w, eb, sb, ntiles;
-    int fast, cu, bound;
+    int fast, cu, bound, most;
     uint64_t all;
     uint64_t fit[100];          /* the tiles that fit an ends code */
     uint8_t ea[100], eb2[100];  /* the two open numbers of an ends code */
@@ -396,8 +396,11 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
         __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, key, d->id));   /* the table's line */
         int nm = gen_moves(d, h & d->fit[e], e, mv);
         if (d->bound) {
-            v = mv[0].pips - P[sd];
-            if (d->bound > 1) v -= P[1 - sd];
+            if (d->bound > 2) v = -d->most;
+            else {
+                v = mv[0].pips - P[sd];
+                if (d->bound > 1) v -= P[1 - sd];
+            }
             if (v >= beta) break;
         }
         if (nm == 1) {                          /* a forced move: played here, no table entry */
@@ -565,11 +568,11 @@ static int mtd(Deal *d, uint64_t K, int e, int s, int alpha, int beta, int guess
 
 static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"table", "n", "max_pip", "sides", "dealt", "cu", "leaf", "scoring", "leader", "bound",
-                             NULL};
+                             "most", NULL};
     PyObject *table, *sides, *dealt, *leaf_fn, *scoring = Py_None;
-    int n, max_pip, cu, leader = 0, bound = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiOOiO|Oii", kwlist, &TableType, &table, &n, &max_pip, &sides,
-                                     &dealt, &cu, &leaf_fn, &scoring, &leader, &bound))
+    int n, max_pip, cu, leader = 0, bound = -1, most = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiOOiO|Oiii", kwlist, &TableType, &table, &n, &max_pip, &sides,
+                                     &dealt, &cu, &leaf_fn, &scoring, &leader, &bound, &most))
         return -1;
     if (n < 2 || n > MAXSEATS) {
         PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players");
@@ -586,8 +589,8 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
                         "description) or a callable");
         return -1;
     }
-    if (leader < 0 || leader >= n || bound < -1 || bound > 2) {
-        PyErr_SetString(PyExc_ValueError, "leader: a seat; bound: -1, 0, 1 or 2");
+    if (leader < 0 || leader >= n || bound < -1 || bound > 3 || most < 0 || most > MAX_VALUE) {
+        PyErr_SetString(PyExc_ValueError, "leader: a seat; bound: -1 to 3; most: the points of a hand");
         return -1;
     }
     LeafScoring sc;
@@ -636,6 +639,7 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     while ((1 << self->sb) < n) self->sb++;         /* max(1, bit_length(n - 1)) */
     self->fast = leaf_fn == Py_None && scoring == Py_None;
     self->bound = bound >= 0 ? bound : (self->fast ? (cu > 0 ? 2 : 1) : 0);
+    self->most = most;
     self->scored = scoring != Py_None;
     self->sc = sc;
     self->leader = leader;

@@ -65,7 +65,7 @@ from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, resolve
-from .scoring import ALL_PIPS, NO_BOUND, OWN_PIPS, describe
+from .scoring import ALL_PIPS, FIXED, NO_BOUND, OWN_PIPS, describe
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -128,7 +128,7 @@ class _Deal:
         self.side = list(teams)
         self.sign = [1 if side == 0 else -1 for side in teams]
         standard = _standard_scoring(variant)
-        self.bound = _bound(variant, standard)
+        self.bound, self.most = _bound(variant, standard)
         self.search = self._build_search(standard)
 
     def ends_code(self, a: int, b: int) -> int:
@@ -235,7 +235,8 @@ class _Deal:
         # standard scoring: inline leaf values; CU = 1 when the winners score every pip left (their own
         # too), 0 when they score the losers' pips, -1 for bad points (each side's own pips count
         # against it: the value is the other side's pips minus its own). BOUND: what a side loses at
-        # most (``scoring.LeafScoring.bound``): 0 not known, 1 the pips it holds, 2 every pip held
+        # most (``scoring.LeafScoring.bound``): 0 not known, 1 the pips it holds, 2 every pip held,
+        # 3 MOST points
         FAST, CU = standard
         BOUND = self.bound
 
@@ -244,7 +245,7 @@ class _Deal:
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
                    EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, CAP=CAP,
-                   BOUND=BOUND, B=self.budget):
+                   BOUND=BOUND, MOST=-self.most, B=self.budget):
             B[0] -= 1           # one more state searched: past the node limit, unwind
             if B[0] < 0:
                 raise _OverBudget
@@ -259,12 +260,15 @@ class _Deal:
                     moves = gen_moves(p, e)
                 if BOUND:
                     # the mover's side loses at most what it holds after his heaviest playable
-                    # tile (or every pip then held). (The other bound, it wins at most what the
-                    # others hold, is never tighter here than where the others last played their
-                    # heaviest tile.)
-                    v = moves[0][3] - P[sd]
-                    if BOUND > 1:
-                        v -= P[1 - sd]
+                    # tile (or every pip then held, or a fixed number). (The other bound, it wins at
+                    # most what the others hold, is never tighter here than where the others last
+                    # played their heaviest tile.)
+                    if BOUND > 2:
+                        v = MOST
+                    else:
+                        v = moves[0][3] - P[sd]
+                        if BOUND > 1:
+                            v -= P[1 - sd]
                     if v >= beta:
                         break
                 nm = len(moves)
@@ -424,7 +428,7 @@ class _CompiledDeal(_Deal):
         self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt, cu,
                                               self.leaf_value if python else None,
                                               None if described is None else described.ints(), self.leader,
-                                              self.bound)
+                                              self.bound, self.most)
         self.inline = fast
         self.python_leaves = python
         return None
@@ -743,13 +747,15 @@ def _standard_scoring(variant: Variant) -> tuple[bool, int]:
     return False, 0
 
 
-def _bound(variant: Variant, standard: tuple[bool, int]) -> int:
-    """What a side loses at most under ``variant``'s scoring, for the search's pip bound
-    (``scoring.LeafScoring.bound``; 0: nothing known, no bound)."""
+def _bound(variant: Variant, standard: tuple[bool, int]) -> tuple[int, int]:
+    """What a side loses at most under ``variant``'s scoring, for the search's bound: the kind
+    (``scoring.LeafScoring.bound``; 0: nothing known, no bound) and, for a fixed one, the points."""
     if standard[0]:
-        return ALL_PIPS if standard[1] == 1 else OWN_PIPS
+        return (ALL_PIPS if standard[1] == 1 else OWN_PIPS), 0
     described = describe(variant)
-    return NO_BOUND if described is None else described.bound
+    if described is None:
+        return NO_BOUND, 0
+    return described.bound, described.most if described.bound == FIXED else 0
 
 
 def _leader(position: Position) -> int:

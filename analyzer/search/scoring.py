@@ -28,7 +28,8 @@ from dataclasses import astuple, dataclass
 from ..rules.policies import BlockDecider, BlockRule, HandScoring, PointScoring
 from ..rules.variants import Variant
 
-__all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS"]
+__all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS",
+           "FIXED"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
 BY = {"team": 0, "player": 1, "last-or-right": 2}
@@ -37,8 +38,8 @@ COUNT = {"losers": 0, "all": 1, "game": 2, "milo": 3, "bad": 4, "difference": 5,
 CHUCHAZO = {"": 0, "any": 1, "one-end": 2}
 
 #: What a side can lose at most in a finished hand, which the searches prune with (``LeafScoring.bound``):
-#: nothing known, the pips it holds itself, or every pip still held.
-NO_BOUND, OWN_PIPS, ALL_PIPS = 0, 1, 2
+#: nothing known, the pips it holds itself, every pip still held, or a fixed number (``LeafScoring.most``).
+NO_BOUND, OWN_PIPS, ALL_PIPS, FIXED = 0, 1, 2, 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,15 +73,17 @@ class LeafScoring:
         search may prune with the pips still held: ``block._Deal`` reads it).
 
         ``OWN_PIPS``: two sides scoring the losers' pips (divided, rounded down to tens, whatever the
-        block and tie rules: the loser pays at most its own pips, on an own-pips tie each its own),
-        bad points (the other's less one's own) or the difference (at most one's own). ``ALL_PIPS``:
+        block and tie rules: the loser pays at most its own pips), bad points (the other's less one's own) or the difference (at most one's own). ``ALL_PIPS``:
         two sides scoring all pips, or the losers' pips with the own-pips tie (each side scores its
         own pips: a side may lose the other side's); and one player against the rest, where the winner
         takes the losers' pips, all pips or a difference (the player may pay the others' pips too).
-        ``NO_BOUND``: a point a game or Milo (a side holding only [0-0] still loses a point), a bonus
-        for the last tile, [0-0] worth more than its pips, doubled hands, and bad points against the
-        rest (the others' pips less his own times their number)."""
-        if self.capicu or self.chuchazo or self.blank or self.doubled or self.count in (COUNT["game"], COUNT["milo"]):
+        ``FIXED``: a point a game or Milo, whatever the pips (a side holding only [0-0] still loses a
+        point): at most ``most``. ``NO_BOUND``: the same with the own-pips tie (each side scores its
+        own pips), a bonus for the last tile on pips, [0-0] worth more than its pips, doubled hands,
+        and bad points against the rest (the others' pips less his own times their number)."""
+        if self.count in (COUNT["game"], COUNT["milo"]):
+            return NO_BOUND if self.tie == TIE["own-pips"] else FIXED
+        if self.capicu or self.chuchazo or self.blank or self.doubled:
             return NO_BOUND
         if self.view >= 0:
             return NO_BOUND if self.count == COUNT["bad"] else ALL_PIPS
@@ -88,6 +91,12 @@ class LeafScoring:
                                                                                               COUNT["difference"])):
             return ALL_PIPS
         return OWN_PIPS
+
+    @property
+    def most(self) -> int:
+        """With the ``FIXED`` bound: the most a hand can be worth, a point a game (Milo: two) and the
+        largest bonus for the last tile (capicú or dominao, chuchazo's 100)."""
+        return (1 if self.count == COUNT["game"] else 2) + max(self.capicu, 100 if self.chuchazo else 0)
 
     def ints(self) -> tuple[int, ...]:
         """The flat tuple the compiled cores take: the fields in order, then one side per seat."""
