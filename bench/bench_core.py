@@ -126,7 +126,7 @@ def python_leaf(variant: Variant) -> Variant:
 def compare_leaves(seeds: list[int], variant, repeat: int, table_mb: float, clock) -> list[dict]:
     """Per deal: the times of the compiled search (leaf in C), the compiled search with the Python leaf
     and the pure-Python search, whether all three give the same values, the states each searched
-    (the C leaf's scoring may prune with a pip bound the unknown ``value`` does not allow) and whether
+    (the C leaf's scoring may prune with a bound the unknown ``value`` does not allow) and whether
     the two searches of the same scoring searched the same states."""
     slow = python_leaf(variant)
     rows = []
@@ -155,7 +155,7 @@ def report_leaves(title: str, rows: list[dict]) -> None:
           [line("compiled, leaf in C", "c"), line("compiled, leaf asked of Python (before)", "py_leaf"),
            line("pure Python", "python")])
     print(f"  the same values in all three in {sum(r['agree'] for r in rows)}/{len(rows)} records; states a record "
-          f"(median) {statistics.median(r['nodes'] for r in rows):,.0f} with the scoring's pip bound, "
+          f"(median) {statistics.median(r['nodes'] for r in rows):,.0f} with the scoring's bound, "
           f"{statistics.median(r['nodes_before'] for r in rows):,.0f} without (before); the same states in C "
           f"and pure Python in {sum(r['same_nodes'] for r in rows)}/{len(rows)}")
 

@@ -41,8 +41,9 @@ exactly: ``BlockRule`` by team, ``HandScoring`` of the losers' or of all pips, `
 every other scoring :func:`~analyzer.search.scoring.describe` knows (every policy of the variants) in C
 (``_leaf.h``); the pure-Python search asks ``variant.value`` for them, and so does the compiled core
 for a scoring no description knows: exact, only slower. Both
-prune with the pip bound the scoring allows (``LeafScoring.bound``: a side loses at most what it holds
-itself, or every pip still held; none for a point a game, bonuses, [0-0] worth 50 or doubled hands).
+prune with the bound the scoring allows (``LeafScoring.bound``: a side loses at most what it holds
+itself, or every pip still held, or under a point a game the most a hand is worth; none with a bonus
+for the last tile, [0-0] worth 50 or doubled hands).
 
 **Sides.** Values are points for side 0 (seats 0 and 2 in the partnership game), positive when
 side 0 wins; side 0 maximises, side 1 minimises. The negamax form assumes two sides playing a
