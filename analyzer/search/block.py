@@ -66,7 +66,7 @@ from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, resolve
-from .scoring import ALL_PIPS, FIXED, NO_BOUND, OWN_PIPS, describe
+from .scoring import describe, search_bound
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -129,7 +129,7 @@ class _Deal:
         self.side = list(teams)
         self.sign = [1 if side == 0 else -1 for side in teams]
         standard = _standard_scoring(variant)
-        self.bound, self.most = _bound(variant, standard)
+        self.bound, self.most = search_bound(variant, standard)
         self.search = self._build_search(standard)
 
     def ends_code(self, a: int, b: int) -> int:
@@ -746,17 +746,6 @@ def _standard_scoring(variant: Variant) -> tuple[bool, int]:
     if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
         return True, -1
     return False, 0
-
-
-def _bound(variant: Variant, standard: tuple[bool, int]) -> tuple[int, int]:
-    """What a side loses at most under ``variant``'s scoring, for the search's bound: the kind
-    (``scoring.LeafScoring.bound``; 0: nothing known, no bound) and, for a fixed one, the points."""
-    if standard[0]:
-        return (ALL_PIPS if standard[1] == 1 else OWN_PIPS), 0
-    described = describe(variant)
-    if described is None:
-        return NO_BOUND, 0
-    return described.bound, described.most if described.bound == FIXED else 0
 
 
 def _leader(position: Position) -> int:

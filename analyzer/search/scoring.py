@@ -29,7 +29,7 @@ from ..rules.policies import BlockDecider, BlockRule, HandScoring, PointScoring
 from ..rules.variants import Variant
 
 __all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS",
-           "FIXED"]
+           "FIXED", "search_bound"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
 BY = {"team": 0, "player": 1, "last-or-right": 2}
@@ -146,3 +146,15 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     else:
         return None
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
+
+
+def search_bound(rules, standard: tuple[bool, int]) -> tuple[int, int]:
+    """What a side loses at most under ``rules``, for the block search's bound: the kind
+    (:attr:`LeafScoring.bound`; ``NO_BOUND``: nothing known) and, for a ``FIXED`` one, the points.
+    ``standard``: ``block._standard_scoring(rules)`` (its ``cu`` 1, all pips; else one's own)."""
+    if standard[0]:
+        return (ALL_PIPS if standard[1] == 1 else OWN_PIPS), 0
+    described = describe(rules)
+    if described is None:
+        return NO_BOUND, 0
+    return described.bound, described.most if described.bound == FIXED else 0
