@@ -186,6 +186,10 @@ def test_a_described_scoring_is_computed_in_c_exactly():
     assert arms_note(described, "compiled") is None
     rng = random.Random(9)
     assert sum(compare_line(described, rng, 4, Tile(6, 6), 0) for _ in range(4)) > 10
+    # each player against the rest, a point a game (the view of one seat is described too)
+    game = dataclasses.replace(find_variant("french"), scoring=PointScoring("game"))
+    assert arms_scoring(AgainstTheRest(game, 1)) == (3, 0)
+    assert sum(compare_line(game, rng, 3, Tile(0, 0), 0) for _ in range(3)) > 10
 
 
 @built
