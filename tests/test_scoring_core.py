@@ -95,14 +95,14 @@ def _c_value(spec: LeafScoring, variant, facts: HandFacts) -> int:
                                       *(facts.ends_before if known else (-1, -1)))
 
 
-def _within_bound(bound: int, view, facts: HandFacts, value: int, fixed: int = 0) -> bool:
+def _within_bound(bound: int, view, facts: HandFacts, value: int, more: int = 0) -> bool:
     """Whether neither side of the search loses more than the bound allows: its own pips left
-    (``OWN_PIPS``), every pip left (``ALL_PIPS``) or ``fixed`` points (``FIXED``)."""
+    (``OWN_PIPS``), every pip left (``ALL_PIPS``) or none (``FIXED``), and ``more`` points."""
     held = [0, 0]
     for seat, p in enumerate(facts.pips):
         held[view.seating.teams[seat]] += p
-    most = {OWN_PIPS: held, ALL_PIPS: [sum(held)] * 2, FIXED: [fixed] * 2}[bound]
-    return -value <= most[0] and value <= most[1]
+    most = {OWN_PIPS: held, ALL_PIPS: [sum(held)] * 2, FIXED: [0, 0]}[bound]
+    return -value <= most[0] + more and value <= most[1] + more
 
 
 def _check_random_hands(variant, rng, count) -> int:
@@ -194,9 +194,9 @@ def test_a_policy_the_core_does_not_know_is_not_described_and_the_analysis_says_
 
 
 def test_the_bounds_of_the_scorings():
-    """Where a side can lose more than its pips (a point a game with only [0-0] left, a bonus, [0-0]
-    worth 50, doubled hands, bad points of one against three), the search does not prune with them;
-    a point a game is bounded by the point (and the bonuses)."""
+    """A side loses at most its pips or every pip and the points beyond them (a bonus, [0-0] worth
+    50), or under a point a game that point (and the bonuses); where nothing bounds it (doubled hands,
+    bad points of one against three) the search does not prune."""
     bounds = {(name, tuple(options.items())): describe(_views(find_variant(name, options))[-1]).bound
               for name, options in OTHERS + [("partnership", {"system": s}) for s in SYSTEMS]}
     assert bounds[("whist", (("score", "bad"),))] == bounds[("whist", (("score", "good"),))] == OWN_PIPS
@@ -205,8 +205,12 @@ def test_the_bounds_of_the_scorings():
     assert describe(find_variant("jamaican")).most == 1 and describe(find_variant("milo")).most == 2
     assert describe(find_variant("partnership", {"score": "milo", "capicu": "yes"})).most == 102
     assert describe(find_variant("partnership", {"score": "milo", "tie": "own-pips"})).bound == NO_BOUND
-    assert bounds[("partnership", (("system", "quinientos"),))] == NO_BOUND           # capicú, chuchazo
-    assert bounds[("partnership", (("system", "great-lakes-101"),))] == NO_BOUND      # [0-0] counts 50
+    assert bounds[("partnership", (("system", "quinientos"),))] == ALL_PIPS           # and 100: capicú, chuchazo
+    assert describe(find_variant("quinientos")).most == 100
+    assert bounds[("partnership", (("system", "great-lakes-101"),))] == ALL_PIPS      # and [0-0]'s 50
+    assert describe(find_variant("great-lakes-101")).most == 50
+    assert describe(find_variant("partnership", {"blank": "50", "capicu": "yes"})).most == 150
+    assert describe(find_variant("partnership", {"blank": "50"})).bound == OWN_PIPS
     assert bounds[("partnership", (("system", "doscientos"),))] == ALL_PIPS
     assert bounds[("cutthroat", (("players", "3"),))] == FIXED                        # a point a game
     french_like = replace(find_variant("cutthroat", {"players": "3"}), scoring=PointScoring("bad"))

@@ -16,8 +16,8 @@
  *   ``scoring`` (``LeafScoring.ints()`` of analyzer/search/scoring.py): any other scoring it describes,
  *   computed here by ``_leaf.h`` for each finished hand (``leader`` led the hand), as the Python
  *   search computes it. ``bound``: the pip bound the search prunes with (``LeafScoring.bound``: 0 none,
- *   1 a side loses at most the pips it holds, 2 at most every pip held, 3 at most ``most`` points; -1:
- *   that of the inline scoring, 2 for ``cu`` 1, else 1; none for the other scorings). Any other scoring passes ``leaf(term, seat, played, bit, ends)``
+ *   1 a side loses at most the pips it holds, 2 at most every pip held, 3 none of them; and ``most``
+ *   points more; -1: that of the inline scoring, 2 for ``cu`` 1, else 1; none for the other scorings). Any other scoring passes ``leaf(term, seat, played, bit, ends)``
  *   (the Python ``_Deal.leaf_value``), which gives the value of each finished hand exactly as the
  *   Python search asks it. ``hand_value(...)`` evaluates a description on one finished hand (tests).
  *
@@ -396,9 +396,9 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
         __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, key, d->id));   /* the table's line */
         int nm = gen_moves(d, h & d->fit[e], e, mv);
         if (d->bound) {
-            if (d->bound > 2) v = -d->most;
-            else {
-                v = mv[0].pips - P[sd];
+            v = -d->most;
+            if (d->bound < 3) {
+                v += mv[0].pips - P[sd];
                 if (d->bound > 1) v -= P[1 - sd];
             }
             if (v >= beta) break;

@@ -237,7 +237,7 @@ class _Deal:
         # too), 0 when they score the losers' pips, -1 for bad points (each side's own pips count
         # against it: the value is the other side's pips minus its own). BOUND: what a side loses at
         # most (``scoring.LeafScoring.bound``): 0 not known, 1 the pips it holds, 2 every pip held,
-        # 3 MOST points
+        # 3 none of them; and ``most`` points more
         FAST, CU = standard
         BOUND = self.bound
 
@@ -261,13 +261,12 @@ class _Deal:
                     moves = gen_moves(p, e)
                 if BOUND:
                     # the mover's side loses at most what it holds after his heaviest playable
-                    # tile (or every pip then held, or a fixed number). (The other bound, it wins at
-                    # most what the others hold, is never tighter here than where the others last
-                    # played their heaviest tile.)
-                    if BOUND > 2:
-                        v = MOST
-                    else:
-                        v = moves[0][3] - P[sd]
+                    # tile (or every pip then held, or none), and the scoring's points beyond the
+                    # pips. (The other bound, it wins at most what the others hold, is never
+                    # tighter here than where the others last played their heaviest tile.)
+                    v = MOST
+                    if BOUND < 3:
+                        v += moves[0][3] - P[sd]
                         if BOUND > 1:
                             v -= P[1 - sd]
                     if v >= beta:

@@ -69,21 +69,22 @@ class LeafScoring:
 
     @property
     def bound(self) -> int:
-        """The most a side of the search can lose, in the pips left at the end of the hand (so that the
-        search may prune with the pips still held: ``block._Deal`` reads it).
+        """The most a side of the search can lose, in the pips left at the end of the hand and the
+        points :attr:`most` beyond them (so that the search may prune with the pips still held:
+        ``block._Deal`` reads it).
 
         ``OWN_PIPS``: two sides scoring the losers' pips (divided, rounded down to tens, whatever the
-        block and tie rules: the loser pays at most its own pips), bad points (the other's less one's own) or the difference (at most one's own). ``ALL_PIPS``:
-        two sides scoring all pips, or the losers' pips with the own-pips tie (each side scores its
-        own pips: a side may lose the other side's); and one player against the rest, where the winner
-        takes the losers' pips, all pips or a difference (the player may pay the others' pips too).
-        ``FIXED``: a point a game or Milo, whatever the pips (a side holding only [0-0] still loses a
-        point): at most ``most``. ``NO_BOUND``: the same with the own-pips tie (each side scores its
-        own pips), a bonus for the last tile on pips, [0-0] worth more than its pips, doubled hands,
-        and bad points against the rest (the others' pips less his own times their number)."""
+        block and tie rules: the loser pays at most its own pips), bad points (the other's less one's
+        own) or the difference (at most one's own). ``ALL_PIPS``: two sides scoring all pips, or the
+        losers' pips with the own-pips tie (each side scores its own pips: a side may lose the other
+        side's); and one player against the rest, where the winner takes the losers' pips, all pips
+        or a difference (the player may pay the others' pips too). ``FIXED``: a point a game or Milo,
+        whatever the pips (a side holding only [0-0] still loses a point). ``NO_BOUND``: the same with
+        the own-pips tie (each side scores its own pips), doubled hands, and bad points against the
+        rest (the others' pips less his own times their number)."""
         if self.count in (COUNT["game"], COUNT["milo"]):
             return NO_BOUND if self.tie == TIE["own-pips"] else FIXED
-        if self.capicu or self.chuchazo or self.blank or self.doubled:
+        if self.doubled:
             return NO_BOUND
         if self.view >= 0:
             return NO_BOUND if self.count == COUNT["bad"] else ALL_PIPS
@@ -94,9 +95,11 @@ class LeafScoring:
 
     @property
     def most(self) -> int:
-        """With the ``FIXED`` bound: the most a hand can be worth, a point a game (Milo: two) and the
+        """The points a side may lose beyond the pips of its :attr:`bound` (``FIXED``: all of them): a
+        point a game (Milo: two), [0-0] worth more than its pips (it lies in one hand only), and the
         largest bonus for the last tile (capicú or dominao, chuchazo's 100)."""
-        return (1 if self.count == COUNT["game"] else 2) + max(self.capicu, 100 if self.chuchazo else 0)
+        fixed = {COUNT["game"]: 1, COUNT["milo"]: 2}.get(self.count, 0)
+        return fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0)
 
     def ints(self) -> tuple[int, ...]:
         """The flat tuple the compiled cores take: the fields in order, then one side per seat."""
@@ -150,11 +153,12 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
 
 def search_bound(rules, standard: tuple[bool, int]) -> tuple[int, int]:
     """What a side loses at most under ``rules``, for the block search's bound: the kind
-    (:attr:`LeafScoring.bound`; ``NO_BOUND``: nothing known) and, for a ``FIXED`` one, the points.
-    ``standard``: ``block._standard_scoring(rules)`` (its ``cu`` 1, all pips; else one's own)."""
+    (:attr:`LeafScoring.bound`; ``NO_BOUND``: nothing known) and the points beyond the pips
+    (:attr:`LeafScoring.most`). ``standard``: ``block._standard_scoring(rules)`` (its ``cu`` 1, all
+    pips; else one's own)."""
     if standard[0]:
         return (ALL_PIPS if standard[1] == 1 else OWN_PIPS), 0
     described = describe(rules)
     if described is None:
         return NO_BOUND, 0
-    return described.bound, described.most if described.bound == FIXED else 0
+    return described.bound, described.most
