@@ -62,11 +62,11 @@ from typing import Callable, Iterator, MutableMapping
 
 from ..diagnostics import DominoError
 from ..position import Position, tiles_of
-from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
+from ..rules.policies import HandFacts
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, resolve
-from .scoring import describe, search_bound
+from .scoring import describe, search_bound, standard_scoring as _standard_scoring
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -421,7 +421,7 @@ class _Deal:
 class _CompiledDeal(_Deal):
     """One deal searched by the compiled core (``_core.BlockDeal``): the same state, moves, order,
     leaf values and bounds, its entries in the solver's bounded table. A scoring the core does not
-    write inline (not :func:`_standard_scoring`) is computed in C from its description
+    write inline (not :func:`~analyzer.search.scoring.standard_scoring`) is computed in C from its description
     (:func:`~analyzer.search.scoring.describe`, evaluated by ``_leaf.h``), or, for a policy that has
     none, asked of ``variant.value`` through :meth:`_Deal.leaf_value` for every finished hand, exactly
     as the pure-Python search does."""
@@ -754,29 +754,6 @@ def _fold(maximise: bool, x: int, best: int, alpha: int, beta: int) -> tuple[boo
     elif x < best:
         return True, x, alpha, min(beta, x)
     return False, best, alpha, beta
-
-
-def _standard_scoring(variant: Variant) -> tuple[bool, int]:
-    """``(True, cu)`` when the variant scores with the standard policies, else ``(False, 0)``.
-
-    Standard: ``Variant``'s own ``value``/``hand_result``, a ``BlockRule`` (the side with fewer
-    pips wins a blocked hand, equal pips is a draw) and a ``HandScoring`` counting the losers'
-    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. Also bad points (``cu = -1``:
-    a ``PointScoring("bad")`` with no bonus for [0-0] and no doubling, whatever the block rule:
-    the value is the other side's pips minus one's own). The search then writes the value of a
-    finished hand inline from the two sides' pip totals and prunes with its bounds.
-    """
-    cls = type(variant)
-    if not (cls.value is Variant.value and cls.hand_result is Variant.hand_result
-            and max(variant.seating.teams) == 1):
-        return False, 0
-    scoring = variant.scoring
-    if (type(variant.block) is BlockRule and variant.block.by == "team"
-            and type(scoring) is HandScoring and scoring.count in ("losers", "all")):
-        return True, int(scoring.count == "all")
-    if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
-        return True, -1
-    return False, 0
 
 
 def _leader(position: Position) -> int:

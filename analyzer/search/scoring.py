@@ -29,7 +29,7 @@ from ..rules.policies import BlockDecider, BlockRule, HandScoring, PointScoring
 from ..rules.variants import Variant
 
 __all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS",
-           "FIXED", "search_bound"]
+           "FIXED", "search_bound", "standard_scoring"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
 BY = {"team": 0, "player": 1, "last-or-right": 2}
@@ -151,10 +151,33 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
 
 
+def standard_scoring(variant) -> tuple[bool, int]:
+    """``(True, cu)`` when the variant scores with the standard policies, else ``(False, 0)``.
+
+    Standard: ``Variant``'s own ``value``/``hand_result``, a ``BlockRule`` (the side with fewer
+    pips wins a blocked hand, equal pips is a draw) and a ``HandScoring`` counting the losers'
+    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. Also bad points (``cu = -1``:
+    a ``PointScoring("bad")`` with no bonus for [0-0] and no doubling, whatever the block rule:
+    the value is the other side's pips minus one's own). The search then writes the value of a
+    finished hand inline from the two sides' pip totals and prunes with its bounds.
+    """
+    cls = type(variant)
+    if not (cls.value is Variant.value and cls.hand_result is Variant.hand_result
+            and max(variant.seating.teams) == 1):
+        return False, 0
+    scoring = variant.scoring
+    if (type(variant.block) is BlockRule and variant.block.by == "team"
+            and type(scoring) is HandScoring and scoring.count in ("losers", "all")):
+        return True, int(scoring.count == "all")
+    if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
+        return True, -1
+    return False, 0
+
+
 def search_bound(rules, standard: tuple[bool, int]) -> tuple[int, int]:
     """What a side loses at most under ``rules``, for the block search's bound: the kind
     (:attr:`LeafScoring.bound`; ``NO_BOUND``: nothing known) and the points beyond the pips
-    (:attr:`LeafScoring.most`). ``standard``: ``block._standard_scoring(rules)`` (its ``cu`` 1, all
+    (:attr:`LeafScoring.most`). ``standard``: :func:`standard_scoring` of ``rules`` (its ``cu`` 1, all
     pips; else one's own)."""
     if standard[0]:
         return (ALL_PIPS if standard[1] == 1 else OWN_PIPS), 0
