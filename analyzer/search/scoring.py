@@ -20,7 +20,12 @@ policy of the variants in :mod:`analyzer.rules.variants` that a block search can
 Anything else (another class, a subclass that overrides a method, a value this module does not
 know) gives None: the core then asks ``rules.value`` in Python for every finished hand, exact and
 slower, and the analysis says so (``block.core_note``). ``tests/test_scoring_core.py`` checks the
-C evaluation against ``value`` on random finished hands of every option named here."""
+C evaluation against ``value`` on random finished hands of every option named here.
+
+The description also says how far both block searches may prune (:attr:`LeafScoring.bound`,
+:func:`search_bound`): what a side can lose at most, in the pips it holds (or every pip held) and
+the points beyond them; :func:`standard_scoring` recognises the scorings the compiled core writes
+inline (no description needed)."""
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass
