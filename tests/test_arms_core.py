@@ -19,14 +19,14 @@ from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.rules import find_variant
-from analyzer.rules.policies import PointScoring
+from analyzer.rules.policies import HandScoring, PointScoring
 from analyzer.search import SearchLimit, TreeSearch
 import analyzer
 from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, arms_core, cores_text, resolve_arms
-from analyzer.search.tree import arms_note, arms_scoring
+from analyzer.search.tree import _STATE_CODE, _ArmDeal, _leader, arms_note, arms_scoring
 from analyzer.tiles import Tile
 from conftest import RECORDS
-from test_search import reference_values, rules_for, small_deal
+from test_search import reference, reference_values, rules_for, small_deal
 
 built = pytest.mark.skipif(arms_core() is None, reason="the compiled search over arms was not built (no C compiler)")
 
@@ -89,6 +89,65 @@ def test_cores_agree_on_every_alternative_of_random_hands(case):
 def test_the_core_changes_nothing_where_no_arms_are_searched(case):
     assert compare_family(case, 4, "others") > 10
 
+
+
+def race_bounds(pos, rules) -> tuple[int, int, bool]:
+    """``(low, high, tighter)``: the bounds the race (``_ArmDeal.forced``) puts on the value of ``pos``,
+    a state of the search over arms, and whether one is tighter than the plain pip bounds."""
+    deal = _ArmDeal(TreeSearch(rules, core="python"), pos.n, _leader(pos), pos.layout, pos.max_pip)
+    hands = tuple(pos.hands)
+    arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
+    side0 = sum(pos.pips(s) for s in range(pos.n) if rules.seating.teams[s] == 0)
+    side1 = sum(pos.pips(s) for s in range(pos.n) if rules.seating.teams[s] == 1)
+    every = arms_scoring(rules) == (0, 1)
+    high, low = (side0 + side1, -side0 - side1) if every else (side1, -side0)
+    never, played = deal.forced(hands, arms, pos.turn, 0)
+    race_high = 0 if never else high - played
+    never, played = deal.forced(hands, arms, pos.turn, 1)
+    race_low = 0 if never else low + played
+    return race_low, race_high, (race_low, race_high) != (low, high)
+
+
+# the standard scorings, the losers' pips (the rules' own) and every pip left, on deals small enough
+# for the plain minimax (tiles a seat; the double-nine cross with sleepers fills its spinner from 10)
+RACES = [(name, options, size, lead, sleepers, count)
+         for (name, options, _, lead, sleepers), size in zip(ARMS[1:], (3, 2, 3, 2)) for count in ("losers", "all")]
+
+
+@pytest.mark.parametrize("case", RACES, ids=lambda case: _id(case) + "-" + case[5])
+def test_the_race_bounds_hold_the_minimax_value_of_random_states(case):
+    """Each seat plays at most a tile a turn and must play when it can: the other side's tiles it
+    surely plays before a side can go out or block cap what that side can win (plain minimax)."""
+    name, options, size, lead, sleepers, count = case
+    variant = dataclasses.replace(find_variant(name, options), scoring=HandScoring(count))
+    assert arms_scoring(variant) == (0, int(count == "all"))
+    rng = random.Random(f"race{name}{sorted(options.items())}{count}")
+    checked = tighter = 0
+    while checked < 300:
+        pos = small_deal(variant, rng, size, lead, sleepers)
+        while pos.outcome() is None:
+            if pos.arms and not pos.drawable() and pos.playable_mask(pos.turn):    # (the search over arms)
+                low, high, sharper = race_bounds(pos, variant)
+                value = reference(pos, variant)
+                assert low <= value <= high, ([str(m) for m, *_ in pos.history], low, value, high)
+                checked += 1
+                tighter += sharper
+            pos.push(rng.choice(pos.legal_moves()))
+    assert tighter >= 100
+
+
+def test_a_side_that_surely_goes_out_first_leaves_the_other_nothing_to_win():
+    """Seat 1 (side 1) to move holds one tile that fits an arm: it goes out now, so side 0 wins
+    nothing (its bound is 0), and side 1 wins at most side 0's pips."""
+    variant = find_variant("cross", {"sleepers": "no"})
+    pos = small_deal(variant, random.Random(3), 6, Tile(6, 6))
+    while pos.outcome() is None and not (pos.count(pos.turn) == 1 and variant.seating.teams[pos.turn] == 1
+                                          and pos.arms and not pos.drawable() and pos.playable_mask(pos.turn)):
+        pos.push(max(pos.legal_moves(), key=lambda m: (m.tile is not None, m.tile.pips if m.tile else 0)))
+    assert pos.outcome() is None, "the line never left seat 1 or 3 a single playable tile"
+    low, high, _ = race_bounds(pos, variant)
+    side0 = pos.pips(0) + pos.pips(2)
+    assert high == 0 and low == -side0 == reference(pos, variant)
 
 # records a family in the slow test: (with a tile less a seat, whole small deals); about 50 s in all
 MANY = {"french": (2000, 150), "cross": (2000, 1000), "cross-sleepers=no": (2000, 1000),
