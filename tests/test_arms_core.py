@@ -91,43 +91,38 @@ def test_the_core_changes_nothing_where_no_arms_are_searched(case):
 
 
 
-def race_bounds(pos, rules) -> tuple[int, int, bool]:
-    """``(low, high, tighter)``: the bounds the race (``_ArmDeal.forced``) puts on the value of ``pos``,
-    a state of the search over arms, and whether one is tighter than the plain pip bounds."""
+def turn_bounds(pos, rules) -> tuple[int, int, bool]:
+    """``(low, high, tighter)``: the bounds the search over arms (``_ArmDeal.bounds``) puts on the value
+    of ``pos``, and whether they are tighter than the pips held alone."""
     deal = _ArmDeal(TreeSearch(rules, core="python"), pos.n, _leader(pos), pos.layout, pos.max_pip)
-    hands = tuple(pos.hands)
     arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
+    high, low = deal.bounds(tuple(pos.hands), arms, pos.turn)
     side0 = sum(pos.pips(s) for s in range(pos.n) if rules.seating.teams[s] == 0)
     side1 = sum(pos.pips(s) for s in range(pos.n) if rules.seating.teams[s] == 1)
-    every = arms_scoring(rules) == (0, 1)
-    high, low = (side0 + side1, -side0 - side1) if every else (side1, -side0)
-    never, played = deal.forced(hands, arms, pos.turn, 0)
-    race_high = 0 if never else high - played
-    never, played = deal.forced(hands, arms, pos.turn, 1)
-    race_low = 0 if never else low + played
-    return race_low, race_high, (race_low, race_high) != (low, high)
+    held = (-side0 - side1, side0 + side1) if arms_scoring(rules) == (0, 1) else (-side0, side1)
+    return low, high, (low, high) != held
 
 
 # the standard scorings, the losers' pips (the rules' own) and every pip left, on deals small enough
 # for the plain minimax (tiles a seat; the double-nine cross with sleepers fills its spinner from 10)
-RACES = [(name, options, size, lead, sleepers, count)
+BOUNDED = [(name, options, size, lead, sleepers, count)
          for (name, options, _, lead, sleepers), size in zip(ARMS[1:], (3, 2, 3, 2)) for count in ("losers", "all")]
 
 
-@pytest.mark.parametrize("case", RACES, ids=lambda case: _id(case) + "-" + case[5])
-def test_the_race_bounds_hold_the_minimax_value_of_random_states(case):
-    """Each seat plays at most a tile a turn and must play when it can: the other side's tiles it
-    surely plays before a side can go out or block cap what that side can win (plain minimax)."""
+@pytest.mark.parametrize("case", BOUNDED, ids=lambda case: _id(case) + "-" + case[5])
+def test_the_bounds_of_the_tile_played_now_hold_the_minimax_value_of_random_states(case):
+    """The player to move must play one of his playable tiles: the pips held drop by the lightest at
+    least, and his last tile wins the hand for his side (checked against plain minimax)."""
     name, options, size, lead, sleepers, count = case
     variant = dataclasses.replace(find_variant(name, options), scoring=HandScoring(count))
     assert arms_scoring(variant) == (0, int(count == "all"))
-    rng = random.Random(f"race{name}{sorted(options.items())}{count}")
+    rng = random.Random(f"bounds{name}{sorted(options.items())}{count}")
     checked = tighter = 0
     while checked < 300:
         pos = small_deal(variant, rng, size, lead, sleepers)
         while pos.outcome() is None:
             if pos.arms and not pos.drawable() and pos.playable_mask(pos.turn):    # (the search over arms)
-                low, high, sharper = race_bounds(pos, variant)
+                low, high, sharper = turn_bounds(pos, variant)
                 value = reference(pos, variant)
                 assert low <= value <= high, ([str(m) for m, *_ in pos.history], low, value, high)
                 checked += 1
@@ -145,7 +140,7 @@ def test_a_side_that_surely_goes_out_first_leaves_the_other_nothing_to_win():
                                           and pos.arms and not pos.drawable() and pos.playable_mask(pos.turn)):
         pos.push(max(pos.legal_moves(), key=lambda m: (m.tile is not None, m.tile.pips if m.tile else 0)))
     assert pos.outcome() is None, "the line never left seat 1 or 3 a single playable tile"
-    low, high, _ = race_bounds(pos, variant)
+    low, high, _ = turn_bounds(pos, variant)
     side0 = pos.pips(0) + pos.pips(2)
     assert high == 0 and low == -side0 == reference(pos, variant)
 

@@ -9,9 +9,10 @@
  *   one deal's search and its transposition table. ``french``: a filled spinner's arms first take their
  *   doubles; ``branch``: a double laid on an open arm opens two more (the double-nine cross).
  *   ``scoring`` 0: two sides, the standard scoring written here with the pip bounds (``param`` as the
- *   ``cu`` of ``_standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points); 1: one seat (the
- *   maximiser) against the rest, each seat's pips bad points (``param`` 1: doubled for a hand holding a
- *   double, French domino), his value their sum less the players times his own; 2: ``leaf(hands,
+ *   ``cu`` of ``_standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points; the bounds are
+ *   ``_ArmDeal.bounds``); 1: one seat (the maximiser) against the rest, each seat's pips bad points
+ *   (``param`` 1: doubled for a hand holding a double, French domino), his value their sum less the
+ *   players times his own; 2: ``leaf(hands,
  *   termination, seat, bit)``, the Python ``_ArmDeal.leaf``, for any other scoring.
  *
  * The state: every seat's hand (a 64-bit mask), the arms and the seat to move. Alike arms are
@@ -91,7 +92,7 @@ typedef struct {
     int n, max_pip, french, branch, scoring, param;
     int maximiser[MAXSEATS], opponent[MAXSEATS], side[MAXSEATS];
     uint64_t match[MAXNUM], dbl[MAXNUM], doubles;
-    uint8_t tlow[MAXTILES], thigh[MAXTILES], light[MAXTILES];  /* light: the tiles, lightest first */
+    uint8_t tlow[MAXTILES], thigh[MAXTILES];
     int tpips[MAXTILES];
     uint64_t nodes, budget;
     int stopped, failed;
@@ -351,55 +352,6 @@ static int leaf(ArmSearch *d, const uint64_t *h, int term, int s, int bit) {
     return (int)v;
 }
 
-/* -- the race bound ------------------------------------------------------------------------------ */
-
-/* ``_ArmDeal.forced``: the pips that the side other than ``w`` (both sides when every pip counts) surely
- * plays before side ``w`` can win the hand from the state; ``*never`` set when side ``w`` cannot win it.
- * A race over the turns from ``s`` on, at most one tile a turn: an open arm of ``k`` goes only when a
- * tile of ``k`` other than its double is played on it, so at turn ``t`` at least ``open(k) - min(t,
- * such tiles held)`` arms of ``k`` are open; a seat that has had ``j`` turns and holds more than ``j``
- * tiles fitting them surely plays, and while one does the hand does not block. */
-static int forced(ArmSearch *d, const uint64_t *h, uint64_t a, int s, int w, int *never) {
-    int n = d->n, nk = d->max_pip + 1, open[MAXNUM], lasting[MAXNUM], cnt[MAXSEATS], played[MAXSEATS] = {0};
-    int cursor[MAXSEATS] = {0}, both = d->param == 1, starts = 0;
-    uint64_t held = 0;
-    for (int i = 0; i < 4; i++) {
-        int c = special(a, i);
-        if (c >= 0 && (c & 3) == START) starts = 1;     /* (then only the starts take a tile) */
-    }
-    for (int t = 0; t < n; t++) {
-        held |= h[t];
-        cnt[t] = popcount(h[t]);
-    }
-    for (int k = 0; k < nk; k++) {
-        open[k] = starts ? 0 : open_count(a, k);
-        lasting[k] = popcount(held & d->match[k] & ~d->dbl[k]);
-    }
-    int total = 0;
-    *never = 0;
-    for (int t = 0; ; t++) {
-        int q = (s + t) % n, j = t / n;
-        uint64_t fits = 0;          /* the tiles that surely fit an open arm at turn t */
-        for (int k = 0; k < nk; k++)
-            if (open[k] > (t < lasting[k] ? t : lasting[k])) fits |= d->match[k];
-        if (t > 0) {
-            int alive = 0;
-            for (int y = 0; y < n && !alive; y++) {
-                int o = (y - s + n) % n;
-                alive = popcount(h[y] & fits) > (t > o ? (t - o - 1) / n + 1 : 0);
-            }
-            if (!alive) return total;   /* nobody surely can play: the hand may block here */
-        }
-        int sure = t == 0 || popcount(h[q] & fits) > j, mine = d->side[q] == w;
-        if (mine && cnt[q] - j <= 1) return total;
-        if (sure && (both || !mine)) {  /* the lightest tile of q not yet counted */
-            while (!(h[q] >> d->light[cursor[q]] & 1)) cursor[q]++;
-            total += d->tpips[d->light[cursor[q]++]];
-            if (++played[q] == cnt[q]) { *never = 1; return total; }   /* (only the other side's: see above) */
-        }
-    }
-}
-
 /* -- the search ------------------------------------------------------------------------------------ */
 
 /* The side-0 value of the state (``s`` holds a playable tile), fail-soft in (alpha, beta): the Python
@@ -412,21 +364,19 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
         int P[2] = {0, 0};
         for (int t = 0; t < n; t++) P[d->side[t]] += pips_of(d, h[t]);
         int high = d->param == 1 ? P[0] + P[1] : P[1], low = d->param == 1 ? -P[0] - P[1] : -P[0];
-        if (high <= alpha) return high;
-        if (low >= beta) return low;
-        if (d->param >= 0) {            /* a won hand is worth at least 0: the race bounds cut only then */
-            int never;
-            if (alpha >= 0) {
-                int f = forced(d, h, a, s, 0, &never);
-                high = never ? 0 : high - f;
-                if (high <= alpha) return high;
-            }
-            if (beta <= 0) {
-                int f = forced(d, h, a, s, 1, &never);
-                low = never ? 0 : low + f;
-                if (low >= beta) return low;
+        if (d->param >= 0) {    /* ``_ArmDeal.bounds``: s plays one of his playable tiles now */
+            int least = INF, sd = d->side[s];
+            for (uint64_t m = h[s] & fit(d, a); m; m &= m - 1)
+                if (d->tpips[__builtin_ctzll(m)] < least) least = d->tpips[__builtin_ctzll(m)];
+            if (sd == 1 || d->param == 1) high -= least;
+            if (sd == 0 || d->param == 1) low += least;
+            if (popcount(h[s]) == 1) {  /* his last tile: his side wins */
+                if (sd == 1) high = 0;
+                else low = 0;
             }
         }
+        if (high <= alpha) return high;
+        if (low >= beta) return low;
     }
     uint64_t hash = state_hash(h, n, a, s);
     Entry *en = probe(d, hash, h, a, s);
@@ -599,11 +549,6 @@ static int ArmSearch_init(ArmSearch *self, PyObject *args, PyObject *kwds) {
             self->match[hi] |= 1ULL << i;
             if (lo == hi) { self->dbl[lo] = 1ULL << i; self->doubles |= 1ULL << i; }
         }
-    for (int t = 0; t < i; t++) {                   /* lightest first (a stable insertion sort) */
-        int j = t;
-        while (j > 0 && self->tpips[self->light[j - 1]] > self->tpips[t]) { self->light[j] = self->light[j - 1]; j--; }
-        self->light[j] = (uint8_t)t;
-    }
     uint64_t max_buckets = 1, buckets = 1;
     while (2 * max_buckets * WAYS <= entries && max_buckets < (1ULL << 40)) max_buckets *= 2;
     while (buckets < max_buckets && buckets < (1 << 10)) buckets *= 2;

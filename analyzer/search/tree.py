@@ -24,8 +24,8 @@ tile to his lead (004) is a choice of his: each playable tile, or :data:`NO_EXTR
 MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest tile first. Once a
 layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
 state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
-passes skipped, pip bounds for the standard scoring, the moves that leave the next opponent the
-fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
+passes skipped, pip bounds for the standard scoring that count the tile the player to move must
+play, the moves that leave the next opponent the fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
 the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
 ``analyzer.search.core``). MTD(f) starts from the last value the search found. A ``node_limit``
 bounds the work of one call; past it
@@ -376,9 +376,9 @@ class _ArmDeal:
         standard, cu = _standard_scoring(search.rules)
         self.all_pips = cu == 1         # (bad points, cu = -1, have the bounds of the losers' pips)
         self.side = search.rules.seating.teams if standard else None
-        self.race = standard and cu >= 0    # the bounds of :meth:`forced` (not for bad points)
-        self.held: dict[int, int] = {}
-        self.light: dict[int, list[int]] = {}     # a hand -> its tiles' pips, lightest first
+        self.race = standard and cu >= 0    # the bound of the tile played now (not under bad points)
+        self.held: dict[int, int] = {}          # a hand -> its pips
+        self.light: dict[int, int] = {}         # a set of tiles -> the pips of its lightest
         self.arm_keys: dict[tuple, int] = {}
         self.width = len(self.tiles)
         teams = search.rules.seating.teams
@@ -476,63 +476,39 @@ class _ArmDeal:
             value = self.leaves[key] = self.owner.rules.value(facts)
         return value
 
-    def forced(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, w: int) -> tuple[bool, int]:
-        """``(never, played)``: side ``w`` cannot win the hand from the state (``never``), else the pips
-        the other side (under every pip counting: both sides) surely plays before side ``w`` can win it.
-
-        A race over the turns from ``s`` on (seat ``(s + t) % n`` at turn ``t``, at most one tile a
-        turn). An open arm of number ``k`` goes only when a tile of ``k`` other than its double is
-        played on it, so at turn ``t`` at least ``open(k) - min(t, such tiles held)`` arms of ``k``
-        are open; a seat that has had ``j`` turns and holds more than ``j`` tiles fitting such arms
-        surely plays (``s`` does at turn 0), and while a seat surely can play the hand is not
-        blocked. A seat of side ``w`` goes out at its turn ``j`` at the earliest when it holds
-        ``j + 1`` tiles; a seat of the other side that surely played every tile it holds has gone
-        out, and side ``w`` has not won. Every tile surely played weighs at least its seat's
-        lightest ones."""
-        n, match, double = self.n, self.match, self.double
-        held = 0
-        for h in hands:
-            held |= h
-        counts: dict[int, int] = {}
-        if not any(c & 3 == _START for c in arms):      # (while the spinner has starts, only they take tiles)
-            for c in arms:
-                if c & 3 == _OPEN:
-                    counts[c >> 2] = counts.get(c >> 2, 0) + 1
-        lasting = [(k, c, (held & match[k] & ~double[k]).bit_count()) for k, c in counts.items()]
-        tiles = [h.bit_count() for h in hands]
-        light = []
-        for h in hands:
-            pips = self.light.get(h)
+    def bounds(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int) -> tuple[int, int]:
+        """``(high, low)``: the most and the least side 0 can win from the state under the standard
+        scoring. A side wins at most what is still held (the losers' pips, or every pip); under those
+        two countings the player to move also plays one of his playable tiles now, so the pips held
+        drop by at least the lightest of them, and when it is his last tile his side wins (a won
+        hand is worth at least 0, a lost one at most 0)."""
+        p = [0, 0]
+        for seat, h in enumerate(hands):
+            pips = self.held.get(h)
             if pips is None:
+                if len(self.held) > _CACHE_SIZE:
+                    self.held.clear()
+                pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
+            p[self.side[seat]] += pips
+        high, low = (p[0] + p[1], -p[0] - p[1]) if self.all_pips else (p[1], -p[0])
+        if self.race:
+            side = self.side[s]
+            playable = hands[s] & self.fit(arms)
+            least = self.light.get(playable)
+            if least is None:
                 if len(self.light) > _CACHE_SIZE:
                     self.light.clear()
-                pips = self.light[h] = sorted(t.pips for t in tiles_of(h, self.max_pip))
-            light.append(pips)
-        side, both = self.side, self.all_pips
-        played = [0] * n
-        total = 0
-        t = 0
-        while True:
-            q, j = (s + t) % n, t // n
-            fits = 0                # the tiles that surely fit an open arm at turn t
-            for k, c, goes in lasting:
-                if c > min(t, goes):
-                    fits |= match[k]
-            if t and not any((hands[y] & fits).bit_count() > (t - (y - s) % n + n - 1) // n for y in range(n)):
-                return False, total     # nobody surely can play: the hand may block here
-            sure = t == 0 or (hands[q] & fits).bit_count() > j
-            if side[q] == w:
-                if tiles[q] - j <= 1:
-                    return False, total
-                if both and sure:
-                    total += light[q][played[q]]
-                    played[q] += 1
-            elif sure:
-                total += light[q][played[q]]
-                played[q] += 1
-                if played[q] == tiles[q]:
-                    return True, total
-            t += 1
+                least = self.light[playable] = min(t.pips for t in tiles_of(playable, self.max_pip))
+            if side == 1 or self.all_pips:
+                high -= least
+            if side == 0 or self.all_pips:
+                low += least
+            if hands[s].bit_count() == 1:
+                if side == 1:
+                    high = 0
+                else:
+                    low = 0
+        return high, low
 
     def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
         """The side-0 value of the state; ``s`` holds a playable tile. Fail-soft in (alpha, beta)."""
@@ -541,28 +517,11 @@ class _ArmDeal:
         if owner.nodes > owner.node_limit:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         if self.side is not None:
-            p = [0, 0]
-            for seat, h in enumerate(hands):
-                pips = self.held.get(h)
-                if pips is None:
-                    pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
-                p[self.side[seat]] += pips
-            high, low = (p[0] + p[1], -p[0] - p[1]) if self.all_pips else (p[1], -p[0])
+            high, low = self.bounds(hands, arms, s)
             if high <= alpha:
                 return high
             if low >= beta:
                 return low
-            if self.race:           # (a won hand is worth at least 0: these can cut only then)
-                if alpha >= 0:
-                    never, played = self.forced(hands, arms, s, 0)
-                    high = 0 if never else high - played
-                    if high <= alpha:
-                        return high
-                if beta <= 0:
-                    never, played = self.forced(hands, arms, s, 1)
-                    low = 0 if never else low + played
-                    if low >= beta:
-                        return low
         key = self.key(hands, arms, s)
         entry = self.tt.get(key)
         hint = None
