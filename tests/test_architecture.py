@@ -63,3 +63,16 @@ def test_callers_never_tell_positions_apart_by_class():
     for path in MODULES:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             assert not pattern.search(line), f"{_name(path)}:{number}: {line.strip()}"
+
+
+def test_every_name_a_module_exports_exists():
+    """``from analyzer.x import *`` works: each name of a module's ``__all__`` is defined there."""
+    import importlib
+
+    missing = []
+    for path in MODULES:
+        if path.name == "__main__.py":
+            continue
+        module = importlib.import_module(_name(path))
+        missing += [f"{module.__name__}.{n}" for n in getattr(module, "__all__", ()) if not hasattr(module, n)]
+    assert missing == []

@@ -21,7 +21,7 @@ from analyzer.rules import find_variant
 from analyzer.rules.policies import HandFacts
 from analyzer.search import CORE, SearchLimit, Solver
 from analyzer.search.block import _standard_scoring, core_note
-from analyzer.search.core import ENTRY_BYTES, PURE_ENV, compiled_core
+from analyzer.search.core import ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, compiled_core
 from conftest import RECORDS
 
 # the directory of the analyzer package these tests import (a source tree or an installed copy)
@@ -114,8 +114,29 @@ def test_a_small_table_replaces_entries_and_keeps_values_exact(core):
             assert table.max_entries * ENTRY_BYTES <= 0.01 * 2**20
             assert table.entries == table.max_entries and table.replaced > 0
         else:
-            for deal in small.tt.values():
-                assert len(deal.tt) <= deal.cap
+            assert small.table_size()[1] <= 0.01 * 2**20
+
+
+def test_the_pure_python_deals_share_the_table_bound():
+    """As the compiled deals share one table, a pure-Python deal may take the whole bound (not a
+    quarter of it: that ran out of positions on a bundled Cut Throat game), the deals together
+    never more; a table with room for a deal's states searches exactly the states of an unbounded one."""
+    variant = find_variant("partnership")
+    rng = random.Random(12)
+    deals = [_deal(variant, rng, 7) for _ in range(3)]
+    free = Solver(variant, core="python", table_mb=1e6)
+    values = free.values(Position(*deals[0]))
+    needed = free.table_size()[0]
+    budget_mb = 2 * needed * PY_ENTRY_BYTES / 2**20       # room for the deal twice over, half per deal of 4
+    shared = Solver(variant, core="python", table_mb=budget_mb)
+    assert shared.values(Position(*deals[0])) == values
+    assert shared.nodes == free.nodes and shared.table_size()[0] == needed
+    for hands, leader in deals[1:] + deals[:1]:
+        pos = Position(hands, leader)
+        for _ in range(3):
+            shared.values(pos)
+            assert shared.table_size()[1] <= budget_mb * 2**20
+            pos.push(pos.legal_moves()[0])
 
 
 @pytest.mark.skipif(os.environ.get("DOMINO_REQUIRE_COMPILED") != "1", reason="only where the core must be built (CI)")

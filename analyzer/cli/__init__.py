@@ -17,8 +17,8 @@ import click
 
 from .. import __version__
 from ..archive import Cache, ClusterUnavailable, InputError, Options, Summary, check_rules, load, run
-from ..archive.inputs import RECORD_EXTENSIONS, Source, decode
-from ..archive.runner import estimate_moves, games_data, record_problem
+from ..archive.inputs import RECORD_EXTENSIONS, Source
+from ..archive.runner import estimate_moves
 from ..diagnostics import DominoError
 from ..replay import Replay
 from ..replay.json import entry_text, hand_names, replay_data, result_text
@@ -28,6 +28,7 @@ from ..search.core import TABLE_MB, cores_text
 from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_options,
                    fair_settings)
 from .options import search_options
+from .validation import all_valid, print_validation, read_source, read_result, repairs, validation_json, write_repaired
 
 
 def clean_errors(command):
@@ -272,129 +273,18 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     summary, games = Summary(), []
     for src, result in zip(sources, _results(sources, options, jobs, scheduler, cache_dir)):
         summary.add(result)
-        reports = _repairs(src, options, max_edits, result) if do_repair and not _all_valid(result) else {}
+        reports = repairs(src, options, max_edits, result) if do_repair and not all_valid(result) else {}
         if jsonl:
             _jsonl(result)
         elif quiet:
             _echo_errors(result)
         elif as_json:
-            games += _validation_json(result, reports)
+            games += validation_json(result, reports)
         else:
-            _print_validation(result, reports)
+            print_validation(result, reports)
         if out_path:
-            _write_repaired(src, out_path, reports)
+            write_repaired(src, out_path, reports)
     _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
-
-
-def _all_valid(result: dict) -> bool:
-    return result["error"] is None and all(g["valid"] for g in result["games"])
-
-
-def _record(src: Source, options: Options):
-    """The replayed games of a source (read again here: the repair needs the games themselves)."""
-    from ..match import replay_record
-    from ..notation import parse
-
-    text, problem = decode(src.data, src.label) if src.readable else (None, True)
-    if problem:
-        return None, []
-    record = parse(text, src.label)
-    return record, replay_record(record, options.variant, rules=dict(options.rules),
-                                 insert_passes=options.insert_passes)
-
-
-def _read_result(src: Source, record, reps) -> dict:
-    """The result of reading and replaying ``src`` here (``record`` None: it could not be read)."""
-    if record is None:
-        return record_problem(src.label, src.error or decode(src.data, src.label)[1])
-    return {"source": src.label, "error": None, "games": games_data(reps)}
-
-
-def _repairs(src: Source, options: Options, max_edits: int, result: dict) -> dict:
-    """The full repair search of every invalid game of ``src``, run once: its reports, and the
-    errors of ``result`` marked as the slip or a follow-on by them."""
-    from ..repair.triage import search_slips, triage
-
-    _, replays = _record(src, options)
-    # under the rules the game was replayed with (and, in a match, its lead)
-    reports = {k: search_slips(rep, max_edits=max_edits, limit=5, max_nodes=None)
-               for k, rep in enumerate(replays) if not rep.valid}
-    if result["error"] is None:
-        result["games"] = games_data(replays, triages=[triage(rep, report=reports[k]) if k in reports else None
-                                                       for k, rep in enumerate(replays)])
-    return reports
-
-
-def _validation_json(result: dict, reports: dict) -> list[dict]:
-    if result["error"]:
-        return [{"file": result["source"], "title": None, "valid": False, "diagnostics": [result["error"]],
-                 "result": None}]
-    out = []
-    for k, game in enumerate(result["games"]):
-        entry = {"file": result["source"], "title": game["title"], "valid": game["valid"],
-                 "diagnostics": game["diagnostics"], "result": game["result"]}
-        entry.update({key: game[key] for key in ("repairs", "likely") if key in game})
-        if k in reports:
-            data = reports[k].as_dict()
-            entry["repairs"] = data.pop("repairs")
-            entry["repair"] = data
-        out.append(entry)
-    return out
-
-
-def _print_validation(result: dict, reports: dict) -> None:
-    path = result["source"]
-    if result["error"]:
-        click.echo(result["error"]["text"])
-        return
-    for number, game in enumerate(result["games"], 1):
-        errors = game["errors"]
-        verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
-        click.echo(f"{path}: game {number} ({game['title']}): {verdict}")
-        for diag in game["diagnostics"]:
-            click.echo(f"  {diag['text']}")
-        if game.get("likely") and number - 1 not in reports:
-            click.echo(f"  {game['likely']}")
-        if game["result_text"] is not None:
-            click.echo(f"  result: {game['result_text']}")
-        if number - 1 in reports:
-            _print_repair(reports[number - 1])
-
-
-def _print_repair(report) -> None:
-    click.echo(f"  repair: {report.message}")
-    for line in report.common:
-        click.echo(f"    {line}")
-    for number, fix in enumerate(report.repairs, 1):
-        size = len(fix.edits)
-        click.echo(f"  {number}. {size} edit{'s' * (size != 1)} (cost {fix.cost:g}): "
-                   + "; ".join(str(e) for e in fix.edits))
-        for label, rows in (("before", fix.rows_before), ("after", fix.rows_after or ["(nothing left)"])):
-            for k, row in enumerate(rows):
-                click.echo(f"     {label + ':' if k == 0 else '':<8} {row}")
-        click.echo(f"     {'result:':<8} {fix.result_text}")
-
-
-
-def _write_repaired(src: Source, out_path: str, reports: dict) -> None:
-    """Write the record of ``src`` with every repaired game replaced by its best repair."""
-    import dataclasses
-
-    from ..notation import write
-
-    record, _ = _record(src, Options())
-    games = list(record.games) if record is not None else []
-    repaired = 0
-    for k, report in reports.items():
-        if report.best is not None and k < len(games):
-            games[k] = report.best.game
-            repaired += 1
-    if not repaired:
-        click.echo(f"nothing written to {out_path}: no game could be repaired", err=True)
-        return
-    with open(out_path, "w", encoding="utf-8") as fh:
-        fh.write(write(dataclasses.replace(record, games=games)))
-    click.echo(f"wrote {out_path} with {repaired} repaired game{'s' * (repaired != 1)}", err=True)
 
 
 # -- replay ---------------------------------------------------------------------------------
@@ -415,8 +305,8 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
     options = _options("validate", variant, rules, insert_passes=insert_passes)
     summary, games = Summary(), []
     for src in _sources(paths):
-        record, reps = _record(src, options)
-        result = _read_result(src, record, reps)
+        record, reps = read_source(src, options)
+        result = read_result(src, record, reps)
         summary.add(result)
         if jsonl:
             click.echo(json.dumps({"source": src.label, "error": result["error"],

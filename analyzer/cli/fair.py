@@ -70,13 +70,14 @@ def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict)
     from ..analysis import Thresholds, analyze_replay
     from ..analysis.fair import FairThresholds, fair_analyze
 
-    from . import _echo_errors, _finish, _print_analysis, _read_result, _record, _sources
+    from . import _echo_errors, _finish, _print_analysis, _sources
+    from .validation import read_source, read_result
 
     limits = Thresholds.parse(options.thresholds)
     summary, analyses = Summary(), []
     for src in _sources(paths):
-        record, reps = _record(src, options)
-        result = _read_result(src, record, reps)
+        record, reps = read_source(src, options)
+        result = read_result(src, record, reps)
         summary.add(result)
         if record is None:
             _echo_errors(result)
@@ -112,13 +113,14 @@ def _alt_order(alt, side: int) -> float:
 def _all_partial(paths, options: Options) -> bool:
     """Whether every record named has a game whose deal is not fully known (then ``analyze``
     runs the fair analysis for the seats whose hand is known instead of refusing)."""
-    from . import _record, _sources
+    from . import _sources
+    from .validation import read_source
 
     sources = list(_sources(paths))
     if not sources or any(not src.readable for src in sources):
         return False
     for src in sources:
-        _, reps = _record(src, options)
+        _, reps = read_source(src, options)
         if not reps or not any(any(rep.initial.hidden) for rep in reps):
             return False
     return True

@@ -105,7 +105,9 @@ class _Deal:
         for h in dealt:
             self.all |= h
         self.tt: dict[int, tuple[int, int, tuple | None]] = {}
-        self.cap = max(1, cap)                         # the entries the table and the leaf cache may hold
+        self.cap = max(1, cap)                         # the entries the leaf cache may hold
+        self.room = [self.cap]                         # the entries the table may hold now
+        self.make_room: Callable[[_Deal], None] | None = None     # its solver's, see ``full``
         self.leaves: dict[int, int] = {}
         self.held: dict[int, tuple[int, int]] = {}     # a hand's mask -> (pips, tiles)
         self.moves: dict[int, tuple] = {}
@@ -125,6 +127,14 @@ class _Deal:
         self.side = list(teams)
         self.sign = [1 if side == 0 else -1 for side in teams]
         self.search = self._build_search(_standard_scoring(variant))
+
+    def full(self) -> None:
+        """The table holds all it may (``room``): its solver frees the tables of its other deals
+        (``make_room``); a table that still has no room starts again."""
+        if self.make_room is not None:
+            self.make_room(self)
+        if len(self.tt) >= self.room[0]:
+            self.tt.clear()
 
     def ends_code(self, a: int, b: int) -> int:
         return a * self.width + b if a <= b else b * self.width + a
@@ -226,7 +236,6 @@ class _Deal:
         if n > 4:
             raise NotImplementedError("the solver handles at most four players")
         tt = self.tt
-        CAP = self.cap
         # standard scoring: inline leaf values and the pip bounds; CU = 1 when the winners score
         # every pip left (their own too), 0 when they score the losers' pips, -1 for bad points
         # (each side's own pips count against it: the value is the other side's pips minus its own)
@@ -236,8 +245,8 @@ class _Deal:
                    SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
-                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, CAP=CAP,
-                   B=self.budget):
+                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, ROOM=self.room,
+                   full=self.full, B=self.budget):
             B[0] -= 1           # one more state searched: past the node limit, unwind
             if B[0] < 0:
                 raise _OverBudget
@@ -385,8 +394,8 @@ class _Deal:
                     lo = v
                 else:
                     lo = hi = v
-                if len(tt) >= CAP:                              # a full table starts again
-                    tt.clear()
+                if len(tt) >= ROOM[0]:                          # full: see ``full``
+                    full()
                 tt[key] = (lo, hi, bm)
                 break
             if saved is not None:
@@ -451,7 +460,8 @@ class Solver:
     ``core``: ``"compiled"`` or ``"python"`` (default :data:`analyzer.search.CORE`); a set larger
     than double-nine is always searched in Python. ``table_mb``: the memory the transposition
     tables of this solver may take (the compiled core shares one fixed table between its deals;
-    the pure-Python core bounds each deal's dict to ``table_mb / max_deals``).
+    the pure-Python deals share the bound too: a full dict takes the room of the other deals' dicts,
+    oldest first, and starts again only when it holds all of it).
 
     ``node_limit`` (default :data:`analyzer.search.NODE_LIMIT`) bounds the work of one call of
     ``solve`` or ``values`` (and of each move of ``best_line``), as in the general search: past
@@ -657,10 +667,32 @@ class Solver:
             else:
                 deal = _Deal(self.variant, tuple(dealt), leader, position.max_pip,
                              nbytes // PY_ENTRY_BYTES // self.max_deals)
+                deal.make_room = self._make_room
             self.tt[sig] = deal
             while len(self.tt) > self.max_deals:
                 del self.tt[next(iter(self.tt))]
+            if not compiled:
+                for other in self._python_deals(deal):     # they grow again only through ``_make_room``
+                    other.room[0] = len(other.tt)
+                self._make_room(deal)
         return deal
+
+    def _python_deals(self, but: _Deal) -> list[_Deal]:
+        return [d for d in self.tt.values() if type(d) is _Deal and d is not but]
+
+    def _make_room(self, deal: _Deal) -> None:
+        """The pure-Python deals share ``table_mb`` (estimated at ``PY_ENTRY_BYTES`` an entry), as the
+        compiled ones share one table: ``deal`` may take what the others do not hold, and when its
+        table is full the others are dropped, oldest first, to give it theirs."""
+        budget = max(1, int(self.table_mb * (1 << 20)) // PY_ENTRY_BYTES)
+        others = self._python_deals(deal)
+        held = sum(len(d.tt) for d in others)
+        for other in others:
+            if len(deal.tt) < budget - held:
+                break
+            held -= len(other.tt)
+            del self.tt[next(sig for sig, d in self.tt.items() if d is other)]
+        deal.room[0] = max(1, budget - held)
 
 
 def _mtd(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) -> int:
