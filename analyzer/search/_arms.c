@@ -9,12 +9,13 @@
  *   one deal's search and its transposition table. ``french``: a filled spinner's arms first take their
  *   doubles; ``branch``: a double laid on an open arm opens two more (the double-nine cross).
  *   ``scoring`` 0: two sides, the standard scoring written here with the pip bounds (``param`` as the
- *   ``cu`` of ``_standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points); 1: one seat (the
- *   maximiser) against the rest, each seat's pips bad points (``param`` 1: doubled for a hand holding a
- *   double, French domino), his value their sum less the players times his own; 2: ``leaf(hands,
- *   termination, seat, bit)``, the Python ``_ArmDeal.leaf``, for any other scoring; 3: the scoring
- *   ``described`` (``LeafScoring.ints()`` of analyzer/search/scoring.py; ``leader`` led the hand),
- *   computed by ``_leaf.h`` (no open numbers before the last tile: no bonus for it, as in Python).
+ *   ``cu`` of ``_standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points; the bounds are
+ *   ``_ArmDeal.bounds``); 1: one seat (the maximiser) against the rest, each seat's pips bad points
+ *   (``param`` 1: doubled for a hand holding a double, French domino), his value their sum less the
+ *   players times his own; 2: ``leaf(hands, termination, seat, bit)``, the Python ``_ArmDeal.leaf``,
+ *   for any other scoring; 3: the scoring ``described`` (``LeafScoring.ints()`` of
+ *   analyzer/search/scoring.py; ``leader`` led the hand), computed by ``_leaf.h`` (no open numbers
+ *   before the last tile: no bonus for it, as in Python).
  *
  * The state: every seat's hand (a 64-bit mask), the arms and the seat to move. Alike arms are
  * interchangeable, so the arms are a multiset, packed in 64 bits: the count of open arms of each number
@@ -369,6 +370,17 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
         int P[2] = {0, 0};
         for (int t = 0; t < n; t++) P[d->side[t]] += pips_of(d, h[t]);
         int high = d->param == 1 ? P[0] + P[1] : P[1], low = d->param == 1 ? -P[0] - P[1] : -P[0];
+        if (d->param >= 0) {    /* ``_ArmDeal.bounds``: s plays one of his playable tiles now */
+            int least = INF, sd = d->side[s];
+            for (uint64_t m = h[s] & fit(d, a); m; m &= m - 1)
+                if (d->tpips[__builtin_ctzll(m)] < least) least = d->tpips[__builtin_ctzll(m)];
+            if (sd == 1 || d->param == 1) high -= least;
+            if (sd == 0 || d->param == 1) low += least;
+            if (popcount(h[s]) == 1) {  /* his last tile: his side wins */
+                if (sd == 1) high = 0;
+                else low = 0;
+            }
+        }
         if (high <= alpha) return high;
         if (low >= beta) return low;
     }

@@ -24,8 +24,8 @@ tile to his lead (004) is a choice of his: each playable tile, or :data:`NO_EXTR
 MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest tile first. Once a
 layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
 state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
-passes skipped, pip bounds for the standard scoring, the moves that leave the next opponent the
-fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
+passes skipped, pip bounds for the standard scoring that count the tile the player to move must
+play, the moves that leave the next opponent the fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
 the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
 ``analyzer.search.core``). MTD(f) starts from the last value the search found. A ``node_limit``
 bounds the work of one call; past it
@@ -377,7 +377,9 @@ class _ArmDeal:
         standard, cu = _standard_scoring(search.rules)
         self.all_pips = cu == 1         # (bad points, cu = -1, have the bounds of the losers' pips)
         self.side = search.rules.seating.teams if standard else None
-        self.held: dict[int, int] = {}
+        self.race = standard and cu >= 0    # the bound of the tile played now (not under bad points)
+        self.held: dict[int, int] = {}          # a hand -> its pips
+        self.light: dict[int, int] = {}         # a set of tiles -> the pips of its lightest
         self.arm_keys: dict[tuple, int] = {}
         self.width = len(self.tiles)
         teams = search.rules.seating.teams
@@ -475,6 +477,40 @@ class _ArmDeal:
             value = self.leaves[key] = self.owner.rules.value(facts)
         return value
 
+    def bounds(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int) -> tuple[int, int]:
+        """``(high, low)``: the most and the least side 0 can win from the state under the standard
+        scoring. A side wins at most what is still held (the losers' pips, or every pip); under those
+        two countings the player to move also plays one of his playable tiles now, so the pips held
+        drop by at least the lightest of them, and when it is his last tile his side wins (a won
+        hand is worth at least 0, a lost one at most 0)."""
+        p = [0, 0]
+        for seat, h in enumerate(hands):
+            pips = self.held.get(h)
+            if pips is None:
+                if len(self.held) > _CACHE_SIZE:
+                    self.held.clear()
+                pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
+            p[self.side[seat]] += pips
+        high, low = (p[0] + p[1], -p[0] - p[1]) if self.all_pips else (p[1], -p[0])
+        if self.race:
+            side = self.side[s]
+            playable = hands[s] & self.fit(arms)
+            least = self.light.get(playable)
+            if least is None:
+                if len(self.light) > _CACHE_SIZE:
+                    self.light.clear()
+                least = self.light[playable] = min(t.pips for t in tiles_of(playable, self.max_pip))
+            if side == 1 or self.all_pips:
+                high -= least
+            if side == 0 or self.all_pips:
+                low += least
+            if hands[s].bit_count() == 1:
+                if side == 1:
+                    high = 0
+                else:
+                    low = 0
+        return high, low
+
     def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
         """The side-0 value of the state; ``s`` holds a playable tile. Fail-soft in (alpha, beta)."""
         owner = self.owner
@@ -482,13 +518,7 @@ class _ArmDeal:
         if owner.nodes > owner.node_limit:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         if self.side is not None:
-            p = [0, 0]
-            for seat, h in enumerate(hands):
-                pips = self.held.get(h)
-                if pips is None:
-                    pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
-                p[self.side[seat]] += pips
-            high, low = (p[0] + p[1], -p[0] - p[1]) if self.all_pips else (p[1], -p[0])
+            high, low = self.bounds(hands, arms, s)
             if high <= alpha:
                 return high
             if low >= beta:
