@@ -9,4 +9,5 @@ Everything else about the package is declared in pyproject.toml.
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"analyzer/search/{name}.c"],
-                             extra_compile_args=["-O2"], optional=True) for name in ("_core", "_arms", "_draw")])
+                             depends=["analyzer/search/_leaf.h"], extra_compile_args=["-O2"], optional=True)
+                   for name in ("_core", "_arms", "_draw")])

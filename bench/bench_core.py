@@ -14,8 +14,12 @@ allocation (tracemalloc, measured in a separate run so that it does not slow the
 the states each core searched (the count the node limit bounds: the same in both while neither
 table is full). Each run starts from a collected heap, without the other core's tables.
 
-The same for jamaican (a point a game: a scoring the core does not write inline, so the compiled search
-asks Python for each finished hand's value), on the first ``--generic-deals`` deals.
+The scorings the core computes from their description (``analyzer/search/scoring.py``, ``_leaf.h``):
+Jamaican (a point a game), Quinientos (all pips, capicú and chuchazo) and Whist with good points (the
+difference), on the first ``--generic-deals`` deals, each three ways in the same run: the compiled
+search with the leaf value computed in C (now), the compiled search asking Python for every finished
+hand's value (as before: the variant wrapped in a subclass whose ``value`` the description does not
+know), and the pure-Python search; with the ratios of the first two to the compiled one.
 """
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solver import PARTNERSHIP, best_of, deal, ms, played_line, table  # noqa: E402
 
 from analyzer.position import Position  # noqa: E402
-from analyzer.rules.variants import find_variant  # noqa: E402
+from analyzer.rules.variants import Variant, find_variant  # noqa: E402
 from analyzer.search.block import Solver, _standard_scoring  # noqa: E402
 from analyzer.search.core import CORE, TABLE_MB, compiled_core  # noqa: E402
 
@@ -107,6 +111,55 @@ def report(title: str, out: dict, table_mb: float) -> None:
           f"(tracemalloc, worst of the first 3 records)")
 
 
+class PythonLeaf(Variant):
+    """The same rules with a ``value`` of their own: the description does not know it, so the compiled
+    search asks Python for every finished hand's value (the core before ``_leaf.h``)."""
+
+    def value(self, facts):
+        return Variant.value(self, facts)
+
+
+def python_leaf(variant: Variant) -> Variant:
+    return PythonLeaf(**{f: getattr(variant, f) for f in variant.__dataclass_fields__})
+
+
+def compare_leaves(seeds: list[int], variant, repeat: int, table_mb: float, clock) -> list[dict]:
+    """Per deal: the times of the compiled search (leaf in C), the compiled search with the Python leaf
+    and the pure-Python search, whether all three give the same values, the states each searched
+    (the C leaf's scoring may prune with a bound the unknown ``value`` does not allow) and whether
+    the two searches of the same scoring searched the same states."""
+    slow = python_leaf(variant)
+    rows = []
+    for seed in seeds:
+        row = dict(seed=seed)
+        values, nodes = [], []
+        for name, rules, core in (("c", variant, "compiled"), ("py_leaf", slow, "compiled"), ("python", variant, "python")):
+            gc.collect()
+            row[name], (v, _, n) = best_of(repeat, lambda: analyse_record(seed, rules, core, table_mb), clock)
+            values.append(v)
+            nodes.append(n)
+        row["agree"] = values[0] == values[1] == values[2]
+        row["same_nodes"] = nodes[0] == nodes[2]
+        row["nodes"], row["nodes_before"] = nodes[0], nodes[1]
+        rows.append(row)
+    return rows
+
+
+def report_leaves(title: str, rows: list[dict]) -> None:
+    def line(name, key):
+        xs = [r[key] for r in rows]
+        return [name, ms(statistics.median(xs)), ms(statistics.fmean(xs)), ms(max(xs)),
+                f"{statistics.median(r[key] / r['c'] for r in rows):.1f}x", f"{min(r[key] / r['c'] for r in rows):.1f}x"]
+
+    table(title, ["search", "median", "mean", "worst", "ratio to C leaf (median)", "lowest"],
+          [line("compiled, leaf in C", "c"), line("compiled, leaf asked of Python (before)", "py_leaf"),
+           line("pure Python", "python")])
+    print(f"  the same values in all three in {sum(r['agree'] for r in rows)}/{len(rows)} records; states a record "
+          f"(median) {statistics.median(r['nodes'] for r in rows):,.0f} with the scoring's bound, "
+          f"{statistics.median(r['nodes_before'] for r in rows):,.0f} without (before); the same states in C "
+          f"and pure Python in {sum(r['same_nodes'] for r in rows)}/{len(rows)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=50)
@@ -114,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement, the best is kept")
     ap.add_argument("--table-mb", type=float, default=TABLE_MB, help="the bound of the transposition table")
     ap.add_argument("--generic-deals", type=int, default=10,
-                    help="deals also measured under jamaican scoring (0: skip)")
+                    help="deals also measured under the jamaican, quinientos and whist scorings (0: skip)")
     ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
@@ -128,10 +181,14 @@ def main(argv: list[str] | None = None) -> int:
     report("Whole-record analysis, partnership (losers' pips, written inline in the core; ms)",
            compare(seeds, PARTNERSHIP, args.repeat, args.table_mb, clock), args.table_mb)
     print("  target: at least 12x, about 12 ms median a record")
-    jamaican = find_variant("jamaican")
-    if args.generic_deals and not _standard_scoring(jamaican)[0]:
-        report(f"The same, first {args.generic_deals} deals, jamaican (a point a game: leaf values asked of Python; ms)",
-               compare(seeds[:args.generic_deals], jamaican, args.repeat, args.table_mb, clock), args.table_mb)
+    if args.generic_deals:
+        for name, options, what in (("jamaican", {}, "a point a game"),
+                                    ("quinientos", {}, "all pips, capicú and chuchazo"),
+                                    ("whist", {"score": "good"}, "good points: the difference")):
+            variant = find_variant(name, options)
+            assert not _standard_scoring(variant)[0]
+            report_leaves(f"Whole-record analysis, first {args.generic_deals} deals, {name} ({what}; ms)",
+                          compare_leaves(seeds[:args.generic_deals], variant, args.repeat, args.table_mb, clock))
     return 0
 
 

@@ -19,14 +19,15 @@ from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.rules import find_variant
-from analyzer.rules.policies import PointScoring
+from analyzer.rules.policies import HandScoring, PointScoring
+from analyzer.rules.variants import Variant
 from analyzer.search import SearchLimit, TreeSearch
 import analyzer
 from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, arms_core, cores_text, resolve_arms
-from analyzer.search.tree import arms_note, arms_scoring
+from analyzer.search.tree import _STATE_CODE, _ArmDeal, _leader, arms_note, arms_scoring
 from analyzer.tiles import Tile
 from conftest import RECORDS
-from test_search import reference_values, rules_for, small_deal
+from test_search import reference, reference_values, rules_for, small_deal
 
 built = pytest.mark.skipif(arms_core() is None, reason="the compiled search over arms was not built (no C compiler)")
 
@@ -89,6 +90,60 @@ def test_cores_agree_on_every_alternative_of_random_hands(case):
 def test_the_core_changes_nothing_where_no_arms_are_searched(case):
     assert compare_family(case, 4, "others") > 10
 
+
+
+def turn_bounds(pos, rules) -> tuple[int, int, bool]:
+    """``(low, high, tighter)``: the bounds the search over arms (``_ArmDeal.bounds``) puts on the value
+    of ``pos``, and whether they are tighter than the pips held alone."""
+    deal = _ArmDeal(TreeSearch(rules, core="python"), pos.n, _leader(pos), pos.layout, pos.max_pip)
+    arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
+    high, low = deal.bounds(tuple(pos.hands), arms, pos.turn)
+    side0 = sum(pos.pips(s) for s in range(pos.n) if rules.seating.teams[s] == 0)
+    side1 = sum(pos.pips(s) for s in range(pos.n) if rules.seating.teams[s] == 1)
+    held = (-side0 - side1, side0 + side1) if arms_scoring(rules) == (0, 1) else (-side0, side1)
+    return low, high, (low, high) != held
+
+
+# the standard scorings, the losers' pips (the rules' own) and every pip left, on deals small enough
+# for the plain minimax (tiles a seat; the double-nine cross with sleepers fills its spinner from 10)
+BOUNDED = [(name, options, size, lead, sleepers, count)
+         for (name, options, _, lead, sleepers), size in zip(ARMS[1:], (3, 2, 3, 2)) for count in ("losers", "all")]
+
+
+@pytest.mark.parametrize("case", BOUNDED, ids=lambda case: _id(case) + "-" + case[5])
+def test_the_bounds_of_the_tile_played_now_hold_the_minimax_value_of_random_states(case):
+    """The player to move must play one of his playable tiles: the pips held drop by the lightest at
+    least, and his last tile wins the hand for his side (checked against plain minimax)."""
+    name, options, size, lead, sleepers, count = case
+    variant = dataclasses.replace(find_variant(name, options), scoring=HandScoring(count))
+    assert arms_scoring(variant) == (0, int(count == "all"))
+    rng = random.Random(f"bounds{name}{sorted(options.items())}{count}")
+    checked = tighter = 0
+    while checked < 300:
+        pos = small_deal(variant, rng, size, lead, sleepers)
+        while pos.outcome() is None:
+            if pos.arms and not pos.drawable() and pos.playable_mask(pos.turn):    # (the search over arms)
+                low, high, sharper = turn_bounds(pos, variant)
+                value = reference(pos, variant)
+                assert low <= value <= high, ([str(m) for m, *_ in pos.history], low, value, high)
+                checked += 1
+                tighter += sharper
+            pos.push(rng.choice(pos.legal_moves()))
+    assert tighter >= 100
+
+
+def test_a_side_that_surely_goes_out_first_leaves_the_other_nothing_to_win():
+    """Seat 1 (side 1) to move holds one tile that fits an arm: it goes out now, so side 0 wins
+    nothing (its bound is 0), and side 1 wins at most side 0's pips."""
+    variant = find_variant("cross", {"sleepers": "no"})
+    pos = small_deal(variant, random.Random(3), 6, Tile(6, 6))
+    while pos.outcome() is None and not (pos.count(pos.turn) == 1 and variant.seating.teams[pos.turn] == 1
+                                          and pos.arms and not pos.drawable() and pos.playable_mask(pos.turn)):
+        pos.push(max(pos.legal_moves(), key=lambda m: (m.tile is not None, m.tile.pips if m.tile else 0)))
+    assert pos.outcome() is None, "the line never left seat 1 or 3 a single playable tile"
+    low, high, _ = turn_bounds(pos, variant)
+    side0 = pos.pips(0) + pos.pips(2)
+    assert high == 0 and low == -side0 == reference(pos, variant)
 
 # records a family in the slow test: (with a tile less a seat, whole small deals); about 50 s in all
 MANY = {"french": (2000, 150), "cross": (2000, 1000), "cross-sleepers=no": (2000, 1000),
@@ -158,18 +213,42 @@ def test_a_small_table_replaces_entries_and_keeps_values_exact():
     assert python.table_size()[0] > entries     # the Python table kept every entry
 
 
+class _Valued(Variant):
+    """A value of its own: no description knows it."""
+
+    def value(self, facts):
+        return 2 * super().value(facts)
+
+
+def _valued(variant):
+    return _Valued(**{f: getattr(variant, f) for f in variant.__dataclass_fields__})
+
+
 def test_the_scorings_the_compiled_search_writes():
     assert arms_scoring(find_variant("cross")) == (0, 0)                     # the losers' pips
     assert arms_scoring(find_variant("cross", {"set": "9"})) == (0, 0)
     assert arms_scoring(AgainstTheRest(find_variant("french"), 2)) == (1, 1)  # bad points, doubled
-    other = dataclasses.replace(find_variant("cross"), scoring=PointScoring("difference"))
-    assert arms_scoring(other) == (2, 0)
-    assert arms_note(find_variant("cross"), "python") is None and arms_note(other, "python") is None
+    described = dataclasses.replace(find_variant("cross"), scoring=PointScoring("difference"))
+    assert arms_scoring(described) == (3, 0)                                 # computed from its description
+    assert arms_scoring(_valued(find_variant("cross"))) == (2, 0)
+    assert arms_note(find_variant("cross"), "python") is None and arms_note(described, "python") is None
+
+
+@built
+def test_a_described_scoring_is_computed_in_c_exactly():
+    described = dataclasses.replace(find_variant("cross", {"sleepers": "no"}), scoring=PointScoring("difference"))
+    assert arms_note(described, "compiled") is None
+    rng = random.Random(9)
+    assert sum(compare_line(described, rng, 4, Tile(6, 6), 0) for _ in range(4)) > 10
+    # each player against the rest, a point a game (the view of one seat is described too)
+    game = dataclasses.replace(find_variant("french"), scoring=PointScoring("game"))
+    assert arms_scoring(AgainstTheRest(game, 1)) == (3, 0)
+    assert sum(compare_line(game, rng, 3, Tile(0, 0), 0) for _ in range(3)) > 10
 
 
 @built
 def test_a_scoring_it_does_not_write_is_asked_of_python_exactly():
-    other = dataclasses.replace(find_variant("cross", {"sleepers": "no"}), scoring=PointScoring("difference"))
+    other = _valued(find_variant("cross", {"sleepers": "no"}))
     assert "asks Python" in arms_note(other, "compiled") and arms_note(find_variant("cross"), "compiled") is None
     rng = random.Random(9)
     assert sum(compare_line(other, rng, 4, Tile(6, 6), 0) for _ in range(4)) > 10

@@ -9,10 +9,13 @@
  *   one deal's search and its transposition table. ``french``: a filled spinner's arms first take their
  *   doubles; ``branch``: a double laid on an open arm opens two more (the double-nine cross).
  *   ``scoring`` 0: two sides, the standard scoring written here with the pip bounds (``param`` as the
- *   ``cu`` of ``_standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points); 1: one seat (the
- *   maximiser) against the rest, each seat's pips bad points (``param`` 1: doubled for a hand holding a
- *   double, French domino), his value their sum less the players times his own; 2: ``leaf(hands,
- *   termination, seat, bit)``, the Python ``_ArmDeal.leaf``, for any other scoring.
+ *   ``cu`` of ``_standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points; the bounds are
+ *   ``_ArmDeal.bounds``); 1: one seat (the maximiser) against the rest, each seat's pips bad points
+ *   (``param`` 1: doubled for a hand holding a double, French domino), his value their sum less the
+ *   players times his own; 2: ``leaf(hands, termination, seat, bit)``, the Python ``_ArmDeal.leaf``,
+ *   for any other scoring; 3: the scoring ``described`` (``LeafScoring.ints()`` of
+ *   analyzer/search/scoring.py; ``leader`` led the hand), computed by ``_leaf.h`` (no open numbers
+ *   before the last tile: no bonus for it, as in Python).
  *
  * The state: every seat's hand (a 64-bit mask), the arms and the seat to move. Alike arms are
  * interchangeable, so the arms are a multiset, packed in 64 bits: the count of open arms of each number
@@ -28,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_leaf.h"
+
 #define INF (1 << 30)
 #define MAXSEATS 4
 #define MAXTILES 55
@@ -39,7 +44,7 @@
 #define MAX_VALUE 30000
 
 enum { START = 0, CLOSED = 1, DOUBLE = 2, OPEN = 3 };
-enum { SCORE_SIDES = 0, SCORE_BAD = 1, SCORE_PYTHON = 2 };
+enum { SCORE_SIDES = 0, SCORE_BAD = 1, SCORE_PYTHON = 2, SCORE_DESCRIBED = 3 };
 
 static inline int popcount(uint64_t x) {
     x -= (x >> 1) & 0x5555555555555555ULL;
@@ -88,7 +93,8 @@ typedef struct {
     Entry *slots;
     uint64_t buckets, max_buckets, used, stores, replaced;
     int shift;
-    int n, max_pip, french, branch, scoring, param;
+    int n, max_pip, french, branch, scoring, param, leader;
+    LeafScoring sc;     /* SCORE_DESCRIBED: the scoring, evaluated by _leaf.h */
     int maximiser[MAXSEATS], opponent[MAXSEATS], side[MAXSEATS];
     uint64_t match[MAXNUM], dbl[MAXNUM], doubles;
     uint8_t tlow[MAXTILES], thigh[MAXTILES];
@@ -330,6 +336,7 @@ static int leaf(ArmSearch *d, const uint64_t *h, int term, int s, int bit) {
         }
         return total - n * mine;
     }
+    if (d->scoring == SCORE_DESCRIBED) return leaf_score(&d->sc, d->tlow, d->thigh, term, s, d->leader, h, bit, -1, -1);
     PyObject *hands = PyTuple_New(n);
     if (hands == NULL) { d->failed = 1; return 0; }
     for (int t = 0; t < n; t++) {
@@ -363,6 +370,17 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
         int P[2] = {0, 0};
         for (int t = 0; t < n; t++) P[d->side[t]] += pips_of(d, h[t]);
         int high = d->param == 1 ? P[0] + P[1] : P[1], low = d->param == 1 ? -P[0] - P[1] : -P[0];
+        if (d->param >= 0) {    /* ``_ArmDeal.bounds``: s plays one of his playable tiles now */
+            int least = INF, sd = d->side[s];
+            for (uint64_t m = h[s] & fit(d, a); m; m &= m - 1)
+                if (d->tpips[__builtin_ctzll(m)] < least) least = d->tpips[__builtin_ctzll(m)];
+            if (sd == 1 || d->param == 1) high -= least;
+            if (sd == 0 || d->param == 1) low += least;
+            if (popcount(h[s]) == 1) {  /* his last tile: his side wins */
+                if (sd == 1) high = 0;
+                else low = 0;
+            }
+        }
         if (high <= alpha) return high;
         if (low >= beta) return low;
     }
@@ -492,12 +510,13 @@ static int seats_of(PyObject *seq, int n, int *out, int lo, int hi, const char *
 
 static int ArmSearch_init(ArmSearch *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"n", "max_pip", "french", "branch", "maximiser", "opponent", "scoring", "param",
-                             "sides", "leaf", "entries", NULL};
-    PyObject *maximiser, *opponent, *sides, *leaf_fn;
-    int n, max_pip, french, branch, scoring, param;
+                             "sides", "leaf", "entries", "described", "leader", NULL};
+    PyObject *maximiser, *opponent, *sides, *leaf_fn, *described = Py_None;
+    int n, max_pip, french, branch, scoring, param, leader = 0;
     unsigned long long entries;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippOOiiOOK", kwlist, &n, &max_pip, &french, &branch,
-                                     &maximiser, &opponent, &scoring, &param, &sides, &leaf_fn, &entries))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippOOiiOOK|Oi", kwlist, &n, &max_pip, &french, &branch,
+                                     &maximiser, &opponent, &scoring, &param, &sides, &leaf_fn, &entries,
+                                     &described, &leader))
         return -1;
     if (n < 2 || n > MAXSEATS) {
         PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players");
@@ -507,9 +526,18 @@ static int ArmSearch_init(ArmSearch *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "the compiled search plays sets up to double-nine");
         return -1;
     }
-    if (scoring < SCORE_SIDES || scoring > SCORE_PYTHON || (scoring == SCORE_PYTHON && !PyCallable_Check(leaf_fn))) {
-        PyErr_SetString(PyExc_ValueError, "scoring: 0 (two sides), 1 (bad points) or 2 with a callable leaf");
+    if (scoring < SCORE_SIDES || scoring > SCORE_DESCRIBED || (scoring == SCORE_PYTHON && !PyCallable_Check(leaf_fn))
+        || (scoring == SCORE_DESCRIBED && described == Py_None) || leader < 0 || leader >= n) {
+        PyErr_SetString(PyExc_ValueError, "scoring: 0 (two sides), 1 (bad points), 2 with a callable leaf or 3 with "
+                        "a described scoring; leader: a seat");
         return -1;
+    }
+    if (scoring == SCORE_DESCRIBED) {
+        if (leaf_parse(described, &self->sc) < 0) return -1;
+        if (self->sc.n != n) {
+            PyErr_SetString(PyExc_ValueError, "described: the description seats another number of players");
+            return -1;
+        }
     }
     if (seats_of(maximiser, n, self->maximiser, 0, 1, "maximiser") < 0
         || seats_of(opponent, n, self->opponent, 0, n - 1, "opponent") < 0
@@ -524,6 +552,7 @@ static int ArmSearch_init(ArmSearch *self, PyObject *args, PyObject *kwds) {
     self->branch = branch;
     self->scoring = scoring;
     self->param = param;
+    self->leader = leader;
     memset(self->match, 0, sizeof(self->match));
     memset(self->dbl, 0, sizeof(self->dbl));
     self->doubles = 0;

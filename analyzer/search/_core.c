@@ -10,11 +10,16 @@
  *   its bound (a small search touches little memory, and loses no entry); at its bound an entry
  *   replaces the one with the most tiles played in its home bucket: it never grows past it.
  *   Several deals share one table: every entry carries the id of the deal it belongs to.
- * ``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf)``: one deal compiled to ints. With ``leaf``
- *   None the scoring is written inline here, with the pip bounds: ``cu`` 0 the losers' pips, 1 every
- *   pip left, -1 bad points (the other side's pips minus one's own). Any other scoring passes
- *   ``leaf(term, seat, played, bit, ends)`` (the Python ``_Deal.leaf_value``), which gives the value
- *   of each finished hand exactly as the Python search asks it.
+ * ``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf, scoring=None, leader=0, bound=-1, most=0)``: one deal
+ *   compiled to ints. With ``leaf`` and ``scoring`` None the scoring is written inline here: ``cu`` 0 the
+ *   losers' pips, 1 every pip left, -1 bad points (the other side's pips minus one's own).
+ *   ``scoring`` (``LeafScoring.ints()`` of analyzer/search/scoring.py): any other scoring it describes,
+ *   computed here by ``_leaf.h`` for each finished hand (``leader`` led the hand), as the Python
+ *   search computes it. ``bound``: the pip bound the search prunes with (``LeafScoring.bound``: 0 none,
+ *   1 a side loses at most the pips it holds, 2 at most every pip held, 3 none of them; and ``most``
+ *   points more; -1: that of the inline scoring, 2 for ``cu`` 1, else 1; none for the other scorings). Any other scoring passes ``leaf(term, seat, played, bit, ends)``
+ *   (the Python ``_Deal.leaf_value``), which gives the value of each finished hand exactly as the
+ *   Python search asks it. ``hand_value(...)`` evaluates a description on one finished hand (tests).
  *
  * Masks are 64-bit: sets of at most 55 tiles (double-nine), and a packed state (played tiles, ends
  * code, seat) of at most 64 bits.
@@ -23,6 +28,8 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "_leaf.h"
 
 #define INF (1 << 30)
 #define MAXSEATS 4
@@ -272,11 +279,14 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Table *table;
-    PyObject *leaf;             /* the Python leaf value, or NULL for the standard scoring */
+    PyObject *leaf;             /* the Python leaf value, or NULL for a scoring computed here */
+    LeafScoring sc;             /* the described scoring (``scored``), evaluated by _leaf.h */
+    int scored, leader;
+    uint64_t dealt[MAXSEATS];
     uint32_t id;                /* the deal's id in its table's epoch */
     uint64_t epoch;
     int n, w, eb, sb, ntiles;
-    int fast, cu;
+    int fast, cu, bound, most;
     uint64_t all;
     uint64_t fit[100];          /* the tiles that fit an ends code */
     uint8_t ea[100], eb2[100];  /* the two open numbers of an ends code */
@@ -344,6 +354,12 @@ static int leaf(Deal *d, int term, int s, uint64_t K2, int bit, int e, int pv) {
         if (term == 0) return po + d->cu * ps;
         return ps < po ? po + d->cu * ps : (ps > po ? -ps - d->cu * po : 0);
     }
+    if (d->scored) {
+        uint64_t hands[MAXSEATS];
+        for (int t = 0; t < d->n; t++) hands[t] = d->dealt[t] & ~K2;
+        int v = leaf_score(&d->sc, d->tlow, d->thigh, term, s, d->leader, hands, bit, d->ea[e], d->eb2[e]);
+        return d->sign[s] * v;
+    }
     PyObject *kp = PyLong_FromUnsignedLongLong(K2);
     PyObject *bp = PyLong_FromUnsignedLongLong(1ULL << bit);
     PyObject *r = NULL;
@@ -379,9 +395,12 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
         uint64_t key = (((K << d->eb) | (uint64_t)e) << d->sb) | (uint64_t)s;
         __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, key, d->id));   /* the table's line */
         int nm = gen_moves(d, h & d->fit[e], e, mv);
-        if (d->fast) {
-            v = mv[0].pips - P[sd];
-            if (d->cu > 0) v -= P[1 - sd];
+        if (d->bound) {
+            v = -d->most;
+            if (d->bound < 3) {
+                v += mv[0].pips - P[sd];
+                if (d->bound > 1) v -= P[1 - sd];
+            }
             if (v >= beta) break;
         }
         if (nm == 1) {                          /* a forced move: played here, no table entry */
@@ -548,11 +567,12 @@ static int mtd(Deal *d, uint64_t K, int e, int s, int alpha, int beta, int guess
 }
 
 static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"table", "n", "max_pip", "sides", "dealt", "cu", "leaf", NULL};
-    PyObject *table, *sides, *dealt, *leaf_fn;
-    int n, max_pip, cu;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiOOiO", kwlist, &TableType, &table, &n, &max_pip, &sides,
-                                     &dealt, &cu, &leaf_fn))
+    static char *kwlist[] = {"table", "n", "max_pip", "sides", "dealt", "cu", "leaf", "scoring", "leader", "bound",
+                             "most", NULL};
+    PyObject *table, *sides, *dealt, *leaf_fn, *scoring = Py_None;
+    int n, max_pip, cu, leader = 0, bound = -1, most = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiOOiO|Oiii", kwlist, &TableType, &table, &n, &max_pip, &sides,
+                                     &dealt, &cu, &leaf_fn, &scoring, &leader, &bound, &most))
         return -1;
     if (n < 2 || n > MAXSEATS) {
         PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players");
@@ -563,9 +583,24 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "the compiled search plays sets up to double-nine");
         return -1;
     }
-    if ((leaf_fn != Py_None && !PyCallable_Check(leaf_fn)) || cu < -1 || cu > 1) {
-        PyErr_SetString(PyExc_TypeError, "leaf: None (cu: 0, 1 or -1 for the scoring written here) or a callable");
+    if ((leaf_fn != Py_None && !PyCallable_Check(leaf_fn)) || cu < -1 || cu > 1
+        || (leaf_fn != Py_None && scoring != Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "leaf: None (cu: 0, 1 or -1 for the scoring written here, or a scoring "
+                        "description) or a callable");
         return -1;
+    }
+    if (leader < 0 || leader >= n || bound < -1 || bound > 3 || most < 0 || most > MAX_VALUE) {
+        PyErr_SetString(PyExc_ValueError, "leader: a seat; bound: -1 to 3; most: the points of a hand");
+        return -1;
+    }
+    LeafScoring sc;
+    memset(&sc, 0, sizeof(sc));
+    if (scoring != Py_None) {
+        if (leaf_parse(scoring, &sc) < 0) return -1;
+        if (sc.n != n) {
+            PyErr_SetString(PyExc_ValueError, "scoring: the description seats another number of players");
+            return -1;
+        }
     }
     PyObject *sseq = PySequence_Fast(sides, "sides must be a sequence");
     if (sseq == NULL) return -1;
@@ -579,6 +614,7 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
         if (PyErr_Occurred() || sd < 0 || sd > 1) { bad = 1; break; }
         self->side[s] = (int)sd;
         self->sign[s] = sd == 0 ? 1 : -1;
+        self->dealt[s] = h;
         all |= h;
     }
     Py_DECREF(sseq);
@@ -601,7 +637,12 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     while ((1 << self->eb) < w * w) self->eb++;     /* bit_length(w * w - 1) */
     self->sb = 1;
     while ((1 << self->sb) < n) self->sb++;         /* max(1, bit_length(n - 1)) */
-    self->fast = leaf_fn == Py_None;
+    self->fast = leaf_fn == Py_None && scoring == Py_None;
+    self->bound = bound >= 0 ? bound : (self->fast ? (cu > 0 ? 2 : 1) : 0);
+    self->most = most;
+    self->scored = scoring != Py_None;
+    self->sc = sc;
+    self->leader = leader;
     self->cu = cu;
     self->all = all;
     uint64_t match[16] = {0};
@@ -754,8 +795,55 @@ static PyTypeObject DealType = {
     .tp_getset = Deal_getset,
 };
 
+/* hand_value(scoring, max_pip, term, seat, leader, hands, last, a, b): the side-0 value of one finished
+ * hand under a scoring description (``leaf_score``), for the tests against ``value``. ``last``: the last
+ * tile's index, ``a`` and ``b`` the open numbers before it (-1: not known). */
+static PyObject *hand_value(PyObject *module, PyObject *args) {
+    PyObject *scoring, *hands_obj;
+    int max_pip, term, seat, leader, last, a, b;
+    if (!PyArg_ParseTuple(args, "OiiiiOiii", &scoring, &max_pip, &term, &seat, &leader, &hands_obj, &last, &a, &b))
+        return NULL;
+    LeafScoring sc;
+    if (leaf_parse(scoring, &sc) < 0) return NULL;
+    int w = max_pip + 1, ntiles = w * (w + 1) / 2;
+    if (max_pip < 0 || ntiles > MAXTILES || term < 0 || term > 1 || seat < 0 || seat >= sc.n || leader < 0
+        || leader >= sc.n || last < -1 || last >= ntiles || a < -1 || a > max_pip || b < -1 || b > max_pip) {
+        PyErr_SetString(PyExc_ValueError, "hand_value: a set up to double-nine, term 0 or 1, seats, a tile index "
+                        "and open numbers of that set");
+        return NULL;
+    }
+    uint8_t tlow[MAXTILES], thigh[MAXTILES];
+    int i = 0;
+    for (int hi = 0; hi < w; hi++)
+        for (int lo = 0; lo <= hi; lo++, i++) {
+            tlow[i] = (uint8_t)lo;
+            thigh[i] = (uint8_t)hi;
+        }
+    uint64_t hands[LEAF_SEATS] = {0}, set = ntiles == 64 ? ~0ULL : (1ULL << ntiles) - 1;
+    PyObject *seq = PySequence_Fast(hands_obj, "hands must be a sequence of masks");
+    if (seq == NULL) return NULL;
+    int bad = PySequence_Fast_GET_SIZE(seq) != sc.n;
+    for (int t = 0; t < sc.n && !bad; t++) {
+        hands[t] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, t));
+        if (PyErr_Occurred() || (hands[t] & ~set)) bad = 1;
+    }
+    Py_DECREF(seq);
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "hands: one mask of tiles of the set per seat");
+        return NULL;
+    }
+    return PyLong_FromLong(leaf_score(&sc, tlow, thigh, term, seat, leader, hands, last, a, b));
+}
+
+static PyMethodDef module_methods[] = {
+    {"hand_value", hand_value, METH_VARARGS,
+     "hand_value(scoring, max_pip, term, seat, leader, hands, last, a, b): the side-0 value of a finished hand "
+     "under a scoring description (LeafScoring.ints())."},
+    {NULL}
+};
+
 static struct PyModuleDef coremodule = {
-    PyModuleDef_HEAD_INIT, "_core", "The compiled search core (see analyzer/search/core.py).", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_core", "The compiled search core (see analyzer/search/core.py).", -1, module_methods,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {

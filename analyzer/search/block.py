@@ -36,11 +36,14 @@ like the dict here, loses no entry before then), so both stop at the same call.
 numbers before it; not the history, so pass bonuses are left out), cached per finished state and
 last move. For the standard policies (recognised
 exactly: ``BlockRule`` by team, ``HandScoring`` of the losers' or of all pips, ``Variant``'s own
-``value``) the search uses the same rule written inline over the two sides' pip totals, and prunes
-with the bounds that scoring implies (a side wins at most what the other side still holds and
-loses at most what it holds itself). ``tests/test_solver.py`` checks the inline rule against
-``variant.value``. Any other scoring (a new variant's policies) is searched through
-``variant.value`` without those bounds: exact, only slower.
+``value``) the search uses the same rule written inline over the two sides' pip totals.
+``tests/test_solver.py`` checks the inline rule against ``variant.value``. The compiled core computes
+every other scoring :func:`~analyzer.search.scoring.describe` knows (every policy of the variants) in C
+(``_leaf.h``); the pure-Python search asks ``variant.value`` for them, and so does the compiled core
+for a scoring no description knows: exact, only slower. Both
+prune with the bound the scoring allows (``LeafScoring.bound``: a side loses at most what it holds
+itself, or every pip still held, or under a point a game the most a hand is worth; none with a bonus
+for the last tile, [0-0] worth 50 or doubled hands).
 
 **Sides.** Values are points for side 0 (seats 0 and 2 in the partnership game), positive when
 side 0 wins; side 0 maximises, side 1 minimises. The negamax form assumes two sides playing a
@@ -59,10 +62,11 @@ from typing import Callable, Iterator, MutableMapping
 
 from ..diagnostics import DominoError
 from ..position import Position, tiles_of
-from ..rules.policies import BlockRule, HandFacts, HandScoring, PointScoring
+from ..rules.policies import HandFacts
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, resolve
+from .scoring import describe, search_bound, standard_scoring as _standard_scoring
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -126,7 +130,9 @@ class _Deal:
         self.fit = [match[e // w] | match[e % w] for e in range(w * w)]
         self.side = list(teams)
         self.sign = [1 if side == 0 else -1 for side in teams]
-        self.search = self._build_search(_standard_scoring(variant))
+        standard = _standard_scoring(variant)
+        self.bound, self.most = search_bound(variant, standard)
+        self.search = self._build_search(standard)
 
     def full(self) -> None:
         """The table holds all it may (``room``): its solver frees the tables of its other deals
@@ -236,17 +242,20 @@ class _Deal:
         if n > 4:
             raise NotImplementedError("the solver handles at most four players")
         tt = self.tt
-        # standard scoring: inline leaf values and the pip bounds; CU = 1 when the winners score
-        # every pip left (their own too), 0 when they score the losers' pips, -1 for bad points
-        # (each side's own pips count against it: the value is the other side's pips minus its own)
+        # standard scoring: inline leaf values; CU = 1 when the winners score every pip left (their own
+        # too), 0 when they score the losers' pips, -1 for bad points (each side's own pips count
+        # against it: the value is the other side's pips minus its own). BOUND: what a side loses at
+        # most (``scoring.LeafScoring.bound``): 0 not known, 1 the pips it holds, 2 every pip held,
+        # 3 none of them; and ``most`` points more
         FAST, CU = standard
+        BOUND = self.bound
 
         def search(K, e, s, alpha, beta, H=self.hands, P=self.pips, ALL=self.all, FIT=self.fit,
                    SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
                    EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, ROOM=self.room,
-                   full=self.full, B=self.budget):
+                   full=self.full, BOUND=BOUND, MOST=-self.most, B=self.budget):
             B[0] -= 1           # one more state searched: past the node limit, unwind
             if B[0] < 0:
                 raise _OverBudget
@@ -259,13 +268,16 @@ class _Deal:
                 moves = moves_get((p << EB) | e)
                 if moves is None:
                     moves = gen_moves(p, e)
-                if FAST:
+                if BOUND:
                     # the mover's side loses at most what it holds after his heaviest playable
-                    # tile. (The other bound, it wins at most what the others hold, is never
+                    # tile (or every pip then held, or none), and the scoring's points beyond the
+                    # pips. (The other bound, it wins at most what the others hold, is never
                     # tighter here than where the others last played their heaviest tile.)
-                    v = moves[0][3] - P[sd]
-                    if CU > 0:
-                        v -= P[1 - sd]
+                    v = MOST
+                    if BOUND < 3:
+                        v += moves[0][3] - P[sd]
+                        if BOUND > 1:
+                            v -= P[1 - sd]
                     if v >= beta:
                         break
                 nm = len(moves)
@@ -409,8 +421,10 @@ class _Deal:
 class _CompiledDeal(_Deal):
     """One deal searched by the compiled core (``_core.BlockDeal``): the same state, moves, order,
     leaf values and bounds, its entries in the solver's bounded table. A scoring the core does not
-    write inline (not :func:`_standard_scoring`) is asked of ``variant.value`` through
-    :meth:`_Deal.leaf_value` for every finished hand, exactly as the pure-Python search does."""
+    write inline (not :func:`~analyzer.search.scoring.standard_scoring`) is computed in C from its description
+    (:func:`~analyzer.search.scoring.describe`, evaluated by ``_leaf.h``), or, for a policy that has
+    none, asked of ``variant.value`` through :meth:`_Deal.leaf_value` for every finished hand, exactly
+    as the pure-Python search does."""
 
     def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int, table, cap: int) -> None:
         self.table = table
@@ -418,9 +432,14 @@ class _CompiledDeal(_Deal):
 
     def _build_search(self, standard: tuple[bool, int]):
         fast, cu = standard
-        self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt,
-                                              cu, None if fast else self.leaf_value)
+        described = None if fast else describe(self.variant)
+        python = not fast and described is None
+        self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt, cu,
+                                              self.leaf_value if python else None,
+                                              None if described is None else described.ints(), self.leader,
+                                              self.bound, self.most)
         self.inline = fast
+        self.python_leaves = python
         return None
 
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
@@ -437,8 +456,9 @@ def compiled_plays(max_pip: int) -> bool:
 
 def core_note(rules, core: str | None = None) -> str | None:
     """What an analysis should tell its reader about the speed of the int solver on ``rules``: the
-    compiled core writes the standard scoring inline and asks Python for any other (exact, slower)."""
-    if resolve(core) == "compiled" and not _standard_scoring(rules)[0]:
+    compiled core computes the standard scoring and every scoring :func:`~analyzer.search.scoring.describe`
+    knows, and asks Python for any other (exact, slower)."""
+    if resolve(core) == "compiled" and not _standard_scoring(rules)[0] and describe(rules) is None:
         return ("The compiled search asks Python for the value of every finished hand under this scoring "
                 "(exact, but slower than the scorings it knows).")
     return None
@@ -734,29 +754,6 @@ def _fold(maximise: bool, x: int, best: int, alpha: int, beta: int) -> tuple[boo
     elif x < best:
         return True, x, alpha, min(beta, x)
     return False, best, alpha, beta
-
-
-def _standard_scoring(variant: Variant) -> tuple[bool, int]:
-    """``(True, cu)`` when the variant scores with the standard policies, else ``(False, 0)``.
-
-    Standard: ``Variant``'s own ``value``/``hand_result``, a ``BlockRule`` (the side with fewer
-    pips wins a blocked hand, equal pips is a draw) and a ``HandScoring`` counting the losers'
-    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. Also bad points (``cu = -1``:
-    a ``PointScoring("bad")`` with no bonus for [0-0] and no doubling, whatever the block rule:
-    the value is the other side's pips minus one's own). The search then writes the value of a
-    finished hand inline from the two sides' pip totals and prunes with its bounds.
-    """
-    cls = type(variant)
-    if not (cls.value is Variant.value and cls.hand_result is Variant.hand_result
-            and max(variant.seating.teams) == 1):
-        return False, 0
-    scoring = variant.scoring
-    if (type(variant.block) is BlockRule and variant.block.by == "team"
-            and type(scoring) is HandScoring and scoring.count in ("losers", "all")):
-        return True, int(scoring.count == "all")
-    if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
-        return True, -1
-    return False, 0
 
 
 def _leader(position: Position) -> int:

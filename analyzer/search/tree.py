@@ -24,8 +24,8 @@ tile to his lead (004) is a choice of his: each playable tile, or :data:`NO_EXTR
 MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest tile first. Once a
 layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
 state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
-passes skipped, pip bounds for the standard scoring, the moves that leave the next opponent the
-fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
+passes skipped, pip bounds for the standard scoring that count the tile the player to move must
+play, the moves that leave the next opponent the fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
 the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
 ``analyzer.search.core``). A two-ended draw game (and All Fives) goes on in a compact state of its
 own once the line has its lead (:mod:`analyzer.search.draw`, in C where ``analyzer.search._draw``
@@ -40,6 +40,7 @@ from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
 from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
+from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms,
                    resolve_draw)
 from .draw import draw_deal, plays_draws
@@ -395,7 +396,9 @@ class _ArmDeal:
         standard, cu = _standard_scoring(search.rules)
         self.all_pips = cu == 1         # (bad points, cu = -1, have the bounds of the losers' pips)
         self.side = search.rules.seating.teams if standard else None
-        self.held: dict[int, int] = {}
+        self.race = standard and cu >= 0    # the bound of the tile played now (not under bad points)
+        self.held: dict[int, int] = {}          # a hand -> its pips
+        self.light: dict[int, int] = {}         # a set of tiles -> the pips of its lightest
         self.arm_keys: dict[tuple, int] = {}
         self.width = len(self.tiles)
         teams = search.rules.seating.teams
@@ -493,6 +496,40 @@ class _ArmDeal:
             value = self.leaves[key] = self.owner.rules.value(facts)
         return value
 
+    def bounds(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int) -> tuple[int, int]:
+        """``(high, low)``: the most and the least side 0 can win from the state under the standard
+        scoring. A side wins at most what is still held (the losers' pips, or every pip); under those
+        two countings the player to move also plays one of his playable tiles now, so the pips held
+        drop by at least the lightest of them, and when it is his last tile his side wins (a won
+        hand is worth at least 0, a lost one at most 0)."""
+        p = [0, 0]
+        for seat, h in enumerate(hands):
+            pips = self.held.get(h)
+            if pips is None:
+                if len(self.held) > _CACHE_SIZE:
+                    self.held.clear()
+                pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
+            p[self.side[seat]] += pips
+        high, low = (p[0] + p[1], -p[0] - p[1]) if self.all_pips else (p[1], -p[0])
+        if self.race:
+            side = self.side[s]
+            playable = hands[s] & self.fit(arms)
+            least = self.light.get(playable)
+            if least is None:
+                if len(self.light) > _CACHE_SIZE:
+                    self.light.clear()
+                least = self.light[playable] = min(t.pips for t in tiles_of(playable, self.max_pip))
+            if side == 1 or self.all_pips:
+                high -= least
+            if side == 0 or self.all_pips:
+                low += least
+            if hands[s].bit_count() == 1:
+                if side == 1:
+                    high = 0
+                else:
+                    low = 0
+        return high, low
+
     def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
         """The side-0 value of the state; ``s`` holds a playable tile. Fail-soft in (alpha, beta)."""
         owner = self.owner
@@ -500,13 +537,7 @@ class _ArmDeal:
         if owner.nodes > owner.node_limit:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         if self.side is not None:
-            p = [0, 0]
-            for seat, h in enumerate(hands):
-                pips = self.held.get(h)
-                if pips is None:
-                    pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
-                p[self.side[seat]] += pips
-            high, low = (p[0] + p[1], -p[0] - p[1]) if self.all_pips else (p[1], -p[0])
+            high, low = self.bounds(hands, arms, s)
             if high <= alpha:
                 return high
             if low >= beta:
@@ -568,8 +599,9 @@ def arms_scoring(rules) -> tuple[int, int]:
     """How the compiled search over arms values a finished hand under ``rules``: ``(0, cu)``, the
     standard scoring of two sides (:func:`~analyzer.search.block._standard_scoring`); ``(1, doubled)``,
     one seat against the rest where each seat's pips are bad points (French domino: doubled for a
-    hand holding a double), his value the others' less his own, summed; ``(2, 0)``: any other
-    scoring, asked of Python for every finished hand (exact, slower)."""
+    hand holding a double), his value the others' less his own, summed; ``(3, 0)``: a scoring
+    :func:`~analyzer.search.scoring.describe` knows, computed in C from its description; ``(2, 0)``: any
+    other scoring, asked of Python for every finished hand (exact, slower)."""
     standard, cu = _standard_scoring(rules)
     if standard:
         return 0, cu
@@ -583,7 +615,7 @@ def arms_scoring(rules) -> tuple[int, int]:
                 and scoring.count == "bad" and not scoring.blank
                 and tuple(variant.seating.teams) == tuple(range(variant.players))):
             return 1, int(scoring.doubled)
-    return 2, 0
+    return (2, 0) if describe(rules) is None else (3, 0)
 
 
 def arms_note(rules, core: str | None = None) -> str | None:
@@ -605,9 +637,10 @@ class _CompiledArmDeal(_ArmDeal):
         mode, param = arms_scoring(search.rules)
         self.python_leaves = mode == 2
         entries = max(4, int(search.table_mb * (1 << 20)) // ARMS_ENTRY_BYTES)
+        described = describe(search.rules).ints() if mode == 3 else None
         self.core = arms_core().ArmSearch(n, max_pip, self.after_fill == _DOUBLE, self.branch,
                                           [int(m) for m in search.maximiser], self.opponent, mode, param,
-                                          list(search.rules.seating.teams), self.leaf, entries)
+                                          list(search.rules.seating.teams), self.leaf, entries, described, leader)
 
     def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
         owner = self.owner

@@ -1,0 +1,192 @@
+"""A variant's hand value as a few ints, for the compiled cores to compute at every finished hand.
+
+The searches value a finished hand with ``rules.value(HandFacts(...))``. Called from C for every
+leaf, that costs a Python call, a ``HandFacts`` and a ``HandResult`` each time. :func:`describe`
+turns the rules into a :class:`LeafScoring`, a flat description of what that ``value`` computes, which
+``_leaf.h`` evaluates in C from the facts a core has at a finished hand (who ended it and how, the
+tiles left in each hand, the leader, the last tile and the open numbers before it). It knows every
+policy of the variants in :mod:`analyzer.rules.variants` that a block search can meet:
+
+* who wins a block: ``BlockRule`` and ``BlockDecider`` (``by`` team, player or last-or-right; every
+  ``tie`` rule; [0-0] counting ``blank``; doubles counted once);
+* what the hand is worth: ``HandScoring`` (losers' or all pips) and ``PointScoring`` (losers', all,
+  a point a game, Milo, bad points, difference, the block game's difference; divided by ten;
+  [0-0] worth ``blank``; doubled hands; the Quinientos capicú, dominao and chuchazo; the pass
+  bonus's rounding down to tens: the bonuses themselves need the order of play, which no search
+  passes, so ``value`` leaves them out too);
+* whose value: a ``Variant`` of two sides (side 0's score less side 1's, bad points negated), or
+  one player against the rest (the ``AgainstTheRest`` view of a game of individual players).
+
+Anything else (another class, a subclass that overrides a method, a value this module does not
+know) gives None: the core then asks ``rules.value`` in Python for every finished hand, exact and
+slower, and the analysis says so (``block.core_note``). ``tests/test_scoring_core.py`` checks the
+C evaluation against ``value`` on random finished hands of every option named here.
+
+The description also says how far both block searches may prune (:attr:`LeafScoring.bound`,
+:func:`search_bound`): what a side can lose at most, in the pips it holds (or every pip held) and
+the points beyond them; :func:`standard_scoring` recognises the scorings the compiled core writes
+inline (no description needed)."""
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+
+from ..rules.policies import BlockDecider, BlockRule, HandScoring, PointScoring
+from ..rules.variants import Variant
+
+__all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS",
+           "FIXED", "search_bound", "standard_scoring"]
+
+#: The codes of the policies' string options, as ``_leaf.h`` numbers them.
+BY = {"team": 0, "player": 1, "last-or-right": 2}
+TIE = {"draw": 0, "leader": 1, "more-tiles": 2, "last": 3, "last-loses": 4, "replay": 5, "own-pips": 6}
+COUNT = {"losers": 0, "all": 1, "game": 2, "milo": 3, "bad": 4, "difference": 5, "block-difference": 6}
+CHUCHAZO = {"": 0, "any": 1, "one-end": 2}
+
+#: What a side can lose at most in a finished hand, which the searches prune with (``LeafScoring.bound``):
+#: nothing known, the pips it holds itself, every pip still held, or a fixed number (``LeafScoring.most``).
+NO_BOUND, OWN_PIPS, ALL_PIPS, FIXED = 0, 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class LeafScoring:
+    """What ``value`` computes for a finished hand, as ints (the field order is ``_leaf.h``'s).
+
+    ``view``: -1 the value of a two-sided variant (side 0 less side 1), else the seat whose value
+    it is against all the others. ``teams``: the variant's own side of each seat, ``sides`` how many.
+    ``by``, ``tie``, ``block_blank``, ``doubles_once``: the block rule (``BY``, ``TIE``); then the
+    hand scoring: ``count`` (``COUNT``), ``divide``, ``blank``, ``capicu``, ``chuchazo`` (``CHUCHAZO``),
+    ``tens`` (a pass-bonus scoring: points rounded down to tens), ``doubled``."""
+
+    view: int
+    sides: int
+    by: int
+    tie: int
+    block_blank: int
+    doubles_once: int
+    count: int
+    divide: int
+    blank: int
+    capicu: int
+    chuchazo: int
+    tens: int
+    doubled: int
+    teams: tuple[int, ...]
+
+    @property
+    def bound(self) -> int:
+        """The most a side of the search can lose, in the pips left at the end of the hand and the
+        points :attr:`most` beyond them (so that the search may prune with the pips still held:
+        ``block._Deal`` reads it).
+
+        ``OWN_PIPS``: two sides scoring the losers' pips (divided, rounded down to tens, whatever the
+        block and tie rules: the loser pays at most its own pips), bad points (the other's less one's
+        own) or the difference (at most one's own). ``ALL_PIPS``: two sides scoring all pips, or the
+        losers' pips with the own-pips tie (each side scores its own pips: a side may lose the other
+        side's); and one player against the rest, where the winner takes the losers' pips, all pips
+        or a difference (the player may pay the others' pips too). ``FIXED``: a point a game or Milo,
+        whatever the pips (a side holding only [0-0] still loses a point). ``NO_BOUND``: the same with
+        the own-pips tie (each side scores its own pips), doubled hands, and bad points against the
+        rest (the others' pips less his own times their number)."""
+        if self.count in (COUNT["game"], COUNT["milo"]):
+            return NO_BOUND if self.tie == TIE["own-pips"] else FIXED
+        if self.doubled:
+            return NO_BOUND
+        if self.view >= 0:
+            return NO_BOUND if self.count == COUNT["bad"] else ALL_PIPS
+        if self.count == COUNT["all"] or (self.tie == TIE["own-pips"] and self.count not in (COUNT["bad"],
+                                                                                              COUNT["difference"])):
+            return ALL_PIPS
+        return OWN_PIPS
+
+    @property
+    def most(self) -> int:
+        """The points a side may lose beyond the pips of its :attr:`bound` (``FIXED``: all of them): a
+        point a game (Milo: two), [0-0] worth more than its pips (it lies in one hand only), and the
+        largest bonus for the last tile (capicú or dominao, chuchazo's 100)."""
+        fixed = {COUNT["game"]: 1, COUNT["milo"]: 2}.get(self.count, 0)
+        return fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0)
+
+    def ints(self) -> tuple[int, ...]:
+        """The flat tuple the compiled cores take: the fields in order, then one side per seat."""
+        *head, teams = astuple(self)
+        return (*head, len(teams), *teams)
+
+
+def describe(rules) -> LeafScoring | None:
+    """The description of ``rules.value`` (a :class:`Variant` or one player against the rest), or
+    None when a policy is one the compiled evaluator does not know."""
+    if type(rules) is Variant or _plain_variant(rules):
+        return _describe(rules, -1)
+    variant, seat = getattr(rules, "variant", None), getattr(rules, "seat", None)
+    # one player against the rest (analysis.AgainstTheRest): recognised by its own class name, so
+    # that a look-alike with another value is not taken for it
+    if (type(rules).__name__ == "AgainstTheRest" and type(rules).__module__ == "analyzer.analysis"
+            and isinstance(variant, Variant) and _plain_variant(variant) and isinstance(seat, int)
+            and 0 <= seat < variant.players):
+        return _describe(variant, seat)
+    return None
+
+
+def _plain_variant(rules) -> bool:
+    cls = type(rules)
+    return (isinstance(rules, Variant) and cls.value is Variant.value and cls.hand_result is Variant.hand_result)
+
+
+def _describe(variant: Variant, view: int) -> LeafScoring | None:
+    seating = variant.seating
+    if not 2 <= seating.players <= 4 or (view < 0 and seating.sides != 2):
+        return None
+    block = variant.block
+    if type(block) is BlockRule:            # (its ``by`` is not read: always the team totals, a tie drawn)
+        rule = (0, 0, 0, 0)
+    elif type(block) is BlockDecider and block.by in BY and block.tie in TIE and block.blank >= 0:
+        rule = (BY[block.by], TIE[block.tie], block.blank, int(bool(block.doubles_once)))
+    else:
+        return None
+    scoring = variant.scoring
+    if type(scoring) is HandScoring and scoring.count in ("losers", "all"):
+        # the same as PointScoring(count) with no option (HandScoring hands a replay or own-pips tie to it)
+        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0)
+    elif (type(scoring) is PointScoring and scoring.count in COUNT and scoring.chuchazo in CHUCHAZO
+          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0):
+        hand = (COUNT[scoring.count], scoring.divide, scoring.blank, scoring.capicu, CHUCHAZO[scoring.chuchazo],
+                int(bool(scoring.pass_bonus)), int(bool(scoring.doubled)))
+    else:
+        return None
+    return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
+
+
+def standard_scoring(variant) -> tuple[bool, int]:
+    """``(True, cu)`` when the variant scores with the standard policies, else ``(False, 0)``.
+
+    Standard: ``Variant``'s own ``value``/``hand_result``, a ``BlockRule`` (the side with fewer
+    pips wins a blocked hand, equal pips is a draw) and a ``HandScoring`` counting the losers'
+    pips (``cu = 0``) or every pip left (``cu = 1``), for two sides. Also bad points (``cu = -1``:
+    a ``PointScoring("bad")`` with no bonus for [0-0] and no doubling, whatever the block rule:
+    the value is the other side's pips minus one's own). The search then writes the value of a
+    finished hand inline from the two sides' pip totals and prunes with its bounds.
+    """
+    cls = type(variant)
+    if not (cls.value is Variant.value and cls.hand_result is Variant.hand_result
+            and max(variant.seating.teams) == 1):
+        return False, 0
+    scoring = variant.scoring
+    if (type(variant.block) is BlockRule and variant.block.by == "team"
+            and type(scoring) is HandScoring and scoring.count in ("losers", "all")):
+        return True, int(scoring.count == "all")
+    if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
+        return True, -1
+    return False, 0
+
+
+def search_bound(rules, standard: tuple[bool, int]) -> tuple[int, int]:
+    """What a side loses at most under ``rules``, for the block search's bound: the kind
+    (:attr:`LeafScoring.bound`; ``NO_BOUND``: nothing known) and the points beyond the pips
+    (:attr:`LeafScoring.most`). ``standard``: :func:`standard_scoring` of ``rules`` (its ``cu`` 1, all
+    pips; else one's own)."""
+    if standard[0]:
+        return (ALL_PIPS if standard[1] == 1 else OWN_PIPS), 0
+    described = describe(rules)
+    if described is None:
+        return NO_BOUND, 0
+    return described.bound, described.most
