@@ -153,6 +153,22 @@ def test_the_003_form_draws_one_tile_then_passes():
     assert pos.pop() == Move(T("[1-3]"), None, True) and pos.stock == 1
 
 
+def test_a_tile_drawn_after_every_seat_passed_is_still_played():
+    # 003 with one tile a turn: both players drew and passed; A then draws the last tile, and it fits
+    pos = DrawPosition([[T("[6-6]"), T("[0-1]")], [T("[1-2]")]], 0).setup(stock=3, keep=0, rule="one")
+    pos.push(Move(T("[6-6]")))
+    for seat, tile in ((1, "[0-3]"), (0, "[0-4]")):
+        pos.push(Move(T(tile), None, True))
+        assert pos.legal_moves() == [PASS]
+        pos.push(PASS)
+    assert pos.passes == 2 and pos.outcome() is None
+    pos.push(Move(T("[3-6]"), None, True))          # B draws the last tile: it fits the six
+    assert pos.stock == 0 and pos.outcome() is None
+    assert [m.tile for m in pos.legal_moves()] == [T("[3-6]")]
+    pos.push(pos.legal_moves()[0])
+    assert pos.outcome() is None and sorted(pos.ends) == [3, 6]      # and B still holds [0-3] for the three
+
+
 def test_a_draw_in_a_game_without_a_boneyard_is_reported():
     (rep,) = replay_record(parse('[Variant "block"]\nA: ?\nB: ?\nC: ?\nD: ?\n1. A [6-6] B draws [1-2]'))
     assert "no-boneyard" in codes(rep)

@@ -87,7 +87,10 @@ class DrawPosition(Position):
         last = self.history[-1][1]
         if self.history[-1][0].tile is not None and self.count(last) == 0:
             return Outcome("domino", last)
-        if not self.drawable() and (self.passes >= self.n or not self.can_anyone_play()):
+        # every seat passed in a row, nothing played since: nobody can play, unless the player to move
+        # has drawn since his pass (003, one tile a turn: the last tile he may draw can fit)
+        if not self.drawable() and ((self.passes >= self.n and not self.drawn(self.turn))
+                                    or not self.can_anyone_play()):
             return self.blocked()
         return None
 

@@ -259,7 +259,7 @@ static int follow(DrawSearch *d, const uint64_t *hands, int left, int right, int
         if (k >= d->limit) {
             int playable = 0;
             for (int i = 0; i < n && !playable; i++) playable = (h[i] & fit) != 0;
-            if (passes >= n || !playable) return hand_value(d, h, 1, last);
+            if ((passes >= n && !drawn) || !playable) return hand_value(d, h, 1, last);
         }
         if (h[t] & fit) return choice(d, h, left, right, shape, t, k, 0, last, alpha, beta);
         if (k < d->limit && (d->until || !drawn)) {

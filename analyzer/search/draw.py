@@ -190,12 +190,12 @@ class _DrawDeal:
         """The value once ``t`` is to move (having drawn ``drawn`` tiles this turn, ``passes`` passes since
         the last tile laid): his forced draws and passes, and those of the players after him, up to the
         next choice or the end of the hand. As ``DrawPosition.outcome`` has it, the hand is blocked once
-        nothing more may be drawn and either nobody can play or every seat has passed in a row (even when
-        a tile drawn since then fits)."""
+        nothing more may be drawn and either nobody can play or every seat has passed in a row and the
+        player to move has drawn nothing since."""
         fit = self.match[left] | self.match[right]
         n = self.n
         while True:
-            if k >= self.limit and (passes >= n or not any(h & fit for h in hands)):
+            if k >= self.limit and ((passes >= n and not drawn) or not any(h & fit for h in hands)):
                 return self.leaf(hands, "blocked", last)
             if hands[t] & fit:
                 return self.search(hands, left, right, shape, t, k, 0, last, alpha, beta)
