@@ -31,6 +31,7 @@ from ..position import number_masks, tiles_of
 from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandFacts, HandScoring, PointScoring
 from ..tiles import tile_set
 from .block import _INF
+from .entries import _entry, _probe
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw
 
 __all__ = ["plays_draws", "draw_scoring", "draw_note", "DECLINE"]
@@ -136,8 +137,6 @@ class _DrawDeal:
         self.maximiser = search.maximiser
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.leaves: dict[tuple, int] = {}
-        from .tree import _entry        # (tree.py imports this module)
-
         self.entry = _entry
 
     # -- the state ---------------------------------------------------------------------------------------
@@ -253,14 +252,9 @@ class _DrawDeal:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         key = self.key(hands, left, right, shape, s, k, offer, last[0])
         entry = self.tt.get(key)
-        hint = -1
-        if entry is not None:
-            lower, upper, hint = entry
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            alpha, beta = max(alpha, lower), min(beta, upper)
+        cut, alpha, beta, hint = _probe(entry, alpha, beta, -1)
+        if cut is not None:
+            return cut
         moves = self.moves(hands[s], left, right, shape, s, offer)
         if hint >= 0:
             for i, mv in enumerate(moves):

@@ -39,6 +39,7 @@ from ..position import Position, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
+from .entries import _entry, _probe
 from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms,
@@ -133,19 +134,6 @@ def revealed(pos: DrawPosition, order: list[Tile], offer: int = -1, offers: list
             setattr(out, name, list(value) if isinstance(value, list) else value)
     out.order, out.offer, out._offers = tuple(order), offer, list(offers)
     return out
-
-
-def _entry(entry: tuple | None, best: int, move, alpha: int, beta: int) -> tuple:
-    """The table entry ``(lower, upper, best move)`` once a search in (alpha, beta) returned ``best``:
-    an upper bound when it failed low, a lower bound when it failed high, else the exact value."""
-    lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
-    if best <= alpha:
-        upper = min(upper, best)
-    elif best >= beta:
-        lower = max(lower, best)
-    else:
-        lower = upper = best
-    return lower, upper, move
 
 
 def revealed_order(pos: DrawPosition, drawn: list[Tile]) -> list[Tile]:
@@ -327,14 +315,9 @@ class TreeSearch:
             raise SearchLimit(f"more than {self.node_limit:,} positions")
         key = self._key(pos)
         entry = self.tt.get(key)
-        hint = None
-        if entry is not None:
-            lower, upper, hint = entry
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            alpha, beta = max(alpha, lower), min(beta, upper)
+        cut, alpha, beta, hint = _probe(entry, alpha, beta)
+        if cut is not None:
+            return cut
         moves = pos.legal_moves()
         if len(moves) > 1:
             moves.sort(key=lambda m: (m != hint, -(m.tile.pips if m.tile is not None else -1)))
@@ -544,14 +527,9 @@ class _ArmDeal:
                 return low
         key = self.key(hands, arms, s)
         entry = self.tt.get(key)
-        hint = None
-        if entry is not None:
-            lower, upper, hint = entry
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            alpha, beta = max(alpha, lower), min(beta, upper)
+        cut, alpha, beta, hint = _probe(entry, alpha, beta)
+        if cut is not None:
+            return cut
         moves = self.moves(arms, hands[s])
         if len(moves) > 1:
             # first the moves that leave the next opponent the fewest tiles to play, heaviest first

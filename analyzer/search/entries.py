@@ -1,0 +1,35 @@
+"""The entries of the pure-Python searches' transposition tables (the general search, the search over
+arms and the draw-game search): ``(lower, upper, best move)``, read by :func:`_probe` and written by
+:func:`_entry`. (The int solver of block.py packs its own, inline.)"""
+from __future__ import annotations
+
+from .block import _INF
+
+__all__: list[str] = []
+
+
+def _probe(entry: tuple | None, alpha: int, beta: int, none=None) -> tuple:
+    """What a table entry ``(lower, upper, best move)`` says of a search in (alpha, beta):
+    ``(value, alpha, beta, best move)``, the value when its bounds settle the search (else None), the
+    window narrowed to them and the move to try first (``none`` without an entry)."""
+    if entry is None:
+        return None, alpha, beta, none
+    lower, upper, hint = entry
+    if lower >= beta:
+        return lower, alpha, beta, hint
+    if upper <= alpha:
+        return upper, alpha, beta, hint
+    return None, max(alpha, lower), min(beta, upper), hint
+
+
+def _entry(entry: tuple | None, best: int, move, alpha: int, beta: int) -> tuple:
+    """The table entry ``(lower, upper, best move)`` once a search in (alpha, beta) returned ``best``:
+    an upper bound when it failed low, a lower bound when it failed high, else the exact value."""
+    lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
+    if best <= alpha:
+        upper = min(upper, best)
+    elif best >= beta:
+        lower = max(lower, best)
+    else:
+        lower = upper = best
+    return lower, upper, move
