@@ -6,7 +6,7 @@
 Seeded random hands come from ``analyzer.match.random_match`` (a random legal move at every turn; deal
 ``i`` uses seed ``--seed + i``). Each is analysed as ``domino analyze`` does it (``analyze_replay``:
 every alternative's value at every decision, each player valued against the rest in French) at the
-default limits (node limit ``NODE_LIMIT`` a value, a 64 MB table) unless told otherwise, in CPU time
+default limits (node limit ``NODE_LIMIT`` a value, a ``TABLE_MB`` table) unless told otherwise, in CPU time
 of this process (``time.process_time``: the machine is shared; ``--wall`` for wall-clock time).
 
 French: seconds a hand (median, mean, worst) with the compiled search, and for the first
