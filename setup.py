@@ -8,6 +8,8 @@ Everything else about the package is declared in pyproject.toml.
 """
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"analyzer/search/{name}.c"],
-                             depends=["analyzer/search/_leaf.h"], extra_compile_args=["-O2"], optional=True)
+HEADERS = ["analyzer/search/_leaf.h", "analyzer/search/_slots.h"]
+
+setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"analyzer/search/{name}.c"], depends=HEADERS,
+                             extra_compile_args=["-O2"], optional=True)
                    for name in ("_core", "_arms", "_draw")])

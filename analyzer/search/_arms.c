@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "_leaf.h"
+#include "_slots.h"
 
 #define INF (1 << 30)
 #define MAXSEATS 4
@@ -141,16 +142,13 @@ static Entry *place(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arm
 }
 
 static int table_alloc(ArmSearch *d, uint64_t buckets) {
-    void *raw = PyMem_Malloc((size_t)(WAYS * buckets) * sizeof(Entry) + 64);
-    if (raw == NULL) return -1;
-    Entry *slots = (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-    memset(slots, 255, (size_t)(WAYS * buckets) * sizeof(Entry));    /* seat 255: empty */
+    void *raw;
+    Entry *slots = slots_alloc(WAYS * buckets, sizeof(Entry), 255, &raw);   /* seat 255: empty */
+    if (slots == NULL) return -1;
     d->raw = raw;
     d->slots = slots;
     d->buckets = buckets;
-    int bits = 0;
-    while ((1ULL << bits) < buckets) bits++;
-    d->shift = 64 - bits;
+    d->shift = slots_shift(buckets);
     return 0;
 }
 

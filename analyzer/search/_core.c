@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "_leaf.h"
+#include "_slots.h"
 
 #define INF (1 << 30)
 #define MAXSEATS 4
@@ -136,14 +137,13 @@ static inline Entry *table_slot(Table *t, uint64_t key, uint32_t deal, int repla
 }
 
 static int table_alloc(Table *t, uint64_t buckets) {
-    void *raw = PyMem_Calloc((size_t)(WAYS * buckets + WAYS), sizeof(Entry));
-    if (raw == NULL) return -1;
+    void *raw;
+    Entry *slots = slots_alloc(WAYS * buckets, sizeof(Entry), 0, &raw);     /* deal 0: empty */
+    if (slots == NULL) return -1;
     t->raw = raw;
-    t->slots = (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    t->slots = slots;
     t->buckets = buckets;
-    int bits = 0;
-    while ((1ULL << bits) < buckets) bits++;
-    t->shift = 64 - bits;
+    t->shift = slots_shift(buckets);
     return 0;
 }
 

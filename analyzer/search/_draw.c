@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_slots.h"
+
 #define INF (1 << 30)
 #define SEATS 4
 #define TILES 55
@@ -99,17 +101,14 @@ static Slot *lookup(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t me
 }
 
 static int slots_new(DrawSearch *d, uint64_t size) {
-    void *raw = PyMem_Malloc((size_t)size * sizeof(Slot) + 64);
-    if (raw == NULL) return -1;
-    Slot *slots = (Slot *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-    for (uint64_t i = 0; i < size; i++) slots[i].meta = EMPTY;
+    void *raw;
+    Slot *slots = slots_alloc(size, sizeof(Slot), 255, &raw);     /* meta all ones: EMPTY */
+    if (slots == NULL) return -1;
     d->raw = raw;
     d->slots = slots;
     d->size = size;
     d->mask = size - 1;
-    int bits = 0;
-    while ((1ULL << bits) < size) bits++;
-    d->shift = 64 - bits;
+    d->shift = slots_shift(size);
     return 0;
 }
 
