@@ -184,18 +184,23 @@ def test_both_cores_equal_plain_minimax_on_small_deals(case, core):
     assert checked >= 8
 
 
-@built
-def test_the_node_limit_stops_both_cores_at_the_same_place():
-    variant = find_variant("cross", {"sleepers": "no"})
-    pos = small_deal(variant, random.Random(0), 6, Tile(6, 6))
+def limit_stops_both_cores(variant, pos, least: int) -> None:
+    """A node limit of exactly the positions the values of ``pos`` need (more than ``least``) gives
+    them in both cores; one fewer stops both."""
     counting = TreeSearch(variant, core="python")
     values = counting.values(pos)
     needed = counting.nodes
-    assert needed > 1000 and len(values) > 1
+    assert needed > least and len(values) > 1
     for core in ("compiled", "python"):
         assert TreeSearch(variant, needed, core=core).values(pos) == values
         with pytest.raises(SearchLimit):
             TreeSearch(variant, needed - 1, core=core).values(pos)
+
+
+@built
+def test_the_node_limit_stops_both_cores_at_the_same_place():
+    variant = find_variant("cross", {"sleepers": "no"})
+    limit_stops_both_cores(variant, small_deal(variant, random.Random(0), 6, Tile(6, 6)), 1000)
 
 
 @built

@@ -22,14 +22,14 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.rules import find_variant
 from analyzer.rules.policies import PointScoring
-from analyzer.search import SearchLimit, TreeSearch
+from analyzer.search import TreeSearch
 from analyzer.search.core import DRAW_CORE, DRAW_ENTRY_BYTES, PURE_ENV, cores_text, draw_core, resolve_draw
 from analyzer.search.draw import draw_note, draw_scoring, plays_draws
 from analyzer.tiles import Tile
 from conftest import RECORDS
 from minimax_reference import DrawReference
-from test_arms_core import _Failing
-from test_search import rules_for, small_deal
+from test_arms_core import _Failing, limit_stops_both_cores
+from test_search import dealt, rules_for, small_deal
 
 built = pytest.mark.skipif(draw_core() is None,
                            reason="the compiled search of draw games was not built (no C compiler)")
@@ -123,23 +123,10 @@ def test_both_cores_agree_on_thousands_of_random_hands():
 def plain_deal(variant, seed, size: int, lead: Tile, yard: int):
     """The deal of ``small_deal`` twice: the plain draw position (for ``DrawReference``) and its copy with
     the boneyard in its order (for the search)."""
-    from analyzer.position import mask_of
-    from analyzer.rules.ending import position_for
     from analyzer.search import revealed
-    from analyzer.tiles import Move, tile_set
+    from analyzer.tiles import Move
 
-    rng = random.Random(seed)
-    tiles = [t for t in tile_set(variant.dealing.max_pip) if t != lead]
-    rng.shuffle(tiles)
-    n = variant.players
-    hands = [tiles[i * size:(i + 1) * size] for i in range(n)]
-    hands[0].append(lead)
-    plain = position_for(variant, hands, 0, max_pip=variant.dealing.max_pip)
-    order = tiles[n * size:n * size + yard]
-    plain.pool = mask_of(order)
-    if plain.draws:
-        plain.stock = len(order)
-        plain.keep = min(plain.keep, len(order))
+    plain, order = dealt(variant, random.Random(seed), size, lead, yard)
     search = revealed(plain, order) if plain.draws else plain.copy()
     for pos in (plain, search):
         pos.push(Move(lead, None))
@@ -187,15 +174,7 @@ def test_the_compact_search_equals_plain_minimax_on_small_deals(case, core):
 def test_the_node_limit_stops_both_cores_at_the_same_place(case):
     name, options, size, lead, yard = case
     variant = find_variant(name, options)
-    pos = small_deal(variant, random.Random(0), size + 2, lead, yard)
-    counting = TreeSearch(variant, core="python")
-    values = counting.values(pos)
-    needed = counting.nodes
-    assert needed > 100 and len(values) > 1
-    for core in ("compiled", "python"):
-        assert TreeSearch(variant, needed, core=core).values(pos) == values
-        with pytest.raises(SearchLimit):
-            TreeSearch(variant, needed - 1, core=core).values(pos)
+    limit_stops_both_cores(variant, small_deal(variant, random.Random(0), size + 2, lead, yard), 100)
 
 
 @built

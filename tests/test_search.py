@@ -57,9 +57,9 @@ def reference_values(pos, rules) -> dict[Move, int]:
     return {move: gain + rest for move, (gain, rest) in zip(pos.legal_moves(), _children(pos, rules))}
 
 
-def small_deal(variant, rng, size: int, lead: Tile, sleepers: int = 0):
-    """A position of ``variant`` with ``size`` random tiles a seat, seat 0 having led ``lead``;
-    ``sleepers`` more tiles form the boneyard, drawn in a random order."""
+def dealt(variant, rng, size: int, lead: Tile, sleepers: int = 0):
+    """``(position, boneyard)``: ``size`` random tiles a seat, seat 0 also holding ``lead``, before the
+    lead; ``sleepers`` more tiles form the boneyard, in a random order."""
     tiles = [t for t in tile_set(variant.dealing.max_pip) if t != lead]
     rng.shuffle(tiles)
     n = variant.players
@@ -71,6 +71,14 @@ def small_deal(variant, rng, size: int, lead: Tile, sleepers: int = 0):
     if pos.draws:
         pos.stock = len(yard)
         pos.keep = min(pos.keep, len(yard))
+    return pos, yard
+
+
+def small_deal(variant, rng, size: int, lead: Tile, sleepers: int = 0):
+    """A position of ``variant`` with ``size`` random tiles a seat, seat 0 having led ``lead``;
+    ``sleepers`` more tiles form the boneyard, drawn in a random order."""
+    pos, yard = dealt(variant, rng, size, lead, sleepers)
+    if pos.draws:
         pos = revealed(pos, yard)
     pos.push(Move(lead, None))
     return pos

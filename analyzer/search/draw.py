@@ -137,7 +137,6 @@ class _DrawDeal:
         self.maximiser = search.maximiser
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.leaves: dict[tuple, int] = {}
-        self.entry = _entry
 
     # -- the state ---------------------------------------------------------------------------------------
     def state(self, pos) -> tuple:
@@ -286,7 +285,7 @@ class _DrawDeal:
                 beta = min(beta, x)
             if alpha >= beta:
                 break
-        self.tt[key] = self.entry(entry, best, best_code, a0, b0)
+        self.tt[key] = _entry(entry, best, best_code, a0, b0)
         return best
 
     def table_size(self) -> tuple[int, int]:
