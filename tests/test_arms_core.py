@@ -25,7 +25,8 @@ from analyzer.search import SearchLimit, TreeSearch
 import analyzer
 from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, arms_core, cores_text, resolve_arms
 from analyzer.search.tree import _STATE_CODE, _ArmDeal, _leader, arms_note, arms_scoring
-from analyzer.tiles import Tile
+from analyzer.rules.layout import Arm
+from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from test_search import reference, reference_values, rules_for, small_deal
 
@@ -182,6 +183,82 @@ def test_both_cores_equal_plain_minimax_on_small_deals(case, core):
             while len(pos.history) > 1:
                 pos.pop()
     assert checked >= 8
+
+
+def padded(pos):
+    """``pos`` with open arms added that cannot matter to the rest of the hand: one of a number no
+    held tile has, and one more of every number with at least as many open arms as held tiles (each
+    of them takes at most one arm of it, so one is always left for each)."""
+    held = 0
+    for h in pos.hands:
+        held |= h
+    tiles = [t for t in tile_set(pos.max_pip) if held & t.bit]
+    extra = []
+    for k in range(pos.max_pip + 1):
+        need = sum(t.matches(k) for t in tiles)
+        have = sum(a.number == k and a.state == "open" for a in pos.arms)
+        if need == 0 and not extra:
+            extra.append(Arm(k, "open"))
+        elif need and have >= need:
+            extra.append(Arm(k, "open"))
+    out = pos.copy()
+    out.arms = tuple(pos.arms) + tuple(extra)
+    out.ends = tuple(a.number for a in out.arms)
+    return out, len(extra)
+
+
+def arm_states(variant, rng, size: int, lead: Tile, sleepers: int, count: int):
+    """``count`` random states of ``variant`` where the search over arms takes over (the spinner
+    filled, the player to move can play), from small deals played at random."""
+    found = 0
+    while found < count:
+        pos = small_deal(variant, rng, size, lead, sleepers)
+        while pos.outcome() is None and found < count:
+            if all(a.state == "open" for a in pos.arms) and not pos.drawable() and pos.playable_mask(pos.turn):
+                found += 1
+                yield pos.copy()
+            pos.push(rng.choice(pos.legal_moves()))
+
+
+# the layouts whose arms open (French arms wait for their double first)
+OPENING = [case for case in ARMS if case[0] == "cross"]
+
+
+@pytest.mark.parametrize("case", OPENING, ids=_id)
+def test_arms_no_held_tile_can_use_do_not_change_the_value(case):
+    """An arm of a number nobody holds, or more arms of a number than the held tiles with it, change
+    nothing: the plain minimax of the rules' own positions says so, and the search gives it."""
+    name, options, size, lead, sleepers = case
+    variant = find_variant(name, options)
+    rng = random.Random(f"padded{name}{sorted(options.items())}")
+    added = 0
+    for pos in arm_states(variant, rng, min(size, 3) - (sleepers > 0), lead, sleepers, 40):
+        more, n = padded(pos)
+        value = reference(pos, variant)
+        assert reference(more, variant) == value, pos
+        for core in ("python", "compiled") if arms_core() else ("python",):
+            assert TreeSearch(variant, core=core).solve(more) == value, (core, more)
+        added += n
+    assert added >= 40
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_states_alike_but_for_arms_nobody_can_use_share_a_table_entry(core):
+    """Once a state of the double-nine cross is searched, the same state with arms no held tile can
+    use costs no search: it is the same table entry (as many positions as asking the state again)."""
+    variant = find_variant("cross", {"set": "9", "sleepers": "no"})
+    checked = 0
+    for pos in arm_states(variant, random.Random("alike"), 5, Tile(9, 9), 0, 30):
+        more, _ = padded(pos)
+        search = TreeSearch(variant, core=core)
+        value = search.solve(pos)
+        first = search.nodes
+        assert search.solve(pos) == value
+        again = search.nodes
+        assert search.solve(more) == value
+        assert search.nodes == again < first, (pos, first, again, search.nodes)
+        checked += first > 10
+    assert checked >= 10
 
 
 def limit_stops_both_cores(variant, pos, least: int) -> None:

@@ -24,7 +24,8 @@ tile to his lead (004) is a choice of his: each playable tile, or :data:`NO_EXTR
 MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest tile first. Once a
 layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
 state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
-passes skipped, pip bounds for the standard scoring that count the tile the player to move must
+passes skipped, no more open arms of a number than the tiles still held with it (the others can never
+be used, so states alike but for them share a table entry), pip bounds for the standard scoring that count the tile the player to move must
 play, the moves that leave the next opponent the fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
 the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
 ``analyzer.search.core``). A two-ended draw game (and All Fives) goes on in a compact state of its
@@ -452,6 +453,23 @@ class _ArmDeal:
                 rest += [(n << 2) | _OPEN] * 2
         return tuple(sorted(rest))
 
+    def canonical(self, arms: tuple[int, ...], held: int) -> tuple[int, ...]:
+        """``arms`` as they matter to the rest of the hand, whose tiles still ``held`` are a mask: of
+        each number, no more open arms than the held tiles with that number (each takes at most one of
+        them, so the others are never needed), and none where nobody holds the number. Two states alike
+        but for such arms have the same moves, values and table entry."""
+        kept, prev, run, cap = [], -1, 0, 0
+        for c in arms:
+            if c & 3 != _OPEN:
+                kept.append(c)
+                continue
+            if c != prev:
+                prev, run, cap = c, 0, (held & self.match[c >> 2]).bit_count()
+            run += 1
+            if run <= cap:
+                kept.append(c)
+        return arms if len(kept) == len(arms) else tuple(kept)
+
     def key(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int) -> int:
         """The state packed into one int (the table's key): far smaller than the tuples."""
         a = self.arm_keys.get(arms)
@@ -519,6 +537,10 @@ class _ArmDeal:
         owner.nodes += 1
         if owner.nodes > owner.node_limit:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        held = 0
+        for h in hands:
+            held |= h
+        arms = self.canonical(arms, held)
         if self.side is not None:
             high, low = self.bounds(hands, arms, s)
             if high <= alpha:
