@@ -23,7 +23,8 @@ from analyzer.rules.policies import HandScoring, PointScoring
 from analyzer.rules.variants import Variant
 from analyzer.search import SearchLimit, TreeSearch
 import analyzer
-from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, arms_core, cores_text, resolve_arms
+from analyzer.search.core import (ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, arms_core, cores_text,
+                                  resolve_arms)
 from analyzer.search.tree import _STATE_CODE, _ArmDeal, _leader, arms_note, arms_scoring
 from analyzer.rules.layout import Arm
 from analyzer.tiles import Tile, tile_set
@@ -52,13 +53,19 @@ def _id(case) -> str:
     return "-".join([case[0]] + [f"{k}={v}" for k, v in case[1].items()])
 
 
+#: a table bound no test search reaches (a compiled table only grows as it fills)
+BIG = 2048
+
+
 def compare_line(variant, rng, size: int, lead: Tile, sleepers: int) -> int:
     """One random deal played out at random; at every decision, for every view (two sides, or each
     player against the rest), both cores give every alternative the same value after visiting the
     same positions. Returns the alternatives compared."""
     pos = small_deal(variant, rng, size, lead, sleepers)
     views = [rules_for(variant, seat) for seat in range(variant.players if variant.seating.sides > 2 else 1)]
-    searches = [(TreeSearch(view, core="compiled"), TreeSearch(view, core="python")) for view in views]
+    # (tables large enough that neither search drops an entry: below their bounds they are the same search)
+    searches = [(TreeSearch(view, table_mb=BIG, core="compiled"), TreeSearch(view, table_mb=BIG, core="python"))
+                for view in views]
     compared = 0
     while pos.outcome() is None:
         moves = pos.legal_moves()
@@ -292,7 +299,46 @@ def test_a_small_table_replaces_entries_and_keeps_values_exact():
     entries, nbytes = small.table_size()
     assert 0 < nbytes <= 0.01 * 2**20 and entries * ARMS_ENTRY_BYTES <= nbytes
     assert (deal := next(iter(small._arm_deals.values()))).core.replaced > 0, deal
-    assert python.table_size()[0] > entries     # the Python table kept every entry
+    assert python.table_size()[0] > entries     # the Python table, far below its bound, kept every entry
+
+
+class _Watched(TreeSearch):
+    """A search that notes the most entries its pure-Python tables held together whenever one was full."""
+
+    most = 0
+
+    def _full(self, holder) -> None:
+        self.most = max(self.most, sum(len(t.tt) for t in self._python_tables()))
+        super()._full(holder)
+
+
+# a French hand (the arms), the double-nine cross filling its spinner from the sleepers (the general
+# search's own table, then the arms), a draw game (the compact draw search)
+SHARED = [("french", {}, 5, Tile(0, 0), 0), ("cross", {"set": "9"}, 6, Tile(9, 9), 12),
+          ("draw", {"players": "2"}, 7, Tile(6, 6), 8)]
+
+
+@pytest.mark.parametrize("case", SHARED, ids=_id)
+def test_the_pure_python_tables_share_the_table_bound(case):
+    """All the pure-Python tables of a search together hold no more than ``table_mb`` allows (at
+    PY_ENTRY_BYTES an entry), and a search that had to empty them gives the values of one that did not."""
+    name, options, size, lead, sleepers = case
+    variant = find_variant(name, options)
+    rules = rules_for(variant, 1)
+    rng = random.Random(f"shared{name}")
+    pos = small_deal(variant, rng, size, lead, sleepers)
+    mb = 60 * PY_ENTRY_BYTES / 2**20
+    small, big = _Watched(rules, table_mb=mb, core="python"), TreeSearch(rules, core="python")
+    assert small.py_entries == 60
+    decisions = 0
+    while pos.outcome() is None:
+        if len(pos.legal_moves()) > 1:
+            assert small.values(pos) == big.values(pos), pos
+            assert small.table_size()[0] <= 60
+            decisions += 1
+        pos.push(rng.choice(pos.legal_moves()))
+    assert decisions >= 3 and 0 < small.most <= 60
+    assert big.table_size()[0] > 4 * 60        # the bound made the small one start again
 
 
 class _Valued(Variant):
