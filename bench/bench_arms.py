@@ -14,6 +14,10 @@ French: seconds a hand (median, mean, worst) with the compiled search, and for t
 switched for that run), the ratio per hand and whether every value agrees.
 The double-nine cross: in how many hands every value is given (none left out past the node limit),
 the share of values given, seconds a hand.
+``--decision SEED:STEP`` (repeatable): the positions and the time the values of one decision of the
+double-nine cross need with no node limit (hand ``SEED``, the position before move ``STEP``, counted
+from 0), in place of the tables above; the decisions the default limits stop at were
+1001:24 1002:31 1003:17 1006:16 1007:22 1008:11 1009:34 1011:18 1013:10 1014:16.
 Memory: the peak the analysis of one hand allocates (tracemalloc, which also sees the compiled
 table: it is allocated with ``PyMem_Malloc``), measured in separate runs of the first
 ``--memory-deals`` hands (of the first hand only, in pure Python) so that tracing does not slow the
@@ -40,7 +44,7 @@ import analyzer.search.core as core  # noqa: E402
 from analyzer.analysis import analyze_replay  # noqa: E402
 from analyzer.match import random_match, replay_record  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
-from analyzer.search.tree import NODE_LIMIT  # noqa: E402
+from analyzer.search.tree import NODE_LIMIT, TreeSearch, revealed, revealed_order  # noqa: E402
 
 
 @contextmanager
@@ -126,6 +130,26 @@ def cross(args, clock) -> None:
     print(f"  memory: peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)")
 
 
+def decisions(args, clock) -> None:
+    variant = find_variant("cross", {"set": "9"})
+    rows = []
+    for spec in args.decision:
+        seed, step = (int(x) for x in spec.split(":"))
+        rep = hand(variant, seed)
+        drawn = [s.move.tile for s in rep.steps if s.move is not None and s.move.draw]
+        pos = revealed(rep.initial.copy(), revealed_order(rep.initial, drawn))
+        for s in rep.steps[:step]:
+            if s.move is not None:
+                pos.push(s.move)
+        search = TreeSearch(variant, node_limit=10**12, table_mb=args.table_mb)
+        t0 = clock()
+        values = search.values(pos)
+        rows.append([spec, " ".join(str(pos.count(t)) for t in range(pos.n)), str(len(values)),
+                     f"{search.nodes:,}", f"{clock() - t0:.2f}"])
+    table("The double-nine cross: the values of one decision with no node limit",
+          ["seed:step", "tiles held", "moves", "positions", "seconds"], rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--french", type=int, default=20, help="French hands")
@@ -136,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--node-limit", type=int, default=None, help=f"positions a value (default {NODE_LIMIT:,})")
     ap.add_argument("--table-mb", type=float, default=core.TABLE_MB, help="the bound of the transposition table")
     ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")
+    ap.add_argument("--decision", action="append", default=[], metavar="SEED:STEP",
+                    help="the positions one decision of the double-nine cross needs (repeatable)")
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
     if core.arms_core() is None:
@@ -143,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; cores: {core.cores_text()}; "
           f"seeds from {args.seed}; {'wall-clock' if args.wall else 'CPU'} time; table {args.table_mb} MB")
+    if args.decision:
+        decisions(args, clock)
+        return 0
     if args.french:
         french(args, clock)
     if args.cross:
