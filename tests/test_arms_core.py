@@ -440,3 +440,14 @@ def test_an_error_in_a_python_leaf_value_reaches_the_caller():
         TreeSearch(rules, core="compiled").values(pos)
     with pytest.raises(ZeroDivisionError):
         TreeSearch(rules, core="python").values(pos)
+
+
+def test_a_table_of_a_few_entries_still_bounds_the_pure_python_search():
+    """Even a bound of four entries holds (the tables start again rather than grow one by one)."""
+    variant = find_variant("french")
+    rules = rules_for(variant, 0)
+    pos = small_deal(variant, random.Random(11), 4, Tile(0, 0))
+    tiny = _Watched(rules, table_mb=4 * PY_ENTRY_BYTES / 2**20, core="python")
+    assert tiny.py_entries == 4
+    assert tiny.values(pos) == TreeSearch(rules, core="python").values(pos)
+    assert 0 < tiny.most <= 4 and tiny.table_size()[0] <= 4

@@ -254,7 +254,7 @@ class TreeSearch:
         tables = self._python_tables()
         budget = self.py_entries
         free = budget - sum(len(t.tt) for t in tables)
-        if free < budget // 8:
+        if free < max(len(tables), budget // 8):
             for t in tables:
                 if t is not holder:
                     t.tt.clear()
