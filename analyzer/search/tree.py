@@ -25,15 +25,15 @@ MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest
 layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
 state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
 passes skipped, no more open arms of a number than the tiles still held with it (the others can never
-be used, so states alike but for them share a table entry), pip bounds for the standard scoring that count the tile the player to move must
-play, the moves that leave the next opponent the fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
-the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
+be used, so states alike but for them share a table entry), pip bounds for the standard scoring that
+count the tile the player to move must play, the moves that leave the next opponent the fewest tiles to
+play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`: the same
+moves, order, values and positions visited, a table bounded by ``table_mb``; see
 ``analyzer.search.core``). A two-ended draw game (and All Fives) goes on in a compact state of its
 own once the line has its lead (:mod:`analyzer.search.draw`, in C where ``analyzer.search._draw``
-was built). MTD(f) starts from the last value the search found. A ``node_limit``
-bounds the work of one call; past it
-:class:`SearchLimit` is raised and the caller says which values are missing rather than give a
-guess."""
+was built). MTD(f) starts from the last value the search found. A ``node_limit`` bounds the work of
+one call; past it :class:`SearchLimit` is raised and the caller says which values are missing rather
+than give a guess."""
 from __future__ import annotations
 
 from itertools import islice
@@ -52,7 +52,6 @@ from ..tiles import Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
            "arms_note", "arms_scoring"]
-
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
@@ -370,7 +369,6 @@ class TreeSearch:
             self._full(self)
         self.tt[key] = _entry(entry, best, best_move, a0, b0)
         return best
-
 
 
 def _lesser_half(tt: dict) -> list:
