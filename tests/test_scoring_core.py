@@ -23,6 +23,9 @@ from analyzer.tiles import Tile
 from conftest import RECORDS
 from test_core import _deal
 
+# the counts of PointScoring (the others of ``COUNT`` are DifferenceAward's)
+POINT_COUNTS = [count for count in COUNT if count not in ("award", "nothing")]
+
 built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
 
 # every option of the partnership family that changes how a hand is valued, with its values
@@ -153,7 +156,7 @@ def test_the_c_evaluation_of_policies_no_variant_builds_yet():
     base = find_variant("partnership")
     rng = random.Random(5)
     checked = 0
-    for by, tie, count in itertools.product(BY, TIE, COUNT):
+    for by, tie, count in itertools.product(BY, TIE, POINT_COUNTS):
         for once, blank, doubled, divide in ((False, 0, False, 1), (True, 0, True, 1), (False, 50, False, 10),
                                              (True, 50, True, 10)):
             variant = replace(base, block=BlockDecider(by, tie, doubles_once=once, blank=blank),
@@ -181,9 +184,7 @@ def test_the_c_evaluation_of_all_fives_award_and_the_draw_games_block_rules():
     assert checked > 4000
     # the block rule of the draw game (004) with every count: a hand decided by the single player
     # with the fewest pips, doubles counted once
-    for players, count in itertools.product(("2", "3", "4"), COUNT):
-        if count in ("award", "nothing"):
-            continue
+    for players, count in itertools.product(("2", "3", "4"), POINT_COUNTS):
         variant = replace(find_variant("draw", {"players": players}), scoring=PointScoring(count))
         checked += _check_random_hands(variant, rng, 40)
     assert checked > 6000
