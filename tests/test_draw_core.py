@@ -22,12 +22,12 @@ from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.rules import find_variant
-from analyzer.rules.policies import BlockDecider, DifferenceAward, PointScoring
+from analyzer.rules.policies import BlockDecider, DifferenceAward, HandFacts, PointScoring
 from analyzer.search import TreeSearch
 from analyzer.search.core import DRAW_CORE, DRAW_ENTRY_BYTES, PURE_ENV, cores_text, draw_core, resolve_draw
 from analyzer.search.draw import draw_note, plays_draws
 from analyzer.search.scoring import BY, COUNT, TIE, describe
-from analyzer.tiles import Tile
+from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from minimax_reference import DrawReference
 from test_arms_core import _Failing, limit_stops_both_cores
@@ -64,11 +64,12 @@ def searches(rules, cores) -> list[TreeSearch]:
     return out + [walk]
 
 
-def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = True) -> int:
+def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = True, leaves: list | None = None) -> int:
     """One random deal played out at random; at every decision, for every view (two sides, or each
     player against the rest), the compact state in both cores and (``walk``) the position walk give
     every alternative the same value, both cores after visiting the same positions. Returns the
-    alternatives compared."""
+    alternatives compared; ``leaves`` gets ``(leader, finished hand)`` of every finished hand the
+    pure-Python compact search valued."""
     cores = ("compiled", "python") if draw_core() is not None else ("python",)
     pos = small_deal(variant, rng, size, lead, yard)
     views = [rules_for(variant, seat) for seat in range(variant.players if variant.seating.sides > 2 else 1)]
@@ -86,6 +87,9 @@ def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = Tr
                     unknown = describe(rules) is None
                     for deal in found[0]._draw_deals.values():
                         assert deal.python_leaves == unknown and (unknown or not deal.leaves)
+                if leaves is not None:
+                    leaves.extend((deal.leader, key) for deal in found[len(cores) - 1]._draw_deals.values()
+                                  for key in deal.leaves)
         pos.push(rng.choice(moves))
     return compared
 
@@ -247,6 +251,25 @@ def test_both_cores_and_the_position_walk_agree_on_the_scorings_newly_written(ca
     variant, size, lead, yard = case
     rng = random.Random(f"new{variant.name}{variant.scoring}{variant.block}")
     assert sum(compare_line(variant, rng, size, lead, yard) for _ in range(5)) > 10
+
+
+@built
+def test_the_leader_decides_a_tied_block_in_both_cores():
+    """A tie rule that looks at who led the hand (``BlockDecider`` tie ``leader``): the C search is given
+    the deal's leader. The random hands meet tied blocks where the last tile was not laid by the leader,
+    whose side then wins (all pips), and both cores agree on them."""
+    variant = _replaced("draw", {"players": "2"}, block=BlockDecider("team", "leader"), scoring=PointScoring("all"))
+    rng, leaves = random.Random("leader"), []
+    assert sum(compare_line(variant, rng, 4, Tile(6, 6), 6, walk=False, leaves=leaves) for _ in range(60)) > 150
+
+    def pips(hand: int) -> int:
+        return sum(t.pips for t in tile_set(6) if t.bit & hand)
+
+    decided = {(leader, hands, last) for leader, (hands, termination, last) in leaves if termination == "blocked"
+               and pips(hands[0]) == pips(hands[1]) and last[0] != leader}
+    assert len(decided) >= 5
+    assert all(variant.value(HandFacts("blocked", last[0], (pips(hands[0]),) * 2, (1, 1), leader, hands=hands))
+               == (1 if leader == 0 else -1) * 2 * pips(hands[0]) for leader, hands, last in decided)
 
 
 class _Scored(PointScoring):            # a subclass may score otherwise: not taken for its parent
