@@ -243,7 +243,8 @@ def test_the_scorings_the_compiled_search_writes():
 
 def _new_id(case) -> str:
     variant = case[0]
-    return f"{variant.name}-{variant.players}-{getattr(variant.scoring, 'count', 'award')}-{getattr(variant.block, 'tie', 'draw')}"
+    count, tie = getattr(variant.scoring, "count", "award"), getattr(variant.block, "tie", "draw")
+    return f"{variant.name}-{variant.players}-{count}-{tie}"
 
 
 @pytest.mark.parametrize("case", NEWLY_WRITTEN, ids=_new_id)

@@ -179,7 +179,8 @@ def test_the_c_evaluation_of_all_fives_award_and_the_draw_games_block_rules():
              find_variant("all-fives", {"players": "4"}), find_variant("partnership")]
     for base, by, tie, once in itertools.product(bases, ("team", "player"), TIE, (False, True)):
         for unit, award in ((5, True), (1, True), (10, True), (5, False)):
-            variant = replace(base, block=BlockDecider(by, tie, doubles_once=once), scoring=DifferenceAward(unit, award))
+            variant = replace(base, block=BlockDecider(by, tie, doubles_once=once),
+                              scoring=DifferenceAward(unit, award))
             checked += _check_random_hands(variant, rng, 6)
     assert checked > 4000
     # the block rule of the draw game (004) with every count: a hand decided by the single player
