@@ -191,6 +191,35 @@ def test_the_c_evaluation_of_all_fives_award_and_the_draw_games_block_rules():
     assert checked > 6000
 
 
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+@pytest.mark.parametrize("name,options,award", [("partnership", {}, True), ("cutthroat", {"players": "3"}, True),
+                                                ("block", {"players": "2"}, False)], ids=str)
+def test_the_block_search_prunes_the_award_soundly(name, options, award, core):
+    """The block searches prune with the award's bound (a side loses at most its own pips, or every
+    pip against the rest, and the rounding up): their values equal the plain minimax, which does
+    not prune, on small deals."""
+    from minimax_reference import Reference, from_move
+
+    variant = replace(find_variant(name, options), scoring=DifferenceAward(5, award))
+    rng = random.Random(f"award{name}")
+    checked = 0
+    for _ in range(6):
+        hands, leader = _deal(variant, rng, 4 if variant.players > 2 else 5)
+        for view in _views(variant):
+            solver = Solver(view, core=core)
+            ref = Reference(view, [[(t.low, t.high) for t in h] for h in hands], leader)
+            pos, state = Position(hands, leader, max_pip=variant.dealing.max_pip), ref.start
+            while (moves := pos.legal_moves()):
+                assert dict(solver.values(pos)) == ref.alternatives(state), (hands, leader, pos.history)
+                checked += 1
+                move = rng.choice(moves)
+                pos.push(move)
+                state, done = ref.play(state, from_move(move))
+                if done is not None:
+                    break
+    assert checked > 30
+
+
 def test_the_award_is_described_and_bounded():
     """All Fives' award: the loser pays at most his pips (rounded up: four more for each loser), one
     player against the rest may pay every pip; without the award a hand is worth nothing."""
