@@ -9,6 +9,7 @@ of Python."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import random
 import subprocess
@@ -248,6 +249,27 @@ def _new_id(case) -> str:
     variant = case[0]
     count, tie = getattr(variant.scoring, "count", "award"), getattr(variant.block, "tie", "draw")
     return f"{variant.name}-{variant.players}-{count}-{tie}"
+
+
+def test_no_draw_game_of_the_families_asks_python():
+    """Every option of every family the search of draw games plays (All Fives with or without the
+    award, the draw game's doubles, Cut Throat and Chiva drawing...) is described: the compiled
+    search values all their hands in C."""
+    from analyzer.rules import find_family
+
+    seen = 0
+    for name in ("draw", "cutthroat", "chiva", "all-fives", "all-fives-threes"):
+        family, _ = find_family(name)
+        specs = [spec for spec in family.options if spec.kind == "choice" or spec.kind == "bool"]
+        for values in itertools.product(*[spec.values if spec.kind == "choice" else ("yes", "no") for spec in specs]):
+            variant = find_variant(name, dict(zip((spec.key for spec in specs), values)))
+            if not plays_draws(variant):
+                continue
+            for seat in range(variant.players if variant.seating.sides > 2 else 1):
+                assert describe(rules_for(variant, seat)) is not None, (name, values)
+                assert draw_note(rules_for(variant, seat), "compiled") is None
+                seen += 1
+    assert seen > 50
 
 
 @pytest.mark.parametrize("case", NEWLY_WRITTEN, ids=_new_id)
