@@ -23,9 +23,11 @@ from analyzer.rules.policies import HandScoring, PointScoring
 from analyzer.rules.variants import Variant
 from analyzer.search import SearchLimit, TreeSearch
 import analyzer
-from analyzer.search.core import ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, arms_core, cores_text, resolve_arms
+from analyzer.search.core import (ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, arms_core, cores_text,
+                                  resolve_arms)
 from analyzer.search.tree import _STATE_CODE, _ArmDeal, _leader, arms_note, arms_scoring
-from analyzer.tiles import Tile
+from analyzer.rules.layout import Arm
+from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from test_search import reference, reference_values, rules_for, small_deal
 
@@ -51,13 +53,19 @@ def _id(case) -> str:
     return "-".join([case[0]] + [f"{k}={v}" for k, v in case[1].items()])
 
 
+#: a table bound no test search reaches (a compiled table only grows as it fills)
+BIG = 2048
+
+
 def compare_line(variant, rng, size: int, lead: Tile, sleepers: int) -> int:
     """One random deal played out at random; at every decision, for every view (two sides, or each
     player against the rest), both cores give every alternative the same value after visiting the
     same positions. Returns the alternatives compared."""
     pos = small_deal(variant, rng, size, lead, sleepers)
     views = [rules_for(variant, seat) for seat in range(variant.players if variant.seating.sides > 2 else 1)]
-    searches = [(TreeSearch(view, core="compiled"), TreeSearch(view, core="python")) for view in views]
+    # (tables large enough that neither search drops an entry: below their bounds they are the same search)
+    searches = [(TreeSearch(view, table_mb=BIG, core="compiled"), TreeSearch(view, table_mb=BIG, core="python"))
+                for view in views]
     compared = 0
     while pos.outcome() is None:
         moves = pos.legal_moves()
@@ -184,6 +192,82 @@ def test_both_cores_equal_plain_minimax_on_small_deals(case, core):
     assert checked >= 8
 
 
+def padded(pos):
+    """``pos`` with open arms added that cannot matter to the rest of the hand: one of a number no
+    held tile has, and one more of every number with at least as many open arms as held tiles (each
+    of them takes at most one arm of it, so one is always left for each)."""
+    held = 0
+    for h in pos.hands:
+        held |= h
+    tiles = [t for t in tile_set(pos.max_pip) if held & t.bit]
+    extra = []
+    for k in range(pos.max_pip + 1):
+        need = sum(t.matches(k) for t in tiles)
+        have = sum(a.number == k and a.state == "open" for a in pos.arms)
+        if need == 0 and not extra:
+            extra.append(Arm(k, "open"))
+        elif need and have >= need:
+            extra.append(Arm(k, "open"))
+    out = pos.copy()
+    out.arms = tuple(pos.arms) + tuple(extra)
+    out.ends = tuple(a.number for a in out.arms)
+    return out, len(extra)
+
+
+def arm_states(variant, rng, size: int, lead: Tile, sleepers: int, count: int):
+    """``count`` random states of ``variant`` where the search over arms takes over (the spinner
+    filled, the player to move can play), from small deals played at random."""
+    found = 0
+    while found < count:
+        pos = small_deal(variant, rng, size, lead, sleepers)
+        while pos.outcome() is None and found < count:
+            if all(a.state == "open" for a in pos.arms) and not pos.drawable() and pos.playable_mask(pos.turn):
+                found += 1
+                yield pos.copy()
+            pos.push(rng.choice(pos.legal_moves()))
+
+
+# the layouts whose arms open (French arms wait for their double first)
+OPENING = [case for case in ARMS if case[0] == "cross"]
+
+
+@pytest.mark.parametrize("case", OPENING, ids=_id)
+def test_arms_no_held_tile_can_use_do_not_change_the_value(case):
+    """An arm of a number nobody holds, or more arms of a number than the held tiles with it, change
+    nothing: the plain minimax of the rules' own positions says so, and the search gives it."""
+    name, options, size, lead, sleepers = case
+    variant = find_variant(name, options)
+    rng = random.Random(f"padded{name}{sorted(options.items())}")
+    added = 0
+    for pos in arm_states(variant, rng, min(size, 3) - (sleepers > 0), lead, sleepers, 40):
+        more, n = padded(pos)
+        value = reference(pos, variant)
+        assert reference(more, variant) == value, pos
+        for core in ("python", "compiled") if arms_core() else ("python",):
+            assert TreeSearch(variant, core=core).solve(more) == value, (core, more)
+        added += n
+    assert added >= 40
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_states_alike_but_for_arms_nobody_can_use_share_a_table_entry(core):
+    """Once a state of the double-nine cross is searched, the same state with arms no held tile can
+    use costs no search: it is the same table entry (as many positions as asking the state again)."""
+    variant = find_variant("cross", {"set": "9", "sleepers": "no"})
+    checked = 0
+    for pos in arm_states(variant, random.Random("alike"), 5, Tile(9, 9), 0, 30):
+        more, _ = padded(pos)
+        search = TreeSearch(variant, core=core)
+        value = search.solve(pos)
+        first = search.nodes
+        assert search.solve(pos) == value
+        again = search.nodes
+        assert search.solve(more) == value
+        assert search.nodes == again < first, (pos, first, again, search.nodes)
+        checked += first > 10
+    assert checked >= 10
+
+
 def limit_stops_both_cores(variant, pos, least: int) -> None:
     """A node limit of exactly the positions the values of ``pos`` need (more than ``least``) gives
     them in both cores; one fewer stops both."""
@@ -215,7 +299,46 @@ def test_a_small_table_replaces_entries_and_keeps_values_exact():
     entries, nbytes = small.table_size()
     assert 0 < nbytes <= 0.01 * 2**20 and entries * ARMS_ENTRY_BYTES <= nbytes
     assert (deal := next(iter(small._arm_deals.values()))).core.replaced > 0, deal
-    assert python.table_size()[0] > entries     # the Python table kept every entry
+    assert python.table_size()[0] > entries     # the Python table, far below its bound, kept every entry
+
+
+class _Watched(TreeSearch):
+    """A search that notes the most entries its pure-Python tables held together whenever one was full."""
+
+    most = 0
+
+    def _full(self, holder) -> None:
+        self.most = max(self.most, sum(len(t.tt) for t in self._python_tables()))
+        super()._full(holder)
+
+
+# a French hand (the arms), the double-nine cross filling its spinner from the sleepers (the general
+# search's own table, then the arms), a draw game (the compact draw search)
+SHARED = [("french", {}, 5, Tile(0, 0), 0), ("cross", {"set": "9"}, 6, Tile(9, 9), 12),
+          ("draw", {"players": "2"}, 7, Tile(6, 6), 8)]
+
+
+@pytest.mark.parametrize("case", SHARED, ids=_id)
+def test_the_pure_python_tables_share_the_table_bound(case):
+    """All the pure-Python tables of a search together hold no more than ``table_mb`` allows (at
+    PY_ENTRY_BYTES an entry), and a search that had to empty them gives the values of one that did not."""
+    name, options, size, lead, sleepers = case
+    variant = find_variant(name, options)
+    rules = rules_for(variant, 1)
+    rng = random.Random(f"shared{name}")
+    pos = small_deal(variant, rng, size, lead, sleepers)
+    mb = 60 * PY_ENTRY_BYTES / 2**20
+    small, big = _Watched(rules, table_mb=mb, core="python"), TreeSearch(rules, core="python")
+    assert small.py_entries == 60
+    decisions = 0
+    while pos.outcome() is None:
+        if len(pos.legal_moves()) > 1:
+            assert small.values(pos) == big.values(pos), pos
+            assert small.table_size()[0] <= 60
+            decisions += 1
+        pos.push(rng.choice(pos.legal_moves()))
+    assert decisions >= 3 and 0 < small.most <= 60
+    assert big.table_size()[0] > 4 * 60        # the bound made the small one start again
 
 
 class _Valued(Variant):

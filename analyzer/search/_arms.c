@@ -21,10 +21,11 @@
  * interchangeable, so the arms are a multiset, packed in 64 bits: the count of open arms of each number
  * (4 bits each, numbers 0 to 9: bits 0-39) and up to four other arms (an empty, closed or
  * double-awaiting side of the spinner: bits 40-63, 6 bits each holding code + 1, ascending), where an
- * arm's code is ``number * 4 + state`` as in Python. The table is bounded: buckets of four 48-byte
- * slots holding the whole state (no false hit), starting small and doubling while three quarters full
- * up to its bound; at its bound an entry replaces the one of the bucket with the fewest tiles still
- * held (the least work behind it).
+ * arm's code is ``number * 4 + state`` as in Python. A state's open arms are canonical
+ * (:c:func:`canonical`): no more of a number than the tiles still held with it. The table is
+ * bounded: buckets of four 48-byte slots holding the whole state (no false hit), starting small and
+ * doubling while three quarters full up to its bound; at its bound an entry replaces the one of the
+ * bucket with the fewest tiles still held (the least work behind it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -262,6 +263,20 @@ static uint64_t after(ArmSearch *d, uint64_t a, int c, int bit) {
     return pack_arms(open, MAXNUM, other, nother);
 }
 
+/* The arms as they matter to the rest of the hand (``_ArmDeal.canonical``): of each number, no more open
+ * arms than the tiles with that number still ``held`` (each takes at most one of them, so the others
+ * are never needed), and none where nobody holds the number. Two states alike but for such arms have
+ * the same moves, values and table entry. */
+static inline uint64_t canonical(ArmSearch *d, uint64_t a, uint64_t held) {
+    for (uint64_t m = a & OPEN_BITS; m; ) {
+        int k = __builtin_ctzll(m) >> 2;
+        uint64_t have = (a >> (4 * k)) & 15, cap = (uint64_t)popcount(held & d->match[k]);
+        if (have > cap) a -= (have - cap) << (4 * k);
+        m &= ~(15ULL << (4 * k));
+    }
+    return a;
+}
+
 /* The moves of ``hand`` on ``a`` in the order of the Python ``_ArmDeal.moves``: the arms by code, the
  * tiles ascending. */
 static int gen_moves(ArmSearch *d, uint64_t a, uint64_t hand, Move *out) {
@@ -364,6 +379,9 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
     int n = d->n;
     d->nodes++;
     if (d->nodes > d->budget) { d->stopped = 1; return 0; }
+    uint64_t held = 0;
+    for (int t = 0; t < n; t++) held |= h[t];
+    a = canonical(d, a, held);
     if (d->scoring == SCORE_SIDES) {
         int P[2] = {0, 0};
         for (int t = 0; t < n; t++) P[d->side[t]] += pips_of(d, h[t]);
@@ -479,8 +497,6 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
     x->hi = enc(upper);
     x->bit = bm >= 0 ? mv[bm].bit : 255;
     x->code = bm >= 0 ? mv[bm].code : 255;
-    uint64_t held = 0;
-    for (int t = 0; t < n; t++) held |= h[t];
     x->held = (uint8_t)popcount(held);
     d->stores++;
     if (d->buckets < d->max_buckets && 4 * d->used > 3 * WAYS * d->buckets) table_grow(d);

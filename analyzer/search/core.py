@@ -16,7 +16,9 @@ The transposition table of one solver is bounded: :data:`TABLE_MB` megabytes unl
 given another size (``Solver(..., table_mb=N)``, ``domino analyze --table-mb N``). The compiled
 table is a fixed array of :data:`ENTRY_BYTES`-byte slots that replaces entries when full; the
 pure-Python table is a dict of at most ``table_mb`` / :data:`PY_ENTRY_BYTES` entries, emptied when
-full. The compiled search over arms has its own table of :data:`ARMS_ENTRY_BYTES`-byte slots, at
+full. The dicts of one ``TreeSearch`` (the general search's, those of the search over arms and of
+draw games in Python) share that bound (``TreeSearch._full``). The compiled search over arms has its
+own table of :data:`ARMS_ENTRY_BYTES`-byte slots, at
 most ``table_mb`` megabytes of them for one ``TreeSearch``, replacing entries when full; so has the
 compiled search of draw games (:data:`DRAW_ENTRY_BYTES`-byte slots, at most ``table_mb`` megabytes for
 each deal a ``TreeSearch`` meets).

@@ -32,7 +32,7 @@ from ..position import number_masks, tiles_of
 from ..rules.policies import HandFacts
 from ..tiles import tile_set
 from .block import _INF
-from .entries import _entry, _probe
+from .entries import _CACHE_SIZE, _entry, _probe
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw
 from .scoring import describe
 
@@ -82,6 +82,8 @@ class _DrawDeal:
     boneyard's tiles in the order they are drawn, ``keep`` the tiles that stay, ``rule`` ``until`` or
     ``one``, ``play`` the :class:`~analyzer.rules.policies.PlayScoring` or None."""
 
+    python_table = True     # its table is a dict of TreeSearch's shared bound
+
     def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
         self.owner = search
         self.n = n
@@ -96,6 +98,7 @@ class _DrawDeal:
         self.match = number_masks(max_pip)
         self.maximiser = search.maximiser
         self.tt: dict[int, tuple[int, int, int]] = {}
+        self.room = 0                   # the entries ``tt`` may hold now (TreeSearch._full)
         self.leaves: dict[tuple, int] = {}
 
     # -- the state ---------------------------------------------------------------------------------------
@@ -135,6 +138,8 @@ class _DrawDeal:
         key = (hands, termination, last)
         value = self.leaves.get(key)
         if value is None:
+            if len(self.leaves) > _CACHE_SIZE:
+                self.leaves.clear()
             seat, bit, before = last
             left = [tiles_of(h, self.max_pip) for h in hands]
             facts = HandFacts(termination, seat, tuple(sum(t.pips for t in ts) for ts in left),
@@ -245,6 +250,8 @@ class _DrawDeal:
                 beta = min(beta, x)
             if alpha >= beta:
                 break
+        if len(self.tt) >= self.room:
+            owner._full(self)
         self.tt[key] = _entry(entry, best, best_code, a0, b0)
         return best
 
@@ -256,8 +263,10 @@ class _DrawDeal:
 
 class _CompiledDrawDeal(_DrawDeal):
     """:class:`_DrawDeal` searched in C (``analyzer.search._draw.DrawSearch``): the same moves, order,
-    leaf values and table entries, and the same count of positions; the table is bounded
-    (``TreeSearch.table_mb``)."""
+    leaf values and table entries, and the same count of positions while neither table is full; the
+    table is bounded (``TreeSearch.table_mb``)."""
+
+    python_table = False    # its table is the C search's own
 
     def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
         super().__init__(search, n, leader, max_pip, order, keep, rule, play)

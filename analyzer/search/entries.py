@@ -7,6 +7,10 @@ from .block import _INF
 
 __all__: list[str] = []
 
+#: The entries a cache of the searches' own (a state's moves, fit, leaf value...) may hold before it
+#: starts again: the caches' memory is bounded too.
+_CACHE_SIZE = 400_000
+
 
 def _probe(entry: tuple | None, alpha: int, beta: int, none=None) -> tuple:
     """What a table entry ``(lower, upper, best move)`` says of a search in (alpha, beta):

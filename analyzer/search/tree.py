@@ -24,7 +24,8 @@ tile to his lead (004) is a choice of his: each playable tile, or :data:`NO_EXTR
 MTD(f) like the int solver. Moves are ordered by the table's move, then heaviest tile first. Once a
 layout with arms has its spinner filled (nobody draws any more), the search goes on in a compiled
 state of its own (:class:`_ArmDeal`: the hands, the sorted arm codes and the seat as ints, forced
-passes skipped, pip bounds for the standard scoring that count the tile the player to move must
+passes skipped, no more open arms of a number than the tiles still held with it (the others can never
+be used, so states alike but for them share a table entry), pip bounds for the standard scoring that count the tile the player to move must
 play, the moves that leave the next opponent the fewest tiles to play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`:
 the same moves, order, values and positions visited, a table bounded by ``table_mb``; see
 ``analyzer.search.core``). A two-ended draw game (and All Fives) goes on in a compact state of its
@@ -35,11 +36,13 @@ bounds the work of one call; past it
 guess."""
 from __future__ import annotations
 
+from itertools import islice
+
 from ..position import Position, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
-from .entries import _entry, _probe
+from .entries import _CACHE_SIZE, _entry, _probe
 from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms,
@@ -50,8 +53,6 @@ from ..tiles import Move, Tile
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
            "arms_note", "arms_scoring"]
 
-#: The entries a cache of the compiled search for arms may hold before it starts again (memory).
-_CACHE_SIZE = 400_000
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
@@ -149,8 +150,8 @@ class TreeSearch:
     ``core``: the search over arms once nobody draws, and that of a draw game or All Fives once the
     line has its lead, run compiled (``analyzer.search._arms``, ``analyzer.search._draw``) or in Python
     (``"python"``); None: :data:`analyzer.search.core.ARMS_CORE` and ``DRAW_CORE``. ``table_mb``: the
-    memory of a compiled search's table (the pure-Python one keeps a dict). ``draw_state`` False
-    walks the positions of draw games instead (to compare)."""
+    memory of a compiled search's table, and of all the pure-Python tables of this search together
+    (:meth:`_full`). ``draw_state`` False walks the positions of draw games instead (to compare)."""
 
     def __init__(self, rules, node_limit: int | None = None, table_mb: float = TABLE_MB,
                  core: str | None = None) -> None:
@@ -172,6 +173,10 @@ class TreeSearch:
         if not table_mb > 0:
             raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
         self.table_mb = table_mb
+        # the pure-Python tables of this search (its own, and those of the deals searched in Python) share
+        # ``table_mb``, estimated at PY_ENTRY_BYTES an entry; ``room``: the entries ``tt`` may hold now
+        self.py_entries = max(4, int(table_mb * (1 << 20)) // PY_ENTRY_BYTES)
+        self.room = 0
         self.core = resolve_arms(core)
         self.draw_core = resolve_draw(core) if self.draw_state else "python"
 
@@ -217,10 +222,10 @@ class TreeSearch:
         return line
 
     def table_size(self) -> tuple[int, int]:
-        """``(entries, bytes)`` the tables of the search over arms and of draw games hold now: the
-        compiled ones as allocated, the pure-Python ones estimated at ``PY_ENTRY_BYTES`` an entry (the
-        general search's own table of positions, ``tt``, is not counted)."""
-        entries = nbytes = 0
+        """``(entries, bytes)`` the tables of this search hold now: the compiled ones as allocated, the
+        pure-Python ones (its own table of positions, those of the search over arms and of draw games)
+        estimated at ``PY_ENTRY_BYTES`` an entry."""
+        entries, nbytes = len(self.tt), len(self.tt) * PY_ENTRY_BYTES
         for deal in self._arm_deals.values():
             if isinstance(deal, _CompiledArmDeal):
                 entries += deal.core.used
@@ -234,6 +239,32 @@ class TreeSearch:
         return entries, nbytes
 
     # -- internals ------------------------------------------------------------------------------
+    def _python_tables(self) -> list:
+        """What holds a pure-Python table in this search (a ``tt`` and its ``room``): the search itself
+        and its deals searched in Python."""
+        deals = (*self._arm_deals.values(), *self._draw_deals.values())
+        return [self] + [d for d in deals if d.python_table]
+
+    def _full(self, holder) -> None:
+        """``holder``'s table holds all it may (its ``room``). The pure-Python tables of this search share
+        ``py_entries`` entries: what is free is shared out among them again. When less than an eighth is
+        free, the other tables are emptied, and ``holder`` drops its lesser half (:func:`_lesser_half`)
+        once it holds more than half. (A table holds bounds that a search may use or not: dropping
+        entries costs work, never exactness.)"""
+        tables = self._python_tables()
+        budget = self.py_entries
+        free = budget - sum(len(t.tt) for t in tables)
+        if free < budget // 8:
+            for t in tables:
+                if t is not holder:
+                    t.tt.clear()
+                elif len(t.tt) > budget // 2:
+                    for key in _lesser_half(t.tt):
+                        del t.tt[key]
+            free = budget - sum(len(t.tt) for t in tables)
+        for t in tables:
+            t.room = len(t.tt) + max(1, free // len(tables))
+
     def _start(self, pos: Position) -> None:
         if any(pos.hidden):
             raise SolverError("the search needs every hand known")
@@ -335,9 +366,22 @@ class TreeSearch:
                 best_move = move
             if alpha >= beta:
                 break
+        if len(self.tt) >= self.room:
+            self._full(self)
         self.tt[key] = _entry(entry, best, best_move, a0, b0)
         return best
 
+
+
+def _lesser_half(tt: dict) -> list:
+    """The half of a full table's keys to drop. Of int states (arms, draw games), the keys with the
+    fewest bits set: a key holds the hands' bits, so about the states with the fewest tiles held and
+    the least work behind them. Of the general table's positions, the older half (a dict keeps the
+    order of insertion)."""
+    half = len(tt) // 2
+    if isinstance(next(iter(tt)), int):
+        return sorted(tt, key=int.bit_count)[:half]
+    return list(islice(tt, half))
 
 
 # -- layouts with arms, compiled to ints ------------------------------------------------------------
@@ -352,6 +396,8 @@ class _ArmDeal:
     seat to move, who always holds a playable tile; forced passes are skipped and a hand blocks when
     no seat can play. The rules are those of
     :class:`~analyzer.rules.layout.ArmPosition` (``tests/test_search.py`` checks the two agree)."""
+
+    python_table = True     # its table is a dict of TreeSearch's shared bound
 
     def __init__(self, search: TreeSearch, n: int, leader: int, layout: str, max_pip: int):
         from ..tiles import tile_set
@@ -369,6 +415,7 @@ class _ArmDeal:
             self.match[t.high] |= t.bit
         self.double = [Tile(k, k).bit for k in range(max_pip + 1)]
         self.tt: dict[tuple, tuple[int, int, tuple | None]] = {}
+        self.room = 0                   # the entries ``tt`` may hold now (TreeSearch._full)
         self.leaves: dict[tuple, int] = {}
         self.fits: dict[tuple, int] = {}
         self.spots: dict[tuple, list[tuple[int, int]]] = {}     # arms -> (playable arm code, its fit)
@@ -452,6 +499,23 @@ class _ArmDeal:
                 rest += [(n << 2) | _OPEN] * 2
         return tuple(sorted(rest))
 
+    def canonical(self, arms: tuple[int, ...], held: int) -> tuple[int, ...]:
+        """``arms`` as they matter to the rest of the hand, whose tiles still ``held`` are a mask: of
+        each number, no more open arms than the held tiles with that number (each takes at most one of
+        them, so the others are never needed), and none where nobody holds the number. Two states alike
+        but for such arms have the same moves, values and table entry."""
+        kept, prev, run, cap = [], -1, 0, 0
+        for c in arms:
+            if c & 3 != _OPEN:
+                kept.append(c)
+                continue
+            if c != prev:
+                prev, run, cap = c, 0, (held & self.match[c >> 2]).bit_count()
+            run += 1
+            if run <= cap:
+                kept.append(c)
+        return arms if len(kept) == len(arms) else tuple(kept)
+
     def key(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int) -> int:
         """The state packed into one int (the table's key): far smaller than the tuples."""
         a = self.arm_keys.get(arms)
@@ -472,6 +536,8 @@ class _ArmDeal:
         key = (hands, termination, seat, bit)
         value = self.leaves.get(key)
         if value is None:
+            if len(self.leaves) > _CACHE_SIZE:
+                self.leaves.clear()
             left = [tiles_of(h, self.max_pip) for h in hands]
             facts = HandFacts(termination, seat, tuple(sum(t.pips for t in ts) for ts in left),
                               tuple(len(ts) for ts in left), self.leader, hands=hands,
@@ -519,6 +585,10 @@ class _ArmDeal:
         owner.nodes += 1
         if owner.nodes > owner.node_limit:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        held = 0
+        for h in hands:
+            held |= h
+        arms = self.canonical(arms, held)
         if self.side is not None:
             high, low = self.bounds(hands, arms, s)
             if high <= alpha:
@@ -569,6 +639,8 @@ class _ArmDeal:
                 beta = min(beta, x)
             if alpha >= beta:
                 break
+        if len(self.tt) >= self.room:
+            owner._full(self)
         self.tt[key] = _entry(entry, best, best_move, a0, b0)
         return best
 
@@ -607,8 +679,10 @@ def arms_note(rules, core: str | None = None) -> str | None:
 
 class _CompiledArmDeal(_ArmDeal):
     """:class:`_ArmDeal` searched in C (``analyzer.search._arms.ArmSearch``): the same moves, order,
-    leaf values, bounds and table entries, and the same count of positions; the table is bounded
-    (``TreeSearch.table_mb``)."""
+    leaf values, bounds and table entries, and the same count of positions while neither table is
+    full; the table is bounded (``TreeSearch.table_mb``)."""
+
+    python_table = False    # its table is the C search's own
 
     def __init__(self, search: TreeSearch, n: int, leader: int, layout: str, max_pip: int):
         super().__init__(search, n, leader, layout, max_pip)
