@@ -198,7 +198,7 @@ def test_the_block_search_prunes_the_award_soundly(name, options, award, core):
     """The block searches prune with the award's bound (a side loses at most its own pips, or every
     pip against the rest, and the rounding up): their values equal the plain minimax, which does
     not prune, on small deals."""
-    from minimax_reference import Reference, from_move
+    from test_variant_solver import line_agrees_with_minimax
 
     variant = replace(find_variant(name, options), scoring=DifferenceAward(5, award))
     rng = random.Random(f"award{name}")
@@ -206,17 +206,7 @@ def test_the_block_search_prunes_the_award_soundly(name, options, award, core):
     for _ in range(6):
         hands, leader = _deal(variant, rng, 4 if variant.players > 2 else 5)
         for view in _views(variant):
-            solver = Solver(view, core=core)
-            ref = Reference(view, [[(t.low, t.high) for t in h] for h in hands], leader)
-            pos, state = Position(hands, leader, max_pip=variant.dealing.max_pip), ref.start
-            while (moves := pos.legal_moves()):
-                assert dict(solver.values(pos)) == ref.alternatives(state), (hands, leader, pos.history)
-                checked += 1
-                move = rng.choice(moves)
-                pos.push(move)
-                state, done = ref.play(state, from_move(move))
-                if done is not None:
-                    break
+            checked += line_agrees_with_minimax(Solver(view, core=core), view, hands, leader, rng)
     assert checked > 30
 
 
