@@ -3,11 +3,13 @@
 search walking the positions (``TreeSearch.draw_state = False``) and the plain minimax of
 ``tests/minimax_reference.py`` (``DrawReference``): the same value for every alternative at every
 decision of random hands of every draw family, the same positions visited by both cores (so a node
-limit stops both at the same place), a bounded table, and the scorings the C search does not write
-asked of Python."""
+limit stops both at the same place), a bounded table, every finished hand valued in C from the
+scoring's description (``scoring.describe``, ``_leaf.h``) and only a scoring it does not know asked
+of Python."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import random
 import subprocess
@@ -21,11 +23,12 @@ from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.rules import find_variant
-from analyzer.rules.policies import PointScoring
+from analyzer.rules.policies import BlockDecider, DifferenceAward, HandFacts, PointScoring
 from analyzer.search import TreeSearch
 from analyzer.search.core import DRAW_CORE, DRAW_ENTRY_BYTES, PURE_ENV, cores_text, draw_core, resolve_draw
-from analyzer.search.draw import draw_note, draw_scoring, plays_draws
-from analyzer.tiles import Tile
+from analyzer.search.draw import draw_note, plays_draws
+from analyzer.search.scoring import BY, COUNT, TIE, describe
+from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from minimax_reference import DrawReference
 from test_arms_core import _Failing, limit_stops_both_cores
@@ -51,6 +54,28 @@ FAMILIES = [
 ]
 
 
+def _replaced(name, options, **policies):
+    return dataclasses.replace(find_variant(name, options), **policies)
+
+
+# scorings of draw games beyond the families' own, which the C search now values itself (they were asked
+# of Python before it shared the block and arms cores' description): (variant, tiles a seat, lead, boneyard)
+NEWLY_WRITTEN = [
+    (_replaced("draw", {"players": "2"}, scoring=PointScoring("difference")), 4, Tile(6, 6), 6),
+    (_replaced("draw", {"players": "2"}, block=BlockDecider("team", "leader"), scoring=PointScoring("all", divide=10)),
+     4, Tile(6, 6), 6),
+    (_replaced("cutthroat", {"draw": "yes"}, scoring=PointScoring("milo", capicu=25)), 4, Tile(6, 6), 6),
+    (_replaced("chiva", {"players": "3"}, scoring=PointScoring("losers", blank=50, chuchazo="any")), 3, Tile(6, 6), 5),
+    (_replaced("draw", {"players": "3", "draw": "one"}, scoring=PointScoring("bad")), 3, Tile(5, 5), 4),
+    (_replaced("draw", {"players": "4"}, block=BlockDecider("player", "more-tiles", doubles_once=True),
+               scoring=PointScoring("block-difference")), 3, Tile(6, 6), 5),
+    (find_variant("all-fives", {"award": "no"}), 4, Tile(5, 5), 6),
+    (_replaced("all-fives", {"players": "3"}, block=BlockDecider("player", "last")), 3, Tile(5, 5), 5),
+    (_replaced("all-fives-threes", {}, block=BlockDecider("team", "own-pips"), scoring=DifferenceAward(10)),
+     4, Tile(3, 3), 6),
+]
+
+
 def _id(case) -> str:
     return "-".join([case[0]] + [f"{k}={v}" for k, v in case[1].items()])
 
@@ -62,11 +87,12 @@ def searches(rules, cores) -> list[TreeSearch]:
     return out + [walk]
 
 
-def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = True) -> int:
+def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = True, leaves: list | None = None) -> int:
     """One random deal played out at random; at every decision, for every view (two sides, or each
     player against the rest), the compact state in both cores and (``walk``) the position walk give
     every alternative the same value, both cores after visiting the same positions. Returns the
-    alternatives compared."""
+    alternatives compared; ``leaves`` gets ``(leader, finished hand)`` of every finished hand the
+    pure-Python compact search valued."""
     cores = ("compiled", "python") if draw_core() is not None else ("python",)
     pos = small_deal(variant, rng, size, lead, yard)
     views = [rules_for(variant, seat) for seat in range(variant.players if variant.seating.sides > 2 else 1)]
@@ -80,6 +106,13 @@ def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = Tr
                 assert all(v == values[0] for v in values), [str(m) for m, *_ in pos.history]
                 assert found[0].nodes == found[len(cores) - 1].nodes       # the two cores: the same positions
                 compared += len(values[0])
+                if len(cores) == 2:     # the C search asked Python for no leaf value of a scoring it knows
+                    unknown = describe(rules) is None
+                    for deal in found[0]._draw_deals.values():
+                        assert deal.python_leaves == unknown and (unknown or not deal.leaves)
+                if leaves is not None:
+                    leaves.extend((deal.leader, key) for deal in found[len(cores) - 1]._draw_deals.values()
+                                  for key in deal.leaves)
         pos.push(rng.choice(moves))
     return compared
 
@@ -117,6 +150,9 @@ def test_both_cores_agree_on_thousands_of_random_hands():
         short, whole = MANY
         compared += compare_family((name, options, size - 1, lead, yard), short, "many-short", walk=False)
         compared += compare_family(case, whole, "many", walk=False)
+    for variant, size, lead, yard in NEWLY_WRITTEN:
+        rng = random.Random(f"many-new{variant.name}{variant.scoring}{variant.block}")
+        compared += sum(compare_line(variant, rng, size, lead, yard, walk=False) for _ in range(whole))
     assert compared > 20_000
 
 
@@ -194,20 +230,84 @@ def test_a_small_table_replaces_entries_and_keeps_values_exact():
 def test_the_scorings_the_compiled_search_writes():
     # 004: the draw game scores a point a game; a block goes to the single player with the fewest pips,
     # doubles counted once ("wobei Pasche nur einfach gezählt werden")
-    assert draw_scoring(find_variant("draw")) == (0, 0, 1, 1, 0, 0)
-    # 003: All Fives: the winner gets each loser's pips less his, rounded up to five
-    assert draw_scoring(find_variant("all-fives")) == (0, 0, 1, 0, 3, 5)
-    # one player against the rest: his side is the one whose win counts for him
-    assert draw_scoring(AgainstTheRest(find_variant("chiva", {"players": "3"}), 2)) == (0, 2, 0, 0, 0, 0)
-    other = dataclasses.replace(find_variant("draw"), scoring=PointScoring("difference"))
-    assert draw_scoring(other) == (2,)
-    assert draw_note(find_variant("draw"), "python") is None and draw_note(other, "python") is None
+    draw = describe(find_variant("draw"))
+    assert (draw.count, draw.by, draw.tie, draw.doubles_once) == (COUNT["game"], BY["player"], TIE["draw"], 1)
+    # 003: All Fives: the winner gets each loser's pips less his, rounded up to five; or (the pubs) nothing
+    fives = describe(find_variant("all-fives"))
+    assert (fives.count, fives.unit, fives.by) == (COUNT["award"], 5, BY["player"])
+    assert describe(find_variant("all-fives", {"award": "no"})).count == COUNT["nothing"]
+    # one player against the rest: his seat is the view
+    assert describe(AgainstTheRest(find_variant("chiva", {"players": "3"}), 2)).view == 2
+    for variant, *_ in NEWLY_WRITTEN:
+        for seat in range(variant.players if variant.seating.sides > 2 else 1):
+            assert describe(rules_for(variant, seat)) is not None, variant
+            assert draw_note(rules_for(variant, seat), "compiled") is None
+    assert draw_note(find_variant("draw"), "python") is None
+
+
+def _new_id(case) -> str:
+    variant = case[0]
+    count, tie = getattr(variant.scoring, "count", "award"), getattr(variant.block, "tie", "draw")
+    return f"{variant.name}-{variant.players}-{count}-{tie}"
+
+
+def test_no_draw_game_of_the_families_asks_python():
+    """Every option of every family the search of draw games plays (All Fives with or without the
+    award, the draw game's doubles, Cut Throat and Chiva drawing...) is described: the compiled
+    search values all their hands in C."""
+    from analyzer.rules import find_family
+
+    seen = 0
+    for name in ("draw", "cutthroat", "chiva", "all-fives", "all-fives-threes"):
+        family, _ = find_family(name)
+        specs = [spec for spec in family.options if spec.kind == "choice" or spec.kind == "bool"]
+        for values in itertools.product(*[spec.values if spec.kind == "choice" else ("yes", "no") for spec in specs]):
+            variant = find_variant(name, dict(zip((spec.key for spec in specs), values)))
+            if not plays_draws(variant):
+                continue
+            for seat in range(variant.players if variant.seating.sides > 2 else 1):
+                assert describe(rules_for(variant, seat)) is not None, (name, values)
+                assert draw_note(rules_for(variant, seat), "compiled") is None
+                seen += 1
+    assert seen > 50
+
+
+@pytest.mark.parametrize("case", NEWLY_WRITTEN, ids=_new_id)
+def test_both_cores_and_the_position_walk_agree_on_the_scorings_newly_written(case):
+    variant, size, lead, yard = case
+    rng = random.Random(f"new{variant.name}{variant.scoring}{variant.block}")
+    assert sum(compare_line(variant, rng, size, lead, yard) for _ in range(5)) > 10
 
 
 @built
-def test_a_scoring_it_does_not_write_is_asked_of_python_exactly():
-    other = dataclasses.replace(find_variant("draw", {"players": "2"}), scoring=PointScoring("difference"))
+def test_the_leader_decides_a_tied_block_in_both_cores():
+    """A tie rule that looks at who led the hand (``BlockDecider`` tie ``leader``): the C search is given
+    the deal's leader. The random hands meet tied blocks where the last tile was not laid by the leader,
+    whose side then wins (all pips), and both cores agree on them."""
+    variant = _replaced("draw", {"players": "2"}, block=BlockDecider("team", "leader"), scoring=PointScoring("all"))
+    rng, leaves = random.Random("leader"), []
+    assert sum(compare_line(variant, rng, 4, Tile(6, 6), 6, walk=False, leaves=leaves) for _ in range(60)) > 150
+
+    def pips(hand: int) -> int:
+        return sum(t.pips for t in tile_set(6) if t.bit & hand)
+
+    decided = {(leader, hands, last) for leader, (hands, termination, last) in leaves if termination == "blocked"
+               and pips(hands[0]) == pips(hands[1]) and last[0] != leader}
+    assert len(decided) >= 5
+    assert all(variant.value(HandFacts("blocked", last[0], (pips(hands[0]),) * 2, (1, 1), leader, hands=hands))
+               == (1 if leader == 0 else -1) * 2 * pips(hands[0]) for leader, hands, last in decided)
+
+
+class _Scored(PointScoring):            # a subclass may score otherwise: not taken for its parent
+    pass
+
+
+@built
+def test_a_scoring_it_does_not_know_is_asked_of_python_exactly():
+    other = dataclasses.replace(find_variant("draw", {"players": "2"}), scoring=_Scored("difference"))
+    assert describe(other) is None
     assert "asks Python" in draw_note(other, "compiled") and draw_note(find_variant("draw"), "compiled") is None
+    assert draw_note(other, "python") is None
     rng = random.Random(9)
     assert sum(compare_line(other, rng, 4, Tile(6, 6), 6) for _ in range(4)) > 10
 
@@ -248,7 +348,7 @@ def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
 def test_an_error_in_a_python_leaf_value_reaches_the_caller():
     variant = find_variant("draw", {"players": "2", "draw": "one"})
     rules = _Failing(variant)
-    assert draw_scoring(rules) == (2,)
+    assert describe(rules) is None
     rng = random.Random(0)
     for _ in range(20):             # a deal whose search meets a blocked hand
         pos = small_deal(variant, rng, 3, Tile(6, 6), 2)

@@ -1,7 +1,8 @@
 """Every scoring the variants have, computed in the compiled core: the C evaluation of a finished
 hand (``_leaf.h``, from ``scoring.describe``) against ``value`` on random finished hands of every
-option it claims to know; whole random records searched by both cores (values and node counts);
-the Python leaf and the analysis's note only for a policy it does not know."""
+option it claims to know (the block games', and the draw games' and All Fives' that the compiled
+search of draw games values with it too); whole random records searched by both cores (values and
+node counts); the Python leaf and the analysis's note only for a policy it does not know."""
 import itertools
 import random
 from dataclasses import replace
@@ -22,6 +23,9 @@ from analyzer.tiles import Tile
 from conftest import RECORDS
 from test_core import _deal
 
+# the counts of PointScoring (the others of ``COUNT`` are DifferenceAward's)
+POINT_COUNTS = [count for count in COUNT if count not in ("award", "nothing")]
+
 built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
 
 # every option of the partnership family that changes how a hand is valued, with its values
@@ -36,6 +40,13 @@ OTHERS = [
     ("jamaican", {}), ("chiva", {}), ("cutthroat", {"players": "2"}), ("cutthroat", {"players": "3"}),
     ("cutthroat", {"players": "4"}), ("block", {}), ("block", {"score": "game"}), ("block", {"score": "difference"}),
     ("block", {"players": "2"}), ("block", {"players": "2", "score": "difference"}),
+]
+# the draw games and All Fives (the compiled search of draw games values their hands with ``_leaf.h`` too)
+DRAW_GAMES = [
+    ("draw", {"players": "2"}), ("draw", {"players": "3"}), ("draw", {"players": "4", "doubles": "full"}),
+    ("cutthroat", {"draw": "yes"}), ("chiva", {"players": "2"}), ("chiva", {"players": "3"}),
+    ("all-fives", {}), ("all-fives", {"award": "no"}), ("all-fives", {"players": "3"}),
+    ("all-fives", {"players": "4"}), ("all-fives-threes", {"count": "pub"}),
 ]
 
 
@@ -130,7 +141,8 @@ def test_the_c_evaluation_equals_value_for_every_partnership_option():
 
 
 @built
-@pytest.mark.parametrize("name,options", OTHERS + [("partnership", {"system": s}) for s in SYSTEMS], ids=_ids)
+@pytest.mark.parametrize("name,options", OTHERS + DRAW_GAMES + [("partnership", {"system": s}) for s in SYSTEMS],
+                         ids=_ids)
 def test_the_c_evaluation_equals_value_for_every_family(name, options):
     rng = random.Random(f"{name}{sorted(options.items())}")
     assert _check_random_hands(find_variant(name, options), rng, 1500) >= 1500
@@ -144,7 +156,7 @@ def test_the_c_evaluation_of_policies_no_variant_builds_yet():
     base = find_variant("partnership")
     rng = random.Random(5)
     checked = 0
-    for by, tie, count in itertools.product(BY, TIE, COUNT):
+    for by, tie, count in itertools.product(BY, TIE, POINT_COUNTS):
         for once, blank, doubled, divide in ((False, 0, False, 1), (True, 0, True, 1), (False, 50, False, 10),
                                              (True, 50, True, 10)):
             variant = replace(base, block=BlockDecider(by, tie, doubles_once=once, blank=blank),
@@ -152,6 +164,66 @@ def test_the_c_evaluation_of_policies_no_variant_builds_yet():
                                                    chuchazo="one-end", pass_bonus=divide == 10))
             checked += _check_random_hands(variant, rng, 10)
     assert checked > 3000
+
+
+@built
+def test_the_c_evaluation_of_all_fives_award_and_the_draw_games_block_rules():
+    """003: "Jeder verlierende Spieler nimmt die Differenz zwischen seiner und der Punktzahl des
+    Gewinners am Ende, rundet sie auf fünf auf und schreibt sie dem Gewinner gut" (``DifferenceAward``,
+    any unit, or no award at all), after every block rule (by the sides' or the single players' pips,
+    each tie rule, 004's doubles counted once), for two players, partners (the winning side's first
+    seat is the one compared) and each of three or four players against the rest."""
+    rng = random.Random(3)
+    checked = 0
+    bases = [find_variant("all-fives"), find_variant("all-fives", {"players": "3"}),
+             find_variant("all-fives", {"players": "4"}), find_variant("partnership")]
+    for base, by, tie, once in itertools.product(bases, ("team", "player"), TIE, (False, True)):
+        for unit, award in ((5, True), (1, True), (10, True), (5, False)):
+            variant = replace(base, block=BlockDecider(by, tie, doubles_once=once),
+                              scoring=DifferenceAward(unit, award))
+            checked += _check_random_hands(variant, rng, 6)
+    assert checked > 4000
+    # the block rule of the draw game (004) with every count: a hand decided by the single player
+    # with the fewest pips, doubles counted once
+    for players, count in itertools.product(("2", "3", "4"), POINT_COUNTS):
+        variant = replace(find_variant("draw", {"players": players}), scoring=PointScoring(count))
+        checked += _check_random_hands(variant, rng, 40)
+    assert checked > 6000
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+@pytest.mark.parametrize("name,options,award", [("partnership", {}, True), ("cutthroat", {"players": "3"}, True),
+                                                ("block", {"players": "2"}, False)], ids=str)
+def test_the_block_search_prunes_the_award_soundly(name, options, award, core):
+    """The block searches prune with the award's bound (a side loses at most its own pips, or every
+    pip against the rest, and the rounding up): their values equal the plain minimax, which does
+    not prune, on small deals."""
+    from test_variant_solver import line_agrees_with_minimax
+
+    variant = replace(find_variant(name, options), scoring=DifferenceAward(5, award))
+    rng = random.Random(f"award{name}")
+    checked = 0
+    for _ in range(6):
+        hands, leader = _deal(variant, rng, 4 if variant.players > 2 else 5)
+        for view in _views(variant):
+            checked += line_agrees_with_minimax(Solver(view, core=core), view, hands, leader, rng)
+    assert checked > 30
+
+
+def test_the_award_is_described_and_bounded():
+    """All Fives' award: the loser pays at most his pips (rounded up: four more for each loser), one
+    player against the rest may pay every pip; without the award a hand is worth nothing."""
+    award = describe(find_variant("all-fives"))
+    assert (award.count, award.unit, award.by, award.tie) == (COUNT["award"], 5, BY["player"], TIE["draw"])
+    assert award.bound == OWN_PIPS and award.most == 4
+    three = describe(AgainstTheRest(find_variant("all-fives", {"players": "3"}), 1))
+    assert three.view == 1 and three.bound == ALL_PIPS and three.most == 8
+    pubs = describe(find_variant("all-fives", {"award": "no"}))
+    assert pubs.count == COUNT["nothing"] and pubs.bound == FIXED and pubs.most == 0
+    # (a block: seat 0 holds 7, seat 1 holds 3 and wins; 7 - 3 = 4, rounded up to 5)
+    facts = HandFacts("blocked", 0, (7, 3), (1, 1), 0, hands=(Tile(3, 4).bit, Tile(1, 2).bit))
+    assert find_variant("all-fives").value(facts) == -5
+    assert find_variant("all-fives", {"award": "no"}).value(facts) == 0
 
 
 def test_every_variant_a_block_search_meets_is_described():
@@ -176,11 +248,14 @@ def test_a_policy_the_core_does_not_know_is_not_described_and_the_analysis_says_
     class Scored(PointScoring):             # a subclass may score otherwise: not taken for its parent
         pass
 
+    class Awarded(DifferenceAward):
+        pass
+
     class Valued(Variant):
         def value(self, facts):
             return 2 * super().value(facts)
 
-    unknown = [replace(partnership, scoring=DifferenceAward()), replace(partnership, scoring=Scored("game")),
+    unknown = [replace(partnership, scoring=Awarded()), replace(partnership, scoring=Scored("game")),
                Valued(**{f: getattr(partnership, f) for f in partnership.__dataclass_fields__}),
                replace(partnership, block=BlockDecider("team", "coin"))]
     for rules in unknown:
@@ -240,7 +315,9 @@ def test_a_bad_description_is_refused():
         pytest.skip("the compiled core was not built")
     good = describe(find_variant("jamaican")).ints()
     table = core.Table(1024)
-    for bad in (good[:-1], good[:6] + (99,) + good[7:], (0,) * len(good), "no"):
+    unit = list(LeafScoring.__dataclass_fields__).index("unit")
+    assert good[unit] == 1
+    for bad in (good[:-1], good[:6] + (99,) + good[7:], good[:unit] + (0,) + good[unit + 1:], (0,) * len(good), "no"):
         with pytest.raises(ValueError, match="scoring"):
             core.hand_value(bad, 6, 0, 0, 0, (0, 0, 0, 0), -1, -1, -1)
         with pytest.raises((ValueError, TypeError)):

@@ -6,13 +6,14 @@
  * the side-0 value of one position, fail-soft in its window, and the choices it visited, counted as the
  * Python search counts them, so that a node limit stops both at the same place. One type:
  *
- * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, teams, scoring, leaf, entries)``: one
+ * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader)``: one
  *   deal's search and its transposition table. ``order``: the boneyard's tiles (bit masks) in the order
  *   they are drawn; ``limit``: how many of them may be drawn (the rest stay); ``until``: a player who
  *   cannot play draws until he can (else one tile a turn). ``scores``: -1 no points during play, else
- *   the All Fives count (bit 0: multiples of three score too; bit 1: the pub count). ``teams``: the
- *   variant's sides of the seats. ``scoring``: the tuple of ``draw_scoring`` (0: written here; 2:
- *   ``leaf(hands, termination, seat, bit, before_left, before_right)`` in Python for every finished hand).
+ *   the All Fives count (bit 0: multiples of three score too; bit 1: the pub count). ``described``: the
+ *   scoring as ``LeafScoring.ints()`` (analyzer/search/scoring.py), each finished hand valued by
+ *   ``_leaf.h`` (``leader`` led the hand), as the block and arms cores do; None: ``leaf(hands,
+ *   termination, seat, bit, before_left, before_right)`` in Python for every finished hand.
  *
  * The state of a choice: every seat's hand (a 64-bit mask), the open ends (left, right; sorted where
  * nothing is scored during play), the shape of the ends (bit 0: the left end's tile is a double, bit 1:
@@ -28,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_leaf.h"
 #include "_slots.h"
 
 #define INF (1 << 30)
@@ -63,11 +65,13 @@ typedef struct {
     Slot *slots;
     uint64_t size, max_size, mask, used, replaced;
     int shift;
-    int n, max_pip, limit, until, scores, norder;
-    int maximiser[SEATS], teams[SEATS];
-    int python_leaves, mine, block, once, points, unit;
+    int n, max_pip, limit, until, scores, norder, leader;
+    int maximiser[SEATS];
+    int python_leaves;
+    LeafScoring sc;     /* the scoring, evaluated by _leaf.h (unless python_leaves) */
     uint64_t match[NUMBERS], order[TILES];
-    int tpips[TILES], tlow[TILES], thigh[TILES], thalf[TILES];
+    int tpips[TILES];
+    uint8_t tlow[TILES], thigh[TILES];
     uint64_t nodes, budget;
     int stopped, failed;
 } DrawSearch;
@@ -164,58 +168,13 @@ static inline int count_points(int scores, int total) {
     return fives || threes ? total : 0;
 }
 
-static int pips_in(DrawSearch *d, uint64_t h, const int *worth) {
-    int p = 0;
-    for (; h; h &= h - 1) p += worth[__builtin_ctzll(h)];
-    return p;
-}
-
-/* The side-0 value of a finished hand (``term`` 0: ``s`` went out; 1: blocked, ``s`` laid the last tile). */
+/* The side-0 value of a finished hand (``term`` 0: ``s`` went out; 1: blocked, ``s`` laid the last tile):
+ * ``_leaf.h`` from the description, else ``leaf`` in Python (``_DrawDeal.leaf``). */
 static int hand_value(DrawSearch *d, const uint64_t *h, int term, const Last *last) {
     int n = d->n;
-    if (!d->python_leaves) {
-        int pips[SEATS], winner = -1;
-        for (int t = 0; t < n; t++) pips[t] = pips_in(d, h[t], d->tpips);
-        if (term == 0) {
-            winner = d->teams[last->seat];
-        } else {
-            int counted[SEATS], totals[SEATS] = {0, 0, 0, 0}, low = INF, ties = 0;
-            for (int t = 0; t < n; t++) counted[t] = d->once ? pips_in(d, h[t], d->thalf) : pips[t];
-            if (d->block == 0) {            /* the side with fewer pips */
-                for (int t = 0; t < n; t++) totals[d->teams[t]] += counted[t];
-                for (int side = 0; side < SEATS; side++) {
-                    int used = 0;
-                    for (int t = 0; t < n; t++) used |= d->teams[t] == side;
-                    if (!used) continue;
-                    if (totals[side] < low) { low = totals[side]; winner = side; ties = 0; }
-                    else if (totals[side] == low) ties = 1;
-                }
-            } else {                        /* the side of the single player with the fewest */
-                for (int t = 0; t < n; t++) {
-                    if (counted[t] < low) { low = counted[t]; winner = d->teams[t]; ties = 0; }
-                    else if (counted[t] == low && d->teams[t] != winner) ties = 1;
-                }
-            }
-            if (ties) winner = -1;
-        }
-        if (winner < 0) return 0;
-        int points = 0;
-        if (d->points == 0) {
-            points = 1;
-        } else if (d->points == 1 || d->points == 2) {
-            for (int t = 0; t < n; t++)
-                if (d->points == 2 || d->teams[t] != winner) points += pips[t];
-        } else if (d->points == 3) {
-            int best = 0;
-            for (int t = n - 1; t >= 0; t--)
-                if (d->teams[t] == winner) best = pips[t];
-            for (int t = 0; t < n; t++) {
-                int x = pips[t] - best;
-                if (d->teams[t] != winner && x > 0) points += (x + d->unit - 1) / d->unit * d->unit;
-            }
-        }
-        return winner == d->mine ? points : -points;
-    }
+    if (!d->python_leaves)
+        return leaf_score(&d->sc, d->tlow, d->thigh, term, last->seat, d->leader, h, last->bit, last->before_left,
+                          last->before_right);
     PyObject *hands = PyTuple_New(n);
     if (hands == NULL) { d->failed = 1; return 0; }
     for (int t = 0; t < n; t++) {
@@ -402,16 +361,17 @@ static int ints_of(PyObject *seq, int count, int *out, int lo, int hi, const cha
 }
 
 static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"n", "max_pip", "order", "limit", "until", "scores", "maximiser", "teams", "scoring",
-                             "leaf", "entries", NULL};
-    PyObject *order, *maximiser, *teams, *scoring, *leaf_fn;
-    int n, max_pip, limit, until, scores;
+    static char *kwlist[] = {"n", "max_pip", "order", "limit", "until", "scores", "maximiser", "described", "leaf",
+                             "entries", "leader", NULL};
+    PyObject *order, *maximiser, *described, *leaf_fn;
+    int n, max_pip, limit, until, scores, leader;
     unsigned long long entries;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiiOOOOK", kwlist, &n, &max_pip, &order, &limit, &until,
-                                     &scores, &maximiser, &teams, &scoring, &leaf_fn, &entries))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiiOOOKi", kwlist, &n, &max_pip, &order, &limit, &until,
+                                     &scores, &maximiser, &described, &leaf_fn, &entries, &leader))
         return -1;
-    if (n < 2 || n > SEATS || max_pip < 0 || max_pip >= NUMBERS) {
-        PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players, sets up to double-nine");
+    if (n < 2 || n > SEATS || max_pip < 0 || max_pip >= NUMBERS || leader < 0 || leader >= n) {
+        PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players (the leader one of them), "
+                        "sets up to double-nine");
         return -1;
     }
     int tiles = (max_pip + 1) * (max_pip + 2) / 2;
@@ -428,28 +388,25 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
         if (PyErr_Occurred()) { Py_DECREF(f); return -1; }
     }
     Py_DECREF(f);
-    int sc[6] = {2, 0, 0, 0, 0, 0};
-    Py_ssize_t nsc = PySequence_Size(scoring);
-    if (nsc < 0 || (nsc != 1 && nsc != 6) || ints_of(scoring, (int)nsc, sc, 0, 1000, "scoring") < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scoring: (2,) or the six ints of draw_scoring");
+    int python_leaves = described == Py_None;
+    if (python_leaves && !PyCallable_Check(leaf_fn)) {
+        PyErr_SetString(PyExc_ValueError, "scoring: a described scoring (LeafScoring.ints()) or a callable leaf");
         return -1;
     }
-    if ((sc[0] != 0 && sc[0] != 2) || (sc[0] == 2 && !PyCallable_Check(leaf_fn)) || sc[2] > 1 || sc[4] > 4
-        || (sc[4] == 3 && sc[5] < 1)) {
-        PyErr_SetString(PyExc_ValueError, "scoring: (0, mine, block, once, points, unit) or (2,) with a callable leaf");
-        return -1;
+    if (!python_leaves) {
+        if (leaf_parse(described, &self->sc) < 0) return -1;
+        if (self->sc.n != n) {
+            PyErr_SetString(PyExc_ValueError, "described: the description seats another number of players");
+            return -1;
+        }
     }
-    if (ints_of(maximiser, n, self->maximiser, 0, 1, "maximiser") < 0 || ints_of(teams, n, self->teams, 0, SEATS - 1, "teams") < 0)
+    if (ints_of(maximiser, n, self->maximiser, 0, 1, "maximiser") < 0)
         return -1;
     Py_XDECREF(self->leaf);
     self->leaf = NULL;
-    self->python_leaves = sc[0] == 2;
-    if (self->python_leaves) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
-    self->mine = sc[1];
-    self->block = sc[2];
-    self->once = sc[3];
-    self->points = sc[4];
-    self->unit = sc[5];
+    self->python_leaves = python_leaves;
+    if (python_leaves) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
+    self->leader = leader;
     self->n = n;
     self->max_pip = max_pip;
     self->norder = (int)norder;
@@ -460,10 +417,9 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
     int i = 0;
     for (int hi = 0; hi <= max_pip; hi++)           /* Tile.index: high * (high + 1) / 2 + low */
         for (int lo = 0; lo <= hi; lo++, i++) {
-            self->tlow[i] = lo;
-            self->thigh[i] = hi;
+            self->tlow[i] = (uint8_t)lo;
+            self->thigh[i] = (uint8_t)hi;
             self->tpips[i] = lo + hi;
-            self->thalf[i] = lo == hi ? hi : lo + hi;      /* a double counted once (BlockDecider.doubles_once) */
             self->match[lo] |= 1ULL << i;
             self->match[hi] |= 1ULL << i;
         }
@@ -560,8 +516,8 @@ static PyGetSetDef DrawSearch_getset[] = {
 static PyTypeObject DrawSearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "analyzer.search._draw.DrawSearch",
-    .tp_doc = PyDoc_STR("DrawSearch(n, max_pip, order, limit, until, scores, maximiser, teams, scoring, leaf, "
-                        "entries): one deal of a draw game (or All Fives) and its bounded table."),
+    .tp_doc = PyDoc_STR("DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, "
+                        "entries, leader): one deal of a draw game (or All Fives) and its bounded table."),
     .tp_basicsize = sizeof(DrawSearch),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = PyType_GenericNew,

@@ -6,8 +6,9 @@
  * with ``hands`` left (bit masks, bit ``Tile.index``), ``leader`` having led it, the last tile ``last``
  * (its index) played on the open numbers ``a`` and ``b`` (-1: not known; no bonus then). Each step
  * below is the Python policy's, in its order: the block rule (``BlockDecider.decide``), the hand
- * scoring (``PointScoring.score``), then ``Variant.value`` or one seat against the rest
- * (``AgainstTheRest.value``). Included by ``_core.c`` and ``_arms.c``.
+ * scoring (``PointScoring.score``, or All Fives' ``DifferenceAward.score`` without the points scored
+ * during play, which the search adds itself), then ``Variant.value`` or one seat against the rest
+ * (``AgainstTheRest.value``). Included by ``_core.c``, ``_arms.c`` and ``_draw.c``.
  */
 #ifndef DOMINO_LEAF_H
 #define DOMINO_LEAF_H
@@ -16,17 +17,18 @@
 #include <stdint.h>
 
 #define LEAF_SEATS 4
-#define LEAF_FIELDS 13          /* the ints before the teams in ``LeafScoring.ints()`` */
+#define LEAF_FIELDS 14          /* the ints before the teams in ``LeafScoring.ints()`` */
 
 enum { BY_TEAM, BY_PLAYER, BY_LAST_OR_RIGHT };
 enum { TIE_DRAW, TIE_LEADER, TIE_MORE_TILES, TIE_LAST, TIE_LAST_LOSES, TIE_REPLAY, TIE_OWN_PIPS };
-enum { COUNT_LOSERS, COUNT_ALL, COUNT_GAME, COUNT_MILO, COUNT_BAD, COUNT_DIFFERENCE, COUNT_BLOCK_DIFFERENCE };
+enum { COUNT_LOSERS, COUNT_ALL, COUNT_GAME, COUNT_MILO, COUNT_BAD, COUNT_DIFFERENCE, COUNT_BLOCK_DIFFERENCE,
+       COUNT_AWARD, COUNT_NOTHING };      /* the last two: DifferenceAward with and without the award of a hand */
 enum { CHUCHAZO_NONE, CHUCHAZO_ANY, CHUCHAZO_ONE_END };
 
 typedef struct {
     int view;           /* -1: side 0 less side 1 of a two-sided variant; else this seat against the rest */
     int sides, by, tie, block_blank, doubles_once;
-    int count, divide, blank, capicu, chuchazo, tens, doubled;
+    int count, divide, blank, capicu, chuchazo, tens, doubled, unit;
     int n, teams[LEAF_SEATS];
 } LeafScoring;
 
@@ -56,12 +58,14 @@ static int leaf_parse(PyObject *obj, LeafScoring *sc) {
         sc->chuchazo = (int)v[10];
         sc->tens = (int)v[11];
         sc->doubled = (int)v[12];
+        sc->unit = (int)v[13];
         sc->n = (int)v[LEAF_FIELDS];
         bad = sc->n != len - LEAF_FIELDS - 1 || sc->view < -1 || sc->view >= sc->n || sc->sides < 2
               || sc->sides > sc->n || (sc->view < 0 && sc->sides != 2) || sc->by < BY_TEAM
               || sc->by > BY_LAST_OR_RIGHT || sc->tie < TIE_DRAW || sc->tie > TIE_OWN_PIPS || sc->block_blank < 0
-              || sc->count < COUNT_LOSERS || sc->count > COUNT_BLOCK_DIFFERENCE || sc->divide < 1 || sc->blank < 0
-              || sc->capicu < 0 || sc->chuchazo < CHUCHAZO_NONE || sc->chuchazo > CHUCHAZO_ONE_END;
+              || sc->count < COUNT_LOSERS || sc->count > COUNT_NOTHING || sc->divide < 1 || sc->blank < 0
+              || sc->capicu < 0 || sc->chuchazo < CHUCHAZO_NONE || sc->chuchazo > CHUCHAZO_ONE_END
+              || sc->unit < 1;
         for (int t = 0; t < sc->n && !bad; t++) {
             sc->teams[t] = (int)v[LEAF_FIELDS + 1 + t];
             if (sc->teams[t] < 0 || sc->teams[t] >= sc->sides) bad = 1;
@@ -174,6 +178,7 @@ static int leaf_equal_ends(int lo, int hi, int a, int b) {
 
 static int leaf_score(const LeafScoring *sc, const uint8_t *tlow, const uint8_t *thigh, int term, int seat,
                       int leader, const uint64_t *hands, int last, int a, int b) {
+    if (sc->count == COUNT_NOTHING) return 0;                   /* no award: only the points during play */
     int n = sc->n, sides = sc->sides;
     int pips[LEAF_SEATS], counts[LEAF_SEATS], sp[LEAF_SEATS], totals[LEAF_SEATS] = {0}, scores[LEAF_SEATS] = {0};
     for (int t = 0; t < n; t++) {
@@ -194,7 +199,18 @@ static int leaf_score(const LeafScoring *sc, const uint8_t *tlow, const uint8_t 
     int winner = term == 0 ? sc->teams[seat]
                            : leaf_block(sc, tlow, thigh, hands, pips, counts, seat, leader, &note);
     int points = 0, bad = sc->count == COUNT_BAD, void_hand = 0;
-    if (bad || sc->count == COUNT_DIFFERENCE) {       /* (the block rule's winner and tie note do not count) */
+    if (sc->count == COUNT_AWARD) {             /* DifferenceAward.award: a tie rule's note gives nothing */
+        if (winner >= 0) {
+            int best = 0;
+            for (int t = n - 1; t >= 0; t--)                     /* the winning side's first seat */
+                if (sc->teams[t] == winner) best = pips[t];
+            for (int t = 0; t < n; t++) {
+                int x = pips[t] - best;                          /* round_up: to the unit above, if above 0 */
+                if (sc->teams[t] != winner && x > 0) points += (x + sc->unit - 1) / sc->unit * sc->unit;
+            }
+            scores[winner] = points;
+        }
+    } else if (bad || sc->count == COUNT_DIFFERENCE) {       /* (the block rule's winner and tie note do not count) */
         winner = leaf_lowest(totals, sides);
         int high = totals[0], low = totals[0];
         for (int i = 1; i < sides; i++) {

@@ -20,21 +20,23 @@ once, then heaviest tile first.
 
 In C where ``analyzer.search._draw`` was built (:class:`_CompiledDrawDeal`): the same moves in the
 same order, the same leaf values, table entries and count of positions, a table bounded by
-``table_mb``. The C search writes the finished hand's value itself for the scorings of the draw games
-(:func:`draw_scoring`: a point a game, the losers' or all pips, All Fives' difference award; a block
-decided by the sides' or the single players' pips, doubles counted once or not) and asks Python for
-any other, once per finished hand (:func:`draw_note` says so in the analysis).
+``table_mb``. The C search values a finished hand as the block and arms cores do, from the scoring's
+description (:func:`~analyzer.search.scoring.describe`, evaluated by ``_leaf.h``: every block rule and
+hand scoring of the variants, All Fives' award among them, for two sides or one player against the
+rest), and asks Python for any other, once per finished hand (:func:`draw_note` says so in the
+analysis). The search prunes with no pip bound, so no scoring needs one here.
 """
 from __future__ import annotations
 
 from ..position import number_masks, tiles_of
-from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandFacts, HandScoring, PointScoring
+from ..rules.policies import HandFacts
 from ..tiles import tile_set
 from .block import _INF
 from .entries import _CACHE_SIZE, _entry, _probe
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw
+from .scoring import describe
 
-__all__ = ["plays_draws", "draw_scoring", "draw_note", "DECLINE"]
+__all__ = ["plays_draws", "draw_note", "DECLINE"]
 
 #: The move code of the opener's choice not to add a tile to his lead (a play is ``tile index * 2 + end``).
 DECLINE = 255
@@ -59,53 +61,11 @@ def plays_draws(rules) -> bool:
         and variant.dealing.max_pip <= MAX_PIP and variant.players <= 4
 
 
-def draw_scoring(rules) -> tuple[int, ...]:
-    """How the compiled search values a finished hand under ``rules``: ``(0, mine, block, doubles_once,
-    points, param)`` when it writes the value itself, else ``(2,)`` (Python, once per finished hand).
-
-    ``mine``: the side (of the variant's seating) whose win counts for side 0 (0, or the analysed
-    player's side when one player plays against the rest). ``block``: 0 the side with fewer pips wins
-    a block, 1 the side of the single player with the fewest; equal pips is a draw; ``doubles_once``:
-    a double left counts one half when the block is decided (004). ``points``: 0 one point a game, 1
-    the losers' pips, 2 every pip, 3 All Fives' award, each loser's pips less the winner's rounded up
-    to ``param``; 4 nothing (the pubs' All Fives, where only points during play count). Every other
-    policy, or a variant that values hands its own way: ``(2,)``."""
-    from ..rules.variants import Variant
-
-    variant, mine = rules, 0
-    if getattr(rules, "variant", None) is not None:       # AgainstTheRest: one seat against the rest
-        variant = rules.variant
-        if getattr(rules, "bad", False) or not isinstance(getattr(rules, "seat", None), int):
-            return (2,)
-        mine = variant.seating.teams[rules.seat]
-    elif max(variant.seating.teams) != 1:
-        return (2,)
-    if not isinstance(variant, Variant) or type(variant).hand_result is not Variant.hand_result or (
-            rules is variant and type(variant).value is not Variant.value):
-        return (2,)
-    block, scoring = variant.block, variant.scoring
-    if type(block) is BlockRule and block.by == "team":
-        kind, once = 0, 0
-    elif type(block) is BlockDecider and block.by in ("team", "player") and block.tie == "draw" and not block.blank:
-        kind, once = int(block.by == "player"), int(block.doubles_once)
-    else:
-        return (2,)
-    if type(scoring) is PointScoring and scoring.count in ("game", "losers", "all") and scoring.divide == 1 \
-            and not (scoring.blank or scoring.capicu or scoring.chuchazo or scoring.pass_bonus or scoring.doubled):
-        points, param = ("game", "losers", "all").index(scoring.count), 0
-    elif type(scoring) is HandScoring and scoring.count in ("losers", "all"):
-        points, param = 1 + (scoring.count == "all"), 0
-    elif type(scoring) is DifferenceAward:
-        points, param = (3, scoring.unit) if scoring.award_hand else (4, 0)
-    else:
-        return (2,)
-    return (0, mine, kind, once, points, param)
-
-
 def draw_note(rules, core: str | None = None) -> str | None:
     """What an analysis should tell its reader about the speed of the search of a draw game (or All
-    Fives) under ``rules``: the compiled search asks Python for a scoring :func:`draw_scoring` does not write."""
-    if plays_draws(rules) and resolve_draw(core) == "compiled" and draw_scoring(rules)[0] == 2:
+    Fives) under ``rules``: the compiled search asks Python for a scoring
+    :func:`~analyzer.search.scoring.describe` does not know."""
+    if plays_draws(rules) and resolve_draw(core) == "compiled" and describe(rules) is None:
         return ("The compiled search of the draw game asks Python for the value of every finished hand under "
                 "this scoring (exact, but slower than the scorings it knows).")
     return None
@@ -310,13 +270,14 @@ class _CompiledDrawDeal(_DrawDeal):
 
     def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
         super().__init__(search, n, leader, max_pip, order, keep, rule, play)
-        scoring = draw_scoring(search.rules)
+        described = describe(search.rules)
+        self.python_leaves = described is None
         entries = max(4, int(search.table_mb * (1 << 20)) // DRAW_ENTRY_BYTES)
         scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
         self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
                                            [int(m) for m in search.maximiser],
-                                           list(getattr(search.rules, "variant", search.rules).seating.teams),
-                                           scoring, self._leaf, entries)
+                                           None if described is None else described.ints(), self._leaf, entries,
+                                           leader)
 
     def _leaf(self, hands: tuple[int, ...], termination: str, seat: int, bit: int, before_left: int,
               before_right: int) -> int:

@@ -5,7 +5,8 @@ leaf, that costs a Python call, a ``HandFacts`` and a ``HandResult`` each time. 
 turns the rules into a :class:`LeafScoring`, a flat description of what that ``value`` computes, which
 ``_leaf.h`` evaluates in C from the facts a core has at a finished hand (who ended it and how, the
 tiles left in each hand, the leader, the last tile and the open numbers before it). It knows every
-policy of the variants in :mod:`analyzer.rules.variants` that a block search can meet:
+policy of the variants in :mod:`analyzer.rules.variants` that the block, arms and draw-game searches
+can meet:
 
 * who wins a block: ``BlockRule`` and ``BlockDecider`` (``by`` team, player or last-or-right; every
   ``tie`` rule; [0-0] counting ``blank``; doubles counted once);
@@ -13,14 +14,17 @@ policy of the variants in :mod:`analyzer.rules.variants` that a block search can
   a point a game, Milo, bad points, difference, the block game's difference; divided by ten;
   [0-0] worth ``blank``; doubled hands; the Quinientos capicú, dominao and chuchazo; the pass
   bonus's rounding down to tens: the bonuses themselves need the order of play, which no search
-  passes, so ``value`` leaves them out too);
+  passes, so ``value`` leaves them out too); and All Fives' ``DifferenceAward``: each loser's pips
+  less the winner's, rounded up to its ``unit``, or (``award_hand`` false, the pubs' form) nothing
+  at the end of the hand (the points scored during play are the search's, never the leaf's);
 * whose value: a ``Variant`` of two sides (side 0's score less side 1's, bad points negated), or
   one player against the rest (the ``AgainstTheRest`` view of a game of individual players).
 
 Anything else (another class, a subclass that overrides a method, a value this module does not
 know) gives None: the core then asks ``rules.value`` in Python for every finished hand, exact and
-slower, and the analysis says so (``block.core_note``). ``tests/test_scoring_core.py`` checks the
-C evaluation against ``value`` on random finished hands of every option named here.
+slower, and the analysis says so (``block.core_note``, ``tree.arms_note``, ``draw.draw_note``).
+``tests/test_scoring_core.py`` checks the C evaluation against ``value`` on random finished hands of
+every option named here.
 
 The description also says how far both block searches may prune (:attr:`LeafScoring.bound`,
 :func:`search_bound`): what a side can lose at most, in the pips it holds (or every pip held) and
@@ -30,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import astuple, dataclass
 
-from ..rules.policies import BlockDecider, BlockRule, HandScoring, PointScoring
+from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
 from ..rules.variants import Variant
 
 __all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS",
@@ -39,8 +43,12 @@ __all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUN
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
 BY = {"team": 0, "player": 1, "last-or-right": 2}
 TIE = {"draw": 0, "leader": 1, "more-tiles": 2, "last": 3, "last-loses": 4, "replay": 5, "own-pips": 6}
-COUNT = {"losers": 0, "all": 1, "game": 2, "milo": 3, "bad": 4, "difference": 5, "block-difference": 6}
+#: ``COUNT``: ``PointScoring.count`` (``HandScoring``'s two), then ``DifferenceAward``: ``award`` the award of
+#: a hand, ``nothing`` none (``award_hand`` false).
+COUNT = {"losers": 0, "all": 1, "game": 2, "milo": 3, "bad": 4, "difference": 5, "block-difference": 6,
+         "award": 7, "nothing": 8}
 CHUCHAZO = {"": 0, "any": 1, "one-end": 2}
+_POINT_COUNTS = tuple(COUNT)[:COUNT["award"]]         # the counts of PointScoring
 
 #: What a side can lose at most in a finished hand, which the searches prune with (``LeafScoring.bound``):
 #: nothing known, the pips it holds itself, every pip still held, or a fixed number (``LeafScoring.most``).
@@ -55,7 +63,8 @@ class LeafScoring:
     it is against all the others. ``teams``: the variant's own side of each seat, ``sides`` how many.
     ``by``, ``tie``, ``block_blank``, ``doubles_once``: the block rule (``BY``, ``TIE``); then the
     hand scoring: ``count`` (``COUNT``), ``divide``, ``blank``, ``capicu``, ``chuchazo`` (``CHUCHAZO``),
-    ``tens`` (a pass-bonus scoring: points rounded down to tens), ``doubled``."""
+    ``tens`` (a pass-bonus scoring: points rounded down to tens), ``doubled``, ``unit`` (what the
+    award of ``DifferenceAward`` is rounded up to; 1 for the others)."""
 
     view: int
     sides: int
@@ -70,6 +79,7 @@ class LeafScoring:
     chuchazo: int
     tens: int
     doubled: int
+    unit: int
     teams: tuple[int, ...]
 
     @property
@@ -86,7 +96,13 @@ class LeafScoring:
         or a difference (the player may pay the others' pips too). ``FIXED``: a point a game or Milo,
         whatever the pips (a side holding only [0-0] still loses a point). ``NO_BOUND``: the same with
         the own-pips tie (each side scores its own pips), doubled hands, and bad points against the
-        rest (the others' pips less his own times their number)."""
+        rest (the others' pips less his own times their number). All Fives' award: a side loses at
+        most its own pips (each loser pays his pips less the winner's, rounded up: ``most``), one
+        player against the rest every pip; no award: ``FIXED`` (nothing, ``most`` 0)."""
+        if self.count == COUNT["nothing"]:
+            return FIXED
+        if self.count == COUNT["award"]:
+            return ALL_PIPS if self.view >= 0 else OWN_PIPS
         if self.count in (COUNT["game"], COUNT["milo"]):
             return NO_BOUND if self.tie == TIE["own-pips"] else FIXED
         if self.doubled:
@@ -102,7 +118,10 @@ class LeafScoring:
     def most(self) -> int:
         """The points a side may lose beyond the pips of its :attr:`bound` (``FIXED``: all of them): a
         point a game (Milo: two), [0-0] worth more than its pips (it lies in one hand only), and the
-        largest bonus for the last tile (capicú or dominao, chuchazo's 100)."""
+        largest bonus for the last tile (capicú or dominao, chuchazo's 100); the award's rounding up,
+        at most ``unit - 1`` for each loser (all the seats but one)."""
+        if self.count == COUNT["award"]:
+            return (self.unit - 1) * (len(self.teams) - 1)
         fixed = {COUNT["game"]: 1, COUNT["milo"]: 2}.get(self.count, 0)
         return fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0)
 
@@ -146,11 +165,13 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     scoring = variant.scoring
     if type(scoring) is HandScoring and scoring.count in ("losers", "all"):
         # the same as PointScoring(count) with no option (HandScoring hands a replay or own-pips tie to it)
-        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0)
-    elif (type(scoring) is PointScoring and scoring.count in COUNT and scoring.chuchazo in CHUCHAZO
+        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0, 1)
+    elif type(scoring) is DifferenceAward and scoring.unit >= 1:
+        hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit)
+    elif (type(scoring) is PointScoring and scoring.count in _POINT_COUNTS and scoring.chuchazo in CHUCHAZO
           and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0):
         hand = (COUNT[scoring.count], scoring.divide, scoring.blank, scoring.capicu, CHUCHAZO[scoring.chuchazo],
-                int(bool(scoring.pass_bonus)), int(bool(scoring.doubled)))
+                int(bool(scoring.pass_bonus)), int(bool(scoring.doubled)), 1)
     else:
         return None
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
