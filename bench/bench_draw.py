@@ -15,7 +15,9 @@ each mover against the rest) three ways:
   (``TreeSearch.draw_state`` off), for the first ``--walk`` hands of each family.
 
 Seconds a hand (median and worst, CPU time of this process: the machine is shared; ``--wall`` for
-wall-clock time), the ratios on the same hands, whether every value agrees, and memory: the peak one
+wall-clock time), the ratios on the same hands, whether every value both give agrees and how many step
+values each leaves out past the node limit (a search whose table is full may need more positions), and
+memory: the peak one
 hand's analysis allocates (tracemalloc, which sees the compiled table too: ``PyMem_Malloc``), measured
 in separate runs of the first hand so that tracing does not slow the timed ones.
 
@@ -88,6 +90,18 @@ def peak_mb(rep) -> float:
         tracemalloc.stop()
 
 
+def same(a: list, b: list) -> bool:
+    """Two analyses agree on every value both give (one may leave values out past the node limit)."""
+    da, db = a[:-1], b[:-1]             # the decisions, the earliest left out where a search stopped
+    k = min(len(da), len(db))
+    return da[len(da) - k:] == db[len(db) - k:] and all(x == y or None in (x, y) for x, y in zip(a[-1], b[-1]))
+
+
+def left_out(values: list) -> int:
+    """The values of the steps an analysis leaves out (past the node limit)."""
+    return sum(v is None for v in values[-1])
+
+
 def secs(xs: list[float]) -> str:
     return f"{statistics.median(xs):.3f} / {max(xs):.3f}" if xs else "-"
 
@@ -107,12 +121,13 @@ def open_hands(args, clock) -> None:
             with way(how):
                 runs[how] = [analyse(rep, clock) for rep in reps[:count]]
         t = {how: [x for x, _ in r] for how, r in runs.items()}
-        agree = all(runs["compiled"][i][1] == runs["python"][i][1] for i in range(len(reps))) and all(
-            runs["walk"][i][1] == runs["compiled"][i][1] for i in range(len(runs["walk"])))
+        agree = all(same(runs["compiled"][i][1], runs["python"][i][1]) for i in range(len(reps))) and all(
+            same(runs["walk"][i][1], runs["compiled"][i][1]) for i in range(len(runs["walk"])))
+        missing = {how: sum(left_out(v) for _, v in r) for how, r in runs.items()}
         label = "-".join([name] + [f"{k}={v}" for k, v in options.items()])
         rows.append([label, str(len(reps)), secs(t["compiled"]), secs(t["python"]), secs(t["walk"]),
                      ratio(t["python"], t["compiled"]), ratio(t["walk"], t["compiled"][:len(t["walk"])]),
-                     "yes" if agree else "NO"])
+                     "yes" if agree else "NO", " / ".join(str(missing[how]) for how in ("compiled", "python"))])
         if args.memory:
             peaks = []
             for how in ("compiled", "python"):
@@ -122,7 +137,7 @@ def open_hands(args, clock) -> None:
     table(f"Open-hands analysis of whole random hands: seconds a hand (median / worst), "
           f"{'wall-clock' if args.wall else 'CPU'} time",
           ["family", "hands", "compiled", "pure Python", "position walk", "python/compiled", "walk/compiled",
-           "values equal"], rows)
+           "values equal", "left out (C / Python)"], rows)
     if memory:
         table("Memory: peak of one hand's analysis, MB (tracemalloc, the first hand)",
               ["family", "compiled", "pure Python"], memory)

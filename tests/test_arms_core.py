@@ -451,3 +451,18 @@ def test_a_table_of_a_few_entries_still_bounds_the_pure_python_search():
     assert tiny.py_entries == 4
     assert tiny.values(pos) == TreeSearch(rules, core="python").values(pos)
     assert 0 < tiny.most <= 4 and tiny.table_size()[0] <= 4
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_the_analysis_names_a_full_table_of_the_search_over_arms(core, monkeypatch):
+    """Where the node limit stops the analysis of a French hand, it says the tables were full only when
+    they were: with a table too small for the search, not with the default one."""
+    from analyzer.match import random_match
+    import analyzer.search.core as search_core
+
+    monkeypatch.setattr(search_core, "ARMS_CORE", core)
+    (rep,) = replay_record(random_match(find_variant("french"), 1000, games=1))
+    small = analyze_replay(rep, node_limit=100_000, table_mb=0.05)
+    assert None in small.values and "0.05 MB in all, were full" in small.stopped
+    roomy = analyze_replay(rep, node_limit=100_000)
+    assert None in roomy.values and "node limit" in roomy.stopped and "--table-mb" not in roomy.stopped

@@ -283,6 +283,7 @@ def test_a_small_node_limit_leaves_the_early_values_out_and_says_so(core):
     assert full.stopped is None and None not in full.values
     assert "more than 2,000 positions (the node limit, --max-nodes)" in part.stopped
     assert "the values before it are missing; the later ones are given" in part.stopped
+    assert "--table-mb" not in part.stopped         # (the table was far from full)
     # searched from the end of the hand back: what is left out is the start, where the searches are largest
     first = next(k for k, v in enumerate(part.values) if v is not None)
     assert 0 < first < len(part.values) - 1
@@ -291,6 +292,18 @@ def test_a_small_node_limit_leaves_the_early_values_out_and_says_so(core):
     assert 0 < len(given) < len(full.decisions)
     assert all(d == given[d.index] for d in full.decisions if d.index in given)
     assert min(given) > max(d.index for d in full.decisions if d.index not in given)
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_a_full_table_is_named_where_the_node_limit_stops_the_analysis(core):
+    """A table too small for the search gives up entries, so the search needs more positions: where
+    the node limit then stops it, the analysis says that a larger table may help too."""
+    rep, _ = _line(RECORDS / "seed2.dom")
+    small = Solver(rep.variant, core=core, table_mb=0.001, node_limit=20_000)
+    part = analyze_replay(rep, solver=small)
+    assert small.table_full and None in part.values
+    assert "node limit" in part.stopped and "0.001 MB in all, were full" in part.stopped
+    assert "--table-mb may help too" in part.stopped
 
 
 def test_analyze_and_report_bound_two_ended_games_by_the_node_limit(tmp_path):

@@ -349,6 +349,11 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) at {where}, "
                f"so the values before it are missing; "
                + ("the later ones are given" if limit_at < len(line) - 1 else "none is given"))
+        searches = list(solvers.values()) if individual else [solver]
+        if any(getattr(s, "table_full", False) for s in searches):
+            mb = table_mb if individual else getattr(solver, "table_mb", table_mb)
+            gap += (f" (the transposition tables, {mb:g} MB in all, were full and gave up entries: a larger "
+                    "--table-mb may help too)")
         out.stopped = f"{out.stopped}; {gap}" if out.stopped else gap
     lossy = [d for d in out.decisions if d.loss > 0]
     if lossy:

@@ -65,7 +65,7 @@ from ..position import Position, tiles_of
 from ..rules.policies import HandFacts
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
-from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, resolve
+from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, filled, resolve
 from .scoring import describe, search_bound, standard_scoring as _standard_scoring
 
 __all__ = ["Solver", "SolverError", "core_note"]
@@ -111,6 +111,7 @@ class _Deal:
         self.tt: dict[int, tuple[int, int, tuple | None]] = {}
         self.cap = max(1, cap)                         # the entries the leaf cache may hold
         self.room = [self.cap]                         # the entries the table may hold now
+        self.cleared = False                           # the table was full and started again
         self.make_room: Callable[[_Deal], None] | None = None     # its solver's, see ``full``
         self.leaves: dict[int, int] = {}
         self.held: dict[int, tuple[int, int]] = {}     # a hand's mask -> (pips, tiles)
@@ -141,6 +142,7 @@ class _Deal:
             self.make_room(self)
         if len(self.tt) >= self.room[0]:
             self.tt.clear()
+            self.cleared = True
 
     def ends_code(self, a: int, b: int) -> int:
         return a * self.width + b if a <= b else b * self.width + a
@@ -502,6 +504,7 @@ class Solver:
         self.core = resolve(core)
         self.table_mb = table_mb
         self._table = None      # the compiled core's table, made with the first deal it searches
+        self._dropped = False   # a pure-Python deal's table was dropped to make room
 
     # -- public API -----------------------------------------------------------------------------
     def solve(self, position: Position) -> int:
@@ -577,6 +580,14 @@ class Solver:
             return self._table.used, self._table.nbytes
         entries = sum(len(deal.tt) for deal in self.tt.values() if type(deal) is _Deal)
         return entries, entries * PY_ENTRY_BYTES
+
+    @property
+    def table_full(self) -> bool:
+        """Whether a table of this solver was full and gave up entries since the solver was made (the
+        node limit may then stop a search that a larger ``table_mb`` would finish)."""
+        if self._table is not None and filled(self._table.used, self._table.max_entries):
+            return True
+        return self._dropped or any(d.cleared for d in self.tt.values())
 
     # -- internals ------------------------------------------------------------------------------
     def _check(self, position: Position) -> None:
@@ -712,6 +723,7 @@ class Solver:
                 break
             held -= len(other.tt)
             del self.tt[next(sig for sig, d in self.tt.items() if d is other)]
+            self._dropped = True
         deal.room[0] = max(1, budget - held)
 
 

@@ -51,7 +51,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
-           "resolve_draw", "cores_text"]
+           "resolve_draw", "cores_text", "filled"]
 
 #: The environment variable that asks for the pure-Python search.
 PURE_ENV = "DOMINO_PURE_PYTHON"
@@ -77,6 +77,13 @@ ARMS_ENTRY_BYTES = _arms.ENTRY_BYTES if _arms is not None else 48
 
 #: The bytes of one slot of the compiled table of the search of draw games (the whole state is kept).
 DRAW_ENTRY_BYTES = _draw.ENTRY_BYTES if _draw is not None else 48
+
+
+def filled(used: int, max_entries: int) -> bool:
+    """Whether a compiled table holding ``used`` of its ``max_entries`` slots at most is full: three
+    quarters of them taken, where new entries push out others all the time (a few collisions in its
+    buckets of a few slots replace entries long before)."""
+    return 4 * used >= 3 * max_entries
 
 
 def compiled_core():

@@ -273,6 +273,7 @@ class _CompiledDrawDeal(_DrawDeal):
         described = describe(search.rules)
         self.python_leaves = described is None
         entries = max(4, int(search.table_mb * (1 << 20)) // DRAW_ENTRY_BYTES)
+        self.max_entries = entries
         scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
         self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
                                            [int(m) for m in search.maximiser],

@@ -46,7 +46,7 @@ from .entries import _CACHE_SIZE, _entry, _probe
 from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms,
-                   resolve_draw)
+                   filled, resolve_draw)
 from .draw import draw_deal, plays_draws
 from ..tiles import Move, Tile
 
@@ -176,6 +176,7 @@ class TreeSearch:
         # ``table_mb``, estimated at PY_ENTRY_BYTES an entry; ``room``: the entries ``tt`` may hold now
         self.py_entries = max(4, int(table_mb * (1 << 20)) // PY_ENTRY_BYTES)
         self.room = 0
+        self._dropped = False       # a pure-Python table dropped entries (it was full)
         self.core = resolve_arms(core)
         self.draw_core = resolve_draw(core) if self.draw_state else "python"
 
@@ -237,6 +238,15 @@ class TreeSearch:
             entries, nbytes = entries + e, nbytes + b
         return entries, nbytes
 
+    @property
+    def table_full(self) -> bool:
+        """Whether a table of this search was full and gave up entries since the search was made (the
+        node limit may then stop a search that a larger ``table_mb`` would finish)."""
+        if self._dropped:
+            return True
+        deals = (*self._arm_deals.values(), *self._draw_deals.values())
+        return any(filled(d.core.used, d.max_entries) for d in deals if not d.python_table)
+
     # -- internals ------------------------------------------------------------------------------
     def _python_tables(self) -> list:
         """What holds a pure-Python table in this search (a ``tt`` and its ``room``): the search itself
@@ -254,6 +264,7 @@ class TreeSearch:
         budget = self.py_entries
         free = budget - sum(len(t.tt) for t in tables)
         if free < max(len(tables), budget // 8):
+            self._dropped = True
             for t in tables:
                 if t is not holder:
                     t.tt.clear()
@@ -687,6 +698,7 @@ class _CompiledArmDeal(_ArmDeal):
         mode, param = arms_scoring(search.rules)
         self.python_leaves = mode == 2
         entries = max(4, int(search.table_mb * (1 << 20)) // ARMS_ENTRY_BYTES)
+        self.max_entries = entries
         described = describe(search.rules).ints() if mode == 3 else None
         self.core = arms_core().ArmSearch(n, max_pip, self.after_fill == _DOUBLE, self.branch,
                                           [int(m) for m in search.maximiser], self.opponent, mode, param,
