@@ -384,3 +384,19 @@ def test_the_default_limits_value_every_move_of_random_chiva_hands_for_three(mon
         (rep,) = replay_record(random_match(variant, seed, games=1))
         analysis = analyze_replay(rep)
         assert analysis.stopped is None and None not in analysis.values, (seed, analysis.stopped)
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_the_analysis_names_a_full_table_of_the_search_of_draw_games(core, monkeypatch):
+    """Where the node limit stops the analysis of a Chiva hand for three, it says the tables were full
+    only when they were: with a table too small for the search, not with one of 1 GB. (At the default
+    128 MB the pure-Python tables of this hand fill: it needs about 200 MB there.)"""
+    import analyzer.search.core as search_core
+    from analyzer.match import random_match
+
+    monkeypatch.setattr(search_core, "DRAW_CORE", core)
+    (rep,) = replay_record(random_match(find_variant("chiva", {"players": "3"}), 4000, games=1))
+    small = analyze_replay(rep, node_limit=200_000, table_mb=0.05)
+    assert None in small.values and "0.05 MB in all, were full" in small.stopped
+    roomy = analyze_replay(rep, node_limit=200_000, table_mb=1024)
+    assert None in roomy.values and "node limit" in roomy.stopped and "--table-mb" not in roomy.stopped

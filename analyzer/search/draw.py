@@ -255,11 +255,6 @@ class _DrawDeal:
         self.tt[key] = _entry(entry, best, best_code, a0, b0)
         return best
 
-    def table_size(self) -> tuple[int, int]:
-        from .core import PY_ENTRY_BYTES
-
-        return len(self.tt), len(self.tt) * PY_ENTRY_BYTES
-
 
 class _CompiledDrawDeal(_DrawDeal):
     """:class:`_DrawDeal` searched in C (``analyzer.search._draw.DrawSearch``): the same moves, order,
@@ -273,12 +268,16 @@ class _CompiledDrawDeal(_DrawDeal):
         described = describe(search.rules)
         self.python_leaves = described is None
         entries = max(4, int(search.table_mb * (1 << 20)) // DRAW_ENTRY_BYTES)
-        self.max_entries = entries
         scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
         self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
                                            [int(m) for m in search.maximiser],
                                            None if described is None else described.ints(), self._leaf, entries,
                                            leader)
+
+    @property
+    def table_full(self) -> bool:
+        """The table replaced entries: it does so only at its bound with three quarters of it taken."""
+        return self.core.replaced > 0
 
     def _leaf(self, hands: tuple[int, ...], termination: str, seat: int, bit: int, before_left: int,
               before_right: int) -> int:
@@ -295,9 +294,6 @@ class _CompiledDrawDeal(_DrawDeal):
         if value is None:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         return value
-
-    def table_size(self) -> tuple[int, int]:
-        return self.core.used, self.core.nbytes
 
 
 def draw_deal(search, pos):

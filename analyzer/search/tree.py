@@ -225,18 +225,9 @@ class TreeSearch:
         """``(entries, bytes)`` the tables of this search hold now: the compiled ones as allocated, the
         pure-Python ones (its own table of positions, those of the search over arms and of draw games)
         estimated at ``PY_ENTRY_BYTES`` an entry."""
-        entries, nbytes = len(self.tt), len(self.tt) * PY_ENTRY_BYTES
-        for deal in self._arm_deals.values():
-            if isinstance(deal, _CompiledArmDeal):
-                entries += deal.core.used
-                nbytes += deal.core.nbytes
-            else:
-                entries += len(deal.tt)
-                nbytes += len(deal.tt) * PY_ENTRY_BYTES
-        for deal in self._draw_deals.values():
-            e, b = deal.table_size()
-            entries, nbytes = entries + e, nbytes + b
-        return entries, nbytes
+        python = sum(len(t.tt) for t in self._python_tables())
+        compiled = [d.core for d in self._deals() if not d.python_table]
+        return python + sum(c.used for c in compiled), python * PY_ENTRY_BYTES + sum(c.nbytes for c in compiled)
 
     @property
     def table_full(self) -> bool:
@@ -244,15 +235,17 @@ class TreeSearch:
         node limit may then stop a search that a larger ``table_mb`` would finish)."""
         if self._dropped:
             return True
-        deals = (*self._arm_deals.values(), *self._draw_deals.values())
-        return any(filled(d.core.used, d.max_entries) for d in deals if not d.python_table)
+        return any(d.table_full for d in self._deals() if not d.python_table)
 
     # -- internals ------------------------------------------------------------------------------
+    def _deals(self) -> tuple:
+        """The deals of the search over arms and of draw games this search holds now."""
+        return (*self._arm_deals.values(), *self._draw_deals.values())
+
     def _python_tables(self) -> list:
         """What holds a pure-Python table in this search (a ``tt`` and its ``room``): the search itself
         and its deals searched in Python."""
-        deals = (*self._arm_deals.values(), *self._draw_deals.values())
-        return [self] + [d for d in deals if d.python_table]
+        return [self] + [d for d in self._deals() if d.python_table]
 
     def _full(self, holder) -> None:
         """``holder``'s table holds all it may (its ``room``). The pure-Python tables of this search share
@@ -698,11 +691,16 @@ class _CompiledArmDeal(_ArmDeal):
         mode, param = arms_scoring(search.rules)
         self.python_leaves = mode == 2
         entries = max(4, int(search.table_mb * (1 << 20)) // ARMS_ENTRY_BYTES)
-        self.max_entries = entries
         described = describe(search.rules).ints() if mode == 3 else None
         self.core = arms_core().ArmSearch(n, max_pip, self.after_fill == _DOUBLE, self.branch,
                                           [int(m) for m in search.maximiser], self.opponent, mode, param,
                                           list(search.rules.seating.teams), self.leaf, entries, described, leader)
+
+    @property
+    def table_full(self) -> bool:
+        """Three quarters of the slots the table may grow to are taken (at its bound a full bucket of four
+        replaces an entry, which a few collisions do long before)."""
+        return filled(self.core.used, self.core.max_entries)
 
     def search(self, hands: tuple[int, ...], arms: tuple[int, ...], s: int, alpha: int, beta: int) -> int:
         owner = self.owner
