@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement, the best is kept")
     ap.add_argument("--table-mb", type=float, default=TABLE_MB, help="the bound of the transposition table")
     ap.add_argument("--generic-deals", type=int, default=10,
-                    help="deals also measured under the jamaican, quinientos and whist scorings (0: skip)")
+                    help="deals also measured under the jamaican, quinientos, whist and pass-bonus scorings (0: skip)")
     ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
@@ -184,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.generic_deals:
         for name, options, what in (("jamaican", {}, "a point a game"),
                                     ("quinientos", {}, "all pips, capicú and chuchazo"),
-                                    ("whist", {"score": "good"}, "good points: the difference")):
+                                    ("whist", {"score": "good"}, "good points: the difference"),
+                                    ("partnership", {"pass-bonus": "yes"}, "pass bonuses, paid play by play")):
             variant = find_variant(name, options)
             assert not _standard_scoring(variant)[0]
             report_leaves(f"Whole-record analysis, first {args.generic_deals} deals, {name} ({what}; ms)",

@@ -7,6 +7,16 @@ of a finished hand comes from ``variant.value`` (told the tiles left, the last t
 numbers before it); side 0 maximises, every other side minimises.
 Only memoisation (a dict of solved states) keeps it usable: no pruning, no ordering, no bounds.
 
+Pass bonuses (000: "Einige geben dem Team, von dem ein Spieler einen Stein gespielt hat, der den
+nächsten Spieler zwingt zu passen, einen Bonus von 20 Punkten. Beim weiteren Fortgang des Spiels
+bekommt der Spieler, der den folgenden Spieler zum Passen zwingt, 10 Punkte. Man beachte: Wenn
+zweimal hintereinander gepasst wird, bekommt nur der erste Spieler die Punkte. Wenn aber dreimal
+hintereinander gepasst wird, wie in einem gesperrten Spiel, dann bekommt der Spieler, der den
+letzten Stein gespielt hat, 20 Punkte – 10 für jeden Gegenspieler, der gepasst hat") are paid here
+pass by pass, apart from ``PointScoring.pass_bonuses``: the first pass after a play pays its side
+20 (10 once a bonus was paid), the pass that completes a round of passes tops that up to 10 for each
+opponent, and a play after which nobody can play is paid like that round at once.
+
 Points scored during play (All Fives: "whenever a player lays a tile so that the pips at both ends
 add up to a multiple of five, that number is added to his score") are counted here from the rule
 text, apart from ``PlayScoring``: the open ends' outer halves, a double lying crosswise at an end
@@ -35,6 +45,13 @@ class Reference:
         self.threes = play is not None and play.threes
         assert play is None or not play.pub, "the pub count is not modelled here"
         self.outer: dict = {}            # state -> (lone lead tile or None, is the left end a double, the right)
+        scoring = variant.scoring
+        self.pays_passes = bool(getattr(scoring, "pass_bonus", False)) and getattr(scoring, "count", "") != "bad"
+
+    #: ``line``: what a state does not hold of the way to it: the line's outer tiles (All Fives: the
+    #: lone lead tile or None, whether the left and the right end is a double), whether a pass bonus
+    #: was paid in the hand and what the last play has been paid so far
+    START_LINE = (None, False, False, False, 0)
 
     # state: (hands, ends, turn, passes, last, leader); ends is None or (left, right)
     def moves(self, state) -> list[tuple[tuple[int, int] | None, int | None]]:
@@ -83,6 +100,38 @@ class Reference:
             return state, self.score("blocked", turn, hands, leader, last)
         return state, None
 
+    def passes_paid(self, state, move, line) -> tuple[int, tuple]:
+        """The pass bonus ``move`` pays at once, for side 0, and ``line`` after it."""
+        if not self.pays_passes:
+            return 0, line
+        hands, ends, turn, passes, last, _leader = state
+        paid, this = line[3], line[4]
+        tile, _end = move
+        n = self.n
+        if tile is not None:
+            # a play after which nobody can play (the hand is blocked) is paid as a round of passes
+            rest = list(hands[turn])
+            rest.remove(tile)
+            after, _ = self.play(state, move)
+            blocked = rest and not any(after[1][0] in t or after[1][1] in t for h in after[0] for t in h)
+            award = 10 * self.opponents(turn) if blocked else 0
+            line = line[:3] + (paid or award > 0, award)
+        elif last is None:          # (no play yet)
+            return 0, line
+        else:
+            award = 0
+            if passes == 0:
+                award = 10 if paid else 20
+            if passes + 1 == n - 1:     # every other player has passed: 10 for each opponent in all
+                award = 10 * self.opponents(last) - this
+            line = line[:3] + (paid or award > 0, this + award)
+            turn = last
+        return (award if self.variant.seating.teams[turn] == 0 else -award), line
+
+    def opponents(self, seat: int) -> int:
+        teams = self.variant.seating.teams
+        return sum(1 for t in teams if t != teams[seat])
+
     def score(self, termination, seat, hands, leader, last=None) -> int:
         pips = tuple(sum(a + b for a, b in h) for h in hands)
         counts = tuple(len(h) for h in hands)
@@ -98,15 +147,15 @@ class Reference:
         tile, end = move
         if tile is None or not self.fives:
             return 0, line
-        hands, ends, turn = state[0], state[1], state[2]
+        ends, turn = state[1], state[2]
         double = tile[0] == tile[1]
         if ends is None:
-            line, total = (tile, double, double), sum(tile)
+            line, total = (tile, double, double) + line[3:], sum(tile)
         else:
             left, right = ends
-            lone, ldbl, rdbl = line
+            lone, ldbl, rdbl = line[:3]
             on_left = end == left
-            line = (None, double if on_left else ldbl, rdbl if on_left else double)
+            line = (None, double if on_left else ldbl, rdbl if on_left else double) + line[3:]
             other = tile[1] if tile[0] == end else tile[0]
             nl, nr = (other, right) if on_left else (left, other)
             total = nl + nr + (nl if line[1] else 0) + (nr if line[2] else 0)
@@ -114,7 +163,7 @@ class Reference:
             return 0, line
         return (total if self.variant.seating.teams[turn] == 0 else -total), line
 
-    def value(self, state, line=(None, False, False)) -> int:
+    def value(self, state, line=START_LINE) -> int:
         """The minimax value of a state (for side 0): the points still to be scored in play and the
         hand's value."""
         key = (state, line)
@@ -132,20 +181,22 @@ class Reference:
 
     def _after(self, state, move, line) -> int:
         points, after = self.gain(state, move, line)
+        bonus, after = self.passes_paid(state, move, after)
         child, done = self.play(state, move)
-        return points + (done if done is not None else self.value(child, after))
+        return points + bonus + (done if done is not None else self.value(child, after))
 
-    def alternatives(self, state, line=(None, False, False)) -> dict[Move, int]:
+    def alternatives(self, state, line=START_LINE) -> dict[Move, int]:
         """The value of every move of the player to move, keyed like the analyser's moves."""
         return {as_move(move): self._after(state, move, line) for move in self.moves(state)}
 
     def replay(self, moves) -> tuple[tuple, tuple, int]:
         """The state after ``moves`` (the analyser's moves) from the start, the line's outer tiles and
-        the points side 0 scored in play on the way."""
-        state, line, points = self.start, (None, False, False), 0
+        the points side 0 scored in play (and in pass bonuses) on the way."""
+        state, line, points = self.start, self.START_LINE, 0
         for move in moves:
             gain, line = self.gain(state, from_move(move), line)
-            points += gain
+            bonus, line = self.passes_paid(state, from_move(move), line)
+            points += gain + bonus
             state, done = self.play(state, from_move(move))
             assert done is None
         return state, line, points

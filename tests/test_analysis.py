@@ -74,6 +74,33 @@ def test_every_value_of_the_seed_analysis_agrees_with_a_plain_minimax(seed_one):
         assert {a.move: a.value for a in decision.alternatives} == expected
 
 
+# 000: "Einige geben dem Team, von dem ein Spieler einen Stein gespielt hat, der den nächsten Spieler
+# zwingt zu passen, einen Bonus von 20 Punkten ..." The values are the hand's whole score: the bonuses
+# already paid, those the rest of the hand pays, and its points.
+@pytest.mark.parametrize("core", ["compiled", "python"])
+def test_the_values_of_a_pass_bonus_record_count_the_bonuses_like_a_plain_minimax(core, monkeypatch):
+    import analyzer.search.core as search_core
+    if core == "compiled" and search_core.compiled_core() is None:
+        pytest.skip("the compiled core was not built")
+    monkeypatch.setattr(search_core, "CORE", core)
+    (rep,) = replay_record(read(RECORDS / "variant-pass-bonus.dom"))
+    assert rep.valid and rep.result.scores == (60, 30)        # its Score tag: A/C 60, B/D 30
+    result = analyze_replay(rep)
+    assert "pass bonuses" in result.note and result.stopped is None
+    hands = [[(t.low, t.high) for t in hand.tiles] for hand in rep.game.hands]
+    moves = [step.move for step in rep.steps]
+    for decision in [d for d in result.decisions if d.index >= 10]:
+        ref = Reference(rep.variant, hands, leader=3)
+        state, line, paid = ref.replay(moves[:decision.index])
+        expected = {str(m): paid + v for m, v in ref.alternatives(state, line).items()}
+        assert {a.move: a.value for a in decision.alternatives} == expected
+    # from C's last choice (round 7) the hand is forced to its end: the value of the move played
+    # there is the record's own score, bonuses and all
+    last = result.decisions[-1]
+    assert all(len(rep.position_at(i).legal_moves()) == 1 for i in range(last.index + 1, len(rep.steps)))
+    assert next(a.value for a in last.alternatives if a.played) == 60 - 30
+
+
 def test_loss_is_from_the_movers_side_and_never_negative(seed_one):
     _, result = seed_one
     for d in result.decisions:

@@ -18,7 +18,7 @@ import pytest
 
 from analyzer.analysis import AgainstTheRest
 from analyzer.analysis.fair import fair_analyze
-from analyzer.inference import NoWorld, view_at, worlds_at
+from analyzer.inference import NoWorld, worlds_at
 from analyzer.match import random_hand
 from analyzer.notation import parse, read
 from analyzer.position import mask_of, tiles_of

@@ -34,6 +34,7 @@ CASES = [
     ("partnership", {"blank": "50"}), ("partnership", {"system": "milo"}),
     ("partnership", {"capicu": "yes", "chuchazo": "any", "score": "all"}),
     ("partnership", {"tie": "own-pips"}), ("partnership", {"block": "last-or-right"}),
+    ("partnership", {"pass-bonus": "yes"}), ("partnership", {"pass-bonus": "yes", "tie": "replay"}),
     ("whist", {}), ("jamaican", {}), ("chiva", {}), ("block", {}),
     ("cutthroat", {"players": "2"}), ("cutthroat", {"players": "3"}), ("cutthroat", {"players": "4"}),
 ]

@@ -36,9 +36,9 @@ from conftest import RECORDS
 from test_cli import run
 
 try:
-    from minimax_reference import Reference, from_move
+    from minimax_reference import Reference
 except ImportError:  # tests/ imported as a package
-    from tests.minimax_reference import Reference, from_move
+    from tests.minimax_reference import Reference
 
 def small(name: str, hand: int, max_pip: int, **options) -> object:
     """A block variant of the family ``name`` with ``hand`` tiles each from a double-``max_pip`` set."""

@@ -5,7 +5,7 @@ from analyzer.match import replay_record
 from analyzer.notation import parse, read
 from analyzer.rules import HandFacts, find_variant
 from analyzer.tiles import Tile
-from conftest import RECORDS, SEED_DEAL
+from conftest import RECORDS
 
 T = Tile.parse
 SEED2_MOVES = """1. B [1-1] C pass D [1-5]
@@ -117,7 +117,7 @@ def test_a_redeal_inside_a_match_counts_for_nothing_and_is_checked():
     reps = replay_record(parse(text.replace('[Variant "south-american"]\n[Players "A, B, C, D"]\n[Redeal',
                                             '[Variant "partnership"]\n[Players "A, B, C, D"]\n[Redeal', 1)))
     assert "redeal-unfounded" in codes(reps[0])                                           # no re-deal rule
-    reps = replay_record(parse(f'[Variant "south-american"]\n[Redeal "C"]\n'
+    reps = replay_record(parse('[Variant "south-american"]\n[Redeal "C"]\n'
                                + "\n".join(f"{p}: {t}" for p, t in FIVE_DOUBLES.items()) + "\n1. B [6-6]"))
     assert "redeal-played" in codes(reps[0])
 

@@ -10,7 +10,7 @@ from analyzer.analysis import AgainstTheRest
 from analyzer.position import Position
 from analyzer.rules import find_variant
 from analyzer.search.block import Solver
-from minimax_reference import Reference, from_move
+from minimax_reference import Reference
 
 CASES = [
     ("partnership", {}), ("partnership", {"score": "all"}), ("partnership", {"divide": "10"}),
@@ -20,6 +20,8 @@ CASES = [
     *[("partnership", {"tie": tie}) for tie in ("leader", "more-tiles", "last", "last-loses", "replay", "own-pips")],
     ("partnership", {"block": "last-or-right"}), ("partnership", {"system": "doscientos"}),
     ("partnership", {"system": "great-lakes-101"}), ("partnership", {"pass-bonus": "yes", "tie": "own-pips"}),
+    ("partnership", {"pass-bonus": "yes"}), ("partnership", {"pass-bonus": "yes", "tie": "replay"}),
+    ("partnership", {"pass-bonus": "yes", "system": "quinientos"}),
     ("partnership", {"divide": "10", "tie": "more-tiles"}), ("block", {"score": "difference"}),
     ("whist", {}), ("whist", {"score": "good"}), ("whist", {"score": "caribbean"}),
     ("jamaican", {}), ("chiva", {}), ("block", {}),
@@ -52,17 +54,19 @@ def test_solver_agrees_with_plain_minimax_under_the_variant(name, options):
 
 def line_agrees_with_minimax(solver, view, hands, leader: int, rng) -> int:
     """Along a random line of the deal, ``solver`` gives every alternative the plain minimax's value
-    under ``view``; the decisions checked."""
+    under ``view`` (with the pass bonuses paid on the way to it); the decisions checked."""
     ref = Reference(view, [[(t.low, t.high) for t in h] for h in hands], leader)
     max_pip = getattr(view, "variant", view).dealing.max_pip          # (AgainstTheRest: its variant's set)
-    pos, state = Position(hands, leader, max_pip=max_pip), ref.start
+    pos, line = Position(hands, leader, max_pip=max_pip), []
     checked = 0
     while (moves := pos.legal_moves()):
-        assert dict(solver.values(pos)) == ref.alternatives(state), (hands, leader, pos.history)
+        state, path, paid = ref.replay(line)
+        want = {move: paid + value for move, value in ref.alternatives(state, path).items()}
+        assert dict(solver.values(pos)) == want, (hands, leader, pos.history)
         checked += 1
         move = rng.choice(moves)
         pos.push(move)
-        state, done = ref.play(state, from_move(move))
-        if done is not None:
+        line.append(move)
+        if pos.outcome() is not None:
             break
     return checked

@@ -146,6 +146,27 @@ def test_pass_bonuses():
     assert r.scores == (20, 10 + 10)
 
 
+# "Bei dieser Variante ist es üblich, den Punktestand mit Pokerchips festzuhalten": a bonus is paid when
+# its play is made, so however the hand ends it stands (a tied block that is played again, each side
+# scoring its own pips in a tie), and it counts in the hand's value for the search.
+def test_pass_bonuses_stand_however_the_hand_ends():
+    h = ((0, T("[1-1]")), (1, None), (2, T("[1-2]")), (3, T("[2-3]")), (0, T("[3-3]")))
+    tied = facts("blocked", 0, [7, 5, 5, 7], history=h)
+    replayed = find_variant("partnership", "pass-bonus=yes, tie=replay")
+    r = replayed.hand_result(tied)
+    # A's [1-1] made B pass (20); A's [3-3] blocked the hand (10 for each opponent)
+    assert r.void and r.scores == (40, 0)
+    assert replayed.value(tied) == 40
+    s = replayed.match.apply(replayed.match.start(2), r)
+    assert s.scores == (40, 0) and "pass bonuses stand" in s.note and not s.over
+    own = find_variant("partnership", "pass-bonus=yes, tie=own-pips").hand_result(tied)
+    # each side its own 12 pips, rounded down to tens ("alle Punkte zum nächsten Vielfachen von 10
+    # abzurunden"), and A/C the bonuses too
+    assert own.scores == (10 + 40, 10)
+    # without a history (what a search passes) the bonuses are left to the search: nothing here
+    assert replayed.value(facts("blocked", 0, [5, 5, 5, 5])) == 0
+
+
 # "Milo ... Wenn Domino gemacht wird und der letzte Stein dazu führt, dass beide Enden dieselbe Zahl
 #  aufweisen, dann bekommt das Team zwei Punkte ... Eine Partie ist mit fünf Punkten gewonnen."
 def test_milo_two_points_when_the_last_tile_leaves_both_ends_equal():

@@ -73,11 +73,15 @@ class MatchScoring:
         scores = list(state.scores)
         wins = list(state.wins)
         games = state.games + 1
+        note = ""
         if result.void:
-            return replace(state, games=games, note="the hand does not count and is played again")
+            if not any(result.scores):
+                return replace(state, games=games, note="the hand does not count and is played again")
+            # pass bonuses are paid as they fall (000: "den Punktestand mit Pokerchips festzuhalten"), so a
+            # hand played again keeps them: they count like any other points below (it has no winner)
+            note = "the hand does not count and is played again; its pass bonuses stand"
         if result.winner is not None:
             wins[result.winner] += 1
-        note = ""
         if self.kind == "straight":
             return self._straight(state, result, games, wins)
         if self.kind in ("cutthroat", "shutout"):

@@ -526,6 +526,20 @@ class PointScoring:
         return points
 
     def score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
+        result = self._score(facts, winner, note, seating)
+        if not (self.pass_bonus and facts.history is not None and self.count != "bad"):
+            return result
+        # pass bonuses are paid as they fall, however the hand ends (000: "den Punktestand mit
+        # Pokerchips festzuhalten"); bad points have none
+        scores, points, bonuses = list(result.scores), result.points, list(result.bonuses)
+        for side, value in self.pass_bonuses(facts, seating):
+            scores[side] += value
+            if side == result.winner:
+                points += value
+            bonuses.append((f"pass bonus {side}", value))
+        return replace(result, points=points, scores=tuple(scores), bonuses=tuple(bonuses))
+
+    def _score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
         teams = seating.teams
         sides = seating.sides
         n = len(facts.pips)
@@ -548,7 +562,7 @@ class PointScoring:
                 scores[winner] = points
             return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
         if note == "tie:own-pips":
-            scores = [self._divide(t) for t in totals]
+            scores = [self._divide(t - t % 10 if self.pass_bonus else t) for t in totals]
             return HandResult(facts.termination, None, 0, facts.seat, tuple(scores), note=note)
         points = 0
         if winner is not None:
@@ -574,12 +588,6 @@ class PointScoring:
                     bonuses.append((name, value))
                     points += value
             scores[winner] = points
-        if self.pass_bonus and facts.history is not None:
-            for side, value in self.pass_bonuses(facts, seating):
-                scores[side] += value
-                if side == winner:
-                    points += value
-                bonuses.append((f"pass bonus {side}", value))
         return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), void=void,
                           bonuses=tuple(bonuses), note=note)
 
@@ -614,12 +622,28 @@ class PointScoring:
         return []
 
     @staticmethod
+    def play_bonus(passes: int, players: int, opponents: int, first: bool, blocking: bool = False) -> int:
+        """The bonus of one play that the next ``passes`` players answered with a pass (000: "einen Bonus
+        von 20 Punkten ... Beim weiteren Fortgang des Spiels ... 10 Punkte ... Wenn zweimal hintereinander
+        gepasst wird, bekommt nur der erste Spieler die Punkte. Wenn aber dreimal hintereinander gepasst
+        wird, wie in einem gesperrten Spiel, dann bekommt der Spieler, der den letzten Stein gespielt hat,
+        20 Punkte – 10 für jeden Gegenspieler, der gepasst hat"): 20 for the hand's first such play
+        (``first``), 10 later, whatever the number of passes; when every other player passed, or the play
+        blocked the hand (``blocking``), 10 for each of the player's ``opponents``; else nothing."""
+        if blocking or passes >= players - 1:
+            return 10 * opponents
+        if passes >= 1:
+            return 20 if first else 10
+        return 0
+
+    @staticmethod
     def pass_bonuses(facts: HandFacts, seating: Seating) -> list[tuple[int, int]]:
-        """``(side, points)`` for each play that made the next player pass."""
+        """``(side, points)`` for each play of ``facts.history`` that made the next player pass
+        (:meth:`play_bonus`); the last play blocks the hand when ``facts.termination`` is ``blocked``."""
         out: list[tuple[int, int]] = []
         history = facts.history or ()
         n = len(facts.pips)
-        first = True
+        teams = seating.teams
         i = 0
         while i < len(history):
             seat, tile = history[i]
@@ -629,15 +653,11 @@ class PointScoring:
             k = i + 1
             while k < len(history) and history[k][1] is None:
                 k += 1
-            passes = k - i - 1
-            blocking = k == len(history) and facts.termination == "blocked"
-            if blocking or passes >= n - 1:
-                opponents = sum(1 for j in range(1, n) if seating.teams[(seat + j) % n] != seating.teams[seat])
-                out.append((seating.teams[seat], 10 * opponents))
-                first = False
-            elif passes >= 1:
-                out.append((seating.teams[seat], 20 if first else 10))
-                first = False
+            opponents = sum(1 for j in range(1, n) if teams[(seat + j) % n] != teams[seat])
+            bonus = PointScoring.play_bonus(k - i - 1, n, opponents, not out,
+                                            k == len(history) and facts.termination == "blocked")
+            if bonus:
+                out.append((teams[seat], bonus))
             i = k
         return out
 

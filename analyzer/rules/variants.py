@@ -109,9 +109,9 @@ class Variant:
         points count against). More sides: side 0's points if it wins, minus the winner's if
         another side wins."""
         result = self.hand_result(facts)
-        if result.void:
-            return 0
         scores = result.scores
+        if result.void:         # the hand is played again; only its pass bonuses stand (MatchScoring.apply)
+            return scores[0] - scores[1] if self.seating.sides == 2 and scores else 0
         bad = isinstance(self.scoring, PointScoring) and self.scoring.count == "bad"
         if self.seating.sides == 2 and scores:
             v = scores[0] - scores[1]
@@ -126,9 +126,7 @@ class Variant:
         """Whether the analysis values are the hand's true score under best play with every hand
         open, with no further assumption (a draw game's values assume a boneyard order, a game of
         individual players assumes the others play against the analysed one)."""
-        s = self.scoring
-        return (self.seating.sides == 2 and not (isinstance(s, PointScoring) and s.pass_bonus)
-                and self.drawing is None)
+        return self.seating.sides == 2 and self.drawing is None
 
     @property
     def search_note(self) -> str:
@@ -150,9 +148,9 @@ class Variant:
                 notes.append("a player's value is his bad points against each other player's, summed")
         s = self.scoring
         if isinstance(s, PointScoring):
-            if s.pass_bonus:
-                notes.append("pass bonuses depend on the order of play, not only on the position; the values "
-                             "leave them out and count the hand's points only")
+            if s.pass_bonus and s.count != "bad":
+                notes.append("the values count the pass bonuses still to come with the hand's points, and those "
+                             "already paid; a hand played again keeps its pass bonuses")
             if s.capicu or s.chuchazo or s.count == "milo":
                 notes.append("the bonus for the last tile (capicú, dominao, chuchazo, Milo) is part of the values "
                              "when the search passes the last tile and the ends before it")

@@ -20,6 +20,10 @@
  *   points more; -1: that of the inline scoring, 2 for ``cu`` 1, else 1; none for the other scorings). Any other scoring passes ``leaf(term, seat, played, bit, ends)``
  *   (the Python ``_Deal.leaf_value``), which gives the value of each finished hand exactly as the
  *   Python search asks it. ``hand_value(...)`` evaluates a description on one finished hand (tests).
+ *   ``bonus``: None, or the pass bonuses (the Python ``_Deal``'s ``bonus`` table, flattened: for each
+ *   seat, for each number of passes that follow its play, the bonus when one was paid before and when
+ *   none was; then ``blocking``, one a seat), paid by the search as each play makes them, with the
+ *   played mask's bit ``ntiles`` saying that one was paid (the key then needs ntiles + 1 bits).
  *
  * Masks are 64-bit: sets of at most 55 tiles (double-nine), and a packed state (played tiles, ends
  * code, seat) of at most 64 bits.
@@ -287,6 +291,9 @@ typedef struct {
     uint64_t epoch;
     int n, w, eb, sb, ntiles;
     int fast, cu, bound, most;
+    int pb, pbmax;              /* pass bonuses paid (``bonus``); the most a play earns */
+    int bonus[MAXSEATS][MAXSEATS][2], blocking[MAXSEATS];
+    uint64_t flag;              /* the played mask's bit: a pass bonus was paid */
     uint64_t all;
     uint64_t fit[100];          /* the tiles that fit an ends code */
     uint8_t ea[100], eb2[100];  /* the two open numbers of an ends code */
@@ -383,7 +390,7 @@ static int leaf(Deal *d, int term, int s, uint64_t K2, int bit, int e, int pv) {
 static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
     uint64_t *H = d->H;
     int *P = d->P;
-    int neg = 1, saved = 0, v = 0;
+    int neg = 1, saved = 0, v = 0, acc = 0;     /* acc: the forced moves' pass bonuses, for the side to move */
     uint64_t sH[MAXSEATS + 1];
     int sP[2] = {0, 0};
     Move mv[MAXMOVES];
@@ -401,6 +408,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
                 v += mv[0].pips - P[sd];
                 if (d->bound > 1) v -= P[1 - sd];
             }
+            if (d->pb) v -= d->pbmax * popcount(H[d->opp1[s]] | H[d->opp2[s]]);
             if (v >= beta) break;
         }
         if (nm == 1) {                          /* a forced move: played here, no table entry */
@@ -408,7 +416,11 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
             uint64_t h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit);
             if (!h2) { v = leaf(d, 0, s, K2, bit, e, pv); break; }
             uint64_t f = d->fit[e2];
-            if (!((d->all ^ K2) & f)) { v = leaf(d, 1, s, K2, bit, e, pv); break; }
+            if (!((d->all ^ K2) & f)) {
+                v = leaf(d, 1, s, K2, bit, e, pv);
+                if (d->pb) v += d->blocking[s];
+                break;
+            }
             if (!saved) {
                 memcpy(sH, H, sizeof(sH));
                 sP[0] = P[0];
@@ -417,18 +429,28 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
             }
             H[s] = h2;
             P[sd] -= pv;
-            int t = s;
-            for (int k = 0; k < d->n; k++) {
+            int t = s, k;
+            for (k = 0; k < d->n; k++) {
                 t = d->next[s][k];
                 if (H[t] & f) break;
             }
             K = K2;
             e = e2;
+            if (d->pb) {
+                int b = d->bonus[s][k][!(K & d->flag)];
+                if (b) {
+                    K |= d->flag;
+                    acc += b;
+                    alpha -= b;
+                    beta -= b;
+                }
+            }
             if (d->side[t] != sd) {
                 int x = alpha;
                 alpha = -beta;
                 beta = -x;
                 neg = -neg;
+                acc = -acc;
             }
             s = t;
             continue;
@@ -504,16 +526,19 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
                 uint64_t f = d->fit[e2];
                 if (!((d->all ^ K2) & f)) {
                     x = leaf(d, 1, s, K2, bit, e, pv);
+                    if (d->pb) x += d->blocking[s];
                 } else {
                     H[s] = h2;
                     P[sd] -= pv;
-                    int t = s;
-                    for (int k = 0; k < d->n; k++) {     /* skip the forced passes */
+                    int t = s, k;
+                    for (k = 0; k < d->n; k++) {         /* skip the forced passes */
                         t = d->next[s][k];
                         if (H[t] & f) break;
                     }
-                    if (d->side[t] == sd) x = search(d, K2, e2, t, alpha, beta);
-                    else x = -search(d, K2, e2, t, -beta, -alpha);
+                    int b = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
+                    if (b) K2 |= d->flag;
+                    if (d->side[t] == sd) x = b + search(d, K2, e2, t, alpha - b, beta - b);
+                    else x = b - search(d, K2, e2, t, b - beta, b - alpha);
                     H[s] = h;
                     P[sd] += pv;
                 }
@@ -540,6 +565,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
         P[0] = sP[0];
         P[1] = sP[1];
     }
+    v += acc;
     return neg > 0 ? v : -v;
 }
 
@@ -568,11 +594,11 @@ static int mtd(Deal *d, uint64_t K, int e, int s, int alpha, int beta, int guess
 
 static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"table", "n", "max_pip", "sides", "dealt", "cu", "leaf", "scoring", "leader", "bound",
-                             "most", NULL};
-    PyObject *table, *sides, *dealt, *leaf_fn, *scoring = Py_None;
+                             "most", "bonus", NULL};
+    PyObject *table, *sides, *dealt, *leaf_fn, *scoring = Py_None, *bonus = Py_None;
     int n, max_pip, cu, leader = 0, bound = -1, most = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiOOiO|Oiii", kwlist, &TableType, &table, &n, &max_pip, &sides,
-                                     &dealt, &cu, &leaf_fn, &scoring, &leader, &bound, &most))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiOOiO|OiiiO", kwlist, &TableType, &table, &n, &max_pip, &sides,
+                                     &dealt, &cu, &leaf_fn, &scoring, &leader, &bound, &most, &bonus))
         return -1;
     if (n < 2 || n > MAXSEATS) {
         PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players");
@@ -592,6 +618,30 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     if (leader < 0 || leader >= n || bound < -1 || bound > 3 || most < 0 || most > MAX_VALUE) {
         PyErr_SetString(PyExc_ValueError, "leader: a seat; bound: -1 to 3; most: the points of a hand");
         return -1;
+    }
+    self->pb = bonus != Py_None;
+    self->pbmax = 0;
+    if (self->pb) {
+        int ebits = 1, sbits = 1;
+        while ((1 << ebits) < (max_pip + 1) * (max_pip + 1)) ebits++;
+        while ((1 << sbits) < n) sbits++;
+        PyObject *bseq = PySequence_Fast(bonus, "bonus must be a sequence");
+        if (bseq == NULL) return -1;
+        int ok = PySequence_Fast_GET_SIZE(bseq) == 2 * n * n + n
+                 && (max_pip + 1) * (max_pip + 2) / 2 + 1 + ebits + sbits <= 64;
+        for (int i = 0; i < 2 * n * n + n && ok; i++) {
+            long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(bseq, i));
+            if (PyErr_Occurred() || b < 0 || b > MAX_VALUE) { ok = 0; break; }
+            if (i < 2 * n * n) self->bonus[i / (2 * n)][i / 2 % n][i % 2] = (int)b;
+            else self->blocking[i - 2 * n * n] = (int)b;
+            if (b > self->pbmax) self->pbmax = (int)b;
+        }
+        Py_DECREF(bseq);
+        if (!ok) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "bonus: 2 n n + n points (and a set whose states leave a bit free)");
+            return -1;
+        }
     }
     LeafScoring sc;
     memset(&sc, 0, sizeof(sc));
@@ -633,6 +683,7 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     self->n = n;
     self->w = w;
     self->ntiles = ntiles;
+    self->flag = 1ULL << ntiles;
     self->eb = 1;
     while ((1 << self->eb) < w * w) self->eb++;     /* bit_length(w * w - 1) */
     self->sb = 1;

@@ -224,7 +224,7 @@ static int leaf_score(const LeafScoring *sc, const uint8_t *tlow, const uint8_t 
             points = scores[winner] = leaf_divide(sc, high - low);
         }
     } else if (note == TIE_OWN_PIPS) {
-        for (int i = 0; i < sides; i++) scores[i] = leaf_divide(sc, totals[i]);
+        for (int i = 0; i < sides; i++) scores[i] = leaf_divide(sc, sc->tens ? totals[i] - totals[i] % 10 : totals[i]);
     } else if (note == TIE_REPLAY) {
         void_hand = 1;                                          /* (no winner: nothing scored) */
     } else if (winner >= 0) {

@@ -33,8 +33,17 @@ like the dict here, loses no entry before then), so both stop at the same call.
 
 **Scoring** comes from the variant: the value of a finished hand is
 ``variant.value(HandFacts(...))`` (told the tiles left in each hand, the last tile and the open
-numbers before it; not the history, so pass bonuses are left out), cached per finished state and
-last move. For the standard policies (recognised
+numbers before it; not the history), cached per finished state and last move.
+
+**Pass bonuses** (``PointScoring.pass_bonus``, 000: a play that makes the next player pass pays its
+side 20 the first time in the hand, 10 later; one after which every other player passes, or that
+blocks the hand, 10 for each opponent: ``PointScoring.play_bonus``) are paid along the way: a move
+is worth its bonus plus the value of the state after it, and one bit of the played mask (above the
+tiles) says that a bonus was paid, so that states with and without it are distinct entries. The
+values of a position add the bonuses its history already paid (``Solver._paid``), so they are the
+hand's whole score, as the record's result counts it. Both cores do this.
+
+For the standard policies (recognised
 exactly: ``BlockRule`` by team, ``HandScoring`` of the losers' or of all pips, ``Variant``'s own
 ``value``) the search uses the same rule written inline over the two sides' pip totals.
 ``tests/test_solver.py`` checks the inline rule against ``variant.value``. The compiled core computes
@@ -43,7 +52,8 @@ every other scoring :func:`~analyzer.search.scoring.describe` knows (every polic
 for a scoring no description knows: exact, only slower. Both
 prune with the bound the scoring allows (``LeafScoring.bound``: a side loses at most what it holds
 itself, or every pip still held, or under a point a game the most a hand is worth; none with a bonus
-for the last tile, [0-0] worth 50 or doubled hands).
+for the last tile, [0-0] worth 50 or doubled hands), and with pass bonuses the most the other side
+may still be paid: the largest bonus of a play for each tile it holds.
 
 **Sides.** Values are points for side 0 (seats 0 and 2 in the partnership game), positive when
 side 0 wins; side 0 maximises, side 1 minimises. The negamax form assumes two sides playing a
@@ -56,21 +66,20 @@ and a hand that goes on after the first player is out (``Variant.end == "pair"``
 """
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-from typing import Callable, Iterator, MutableMapping
+from typing import Callable, MutableMapping
 
 from ..diagnostics import DominoError
 from ..position import Position, tiles_of
-from ..rules.policies import HandFacts
+from ..rules.policies import HandFacts, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
 from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, filled, resolve
-from .scoring import describe, search_bound, standard_scoring as _standard_scoring
+from .alphabeta import _INF, _fold, _leader, _mtd, _quiet_gc
+from .scoring import (counts_pass_bonuses, describe, pass_bonus_table, search_bound,
+                      standard_scoring as _standard_scoring)
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
-_INF = 1 << 30
 _TERMINATIONS = ("domino", "blocked")
 
 
@@ -133,6 +142,10 @@ class _Deal:
         self.sign = [1 if side == 0 else -1 for side in teams]
         standard = _standard_scoring(variant)
         self.bound, self.most = search_bound(variant, standard)
+        # pass bonuses (scoring.pass_bonus_table); FLAG, the bit of the played mask that says one was paid
+        self.pass_bonus = counts_pass_bonuses(variant)
+        self.bonus, self.blocking, self.most_bonus = pass_bonus_table(teams)
+        self.flag = 1 << len(self.tiles)
         self.search = self._build_search(standard)
 
     def full(self) -> None:
@@ -257,11 +270,13 @@ class _Deal:
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
                    EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, ROOM=self.room,
-                   full=self.full, BOUND=BOUND, MOST=-self.most, B=self.budget):
+                   full=self.full, BOUND=BOUND, MOST=-self.most, B=self.budget, PB=self.pass_bonus,
+                   BONUS=self.bonus, BLOCKING=self.blocking, FLAG=self.flag, PBMAX=self.most_bonus, n=n):
             B[0] -= 1           # one more state searched: past the node limit, unwind
             if B[0] < 0:
                 raise _OverBudget
             neg = 1             # -1 once forced moves have handed the move to the other side
+            acc = 0             # the pass bonuses of those forced moves, for the side to move now
             saved = None        # hands and pips before the first forced move
             while True:
                 sd = SIDE[s]
@@ -280,6 +295,8 @@ class _Deal:
                         v += moves[0][3] - P[sd]
                         if BOUND > 1:
                             v -= P[1 - sd]
+                    if PB:          # and each play of the other side may still earn a pass bonus
+                        v -= PBMAX * (H[OPP1[s]] | H[OPP2[s]]).bit_count()
                     if v >= beta:
                         break
                 nm = len(moves)
@@ -302,6 +319,8 @@ class _Deal:
                             v = po + CU * ps if ps < po else (-ps - CU * po if ps > po else 0)
                         else:
                             v = SIGN[s] * leaf_value(1, s, K2, bit, e)
+                        if PB:
+                            v += BLOCKING[s]
                         break
                     if saved is None:
                         saved = H[:]
@@ -313,9 +332,17 @@ class _Deal:
                             break
                     K = K2
                     e = e2
+                    if PB:
+                        x = BONUS[s][(t - s - 1) % n][not K & FLAG]
+                        if x:
+                            K |= FLAG
+                            acc += x
+                            alpha -= x
+                            beta -= x
                     if SIDE[t] != sd:
                         alpha, beta = -beta, -alpha
                         neg = -neg
+                        acc = -acc
                     s = t
                     continue
 
@@ -383,13 +410,22 @@ class _Deal:
                                 x = po + CU * ps if ps < po else (-ps - CU * po if ps > po else 0)
                             else:
                                 x = SIGN[s] * leaf_value(1, s, K2, bit, e)
+                            if PB:
+                                x += BLOCKING[s]
                         else:
                             H[s] = h2
                             P[sd] -= pv
                             for t in NEXT[s]:                   # skip the forced passes
                                 if H[t] & f:
                                     break
-                            if SIDE[t] == sd:
+                            if PB:
+                                b = BONUS[s][(t - s - 1) % n][not K & FLAG]
+                                K3 = K2 | FLAG if b else K2
+                                if SIDE[t] == sd:
+                                    x = b + search(K3, e2, t, alpha - b, beta - b)
+                                else:
+                                    x = b - search(K3, e2, t, b - beta, b - alpha)
+                            elif SIDE[t] == sd:
                                 x = search(K2, e2, t, alpha, beta)
                             else:
                                 x = -search(K2, e2, t, -beta, -alpha)
@@ -415,6 +451,7 @@ class _Deal:
             if saved is not None:
                 H[:] = saved
                 P[:] = saved_pips
+            v += acc
             return v if neg > 0 else -v
 
         return search
@@ -439,10 +476,16 @@ class _CompiledDeal(_Deal):
         self.core = compiled_core().BlockDeal(self.table, self.n, self.max_pip, self.side, self.dealt, cu,
                                               self.leaf_value if python else None,
                                               None if described is None else described.ints(), self.leader,
-                                              self.bound, self.most)
+                                              self.bound, self.most, self.bonus_ints())
         self.inline = fast
         self.python_leaves = python
         return None
+
+    def bonus_ints(self) -> tuple[int, ...] | None:
+        """The pass bonuses as the compiled core takes them: ``bonus`` flattened, then ``blocking``."""
+        if not self.pass_bonus:
+            return None
+        return (*(x for row in self.bonus for pair in row for x in pair), *self.blocking)
 
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         core = self.core
@@ -451,15 +494,20 @@ class _CompiledDeal(_Deal):
         return value, core.nodes - before
 
 
-def compiled_plays(max_pip: int) -> bool:
-    """Whether the compiled core can search a set of double-``max_pip`` (it packs a state in 64 bits)."""
-    return max_pip <= 9
+def compiled_plays(max_pip: int, pass_bonus: bool = False) -> bool:
+    """Whether the compiled core can search a set of double-``max_pip`` (it packs a state in 64 bits;
+    with ``pass_bonus`` one bit more, the flag that a pass bonus was paid)."""
+    return max_pip <= (8 if pass_bonus else 9)
 
 
 def core_note(rules, core: str | None = None) -> str | None:
     """What an analysis should tell its reader about the speed of the int solver on ``rules``: the
     compiled core computes the standard scoring and every scoring :func:`~analyzer.search.scoring.describe`
     knows, and asks Python for any other (exact, slower)."""
+    if (resolve(core) == "compiled" and counts_pass_bonuses(rules)
+            and not compiled_plays(rules.dealing.max_pip, pass_bonus=True)):
+        return ("The compiled search has no room for pass bonuses in a set this large: the pure-Python search "
+                "counts them (exact, but slower).")
     if resolve(core) == "compiled" and not _standard_scoring(rules)[0] and describe(rules) is None:
         return ("The compiled search asks Python for the value of every finished hand under this scoring "
                 "(exact, but slower than the scorings it knows).")
@@ -530,8 +578,11 @@ class Solver:
             if ints:
                 deal = self._deal(position)
                 K, e = deal.set_state(position)
+                paid, K = self._paid(deal, position, K)
             for move in moves:
                 value = self._after(deal, K, e, position, move) if ints else None
+                if value is not None:
+                    value += paid
                 if value is None:
                     position.push(move)
                     try:
@@ -608,10 +659,13 @@ class Solver:
             return _mtd(lambda a, b: self._step(position, a, b), alpha, beta, 0)
         deal = self._deal(position)
         K, e = deal.set_state(position)
+        paid, K = self._paid(deal, position, K)
         s = position.turn
+        alpha -= paid
+        beta -= paid
         if deal.sign[s] > 0:
-            return self._mtdf(deal, K, e, s, alpha, beta)
-        return -self._mtdf(deal, K, e, s, -beta, -alpha)
+            return paid + self._mtdf(deal, K, e, s, alpha, beta)
+        return paid - self._mtdf(deal, K, e, s, -beta, -alpha)
 
     def _after(self, deal: _Deal, K: int, e: int, position: Position, move: Move) -> int | None:
         """The side-0 value of playing ``move`` (a tile on the line) in ``position``, whose int state
@@ -636,10 +690,12 @@ class Solver:
         deal.pips[sd] -= tile.pips
         try:
             n = deal.n
-            t = next(t for t in ((s + k) % n for k in range(1, n + 1)) if hands[t] & f)   # passes are forced
-            if deal.sign[t] > 0:
-                return self._mtdf(deal, K2, e2, t, -_INF, _INF)
-            return -self._mtdf(deal, K2, e2, t, -_INF, _INF)
+            k = next(k for k in range(n) if hands[(s + 1 + k) % n] & f)      # the k passes are forced
+            t = (s + 1 + k) % n
+            bonus = deal.bonus[s][k][not K & deal.flag] if deal.pass_bonus else 0
+            if bonus:
+                K2 |= deal.flag
+            return deal.sign[s] * bonus + deal.sign[t] * self._mtdf(deal, K2, e2, t, -_INF, _INF)
         finally:
             hands[s] = h
             deal.pips[sd] += tile.pips
@@ -673,8 +729,19 @@ class Solver:
         facts = HandFacts(termination, seat, tuple(position.pips(s) for s in range(n)),
                           tuple(position.count(s) for s in range(n)), _leader(position),
                           hands=tuple(position.hands), last_tile=last[0].tile if last else None,
-                          ends_before=last[2] if last else None)
+                          ends_before=last[2] if last else None, history=_history(position))
         return self.variant.value(facts)
+
+    def _paid(self, deal: _Deal, position: Position, K: int) -> tuple[int, int]:
+        """``(bonuses, K)``: the pass bonuses ``position`` has paid so far (side 0's less side 1's; its
+        last play's run of passes is over, as the player to move can play) and the played mask ``K``
+        with the deal's flag when one was paid (the search then pays 10, not 20, for the next)."""
+        if not deal.pass_bonus:
+            return 0, K
+        n = position.n
+        facts = HandFacts("", 0, (0,) * n, (0,) * n, 0, history=_history(position))
+        paid = PointScoring.pass_bonuses(facts, self.variant.seating)
+        return sum(v if side == 0 else -v for side, v in paid), K | deal.flag if paid else K
 
     def _deal(self, position: Position) -> _Deal:
         """The compiled deal of ``position``: from the store, or compiled now."""
@@ -685,7 +752,7 @@ class Solver:
             if move.tile is not None:
                 dealt[seat] |= move.tile.bit
         leader = _leader(position)
-        compiled = self.core == "compiled" and compiled_plays(position.max_pip)
+        compiled = self.core == "compiled" and compiled_plays(position.max_pip, counts_pass_bonuses(self.variant))
         sig = (id(self.variant), position.max_pip, tuple(dealt), leader, compiled)
         deal = self.tt.get(sig)
         if deal is None or deal.variant is not self.variant:
@@ -727,61 +794,6 @@ class Solver:
         deal.room[0] = max(1, budget - held)
 
 
-def _mtd(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) -> int:
-    """MTD(f): a value fail-soft in (alpha, beta) from null-window probes ``probe(b - 1, b)``.
-
-    A window open on one side asks one question first (at least ``beta``? more than ``alpha``?);
-    an open window starts at ``guess``. Each probe's fail-soft answer is the next test point.
-    """
-    if beta - alpha <= 1:
-        return probe(alpha, beta)
-    if beta < _INF:
-        g = beta
-    elif alpha > -_INF:
-        g = alpha + 1
-    else:
-        g = guess
-    lo, hi = -_INF, _INF
-    while lo < hi:
-        b = g + 1 if g == lo else g
-        g = probe(b - 1, b)
-        if g < b:
-            hi = g
-            if hi <= alpha:
-                break
-        else:
-            lo = g
-            if lo >= beta:
-                break
-    return g
-
-
-def _fold(maximise: bool, x: int, best: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
-    """One child's value ``x`` taken into a max node (``maximise``) or a min node of an alpha-beta
-    search over positions: ``(improved, best, alpha, beta)``; the node is cut off once ``alpha >= beta``.
-    (The int search inlines its negamax form of this, once per state: a call there would cost.)"""
-    if maximise:
-        if x > best:
-            return True, x, max(alpha, x), beta
-    elif x < best:
-        return True, x, alpha, min(beta, x)
-    return False, best, alpha, beta
-
-
-def _leader(position: Position) -> int:
-    for move, seat, *_ in position.history:
-        if move.tile is not None:
-            return seat
-    return position.turn
-
-
-@contextmanager
-def _quiet_gc() -> Iterator[None]:
-    """Hold the cyclic garbage collector off during a search (it only allocates acyclic tuples)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+def _history(position: Position) -> tuple:
+    """Each move of ``position`` so far as ``HandFacts.history`` has it: its seat and tile (None: a pass)."""
+    return tuple((seat, move.tile) for move, seat, *_ in position.history)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from ..position import number_masks, tiles_of
 from ..rules.policies import HandFacts
 from ..tiles import tile_set
-from .block import _INF
+from .alphabeta import _INF
 from .entries import _CACHE_SIZE, _entry, _probe
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw
 from .scoring import describe

@@ -3,7 +3,7 @@ arms and the draw-game search): ``(lower, upper, best move)``, read by :func:`_p
 :func:`_entry`. (The int solver of block.py packs its own, inline.)"""
 from __future__ import annotations
 
-from .block import _INF
+from .alphabeta import _INF
 
 __all__: list[str] = []
 

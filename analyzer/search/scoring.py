@@ -13,8 +13,8 @@ can meet:
 * what the hand is worth: ``HandScoring`` (losers' or all pips) and ``PointScoring`` (losers', all,
   a point a game, Milo, bad points, difference, the block game's difference; divided by ten;
   [0-0] worth ``blank``; doubled hands; the Quinientos capicú, dominao and chuchazo; the pass
-  bonus's rounding down to tens: the bonuses themselves need the order of play, which no search
-  passes, so ``value`` leaves them out too); and All Fives' ``DifferenceAward``: each loser's pips
+  bonus's rounding down to tens: the bonuses themselves are paid play by play, so the block
+  searches add them as each play makes them, not at the leaf); and All Fives' ``DifferenceAward``: each loser's pips
   less the winner's, rounded up to its ``unit``, or (``award_hand`` false, the pubs' form) nothing
   at the end of the hand (the points scored during play are the search's, never the leaf's);
 * whose value: a ``Variant`` of two sides (side 0's score less side 1's, bad points negated), or
@@ -37,7 +37,7 @@ from dataclasses import astuple, dataclass
 from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
 from ..rules.variants import Variant
 
-__all__ = ["LeafScoring", "describe", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS",
+__all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS",
            "FIXED", "search_bound", "standard_scoring"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
@@ -211,3 +211,23 @@ def search_bound(rules, standard: tuple[bool, int]) -> tuple[int, int]:
     if described is None:
         return NO_BOUND, 0
     return described.bound, described.most
+
+
+def counts_pass_bonuses(rules) -> bool:
+    """Whether ``rules`` pays pass bonuses (``PointScoring.pass_bonus``; bad points have none): the block
+    searches then pay each play's bonus as it falls (:func:`pass_bonus_table`)."""
+    scoring = getattr(rules, "scoring", None)
+    return isinstance(scoring, PointScoring) and scoring.pass_bonus and scoring.count != "bad"
+
+
+def pass_bonus_table(teams: tuple[int, ...]) -> tuple[list, list, int]:
+    """The pass bonuses (``PointScoring.play_bonus``) of the seats of ``teams``, as the block searches pay
+    them: ``bonus[s][k]``, what seat ``s``'s side gets for a play that the next ``k`` seats pass (``k =
+    n - 1``: all of them, ``s`` plays again), as ``(when a bonus was paid before, when none was)``;
+    ``blocking[s]``, for a play that blocks the hand; and the most a play may earn."""
+    n = len(teams)
+    opponents = [sum(1 for t in teams if t != teams[s]) for s in range(n)]
+    pay = PointScoring.play_bonus
+    bonus = [[(pay(k, n, opponents[s], False), pay(k, n, opponents[s], True)) for k in range(n)] for s in range(n)]
+    blocking = [pay(0, n, opponents[s], False, True) for s in range(n)]
+    return bonus, blocking, max([x for row in bonus for pair in row for x in pair] + blocking)

@@ -42,8 +42,9 @@ from ..position import Position, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
+from .alphabeta import _INF, _fold, _leader, _mtd, _quiet_gc
 from .entries import _CACHE_SIZE, _entry, _probe
-from .block import SolverError, _INF, _fold, _leader, _mtd, _quiet_gc, _standard_scoring
+from .block import SolverError, _standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms,
                    filled, resolve_draw)
