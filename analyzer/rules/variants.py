@@ -149,8 +149,8 @@ class Variant:
         s = self.scoring
         if isinstance(s, PointScoring):
             if s.pass_bonus and s.count != "bad":
-                notes.append("the values count the pass bonuses still to come with the hand's points, and those "
-                             "already paid; a hand played again keeps its pass bonuses")
+                notes.append("the values are the hand's whole score: its points and the pass bonuses, those already "
+                             "paid and those still to come (a hand played again keeps its pass bonuses)")
             if s.capicu or s.chuchazo or s.count == "milo":
                 notes.append("the bonus for the last tile (capicú, dominao, chuchazo, Milo) is part of the values "
                              "when the search passes the last tile and the ends before it")
