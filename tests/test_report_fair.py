@@ -70,12 +70,12 @@ def test_the_n_key_jumps_to_the_next_graded_move(open_page, fair_page, fair_mode
     page, seen = open_page(fair_page)
     marks = fair_model.games[0].mistakes
     page.keyboard.press("n")
-    assert page.url.endswith(f"#g1-m{marks[0]}")
+    assert page.evaluate("location.hash") == f"#g1-m{marks[0]}"
     if len(marks) > 1:
         page.keyboard.press("n")
-        assert page.url.endswith(f"#g1-m{marks[1]}")
+        assert page.evaluate("location.hash") == f"#g1-m{marks[1]}"
     page.keyboard.press("N")
-    assert page.url.endswith(f"#g1-m{marks[0]}")
+    assert page.evaluate("location.hash") == f"#g1-m{marks[0]}"
     # at C's [3-6] the fair values stand beside the open-hands ones, with C's view of the hands
     c36 = next(m for m in fair_model.games[0].moves if m.player == "C" and m.text.startswith("[3-6]"))
     page, seen = open_page(fair_page, f"#g1-m{c36.number}")
