@@ -63,6 +63,7 @@ def line_agrees_with_minimax(solver, view, hands, leader: int, rng) -> int:
         state, path, paid = ref.replay(line)
         want = {move: paid + value for move, value in ref.alternatives(state, path).items()}
         assert dict(solver.values(pos)) == want, (hands, leader, pos.history)
+        assert solver.solve(pos) == paid + ref.value(state, path), (hands, leader, pos.history)
         checked += 1
         move = rng.choice(moves)
         pos.push(move)

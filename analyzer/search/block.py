@@ -661,8 +661,7 @@ class Solver:
         K, e = deal.set_state(position)
         paid, K = self._paid(deal, position, K)
         s = position.turn
-        alpha -= paid
-        beta -= paid
+        alpha, beta = (b if abs(b) >= _INF else b - paid for b in (alpha, beta))     # (an open side stays open)
         if deal.sign[s] > 0:
             return paid + self._mtdf(deal, K, e, s, alpha, beta)
         return paid - self._mtdf(deal, K, e, s, -beta, -alpha)
