@@ -110,8 +110,10 @@ def french(args, clock) -> None:
     peaks = [peak_mb(rep, args) for rep in reps[:args.memory_deals]]
     with arms_core("python"):
         python_peaks = [peak_mb(rep, args) for rep in reps[:min(1, args.python_french)]]   # (slow when traced)
-    print(f"  memory: compiled peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)"
-          + (f"; pure Python peak {max(python_peaks):.1f} MB (worst of {len(python_peaks)})" if python_peaks else ""))
+    if peaks:
+        print(f"  memory: compiled peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)"
+              + (f"; pure Python peak {max(python_peaks):.1f} MB (worst of {len(python_peaks)})" if python_peaks
+                 else ""))
 
 
 def cross(args, clock) -> None:
@@ -127,7 +129,8 @@ def cross(args, clock) -> None:
     missing = [args.seed + i for i, ok in enumerate(complete) if not ok]
     print(f"  hands with values left out (seed): {missing or 'none'}; target: every value in at least 19 of 20")
     peaks = [peak_mb(rep, args) for rep in reps[:args.memory_deals]]
-    print(f"  memory: peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)")
+    if peaks:
+        print(f"  memory: peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)")
 
 
 def decisions(args, clock) -> None:
