@@ -161,6 +161,22 @@ def test_jobs_give_the_same_results_in_the_same_order(archive):
     assert cli("validate", "--jsonl", "--jobs", "2", archive).stdout == one
 
 
+def test_the_cache_key_follows_the_tool_s_code(tmp_path, monkeypatch):
+    import analyzer.archive.cache as cache_module
+    from analyzer.archive.cache import code_digest
+    (tmp_path / "rules.py").write_text("TARGET = 100\n")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "rules.pyc").write_bytes(b"1")
+    before = code_digest(tmp_path)
+    (tmp_path / "__pycache__" / "rules.pyc").write_bytes(b"2")
+    assert code_digest(tmp_path) == before                # bytecode is not the code
+    (tmp_path / "rules.py").write_text("TARGET = 500\n")
+    assert code_digest(tmp_path) != before
+    key = Cache.key(b"[Variant \"partnership\"]", "analyze")
+    monkeypatch.setattr(cache_module, "_own_code", lambda: b"other code")
+    assert Cache.key(b"[Variant \"partnership\"]", "analyze") != key     # same version, other code: redone
+
+
 def test_a_second_run_with_the_cache_does_no_work(tmp_path, archive):
     sources = load([str(archive)])
     cache = Cache(tmp_path / "cache")

@@ -1,18 +1,38 @@
 """A directory of finished results, so that a re-run over an archive redoes only what changed.
 
-A result is keyed by a hash of the record's bytes, the tool's version and the options that shape the
-result; it is written to a temporary file and renamed into place, so an interrupted run leaves only
-whole entries and the next run resumes where it stopped."""
+A result is keyed by a hash of the record's bytes, the tool's version and own files (its code: a
+changed search or rule gives new keys even where nobody raised the version) and the options that
+shape the result; it is written to a temporary file and renamed into place, so an interrupted run
+leaves only whole entries and the next run resumes where it stopped."""
 from __future__ import annotations
 
 import hashlib
 import json
 import os
 import tempfile
+from functools import cache
+from pathlib import Path
 
 from .. import __version__
 
-__all__ = ["Cache"]
+__all__ = ["Cache", "code_digest"]
+
+
+def code_digest(root: str | os.PathLike) -> bytes:
+    """A digest of every file below ``root`` (by its path and bytes; bytecode caches left out)."""
+    root = Path(root)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.digest()
+
+
+@cache
+def _own_code() -> bytes:
+    return code_digest(Path(__file__).resolve().parent.parent)
 
 
 class Cache:
@@ -24,9 +44,9 @@ class Cache:
 
     @staticmethod
     def key(data: bytes, options: str) -> str:
-        """The entry of a record's bytes under ``options`` (a stable text) and this tool version."""
+        """The entry of a record's bytes under ``options`` (a stable text) and this tool's version and code."""
         digest = hashlib.sha256()
-        for part in (__version__.encode(), b"\0", options.encode(), b"\0", data):
+        for part in (__version__.encode(), b"\0", _own_code(), b"\0", options.encode(), b"\0", data):
             digest.update(part)
         return digest.hexdigest()
 
