@@ -136,8 +136,8 @@ def cross(args, clock) -> None:
 def decisions(args, clock) -> None:
     variant = find_variant("cross", {"set": "9"})
     rows = []
-    for spec in args.decision:
-        seed, step = (int(x) for x in spec.split(":"))
+    for seed, step in args.decision:
+        spec = f"{seed}:{step}"
         rep = hand(variant, seed)
         drawn = [s.move.tile for s in rep.steps if s.move is not None and s.move.draw]
         pos = revealed(rep.initial.copy(), revealed_order(rep.initial, drawn))
@@ -153,6 +153,14 @@ def decisions(args, clock) -> None:
           ["seed:step", "tiles held", "moves", "positions", "seconds"], rows)
 
 
+def seed_step(text: str) -> tuple[int, int]:
+    """``SEED:STEP`` as two ints (argparse reports anything else as a usage error)."""
+    seed, sep, step = text.partition(":")
+    if not (sep and seed.strip().isdigit() and step.strip().isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not SEED:STEP (two whole numbers, such as 1001:24)")
+    return int(seed), int(step)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--french", type=int, default=20, help="French hands")
@@ -163,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--node-limit", type=int, default=None, help=f"positions a value (default {NODE_LIMIT:,})")
     ap.add_argument("--table-mb", type=float, default=core.TABLE_MB, help="the bound of the transposition table")
     ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")
-    ap.add_argument("--decision", action="append", default=[], metavar="SEED:STEP",
+    ap.add_argument("--decision", action="append", default=[], metavar="SEED:STEP", type=seed_step,
                     help="the positions one decision of the double-nine cross needs (repeatable)")
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
