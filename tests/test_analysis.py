@@ -84,7 +84,12 @@ def test_the_values_of_a_pass_bonus_record_count_the_bonuses_like_a_plain_minima
         pytest.skip("the compiled core was not built")
     monkeypatch.setattr(search_core, "CORE", core)
     (rep,) = replay_record(read(RECORDS / "variant-pass-bonus.dom"))
-    assert rep.valid and rep.result.scores == (60, 30)        # its Score tag: A/C 60, B/D 30
+    # by the rule, move by move: D's [6-6] makes A pass (the first bonus: 20 to B/D); B's [4-5] makes C
+    # pass (10 to B/D); A's [4-4] makes B and C pass (10 to A/C: "bekommt nur der erste Spieler die
+    # Punkte"); C's [0-5] makes D, A and B pass (10 for each opponent: 20 to A/C); C's [5-5] blocks the
+    # hand (20 to A/C). The block: A/C hold [0-0] [2-2] [0-3] [3-3] (13), B/D [0-6] [1-1] [3-6] (17):
+    # A/C win 17, rounded down to 10. A/C 10 + 50, B/D 30: the record's Score tag
+    assert rep.valid and rep.result.scores == (60, 30)
     result = analyze_replay(rep)
     assert "pass bonuses" in result.note and result.stopped is None
     hands = [[(t.low, t.high) for t in hand.tiles] for hand in rep.game.hands]

@@ -109,9 +109,7 @@ class Variant:
         points count against). More sides: side 0's points if it wins, minus the winner's if
         another side wins."""
         result = self.hand_result(facts)
-        scores = result.scores
-        if result.void:         # the hand is played again; only its pass bonuses stand (MatchScoring.apply)
-            return scores[0] - scores[1] if self.seating.sides == 2 and scores else 0
+        scores = result.scores  # (a hand played again scores only its pass bonuses: MatchScoring.apply)
         bad = isinstance(self.scoring, PointScoring) and self.scoring.count == "bad"
         if self.seating.sides == 2 and scores:
             v = scores[0] - scores[1]

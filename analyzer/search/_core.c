@@ -619,30 +619,6 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "leader: a seat; bound: -1 to 3; most: the points of a hand");
         return -1;
     }
-    self->pb = bonus != Py_None;
-    self->pbmax = 0;
-    if (self->pb) {
-        int ebits = 1, sbits = 1;
-        while ((1 << ebits) < (max_pip + 1) * (max_pip + 1)) ebits++;
-        while ((1 << sbits) < n) sbits++;
-        PyObject *bseq = PySequence_Fast(bonus, "bonus must be a sequence");
-        if (bseq == NULL) return -1;
-        int ok = PySequence_Fast_GET_SIZE(bseq) == 2 * n * n + n
-                 && (max_pip + 1) * (max_pip + 2) / 2 + 1 + ebits + sbits <= 64;
-        for (int i = 0; i < 2 * n * n + n && ok; i++) {
-            long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(bseq, i));
-            if (PyErr_Occurred() || b < 0 || b > MAX_VALUE) { ok = 0; break; }
-            if (i < 2 * n * n) self->bonus[i / (2 * n)][i / 2 % n][i % 2] = (int)b;
-            else self->blocking[i - 2 * n * n] = (int)b;
-            if (b > self->pbmax) self->pbmax = (int)b;
-        }
-        Py_DECREF(bseq);
-        if (!ok) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "bonus: 2 n n + n points (and a set whose states leave a bit free)");
-            return -1;
-        }
-    }
     LeafScoring sc;
     memset(&sc, 0, sizeof(sc));
     if (scoring != Py_None) {
@@ -688,6 +664,26 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     while ((1 << self->eb) < w * w) self->eb++;     /* bit_length(w * w - 1) */
     self->sb = 1;
     while ((1 << self->sb) < n) self->sb++;         /* max(1, bit_length(n - 1)) */
+    self->pb = bonus != Py_None;
+    self->pbmax = 0;
+    if (self->pb) {
+        PyObject *bseq = PySequence_Fast(bonus, "bonus must be a sequence");
+        if (bseq == NULL) return -1;
+        int ok = PySequence_Fast_GET_SIZE(bseq) == 2 * n * n + n && ntiles + 1 + self->eb + self->sb <= 64;
+        for (int i = 0; i < 2 * n * n + n && ok; i++) {
+            long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(bseq, i));
+            if (PyErr_Occurred() || b < 0 || b > MAX_VALUE) { ok = 0; break; }
+            if (i < 2 * n * n) self->bonus[i / (2 * n)][i / 2 % n][i % 2] = (int)b;
+            else self->blocking[i - 2 * n * n] = (int)b;
+            if (b > self->pbmax) self->pbmax = (int)b;
+        }
+        Py_DECREF(bseq);
+        if (!ok) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "bonus: 2 n n + n points (and a set whose states leave a bit free)");
+            return -1;
+        }
+    }
     self->fast = leaf_fn == Py_None && scoring == Py_None;
     self->bound = bound >= 0 ? bound : (self->fast ? (cu > 0 ? 2 : 1) : 0);
     self->most = most;

@@ -37,8 +37,8 @@ from dataclasses import astuple, dataclass
 from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
 from ..rules.variants import Variant
 
-__all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table", "BY", "TIE", "COUNT", "CHUCHAZO", "NO_BOUND", "OWN_PIPS", "ALL_PIPS",
-           "FIXED", "search_bound", "standard_scoring"]
+__all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table", "BY", "TIE", "COUNT", "CHUCHAZO",
+           "NO_BOUND", "OWN_PIPS", "ALL_PIPS", "FIXED", "search_bound", "standard_scoring"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
 BY = {"team": 0, "player": 1, "last-or-right": 2}
