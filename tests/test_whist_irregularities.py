@@ -1,6 +1,7 @@
 """Domino Whist §8, irregularities, on the book's example deal (seed 001's rules, seed 000's deal)."""
 from analyzer.notation import parse
 from analyzer.match import replay_record
+from analyzer.rules import find_variant
 from conftest import SEED_DEAL
 
 ROUNDS_1_2 = "1. B [1-1] C pass D [1-5]\n2. A [1-4] B pass"   # the open ends are then 4 and 5
@@ -98,6 +99,38 @@ def test_five_and_six_players_sit_out_in_turn():
     reps = replay_record(parse(text.replace('[Players "A, B, C, E"]', '[Players "A, D, C, E"]')
                                .replace("\nB: ", "\nD: ", 1)))
     assert "sit-out" in [d.code for d in reps[1].errors]
+
+
+# §5: "Das Eröffnen wechselt nach jedem Spiel im Uhrzeiger: Das zweite Spiel eröffnet daher der Spieler zur
+#  Linken von Vorhand, das dritte der Partner von Vorhand, usw." §10 and §11 change who sits at the table,
+#  not this: the lead goes round the seats, and the player who comes back sits where the one now pausing sat
+#  (the partners sit opposite), so when the next seat's player pauses, the one in his seat leads.
+def test_five_and_six_players_pass_the_lead_round_the_seats():
+    from conftest import RECORDS
+    from analyzer.match import _Prev, next_requirement
+    from analyzer.notation import read
+    from analyzer.rules import HandResult
+    text = (RECORDS / "match-whist-five.dom").read_text()
+    reps = replay_record(read(RECORDS / "match-whist-five.dom"))
+    # game 1: A leads, D sits on his left; game 2: D pauses, B has his seat and leads; game 3: C, after B
+    assert [r.players[r.initial.turn] for r in reps] == ["A", "B", "C"] and all(r.valid for r in reps)
+    assert "D pauses this game" in reps[1].match.lead_rule
+    (game3,) = [r for r in replay_record(parse(text.replace('[Lead "C"]', '[Lead "B"]')
+                                                   .replace("1. C [4-6] D [6-6]", "1. B [2-6] C [4-6] D [6-6]")))
+                if r.game.number == 3]
+    (err,) = [d for d in game3.errors if d.code == "lead-player"]
+    assert err.details["expected"] == "C"
+    # six (§11): F/A/C against E/D/B; the last game's table was A, E, C, D (F and B paused)
+    six = find_variant("whist", {"players": "6"})
+    won = HandResult("domino", 0, 10, 0)
+    for leader, now, expected in [
+            (0, ("A", "E", "F", "B"), "E"),     # A led, E on his left plays again: E leads
+            (0, ("A", "B", "F", "D"), "B"),     # E pauses: B comes back to his seat, opposite D, and leads
+            (3, ("F", "B", "C", "D"), "F"),     # D led, A on his left pauses: F has his seat, opposite C
+            (3, ("C", "D", "F", "B"), "F")]:    # the same table written from another seat
+        last = _Prev(("A", "E", "C", "D"), won, None, leader)
+        req = next_requirement(six, last, six.match.start(2), now)
+        assert {now[s] for s in req.seats} == {expected}, (leader, now)
 
 
 # §9: "Die Partei mit der geringeren Zahl von Schlechtpunkten ist Sieger. Jeder Spieler der verlierenden

@@ -101,9 +101,10 @@ def parse_score(text: str) -> dict[frozenset[str], int]:
     return out
 
 
-def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, names: tuple[str, ...]
-                     ) -> LeadRequirement | None:
-    """Who must lead the next game, given the last one and the match so far (seats of ``names``)."""
+def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, names: tuple[str, ...],
+                     same_match: bool = True) -> LeadRequirement | None:
+    """Who must lead the next game, given the last one and the match so far (seats of ``names``);
+    ``same_match`` False: the next game starts the next match of a progression (§12), at new seats."""
     if prev is None or prev.result is None or len(prev.players) != variant.players:
         return None         # nothing to go by (a game whose players do not fit the variant)
     prev_leader = prev.initial.turn
@@ -112,9 +113,26 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
     if req.seats is None:
         return req
     # the seats of the last game, by name, in this game's order
-    seats = frozenset(names.index(prev.players[s]) for s in req.seats
-                      if s < len(prev.players) and prev.players[s] in names)
-    return replace(req, seats=seats)
+    seats, reason = set(), req.reason
+    for s in req.seats:
+        if s >= len(prev.players):
+            continue
+        if prev.players[s] in names:
+            seats.add(names.index(prev.players[s]))
+        elif variant.people > variant.players and same_match:
+            # Domino Whist for five or six (§10, §11): he pauses this game, and the player who comes back
+            # takes his seat, opposite his partner of the last game
+            partner = prev.players[_partner_seat(variant, s)]
+            if partner in names:
+                seats.add(_partner_seat(variant, names.index(partner)))
+                reason = f"{reason}; {prev.players[s]} pauses this game, so the player in his seat leads"
+    return replace(req, seats=frozenset(seats), reason=reason)
+
+
+def _partner_seat(variant: Variant, seat: int) -> int:
+    """The seat of the partner of ``seat`` (sides of two)."""
+    seating = variant.seating
+    return next(s for s in seating.members(seating.teams[seat]) if s != seat)
 
 
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:
@@ -153,7 +171,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             if progression and draw is not None:
                 part += 1                # the next match of the progression: the same draw, new partners
                 if last is not None and seated:
-                    nxt = next_requirement(chosen, last, ended, names)
+                    nxt = next_requirement(chosen, last, ended, names, same_match=False)
                     # five: when he pauses this match the text does not say who leads (anyone may)
                     further = LeadRequirement(nxt.seats or None, reason="§12: the player who would lead the next "
                                               "game keeps his place and leads the first game of the next match"

@@ -172,7 +172,7 @@ def _build_whist(o: dict[str, str], given: set[str]) -> dict:
         scoring, match, block = HandScoring("all"), MatchScoring(target), BlockDecider("team", "replay")
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=None), block=block,
                 scoring=scoring, match=match,
-                lead=LeadPolicy("rotate" if people == 4 or (people == 5 and _yes(o["progression"])) else "any", True),
+                lead=LeadPolicy("rotate", True),
                 table=people if people != 4 else 0, irregularities="whist", equal_ends=o["double-lead"])
 
 
