@@ -16,6 +16,7 @@ from analyzer.archive import Cache, InputError, Options, Summary, decode, expand
 from analyzer.archive.runner import estimate_moves
 from analyzer.cli import main
 from analyzer.notation import read
+from analyzer.report.index import page_names
 from conftest import RECORDS, ROOT
 
 SEED1 = RECORDS / "seed1-table.txt"      # the book's table: breaks the rules in round 7 (tile-no-match)
@@ -368,6 +369,26 @@ def test_the_index_escapes_what_comes_from_a_record(tmp_path):
     cli("report", tmp_path / "in", "-o", tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)" in index and "<script>alert" not in index
+
+
+def test_a_record_named_index_keeps_its_page_beside_the_archive_s_index(tmp_path):
+    """Nothing is lost: a record called ``index`` (or ``INDEX``, where case does not count) gets a page of
+    its own, and the index links to it."""
+    (tmp_path / "in").mkdir()
+    shutil.copy(SEED2, tmp_path / "in" / "index")
+    shutil.copy(SEED2, tmp_path / "in" / "INDEX.dom")
+    shutil.copy(SEED1, tmp_path / "in" / "y.txt")
+    assert page_names(["index", "INDEX", "a.dom", "A.dom"]) == ["index-2.html", "INDEX-3.html", "a.dom.html",
+                                                                 "A.dom-2.html"]
+    cli("report", tmp_path / "in" / "index", tmp_path / "in" / "INDEX.dom", tmp_path / "in" / "y.txt",
+        "-o", tmp_path / "out")
+    pages = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert len(pages) == 1 + 3 and "index.html" in pages
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    for page in pages:
+        if page != "index.html":
+            assert f'href="{page}"' in index
+            assert "INTERNATIONAL DOMINOES" in (tmp_path / "out" / page).read_text(encoding="utf-8")
 
 
 def test_stats_with_the_fair_analysis_split_mistakes_into_real_and_hindsight_only():

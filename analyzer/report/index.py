@@ -39,15 +39,16 @@ class ArchiveIndex:
 
 
 def page_names(labels: list[str]) -> list[str]:
-    """A distinct, safe file name (``sub-folder-game.dom.html``) for the page of every record."""
-    out, used = [], set()
+    """A distinct, safe file name (``sub-folder-game.dom.html``) for the page of every record: never
+    ``index.html`` (the archive's index), and distinct where a file system ignores case."""
+    out, used = [], {"index.html"}
     for label in labels:
         stem = re.sub(r"[^A-Za-z0-9._-]+", "-", label.replace("\\", "/").lstrip("./")).strip("-.") or "record"
         name, k = f"{stem}.html", 1
-        while name in used:
+        while name.lower() in used:
             k += 1
             name = f"{stem}-{k}.html"
-        used.add(name)
+        used.add(name.lower())
         out.append(name)
     return out
 

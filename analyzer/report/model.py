@@ -211,8 +211,15 @@ class PlayerView:
     seat: int
     side: int
     side_name: str
-    dealt: list[Pair] | None         # None: the record does not know the hand
+    dealt: list[Pair]                # the tiles of his deal the record shows (all of them, some or none)
     dealt_count: int
+    unknown: int = 0                 # tiles of his deal the record does not show
+    drawn: list[tuple[Pair, int]] = field(default_factory=list)   # each tile he draws, and the move drawing it
+
+    @property
+    def known(self) -> bool:
+        """The record shows some of his tiles."""
+        return bool(self.dealt or self.drawn)
 
 
 @dataclass
@@ -283,12 +290,21 @@ class GameReport:
     def value_side(self) -> str:
         return self.sides[0] if self.sides else "the first side"
 
+    @property
+    def individual(self) -> bool:
+        """A game of more than two individual players: each decision is valued for its mover against all
+        the others, the running values for the first player (``analyze_replay``)."""
+        return len(self.sides) > 2
+
     def value_words(self, value: int | None) -> str:
-        """``A/C win 46``, ``B/D win 10`` or ``a draw``."""
+        """``A/C win 46``, ``B/D win 10`` or ``a draw``; in a game of individual players, ``-4 for A``
+        (his value against all the others: it does not say which of them wins)."""
         if value is None:
             return "not analysed"
-        if value == 0 or len(self.sides) < 2:
-            return "a draw" if value == 0 else f"{signed(value)} for {self.value_side}"
+        if self.individual or len(self.sides) < 2:
+            return f"{signed(value)} for {self.value_side}"
+        if value == 0:
+            return "a draw"
         return f"{self.sides[0 if value > 0 else 1]} win {abs(value)}"
 
     def classified(self) -> dict[str, int]:
@@ -440,14 +456,17 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
     n = rep.initial.n
     seated = len(rep.players) == variant.players     # else the sides cannot be named
     sides = [rep.side_name(s) for s in range(variant.seating.sides)] if seated else []
+    drawn: list[list[tuple[Pair, int]]] = [[] for _ in range(rep.initial.n)]
+    for step in rep.steps:
+        if step.move is not None and step.move.draw and step.move.tile is not None and step.seat is not None:
+            drawn[step.seat].append(((step.move.tile.low, step.move.tile.high), step.index + 1))
     players = []
     for seat, name in enumerate(rep.players):
         side = teams[seat] if seated else seat
-        dealt = None
-        if not rep.initial.hidden[seat]:
-            dealt = sorted((t.low, t.high) for t in tiles_of(rep.initial.hands[seat], rep.initial.max_pip))
+        dealt = sorted((t.low, t.high) for t in tiles_of(rep.initial.hands[seat], rep.initial.max_pip))
         players.append(PlayerView(name, seat, side, sides[side] if seated else name, dealt,
-                                  rep.initial.count(seat)))
+                                  rep.initial.count(seat), rep.initial.hidden[seat],
+                                  drawn[seat] if seat < len(drawn) else []))
 
     decisions = {d.index: d for d in (analysis.decisions if analysis else [])}
     values = list(analysis.values) if analysis else []

@@ -392,7 +392,7 @@
     this.cur = k;
     var board = this.data.boards[k];
     if (board.layout) { this.drawArms(board); } else { this.drawLine(board); }
-    this.drawHands(board);
+    this.drawHands(board, k);
     this.counter.textContent = k + " / " + this.n;
     this.buttons.first.disabled = this.buttons.prev.disabled = k === 0;
     this.buttons.next.disabled = this.buttons.last.disabled = k === this.n;
@@ -469,11 +469,15 @@
     }).join("; ") + " · " + n + " tile" + (n === 1 ? "" : "s") + " laid";
   };
 
-  Game.prototype.drawHands = function (board) {
+  Game.prototype.drawHands = function (board, k) {
     var last = board.last ? board.last[0] + "-" + board.last[1] : null;
     Array.prototype.forEach.call(this.hands, function (hand) {
       var seat = parseInt(hand.getAttribute("data-seat"), 10);
       var left = board.hands[seat] || [];
+      // a tile drawn from the boneyard is in the hand from the move that draws it
+      Array.prototype.forEach.call(hand.querySelectorAll(".drawn"), function (d) {
+        d.hidden = k < parseInt(d.getAttribute("data-from"), 10);
+      });
       Array.prototype.forEach.call(hand.querySelectorAll(".tile"), function (t) {
         var key = t.getAttribute("data-t");
         t.classList.toggle("gone", left.indexOf(key) < 0);
