@@ -1,6 +1,7 @@
 """The position: the one mutable object, updated in place with exact undo (push/pop)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from typing import Iterable, Sequence
@@ -37,7 +38,13 @@ def placed(tile: Tile, end: int | None) -> Move:
     return move
 
 
-def tiles_of(mask: int, max_pip: int = 6) -> list[Tile]:
+def tiles_of(mask: int, max_pip: int | None = None) -> list[Tile]:
+    """The tiles of ``mask``, in index order. ``max_pip``: the set's (a tile's index does not depend on it;
+    None: the smallest set that holds every tile of the mask)."""
+    if max_pip is None:
+        bits = mask.bit_length()        # the smallest k with k(k+1)/2 >= bits: a double-(k-1) set holds them
+        k = (math.isqrt(8 * bits + 1) - 1) // 2
+        max_pip = max(k if k * (k + 1) // 2 < bits else k - 1, 0)
     tiles = tile_set(max_pip)
     out = []
     while mask:

@@ -161,7 +161,7 @@ class Game:
     def number(self) -> int | None:
         """The game's number within its match (the ``Game`` tag)."""
         value = self.tags.get("Game", "").strip()
-        return int(value) if value.isdigit() else None
+        return int(value) if value.isdecimal() else None
 
 
 @dataclass

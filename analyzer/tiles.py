@@ -7,6 +7,10 @@ from functools import cache
 
 __all__ = ["Tile", "Move", "PASS", "DRAW", "tile_set", "tile_index", "pips_of"]
 
+#: The largest half a tile may have: two digits, as a record writes a tile (a larger half is no tile
+#: at all, while [0-25] is a tile of no set this game uses). A tile's bit is ``1 << index``, so an
+#: unbounded half would cost memory without end.
+MAX_HALF = 99
 _TILE_RE = re.compile(r"^\[?\s*(\d+)\s*[-|:]\s*(\d+)\s*\]?$")
 _MOVE_RE = re.compile(r"(\[?\d+\s*[-|]\s*\d+\]?)(?:@(\d+))?(?:=(\d+))?(?:>(\d+))?")
 
@@ -20,7 +24,9 @@ class Tile:
     bit: int = field(init=False, repr=False, compare=False)   # 1 << index: the tile in a bit mask
 
     def __post_init__(self) -> None:
-        if not (0 <= self.low <= self.high):
+        if not (0 <= self.low <= self.high <= MAX_HALF):
+            if self.high > MAX_HALF and self.low >= 0:
+                raise ValueError(f"no domino set has a tile [{self.low}-{self.high}] (its halves go up to {MAX_HALF})")
             raise ValueError(f"a tile is written low half first, got ({self.low}, {self.high})")
         object.__setattr__(self, "bit", 1 << (self.high * (self.high + 1) // 2 + self.low))
 

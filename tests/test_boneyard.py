@@ -324,3 +324,26 @@ def test_a_player_whose_drawn_tile_the_record_does_not_name_is_judged_only_befor
     assert f"A's moves after move {first.index + 1} are not judged" in out.fair_note
     judged = [d.index for d in out.decisions if d.fair is not None]
     assert judged and max(judged) < first.index
+
+
+def test_a_double_nine_world_is_sampled_with_its_own_tiles():
+    """The double-nine cross with a hand the record does not show: every sampled world deals and orders
+    the double-nine set's tiles (the tiles of a mask were once read as double-six ones, and [0-7] and
+    above failed)."""
+    from analyzer.inference import worlds_at
+    from analyzer.notation import parse
+    from analyzer.match import replay_record
+    from analyzer.tiles import tile_set
+
+    text = "\n".join(line for line in (RECORDS / "variant-cross-9.dom").read_text().splitlines()
+                     if not line.startswith("A: "))
+    (rep,) = replay_record(parse(text))
+    assert rep.initial.max_pip == 9 and rep.initial.hidden[0] == 7
+    worlds = worlds_at(rep, 0, 1)           # B's view before the first move: A's hand and the boneyard unseen
+    rng = random.Random(9)
+    every = set(tile_set(9))
+    for _ in range(5):
+        world = worlds.sample(rng)
+        deal, order = worlds.view.deal(world), worlds.view.order(world)
+        dealt = [t for mask in deal for t in tile_set(9) if t.bit & mask]
+        assert len(dealt) == 28 and set(dealt) | set(order) == every and not set(dealt) & set(order)

@@ -12,8 +12,8 @@ SEED1 = str(RECORDS / "seed1-table.txt")
 SEED2 = str(RECORDS / "seed2-table.txt")
 
 
-def run(*args):
-    result = CliRunner().invoke(main, list(args))
+def run(*args, input=None):
+    result = CliRunner().invoke(main, list(args), input=input)
     assert "Traceback" not in result.output and "internal error" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result
@@ -119,3 +119,68 @@ def test_replay_shows_the_running_match_score():
     # six love: a drawn game makes the next one worth 2, and reaching 6 ends the match
     assert "the next game is worth 2" in scores[4]
     assert scores[5].startswith("Match score after game 6: A/C 6, B/D 0") and "won by A/C" in scores[5]
+
+
+# ---- input no check let through (found by fuzzing): each a clean error, never a crash ---------------------
+def test_numbers_written_in_other_scripts_are_read_as_text_not_crashes():
+    # "²" passes str.isdigit() but int() refuses it: it is no number for a tag or a rule
+    text = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
+    game = run("validate", "-", input=text.replace('[Event "', '[Game "²"]\n[Event "', 1))
+    assert game.exit_code == 0 and "unchecked-lead" in game.output        # as any Game tag it cannot read
+    rules = run("validate", "-", input=text.replace('[Event "', '[Rules "target=²"]\n[Event "', 1))
+    assert rules.exit_code == 1 and "<stdin>:1:1: error[bad-rule]" in rules.output and "'²'" in rules.output
+    assert "game 1 (INTERNATIONAL DOMINOES" in rules.output and "result: blocked; A/C win 46" in rules.output   # still replayed
+    score = run("validate", "-", input=text.replace('[Event "', '[Game "1"]\n[Score "A/C ², B/D 0"]\n[Event "', 1))
+    assert "<stdin>:2:1: error[score-syntax] cannot read the score 'A/C ², B/D 0'" in score.output
+    assert run("validate", "--rule", "target=²", SEED2).exit_code == 2
+
+
+def test_a_huge_tile_in_a_tag_is_a_tag_error():
+    # a tile's halves are two digits at most, as a record writes them; [3-150000] once took 1.5 GB
+    text = (RECORDS / "whist-false-play.dom").read_text(encoding="utf-8")
+    for tag, code in [('[Exposed "C [3-150000]"]', "bad-exposed"), ('[SeatDraw "A [5-99999999999]"]', "bad-seat-draw"),
+                      ('[FalsePlay "C [999999999999999999999-3]@5=3"]', "bad-false-play")]:
+        name = tag[1:tag.index(" ")]
+        if f"[{name} " in text:                 # (the record's own tag of that name gives way)
+            text = "\n".join(line for line in text.splitlines() if not line.startswith(f"[{name} "))
+        res = run("validate", "-", input=text.replace('[Event "', f'{tag}\n[Event "', 1))
+        assert f"<stdin>:1:1: error[{code}]" in res.output, tag
+
+
+def test_table_sizes_out_of_range_are_usage_errors():
+    for size in ("nan", "inf", "1e30", "0", str((1 << 20) + 1)):
+        res = run("analyze", "--table-mb", size, "--max-nodes", "2000", SEED2)
+        assert res.exit_code == 2 and "--table-mb" in res.output, size
+    assert run("analyze", "--table-mb", "1", "--max-nodes", "2000", SEED2).exit_code == 0
+
+
+def test_a_scheduler_address_that_is_no_address_is_a_usage_error():
+    pytest.importorskip("distributed")
+    res = run("validate", "--scheduler", "nonsense", SEED2)
+    assert res.exit_code == 2 and "the scheduler address 'nonsense' cannot be used" in res.output
+
+
+def test_an_empty_view_names_no_seat():
+    res = run("replay", "--view", "", SEED2)
+    assert res.exit_code == 2 and "nor 'public'" in res.output
+
+
+def test_a_fair_analysis_that_fails_on_one_record_still_reports_the_others(monkeypatch, tmp_path):
+    import analyzer.analysis.fair as fair
+
+    real = fair.fair_analyze
+
+    def failing(rep, *args, **kwargs):
+        if rep.title.startswith("broken"):
+            raise RuntimeError("a bug")
+        return real(rep, *args, **kwargs)
+
+    monkeypatch.setattr(fair, "fair_analyze", failing)
+    text = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
+    broken = tmp_path / "broken.dom"
+    broken.write_text(text.replace('[Event "', '[Event "broken ', 1), encoding="utf-8")
+    res = run("analyze", "--fair", "--worlds", "5", "--seed", "1", "--max-nodes", "20000", str(broken),
+              str(RECORDS / "seed2.dom"))
+    assert res.exit_code == 1
+    assert "error[internal-error] the analyser failed on this record (RuntimeError: a bug)" in res.output
+    assert "fair (" in res.output and "2 records (1 game): 1 valid, 1 invalid" in res.output

@@ -143,6 +143,22 @@ def test_a_typo_in_the_deal_is_found_at_the_tile_in_the_deal():
     assert report.best.rows_after == ["C: [0-2] [2-4] [2-5] [3-3] [3-6] [4-5] [4-6]"]
 
 
+def test_a_hand_written_three_times_is_beyond_two_edits_and_costs_no_search():
+    """A deal edit changes, deletes or adds one written tile, so a hand written three times over needs
+    two edits for each of its seven tiles: no repair of two edits exists, and none is tried. (Such a
+    record once kept ``validate`` busy for minutes, every candidate replaying the long deal.)"""
+    text = (RECORDS / "seed2-table.txt").read_text()
+    hand = "[0-2] [2-4] [2-5] [3-3] [3-6] [4-5] [4-6]"          # C's
+    game = parse(text.replace(hand, " ".join([hand] * 3)), "deal.txt").games[0]
+    assert not replay(game).valid
+    report = repair(game, max_edits=2)
+    assert report.complete and not report.repairs and report.searched == 0
+    # two tiles written twice are within two edits: both extra copies are deleted
+    game = parse(text.replace(hand, hand + " [0-2] [2-4]"), "deal.txt").games[0]
+    best = repair(game, max_edits=2).best
+    assert [(e.kind, e.before) for e in best.edits] == [("deal-delete", "[0-2]"), ("deal-delete", "[2-4]")]
+
+
 def test_hands_the_record_does_not_show_are_searched_too():
     text = (RECORDS / "seed1-table.txt").read_text().replace(
         "Spieler D:\n[0-3] [0-4] [1-2] [1-5] [3-5] [5-5] [6-6]", "Spieler D: ?")

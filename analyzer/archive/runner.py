@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Iterator
 from ..diagnostics import Diagnostic
 from ..search.core import TABLE_MB
 from .cache import Cache
-from .inputs import Source, decode
+from .inputs import InputError, Source, decode
 
 __all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model", "record_problem", "check_rules", "ClusterUnavailable"]
 
@@ -331,6 +331,9 @@ def _on_cluster(address, sources, todo, options):
         client = Client(address, timeout="5s")
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except ValueError as exc:           # not an address at all ("missing port number", unknown protocol)
+        raise InputError(f"the scheduler address {address!r} cannot be used: {exc} (write it as "
+                         f"tcp://HOST:8786)") from None
     with client:
         futures = {}
         for i in todo:

@@ -315,7 +315,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
             _echo_errors(result)
         elif as_json:
             games += [{"file": src.label, **replay_data(rep),
-                       **({"inference": _inference(rep, view)} if view else {})} for rep in reps]
+                       **({"inference": _inference(rep, view)} if view is not None else {})} for rep in reps]
         else:
             _print_replays(reps, view)
     _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
@@ -327,7 +327,7 @@ def _names(rep: Replay, mask: int) -> str:
 
 def _print_replays(reps: list[Replay], view: str | None = None) -> None:
     for number, rep in enumerate(reps, 1):
-        inferred = _inference(rep, view) if view else {"steps": []}
+        inferred = _inference(rep, view) if view is not None else {"steps": []}
         seen = {s["seen"]: s for s in inferred["steps"]}
         click.echo(f"Game {number}: {rep.title}  [{rep.variant.name}]")
         sides = " vs ".join(rep.side_name(s) for s in range(rep.variant.seating.sides))

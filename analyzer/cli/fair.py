@@ -7,6 +7,8 @@ import dataclasses
 import click
 
 from ..archive import Options, Summary
+from ..archive.runner import record_problem
+from ..diagnostics import Diagnostic
 from ..replay import Replay
 
 
@@ -78,21 +80,32 @@ def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict)
     for src in _sources(paths):
         record, reps = read_source(src, options)
         result = read_result(src, record, reps)
-        summary.add(result)
         if record is None:
+            summary.add(result)
             _echo_errors(result)
             continue
-        for number, rep in enumerate(reps, 1):
+        for rep in reps:
             for name in seats:
                 if name not in rep.players:
                     raise click.BadParameter(f"{name!r} is not a player of {rep.title} ({', '.join(rep.players)})",
                                              param_hint="--seat")
-            result = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes), seats=seats,
-                                  thresholds=FairThresholds(limits), **settings)
+        done = []
+        try:
+            for number, rep in enumerate(reps, 1):
+                fair = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes), seats=seats,
+                                    thresholds=FairThresholds(limits), **settings)
+                done.append((number, fair))
+        except Exception as exc:  # a bug on one record must not end the run over the others
+            result = record_problem(src.label, Diagnostic(
+                "error", "internal-error", f"the analyser failed on this record ({type(exc).__name__}: {exc}); "
+                "please report it", source=src.label))
+            _echo_errors(result)
+        summary.add(result)
+        for number, fair in done:
             if as_json:
-                analyses.append({"file": src.label, **result.as_dict()})
+                analyses.append({"file": src.label, **fair.as_dict()})
             else:
-                _print_analysis(number, result)
+                _print_analysis(number, fair)
     _finish(summary, False, games=analyses if as_json else None)
 
 

@@ -95,7 +95,7 @@ def parse_score(text: str) -> dict[frozenset[str], int]:
     out = {}
     for part in text.split(","):
         side, _, value = part.strip().rpartition(" ")
-        if not side or not value.lstrip("-").isdigit():
+        if not side or not value.lstrip("-").isdecimal():
             raise ValueError(f"cannot read the score {text!r}; write it as \"A/C 46, B/D 10\"")
         out[frozenset(side.strip().split("/"))] = int(value)
     return out

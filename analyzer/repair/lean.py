@@ -59,6 +59,9 @@ class _Deal:
                 self.sizes.append((h, len(entry.tiles)))
         self.missing = sorted(valid - set(seen))
         self.hidden = any(e.tiles is None for e in hands) or len(hands) < len(search.players)
+        # the deal edits it needs at least: a deal edit changes, deletes or adds one written tile, so
+        # each copy of a tile beyond its first and each foreign tile takes an edit of its own
+        self.floor = sum(len(places) - 1 for places in self.dups.values()) + len(self.foreign)
 
     @property
     def ok(self) -> bool:
@@ -690,6 +693,8 @@ class _Search:
     def deal_candidates(self, seq, deal, frontiers, L, code, depth):
         entries = deal.entries
         if not deal.ok:
+            if deal.floor > depth:      # more than the edits left can mend (a hand written twice over)
+                return
             spots = [spot for places in deal.dups.values() for spot in places] + deal.foreign
             size = self.variant.dealing.hand_size
             long = {h for h, k in deal.sizes if k > size}

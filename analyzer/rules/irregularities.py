@@ -95,7 +95,7 @@ def _read_tag(text, replayer, problems):
     for part in text.split(","):
         words = part.split()
         row = 0
-        if len(words) == 4 and words[2] == "from" and words[3].isdigit():
+        if len(words) == 4 and words[2] == "from" and words[3].isdecimal():
             row, words = int(words[3]), words[:2]
         try:
             tile = Tile.parse(words[1]) if len(words) == 2 else None

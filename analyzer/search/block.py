@@ -73,7 +73,8 @@ from ..position import Position, tiles_of
 from ..rules.policies import HandFacts, PointScoring
 from ..rules.variants import Variant
 from ..tiles import Move, tile_set
-from .core import NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, compiled_core, filled, resolve
+from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
+                   resolve)
 from .alphabeta import _INF, _fold, _leader, _mtd, _quiet_gc
 from .scoring import (counts_pass_bonuses, describe, pass_bonus_table, search_bound,
                       standard_scoring as _standard_scoring)
@@ -542,8 +543,7 @@ class Solver:
 
     def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4,
                  table_mb: float = TABLE_MB, core: str | None = None, node_limit: int | None = None) -> None:
-        if not table_mb > 0:
-            raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
+        check_table_mb(table_mb)
         self.node_limit = NODE_LIMIT if node_limit is None else node_limit
         self.nodes = 0
         self.variant = variant

@@ -49,7 +49,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _draw = None
 
-__all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
+__all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
            "resolve_draw", "cores_text", "filled"]
 
@@ -62,6 +62,16 @@ PURE_ENV = "DOMINO_PURE_PYTHON"
 #: table that fills grows to its bound, so a larger one costs memory and time where the search is
 #: large (the double-nine cross: 0.56 s a hand at 64 MB, 0.73 s at 128, 1.27 s at 256).
 TABLE_MB = 128
+
+#: The largest table a search takes, in megabytes: a tebibyte (a table grows to its bound as it fills).
+MAX_TABLE_MB = 1 << 20
+
+
+def check_table_mb(table_mb: float) -> None:
+    """Refuse a table size that is not from a fraction of a megabyte up to :data:`MAX_TABLE_MB` (nan, inf,
+    0 and less, or so large that its count of slots does not fit the compiled table's)."""
+    if not 0 < table_mb <= MAX_TABLE_MB:
+        raise ValueError(f"the table needs a size above 0 and at most {MAX_TABLE_MB:,} megabytes, not {table_mb}")
 
 #: The bytes of one slot of the compiled table.
 ENTRY_BYTES = _core.ENTRY_BYTES if _core is not None else 24

@@ -46,8 +46,8 @@ from .alphabeta import _INF, _fold, _leader, _mtd, _quiet_gc
 from .entries import _CACHE_SIZE, _entry, _probe
 from .block import SolverError, _standard_scoring
 from .scoring import describe
-from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, resolve_arms,
-                   filled, resolve_draw)
+from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, check_table_mb,
+                   filled, resolve_arms, resolve_draw)
 from .draw import draw_deal, plays_draws
 from ..tiles import Move, Tile
 
@@ -170,8 +170,7 @@ class TreeSearch:
         self.arm_state = True       # layouts with arms use the compact state (_ArmDeal); False: the position
         self.draw_state = plays_draws(rules)    # draw games and All Fives: the compact state (search/draw.py)
         self._draw_deals: dict[tuple, object] = {}
-        if not table_mb > 0:
-            raise ValueError(f"the table needs a positive size in megabytes, not {table_mb}")
+        check_table_mb(table_mb)
         self.table_mb = table_mb
         # the pure-Python tables of this search (its own, and those of the deals searched in Python) share
         # ``table_mb``, estimated at PY_ENTRY_BYTES an entry; ``room``: the entries ``tt`` may hold now
