@@ -1,4 +1,6 @@
 """Each distinctive rule of the rule texts, tested with the texts' own words and examples."""
+import dataclasses
+
 import pytest
 
 from analyzer.match import replay_match
@@ -93,6 +95,26 @@ def test_own_pips_both_sides_over_the_target_the_lower_total_wins():
     assert state.scores == (140, 140) and not state.over    # "Bei gleicher Punktzahl wird noch ein weiteres Spiel gespielt."
     state = v.match.apply(state, v.hand_result(facts("blocked", 1, [1, 3, 1, 1])))
     assert state.scores == (144, 140) and state.over and state.winner == 1
+
+
+# The text gives "the lower total wins" for the own-pips tie only, where a side's points are the pips it
+# still holds. With pass bonuses both sides score in one hand too, and there the race's higher total wins.
+def test_pass_bonuses_take_both_sides_over_the_target_and_the_higher_total_wins():
+    from analyzer.rules.policies import HandResult
+
+    v = find_variant("partnership", "pass-bonus=yes")
+    state = dataclasses.replace(v.match.start(2), scores=(90, 95))
+    won = v.match.apply(state, HandResult("domino", 0, 30, 0, scores=(30, 10)))      # A/C 120, B/D 105
+    assert won.over and won.winner == 0 and "higher total" in won.note
+    even = v.match.apply(state, HandResult("domino", 0, 15, 0, scores=(15, 10)))     # both at 105
+    assert not even.over and "another game" in even.note
+    own = find_variant("partnership", "tie=own-pips")
+    tied = own.match.apply(dataclasses.replace(own.match.start(2), scores=(90, 95)),
+                           HandResult("blocked", None, 0, 0, scores=(30, 10), note="tie:own-pips"))
+    assert tied.over and tied.winner == 1 and "lower total" in tied.note           # 105 against 120
+    # (and with pass bonuses too, under the own-pips tie the text's rule stands)
+    both = find_variant("partnership", "pass-bonus=yes, tie=own-pips").match
+    assert both.apply(state, HandResult("domino", 0, 30, 0, scores=(30, 10))).winner == 1
 
 
 # "Es gibt eine Variante, bei der [0-0] 50 Punkte zählt und nicht null Punkte, die nötige Punktzahl

@@ -89,7 +89,7 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
                          pass_bonus=_yes(o["pass-bonus"])),
         match=MatchScoring(target, "games" if kind == "games" else "points", int(o["min-games"]) if kind == "games" else 0,
-                           (100, 75, 50, 25) if _yes(o["first-wins"]) else ()),
+                           (100, 75, 50, 25) if _yes(o["first-wins"]) else (), lower_wins=o["tie"] == "own-pips"),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
                          "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] != "team" else "",
                         next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"]),

@@ -37,7 +37,7 @@ class MatchScoring:
     """The match.
 
     ``kind``: ``points`` (the first side to reach ``target`` points wins; when several reach it
-    in one game the lower total wins), ``bad`` (bad points: the match ends when a side reaches
+    in one game the higher total wins, or the lower with ``lower_wins``), ``bad`` (bad points: the match ends when a side reaches
     ``target``, the side with fewer wins), ``games`` (the first side to win ``target`` games wins,
     but only if every other side has won ``min_other``; else the match is drawn), ``straight``
     (Jamaican: ``target`` wins in a row, a loss resets both to 0, a draw makes the next game worth
@@ -56,6 +56,7 @@ class MatchScoring:
     playoff: bool = False
     draw_bonus: bool = False
     reset_lead: str = "winner"
+    lower_wins: bool = False       # ``points``: both sides over the target, the lower total wins (000, own pips)
 
     def worth(self, state: MatchState) -> int | None:
         """What the next game is worth in the match after drawn games, when that differs from the
@@ -128,13 +129,20 @@ class MatchScoring:
                 return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True, note=note)
             if len(reached) == 1:
                 return MatchState(tuple(scores), tuple(wins), games, over=True, winner=reached[0], note=note)
-            low = min(scores[s] for s in reached)
-            lows = [s for s in reached if scores[s] == low]
-            if len(lows) == 1:
-                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=lows[0],
-                                  note="both sides reached the target: the lower total wins")
+            # 000, each side credited its own pips on a tied block: "können beide Teams gleichzeitig 100
+            # oder mehr Punkte ... erreichen; die Gewinner sind dann das Team, das insgesamt weniger
+            # Punkte hat" (``lower_wins``). Otherwise only pass bonuses let both sides score in one hand,
+            # and the text is silent: there the higher total wins, as in any race to the target.
+            lower = self.lower_wins
+            best = (min if lower else max)(scores[s] for s in reached)
+            tops = [s for s in reached if scores[s] == best]
+            if len(tops) == 1:
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=tops[0],
+                                  note=f"both sides reached the target: the {'lower' if lower else 'higher'} "
+                                       f"total wins")
             return MatchState(tuple(scores), tuple(wins), games,
-                              note="both sides reached the target with equal totals: another game is played")
+                              note="both sides reached the target with equal totals: another game is played "
+                                   "(\"Bei gleicher Punktzahl wird noch ein weiteres Spiel gespielt\")")
         return MatchState(tuple(scores), tuple(wins), games, note=note)
 
     def _straight(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState:
