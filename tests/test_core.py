@@ -19,7 +19,7 @@ from analyzer.notation import read
 from analyzer.position import Position
 from analyzer.rules import find_variant
 from analyzer.rules.policies import HandFacts
-from analyzer.search import CORE, SearchLimit, Solver
+from analyzer.search import CORE, SearchLimit, Solver, TreeSearch
 from analyzer.search.block import _standard_scoring, core_note
 from analyzer.search.core import ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, compiled_core
 from conftest import RECORDS
@@ -145,9 +145,13 @@ def test_the_compiled_core_is_built_and_used():
     assert compiled_core() is not None and CORE == "compiled"
 
 
-def test_table_size_must_be_positive():
-    with pytest.raises(ValueError, match="positive"):
-        Solver(find_variant("partnership"), table_mb=0)
+def test_table_size_must_be_positive_and_finite():
+    # (1e30 once reached the compiled table as a slot count that wrapped round, and crashed it)
+    for size in (0, -1, float("nan"), float("inf"), 1e30):
+        with pytest.raises(ValueError, match="above 0 and at most"):
+            Solver(find_variant("partnership"), table_mb=size)
+        with pytest.raises(ValueError, match="above 0 and at most"):
+            TreeSearch(find_variant("cross"), table_mb=size)
 
 
 @built
