@@ -155,3 +155,34 @@ def test_the_tournament_command_reports_a_missing_draw_as_a_warning(tmp_path):
                     .replace(" drew 9 [0-6], 10 [2-6], 4 [2-4], 11 [2-3]", ""))
     out = CliRunner().invoke(main, ["tournament", str(bare)])
     assert out.exit_code == 0 and "warning[tournament-draw]" in out.output and "agrees with its scheme" in out.output
+
+
+def _run(path):
+    from click.testing import CliRunner
+    from analyzer.cli import main
+    out = CliRunner().invoke(main, ["tournament", str(path)])
+    assert "Traceback" not in out.output and "internal error" not in out.output
+    return out
+
+
+def test_the_tournament_command_reports_a_file_that_is_not_utf8_as_the_record_commands_do(tmp_path):
+    latin = tmp_path / "latin1.tour"
+    latin.write_bytes('[Event "Caf\u00e9"]\n'.encode("latin-1"))
+    out = _run(latin)
+    assert out.exit_code == 1 and f"{latin}:1:12: error[not-utf8]" in out.output and "0xE9" in out.output
+    binary = tmp_path / "nul.tour"
+    binary.write_bytes(b'[Scheme "8"]\0\n')
+    out = _run(binary)
+    assert out.exit_code == 1 and "error[binary]" in out.output
+
+
+def test_the_tournament_command_reads_a_file_with_a_byte_order_mark(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    bom = tmp_path / "bom.tour"
+    bom.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    out = _run(bom)
+    assert out.exit_code == 0 and "agrees with its scheme" in out.output and "Hanna" in out.output
+    bom.write_bytes(b"\xef\xbb\xbf" + text.replace("table 1: 1-6 vs 2-5", "table 1: 1-2 vs 6-5").encode())
+    out = _run(bom)                     # the lines are counted as before, and the first one is read
+    problems = [line for line in out.output.splitlines() if "error[" in line]
+    assert out.exit_code == 1 and len(problems) == 1 and f"{bom}:6:1: error[tournament-scheme]" in problems[0]

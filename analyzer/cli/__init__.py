@@ -656,11 +656,17 @@ def tournament(file):
     """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the
     movement of §13, and print each player's tally and the standings.
 
-    Exit status: 0 when the file agrees with its scheme, 1 when it does not."""
+    Exit status: 0 when the file agrees with its scheme, 1 when it does not or cannot be read."""
+    from ..archive.inputs import decode, load
     from ..match.tournament import check_tournament, parse_tournament, standings, tallies
 
-    with open(file, encoding="utf-8") as handle:
-        t = parse_tournament(handle.read(), file)
+    (src,) = load([file])           # read as the records are: a byte-order mark is dropped, and a file
+    text, problem = (None, src.error) if src.error else decode(src.data, src.label)   # that is not UTF-8
+    if problem is not None:         # text is one diagnostic (not-utf8, binary, unreadable)
+        click.echo(f"  {problem}")
+        click.echo(f"{file}: cannot be read ({problem.code})")
+        sys.exit(1)
+    t = parse_tournament(text, file)
     problems = check_tournament(t)
     for d in problems:
         click.echo(f"  {d}")
