@@ -186,3 +186,44 @@ def test_the_tournament_command_reads_a_file_with_a_byte_order_mark(tmp_path):
     out = _run(bom)                     # the lines are counted as before, and the first one is read
     problems = [line for line in out.output.splitlines() if "error[" in line]
     assert out.exit_code == 1 and len(problems) == 1 and f"{bom}:6:1: error[tournament-scheme]" in problems[0]
+
+
+def _lines(text):
+    return text.split("\n")
+
+
+def test_a_scheme_or_number_that_is_no_number_is_an_error_at_its_line(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    # '²' passes str.isdigit() but not int(); the other problems of the file are still found
+    bad = text.replace('[Scheme "8"]', '[Scheme "\u00b2"]').replace("round 3\n", "round 3\ntabel 3: 1-2 vs 3-4\n")
+    found = check_tournament(parse_tournament(bad))
+    assert [(d.code, d.line) for d in found] == [("tournament-syntax", 12), ("tournament-scheme", 3)]
+    assert "'\u00b2'" in found[1].message and "4, 5, 8, 12" in found[1].message
+    path = tmp_path / "scheme.tour"
+    path.write_text(bad)
+    out = _run(path)
+    assert out.exit_code == 1 and f"{path}:3:1: error[tournament-scheme]" in out.output
+    assert f"{path}:12:1: error[tournament-syntax]" in out.output
+
+
+def test_a_number_too_long_to_read_is_an_error_at_its_place(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    huge = "9" * 5000                   # int() refuses it (and its sums could not be printed)
+    bad = text.replace("table 2: 3-8 vs 4-7 129 67", f"table 2: 3-8 vs 4-7 {huge} 67")
+    bad = bad.replace("table 1: 1-2 vs 3-4", "table 1: 1-3 vs 2-4")              # round 4: a scheme error
+    found = check_tournament(parse_tournament(bad))
+    assert [(d.code, d.line, d.column) for d in found] == [("tournament-number", 7, 21), ("tournament-scheme", 15, 1)]
+    assert "5000 digits" in found[0].message and "at most 9" in found[0].message
+    # a round whose number cannot be read: its tables are not put into the round before
+    rnd = text.replace("round 2\n", f"round {huge}\n")
+    assert [(d.code, d.line) for d in check_tournament(parse_tournament(rnd))][0] == ("tournament-number", 8)
+    assert "tournament-seat" not in [d.code for d in check_tournament(parse_tournament(rnd))]
+    mixed = (RECORDS / "tournament-mixed.tour").read_text()
+    ladies = parse_tournament(mixed.replace('[Ladies "2, 4, 6, 8"]', f'[Ladies "2, 4, {huge}, 8"]'))
+    (err,) = check_tournament(ladies)
+    assert err.code == "tournament-mixed" and err.line == _lines(mixed).index('[Ladies "2, 4, 6, 8"]') + 1
+    assert "cannot read" in err.message
+    path = tmp_path / "huge.tour"
+    path.write_text(bad)
+    out = _run(path)
+    assert out.exit_code == 1 and f"{path}:7:21: error[tournament-number]" in out.output

@@ -84,6 +84,7 @@ class Table:
 @dataclass
 class Tournament:
     tags: dict[str, str] = field(default_factory=dict)
+    tag_lines: dict[str, int] = field(default_factory=dict)     # the line each tag is given on
     tables: list[Table] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     source: str = "<tournament>"
@@ -102,11 +103,32 @@ class Tournament:
         return str(player)
 
 
-_TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
-_ROUND = re.compile(r"^round\s+(\d+)\s*$", re.I)
+# Numbers are ASCII digits only (re.ASCII), as int() reads them, and at most MAX_DIGITS long: no
+# tournament has a billion players or bad points, and int() refuses a number of thousands of digits.
+MAX_DIGITS = 9
+_TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$', re.ASCII)
+_ROUND = re.compile(r"^round\s+(\d+)\s*$", re.I | re.ASCII)
 _TABLE = re.compile(r"^table\s+(\d+)\s*:\s*(\d+)\s*-\s*(\d+)\s+vs\.?\s+(\d+)\s*-\s*(\d+)(?:\s+(\d+)\s+(\d+))?"
-                    r"(?:\s+drew\s+(.*?))?\s*$", re.I)
-_DREW = re.compile(r"^(\d+)\s+(\[\d-\d\])$")
+                    r"(?:\s+drew\s+(.*?))?\s*$", re.I | re.ASCII)
+_DREW = re.compile(r"^(\d+)\s+(\[\d-\d\])$", re.ASCII)
+
+
+def number(text: str) -> int | None:
+    """The number ``text`` writes (ASCII digits, at most MAX_DIGITS of them), or None: never raises
+    (``str.isdigit`` takes '²', which ``int`` refuses)."""
+    text = text.strip()
+    if not text.isascii() or not text.isdecimal() or len(text) > MAX_DIGITS:
+        return None
+    return int(text)
+
+
+def _too_long(m: re.Match, offset: int) -> tuple[int, str] | None:
+    """(column, digits) of the first number of a matched line longer than MAX_DIGITS, or None."""
+    for k in range(1, (m.re.groups or 0) + 1):
+        group = m.group(k)
+        if group is not None and group.isdecimal() and len(group) > MAX_DIGITS:
+            return offset + m.start(k) + 1, group
+    return None
 
 
 def _drew(text: str) -> tuple[tuple[int, Tile], ...] | None:
@@ -114,41 +136,59 @@ def _drew(text: str) -> tuple[tuple[int, Tile], ...] | None:
     out = []
     for part in text.split(","):
         m = _DREW.match(part.strip())
-        if not m:
+        if not m or number(m.group(1)) is None:
             return None
         try:
-            out.append((int(m.group(1)), Tile.parse(m.group(2))))
+            out.append((number(m.group(1)), Tile.parse(m.group(2))))
         except ValueError:
             return None
     return tuple(out)
+
+
+_UNREAD = -1     # the round of the tables under a "round" line that cannot be read: they are left out
 
 
 def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
     """Read a tournament file; each line that cannot be read is an error naming it."""
     t = Tournament(source=source)
     current = None
-    for n, raw in enumerate(text.splitlines(), 1):
+
+    def error(code: str, message: str, line: int, column: int = 1) -> None:
+        t.errors.append(Diagnostic("error", code, message, line, column, source))
+
+    for n, raw in enumerate(text.split("\n"), 1):       # lines as an editor counts them ("\r\n" too)
         line = raw.strip()
+        offset = len(raw) - len(raw.lstrip())
         if not line or line.startswith(("#", ";")):
             continue
         if m := _TAG.match(line):
             t.tags[m.group(1)] = m.group(2)
-        elif m := _ROUND.match(line):
+            t.tag_lines[m.group(1)] = n
+            continue
+        m = _ROUND.match(line) or _TABLE.match(line)
+        if m and (long := _too_long(m, offset)):
+            error("tournament-number", f"the number {long[1][:12]}... has {len(long[1])} digits; a tournament "
+                  f"file's numbers have at most {MAX_DIGITS}", n, long[0])
+            if m.re is _ROUND:
+                current = _UNREAD
+        elif m and m.re is _ROUND:
             current = int(m.group(1))
-        elif (m := _TABLE.match(line)) and current is not None:
+        elif m and current is not None:
             a, b, c, d = (int(m.group(k)) for k in range(2, 6))
             points = (int(m.group(6)), int(m.group(7))) if m.group(6) else None
             drew = _drew(m.group(8)) if m.group(8) else ()
             if drew is None:
-                t.errors.append(Diagnostic("error", "tournament-syntax", f"cannot read the tiles drawn in {line!r}; "
-                                           "write \"drew 1 [6-6], 5 [4-4], 3 [0-1], 8 [2-3]\"", n, 1, source))
+                error("tournament-syntax", f"cannot read the tiles drawn in {line!r}; "
+                      "write \"drew 1 [6-6], 5 [4-4], 3 [0-1], 8 [2-3]\"", n)
                 drew = ()
-            t.tables.append(Table(current, int(m.group(1)), (tuple(sorted((a, b))), tuple(sorted((c, d)))),
-                                  points, n, drew))
+            if current != _UNREAD:
+                t.tables.append(Table(current, int(m.group(1)), (tuple(sorted((a, b))), tuple(sorted((c, d)))),
+                                      points, n, drew))
         else:
-            t.errors.append(Diagnostic("error", "tournament-syntax", f"cannot read {line!r}; write \"round N\" "
-                                       "and then \"table T: 1-6 vs 2-5 45 80\" (the pairs and their bad points)",
-                                       n, 1, source))
+            error("tournament-syntax", f"cannot read {line!r}; write \"round N\" and then \"table T: 1-6 vs 2-5 "
+                  "45 80\" (the pairs and their bad points)", n)
+            if line[:5].lower() == "round":
+                current = _UNREAD       # its tables are not put into the round before
     return t
 
 
@@ -156,6 +196,7 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
     """The tournament against its scheme (§12) or the movement (§13); its errors, line by line."""
     out = list(t.errors)
     scheme = t.tags.get("Scheme", "").strip().lower()
+    size = number(scheme)
 
     def err(code: str, message: str, line: int | None) -> None:
         out.append(Diagnostic("error", code, message, line, 1 if line else None, t.source))
@@ -168,16 +209,16 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
                 err("tournament-seat", f"round {r}: a player sits twice (table {table.number})", table.line)
             seen |= table.players()
     mixed = t.tags.get("Pairs", "").strip().lower() == "mixed"
-    if scheme.isdigit() and int(scheme) in SCHEMES:
-        plan = SCHEMES[int(scheme)]
+    if size in SCHEMES:
+        plan = SCHEMES[size]
         if mixed:
-            plan = _check_mixed(t, int(scheme), err)
+            plan = _check_mixed(t, size, err)
         if len(rounds) != len(plan):
-            err("tournament-rounds", f"the scheme for {scheme} players has {len(plan)} rounds; the file has "
+            err("tournament-rounds", f"the scheme for {size} players has {len(plan)} rounds; the file has "
                 f"{len(rounds)}", None)
         for r, tables in rounds.items():
             if not 1 <= r <= len(plan):
-                err("tournament-rounds", f"round {r} is not in the scheme for {scheme} players", tables[0].line)
+                err("tournament-rounds", f"round {r} is not in the scheme for {size} players", tables[0].line)
                 continue
             expected = plan[r - 1]
             for table in tables:
@@ -185,7 +226,7 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
                 if want is None or set(want) != set(table.pairs):
                     shown = (f"{want[0][0]}-{want[0][1]} vs {want[1][0]}-{want[1][1]}" if want
                              else "no such table")
-                    err("tournament-scheme", f"round {r}, table {table.number}: the scheme for {scheme} players "
+                    err("tournament-scheme", f"round {r}, table {table.number}: the scheme for {size} players "
                         f"has {shown}", table.line)
     elif scheme == "movement":
         if len(rounds) > MOVEMENT_ROUNDS:
@@ -197,11 +238,17 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
         if redraw in ("redraw", "redraw-fresh"):
             _check_redraw(t, redraw == "redraw-fresh", out)
         elif redraw:
-            err("tournament-syntax", "the Partners tag must be redraw (§13) or redraw-fresh", None)
+            err("tournament-syntax", f"the Partners tag must be redraw (§13) or redraw-fresh, not "
+                f"{t.tags['Partners']!r}", t.tag_lines.get("Partners"))
+    elif "Scheme" in t.tags:
+        err("tournament-scheme", f"the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13), not "
+            f"{t.tags['Scheme']!r}", t.tag_lines.get("Scheme"))
     else:
-        err("tournament-scheme", "the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13)", None)
-    if mixed and not (scheme.isdigit() and int(scheme) in MIXED_ROUNDS):
-        err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only", None)
+        err("tournament-scheme", "the file has no Scheme tag: [Scheme \"8\"] (4, 5, 8, 12: the schemes of §12) or "
+            "[Scheme \"movement\"] (§13)", None)
+    if mixed and size not in MIXED_ROUNDS:
+        err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only",
+            t.tag_lines.get("Pairs"))
     return out
 
 
@@ -211,10 +258,15 @@ def _check_mixed(t: Tournament, n: int, err) -> tuple:
     Runden des obigen Spielplans gespielt." The rounds to play, and every pair a lady and a man."""
     ladies = t.tags.get("Ladies")
     if ladies is not None:
-        named = {int(x) for x in re.findall(r"\d+", ladies)}
-        if named != set(range(2, n + 1, 2)):
+        parts = [part.strip() for part in ladies.split(",")]
+        named = {number(part) for part in parts}
+        if None in named:
+            bad = next(part for part in parts if number(part) is None)
+            err("tournament-mixed", f"the Ladies tag names the ladies by their numbers (\"2, 4, 6, 8\"); cannot "
+                f"read {bad!r}", t.tag_lines.get("Ladies"))
+        elif named != set(range(2, n + 1, 2)):
             err("tournament-mixed", f"§12: the ladies draw the even numbers (2 to {n}); the Ladies tag names "
-                f"{', '.join(map(str, sorted(named)))}", None)
+                f"{', '.join(map(str, sorted(named)))}", t.tag_lines.get("Ladies"))
     for table in t.tables:
         for a, b in table.pairs:
             if a % 2 == b % 2:
