@@ -19,6 +19,7 @@ den der Punktedifferenz entsprechenden Betrag"), and the standings rank the play
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
@@ -86,6 +87,7 @@ class Tournament:
     tags: dict[str, str] = field(default_factory=dict)
     tag_lines: dict[str, int] = field(default_factory=dict)     # the line each tag is given on
     tables: list[Table] = field(default_factory=list)
+    round_lines: dict[int, int] = field(default_factory=dict)   # the line of each "round N"
     errors: list[Diagnostic] = field(default_factory=list)
     source: str = "<tournament>"
 
@@ -152,6 +154,7 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
     """Read a tournament file; each line that cannot be read is an error naming it."""
     t = Tournament(source=source)
     current = None
+    filled: set[int] = set()        # the rounds with a line of their own under them
 
     def error(code: str, message: str, line: int, column: int = 1) -> None:
         t.errors.append(Diagnostic("error", code, message, line, column, source))
@@ -173,7 +176,13 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
                 current = _UNREAD
         elif m and m.re is _ROUND:
             current = int(m.group(1))
-        elif m and current is not None:
+            if current in t.round_lines:
+                error("tournament-rounds", f"round {current} is given twice (line {t.round_lines[current]} and "
+                      f"here); the tables under both are checked as one round", n)
+            t.round_lines.setdefault(current, n)
+        elif m and current is None:
+            error("tournament-syntax", f"a table before the first round: write \"round 1\" above {line!r}", n)
+        elif m:
             a, b, c, d = (int(m.group(k)) for k in range(2, 6))
             points = (int(m.group(6)), int(m.group(7))) if m.group(6) else None
             drew = _drew(m.group(8)) if m.group(8) else ()
@@ -189,6 +198,14 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
                   "45 80\" (the pairs and their bad points)", n)
             if line[:5].lower() == "round":
                 current = _UNREAD       # its tables are not put into the round before
+            elif current is not None:
+                filled.add(current)     # a line of the round that cannot be read: it is said so, above
+        if m and m.re is _TABLE and current is not None:
+            filled.add(current)
+    for r, line in t.round_lines.items():
+        if r not in filled:
+            error("tournament-rounds", f"round {r} has no tables (\"table 1: 1-6 vs 2-5 45 80\" under it)", line)
+    t.errors.sort(key=lambda d: d.line)
     return t
 
 
@@ -202,38 +219,70 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
         out.append(Diagnostic("error", code, message, line, 1 if line else None, t.source))
 
     rounds = t.rounds()
+    numbered: dict[int, dict[int, Table]] = {}      # round by round, each table number's first table
     for r, tables in rounds.items():
         seen: set[int] = set()
-        for table in tables:
+        numbered[r] = {}
+        for table in sorted(tables, key=lambda table: table.line):     # the later of two lines is wrong
             if len(table.players()) != 4 or seen & table.players():
                 err("tournament-seat", f"round {r}: a player sits twice (table {table.number})", table.line)
             seen |= table.players()
+            if table.number in numbered[r]:
+                err("tournament-table", f"round {r}: table {table.number} is given twice (line "
+                    f"{numbered[r][table.number].line} and here)", table.line)
+            numbered[r].setdefault(table.number, table)
+    if not rounds and not t.round_lines:
+        err("tournament-rounds", "the file has no rounds: write \"round 1\" and under it its tables "
+            "(\"table 1: 1-6 vs 2-5 45 80\")", None)
     mixed = t.tags.get("Pairs", "").strip().lower() == "mixed"
     if size in SCHEMES:
         plan = SCHEMES[size]
         if mixed:
             plan = _check_mixed(t, size, err)
-        if len(rounds) != len(plan):
-            err("tournament-rounds", f"the scheme for {size} players has {len(plan)} rounds; the file has "
-                f"{len(rounds)}", None)
+        for r in range(1, len(plan) + 1):
+            if r not in rounds and r not in t.round_lines and (rounds or t.round_lines):
+                err("tournament-rounds", f"the scheme for {size} players has {len(plan)} rounds; the file has "
+                    f"no round {r}", None)
         for r, tables in rounds.items():
             if not 1 <= r <= len(plan):
-                err("tournament-rounds", f"round {r} is not in the scheme for {size} players", tables[0].line)
+                err("tournament-rounds", f"round {r} is not in the scheme for {size} players",
+                    t.round_lines.get(r, tables[0].line))
                 continue
             expected = plan[r - 1]
+            for k, want in enumerate(expected, 1):
+                if k not in numbered[r]:
+                    err("tournament-table", f"round {r} has no table {k} (the scheme for {size} players has "
+                        f"{_match(want)} there)", t.round_lines.get(r, tables[0].line))
             for table in tables:
-                want = expected[table.number - 1] if table.number <= len(expected) else None
+                want = expected[table.number - 1] if 1 <= table.number <= len(expected) else None
                 if want is None or set(want) != set(table.pairs):
-                    shown = (f"{want[0][0]}-{want[0][1]} vs {want[1][0]}-{want[1][1]}" if want
-                             else "no such table")
+                    shown = _match(want) if want else "no such table"
                     err("tournament-scheme", f"round {r}, table {table.number}: the scheme for {size} players "
                         f"has {shown}", table.line)
     elif scheme == "movement":
-        if len(rounds) > MOVEMENT_ROUNDS:
-            err("tournament-rounds", f"§13: four rounds are played; the file has {len(rounds)}", None)
-        order = list(rounds)
-        for before, after in zip(order, order[1:]):
-            _check_movement(rounds[before], rounds[after], before, err)
+        for r, tables in rounds.items():
+            if not 1 <= r <= MOVEMENT_ROUNDS:
+                err("tournament-rounds", f"round {r} is not in the movement: §13 plays four rounds, 1 to "
+                    f"{MOVEMENT_ROUNDS}", t.round_lines.get(r, tables[0].line))
+        for r in range(1, min(max(rounds, default=0), MOVEMENT_ROUNDS + 1)):
+            if r not in rounds and r not in t.round_lines:
+                err("tournament-rounds", f"the file has no round {r} (the movement is checked from round to "
+                    "round)", None)
+        # the tables of the movement: as many as most rounds have (the most of them when that is a tie)
+        counts = Counter(len(tables) for tables in numbered.values())
+        last = max(counts, key=lambda k: (counts[k], k), default=0)
+        for r, tables in numbered.items():
+            for k in range(1, last + 1):
+                if k not in tables:
+                    err("tournament-table", f"round {r} has no table {k} (the movement of §13 keeps the tables, "
+                        f"here 1 to {last})", t.round_lines.get(r))
+            for k, table in tables.items():
+                if not 1 <= k <= last:
+                    err("tournament-table", f"round {r}, table {k}: the movement of §13 keeps the tables, here "
+                        f"1 to {last} (as most rounds have)", table.line)
+        for r in rounds:
+            if r + 1 in rounds:
+                _check_movement(numbered[r], numbered[r + 1], r, last, err)
         redraw = t.tags.get("Partners", "").strip().lower()
         if redraw in ("redraw", "redraw-fresh"):
             _check_redraw(t, redraw == "redraw-fresh", out)
@@ -249,7 +298,7 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
     if mixed and size not in MIXED_ROUNDS:
         err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only",
             t.tag_lines.get("Pairs"))
-    return out
+    return sorted(out, key=lambda d: (d.line is not None, d.line or 0))     # the file's own first, then by line
 
 
 def _check_mixed(t: Tournament, n: int, err) -> tuple:
@@ -321,27 +370,36 @@ def _check_redraw(t: Tournament, fresh: bool, out: list[Diagnostic]) -> None:
         before |= {frozenset(pair) for table in tables for pair in table.pairs}
 
 
-def _check_movement(before: list[Table], after: list[Table], r: int, err) -> None:
+def _moves(n: int, last: int) -> tuple[int, int]:
+    """§13: the tables the winners and the losers of table ``n`` (of 1 to ``last``) go to."""
+    return (1, last) if n == 1 else (n - 1, n)
+
+
+def _check_movement(before: dict[int, Table], after: dict[int, Table], r: int, last: int, err) -> None:
     """§13: "Nach jeder Partie bleiben die Gewinner an Tisch Nr. 1 sitzen, die Verlierer an Tisch Nr. 1
     rücken an den Tisch mit der höchsten Nummer. An allen anderen Tischen bleiben die Verlierer sitzen,
-    und die Gewinner rücken an den Tisch mit der nächst niedrigeren Nummer." """
-    last = max(t.number for t in before)
-    by_number = {t.number: t for t in before}
-    if any(t.winner is None for t in before):
+    und die Gewinner rücken an den Tisch mit der nächst niedrigeren Nummer." ``before`` and ``after``: the
+    tables of round ``r`` and the next by number, the movement's being 1 to ``last``. A table whose players
+    come from a table that is missing (an error of its own) is not checked."""
+    if any(t.winner is None for t in before.values()):
         return          # without every result the next seats cannot be told
-    winners = {n: set(t.pairs[t.winner]) for n, t in by_number.items()}
-    losers = {n: set(t.pairs[1 - t.winner]) for n, t in by_number.items()}
-    for table in after:
-        n = table.number
-        if n == 1:
-            want = winners[1] | winners.get(2, set())
-        elif n == last:
-            want = losers[n] | losers[1]
-        else:
-            want = losers.get(n, set()) | winners.get(n + 1, set())
-        if table.players() != want:
+    seats: dict[int, set[int]] = {}
+    for n, table in before.items():
+        if 1 <= n <= last:
+            to_winners, to_losers = _moves(n, last)
+            seats.setdefault(to_winners, set()).update(table.pairs[table.winner])
+            seats.setdefault(to_losers, set()).update(table.pairs[1 - table.winner])
+    for n, table in after.items():
+        sources = {k for k in (1, n, n + 1) if 1 <= k <= last and n in _moves(k, last)}
+        if not sources or not sources <= before.keys():
+            continue    # not a table of the movement, or one it fills from a missing table: said already
+        if table.players() != seats[n]:
             err("tournament-movement", f"round {r + 1}, table {n}: after round {r} the movement of §13 seats "
-                f"{', '.join(map(str, sorted(want)))} here", table.line)
+                f"{', '.join(map(str, sorted(seats[n])))} here", table.line)
+
+
+def _match(pairs: tuple[Pair, Pair]) -> str:
+    return f"{pairs[0][0]}-{pairs[0][1]} vs {pairs[1][0]}-{pairs[1][1]}"
 
 
 def tallies(t: Tournament) -> dict[int, list[int]]:
