@@ -316,3 +316,31 @@ def test_a_file_without_rounds_or_with_rounds_out_of_place(tmp_path):
     first = parse_tournament("round 1\nround 2\ntable 1: 1-2 vs 3-4 10 20\n")
     assert [(d.code, d.line, d.message) for d in first.errors] == [
         ("tournament-rounds", 1, 'round 1 has no tables ("table 1: 1-6 vs 2-5 45 80" under it)')]
+
+
+def test_tags_given_twice_or_with_a_value_not_read_are_said_at_their_lines(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    tags = text.replace('[Scheme "8"]', '[Scheme "8"]\n[Pairs "mixd"]\n[Ladies "2, 4, 6, 8"]\n[Scheme "8"]')
+    tags = tags.replace("table 1: 1-8 vs 3-6", "table 1: 1-3 vs 8-6")                   # round 3 (line 15)
+    found = check_tournament(parse_tournament(tags))
+    assert [(d.severity, d.code, d.line) for d in found] == [
+        ("error", "tournament-syntax", 4), ("warning", "tournament-mixed", 5), ("warning", "duplicate-tag", 6),
+        ("error", "tournament-scheme", 15)]
+    assert "'mixd'" in found[0].message and "Pairs" in found[0].message
+    assert "Scheme tag is given twice (line 3 and here)" in found[2].message
+    path = tmp_path / "tags.tour"
+    path.write_text(tags)
+    out = _run(path)
+    assert out.exit_code == 1 and out.output.splitlines()[4].endswith(": 8 scheme, 7 rounds: 2 errors")
+    path.write_text(text.replace("table 1: 1-8 vs 3-6", "table 1: 1-3 vs 8-6"))
+    assert _run(path).output.splitlines()[1].endswith(": 8 scheme, 7 rounds: 1 error")
+
+
+def test_players_of_the_same_name_keep_their_own_rounds_in_the_standings(tmp_path):
+    path = tmp_path / "names.tour"
+    path.write_text((RECORDS / "tournament-8.tour").read_text().replace("2 Bert", "2 Anna"))
+    out = _run(path)
+    rows = [line.split() for line in out.output.splitlines() if line.strip().startswith(("6.", "8."))]
+    assert [row[1] for row in rows] == ["Anna", "Anna"]
+    for row in rows:                   # each total is the sum of the rounds shown with it
+        assert int(row[2]) == sum(int(v) for v in " ".join(row[3:]).strip("()").split())

@@ -658,7 +658,7 @@ def tournament(file):
 
     Exit status: 0 when the file agrees with its scheme, 1 when it does not or cannot be read."""
     from ..archive.inputs import decode, load
-    from ..match.tournament import check_tournament, parse_tournament, standings, tallies
+    from ..match.tournament import check_tournament, parse_tournament, ranking, tallies
 
     (src,) = load([file])           # read as the records are: a byte-order mark is dropped, and a file
     text, problem = (None, src.error) if src.error else decode(src.data, src.label)   # that is not UTF-8
@@ -672,12 +672,11 @@ def tournament(file):
         click.echo(f"  {d}")
     errors = [d for d in problems if d.severity == "error"]
     click.echo(f"{file}: {t.tags.get('Scheme', '?')} scheme, {len(t.rounds())} rounds: "
-               + ("agrees with its scheme" if not errors else f"{len(errors)} errors"))
+               + ("agrees with its scheme" if not errors else f"{len(errors)} error{'s' * (len(errors) > 1)}"))
     scores = tallies(t)
-    for place, name, total in standings(t):
-        number = next((p for p in scores if t.name(p) == name), None)
-        rounds = " ".join(f"{v:+d}" for v in scores.get(number, []))
-        click.echo(f"  {place:>2}. {name:<12} {total:+5d}   ({rounds})")
+    for place, player, total in ranking(t):    # by number: two players may share a name
+        rounds = " ".join(f"{v:+d}" for v in scores[player])
+        click.echo(f"  {place:>2}. {t.name(player):<12} {total:+5d}   ({rounds})")
     if errors:
         sys.exit(1)
 

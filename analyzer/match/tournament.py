@@ -27,7 +27,7 @@ from ..rules.matchplay import PROGRESSION_FIVE, draw_rank
 from ..tiles import Tile
 
 __all__ = ["SCHEMES", "Table", "Tournament", "parse_tournament", "check_tournament", "tallies", "standings",
-           "redrawn_pairs"]
+           "ranking", "redrawn_pairs", "number"]
 
 Pair = tuple[int, int]
 
@@ -100,8 +100,8 @@ class Tournament:
     def name(self, player: int) -> str:
         for part in self.tags.get("Names", "").split(","):
             number, _, name = part.strip().partition(" ")
-            if number == str(player) and name:
-                return name
+            if number == str(player) and name.strip():
+                return name.strip()
         return str(player)
 
 
@@ -165,6 +165,9 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
         if not line or line.startswith(("#", ";")):
             continue
         if m := _TAG.match(line):
+            if m.group(1) in t.tags:        # as a record's tags (duplicate-tag)
+                t.errors.append(Diagnostic("warning", "duplicate-tag", f"the {m.group(1)} tag is given twice (line "
+                                           f"{t.tag_lines[m.group(1)]} and here); the last one counts", n, 1, source))
             t.tags[m.group(1)] = m.group(2)
             t.tag_lines[m.group(1)] = n
             continue
@@ -234,7 +237,14 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
     if not rounds and not t.round_lines:
         err("tournament-rounds", "the file has no rounds: write \"round 1\" and under it its tables "
             "(\"table 1: 1-6 vs 2-5 45 80\")", None)
-    mixed = t.tags.get("Pairs", "").strip().lower() == "mixed"
+    pairs = t.tags.get("Pairs", "").strip().lower()
+    mixed = pairs == "mixed"
+    if pairs and not mixed:
+        err("tournament-syntax", f"the Pairs tag must be mixed (§12), not {t.tags['Pairs']!r}",
+            t.tag_lines.get("Pairs"))
+    if "Ladies" in t.tags and not mixed:
+        out.append(Diagnostic("warning", "tournament-mixed", "the Ladies tag counts only with [Pairs \"mixed\"] "
+                              "(§12); it is not checked", t.tag_lines["Ladies"], 1, t.source))
     if size in SCHEMES:
         plan = SCHEMES[size]
         if mixed:
@@ -415,12 +425,17 @@ def tallies(t: Tournament) -> dict[int, list[int]]:
     return out
 
 
-def standings(t: Tournament) -> list[tuple[int, str, int]]:
-    """(place, name, total), the highest total first; equal totals share a place."""
+def ranking(t: Tournament) -> list[tuple[int, int, int]]:
+    """(place, player number, total), the highest total first; equal totals share a place."""
     totals = sorted(((sum(v), p) for p, v in tallies(t).items()), key=lambda x: (-x[0], x[1]))
     out, place = [], 0
     for k, (total, p) in enumerate(totals):
         if k == 0 or total != totals[k - 1][0]:
             place = k + 1
-        out.append((place, t.name(p), total))
+        out.append((place, p, total))
     return out
+
+
+def standings(t: Tournament) -> list[tuple[int, str, int]]:
+    """(place, name, total), the highest total first; equal totals share a place."""
+    return [(place, t.name(p), total) for place, p, total in ranking(t)]
