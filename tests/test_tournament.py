@@ -344,3 +344,20 @@ def test_players_of_the_same_name_keep_their_own_rounds_in_the_standings(tmp_pat
     assert [row[1] for row in rows] == ["Anna", "Anna"]
     for row in rows:                   # each total is the sum of the rounds shown with it
         assert int(row[2]) == sum(int(v) for v in " ".join(row[3:]).strip("()").split())
+
+
+def test_tiles_drawn_or_a_partners_tag_that_are_not_checked_are_said_so():
+    redraw = (RECORDS / "tournament-redraw.tour").read_text()
+    bare = "\n".join(line for line in _lines(redraw) if not line.startswith("[Partners"))
+    first = next(k for k, line in enumerate(_lines(bare), 1) if " drew " in line)
+    found = check_tournament(parse_tournament(bare + "tabel 9\n"))
+    assert [(d.severity, d.code, d.line) for d in found] == [("warning", "tournament-draw", first),
+                                                               ("error", "tournament-syntax", len(_lines(bare)))]
+    assert "12 tables from here" in found[0].message and "not checked" in found[0].message
+    mixed = (RECORDS / "tournament-mixed.tour").read_text().replace('[Pairs "mixed"]',
+                                                                      '[Pairs "mixed"]\n[Partners "redraw"]')
+    line = _lines(mixed).index('[Partners "redraw"]') + 1
+    found = check_tournament(parse_tournament(mixed.replace("table 1: 1-6 vs 2-5", "table 1: 1-2 vs 6-5")))
+    assert [(d.severity, d.code, d.line) for d in found] == [("warning", "tournament-draw", line),
+                                                               ("error", "tournament-scheme",
+                                                                _lines(mixed).index("round 1") + 2)]

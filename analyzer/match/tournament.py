@@ -305,6 +305,17 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
     else:
         err("tournament-scheme", "the file has no Scheme tag: [Scheme \"8\"] (4, 5, 8, 12: the schemes of §12) or "
             "[Scheme \"movement\"] (§13)", None)
+    def warn(code: str, message: str, line: int | None) -> None:
+        out.append(Diagnostic("warning", code, message, line, 1 if line else None, t.source))
+
+    if "Partners" in t.tags and scheme != "movement":
+        warn("tournament-draw", "the Partners tag counts only with [Scheme \"movement\"] (§13: the partners drawn "
+             "before each match); it is not checked", t.tag_lines["Partners"])
+    drawn = [table for table in t.tables if table.drew]
+    if drawn and "Partners" not in t.tags:
+        warn("tournament-draw", f"the tiles drawn (\"drew ...\", {len(drawn)} table{'s' * (len(drawn) > 1)} from "
+             "here) count only with [Scheme \"movement\"] and [Partners \"redraw\"] (§13); they are not checked",
+             min(table.line for table in drawn))
     if mixed and size not in MIXED_ROUNDS:
         err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only",
             t.tag_lines.get("Pairs"))
