@@ -85,11 +85,11 @@ class Table:
 @dataclass
 class Tournament:
     tags: dict[str, str] = field(default_factory=dict)
-    tag_lines: dict[str, int] = field(default_factory=dict)     # the line each tag is given on
     tables: list[Table] = field(default_factory=list)
-    round_lines: dict[int, int] = field(default_factory=dict)   # the line of each "round N"
     errors: list[Diagnostic] = field(default_factory=list)
     source: str = "<tournament>"
+    tag_lines: dict[str, int] = field(default_factory=dict)     # the line each tag is given on
+    round_lines: dict[int, int] = field(default_factory=dict)   # the line of each "round N"
 
     def rounds(self) -> dict[int, list[Table]]:
         out: dict[int, list[Table]] = {}
