@@ -155,3 +155,209 @@ def test_the_tournament_command_reports_a_missing_draw_as_a_warning(tmp_path):
                     .replace(" drew 9 [0-6], 10 [2-6], 4 [2-4], 11 [2-3]", ""))
     out = CliRunner().invoke(main, ["tournament", str(bare)])
     assert out.exit_code == 0 and "warning[tournament-draw]" in out.output and "agrees with its scheme" in out.output
+
+
+def _run(path):
+    from click.testing import CliRunner
+    from analyzer.cli import main
+    out = CliRunner().invoke(main, ["tournament", str(path)])
+    assert "Traceback" not in out.output and "internal error" not in out.output
+    return out
+
+
+def test_the_tournament_command_reports_a_file_that_is_not_utf8_as_the_record_commands_do(tmp_path):
+    latin = tmp_path / "latin1.tour"
+    latin.write_bytes('[Event "Caf\u00e9"]\n'.encode("latin-1"))
+    out = _run(latin)
+    assert out.exit_code == 1 and f"{latin}:1:12: error[not-utf8]" in out.output and "0xE9" in out.output
+    binary = tmp_path / "nul.tour"
+    binary.write_bytes(b'[Scheme "8"]\0\n')
+    out = _run(binary)
+    assert out.exit_code == 1 and "error[binary]" in out.output
+
+
+def test_the_tournament_command_reads_a_file_with_a_byte_order_mark(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    bom = tmp_path / "bom.tour"
+    bom.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    out = _run(bom)
+    assert out.exit_code == 0 and "agrees with its scheme" in out.output and "Hanna" in out.output
+    bom.write_bytes(b"\xef\xbb\xbf" + text.replace("table 1: 1-6 vs 2-5", "table 1: 1-2 vs 6-5").encode())
+    out = _run(bom)                     # the lines are counted as before, and the first one is read
+    problems = [line for line in out.output.splitlines() if "error[" in line]
+    assert out.exit_code == 1 and len(problems) == 1 and f"{bom}:6:1: error[tournament-scheme]" in problems[0]
+
+
+def _lines(text):
+    return text.split("\n")
+
+
+def test_a_scheme_or_number_that_is_no_number_is_an_error_at_its_line(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    # '²' passes str.isdigit() but not int(); the other problems of the file are still found
+    bad = text.replace('[Scheme "8"]', '[Scheme "\u00b2"]').replace("round 3\n", "round 3\ntabel 3: 1-2 vs 3-4\n")
+    found = check_tournament(parse_tournament(bad))
+    assert [(d.code, d.line) for d in found] == [("tournament-scheme", 3), ("tournament-syntax", 12)]
+    assert "'\u00b2'" in found[0].message and "4, 5, 8, 12" in found[0].message
+    path = tmp_path / "scheme.tour"
+    path.write_text(bad)
+    out = _run(path)
+    assert out.exit_code == 1 and f"{path}:3:1: error[tournament-scheme]" in out.output
+    assert f"{path}:12:1: error[tournament-syntax]" in out.output
+
+
+def test_a_number_too_long_to_read_is_an_error_at_its_place(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    huge = "9" * 5000                   # int() refuses it (and its sums could not be printed)
+    bad = text.replace("table 2: 3-8 vs 4-7 129 67", f"table 2: 3-8 vs 4-7 {huge} 67")
+    bad = bad.replace("table 1: 1-2 vs 3-4", "table 1: 1-3 vs 2-4")              # round 4: a scheme error
+    found = check_tournament(parse_tournament(bad))
+    assert [(d.code, d.line, d.column) for d in found] == [("tournament-table", 5, 1), ("tournament-number", 7, 21),
+                                                          ("tournament-scheme", 15, 1)]     # table 2 is not read
+    assert "5000 digits" in found[1].message and "at most 9" in found[1].message
+    # a round whose number cannot be read: its tables are not put into the round before
+    rnd = text.replace("round 2\n", f"round {huge}\n")
+    found = [(d.code, d.line) for d in check_tournament(parse_tournament(rnd))]
+    assert ("tournament-number", 8) in found and "tournament-seat" not in [code for code, _ in found]
+    mixed = (RECORDS / "tournament-mixed.tour").read_text()
+    ladies = parse_tournament(mixed.replace('[Ladies "2, 4, 6, 8"]', f'[Ladies "2, 4, {huge}, 8"]'))
+    (err,) = check_tournament(ladies)
+    assert err.code == "tournament-mixed" and err.line == _lines(mixed).index('[Ladies "2, 4, 6, 8"]') + 1
+    assert "cannot read" in err.message
+    path = tmp_path / "huge.tour"
+    path.write_text(bad)
+    out = _run(path)
+    assert out.exit_code == 1 and f"{path}:7:21: error[tournament-number]" in out.output
+
+
+def _drop(text, line):
+    lines = _lines(text)
+    assert line in lines
+    lines.remove(line)
+    return "\n".join(lines)
+
+
+def test_a_round_of_the_movement_without_one_of_its_tables(tmp_path):
+    text = (RECORDS / "tournament-movement.tour").read_text()
+    gone = _drop(text, "table 1: 1-5 vs 3-8 82 107")                                 # round 2, line 9
+    gone = gone.replace("table 2: 2-4 vs 6-8 74 104", "table 2: 2-4 vs 6-10 74 104")  # round 4: 8 and 10
+    gone = gone.replace("table 3: 10-11 vs 3-9 130 65", "table 3: 8-11 vs 3-9 130 65")  # change tables
+    gone += "tabel 4: 1-2 vs 3-4\n"
+    found = check_tournament(parse_tournament(gone))
+    assert [(d.code, d.line) for d in found] == [("tournament-table", 8), ("tournament-movement", 17),
+                                                 ("tournament-movement", 18), ("tournament-syntax", 19)]
+    assert found[0].message.startswith("round 2 has no table 1") and "1 to 3" in found[0].message
+    path = tmp_path / "missing-table.tour"
+    path.write_text(gone)
+    out = _run(path)
+    assert out.exit_code == 1 and f"{path}:8:1: error[tournament-table] round 2 has no table 1" in out.output
+    assert "4 errors" in out.output
+
+
+def test_a_table_the_movement_has_not_is_worded_as_such(tmp_path):
+    text = (RECORDS / "tournament-movement.tour").read_text()
+    typo = text.replace("table 2: 6-7 vs 9-10 128 80", "table 22: 6-7 vs 9-10 128 80")     # round 2, line 10
+    typo = typo.replace("table 2: 2-4 vs 6-8 74 104", "table 2: 2-4 vs 6-10 74 104")
+    typo = typo.replace("table 3: 10-11 vs 3-9 130 65", "table 3: 8-11 vs 3-9 130 65")
+    found = check_tournament(parse_tournament(typo))
+    assert [(d.code, d.line) for d in found] == [("tournament-table", 8), ("tournament-table", 10),
+                                                 ("tournament-movement", 18), ("tournament-movement", 19)]
+    assert found[0].message.startswith("round 2 has no table 2")
+    assert found[1].message.startswith("round 2, table 22: the movement of §13 keeps the tables, here 1 to 3")
+    assert not any("  " in d.message or d.message.endswith(" ") for d in found)
+    assert "seats 2, 4, 6, 8 here" in found[2].message
+
+
+def test_a_round_of_a_scheme_without_one_of_its_tables_or_with_a_table_0(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    gone = _drop(text, "table 1: 2-3 vs 5-8 102 94")                                 # round 2 (line 8)
+    gone = gone.replace("table 1: 1-8 vs 3-6", "table 1: 1-3 vs 8-6")                 # round 3: now line 11
+    found = check_tournament(parse_tournament(gone))
+    assert [(d.code, d.line) for d in found] == [("tournament-table", 8), ("tournament-scheme", 11)]
+    assert found[0].message == "round 2 has no table 1 (the scheme for 8 players has 2-3 vs 5-8 there)"
+    zero = text.replace("table 2: 3-8 vs 4-7", "table 0: 3-8 vs 4-7")               # was taken for table 2
+    found = check_tournament(parse_tournament(zero))
+    assert [(d.code, d.line) for d in found] == [("tournament-table", 5), ("tournament-scheme", 7)]
+    assert "no table 2" in found[0].message and "table 0" in found[1].message and "no such table" in found[1].message
+    twice = text.replace("table 2: 3-8 vs 4-7 129 67", "table 1: 3-8 vs 4-7 129 67")
+    found = check_tournament(parse_tournament(twice))
+    assert [(d.code, d.line) for d in found] == [("tournament-table", 5), ("tournament-table", 7),
+                                                 ("tournament-scheme", 7)]
+    assert "table 1 is given twice (line 6 and here)" in found[1].message
+
+
+def test_a_file_without_rounds_or_with_rounds_out_of_place(tmp_path):
+    tags = "".join(line + "\n" for line in _lines((RECORDS / "tournament-movement.tour").read_text())
+                   if line.startswith("["))
+    (err,) = check_tournament(parse_tournament(tags))
+    assert err.code == "tournament-rounds" and err.line is None and "no rounds" in err.message
+    path = tmp_path / "tags.tour"
+    path.write_text(tags)
+    out = _run(path)
+    assert out.exit_code == 1 and "no rounds" in out.output and "agrees" not in out.output
+    path.write_text("")
+    out = _run(path)
+    assert out.exit_code == 1 and "no rounds" in out.output and "no Scheme tag" in out.output
+    text = (RECORDS / "tournament-movement.tour").read_text()
+    # round 3 lost its line: its tables join round 2, each number twice; round 4 is no longer checked
+    # against a round 3, which the file has not
+    merged = _drop(text, "round 3")
+    found = [d for d in check_tournament(parse_tournament(merged)) if d.code != "tournament-seat"]
+    assert [(d.code, d.line) for d in found] == [
+        ("tournament-rounds", None), ("tournament-table", 12), ("tournament-table", 13), ("tournament-table", 14)]
+    assert found[0].message.startswith("the file has no round 3")
+    assert "table 1 is given twice (line 9 and here)" in found[1].message
+    empty = text.replace("round 3\n", "round 3\nround 3\n").replace("round 4\n", "table 1: 1-2 vs 3-4\nround 4\n", 1)
+    found = check_tournament(parse_tournament("table 1: 1-2 vs 3-4\n" + empty))
+    assert [(d.code, d.line) for d in found] == [("tournament-syntax", 1), ("tournament-rounds", 14),
+                                                 ("tournament-seat", 18), ("tournament-table", 18)]
+    assert "a table before the first round" in found[0].message
+    assert "round 3 is given twice (line 13 and here)" in found[1].message
+    first = parse_tournament("round 1\nround 2\ntable 1: 1-2 vs 3-4 10 20\n")
+    assert [(d.code, d.line, d.message) for d in first.errors] == [
+        ("tournament-rounds", 1, 'round 1 has no tables ("table 1: 1-6 vs 2-5 45 80" under it)')]
+
+
+def test_tags_given_twice_or_with_a_value_not_read_are_said_at_their_lines(tmp_path):
+    text = (RECORDS / "tournament-8.tour").read_text()
+    tags = text.replace('[Scheme "8"]', '[Scheme "8"]\n[Pairs "mixd"]\n[Ladies "2, 4, 6, 8"]\n[Scheme "8"]')
+    tags = tags.replace("table 1: 1-8 vs 3-6", "table 1: 1-3 vs 8-6")                   # round 3 (line 15)
+    found = check_tournament(parse_tournament(tags))
+    assert [(d.severity, d.code, d.line) for d in found] == [
+        ("error", "tournament-syntax", 4), ("warning", "tournament-mixed", 5), ("warning", "duplicate-tag", 6),
+        ("error", "tournament-scheme", 15)]
+    assert "'mixd'" in found[0].message and "Pairs" in found[0].message
+    assert "Scheme tag is given twice (line 3 and here)" in found[2].message
+    path = tmp_path / "tags.tour"
+    path.write_text(tags)
+    out = _run(path)
+    assert out.exit_code == 1 and out.output.splitlines()[4].endswith(": 8 scheme, 7 rounds: 2 errors")
+    path.write_text(text.replace("table 1: 1-8 vs 3-6", "table 1: 1-3 vs 8-6"))
+    assert _run(path).output.splitlines()[1].endswith(": 8 scheme, 7 rounds: 1 error")
+
+
+def test_players_of_the_same_name_keep_their_own_rounds_in_the_standings(tmp_path):
+    path = tmp_path / "names.tour"
+    path.write_text((RECORDS / "tournament-8.tour").read_text().replace("2 Bert", "2 Anna"))
+    out = _run(path)
+    rows = [line.split() for line in out.output.splitlines() if line.strip().startswith(("6.", "8."))]
+    assert [row[1] for row in rows] == ["Anna", "Anna"]
+    for row in rows:                   # each total is the sum of the rounds shown with it
+        assert int(row[2]) == sum(int(v) for v in " ".join(row[3:]).strip("()").split())
+
+
+def test_tiles_drawn_or_a_partners_tag_that_are_not_checked_are_said_so():
+    redraw = (RECORDS / "tournament-redraw.tour").read_text()
+    bare = "\n".join(line for line in _lines(redraw) if not line.startswith("[Partners"))
+    first = next(k for k, line in enumerate(_lines(bare), 1) if " drew " in line)
+    found = check_tournament(parse_tournament(bare + "tabel 9\n"))
+    assert [(d.severity, d.code, d.line) for d in found] == [("warning", "tournament-draw", first),
+                                                               ("error", "tournament-syntax", len(_lines(bare)))]
+    assert "12 tables from here" in found[0].message and "not checked" in found[0].message
+    mixed = (RECORDS / "tournament-mixed.tour").read_text().replace('[Pairs "mixed"]',
+                                                                      '[Pairs "mixed"]\n[Partners "redraw"]')
+    line = _lines(mixed).index('[Partners "redraw"]') + 1
+    found = check_tournament(parse_tournament(mixed.replace("table 1: 1-6 vs 2-5", "table 1: 1-2 vs 6-5")))
+    assert [(d.severity, d.code, d.line) for d in found] == [("warning", "tournament-draw", line),
+                                                               ("error", "tournament-scheme",
+                                                                _lines(mixed).index("round 1") + 2)]

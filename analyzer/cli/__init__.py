@@ -656,22 +656,27 @@ def tournament(file):
     """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the
     movement of §13, and print each player's tally and the standings.
 
-    Exit status: 0 when the file agrees with its scheme, 1 when it does not."""
-    from ..match.tournament import check_tournament, parse_tournament, standings, tallies
+    Exit status: 0 when the file agrees with its scheme, 1 when it does not or cannot be read."""
+    from ..archive.inputs import decode, load
+    from ..match.tournament import check_tournament, parse_tournament, ranking, tallies
 
-    with open(file, encoding="utf-8") as handle:
-        t = parse_tournament(handle.read(), file)
+    (src,) = load([file])           # read as the records are: a byte-order mark is dropped, and a file
+    text, problem = (None, src.error) if src.error else decode(src.data, src.label)   # that is not UTF-8
+    if problem is not None:         # text is one diagnostic (not-utf8, binary, unreadable)
+        click.echo(f"  {problem}")
+        click.echo(f"{file}: cannot be read ({problem.code})")
+        sys.exit(1)
+    t = parse_tournament(text, file)
     problems = check_tournament(t)
     for d in problems:
         click.echo(f"  {d}")
     errors = [d for d in problems if d.severity == "error"]
     click.echo(f"{file}: {t.tags.get('Scheme', '?')} scheme, {len(t.rounds())} rounds: "
-               + ("agrees with its scheme" if not errors else f"{len(errors)} errors"))
+               + ("agrees with its scheme" if not errors else f"{len(errors)} error{'s' * (len(errors) > 1)}"))
     scores = tallies(t)
-    for place, name, total in standings(t):
-        number = next((p for p in scores if t.name(p) == name), None)
-        rounds = " ".join(f"{v:+d}" for v in scores.get(number, []))
-        click.echo(f"  {place:>2}. {name:<12} {total:+5d}   ({rounds})")
+    for place, player, total in ranking(t):    # by number: two players may share a name
+        rounds = " ".join(f"{v:+d}" for v in scores[player])
+        click.echo(f"  {place:>2}. {t.name(player):<12} {total:+5d}   ({rounds})")
     if errors:
         sys.exit(1)
 

@@ -19,6 +19,7 @@ den der Punktedifferenz entsprechenden Betrag"), and the standings rank the play
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
@@ -26,7 +27,7 @@ from ..rules.matchplay import PROGRESSION_FIVE, draw_rank
 from ..tiles import Tile
 
 __all__ = ["SCHEMES", "Table", "Tournament", "parse_tournament", "check_tournament", "tallies", "standings",
-           "redrawn_pairs"]
+           "ranking", "redrawn_pairs", "number"]
 
 Pair = tuple[int, int]
 
@@ -87,6 +88,8 @@ class Tournament:
     tables: list[Table] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     source: str = "<tournament>"
+    tag_lines: dict[str, int] = field(default_factory=dict)     # the line each tag is given on
+    round_lines: dict[int, int] = field(default_factory=dict)   # the line of each "round N"
 
     def rounds(self) -> dict[int, list[Table]]:
         out: dict[int, list[Table]] = {}
@@ -97,16 +100,37 @@ class Tournament:
     def name(self, player: int) -> str:
         for part in self.tags.get("Names", "").split(","):
             number, _, name = part.strip().partition(" ")
-            if number == str(player) and name:
-                return name
+            if number == str(player) and name.strip():
+                return name.strip()
         return str(player)
 
 
-_TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
-_ROUND = re.compile(r"^round\s+(\d+)\s*$", re.I)
+# Numbers are ASCII digits only (re.ASCII), as int() reads them, and at most MAX_DIGITS long: no
+# tournament has a billion players or bad points, and int() refuses a number of thousands of digits.
+MAX_DIGITS = 9
+_TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$', re.ASCII)
+_ROUND = re.compile(r"^round\s+(\d+)\s*$", re.I | re.ASCII)
 _TABLE = re.compile(r"^table\s+(\d+)\s*:\s*(\d+)\s*-\s*(\d+)\s+vs\.?\s+(\d+)\s*-\s*(\d+)(?:\s+(\d+)\s+(\d+))?"
-                    r"(?:\s+drew\s+(.*?))?\s*$", re.I)
-_DREW = re.compile(r"^(\d+)\s+(\[\d-\d\])$")
+                    r"(?:\s+drew\s+(.*?))?\s*$", re.I | re.ASCII)
+_DREW = re.compile(r"^(\d+)\s+(\[\d-\d\])$", re.ASCII)
+
+
+def number(text: str) -> int | None:
+    """The number ``text`` writes (ASCII digits, at most MAX_DIGITS of them), or None: never raises
+    (``str.isdigit`` takes '²', which ``int`` refuses)."""
+    text = text.strip()
+    if not text.isascii() or not text.isdecimal() or len(text) > MAX_DIGITS:
+        return None
+    return int(text)
+
+
+def _too_long(m: re.Match, offset: int) -> tuple[int, str] | None:
+    """(column, digits) of the first number of a matched line longer than MAX_DIGITS, or None."""
+    for k in range(1, (m.re.groups or 0) + 1):
+        group = m.group(k)
+        if group is not None and group.isdecimal() and len(group) > MAX_DIGITS:
+            return offset + m.start(k) + 1, group
+    return None
 
 
 def _drew(text: str) -> tuple[tuple[int, Tile], ...] | None:
@@ -114,41 +138,77 @@ def _drew(text: str) -> tuple[tuple[int, Tile], ...] | None:
     out = []
     for part in text.split(","):
         m = _DREW.match(part.strip())
-        if not m:
+        if not m or number(m.group(1)) is None:
             return None
         try:
-            out.append((int(m.group(1)), Tile.parse(m.group(2))))
+            out.append((number(m.group(1)), Tile.parse(m.group(2))))
         except ValueError:
             return None
     return tuple(out)
+
+
+_UNREAD = -1     # the round of the tables under a "round" line that cannot be read: they are left out
 
 
 def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
     """Read a tournament file; each line that cannot be read is an error naming it."""
     t = Tournament(source=source)
     current = None
-    for n, raw in enumerate(text.splitlines(), 1):
+    filled: set[int] = set()        # the rounds with a line of their own under them
+
+    def error(code: str, message: str, line: int, column: int = 1) -> None:
+        t.errors.append(Diagnostic("error", code, message, line, column, source))
+
+    for n, raw in enumerate(text.split("\n"), 1):       # lines as an editor counts them ("\r\n" too)
         line = raw.strip()
+        offset = len(raw) - len(raw.lstrip())
         if not line or line.startswith(("#", ";")):
             continue
         if m := _TAG.match(line):
+            if m.group(1) in t.tags:        # as a record's tags (duplicate-tag)
+                t.errors.append(Diagnostic("warning", "duplicate-tag", f"the {m.group(1)} tag is given twice (line "
+                                           f"{t.tag_lines[m.group(1)]} and here); the last one counts", n, 1, source))
             t.tags[m.group(1)] = m.group(2)
-        elif m := _ROUND.match(line):
+            t.tag_lines[m.group(1)] = n
+            continue
+        m = _ROUND.match(line) or _TABLE.match(line)
+        if m and (long := _too_long(m, offset)):
+            error("tournament-number", f"the number {long[1][:12]}... has {len(long[1])} digits; a tournament "
+                  f"file's numbers have at most {MAX_DIGITS}", n, long[0])
+            if m.re is _ROUND:
+                current = _UNREAD
+        elif m and m.re is _ROUND:
             current = int(m.group(1))
-        elif (m := _TABLE.match(line)) and current is not None:
+            if current in t.round_lines:
+                error("tournament-rounds", f"round {current} is given twice (line {t.round_lines[current]} and "
+                      f"here); the tables under both are checked as one round", n)
+            t.round_lines.setdefault(current, n)
+        elif m and current is None:
+            error("tournament-syntax", f"a table before the first round: write \"round 1\" above {line!r}", n)
+        elif m:
             a, b, c, d = (int(m.group(k)) for k in range(2, 6))
             points = (int(m.group(6)), int(m.group(7))) if m.group(6) else None
             drew = _drew(m.group(8)) if m.group(8) else ()
             if drew is None:
-                t.errors.append(Diagnostic("error", "tournament-syntax", f"cannot read the tiles drawn in {line!r}; "
-                                           "write \"drew 1 [6-6], 5 [4-4], 3 [0-1], 8 [2-3]\"", n, 1, source))
+                error("tournament-syntax", f"cannot read the tiles drawn in {line!r}; "
+                      "write \"drew 1 [6-6], 5 [4-4], 3 [0-1], 8 [2-3]\"", n)
                 drew = ()
-            t.tables.append(Table(current, int(m.group(1)), (tuple(sorted((a, b))), tuple(sorted((c, d)))),
-                                  points, n, drew))
+            if current != _UNREAD:
+                t.tables.append(Table(current, int(m.group(1)), (tuple(sorted((a, b))), tuple(sorted((c, d)))),
+                                      points, n, drew))
         else:
-            t.errors.append(Diagnostic("error", "tournament-syntax", f"cannot read {line!r}; write \"round N\" "
-                                       "and then \"table T: 1-6 vs 2-5 45 80\" (the pairs and their bad points)",
-                                       n, 1, source))
+            error("tournament-syntax", f"cannot read {line!r}; write \"round N\" and then \"table T: 1-6 vs 2-5 "
+                  "45 80\" (the pairs and their bad points)", n)
+            if line[:5].lower() == "round":
+                current = _UNREAD       # its tables are not put into the round before
+            elif current is not None:
+                filled.add(current)     # a line of the round that cannot be read: it is said so, above
+        if m and m.re is _TABLE and current is not None:
+            filled.add(current)
+    for r, line in t.round_lines.items():
+        if r not in filled:
+            error("tournament-rounds", f"round {r} has no tables (\"table 1: 1-6 vs 2-5 45 80\" under it)", line)
+    t.errors.sort(key=lambda d: d.line)
     return t
 
 
@@ -156,53 +216,110 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
     """The tournament against its scheme (§12) or the movement (§13); its errors, line by line."""
     out = list(t.errors)
     scheme = t.tags.get("Scheme", "").strip().lower()
+    size = number(scheme)
 
     def err(code: str, message: str, line: int | None) -> None:
         out.append(Diagnostic("error", code, message, line, 1 if line else None, t.source))
 
     rounds = t.rounds()
+    numbered: dict[int, dict[int, Table]] = {}      # round by round, each table number's first table
     for r, tables in rounds.items():
         seen: set[int] = set()
-        for table in tables:
+        numbered[r] = {}
+        for table in sorted(tables, key=lambda table: table.line):     # the later of two lines is wrong
             if len(table.players()) != 4 or seen & table.players():
                 err("tournament-seat", f"round {r}: a player sits twice (table {table.number})", table.line)
             seen |= table.players()
-    mixed = t.tags.get("Pairs", "").strip().lower() == "mixed"
-    if scheme.isdigit() and int(scheme) in SCHEMES:
-        plan = SCHEMES[int(scheme)]
+            if table.number in numbered[r]:
+                err("tournament-table", f"round {r}: table {table.number} is given twice (line "
+                    f"{numbered[r][table.number].line} and here)", table.line)
+            numbered[r].setdefault(table.number, table)
+    if not rounds and not t.round_lines:
+        err("tournament-rounds", "the file has no rounds: write \"round 1\" and under it its tables "
+            "(\"table 1: 1-6 vs 2-5 45 80\")", None)
+    pairs = t.tags.get("Pairs", "").strip().lower()
+    mixed = pairs == "mixed"
+    if pairs and not mixed:
+        err("tournament-syntax", f"the Pairs tag must be mixed (§12), not {t.tags['Pairs']!r}",
+            t.tag_lines.get("Pairs"))
+    if "Ladies" in t.tags and not mixed:
+        out.append(Diagnostic("warning", "tournament-mixed", "the Ladies tag counts only with [Pairs \"mixed\"] "
+                              "(§12); it is not checked", t.tag_lines["Ladies"], 1, t.source))
+    if size in SCHEMES:
+        plan = SCHEMES[size]
         if mixed:
-            plan = _check_mixed(t, int(scheme), err)
-        if len(rounds) != len(plan):
-            err("tournament-rounds", f"the scheme for {scheme} players has {len(plan)} rounds; the file has "
-                f"{len(rounds)}", None)
+            plan = _check_mixed(t, size, err)
+        for r in range(1, len(plan) + 1):
+            if r not in rounds and r not in t.round_lines and (rounds or t.round_lines):
+                err("tournament-rounds", f"the scheme for {size} players has {len(plan)} rounds; the file has "
+                    f"no round {r}", None)
         for r, tables in rounds.items():
             if not 1 <= r <= len(plan):
-                err("tournament-rounds", f"round {r} is not in the scheme for {scheme} players", tables[0].line)
+                err("tournament-rounds", f"round {r} is not in the scheme for {size} players",
+                    t.round_lines.get(r, tables[0].line))
                 continue
             expected = plan[r - 1]
+            for k, want in enumerate(expected, 1):
+                if k not in numbered[r]:
+                    err("tournament-table", f"round {r} has no table {k} (the scheme for {size} players has "
+                        f"{_match(want)} there)", t.round_lines.get(r, tables[0].line))
             for table in tables:
-                want = expected[table.number - 1] if table.number <= len(expected) else None
+                want = expected[table.number - 1] if 1 <= table.number <= len(expected) else None
                 if want is None or set(want) != set(table.pairs):
-                    shown = (f"{want[0][0]}-{want[0][1]} vs {want[1][0]}-{want[1][1]}" if want
-                             else "no such table")
-                    err("tournament-scheme", f"round {r}, table {table.number}: the scheme for {scheme} players "
+                    shown = _match(want) if want else "no such table"
+                    err("tournament-scheme", f"round {r}, table {table.number}: the scheme for {size} players "
                         f"has {shown}", table.line)
     elif scheme == "movement":
-        if len(rounds) > MOVEMENT_ROUNDS:
-            err("tournament-rounds", f"§13: four rounds are played; the file has {len(rounds)}", None)
-        order = list(rounds)
-        for before, after in zip(order, order[1:]):
-            _check_movement(rounds[before], rounds[after], before, err)
+        for r, tables in rounds.items():
+            if not 1 <= r <= MOVEMENT_ROUNDS:
+                err("tournament-rounds", f"round {r} is not in the movement: §13 plays four rounds, 1 to "
+                    f"{MOVEMENT_ROUNDS}", t.round_lines.get(r, tables[0].line))
+        for r in range(1, min(max(rounds, default=0), MOVEMENT_ROUNDS + 1)):
+            if r not in rounds and r not in t.round_lines:
+                err("tournament-rounds", f"the file has no round {r} (the movement is checked from round to "
+                    "round)", None)
+        # the tables of the movement: as many as most rounds have (the most of them when that is a tie)
+        counts = Counter(len(tables) for tables in numbered.values())
+        last = max(counts, key=lambda k: (counts[k], k), default=0)
+        for r, tables in numbered.items():
+            for k in range(1, last + 1):
+                if k not in tables:
+                    err("tournament-table", f"round {r} has no table {k} (the movement of §13 keeps the tables, "
+                        f"here 1 to {last})", t.round_lines.get(r))
+            for k, table in tables.items():
+                if not 1 <= k <= last:
+                    err("tournament-table", f"round {r}, table {k}: the movement of §13 keeps the tables, here "
+                        f"1 to {last} (as most rounds have)", table.line)
+        for r in rounds:
+            if r + 1 in rounds:
+                _check_movement(numbered[r], numbered[r + 1], r, last, err)
         redraw = t.tags.get("Partners", "").strip().lower()
         if redraw in ("redraw", "redraw-fresh"):
             _check_redraw(t, redraw == "redraw-fresh", out)
         elif redraw:
-            err("tournament-syntax", "the Partners tag must be redraw (§13) or redraw-fresh", None)
+            err("tournament-syntax", f"the Partners tag must be redraw (§13) or redraw-fresh, not "
+                f"{t.tags['Partners']!r}", t.tag_lines.get("Partners"))
+    elif "Scheme" in t.tags:
+        err("tournament-scheme", f"the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13), not "
+            f"{t.tags['Scheme']!r}", t.tag_lines.get("Scheme"))
     else:
-        err("tournament-scheme", "the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13)", None)
-    if mixed and not (scheme.isdigit() and int(scheme) in MIXED_ROUNDS):
-        err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only", None)
-    return out
+        err("tournament-scheme", "the file has no Scheme tag: [Scheme \"8\"] (4, 5, 8, 12: the schemes of §12) or "
+            "[Scheme \"movement\"] (§13)", None)
+    def warn(code: str, message: str, line: int | None) -> None:
+        out.append(Diagnostic("warning", code, message, line, 1 if line else None, t.source))
+
+    if "Partners" in t.tags and scheme != "movement":
+        warn("tournament-draw", "the Partners tag counts only with [Scheme \"movement\"] (§13: the partners drawn "
+             "before each match); it is not checked", t.tag_lines["Partners"])
+    drawn = [table for table in t.tables if table.drew]
+    if drawn and "Partners" not in t.tags:
+        warn("tournament-draw", f"the tiles drawn (\"drew ...\", {len(drawn)} table{'s' * (len(drawn) > 1)} from "
+             "here) count only with [Scheme \"movement\"] and [Partners \"redraw\"] (§13); they are not checked",
+             min(table.line for table in drawn))
+    if mixed and size not in MIXED_ROUNDS:
+        err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only",
+            t.tag_lines.get("Pairs"))
+    return sorted(out, key=lambda d: (d.line is not None, d.line or 0))     # the file's own first, then by line
 
 
 def _check_mixed(t: Tournament, n: int, err) -> tuple:
@@ -211,10 +328,15 @@ def _check_mixed(t: Tournament, n: int, err) -> tuple:
     Runden des obigen Spielplans gespielt." The rounds to play, and every pair a lady and a man."""
     ladies = t.tags.get("Ladies")
     if ladies is not None:
-        named = {int(x) for x in re.findall(r"\d+", ladies)}
-        if named != set(range(2, n + 1, 2)):
+        parts = [part.strip() for part in ladies.split(",")]
+        named = {number(part) for part in parts}
+        if None in named:
+            bad = next(part for part in parts if number(part) is None)
+            err("tournament-mixed", f"the Ladies tag names the ladies by their numbers (\"2, 4, 6, 8\"); cannot "
+                f"read {bad!r}", t.tag_lines.get("Ladies"))
+        elif named != set(range(2, n + 1, 2)):
             err("tournament-mixed", f"§12: the ladies draw the even numbers (2 to {n}); the Ladies tag names "
-                f"{', '.join(map(str, sorted(named)))}", None)
+                f"{', '.join(map(str, sorted(named)))}", t.tag_lines.get("Ladies"))
     for table in t.tables:
         for a, b in table.pairs:
             if a % 2 == b % 2:
@@ -269,27 +391,36 @@ def _check_redraw(t: Tournament, fresh: bool, out: list[Diagnostic]) -> None:
         before |= {frozenset(pair) for table in tables for pair in table.pairs}
 
 
-def _check_movement(before: list[Table], after: list[Table], r: int, err) -> None:
+def _moves(n: int, last: int) -> tuple[int, int]:
+    """§13: the tables the winners and the losers of table ``n`` (of 1 to ``last``) go to."""
+    return (1, last) if n == 1 else (n - 1, n)
+
+
+def _check_movement(before: dict[int, Table], after: dict[int, Table], r: int, last: int, err) -> None:
     """§13: "Nach jeder Partie bleiben die Gewinner an Tisch Nr. 1 sitzen, die Verlierer an Tisch Nr. 1
     rücken an den Tisch mit der höchsten Nummer. An allen anderen Tischen bleiben die Verlierer sitzen,
-    und die Gewinner rücken an den Tisch mit der nächst niedrigeren Nummer." """
-    last = max(t.number for t in before)
-    by_number = {t.number: t for t in before}
-    if any(t.winner is None for t in before):
+    und die Gewinner rücken an den Tisch mit der nächst niedrigeren Nummer." ``before`` and ``after``: the
+    tables of round ``r`` and the next by number, the movement's being 1 to ``last``. A table whose players
+    come from a table that is missing (an error of its own) is not checked."""
+    if any(t.winner is None for t in before.values()):
         return          # without every result the next seats cannot be told
-    winners = {n: set(t.pairs[t.winner]) for n, t in by_number.items()}
-    losers = {n: set(t.pairs[1 - t.winner]) for n, t in by_number.items()}
-    for table in after:
-        n = table.number
-        if n == 1:
-            want = winners[1] | winners.get(2, set())
-        elif n == last:
-            want = losers[n] | losers[1]
-        else:
-            want = losers.get(n, set()) | winners.get(n + 1, set())
-        if table.players() != want:
+    seats: dict[int, set[int]] = {}
+    for n, table in before.items():
+        if 1 <= n <= last:
+            to_winners, to_losers = _moves(n, last)
+            seats.setdefault(to_winners, set()).update(table.pairs[table.winner])
+            seats.setdefault(to_losers, set()).update(table.pairs[1 - table.winner])
+    for n, table in after.items():
+        sources = {k for k in (1, n, n + 1) if 1 <= k <= last and n in _moves(k, last)}
+        if not sources or not sources <= before.keys():
+            continue    # not a table of the movement, or one it fills from a missing table: said already
+        if table.players() != seats[n]:
             err("tournament-movement", f"round {r + 1}, table {n}: after round {r} the movement of §13 seats "
-                f"{', '.join(map(str, sorted(want)))} here", table.line)
+                f"{', '.join(map(str, sorted(seats[n])))} here", table.line)
+
+
+def _match(pairs: tuple[Pair, Pair]) -> str:
+    return f"{pairs[0][0]}-{pairs[0][1]} vs {pairs[1][0]}-{pairs[1][1]}"
 
 
 def tallies(t: Tournament) -> dict[int, list[int]]:
@@ -305,12 +436,17 @@ def tallies(t: Tournament) -> dict[int, list[int]]:
     return out
 
 
-def standings(t: Tournament) -> list[tuple[int, str, int]]:
-    """(place, name, total), the highest total first; equal totals share a place."""
+def ranking(t: Tournament) -> list[tuple[int, int, int]]:
+    """(place, player number, total), the highest total first; equal totals share a place."""
     totals = sorted(((sum(v), p) for p, v in tallies(t).items()), key=lambda x: (-x[0], x[1]))
     out, place = [], 0
     for k, (total, p) in enumerate(totals):
         if k == 0 or total != totals[k - 1][0]:
             place = k + 1
-        out.append((place, t.name(p), total))
+        out.append((place, p, total))
     return out
+
+
+def standings(t: Tournament) -> list[tuple[int, str, int]]:
+    """(place, name, total), the highest total first; equal totals share a place."""
+    return [(place, t.name(p), total) for place, p, total in ranking(t)]
