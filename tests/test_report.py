@@ -446,3 +446,17 @@ def test_the_slip_is_shown_at_its_error_with_the_repaired_record_to_switch_to(op
     page.click("#g1r .controls .last")
     assert "B goes out" in page.locator("#g1r").inner_text()
     assert seen.errors == []
+
+
+def test_stepping_the_repaired_copy_writes_its_own_fragment(open_page, seed_page):
+    """The repaired copy of game 1 is section g1r: its moves are #g1r-mN, so a reload opens that copy."""
+    page, _ = open_page(seed_page)
+    for _ in range(3):
+        page.click("#g1r .controls .next")
+    assert page.evaluate("location.hash") == "#g1r-m3"
+    assert current(page, "1r") == 3 and current(page) == 0
+    page, seen = open_page(seed_page, "#g1r-m3")
+    assert current(page, "1r") == 3 and current(page) == 0
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("location.hash") == "#g1r-m4" and current(page) == 0
+    assert seen.errors == []

@@ -385,7 +385,8 @@
     this.show(Math.max(0, Math.min(this.n, k)), true);
   };
 
-  Game.prototype.hash = function (k) { return "#g" + this.number + "-m" + k; };
+  // the section's own id: g2, or g2r for the repaired copy of game 2
+  Game.prototype.hash = function (k) { return "#" + this.el.id + "-m" + k; };
 
   Game.prototype.show = function (k, remember) {
     if (!(k >= 0 && k <= this.n)) { return; }
