@@ -327,6 +327,31 @@ def test_a_move_of_the_list_jumps_to_it_and_shows_its_errors(open_page, seed_pag
     assert "result-mismatch" in page.locator("#g1 .errors-box").inner_text()
 
 
+def test_the_keys_step_the_game_navigated_or_scrolled_to(open_page, tmp_path):
+    """On a page of several games the arrow keys step the game the reader went to: the one named by
+    the list of games (#g2) or, after scrolling, the one in view, not game 1 off the screen."""
+    path = tmp_path / "match.html"
+    path.write_text(render_html(report_model(read(RECORDS / "match-further.dom"), analyse=False)),
+                    encoding="utf-8")
+    page, seen = open_page(path)
+    page.locator("nav.games a", has_text="2.").click()
+    assert page.evaluate("location.hash") == "#g2"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert (current(page, 1), current(page, 2)) == (0, 2)
+    assert page.evaluate("location.hash") == "#g2-m2"
+    page.evaluate("document.getElementById('g3').scrollIntoView()")
+    page.keyboard.press("ArrowRight")
+    assert (current(page, 1), current(page, 2), current(page, 3)) == (0, 2, 1)
+    page.click("#g2 .controls .counter")            # a click in a game makes it the one the keys step
+    page.keyboard.press("End")
+    assert current(page, 2) == page.locator("#g2 .mv").count() and current(page, 3) == 1
+    page, _ = open_page(path, "#g3")                # opened at a game: the keys step that game
+    page.keyboard.press("ArrowRight")
+    assert (current(page, 1), current(page, 3)) == (0, 1)
+    assert seen.errors == []
+
+
 @pytest.mark.parametrize("which", ["hostile_page", "hostile_text_page"])
 def test_hostile_names_and_comments_stay_text(open_page, request, which):
     path = request.getfixturevalue(which)

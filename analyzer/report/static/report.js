@@ -493,10 +493,11 @@
   // ---- the page ------------------------------------------------------------------------------------
 
   function fromHash() {
-    var m = /^#(g\d+r?)-m(\d+)$/.exec(location.hash);   // g2-m5; g2r-m5 in the repaired copy of game 2
+    // g2-m5; g2r-m5 in the repaired copy of game 2; g2 alone (the list of games) names no move
+    var m = /^#(g\d+r?)(?:-m(\d+))?$/.exec(location.hash);
     if (!m) { return null; }
     var g = games.filter(function (x) { return x.el.id === m[1]; })[0];
-    var k = parseInt(m[2], 10);
+    var k = m[2] === undefined ? null : parseInt(m[2], 10);
     if (!g || k > g.n) { return null; }
     return {game: g, move: k};
   }
@@ -505,6 +506,7 @@
     var at = fromHash();
     if (!at) { return false; }
     active = at.game;
+    if (at.move === null) { return true; }       // the browser scrolls to the game itself
     if (at.game.cur !== at.move) { at.game.show(at.move, false); }
     if (scroll) { at.game.el.querySelector(".replay").scrollIntoView({block: "start"}); }
     return true;
@@ -518,10 +520,32 @@
   followHash(true);
   window.addEventListener("hashchange", function () { followHash(false); });
 
+  // How much of a game the window shows, in pixels of height.
+  function inView(g) {
+    var r = g.el.getBoundingClientRect();
+    return Math.max(0, Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0));
+  }
+
+  // The game the keys step: the one last clicked or navigated to while the window shows a good part
+  // of it (a quarter of the window, or all of it), else the game the window shows most of: the
+  // reader scrolled to another game.
+  function keyGame() {
+    var h = active ? active.el.getBoundingClientRect().height : 0;
+    if (!active || inView(active) >= Math.min(h, window.innerHeight / 4) - 1) { return active; }
+    var best = active, most = 0;
+    games.forEach(function (g) {
+      var seen = inView(g);
+      if (seen > most) { best = g; most = seen; }
+    });
+    active = best;
+    return best;
+  }
+
   document.addEventListener("keydown", function (ev) {
     if (!active || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
     var tag = ev.target && ev.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") { return; }
+    keyGame();
     if (ev.key === "n" || ev.key === "N") {     // the next (N: the previous) graded move
       var marks = active.data.mistakes || [];
       var cur = active.cur;
