@@ -63,6 +63,26 @@ def _hostile_record() -> Record:
     return record
 
 
+LONG_NAMES = {"A": "Bartholomew_Featherstonehaugh_Cholmondeley_Marjoribanks_the_third_of_his_name_and_very_long_indeed",
+              "B": "Aleksandra_<u>Wisniewska</u>",
+              "C": "Konstantinos_Papadopoulos",
+              "D": "\u05e9\u05e8\u05d4_\U0001F600_\u0645\u0631\u062d\u0628\u0627_Christophe_Vandenberghe"}
+
+
+@pytest.fixture(scope="module")
+def long_names_page(tmp_path_factory) -> pathlib.Path:
+    """The seed game with long player names without a space: 100 characters, 25, and right-to-left
+    letters with an emoji; one holds a tag, which must stay text."""
+    record = parse(SEED.read_text(encoding="utf-8"), "long-names.txt")
+    game = record.games[0]
+    game.players = tuple(LONG_NAMES.get(p, p) for p in game.players)
+    game.hands = tuple(dataclasses.replace(h, player=LONG_NAMES.get(h.player, h.player)) for h in game.hands)
+    game.moves = [dataclasses.replace(m, player=LONG_NAMES.get(m.player, m.player)) for m in game.moves]
+    path = tmp_path_factory.mktemp("report") / "long-names.html"
+    path.write_text(render_html(report_model(record)), encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="module")
 def hostile_html() -> str:
     return render_html(report_model(_hostile_record()))
@@ -450,6 +470,37 @@ def test_a_screenshot_of_the_example_is_not_blank(open_page, seed_page):
     assert stats["colours"] > 200, stats              # text, tiles, chart: far from a blank page
     assert stats["felt"] > 0.01 * stats["pixels"], stats   # the green table is drawn
     assert stats["ivory"] > 2000, stats                # and tiles lie on it
+
+
+FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+
+
+def open_all_details(page):
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+
+
+@pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)])
+def test_long_player_names_wrap_or_are_shortened_and_never_widen_the_page(open_page, long_names_page,
+                                                                           width, height):
+    page, seen = open_page(long_names_page)
+    page.set_viewport_size({"width": width, "height": height})
+    open_all_details(page)
+    for k in range(30):                    # every move, so every player's name heads a move's detail
+        page.evaluate(f"location.hash = '#g1-m{k}'")
+        assert page.evaluate(FITS), (k, page.evaluate("document.documentElement.scrollWidth"))
+    # the Moves table: a name too long for its column ends in an ellipsis, whole in the title
+    heads = page.locator("#g1 table.moves th[title]")
+    assert heads.evaluate_all("hs => hs.map(h => h.title)") == list(LONG_NAMES.values())
+    spilled = heads.evaluate_all("""hs => hs.filter(h => h.scrollWidth > h.clientWidth
+        && getComputedStyle(h).textOverflow !== "ellipsis").map(h => h.title)""")
+    assert spilled == []
+    # the deal table keeps its tiles column inside its card
+    card = page.locator("#g1 .card.players").bounding_box()
+    for cell in page.locator("#g1 table.deal td:last-child").all():
+        box = cell.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"]
+    assert page.locator("u").count() == 0 and LONG_NAMES["B"] in page.locator("#g1 table.deal").inner_text()
+    assert seen.errors == [] and seen.dialogs == []
 
 
 def test_the_slip_is_shown_at_its_error_with_the_repaired_record_to_switch_to(open_page, seed_page, seed_model):
