@@ -536,3 +536,16 @@ def test_stepping_the_repaired_copy_writes_its_own_fragment(open_page, seed_page
     page.keyboard.press("ArrowRight")
     assert page.evaluate("location.hash") == "#g1r-m4" and current(page) == 0
     assert seen.errors == []
+
+
+@pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)])
+def test_the_repair_hint_and_its_link_fit_the_page(open_page, seed_page, width, height):
+    page, seen = open_page(seed_page, "#g1-m24")
+    page.set_viewport_size({"width": width, "height": height})
+    link = page.locator("#g1 .detail:not([hidden]) .repair-hint a.to-repaired")
+    assert link.is_visible()
+    box = link.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
+    assert seen.errors == []
+
