@@ -549,3 +549,17 @@ def test_the_repair_hint_and_its_link_fit_the_page(open_page, seed_page, width, 
     assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
     assert seen.errors == []
 
+
+@pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)])
+def test_long_header_tag_values_wrap_in_their_card(open_page, seed_page, width, height):
+    """The seed's Source tag ends in a long path without a space."""
+    page, seen = open_page(seed_page)
+    page.set_viewport_size({"width": width, "height": height})
+    page.click("#g1 details.tags summary")
+    source = page.locator("#g1 details.tags tr", has_text="Source").locator("td")
+    assert source.is_visible() and "000_3c92c1f714ce882e.txt" in source.inner_text()
+    card = page.locator("#g1 .card.players").bounding_box()
+    box = source.bounding_box()
+    assert box["x"] + box["width"] <= card["x"] + card["width"]
+    assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
+    assert seen.errors == []
