@@ -146,3 +146,18 @@ def test_report_fair_refuses_bad_settings(tmp_path):
     assert bad.exit_code == 2 and "--worlds" in bad.output
     plain = run("report", str(RECORDS / "seed1.dom"), "-o", str(tmp_path / "plain.html"))
     assert "Fair value" not in (tmp_path / "plain.html").read_text(encoding="utf-8") and plain.exit_code == 1
+
+
+@pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)], ids=["phone", "desktop"])
+def test_the_fair_table_of_alternatives_fits_its_card(open_page, fair_page, fair_model, width, height):
+    page, seen = open_page(fair_page)
+    page.set_viewport_size({"width": width, "height": height})
+    judged = [m.number for m in fair_model.games[0].moves if m.decision and m.decision.fair]
+    assert judged
+    for k in judged:
+        page.evaluate(f"location.hash = '#g1-m{k}'")
+        shown = page.locator("#g1 section.detail:not([hidden])")
+        card, table = shown.bounding_box(), shown.locator("table.alts").bounding_box()
+        assert table["x"] + table["width"] <= card["x"] + card["width"], k
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), k
+    assert seen.errors == []
