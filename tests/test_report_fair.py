@@ -161,3 +161,20 @@ def test_the_fair_table_of_alternatives_fits_its_card(open_page, fair_page, fair
         assert table["x"] + table["width"] <= card["x"] + card["width"], k
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), k
     assert seen.errors == []
+
+
+def test_a_long_name_in_the_table_of_who_holds_what_ends_in_an_ellipsis(open_page, tmp_path):
+    long = "Bartholomew_Featherstonehaugh_Cholmondeley_Marjoribanks_the_third_of_his_name_and_very_long"
+    text = re.sub(r"\bA\b", long, (RECORDS / "seed1.dom").read_text(encoding="utf-8"))
+    model = fair_report(parse(text), **FAIR)
+    c36 = next(m for m in model.games[0].moves if m.player == "C" and m.text.startswith("[3-6]"))
+    assert c36.holds.holders[0] == long
+    path = tmp_path / "long-fair.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    page, seen = open_page(path, f"#g1-m{c36.number}")
+    page.set_viewport_size({"width": 375, "height": 667})
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    head = page.locator("#g1 section.detail:not([hidden]) table.holds-table th").nth(1)
+    assert head.get_attribute("title") == long
+    assert head.evaluate("h => getComputedStyle(h.querySelector('.pname')).textOverflow") == "ellipsis"
+    assert seen.errors == []
