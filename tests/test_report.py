@@ -263,6 +263,14 @@ def shown_detail(page, game: int = 1) -> str:
     return page.locator(f"#g{game} .detail:not([hidden])").inner_text()
 
 
+# the page is no wider than the window: nothing makes it scroll sideways
+FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+
+
+def open_all_details(page):
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+
+
 def test_the_page_loads_without_errors_or_requests(open_page, seed_page):
     page, seen = open_page(seed_page)
     page.wait_for_timeout(100)
@@ -335,6 +343,32 @@ def test_a_chart_point_jumps_to_its_move(open_page, seed_page):
     page.locator('#g1 svg.chart a.pt-link[data-move="18"]').click()
     assert current(page) == 18
     assert page.locator('#g1 svg.chart .pt.current').count() == 1
+
+
+CHART_SIZES = """(svg) => {
+    const box = svg.getBoundingClientRect(), k = box.width / svg.viewBox.baseVal.width;
+    const px = sel => parseFloat(getComputedStyle(svg.querySelector(sel)).fontSize) * k;
+    const outside = [...svg.querySelectorAll("text")].filter(t => {
+        const r = t.getBoundingClientRect();
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+    }).map(t => t.textContent);
+    return {tick: px(".tick"), label: px(".crit-label"), outside,
+            point: Math.min(...[...svg.querySelectorAll(".pt")].map(c => c.getBoundingClientRect().width))};
+}"""
+
+
+def test_on_a_phone_the_value_chart_is_readable_and_its_points_still_jump(open_page, seed_page):
+    """At 375px the chart is drawn at about half its size: its words stay 9px or more, its points 5px."""
+    page, seen = open_page(seed_page)
+    page.set_viewport_size({"width": 375, "height": 667})
+    sizes = page.locator("#g1 svg.chart").evaluate(CHART_SIZES)
+    assert sizes["tick"] >= 9 and sizes["label"] >= 8 and sizes["point"] >= 5, sizes
+    assert sizes["outside"] == []
+    page.locator('#g1 svg.chart a.pt-link[data-move="12"]').click()
+    assert current(page) == 12 and page.evaluate("location.hash") == "#g1-m12"
+    page.locator('#g1 svg.chart a.pt-link[data-move="18"]').click()
+    assert current(page) == 18 and page.locator('#g1 svg.chart .pt.current').count() == 1
+    assert page.evaluate(FITS) and seen.errors == []
 
 
 def test_a_move_of_the_list_jumps_to_it_and_shows_its_errors(open_page, seed_page):
@@ -470,13 +504,6 @@ def test_a_screenshot_of_the_example_is_not_blank(open_page, seed_page):
     assert stats["colours"] > 200, stats              # text, tiles, chart: far from a blank page
     assert stats["felt"] > 0.01 * stats["pixels"], stats   # the green table is drawn
     assert stats["ivory"] > 2000, stats                # and tiles lie on it
-
-
-FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-
-
-def open_all_details(page):
-    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
 
 
 @pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)])
