@@ -178,3 +178,20 @@ def test_a_long_name_in_the_table_of_who_holds_what_ends_in_an_ellipsis(open_pag
     assert head.get_attribute("title") == long
     assert head.evaluate("h => getComputedStyle(h.querySelector('.pname')).textOverflow") == "ellipsis"
     assert seen.errors == []
+
+
+def test_the_fair_best_move_is_written_as_the_rest_of_the_page_writes_moves(open_page, fair_page, fair_model):
+    """"[4-6] on the 6", as the open-hands best move and the move list say it, not "[4-6]@6"."""
+    game = fair_model.games[0]
+    c36 = next(m for m in game.moves if m.player == "C" and m.text.startswith("[3-6]"))
+    best = c36.decision.fair.best
+    assert "@" in best                    # the notation, which the page must put in words
+    words = best.replace("@", " on the ")
+    page, seen = open_page(fair_page, f"#g1-m{c36.number}")
+    caption = page.locator("#g1 section.detail:not([hidden]) table.alts caption").inner_text()
+    assert f"on average; best: {words}." in caption and "@" not in caption
+    critical = game.moves[game.fair_critical - 1].decision.fair.best.replace("@", " on the ")
+    term = page.locator("#g1 .verdict dt", has_text="Critical move, by what the player knew")
+    verdict = term.locator("xpath=following-sibling::dd[1]").inner_text()
+    assert f"best was {critical}" in verdict and "@" not in verdict
+    assert seen.errors == []
