@@ -9,7 +9,8 @@
   var HALF = 130;      // how far an arm of the line runs from the lead before it turns
   var NS = document.querySelector("svg").namespaceURI;
   var games = [];
-  var active = null;
+  var active = null;     // the game the keys step: the one last clicked or navigated to ...
+  var scrolled = false;  // ... unless the reader has scrolled since (see keyGame)
 
   function mk(name, attrs, parent) {
     var node = document.createElementNS(NS, name);
@@ -364,11 +365,13 @@
       self.buttons[name] = b;
       b.addEventListener("click", function () {
         active = self;
+        scrolled = false;
         self.step(name);
       });
     });
     section.addEventListener("click", function (ev) {
       active = self;
+      scrolled = false;
       var target = ev.target.closest("[data-move]");
       if (!target || !section.contains(target) || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
       if (target.classList.contains("detail")) { return; }
@@ -506,6 +509,7 @@
     var at = fromHash();
     if (!at) { return false; }
     active = at.game;
+    scrolled = false;
     if (at.move === null) { return true; }       // the browser scrolls to the game itself
     if (at.game.cur !== at.move) { at.game.show(at.move, false); }
     if (scroll) { at.game.el.querySelector(".replay").scrollIntoView({block: "start"}); }
@@ -519,6 +523,7 @@
   active = games[0] || null;
   followHash(true);
   window.addEventListener("hashchange", function () { followHash(false); });
+  window.addEventListener("scroll", function () { scrolled = true; }, {passive: true});
 
   // How much of a game the window shows, in pixels of height.
   function inView(g) {
@@ -526,12 +531,12 @@
     return Math.max(0, Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0));
   }
 
-  // The game the keys step: the one last clicked or navigated to while the window shows a good part
-  // of it (a quarter of the window, or all of it), else the game the window shows most of: the
-  // reader scrolled to another game.
+  // The game the keys step: the one last clicked or navigated to, unless the reader has since scrolled
+  // away from it (the window shows less than a quarter of its height, or of the game): then the game
+  // the window shows most of.
   function keyGame() {
     var h = active ? active.el.getBoundingClientRect().height : 0;
-    if (!active || inView(active) >= Math.min(h, window.innerHeight / 4) - 1) { return active; }
+    if (!active || !scrolled || inView(active) >= Math.min(h, window.innerHeight / 4) - 1) { return active; }
     var best = active, most = 0;
     games.forEach(function (g) {
       var seen = inView(g);
