@@ -63,6 +63,26 @@ def _hostile_record() -> Record:
     return record
 
 
+LONG_NAMES = {"A": "Bartholomew_Featherstonehaugh_Cholmondeley_Marjoribanks_the_third_of_his_name_and_very_long_indeed",
+              "B": "Aleksandra_<u>Wisniewska</u>",
+              "C": "Konstantinos_Papadopoulos",
+              "D": "\u05e9\u05e8\u05d4_\U0001F600_\u0645\u0631\u062d\u0628\u0627_Christophe_Vandenberghe"}
+
+
+@pytest.fixture(scope="module")
+def long_names_page(tmp_path_factory) -> pathlib.Path:
+    """The seed game with long player names without a space: 100 characters, 25, and right-to-left
+    letters with an emoji; one holds a tag, which must stay text."""
+    record = parse(SEED.read_text(encoding="utf-8"), "long-names.txt")
+    game = record.games[0]
+    game.players = tuple(LONG_NAMES.get(p, p) for p in game.players)
+    game.hands = tuple(dataclasses.replace(h, player=LONG_NAMES.get(h.player, h.player)) for h in game.hands)
+    game.moves = [dataclasses.replace(m, player=LONG_NAMES.get(m.player, m.player)) for m in game.moves]
+    path = tmp_path_factory.mktemp("report") / "long-names.html"
+    path.write_text(render_html(report_model(record)), encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="module")
 def hostile_html() -> str:
     return render_html(report_model(_hostile_record()))
@@ -243,6 +263,14 @@ def shown_detail(page, game: int = 1) -> str:
     return page.locator(f"#g{game} .detail:not([hidden])").inner_text()
 
 
+# the page is no wider than the window: nothing makes it scroll sideways
+FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+
+
+def open_all_details(page):
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+
+
 def test_the_page_loads_without_errors_or_requests(open_page, seed_page):
     page, seen = open_page(seed_page)
     page.wait_for_timeout(100)
@@ -317,6 +345,32 @@ def test_a_chart_point_jumps_to_its_move(open_page, seed_page):
     assert page.locator('#g1 svg.chart .pt.current').count() == 1
 
 
+CHART_SIZES = """(svg) => {
+    const box = svg.getBoundingClientRect(), k = box.width / svg.viewBox.baseVal.width;
+    const px = sel => parseFloat(getComputedStyle(svg.querySelector(sel)).fontSize) * k;
+    const outside = [...svg.querySelectorAll("text")].filter(t => {
+        const r = t.getBoundingClientRect();
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+    }).map(t => t.textContent);
+    return {tick: px(".tick"), label: px(".crit-label"), outside,
+            point: Math.min(...[...svg.querySelectorAll(".pt")].map(c => c.getBoundingClientRect().width))};
+}"""
+
+
+def test_on_a_phone_the_value_chart_is_readable_and_its_points_still_jump(open_page, seed_page):
+    """At 375px the chart is drawn at about half its size: its words stay 9px or more, its points 5px."""
+    page, seen = open_page(seed_page)
+    page.set_viewport_size({"width": 375, "height": 667})
+    sizes = page.locator("#g1 svg.chart").evaluate(CHART_SIZES)
+    assert sizes["tick"] >= 9 and sizes["label"] >= 8 and sizes["point"] >= 5, sizes
+    assert sizes["outside"] == []
+    page.locator('#g1 svg.chart a.pt-link[data-move="12"]').click()
+    assert current(page) == 12 and page.evaluate("location.hash") == "#g1-m12"
+    page.locator('#g1 svg.chart a.pt-link[data-move="18"]').click()
+    assert current(page) == 18 and page.locator('#g1 svg.chart .pt.current').count() == 1
+    assert page.evaluate(FITS) and seen.errors == []
+
+
 def test_a_move_of_the_list_jumps_to_it_and_shows_its_errors(open_page, seed_page):
     page, _ = open_page(seed_page)
     page.click('#g1 .mv[data-move="24"]')
@@ -325,6 +379,31 @@ def test_a_move_of_the_list_jumps_to_it_and_shows_its_errors(open_page, seed_pag
     assert "tile-no-match" in detail and "[5-6] does not fit the open ends 0 and 4" in detail
     assert "Not played" in detail
     assert "result-mismatch" in page.locator("#g1 .errors-box").inner_text()
+
+
+def test_the_keys_step_the_game_navigated_or_scrolled_to(open_page, tmp_path):
+    """On a page of several games the arrow keys step the game the reader went to: the one named by
+    the list of games (#g2) or, after scrolling, the one in view, not game 1 off the screen."""
+    path = tmp_path / "match.html"
+    path.write_text(render_html(report_model(read(RECORDS / "match-further.dom"), analyse=False)),
+                    encoding="utf-8")
+    page, seen = open_page(path)
+    page.locator("nav.games a", has_text="2.").click()
+    assert page.evaluate("location.hash") == "#g2"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert (current(page, 1), current(page, 2)) == (0, 2)
+    assert page.evaluate("location.hash") == "#g2-m2"
+    page.evaluate("document.getElementById('g3').scrollIntoView()")
+    page.keyboard.press("ArrowRight")
+    assert (current(page, 1), current(page, 2), current(page, 3)) == (0, 2, 1)
+    page.click("#g2 .controls .counter")            # a click in a game makes it the one the keys step
+    page.keyboard.press("End")
+    assert current(page, 2) == page.locator("#g2 .mv").count() and current(page, 3) == 1
+    page, _ = open_page(path, "#g3")                # opened at a game: the keys step that game
+    page.keyboard.press("ArrowRight")
+    assert (current(page, 1), current(page, 3)) == (0, 1)
+    assert seen.errors == []
 
 
 @pytest.mark.parametrize("which", ["hostile_page", "hostile_text_page"])
@@ -427,6 +506,30 @@ def test_a_screenshot_of_the_example_is_not_blank(open_page, seed_page):
     assert stats["ivory"] > 2000, stats                # and tiles lie on it
 
 
+@pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)])
+def test_long_player_names_wrap_or_are_shortened_and_never_widen_the_page(open_page, long_names_page,
+                                                                           width, height):
+    page, seen = open_page(long_names_page)
+    page.set_viewport_size({"width": width, "height": height})
+    open_all_details(page)
+    for k in range(30):                    # every move, so every player's name heads a move's detail
+        page.evaluate(f"location.hash = '#g1-m{k}'")
+        assert page.evaluate(FITS), (k, page.evaluate("document.documentElement.scrollWidth"))
+    # the Moves table: a name too long for its column ends in an ellipsis, whole in the title
+    heads = page.locator("#g1 table.moves th[title]")
+    assert heads.evaluate_all("hs => hs.map(h => h.title)") == list(LONG_NAMES.values())
+    spilled = heads.evaluate_all("""hs => hs.filter(h => h.scrollWidth > h.clientWidth
+        && getComputedStyle(h).textOverflow !== "ellipsis").map(h => h.title)""")
+    assert spilled == []
+    # the deal table keeps its tiles column inside its card
+    card = page.locator("#g1 .card.players").bounding_box()
+    for cell in page.locator("#g1 table.deal td:last-child").all():
+        box = cell.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"]
+    assert page.locator("u").count() == 0 and LONG_NAMES["B"] in page.locator("#g1 table.deal").inner_text()
+    assert seen.errors == [] and seen.dialogs == []
+
+
 def test_the_slip_is_shown_at_its_error_with_the_repaired_record_to_switch_to(open_page, seed_page, seed_model):
     """The book's record breaks from round 7: the page marks the first error as the slip, with the
     likely repair (the dropped row), the later errors as following from it, and links to the repaired
@@ -445,4 +548,45 @@ def test_the_slip_is_shown_at_its_error_with_the_repaired_record_to_switch_to(op
     assert page.evaluate("location.hash") == "#g1r"
     page.click("#g1r .controls .last")
     assert "B goes out" in page.locator("#g1r").inner_text()
+    assert seen.errors == []
+
+
+def test_stepping_the_repaired_copy_writes_its_own_fragment(open_page, seed_page):
+    """The repaired copy of game 1 is section g1r: its moves are #g1r-mN, so a reload opens that copy."""
+    page, _ = open_page(seed_page)
+    for _ in range(3):
+        page.click("#g1r .controls .next")
+    assert page.evaluate("location.hash") == "#g1r-m3"
+    assert current(page, "1r") == 3 and current(page) == 0
+    page, seen = open_page(seed_page, "#g1r-m3")
+    assert current(page, "1r") == 3 and current(page) == 0
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("location.hash") == "#g1r-m4" and current(page) == 0
+    assert seen.errors == []
+
+
+@pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)])
+def test_the_repair_hint_and_its_link_fit_the_page(open_page, seed_page, width, height):
+    page, seen = open_page(seed_page, "#g1-m24")
+    page.set_viewport_size({"width": width, "height": height})
+    link = page.locator("#g1 .detail:not([hidden]) .repair-hint a.to-repaired")
+    assert link.is_visible()
+    box = link.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
+    assert seen.errors == []
+
+
+@pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)])
+def test_long_header_tag_values_wrap_in_their_card(open_page, seed_page, width, height):
+    """The seed's Source tag ends in a long path without a space."""
+    page, seen = open_page(seed_page)
+    page.set_viewport_size({"width": width, "height": height})
+    page.click("#g1 details.tags summary")
+    source = page.locator("#g1 details.tags tr", has_text="Source").locator("td")
+    assert source.is_visible() and "000_3c92c1f714ce882e.txt" in source.inner_text()
+    card = page.locator("#g1 .card.players").bounding_box()
+    box = source.bounding_box()
+    assert box["x"] + box["width"] <= card["x"] + card["width"]
+    assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
     assert seen.errors == []

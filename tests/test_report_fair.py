@@ -146,3 +146,52 @@ def test_report_fair_refuses_bad_settings(tmp_path):
     assert bad.exit_code == 2 and "--worlds" in bad.output
     plain = run("report", str(RECORDS / "seed1.dom"), "-o", str(tmp_path / "plain.html"))
     assert "Fair value" not in (tmp_path / "plain.html").read_text(encoding="utf-8") and plain.exit_code == 1
+
+
+@pytest.mark.parametrize("width,height", [(375, 667), (1280, 800)], ids=["phone", "desktop"])
+def test_the_fair_table_of_alternatives_fits_its_card(open_page, fair_page, fair_model, width, height):
+    page, seen = open_page(fair_page)
+    page.set_viewport_size({"width": width, "height": height})
+    judged = [m.number for m in fair_model.games[0].moves if m.decision and m.decision.fair]
+    assert judged
+    for k in judged:
+        page.evaluate(f"location.hash = '#g1-m{k}'")
+        shown = page.locator("#g1 section.detail:not([hidden])")
+        card, table = shown.bounding_box(), shown.locator("table.alts").bounding_box()
+        assert table["x"] + table["width"] <= card["x"] + card["width"], k
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), k
+    assert seen.errors == []
+
+
+def test_a_long_name_in_the_table_of_who_holds_what_ends_in_an_ellipsis(open_page, tmp_path):
+    long = "Bartholomew_Featherstonehaugh_Cholmondeley_Marjoribanks_the_third_of_his_name_and_very_long"
+    text = re.sub(r"\bA\b", long, (RECORDS / "seed1.dom").read_text(encoding="utf-8"))
+    model = fair_report(parse(text), **FAIR)
+    c36 = next(m for m in model.games[0].moves if m.player == "C" and m.text.startswith("[3-6]"))
+    assert c36.holds.holders[0] == long
+    path = tmp_path / "long-fair.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    page, seen = open_page(path, f"#g1-m{c36.number}")
+    page.set_viewport_size({"width": 375, "height": 667})
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    head = page.locator("#g1 section.detail:not([hidden]) table.holds-table th").nth(1)
+    assert head.get_attribute("title") == long
+    assert head.evaluate("h => getComputedStyle(h.querySelector('.pname')).textOverflow") == "ellipsis"
+    assert seen.errors == []
+
+
+def test_the_fair_best_move_is_written_as_the_rest_of_the_page_writes_moves(open_page, fair_page, fair_model):
+    """"[4-6] on the 6", as the open-hands best move and the move list say it, not "[4-6]@6"."""
+    game = fair_model.games[0]
+    c36 = next(m for m in game.moves if m.player == "C" and m.text.startswith("[3-6]"))
+    best = c36.decision.fair.best
+    assert "@" in best                    # the notation, which the page must put in words
+    words = best.replace("@", " on the ")
+    page, seen = open_page(fair_page, f"#g1-m{c36.number}")
+    caption = page.locator("#g1 section.detail:not([hidden]) table.alts caption").inner_text()
+    assert f"on average; best: {words}." in caption and "@" not in caption
+    critical = game.moves[game.fair_critical - 1].decision.fair.best.replace("@", " on the ")
+    term = page.locator("#g1 .verdict dt", has_text="Critical move, by what the player knew")
+    verdict = term.locator("xpath=following-sibling::dd[1]").inner_text()
+    assert f"best was {critical}" in verdict and "@" not in verdict
+    assert seen.errors == []

@@ -74,7 +74,7 @@ def test_a_game_of_individual_players_words_each_value_as_its_player_s():
     deciders = {m.player for m in game.moves if m.decision is not None}
     assert len(deciders) > 1
     for name in deciders:
-        assert f"<th>Value ({name})</th>" in html
+        assert f'<th>Value (<span class="pname">{name}</span>)</th>' in html
     # two sides: a value still names the side that wins it
     two = report_model(read(RECORDS / "seed2.dom"), analyse=False).games[0]
     assert two.value_words(46) == "A/C win 46" and two.value_words(-10) == "B/D win 10"

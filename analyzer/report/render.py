@@ -104,11 +104,12 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
     fair = game.fair_points
     if not known and not fair:
         return None
-    left, right, top, bottom = 40.0, width - 12.0, 14.0, height - 28.0
-    moves = max(len(game.moves), 1)
-    dx = (right - left) / moves
     peak = max([10] + [abs(v) for _, v in known] + [abs(v) for _, v in fair])
     peak = int(-(-peak // 10) * 10)                  # round up to tens
+    # room for the value labels at the left: 41 for "+50", more for "+100" (a phone draws them larger)
+    left, right, top, bottom = 8.0 + 11.0 * len(signed(peak)), width - 12.0, 14.0, height - 28.0
+    moves = max(len(game.moves), 1)
+    dx = (right - left) / moves
     scale = (bottom - top) / (2 * peak)
     zero = top + peak * scale
 

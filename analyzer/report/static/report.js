@@ -9,7 +9,8 @@
   var HALF = 130;      // how far an arm of the line runs from the lead before it turns
   var NS = document.querySelector("svg").namespaceURI;
   var games = [];
-  var active = null;
+  var active = null;     // the game the keys step: the one last clicked or navigated to ...
+  var scrolled = false;  // ... unless the reader has scrolled since (see keyGame)
 
   function mk(name, attrs, parent) {
     var node = document.createElementNS(NS, name);
@@ -364,11 +365,13 @@
       self.buttons[name] = b;
       b.addEventListener("click", function () {
         active = self;
+        scrolled = false;
         self.step(name);
       });
     });
     section.addEventListener("click", function (ev) {
       active = self;
+      scrolled = false;
       var target = ev.target.closest("[data-move]");
       if (!target || !section.contains(target) || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
       if (target.classList.contains("detail")) { return; }
@@ -385,7 +388,8 @@
     this.show(Math.max(0, Math.min(this.n, k)), true);
   };
 
-  Game.prototype.hash = function (k) { return "#g" + this.number + "-m" + k; };
+  // the section's own id: g2, or g2r for the repaired copy of game 2
+  Game.prototype.hash = function (k) { return "#" + this.el.id + "-m" + k; };
 
   Game.prototype.show = function (k, remember) {
     if (!(k >= 0 && k <= this.n)) { return; }
@@ -496,10 +500,11 @@
   // ---- the page ------------------------------------------------------------------------------------
 
   function fromHash() {
-    var m = /^#(g\d+r?)-m(\d+)$/.exec(location.hash);   // g2-m5; g2r-m5 in the repaired copy of game 2
+    // g2-m5; g2r-m5 in the repaired copy of game 2; g2 alone (the list of games) names no move
+    var m = /^#(g\d+r?)(?:-m(\d+))?$/.exec(location.hash);
     if (!m) { return null; }
     var g = games.filter(function (x) { return x.el.id === m[1]; })[0];
-    var k = parseInt(m[2], 10);
+    var k = m[2] === undefined ? null : parseInt(m[2], 10);
     if (!g || k > g.n) { return null; }
     return {game: g, move: k};
   }
@@ -508,6 +513,8 @@
     var at = fromHash();
     if (!at) { return false; }
     active = at.game;
+    scrolled = false;
+    if (at.move === null) { return true; }       // the browser scrolls to the game itself
     if (at.game.cur !== at.move) { at.game.show(at.move, false); }
     if (scroll) { at.game.el.querySelector(".replay").scrollIntoView({block: "start"}); }
     return true;
@@ -520,11 +527,34 @@
   active = games[0] || null;
   followHash(true);
   window.addEventListener("hashchange", function () { followHash(false); });
+  window.addEventListener("scroll", function () { scrolled = true; }, {passive: true});
+
+  // How much of a game the window shows, in pixels of height.
+  function inView(g) {
+    var r = g.el.getBoundingClientRect();
+    return Math.max(0, Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0));
+  }
+
+  // The game the keys step: the one last clicked or navigated to, unless the reader has since scrolled
+  // away from it (the window shows less than a quarter of its height, or of the game): then the game
+  // the window shows most of.
+  function keyGame() {
+    var h = active ? active.el.getBoundingClientRect().height : 0;
+    if (!active || !scrolled || inView(active) >= Math.min(h, window.innerHeight / 4) - 1) { return active; }
+    var best = active, most = 0;
+    games.forEach(function (g) {
+      var seen = inView(g);
+      if (seen > most) { best = g; most = seen; }
+    });
+    active = best;
+    return best;
+  }
 
   document.addEventListener("keydown", function (ev) {
     if (!active || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
     var tag = ev.target && ev.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") { return; }
+    keyGame();
     if (ev.key === "n" || ev.key === "N") {     // the next (N: the previous) graded move
       var marks = active.data.mistakes || [];
       var cur = active.cur;
