@@ -395,6 +395,9 @@ def test_the_keys_step_the_game_navigated_or_scrolled_to(open_page, tmp_path):
     assert (current(page, 1), current(page, 2)) == (0, 2)
     assert page.evaluate("location.hash") == "#g2-m2"
     page.evaluate("document.getElementById('g3').scrollIntoView()")
+    # the page learns of a scroll from its event, which the browser sends before the next frames are
+    # drawn (a reader presses a key long after): wait for two frames, or the key may come first
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     page.keyboard.press("ArrowRight")
     assert (current(page, 1), current(page, 2), current(page, 3)) == (0, 2, 1)
     page.click("#g2 .controls .counter")            # a click in a game makes it the one the keys step
