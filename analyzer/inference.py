@@ -8,10 +8,10 @@ that agrees with all of it. Nothing later in the record is used.
 
 Counting: each unseen tile may go to some holders (a pass rules a holder out for every tile
 carrying an open number) and each holder has a fixed room. The worlds are counted exactly by a
-dynamic program whose state is the room left in each holder: over the classes of unseen tiles
-allowed in the same holders (how many of a class go to each holder; a few thousand states at most
-for the double-nine cross), which gives the count and the exact probability of every tile in every
-holder, and over the tiles one by one, which gives exact uniform sampling without rejection (each
+dynamic program. Tiles allowed in the same holders are alike, so the count fills the holders one
+at a time from classes of such tiles (its state: how many of each class are left), which gives the
+count and the exact probability of every tile in every holder. A program over the tiles one by one
+(its state: the room left in each holder) gives exact uniform sampling without rejection (each
 tile's holder drawn with the weight of the worlds that complete it) and lists every world when
 there are few.
 
@@ -97,7 +97,8 @@ class _Tally:
     The count and each tile's weights are counted a class of alike tiles at a time
     (:class:`_Classes`). ``ways(i, room)``, the placements of ``unseen[i:]`` that fill ``room``, is
     the dynamic program tile by tile that sampling and listing walk; it is built only when they ask
-    (for the double-nine cross, some 400,000 states against about 1,500 by classes)."""
+    (for the double-nine cross some 400,000 states a move, where the count by classes fills a
+    hundred or so)."""
 
     def __init__(self, unseen: tuple[Tile, ...], allowed: tuple[int, ...], room: tuple[int, ...]):
         self.unseen, self.allowed, self.room = unseen, allowed, room
@@ -165,103 +166,169 @@ class _Tally:
 
 class _Classes:
     """The placements of tiles into holders of fixed room (``allowed[i]``: the holders tile ``i`` may
-    go to, a bit each), counted a class of tiles at a time.
+    go to, a bit each), counted a class of alike tiles at a time.
 
-    Tiles allowed in the same holders are a class: a placement is then, for each class, how many
-    of its tiles go to each holder, and ``p`` of the ``left`` tiles of a class not placed yet can go
-    to a holder in ``comb(left, p)`` ways. So the placements are a walk over *units* (a class and
-    one holder it may go to, class after class) whose state is the room left in every holder: a
-    class's last unit takes all of it that is left, and a unit leaves no more room in its holder
-    than the later units can fill, so most choices are forced and the last class (the most
-    flexible) is a single product of binomials. The weight of a tile in a holder is what its class
-    puts there summed over the placements, divided by the class's size (an integer: the tiles of a
-    class are alike). The same numbers as the program tile by tile (:meth:`_Tally.ways`), without
-    going through the tiles one at a time."""
+    Tiles allowed in the same holders are alike: only how many of them each holder gets matters,
+    and ``p`` of ``left`` such tiles can go to a holder in ``comb(left, p)`` ways. So the holders are
+    filled one at a time, and the state is how many tiles of each class are left. Once a holder is
+    filled, classes that differ only in it are alike for the holders after it and become one (a
+    class allowed everywhere but in the holders already filled is the same as one allowed
+    everywhere). The holders are filled in the order that leaves the fewest classes, so the states
+    stay few (a pass or a draw rules a holder out for some tiles, a played tile was in its player's
+    hand or draws); the last holder takes what is left.
+
+    ``rest(t, state)``, the ways to fill the holders from the ``t``-th on, does not depend on how
+    the state was reached, so it serves every question: the count, and a tile's weight in holder
+    ``h``, the placements of the other tiles with ``h``'s room one less (the tiles of its class but
+    one, filled up to ``h``, then ``h`` with one tile less, then ``rest``)."""
 
     def __init__(self, allowed: tuple[int, ...], room: tuple[int, ...]):
         self.allowed, self.room = tuple(allowed), tuple(room)
-        sizes: dict[int, int] = {}
+        self.live = 0                                   # the holders with room
+        for h, r in enumerate(self.room):
+            if r:
+                self.live |= 1 << h
+        classes: dict[int, int] = {}
         for mask in self.allowed:
-            sizes[mask] = sizes.get(mask, 0) + 1
-        # the most flexible classes last: the last is forced, and the states before it stay few
-        self.classes = sorted(sizes.items(), key=lambda item: (item[0].bit_count(), item[1], item[0]))
-        self.units: list[tuple[int, int, int, bool]] = []   # (class, holder, tiles in later classes, last of its class)
-        after = len(self.allowed)
-        possible = sum(self.room) == after and all(r >= 0 for r in self.room)
-        for c, (mask, k) in enumerate(self.classes):
-            after -= k
-            holders = [h for h in range(len(self.room)) if mask >> h & 1 and self.room[h] > 0]
-            possible = possible and bool(holders)
-            self.units += [(c, h, after, j == len(holders) - 1) for j, h in enumerate(holders)]
-        # caps[u][h]: the most tiles the units after u can still put in holder h
-        self.caps: list[tuple[int, ...]] = []
-        cap = [0] * len(self.room)
-        for c, h, _, _ in reversed(self.units):
-            self.caps.append(tuple(cap))
-            cap[h] += self.classes[c][1]
-        self.caps.reverse()
-        self.zero = (0,) * len(self.room)
-        self.layers: list[dict[tuple[int, ...], int]] = []   # layers[u]: ways to reach each state before unit u
-        if not possible:
-            self.count = 0
-            return
-        layer = {self.room: 1}
-        for u in range(len(self.units)):
-            self.layers.append(layer)
-            nxt: dict[tuple[int, ...], int] = {}
-            for state, ways in layer.items():
-                for _, w, after_state in self._moves(u, state):
-                    nxt[after_state] = nxt.get(after_state, 0) + ways * w
-            layer = nxt
-        self.layers.append(layer)
-        self.count = layer.get(self.zero, 0)
+            classes[mask & self.live] = classes.get(mask & self.live, 0) + 1
+        self.keys = sorted(classes)
+        self.start = tuple(classes[key] for key in self.keys)
+        # per holder filled: (holder, the classes it cannot take with their place after it, the classes
+        # it can take as one per place after it (-1: none, so all left go to it), their room after)
+        self.steps: list[tuple[int, list[tuple[int, int]], list[tuple[int, list[int]]], list[int]]] = []
+        keys, rest = self.keys, self.live
+        for h in _filling_order(keys, self.live):
+            rest &= ~(1 << h)
+            after = sorted({key & rest for key in keys if key & rest})
+            place = [after.index(key & rest) if key & rest else -1 for key in keys]
+            stay = [(j, place[j]) for j, key in enumerate(keys) if not key >> h & 1]
+            merged: dict[int, list[int]] = {}
+            for j, key in enumerate(keys):
+                if key >> h & 1:
+                    merged.setdefault(place[j], []).append(j)
+            self.steps.append((h, stay, sorted(merged.items()),
+                               [sum(self.room[g] for g in range(len(self.room)) if key >> g & 1) for key in after]))
+            keys = after
+        self._known: dict[tuple[int, tuple[int, ...], int], list[tuple[int, tuple[int, ...]]]] = {}
+        self._rest: list[dict[tuple[int, ...], int]] = [{} for _ in range(len(self.steps) + 1)]
+        self._rest[-1][()] = 1
+        possible = (0 not in classes and sum(self.room) == len(self.allowed)
+                    and all(r >= 0 for r in self.room))
+        self.count = self.rest(0, self.start) if possible else 0
 
-    def _moves(self, u: int, state: tuple[int, ...]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
-        """Unit ``u`` from ``state``: ``(tiles put in its holder, ways to choose them, state after)``
-        for every choice the later units can still complete as far as the holders' rooms tell."""
-        c, h, after, last = self.units[u]
-        cap = self.caps[u]
-        left = sum(state) - after          # the tiles of class c not placed yet
-        room = state[h]
-        low, high = max(0, room - cap[h]), min(room, left)
-        if last:
-            low = max(low, left)
-        for put in range(low, high + 1):
-            nxt = state[:h] + (room - put,) + state[h + 1:]
-            if last and any(r > m for r, m in zip(nxt, cap)):
-                continue
-            yield put, math.comb(left, put), nxt
+    def _moves(self, t: int, state: tuple[int, ...], room: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Filling the ``t``-th holder with ``room`` tiles from ``state``: ``(ways, state after)``
+        for each choice (kept: the count and every class's weights ask for the same ones)."""
+        key = (t, state, room)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = list(self._choices(t, state, room))
+        return known
+
+    def _choices(self, t: int, state: tuple[int, ...], room: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """The choices of :meth:`_moves`. The classes it may take that are one after it are taken
+        from as one (``p`` tiles from classes of ``a`` and ``b`` tiles left: ``comb(a + b, p)`` ways,
+        the sum of ``comb(a, i) * comb(b, p - i)``)."""
+        _, stay, take, caps = self.steps[t]
+        base = [0] * len(caps)
+        for j, a in stay:
+            base[a] += state[j]
+        have = [sum(state[j] for j in js) for _, js in take]
+        for ways, left in _fill(have, [a < 0 for a, _ in take], room):
+            merged = list(base)
+            for (a, _), n in zip(take, left):
+                if a >= 0:
+                    merged[a] += n
+            if all(n <= cap for n, cap in zip(merged, caps)):
+                yield ways, tuple(merged)
+
+    def rest(self, t: int, state: tuple[int, ...]) -> int:
+        """The ways to fill the holders from the ``t``-th on from ``state``."""
+        known = self._rest[t].get(state)
+        if known is None:
+            known = sum(ways * self.rest(t + 1, after)
+                        for ways, after in self._moves(t, state, self.room[self.steps[t][0]]))
+            self._rest[t][state] = known
+        return known
+
+    def short(self, t: int, state: tuple[int, ...]) -> int:
+        """The ways to fill the holders from the ``t``-th on from ``state``, one of them with a tile
+        less than its room."""
+        known = self._short[t].get(state)
+        if known is None:
+            known = 0
+            if t < len(self.steps):
+                room = self.room[self.steps[t][0]]
+                known = sum(ways * self.short(t + 1, after) for ways, after in self._moves(t, state, room))
+                known += sum(ways * self.rest(t + 1, after) for ways, after in self._moves(t, state, room - 1))
+            self._short[t][state] = known
+        return known
 
     def weights(self) -> list[list[int]]:
         """``[i][h]``: the placements with tile ``i`` in holder ``h``."""
-        per_class = [[0] * len(self.room) for _ in self.classes]
-        if self.count:
-            back = {self.zero: 1}
-            for u in range(len(self.units) - 1, -1, -1):
-                c, h, _, _ = self.units[u]
-                here: dict[tuple[int, ...], int] = {}
-                put_ways = 0
-                for state, reach in self.layers[u].items():
-                    total = 0
-                    for put, w, nxt in self._moves(u, state):
-                        rest = back.get(nxt)
-                        if rest:
-                            total += w * rest
-                            put_ways += reach * w * rest * put
-                    if total:
-                        here[state] = total
-                per_class[c][h] += put_ways
-                back = here
-        index = {mask: c for c, (mask, _) in enumerate(self.classes)}
-        rows = []
-        for c, (_, k) in enumerate(self.classes):
-            row = []
-            for w in per_class[c]:
-                share, extra = divmod(w, k)
-                assert not extra, "the tiles of a class are alike"
-                row.append(share)
-            rows.append(row)
-        return [list(rows[index[mask]]) for mask in self.allowed]
+        self._short: list[dict[tuple[int, ...], int]] = [{} for _ in range(len(self.steps) + 1)]
+        rows = {}
+        for j, key in enumerate(self.keys):
+            row = [0] * len(self.room)
+            if self.count:
+                layer = {self.start[:j] + (self.start[j] - 1,) + self.start[j + 1:]: 1}
+                for t, (h, *_) in enumerate(self.steps):
+                    room = self.room[h]
+                    nxt: dict[tuple[int, ...], int] = {}
+                    for state, reach in layer.items():
+                        if key >> h & 1:
+                            row[h] += reach * sum(ways * self.rest(t + 1, after)
+                                                  for ways, after in self._moves(t, state, room - 1))
+                        for ways, after in self._moves(t, state, room):   # one tile short: h is later
+                            if self.short(t + 1, after):
+                                nxt[after] = nxt.get(after, 0) + reach * ways
+                    layer = nxt
+            rows[key] = row
+        return [list(rows[mask & self.live]) for mask in self.allowed]
+
+
+def _filling_order(keys: list[int], live: int) -> list[int]:
+    """The holders of ``live`` in the order :class:`_Classes` fills them: each time the one after
+    which the fewest classes are left (of ``keys``, the holders each class may go to), then the one
+    the fewest classes may go to."""
+    order = []
+    rest = live
+    while rest:
+        best = None
+        for h in range(rest.bit_length()):
+            if rest >> h & 1:
+                left = rest & ~(1 << h)
+                score = (len({key & left for key in keys if key & left}), sum(1 for key in keys if key >> h & 1), h)
+                if best is None or score < best:
+                    best = score
+        order.append(best[2])
+        rest &= ~(1 << best[2])
+    return order
+
+
+def _fill(have: list[int], must: list[bool], room: int):
+    """The ways to fill a holder of ``room`` from classes of ``have[i]`` alike tiles each (class ``i``
+    ``must`` put all its tiles there when no later holder takes it): ``(ways, tiles left of each
+    class)`` for each choice of how many each gives."""
+    left = list(have)
+    spare = [0] * (len(have) + 1)               # the most the classes from i on can give
+    for i in range(len(have) - 1, -1, -1):
+        spare[i] = spare[i + 1] + have[i]
+
+    def give(i: int, need: int, ways: int):
+        if i == len(have):
+            if not need:
+                yield ways, tuple(left)
+            return
+        n = have[i]
+        low, high = (n, n) if must[i] else (max(0, need - spare[i + 1]), min(n, need))
+        for p in range(low, min(high, need) + 1):
+            left[i] = n - p
+            yield from give(i + 1, need - p, ways * math.comb(n, p))
+        left[i] = n
+
+    if room <= spare[0]:
+        yield from give(0, room, 1)
 
 
 class Worlds:
