@@ -8,10 +8,12 @@ that agrees with all of it. Nothing later in the record is used.
 
 Counting: each unseen tile may go to some holders (a pass rules a holder out for every tile
 carrying an open number) and each holder has a fixed room. The worlds are counted exactly by a
-dynamic program over the unseen tiles whose state is the room left in each holder (a few hundred
-states at most), which also gives the exact probability of every tile in every holder and exact
-uniform sampling without rejection (each tile's holder drawn with the weight of the worlds that
-complete it), and lists every world when there are few.
+dynamic program. Tiles allowed in the same holders are alike, so the count fills the holders one
+at a time from classes of such tiles (its state: how many of each class are left), which gives the
+count and the exact probability of every tile in every holder. A program over the tiles one by one
+(its state: the room left in each holder) gives exact uniform sampling without rejection (each
+tile's holder drawn with the weight of the worlds that complete it) and lists every world when
+there are few.
 
 This module knows nothing of the search: a world is plain data (a bit mask per holder) and
 :meth:`View.deal` turns it into the hands as dealt, for whoever wants to solve it.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -89,13 +92,19 @@ class View:
 
 
 class _Tally:
-    """The dynamic program over the unseen tiles: ``ways(i, room)`` counts the placements of
-    ``unseen[i:]`` that fill the room left in each holder exactly."""
+    """The placements of ``unseen`` that fill the room left in each holder exactly.
+
+    The count and each tile's weights are counted a class of alike tiles at a time
+    (:class:`_Classes`). ``ways(i, room)``, the placements of ``unseen[i:]`` that fill ``room``, is
+    the dynamic program tile by tile that sampling and listing walk; it is built only when they ask
+    (for the double-nine cross some 400,000 states a move, where the count by classes fills a
+    hundred or so)."""
 
     def __init__(self, unseen: tuple[Tile, ...], allowed: tuple[int, ...], room: tuple[int, ...]):
         self.unseen, self.allowed, self.room = unseen, allowed, room
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.count = self.ways(0, room)
+        self._classes = _Classes(allowed, room)
+        self.count = self._classes.count
 
     def ways(self, i: int, room: tuple[int, ...]) -> int:
         key = (i, room)
@@ -122,20 +131,7 @@ class _Tally:
 
     def weights(self) -> list[list[int]]:
         """``weights[i][h]``: the placements with ``unseen[i]`` in holder ``h``."""
-        out = []
-        reach = {self.room: 1}           # the ways to reach each room state after placing unseen[:i]
-        for i in range(len(self.unseen)):
-            nxt: dict[tuple[int, ...], int] = {}
-            weight = [0] * len(self.room)
-            for room, ways in reach.items():
-                for h, after in self.steps(i, room):
-                    rest = self.ways(i + 1, after)
-                    if rest:
-                        weight[h] += ways * rest
-                        nxt[after] = nxt.get(after, 0) + ways
-            out.append(weight)
-            reach = nxt
-        return out
+        return self._classes.weights()
 
     def sample(self, rng: random.Random, fixed: tuple[int, ...]) -> tuple[int, ...]:
         world = list(fixed)
@@ -166,6 +162,173 @@ class _Tally:
 
         if self.count:
             yield from place(0, self.room)
+
+
+class _Classes:
+    """The placements of tiles into holders of fixed room (``allowed[i]``: the holders tile ``i`` may
+    go to, a bit each), counted a class of alike tiles at a time.
+
+    Tiles allowed in the same holders are alike: only how many of them each holder gets matters,
+    and ``p`` of ``left`` such tiles can go to a holder in ``comb(left, p)`` ways. So the holders are
+    filled one at a time, and the state is how many tiles of each class are left. Once a holder is
+    filled, classes that differ only in it are alike for the holders after it and become one (a
+    class allowed everywhere but in the holders already filled is the same as one allowed
+    everywhere). The holders are filled in the order that leaves the fewest classes, so the states
+    stay few (a pass or a draw rules a holder out for some tiles, a played tile was in its player's
+    hand or draws); the last holder takes what is left.
+
+    ``rest(t, state)``, the ways to fill the holders from the ``t``-th on, does not depend on how
+    the state was reached, so it serves every question: the count, and a tile's weight in holder
+    ``h``, the placements of the other tiles with ``h``'s room one less (the tiles of its class but
+    one, filled up to ``h``, then ``h`` with one tile less, then ``rest``)."""
+
+    def __init__(self, allowed: tuple[int, ...], room: tuple[int, ...]):
+        self.allowed, self.room = tuple(allowed), tuple(room)
+        self.live = 0                                   # the holders with room
+        for h, r in enumerate(self.room):
+            if r:
+                self.live |= 1 << h
+        classes: dict[int, int] = {}
+        for mask in self.allowed:
+            classes[mask & self.live] = classes.get(mask & self.live, 0) + 1
+        self.keys = sorted(classes)
+        self.start = tuple(classes[key] for key in self.keys)
+        # per holder filled: (holder, the classes it cannot take with their place after it, the classes
+        # it can take as one per place after it (-1: none, so all left go to it), their room after)
+        self.steps: list[tuple[int, list[tuple[int, int]], list[tuple[int, list[int]]], list[int]]] = []
+        keys, rest = self.keys, self.live
+        for h in _filling_order(keys, self.live):
+            rest &= ~(1 << h)
+            after = sorted({key & rest for key in keys if key & rest})
+            place = [after.index(key & rest) if key & rest else -1 for key in keys]
+            stay = [(j, place[j]) for j, key in enumerate(keys) if not key >> h & 1]
+            merged: dict[int, list[int]] = {}
+            for j, key in enumerate(keys):
+                if key >> h & 1:
+                    merged.setdefault(place[j], []).append(j)
+            self.steps.append((h, stay, sorted(merged.items()),
+                               [sum(self.room[g] for g in range(len(self.room)) if key >> g & 1) for key in after]))
+            keys = after
+        self._known: dict[tuple[int, tuple[int, ...], int], list[tuple[int, tuple[int, ...]]]] = {}
+        self._rest: list[dict[tuple[int, ...], int]] = [{} for _ in range(len(self.steps) + 1)]
+        self._rest[-1][()] = 1
+        possible = (0 not in classes and sum(self.room) == len(self.allowed)
+                    and all(r >= 0 for r in self.room))
+        self.count = self.rest(0, self.start) if possible else 0
+
+    def _moves(self, t: int, state: tuple[int, ...], room: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Filling the ``t``-th holder with ``room`` tiles from ``state``: ``(ways, state after)``
+        for each choice (kept: the count and every class's weights ask for the same ones)."""
+        key = (t, state, room)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = list(self._choices(t, state, room))
+        return known
+
+    def _choices(self, t: int, state: tuple[int, ...], room: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """The choices of :meth:`_moves`. The classes it may take that are one after it are taken
+        from as one (``p`` tiles from classes of ``a`` and ``b`` tiles left: ``comb(a + b, p)`` ways,
+        the sum of ``comb(a, i) * comb(b, p - i)``)."""
+        _, stay, take, caps = self.steps[t]
+        base = [0] * len(caps)
+        for j, a in stay:
+            base[a] += state[j]
+        have = [sum(state[j] for j in js) for _, js in take]
+        for ways, left in _fill(have, [a < 0 for a, _ in take], room):
+            merged = list(base)
+            for (a, _), n in zip(take, left):
+                if a >= 0:
+                    merged[a] += n
+            if all(n <= cap for n, cap in zip(merged, caps)):
+                yield ways, tuple(merged)
+
+    def rest(self, t: int, state: tuple[int, ...]) -> int:
+        """The ways to fill the holders from the ``t``-th on from ``state``."""
+        known = self._rest[t].get(state)
+        if known is None:
+            known = sum(ways * self.rest(t + 1, after)
+                        for ways, after in self._moves(t, state, self.room[self.steps[t][0]]))
+            self._rest[t][state] = known
+        return known
+
+    def short(self, t: int, state: tuple[int, ...]) -> int:
+        """The ways to fill the holders from the ``t``-th on from ``state``, one of them with a tile
+        less than its room."""
+        known = self._short[t].get(state)
+        if known is None:
+            known = 0
+            if t < len(self.steps):
+                room = self.room[self.steps[t][0]]
+                known = sum(ways * self.short(t + 1, after) for ways, after in self._moves(t, state, room))
+                known += sum(ways * self.rest(t + 1, after) for ways, after in self._moves(t, state, room - 1))
+            self._short[t][state] = known
+        return known
+
+    def weights(self) -> list[list[int]]:
+        """``[i][h]``: the placements with tile ``i`` in holder ``h``."""
+        self._short: list[dict[tuple[int, ...], int]] = [{} for _ in range(len(self.steps) + 1)]
+        rows = {}
+        for j, key in enumerate(self.keys):
+            row = [0] * len(self.room)
+            if self.count:
+                layer = {self.start[:j] + (self.start[j] - 1,) + self.start[j + 1:]: 1}
+                for t, (h, *_) in enumerate(self.steps):
+                    room = self.room[h]
+                    nxt: dict[tuple[int, ...], int] = {}
+                    for state, reach in layer.items():
+                        if key >> h & 1:
+                            row[h] += reach * sum(ways * self.rest(t + 1, after)
+                                                  for ways, after in self._moves(t, state, room - 1))
+                        for ways, after in self._moves(t, state, room):   # one tile short: h is later
+                            if self.short(t + 1, after):
+                                nxt[after] = nxt.get(after, 0) + reach * ways
+                    layer = nxt
+            rows[key] = row
+        return [list(rows[mask & self.live]) for mask in self.allowed]
+
+
+def _filling_order(keys: list[int], live: int) -> list[int]:
+    """The holders of ``live`` in the order :class:`_Classes` fills them: each time the one after
+    which the fewest classes are left (of ``keys``, the holders each class may go to), then the one
+    the fewest classes may go to."""
+    order = []
+    rest = live
+    while rest:
+        best = None
+        for h in range(rest.bit_length()):
+            if rest >> h & 1:
+                left = rest & ~(1 << h)
+                score = (len({key & left for key in keys if key & left}), sum(1 for key in keys if key >> h & 1), h)
+                if best is None or score < best:
+                    best = score
+        order.append(best[2])
+        rest &= ~(1 << best[2])
+    return order
+
+
+def _fill(have: list[int], must: list[bool], room: int):
+    """The ways to fill a holder of ``room`` from classes of ``have[i]`` alike tiles each (class ``i``
+    ``must`` put all its tiles there when no later holder takes it): ``(ways, tiles left of each
+    class)`` for each choice of how many each gives."""
+    left = list(have)
+    spare = [0] * (len(have) + 1)               # the most the classes from i on can give
+    for i in range(len(have) - 1, -1, -1):
+        spare[i] = spare[i + 1] + have[i]
+
+    def give(i: int, need: int, ways: int):
+        if i == len(have):
+            if not need:
+                yield ways, tuple(left)
+            return
+        n = have[i]
+        low, high = (n, n) if must[i] else (max(0, need - spare[i + 1]), min(n, need))
+        for p in range(low, min(high, need) + 1):
+            left[i] = n - p
+            yield from give(i + 1, need - p, ways * math.comb(n, p))
+        left[i] = n
+
+    if room <= spare[0]:
+        yield from give(0, room, 1)
 
 
 class Worlds:
@@ -206,7 +369,7 @@ class Worlds:
         names, known, owner = view.places()
         out: dict[str, dict[Tile, Fraction]] = {name: {} for name in names}
         for h, name in enumerate(names):
-            for t in tiles_of(known[h]):
+            for t in tiles_in(known[h]):
                 out[name][t] = Fraction(1)
         if not self.count:
             return out
@@ -243,6 +406,15 @@ class Worlds:
         """Every world, each once."""
         if self.count:
             yield from (w for w in self._base.each(self.view.fixed) if self._keeps(w))
+
+
+def tiles_in(mask: int) -> list[Tile]:
+    """The tiles of ``mask``, from whatever set they are (a double-nine hand has tiles past the
+    double-six set that :func:`analyzer.position.tiles_of` assumes by default)."""
+    max_pip = 6
+    while (max_pip + 1) * (max_pip + 2) // 2 < mask.bit_length():
+        max_pip += 1
+    return tiles_of(mask, max_pip)
 
 
 def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:

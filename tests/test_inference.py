@@ -453,3 +453,99 @@ def test_a_seat_asked_for_that_is_not_a_player_is_named_in_the_note():
     assert seats == [rep.players.index("C")]
     assert "Zed: not a player of this game" in why
     assert f"{rep.players[0]}: not asked for (--seat)" in why
+
+
+# -- counting by classes of alike tiles against the tile-by-tile program and plain enumeration ----------
+def _tile_by_tile(tally) -> tuple[int, list[list[int]]]:
+    """The count and every tile's weights from the program over the tiles one at a time (the
+    counting before the classes: ``_Tally.ways``, forward over the tiles)."""
+    out = []
+    reach = {tally.room: 1}
+    for i in range(len(tally.unseen)):
+        nxt: dict = {}
+        weight = [0] * len(tally.room)
+        for room, ways in reach.items():
+            for h, after in tally.steps(i, room):
+                rest = tally.ways(i + 1, after)
+                if rest:
+                    weight[h] += ways * rest
+                    nxt[after] = nxt.get(after, 0) + ways
+        out.append(weight)
+        reach = nxt
+    return tally.ways(0, tally.room), out
+
+
+def _enumerated(allowed, room) -> tuple[int, list[list[int]]]:
+    """The count and weights by trying every holder for every tile."""
+    count, weights = 0, [[0] * len(room) for _ in allowed]
+    choices = [[h for h in range(len(room)) if mask >> h & 1] for mask in allowed]
+    for placement in itertools.product(*choices):
+        if all(placement.count(h) == r for h, r in enumerate(room)):
+            count += 1
+            for i, h in enumerate(placement):
+                weights[i][h] += 1
+    return count, weights
+
+
+def test_counting_by_classes_equals_enumeration_on_small_placements():
+    """Random small placements (holders ruled out for some classes, rooms that may not fit): the
+    count and every tile's weights by classes are those of trying every placement."""
+    from analyzer.inference import _Classes
+
+    rng = random.Random("classes")
+    nonzero = 0
+    for _ in range(400):
+        holders = rng.randint(1, 5)
+        tiles = rng.randint(0, 8)
+        room = [0] * holders
+        for _ in range(tiles):
+            room[rng.randrange(holders)] += 1
+        if holders > 1 and rng.random() < 0.15:       # a room that does not add up
+            room[rng.randrange(holders)] += 1
+        masks = [rng.randrange(1, 1 << holders) for _ in range(rng.randint(1, 4))]
+        allowed = tuple(rng.choice(masks) if rng.random() < 0.8 else rng.randrange(1 << holders)
+                        for _ in range(tiles))
+        classes = _Classes(allowed, tuple(room))
+        count, weights = _enumerated(allowed, room)
+        assert classes.count == count, (allowed, room)
+        assert classes.weights() == weights, (allowed, room)
+        nonzero += count > 0
+    assert nonzero >= 100
+
+
+@pytest.mark.parametrize("name", ["variant-cross.dom", "draw-one-view.dom", "variant-block7.dom",
+                                  "variant-cross-sleepers-no.dom"])
+def test_counting_by_classes_equals_the_tile_by_tile_program_on_records(name):
+    """Views of real records (sleepers, draws grouped, passes, the hand not yet blocked), too many
+    worlds to list: every term of the count and every tile's weights by classes are those of the
+    program over the tiles one at a time."""
+    from analyzer.inference import InferenceUnsupported
+
+    rep = replay(read(str(RECORDS / name)).games[0])
+    checked = 0
+    for seen in range(0, len(rep.steps) + 1, 3):
+        for viewer in _views(rep):
+            try:
+                worlds = worlds_at(rep, seen, viewer)
+            except (NoWorld, InferenceUnsupported):
+                continue
+            for tally in [worlds._base] + [term for _, term in worlds._terms]:
+                count, weights = _tile_by_tile(tally)
+                assert tally.count == count, (name, seen, viewer)
+                assert tally.weights() == weights, (name, seen, viewer)
+                checked += 1
+    assert checked >= 10
+
+
+def test_the_double_nine_cross_is_counted_for_the_public_and_for_a_seat():
+    """The double-nine cross (55 tiles, draws grouped): what the public infers after the last move
+    agrees with the tile-by-tile program, and a seat's view holds his tiles past the double-six set."""
+    rep = replay(read(str(RECORDS / "variant-cross-9.dom")).games[0])
+    worlds = worlds_at(rep, len(rep.steps), None)
+    count, weights = _tile_by_tile(worlds._base)
+    assert not worlds._terms and worlds.count == count * worlds.orders
+    assert worlds._base.weights() == weights
+    probs = worlds_at(rep, 0, 0).probabilities()
+    assert probs["A"][Tile(2, 7)] == 1 and probs["A"][Tile(4, 7)] == 1
+    for tile in worlds_at(rep, 0, 0).view.unseen:
+        assert sum(p.get(tile, 0) for p in probs.values()) == 1
