@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator
 
-from .inference import NoWorld, View, Worlds, _describe, _live, _moves_seen, higher_doubles, tiles_in
+from .inference import NoWorld, View, Worlds, _describe, _live, _moves_seen, higher_doubles
 from .position import mask_of, tiles_of
 from .tiles import Tile
 
@@ -73,7 +73,7 @@ class DrawWorlds(Worlds):
 
     def sample(self, rng: random.Random):
         masks = super().sample(rng)
-        lists = [tiles_in(m) for m in masks]
+        lists = [tiles_of(m) for m in masks]
         for h in range(self.view.players, len(lists)):
             rng.shuffle(lists[h])
         return masks, self._order(lists)
@@ -82,7 +82,7 @@ class DrawWorlds(Worlds):
         view = self.view
         for masks in super().__iter__():
             groups = range(view.players, len(masks))
-            for lists in itertools.product(*(itertools.permutations(tiles_in(masks[h])) for h in groups)):
+            for lists in itertools.product(*(itertools.permutations(tiles_of(masks[h])) for h in groups)):
                 yield masks, self._order(list(masks[:view.players]) + [list(x) for x in lists])
 
     def _order(self, lists: list[list[Tile]]) -> tuple[Tile, ...]:

@@ -369,7 +369,7 @@ class Worlds:
         names, known, owner = view.places()
         out: dict[str, dict[Tile, Fraction]] = {name: {} for name in names}
         for h, name in enumerate(names):
-            for t in tiles_in(known[h]):
+            for t in tiles_of(known[h]):
                 out[name][t] = Fraction(1)
         if not self.count:
             return out
@@ -406,15 +406,6 @@ class Worlds:
         """Every world, each once."""
         if self.count:
             yield from (w for w in self._base.each(self.view.fixed) if self._keeps(w))
-
-
-def tiles_in(mask: int) -> list[Tile]:
-    """The tiles of ``mask``, from whatever set they are (a double-nine hand has tiles past the
-    double-six set that :func:`analyzer.position.tiles_of` assumes by default)."""
-    max_pip = 6
-    while (max_pip + 1) * (max_pip + 2) // 2 < mask.bit_length():
-        max_pip += 1
-    return tiles_of(mask, max_pip)
 
 
 def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
