@@ -1,7 +1,6 @@
 """The position: the one mutable object, updated in place with exact undo (push/pop)."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 from typing import Iterable, Sequence
@@ -41,10 +40,10 @@ def placed(tile: Tile, end: int | None) -> Move:
 def tiles_of(mask: int, max_pip: int | None = None) -> list[Tile]:
     """The tiles of ``mask``, in index order. ``max_pip``: the set's (a tile's index does not depend on it;
     None: the smallest set that holds every tile of the mask)."""
-    if max_pip is None:
-        bits = mask.bit_length()        # the smallest k with k(k+1)/2 >= bits: a double-(k-1) set holds them
-        k = (math.isqrt(8 * bits + 1) - 1) // 2
-        max_pip = max(k if k * (k + 1) // 2 < bits else k - 1, 0)
+    if max_pip is None:                 # a double-n set has (n + 1)(n + 2) / 2 tiles
+        max_pip = 0
+        while (max_pip + 1) * (max_pip + 2) // 2 < mask.bit_length():
+            max_pip += 1
     tiles = tile_set(max_pip)
     out = []
     while mask:

@@ -122,17 +122,11 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
         elif variant.people > variant.players and same_match:
             # Domino Whist for five or six (§10, §11): he pauses this game, and the player who comes back
             # takes his seat, opposite his partner of the last game
-            partner = prev.players[_partner_seat(variant, s)]
+            (partner,) = (prev.players[p] for p in variant.seating.partners_of(s))
             if partner in names:
-                seats.add(_partner_seat(variant, names.index(partner)))
+                seats.update(variant.seating.partners_of(names.index(partner)))
                 reason = f"{reason}; {prev.players[s]} pauses this game, so the player in his seat leads"
     return replace(req, seats=frozenset(seats), reason=reason)
-
-
-def _partner_seat(variant: Variant, seat: int) -> int:
-    """The seat of the partner of ``seat`` (sides of two)."""
-    seating = variant.seating
-    return next(s for s in seating.members(seating.teams[seat]) if s != seat)
 
 
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:

@@ -89,6 +89,10 @@ class Seating:
     def members(self, side: int) -> tuple[int, ...]:
         return tuple(s for s, t in enumerate(self.teams) if t == side)
 
+    def partners_of(self, seat: int) -> tuple[int, ...]:
+        """The other seats of ``seat``'s side."""
+        return tuple(s for s in self.members(self.teams[seat]) if s != seat)
+
 
 # -- dealing --------------------------------------------------------------------------------
 @cache
@@ -305,7 +309,7 @@ class LeadPolicy:
             return req, f"the holder of {req.holder_of} has the lead, not he"
         if req.seats is not None and giver not in req.seats:
             return req, "he does not have the lead to hand over" + (f" ({req.reason})" if req.reason else "")
-        partners = frozenset(s for s in seating.members(seating.teams[giver]) if s != giver)
+        partners = frozenset(seating.partners_of(giver))
         if not partners:
             return req, "he has no partner"
         return LeadRequirement(partners, reason="the lead is handed to the partner, who leads any tile"), None
