@@ -152,6 +152,27 @@ def test_no_command_writes_over_an_input(tmp_path):
     assert record.read_bytes() == before
 
 
+def test_an_output_that_cannot_be_written_is_a_usage_error_before_any_work(tmp_path):
+    record = tmp_path / "g.dom"
+    shutil.copy(SEED1, record)
+    through_a_file = str(record / "out.html")
+    for option, command in (("-o", "report"), ("--graph", "analyze"), ("--write-repaired", "validate")):
+        for target in ("", through_a_file):
+            res = cli(command, option, target, record)
+            assert res.exit_code == 2, (option, target, res.output)
+            assert option in res.output and "wrote" not in res.output, (option, target)
+            assert "INVALID" not in res.output and "tile-no-match" not in res.output, (option, target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dom"]
+
+
+def test_missing_folders_of_an_output_are_made(tmp_path):
+    graph, repaired = tmp_path / "a" / "tree.json", tmp_path / "b" / "c" / "fixed.dom"
+    assert cli("analyze", "--graph", graph, SEED2).exit_code == 0
+    assert json.loads(graph.read_text(encoding="utf-8"))
+    assert cli("validate", "--write-repaired", repaired, SEED1).exit_code == 1     # the record has errors
+    assert cli("validate", repaired).exit_code == 0                                 # its repair has none
+
+
 # ---- parallel, cache, resume ------------------------------------------------------------------------
 
 def test_jobs_give_the_same_results_in_the_same_order(archive):

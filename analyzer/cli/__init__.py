@@ -28,7 +28,7 @@ from ..search.core import TABLE_MB, cores_text
 from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_options,
                    fair_settings)
 from .options import search_options
-from .validation import all_valid, print_validation, read_source, read_result, repairs, validation_json, write_repaired
+from .validation import all_valid, folder_for, print_validation, read_source, read_result, repairs, validation_json, write_repaired
 
 
 def clean_errors(command):
@@ -144,9 +144,22 @@ def _sources(paths) -> list[Source]:
     return sources
 
 
-def _not_an_input(output: str, sources: list[Source], option: str) -> None:
-    """A usage error when ``output`` is one of the inputs: no command writes over its own input."""
-    if not os.path.exists(output):
+def _output_target(output: str, sources: list[Source], option: str) -> None:
+    """A usage error, before any work, when ``output`` cannot be written: an empty path, a folder where
+    a file is meant, a path through a file, a place that is not writable, or one of the inputs (no
+    command writes over its own input). Missing folders on the way are made when writing."""
+    if not output:
+        raise click.UsageError(f"{option} needs a path; \"\" names nothing")
+    if os.path.isdir(output):
+        raise click.UsageError(f"{option} {output} is a folder; name a file")
+    place = os.path.abspath(output)
+    while not os.path.exists(place):
+        place = os.path.dirname(place)
+    if place != os.path.abspath(output) and not os.path.isdir(place):
+        raise click.UsageError(f"{option} {output}: {place} is a file, not a folder")
+    if not os.access(place, os.W_OK):
+        raise click.UsageError(f"{option} {output}: {place} is not writable")
+    if place != os.path.abspath(output):
         return
     for source in sources:
         if source.label != "<stdin>" and os.path.exists(source.label) and os.path.samefile(output, source.label):
@@ -260,11 +273,11 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     sources = _sources(paths)
-    if out_path:
+    if out_path is not None:
         do_repair = True
         if len(sources) != 1 or sources[0].label == "<stdin>":
             raise click.UsageError("--write-repaired takes exactly one FILE")
-        _not_an_input(out_path, sources, "--write-repaired")
+        _output_target(out_path, sources, "--write-repaired")
     source = click.get_current_context().get_parameter_source("max_edits")
     if not do_repair and source is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--max-edits goes with --repair")
@@ -282,7 +295,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
             games += validation_json(result, reports)
         else:
             print_validation(result, reports)
-        if out_path:
+        if out_path is not None:
             write_repaired(src, out_path, reports)
     _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
 
@@ -428,8 +441,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         return _analyze_fair(paths, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
                                                                   seed=seed, workers=jobs, node_limit=max_nodes))
     sources = _sources(paths)
-    if graph_path:
-        _not_an_input(graph_path, sources, "--graph")
+    if graph_path is not None:
+        _output_target(graph_path, sources, "--graph")
     summary, analyses, graphs = Summary(), [], []
     for result in _results(sources, options, jobs, scheduler, cache_dir):
         summary.add(result)
@@ -446,7 +459,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 click.echo(f"{result['source']}:")
             for number, (_, analysis) in enumerate(games, 1):
                 _print_analysis(number, analysis)
-    if graph_path:
+    if graph_path is not None:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
     _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
 
@@ -457,6 +470,7 @@ def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:
     for k, analysis in enumerate(analyses, 1):
         path = graph_path if len(analyses) == 1 else _numbered(graph_path, k)
         graph = build_tree(analysis)
+        folder_for(path)
         if path.endswith(".json"):
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(tree_json(graph))
@@ -550,6 +564,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
 
     options = fair_settings(_options("report", variant, rules, thresholds, max_nodes, table_mb=table_mb), fair, seats,
                             worlds, exact_below, seed)
+    if output == "":
+        raise click.UsageError('-o needs a path; "" names nothing')
     sources = _sources(paths)
     single = len(sources) == 1 and not any(os.path.isdir(p) for p in paths) and not (
         output and os.path.isdir(output))
@@ -564,7 +580,7 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
         targets = [os.path.join(folder, page) for page in page_names([s.label for s in sources])]
         targets.append(os.path.join(folder, "index.html"))
     for target in targets:
-        _not_an_input(target, sources, "-o")
+        _output_target(target, sources, "-o")
     summary, results = Summary(), []
     for result, target in zip(_results(sources, options, jobs, scheduler, cache_dir), targets):
         summary.add(result)

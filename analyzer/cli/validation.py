@@ -3,6 +3,7 @@ is in :mod:`analyzer.cli`)."""
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import click
 
@@ -102,6 +103,13 @@ def _print_repair(report) -> None:
         click.echo(f"     {'result:':<8} {fix.result_text}")
 
 
+def folder_for(path: str) -> None:
+    """Make the folder a file is about to be written to, when it is missing."""
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+
+
 def write_repaired(src: Source, out_path: str, reports: dict) -> None:
     """Write the record of ``src`` with every repaired game replaced by its best repair."""
     from ..notation import write
@@ -116,6 +124,7 @@ def write_repaired(src: Source, out_path: str, reports: dict) -> None:
     if not repaired:
         click.echo(f"nothing written to {out_path}: no game could be repaired", err=True)
         return
+    folder_for(out_path)
     with open(out_path, "w", encoding="utf-8") as fh:
         fh.write(write(dataclasses.replace(record, games=games)))
     click.echo(f"wrote {out_path} with {repaired} repaired game{'s' * (repaired != 1)}", err=True)
