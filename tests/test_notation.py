@@ -196,6 +196,27 @@ def test_comments_and_remarks_go_where_they_belong():
     assert game.remark == "blocked\nreally"
 
 
+def test_a_comment_left_open_over_rows_of_moves_is_pointed_out():
+    pgn = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
+    broken = pgn.replace("{statt [3-6] im ersten Spiel}", "{statt [3-6] im ersten Spiel") \
+                .replace("; Das Spiel ist gesperrt!", "{x} ; Das Spiel ist gesperrt!")
+    row = "6. A [3-4] B [2-3] C [2-4]"
+    opened = next(k for k, line in enumerate(broken.splitlines(), 1) if "{statt" in line)
+    record = parse(broken)
+    warnings = [d for d in record.errors if d.code == "comment-swallows-rows"]
+    assert [(d.severity, d.line) for d in warnings] == [("warning", opened)]
+    assert f"line {opened + 1}" in warnings[0].message and row in warnings[0].message
+    assert len(record.games[0].moves) < len(parse(pgn).games[0].moves)      # the rows it swallowed are gone
+    table = (RECORDS / "seed2-table.txt").read_text(encoding="utf-8")
+    broken = table.replace("3 [0-5] passt", "3 [0-5] {hm passt").replace("6 [3-4]", "6 } [3-4]")
+    assert [d.line for d in parse(broken).errors if d.code == "comment-swallows-rows"] == \
+        [next(k for k, line in enumerate(broken.splitlines(), 1) if "{hm" in line)]
+    # a comment over several lines that holds prose, even with tiles in it, is no slip
+    prose = only_game("A: ?\n1. A [1-1] {a long note\nabout [1-2] and\nwhat A: could [2-2] do}\nB pass")
+    assert prose.moves[0].comment == "a long note about [1-2] and what A: could [2-2] do"
+    assert not parse("A: ?\n1. A [1-1] {a long note\nabout [1-2] and\nwhat A: could [2-2] do}").errors
+
+
 def test_braces_in_comments_are_escaped():
     game = only_game(r"A: ?" + "\n" + r"1. A [1-1] {a \} and a \{ and a \\ and C:\path}")
     assert game.moves[0].comment == r"a } and a { and a \ and C:\path"

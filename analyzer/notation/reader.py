@@ -139,6 +139,9 @@ class _Unknown:
 _UNKNOWN = _Unknown()
 _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s*:$")
 _LINE_BREAK = re.compile(r"[ \t\xa0]*\r?\n[ \t\xa0]*")
+# a line inside a comment that reads as part of the game: a numbered row of moves, a table row, a hand
+_SWALLOWED_RE = re.compile(r"^[ \t\xa0]*(?:\d+\.?[ \t\xa0].*(?:\[\s*\d+\s*[-|:]\s*\d+\s*\]|\bpasst?\b)"
+                           r"|(?:(?:spieler|player)[ \t\xa0]+)?[^\W\d]\w*[ \t\xa0]*:[ \t\xa0]*\[\s*\d)", re.IGNORECASE)
 _TILE_RE = re.compile(r"^\[\s*(\d+)\s*[-|:]\s*(\d+)\s*\]$")
 _TILE_IN_RUN = re.compile(r"\[[^\]]*\]")                  # a tile of a TILE_RUN token
 _ONE_LINE_TAG = re.compile(r'\[\s*(\w+)\s*"(.*)"\s*\]', re.S)      # a TAG token: name, value
@@ -308,8 +311,22 @@ class RecordTransformer(Transformer):
     # notes
     def comment(self, token) -> _Note:
         # kept as written (blanks too), except that a line break and the blanks around it are a space
-        text = _LINE_BREAK.sub(" ", unescape(self.log.written(token)[1:-1], "{}"))
+        written = self.log.written(token)
+        self._swallowed(token, written)
+        text = _LINE_BREAK.sub(" ", unescape(written[1:-1], "{}"))
         return _Note("comment", text, _first_pos(token))
+
+    def _swallowed(self, token, written: str) -> None:
+        """A warning when a comment running over lines holds a line that reads as moves or a hand: most
+        likely its ``}`` was left out, and the rows up to the next ``}`` are lost to the game."""
+        lines = written.splitlines()
+        for k, line in enumerate(lines[1:], 1):
+            if _SWALLOWED_RE.match(line):
+                self.log.report(_first_pos(token), "comment-swallows-rows",
+                                f"this comment runs on to line {token.line + len(lines) - 1} and holds line "
+                                f"{token.line + k}, which reads as moves: \"{line.strip()[:40]}\"; if the comment "
+                                "ends earlier, close it there with }", severity="warning")
+                return
 
     def remark(self, token) -> _Note:
         return _Note("remark", self.log.written(token)[1:].strip(), _first_pos(token))
