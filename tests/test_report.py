@@ -345,6 +345,47 @@ def test_a_chart_point_jumps_to_its_move(open_page, seed_page):
     assert page.locator('#g1 svg.chart .pt.current').count() == 1
 
 
+CHART_CLICKS = """(svg) => {
+    // where on the screen each chart point is, and a place 40% of the way to the next move's point
+    const m = svg.getScreenCTM(), xs = [...svg.querySelectorAll(".pt")].map(c => c.cx.baseVal.value);
+    const dx = xs[1] - xs[0];
+    return [...svg.querySelectorAll("a.pt-link")].map(a => {
+        const c = a.querySelector(".pt"), x = c.cx.baseVal.value, y = c.cy.baseVal.value;
+        const at = (px, py) => { const p = svg.createSVGPoint(); p.x = px; p.y = py; return p.matrixTransform(m); };
+        const near = at(x + 0.4 * dx, y), centre = at(x, y);
+        return {move: +a.dataset.move, near: [near.x, near.y], centre: [centre.x, centre.y]};
+    });
+}"""
+
+
+@pytest.fixture(scope="module")
+def long_game_page(tmp_path_factory) -> pathlib.Path:
+    """A hand of 40 moves (Cut Throat for three with drawing): the chart's points stand 12 units apart."""
+    path = tmp_path_factory.mktemp("report") / "long-game.html"
+    record = parse((RECORDS / "variant-cutthroat-draw.dom").read_text(encoding="utf-8"), "variant-cutthroat-draw.dom")
+    assert len(record.games[0].moves) == 40
+    path.write_text(render_html(report_model(record)), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_click_beside_a_chart_point_jumps_to_that_move_not_a_neighbour(open_page, long_game_page, width):
+    """With many moves the points stand closer than a finger: a click nearer one point than the next
+    goes to its move (the click areas are columns that do not overlap)."""
+    page, seen = open_page(long_game_page)
+    page.set_viewport_size({"width": width, "height": 900})
+    points = page.locator("#g1 svg.chart").evaluate(CHART_CLICKS)
+    assert len(points) == 41                                     # the deal and every move, each valued
+    for point in points[:-1]:
+        for where in ("centre", "near"):
+            page.locator("#g1 svg.chart").scroll_into_view_if_needed()
+            points_now = page.locator("#g1 svg.chart").evaluate(CHART_CLICKS)
+            x, y = next(p for p in points_now if p["move"] == point["move"])[where]
+            page.mouse.click(x, y)
+            assert current(page) == point["move"], (width, where, point["move"])
+    assert seen.errors == []
+
+
 CHART_SIZES = """(svg) => {
     const box = svg.getBoundingClientRect(), k = box.width / svg.viewBox.baseVal.width;
     const px = sel => parseFloat(getComputedStyle(svg.querySelector(sel)).fontSize) * k;
