@@ -715,13 +715,8 @@ PyMODINIT_FUNC PyInit__arms(void) {
     if (PyType_Ready(&ArmSearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    Py_INCREF(&ArmSearchType);
-    if (PyModule_AddObject(m, "ArmSearch", (PyObject *)&ArmSearchType) < 0) {
-        Py_DECREF(&ArmSearchType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry)) < 0) {
+    if (PyModule_AddObjectRef(m, "ArmSearch", (PyObject *)&ArmSearchType) < 0
+        || PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry)) < 0) {
         Py_DECREF(m);
         return NULL;
     }

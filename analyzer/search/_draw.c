@@ -539,13 +539,8 @@ PyMODINIT_FUNC PyInit__draw(void) {
     if (PyType_Ready(&DrawSearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    Py_INCREF(&DrawSearchType);
-    if (PyModule_AddObject(m, "DrawSearch", (PyObject *)&DrawSearchType) < 0) {
-        Py_DECREF(&DrawSearchType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Slot)) < 0) {
+    if (PyModule_AddObjectRef(m, "DrawSearch", (PyObject *)&DrawSearchType) < 0
+        || PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Slot)) < 0) {
         Py_DECREF(m);
         return NULL;
     }
