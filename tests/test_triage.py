@@ -10,6 +10,7 @@ from analyzer.notation import parse, read, write
 from analyzer.repair.triage import triage
 from analyzer.replay import replay
 from analyzer.rules import find_variant
+from analyzer.tiles import Tile
 from conftest import RECORDS
 
 FAMILIES = ["partnership", "whist", "jamaican", "cutthroat", "chiva", "block", "draw", "hungarian", "all-fives",
@@ -174,3 +175,31 @@ def test_a_miscopied_dealt_tile_is_the_one_primary_error(name):
             assert (edit.line, edit.column) == (hand.tile_pos[k].line, hand.tile_pos[k].column)
             decided += 1
     assert decided >= 2
+
+
+# ---- matches: a game is replayed as its match has it -----------------------------------------------
+
+def _slipped_record(name: str, old: str, new: str):
+    text = (RECORDS / name).read_text()
+    assert text.count(old) == 1, old
+    return parse(text.replace(old, new), name)
+
+
+def test_a_slip_in_a_game_worth_more_after_a_drawn_game_is_repaired_as_the_match_counts_it():
+    # Chiva: the first game is drawn, so the second is worth 2 and states "A/C 2 domino"; A's [0-4]
+    # of its third round written [1-4] (C's tile) is one slip, and its repair must score the game as
+    # the match does, not as a hand on its own (worth 1)
+    record = _slipped_record("match-chiva-draw.dom", "3. A [0-4] B [4-6]@4", "3. A [1-4] B [4-6]@4")
+    reps = replay_record(record)
+    rep = reps[1]
+    assert [r.valid for r in reps][:2] == [True, False]
+    t = triage(rep)
+    primary = _primaries(t)
+    assert len(primary) == 1, [str(d) for d in t.diagnostics]
+    slip = rep.game.moves[6]
+    assert (slip.player, slip.tile) == ("A", Tile(1, 4))
+    assert primary[0].code == "tile-not-held" and (primary[0].line, primary[0].column) == (slip.pos.line, slip.pos.column)
+    assert t.best is not None
+    assert [str(e.before) + ">" + str(e.after) for e in t.best.edits] == ["[1-4]>[0-4]"]
+    assert all(r.valid for r in replay_record(replace(record, games=[r.game for r in reps[:1]] + [t.best.game]
+                                                      + [r.game for r in reps[2:]])))

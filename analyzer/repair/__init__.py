@@ -179,21 +179,23 @@ def _searcher(game: Game, variant: Variant) -> type[_Search]:
 
 def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | str | None = None, *,
            rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
-           max_nodes: int | None = None) -> RepairReport:
+           max_nodes: int | None = None, worth: int | None = None) -> RepairReport:
     """Find the smallest, likeliest sets of at most ``max_edits`` edits that make ``game`` legal and
     agree with its stated result; return the best ``limit`` (each with a repaired copy of the game).
 
     ``variant`` and ``rules`` as for :func:`~analyzer.replay.replay` (default: the record's Variant
-    and Rules tags); ``lead``: who must lead, when a match decides it. ``max_nodes`` bounds the
-    number of candidate records tried (the report says when it stopped); by default 400,000 for the
-    two-ended block games and 40,000 on the slower position path (draws, claims, arms, runs)."""
+    and Rules tags); ``lead``: who must lead, and ``worth``: what the game is worth after drawn
+    games (its Result may state that), when a match decides them, as the replayer takes them.
+    ``max_nodes`` bounds the number of candidate records tried (the report says when it stopped); by
+    default 400,000 for the two-ended block games and 40,000 on the slower position path (draws,
+    claims, arms, runs)."""
     variant, problems = resolve_variant(game, variant, rules)
     kind = _searcher(game, variant)
     if max_nodes is None:
         max_nodes = kind.default_nodes
-    search = kind(game, variant, max_edits, max_nodes, lead)
+    search = kind(game, variant, max_edits, max_nodes, lead, worth)
     stated = game.tags.get("Result")
-    original = replay(game, variant, lead=lead)
+    original = search.replayed(game)
     if original.valid:
         return RepairReport(game, True, stated, max_edits, [], {}, 0, [], True, 0)
     mended = tag_repair(original, "Result", "change-result", str(original.actual_result)
@@ -218,7 +220,7 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         if len(confirmed) >= limit and rank != best_rank or len(confirmed) >= limit + _MAX_TIES:
             break
         repaired = builder.game_for(seq, deal)
-        rep = replay(repaired, variant, lead=lead)
+        rep = search.replayed(repaired)
         if not rep.valid:          # the checker and the replayer disagree: trust the replayer
             counts[size] -= 1
             continue
@@ -250,7 +252,7 @@ def tag_repair(rep: Replay, tag: str, kind: str, value: str | None, code: str) -
     before = game.tags.get(tag)
     fixed = replace(game, tags={**game.tags, tag: value})
     if tag == "Result":
-        again = replay(fixed, rep.variant, rep.source, lead=rep.lead)
+        again = replay(fixed, rep.variant, rep.source, lead=rep.lead, worth=rep.worth)
         if not again.valid:
             return None
     else:

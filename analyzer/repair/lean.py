@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ..position import Position, mask_of, tiles_of
 from ..record import Game, HandEntry, MoveEntry, StatedResult
-from ..replay import replay
+from ..replay import Replay, replay
 from ..rules import LeadRequirement, Variant
 from ..tiles import Tile, tile_set
 from .builder import _Builder
@@ -85,7 +85,7 @@ class _Deal:
         if leader is not None:
             tags["Lead"] = s.players[leader]
         stub = replace(s.game, tags=tags, hands=self.entries, moves=[])
-        rep = replay(stub, s.variant, lead=s.lead)
+        rep = s.replayed(stub)
         pos = self.positions[leader] = rep.initial
         code = None
         errors = [d for d in rep.deal_diagnostics if d.severity == "error"]
@@ -122,7 +122,7 @@ class _Search:
     default_nodes = 400_000
 
     def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
-                 lead: LeadRequirement | None = None):
+                 lead: LeadRequirement | None = None, worth: int | None = None):
         self.game = game
         self.variant = variant
         self.max_edits = max_edits
@@ -138,6 +138,7 @@ class _Search:
         self.tiles = tile_set(self.max_pip)
         self.match = [mask_of(t for t in self.tiles if t.matches(k)) for k in range(self.max_pip + 1)]
         self.lead = lead
+        self.worth = worth              # what the game is worth in its match (the stated points may say so)
         self.pair_end = variant.end == "pair"
         self.teams = variant.seating.teams
         self.lead_seat = None
@@ -378,6 +379,10 @@ class _Search:
             code = why if code is None or code == why else "mixed"
         return nf, code
 
+    def replayed(self, game: Game) -> Replay:
+        """``game`` replayed as the record's own game was: under the match's lead and worth."""
+        return replay(game, self.variant, lead=self.lead, worth=self.worth)
+
     def initial_state(self, seq: list, deal: _Deal) -> tuple[tuple, str | None]:
         """The state before the first move and the deal's error code (see :meth:`_Deal.lead_state`)."""
         return deal.initial(seq)
@@ -395,7 +400,7 @@ class _Search:
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
-            ok = self.confirmed[key] = replay(game, self.variant, lead=self.lead).valid
+            ok = self.confirmed[key] = self.replayed(game).valid
         return ok
 
     # -- legal moves -----------------------------------------------------------------------------

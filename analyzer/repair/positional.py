@@ -100,8 +100,8 @@ class _PositionSearch(_Search):
     default_nodes = 40_000
 
     def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
-                 lead: LeadRequirement | None = None):
-        super().__init__(game, variant, max_edits, max_nodes, lead)
+                 lead: LeadRequirement | None = None, worth: int | None = None):
+        super().__init__(game, variant, max_edits, max_nodes, lead, worth)
         self.builder = _PositionBuilder(self, game)
         self.play = variant.play
         self.drawing = variant.drawing
@@ -135,7 +135,7 @@ class _PositionSearch(_Search):
             key = (self.line_key(seq), deal.key)
             ok = self.confirmed.get(key)
             if ok is None:
-                ok = self.confirmed[key] = replay(self.builder.game_for(seq, deal), self.variant, lead=self.lead).valid
+                ok = self.confirmed[key] = self.replayed(self.builder.game_for(seq, deal)).valid
             if ok:
                 return True
         return False
@@ -167,7 +167,7 @@ class _PositionSearch(_Search):
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
-            ok = self.confirmed[key] = replay(game, self.variant, lead=self.lead).valid
+            ok = self.confirmed[key] = self.replayed(game).valid
         return ok
 
     def result_agrees(self, st: _State, leader: int) -> bool:
@@ -185,7 +185,8 @@ class _PositionSearch(_Search):
             return result.winner is None
         teams = self.variant.seating.teams
         seats = [self.seat_of.get(name) for name in stated.side]      # a name that is no player: never
-        return (result.winner is not None and stated.agrees(result.points) and None not in seats
+        points = stated.agrees(result.points) or (self.worth is not None and stated.agrees(self.worth))
+        return (result.winner is not None and points and None not in seats
                 and all(teams[seat] == result.winner for seat in seats))
 
     # -- stepping: the replayer's rules, entry by entry --------------------------------------------

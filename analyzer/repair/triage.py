@@ -101,7 +101,7 @@ def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
     if mended is not None:       # the game is legal; only the running score it states is not
         return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, [mended], {1: 1}, 1, [],
                             True, 0)
-    return repair(rep.game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes)
+    return repair(rep.game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth)
 
 
 def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | None = TRIAGE_NODES,

@@ -68,6 +68,7 @@ class Replay:
     facts: HandFacts | None = None    # what the scoring looked at, once the hand is over
     match: object | None = None       # the match after this game (analyzer.match.MatchEntry), in a match
     lead: LeadRequirement | None = None   # who had to lead, as the match decided it (None: the variant's rule)
+    worth: int | None = None    # what the game is worth in its match after drawn games (see ``replay``)
 
     @cached_property
     def diagnostics(self) -> list[Diagnostic]:
@@ -670,7 +671,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         annotate(variant, steps, end_diags)
         diags.extend(check_exposed(r, initial, steps))
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
-                 facts=r.facts, lead=lead)
+                 facts=r.facts, lead=lead, worth=worth)
     if outcome is not None and result is None and any(pos.hidden):
         check_decided_result(r, out)
     return out
