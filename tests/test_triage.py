@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.match import random_match, replay_record
 from analyzer.notation import parse, read, write
-from analyzer.repair.triage import triage
+from analyzer.repair.triage import triage, triage_games
 from analyzer.replay import replay
 from analyzer.rules import find_variant
 from analyzer.tiles import Tile
@@ -203,3 +203,23 @@ def test_a_slip_in_a_game_worth_more_after_a_drawn_game_is_repaired_as_the_match
     assert [str(e.before) + ">" + str(e.after) for e in t.best.edits] == ["[1-4]>[0-4]"]
     assert all(r.valid for r in replay_record(replace(record, games=[r.game for r in reps[:1]] + [t.best.game]
                                                       + [r.game for r in reps[2:]])))
+
+
+def test_a_slip_in_one_game_of_a_match_is_the_one_primary_error_of_the_match():
+    # B's [3-3] in round 6 of the first game written [2-3] (A's [2-3] is played in round 9): the
+    # first game then ends another way, and so does the match after it (who leads each game, the
+    # running score); every error of the later games follows from that one slip
+    from analyzer.archive.runner import again
+
+    record = _slipped_record("match-cutthroat-partner-rules.dom", "6. A [0-2] B [3-3]", "6. A [0-2] B [2-3]")
+    reps = replay_record(record)
+    assert not reps[0].valid and any(not r.valid for r in reps[1:])    # the slip shows in later games too
+    triages, _ = triage_games(reps, again(record))
+    primary = [d for t in triages if t is not None for d in _primaries(t)]
+    (slip,) = [m for m in reps[0].game.moves if (m.player, m.tile, m.round) == ("B", Tile(2, 3), 6)]
+    assert [(d.line, d.column) for d in primary] == [(slip.pos.line, slip.pos.column)], [str(d) for d in primary]
+    later = [d for t in triages[1:] if t is not None for d in t.diagnostics if d.severity == "error"]
+    assert later and all(d.details["follows"] == f"{slip.pos.line}:{slip.pos.column}" for d in later)
+    # the later games need no repair of their own: with the first game repaired the match is valid
+    assert triages[0].best is not None
+    assert all(r.valid for r in again(record)([triages[0].best.game] + [r.game for r in reps[1:]]))

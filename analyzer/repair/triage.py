@@ -12,18 +12,25 @@ record:
 
 Without a repair (none within the bound, or the record cannot be searched) every error stays
 primary and the report says why.
+
+In a match a slip in one game also breaks what the match carries into the next ones: who leads them,
+what they are worth, the running score. :func:`triage_games` therefore takes the games in order,
+puts each repaired game in place of the broken one and replays the rest of the match so; an error of
+a later game that the repair makes disappear follows from that slip, and the later games are triaged
+(and repaired) as the repaired match has them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Callable
 
 from ..diagnostics import Diagnostic
 from ..replay import Replay
 from . import repair, tag_repair
 from .edits import Edit, Repair, RepairReport
 
-__all__ = ["Triage", "triage", "search_slips", "TRIAGE_NODES"]
+__all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES"]
 
 # The bound of the search behind ``validate``: candidate records tried per broken game (the
 # two-ended search tries about 100,000 a second here; the position path about a tenth of that).
@@ -143,3 +150,58 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
         cause = max((e for i, e in anchors if i <= at), key=lambda e: _edit_index(e, end), default=anchors[0][1])
         out.append(replace(d, details={**d.details, "follow_on": True, "follows": _slip_text(cause)}))
     return Triage(tuple(out), report)
+
+
+def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | None = None, *,
+                 search: Callable[[Replay], RepairReport] | None = None) -> tuple[list[Triage | None], dict]:
+    """Triage every game of a record: ``(triages, reports)``, a :class:`Triage` per game (None for a
+    valid one) and the repair report of each game searched, by its index.
+
+    ``again(games)`` replays a file's games as ``replays`` were (the match, its rules): when the
+    games are a match, each repaired game is put in place and the rest replayed with it (see the
+    module), so an error a slip causes in a later game (its lead, its worth, the running score) is
+    marked as following from that slip. ``search(rep)``: the repair search of one game (default
+    :func:`search_slips`, bounded)."""
+    search = search or search_slips
+    current, games = list(replays), [rep.game for rep in replays]
+    match = again is not None and any(rep.match is not None for rep in replays)
+    out: list[Triage | None] = []
+    reports: dict[int, RepairReport] = {}
+    slip: str | None = None             # the last slip repaired in an earlier game of the match
+    for k, rep in enumerate(replays):
+        now = current[k]
+        if rep.valid:
+            out.append(None)
+            continue
+        if now.valid:                   # a repair of an earlier game mends this one too
+            out.append(Triage(tuple(_follows(d, slip) for d in rep.diagnostics), None))
+            continue
+        reports[k] = search(now)
+        t = triage(now, report=reports[k])
+        if now is not rep:              # the marks of the game as the repaired match has it
+            marks = {(d.code, d.line, d.column): d.details for d in t.diagnostics if d.severity == "error"}
+            t = Triage(tuple(_marked(d, marks.get((d.code, d.line, d.column)), slip) for d in rep.diagnostics),
+                       t.report)
+        out.append(t)
+        if match and t.best is not None:
+            games[k] = t.best.game
+            current = again(games)
+            slip = _slip_text(max(t.best.edits, key=lambda e: _edit_index(e, len(now.steps))))
+    return out, reports
+
+
+def _follows(d: Diagnostic, slip: str | None) -> Diagnostic:
+    if d.severity != "error":
+        return d
+    if slip is None:
+        return replace(d, details={**d.details, "follow_on": False})
+    return replace(d, details={**d.details, "follow_on": True, "follows": slip})
+
+
+def _marked(d: Diagnostic, marks: dict | None, slip: str | None) -> Diagnostic:
+    """``d`` marked as its game's triage under the repaired match marks it, or, gone there, as
+    following from the earlier slip."""
+    if d.severity != "error" or marks is None:
+        return _follows(d, slip)
+    keep = {key: marks[key] for key in ("follow_on", "follows") if key in marks}
+    return replace(d, details={**{k: v for k, v in d.details.items() if k != "follows"}, **keep})
