@@ -76,6 +76,11 @@ cure are local: a move out of turn needs a move more or fewer before it, a forei
 unknown player an edit at that move, a tile played twice an edit at either play, a tile from
 another hand a swap with it (unless the hand ends earlier and only passes follow).
 
+A log that leaves forced passes out (``[Passes "omitted"]``, or ``--insert-passes``) is repaired as
+written: the lean checker lets every player before the mover who can only pass, pass, as the replayer
+inserts those passes, and the repaired record leaves them out as well (the position path does not
+insert them).
+
 Draws, claims, arms and runs. The lean checker knows one kind of game: turns in order on a
 two-ended line. The draw games, All Fives (claimed points and Muggins calls), the layouts with arms
 (French, cross) and Hungarian runs -- and any record that writes a draw, a claim, a Muggins call or

@@ -138,6 +138,7 @@ class _Search:
         self.tiles = tile_set(self.max_pip)
         self.match = [mask_of(t for t in self.tiles if t.matches(k)) for k in range(self.max_pip + 1)]
         self.lead = lead
+        self.omitted = game.tags.get("Passes", "").strip().lower() == "omitted"    # forced passes left out
         self.worth = worth              # what the game is worth in its match (the stated points may say so)
         self.pair_end = variant.end == "pair"
         self.teams = variant.seating.teams
@@ -218,12 +219,22 @@ class _Search:
         if seat is None:
             return [], "unknown-player"
         tile = c[1]
+        n = self.n
+        match = self.match
+        if seat != turn and self.omitted and over is None and ends is not None:
+            # [Passes "omitted"]: the players before the mover who can only pass, pass (as the replayer inserts it)
+            skipped, skip = turn, passes
+            while skipped != seat and not (hidden is not None and hidden[skipped]) and skip < n and not (
+                    hands[skipped] & (match[ends[0]] | match[ends[1]])):
+                skipped, skip = (skipped + 1) % n, skip + 1
+            if skipped == seat:
+                turn, passes = seat, skip
+                if passes >= n:
+                    over = ("blocked", last if last >= 0 else seat)
         if over is not None:
             return ([st], None) if tile is None else ([], "play-after-end")
         if seat != turn:
             return [], "turn-order"
-        n = self.n
-        match = self.match
         if tile is None:
             if ends is None:
                 return [], "false-pass"

@@ -85,12 +85,22 @@ def _index_of(rep: Replay) -> dict[int, int]:
     return out
 
 
-def _edit_index(edit: Edit, end: int) -> int:
+def _edit_index(edit: Edit, end: int, moves: dict[int, int] | None = None) -> int:
+    """Where ``edit`` stands in the replayed move list (``moves``: the replayed index of each move as
+    written, when the replayer inserted the passes the record leaves out)."""
     if edit.kind in ("change-result", "change-score"):
         return end
     if edit.index is None:
         return -1                      # the deal
-    return edit.index
+    return moves.get(edit.index, end) if moves is not None else edit.index
+
+
+def _replayed_index(rep: Replay) -> dict[int, int] | None:
+    """Each written move's index among the replayed ones, for a game the replayer inserted passes into."""
+    if rep.written is None:
+        return None
+    at = {id(m): k for k, m in enumerate(rep.game.moves)}
+    return {i: at.get(id(m), len(rep.game.moves)) for i, m in enumerate(rep.written.moves)}
 
 
 def _slip_text(edit: Edit) -> str:
@@ -108,7 +118,12 @@ def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
     if mended is not None:       # the game is legal; only the running score it states is not
         return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, [mended], {1: 1}, 1, [],
                             True, 0)
-    return repair(rep.game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth)
+    game = rep.game
+    if rep.written is not None:     # forced passes left out: the record as written, its edits as written
+        game = rep.written
+        if game.tags.get("Passes", "").strip().lower() != "omitted":
+            game = replace(game, tags={**game.tags, "Passes": "omitted"})
+    return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth)
 
 
 def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | None = TRIAGE_NODES,
@@ -127,7 +142,8 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
                             for d in rep.diagnostics), report)
     where = _index_of(rep)
     end = len(rep.steps)
-    anchors = sorted(((_edit_index(e, end), e) for e in best.edits), key=lambda x: x[0])
+    moves = _replayed_index(rep)
+    anchors = sorted(((_edit_index(e, end, moves), e) for e in best.edits), key=lambda x: x[0])
     errors = [d for d in rep.diagnostics if d.severity == "error"]
     primary: set[int] = set()
     for k, (at, edit) in enumerate(anchors):
@@ -147,7 +163,7 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
             out.append(replace(d, details={**d.details, "follow_on": False}))
             continue
         at = where[id(d)]
-        cause = max((e for i, e in anchors if i <= at), key=lambda e: _edit_index(e, end), default=anchors[0][1])
+        cause = max((e for i, e in anchors if i <= at), key=lambda e: _edit_index(e, end, moves), default=anchors[0][1])
         out.append(replace(d, details={**d.details, "follow_on": True, "follows": _slip_text(cause)}))
     return Triage(tuple(out), report)
 
@@ -186,7 +202,7 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
         if match and t.best is not None:
             games[k] = t.best.game
             current = again(games)
-            slip = _slip_text(max(t.best.edits, key=lambda e: _edit_index(e, len(now.steps))))
+            slip = _slip_text(max(t.best.edits, key=lambda e: _edit_index(e, len(now.steps), _replayed_index(now))))
     return out, reports
 
 
