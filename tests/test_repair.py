@@ -506,3 +506,29 @@ def test_a_match_game_hands_its_lead_rule_to_the_repair():
     later = [r.lead for r in reps[1:]]
     assert all(req is not None for req in later)
     assert any("winner of the last game" in req.reason for req in later)
+
+
+@pytest.mark.parametrize("row, dropped", [
+    ("3 [0-5] passt [2-5] [1-2]", ("B", None)),       # a pass left out: C's and D's cells move left
+    ("4 [4-4] [0-1] [0-2] passt", ("A", Tile(4, 4))),  # the row's first cell left out
+    ("5 [2-2] [2-6] [4-6] passt", ("B", Tile(2, 6))),
+])
+def test_a_cell_dropped_from_a_table_row_is_one_slip_and_comes_back_with_the_cells_after_it_in_their_columns(
+        row, dropped):
+    # in the book's table a row that lost a cell has the cells after it one column to the left: one
+    # slip, whose one edit puts the cell back and the others in their columns again
+    from analyzer.repair.triage import triage
+
+    text = (RECORDS / "seed2-table.txt").read_text()
+    cells = row.split(" ")
+    k = 1 + ("ABCD".index(dropped[0]))
+    short = " ".join(cells[:k] + cells[k + 1:])
+    assert row in text
+    game = parse(text.replace(row, short)).games[0]
+    report = repair(game)
+    assert len(report.best.edits) == 1, [str(e) for e in report.best.edits]
+    (edit,) = report.best.edits
+    assert (edit.player, edit.after) == (dropped[0], "pass" if dropped[1] is None else str(dropped[1]))
+    assert content(report.best.game) == content(seed_game("seed2-table.txt"))
+    t = triage(replay(game))
+    assert len(t.primary) == 1, [str(d) for d in t.diagnostics]

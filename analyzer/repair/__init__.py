@@ -24,6 +24,8 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
     change-deal     one half of a dealt tile off by one                            0.5
     change-arm      wrote an arm (>n) the tile did not have                        0.5
     insert-move     dropped a pass                                                 0.6
+    insert-cell     dropped a pass from a table row (the cells after it stand      0.6
+                    one column to the left; it puts them back), a tile: 0.8
     insert-move     dropped a draw                                                 0.6
     change-draw     a play written for a draw of the same tile, or the reverse     0.6
     swap-moves      swapped two neighbouring cells (same row, or same column       0.6
@@ -131,7 +133,7 @@ __all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edi
 
 _DOING = {
     "insert-row": "insert a row", "delete-row": "delete a row", "insert-move": "insert a move",
-    "delete-move": "delete a move", "change-tile": "change a tile", "change-end": "change an open number",
+    "delete-move": "delete a move", "insert-cell": "insert a dropped cell", "change-tile": "change a tile", "change-end": "change an open number",
     "change-player": "move a cell to another column", "swap-moves": "swap two moves",
     "change-deal": "change a dealt tile", "deal-add": "add a tile to a hand", "deal-delete": "remove a tile from a hand",
     "change-draw": "change a draw", "change-arm": "change an arm", "change-claim": "change a claim",

@@ -88,7 +88,7 @@ class _Builder:
             last = self.game.moves[-1]
             line, column, rnd = last.pos.line or None, None, None
         player = anchor[_NAME] if anchor is not None else None
-        if kind == "insert-move":
+        if kind in ("insert-move", "insert-cell"):
             return Edit(kind, line, column, extra, None, _play_text(after), index, rnd, cost, at_end=at_end)
         if kind == "insert-row":
             row = ", ".join(f"{c[_NAME]} {_play_text(c[_TILE])}" for c in after)

@@ -16,10 +16,12 @@ COSTS: dict[str, float] = {
     "change-tile/off-by-one": 0.4,
     "change-player/adjacent": 0.5,
     "insert-move/pass": 0.6,
+    "insert-cell/pass": 0.6,
     "swap-moves/adjacent": 0.6,
     "change-tile/one-half": 0.7,
     "delete-move/pass": 0.7,
     "insert-move/tile": 0.8,
+    "insert-cell/tile": 0.8,
     "delete-move/tile": 0.8,
     "change-tile/both-off-by-one": 0.9,
     "change-tile/pass": 0.9,
@@ -113,6 +115,8 @@ class Edit:
             if self.at_end:
                 return f"add {what} after the last move" + (f" (line {self.line})" if self.line else "")
             return f"insert {what} before{at}"
+        if k == "insert-cell":
+            return f"insert the dropped cell {who} {self.after}{at}; the cells after it in the row go one column right"
         if k == "delete-row":
             return f"delete the row {self.before}{at}"
         if k == "delete-move":

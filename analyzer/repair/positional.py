@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from ..position import Outcome, Position, tiles_of
 from ..record import Game, MoveEntry
-from ..replay import hand_facts, replay
+from ..replay import hand_facts
 from ..rules import LeadRequirement, Variant
 from ..rules.judge import Judge
 from ..tiles import Move, Tile
