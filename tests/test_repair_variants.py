@@ -345,3 +345,13 @@ def test_a_typo_in_the_deal_of_a_draw_game_is_one_edit():
         report = repair(broken)
         assert laid(game) in [laid(fix.game) for fix in report.repairs], seed
         assert any(e.kind == "change-deal" for fix in report.repairs for e in fix.edits)
+
+
+def test_an_end_of_the_line_written_as_no_end_is_one_arm_edit():
+    # Domino Whist §6: D lays [1-5] on the two equal ends at his end of the line, written >2; >3
+    # names no end of a line (bad-arm), and the one edit writes the end again
+    game = slipped("whist-equal-ends.dom", "D [1-5]>2", "D [1-5]>3")
+    report = repair(game)
+    best = [r for r in report.repairs if len(r.edits) == len(report.best.edits) and r.cost == report.best.cost]
+    assert len(report.best.edits) == 1 and {r.edits[0].kind for r in best} == {"change-arm"}
+    assert laid(original("whist-equal-ends.dom")) in [laid(r.game) for r in best]

@@ -614,6 +614,9 @@ class _PositionSearch(_Search):
                 if k != e.arm:
                     cost = COSTS["change-arm" if e.arm is not None else "change-arm/add"]
                     fixes.append(("change-arm", cost, replace(e, arm=k)))
+        elif pos.ends is not None and e.is_play and e.arm is not None and (groups is None or "arm" in groups):
+            # on a line >1 and >2 name its ends (Domino Whist §6): the other end, or none written
+            fixes.extend(("change-arm", COSTS["change-arm"], replace(e, arm=k)) for k in (1, 2, None) if k != e.arm)
         for kind, cost, new in fixes:
             yield (seq[:p] + [here._replace(entry=new)] + seq[p + 1:], deal, p,
                    (kind, cost, here, _entry_text(e), _entry_text(new), None), p + 1)
