@@ -114,7 +114,29 @@ class _Search:
             self._inserted[seat] = cells
         return cells
 
+    def omitted_turn(self, frontier: list, seat: int | None) -> list:
+        """``frontier`` after the passes left out before ``seat``, else before the first player who can play."""
+        moved = [self.passed(st, seat) for st in frontier]
+        return moved if moved[0] is not frontier[0] else [self.passed(st) for st in frontier]
+
     # -- stepping ------------------------------------------------------------------------------
+    def passed(self, st: tuple, seat: int | None = None) -> tuple:
+        """[Passes "omitted"]: ``st`` after the passes the record leaves out, as the replayer inserts
+        them: each player before ``seat`` who can only pass (``seat`` None: before the first player
+        who can play), when all of them can only pass; else ``st`` itself."""
+        hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
+        if over is not None or ends is None or turn == seat:
+            return st
+        fit = self.match[ends[0]] | self.match[ends[1]]
+        now = turn
+        while now != seat and passes < self.n and not (hidden is not None and hidden[now]) and not hands[now] & fit:
+            now, passes = (now + 1) % self.n, passes + 1
+        if now != seat and seat is not None or now == turn:
+            return st
+        if passes >= self.n:
+            over = ("blocked", last if last >= 0 else now)
+        return (hands, ends, now, passes, last, over, played, hidden, pool, lacks, opening)
+
     def step(self, st: tuple, c: tuple, own: bool = False) -> tuple[list, str | None]:
         """The states after cell ``c`` (several when the tile fits both ends), or [] and the error."""
         hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
@@ -124,16 +146,9 @@ class _Search:
         tile = c[1]
         n = self.n
         match = self.match
-        if seat != turn and self.omitted and over is None and ends is not None:
-            # [Passes "omitted"]: the players before the mover who can only pass, pass (as the replayer inserts it)
-            skipped, skip = turn, passes
-            while skipped != seat and not (hidden is not None and hidden[skipped]) and skip < n and not (
-                    hands[skipped] & (match[ends[0]] | match[ends[1]])):
-                skipped, skip = (skipped + 1) % n, skip + 1
-            if skipped == seat:
-                turn, passes = seat, skip
-                if passes >= n:
-                    over = ("blocked", last if last >= 0 else seat)
+        if seat != turn and self.omitted:
+            st = self.passed(st, seat)
+            hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
         if over is not None:
             return ([st], None) if tile is None else ([], "play-after-end")
         if seat != turn:
@@ -523,6 +538,8 @@ class _Search:
             if not everything and focus[0] == "only" and not row_only:
                 continue
             frontier = frontiers[p]
+            if self.omitted:            # the player on turn after the passes the record leaves out
+                frontier = self.omitted_turn(frontier, seq[p][_SEAT] if p < len(seq) else None)
             st = frontier[0]
             over = st[5] is not None
             mover = st[2]
