@@ -355,3 +355,16 @@ def test_an_end_of_the_line_written_as_no_end_is_one_arm_edit():
     best = [r for r in report.repairs if len(r.edits) == len(report.best.edits) and r.cost == report.best.cost]
     assert len(report.best.edits) == 1 and {r.edits[0].kind for r in best} == {"change-arm"}
     assert laid(original("whist-equal-ends.dom")) in [laid(r.game) for r in best]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("5. A [2-2] B [2-6]", "5. A [2-2] B [2-5]"),    # a typo after the false play
+    ("6. A [1-3] ", "6. "),                          # a dropped play
+    ("3. A [4-4] B pass C [2-4]", "3. A [4-4] B pass C [2-5]"),
+])
+def test_a_slip_in_a_record_with_a_false_play_that_stands_is_undone(old, new):
+    # Domino Whist §8: C's [3-3] on the 5 (round 2) stands because D played after it (the FalsePlay
+    # tag); the repair must replay it so, or no repair of a later slip ends as stated
+    report = repair(slipped("whist-false-play.dom", old, new))
+    assert report.best is not None and len(report.best.edits) == 1
+    assert laid(report.best.game) == laid(original("whist-false-play.dom"))

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from ..position import Outcome, Position, tiles_of
 from ..record import Game, MoveEntry
 from ..replay import hand_facts
+from ..replay.tags import false_plays
 from ..rules import LeadRequirement, Variant
 from ..rules.judge import Judge
 from ..tiles import Move, Tile
@@ -49,9 +50,11 @@ _LOCAL_TILE = frozenset({"unknown-player", "tile-foreign", "tile-already-played"
 
 
 def _needs_positions(game: Game, variant: Variant) -> bool:
-    """Whether the lean checker cannot model ``game``: draws, claims or Muggins calls, arms, or runs."""
+    """Whether the lean checker cannot model ``game``: draws, claims or Muggins calls, arms, runs, or
+    a false play that stands (Domino Whist §8, the FalsePlay tag)."""
     if (variant.drawing is not None or getattr(variant, "layout", "line") != "line"
-            or getattr(variant, "turns", "one") == "run" or variant.play is not None):
+            or getattr(variant, "turns", "one") == "run" or variant.play is not None
+            or ("FalsePlay" in game.tags and variant.irregularities)):
         return True
     return any(m.draw or m.claim is not None or m.muggins is not None or m.arm is not None for m in game.moves)
 
@@ -108,6 +111,10 @@ class _PositionSearch(_Search):
         self.runs = getattr(variant, "turns", "one") == "run"
         self.judge = Judge(variant, self.players, explain=False)
         self.unknown_draws = any(m.draw and m.tile is None for m in game.moves)
+        # Domino Whist §8: where a false play the FalsePlay tag names lies (the replayer confirms
+        # that the next player moved after it, so that it stands)
+        self.false_plays = false_plays(game, self.seat_of, "")[0] if "FalsePlay" in game.tags and variant.irregularities \
+            else {}
         self._options: dict[int, tuple] = {}
 
     def cells(self, game: Game) -> list:
@@ -210,9 +217,11 @@ class _PositionSearch(_Search):
             if verdict.problems:
                 return verdict.problems[0].code, [], False
             return ("wrong-score" if entry.claim is not None else None), list(verdict.moves), False
-        verdict = judge.play(pos, entry.tile, seat, entry.end, entry.arm)
-        if verdict.problems:
-            return verdict.problems[0].code, [], adding
+        verdict = judge.play(pos, entry.tile, seat, entry.end, entry.arm,
+                             stands=self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None)
+        errors = [problem for problem in verdict.problems if problem.severity == "error"]
+        if errors:
+            return errors[0].code, [], adding
         if st.lacks and pos.hidden[seat] and self.judge.contradicted(st.lacks, seat, entry.tile) is not None:
             return "false-pass", list(verdict.moves), adding
         return None, list(verdict.moves), adding
