@@ -368,3 +368,13 @@ def test_a_slip_in_a_record_with_a_false_play_that_stands_is_undone(old, new):
     report = repair(slipped("whist-false-play.dom", old, new))
     assert report.best is not None and len(report.best.edits) == 1
     assert laid(report.best.game) == laid(original("whist-false-play.dom"))
+
+
+def test_a_dropped_draw_of_a_player_whose_draws_the_record_never_shows_comes_back_unseen():
+    # draw-one-view.dom is A's log: B's draws are all written "B draws ?"; one of them left out comes
+    # back as "draws ?", not as a draw of some tile the log could not know
+    game = slipped("draw-one-view.dom", "2. A [5-6] B draws ? B draws ?", "2. A [5-6] B draws ?")
+    report = repair(game)
+    best = [r for r in report.repairs if len(r.edits) == 1 and r.cost == report.best.cost]
+    assert best and all(r.edits[0].kind == "insert-move" and r.edits[0].after == "draws ?" for r in best)
+    assert laid(original("draw-one-view.dom")) in [laid(r.game) for r in best]

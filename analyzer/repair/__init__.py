@@ -27,6 +27,8 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
     insert-cell     dropped a pass from a table row (the cells after it stand      0.6
                     one column to the left; it puts them back), a tile: 0.8
     insert-move     dropped a draw                                                 0.6
+                    (0.55 written as the record writes that player's draws:
+                    ``draws ?`` where it never shows them, a tile where it always does)
     change-draw     a play written for a draw of the same tile, or the reverse     0.6
     swap-moves      swapped two neighbouring cells (same row, or same column       0.6
                     in the next row)

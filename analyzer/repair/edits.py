@@ -39,6 +39,7 @@ COSTS: dict[str, float] = {
     "change-claim": 0.4,
     "change-muggins": 0.4,
     "insert-move/draw": 0.6,
+    "insert-move/draw-as-written": 0.55,   # draws ? for a player whose draws the record never shows, or the reverse
     "change-draw/play": 0.6,
     "delete-move/draw": 0.7,
     "delete-move/muggins": 0.8,

@@ -111,6 +111,12 @@ class _PositionSearch(_Search):
         self.runs = getattr(variant, "turns", "one") == "run"
         self.judge = Judge(variant, self.players, explain=False)
         self.unknown_draws = any(m.draw and m.tile is None for m in game.moves)
+        # whose draws the record writes all unseen (``draws ?``, True) or all shown (False)
+        kinds: dict[str, set] = {}
+        for m in game.moves:
+            if m.draw:
+                kinds.setdefault(m.player, set()).add(m.tile is None)
+        self.unseen_draws = {name: k.pop() for name, k in kinds.items() if len(k) == 1 and self.unknown_draws}
         # Domino Whist §8: where a false play the FalsePlay tag names lies (the replayer confirms
         # that the next player moved after it, so that it stands)
         self.false_plays = false_plays(game, self.seat_of, "")[0] if "FalsePlay" in game.tags and variant.irregularities \
@@ -477,13 +483,16 @@ class _PositionSearch(_Search):
             return
         for seat, e, points in opts:          # the entry the record dropped
             what = "draw" if e.draw else "pass" if e.tile is None else "tile"
+            cost = COSTS[f"insert-move/{what}"]
+            if e.draw and self.unseen_draws.get(self.players[seat]) == (e.tile is None):
+                cost = COSTS["insert-move/draw-as-written"]     # as the record writes this player's draws
             if (groups is not None and f"insert-{what}" not in groups) or clash(e.tile, seat, p, e.draw):
                 continue
             if narrow is not None and narrow.tile is not None and (e.tile, seat) != (narrow.tile, narrow.seat):
                 continue
             new = self.inserted(seq, p, seat, e, points)
             yield (seq[:p] + [_Entry(seat, new, None)] + seq[p:], deal, p,
-                   ("insert-move", COSTS[f"insert-move/{what}"], here, None, _entry_text(new), new.player), p + 1)
+                   ("insert-move", cost, here, None, _entry_text(new), new.player), p + 1)
 
     def inserted(self, seq: list, p: int, seat: int, e: MoveEntry, points: int) -> MoveEntry:
         """The entry an insertion writes: in the row of the entry before it (the next row when its
