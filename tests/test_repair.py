@@ -532,3 +532,21 @@ def test_a_cell_dropped_from_a_table_row_is_one_slip_and_comes_back_with_the_cel
     assert content(report.best.game) == content(seed_game("seed2-table.txt"))
     t = triage(replay(game))
     assert len(t.primary) == 1, [str(d) for d in t.diagnostics]
+
+
+@pytest.mark.parametrize("name, row, wrong", [
+    ("seed2.dom", "4. A [4-4] B [0-1]", "4. B [0-1] A [4-4]"),                   # the lean search
+    ("variant-all-fives.dom", "2. A [0-4] B [2-3]", "2. B [2-3] A [0-4]"),       # the position path
+])
+def test_two_moves_written_in_the_wrong_order_are_one_slip(name, row, wrong):
+    # in the PGN-like form each move names its player: B's move written before A's, whose turn it
+    # was, is one slip (not B's move deleted and inserted again), and one error
+    from analyzer.repair.triage import triage
+
+    text = (RECORDS / name).read_text()
+    assert row in text
+    game = parse(text.replace(row, wrong)).games[0]
+    report = repair(game)
+    assert [e.kind for e in report.best.edits] == ["swap-order"]
+    assert content(report.best.game) == content(read(RECORDS / name).games[0])
+    assert len(triage(replay(game)).primary) == 1

@@ -32,6 +32,8 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
     change-draw     a play written for a draw of the same tile, or the reverse     0.6
     swap-moves      swapped two neighbouring cells (same row, or same column       0.6
                     in the next row)
+    swap-order      wrote two moves in the wrong order (the next player's first;   0.6
+                    the PGN-like form, where each move names its player)
     change-tile     one half changed by more than one: [2-6] for [5-6]             0.7
     delete-move     wrote a pass that was never made                               0.7
     delete-move     wrote a draw that was never made                               0.7
@@ -137,6 +139,7 @@ _DOING = {
     "insert-row": "insert a row", "delete-row": "delete a row", "insert-move": "insert a move",
     "delete-move": "delete a move", "insert-cell": "insert a dropped cell", "change-tile": "change a tile", "change-end": "change an open number",
     "change-player": "move a cell to another column", "swap-moves": "swap two moves",
+    "swap-order": "put two moves in order",
     "change-deal": "change a dealt tile", "deal-add": "add a tile to a hand", "deal-delete": "remove a tile from a hand",
     "change-draw": "change a draw", "change-arm": "change an arm", "change-claim": "change a claim",
     "change-muggins": "change a Muggins call",
@@ -289,7 +292,7 @@ def _ident(raw: tuple) -> tuple:
     orig = anchor[_ORIG] if anchor is not None else -1
     if kind == "insert-row":
         after = tuple((c[_NAME], c[_TILE]) for c in after)
-    if kind == "swap-moves":
+    if kind in ("swap-moves", "swap-order"):
         before = before[_ORIG]
     if kind == "delete-row":
         before = tuple(c[_ORIG] for c in before)

@@ -106,7 +106,7 @@ class _Builder:
                         index, rnd, cost)
         if kind == "change-player":
             return Edit(kind, line, column, before, before, after, index, rnd, cost)
-        if kind == "swap-moves":
+        if kind in ("swap-moves", "swap-order"):
             there = before
             tsrc = there[_SRC]
             other = {"line": (tsrc.pos.line or None) if tsrc else None,
@@ -159,7 +159,7 @@ class _Builder:
                     after_idx.append(where[anchor[_ORIG]])
             elif anchor is None and self.game.moves:
                 before_idx.append(len(self.game.moves) - 1)
-            if kind == "swap-moves" and raw[3][_ORIG] is not None:
+            if kind in ("swap-moves", "swap-order") and raw[3][_ORIG] is not None:
                 before_idx.append(raw[3][_ORIG])
             if kind == "delete-row":
                 before_idx.extend(c[_ORIG] for c in raw[3] if c[_ORIG] is not None)
@@ -205,7 +205,7 @@ class _PositionBuilder(_Builder):
             return Edit(kind, line, column, extra, None, after, index, rnd, cost, at_end=at_end)
         if kind == "change-player":
             return Edit(kind, line, column, before, before, after, index, rnd, cost)
-        if kind == "swap-moves":
+        if kind in ("swap-moves", "swap-order"):
             there = extra
             tsrc = there.entry if there.orig is not None else None
             other = {"line": (tsrc.pos.line or None) if tsrc else None,
@@ -241,7 +241,7 @@ class _PositionBuilder(_Builder):
                     after_idx.append(where[anchor.orig])
             elif anchor is None and moves:
                 before_idx.append(len(moves) - 1)
-            if kind == "swap-moves" and raw[5].orig is not None:
+            if kind in ("swap-moves", "swap-order") and raw[5].orig is not None:
                 before_idx.append(raw[5].orig)
             if kind == "delete-row":
                 before_idx.extend(o for o in raw[5] if o is not None)

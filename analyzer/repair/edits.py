@@ -18,6 +18,7 @@ COSTS: dict[str, float] = {
     "insert-move/pass": 0.6,
     "insert-cell/pass": 0.6,
     "swap-moves/adjacent": 0.6,
+    "swap-order": 0.6,
     "change-tile/one-half": 0.7,
     "delete-move/pass": 0.7,
     "insert-move/tile": 0.8,
@@ -133,6 +134,10 @@ class Edit:
             o = self.other or {}
             there = f"line {o['line']}" if o.get("line") else f"move {(o.get('index') or 0) + 1}"
             return f"swap {who}'s {self.before}{at} with {o.get('player')}'s {self.after} ({there})"
+        if k == "swap-order":
+            o = self.other or {}
+            there = f"line {o['line']}, column {o['column']}" if o.get("line") else f"move {(o.get('index') or 0) + 1}"
+            return f"put {o.get('player')}'s {self.after} ({there}) before {who}'s {self.before}{at}: the two are in the wrong order"
         if k == "change-deal":
             return f"change {self.before} in {who}'s hand to {self.after}{at}"
         if k == "deal-add":

@@ -582,6 +582,11 @@ class _Search:
                     yield (seq[:p] + [new] + seq[p + 1:], deal, p,
                            ("change-player", COSTS["change-player/adjacent" if near else "change-player/other"],
                             here, here[_NAME], name, None), p + 1 if fits_here else p)
+                if (everything and not self.table and here[_SEAT] != mover and p + 1 < len(seq)
+                        and seq[p + 1][_SEAT] == mover):
+                    # the move of the player on turn written after the next one (the two in the wrong order)
+                    yield (seq[:p] + [seq[p + 1], here] + seq[p + 2:], deal, p,
+                           ("swap-order", COSTS["swap-order"], here, seq[p + 1], None, None), p + 1)
             counting = everything or focus[0] == "count"
             # delete the move written here
             if counting and here is not None and not (over and here[_TILE] is None):

@@ -442,7 +442,7 @@ class _PositionSearch(_Search):
                 return _plays(new_seq[:L]) != focus[2]
             return sum(_advances(d.entry) for d in new_seq[:L]) != focus[2]
         code, places, tile, seat, cells = focus
-        if kind == "swap-moves":
+        if kind in ("swap-moves", "swap-order"):
             return any(raw[5] is c for c in cells)
         if kind == "delete-row":
             return any(p <= i < p + len(raw[5]) for i in places)
@@ -525,6 +525,12 @@ class _PositionSearch(_Search):
                 yield (seq[:p] + [here._replace(seat=turn, entry=new)] + seq[p + 1:], deal, p,
                        ("change-player", COSTS["change-player/adjacent" if near else "change-player/other"],
                         here, e.player, new.player, None), p + 1 if fits_here else p)
+            nxt = seq[p + 1] if p + 1 < len(seq) else None
+            if (nxt is not None and nxt.seat == turn and nxt.entry.muggins is None and e.muggins is None
+                    and (groups is None or "swap" in groups)):
+                # the entry of the player on turn written after this one (the two in the wrong order)
+                yield (seq[:p] + [nxt, here] + seq[p + 2:], deal, p,
+                       ("swap-order", COSTS["swap-order"], here, _entry_text(e), _entry_text(nxt.entry), nxt), p + 1)
             return
         mine = [(o, points) for s, o, points in opts if s == seat]
         for o, _ in mine:
