@@ -378,3 +378,15 @@ def test_a_dropped_draw_of_a_player_whose_draws_the_record_never_shows_comes_bac
     best = [r for r in report.repairs if len(r.edits) == 1 and r.cost == report.best.cost]
     assert best and all(r.edits[0].kind == "insert-move" and r.edits[0].after == "draws ?" for r in best)
     assert laid(original("draw-one-view.dom")) in [laid(r.game) for r in best]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("[3-3] [3-4] [5-6]", "[3-3] [4-4] [5-6]"),   # A's [3-4] dealt as [4-4], which B (unseen) plays
+    ("[2-6] [3-3]", "[3-6] [3-3]"),               # A's [2-6] dealt as [3-6]: A plays a tile not dealt
+])
+def test_a_typo_in_the_shown_hand_of_a_one_player_log_is_one_deal_edit(old, new):
+    # draw-one-view.dom shows A's hand only (B: ?): a dealt tile of A's miscopied is one edit of the
+    # deal, though the record does not show every hand
+    report = repair(slipped("draw-one-view.dom", old, new))
+    assert [e.kind for e in report.best.edits] == ["change-deal"]
+    assert laid(report.best.game) == laid(original("draw-one-view.dom"))

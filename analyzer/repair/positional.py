@@ -683,25 +683,35 @@ class _PositionSearch(_Search):
         """A broken deal as :meth:`_Search.deal_candidates` mends it. In a sound deal, a dealt tile
         mistyped for one nobody was dealt (a boneyard tile, or a sleeper) takes one edit, for one of
         another hand two (an exchange): a tile played that the player was not dealt; a tile he
-        could play when he passes or draws; a tile drawn that the deal gives to someone."""
+        could play when he passes or draws; a tile drawn that the deal gives to someone. Where the
+        record does not show every hand, only the first: a tile played that the player's shown hand
+        was not dealt, or that a hand not shown plays and the deal gives to a shown one."""
         if not deal.ok:
             yield from _Search.deal_candidates(self, seq, deal, frontiers, L, code, depth)
             return
-        if L < 0 or L >= len(seq) or deal.hidden:
+        if L < 0 or L >= len(seq) or (deal.hidden and code != "tile-not-held"):
             return
         c = seq[L]
         entries = deal.entries
         mine = next((i for i, e in enumerate(entries) if c.seat is not None and e.player == self.players[c.seat]), None)
         tile = c.entry.tile
-        if code == "tile-not-held" and tile is not None and not c.entry.draw and mine is not None:
+        holder = next((i for i, e in enumerate(entries) if e.tiles and tile in e.tiles), None)
+        if code == "tile-not-held" and tile is not None and not c.entry.draw and mine is not None \
+                and entries[mine].tiles is not None and not entries[mine].unknown:
             changes = [(mine, k, old, tile) for k, old in enumerate(entries[mine].tiles)]
+        elif code == "tile-not-held" and tile is not None and holder is not None and holder != mine and deal.hidden:
+            # a hand the record does not show plays a tile the deal gives to a hand it shows: that
+            # hand's tile was another, one nobody is shown to hold
+            shown = {t for e in entries if e.tiles for t in e.tiles}
+            changes = [(holder, entries[holder].tiles.index(tile), tile, new) for new in sorted(self.valid_tiles - shown)]
+        elif deal.hidden:
+            return
         elif code in ("false-pass", "draw-not-allowed", "draw-too-long") and mine is not None:
             playable = set(tiles_of(frontiers[L][0].pos.playable_mask(c.seat), self.max_pip))
             others = [t for i, e in enumerate(entries) if i != mine and e.tiles for t in e.tiles]
             changes = [(mine, k, old, new) for k, old in enumerate(entries[mine].tiles) if old in playable
                        for new in deal.missing + (others if depth > 1 else [])]
         elif code == "draw-not-in-boneyard" and tile is not None:
-            holder = next((i for i, e in enumerate(entries) if e.tiles and tile in e.tiles), None)
             if holder is None:
                 return
             changes = [(holder, entries[holder].tiles.index(tile), tile, new) for new in deal.missing]
