@@ -390,3 +390,15 @@ def test_a_typo_in_the_shown_hand_of_a_one_player_log_is_one_deal_edit(old, new)
     report = repair(slipped("draw-one-view.dom", old, new))
     assert [e.kind for e in report.best.edits] == ["change-deal"]
     assert laid(report.best.game) == laid(original("draw-one-view.dom"))
+
+
+@pytest.mark.parametrize("name, old, new", [
+    # A leads [5-5], the highest double dealt; written [5-6], B's [4-4] would have had to lead
+    ("variant-cutthroat-draw.dom", "[3-6] [5-5]", "[3-6] [5-6]"),
+    # C's [2-2] (never played) written [2-3]: in a Hungarian run C could then still play it on the 3
+    ("variant-hungarian.dom", "[1-6] [2-2] [4-4]", "[1-6] [2-3] [4-4]"),
+])
+def test_a_dealt_tile_miscopied_so_that_another_must_lead_or_a_run_goes_on_is_one_deal_edit(name, old, new):
+    report = repair(slipped(name, old, new))
+    assert [e.kind for e in report.best.edits] == ["change-deal"], report.message
+    assert laid(report.best.game) == laid(original(name))

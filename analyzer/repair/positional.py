@@ -696,8 +696,10 @@ class _PositionSearch(_Search):
         mine = next((i for i, e in enumerate(entries) if c.seat is not None and e.player == self.players[c.seat]), None)
         tile = c.entry.tile
         holder = next((i for i, e in enumerate(entries) if e.tiles and tile in e.tiles), None)
-        if code == "tile-not-held" and tile is not None and not c.entry.draw and mine is not None \
-                and entries[mine].tiles is not None and not entries[mine].unknown:
+        if code in ("tile-not-held", "lead-player", "lead-tile", "lead-double") and tile is not None \
+                and not c.entry.draw and mine is not None and entries[mine].tiles is not None \
+                and not entries[mine].unknown and tile not in entries[mine].tiles:
+            # (the lead too: the tile the leader was not dealt may be why another should lead)
             changes = [(mine, k, old, tile) for k, old in enumerate(entries[mine].tiles)]
         elif code == "tile-not-held" and tile is not None and holder is not None and holder != mine and deal.hidden:
             # a hand the record does not show plays a tile the deal gives to a hand it shows: that
@@ -706,6 +708,14 @@ class _PositionSearch(_Search):
             changes = [(holder, entries[holder].tiles.index(tile), tile, new) for new in sorted(self.valid_tiles - shown)]
         elif deal.hidden:
             return
+        elif code == "run-unfinished":      # the player before could still play: a tile he was not dealt
+            seat = frontiers[L][0].pos.turn
+            mine = next((i for i, e in enumerate(entries) if e.player == self.players[seat]), None)
+            if mine is None or entries[mine].tiles is None:
+                return
+            playable = set(tiles_of(frontiers[L][0].pos.playable_mask(seat), self.max_pip))
+            changes = [(mine, k, old, new) for k, old in enumerate(entries[mine].tiles) if old in playable
+                       for new in deal.missing]
         elif code in ("false-pass", "draw-not-allowed", "draw-too-long") and mine is not None:
             playable = set(tiles_of(frontiers[L][0].pos.playable_mask(c.seat), self.max_pip))
             others = [t for i, e in enumerate(entries) if i != mine and e.tiles for t in e.tiles]
