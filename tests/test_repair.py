@@ -550,3 +550,19 @@ def test_two_moves_written_in_the_wrong_order_are_one_slip(name, row, wrong):
     assert [e.kind for e in report.best.edits] == ["swap-order"]
     assert content(report.best.game) == content(read(RECORDS / name).games[0])
     assert len(triage(replay(game)).primary) == 1
+
+
+@pytest.mark.parametrize("wrong", ["6 [3-4] [2-3] [2-3] [2-4]", "6 [3-4] passt [2-3] [2-4]"])
+def test_a_cell_written_twice_in_a_short_table_row_is_one_slip(wrong):
+    # the book table's last row (6 [3-4] [2-3] [2-4], the hand blocked) with a cell written twice or
+    # a pass that never was: the later cells stand one column to the right; one edit deletes the
+    # cell and puts them back
+    from analyzer.repair.triage import triage
+
+    text = (RECORDS / "seed2-table.txt").read_text()
+    assert "6 [3-4] [2-3] [2-4]" in text
+    game = parse(text.replace("6 [3-4] [2-3] [2-4]", wrong)).games[0]
+    report = repair(game)
+    assert [e.kind for e in report.best.edits] == ["delete-cell"]
+    assert content(report.best.game) == content(seed_game("seed2-table.txt"))
+    assert len(triage(replay(game)).primary) == 1

@@ -36,6 +36,8 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
                     the PGN-like form, where each move names its player)
     change-tile     one half changed by more than one: [2-6] for [5-6]             0.7
     delete-move     wrote a pass that was never made                               0.7
+    delete-cell     wrote a cell of a table row twice (the cells after it stand    0.7
+                    one column to the right; it puts them back), a tile: 0.8
     delete-move     wrote a draw that was never made                               0.7
     insert-move     dropped a tile                                                 0.8
     delete-move     wrote a tile that was never played                             0.8
@@ -111,7 +113,8 @@ Tags: a record whose moves all agree with each other but whose Result tag states
 which sees the match. A broken record with a wrong Result as well is searched as before (the moves
 must reproduce the stated result), so such a double slip is not found.
 
-What it does not do: change the Lead tag, insert or change moves
+What it does not do: bring back the cells a table row with a cell too many lost to ``too-many-cells``
+(a full row written with an extra cell takes the delete-cell and an insertion), change the Lead tag, insert or change moves
 after the hand is over (it deletes them), restore a dropped first row unless what remains starts a
 row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
 are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
@@ -137,7 +140,7 @@ __all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edi
 
 _DOING = {
     "insert-row": "insert a row", "delete-row": "delete a row", "insert-move": "insert a move",
-    "delete-move": "delete a move", "insert-cell": "insert a dropped cell", "change-tile": "change a tile", "change-end": "change an open number",
+    "delete-move": "delete a move", "insert-cell": "insert a dropped cell", "delete-cell": "delete a cell", "change-tile": "change a tile", "change-end": "change an open number",
     "change-player": "move a cell to another column", "swap-moves": "swap two moves",
     "swap-order": "put two moves in order",
     "change-deal": "change a dealt tile", "deal-add": "add a tile to a hand", "deal-delete": "remove a tile from a hand",

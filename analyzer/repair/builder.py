@@ -96,7 +96,7 @@ class _Builder:
         if kind == "delete-row":
             row = ", ".join(f"{c[_NAME]} {_play_text(c[_TILE], c[_END], c[_ANNOT])}" for c in before)
             return Edit(kind, line, column, None, row, None, index, rnd, cost)
-        if kind == "delete-move":
+        if kind in ("delete-move", "delete-cell"):
             return Edit(kind, line, column, player, _play_text(anchor[_TILE], anchor[_END]), None, index, rnd, cost)
         if kind == "change-tile":
             return Edit(kind, line, column, player, _play_text(before, anchor[_END]), _play_text(after),
@@ -163,7 +163,7 @@ class _Builder:
                 before_idx.append(raw[3][_ORIG])
             if kind == "delete-row":
                 before_idx.extend(c[_ORIG] for c in raw[3] if c[_ORIG] is not None)
-            if kind in ("delete-move", "delete-row") and self.s.has_rounds and anchor[_SRC] is not None:
+            if kind in ("delete-move", "delete-cell", "delete-row") and self.s.has_rounds and anchor[_SRC] is not None:
                 # what is left of the row (when anything is)
                 after_idx.extend(k for k, m in enumerate(repaired.moves) if m.round == anchor[_SRC].round)
         before = self.row_text(self.game.moves, before_idx)

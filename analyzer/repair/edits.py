@@ -21,9 +21,11 @@ COSTS: dict[str, float] = {
     "swap-order": 0.6,
     "change-tile/one-half": 0.7,
     "delete-move/pass": 0.7,
+    "delete-cell/pass": 0.7,
     "insert-move/tile": 0.8,
     "insert-cell/tile": 0.8,
     "delete-move/tile": 0.8,
+    "delete-cell/tile": 0.8,
     "change-tile/both-off-by-one": 0.9,
     "change-tile/pass": 0.9,
     "change-player/other": 0.9,
@@ -121,6 +123,8 @@ class Edit:
             return f"insert the dropped cell {who} {self.after}{at}; the cells after it in the row go one column right"
         if k == "delete-row":
             return f"delete the row {self.before}{at}"
+        if k == "delete-cell":
+            return f"delete {who}'s {self.before}{at}; the cells after it in the row go one column left"
         if k == "delete-move":
             return f"delete {who}'s {self.before}{at}"
         if k in ("change-tile", "change-end", "change-draw", "change-arm", "change-claim", "change-muggins"):

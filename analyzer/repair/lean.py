@@ -592,6 +592,7 @@ class _Search:
             if counting and here is not None and not (over and here[_TILE] is None):
                 cost = COSTS["delete-move/pass" if here[_TILE] is None else "delete-move/tile"]
                 yield (seq[:p] + seq[p + 1:], deal, p, ("delete-move", cost, here, None, None, None), p)
+                yield from self.extra_cell(seq, deal, p)
             # a row copied twice (or one that never was)
             if ((counting or row_only) and here is not None and self.has_rounds and here[_SRC] is not None
                     and (p == 0 or seq[p - 1][_SRC] is None or seq[p - 1][_SRC].round != here[_SRC].round)):
@@ -631,6 +632,28 @@ class _Search:
                 for new_cells in self.rows(row_frontier, length, lambda mask: fits(mask, p)):
                     yield (seq[:p] + new_cells + seq[p:], deal, p,
                            ("insert-row", COSTS["insert-row"], here, None, new_cells, None), p + len(new_cells))
+
+    def row_of(self, seq: list, p: int) -> int:
+        """Where the table row of the cell at ``p`` ends, counting only cells in columns in a row from it."""
+        row, q = seq[p][_SRC].round, p + 1
+        while (q < len(seq) and seq[q][_SRC] is not None and seq[q][_SRC].round == row and seq[q][_SEAT] is not None
+               and seq[q][_SEAT] == (seq[q - 1][_SEAT] + 1) % self.n):
+            q += 1
+        return q
+
+    def extra_cell(self, seq, deal, p):
+        """A table row with a cell written twice (or one that never was) at ``p``: the cells after it
+        stand one column to the right. The cell goes and they go one column left again."""
+        here = seq[p]
+        if not self.table or here[_SRC] is None or here[_SEAT] is None:
+            return
+        q = self.row_of(seq, p)
+        if q == p + 1:
+            return          # nothing after it in the row: a deleted move
+        shifted = [self.cell(self.players[(c[_SEAT] - 1) % self.n], c[_TILE], c[_END], c[_SRC], c[_ORIG], c[_ANNOT])
+                   for c in seq[p + 1:q]]
+        cost = COSTS["delete-cell/pass" if here[_TILE] is None else "delete-cell/tile"]
+        yield seq[:p] + shifted + seq[q:], deal, p, ("delete-cell", cost, here, None, None, None), p
 
     def dropped_cell(self, seq, deal, p, frontier, fits):
         """A table row that lost the cell at ``p``: its later cells stand one column to the left. The
