@@ -402,3 +402,20 @@ def test_a_dealt_tile_miscopied_so_that_another_must_lead_or_a_run_goes_on_is_on
     report = repair(slipped(name, old, new))
     assert [e.kind for e in report.best.edits] == ["change-deal"], report.message
     assert laid(report.best.game) == laid(original(name))
+
+
+def test_every_legal_game_of_the_records_is_legal_to_the_repair_checker():
+    # the repair's checkers must accept what the replayer accepts, in every variant and form the
+    # records use (match games under their lead and worth, logs leaving passes out, false plays
+    # that stand), or no slip in such a game can be repaired
+    from analyzer.match import replay_record
+    from analyzer.notation import read
+
+    checked = 0
+    for path in sorted(RECORDS.glob("*.dom")) + sorted(RECORDS.glob("*.txt")):
+        for rep in replay_record(read(path)):
+            if rep.valid:
+                game = rep.written or rep.game
+                assert first_error(game, rep.variant, lead=rep.lead, worth=rep.worth) == (None, None), (path.name, rep.title)
+                checked += 1
+    assert checked >= 60

@@ -177,13 +177,14 @@ def _common(repairs: list[Repair]) -> list[str]:
 
 
 def first_error(game: Game, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
-                lead: LeadRequirement | None = None) -> tuple[int | None, str | None]:
+                lead: LeadRequirement | None = None, worth: int | None = None) -> tuple[int | None, str | None]:
     """Where the repair search's own checker sees the first error of ``game``: the move's index
     (-1: the deal; ``len(game.moves)``: the end disagrees with the stated result) and a short code,
     or (None, None) when the record is legal. It agrees with ``replay(game).valid``; when a tile
-    fits both ends it follows both, so the index may lie past ``Replay.legal_prefix``."""
+    fits both ends it follows both, so the index may lie past ``Replay.legal_prefix``. ``lead`` and
+    ``worth`` as for :func:`repair`."""
     variant, _ = resolve_variant(game, variant, rules)
-    search = _searcher(game, variant)(game, variant, 0, 0, lead)
+    search = _searcher(game, variant)(game, variant, 0, 0, lead, worth)
     return search.run(search.cells(game), 0, None, search.deal_for(tuple(game.hands)), None)
 
 
