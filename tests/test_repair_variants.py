@@ -397,6 +397,8 @@ def test_a_typo_in_the_shown_hand_of_a_one_player_log_is_one_deal_edit(old, new)
     ("variant-cutthroat-draw.dom", "[3-6] [5-5]", "[3-6] [5-6]"),
     # C's [2-2] (never played) written [2-3]: in a Hungarian run C could then still play it on the 3
     ("variant-hungarian.dom", "[1-6] [2-2] [4-4]", "[1-6] [2-3] [4-4]"),
+    # A's [5-6] written [6-6]: A would then hold the highest double, and B's [5-5] could not lead
+    ("variant-draw.dom", "[3-4] [5-6]", "[3-4] [6-6]"),
 ])
 def test_a_dealt_tile_miscopied_so_that_another_must_lead_or_a_run_goes_on_is_one_deal_edit(name, old, new):
     report = repair(slipped(name, old, new))

@@ -701,6 +701,11 @@ class _PositionSearch(_Search):
                 and not entries[mine].unknown and tile not in entries[mine].tiles:
             # (the lead too: the tile the leader was not dealt may be why another should lead)
             changes = [(mine, k, old, tile) for k, old in enumerate(entries[mine].tiles)]
+        elif code in ("lead-player", "lead-tile", "lead-double") and tile is not None and not deal.hidden:
+            # the leader led a tile he holds, but the deal gives another a double that must lead
+            # (the highest, or the one the rules want): that double was a tile nobody was dealt
+            changes = [(h, k, old, new) for h, e in enumerate(entries) if h != mine and e.tiles
+                       for k, old in enumerate(e.tiles) if old.is_double for new in deal.missing]
         elif code == "tile-not-held" and tile is not None and holder is not None and holder != mine and deal.hidden:
             # a hand the record does not show plays a tile the deal gives to a hand it shows: that
             # hand's tile was another, one nobody is shown to hold
