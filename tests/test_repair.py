@@ -566,3 +566,15 @@ def test_a_cell_written_twice_in_a_short_table_row_is_one_slip(wrong):
     assert [e.kind for e in report.best.edits] == ["delete-cell"]
     assert content(report.best.game) == content(seed_game("seed2-table.txt"))
     assert len(triage(replay(game)).primary) == 1
+
+
+@pytest.mark.parametrize("row", ["2 [1-4] passt [4-5] [0-4]", "6 [3-4] [2-3] [2-4] Das Spiel ist gesperrt!"])
+def test_a_table_row_copied_twice_with_its_number_is_one_deleted_row(row):
+    # a copyist who copies a row twice copies its number too: the two copies are two rows of the
+    # table (two lines), not one row of twice the cells
+    text = (RECORDS / "seed2-table.txt").read_text()
+    assert f"\n{row}\n" in text
+    game = parse(text.replace(f"\n{row}\n", f"\n{row}\n{row}\n")).games[0]
+    report = repair(game)
+    assert [e.kind for e in report.best.edits] == ["delete-row"]
+    assert content(report.best.game) == content(seed_game("seed2-table.txt"))

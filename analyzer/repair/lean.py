@@ -473,12 +473,17 @@ class _Search:
         mode = {"turn-order": "count", "tile-not-held": "swap-into"}.get(code, "only")
         return mode, places, rows
 
+    def row(self, src: MoveEntry) -> tuple:
+        """The written row a move stands in: its number, and in a table its line too (a row copied
+        twice keeps its number)."""
+        return (src.round, src.pos.line if self.table else 0)
+
     def row_start_of(self, seq: list, i: int) -> int:
         """The index of the first cell of the written row that holds cell ``i``."""
         src = seq[i][_SRC] if i < len(seq) else None
         if not self.has_rounds or src is None:
             return i
-        while i > 0 and seq[i - 1][_SRC] is not None and seq[i - 1][_SRC].round == src.round:
+        while i > 0 and seq[i - 1][_SRC] is not None and self.row(seq[i - 1][_SRC]) == self.row(src):
             i -= 1
         return i
 
@@ -500,7 +505,7 @@ class _Search:
         for c in seq:
             if c[_BIT]:
                 src = c[_SRC]
-                row_of[c[_BIT]] = None if c[_BIT] in row_of or src is None else src.round
+                row_of[c[_BIT]] = None if c[_BIT] in row_of or src is None else self.row(src)
         rows = self.has_rounds
 
         def fits(mask: int, start: int) -> bool:
@@ -595,9 +600,9 @@ class _Search:
                 yield from self.extra_cell(seq, deal, p)
             # a row copied twice (or one that never was)
             if ((counting or row_only) and here is not None and self.has_rounds and here[_SRC] is not None
-                    and (p == 0 or seq[p - 1][_SRC] is None or seq[p - 1][_SRC].round != here[_SRC].round)):
+                    and (p == 0 or seq[p - 1][_SRC] is None or self.row(seq[p - 1][_SRC]) != self.row(here[_SRC]))):
                 q = p
-                while q < len(seq) and seq[q][_SRC] is not None and seq[q][_SRC].round == here[_SRC].round:
+                while q < len(seq) and seq[q][_SRC] is not None and self.row(seq[q][_SRC]) == self.row(here[_SRC]):
                     q += 1
                 if q - p > 1:
                     yield (seq[:p] + seq[q:], deal, p, ("delete-row", COSTS["delete-row"], here, seq[p:q], None, None), p)
@@ -635,8 +640,8 @@ class _Search:
 
     def row_of(self, seq: list, p: int) -> int:
         """Where the table row of the cell at ``p`` ends, counting only cells in columns in a row from it."""
-        row, q = seq[p][_SRC].round, p + 1
-        while (q < len(seq) and seq[q][_SRC] is not None and seq[q][_SRC].round == row and seq[q][_SEAT] is not None
+        row, q = self.row(seq[p][_SRC]), p + 1
+        while (q < len(seq) and seq[q][_SRC] is not None and self.row(seq[q][_SRC]) == row and seq[q][_SEAT] is not None
                and seq[q][_SEAT] == (seq[q - 1][_SEAT] + 1) % self.n):
             q += 1
         return q
@@ -661,8 +666,8 @@ class _Search:
         here = seq[p] if p < len(seq) else None
         if not self.table or here is None or here[_SRC] is None or here[_SEAT] is None:
             return
-        row, q = here[_SRC].round, p
-        while q < len(seq) and seq[q][_SRC] is not None and seq[q][_SRC].round == row and seq[q][_SEAT] is not None:
+        row, q = self.row(here[_SRC]), p
+        while q < len(seq) and seq[q][_SRC] is not None and self.row(seq[q][_SRC]) == row and seq[q][_SEAT] is not None:
             q += 1
         if (seq[q - 1][_SEAT] + 1) % self.n == self.row_start or any(
                 seq[k + 1][_SEAT] != (seq[k][_SEAT] + 1) % self.n for k in range(p, q - 1)):
