@@ -578,3 +578,23 @@ def test_a_table_row_copied_twice_with_its_number_is_one_deleted_row(row):
     report = repair(game)
     assert [e.kind for e in report.best.edits] == ["delete-row"]
     assert content(report.best.game) == content(seed_game("seed2-table.txt"))
+
+
+def test_the_checker_of_a_log_that_leaves_forced_passes_out_agrees_with_the_replayer():
+    # random legal games with every pass left out ([Passes "omitted"]): the replayer inserts them, and
+    # so must the repair's checker; with a play dropped as well both find the log broken
+    checked = broken = 0
+    for seed in range(40):
+        game = random_game(seed=seed)
+        passes = [m for m in game.moves if m.is_pass]
+        if not passes:
+            continue
+        log = replace(game, tags={**game.tags, "Passes": "omitted"}, moves=[m for m in game.moves if not m.is_pass])
+        assert replay(log).valid
+        assert first_error(log) == (None, None), seed
+        checked += 1
+        plays = [k for k, m in enumerate(log.moves) if m.is_play]
+        cut = replace(log, moves=log.moves[:plays[len(plays) // 2]] + log.moves[plays[len(plays) // 2] + 1:])
+        assert (first_error(cut) == (None, None)) == replay(cut).valid, seed
+        broken += not replay(cut).valid
+    assert checked >= 20 and broken >= 10
