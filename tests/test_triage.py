@@ -243,3 +243,22 @@ def test_a_slip_in_a_log_that_leaves_forced_passes_out_is_one_error_and_its_repa
     original = read(RECORDS / "passes-omitted.dom").games[0]
     assert [(m.player, m.tile) for m in t.best.game.moves] == [(m.player, m.tile) for m in original.moves]
     assert replay(t.best.game).valid
+
+
+def test_a_wrong_score_tag_in_the_game_of_a_slip_is_a_slip_of_its_own():
+    # two slips in the first game of a match: B's [3-3] written [2-3], and its Score tag "A 0, B 1"
+    # written "A 0, B 2". The running score is the match's to check, so the repaired game must be
+    # checked in the match: the Score tag stays wrong, its error is no follow-on of the tile's
+    from analyzer.archive.runner import again
+
+    record = _slipped_record("match-cutthroat-partner-rules.dom", "6. A [0-2] B [3-3]", "6. A [0-2] B [2-3]")
+    record.games[0].tags["Score"] = "A 0, B 2"
+    reps = replay_record(record)
+    triages, reports = triage_games(reps, again(record))
+    primary = [(d.code, d.line) for d in _primaries(triages[0])]
+    score_line = record.games[0].tag_pos["Score"].line
+    assert ("score-mismatch", score_line) in primary and len(primary) == 2, [str(d) for d in triages[0].diagnostics]
+    assert [e.kind for e in reports[0].best.edits] == ["change-tile", "change-score"]
+    assert reports[0].best.game.tags["Score"] == "A 0, B 1"
+    assert all(not _primaries(t) for t in triages[1:] if t is not None)
+    assert all(r.valid for r in again(record)([reports[0].best.game] + [r.game for r in reps[1:]]))

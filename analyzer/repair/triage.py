@@ -85,6 +85,9 @@ def _index_of(rep: Replay) -> dict[int, int]:
     return out
 
 
+_TAG_CODES = {"change-result": "result-mismatch", "change-score": "score-mismatch"}
+
+
 def _edit_index(edit: Edit, end: int, moves: dict[int, int] | None = None) -> int:
     """Where ``edit`` stands in the replayed move list (``moves``: the replayed index of each move as
     written, when the replayer inserted the passes the record leaves out)."""
@@ -149,6 +152,8 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
     for k, (at, edit) in enumerate(anchors):
         upto = anchors[k + 1][0] if k + 1 < len(anchors) else end + 1
         here = [d for d in errors if at <= where.get(id(d), -1) <= upto and id(d) not in primary]
+        if edit.kind in _TAG_CODES:     # a wrong tag shows only where the tag is found wrong, if anywhere
+            here = [d for d in here if d.code == _TAG_CODES[edit.kind]]
         # the error standing where the edit is (a tile dealt twice is marked at both copies), else
         # the first one after it: where the slip shows
         first = next((d for d in here if (d.line, d.column) == (edit.line, edit.column)), here[0] if here else None)
@@ -163,7 +168,8 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
             out.append(replace(d, details={**d.details, "follow_on": False}))
             continue
         at = where[id(d)]
-        cause = max((e for i, e in anchors if i <= at), key=lambda e: _edit_index(e, end, moves), default=anchors[0][1])
+        cause = max((e for i, e in anchors if i <= at and _TAG_CODES.get(e.kind, d.code) == d.code),
+                    key=lambda e: _edit_index(e, end, moves), default=anchors[0][1])
         out.append(replace(d, details={**d.details, "follow_on": True, "follows": _slip_text(cause)}))
     return Triage(tuple(out), report)
 
@@ -192,18 +198,42 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
         if now.valid:                   # a repair of an earlier game mends this one too
             out.append(Triage(tuple(_follows(d, slip) for d in rep.diagnostics), None))
             continue
-        reports[k] = search(now)
-        t = triage(now, report=reports[k])
+        report = search(now)
+        if match and report.best is not None:
+            games[k] = report.best.game
+            current = again(games)
+            # the running score is the match's to check: a Score tag the repaired game still
+            # disagrees with is a slip of its own (its error is no follow-on of the others)
+            report = _score_too(report, current[k])
+            if report.best.game is not games[k]:
+                games[k] = report.best.game
+                current = again(games)
+        reports[k] = report
+        t = triage(now, report=report)
         if now is not rep:              # the marks of the game as the repaired match has it
             marks = {(d.code, d.line, d.column): d.details for d in t.diagnostics if d.severity == "error"}
             t = Triage(tuple(_marked(d, marks.get((d.code, d.line, d.column)), slip) for d in rep.diagnostics),
                        t.report)
         out.append(t)
         if match and t.best is not None:
-            games[k] = t.best.game
-            current = again(games)
-            slip = _slip_text(max(t.best.edits, key=lambda e: _edit_index(e, len(now.steps), _replayed_index(now))))
+            moves_slip = [e for e in t.best.edits if e.kind not in _TAG_CODES] or list(t.best.edits)
+            slip = _slip_text(max(moves_slip, key=lambda e: _edit_index(e, len(now.steps), _replayed_index(now))))
     return out, reports
+
+
+def _score_too(report: RepairReport, fixed: Replay) -> RepairReport:
+    """``report`` with a change-score edit added to its best repair when, with it, the match finds
+    only the game's Score tag wrong (``fixed``: the repaired game replayed in the match)."""
+    errors = fixed.errors
+    if not errors or any(d.code != "score-mismatch" for d in errors):
+        return report
+    mended = tag_repair(fixed, "Score", "change-score", errors[0].details.get("expected"), "score-mismatch")
+    if mended is None:
+        return report
+    best = report.best
+    both = replace(best, edits=best.edits + mended.edits, cost=round(best.cost + mended.cost, 3), game=mended.game,
+                   rows_before=best.rows_before + mended.rows_before, rows_after=best.rows_after + mended.rows_after)
+    return replace(report, repairs=[both], counts={len(both.edits): 1}, tied=1, common=[])
 
 
 def _follows(d: Diagnostic, slip: str | None) -> Diagnostic:
