@@ -598,3 +598,19 @@ def test_the_checker_of_a_log_that_leaves_forced_passes_out_agrees_with_the_repl
         assert (first_error(cut) == (None, None)) == replay(cut).valid, seed
         broken += not replay(cut).valid
     assert checked >= 20 and broken >= 10
+
+
+@pytest.mark.parametrize("name, moves, result", [
+    ("seed2.dom", ("4. A [4-4] B [0-1]", "4. A [4-4] B [0-2]"), ('[Result "A/C 46 blocked"]', '[Result "A/C 56 blocked"]')),
+    ("variant-draw.dom", ("B [2-5]\n", "B [2-4]\n"), ('[Result "B 1 domino"]', '[Result "A 1 domino"]')),
+])
+def test_a_slip_in_the_moves_and_a_wrong_result_tag_are_two_edits(name, moves, result):
+    # two slips: a tile miscopied, and the Result tag; no edit of the moves alone ends as the tag
+    # states, so the repair mends the moves and then writes the result they give
+    text = (RECORDS / name).read_text()
+    assert moves[0] in text and result[0] in text
+    game = parse(text.replace(moves[0], moves[1], 1).replace(result[0], result[1])).games[0]
+    report = repair(game)
+    assert [e.kind for e in report.best.edits] == ["change-tile", "change-result"]
+    assert content(report.best.game) == content(read(RECORDS / name).games[0])
+    assert report.best.game.tags["Result"] == result[0].split('"')[1]

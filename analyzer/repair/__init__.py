@@ -111,7 +111,8 @@ Tags: a record whose moves all agree with each other but whose Result tag states
 (side, points or how the hand ended) gets the one edit that writes the true result
 (``change-result``); a wrong match score is mended the same way by :mod:`analyzer.repair.triage`,
 which sees the match. A broken record with a wrong Result as well is searched as before (the moves
-must reproduce the stated result), so such a double slip is not found.
+must reproduce the stated result); when nothing is found so, the moves are searched with one edit
+fewer for any end, and each such repair gets the edit of the Result tag to the result it gives.
 
 What it does not do: bring back the cells a table row with a cell too many lost to ``too-many-cells``
 (a full row written with an extra cell takes the delete-cell and an insertion), change the Lead tag, insert or change moves
@@ -244,6 +245,13 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         before, after = builder.rows(seq, deal, edits, repaired)
         confirmed.append(Repair(tuple(builder.edit(e) for e in edits), round(cost, 3), repaired, rep.result_dict(),
                                 _result_text(rep), before, after, rep))
+    if not confirmed and mended is None and stated is not None and search.problem is None and max_edits > 1:
+        # nothing ends as stated: the Result tag may be a slip too (one edit of it, the rest of the moves)
+        confirmed = _with_result(kind(game, variant, max_edits - 1, max_nodes, lead, worth), game, limit)
+        counts = {}
+        for r in confirmed:
+            counts[len(r.edits)] = counts.get(len(r.edits), 0) + 1
+        best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6)) if confirmed else None
     if mended is not None:        # the tag edit ranks with the others by its size and cost
         confirmed.append(mended)
         confirmed.sort(key=lambda r: (len(r.edits), round(r.cost, 6)))
@@ -256,6 +264,30 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 
 
 _MAX_TIES = 200
+
+
+def _with_result(search: _Search, game: Game, limit: int) -> list[Repair]:
+    """The repairs of the moves that make ``game`` legal, whatever its end, each with the edit of its
+    Result tag to the result it then has (a broken record whose Result tag is wrong as well)."""
+    search.stated = None
+    search.search(game)
+    found = sorted(search.found.values(), key=lambda f: (f.size, round(f.cost, 6), _order(f.edits)))
+    out: list[Repair] = []
+    for _, cost, edits, seq, deal in found[:limit + _MAX_TIES]:
+        repaired = search.builder.game_for(seq, deal)
+        rep = search.replayed(repaired)
+        actual = rep.actual_result
+        tagged = tag_repair(rep, "Result", "change-result", str(actual) if actual is not None else None,
+                            "result-mismatch")
+        if tagged is None:
+            continue
+        before, after = search.builder.rows(seq, deal, edits, repaired)
+        out.append(Repair(tuple(search.builder.edit(e) for e in edits) + tagged.edits, round(cost + tagged.cost, 3),
+                          tagged.game, tagged.result, tagged.result_text, before + tagged.rows_before,
+                          after + tagged.rows_after, tagged.replay))
+        if len(out) >= limit:
+            break
+    return out
 
 
 def tag_repair(rep: Replay, tag: str, kind: str, value: str | None, code: str) -> Repair | None:
