@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.match import random_match, replay_record
 from analyzer.notation import parse, read, write
-from analyzer.repair.triage import triage, triage_games
+from analyzer.repair.triage import search_slips, triage, triage_games
 from analyzer.replay import replay
 from analyzer.rules import find_variant
 from analyzer.tiles import Tile
@@ -262,3 +262,18 @@ def test_a_wrong_score_tag_in_the_game_of_a_slip_is_a_slip_of_its_own():
     assert reports[0].best.game.tags["Score"] == "A 0, B 1"
     assert all(not _primaries(t) for t in triages[1:] if t is not None)
     assert all(r.valid for r in again(record)([reports[0].best.game] + [r.game for r in reps[1:]]))
+
+
+def test_of_two_repairs_of_a_game_the_one_the_match_agrees_with_wins():
+    # variant-hungarian.dom with C's [5-5] (end of round 2) left out: changing C's [1-5] to [1-6] also
+    # ends the hand as its Result states, but not with the running score its Score tag states; putting
+    # the [5-5] back agrees with both, and is the one slip
+    from analyzer.archive.runner import again
+
+    record = _slipped_record("variant-hungarian.dom", "C [1-5] C [5-5]\n", "C [1-5]\n")
+    reps = replay_record(record)
+    triages, reports = triage_games(reps, again(record), search=lambda rep: search_slips(rep, limit=5, max_nodes=None))
+    best = reports[0].best
+    assert [(e.kind, e.after) for e in best.edits] == [("insert-move", "[5-5]")], [str(e) for e in best.edits]
+    assert all(r.valid for r in again(record)([best.game]))
+    assert len(_primaries(triages[0])) == 1

@@ -27,7 +27,7 @@ from typing import Callable
 
 from ..diagnostics import Diagnostic
 from ..replay import Replay
-from . import repair, tag_repair
+from . import _common, repair, tag_repair
 from .edits import Edit, Repair, RepairReport
 
 __all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES"]
@@ -200,14 +200,9 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
             continue
         report = search(now)
         if match and report.best is not None:
+            report = _in_match(report, k, games, again)
             games[k] = report.best.game
             current = again(games)
-            # the running score is the match's to check: a Score tag the repaired game still
-            # disagrees with is a slip of its own (its error is no follow-on of the others)
-            report = _score_too(report, current[k])
-            if report.best.game is not games[k]:
-                games[k] = report.best.game
-                current = again(games)
         reports[k] = report
         t = triage(now, report=report)
         if now is not rep:              # the marks of the game as the repaired match has it
@@ -221,19 +216,33 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
     return out, reports
 
 
-def _score_too(report: RepairReport, fixed: Replay) -> RepairReport:
-    """``report`` with a change-score edit added to its best repair when, with it, the match finds
-    only the game's Score tag wrong (``fixed``: the repaired game replayed in the match)."""
-    errors = fixed.errors
-    if not errors or any(d.code != "score-mismatch" for d in errors):
+def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list], list[Replay]]) -> RepairReport:
+    """``report`` (of game ``k``) with its repairs checked in the match: the running score is the
+    match's to check, so a Score tag a repaired game still disagrees with is a slip of its own, and
+    the repair gets the change-score edit too; ranked again by size and cost."""
+    checked = []
+    for fix in report.repairs:
+        fixed = again(games[:k] + [fix.game] + games[k + 1:])[k]
+        errors = fixed.errors
+        if not errors:
+            checked.append(fix)
+            continue
+        if any(d.code != "score-mismatch" for d in errors):
+            continue
+        mended = tag_repair(fixed, "Score", "change-score", errors[0].details.get("expected"), "score-mismatch")
+        if mended is not None:
+            checked.append(replace(fix, edits=fix.edits + mended.edits, cost=round(fix.cost + mended.cost, 3),
+                                   game=mended.game, rows_before=fix.rows_before + mended.rows_before,
+                                   rows_after=fix.rows_after + mended.rows_after))
+    if not checked or checked == report.repairs:
         return report
-    mended = tag_repair(fixed, "Score", "change-score", errors[0].details.get("expected"), "score-mismatch")
-    if mended is None:
-        return report
-    best = report.best
-    both = replace(best, edits=best.edits + mended.edits, cost=round(best.cost + mended.cost, 3), game=mended.game,
-                   rows_before=best.rows_before + mended.rows_before, rows_after=best.rows_after + mended.rows_after)
-    return replace(report, repairs=[both], counts={len(both.edits): 1}, tied=1, common=[])
+    checked.sort(key=lambda r: (len(r.edits), round(r.cost, 6)))
+    rank = (len(checked[0].edits), round(checked[0].cost, 6))
+    best = [r for r in checked if (len(r.edits), round(r.cost, 6)) == rank]
+    counts: dict[int, int] = {}
+    for r in checked:
+        counts[len(r.edits)] = counts.get(len(r.edits), 0) + 1
+    return replace(report, repairs=checked, counts=counts, tied=len(best), common=_common(best))
 
 
 def _follows(d: Diagnostic, slip: str | None) -> Diagnostic:
