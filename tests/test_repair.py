@@ -506,3 +506,111 @@ def test_a_match_game_hands_its_lead_rule_to_the_repair():
     later = [r.lead for r in reps[1:]]
     assert all(req is not None for req in later)
     assert any("winner of the last game" in req.reason for req in later)
+
+
+@pytest.mark.parametrize("row, dropped", [
+    ("3 [0-5] passt [2-5] [1-2]", ("B", None)),       # a pass left out: C's and D's cells move left
+    ("4 [4-4] [0-1] [0-2] passt", ("A", Tile(4, 4))),  # the row's first cell left out
+    ("5 [2-2] [2-6] [4-6] passt", ("B", Tile(2, 6))),
+])
+def test_a_cell_dropped_from_a_table_row_is_one_slip_and_comes_back_with_the_cells_after_it_in_their_columns(
+        row, dropped):
+    # in the book's table a row that lost a cell has the cells after it one column to the left: one
+    # slip, whose one edit puts the cell back and the others in their columns again
+    from analyzer.repair.triage import triage
+
+    text = (RECORDS / "seed2-table.txt").read_text()
+    cells = row.split(" ")
+    k = 1 + ("ABCD".index(dropped[0]))
+    short = " ".join(cells[:k] + cells[k + 1:])
+    assert row in text
+    game = parse(text.replace(row, short)).games[0]
+    report = repair(game)
+    assert len(report.best.edits) == 1, [str(e) for e in report.best.edits]
+    (edit,) = report.best.edits
+    assert (edit.player, edit.after) == (dropped[0], "pass" if dropped[1] is None else str(dropped[1]))
+    assert content(report.best.game) == content(seed_game("seed2-table.txt"))
+    t = triage(replay(game))
+    assert len(t.primary) == 1, [str(d) for d in t.diagnostics]
+
+
+@pytest.mark.parametrize("name, row, wrong", [
+    ("seed2.dom", "4. A [4-4] B [0-1]", "4. B [0-1] A [4-4]"),                   # the lean search
+    ("variant-all-fives.dom", "2. A [0-4] B [2-3]", "2. B [2-3] A [0-4]"),       # the position path
+])
+def test_two_moves_written_in_the_wrong_order_are_one_slip(name, row, wrong):
+    # in the PGN-like form each move names its player: B's move written before A's, whose turn it
+    # was, is one slip (not B's move deleted and inserted again), and one error
+    from analyzer.repair.triage import triage
+
+    text = (RECORDS / name).read_text()
+    assert row in text
+    game = parse(text.replace(row, wrong)).games[0]
+    report = repair(game)
+    assert [e.kind for e in report.best.edits] == ["swap-order"]
+    assert content(report.best.game) == content(read(RECORDS / name).games[0])
+    assert len(triage(replay(game)).primary) == 1
+
+
+@pytest.mark.parametrize("wrong", ["6 [3-4] [2-3] [2-3] [2-4]", "6 [3-4] passt [2-3] [2-4]"])
+def test_a_cell_written_twice_in_a_short_table_row_is_one_slip(wrong):
+    # the book table's last row (6 [3-4] [2-3] [2-4], the hand blocked) with a cell written twice or
+    # a pass that never was: the later cells stand one column to the right; one edit deletes the
+    # cell and puts them back
+    from analyzer.repair.triage import triage
+
+    text = (RECORDS / "seed2-table.txt").read_text()
+    assert "6 [3-4] [2-3] [2-4]" in text
+    game = parse(text.replace("6 [3-4] [2-3] [2-4]", wrong)).games[0]
+    report = repair(game)
+    assert [e.kind for e in report.best.edits] == ["delete-cell"]
+    assert content(report.best.game) == content(seed_game("seed2-table.txt"))
+    assert len(triage(replay(game)).primary) == 1
+
+
+@pytest.mark.parametrize("row", ["2 [1-4] passt [4-5] [0-4]", "6 [3-4] [2-3] [2-4] Das Spiel ist gesperrt!"])
+def test_a_table_row_copied_twice_with_its_number_is_one_deleted_row(row):
+    # a copyist who copies a row twice copies its number too: the two copies are two rows of the
+    # table (two lines), not one row of twice the cells
+    text = (RECORDS / "seed2-table.txt").read_text()
+    assert f"\n{row}\n" in text
+    game = parse(text.replace(f"\n{row}\n", f"\n{row}\n{row}\n")).games[0]
+    report = repair(game)
+    assert [e.kind for e in report.best.edits] == ["delete-row"]
+    assert content(report.best.game) == content(seed_game("seed2-table.txt"))
+
+
+def test_the_checker_of_a_log_that_leaves_forced_passes_out_agrees_with_the_replayer():
+    # random legal games with every pass left out ([Passes "omitted"]): the replayer inserts them, and
+    # so must the repair's checker; with a play dropped as well both find the log broken
+    checked = broken = 0
+    for seed in range(40):
+        game = random_game(seed=seed)
+        passes = [m for m in game.moves if m.is_pass]
+        if not passes:
+            continue
+        log = replace(game, tags={**game.tags, "Passes": "omitted"}, moves=[m for m in game.moves if not m.is_pass])
+        assert replay(log).valid
+        assert first_error(log) == (None, None), seed
+        checked += 1
+        plays = [k for k, m in enumerate(log.moves) if m.is_play]
+        cut = replace(log, moves=log.moves[:plays[len(plays) // 2]] + log.moves[plays[len(plays) // 2] + 1:])
+        assert (first_error(cut) == (None, None)) == replay(cut).valid, seed
+        broken += not replay(cut).valid
+    assert checked >= 20 and broken >= 10
+
+
+@pytest.mark.parametrize("name, moves, result", [
+    ("seed2.dom", ("4. A [4-4] B [0-1]", "4. A [4-4] B [0-2]"), ('[Result "A/C 46 blocked"]', '[Result "A/C 56 blocked"]')),
+    ("variant-draw.dom", ("B [2-5]\n", "B [2-4]\n"), ('[Result "B 1 domino"]', '[Result "A 1 domino"]')),
+])
+def test_a_slip_in_the_moves_and_a_wrong_result_tag_are_two_edits(name, moves, result):
+    # two slips: a tile miscopied, and the Result tag; no edit of the moves alone ends as the tag
+    # states, so the repair mends the moves and then writes the result they give
+    text = (RECORDS / name).read_text()
+    assert moves[0] in text and result[0] in text
+    game = parse(text.replace(moves[0], moves[1], 1).replace(result[0], result[1])).games[0]
+    report = repair(game)
+    assert [e.kind for e in report.best.edits] == ["change-tile", "change-result"]
+    assert content(report.best.game) == content(read(RECORDS / name).games[0])
+    assert report.best.game.tags["Result"] == result[0].split('"')[1]

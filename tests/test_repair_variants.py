@@ -345,3 +345,79 @@ def test_a_typo_in_the_deal_of_a_draw_game_is_one_edit():
         report = repair(broken)
         assert laid(game) in [laid(fix.game) for fix in report.repairs], seed
         assert any(e.kind == "change-deal" for fix in report.repairs for e in fix.edits)
+
+
+def test_an_end_of_the_line_written_as_no_end_is_one_arm_edit():
+    # Domino Whist §6: D lays [1-5] on the two equal ends at his end of the line, written >2; >3
+    # names no end of a line (bad-arm), and the one edit writes the end again
+    game = slipped("whist-equal-ends.dom", "D [1-5]>2", "D [1-5]>3")
+    report = repair(game)
+    best = [r for r in report.repairs if len(r.edits) == len(report.best.edits) and r.cost == report.best.cost]
+    assert len(report.best.edits) == 1 and {r.edits[0].kind for r in best} == {"change-arm"}
+    assert laid(original("whist-equal-ends.dom")) in [laid(r.game) for r in best]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("5. A [2-2] B [2-6]", "5. A [2-2] B [2-5]"),    # a typo after the false play
+    ("6. A [1-3] ", "6. "),                          # a dropped play
+    ("3. A [4-4] B pass C [2-4]", "3. A [4-4] B pass C [2-5]"),
+])
+def test_a_slip_in_a_record_with_a_false_play_that_stands_is_undone(old, new):
+    # Domino Whist §8: C's [3-3] on the 5 (round 2) stands because D played after it (the FalsePlay
+    # tag); the repair must replay it so, or no repair of a later slip ends as stated
+    report = repair(slipped("whist-false-play.dom", old, new))
+    assert report.best is not None and len(report.best.edits) == 1
+    assert laid(report.best.game) == laid(original("whist-false-play.dom"))
+
+
+def test_a_dropped_draw_of_a_player_whose_draws_the_record_never_shows_comes_back_unseen():
+    # draw-one-view.dom is A's log: B's draws are all written "B draws ?"; one of them left out comes
+    # back as "draws ?", not as a draw of some tile the log could not know
+    game = slipped("draw-one-view.dom", "2. A [5-6] B draws ? B draws ?", "2. A [5-6] B draws ?")
+    report = repair(game)
+    best = [r for r in report.repairs if len(r.edits) == 1 and r.cost == report.best.cost]
+    assert best and all(r.edits[0].kind == "insert-move" and r.edits[0].after == "draws ?" for r in best)
+    assert laid(original("draw-one-view.dom")) in [laid(r.game) for r in best]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("[3-3] [3-4] [5-6]", "[3-3] [4-4] [5-6]"),   # A's [3-4] dealt as [4-4], which B (unseen) plays
+    ("[2-6] [3-3]", "[3-6] [3-3]"),               # A's [2-6] dealt as [3-6]: A plays a tile not dealt
+])
+def test_a_typo_in_the_shown_hand_of_a_one_player_log_is_one_deal_edit(old, new):
+    # draw-one-view.dom shows A's hand only (B: ?): a dealt tile of A's miscopied is one edit of the
+    # deal, though the record does not show every hand
+    report = repair(slipped("draw-one-view.dom", old, new))
+    assert [e.kind for e in report.best.edits] == ["change-deal"]
+    assert laid(report.best.game) == laid(original("draw-one-view.dom"))
+
+
+@pytest.mark.parametrize("name, old, new", [
+    # A leads [5-5], the highest double dealt; written [5-6], B's [4-4] would have had to lead
+    ("variant-cutthroat-draw.dom", "[3-6] [5-5]", "[3-6] [5-6]"),
+    # C's [2-2] (never played) written [2-3]: in a Hungarian run C could then still play it on the 3
+    ("variant-hungarian.dom", "[1-6] [2-2] [4-4]", "[1-6] [2-3] [4-4]"),
+    # A's [5-6] written [6-6]: A would then hold the highest double, and B's [5-5] could not lead
+    ("variant-draw.dom", "[3-4] [5-6]", "[3-4] [6-6]"),
+])
+def test_a_dealt_tile_miscopied_so_that_another_must_lead_or_a_run_goes_on_is_one_deal_edit(name, old, new):
+    report = repair(slipped(name, old, new))
+    assert [e.kind for e in report.best.edits] == ["change-deal"], report.message
+    assert laid(report.best.game) == laid(original(name))
+
+
+def test_every_legal_game_of_the_records_is_legal_to_the_repair_checker():
+    # the repair's checkers must accept what the replayer accepts, in every variant and form the
+    # records use (match games under their lead and worth, logs leaving passes out, false plays
+    # that stand), or no slip in such a game can be repaired
+    from analyzer.match import replay_record
+    from analyzer.notation import read
+
+    checked = 0
+    for path in sorted(RECORDS.glob("*.dom")) + sorted(RECORDS.glob("*.txt")):
+        for rep in replay_record(read(path)):
+            if rep.valid:
+                game = rep.written or rep.game
+                assert first_error(game, rep.variant, lead=rep.lead, worth=rep.worth) == (None, None), (path.name, rep.title)
+                checked += 1
+    assert checked >= 60

@@ -211,3 +211,14 @@ def test_every_error_record_shows_the_error_it_was_written_for():
     assert {"deal-size", "deal-duplicate", "deal-foreign", "deal-missing", "turn-order", "tile-not-held",
             "tile-already-played", "tile-no-match", "false-pass", "play-after-end", "result-mismatch",
             "lead-player", "lead-tile", "syntax"} <= seen
+
+
+def test_a_move_out_of_turn_names_what_the_player_on_turn_could_play():
+    # seed2.dom with A's [3-4] of round 6 dropped: B's [2-3] comes when it is A's turn, and A (ends 4
+    # and 4) could play the [3-4] he holds: what would have been legal there, as for a tile that fits no end
+    text = (RECORDS / "seed2.dom").read_text()
+    assert "6. A [3-4] B [2-3]" in text
+    rep = replay(parse(text.replace("6. A [3-4] B [2-3]", "6. B [2-3]")).games[0])
+    first = rep.errors[0]
+    assert first.code == "turn-order"
+    assert first.message == "it is A's turn, not B's; A could play [3-4] on the open ends 4 and 4 (both ends 4)"

@@ -7,9 +7,10 @@ import pytest
 
 from analyzer.match import random_match, replay_record
 from analyzer.notation import parse, read, write
-from analyzer.repair.triage import triage
+from analyzer.repair.triage import search_slips, triage, triage_games
 from analyzer.replay import replay
 from analyzer.rules import find_variant
+from analyzer.tiles import Tile
 from conftest import RECORDS
 
 FAMILIES = ["partnership", "whist", "jamaican", "cutthroat", "chiva", "block", "draw", "hungarian", "all-fives",
@@ -174,3 +175,105 @@ def test_a_miscopied_dealt_tile_is_the_one_primary_error(name):
             assert (edit.line, edit.column) == (hand.tile_pos[k].line, hand.tile_pos[k].column)
             decided += 1
     assert decided >= 2
+
+
+# ---- matches: a game is replayed as its match has it -----------------------------------------------
+
+def _slipped_record(name: str, old: str, new: str):
+    text = (RECORDS / name).read_text()
+    assert text.count(old) == 1, old
+    return parse(text.replace(old, new), name)
+
+
+def test_a_slip_in_a_game_worth_more_after_a_drawn_game_is_repaired_as_the_match_counts_it():
+    # Chiva: the first game is drawn, so the second is worth 2 and states "A/C 2 domino"; A's [0-4]
+    # of its third round written [1-4] (C's tile) is one slip, and its repair must score the game as
+    # the match does, not as a hand on its own (worth 1)
+    record = _slipped_record("match-chiva-draw.dom", "3. A [0-4] B [4-6]@4", "3. A [1-4] B [4-6]@4")
+    reps = replay_record(record)
+    rep = reps[1]
+    assert [r.valid for r in reps][:2] == [True, False]
+    t = triage(rep)
+    primary = _primaries(t)
+    assert len(primary) == 1, [str(d) for d in t.diagnostics]
+    slip = rep.game.moves[6]
+    assert (slip.player, slip.tile) == ("A", Tile(1, 4))
+    assert primary[0].code == "tile-not-held" and (primary[0].line, primary[0].column) == (slip.pos.line, slip.pos.column)
+    assert t.best is not None
+    assert [str(e.before) + ">" + str(e.after) for e in t.best.edits] == ["[1-4]>[0-4]"]
+    assert all(r.valid for r in replay_record(replace(record, games=[r.game for r in reps[:1]] + [t.best.game]
+                                                      + [r.game for r in reps[2:]])))
+
+
+def test_a_slip_in_one_game_of_a_match_is_the_one_primary_error_of_the_match():
+    # B's [3-3] in round 6 of the first game written [2-3] (A's [2-3] is played in round 9): the
+    # first game then ends another way, and so does the match after it (who leads each game, the
+    # running score); every error of the later games follows from that one slip
+    from analyzer.archive.runner import again
+
+    record = _slipped_record("match-cutthroat-partner-rules.dom", "6. A [0-2] B [3-3]", "6. A [0-2] B [2-3]")
+    reps = replay_record(record)
+    assert not reps[0].valid and any(not r.valid for r in reps[1:])    # the slip shows in later games too
+    triages, _ = triage_games(reps, again(record))
+    primary = [d for t in triages if t is not None for d in _primaries(t)]
+    (slip,) = [m for m in reps[0].game.moves if (m.player, m.tile, m.round) == ("B", Tile(2, 3), 6)]
+    assert [(d.line, d.column) for d in primary] == [(slip.pos.line, slip.pos.column)], [str(d) for d in primary]
+    later = [d for t in triages[1:] if t is not None for d in t.diagnostics if d.severity == "error"]
+    assert later and all(d.details["follows"] == f"{slip.pos.line}:{slip.pos.column}" for d in later)
+    # the later games need no repair of their own: with the first game repaired the match is valid
+    assert triages[0].best is not None
+    assert all(r.valid for r in again(record)([triages[0].best.game] + [r.game for r in reps[1:]]))
+
+
+@pytest.mark.parametrize("old, new, kind", [
+    ("D [0-4]", "D [0-5]", "change-tile"),        # A's tile: B's forced pass before it stays left out
+    ("C [2-5]", "C [2-6]", "change-tile"),        # the cell after a pass left out (B's, round 3)
+    ("6. A [3-4] ", "6. ", "insert-move"),        # a dropped play after D's pass left out
+])
+def test_a_slip_in_a_log_that_leaves_forced_passes_out_is_one_error_and_its_repair_leaves_them_out(old, new, kind):
+    # passes-omitted.dom writes no pass ([Passes "omitted"]); one slip in it is one error, and its one
+    # edit gives back the log as written, forced passes still left out: the repair passes where the
+    # replayer does
+    record = _slipped_record("passes-omitted.dom", old, new)
+    (rep,) = replay_record(record)
+    t = triage(rep)
+    primary = _primaries(t)
+    assert len(primary) == 1, [str(d) for d in t.diagnostics]
+    assert t.best is not None and [e.kind for e in t.best.edits] == [kind], t.likely
+    original = read(RECORDS / "passes-omitted.dom").games[0]
+    assert [(m.player, m.tile) for m in t.best.game.moves] == [(m.player, m.tile) for m in original.moves]
+    assert replay(t.best.game).valid
+
+
+def test_a_wrong_score_tag_in_the_game_of_a_slip_is_a_slip_of_its_own():
+    # two slips in the first game of a match: B's [3-3] written [2-3], and its Score tag "A 0, B 1"
+    # written "A 0, B 2". The running score is the match's to check, so the repaired game must be
+    # checked in the match: the Score tag stays wrong, its error is no follow-on of the tile's
+    from analyzer.archive.runner import again
+
+    record = _slipped_record("match-cutthroat-partner-rules.dom", "6. A [0-2] B [3-3]", "6. A [0-2] B [2-3]")
+    record.games[0].tags["Score"] = "A 0, B 2"
+    reps = replay_record(record)
+    triages, reports = triage_games(reps, again(record))
+    primary = [(d.code, d.line) for d in _primaries(triages[0])]
+    score_line = record.games[0].tag_pos["Score"].line
+    assert ("score-mismatch", score_line) in primary and len(primary) == 2, [str(d) for d in triages[0].diagnostics]
+    assert [e.kind for e in reports[0].best.edits] == ["change-tile", "change-score"]
+    assert reports[0].best.game.tags["Score"] == "A 0, B 1"
+    assert all(not _primaries(t) for t in triages[1:] if t is not None)
+    assert all(r.valid for r in again(record)([reports[0].best.game] + [r.game for r in reps[1:]]))
+
+
+def test_of_two_repairs_of_a_game_the_one_the_match_agrees_with_wins():
+    # variant-hungarian.dom with C's [5-5] (end of round 2) left out: changing C's [1-5] to [1-6] also
+    # ends the hand as its Result states, but not with the running score its Score tag states; putting
+    # the [5-5] back agrees with both, and is the one slip
+    from analyzer.archive.runner import again
+
+    record = _slipped_record("variant-hungarian.dom", "C [1-5] C [5-5]\n", "C [1-5]\n")
+    reps = replay_record(record)
+    triages, reports = triage_games(reps, again(record), search=lambda rep: search_slips(rep, limit=5, max_nodes=None))
+    best = reports[0].best
+    assert [(e.kind, e.after) for e in best.edits] == [("insert-move", "[5-5]")], [str(e) for e in best.edits]
+    assert all(r.valid for r in again(record)([best.game]))
+    assert len(_primaries(triages[0])) == 1

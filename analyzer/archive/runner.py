@@ -86,8 +86,8 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
     if problem is not None:
         return record_problem(label, problem)
     thresholds = Thresholds.parse(options.thresholds)
-    replays = replay_record(parse(text, label), options.variant, rules=dict(options.rules),
-                            insert_passes=options.insert_passes)
+    record = parse(text, label)
+    replays = replay_record(record, options.variant, rules=dict(options.rules), insert_passes=options.insert_passes)
     analyses = [None] * len(replays)
     if options.mode != "validate":
         analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress, options.table_mb)
@@ -101,16 +101,18 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
                     if rep.deal_ok and analysis is not None else analysis for rep, analysis in zip(replays, analyses)]
     triages = None
     if options.mode == "validate" and options.triage:
-        from ..repair.triage import triage
+        from ..repair.triage import triage_games
 
-        triages = [None if rep.valid else triage(rep) for rep in replays]
+        triages, _ = triage_games(replays, again(record, options.variant, dict(options.rules), options.insert_passes))
     games = games_data(replays, analyses, options.lines, triages)
     out = {"source": label, "error": None, "games": games}
     if options.mode == "report":
         from ..report import render_html
 
         out["page"] = render_html(page_model(label, replays, analyses, thresholds, options.max_nodes,
-                                                 table_mb=options.table_mb))
+                                                 table_mb=options.table_mb,
+                                                 again=again(record, options.variant, dict(options.rules),
+                                                             options.insert_passes)))
     return out
 
 
@@ -122,17 +124,30 @@ def report_model(record, variant=None, thresholds=None, analyse: bool = True, ru
     thresholds = thresholds or Thresholds()
     replays = replay_record(record, variant, rules=rules)
     analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
-    return page_model(record.source, replays, analyses, thresholds, analyse=analyse)
+    return page_model(record.source, replays, analyses, thresholds, analyse=analyse,
+                      again=again(record, variant, rules))
+
+
+def again(record, variant=None, rules: dict[str, str] | None = None, insert_passes: bool = False):
+    """How the games of ``record`` are replayed again with some of them repaired (a match's later
+    games depend on the earlier ones): as ``replay_record`` replayed them."""
+    from dataclasses import replace
+
+    from ..match import replay_record
+
+    return lambda games: replay_record(replace(record, games=games), variant, rules=rules,
+                                       insert_passes=insert_passes)
 
 
 def page_model(label, replays, analyses, thresholds, max_nodes: int | None = None, analyse: bool = True,
-               table_mb: float = TABLE_MB):
+               table_mb: float = TABLE_MB, again=None):
     """What the page of a record shows: its games, and for each invalid one its likely slip (the
-    errors marked as the slip and what follows from it) and the repaired record, analysed."""
-    from ..repair.triage import triage
+    errors marked as the slip and what follows from it) and the repaired record, analysed.
+    ``again``: how the games are replayed with some repaired (see :func:`~analyzer.repair.triage.triage_games`)."""
+    from ..repair.triage import triage_games
     from ..report import build_report
 
-    triages = [None if rep.valid else triage(rep) for rep in replays]
+    triages, _ = triage_games(replays, again)
     repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
                 if analyse and t is not None and t.best is not None and t.best.replay is not None else None
                 for t in triages]

@@ -9,7 +9,7 @@ import click
 
 from ..archive import Options
 from ..archive.inputs import Source, decode
-from ..archive.runner import games_data, record_problem
+from ..archive.runner import again, games_data, record_problem
 
 
 def all_valid(result: dict) -> bool:
@@ -41,15 +41,15 @@ def read_result(src: Source, record, reps) -> dict:
 def repairs(src: Source, options: Options, max_edits: int, result: dict) -> dict:
     """The full repair search of every invalid game of ``src``, run once: its reports, and the
     errors of ``result`` marked as the slip or a follow-on by them."""
-    from ..repair.triage import search_slips, triage
+    from ..repair.triage import search_slips, triage_games
 
-    _, replays = read_source(src, options)
-    # under the rules the game was replayed with (and, in a match, its lead)
-    reports = {k: search_slips(rep, max_edits=max_edits, limit=5, max_nodes=None)
-               for k, rep in enumerate(replays) if not rep.valid}
+    record, replays = read_source(src, options)
+    # under the rules the game was replayed with (and, in a match, its lead and worth); a game of a
+    # match after a repaired one as the repaired match has it
+    triages, reports = triage_games(replays, again(record, options.variant, dict(options.rules), options.insert_passes),
+                                    search=lambda rep: search_slips(rep, max_edits=max_edits, limit=5, max_nodes=None))
     if result["error"] is None:
-        result["games"] = games_data(replays, triages=[triage(rep, report=reports[k]) if k in reports else None
-                                                       for k, rep in enumerate(replays)])
+        result["games"] = games_data(replays, triages=triages)
     return reports
 
 

@@ -24,12 +24,20 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
     change-deal     one half of a dealt tile off by one                            0.5
     change-arm      wrote an arm (>n) the tile did not have                        0.5
     insert-move     dropped a pass                                                 0.6
+    insert-cell     dropped a pass from a table row (the cells after it stand      0.6
+                    one column to the left; it puts them back), a tile: 0.8
     insert-move     dropped a draw                                                 0.6
+                    (0.55 written as the record writes that player's draws:
+                    ``draws ?`` where it never shows them, a tile where it always does)
     change-draw     a play written for a draw of the same tile, or the reverse     0.6
     swap-moves      swapped two neighbouring cells (same row, or same column       0.6
                     in the next row)
+    swap-order      wrote two moves in the wrong order (the next player's first;   0.6
+                    the PGN-like form, where each move names its player)
     change-tile     one half changed by more than one: [2-6] for [5-6]             0.7
     delete-move     wrote a pass that was never made                               0.7
+    delete-cell     wrote a cell of a table row twice (the cells after it stand    0.7
+                    one column to the right; it puts them back), a tile: 0.8
     delete-move     wrote a draw that was never made                               0.7
     insert-move     dropped a tile                                                 0.8
     delete-move     wrote a tile that was never played                             0.8
@@ -76,10 +84,15 @@ cure are local: a move out of turn needs a move more or fewer before it, a forei
 unknown player an edit at that move, a tile played twice an edit at either play, a tile from
 another hand a swap with it (unless the hand ends earlier and only passes follow).
 
+A log that leaves forced passes out (``[Passes "omitted"]``, or ``--insert-passes``) is repaired as
+written: the lean checker lets every player before the mover who can only pass, pass, as the replayer
+inserts those passes, and the repaired record leaves them out as well (the position path does not
+insert them).
+
 Draws, claims, arms and runs. The lean checker knows one kind of game: turns in order on a
 two-ended line. The draw games, All Fives (claimed points and Muggins calls), the layouts with arms
 (French, cross) and Hungarian runs -- and any record that writes a draw, a claim, a Muggins call or
-an arm -- take the position path instead: the same left-to-right search, whose checker drives the
+an arm, or a Domino Whist false play that stands (its FalsePlay tag) -- take the position path instead: the same left-to-right search, whose checker drives the
 variant's own position (:func:`analyzer.rules.ending.position_for`, as the replayer sets it up for
 the deal) entry by entry with the replayer's rules, keeping a copy of the position before every
 entry; the candidates are the mover's legal entries there (plays on every end or arm they fit, the
@@ -98,9 +111,11 @@ Tags: a record whose moves all agree with each other but whose Result tag states
 (side, points or how the hand ended) gets the one edit that writes the true result
 (``change-result``); a wrong match score is mended the same way by :mod:`analyzer.repair.triage`,
 which sees the match. A broken record with a wrong Result as well is searched as before (the moves
-must reproduce the stated result), so such a double slip is not found.
+must reproduce the stated result); when nothing is found so, the moves are searched with one edit
+fewer for any end, and each such repair gets the edit of the Result tag to the result it gives.
 
-What it does not do: change the Lead tag, insert or change moves
+What it does not do: bring back the cells a table row with a cell too many lost to ``too-many-cells``
+(a full row written with an extra cell takes the delete-cell and an insertion), change the Lead tag, insert or change moves
 after the hand is over (it deletes them), restore a dropped first row unless what remains starts a
 row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
 are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
@@ -126,8 +141,9 @@ __all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edi
 
 _DOING = {
     "insert-row": "insert a row", "delete-row": "delete a row", "insert-move": "insert a move",
-    "delete-move": "delete a move", "change-tile": "change a tile", "change-end": "change an open number",
+    "delete-move": "delete a move", "insert-cell": "insert a dropped cell", "delete-cell": "delete a cell", "change-tile": "change a tile", "change-end": "change an open number",
     "change-player": "move a cell to another column", "swap-moves": "swap two moves",
+    "swap-order": "put two moves in order",
     "change-deal": "change a dealt tile", "deal-add": "add a tile to a hand", "deal-delete": "remove a tile from a hand",
     "change-draw": "change a draw", "change-arm": "change an arm", "change-claim": "change a claim",
     "change-muggins": "change a Muggins call",
@@ -162,13 +178,14 @@ def _common(repairs: list[Repair]) -> list[str]:
 
 
 def first_error(game: Game, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
-                lead: LeadRequirement | None = None) -> tuple[int | None, str | None]:
+                lead: LeadRequirement | None = None, worth: int | None = None) -> tuple[int | None, str | None]:
     """Where the repair search's own checker sees the first error of ``game``: the move's index
     (-1: the deal; ``len(game.moves)``: the end disagrees with the stated result) and a short code,
     or (None, None) when the record is legal. It agrees with ``replay(game).valid``; when a tile
-    fits both ends it follows both, so the index may lie past ``Replay.legal_prefix``."""
+    fits both ends it follows both, so the index may lie past ``Replay.legal_prefix``. ``lead`` and
+    ``worth`` as for :func:`repair`."""
     variant, _ = resolve_variant(game, variant, rules)
-    search = _searcher(game, variant)(game, variant, 0, 0, lead)
+    search = _searcher(game, variant)(game, variant, 0, 0, lead, worth)
     return search.run(search.cells(game), 0, None, search.deal_for(tuple(game.hands)), None)
 
 
@@ -179,21 +196,23 @@ def _searcher(game: Game, variant: Variant) -> type[_Search]:
 
 def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | str | None = None, *,
            rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
-           max_nodes: int | None = None) -> RepairReport:
+           max_nodes: int | None = None, worth: int | None = None) -> RepairReport:
     """Find the smallest, likeliest sets of at most ``max_edits`` edits that make ``game`` legal and
     agree with its stated result; return the best ``limit`` (each with a repaired copy of the game).
 
     ``variant`` and ``rules`` as for :func:`~analyzer.replay.replay` (default: the record's Variant
-    and Rules tags); ``lead``: who must lead, when a match decides it. ``max_nodes`` bounds the
-    number of candidate records tried (the report says when it stopped); by default 400,000 for the
-    two-ended block games and 40,000 on the slower position path (draws, claims, arms, runs)."""
+    and Rules tags); ``lead``: who must lead, and ``worth``: what the game is worth after drawn
+    games (its Result may state that), when a match decides them, as the replayer takes them.
+    ``max_nodes`` bounds the number of candidate records tried (the report says when it stopped); by
+    default 400,000 for the two-ended block games and 40,000 on the slower position path (draws,
+    claims, arms, runs)."""
     variant, problems = resolve_variant(game, variant, rules)
     kind = _searcher(game, variant)
     if max_nodes is None:
         max_nodes = kind.default_nodes
-    search = kind(game, variant, max_edits, max_nodes, lead)
+    search = kind(game, variant, max_edits, max_nodes, lead, worth)
     stated = game.tags.get("Result")
-    original = replay(game, variant, lead=lead)
+    original = search.replayed(game)
     if original.valid:
         return RepairReport(game, True, stated, max_edits, [], {}, 0, [], True, 0)
     mended = tag_repair(original, "Result", "change-result", str(original.actual_result)
@@ -218,7 +237,7 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         if len(confirmed) >= limit and rank != best_rank or len(confirmed) >= limit + _MAX_TIES:
             break
         repaired = builder.game_for(seq, deal)
-        rep = replay(repaired, variant, lead=lead)
+        rep = search.replayed(repaired)
         if not rep.valid:          # the checker and the replayer disagree: trust the replayer
             counts[size] -= 1
             continue
@@ -226,6 +245,13 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         before, after = builder.rows(seq, deal, edits, repaired)
         confirmed.append(Repair(tuple(builder.edit(e) for e in edits), round(cost, 3), repaired, rep.result_dict(),
                                 _result_text(rep), before, after, rep))
+    if not confirmed and mended is None and stated is not None and search.problem is None and max_edits > 1:
+        # nothing ends as stated: the Result tag may be a slip too (one edit of it, the rest of the moves)
+        confirmed = _with_result(kind(game, variant, max_edits - 1, max_nodes, lead, worth), game, limit)
+        counts = {}
+        for r in confirmed:
+            counts[len(r.edits)] = counts.get(len(r.edits), 0) + 1
+        best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6)) if confirmed else None
     if mended is not None:        # the tag edit ranks with the others by its size and cost
         confirmed.append(mended)
         confirmed.sort(key=lambda r: (len(r.edits), round(r.cost, 6)))
@@ -240,6 +266,30 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 _MAX_TIES = 200
 
 
+def _with_result(search: _Search, game: Game, limit: int) -> list[Repair]:
+    """The repairs of the moves that make ``game`` legal, whatever its end, each with the edit of its
+    Result tag to the result it then has (a broken record whose Result tag is wrong as well)."""
+    search.stated = None
+    search.search(game)
+    found = sorted(search.found.values(), key=lambda f: (f.size, round(f.cost, 6), _order(f.edits)))
+    out: list[Repair] = []
+    for _, cost, edits, seq, deal in found[:limit + _MAX_TIES]:
+        repaired = search.builder.game_for(seq, deal)
+        rep = search.replayed(repaired)
+        actual = rep.actual_result
+        tagged = tag_repair(rep, "Result", "change-result", str(actual) if actual is not None else None,
+                            "result-mismatch")
+        if tagged is None:
+            continue
+        before, after = search.builder.rows(seq, deal, edits, repaired)
+        out.append(Repair(tuple(search.builder.edit(e) for e in edits) + tagged.edits, round(cost + tagged.cost, 3),
+                          tagged.game, tagged.result, tagged.result_text, before + tagged.rows_before,
+                          after + tagged.rows_after, tagged.replay))
+        if len(out) >= limit:
+            break
+    return out
+
+
 def tag_repair(rep: Replay, tag: str, kind: str, value: str | None, code: str) -> Repair | None:
     """The one-edit repair that writes ``value`` into the ``tag`` of a game whose only errors are
     ``code`` (the moves agree with each other, only the tag does not), confirmed by the replayer."""
@@ -250,7 +300,7 @@ def tag_repair(rep: Replay, tag: str, kind: str, value: str | None, code: str) -
     before = game.tags.get(tag)
     fixed = replace(game, tags={**game.tags, tag: value})
     if tag == "Result":
-        again = replay(fixed, rep.variant, rep.source, lead=rep.lead)
+        again = replay(fixed, rep.variant, rep.source, lead=rep.lead, worth=rep.worth)
         if not again.valid:
             return None
     else:
@@ -278,7 +328,7 @@ def _ident(raw: tuple) -> tuple:
     orig = anchor[_ORIG] if anchor is not None else -1
     if kind == "insert-row":
         after = tuple((c[_NAME], c[_TILE]) for c in after)
-    if kind == "swap-moves":
+    if kind in ("swap-moves", "swap-order"):
         before = before[_ORIG]
     if kind == "delete-row":
         before = tuple(c[_ORIG] for c in before)

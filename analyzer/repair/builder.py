@@ -88,7 +88,7 @@ class _Builder:
             last = self.game.moves[-1]
             line, column, rnd = last.pos.line or None, None, None
         player = anchor[_NAME] if anchor is not None else None
-        if kind == "insert-move":
+        if kind in ("insert-move", "insert-cell"):
             return Edit(kind, line, column, extra, None, _play_text(after), index, rnd, cost, at_end=at_end)
         if kind == "insert-row":
             row = ", ".join(f"{c[_NAME]} {_play_text(c[_TILE])}" for c in after)
@@ -96,7 +96,7 @@ class _Builder:
         if kind == "delete-row":
             row = ", ".join(f"{c[_NAME]} {_play_text(c[_TILE], c[_END], c[_ANNOT])}" for c in before)
             return Edit(kind, line, column, None, row, None, index, rnd, cost)
-        if kind == "delete-move":
+        if kind in ("delete-move", "delete-cell"):
             return Edit(kind, line, column, player, _play_text(anchor[_TILE], anchor[_END]), None, index, rnd, cost)
         if kind == "change-tile":
             return Edit(kind, line, column, player, _play_text(before, anchor[_END]), _play_text(after),
@@ -106,7 +106,7 @@ class _Builder:
                         index, rnd, cost)
         if kind == "change-player":
             return Edit(kind, line, column, before, before, after, index, rnd, cost)
-        if kind == "swap-moves":
+        if kind in ("swap-moves", "swap-order"):
             there = before
             tsrc = there[_SRC]
             other = {"line": (tsrc.pos.line or None) if tsrc else None,
@@ -159,11 +159,11 @@ class _Builder:
                     after_idx.append(where[anchor[_ORIG]])
             elif anchor is None and self.game.moves:
                 before_idx.append(len(self.game.moves) - 1)
-            if kind == "swap-moves" and raw[3][_ORIG] is not None:
+            if kind in ("swap-moves", "swap-order") and raw[3][_ORIG] is not None:
                 before_idx.append(raw[3][_ORIG])
             if kind == "delete-row":
                 before_idx.extend(c[_ORIG] for c in raw[3] if c[_ORIG] is not None)
-            if kind in ("delete-move", "delete-row") and self.s.has_rounds and anchor[_SRC] is not None:
+            if kind in ("delete-move", "delete-cell", "delete-row") and self.s.has_rounds and anchor[_SRC] is not None:
                 # what is left of the row (when anything is)
                 after_idx.extend(k for k, m in enumerate(repaired.moves) if m.round == anchor[_SRC].round)
         before = self.row_text(self.game.moves, before_idx)
@@ -205,7 +205,7 @@ class _PositionBuilder(_Builder):
             return Edit(kind, line, column, extra, None, after, index, rnd, cost, at_end=at_end)
         if kind == "change-player":
             return Edit(kind, line, column, before, before, after, index, rnd, cost)
-        if kind == "swap-moves":
+        if kind in ("swap-moves", "swap-order"):
             there = extra
             tsrc = there.entry if there.orig is not None else None
             other = {"line": (tsrc.pos.line or None) if tsrc else None,
@@ -241,7 +241,7 @@ class _PositionBuilder(_Builder):
                     after_idx.append(where[anchor.orig])
             elif anchor is None and moves:
                 before_idx.append(len(moves) - 1)
-            if kind == "swap-moves" and raw[5].orig is not None:
+            if kind in ("swap-moves", "swap-order") and raw[5].orig is not None:
                 before_idx.append(raw[5].orig)
             if kind == "delete-row":
                 before_idx.extend(o for o in raw[5] if o is not None)

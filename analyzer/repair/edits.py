@@ -16,11 +16,16 @@ COSTS: dict[str, float] = {
     "change-tile/off-by-one": 0.4,
     "change-player/adjacent": 0.5,
     "insert-move/pass": 0.6,
+    "insert-cell/pass": 0.6,
     "swap-moves/adjacent": 0.6,
+    "swap-order": 0.6,
     "change-tile/one-half": 0.7,
     "delete-move/pass": 0.7,
+    "delete-cell/pass": 0.7,
     "insert-move/tile": 0.8,
+    "insert-cell/tile": 0.8,
     "delete-move/tile": 0.8,
+    "delete-cell/tile": 0.8,
     "change-tile/both-off-by-one": 0.9,
     "change-tile/pass": 0.9,
     "change-player/other": 0.9,
@@ -37,6 +42,7 @@ COSTS: dict[str, float] = {
     "change-claim": 0.4,
     "change-muggins": 0.4,
     "insert-move/draw": 0.6,
+    "insert-move/draw-as-written": 0.55,   # draws ? for a player whose draws the record never shows, or the reverse
     "change-draw/play": 0.6,
     "delete-move/draw": 0.7,
     "delete-move/muggins": 0.8,
@@ -113,8 +119,12 @@ class Edit:
             if self.at_end:
                 return f"add {what} after the last move" + (f" (line {self.line})" if self.line else "")
             return f"insert {what} before{at}"
+        if k == "insert-cell":
+            return f"insert the dropped cell {who} {self.after}{at}; the cells after it in the row go one column right"
         if k == "delete-row":
             return f"delete the row {self.before}{at}"
+        if k == "delete-cell":
+            return f"delete {who}'s {self.before}{at}; the cells after it in the row go one column left"
         if k == "delete-move":
             return f"delete {who}'s {self.before}{at}"
         if k in ("change-tile", "change-end", "change-draw", "change-arm", "change-claim", "change-muggins"):
@@ -128,6 +138,10 @@ class Edit:
             o = self.other or {}
             there = f"line {o['line']}" if o.get("line") else f"move {(o.get('index') or 0) + 1}"
             return f"swap {who}'s {self.before}{at} with {o.get('player')}'s {self.after} ({there})"
+        if k == "swap-order":
+            o = self.other or {}
+            there = f"line {o['line']}, column {o['column']}" if o.get("line") else f"move {(o.get('index') or 0) + 1}"
+            return f"put {o.get('player')}'s {self.after} ({there}) before {who}'s {self.before}{at}: the two are in the wrong order"
         if k == "change-deal":
             return f"change {self.before} in {who}'s hand to {self.after}{at}"
         if k == "deal-add":

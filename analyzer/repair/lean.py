@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..position import Position, mask_of, tiles_of
+from ..position import mask_of, tiles_of
 from ..record import Game, HandEntry, MoveEntry, StatedResult
-from ..replay import replay
+from ..replay import Replay, replay
 from ..rules import LeadRequirement, Variant
 from ..tiles import Tile, tile_set
 from .builder import _Builder
+from .deal import _Deal, _deal_key
 from .edits import Found, _ANNOT, _BIT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, COSTS, tile_slip_cost
 
 
@@ -17,112 +18,13 @@ from .edits import Found, _ANNOT, _BIT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, 
 # errors only an edit at a few places can remove (see _Search.focus); "mixed": the branches of a
 # two-way tile fail differently
 _LOCAL = frozenset({"turn-order", "unknown-player", "tile-foreign", "tile-already-played", "tile-not-held"})
-_LEAD_CODES = frozenset({"lead-player", "lead-double"})   # the replayer's complaints about who leads
-
-
-def _deal_key(hands) -> tuple:
-    """A deal as its content: the same hands in another order are the same deal."""
-    return tuple((e.player, None if e.tiles is None else tuple(sorted(e.tiles))) for e in hands)
-
-
-class _Deal:
-    """One deal of the game. Whether it is sound, and the state before the lead for each leader,
-    come from the replayer itself (a replay of the deal alone, cached); what is wrong with a broken
-    deal (tiles dealt twice, foreign or missing, hands of the wrong size) is worked out here, to
-    propose the deal edits."""
-
-    def __init__(self, search: _Search, hands: tuple[HandEntry, ...]):
-        self.search = search
-        self.entries = hands
-        self.key = _deal_key(hands)
-        self._leads: dict[int | None, tuple[tuple, str | None]] = {}
-        self.positions: dict[int | None, Position] = {}    # the replayer's position before the lead
-        self._ok: bool | None = None
-        v = search.variant
-        valid = search.valid_tiles
-        size = v.dealing.hand_size
-        seen: dict[Tile, tuple[int, int]] = {}
-        self.dups: dict[Tile, list[tuple[int, int]]] = {}      # tile -> (hand entry, place in it)
-        self.foreign: list[tuple[int, int]] = []
-        self.sizes: list[tuple[int, int]] = []                 # (hand entry, size) for wrong sizes
-        for h, entry in enumerate(hands):
-            if entry.tiles is None or entry.player not in search.seat_of:
-                continue
-            for k, tile in enumerate(entry.tiles):
-                if tile not in valid:
-                    self.foreign.append((h, k))
-                elif tile in seen:
-                    self.dups.setdefault(tile, [seen[tile]]).append((h, k))
-                else:
-                    seen[tile] = (h, k)
-            if len(entry.tiles) != size:
-                self.sizes.append((h, len(entry.tiles)))
-        self.missing = sorted(valid - set(seen))
-        self.hidden = any(e.tiles is None for e in hands) or len(hands) < len(search.players)
-        # the deal edits it needs at least: a deal edit changes, deletes or adds one written tile, so
-        # each copy of a tile beyond its first and each foreign tile takes an edit of its own
-        self.floor = sum(len(places) - 1 for places in self.dups.values()) + len(self.foreign)
-
-    @property
-    def ok(self) -> bool:
-        """Whether the deal itself is sound (who leads aside)."""
-        if self._ok is None:
-            self.lead_state(self.search.lead_seat)
-        return self._ok
-
-    def lead_state(self, leader: int | None) -> tuple[tuple, str | None]:
-        """The state before the lead when ``leader`` leads (None: as the record decides), and the
-        error code: "deal" for a broken deal, "lead-player" when the rules want another leader (the
-        state then has that player to move)."""
-        got = self._leads.get(leader)
-        if got is None:
-            got = self._leads[leader] = self._replay_deal(leader)
-        return got
-
-    def _replay_deal(self, leader: int | None) -> tuple[tuple, str | None]:
-        s = self.search
-        tags = {k: v for k, v in s.game.tags.items() if k != "Result"}
-        if leader is not None:
-            tags["Lead"] = s.players[leader]
-        stub = replace(s.game, tags=tags, hands=self.entries, moves=[])
-        rep = replay(stub, s.variant, lead=s.lead)
-        pos = self.positions[leader] = rep.initial
-        code = None
-        errors = [d for d in rep.deal_diagnostics if d.severity == "error"]
-        deal_errors = [d for d in errors if d.code not in _LEAD_CODES]
-        if self._ok is None:
-            self._ok = not deal_errors
-        turn = pos.turn
-        if deal_errors:
-            code = "deal"
-        elif errors:
-            code = "lead-player"
-            expected = str(errors[0].details.get("expected", "")).split(" or ")[0]
-            turn = s.seat_of.get(expected, turn)
-        hidden = tuple(pos.hidden) if any(pos.hidden) else None
-        lacks = (0,) * len(s.players) if hidden else None
-        state = (tuple(pos.hands), None, turn, 0, -1, None, 0, hidden, pos.pool, lacks, pos.opening)
-        return state, code
-
-    def leader(self, seq: list) -> int | None:
-        """Who leads ``seq``: the Lead tag's player, else the first mover the record names."""
-        leader = self.search.lead_seat
-        if leader is None:
-            leader = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
-        return leader
-
-    def initial(self, seq: list) -> tuple[tuple, str | None]:
-        """The state before the first move of ``seq`` (see :meth:`lead_state`)."""
-        return self.lead_state(self.leader(seq))
-
-
 class _Search:
     """The repair search for one game."""
 
     default_nodes = 400_000
 
     def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
-                 lead: LeadRequirement | None = None):
+                 lead: LeadRequirement | None = None, worth: int | None = None):
         self.game = game
         self.variant = variant
         self.max_edits = max_edits
@@ -138,6 +40,9 @@ class _Search:
         self.tiles = tile_set(self.max_pip)
         self.match = [mask_of(t for t in self.tiles if t.matches(k)) for k in range(self.max_pip + 1)]
         self.lead = lead
+        self.omitted = game.tags.get("Passes", "").strip().lower() == "omitted"    # forced passes left out
+        self.table = game.form == "table"
+        self.worth = worth              # what the game is worth in its match (the stated points may say so)
         self.pair_end = variant.end == "pair"
         self.teams = variant.seating.teams
         self.lead_seat = None
@@ -209,7 +114,29 @@ class _Search:
             self._inserted[seat] = cells
         return cells
 
+    def omitted_turn(self, frontier: list, seat: int | None) -> list:
+        """``frontier`` after the passes left out before ``seat``, else before the first player who can play."""
+        moved = [self.passed(st, seat) for st in frontier]
+        return moved if moved[0] is not frontier[0] else [self.passed(st) for st in frontier]
+
     # -- stepping ------------------------------------------------------------------------------
+    def passed(self, st: tuple, seat: int | None = None) -> tuple:
+        """[Passes "omitted"]: ``st`` after the passes the record leaves out, as the replayer inserts
+        them: each player before ``seat`` who can only pass (``seat`` None: before the first player
+        who can play), when all of them can only pass; else ``st`` itself."""
+        hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
+        if over is not None or ends is None or turn == seat:
+            return st
+        fit = self.match[ends[0]] | self.match[ends[1]]
+        now = turn
+        while now != seat and passes < self.n and not (hidden is not None and hidden[now]) and not hands[now] & fit:
+            now, passes = (now + 1) % self.n, passes + 1
+        if now != seat and seat is not None or now == turn:
+            return st
+        if passes >= self.n:
+            over = ("blocked", last if last >= 0 else now)
+        return (hands, ends, now, passes, last, over, played, hidden, pool, lacks, opening)
+
     def step(self, st: tuple, c: tuple, own: bool = False) -> tuple[list, str | None]:
         """The states after cell ``c`` (several when the tile fits both ends), or [] and the error."""
         hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
@@ -217,12 +144,15 @@ class _Search:
         if seat is None:
             return [], "unknown-player"
         tile = c[1]
+        n = self.n
+        match = self.match
+        if seat != turn and self.omitted:
+            st = self.passed(st, seat)
+            hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
         if over is not None:
             return ([st], None) if tile is None else ([], "play-after-end")
         if seat != turn:
             return [], "turn-order"
-        n = self.n
-        match = self.match
         if tile is None:
             if ends is None:
                 return [], "false-pass"
@@ -378,6 +308,10 @@ class _Search:
             code = why if code is None or code == why else "mixed"
         return nf, code
 
+    def replayed(self, game: Game) -> Replay:
+        """``game`` replayed as the record's own game was: under the match's lead and worth."""
+        return replay(game, self.variant, lead=self.lead, worth=self.worth)
+
     def initial_state(self, seq: list, deal: _Deal) -> tuple[tuple, str | None]:
         """The state before the first move and the deal's error code (see :meth:`_Deal.lead_state`)."""
         return deal.initial(seq)
@@ -395,7 +329,7 @@ class _Search:
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
-            ok = self.confirmed[key] = replay(game, self.variant, lead=self.lead).valid
+            ok = self.confirmed[key] = self.replayed(game).valid
         return ok
 
     # -- legal moves -----------------------------------------------------------------------------
@@ -539,12 +473,17 @@ class _Search:
         mode = {"turn-order": "count", "tile-not-held": "swap-into"}.get(code, "only")
         return mode, places, rows
 
+    def row(self, src: MoveEntry) -> tuple:
+        """The written row a move stands in: its number, and in a table its line too (a row copied
+        twice keeps its number)."""
+        return (src.round, src.pos.line if self.table else 0)
+
     def row_start_of(self, seq: list, i: int) -> int:
         """The index of the first cell of the written row that holds cell ``i``."""
         src = seq[i][_SRC] if i < len(seq) else None
         if not self.has_rounds or src is None:
             return i
-        while i > 0 and seq[i - 1][_SRC] is not None and seq[i - 1][_SRC].round == src.round:
+        while i > 0 and seq[i - 1][_SRC] is not None and self.row(seq[i - 1][_SRC]) == self.row(src):
             i -= 1
         return i
 
@@ -566,7 +505,7 @@ class _Search:
         for c in seq:
             if c[_BIT]:
                 src = c[_SRC]
-                row_of[c[_BIT]] = None if c[_BIT] in row_of or src is None else src.round
+                row_of[c[_BIT]] = None if c[_BIT] in row_of or src is None else self.row(src)
         rows = self.has_rounds
 
         def fits(mask: int, start: int) -> bool:
@@ -604,6 +543,8 @@ class _Search:
             if not everything and focus[0] == "only" and not row_only:
                 continue
             frontier = frontiers[p]
+            if self.omitted:            # the player on turn after the passes the record leaves out
+                frontier = self.omitted_turn(frontier, seq[p][_SEAT] if p < len(seq) else None)
             st = frontier[0]
             over = st[5] is not None
             mover = st[2]
@@ -646,16 +587,22 @@ class _Search:
                     yield (seq[:p] + [new] + seq[p + 1:], deal, p,
                            ("change-player", COSTS["change-player/adjacent" if near else "change-player/other"],
                             here, here[_NAME], name, None), p + 1 if fits_here else p)
+                if (everything and not self.table and here[_SEAT] != mover and p + 1 < len(seq)
+                        and seq[p + 1][_SEAT] == mover):
+                    # the move of the player on turn written after the next one (the two in the wrong order)
+                    yield (seq[:p] + [seq[p + 1], here] + seq[p + 2:], deal, p,
+                           ("swap-order", COSTS["swap-order"], here, seq[p + 1], None, None), p + 1)
             counting = everything or focus[0] == "count"
             # delete the move written here
             if counting and here is not None and not (over and here[_TILE] is None):
                 cost = COSTS["delete-move/pass" if here[_TILE] is None else "delete-move/tile"]
                 yield (seq[:p] + seq[p + 1:], deal, p, ("delete-move", cost, here, None, None, None), p)
+                yield from self.extra_cell(seq, deal, p)
             # a row copied twice (or one that never was)
             if ((counting or row_only) and here is not None and self.has_rounds and here[_SRC] is not None
-                    and (p == 0 or seq[p - 1][_SRC] is None or seq[p - 1][_SRC].round != here[_SRC].round)):
+                    and (p == 0 or seq[p - 1][_SRC] is None or self.row(seq[p - 1][_SRC]) != self.row(here[_SRC]))):
                 q = p
-                while q < len(seq) and seq[q][_SRC] is not None and seq[q][_SRC].round == here[_SRC].round:
+                while q < len(seq) and seq[q][_SRC] is not None and self.row(seq[q][_SRC]) == self.row(here[_SRC]):
                     q += 1
                 if q - p > 1:
                     yield (seq[:p] + seq[q:], deal, p, ("delete-row", COSTS["delete-row"], here, seq[p:q], None, None), p)
@@ -676,6 +623,7 @@ class _Search:
                 new = inserted(ins_mover)[tile.index if tile is not None else -1]
                 yield (seq[:p] + [new] + seq[p:], deal, p,
                        ("insert-move", COSTS[kind], here, None, tile, ins_name), p + 1)
+            yield from self.dropped_cell(seq, deal, p, frontier, fits)
             if not everything and p > 0:      # a whole row keeps the turn (a first row may not)
                 continue
             starts = []
@@ -689,6 +637,51 @@ class _Search:
                 for new_cells in self.rows(row_frontier, length, lambda mask: fits(mask, p)):
                     yield (seq[:p] + new_cells + seq[p:], deal, p,
                            ("insert-row", COSTS["insert-row"], here, None, new_cells, None), p + len(new_cells))
+
+    def row_of(self, seq: list, p: int) -> int:
+        """Where the table row of the cell at ``p`` ends, counting only cells in columns in a row from it."""
+        row, q = self.row(seq[p][_SRC]), p + 1
+        while (q < len(seq) and seq[q][_SRC] is not None and self.row(seq[q][_SRC]) == row and seq[q][_SEAT] is not None
+               and seq[q][_SEAT] == (seq[q - 1][_SEAT] + 1) % self.n):
+            q += 1
+        return q
+
+    def extra_cell(self, seq, deal, p):
+        """A table row with a cell written twice (or one that never was) at ``p``: the cells after it
+        stand one column to the right. The cell goes and they go one column left again."""
+        here = seq[p]
+        if not self.table or here[_SRC] is None or here[_SEAT] is None:
+            return
+        q = self.row_of(seq, p)
+        if q == p + 1:
+            return          # nothing after it in the row: a deleted move
+        shifted = [self.cell(self.players[(c[_SEAT] - 1) % self.n], c[_TILE], c[_END], c[_SRC], c[_ORIG], c[_ANNOT])
+                   for c in seq[p + 1:q]]
+        cost = COSTS["delete-cell/pass" if here[_TILE] is None else "delete-cell/tile"]
+        yield seq[:p] + shifted + seq[q:], deal, p, ("delete-cell", cost, here, None, None, None), p
+
+    def dropped_cell(self, seq, deal, p, frontier, fits):
+        """A table row that lost the cell at ``p``: its later cells stand one column to the left. The
+        cell comes back (a legal move of the player on turn) and they go one column right again."""
+        here = seq[p] if p < len(seq) else None
+        if not self.table or here is None or here[_SRC] is None or here[_SEAT] is None:
+            return
+        row, q = self.row(here[_SRC]), p
+        while q < len(seq) and seq[q][_SRC] is not None and self.row(seq[q][_SRC]) == row and seq[q][_SEAT] is not None:
+            q += 1
+        if (seq[q - 1][_SEAT] + 1) % self.n == self.row_start or any(
+                seq[k + 1][_SEAT] != (seq[k][_SEAT] + 1) % self.n for k in range(p, q - 1)):
+            return          # a full row has no cell to lose; the cells must stand in columns in a row
+        mover = frontier[0][2]
+        shifted = [self.cell(self.players[(c[_SEAT] + 1) % self.n], c[_TILE], c[_END], c[_SRC], c[_ORIG], c[_ANNOT])
+                   for c in seq[p:q]]
+        for tile in self.legal(frontier):
+            if tile is not None and not fits(tile.bit, p):
+                continue
+            new = self.inserted(mover)[tile.index if tile is not None else -1]
+            yield (seq[:p] + [new] + shifted + seq[q:], deal, p,
+                   ("insert-cell", COSTS["insert-cell/pass" if tile is None else "insert-cell/tile"], here, None,
+                    tile, self.players[mover]), p + 1)
 
     def deal_candidates(self, seq, deal, frontiers, L, code, depth):
         entries = deal.entries

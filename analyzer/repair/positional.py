@@ -7,7 +7,8 @@ from typing import NamedTuple
 
 from ..position import Outcome, Position, tiles_of
 from ..record import Game, MoveEntry
-from ..replay import hand_facts, replay
+from ..replay import hand_facts
+from ..replay.tags import false_plays
 from ..rules import LeadRequirement, Variant
 from ..rules.judge import Judge
 from ..tiles import Move, Tile
@@ -49,9 +50,11 @@ _LOCAL_TILE = frozenset({"unknown-player", "tile-foreign", "tile-already-played"
 
 
 def _needs_positions(game: Game, variant: Variant) -> bool:
-    """Whether the lean checker cannot model ``game``: draws, claims or Muggins calls, arms, or runs."""
+    """Whether the lean checker cannot model ``game``: draws, claims or Muggins calls, arms, runs, or
+    a false play that stands (Domino Whist §8, the FalsePlay tag)."""
     if (variant.drawing is not None or getattr(variant, "layout", "line") != "line"
-            or getattr(variant, "turns", "one") == "run" or variant.play is not None):
+            or getattr(variant, "turns", "one") == "run" or variant.play is not None
+            or ("FalsePlay" in game.tags and variant.irregularities)):
         return True
     return any(m.draw or m.claim is not None or m.muggins is not None or m.arm is not None for m in game.moves)
 
@@ -100,14 +103,24 @@ class _PositionSearch(_Search):
     default_nodes = 40_000
 
     def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
-                 lead: LeadRequirement | None = None):
-        super().__init__(game, variant, max_edits, max_nodes, lead)
+                 lead: LeadRequirement | None = None, worth: int | None = None):
+        super().__init__(game, variant, max_edits, max_nodes, lead, worth)
         self.builder = _PositionBuilder(self, game)
         self.play = variant.play
         self.drawing = variant.drawing
         self.runs = getattr(variant, "turns", "one") == "run"
         self.judge = Judge(variant, self.players, explain=False)
         self.unknown_draws = any(m.draw and m.tile is None for m in game.moves)
+        # whose draws the record writes all unseen (``draws ?``, True) or all shown (False)
+        kinds: dict[str, set] = {}
+        for m in game.moves:
+            if m.draw:
+                kinds.setdefault(m.player, set()).add(m.tile is None)
+        self.unseen_draws = {name: k.pop() for name, k in kinds.items() if len(k) == 1 and self.unknown_draws}
+        # Domino Whist §8: where a false play the FalsePlay tag names lies (the replayer confirms
+        # that the next player moved after it, so that it stands)
+        self.false_plays = false_plays(game, self.seat_of, "")[0] if "FalsePlay" in game.tags and variant.irregularities \
+            else {}
         self._options: dict[int, tuple] = {}
 
     def cells(self, game: Game) -> list:
@@ -135,7 +148,7 @@ class _PositionSearch(_Search):
             key = (self.line_key(seq), deal.key)
             ok = self.confirmed.get(key)
             if ok is None:
-                ok = self.confirmed[key] = replay(self.builder.game_for(seq, deal), self.variant, lead=self.lead).valid
+                ok = self.confirmed[key] = self.replayed(self.builder.game_for(seq, deal)).valid
             if ok:
                 return True
         return False
@@ -167,7 +180,7 @@ class _PositionSearch(_Search):
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
-            ok = self.confirmed[key] = replay(game, self.variant, lead=self.lead).valid
+            ok = self.confirmed[key] = self.replayed(game).valid
         return ok
 
     def result_agrees(self, st: _State, leader: int) -> bool:
@@ -185,7 +198,8 @@ class _PositionSearch(_Search):
             return result.winner is None
         teams = self.variant.seating.teams
         seats = [self.seat_of.get(name) for name in stated.side]      # a name that is no player: never
-        return (result.winner is not None and stated.agrees(result.points) and None not in seats
+        points = stated.agrees(result.points) or (self.worth is not None and stated.agrees(self.worth))
+        return (result.winner is not None and points and None not in seats
                 and all(teams[seat] == result.winner for seat in seats))
 
     # -- stepping: the replayer's rules, entry by entry --------------------------------------------
@@ -209,9 +223,11 @@ class _PositionSearch(_Search):
             if verdict.problems:
                 return verdict.problems[0].code, [], False
             return ("wrong-score" if entry.claim is not None else None), list(verdict.moves), False
-        verdict = judge.play(pos, entry.tile, seat, entry.end, entry.arm)
-        if verdict.problems:
-            return verdict.problems[0].code, [], adding
+        verdict = judge.play(pos, entry.tile, seat, entry.end, entry.arm,
+                             stands=self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None)
+        errors = [problem for problem in verdict.problems if problem.severity == "error"]
+        if errors:
+            return errors[0].code, [], adding
         if st.lacks and pos.hidden[seat] and self.judge.contradicted(st.lacks, seat, entry.tile) is not None:
             return "false-pass", list(verdict.moves), adding
         return None, list(verdict.moves), adding
@@ -426,7 +442,7 @@ class _PositionSearch(_Search):
                 return _plays(new_seq[:L]) != focus[2]
             return sum(_advances(d.entry) for d in new_seq[:L]) != focus[2]
         code, places, tile, seat, cells = focus
-        if kind == "swap-moves":
+        if kind in ("swap-moves", "swap-order"):
             return any(raw[5] is c for c in cells)
         if kind == "delete-row":
             return any(p <= i < p + len(raw[5]) for i in places)
@@ -467,13 +483,16 @@ class _PositionSearch(_Search):
             return
         for seat, e, points in opts:          # the entry the record dropped
             what = "draw" if e.draw else "pass" if e.tile is None else "tile"
+            cost = COSTS[f"insert-move/{what}"]
+            if e.draw and self.unseen_draws.get(self.players[seat]) == (e.tile is None):
+                cost = COSTS["insert-move/draw-as-written"]     # as the record writes this player's draws
             if (groups is not None and f"insert-{what}" not in groups) or clash(e.tile, seat, p, e.draw):
                 continue
             if narrow is not None and narrow.tile is not None and (e.tile, seat) != (narrow.tile, narrow.seat):
                 continue
             new = self.inserted(seq, p, seat, e, points)
             yield (seq[:p] + [_Entry(seat, new, None)] + seq[p:], deal, p,
-                   ("insert-move", COSTS[f"insert-move/{what}"], here, None, _entry_text(new), new.player), p + 1)
+                   ("insert-move", cost, here, None, _entry_text(new), new.player), p + 1)
 
     def inserted(self, seq: list, p: int, seat: int, e: MoveEntry, points: int) -> MoveEntry:
         """The entry an insertion writes: in the row of the entry before it (the next row when its
@@ -506,6 +525,12 @@ class _PositionSearch(_Search):
                 yield (seq[:p] + [here._replace(seat=turn, entry=new)] + seq[p + 1:], deal, p,
                        ("change-player", COSTS["change-player/adjacent" if near else "change-player/other"],
                         here, e.player, new.player, None), p + 1 if fits_here else p)
+            nxt = seq[p + 1] if p + 1 < len(seq) else None
+            if (nxt is not None and nxt.seat == turn and nxt.entry.muggins is None and e.muggins is None
+                    and (groups is None or "swap" in groups)):
+                # the entry of the player on turn written after this one (the two in the wrong order)
+                yield (seq[:p] + [nxt, here] + seq[p + 2:], deal, p,
+                       ("swap-order", COSTS["swap-order"], here, _entry_text(e), _entry_text(nxt.entry), nxt), p + 1)
             return
         mine = [(o, points) for s, o, points in opts if s == seat]
         for o, _ in mine:
@@ -613,6 +638,9 @@ class _PositionSearch(_Search):
                 if k != e.arm:
                     cost = COSTS["change-arm" if e.arm is not None else "change-arm/add"]
                     fixes.append(("change-arm", cost, replace(e, arm=k)))
+        elif pos.ends is not None and e.is_play and e.arm is not None and (groups is None or "arm" in groups):
+            # on a line >1 and >2 name its ends (Domino Whist §6): the other end, or none written
+            fixes.extend(("change-arm", COSTS["change-arm"], replace(e, arm=k)) for k in (1, 2, None) if k != e.arm)
         for kind, cost, new in fixes:
             yield (seq[:p] + [here._replace(entry=new)] + seq[p + 1:], deal, p,
                    (kind, cost, here, _entry_text(e), _entry_text(new), None), p + 1)
@@ -655,25 +683,50 @@ class _PositionSearch(_Search):
         """A broken deal as :meth:`_Search.deal_candidates` mends it. In a sound deal, a dealt tile
         mistyped for one nobody was dealt (a boneyard tile, or a sleeper) takes one edit, for one of
         another hand two (an exchange): a tile played that the player was not dealt; a tile he
-        could play when he passes or draws; a tile drawn that the deal gives to someone."""
+        could play when he passes or draws; a tile drawn that the deal gives to someone. Where the
+        record does not show every hand, only the first: a tile played that the player's shown hand
+        was not dealt, or that a hand not shown plays and the deal gives to a shown one."""
         if not deal.ok:
             yield from _Search.deal_candidates(self, seq, deal, frontiers, L, code, depth)
             return
-        if L < 0 or L >= len(seq) or deal.hidden:
+        if L < 0 or L >= len(seq) or (deal.hidden and code != "tile-not-held"):
             return
         c = seq[L]
         entries = deal.entries
         mine = next((i for i, e in enumerate(entries) if c.seat is not None and e.player == self.players[c.seat]), None)
         tile = c.entry.tile
-        if code == "tile-not-held" and tile is not None and not c.entry.draw and mine is not None:
+        holder = next((i for i, e in enumerate(entries) if e.tiles and tile in e.tiles), None)
+        if code in ("tile-not-held", "lead-player", "lead-tile", "lead-double") and tile is not None \
+                and not c.entry.draw and mine is not None and entries[mine].tiles is not None \
+                and not entries[mine].unknown and tile not in entries[mine].tiles:
+            # (the lead too: the tile the leader was not dealt may be why another should lead)
             changes = [(mine, k, old, tile) for k, old in enumerate(entries[mine].tiles)]
+        elif code in ("lead-player", "lead-tile", "lead-double") and tile is not None and not deal.hidden:
+            # the leader led a tile he holds, but the deal gives another a double that must lead
+            # (the highest, or the one the rules want): that double was a tile nobody was dealt
+            changes = [(h, k, old, new) for h, e in enumerate(entries) if h != mine and e.tiles
+                       for k, old in enumerate(e.tiles) if old.is_double for new in deal.missing]
+        elif code == "tile-not-held" and tile is not None and holder is not None and holder != mine and deal.hidden:
+            # a hand the record does not show plays a tile the deal gives to a hand it shows: that
+            # hand's tile was another, one nobody is shown to hold
+            shown = {t for e in entries if e.tiles for t in e.tiles}
+            changes = [(holder, entries[holder].tiles.index(tile), tile, new) for new in sorted(self.valid_tiles - shown)]
+        elif deal.hidden:
+            return
+        elif code == "run-unfinished":      # the player before could still play: a tile he was not dealt
+            seat = frontiers[L][0].pos.turn
+            mine = next((i for i, e in enumerate(entries) if e.player == self.players[seat]), None)
+            if mine is None or entries[mine].tiles is None:
+                return
+            playable = set(tiles_of(frontiers[L][0].pos.playable_mask(seat), self.max_pip))
+            changes = [(mine, k, old, new) for k, old in enumerate(entries[mine].tiles) if old in playable
+                       for new in deal.missing]
         elif code in ("false-pass", "draw-not-allowed", "draw-too-long") and mine is not None:
             playable = set(tiles_of(frontiers[L][0].pos.playable_mask(c.seat), self.max_pip))
             others = [t for i, e in enumerate(entries) if i != mine and e.tiles for t in e.tiles]
             changes = [(mine, k, old, new) for k, old in enumerate(entries[mine].tiles) if old in playable
                        for new in deal.missing + (others if depth > 1 else [])]
         elif code == "draw-not-in-boneyard" and tile is not None:
-            holder = next((i for i, e in enumerate(entries) if e.tiles and tile in e.tiles), None)
             if holder is None:
                 return
             changes = [(holder, entries[holder].tiles.index(tile), tile, new) for new in deal.missing]

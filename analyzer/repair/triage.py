@@ -12,18 +12,25 @@ record:
 
 Without a repair (none within the bound, or the record cannot be searched) every error stays
 primary and the report says why.
+
+In a match a slip in one game also breaks what the match carries into the next ones: who leads them,
+what they are worth, the running score. :func:`triage_games` therefore takes the games in order,
+puts each repaired game in place of the broken one and replays the rest of the match so; an error of
+a later game that the repair makes disappear follows from that slip, and the later games are triaged
+(and repaired) as the repaired match has them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Callable
 
 from ..diagnostics import Diagnostic
 from ..replay import Replay
-from . import repair, tag_repair
+from . import _common, repair, tag_repair
 from .edits import Edit, Repair, RepairReport
 
-__all__ = ["Triage", "triage", "search_slips", "TRIAGE_NODES"]
+__all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES"]
 
 # The bound of the search behind ``validate``: candidate records tried per broken game (the
 # two-ended search tries about 100,000 a second here; the position path about a tenth of that).
@@ -78,12 +85,25 @@ def _index_of(rep: Replay) -> dict[int, int]:
     return out
 
 
-def _edit_index(edit: Edit, end: int) -> int:
+_TAG_CODES = {"change-result": "result-mismatch", "change-score": "score-mismatch"}
+
+
+def _edit_index(edit: Edit, end: int, moves: dict[int, int] | None = None) -> int:
+    """Where ``edit`` stands in the replayed move list (``moves``: the replayed index of each move as
+    written, when the replayer inserted the passes the record leaves out)."""
     if edit.kind in ("change-result", "change-score"):
         return end
     if edit.index is None:
         return -1                      # the deal
-    return edit.index
+    return moves.get(edit.index, end) if moves is not None else edit.index
+
+
+def _replayed_index(rep: Replay) -> dict[int, int] | None:
+    """Each written move's index among the replayed ones, for a game the replayer inserted passes into."""
+    if rep.written is None:
+        return None
+    at = {id(m): k for k, m in enumerate(rep.game.moves)}
+    return {i: at.get(id(m), len(rep.game.moves)) for i, m in enumerate(rep.written.moves)}
 
 
 def _slip_text(edit: Edit) -> str:
@@ -101,7 +121,12 @@ def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
     if mended is not None:       # the game is legal; only the running score it states is not
         return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, [mended], {1: 1}, 1, [],
                             True, 0)
-    return repair(rep.game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes)
+    game = rep.game
+    if rep.written is not None:     # forced passes left out: the record as written, its edits as written
+        game = rep.written
+        if game.tags.get("Passes", "").strip().lower() != "omitted":
+            game = replace(game, tags={**game.tags, "Passes": "omitted"})
+    return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth)
 
 
 def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | None = TRIAGE_NODES,
@@ -120,12 +145,15 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
                             for d in rep.diagnostics), report)
     where = _index_of(rep)
     end = len(rep.steps)
-    anchors = sorted(((_edit_index(e, end), e) for e in best.edits), key=lambda x: x[0])
+    moves = _replayed_index(rep)
+    anchors = sorted(((_edit_index(e, end, moves), e) for e in best.edits), key=lambda x: x[0])
     errors = [d for d in rep.diagnostics if d.severity == "error"]
     primary: set[int] = set()
     for k, (at, edit) in enumerate(anchors):
         upto = anchors[k + 1][0] if k + 1 < len(anchors) else end + 1
         here = [d for d in errors if at <= where.get(id(d), -1) <= upto and id(d) not in primary]
+        if edit.kind in _TAG_CODES:     # a wrong tag shows only where the tag is found wrong, if anywhere
+            here = [d for d in here if d.code == _TAG_CODES[edit.kind]]
         # the error standing where the edit is (a tile dealt twice is marked at both copies), else
         # the first one after it: where the slip shows
         first = next((d for d in here if (d.line, d.column) == (edit.line, edit.column)), here[0] if here else None)
@@ -140,6 +168,95 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
             out.append(replace(d, details={**d.details, "follow_on": False}))
             continue
         at = where[id(d)]
-        cause = max((e for i, e in anchors if i <= at), key=lambda e: _edit_index(e, end), default=anchors[0][1])
+        cause = max((e for i, e in anchors if i <= at and _TAG_CODES.get(e.kind, d.code) == d.code),
+                    key=lambda e: _edit_index(e, end, moves), default=anchors[0][1])
         out.append(replace(d, details={**d.details, "follow_on": True, "follows": _slip_text(cause)}))
     return Triage(tuple(out), report)
+
+
+def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | None = None, *,
+                 search: Callable[[Replay], RepairReport] | None = None) -> tuple[list[Triage | None], dict]:
+    """Triage every game of a record: ``(triages, reports)``, a :class:`Triage` per game (None for a
+    valid one) and the repair report of each game searched, by its index.
+
+    ``again(games)`` replays a file's games as ``replays`` were (the match, its rules): when the
+    games are a match, each repaired game is put in place and the rest replayed with it (see the
+    module), so an error a slip causes in a later game (its lead, its worth, the running score) is
+    marked as following from that slip. ``search(rep)``: the repair search of one game (default
+    :func:`search_slips`, bounded)."""
+    search = search or search_slips
+    current, games = list(replays), [rep.game for rep in replays]
+    match = again is not None and any(rep.match is not None for rep in replays)
+    out: list[Triage | None] = []
+    reports: dict[int, RepairReport] = {}
+    slip: str | None = None             # the last slip repaired in an earlier game of the match
+    for k, rep in enumerate(replays):
+        now = current[k]
+        if rep.valid:
+            out.append(None)
+            continue
+        if now.valid:                   # a repair of an earlier game mends this one too
+            out.append(Triage(tuple(_follows(d, slip) for d in rep.diagnostics), None))
+            continue
+        report = search(now)
+        if match and report.best is not None:
+            report = _in_match(report, k, games, again)
+            games[k] = report.best.game
+            current = again(games)
+        reports[k] = report
+        t = triage(now, report=report)
+        if now is not rep:              # the marks of the game as the repaired match has it
+            marks = {(d.code, d.line, d.column): d.details for d in t.diagnostics if d.severity == "error"}
+            t = Triage(tuple(_marked(d, marks.get((d.code, d.line, d.column)), slip) for d in rep.diagnostics),
+                       t.report)
+        out.append(t)
+        if match and t.best is not None:
+            moves_slip = [e for e in t.best.edits if e.kind not in _TAG_CODES] or list(t.best.edits)
+            slip = _slip_text(max(moves_slip, key=lambda e: _edit_index(e, len(now.steps), _replayed_index(now))))
+    return out, reports
+
+
+def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list], list[Replay]]) -> RepairReport:
+    """``report`` (of game ``k``) with its repairs checked in the match: the running score is the
+    match's to check, so a Score tag a repaired game still disagrees with is a slip of its own, and
+    the repair gets the change-score edit too; ranked again by size and cost."""
+    checked = []
+    for fix in report.repairs:
+        fixed = again(games[:k] + [fix.game] + games[k + 1:])[k]
+        errors = fixed.errors
+        if not errors:
+            checked.append(fix)
+            continue
+        if any(d.code != "score-mismatch" for d in errors):
+            continue
+        mended = tag_repair(fixed, "Score", "change-score", errors[0].details.get("expected"), "score-mismatch")
+        if mended is not None:
+            checked.append(replace(fix, edits=fix.edits + mended.edits, cost=round(fix.cost + mended.cost, 3),
+                                   game=mended.game, rows_before=fix.rows_before + mended.rows_before,
+                                   rows_after=fix.rows_after + mended.rows_after))
+    if not checked or checked == report.repairs:
+        return report
+    checked.sort(key=lambda r: (len(r.edits), round(r.cost, 6)))
+    rank = (len(checked[0].edits), round(checked[0].cost, 6))
+    best = [r for r in checked if (len(r.edits), round(r.cost, 6)) == rank]
+    counts: dict[int, int] = {}
+    for r in checked:
+        counts[len(r.edits)] = counts.get(len(r.edits), 0) + 1
+    return replace(report, repairs=checked, counts=counts, tied=len(best), common=_common(best))
+
+
+def _follows(d: Diagnostic, slip: str | None) -> Diagnostic:
+    if d.severity != "error":
+        return d
+    if slip is None:
+        return replace(d, details={**d.details, "follow_on": False})
+    return replace(d, details={**d.details, "follow_on": True, "follows": slip})
+
+
+def _marked(d: Diagnostic, marks: dict | None, slip: str | None) -> Diagnostic:
+    """``d`` marked as its game's triage under the repaired match marks it, or, gone there, as
+    following from the earlier slip."""
+    if d.severity != "error" or marks is None:
+        return _follows(d, slip)
+    keep = {key: marks[key] for key in ("follow_on", "follows") if key in marks}
+    return replace(d, details={**{k: v for k, v in d.details.items() if k != "follows"}, **keep})

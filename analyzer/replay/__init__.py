@@ -68,6 +68,8 @@ class Replay:
     facts: HandFacts | None = None    # what the scoring looked at, once the hand is over
     match: object | None = None       # the match after this game (analyzer.match.MatchEntry), in a match
     lead: LeadRequirement | None = None   # who had to lead, as the match decided it (None: the variant's rule)
+    worth: int | None = None    # what the game is worth in its match after drawn games (see ``replay``)
+    written: Game | None = None  # the game as written, when it leaves forced passes out (``game`` has them)
 
     @cached_property
     def diagnostics(self) -> list[Diagnostic]:
@@ -642,8 +644,9 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     Result tag may state that instead of the hand's own point."""
     variant, diags = resolve_variant(game, variant, rules, source)
     insert_passes = insert_passes or game.tags.get("Passes", "").strip().lower() == "omitted"
+    written = None
     if insert_passes:
-        game = replace(game, moves=list(game.moves))
+        written, game = game, replace(game, moves=list(game.moves))
     r = _Replayer(game, variant, source)
     r.insert_passes = insert_passes
     r.worth = worth
@@ -670,7 +673,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         annotate(variant, steps, end_diags)
         diags.extend(check_exposed(r, initial, steps))
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
-                 facts=r.facts, lead=lead)
+                 facts=r.facts, lead=lead, worth=worth, written=written)
     if outcome is not None and result is None and any(pos.hidden):
         check_decided_result(r, out)
     return out

@@ -104,7 +104,14 @@ class Judge:
         if pos.drawn(pos.turn):
             return self._problem("turn-order", lambda: f"it is {mover}'s turn, not {name}'s: {mover} has drawn and "
                                  "must play or go on drawing", lambda: {"expected": mover}), False
-        return self._problem("turn-order", lambda: f"it is {mover}'s turn, not {name}'s",
+        def due() -> str:           # what the player on turn could do there, when the record shows his hand
+            if pos.ends is None or pos.hidden[pos.turn]:
+                return ""
+            playable = pos.playable(pos.turn)
+            if not playable:
+                return f"; {mover} holds nothing that fits the open ends {pos.ends_text()}"
+            return f"; {mover} could play {tiles_text(playable)} on the open ends {pos.ends_text()}"
+        return self._problem("turn-order", lambda: f"it is {mover}'s turn, not {name}'s" + due(),
                              lambda: {"expected": mover}), False
 
     # -- an entry ---------------------------------------------------------------------------
