@@ -2,8 +2,8 @@
 
 At any point of a replayed game (``seen``: the moves seen so far, 0 for the deal only), a viewer (a
 seat, or the public) knows his own hand, every tile played so far, every pass (the passer held
-nothing that fits the numbers then open) and the number of tiles in every hand and among the
-sleepers. A *world* is one placement of every tile he has not seen into the hands and the sleepers
+nothing that fits the numbers then open), the number of tiles in every hand and among the
+sleepers, and what the lead shows (:func:`higher_doubles`, :func:`lead_holder`, :func:`lead_lacks`). A *world* is one placement of every tile he has not seen into the hands and the sleepers
 that agrees with all of it. Nothing later in the record is used.
 
 Counting: each unseen tile may go to some holders (a pass rules a holder out for every tile
@@ -448,8 +448,9 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     for mask in played:
         on_table |= mask
     higher = higher_doubles(rep, seen)
+    no_double = lead_lacks(rep, seen)
     for s in range(n):
-        lacks[s] |= higher
+        lacks[s] |= higher | no_double.get(s, 0)
     stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
     holders = list(rep.players)
     if stock > 0:
@@ -458,6 +459,9 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     for s in range(n):
         if record or s == viewer:
             fixed[s] = initial.hands[s] & ~played[s]
+    holder = lead_holder(rep, seen)
+    if holder is not None and not holder[1] & on_table:
+        fixed[holder[0]] |= holder[1]         # the leader announced it (or handed the lead for it)
     room = [counts[s] - fixed[s].bit_count() for s in range(n)] + ([stock] if stock > 0 else [])
     known = on_table
     for mask in fixed:
@@ -496,6 +500,60 @@ def higher_doubles(rep, seen: int) -> int:
             op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
         return 0
     return mask_of(t for t in rep.variant.dealing.tiles if t.is_double and t > lead.move.tile)
+
+
+def _lead_rule(rep):
+    """The lead seen first (None: not yet) and the requirement it obeyed, as the replayer applies it."""
+    from .rules.policies import LeadRequirement
+
+    op = rep.variant.opening
+    req = rep.lead
+    if op.every_game_tile is not None:
+        req = LeadRequirement(holder_of=op.every_game_tile, tile=op.every_game_tile)
+    elif req is None:
+        tile = op.holder_tile(rep.game.number)
+        req = LeadRequirement(holder_of=tile, tile=op.forced_tile(rep.game.number)) if tile else LeadRequirement()
+    return req
+
+
+def _lead(rep, seen: int):
+    return next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
+
+
+def lead_holder(rep, seen: int) -> tuple[int, int] | None:
+    """The seat the lead (in the first ``seen`` moves) shows holds a tile he did not lead, and that
+    tile (a bit): where the rules have the holder of a tile lead with any tile (002: "In informeller
+    Runde kann der Besitzer der [6-6] ansagen, dass er die Doppelsechs hat und dann einen beliebigen
+    Stein spielen"; a match's game led by the [6-6] holder), everybody knows the leader holds it, or,
+    when he handed the lead to his partner (``LeadFrom``), the one who handed it. None when the lead
+    shows nothing more than the tile led."""
+    lead = _lead(rep, seen)
+    req = _lead_rule(rep)
+    if lead is None or req.holder_of is None or req.tile is not None:
+        return None
+    if req.or_highest and not rep.variant.dealing.all_dealt(len(rep.players)):
+        return None                      # it may lie in the boneyard: then the highest double dealt leads
+    seat = lead.seat
+    giver = rep.game.tags.get("LeadFrom")
+    if giver is not None:
+        if giver.strip() not in rep.players:
+            return None
+        seat = rep.players.index(giver.strip())
+    return seat, req.holder_of.bit
+
+
+def lead_lacks(rep, seen: int) -> dict[int, int]:
+    """The tiles the lead (in the first ``seen`` moves) shows a seat was not dealt: where every hand
+    opens with a double unless the leading side holds none (000: "dass jedes Spiel mit einem Doppel
+    beginnen muss, es sei denn, dass keiner der Spieler des beginnenden Spiels ein solches hat"), a
+    lead that is no double shows that neither the leader nor his partner holds one."""
+    lead = _lead(rep, seen)
+    if (lead is None or not rep.variant.opening.double or lead.move.tile.is_double
+            or "LeadFrom" in rep.game.tags or _lead_rule(rep).tile is not None):
+        return {}
+    doubles = mask_of(t for t in rep.variant.dealing.tiles if t.is_double)
+    teams = rep.variant.seating.teams
+    return {s: doubles for s in range(len(rep.players)) if teams[s] == teams[lead.seat]}
 
 
 def _fitting(pos: Position, variant) -> int:

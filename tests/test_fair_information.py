@@ -1,0 +1,158 @@
+"""What a player knows, checked against the rules: every deal that could lie behind what he saw,
+listed by brute force (each way to put the tiles he has not seen into the hands and the sleepers),
+kept when the replayer (the rules' one judge) finds no error in the record's moves seen so far on
+that deal; the inference's count, worlds and probabilities, and the fair analysis's deals, must
+be exactly these."""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from collections import Counter
+from fractions import Fraction
+
+from analyzer.analysis.fair import fair_analyze
+from analyzer.generate import play_out
+from analyzer.inference import worlds_at
+from analyzer.match import replay_record
+from analyzer.notation import parse
+from analyzer.position import tiles_of
+from analyzer.record import Game, HandEntry, MoveEntry
+from analyzer.replay import replay
+from analyzer.rules.policies import Dealing
+from analyzer.rules.variants import find_variant
+from analyzer.tiles import Tile
+
+
+def deals_seen(rep, seen: int, viewer: int) -> list[tuple[frozenset, ...]]:
+    """Every deal consistent with what ``viewer`` saw in the first ``seen`` moves, as the tiles each
+    hand holds then (and the sleepers last, if any): the record's moves replayed on each candidate deal."""
+    game, n = rep.game, len(rep.players)
+    dealt = [set(h.tiles) for h in game.hands]
+    played = [set() for _ in range(n)]
+    for step in rep.steps[:seen]:
+        if step.move is not None and step.move.tile is not None:
+            played[step.seat].add(step.move.tile)
+    known = set(dealt[viewer]).union(*played)
+    unseen = [t for t in rep.variant.dealing.tiles if t not in known]
+    sizes = [0 if s == viewer else len(dealt[s]) - len(played[s]) for s in range(n)]
+    tags = {k: v for k, v in game.tags.items() if k != "Result"}
+    out = []
+
+    def place(s: int, left: list[Tile], chosen: list[set]):
+        if s == n:
+            yield chosen, left
+            return
+        for pick in itertools.combinations(left, sizes[s]):
+            yield from place(s + 1, [t for t in left if t not in pick], chosen + [set(pick)])
+
+    for chosen, rest in place(0, unseen, []):
+        hands = [dealt[s] if s == viewer else played[s] | chosen[s] for s in range(n)]
+        trial = dataclasses.replace(game, tags=tags, moves=list(game.moves[:seen]),
+                                    hands=tuple(HandEntry(p, tuple(sorted(h))) for p, h in zip(game.players, hands)))
+        if replay(trial, rep.variant, lead=rep.lead).valid:
+            out.append(tuple(frozenset(h - played[s]) for s, h in enumerate(hands)) + ((frozenset(rest),) if rest else ()))
+    return out
+
+
+def assert_view_is_the_rules(rep, seen: int, viewer: int) -> list:
+    """The inference's worlds and probabilities for ``viewer`` are those of :func:`deals_seen`."""
+    expected = deals_seen(rep, seen, viewer)
+    worlds = worlds_at(rep, seen, viewer)
+    assert worlds.count == len(expected)
+    listed = [tuple(frozenset(tiles_of(mask)) for mask in w) for w in worlds]
+    assert len(set(listed)) == len(listed) and set(listed) == set(expected)
+    probs = worlds.probabilities()
+    for h, holder in enumerate(worlds.view.holders):
+        held = Counter(t for deal in expected for t in deal[h])
+        assert probs[holder] == {t: Fraction(c, len(expected)) for t, c in held.items()}
+    return expected
+
+
+# 002: "Das erste Spiel wird von dem Besitzer der Doppelsechs begonnen. Bei Turnieren muss dieser
+#  Spieler die [6-6] vorsetzen. In informeller Runde kann der Besitzer der [6-6] ansagen, dass er die
+#  Doppelsechs hat und dann einen beliebigen Stein spielen."
+JAMAICAN_INFORMAL = """[Variant "jamaican"]
+[Rules "mode=informal"]
+[Game "1"]
+[Players "A, B, C, D"]
+[Lead "B"]
+[Result "B/D 1 domino"]
+
+A: [0-2] [0-4] [0-6] [1-5] [3-3] [3-5] [5-6]
+B: [1-2] [1-6] [2-3] [2-6] [3-6] [4-5] [6-6]
+C: [0-0] [1-1] [1-3] [1-4] [2-4] [4-6] [5-5]
+D: [0-1] [0-3] [0-5] [2-2] [2-5] [3-4] [4-4]
+
+1. B [2-6] C [4-6] D [4-4]
+2. A [0-4] B [1-2] C [1-4] D [0-5]
+3. A [5-6] B [3-6] C [2-4] D [0-3]
+4. A [0-2]@2 B pass C [0-0] D [0-1]
+5. A [1-5] B [4-5] C pass D [3-4]
+6. A [3-5] B pass C [5-5] D [2-5]
+7. A [0-6] B [6-6] C pass D [2-2]
+"""
+
+
+def test_the_six_six_holder_who_leads_any_tile_is_known_to_hold_it():
+    (rep,) = replay_record(parse(JAMAICAN_INFORMAL))
+    assert rep.valid
+    six_six = Tile(6, 6)
+    # B announced the [6-6] and led [2-6]: from the lead on, every other player knows B holds it
+    for viewer in (0, 2, 3):
+        for seen in (1, 9, 17):
+            assert worlds_at(rep, seen, viewer).probabilities()["B"][six_six] == 1
+    # late in the hand, the deals each player could not tell apart are exactly those the rules allow
+    for seen in (17, 20, 23):
+        for viewer in (0, 2, 3):
+            deals = assert_view_is_the_rules(rep, seen, viewer)
+            assert deals and all(six_six in deal[1] for deal in deals)
+    # and the fair analysis judges A's decisions on those deals only
+    out = fair_analyze(rep, seats=["A"], workers=1, exact_below=2_000)
+    judged = [d for d in out.decisions if d.fair is not None and d.index >= 15]
+    assert judged
+    for decision in judged:
+        assert decision.fair.method == "exact"
+        assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, 0))
+
+
+# 000: "Einige spielen so, dass jedes Spiel mit einem Doppel beginnen muss, es sei denn, dass keiner
+#  der Spieler des beginnenden Spiels ein solches hat."
+OPEN_DOUBLE = """[Variant "partnership"]
+[Rules "open=double"]
+[Game "2"]
+[Players "A, B, C, D"]
+[Lead "A"]
+
+A: [0-5] [1-2] [1-5] [2-3] [3-5] [4-6] [5-6]
+B: [0-2] [0-3] [1-1] [1-3] [2-2] [5-5] [6-6]
+C: [0-1] [0-4] [1-6] [2-4] [2-6] [3-6] [4-5]
+D: [0-0] [0-6] [1-4] [2-5] [3-3] [3-4] [4-4]
+
+1. A [4-6] B [6-6]@6 C [2-6]@6 D [3-4]@4
+2. A [2-3]@3 B [0-2]@2 C [0-4]@0 D [4-4]@4
+3. A [1-2]@2 B [1-3]@1 C [2-4]@4 D [2-5]@2
+4. A [5-6]@5 B [0-3]@3 C [3-6]@6 D [0-0]@0
+5. A [3-5]@3 B [5-5]@5 C [4-5]@5 D [0-6]@0
+6. A pass B pass C [1-6]@6 D [1-4]@1
+"""
+
+
+def test_a_lead_that_is_no_double_shows_the_leading_side_holds_none():
+    (rep,) = replay_record(parse(OPEN_DOUBLE))
+    assert rep.valid
+    # A led [4-6]: so neither A nor his partner C holds a double, as everybody at the table knows
+    for viewer in (1, 2, 3):
+        probs = worlds_at(rep, 1, viewer).probabilities()
+        for seat in ("A", "C"):
+            assert not [t for t in probs[seat] if t.is_double]
+    for seen in (14, 16):
+        for viewer in (1, 3):
+            deals = assert_view_is_the_rules(rep, seen, viewer)
+            assert deals and not [t for deal in deals for t in deal[0] | deal[2] if t.is_double]
+    out = fair_analyze(rep, seats=["B", "D"], workers=1, exact_below=2_000)
+    judged = [d for d in out.decisions if d.fair is not None and d.index >= 14]
+    assert judged
+    for decision in judged:
+        seat = rep.steps[decision.index].seat
+        assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, seat))
