@@ -3,7 +3,8 @@
 At any point of a replayed game (``seen``: the moves seen so far, 0 for the deal only), a viewer (a
 seat, or the public) knows his own hand, every tile played so far, every pass (the passer held
 nothing that fits the numbers then open), the number of tiles in every hand and among the
-sleepers, and what the lead shows (:func:`higher_doubles`, :func:`lead_holder`, :func:`lead_lacks`). A *world* is one placement of every tile he has not seen into the hands and the sleepers
+sleepers, what the lead shows (:func:`higher_doubles`, :func:`lead_holder`, :func:`lead_lacks`)
+and the tiles lying face up (Domino Whist's exposed tiles). A *world* is one placement of every tile he has not seen into the hands and the sleepers
 that agrees with all of it. Nothing later in the record is used.
 
 Counting: each unseen tile may go to some holders (a pass rules a holder out for every tile
@@ -462,6 +463,9 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     holder = lead_holder(rep, seen)
     if holder is not None and not holder[1] & on_table:
         fixed[holder[0]] |= holder[1]         # the leader announced it (or handed the lead for it)
+    for s, bit in _exposed(rep, seen):
+        if not bit & on_table and not any(bit & fixed[h] for h in range(n) if h != s):
+            fixed[s] |= bit                   # it lies face up on the table (Domino Whist §8)
     room = [counts[s] - fixed[s].bit_count() for s in range(n)] + ([stock] if stock > 0 else [])
     known = on_table
     for mask in fixed:
@@ -500,6 +504,20 @@ def higher_doubles(rep, seen: int) -> int:
             op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
         return 0
     return mask_of(t for t in rep.variant.dealing.tiles if t.is_double and t > lead.move.tile)
+
+
+def _exposed(rep, seen: int) -> list[tuple[int, int]]:
+    """The tiles lying face up by the time of move ``seen`` (Domino Whist §8, the ``Exposed`` tag:
+    "so muss dieser Stein offen auf dem Tisch liegen bleiben"): (holder, tile bit) each."""
+    if not rep.variant.irregularities or "Exposed" not in rep.game.tags:
+        return []
+    from .rules.irregularities import exposed_tiles
+
+    rounds = [st.entry.round for st in rep.steps[:seen + 1] if st.entry.round is not None]
+    initial = rep.initial
+    return [(s, tile.bit) for s, tile, row in exposed_tiles(rep.game, rep.players)
+            if (not row or any(r >= row for r in rounds))
+            and (initial.hidden[s] or initial.hands[s] & tile.bit)]     # (else the tag is wrong: reported)
 
 
 def _lead_rule(rep):

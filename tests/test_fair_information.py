@@ -156,3 +156,29 @@ def test_a_lead_that_is_no_double_shows_the_leading_side_holds_none():
     for decision in judged:
         seat = rep.steps[decision.index].seat
         assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, seat))
+
+
+# 001 §8: "Wird im Zuge der Aufnahme der Steine oder während des Spiels ein Stein aufgedeckt, so muss
+#  dieser Stein offen auf dem Tisch liegen bleiben und bei der ersten Gelegenheit, bei der er
+#  regelgerecht angelegt werden kann, gespielt werden."
+def test_an_exposed_tile_is_known_to_every_player_from_the_moment_it_lies_open():
+    from conftest import RECORDS
+
+    text = (RECORDS / "whist-equal-ends.dom").read_text()
+    text = text.replace('[Lead "B"]', '[Lead "B"]\n[Exposed "C [3-3], D [3-5] from 4"]')
+    (rep,) = replay_record(parse(text))
+    assert rep.valid
+    three_three, three_five = Tile(3, 3), Tile(3, 5)
+    row4 = next(k for k, st in enumerate(rep.steps) if st.entry.round == 4)
+    for viewer in (0, 1):
+        before = worlds_at(rep, row4 - 1, viewer).probabilities()
+        assert before["C"][three_three] == 1 and before["D"][three_five] < 1
+        after = worlds_at(rep, row4, viewer).probabilities()
+        assert after["C"][three_three] == 1 and after["D"][three_five] == 1
+    for seen, viewer in ((row4 + 8, 1), (row4 + 10, 0)):
+        deals = assert_view_is_the_rules(rep, seen, viewer)
+        assert deals and all(three_three in deal[2] and three_five in deal[3] for deal in deals)
+    out = fair_analyze(rep, seats=["B"], workers=1, exact_below=2_000)
+    (decision,) = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact"]
+    assert decision.index > row4
+    assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, 1))
