@@ -22,7 +22,6 @@ This module knows nothing of the search: a world is plain data (a bit mask per h
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -71,7 +70,6 @@ class View:
     allowed: tuple[int, ...]
     played: tuple[int, ...]
     players: int
-    live: tuple[int, ...] = ()       # sets of unseen tiles not all among the sleepers (a hand went on)
     gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.boneyard)
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
@@ -335,34 +333,17 @@ def _fill(have: list[int], must: list[bool], room: int):
 class Worlds:
     """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed.
 
-    The per-tile facts (passes, the sizes of hands) are the dynamic program's; the one fact that is
-    not per tile, that the hand was not blocked before a move was made (``View.live``: some tile of
-    each set is in a hand, not among the sleepers), is counted by inclusion and exclusion over those
-    sets (each term the same program with the set's tiles sent to the sleepers), and sampled by
-    drawing from the program until a world keeps it (rarely more than once)."""
+    Every fact is per tile (passes, the lead, the sizes of hands), so the worlds are the dynamic
+    program's. A pass does not show that the hand was not blocked before it: players cannot see a
+    block, they pass until every one has passed (000: "ein gesperrtes Spiel - das ist ein Spiel, bei
+    dem vier Spieler nacheinander passen"), so a deal in which the hand was already blocked is one the
+    passer and the others cannot yet tell apart (the replay takes such passes as the block's)."""
 
     def __init__(self, view: View):
         self.view = view
         self._base = _Tally(view.unseen, view.allowed, view.room)
-        self._terms: list[tuple[int, _Tally]] = []
         self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
-        sleepers = len(view.holders) - 1
-        for r in range(1, len(view.live) + 1):
-            for subset in itertools.combinations(view.live, r):
-                union = 0
-                for mask in subset:
-                    union |= mask
-                allowed = tuple(a & (1 << sleepers) if t.bit & union else a
-                                for t, a in zip(view.unseen, view.allowed))
-                term = _Tally(view.unseen, allowed, view.room)
-                sign = -1 if r % 2 else 1
-                self._terms.append((sign, term))
-                self.count += sign * term.count
-
-    def _keeps(self, world: tuple[int, ...]) -> bool:
-        sleepers = world[-1]
-        return all(sleepers & mask != mask for mask in self.view.live)
 
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
@@ -375,7 +356,7 @@ class Worlds:
         if not self.count:
             return out
         count = self.count // self.orders
-        weights = self._weights()
+        weights = self._base.weights()
         for i, tile in enumerate(view.unseen):
             if tile.bit & view.gone:
                 continue
@@ -385,28 +366,16 @@ class Worlds:
                     out[name][tile] = out[name].get(tile, 0) + Fraction(w, count)
         return out
 
-    def _weights(self) -> list[list[int]]:
-        """``[i][h]``: the worlds (of the dynamic program) with ``view.unseen[i]`` in holder ``h``."""
-        weights = self._base.weights()
-        for sign, term in self._terms:
-            for i, row in enumerate(term.weights()):
-                for h, w in enumerate(row):
-                    weights[i][h] += sign * w
-        return weights
-
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
             raise NoWorld("no world fits what the viewer has seen")
-        while True:
-            world = self._base.sample(rng, self.view.fixed)
-            if self._keeps(world):
-                return world
+        return self._base.sample(rng, self.view.fixed)
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
         if self.count:
-            yield from (w for w in self._base.each(self.view.fixed) if self._keeps(w))
+            yield from self._base.each(self.view.fixed)
 
 
 def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
@@ -429,11 +398,8 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     counts = [initial.count(s) for s in range(n)]
     lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
     passes: list[tuple[int, int, object]] = []
-    live: list[tuple[int, int]] = []     # (step, tiles that could be played then): the hand went on
     for j, step, _pos, fit in _moves_seen(rep, seen):
         move, seat = step.move, step.seat
-        if fit:
-            live.append((j, fit))
         if move.tile is not None:
             if lacks[seat] & move.tile.bit:
                 earlier = next(st for s_, mask, st in passes if s_ == seat and mask & move.tile.bit)
@@ -478,9 +444,8 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
             if room[h] > 0 and not (h < n and lacks[h] & tile.bit):
                 bits |= 1 << h
         allowed.append(bits)
-    live_sets = _live(rep, seen, live, fixed[:n], mask_of(unseen)) if stock > 0 else ()
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n, live_sets)
+                tuple(played), n)
 
 
 def _moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
@@ -577,32 +542,6 @@ def lead_lacks(rep, seen: int) -> dict[int, int]:
 def _fitting(pos: Position, variant) -> int:
     """The tiles of the set that could be laid on ``pos`` now (whoever held them)."""
     return mask_of(t for t in variant.dealing.tiles if pos.placements(t))
-
-
-def _live(rep, seen: int, live: list[tuple[int, int]], fixed: list[int], unseen: int) -> tuple[int, ...]:
-    """The sets of unseen tiles of which at least one must be in a hand: before every move made,
-    the hand was not blocked, so some hand held a tile that could be laid (unless a tile played
-    from then on, or one the viewer knows is in a hand, shows it)."""
-    in_hands = 0
-    for mask in fixed:
-        in_hands |= mask
-    sets: list[int] = []
-    steps = rep.steps[:seen]
-    later = 0                            # tiles played from step j on
-    fits = dict(live)
-    for j in reversed(range(len(steps))):
-        step = steps[j]
-        if step.move is not None and step.move.tile is not None:
-            later |= step.move.tile.bit
-        fit = fits.get(j)
-        if not fit or fit & (in_hands | later):
-            continue
-        if not fit & unseen:
-            raise NoWorld(f"{_describe(rep, step)} is made after the hand was blocked: no tile that could be laid "
-                          "then can be in a hand", step.index, step.entry.pos.line or None)
-        sets.append(fit & unseen)
-    minimal = [m for m in set(sets) if not any(o != m and o & m == o for o in sets)]
-    return tuple(sorted(minimal))
 
 
 def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> Worlds:

@@ -182,3 +182,17 @@ def test_an_exposed_tile_is_known_to_every_player_from_the_moment_it_lies_open()
     (decision,) = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact"]
     assert decision.index > row4
     assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, 1))
+
+
+# 000: "Ein gesperrtes Spiel - das ist ein Spiel, bei dem vier Spieler nacheinander passen": nobody
+# sees a block; it shows itself by the passes, so a pass does not show that the hand went on.
+def test_a_pass_does_not_show_that_the_hand_was_not_blocked():
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-block7.dom").read_text()))
+    assert rep.valid
+    # "4. A pass": after it A cannot tell whether B holds a tile for the open ends or the hand is blocked
+    seen = next(k for k, st in enumerate(rep.steps) if st.entry.round == 4 and st.move.tile is None) + 1
+    ends = rep.steps[seen - 1].ends_before
+    deals = assert_view_is_the_rules(rep, seen, 0)
+    assert any(not any(t.matches(e) for t in deal[1] for e in ends) for deal in deals)
