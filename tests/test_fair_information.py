@@ -196,3 +196,20 @@ def test_a_pass_does_not_show_that_the_hand_was_not_blocked():
     ends = rep.steps[seen - 1].ends_before
     deals = assert_view_is_the_rules(rep, seen, 0)
     assert any(not any(t.matches(e) for t in deal[1] for e in ends) for deal in deals)
+
+
+# 003: "Der höchste gehaltene Doppelstein wird von der Person gespielt, die ihn in der Hand hat":
+# the leader opens as the holder of the highest double dealt, so with his highest double, whether
+# or not the record shows the other hands.
+def test_a_leader_whose_hand_is_known_opens_with_his_highest_double_when_other_hands_are_hidden():
+    from conftest import RECORDS
+
+    full = (RECORDS / "variant-block7.dom").read_text()
+    hidden = "\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines())
+    (rep,) = replay_record(parse(hidden))
+    assert rep.deal_ok and rep.initial.hidden[1]
+    out = fair_analyze(rep, seats=["A"], workers=1, worlds=4, exact_below=1)
+    assert out.decisions and all(d.index != 0 for d in out.decisions)      # A's [6-6] lead is no decision
+    for text in (full, hidden):
+        (wrong,) = replay_record(parse(text.replace("1. A [6-6] B [4-6]", "1. A [3-3] B [4-6]")))
+        assert [d.code for d in wrong.diagnostics if d.line == 14][:1] == ["lead-tile"]
