@@ -213,3 +213,16 @@ def test_a_leader_whose_hand_is_known_opens_with_his_highest_double_when_other_h
     for text in (full, hidden):
         (wrong,) = replay_record(parse(text.replace("1. A [6-6] B [4-6]", "1. A [3-3] B [4-6]")))
         assert [d.code for d in wrong.diagnostics if d.line == 14][:1] == ["lead-tile"]
+
+
+def test_a_move_with_no_open_hands_value_is_not_called_best(tmp_path):
+    from conftest import RECORDS
+    from test_cli import run
+
+    full = (RECORDS / "variant-block7.dom").read_text()
+    path = tmp_path / "one-view.dom"
+    path.write_text("\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines()))
+    out = run("analyze", str(path), "--worlds", "4", "--exact-below", "1").output
+    lines = [line for line in out.splitlines() if line.startswith("  round ")]
+    # B's hand is hidden: no move of A has a value with every hand open, so none is "best" by it
+    assert lines and all(line.endswith("= ?; best ?; no value with every hand open") for line in lines)

@@ -482,7 +482,10 @@ def _print_analysis(number: int, result) -> None:
         click.echo(f"Fair analysis: {result.fair_note}")
     for d in result.decisions:
         where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
-        verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
+        if d.loss is None:            # a hand is hidden: nothing is known of the move with every hand open
+            verdict = "no value with every hand open"
+        else:
+            verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
         click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
                    f" best {_signed(d.best_value)}; {verdict}")
         if getattr(d, "fair", None) is not None:
