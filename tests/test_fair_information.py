@@ -226,3 +226,24 @@ def test_a_move_with_no_open_hands_value_is_not_called_best(tmp_path):
     lines = [line for line in out.splitlines() if line.startswith("  round ")]
     # B's hand is hidden: no move of A has a value with every hand open, so none is "best" by it
     assert lines and all(line.endswith("= ?; best ?; no value with every hand open") for line in lines)
+
+
+def test_analyze_fair_keeps_the_output_options_or_refuses_them_by_name(tmp_path):
+    import json
+
+    from conftest import RECORDS
+    from test_cli import run
+
+    block7, seed1 = str(RECORDS / "variant-block7.dom"), str(RECORDS / "seed1.dom")
+    fair = ("--fair", "--worlds", "4", "--exact-below", "1")
+    res = run("analyze", block7, *fair, "--jsonl")
+    (line,) = [line for line in res.output.splitlines() if line.startswith("{")]
+    (game,) = json.loads(line)["games"]
+    assert game["analysis"]["fair_seats"] == ["A", "B"]
+    res = run("analyze", seed1, *fair, "--quiet")
+    assert res.exit_code == 1 and res.output.strip()
+    assert all("error[" in line for line in res.output.splitlines())
+    for option, value in (("--graph", str(tmp_path / "tree.json")), ("--cache", str(tmp_path / "cache")),
+                          ("--scheduler", "tcp://127.0.0.1:1")):
+        res = run("analyze", block7, *fair, option, value)
+        assert res.exit_code == 2 and option in res.output and "--fair" in res.output

@@ -425,8 +425,13 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                    "each move of a player whose hand is known is judged by what he could know "
                    "(the fair analysis, as with --fair).", err=True)
     if fair:
+        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
+            if given:
+                raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
+                                         "hands): its worlds are solved here, in --jobs processes", param_hint=name)
         return _analyze_fair(paths, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
-                                                                  seed=seed, workers=jobs, node_limit=max_nodes))
+                                                                  seed=seed, workers=jobs, node_limit=max_nodes),
+                             quiet=quiet, jsonl=jsonl)
     sources = _sources(paths)
     if graph_path:
         _not_an_input(graph_path, sources, "--graph")

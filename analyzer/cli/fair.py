@@ -67,12 +67,14 @@ def _print_inference(step: dict) -> None:
         click.echo(f"         {holder:<9} {row or '-'}")
 
 
-def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict) -> None:
-    """``analyze --fair``: in this process (its worlds in ``--jobs`` processes), record by record."""
+def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict, quiet: bool = False,
+                  jsonl: bool = False) -> None:
+    """``analyze --fair``: in this process (its worlds in ``--jobs`` processes), record by record
+    (``--quiet``: the errors only; ``--jsonl``: a JSON object per record as it is done)."""
     from ..analysis import Thresholds, analyze_replay
     from ..analysis.fair import FairThresholds, fair_analyze
 
-    from . import _echo_errors, _finish, _print_analysis, _sources
+    from . import _echo_errors, _finish, _jsonl, _print_analysis, _sources
     from .validation import read_source, read_result
 
     limits = Thresholds.parse(options.thresholds)
@@ -101,12 +103,20 @@ def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict)
                 "please report it", source=src.label))
             _echo_errors(result)
         summary.add(result)
+        if jsonl:
+            for number, fair in done:
+                result["games"][number - 1]["analysis"] = fair.as_dict()
+            _jsonl(result)
+            continue
+        if quiet:
+            _echo_errors(result)
+            continue
         for number, fair in done:
             if as_json:
                 analyses.append({"file": src.label, **fair.as_dict()})
             else:
                 _print_analysis(number, fair)
-    _finish(summary, False, games=analyses if as_json else None)
+    _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
 
 
 def _print_fair(d) -> None:
