@@ -247,3 +247,15 @@ def test_analyze_fair_keeps_the_output_options_or_refuses_them_by_name(tmp_path)
                           ("--scheduler", "tcp://127.0.0.1:1")):
         res = run("analyze", block7, *fair, option, value)
         assert res.exit_code == 2 and option in res.output and "--fair" in res.output
+
+
+def test_a_setting_of_the_fair_analysis_without_it_is_a_usage_error_naming_the_option(tmp_path):
+    from conftest import RECORDS
+    from test_cli import run
+
+    block7 = str(RECORDS / "variant-block7.dom")
+    for option, value in (("--seat", "A"), ("--worlds", "50"), ("--exact-below", "10"), ("--seed", "3")):
+        for command in (("analyze", block7), ("report", block7, "-o", str(tmp_path / "page.html"))):
+            res = run(*command, option, value)
+            assert res.exit_code == 2 and option in res.output and "--fair" in res.output
+    assert run("analyze", block7, "--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1").exit_code == 0

@@ -25,8 +25,8 @@ from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
 from ..search.core import TABLE_MB, cores_text
-from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_options,
-                   fair_settings)
+from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_only,
+                   fair_options, fair_settings)
 from .options import search_options
 from .validation import all_valid, print_validation, read_source, read_result, repairs, validation_json, write_repaired
 
@@ -424,6 +424,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         click.echo("Some hands of these records are not known, so no exact values with every hand open: "
                    "each move of a player whose hand is known is judged by what he could know "
                    "(the fair analysis, as with --fair).", err=True)
+    fair_only(fair)
     if fair:
         for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
             if given:

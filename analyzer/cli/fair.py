@@ -29,8 +29,22 @@ def fair_options(f):
                              "consistent with what he had seen.")(f)
 
 
+def fair_only(fair: bool) -> None:
+    """A usage error, naming the option, for a setting of the fair analysis given without it."""
+    if fair:
+        return
+    ctx = click.get_current_context()
+    for name, option in (("seats", "--seat"), ("worlds", "--worlds"), ("exact_below", "--exact-below"),
+                         ("seed", "--seed")):
+        source = ctx.get_parameter_source(name)
+        if source is not None and source != click.core.ParameterSource.DEFAULT:
+            raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)
+
+
 def fair_settings(options: Options, fair: bool, seats, worlds: int, exact_below: int, seed: int) -> Options:
-    """``options`` with the fair analysis of ``--fair`` (unchanged without it)."""
+    """``options`` with the fair analysis of ``--fair`` (unchanged without it; a setting of it given
+    without it is a usage error)."""
+    fair_only(fair)
     if not fair:
         return options
     return dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
