@@ -259,3 +259,19 @@ def test_a_setting_of_the_fair_analysis_without_it_is_a_usage_error_naming_the_o
             res = run(*command, option, value)
             assert res.exit_code == 2 and option in res.output and "--fair" in res.output
     assert run("analyze", block7, "--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1").exit_code == 0
+
+
+def test_a_hand_written_as_one_question_mark_a_tile_is_read_as_unknown():
+    # docs/notation.md: "one `?` for each tile it does not" show; with none shown, seven of them
+    from conftest import RECORDS
+
+    full = (RECORDS / "variant-block7.dom").read_text()
+    texts = ["\n".join(f"B: {hand}" if line.startswith("B: ") else line for line in full.splitlines())
+             for hand in ("?", "? ? ? ? ? ? ?")]
+    one, seven = (replay_record(parse(text))[0] for text in texts)
+    assert not parse(texts[1]).errors and seven.deal_ok
+    assert seven.initial.hidden == one.initial.hidden == [0, 7]
+    assert worlds_at(seven, 5, 0).count == worlds_at(one, 5, 0).count
+    assert [d.code for d in parse(texts[1].replace("B: ? ? ? ? ? ? ?", "B: ? ?")).errors] == []
+    (short,) = replay_record(parse(texts[1].replace("B: ? ? ? ? ? ? ?", "B: ? ?")))
+    assert "deal-size" in [d.code for d in short.diagnostics]
