@@ -398,20 +398,35 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     played = [0] * n
     counts = [initial.count(s) for s in range(n)]
     lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
-    passes: list[tuple[int, int, object]] = []
+    passes: list[tuple[int, int, str]] = []      # (seat, tiles ruled out, what proved it)
+    runs = variant.turns == "run"
+    last = None                          # the move before: a run ends when the turn passes after a play
+
+    def run_ended(step, fit: int) -> None:
+        # Hungarian (004): a player plays as many tiles as he can, so when the turn passes after his
+        # play he held no tile that could be laid then
+        if runs and last is not None and last.seat != step.seat and last.move.is_play and fit:
+            passes.append((last.seat, fit, f"the end of his run before {_describe(rep, step)}"))
+            lacks[last.seat] |= fit
+
     for j, step, _pos, fit in _moves_seen(rep, seen):
         move, seat = step.move, step.seat
+        run_ended(step, fit)
         if move.tile is not None:
             if lacks[seat] & move.tile.bit:
-                earlier = next(st for s_, mask, st in passes if s_ == seat and mask & move.tile.bit)
-                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {_describe(rep, step)}, but his pass at "
-                              f"{_describe(rep, earlier)} proved he held no tile that could be played then: no deal "
-                              "agrees with the record", step.index, step.entry.pos.line or None)
+                proof = next(what for s_, mask, what in passes if s_ == seat and mask & move.tile.bit)
+                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {_describe(rep, step)}, but {proof} proved he "
+                              "held no tile that could be played then: no deal agrees with the record", step.index,
+                              step.entry.pos.line or None)
             played[seat] |= move.tile.bit
             counts[seat] -= 1
         elif fit:
-            passes.append((seat, fit, step))
+            passes.append((seat, fit, f"his pass at {_describe(rep, step)}"))
             lacks[seat] |= fit
+        last = step
+    if runs and last is not None and seen < len(rep.steps) and rep.steps[seen].move is not None:
+        after = rep.position_at(seen)    # the player to move now: the turn has passed to him
+        run_ended(rep.steps[seen], _fitting(after, variant) if after.ends is not None else 0)
     on_table = 0
     for mask in played:
         on_table |= mask

@@ -24,9 +24,10 @@ from analyzer.rules.variants import find_variant
 from analyzer.tiles import Tile
 
 
-def deals_seen(rep, seen: int, viewer: int) -> list[tuple[frozenset, ...]]:
+def deals_seen(rep, seen: int, viewer: int, turn: bool = False) -> list[tuple[frozenset, ...]]:
     """Every deal consistent with what ``viewer`` saw in the first ``seen`` moves, as the tiles each
-    hand holds then (and the sleepers last, if any): the record's moves replayed on each candidate deal."""
+    hand holds then (and the sleepers last, if any): the record's moves replayed on each candidate deal.
+    ``turn``: the viewer is to move now, and the replay takes his move too (it shows whose turn it is)."""
     game, n = rep.game, len(rep.players)
     dealt = [set(h.tiles) for h in game.hands]
     played = [set() for _ in range(n)]
@@ -48,16 +49,16 @@ def deals_seen(rep, seen: int, viewer: int) -> list[tuple[frozenset, ...]]:
 
     for chosen, rest in place(0, unseen, []):
         hands = [dealt[s] if s == viewer else played[s] | chosen[s] for s in range(n)]
-        trial = dataclasses.replace(game, tags=tags, moves=list(game.moves[:seen]),
+        trial = dataclasses.replace(game, tags=tags, moves=list(game.moves[:seen + turn]),
                                     hands=tuple(HandEntry(p, tuple(sorted(h))) for p, h in zip(game.players, hands)))
         if replay(trial, rep.variant, lead=rep.lead).valid:
             out.append(tuple(frozenset(h - played[s]) for s, h in enumerate(hands)) + ((frozenset(rest),) if rest else ()))
     return out
 
 
-def assert_view_is_the_rules(rep, seen: int, viewer: int) -> list:
+def assert_view_is_the_rules(rep, seen: int, viewer: int, turn: bool = False) -> list:
     """The inference's worlds and probabilities for ``viewer`` are those of :func:`deals_seen`."""
-    expected = deals_seen(rep, seen, viewer)
+    expected = deals_seen(rep, seen, viewer, turn)
     worlds = worlds_at(rep, seen, viewer)
     assert worlds.count == len(expected)
     listed = [tuple(frozenset(tiles_of(mask)) for mask in w) for w in worlds]
@@ -275,3 +276,21 @@ def test_a_hand_written_as_one_question_mark_a_tile_is_read_as_unknown():
     assert [d.code for d in parse(texts[1].replace("B: ? ? ? ? ? ? ?", "B: ? ?")).errors] == []
     (short,) = replay_record(parse(texts[1].replace("B: ? ? ? ? ? ? ?", "B: ? ?")))
     assert "deal-size" in [d.code for d in short.diagnostics]
+
+
+# 004, Hungarian: "Je mehr Steine er unterbringen kann, umso besser für ihn. Ist er am Ende, versucht
+#  der nächste Spieler möglichst viele seiner Steine an der Kette anzusetzen": a player plays while he
+#  can, so when the turn passes after his play, he held no tile that could be laid then.
+def test_the_end_of_a_run_shows_the_runner_holds_nothing_that_fits():
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    assert rep.valid
+    ended = [k for k in range(1, len(rep.steps)) if rep.steps[k].seat != rep.steps[k - 1].seat]
+    for seen in (14, 17):                        # C after B's run; A after C's run
+        assert seen in ended
+        mover = rep.steps[seen].seat
+        runner = rep.steps[seen - 1].seat
+        deals = assert_view_is_the_rules(rep, seen, mover, turn=True)
+        ends = rep.steps[seen].ends_before
+        assert deals and not [t for deal in deals for t in deal[runner] if any(t.matches(e) for e in ends)]
