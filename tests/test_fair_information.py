@@ -294,3 +294,17 @@ def test_the_end_of_a_run_shows_the_runner_holds_nothing_that_fits():
         deals = assert_view_is_the_rules(rep, seen, mover, turn=True)
         ends = rep.steps[seen].ends_before
         assert deals and not [t for deal in deals for t in deal[runner] if any(t.matches(e) for e in ends)]
+
+
+def test_a_record_with_a_hidden_hand_is_not_said_to_be_unfinished_when_it_may_be_over():
+    from conftest import RECORDS
+
+    full = (RECORDS / "variant-block7.dom").read_text()
+    hidden = "\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines())
+    (rep,) = replay_record(parse(hidden))
+    # the full record ends blocked (B holds [2-4], nothing for the 1 and the 0); with B's hand hidden
+    # his last tile may or may not fit, so the record cannot show the hand over, nor prove it is not
+    assert replay_record(parse(full))[0].outcome.termination == "blocked"
+    (mismatch,) = [d for d in rep.diagnostics if d.code == "result-mismatch"]
+    assert "the hand is not over" not in mismatch.message
+    assert "does not show that the hand is over" in mismatch.message and "B still holds 1 tile not shown" in mismatch.message
