@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator
 
-from .inference import NoWorld, View, Worlds, _describe, _live, _moves_seen, higher_doubles
+from .inference import NoWorld, View, Worlds, _describe, _moves_seen, higher_doubles
 from .position import mask_of, tiles_of
 from .tiles import Tile
 
@@ -106,7 +106,6 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     events: list[list[tuple[int, int]]] = [[] for _ in range(n)]   # (step, tiles that fit): held none of them
     plays: dict[Tile, tuple[int, int]] = {}                         # tile -> (seat, step)
     draws: list[tuple[int, int, Tile | None]] = []                  # (step, seat, the tile if the viewer saw it)
-    live: list[tuple[int, int]] = []
     for j, step, pos, fit in _moves_seen(rep, seen):
         move, seat = step.move, step.seat
         if move.draw:
@@ -116,8 +115,6 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
             plays[move.tile] = (seat, j)
         elif fit:
             events[seat].append((j, fit))
-        if fit and not move.draw and not pos.drawable():
-            live.append((j, fit))              # nobody may draw: the hand went on, so someone could play
     higher = higher_doubles(rep, seen)
     known = initial.hands[viewer] if viewer is not None else 0
     for _, _, tile in draws:
@@ -163,10 +160,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     now = [0] * (n + 1)
     if viewer is not None:
         now[viewer] = known & ~gone
-    live_sets = _live(rep, seen, live, [now[viewer] if viewer is not None else 0],
-                      mask_of(items) & ~gone) if room[bone] else ()
-    return DrawView(viewer, seen, tuple(holders), tuple(fixed), tuple(room), items, tuple(allowed), (0,) * n, n,
-                    live_sets, gone,
+    return DrawView(viewer, seen, tuple(holders), tuple(fixed), tuple(room), items, tuple(allowed), (0,) * n, n, gone,
                     draws=tuple(-1 if tile is not None else n + groups.index(columns[k])
                                 for k, (_, _, tile) in enumerate(draws)),
                     drawn=tuple(tile for _, _, tile in draws),

@@ -2,9 +2,11 @@
 
 At any point of a replayed game (``seen``: the moves seen so far, 0 for the deal only), a viewer (a
 seat, or the public) knows his own hand, every tile played so far, every pass (the passer held
-nothing that fits the numbers then open) and the number of tiles in every hand and among the
-sleepers. A *world* is one placement of every tile he has not seen into the hands and the sleepers
-that agrees with all of it. Nothing later in the record is used.
+nothing that fits the numbers then open), the number of tiles in every hand and among the
+sleepers, what the lead shows (:func:`higher_doubles`, :func:`lead_holder`, :func:`lead_lacks`)
+and the tiles lying face up (Domino Whist's exposed tiles). A *world* is one placement of every
+tile he has not seen into the hands and the sleepers that agrees with all of it. Nothing later in
+the record is used, nor that the hand went on after a pass (nobody sees a block).
 
 Counting: each unseen tile may go to some holders (a pass rules a holder out for every tile
 carrying an open number) and each holder has a fixed room. The worlds are counted exactly by a
@@ -21,7 +23,6 @@ This module knows nothing of the search: a world is plain data (a bit mask per h
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -70,7 +71,6 @@ class View:
     allowed: tuple[int, ...]
     played: tuple[int, ...]
     players: int
-    live: tuple[int, ...] = ()       # sets of unseen tiles not all among the sleepers (a hand went on)
     gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.boneyard)
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
@@ -334,34 +334,17 @@ def _fill(have: list[int], must: list[bool], room: int):
 class Worlds:
     """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed.
 
-    The per-tile facts (passes, the sizes of hands) are the dynamic program's; the one fact that is
-    not per tile, that the hand was not blocked before a move was made (``View.live``: some tile of
-    each set is in a hand, not among the sleepers), is counted by inclusion and exclusion over those
-    sets (each term the same program with the set's tiles sent to the sleepers), and sampled by
-    drawing from the program until a world keeps it (rarely more than once)."""
+    Every fact is per tile (passes, the lead, the sizes of hands), so the worlds are the dynamic
+    program's. A pass does not show that the hand was not blocked before it: players cannot see a
+    block, they pass until every one has passed (000: "ein gesperrtes Spiel - das ist ein Spiel, bei
+    dem vier Spieler nacheinander passen"), so a deal in which the hand was already blocked is one the
+    passer and the others cannot yet tell apart (the replay takes such passes as the block's)."""
 
     def __init__(self, view: View):
         self.view = view
         self._base = _Tally(view.unseen, view.allowed, view.room)
-        self._terms: list[tuple[int, _Tally]] = []
         self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
-        sleepers = len(view.holders) - 1
-        for r in range(1, len(view.live) + 1):
-            for subset in itertools.combinations(view.live, r):
-                union = 0
-                for mask in subset:
-                    union |= mask
-                allowed = tuple(a & (1 << sleepers) if t.bit & union else a
-                                for t, a in zip(view.unseen, view.allowed))
-                term = _Tally(view.unseen, allowed, view.room)
-                sign = -1 if r % 2 else 1
-                self._terms.append((sign, term))
-                self.count += sign * term.count
-
-    def _keeps(self, world: tuple[int, ...]) -> bool:
-        sleepers = world[-1]
-        return all(sleepers & mask != mask for mask in self.view.live)
 
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
@@ -374,7 +357,7 @@ class Worlds:
         if not self.count:
             return out
         count = self.count // self.orders
-        weights = self._weights()
+        weights = self._base.weights()
         for i, tile in enumerate(view.unseen):
             if tile.bit & view.gone:
                 continue
@@ -384,28 +367,16 @@ class Worlds:
                     out[name][tile] = out[name].get(tile, 0) + Fraction(w, count)
         return out
 
-    def _weights(self) -> list[list[int]]:
-        """``[i][h]``: the worlds (of the dynamic program) with ``view.unseen[i]`` in holder ``h``."""
-        weights = self._base.weights()
-        for sign, term in self._terms:
-            for i, row in enumerate(term.weights()):
-                for h, w in enumerate(row):
-                    weights[i][h] += sign * w
-        return weights
-
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
             raise NoWorld("no world fits what the viewer has seen")
-        while True:
-            world = self._base.sample(rng, self.view.fixed)
-            if self._keeps(world):
-                return world
+        return self._base.sample(rng, self.view.fixed)
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
         if self.count:
-            yield from (w for w in self._base.each(self.view.fixed) if self._keeps(w))
+            yield from self._base.each(self.view.fixed)
 
 
 def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
@@ -427,29 +398,42 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     played = [0] * n
     counts = [initial.count(s) for s in range(n)]
     lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
-    passes: list[tuple[int, int, object]] = []
-    live: list[tuple[int, int]] = []     # (step, tiles that could be played then): the hand went on
+    passes: list[tuple[int, int, str]] = []      # (seat, tiles ruled out, what proved it)
+    runs = variant.turns == "run"
+    last = None                          # the move before: a run ends when the turn passes after a play
+
+    def run_ended(step, fit: int) -> None:
+        # Hungarian (004): a player plays as many tiles as he can, so when the turn passes after his
+        # play he held no tile that could be laid then
+        if runs and last is not None and last.seat != step.seat and last.move.is_play and fit:
+            passes.append((last.seat, fit, f"the end of his run before {_describe(rep, step)}"))
+            lacks[last.seat] |= fit
+
     for j, step, _pos, fit in _moves_seen(rep, seen):
         move, seat = step.move, step.seat
-        if fit:
-            live.append((j, fit))
+        run_ended(step, fit)
         if move.tile is not None:
             if lacks[seat] & move.tile.bit:
-                earlier = next(st for s_, mask, st in passes if s_ == seat and mask & move.tile.bit)
-                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {_describe(rep, step)}, but his pass at "
-                              f"{_describe(rep, earlier)} proved he held no tile that could be played then: no deal "
-                              "agrees with the record", step.index, step.entry.pos.line or None)
+                proof = next(what for s_, mask, what in passes if s_ == seat and mask & move.tile.bit)
+                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {_describe(rep, step)}, but {proof} proved he "
+                              "held no tile that could be played then: no deal agrees with the record", step.index,
+                              step.entry.pos.line or None)
             played[seat] |= move.tile.bit
             counts[seat] -= 1
         elif fit:
-            passes.append((seat, fit, step))
+            passes.append((seat, fit, f"his pass at {_describe(rep, step)}"))
             lacks[seat] |= fit
+        last = step
+    if runs and last is not None and seen < len(rep.steps) and rep.steps[seen].move is not None:
+        after = rep.position_at(seen)    # the player to move now: the turn has passed to him
+        run_ended(rep.steps[seen], _fitting(after, variant) if after.ends is not None else 0)
     on_table = 0
     for mask in played:
         on_table |= mask
     higher = higher_doubles(rep, seen)
+    no_double = lead_lacks(rep, seen)
     for s in range(n):
-        lacks[s] |= higher
+        lacks[s] |= higher | no_double.get(s, 0)
     stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
     holders = list(rep.players)
     if stock > 0:
@@ -458,6 +442,12 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     for s in range(n):
         if record or s == viewer:
             fixed[s] = initial.hands[s] & ~played[s]
+    holder = lead_holder(rep, seen)
+    if holder is not None and not holder[1] & on_table:
+        fixed[holder[0]] |= holder[1]         # the leader announced it (or handed the lead for it)
+    for s, bit in _exposed(rep, seen):
+        if not bit & on_table and not any(bit & fixed[h] for h in range(n) if h != s):
+            fixed[s] |= bit                   # it lies face up on the table (Domino Whist §8)
     room = [counts[s] - fixed[s].bit_count() for s in range(n)] + ([stock] if stock > 0 else [])
     known = on_table
     for mask in fixed:
@@ -470,9 +460,8 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
             if room[h] > 0 and not (h < n and lacks[h] & tile.bit):
                 bits |= 1 << h
         allowed.append(bits)
-    live_sets = _live(rep, seen, live, fixed[:n], mask_of(unseen)) if stock > 0 else ()
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n, live_sets)
+                tuple(played), n)
 
 
 def _moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
@@ -498,35 +487,77 @@ def higher_doubles(rep, seen: int) -> int:
     return mask_of(t for t in rep.variant.dealing.tiles if t.is_double and t > lead.move.tile)
 
 
+def _exposed(rep, seen: int) -> list[tuple[int, int]]:
+    """The tiles lying face up by the time of move ``seen`` (Domino Whist §8, the ``Exposed`` tag:
+    "so muss dieser Stein offen auf dem Tisch liegen bleiben"): (holder, tile bit) each."""
+    if not rep.variant.irregularities or "Exposed" not in rep.game.tags:
+        return []
+    from .rules.irregularities import exposed_tiles
+
+    rounds = [st.entry.round for st in rep.steps[:seen + 1] if st.entry.round is not None]
+    initial = rep.initial
+    return [(s, tile.bit) for s, tile, row in exposed_tiles(rep.game, rep.players)
+            if (not row or any(r >= row for r in rounds))
+            and (initial.hidden[s] or initial.hands[s] & tile.bit)]     # (else the tag is wrong: reported)
+
+
+def _lead_rule(rep):
+    """The lead seen first (None: not yet) and the requirement it obeyed, as the replayer applies it."""
+    from .rules.policies import LeadRequirement
+
+    op = rep.variant.opening
+    req = rep.lead
+    if op.every_game_tile is not None:
+        req = LeadRequirement(holder_of=op.every_game_tile, tile=op.every_game_tile)
+    elif req is None:
+        tile = op.holder_tile(rep.game.number)
+        req = LeadRequirement(holder_of=tile, tile=op.forced_tile(rep.game.number)) if tile else LeadRequirement()
+    return req
+
+
+def _lead(rep, seen: int):
+    return next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
+
+
+def lead_holder(rep, seen: int) -> tuple[int, int] | None:
+    """The seat the lead (in the first ``seen`` moves) shows holds a tile he did not lead, and that
+    tile (a bit): where the rules have the holder of a tile lead with any tile (002: "In informeller
+    Runde kann der Besitzer der [6-6] ansagen, dass er die Doppelsechs hat und dann einen beliebigen
+    Stein spielen"; a match's game led by the [6-6] holder), everybody knows the leader holds it, or,
+    when he handed the lead to his partner (``LeadFrom``), the one who handed it. None when the lead
+    shows nothing more than the tile led."""
+    lead = _lead(rep, seen)
+    req = _lead_rule(rep)
+    if lead is None or req.holder_of is None or req.tile is not None:
+        return None
+    if req.or_highest and not rep.variant.dealing.all_dealt(len(rep.players)):
+        return None                      # it may lie in the boneyard: then the highest double dealt leads
+    seat = lead.seat
+    giver = rep.game.tags.get("LeadFrom")
+    if giver is not None:
+        if giver.strip() not in rep.players:
+            return None
+        seat = rep.players.index(giver.strip())
+    return seat, req.holder_of.bit
+
+
+def lead_lacks(rep, seen: int) -> dict[int, int]:
+    """The tiles the lead (in the first ``seen`` moves) shows a seat was not dealt: where every hand
+    opens with a double unless the leading side holds none (000: "dass jedes Spiel mit einem Doppel
+    beginnen muss, es sei denn, dass keiner der Spieler des beginnenden Spiels ein solches hat"), a
+    lead that is no double shows that neither the leader nor his partner holds one."""
+    lead = _lead(rep, seen)
+    if (lead is None or not rep.variant.opening.double or lead.move.tile.is_double
+            or "LeadFrom" in rep.game.tags or _lead_rule(rep).tile is not None):
+        return {}
+    doubles = mask_of(t for t in rep.variant.dealing.tiles if t.is_double)
+    teams = rep.variant.seating.teams
+    return {s: doubles for s in range(len(rep.players)) if teams[s] == teams[lead.seat]}
+
+
 def _fitting(pos: Position, variant) -> int:
     """The tiles of the set that could be laid on ``pos`` now (whoever held them)."""
     return mask_of(t for t in variant.dealing.tiles if pos.placements(t))
-
-
-def _live(rep, seen: int, live: list[tuple[int, int]], fixed: list[int], unseen: int) -> tuple[int, ...]:
-    """The sets of unseen tiles of which at least one must be in a hand: before every move made,
-    the hand was not blocked, so some hand held a tile that could be laid (unless a tile played
-    from then on, or one the viewer knows is in a hand, shows it)."""
-    in_hands = 0
-    for mask in fixed:
-        in_hands |= mask
-    sets: list[int] = []
-    steps = rep.steps[:seen]
-    later = 0                            # tiles played from step j on
-    fits = dict(live)
-    for j in reversed(range(len(steps))):
-        step = steps[j]
-        if step.move is not None and step.move.tile is not None:
-            later |= step.move.tile.bit
-        fit = fits.get(j)
-        if not fit or fit & (in_hands | later):
-            continue
-        if not fit & unseen:
-            raise NoWorld(f"{_describe(rep, step)} is made after the hand was blocked: no tile that could be laid "
-                          "then can be in a hand", step.index, step.entry.pos.line or None)
-        sets.append(fit & unseen)
-    minimal = [m for m in set(sets) if not any(o != m and o & m == o for o in sets)]
-    return tuple(sorted(minimal))
 
 
 def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> Worlds:

@@ -78,6 +78,10 @@ def play(rep, hands, order, seen: int):
         return None
     drawn = 0
     for step in rep.steps[:seen]:
+        if pos.outcome() is not None:
+            if step.move.is_play or step.move.draw:
+                return None
+            continue             # nobody sees a block: the players pass until every one has passed
         pos.turn = step.seat
         legal = pos.legal_moves()
         if step.move.draw:

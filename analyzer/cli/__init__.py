@@ -25,8 +25,8 @@ from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
 from ..search.core import TABLE_MB, cores_text
-from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_options,
-                   fair_settings)
+from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_only,
+                   fair_options, fair_settings)
 from .options import search_options
 from .validation import all_valid, folder_for, print_validation, read_source, read_result, repairs, validation_json, write_repaired
 
@@ -437,9 +437,15 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         click.echo("Some hands of these records are not known, so no exact values with every hand open: "
                    "each move of a player whose hand is known is judged by what he could know "
                    "(the fair analysis, as with --fair).", err=True)
+    fair_only(fair)
     if fair:
+        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
+            if given:
+                raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
+                                         "hands): its worlds are solved here, in --jobs processes", param_hint=name)
         return _analyze_fair(paths, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
-                                                                  seed=seed, workers=jobs, node_limit=max_nodes))
+                                                                  seed=seed, workers=jobs, node_limit=max_nodes),
+                             quiet=quiet, jsonl=jsonl)
     sources = _sources(paths)
     if graph_path is not None:
         _output_target(graph_path, sources, "--graph")
@@ -496,7 +502,10 @@ def _print_analysis(number: int, result) -> None:
         click.echo(f"Fair analysis: {result.fair_note}")
     for d in result.decisions:
         where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
-        verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
+        if d.loss is None:            # a hand is hidden: nothing is known of the move with every hand open
+            verdict = "no value with every hand open"
+        else:
+            verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
         click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
                    f" best {_signed(d.best_value)}; {verdict}")
         if getattr(d, "fair", None) is not None:

@@ -29,8 +29,22 @@ def fair_options(f):
                              "consistent with what he had seen.")(f)
 
 
+def fair_only(fair: bool) -> None:
+    """A usage error, naming the option, for a setting of the fair analysis given without it."""
+    if fair:
+        return
+    ctx = click.get_current_context()
+    for name, option in (("seats", "--seat"), ("worlds", "--worlds"), ("exact_below", "--exact-below"),
+                         ("seed", "--seed")):
+        source = ctx.get_parameter_source(name)
+        if source is not None and source != click.core.ParameterSource.DEFAULT:
+            raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)
+
+
 def fair_settings(options: Options, fair: bool, seats, worlds: int, exact_below: int, seed: int) -> Options:
-    """``options`` with the fair analysis of ``--fair`` (unchanged without it)."""
+    """``options`` with the fair analysis of ``--fair`` (unchanged without it; a setting of it given
+    without it is a usage error)."""
+    fair_only(fair)
     if not fair:
         return options
     return dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
@@ -67,12 +81,14 @@ def _print_inference(step: dict) -> None:
         click.echo(f"         {holder:<9} {row or '-'}")
 
 
-def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict) -> None:
-    """``analyze --fair``: in this process (its worlds in ``--jobs`` processes), record by record."""
+def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict, quiet: bool = False,
+                  jsonl: bool = False) -> None:
+    """``analyze --fair``: in this process (its worlds in ``--jobs`` processes), record by record
+    (``--quiet``: the errors only; ``--jsonl``: a JSON object per record as it is done)."""
     from ..analysis import Thresholds, analyze_replay
     from ..analysis.fair import FairThresholds, fair_analyze
 
-    from . import _echo_errors, _finish, _print_analysis, _sources
+    from . import _echo_errors, _finish, _jsonl, _print_analysis, _sources
     from .validation import read_source, read_result
 
     limits = Thresholds.parse(options.thresholds)
@@ -101,12 +117,20 @@ def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict)
                 "please report it", source=src.label))
             _echo_errors(result)
         summary.add(result)
+        if jsonl:
+            for number, fair in done:
+                result["games"][number - 1]["analysis"] = fair.as_dict()
+            _jsonl(result)
+            continue
+        if quiet:
+            _echo_errors(result)
+            continue
         for number, fair in done:
             if as_json:
                 analyses.append({"file": src.label, **fair.as_dict()})
             else:
                 _print_analysis(number, fair)
-    _finish(summary, False, games=analyses if as_json else None)
+    _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
 
 
 def _print_fair(d) -> None:

@@ -370,8 +370,9 @@ class RecordTransformer(Transformer):
                 out.append(self._tile_read(item) if item.type != "QMARK" else item)
         return out
 
-    def unknown(self, token) -> _Unknown:
-        return _UNKNOWN
+    def unknown(self, *tokens) -> _Unknown | list:
+        """``?``: the hand is not known; one ``?`` a tile (``? ? ? ? ? ? ?``): as many tiles, none shown."""
+        return _UNKNOWN if len(tokens) == 1 else list(tokens)
 
     def _tile_read(self, token: Token) -> _TileRead:
         """A TILE token's tile, or a BADTILE token reported (``tile`` None)."""

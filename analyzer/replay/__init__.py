@@ -381,6 +381,12 @@ class _Replayer(_Ending):
                                          expected=self.players[seat]))
                 if leader is None:
                     leader = seat
+        elif ((op.highest_double or (op.first_highest and number == 1 and req.seats is None))
+              and leader is not None and self.whole[leader]):
+            # other hands unknown: the leader opens as the holder of the highest double dealt, so with his highest
+            doubles = [t for t in self.hands[leader] if t.is_double]
+            if doubles:
+                pos.opening = max(doubles).bit
         pos.turn = leader or 0
         self.leader = pos.turn
         return out

@@ -51,8 +51,11 @@ class _Ending:
         last_pos = steps[-1].entry.pos if steps else self.game.pos
         if outcome is None:
             if stated is not None:
-                out.append(self.diag("result-mismatch", f"the record states \"{stated}\" but after its last move the "
-                                     f"hand is not over: {self._unfinished(pos)}", tag_pos))
+                unsure = any(pos.hidden) and not any(pos.playable(s) for s in range(pos.n))
+                over = ("the record does not show that the hand is over (a hand it does not show may hold a tile "
+                        "that could be laid)" if unsure else "the hand is not over")
+                out.append(self.diag("result-mismatch", f"the record states \"{stated}\" but after its last move "
+                                     f"{over}: {self._unfinished(pos)}", tag_pos))
             elif self.game.moves:
                 out.append(self.diag("incomplete", f"the record ends before the hand is over: {self._unfinished(pos)}",
                                      last_pos, severity="warning"))
@@ -70,7 +73,9 @@ class _Ending:
     def _unfinished(self, pos: Position) -> str:
         parts = []
         for s in range(pos.n):
-            left = _tiles_text(tiles_of(pos.hands[s], pos.max_pip)) if not pos.hidden[s] else f"{pos.count(s)} tiles"
+            count = pos.count(s)
+            left = (_tiles_text(tiles_of(pos.hands[s], pos.max_pip)) if not pos.hidden[s]
+                    else f"{count} tile{'s' * (count != 1)} not shown")
             parts.append(f"{self.players[s]} still holds {left}")
         return "; ".join(parts)
 

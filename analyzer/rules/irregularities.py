@@ -18,7 +18,7 @@ from dataclasses import replace
 from ..diagnostics import Diagnostic
 from ..tiles import Tile
 
-__all__ = ["annotate", "check_exposed", "RULES"]
+__all__ = ["annotate", "check_exposed", "exposed_tiles", "RULES"]
 
 RULES = {
     "false-pass": ("§8 Fehlerhaftes Passen", "every tile played after it is taken back and the fault corrected; "
@@ -58,7 +58,13 @@ def check_exposed(replayer, initial, steps) -> list[Diagnostic]:
     exposed: dict[Tile, tuple[int, str, int]] = {}   # tile -> (holder's seat, how it was exposed, from row)
     text = game.tags.get("Exposed", "")
     if text.strip():
-        for name, tile, row in _read_tag(text, replayer, tag_problems):
+        def unreadable(part: str) -> None:
+            tag_problems.append(replayer.diag("bad-exposed", f"cannot read {part.strip()!r} in the Exposed tag; write "
+                                              "the player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile "
+                                              "exposed during play the row it binds from: \"C [0-4] from 5\"",
+                                              game.tag_pos.get("Exposed")))
+
+        for name, tile, row in _read_tag(text, replayer.seat_of, unreadable):
             seat = replayer.seat_of[name]
             if not initial.hands[seat] & tile.bit:
                 tag_problems.append(replayer.diag("bad-exposed", f"the Exposed tag names {name}'s {tile}, but "
@@ -90,8 +96,20 @@ def check_exposed(replayer, initial, steps) -> list[Diagnostic]:
     return tag_problems
 
 
-def _read_tag(text, replayer, problems):
-    """``C [3-4]`` (exposed before play) or ``C [0-4] from 5`` (exposed during play, binding from row 5)."""
+def exposed_tiles(game, players) -> list[tuple[int, Tile, int]]:
+    """The tiles the ``Exposed`` tag shows face up, seen by every player: ``(holder's seat, tile, the
+    row from which it lies open)`` (row 0: from the deal). Parts it cannot read are left out (the
+    replay reports them)."""
+    seat_of = {name: s for s, name in enumerate(players)}
+    return [(seat_of[name], tile, row)
+            for name, tile, row in _read_tag(game.tags.get("Exposed", ""), seat_of, lambda part: None)]
+
+
+def _read_tag(text, seat_of, unreadable):
+    """``C [3-4]`` (exposed before play) or ``C [0-4] from 5`` (exposed during play, binding from row 5);
+    ``unreadable(part)`` for each part that is neither."""
+    if not text.strip():
+        return
     for part in text.split(","):
         words = part.split()
         row = 0
@@ -101,10 +119,7 @@ def _read_tag(text, replayer, problems):
             tile = Tile.parse(words[1]) if len(words) == 2 else None
         except ValueError:
             tile = None
-        if tile is None or words[0] not in replayer.seat_of:
-            problems.append(replayer.diag("bad-exposed", f"cannot read {part.strip()!r} in the Exposed tag; write "
-                                          "the player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile "
-                                          "exposed during play the row it binds from: \"C [0-4] from 5\"",
-                                          replayer.game.tag_pos.get("Exposed")))
+        if tile is None or words[0] not in seat_of:
+            unreadable(part)
             continue
         yield words[0], tile, row

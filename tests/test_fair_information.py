@@ -1,0 +1,310 @@
+"""What a player knows, checked against the rules: every deal that could lie behind what he saw,
+listed by brute force (each way to put the tiles he has not seen into the hands and the sleepers),
+kept when the replayer (the rules' one judge) finds no error in the record's moves seen so far on
+that deal; the inference's count, worlds and probabilities, and the fair analysis's deals, must
+be exactly these."""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from collections import Counter
+from fractions import Fraction
+
+from analyzer.analysis.fair import fair_analyze
+from analyzer.generate import play_out
+from analyzer.inference import worlds_at
+from analyzer.match import replay_record
+from analyzer.notation import parse
+from analyzer.position import tiles_of
+from analyzer.record import Game, HandEntry, MoveEntry
+from analyzer.replay import replay
+from analyzer.rules.policies import Dealing
+from analyzer.rules.variants import find_variant
+from analyzer.tiles import Tile
+
+
+def deals_seen(rep, seen: int, viewer: int, turn: bool = False) -> list[tuple[frozenset, ...]]:
+    """Every deal consistent with what ``viewer`` saw in the first ``seen`` moves, as the tiles each
+    hand holds then (and the sleepers last, if any): the record's moves replayed on each candidate deal.
+    ``turn``: the viewer is to move now, and the replay takes his move too (it shows whose turn it is)."""
+    game, n = rep.game, len(rep.players)
+    dealt = [set(h.tiles) for h in game.hands]
+    played = [set() for _ in range(n)]
+    for step in rep.steps[:seen]:
+        if step.move is not None and step.move.tile is not None:
+            played[step.seat].add(step.move.tile)
+    known = set(dealt[viewer]).union(*played)
+    unseen = [t for t in rep.variant.dealing.tiles if t not in known]
+    sizes = [0 if s == viewer else len(dealt[s]) - len(played[s]) for s in range(n)]
+    tags = {k: v for k, v in game.tags.items() if k != "Result"}
+    out = []
+
+    def place(s: int, left: list[Tile], chosen: list[set]):
+        if s == n:
+            yield chosen, left
+            return
+        for pick in itertools.combinations(left, sizes[s]):
+            yield from place(s + 1, [t for t in left if t not in pick], chosen + [set(pick)])
+
+    for chosen, rest in place(0, unseen, []):
+        hands = [dealt[s] if s == viewer else played[s] | chosen[s] for s in range(n)]
+        trial = dataclasses.replace(game, tags=tags, moves=list(game.moves[:seen + turn]),
+                                    hands=tuple(HandEntry(p, tuple(sorted(h))) for p, h in zip(game.players, hands)))
+        if replay(trial, rep.variant, lead=rep.lead).valid:
+            out.append(tuple(frozenset(h - played[s]) for s, h in enumerate(hands)) + ((frozenset(rest),) if rest else ()))
+    return out
+
+
+def assert_view_is_the_rules(rep, seen: int, viewer: int, turn: bool = False) -> list:
+    """The inference's worlds and probabilities for ``viewer`` are those of :func:`deals_seen`."""
+    expected = deals_seen(rep, seen, viewer, turn)
+    worlds = worlds_at(rep, seen, viewer)
+    assert worlds.count == len(expected)
+    listed = [tuple(frozenset(tiles_of(mask)) for mask in w) for w in worlds]
+    assert len(set(listed)) == len(listed) and set(listed) == set(expected)
+    probs = worlds.probabilities()
+    for h, holder in enumerate(worlds.view.holders):
+        held = Counter(t for deal in expected for t in deal[h])
+        assert probs[holder] == {t: Fraction(c, len(expected)) for t, c in held.items()}
+    return expected
+
+
+# 002: "Das erste Spiel wird von dem Besitzer der Doppelsechs begonnen. Bei Turnieren muss dieser
+#  Spieler die [6-6] vorsetzen. In informeller Runde kann der Besitzer der [6-6] ansagen, dass er die
+#  Doppelsechs hat und dann einen beliebigen Stein spielen."
+JAMAICAN_INFORMAL = """[Variant "jamaican"]
+[Rules "mode=informal"]
+[Game "1"]
+[Players "A, B, C, D"]
+[Lead "B"]
+[Result "B/D 1 domino"]
+
+A: [0-2] [0-4] [0-6] [1-5] [3-3] [3-5] [5-6]
+B: [1-2] [1-6] [2-3] [2-6] [3-6] [4-5] [6-6]
+C: [0-0] [1-1] [1-3] [1-4] [2-4] [4-6] [5-5]
+D: [0-1] [0-3] [0-5] [2-2] [2-5] [3-4] [4-4]
+
+1. B [2-6] C [4-6] D [4-4]
+2. A [0-4] B [1-2] C [1-4] D [0-5]
+3. A [5-6] B [3-6] C [2-4] D [0-3]
+4. A [0-2]@2 B pass C [0-0] D [0-1]
+5. A [1-5] B [4-5] C pass D [3-4]
+6. A [3-5] B pass C [5-5] D [2-5]
+7. A [0-6] B [6-6] C pass D [2-2]
+"""
+
+
+def test_the_six_six_holder_who_leads_any_tile_is_known_to_hold_it():
+    (rep,) = replay_record(parse(JAMAICAN_INFORMAL))
+    assert rep.valid
+    six_six = Tile(6, 6)
+    # B announced the [6-6] and led [2-6]: from the lead on, every other player knows B holds it
+    for viewer in (0, 2, 3):
+        for seen in (1, 9, 17):
+            assert worlds_at(rep, seen, viewer).probabilities()["B"][six_six] == 1
+    # late in the hand, the deals each player could not tell apart are exactly those the rules allow
+    for seen in (17, 20, 23):
+        for viewer in (0, 2, 3):
+            deals = assert_view_is_the_rules(rep, seen, viewer)
+            assert deals and all(six_six in deal[1] for deal in deals)
+    # and the fair analysis judges A's decisions on those deals only
+    out = fair_analyze(rep, seats=["A"], workers=1, exact_below=2_000)
+    judged = [d for d in out.decisions if d.fair is not None and d.index >= 15]
+    assert judged
+    for decision in judged:
+        assert decision.fair.method == "exact"
+        assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, 0))
+
+
+# 000: "Einige spielen so, dass jedes Spiel mit einem Doppel beginnen muss, es sei denn, dass keiner
+#  der Spieler des beginnenden Spiels ein solches hat."
+OPEN_DOUBLE = """[Variant "partnership"]
+[Rules "open=double"]
+[Game "2"]
+[Players "A, B, C, D"]
+[Lead "A"]
+
+A: [0-5] [1-2] [1-5] [2-3] [3-5] [4-6] [5-6]
+B: [0-2] [0-3] [1-1] [1-3] [2-2] [5-5] [6-6]
+C: [0-1] [0-4] [1-6] [2-4] [2-6] [3-6] [4-5]
+D: [0-0] [0-6] [1-4] [2-5] [3-3] [3-4] [4-4]
+
+1. A [4-6] B [6-6]@6 C [2-6]@6 D [3-4]@4
+2. A [2-3]@3 B [0-2]@2 C [0-4]@0 D [4-4]@4
+3. A [1-2]@2 B [1-3]@1 C [2-4]@4 D [2-5]@2
+4. A [5-6]@5 B [0-3]@3 C [3-6]@6 D [0-0]@0
+5. A [3-5]@3 B [5-5]@5 C [4-5]@5 D [0-6]@0
+6. A pass B pass C [1-6]@6 D [1-4]@1
+"""
+
+
+def test_a_lead_that_is_no_double_shows_the_leading_side_holds_none():
+    (rep,) = replay_record(parse(OPEN_DOUBLE))
+    assert rep.valid
+    # A led [4-6]: so neither A nor his partner C holds a double, as everybody at the table knows
+    for viewer in (1, 2, 3):
+        probs = worlds_at(rep, 1, viewer).probabilities()
+        for seat in ("A", "C"):
+            assert not [t for t in probs[seat] if t.is_double]
+    for seen in (14, 16):
+        for viewer in (1, 3):
+            deals = assert_view_is_the_rules(rep, seen, viewer)
+            assert deals and not [t for deal in deals for t in deal[0] | deal[2] if t.is_double]
+    out = fair_analyze(rep, seats=["B", "D"], workers=1, exact_below=2_000)
+    judged = [d for d in out.decisions if d.fair is not None and d.index >= 14]
+    assert judged
+    for decision in judged:
+        seat = rep.steps[decision.index].seat
+        assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, seat))
+
+
+# 001 §8: "Wird im Zuge der Aufnahme der Steine oder während des Spiels ein Stein aufgedeckt, so muss
+#  dieser Stein offen auf dem Tisch liegen bleiben und bei der ersten Gelegenheit, bei der er
+#  regelgerecht angelegt werden kann, gespielt werden."
+def test_an_exposed_tile_is_known_to_every_player_from_the_moment_it_lies_open():
+    from conftest import RECORDS
+
+    text = (RECORDS / "whist-equal-ends.dom").read_text()
+    text = text.replace('[Lead "B"]', '[Lead "B"]\n[Exposed "C [3-3], D [3-5] from 4"]')
+    (rep,) = replay_record(parse(text))
+    assert rep.valid
+    three_three, three_five = Tile(3, 3), Tile(3, 5)
+    row4 = next(k for k, st in enumerate(rep.steps) if st.entry.round == 4)
+    for viewer in (0, 1):
+        before = worlds_at(rep, row4 - 1, viewer).probabilities()
+        assert before["C"][three_three] == 1 and before["D"][three_five] < 1
+        after = worlds_at(rep, row4, viewer).probabilities()
+        assert after["C"][three_three] == 1 and after["D"][three_five] == 1
+    for seen, viewer in ((row4 + 8, 1), (row4 + 10, 0)):
+        deals = assert_view_is_the_rules(rep, seen, viewer)
+        assert deals and all(three_three in deal[2] and three_five in deal[3] for deal in deals)
+    out = fair_analyze(rep, seats=["B"], workers=1, exact_below=2_000)
+    (decision,) = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact"]
+    assert decision.index > row4
+    assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, 1))
+
+
+# 000: "Ein gesperrtes Spiel - das ist ein Spiel, bei dem vier Spieler nacheinander passen": nobody
+# sees a block; it shows itself by the passes, so a pass does not show that the hand went on.
+def test_a_pass_does_not_show_that_the_hand_was_not_blocked():
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-block7.dom").read_text()))
+    assert rep.valid
+    # "4. A pass": after it A cannot tell whether B holds a tile for the open ends or the hand is blocked
+    seen = next(k for k, st in enumerate(rep.steps) if st.entry.round == 4 and st.move.tile is None) + 1
+    ends = rep.steps[seen - 1].ends_before
+    deals = assert_view_is_the_rules(rep, seen, 0)
+    assert any(not any(t.matches(e) for t in deal[1] for e in ends) for deal in deals)
+
+
+# 003: "Der höchste gehaltene Doppelstein wird von der Person gespielt, die ihn in der Hand hat":
+# the leader opens as the holder of the highest double dealt, so with his highest double, whether
+# or not the record shows the other hands.
+def test_a_leader_whose_hand_is_known_opens_with_his_highest_double_when_other_hands_are_hidden():
+    from conftest import RECORDS
+
+    full = (RECORDS / "variant-block7.dom").read_text()
+    hidden = "\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines())
+    (rep,) = replay_record(parse(hidden))
+    assert rep.deal_ok and rep.initial.hidden[1]
+    out = fair_analyze(rep, seats=["A"], workers=1, worlds=4, exact_below=1)
+    assert out.decisions and all(d.index != 0 for d in out.decisions)      # A's [6-6] lead is no decision
+    for text in (full, hidden):
+        (wrong,) = replay_record(parse(text.replace("1. A [6-6] B [4-6]", "1. A [3-3] B [4-6]")))
+        assert [d.code for d in wrong.diagnostics if d.line == 14][:1] == ["lead-tile"]
+
+
+def test_a_move_with_no_open_hands_value_is_not_called_best(tmp_path):
+    from conftest import RECORDS
+    from test_cli import run
+
+    full = (RECORDS / "variant-block7.dom").read_text()
+    path = tmp_path / "one-view.dom"
+    path.write_text("\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines()))
+    out = run("analyze", str(path), "--worlds", "4", "--exact-below", "1").output
+    lines = [line for line in out.splitlines() if line.startswith("  round ")]
+    # B's hand is hidden: no move of A has a value with every hand open, so none is "best" by it
+    assert lines and all(line.endswith("= ?; best ?; no value with every hand open") for line in lines)
+
+
+def test_analyze_fair_keeps_the_output_options_or_refuses_them_by_name(tmp_path):
+    import json
+
+    from conftest import RECORDS
+    from test_cli import run
+
+    block7, seed1 = str(RECORDS / "variant-block7.dom"), str(RECORDS / "seed1.dom")
+    fair = ("--fair", "--worlds", "4", "--exact-below", "1")
+    res = run("analyze", block7, *fair, "--jsonl")
+    (line,) = [line for line in res.output.splitlines() if line.startswith("{")]
+    (game,) = json.loads(line)["games"]
+    assert game["analysis"]["fair_seats"] == ["A", "B"]
+    res = run("analyze", seed1, *fair, "--quiet")
+    assert res.exit_code == 1 and res.output.strip()
+    assert all("error[" in line for line in res.output.splitlines())
+    for option, value in (("--graph", str(tmp_path / "tree.json")), ("--cache", str(tmp_path / "cache")),
+                          ("--scheduler", "tcp://127.0.0.1:1")):
+        res = run("analyze", block7, *fair, option, value)
+        assert res.exit_code == 2 and option in res.output and "--fair" in res.output
+
+
+def test_a_setting_of_the_fair_analysis_without_it_is_a_usage_error_naming_the_option(tmp_path):
+    from conftest import RECORDS
+    from test_cli import run
+
+    block7 = str(RECORDS / "variant-block7.dom")
+    for option, value in (("--seat", "A"), ("--worlds", "50"), ("--exact-below", "10"), ("--seed", "3")):
+        for command in (("analyze", block7), ("report", block7, "-o", str(tmp_path / "page.html"))):
+            res = run(*command, option, value)
+            assert res.exit_code == 2 and option in res.output and "--fair" in res.output
+    assert run("analyze", block7, "--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1").exit_code == 0
+
+
+def test_a_hand_written_as_one_question_mark_a_tile_is_read_as_unknown():
+    # docs/notation.md: "one `?` for each tile it does not" show; with none shown, seven of them
+    from conftest import RECORDS
+
+    full = (RECORDS / "variant-block7.dom").read_text()
+    texts = ["\n".join(f"B: {hand}" if line.startswith("B: ") else line for line in full.splitlines())
+             for hand in ("?", "? ? ? ? ? ? ?")]
+    one, seven = (replay_record(parse(text))[0] for text in texts)
+    assert not parse(texts[1]).errors and seven.deal_ok
+    assert seven.initial.hidden == one.initial.hidden == [0, 7]
+    assert worlds_at(seven, 5, 0).count == worlds_at(one, 5, 0).count
+    assert [d.code for d in parse(texts[1].replace("B: ? ? ? ? ? ? ?", "B: ? ?")).errors] == []
+    (short,) = replay_record(parse(texts[1].replace("B: ? ? ? ? ? ? ?", "B: ? ?")))
+    assert "deal-size" in [d.code for d in short.diagnostics]
+
+
+# 004, Hungarian: "Je mehr Steine er unterbringen kann, umso besser für ihn. Ist er am Ende, versucht
+#  der nächste Spieler möglichst viele seiner Steine an der Kette anzusetzen": a player plays while he
+#  can, so when the turn passes after his play, he held no tile that could be laid then.
+def test_the_end_of_a_run_shows_the_runner_holds_nothing_that_fits():
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    assert rep.valid
+    ended = [k for k in range(1, len(rep.steps)) if rep.steps[k].seat != rep.steps[k - 1].seat]
+    for seen in (14, 17):                        # C after B's run; A after C's run
+        assert seen in ended
+        mover = rep.steps[seen].seat
+        runner = rep.steps[seen - 1].seat
+        deals = assert_view_is_the_rules(rep, seen, mover, turn=True)
+        ends = rep.steps[seen].ends_before
+        assert deals and not [t for deal in deals for t in deal[runner] if any(t.matches(e) for e in ends)]
+
+
+def test_a_record_with_a_hidden_hand_is_not_said_to_be_unfinished_when_it_may_be_over():
+    from conftest import RECORDS
+
+    full = (RECORDS / "variant-block7.dom").read_text()
+    hidden = "\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines())
+    (rep,) = replay_record(parse(hidden))
+    # the full record ends blocked (B holds [2-4], nothing for the 1 and the 0); with B's hand hidden
+    # his last tile may or may not fit, so the record cannot show the hand over, nor prove it is not
+    assert replay_record(parse(full))[0].outcome.termination == "blocked"
+    (mismatch,) = [d for d in rep.diagnostics if d.code == "result-mismatch"]
+    assert "the hand is not over" not in mismatch.message
+    assert "does not show that the hand is over" in mismatch.message and "B still holds 1 tile not shown" in mismatch.message
