@@ -369,7 +369,7 @@ def test_a_record_of_one_hand_and_the_moves_is_analysed_for_that_player(tmp_path
         assert d["played_value"] is None and all(a["value"] is None for a in d["alternatives"])
         assert d["fair"]["method"] in ("exact", "sampled")
     out = run("analyze", "--fair", "--worlds", "2", "--exact-below", "2", "--seat", "A", str(path)).output
-    assert "fair analysis for A" in out and "fair (A's view" in out
+    assert "Fair analysis: the moves of A" in out and "fair (A's view" in out
 
 
 PARTLY = """[Variant "partnership"]

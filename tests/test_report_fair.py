@@ -63,7 +63,7 @@ def test_a_record_with_hidden_hands_gets_the_fair_analysis_in_the_report():
     assert judged and all(m.player == "C" and m.decision.fair is not None for m in judged)
     assert all(a.value is None for m in judged for a in m.decision.alternatives)
     html = render_html(model)
-    assert "fair analysis for C" in html
+    assert "the moves of C" in html
 
 
 def test_the_n_key_jumps_to_the_next_graded_move(open_page, fair_page, fair_model):
@@ -115,7 +115,7 @@ def cli_fair_page(tmp_path_factory):
 @pytest.mark.parametrize("width", [1360, 390], ids=["desktop", "phone"])
 def test_report_fair_on_the_command_line_shows_the_fair_analysis(browser, cli_fair_page, fair_model, width):
     html = unescape(cli_fair_page.read_text(encoding="utf-8"))
-    assert "fair analysis for C" in html and "A: not asked for (--seat)" in html
+    assert "the moves of C" in html and "A: not asked for (--seat)" in html
     c36 = next(m for m in fair_model.games[0].moves if m.player == "C" and m.text.startswith("[3-6]"))
     context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 500)
     errors = []

@@ -277,7 +277,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     out.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
     names = ", ".join(rep.players[s] for s in chosen) or "none"
     out.fair_seats = [rep.players[s] for s in chosen]
-    text = f"fair analysis for {names}"
+    text = f"the moves of {names}"
     if left_out:
         text += "; not analysed: " + "; ".join(left_out)
     notes.insert(0, text)
