@@ -308,6 +308,24 @@ def test_replay_view_json_shape():
     assert bad.exit_code == 2 and "not a player" in bad.output
 
 
+def test_a_seat_missing_from_one_of_several_records_is_noted_there_and_the_others_are_done():
+    """C plays the Cut Throat hand for three, not the two-player games after it: among several records
+    each game says so and every record is done; for one record the name is a slip of the command."""
+    three, two = str(RECORDS / "variant-cutthroat-3.dom"), str(RECORDS / "variant-block7.dom")
+    views = json.loads(run("replay", three, two, "--view", "C", "--json").output)["games"]
+    assert [g["file"] for g in views] == [three, two]
+    assert views[0]["inference"]["steps"] and "stopped" not in views[0]["inference"]
+    assert views[1]["inference"]["steps"] == [] and "C is not a player" in views[1]["inference"]["stopped"]
+    fair = run("analyze", three, two, "--fair", "--seat", "C", "--worlds", "5", "--exact-below", "5", "--seed", "1")
+    assert fair.exit_code == 0, fair.output
+    assert "Fair analysis: the moves of C" in fair.output
+    assert "Fair analysis: no moves judged; not analysed: A: not asked for (--seat); B: not asked for (--seat); " \
+           "C: not a player of this game" in fair.output
+    for command in (("replay", two, "--view", "C"), ("analyze", two, "--fair", "--seat", "C")):
+        alone = run(*command)
+        assert alone.exit_code == 2 and "'C' is not a player" in alone.output, command
+
+
 CONTRADICTION = """[Variant "partnership"]
 [Players "A, B, C, D"]
 A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [5-6]

@@ -275,9 +275,9 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     base.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
     graded = [d for d in base.decisions if d.fair is not None and d.fair.loss > 1e-9]
     out.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
-    names = ", ".join(rep.players[s] for s in chosen) or "none"
+    names = ", ".join(rep.players[s] for s in chosen)
     out.fair_seats = [rep.players[s] for s in chosen]
-    text = f"the moves of {names}"
+    text = f"the moves of {names}" if chosen else "no moves judged"
     if left_out:
         text += "; not analysed: " + "; ".join(left_out)
     notes.insert(0, text)

@@ -317,7 +317,9 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     options = _options("validate", variant, rules, insert_passes=insert_passes)
     summary, games = Summary(), []
-    for src in _sources(paths):
+    sources = _sources(paths)
+    several = len(sources) > 1
+    for src in sources:
         record, reps = read_source(src, options)
         result = read_result(src, record, reps)
         summary.add(result)
@@ -328,9 +330,9 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
             _echo_errors(result)
         elif as_json:
             games += [{"file": src.label, **replay_data(rep),
-                       **({"inference": _inference(rep, view)} if view is not None else {})} for rep in reps]
+                       **({"inference": _inference(rep, view, several)} if view is not None else {})} for rep in reps]
         else:
-            _print_replays(reps, view)
+            _print_replays(reps, view, several)
     _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
 
 
@@ -338,9 +340,9 @@ def _names(rep: Replay, mask: int) -> str:
     return " ".join(hand_names(rep, mask)) or "-"
 
 
-def _print_replays(reps: list[Replay], view: str | None = None) -> None:
+def _print_replays(reps: list[Replay], view: str | None = None, several: bool = False) -> None:
     for number, rep in enumerate(reps, 1):
-        inferred = _inference(rep, view) if view is not None else {"steps": []}
+        inferred = _inference(rep, view, several) if view is not None else {"steps": []}
         seen = {s["seen"]: s for s in inferred["steps"]}
         click.echo(f"Game {number}: {rep.title}  [{rep.variant.name}]")
         sides = " vs ".join(rep.side_name(s) for s in range(rep.variant.seating.sides))

@@ -51,14 +51,17 @@ def fair_settings(options: Options, fair: bool, seats, worlds: int, exact_below:
                                fair_seats=tuple(seats))
 
 
-def _inference(rep: Replay, view: str) -> dict:
-    """The ``inference`` member of ``replay --view``: the worlds after each move seen."""
+def _inference(rep: Replay, view: str, several: bool = False) -> dict:
+    """The ``inference`` member of ``replay --view``: the worlds after each move seen. A name not of
+    this game is a usage error for one record; among ``several`` the game says so and the run goes on."""
     from ..inference import InferenceUnsupported, NoWorld, holds_table
 
     if view.lower() == "public":
         seat, name = None, "public"
     elif view in rep.players:
         seat, name = rep.players.index(view), view
+    elif several:
+        return {"view": view, "steps": [], "stopped": f"{view} is not a player of this game ({', '.join(rep.players)})"}
     else:
         raise click.BadParameter(f"{view!r} is not a player of this game ({', '.join(rep.players)}) nor "
                                  "'public'", param_hint="--view")
@@ -93,14 +96,16 @@ def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict,
 
     limits = Thresholds.parse(options.thresholds)
     summary, analyses = Summary(), []
-    for src in _sources(paths):
+    sources = _sources(paths)
+    for src in sources:
         record, reps = read_source(src, options)
         result = read_result(src, record, reps)
         if record is None:
             summary.add(result)
             _echo_errors(result)
             continue
-        for rep in reps:
+        # one record: a name not in it is a slip of the command; several: each game notes who is not in it
+        for rep in reps if len(sources) == 1 else ():
             for name in seats:
                 if name not in rep.players:
                     raise click.BadParameter(f"{name!r} is not a player of {rep.title} ({', '.join(rep.players)})",
