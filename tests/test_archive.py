@@ -235,6 +235,24 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
     assert resumed == list(run(sources, Options()))
 
 
+def test_a_cached_result_names_its_own_file_not_a_copy_s(tmp_path):
+    # an archive holds the same record twice (a copy in another folder): every error line must name
+    # the file it is in, from the cache as without it
+    for folder in ("day1", "day2"):
+        (tmp_path / folder).mkdir()
+        shutil.copy(SEED1, tmp_path / folder / "table.txt")
+    sources = load([str(tmp_path / "day1"), str(tmp_path / "day2")])
+    cache = Cache(tmp_path / "cache")
+    fresh = list(run(sources, Options(), cache=cache))
+    again = list(run(sources, Options(), cache=cache))
+    assert again == fresh
+    for source, result in zip(sources, again):
+        diagnostics = [d for g in result["games"] for d in g["diagnostics"]]
+        assert diagnostics and all(d["text"].startswith(source.label + ":") for d in diagnostics)
+    lines = cli("validate", "-q", "--cache", tmp_path / "c", tmp_path / "day1", tmp_path / "day2").output
+    assert cli("validate", "-q", "--cache", tmp_path / "c", tmp_path / "day1", tmp_path / "day2").output == lines
+
+
 def test_the_cli_cache_reuses_results(tmp_path):
     first = cli("analyze", "--cache", tmp_path / "c", SEED1, SEED2).output
     assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 2

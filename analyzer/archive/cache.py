@@ -1,6 +1,7 @@
 """A directory of finished results, so that a re-run over an archive redoes only what changed.
 
-A result is keyed by a hash of the record's bytes, the tool's version and own files (its code: a
+A result is keyed by a hash of the record's bytes and name (its results name the file: a copy of a
+record under another name is worked out under its own), the tool's version and own files (its code: a
 changed search or rule gives new keys even where nobody raised the version) and the options that
 shape the result; it is written to a temporary file and renamed into place, so an interrupted run
 leaves only whole entries and the next run resumes where it stopped."""
@@ -43,10 +44,13 @@ class Cache:
         os.makedirs(self.directory, exist_ok=True)
 
     @staticmethod
-    def key(data: bytes, options: str) -> str:
-        """The entry of a record's bytes under ``options`` (a stable text) and this tool's version and code."""
+    def key(data: bytes, options: str, label: str = "") -> str:
+        """The entry of a record's bytes under ``options`` (a stable text) and this tool's version and code.
+
+        ``label``: the record's name as the results give it (its diagnostics and page name the file)."""
         digest = hashlib.sha256()
-        for part in (__version__.encode(), b"\0", _own_code(), b"\0", options.encode(), b"\0", data):
+        for part in (__version__.encode(), b"\0", _own_code(), b"\0", options.encode(), b"\0",
+                     label.encode("utf-8", "surrogateescape"), b"\0", data):
             digest.update(part)
         return digest.hexdigest()
 

@@ -254,8 +254,8 @@ def run(sources: Iterable[Source], options: Options, *, jobs: int = 1, scheduler
     for i, source in enumerate(sources):
         if not source.readable:
             results[i] = record_problem(source.label, source.error)
-        elif cache is not None and (hit := cache.get(key := Cache.key(source.data, options.key()))) is not None:
-            hit["source"] = source.label            # the same bytes may sit under another name
+        elif cache is not None and (hit := cache.get(key := Cache.key(source.data, options.key(),
+                                                                      source.label))) is not None:
             results[i] = hit
             counts["cached"] += 1
         if i in results and progress is not None:
