@@ -3,6 +3,8 @@ Dask cluster, the per-player summary and the archive report (in Chromium)."""
 from __future__ import annotations
 
 import codecs
+import csv as csv_module
+import io
 import json
 import os
 import shutil
@@ -330,6 +332,21 @@ def test_stats_merges_players_by_name_across_records(tmp_path):
     assert csv[0].startswith("player,games,decisions") and len(csv) == 5
     table = cli("stats", tmp_path).stdout
     assert "accuracy %" in table and table.count("\n") == 5
+
+
+def test_json_and_csv_stay_parseable_when_a_file_cannot_be_read(tmp_path):
+    # a binary file in the archive: its error line goes to standard error, never into the document
+    shutil.copy(SEED2, tmp_path / "game.dom")
+    (tmp_path / "broken.dom").write_bytes(b"\0\1binary\0")
+    for args in (("stats", "--json"), ("analyze", "--json")):
+        res = cli(*args, tmp_path)
+        assert res.exit_code == 1, args
+        assert json.loads(res.stdout), args
+        assert "broken.dom" in res.stderr and "binary" in res.stderr, args
+    res = cli("stats", "--csv", tmp_path)
+    rows = list(csv_module.DictReader(io.StringIO(res.stdout)))
+    assert [r["player"] for r in rows] == ["A", "B", "C", "D"]      # the four seats of seed2, nothing else
+    assert "broken.dom" in res.stderr
 
 
 def test_stats_on_the_book_game_finds_c_s_blunder():

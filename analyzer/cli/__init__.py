@@ -219,14 +219,14 @@ def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, li
                    table_mb, triage=triage)
 
 
-def _echo_errors(result: dict) -> None:
-    """The error lines of a record (``--quiet``)."""
+def _echo_errors(result: dict, err: bool = False) -> None:
+    """The error lines of a record (``--quiet``); on standard error (``err``) beside a JSON or CSV document."""
     if result["error"]:
-        click.echo(result["error"]["text"])
+        click.echo(result["error"]["text"], err=err)
     for game in result["games"]:
         for d in game["diagnostics"]:
             if d["severity"] == "error":
-                click.echo(d["text"])
+                click.echo(d["text"], err=err)
 
 
 def _jsonl(result: dict) -> None:
@@ -451,7 +451,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         if jsonl:
             _jsonl(result)
         elif quiet or result["error"]:
-            _echo_errors(result)
+            _echo_errors(result, err=as_json and not quiet)
         elif as_json:
             analyses += [{"file": result["source"], **game["analysis"]} for game in result["games"]]
         else:
@@ -638,7 +638,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
         summary.add(result)
         results.append(result)
         if result["error"]:
-            _echo_errors(result)
+            _echo_errors(result, err=True)       # with the summary: standard output holds the rows only
     rows = player_rows(results)
     if as_json:
         click.echo(json.dumps([row.as_dict() for row in rows], indent=2))
