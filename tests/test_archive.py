@@ -349,6 +349,18 @@ def test_json_and_csv_stay_parseable_when_a_file_cannot_be_read(tmp_path):
     assert "broken.dom" in res.stderr
 
 
+def test_stats_csv_does_not_hand_a_spreadsheet_a_formula(tmp_path):
+    # player names come from the records: a name a spreadsheet would run as a formula (=, +, -, @)
+    # is written as text (a leading '), and quotes survive the CSV quoting
+    names = ['=HYPERLINK("http://x")', "+1+1", "@SUM(1)", '-2 "q"']
+    text = SEED2.read_text(encoding="utf-8").replace(
+        '[Players "A, B, C, D"]', '[Players "%s"]' % ", ".join(n.replace('"', '\\"') for n in names))
+    (tmp_path / "hostile.dom").write_text(text, encoding="utf-8")
+    rows = list(csv_module.DictReader(io.StringIO(cli("stats", "--csv", tmp_path).stdout)))
+    assert [r["player"] for r in rows] == ["'" + n for n in names]
+    assert [r["player"] for r in json.loads(cli("stats", "--json", tmp_path).stdout)] == names
+
+
 def test_stats_on_the_book_game_finds_c_s_blunder():
     """In the book's record C's [3-6] in round 5 loses the hand (the move the book marks *)."""
     rows = {r["player"]: r for r in json.loads(cli("stats", "--json", SEED1).stdout)}

@@ -102,13 +102,26 @@ def player_rows(results) -> list[PlayerRow]:
     return rows
 
 
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")     # what a spreadsheet reads as the start of a formula
+
+
+def _cell(value):
+    """A CSV cell: empty for None; a text a spreadsheet would run as a formula (a player named
+    ``=HYPERLINK(...)`` in a record) is kept as text by a leading ``'``."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA):
+        return "'" + value
+    return value
+
+
 def rows_csv(rows: list[PlayerRow]) -> str:
-    """The rows as CSV with a header line (an empty cell for None)."""
+    """The rows as CSV with a header line (an empty cell for None; names that look like formulas kept as text)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.as_dict().items()})
+        writer.writerow({k: _cell(v) for k, v in row.as_dict().items()})
     return out.getvalue()
 
 
