@@ -255,6 +255,22 @@ def test_a_cached_result_names_its_own_file_not_a_copy_s(tmp_path):
     assert cli("validate", "-q", "--cache", tmp_path / "c", tmp_path / "day1", tmp_path / "day2").output == lines
 
 
+def test_a_damaged_cache_entry_is_redone_not_served(tmp_path):
+    # entries damaged on disk: cut short, zeroed, or one word changed so that the JSON still parses
+    sources = load([str(SEED2)])
+    fresh = list(run(sources, Options("analyze")))
+    damages = (lambda b: b[: len(b) // 2], lambda b: bytes(len(b)), lambda b: b.replace(b'"games"', b'"gamfs"'),
+               lambda b: b"{}", lambda b: b"[1]")
+    for k, damage in enumerate(damages):
+        cache = Cache(tmp_path / f"cache{k}")
+        list(run(sources, Options("analyze"), cache=cache))
+        (entry,) = (tmp_path / f"cache{k}").rglob("*.json")
+        entry.write_bytes(damage(entry.read_bytes()))
+        counts: dict = {}
+        assert list(run(sources, Options("analyze"), cache=cache, counts=counts)) == fresh, k
+        assert counts == {"computed": 1, "cached": 0}, k
+
+
 def test_the_cli_cache_reuses_results(tmp_path):
     first = cli("analyze", "--cache", tmp_path / "c", SEED1, SEED2).output
     assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 2

@@ -37,7 +37,8 @@ def _own_code() -> bytes:
 
 
 class Cache:
-    """Results (plain JSON data) stored under ``directory/ab/abcdef....json``."""
+    """Results (plain JSON data) stored under ``directory/ab/abcdef....json``, each after the checksum
+    of its text: an entry damaged on disk is redone, never served."""
 
     def __init__(self, directory: str | os.PathLike):
         self.directory = os.fspath(directory)
@@ -58,21 +59,32 @@ class Cache:
         return os.path.join(self.directory, key[:2], key + ".json")
 
     def get(self, key: str) -> dict | None:
-        """The stored result, or None (also for an entry that cannot be read: it is redone)."""
+        """The stored result, or None (also for an entry that cannot be read or whose bytes changed on
+        disk: its checksum line says so, and it is redone)."""
         try:
-            with open(self._path(key), encoding="utf-8") as handle:
-                return json.load(handle)
-        except (OSError, ValueError):
+            with open(self._path(key), "rb") as handle:
+                stored = handle.read()
+        except OSError:
             return None
+        check, _, body = stored.partition(b"\n")
+        if check != hashlib.sha256(body).hexdigest().encode():
+            return None
+        try:
+            result = json.loads(body)
+        except ValueError:
+            return None
+        return result if isinstance(result, dict) else None
 
     def put(self, key: str, result: dict) -> None:
-        """Store ``result`` atomically: readers see the old entry or the whole new one."""
+        """Store ``result`` atomically (readers see the old entry or the whole new one), after a line
+        with the checksum of its JSON text."""
         path = self._path(key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        body = json.dumps(result).encode()
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(result, handle)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
