@@ -185,6 +185,51 @@ def test_jobs_give_the_same_results_in_the_same_order(archive):
     assert cli("validate", "--jsonl", "--jobs", "2", archive).stdout == one
 
 
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"     # a zombie has stopped
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+def test_the_workers_stop_when_the_run_is_killed(tmp_path):
+    # a run killed outright (kill -9, the out-of-memory killer, a lost session) leaves no worker behind
+    import signal
+    import time
+    for k in range(300):
+        shutil.copy(SEED2, tmp_path / f"g{k:03d}.dom")
+    run_ = subprocess.Popen([sys.executable, "-m", "analyzer", "analyze", "--jobs", "2", str(tmp_path)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while len(workers := _children(run_.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    run_.send_signal(signal.SIGKILL)
+    run_.wait()
+    assert len(workers) >= 2
+    deadline = time.monotonic() + 10
+    while (alive := [w for w in workers if _running(w)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for w in alive:              # clean up before failing
+        os.kill(w, signal.SIGKILL)
+    assert alive == []
+
+
 def test_the_cache_key_follows_the_tool_s_code(tmp_path, monkeypatch):
     import analyzer.archive.cache as cache_module
     from analyzer.archive.cache import code_digest

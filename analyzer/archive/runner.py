@@ -9,7 +9,10 @@ in the order of the inputs, each as soon as it and every one before it are done;
 from __future__ import annotations
 
 import json
+import os
 import re
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Iterator
@@ -308,8 +311,18 @@ def _here(sources, todo, options, progress):
         yield i, result, seen[0]
 
 
+def _watch_parent(parent: int) -> None:
+    """In a pool's worker: end it when the run that started it is gone (killed outright: the worker
+    would otherwise wait forever on a queue that its siblings keep open)."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 def _in_pool(jobs, sources, todo, options):
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
         pending = {pool.submit(process, sources[i].label, sources[i].data, options): i for i in todo}
         try:
             while pending:
