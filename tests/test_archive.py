@@ -356,6 +356,41 @@ def test_an_unreachable_scheduler_is_a_clean_error():
     assert res.exit_code == 1 and "Dask scheduler" in res.output
 
 
+def test_an_address_that_is_no_dask_scheduler_is_a_clean_error_in_seconds(tmp_path):
+    # a port that accepts the connection but never answers (or answers as a web server: the
+    # dashboard's port 8787 given for the scheduler's 8786) must not hang the run
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+    import time
+    for reply in (b"", b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>no</html>"):
+        server = socket.create_server(("127.0.0.1", 0))
+        held = []
+
+        def serve(server=server, reply=reply, held=held):
+            while True:
+                try:
+                    conn, _ = server.accept()
+                except OSError:
+                    return
+                held.append(conn)
+                if reply:
+                    conn.recv(1024)
+                    conn.sendall(reply)
+                    conn.close()
+        threading.Thread(target=serve, daemon=True).start()
+        address = "tcp://127.0.0.1:%d" % server.getsockname()[1]
+        start = time.monotonic()
+        result = subprocess.run([sys.executable, "-m", "analyzer", "validate", "--scheduler", address, str(SEED2)],
+                                cwd=ROOT, capture_output=True, text=True, timeout=60)
+        server.close()
+        for conn in held:
+            conn.close()
+        assert result.returncode == 1, (reply, result.stderr)
+        assert "Dask scheduler" in result.stderr and "Traceback" not in result.stderr, reply
+        assert time.monotonic() - start < 30, reply
+
+
 # ---- per-player summary ---------------------------------------------------------------------------
 
 def _decision(player, loss, cls, **fair):

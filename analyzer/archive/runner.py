@@ -334,19 +334,50 @@ def _in_pool(jobs, sources, todo, options):
                 future.cancel()
 
 
+def _greet(address: str, seconds: float = 10) -> None:
+    """Check that ``address`` is a Dask scheduler's before a client waits on it: ``Client(timeout=)``
+    bounds the connection only, and a port that accepts it but never answers (or answers as a web
+    server, the dashboard's 8787 given for 8786) would hold the client for good."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as exc:           # not an address at all ("missing port number", unknown protocol)
+        raise InputError(f"the scheduler address {address!r} cannot be used: {exc} (write it as "
+                         f"tcp://HOST:8786)") from None
+
+    async def hello():
+        comm = await asyncio.wait_for(connect(address, timeout=seconds / 2), seconds)
+        await comm.close()
+    with ThreadPoolExecutor(1) as thread:        # its own event loop, whatever runs in this thread
+        try:
+            thread.submit(asyncio.run, hello()).result()
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: "
+                                     f"{str(exc) or 'no answer in %g s' % seconds}") from None
+        except Exception as exc:        # it answered, but not as Dask does (a web page, another protocol)
+            raise ClusterUnavailable(f"{address} is not a Dask scheduler (it answered the greeting with "
+                                     f"{type(exc).__name__}); its address is printed by `dask scheduler`, "
+                                     f"tcp://HOST:8786 by default") from None
+
+
 def _on_cluster(address, sources, todo, options):
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise ClusterUnavailable("running on a cluster needs dask.distributed: "
                                  "pip install 'domino-analyzer[cluster]'") from None
+    _greet(address)
     try:
         client = Client(address, timeout="5s")
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    except ValueError as exc:           # not an address at all ("missing port number", unknown protocol)
-        raise InputError(f"the scheduler address {address!r} cannot be used: {exc} (write it as "
-                         f"tcp://HOST:8786)") from None
     with client:
         futures = {}
         for i in todo:
