@@ -535,6 +535,25 @@ def test_the_index_escapes_what_comes_from_a_record(tmp_path):
     assert "&lt;script&gt;alert(1)" in index and "<script>alert" not in index
 
 
+def test_a_record_whose_file_name_is_not_utf8_gets_its_page(tmp_path):
+    # an archive copied from an old machine: a file name in Latin-1 (b"caf\xe9.dom") is still a record
+    folder = tmp_path / "in"
+    folder.mkdir()
+    try:
+        with open(os.path.join(os.fsencode(folder), b"caf\xe9.dom"), "wb") as fh:
+            fh.write(SEED2.read_bytes())
+    except OSError:
+        pytest.skip("this file system takes UTF-8 names only")
+    res = cli("report", folder, "-o", tmp_path / "out")
+    assert res.exit_code == 0, res.output
+    pages = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert len(pages) == 2 and "index.html" in pages
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    page = next(p for p in pages if p != "index.html")
+    assert f'href="{page}"' in index
+    assert "INTERNATIONAL DOMINOES" in (tmp_path / "out" / page).read_text(encoding="utf-8")
+
+
 def test_a_record_named_index_keeps_its_page_beside_the_archive_s_index(tmp_path):
     """Nothing is lost: a record called ``index`` (or ``INDEX``, where case does not count) gets a page of
     its own, and the index links to it."""
