@@ -417,6 +417,22 @@ def test_player_rows_follow_their_definitions():
     assert (row.fair_loss, row.real_mistakes_per_100, row.hindsight_mistakes_per_100) == (5.5, 50.0, 50.0)
 
 
+def test_names_that_differ_only_in_case_or_blanks_are_one_player():
+    # one scorer writes "Alice", another "alice" or "ALICE  " (the Players tag as typed): one player
+    games = [
+        {"players": ["Alice", "Bob"], "errors_by_player": {"Alice": 1, "Bob": 0},
+         "analysis": {"decisions": [_decision("Alice", 0, None), _decision("Bob", 12, "mistake")]}},
+        {"players": ["alice", "Mary  Ann"], "errors_by_player": {"alice": 0, "Mary  Ann": 2},
+         "analysis": {"decisions": [_decision("alice", 30, "blunder"), _decision("Mary  Ann", 0, None)]}},
+        {"players": ["ALICE", "mary ann"], "errors_by_player": {}, "analysis": None},
+    ]
+    alice, bob, mary = player_rows([{"games": games}])
+    assert (alice.player, alice.games, alice.decisions, alice.open_loss) == ("Alice", 3, 2, 15.0)
+    assert (alice.accuracy, alice.mistakes_per_100, alice.errors_per_game) == (50.0, 50.0, 0.33)
+    assert (mary.player, mary.games, mary.decisions, mary.errors_per_game) == ("Mary  Ann", 2, 1, 1.0)
+    assert (bob.player, bob.games) == ("Bob", 1)
+
+
 def test_stats_merges_players_by_name_across_records(tmp_path):
     shutil.copy(SEED2, tmp_path / "one.dom")
     shutil.copy(SEED2, tmp_path / "two.dom")
