@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
-from analyzer.archive.runner import estimate_moves
+from analyzer.archive.runner import ClusterUnavailable, estimate_moves
 from analyzer.cli import main
 from analyzer.notation import read
 from analyzer.report.index import page_names
@@ -348,6 +348,21 @@ def test_a_dask_cluster_gives_the_local_results(archive):
         assert list(run(sources, Options("analyze"), scheduler=cluster.scheduler_address)) == local
         res = cli("validate", "--jsonl", "--scheduler", cluster.scheduler_address, archive)
         assert res.stdout == cli("validate", "--jsonl", archive).stdout
+
+
+@pytest.mark.slow
+def test_a_cluster_whose_workers_run_other_code_is_refused(monkeypatch):
+    # workers with another install of the analyser (an older version left on a worker machine) would
+    # give other results than a local run, unseen, and fill the cache with them
+    distributed = pytest.importorskip("distributed")
+    import analyzer.archive.cache as cache_module
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1, dashboard_address=None,
+                                  host="127.0.0.1") as cluster:
+        sources = load([str(SEED2)])
+        assert list(run(sources, Options(), scheduler=cluster.scheduler_address)) == list(run(sources, Options()))
+        monkeypatch.setattr(cache_module, "__version__", "0.0.other")       # this machine's code, not the worker's
+        with pytest.raises(ClusterUnavailable, match="other code"):
+            list(run(sources, Options(), scheduler=cluster.scheduler_address))
 
 
 def test_an_unreachable_scheduler_is_a_clean_error():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .. import __version__
 
-__all__ = ["Cache", "code_digest"]
+__all__ = ["Cache", "code_digest", "source_digest"]
 
 
 def code_digest(root: str | os.PathLike) -> bytes:
@@ -29,6 +29,19 @@ def code_digest(root: str | os.PathLike) -> bytes:
         digest.update(path.read_bytes())
         digest.update(b"\0")
     return digest.digest()
+
+
+_SOURCES = (".py", ".j2", ".css", ".js")     # the code as written: the same wherever it is installed
+
+
+def source_digest() -> str:
+    """A digest of the analyser's own source files (not its compiled modules, which differ by machine):
+    a Dask worker must give the same as the machine that sends it work."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in _SOURCES and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"{__version__} {digest.hexdigest()[:16]}"
 
 
 @cache

@@ -367,6 +367,22 @@ def _greet(address: str, seconds: float = 10) -> None:
                                      f"tcp://HOST:8786 by default") from None
 
 
+def _same_code(client, address: str) -> None:
+    """Refuse a cluster whose workers run other code of the analyser than this machine: their results
+    would differ from a local run's, unseen, and be cached as this code's."""
+    from .cache import source_digest
+
+    here = source_digest()
+    try:
+        there = client.run(source_digest)
+    except Exception as exc:        # a worker without this function: another version
+        there = {"a worker": f"another version ({exc})"}
+    other = sorted(f"{worker}: {code}" for worker, code in there.items() if code != here)
+    if other:
+        raise ClusterUnavailable(f"the workers of {address} run other code of domino-analyzer than this "
+                                 f"machine ({here}): {'; '.join(other)}; install the same on every worker")
+
+
 def _on_cluster(address, sources, todo, options):
     try:
         from distributed import Client, as_completed
@@ -379,6 +395,7 @@ def _on_cluster(address, sources, todo, options):
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     with client:
+        _same_code(client, address)
         futures = {}
         for i in todo:
             future = client.submit(process, sources[i].label, sources[i].data, options, pure=False)
