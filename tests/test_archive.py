@@ -134,6 +134,20 @@ def test_jsonl_gives_one_object_per_record_in_input_order(archive):
     assert objects[3]["games"] == []
 
 
+def test_analyze_reads_standard_input_once():
+    # `cat game.dom | domino analyze -`: the record on standard input is the one analysed
+    text = SEED2.read_text(encoding="utf-8")
+    piped = cli("analyze", "--json", "-", input=text)
+    assert piped.exit_code == 0, piped.output
+    games = json.loads(piped.stdout)["games"]
+    assert [g["title"] for g in games] == ["INTERNATIONAL DOMINOES, example deal"]
+    assert [g["critical"] for g in games] == [g["critical"] for g in json.loads(cli("analyze", "--json", SEED2).stdout)["games"]]
+    # a record with unknown hands on standard input gets its fair analysis, as from a file
+    partial = RECORDS / "draw-one-view.dom"
+    res = cli("analyze", "--json", "--worlds", "5", "-", input=partial.read_text(encoding="utf-8"))
+    assert [g["fair_seats"] for g in json.loads(res.stdout)["games"]] == [["A"]]     # the one hand it shows
+
+
 def test_the_exit_status_is_the_same_for_every_command(tmp_path):
     for command in ("validate", "replay", "analyze", "stats"):
         assert cli(command, SEED2).exit_code == 0, command

@@ -432,15 +432,15 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
 
     options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
                        table_mb=table_mb)
-    if not fair and _all_partial(paths, options):
+    sources = _sources(paths)           # read once: standard input cannot be read twice
+    if not fair and _all_partial(sources, options):
         fair = True
         click.echo("Some hands of these records are not known, so no exact values with every hand open: "
                    "each move of a player whose hand is known is judged by what he could know "
                    "(the fair analysis, as with --fair).", err=True)
     if fair:
-        return _analyze_fair(paths, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
+        return _analyze_fair(sources, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
                                                                   seed=seed, workers=jobs, node_limit=max_nodes))
-    sources = _sources(paths)
     if graph_path is not None:
         _output_target(graph_path, sources, "--graph")
     summary, analyses, graphs = Summary(), [], []

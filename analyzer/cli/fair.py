@@ -67,17 +67,17 @@ def _print_inference(step: dict) -> None:
         click.echo(f"         {holder:<9} {row or '-'}")
 
 
-def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict) -> None:
+def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dict) -> None:
     """``analyze --fair``: in this process (its worlds in ``--jobs`` processes), record by record."""
     from ..analysis import Thresholds, analyze_replay
     from ..analysis.fair import FairThresholds, fair_analyze
 
-    from . import _echo_errors, _finish, _print_analysis, _sources
+    from . import _echo_errors, _finish, _print_analysis
     from .validation import read_source, read_result
 
     limits = Thresholds.parse(options.thresholds)
     summary, analyses = Summary(), []
-    for src in _sources(paths):
+    for src in sources:
         record, reps = read_source(src, options)
         result = read_result(src, record, reps)
         if record is None:
@@ -123,13 +123,11 @@ def _alt_order(alt, side: int) -> float:
     return -value if side == 0 else value
 
 
-def _all_partial(paths, options: Options) -> bool:
+def _all_partial(sources, options: Options) -> bool:
     """Whether every record named has a game whose deal is not fully known (then ``analyze``
     runs the fair analysis for the seats whose hand is known instead of refusing)."""
-    from . import _sources
     from .validation import read_source
 
-    sources = list(_sources(paths))
     if not sources or any(not src.readable for src in sources):
         return False
     for src in sources:
