@@ -336,6 +336,14 @@ def test_the_cli_cache_reuses_results(tmp_path):
     assert cli("analyze", "--cache", tmp_path / "c", SEED1, SEED2).output == first
 
 
+def test_analyze_and_stats_share_their_cache_entries(tmp_path):
+    # the same analysis: stats after analyze (or the other way) works nothing out again
+    cli("analyze", "--cache", tmp_path / "c", SEED2, SEED1)
+    cli("stats", "--cache", tmp_path / "c", SEED2, SEED1)
+    cli("analyze", "--table-mb", "128", "--cache", tmp_path / "c", SEED2, SEED1)
+    assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 2
+
+
 def test_progress_counts_every_move_of_the_records():
     sources = load([str(SEED2), str(SEED1)])
     moves = sum(len(g.moves) for s in sources for g in read(s.label).games)

@@ -52,6 +52,8 @@ class Options:
     def __post_init__(self):
         if self.mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}, not {self.mode!r}")
+        # one size, one key: 128 (the default) and 128.0 (--table-mb, a float option) are the same table
+        object.__setattr__(self, "table_mb", float(self.table_mb))
 
     def key(self) -> str:
         """A stable text of the options, for the cache key."""
