@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
-from analyzer.archive.runner import ClusterUnavailable, estimate_moves
+from analyzer.archive.runner import ClusterUnavailable, estimate_moves, process
 from analyzer.cli import main
 from analyzer.notation import read
 from analyzer.report.index import page_names
@@ -197,6 +197,31 @@ def test_jobs_give_the_same_results_in_the_same_order(archive):
     assert list(run(sources, options, jobs=2)) == list(run(sources, options))
     one = cli("validate", "--jsonl", archive).stdout
     assert cli("validate", "--jsonl", "--jobs", "2", archive).stdout == one
+
+
+def _dies_on_poison(label, data, options, progress=None):
+    """The task, except that a record holding POISON kills its worker outright (as the out-of-memory
+    killer would)."""
+    if b"POISON" in data:
+        os._exit(9)
+    return process(label, data, options, progress)
+
+
+def test_a_worker_that_dies_loses_only_its_own_record(tmp_path, monkeypatch):
+    import analyzer.archive.runner as runner
+    for k in range(6):
+        shutil.copy(SEED2 if k % 2 else SEED1, tmp_path / f"g{k}.dom")
+    (tmp_path / "g3-poison.dom").write_text(SEED2.read_text(encoding="utf-8") + "\n{POISON}\n", encoding="utf-8")
+    sources = load([str(tmp_path)])
+    expected = list(run(sources, Options()))
+    monkeypatch.setattr(runner, "process", _dies_on_poison)
+    results = list(run(sources, Options(), jobs=2))
+    assert [r["source"] for r in results] == [s.label for s in sources]
+    for want, got in zip(expected, results):
+        if "poison" in got["source"]:
+            assert got["error"]["code"] == "internal-error" and got["source"] in got["error"]["text"]
+        else:
+            assert got == want
 
 
 def _children(pid: int) -> list[int]:

@@ -14,6 +14,7 @@ import re
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Iterator
 
@@ -323,17 +324,57 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(os.getpid(),))
+
+
 def _in_pool(jobs, sources, todo, options):
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
-        pending = {pool.submit(process, sources[i].label, sources[i].data, options): i for i in todo}
+    """The records of ``todo`` in ``jobs`` processes, as ``(index, result, 0)`` as each is done.
+
+    A worker that dies (the out-of-memory killer, a crash in a compiled search) breaks the whole pool:
+    only ``jobs`` records are in flight at a time, so those are the suspects; each is tried again
+    alone, one that kills its worker again gets an ``internal-error`` result, and the rest of the
+    archive goes on in a new pool."""
+    queue = list(reversed(todo))
+    while queue:
+        suspects = []
+        with _pool(jobs) as pool:
+            running: dict = {}
+            try:
+                while queue or running:
+                    while queue and len(running) < jobs:
+                        i = queue.pop()
+                        running[pool.submit(process, sources[i].label, sources[i].data, options)] = i
+                    ready, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in ready:
+                        i = running.pop(future)
+                        try:
+                            result = future.result()
+                        except BrokenProcessPool:
+                            suspects.append(i)
+                            continue
+                        yield i, result, 0
+                    if suspects:
+                        suspects += running.values()
+                        running.clear()
+                        break
+            finally:
+                for future in running:
+                    future.cancel()
+        for i in sorted(suspects):
+            yield i, _alone(sources[i], options), 0
+
+
+def _alone(source: Source, options: Options) -> dict:
+    """A record that was in flight when a worker died, worked out in a worker of its own."""
+    with _pool(1) as pool:
         try:
-            while pending:
-                ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    yield pending.pop(future), future.result(), 0
-        finally:
-            for future in pending:
-                future.cancel()
+            return pool.submit(process, source.label, source.data, options).result()
+        except BrokenProcessPool:
+            return record_problem(source.label, Diagnostic(
+                "error", "internal-error", "the worker process working on this record died (out of memory, "
+                "or a crash of the analyser); the rest of the archive was done; please report it",
+                source=source.label))
 
 
 def _greet(address: str, seconds: float = 10) -> None:
