@@ -325,7 +325,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
             click.echo(json.dumps({"source": src.label, "error": result["error"],
                                    "games": [replay_data(rep) for rep in reps]}))
         elif quiet or result["error"]:
-            _echo_errors(result)
+            _echo_errors(result, err=as_json and not quiet)
         elif as_json:
             games += [{"file": src.label, **replay_data(rep),
                        **({"inference": _inference(rep, view)} if view is not None else {})} for rep in reps]
