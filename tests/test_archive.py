@@ -512,7 +512,8 @@ def test_json_and_csv_stay_parseable_when_a_file_cannot_be_read(tmp_path):
     # a binary file in the archive: its error line goes to standard error, never into the document
     shutil.copy(SEED2, tmp_path / "game.dom")
     (tmp_path / "broken.dom").write_bytes(b"\0\1binary\0")
-    for args in (("stats", "--json"), ("analyze", "--json"), ("replay", "--json")):
+    for args in (("stats", "--json"), ("analyze", "--json"), ("replay", "--json"),
+                 ("analyze", "--json", "--fair", "--worlds", "5")):
         res = cli(*args, tmp_path)
         assert res.exit_code == 1, args
         assert json.loads(res.stdout), args

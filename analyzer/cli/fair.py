@@ -82,7 +82,7 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
         result = read_result(src, record, reps)
         if record is None:
             summary.add(result)
-            _echo_errors(result)
+            _echo_errors(result, err=as_json)      # beside a JSON document: on standard error
             continue
         for rep in reps:
             for name in seats:
@@ -99,7 +99,7 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
             result = record_problem(src.label, Diagnostic(
                 "error", "internal-error", f"the analyser failed on this record ({type(exc).__name__}: {exc}); "
                 "please report it", source=src.label))
-            _echo_errors(result)
+            _echo_errors(result, err=as_json)
         summary.add(result)
         for number, fair in done:
             if as_json:
