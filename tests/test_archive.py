@@ -3,6 +3,8 @@ Dask cluster, the per-player summary and the archive report (in Chromium)."""
 from __future__ import annotations
 
 import codecs
+import csv as csv_module
+import io
 import json
 import os
 import shutil
@@ -13,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
-from analyzer.archive.runner import estimate_moves
+from analyzer.archive.runner import ClusterUnavailable, estimate_moves, process
 from analyzer.cli import main
 from analyzer.notation import read
 from analyzer.report.index import page_names
@@ -132,6 +134,20 @@ def test_jsonl_gives_one_object_per_record_in_input_order(archive):
     assert objects[3]["games"] == []
 
 
+def test_analyze_reads_standard_input_once():
+    # `cat game.dom | domino analyze -`: the record on standard input is the one analysed
+    text = SEED2.read_text(encoding="utf-8")
+    piped = cli("analyze", "--json", "-", input=text)
+    assert piped.exit_code == 0, piped.output
+    games = json.loads(piped.stdout)["games"]
+    assert [g["title"] for g in games] == ["INTERNATIONAL DOMINOES, example deal"]
+    assert [g["critical"] for g in games] == [g["critical"] for g in json.loads(cli("analyze", "--json", SEED2).stdout)["games"]]
+    # a record with unknown hands on standard input gets its fair analysis, as from a file
+    partial = RECORDS / "draw-one-view.dom"
+    res = cli("analyze", "--json", "--worlds", "5", "-", input=partial.read_text(encoding="utf-8"))
+    assert [g["fair_seats"] for g in json.loads(res.stdout)["games"]] == [["A"]]     # the one hand it shows
+
+
 def test_the_exit_status_is_the_same_for_every_command(tmp_path):
     for command in ("validate", "replay", "analyze", "stats"):
         assert cli(command, SEED2).exit_code == 0, command
@@ -181,6 +197,76 @@ def test_jobs_give_the_same_results_in_the_same_order(archive):
     assert list(run(sources, options, jobs=2)) == list(run(sources, options))
     one = cli("validate", "--jsonl", archive).stdout
     assert cli("validate", "--jsonl", "--jobs", "2", archive).stdout == one
+
+
+def _dies_on_poison(label, data, options, progress=None):
+    """The task, except that a record holding POISON kills its worker outright (as the out-of-memory
+    killer would)."""
+    if b"POISON" in data:
+        os._exit(9)
+    return process(label, data, options, progress)
+
+
+def test_a_worker_that_dies_loses_only_its_own_record(tmp_path, monkeypatch):
+    import analyzer.archive.runner as runner
+    for k in range(6):
+        shutil.copy(SEED2 if k % 2 else SEED1, tmp_path / f"g{k}.dom")
+    (tmp_path / "g3-poison.dom").write_text(SEED2.read_text(encoding="utf-8") + "\n{POISON}\n", encoding="utf-8")
+    sources = load([str(tmp_path)])
+    expected = list(run(sources, Options()))
+    monkeypatch.setattr(runner, "process", _dies_on_poison)
+    results = list(run(sources, Options(), jobs=2))
+    assert [r["source"] for r in results] == [s.label for s in sources]
+    for want, got in zip(expected, results):
+        if "poison" in got["source"]:
+            assert got["error"]["code"] == "internal-error" and got["source"] in got["error"]["text"]
+        else:
+            assert got == want
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"     # a zombie has stopped
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+def test_the_workers_stop_when_the_run_is_killed(tmp_path):
+    # a run killed outright (kill -9, the out-of-memory killer, a lost session) leaves no worker behind
+    import signal
+    import time
+    for k in range(300):
+        shutil.copy(SEED2, tmp_path / f"g{k:03d}.dom")
+    run_ = subprocess.Popen([sys.executable, "-m", "analyzer", "analyze", "--jobs", "2", str(tmp_path)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while len(workers := _children(run_.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    run_.send_signal(signal.SIGKILL)
+    run_.wait()
+    assert len(workers) >= 2
+    deadline = time.monotonic() + 10
+    while (alive := [w for w in workers if _running(w)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for w in alive:              # clean up before failing
+        os.kill(w, signal.SIGKILL)
+    assert alive == []
 
 
 def test_the_cache_key_follows_the_tool_s_code(tmp_path, monkeypatch):
@@ -235,10 +321,52 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
     assert resumed == list(run(sources, Options()))
 
 
+def test_a_cached_result_names_its_own_file_not_a_copy_s(tmp_path):
+    # an archive holds the same record twice (a copy in another folder): every error line must name
+    # the file it is in, from the cache as without it
+    for folder in ("day1", "day2"):
+        (tmp_path / folder).mkdir()
+        shutil.copy(SEED1, tmp_path / folder / "table.txt")
+    sources = load([str(tmp_path / "day1"), str(tmp_path / "day2")])
+    cache = Cache(tmp_path / "cache")
+    fresh = list(run(sources, Options(), cache=cache))
+    again = list(run(sources, Options(), cache=cache))
+    assert again == fresh
+    for source, result in zip(sources, again):
+        diagnostics = [d for g in result["games"] for d in g["diagnostics"]]
+        assert diagnostics and all(d["text"].startswith(source.label + ":") for d in diagnostics)
+    lines = cli("validate", "-q", "--cache", tmp_path / "c", tmp_path / "day1", tmp_path / "day2").output
+    assert cli("validate", "-q", "--cache", tmp_path / "c", tmp_path / "day1", tmp_path / "day2").output == lines
+
+
+def test_a_damaged_cache_entry_is_redone_not_served(tmp_path):
+    # entries damaged on disk: cut short, zeroed, or one word changed so that the JSON still parses
+    sources = load([str(SEED2)])
+    fresh = list(run(sources, Options("analyze")))
+    damages = (lambda b: b[: len(b) // 2], lambda b: bytes(len(b)), lambda b: b.replace(b'"games"', b'"gamfs"'),
+               lambda b: b"{}", lambda b: b"[1]")
+    for k, damage in enumerate(damages):
+        cache = Cache(tmp_path / f"cache{k}")
+        list(run(sources, Options("analyze"), cache=cache))
+        (entry,) = (tmp_path / f"cache{k}").rglob("*.json")
+        entry.write_bytes(damage(entry.read_bytes()))
+        counts: dict = {}
+        assert list(run(sources, Options("analyze"), cache=cache, counts=counts)) == fresh, k
+        assert counts == {"computed": 1, "cached": 0}, k
+
+
 def test_the_cli_cache_reuses_results(tmp_path):
     first = cli("analyze", "--cache", tmp_path / "c", SEED1, SEED2).output
     assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 2
     assert cli("analyze", "--cache", tmp_path / "c", SEED1, SEED2).output == first
+
+
+def test_analyze_and_stats_share_their_cache_entries(tmp_path):
+    # the same analysis: stats after analyze (or the other way) works nothing out again
+    cli("analyze", "--cache", tmp_path / "c", SEED2, SEED1)
+    cli("stats", "--cache", tmp_path / "c", SEED2, SEED1)
+    cli("analyze", "--table-mb", "128", "--cache", tmp_path / "c", SEED2, SEED1)
+    assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 2
 
 
 def test_progress_counts_every_move_of_the_records():
@@ -269,10 +397,60 @@ def test_a_dask_cluster_gives_the_local_results(archive):
         assert res.stdout == cli("validate", "--jsonl", archive).stdout
 
 
+@pytest.mark.slow
+def test_a_cluster_whose_workers_run_other_code_is_refused(monkeypatch):
+    # workers with another install of the analyser (an older version left on a worker machine) would
+    # give other results than a local run, unseen, and fill the cache with them
+    distributed = pytest.importorskip("distributed")
+    import analyzer.archive.cache as cache_module
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1, dashboard_address=None,
+                                  host="127.0.0.1") as cluster:
+        sources = load([str(SEED2)])
+        assert list(run(sources, Options(), scheduler=cluster.scheduler_address)) == list(run(sources, Options()))
+        monkeypatch.setattr(cache_module, "__version__", "0.0.other")       # this machine's code, not the worker's
+        with pytest.raises(ClusterUnavailable, match="other code"):
+            list(run(sources, Options(), scheduler=cluster.scheduler_address))
+
+
 def test_an_unreachable_scheduler_is_a_clean_error():
     pytest.importorskip("distributed")
     res = cli("validate", "--scheduler", "tcp://127.0.0.1:9", SEED2)
     assert res.exit_code == 1 and "Dask scheduler" in res.output
+
+
+def test_an_address_that_is_no_dask_scheduler_is_a_clean_error_in_seconds(tmp_path):
+    # a port that accepts the connection but never answers (or answers as a web server: the
+    # dashboard's port 8787 given for the scheduler's 8786) must not hang the run
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+    import time
+    for reply in (b"", b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>no</html>"):
+        server = socket.create_server(("127.0.0.1", 0))
+        held = []
+
+        def serve(server=server, reply=reply, held=held):
+            while True:
+                try:
+                    conn, _ = server.accept()
+                except OSError:
+                    return
+                held.append(conn)
+                if reply:
+                    conn.recv(1024)
+                    conn.sendall(reply)
+                    conn.close()
+        threading.Thread(target=serve, daemon=True).start()
+        address = "tcp://127.0.0.1:%d" % server.getsockname()[1]
+        start = time.monotonic()
+        result = subprocess.run([sys.executable, "-m", "analyzer", "validate", "--scheduler", address, str(SEED2)],
+                                cwd=ROOT, capture_output=True, text=True, timeout=60)
+        server.close()
+        for conn in held:
+            conn.close()
+        assert result.returncode == 1, (reply, result.stderr)
+        assert "Dask scheduler" in result.stderr and "Traceback" not in result.stderr, reply
+        assert time.monotonic() - start < 30, reply
 
 
 # ---- per-player summary ---------------------------------------------------------------------------
@@ -301,6 +479,22 @@ def test_player_rows_follow_their_definitions():
     assert (row.fair_loss, row.real_mistakes_per_100, row.hindsight_mistakes_per_100) == (5.5, 50.0, 50.0)
 
 
+def test_names_that_differ_only_in_case_or_blanks_are_one_player():
+    # one scorer writes "Alice", another "alice" or "ALICE  " (the Players tag as typed): one player
+    games = [
+        {"players": ["Alice", "Bob"], "errors_by_player": {"Alice": 1, "Bob": 0},
+         "analysis": {"decisions": [_decision("Alice", 0, None), _decision("Bob", 12, "mistake")]}},
+        {"players": ["alice", "Mary  Ann"], "errors_by_player": {"alice": 0, "Mary  Ann": 2},
+         "analysis": {"decisions": [_decision("alice", 30, "blunder"), _decision("Mary  Ann", 0, None)]}},
+        {"players": ["ALICE", "mary ann"], "errors_by_player": {}, "analysis": None},
+    ]
+    alice, bob, mary = player_rows([{"games": games}])
+    assert (alice.player, alice.games, alice.decisions, alice.open_loss) == ("Alice", 3, 2, 15.0)
+    assert (alice.accuracy, alice.mistakes_per_100, alice.errors_per_game) == (50.0, 50.0, 0.33)
+    assert (mary.player, mary.games, mary.decisions, mary.errors_per_game) == ("Mary  Ann", 2, 1, 1.0)
+    assert (bob.player, bob.games) == ("Bob", 1)
+
+
 def test_stats_merges_players_by_name_across_records(tmp_path):
     shutil.copy(SEED2, tmp_path / "one.dom")
     shutil.copy(SEED2, tmp_path / "two.dom")
@@ -312,6 +506,34 @@ def test_stats_merges_players_by_name_across_records(tmp_path):
     assert csv[0].startswith("player,games,decisions") and len(csv) == 5
     table = cli("stats", tmp_path).stdout
     assert "accuracy %" in table and table.count("\n") == 5
+
+
+def test_json_and_csv_stay_parseable_when_a_file_cannot_be_read(tmp_path):
+    # a binary file in the archive: its error line goes to standard error, never into the document
+    shutil.copy(SEED2, tmp_path / "game.dom")
+    (tmp_path / "broken.dom").write_bytes(b"\0\1binary\0")
+    for args in (("stats", "--json"), ("analyze", "--json"), ("replay", "--json"),
+                 ("analyze", "--json", "--fair", "--worlds", "5")):
+        res = cli(*args, tmp_path)
+        assert res.exit_code == 1, args
+        assert json.loads(res.stdout), args
+        assert "broken.dom" in res.stderr and "binary" in res.stderr, args
+    res = cli("stats", "--csv", tmp_path)
+    rows = list(csv_module.DictReader(io.StringIO(res.stdout)))
+    assert [r["player"] for r in rows] == ["A", "B", "C", "D"]      # the four seats of seed2, nothing else
+    assert "broken.dom" in res.stderr
+
+
+def test_stats_csv_does_not_hand_a_spreadsheet_a_formula(tmp_path):
+    # player names come from the records: a name a spreadsheet would run as a formula (=, +, -, @)
+    # is written as text (a leading '), and quotes survive the CSV quoting
+    names = ['=HYPERLINK("http://x")', "+1+1", "@SUM(1)", '-2 "q"']
+    text = SEED2.read_text(encoding="utf-8").replace(
+        '[Players "A, B, C, D"]', '[Players "%s"]' % ", ".join(n.replace('"', '\\"') for n in names))
+    (tmp_path / "hostile.dom").write_text(text, encoding="utf-8")
+    rows = list(csv_module.DictReader(io.StringIO(cli("stats", "--csv", tmp_path).stdout)))
+    assert [r["player"] for r in rows] == ["'" + n for n in names]
+    assert [r["player"] for r in json.loads(cli("stats", "--json", tmp_path).stdout)] == names
 
 
 def test_stats_on_the_book_game_finds_c_s_blunder():
@@ -390,6 +612,25 @@ def test_the_index_escapes_what_comes_from_a_record(tmp_path):
     cli("report", tmp_path / "in", "-o", tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)" in index and "<script>alert" not in index
+
+
+def test_a_record_whose_file_name_is_not_utf8_gets_its_page(tmp_path):
+    # an archive copied from an old machine: a file name in Latin-1 (b"caf\xe9.dom") is still a record
+    folder = tmp_path / "in"
+    folder.mkdir()
+    try:
+        with open(os.path.join(os.fsencode(folder), b"caf\xe9.dom"), "wb") as fh:
+            fh.write(SEED2.read_bytes())
+    except OSError:
+        pytest.skip("this file system takes UTF-8 names only")
+    res = cli("report", folder, "-o", tmp_path / "out")
+    assert res.exit_code == 0, res.output
+    pages = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert len(pages) == 2 and "index.html" in pages
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    page = next(p for p in pages if p != "index.html")
+    assert f'href="{page}"' in index
+    assert "INTERNATIONAL DOMINOES" in (tmp_path / "out" / page).read_text(encoding="utf-8")
 
 
 def test_a_record_named_index_keeps_its_page_beside_the_archive_s_index(tmp_path):

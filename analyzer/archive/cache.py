@@ -1,6 +1,7 @@
 """A directory of finished results, so that a re-run over an archive redoes only what changed.
 
-A result is keyed by a hash of the record's bytes, the tool's version and own files (its code: a
+A result is keyed by a hash of the record's bytes and name (its results name the file: a copy of a
+record under another name is worked out under its own), the tool's version and own files (its code: a
 changed search or rule gives new keys even where nobody raised the version) and the options that
 shape the result; it is written to a temporary file and renamed into place, so an interrupted run
 leaves only whole entries and the next run resumes where it stopped."""
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from .. import __version__
 
-__all__ = ["Cache", "code_digest"]
+__all__ = ["Cache", "code_digest", "source_digest"]
 
 
 def code_digest(root: str | os.PathLike) -> bytes:
@@ -30,23 +31,40 @@ def code_digest(root: str | os.PathLike) -> bytes:
     return digest.digest()
 
 
+_SOURCES = (".py", ".j2", ".css", ".js")     # the code as written: the same wherever it is installed
+
+
+def source_digest() -> str:
+    """A digest of the analyser's own source files (not its compiled modules, which differ by machine):
+    a Dask worker must give the same as the machine that sends it work."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in _SOURCES and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"{__version__} {digest.hexdigest()[:16]}"
+
+
 @cache
 def _own_code() -> bytes:
     return code_digest(Path(__file__).resolve().parent.parent)
 
 
 class Cache:
-    """Results (plain JSON data) stored under ``directory/ab/abcdef....json``."""
+    """Results (plain JSON data) stored under ``directory/ab/abcdef....json``, each after the checksum
+    of its text: an entry damaged on disk is redone, never served."""
 
     def __init__(self, directory: str | os.PathLike):
         self.directory = os.fspath(directory)
         os.makedirs(self.directory, exist_ok=True)
 
     @staticmethod
-    def key(data: bytes, options: str) -> str:
-        """The entry of a record's bytes under ``options`` (a stable text) and this tool's version and code."""
+    def key(data: bytes, options: str, label: str = "") -> str:
+        """The entry of a record's bytes under ``options`` (a stable text) and this tool's version and code.
+
+        ``label``: the record's name as the results give it (its diagnostics and page name the file)."""
         digest = hashlib.sha256()
-        for part in (__version__.encode(), b"\0", _own_code(), b"\0", options.encode(), b"\0", data):
+        for part in (__version__.encode(), b"\0", _own_code(), b"\0", options.encode(), b"\0",
+                     label.encode("utf-8", "surrogateescape"), b"\0", data):
             digest.update(part)
         return digest.hexdigest()
 
@@ -54,21 +72,32 @@ class Cache:
         return os.path.join(self.directory, key[:2], key + ".json")
 
     def get(self, key: str) -> dict | None:
-        """The stored result, or None (also for an entry that cannot be read: it is redone)."""
+        """The stored result, or None (also for an entry that cannot be read or whose bytes changed on
+        disk: its checksum line says so, and it is redone)."""
         try:
-            with open(self._path(key), encoding="utf-8") as handle:
-                return json.load(handle)
-        except (OSError, ValueError):
+            with open(self._path(key), "rb") as handle:
+                stored = handle.read()
+        except OSError:
             return None
+        check, _, body = stored.partition(b"\n")
+        if check != hashlib.sha256(body).hexdigest().encode():
+            return None
+        try:
+            result = json.loads(body)
+        except ValueError:
+            return None
+        return result if isinstance(result, dict) else None
 
     def put(self, key: str, result: dict) -> None:
-        """Store ``result`` atomically: readers see the old entry or the whole new one."""
+        """Store ``result`` atomically (readers see the old entry or the whole new one), after a line
+        with the checksum of its JSON text."""
         path = self._path(key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        body = json.dumps(result).encode()
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(result, handle)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)

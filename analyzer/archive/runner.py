@@ -9,8 +9,12 @@ in the order of the inputs, each as soon as it and every one before it are done;
 from __future__ import annotations
 
 import json
+import os
 import re
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Iterator
 
@@ -49,6 +53,8 @@ class Options:
     def __post_init__(self):
         if self.mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}, not {self.mode!r}")
+        # one size, one key: 128 (the default) and 128.0 (--table-mb, a float option) are the same table
+        object.__setattr__(self, "table_mb", float(self.table_mb))
 
     def key(self) -> str:
         """A stable text of the options, for the cache key."""
@@ -269,8 +275,8 @@ def run(sources: Iterable[Source], options: Options, *, jobs: int = 1, scheduler
     for i, source in enumerate(sources):
         if not source.readable:
             results[i] = record_problem(source.label, source.error)
-        elif cache is not None and (hit := cache.get(key := Cache.key(source.data, options.key()))) is not None:
-            hit["source"] = source.label            # the same bytes may sit under another name
+        elif cache is not None and (hit := cache.get(key := Cache.key(source.data, options.key(),
+                                                                      source.label))) is not None:
             results[i] = hit
             counts["cached"] += 1
         if i in results and progress is not None:
@@ -323,17 +329,116 @@ def _here(sources, todo, options, progress):
         yield i, result, seen[0]
 
 
+def _watch_parent(parent: int) -> None:
+    """In a pool's worker: end it when the run that started it is gone (killed outright: the worker
+    would otherwise wait forever on a queue that its siblings keep open)."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(os.getpid(),))
+
+
 def _in_pool(jobs, sources, todo, options):
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending = {pool.submit(process, sources[i].label, sources[i].data, options): i for i in todo}
+    """The records of ``todo`` in ``jobs`` processes, as ``(index, result, 0)`` as each is done.
+
+    A worker that dies (the out-of-memory killer, a crash in a compiled search) breaks the whole pool:
+    only ``jobs`` records are in flight at a time, so those are the suspects; each is tried again
+    alone, one that kills its worker again gets an ``internal-error`` result, and the rest of the
+    archive goes on in a new pool."""
+    queue = list(reversed(todo))
+    while queue:
+        suspects = []
+        with _pool(jobs) as pool:
+            running: dict = {}
+            try:
+                while queue or running:
+                    while queue and len(running) < jobs:
+                        i = queue.pop()
+                        running[pool.submit(process, sources[i].label, sources[i].data, options)] = i
+                    ready, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in ready:
+                        i = running.pop(future)
+                        try:
+                            result = future.result()
+                        except BrokenProcessPool:
+                            suspects.append(i)
+                            continue
+                        yield i, result, 0
+                    if suspects:
+                        suspects += running.values()
+                        running.clear()
+                        break
+            finally:
+                for future in running:
+                    future.cancel()
+        for i in sorted(suspects):
+            yield i, _alone(sources[i], options), 0
+
+
+def _alone(source: Source, options: Options) -> dict:
+    """A record that was in flight when a worker died, worked out in a worker of its own."""
+    with _pool(1) as pool:
         try:
-            while pending:
-                ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    yield pending.pop(future), future.result(), 0
-        finally:
-            for future in pending:
-                future.cancel()
+            return pool.submit(process, source.label, source.data, options).result()
+        except BrokenProcessPool:
+            return record_problem(source.label, Diagnostic(
+                "error", "internal-error", "the worker process working on this record died (out of memory, "
+                "or a crash of the analyser); the rest of the archive was done; please report it",
+                source=source.label))
+
+
+def _greet(address: str, seconds: float = 10) -> None:
+    """Check that ``address`` is a Dask scheduler's before a client waits on it: ``Client(timeout=)``
+    bounds the connection only, and a port that accepts it but never answers (or answers as a web
+    server, the dashboard's 8787 given for 8786) would hold the client for good."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as exc:           # not an address at all ("missing port number", unknown protocol)
+        raise InputError(f"the scheduler address {address!r} cannot be used: {exc} (write it as "
+                         f"tcp://HOST:8786)") from None
+
+    async def hello():
+        comm = await asyncio.wait_for(connect(address, timeout=seconds / 2), seconds)
+        await comm.close()
+    with ThreadPoolExecutor(1) as thread:        # its own event loop, whatever runs in this thread
+        try:
+            thread.submit(asyncio.run, hello()).result()
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: "
+                                     f"{str(exc) or 'no answer in %g s' % seconds}") from None
+        except Exception as exc:        # it answered, but not as Dask does (a web page, another protocol)
+            raise ClusterUnavailable(f"{address} is not a Dask scheduler (it answered the greeting with "
+                                     f"{type(exc).__name__}); its address is printed by `dask scheduler`, "
+                                     f"tcp://HOST:8786 by default") from None
+
+
+def _same_code(client, address: str) -> None:
+    """Refuse a cluster whose workers run other code of the analyser than this machine: their results
+    would differ from a local run's, unseen, and be cached as this code's."""
+    from .cache import source_digest
+
+    here = source_digest()
+    try:
+        there = client.run(source_digest)
+    except Exception as exc:        # a worker without this function: another version
+        there = {"a worker": f"another version ({exc})"}
+    other = sorted(f"{worker}: {code}" for worker, code in there.items() if code != here)
+    if other:
+        raise ClusterUnavailable(f"the workers of {address} run other code of domino-analyzer than this "
+                                 f"machine ({here}): {'; '.join(other)}; install the same on every worker")
 
 
 def _on_cluster(address, sources, todo, options):
@@ -342,14 +447,13 @@ def _on_cluster(address, sources, todo, options):
     except ImportError:
         raise ClusterUnavailable("running on a cluster needs dask.distributed: "
                                  "pip install 'domino-analyzer[cluster]'") from None
+    _greet(address)
     try:
         client = Client(address, timeout="5s")
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    except ValueError as exc:           # not an address at all ("missing port number", unknown protocol)
-        raise InputError(f"the scheduler address {address!r} cannot be used: {exc} (write it as "
-                         f"tcp://HOST:8786)") from None
     with client:
+        _same_code(client, address)
         futures = {}
         for i in todo:
             future = client.submit(process, sources[i].label, sources[i].data, options, pure=False)

@@ -1,6 +1,6 @@
 """The per-player summary of an archive (``domino stats``), from the runner's plain results.
 
-For each player, by name across records:
+For each player, by name across records (case and blanks do not count: ``alice`` is ``Alice``):
 
 - ``games``: games the player sits in; ``decisions``: the player's moves that were a real choice
   (more than one legal move) in the analysed part of those games.
@@ -26,7 +26,7 @@ import csv
 import io
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["PlayerRow", "player_rows", "rows_csv", "rows_table", "COLUMNS"]
+__all__ = ["PlayerRow", "player_key", "player_rows", "rows_csv", "rows_table", "COLUMNS"]
 
 _MISTAKES = ("mistake", "blunder")
 
@@ -69,18 +69,28 @@ def _mean(values: list) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 
 
+def player_key(name: str) -> str:
+    """Who a name stands for across records typed by different hands: case and runs of blanks do
+    not count (``Alice``, ``alice`` and ``ALICE`` are one player)."""
+    return " ".join(name.split()).casefold()
+
+
 def player_rows(results) -> list[PlayerRow]:
-    """One row per player name met in ``results`` (the runner's results, analysed or not), in the
-    order the names are first met."""
+    """One row per player met in ``results`` (the runner's results, analysed or not), in the order
+    the players are first met; names that differ only in case or blanks are one player
+    (:func:`player_key`), shown as first spelt."""
     tally: dict[str, _Tally] = {}
+    spelling: dict[str, str] = {}
     for result in results:
         for game in result["games"]:
             for name in game["players"]:
-                t = tally.setdefault(name, _Tally())
+                spelling.setdefault(player_key(name), name)
+                t = tally.setdefault(player_key(name), _Tally())
                 t.games += 1
                 t.errors += game.get("errors_by_player", {}).get(name, 0)
             for d in (game.get("analysis") or {}).get("decisions", []):
-                t = tally.setdefault(d["player"], _Tally())
+                spelling.setdefault(player_key(d["player"]), d["player"])
+                t = tally.setdefault(player_key(d["player"]), _Tally())
                 t.losses.append(d["loss"])
                 t.classes.append(d["class"])
                 fair = d.get("fair")
@@ -88,10 +98,10 @@ def player_rows(results) -> list[PlayerRow]:
                     t.fair.append(fair["loss"])
                     t.fair_classes.append(fair.get("verdict"))
     rows = []
-    for name, t in tally.items():
+    for key, t in tally.items():
         n = len(t.losses)
         mistakes = [c in _MISTAKES for c in t.classes]
-        row = PlayerRow(name, t.games, n, _mean(t.losses), _mean(t.fair), _per_100(sum(mistakes), n),
+        row = PlayerRow(spelling[key], t.games, n, _mean(t.losses), _mean(t.fair), _per_100(sum(mistakes), n),
                         accuracy=_per_100(sum(c is None for c in t.classes), n),
                         errors_per_game=round(t.errors / t.games, 2) if t.games else 0.0)
         if t.fair:          # the fair analysis judged this player: its two verdicts per mistake
@@ -102,13 +112,26 @@ def player_rows(results) -> list[PlayerRow]:
     return rows
 
 
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")     # what a spreadsheet reads as the start of a formula
+
+
+def _cell(value):
+    """A CSV cell: empty for None; a text a spreadsheet would run as a formula (a player named
+    ``=HYPERLINK(...)`` in a record) is kept as text by a leading ``'``."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA):
+        return "'" + value
+    return value
+
+
 def rows_csv(rows: list[PlayerRow]) -> str:
-    """The rows as CSV with a header line (an empty cell for None)."""
+    """The rows as CSV with a header line (an empty cell for None; names that look like formulas kept as text)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.as_dict().items()})
+        writer.writerow({k: _cell(v) for k, v in row.as_dict().items()})
     return out.getvalue()
 
 

@@ -219,14 +219,14 @@ def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, li
                    table_mb, triage=triage)
 
 
-def _echo_errors(result: dict) -> None:
-    """The error lines of a record (``--quiet``)."""
+def _echo_errors(result: dict, err: bool = False) -> None:
+    """The error lines of a record (``--quiet``); on standard error (``err``) beside a JSON or CSV document."""
     if result["error"]:
-        click.echo(result["error"]["text"])
+        click.echo(result["error"]["text"], err=err)
     for game in result["games"]:
         for d in game["diagnostics"]:
             if d["severity"] == "error":
-                click.echo(d["text"])
+                click.echo(d["text"], err=err)
 
 
 def _jsonl(result: dict) -> None:
@@ -327,7 +327,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
             click.echo(json.dumps({"source": src.label, "error": result["error"],
                                    "games": [replay_data(rep) for rep in reps]}))
         elif quiet or result["error"]:
-            _echo_errors(result)
+            _echo_errors(result, err=as_json and not quiet)
         elif as_json:
             games += [{"file": src.label, **replay_data(rep),
                        **({"inference": _inference(rep, view, several)} if view is not None else {})} for rep in reps]
@@ -434,7 +434,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
 
     options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
                        table_mb=table_mb)
-    if not fair and _all_partial(paths, options):
+    sources = _sources(paths)           # read once: standard input cannot be read twice
+    if not fair and _all_partial(sources, options):
         fair = True
         click.echo("Some hands of these records are not known, so no exact values with every hand open: "
                    "each move of a player whose hand is known is judged by what he could know "
@@ -445,10 +446,9 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
             if given:
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
-        return _analyze_fair(paths, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
-                                                                  seed=seed, workers=jobs, node_limit=max_nodes),
+        return _analyze_fair(sources, options, as_json, seats, dict(worlds=worlds, exact_below=exact_below,
+                                                                    seed=seed, workers=jobs, node_limit=max_nodes),
                              quiet=quiet, jsonl=jsonl)
-    sources = _sources(paths)
     if graph_path is not None:
         _output_target(graph_path, sources, "--graph")
     summary, analyses, graphs = Summary(), [], []
@@ -459,7 +459,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         if jsonl:
             _jsonl(result)
         elif quiet or result["error"]:
-            _echo_errors(result)
+            _echo_errors(result, err=as_json and not quiet)
         elif as_json:
             analyses += [{"file": result["source"], **game["analysis"]} for game in result["games"]]
         else:
@@ -649,7 +649,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
         summary.add(result)
         results.append(result)
         if result["error"]:
-            _echo_errors(result)
+            _echo_errors(result, err=True)       # with the summary: standard output holds the rows only
     rows = player_rows(results)
     if as_json:
         click.echo(json.dumps([row.as_dict() for row in rows], indent=2))

@@ -84,25 +84,27 @@ def _print_inference(step: dict) -> None:
         click.echo(f"         {holder:<9} {row or '-'}")
 
 
-def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict, quiet: bool = False,
+def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dict, quiet: bool = False,
                   jsonl: bool = False) -> None:
     """``analyze --fair``: in this process (its worlds in ``--jobs`` processes), record by record
     (``--quiet``: the errors only; ``--jsonl``: a JSON object per record as it is done)."""
     from ..analysis import Thresholds, analyze_replay
     from ..analysis.fair import FairThresholds, fair_analyze
 
-    from . import _echo_errors, _finish, _jsonl, _print_analysis, _sources
+    from . import _echo_errors, _finish, _jsonl, _print_analysis
     from .validation import read_source, read_result
 
     limits = Thresholds.parse(options.thresholds)
     summary, analyses = Summary(), []
-    sources = _sources(paths)
     for src in sources:
         record, reps = read_source(src, options)
         result = read_result(src, record, reps)
         if record is None:
             summary.add(result)
-            _echo_errors(result)
+            if jsonl:
+                _jsonl(result)
+            else:
+                _echo_errors(result, err=as_json)      # beside a JSON document: on standard error
             continue
         # one record: a name not in it is a slip of the command; several: each game notes who is not in it
         for rep in reps if len(sources) == 1 else ():
@@ -120,7 +122,7 @@ def _analyze_fair(paths, options: Options, as_json: bool, seats, settings: dict,
             result = record_problem(src.label, Diagnostic(
                 "error", "internal-error", f"the analyser failed on this record ({type(exc).__name__}: {exc}); "
                 "please report it", source=src.label))
-            _echo_errors(result)
+            _echo_errors(result, err=as_json)
         summary.add(result)
         if jsonl:
             for number, fair in done:
@@ -152,13 +154,11 @@ def _alt_order(alt, side: int) -> float:
     return -value if side == 0 else value
 
 
-def _all_partial(paths, options: Options) -> bool:
+def _all_partial(sources, options: Options) -> bool:
     """Whether every record named has a game whose deal is not fully known (then ``analyze``
     runs the fair analysis for the seats whose hand is known instead of refusing)."""
-    from . import _sources
     from .validation import read_source
 
-    sources = list(_sources(paths))
     if not sources or any(not src.readable for src in sources):
         return False
     for src in sources:

@@ -232,9 +232,10 @@ def write_report(model: ReportModel, path_out: str | os.PathLike) -> None:
 
 
 def write_page(html: str, path_out: str | os.PathLike) -> None:
-    """Write a rendered page, making its folder when missing."""
+    """Write a rendered page, making its folder when missing. A file name that is not UTF-8 (held by
+    Python as lone surrogates) is shown with a replacement character."""
     directory = os.path.dirname(os.fspath(path_out))
     if directory:
         os.makedirs(directory, exist_ok=True)
-    with open(path_out, "w", encoding="utf-8") as fh:
+    with open(path_out, "w", encoding="utf-8", errors="replace") as fh:
         fh.write(html)
