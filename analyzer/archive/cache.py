@@ -19,15 +19,14 @@ from .. import __version__
 __all__ = ["Cache", "code_digest", "source_digest"]
 
 
-def code_digest(root: str | os.PathLike) -> bytes:
-    """A digest of every file below ``root`` (by its path and bytes; bytecode caches left out)."""
+def code_digest(root: str | os.PathLike, suffixes: tuple[str, ...] | None = None) -> bytes:
+    """A digest of every file below ``root`` (or of those ending in ``suffixes``), by its path and
+    bytes; bytecode caches left out."""
     root = Path(root)
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                       and (suffixes is None or p.suffix in suffixes)):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.digest()
 
 
@@ -37,11 +36,7 @@ _SOURCES = (".py", ".j2", ".css", ".js")     # the code as written: the same whe
 def source_digest() -> str:
     """A digest of the analyser's own source files (not its compiled modules, which differ by machine):
     a Dask worker must give the same as the machine that sends it work."""
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.suffix in _SOURCES and "__pycache__" not in p.parts):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return f"{__version__} {digest.hexdigest()[:16]}"
+    return f"{__version__} {code_digest(Path(__file__).resolve().parent.parent, _SOURCES).hex()[:16]}"
 
 
 @cache
