@@ -65,6 +65,19 @@ def test_a_folder_is_searched_recursively_for_record_files_in_order(archive):
         expand(["no/such/thing"])
 
 
+def test_a_link_to_a_file_is_read_and_a_link_to_a_folder_is_not_followed(tmp_path):
+    """As docs/archives.md says: so a link looping back to its own folder cannot make the search endless."""
+    folder, elsewhere = tmp_path / "archive", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    shutil.copy(SEED2, elsewhere / "game.dom")
+    (folder / "linked.dom").symlink_to(elsewhere / "game.dom")
+    (folder / "folder-link").symlink_to(elsewhere, target_is_directory=True)
+    (folder / "loop").symlink_to(folder, target_is_directory=True)
+    assert [os.path.basename(p) for p in expand([str(folder)])] == ["linked.dom"]
+    assert [os.path.basename(p) for p in expand([str(folder / "folder-link")])] == ["game.dom"]
+
+
 def test_bytes_that_are_not_utf8_text_get_one_clear_diagnostic():
     text = SEED2.read_text(encoding="utf-8")
     assert decode(codecs.BOM_UTF8 + text.encode(), "x")[0] == text
