@@ -501,20 +501,6 @@ def _exposed(rep, seen: int) -> list[tuple[int, int]]:
             and (initial.hidden[s] or initial.hands[s] & tile.bit)]     # (else the tag is wrong: reported)
 
 
-def _lead_rule(rep):
-    """The lead seen first (None: not yet) and the requirement it obeyed, as the replayer applies it."""
-    from .rules.policies import LeadRequirement
-
-    op = rep.variant.opening
-    req = rep.lead
-    if op.every_game_tile is not None:
-        req = LeadRequirement(holder_of=op.every_game_tile, tile=op.every_game_tile)
-    elif req is None:
-        tile = op.holder_tile(rep.game.number)
-        req = LeadRequirement(holder_of=tile, tile=op.forced_tile(rep.game.number)) if tile else LeadRequirement()
-    return req
-
-
 def _lead(rep, seen: int):
     return next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
 
@@ -527,7 +513,7 @@ def lead_holder(rep, seen: int) -> tuple[int, int] | None:
     when he handed the lead to his partner (``LeadFrom``), the one who handed it. None when the lead
     shows nothing more than the tile led."""
     lead = _lead(rep, seen)
-    req = _lead_rule(rep)
+    req = rep.variant.opening.requirement(rep.game.number, rep.lead)
     if lead is None or req.holder_of is None or req.tile is not None:
         return None
     if req.or_highest and not rep.variant.dealing.all_dealt(len(rep.players)):
@@ -548,7 +534,7 @@ def lead_lacks(rep, seen: int) -> dict[int, int]:
     lead that is no double shows that neither the leader nor his partner holds one."""
     lead = _lead(rep, seen)
     if (lead is None or not rep.variant.opening.double or lead.move.tile.is_double
-            or "LeadFrom" in rep.game.tags or _lead_rule(rep).tile is not None):
+            or "LeadFrom" in rep.game.tags or rep.variant.opening.requirement(rep.game.number, rep.lead).tile is not None):
         return {}
     doubles = mask_of(t for t in rep.variant.dealing.tiles if t.is_double)
     teams = rep.variant.seating.teams

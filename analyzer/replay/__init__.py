@@ -292,14 +292,8 @@ class _Replayer(_Ending):
         out: list[Diagnostic] = []
         op = self.variant.opening
         number = self.game.number
-        req = self.requirement
-        if op.every_game_tile is not None:
-            req = LeadRequirement(holder_of=op.every_game_tile, tile=op.every_game_tile,
-                                  reason="every hand is opened by its holder with it")
-        elif req is None:
-            holder_tile = op.holder_tile(number)
-            req = LeadRequirement(holder_of=holder_tile, tile=op.forced_tile(number),
-                                  reason="in the first game of a match") if holder_tile else LeadRequirement()
+        req = op.requirement(number, self.requirement)
+        if op.every_game_tile is None and self.requirement is None:
             if number is None and op.first_game_tile is not None and self.game.moves:
                 out.append(self.diag(
                     "unchecked-lead", f"who leads is not checked: in the first game of a match the holder of "

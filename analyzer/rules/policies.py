@@ -216,6 +216,19 @@ class Opening:
             return self.first_game_tile
         return None
 
+    def requirement(self, game_number: int | None, decided: LeadRequirement | None = None) -> LeadRequirement:
+        """Who must lead this hand and with what: every hand's tile, else what the match ``decided``,
+        else the first game's holder (nothing, where the rules and the match say nothing)."""
+        if self.every_game_tile is not None:
+            return LeadRequirement(holder_of=self.every_game_tile, tile=self.every_game_tile,
+                                   reason="every hand is opened by its holder with it")
+        if decided is not None:
+            return decided
+        tile = self.holder_tile(game_number)
+        if tile is None:
+            return LeadRequirement()
+        return LeadRequirement(holder_of=tile, tile=self.forced_tile(game_number), reason="in the first game of a match")
+
     def leader(self, hands: Sequence[frozenset[Tile] | set[Tile] | None], game_number: int | None) -> int | None:
         """The seat that must lead, when the rules and the deal decide it."""
         tile = self.holder_tile(game_number)
