@@ -94,6 +94,7 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
     thresholds = Thresholds.parse(options.thresholds)
     record = parse(text, label)
     replays = replay_record(record, options.variant, rules=dict(options.rules), insert_passes=options.insert_passes)
+    replay_again = again(record, options.variant, dict(options.rules), options.insert_passes)
     analyses = [None] * len(replays)
     if options.mode != "validate":
         analyses = [analyse_game(rep, thresholds, options.lines, options.max_nodes, progress, options.table_mb)
@@ -109,16 +110,14 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
     if options.mode == "validate" and options.triage:
         from ..repair.triage import triage_games
 
-        triages, _ = triage_games(replays, again(record, options.variant, dict(options.rules), options.insert_passes))
+        triages, _ = triage_games(replays, replay_again)
     games = games_data(replays, analyses, options.lines, triages)
     out = {"source": label, "error": None, "games": games}
     if options.mode == "report":
         from ..report import render_html
 
         out["page"] = render_html(page_model(label, replays, analyses, thresholds, options.max_nodes,
-                                                 table_mb=options.table_mb,
-                                                 again=again(record, options.variant, dict(options.rules),
-                                                             options.insert_passes)))
+                                                 table_mb=options.table_mb, again=replay_again))
     return out
 
 

@@ -81,16 +81,21 @@ def player_rows(results) -> list[PlayerRow]:
     (:func:`player_key`), shown as first spelt."""
     tally: dict[str, _Tally] = {}
     spelling: dict[str, str] = {}
+
+    def of(name: str) -> _Tally:
+        """The tally of the player ``name`` stands for (his first spelling is the one shown)."""
+        key = player_key(name)
+        spelling.setdefault(key, name)
+        return tally.setdefault(key, _Tally())
+
     for result in results:
         for game in result["games"]:
             for name in game["players"]:
-                spelling.setdefault(player_key(name), name)
-                t = tally.setdefault(player_key(name), _Tally())
+                t = of(name)
                 t.games += 1
                 t.errors += game.get("errors_by_player", {}).get(name, 0)
             for d in (game.get("analysis") or {}).get("decisions", []):
-                spelling.setdefault(player_key(d["player"]), d["player"])
-                t = tally.setdefault(player_key(d["player"]), _Tally())
+                t = of(d["player"])
                 t.losses.append(d["loss"])
                 t.classes.append(d["class"])
                 fair = d.get("fair")

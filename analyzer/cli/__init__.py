@@ -575,9 +575,9 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
 
     options = fair_settings(_options("report", variant, rules, thresholds, max_nodes, table_mb=table_mb), fair, seats,
                             worlds, exact_below, seed)
-    if output == "":
-        raise click.UsageError('-o needs a path; "" names nothing')
     sources = _sources(paths)
+    if output == "":
+        _output_target(output, sources, "-o")
     single = len(sources) == 1 and not any(os.path.isdir(p) for p in paths) and not (
         output and os.path.isdir(output))
     if single:
