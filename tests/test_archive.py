@@ -481,8 +481,8 @@ def test_player_rows_follow_their_definitions():
     ]
     ann, bo = player_rows([{"games": games}])
     assert (ann.player, ann.games, ann.decisions, ann.open_loss) == ("Ann", 2, 3, 14.0)
-    assert ann.mistakes_per_100 == 66.7 and ann.accuracy == 33.3 and ann.errors_per_game == 0.5
-    assert (bo.decisions, bo.accuracy, bo.mistakes_per_100, bo.errors_per_game) == (1, 0.0, 0.0, 1.5)
+    assert ann.mistakes_per_100 == 66.7 and ann.accuracy == 33.3 and ann.errors_per_record == 0.5
+    assert (bo.decisions, bo.accuracy, bo.mistakes_per_100, bo.errors_per_record) == (1, 0.0, 0.0, 1.5)
     assert ann.fair_loss is None and ann.real_mistakes_per_100 is None      # no fair analysis asked for
     # each decision's ``fair`` member as ``analyze --fair --json`` writes it
     fair = [{"players": ["Ann"], "analysis": {"decisions": [
@@ -503,8 +503,8 @@ def test_names_that_differ_only_in_case_or_blanks_are_one_player():
     ]
     alice, bob, mary = player_rows([{"games": games}])
     assert (alice.player, alice.games, alice.decisions, alice.open_loss) == ("Alice", 3, 2, 15.0)
-    assert (alice.accuracy, alice.mistakes_per_100, alice.errors_per_game) == (50.0, 50.0, 0.33)
-    assert (mary.player, mary.games, mary.decisions, mary.errors_per_game) == ("Mary  Ann", 2, 1, 1.0)
+    assert (alice.accuracy, alice.mistakes_per_100, alice.errors_per_record) == (50.0, 50.0, 0.33)
+    assert (mary.player, mary.games, mary.decisions, mary.errors_per_record) == ("Mary  Ann", 2, 1, 1.0)
     assert (bob.player, bob.games) == ("Bob", 1)
 
 
@@ -553,7 +553,7 @@ def test_stats_on_the_book_game_finds_c_s_blunder():
     """In the book's record C's [3-6] in round 5 loses the hand (the move the book marks *)."""
     rows = {r["player"]: r for r in json.loads(cli("stats", "--json", SEED1).stdout)}
     assert rows["C"]["mistakes_per_100"] > 0 and rows["C"]["accuracy"] < 100
-    assert rows["A"]["errors_per_game"] >= 1        # the illegal [5-6] in round 7 is A's move
+    assert rows["A"]["errors_per_record"] >= 1        # the illegal [5-6] in round 7 is A's move
 
 
 # ---- archive report ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ For each player, by name across records (case and blanks do not count: ``alice``
   inaccuracy threshold (3 points by default) against the best move: 100 means every choice was best
   or within a point or two of it. Like a bridge player's share of boards without a mistake, it does
   not grow with the size of the losses, only with how often the player got it right.
-- ``errors_per_game``: errors of the record found on the player's own moves (an illegal tile, a
+- ``errors_per_record``: errors of the record found on the player's own moves (an illegal tile, a
   pass while holding a match...) per game: a measure of the transcription, not of the play."""
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ class PlayerRow:
     real_mistakes_per_100: float | None = None
     hindsight_mistakes_per_100: float | None = None
     accuracy: float | None = None
-    errors_per_game: float = 0.0
+    errors_per_record: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -108,7 +108,7 @@ def player_rows(results) -> list[PlayerRow]:
         mistakes = [c in _MISTAKES for c in t.classes]
         row = PlayerRow(spelling[key], t.games, n, _mean(t.losses), _mean(t.fair), _per_100(sum(mistakes), n),
                         accuracy=_per_100(sum(c is None for c in t.classes), n),
-                        errors_per_game=round(t.errors / t.games, 2) if t.games else 0.0)
+                        errors_per_record=round(t.errors / t.games, 2) if t.games else 0.0)
         if t.fair:          # the fair analysis judged this player: its two verdicts per mistake
             judged = len(t.fair)
             row.real_mistakes_per_100 = _per_100(sum(v == "real" for v in t.fair_classes), judged)
@@ -143,7 +143,7 @@ def rows_csv(rows: list[PlayerRow]) -> str:
 _HEADINGS = {"player": "player", "games": "games", "decisions": "decisions", "open_loss": "avg loss",
              "fair_loss": "fair loss", "mistakes_per_100": "mistakes/100",
              "real_mistakes_per_100": "real/100", "hindsight_mistakes_per_100": "hindsight/100",
-             "accuracy": "accuracy %", "errors_per_game": "errors/game"}
+             "accuracy": "accuracy %", "errors_per_record": "errors/record"}
 
 
 def rows_table(rows: list[PlayerRow]) -> str:
