@@ -211,3 +211,28 @@ def test_a_broken_deal_names_its_first_error_and_line():
     result = analyze_replay(rep)
     assert not result.decisions
     assert f"(line {first.line}): {first.code}" in result.stopped and first.code.startswith("deal-")
+
+
+def test_table_mb_bounds_every_search_of_the_fair_analysis_too(tmp_path, monkeypatch):
+    """``--table-mb`` states the memory of one analysis: the fair analysis (the open-hands values and
+    the search of every world) must keep to it as the plain analysis does."""
+    import analyzer.analysis as analysis
+    import analyzer.analysis.fair as fair
+
+    asked = []
+
+    def spy(made):
+        def searcher(rules, fast, node_limit, table_mb=None, **kwargs):
+            asked.append(table_mb)
+            return made(rules, fast, node_limit, table_mb, **kwargs)
+        return searcher
+
+    monkeypatch.setattr(analysis, "_searcher", spy(analysis._searcher))
+    monkeypatch.setattr(fair, "_open_searcher", spy(fair._open_searcher))
+    block7 = str(RECORDS / "variant-block7.dom")
+    settings = ("--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1", "--table-mb", "3")
+    for command in (("analyze", block7), ("report", block7, "-o", str(tmp_path / "page.html"))):
+        asked.clear()
+        res = CliRunner().invoke(main, [*command, *settings])
+        assert res.exit_code == 0, res.output
+        assert len(asked) > 2 and set(asked) == {3.0}, (command, asked)

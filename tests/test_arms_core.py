@@ -7,10 +7,12 @@ the revealed order, All Fives): the two settings of ``core`` give the same value
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import random
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,7 @@ from analyzer.rules.variants import Variant
 from analyzer.search import SearchLimit, TreeSearch
 import analyzer
 from analyzer.search.core import (ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, arms_core, cores_text,
-                                  resolve_arms)
+                                  draw_core, resolve_arms)
 from analyzer.search.tree import _STATE_CODE, _ArmDeal, _leader, arms_note, arms_scoring
 from analyzer.rules.layout import Arm
 from analyzer.tiles import Tile, tile_set
@@ -466,3 +468,46 @@ def test_the_analysis_names_a_full_table_of_the_search_over_arms(core, monkeypat
     assert None in small.values and "0.05 MB in all, were full" in small.stopped
     roomy = analyze_replay(rep, node_limit=100_000)
     assert None in roomy.values and "node limit" in roomy.stopped and "--table-mb" not in roomy.stopped
+
+
+class _ScoredDraw(PointScoring):        # a draw game's scoring the compiled search does not know: asked of Python
+    pass
+
+
+def _dropped_search_cases():
+    cases = []
+    for label, variant, lead, yard in [
+            ("french", find_variant("french"), Tile(0, 0), 0),
+            ("cross-python-leaves", _valued(find_variant("cross", {"sleepers": "no"})), Tile(6, 6), 0),
+            ("draw", find_variant("draw", {"players": "2"}), Tile(6, 6), 6),
+            ("draw-python-leaves", dataclasses.replace(find_variant("draw", {"players": "2"}),
+                                                       scoring=_ScoredDraw("difference")), Tile(6, 6), 6)]:
+        for core in ("compiled", "python"):
+            cases.append(pytest.param(variant, lead, yard, core, id=f"{label}-{core}"))
+    return cases
+
+
+@pytest.mark.parametrize("variant, lead, yard, core", _dropped_search_cases())
+def test_a_dropped_search_frees_its_tables_at_once(variant, lead, yard, core):
+    """A search holds its deals (and a compiled deal its C table); nothing holds the search back, so
+    dropping it frees all of it at once, with no collection of cycles: the fair analysis makes a search
+    for every world and must hold one table at a time, not one a world."""
+    if core == "compiled" and (arms_core() is None or draw_core() is None):
+        pytest.skip("the compiled searches were not built (no C compiler)")
+    rng = random.Random(5)
+    pos = small_deal(variant, rng, 4, lead, yard)
+    while len(pos.legal_moves()) < 2:           # a decision (a deal with none: the next one)
+        pos = small_deal(variant, rng, 4, lead, yard) if pos.outcome() is not None else pos
+        if len(pos.legal_moves()) == 1:
+            pos.push(pos.legal_moves()[0])
+    search = TreeSearch(rules_for(variant, pos.turn), core=core)
+    gc.disable()
+    try:
+        search.values(pos)
+        deals = search._deals()
+        assert deals, "the search went on in a compact state"
+        refs = [weakref.ref(search)] + [weakref.ref(d) for d in deals]
+        del search, deals
+        assert [r() for r in refs] == [None] * len(refs)
+    finally:
+        gc.enable()

@@ -26,6 +26,7 @@ from typing import Sequence
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..position import mask_of
 from ..replay import Replay
+from ..search.core import TABLE_MB
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..tiles import Move
@@ -106,10 +107,10 @@ def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list
 _JOB: dict = {}
 
 
-def _searcher(rep: Replay, seat: int, node_limit: int | None):
+def _searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: float):
     variant = rep.variant
     rules = AgainstTheRest(variant, seat) if variant.seating.sides > 2 else variant
-    return _open_searcher(rules, int_solver_plays(variant), node_limit, max_deals=1)
+    return _open_searcher(rules, int_solver_plays(variant), node_limit, table_mb, max_deals=1)
 
 
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
@@ -140,7 +141,7 @@ class _Plan:
 def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
     """The value of every alternative in each world of part ``task[1]`` of plan ``task[0]`` (None:
     a world needs more positions than the node limit allows)."""
-    rep, node_limit, plan = _JOB["rep"], _JOB["node_limit"], _JOB["plans"][task[0]]
+    rep, node_limit, table_mb, plan = _JOB["rep"], _JOB["node_limit"], _JOB["table_mb"], _JOB["plans"][task[0]]
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     template = rep.position_at(k)
     if not template.draws:
@@ -173,7 +174,7 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
                 held |= d
             pos.pool = every & ~held
         try:
-            out.append(_searcher(rep, seat, node_limit).values(pos))
+            out.append(_searcher(rep, seat, node_limit, table_mb).values(pos))
         except SearchLimit:
             return None
         if key is not None:
@@ -182,8 +183,8 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
 
 
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
-         node_limit: int | None) -> list:
-    _JOB.update(rep=rep, node_limit=node_limit, plans=plans)     # a forked worker finds them here
+         node_limit: int | None, table_mb: float) -> list:
+    _JOB.update(rep=rep, node_limit=node_limit, table_mb=table_mb, plans=plans)  # a forked worker finds them here
     try:
         if workers <= 1 or len(tasks) <= 1:
             return [_solve(t) for t in tasks]
@@ -198,13 +199,14 @@ def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers:
 def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequence[str] = (),
                  worlds: int = WORLDS, exact_below: int = EXACT_BELOW, seed: int = 0,
                  thresholds: FairThresholds = FairThresholds(), workers: int | None = None,
-                 node_limit: int | None = None) -> GameAnalysis:
+                 node_limit: int | None = None, table_mb: float = TABLE_MB) -> GameAnalysis:
     """The fair analysis of a replayed game, added to its open-hands analysis ``base`` (computed here
     when not given): each decision of an analysed seat gains ``fair`` and each of its alternatives a
     :class:`FairValue`; decisions the open-hands analysis could not value (a hidden hand) are added
-    with ``None`` values. ``seats``: the players to judge (default: every one whose hand is known)."""
+    with ``None`` values. ``seats``: the players to judge (default: every one whose hand is known).
+    ``node_limit`` and ``table_mb`` bound each world's search as they bound the open-hands analysis."""
     if base is None:
-        base = analyze_replay(rep, thresholds.points, node_limit=node_limit)
+        base = analyze_replay(rep, thresholds.points, node_limit=node_limit, table_mb=table_mb)
     if any(rep.initial.hidden) and rep.deal_ok:
         base.stopped = "no open-hands values: the record does not show every hand"
         if stop_reason(rep):
@@ -251,7 +253,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         return out
     tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
     try:
-        results = _run(rep, plans, tasks, workers, node_limit)
+        results = _run(rep, plans, tasks, workers, node_limit, table_mb)
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out

@@ -104,7 +104,8 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
 
         analyses = [fair_analyze(rep, analysis, worlds=options.fair_worlds, seed=options.fair_seed,
                                  exact_below=options.fair_exact_below, seats=options.fair_seats,
-                                 thresholds=FairThresholds(thresholds), workers=1, node_limit=options.max_nodes)
+                                 thresholds=FairThresholds(thresholds), workers=1, node_limit=options.max_nodes,
+                                 table_mb=options.table_mb)
                     if rep.deal_ok and analysis is not None else analysis for rep, analysis in zip(replays, analyses)]
     triages = None
     if options.mode == "validate" and options.triage:

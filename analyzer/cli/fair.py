@@ -115,8 +115,10 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
         done = []
         try:
             for number, rep in enumerate(reps, 1):
-                fair = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes), seats=seats,
-                                    thresholds=FairThresholds(limits), **settings)
+                fair = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes,
+                                                        table_mb=options.table_mb),
+                                    seats=seats, thresholds=FairThresholds(limits), table_mb=options.table_mb,
+                                    **settings)
                 done.append((number, fair))
         except Exception as exc:  # a bug on one record must not end the run over the others
             result = record_problem(src.label, Diagnostic(

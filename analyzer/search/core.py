@@ -26,6 +26,7 @@ each deal a ``TreeSearch`` meets).
 from __future__ import annotations
 
 import os
+import weakref
 
 #: The positions one call of a search may visit before it gives up (:class:`SearchLimit`): the
 #: int solver (each call of its search counts one) and the general search alike.
@@ -51,7 +52,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
-           "resolve_draw", "cores_text", "filled"]
+           "resolve_draw", "cores_text", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
 PURE_ENV = "DOMINO_PURE_PYTHON"
@@ -94,6 +95,16 @@ def filled(used: int, max_entries: int) -> bool:
     quarters of them taken, where new entries push out others all the time (a few collisions in its
     buckets of a few slots replace entries long before)."""
     return 4 * used >= 3 * max_entries
+
+
+def weak_method(method):
+    """``method`` (bound) called through a weak reference to its object: a compiled search that keeps it
+    (to ask Python for a leaf value) then makes no reference cycle with the object that owns that
+    search, so the search and its table are freed as soon as the object is dropped, not at the next
+    collection of cycles (a caller that solves one world after another would otherwise hold a table
+    per world until then)."""
+    ref = weakref.WeakMethod(method)
+    return lambda *args: ref()(*args)
 
 
 def compiled_core():

@@ -28,12 +28,14 @@ analysis). The search prunes with no pip bound, so no scoring needs one here.
 """
 from __future__ import annotations
 
+import weakref
+
 from ..position import number_masks, tiles_of
 from ..rules.policies import HandFacts
 from ..tiles import tile_set
 from .alphabeta import _INF
 from .entries import _CACHE_SIZE, _entry, _probe
-from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw
+from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe
 
 __all__ = ["plays_draws", "draw_note", "DECLINE"]
@@ -85,7 +87,7 @@ class _DrawDeal:
     python_table = True     # its table is a dict of TreeSearch's shared bound
 
     def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
-        self.owner = search
+        self.owner = weakref.proxy(search)      # (no cycle: a dropped search frees its tables at once)
         self.n = n
         self.leader = leader
         self.max_pip = max_pip
@@ -271,7 +273,7 @@ class _CompiledDrawDeal(_DrawDeal):
         scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
         self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
                                            [int(m) for m in search.maximiser],
-                                           None if described is None else described.ints(), self._leaf, entries,
+                                           None if described is None else described.ints(), weak_method(self._leaf), entries,
                                            leader)
 
     @property

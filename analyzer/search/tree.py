@@ -36,6 +36,7 @@ one call; past it :class:`SearchLimit` is raised and the caller says which value
 than give a guess."""
 from __future__ import annotations
 
+import weakref
 from itertools import islice
 
 from ..position import Position, tiles_of
@@ -47,7 +48,7 @@ from .entries import _CACHE_SIZE, _entry, _probe
 from .block import SolverError, _standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, check_table_mb,
-                   filled, resolve_arms, resolve_draw)
+                   filled, resolve_arms, resolve_draw, weak_method)
 from .draw import draw_deal, plays_draws
 from ..tiles import Move, Tile
 
@@ -404,7 +405,7 @@ class _ArmDeal:
     def __init__(self, search: TreeSearch, n: int, leader: int, layout: str, max_pip: int):
         from ..tiles import tile_set
 
-        self.owner = search
+        self.owner = weakref.proxy(search)      # (no cycle: a dropped search frees its tables at once)
         self.n = n
         self.leader = leader
         self.max_pip = max_pip
@@ -694,7 +695,7 @@ class _CompiledArmDeal(_ArmDeal):
         described = describe(search.rules).ints() if mode == 3 else None
         self.core = arms_core().ArmSearch(n, max_pip, self.after_fill == _DOUBLE, self.branch,
                                           [int(m) for m in search.maximiser], self.opponent, mode, param,
-                                          list(search.rules.seating.teams), self.leaf, entries, described, leader)
+                                          list(search.rules.seating.teams), weak_method(self.leaf), entries, described, leader)
 
     @property
     def table_full(self) -> bool:
