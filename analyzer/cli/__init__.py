@@ -203,7 +203,9 @@ class _Progress:
 
 def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: str = "analysing"):
     """Run ``options`` over ``sources`` with a progress bar when the work is long; yields results."""
-    cache = Cache(cache_dir) if cache_dir else None
+    # a folder that cannot be made or written: a usage error now; a write failing later: one warning
+    cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
+                                                          else f"warning: {text}", err=True)) if cache_dir else None
     with _Progress(sources, label if options.mode != "validate" else "validating", len(sources) > 1
                    or options.mode != "validate") as bar:
         for result in run(sources, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar):
