@@ -24,7 +24,7 @@ from .cache import Cache
 from .inputs import InputError, RecordFile, Source, decode
 
 __all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model", "record_problem", "check_rules", "ClusterUnavailable",
-           "worker_died"]
+           "worker_died", "worker_pool"]
 
 MODES = ("validate", "analyze", "report")
 
@@ -348,8 +348,11 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(os.getpid(),))
+def worker_pool(max_workers: int, mp_context=None) -> ProcessPoolExecutor:
+    """A process pool whose workers end when the run that started it is killed (``--jobs``, and the
+    worlds of ``analyze --fair --jobs``)."""
+    return ProcessPoolExecutor(max_workers=max_workers, mp_context=mp_context, initializer=_watch_parent,
+                               initargs=(os.getpid(),))
 
 
 def _in_pool(jobs, todo, options):
@@ -364,7 +367,7 @@ def _in_pool(jobs, todo, options):
     more = True
     while more:
         suspects: dict[int, Source] = {}
-        with _pool(jobs) as pool:
+        with worker_pool(jobs) as pool:
             running: dict = {}
             try:
                 while more or running:
@@ -400,7 +403,7 @@ def _in_pool(jobs, todo, options):
 
 def _alone(source: Source, options: Options) -> dict:
     """A record that was in flight when a worker died, worked out in a worker of its own."""
-    with _pool(1) as pool:
+    with worker_pool(1) as pool:
         try:
             return pool.submit(process, source.label, source.data, options).result()
         except BrokenProcessPool:

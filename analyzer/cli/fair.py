@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures.process import BrokenProcessPool
 
 import click
 
 from ..archive import Options, Summary
-from ..archive.runner import record_problem
+from ..archive.runner import record_problem, worker_died, worker_pool
 from ..diagnostics import Diagnostic
 from ..replay import Replay
 
@@ -115,22 +116,25 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
         done = []
         try:
             for number, rep in enumerate(reps, 1):
+                # its worlds in --jobs processes that end when the run is killed outright
                 fair = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes), seats=seats,
-                                    thresholds=FairThresholds(limits), **settings)
+                                    thresholds=FairThresholds(limits), pool=worker_pool, **settings)
                 done.append((number, fair))
+        except BrokenProcessPool:   # a worker died (out of memory, a crash): this record only
+            result = worker_died(src.label)
         except Exception as exc:  # a bug on one record must not end the run over the others
             result = record_problem(src.label, Diagnostic(
                 "error", "internal-error", f"the analyser failed on this record ({type(exc).__name__}: {exc}); "
                 "please report it", source=src.label))
-            _echo_errors(result, err=as_json)
         summary.add(result)
         if jsonl:
-            for number, fair in done:
+            for number, fair in done if result["games"] else ():    # none: the record failed
                 result["games"][number - 1]["analysis"] = fair.as_dict()
             _jsonl(result)
             continue
+        if quiet or result["error"]:
+            _echo_errors(result, err=as_json and not quiet)    # beside a JSON document: on standard error
         if quiet:
-            _echo_errors(result)
             continue
         for number, fair in done:
             if as_json:
