@@ -148,6 +148,8 @@ def test_a_record_that_kills_its_dask_workers_costs_only_itself(tmp_path, monkey
     (tmp_path / "g2-poison.dom").write_text(SEED2.read_text(encoding="utf-8") + "\n{POISON}\n", encoding="utf-8")
     sources = load([str(tmp_path)])
     expected = list(run(sources, Options()))
+    # a task is given up when its worker died (the default tries it four times): the records queued on
+    # the worker the poison killed are given up with it, and each is tried again alone
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
             distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
                                      host="127.0.0.1") as cluster:

@@ -469,8 +469,11 @@ def _same_code(client, address: str) -> None:
 def _on_cluster(address, todo, options, ahead: int = 4):
     """The records of ``todo`` on the Dask cluster at ``address``, as ``(index, result, 0)`` as each is
     done (None as each is taken); ``ahead`` tasks a worker thread in flight (each file is read as its
-    task is sent). A task the cluster gives up on (``KilledWorker``: it killed a worker each time it
-    was tried) is that record's ``internal-error``; the rest goes on."""
+    task is sent).
+
+    A task the cluster gives up on (``KilledWorker``: a worker died each time it was tried) may only
+    have been queued on the worker that a bad record killed: each such record is tried again alone
+    once the rest is done, and one that kills a worker again is reported as an ``internal-error``."""
     todo = iter(todo)
     first = next(todo, None)
     if first is None:                   # nothing to work out (all cached or unreadable): no cluster needed
@@ -490,28 +493,35 @@ def _on_cluster(address, todo, options, ahead: int = 4):
         window = ahead * max(1, sum(client.nthreads().values()))
         futures: dict = {}
         pending = as_completed()
+        suspects: list[tuple[int, Source]] = []
 
-        def send(taken) -> None:
-            i, source = taken
+        def send(i: int, source: Source) -> None:
             future = client.submit(process, source.label, source.data, options, pure=False)
-            futures[future] = (i, source.label)
+            futures[future] = (i, source)
             pending.add(future)
         try:
-            send(first)
+            send(*first)
             yield None
             while len(futures) < window and (taken := next(todo, None)) is not None:
-                send(taken)
+                send(*taken)
                 yield None
             for future in pending:
-                i, label = futures.pop(future)
+                i, source = futures.pop(future)
+                try:
+                    yield i, future.result(), 0
+                except KilledWorker:
+                    suspects.append((i, source))
+                if (taken := next(todo, None)) is not None:
+                    send(*taken)
+                    yield None
+            for i, source in suspects:          # one at a time: nothing else on its worker
+                future = client.submit(process, source.label, source.data, options, pure=False)
+                futures[future] = (i, source)
                 try:
                     result = future.result()
                 except KilledWorker:
-                    result = worker_died(label, "each Dask worker")
+                    result = worker_died(source.label, "each Dask worker")
+                del futures[future]
                 yield i, result, 0
-                taken = next(todo, None)
-                if taken is not None:
-                    send(taken)
-                    yield None
         finally:
             client.cancel(list(futures))
