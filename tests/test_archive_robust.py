@@ -6,23 +6,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
-import time
 
 import pytest
 from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, load, run
-from analyzer.archive.runner import process
 from analyzer.cli import main
-from conftest import RECORDS, ROOT
-from test_archive import _children, _running
-
-SEED1 = RECORDS / "seed1-table.txt"      # the book's table: breaks the rules in round 7 (tile-no-match)
-SEED2 = RECORDS / "seed2.dom"            # the same deal, legal throughout: A/C win 46
+from conftest import ROOT
+from test_archive import SEED1, SEED2, _dies_on_poison, assert_workers_end_when_killed
 
 
 def domino(*args, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -129,14 +123,6 @@ def test_a_cache_write_failing_mid_run_is_one_warning_and_the_run_goes_on(tmp_pa
 
 # ---- a worker killed ------------------------------------------------------------------------------------
 
-def _dies_on_poison(label, data, options, progress=None):
-    """The task, except that a record holding POISON kills its worker outright (as the out-of-memory
-    killer would)."""
-    if b"POISON" in data:
-        os._exit(9)
-    return process(label, data, options, progress)
-
-
 @pytest.mark.slow
 def test_a_record_that_kills_its_dask_workers_costs_only_itself(tmp_path, monkeypatch):
     distributed = pytest.importorskip("distributed")
@@ -205,18 +191,4 @@ def test_the_fair_workers_stop_when_the_run_is_killed(tmp_path):
     # analyze --fair --jobs solves its worlds in a pool of its own: killed outright, it leaves none behind
     for k in range(6):
         shutil.copy(SEED2, tmp_path / f"g{k}.dom")
-    run_ = subprocess.Popen([sys.executable, "-m", "analyzer", "analyze", "--fair", "--jobs", "2", "--worlds", "200",
-                             str(tmp_path)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while len(workers := _children(run_.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)
-    run_.send_signal(signal.SIGKILL)
-    run_.wait()
-    assert len(workers) >= 2
-    deadline = time.monotonic() + 10
-    while (alive := [w for w in workers if _running(w)]) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    for w in alive:              # clean up before failing
-        os.kill(w, signal.SIGKILL)
-    assert alive == []
+    assert_workers_end_when_killed("analyze", "--fair", "--jobs", "2", "--worlds", "200", tmp_path)
