@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, load, run
 from analyzer.cli import main
-from conftest import ROOT
+from conftest import RECORDS, ROOT
 from test_archive import SEED1, SEED2, _dies_on_poison, assert_workers_end_when_killed
 
 
@@ -164,6 +164,11 @@ def _poisoned(tmp_path):
     (tmp_path / "g1.dom").write_text(text, encoding="utf-8")
     (tmp_path / "g2-poison.dom").write_text(text.replace("example deal", "example deal POISON"), encoding="utf-8")
     (tmp_path / "g3.dom").write_text(text, encoding="utf-8")
+    # a match whose second game kills the worker, after its first was done
+    match = (RECORDS / "match-chiva-2-draw.dom").read_text(encoding="utf-8").split("[Event ")
+    assert len(match) == 4
+    match[2] = match[2].replace("highest double leads", "highest double leads POISON", 1)
+    (tmp_path / "g4-match.dom").write_text("[Event ".join(match), encoding="utf-8")
 
 
 def test_a_fair_worker_that_dies_costs_only_its_record(tmp_path, monkeypatch):
@@ -176,14 +181,19 @@ def test_a_fair_worker_that_dies_costs_only_its_record(tmp_path, monkeypatch):
                                     "--jsonl", str(tmp_path)])
     assert res.exit_code == 1 and (res.exception is None or isinstance(res.exception, SystemExit))
     results = [json.loads(line) for line in res.stdout.splitlines()]
-    assert [r["source"] for r in results] == [str(tmp_path / n) for n in ("g1.dom", "g2-poison.dom", "g3.dom")]
-    poisoned = results[1]
-    assert poisoned["error"]["code"] == "internal-error" and "worker process" in poisoned["error"]["text"] \
-        and "died" in poisoned["error"]["text"]
+    assert [r["source"] for r in results] == [str(tmp_path / n) for n in ("g1.dom", "g2-poison.dom", "g3.dom",
+                                                                         "g4-match.dom")]
+    for poisoned in (results[1], results[3]):
+        assert poisoned["error"]["code"] == "internal-error" and "worker process" in poisoned["error"]["text"] \
+            and "died" in poisoned["error"]["text"] and poisoned["source"] in poisoned["error"]["text"]
     for r in (results[0], results[2]):
         analysis = r["games"][0]["analysis"]
         assert r["error"] is None and analysis["fair_seats"] == ["A", "B", "C", "D"]     # every hand is known
         assert analysis["decisions"] and all(d["fair"]["worlds"] == 4 for d in analysis["decisions"])
+    # --quiet: each error line once
+    quiet = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "2", "--worlds", "4", "--exact-below", "1",
+                                      "--quiet", str(tmp_path / "g2-poison.dom"), str(tmp_path / "g3.dom")])
+    assert quiet.exit_code == 1 and quiet.stdout.splitlines() == [results[1]["error"]["text"]]
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
