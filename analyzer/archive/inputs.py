@@ -3,8 +3,9 @@
 Every input becomes a :class:`Source`: its bytes (so that a worker on another machine needs no access
 to the files) or the diagnostic that says why it cannot be read. A file is a :class:`RecordFile`, read
 only when its turn comes (``read()``), so that an archive of thousands of records is never held in
-memory whole; standard input is read at once (it cannot be read twice). The bytes are decoded by :func:`analyzer.notation.decode`, which never raises: a file that is not UTF-8
-text gets one clear diagnostic saying what it looks like and how to save it."""
+memory whole; standard input is read at once (it cannot be read twice). The bytes are decoded by
+:func:`analyzer.notation.decode`, which never raises: a file that is not UTF-8 text gets one clear
+diagnostic saying what it looks like and how to save it."""
 from __future__ import annotations
 
 import errno

@@ -23,8 +23,8 @@ from ..search.core import TABLE_MB
 from .cache import Cache
 from .inputs import InputError, RecordFile, Source, decode
 
-__all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model", "record_problem", "check_rules", "ClusterUnavailable",
-           "worker_died", "worker_pool"]
+__all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model",
+           "record_problem", "check_rules", "ClusterUnavailable", "worker_died", "worker_pool"]
 
 MODES = ("validate", "analyze", "report")
 
