@@ -258,14 +258,12 @@ def _running(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
-def test_the_workers_stop_when_the_run_is_killed(tmp_path):
-    # a run killed outright (kill -9, the out-of-memory killer, a lost session) leaves no worker behind
+def assert_workers_end_when_killed(*args) -> None:
+    """Start ``domino ARGS``, kill it outright once two workers run (kill -9, the out-of-memory killer, a
+    lost session) and check that no worker is left behind."""
     import signal
     import time
-    for k in range(300):
-        shutil.copy(SEED2, tmp_path / f"g{k:03d}.dom")
-    run_ = subprocess.Popen([sys.executable, "-m", "analyzer", "analyze", "--jobs", "2", str(tmp_path)],
+    run_ = subprocess.Popen([sys.executable, "-m", "analyzer", *map(str, args)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while len(workers := _children(run_.pid)) < 2 and time.monotonic() < deadline:
@@ -280,6 +278,13 @@ def test_the_workers_stop_when_the_run_is_killed(tmp_path):
     for w in alive:              # clean up before failing
         os.kill(w, signal.SIGKILL)
     assert alive == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+def test_the_workers_stop_when_the_run_is_killed(tmp_path):
+    for k in range(300):
+        shutil.copy(SEED2, tmp_path / f"g{k:03d}.dom")
+    assert_workers_end_when_killed("analyze", "--jobs", "2", tmp_path)
 
 
 def test_the_cache_key_follows_the_tool_s_code(tmp_path, monkeypatch):

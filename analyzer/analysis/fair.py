@@ -183,14 +183,14 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
 
 
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
-         node_limit: int | None, table_mb: float) -> list:
+         node_limit: int | None, table_mb: float, pool=ProcessPoolExecutor) -> list:
     _JOB.update(rep=rep, node_limit=node_limit, table_mb=table_mb, plans=plans)  # a forked worker finds them here
     try:
         if workers <= 1 or len(tasks) <= 1:
             return [_solve(t) for t in tasks]
         ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            return list(pool.map(_solve, tasks))
+        with pool(max_workers=workers, mp_context=ctx) as executor:
+            return list(executor.map(_solve, tasks))
     finally:
         _JOB.clear()
 
@@ -199,12 +199,15 @@ def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers:
 def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequence[str] = (),
                  worlds: int = WORLDS, exact_below: int = EXACT_BELOW, seed: int = 0,
                  thresholds: FairThresholds = FairThresholds(), workers: int | None = None,
-                 node_limit: int | None = None, table_mb: float = TABLE_MB) -> GameAnalysis:
+                 node_limit: int | None = None, table_mb: float = TABLE_MB,
+                 pool=ProcessPoolExecutor) -> GameAnalysis:
     """The fair analysis of a replayed game, added to its open-hands analysis ``base`` (computed here
     when not given): each decision of an analysed seat gains ``fair`` and each of its alternatives a
     :class:`FairValue`; decisions the open-hands analysis could not value (a hidden hand) are added
     with ``None`` values. ``seats``: the players to judge (default: every one whose hand is known).
-    ``node_limit`` and ``table_mb`` bound each world's search as they bound the open-hands analysis."""
+    ``node_limit`` and ``table_mb`` bound each world's search as they bound the open-hands analysis.
+    ``pool(max_workers=, mp_context=)`` makes the process pool of ``workers`` > 1 (the command line's
+    ends its workers when the run is killed)."""
     if base is None:
         base = analyze_replay(rep, thresholds.points, node_limit=node_limit, table_mb=table_mb)
     if any(rep.initial.hidden) and rep.deal_ok:
@@ -253,7 +256,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         return out
     tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
     try:
-        results = _run(rep, plans, tasks, workers, node_limit, table_mb)
+        results = _run(rep, plans, tasks, workers, node_limit, table_mb, pool)
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out

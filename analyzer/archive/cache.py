@@ -13,10 +13,12 @@ import os
 import tempfile
 from functools import cache
 from pathlib import Path
+from typing import Callable
 
 from .. import __version__
+from .inputs import InputError
 
-__all__ = ["Cache", "code_digest", "source_digest"]
+__all__ = ["Cache", "CacheUnusable", "code_digest", "source_digest"]
 
 
 def code_digest(root: str | os.PathLike, suffixes: tuple[str, ...] | None = None) -> bytes:
@@ -44,13 +46,30 @@ def _own_code() -> bytes:
     return code_digest(Path(__file__).resolve().parent.parent)
 
 
+class CacheUnusable(InputError):
+    """The cache directory cannot be made or written at all (a usage error, before any work)."""
+
+
 class Cache:
     """Results (plain JSON data) stored under ``directory/ab/abcdef....json``, each after the checksum
-    of its text: an entry damaged on disk is redone, never served."""
+    of its text: an entry damaged on disk is redone, never served.
 
-    def __init__(self, directory: str | os.PathLike):
+    A directory that cannot be made or written raises :class:`CacheUnusable` here. A write that fails
+    later (a full disk) does not end the run: the cache stops storing, ``broken`` says why, and
+    ``warn`` (if given) is called with that text once."""
+
+    def __init__(self, directory: str | os.PathLike, warn: Callable[[str], None] | None = None):
         self.directory = os.fspath(directory)
-        os.makedirs(self.directory, exist_ok=True)
+        self.warn = warn
+        self.broken: str | None = None
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise CacheUnusable(f"--cache {self.directory}: cannot be made or written "
+                                f"({exc.strerror or exc})") from None
 
     @staticmethod
     def key(data: bytes, options: str, label: str = "") -> str:
@@ -85,15 +104,37 @@ class Cache:
 
     def put(self, key: str, result: dict) -> None:
         """Store ``result`` atomically (readers see the old entry or the whole new one), after a line
-        with the checksum of its JSON text."""
-        path = self._path(key)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with the checksum of its JSON text. A failed write (a full disk, a lost mount) stops the
+        caching, once said (see the class), and never raises."""
+        if self.broken is not None:
+            return
         body = json.dumps(result).encode()
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        tmp = None
         try:
+            path = self._path(key)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
                 handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
             os.replace(tmp, path)
+        except OSError as exc:
+            self._give_up(exc, tmp)
         except BaseException:
-            os.unlink(tmp)
+            if tmp is not None:
+                _remove(tmp)
             raise
+
+    def _give_up(self, exc: OSError, tmp: str | None) -> None:
+        if tmp is not None:
+            _remove(tmp)
+        self.broken = (f"the cache {self.directory} cannot be written ({exc.strerror or exc}): "
+                       "the run goes on without caching")
+        if self.warn is not None:
+            self.warn(self.broken)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

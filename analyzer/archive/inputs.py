@@ -1,12 +1,16 @@
 """The inputs of a run: files, directories searched for records, and ``-`` for standard input.
 
-Every input becomes a :class:`Source` holding its bytes (read once, here, so that a worker on another
-machine needs no access to the files) or the diagnostic that says why it could not be read. The
-bytes are decoded by :func:`analyzer.notation.decode`, which never raises: a file that is not UTF-8
-text gets one clear diagnostic saying what it looks like and how to save it."""
+Every input becomes a :class:`Source`: its bytes (so that a worker on another machine needs no access
+to the files) or the diagnostic that says why it cannot be read. A file is a :class:`RecordFile`, read
+only when its turn comes (``read()``), so that an archive of thousands of records is never held in
+memory whole; standard input is read at once (it cannot be read twice). The bytes are decoded by
+:func:`analyzer.notation.decode`, which never raises: a file that is not UTF-8 text gets one clear
+diagnostic saying what it looks like and how to save it."""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Iterable
@@ -14,7 +18,7 @@ from typing import BinaryIO, Iterable
 from ..diagnostics import Diagnostic
 from ..notation.text import decode
 
-__all__ = ["RECORD_EXTENSIONS", "STDIN", "Source", "InputError", "expand", "load", "decode"]
+__all__ = ["RECORD_EXTENSIONS", "STDIN", "Source", "RecordFile", "InputError", "expand", "load", "decode"]
 
 RECORD_EXTENSIONS = (".dom", ".txt")   # what a directory is searched for (any name is read when named)
 STDIN = "-"
@@ -35,6 +39,45 @@ class Source:
     @property
     def readable(self) -> bool:
         return self.error is None
+
+    def read(self) -> Source:
+        """This source with its bytes: itself."""
+        return self
+
+
+@dataclass(frozen=True)
+class RecordFile:
+    """A record file not read yet: :meth:`read` gives its :class:`Source` when the work reaches it
+    (nothing is kept, so a list of them holds no record's bytes)."""
+
+    label: str                       # the path as given (or found under a directory)
+
+    def read(self) -> Source:
+        """The file's bytes, or why they cannot be read (missing, no permission, not a regular file:
+        a FIFO, a socket or a device would block the run or never end); never raises."""
+        try:
+            # O_NONBLOCK: opening a FIFO waits for a writer otherwise; on a regular file it changes nothing
+            fd = os.open(self.label, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError as error:
+            if error.errno == errno.ENXIO:          # a socket: it cannot be opened at all
+                return self._problem("not a regular file but a socket")
+            return self._problem(error.strerror or str(error))
+        with os.fdopen(fd, "rb") as handle:
+            kind = os.fstat(fd).st_mode
+            if not stat.S_ISREG(kind):
+                return self._problem(f"not a regular file but {_KINDS.get(stat.S_IFMT(kind), 'a special file')}")
+            try:
+                return Source(self.label, handle.read())
+            except OSError as error:
+                return self._problem(error.strerror or str(error))
+
+    def _problem(self, why: str) -> Source:
+        return Source(self.label, error=Diagnostic("error", "unreadable", f"cannot read the file: {why}",
+                                                   source=self.label))
+
+
+_KINDS = {stat.S_IFIFO: "a FIFO (a named pipe)", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device",
+          stat.S_IFBLK: "a device", stat.S_IFDIR: "a folder"}
 
 
 def _walk(directory: str) -> list[str]:
@@ -73,18 +116,14 @@ def expand(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def load(paths: Iterable[str], stdin: BinaryIO | None = None) -> list[Source]:
-    """Read the bytes of every input (see :func:`expand`); one that cannot be read keeps its error."""
-    out = []
+def load(paths: Iterable[str], stdin: BinaryIO | None = None) -> list[Source | RecordFile]:
+    """Every input (see :func:`expand`): standard input read now, each file as a :class:`RecordFile`
+    read when its turn comes (one that cannot be read then gives its error)."""
+    out: list[Source | RecordFile] = []
     for path in expand(paths):
         if path == STDIN:
             stream = stdin if stdin is not None else sys.stdin.buffer
             out.append(Source("<stdin>", stream.read()))
-            continue
-        try:
-            with open(path, "rb") as handle:
-                out.append(Source(path, handle.read()))
-        except OSError as error:
-            out.append(Source(path, error=Diagnostic("error", "unreadable", f"cannot read the file: "
-                                                     f"{error.strerror or error}", source=path)))
+        else:
+            out.append(RecordFile(path))
     return out

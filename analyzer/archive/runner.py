@@ -21,9 +21,10 @@ from typing import Callable, Iterable, Iterator
 from ..diagnostics import Diagnostic
 from ..search.core import TABLE_MB
 from .cache import Cache
-from .inputs import InputError, Source, decode
+from .inputs import InputError, RecordFile, Source, decode
 
-__all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model", "record_problem", "check_rules", "ClusterUnavailable"]
+__all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model",
+           "record_problem", "check_rules", "ClusterUnavailable", "worker_died", "worker_pool"]
 
 MODES = ("validate", "analyze", "report")
 
@@ -196,6 +197,7 @@ _MOVE = re.compile(r"\[[^\]\s\"]*\]|\bpass(t)?\b|----|\bmuggins\b|\bdraws?\s+\?"
 def estimate_moves(source: Source) -> int:
     """About how many moves a record holds, from its text alone (for a progress bar's length;
     parsing every record first would cost more than the bar is worth). 0 when it cannot be read."""
+    source = source.read()
     if not source.readable:
         return 0
     text = re.sub(r"\{[^}]*\}", "", source.data.decode("utf-8", errors="ignore"))
@@ -256,76 +258,84 @@ def check_rules(rules: dict[str, str]) -> None:
 
 # ---- running over many records ------------------------------------------------------------------
 
-def run(sources: Iterable[Source], options: Options, *, jobs: int = 1, scheduler: str | None = None,
+def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int = 1, scheduler: str | None = None,
         cache: Cache | None = None, progress: Callable[[int, dict | None], None] | None = None,
         counts: dict | None = None) -> Iterator[dict]:
     """The result of every source, in input order, each as soon as it and those before are done.
 
-    ``jobs`` > 1: a pool of that many processes; ``scheduler``: the address of a Dask scheduler
-    (``tcp://host:8786``). ``progress(moves, result)`` is called in this process: with ``result``
-    None for each move valued while a record is analysed here (``jobs`` 1), and with the result when
-    a record is done (``moves``: the rest of its moves). ``counts`` (a dict) receives how many
-    results were ``computed`` and how many came from the ``cached``."""
-    sources = list(sources)
+    Each file is read when the work reaches it (at most a few records ahead of the results: the
+    bytes of an archive are never all in memory). ``jobs`` > 1: a pool of that many processes;
+    ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``). ``progress(moves, result)``
+    is called in this process: with ``result`` None for each move valued while a record is analysed
+    here (``jobs`` 1), and with the result when a record is done (``moves``: the rest of its moves).
+    ``counts`` (a dict) receives how many results were ``computed`` and how many came from the
+    ``cached``. A result the cache cannot store (a full disk) is not cached: see :meth:`Cache.put`."""
     counts = counts if counts is not None else {}
     counts.update(computed=0, cached=0)
     results: dict[int, dict] = {}
     keys: dict[int, str] = {}
-    todo: list[int] = []
-    for i, source in enumerate(sources):
-        if not source.readable:
-            results[i] = record_problem(source.label, source.error)
-        elif cache is not None and (hit := cache.get(key := Cache.key(source.data, options.key(),
-                                                                      source.label))) is not None:
-            results[i] = hit
-            counts["cached"] += 1
-        if i in results and progress is not None:
-            progress(_moves(results[i]), results[i])
-        elif i not in results:
-            if cache is not None:
-                keys[i] = key
-            todo.append(i)
+
+    def todo() -> Iterator[tuple[int, Source]]:
+        """The sources to work on, each read as it is asked for; the rest get their result here."""
+        for i, source in enumerate(sources):
+            source = source.read()
+            if not source.readable:
+                results[i] = record_problem(source.label, source.error)
+            elif cache is not None and (hit := cache.get(key := Cache.key(source.data, options.key(),
+                                                                          source.label))) is not None:
+                results[i] = hit
+                counts["cached"] += 1
+            else:
+                if cache is not None:
+                    keys[i] = key
+                yield i, source
+                continue
+            if progress is not None:
+                progress(_moves(results[i]), results[i])
 
     def finished(i: int, result: dict, counted: int = 0) -> None:
         results[i] = result
         counts["computed"] += 1
         if cache is not None and i in keys:
-            cache.put(keys[i], result)
+            cache.put(keys.pop(i), result)
         if progress is not None:
             progress(max(0, _moves(result) - counted), result)
 
-    done = iter(())
-    if todo and scheduler is not None:
-        done = _on_cluster(scheduler, sources, todo, options)
-    elif todo and jobs > 1:
-        done = _in_pool(jobs, sources, todo, options)
-    elif todo:
-        done = _here(sources, todo, options, progress)
+    if scheduler is not None:
+        done = _on_cluster(scheduler, todo(), options)
+    elif jobs > 1:
+        done = _in_pool(jobs, todo(), options)
+    else:
+        done = _here(todo(), options, progress)
     following = [0]
 
     def ready() -> Iterator[dict]:
         while following[0] in results:
             yield results.pop(following[0])
             following[0] += 1
-    yield from ready()
-    for i, result, counted in done:
-        finished(i, result, counted)
+    for item in done:                   # None: a source was taken (results before it may be ready)
+        if item is not None:
+            finished(*item)
         yield from ready()
+    yield from ready()
 
 
 def _moves(result: dict) -> int:
     return sum(g["moves"] for g in result["games"])
 
 
-def _here(sources, todo, options, progress):
-    for i in todo:
+def _here(todo, options, progress):
+    """The records of ``todo`` one after the other in this process, as ``(index, result, moves
+    counted)``; None as each is taken."""
+    for i, source in todo:
+        yield None
         seen = [0]
 
         def step(n: int) -> None:
             seen[0] += n
             if progress is not None:
                 progress(n, None)
-        result = process(sources[i].label, sources[i].data, options, step if progress is not None else None)
+        result = process(source.label, source.data, options, step if progress is not None else None)
         yield i, result, seen[0]
 
 
@@ -339,57 +349,73 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(os.getpid(),))
+def worker_pool(max_workers: int, mp_context=None) -> ProcessPoolExecutor:
+    """A process pool whose workers end when the run that started it is killed (``--jobs``, and the
+    worlds of ``analyze --fair --jobs``)."""
+    return ProcessPoolExecutor(max_workers=max_workers, mp_context=mp_context, initializer=_watch_parent,
+                               initargs=(os.getpid(),))
 
 
-def _in_pool(jobs, sources, todo, options):
-    """The records of ``todo`` in ``jobs`` processes, as ``(index, result, 0)`` as each is done.
+def _in_pool(jobs, todo, options):
+    """The records of ``todo`` in ``jobs`` processes, as ``(index, result, 0)`` as each is done (None
+    as each is taken): ``jobs`` at a time, each read when a worker is free for it.
 
     A worker that dies (the out-of-memory killer, a crash in a compiled search) breaks the whole pool:
     only ``jobs`` records are in flight at a time, so those are the suspects; each is tried again
     alone, one that kills its worker again gets an ``internal-error`` result, and the rest of the
     archive goes on in a new pool."""
-    queue = list(reversed(todo))
-    while queue:
-        suspects = []
-        with _pool(jobs) as pool:
+    todo = iter(todo)
+    more = True
+    while more:
+        suspects: dict[int, Source] = {}
+        with worker_pool(jobs) as pool:
             running: dict = {}
             try:
-                while queue or running:
-                    while queue and len(running) < jobs:
-                        i = queue.pop()
-                        running[pool.submit(process, sources[i].label, sources[i].data, options)] = i
+                while more or running:
+                    while more and len(running) < jobs:
+                        taken = next(todo, None)
+                        if taken is None:
+                            more = False
+                            break
+                        i, source = taken
+                        running[pool.submit(process, source.label, source.data, options)] = (i, source)
+                        yield None
+                    if not running:
+                        break
                     ready, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in ready:
-                        i = running.pop(future)
+                        i, source = running.pop(future)
                         try:
                             result = future.result()
                         except BrokenProcessPool:
-                            suspects.append(i)
+                            suspects[i] = source
                             continue
                         yield i, result, 0
                     if suspects:
-                        suspects += running.values()
+                        suspects.update(running.values())
                         running.clear()
                         break
             finally:
                 for future in running:
                     future.cancel()
         for i in sorted(suspects):
-            yield i, _alone(sources[i], options), 0
+            yield i, _alone(suspects[i], options), 0
 
 
 def _alone(source: Source, options: Options) -> dict:
     """A record that was in flight when a worker died, worked out in a worker of its own."""
-    with _pool(1) as pool:
+    with worker_pool(1) as pool:
         try:
             return pool.submit(process, source.label, source.data, options).result()
         except BrokenProcessPool:
-            return record_problem(source.label, Diagnostic(
-                "error", "internal-error", "the worker process working on this record died (out of memory, "
-                "or a crash of the analyser); the rest of the archive was done; please report it",
-                source=source.label))
+            return worker_died(source.label)
+
+
+def worker_died(label: str, where: str = "the worker process") -> dict:
+    """The result of a record whose worker died on it (again): an ``internal-error`` of that record alone."""
+    return record_problem(label, Diagnostic(
+        "error", "internal-error", f"{where} working on this record died (out of memory, or a crash of the "
+        "analyser); the rest of the archive was done; please report it", source=label))
 
 
 def _greet(address: str, seconds: float = 10) -> None:
@@ -441,9 +467,20 @@ def _same_code(client, address: str) -> None:
                                  f"machine ({here}): {'; '.join(other)}; install the same on every worker")
 
 
-def _on_cluster(address, sources, todo, options):
+def _on_cluster(address, todo, options, ahead: int = 4):
+    """The records of ``todo`` on the Dask cluster at ``address``, as ``(index, result, 0)`` as each is
+    done (None as each is taken); ``ahead`` tasks a worker thread in flight (each file is read as its
+    task is sent).
+
+    A task the cluster gives up on (``KilledWorker``: a worker died each time it was tried) may only
+    have been queued on the worker that a bad record killed: each such record is tried again alone
+    once the rest is done, and one that kills a worker again is reported as an ``internal-error``."""
+    todo = iter(todo)
+    first = next(todo, None)
+    if first is None:                   # nothing to work out (all cached or unreadable): no cluster needed
+        return
     try:
-        from distributed import Client, as_completed
+        from distributed import Client, KilledWorker, as_completed
     except ImportError:
         raise ClusterUnavailable("running on a cluster needs dask.distributed: "
                                  "pip install 'domino-analyzer[cluster]'") from None
@@ -454,12 +491,38 @@ def _on_cluster(address, sources, todo, options):
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     with client:
         _same_code(client, address)
-        futures = {}
-        for i in todo:
-            future = client.submit(process, sources[i].label, sources[i].data, options, pure=False)
-            futures[future] = i
+        window = ahead * max(1, sum(client.nthreads().values()))
+        futures: dict = {}
+        pending = as_completed()
+        suspects: list[tuple[int, Source]] = []
+
+        def send(i: int, source: Source) -> None:
+            future = client.submit(process, source.label, source.data, options, pure=False)
+            futures[future] = (i, source)
+            pending.add(future)
         try:
-            for future in as_completed(futures):
-                yield futures[future], future.result(), 0
+            send(*first)
+            yield None
+            while len(futures) < window and (taken := next(todo, None)) is not None:
+                send(*taken)
+                yield None
+            for future in pending:
+                i, source = futures.pop(future)
+                try:
+                    yield i, future.result(), 0
+                except KilledWorker:
+                    suspects.append((i, source))
+                if (taken := next(todo, None)) is not None:
+                    send(*taken)
+                    yield None
+            for i, source in suspects:          # one at a time: nothing else on its worker
+                future = client.submit(process, source.label, source.data, options, pure=False)
+                futures[future] = (i, source)
+                try:
+                    result = future.result()
+                except KilledWorker:
+                    result = worker_died(source.label, "each Dask worker")
+                del futures[future]
+                yield i, result, 0
         finally:
             client.cancel(list(futures))

@@ -203,7 +203,9 @@ class _Progress:
 
 def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: str = "analysing"):
     """Run ``options`` over ``sources`` with a progress bar when the work is long; yields results."""
-    cache = Cache(cache_dir) if cache_dir else None
+    # a folder that cannot be made or written: a usage error now; a write failing later: one warning
+    cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
+                                                          else f"warning: {text}", err=True)) if cache_dir else None
     with _Progress(sources, label if options.mode != "validate" else "validating", len(sources) > 1
                    or options.mode != "validate") as bar:
         for result in run(sources, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar):
@@ -286,6 +288,8 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     summary, games = Summary(), []
     for src, result in zip(sources, _results(sources, options, jobs, scheduler, cache_dir)):
         summary.add(result)
+        if do_repair:
+            src = src.read()
         reports = repairs(src, options, max_edits, result) if do_repair and not all_valid(result) else {}
         if jsonl:
             _jsonl(result)
@@ -320,6 +324,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
     sources = _sources(paths)
     several = len(sources) > 1
     for src in sources:
+        src = src.read()
         record, reps = read_source(src, options)
         result = read_result(src, record, reps)
         summary.add(result)
@@ -687,7 +692,7 @@ def tournament(file):
     from ..archive.inputs import decode, load
     from ..match.tournament import check_tournament, parse_tournament, ranking, tallies
 
-    (src,) = load([file])           # read as the records are: a byte-order mark is dropped, and a file
+    src = load([file])[0].read()    # read as the records are: a byte-order mark is dropped, and a file
     text, problem = (None, src.error) if src.error else decode(src.data, src.label)   # that is not UTF-8
     if problem is not None:         # text is one diagnostic (not-utf8, binary, unreadable)
         click.echo(f"  {problem}")

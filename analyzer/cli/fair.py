@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures.process import BrokenProcessPool
 
 import click
 
 from ..archive import Options, Summary
-from ..archive.runner import record_problem
+from ..archive.runner import record_problem, worker_died, worker_pool
 from ..diagnostics import Diagnostic
 from ..replay import Replay
 
@@ -97,6 +98,7 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
     limits = Thresholds.parse(options.thresholds)
     summary, analyses = Summary(), []
     for src in sources:
+        src = src.read()
         record, reps = read_source(src, options)
         result = read_result(src, record, reps)
         if record is None:
@@ -115,24 +117,27 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
         done = []
         try:
             for number, rep in enumerate(reps, 1):
+                # its worlds in --jobs processes that end when the run is killed outright
                 fair = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes,
                                                         table_mb=options.table_mb),
                                     seats=seats, thresholds=FairThresholds(limits), table_mb=options.table_mb,
-                                    **settings)
+                                    pool=worker_pool, **settings)
                 done.append((number, fair))
+        except BrokenProcessPool:   # a worker died (out of memory, a crash): this record only
+            result = worker_died(src.label)
         except Exception as exc:  # a bug on one record must not end the run over the others
             result = record_problem(src.label, Diagnostic(
                 "error", "internal-error", f"the analyser failed on this record ({type(exc).__name__}: {exc}); "
                 "please report it", source=src.label))
-            _echo_errors(result, err=as_json)
         summary.add(result)
         if jsonl:
-            for number, fair in done:
+            for number, fair in done if result["games"] else ():    # none: the record failed
                 result["games"][number - 1]["analysis"] = fair.as_dict()
             _jsonl(result)
             continue
+        if quiet or result["error"]:
+            _echo_errors(result, err=as_json and not quiet)    # beside a JSON document: on standard error
         if quiet:
-            _echo_errors(result)
             continue
         for number, fair in done:
             if as_json:
@@ -161,9 +166,12 @@ def _all_partial(sources, options: Options) -> bool:
     runs the fair analysis for the seats whose hand is known instead of refusing)."""
     from .validation import read_source
 
-    if not sources or any(not src.readable for src in sources):
+    if not sources:
         return False
-    for src in sources:
+    for src in sources:                 # (stops at the first record with every hand known)
+        src = src.read()
+        if not src.readable:
+            return False
         _, reps = read_source(src, options)
         if not reps or not any(any(rep.initial.hidden) for rep in reps):
             return False
