@@ -184,3 +184,11 @@ def test_a_fair_analysis_that_fails_on_one_record_still_reports_the_others(monke
     assert res.exit_code == 1
     assert "error[internal-error] the analyser failed on this record (RuntimeError: a bug)" in res.output
     assert "fair (" in res.output and "2 records (1 game): 1 valid, 1 invalid" in res.output
+
+
+def test_a_fair_setting_without_fair_is_a_usage_error_in_every_command():
+    """``--seed`` is a setting of the fair analysis: alone it is a usage error naming it in stats as in
+    analyze and report, not silently ignored."""
+    for command in ("analyze", "report", "stats"):
+        res = run(command, "--seed", "5", SEED2)
+        assert res.exit_code == 2 and "--seed" in res.output and "--fair" in res.output, (command, res.output)

@@ -267,9 +267,8 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
     and after, and the result each gives.
 
-    Every invalid game is searched for its likely slips (a bounded repair search, see
-    docs/notation.md): each error is marked as the slip itself or as following from it, and the
-    likeliest repair is printed with them.
+    Every invalid game is searched for its likely slip (a bounded repair search): each error
+    that follows from it says so, and the likeliest repair is printed after the errors.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     sources = _sources(paths)
@@ -625,7 +624,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
 @click.option("--fair", "fair_worlds", type=click.IntRange(1, 100_000), default=None, metavar="N", is_flag=False,
               flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
                                   "and real and hindsight-only mistakes per 100 decisions.")
-@click.option("--seed", type=int, default=0, show_default=True, help="With --fair: the seed of the drawn deals.")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+              help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
 @_run_options
 @clean_errors
 def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, jobs, scheduler, cache_dir):
@@ -641,6 +641,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
+    fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
     options = _options("analyze", variant, rules, thresholds)
     if fair_worlds:
         options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed)
@@ -683,7 +684,8 @@ def tournament(file):
     """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the
     movement of §13, and print each player's tally and the standings.
 
-    Exit status: 0 when the file agrees with its scheme, 1 when it does not or cannot be read."""
+    Exit status: 0 when the file agrees with its scheme, 1 when it does not or cannot be read, 2 for
+    a usage error."""
     from ..archive.inputs import decode, load
     from ..match.tournament import check_tournament, parse_tournament, ranking, tallies
 
