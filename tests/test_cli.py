@@ -192,3 +192,16 @@ def test_a_fair_setting_without_fair_is_a_usage_error_in_every_command():
     for command in ("analyze", "report", "stats"):
         res = run(command, "--seed", "5", SEED2)
         assert res.exit_code == 2 and "--seed" in res.output and "--fair" in res.output, (command, res.output)
+
+
+def test_replay_view_gives_its_inference_in_jsonl_as_in_json():
+    """``replay --view SEAT`` adds ``inference`` to each game with --json; --jsonl, the same data a
+    record at a time, carries it too (it was left out). Before any move C sees only his own hand: the
+    other 21 tiles can lie in 21! / (7!)^3 = 399,072,960 ways among the three other hands."""
+    import math
+    lines = run("replay", "--view", "C", "--jsonl", SEED2).stdout.splitlines()
+    (game,) = json.loads(lines[0])["games"]
+    assert game["inference"]["view"] == "C"
+    assert game["inference"]["steps"][0]["worlds"] == math.factorial(21) // math.factorial(7) ** 3 == 399_072_960
+    (as_json,) = json.loads(run("replay", "--view", "C", "--json", SEED2).stdout)["games"]
+    assert as_json["inference"] == game["inference"]

@@ -324,15 +324,19 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
         summary.add(result)
         if jsonl:
             click.echo(json.dumps({"source": src.label, "error": result["error"],
-                                   "games": [replay_data(rep) for rep in reps]}))
+                                   "games": [_replay_json(rep, view, several) for rep in reps]}))
         elif quiet or result["error"]:
             _echo_errors(result, err=as_json and not quiet)
         elif as_json:
-            games += [{"file": src.label, **replay_data(rep),
-                       **({"inference": _inference(rep, view, several)} if view is not None else {})} for rep in reps]
+            games += [{"file": src.label, **_replay_json(rep, view, several)} for rep in reps]
         else:
             _print_replays(reps, view, several)
     _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
+
+
+def _replay_json(rep: Replay, view: str | None, several: bool) -> dict:
+    """A replayed game as data (``--json``, ``--jsonl``), with what ``view`` can infer when given."""
+    return {**replay_data(rep), **({"inference": _inference(rep, view, several)} if view is not None else {})}
 
 
 def _names(rep: Replay, mask: int) -> str:
