@@ -194,6 +194,14 @@ def test_a_fair_setting_without_fair_is_a_usage_error_in_every_command():
         assert res.exit_code == 2 and "--seed" in res.output and "--fair" in res.output, (command, res.output)
 
 
+def test_stats_fair_draws_at_least_two_deals_as_analyze_worlds_does():
+    """A 95% interval needs two deals at least: ``analyze --worlds 1`` is a usage error, and so is
+    ``stats --fair 1`` (it gave "real" verdicts from a single drawn deal)."""
+    for args in (("analyze", "--fair", "--worlds", "1"), ("stats", "--fair", "1")):
+        res = run(*args, SEED2)
+        assert res.exit_code == 2 and "1 is not in the range" in res.output, (args, res.output)
+
+
 def test_replay_view_gives_its_inference_in_jsonl_as_in_json():
     """``replay --view SEAT`` adds ``inference`` to each game with --json; --jsonl, the same data a
     record at a time, carries it too (it was left out). Before any move C sees only his own hand: the

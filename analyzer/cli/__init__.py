@@ -430,7 +430,9 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
-    when it wins. The critical move is the one that lost the most.
+    when it wins; in games of individual players, for the mover against all the others. The
+    critical move is the one that lost the most. Records with hidden hands get the fair analysis
+    (as with --fair).
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     from ..analysis import GameAnalysis
@@ -625,7 +627,7 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
 @_thresholds_option
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
-@click.option("--fair", "fair_worlds", type=click.IntRange(1, 100_000), default=None, metavar="N", is_flag=False,
+@click.option("--fair", "fair_worlds", type=click.IntRange(2, 100_000), default=None, metavar="N", is_flag=False,
               flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
                                   "and real and hindsight-only mistakes per 100 decisions.")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N",
