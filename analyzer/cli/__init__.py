@@ -1,7 +1,7 @@
 """The ``domino`` command: a thin layer that reads options, calls the library and prints.
 
-Every command takes any number of files, directories (searched for record files) and ``-`` for
-standard input; the work itself is done by :mod:`analyzer.archive` (here, in a process pool with
+Every command that reads records takes any number of files, directories (searched for record files)
+and ``-`` for standard input; the work itself is done by :mod:`analyzer.archive` (here, in a process pool with
 ``--jobs`` or on a Dask cluster with ``--scheduler``), and the exit status is the same everywhere:
 0 when every record is valid, 1 when any is not (or cannot be read), 2 for a usage error."""
 from __future__ import annotations
@@ -59,9 +59,9 @@ def clean_errors(command):
 def main() -> None:
     """Read, validate, replay, solve and report recorded domino games.
 
-    Every command takes files, directories (searched, folders within folders, for records ending
-    in .dom or .txt) and - for standard input. Exit status: 0 when every record is valid, 1 when
-    any is invalid or cannot be read, 2 for a usage error."""
+    Every command that reads records takes files, directories (searched, folders within folders,
+    for records ending in .dom or .txt) and - for standard input. Exit status: 0 when every record
+    is valid, 1 when any is invalid or cannot be read, 2 for a usage error."""
 
 
 def _variant_option(f):
@@ -256,8 +256,8 @@ def _finish(summary: Summary, quiet: bool, err: bool = False, games: list | None
 @click.option("--max-edits", type=click.IntRange(1, 3), default=2, show_default=True, metavar="N",
               help="With --repair: the most edits a repair may make.")
 @click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
-              metavar="OUT", help="Write FILE with each game's best repair to OUT (implies --repair; "
-                                  "the input file is never changed).")
+              metavar="OUT", help="Write the record (one PATH) with each game's best repair to OUT (implies "
+                                  "--repair; the input file is never changed).")
 @_passes_option
 @clean_errors
 def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, do_repair, max_edits,
