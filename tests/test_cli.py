@@ -213,3 +213,23 @@ def test_replay_view_gives_its_inference_in_jsonl_as_in_json():
     assert game["inference"]["steps"][0]["worlds"] == math.factorial(21) // math.factorial(7) ** 3 == 399_072_960
     (as_json,) = json.loads(run("replay", "--view", "C", "--json", SEED2).stdout)["games"]
     assert as_json["inference"] == game["inference"]
+
+
+@pytest.mark.parametrize("command", ["analyze", "report", "stats"])
+def test_insert_passes_works_in_every_command_that_analyses(command, tmp_path):
+    """``--insert-passes`` means in analyze, report and stats what it means in validate and replay (it
+    was only there): the book's second line of play written with every pass left out and without the
+    tag [Passes "omitted"] breaks the turn order, and with the option it is the game as the book has it."""
+    log = tmp_path / "log.dom"
+    log.write_text("".join(line for line in (RECORDS / "passes-omitted.dom").read_text().splitlines(True)
+                           if not line.startswith("[Passes")))
+    out = ["-o", str(tmp_path / "log.html")] if command == "report" else []
+    assert run(command, str(log), *out).exit_code == 1
+    assert run(command, "--insert-passes", str(log), *out).exit_code == 0
+    if command == "analyze":
+        # the same analysis as the book's record with its passes written (records/seed2.dom)
+        (inserted,) = json.loads(run("analyze", "--insert-passes", "--json", str(log)).stdout)["games"]
+        (written,) = json.loads(run("analyze", "--json", str(RECORDS / "seed2.dom")).stdout)["games"]
+        def plays(game):              # (not where each stands: the two files lay the moves out differently)
+            return [{k: v for k, v in d.items() if k not in ("line", "column", "round")} for d in game["decisions"]]
+        assert inserted["moves"] == written["moves"] and plays(inserted) == plays(written)

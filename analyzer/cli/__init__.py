@@ -423,10 +423,11 @@ def _signed(v: int | None) -> str:
                    "(numbered -1, -2... when there are several games).")
 @_thresholds_option
 @search_options
+@_passes_option
 @fair_options
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
-            max_nodes, table_mb, fair, seats, worlds, exact_below, seed):
+            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -438,7 +439,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     from ..analysis import GameAnalysis
 
     options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
-                       table_mb=table_mb)
+                       insert_passes=insert_passes, table_mb=table_mb)
     sources = _sources(paths)           # read once: standard input cannot be read twice
     if not fair and _all_partial(sources, options):
         fair = True
@@ -560,10 +561,11 @@ def _print_analysis(number: int, result) -> None:
 @search_options
 @_output_options
 @_run_options
+@_passes_option
 @fair_options
 @clean_errors
 def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler, cache_dir,
-           fair, seats, worlds, exact_below, seed):
+           insert_passes, fair, seats, worlds, exact_below, seed):
     """Write an annotated HTML replay of every game: each move on the table, the exact value of
     every alternative, the errors of play and of the record, and the critical move.
 
@@ -578,8 +580,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     from ..report.index import build_index, page_names, render_index
     from ..report.render import write_page
 
-    options = fair_settings(_options("report", variant, rules, thresholds, max_nodes, table_mb=table_mb), fair, seats,
-                            worlds, exact_below, seed)
+    options = fair_settings(_options("report", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                                     table_mb=table_mb), fair, seats, worlds, exact_below, seed)
     sources = _sources(paths)
     if output == "":
         _output_target(output, sources, "-o")
@@ -632,9 +634,12 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
                                   "and real and hindsight-only mistakes per 100 decisions.")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N",
               help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+@search_options
+@_passes_option
 @_run_options
 @clean_errors
-def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, jobs, scheduler, cache_dir):
+def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_nodes, table_mb, insert_passes,
+          jobs, scheduler, cache_dir):
     """Sum up every player, by name across the records: games, decisions, average loss, mistakes
     per 100 decisions, accuracy and the record's errors on the player's moves.
 
@@ -648,7 +653,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
     fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
-    options = _options("analyze", variant, rules, thresholds)
+    options = _options("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                       table_mb=table_mb)
     if fair_worlds:
         options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed)
     summary, results = Summary(), []
