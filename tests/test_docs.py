@@ -73,3 +73,16 @@ def test_the_readme_report_and_fair_example_prints_what_its_comment_says(monkeyp
     assert out.getvalue().strip() == said
     assert namespace["html"].startswith("<!DOCTYPE html>") and "INTERNATIONAL DOMINOES" in namespace["html"]
 
+
+
+def test_the_stats_columns_are_the_ones_docs_archives_md_lists():
+    """docs/archives.md's table of the per-player columns names exactly the members of ``stats --json``."""
+    import json
+
+    from click.testing import CliRunner
+
+    section = TEXT["archives.md"].split("## Per-player summary", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `(\w+)` \|", section, re.M)
+    result = CliRunner().invoke(main, ["stats", "--json", str(ROOT / "records" / "seed2.dom")])
+    (row, *_) = json.loads(result.stdout)
+    assert ["player", *listed] == list(row)
