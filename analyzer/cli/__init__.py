@@ -1,9 +1,9 @@
 """The ``domino`` command: a thin layer that reads options, calls the library and prints.
 
 Every command that reads records takes any number of files, directories (searched for record files)
-and ``-`` for standard input; the work itself is done by :mod:`analyzer.archive` (here, in a process pool with
-``--jobs`` or on a Dask cluster with ``--scheduler``), and the exit status is the same everywhere:
-0 when every record is valid, 1 when any is not (or cannot be read), 2 for a usage error."""
+and ``-`` for standard input; the work itself is done by :mod:`analyzer.archive` (here, in a process
+pool with ``--jobs`` or on a Dask cluster with ``--scheduler``), and the exit status is the same
+everywhere: 0 when every record is valid, 1 when any is not (or cannot be read), 2 for a usage error."""
 from __future__ import annotations
 
 import dataclasses
