@@ -554,7 +554,7 @@ def _print_analysis(number: int, result) -> None:
 @main.command()
 @_PATHS
 @click.option("-o", "--output", type=click.Path(), metavar="OUT",
-              help="One record: the page to write (default: reports/NAME.html for NAME.txt). Several "
+              help="One record: the page to write (default: reports/NAME.html for NAME.dom or NAME.txt, reports/stdin.html for -). Several "
                    "records or a folder: the folder for their pages and index.html (default: reports).")
 @_variant_option
 @_thresholds_option
