@@ -384,8 +384,9 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     replayed game ``rep`` (an :class:`analyzer.replay.Replay`). ``record``: the record's own
     knowledge instead (every hand it shows, fully or partly).
 
-    Raises :class:`NoWorld` when a move before ``seen`` contradicts an earlier pass, and
-    :class:`InferenceUnsupported` for draw games."""
+    Raises :class:`NoWorld` when a move before ``seen`` contradicts an earlier pass. In a draw game a
+    viewer's worlds are its deals and boneyard orders (:func:`analyzer.boneyard.draw_view`); the
+    record's own (``record``) are not listed there: :class:`InferenceUnsupported`."""
     variant = rep.variant
     if variant.drawing is not None:
         if record:

@@ -184,3 +184,52 @@ def test_a_fair_analysis_that_fails_on_one_record_still_reports_the_others(monke
     assert res.exit_code == 1
     assert "error[internal-error] the analyser failed on this record (RuntimeError: a bug)" in res.output
     assert "fair (" in res.output and "2 records (1 game): 1 valid, 1 invalid" in res.output
+
+
+def test_a_fair_setting_without_fair_is_a_usage_error_in_every_command():
+    """``--seed`` is a setting of the fair analysis: alone it is a usage error naming it in stats as in
+    analyze and report, not silently ignored."""
+    for command in ("analyze", "report", "stats"):
+        res = run(command, "--seed", "5", SEED2)
+        assert res.exit_code == 2 and "--seed" in res.output and "--fair" in res.output, (command, res.output)
+
+
+def test_stats_fair_draws_at_least_two_deals_as_analyze_worlds_does():
+    """A 95% interval needs two deals at least: ``analyze --worlds 1`` is a usage error, and so is
+    ``stats --fair 1`` (it gave "real" verdicts from a single drawn deal)."""
+    for args in (("analyze", "--fair", "--worlds", "1"), ("stats", "--fair", "1")):
+        res = run(*args, SEED2)
+        assert res.exit_code == 2 and "1 is not in the range" in res.output, (args, res.output)
+
+
+def test_replay_view_gives_its_inference_in_jsonl_as_in_json():
+    """``replay --view SEAT`` adds ``inference`` to each game with --json; --jsonl, the same data a
+    record at a time, carries it too (it was left out). Before any move C sees only his own hand: the
+    other 21 tiles can lie in 21! / (7!)^3 = 399,072,960 ways among the three other hands."""
+    import math
+    lines = run("replay", "--view", "C", "--jsonl", SEED2).stdout.splitlines()
+    (game,) = json.loads(lines[0])["games"]
+    assert game["inference"]["view"] == "C"
+    assert game["inference"]["steps"][0]["worlds"] == math.factorial(21) // math.factorial(7) ** 3 == 399_072_960
+    (as_json,) = json.loads(run("replay", "--view", "C", "--json", SEED2).stdout)["games"]
+    assert as_json["inference"] == game["inference"]
+
+
+@pytest.mark.parametrize("command", ["analyze", "report", "stats"])
+def test_insert_passes_works_in_every_command_that_analyses(command, tmp_path):
+    """``--insert-passes`` means in analyze, report and stats what it means in validate and replay (it
+    was only there): the book's second line of play written with every pass left out and without the
+    tag [Passes "omitted"] breaks the turn order, and with the option it is the game as the book has it."""
+    log = tmp_path / "log.dom"
+    log.write_text("".join(line for line in (RECORDS / "passes-omitted.dom").read_text().splitlines(True)
+                           if not line.startswith("[Passes")))
+    out = ["-o", str(tmp_path / "log.html")] if command == "report" else []
+    assert run(command, str(log), *out).exit_code == 1
+    assert run(command, "--insert-passes", str(log), *out).exit_code == 0
+    if command == "analyze":
+        # the same analysis as the book's record with its passes written (records/seed2.dom)
+        (inserted,) = json.loads(run("analyze", "--insert-passes", "--json", str(log)).stdout)["games"]
+        (written,) = json.loads(run("analyze", "--json", str(RECORDS / "seed2.dom")).stdout)["games"]
+        def plays(game):              # (not where each stands: the two files lay the moves out differently)
+            return [{k: v for k, v in d.items() if k not in ("line", "column", "round")} for d in game["decisions"]]
+        assert inserted["moves"] == written["moves"] and plays(inserted) == plays(written)

@@ -227,8 +227,8 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     well as the general search) may visit for the values of one decision before the analysis stops
     and says so (default ``analyzer.search.NODE_LIMIT``).
     ``progress`` is called with 1 for every move of the record whose position has been valued.
-    ``table_mb``: the memory the transposition table of the int solver (or of the compiled search over
-    arms) may take (``analyzer.search.TABLE_MB``).
+    ``table_mb``: the memory the transposition tables of the exact search may take: the int solver's,
+    or the general search's, compiled or pure-Python (default ``analyzer.search.TABLE_MB``).
 
     Values are the hand's points for the first side (or, in a game of individual players, for the
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already

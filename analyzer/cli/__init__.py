@@ -1,9 +1,9 @@
 """The ``domino`` command: a thin layer that reads options, calls the library and prints.
 
-Every command takes any number of files, directories (searched for record files) and ``-`` for
-standard input; the work itself is done by :mod:`analyzer.archive` (here, in a process pool with
-``--jobs`` or on a Dask cluster with ``--scheduler``), and the exit status is the same everywhere:
-0 when every record is valid, 1 when any is not (or cannot be read), 2 for a usage error."""
+Every command that reads records takes any number of files, directories (searched for record files)
+and ``-`` for standard input; the work itself is done by :mod:`analyzer.archive` (here, in a process
+pool with ``--jobs`` or on a Dask cluster with ``--scheduler``), and the exit status is the same
+everywhere: 0 when every record is valid, 1 when any is not (or cannot be read), 2 for a usage error."""
 from __future__ import annotations
 
 import dataclasses
@@ -59,9 +59,9 @@ def clean_errors(command):
 def main() -> None:
     """Read, validate, replay, solve and report recorded domino games.
 
-    Every command takes files, directories (searched, folders within folders, for records ending
-    in .dom or .txt) and - for standard input. Exit status: 0 when every record is valid, 1 when
-    any is invalid or cannot be read, 2 for a usage error."""
+    Every command that reads records takes files, directories (searched, folders within folders,
+    for records ending in .dom or .txt) and - for standard input. Exit status: 0 when every record
+    is valid, 1 when any is invalid or cannot be read, 2 for a usage error."""
 
 
 def _variant_option(f):
@@ -258,8 +258,8 @@ def _finish(summary: Summary, quiet: bool, err: bool = False, games: list | None
 @click.option("--max-edits", type=click.IntRange(1, 3), default=2, show_default=True, metavar="N",
               help="With --repair: the most edits a repair may make.")
 @click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
-              metavar="OUT", help="Write FILE with each game's best repair to OUT (implies --repair; "
-                                  "the input file is never changed).")
+              metavar="OUT", help="Write the record (one PATH) with each game's best repair to OUT (implies "
+                                  "--repair; the input file is never changed).")
 @_passes_option
 @clean_errors
 def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, do_repair, max_edits,
@@ -269,9 +269,8 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
     and after, and the result each gives.
 
-    Every invalid game is searched for its likely slips (a bounded repair search, see
-    docs/notation.md): each error is marked as the slip itself or as following from it, and the
-    likeliest repair is printed with them.
+    Every invalid game is searched for its likely slip (a bounded repair search): each error
+    that follows from it says so, and the likeliest repair is printed after the errors.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     sources = _sources(paths)
@@ -330,15 +329,19 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
         summary.add(result)
         if jsonl:
             click.echo(json.dumps({"source": src.label, "error": result["error"],
-                                   "games": [replay_data(rep) for rep in reps]}))
+                                   "games": [_replay_json(rep, view, several) for rep in reps]}))
         elif quiet or result["error"]:
             _echo_errors(result, err=as_json and not quiet)
         elif as_json:
-            games += [{"file": src.label, **replay_data(rep),
-                       **({"inference": _inference(rep, view, several)} if view is not None else {})} for rep in reps]
+            games += [{"file": src.label, **_replay_json(rep, view, several)} for rep in reps]
         else:
             _print_replays(reps, view, several)
     _finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
+
+
+def _replay_json(rep: Replay, view: str | None, several: bool) -> dict:
+    """A replayed game as data (``--json``, ``--jsonl``), with what ``view`` can infer when given."""
+    return {**replay_data(rep), **({"inference": _inference(rep, view, several)} if view is not None else {})}
 
 
 def _names(rep: Replay, mask: int) -> str:
@@ -425,20 +428,23 @@ def _signed(v: int | None) -> str:
                    "(numbered -1, -2... when there are several games).")
 @_thresholds_option
 @search_options
+@_passes_option
 @fair_options
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
-            max_nodes, table_mb, fair, seats, worlds, exact_below, seed):
+            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
-    when it wins. The critical move is the one that lost the most.
+    when it wins; in games of individual players, for the mover against all the others. The
+    critical move is the one that lost the most. Records with hidden hands get the fair analysis
+    (as with --fair).
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
     from ..analysis import GameAnalysis
 
     options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
-                       table_mb=table_mb)
+                       insert_passes=insert_passes, table_mb=table_mb)
     sources = _sources(paths)           # read once: standard input cannot be read twice
     if not fair and _all_partial(sources, options):
         fair = True
@@ -553,17 +559,18 @@ def _print_analysis(number: int, result) -> None:
 @main.command()
 @_PATHS
 @click.option("-o", "--output", type=click.Path(), metavar="OUT",
-              help="One record: the page to write (default: reports/NAME.html for NAME.txt). Several "
+              help="One record: the page to write (default: reports/NAME.html for NAME.dom or NAME.txt, reports/stdin.html for -). Several "
                    "records or a folder: the folder for their pages and index.html (default: reports).")
 @_variant_option
 @_thresholds_option
 @search_options
 @_output_options
 @_run_options
+@_passes_option
 @fair_options
 @clean_errors
 def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler, cache_dir,
-           fair, seats, worlds, exact_below, seed):
+           insert_passes, fair, seats, worlds, exact_below, seed):
     """Write an annotated HTML replay of every game: each move on the table, the exact value of
     every alternative, the errors of play and of the record, and the critical move.
 
@@ -578,8 +585,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     from ..report.index import build_index, page_names, render_index
     from ..report.render import write_page
 
-    options = fair_settings(_options("report", variant, rules, thresholds, max_nodes, table_mb=table_mb), fair, seats,
-                            worlds, exact_below, seed)
+    options = fair_settings(_options("report", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                                     table_mb=table_mb), fair, seats, worlds, exact_below, seed)
     sources = _sources(paths)
     if output == "":
         _output_target(output, sources, "-o")
@@ -627,13 +634,17 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
 @_thresholds_option
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
-@click.option("--fair", "fair_worlds", type=click.IntRange(1, 100_000), default=None, metavar="N", is_flag=False,
+@click.option("--fair", "fair_worlds", type=click.IntRange(2, 100_000), default=None, metavar="N", is_flag=False,
               flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
                                   "and real and hindsight-only mistakes per 100 decisions.")
-@click.option("--seed", type=int, default=0, show_default=True, help="With --fair: the seed of the drawn deals.")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+              help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+@search_options
+@_passes_option
 @_run_options
 @clean_errors
-def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, jobs, scheduler, cache_dir):
+def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_nodes, table_mb, insert_passes,
+          jobs, scheduler, cache_dir):
     """Sum up every player, by name across the records: games, decisions, average loss, mistakes
     per 100 decisions, accuracy and the record's errors on the player's moves.
 
@@ -646,7 +657,9 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
-    options = _options("analyze", variant, rules, thresholds)
+    fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
+    options = _options("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                       table_mb=table_mb)
     if fair_worlds:
         options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed)
     summary, results = Summary(), []
@@ -688,7 +701,8 @@ def tournament(file):
     """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the
     movement of §13, and print each player's tally and the standings.
 
-    Exit status: 0 when the file agrees with its scheme, 1 when it does not or cannot be read."""
+    Exit status: 0 when the file agrees with its scheme, 1 when it does not or cannot be read, 2 for
+    a usage error."""
     from ..archive.inputs import decode, load
     from ..match.tournament import check_tournament, parse_tournament, ranking, tallies
 

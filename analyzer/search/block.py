@@ -530,9 +530,9 @@ class Solver:
 
     ``core``: ``"compiled"`` or ``"python"`` (default :data:`analyzer.search.CORE`); a set larger
     than double-nine is always searched in Python. ``table_mb``: the memory the transposition
-    tables of this solver may take (the compiled core shares one fixed table between its deals;
-    the pure-Python deals share the bound too: a full dict takes the room of the other deals' dicts,
-    oldest first, and starts again only when it holds all of it).
+    tables of this solver may take (the compiled core shares one table between its deals, which grows
+    to that bound as it fills, then replaces entries; the pure-Python deals share the bound too: a full
+    dict takes the room of the other deals' dicts, oldest first, and starts again when it holds all).
 
     ``node_limit`` (default :data:`analyzer.search.NODE_LIMIT`) bounds the work of one call of
     ``solve`` or ``values`` (and of each move of ``best_line``), as in the general search: past

@@ -14,12 +14,15 @@ the search over arms, :data:`DRAW_CORE` for the search of draw games, and ``domi
 
 The transposition table of one solver is bounded: :data:`TABLE_MB` megabytes unless the solver is
 given another size (``Solver(..., table_mb=N)``, ``domino analyze --table-mb N``). The compiled
-table is a fixed array of :data:`ENTRY_BYTES`-byte slots that replaces entries when full; the
-pure-Python table is a dict of at most ``table_mb`` / :data:`PY_ENTRY_BYTES` entries, emptied when
-full. The dicts of one ``TreeSearch`` (the general search's, those of the search over arms and of
-draw games in Python) share that bound (``TreeSearch._full``). The compiled search over arms has its
-own table of :data:`ARMS_ENTRY_BYTES`-byte slots, at
-most ``table_mb`` megabytes of them for one ``TreeSearch``, replacing entries when full; so has the
+table is an array of :data:`ENTRY_BYTES`-byte slots that starts small, grows while it fills up to
+that bound, and then replaces entries; the pure-Python tables of one solver are dicts of at most
+``table_mb`` / :data:`PY_ENTRY_BYTES` entries together (a full one takes the room of the others,
+oldest first, and starts again when it holds all of it: ``Solver._make_room``). The dicts of one
+``TreeSearch`` (the general search's, those of the search over arms and of draw games in Python)
+share that bound too: the others are emptied and the full one drops its lesser half
+(``TreeSearch._full``). The compiled search over arms has its
+own table of :data:`ARMS_ENTRY_BYTES`-byte slots, growing to
+at most ``table_mb`` megabytes of them for one ``TreeSearch``, then replacing entries; so has the
 compiled search of draw games (:data:`DRAW_ENTRY_BYTES`-byte slots, at most ``table_mb`` megabytes for
 each deal a ``TreeSearch`` meets).
 """

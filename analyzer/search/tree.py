@@ -152,7 +152,8 @@ class TreeSearch:
     line has its lead, run compiled (``analyzer.search._arms``, ``analyzer.search._draw``) or in Python
     (``"python"``); None: :data:`analyzer.search.core.ARMS_CORE` and ``DRAW_CORE``. ``table_mb``: the
     memory of a compiled search's table, and of all the pure-Python tables of this search together
-    (:meth:`_full`). ``draw_state`` False walks the positions of draw games instead (to compare)."""
+    (:meth:`_full`). Setting the attribute ``draw_state`` to False (it is no parameter) walks the
+    positions of draw games instead (to compare)."""
 
     def __init__(self, rules, node_limit: int | None = None, table_mb: float = TABLE_MB,
                  core: str | None = None) -> None:
