@@ -7,9 +7,13 @@ does, and are skipped without them."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from analyzer.archive.runner import report_model
+from analyzer.cli import main
+from analyzer.match import replay_record
 from analyzer.notation import parse, read
+from analyzer.replay.json import result_text
 from analyzer.report import render_html
 from conftest import RECORDS
 
@@ -78,6 +82,13 @@ def test_a_game_of_individual_players_words_each_value_as_its_player_s():
     # two sides: a value still names the side that wins it
     two = report_model(read(RECORDS / "seed2.dom"), analyse=False).games[0]
     assert two.value_words(46) == "A/C win 46" and two.value_words(-10) == "B/D win 10"
+    # two players: each side is one player, who "wins" (the page, the replay and the analysis alike)
+    duel = report_model(read(RECORDS / "variant-draw.dom"), analyse=False).games[0]
+    assert len(duel.players) == 2 and duel.value_words(5) == "A wins 5" and duel.value_words(-1) == "B wins 1"
+    (rep,) = replay_record(read(RECORDS / "variant-draw.dom"))
+    assert result_text(rep).endswith(f"{rep.players[rep.result.winner]} wins {rep.result.points}")
+    out = CliRunner().invoke(main, ["analyze", str(RECORDS / "variant-draw.dom")]).output
+    assert "(positive: A wins)" in out
 
 
 # ---- in the browser --------------------------------------------------------------------------------------

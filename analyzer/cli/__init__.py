@@ -504,7 +504,8 @@ def _print_analysis(number: int, result) -> None:
     if result.perspective:
         click.echo(f"Game {number}: {result.title}   ({result.perspective})")
     else:
-        click.echo(f"Game {number}: {result.title}   values for {first} (positive: {first} win)")
+        verb = "wins" if len(result.sides) == len(result.players) else "win"     # (sides of one player each)
+        click.echo(f"Game {number}: {result.title}   values for {first} (positive: {first} {verb})")
     if result.note:
         click.echo(f"Assumption: {result.note}")
     if result.values:

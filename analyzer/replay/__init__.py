@@ -125,6 +125,11 @@ class Replay:
     def side_name(self, side: int) -> str:
         return self.variant.side_name(side, self.players)
 
+    def win_text(self, side: int, points: int) -> str:
+        """``A/C win 46``; ``C wins 46`` when the side is one player."""
+        verb = "win" if len(self.variant.seating.members(side)) > 1 else "wins"
+        return f"{self.side_name(side)} {verb} {points}"
+
     @property
     def scores(self) -> tuple[int, ...] | None:
         """Each player's points scored during play (All Fives), after the last entry; None when the

@@ -30,7 +30,7 @@ def result_text(rep: Replay) -> str | None:
     how = f"{who} goes out (domino)" if r.termination == "domino" else "blocked"
     if r.winner is None:
         return f"{how}; a draw"
-    return f"{how}; {rep.side_name(r.winner)} win {r.points}"
+    return f"{how}; {rep.win_text(r.winner, r.points)}"
 
 
 def _scores(rep: Replay, scores) -> dict | None:

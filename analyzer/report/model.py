@@ -305,7 +305,8 @@ class GameReport:
             return f"{signed(value)} for {self.value_side}"
         if value == 0:
             return "a draw"
-        return f"{self.sides[0 if value > 0 else 1]} win {abs(value)}"
+        verb = "wins" if len(self.players) == len(self.sides) else "win"     # (sides of one player each)
+        return f"{self.sides[0 if value > 0 else 1]} {verb} {abs(value)}"
 
     def classified(self) -> dict[str, int]:
         out = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
@@ -428,7 +429,7 @@ def _result_words(rep: Replay) -> str:
         return how
     if r.winner is None:
         return f"{how}: a draw"
-    return f"{how}: {rep.side_name(r.winner)} win {r.points}"
+    return f"{how}: {rep.win_text(r.winner, r.points)}"
 
 
 def _stated_check(rep: Replay, stated: str | None) -> str | None:
