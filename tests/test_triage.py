@@ -94,6 +94,22 @@ def test_a_slip_in_a_book_table_is_found_in_its_cell():
     assert len(follow) == len(rep.errors) - 1
 
 
+def test_two_plays_swapped_with_a_false_play_that_stands_are_one_slip():
+    """Domino Whist §8: C's [3-3] on the 5 stands (the FalsePlay tag) because D played after it.
+    Written in each other's place, C's [3-5] and D's [3-3] are two tiles not held and a hand that
+    does not end as stated: one slip, shown where C's cell stands, and the swap undoes it."""
+    text = (RECORDS / "whist-false-play.dom").read_text(encoding="utf-8")
+    assert "C [3-3] D [3-5]" in text
+    rep = replay_record(parse(text.replace("C [3-3] D [3-5]", "C [3-5] D [3-3]", 1), "w.dom"))[0]
+    assert len(rep.errors) > 1
+    t = triage(rep)
+    (primary,) = _primaries(t)
+    assert (primary.code, primary.line, primary.column) == ("tile-not-held", 18, 21)
+    (edit,) = t.best.edits
+    assert edit.kind == "swap-moves" and (edit.player, edit.before, edit.after) == ("C", "[3-5]", "[3-3]")
+    assert replay(t.best.game).valid and t.best.game.moves == parse(text).games[0].moves
+
+
 def test_a_wrong_result_tag_is_repaired():
     game = _as_read(random_match("partnership", 3, games=1).games[0])
     true = game.tags["Result"]

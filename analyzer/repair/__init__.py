@@ -96,7 +96,8 @@ an arm, or a Domino Whist false play that stands (its FalsePlay tag) -- take the
 variant's own position (:func:`analyzer.rules.ending.position_for`, as the replayer sets it up for
 the deal) entry by entry with the replayer's rules, keeping a copy of the position before every
 entry; the candidates are the mover's legal entries there (plays on every end or arm they fit, the
-pass, a draw of every tile the boneyard may hold) and the edits of the table above. A trial costs
+pass, a draw of every tile the boneyard may hold, and the false play a FalsePlay tag says stands, where
+it lies) and the edits of the table above. A trial costs
 about ten lean ones, so this path searches one edit first and stops at the smallest size that has a
 repair (its counts say nothing of larger ones), its budget is 40,000 trials, the variant's scoring of
 the final position rules a line out before the replayer is asked, and the last edit's focus is
