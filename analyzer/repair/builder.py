@@ -19,6 +19,11 @@ def _play_text(tile: Tile | None, end: int | None = None, annotation: str | None
     return text + (annotation or "")
 
 
+def table_row(number: int, cells: list[str]) -> str:
+    """A book-table row as the repair shows it: its number and its cells in their columns."""
+    return f"{number:<3} " + " ".join(f"{c:<5}" for c in cells).rstrip()
+
+
 def _round_of(entry: MoveEntry | None) -> int | None:
     return entry.round if entry is not None else None
 
@@ -133,7 +138,7 @@ class _Builder:
                     for m in cells:
                         row += ["----"] * (column.get(m.player, len(row)) - len(row))
                         row.append(_play_text(m.tile, m.end, m.annotation))
-                    out.append(f"{rnd:<3} " + " ".join(f"{c:<5}" for c in row).rstrip())
+                    out.append(table_row(rnd, row))
                 else:
                     out.append(f"{rnd}. " + " ".join(f"{m.player} {_play_text(m.tile, m.end, m.annotation)}"
                                                      for m in cells))

@@ -124,6 +124,8 @@ class Edit:
         if k == "delete-row":
             return f"delete the row {self.before}{at}"
         if k == "delete-cell":
+            if who is None:         # a cell after the last column
+                return f"delete the {self.before} after the row's last column{at}"
             return f"delete {who}'s {self.before}{at}; the cells after it in the row go one column left"
         if k == "delete-move":
             return f"delete {who}'s {self.before}{at}"

@@ -74,7 +74,9 @@ def _index_of(rep: Replay) -> dict[int, int]:
     """Where each diagnostic stands in the move list: -1 the deal, k the move, len(moves) the end."""
     out = {}
     for d in rep.notation:
-        out[id(d)] = -1
+        # a row with cells too many stands where its cells would have gone; other notation errors
+        # count from the start
+        out[id(d)] = _place(rep, d) if d.code == "too-many-cells" else -1
     for d in rep.deal_diagnostics:
         out[id(d)] = -1
     for step in rep.steps:
@@ -83,6 +85,13 @@ def _index_of(rep: Replay) -> dict[int, int]:
     for d in rep.end_diagnostics:
         out[id(d)] = len(rep.steps)
     return out
+
+
+def _place(rep: Replay, d: Diagnostic) -> int:
+    """The index of the first replayed move written after ``d`` (the number of moves: none)."""
+    at = (d.line or 0, d.column or 0)
+    return next((step.index for step in rep.steps if step.entry.pos.line and (step.entry.pos.line, step.entry.pos.column) > at),
+                len(rep.steps))
 
 
 _TAG_CODES = {"change-result": "result-mismatch", "change-score": "score-mismatch"}
@@ -126,7 +135,8 @@ def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
         game = rep.written
         if game.tags.get("Passes", "").strip().lower() != "omitted":
             game = replace(game, tags={**game.tags, "Passes": "omitted"})
-    return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth)
+    return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth,
+                  notation=rep.notation)
 
 
 def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | None = TRIAGE_NODES,
@@ -151,7 +161,8 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
     primary: set[int] = set()
     for k, (at, edit) in enumerate(anchors):
         upto = anchors[k + 1][0] if k + 1 < len(anchors) else end + 1
-        here = [d for d in errors if at <= where.get(id(d), -1) <= upto and id(d) not in primary]
+        here = sorted((d for d in errors if at <= where.get(id(d), -1) <= upto and id(d) not in primary),
+                      key=lambda d: where.get(id(d), -1))
         if edit.kind in _TAG_CODES:     # a wrong tag shows only where the tag is found wrong, if anywhere
             here = [d for d in here if d.code == _TAG_CODES[edit.kind]]
         # the error standing where the edit is (a tile dealt twice is marked at both copies), else
