@@ -10,6 +10,9 @@ The input game is never changed.
 Edits and their costs (lower is a likelier slip; a repair costs the sum of its edits)::
 
     kind            what the copyist did                                          cost
+    insert-move     dropped a Muggins call, where the record leaves a play's       0.25
+                    points unclaimed and the Score tag counts just that call
+                    (the slip shows twice; see analyzer.repair.muggins)
     change-end      wrote the wrong open number (@n) for a tile                    0.3
     change-result   wrote the wrong Result tag (side, points or how it ended)      0.3
                     while the moves agree with each other
@@ -127,7 +130,9 @@ row, or exchange tiles between hands in one edit (that takes two deal edits). Tw
 are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
 position path it does not insert a whole dropped row (each entry is an edit of its own), change who
 leads when no Lead tag names him, add a claim or a Muggins call the record did not write (a missed
-score is only a warning), or turn a draw into ``draws ?``; and it cannot tell apart draws of tiles
+score is only a warning; but a dropped call that the match's Score tag counts is put back by
+:func:`analyzer.repair.triage.search_slips`, which sees the match), or turn a draw into ``draws ?``;
+and it cannot tell apart draws of tiles
 the record never shows again: every boneyard tile that leaves the stated result is an equally good
 repair, and the report says how many tie.
 """

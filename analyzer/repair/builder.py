@@ -220,16 +220,7 @@ class _PositionBuilder(_Builder):
         return Edit(kind, line, column, player, before, after, index, rnd, cost)
 
     def row_text(self, moves: list[MoveEntry], indices: list[int]) -> list[str]:
-        """The numbered lines (or single entries) holding ``indices``, in the PGN-like form (draws,
-        claims and Muggins calls have no table form)."""
-        if not indices:
-            return []
-        if self.s.has_rounds:
-            wanted = sorted({moves[i].round for i in indices if 0 <= i < len(moves)})
-            return [f"{rnd}. " + " ".join(f"{m.player} {_entry_text(m)}" for m in moves if m.round == rnd)
-                    for rnd in wanted]
-        return [f"{i + 1}. {moves[i].player} {_entry_text(moves[i])}"
-                for i in sorted(set(indices)) if 0 <= i < len(moves)]
+        return entry_rows(moves, indices, self.s.has_rounds)
 
     def rows(self, seq: list, deal: _Deal, edits: tuple, repaired: Game) -> tuple[list[str], list[str]]:
         moves = self.game.moves
@@ -256,6 +247,19 @@ class _PositionBuilder(_Builder):
         after = self.row_text(repaired.moves, after_idx)
         before_deal, after_deal = self.deal_rows(deal)
         return before + before_deal, after + after_deal
+
+
+def entry_rows(moves: list[MoveEntry], indices: list[int], has_rounds: bool) -> list[str]:
+    """The numbered lines (or, without round numbers, single entries) holding ``indices``, in the
+    PGN-like form (draws, claims and Muggins calls have no table form)."""
+    if not indices:
+        return []
+    if has_rounds:
+        wanted = sorted({moves[i].round for i in indices if 0 <= i < len(moves)})
+        return [f"{rnd}. " + " ".join(f"{m.player} {_entry_text(m)}" for m in moves if m.round == rnd)
+                for rnd in wanted]
+    return [f"{i + 1}. {moves[i].player} {_entry_text(moves[i])}"
+            for i in sorted(set(indices)) if 0 <= i < len(moves)]
 
 
 def _hand_text(hand: HandEntry) -> str:

@@ -46,6 +46,7 @@ COSTS: dict[str, float] = {
     "change-draw/play": 0.6,
     "delete-move/draw": 0.7,
     "delete-move/muggins": 0.8,
+    "insert-move/muggins": 0.25,   # only where the record leaves a score unclaimed and the Score tag counts the call
 }
 
 

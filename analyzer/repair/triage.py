@@ -29,6 +29,7 @@ from ..diagnostics import Diagnostic
 from ..replay import Replay
 from . import _common, repair, tag_repair
 from .edits import Edit, Repair, RepairReport
+from .muggins import dropped_calls
 
 __all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES"]
 
@@ -123,13 +124,18 @@ def _slip_text(edit: Edit) -> str:
 
 def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
                  max_nodes: int | None = TRIAGE_NODES) -> RepairReport:
-    """The repair search behind the marks: a wrong Score tag alone is mended by its tag; otherwise
-    :func:`~analyzer.repair.repair` under the rules (and match lead) the game was replayed with."""
+    """The repair search behind the marks: a wrong Score tag alone is mended by its tag, or by the
+    Muggins call the tag counts and the record dropped (:mod:`analyzer.repair.muggins`), whichever
+    costs less; otherwise :func:`~analyzer.repair.repair` under the rules (and match lead) the game
+    was replayed with, given the errors met reading it (a table row with cells too many)."""
     score = next((d.details.get("expected") for d in rep.errors if d.code == "score-mismatch"), None)
     mended = tag_repair(rep, "Score", "change-score", score, "score-mismatch")
     if mended is not None:       # the game is legal; only the running score it states is not
-        return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, [mended], {1: 1}, 1, [],
-                            True, 0)
+        # (or a Muggins call the score counts was dropped: it ranks with the tag's edit by its cost)
+        found = sorted(dropped_calls(rep, score) + [mended], key=lambda r: r.cost)
+        best = [r for r in found if r.cost == found[0].cost]
+        return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, found[:max(limit, 1)],
+                            {1: len(found)}, len(best), _common(best), True, 0)
     game = rep.game
     if rep.written is not None:     # forced passes left out: the record as written, its edits as written
         game = rep.written
