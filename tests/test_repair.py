@@ -595,6 +595,16 @@ def test_a_cell_too_many_in_a_full_table_row_is_one_slip(right, wrong, deleted):
     assert t.best.edits == report.best.edits
 
 
+def test_a_row_with_a_cell_too_many_is_repaired_in_its_own_game_only():
+    # the reader's errors of a whole file may be handed to the repair of each game
+    text = (RECORDS / "seed2-table.txt").read_text()
+    record = parse(text + "\n" + text.replace("4 [4-4] [0-1] [0-2] passt", "4 [4-4] [0-1] [0-1] [0-2] passt"))
+    assert [d.code for d in record.errors] == ["too-many-cells"] and len(record.games) == 2
+    assert repair(record.games[0], notation=record.errors).valid
+    (edit,) = repair(record.games[1], notation=record.errors).best.edits
+    assert (edit.kind, edit.player, edit.before) == ("delete-cell", "B", "[0-1]")
+
+
 @pytest.mark.parametrize("row", ["2 [1-4] passt [4-5] [0-4]", "6 [3-4] [2-3] [2-4] Das Spiel ist gesperrt!"])
 def test_a_table_row_copied_twice_with_its_number_is_one_deleted_row(row):
     # a copyist who copies a row twice copies its number too: the two copies are two rows of the

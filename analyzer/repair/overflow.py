@@ -60,6 +60,8 @@ def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[_Row]:
         start = stop
         while start > 0 and game.moves[start - 1].round == number and game.moves[start - 1].pos.line == d.line:
             start -= 1
+        if start == stop:
+            continue            # no move of this game stands in that row (another game's, or no move at all)
         cells: list[MoveEntry | None] = [None] * n
         for m in game.moves[start:stop]:
             if m.player in seat:
