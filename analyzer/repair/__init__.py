@@ -292,6 +292,8 @@ def _overflowing(game: Game, rows: list, max_edits: int, limit: int, variant: Va
     def search(fixed: Game, edits: int, nodes: int | None) -> RepairReport:
         return repair(fixed, edits, limit, variant, lead=lead, max_nodes=nodes, worth=worth)
 
+    if max_nodes is None:           # the whole search keeps the one budget, shared by the ways
+        max_nodes = _searcher(game, variant).default_nodes
     found, counts, complete, searched, problem = overflow_repairs(game, rows, max_edits, max_nodes, search,
                                                                    variant, lead, worth)
     rank = (len(found[0].edits), round(found[0].cost, 6)) if found else None

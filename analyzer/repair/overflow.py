@@ -85,17 +85,18 @@ def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[_Row]:
 Search = Callable[[Game, int, "int | None"], RepairReport]
 
 
-def overflow_repairs(game: Game, rows: list[_Row], max_edits: int, max_nodes: int | None, search: Search,
+def overflow_repairs(game: Game, rows: list[_Row], max_edits: int, max_nodes: int, search: Search,
                      variant, lead, worth) -> tuple[list[Repair], dict[int, int], bool, int, str | None]:
     """Every way to delete the cells too many of ``rows``, each searched with the edits left by
-    ``search``: (the repairs, best first; how many of each size; whether every search was complete;
-    the candidates tried; a problem that stops the search, if any)."""
+    ``search``, which share the budget of ``max_nodes`` candidates: (the repairs, best first; how
+    many of each size; whether every search was complete; the candidates tried; a problem that stops
+    the search, if any)."""
     need = sum(r.extra for r in rows)
     if need > max_edits:
         return [], {}, True, 0, None
     choices = [list(combinations(range(len(r.cells)), r.extra)) for r in rows]
     ways = list(product(*choices))
-    budget = None if max_nodes is None else max(max_nodes // len(ways), 1)
+    budget = max(max_nodes // len(ways), 1)
     found: list[Repair] = []
     counts: dict[int, int] = {}
     complete, searched, problem = True, 0, None
