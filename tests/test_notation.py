@@ -396,8 +396,13 @@ def test_moves_without_a_player_and_extra_cells_are_reported():
     (error,) = record.errors
     assert error.code == "no-player" and "[1-2]" in error.message and error.details["count"] == 2
     assert plays(record.games[0]) == ["A [1-1]", "B pass"]
-    record = parse("Runde A B\n1 [1-1] passt [1-2]\n2 passt\n")
+    record = parse("Runde A B\n1 [1-1] passt [1-2]@2* ----\n2 passt\n")
     assert [d.code for d in record.errors] == ["too-many-cells"]
+    # the cells left out, as data (the repair puts them back when another cell was written twice)
+    assert record.errors[0].details["cells"] == [
+        {"text": "[1-2]", "move": True, "tile": "[1-2]", "end": 2, "arm": None, "annotation": "*", "line": 2,
+         "column": 15},
+        {"text": "----", "move": False, "line": 2, "column": 24}]
     assert plays(record.games[0]) == ["A [1-1]", "B pass", "A pass"]
 
 

@@ -568,6 +568,43 @@ def test_a_cell_written_twice_in_a_short_table_row_is_one_slip(wrong):
     assert len(triage(replay(game)).primary) == 1
 
 
+@pytest.mark.parametrize("right, wrong, deleted", [
+    ("4 [4-4] [0-1] [0-2] passt", "4 [4-4] [0-1] [0-1] [0-2] passt", ("B", "[0-1]", 9)),   # a cell written twice
+    ("3 [0-5] passt [2-5] [1-2]", "3 [0-5] passt [2-5] passt [1-2]", ("D", "pass", 21)),   # a pass that never was
+    ("2 [1-4] passt [4-5] [0-4]", "2 [1-4] passt [4-5] [0-4] passt", (None, "pass", 27)),  # one after the last column
+    ("1 ---- [1-1] passt [1-5]", "1 ---- ---- [1-1] passt [1-5]", ("A", "----", None)),    # "no move" twice
+])
+def test_a_cell_too_many_in_a_full_table_row_is_one_slip(right, wrong, deleted):
+    # a full row of the book's table with a cell too many: the reader keeps four cells and leaves the
+    # last out (too-many-cells), but the slip may stand anywhere in the row; one edit deletes it, and
+    # the cells after it (the one left out too) go back into their columns
+    from analyzer.repair.triage import triage
+
+    text = (RECORDS / "seed2-table.txt").read_text()
+    assert f"\n{right}\n" in text
+    record = parse(text.replace(f"\n{right}\n", f"\n{wrong}\n"), "t.txt")
+    assert [d.code for d in record.errors] == ["too-many-cells"]
+    rep = replay_record(record)[0]
+    report = repair(rep.game, notation=rep.notation)
+    (edit,) = report.best.edits
+    assert (edit.kind, edit.player, edit.before, edit.column) == ("delete-cell",) + deleted
+    assert content(report.best.game) == content(seed_game("seed2-table.txt"))
+    assert report.best.rows_after[0].split() == right.replace("passt", "pass").split()
+    t = triage(rep)
+    assert len(t.primary) == 1, [str(d) for d in t.diagnostics]
+    assert t.best.edits == report.best.edits
+
+
+def test_a_row_with_a_cell_too_many_is_repaired_in_its_own_game_only():
+    # the reader's errors of a whole file may be handed to the repair of each game
+    text = (RECORDS / "seed2-table.txt").read_text()
+    record = parse(text + "\n" + text.replace("4 [4-4] [0-1] [0-2] passt", "4 [4-4] [0-1] [0-1] [0-2] passt"))
+    assert [d.code for d in record.errors] == ["too-many-cells"] and len(record.games) == 2
+    assert repair(record.games[0], notation=record.errors).valid
+    (edit,) = repair(record.games[1], notation=record.errors).best.edits
+    assert (edit.kind, edit.player, edit.before) == ("delete-cell", "B", "[0-1]")
+
+
 @pytest.mark.parametrize("row", ["2 [1-4] passt [4-5] [0-4]", "6 [3-4] [2-3] [2-4] Das Spiel ist gesperrt!"])
 def test_a_table_row_copied_twice_with_its_number_is_one_deleted_row(row):
     # a copyist who copies a row twice copies its number too: the two copies are two rows of the

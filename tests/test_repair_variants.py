@@ -361,6 +361,11 @@ def test_an_end_of_the_line_written_as_no_end_is_one_arm_edit():
     ("5. A [2-2] B [2-6]", "5. A [2-2] B [2-5]"),    # a typo after the false play
     ("6. A [1-3] ", "6. "),                          # a dropped play
     ("3. A [4-4] B pass C [2-4]", "3. A [4-4] B pass C [2-5]"),
+    # slips of the false play itself: it must come back where the FalsePlay tag says it lies, a
+    # tile that fits no open end (so it is no legal move there)
+    ("C [3-3] D [3-5]", "C [3-5] D [3-3]"),          # swapped with the next play
+    ("C [3-3] D [3-5]", "C [3-4] D [3-5]"),          # its tile miscopied
+    ("C [3-3] D [3-5]", "D [3-5]"),                  # dropped
 ])
 def test_a_slip_in_a_record_with_a_false_play_that_stands_is_undone(old, new):
     # Domino Whist §8: C's [3-3] on the 5 (round 2) stands because D played after it (the FalsePlay

@@ -94,6 +94,44 @@ def test_a_slip_in_a_book_table_is_found_in_its_cell():
     assert len(follow) == len(rep.errors) - 1
 
 
+def test_two_plays_swapped_with_a_false_play_that_stands_are_one_slip():
+    """Domino Whist §8: C's [3-3] on the 5 stands (the FalsePlay tag) because D played after it.
+    Written in each other's place, C's [3-5] and D's [3-3] are two tiles not held and a hand that
+    does not end as stated: one slip, shown where C's cell stands, and the swap undoes it."""
+    text = (RECORDS / "whist-false-play.dom").read_text(encoding="utf-8")
+    assert "C [3-3] D [3-5]" in text
+    rep = replay_record(parse(text.replace("C [3-3] D [3-5]", "C [3-5] D [3-3]", 1), "w.dom"))[0]
+    assert len(rep.errors) > 1
+    t = triage(rep)
+    (primary,) = _primaries(t)
+    assert (primary.code, primary.line, primary.column) == ("tile-not-held", 18, 21)
+    (edit,) = t.best.edits
+    assert edit.kind == "swap-moves" and (edit.player, edit.before, edit.after) == ("C", "[3-5]", "[3-3]")
+    assert replay(t.best.game).valid and t.best.game.moves == parse(text).games[0].moves
+
+
+def test_a_dropped_muggins_call_is_one_slip_and_putting_it_back_ranks_first():
+    """003 All Fives: B's [5-6] leaves 5 on the ends unclaimed and A, the next player, takes them
+    ("A muggins 5"). Without the call no move is wrong (an unclaimed score is only a warning) but the
+    Score tag, which counts it, disagrees with the match by just those 5 on A's side."""
+    text = (RECORDS / "variant-all-fives.dom").read_text(encoding="utf-8")
+    assert "B [5-6] A muggins 5\n" in text and '[Score "A 15, B 10"]' in text
+    rep = replay_record(parse(text.replace(" A muggins 5", "", 1), "f.dom"))[0]
+    assert [d.code for d in rep.errors] == ["score-mismatch"]
+    assert "missed-score" in [d.code for d in rep.diagnostics]
+    t = triage(rep)
+    assert len(_primaries(t)) == 1
+    (edit,) = t.best.edits
+    assert (edit.kind, edit.player, edit.after) == ("insert-move", "A", "muggins 5")
+    assert t.best.game.moves == parse(text).games[0].moves
+    # the Score tag's own edit is a repair too, but the dropped call explains the score exactly
+    assert [e.kind for r in t.report.repairs[1:] for e in r.edits] == ["change-score"]
+    assert t.report.repairs[1].cost > t.best.cost
+    # a score off by more than the points left unclaimed is no dropped call
+    rep = replay_record(parse(text.replace(" A muggins 5", "", 1).replace('"A 15, B 10"', '"A 20, B 10"'), "f.dom"))[0]
+    assert [e.kind for r in triage(rep).report.repairs for e in r.edits] == ["change-score"]
+
+
 def test_a_wrong_result_tag_is_repaired():
     game = _as_read(random_match("partnership", 3, games=1).games[0])
     true = game.tags["Result"]

@@ -548,17 +548,20 @@ class _GameBuilder:
                                 "warning", row=row.number)
             previous = row.number
             column = 0
+            extra: list = []
             for item in row.items:
                 if isinstance(item, _Note):
                     self.events.append(item)
                     continue
-                if column == len(players):
-                    self.log.report(item.pos, "too-many-cells", f"row {row.number} has more cells "
-                                    f"than the table has players ({len(players)}); the rest of "
-                                    "the row is ignored", row=row.number)
-                if column < len(players) and isinstance(item, _Play) and item.readable:
+                if column >= len(players):
+                    extra.append(item)
+                elif isinstance(item, _Play) and item.readable:
                     self.events.append(_entry(players[column], item, row.number))
                 column += 1
+            if extra:
+                self.log.report(extra[0].pos, "too-many-cells", f"row {row.number} has more cells than the "
+                                f"table has players ({len(players)}); the rest of the row is ignored",
+                                row=row.number, cells=[_cell_data(item) for item in extra])
 
     def _check_players(self, game: Game, hands, moves) -> None:
         seen: set[str] = set()
@@ -607,6 +610,17 @@ class _GameBuilder:
 def _entry(player: str, play: _Play, round_no: int | None) -> MoveEntry:
     return MoveEntry(player, play.tile, play.end, play.annotation, None, round_no, play.pos, play.draw,
                      play.claim, play.muggins, play.arm)
+
+
+def _cell_data(item) -> dict:
+    """A table cell the reader left out (beyond the last column), as plain data: what it says
+    (``move`` False for ``----`` or an unreadable cell), where, and its parts (the repair puts such
+    a cell back into the row when another cell of it was written twice)."""
+    where = {"line": item.pos.line, "column": item.pos.column}
+    if not isinstance(item, _Play) or not item.readable:
+        return {"text": "----" if isinstance(item, _NoMove) else "?", "move": False, **where}
+    return {"text": _play_text(item), "move": True, "tile": None if item.tile is None else str(item.tile),
+            "end": item.end, "arm": item.arm, "annotation": item.annotation, **where}
 
 
 def _play_text(play: _Play) -> str:

@@ -10,6 +10,9 @@ The input game is never changed.
 Edits and their costs (lower is a likelier slip; a repair costs the sum of its edits)::
 
     kind            what the copyist did                                          cost
+    insert-move     dropped a Muggins call, where the record leaves a play's       0.25
+                    points unclaimed and the Score tag counts just that call
+                    (the slip shows twice; see analyzer.repair.muggins)
     change-end      wrote the wrong open number (@n) for a tile                    0.3
     change-result   wrote the wrong Result tag (side, points or how it ended)      0.3
                     while the moves agree with each other
@@ -37,7 +40,8 @@ Edits and their costs (lower is a likelier slip; a repair costs the sum of its e
     change-tile     one half changed by more than one: [2-6] for [5-6]             0.7
     delete-move     wrote a pass that was never made                               0.7
     delete-cell     wrote a cell of a table row twice (the cells after it stand    0.7
-                    one column to the right; it puts them back), a tile: 0.8
+                    one column to the right; it puts them back), a tile: 0.8;
+                    also a cell of a full row that has one too many
     delete-move     wrote a draw that was never made                               0.7
     insert-move     dropped a tile                                                 0.8
     delete-move     wrote a tile that was never played                             0.8
@@ -96,7 +100,8 @@ an arm, or a Domino Whist false play that stands (its FalsePlay tag) -- take the
 variant's own position (:func:`analyzer.rules.ending.position_for`, as the replayer sets it up for
 the deal) entry by entry with the replayer's rules, keeping a copy of the position before every
 entry; the candidates are the mover's legal entries there (plays on every end or arm they fit, the
-pass, a draw of every tile the boneyard may hold) and the edits of the table above. A trial costs
+pass, a draw of every tile the boneyard may hold, and the false play a FalsePlay tag says stands, where
+it lies) and the edits of the table above. A trial costs
 about ten lean ones, so this path searches one edit first and stops at the smallest size that has a
 repair (its counts say nothing of larger ones), its budget is 40,000 trials, the variant's scoring of
 the final position rules a line out before the replayer is asked, and the last edit's focus is
@@ -114,14 +119,20 @@ which sees the match. A broken record with a wrong Result as well is searched as
 must reproduce the stated result); when nothing is found so, the moves are searched with one edit
 fewer for any end, and each such repair gets the edit of the Result tag to the result it gives.
 
-What it does not do: bring back the cells a table row with a cell too many lost to ``too-many-cells``
-(a full row written with an extra cell takes the delete-cell and an insertion), change the Lead tag, insert or change moves
+A table row written with cells too many (the reader keeps one cell per column and reports the rest,
+``too-many-cells``): given the reader's errors (``notation``), every repair deletes cells of that row,
+wherever they stand, and the cells after them come back into their columns, the ones the reader left
+out too; each way is searched with the edits left (:mod:`analyzer.repair.overflow`).
+
+What it does not do: change the Lead tag, insert or change moves
 after the hand is over (it deletes them), restore a dropped first row unless what remains starts a
 row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
 are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
 position path it does not insert a whole dropped row (each entry is an edit of its own), change who
 leads when no Lead tag names him, add a claim or a Muggins call the record did not write (a missed
-score is only a warning), or turn a draw into ``draws ?``; and it cannot tell apart draws of tiles
+score is only a warning; but a dropped call that the match's Score tag counts is put back by
+:func:`analyzer.repair.triage.search_slips`, which sees the match), or turn a draw into ``draws ?``;
+and it cannot tell apart draws of tiles
 the record never shows again: every boneyard tile that leaves the stated result is an equally good
 repair, and the report says how many tie.
 """
@@ -129,12 +140,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..diagnostics import Diagnostic
 from ..record import Game
 from ..replay import Replay, replay, resolve_variant
 from ..rules import LeadRequirement, Variant
 from .builder import _result_text
 from .edits import _NAME, _ORIG, _TILE, COSTS, Edit, Repair, RepairReport, tile_slip_cost
 from .lean import _Search
+from .overflow import overflow_repairs, overflow_rows
 from .positional import _Entry, _PositionSearch, _needs_positions
 
 __all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
@@ -196,7 +209,8 @@ def _searcher(game: Game, variant: Variant) -> type[_Search]:
 
 def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | str | None = None, *,
            rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
-           max_nodes: int | None = None, worth: int | None = None) -> RepairReport:
+           max_nodes: int | None = None, worth: int | None = None,
+           notation: list[Diagnostic] | None = None) -> RepairReport:
     """Find the smallest, likeliest sets of at most ``max_edits`` edits that make ``game`` legal and
     agree with its stated result; return the best ``limit`` (each with a repaired copy of the game).
 
@@ -205,8 +219,13 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
     games (its Result may state that), when a match decides them, as the replayer takes them.
     ``max_nodes`` bounds the number of candidate records tried (the report says when it stopped); by
     default 400,000 for the two-ended block games and 40,000 on the slower position path (draws,
-    claims, arms, runs)."""
+    claims, arms, runs). ``notation``: the errors met reading the game (``Record.errors``, or
+    ``Replay.notation``): a table row reported with cells too many is repaired with every cell it
+    was written with (see :mod:`analyzer.repair.overflow`)."""
     variant, problems = resolve_variant(game, variant, rules)
+    rows = overflow_rows(game, notation) if notation else []
+    if rows:
+        return _overflowing(game, rows, max_edits, limit, variant, lead, max_nodes, worth)
     kind = _searcher(game, variant)
     if max_nodes is None:
         max_nodes = kind.default_nodes
@@ -264,6 +283,23 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 
 
 _MAX_TIES = 200
+
+
+def _overflowing(game: Game, rows: list, max_edits: int, limit: int, variant: Variant,
+                 lead: LeadRequirement | None, max_nodes: int | None, worth: int | None) -> RepairReport:
+    """The repairs of a game with table rows written with cells too many: one of their cells goes
+    (each way searched on its own, with the edits left; see :mod:`analyzer.repair.overflow`)."""
+    def search(fixed: Game, edits: int, nodes: int | None) -> RepairReport:
+        return repair(fixed, edits, limit, variant, lead=lead, max_nodes=nodes, worth=worth)
+
+    if max_nodes is None:           # the whole search keeps the one budget, shared by the ways
+        max_nodes = _searcher(game, variant).default_nodes
+    found, counts, complete, searched, problem = overflow_repairs(game, rows, max_edits, max_nodes, search,
+                                                                   variant, lead, worth)
+    rank = (len(found[0].edits), round(found[0].cost, 6)) if found else None
+    best = [r for r in found if (len(r.edits), round(r.cost, 6)) == rank]
+    return RepairReport(game, False, game.tags.get("Result"), max_edits, found[:max(limit, 0)], counts, len(best),
+                        _common(best), complete, searched, problem)
 
 
 def _with_result(search: _Search, game: Game, limit: int) -> list[Repair]:

@@ -19,6 +19,11 @@ def _play_text(tile: Tile | None, end: int | None = None, annotation: str | None
     return text + (annotation or "")
 
 
+def table_row(number: int, cells: list[str]) -> str:
+    """A book-table row as the repair shows it: its number and its cells in their columns."""
+    return f"{number:<3} " + " ".join(f"{c:<5}" for c in cells).rstrip()
+
+
 def _round_of(entry: MoveEntry | None) -> int | None:
     return entry.round if entry is not None else None
 
@@ -133,7 +138,7 @@ class _Builder:
                     for m in cells:
                         row += ["----"] * (column.get(m.player, len(row)) - len(row))
                         row.append(_play_text(m.tile, m.end, m.annotation))
-                    out.append(f"{rnd:<3} " + " ".join(f"{c:<5}" for c in row).rstrip())
+                    out.append(table_row(rnd, row))
                 else:
                     out.append(f"{rnd}. " + " ".join(f"{m.player} {_play_text(m.tile, m.end, m.annotation)}"
                                                      for m in cells))
@@ -215,16 +220,7 @@ class _PositionBuilder(_Builder):
         return Edit(kind, line, column, player, before, after, index, rnd, cost)
 
     def row_text(self, moves: list[MoveEntry], indices: list[int]) -> list[str]:
-        """The numbered lines (or single entries) holding ``indices``, in the PGN-like form (draws,
-        claims and Muggins calls have no table form)."""
-        if not indices:
-            return []
-        if self.s.has_rounds:
-            wanted = sorted({moves[i].round for i in indices if 0 <= i < len(moves)})
-            return [f"{rnd}. " + " ".join(f"{m.player} {_entry_text(m)}" for m in moves if m.round == rnd)
-                    for rnd in wanted]
-        return [f"{i + 1}. {moves[i].player} {_entry_text(moves[i])}"
-                for i in sorted(set(indices)) if 0 <= i < len(moves)]
+        return entry_rows(moves, indices, self.s.has_rounds)
 
     def rows(self, seq: list, deal: _Deal, edits: tuple, repaired: Game) -> tuple[list[str], list[str]]:
         moves = self.game.moves
@@ -251,6 +247,19 @@ class _PositionBuilder(_Builder):
         after = self.row_text(repaired.moves, after_idx)
         before_deal, after_deal = self.deal_rows(deal)
         return before + before_deal, after + after_deal
+
+
+def entry_rows(moves: list[MoveEntry], indices: list[int], has_rounds: bool) -> list[str]:
+    """The numbered lines (or, without round numbers, single entries) holding ``indices``, in the
+    PGN-like form (draws, claims and Muggins calls have no table form)."""
+    if not indices:
+        return []
+    if has_rounds:
+        wanted = sorted({moves[i].round for i in indices if 0 <= i < len(moves)})
+        return [f"{rnd}. " + " ".join(f"{m.player} {_entry_text(m)}" for m in moves if m.round == rnd)
+                for rnd in wanted]
+    return [f"{i + 1}. {moves[i].player} {_entry_text(moves[i])}"
+            for i in sorted(set(indices)) if 0 <= i < len(moves)]
 
 
 def _hand_text(hand: HandEntry) -> str:

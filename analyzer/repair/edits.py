@@ -46,6 +46,7 @@ COSTS: dict[str, float] = {
     "change-draw/play": 0.6,
     "delete-move/draw": 0.7,
     "delete-move/muggins": 0.8,
+    "insert-move/muggins": 0.25,   # only where the record leaves a score unclaimed and the Score tag counts the call
 }
 
 
@@ -124,6 +125,8 @@ class Edit:
         if k == "delete-row":
             return f"delete the row {self.before}{at}"
         if k == "delete-cell":
+            if who is None:         # a cell after the last column
+                return f"delete the {self.before} after the row's last column{at}"
             return f"delete {who}'s {self.before}{at}; the cells after it in the row go one column left"
         if k == "delete-move":
             return f"delete {who}'s {self.before}{at}"

@@ -318,7 +318,9 @@ class _PositionSearch(_Search):
                 own = (pos.hands[seat] | (pos.pool if pos.hidden[seat] else 0)) & self.valid_mask
                 if only is not None:
                     own &= only.bit
-                probes = [MoveEntry(name, t) for t in tiles_of(own, self.max_pip) if pos.fits(t)]
+                # the tiles that fit, and a false play the FalsePlay tag says stands (the judge decides)
+                probes = [MoveEntry(name, t) for t in tiles_of(own, self.max_pip)
+                          if pos.fits(t) or (name, t) in self.false_plays]
                 if seat == pos.turn:
                     if only is None:
                         probes.append(MoveEntry(name, None))

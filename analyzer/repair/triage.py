@@ -29,6 +29,7 @@ from ..diagnostics import Diagnostic
 from ..replay import Replay
 from . import _common, repair, tag_repair
 from .edits import Edit, Repair, RepairReport
+from .muggins import dropped_calls
 
 __all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES"]
 
@@ -74,7 +75,9 @@ def _index_of(rep: Replay) -> dict[int, int]:
     """Where each diagnostic stands in the move list: -1 the deal, k the move, len(moves) the end."""
     out = {}
     for d in rep.notation:
-        out[id(d)] = -1
+        # a row with cells too many stands where its cells would have gone; other notation errors
+        # count from the start
+        out[id(d)] = _place(rep, d) if d.code == "too-many-cells" else -1
     for d in rep.deal_diagnostics:
         out[id(d)] = -1
     for step in rep.steps:
@@ -83,6 +86,13 @@ def _index_of(rep: Replay) -> dict[int, int]:
     for d in rep.end_diagnostics:
         out[id(d)] = len(rep.steps)
     return out
+
+
+def _place(rep: Replay, d: Diagnostic) -> int:
+    """The index of the first replayed move written after ``d`` (the number of moves: none)."""
+    at = (d.line or 0, d.column or 0)
+    return next((step.index for step in rep.steps if step.entry.pos.line and (step.entry.pos.line, step.entry.pos.column) > at),
+                len(rep.steps))
 
 
 _TAG_CODES = {"change-result": "result-mismatch", "change-score": "score-mismatch"}
@@ -114,19 +124,25 @@ def _slip_text(edit: Edit) -> str:
 
 def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
                  max_nodes: int | None = TRIAGE_NODES) -> RepairReport:
-    """The repair search behind the marks: a wrong Score tag alone is mended by its tag; otherwise
-    :func:`~analyzer.repair.repair` under the rules (and match lead) the game was replayed with."""
+    """The repair search behind the marks: a wrong Score tag alone is mended by its tag, or by the
+    Muggins call the tag counts and the record dropped (:mod:`analyzer.repair.muggins`), whichever
+    costs less; otherwise :func:`~analyzer.repair.repair` under the rules (and match lead) the game
+    was replayed with, given the errors met reading it (a table row with cells too many)."""
     score = next((d.details.get("expected") for d in rep.errors if d.code == "score-mismatch"), None)
     mended = tag_repair(rep, "Score", "change-score", score, "score-mismatch")
     if mended is not None:       # the game is legal; only the running score it states is not
-        return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, [mended], {1: 1}, 1, [],
-                            True, 0)
+        # (or a Muggins call the score counts was dropped: it ranks with the tag's edit by its cost)
+        found = sorted(dropped_calls(rep, score) + [mended], key=lambda r: r.cost)
+        best = [r for r in found if r.cost == found[0].cost]
+        return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, found[:max(limit, 1)],
+                            {1: len(found)}, len(best), _common(best), True, 0)
     game = rep.game
     if rep.written is not None:     # forced passes left out: the record as written, its edits as written
         game = rep.written
         if game.tags.get("Passes", "").strip().lower() != "omitted":
             game = replace(game, tags={**game.tags, "Passes": "omitted"})
-    return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth)
+    return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth,
+                  notation=rep.notation)
 
 
 def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | None = TRIAGE_NODES,
@@ -151,7 +167,8 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
     primary: set[int] = set()
     for k, (at, edit) in enumerate(anchors):
         upto = anchors[k + 1][0] if k + 1 < len(anchors) else end + 1
-        here = [d for d in errors if at <= where.get(id(d), -1) <= upto and id(d) not in primary]
+        here = sorted((d for d in errors if at <= where.get(id(d), -1) <= upto and id(d) not in primary),
+                      key=lambda d: where.get(id(d), -1))
         if edit.kind in _TAG_CODES:     # a wrong tag shows only where the tag is found wrong, if anywhere
             here = [d for d in here if d.code == _TAG_CODES[edit.kind]]
         # the error standing where the edit is (a tile dealt twice is marked at both copies), else
