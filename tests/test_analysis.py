@@ -236,3 +236,24 @@ def test_table_mb_bounds_every_search_of_the_fair_analysis_too(tmp_path, monkeyp
         res = CliRunner().invoke(main, [*command, *settings])
         assert res.exit_code == 0, res.output
         assert len(asked) > 2 and set(asked) == {3.0}, (command, asked)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
+    """A French hand's fair analysis solves thousands of worlds (minutes): ``progress(done, total)``
+    counts them as they are solved, and ``analyze --fair`` shows it as a bar on a terminal."""
+    import analyzer.cli as cli
+    from analyzer.analysis.fair import fair_analyze
+
+    (rep,) = replay_record(read(RECORDS / "variant-block7.dom"))
+    calls = []
+    out = fair_analyze(rep, seats=["A"], worlds=30, exact_below=10, workers=workers,
+                       progress=lambda done, total: calls.append((done, total)))
+    solved = sum(d.fair.worlds for d in out.decisions if d.fair is not None)
+    assert solved > 30 and calls[-1] == (solved, solved)
+    assert all(a[0] < b[0] for a, b in zip(calls, calls[1:])) and {t for _, t in calls} == {solved}
+    monkeypatch.setattr(cli, "_terminal", lambda: True)
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "A", "--worlds", "30", "--exact-below", "10",
+                                    str(RECORDS / "variant-block7.dom")])
+    # (click draws no bar into a file that is not a terminal, as here: its label shows it was made)
+    assert res.exit_code == 0 and "worlds of " in res.stderr and "worlds of " not in res.stdout

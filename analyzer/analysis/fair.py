@@ -20,8 +20,9 @@ import multiprocessing
 import os
 import random
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..position import mask_of
@@ -183,14 +184,23 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
 
 
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
-         node_limit: int | None, table_mb: float, pool=ProcessPoolExecutor) -> list:
+         node_limit: int | None, table_mb: float, pool=ProcessPoolExecutor, progress=None) -> list:
     _JOB.update(rep=rep, node_limit=node_limit, table_mb=table_mb, plans=plans)  # a forked worker finds them here
+    sizes = [min(CHUNK, plans[p].size - part * CHUNK) for p, part in tasks]
+    total, solved, out = sum(sizes), 0, []
     try:
-        if workers <= 1 or len(tasks) <= 1:
-            return [_solve(t) for t in tasks]
-        ctx = multiprocessing.get_context("fork")
-        with pool(max_workers=workers, mp_context=ctx) as executor:
-            return list(executor.map(_solve, tasks))
+        with ExitStack() as stack:
+            if workers <= 1 or len(tasks) <= 1:
+                done = map(_solve, tasks)
+            else:
+                ctx = multiprocessing.get_context("fork")
+                done = stack.enter_context(pool(max_workers=workers, mp_context=ctx)).map(_solve, tasks)
+            for result, size in zip(done, sizes):
+                out.append(result)
+                solved += size
+                if progress is not None:
+                    progress(solved, total)
+        return out
     finally:
         _JOB.clear()
 
@@ -200,14 +210,15 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
                  worlds: int = WORLDS, exact_below: int = EXACT_BELOW, seed: int = 0,
                  thresholds: FairThresholds = FairThresholds(), workers: int | None = None,
                  node_limit: int | None = None, table_mb: float = TABLE_MB,
-                 pool=ProcessPoolExecutor) -> GameAnalysis:
+                 pool=ProcessPoolExecutor, progress: Callable[[int, int], None] | None = None) -> GameAnalysis:
     """The fair analysis of a replayed game, added to its open-hands analysis ``base`` (computed here
     when not given): each decision of an analysed seat gains ``fair`` and each of its alternatives a
     :class:`FairValue`; decisions the open-hands analysis could not value (a hidden hand) are added
     with ``None`` values. ``seats``: the players to judge (default: every one whose hand is known).
     ``node_limit`` and ``table_mb`` bound each world's search as they bound the open-hands analysis.
     ``pool(max_workers=, mp_context=)`` makes the process pool of ``workers`` > 1 (the command line's
-    ends its workers when the run is killed)."""
+    ends its workers when the run is killed). ``progress(done, total)`` is called (in this process) as
+    the worlds are solved, counted in worlds."""
     if base is None:
         base = analyze_replay(rep, thresholds.points, node_limit=node_limit, table_mb=table_mb)
     if any(rep.initial.hidden) and rep.deal_ok:
@@ -256,7 +267,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         return out
     tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
     try:
-        results = _run(rep, plans, tasks, workers, node_limit, table_mb, pool)
+        results = _run(rep, plans, tasks, workers, node_limit, table_mb, pool, progress)
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out

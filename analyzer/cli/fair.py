@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from concurrent.futures.process import BrokenProcessPool
 
 import click
@@ -85,6 +86,34 @@ def _print_inference(step: dict) -> None:
         click.echo(f"         {holder:<9} {row or '-'}")
 
 
+class _WorldsBar:
+    """A bar on standard error that counts the worlds of one game solved by the fair analysis (a
+    French hand has thousands: minutes), with the time left; nothing when the output is not a terminal."""
+
+    def __init__(self, label: str):
+        self.label, self.bar = label, None
+
+    def __enter__(self):
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        from . import _terminal
+
+        if self.bar is None:
+            if not _terminal():
+                return
+            self.bar = click.progressbar(length=total, label=f"worlds of {self.label}", file=sys.stderr,
+                                         show_eta=True, show_pos=True)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+            click.echo("\r\033[K", err=True, nl=False)       # the line is cleared for what is printed
+        return False
+
+
 def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dict, quiet: bool = False,
                   jsonl: bool = False) -> None:
     """``analyze --fair``: in this process (its worlds in ``--jobs`` processes), record by record
@@ -118,10 +147,11 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
         try:
             for number, rep in enumerate(reps, 1):
                 # its worlds in --jobs processes that end when the run is killed outright
-                fair = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes,
-                                                        table_mb=options.table_mb),
-                                    seats=seats, thresholds=FairThresholds(limits), table_mb=options.table_mb,
-                                    pool=worker_pool, **settings)
+                with _WorldsBar(f"{src.label}, game {number}" if len(reps) > 1 else src.label) as bar:
+                    fair = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes,
+                                                            table_mb=options.table_mb),
+                                        seats=seats, thresholds=FairThresholds(limits), table_mb=options.table_mb,
+                                        pool=worker_pool, progress=bar, **settings)
                 done.append((number, fair))
         except BrokenProcessPool:   # a worker died (out of memory, a crash): this record only
             result = worker_died(src.label)
