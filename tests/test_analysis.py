@@ -257,3 +257,15 @@ def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
                                     str(RECORDS / "variant-block7.dom")])
     # (click draws no bar into a file that is not a terminal, as here: its label shows it was made)
     assert res.exit_code == 0 and "worlds of " in res.stderr and "worlds of " not in res.stdout
+
+
+def test_one_drawn_deal_proves_no_real_mistake():
+    """A verdict "real" needs the mean loss over the drawn deals above zero by its 95% interval, which
+    one deal cannot give; the library refuses to draw fewer than two, as the command line does."""
+    from analyzer.analysis.fair import _significant, fair_analyze
+
+    assert not _significant([12.0], exact=False) and _significant([12.0], exact=True)
+    assert _significant([12.0, 11.0, 13.0], exact=False)
+    (rep,) = replay_record(read(RECORDS / "variant-block7.dom"))
+    with pytest.raises(ValueError, match="at least 2"):
+        fair_analyze(rep, worlds=1)

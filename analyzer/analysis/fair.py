@@ -219,6 +219,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     ``pool(max_workers=, mp_context=)`` makes the process pool of ``workers`` > 1 (the command line's
     ends its workers when the run is killed). ``progress(done, total)`` is called (in this process) as
     the worlds are solved, counted in worlds."""
+    if worlds < 2:
+        raise ValueError(f"worlds: {worlds} deals drawn give no interval; draw at least 2")
     if base is None:
         base = analyze_replay(rep, thresholds.points, node_limit=node_limit, table_mb=table_mb)
     if any(rep.initial.hidden) and rep.deal_ok:
@@ -391,10 +393,13 @@ def _summary(values: list[int], sign: int, exact: bool) -> FairValue:
 
 
 def _significant(gaps: list[float], exact: bool) -> bool:
-    """Whether the mean of the paired gaps is above zero: exactly, or by its 95% interval."""
+    """Whether the mean of the paired gaps is above zero: exactly, or by its 95% interval (which one
+    drawn deal does not give: not significant)."""
     n = len(gaps)
     mean = sum(gaps) / n
-    if exact or n < 2:
+    if exact:
         return mean > 1e-9
+    if n < 2:
+        return False
     sd = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1))
     return mean - Z95 * sd / math.sqrt(n) > 1e-9
