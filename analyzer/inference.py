@@ -32,6 +32,7 @@ from typing import Iterator
 from .diagnostics import DominoError
 from .position import Position, mask_of, tiles_of
 from .rules.ending import position_for
+from .rules.policies import Dealing, LeadRequirement, Opening
 from .tiles import Tile
 
 __all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table"]
@@ -72,6 +73,7 @@ class View:
     played: tuple[int, ...]
     players: int
     gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.boneyard)
+    whole: WholeHands | None = None  # what the rules say of whole hands dealt (None: nothing beyond single tiles)
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
         """The hands as dealt (a mask per seat) in ``world``."""
@@ -89,6 +91,48 @@ class View:
         """Where the viewer says a tile is: the names, the tiles he knows are in each, and for each
         holder of the counting the place it fills (here the holders themselves)."""
         return self.holders, self.fixed, tuple(range(len(self.holders)))
+
+
+@dataclass(frozen=True)
+class WholeHands:
+    """What the rules say of whole hands dealt, beyond where single tiles may be: the seat that led
+    must be one the hands dealt let lead (:meth:`Opening.dealt_leaders`: the heaviest hand in
+    Hungarian, the holder of the highest double dealt where the tile whose holder leads lies in
+    the boneyard), and where a hand with enough doubles must be dealt again (``redeal``), no hand
+    that was played held that many."""
+
+    players: int
+    max_pip: int
+    leader: int | None = None
+    opening: Opening | None = None
+    requirement: LeadRequirement | None = None
+    redeal: Dealing | None = None
+
+    def allows(self, dealt: tuple[int, ...]) -> bool:
+        """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
+        hands = [set(tiles_of(mask, self.max_pip)) for mask in dealt[:self.players]]
+        if self.redeal is not None and any(self.redeal.redeal_due(hand) for hand in hands):
+            return False
+        if self.leader is not None:
+            seats = self.opening.dealt_leaders(hands, self.requirement)
+            if seats is not None and self.leader not in seats:
+                return False
+        return True
+
+
+def whole_hands(rep, seen: int) -> WholeHands | None:
+    """The :class:`WholeHands` facts of the first ``seen`` moves of ``rep`` (None: none)."""
+    variant, n = rep.variant, len(rep.players)
+    dealing = variant.dealing
+    redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
+    lead, leader, req = _lead(rep, seen), None, None
+    if lead is not None and "LeadFrom" not in rep.game.tags:
+        req = variant.opening.requirement(rep.game.number, rep.lead)
+        weighed = variant.opening.heaviest_hand or (req.or_highest and not dealing.all_dealt(n))
+        leader = lead.seat if weighed else None
+    if redeal is None and leader is None:
+        return None
+    return WholeHands(n, dealing.max_pip, leader, variant.opening, req, redeal)
 
 
 class _Tally:
@@ -331,23 +375,68 @@ def _fill(have: list[int], must: list[bool], room: int):
         yield from give(0, room, 1)
 
 
+ENUMERATE = 50_000      # with rules on whole hands: list (and filter) the placements when at most this many
+ESTIMATE = 2_000        # else draw this many to estimate the count and the probabilities
+
+
 class Worlds:
     """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed.
 
-    Every fact is per tile (passes, the lead, the sizes of hands), so the worlds are the dynamic
+    Most facts are per tile (passes, the lead, the sizes of hands), so the worlds are the dynamic
     program's. A pass does not show that the hand was not blocked before it: players cannot see a
     block, they pass until every one has passed (000: "ein gesperrtes Spiel - das ist ein Spiel, bei
     dem vier Spieler nacheinander passen"), so a deal in which the hand was already blocked is one the
-    passer and the others cannot yet tell apart (the replay takes such passes as the block's)."""
+    passer and the others cannot yet tell apart (the replay takes such passes as the block's).
+
+    Rules on whole hands (:class:`WholeHands`: who leads by the hands' pips or doubles, a re-deal for
+    five doubles) are no per-tile fact: the program's placements are then kept when the rules allow
+    their hands. Up to :data:`ENUMERATE` placements are listed and filtered, so the count, the
+    probabilities, the listing and the sampling (one of the kept, uniformly) stay exact. Above it a
+    world is drawn by rejection (placements drawn uniformly until one is allowed: uniform over the
+    allowed ones, so the sampling stays unbiased), and the count and the probabilities are
+    estimated from :data:`ESTIMATE` draws (``exact`` is then False)."""
 
     def __init__(self, view: View):
         self.view = view
         self._base = _Tally(view.unseen, view.allowed, view.room)
         self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
+        self.exact = True
+        self._kept: list[tuple[int, ...]] | None = None       # the allowed placements, when listed
+        self._estimated: list[tuple[int, ...]] | None = None  # the allowed ones of the estimate's draws
+        whole = view.whole
+        if whole is None or not self.count:
+            return
+        if self.count <= ENUMERATE:
+            self._kept = [w for w in self._base.each(view.fixed) if self._allows(w)]
+            self.count = len(self._kept)
+            return
+        rng = random.Random(0)
+        draws = [self._base.sample(rng, view.fixed) for _ in range(ESTIMATE)]
+        self._estimated = [w for w in draws if self._allows(w)]
+        self.count = round(self.count * len(self._estimated) / ESTIMATE)
+        self.exact = False
+
+    def _allows(self, world: tuple[int, ...]) -> bool:
+        view = self.view
+        return view.whole.allows(tuple(world[s] | view.played[s] for s in range(view.players)))
+
+    def _weights(self) -> tuple[int, list[list[int]]]:
+        """The placements weighed (the program's, the kept ones, or the estimate's draws) and for each
+        unseen tile the number of them with it in each holder."""
+        listed = self._kept if self._kept is not None else self._estimated
+        if listed is None:
+            return self.count // self.orders, self._base.weights()
+        weights = [[0] * len(self.view.room) for _ in self.view.unseen]
+        for world in listed:
+            for i, tile in enumerate(self.view.unseen):
+                h = next(h for h, mask in enumerate(world) if mask & tile.bit)
+                weights[i][h] += 1
+        return len(listed), weights
 
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
-        """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
+        """The exact probability of every tile being in every holder (tiles the viewer saw there: 1);
+        estimated when ``exact`` is False."""
         view = self.view
         names, known, owner = view.places()
         out: dict[str, dict[Tile, Fraction]] = {name: {} for name in names}
@@ -356,8 +445,7 @@ class Worlds:
                 out[name][t] = Fraction(1)
         if not self.count:
             return out
-        count = self.count // self.orders
-        weights = self._base.weights()
+        count, weights = self._weights()
         for i, tile in enumerate(view.unseen):
             if tile.bit & view.gone:
                 continue
@@ -371,12 +459,19 @@ class Worlds:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
             raise NoWorld("no world fits what the viewer has seen")
-        return self._base.sample(rng, self.view.fixed)
+        if self._kept is not None:
+            return self._kept[rng.randrange(len(self._kept))]
+        while True:
+            world = self._base.sample(rng, self.view.fixed)
+            if self.view.whole is None or self._allows(world):
+                return world
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
-        if self.count:
-            yield from self._base.each(self.view.fixed)
+        if self._kept is not None:
+            yield from self._kept
+        elif self.count:
+            yield from (w for w in self._base.each(self.view.fixed) if self.view.whole is None or self._allows(w))
 
 
 def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
@@ -391,7 +486,7 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
         if record:
             raise InferenceUnsupported("the record's own worlds are not listed for draw games")
         from .boneyard import draw_view
-        return draw_view(rep, seen, viewer)
+        return dataclasses.replace(draw_view(rep, seen, viewer), whole=whole_hands(rep, seen))
     n = len(rep.players)
     initial: Position = rep.initial
     every = mask_of(variant.dealing.tiles)
@@ -461,7 +556,7 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
                 bits |= 1 << h
         allowed.append(bits)
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n)
+                tuple(played), n, whole=whole_hands(rep, seen))
 
 
 def _moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:

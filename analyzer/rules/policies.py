@@ -249,6 +249,21 @@ class Opening:
                             and any(t.is_double for t in h))
         return holders or None
 
+    def dealt_leaders(self, hands: Sequence[set[Tile]], req: LeadRequirement) -> frozenset[int] | None:
+        """The seats that may lead by what the whole hands dealt decide beyond single tiles (None:
+        the rules weigh no whole hand here): the heaviest hands (Hungarian), or, where the holder of
+        ``req.holder_of`` leads and nobody holds it (``or_highest``), the holder of the highest
+        double dealt (everyone when no double is dealt)."""
+        if req.holder_of is not None and req.or_highest:
+            holder = next((s for s, h in enumerate(hands) if req.holder_of in h), None)
+            if holder is not None:
+                return frozenset({holder})
+            best = self.highest(hands)
+            return frozenset(range(len(hands))) if best is None else frozenset({best[0]})
+        if self.heaviest_hand and req.tile is None and not self.double:
+            return self.heaviest(hands)
+        return None
+
     @staticmethod
     def highest(hands: Sequence[set[Tile] | None]) -> tuple[int, Tile] | None:
         """The seat holding the highest double among the known hands, and that double."""
