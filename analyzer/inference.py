@@ -125,7 +125,7 @@ def whole_hands(rep, seen: int) -> WholeHands | None:
     variant, n = rep.variant, len(rep.players)
     dealing = variant.dealing
     redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
-    lead, leader, req = _lead(rep, seen), None, None
+    lead, leader, req = _lead(rep, max(seen, 1)), None, None       # who leads is known before he does
     if lead is not None and "LeadFrom" not in rep.game.tags:
         req = variant.opening.requirement(rep.game.number, rep.lead)
         weighed = variant.opening.heaviest_hand or (req.or_highest and not dealing.all_dealt(n))

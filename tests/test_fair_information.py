@@ -308,3 +308,87 @@ def test_a_record_with_a_hidden_hand_is_not_said_to_be_unfinished_when_it_may_be
     (mismatch,) = [d for d in rep.diagnostics if d.code == "result-mismatch"]
     assert "the hand is not over" not in mismatch.message
     assert "does not show that the hand is over" in mismatch.message and "B still holds 1 tile not shown" in mismatch.message
+
+
+# -- rules on whole hands: no per-tile fact, so the per-tile worlds are filtered by them ------------
+def test_the_hungarian_leader_holds_the_heaviest_hand_dealt():
+    # 004: "Der Spieler mit der höchsten Augenzahl beginnt mit dem Auslegen": A led, so no other hand
+    # was dealt more pips than A's (a tie leaves either free to lead)
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    assert rep.valid and rep.steps[0].seat == 0
+    deals = assert_view_is_the_rules(rep, 13, 2)          # C, after B's run
+    assert len(deals) == 61
+    played = [sum(st.move.tile.pips for st in rep.steps[:13] if st.seat == s) for s in range(3)]
+    assert all(played[0] + sum(t.pips for t in deal[0]) >= played[s] + sum(t.pips for t in deal[s])
+               for deal in deals for s in (1, 2))
+    # C's first decision is judged on the deals the lead allows only
+    worlds = worlds_at(rep, 7, 2)
+    assert worlds.exact and worlds.count < worlds._base.count
+    out = fair_analyze(rep, seats=["C"], workers=1, exact_below=2_000)
+    (decision,) = [d for d in out.decisions if d.index == 7]
+    assert decision.fair.method == "exact" and decision.fair.worlds == decision.fair.total == worlds.count
+
+
+SMALL = 3_000           # the views the brute force lists here (each of its deals is replayed)
+
+
+def _small(name: str, hand: int, max_pip: int, **options):
+    from test_inference import small
+
+    return small(name, hand, max_pip, **options)
+
+
+def _random_rep(variant, key: str, lead=None, keep=lambda rep: True):
+    from analyzer.match import random_hand
+
+    rng = random.Random(key)
+    while True:
+        game = random_hand(variant, rng, lead)[0]
+        rep = replay(game, variant, lead=lead)
+        assert rep.valid, rep.errors
+        if keep(rep):
+            return rep
+
+
+def test_hungarian_worlds_on_small_deals_are_those_the_rules_allow():
+    for players, hand, max_pip in (("2", 4, 3), ("3", 3, 4)):
+        variant = _small("hungarian", hand, max_pip, players=players)
+        rep = _random_rep(variant, f"whole-hungarian-{players}")
+        filtered = 0
+        # the view of the player to move (whose decision it is): the reference takes his move too, as
+        # it shows that the turn has come to him (a run before it is over)
+        for seen in range(len(rep.steps)):
+            viewer = rep.steps[seen].seat
+            worlds = worlds_at(rep, seen, viewer)
+            if worlds._base.count <= SMALL:
+                filtered += worlds.count < worlds._base.count
+                assert worlds.exact
+                assert_view_is_the_rules(rep, seen, viewer, turn=True)
+        assert filtered        # the lead ruled out some deal the per-tile facts allowed
+
+
+# 000, South American: "Wenn ein Spieler fünf oder mehr Doppelsteine bekommen hat, werden die Steine
+#  zusammengeworfen und es wird noch einmal gegeben": a hand that is played held fewer.
+def test_a_forced_redeal_rules_out_worlds_with_that_many_doubles_in_one_hand():
+    variant = find_variant("south-american")
+    variant = dataclasses.replace(variant, dealing=Dealing(2, 3, (), 2, True))     # two doubles force it here
+    rep = _random_rep(variant, "whole-redeal")
+    filtered = 0
+    for seen in range(1, len(rep.steps)):
+        for viewer in range(4):
+            worlds = worlds_at(rep, seen, viewer)
+            if worlds._base.count > SMALL:
+                continue
+            filtered += worlds.count < worlds._base.count
+            assert worlds.exact
+            deals = assert_view_is_the_rules(rep, seen, viewer)
+            assert all(sum(t.is_double for t in deal[s]) + sum(st.move.tile.is_double for st in rep.steps[:seen]
+                                                               if st.seat == s and st.move.tile) < 2
+                       for deal in deals for s in range(4))
+    assert filtered
+    # where the re-deal is only allowed (redeal=N without must-redeal), such a hand may be played
+    free = dataclasses.replace(variant, dealing=Dealing(2, 3, (), 2, False))
+    (rep,) = [replay(rep.game, free)]
+    assert all(worlds_at(rep, seen, 0).count == worlds_at(rep, seen, 0)._base.count for seen in (1, 3))
