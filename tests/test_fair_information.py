@@ -392,3 +392,54 @@ def test_a_forced_redeal_rules_out_worlds_with_that_many_doubles_in_one_hand():
     free = dataclasses.replace(variant, dealing=Dealing(2, 3, (), 2, False))
     (rep,) = [replay(rep.game, free)]
     assert all(worlds_at(rep, seen, 0).count == worlds_at(rep, seen, 0)._base.count for seen in (1, 3))
+
+
+def draw_deals_seen(rep, seen: int, viewer: int) -> list:
+    """Every (deal, boneyard order) of a draw game that agrees with the first ``seen`` moves as
+    ``viewer`` saw them: those of ``test_boneyard.brute_worlds`` (each move legal in the position)
+    kept when the replayer finds no error in the record's moves on that deal, each draw naming the
+    tile the order puts there (so the judge decides who may lead, too)."""
+    from test_boneyard import brute_worlds
+
+    game, n = rep.game, len(rep.players)
+    tags = {k: v for k, v in game.tags.items() if k != "Result"}
+    out = []
+    for hands, order in brute_worlds(rep, seen, viewer):
+        drawn, moves = iter(order), []
+        for entry, step in zip(game.moves, rep.steps[:seen]):
+            moves.append(dataclasses.replace(entry, tile=next(drawn)) if step.move.draw else entry)
+        trial = dataclasses.replace(game, tags=tags, moves=moves, hands=tuple(
+            HandEntry(p, tuple(sorted(tiles_of(h, rep.initial.max_pip)))) for p, h in zip(game.players, hands)))
+        if replay(trial, rep.variant, lead=rep.lead).valid:
+            out.append((hands, order))
+    return out
+
+
+# 002, Chiva for two or three is a draw game; after a drawn game the [6-6] holder leads (the option
+# draw-lead: "when it lies in the boneyard, the holder of the highest double dealt"), with any tile:
+# the lead shows that the leader holds it, or that it lies in the boneyard and his highest double
+# is above every double the others were dealt (or that nobody was dealt a double).
+def test_who_leads_a_chiva_draw_game_after_a_drawn_one_shows_the_doubles_dealt():
+    from analyzer.rules.policies import LeadRequirement
+
+    variant = _small("chiva", 3, 3, players="2")
+    # the set's top double stands for the [6-6] of the full set (the small set has none)
+    req = LeadRequirement(holder_of=Tile(3, 3), reason="after a drawn game", or_highest=True)
+    assert variant.lead.tie == "six-six" and variant.dealing.sleepers(2) > 0
+    checked = filtered = 0
+    for key in range(6):
+        rep = _random_rep(variant, f"whole-chiva-{key}", req,
+                          keep=lambda rep: not rep.steps[0].move.tile.is_double)    # the lead itself is no proof
+        for seen in range(1, len(rep.steps)):
+            viewer = rep.steps[seen].seat
+            worlds = worlds_at(rep, seen, viewer)
+            if worlds.count > SMALL or worlds._base.count > 2 * SMALL:
+                continue
+            expected = draw_deals_seen(rep, seen, viewer)
+            view = worlds.view
+            listed = [(view.deal(w), view.order(w)) for w in worlds]
+            assert worlds.exact and worlds.count == len(expected) == len(listed)
+            assert sorted(listed, key=repr) == sorted(expected, key=repr)
+            checked += 1
+            filtered += worlds.count < worlds._base.count
+    assert checked >= 3 and filtered
