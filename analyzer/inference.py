@@ -414,6 +414,11 @@ class Worlds:
         rng = random.Random(0)
         draws = [self._base.sample(rng, view.fixed) for _ in range(ESTIMATE)]
         self._estimated = [w for w in draws if self._allows(w)]
+        if not self._estimated:          # too few to estimate (or none): list them after all
+            self._estimated = None
+            self._kept = [w for w in self._base.each(view.fixed) if self._allows(w)]
+            self.count = len(self._kept)
+            return
         self.count = round(self.count * len(self._estimated) / ESTIMATE)
         self.exact = False
 
@@ -710,7 +715,7 @@ def decided_result(rep, limit: int = 1000):
         worlds = worlds_at(rep, seen, record=True)
     except (NoWorld, InferenceUnsupported):
         return None
-    if worlds.count > limit:
+    if worlds.count > limit or not worlds.exact:
         return None
     leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
     found = None

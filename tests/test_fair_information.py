@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -443,3 +444,32 @@ def test_who_leads_a_chiva_draw_game_after_a_drawn_one_shows_the_doubles_dealt()
             checked += 1
             filtered += worlds.count < worlds._base.count
     assert checked >= 3 and filtered
+
+
+def test_above_the_listing_limit_worlds_are_drawn_by_rejection_uniformly_and_the_count_is_estimated(monkeypatch):
+    import analyzer.inference as inference
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    listed = worlds_at(rep, 7, 2)                       # C's first decision, listed and filtered
+    kept = set(listed)
+    assert listed.exact and 0 < len(kept) < listed._base.count
+    monkeypatch.setattr(inference, "ENUMERATE", 0)
+    drawn = worlds_at(rep, 7, 2)
+    assert not drawn.exact
+    # the estimate from ESTIMATE draws: within five standard deviations of the binomial
+    p = len(kept) / drawn._base.count
+    sd = drawn._base.count * math.sqrt(p * (1 - p) / inference.ESTIMATE)
+    assert abs(drawn.count - len(kept)) < 5 * sd
+    # rejection keeps only allowed worlds, each as often as the others (a chi-square test, 5 sd)
+    rng = random.Random(7)
+    n = 20 * len(kept)
+    counts = Counter(drawn.sample(rng) for _ in range(n))
+    assert set(counts) <= kept
+    chi2 = sum((counts.get(w, 0) - n / len(kept)) ** 2 / (n / len(kept)) for w in kept)
+    df = len(kept) - 1
+    assert chi2 < df + 5 * math.sqrt(2 * df)
+    # and the fair analysis samples such a decision, whatever the estimate
+    out = fair_analyze(rep, seats=["C"], workers=1, worlds=30, exact_below=100_000)
+    (decision,) = [d for d in out.decisions if d.index == 7]
+    assert decision.fair.method == "sampled" and decision.fair.worlds == 30
