@@ -474,3 +474,20 @@ def test_above_the_listing_limit_worlds_are_drawn_by_rejection_uniformly_and_the
     out = fair_analyze(rep, seats=["C"], workers=1, worlds=30, exact_below=100_000)
     (decision,) = [d for d in out.decisions if d.index == 7]
     assert decision.fair.method == "sampled" and decision.fair.worlds == 30
+
+
+def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_in_a_hand():
+    from conftest import RECORDS
+    from analyzer.inference import Worlds
+
+    rep = replay_record(parse((RECORDS / "match-south-american-redeal.dom").read_text()))[1]
+    assert rep.valid and rep.variant.dealing.forced
+    worlds = worlds_at(rep, 13, 2)                       # C, before his fifth tile
+    view = worlds.view
+    every = list(Worlds(dataclasses.replace(view, whole=None)))       # the per-tile facts alone
+    doubles = [sum(t.is_double for t in tiles_of(mask)) for mask in view.played]
+
+    def five(world):
+        return any(doubles[s] + sum(t.is_double for t in tiles_of(world[s])) >= 5 for s in range(4))
+
+    assert worlds.exact and set(worlds) == {w for w in every if not five(w)} != set(every)
