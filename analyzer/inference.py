@@ -108,31 +108,33 @@ class WholeHands:
     requirement: LeadRequirement | None = None
     redeal: Dealing | None = None
 
+    @property
+    def by_doubles(self) -> bool:
+        """Whether these rules look at the doubles dealt only (not at the heaviest hand)."""
+        return self.leader is None or (not self.opening.heaviest_hand and self.requirement.holder_of.is_double)
+
     def allows(self, dealt: tuple[int, ...]) -> bool:
         """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
         hands = [set(tiles_of(mask, self.max_pip)) for mask in dealt[:self.players]]
         if self.redeal is not None and any(self.redeal.redeal_due(hand) for hand in hands):
             return False
-        if self.leader is not None:
-            seats = self.opening.dealt_leaders(hands, self.requirement)
-            if seats is not None and self.leader not in seats:
-                return False
-        return True
+        if self.leader is None:
+            return True
+        seats = self.opening.dealt_leaders(hands, self.requirement)
+        return seats is None or self.leader in seats
 
 
 def whole_hands(rep, seen: int) -> WholeHands | None:
     """The :class:`WholeHands` facts of the first ``seen`` moves of ``rep`` (None: none)."""
-    variant, n = rep.variant, len(rep.players)
-    dealing = variant.dealing
+    variant, n, dealing = rep.variant, len(rep.players), rep.variant.dealing
     redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
     lead, leader, req = _lead(rep, max(seen, 1)), None, None       # who leads is known before he does
     if lead is not None and "LeadFrom" not in rep.game.tags:
         req = variant.opening.requirement(rep.game.number, rep.lead)
         weighed = variant.opening.heaviest_hand or (req.or_highest and not dealing.all_dealt(n))
         leader = lead.seat if weighed else None
-    if redeal is None and leader is None:
-        return None
-    return WholeHands(n, dealing.max_pip, leader, variant.opening, req, redeal)
+    return None if redeal is None and leader is None else WholeHands(n, dealing.max_pip, leader, variant.opening,
+                                                                     req, redeal)
 
 
 class _Tally:
@@ -375,6 +377,67 @@ def _fill(have: list[int], must: list[bool], room: int):
         yield from give(0, room, 1)
 
 
+class _Split:
+    """The placements under rules that look at the doubles dealt only: the unseen doubles placed in
+    every way they may go, kept when the rules allow the hands so far, and for each the other tiles
+    counted (weighed, drawn, listed) by the program in the room it leaves. Exact, with no rejection:
+    a world is drawn by drawing the doubles' placement with the weight of the worlds that complete it."""
+
+    def __init__(self, view: View, allows, base: _Tally):
+        self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
+        self.doubles = [i for i, t in enumerate(view.unseen) if t.is_double]
+        self.rest = [i for i, t in enumerate(view.unseen) if not t.is_double]
+        self._tallies: dict[tuple[int, ...], _Tally] = {}
+        self.options: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []    # (placed, room left, ways)
+
+        def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
+            if k == len(self.doubles):
+                ways = self.tally(room).count if allows(world) else 0
+                if ways:
+                    self.options.append((tuple(world), room, ways))
+                return
+            i = self.doubles[k]
+            for h, after in base.steps(i, room):
+                world[h] |= self.unseen[i].bit
+                place(k + 1, after, world)
+                world[h] &= ~self.unseen[i].bit
+
+        place(0, view.room, list(view.fixed))
+        self.count = sum(ways for *_, ways in self.options)
+
+    def tally(self, room) -> _Tally:
+        """The program of the tiles that are no doubles, in ``room``."""
+        if room not in self._tallies:
+            self._tallies[room] = _Tally(tuple(self.unseen[i] for i in self.rest),
+                                         tuple(self._allowed[i] for i in self.rest), room)
+        return self._tallies[room]
+
+    def weights(self) -> list[list[int]]:
+        weights = [[0] * len(self.room) for _ in self.unseen]
+        rooms: dict[tuple[int, ...], int] = {}
+        for world, room, ways in self.options:
+            for i in self.doubles:
+                weights[i][next(h for h, mask in enumerate(world) if mask & self.unseen[i].bit)] += ways
+            rooms[room] = rooms.get(room, 0) + 1
+        for room, times in rooms.items():
+            for j, row in enumerate(self.tally(room).weights()):
+                for h, w in enumerate(row):
+                    weights[self.rest[j]][h] += times * w
+        return weights
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        pick = rng.randrange(self.count)
+        for world, room, ways in self.options:
+            pick -= ways
+            if pick < 0:
+                break
+        return self.tally(room).sample(rng, world)
+
+    def each(self) -> Iterator[tuple[int, ...]]:
+        for world, room, _ in self.options:
+            yield from self.tally(room).each(world)
+
+
 ENUMERATE = 50_000      # with rules on whole hands: list (and filter) the placements when at most this many
 ESTIMATE = 2_000        # else draw this many to estimate the count and the probabilities
 
@@ -388,12 +451,11 @@ class Worlds:
     dem vier Spieler nacheinander passen"), so a deal in which the hand was already blocked is one the
     passer and the others cannot yet tell apart (the replay takes such passes as the block's).
 
-    Rules on whole hands (:class:`WholeHands`: who leads by the hands' pips or doubles, a re-deal for
-    five doubles) are no per-tile fact: the program's placements are then kept when the rules allow
-    their hands. Up to :data:`ENUMERATE` placements are listed and filtered, so the count, the
-    probabilities, the listing and the sampling (one of the kept, uniformly) stay exact. Above it a
-    world is drawn by rejection (placements drawn uniformly until one is allowed: uniform over the
-    allowed ones, so the sampling stays unbiased), and the count and the probabilities are
+    Rules on whole hands (:class:`WholeHands`) are no per-tile fact. Where they look at the doubles
+    only (a forced re-deal, the highest double dealt leading), :class:`_Split` counts, weighs, draws
+    and lists exactly. The heaviest hand (Hungarian): up to :data:`ENUMERATE` placements are listed
+    and filtered (exact); above, a world is drawn by rejection (placements drawn uniformly until one is
+    allowed: uniform over the allowed ones, so unbiased), and the count and the probabilities are
     estimated from :data:`ESTIMATE` draws (``exact`` is then False)."""
 
     def __init__(self, view: View):
@@ -404,8 +466,13 @@ class Worlds:
         self.exact = True
         self._kept: list[tuple[int, ...]] | None = None       # the allowed placements, when listed
         self._estimated: list[tuple[int, ...]] | None = None  # the allowed ones of the estimate's draws
+        self._split: _Split | None = None
         whole = view.whole
         if whole is None or not self.count:
+            return
+        if whole.by_doubles:
+            self._split = _Split(view, self._allows, self._base)
+            self.count = self._split.count
             return
         if self.count <= ENUMERATE:
             self._kept = [w for w in self._base.each(view.fixed) if self._allows(w)]
@@ -415,12 +482,10 @@ class Worlds:
         draws = [self._base.sample(rng, view.fixed) for _ in range(ESTIMATE)]
         self._estimated = [w for w in draws if self._allows(w)]
         if not self._estimated:          # too few to estimate (or none): list them after all
-            self._estimated = None
-            self._kept = [w for w in self._base.each(view.fixed) if self._allows(w)]
-            self.count = len(self._kept)
-            return
-        self.count = round(self.count * len(self._estimated) / ESTIMATE)
-        self.exact = False
+            self._estimated, self._kept = None, [w for w in self._base.each(view.fixed) if self._allows(w)]
+        self.count = len(self._kept) if self._kept is not None else round(
+            self.count * len(self._estimated) / ESTIMATE)
+        self.exact = self._kept is not None
 
     def _allows(self, world: tuple[int, ...]) -> bool:
         view = self.view
@@ -429,6 +494,8 @@ class Worlds:
     def _weights(self) -> tuple[int, list[list[int]]]:
         """The placements weighed (the program's, the kept ones, or the estimate's draws) and for each
         unseen tile the number of them with it in each holder."""
+        if self._split is not None:
+            return self.count, self._split.weights()
         listed = self._kept if self._kept is not None else self._estimated
         if listed is None:
             return self.count // self.orders, self._base.weights()
@@ -464,6 +531,8 @@ class Worlds:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
             raise NoWorld("no world fits what the viewer has seen")
+        if self._split is not None:
+            return self._split.sample(rng)
         if self._kept is not None:
             return self._kept[rng.randrange(len(self._kept))]
         while True:
@@ -473,7 +542,9 @@ class Worlds:
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
-        if self._kept is not None:
+        if self._split is not None:
+            yield from self._split.each()
+        elif self._kept is not None:
             yield from self._kept
         elif self.count:
             yield from (w for w in self._base.each(self.view.fixed) if self.view.whole is None or self._allows(w))

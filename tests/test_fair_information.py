@@ -390,6 +390,15 @@ def test_a_forced_redeal_rules_out_worlds_with_that_many_doubles_in_one_hand():
                                                                if st.seat == s and st.move.tile) < 2
                        for deal in deals for s in range(4))
     assert filtered
+    # the worlds are drawn uniformly among the allowed ones (a chi-square test, 5 sd)
+    worlds = worlds_at(rep, 1, 0)
+    kept = set(worlds)
+    assert worlds.exact and len(kept) == worlds.count < worlds._base.count
+    rng, n = random.Random(3), 20 * len(kept)
+    counts = Counter(worlds.sample(rng) for _ in range(n))
+    assert set(counts) <= kept
+    chi2 = sum((counts.get(w, 0) - n / len(kept)) ** 2 / (n / len(kept)) for w in kept)
+    assert chi2 < len(kept) - 1 + 5 * math.sqrt(2 * (len(kept) - 1))
     # where the re-deal is only allowed (redeal=N without must-redeal), such a hand may be played
     free = dataclasses.replace(variant, dealing=Dealing(2, 3, (), 2, False))
     (rep,) = [replay(rep.game, free)]
