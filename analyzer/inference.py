@@ -377,11 +377,60 @@ def _fill(have: list[int], must: list[bool], room: int):
         yield from give(0, room, 1)
 
 
+class _Heavy(_Tally):
+    """The program tile by tile under the heaviest-hand lead (Hungarian): a state also holds each
+    seat's pips dealt so far (after the room), the heaviest tiles first, so that a state is soon
+    decided: the leader is beaten beyond recovery (no way), or no other seat can still pass him
+    (then the plain count of the placements follows, in a state of the room alone)."""
+
+    def __init__(self, view: View, whole: WholeHands):
+        order = sorted(range(len(view.unseen)), key=lambda i: -view.unseen[i].pips)
+        super().__init__(tuple(view.unseen[i] for i in order), tuple(view.allowed[i] for i in order), view.room)
+        self.order, self.k, self.whole = order, len(view.room), whole
+        self.left = [sum(t.pips for t in self.unseen[i:]) for i in range(len(order) + 1)]
+        self.room += tuple(sum(t.pips for t in tiles_of(view.fixed[s] | view.played[s])) for s in range(view.players))
+        self.count = self.ways(0, self.room)
+
+    def ways(self, i: int, state: tuple[int, ...]) -> int:
+        if len(state) == self.k or (i, state) in self._ways:
+            return super().ways(i, state)
+        pips, lead = state[self.k:], state[self.k + self.whole.leader]
+        if i == len(self.unseen):
+            ways = int(not any(state[:self.k]) and self.whole.leader in Opening.heaviest_of(dict(enumerate(pips))))
+        elif any(p > lead + self.left[i] for p in pips):
+            ways = 0
+        elif all(p + self.left[i] <= lead for p in pips[:self.whole.leader] + pips[self.whole.leader + 1:]):
+            ways = super().ways(i, state[:self.k])
+        else:
+            ways = sum(self.ways(i + 1, after) for _, after in self.steps(i, state))
+        self._ways[(i, state)] = ways
+        return ways
+
+    def steps(self, i: int, state: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        pips, tile = state[self.k:], self.unseen[i]
+        for h, after in super().steps(i, state[:self.k]):
+            yield h, after + (pips[:h] + (pips[h] + tile.pips,) + pips[h + 1:] if h < len(pips) else pips)
+
+    def weights(self) -> list[list[int]]:
+        out = [[0] * self.k for _ in self.unseen]
+        layer = {self.room: 1}
+        for i in range(len(self.unseen)):
+            nxt: dict[tuple[int, ...], int] = {}
+            for state, reach in layer.items():
+                for h, after in self.steps(i, state):
+                    if self.ways(i + 1, after):
+                        out[i][h] += reach * self.ways(i + 1, after)
+                        nxt[after] = nxt.get(after, 0) + reach
+            layer = nxt
+        return [out[self.order.index(j)] for j in range(len(self.order))]
+
+
 class _Split:
     """The placements under rules that look at the doubles dealt only: the unseen doubles placed in
     every way they may go, kept when the rules allow the hands so far, and for each the other tiles
     counted (weighed, drawn, listed) by the program in the room it leaves. Exact, with no rejection:
-    a world is drawn by drawing the doubles' placement with the weight of the worlds that complete it."""
+    a world is drawn by drawing the doubles' placement with the weight of the worlds that complete it.
+    It answers as a :class:`_Tally` does (``fixed`` is in its placements already)."""
 
     def __init__(self, view: View, allows, base: _Tally):
         self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
@@ -425,7 +474,7 @@ class _Split:
                     weights[self.rest[j]][h] += times * w
         return weights
 
-    def sample(self, rng: random.Random) -> tuple[int, ...]:
+    def sample(self, rng: random.Random, fixed=None) -> tuple[int, ...]:
         pick = rng.randrange(self.count)
         for world, room, ways in self.options:
             pick -= ways
@@ -433,13 +482,9 @@ class _Split:
                 break
         return self.tally(room).sample(rng, world)
 
-    def each(self) -> Iterator[tuple[int, ...]]:
+    def each(self, fixed=None) -> Iterator[tuple[int, ...]]:
         for world, room, _ in self.options:
             yield from self.tally(room).each(world)
-
-
-ENUMERATE = 50_000      # with rules on whole hands: list (and filter) the placements when at most this many
-ESTIMATE = 2_000        # else draw this many to estimate the count and the probabilities
 
 
 class Worlds:
@@ -451,64 +496,27 @@ class Worlds:
     dem vier Spieler nacheinander passen"), so a deal in which the hand was already blocked is one the
     passer and the others cannot yet tell apart (the replay takes such passes as the block's).
 
-    Rules on whole hands (:class:`WholeHands`) are no per-tile fact. Where they look at the doubles
+    Rules on whole hands (:class:`WholeHands`) are no per-tile fact: where they look at the doubles
     only (a forced re-deal, the highest double dealt leading), :class:`_Split` counts, weighs, draws
-    and lists exactly. The heaviest hand (Hungarian): up to :data:`ENUMERATE` placements are listed
-    and filtered (exact); above, a world is drawn by rejection (placements drawn uniformly until one is
-    allowed: uniform over the allowed ones, so unbiased), and the count and the probabilities are
-    estimated from :data:`ESTIMATE` draws (``exact`` is then False)."""
+    and lists the worlds; the heaviest hand leading (Hungarian), :class:`_Heavy`. Both are exact.
+    """
 
     def __init__(self, view: View):
         self.view = view
         self._base = _Tally(view.unseen, view.allowed, view.room)
         self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
-        self.exact = True
-        self._kept: list[tuple[int, ...]] | None = None       # the allowed placements, when listed
-        self._estimated: list[tuple[int, ...]] | None = None  # the allowed ones of the estimate's draws
-        self._split: _Split | None = None
         whole = view.whole
-        if whole is None or not self.count:
-            return
-        if whole.by_doubles:
-            self._split = _Split(view, self._allows, self._base)
-            self.count = self._split.count
-            return
-        if self.count <= ENUMERATE:
-            self._kept = [w for w in self._base.each(view.fixed) if self._allows(w)]
-            self.count = len(self._kept)
-            return
-        rng = random.Random(0)
-        draws = [self._base.sample(rng, view.fixed) for _ in range(ESTIMATE)]
-        self._estimated = [w for w in draws if self._allows(w)]
-        if not self._estimated:          # too few to estimate (or none): list them after all
-            self._estimated, self._kept = None, [w for w in self._base.each(view.fixed) if self._allows(w)]
-        self.count = len(self._kept) if self._kept is not None else round(
-            self.count * len(self._estimated) / ESTIMATE)
-        self.exact = self._kept is not None
+        if whole is not None:
+            self._base = _Split(view, self._allows, self._base) if whole.by_doubles else _Heavy(view, whole)
+            self.count = self._base.count
 
     def _allows(self, world: tuple[int, ...]) -> bool:
         view = self.view
         return view.whole.allows(tuple(world[s] | view.played[s] for s in range(view.players)))
 
-    def _weights(self) -> tuple[int, list[list[int]]]:
-        """The placements weighed (the program's, the kept ones, or the estimate's draws) and for each
-        unseen tile the number of them with it in each holder."""
-        if self._split is not None:
-            return self.count, self._split.weights()
-        listed = self._kept if self._kept is not None else self._estimated
-        if listed is None:
-            return self.count // self.orders, self._base.weights()
-        weights = [[0] * len(self.view.room) for _ in self.view.unseen]
-        for world in listed:
-            for i, tile in enumerate(self.view.unseen):
-                h = next(h for h, mask in enumerate(world) if mask & tile.bit)
-                weights[i][h] += 1
-        return len(listed), weights
-
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
-        """The exact probability of every tile being in every holder (tiles the viewer saw there: 1);
-        estimated when ``exact`` is False."""
+        """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
         view = self.view
         names, known, owner = view.places()
         out: dict[str, dict[Tile, Fraction]] = {name: {} for name in names}
@@ -517,7 +525,8 @@ class Worlds:
                 out[name][t] = Fraction(1)
         if not self.count:
             return out
-        count, weights = self._weights()
+        count = self.count // self.orders
+        weights = self._base.weights()
         for i, tile in enumerate(view.unseen):
             if tile.bit & view.gone:
                 continue
@@ -531,23 +540,12 @@ class Worlds:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
             raise NoWorld("no world fits what the viewer has seen")
-        if self._split is not None:
-            return self._split.sample(rng)
-        if self._kept is not None:
-            return self._kept[rng.randrange(len(self._kept))]
-        while True:
-            world = self._base.sample(rng, self.view.fixed)
-            if self.view.whole is None or self._allows(world):
-                return world
+        return self._base.sample(rng, self.view.fixed)
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
-        if self._split is not None:
-            yield from self._split.each()
-        elif self._kept is not None:
-            yield from self._kept
-        elif self.count:
-            yield from (w for w in self._base.each(self.view.fixed) if self.view.whole is None or self._allows(w))
+        if self.count:
+            yield from self._base.each(self.view.fixed)
 
 
 def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
@@ -786,7 +784,7 @@ def decided_result(rep, limit: int = 1000):
         worlds = worlds_at(rep, seen, record=True)
     except (NoWorld, InferenceUnsupported):
         return None
-    if worlds.count > limit or not worlds.exact:
+    if worlds.count > limit:
         return None
     leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
     found = None

@@ -357,9 +357,8 @@ def test_hungarian_worlds_on_small_deals_are_those_the_rules_allow():
         for seen in range(len(rep.steps)):
             viewer = rep.steps[seen].seat
             worlds = worlds_at(rep, seen, viewer)
-            if worlds._base.count <= SMALL:
-                filtered += worlds.count < worlds._base.count
-                assert worlds.exact
+            if per_tile(worlds) <= SMALL:
+                filtered += worlds.count < per_tile(worlds)
                 assert_view_is_the_rules(rep, seen, viewer, turn=True)
         assert filtered        # the lead ruled out some deal the per-tile facts allowed
         # the fair analysis judges each decision on exactly those deals
@@ -381,10 +380,9 @@ def test_a_forced_redeal_rules_out_worlds_with_that_many_doubles_in_one_hand():
     for seen in range(1, len(rep.steps)):
         for viewer in range(4):
             worlds = worlds_at(rep, seen, viewer)
-            if worlds._base.count > SMALL:
+            if per_tile(worlds) > SMALL:
                 continue
-            filtered += worlds.count < worlds._base.count
-            assert worlds.exact
+            filtered += worlds.count < per_tile(worlds)
             deals = assert_view_is_the_rules(rep, seen, viewer)
             assert all(sum(t.is_double for t in deal[s]) + sum(st.move.tile.is_double for st in rep.steps[:seen]
                                                                if st.seat == s and st.move.tile) < 2
@@ -393,7 +391,7 @@ def test_a_forced_redeal_rules_out_worlds_with_that_many_doubles_in_one_hand():
     # the worlds are drawn uniformly among the allowed ones (a chi-square test, 5 sd)
     worlds = worlds_at(rep, 1, 0)
     kept = set(worlds)
-    assert worlds.exact and len(kept) == worlds.count < worlds._base.count
+    assert len(kept) == worlds.count < per_tile(worlds)
     rng, n = random.Random(3), 20 * len(kept)
     counts = Counter(worlds.sample(rng) for _ in range(n))
     assert set(counts) <= kept
@@ -432,6 +430,7 @@ def draw_deals_seen(rep, seen: int, viewer: int) -> list:
 # is above every double the others were dealt (or that nobody was dealt a double).
 def test_who_leads_a_chiva_draw_game_after_a_drawn_one_shows_the_doubles_dealt():
     from analyzer.rules.policies import LeadRequirement
+    from test_boneyard import play
 
     variant = _small("chiva", 3, 3, players="2")
     # the set's top double stands for the [6-6] of the full set (the small set has none)
@@ -444,45 +443,60 @@ def test_who_leads_a_chiva_draw_game_after_a_drawn_one_shows_the_doubles_dealt()
         for seen in range(1, len(rep.steps)):
             viewer = rep.steps[seen].seat
             worlds = worlds_at(rep, seen, viewer)
-            if worlds.count > SMALL or worlds._base.count > 2 * SMALL:
+            if worlds.count > SMALL or per_tile(worlds) > 2 * SMALL:
                 continue
             expected = draw_deals_seen(rep, seen, viewer)
             view = worlds.view
             listed = [(view.deal(w), view.order(w)) for w in worlds]
-            assert worlds.exact and worlds.count == len(expected) == len(listed)
+            assert worlds.count == len(expected) == len(listed)
             assert sorted(listed, key=repr) == sorted(expected, key=repr)
+            held = Counter()                          # each tile's chance to be in each hand now, or undrawn
+            for hands, order in expected:
+                pos = play(rep, hands, order, seen)
+                for s, name in enumerate(rep.players):
+                    held.update((name, t) for t in tiles_of(pos.hands[s], rep.initial.max_pip))
+                held.update(("boneyard", t) for t in order[len(order) - pos.stock:])
+            for holder, probs in worlds.probabilities().items():
+                assert probs == {t: Fraction(c, len(expected)) for (h, t), c in held.items() if h == holder}
             checked += 1
-            filtered += worlds.count < worlds._base.count
+            filtered += worlds.count < per_tile(worlds)
     assert checked >= 3 and filtered
 
 
-def test_above_the_listing_limit_worlds_are_drawn_by_rejection_uniformly_and_the_count_is_estimated(monkeypatch):
-    import analyzer.inference as inference
+def per_tile(worlds) -> int:
+    """The number of worlds by the per-tile facts alone (no rule on whole hands)."""
+    from analyzer.inference import Worlds
+
+    return Worlds(dataclasses.replace(worlds.view, whole=None)).count
+
+
+def test_the_heaviest_hand_program_equals_filtering_every_deal_and_draws_uniformly():
     from conftest import RECORDS
+    from analyzer.inference import Worlds
 
     (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
-    listed = worlds_at(rep, 7, 2)                       # C's first decision, listed and filtered
-    kept = set(listed)
-    assert listed.exact and 0 < len(kept) < listed._base.count
-    monkeypatch.setattr(inference, "ENUMERATE", 0)
-    drawn = worlds_at(rep, 7, 2)
-    assert not drawn.exact
-    # the estimate from ESTIMATE draws: within five standard deviations of the binomial
-    p = len(kept) / drawn._base.count
-    sd = drawn._base.count * math.sqrt(p * (1 - p) / inference.ESTIMATE)
-    assert abs(drawn.count - len(kept)) < 5 * sd
-    # rejection keeps only allowed worlds, each as often as the others (a chi-square test, 5 sd)
-    rng = random.Random(7)
-    n = 20 * len(kept)
-    counts = Counter(drawn.sample(rng) for _ in range(n))
-    assert set(counts) <= kept
+    worlds = worlds_at(rep, 7, 2)                       # C's first decision
+    view = worlds.view
+    played = [sum(t.pips for t in tiles_of(mask)) for mask in view.played]
+
+    def heaviest(world):                               # 004: A, who led, holds the most pips
+        pips = [played[s] + sum(t.pips for t in tiles_of(world[s])) for s in range(3)]
+        return pips[0] == max(pips)
+
+    kept = [w for w in Worlds(dataclasses.replace(view, whole=None)) if heaviest(w)]
+    assert 0 < len(kept) < per_tile(worlds)
+    assert worlds.count == len(kept) and sorted(worlds) == sorted(kept)
+    probs = worlds.probabilities()
+    for h, holder in enumerate(view.holders):
+        held = Counter(t for w in kept for t in tiles_of(w[h] & ~view.fixed[h]))
+        assert {t: p for t, p in probs[holder].items() if not t.bit & view.fixed[h]} == {
+            t: Fraction(c, len(kept)) for t, c in held.items()}
+    # drawn uniformly among them (a chi-square test, 5 sd)
+    rng, n = random.Random(7), 20 * len(kept)
+    counts = Counter(worlds.sample(rng) for _ in range(n))
+    assert set(counts) <= set(kept)
     chi2 = sum((counts.get(w, 0) - n / len(kept)) ** 2 / (n / len(kept)) for w in kept)
-    df = len(kept) - 1
-    assert chi2 < df + 5 * math.sqrt(2 * df)
-    # and the fair analysis samples such a decision, whatever the estimate
-    out = fair_analyze(rep, seats=["C"], workers=1, worlds=30, exact_below=100_000)
-    (decision,) = [d for d in out.decisions if d.index == 7]
-    assert decision.fair.method == "sampled" and decision.fair.worlds == 30
+    assert chi2 < len(kept) - 1 + 5 * math.sqrt(2 * (len(kept) - 1))
 
 
 def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_in_a_hand():
@@ -499,4 +513,4 @@ def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_
     def five(world):
         return any(doubles[s] + sum(t.is_double for t in tiles_of(world[s])) >= 5 for s in range(4))
 
-    assert worlds.exact and set(worlds) == {w for w in every if not five(w)} != set(every)
+    assert set(worlds) == {w for w in every if not five(w)} != set(every)

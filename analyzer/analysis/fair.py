@@ -238,7 +238,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     try:
         for k, seat, moves in points:
             every = worlds_at(rep, k, seat)
-            if every.count <= exact_below and every.exact:
+            if every.count <= exact_below:
                 listed = list(every)
                 plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
             else:

@@ -194,10 +194,12 @@ class Opening:
     @staticmethod
     def heaviest(hands: Sequence[set[Tile] | None]) -> frozenset[int]:
         """The seats whose known hands hold the most pips (several on a tie)."""
-        totals = {s: sum(t.pips for t in h) for s, h in enumerate(hands) if h is not None}
-        if not totals:
-            return frozenset()
-        top = max(totals.values())
+        return Opening.heaviest_of({s: sum(t.pips for t in h) for s, h in enumerate(hands) if h is not None})
+
+    @staticmethod
+    def heaviest_of(totals: dict[int, int]) -> frozenset[int]:
+        """The seats with the most pips of ``totals`` (seat -> pips in his hand)."""
+        top = max(totals.values(), default=None)
         return frozenset(s for s, p in totals.items() if p == top)
 
     def forced_tile(self, game_number: int | None) -> Tile | None:
