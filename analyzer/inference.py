@@ -95,11 +95,8 @@ class View:
 
 @dataclass(frozen=True)
 class WholeHands:
-    """What the rules say of whole hands dealt, beyond where single tiles may be: the seat that led
-    must be one the hands dealt let lead (:meth:`Opening.dealt_leaders`: the heaviest hand in
-    Hungarian, the holder of the highest double dealt where the tile whose holder leads lies in
-    the boneyard), and where a hand with enough doubles must be dealt again (``redeal``), no hand
-    that was played held that many."""
+    """What the rules say of whole hands dealt: the seat that led is one they let lead
+    (:meth:`Opening.dealt_leaders`), and under a forced re-deal no hand played held that many doubles."""
 
     players: int
     max_pip: int
@@ -109,8 +106,7 @@ class WholeHands:
     redeal: Dealing | None = None
 
     @property
-    def by_doubles(self) -> bool:
-        """Whether these rules look at the doubles dealt only (not at the heaviest hand)."""
+    def by_doubles(self) -> bool:                  # they look at the doubles dealt only
         return self.leader is None or (not self.opening.heaviest_hand and self.requirement.holder_of.is_double)
 
     def allows(self, dealt: tuple[int, ...]) -> bool:
@@ -377,30 +373,37 @@ def _fill(have: list[int], must: list[bool], room: int):
         yield from give(0, room, 1)
 
 
+HEAVY_STATES = 100_000  # above, a view leaves the heaviest-hand rule out (4 players early in the hand)
+
+
 class _Heavy(_Tally):
-    """The program tile by tile under the heaviest-hand lead (Hungarian): a state also holds each
-    seat's pips dealt so far (after the room), the heaviest tiles first, so that a state is soon
-    decided: the leader is beaten beyond recovery (no way), or no other seat can still pass him
-    (then the plain count of the placements follows, in a state of the room alone)."""
+    """The program tile by tile, heaviest first, under the heaviest-hand lead (Hungarian): a state
+    also holds each seat's pips so far, and is decided once the leader is surely beaten (no way) or
+    no other seat can still pass him (then the plain count follows, in a state of the room alone)."""
 
     def __init__(self, view: View, whole: WholeHands):
         order = sorted(range(len(view.unseen)), key=lambda i: -view.unseen[i].pips)
         super().__init__(tuple(view.unseen[i] for i in order), tuple(view.allowed[i] for i in order), view.room)
         self.order, self.k, self.whole = order, len(view.room), whole
-        self.left = [sum(t.pips for t in self.unseen[i:]) for i in range(len(order) + 1)]
+        self.sums = [sum(t.pips for t in self.unseen[:i]) for i in range(len(order) + 1)]   # the i heaviest
         self.room += tuple(sum(t.pips for t in tiles_of(view.fixed[s] | view.played[s])) for s in range(view.players))
         self.count = self.ways(0, self.room)
 
     def ways(self, i: int, state: tuple[int, ...]) -> int:
         if len(state) == self.k or (i, state) in self._ways:
             return super().ways(i, state)
-        pips, lead = state[self.k:], state[self.k + self.whole.leader]
+        pips, leader, sums = state[self.k:], self.whole.leader, self.sums
+        # the most and the fewest pips a seat with room r can still get: the r heaviest, the r lightest left
+        most = [p + sums[min(i + r, len(sums) - 1)] - sums[i] for p, r in zip(pips, state)]
+        least = [p + sums[-1] - sums[max(len(sums) - 1 - r, i)] for p, r in zip(pips, state)]
         if i == len(self.unseen):
-            ways = int(not any(state[:self.k]) and self.whole.leader in Opening.heaviest_of(dict(enumerate(pips))))
-        elif any(p > lead + self.left[i] for p in pips):
+            ways = int(not any(state[:self.k]) and leader in Opening.heaviest_of(dict(enumerate(pips))))
+        elif any(low > most[leader] for low in least):
             ways = 0
-        elif all(p + self.left[i] <= lead for p in pips[:self.whole.leader] + pips[self.whole.leader + 1:]):
+        elif all(high <= least[leader] for s, high in enumerate(most) if s != leader):
             ways = super().ways(i, state[:self.k])
+        elif len(self._ways) > HEAVY_STATES:
+            raise InferenceUnsupported("too many deals to weigh the heaviest hand")
         else:
             ways = sum(self.ways(i + 1, after) for _, after in self.steps(i, state))
         self._ways[(i, state)] = ways
@@ -426,11 +429,9 @@ class _Heavy(_Tally):
 
 
 class _Split:
-    """The placements under rules that look at the doubles dealt only: the unseen doubles placed in
-    every way they may go, kept when the rules allow the hands so far, and for each the other tiles
-    counted (weighed, drawn, listed) by the program in the room it leaves. Exact, with no rejection:
-    a world is drawn by drawing the doubles' placement with the weight of the worlds that complete it.
-    It answers as a :class:`_Tally` does (``fixed`` is in its placements already)."""
+    """A :class:`_Tally` for rules on the doubles dealt only: the unseen doubles placed every way the
+    rules allow, and for each the other tiles by the program in the room it leaves (a world is drawn
+    by drawing that placement with the weight of the worlds completing it: exact, no rejection)."""
 
     def __init__(self, view: View, allows, base: _Tally):
         self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
@@ -454,8 +455,7 @@ class _Split:
         place(0, view.room, list(view.fixed))
         self.count = sum(ways for *_, ways in self.options)
 
-    def tally(self, room) -> _Tally:
-        """The program of the tiles that are no doubles, in ``room``."""
+    def tally(self, room) -> _Tally:             # the program of the other tiles in ``room``
         if room not in self._tallies:
             self._tallies[room] = _Tally(tuple(self.unseen[i] for i in self.rest),
                                          tuple(self._allowed[i] for i in self.rest), room)
@@ -508,12 +508,14 @@ class Worlds:
         self.count = self._base.count
         whole = view.whole
         if whole is not None:
-            self._base = _Split(view, self._allows, self._base) if whole.by_doubles else _Heavy(view, whole)
+            try:
+                self._base = _Split(view, self._allows, self._base) if whole.by_doubles else _Heavy(view, whole)
+            except InferenceUnsupported:
+                self.view = dataclasses.replace(view, whole=None)
             self.count = self._base.count
 
     def _allows(self, world: tuple[int, ...]) -> bool:
-        view = self.view
-        return view.whole.allows(tuple(world[s] | view.played[s] for s in range(view.players)))
+        return self.view.whole.allows(View.deal(self.view, world))      # (the masks, also of a draw game)
 
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""

@@ -514,3 +514,14 @@ def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_
         return any(doubles[s] + sum(t.is_double for t in tiles_of(world[s])) >= 5 for s in range(4))
 
     assert set(worlds) == {w for w in every if not five(w)} != set(every)
+
+
+def test_a_view_too_big_to_weigh_the_heaviest_hand_leaves_that_rule_out(monkeypatch):
+    import analyzer.inference as inference
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    assert worlds_at(rep, 7, 2).view.whole is not None
+    monkeypatch.setattr(inference, "HEAVY_STATES", 10)
+    worlds = worlds_at(rep, 7, 2)
+    assert worlds.view.whole is None and worlds.count == per_tile(worlds) == len(set(worlds))
