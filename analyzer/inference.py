@@ -32,6 +32,7 @@ from typing import Iterator
 from .diagnostics import DominoError
 from .position import Position, mask_of, tiles_of
 from .rules.ending import position_for
+from .rules.policies import Dealing, LeadRequirement, Opening
 from .tiles import Tile
 
 __all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table"]
@@ -72,6 +73,7 @@ class View:
     played: tuple[int, ...]
     players: int
     gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.boneyard)
+    whole: WholeHands | None = None  # what the rules say of whole hands dealt (None: nothing beyond single tiles)
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
         """The hands as dealt (a mask per seat) in ``world``."""
@@ -89,6 +91,46 @@ class View:
         """Where the viewer says a tile is: the names, the tiles he knows are in each, and for each
         holder of the counting the place it fills (here the holders themselves)."""
         return self.holders, self.fixed, tuple(range(len(self.holders)))
+
+
+@dataclass(frozen=True)
+class WholeHands:
+    """What the rules say of whole hands dealt: the seat that led is one they let lead
+    (:meth:`Opening.dealt_leaders`), and under a forced re-deal no hand played held that many doubles."""
+
+    players: int
+    max_pip: int
+    leader: int | None = None
+    opening: Opening | None = None
+    requirement: LeadRequirement | None = None
+    redeal: Dealing | None = None
+
+    @property
+    def by_doubles(self) -> bool:                  # they look at the doubles dealt only
+        return self.leader is None or (not self.opening.heaviest_hand and self.requirement.holder_of.is_double)
+
+    def allows(self, dealt: tuple[int, ...]) -> bool:
+        """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
+        hands = [set(tiles_of(mask, self.max_pip)) for mask in dealt[:self.players]]
+        if self.redeal is not None and any(self.redeal.redeal_due(hand) for hand in hands):
+            return False
+        if self.leader is None:
+            return True
+        seats = self.opening.dealt_leaders(hands, self.requirement)
+        return seats is None or self.leader in seats
+
+
+def whole_hands(rep, seen: int) -> WholeHands | None:
+    """The :class:`WholeHands` facts of the first ``seen`` moves of ``rep`` (None: none)."""
+    variant, n, dealing = rep.variant, len(rep.players), rep.variant.dealing
+    redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
+    lead, leader, req = _lead(rep, max(seen, 1)), None, None       # who leads is known before he does
+    if lead is not None and "LeadFrom" not in rep.game.tags:
+        req = variant.opening.requirement(rep.game.number, rep.lead)
+        weighed = variant.opening.heaviest_hand or (req.or_highest and not dealing.all_dealt(n))
+        leader = lead.seat if weighed else None
+    return None if redeal is None and leader is None else WholeHands(n, dealing.max_pip, leader, variant.opening,
+                                                                     req, redeal)
 
 
 class _Tally:
@@ -331,20 +373,149 @@ def _fill(have: list[int], must: list[bool], room: int):
         yield from give(0, room, 1)
 
 
+HEAVY_STATES = 100_000  # above, a view leaves the heaviest-hand rule out (4 players early in the hand)
+
+
+class _Heavy(_Tally):
+    """The program tile by tile, heaviest first, under the heaviest-hand lead (Hungarian): a state
+    also holds each seat's pips so far, and is decided once the leader is surely beaten (no way) or
+    no other seat can still pass him (then the plain count follows, in a state of the room alone)."""
+
+    def __init__(self, view: View, whole: WholeHands):
+        order = sorted(range(len(view.unseen)), key=lambda i: -view.unseen[i].pips)
+        super().__init__(tuple(view.unseen[i] for i in order), tuple(view.allowed[i] for i in order), view.room)
+        self.order, self.k, self.whole = order, len(view.room), whole
+        self.sums = [sum(t.pips for t in self.unseen[:i]) for i in range(len(order) + 1)]   # the i heaviest
+        self.room += tuple(sum(t.pips for t in tiles_of(view.fixed[s] | view.played[s])) for s in range(view.players))
+        self.count = self.ways(0, self.room)
+
+    def ways(self, i: int, state: tuple[int, ...]) -> int:
+        if len(state) == self.k or (i, state) in self._ways:
+            return super().ways(i, state)
+        pips, leader, sums = state[self.k:], self.whole.leader, self.sums
+        # the most and the fewest pips a seat with room r can still get: the r heaviest, the r lightest left
+        most = [p + sums[min(i + r, len(sums) - 1)] - sums[i] for p, r in zip(pips, state)]
+        least = [p + sums[-1] - sums[max(len(sums) - 1 - r, i)] for p, r in zip(pips, state)]
+        if i == len(self.unseen):
+            ways = int(not any(state[:self.k]) and leader in Opening.heaviest_of(dict(enumerate(pips))))
+        elif any(low > most[leader] for low in least):
+            ways = 0
+        elif all(high <= least[leader] for s, high in enumerate(most) if s != leader):
+            ways = super().ways(i, state[:self.k])
+        elif len(self._ways) > HEAVY_STATES:
+            raise InferenceUnsupported("too many deals to weigh the heaviest hand")
+        else:
+            ways = sum(self.ways(i + 1, after) for _, after in self.steps(i, state))
+        self._ways[(i, state)] = ways
+        return ways
+
+    def steps(self, i: int, state: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        pips, tile = state[self.k:], self.unseen[i]
+        for h, after in super().steps(i, state[:self.k]):
+            yield h, after + (pips[:h] + (pips[h] + tile.pips,) + pips[h + 1:] if h < len(pips) else pips)
+
+    def weights(self) -> list[list[int]]:
+        out = [[0] * self.k for _ in self.unseen]
+        layer = {self.room: 1}
+        for i in range(len(self.unseen)):
+            nxt: dict[tuple[int, ...], int] = {}
+            for state, reach in layer.items():
+                for h, after in self.steps(i, state):
+                    if self.ways(i + 1, after):
+                        out[i][h] += reach * self.ways(i + 1, after)
+                        nxt[after] = nxt.get(after, 0) + reach
+            layer = nxt
+        return [out[self.order.index(j)] for j in range(len(self.order))]
+
+
+class _Split:
+    """A :class:`_Tally` for rules on the doubles dealt only: the unseen doubles placed every way the
+    rules allow, and for each the other tiles by the program in the room it leaves (a world is drawn
+    by drawing that placement with the weight of the worlds completing it: exact, no rejection)."""
+
+    def __init__(self, view: View, allows, base: _Tally):
+        self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
+        self.doubles = [i for i, t in enumerate(view.unseen) if t.is_double]
+        self.rest = [i for i, t in enumerate(view.unseen) if not t.is_double]
+        self._tallies: dict[tuple[int, ...], _Tally] = {}
+        self.options: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []    # (placed, room left, ways)
+
+        def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
+            if k == len(self.doubles):
+                ways = self.tally(room).count if allows(world) else 0
+                if ways:
+                    self.options.append((tuple(world), room, ways))
+                return
+            i = self.doubles[k]
+            for h, after in base.steps(i, room):
+                world[h] |= self.unseen[i].bit
+                place(k + 1, after, world)
+                world[h] &= ~self.unseen[i].bit
+
+        place(0, view.room, list(view.fixed))
+        self.count = sum(ways for *_, ways in self.options)
+
+    def tally(self, room) -> _Tally:             # the program of the other tiles in ``room``
+        if room not in self._tallies:
+            self._tallies[room] = _Tally(tuple(self.unseen[i] for i in self.rest),
+                                         tuple(self._allowed[i] for i in self.rest), room)
+        return self._tallies[room]
+
+    def weights(self) -> list[list[int]]:
+        weights = [[0] * len(self.room) for _ in self.unseen]
+        rooms: dict[tuple[int, ...], int] = {}
+        for world, room, ways in self.options:
+            for i in self.doubles:
+                weights[i][next(h for h, mask in enumerate(world) if mask & self.unseen[i].bit)] += ways
+            rooms[room] = rooms.get(room, 0) + 1
+        for room, times in rooms.items():
+            for j, row in enumerate(self.tally(room).weights()):
+                for h, w in enumerate(row):
+                    weights[self.rest[j]][h] += times * w
+        return weights
+
+    def sample(self, rng: random.Random, fixed=None) -> tuple[int, ...]:
+        pick = rng.randrange(self.count)
+        for world, room, ways in self.options:
+            pick -= ways
+            if pick < 0:
+                break
+        return self.tally(room).sample(rng, world)
+
+    def each(self, fixed=None) -> Iterator[tuple[int, ...]]:
+        for world, room, _ in self.options:
+            yield from self.tally(room).each(world)
+
+
 class Worlds:
     """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed.
 
-    Every fact is per tile (passes, the lead, the sizes of hands), so the worlds are the dynamic
+    Most facts are per tile (passes, the lead, the sizes of hands), so the worlds are the dynamic
     program's. A pass does not show that the hand was not blocked before it: players cannot see a
     block, they pass until every one has passed (000: "ein gesperrtes Spiel - das ist ein Spiel, bei
     dem vier Spieler nacheinander passen"), so a deal in which the hand was already blocked is one the
-    passer and the others cannot yet tell apart (the replay takes such passes as the block's)."""
+    passer and the others cannot yet tell apart (the replay takes such passes as the block's).
+
+    Rules on whole hands (:class:`WholeHands`) are no per-tile fact: where they look at the doubles
+    only (a forced re-deal, the highest double dealt leading), :class:`_Split` counts, weighs, draws
+    and lists the worlds; the heaviest hand leading (Hungarian), :class:`_Heavy`. Both are exact.
+    """
 
     def __init__(self, view: View):
         self.view = view
         self._base = _Tally(view.unseen, view.allowed, view.room)
         self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
+        whole = view.whole
+        if whole is not None:
+            try:
+                self._base = _Split(view, self._allows, self._base) if whole.by_doubles else _Heavy(view, whole)
+            except InferenceUnsupported:
+                self.view = dataclasses.replace(view, whole=None)
+            self.count = self._base.count
+
+    def _allows(self, world: tuple[int, ...]) -> bool:
+        return self.view.whole.allows(View.deal(self.view, world))      # (the masks, also of a draw game)
 
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
@@ -392,7 +563,7 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
         if record:
             raise InferenceUnsupported("the record's own worlds are not listed for draw games")
         from .boneyard import draw_view
-        return draw_view(rep, seen, viewer)
+        return dataclasses.replace(draw_view(rep, seen, viewer), whole=whole_hands(rep, seen))
     n = len(rep.players)
     initial: Position = rep.initial
     every = mask_of(variant.dealing.tiles)
@@ -462,7 +633,7 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
                 bits |= 1 << h
         allowed.append(bits)
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n)
+                tuple(played), n, whole=whole_hands(rep, seen))
 
 
 def _moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -308,3 +309,219 @@ def test_a_record_with_a_hidden_hand_is_not_said_to_be_unfinished_when_it_may_be
     (mismatch,) = [d for d in rep.diagnostics if d.code == "result-mismatch"]
     assert "the hand is not over" not in mismatch.message
     assert "does not show that the hand is over" in mismatch.message and "B still holds 1 tile not shown" in mismatch.message
+
+
+# -- rules on whole hands: no per-tile fact, so the per-tile worlds are filtered by them ------------
+def test_the_hungarian_leader_holds_the_heaviest_hand_dealt():
+    # 004: "Der Spieler mit der höchsten Augenzahl beginnt mit dem Auslegen": A led, so no other hand
+    # was dealt more pips than A's (a tie leaves either free to lead)
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    assert rep.valid and rep.steps[0].seat == 0
+    deals = assert_view_is_the_rules(rep, 13, 2)          # C, after B's run
+    assert len(deals) == 61
+    played = [sum(st.move.tile.pips for st in rep.steps[:13] if st.seat == s) for s in range(3)]
+    assert all(played[0] + sum(t.pips for t in deal[0]) >= played[s] + sum(t.pips for t in deal[s])
+               for deal in deals for s in (1, 2))
+
+
+SMALL = 3_000           # the views the brute force lists here (each of its deals is replayed)
+
+
+def _small(name: str, hand: int, max_pip: int, **options):
+    from test_inference import small
+
+    return small(name, hand, max_pip, **options)
+
+
+def _random_rep(variant, key: str, lead=None, keep=lambda rep: True):
+    from analyzer.match import random_hand
+
+    rng = random.Random(key)
+    while True:
+        game = random_hand(variant, rng, lead)[0]
+        rep = replay(game, variant, lead=lead)
+        assert rep.valid, rep.errors
+        if keep(rep):
+            return rep
+
+
+def test_hungarian_worlds_on_small_deals_are_those_the_rules_allow():
+    for players, hand, max_pip in (("2", 4, 3), ("3", 2, 4)):
+        variant = _small("hungarian", hand, max_pip, players=players)
+        rep = _random_rep(variant, f"whole-hungarian-{players}")
+        filtered = 0
+        # the view of the player to move (whose decision it is): the reference takes his move too, as
+        # it shows that the turn has come to him (a run before it is over)
+        for seen in range(len(rep.steps)):
+            viewer = rep.steps[seen].seat
+            worlds = worlds_at(rep, seen, viewer)
+            if per_tile(worlds) <= SMALL:
+                filtered += worlds.count < per_tile(worlds)
+                assert_view_is_the_rules(rep, seen, viewer, turn=True)
+        assert filtered        # the lead ruled out some deal the per-tile facts allowed
+        # the fair analysis judges each decision on exactly those deals
+        out = fair_analyze(rep, workers=1, exact_below=SMALL)
+        judged = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact"]
+        assert judged
+        for decision in judged:
+            seat = rep.steps[decision.index].seat
+            assert decision.fair.worlds == decision.fair.total == worlds_at(rep, decision.index, seat).count
+
+
+# 000, South American: "Wenn ein Spieler fünf oder mehr Doppelsteine bekommen hat, werden die Steine
+#  zusammengeworfen und es wird noch einmal gegeben": a hand that is played held fewer.
+def test_a_forced_redeal_rules_out_worlds_with_that_many_doubles_in_one_hand():
+    variant = find_variant("south-american")
+    variant = dataclasses.replace(variant, dealing=Dealing(2, 3, (), 2, True))     # two doubles force it here
+    rep = _random_rep(variant, "whole-redeal")
+    filtered = 0
+    for seen in range(1, len(rep.steps)):
+        for viewer in range(4):
+            worlds = worlds_at(rep, seen, viewer)
+            if per_tile(worlds) > SMALL:
+                continue
+            filtered += worlds.count < per_tile(worlds)
+            deals = assert_view_is_the_rules(rep, seen, viewer)
+            assert all(sum(t.is_double for t in deal[s]) + sum(st.move.tile.is_double for st in rep.steps[:seen]
+                                                               if st.seat == s and st.move.tile) < 2
+                       for deal in deals for s in range(4))
+    assert filtered
+    # the worlds are drawn uniformly among the allowed ones (a chi-square test, 5 sd)
+    worlds = worlds_at(rep, 1, 0)
+    kept = set(worlds)
+    assert len(kept) == worlds.count < per_tile(worlds)
+    rng, n = random.Random(3), 20 * len(kept)
+    counts = Counter(worlds.sample(rng) for _ in range(n))
+    assert set(counts) <= kept
+    chi2 = sum((counts.get(w, 0) - n / len(kept)) ** 2 / (n / len(kept)) for w in kept)
+    assert chi2 < len(kept) - 1 + 5 * math.sqrt(2 * (len(kept) - 1))
+    # where the re-deal is only allowed (redeal=N without must-redeal), such a hand may be played
+    free = dataclasses.replace(variant, dealing=Dealing(2, 3, (), 2, False))
+    (rep,) = [replay(rep.game, free)]
+    assert all(worlds_at(rep, seen, 0).count == worlds_at(rep, seen, 0)._base.count for seen in (1, 3))
+
+
+def draw_deals_seen(rep, seen: int, viewer: int) -> list:
+    """Every (deal, boneyard order) of a draw game that agrees with the first ``seen`` moves as
+    ``viewer`` saw them: those of ``test_boneyard.brute_worlds`` (each move legal in the position)
+    kept when the replayer finds no error in the record's moves on that deal, each draw naming the
+    tile the order puts there (so the judge decides who may lead, too)."""
+    from test_boneyard import brute_worlds
+
+    game, n = rep.game, len(rep.players)
+    tags = {k: v for k, v in game.tags.items() if k != "Result"}
+    out = []
+    for hands, order in brute_worlds(rep, seen, viewer):
+        drawn, moves = iter(order), []
+        for entry, step in zip(game.moves, rep.steps[:seen]):
+            moves.append(dataclasses.replace(entry, tile=next(drawn)) if step.move.draw else entry)
+        trial = dataclasses.replace(game, tags=tags, moves=moves, hands=tuple(
+            HandEntry(p, tuple(sorted(tiles_of(h, rep.initial.max_pip)))) for p, h in zip(game.players, hands)))
+        if replay(trial, rep.variant, lead=rep.lead).valid:
+            out.append((hands, order))
+    return out
+
+
+# 002, Chiva for two or three is a draw game; after a drawn game the [6-6] holder leads (the option
+# draw-lead: "when it lies in the boneyard, the holder of the highest double dealt"), with any tile:
+# the lead shows that the leader holds it, or that it lies in the boneyard and his highest double
+# is above every double the others were dealt (or that nobody was dealt a double).
+def test_who_leads_a_chiva_draw_game_after_a_drawn_one_shows_the_doubles_dealt():
+    from analyzer.rules.policies import LeadRequirement
+    from test_boneyard import play
+
+    variant = _small("chiva", 3, 3, players="2")
+    # the set's top double stands for the [6-6] of the full set (the small set has none)
+    req = LeadRequirement(holder_of=Tile(3, 3), reason="after a drawn game", or_highest=True)
+    assert variant.lead.tie == "six-six" and variant.dealing.sleepers(2) > 0
+    checked = filtered = 0
+    for key in range(6):
+        rep = _random_rep(variant, f"whole-chiva-{key}", req,
+                          keep=lambda rep: not rep.steps[0].move.tile.is_double)    # the lead itself is no proof
+        for seen in range(1, len(rep.steps)):
+            viewer = rep.steps[seen].seat
+            worlds = worlds_at(rep, seen, viewer)
+            if worlds.count > SMALL or per_tile(worlds) > 2 * SMALL:
+                continue
+            expected = draw_deals_seen(rep, seen, viewer)
+            view = worlds.view
+            listed = [(view.deal(w), view.order(w)) for w in worlds]
+            assert worlds.count == len(expected) == len(listed)
+            assert sorted(listed, key=repr) == sorted(expected, key=repr)
+            held = Counter()                          # each tile's chance to be in each hand now, or undrawn
+            for hands, order in expected:
+                pos = play(rep, hands, order, seen)
+                for s, name in enumerate(rep.players):
+                    held.update((name, t) for t in tiles_of(pos.hands[s], rep.initial.max_pip))
+                held.update(("boneyard", t) for t in order[len(order) - pos.stock:])
+            for holder, probs in worlds.probabilities().items():
+                assert probs == {t: Fraction(c, len(expected)) for (h, t), c in held.items() if h == holder}
+            checked += 1
+            filtered += worlds.count < per_tile(worlds)
+    assert checked >= 3 and filtered
+
+
+def per_tile(worlds) -> int:
+    """The number of worlds by the per-tile facts alone (no rule on whole hands)."""
+    from analyzer.inference import Worlds
+
+    return Worlds(dataclasses.replace(worlds.view, whole=None)).count
+
+
+def test_the_heaviest_hand_program_equals_filtering_every_deal_and_draws_uniformly():
+    from conftest import RECORDS
+    from analyzer.inference import Worlds
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    worlds = worlds_at(rep, 7, 2)                       # C's first decision
+    view = worlds.view
+    played = [sum(t.pips for t in tiles_of(mask)) for mask in view.played]
+
+    def heaviest(world):                               # 004: A, who led, holds the most pips
+        pips = [played[s] + sum(t.pips for t in tiles_of(world[s])) for s in range(3)]
+        return pips[0] == max(pips)
+
+    kept = [w for w in Worlds(dataclasses.replace(view, whole=None)) if heaviest(w)]
+    assert 0 < len(kept) < per_tile(worlds)
+    assert worlds.count == len(kept) and sorted(worlds) == sorted(kept)
+    probs = worlds.probabilities()
+    for h, holder in enumerate(view.holders):
+        held = Counter(t for w in kept for t in tiles_of(w[h] & ~view.fixed[h]))
+        assert {t: p for t, p in probs[holder].items() if not t.bit & view.fixed[h]} == {
+            t: Fraction(c, len(kept)) for t, c in held.items()}
+    # drawn uniformly among them (a chi-square test, 5 sd)
+    rng, n = random.Random(7), 20 * len(kept)
+    counts = Counter(worlds.sample(rng) for _ in range(n))
+    assert set(counts) <= set(kept)
+    chi2 = sum((counts.get(w, 0) - n / len(kept)) ** 2 / (n / len(kept)) for w in kept)
+    assert chi2 < len(kept) - 1 + 5 * math.sqrt(2 * (len(kept) - 1))
+
+
+def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_in_a_hand():
+    from conftest import RECORDS
+    from analyzer.inference import Worlds
+
+    rep = replay_record(parse((RECORDS / "match-south-american-redeal.dom").read_text()))[1]
+    assert rep.valid and rep.variant.dealing.forced
+    worlds = worlds_at(rep, 13, 2)                       # C, before his fifth tile
+    view = worlds.view
+    every = list(Worlds(dataclasses.replace(view, whole=None)))       # the per-tile facts alone
+    doubles = [sum(t.is_double for t in tiles_of(mask)) for mask in view.played]
+
+    def five(world):
+        return any(doubles[s] + sum(t.is_double for t in tiles_of(world[s])) >= 5 for s in range(4))
+
+    assert set(worlds) == {w for w in every if not five(w)} != set(every)
+
+
+def test_a_view_too_big_to_weigh_the_heaviest_hand_leaves_that_rule_out(monkeypatch):
+    import analyzer.inference as inference
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    assert worlds_at(rep, 7, 2).view.whole is not None
+    monkeypatch.setattr(inference, "HEAVY_STATES", 10)
+    worlds = worlds_at(rep, 7, 2)
+    assert worlds.view.whole is None and worlds.count == per_tile(worlds) == len(set(worlds))

@@ -194,10 +194,12 @@ class Opening:
     @staticmethod
     def heaviest(hands: Sequence[set[Tile] | None]) -> frozenset[int]:
         """The seats whose known hands hold the most pips (several on a tie)."""
-        totals = {s: sum(t.pips for t in h) for s, h in enumerate(hands) if h is not None}
-        if not totals:
-            return frozenset()
-        top = max(totals.values())
+        return Opening.heaviest_of({s: sum(t.pips for t in h) for s, h in enumerate(hands) if h is not None})
+
+    @staticmethod
+    def heaviest_of(totals: dict[int, int]) -> frozenset[int]:
+        """The seats with the most pips of ``totals`` (seat -> pips in his hand)."""
+        top = max(totals.values(), default=None)
         return frozenset(s for s, p in totals.items() if p == top)
 
     def forced_tile(self, game_number: int | None) -> Tile | None:
@@ -248,6 +250,21 @@ class Opening:
         holders = frozenset(s for s, h in enumerate(hands) if h and seating.teams[s] in sides
                             and any(t.is_double for t in h))
         return holders or None
+
+    def dealt_leaders(self, hands: Sequence[set[Tile]], req: LeadRequirement) -> frozenset[int] | None:
+        """The seats that may lead by what the whole hands dealt decide beyond single tiles (None:
+        the rules weigh no whole hand here): the heaviest hands (Hungarian), or, where the holder of
+        ``req.holder_of`` leads and nobody holds it (``or_highest``), the holder of the highest
+        double dealt (everyone when no double is dealt)."""
+        if req.holder_of is not None and req.or_highest:
+            holder = next((s for s, h in enumerate(hands) if req.holder_of in h), None)
+            if holder is not None:
+                return frozenset({holder})
+            best = self.highest(hands)
+            return frozenset(range(len(hands))) if best is None else frozenset({best[0]})
+        if self.heaviest_hand and req.tile is None and not self.double:
+            return self.heaviest(hands)
+        return None
 
     @staticmethod
     def highest(hands: Sequence[set[Tile] | None]) -> tuple[int, Tile] | None:
