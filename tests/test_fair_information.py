@@ -517,11 +517,11 @@ def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_
 
 
 def test_a_view_too_big_to_weigh_the_heaviest_hand_leaves_that_rule_out(monkeypatch):
-    import analyzer.inference as inference
+    import analyzer.placements as placements
     from conftest import RECORDS
 
     (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
     assert worlds_at(rep, 7, 2).view.whole is not None
-    monkeypatch.setattr(inference, "HEAVY_STATES", 10)
+    monkeypatch.setattr(placements, "HEAVY_STATES", 10)
     worlds = worlds_at(rep, 7, 2)
     assert worlds.view.whole is None and worlds.count == per_tile(worlds) == len(set(worlds))

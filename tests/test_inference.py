@@ -512,7 +512,7 @@ def _enumerated(allowed, room) -> tuple[int, list[list[int]]]:
 def test_counting_by_classes_equals_enumeration_on_small_placements():
     """Random small placements (holders ruled out for some classes, rooms that may not fit): the
     count and every tile's weights by classes are those of trying every placement."""
-    from analyzer.inference import _Classes
+    from analyzer.placements import _Classes
 
     rng = random.Random("classes")
     nonzero = 0

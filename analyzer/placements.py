@@ -1,0 +1,380 @@
+"""Placements of unseen tiles into holders of fixed room, for :mod:`analyzer.inference`: counted,
+weighed tile by tile, drawn and listed exactly.
+
+:class:`_Tally` places the tiles a class of alike tiles at a time (:class:`_Classes`). The rules on
+whole hands dealt (:class:`analyzer.inference.WholeHands`) are kept exactly by two programs on top of
+it: :class:`_Split` places the unseen doubles first (rules on doubles only: a forced re-deal, the
+highest double dealt leading) and :class:`_Heavy` keeps each hand's pips as it places the tiles,
+heaviest first (the heaviest hand leads: Hungarian). A ``view`` here is an
+:class:`analyzer.inference.View` (only its fields are read).
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Iterator
+
+from .diagnostics import DominoError
+from .position import tiles_of
+from .rules.policies import Opening
+from .tiles import Tile
+
+__all__ = ["InferenceUnsupported", "HEAVY_STATES"]
+
+
+class InferenceUnsupported(DominoError):
+    """A game whose worlds this module does not model (a draw game: drawn tiles change hands)."""
+
+
+class _Tally:
+    """The placements of ``unseen`` that fill the room left in each holder exactly.
+
+    The count and each tile's weights are counted a class of alike tiles at a time
+    (:class:`_Classes`). ``ways(i, room)``, the placements of ``unseen[i:]`` that fill ``room``, is
+    the dynamic program tile by tile that sampling and listing walk; it is built only when they ask
+    (for the double-nine cross some 400,000 states a move, where the count by classes fills a
+    hundred or so)."""
+
+    def __init__(self, unseen: tuple[Tile, ...], allowed: tuple[int, ...], room: tuple[int, ...]):
+        self.unseen, self.allowed, self.room = unseen, allowed, room
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._classes = _Classes(allowed, room)
+        self.count = self._classes.count
+
+    def ways(self, i: int, room: tuple[int, ...]) -> int:
+        key = (i, room)
+        known = self._ways.get(key)
+        if known is not None:
+            return known
+        if i == len(self.unseen):
+            ways = int(not any(room))
+        elif sum(room) != len(self.unseen) - i:
+            ways = 0
+        else:
+            ways = 0
+            for h, after in self.steps(i, room):
+                ways += self.ways(i + 1, after)
+        self._ways[key] = ways
+        return ways
+
+    def steps(self, i: int, room: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """The holders ``unseen[i]`` may go to, with the room left after it."""
+        allowed = self.allowed[i]
+        for h, left in enumerate(room):
+            if left and allowed >> h & 1:
+                yield h, room[:h] + (left - 1,) + room[h + 1:]
+
+    def weights(self) -> list[list[int]]:
+        """``weights[i][h]``: the placements with ``unseen[i]`` in holder ``h``."""
+        return self._classes.weights()
+
+    def sample(self, rng: random.Random, fixed: tuple[int, ...]) -> tuple[int, ...]:
+        world = list(fixed)
+        room = self.room
+        for i, tile in enumerate(self.unseen):
+            pick = rng.randrange(self.ways(i, room))
+            for h, after in self.steps(i, room):
+                pick -= self.ways(i + 1, after)
+                if pick < 0:
+                    world[h] |= tile.bit
+                    room = after
+                    break
+        return tuple(world)
+
+    def each(self, fixed: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        world = list(fixed)
+
+        def place(i: int, room: tuple[int, ...]):
+            if i == len(self.unseen):
+                yield tuple(world)
+                return
+            bit = self.unseen[i].bit
+            for h, after in self.steps(i, room):
+                if self.ways(i + 1, after):
+                    world[h] |= bit
+                    yield from place(i + 1, after)
+                    world[h] &= ~bit
+
+        if self.count:
+            yield from place(0, self.room)
+
+
+class _Classes:
+    """The placements of tiles into holders of fixed room (``allowed[i]``: the holders tile ``i`` may
+    go to, a bit each), counted a class of alike tiles at a time.
+
+    Tiles allowed in the same holders are alike: only how many of them each holder gets matters,
+    and ``p`` of ``left`` such tiles can go to a holder in ``comb(left, p)`` ways. So the holders are
+    filled one at a time, and the state is how many tiles of each class are left. Once a holder is
+    filled, classes that differ only in it are alike for the holders after it and become one (a
+    class allowed everywhere but in the holders already filled is the same as one allowed
+    everywhere). The holders are filled in the order that leaves the fewest classes, so the states
+    stay few (a pass or a draw rules a holder out for some tiles, a played tile was in its player's
+    hand or draws); the last holder takes what is left.
+
+    ``rest(t, state)``, the ways to fill the holders from the ``t``-th on, does not depend on how
+    the state was reached, so it serves every question: the count, and a tile's weight in holder
+    ``h``, the placements of the other tiles with ``h``'s room one less (the tiles of its class but
+    one, filled up to ``h``, then ``h`` with one tile less, then ``rest``)."""
+
+    def __init__(self, allowed: tuple[int, ...], room: tuple[int, ...]):
+        self.allowed, self.room = tuple(allowed), tuple(room)
+        self.live = 0                                   # the holders with room
+        for h, r in enumerate(self.room):
+            if r:
+                self.live |= 1 << h
+        classes: dict[int, int] = {}
+        for mask in self.allowed:
+            classes[mask & self.live] = classes.get(mask & self.live, 0) + 1
+        self.keys = sorted(classes)
+        self.start = tuple(classes[key] for key in self.keys)
+        # per holder filled: (holder, the classes it cannot take with their place after it, the classes
+        # it can take as one per place after it (-1: none, so all left go to it), their room after)
+        self.steps: list[tuple[int, list[tuple[int, int]], list[tuple[int, list[int]]], list[int]]] = []
+        keys, rest = self.keys, self.live
+        for h in _filling_order(keys, self.live):
+            rest &= ~(1 << h)
+            after = sorted({key & rest for key in keys if key & rest})
+            place = [after.index(key & rest) if key & rest else -1 for key in keys]
+            stay = [(j, place[j]) for j, key in enumerate(keys) if not key >> h & 1]
+            merged: dict[int, list[int]] = {}
+            for j, key in enumerate(keys):
+                if key >> h & 1:
+                    merged.setdefault(place[j], []).append(j)
+            self.steps.append((h, stay, sorted(merged.items()),
+                               [sum(self.room[g] for g in range(len(self.room)) if key >> g & 1) for key in after]))
+            keys = after
+        self._known: dict[tuple[int, tuple[int, ...], int], list[tuple[int, tuple[int, ...]]]] = {}
+        self._rest: list[dict[tuple[int, ...], int]] = [{} for _ in range(len(self.steps) + 1)]
+        self._rest[-1][()] = 1
+        possible = (0 not in classes and sum(self.room) == len(self.allowed)
+                    and all(r >= 0 for r in self.room))
+        self.count = self.rest(0, self.start) if possible else 0
+
+    def _moves(self, t: int, state: tuple[int, ...], room: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Filling the ``t``-th holder with ``room`` tiles from ``state``: ``(ways, state after)``
+        for each choice (kept: the count and every class's weights ask for the same ones)."""
+        key = (t, state, room)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = list(self._choices(t, state, room))
+        return known
+
+    def _choices(self, t: int, state: tuple[int, ...], room: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """The choices of :meth:`_moves`. The classes it may take that are one after it are taken
+        from as one (``p`` tiles from classes of ``a`` and ``b`` tiles left: ``comb(a + b, p)`` ways,
+        the sum of ``comb(a, i) * comb(b, p - i)``)."""
+        _, stay, take, caps = self.steps[t]
+        base = [0] * len(caps)
+        for j, a in stay:
+            base[a] += state[j]
+        have = [sum(state[j] for j in js) for _, js in take]
+        for ways, left in _fill(have, [a < 0 for a, _ in take], room):
+            merged = list(base)
+            for (a, _), n in zip(take, left):
+                if a >= 0:
+                    merged[a] += n
+            if all(n <= cap for n, cap in zip(merged, caps)):
+                yield ways, tuple(merged)
+
+    def rest(self, t: int, state: tuple[int, ...]) -> int:
+        """The ways to fill the holders from the ``t``-th on from ``state``."""
+        known = self._rest[t].get(state)
+        if known is None:
+            known = sum(ways * self.rest(t + 1, after)
+                        for ways, after in self._moves(t, state, self.room[self.steps[t][0]]))
+            self._rest[t][state] = known
+        return known
+
+    def short(self, t: int, state: tuple[int, ...]) -> int:
+        """The ways to fill the holders from the ``t``-th on from ``state``, one of them with a tile
+        less than its room."""
+        known = self._short[t].get(state)
+        if known is None:
+            known = 0
+            if t < len(self.steps):
+                room = self.room[self.steps[t][0]]
+                known = sum(ways * self.short(t + 1, after) for ways, after in self._moves(t, state, room))
+                known += sum(ways * self.rest(t + 1, after) for ways, after in self._moves(t, state, room - 1))
+            self._short[t][state] = known
+        return known
+
+    def weights(self) -> list[list[int]]:
+        """``[i][h]``: the placements with tile ``i`` in holder ``h``."""
+        self._short: list[dict[tuple[int, ...], int]] = [{} for _ in range(len(self.steps) + 1)]
+        rows = {}
+        for j, key in enumerate(self.keys):
+            row = [0] * len(self.room)
+            if self.count:
+                layer = {self.start[:j] + (self.start[j] - 1,) + self.start[j + 1:]: 1}
+                for t, (h, *_) in enumerate(self.steps):
+                    room = self.room[h]
+                    nxt: dict[tuple[int, ...], int] = {}
+                    for state, reach in layer.items():
+                        if key >> h & 1:
+                            row[h] += reach * sum(ways * self.rest(t + 1, after)
+                                                  for ways, after in self._moves(t, state, room - 1))
+                        for ways, after in self._moves(t, state, room):   # one tile short: h is later
+                            if self.short(t + 1, after):
+                                nxt[after] = nxt.get(after, 0) + reach * ways
+                    layer = nxt
+            rows[key] = row
+        return [list(rows[mask & self.live]) for mask in self.allowed]
+
+
+def _filling_order(keys: list[int], live: int) -> list[int]:
+    """The holders of ``live`` in the order :class:`_Classes` fills them: each time the one after
+    which the fewest classes are left (of ``keys``, the holders each class may go to), then the one
+    the fewest classes may go to."""
+    order = []
+    rest = live
+    while rest:
+        best = None
+        for h in range(rest.bit_length()):
+            if rest >> h & 1:
+                left = rest & ~(1 << h)
+                score = (len({key & left for key in keys if key & left}), sum(1 for key in keys if key >> h & 1), h)
+                if best is None or score < best:
+                    best = score
+        order.append(best[2])
+        rest &= ~(1 << best[2])
+    return order
+
+
+def _fill(have: list[int], must: list[bool], room: int):
+    """The ways to fill a holder of ``room`` from classes of ``have[i]`` alike tiles each (class ``i``
+    ``must`` put all its tiles there when no later holder takes it): ``(ways, tiles left of each
+    class)`` for each choice of how many each gives."""
+    left = list(have)
+    spare = [0] * (len(have) + 1)               # the most the classes from i on can give
+    for i in range(len(have) - 1, -1, -1):
+        spare[i] = spare[i + 1] + have[i]
+
+    def give(i: int, need: int, ways: int):
+        if i == len(have):
+            if not need:
+                yield ways, tuple(left)
+            return
+        n = have[i]
+        low, high = (n, n) if must[i] else (max(0, need - spare[i + 1]), min(n, need))
+        for p in range(low, min(high, need) + 1):
+            left[i] = n - p
+            yield from give(i + 1, need - p, ways * math.comb(n, p))
+        left[i] = n
+
+    if room <= spare[0]:
+        yield from give(0, room, 1)
+
+
+HEAVY_STATES = 100_000  # above, a view leaves the heaviest-hand rule out (4 players early in the hand)
+
+
+class _Heavy(_Tally):
+    """The program tile by tile, heaviest first, under the heaviest-hand lead (Hungarian): a state
+    also holds each seat's pips so far, and is decided once the leader is surely beaten (no way) or
+    no other seat can still pass him (then the plain count follows, in a state of the room alone)."""
+
+    def __init__(self, view, whole):
+        order = sorted(range(len(view.unseen)), key=lambda i: -view.unseen[i].pips)
+        super().__init__(tuple(view.unseen[i] for i in order), tuple(view.allowed[i] for i in order), view.room)
+        self.order, self.k, self.whole = order, len(view.room), whole
+        self.sums = [sum(t.pips for t in self.unseen[:i]) for i in range(len(order) + 1)]   # the i heaviest
+        self.room += tuple(sum(t.pips for t in tiles_of(view.fixed[s] | view.played[s])) for s in range(view.players))
+        self.count = self.ways(0, self.room)
+
+    def ways(self, i: int, state: tuple[int, ...]) -> int:
+        if len(state) == self.k or (i, state) in self._ways:
+            return super().ways(i, state)
+        pips, leader, sums = state[self.k:], self.whole.leader, self.sums
+        # the most and the fewest pips a seat with room r can still get: the r heaviest, the r lightest left
+        most = [p + sums[min(i + r, len(sums) - 1)] - sums[i] for p, r in zip(pips, state)]
+        least = [p + sums[-1] - sums[max(len(sums) - 1 - r, i)] for p, r in zip(pips, state)]
+        if i == len(self.unseen):
+            ways = int(not any(state[:self.k]) and leader in Opening.heaviest_of(dict(enumerate(pips))))
+        elif any(low > most[leader] for low in least):
+            ways = 0
+        elif all(high <= least[leader] for s, high in enumerate(most) if s != leader):
+            ways = super().ways(i, state[:self.k])
+        elif len(self._ways) > HEAVY_STATES:
+            raise InferenceUnsupported("too many deals to weigh the heaviest hand")
+        else:
+            ways = sum(self.ways(i + 1, after) for _, after in self.steps(i, state))
+        self._ways[(i, state)] = ways
+        return ways
+
+    def steps(self, i: int, state: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        pips, tile = state[self.k:], self.unseen[i]
+        for h, after in super().steps(i, state[:self.k]):
+            yield h, after + (pips[:h] + (pips[h] + tile.pips,) + pips[h + 1:] if h < len(pips) else pips)
+
+    def weights(self) -> list[list[int]]:
+        out = [[0] * self.k for _ in self.unseen]
+        layer = {self.room: 1}
+        for i in range(len(self.unseen)):
+            nxt: dict[tuple[int, ...], int] = {}
+            for state, reach in layer.items():
+                for h, after in self.steps(i, state):
+                    if self.ways(i + 1, after):
+                        out[i][h] += reach * self.ways(i + 1, after)
+                        nxt[after] = nxt.get(after, 0) + reach
+            layer = nxt
+        return [out[self.order.index(j)] for j in range(len(self.order))]
+
+
+class _Split:
+    """A :class:`_Tally` for rules on the doubles dealt only: the unseen doubles placed every way the
+    rules allow, and for each the other tiles by the program in the room it leaves (a world is drawn
+    by drawing that placement with the weight of the worlds completing it: exact, no rejection)."""
+
+    def __init__(self, view, allows, base: _Tally):
+        self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
+        self.doubles = [i for i, t in enumerate(view.unseen) if t.is_double]
+        self.rest = [i for i, t in enumerate(view.unseen) if not t.is_double]
+        self._tallies: dict[tuple[int, ...], _Tally] = {}
+        self.options: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []    # (placed, room left, ways)
+
+        def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
+            if k == len(self.doubles):
+                ways = self.tally(room).count if allows(world) else 0
+                if ways:
+                    self.options.append((tuple(world), room, ways))
+                return
+            i = self.doubles[k]
+            for h, after in base.steps(i, room):
+                world[h] |= self.unseen[i].bit
+                place(k + 1, after, world)
+                world[h] &= ~self.unseen[i].bit
+
+        place(0, view.room, list(view.fixed))
+        self.count = sum(ways for *_, ways in self.options)
+
+    def tally(self, room) -> _Tally:             # the program of the other tiles in ``room``
+        if room not in self._tallies:
+            self._tallies[room] = _Tally(tuple(self.unseen[i] for i in self.rest),
+                                         tuple(self._allowed[i] for i in self.rest), room)
+        return self._tallies[room]
+
+    def weights(self) -> list[list[int]]:
+        weights = [[0] * len(self.room) for _ in self.unseen]
+        rooms: dict[tuple[int, ...], int] = {}
+        for world, room, ways in self.options:
+            for i in self.doubles:
+                weights[i][next(h for h, mask in enumerate(world) if mask & self.unseen[i].bit)] += ways
+            rooms[room] = rooms.get(room, 0) + 1
+        for room, times in rooms.items():
+            for j, row in enumerate(self.tally(room).weights()):
+                for h, w in enumerate(row):
+                    weights[self.rest[j]][h] += times * w
+        return weights
+
+    def sample(self, rng: random.Random, fixed=None) -> tuple[int, ...]:
+        pick = rng.randrange(self.count)
+        for world, room, ways in self.options:
+            pick -= ways
+            if pick < 0:
+                break
+        return self.tally(room).sample(rng, world)
+
+    def each(self, fixed=None) -> Iterator[tuple[int, ...]]:
+        for world, room, _ in self.options:
+            yield from self.tally(room).each(world)
