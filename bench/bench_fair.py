@@ -1,8 +1,8 @@
 """Benchmark the fair analysis of whole partnership records against the open-hands analysis.
 
-    python bench/bench_fair.py                         # 20 records, 200 worlds a decision: long in pure Python
-    python bench/bench_fair.py --deals 3 --worlds 20   # a quick look
-    python bench/bench_fair.py --variant draw --deals 3 --worlds 20   # draw games (the general search)
+    python3 bench/bench_fair.py                         # 20 records, 200 worlds a decision: long in pure Python
+    python3 bench/bench_fair.py --deals 3 --worlds 20   # a quick look
+    python3 bench/bench_fair.py --variant draw --deals 3 --worlds 20   # draw games (the general search)
 
 Each record is a random partnership deal (28 tiles, 7 each) played out by random legal moves
 (``analyzer.generate.random_game``, seeded per deal). For each record, in the same run:
@@ -14,13 +14,16 @@ Each record is a random partnership deal (28 tiles, 7 each) played out by random
 
 The table gives the median and the worst time over the records and the ratio of (b) to (a)
 (the fair analysis includes its open-hands base, so (b) is the time a user waits for
-``domino analyze --fair``), and how many worlds were solved.
+``domino analyze --fair``), how many worlds were solved, and the peak resident memory of this
+process and of its largest worker (a search is made for every world: the peak must not grow with the
+worlds solved; ``--variant french --jobs 1`` shows it best, its compiled tables being the largest).
 """
 from __future__ import annotations
 
 import argparse
 import os
 import platform
+import resource
 import statistics
 import sys
 import time
@@ -97,7 +100,15 @@ def main(argv: list[str] | None = None) -> int:
     table(["per record", "median s", "worst s", "median ratio to (a)"], rows)
     print(f"worlds solved per record: median {statistics.median(r['worlds'] for r in results):.0f}; "
           f"decisions per record: median {statistics.median(r['decisions'] for r in results):.0f}")
+    # a search per world: its tables must be freed as it is dropped, or the peak grows with the worlds solved
+    print(f"peak resident memory: {peak_mb(resource.RUSAGE_SELF):.0f} MB in this process, "
+          f"{peak_mb(resource.RUSAGE_CHILDREN):.0f} MB in the largest worker")
     return 0
+
+
+def peak_mb(who: int) -> float:
+    """The peak resident memory of this process (or of its largest finished child), in MB (Linux: KB)."""
+    return resource.getrusage(who).ru_maxrss / 1024
 
 
 if __name__ == "__main__":
