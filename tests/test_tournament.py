@@ -157,10 +157,10 @@ def test_the_tournament_command_reports_a_missing_draw_as_a_warning(tmp_path):
     assert out.exit_code == 0 and "warning[tournament-draw]" in out.output and "agrees with its scheme" in out.output
 
 
-def _run(path):
+def _run(path, *options):
     from click.testing import CliRunner
     from analyzer.cli import main
-    out = CliRunner().invoke(main, ["tournament", str(path)])
+    out = CliRunner().invoke(main, ["tournament", *options, str(path)])
     assert "Traceback" not in out.output and "internal error" not in out.output
     return out
 
@@ -361,3 +361,33 @@ def test_tiles_drawn_or_a_partners_tag_that_are_not_checked_are_said_so():
     assert [(d.severity, d.code, d.line) for d in found] == [("warning", "tournament-draw", line),
                                                                ("error", "tournament-scheme",
                                                                 _lines(mixed).index("round 1") + 2)]
+
+
+def test_a_tied_table_scores_0_and_one_without_points_is_shown_unknown_in_every_output(tmp_path):
+    """§9: the pair with fewer bad points wins, and each loser pays the difference: two pairs that end
+    equal exchange nothing (0 each, a round the players sat in), and a table that gives no points
+    leaves that round unknown; the rounds keep their places in the text, JSON and CSV alike."""
+    import csv
+    import io
+    import json
+
+    text = (RECORDS / "tournament-8.tour").read_text()
+    text = text.replace("table 1: 1-6 vs 2-5 118 50", "table 1: 1-6 vs 2-5 90 90")     # round 1: a tie
+    text = text.replace("table 2: 1-4 vs 6-7 108 80", "table 2: 1-4 vs 6-7")           # round 2: no points
+    text = text.replace("1 Anna", "1 =HYPERLINK(\"x\")")
+    path = tmp_path / "t.tour"
+    path.write_text(text)
+    t = parse_tournament(text)
+    expected = {1: 0, 2: None, 3: 78}       # Anna (1) in rounds 1-3: the tie, no points, a win (44 against 122)
+    got = json.loads(_run(path, "--json").output)
+    anna = next(row for row in got["standings"] if row["number"] == 1)
+    assert {int(r): v for r, v in anna["rounds"].items() if int(r) <= 3} == expected
+    assert anna["total"] == sum(v for v in anna["rounds"].values() if v is not None) == sum(tallies(t)[1])
+    assert anna["rounds"]["1"] == next(r for r in got["standings"] if r["number"] == 2)["rounds"]["1"] == 0
+    line = next(line for line in _run(path).output.splitlines() if "HYPERLINK" in line)
+    assert line.split("(")[-1].split()[:3] == ["+0", "?", "+78"]
+    rows = list(csv.DictReader(io.StringIO(_run(path, "--csv").stdout)))
+    row = next(r for r in rows if r["number"] == "1")
+    assert row["player"].startswith("'=") and (row["round 1"], row["round 2"], row["round 3"]) == ("0", "", "78")
+    assert len(rows) == 8 and int(row["total"]) == anna["total"]
+    assert _run(path, "--json", "--csv").exit_code == 2

@@ -26,7 +26,7 @@ import csv
 import io
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["PlayerRow", "player_key", "player_rows", "rows_csv", "rows_table", "COLUMNS"]
+__all__ = ["PlayerRow", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "COLUMNS"]
 
 _MISTAKES = ("mistake", "blunder")
 
@@ -132,11 +132,17 @@ def _cell(value):
 
 def rows_csv(rows: list[PlayerRow]) -> str:
     """The rows as CSV with a header line (an empty cell for None; names that look like formulas kept as text)."""
+    return csv_text(COLUMNS, [row.as_dict() for row in rows])
+
+
+def csv_text(columns: list[str], rows: list[dict]) -> str:
+    """``rows`` (dicts by column) as CSV with a header line: an empty cell for None or a missing
+    column, a text a spreadsheet would run as a formula kept as text."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: _cell(v) for k, v in row.as_dict().items()})
+        writer.writerow({k: _cell(row.get(k)) for k in columns})
     return out.getvalue()
 
 

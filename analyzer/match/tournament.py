@@ -26,7 +26,7 @@ from ..diagnostics import Diagnostic
 from ..rules.matchplay import PROGRESSION_FIVE, draw_rank
 from ..tiles import Tile
 
-__all__ = ["SCHEMES", "Table", "Tournament", "parse_tournament", "check_tournament", "tallies", "standings",
+__all__ = ["SCHEMES", "Table", "Tournament", "parse_tournament", "check_tournament", "tallies", "round_scores", "standings",
            "ranking", "redrawn_pairs", "number"]
 
 Pair = tuple[int, int]
@@ -423,17 +423,24 @@ def _match(pairs: tuple[Pair, Pair]) -> str:
     return f"{pairs[0][0]}-{pairs[0][1]} vs {pairs[1][0]}-{pairs[1][1]}"
 
 
-def tallies(t: Tournament) -> dict[int, list[int]]:
-    """Each player's score round by round: the difference of the bad points, won or lost (§9)."""
-    out: dict[int, list[int]] = {}
-    for table in t.tables:
-        if table.points is None or table.winner is None:
-            continue
-        diff = abs(table.points[0] - table.points[1])
+def round_scores(t: Tournament) -> dict[int, dict[int, int | None]]:
+    """Each player's score in each round he sat at a table: the difference of the bad points, won or
+    lost (§9); 0 when both pairs ended equal (no winner); None when the table gives no points."""
+    out: dict[int, dict[int, int | None]] = {}
+    for table in sorted(t.tables, key=lambda table: table.round):
         for k, pair in enumerate(table.pairs):
+            score = None
+            if table.points is not None:
+                diff = abs(table.points[0] - table.points[1])
+                score = 0 if table.winner is None else (diff if k == table.winner else -diff)
             for p in pair:
-                out.setdefault(p, []).append(diff if k == table.winner else -diff)
+                out.setdefault(p, {})[table.round] = score
     return out
+
+
+def tallies(t: Tournament) -> dict[int, list[int]]:
+    """Each player's scores, round by round, of the rounds whose table gives its points."""
+    return {p: [v for v in rounds.values() if v is not None] for p, rounds in round_scores(t).items()}
 
 
 def ranking(t: Tournament) -> list[tuple[int, int, int]]:
