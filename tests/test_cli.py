@@ -233,3 +233,18 @@ def test_insert_passes_works_in_every_command_that_analyses(command, tmp_path):
         def plays(game):              # (not where each stands: the two files lay the moves out differently)
             return [{k: v for k, v in d.items() if k not in ("line", "column", "round")} for d in game["decisions"]]
         assert inserted["moves"] == written["moves"] and plays(inserted) == plays(written)
+
+
+def test_analyze_lists_every_error_of_a_broken_record_after_its_analysis():
+    """A broken record still yields every move that could be read (the analysis up to the break) and
+    every error, each at its file:line:column, as validate gives them; --quiet gives the errors alone."""
+    seed1 = str(RECORDS / "seed1.dom")
+    errors = [line for line in run("validate", "-q", seed1).output.splitlines() if "error[" in line]
+    assert len(errors) == 5 and all(line.startswith(f"{seed1}:") for line in errors)
+    for fair in ((), ("--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1")):
+        out = run("analyze", *fair, seed1)
+        assert out.exit_code == 1
+        lines = out.output.splitlines()
+        assert "Critical move:" in out.output and [line for line in lines if "error[" in line] == errors
+        assert lines.index(errors[0]) > max(k for k, line in enumerate(lines) if line.startswith("Critical move:"))
+    assert [line for line in run("analyze", "-q", seed1).output.splitlines() if line] == errors

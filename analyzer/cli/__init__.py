@@ -222,7 +222,8 @@ def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, li
 
 
 def _echo_errors(result: dict, err: bool = False) -> None:
-    """The error lines of a record (``--quiet``); on standard error (``err``) beside a JSON or CSV document."""
+    """The error lines of a record (after its analysis, or alone with ``--quiet``); on standard error
+    (``err``) beside a JSON or CSV document."""
     if result["error"]:
         click.echo(result["error"]["text"], err=err)
     for game in result["games"]:
@@ -478,6 +479,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 click.echo(f"{result['source']}:")
             for number, (_, analysis) in enumerate(games, 1):
                 _print_analysis(number, analysis)
+            _echo_errors(result)          # every error of a broken record, at its file:line:column
     if graph_path is not None:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
     _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)

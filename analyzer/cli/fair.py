@@ -174,6 +174,8 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
                 analyses.append({"file": src.label, **fair.as_dict()})
             else:
                 _print_analysis(number, fair)
+        if done and not as_json and not result["error"]:
+            _echo_errors(result)          # every error of a broken record, after its analysis
     _finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
 
 
