@@ -13,12 +13,11 @@ from collections import Counter
 from fractions import Fraction
 
 from analyzer.analysis.fair import fair_analyze
-from analyzer.generate import play_out
 from analyzer.inference import worlds_at
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.position import tiles_of
-from analyzer.record import Game, HandEntry, MoveEntry
+from analyzer.record import HandEntry
 from analyzer.replay import replay
 from analyzer.rules.policies import Dealing
 from analyzer.rules.variants import find_variant
@@ -410,7 +409,7 @@ def draw_deals_seen(rep, seen: int, viewer: int) -> list:
     tile the order puts there (so the judge decides who may lead, too)."""
     from test_boneyard import brute_worlds
 
-    game, n = rep.game, len(rep.players)
+    game = rep.game
     tags = {k: v for k, v in game.tags.items() if k != "Result"}
     out = []
     for hands, order in brute_worlds(rep, seen, viewer):
