@@ -248,3 +248,21 @@ def test_analyze_lists_every_error_of_a_broken_record_after_its_analysis():
         assert "Critical move:" in out.output and [line for line in lines if "error[" in line] == errors
         assert lines.index(errors[0]) > max(k for k, line in enumerate(lines) if line.startswith("Critical move:"))
     assert [line for line in run("analyze", "-q", seed1).output.splitlines() if line] == errors
+
+
+def test_analyze_json_gives_each_game_its_errors():
+    """--json is the same analysis as data: a broken record's games carry their validity and every
+    diagnostic, as validate --json gives them, with and without --fair."""
+    import json
+
+    seed1 = str(RECORDS / "seed1.dom")
+    def told(diagnostics):              # (validate also marks each error as the slip or a follow-on)
+        return [(d["severity"], d["code"], d["line"], d["column"], d["message"]) for d in diagnostics]
+
+    expected = told(json.loads(run("validate", "--json", seed1).output)["games"][0]["diagnostics"])
+    assert len([d for d in expected if d[0] == "error"]) == 5
+    for fair in ((), ("--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1")):
+        (game,) = json.loads(run("analyze", "--json", *fair, seed1).output)["games"]
+        assert game["valid"] is False and told(game["diagnostics"]) == expected and game["decisions"]
+    (game,) = json.loads(run("analyze", "--json", str(RECORDS / "seed2.dom")).output)["games"]
+    assert game["valid"] is True and not [d for d in game["diagnostics"] if d["severity"] == "error"]

@@ -473,7 +473,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         elif quiet or result["error"]:
             _echo_errors(result, err=as_json and not quiet)
         elif as_json:
-            analyses += [{"file": result["source"], **game["analysis"]} for game in result["games"]]
+            analyses += [{"file": result["source"], **game["analysis"], "valid": game["valid"],
+                          "diagnostics": game["diagnostics"]} for game in result["games"]]
         else:
             if len(sources) > 1:
                 click.echo(f"{result['source']}:")

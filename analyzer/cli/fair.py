@@ -171,7 +171,9 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
             continue
         for number, fair in done:
             if as_json:
-                analyses.append({"file": src.label, **fair.as_dict()})
+                game = result["games"][number - 1]
+                analyses.append({"file": src.label, **fair.as_dict(), "valid": game["valid"],
+                                 "diagnostics": game["diagnostics"]})
             else:
                 _print_analysis(number, fair)
         if done and not as_json and not result["error"]:
