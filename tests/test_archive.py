@@ -681,3 +681,18 @@ def test_stats_with_the_fair_analysis_split_mistakes_into_real_and_hindsight_onl
     for row in fair:
         assert row["fair_loss"] is not None and row["fair_loss"] >= 0
         assert 0 <= row["real_mistakes_per_100"] <= 100 and 0 <= row["hindsight_mistakes_per_100"] <= 100
+
+
+def test_the_progress_of_a_fair_analysis_counts_its_worlds_too():
+    """With the fair analysis a record's moves count twice on the bar: once as the open-hands values
+    are found, once more in step with the worlds solved (a French hand's take minutes), so the bar does
+    not stand still at its end while the worlds are solved."""
+    block7 = str(RECORDS / "variant-block7.dom")
+    (plain,) = list(run(load([block7]), Options("analyze")))
+    moves = sum(g["moves"] for g in plain["games"])
+    calls = []
+    options = Options("analyze", fair_worlds=20, fair_exact_below=10, fair_seats=("A",))
+    (result,) = list(run(load([block7]), options, progress=lambda n, done: calls.append((n, done is not None))))
+    assert result["games"][0]["analysis"]["fair_seats"] == ["A"]
+    assert sum(n for n, _ in calls) == 2 * moves
+    assert sum(n for n, done in calls if not done) > moves      # the worlds' share came while they were solved

@@ -24,7 +24,7 @@ from .cache import Cache
 from .inputs import InputError, RecordFile, Source, decode
 
 __all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model",
-           "record_problem", "check_rules", "ClusterUnavailable", "worker_died", "worker_pool"]
+           "record_problem", "check_rules", "ClusterUnavailable", "worker_died", "worker_pool", "progress_share"]
 
 MODES = ("validate", "analyze", "report")
 
@@ -106,7 +106,7 @@ def _process(label: str, data: bytes, options: Options, progress) -> dict:
         analyses = [fair_analyze(rep, analysis, worlds=options.fair_worlds, seed=options.fair_seed,
                                  exact_below=options.fair_exact_below, seats=options.fair_seats,
                                  thresholds=FairThresholds(thresholds), workers=1, node_limit=options.max_nodes,
-                                 table_mb=options.table_mb)
+                                 table_mb=options.table_mb, progress=_in_moves(len(rep.steps), progress))
                     if rep.deal_ok and analysis is not None else analysis for rep, analysis in zip(replays, analyses)]
     triages = None
     if options.mode == "validate" and options.triage:
@@ -204,6 +204,22 @@ def estimate_moves(source: Source) -> int:
     return sum(len(_MOVE.findall(line)) for line in text.splitlines() if not _NO_MOVES.match(line))
 
 
+def _in_moves(moves: int, progress):
+    """A fair analysis's ``progress(worlds done, worlds in all)`` as ``progress(moves)``: its game's
+    ``moves`` once more, in step with the worlds (a bar counts a record's moves twice with ``--fair``:
+    the open-hands analysis, then the worlds). None without ``progress``."""
+    if progress is None:
+        return None
+    given = [0]
+
+    def step(done: int, total: int) -> None:
+        now = moves * done // max(total, 1)
+        if now > given[0]:
+            progress(now - given[0])
+            given[0] = now
+    return step
+
+
 def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
                  table_mb: float = TABLE_MB):
     """The analysis of one replayed game; one the search cannot take says why instead of raising."""
@@ -267,11 +283,12 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
     bytes of an archive are never all in memory). ``jobs`` > 1: a pool of that many processes;
     ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``). ``progress(moves, result)``
     is called in this process: with ``result`` None for each move valued while a record is analysed
-    here (``jobs`` 1), and with the result when a record is done (``moves``: the rest of its moves).
-    ``counts`` (a dict) receives how many results were ``computed`` and how many came from the
+    here (``jobs`` 1), and with the result when a record is done (``moves``: the rest of its moves);
+    with the fair analysis each move counts twice (:func:`progress_share`). ``counts`` (a dict) receives how many results were ``computed`` and how many came from the
     ``cached``. A result the cache cannot store (a full disk) is not cached: see :meth:`Cache.put`."""
     counts = counts if counts is not None else {}
     counts.update(computed=0, cached=0)
+    share = progress_share(options)
     results: dict[int, dict] = {}
     keys: dict[int, str] = {}
 
@@ -291,7 +308,7 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
                 yield i, source
                 continue
             if progress is not None:
-                progress(_moves(results[i]), results[i])
+                progress(share * _moves(results[i]), results[i])
 
     def finished(i: int, result: dict, counted: int = 0) -> None:
         results[i] = result
@@ -299,7 +316,7 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
         if cache is not None and i in keys:
             cache.put(keys.pop(i), result)
         if progress is not None:
-            progress(max(0, _moves(result) - counted), result)
+            progress(max(0, share * _moves(result) - counted), result)
 
     if scheduler is not None:
         done = _on_cluster(scheduler, todo(), options)
@@ -318,6 +335,12 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
             finished(*item)
         yield from ready()
     yield from ready()
+
+
+def progress_share(options: Options) -> int:
+    """How many times ``run``'s progress counts each move of a record: twice with the fair analysis
+    (the open-hands values, then the worlds), else once."""
+    return 2 if options.fair_worlds and options.mode != "validate" else 1
 
 
 def _moves(result: dict) -> int:

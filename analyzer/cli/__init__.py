@@ -18,7 +18,7 @@ import click
 from .. import __version__
 from ..archive import Cache, ClusterUnavailable, InputError, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
-from ..archive.runner import estimate_moves
+from ..archive.runner import estimate_moves, progress_share
 from ..diagnostics import DominoError
 from ..replay import Replay
 from ..replay.json import entry_text, hand_names, replay_data, result_text
@@ -171,13 +171,14 @@ def _terminal() -> bool:
 
 
 class _Progress:
-    """A bar on standard error that counts moves analysed, with records per second and the time
-    left; nothing at all when the output is not a terminal."""
+    """A bar on standard error that counts moves analysed (``share`` times each: the fair analysis
+    counts them again as its worlds are solved), with records per second and the time left; nothing
+    at all when the output is not a terminal."""
 
-    def __init__(self, sources: list[Source], label: str, show: bool):
+    def __init__(self, sources: list[Source], label: str, show: bool, share: int = 1):
         self.show = show and _terminal()
         self.records = len(sources)
-        total = sum(estimate_moves(s) for s in sources) if self.show else 0
+        total = share * sum(estimate_moves(s) for s in sources) if self.show else 0
         self.done = 0
         self.start = time.monotonic()
         self.bar = click.progressbar(length=max(total, 1), label=label, file=sys.stderr, hidden=not self.show,
@@ -207,7 +208,7 @@ def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: 
     cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
                                                           else f"warning: {text}", err=True)) if cache_dir else None
     with _Progress(sources, label if options.mode != "validate" else "validating", len(sources) > 1
-                   or options.mode != "validate") as bar:
+                   or options.mode != "validate", progress_share(options)) as bar:
         for result in run(sources, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar):
             if bar.show:                  # clear the bar's line for what is printed; the next update redraws it
                 click.echo("\r\033[K", err=True, nl=False)
