@@ -266,7 +266,11 @@ def _fill(have: list[int], must: list[bool], room: int):
         yield from give(0, room, 1)
 
 
-HEAVY_STATES = 100_000  # above, a view leaves the heaviest-hand rule out (4 players early in the hand)
+# Above this many states (about half a second) a view leaves the heaviest-hand rule out: three or four
+# hands unseen early in the hand (the public view, four players) need hundreds of thousands, and each
+# view that gives up has paid for the states it tried (at 100,000, `replay --view public` of the 3-player
+# variant-hungarian.dom took 23 s, 2 s a move); a seat's view of 3 players needs 19,000 at most there.
+HEAVY_STATES = 25_000
 
 
 class _Heavy(_Tally):

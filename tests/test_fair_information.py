@@ -12,6 +12,8 @@ import random
 from collections import Counter
 from fractions import Fraction
 
+import pytest
+
 from analyzer.analysis.fair import fair_analyze
 from analyzer.inference import worlds_at
 from analyzer.match import replay_record
@@ -524,3 +526,16 @@ def test_a_view_too_big_to_weigh_the_heaviest_hand_leaves_that_rule_out(monkeypa
     monkeypatch.setattr(placements, "HEAVY_STATES", 10)
     worlds = worlds_at(rep, 7, 2)
     assert worlds.view.whole is None and worlds.count == per_tile(worlds) == len(set(worlds))
+
+
+@pytest.mark.slow
+def test_every_seat_view_of_the_hungarian_record_keeps_the_heaviest_hand_rule():
+    """The state budget of the heaviest-hand program leaves the rule out only where three or more hands
+    are unseen early on (the public view): each player's own view of the 3-player record keeps it at
+    every move, so the fair analysis judges every move of it on the deals the rules allow."""
+    from conftest import RECORDS
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    for seat in range(len(rep.players)):
+        assert all(worlds_at(rep, k, seat).view.whole is not None for k in range(len(rep.steps) + 1)), seat
+    assert worlds_at(rep, 0, None).view.whole is None          # the public view, at the deal: left out
