@@ -280,7 +280,9 @@ class Position:
     def key(self) -> tuple:
         """A hashable key for the whole state (the transposition-table key)."""
         ends = None if self.ends is None else (min(self.ends), max(self.ends))
-        return (tuple(self.hands), ends, self.turn, self.passes, self.exposed)
+        if self.exposed:            # Domino Whist §8: the live exposed tiles
+            return (tuple(self.hands), ends, self.turn, self.passes, self.exposed)
+        return (tuple(self.hands), ends, self.turn, self.passes)
 
     # -- updates ---------------------------------------------------------------------------
     def push(self, move: Move) -> None:

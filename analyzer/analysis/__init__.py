@@ -201,18 +201,32 @@ def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE
     """The int solver for a two-ended block game, else the general search over the position
     (``max_deals``: the deals an int solver keeps tables for; the fair analysis solves one a solver)."""
     if fast and getattr(rules, "irregularities", "") == "whist":
-        return _Exposures(Solver(rules, table_mb=table_mb, node_limit=node_limit, max_deals=max_deals),
-                          lambda: TreeSearch(rules, node_limit, table_mb))
+        solver = Solver(rules, table_mb=table_mb, node_limit=node_limit, max_deals=max_deals)
+        return _Exposures(solver, lambda: _ExposedSearch(rules, solver, node_limit, table_mb))
     if fast:
         return Solver(rules, table_mb=table_mb, node_limit=node_limit, max_deals=max_deals)
     return TreeSearch(rules, node_limit, table_mb)
 
 
+class _ExposedSearch(TreeSearch):
+    """The general search while an exposed tile lies open (Domino Whist §8: it plays only
+    ``legal_moves()``), the int solver ``fast`` from every position where none does any more."""
+
+    def __init__(self, rules, fast: Solver, node_limit: int | None, table_mb: float):
+        super().__init__(rules, node_limit, table_mb)
+        self.fast = fast
+
+    def _search(self, pos: Position, alpha: int, beta: int) -> int:
+        if not pos.exposed and pos.outcome() is None:
+            return self.fast.solve(pos)
+        return super()._search(pos, alpha, beta)
+
+
 class _Exposures:
-    """The int solver, but for a position with a live exposed tile (Domino Whist §8) the general search:
-    the int solver does not know exposed tiles, the general search plays only ``legal_moves()``. From
-    each position valued, no tile is exposed later than those lying open there (``reveal`` is the
-    record's: who exposes a tile during play is not part of the game the search plays)."""
+    """The int solver, but for a position with a live exposed tile (Domino Whist §8) the general search
+    (:class:`_ExposedSearch`): the int solver does not know exposed tiles. From each position valued,
+    no tile is exposed later than those lying open there (``reveal`` is the record's: who exposes a
+    tile during play is not part of the game the search plays)."""
 
     def __init__(self, fast: Solver, general: Callable[[], TreeSearch]):
         self.fast = fast
