@@ -63,8 +63,7 @@ def test_an_exposed_tile_that_fits_is_the_only_legal_play_and_binds_once():
     # at the lead the leader's exposed tile is his only lead (the lead is its first chance)
     rep = whist('[Exposed "B [2-3]"]', "")
     assert [str(m) for m in rep.initial.legal_moves()] == ["[2-3]"]
-    # a chance not taken (D holds [3-5] open, C's turn comes first) does not bind another player, and a
-    # tile that does not fit waits: B's [0-0] is still open after row 4 on the ends 1 and 4
+    # a tile that does not fit waits and leaves its holder free: B's [0-0] on the ends 1 and 4
     rep = whist('[Exposed "B [0-0] from 4"]', ROWS_1_3 + "4. A [4-4]")
     pos = rep.position_at(len(rep.steps))
     assert pos.turn == 1 and pos.exposed == tiles_of(pos.hands[1], 6)[0].bit
