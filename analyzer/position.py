@@ -79,7 +79,7 @@ class Position:
     """
 
     __slots__ = ("max_pip", "tiles", "n", "hands", "hidden", "pool", "ends", "turn", "passes",
-                 "opening", "history", "_match", "equal_side")
+                 "opening", "history", "_match", "equal_side", "exposed", "reveal", "_exposed_log")
 
     # The mechanics contract. Every position answers these, so callers ask instead of testing the
     # class: a mechanic (drawing, arms, runs, pairs going out) overrides what it changes
@@ -110,6 +110,12 @@ class Position:
         self.history: list[tuple] = []
         self.equal_side = 0        # Domino Whist §6 (1; 2: a double lead lies lengthwise), see equal_end
         self._match = number_masks(max_pip)
+        # Domino Whist §8, exposed tiles (see ``due``): the live ones, and None (no tile is ever exposed:
+        # nothing to track) or ``((moves played, tiles), ...)``: tiles that lie open once that many moves
+        # are played (exposed during play); ``_exposed_log``: ``exposed`` before each move, for ``pop``
+        self.exposed = 0
+        self.reveal: tuple[tuple[int, int], ...] | None = None
+        self._exposed_log: list[int] = []
 
     # -- queries ---------------------------------------------------------------------------
     def copy(self) -> Position:
@@ -186,10 +192,27 @@ class Position:
         return moves
 
     def legal_moves(self) -> list[Move]:
-        """The mover's plays, or ``[PASS]`` when he has none, or ``[]`` once the hand is over."""
+        """The mover's plays, or ``[PASS]`` when he has none, or ``[]`` once the hand is over. Holding a
+        live exposed tile that fits (:meth:`due`), he may play only such tiles."""
         if self.outcome() is not None:
             return []
+        if self.exposed:
+            due = self.due(self.turn)
+            if due:
+                return [m for tile in tiles_of(due, self.max_pip) for m in self.placements(tile)]
         return self.plays() or [PASS]
+
+    def due(self, seat: int) -> int:
+        """The live exposed tiles of ``seat`` that fit now. Domino Whist §8: an exposed tile "muss ...
+        offen auf dem Tisch liegen bleiben und bei der ersten Gelegenheit, bei der er regelgerecht
+        angelegt werden kann, gespielt werden": the first turn of its holder at which it fits is its
+        chance, and after that turn it binds no longer, whatever he played."""
+        return self.exposed & self.playable_mask(seat)
+
+    def expose(self, tiles: int) -> None:
+        """Lay ``tiles`` (a mask) open from now on (exposed during play); ``pop`` of an earlier move
+        takes that back too."""
+        self.exposed |= tiles
 
     def drawn(self, seat: int) -> int:
         """How many tiles ``seat`` has drawn in his current turn (none without a boneyard)."""
@@ -257,12 +280,16 @@ class Position:
     def key(self) -> tuple:
         """A hashable key for the whole state (the transposition-table key)."""
         ends = None if self.ends is None else (min(self.ends), max(self.ends))
+        if self.exposed:            # Domino Whist §8: the live exposed tiles
+            return (tuple(self.hands), ends, self.turn, self.passes, self.exposed)
         return (tuple(self.hands), ends, self.turn, self.passes)
 
     # -- updates ---------------------------------------------------------------------------
     def push(self, move: Move) -> None:
         """Play ``move`` for the player to move. The move must be legal (see ``legal_moves``)."""
         seat = self.turn
+        if self.reveal is not None:
+            self._expose_after(seat, move)
         if move.tile is None:
             self.history.append((move, seat, self.ends, self.passes, None))
             self.passes += 1
@@ -283,6 +310,21 @@ class Position:
                     self.ends = (a, tile.other(b))
             self.passes = 0
         self.turn = (seat + 1) % self.n
+
+    def _expose_after(self, seat: int, move: Move) -> None:
+        """Before ``seat`` makes ``move``: the exposed tiles after it. His tiles that fit now have had
+        their chance (:meth:`due`), the tile played lies open no longer, and tiles exposed once this
+        move is played (``reveal``) lie open from then on."""
+        old = self.exposed
+        self._exposed_log.append(old)
+        now = old & ~self.due(seat)
+        if move.tile is not None:
+            now &= ~move.tile.bit
+        count = len(self.history) + 1
+        for at, tiles in self.reveal:
+            if at == count:
+                now |= tiles
+        self.exposed = now
 
     def _take(self, seat: int, tile: Tile) -> bool:
         """Take ``tile`` out of ``seat``'s hand; True when it came from his unknown tiles."""
@@ -305,6 +347,8 @@ class Position:
     def pop(self) -> Move:
         """Undo the last move and return it."""
         move, seat, ends, passes, hidden_used = self.history.pop()
+        if self.reveal is not None:
+            self.exposed = self._exposed_log.pop()
         if move.tile is not None:
             self._give(seat, move.tile, hidden_used)
         self.ends = ends

@@ -24,12 +24,12 @@ def judged_moves(judge: Judge, pos) -> set[Move]:
     seat = pos.turn
     out = set()
     for tile in pos.tiles:
-        verdict = judge.play(pos, tile, seat)
+        verdict = judge.entry(pos, tile, seat)
         if verdict.legal:
             out.update(verdict.moves)
-    if judge.pass_(pos, seat).legal:
+    if judge.entry(pos, None, seat).legal:
         out.add(PASS)
-    if judge.draw(pos, None, seat).legal:
+    if judge.entry(pos, None, seat, draw=True).legal:
         out.add(DRAW)
     return out
 

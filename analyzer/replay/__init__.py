@@ -163,6 +163,7 @@ class _Replayer(_Ending):
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
     false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
     worth: int | None = None    # what the game is worth in its match after drawn games (Jamaican, Chiva)
+    exposed_rows: tuple = ()    # Domino Whist §8: (row, tiles) exposed during play, binding from that row
 
     def __init__(self, game: Game, variant: Variant, source: str):
         self.game = game
@@ -428,6 +429,8 @@ class _Replayer(_Ending):
         i = start - 1
         while (i := i + 1) < len(moves):
             entry = moves[i]
+            if self.exposed_rows:
+                self.expose(pos, moves, i, collect)
             seat = self.seat_of.get(entry.player)
             before = pos.ends
             diags: list[Diagnostic] = []
@@ -542,6 +545,20 @@ class _Replayer(_Ending):
             self.lacks = lacks_at_start
             self.scores, self.pending = scores_at_start, pending_at_start
         return _Run(errors, steps, first)
+
+    def expose(self, pos: Position, moves: list[MoveEntry], i: int, collect: bool) -> None:
+        """Lay open the tiles exposed during play whose row starts at entry ``i`` (the first entry of
+        that row or a later one); the collecting run notes after how many moves (``reveals``)."""
+        def bound(k: int, row: int) -> bool:          # an entry without a row number binds
+            return moves[k].round is None or moves[k].round >= row
+        tiles = 0
+        for row, bits in self.exposed_rows:
+            if bound(i, row) and not (i and bound(i - 1, row)):
+                tiles |= bits
+        if tiles:
+            pos.expose(tiles)
+            if collect:
+                self.reveals.append((len(pos.history), tiles))
 
     def exposed_pass(self, seat: int, tile: Tile) -> Diagnostic | None:
         """An earlier pass of ``seat`` that this tile proves false (a block game has no drawing)."""
@@ -661,24 +678,45 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     r.played = {}
     r.lacks = []
     r.requirement = lead
+    r.reveals = []
     r.facts = None
     r.scores = [0] * len(r.players)
     r.pending = None
     pos, deal_diags = r.deal()
     diags.extend(deal_diags)
     diags.extend(r.lead(pos))
+    if variant.irregularities and game.tags.get("Exposed", "").strip():
+        diags.extend(_exposures(r, pos))
     initial = pos.copy()
     steps = r.run(pos, 0, collect=True).steps
+    if r.reveals:      # tiles exposed during play lie open in every position built from the deal
+        initial.expose(sum(tiles for at, tiles in r.reveals if at == 0))
+        initial.reveal = tuple((at, tiles) for at, tiles in r.reveals if at)
     outcome, result, end_diags = r.finish(pos, steps)
     # what could not be checked is said after everything that was (see ``lead``)
     end_diags.extend(d for d in diags if d.code.startswith("unchecked-"))
     diags = [d for d in diags if not d.code.startswith("unchecked-")]
     if variant.irregularities:
-        from ..rules.irregularities import annotate, check_exposed
+        from ..rules.irregularities import annotate
         annotate(variant, steps, end_diags)
-        diags.extend(check_exposed(r, initial, steps))
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
                  facts=r.facts, lead=lead, worth=worth, written=written)
     if outcome is not None and result is None and any(pos.hidden):
         check_decided_result(r, out)
     return out
+
+
+def _exposures(r: _Replayer, pos: Position) -> list[Diagnostic]:
+    """Domino Whist §8: the tiles the Exposed tag names lie open on ``pos`` (the deal) or, exposed during
+    play, from their row on; the judge holds their holders to them. The tag's problems."""
+    from ..rules.irregularities import read_exposed
+    found, problems = read_exposed(r, pos)
+    pos.reveal = ()               # exposures are tracked from here (see ``Position.due``)
+    pos.expose(mask_of(tile for _, tile, row, _ in found if not row))
+    rows: dict[int, int] = {}
+    for _, tile, row, _ in found:
+        if row:
+            rows[row] = rows.get(row, 0) | tile.bit
+    r.exposed_rows = tuple(rows.items())
+    r.judge.exposures = {tile.bit: how for _, tile, _, how in found}
+    return problems

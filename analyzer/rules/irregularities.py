@@ -2,11 +2,12 @@
 
 * **Aufgedeckte Steine** (exposed tiles): an exposed tile stays face up and must be played at the
   first chance it can legally be played. The record names tiles exposed before play in an
-  ``Exposed`` tag (``[Exposed "C [3-4], A [0-0]"]``); ``check_exposed`` reports an exposed tile
-  its holder did not play at his first turn where it fitted (``exposed-tile``). A tile exposed
-  during play (or taken back after a corrected false pass or false play) binds from the moment it
-  is exposed: the tag names the row it binds from, ``[Exposed "C [0-4] from 5"]``, and turns
-  before that row are not checked.
+  ``Exposed`` tag (``[Exposed "C [3-4], A [0-0]"]``, read by ``read_exposed``). The position keeps
+  the live ones (``Position.exposed``): its ``legal_moves`` allow only them at their holder's turn
+  where they fit, and the judge reports any other entry there (``exposed-tile``), so the searches
+  and the fair worlds obey the rule as the replay does. A tile exposed during play (or taken back
+  after a corrected false pass or false play) binds from the moment it is exposed: the tag names
+  the row it binds from, ``[Exposed "C [0-4] from 5"]``, and it lies open from that row on.
 * **Fehlerhaftes Passen** (false pass): found later, every tile played after it is taken back and
   the fault corrected; the tiles the offender or his partner take back count as exposed.
 * **Fehlerhaftes Anlegen** (false play): the tile is taken back and the fault corrected, unless the
@@ -18,7 +19,7 @@ from dataclasses import replace
 from ..diagnostics import Diagnostic
 from ..tiles import Tile
 
-__all__ = ["annotate", "check_exposed", "exposed_tiles", "RULES"]
+__all__ = ["annotate", "read_exposed", "exposed_tiles", "RULES"]
 
 RULES = {
     "false-pass": ("§8 Fehlerhaftes Passen", "every tile played after it is taken back and the fault corrected; "
@@ -48,52 +49,30 @@ def annotate(variant, steps, end_diags) -> None:
 
 
 
-def check_exposed(replayer, initial, steps) -> list[Diagnostic]:
-    """Report every exposed tile that was not played at the first legal chance.
-
-    Adds its findings to the steps where the tile should have been played; returns the problems
-    of the ``Exposed`` tag itself (an unknown player, a tile he was not dealt)."""
+def read_exposed(replayer, initial) -> tuple[list[tuple[int, Tile, int, str]], list[Diagnostic]]:
+    """The tiles the ``Exposed`` tag names: ``(holder's seat, tile, the row from which it binds (0: from
+    the deal), how it was exposed in words)``, and the tag's problems (a part it cannot read, a tile the
+    player was not dealt: ``bad-exposed``). The judge then holds each player to them
+    (``Position.due``, ``Judge.entry``: ``exposed-tile``)."""
     game = replayer.game
-    tag_problems: list[Diagnostic] = []
-    exposed: dict[Tile, tuple[int, str, int]] = {}   # tile -> (holder's seat, how it was exposed, from row)
-    text = game.tags.get("Exposed", "")
-    if text.strip():
-        def unreadable(part: str) -> None:
-            tag_problems.append(replayer.diag("bad-exposed", f"cannot read {part.strip()!r} in the Exposed tag; write "
-                                              "the player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile "
-                                              "exposed during play the row it binds from: \"C [0-4] from 5\"",
-                                              game.tag_pos.get("Exposed")))
+    problems: list[Diagnostic] = []
+    where = game.tag_pos.get("Exposed")
 
-        for name, tile, row in _read_tag(text, replayer.seat_of, unreadable):
-            seat = replayer.seat_of[name]
-            if not initial.hands[seat] & tile.bit:
-                tag_problems.append(replayer.diag("bad-exposed", f"the Exposed tag names {name}'s {tile}, but "
-                                                  f"{name} was not dealt it", game.tag_pos.get("Exposed")))
-                continue
-            how = "named in the Exposed tag" + (f", exposed during play before row {row}" if row else "")
-            exposed[tile] = (seat, how, row)
-    name, consequence = RULES["exposed-tile"]
-    for k, step in enumerate(steps):
-        if step.seat is not None and exposed:
-            held = steps[k - 1].hands_after[step.seat] if k else initial.hands[step.seat]
-            played = step.move.tile if step.move is not None else None
-            for tile, (seat, how, row) in list(exposed.items()):
-                if seat != step.seat or not held & tile.bit:
-                    continue
-                if row and step.entry.round is not None and step.entry.round < row:
-                    continue                 # not exposed yet: it binds from the moment it is exposed
-                # at the lead any tile may be played, so the first chance is the lead itself
-                fits = step.ends_before is None or any(tile.matches(e) for e in step.ends_before)
-                if fits and played != tile:
-                    step.diagnostics.append(replayer.diag(
-                        "exposed-tile", f"{replayer.players[seat]}'s {tile} is exposed ({how}) and fits the open "
-                        f"ends here, so it must be played now, not {played or 'a pass'} "
-                        f"({name}: {consequence})", step.entry.pos, tile=str(tile), rule=name))
-                if fits:
-                    del exposed[tile]        # its first chance has come, taken or not
-        if step.move is not None and step.move.tile in exposed:
-            del exposed[step.move.tile]
-    return tag_problems
+    def unreadable(part: str) -> None:
+        problems.append(replayer.diag("bad-exposed", f"cannot read {part.strip()!r} in the Exposed tag; write the "
+                                      "player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile exposed during "
+                                      "play the row it binds from: \"C [0-4] from 5\"", where))
+
+    out = []
+    for name, tile, row in _read_tag(game.tags.get("Exposed", ""), replayer.seat_of, unreadable):
+        seat = replayer.seat_of[name]
+        if not initial.hands[seat] & tile.bit:
+            problems.append(replayer.diag("bad-exposed", f"the Exposed tag names {name}'s {tile}, but {name} was "
+                                          "not dealt it", where))
+            continue
+        how = "named in the Exposed tag" + (f", exposed during play before row {row}" if row else "")
+        out.append((seat, tile, row, how))
+    return out, problems
 
 
 def exposed_tiles(game, players) -> list[tuple[int, Tile, int]]:

@@ -77,6 +77,7 @@ class Judge:
         self.explain = explain
         self.played_line = played_line
         self.valid_mask = variant.dealing.mask
+        self.exposures: Mapping[int, str] = {}   # Domino Whist §8: an exposed tile's bit -> how it was exposed
 
     def _problem(self, code: str, message: Callable[[], str] | None = None, details: Callable[[], dict] | None = None,
                  applies: bool = True, severity: str = "error") -> Problem:
@@ -124,9 +125,26 @@ class Judge:
         since (a placement against Domino Whist §6 then stands)."""
         if draw:
             return self.draw(pos, tile, seat)
-        if tile is None:
-            return self.pass_(pos, seat)
-        return self.play(pos, tile, seat, end, arm, stands, followed)
+        verdict = self.pass_(pos, seat) if tile is None else self.play(pos, tile, seat, end, arm, stands, followed)
+        if pos.exposed:
+            due = pos.due(seat)
+            if due and not (tile is not None and tile.bit & due):
+                return Verdict(verdict.moves, verdict.problems + (self._exposed(pos, seat, tile, due),))
+        return verdict
+
+    def _exposed(self, pos: Position, seat: int, tile: Tile | None, due: int) -> Problem:
+        """Domino Whist §8: ``seat`` holds exposed tiles that fit (``due``) and makes another entry."""
+        tiles = tiles_of(due, pos.max_pip)
+
+        def message() -> str:
+            hows = dict.fromkeys(self.exposures.get(t.bit, "exposed") for t in tiles)
+            one = len(tiles) == 1
+            where = "fits the open ends" if pos.ends is not None else "may lead"
+            return (f"{self.players[seat]}'s {' and '.join(map(str, tiles))} {'is' if one else 'are'} exposed "
+                    f"({'; '.join(hows)}) and {where if one else where.replace('fits', 'fit')} here, so "
+                    f"{'it' if one else 'one of them'} must be played now, not {tile or 'a pass'}")
+        return self._problem("exposed-tile", message, lambda: {"tile": str(tiles[0]),
+                                                              "exposed": [str(t) for t in tiles]})
 
     def pass_(self, pos: Position, seat: int) -> Verdict:
         """A pass: legal when the mover holds nothing that fits and may not draw."""
