@@ -7,6 +7,8 @@ angelegt werden kann, gespielt werden."
 """
 import random
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +19,7 @@ from analyzer.position import tiles_of
 from analyzer.rules import find_variant
 from analyzer.rules.judge import Judge
 from analyzer.rules.policies import HandFacts
-from analyzer.search import TreeSearch
+from analyzer.search import SearchLimit, TreeSearch
 from conftest import SEED_DEAL
 from test_judge import judged_moves, positions
 
@@ -150,3 +152,34 @@ def test_an_exposed_tile_not_played_at_its_first_chance_is_one_error_at_that_mov
     assert "must be played now, not [0-2]" in err.message and "Aufgedeckte Steine" in err.message
     # the replay goes on: in row 5 C's [4-6] (its chance has passed) binds no longer
     assert [s.move is not None for s in rep.steps] == [True] * len(rep.steps)
+
+
+def test_the_node_limit_bounds_the_int_solver_s_positions_under_an_exposed_tile_too(monkeypatch):
+    """--max-nodes bounds the positions of one decision's values: below an exposed tile the general
+    search hands positions to the int solver, whose positions count against the same limit (each of its
+    calls alone stays far below it, and so do the general search's own positions)."""
+    from analyzer.analysis import _searcher
+
+    rep = whist('[Exposed "C [4-6] from 4"]', ROWS_1_3 + "4. A [4-4]")
+    pos = rep.position_at(len(rep.steps) - 1)
+    search = _searcher(rep.variant, True, None)
+    calls, solve, own, general = [], search.fast.solve, [0], TreeSearch._search
+
+    def spy(p):
+        try:
+            return solve(p)
+        finally:
+            calls.append(search.fast.nodes)
+
+    def counted(self, *args):                 # a position of the general search itself
+        own[0] += 1
+        return general(self, *args)
+    search.fast.solve = spy
+    monkeypatch.setattr(TreeSearch, "_search", counted)
+    search.values(pos)
+    monkeypatch.undo()
+    limit = max(own[0], max(calls)) + 1       # more than the general search or any one call needs
+    assert len(calls) > 2 and limit < own[0] + sum(calls)
+    with pytest.raises(SearchLimit):
+        _searcher(rep.variant, True, limit).values(pos)
+    assert "node limit" in analyze_replay(rep, node_limit=limit).stopped

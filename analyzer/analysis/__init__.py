@@ -218,7 +218,14 @@ class _ExposedSearch(TreeSearch):
 
     def _search(self, pos: Position, alpha: int, beta: int) -> int:
         if not pos.exposed and pos.outcome() is None:
-            return self.fast.solve(pos)
+            # the int solver's positions count against this search's node limit too
+            fast, limit = self.fast, self.fast.node_limit
+            fast.node_limit = max(1, self.node_limit - self.nodes)
+            try:
+                return fast.solve(pos)
+            finally:
+                fast.node_limit = limit
+                self.nodes += fast.nodes
         return super()._search(pos, alpha, beta)
 
 
