@@ -239,7 +239,11 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
     if any(d.severity == "error" for d in problems):
         search.problem = next(d.message for d in problems if d.severity == "error")
     _, legal = search.search(game)
-    if legal:       # the replayer objects to something no edit of moves or deal touches
+    exposed = next((d for d in original.errors if d.code == "exposed-tile"), None)
+    if legal and exposed is not None:   # the candidates are checked without Domino Whist §8's exposed tiles
+        search.problem = (f"the repair does not look for slips that involve exposed tiles (Domino Whist §8): "
+                          f"{exposed.message}")
+    elif legal:     # the replayer objects to something no edit of moves or deal touches
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
     builder = search.builder
     found = list(search.found.values())
