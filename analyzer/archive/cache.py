@@ -7,6 +7,7 @@ shape the result; it is written to a temporary file and renamed into place, so a
 leaves only whole entries and the next run resumes where it stopped."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -117,24 +118,13 @@ class Cache:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
             os.replace(tmp, path)
-        except OSError as exc:
-            self._give_up(exc, tmp)
-        except BaseException:
-            if tmp is not None:
-                _remove(tmp)
-            raise
-
-    def _give_up(self, exc: OSError, tmp: str | None) -> None:
-        if tmp is not None:
-            _remove(tmp)
-        self.broken = (f"the cache {self.directory} cannot be written ({exc.strerror or exc}): "
-                       "the run goes on without caching")
-        if self.warn is not None:
-            self.warn(self.broken)
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
+        except BaseException as exc:
+            if tmp is not None:         # no half-written entry is left behind
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+            if not isinstance(exc, OSError):
+                raise
+            self.broken = (f"the cache {self.directory} cannot be written ({exc.strerror or exc}): "
+                           "the run goes on without caching")
+            if self.warn is not None:
+                self.warn(self.broken)

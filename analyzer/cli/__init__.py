@@ -20,7 +20,7 @@ from ..archive import Cache, ClusterUnavailable, InputError, Options, Summary, c
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..archive.runner import estimate_moves, progress_share
 from ..diagnostics import DominoError
-from ..replay import Replay
+from ..replay import Replay, wins
 from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
@@ -508,8 +508,8 @@ def _print_analysis(number: int, result) -> None:
     if result.perspective:
         click.echo(f"Game {number}: {result.title}   ({result.perspective})")
     else:
-        verb = "wins" if len(result.sides) == len(result.players) else "win"     # (sides of one player each)
-        click.echo(f"Game {number}: {result.title}   values for {first} (positive: {first} {verb})")
+        positive = wins(first, len(result.sides) == len(result.players))       # (sides of one player each)
+        click.echo(f"Game {number}: {result.title}   values for {first} (positive: {positive})")
     if result.note:
         click.echo(f"Assumption: {result.note}")
     if result.values:

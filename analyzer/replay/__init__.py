@@ -16,7 +16,7 @@ from ..tiles import Move, Tile
 from .result import _Ending, check_decided_result, hand_facts
 from .tags import false_plays, resolve_variant
 
-__all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts"]
+__all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
 
 
 class _Run(NamedTuple):
@@ -47,6 +47,11 @@ class Step:
     @property
     def ok(self) -> bool:
         return not any(d.severity == "error" for d in self.diagnostics)
+
+
+def wins(side: str, alone: bool) -> str:
+    """``A/C win``, or ``C wins`` for a side of one player (``alone``)."""
+    return f"{side} {'wins' if alone else 'win'}"
 
 
 @dataclass
@@ -127,8 +132,7 @@ class Replay:
 
     def win_text(self, side: int, points: int) -> str:
         """``A/C win 46``; ``C wins 46`` when the side is one player."""
-        verb = "win" if len(self.variant.seating.members(side)) > 1 else "wins"
-        return f"{self.side_name(side)} {verb} {points}"
+        return f"{wins(self.side_name(side), len(self.variant.seating.members(side)) == 1)} {points}"
 
     @property
     def scores(self) -> tuple[int, ...] | None:

@@ -9,7 +9,7 @@ from ..analysis import Decision, GameAnalysis, Thresholds
 from ..diagnostics import Diagnostic
 from ..position import Position, tiles_of
 from ..record import StatedResult
-from ..replay import Replay
+from ..replay import Replay, wins
 from ..rules.layout import ArmPosition
 from ..tiles import Tile
 
@@ -305,8 +305,7 @@ class GameReport:
             return f"{signed(value)} for {self.value_side}"
         if value == 0:
             return "a draw"
-        verb = "wins" if len(self.players) == len(self.sides) else "win"     # (sides of one player each)
-        return f"{self.sides[0 if value > 0 else 1]} {verb} {abs(value)}"
+        return f"{wins(self.sides[0 if value > 0 else 1], len(self.players) == len(self.sides))} {abs(value)}"
 
     def classified(self) -> dict[str, int]:
         out = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
