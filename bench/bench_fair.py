@@ -3,6 +3,7 @@
     python3 bench/bench_fair.py                         # 20 records, 200 worlds a decision: long in pure Python
     python3 bench/bench_fair.py --deals 3 --worlds 20   # a quick look
     python3 bench/bench_fair.py --variant draw --deals 3 --worlds 20   # draw games (the general search)
+    python3 bench/bench_fair.py --variant french --deals 3 --worlds 50 --jobs 1 --per-world
 
 Each record is a random partnership deal (28 tiles, 7 each) played out by random legal moves
 (``analyzer.generate.random_game``, seeded per deal). For each record, in the same run:
@@ -15,8 +16,12 @@ Each record is a random partnership deal (28 tiles, 7 each) played out by random
 The table gives the median and the worst time over the records and the ratio of (b) to (a)
 (the fair analysis includes its open-hands base, so (b) is the time a user waits for
 ``domino analyze --fair``), how many worlds were solved, and the peak resident memory of this
-process and of its largest worker (a search is made for every world: the peak must not grow with the
-worlds solved; ``--variant french --jobs 1`` shows it best, its compiled tables being the largest).
+process and of its largest worker (the peak must not grow with the worlds solved; ``--variant french
+--jobs 1`` shows it best, its compiled tables being the largest).
+
+``--per-world`` also times, record by record in the same run, (c) the fair analysis as it was before
+one search served all the worlds of a decision in a process: a search made for every world (so no
+table kept from world to world), and checks that (b) and (c) give every alternative the same values.
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis import analyze_replay  # noqa: E402
+from analyzer.analysis import fair as fair_module  # noqa: E402
 from analyzer.analysis.fair import EXACT_BELOW, fair_analyze  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
@@ -49,15 +55,32 @@ def records(count: int, seed: int, variant: str = "partnership"):
     return out
 
 
-def measure(rep, worlds: int, exact_below: int, jobs: int) -> dict:
+def measure(rep, worlds: int, exact_below: int, jobs: int, per_world: bool = False) -> dict:
     t0 = time.perf_counter()
     base = analyze_replay(rep)
     t1 = time.perf_counter()
     fair = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs)
     t2 = time.perf_counter()
     judged = [d for d in fair.decisions if d.fair is not None]
-    return {"open": t1 - t0, "fair": t2 - t1, "decisions": len(base.decisions),
-            "worlds": sum(d.fair.worlds for d in judged), "exact": sum(d.fair.method == "exact" for d in judged)}
+    out = {"open": t1 - t0, "fair": t2 - t1, "decisions": len(base.decisions),
+           "worlds": sum(d.fair.worlds for d in judged), "exact": sum(d.fair.method == "exact" for d in judged)}
+    if per_world:
+        shared = fair_module._shared_searcher
+        fair_module._shared_searcher = fair_module._searcher
+        try:
+            t3 = time.perf_counter()
+            fresh = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs)
+            out["per_world"] = time.perf_counter() - t3
+        finally:
+            fair_module._shared_searcher = shared
+        if fair_values(fresh) != fair_values(fair):
+            raise SystemExit("a search per world and one search for all the worlds disagree")
+    return out
+
+
+def fair_values(analysis) -> list:
+    """Every alternative's fair value of every judged decision."""
+    return [(d.index, [(a.move, a.fair) for a in d.alternatives]) for d in analysis.decisions if d.fair is not None]
 
 
 def table(header: list[str], rows: list[list[str]]) -> None:
@@ -77,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20240601, help="seed of record 0 (record i uses seed + i)")
     ap.add_argument("--per-deal", action="store_true", help="print every record")
     ap.add_argument("--variant", default="partnership", help="the variant of the records (default partnership)")
+    ap.add_argument("--per-world", action="store_true",
+                    help="also time (c), a search made for every world, and check its values")
     args = ap.parse_args(argv)
     reps = records(args.deals, args.seed, args.variant)
     print(f"# fair analysis: {args.deals} {args.variant} records, {args.worlds} worlds a decision (all of them "
@@ -84,10 +109,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cores")
     results = []
     for k, rep in enumerate(reps):
-        r = measure(rep, args.worlds, args.exact_below, args.jobs)
+        r = measure(rep, args.worlds, args.exact_below, args.jobs, args.per_world)
         results.append(r)
         if args.per_deal:
-            print(f"  record {k}: open {r['open']:.2f} s, fair {r['fair']:.2f} s, {r['decisions']} decisions, "
+            fresh = f", per world {r['per_world']:.2f} s" if args.per_world else ""
+            print(f"  record {k}: open {r['open']:.2f} s, fair {r['fair']:.2f} s{fresh}, {r['decisions']} decisions, "
                   f"{r['worlds']} worlds ({r['exact']} decisions exact)", flush=True)
     opened = [r["open"] for r in results]
     fair = [r["fair"] for r in results]
@@ -97,7 +123,15 @@ def main(argv: list[str] | None = None) -> int:
         ["fair analysis (b)", f"{statistics.median(fair):.2f}", f"{max(fair):.2f}",
          f"{statistics.median(ratios):.0f}"],
     ]
+    if args.per_world:
+        fresh = [r["per_world"] for r in results]
+        rows.append(["(c) a search per world", f"{statistics.median(fresh):.2f}", f"{max(fresh):.2f}",
+                     f"{statistics.median(f / o for f, o in zip(fresh, opened)):.0f}"])
     table(["per record", "median s", "worst s", "median ratio to (a)"], rows)
+    if args.per_world:
+        share = [f / c for f, c in zip(fair, fresh)]
+        print(f"(b) / (c), record by record: median {statistics.median(share):.2f}, worst {max(share):.2f}; "
+              "the values agree")
     print(f"worlds solved per record: median {statistics.median(r['worlds'] for r in results):.0f}; "
           f"decisions per record: median {statistics.median(r['decisions'] for r in results):.0f}")
     # a search per world: its tables must be freed as it is dropped, or the peak grows with the worlds solved

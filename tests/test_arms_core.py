@@ -511,3 +511,32 @@ def test_a_dropped_search_frees_its_tables_at_once(variant, lead, yard, core):
         assert [r() for r in refs] == [None] * len(refs)
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+@pytest.mark.parametrize("case", ARMS, ids=_id)
+def test_one_search_over_many_deals_keeps_its_arms_table_and_each_deal_its_values(case, core):
+    """The fair analysis solves the worlds of a decision with one search (``analysis.fair``): the table of
+    its search over arms is kept from deal to deal (its state is every hand, the arms and the seat),
+    and each deal still gets the values of a plain minimax and of a search of its own."""
+    name, options, size, lead, sleepers = case
+    variant = find_variant(name, options)
+    rng = random.Random(f"many deals{name}{sorted(options.items())}")
+    rules = rules_for(variant)
+    shared = TreeSearch(rules, core=core)
+    checked = kept = deals = 0
+    while (checked < 8 or kept < 4) and deals < 60:
+        deals += 1
+        pos = small_deal(variant, rng, min(size, 3) - (sleepers > 0), lead, sleepers)
+        before, searched = dict(shared._arm_deals), False        # what the earlier deals left
+        while pos.outcome() is None:
+            if len(pos.legal_moves()) > 1:
+                got = dict(shared.values(pos))
+                assert got == reference_values(pos, rules) == dict(TreeSearch(rules, core=core).values(pos))
+                checked += 1
+                searched = True
+            pos.push(rng.choice(pos.legal_moves()))
+        # a search over arms made for an earlier deal served this one too, table and all
+        kept += searched and any(shared._arm_deals.get(sig) is deal and (len(deal.tt) if deal.python_table else deal.core.used)
+                    for sig, deal in before.items())
+    assert checked >= 8 and kept >= 4

@@ -139,6 +139,22 @@ class _Plan:
         return [self.worlds.sample(rng) for _ in range(min(CHUNK, self.size - part * CHUNK))]
 
 
+def _shared_searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: float):
+    """The search of a world. Where the int solver plays, a new one (its tables belong to one deal).
+    Elsewhere, one for all the worlds this process solves, kept from task to task: the general search's
+    table of positions is emptied for each deal, but a search over arms keeps its table, which is sound
+    across deals (see ``TreeSearch._start``) and holds what the worlds have in common. One player
+    against the rest has rules of his own: the search of the next seat replaces the last."""
+    if int_solver_plays(rep.variant):
+        return _searcher(rep, seat, node_limit, table_mb)
+    rules = seat if rep.variant.seating.sides > 2 else None
+    held = _JOB.get("searcher")
+    if held is None or held[0] != rules:
+        _JOB["searcher"] = None         # (the last one's tables are freed before the next one's grow)
+        _JOB["searcher"] = held = (rules, _searcher(rep, seat, node_limit, table_mb))
+    return held[1]
+
+
 def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
     """The value of every alternative in each world of part ``task[1]`` of plan ``task[0]`` (None:
     a world needs more positions than the node limit allows)."""
@@ -175,7 +191,7 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
                 held |= d
             pos.pool = every & ~held
         try:
-            out.append(_searcher(rep, seat, node_limit, table_mb).values(pos))
+            out.append(_shared_searcher(rep, seat, node_limit, table_mb).values(pos))
         except SearchLimit:
             return None
         if key is not None:
@@ -268,6 +284,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         out.fair_note = f"no fair analysis: {exc}"
         return out
     tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
+    if individual:          # seat by seat, so that the search of one seat's rules serves all his worlds
+        tasks.sort(key=lambda task: plans[task[0]].seat)
     try:
         results = _run(rep, plans, tasks, workers, node_limit, table_mb, pool, progress)
     except (SolverError, NotImplementedError) as exc:

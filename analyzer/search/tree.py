@@ -283,9 +283,12 @@ class TreeSearch:
             if entry[0] == "draw" and entry[2] is not None:       # drawn, not dealt
                 dealt[entry[1]] &= ~entry[2].bit
         deal = (tuple(dealt), _leader(pos), getattr(pos, "order", None))
-        if deal != self._deal:          # a table belongs to one deal
+        if deal != self._deal:
+            # the positions' table and those of draw games belong to one deal (a position's key leaves out
+            # the sleepers and the boneyard's order); a search over arms keeps its table, whose state is
+            # whole (every hand, the arms, the seat; its leaves read the hands and the leader, which is in
+            # its signature), so the deals of one decision's worlds share what they have in common
             self.tt.clear()
-            self._arm_deals.clear()
             self._draw_deals.clear()
             self._deal = deal
             self._last = 0
@@ -296,6 +299,7 @@ class TreeSearch:
         sig = (pos.n, _leader(pos), pos.layout, pos.max_pip)
         deal = self._arm_deals.get(sig)
         if deal is None:
+            self._arm_deals.clear()     # one at a time: each may fill ``table_mb``
             deal = self._arm_deals[sig] = (_CompiledArmDeal if self.core == "compiled" else _ArmDeal)(self, *sig)
         arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
         return deal.search(tuple(pos.hands), arms, pos.turn, alpha, beta)
