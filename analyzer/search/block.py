@@ -68,6 +68,11 @@ class Solver:
     that many states :class:`~analyzer.search.SearchLimit` is raised. A state is one call of the
     search (forced moves and passes played inside it are not counted again); both cores count
     alike, so they stop at the same call. ``nodes`` is the count of the last call.
+
+    Exposed tiles (Domino Whist §8, ``Position.exposed``) are part of the int state (see
+    :mod:`~analyzer.search.blockdeal`): the values obey the duty to play them. Tiles the record exposes
+    later in the hand (``Position.reveal``) are not: from each position valued, no tile is exposed later
+    than those lying open there (who exposes a tile during play is not part of the game the search plays).
     """
 
     def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4,
@@ -86,7 +91,7 @@ class Solver:
     # -- public API -----------------------------------------------------------------------------
     def solve(self, position: Position) -> int:
         """The exact value of ``position`` for side 0: the score of the hand under best play."""
-        self._check(position)
+        position = self._check(position)
         self.nodes = 0
         with _quiet_gc():
             return self._value(position, -_INF, _INF)
@@ -97,7 +102,7 @@ class Solver:
         A tile that fits both ends with different numbers gives two moves. A player who must pass
         gets ``[(PASS, value)]``; a finished hand gives ``[]``.
         """
-        self._check(position)
+        position = self._check(position)
         self.nodes = 0
         out = []
         with _quiet_gc():
@@ -123,7 +128,7 @@ class Solver:
 
     def best_line(self, position: Position) -> list[Move]:
         """A principal variation: best moves for both sides from ``position`` to the end of the hand."""
-        self._check(position)
+        position = self._check(position)
         line: list[Move] = []
         with _quiet_gc():
             try:
@@ -170,13 +175,19 @@ class Solver:
         return self._dropped or any(d.cleared for d in self.tt.values())
 
     # -- internals ------------------------------------------------------------------------------
-    def _check(self, position: Position) -> None:
+    def _check(self, position: Position) -> Position:
+        """``position`` if the solver can search it (else an error), or a copy of it that exposes no tile
+        later (see the class docstring)."""
         if any(position.hidden):
             raise SolverError("the solver needs every hand known")
         if position.n != self.variant.players:
             raise SolverError(f"the variant seats {self.variant.players} players, the position has {position.n}")
         if self.variant.seating.sides != 2:
             raise NotImplementedError("the solver handles exactly two sides (see the module docstring)")
+        if position.reveal:
+            position = position.copy()
+            position.reveal = ()
+        return position
 
     def _value(self, position: Position, alpha: int, beta: int) -> int:
         """The side-0 value of ``position``, fail-soft within (alpha, beta)."""
@@ -209,7 +220,7 @@ class Solver:
             e2 = deal.ends_code(tile.other(a), b)
         else:
             e2 = deal.ends_code(a, tile.other(b))
-        K2 = K | bit
+        K2 = deal.after(K, h, e) | bit          # (the exposed tiles after it, Domino Whist §8)
         f = deal.fit[e2]
         if h == bit or not (deal.all ^ K2) & f:      # domino, or blocked
             return None
@@ -280,7 +291,8 @@ class Solver:
             if move.tile is not None:
                 dealt[seat] |= move.tile.bit
         leader = _leader(position)
-        compiled = self.core == "compiled" and compiled_plays(position.max_pip, counts_pass_bonuses(self.variant))
+        compiled = self.core == "compiled" and compiled_plays(position.max_pip, counts_pass_bonuses(self.variant),
+                                                               bool(position.exposed), position.n)
         sig = (id(self.variant), position.max_pip, tuple(dealt), leader, compiled)
         deal = self.tt.get(sig)
         if deal is None or deal.variant is not self.variant:

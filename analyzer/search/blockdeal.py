@@ -138,6 +138,8 @@ class _Deal:
         self.pass_bonus = counts_pass_bonuses(variant)
         self.bonus, self.blocking, self.most_bonus = pass_bonus_table(teams)
         self.flag = 1 << len(self.tiles)
+        # Domino Whist §8: the live exposed tiles ride in the played mask above the flag (``exposed``)
+        self.xshift = len(self.tiles) + 1
         self.search = self._build_search(standard)
 
     def full(self) -> None:
@@ -156,7 +158,8 @@ class _Deal:
         return (((played << self.ends_bits) | e) << self.seat_bits) | s
 
     def set_state(self, position: Position) -> tuple[int, int]:
-        """Load the hands of ``position`` into the search state; its played mask and ends code."""
+        """Load the hands of ``position`` into the search state; its played mask (with its live exposed
+        tiles, :meth:`exposed`) and ends code."""
         held = 0
         for h in position.hands:
             held |= h
@@ -165,7 +168,16 @@ class _Deal:
         for s in range(self.n):
             self.pips[self.side[s]] += self.pips_of(position.hands[s])[0]
         a, b = position.ends
-        return self.all & ~held, self.ends_code(a, b)
+        return self.all & ~held | position.exposed << self.xshift, self.ends_code(a, b)
+
+    def exposed(self, K: int) -> int:
+        """The live exposed tiles of the packed played mask ``K``."""
+        return K >> self.xshift
+
+    def after(self, K: int, h: int, e: int) -> int:
+        """``K`` once the mover, holding ``h`` on ends ``e``, has moved: his exposed tiles that fit have had
+        their chance (``Position._expose_after``; the tile he plays is one of them or not exposed)."""
+        return K & ~((h & self.fit[e]) << self.xshift) if K >> self.xshift else K
 
     def pips_of(self, mask: int) -> tuple[int, int]:
         """``(pips, tiles)`` of a hand given as a mask."""
@@ -177,8 +189,10 @@ class _Deal:
     def leaf_value(self, term: int, seat: int, played: int, bit: int, e: int) -> int:
         """``variant.value`` (for side 0) of the hand just finished by ``seat`` playing ``bit`` on ends ``e``.
 
-        ``played`` includes the last tile. Cached per finished state and last move.
+        ``played`` includes the last tile (and may carry exposed tiles: not part of a finished hand).
+        Cached per finished state and last move.
         """
+        played &= (1 << self.xshift) - 1
         key = (((((((played << 1) | term) << self.seat_bits) | seat) << self.tile_bits)
                 | (bit.bit_length() - 1)) << self.ends_bits) | e
         value = self.leaves.get(key)
@@ -263,7 +277,8 @@ class _Deal:
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
                    EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, ROOM=self.room,
                    full=self.full, BOUND=BOUND, MOST=-self.most, B=self.budget, PB=self.pass_bonus,
-                   BONUS=self.bonus, BLOCKING=self.blocking, FLAG=self.flag, PBMAX=self.most_bonus, n=n):
+                   BONUS=self.bonus, BLOCKING=self.blocking, FLAG=self.flag, PBMAX=self.most_bonus, n=n,
+                   XS=self.xshift, PLAIN=(1 << self.xshift) - 1):
             B[0] -= 1           # one more state searched: past the node limit, unwind
             if B[0] < 0:
                 raise _OverBudget
@@ -274,6 +289,14 @@ class _Deal:
                 sd = SIDE[s]
                 h = H[s]
                 p = h & FIT[e]
+                KC = K              # the played mask (and exposed tiles) the children start from
+                if K > PLAIN:
+                    # Domino Whist §8: holding live exposed tiles that fit, he plays one of them; after
+                    # his move none of his that fit now is live any more (``Position._expose_after``)
+                    KC = K & ~(p << XS)
+                    x = K >> XS & p
+                    if x:
+                        p = x
                 moves = moves_get((p << EB) | e)
                 if moves is None:
                     moves = gen_moves(p, e)
@@ -296,7 +319,7 @@ class _Deal:
                     # a forced move: play it here, no table entry
                     bit, e2, _, pv = moves[0]
                     h2 = h ^ bit
-                    K2 = K | bit
+                    K2 = KC | bit
                     if not h2:                                  # domino
                         if FAST:
                             v = P[1 - sd] + CU * (P[sd] - pv)
@@ -387,7 +410,7 @@ class _Deal:
                 for mv in moves:
                     bit, e2, _, pv = mv
                     h2 = h ^ bit
-                    K2 = K | bit
+                    K2 = KC | bit
                     if not h2:                                  # domino
                         if FAST:
                             x = P[1 - sd] + CU * (P[sd] - pv)
@@ -486,7 +509,13 @@ class _CompiledDeal(_Deal):
         return value, core.nodes - before
 
 
-def compiled_plays(max_pip: int, pass_bonus: bool = False) -> bool:
+def compiled_plays(max_pip: int, pass_bonus: bool = False, exposed: bool = False, players: int = 4) -> bool:
     """Whether the compiled core can search a set of double-``max_pip`` (it packs a state in 64 bits;
-    with ``pass_bonus`` one bit more, the flag that a pass bonus was paid)."""
+    with ``pass_bonus`` one bit more, the flag that a pass bonus was paid); with ``exposed`` (live exposed
+    tiles, Domino Whist §8) the key needs a bit for every tile more: double-six with four ``players`` and
+    no pass bonus fits exactly (``_core.c``, ``xb``)."""
+    if exposed:
+        w = max_pip + 1
+        tiles = w * (w + 1) // 2
+        return 2 * tiles + pass_bonus + (w * w - 1).bit_length() + max(1, (players - 1).bit_length()) <= 64
     return max_pip <= (8 if pass_bonus else 9)
