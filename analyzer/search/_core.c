@@ -1,4 +1,4 @@
-/* The compiled search core: the int search of analyzer/search/block.py written in C.
+/* The compiled search core: the int search of analyzer/search/blockdeal.py written in C.
  *
  * Same state, same moves, same order, same leaf values and pip bounds, same MTD(f) driver as the
  * pure-Python ``_Deal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns

@@ -14,6 +14,13 @@ own compact state of plain ints, updated in place and restored on the way back:
   known a pass is forced, and the hand blocks exactly when no hand holds a tile for the open
   numbers, which is checked after every tile; so a run of passes never needs counting.
 * ``pips[side]``: the pips each side still holds, for the score bounds below.
+* Domino Whist §8, exposed tiles: the live ones ride in the played mask above its tiles and the flag
+  (``played >> xshift``, :meth:`_Deal.exposed`), so they are part of the table key and a state
+  without them keeps its key. A mover holding a live exposed tile that fits may play only such tiles
+  (any placement: ``Position.legal_moves``); after his move none of his tiles that fitted is live any
+  more (``Position._expose_after``; passes leave them alone). No tile becomes exposed during the
+  search: the solver values a position as if none were exposed later than those lying open there.
+  The compiled core keeps them in its key above the other bits where the set leaves room (``_core.c``).
 
 **Transposition table.** A dict from one packed int (``played``, ``ends``, ``seat``) to
 ``(lower, upper, best move)`` for the side to move, so exact values and bounds share one entry.
