@@ -175,7 +175,7 @@ class _Deal:
         for s in range(self.n):
             self.pips[self.side[s]] += self.pips_of(position.hands[s])[0]
         a, b = position.ends
-        return self.all & ~held | position.exposed << self.xshift, self.ends_code(a, b)
+        return self.all & ~held | (position.exposed & held) << self.xshift, self.ends_code(a, b)
 
     def exposed(self, K: int) -> int:
         """The live exposed tiles of the packed played mask ``K``."""
@@ -184,7 +184,7 @@ class _Deal:
     def after(self, K: int, h: int, e: int) -> int:
         """``K`` once the mover, holding ``h`` on ends ``e``, has moved: his exposed tiles that fit have had
         their chance (``Position._expose_after``; the tile he plays is one of them or not exposed)."""
-        return K & ~((h & self.fit[e]) << self.xshift) if K >> self.xshift else K
+        return K & ~((h & self.fit[e]) << self.xshift) if self.exposed(K) else K
 
     def pips_of(self, mask: int) -> tuple[int, int]:
         """``(pips, tiles)`` of a hand given as a mask."""
