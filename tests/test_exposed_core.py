@@ -159,3 +159,16 @@ def test_a_set_whose_keys_have_no_room_for_exposed_tiles_is_searched_in_python()
     deal = compiled_core().BlockDeal(compiled_core().Table(1024), 4, 6, (0, 1, 0, 1), dealt, 0, None, bonus=(0,) * 36)
     with pytest.raises(ValueError, match="no room for exposed tiles"):
         deal.mtdf(list(pos.hands), [0, 0], K, e, pos.turn, -1, 1)
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_a_tag_naming_a_tile_already_played_does_not_reach_the_search(core):
+    """The replay accepts an Exposed tag for a tile played before its row (C's [4-5], played in row 2,
+    "from 4"), so the position's exposed mask holds a played tile; the solver takes only the exposed
+    tiles still held (the compiled core would refuse a played one) and values as without the tag."""
+    moves = ROWS_1_3 + "4. A [4-4] B [0-1]"
+    rep = whist('[Exposed "C [4-5] from 4"]', moves)
+    pos = rep.position_at(len(rep.steps))
+    assert pos.exposed and not pos.exposed & (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3])
+    bare = whist("", moves).position_at(len(rep.steps))
+    assert Solver(WHIST, core=core).values(pos) == Solver(WHIST, core=core).values(bare)
