@@ -162,32 +162,18 @@ def test_an_exposed_tile_not_played_at_its_first_chance_is_one_error_at_that_mov
     assert "no edit of the moves or the deal can help" not in out and "Traceback" not in out
 
 
-def test_the_node_limit_bounds_the_int_solver_s_positions_under_an_exposed_tile_too(monkeypatch):
-    """--max-nodes bounds the positions of one decision's values: below an exposed tile the general
-    search hands positions to the int solver, whose positions count against the same limit (each of its
-    calls alone stays far below it, and so do the general search's own positions)."""
+def test_the_node_limit_bounds_the_positions_of_a_decision_under_an_exposed_tile():
+    """--max-nodes bounds the positions of one decision's values while an exposed tile lies open: the int
+    solver searches them (it knows exposed tiles) and counts each one against the limit."""
     from analyzer.analysis import _searcher
 
     rep = whist('[Exposed "C [4-6] from 4"]', ROWS_1_3 + "4. A [4-4]")
     pos = rep.position_at(len(rep.steps) - 1)
+    assert pos.exposed
     search = _searcher(rep.variant, True, None)
-    calls, solve, own, general = [], search.fast.solve, [0], TreeSearch._search
-
-    def spy(p):
-        try:
-            return solve(p)
-        finally:
-            calls.append(search.fast.nodes)
-
-    def counted(self, *args):                 # a position of the general search itself
-        own[0] += 1
-        return general(self, *args)
-    search.fast.solve = spy
-    monkeypatch.setattr(TreeSearch, "_search", counted)
-    search.values(pos)
-    monkeypatch.undo()
-    limit = max(own[0], max(calls)) + 1       # more than the general search or any one call needs
-    assert len(calls) > 2 and limit < own[0] + sum(calls)
+    values = search.values(pos)
+    assert search.nodes > 2
+    assert _searcher(rep.variant, True, search.nodes).values(pos) == values
     with pytest.raises(SearchLimit):
-        _searcher(rep.variant, True, limit).values(pos)
-    assert "node limit" in analyze_replay(rep, node_limit=limit).stopped
+        _searcher(rep.variant, True, search.nodes - 1).values(pos)
+    assert "node limit" in analyze_replay(rep, node_limit=search.nodes - 1).stopped

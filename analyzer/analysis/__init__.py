@@ -198,81 +198,12 @@ def int_solver_plays(variant: Variant) -> bool:
 
 
 def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB, max_deals: int = 4):
-    """The int solver for a two-ended block game, else the general search over the position
-    (``max_deals``: the deals an int solver keeps tables for; the fair analysis solves one a solver)."""
-    if fast and getattr(rules, "irregularities", "") == "whist":
-        solver = Solver(rules, table_mb=table_mb, node_limit=node_limit, max_deals=max_deals)
-        return _Exposures(solver, lambda: _ExposedSearch(rules, solver, node_limit, table_mb))
+    """The int solver for a two-ended block game (exposed tiles too, Domino Whist §8), else the general
+    search over the position (``max_deals``: the deals an int solver keeps tables for; the fair analysis
+    solves one a solver)."""
     if fast:
         return Solver(rules, table_mb=table_mb, node_limit=node_limit, max_deals=max_deals)
     return TreeSearch(rules, node_limit, table_mb)
-
-
-class _ExposedSearch(TreeSearch):
-    """The general search while an exposed tile lies open (Domino Whist §8: it plays only
-    ``legal_moves()``), the int solver ``fast`` from every position where none does any more."""
-
-    def __init__(self, rules, fast: Solver, node_limit: int | None, table_mb: float):
-        super().__init__(rules, node_limit, table_mb)
-        self.fast = fast
-
-    def _search(self, pos: Position, alpha: int, beta: int) -> int:
-        if not pos.exposed and pos.outcome() is None:
-            # the int solver's positions count against this search's node limit too
-            fast, limit = self.fast, self.fast.node_limit
-            fast.node_limit = max(1, self.node_limit - self.nodes)
-            try:
-                return fast.solve(pos)
-            finally:
-                fast.node_limit = limit
-                self.nodes += fast.nodes
-        return super()._search(pos, alpha, beta)
-
-
-class _Exposures:
-    """The int solver, but for a position with a live exposed tile (Domino Whist §8) the general search
-    (:class:`_ExposedSearch`): the int solver does not know exposed tiles. From each position valued,
-    no tile is exposed later than those lying open there (``reveal`` is the record's: who exposes a
-    tile during play is not part of the game the search plays)."""
-
-    def __init__(self, fast: Solver, general: Callable[[], TreeSearch]):
-        self.fast = fast
-        self._make = general
-        self.general: TreeSearch | None = None
-
-    def _pick(self, pos: Position) -> tuple:
-        if not pos.exposed:
-            return self.fast, pos
-        if self.general is None:
-            self.general = self._make()
-        if pos.reveal:
-            pos = pos.copy()
-            pos.reveal = ()
-        return self.general, pos
-
-    def solve(self, pos: Position) -> int:
-        search, pos = self._pick(pos)
-        return search.solve(pos)
-
-    def values(self, pos: Position) -> list[tuple[Move, int]]:
-        search, pos = self._pick(pos)
-        return search.values(pos)
-
-    def best_line(self, pos: Position) -> list[Move]:
-        search, pos = self._pick(pos)
-        return search.best_line(pos)
-
-    @property
-    def node_limit(self) -> int:
-        return self.fast.node_limit
-
-    @property
-    def table_mb(self) -> float:
-        return self.fast.table_mb
-
-    @property
-    def table_full(self) -> bool:
-        return self.fast.table_full or (self.general is not None and self.general.table_full)
 
 
 def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:

@@ -1,4 +1,4 @@
-/* The compiled search core: the int search of analyzer/search/block.py written in C.
+/* The compiled search core: the int search of analyzer/search/blockdeal.py written in C.
  *
  * Same state, same moves, same order, same leaf values and pip bounds, same MTD(f) driver as the
  * pure-Python ``_Deal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
@@ -27,6 +27,14 @@
  *
  * Masks are 64-bit: sets of at most 55 tiles (double-nine), and a packed state (played tiles, ends
  * code, seat) of at most 64 bits.
+ *
+ * Exposed tiles (Domino Whist §8, ``Position.due``): the played mask ``mtdf`` takes may carry the live
+ * exposed tiles above bit ``ntiles`` (the Python ``_Deal``'s ``xshift``). A mover holding one that fits
+ * plays only such tiles; after his move none of his that fitted is live (``Position._expose_after``).
+ * The key of a state with live exposed tiles carries them above its other bits (``xb``), so a set whose
+ * states leave ``ntiles`` bits free (double-six with four players and no pass bonuses, and smaller) takes
+ * them; a larger one refuses them (ValueError), and the Python side searches those states itself. A
+ * state without them keeps its key: the search of a deal with no exposed tile is unchanged.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -290,6 +298,7 @@ typedef struct {
     uint32_t id;                /* the deal's id in its table's epoch */
     uint64_t epoch;
     int n, w, eb, sb, ntiles;
+    int xb, xok;                /* the exposed tiles' shift in a key; whether the key has room for them */
     int fast, cu, bound, most;
     int pb, pbmax;              /* pass bonuses paid (``bonus``); the most a play earns */
     int bonus[MAXSEATS][MAXSEATS][2], blocking[MAXSEATS];
@@ -387,7 +396,12 @@ static int leaf(Deal *d, int term, int s, uint64_t K2, int bit, int e, int pv) {
 
 /* The value of the state for the side of ``s`` (who holds a playable tile), fail-soft in
  * (alpha, beta): the Python ``search`` of ``_Deal._build_search``, step by step. */
-static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
+static inline uint64_t state_key(Deal *d, uint64_t K, int e, int s, uint64_t X) {
+    uint64_t key = (((K << d->eb) | (uint64_t)e) << d->sb) | (uint64_t)s;
+    return X ? key | (X << d->xb) : key;
+}
+
+static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta) {
     uint64_t *H = d->H;
     int *P = d->P;
     int neg = 1, saved = 0, v = 0, acc = 0;     /* acc: the forced moves' pass bonuses, for the side to move */
@@ -399,9 +413,14 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
     for (;;) {
         int sd = d->side[s];
         uint64_t h = H[s];
-        uint64_t key = (((K << d->eb) | (uint64_t)e) << d->sb) | (uint64_t)s;
+        uint64_t key = state_key(d, K, e, s, X);
         __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, key, d->id));   /* the table's line */
-        int nm = gen_moves(d, h & d->fit[e], e, mv);
+        uint64_t p = h & d->fit[e], X2 = X;     /* X2: the live exposed tiles after his move */
+        if (X) {                                /* §8: his exposed tiles that fit, if any, are his moves */
+            X2 = X & ~p;
+            if (X & p) p &= X;
+        }
+        int nm = gen_moves(d, p, e, mv);
         if (d->bound) {
             v = -d->most;
             if (d->bound < 3) {
@@ -436,6 +455,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
             }
             K = K2;
             e = e2;
+            X = X2;
             if (d->pb) {
                 int b = d->bonus[s][k][!(K & d->flag)];
                 if (b) {
@@ -511,7 +531,7 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
                 t = d->next[s][k];
                 if ((t == s ? h & ~(1ULL << mv[i].bit) : H[t]) & f) break;
             }
-            uint64_t ck = (((K2 << d->eb) | (uint64_t)mv[i].e2) << d->sb) | (uint64_t)t;
+            uint64_t ck = state_key(d, K2, mv[i].e2, t, X2);
             __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, ck, d->id));
         }
         int a0 = alpha, x;
@@ -537,8 +557,8 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
                     }
                     int b = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
                     if (b) K2 |= d->flag;
-                    if (d->side[t] == sd) x = b + search(d, K2, e2, t, alpha - b, beta - b);
-                    else x = b - search(d, K2, e2, t, b - beta, b - alpha);
+                    if (d->side[t] == sd) x = b + search(d, K2, e2, t, X2, alpha - b, beta - b);
+                    else x = b - search(d, K2, e2, t, X2, b - beta, b - alpha);
                     H[s] = h;
                     P[sd] += pv;
                 }
@@ -570,8 +590,8 @@ static int search(Deal *d, uint64_t K, int e, int s, int alpha, int beta) {
 }
 
 /* MTD(f): a value fail-soft in (alpha, beta) from null-window searches, as ``block._mtd``. */
-static int mtd(Deal *d, uint64_t K, int e, int s, int alpha, int beta, int guess) {
-    if ((int64_t)beta - alpha <= 1) return search(d, K, e, s, alpha, beta);   /* (the open window, 2 INF, overflows an int) */
+static int mtd(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta, int guess) {
+    if ((int64_t)beta - alpha <= 1) return search(d, K, e, s, X, alpha, beta);   /* (the open window, 2 INF, overflows an int) */
     int g;
     if (beta < INF) g = beta;
     else if (alpha > -INF) g = alpha + 1;
@@ -579,7 +599,7 @@ static int mtd(Deal *d, uint64_t K, int e, int s, int alpha, int beta, int guess
     int lo = -INF, hi = INF;
     while (lo < hi) {
         int b = g == lo ? g + 1 : g;
-        g = search(d, K, e, s, b - 1, b);
+        g = search(d, K, e, s, X, b - 1, b);
         if (d->failed) return 0;
         if (g < b) {
             hi = g;
@@ -665,6 +685,8 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
     self->sb = 1;
     while ((1 << self->sb) < n) self->sb++;         /* max(1, bit_length(n - 1)) */
     self->pb = bonus != Py_None;
+    self->xb = ntiles + self->pb + self->eb + self->sb;
+    self->xok = self->xb + ntiles <= 64;
     self->pbmax = 0;
     if (self->pb) {
         PyObject *bseq = PySequence_Fast(bonus, "bonus must be a sequence");
@@ -791,14 +813,21 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
         self->epoch = self->table->epoch;
         self->id = new_deal_id(self->table);
     }
-    uint64_t key = ((((uint64_t)K << self->eb) | (uint64_t)e) << self->sb) | (uint64_t)s;
+    uint64_t X = self->ntiles + 1 < 64 ? (uint64_t)K >> (self->ntiles + 1) : 0;     /* §8: see the top */
+    K &= (self->ntiles + 1 < 64 ? (1ULL << (self->ntiles + 1)) : 0) - 1;
+    if (X && (!self->xok || (X & ~self->all) || (X & K))) {
+        PyErr_SetString(PyExc_ValueError, self->xok ? "exposed tiles must be tiles of the deal not yet played"
+                        : "no room for exposed tiles in the compiled search's key for a set this large");
+        return NULL;
+    }
+    uint64_t key = state_key(self, (uint64_t)K, e, s, X);
     Entry *en = table_probe(self->table, key, self->id);
     if (en != NULL) guess = guess < dec(en->lo) ? dec(en->lo) : (guess > dec(en->hi) ? dec(en->hi) : guess);
     if (alpha < -INF) alpha = -INF;
     if (beta > INF) beta = INF;
     self->failed = 0;
     self->budget = budget;
-    int v = mtd(self, (uint64_t)K, e, s, alpha, beta, guess);
+    int v = mtd(self, (uint64_t)K, e, s, X, alpha, beta, guess);
     if (self->failed == 2) Py_RETURN_NONE;
     if (self->failed) return NULL;
     return PyLong_FromLong(v);

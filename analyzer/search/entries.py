@@ -1,6 +1,6 @@
 """The entries of the pure-Python searches' transposition tables (the general search, the search over
 arms and the draw-game search): ``(lower, upper, best move)``, read by :func:`_probe` and written by
-:func:`_entry`. (The int solver of block.py packs its own, inline.)"""
+:func:`_entry`. (The int solver of blockdeal.py packs its own, inline.)"""
 from __future__ import annotations
 
 from .alphabeta import _INF

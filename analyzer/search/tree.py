@@ -398,7 +398,7 @@ _STATE_CODE = {"start": _START, "closed": _CLOSED, "double": _DOUBLE, "open": _O
 
 
 class _ArmDeal:
-    """A layout with arms compiled to ints, like :class:`analyzer.search.block._Deal`: the state of a
+    """A layout with arms compiled to ints, like :class:`analyzer.search.blockdeal._Deal`: the state of a
     hand is every seat's tiles (a tuple of masks: drawn sleepers make hands that no deal had), the
     arms (a sorted tuple of ``number * 4 + state`` codes: alike arms are interchangeable) and the
     seat to move, who always holds a playable tile; forced passes are skipped and a hand blocks when
