@@ -15,6 +15,7 @@ from analyzer.rules import find_variant
 from analyzer.search import SearchLimit, Solver
 from analyzer.search.blockdeal import _Deal, compiled_plays
 from analyzer.search.core import compiled_core
+from analyzer.tiles import Tile
 from test_exposed_tiles import ROWS_1_3, minimax, whist
 
 built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
@@ -161,14 +162,26 @@ def test_a_set_whose_keys_have_no_room_for_exposed_tiles_is_searched_in_python()
         deal.mtdf(list(pos.hands), [0, 0], K, e, pos.turn, -1, 1)
 
 
-@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
-def test_a_tag_naming_a_tile_already_played_does_not_reach_the_search(core):
-    """The replay accepts an Exposed tag for a tile played before its row (C's [4-5], played in row 2,
-    "from 4"), so the position's exposed mask holds a played tile; the solver takes only the exposed
-    tiles still held (the compiled core would refuse a played one) and values as without the tag."""
+def test_a_tag_exposing_a_tile_already_played_is_a_bad_exposed_tag():
+    """C played his [4-5] in row 2; a tag saying it was exposed during play before row 4 is wrong (one
+    ``bad-exposed`` at the tag), and the tile does not lie open: no position holds it exposed."""
     moves = ROWS_1_3 + "4. A [4-4] B [0-1]"
     rep = whist('[Exposed "C [4-5] from 4"]', moves)
-    pos = rep.position_at(len(rep.steps))
-    assert pos.exposed and not pos.exposed & (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3])
-    bare = whist("", moves).position_at(len(rep.steps))
-    assert Solver(WHIST, core=core).values(pos) == Solver(WHIST, core=core).values(bare)
+    bad = [d for d in rep.errors if d.code == "bad-exposed"]
+    assert len(bad) == 1 and "C's [4-5]" in bad[0].message and "row 4" in bad[0].message
+    assert bad[0].line == 4        # the tag's line (whist() writes it after three tags)
+    assert all(not rep.position_at(k).exposed for k in range(len(rep.steps) + 1))
+
+
+@pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
+def test_an_exposed_mask_holding_a_played_tile_does_not_reach_the_search(core):
+    """Only the exposed tiles still held enter the solver's state (the compiled core would refuse a
+    played one): a position whose mask also names a played tile has the values of one without it."""
+    moves = ROWS_1_3 + "4. A [4-4] B [0-1]"
+    bare = whist("", moves)
+    pos = bare.position_at(len(bare.steps))
+    played = Tile(4, 5).bit
+    assert not played & (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3])
+    marked = pos.copy()
+    marked.exposed |= played
+    assert Solver(WHIST, core=core).values(marked) == Solver(WHIST, core=core).values(pos)

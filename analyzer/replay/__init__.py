@@ -559,6 +559,16 @@ class _Replayer(_Ending):
         for row, bits in self.exposed_rows:
             if bound(i, row) and not (i and bound(i - 1, row)):
                 tiles |= bits
+        held = 0
+        for hand in pos.hands:
+            held |= hand
+        if collect and tiles & ~held:         # the tag exposes a tile its holder has played already
+            where = self.game.tag_pos.get("Exposed")
+            self.late_exposed.extend(
+                self.diag("bad-exposed", f"the Exposed tag names {self.players[seat]}'s {tile} as exposed during "
+                          f"play before row {row}, but {self.players[seat]} had played it by then", where)
+                for seat, tile, row, _ in self.exposed_found if tiles & ~held & tile.bit)
+        tiles &= held
         if tiles:
             pos.expose(tiles)
             if collect:
@@ -692,7 +702,9 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     if variant.irregularities and game.tags.get("Exposed", "").strip():
         diags.extend(_exposures(r, pos))
     initial = pos.copy()
+    r.late_exposed = []
     steps = r.run(pos, 0, collect=True).steps
+    diags.extend(r.late_exposed)
     if r.reveals:      # tiles exposed during play lie open in every position built from the deal
         initial.expose(sum(tiles for at, tiles in r.reveals if at == 0))
         initial.reveal = tuple((at, tiles) for at, tiles in r.reveals if at)
@@ -722,5 +734,6 @@ def _exposures(r: _Replayer, pos: Position) -> list[Diagnostic]:
         if row:
             rows[row] = rows.get(row, 0) | tile.bit
     r.exposed_rows = tuple(rows.items())
+    r.exposed_found = found
     r.judge.exposures = {tile.bit: how for _, tile, _, how in found}
     return problems
