@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .runner import LOST
+
 __all__ = ["Summary"]
 
 
@@ -34,9 +36,14 @@ class Summary:
     def ok(self) -> bool:
         return self.invalid == 0
 
+    @property
+    def incomplete(self) -> int:
+        """The records not worked out because the cluster was lost (each has its error line)."""
+        return self.codes[LOST]
+
     def as_dict(self) -> dict:
         return {"records": self.records, "valid": self.valid, "invalid": self.invalid, "games": self.games,
-                "errors": dict(sorted(self.codes.items()))}
+                "errors": dict(sorted(self.codes.items())), "incomplete": self.incomplete}
 
     def __str__(self) -> str:
         text = (f"{self.records} record{'s' * (self.records != 1)} ({self.games} game{'s' * (self.games != 1)}): "
@@ -44,4 +51,6 @@ class Summary:
         if self.codes:
             text += "; errors: " + ", ".join(f"{code} {n}" for code, n in sorted(self.codes.items(),
                                                                                  key=lambda kv: (-kv[1], kv[0])))
+        if self.incomplete:
+            text += f"; incomplete: {self.incomplete} not worked out (the cluster was lost), run again"
         return text

@@ -61,7 +61,8 @@ def main() -> None:
 
     Every command that reads records takes files, directories (searched, folders within folders,
     for records ending in .dom or .txt) and - for standard input. Exit status: 0 when every record
-    is valid, 1 when any is invalid or cannot be read, 2 for a usage error."""
+    is valid, 1 when any is invalid or cannot be read, 2 for a usage error, 3 when the run is incomplete
+    (--scheduler: the cluster was lost, and the records not worked out say so)."""
 
 
 def _variant_option(f):
@@ -239,12 +240,12 @@ def _jsonl(result: dict) -> None:
 
 def _finish(summary: Summary, quiet: bool, err: bool = False, games: list | None = None) -> None:
     """The closing summary line (or, for ``--json``, the document of ``games`` with the summary),
-    then the exit status: 0 all valid, 1 any invalid."""
+    then the exit status: 0 all valid, 1 any invalid, 3 incomplete (records not worked out: the cluster was lost)."""
     if games is not None:
         click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
     elif not quiet:
         click.echo(str(summary), err=err)
-    sys.exit(0 if summary.ok else 1)
+    sys.exit(3 if summary.incomplete else 0 if summary.ok else 1)
 
 
 # -- validate -------------------------------------------------------------------------------
