@@ -147,23 +147,30 @@ def test_a_scheduler_killed_mid_run_keeps_what_was_done_and_names_each_record_no
     assert [json.dumps(r) for r in again] == local
 
 
-def test_a_cluster_whose_workers_are_all_gone_mid_run_ends_the_run_in_bounded_time(tmp_path, monkeypatch):
+@pytest.mark.parametrize("gone", ["every worker", "the scheduler frozen"])
+def test_a_cluster_without_workers_or_answers_mid_run_ends_the_run_in_bounded_time(tmp_path, monkeypatch, gone):
+    # the scheduler stays, but no worker is left (none restarts it, or none can reach it); or the
+    # scheduler's process stops answering (frozen, its machine swapping): its connection stays open
     import analyzer.archive.runner as runner
     monkeypatch.setattr(runner, "WORKER_WAIT", 3.0)
     paths = _archive(tmp_path / "archive")
     cache_dir = tmp_path / "cache"
     counts = {}
-    with cluster(tmp_path) as (address, _scheduler, worker):
+    with cluster(tmp_path) as (address, scheduler, worker):
         work = _within(60, lambda: list(run(load(paths), Options(), scheduler=address, cache=Cache(cache_dir),
                                              counts=counts)))
         _until(_holding(tmp_path, cache_dir), "the worker to hold a record")
-        worker.send_signal(signal.SIGKILL)                     # the scheduler stays, with no worker left
+        if gone == "every worker":
+            worker.send_signal(signal.SIGKILL)
+        else:
+            scheduler.send_signal(signal.SIGSTOP)
         results = work()
     assert [r["source"] for r in results] == paths
     assert counts == {"cached": 0, "computed": DONE, "lost": RECORDS - DONE}
     expected = {r["source"]: r for r in run(load(paths), Options())}
     for r in results:
-        assert r == expected[r["source"]] or _lost(r["error"]["text"], address, "has had no worker for 3 s")
+        assert r == expected[r["source"]] or _lost(r["error"]["text"], address, "has had no worker for 3 s"
+                                                   if gone == "every worker" else "has not answered for 3 s")
 
 
 def test_a_scheduler_without_workers_is_a_clean_error_in_bounded_time(tmp_path, monkeypatch):

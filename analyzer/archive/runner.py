@@ -520,8 +520,8 @@ def _on_cluster(address, todo, options, ahead: int = 4):
     once the rest is done, and one that kills a worker again is reported as an ``internal-error``.
 
     A scheduler lost mid-run (its process died, the network to it dropped: Dask cancels every task
-    of the client) or a cluster left without any worker for :data:`WORKER_WAIT` seconds ends the
-    work on the cluster: every record done before is given, and each other one gets a
+    of the client), one that answers nothing for :data:`WORKER_WAIT` seconds (frozen) or a cluster
+    left without any worker that long ends the work on the cluster: every record done before is given, and each other one gets a
     :func:`cluster_lost` result."""
     todo = iter(todo)
     first = next(todo, None)
@@ -611,15 +611,16 @@ def _on_client(client, address, first, todo, options, ahead):
             for i, source in todo:          # read as always (a cached result is still given), never sent
                 yield None
                 yield i, cluster_lost(source.label, lost[0]), 0
-    finally:
-        if client.status == "running" and futures:
+    finally:                            # (a lost scheduler has forgotten them, or would not answer)
+        if futures and not lost and client.status == "running":
             client.cancel(list(futures))
 
 
 def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.0) -> list:
     """The futures done, as soon as there is one; every ``poll`` seconds without, check that the
-    cluster is still there: the client still connected, and some worker (for at most
-    :data:`WORKER_WAIT` seconds without one). Says why in ``lost`` (and returns []) when it is not."""
+    cluster is still there: the client still connected, the scheduler answering and some worker (for
+    at most :data:`WORKER_WAIT` seconds without either). Says why in ``lost`` (and returns []) when
+    it is not."""
     from distributed import wait
 
     alone = None                        # since when the cluster has had no worker
@@ -634,8 +635,11 @@ def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.
         if client.status != "running":
             lost.append(f"the Dask scheduler at {address} was lost mid-run (the client is {client.status})")
             return []
-        try:
-            workers = len(client.nthreads())
+        try:                            # (bounded: a scheduler whose process is frozen never answers)
+            workers = len(client.nthreads(callback_timeout=WORKER_WAIT))
+        except TimeoutError:
+            lost.append(f"the Dask scheduler at {address} has not answered for {WORKER_WAIT:g} s")
+            return []
         except Exception as exc:
             lost.append(_why_lost(address, exc))
             return []
