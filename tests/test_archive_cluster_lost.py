@@ -17,7 +17,7 @@ from contextlib import contextmanager
 import pytest
 
 from analyzer.archive import Cache, Options, load, run
-from analyzer.archive.runner import ClusterUnavailable
+from analyzer.archive.runner import ClusterUnavailable, process
 from conftest import ROOT
 from test_archive import SEED1, SEED2
 
@@ -187,3 +187,36 @@ def test_a_scheduler_without_workers_is_a_clean_error_in_bounded_time(tmp_path, 
     assert time.monotonic() - start < 30
     assert res.exit_code == 1 and f"the Dask scheduler at {address} has no worker (none joined in 2 s)" in res.output
     assert "Traceback" not in res.output and "game 1" not in res.output
+
+
+def _fails_on_poison(label, data, options, progress=None):
+    """The task, except that it fails outright (outside the analyser's own guard) on a record holding POISON."""
+    if b"POISON" in data:
+        raise RuntimeError("cannot carry this record")
+    return process(label, data, options, progress)
+
+
+def test_a_task_that_fails_on_its_worker_costs_only_its_record_not_the_cluster(tmp_path, monkeypatch):
+    # a task's own failure is not a lost cluster: that record's internal-error, and every other is done
+    import distributed
+
+    import analyzer.archive.runner as runner
+    paths = _archive(tmp_path / "archive")
+    poison = tmp_path / "archive" / "g05-poison.dom"
+    poison.write_text(SEED2.read_text(encoding="utf-8") + "\n{POISON}\n", encoding="utf-8")
+    sources = load([str(tmp_path / "archive")])
+    expected = list(run(sources, Options()))
+    monkeypatch.setattr(runner, "process", _fails_on_poison)
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None,
+                                  protocol="tcp://", host="127.0.0.1") as local:
+        counts = {}
+        results = _within(60, lambda: list(run(sources, Options(), scheduler=local.scheduler_address,
+                                               counts=counts)))()
+    assert [r["source"] for r in results] == sorted([*paths, str(poison)])
+    for want, got in zip(expected, results):
+        if got["source"] == str(poison):
+            assert got["error"]["code"] == "internal-error" and "cannot carry this record" in got["error"]["text"]
+            assert got["error"]["text"].startswith(f"{poison}: ") and "Dask worker" in got["error"]["text"]
+        else:
+            assert got == want
+    assert counts["lost"] == 0

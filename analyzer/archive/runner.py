@@ -584,10 +584,12 @@ def _on_client(client, address, first, todo, options, ahead):
                     yield i, future.result(), 0
                 except KilledWorker:
                     suspects.append((i, source))
-                except Exception as exc:        # cancelled by Dask (the scheduler is lost), the link broken
-                    futures[future] = (i, source)
-                    lost.append(_why_lost(address, exc))
-                    continue
+                except Exception as exc:
+                    if future.status != "error":    # cancelled by Dask (the scheduler is lost), the link broken
+                        futures[future] = (i, source)
+                        lost.append(_why_lost(address, exc))
+                        continue
+                    yield i, task_failed(source.label, exc), 0     # the task itself failed on its worker
                 yield from take()
         while suspects and not lost:        # one at a time: nothing else on its worker
             i, source = suspects.pop(0)
@@ -600,8 +602,10 @@ def _on_client(client, address, first, todo, options, ahead):
             except KilledWorker:
                 result = worker_died(source.label, "each Dask worker")
             except Exception as exc:
-                lost.append(_why_lost(address, exc))
-                continue
+                if future.status != "error":
+                    lost.append(_why_lost(address, exc))
+                    continue
+                result = task_failed(source.label, exc)
             del futures[future]
             yield i, result, 0
         if lost:
@@ -649,6 +653,15 @@ def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.
             lost.append(f"the Dask scheduler at {address} has had no worker for {WORKER_WAIT:g} s "
                         "(the workers died or cannot reach it)")
             return []
+
+
+def task_failed(label: str, exc: Exception) -> dict:
+    """The result of a record whose task failed on its Dask worker outside :func:`process` (which
+    returns every failure of the analyser as a result): its arguments or its result could not be
+    carried, say. That record's ``internal-error``; the rest of the archive goes on."""
+    return record_problem(label, Diagnostic(
+        "error", "internal-error", f"the task of this record failed on its Dask worker ({type(exc).__name__}: "
+        f"{exc}); the rest of the archive was done; please report it", source=label))
 
 
 def _why_lost(address: str, exc: Exception) -> str:

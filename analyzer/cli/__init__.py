@@ -275,7 +275,8 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     Every invalid game is searched for its likely slip (a bounded repair search): each error
     that follows from it says so, and the likeliest repair is printed after the errors.
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     sources = _sources(paths)
     if out_path is not None:
         do_repair = True
@@ -443,7 +444,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     critical move is the one that lost the most. Records with hidden hands get the fair analysis
     (as with --fair).
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..analysis import GameAnalysis
 
     options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
@@ -587,7 +589,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     With --fair, each move is also judged by what its player could know (as analyze --fair): the fair
     value of every alternative, the two verdicts and the mover's view of who holds what.
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..report.index import build_index, page_names, render_index
     from ..report.render import write_page
 
@@ -658,7 +661,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     the inaccuracy threshold against the best move, every hand open. The analysis is the same as
     `domino analyze` (and shares its --cache).
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..archive.stats import player_rows, rows_csv, rows_table
 
     if as_json and as_csv:
