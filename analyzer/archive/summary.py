@@ -13,16 +13,21 @@ __all__ = ["Summary"]
 class Summary:
     """Counted result by result (``add``), so a run can stream its output and still close with totals.
 
-    A record is valid when it could be read and every game in it is valid."""
+    A record is valid when it could be read and every game in it is valid; one not worked out
+    (the cluster was lost) is neither valid nor invalid, but ``incomplete``."""
 
     records: int = 0
     valid: int = 0
     invalid: int = 0
     games: int = 0
     codes: Counter = field(default_factory=Counter)   # error code -> how many
+    incomplete: int = 0     # records not worked out: the cluster was lost (each has its error line)
 
     def add(self, result: dict) -> None:
         self.records += 1
+        if result["error"] is not None and result["error"]["code"] == LOST:     # neither valid nor invalid
+            self.incomplete += 1
+            return
         errors = [result["error"]] if result["error"] else []
         for game in result["games"]:
             self.games += 1
@@ -36,11 +41,6 @@ class Summary:
     def ok(self) -> bool:
         return self.invalid == 0
 
-    @property
-    def incomplete(self) -> int:
-        """The records not worked out because the cluster was lost (each has its error line)."""
-        return self.codes[LOST]
-
     def as_dict(self) -> dict:
         return {"records": self.records, "valid": self.valid, "invalid": self.invalid, "games": self.games,
                 "errors": dict(sorted(self.codes.items())), "incomplete": self.incomplete}
@@ -48,9 +48,9 @@ class Summary:
     def __str__(self) -> str:
         text = (f"{self.records} record{'s' * (self.records != 1)} ({self.games} game{'s' * (self.games != 1)}): "
                 f"{self.valid} valid, {self.invalid} invalid")
+        if self.incomplete:
+            text += f", {self.incomplete} not worked out (the cluster was lost: run again)"
         if self.codes:
             text += "; errors: " + ", ".join(f"{code} {n}" for code, n in sorted(self.codes.items(),
                                                                                  key=lambda kv: (-kv[1], kv[0])))
-        if self.incomplete:
-            text += f"; incomplete: {self.incomplete} not worked out (the cluster was lost), run again"
         return text
