@@ -521,8 +521,8 @@ def _on_cluster(address, todo, options, ahead: int = 4):
 
     A scheduler lost mid-run (its process died, the network to it dropped: Dask cancels every task
     of the client), one that answers nothing for :data:`WORKER_WAIT` seconds (frozen) or a cluster
-    left without any worker that long ends the work on the cluster: every record done before is given, and each other one gets a
-    :func:`cluster_lost` result."""
+    left without any worker that long ends the work on the cluster: every record done before is
+    given, and each other one gets a :func:`cluster_lost` result."""
     todo = iter(todo)
     first = next(todo, None)
     if first is None:                   # nothing to work out (all cached or unreadable): no cluster needed
