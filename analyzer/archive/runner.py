@@ -287,8 +287,10 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
     ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``). ``progress(moves, result)``
     is called in this process: with ``result`` None for each move valued while a record is analysed
     here (``jobs`` 1), and with the result when a record is done (``moves``: the rest of its moves);
-    with the fair analysis each move counts twice (:func:`progress_share`). ``counts`` (a dict) receives how many results were ``computed``, how many came from the
-    ``cached`` and how many were ``lost`` with the cluster (:func:`cluster_lost`: not cached). A result the cache cannot store (a full disk) is not cached: see :meth:`Cache.put`."""
+    with the fair analysis each move counts twice (:func:`progress_share`). ``counts`` (a dict)
+    receives how many results were ``computed``, how many came from the ``cached`` and how many were
+    ``lost`` with the cluster (:func:`cluster_lost`: not cached). A result the cache cannot store (a
+    full disk) is not cached: see :meth:`Cache.put`."""
     counts = counts if counts is not None else {}
     counts.update(computed=0, cached=0, lost=0)
     share = progress_share(options)
