@@ -222,3 +222,19 @@ def test_a_task_that_fails_on_its_worker_costs_only_its_record_not_the_cluster(t
         else:
             assert got == want
     assert counts["lost"] == 0
+
+
+def test_a_scheduler_lost_before_any_work_is_said_so_not_taken_for_other_code(monkeypatch):
+    # the scheduler going away while the run checks the workers' code is not "the workers run other code"
+    import distributed
+    from distributed.comm import CommClosedError
+
+    def lost(*_args, **_kwargs):
+        raise CommClosedError("in <TCP (closed) ConnectionPool.broadcast>: Stream is closed")
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None,
+                                  protocol="tcp://", host="127.0.0.1") as local:
+        monkeypatch.setattr(distributed.Client, "run", lost)
+        with pytest.raises(ClusterUnavailable) as error:
+            list(run(load([str(SEED2)]), Options(), scheduler=local.scheduler_address))
+    assert str(error.value) == f"lost the Dask scheduler at {local.scheduler_address} before any work: " \
+                               "CommClosedError: in <TCP (closed) ConnectionPool.broadcast>: Stream is closed"

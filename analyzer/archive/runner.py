@@ -14,7 +14,7 @@ import os
 import re
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -491,6 +491,9 @@ def _same_code(client, address: str) -> None:
     here = source_digest()
     try:
         there = client.run(source_digest)
+    except (OSError, TimeoutError, CancelledError) as exc:      # the scheduler, not the workers' code
+        raise ClusterUnavailable(f"lost the Dask scheduler at {address} before any work: "
+                                 f"{_reason(exc)}") from None
     except Exception as exc:        # a worker without this function: another version
         there = {"a worker": f"another version ({exc})"}
     other = sorted(f"{worker}: {code}" for worker, code in there.items() if code != here)
@@ -668,9 +671,13 @@ def task_failed(label: str, exc: Exception) -> dict:
 
 def _why_lost(address: str, exc: Exception) -> str:
     """What a user is told of a cluster lost under a run, from the exception that showed it."""
-    reason = getattr(exc, "reason", None) or re.search(r"for reason: ([\w-]+)|$", str(exc)).group(1) \
+    return f"the Dask scheduler at {address} was lost mid-run ({_reason(exc)})"
+
+
+def _reason(exc: Exception) -> str:
+    """Dask's reason for cancelling (``scheduler-connection-lost``), else the exception's first line."""
+    return getattr(exc, "reason", None) or re.search(r"for reason: ([\w-]+)|$", str(exc)).group(1) \
         or f"{type(exc).__name__}: {exc}".splitlines()[0].rstrip(": ")
-    return f"the Dask scheduler at {address} was lost mid-run ({reason})"
 
 
 class _Quiet:
