@@ -87,6 +87,9 @@ def cluster(tmp_path, worker: bool = True):
                                  "--no-dashboard", "--death-timeout", "20", "--preload",
                                  str(ROOT / "tests" / "cluster_hold.py")], log,
                                 {"HOLD_DIR": str(hold), "HOLD_AFTER": str(DONE)}))
+            import distributed
+            with distributed.Client(address, timeout="30s") as client:  # joined (tests may wait less)
+                client.wait_for_workers(1, timeout=60)
         yield address, procs[0], procs[1] if worker else None
     finally:
         (hold / "release").touch()
