@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
-from analyzer.archive.runner import ClusterUnavailable, estimate_moves, process
+from analyzer.archive.runner import ClusterUnavailable, cluster_lost, estimate_moves, process
 from analyzer.cli import main
 from analyzer.notation import read
 from analyzer.report.index import page_names
@@ -309,16 +309,16 @@ def test_a_second_run_with_the_cache_does_no_work(tmp_path, archive):
     options = Options("analyze")
     counts: dict = {}
     first = list(run(sources, options, cache=cache, counts=counts))
-    assert counts == {"computed": 5, "cached": 0}      # the file that cannot be opened is not cached
+    assert counts == {"computed": 5, "cached": 0, "lost": 0}      # the file that cannot be opened is not cached
     second = list(run(sources, options, cache=cache, counts=counts))
-    assert counts == {"computed": 0, "cached": 5} and second == first
+    assert counts == {"computed": 0, "cached": 5, "lost": 0} and second == first
     # other options, or a changed record, are worked out again
     list(run(sources, Options("analyze", thresholds="2,5,9"), cache=cache, counts=counts))
     assert counts["computed"] == 5
     with open(archive / "day1" / "a-valid.dom", "a", encoding="utf-8") as fh:
         fh.write("\n{a comment added later}\n")
     list(run(load([str(archive)]), options, cache=cache, counts=counts))
-    assert counts == {"computed": 1, "cached": 4}
+    assert counts == {"computed": 1, "cached": 4, "lost": 0}
 
 
 def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
@@ -335,7 +335,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
         list(run(sources, Options(), cache=cache, progress=interrupt))
     counts: dict = {}
     resumed = list(run(sources, Options(), cache=cache, counts=counts))
-    assert counts == {"computed": len(sources) - 5, "cached": 5}
+    assert counts == {"computed": len(sources) - 5, "cached": 5, "lost": 0}
     assert resumed == list(run(sources, Options()))
 
 
@@ -370,7 +370,7 @@ def test_a_damaged_cache_entry_is_redone_not_served(tmp_path):
         entry.write_bytes(damage(entry.read_bytes()))
         counts: dict = {}
         assert list(run(sources, Options("analyze"), cache=cache, counts=counts)) == fresh, k
-        assert counts == {"computed": 1, "cached": 0}, k
+        assert counts == {"computed": 1, "cached": 0, "lost": 0}, k
 
 
 def test_the_cli_cache_reuses_results(tmp_path):
@@ -620,6 +620,12 @@ def test_summary_counts():
     s.add({"error": {"code": "binary", "severity": "error"}, "games": []})
     assert (s.records, s.valid, s.invalid, dict(s.codes)) == (2, 1, 1, {"binary": 1})
     assert str(s) == "2 records (1 game): 1 valid, 1 invalid; errors: binary 1"
+    # a record the lost cluster did not work out (runner.cluster_lost) is neither valid nor invalid
+    s.add(cluster_lost("g.dom", "the Dask scheduler at tcp://h:8786 was lost mid-run"))
+    assert (s.records, s.valid, s.invalid, s.incomplete, dict(s.codes)) == (3, 1, 1, 1, {"binary": 1})
+    assert str(s) == "3 records (1 game): 1 valid, 1 invalid, 1 not worked out (the cluster was lost: run again); " \
+                     "errors: binary 1"
+    assert s.as_dict()["incomplete"] == 1
 
 
 def test_the_index_escapes_what_comes_from_a_record(tmp_path):

@@ -9,12 +9,14 @@ in the order of the inputs, each as soon as it and every one before it are done;
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Iterator
 
@@ -24,7 +26,8 @@ from .cache import Cache
 from .inputs import InputError, RecordFile, Source, decode
 
 __all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model",
-           "record_problem", "check_rules", "ClusterUnavailable", "worker_died", "worker_pool", "progress_share"]
+           "record_problem", "check_rules", "ClusterUnavailable", "cluster_lost", "LOST", "WORKER_WAIT", "worker_died",
+           "worker_pool", "progress_share"]
 
 MODES = ("validate", "analyze", "report")
 
@@ -284,10 +287,12 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
     ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``). ``progress(moves, result)``
     is called in this process: with ``result`` None for each move valued while a record is analysed
     here (``jobs`` 1), and with the result when a record is done (``moves``: the rest of its moves);
-    with the fair analysis each move counts twice (:func:`progress_share`). ``counts`` (a dict) receives how many results were ``computed`` and how many came from the
-    ``cached``. A result the cache cannot store (a full disk) is not cached: see :meth:`Cache.put`."""
+    with the fair analysis each move counts twice (:func:`progress_share`). ``counts`` (a dict)
+    receives how many results were ``computed``, how many came from the ``cached`` and how many were
+    ``lost`` with the cluster (:func:`cluster_lost`: not cached). A result the cache cannot store (a
+    full disk) is not cached: see :meth:`Cache.put`."""
     counts = counts if counts is not None else {}
-    counts.update(computed=0, cached=0)
+    counts.update(computed=0, cached=0, lost=0)
     share = progress_share(options)
     results: dict[int, dict] = {}
     keys: dict[int, str] = {}
@@ -312,9 +317,13 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
 
     def finished(i: int, result: dict, counted: int = 0) -> None:
         results[i] = result
-        counts["computed"] += 1
-        if cache is not None and i in keys:
-            cache.put(keys.pop(i), result)
+        if result["error"] is not None and result["error"]["code"] == LOST:    # not worked out: not cached
+            counts["lost"] += 1
+            keys.pop(i, None)
+        else:
+            counts["computed"] += 1
+            if cache is not None and i in keys:
+                cache.put(keys.pop(i), result)
         if progress is not None:
             progress(max(0, share * _moves(result) - counted), result)
 
@@ -482,12 +491,28 @@ def _same_code(client, address: str) -> None:
     here = source_digest()
     try:
         there = client.run(source_digest)
+    except (OSError, TimeoutError, CancelledError) as exc:      # the scheduler, not the workers' code
+        raise ClusterUnavailable(f"lost the Dask scheduler at {address} before any work: "
+                                 f"{_reason(exc)}") from None
     except Exception as exc:        # a worker without this function: another version
         there = {"a worker": f"another version ({exc})"}
     other = sorted(f"{worker}: {code}" for worker, code in there.items() if code != here)
     if other:
         raise ClusterUnavailable(f"the workers of {address} run other code of domino-analyzer than this "
                                  f"machine ({here}): {'; '.join(other)}; install the same on every worker")
+
+
+# how long a run waits for a Dask worker: at the start, and whenever every worker has left mid-run
+WORKER_WAIT = 60.0
+LOST = "cluster-lost"               # the code of a record that was not worked out: the cluster was lost
+
+
+def cluster_lost(label: str, why: str) -> dict:
+    """The result of a record that was not worked out because the cluster was lost (``why``); it is
+    not cached, so a re-run with the same cache works it out."""
+    return record_problem(label, Diagnostic(
+        "error", LOST, f"not worked out: {why}; the records done before are kept (and cached with --cache): "
+        "run again to finish the rest", source=label))
 
 
 def _on_cluster(address, todo, options, ahead: int = 4):
@@ -497,55 +522,181 @@ def _on_cluster(address, todo, options, ahead: int = 4):
 
     A task the cluster gives up on (``KilledWorker``: a worker died each time it was tried) may only
     have been queued on the worker that a bad record killed: each such record is tried again alone
-    once the rest is done, and one that kills a worker again is reported as an ``internal-error``."""
+    once the rest is done, and one that kills a worker again is reported as an ``internal-error``.
+
+    A scheduler lost mid-run (its process died, the network to it dropped: Dask cancels every task
+    of the client), one that answers nothing for :data:`WORKER_WAIT` seconds (frozen) or a cluster
+    left without any worker that long ends the work on the cluster: every record done before is
+    given, and each other one gets a :func:`cluster_lost` result."""
     todo = iter(todo)
     first = next(todo, None)
     if first is None:                   # nothing to work out (all cached or unreadable): no cluster needed
         return
     try:
-        from distributed import Client, KilledWorker, as_completed
+        from distributed import Client
     except ImportError:
         raise ClusterUnavailable("running on a cluster needs dask.distributed: "
                                  "pip install 'domino-analyzer[cluster]'") from None
     _greet(address)
-    try:
-        client = Client(address, timeout="5s")
-    except (OSError, TimeoutError) as exc:
-        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    with client:
-        _same_code(client, address)
-        window = ahead * max(1, sum(client.nthreads().values()))
-        futures: dict = {}
-        pending = as_completed()
-        suspects: list[tuple[int, Source]] = []
-
-        def send(i: int, source: Source) -> None:
-            future = client.submit(process, source.label, source.data, options, pure=False)
-            futures[future] = (i, source)
-            pending.add(future)
+    with _dask_quiet():
         try:
-            send(*first)
+            client = Client(address, timeout="5s")
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        with client:
+            _same_code(client, address)
+            _some_worker(client, address)
+            yield from _on_client(client, address, first, todo, options, ahead)
+
+
+def _some_worker(client, address: str) -> None:
+    """Wait (at most :data:`WORKER_WAIT` seconds) until the cluster has a worker: tasks sent to a
+    scheduler without any would wait for good."""
+    try:
+        client.wait_for_workers(1, timeout=WORKER_WAIT)
+    except (OSError, TimeoutError):
+        raise ClusterUnavailable(f"the Dask scheduler at {address} has no worker (none joined in "
+                                 f"{WORKER_WAIT:g} s): start one with `dask worker {address}`, or check that "
+                                 "the workers can reach the scheduler") from None
+
+
+def _on_client(client, address, first, todo, options, ahead):
+    """:func:`_on_cluster`'s work once the client is connected and the cluster has a worker."""
+    from distributed import KilledWorker
+
+    window = ahead * max(1, sum(client.nthreads().values()))
+    futures: dict = {}
+    suspects: list[tuple[int, Source]] = []
+    lost: list[str] = []                # why the cluster was lost (once it is)
+
+    def send(i: int, source: Source) -> None:
+        futures[client.submit(process, source.label, source.data, options, pure=False)] = (i, source)
+
+    def take() -> Iterator[None]:
+        if not lost and (taken := next(todo, None)) is not None:
+            send(*taken)
             yield None
-            while len(futures) < window and (taken := next(todo, None)) is not None:
-                send(*taken)
-                yield None
-            for future in pending:
+    try:
+        send(*first)
+        yield None
+        while len(futures) < window and (taken := next(todo, None)) is not None:
+            send(*taken)
+            yield None
+        while futures and not lost:
+            for future in _done(client, address, futures, lost):
                 i, source = futures.pop(future)
                 try:
                     yield i, future.result(), 0
                 except KilledWorker:
                     suspects.append((i, source))
-                if (taken := next(todo, None)) is not None:
-                    send(*taken)
-                    yield None
-            for i, source in suspects:          # one at a time: nothing else on its worker
-                future = client.submit(process, source.label, source.data, options, pure=False)
-                futures[future] = (i, source)
-                try:
-                    result = future.result()
-                except KilledWorker:
-                    result = worker_died(source.label, "each Dask worker")
-                del futures[future]
-                yield i, result, 0
-        finally:
+                except Exception as exc:
+                    if future.status != "error":    # cancelled by Dask (the scheduler is lost), the link broken
+                        futures[future] = (i, source)
+                        lost.append(_why_lost(address, exc))
+                        continue
+                    yield i, task_failed(source.label, exc), 0     # the task itself failed on its worker
+                yield from take()
+        while suspects and not lost:        # one at a time: nothing else on its worker
+            i, source = suspects.pop(0)
+            future = client.submit(process, source.label, source.data, options, pure=False)
+            futures[future] = (i, source)
+            if not _done(client, address, futures, lost):
+                continue
+            try:
+                result = future.result()
+            except KilledWorker:
+                result = worker_died(source.label, "each Dask worker")
+            except Exception as exc:
+                if future.status != "error":
+                    lost.append(_why_lost(address, exc))
+                    continue
+                result = task_failed(source.label, exc)
+            del futures[future]
+            yield i, result, 0
+        if lost:
+            for i, source in sorted([*futures.values(), *suspects], key=lambda pair: pair[0]):
+                yield i, cluster_lost(source.label, lost[0]), 0
+            futures.clear()
+            for i, source in todo:          # read as always (a cached result is still given), never sent
+                yield None
+                yield i, cluster_lost(source.label, lost[0]), 0
+    finally:                            # (a lost scheduler has forgotten them, or would not answer)
+        if futures and not lost and client.status == "running":
             client.cancel(list(futures))
+
+
+def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.0) -> list:
+    """The futures done, as soon as there is one; every ``poll`` seconds without, check that the
+    cluster is still there: the client still connected, the scheduler answering and some worker (for
+    at most :data:`WORKER_WAIT` seconds without either). Says why in ``lost`` (and returns []) when
+    it is not."""
+    from distributed import wait
+
+    alone = None                        # since when the cluster has had no worker
+    while True:
+        try:
+            return list(wait(list(futures), timeout=poll, return_when="FIRST_COMPLETED").done)
+        except TimeoutError:
+            pass
+        except Exception as exc:        # the client closed under the wait
+            lost.append(_why_lost(address, exc))
+            return []
+        if client.status != "running":
+            lost.append(f"the Dask scheduler at {address} was lost mid-run (the client is {client.status})")
+            return []
+        try:                            # (bounded: a scheduler whose process is frozen never answers)
+            workers = len(client.nthreads(callback_timeout=WORKER_WAIT))
+        except TimeoutError:
+            lost.append(f"the Dask scheduler at {address} has not answered for {WORKER_WAIT:g} s")
+            return []
+        except Exception as exc:
+            lost.append(_why_lost(address, exc))
+            return []
+        now = time.monotonic()
+        alone = None if workers else alone if alone is not None else now
+        if alone is not None and now - alone >= WORKER_WAIT:
+            lost.append(f"the Dask scheduler at {address} has had no worker for {WORKER_WAIT:g} s "
+                        "(the workers died or cannot reach it)")
+            return []
+
+
+def task_failed(label: str, exc: Exception) -> dict:
+    """The result of a record whose task failed on its Dask worker outside :func:`process` (which
+    returns every failure of the analyser as a result): its arguments or its result could not be
+    carried, say. That record's ``internal-error``; the rest of the archive goes on."""
+    return record_problem(label, Diagnostic(
+        "error", "internal-error", f"the task of this record failed on its Dask worker ({type(exc).__name__}: "
+        f"{exc}); the rest of the archive was done; please report it", source=label))
+
+
+def _why_lost(address: str, exc: Exception) -> str:
+    """What a user is told of a cluster lost under a run, from the exception that showed it."""
+    return f"the Dask scheduler at {address} was lost mid-run ({_reason(exc)})"
+
+
+def _reason(exc: Exception) -> str:
+    """Dask's reason for cancelling (``scheduler-connection-lost``), else the exception's first line."""
+    return getattr(exc, "reason", None) or re.search(r"for reason: ([\w-]+)|$", str(exc)).group(1) \
+        or f"{type(exc).__name__}: {exc}".splitlines()[0].rstrip(": ")
+
+
+class _Quiet:
+    """A filter that lets no log record through (see :func:`_dask_quiet`)."""
+
+    @staticmethod
+    def filter(_record) -> bool:
+        return False
+
+
+@contextmanager
+def _dask_quiet():
+    """Keep Dask's own log lines (its tracebacks of a lost connection, its reconnection attempts) off
+    the user's terminal while this process is its client: what happened is said per record."""
+    handlers = {h for name in ("distributed", "distributed.client") for h in logging.getLogger(name).handlers}
+    for handler in handlers:
+        handler.addFilter(_Quiet)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(_Quiet)

@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .runner import LOST
+
 __all__ = ["Summary"]
 
 
@@ -11,16 +13,21 @@ __all__ = ["Summary"]
 class Summary:
     """Counted result by result (``add``), so a run can stream its output and still close with totals.
 
-    A record is valid when it could be read and every game in it is valid."""
+    A record is valid when it could be read and every game in it is valid; one not worked out
+    (the cluster was lost) is neither valid nor invalid, but ``incomplete``."""
 
     records: int = 0
     valid: int = 0
     invalid: int = 0
     games: int = 0
     codes: Counter = field(default_factory=Counter)   # error code -> how many
+    incomplete: int = 0     # records not worked out: the cluster was lost (each has its error line)
 
     def add(self, result: dict) -> None:
         self.records += 1
+        if result["error"] is not None and result["error"]["code"] == LOST:     # neither valid nor invalid
+            self.incomplete += 1
+            return
         errors = [result["error"]] if result["error"] else []
         for game in result["games"]:
             self.games += 1
@@ -36,11 +43,13 @@ class Summary:
 
     def as_dict(self) -> dict:
         return {"records": self.records, "valid": self.valid, "invalid": self.invalid, "games": self.games,
-                "errors": dict(sorted(self.codes.items()))}
+                "errors": dict(sorted(self.codes.items())), "incomplete": self.incomplete}
 
     def __str__(self) -> str:
         text = (f"{self.records} record{'s' * (self.records != 1)} ({self.games} game{'s' * (self.games != 1)}): "
                 f"{self.valid} valid, {self.invalid} invalid")
+        if self.incomplete:
+            text += f", {self.incomplete} not worked out (the cluster was lost: run again)"
         if self.codes:
             text += "; errors: " + ", ".join(f"{code} {n}" for code, n in sorted(self.codes.items(),
                                                                                  key=lambda kv: (-kv[1], kv[0])))

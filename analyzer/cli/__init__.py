@@ -61,7 +61,8 @@ def main() -> None:
 
     Every command that reads records takes files, directories (searched, folders within folders,
     for records ending in .dom or .txt) and - for standard input. Exit status: 0 when every record
-    is valid, 1 when any is invalid or cannot be read, 2 for a usage error."""
+    is valid, 1 when any is invalid or cannot be read, 2 for a usage error, 3 when the run is incomplete
+    (--scheduler: the cluster was lost, and the records not worked out say so)."""
 
 
 def _variant_option(f):
@@ -239,12 +240,12 @@ def _jsonl(result: dict) -> None:
 
 def _finish(summary: Summary, quiet: bool, err: bool = False, games: list | None = None) -> None:
     """The closing summary line (or, for ``--json``, the document of ``games`` with the summary),
-    then the exit status: 0 all valid, 1 any invalid."""
+    then the exit status: 0 all valid, 1 any invalid, 3 incomplete (records not worked out: the cluster was lost)."""
     if games is not None:
         click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
     elif not quiet:
         click.echo(str(summary), err=err)
-    sys.exit(0 if summary.ok else 1)
+    sys.exit(3 if summary.incomplete else 0 if summary.ok else 1)
 
 
 # -- validate -------------------------------------------------------------------------------
@@ -274,7 +275,8 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     Every invalid game is searched for its likely slip (a bounded repair search): each error
     that follows from it says so, and the likeliest repair is printed after the errors.
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     sources = _sources(paths)
     if out_path is not None:
         do_repair = True
@@ -442,7 +444,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     critical move is the one that lost the most. Records with hidden hands get the fair analysis
     (as with --fair).
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..analysis import GameAnalysis
 
     options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
@@ -586,7 +589,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     With --fair, each move is also judged by what its player could know (as analyze --fair): the fair
     value of every alternative, the two verdicts and the mover's view of who holds what.
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..report.index import build_index, page_names, render_index
     from ..report.render import write_page
 
@@ -657,7 +661,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     the inaccuracy threshold against the best move, every hand open. The analysis is the same as
     `domino analyze` (and shares its --cache).
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..archive.stats import player_rows, rows_csv, rows_table
 
     if as_json and as_csv:
