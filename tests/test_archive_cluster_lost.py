@@ -183,7 +183,7 @@ def test_a_scheduler_without_workers_is_a_clean_error_in_bounded_time(tmp_path, 
     from click.testing import CliRunner
 
     from analyzer.cli import main
-    monkeypatch.setattr(runner, "WORKER_WAIT", 2.0)
+    monkeypatch.setenv(runner.WAIT_ENV, "2")         # (as a user sets it)
     with cluster(tmp_path, worker=False) as (address, _scheduler, _worker):
         start = time.monotonic()
         with pytest.raises(ClusterUnavailable, match="has no worker"):
@@ -191,6 +191,18 @@ def test_a_scheduler_without_workers_is_a_clean_error_in_bounded_time(tmp_path, 
         res = CliRunner().invoke(main, ["validate", "--scheduler", address, str(SEED2)])
     assert time.monotonic() - start < 30
     assert res.exit_code == 1 and f"the Dask scheduler at {address} has no worker (none joined in 2 s)" in res.output
+    assert "Traceback" not in res.output and "game 1" not in res.output
+
+
+@pytest.mark.parametrize("setting", ["soon", "0", "-5", "inf", "nan"])
+def test_a_bad_worker_wait_setting_is_an_error_before_any_work(monkeypatch, setting):
+    from click.testing import CliRunner
+
+    from analyzer.archive.runner import WAIT_ENV
+    from analyzer.cli import main
+    monkeypatch.setenv(WAIT_ENV, setting)
+    res = CliRunner().invoke(main, ["validate", "--scheduler", "tcp://127.0.0.1:9", str(SEED2)])
+    assert res.exit_code == 1 and f"{WAIT_ENV}='{setting}'" in res.output and "a number above 0" in res.output
     assert "Traceback" not in res.output and "game 1" not in res.output
 
 

@@ -26,8 +26,8 @@ from .cache import Cache
 from .inputs import InputError, RecordFile, Source, decode
 
 __all__ = ["Options", "MODES", "process", "run", "games_data", "estimate_moves", "analyse_game", "report_model",
-           "record_problem", "check_rules", "ClusterUnavailable", "cluster_lost", "LOST", "WORKER_WAIT", "worker_died",
-           "worker_pool", "progress_share"]
+           "record_problem", "check_rules", "ClusterUnavailable", "cluster_lost", "LOST", "WORKER_WAIT", "WAIT_ENV",
+           "worker_wait", "worker_died", "worker_pool", "progress_share"]
 
 MODES = ("validate", "analyze", "report")
 
@@ -502,8 +502,26 @@ def _same_code(client, address: str) -> None:
                                  f"machine ({here}): {'; '.join(other)}; install the same on every worker")
 
 
-# how long a run waits for a Dask worker: at the start, and whenever every worker has left mid-run
+# how long a run waits for a Dask worker (at the start, and whenever every worker has left mid-run) and
+# for a scheduler that does not answer, unless the environment says (WAIT_ENV: seconds)
 WORKER_WAIT = 60.0
+WAIT_ENV = "DOMINO_WORKER_WAIT"
+
+
+def worker_wait() -> float:
+    """:data:`WORKER_WAIT`, or the seconds :data:`WAIT_ENV` gives (a cluster whose workers are slow to
+    start, or are replaced from time to time, needs longer)."""
+    text = os.environ.get(WAIT_ENV, "").strip()
+    if not text:
+        return WORKER_WAIT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise ClusterUnavailable(f"{WAIT_ENV}={text!r}: give the seconds to wait for a Dask worker or an answer "
+                                 "of the scheduler, a number above 0")
+    return seconds
 LOST = "cluster-lost"               # the code of a record that was not worked out: the cluster was lost
 
 
@@ -525,7 +543,7 @@ def _on_cluster(address, todo, options, ahead: int = 4):
     once the rest is done, and one that kills a worker again is reported as an ``internal-error``.
 
     A scheduler lost mid-run (its process died, the network to it dropped: Dask cancels every task
-    of the client), one that answers nothing for :data:`WORKER_WAIT` seconds (frozen) or a cluster
+    of the client), one that answers nothing for :func:`worker_wait` seconds (frozen) or a cluster
     left without any worker that long ends the work on the cluster: every record done before is
     given, and each other one gets a :func:`cluster_lost` result."""
     todo = iter(todo)
@@ -537,6 +555,7 @@ def _on_cluster(address, todo, options, ahead: int = 4):
     except ImportError:
         raise ClusterUnavailable("running on a cluster needs dask.distributed: "
                                  "pip install 'domino-analyzer[cluster]'") from None
+    worker_wait()                       # (a bad setting is an error before any work)
     _greet(address)
     with _dask_quiet():
         try:
@@ -550,13 +569,14 @@ def _on_cluster(address, todo, options, ahead: int = 4):
 
 
 def _some_worker(client, address: str) -> None:
-    """Wait (at most :data:`WORKER_WAIT` seconds) until the cluster has a worker: tasks sent to a
+    """Wait (at most :func:`worker_wait` seconds) until the cluster has a worker: tasks sent to a
     scheduler without any would wait for good."""
+    wait = worker_wait()
     try:
-        client.wait_for_workers(1, timeout=WORKER_WAIT)
+        client.wait_for_workers(1, timeout=wait)
     except (OSError, TimeoutError):
         raise ClusterUnavailable(f"the Dask scheduler at {address} has no worker (none joined in "
-                                 f"{WORKER_WAIT:g} s): start one with `dask worker {address}`, or check that "
+                                 f"{wait:g} s): start one with `dask worker {address}`, or check that "
                                  "the workers can reach the scheduler") from None
 
 
@@ -628,10 +648,11 @@ def _on_client(client, address, first, todo, options, ahead):
 def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.0) -> list:
     """The futures done, as soon as there is one; every ``poll`` seconds without, check that the
     cluster is still there: the client still connected, the scheduler answering and some worker (for
-    at most :data:`WORKER_WAIT` seconds without either). Says why in ``lost`` (and returns []) when
+    at most :func:`worker_wait` seconds without either). Says why in ``lost`` (and returns []) when
     it is not."""
     from distributed import wait
 
+    most = worker_wait()
     alone = None                        # since when the cluster has had no worker
     while True:
         try:
@@ -645,17 +666,17 @@ def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.
             lost.append(f"the Dask scheduler at {address} was lost mid-run (the client is {client.status})")
             return []
         try:                            # (bounded: a scheduler whose process is frozen never answers)
-            workers = len(client.nthreads(callback_timeout=WORKER_WAIT))
+            workers = len(client.nthreads(callback_timeout=most))
         except TimeoutError:
-            lost.append(f"the Dask scheduler at {address} has not answered for {WORKER_WAIT:g} s")
+            lost.append(f"the Dask scheduler at {address} has not answered for {most:g} s")
             return []
         except Exception as exc:
             lost.append(_why_lost(address, exc))
             return []
         now = time.monotonic()
         alone = None if workers else alone if alone is not None else now
-        if alone is not None and now - alone >= WORKER_WAIT:
-            lost.append(f"the Dask scheduler at {address} has had no worker for {WORKER_WAIT:g} s "
+        if alone is not None and now - alone >= most:
+            lost.append(f"the Dask scheduler at {address} has had no worker for {most:g} s "
                         "(the workers died or cannot reach it)")
             return []
 
