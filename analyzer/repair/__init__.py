@@ -238,12 +238,10 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
                         if original.actual_result is not None else None, "result-mismatch")
     if any(d.severity == "error" for d in problems):
         search.problem = next(d.message for d in problems if d.severity == "error")
+    elif all(d.code == "exposed-tile" for d in original.errors):
+        search.problem = _irregular(original.errors)
     _, legal = search.search(game)
-    exposed = next((d for d in original.errors if d.code == "exposed-tile"), None)
-    if legal and exposed is not None:   # the candidates are checked without Domino Whist §8's exposed tiles
-        search.problem = (f"the repair does not look for slips that involve exposed tiles (Domino Whist §8): "
-                          f"{exposed.message}")
-    elif legal:     # the replayer objects to something no edit of moves or deal touches
+    if legal:     # the replayer objects to something no edit of moves or deal touches
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
     builder = search.builder
     found = list(search.found.values())
@@ -287,6 +285,16 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 
 
 _MAX_TIES = 200
+
+
+def _irregular(errors: list[Diagnostic]) -> str:
+    """Why a record whose only errors are exposed tiles not played is not repaired: nothing else is
+    wrong, so it reads as the irregularity itself (Domino Whist §8), and an edit would write a game
+    that was not played."""
+    tiles = " ".join(dict.fromkeys(t for d in errors for t in d.details.get("exposed", ())))
+    return (f"the only errors are exposed tiles not played at their first chance ({tiles}; Domino Whist §8) "
+            "and nothing else is wrong: the record reads as that irregularity of play, not as a slip of the "
+            "pen, so the error stands and nothing is repaired")
 
 
 def _overflowing(game: Game, rows: list, max_edits: int, limit: int, variant: Variant,

@@ -219,12 +219,12 @@ class _PositionSearch(_Search):
             if problem is not None:
                 return problem.code, [], False
         if entry.draw or entry.tile is None:
-            verdict = judge.draw(pos, entry.tile, seat) if entry.draw else judge.pass_(pos, seat)
+            verdict = judge.entry(pos, entry.tile, seat, draw=entry.draw)
             if verdict.problems:
                 return verdict.problems[0].code, [], False
             return ("wrong-score" if entry.claim is not None else None), list(verdict.moves), False
-        verdict = judge.play(pos, entry.tile, seat, entry.end, entry.arm,
-                             stands=self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None)
+        verdict = judge.entry(pos, entry.tile, seat, end=entry.end, arm=entry.arm,
+                              stands=self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None)
         errors = [problem for problem in verdict.problems if problem.severity == "error"]
         if errors:
             return errors[0].code, [], adding
@@ -287,6 +287,14 @@ class _PositionSearch(_Search):
     def fresh(self, frontier: list, own: bool) -> list:
         """Copies of the positions when the trial changes them in place."""
         return [st._replace(pos=st.pos.copy()) for st in frontier] if own else frontier
+
+    def revealed(self, frontier: list, tiles: int, own: bool) -> list:
+        out = []
+        for st in frontier:
+            pos = st.pos if own else st.pos.copy()
+            pos.expose(tiles)
+            out.append(st._replace(pos=pos))
+        return out
 
     @staticmethod
     def state_key(st: _State) -> tuple:
@@ -748,7 +756,7 @@ def _state_key(st: _State) -> tuple:
     drawn = pos.drawn(pos.turn)
     return (tuple(pos.hands), tuple(pos.hidden), pos.pool, pos.ends, getattr(pos, "arms", None), pos.turn,
             pos.passes, getattr(pos, "stock", None), getattr(pos, "bonus", None), drawn, st.over, st.pending,
-            st.lacks)
+            st.lacks, pos.exposed)
 
 
 # ---- turning search results into the report ---------------------------------------------------------
