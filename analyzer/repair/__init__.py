@@ -124,6 +124,14 @@ A table row written with cells too many (the reader keeps one cell per column an
 wherever they stand, and the cells after them come back into their columns, the ones the reader left
 out too; each way is searched with the edits left (:mod:`analyzer.repair.overflow`).
 
+Exposed tiles (Domino Whist §8, the ``Exposed`` tag): both checkers hold every player to them as the
+judge does -- the lean state keeps the live exposed tiles and asks :func:`analyzer.position.exposed_turn`
+at each play, the position path asks the judge -- so a slip that involves an exposed tile is found like
+any other and no candidate that breaks the rule is kept. A tile exposed during play lies open from its
+row as the repaired record numbers its rows (see :mod:`analyzer.repair.exposed`). A record whose only
+errors are exposed tiles not played (nothing else wrong) is not searched: it reads as that irregularity
+of play, and the error stands (the report's ``problem`` says so).
+
 What it does not do: change the Lead tag, insert or change moves
 after the hand is over (it deletes them), restore a dropped first row unless what remains starts a
 row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
