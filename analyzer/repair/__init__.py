@@ -133,7 +133,9 @@ errors are exposed tiles not played (nothing else wrong) is not searched: it rea
 of play, and the error stands (the report's ``problem`` says so).
 
 What it does not do: change the Lead tag, insert or change moves
-after the hand is over (it deletes them), restore a dropped first row unless what remains starts a
+after the hand is over (it deletes them; nor does a swap or a shift of cells write a pass after the end
+where the record has a tile: a stray pass before the last cell of a short last row is deleted, 0.7,
+not swapped behind the tile that ends the hand, 0.6, which would add a pass nobody wrote), restore a dropped first row unless what remains starts a
 row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
 are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
 position path it does not insert a whole dropped row (each entry is an edit of its own), change who

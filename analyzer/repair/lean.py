@@ -152,8 +152,8 @@ class _Search(_DealEdits):
         if seat != turn and self.omitted:
             st = self.passed(st, seat)
             hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
-        if over is not None:
-            return ([st], None) if tile is None else ([], "play-after-end")
+        if over is not None:        # a pass may follow the end, but no edit writes one where the record has a tile
+            return ([st], None) if tile is None and not (c[6] is not None and c[6].tile) else ([], "play-after-end")
         if seat != turn:
             return [], "turn-order"
         if tile is None:

@@ -210,8 +210,9 @@ class _PositionSearch(_Search):
         if seat is None:
             return "unknown-player", [], False
         pos = st.pos
-        if st.over is not None:             # after the end only passes (and Muggins calls) may follow
-            return (None if entry.is_pass else "play-after-end"), [], False
+        if st.over is not None:             # after the end only passes (and Muggins calls) may follow, and
+            written = c.orig is not None and self.game.moves[c.orig].tile is not None    # none an edit wrote
+            return (None if entry.is_pass and not written else "play-after-end"), [], False
         judge = self.judge
         adding = False
         if seat != pos.turn:
