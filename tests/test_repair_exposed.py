@@ -90,6 +90,17 @@ def test_a_player_who_ignored_his_exposed_tile_is_an_irregularity_that_stands():
     assert "likely slip" not in out and "Traceback" not in out
 
 
+def test_an_ignored_exposed_tile_beside_a_slip_is_not_rewritten_and_the_report_says_why():
+    # the irregularity of the test above and a copyist's [5-6] for D's [5-5] in row 8: a repair must make
+    # every move legal, so it cannot keep the irregularity, and it does not play C's [4-6] in row 5 for him
+    game = seed_whist("C [4-6] from 5", SEED_TABLE.replace("8 [5-6] [0-6] passt [5-5]", "8 [5-6] [0-6] passt [5-6]"))
+    assert [d.code for d in replay(game).errors] == ["exposed-tile", "tile-already-played"]
+    report = repair(game)
+    assert report.repairs == []
+    assert report.message.startswith("no repair within 2 edits; its exposed tiles not played ([4-6]")
+    assert "may be a real irregularity" in report.message
+
+
 def test_a_row_copied_twice_before_a_tile_exposed_during_play_is_deleted():
     # row 1 written twice pushes every row number up by one, so "from 7" would bind a row early
     header, rows = SEED_TABLE.split("\n\n")

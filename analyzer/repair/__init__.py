@@ -130,7 +130,9 @@ at each play, the position path asks the judge -- so a slip that involves an exp
 any other and no candidate that breaks the rule is kept. A tile exposed during play lies open from its
 row as the repaired record numbers its rows (see :mod:`analyzer.repair.exposed`). A record whose only
 errors are exposed tiles not played (nothing else wrong) is not searched: it reads as that irregularity
-of play, and the error stands (the report's ``problem`` says so).
+of play, and the error stands (the report's ``problem`` says so); a record with other errors too is
+searched as usual (a repair makes every move legal), and when nothing is found the report says that the
+exposed tile may have been a real irregularity beside a slip.
 
 What it does not do: change the Lead tag, insert or change moves
 after the hand is over (it deletes them; nor does a swap or a shift of cells write a pass after the end
@@ -155,7 +157,7 @@ from ..record import Game
 from ..replay import Replay, replay, resolve_variant
 from ..rules import LeadRequirement, Variant
 from .builder import _result_text
-from .edits import _NAME, _ORIG, _TILE, COSTS, Edit, Repair, RepairReport, tile_slip_cost
+from .edits import _NAME, _ORIG, _TILE, COSTS, Edit, Repair, RepairReport, _edits, tile_slip_cost
 from .lean import _Search
 from .overflow import overflow_repairs, overflow_rows
 from .positional import _Entry, _PositionSearch, _needs_positions
@@ -289,6 +291,8 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         counts[1] = counts.get(1, 0) + 1
         best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6))
     counts = {k: v for k, v in counts.items() if v > 0}
+    if not confirmed and search.problem is None and any(d.code == "exposed-tile" for d in original.errors):
+        search.problem = _unkept(original.errors, max_edits, search.nodes < max_nodes)
     best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
     return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),
                         _common(best), search.nodes < max_nodes, search.nodes, search.problem)
@@ -297,14 +301,26 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 _MAX_TIES = 200
 
 
+def _exposed_tiles(errors: list[Diagnostic]) -> str:
+    """The exposed tiles that the ``exposed-tile`` errors among ``errors`` say were not played."""
+    return " ".join(dict.fromkeys(t for d in errors if d.code == "exposed-tile" for t in d.details.get("exposed", ())))
+
+
 def _irregular(errors: list[Diagnostic]) -> str:
     """Why a record whose only errors are exposed tiles not played is not repaired: nothing else is
     wrong, so it reads as the irregularity itself (Domino Whist §8), and an edit would write a game
     that was not played."""
-    tiles = " ".join(dict.fromkeys(t for d in errors for t in d.details.get("exposed", ())))
-    return (f"the only errors are exposed tiles not played at their first chance ({tiles}; Domino Whist §8) "
-            "and nothing else is wrong: the record reads as that irregularity of play, not as a slip of the "
-            "pen, so the error stands and nothing is repaired")
+    return (f"the only errors are exposed tiles not played at their first chance ({_exposed_tiles(errors)}; "
+            "Domino Whist §8) and nothing else is wrong: the record reads as that irregularity of play, not "
+            "as a slip of the pen, so the error stands and nothing is repaired")
+
+
+def _unkept(errors: list[Diagnostic], max_edits: int, complete: bool) -> str:
+    """What to say when no repair is found of a record with exposed tiles not played and other errors:
+    the exposed tile may have been a real irregularity, which a repair (a legal record) cannot keep."""
+    return (f"no repair within {_edits(max_edits)}{'' if complete else ' (the search stopped early)'}; its "
+            f"exposed tiles not played ({_exposed_tiles(errors)}; Domino Whist §8) may be a real irregularity "
+            "of play beside a slip of the pen, and a repair keeps none: it makes every move legal")
 
 
 def _overflowing(game: Game, rows: list, max_edits: int, limit: int, variant: Variant,
