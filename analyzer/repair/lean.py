@@ -349,14 +349,19 @@ class _Search(_DealEdits):
         if not any(st[5] is not None and (not stated.termination or st[5][0] == stated.termination)
                    for st in frontier):
             return False
-        key = (tuple((c[0], c[1], c[2]) for c in seq), deal.key)
-        if self.exposures:      # where tiles exposed during play lie open depends on the row numbers
-            key += (tuple(self.reveals(seq, deal) or ()),)
+        key = self.confirm_key(seq, deal)
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
             ok = self.confirmed[key] = self.replayed(game).valid
         return ok
+
+    def confirm_key(self, seq: list, deal: _Deal) -> tuple:
+        """What the replayer's verdict on the record ``seq`` and ``deal`` give depends on (see ``confirmed``)."""
+        key = (self.line_key(seq), deal.key)
+        if self.exposures:      # where tiles exposed during play lie open depends on the row numbers
+            key += (tuple(self.reveals(seq, deal) or ()),)
+        return key
 
     # -- legal moves -----------------------------------------------------------------------------
     def legal_mask(self, frontier: list) -> tuple[int, bool]:

@@ -145,7 +145,7 @@ class _PositionSearch(_Search):
     def confirmed_any(self) -> bool:
         """Whether the replayer confirms one of the repairs found so far."""
         for _, _, _, seq, deal in self.found.values():
-            key = (self.line_key(seq), deal.key)
+            key = self.confirm_key(seq, deal)
             ok = self.confirmed.get(key)
             if ok is None:
                 ok = self.confirmed[key] = self.replayed(self.builder.game_for(seq, deal)).valid
@@ -176,7 +176,7 @@ class _PositionSearch(_Search):
         leader = deal.positions[deal.leader(seq)].turn
         if not any(st.over is not None and self.result_agrees(st, leader) for st in frontier):
             return False
-        key = (self.line_key(seq), deal.key)
+        key = self.confirm_key(seq, deal)
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
