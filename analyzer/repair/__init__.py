@@ -134,11 +134,11 @@ of play, and the error stands (the report's ``problem`` says so); a record with 
 searched as usual (a repair makes every move legal), and when nothing is found the report says that the
 exposed tile may have been a real irregularity beside a slip.
 
-What it does not do: change the Lead tag, insert or change moves
-after the hand is over (it deletes them; nor does a swap or a shift of cells write a pass after the end
-where the record has a tile: a stray pass before the last cell of a short last row is deleted, 0.7,
-not swapped behind the tile that ends the hand, 0.6, which would add a pass nobody wrote), restore a dropped first row unless what remains starts a
-row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
+What it does not do: change the Lead tag, insert or change moves after the hand is over (it deletes
+them; nor does a swap or a shift of cells write a pass after the end where the record has a tile: a
+stray pass before the last cell of a short last row is deleted, 0.7, not swapped behind the tile that
+ends the hand, 0.6, which would add a pass nobody wrote), restore a dropped first row unless what
+remains starts a row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
 are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
 position path it does not insert a whole dropped row (each entry is an edit of its own), change who
 leads when no Lead tag names him, add a claim or a Muggins call the record did not write (a missed

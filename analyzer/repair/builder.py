@@ -45,11 +45,9 @@ class _Builder:
         if renumber:        # rows counted from the first move, numbered as the first original move's
             offset = (first - s.row_start) % s.n
             base = seq[anchor][_SRC].round - (offset + anchor) // s.n
-            begin = start
-        else:               # an inserted cell's number follows the one before it
-            begin = start
-            while begin > 0 and seq[begin][_SRC] is None:
-                begin -= 1
+        begin = start
+        while not renumber and begin > 0 and seq[begin][_SRC] is None:
+            begin -= 1          # an inserted cell's number follows the one before it
         for k in range(begin, len(seq)):
             c = seq[k]
             src = c[_SRC]

@@ -6,8 +6,8 @@ Gelegenheit ... gespielt werden"), the position path asks the judge. Tiles expos
 in the state before the lead (the replayer's own, :class:`analyzer.repair.deal._Deal`). Tiles exposed
 during play (``[Exposed "C [0-4] from 5"]``) lie open from the first entry of their row on, so where
 they come to lie open depends on the row numbers the repaired record gives its moves (an inserted or
-deleted row renumbers the rows after it): :func:`reveal_points` finds those entries on the row numbers
-the builder writes, as the replayer finds them in the record it confirms.
+deleted row renumbers the rows after it): :func:`reveals` finds those entries on the row numbers the
+builder writes, as the replayer finds them in the record it confirms.
 """
 from __future__ import annotations
 

@@ -153,7 +153,7 @@ class _Search(_DealEdits):
             st = self.passed(st, seat)
             hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
         if over is not None:        # a pass may follow the end, but no edit writes one where the record has a tile
-            return ([st], None) if tile is None and not (c[6] is not None and c[6].tile) else ([], "play-after-end")
+            return ([st], None) if tile is None and not (c[_SRC] is not None and c[_SRC].tile) else ([], "play-after-end")
         if seat != turn:
             return [], "turn-order"
         if tile is None:
