@@ -7,7 +7,7 @@ from typing import Iterable, Sequence
 
 from .tiles import PASS, Move, Tile, tile_set
 
-__all__ = ["Position", "Outcome", "mask_of", "tiles_of"]
+__all__ = ["Position", "Outcome", "mask_of", "tiles_of", "exposed_turn"]
 
 
 def mask_of(tiles: Iterable[Tile]) -> int:
@@ -51,6 +51,18 @@ def tiles_of(mask: int, max_pip: int | None = None) -> list[Tile]:
         out.append(tiles[low.bit_length() - 1])
         mask ^= low
     return out
+
+
+def exposed_turn(exposed: int, playable: int, tile: int) -> tuple[int, int]:
+    """Domino Whist §8 on one turn: a player whose tiles that fit now are ``playable`` (a mask) plays
+    ``tile`` (its bit; 0: a pass) while the tiles ``exposed`` lie open. An exposed tile "muss ... bei der
+    ersten Gelegenheit, bei der er regelgerecht angelegt werden kann, gespielt werden": his exposed tiles
+    that fit now are due, and after this turn they bind no longer (their chance has come), whatever he
+    played; the tile played lies open no longer. Returns the due tiles he did not play (0: he played one,
+    or none was due) and the exposed tiles after his turn. The one reading of the rule: the position's
+    moves (:meth:`Position.due`), the judge and the repair's lean checker all ask it."""
+    due = exposed & playable
+    return (due if due and not tile & due else 0), exposed & ~due & ~tile
 
 
 def ends_text(ends: tuple[int, int] | None) -> str:
@@ -317,9 +329,7 @@ class Position:
         move is played (``reveal``) lie open from then on."""
         old = self.exposed
         self._exposed_log.append(old)
-        now = old & ~self.due(seat)
-        if move.tile is not None:
-            now &= ~move.tile.bit
+        _, now = exposed_turn(old, self.playable_mask(seat), move.tile.bit if move.tile is not None else 0)
         count = len(self.history) + 1
         for at, tiles in self.reveal:
             if at == count:

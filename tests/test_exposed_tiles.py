@@ -152,13 +152,13 @@ def test_an_exposed_tile_not_played_at_its_first_chance_is_one_error_at_that_mov
     assert "must be played now, not [0-2]" in err.message and "Aufgedeckte Steine" in err.message
     # the replay goes on: in row 5 C's [4-6] (its chance has passed) binds no longer
     assert [s.move is not None for s in rep.steps] == [True] * len(rep.steps)
-    # the repair checks its candidates without exposed tiles: it says so, and does not claim that no
-    # edit could help (a copyist who wrote [0-2] for C's [4-6] made a one-edit slip)
+    # nothing else is wrong (C's [4-6] for his [0-2] would break D's pass): the repair leaves the
+    # irregularity as it stands and says why (tests/test_repair_exposed.py)
     from click.testing import CliRunner
     from analyzer.cli import main
 
     out = CliRunner().invoke(main, ["validate", "--repair", str(path)]).output
-    assert "does not look for slips that involve exposed tiles (Domino Whist §8)" in out
+    assert "irregularity of play, not as a slip of the pen" in out and "likely slip" not in out
     assert "no edit of the moves or the deal can help" not in out and "Traceback" not in out
 
 

@@ -124,9 +124,21 @@ A table row written with cells too many (the reader keeps one cell per column an
 wherever they stand, and the cells after them come back into their columns, the ones the reader left
 out too; each way is searched with the edits left (:mod:`analyzer.repair.overflow`).
 
-What it does not do: change the Lead tag, insert or change moves
-after the hand is over (it deletes them), restore a dropped first row unless what remains starts a
-row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
+Exposed tiles (Domino Whist §8, the ``Exposed`` tag): both checkers hold every player to them as the
+judge does -- the lean state keeps the live exposed tiles and asks :func:`analyzer.position.exposed_turn`
+at each play, the position path asks the judge -- so a slip that involves an exposed tile is found like
+any other and no candidate that breaks the rule is kept. A tile exposed during play lies open from its
+row as the repaired record numbers its rows (see :mod:`analyzer.repair.exposed`). A record whose only
+errors are exposed tiles not played (nothing else wrong) is not searched: it reads as that irregularity
+of play, and the error stands (the report's ``problem`` says so); a record with other errors too is
+searched as usual (a repair makes every move legal), and when nothing is found the report says that the
+exposed tile may have been a real irregularity beside a slip.
+
+What it does not do: change the Lead tag, insert or change moves after the hand is over (it deletes
+them; nor does a swap or a shift of cells write a pass after the end where the record has a tile: a
+stray pass before the last cell of a short last row is deleted, 0.7, not swapped behind the tile that
+ends the hand, 0.6, which would add a pass nobody wrote), restore a dropped first row unless what
+remains starts a row, or exchange tiles between hands in one edit (that takes two deal edits). Two edits at one cell
 are tried only as "the cell goes to the player on turn, then its tile changes or is swapped". On the
 position path it does not insert a whole dropped row (each entry is an edit of its own), change who
 leads when no Lead tag names him, add a claim or a Muggins call the record did not write (a missed
@@ -145,7 +157,7 @@ from ..record import Game
 from ..replay import Replay, replay, resolve_variant
 from ..rules import LeadRequirement, Variant
 from .builder import _result_text
-from .edits import _NAME, _ORIG, _TILE, COSTS, Edit, Repair, RepairReport, tile_slip_cost
+from .edits import _NAME, _ORIG, _TILE, COSTS, Edit, Repair, RepairReport, _edits, tile_slip_cost
 from .lean import _Search
 from .overflow import overflow_repairs, overflow_rows
 from .positional import _Entry, _PositionSearch, _needs_positions
@@ -238,12 +250,10 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
                         if original.actual_result is not None else None, "result-mismatch")
     if any(d.severity == "error" for d in problems):
         search.problem = next(d.message for d in problems if d.severity == "error")
+    elif all(d.code == "exposed-tile" for d in original.errors):
+        search.problem = _irregular(original.errors)
     _, legal = search.search(game)
-    exposed = next((d for d in original.errors if d.code == "exposed-tile"), None)
-    if legal and exposed is not None:   # the candidates are checked without Domino Whist §8's exposed tiles
-        search.problem = (f"the repair does not look for slips that involve exposed tiles (Domino Whist §8): "
-                          f"{exposed.message}")
-    elif legal:     # the replayer objects to something no edit of moves or deal touches
+    if legal:     # the replayer objects to something no edit of moves or deal touches
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
     builder = search.builder
     found = list(search.found.values())
@@ -281,12 +291,36 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         counts[1] = counts.get(1, 0) + 1
         best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6))
     counts = {k: v for k, v in counts.items() if v > 0}
+    if not confirmed and search.problem is None and any(d.code == "exposed-tile" for d in original.errors):
+        search.problem = _unkept(original.errors, max_edits, search.nodes < max_nodes)
     best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
     return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),
                         _common(best), search.nodes < max_nodes, search.nodes, search.problem)
 
 
 _MAX_TIES = 200
+
+
+def _exposed_tiles(errors: list[Diagnostic]) -> str:
+    """The exposed tiles that the ``exposed-tile`` errors among ``errors`` say were not played."""
+    return " ".join(dict.fromkeys(t for d in errors if d.code == "exposed-tile" for t in d.details.get("exposed", ())))
+
+
+def _irregular(errors: list[Diagnostic]) -> str:
+    """Why a record whose only errors are exposed tiles not played is not repaired: nothing else is
+    wrong, so it reads as the irregularity itself (Domino Whist §8), and an edit would write a game
+    that was not played."""
+    return (f"the only errors are exposed tiles not played at their first chance ({_exposed_tiles(errors)}; "
+            "Domino Whist §8) and nothing else is wrong: the record reads as that irregularity of play, not "
+            "as a slip of the pen, so the error stands and nothing is repaired")
+
+
+def _unkept(errors: list[Diagnostic], max_edits: int, complete: bool) -> str:
+    """What to say when no repair is found of a record with exposed tiles not played and other errors:
+    the exposed tile may have been a real irregularity, which a repair (a legal record) cannot keep."""
+    return (f"no repair within {_edits(max_edits)}{'' if complete else ' (the search stopped early)'}; its "
+            f"exposed tiles not played ({_exposed_tiles(errors)}; Domino Whist §8) may be a real irregularity "
+            "of play beside a slip of the pen, and a repair keeps none: it makes every move legal")
 
 
 def _overflowing(game: Game, rows: list, max_edits: int, limit: int, variant: Variant,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from ..record import Game, HandEntry, MoveEntry
 from ..replay import Replay
@@ -35,28 +35,40 @@ class _Builder:
         self.s = search
         self.game = game
 
-    def moves(self, seq: list) -> list[MoveEntry]:
+    def rounds(self, seq: list, start: int = 0) -> Iterator[int | None]:
+        """The row number each cell of ``seq`` from ``start`` on has in the repaired record, in turn."""
         s = self.s
-        out = []
+        prev: int | None = None
         first = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
         anchor = next((k for k, c in enumerate(seq) if c[_SRC] is not None), None)
         renumber = s.renumber and first is not None and anchor is not None
         if renumber:        # rows counted from the first move, numbered as the first original move's
             offset = (first - s.row_start) % s.n
             base = seq[anchor][_SRC].round - (offset + anchor) // s.n
-        for k, c in enumerate(seq):
+        begin = start
+        while not renumber and begin > 0 and seq[begin][_SRC] is None:
+            begin -= 1          # an inserted cell's number follows the one before it
+        for k in range(begin, len(seq)):
+            c = seq[k]
             src = c[_SRC]
             if renumber:
                 rnd = base + (offset + k) // s.n
             elif src is not None:
                 rnd = src.round
-            elif out and out[-1].round is not None and c[_SEAT] is not None:
+            elif k > begin and prev is not None and c[_SEAT] is not None:
                 # an inserted move: in the row of the move before it, or the next row when its
                 # column comes first again
-                prev = out[-1]
-                rnd = prev.round + (c[_SEAT] <= s.seat_of.get(prev.player, -1))
+                rnd = prev + (c[_SEAT] <= s.seat_of.get(seq[k - 1][_NAME], -1))
             else:
                 rnd = next((d[_SRC].round for d in seq[k:] if d[_SRC] is not None), None)
+            if k >= start:
+                yield rnd
+            prev = rnd
+
+    def moves(self, seq: list) -> list[MoveEntry]:
+        out = []
+        for c, rnd in zip(seq, self.rounds(seq)):
+            src = c[_SRC]
             if src is None:
                 out.append(MoveEntry(c[_NAME], c[_TILE], c[_END], c[_ANNOT], None, rnd))
                 continue
@@ -191,6 +203,9 @@ class _PositionBuilder(_Builder):
 
     def moves(self, seq: list) -> list[MoveEntry]:
         return [c.entry for c in seq]
+
+    def rounds(self, seq: list, start: int = 0) -> Iterator[int | None]:
+        return (c.entry.round for c in seq[start:])
 
     def edit(self, raw: tuple) -> Edit:
         kind, cost, anchor, before, after, extra = raw

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..position import Position
+from ..position import Position, tiles_of
 from ..record import HandEntry
 from ..tiles import Tile
-from .edits import _SEAT
+from .edits import _SEAT, _TILE, COSTS, tile_slip_cost
 
 if TYPE_CHECKING:
     from .lean import _Search
@@ -34,6 +34,7 @@ class _Deal:
         self._leads: dict[int | None, tuple[tuple, str | None]] = {}
         self.positions: dict[int | None, Position] = {}    # the replayer's position before the lead
         self._ok: bool | None = None
+        self.exposures: tuple[tuple[int, int], ...] | None = None   # (row, tiles) exposed during play: see .exposed
         v = search.variant
         valid = search.valid_tiles
         size = v.dealing.hand_size
@@ -97,7 +98,7 @@ class _Deal:
             turn = s.seat_of.get(expected, turn)
         hidden = tuple(pos.hidden) if any(pos.hidden) else None
         lacks = (0,) * len(s.players) if hidden else None
-        state = (tuple(pos.hands), None, turn, 0, -1, None, 0, hidden, pos.pool, lacks, pos.opening)
+        state = (tuple(pos.hands), None, turn, 0, -1, None, 0, hidden, pos.pool, lacks, pos.opening, pos.exposed)
         return state, code
 
     def leader(self, seq: list) -> int | None:
@@ -110,3 +111,79 @@ class _Deal:
     def initial(self, seq: list) -> tuple[tuple, str | None]:
         """The state before the first move of ``seq`` (see :meth:`lead_state`)."""
         return self.lead_state(self.leader(seq))
+
+
+class _DealEdits:
+    """The deal edits of the lean search (a part of :class:`analyzer.repair.lean._Search`)."""
+
+    def deal_candidates(self, seq, deal, frontiers, L, code, depth):
+        entries = deal.entries
+        if not deal.ok:
+            if deal.floor > depth:      # more than the edits left can mend (a hand written twice over)
+                return
+            spots = [spot for places in deal.dups.values() for spot in places] + deal.foreign
+            size = self.variant.dealing.hand_size
+            long = {h for h, k in deal.sizes if k > size}
+            short = {h for h, k in deal.sizes if k < size}
+            for h, k in spots:
+                old = entries[h].tiles[k]
+                for tile in deal.missing:
+                    cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
+                    yield self.deal_edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
+            for h in long:          # a tile too many: written twice, or (any) meant for a short hand
+                for k, old in enumerate(entries[h].tiles):
+                    if short or (h, k) in spots:
+                        yield self.deal_edit(seq, deal, h, k, None,
+                                             ("deal-delete", COSTS["deal-delete"], (h, k), old, None, None))
+            for h in short:
+                for tile in deal.missing:
+                    yield self.deal_edit(seq, deal, h, None, tile, ("deal-add", COSTS["deal-add"], (h, None), None, tile, None))
+            return
+        if depth < 2 or L < 0 or L >= len(seq) or deal.hidden:
+            return
+        # an exchange between two hands takes two deal edits; the first puts the tile in question
+        # into the mover's hand (or takes a playable tile out of it), the second restores the set
+        c = seq[L]
+        seat = c[_SEAT]
+        if seat is None:
+            return
+        h = next((i for i, e in enumerate(entries) if e.player == self.players[seat]), None)
+        if h is None or entries[h].tiles is None:
+            return
+        if code == "tile-not-held" and c[_TILE] is not None and c[_TILE] in self.valid_tiles:
+            for k, old in enumerate(entries[h].tiles):
+                cost = tile_slip_cost(old, c[_TILE]) + COSTS["change-deal/extra"]
+                yield self.deal_edit(seq, deal, h, k, c[_TILE], ("change-deal", cost, (h, k), old, c[_TILE], None))
+        elif code == "false-pass" and c[_TILE] is None:
+            playable = [t for t in self.legal(frontiers[L]) if t is not None]
+            if not playable:
+                # a pass with the hand's last numbers; the frontier tells what fits
+                st = frontiers[L][0]
+                ends = st[1]
+                if ends is None:
+                    return
+                fit = self.match[ends[0]] | self.match[ends[1]]
+                playable = tiles_of(st[0][seat] & fit, self.max_pip)
+            others = [t for i, e in enumerate(entries) if i != h and e.tiles for t in e.tiles]
+            for k, old in enumerate(entries[h].tiles):
+                if old not in playable:
+                    continue
+                for tile in others:
+                    cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
+                    yield self.deal_edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
+
+    def deal_edit(self, seq, deal, h, k, tile, edit):
+        entry = deal.entries[h]
+        tiles = list(entry.tiles)
+        if k is None:
+            tiles.append(tile)
+        elif tile is None:
+            del tiles[k]
+        else:
+            tiles[k] = tile
+        places = list(entry.tile_pos)
+        if tile is None and k is not None and k < len(places):
+            del places[k]
+        hands = list(deal.entries)
+        hands[h] = replace(entry, tiles=tuple(tiles), tile_pos=tuple(places))
+        return seq, self.deal_for(tuple(hands)), 0, edit, -1

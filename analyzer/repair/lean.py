@@ -2,23 +2,24 @@
 left-to-right search that the position path (``positional``) shares."""
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Iterator
 
-from ..position import mask_of, tiles_of
+from ..position import exposed_turn, mask_of, tiles_of
 from ..record import Game, HandEntry, MoveEntry, StatedResult
 from ..replay import Replay, replay
 from ..rules import LeadRequirement, Variant
 from ..tiles import Tile, tile_set
 from .builder import _Builder
-from .deal import _Deal, _deal_key
+from .deal import _Deal, _DealEdits, _deal_key
 from .edits import Found, _ANNOT, _BIT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, COSTS, tile_slip_cost
+from .exposed import exposed_rows, reveals
 
 
 
 # errors only an edit at a few places can remove (see _Search.focus); "mixed": the branches of a
 # two-way tile fail differently
 _LOCAL = frozenset({"turn-order", "unknown-player", "tile-foreign", "tile-already-played", "tile-not-held"})
-class _Search:
+class _Search(_DealEdits):
     """The repair search for one game."""
 
     default_nodes = 400_000
@@ -72,6 +73,8 @@ class _Search:
         self.found: dict[tuple, tuple] = {}      # record key -> (n edits, cost, edits, seq, deal)
         self.builder = _Builder(self, game)
         self.confirmed: dict[tuple, bool] = {}   # record key -> what the replayer says of it
+        # Domino Whist §8: whether the Exposed tag lays tiles open during play (see .exposed)
+        self.exposures = bool(exposed_rows(game, variant, self.players))
 
     def _row_scheme(self, moves: list[MoveEntry]) -> tuple[int, int]:
         starts: dict[int, int] = {}
@@ -124,7 +127,7 @@ class _Search:
         """[Passes "omitted"]: ``st`` after the passes the record leaves out, as the replayer inserts
         them: each player before ``seat`` who can only pass (``seat`` None: before the first player
         who can play), when all of them can only pass; else ``st`` itself."""
-        hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
+        hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
         if over is not None or ends is None or turn == seat:
             return st
         fit = self.match[ends[0]] | self.match[ends[1]]
@@ -135,11 +138,11 @@ class _Search:
             return st
         if passes >= self.n:
             over = ("blocked", last if last >= 0 else now)
-        return (hands, ends, now, passes, last, over, played, hidden, pool, lacks, opening)
+        return (hands, ends, now, passes, last, over, played, hidden, pool, lacks, opening, exposed)
 
     def step(self, st: tuple, c: tuple, own: bool = False) -> tuple[list, str | None]:
         """The states after cell ``c`` (several when the tile fits both ends), or [] and the error."""
-        hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
+        hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
         seat = c[0]
         if seat is None:
             return [], "unknown-player"
@@ -148,9 +151,9 @@ class _Search:
         match = self.match
         if seat != turn and self.omitted:
             st = self.passed(st, seat)
-            hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening = st
-        if over is not None:
-            return ([st], None) if tile is None else ([], "play-after-end")
+            hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
+        if over is not None:        # a pass may follow the end, but no edit writes one where the record has a tile
+            return ([st], None) if tile is None and not (c[_SRC] is not None and c[_SRC].tile) else ([], "play-after-end")
         if seat != turn:
             return [], "turn-order"
         if tile is None:
@@ -164,7 +167,7 @@ class _Search:
                 lacks = lacks[:seat] + (lacks[seat] | (1 << a) | (1 << b),) + lacks[seat + 1:]
             if passes >= n:
                 over = ("blocked", last if last >= 0 else seat)
-            return [(hands, ends, (turn + 1) % n, passes, last, over, played, hidden, pool, lacks, opening)], None
+            return [(hands, ends, (turn + 1) % n, passes, last, over, played, hidden, pool, lacks, opening, exposed)], None
         bit = c[3]
         if not bit & self.valid_mask:
             return [], "tile-foreign"
@@ -201,6 +204,11 @@ class _Search:
                 options = [o for o in options if o[0] == end]
                 if not options:
                     return [], "end-mismatch"
+        if exposed:         # Domino Whist §8: the exposed tiles that fit now must be played
+            fit = (opening or -1) if ends is None else match[ends[0]] | match[ends[1]]
+            missed, exposed = exposed_turn(exposed, hand & fit, bit)
+            if missed:
+                return [], "exposed-tile"
         if hidden is not None:
             if hidden[seat] and lacks[seat] & ((1 << low) | (1 << high)):
                 return [], "false-pass"
@@ -238,7 +246,7 @@ class _Search:
                         break
                 if o is not None and hidden is not None and any(hidden) and pool & fit:
                     o = None
-            out.append((new_hands, (x, y), nxt, 0, seat, o, played, hidden, pool, lacks, opening))
+            out.append((new_hands, (x, y), nxt, 0, seat, o, played, hidden, pool, lacks, opening, exposed))
         return out, None
 
     def from_deal(self, seq: list, deal: _Deal, frontiers: list | None) -> tuple[list, tuple | None]:
@@ -268,9 +276,12 @@ class _Search:
         own = frontiers is None      # no state is kept: the trial may change its own copies in place
         frontier = self.fresh(frontier, own)
         step = self.step
+        reveal = self.reveals(seq, deal, start) if self.exposures else None
         for k in range(start, len(seq)):
             if frontiers is not None:
                 frontiers.append(frontier)
+            if reveal is not None and (tiles := next(reveal)):     # exposed during play: open from here on
+                frontier = self.revealed(frontier, tiles, own)
             c = seq[k]
             if len(frontier) == 1:
                 nf, code = step(frontier[0], c, own)
@@ -288,6 +299,19 @@ class _Search:
     def fresh(self, frontier: list, own: bool) -> list:
         """The states a trial starts from (the lean states are values: no copy needed)."""
         return frontier
+
+    def reveals(self, seq: list, deal: _Deal, start: int = 0) -> Iterator[int] | None:
+        """For each cell of ``seq`` from ``start`` on, the tiles exposed during play that come to lie
+        open at it (see :mod:`.exposed`); None: the deal has none."""
+        if deal.exposures is None:
+            deal.exposures = exposed_rows(self.game, self.variant, self.players, deal.entries)
+        if not deal.exposures:
+            return None
+        return reveals(deal.exposures, self.builder.rounds(seq, max(start - 1, 0)), not start)
+
+    def revealed(self, frontier: list, tiles: int, own: bool) -> list:
+        """``frontier`` with ``tiles`` lying open from now on."""
+        return [st[:11] + (st[11] | tiles,) for st in frontier]
 
     state_key = None     # states that agree in this key are followed once (None: the lean states all are)
 
@@ -325,12 +349,19 @@ class _Search:
         if not any(st[5] is not None and (not stated.termination or st[5][0] == stated.termination)
                    for st in frontier):
             return False
-        key = (tuple((c[0], c[1], c[2]) for c in seq), deal.key)
+        key = self.confirm_key(seq, deal)
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
             ok = self.confirmed[key] = self.replayed(game).valid
         return ok
+
+    def confirm_key(self, seq: list, deal: _Deal) -> tuple:
+        """What the replayer's verdict on the record ``seq`` and ``deal`` give depends on (see ``confirmed``)."""
+        key = (self.line_key(seq), deal.key)
+        if self.exposures:      # where tiles exposed during play lie open depends on the row numbers
+            key += (tuple(self.reveals(seq, deal) or ()),)
+        return key
 
     # -- legal moves -----------------------------------------------------------------------------
     def legal_mask(self, frontier: list) -> tuple[int, bool]:
@@ -354,6 +385,8 @@ class _Search:
             else:
                 have = hand & (match[ends[0]] | match[ends[1]])
             if have:
+                if st[11]:      # Domino Whist §8: the exposed tiles that fit are his only plays
+                    have = exposed_turn(st[11], have, 0)[0] or have
                 mask |= have
             elif ends is not None:
                 must_pass = True
@@ -682,78 +715,6 @@ class _Search:
             yield (seq[:p] + [new] + shifted + seq[q:], deal, p,
                    ("insert-cell", COSTS["insert-cell/pass" if tile is None else "insert-cell/tile"], here, None,
                     tile, self.players[mover]), p + 1)
-
-    def deal_candidates(self, seq, deal, frontiers, L, code, depth):
-        entries = deal.entries
-        if not deal.ok:
-            if deal.floor > depth:      # more than the edits left can mend (a hand written twice over)
-                return
-            spots = [spot for places in deal.dups.values() for spot in places] + deal.foreign
-            size = self.variant.dealing.hand_size
-            long = {h for h, k in deal.sizes if k > size}
-            short = {h for h, k in deal.sizes if k < size}
-            for h, k in spots:
-                old = entries[h].tiles[k]
-                for tile in deal.missing:
-                    cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
-                    yield self.deal_edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
-            for h in long:          # a tile too many: written twice, or (any) meant for a short hand
-                for k, old in enumerate(entries[h].tiles):
-                    if short or (h, k) in spots:
-                        yield self.deal_edit(seq, deal, h, k, None,
-                                             ("deal-delete", COSTS["deal-delete"], (h, k), old, None, None))
-            for h in short:
-                for tile in deal.missing:
-                    yield self.deal_edit(seq, deal, h, None, tile, ("deal-add", COSTS["deal-add"], (h, None), None, tile, None))
-            return
-        if depth < 2 or L < 0 or L >= len(seq) or deal.hidden:
-            return
-        # an exchange between two hands takes two deal edits; the first puts the tile in question
-        # into the mover's hand (or takes a playable tile out of it), the second restores the set
-        c = seq[L]
-        seat = c[_SEAT]
-        if seat is None:
-            return
-        h = next((i for i, e in enumerate(entries) if e.player == self.players[seat]), None)
-        if h is None or entries[h].tiles is None:
-            return
-        if code == "tile-not-held" and c[_TILE] is not None and c[_TILE] in self.valid_tiles:
-            for k, old in enumerate(entries[h].tiles):
-                cost = tile_slip_cost(old, c[_TILE]) + COSTS["change-deal/extra"]
-                yield self.deal_edit(seq, deal, h, k, c[_TILE], ("change-deal", cost, (h, k), old, c[_TILE], None))
-        elif code == "false-pass" and c[_TILE] is None:
-            playable = [t for t in self.legal(frontiers[L]) if t is not None]
-            if not playable:
-                # a pass with the hand's last numbers; the frontier tells what fits
-                st = frontiers[L][0]
-                ends = st[1]
-                if ends is None:
-                    return
-                fit = self.match[ends[0]] | self.match[ends[1]]
-                playable = tiles_of(st[0][seat] & fit, self.max_pip)
-            others = [t for i, e in enumerate(entries) if i != h and e.tiles for t in e.tiles]
-            for k, old in enumerate(entries[h].tiles):
-                if old not in playable:
-                    continue
-                for tile in others:
-                    cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
-                    yield self.deal_edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
-
-    def deal_edit(self, seq, deal, h, k, tile, edit):
-        entry = deal.entries[h]
-        tiles = list(entry.tiles)
-        if k is None:
-            tiles.append(tile)
-        elif tile is None:
-            del tiles[k]
-        else:
-            tiles[k] = tile
-        places = list(entry.tile_pos)
-        if tile is None and k is not None and k < len(places):
-            del places[k]
-        hands = list(deal.entries)
-        hands[h] = replace(entry, tiles=tuple(tiles), tile_pos=tuple(places))
-        return seq, self.deal_for(tuple(hands)), 0, edit, -1
 
 
 # ---- the position path: draws, claims, arms and runs -------------------------------------------------

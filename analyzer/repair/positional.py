@@ -145,7 +145,7 @@ class _PositionSearch(_Search):
     def confirmed_any(self) -> bool:
         """Whether the replayer confirms one of the repairs found so far."""
         for _, _, _, seq, deal in self.found.values():
-            key = (self.line_key(seq), deal.key)
+            key = self.confirm_key(seq, deal)
             ok = self.confirmed.get(key)
             if ok is None:
                 ok = self.confirmed[key] = self.replayed(self.builder.game_for(seq, deal)).valid
@@ -176,7 +176,7 @@ class _PositionSearch(_Search):
         leader = deal.positions[deal.leader(seq)].turn
         if not any(st.over is not None and self.result_agrees(st, leader) for st in frontier):
             return False
-        key = (self.line_key(seq), deal.key)
+        key = self.confirm_key(seq, deal)
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
@@ -210,8 +210,9 @@ class _PositionSearch(_Search):
         if seat is None:
             return "unknown-player", [], False
         pos = st.pos
-        if st.over is not None:             # after the end only passes (and Muggins calls) may follow
-            return (None if entry.is_pass else "play-after-end"), [], False
+        if st.over is not None:             # after the end only passes (and Muggins calls) may follow, and
+            written = c.orig is not None and self.game.moves[c.orig].tile is not None    # none an edit wrote
+            return (None if entry.is_pass and not written else "play-after-end"), [], False
         judge = self.judge
         adding = False
         if seat != pos.turn:
@@ -219,12 +220,12 @@ class _PositionSearch(_Search):
             if problem is not None:
                 return problem.code, [], False
         if entry.draw or entry.tile is None:
-            verdict = judge.draw(pos, entry.tile, seat) if entry.draw else judge.pass_(pos, seat)
+            verdict = judge.entry(pos, entry.tile, seat, draw=entry.draw)
             if verdict.problems:
                 return verdict.problems[0].code, [], False
             return ("wrong-score" if entry.claim is not None else None), list(verdict.moves), False
-        verdict = judge.play(pos, entry.tile, seat, entry.end, entry.arm,
-                             stands=self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None)
+        verdict = judge.entry(pos, entry.tile, seat, end=entry.end, arm=entry.arm,
+                              stands=self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None)
         errors = [problem for problem in verdict.problems if problem.severity == "error"]
         if errors:
             return errors[0].code, [], adding
@@ -287,6 +288,14 @@ class _PositionSearch(_Search):
     def fresh(self, frontier: list, own: bool) -> list:
         """Copies of the positions when the trial changes them in place."""
         return [st._replace(pos=st.pos.copy()) for st in frontier] if own else frontier
+
+    def revealed(self, frontier: list, tiles: int, own: bool) -> list:
+        out = []
+        for st in frontier:
+            pos = st.pos if own else st.pos.copy()
+            pos.expose(tiles)
+            out.append(st._replace(pos=pos))
+        return out
 
     @staticmethod
     def state_key(st: _State) -> tuple:
@@ -748,7 +757,7 @@ def _state_key(st: _State) -> tuple:
     drawn = pos.drawn(pos.turn)
     return (tuple(pos.hands), tuple(pos.hidden), pos.pool, pos.ends, getattr(pos, "arms", None), pos.turn,
             pos.passes, getattr(pos, "stock", None), getattr(pos, "bonus", None), drawn, st.over, st.pending,
-            st.lacks)
+            st.lacks, pos.exposed)
 
 
 # ---- turning search results into the report ---------------------------------------------------------

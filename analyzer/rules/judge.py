@@ -17,7 +17,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
-from ..position import Position, placed, tiles_of
+from ..position import Position, exposed_turn, placed, tiles_of
 from ..tiles import PASS, Move, Tile
 
 __all__ = ["Judge", "Problem", "Verdict", "tiles_text"]
@@ -127,9 +127,9 @@ class Judge:
             return self.draw(pos, tile, seat)
         verdict = self.pass_(pos, seat) if tile is None else self.play(pos, tile, seat, end, arm, stands, followed)
         if pos.exposed:
-            due = pos.due(seat)
-            if due and not (tile is not None and tile.bit & due):
-                return Verdict(verdict.moves, verdict.problems + (self._exposed(pos, seat, tile, due),))
+            missed, _ = exposed_turn(pos.exposed, pos.playable_mask(seat), tile.bit if tile is not None else 0)
+            if missed:
+                return Verdict(verdict.moves, verdict.problems + (self._exposed(pos, seat, tile, missed),))
         return verdict
 
     def _exposed(self, pos: Position, seat: int, tile: Tile | None, due: int) -> Problem:
