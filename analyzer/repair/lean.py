@@ -282,6 +282,8 @@ class _Search(_DealEdits):
                 frontiers.append(frontier)
             if reveal is not None and (tiles := next(reveal)):     # exposed during play: open from here on
                 frontier = self.revealed(frontier, tiles, own)
+                if not frontier:        # played before its row: the tag is wrong on these moves
+                    return k, "bad-exposed"
             c = seq[k]
             if len(frontier) == 1:
                 nf, code = step(frontier[0], c, own)
@@ -310,8 +312,9 @@ class _Search(_DealEdits):
         return reveals(deal.exposures, self.builder.rounds(seq, max(start - 1, 0)), not start)
 
     def revealed(self, frontier: list, tiles: int, own: bool) -> list:
-        """``frontier`` with ``tiles`` lying open from now on."""
-        return [st[:11] + (st[11] | tiles,) for st in frontier]
+        """``frontier`` with ``tiles`` lying open from now on; none where one of them was played before
+        (the replayer's ``bad-exposed``)."""
+        return [st[:11] + (st[11] | tiles,) for st in frontier if not st[6] & tiles]
 
     state_key = None     # states that agree in this key are followed once (None: the lean states all are)
 

@@ -292,6 +292,11 @@ class _PositionSearch(_Search):
     def revealed(self, frontier: list, tiles: int, own: bool) -> list:
         out = []
         for st in frontier:
+            held = 0
+            for hand in st.pos.hands:
+                held |= hand
+            if tiles & ~held:           # one was played before its row: the replayer's ``bad-exposed``
+                continue
             pos = st.pos if own else st.pos.copy()
             pos.expose(tiles)
             out.append(st._replace(pos=pos))
