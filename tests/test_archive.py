@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
-from analyzer.archive.runner import ClusterUnavailable, cluster_lost, estimate_moves, process
+from analyzer.archive.cluster import cluster_lost
+from analyzer.archive.runner import ClusterUnavailable, estimate_moves, process
 from analyzer.cli import main
 from analyzer.notation import read
 from analyzer.report.index import page_names
@@ -620,7 +621,7 @@ def test_summary_counts():
     s.add({"error": {"code": "binary", "severity": "error"}, "games": []})
     assert (s.records, s.valid, s.invalid, dict(s.codes)) == (2, 1, 1, {"binary": 1})
     assert str(s) == "2 records (1 game): 1 valid, 1 invalid; errors: binary 1"
-    # a record the lost cluster did not work out (runner.cluster_lost) is neither valid nor invalid
+    # a record the lost cluster did not work out (cluster.cluster_lost) is neither valid nor invalid
     s.add(cluster_lost("g.dom", "the Dask scheduler at tcp://h:8786 was lost mid-run"))
     assert (s.records, s.valid, s.invalid, s.incomplete, dict(s.codes)) == (3, 1, 1, 1, {"binary": 1})
     assert str(s) == "3 records (1 game): 1 valid, 1 invalid, 1 not worked out (the cluster was lost: run again); " \

@@ -156,8 +156,8 @@ def test_a_scheduler_killed_mid_run_keeps_what_was_done_and_names_each_record_no
 def test_a_cluster_without_workers_or_answers_mid_run_ends_the_run_in_bounded_time(tmp_path, monkeypatch, gone):
     # the scheduler stays, but no worker is left (none restarts it, or none can reach it); or the
     # scheduler's process stops answering (frozen, its machine swapping): its connection stays open
-    import analyzer.archive.runner as runner
-    monkeypatch.setattr(runner, "WORKER_WAIT", 3.0)
+    import analyzer.archive.cluster as cluster_module
+    monkeypatch.setattr(cluster_module, "WORKER_WAIT", 3.0)
     paths = _archive(tmp_path / "archive")
     cache_dir = tmp_path / "cache"
     counts = {}
@@ -179,11 +179,11 @@ def test_a_cluster_without_workers_or_answers_mid_run_ends_the_run_in_bounded_ti
 
 
 def test_a_scheduler_without_workers_is_a_clean_error_in_bounded_time(tmp_path, monkeypatch):
-    import analyzer.archive.runner as runner
+    import analyzer.archive.cluster as cluster_module
     from click.testing import CliRunner
 
     from analyzer.cli import main
-    monkeypatch.setenv(runner.WAIT_ENV, "2")         # (as a user sets it)
+    monkeypatch.setenv(cluster_module.WAIT_ENV, "2")         # (as a user sets it)
     with cluster(tmp_path, worker=False) as (address, _scheduler, _worker):
         start = time.monotonic()
         with pytest.raises(ClusterUnavailable, match="has no worker"):
@@ -198,7 +198,7 @@ def test_a_scheduler_without_workers_is_a_clean_error_in_bounded_time(tmp_path, 
 def test_a_bad_worker_wait_setting_is_an_error_before_any_work(monkeypatch, setting):
     from click.testing import CliRunner
 
-    from analyzer.archive.runner import WAIT_ENV
+    from analyzer.archive.cluster import WAIT_ENV
     from analyzer.cli import main
     monkeypatch.setenv(WAIT_ENV, setting)
     res = CliRunner().invoke(main, ["validate", "--scheduler", "tcp://127.0.0.1:9", str(SEED2)])
@@ -217,13 +217,13 @@ def test_a_task_that_fails_on_its_worker_costs_only_its_record_not_the_cluster(t
     # a task's own failure is not a lost cluster: that record's internal-error, and every other is done
     import distributed
 
-    import analyzer.archive.runner as runner
+    import analyzer.archive.cluster as cluster_module
     paths = _archive(tmp_path / "archive")
     poison = tmp_path / "archive" / "g05-poison.dom"
     poison.write_text(SEED2.read_text(encoding="utf-8") + "\n{POISON}\n", encoding="utf-8")
     sources = load([str(tmp_path / "archive")])
     expected = list(run(sources, Options()))
-    monkeypatch.setattr(runner, "process", _fails_on_poison)
+    monkeypatch.setattr(cluster_module, "process", _fails_on_poison)
     with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None,
                                   protocol="tcp://", host="127.0.0.1") as local:
         counts = {}

@@ -128,7 +128,7 @@ def test_a_record_that_kills_its_dask_workers_costs_only_itself(tmp_path, monkey
     distributed = pytest.importorskip("distributed")
     import dask
 
-    import analyzer.archive.runner as runner
+    import analyzer.archive.cluster as cluster_module
     for k in range(4):
         shutil.copy(SEED2 if k % 2 else SEED1, tmp_path / f"g{k}.dom")
     (tmp_path / "g2-poison.dom").write_text(SEED2.read_text(encoding="utf-8") + "\n{POISON}\n", encoding="utf-8")
@@ -139,7 +139,7 @@ def test_a_record_that_kills_its_dask_workers_costs_only_itself(tmp_path, monkey
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
             distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
                                      host="127.0.0.1") as cluster:
-        monkeypatch.setattr(runner, "process", _dies_on_poison)
+        monkeypatch.setattr(cluster_module, "process", _dies_on_poison)
         results = list(run(sources, Options(), scheduler=cluster.scheduler_address))
     assert [r["source"] for r in results] == [s.label for s in sources]
     for want, got in zip(expected, results):
