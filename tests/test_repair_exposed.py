@@ -63,7 +63,7 @@ def test_the_copyists_tile_for_an_exposed_tile_is_changed_back():
     assert content(report.best.game) == content(seed_whist("C [3-6] from 5"))
 
 
-def test_a_player_who_ignored_his_exposed_tile_is_an_irregularity_that_stands():
+def test_a_player_who_ignored_his_exposed_tile_is_an_irregularity_that_stands(tmp_path):
     # C's [4-6] lay open from row 5 and fitted there, but he played [3-6] (the book's critical move):
     # nothing else is wrong, so the record shows the irregularity itself, and no edit is offered
     game = seed_whist("C [4-6] from 5")
@@ -81,11 +81,9 @@ def test_a_player_who_ignored_his_exposed_tile_is_an_irregularity_that_stands():
     from analyzer.cli import main
     text = (f'[Variant "whist"]\n[Players "A, B, C, D"]\n[Lead "B"]\n[Exposed "C [4-6] from 5"]\n{SEED_DEAL}\n\n'
             f'{SEED_TABLE}')
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        with open("ignored.dom", "w") as f:
-            f.write(text)
-        out = runner.invoke(main, ["validate", "--repair", "ignored.dom"]).output
+    record = tmp_path / "ignored.dom"
+    record.write_text(text, encoding="utf-8")
+    out = CliRunner().invoke(main, ["validate", "--repair", str(record)]).output
     assert "error[exposed-tile]" in out and "irregularity of play" in out
     assert "likely slip" not in out and "Traceback" not in out
 
