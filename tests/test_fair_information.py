@@ -501,6 +501,42 @@ def test_the_heaviest_hand_program_equals_filtering_every_deal_and_draws_uniform
     assert chi2 < len(kept) - 1 + 5 * math.sqrt(2 * (len(kept) - 1))
 
 
+def test_the_heaviest_hand_weights_walk_only_the_states_the_count_reached():
+    """The probabilities of the heaviest-hand program are its count's states walked forward: where the
+    count decided a state (the leader stays heaviest whatever follows) the walk goes on by the room
+    alone, as the count did, and adds no state of its own; they equal the deals the rule keeps,
+    filtered one by one (004: the leader, A, holds the most pips), at every view of each player."""
+    from conftest import RECORDS
+    from analyzer.inference import Worlds
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    checked = 0
+    for seat in range(3):
+        for seen in range(rep.legal_prefix + 1):
+            worlds = worlds_at(rep, seen, seat)
+            view = worlds.view
+            assert view.whole is not None
+            states = len(worlds._base._ways)
+            probs = worlds.probabilities()
+            assert len(worlds._base._ways) == states, (seat, seen)
+            if per_tile(worlds) > 2_000:
+                continue
+            played = [sum(t.pips for t in tiles_of(mask)) for mask in view.played]
+
+            def heaviest(world):
+                pips = [played[s] + sum(t.pips for t in tiles_of(world[s])) for s in range(3)]
+                return pips[0] == max(pips)
+
+            kept = [w for w in Worlds(dataclasses.replace(view, whole=None)) if heaviest(w)]
+            assert worlds.count == len(kept), (seat, seen)
+            for h, holder in enumerate(view.holders):
+                held = Counter(t for w in kept for t in tiles_of(w[h] & ~view.fixed[h]))
+                assert {t: p for t, p in probs[holder].items() if not t.bit & view.fixed[h]} == {
+                    t: Fraction(c, len(kept)) for t, c in held.items()}, (seat, seen, holder)
+            checked += 1
+    assert checked > 30
+
+
 def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_in_a_hand():
     from conftest import RECORDS
     from analyzer.inference import Worlds
