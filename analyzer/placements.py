@@ -359,7 +359,8 @@ class _Split:
 
         def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
             if k == len(self.doubles):
-                ways = self.tally(room).count if allows(world) else 0
+                ways = self.tally(room).count
+                ways = ways if ways and allows(world) else 0
                 if ways:
                     self.options.append((tuple(world), room, ways))
                 return
