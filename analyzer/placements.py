@@ -359,8 +359,8 @@ class _Split:
 
         def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
             if k == len(self.doubles):
-                ways = self.tally(room).count
-                ways = ways if ways and allows(world) else 0
+                known = self._tallies.get(room)          # a room the other tiles cannot fill: not judged again
+                ways = self.tally(room).count if (known is None or known.count) and allows(world) else 0
                 if ways:
                     self.options.append((tuple(world), room, ways))
                 return
