@@ -284,10 +284,14 @@ class _Heavy(_Tally):
         self.order, self.k, self.whole = order, len(view.room), whole
         self.sums = [sum(t.pips for t in self.unseen[:i]) for i in range(len(order) + 1)]   # the i heaviest
         self.room += tuple(sum(t.pips for t in tiles_of(view.fixed[s] | view.played[s])) for s in range(view.players))
+        self.decided: set[tuple[int, tuple[int, ...]]] = set()     # states counted by their room alone
         self.count = self.ways(0, self.room)
 
     def ways(self, i: int, state: tuple[int, ...]) -> int:
-        if len(state) == self.k or (i, state) in self._ways:
+        known = self._ways.get((i, state))
+        if known is not None:
+            return known
+        if len(state) == self.k:
             return super().ways(i, state)
         pips, leader, sums = state[self.k:], self.whole.leader, self.sums
         # the most and the fewest pips a seat with room r can still get: the r heaviest, the r lightest left
@@ -299,6 +303,7 @@ class _Heavy(_Tally):
             ways = 0
         elif all(high <= least[leader] for s, high in enumerate(most) if s != leader):
             ways = super().ways(i, state[:self.k])
+            self.decided.add((i, state))
         elif len(self._ways) > HEAVY_STATES:
             raise InferenceUnsupported("too many deals to weigh the heaviest hand")
         else:
@@ -312,17 +317,32 @@ class _Heavy(_Tally):
             yield h, after + (pips[:h] + (pips[h] + tile.pips,) + pips[h + 1:] if h < len(pips) else pips)
 
     def weights(self) -> list[list[int]]:
+        """Forward over the states the count reached; a state it decided (the leader stays heaviest
+        whatever follows) goes on as its room alone, as the count did, so the placements after it are
+        walked once a room, not once for every way of reaching it with other pips."""
         out = [[0] * self.k for _ in self.unseen]
         layer = {self.room: 1}
         for i in range(len(self.unseen)):
             nxt: dict[tuple[int, ...], int] = {}
-            for state, reach in layer.items():
+            for state, reach in _merge_decided(layer, i, self.decided, self.k).items():
                 for h, after in self.steps(i, state):
-                    if self.ways(i + 1, after):
-                        out[i][h] += reach * self.ways(i + 1, after)
+                    ways = self.ways(i + 1, after)
+                    if ways:
+                        out[i][h] += reach * ways
                         nxt[after] = nxt.get(after, 0) + reach
             layer = nxt
         return [out[self.order.index(j)] for j in range(len(self.order))]
+
+
+def _merge_decided(layer: dict[tuple[int, ...], int], i: int, decided: set, k: int) -> dict[tuple[int, ...], int]:
+    """``layer`` (state: ways to reach it) with each decided state (and each state of a room alone)
+    replaced by its room, the reaches of one room added."""
+    out: dict[tuple[int, ...], int] = {}
+    for state, reach in layer.items():
+        if len(state) > k and (i, state) in decided:
+            state = state[:k]
+        out[state] = out.get(state, 0) + reach
+    return out
 
 
 class _Split:
@@ -339,7 +359,8 @@ class _Split:
 
         def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
             if k == len(self.doubles):
-                ways = self.tally(room).count if allows(world) else 0
+                known = self._tallies.get(room)          # a room the other tiles cannot fill: not judged again
+                ways = self.tally(room).count if (known is None or known.count) and allows(world) else 0
                 if ways:
                     self.options.append((tuple(world), room, ways))
                 return

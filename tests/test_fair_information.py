@@ -465,6 +465,48 @@ def test_who_leads_a_chiva_draw_game_after_a_drawn_one_shows_the_doubles_dealt()
     assert checked >= 3 and filtered
 
 
+def test_the_rule_on_doubles_is_not_asked_again_where_the_other_tiles_have_no_world(monkeypatch):
+    """Each placement of the unseen doubles is judged by the rule on whole hands (here Chiva's: after
+    a drawn game the [6-6] holder leads, else the holder of the highest double dealt), then the other
+    tiles are counted in the room it leaves; a room found to leave them no world is not judged again
+    for the placements after (the public view of the record's second game: most of them, at some
+    moves). The worlds are unchanged."""
+    import analyzer.placements as placements
+    from conftest import RECORDS
+    from analyzer.inference import Worlds
+
+    rep = replay_record(parse((RECORDS / "match-chiva-2-draw.dom").read_text()))[1]
+    before = {seen: worlds_at(rep, seen, None).probabilities() for seen in range(0, rep.legal_prefix + 1, 14)}
+    empty, asked = set(), []
+    tally, allows = placements._Split.tally, Worlds._allows
+
+    def counting_tally(self, room):
+        out = tally(self, room)
+        if not out.count:
+            empty.add(room)
+        return out
+
+    def judged(self, world):
+        v = self.view
+        asked.append(tuple(r - (w & ~f).bit_count() for r, w, f in zip(v.room, world, v.fixed)))
+        return allows(self, world)
+
+    monkeypatch.setattr(placements._Split, "tally", counting_tally)
+    monkeypatch.setattr(Worlds, "_allows", judged)
+    met = 0
+    for seen, probs in before.items():
+        empty.clear(), asked.clear()
+        worlds = worlds_at(rep, seen, None)
+        assert worlds.view.whole is not None and worlds.view.whole.leader is not None
+        assert worlds.probabilities() == probs
+        met += len(empty)
+        first = {}
+        for i, room in enumerate(asked):
+            first.setdefault(room, i)
+        assert all(first[room] == i for i, room in enumerate(asked) if room in empty), seen
+    assert met            # rooms that leave the other tiles no world were met, and judged once each
+
+
 def per_tile(worlds) -> int:
     """The number of worlds by the per-tile facts alone (no rule on whole hands)."""
     from analyzer.inference import Worlds
@@ -499,6 +541,42 @@ def test_the_heaviest_hand_program_equals_filtering_every_deal_and_draws_uniform
     assert set(counts) <= set(kept)
     chi2 = sum((counts.get(w, 0) - n / len(kept)) ** 2 / (n / len(kept)) for w in kept)
     assert chi2 < len(kept) - 1 + 5 * math.sqrt(2 * (len(kept) - 1))
+
+
+def test_the_heaviest_hand_weights_walk_only_the_states_the_count_reached():
+    """The probabilities of the heaviest-hand program are its count's states walked forward: where the
+    count decided a state (the leader stays heaviest whatever follows) the walk goes on by the room
+    alone, as the count did, and adds no state of its own; they equal the deals the rule keeps,
+    filtered one by one (004: the leader, A, holds the most pips), at every view of each player."""
+    from conftest import RECORDS
+    from analyzer.inference import Worlds
+
+    (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))
+    checked = 0
+    for seat in range(3):
+        for seen in range(rep.legal_prefix + 1):
+            worlds = worlds_at(rep, seen, seat)
+            view = worlds.view
+            assert view.whole is not None
+            states = len(worlds._base._ways)
+            probs = worlds.probabilities()
+            assert len(worlds._base._ways) == states, (seat, seen)
+            if per_tile(worlds) > 2_000:
+                continue
+            played = [sum(t.pips for t in tiles_of(mask)) for mask in view.played]
+
+            def heaviest(world):
+                pips = [played[s] + sum(t.pips for t in tiles_of(world[s])) for s in range(3)]
+                return pips[0] == max(pips)
+
+            kept = [w for w in Worlds(dataclasses.replace(view, whole=None)) if heaviest(w)]
+            assert worlds.count == len(kept), (seat, seen)
+            for h, holder in enumerate(view.holders):
+                held = Counter(t for w in kept for t in tiles_of(w[h] & ~view.fixed[h]))
+                assert {t: p for t, p in probs[holder].items() if not t.bit & view.fixed[h]} == {
+                    t: Fraction(c, len(kept)) for t, c in held.items()}, (seat, seen, holder)
+            checked += 1
+    assert checked > 30
 
 
 def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_in_a_hand():
