@@ -690,6 +690,24 @@ def test_stats_with_the_fair_analysis_split_mistakes_into_real_and_hindsight_onl
         assert 0 <= row["real_mistakes_per_100"] <= 100 and 0 <= row["hindsight_mistakes_per_100"] <= 100
 
 
+def test_stats_and_the_index_of_a_record_that_hides_a_hand_count_its_fair_decisions_only(tmp_path):
+    """A's own log of a draw game (B's hand unseen): no decision has an open-hands value, so the open
+    columns stay empty, while the fair analysis judges A's decisions. It ended in an internal error
+    (a decision's loss None summed), and so did the index page of a report with such a record."""
+    path = str(RECORDS / "draw-one-view.dom")
+    res = CliRunner().invoke(main, ["stats", "--json", "--fair", "20", "--seed", "1", path])
+    assert res.exit_code == 0, res.output
+    rows = {row["player"]: row for row in json.loads(res.stdout)}
+    assert rows["A"]["decisions"] > 0 and rows["A"]["fair_loss"] is not None
+    assert rows["A"]["open_loss"] is None and rows["A"]["accuracy"] is None and rows["A"]["mistakes_per_100"] is None
+    assert rows["B"]["fair_loss"] is None          # B's hand is not known: not judged
+    out = tmp_path / "pages"
+    res = CliRunner().invoke(main, ["report", "--fair", "--worlds", "20", path, str(RECORDS / "variant-draw.dom"),
+                                    "-o", str(out)])
+    assert res.exit_code == 0 and "internal error" not in res.output, res.output
+    assert "draw-one-view" in (out / "index.html").read_text(encoding="utf-8")
+
+
 def test_the_progress_of_a_fair_analysis_counts_its_worlds_too():
     """With the fair analysis a record's moves count twice on the bar: once as the open-hands values
     are found, once more in step with the worlds solved (a French hand's take minutes), so the bar does

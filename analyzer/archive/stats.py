@@ -5,7 +5,9 @@ For each player, by name across records (case and blanks do not count: ``alice``
 - ``games``: games the player sits in; ``decisions``: the player's moves that were a real choice
   (more than one legal move) in the analysed part of those games.
 - ``open_loss``: the average loss of those decisions, in points, with every hand open (the
-  analyser's exact values): how much worse the move played was than the best one.
+  analyser's exact values): how much worse the move played was than the best one. It, the mistakes
+  and the accuracy count only the decisions that have open-hands values: a record that does not show
+  every hand has none (its decisions are judged by the fair analysis alone).
 - ``fair_loss``: the same against the fair analysis (what the player could know: his own hand and
   the play so far), over the decisions it judged. It is filled with ``domino stats --fair``
   (decisions whose ``fair`` member has a loss); otherwise None.
@@ -55,7 +57,8 @@ COLUMNS = tuple(PlayerRow.__dataclass_fields__)
 class _Tally:
     games: int = 0
     errors: int = 0
-    losses: list[int] = field(default_factory=list)
+    decisions: int = 0
+    losses: list[int] = field(default_factory=list)         # of the decisions with open-hands values
     classes: list[str | None] = field(default_factory=list)
     fair: list[float] = field(default_factory=list)
     fair_classes: list[str | None] = field(default_factory=list)
@@ -96,8 +99,10 @@ def player_rows(results) -> list[PlayerRow]:
                 t.errors += game.get("errors_by_player", {}).get(name, 0)
             for d in (game.get("analysis") or {}).get("decisions", []):
                 t = of(d["player"])
-                t.losses.append(d["loss"])
-                t.classes.append(d["class"])
+                t.decisions += 1
+                if d["loss"] is not None:       # (None: no open-hands value, a hand the record does not show)
+                    t.losses.append(d["loss"])
+                    t.classes.append(d["class"])
                 fair = d.get("fair")
                 if fair is not None and fair.get("loss") is not None:
                     t.fair.append(fair["loss"])
@@ -106,7 +111,7 @@ def player_rows(results) -> list[PlayerRow]:
     for key, t in tally.items():
         n = len(t.losses)
         mistakes = [c in _MISTAKES for c in t.classes]
-        row = PlayerRow(spelling[key], t.games, n, _mean(t.losses), _mean(t.fair), _per_100(sum(mistakes), n),
+        row = PlayerRow(spelling[key], t.games, t.decisions, _mean(t.losses), _mean(t.fair), _per_100(sum(mistakes), n),
                         accuracy=_per_100(sum(c is None for c in t.classes), n),
                         errors_per_record=round(t.errors / t.games, 2) if t.games else 0.0)
         if t.fair:          # the fair analysis judged this player: its two verdicts per mistake
