@@ -150,7 +150,7 @@ def _shared_searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: f
     rules = seat if rep.variant.seating.sides > 2 else None
     held = _JOB.get("searcher")
     if held is None or held[0] != rules:
-        _JOB["searcher"] = None         # (the last one's tables are freed before the next one's grow)
+        held = _JOB["searcher"] = None  # (the last one's tables are freed before the next one's grow)
         _JOB["searcher"] = held = (rules, _searcher(rep, seat, node_limit, table_mb))
     return held[1]
 
