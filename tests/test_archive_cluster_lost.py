@@ -206,6 +206,36 @@ def test_a_bad_worker_wait_setting_is_an_error_before_any_work(monkeypatch, sett
     assert "Traceback" not in res.output and "game 1" not in res.output
 
 
+class _Frozen:
+    """A client whose scheduler never answers: each call gives up after the ``callback_timeout`` it is
+    given (as Dask's calls do), and one without a bound would wait for good (here: fails the test)."""
+
+    def __init__(self):
+        self.bounds = []
+
+    def _call(self, callback_timeout=None):
+        assert callback_timeout is not None, "a call to a frozen scheduler without a time limit waits for good"
+        self.bounds.append(callback_timeout)
+        raise TimeoutError
+
+    def run(self, function, callback_timeout=None):
+        self._call(callback_timeout)
+
+    def nthreads(self, callback_timeout=None):
+        self._call(callback_timeout)
+
+
+def test_the_start_up_calls_to_a_frozen_scheduler_are_bounded_too(monkeypatch):
+    import analyzer.archive.cluster as cluster_module
+    monkeypatch.setenv(cluster_module.WAIT_ENV, "2")
+    client = _Frozen()
+    with pytest.raises(ClusterUnavailable, match="tcp://h:8786 has not answered for 2 s"):
+        cluster_module._same_code(client, "tcp://h:8786")           # the workers' code checked
+    with pytest.raises(ClusterUnavailable, match="tcp://h:8786 has not answered for 2 s"):
+        next(cluster_module._on_client(client, "tcp://h:8786", None, iter(()), None, 4))   # the window sized
+    assert client.bounds == [2.0, 2.0]
+
+
 def _fails_on_poison(label, data, options, progress=None):
     """The task, except that it fails outright (outside the analyser's own guard) on a record holding POISON."""
     if b"POISON" in data:

@@ -59,9 +59,12 @@ def _same_code(client, address: str) -> None:
     from .cache import source_digest
 
     here = source_digest()
+    wait = worker_wait()
     try:
-        there = client.run(source_digest)
-    except (OSError, TimeoutError, CancelledError) as exc:      # the scheduler, not the workers' code
+        there = client.run(source_digest, callback_timeout=wait)
+    except TimeoutError:                # (bounded: a frozen scheduler never answers)
+        raise ClusterUnavailable(f"the Dask scheduler at {address} has not answered for {wait:g} s") from None
+    except (OSError, CancelledError) as exc:      # the scheduler, not the workers' code
         raise ClusterUnavailable(f"lost the Dask scheduler at {address} before any work: "
                                  f"{_reason(exc)}") from None
     except Exception as exc:        # a worker without this function: another version
@@ -153,7 +156,11 @@ def _on_client(client, address, first, todo, options, ahead):
     """:func:`on_cluster`'s work once the client is connected and the cluster has a worker."""
     from distributed import KilledWorker
 
-    window = ahead * max(1, sum(client.nthreads().values()))
+    wait = worker_wait()
+    try:                                # (bounded: a frozen scheduler never answers)
+        window = ahead * max(1, sum(client.nthreads(callback_timeout=wait).values()))
+    except TimeoutError:
+        raise ClusterUnavailable(f"the Dask scheduler at {address} has not answered for {wait:g} s") from None
     futures: dict = {}
     suspects: list[tuple[int, Source]] = []
     lost: list[str] = []                # why the cluster was lost (once it is)
