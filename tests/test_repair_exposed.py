@@ -259,3 +259,16 @@ def test_the_position_path_keeps_no_candidate_that_breaks_the_exposed_rule():
             if broken is not None and not replay(broken).valid:
                 checked += found_lines_replay_clean(_PositionSearch, broken)
     assert checked > 30
+
+
+def test_an_exposed_tag_at_odds_with_moves_that_agree_is_not_mended_by_editing_the_moves():
+    # C played his [4-5] in row 2; the tag says it was exposed during play before row 4. The moves and
+    # the deal agree with each other: the tag is wrong. Deleting row 3 (so that row 4 never comes) would
+    # make the record valid, but rewrites the game to fit a wrong tag: no repair, the report says why
+    from test_exposed_tiles import ROWS_1_3, whist
+
+    rep = whist('[Exposed "C [4-5] from 4"]', ROWS_1_3 + "4. A [4-4] B [0-1]")
+    assert [d.code for d in rep.errors] == ["bad-exposed"]
+    report = repair(rep.game)
+    assert not report.valid and report.repairs == []
+    assert "the Exposed tag is what is wrong" in report.problem and "C's [4-5]" in report.problem

@@ -252,6 +252,9 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         search.problem = next(d.message for d in problems if d.severity == "error")
     elif all(d.code == "exposed-tile" for d in original.errors):
         search.problem = _irregular(original.errors)
+    elif all(d.code == "bad-exposed" for d in original.errors):     # the moves and the deal agree: the tag does not
+        search.problem = (f"the Exposed tag is what is wrong ({original.errors[0].message}): correct the tag; "
+                          "no edit of the moves is made to fit it")
     _, legal = search.search(game)
     if legal:     # the replayer objects to something no edit of moves or deal touches
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
