@@ -18,6 +18,9 @@ the share of values given, seconds a hand.
 double-nine cross need with no node limit (hand ``SEED``, the position before move ``STEP``, counted
 from 0), in place of the tables above; the decisions the default limits stop at were
 1001:24 1002:31 1003:17 1006:16 1007:22 1008:11 1009:34 1011:18 1013:10 1014:16.
+``--hardest`` (with ``--node-limit``, say 500000000): for each double-nine hand, the positions the
+hardest decision the analysis valued needed, the tiles held there, and whether a decision needed more
+than the limit: how far the default limit is from each hand.
 Memory: the peak the analysis of one hand allocates (tracemalloc, which also sees the compiled
 table: it is allocated with ``PyMem_Malloc``), measured in separate runs of the first
 ``--memory-deals`` hands (of the first hand only, in pure Python) so that tracing does not slow the
@@ -44,7 +47,7 @@ import analyzer.search.core as core  # noqa: E402
 from analyzer.analysis import analyze_replay  # noqa: E402
 from analyzer.match import random_match, replay_record  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
-from analyzer.search.tree import NODE_LIMIT, TreeSearch, revealed, revealed_order  # noqa: E402
+from analyzer.search.tree import NODE_LIMIT, SearchLimit, TreeSearch, revealed, revealed_order  # noqa: E402
 
 
 @contextmanager
@@ -153,6 +156,57 @@ def decisions(args, clock) -> None:
           ["seed:step", "tiles held", "moves", "positions", "seconds"], rows)
 
 
+class _Counted(TreeSearch):
+    """A search that keeps the positions each call needed, with the tiles held where it was asked; after
+    the first call past the node limit it refuses the rest at once (the hand's hardest decision is then
+    known to need more: its earlier ones need not be tried at the limit each)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.calls: list[tuple[int, str]] = []
+        self.over: str | None = None        # the tiles held where a call first ran past the limit
+
+    def _counted(self, search, pos):
+        if self.over is not None:
+            raise SearchLimit("refused after the first call past the limit")
+        held = " ".join(str(pos.count(t)) for t in range(pos.n))
+        try:
+            out = search(pos)
+        except SearchLimit:
+            self.over = held
+            raise
+        self.calls.append((self.nodes, held))
+        return out
+
+    def values(self, pos):
+        return self._counted(super().values, pos)
+
+    def solve(self, pos):
+        return self._counted(super().solve, pos)
+
+
+def hardest(args, clock) -> None:
+    variant = find_variant("cross", {"set": "9"})
+    limit = args.node_limit or NODE_LIMIT
+    rows, fits = [], 0
+    for i in range(args.cross):
+        rep = hand(variant, args.seed + i)
+        search = _Counted(variant, node_limit=limit, table_mb=args.table_mb)
+        t0 = clock()
+        analyze_replay(rep, solver=search, node_limit=limit, table_mb=args.table_mb)
+        took = clock() - t0
+        most, held = max(search.calls) if search.calls else (0, "-")
+        if search.over is not None:
+            most_text, held = f"more than {limit:,}", search.over
+        else:
+            fits += 1
+            most_text = f"{most:,}"
+        rows.append([str(args.seed + i), held, most_text, f"{took:.1f}"])
+    table(f"The double-nine cross: positions the hardest decision of each hand needs (limit {limit:,})",
+          ["seed", "tiles held there", "positions", "seconds"], rows)
+    print(f"  hands whose every decision fits in {limit:,} positions: {fits}/{args.cross}")
+
+
 def seed_step(text: str) -> tuple[int, int]:
     """``SEED:STEP`` as two ints (argparse reports anything else as a usage error)."""
     seed, sep, step = text.partition(":")
@@ -173,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")
     ap.add_argument("--decision", action="append", default=[], metavar="SEED:STEP", type=seed_step,
                     help="the positions one decision of the double-nine cross needs (repeatable)")
+    ap.add_argument("--hardest", action="store_true",
+                    help="the positions the hardest decision of each double-nine hand needs, up to --node-limit")
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
     if core.arms_core() is None:
@@ -182,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
           f"seeds from {args.seed}; {'wall-clock' if args.wall else 'CPU'} time; table {args.table_mb} MB")
     if args.decision:
         decisions(args, clock)
+        return 0
+    if args.hardest:
+        hardest(args, clock)
         return 0
     if args.french:
         french(args, clock)

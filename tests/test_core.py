@@ -281,22 +281,63 @@ def test_both_cores_leave_out_the_same_values(record, game):
 
 
 @pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
-def test_a_small_node_limit_leaves_the_early_values_out_and_says_so(core):
+def test_a_small_node_limit_leaves_out_only_the_values_past_it_and_names_them(core):
     rep, _ = _line(RECORDS / "seed2.dom")
     full = analyze_replay(rep, solver=Solver(rep.variant, core=core))
     part = analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=2000))
     assert full.stopped is None and None not in full.values
-    assert "more than 2,000 positions (the node limit, --max-nodes)" in part.stopped
-    assert "the values before it are missing; the later ones are given" in part.stopped
+    assert "more than 2,000 positions (the node limit, --max-nodes) at move" in part.stopped
+    assert "so the values there are missing; the others are given" in part.stopped
     assert "--table-mb" not in part.stopped         # (the table was far from full)
-    # searched from the end of the hand back: what is left out is the start, where the searches are largest
-    first = next(k for k, v in enumerate(part.values) if v is not None)
-    assert 0 < first < len(part.values) - 1
-    assert all(v is None for v in part.values[:first]) and part.values[first:] == full.values[first:]
-    given = {d.index: d for d in part.decisions}
-    assert 0 < len(given) < len(full.decisions)
-    assert all(d == given[d.index] for d in full.decisions if d.index in given)
-    assert min(given) > max(d.index for d in full.decisions if d.index not in given)
+    missing = [k for k, v in enumerate(part.values) if v is None]
+    assert missing and len(missing) < len(part.values)
+    # every value given is the exact one, and each move left out is named
+    assert all(v == full.values[k] for k, v in enumerate(part.values) if v is not None)
+    assert all(f" {rep.steps[k].index + 1}" in part.stopped for k in missing)
+    given = {d.index for d in part.decisions}
+    assert [d.as_dict() for d in full.decisions if d.index in given] == [d.as_dict() for d in part.decisions]
+
+
+class _Refuses(Solver):
+    """A solver whose search runs past its node limit on the positions after ``moves`` moves only."""
+
+    def __init__(self, variant, moves: set[int]) -> None:
+        super().__init__(variant)
+        self.refused = moves
+
+    def _refuse(self, pos) -> None:
+        if len(pos.history) in self.refused:
+            raise SearchLimit("more than 0 positions")
+
+    def values(self, pos):
+        self._refuse(pos)
+        return super().values(pos)
+
+    def solve(self, pos):
+        self._refuse(pos)
+        return super().solve(pos)
+
+
+@pytest.mark.parametrize("record", ["seed1-table.txt", "seed2.dom"])
+def test_a_decision_past_the_node_limit_leaves_out_its_own_values_only(record):
+    """The values are searched from the end of the hand back, each step on its own budget: an earlier
+    decision may need far fewer positions than a later one (in the double-nine cross, a seat that drew
+    many sleepers moves later), so it is still valued."""
+    rep, positions = _line(RECORDS / record)
+    full = analyze_replay(rep)
+    chosen = [k for k, pos in enumerate(positions) if len(pos.legal_moves()) > 1]
+    refused = {len(positions[chosen[-2]].history), len(positions[chosen[-4]].history)}
+    part = analyze_replay(rep, solver=_Refuses(rep.variant, refused))
+    lost = [k for k in range(len(full.values)) if part.values[k] is None]
+    assert lost == sorted(k for k in (chosen[-2], chosen[-4]))
+    assert [v for k, v in enumerate(full.values) if k not in lost] == [v for v in part.values if v is not None]
+    assert {d.index for d in full.decisions} - {d.index for d in part.decisions} == \
+        {rep.steps[chosen[-2]].index, rep.steps[chosen[-4]].index}
+    moves = sorted(rep.steps[k].index + 1 for k in lost)
+    assert f"at moves {moves[0]} and {moves[1]}, so the values there are missing; the others are given" \
+        in part.stopped
+    # the decisions before the refused ones are valued: the first decision of the hand among them
+    assert part.decisions[0].as_dict() == full.decisions[0].as_dict()
 
 
 @pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])

@@ -634,3 +634,24 @@ def test_long_header_tag_values_wrap_in_their_card(open_page, seed_page, width, 
     assert box["x"] + box["width"] <= card["x"] + card["width"]
     assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
     assert seen.errors == []
+
+
+def test_the_value_line_breaks_where_a_move_has_no_value():
+    """A decision past the node limit leaves a hole in the values (the later and earlier ones are still
+    given): the chart's line is not drawn across it."""
+    from analyzer.analysis import Thresholds, analyze_replay
+    from analyzer.archive.runner import page_model
+    from analyzer.match import replay_record
+    from analyzer.report.render import chart
+
+    replays = replay_record(read(RECORDS / "seed2.dom"))
+    analyses = [analyze_replay(rep, node_limit=2000) for rep in replays]
+    (game,) = page_model("seed2.dom", replays, analyses, Thresholds()).games
+    known = [k for k, v in enumerate(game.values) if v is not None]
+    assert any(b != a + 1 for a, b in zip(known, known[1:]))        # a hole between two known values
+    ch = chart(game)
+    commands = re.findall(r"([ML])([\d.]+),([\d.]+)", ch.path)
+    assert [float(x) for _, x, _ in commands] == [p.x for p in ch.points]
+    for (cmd, _, _), before, point in zip(commands[1:], ch.points, ch.points[1:]):
+        assert (cmd == "L") == (point.move == before.move + 1)
+    assert commands[0][0] == "M"

@@ -225,8 +225,9 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     """Analyse the legal prefix of a replayed game with every hand open.
 
     ``node_limit``: the positions the exact search (the int solver of two-ended block games as
-    well as the general search) may visit for the values of one decision before the analysis stops
-    and says so (default ``analyzer.search.NODE_LIMIT``).
+    well as the general search) may visit for the values of one decision (or one running value); one
+    that needs more is left out, the others are given, and ``stopped`` names the moves left out
+    (default ``analyzer.search.NODE_LIMIT``).
     ``progress`` is called with 1 for every move of the record whose position has been valued.
     ``table_mb``: the memory the transposition tables of the exact search may take: the int solver's,
     or the general search's, compiled or pure-Python (default ``analyzer.search.TABLE_MB``).
@@ -282,8 +283,8 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     solver = solvers[0] if individual else (solver or _searcher(variant, fast, node_limit, table_mb))
     # the line as played: the position before every step (a copy) and the points scored before it;
     # the values are then searched from the end of the line back to the deal, so that each search
-    # finds the later positions in its table, and where one needs more than the node limit allows
-    # the earlier ones (larger still) are not tried
+    # finds the later positions in its table; one that needs more than the node limit allows leaves
+    # out its own values only
     line: list[_Point] = []
     points = (0,) * variant.players      # what each seat has scored during play so far (All Fives)
     for step in rep.steps[:prefix]:
@@ -310,46 +311,41 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         return sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
 
     values: list[int | None] = [None] * (len(line) + 1)
-    limit_at = None                      # the step whose search went past the node limit
+    over: list[int] = []                 # the steps whose search went past the node limit
     try:
         k = len(line)
-        values[k] = scored(points, 0) + solver.solve(pos)
+        try:
+            values[k] = scored(points, 0) + solver.solve(pos)
+        except SearchLimit:
+            over.append(k)
         for k in reversed(range(len(line))):
             if progress is not None:
                 progress(1)
             here = line[k]
             step, at = here.step, here.pos
             if at is None:                # a Muggins call: points change hands, the position does not
-                values[k] = values[k + 1] - scored(line[k + 1].points if k + 1 < len(line) else points, 0) \
-                    + scored(here.points, 0)
+                if values[k + 1] is not None:
+                    values[k] = values[k + 1] - scored(line[k + 1].points if k + 1 < len(line) else points, 0) \
+                        + scored(here.points, 0)
                 continue
-            mover = solvers[at.turn] if individual else solver
-            side = 0 if individual else teams[at.turn]
-            # a false play that stands (Domino Whist §8) is no choice among the legal moves
-            choice = len(at.legal_moves()) > 1 and step.move.open is None
-            if choice:
-                _decide(out, mover, at, step.move, step, side, thresholds, lines, scored(here.points, at.turn))
-            if choice and (not individual or mover is solver):
-                values[k] = out.decisions[-1].best_value
-            else:
-                values[k] = scored(here.points, 0) + solver.solve(at)
-            if here.declined is not None and len(here.declined.legal_moves()) > 1:
-                d = here.declined
-                _decide(out, solvers[d.turn] if individual else solver, d, NO_EXTRA, rep.steps[0],
-                        0 if individual else teams[d.turn], thresholds, lines, scored(here.points, d.turn))
-    except SearchLimit:
-        limit_at = k
+            # each step is searched on its own budget: an earlier decision may need far fewer positions
+            # than a later one (a seat that has drawn many sleepers moves later), so one past the limit
+            # leaves out its own values only
+            try:
+                _step(out, line, k, values, solvers if individual else None, solver, teams, thresholds, lines,
+                      scored, rep.steps[0])
+            except SearchLimit:
+                over.append(k)
     except (SolverError, NotImplementedError) as exc:
         out.stopped = f"the exact search stops: {exc}"
     out.values = values
     out.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
     out.lines.sort(key=lambda entry: entry["index"])
-    if limit_at is not None:
+    if over:
         limit = getattr(solver, "node_limit", 0)
-        where = "the end of the hand" if limit_at == len(line) else f"move {line[limit_at].step.index + 1}"
-        gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) at {where}, "
-               f"so the values before it are missing; "
-               + ("the later ones are given" if limit_at < len(line) - 1 else "none is given"))
+        gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) at "
+               f"{_places(line, over)}, so the values there are missing; "
+               + ("the others are given" if len(over) < len(line) + 1 else "none is given"))
         searches = list(solvers.values()) if individual else [solver]
         if any(getattr(s, "table_full", False) for s in searches):
             mb = table_mb if individual else getattr(solver, "table_mb", table_mb)
@@ -365,6 +361,50 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
             out.turning_point = rep.steps[i - 1].index
             break
     return out
+
+
+def _places(line: list, over: list[int]) -> str:
+    """The steps ``over`` of the line as played, named for a reader: "move 12", "moves 1 to 9 and 12",
+    "the end of the hand"."""
+    moves = sorted(line[k].step.index + 1 for k in over if k < len(line))
+    runs: list[list[int]] = []
+    for m in moves:
+        if runs and m == runs[-1][-1] + 1:
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    parts = [p for r in runs for p in ([f"{r[0]} to {r[-1]}"] if len(r) > 2 else map(str, r))]
+    named = []
+    if parts:
+        named.append(("moves " if len(moves) > 1 else "move ")
+                     + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]))
+    if len(line) in over:
+        named.append("the end of the hand")
+    return " and at ".join(named)
+
+
+def _step(out: GameAnalysis, line: list, k: int, values: list, solvers: dict | None, solver, teams, thresholds,
+          lines: bool, scored: Callable[[tuple[int, ...], int], int], lead) -> None:
+    """Value step ``k`` of the line as played: its decision (every alternative), or the position before
+    it, and the decision of a draw game's opener who added no tile to his lead right before it (recorded
+    at ``lead``, the record's first step)."""
+    here = line[k]
+    step, at = here.step, here.pos
+    individual = solvers is not None
+    mover = solvers[at.turn] if individual else solver
+    side = 0 if individual else teams[at.turn]
+    # a false play that stands (Domino Whist §8) is no choice among the legal moves
+    choice = len(at.legal_moves()) > 1 and step.move.open is None
+    if choice:
+        _decide(out, mover, at, step.move, step, side, thresholds, lines, scored(here.points, at.turn))
+    if choice and (not individual or mover is solver):
+        values[k] = out.decisions[-1].best_value
+    else:
+        values[k] = scored(here.points, 0) + solver.solve(at)
+    if here.declined is not None and len(here.declined.legal_moves()) > 1:
+        d = here.declined
+        _decide(out, solvers[d.turn] if individual else solver, d, NO_EXTRA, lead,
+                0 if individual else teams[d.turn], thresholds, lines, scored(here.points, d.turn))
 
 
 def stop_reason(rep: Replay) -> str | None:

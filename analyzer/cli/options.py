@@ -20,5 +20,5 @@ def search_options(f):
                      help="Memory the exact search's transposition table may take, 1 MB to 1 TB (a full table "
                           "replaces entries).")(f)
     return click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
-                        help=f"Positions the exact search may visit for the values of one decision before the "
-                             f"analysis stops and says which values it left out (default {NODE_LIMIT:,}).")(f)
+                        help=f"Positions the exact search may visit for the values of one decision; a decision that "
+                             f"needs more is left out, and the analysis names it (default {NODE_LIMIT:,}).")(f)

@@ -123,7 +123,9 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
         points.append(ChartPoint(k, round(left + k * dx, 2), y(v), v, move.cls if move else None,
                                  bool(move and move.critical), bool(move and move.turning_point),
                                  f"{what}; value {signed(v)} ({game.value_words(v)})"))
-    path = " ".join(f"{'M' if i == 0 else 'L'}{p.x},{p.y}" for i, p in enumerate(points))
+    # the line breaks where a move has no value (its search went past the node limit)
+    path = " ".join(f"{'L' if i and p.move == points[i - 1].move + 1 else 'M'}{p.x},{p.y}"
+                    for i, p in enumerate(points))
     yticks = [(y(v), signed(v)) for v in (peak, peak // 2, 0, -(peak // 2), -peak)]
     step = 1 if moves <= 16 else 2 if moves <= 32 else 5 if moves <= 80 else 10
     xticks = [(round(left + k * dx, 2), str(k)) for k in range(0, moves + 1, step)]
