@@ -312,12 +312,20 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
 
     values: list[int | None] = [None] * (len(line) + 1)
     over: list[int] = []                 # the steps whose search went past the node limit
+    searches = list(solvers.values()) if individual else [solver]
+    full = False                         # a table was full when a search went past the limit
+
+    def past_limit(k: int) -> None:
+        nonlocal full
+        over.append(k)
+        full = full or any(getattr(s, "table_full", False) for s in searches)
+
     try:
         k = len(line)
         try:
             values[k] = scored(points, 0) + solver.solve(pos)
         except SearchLimit:
-            over.append(k)
+            past_limit(k)
         for k in reversed(range(len(line))):
             if progress is not None:
                 progress(1)
@@ -335,7 +343,7 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
                 _step(out, line, k, values, solvers if individual else None, solver, teams, thresholds, lines,
                       scored, rep.steps[0])
             except SearchLimit:
-                over.append(k)
+                past_limit(k)
     except (SolverError, NotImplementedError) as exc:
         out.stopped = f"the exact search stops: {exc}"
     out.values = values
@@ -346,8 +354,7 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) at "
                f"{_places(line, over)}, so the values there are missing; "
                + ("the others are given" if len(over) < len(line) + 1 else "none is given"))
-        searches = list(solvers.values()) if individual else [solver]
-        if any(getattr(s, "table_full", False) for s in searches):
+        if full:
             mb = table_mb if individual else getattr(solver, "table_mb", table_mb)
             gap += (f" (the transposition tables, {mb:g} MB in all, were full and gave up entries: a larger "
                     "--table-mb may help too)")
