@@ -352,6 +352,11 @@ class _Search(_DealEdits):
         if not any(st[5] is not None and (not stated.termination or st[5][0] == stated.termination)
                    for st in frontier):
             return False
+        return self.confirm(seq, deal)
+
+    def confirm(self, seq: list, deal: _Deal) -> bool:
+        """The replayer's verdict on the record ``seq`` with ``deal``, asked once for each
+        :meth:`confirm_key`."""
         key = self.confirm_key(seq, deal)
         ok = self.confirmed.get(key)
         if ok is None:

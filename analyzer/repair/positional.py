@@ -176,12 +176,7 @@ class _PositionSearch(_Search):
         leader = deal.positions[deal.leader(seq)].turn
         if not any(st.over is not None and self.result_agrees(st, leader) for st in frontier):
             return False
-        key = self.confirm_key(seq, deal)
-        ok = self.confirmed.get(key)
-        if ok is None:
-            game = self.builder.game_for(seq, deal)
-            ok = self.confirmed[key] = self.replayed(game).valid
-        return ok
+        return self.confirm(seq, deal)
 
     def result_agrees(self, st: _State, leader: int) -> bool:
         """Whether the hand over in ``st`` ends as the Result tag states, scored as the replayer
