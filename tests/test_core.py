@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import analyzer
 
-from analyzer.analysis import AgainstTheRest, analyze, analyze_replay, int_solver_plays
+from analyzer.analysis import AgainstTheRest, Decision, analyze, analyze_replay, int_solver_plays
 from analyzer.cli import main
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -287,15 +287,16 @@ def test_a_small_node_limit_leaves_out_only_the_values_past_it_and_names_them(co
     part = analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=2000))
     assert full.stopped is None and None not in full.values
     assert "more than 2,000 positions (the node limit, --max-nodes) at move" in part.stopped
-    assert "so the values there are missing; the others are given" in part.stopped
+    assert "so the values there are missing" in part.stopped and "; the others are given" in part.stopped
     assert "--table-mb" not in part.stopped         # (the table was far from full)
     missing = [k for k, v in enumerate(part.values) if v is None]
     assert missing and len(missing) < len(part.values)
     # every value given is the exact one, and each move left out is named
     assert all(v == full.values[k] for k, v in enumerate(part.values) if v is not None)
     assert all(f" {rep.steps[k].index + 1}" in part.stopped for k in missing)
-    given = {d.index for d in part.decisions}
-    assert [d.as_dict() for d in full.decisions if d.index in given] == [d.as_dict() for d in part.decisions]
+    given = {d.index for d in part.decisions if not d.unsolved}
+    assert [d.as_dict() for d in full.decisions if d.index in given] == \
+        [d.as_dict() for d in part.decisions if not d.unsolved]
 
 
 class _Refuses(Solver):
@@ -378,3 +379,50 @@ def test_with_the_default_limit_nothing_is_left_out_of_the_bundled_two_ended_rec
             assert "node limit" not in (analysis.stopped or ""), (path.name, analysis.stopped)
             analysed += 1
     assert analysed > 20
+
+
+@pytest.mark.parametrize("record,limit,core", [("seed2.dom", 2000, "compiled"), ("seed2.dom", 2000, "python"),
+                                               ("variant-cross.dom", 3000, None)])
+def test_a_decision_past_the_node_limit_keeps_the_moves_it_valued(record, limit, core):
+    """The search values the moves of a decision one by one; where it runs past the limit, the moves
+    valued before are given, exact, and the decision says how many are not (no best, no loss)."""
+    (rep,) = replay_record(read(RECORDS / record))
+    if core is None:        # the general search (a layout with arms)
+        full, part = analyze_replay(rep), analyze_replay(rep, node_limit=limit)
+    else:
+        if core == "compiled" and compiled_core() is None:
+            pytest.skip("the compiled core is not built")
+        full = analyze_replay(rep, solver=Solver(rep.variant, core=core))
+        part = analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=limit))
+    exact = {d.index: d for d in full.decisions}
+    partial = [d for d in part.decisions if d.unsolved]
+    assert partial and "but for the moves valued before it" in part.stopped
+    for d in partial:
+        truth = exact[d.index]
+        values = [a.value for a in d.alternatives]
+        assert [a.move for a in d.alternatives] == [a.move for a in truth.alternatives]
+        assert d.unsolved == values.count(None) and 0 < d.unsolved < len(values)
+        # the moves valued are the first ones searched, each at its exact value
+        assert values[:len(values) - d.unsolved] == [a.value for a in truth.alternatives][:len(values) - d.unsolved]
+        assert d.best_value is None and d.loss is None and d.cls is None and not any(a.best for a in d.alternatives)
+        assert part.values[next(k for k, st in enumerate(rep.steps) if st.index == d.index)] is None
+        assert d.least_loss is None if d.played_value is None else 0 <= d.least_loss <= truth.loss
+        assert d.played_value is None or d.played_value == truth.played_value
+    assert part.critical is None or not part.critical.unsolved
+    # as data: the same decision back from JSON (a worker, the cache)
+    assert [Decision.from_dict(d.as_dict()) for d in partial] == partial
+
+
+def test_the_commands_show_the_moves_a_decision_past_the_limit_valued():
+    path = str(RECORDS / "seed2.dom")
+    text = CliRunner().invoke(main, ["analyze", path, "--max-nodes", "2000"])
+    data = CliRunner().invoke(main, ["analyze", path, "--max-nodes", "2000", "--json"])
+    assert text.exit_code == 0 and data.exit_code == 0
+    partial = [d for d in json.loads(data.output)["games"][0]["decisions"] if d["unsolved"]]
+    assert partial and all(d["loss"] is None and d["best_value"] is None for d in partial)
+    for d in partial:
+        assert f"{d['unsolved']} of {len(d['alternatives'])} moves not valued (the node limit)" in text.output
+    # the moves not valued are listed after those valued
+    block = text.output.split("moves not valued (the node limit)")[1].split("\n  round")[0]
+    values = [line.split()[1] for line in block.strip().splitlines()]
+    assert "?" in values and values == sorted(values, key=lambda v: v == "?")

@@ -655,3 +655,27 @@ def test_the_value_line_breaks_where_a_move_has_no_value():
     for (cmd, _, _), before, point in zip(commands[1:], ch.points, ch.points[1:]):
         assert (cmd == "L") == (point.move == before.move + 1)
     assert commands[0][0] == "M"
+
+
+def test_a_decision_past_the_node_limit_shows_the_moves_it_valued():
+    """Its caption says how many moves were not valued, and the page shows the values of the others."""
+    from analyzer.analysis import Thresholds, analyze_replay
+    from analyzer.archive.runner import page_model
+    from analyzer.match import replay_record
+
+    replays = replay_record(read(RECORDS / "seed2.dom"))
+    analyses = [analyze_replay(rep, node_limit=2000) for rep in replays]
+    model = page_model("seed2.dom", replays, analyses, Thresholds())
+    page = render_html(model)
+    partial = [d for d in analyses[0].decisions if d.unsolved]
+    assert partial
+    for d in partial:
+        assert (f"{d.unsolved} of them need more positions than the node limit allows (not valued)"
+                in unescape(page))
+    views = [m.decision for m in model.games[0].moves if m.decision is not None and m.decision.unsolved]
+    assert len(views) == len(partial)
+    for view in views:      # the moves valued first, by value for the mover; those not valued last
+        values = [a.value for a in view.alternatives]
+        known = [v for v in values if v is not None]
+        assert values == known + [None] * view.unsolved
+        assert known == sorted(known, reverse=view.side == 0)

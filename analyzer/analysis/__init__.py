@@ -107,12 +107,23 @@ class Decision:
     column: int | None
     round: int | None
     played: str
-    played_value: int
+    played_value: int | None      # None: not valued (a hidden hand, or the search past the node limit)
     alternatives: list[Alternative]
-    best_value: int
-    loss: int                     # from the mover's side, never negative
+    best_value: int | None
+    loss: int | None              # from the mover's side, never negative; None where the best is not known
     cls: str | None               # inaccuracy / mistake / blunder
     fair: object | None = None    # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
+    unsolved: int = 0             # alternatives the search did not value within the node limit
+
+    @property
+    def least_loss(self) -> int | None:
+        """Where some alternatives were not valued (``unsolved``): the least the move played loses, by
+        the alternatives that were (None when its own value is not known)."""
+        if self.loss is not None or self.played_value is None:
+            return self.loss
+        known = [a.value for a in self.alternatives if a.value is not None]
+        best = max(known) if self.side == 0 else min(known)
+        return abs(best - self.played_value)
 
     def as_dict(self, fair: bool = False) -> dict:
         d = asdict(self)
@@ -133,7 +144,7 @@ class Decision:
 
 
 _DECISION_FIELDS = {"index", "player", "side", "line", "column", "round", "played", "played_value",
-                    "best_value", "loss"}
+                    "best_value", "loss", "unsolved"}
 
 
 @dataclass
@@ -352,14 +363,15 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     if over:
         limit = getattr(solver, "node_limit", 0)
         gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) at "
-               f"{_places(line, over)}, so the values there are missing; "
+               f"{_places(line, over)}, so the values there are missing"
+               + (" but for the moves valued before it" if any(d.unsolved for d in out.decisions) else "") + "; "
                + ("the others are given" if len(over) < len(line) + 1 else "none is given"))
         if full:
             mb = table_mb if individual else getattr(solver, "table_mb", table_mb)
             gap += (f" (the transposition tables, {mb:g} MB in all, were full and gave up entries: a larger "
                     "--table-mb may help too)")
         out.stopped = f"{out.stopped}; {gap}" if out.stopped else gap
-    lossy = [d for d in out.decisions if d.loss > 0]
+    lossy = [d for d in out.decisions if d.loss]
     if lossy:
         out.critical = max(lossy, key=lambda d: (d.loss, -d.index))
     for i in range(1, len(out.values)):
@@ -440,15 +452,28 @@ class _Point:
 def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: int, thresholds: Thresholds,
             lines: bool, scored: int = 0) -> int:
     """Value every move of the player to move and record the decision; the played move's value.
-    ``scored``: the points scored during play so far, which every value includes."""
-    values = [(m, scored + v) for m, v in mover.values(pos)]
+    ``scored``: the points scored during play so far, which every value includes. Where the search
+    runs past the node limit after valuing some of the moves, the decision is recorded with those
+    (the others ``None``, no best and no loss) and :class:`SearchLimit` goes on up."""
+    same = pos.canonical(played)          # a tile on an arm alike to an earlier one is that move
+    player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
+    try:
+        values = [(m, scored + v) for m, v in mover.values(pos)]
+    except SearchLimit as exc:
+        if exc.partial:
+            known = {m: scored + v for m, v in exc.partial}
+            moves = pos.legal_moves()
+            alts = [Alternative(_move_text(m), known.get(m), False, m == same) for m in moves]
+            out.decisions.append(Decision(
+                step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
+                step.entry.round, _move_text(played), known.get(same), alts, None, None, None,
+                unsolved=len(moves) - len(known)))
+        raise
     pick = max if side == 0 else min
     best = pick(v for _, v in values)
-    same = pos.canonical(played)          # a tile on an arm alike to an earlier one is that move
     played_value = next(v for m, v in values if m == same)
     loss = abs(best - played_value)
     alts = [Alternative(_move_text(m), v, v == best, m == same) for m, v in values]
-    player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
     out.decisions.append(Decision(
         step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
         step.entry.round, _move_text(played), played_value, alts, best, loss, thresholds.classify(loss)))

@@ -523,7 +523,11 @@ def _print_analysis(number: int, result) -> None:
         click.echo(f"Fair analysis: {result.fair_note}")
     for d in result.decisions:
         where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
-        if d.loss is None:            # a hand is hidden: nothing is known of the move with every hand open
+        if d.unsolved:                # the search ran past the node limit after valuing some moves
+            least = d.least_loss
+            verdict = (f"{d.unsolved} of {len(d.alternatives)} moves not valued (the node limit)"
+                       + (f"; loss at least {least}" if least else ""))
+        elif d.loss is None:          # a hand is hidden: nothing is known of the move with every hand open
             verdict = "no value with every hand open"
         else:
             verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"

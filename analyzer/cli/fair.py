@@ -189,10 +189,13 @@ def _print_fair(d) -> None:
     click.echo(f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}")
 
 
-def _alt_order(alt, side: int) -> float:
-    """Best first for the mover: by the open-hands value, else by the fair mean."""
-    value = alt.value if alt.value is not None else (alt.fair.mean if alt.fair is not None else 0)
-    return -value if side == 0 else value
+def _alt_order(alt, side: int) -> tuple[bool, float]:
+    """Best first for the mover: by the open-hands value, else by the fair mean; a move with neither
+    (not valued within the node limit) last."""
+    value = alt.value if alt.value is not None else (alt.fair.mean if alt.fair is not None else None)
+    if value is None:
+        return True, 0
+    return False, -value if side == 0 else value
 
 
 def _all_partial(sources, options: Options) -> bool:

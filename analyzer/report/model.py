@@ -140,6 +140,8 @@ class DecisionView:
     loss: int | None
     cls: str | None                  # inaccuracy / mistake / blunder
     fair: object | None = None       # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
+    unsolved: int = 0                # moves the search did not value within the node limit
+    least_loss: int | None = None    # then: the least the move played loses, by the moves valued
 
 
 @dataclass(frozen=True)
@@ -371,12 +373,17 @@ def _assumption(analysis: GameAnalysis | None) -> str | None:
 def _decision(d: Decision) -> DecisionView:
     sign = 1 if d.side == 0 else -1
     alts = [AlternativeView(a.move, move_words(a.move), _tile_of(a.move), a.value, a.best, a.played,
-                            None if a.value is None else sign * (d.best_value - a.value), a.fair)
+                            None if a.value is None or d.best_value is None else sign * (d.best_value - a.value),
+                            a.fair)
             for a in d.alternatives]
-    alts.sort(key=lambda a: (a.loss if a.loss is not None else -sign * a.fair.mean if a.fair else 0,
+    # best first: by the loss; where the best is not known (a hidden hand, the node limit), by the value,
+    # else by the fair mean, the moves with neither last
+    alts.sort(key=lambda a: (a.loss is None and a.value is None and a.fair is None,
+                             a.loss if a.loss is not None else -sign * a.value if a.value is not None
+                             else -sign * a.fair.mean if a.fair else 0,
                              not a.played))
     return DecisionView(d.side, alts, [a.text for a in alts if a.best], d.best_value, d.played_value,
-                        d.loss, d.cls, d.fair)
+                        d.loss, d.cls, d.fair, d.unsolved, d.least_loss)
 
 
 def _holds(rep: Replay, k: int, seat: int) -> Holds | None:

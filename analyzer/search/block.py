@@ -113,17 +113,21 @@ class Solver:
                 deal = self._deal(position)
                 K, e = deal.set_state(position)
                 paid, K = self._paid(deal, position, K)
-            for move in moves:
-                value = self._after(deal, K, e, position, move) if ints else None
-                if value is not None:
-                    value += paid
-                if value is None:
-                    position.push(move)
-                    try:
-                        value = self._value(position, -_INF, _INF)
-                    finally:
-                        position.pop()
-                out.append((move, value))
+            try:
+                for move in moves:
+                    value = self._after(deal, K, e, position, move) if ints else None
+                    if value is not None:
+                        value += paid
+                    if value is None:
+                        position.push(move)
+                        try:
+                            value = self._value(position, -_INF, _INF)
+                        finally:
+                            position.pop()
+                    out.append((move, value))
+            except SearchLimit as exc:
+                exc.partial = out
+                raise
         return out
 
     def best_line(self, position: Position) -> list[Move]:

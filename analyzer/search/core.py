@@ -37,7 +37,10 @@ NODE_LIMIT = 2_000_000
 
 
 class SearchLimit(RuntimeError):
-    """The search needed more nodes than its limit allows."""
+    """The search needed more nodes than its limit allows. Raised from ``values``, it carries in
+    ``partial`` the ``(move, value)`` pairs found before it, in the order of the legal moves."""
+
+    partial: list = []
 
 
 try:

@@ -199,6 +199,9 @@ class TreeSearch:
                 gain = self._push(pos, move)
                 try:
                     out.append((move, gain + self._mtd(pos, -_INF, _INF)))
+                except SearchLimit as exc:
+                    exc.partial = out
+                    raise
                 finally:
                     pos.pop()
         return out
