@@ -40,7 +40,7 @@ class SearchLimit(RuntimeError):
     """The search needed more nodes than its limit allows. Raised from ``values``, it carries in
     ``partial`` the ``(move, value)`` pairs found before it, in the order of the legal moves."""
 
-    partial: list = []
+    partial: list | tuple = ()
 
 
 try:
