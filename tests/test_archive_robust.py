@@ -60,11 +60,20 @@ def test_each_file_is_read_when_its_turn_comes(tmp_path, jobs):
         shutil.copy(SEED2, tmp_path / f"g{k}.dom")
     sources = load([str(tmp_path)])
     (tmp_path / "g1.dom").unlink()                        # after load(): not read yet
-    results = []
-    for result in run(sources, Options(), jobs=jobs):
-        if not results:                                  # the first result is out: change the last record
+
+    class ChangesTheLast:
+        """The fifth file: when the run reads it, the sixth changes (the run has begun, its turn not come).
+        In order, not by the clock: with two workers the results may come in any order."""
+
+        def __init__(self, source):
+            self.label, self.source = source.label, source
+
+        def read(self):
             shutil.copy(SEED1, tmp_path / "g5.dom")
-        results.append(result)
+            return self.source.read()
+
+    sources[4] = ChangesTheLast(sources[4])
+    results = list(run(sources, Options(), jobs=jobs))
     assert [r["source"] for r in results] == [str(tmp_path / f"g{k}.dom") for k in range(6)]
     assert results[1]["error"]["code"] == "unreadable" and results[1]["games"] == []
     assert [g["valid"] for r in results[2:5] for g in r["games"]] == [True] * 3
