@@ -14,14 +14,18 @@ from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record
-from ..replay import Replay, hand_facts, replay, resolve_variant
+from ..inference import decided_result
+from ..replay import Replay, replay, resolve_variant
+from ..replay.result import compare_result
+from ..record import StatedResult
+from ..rules.facts import hand_facts
 from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
 from ..rules.matchplay import settlement
-from ..rules.ending import position_for
+from ..rules.mechanics import position_for
 from ..position import mask_of
 from ..tiles import Move, Tile
 
-__all__ = ["MatchEntry", "MatchReport", "replay_match", "next_requirement", "parse_score", "score_text",
+__all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score", "score_text",
            "random_match", "random_hand", "SEAT_NAMES"]
 
 SEAT_NAMES = ("A", "B", "C", "D", "E", "F")
@@ -135,6 +139,28 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
     return Diagnostic(severity, code, message, where.line or None, where.column or None, rep.source, details)
 
 
+def check_decided_result(rep: Replay) -> Replay:
+    """A stated result is still checked where the hidden tiles cannot change it: every deal the
+    record allows gives the same winner and points (:func:`analyzer.inference.decided_result`).
+    ``rep``, a finished hand whose record hides tiles still held, gets the verdict."""
+    if rep.outcome is None or rep.result is not None or not any(rep.final.hidden):
+        return rep
+    tag = rep.game.tags.get("Result")
+    try:
+        stated = StatedResult.parse(tag) if tag is not None else None
+    except ValueError:
+        return rep
+    if stated is None or (decided := decided_result(rep)) is None:
+        return rep
+    rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != "unchecked-result"]
+    problem = compare_result(stated, rep.outcome, decided, rep.variant, rep.players, rep.worth)
+    if problem:
+        rep.end_diagnostics.append(_diag(rep, "result-mismatch", f"the record states \"{stated}\" but {problem} "
+                                         "(whatever the tiles it does not show)", "Result"))
+    rep.__dict__.pop("diagnostics", None)
+    return rep
+
+
 def replay_match(games: list[Game], variant: Variant | str | None = None, source: str = "<record>", *,
                  rules: dict[str, str] | None = None, insert_passes: bool = False) -> MatchReport:
     """Replay ``games`` as one match (and the next match, when one is over and games follow);
@@ -188,7 +214,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                                       reason="§3: the tiles drawn for the seats decide who leads the first game")
             elif game.number not in (None, 1):
                 req = LeadRequirement()      # an excerpt that starts later in a match
-        rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes, worth=chosen.match.worth(state))
+        rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
+                                          worth=chosen.match.worth(state)))
         if draw_problem or draw is not None:
             rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
             draw_problem = None
@@ -485,7 +512,8 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
     if match and games:
         replays = replay_match(games, variant, record.source, rules=rules, insert_passes=insert_passes).replays
     else:
-        replays = [replay(g, variant, record.source, rules=rules, insert_passes=insert_passes) for g in games]
+        replays = [check_decided_result(replay(g, variant, record.source, rules=rules, insert_passes=insert_passes))
+                   for g in games]
         for game, rep in zip(games, replays):
             if game.tags.get("Score") is not None:
                 rep.end_diagnostics.append(_diag(

@@ -3,15 +3,12 @@ replayer gives them, and what is wrong with a broken deal (the deal edits of the
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..position import Position, tiles_of
 from ..record import HandEntry
 from ..tiles import Tile
 from .edits import _SEAT, _TILE, COSTS, tile_slip_cost
-
-if TYPE_CHECKING:
-    from .lean import _Search
+from .setting import Setting
 
 _LEAD_CODES = frozenset({"lead-player", "lead-double"})   # the replayer's complaints about who leads
 
@@ -27,23 +24,23 @@ class _Deal:
     deal (tiles dealt twice, foreign or missing, hands of the wrong size) is worked out here, to
     propose the deal edits."""
 
-    def __init__(self, search: _Search, hands: tuple[HandEntry, ...]):
-        self.search = search
+    def __init__(self, setting: Setting, hands: tuple[HandEntry, ...]):
+        self.setting = setting
         self.entries = hands
         self.key = _deal_key(hands)
         self._leads: dict[int | None, tuple[tuple, str | None]] = {}
         self.positions: dict[int | None, Position] = {}    # the replayer's position before the lead
         self._ok: bool | None = None
         self.exposures: tuple[tuple[int, int], ...] | None = None   # (row, tiles) exposed during play: see .exposed
-        v = search.variant
-        valid = search.valid_tiles
+        v = setting.variant
+        valid = setting.valid_tiles
         size = v.dealing.hand_size
         seen: dict[Tile, tuple[int, int]] = {}
         self.dups: dict[Tile, list[tuple[int, int]]] = {}      # tile -> (hand entry, place in it)
         self.foreign: list[tuple[int, int]] = []
         self.sizes: list[tuple[int, int]] = []                 # (hand entry, size) for wrong sizes
         for h, entry in enumerate(hands):
-            if entry.tiles is None or entry.player not in search.seat_of:
+            if entry.tiles is None or entry.player not in setting.seat_of:
                 continue
             for k, tile in enumerate(entry.tiles):
                 if tile not in valid:
@@ -55,7 +52,7 @@ class _Deal:
             if len(entry.tiles) != size:
                 self.sizes.append((h, len(entry.tiles)))
         self.missing = sorted(valid - set(seen))
-        self.hidden = any(e.tiles is None for e in hands) or len(hands) < len(search.players)
+        self.hidden = any(e.tiles is None for e in hands) or len(hands) < len(setting.players)
         # the deal edits it needs at least: a deal edit changes, deletes or adds one written tile, so
         # each copy of a tile beyond its first and each foreign tile takes an edit of its own
         self.floor = sum(len(places) - 1 for places in self.dups.values()) + len(self.foreign)
@@ -64,7 +61,7 @@ class _Deal:
     def ok(self) -> bool:
         """Whether the deal itself is sound (who leads aside)."""
         if self._ok is None:
-            self.lead_state(self.search.lead_seat)
+            self.lead_state(self.setting.lead_seat)
         return self._ok
 
     def lead_state(self, leader: int | None) -> tuple[tuple, str | None]:
@@ -77,7 +74,7 @@ class _Deal:
         return got
 
     def _replay_deal(self, leader: int | None) -> tuple[tuple, str | None]:
-        s = self.search
+        s = self.setting
         tags = {k: v for k, v in s.game.tags.items() if k != "Result"}
         if leader is not None:
             tags["Lead"] = s.players[leader]
@@ -103,7 +100,7 @@ class _Deal:
 
     def leader(self, seq: list) -> int | None:
         """Who leads ``seq``: the Lead tag's player, else the first mover the record names."""
-        leader = self.search.lead_seat
+        leader = self.setting.lead_seat
         if leader is None:
             leader = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
         return leader

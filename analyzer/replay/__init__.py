@@ -9,11 +9,12 @@ from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, ends_text, mask_of, tiles_of
 from ..record import Game, MoveEntry, Span, StatedResult
 from ..rules import HandFacts, HandResult, LeadRequirement, Variant
-from ..rules.ending import position_for
+from ..rules.facts import hand_facts
+from ..rules.mechanics import position_for
 from ..rules.judge import Judge, tiles_text as _tiles_text
-from ..rules.layout import Arm
 from ..tiles import Move, Tile
-from .result import _Ending, check_decided_result, hand_facts
+from .result import _Ending
+from .step import Step
 from .tags import false_plays, resolve_variant
 
 __all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
@@ -23,30 +24,6 @@ class _Run(NamedTuple):
     errors: int
     steps: list
     first: int | None
-
-
-@dataclass
-class Step:
-    """One recorded move and what the replay made of it."""
-
-    index: int
-    entry: MoveEntry
-    seat: int | None                  # the mover the record names (None: an unknown name)
-    move: Move | None                 # the move applied to the position, None when it could not be
-    ends_before: tuple[int, int] | None
-    ends_after: tuple[int, int] | None
-    hands_after: tuple[int, ...]      # every seat's known tiles after the move (bit masks)
-    lacks: tuple[int, ...] = ()       # numbers a pass proves the mover does not hold
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    ends_hand: bool = False           # this move finished the hand
-    boneyard: int | None = None       # tiles left in the boneyard after the move (draw games)
-    scores: tuple[int, ...] | None = None   # each seat's points scored during play so far (All Fives)
-    scored: int = 0                   # the points this entry scored (a claimed play or a muggins call)
-    arms: tuple[Arm, ...] | None = None   # every arm after the move (a layout with arms: French, cross)
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
 
 
 def wins(side: str, alone: bool) -> str:
@@ -717,8 +694,6 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         annotate(variant, steps, end_diags)
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
                  facts=r.facts, lead=lead, worth=worth, written=written)
-    if outcome is not None and result is None and any(pos.hidden):
-        check_decided_result(r, out)
     return out
 
 

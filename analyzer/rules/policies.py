@@ -15,6 +15,7 @@ from functools import cache
 from typing import Sequence
 
 from ..tiles import Tile, tile_set
+from .facts import HandFacts, HandResult
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
@@ -22,47 +23,6 @@ __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequir
 
 DOUBLE_BLANK = Tile(0, 0)
 SIX_SIX = Tile(6, 6)
-
-
-@dataclass(frozen=True, slots=True)
-class HandFacts:
-    """What the scoring policies look at when a hand is over.
-
-    The first five fields are always there. The rest are filled by the replayer; a search that
-    cannot know them leaves them None and the policies that need them say so
-    (``Variant.search_note``): ``hands`` (the tiles left in each hand, bit masks) for a tile worth
-    more than its pips ([0-0] = 50); ``last_tile`` and ``ends_before`` (the open numbers before
-    it) for capicú, dominao, chuchazo and Milo; ``history`` (each move's seat and tile, None for
-    a pass) for pass bonuses; ``play_points`` (what each seat scored during the hand: All Fives)."""
-
-    termination: str            # "domino" or "blocked"
-    seat: int                   # who went out, or who played last before the block
-    pips: tuple[int, ...]       # pips left in each seat's hand
-    counts: tuple[int, ...]     # tiles left in each seat's hand
-    leader: int                 # who led the hand
-    hands: tuple[int, ...] | None = None
-    last_tile: Tile | None = None
-    ends_before: tuple[int, int] | None = None
-    history: tuple[tuple[int, Tile | None], ...] | None = None
-    play_points: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """The result of a hand: the winning side (None for a draw) and the points it scores.
-
-    ``scores`` is what each side adds to its match total (bad points for bad-point scoring),
-    ``void`` a hand that does not count and is played again, ``bonuses`` the named bonuses in
-    ``points`` (``("capicú", 100)``)."""
-
-    termination: str
-    winner: int | None          # winning side (team index), None for a draw
-    points: int
-    seat: int                   # the seat that went out or played last
-    scores: tuple[int, ...] = ()
-    void: bool = False
-    bonuses: tuple[tuple[str, int], ...] = ()
-    note: str = ""              # which rule decided it, when it is not the plain one
 
 
 # -- seating and partnerships ---------------------------------------------------------------

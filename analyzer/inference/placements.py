@@ -14,10 +14,10 @@ import math
 import random
 from typing import Iterator
 
-from .diagnostics import DominoError
-from .position import tiles_of
-from .rules.policies import Opening
-from .tiles import Tile
+from ..diagnostics import DominoError
+from ..position import tiles_of
+from ..rules.policies import Opening
+from ..tiles import Tile
 
 __all__ = ["InferenceUnsupported", "HEAVY_STATES"]
 
