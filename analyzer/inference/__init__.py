@@ -3,7 +3,7 @@
 At any point of a replayed game (``seen``: the moves seen so far, 0 for the deal only), a viewer (a
 seat, or the public) knows his own hand, every tile played so far, every pass (the passer held
 nothing that fits the numbers then open), the number of tiles in every hand and among the
-sleepers, what the lead shows (:func:`higher_doubles`, :func:`lead_holder`, :func:`lead_lacks`)
+sleepers, what the lead shows (:func:`analyzer.rules.lead.reveals`)
 and the tiles lying face up (Domino Whist's exposed tiles). A *world* is one placement of every
 tile he has not seen into the hands and the sleepers that agrees with all of it. Nothing later in
 the record is used, nor that the hand went on after a pass (nobody sees a block).

@@ -27,7 +27,7 @@ from typing import Iterator
 
 from ..position import mask_of, tiles_of
 from ..tiles import Tile
-from .worlds import NoWorld, View, Worlds, describe_step, higher_doubles, moves_seen
+from .worlds import NoWorld, View, Worlds, describe_step, lead_revealed, moves_seen
 
 __all__ = ["DrawView", "DrawWorlds", "draw_view"]
 
@@ -115,7 +115,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
             plays[move.tile] = (seat, j)
         elif fit:
             events[seat].append((j, fit))
-    higher = higher_doubles(rep, seen)
+    higher = lead_revealed(rep, seen).absent
     known = initial.hands[viewer] if viewer is not None else 0
     for _, _, tile in draws:
         if tile is not None:

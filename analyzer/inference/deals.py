@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from ..position import Position, mask_of, tiles_of
-from .worlds import (PUBLIC, NoWorld, View, describe_step, fitting, higher_doubles, lead_holder, lead_lacks,
-                     moves_seen, whole_hands)
+from .worlds import PUBLIC, NoWorld, View, describe_step, fitting, lead_revealed, moves_seen, whole_hands
 
 __all__ = ["block_view"]
 
@@ -49,10 +48,9 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
     on_table = 0
     for mask in played:
         on_table |= mask
-    higher = higher_doubles(rep, seen)
-    no_double = lead_lacks(rep, seen)
+    shown = lead_revealed(rep, seen)
     for s in range(n):
-        lacks[s] |= higher | no_double.get(s, 0)
+        lacks[s] |= shown.absent | shown.lacks.get(s, 0)
     stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
     holders = list(rep.players)
     if stock > 0:
@@ -61,7 +59,7 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
     for s in range(n):
         if record or s == viewer:
             fixed[s] = initial.hands[s] & ~played[s]
-    holder = lead_holder(rep, seen)
+    holder = shown.holder
     if holder is not None and not holder[1] & on_table:
         fixed[holder[0]] |= holder[1]         # the leader announced it (or handed the lead for it)
     for s, bit in _exposed(rep, seen):

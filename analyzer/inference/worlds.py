@@ -11,12 +11,13 @@ from typing import Iterator
 
 from ..diagnostics import DominoError
 from ..position import Position, mask_of, tiles_of
+from ..rules.lead import Revealed, dealt_leaders, requirement, reveals, weighs_whole_hands
 from ..rules.policies import Dealing, LeadRequirement, Opening
 from ..tiles import Tile
 from .placements import InferenceUnsupported, _Heavy, _Split, _Tally
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
-           "describe_step", "higher_doubles", "lead_holder", "lead_lacks"]
+           "describe_step", "first_lead", "lead_revealed"]
 
 PUBLIC = None
 
@@ -73,7 +74,7 @@ class View:
 @dataclass(frozen=True)
 class WholeHands:
     """What the rules say of whole hands dealt: the seat that led is one they let lead
-    (:meth:`Opening.dealt_leaders`), and under a forced re-deal no hand played held that many doubles."""
+    (:func:`analyzer.rules.lead.dealt_leaders`), and under a forced re-deal no hand played held that many doubles."""
 
     players: int
     max_pip: int
@@ -93,7 +94,7 @@ class WholeHands:
             return False
         if self.leader is None:
             return True
-        seats = self.opening.dealt_leaders(hands, self.requirement)
+        seats = dealt_leaders(self.opening, hands, self.requirement)
         return seats is None or self.leader in seats
 
 
@@ -101,11 +102,10 @@ def whole_hands(rep, seen: int) -> WholeHands | None:
     """The :class:`WholeHands` facts of the first ``seen`` moves of ``rep`` (None: none)."""
     variant, n, dealing = rep.variant, len(rep.players), rep.variant.dealing
     redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
-    lead, leader, req = _lead(rep, max(seen, 1)), None, None       # who leads is known before he does
+    lead, leader, req = first_lead(rep, max(seen, 1)), None, None       # who leads is known before he does
     if lead is not None and "LeadFrom" not in rep.game.tags:
-        req = variant.opening.requirement(rep.game.number, rep.lead)
-        weighed = variant.opening.heaviest_hand or (req.or_highest and not dealing.all_dealt(n))
-        leader = lead.seat if weighed else None
+        req = requirement(variant.opening, rep.game.number, rep.lead)
+        leader = lead.seat if weighs_whole_hands(variant.opening, req, dealing, n) else None
     return None if redeal is None and leader is None else WholeHands(n, dealing.max_pip, leader, variant.opening,
                                                                      req, redeal)
 
@@ -185,57 +185,6 @@ def moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
         pos.push(step.move)
 
 
-def higher_doubles(rep, seen: int) -> int:
-    """The doubles no hand was dealt: those above a double led (in the first ``seen`` moves) as the
-    highest one dealt."""
-    lead = next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
-    op = rep.variant.opening
-    if lead is None or not lead.move.tile.is_double or not (
-            op.highest_double or (op.first_highest and rep.game.number == 1 and rep.lead is None)):
-        return 0
-    return mask_of(t for t in rep.variant.dealing.tiles if t.is_double and t > lead.move.tile)
-
-
-def _lead(rep, seen: int):
-    return next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
-
-
-def lead_holder(rep, seen: int) -> tuple[int, int] | None:
-    """The seat the lead (in the first ``seen`` moves) shows holds a tile he did not lead, and that
-    tile (a bit): where the rules have the holder of a tile lead with any tile (002: "In informeller
-    Runde kann der Besitzer der [6-6] ansagen, dass er die Doppelsechs hat und dann einen beliebigen
-    Stein spielen"; a match's game led by the [6-6] holder), everybody knows the leader holds it, or,
-    when he handed the lead to his partner (``LeadFrom``), the one who handed it. None when the lead
-    shows nothing more than the tile led."""
-    lead = _lead(rep, seen)
-    req = rep.variant.opening.requirement(rep.game.number, rep.lead)
-    if lead is None or req.holder_of is None or req.tile is not None:
-        return None
-    if req.or_highest and not rep.variant.dealing.all_dealt(len(rep.players)):
-        return None                      # it may lie in the boneyard: then the highest double dealt leads
-    seat = lead.seat
-    giver = rep.game.tags.get("LeadFrom")
-    if giver is not None:
-        if giver.strip() not in rep.players:
-            return None
-        seat = rep.players.index(giver.strip())
-    return seat, req.holder_of.bit
-
-
-def lead_lacks(rep, seen: int) -> dict[int, int]:
-    """The tiles the lead (in the first ``seen`` moves) shows a seat was not dealt: where every hand
-    opens with a double unless the leading side holds none (000: "dass jedes Spiel mit einem Doppel
-    beginnen muss, es sei denn, dass keiner der Spieler des beginnenden Spiels ein solches hat"), a
-    lead that is no double shows that neither the leader nor his partner holds one."""
-    lead = _lead(rep, seen)
-    if (lead is None or not rep.variant.opening.double or lead.move.tile.is_double
-            or "LeadFrom" in rep.game.tags or rep.variant.opening.requirement(rep.game.number, rep.lead).tile is not None):
-        return {}
-    doubles = mask_of(t for t in rep.variant.dealing.tiles if t.is_double)
-    teams = rep.variant.seating.teams
-    return {s: doubles for s in range(len(rep.players)) if teams[s] == teams[lead.seat]}
-
-
 def fitting(pos: Position, variant) -> int:
     """The tiles of the set that could be laid on ``pos`` now (whoever held them)."""
     return mask_of(t for t in variant.dealing.tiles if pos.placements(t))
@@ -247,3 +196,15 @@ def _line(step) -> str:
 
 def describe_step(rep, step) -> str:
     return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
+
+
+def first_lead(rep, seen: int):
+    """The step of the first tile led in the first ``seen`` moves (None: nobody has led yet)."""
+    return next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
+
+
+def lead_revealed(rep, seen: int) -> Revealed:
+    """What the lead (in the first ``seen`` moves) shows everyone (:func:`analyzer.rules.lead.reveals`)."""
+    lead = first_lead(rep, seen)
+    return reveals(rep.variant, rep.game.number, rep.lead, rep.players, None if lead is None else lead.seat,
+                   None if lead is None else lead.move.tile, rep.game.tags.get("LeadFrom"))

@@ -19,11 +19,12 @@ from ..replay import Replay, replay, resolve_variant
 from ..replay.result import compare_result
 from ..record import StatedResult
 from ..rules.facts import hand_facts
+from ..rules.lead import deal_lead, forced_tile, holder_tile, lead_tiles
 from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
 from ..rules.matchplay import settlement
 from ..rules.mechanics import position_for
 from ..position import mask_of
-from ..tiles import Move, Tile
+from ..tiles import Move
 
 __all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score", "score_text",
            "random_match", "random_hand", "SEAT_NAMES"]
@@ -352,50 +353,6 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) 
 
 
 # -- random legal matches ---------------------------------------------------------------------
-def _lead_mask(variant: Variant, hands: list[list[Tile]], leader: int, req: LeadRequirement | None) -> int:
-    op = variant.opening
-    if req is not None and req.tile is not None:
-        return req.tile.bit
-    if op.double:
-        doubles = [t for t in hands[leader] if t.is_double]
-        return mask_of(doubles)
-    if op.highest_double or (op.first_highest and req is None):
-        best = op.highest([set(h) for h in hands])
-        return best[1].bit if best else 0
-    return 0
-
-
-def _choose_leader(variant: Variant, hands: list[list[Tile]], req: LeadRequirement | None,
-                   rng: random.Random) -> int:
-    n = variant.players
-    if req is not None and req.holder_of is not None:
-        for s, h in enumerate(hands):
-            if req.holder_of in h:
-                return s
-        best = variant.opening.highest([set(h) for h in hands]) if req.or_highest else None
-        if best is not None:
-            return best[0]
-    if variant.opening.highest_double or (variant.opening.first_highest and req is None):
-        best = variant.opening.highest([set(h) for h in hands])
-        if best is not None:
-            return best[0]
-    if variant.opening.heaviest_hand:
-        return rng.choice(sorted(variant.opening.heaviest([set(h) for h in hands])))
-    seats = sorted(req.seats) if req is not None and req.seats is not None else list(range(n))
-    wider = variant.opening.double_leaders(req.seats if req else None, [set(h) for h in hands], variant.seating)
-    if wider:
-        seats = sorted(wider)
-    if variant.opening.double and not (req and req.tile):
-        # the lead is a double when the leading side has one: lead from a seat that holds one
-        with_double = [s for s in seats if any(t.is_double for t in hands[s])]
-        if with_double:
-            return rng.choice(with_double)
-        side_has = [s for s in seats if any(any(t.is_double for t in hands[p])
-                                            for p in variant.seating.members(variant.seating.teams[s]))]
-        seats = [s for s in seats if s not in side_has] or seats
-    return rng.choice(seats)
-
-
 def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | None = None,
                 names: tuple[str, ...] | None = None) -> tuple[Game, HandFacts, HandResult]:
     """One random legal hand of ``variant`` whose lead obeys ``req``, as a record game."""
@@ -411,10 +368,11 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
         hands = [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)]
         if not variant.dealing.redeal or all(sum(t.is_double for t in h) < variant.dealing.redeal for h in hands):
             break
-    leader = _choose_leader(variant, hands, req, rng)
+    verdict = deal_lead(variant, hands, req)
+    leader = verdict.leader if verdict.leader is not None else rng.choice(verdict.leaders)
     pos = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
-    pos.opening = _lead_mask(variant, hands, leader, req)
+    pos.opening = lead_tiles(variant, hands, leader, req)
     boneyard = tiles[n * size:]        # the rest, face down in its shuffled order (draw games)
     moves = []
     play, scores = variant.play, [0] * n
@@ -469,8 +427,8 @@ def random_match(variant: Variant | str | None = None, seed: int = 0, games: int
     prev = None
     for k in range(1, games + 1):
         op = variant.opening
-        holder = op.holder_tile(1)
-        req = LeadRequirement(holder_of=holder, tile=op.forced_tile(1)) if holder else None
+        holder = holder_tile(op, 1)
+        req = LeadRequirement(holder_of=holder, tile=forced_tile(op, 1)) if holder else None
         if prev is not None:
             prev_game, prev_facts, prev_result = prev
             fake = _Prev(names, prev_result, prev_facts, names.index(prev_game.tags["Lead"]))

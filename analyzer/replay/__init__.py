@@ -12,6 +12,7 @@ from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.facts import hand_facts
 from ..rules.mechanics import position_for
 from ..rules.judge import Judge, tiles_text as _tiles_text
+from ..rules.lead import judge_lead
 from ..tiles import Move, Tile
 from .result import _Ending
 from .step import Step
@@ -275,119 +276,21 @@ class _Replayer(_Ending):
 
     # -- the lead ---------------------------------------------------------------------------
     def lead(self, pos: Position) -> list[Diagnostic]:
-        """Check who leads and set the tiles the lead may be (``pos.opening``)."""
-        out: list[Diagnostic] = []
-        op = self.variant.opening
-        number = self.game.number
-        req = op.requirement(number, self.requirement)
-        if op.every_game_tile is None and self.requirement is None:
-            if number is None and op.first_game_tile is not None and self.game.moves:
-                out.append(self.diag(
-                    "unchecked-lead", f"who leads is not checked: in the first game of a match the holder of "
-                    f"{op.first_game_tile} leads{' it' if op.forced_tile(1) else ''}, in the others the match "
-                    "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
-                    "to have the lead checked", self.game.pos, severity="info", rule="lead"))
-        giver_tag = self.game.tags.get("LeadFrom")
-        if giver_tag is not None:
-            req, problem = self.hand_over(req, giver_tag)
-            if problem:
-                out.append(problem)
-        leader = None
-        lead_tag = self.game.tags.get("Lead")
-        if lead_tag:
-            leader = self.seat_of.get(lead_tag.strip())
-            if leader is None:
-                out.append(self.diag("unknown-player", f"the Lead tag names {lead_tag!r}, who is not one of "
-                                     f"the players ({', '.join(self.players)})", self.game.tag_pos.get("Lead")))
-        if leader is None:
-            first = next((m for m in self.game.moves if m.player in self.seat_of), None)
-            if first is not None:
-                leader = self.seat_of[first.player]
-        where = self.game.moves[0].pos if self.game.moves else self.game.pos
-        if req.holder_of is not None:
-            holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
-            held = req.holder_of
-            if holder is None and req.or_highest and all(self.whole[:len(self.players)]):
-                holder, held = op.highest(self.hands) or (None, held)   # it lies in the boneyard
-                req = replace(req, reason=f"{req.reason}; nobody holds it: the highest double dealt leads")
-            if holder is not None and leader is not None and holder != leader:
-                out.append(self.diag("lead-player", f"{self.players[holder]} holds {held} and must lead"
-                                     f"{' it' if req.tile is not None else ''}"
-                                     f"{' (' + req.reason + ')' if req.reason else ''}, not {self.players[leader]}",
-                                     where, expected=self.players[holder]))
-            if leader is None:
-                leader = holder
-        seats = op.double_leaders(req.seats, self.hands, self.variant.seating) or req.seats
-        if seats is not req.seats:
-            req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
-                          "that side who holds one leads")
-        if req.seats is not None and leader is not None and leader not in req.seats:
-            names = " or ".join(self.players[s] for s in sorted(req.seats) if s < len(self.players))
-            out.append(self.diag("lead-player", f"{names} must lead this game ({req.reason}), not "
-                                 f"{self.players[leader]}", where, expected=names))
-        if req.tile is not None:
-            pos.opening = req.tile.bit
-        elif op.double and leader is not None and self.whole[leader]:
-            doubles = [t for t in self.hands[leader] if t.is_double]
-            if doubles:
-                pos.opening = mask_of(doubles)
-            else:
-                side = self.variant.seating.teams[leader]
-                for s, h in enumerate(self.hands):
-                    if s != leader and h and self.variant.seating.teams[s] == side and any(t.is_double for t in h):
-                        out.append(self.diag("lead-double", f"every hand opens with a double unless the leading side "
-                                             f"has none: {self.players[leader]} has none but {self.players[s]} has "
-                                             f"{_tiles_text(t for t in h if t.is_double)}, so {self.players[s]} "
-                                             f"leads", where, expected=self.players[s]))
-                        break
-        elif op.heaviest_hand and all(self.whole[:len(self.players)]):
-            seats = op.heaviest(self.hands)
-            if leader is not None and seats and leader not in seats:
-                top = max(sum(t.pips for t in h) for h in self.hands if h is not None)
-                names = " or ".join(self.players[s] for s in sorted(seats))
-                out.append(self.diag("lead-player", f"{names} holds the most pips ({top}) and opens, not "
-                                     f"{self.players[leader]} ({sum(t.pips for t in self.hands[leader])})",
-                                     where, expected=names))
-            if leader is None and seats:
-                leader = min(seats)
-        elif ((op.highest_double or (op.first_highest and number == 1 and req.seats is None))
-              and all(self.whole[:len(self.players)])):
-            best = op.highest(self.hands)
-            if best is not None:
-                seat, tile = best
-                pos.opening = tile.bit
-                if leader is not None and leader != seat:
-                    out.append(self.diag("lead-player", f"{self.players[seat]} holds the highest double {tile} and "
-                                         f"opens with it, not {self.players[leader]}", where,
-                                         expected=self.players[seat]))
-                if leader is None:
-                    leader = seat
-        elif ((op.highest_double or (op.first_highest and number == 1 and req.seats is None))
-              and leader is not None and self.whole[leader]):
-            # other hands unknown: the leader opens as the holder of the highest double dealt, so with his highest
-            doubles = [t for t in self.hands[leader] if t.is_double]
-            if doubles:
-                pos.opening = max(doubles).bit
-        pos.turn = leader or 0
+        """Check who leads (rules/lead.py decides) and set the tiles the lead may be (``pos.opening``)."""
+        game = self.game
+        first = next((m for m in game.moves if m.player in self.seat_of), None)
+        verdict = judge_lead(self.variant, game.number, self.hands, self.whole, self.players,
+                             decided=self.requirement, lead_tag=game.tags.get("Lead"),
+                             giver_tag=game.tags.get("LeadFrom"),
+                             first_mover=None if first is None else self.seat_of[first.player],
+                             has_moves=bool(game.moves))
+        places = {"game": game.pos, "move": game.moves[0].pos if game.moves else game.pos,
+                  "Lead": game.tag_pos.get("Lead"), "LeadFrom": game.tag_pos.get("LeadFrom", game.pos)}
+        if verdict.tiles:
+            pos.opening = verdict.tiles
+        pos.turn = verdict.leader or 0
         self.leader = pos.turn
-        return out
-
-    def hand_over(self, req: LeadRequirement, name: str) -> tuple[LeadRequirement, Diagnostic | None]:
-        """``[LeadFrom "A"]``: A, who has the lead, hands it to his partner (the lead policy says
-        whether he may); the partner then leads, with any tile."""
-        where = self.game.tag_pos.get("LeadFrom", self.game.pos)
-        giver = self.seat_of.get(name.strip())
-        if giver is None:
-            return req, self.diag("unknown-player", f"the LeadFrom tag names {name!r}, who is not one of the "
-                                  f"players ({', '.join(self.players)})", where)
-        holder = None
-        if req.holder_of is not None:
-            holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
-        handed, problem = self.variant.lead.handed(req, giver, holder, self.variant.seating)
-        if problem:
-            return req, self.diag("lead-handover", f"{name.strip()} may not hand the lead to his partner: {problem}",
-                                  where)
-        return handed, None
+        return [self.diag(p.code, p.message, places[p.where], p.severity, **p.details) for p in verdict.problems]
 
     # -- the moves -------------------------------------------------------------------------
     def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None) -> _Run:
