@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..position import Position, mask_of, tiles_of
+from ..rules.modes import Turns
 from .worlds import PUBLIC, NoWorld, View, describe_step, fitting, lead_revealed, moves_seen, whole_hands
 
 __all__ = ["block_view"]
@@ -17,7 +18,7 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
     counts = [initial.count(s) for s in range(n)]
     lacks = [0] * n                      # a mask per seat of the tiles his passes rule out
     passes: list[tuple[int, int, str]] = []      # (seat, tiles ruled out, what proved it)
-    runs = variant.turns == "run"
+    runs = variant.turns == Turns.RUN
     last = None                          # the move before: a run ends when the turn passes after a play
 
     def run_ended(step, fit: int) -> None:

@@ -9,8 +9,9 @@ from ..record import HandEntry
 from ..tiles import Tile
 from .edits import _SEAT, _TILE, COSTS, tile_slip_cost
 from .setting import Setting
+from ..rules.codes import Code
 
-_LEAD_CODES = frozenset({"lead-player", "lead-double"})   # the replayer's complaints about who leads
+_LEAD_CODES = frozenset({Code.LEAD_PLAYER, Code.LEAD_DOUBLE})   # the replayer's complaints about who leads
 
 
 def _deal_key(hands) -> tuple:
@@ -90,7 +91,7 @@ class _Deal:
         if deal_errors:
             code = "deal"
         elif errors:
-            code = "lead-player"
+            code = Code.LEAD_PLAYER
             expected = str(errors[0].details.get("expected", "")).split(" or ")[0]
             turn = s.seat_of.get(expected, turn)
         hidden = tuple(pos.hidden) if any(pos.hidden) else None
@@ -147,11 +148,11 @@ class _DealEdits:
         h = next((i for i, e in enumerate(entries) if e.player == self.players[seat]), None)
         if h is None or entries[h].tiles is None:
             return
-        if code == "tile-not-held" and c[_TILE] is not None and c[_TILE] in self.valid_tiles:
+        if code == Code.TILE_NOT_HELD and c[_TILE] is not None and c[_TILE] in self.valid_tiles:
             for k, old in enumerate(entries[h].tiles):
                 cost = tile_slip_cost(old, c[_TILE]) + COSTS["change-deal/extra"]
                 yield self.deal_edit(seq, deal, h, k, c[_TILE], ("change-deal", cost, (h, k), old, c[_TILE], None))
-        elif code == "false-pass" and c[_TILE] is None:
+        elif code == Code.FALSE_PASS and c[_TILE] is None:
             playable = [t for t in self.legal(frontiers[L]) if t is not None]
             if not playable:
                 # a pass with the hand's last numbers; the frontier tells what fits

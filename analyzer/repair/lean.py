@@ -14,12 +14,14 @@ from .deal import _Deal, _DealEdits, _deal_key
 from .edits import Found, _ANNOT, _BIT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, COSTS, tile_slip_cost
 from .exposed import exposed_rows, reveals
 from .setting import Setting
+from ..rules.codes import Code
+from ..rules.modes import End
 
 
 
 # errors only an edit at a few places can remove (see _Search.focus); "mixed": the branches of a
 # two-way tile fail differently
-_LOCAL = frozenset({"turn-order", "unknown-player", "tile-foreign", "tile-already-played", "tile-not-held"})
+_LOCAL = frozenset({Code.TURN_ORDER, Code.UNKNOWN_PLAYER, Code.TILE_FOREIGN, Code.TILE_ALREADY_PLAYED, Code.TILE_NOT_HELD})
 class _Search(_DealEdits):
     """The repair search for one game."""
 
@@ -45,14 +47,14 @@ class _Search(_DealEdits):
         self.omitted = game.tags.get("Passes", "").strip().lower() == "omitted"    # forced passes left out
         self.table = game.form == "table"
         self.worth = worth              # what the game is worth in its match (the stated points may say so)
-        self.pair_end = variant.end == "pair"
+        self.pair_end = variant.end == End.PAIR
         self.teams = variant.seating.teams
         self.lead_seat = None
         lead_tag = game.tags.get("Lead")
         if lead_tag:
             self.lead_seat = self.seat_of.get(lead_tag.strip())
         self.problem = None
-        if variant.end not in ("one", "pair"):
+        if variant.end not in (End.ONE, End.PAIR):
             self.problem = f"the repair search does not know how a hand ends under {variant.name} (end={variant.end})"
         self.stated = None
         tag = game.tags.get("Result")
@@ -509,11 +511,11 @@ class _Search(_DealEdits):
         if code not in _LOCAL or all(c[_TILE] is None for c in seq[L:]):
             return None
         places = {L}
-        if code == "tile-already-played":
+        if code == Code.TILE_ALREADY_PLAYED:
             tile = seq[L][_TILE]
             places.add(next((i for i in range(L - 1, -1, -1) if seq[i][_TILE] == tile), L))
         rows = {self.row_start_of(seq, i) for i in places}      # a whole row deleted removes it too
-        mode = {"turn-order": "count", "tile-not-held": "swap-into"}.get(code, "only")
+        mode = {Code.TURN_ORDER: "count", Code.TILE_NOT_HELD: "swap-into"}.get(code, "only")
         return mode, places, rows
 
     def row(self, src: MoveEntry) -> tuple:

@@ -17,6 +17,7 @@ from ..tiles import Move, Tile
 from .result import _Ending
 from .step import Step
 from .tags import false_plays, resolve_variant
+from ..rules.codes import Code
 
 __all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
 
@@ -173,7 +174,7 @@ class _Replayer(_Ending):
         v = self.variant
         n = len(self.players)
         if n != v.players:
-            out.append(self.diag("players", f"the {v.name} game has {v.players} players, the record names {n}"
+            out.append(self.diag(Code.PLAYERS, f"the {v.name} game has {v.players} players, the record names {n}"
                                  f" ({', '.join(self.players) or 'none'})", self.game.pos))
         valid_mask = v.dealing.mask
         size = v.dealing.hand_size
@@ -184,7 +185,7 @@ class _Replayer(_Ending):
         for entry in self.game.hands:
             seat = self.seat_of.get(entry.player)
             if seat is None:
-                out.append(self.diag("unknown-player", f"the deal names {entry.player!r}, who is not one of the "
+                out.append(self.diag(Code.UNKNOWN_PLAYER, f"the deal names {entry.player!r}, who is not one of the "
                                      f"players ({', '.join(self.players)})", entry.pos))
                 continue
             if entry.tiles is None:
@@ -197,28 +198,28 @@ class _Replayer(_Ending):
                     seen[tile.bit] = (entry.player, where)
                     hand.add(tile)
                 elif tile in v.dealing.set_aside:
-                    out.append(self.diag("deal-foreign", f"{tile} is set aside in the {n}-player {v.name} game "
+                    out.append(self.diag(Code.DEAL_FOREIGN, f"{tile} is set aside in the {n}-player {v.name} game "
                                          "and is dealt to nobody", where, tile=str(tile)))
                 elif not tile.bit & valid_mask:
-                    out.append(self.diag("deal-foreign", f"{tile} is not a tile of this set "
+                    out.append(self.diag(Code.DEAL_FOREIGN, f"{tile} is not a tile of this set "
                                          f"(double-{v.dealing.max_pip})", where, tile=str(tile)))
                 else:
                     # either copy may be the slip, so both places are marked
                     holder, first = seen[tile.bit]
                     again = entry.player
-                    out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {holder} here and to "
+                    out.append(self.diag(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {holder} here and to "
                                          f"{again} at line {where.line}", first, tile=str(tile)))
-                    out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {again} here and to "
+                    out.append(self.diag(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {again} here and to "
                                          f"{holder} at line {first.line}", where, tile=str(tile)))
             if len(entry.tiles) + entry.unknown != size:
-                out.append(self.diag("deal-size", f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
+                out.append(self.diag(Code.DEAL_SIZE, f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
                                      f"tiles; each player gets {size}", entry.pos))
             hands[seat] = hand
             partial[seat] = entry.unknown
             if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags:
                 doubles = sum(t.is_double for t in hand)
                 must = v.dealing.forced and bool(self.game.moves)
-                out.append(self.diag("redeal", f"{entry.player} is dealt {doubles} doubles: under redeal="
+                out.append(self.diag(Code.REDEAL, f"{entry.player} is dealt {doubles} doubles: under redeal="
                                      f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
                                      + (", so this hand may not be played" if must else ""), entry.pos,
                                      severity="error" if must else "warning", doubles=doubles))
@@ -230,12 +231,12 @@ class _Replayer(_Ending):
             if len(rest) == size:
                 hands[seat] = rest
                 seen_mask = valid_mask
-                out.append(self.diag("hand-inferred", f"{self.players[seat]}'s hand is the rest of the set: "
+                out.append(self.diag(Code.HAND_INFERRED, f"{self.players[seat]}'s hand is the rest of the set: "
                                      f"{_tiles_text(sorted(rest))}", self.game.pos, severity="info"))
         if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known and not any(partial):
             if valid_mask & ~seen_mask:
                 missing = sorted(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
-                out.append(self.diag("deal-missing", f"every tile is dealt in this game, but nobody holds "
+                out.append(self.diag(Code.DEAL_MISSING, f"every tile is dealt in this game, but nobody holds "
                                      f"{_tiles_text(missing)}", self.game.hands[0].pos if self.game.hands else None,
                                      tiles=[str(t) for t in missing]))
         hidden = [partial[s] if h is not None else size for s, h in enumerate(hands)]
@@ -258,15 +259,15 @@ class _Replayer(_Ending):
         where = self.game.tag_pos.get("Redeal", self.game.pos)
         seat = self.seat_of.get(name.strip())
         if seat is None:
-            return [self.diag("unknown-player", f"the Redeal tag names {name!r}, who is not one of the players "
+            return [self.diag(Code.UNKNOWN_PLAYER, f"the Redeal tag names {name!r}, who is not one of the players "
                               f"({', '.join(self.players)})", where)]
         out = []
         problem = self.variant.dealing.redeal_problem(hands[seat] if seat < len(hands) else None)
         if problem:
-            out.append(self.diag("redeal-unfounded", f"the game is marked as dealt again for {name.strip()}'s "
+            out.append(self.diag(Code.REDEAL_UNFOUNDED, f"the game is marked as dealt again for {name.strip()}'s "
                                  f"doubles, but {problem}", where))
         if self.game.moves:
-            out.append(self.diag("redeal-played", "a game dealt again is not played: it has no moves",
+            out.append(self.diag(Code.REDEAL_PLAYED, "a game dealt again is not played: it has no moves",
                                  self.game.moves[0].pos))
         return out
 
@@ -323,7 +324,7 @@ class _Replayer(_Ending):
                 moves.insert(i, forced)
                 entry, seat = forced, pos.turn
                 if collect:
-                    diags.append(self.diag("pass-inserted", f"{entry.player} cannot play on "
+                    diags.append(self.diag(Code.PASS_INSERTED, f"{entry.player} cannot play on "
                                            f"{pos.ends_text()} and passes here (the record leaves forced passes "
                                            "out)", entry.pos, severity="info"))
             move: Move | None = None
@@ -337,7 +338,7 @@ class _Replayer(_Ending):
             elif seat is None:
                 errors += 1
                 if collect:
-                    diags.append(self.diag("unknown-player", f"{entry.player!r} is not one of the players "
+                    diags.append(self.diag(Code.UNKNOWN_PLAYER, f"{entry.player!r} is not one of the players "
                                            f"({', '.join(self.players)})", entry.pos))
             elif (outcome := pos.outcome()) is not None:
                 if not entry.is_pass:
@@ -347,7 +348,7 @@ class _Replayer(_Ending):
                                else "it was blocked")
                         what = ("draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
                                 else f"plays {entry.tile}")
-                        diags.append(self.diag("play-after-end", f"{entry.player} {what} after the hand "
+                        diags.append(self.diag(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand "
                                                f"was over ({how})", entry.pos))
             else:
                 problem, adding = self.judge.turn(pos, seat, entry.is_play)
@@ -384,7 +385,7 @@ class _Replayer(_Ending):
                                      if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
                             taken = f"arm {move.arm}" if move.arm is not None else f"the {move.end}"
                             diags.append(self.diag(
-                                "ambiguous-end", f"{entry.tile} fits {where} and "
+                                Code.AMBIGUOUS_END, f"{entry.tile} fits {where} and "
                                 f"the rest of the record does not decide which; taken on {taken}"
                                 + ("; it ends the hand either way" if harmless else ""),
                                 entry.pos, severity="info" if harmless else "warning",
@@ -445,7 +446,7 @@ class _Replayer(_Ending):
         if collect and tiles & ~held:         # the tag exposes a tile its holder has played already
             where = self.game.tag_pos.get("Exposed")
             self.late_exposed.extend(
-                self.diag("bad-exposed", f"the Exposed tag names {self.players[seat]}'s {tile} as exposed during "
+                self.diag(Code.BAD_EXPOSED, f"the Exposed tag names {self.players[seat]}'s {tile} as exposed during "
                           f"play before row {row}, but {self.players[seat]} had played it by then", where)
                 for seat, tile, row, _ in self.exposed_found if tiles & ~held & tile.bit)
         tiles &= held
@@ -461,7 +462,7 @@ class _Replayer(_Ending):
             return None
         _, numbers, entry = found
         number = next(n for n in numbers if tile.matches(n))
-        return self.diag("false-pass", f"{self.players[seat]} passed at line {entry.pos.line} with "
+        return self.diag(Code.FALSE_PASS, f"{self.players[seat]} passed at line {entry.pos.line} with "
                          f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
                          entry.pos, revealed_by=str(tile))
 
@@ -527,7 +528,7 @@ class _Replayer(_Ending):
         call on the play before it."""
         self.pending = None
         points, problem = self.judge.claim(pos, seat, move, entry.claim)
-        if problem is not None and problem.code == "missed-score":
+        if problem is not None and problem.code == Code.MISSED_SCORE:
             self.pending = (seat, points)
             return [(problem.code, problem.message, problem.details, "warning")], 0
         if points:

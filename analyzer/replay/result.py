@@ -10,6 +10,7 @@ from ..rules.facts import HandResult, hand_facts
 from ..rules.judge import tiles_text as _tiles_text
 from ..rules.variants import Variant
 from .step import Step
+from ..rules.codes import Code
 
 __all__ = ["compare_result"]
 
@@ -36,7 +37,7 @@ class _Ending:
                 self.facts = facts
             elif any(pos.hidden) and self.game.tags.get("Result") is not None:
                 unknown = ", ".join(self.players[s] for s in range(pos.n) if pos.hidden[s])
-                out.append(self.diag("unchecked-result", f"the winner and points of the stated result are not "
+                out.append(self.diag(Code.UNCHECKED_RESULT, f"the winner and points of the stated result are not "
                                      f"checked: the tiles {unknown} still held are not known; write the whole deal "
                                      "to have them checked (how the hand ended is checked)",
                                      self.game.tag_pos.get("Result", self.game.pos), severity="info",
@@ -48,25 +49,25 @@ class _Ending:
             try:
                 stated = StatedResult.parse(tag)
             except ValueError as exc:
-                out.append(self.diag("result-syntax", str(exc), tag_pos))
+                out.append(self.diag(Code.RESULT_SYNTAX, str(exc), tag_pos))
         last_pos = steps[-1].entry.pos if steps else self.game.pos
         if outcome is None:
             if stated is not None:
                 unsure = any(pos.hidden) and not any(pos.playable(s) for s in range(pos.n))
                 over = ("the record does not show that the hand is over (a hand it does not show may hold a tile "
                         "that could be laid)" if unsure else "the hand is not over")
-                out.append(self.diag("result-mismatch", f"the record states \"{stated}\" but after its last move "
+                out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but after its last move "
                                      f"{over}: {self._unfinished(pos)}", tag_pos))
             elif self.game.moves:
-                out.append(self.diag("incomplete", f"the record ends before the hand is over: {self._unfinished(pos)}",
+                out.append(self.diag(Code.INCOMPLETE, f"the record ends before the hand is over: {self._unfinished(pos)}",
                                      last_pos, severity="warning"))
         elif stated is not None:
             problem = self._compare(stated, outcome, result)
             if problem:
-                out.append(self.diag("result-mismatch", f"the record states \"{stated}\" but {problem}", tag_pos))
+                out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but {problem}", tag_pos))
         remark = (self.game.remark or "").lower()
         if any(w in remark for w in BLOCK_WORDS) and (outcome is None or outcome.termination != "blocked"):
-            out.append(self.diag("remark-mismatch", f"the remark says the hand is blocked, but "
+            out.append(self.diag(Code.REMARK_MISMATCH, f"the remark says the hand is blocked, but "
                                  f"{'it is not over' if outcome is None else 'it ended by domino'}", last_pos,
                                  severity="warning"))
         return outcome, result, out

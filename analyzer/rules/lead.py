@@ -17,6 +17,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from ..tiles import Tile
 from .judge import tiles_text
 from .policies import Dealing, LeadRequirement, Opening, Seating
+from .codes import Code
 
 __all__ = ["LeadProblem", "LeadVerdict", "Revealed", "requirement", "forced_tile", "holder_tile", "highest",
            "heaviest", "heaviest_of", "double_leaders", "dealt_leaders", "weighs_whole_hands", "judge_lead",
@@ -30,7 +31,7 @@ class LeadProblem(NamedTuple):
     (``"game"``: the game itself, ``"move"``: its first move, or the tag it concerns: ``"Lead"``,
     ``"LeadFrom"``), ``details`` for the JSON output, and its ``severity``."""
 
-    code: str
+    code: Code
     message: str
     where: str
     details: Mapping[str, Any] = {}
@@ -153,7 +154,7 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
     if op.every_game_tile is None and decided is None:
         if game_number is None and op.first_game_tile is not None and has_moves:
             out.append(LeadProblem(
-                "unchecked-lead", f"who leads is not checked: in the first game of a match the holder of "
+                Code.UNCHECKED_LEAD, f"who leads is not checked: in the first game of a match the holder of "
                 f"{op.first_game_tile} leads{' it' if forced_tile(op, 1) else ''}, in the others the match "
                 "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
                 "to have the lead checked", "game", {"rule": "lead"}, "info"))
@@ -165,7 +166,7 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
     if lead_tag:
         leader = seat_of.get(lead_tag.strip())
         if leader is None:
-            out.append(LeadProblem("unknown-player", f"the Lead tag names {lead_tag!r}, who is not one of "
+            out.append(LeadProblem(Code.UNKNOWN_PLAYER, f"the Lead tag names {lead_tag!r}, who is not one of "
                                    f"the players ({', '.join(players)})", "Lead"))
     if leader is None:
         leader = first_mover
@@ -180,7 +181,7 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
         if holder is not None:
             leaders = frozenset({holder})
             if leader is not None and holder != leader:
-                out.append(LeadProblem("lead-player", f"{players[holder]} holds {held} and must lead"
+                out.append(LeadProblem(Code.LEAD_PLAYER, f"{players[holder]} holds {held} and must lead"
                                        f"{' it' if req.tile is not None else ''}"
                                        f"{' (' + req.reason + ')' if req.reason else ''}, not {players[leader]}",
                                        "move", {"expected": players[holder]}))
@@ -194,7 +195,7 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
         leaders = req.seats if leaders is None else leaders & req.seats
         if leader is not None and leader not in req.seats:
             names = " or ".join(players[s] for s in sorted(req.seats) if s < len(players))
-            out.append(LeadProblem("lead-player", f"{names} must lead this game ({req.reason}), not "
+            out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must lead this game ({req.reason}), not "
                                    f"{players[leader]}", "move", {"expected": names}))
     highest_rule = op.highest_double or (op.first_highest and game_number == 1 and req.seats is None)
     if req.tile is not None:
@@ -207,7 +208,7 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
             side = variant.seating.teams[leader]
             for s, h in enumerate(hands):
                 if s != leader and h and variant.seating.teams[s] == side and any(t.is_double for t in h):
-                    out.append(LeadProblem("lead-double", f"every hand opens with a double unless the leading side "
+                    out.append(LeadProblem(Code.LEAD_DOUBLE, f"every hand opens with a double unless the leading side "
                                            f"has none: {players[leader]} has none but {players[s]} has "
                                            f"{tiles_text(t for t in h if t.is_double)}, so {players[s]} "
                                            f"leads", "move", {"expected": players[s]}))
@@ -218,7 +219,7 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
         if leader is not None and seats and leader not in seats:
             top = max(sum(t.pips for t in h) for h in hands if h is not None)
             names = " or ".join(players[s] for s in sorted(seats))
-            out.append(LeadProblem("lead-player", f"{names} holds the most pips ({top}) and opens, not "
+            out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} holds the most pips ({top}) and opens, not "
                                    f"{players[leader]} ({sum(t.pips for t in hands[leader])})",
                                    "move", {"expected": names}))
         if leader is None and seats:
@@ -229,7 +230,7 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
             seat, tile = best
             tiles, leaders = tile.bit, frozenset({seat})
             if leader is not None and leader != seat:
-                out.append(LeadProblem("lead-player", f"{players[seat]} holds the highest double {tile} and "
+                out.append(LeadProblem(Code.LEAD_PLAYER, f"{players[seat]} holds the highest double {tile} and "
                                        f"opens with it, not {players[leader]}", "move", {"expected": players[seat]}))
             if leader is None:
                 leader = seat
@@ -247,14 +248,14 @@ def _hand_over(variant, req: LeadRequirement, name: str, hands: Hands, players: 
     whether he may); the partner then leads, with any tile."""
     giver = seat_of.get(name.strip())
     if giver is None:
-        return req, LeadProblem("unknown-player", f"the LeadFrom tag names {name!r}, who is not one of the "
+        return req, LeadProblem(Code.UNKNOWN_PLAYER, f"the LeadFrom tag names {name!r}, who is not one of the "
                                 f"players ({', '.join(players)})", "LeadFrom")
     holder = None
     if req.holder_of is not None:
         holder = next((s for s, h in enumerate(hands) if h is not None and req.holder_of in h), None)
     handed, problem = variant.lead.handed(req, giver, holder, variant.seating)
     if problem:
-        return req, LeadProblem("lead-handover", f"{name.strip()} may not hand the lead to his partner: {problem}",
+        return req, LeadProblem(Code.LEAD_HANDOVER, f"{name.strip()} may not hand the lead to his partner: {problem}",
                                 "LeadFrom")
     return handed, None
 
