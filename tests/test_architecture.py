@@ -1,6 +1,7 @@
 """The layout the architecture promises (docs/architecture.md): one direction through the pipeline,
 no import cycle, small modules, each outside library in its one place, no class tests on positions."""
 import ast
+import functools
 import pathlib
 import re
 
@@ -10,32 +11,108 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "analyzer"
 MODULES = sorted(ROOT.rglob("*.py"))
 
 
-def _name(path: pathlib.Path) -> str:
-    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+def _name(path: pathlib.Path, root: pathlib.Path = ROOT) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: pathlib.Path):
-    """The modules ``path`` imports at module level (lazy imports inside functions are not edges)."""
-    package = _name(path) if path.name == "__init__.py" else _name(path).rsplit(".", 1)[0]
-    for node in ast.parse(path.read_text()).body:
+def _defines_anything(init: pathlib.Path) -> bool:
+    """Whether a package's ``__init__.py`` holds more than its docstring (and ``from __future__``)."""
+    for node in ast.parse(init.read_text()).body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            continue
+        return True
+    return False
+
+
+@functools.lru_cache
+def _index(root: pathlib.Path) -> tuple[dict[str, pathlib.Path], dict[str, bool]]:
+    """The modules under ``root`` by name, and for each package whether its ``__init__`` defines anything."""
+    names = {_name(p, root): p for p in root.rglob("*.py")}
+    return names, {name: _defines_anything(p) for name, p in names.items() if p.name == "__init__.py"}
+
+
+def _imports(path: pathlib.Path, root: pathlib.Path = ROOT):
+    """Every module ``path`` imports, at any depth: at module level, inside functions and under
+    ``TYPE_CHECKING`` alike. ``from package import module`` imports that module; an import of a module
+    inside a package is also an import of the package's ``__init__`` when that defines anything (Python
+    runs it first), unless the importer lives in that package itself."""
+    names, packages = _index(root)
+    me = _name(path, root)
+    here = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+
+    def submodule(package: str, name: str) -> bool:  # a Python module, or a compiled core beside its C source
+        return f"{package}.{name}" in names or (
+            package in packages and any(names[package].parent.glob(name + ".*")))
+
+    direct = []
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")[:len(package.split(".")) - node.level + 1]
-                yield ".".join(base + ([node.module] if node.module else []))
+                base = here.split(".")[:len(here.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
             else:
-                yield node.module
+                module = node.module
+            modules = [f"{module}.{alias.name}" for alias in node.names if submodule(module, alias.name)]
+            if len(modules) < len(node.names):  # a name the module itself defines
+                direct.append(module)
+            direct += modules
         elif isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
+            direct += [alias.name for alias in node.names]
+    for target in direct:
+        yield target
+        parts = target.split(".")
+        for depth in range(1, len(parts) + 1):
+            package = ".".join(parts[:depth])
+            if packages.get(package) and package != me and not me.startswith(package + "."):
+                yield package
+
+
+def _graph(root: pathlib.Path = ROOT) -> nx.DiGraph:
+    graph = nx.DiGraph()
+    top = root.name
+    for path in sorted(root.rglob("*.py")):
+        me = _name(path, root)
+        graph.add_node(me)
+        for target in _imports(path, root):
+            if (target == top or target.startswith(top + ".")) and target != me:
+                graph.add_edge(me, target)
+    return graph
+
+
+def test_the_import_graph_sees_deferred_imports_and_package_inits(tmp_path):
+    """The checker itself, on a small package: an import inside a function, one under TYPE_CHECKING, a
+    name from a package's ``__init__``, and a module inside a package whose ``__init__`` defines names
+    (Python runs the ``__init__`` first) are all edges; an empty ``__init__`` is none. Together they
+    close one circle that no module-level import shows."""
+    files = {
+        "pkg/__init__.py": "from .core import Core\n",
+        "pkg/core.py": "def f():\n    from .late import g\n",
+        "pkg/late.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .typed import T\n",
+        "pkg/typed.py": "from .sub.leaf import x\n",
+        "pkg/sub/__init__.py": '"""Nothing defined."""\n',
+        "pkg/sub/leaf.py": "def h():\n    from ..user import mod\n",
+        "pkg/other/__init__.py": "from .. import Core\n",
+        "pkg/other/mod.py": "y = 2\n",
+        "pkg/user.py": "from .other import mod\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    graph = _graph(tmp_path / "pkg")
+    assert {("pkg.core", "pkg.late"), ("pkg.late", "pkg.typed"), ("pkg.typed", "pkg.sub.leaf"),
+            ("pkg.other", "pkg"), ("pkg.user", "pkg.other.mod"), ("pkg.user", "pkg.other")} <= set(graph.edges)
+    assert ("pkg.typed", "pkg.sub") not in graph.edges
+    assert [sorted(cycle) for cycle in nx.simple_cycles(graph)] == [
+        ["pkg", "pkg.core", "pkg.late", "pkg.other", "pkg.sub.leaf", "pkg.typed", "pkg.user"]]
 
 
 def test_no_import_cycle():
-    graph = nx.DiGraph()
-    for path in MODULES:
-        for target in _imports(path):
-            if target and target.startswith("analyzer"):
-                graph.add_edge(_name(path), target)
-    assert list(nx.simple_cycles(graph)) == []
+    """No circle at any depth (docs/architecture.md): each module imports only what lies to its left."""
+    graph = _graph()
+    assert sorted(" -> ".join(cycle) for cycle in nx.simple_cycles(graph)) == []
     # and between the parts of the pipeline
     parts = nx.DiGraph((a.split(".")[1], b.split(".")[1]) for a, b in graph.edges
                        if a.count(".") and b.count(".") and a.split(".")[1] != b.split(".")[1])

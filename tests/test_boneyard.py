@@ -5,7 +5,7 @@ what a viewer saw is listed by brute force (each way to deal the tiles he has no
 the rest face down in some order, kept when every move seen so far is legal in it, each draw
 taking the next tile of the order), and each alternative of a decision is valued in each world by
 the plain minimax of ``minimax_reference.DrawReference``; the counts, probabilities, worlds and
-fair means of ``analyzer.boneyard`` and ``analyzer.analysis.fair`` must agree."""
+fair means of ``analyzer.inference.boneyard`` and ``analyzer.analysis.fair`` must agree."""
 from __future__ import annotations
 
 import itertools
@@ -23,7 +23,7 @@ from analyzer.match import random_hand
 from analyzer.notation import parse, read
 from analyzer.position import mask_of, tiles_of
 from analyzer.replay import replay
-from analyzer.rules.ending import position_for
+from analyzer.rules.mechanics import position_for
 from analyzer.tiles import DRAW, PASS, Move
 
 from conftest import RECORDS

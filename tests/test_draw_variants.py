@@ -10,7 +10,7 @@ from analyzer.notation.writer import table_writable
 from analyzer.position import mask_of
 from analyzer.match import replay_record
 from analyzer.rules import HandFacts, find_variant
-from analyzer.rules.ending import position_for
+from analyzer.rules.mechanics import position_for
 from analyzer.rules.turns import DrawPosition, RunPosition
 from analyzer.tiles import DRAW, PASS, Move, Tile, tile_set
 

@@ -471,7 +471,7 @@ def test_the_rule_on_doubles_is_not_asked_again_where_the_other_tiles_have_no_wo
     tiles are counted in the room it leaves; a room found to leave them no world is not judged again
     for the placements after (the public view of the record's second game: most of them, at some
     moves). The worlds are unchanged."""
-    import analyzer.placements as placements
+    import analyzer.inference.placements as placements
     from conftest import RECORDS
     from analyzer.inference import Worlds
 
@@ -597,7 +597,7 @@ def test_the_south_american_record_keeps_exactly_the_deals_without_five_doubles_
 
 
 def test_a_view_too_big_to_weigh_the_heaviest_hand_leaves_that_rule_out(monkeypatch):
-    import analyzer.placements as placements
+    import analyzer.inference.placements as placements
     from conftest import RECORDS
 
     (rep,) = replay_record(parse((RECORDS / "variant-hungarian.dom").read_text()))

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.analysis.fair import fair_analyze
 from analyzer.generate import SEAT_NAMES, play_out, random_deal
-from analyzer.match import random_hand
+from analyzer.match import random_hand, replay_record
 from analyzer.inference import NoWorld, Worlds, view_at, world_position, worlds_at
 from analyzer.notation import parse, read
 from analyzer.position import mask_of, tiles_of
@@ -421,17 +421,18 @@ def test_partly_known_hands_are_read_written_and_replayed():
 
 
 def test_a_stated_result_the_hidden_tiles_cannot_change_is_still_checked():
+    # (the match checks it: analyzer.match.check_decided_result)
     # the second book game with B's and D's hands hidden: blocked, A/C win the pips B and D still
     # hold, whose total the known hands and the table decide
     text = re.sub(r"^([BD]): .*$", r"\1: ?", (RECORDS / "seed2.dom").read_text(encoding="utf-8"), flags=re.M)
-    rep = replay(parse(text).games[0])
+    rep = replay_record(parse(text))[0]
     assert rep.valid and not any(d.code == "unchecked-result" for d in rep.diagnostics)
-    wrong = replay(parse(text.replace("A/C 46 blocked", "A/C 40 blocked")).games[0])
+    wrong = replay_record(parse(text.replace("A/C 46 blocked", "A/C 40 blocked")))[0]
     assert [d.code for d in wrong.errors] == ["result-mismatch"]
     assert "A/C winning 46" in wrong.errors[0].message
     # with C's hand hidden as well the points are no longer decided: not checked, and said so
-    open_c = replay(parse(re.sub(r"^C: .*$", "C: ?", text, flags=re.M)
-                          .replace("A/C 46 blocked", "A/C 40 blocked")).games[0])
+    open_c = replay_record(parse(re.sub(r"^C: .*$", "C: ?", text, flags=re.M)
+                                 .replace("A/C 46 blocked", "A/C 40 blocked")))[0]
     assert not open_c.errors and any(d.code == "unchecked-result" for d in open_c.diagnostics)
 
 
@@ -512,7 +513,7 @@ def _enumerated(allowed, room) -> tuple[int, list[list[int]]]:
 def test_counting_by_classes_equals_enumeration_on_small_placements():
     """Random small placements (holders ruled out for some classes, rooms that may not fit): the
     count and every tile's weights by classes are those of trying every placement."""
-    from analyzer.placements import _Classes
+    from analyzer.inference.placements import _Classes
 
     rng = random.Random("classes")
     nonzero = 0

@@ -13,7 +13,7 @@ from analyzer.match import random_match
 from analyzer.notation import parse, write
 from analyzer.match import replay_record
 from analyzer.rules import HandFacts, find_variant
-from analyzer.rules.ending import position_for
+from analyzer.rules.mechanics import position_for
 from analyzer.rules.layout import CLOSED, DOUBLE, OPEN, START, Arm, ArmPosition, Chain
 from analyzer.position import mask_of
 from analyzer.tiles import DRAW, PASS, Move, Tile

@@ -16,7 +16,7 @@ from analyzer.notation import parse, read
 from analyzer.position import mask_of
 from analyzer.match import replay_record
 from analyzer.rules import HandFacts, find_variant
-from analyzer.rules.ending import position_for
+from analyzer.rules.mechanics import position_for
 from analyzer.search import NO_EXTRA, SearchLimit, TreeSearch, revealed
 from analyzer.search.block import Solver
 from analyzer.tiles import Move, Tile, tile_set

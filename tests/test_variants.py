@@ -389,7 +389,7 @@ def test_block_scoring_systems():
 
 # "(oder in einem strengeren Format, bis beide Spieler eines Paares ausscheiden)"
 def test_block_strict_ending_needs_both_players_of_a_pair_out():
-    from analyzer.rules.ending import position_for
+    from analyzer.rules.mechanics import position_for
     v = find_variant("block", "out=pair")
     hands = [[T("[1-1]")], [T("[1-2]"), T("[0-0]")], [T("[2-3]")], [T("[0-6]")]]
     pos = position_for(v, hands, 0)

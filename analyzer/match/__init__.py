@@ -14,14 +14,20 @@ from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic
 from ..record import Game, HandEntry, MoveEntry, Record
-from ..replay import Replay, hand_facts, replay, resolve_variant
+from ..inference import decided_result
+from ..replay import Replay, replay, resolve_variant
+from ..replay.result import compare_result
+from ..record import StatedResult
+from ..rules.facts import hand_facts
+from ..rules.lead import deal_lead, forced_tile, holder_tile, lead_tiles
 from ..rules import HandFacts, HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
 from ..rules.matchplay import settlement
-from ..rules.ending import position_for
+from ..rules.mechanics import position_for
 from ..position import mask_of
-from ..tiles import Move, Tile
+from ..tiles import Move
+from ..rules.codes import Code
 
-__all__ = ["MatchEntry", "MatchReport", "replay_match", "next_requirement", "parse_score", "score_text",
+__all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score", "score_text",
            "random_match", "random_hand", "SEAT_NAMES"]
 
 SEAT_NAMES = ("A", "B", "C", "D", "E", "F")
@@ -135,6 +141,28 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
     return Diagnostic(severity, code, message, where.line or None, where.column or None, rep.source, details)
 
 
+def check_decided_result(rep: Replay) -> Replay:
+    """A stated result is still checked where the hidden tiles cannot change it: every deal the
+    record allows gives the same winner and points (:func:`analyzer.inference.decided_result`).
+    ``rep``, a finished hand whose record hides tiles still held, gets the verdict."""
+    if rep.outcome is None or rep.result is not None or not any(rep.final.hidden):
+        return rep
+    tag = rep.game.tags.get("Result")
+    try:
+        stated = StatedResult.parse(tag) if tag is not None else None
+    except ValueError:
+        return rep
+    if stated is None or (decided := decided_result(rep)) is None:
+        return rep
+    rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
+    problem = compare_result(stated, rep.outcome, decided, rep.variant, rep.players, rep.worth)
+    if problem:
+        rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, f"the record states \"{stated}\" but {problem} "
+                                         "(whatever the tiles it does not show)", "Result"))
+    rep.__dict__.pop("diagnostics", None)
+    return rep
+
+
 def replay_match(games: list[Game], variant: Variant | str | None = None, source: str = "<record>", *,
                  rules: dict[str, str] | None = None, insert_passes: bool = False) -> MatchReport:
     """Replay ``games`` as one match (and the next match, when one is over and games follow);
@@ -188,18 +216,19 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                                       reason="§3: the tiles drawn for the seats decide who leads the first game")
             elif game.number not in (None, 1):
                 req = LeadRequirement()      # an excerpt that starts later in a match
-        rep = replay(game, chosen, source, lead=req, insert_passes=insert_passes, worth=chosen.match.worth(state))
+        rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
+                                          worth=chosen.match.worth(state)))
         if draw_problem or draw is not None:
             rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
             draw_problem = None
         if k == 0:
             rep.deal_diagnostics[:0] = diags
         if new_match:
-            rep.end_diagnostics.append(_diag(rep, "match-over", "the match before was already over; this game "
+            rep.end_diagnostics.append(_diag(rep, Code.MATCH_OVER, "the match before was already over; this game "
                                              "starts a new match", "Game", severity="info"))
         if rep.redealt:
             # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
-            rep.end_diagnostics.append(_diag(rep, "redeal-game", "the tiles are dealt again; this game does "
+            rep.end_diagnostics.append(_diag(rep, Code.REDEAL_GAME, "the tiles are dealt again; this game does "
                                              "not count", "Redeal", severity="info"))
             rep.__dict__.pop("diagnostics", None)
             rep.match = MatchEntry(number, req.reason if req else "", None, state,
@@ -214,7 +243,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         if rep.result is not None and len(rep.players) == chosen.players:
             state = chosen.match.apply(state, rep.result)
         elif rep.players:
-            rep.end_diagnostics.append(_diag(rep, "match-unscored", "the result of this game is not known, so the "
+            rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, "the result of this game is not known, so the "
                                              "running score leaves it out", None, severity="warning"))
         shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
         if not report.sides and len(rep.players) == chosen.players:
@@ -223,15 +252,15 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         if stated is not None and rep.result is not None:
             _check_score(rep, stated, state, chosen)
         if state.note:
-            rep.end_diagnostics.append(_diag(rep, "match-note", state.note, None, severity="info"))
+            rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
         if state.over:
             who = "drawn" if state.drawn else f"won by {chosen.side_name(state.winner, rep.players)}"
-            rep.end_diagnostics.append(_diag(rep, "match-end", f"the match is over: {who} ({shown})", None,
+            rep.end_diagnostics.append(_diag(rep, Code.MATCH_END, f"the match is over: {who} ({shown})", None,
                                              severity="info"))
             paid = _settlement(chosen, state, rep, draw)
             if paid:
                 text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())
-                rep.end_diagnostics.append(_diag(rep, "settlement", f"the settlement (§9-§11): {text}", None,
+                rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, f"the settlement (§9-§11): {text}", None,
                                                  severity="info", settlement={name: str(v) for name, v in paid.items()}))
         rep.__dict__.pop("diagnostics", None)
         entry = MatchEntry(number, req.reason if req else "", rep.result, state, shown, new_match)
@@ -267,7 +296,7 @@ def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnosti
         draw = SeatDraw.parse(game.tags["SeatDraw"], variant.option("seat-lead", "highest"),
                               variant.option("progression") == "yes" and variant.people in (4, 5))
     except ValueError as exc:
-        return None, Diagnostic("error", "bad-seat-draw", str(exc), where.line or None, where.column or None)
+        return None, Diagnostic("error", Code.BAD_SEAT_DRAW, str(exc), where.line or None, where.column or None)
     if len(draw.tiles) != variant.people:
         return None, Diagnostic("error", "bad-seat-draw", f"the SeatDraw tag names {len(draw.tiles)} people; "
                                 f"this match has {variant.people}", where.line or None, where.column or None)
@@ -283,24 +312,24 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     players = rep.players
     strangers = [p for p in players if p not in draw.names]
     if strangers:
-        return [_diag(rep, "bad-seat-draw", f"{', '.join(strangers)} drew no tile in the SeatDraw tag "
+        return [_diag(rep, Code.BAD_SEAT_DRAW, f"{', '.join(strangers)} drew no tile in the SeatDraw tag "
                       f"({', '.join(draw.names)})", "Players")]
     out_now = draw.sitting_out(number, part)
     wrong = [p for p in out_now if p in players]
     if wrong and draw.progression:
         pairs = " vs ".join("-".join(pair) for pair in draw.teams(part))
-        out.append(_diag(rep, "sit-out", f"{out_now[0]} pauses match {part} of the progression (§12, five players: "
+        out.append(_diag(rep, Code.SIT_OUT, f"{out_now[0]} pauses match {part} of the progression (§12, five players: "
                          f"{pairs}), but plays", "Players", expected=list(out_now)))
     elif wrong:
         high, low = draw.teams()
-        out.append(_diag(rep, "sit-out", f"{' and '.join(out_now)} sit{'s' * (len(out_now) == 1)} out game {number} "
+        out.append(_diag(rep, Code.SIT_OUT, f"{' and '.join(out_now)} sit{'s' * (len(out_now) == 1)} out game {number} "
                          f"of the match (§10/§11: the tiles drawn decide who pauses in turn; the high team "
                          f"{', '.join(high)}, the low team {', '.join(low)}), but {', '.join(wrong)} play"
                          f"{'s' * (len(wrong) == 1)}", "Players", expected=list(out_now)))
     seats = draw.seat_problem(players, rep.variant.seating, part)
     if seats:
         rule = f"§12, match {part} of the progression" if part > 1 else "§3"
-        out.append(_diag(rep, "seat-draw", f"{rule}: {seats}", "Players"))
+        out.append(_diag(rep, Code.SEAT_DRAW, f"{rule}: {seats}", "Players"))
     return out
 
 
@@ -308,16 +337,16 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) 
     try:
         claimed = parse_score(stated)
     except ValueError as exc:
-        rep.end_diagnostics.append(_diag(rep, "score-syntax", str(exc), "Score"))
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, str(exc), "Score"))
         return
     actual = {frozenset(variant.side_name(s, rep.players).split("/")): v for s, v in enumerate(state.scores)}
     for side, value in claimed.items():
         if side not in actual:
-            rep.end_diagnostics.append(_diag(rep, "score-mismatch", f"the Score tag names {'/'.join(sorted(side))}, "
+            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag names {'/'.join(sorted(side))}, "
                                              f"which is not a side of this game ({', '.join('/'.join(sorted(s)) for s in actual)})",
                                              "Score"))
         elif actual[side] != value:
-            rep.end_diagnostics.append(_diag(rep, "score-mismatch", f"the record states the match score "
+            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
                                              f"\"{stated}\" but after this game it is "
                                              f"{score_text(variant, rep.players, state.scores)}", "Score",
                                              expected=score_text(variant, rep.players, state.scores)))
@@ -325,50 +354,6 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) 
 
 
 # -- random legal matches ---------------------------------------------------------------------
-def _lead_mask(variant: Variant, hands: list[list[Tile]], leader: int, req: LeadRequirement | None) -> int:
-    op = variant.opening
-    if req is not None and req.tile is not None:
-        return req.tile.bit
-    if op.double:
-        doubles = [t for t in hands[leader] if t.is_double]
-        return mask_of(doubles)
-    if op.highest_double or (op.first_highest and req is None):
-        best = op.highest([set(h) for h in hands])
-        return best[1].bit if best else 0
-    return 0
-
-
-def _choose_leader(variant: Variant, hands: list[list[Tile]], req: LeadRequirement | None,
-                   rng: random.Random) -> int:
-    n = variant.players
-    if req is not None and req.holder_of is not None:
-        for s, h in enumerate(hands):
-            if req.holder_of in h:
-                return s
-        best = variant.opening.highest([set(h) for h in hands]) if req.or_highest else None
-        if best is not None:
-            return best[0]
-    if variant.opening.highest_double or (variant.opening.first_highest and req is None):
-        best = variant.opening.highest([set(h) for h in hands])
-        if best is not None:
-            return best[0]
-    if variant.opening.heaviest_hand:
-        return rng.choice(sorted(variant.opening.heaviest([set(h) for h in hands])))
-    seats = sorted(req.seats) if req is not None and req.seats is not None else list(range(n))
-    wider = variant.opening.double_leaders(req.seats if req else None, [set(h) for h in hands], variant.seating)
-    if wider:
-        seats = sorted(wider)
-    if variant.opening.double and not (req and req.tile):
-        # the lead is a double when the leading side has one: lead from a seat that holds one
-        with_double = [s for s in seats if any(t.is_double for t in hands[s])]
-        if with_double:
-            return rng.choice(with_double)
-        side_has = [s for s in seats if any(any(t.is_double for t in hands[p])
-                                            for p in variant.seating.members(variant.seating.teams[s]))]
-        seats = [s for s in seats if s not in side_has] or seats
-    return rng.choice(seats)
-
-
 def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | None = None,
                 names: tuple[str, ...] | None = None) -> tuple[Game, HandFacts, HandResult]:
     """One random legal hand of ``variant`` whose lead obeys ``req``, as a record game."""
@@ -384,10 +369,11 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
         hands = [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)]
         if not variant.dealing.redeal or all(sum(t.is_double for t in h) < variant.dealing.redeal for h in hands):
             break
-    leader = _choose_leader(variant, hands, req, rng)
+    verdict = deal_lead(variant, hands, req)
+    leader = verdict.leader if verdict.leader is not None else rng.choice(verdict.leaders)
     pos = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
-    pos.opening = _lead_mask(variant, hands, leader, req)
+    pos.opening = lead_tiles(variant, hands, leader, req)
     boneyard = tiles[n * size:]        # the rest, face down in its shuffled order (draw games)
     moves = []
     play, scores = variant.play, [0] * n
@@ -442,8 +428,8 @@ def random_match(variant: Variant | str | None = None, seed: int = 0, games: int
     prev = None
     for k in range(1, games + 1):
         op = variant.opening
-        holder = op.holder_tile(1)
-        req = LeadRequirement(holder_of=holder, tile=op.forced_tile(1)) if holder else None
+        holder = holder_tile(op, 1)
+        req = LeadRequirement(holder_of=holder, tile=forced_tile(op, 1)) if holder else None
         if prev is not None:
             prev_game, prev_facts, prev_result = prev
             fake = _Prev(names, prev_result, prev_facts, names.index(prev_game.tags["Lead"]))
@@ -485,11 +471,12 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
     if match and games:
         replays = replay_match(games, variant, record.source, rules=rules, insert_passes=insert_passes).replays
     else:
-        replays = [replay(g, variant, record.source, rules=rules, insert_passes=insert_passes) for g in games]
+        replays = [check_decided_result(replay(g, variant, record.source, rules=rules, insert_passes=insert_passes))
+                   for g in games]
         for game, rep in zip(games, replays):
             if game.tags.get("Score") is not None:
                 rep.end_diagnostics.append(_diag(
-                    rep, "unchecked-score", "the Score tag is not checked: the record does not say which game of "
+                    rep, Code.UNCHECKED_SCORE, "the Score tag is not checked: the record does not say which game of "
                     "the match this is; give every game its [Game \"N\"] tag (the games of the match from the "
                     "first) to have the running score checked", "Score", severity="info", rule="score"))
     starts = [g.pos.line or 0 for g in games]
@@ -505,7 +492,7 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
         empty = replay(Game(), variant, record.source, rules=rules)
         empty.notation.extend(record.errors)
         empty.deal_diagnostics.clear()
-        empty.end_diagnostics[:] = [Diagnostic("error", "no-game", "no game found: a record needs a deal "
+        empty.end_diagnostics[:] = [Diagnostic("error", Code.NO_GAME, "no game found: a record needs a deal "
                                                "(\"A: [0-5] ...\") or a move list", None, None, record.source)]
         replays.append(empty)
     return replays

@@ -97,7 +97,7 @@ Draws, claims, arms and runs. The lean checker knows one kind of game: turns in 
 two-ended line. The draw games, All Fives (claimed points and Muggins calls), the layouts with arms
 (French, cross) and Hungarian runs -- and any record that writes a draw, a claim, a Muggins call or
 an arm, or a Domino Whist false play that stands (its FalsePlay tag) -- take the position path instead: the same left-to-right search, whose checker drives the
-variant's own position (:func:`analyzer.rules.ending.position_for`, as the replayer sets it up for
+variant's own position (:func:`analyzer.rules.mechanics.position_for`, as the replayer sets it up for
 the deal) entry by entry with the replayer's rules, keeping a copy of the position before every
 entry; the candidates are the mover's legal entries there (plays on every end or arm they fit, the
 pass, a draw of every tile the boneyard may hold, and the false play a FalsePlay tag says stands, where

@@ -8,10 +8,11 @@ from ..record import Game, HandEntry, MoveEntry
 from ..replay import Replay
 from ..replay.json import result_text
 from ..tiles import Tile
+from .setting import Setting
 from .edits import _ANNOT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, Edit, _entry_text
 
 if TYPE_CHECKING:
-    from .lean import _Deal, _Search
+    from .deal import _Deal
 
 
 def _play_text(tile: Tile | None, end: int | None = None, annotation: str | None = None) -> str:
@@ -31,9 +32,10 @@ def _round_of(entry: MoveEntry | None) -> int | None:
 class _Builder:
     """Build the repaired game, the edits placed in the source, and the rows before and after."""
 
-    def __init__(self, search: _Search, game: Game):
-        self.s = search
+    def __init__(self, setting: Setting, game: Game):
+        self.s = setting
         self.game = game
+        self.renumber = False     # the rows of a repair renumbered (the search decides it: see _Search.search)
 
     def rounds(self, seq: list, start: int = 0) -> Iterator[int | None]:
         """The row number each cell of ``seq`` from ``start`` on has in the repaired record, in turn."""
@@ -41,7 +43,7 @@ class _Builder:
         prev: int | None = None
         first = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
         anchor = next((k for k, c in enumerate(seq) if c[_SRC] is not None), None)
-        renumber = s.renumber and first is not None and anchor is not None
+        renumber = self.renumber and first is not None and anchor is not None
         if renumber:        # rows counted from the first move, numbered as the first original move's
             offset = (first - s.row_start) % s.n
             base = seq[anchor][_SRC].round - (offset + anchor) // s.n

@@ -3,17 +3,15 @@ replayer gives them, and what is wrong with a broken deal (the deal edits of the
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..position import Position, tiles_of
 from ..record import HandEntry
 from ..tiles import Tile
 from .edits import _SEAT, _TILE, COSTS, tile_slip_cost
+from .setting import Setting
+from ..rules.codes import Code
 
-if TYPE_CHECKING:
-    from .lean import _Search
-
-_LEAD_CODES = frozenset({"lead-player", "lead-double"})   # the replayer's complaints about who leads
+_LEAD_CODES = frozenset({Code.LEAD_PLAYER, Code.LEAD_DOUBLE})   # the replayer's complaints about who leads
 
 
 def _deal_key(hands) -> tuple:
@@ -27,23 +25,23 @@ class _Deal:
     deal (tiles dealt twice, foreign or missing, hands of the wrong size) is worked out here, to
     propose the deal edits."""
 
-    def __init__(self, search: _Search, hands: tuple[HandEntry, ...]):
-        self.search = search
+    def __init__(self, setting: Setting, hands: tuple[HandEntry, ...]):
+        self.setting = setting
         self.entries = hands
         self.key = _deal_key(hands)
         self._leads: dict[int | None, tuple[tuple, str | None]] = {}
         self.positions: dict[int | None, Position] = {}    # the replayer's position before the lead
         self._ok: bool | None = None
         self.exposures: tuple[tuple[int, int], ...] | None = None   # (row, tiles) exposed during play: see .exposed
-        v = search.variant
-        valid = search.valid_tiles
+        v = setting.variant
+        valid = setting.valid_tiles
         size = v.dealing.hand_size
         seen: dict[Tile, tuple[int, int]] = {}
         self.dups: dict[Tile, list[tuple[int, int]]] = {}      # tile -> (hand entry, place in it)
         self.foreign: list[tuple[int, int]] = []
         self.sizes: list[tuple[int, int]] = []                 # (hand entry, size) for wrong sizes
         for h, entry in enumerate(hands):
-            if entry.tiles is None or entry.player not in search.seat_of:
+            if entry.tiles is None or entry.player not in setting.seat_of:
                 continue
             for k, tile in enumerate(entry.tiles):
                 if tile not in valid:
@@ -55,7 +53,7 @@ class _Deal:
             if len(entry.tiles) != size:
                 self.sizes.append((h, len(entry.tiles)))
         self.missing = sorted(valid - set(seen))
-        self.hidden = any(e.tiles is None for e in hands) or len(hands) < len(search.players)
+        self.hidden = any(e.tiles is None for e in hands) or len(hands) < len(setting.players)
         # the deal edits it needs at least: a deal edit changes, deletes or adds one written tile, so
         # each copy of a tile beyond its first and each foreign tile takes an edit of its own
         self.floor = sum(len(places) - 1 for places in self.dups.values()) + len(self.foreign)
@@ -64,7 +62,7 @@ class _Deal:
     def ok(self) -> bool:
         """Whether the deal itself is sound (who leads aside)."""
         if self._ok is None:
-            self.lead_state(self.search.lead_seat)
+            self.lead_state(self.setting.lead_seat)
         return self._ok
 
     def lead_state(self, leader: int | None) -> tuple[tuple, str | None]:
@@ -77,7 +75,7 @@ class _Deal:
         return got
 
     def _replay_deal(self, leader: int | None) -> tuple[tuple, str | None]:
-        s = self.search
+        s = self.setting
         tags = {k: v for k, v in s.game.tags.items() if k != "Result"}
         if leader is not None:
             tags["Lead"] = s.players[leader]
@@ -93,7 +91,7 @@ class _Deal:
         if deal_errors:
             code = "deal"
         elif errors:
-            code = "lead-player"
+            code = Code.LEAD_PLAYER
             expected = str(errors[0].details.get("expected", "")).split(" or ")[0]
             turn = s.seat_of.get(expected, turn)
         hidden = tuple(pos.hidden) if any(pos.hidden) else None
@@ -103,7 +101,7 @@ class _Deal:
 
     def leader(self, seq: list) -> int | None:
         """Who leads ``seq``: the Lead tag's player, else the first mover the record names."""
-        leader = self.search.lead_seat
+        leader = self.setting.lead_seat
         if leader is None:
             leader = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
         return leader
@@ -150,11 +148,11 @@ class _DealEdits:
         h = next((i for i, e in enumerate(entries) if e.player == self.players[seat]), None)
         if h is None or entries[h].tiles is None:
             return
-        if code == "tile-not-held" and c[_TILE] is not None and c[_TILE] in self.valid_tiles:
+        if code == Code.TILE_NOT_HELD and c[_TILE] is not None and c[_TILE] in self.valid_tiles:
             for k, old in enumerate(entries[h].tiles):
                 cost = tile_slip_cost(old, c[_TILE]) + COSTS["change-deal/extra"]
                 yield self.deal_edit(seq, deal, h, k, c[_TILE], ("change-deal", cost, (h, k), old, c[_TILE], None))
-        elif code == "false-pass" and c[_TILE] is None:
+        elif code == Code.FALSE_PASS and c[_TILE] is None:
             playable = [t for t in self.legal(frontiers[L]) if t is not None]
             if not playable:
                 # a pass with the hand's last numbers; the frontier tells what fits

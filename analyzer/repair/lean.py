@@ -6,19 +6,22 @@ from typing import Iterator
 
 from ..position import exposed_turn, mask_of, tiles_of
 from ..record import Game, HandEntry, MoveEntry, StatedResult
-from ..replay import Replay, replay
+from ..replay import Replay
 from ..rules import LeadRequirement, Variant
 from ..tiles import Tile, tile_set
 from .builder import _Builder
 from .deal import _Deal, _DealEdits, _deal_key
 from .edits import Found, _ANNOT, _BIT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, COSTS, tile_slip_cost
 from .exposed import exposed_rows, reveals
+from .setting import Setting
+from ..rules.codes import Code
+from ..rules.modes import End
 
 
 
 # errors only an edit at a few places can remove (see _Search.focus); "mixed": the branches of a
 # two-way tile fail differently
-_LOCAL = frozenset({"turn-order", "unknown-player", "tile-foreign", "tile-already-played", "tile-not-held"})
+_LOCAL = frozenset({Code.TURN_ORDER, Code.UNKNOWN_PLAYER, Code.TILE_FOREIGN, Code.TILE_ALREADY_PLAYED, Code.TILE_NOT_HELD})
 class _Search(_DealEdits):
     """The repair search for one game."""
 
@@ -44,14 +47,14 @@ class _Search(_DealEdits):
         self.omitted = game.tags.get("Passes", "").strip().lower() == "omitted"    # forced passes left out
         self.table = game.form == "table"
         self.worth = worth              # what the game is worth in its match (the stated points may say so)
-        self.pair_end = variant.end == "pair"
+        self.pair_end = variant.end == End.PAIR
         self.teams = variant.seating.teams
         self.lead_seat = None
         lead_tag = game.tags.get("Lead")
         if lead_tag:
             self.lead_seat = self.seat_of.get(lead_tag.strip())
         self.problem = None
-        if variant.end not in ("one", "pair"):
+        if variant.end not in (End.ONE, End.PAIR):
             self.problem = f"the repair search does not know how a hand ends under {variant.name} (end={variant.end})"
         self.stated = None
         tag = game.tags.get("Result")
@@ -67,11 +70,12 @@ class _Search(_DealEdits):
         # rows: the column a row starts with, and the first row's number
         self.row_start, self.first_round = self._row_scheme(game.moves)
         self.has_rounds = bool(game.moves) and all(m.round is not None for m in game.moves)
-        self.renumber = False
+        self.setting = Setting(game, variant, self.players, self.seat_of, frozenset(self.valid_tiles), lead, worth,
+                               self.lead_seat, self.row_start, self.first_round, self.has_rounds)
         self.deals: dict[tuple, _Deal] = {}
         self._inserted: dict[int, list[tuple]] = {}
         self.found: dict[tuple, tuple] = {}      # record key -> (n edits, cost, edits, seq, deal)
-        self.builder = _Builder(self, game)
+        self.builder = _Builder(self.setting, game)
         self.confirmed: dict[tuple, bool] = {}   # record key -> what the replayer says of it
         # Domino Whist §8: whether the Exposed tag lays tiles open during play (see .exposed)
         self.exposures = bool(exposed_rows(game, variant, self.players))
@@ -91,7 +95,7 @@ class _Search(_DealEdits):
         key = _deal_key(hands)
         deal = self.deals.get(key)
         if deal is None:
-            deal = self.deals[key] = _Deal(self, hands)
+            deal = self.deals[key] = _Deal(self.setting, hands)
         return deal
 
     # -- cells ---------------------------------------------------------------------------------
@@ -337,7 +341,7 @@ class _Search(_DealEdits):
 
     def replayed(self, game: Game) -> Replay:
         """``game`` replayed as the record's own game was: under the match's lead and worth."""
-        return replay(game, self.variant, lead=self.lead, worth=self.worth)
+        return self.setting.replayed(game)
 
     def initial_state(self, seq: list, deal: _Deal) -> tuple[tuple, str | None]:
         """The state before the first move and the deal's error code (see :meth:`_Deal.lead_state`)."""
@@ -456,7 +460,7 @@ class _Search(_DealEdits):
         first = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
         if self.has_rounds and first is not None:
             offset = (first - self.row_start) % self.n
-            self.renumber = all(m.round == self.first_round + (offset + k) // self.n
+            self.builder.renumber = all(m.round == self.first_round + (offset + k) // self.n
                                 for k, m in enumerate(game.moves[:max(L, 1)]))
         if self.problem is None and self.max_edits > 0:
             self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, self.max_edits)
@@ -507,11 +511,11 @@ class _Search(_DealEdits):
         if code not in _LOCAL or all(c[_TILE] is None for c in seq[L:]):
             return None
         places = {L}
-        if code == "tile-already-played":
+        if code == Code.TILE_ALREADY_PLAYED:
             tile = seq[L][_TILE]
             places.add(next((i for i in range(L - 1, -1, -1) if seq[i][_TILE] == tile), L))
         rows = {self.row_start_of(seq, i) for i in places}      # a whole row deleted removes it too
-        mode = {"turn-order": "count", "tile-not-held": "swap-into"}.get(code, "only")
+        mode = {Code.TURN_ORDER: "count", Code.TILE_NOT_HELD: "swap-into"}.get(code, "only")
         return mode, places, rows
 
     def row(self, src: MoveEntry) -> tuple:
@@ -729,7 +733,7 @@ class _Search(_DealEdits):
 #
 # The lean checker knows one kind of game: turns in order on a two-ended line. Draw games, All Fives'
 # claimed points and Muggins calls, layouts with arms and Hungarian runs are checked on the variant's
-# own position instead (analyzer.rules.ending.position_for, as the replayer builds it for the deal),
+# own position instead (analyzer.rules.mechanics.position_for, as the replayer builds it for the deal),
 # entry by entry with the replayer's rules. A cell is an _Entry: the MoveEntry as the repair writes it,
 # its seat, and its index in the input (None: inserted). A state is a _State; its position is never
 # changed once the state exists (a step copies it before a push), so the states kept for every entry

@@ -105,7 +105,7 @@ class _PositionSearch(_Search):
     def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
                  lead: LeadRequirement | None = None, worth: int | None = None):
         super().__init__(game, variant, max_edits, max_nodes, lead, worth)
-        self.builder = _PositionBuilder(self, game)
+        self.builder = _PositionBuilder(self.setting, game)
         self.play = variant.play
         self.drawing = variant.drawing
         self.runs = getattr(variant, "turns", "one") == "run"

@@ -9,12 +9,15 @@ from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, ends_text, mask_of, tiles_of
 from ..record import Game, MoveEntry, Span, StatedResult
 from ..rules import HandFacts, HandResult, LeadRequirement, Variant
-from ..rules.ending import position_for
+from ..rules.facts import hand_facts
+from ..rules.mechanics import position_for
 from ..rules.judge import Judge, tiles_text as _tiles_text
-from ..rules.layout import Arm
+from ..rules.lead import judge_lead
 from ..tiles import Move, Tile
-from .result import _Ending, check_decided_result, hand_facts
+from .result import _Ending
+from .step import Step
 from .tags import false_plays, resolve_variant
+from ..rules.codes import Code
 
 __all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
 
@@ -23,30 +26,6 @@ class _Run(NamedTuple):
     errors: int
     steps: list
     first: int | None
-
-
-@dataclass
-class Step:
-    """One recorded move and what the replay made of it."""
-
-    index: int
-    entry: MoveEntry
-    seat: int | None                  # the mover the record names (None: an unknown name)
-    move: Move | None                 # the move applied to the position, None when it could not be
-    ends_before: tuple[int, int] | None
-    ends_after: tuple[int, int] | None
-    hands_after: tuple[int, ...]      # every seat's known tiles after the move (bit masks)
-    lacks: tuple[int, ...] = ()       # numbers a pass proves the mover does not hold
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    ends_hand: bool = False           # this move finished the hand
-    boneyard: int | None = None       # tiles left in the boneyard after the move (draw games)
-    scores: tuple[int, ...] | None = None   # each seat's points scored during play so far (All Fives)
-    scored: int = 0                   # the points this entry scored (a claimed play or a muggins call)
-    arms: tuple[Arm, ...] | None = None   # every arm after the move (a layout with arms: French, cross)
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
 
 
 def wins(side: str, alone: bool) -> str:
@@ -195,7 +174,7 @@ class _Replayer(_Ending):
         v = self.variant
         n = len(self.players)
         if n != v.players:
-            out.append(self.diag("players", f"the {v.name} game has {v.players} players, the record names {n}"
+            out.append(self.diag(Code.PLAYERS, f"the {v.name} game has {v.players} players, the record names {n}"
                                  f" ({', '.join(self.players) or 'none'})", self.game.pos))
         valid_mask = v.dealing.mask
         size = v.dealing.hand_size
@@ -206,7 +185,7 @@ class _Replayer(_Ending):
         for entry in self.game.hands:
             seat = self.seat_of.get(entry.player)
             if seat is None:
-                out.append(self.diag("unknown-player", f"the deal names {entry.player!r}, who is not one of the "
+                out.append(self.diag(Code.UNKNOWN_PLAYER, f"the deal names {entry.player!r}, who is not one of the "
                                      f"players ({', '.join(self.players)})", entry.pos))
                 continue
             if entry.tiles is None:
@@ -219,28 +198,28 @@ class _Replayer(_Ending):
                     seen[tile.bit] = (entry.player, where)
                     hand.add(tile)
                 elif tile in v.dealing.set_aside:
-                    out.append(self.diag("deal-foreign", f"{tile} is set aside in the {n}-player {v.name} game "
+                    out.append(self.diag(Code.DEAL_FOREIGN, f"{tile} is set aside in the {n}-player {v.name} game "
                                          "and is dealt to nobody", where, tile=str(tile)))
                 elif not tile.bit & valid_mask:
-                    out.append(self.diag("deal-foreign", f"{tile} is not a tile of this set "
+                    out.append(self.diag(Code.DEAL_FOREIGN, f"{tile} is not a tile of this set "
                                          f"(double-{v.dealing.max_pip})", where, tile=str(tile)))
                 else:
                     # either copy may be the slip, so both places are marked
                     holder, first = seen[tile.bit]
                     again = entry.player
-                    out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {holder} here and to "
+                    out.append(self.diag(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {holder} here and to "
                                          f"{again} at line {where.line}", first, tile=str(tile)))
-                    out.append(self.diag("deal-duplicate", f"{tile} is dealt twice: to {again} here and to "
+                    out.append(self.diag(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {again} here and to "
                                          f"{holder} at line {first.line}", where, tile=str(tile)))
             if len(entry.tiles) + entry.unknown != size:
-                out.append(self.diag("deal-size", f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
+                out.append(self.diag(Code.DEAL_SIZE, f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
                                      f"tiles; each player gets {size}", entry.pos))
             hands[seat] = hand
             partial[seat] = entry.unknown
             if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags:
                 doubles = sum(t.is_double for t in hand)
                 must = v.dealing.forced and bool(self.game.moves)
-                out.append(self.diag("redeal", f"{entry.player} is dealt {doubles} doubles: under redeal="
+                out.append(self.diag(Code.REDEAL, f"{entry.player} is dealt {doubles} doubles: under redeal="
                                      f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
                                      + (", so this hand may not be played" if must else ""), entry.pos,
                                      severity="error" if must else "warning", doubles=doubles))
@@ -252,12 +231,12 @@ class _Replayer(_Ending):
             if len(rest) == size:
                 hands[seat] = rest
                 seen_mask = valid_mask
-                out.append(self.diag("hand-inferred", f"{self.players[seat]}'s hand is the rest of the set: "
+                out.append(self.diag(Code.HAND_INFERRED, f"{self.players[seat]}'s hand is the rest of the set: "
                                      f"{_tiles_text(sorted(rest))}", self.game.pos, severity="info"))
         if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known and not any(partial):
             if valid_mask & ~seen_mask:
                 missing = sorted(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
-                out.append(self.diag("deal-missing", f"every tile is dealt in this game, but nobody holds "
+                out.append(self.diag(Code.DEAL_MISSING, f"every tile is dealt in this game, but nobody holds "
                                      f"{_tiles_text(missing)}", self.game.hands[0].pos if self.game.hands else None,
                                      tiles=[str(t) for t in missing]))
         hidden = [partial[s] if h is not None else size for s, h in enumerate(hands)]
@@ -280,15 +259,15 @@ class _Replayer(_Ending):
         where = self.game.tag_pos.get("Redeal", self.game.pos)
         seat = self.seat_of.get(name.strip())
         if seat is None:
-            return [self.diag("unknown-player", f"the Redeal tag names {name!r}, who is not one of the players "
+            return [self.diag(Code.UNKNOWN_PLAYER, f"the Redeal tag names {name!r}, who is not one of the players "
                               f"({', '.join(self.players)})", where)]
         out = []
         problem = self.variant.dealing.redeal_problem(hands[seat] if seat < len(hands) else None)
         if problem:
-            out.append(self.diag("redeal-unfounded", f"the game is marked as dealt again for {name.strip()}'s "
+            out.append(self.diag(Code.REDEAL_UNFOUNDED, f"the game is marked as dealt again for {name.strip()}'s "
                                  f"doubles, but {problem}", where))
         if self.game.moves:
-            out.append(self.diag("redeal-played", "a game dealt again is not played: it has no moves",
+            out.append(self.diag(Code.REDEAL_PLAYED, "a game dealt again is not played: it has no moves",
                                  self.game.moves[0].pos))
         return out
 
@@ -298,119 +277,21 @@ class _Replayer(_Ending):
 
     # -- the lead ---------------------------------------------------------------------------
     def lead(self, pos: Position) -> list[Diagnostic]:
-        """Check who leads and set the tiles the lead may be (``pos.opening``)."""
-        out: list[Diagnostic] = []
-        op = self.variant.opening
-        number = self.game.number
-        req = op.requirement(number, self.requirement)
-        if op.every_game_tile is None and self.requirement is None:
-            if number is None and op.first_game_tile is not None and self.game.moves:
-                out.append(self.diag(
-                    "unchecked-lead", f"who leads is not checked: in the first game of a match the holder of "
-                    f"{op.first_game_tile} leads{' it' if op.forced_tile(1) else ''}, in the others the match "
-                    "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
-                    "to have the lead checked", self.game.pos, severity="info", rule="lead"))
-        giver_tag = self.game.tags.get("LeadFrom")
-        if giver_tag is not None:
-            req, problem = self.hand_over(req, giver_tag)
-            if problem:
-                out.append(problem)
-        leader = None
-        lead_tag = self.game.tags.get("Lead")
-        if lead_tag:
-            leader = self.seat_of.get(lead_tag.strip())
-            if leader is None:
-                out.append(self.diag("unknown-player", f"the Lead tag names {lead_tag!r}, who is not one of "
-                                     f"the players ({', '.join(self.players)})", self.game.tag_pos.get("Lead")))
-        if leader is None:
-            first = next((m for m in self.game.moves if m.player in self.seat_of), None)
-            if first is not None:
-                leader = self.seat_of[first.player]
-        where = self.game.moves[0].pos if self.game.moves else self.game.pos
-        if req.holder_of is not None:
-            holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
-            held = req.holder_of
-            if holder is None and req.or_highest and all(self.whole[:len(self.players)]):
-                holder, held = op.highest(self.hands) or (None, held)   # it lies in the boneyard
-                req = replace(req, reason=f"{req.reason}; nobody holds it: the highest double dealt leads")
-            if holder is not None and leader is not None and holder != leader:
-                out.append(self.diag("lead-player", f"{self.players[holder]} holds {held} and must lead"
-                                     f"{' it' if req.tile is not None else ''}"
-                                     f"{' (' + req.reason + ')' if req.reason else ''}, not {self.players[leader]}",
-                                     where, expected=self.players[holder]))
-            if leader is None:
-                leader = holder
-        seats = op.double_leaders(req.seats, self.hands, self.variant.seating) or req.seats
-        if seats is not req.seats:
-            req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
-                          "that side who holds one leads")
-        if req.seats is not None and leader is not None and leader not in req.seats:
-            names = " or ".join(self.players[s] for s in sorted(req.seats) if s < len(self.players))
-            out.append(self.diag("lead-player", f"{names} must lead this game ({req.reason}), not "
-                                 f"{self.players[leader]}", where, expected=names))
-        if req.tile is not None:
-            pos.opening = req.tile.bit
-        elif op.double and leader is not None and self.whole[leader]:
-            doubles = [t for t in self.hands[leader] if t.is_double]
-            if doubles:
-                pos.opening = mask_of(doubles)
-            else:
-                side = self.variant.seating.teams[leader]
-                for s, h in enumerate(self.hands):
-                    if s != leader and h and self.variant.seating.teams[s] == side and any(t.is_double for t in h):
-                        out.append(self.diag("lead-double", f"every hand opens with a double unless the leading side "
-                                             f"has none: {self.players[leader]} has none but {self.players[s]} has "
-                                             f"{_tiles_text(t for t in h if t.is_double)}, so {self.players[s]} "
-                                             f"leads", where, expected=self.players[s]))
-                        break
-        elif op.heaviest_hand and all(self.whole[:len(self.players)]):
-            seats = op.heaviest(self.hands)
-            if leader is not None and seats and leader not in seats:
-                top = max(sum(t.pips for t in h) for h in self.hands if h is not None)
-                names = " or ".join(self.players[s] for s in sorted(seats))
-                out.append(self.diag("lead-player", f"{names} holds the most pips ({top}) and opens, not "
-                                     f"{self.players[leader]} ({sum(t.pips for t in self.hands[leader])})",
-                                     where, expected=names))
-            if leader is None and seats:
-                leader = min(seats)
-        elif ((op.highest_double or (op.first_highest and number == 1 and req.seats is None))
-              and all(self.whole[:len(self.players)])):
-            best = op.highest(self.hands)
-            if best is not None:
-                seat, tile = best
-                pos.opening = tile.bit
-                if leader is not None and leader != seat:
-                    out.append(self.diag("lead-player", f"{self.players[seat]} holds the highest double {tile} and "
-                                         f"opens with it, not {self.players[leader]}", where,
-                                         expected=self.players[seat]))
-                if leader is None:
-                    leader = seat
-        elif ((op.highest_double or (op.first_highest and number == 1 and req.seats is None))
-              and leader is not None and self.whole[leader]):
-            # other hands unknown: the leader opens as the holder of the highest double dealt, so with his highest
-            doubles = [t for t in self.hands[leader] if t.is_double]
-            if doubles:
-                pos.opening = max(doubles).bit
-        pos.turn = leader or 0
+        """Check who leads (rules/lead.py decides) and set the tiles the lead may be (``pos.opening``)."""
+        game = self.game
+        first = next((m for m in game.moves if m.player in self.seat_of), None)
+        verdict = judge_lead(self.variant, game.number, self.hands, self.whole, self.players,
+                             decided=self.requirement, lead_tag=game.tags.get("Lead"),
+                             giver_tag=game.tags.get("LeadFrom"),
+                             first_mover=None if first is None else self.seat_of[first.player],
+                             has_moves=bool(game.moves))
+        places = {"game": game.pos, "move": game.moves[0].pos if game.moves else game.pos,
+                  "Lead": game.tag_pos.get("Lead"), "LeadFrom": game.tag_pos.get("LeadFrom", game.pos)}
+        if verdict.tiles:
+            pos.opening = verdict.tiles
+        pos.turn = verdict.leader or 0
         self.leader = pos.turn
-        return out
-
-    def hand_over(self, req: LeadRequirement, name: str) -> tuple[LeadRequirement, Diagnostic | None]:
-        """``[LeadFrom "A"]``: A, who has the lead, hands it to his partner (the lead policy says
-        whether he may); the partner then leads, with any tile."""
-        where = self.game.tag_pos.get("LeadFrom", self.game.pos)
-        giver = self.seat_of.get(name.strip())
-        if giver is None:
-            return req, self.diag("unknown-player", f"the LeadFrom tag names {name!r}, who is not one of the "
-                                  f"players ({', '.join(self.players)})", where)
-        holder = None
-        if req.holder_of is not None:
-            holder = next((s for s, h in enumerate(self.hands) if h is not None and req.holder_of in h), None)
-        handed, problem = self.variant.lead.handed(req, giver, holder, self.variant.seating)
-        if problem:
-            return req, self.diag("lead-handover", f"{name.strip()} may not hand the lead to his partner: {problem}",
-                                  where)
-        return handed, None
+        return [self.diag(p.code, p.message, places[p.where], p.severity, **p.details) for p in verdict.problems]
 
     # -- the moves -------------------------------------------------------------------------
     def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None) -> _Run:
@@ -443,7 +324,7 @@ class _Replayer(_Ending):
                 moves.insert(i, forced)
                 entry, seat = forced, pos.turn
                 if collect:
-                    diags.append(self.diag("pass-inserted", f"{entry.player} cannot play on "
+                    diags.append(self.diag(Code.PASS_INSERTED, f"{entry.player} cannot play on "
                                            f"{pos.ends_text()} and passes here (the record leaves forced passes "
                                            "out)", entry.pos, severity="info"))
             move: Move | None = None
@@ -457,7 +338,7 @@ class _Replayer(_Ending):
             elif seat is None:
                 errors += 1
                 if collect:
-                    diags.append(self.diag("unknown-player", f"{entry.player!r} is not one of the players "
+                    diags.append(self.diag(Code.UNKNOWN_PLAYER, f"{entry.player!r} is not one of the players "
                                            f"({', '.join(self.players)})", entry.pos))
             elif (outcome := pos.outcome()) is not None:
                 if not entry.is_pass:
@@ -467,7 +348,7 @@ class _Replayer(_Ending):
                                else "it was blocked")
                         what = ("draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
                                 else f"plays {entry.tile}")
-                        diags.append(self.diag("play-after-end", f"{entry.player} {what} after the hand "
+                        diags.append(self.diag(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand "
                                                f"was over ({how})", entry.pos))
             else:
                 problem, adding = self.judge.turn(pos, seat, entry.is_play)
@@ -504,7 +385,7 @@ class _Replayer(_Ending):
                                      if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
                             taken = f"arm {move.arm}" if move.arm is not None else f"the {move.end}"
                             diags.append(self.diag(
-                                "ambiguous-end", f"{entry.tile} fits {where} and "
+                                Code.AMBIGUOUS_END, f"{entry.tile} fits {where} and "
                                 f"the rest of the record does not decide which; taken on {taken}"
                                 + ("; it ends the hand either way" if harmless else ""),
                                 entry.pos, severity="info" if harmless else "warning",
@@ -565,7 +446,7 @@ class _Replayer(_Ending):
         if collect and tiles & ~held:         # the tag exposes a tile its holder has played already
             where = self.game.tag_pos.get("Exposed")
             self.late_exposed.extend(
-                self.diag("bad-exposed", f"the Exposed tag names {self.players[seat]}'s {tile} as exposed during "
+                self.diag(Code.BAD_EXPOSED, f"the Exposed tag names {self.players[seat]}'s {tile} as exposed during "
                           f"play before row {row}, but {self.players[seat]} had played it by then", where)
                 for seat, tile, row, _ in self.exposed_found if tiles & ~held & tile.bit)
         tiles &= held
@@ -581,7 +462,7 @@ class _Replayer(_Ending):
             return None
         _, numbers, entry = found
         number = next(n for n in numbers if tile.matches(n))
-        return self.diag("false-pass", f"{self.players[seat]} passed at line {entry.pos.line} with "
+        return self.diag(Code.FALSE_PASS, f"{self.players[seat]} passed at line {entry.pos.line} with "
                          f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
                          entry.pos, revealed_by=str(tile))
 
@@ -647,7 +528,7 @@ class _Replayer(_Ending):
         call on the play before it."""
         self.pending = None
         points, problem = self.judge.claim(pos, seat, move, entry.claim)
-        if problem is not None and problem.code == "missed-score":
+        if problem is not None and problem.code == Code.MISSED_SCORE:
             self.pending = (seat, points)
             return [(problem.code, problem.message, problem.details, "warning")], 0
         if points:
@@ -717,8 +598,6 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         annotate(variant, steps, end_diags)
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
                  facts=r.facts, lead=lead, worth=worth, written=written)
-    if outcome is not None and result is None and any(pos.hidden):
-        check_decided_result(r, out)
     return out
 
 

@@ -6,6 +6,7 @@ from ..diagnostics import Diagnostic
 from ..record import Game
 from ..rules import UnknownVariant, Variant, VariantError, find_variant, parse_rules
 from ..tiles import Move
+from ..rules.codes import Code
 
 __all__ = ["resolve_variant", "false_plays"]
 
@@ -20,7 +21,7 @@ def false_plays(game: Game, seat_of: dict[str, int], source: str) -> tuple[dict,
         except ValueError:
             move = None
         if name not in seat_of or move is None or move.open is None:
-            problems.append(_tag_diag(game, "FalsePlay", "bad-false-play", f"cannot read {part.strip()!r} in the "
+            problems.append(_tag_diag(game, "FalsePlay", Code.BAD_FALSE_PLAY, f"cannot read {part.strip()!r} in the "
                                       "FalsePlay tag; write the player, the tile, the end it lies on and the half "
                                       "left open, e.g. \"C [2-3]@6=3\"", source))
             continue
@@ -50,16 +51,16 @@ def resolve_variant(game: Game, variant: Variant | str | None = None, rules: dic
             try:
                 options.update(parse_rules(tag))
             except VariantError as exc:
-                diags.append(_tag_diag(game, "Rules", "bad-rule", str(exc), source))
+                diags.append(_tag_diag(game, "Rules", Code.BAD_RULE, str(exc), source))
     options.update(rules or {})
     players = len(game.players) if game.players else (len(game.hands) or None)
     try:
         return find_variant(name, options, players=players), diags
     except UnknownVariant as exc:
-        diags.append(_tag_diag(game, "Variant", "unknown-variant", str(exc), source))
+        diags.append(_tag_diag(game, "Variant", Code.UNKNOWN_VARIANT, str(exc), source))
         return find_variant(None), diags
     except VariantError as exc:
-        diags.append(_tag_diag(game, "Rules", "bad-rule", str(exc), source))
+        diags.append(_tag_diag(game, "Rules", Code.BAD_RULE, str(exc), source))
         try:
             return find_variant(name, players=players), diags
         except VariantError:

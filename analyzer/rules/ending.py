@@ -1,9 +1,9 @@
-"""What ends a hand: the position the replayer uses when a variant ends hands its own way."""
+"""What ends a hand: the position of a variant that ends hands its own way (both of a pair out)."""
 from __future__ import annotations
 
 from ..position import Outcome, Position
 
-__all__ = ["PairOutPosition", "position_for"]
+__all__ = ["PairOutPosition"]
 
 
 class PairOutPosition(Position):
@@ -30,25 +30,3 @@ class PairOutPosition(Position):
         if self.passes >= self.n or not self.can_anyone_play():
             return self.blocked()
         return None
-
-
-def position_for(variant, hands, turn: int = 0, **kw) -> Position:
-    """A fresh position for ``variant``: the plain one, or one that ends hands (or takes turns, draws
-    from a boneyard, or lays tiles on arms) the variant's way. A layout with arms and drawing (cross
-    domino with ``sleepers=draw``) is one position: the sleepers are its stock, drawn only to fill the
-    spinner."""
-    from .mechanics import Mechanic, position_class
-
-    mechanics = variant.mechanics
-    pos = position_class(mechanics)(hands, turn, **kw)
-    pos.equal_side = {"crosswise": 1, "lengthwise": 2}.get(variant.equal_ends, 0)     # Domino Whist §6
-    drawing = variant.drawing
-    if Mechanic.ARMS in mechanics:
-        if drawing is None:
-            return pos.setup(variant.layout)
-        return pos.setup(variant.layout, variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule)
-    if Mechanic.DRAW in mechanics:
-        return pos.setup(variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule, variant.opening.extra)
-    if Mechanic.PAIR_OUT in mechanics:
-        pos.teams = variant.seating.teams
-    return pos

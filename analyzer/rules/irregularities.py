@@ -18,16 +18,17 @@ from dataclasses import replace
 
 from ..diagnostics import Diagnostic
 from ..tiles import Tile
+from .codes import Code
 
 __all__ = ["annotate", "read_exposed", "exposed_tiles", "RULES"]
 
 RULES = {
-    "false-pass": ("§8 Fehlerhaftes Passen", "every tile played after it is taken back and the fault corrected; "
-                   "tiles the offender or his partner take back count as exposed"),
-    "tile-no-match": ("§8 Fehlerhaftes Anlegen", "the tile is taken back and the fault corrected"),
-    "exposed-tile": ("§8 Aufgedeckte Steine", "an exposed tile must be played at the first legal chance"),
-    "false-play-stands": ("§8 Fehlerhaftes Anlegen", "the next player has already moved, so the false play "
-                          "stands and no correction can be demanded; play goes on from the tile where it lies"),
+    Code.FALSE_PASS: ("§8 Fehlerhaftes Passen", "every tile played after it is taken back and the fault corrected; "
+                        "tiles the offender or his partner take back count as exposed"),
+    Code.TILE_NO_MATCH: ("§8 Fehlerhaftes Anlegen", "the tile is taken back and the fault corrected"),
+    Code.EXPOSED_TILE: ("§8 Aufgedeckte Steine", "an exposed tile must be played at the first legal chance"),
+    Code.FALSE_PLAY_STANDS: ("§8 Fehlerhaftes Anlegen", "the next player has already moved, so the false play "
+                               "stands and no correction can be demanded; play goes on from the tile where it lies"),
 }
 
 
@@ -39,7 +40,7 @@ def annotate(variant, steps, end_diags) -> None:
             if rule is None:
                 continue
             name, consequence = rule
-            if d.code == "tile-no-match":
+            if d.code == Code.TILE_NO_MATCH:
                 later = next((s for s in steps[k + 1:] if s.seat is not None), None)
                 if later is not None and later.seat != step.seat:
                     consequence = ("the next player has already moved, so the false play stands and no "
@@ -59,7 +60,7 @@ def read_exposed(replayer, initial) -> tuple[list[tuple[int, Tile, int, str]], l
     where = game.tag_pos.get("Exposed")
 
     def unreadable(part: str) -> None:
-        problems.append(replayer.diag("bad-exposed", f"cannot read {part.strip()!r} in the Exposed tag; write the "
+        problems.append(replayer.diag(Code.BAD_EXPOSED, f"cannot read {part.strip()!r} in the Exposed tag; write the "
                                       "player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile exposed during "
                                       "play the row it binds from: \"C [0-4] from 5\"", where))
 
@@ -67,7 +68,7 @@ def read_exposed(replayer, initial) -> tuple[list[tuple[int, Tile, int, str]], l
     for name, tile, row in _read_tag(game.tags.get("Exposed", ""), replayer.seat_of, unreadable):
         seat = replayer.seat_of[name]
         if not initial.hands[seat] & tile.bit:
-            problems.append(replayer.diag("bad-exposed", f"the Exposed tag names {name}'s {tile}, but {name} was "
+            problems.append(replayer.diag(Code.BAD_EXPOSED, f"the Exposed tag names {name}'s {tile}, but {name} was "
                                           "not dealt it", where))
             continue
         how = "named in the Exposed tag" + (f", exposed during play before row {row}" if row else "")

@@ -19,6 +19,8 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from ..position import Position, exposed_turn, placed, tiles_of
 from ..tiles import PASS, Move, Tile
+from .codes import Code
+from .modes import Turns
 
 __all__ = ["Judge", "Problem", "Verdict", "tiles_text"]
 
@@ -33,7 +35,7 @@ class Problem(NamedTuple):
     asked for codes only), ``details`` for the JSON output, and whether the move ``applies`` all the
     same (the replay goes on from it) or cannot be made."""
 
-    code: str
+    code: Code
     message: str = ""
     details: Mapping[str, Any] = MappingProxyType({})
     applies: bool = True
@@ -51,7 +53,7 @@ class Verdict(NamedTuple):
         return bool(self.moves) and not self.problems
 
     @property
-    def code(self) -> str | None:
+    def code(self) -> Code | None:
         """The first problem's code (None: legal)."""
         return self.problems[0].code if self.problems else None
 
@@ -79,7 +81,7 @@ class Judge:
         self.valid_mask = variant.dealing.mask
         self.exposures: Mapping[int, str] = {}   # Domino Whist §8: an exposed tile's bit -> how it was exposed
 
-    def _problem(self, code: str, message: Callable[[], str] | None = None, details: Callable[[], dict] | None = None,
+    def _problem(self, code: Code, message: Callable[[], str] | None = None, details: Callable[[], dict] | None = None,
                  applies: bool = True, severity: str = "error") -> Problem:
         if not self.explain:
             return Problem(code, applies=applies, severity=severity)
@@ -95,15 +97,15 @@ class Judge:
             return None, True
         mover = self.players[pos.turn] if self.explain else ""
         name = self.players[seat] if self.explain else ""
-        if self.variant.turns == "run" and pos.history and pos.history[-1][1] == pos.turn \
+        if self.variant.turns == Turns.RUN and pos.history and pos.history[-1][1] == pos.turn \
                 and pos.history[-1][0].tile is not None:
             def message():
                 return (f"{mover} could still play {tiles_text(pos.playable(pos.turn))} on {pos.ends_text()}: a player "
                         f"keeps playing as long as he can, so it is not {name}'s turn yet")
-            return self._problem("run-unfinished", message, lambda: {
+            return self._problem(Code.RUN_UNFINISHED, message, lambda: {
                 "expected": mover, "playable": [str(t) for t in pos.playable(pos.turn)]}), False
         if pos.drawn(pos.turn):
-            return self._problem("turn-order", lambda: f"it is {mover}'s turn, not {name}'s: {mover} has drawn and "
+            return self._problem(Code.TURN_ORDER, lambda: f"it is {mover}'s turn, not {name}'s: {mover} has drawn and "
                                  "must play or go on drawing", lambda: {"expected": mover}), False
         def due() -> str:           # what the player on turn could do there, when the record shows his hand
             if pos.ends is None or pos.hidden[pos.turn]:
@@ -112,7 +114,7 @@ class Judge:
             if not playable:
                 return f"; {mover} holds nothing that fits the open ends {pos.ends_text()}"
             return f"; {mover} could play {tiles_text(playable)} on the open ends {pos.ends_text()}"
-        return self._problem("turn-order", lambda: f"it is {mover}'s turn, not {name}'s" + due(),
+        return self._problem(Code.TURN_ORDER, lambda: f"it is {mover}'s turn, not {name}'s" + due(),
                              lambda: {"expected": mover}), False
 
     # -- an entry ---------------------------------------------------------------------------
@@ -143,7 +145,7 @@ class Judge:
             return (f"{self.players[seat]}'s {' and '.join(map(str, tiles))} {'is' if one else 'are'} exposed "
                     f"({'; '.join(hows)}) and {where if one else where.replace('fits', 'fit')} here, so "
                     f"{'it' if one else 'one of them'} must be played now, not {tile or 'a pass'}")
-        return self._problem("exposed-tile", message, lambda: {"tile": str(tiles[0]),
+        return self._problem(Code.EXPOSED_TILE, message, lambda: {"tile": str(tiles[0]),
                                                               "exposed": [str(t) for t in tiles]})
 
     def pass_(self, pos: Position, seat: int) -> Verdict:
@@ -151,16 +153,16 @@ class Judge:
         name = self.players[seat] if self.explain else ""
         if pos.ends is None:
             return Verdict((PASS,), (self._problem(
-                "false-pass", lambda: f"{name} passes on the lead; the leader must play a tile",
+                Code.FALSE_PASS, lambda: f"{name} passes on the lead; the leader must play a tile",
                 lambda: {"playable": [str(t) for t in pos.playable(seat)]}),))
         if pos.playable_mask(seat):
             return Verdict((PASS,), (self._problem(
-                "false-pass", lambda: f"{name} passes but could play {tiles_text(pos.playable(seat))} "
+                Code.FALSE_PASS, lambda: f"{name} passes but could play {tiles_text(pos.playable(seat))} "
                 f"on the open ends {pos.ends_text()}",
                 lambda: {"open_ends": list(pos.ends), "playable": [str(t) for t in pos.playable(seat)]}),))
         if pos.draws and not pos.hidden[seat] and pos.can_draw(seat):
             return Verdict((PASS,), (self._problem(
-                "must-draw", lambda: f"{name} passes but cannot play on {pos.ends_text()} and must draw from the "
+                Code.MUST_DRAW, lambda: f"{name} passes but cannot play on {pos.ends_text()} and must draw from the "
                 f"{pos.stock_words[0]} ({_stock_text(pos)})",
                 lambda: {"open_ends": list(pos.ends), "boneyard": pos.stock}),))
         return _OK_PASS
@@ -172,7 +174,7 @@ class Judge:
         name = self.players[seat] if self.explain else ""
         bit = tile.bit
         if not bit & self.valid_mask:
-            return Verdict((), (self._problem("tile-foreign", lambda: f"{tile} is not a tile of this set",
+            return Verdict((), (self._problem(Code.TILE_FOREIGN, lambda: f"{tile} is not a tile of this set",
                                               applies=False),))
         holder = None
         for s, hand in enumerate(pos.hands):
@@ -183,7 +185,7 @@ class Judge:
             def message():
                 line = self.played_line(tile) if self.played_line else None
                 return f"{tile} was already played" + (f" (line {line})" if line else "")
-            return Verdict((), (self._problem("tile-already-played", message, applies=False),))
+            return Verdict((), (self._problem(Code.TILE_ALREADY_PLAYED, message, applies=False),))
         if holder != seat and not (holder is None and pos.hidden[seat]):
             def message():
                 if holder is not None:
@@ -194,12 +196,12 @@ class Judge:
                     why = "it was not dealt to anyone"
                 return (f"{name} does not hold {tile}: {why}; {name} holds "
                         f"{tiles_text(tiles_of(pos.hands[seat], pos.max_pip))}")
-            return Verdict((), (self._problem("tile-not-held", message, lambda: {
+            return Verdict((), (self._problem(Code.TILE_NOT_HELD, message, lambda: {
                 "holder": None if holder is None else self.players[holder]}, applies=False),))
         if pos.ends is None:
             if pos.opening and not pos.opening & bit:
                 return Verdict((placed(tile, None),), (self._problem(
-                    "lead-tile", lambda: f"this hand must be opened with "
+                    Code.LEAD_TILE, lambda: f"this hand must be opened with "
                     f"{tiles_text(tiles_of(pos.opening, pos.max_pip))}, not {tile}",
                     lambda: {"expected": [str(t) for t in tiles_of(pos.opening, pos.max_pip)]}),))
             return Verdict((placed(tile, None),))
@@ -210,7 +212,7 @@ class Judge:
             return self._false_play(pos, tile, seat, stands)
         if not placements:
             return Verdict((), (self._problem(
-                "tile-no-match", lambda: f"{tile} does not fit the open ends {pos.ends_text()}; "
+                Code.TILE_NO_MATCH, lambda: f"{tile} does not fit the open ends {pos.ends_text()}; "
                 f"{self._could(pos, seat)}",
                 lambda: {"open_ends": list(pos.ends), "playable": [str(t) for t in pos.playable(seat)]},
                 applies=False),))
@@ -218,7 +220,7 @@ class Judge:
             stated = [m for m in placements if m.end == end]
             if not stated:
                 return Verdict(tuple(placements), (self._problem(
-                    "end-mismatch", lambda: f"{tile} cannot go on the {end}: the open ends are {pos.ends_text()}",
+                    Code.END_MISMATCH, lambda: f"{tile} cannot go on the {end}: the open ends are {pos.ends_text()}",
                     lambda: {"open_ends": list(pos.ends)}),))
             placements = stated
         if arm is not None:
@@ -233,12 +235,12 @@ class Judge:
         A tile on the other end is laid "regelwidrig" (§8): it stands once the next player has moved."""
         if arm not in (1, 2):
             return Verdict(tuple(placements), (self._problem(
-                "bad-arm", lambda: f">{arm} names no end of the line: >1 is the end the lead's lower half faces, "
+                Code.BAD_ARM, lambda: f">{arm} names no end of the line: >1 is the end the lead's lower half faces, "
                 ">2 the other", lambda: {"open_ends": list(pos.ends)}),))
         number = pos.ends[arm - 1]
         if not any(m.end == number for m in placements):
             return Verdict(tuple(placements), (self._problem(
-                "end-mismatch", lambda: f"{tile} cannot go on end {arm} of the line: its open number is {number}",
+                Code.END_MISMATCH, lambda: f"{tile} cannot go on end {arm} of the line: its open number is {number}",
                 lambda: {"open_ends": list(pos.ends)}),))
         move = Move(tile, number, arm=arm)
         rule = pos.equal_end(seat)
@@ -246,7 +248,7 @@ class Judge:
             return Verdict((move,))
         name = self.players[seat] if self.explain else ""
         return Verdict((move,), (self._problem(
-            "equal-ends", lambda: f"both ends show {number}: {name} must lay {tile} on the end nearer him or to his "
+            Code.EQUAL_ENDS, lambda: f"both ends show {number}: {name} must lay {tile} on the end nearer him or to his "
             f"right, end {rule} (§6), not end {arm}" + ("; the next player has moved, so it stands (§8)" if followed
                                                         else ""),
             lambda: {"expected": rule}, severity="warning" if followed else "error"),))
@@ -256,11 +258,11 @@ class Judge:
         fehlerhafte Spiel gültig": the tile lies where it was put, an irregularity that stands."""
         if stands.end not in pos.ends or stands.open is None or not tile.matches(stands.open):
             return Verdict((), (self._problem(
-                "tile-no-match", lambda: f"{tile} does not fit the open ends {pos.ends_text()}, and the FalsePlay "
+                Code.TILE_NO_MATCH, lambda: f"{tile} does not fit the open ends {pos.ends_text()}, and the FalsePlay "
                 f"tag's {stands} names no open end and half of it; {self._could(pos, seat)}",
                 lambda: {"open_ends": list(pos.ends)}, applies=False),))
         return Verdict((Move(tile, stands.end, open=stands.open),), (self._problem(
-            "false-play-stands", lambda: f"{tile} does not fit the open ends {pos.ends_text()} ({self._could(pos, seat)}); "
+            Code.FALSE_PLAY_STANDS, lambda: f"{tile} does not fit the open ends {pos.ends_text()} ({self._could(pos, seat)}); "
             f"it lies on the {stands.end}, leaving {stands.open} open",
             lambda: {"open_ends": list(pos.ends), "end": stands.end, "open": stands.open}, severity="warning"),))
 
@@ -287,14 +289,14 @@ class Judge:
             move = Move(tile, pos.arms[arm - 1].number, arm=arm)
             if end is not None and end != move.end:
                 return Verdict((move,), (self._problem(
-                    "end-mismatch", lambda: f"{tile} on arm {arm} goes on its {move.end}, not on a {end}", details),))
+                    Code.END_MISMATCH, lambda: f"{tile} on arm {arm} goes on its {move.end}, not on a {end}", details),))
             return Verdict((move,))
         placements = pos.placements(tile)
         problems: tuple[Problem, ...] = ()
         if end is not None and placements:
             stated = [m for m in placements if m.end == end]
             if not stated:
-                problems = (self._problem("end-mismatch", lambda: f"{tile} cannot go on a {end}: the layout is "
+                problems = (self._problem(Code.END_MISMATCH, lambda: f"{tile} cannot go on a {end}: the layout is "
                                           f"{pos.ends_text()}", details),)
             else:
                 placements = stated
@@ -302,13 +304,13 @@ class Judge:
             return Verdict(tuple(placements), problems)
         # why not: a closed arm or a skipped double before a plain mismatch
         reasons = [pos.arm_problem(k, tile) for k in range(1, len(pos.arms) + 1)]
-        for code in ("arm-closed", "double-skipped"):
+        for code in (Code.ARM_CLOSED, Code.DOUBLE_SKIPPED):
             found = [reason for c, reason in filter(None, reasons) if c == code]
             if found:
                 return Verdict((), (self._problem(code, lambda: f"{tile} cannot be played now: {found[0]}; the "
                                                   f"layout: {pos.ends_text()}; {self._could(pos, seat)}",
                                                   details, applies=False),))
-        return Verdict((), (self._problem("tile-no-match", lambda: f"{tile} does not fit the open ends: "
+        return Verdict((), (self._problem(Code.TILE_NO_MATCH, lambda: f"{tile} does not fit the open ends: "
                                           f"{pos.ends_text()}; {self._could(pos, seat)}", details, applies=False),))
 
     def draw(self, pos: Position, tile: Tile | None, seat: int) -> Verdict:
@@ -318,7 +320,7 @@ class Judge:
         v = self.variant
         if v.drawing is None or not pos.draws:
             return Verdict((), (self._problem(
-                "no-boneyard", lambda: f"{name} draws{' ' + str(tile) if tile else ''}, but in the {v.name} game "
+                Code.NO_BONEYARD, lambda: f"{name} draws{' ' + str(tile) if tile else ''}, but in the {v.name} game "
                 "nobody draws: the tiles not dealt take no part in the hand", applies=False),))
         _, where, empty = pos.stock_words
         if tile is not None and not (tile.bit & self.valid_mask and pos.pool & tile.bit):
@@ -330,15 +332,15 @@ class Judge:
                     why = (f"{name} holds it already" if holder == seat else "it is on the table" if holder is None
                            else f"it is in {self.players[holder]}'s hand")
                 return f"{name} draws {tile}, which is not {where}: {why}"
-            return Verdict((), (self._problem("draw-not-in-boneyard", message, lambda: {"tile": str(tile)},
+            return Verdict((), (self._problem(Code.DRAW_NOT_IN_BONEYARD, message, lambda: {"tile": str(tile)},
                                               applies=False),))
         if pos.stock <= 0:
-            return Verdict((), (self._problem("boneyard-empty", lambda: f"{name} draws, but {empty}",
+            return Verdict((), (self._problem(Code.BONEYARD_EMPTY, lambda: f"{name} draws, but {empty}",
                                               lambda: {"boneyard": 0}, applies=False),))
         move = (Move(tile, None, True),)
         if pos.has_arms and pos.ends is not None and not pos.filling() and pos.outcome() is None:
             return Verdict(move, (self._problem(
-                "draw-not-allowed", lambda: f"{name} draws, but every side of the spinner has a tile: the sleepers "
+                Code.DRAW_NOT_ALLOWED, lambda: f"{name} draws, but every side of the spinner has a tile: the sleepers "
                 "are drawn only to fill the spinner, and after that a player who cannot play passes; the layout: "
                 f"{pos.ends_text()}", lambda: {"arms": [list(a) for a in pos.arms]}),))
         problems: list[Problem] = []
@@ -352,18 +354,18 @@ class Judge:
                 return {"playable": [str(t) for t in pos.playable(seat)]}
             drawn = pos.drawn(seat)
             if drawn:
-                problems.append(self._problem("draw-too-long", lambda: f"{name} draws again, but after the {drawn} "
+                problems.append(self._problem(Code.DRAW_TOO_LONG, lambda: f"{name} draws again, but after the {drawn} "
                                               f"tile{'s' * (drawn > 1)} he drew he {what()}: a player draws only "
                                               "until he can play", details))
             else:
-                problems.append(self._problem("draw-not-allowed", lambda: f"{name} draws, but he {what()}: only a "
+                problems.append(self._problem(Code.DRAW_NOT_ALLOWED, lambda: f"{name} draws, but he {what()}: only a "
                                               "player who cannot play draws", details))
         elif pos.rule == "one" and pos.drawn(seat):
-            problems.append(self._problem("draw-too-long", lambda: f"{name} draws a second tile in one turn: under "
+            problems.append(self._problem(Code.DRAW_TOO_LONG, lambda: f"{name} draws a second tile in one turn: under "
                                           "draw=one a player draws one tile and passes if it does not fit"))
         if pos.stock <= pos.keep:
             problems.append(self._problem(
-                "boneyard-empty", lambda: f"{name} draws, but only {pos.stock} tile{'s' * (pos.stock != 1)} are left "
+                Code.BONEYARD_EMPTY, lambda: f"{name} draws, but only {pos.stock} tile{'s' * (pos.stock != 1)} are left "
                 f"in the boneyard and the last {pos.keep} are never drawn; he must pass",
                 lambda: {"boneyard": pos.stock, "keep": pos.keep}))
         return Verdict(move, tuple(problems))
@@ -391,12 +393,12 @@ class Judge:
         if move is None or not move.is_play or seat is None:
             if claimed is not None and move is not None:
                 what = "a draw" if move.draw else "a pass"
-                return 0, self._problem("wrong-score", lambda: f"{name} claims {claimed} for {what}; only a play "
+                return 0, self._problem(Code.WRONG_SCORE, lambda: f"{name} claims {claimed} for {what}; only a play "
                                         "scores", lambda: {"claimed": claimed, "scores": 0})
             return 0, None
         if play is None:
             if claimed is not None:
-                return 0, self._problem("wrong-score", lambda: f"{name} claims {claimed}, but in the "
+                return 0, self._problem(Code.WRONG_SCORE, lambda: f"{name} claims {claimed}, but in the "
                                         f"{self.variant.name} game nobody scores during play",
                                         lambda: {"claimed": claimed, "scores": 0})
             return 0, None
@@ -405,12 +407,12 @@ class Judge:
         if claimed is None:
             if points:
                 nxt = self.players[(seat + 1) % pos.n] if self.explain else ""
-                return points, self._problem("missed-score", lambda: f"{name} does not claim his points: "
+                return points, self._problem(Code.MISSED_SCORE, lambda: f"{name} does not claim his points: "
                                              f"{play.explain(total)}; the next player, {nxt}, may take them with "
                                              "muggins", lambda: {"scores": points, "total": total})
             return 0, None
         if claimed != points:
-            return points, self._problem("wrong-score", lambda: f"{name} claims {claimed}, but {play.explain(total)}",
+            return points, self._problem(Code.WRONG_SCORE, lambda: f"{name} claims {claimed}, but {play.explain(total)}",
                                          lambda: {"claimed": claimed, "scores": points, "total": total})
         return points, None
 
@@ -421,22 +423,22 @@ class Judge:
         points stay open to a right call)."""
         v = self.variant
         if v.play is None:
-            return self._problem("bad-muggins", lambda: f"{name} calls muggins, but in the {v.name} game nobody "
+            return self._problem(Code.BAD_MUGGINS, lambda: f"{name} calls muggins, but in the {v.name} game nobody "
                                  "scores during play"), False
         if seat is None:
-            return self._problem("bad-muggins", lambda: f"{name!r}, who calls muggins, is not one of the players "
+            return self._problem(Code.BAD_MUGGINS, lambda: f"{name!r}, who calls muggins, is not one of the players "
                                  f"({', '.join(self.players)})"), False
         if pending is None:
-            return self._problem("bad-muggins", lambda: f"{name} calls muggins {called}, but the entry before it is "
+            return self._problem(Code.BAD_MUGGINS, lambda: f"{name} calls muggins {called}, but the entry before it is "
                                  "no scoring play left unclaimed"), False
         scorer, points = pending
         nxt = (scorer + 1) % len(self.players)
         if seat != nxt:
-            return self._problem("bad-muggins", lambda: f"{name} calls muggins on {self.players[scorer]}'s unclaimed "
+            return self._problem(Code.BAD_MUGGINS, lambda: f"{name} calls muggins on {self.players[scorer]}'s unclaimed "
                                  f"{points}, but only the next player, {self.players[nxt]}, may",
                                  lambda: {"expected": self.players[nxt]}), False
         if called != points:
-            return self._problem("bad-muggins", lambda: f"{name} calls muggins {called}, but "
+            return self._problem(Code.BAD_MUGGINS, lambda: f"{name} calls muggins {called}, but "
                                  f"{self.players[scorer]} left {points} unclaimed", lambda: {"scores": points}), True
         return None, False
 

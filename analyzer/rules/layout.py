@@ -39,6 +39,8 @@ from typing import NamedTuple
 from ..position import Position, tiles_of
 from ..tiles import Move, Tile
 from .turns import DrawPosition, _copy
+from .codes import Code
+from .modes import Layout
 
 __all__ = ["Arm", "ArmPosition", "Chain", "START", "CLOSED", "DOUBLE", "OPEN", "LAYOUTS", "arms_text"]
 
@@ -166,23 +168,23 @@ class ArmPosition(DrawPosition):
     def arm_problem(self, k: int, tile: Tile) -> tuple[str, str] | None:
         """Why ``tile`` cannot go on arm ``k`` now, as (code, reason); None when it can."""
         if not 1 <= k <= len(self.arms):
-            return "bad-arm", f"there is no arm {k}; the layout has arms 1 to {len(self.arms)}"
+            return Code.BAD_ARM, f"there is no arm {k}; the layout has arms 1 to {len(self.arms)}"
         a = self.arms[k - 1]
         if a.state == DOUBLE:
             if a.accepts(tile):
                 return None
             if tile.matches(a.number):
-                return "double-skipped", (f"arm {k} ends in {a.number} and must take [{a.number}-{a.number}] "
+                return Code.DOUBLE_SKIPPED, (f"arm {k} ends in {a.number} and must take [{a.number}-{a.number}] "
                                           "before any other tile")
-            return "tile-no-match", f"arm {k} ends in {a.number} (and needs [{a.number}-{a.number}])"
+            return Code.TILE_NO_MATCH, f"arm {k} ends in {a.number} (and needs [{a.number}-{a.number}])"
         if not tile.matches(a.number):
-            return "tile-no-match", f"arm {k} ends in {a.number}"
+            return Code.TILE_NO_MATCH, f"arm {k} ends in {a.number}"
         empty = [j for j, b in enumerate(self.arms, 1) if b.state == START]
         if a.state == CLOSED:
-            return "arm-closed", (f"arm {k} is not open yet: every side of the spinner must have a tile first "
+            return Code.ARM_CLOSED, (f"arm {k} is not open yet: every side of the spinner must have a tile first "
                                   f"(arm{'s' * (len(empty) > 1)} {' and '.join(map(str, empty))} still empty)")
         if a.state == START and k != empty[0]:
-            return "bad-arm", (f"the sides of the spinner are numbered in the order they are filled: the next "
+            return Code.BAD_ARM, (f"the sides of the spinner are numbered in the order they are filled: the next "
                                f"one is arm {empty[0]}")
         return None
 
@@ -286,14 +288,14 @@ class ArmPosition(DrawPosition):
         if a.state == START:
             arms[k - 1] = Arm(tile.other(a.number), CLOSED)
             if all(b.state != START for b in arms):          # every side of the spinner is filled
-                after = DOUBLE if self.layout == "french" else OPEN
+                after = DOUBLE if self.layout == Layout.FRENCH else OPEN
                 arms = [Arm(b.number, after) if b.state == CLOSED else b for b in arms]
             return tuple(arms), ()
         if a.state == DOUBLE:
             arms[k - 1] = Arm(a.number, OPEN)
             return tuple(arms), ()
         arms[k - 1] = Arm(tile.other(a.number), OPEN)
-        if self.layout == "tree" and tile.is_double:     # crosswise: two new arms from its sides
+        if self.layout == Layout.TREE and tile.is_double:     # crosswise: two new arms from its sides
             arms += (Arm(a.number, OPEN), Arm(a.number, OPEN))
             return tuple(arms), (len(arms) - 1, len(arms))
         return tuple(arms), ()

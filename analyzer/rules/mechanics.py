@@ -9,62 +9,49 @@ position overrides what it changes. docs/architecture.md shows how to add one.
 """
 from __future__ import annotations
 
-from enum import StrEnum
-from functools import cache
+from ..position import Position
+from .ending import PairOutPosition
+from .layout import ArmPosition
+from .modes import End, Layout, Mechanic, Turns
+from .turns import DrawPosition, RunPosition
 
-__all__ = ["End", "Turns", "Layout", "Mechanic", "position_class"]
-
-
-class End(StrEnum):
-    """When a hand is over besides a block: ``one`` player out, or both of a ``pair``."""
-
-    ONE = "one"
-    PAIR = "pair"
+__all__ = ["End", "Turns", "Layout", "Mechanic", "position_class", "position_for"]
 
 
-class Turns(StrEnum):
-    """``one`` play a turn, or a ``run``: a player plays as long as he can (Hungarian)."""
-
-    ONE = "one"
-    RUN = "run"
-
-
-class Layout(StrEnum):
-    """Two open ends (``line``), or a spinner with arms: ``french``, ``cross``, the double-nine ``tree``."""
-
-    LINE = "line"
-    FRENCH = "french"
-    CROSS = "cross"
-    TREE = "tree"
+_POSITIONS: dict[frozenset[Mechanic], type[Position]] = {
+    frozenset(): Position,
+    frozenset({Mechanic.DRAW}): DrawPosition,
+    frozenset({Mechanic.ARMS}): ArmPosition,
+    frozenset({Mechanic.ARMS, Mechanic.DRAW}): ArmPosition,
+    frozenset({Mechanic.RUNS}): RunPosition,
+    frozenset({Mechanic.PAIR_OUT}): PairOutPosition,
+}
 
 
-class Mechanic(StrEnum):
-    """What a position does beyond the plain line."""
-
-    DRAW = "draw"            # a boneyard to draw from (rules/turns.py DrawPosition)
-    ARMS = "arms"            # a layout with arms; sleepers drawn to fill the spinner (rules/layout.py)
-    RUNS = "runs"            # a player plays while he can (rules/turns.py RunPosition)
-    PAIR_OUT = "pair-out"    # the hand goes on until both of a pair are out (rules/ending.py)
-    POINTS = "points"        # points scored during play (All Fives): the replayer and the search score
-                             # them; the position itself is the plain one
-
-
-@cache
-def position_class(mechanics: frozenset[Mechanic]) -> type:
+def position_class(mechanics: frozenset[Mechanic]) -> type[Position]:
     """The position class that plays ``mechanics`` together (points during play need none of their
     own: the replayer and the search score them). A combination no position plays is a ValueError."""
-    from ..position import Position
-    from .ending import PairOutPosition
-    from .layout import ArmPosition
-    from .turns import DrawPosition, RunPosition
-
-    table = {frozenset(): Position,
-             frozenset({Mechanic.DRAW}): DrawPosition,
-             frozenset({Mechanic.ARMS}): ArmPosition,
-             frozenset({Mechanic.ARMS, Mechanic.DRAW}): ArmPosition,
-             frozenset({Mechanic.RUNS}): RunPosition,
-             frozenset({Mechanic.PAIR_OUT}): PairOutPosition}
-    found = table.get(frozenset(mechanics - {Mechanic.POINTS}))
+    found = _POSITIONS.get(frozenset(mechanics - {Mechanic.POINTS}))
     if found is None:
         raise ValueError(f"no position plays the mechanics {', '.join(sorted(mechanics))} together")
     return found
+
+
+def position_for(variant, hands, turn: int = 0, **kw) -> Position:
+    """A fresh position for ``variant``: the plain one, or one that ends hands (or takes turns, draws
+    from a boneyard, or lays tiles on arms) the variant's way. A layout with arms and drawing (cross
+    domino with ``sleepers=draw``) is one position: the sleepers are its stock, drawn only to fill the
+    spinner."""
+    mechanics = variant.mechanics
+    pos = position_class(mechanics)(hands, turn, **kw)
+    pos.equal_side = {"crosswise": 1, "lengthwise": 2}.get(variant.equal_ends, 0)     # Domino Whist §6
+    drawing = variant.drawing
+    if Mechanic.ARMS in mechanics:
+        if drawing is None:
+            return pos.setup(variant.layout)
+        return pos.setup(variant.layout, variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule)
+    if Mechanic.DRAW in mechanics:
+        return pos.setup(variant.dealing.sleepers(len(hands)), drawing.keep, drawing.rule, variant.opening.extra)
+    if Mechanic.PAIR_OUT in mechanics:
+        pos.teams = variant.seating.teams
+    return pos

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Sequence
 
 from ..tiles import Tile, tile_set
+from .facts import HandFacts, HandResult
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
@@ -22,47 +23,6 @@ __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequir
 
 DOUBLE_BLANK = Tile(0, 0)
 SIX_SIX = Tile(6, 6)
-
-
-@dataclass(frozen=True, slots=True)
-class HandFacts:
-    """What the scoring policies look at when a hand is over.
-
-    The first five fields are always there. The rest are filled by the replayer; a search that
-    cannot know them leaves them None and the policies that need them say so
-    (``Variant.search_note``): ``hands`` (the tiles left in each hand, bit masks) for a tile worth
-    more than its pips ([0-0] = 50); ``last_tile`` and ``ends_before`` (the open numbers before
-    it) for capicú, dominao, chuchazo and Milo; ``history`` (each move's seat and tile, None for
-    a pass) for pass bonuses; ``play_points`` (what each seat scored during the hand: All Fives)."""
-
-    termination: str            # "domino" or "blocked"
-    seat: int                   # who went out, or who played last before the block
-    pips: tuple[int, ...]       # pips left in each seat's hand
-    counts: tuple[int, ...]     # tiles left in each seat's hand
-    leader: int                 # who led the hand
-    hands: tuple[int, ...] | None = None
-    last_tile: Tile | None = None
-    ends_before: tuple[int, int] | None = None
-    history: tuple[tuple[int, Tile | None], ...] | None = None
-    play_points: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """The result of a hand: the winning side (None for a draw) and the points it scores.
-
-    ``scores`` is what each side adds to its match total (bad points for bad-point scoring),
-    ``void`` a hand that does not count and is played again, ``bonuses`` the named bonuses in
-    ``points`` (``("capicú", 100)``)."""
-
-    termination: str
-    winner: int | None          # winning side (team index), None for a draw
-    points: int
-    seat: int                   # the seat that went out or played last
-    scores: tuple[int, ...] = ()
-    void: bool = False
-    bonuses: tuple[tuple[str, int], ...] = ()
-    note: str = ""              # which rule decided it, when it is not the plain one
 
 
 # -- seating and partnerships ---------------------------------------------------------------
@@ -180,7 +140,8 @@ class Opening:
     ``highest_double``: the holder of the highest double dealt opens with it (every hand);
     ``first_highest``: the same in the first game of a match only (a draw game's [6-6] may lie in
     the boneyard). ``extra``: right after his lead the opener may add a matching tile (004).
-    ``heaviest_hand``: the player with the most pips in his hand opens, with any tile (Hungarian)."""
+    ``heaviest_hand``: the player with the most pips in his hand opens, with any tile (Hungarian).
+    What these rules decide for a hand is decided in ``rules/lead.py``."""
 
     first_game_tile: Tile | None = SIX_SIX
     every_game_tile: Tile | None = None
@@ -190,91 +151,6 @@ class Opening:
     first_highest: bool = False
     extra: bool = False
     heaviest_hand: bool = False
-
-    @staticmethod
-    def heaviest(hands: Sequence[set[Tile] | None]) -> frozenset[int]:
-        """The seats whose known hands hold the most pips (several on a tie)."""
-        return Opening.heaviest_of({s: sum(t.pips for t in h) for s, h in enumerate(hands) if h is not None})
-
-    @staticmethod
-    def heaviest_of(totals: dict[int, int]) -> frozenset[int]:
-        """The seats with the most pips of ``totals`` (seat -> pips in his hand)."""
-        top = max(totals.values(), default=None)
-        return frozenset(s for s, p in totals.items() if p == top)
-
-    def forced_tile(self, game_number: int | None) -> Tile | None:
-        """The tile the hand must be opened with, if the rules name one regardless of the deal."""
-        if self.every_game_tile is not None:
-            return self.every_game_tile
-        if game_number == 1 and not self.holder_only:
-            return self.first_game_tile
-        return None
-
-    def holder_tile(self, game_number: int | None) -> Tile | None:
-        """The tile whose holder must lead this hand (with it or not)."""
-        if self.every_game_tile is not None:
-            return self.every_game_tile
-        if game_number == 1:
-            return self.first_game_tile
-        return None
-
-    def requirement(self, game_number: int | None, decided: LeadRequirement | None = None) -> LeadRequirement:
-        """Who must lead this hand and with what: every hand's tile, else what the match ``decided``,
-        else the first game's holder (nothing, where the rules and the match say nothing)."""
-        if self.every_game_tile is not None:
-            return LeadRequirement(holder_of=self.every_game_tile, tile=self.every_game_tile,
-                                   reason="every hand is opened by its holder with it")
-        if decided is not None:
-            return decided
-        tile = self.holder_tile(game_number)
-        if tile is None:
-            return LeadRequirement()
-        return LeadRequirement(holder_of=tile, tile=self.forced_tile(game_number), reason="in the first game of a match")
-
-    def leader(self, hands: Sequence[frozenset[Tile] | set[Tile] | None], game_number: int | None) -> int | None:
-        """The seat that must lead, when the rules and the deal decide it."""
-        tile = self.holder_tile(game_number)
-        if tile is None:
-            return None
-        for seat, hand in enumerate(hands):
-            if hand is not None and tile in hand:
-                return seat
-        return None
-
-    def double_leaders(self, seats, hands: Sequence[set[Tile] | None], seating: Seating) -> frozenset[int] | None:
-        """With the doubles rule: the seats that may lead when ``seats`` are to lead — the players of
-        their side who hold a double, if the side holds one (None: the side has none, or unknown)."""
-        if not self.double or seats is None:
-            return None
-        sides = {seating.teams[s] for s in seats}
-        holders = frozenset(s for s, h in enumerate(hands) if h and seating.teams[s] in sides
-                            and any(t.is_double for t in h))
-        return holders or None
-
-    def dealt_leaders(self, hands: Sequence[set[Tile]], req: LeadRequirement) -> frozenset[int] | None:
-        """The seats that may lead by what the whole hands dealt decide beyond single tiles (None:
-        the rules weigh no whole hand here): the heaviest hands (Hungarian), or, where the holder of
-        ``req.holder_of`` leads and nobody holds it (``or_highest``), the holder of the highest
-        double dealt (everyone when no double is dealt)."""
-        if req.holder_of is not None and req.or_highest:
-            holder = next((s for s, h in enumerate(hands) if req.holder_of in h), None)
-            if holder is not None:
-                return frozenset({holder})
-            best = self.highest(hands)
-            return frozenset(range(len(hands))) if best is None else frozenset({best[0]})
-        if self.heaviest_hand and req.tile is None and not self.double:
-            return self.heaviest(hands)
-        return None
-
-    @staticmethod
-    def highest(hands: Sequence[set[Tile] | None]) -> tuple[int, Tile] | None:
-        """The seat holding the highest double among the known hands, and that double."""
-        best = None
-        for seat, hand in enumerate(hands):
-            for t in hand or ():
-                if t.is_double and (best is None or t > best[1]):
-                    best = (seat, t)
-        return best
 
 
 @dataclass(frozen=True, slots=True)

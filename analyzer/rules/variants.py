@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .families import FAMILIES, PARTNERSHIP, Family
-from .mechanics import End, Layout, Mechanic, Turns
+from .modes import End, Layout, Mechanic, Turns
 from .options import BadOptionValue, UnknownOption, UnknownVariant, VariantError, normalise, parse_rules
 from .matchplay import MatchScoring
 from .policies import (BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandFacts, HandResult,
@@ -158,7 +158,7 @@ class Variant:
                 notes.append("a hand is worth a fixed number of points, so the values only say who wins")
         if self.match.first_wins or self.match.kind in ("straight", "cutthroat", "shutout", "games"):
             notes.append("values are the hand's own score; match bonuses and resets are not part of them")
-        if self.end == "pair":
+        if self.end == End.PAIR:
             notes.append("the hand goes on until both players of a pair are out")
         return "; ".join(notes) + "." if notes else ""
 

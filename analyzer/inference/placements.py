@@ -14,10 +14,10 @@ import math
 import random
 from typing import Iterator
 
-from .diagnostics import DominoError
-from .position import tiles_of
-from .rules.policies import Opening
-from .tiles import Tile
+from ..diagnostics import DominoError
+from ..position import tiles_of
+from ..rules.lead import heaviest_of
+from ..tiles import Tile
 
 __all__ = ["InferenceUnsupported", "HEAVY_STATES"]
 
@@ -298,7 +298,7 @@ class _Heavy(_Tally):
         most = [p + sums[min(i + r, len(sums) - 1)] - sums[i] for p, r in zip(pips, state)]
         least = [p + sums[-1] - sums[max(len(sums) - 1 - r, i)] for p, r in zip(pips, state)]
         if i == len(self.unseen):
-            ways = int(not any(state[:self.k]) and leader in Opening.heaviest_of(dict(enumerate(pips))))
+            ways = int(not any(state[:self.k]) and leader in heaviest_of(dict(enumerate(pips))))
         elif any(low > most[leader] for low in least):
             ways = 0
         elif all(high <= least[leader] for s, high in enumerate(most) if s != leader):

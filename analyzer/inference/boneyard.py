@@ -25,9 +25,9 @@ import random
 from dataclasses import dataclass
 from typing import Iterator
 
-from .inference import NoWorld, View, Worlds, _describe, _moves_seen, higher_doubles
-from .position import mask_of, tiles_of
-from .tiles import Tile
+from ..position import mask_of, tiles_of
+from ..tiles import Tile
+from .worlds import NoWorld, View, Worlds, describe_step, lead_revealed, moves_seen
 
 __all__ = ["DrawView", "DrawWorlds", "draw_view"]
 
@@ -106,7 +106,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     events: list[list[tuple[int, int]]] = [[] for _ in range(n)]   # (step, tiles that fit): held none of them
     plays: dict[Tile, tuple[int, int]] = {}                         # tile -> (seat, step)
     draws: list[tuple[int, int, Tile | None]] = []                  # (step, seat, the tile if the viewer saw it)
-    for j, step, pos, fit in _moves_seen(rep, seen):
+    for j, step, pos, fit in moves_seen(rep, seen):
         move, seat = step.move, step.seat
         if move.draw:
             events[seat].append((j, fit))
@@ -115,7 +115,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
             plays[move.tile] = (seat, j)
         elif fit:
             events[seat].append((j, fit))
-    higher = higher_doubles(rep, seen)
+    higher = lead_revealed(rep, seen).absent
     known = initial.hands[viewer] if viewer is not None else 0
     for _, _, tile in draws:
         if tile is not None:
@@ -172,8 +172,8 @@ def _unplayable(rep, tile: Tile, seat: int, at: int, events: list[tuple[int, int
     """The error for a tile played by a player who, by his passes and draws, cannot have held it."""
     step = rep.steps[at]
     proof = max((e for e, fit in events if e < at and fit & tile.bit), default=None)
-    why = (f", but his {'draw' if rep.steps[proof].move.draw else 'pass'} at {_describe(rep, rep.steps[proof])} "
+    why = (f", but his {'draw' if rep.steps[proof].move.draw else 'pass'} at {describe_step(rep, rep.steps[proof])} "
            "proved he held no tile that could be laid then, and none of his later draws can have brought it"
            if proof is not None else "")
-    return NoWorld(f"{rep.players[seat]} plays {tile} at {_describe(rep, step)}{why}: no deal agrees with the "
+    return NoWorld(f"{rep.players[seat]} plays {tile} at {describe_step(rep, step)}{why}: no deal agrees with the "
                    "record", step.index, step.entry.pos.line or None)

@@ -1,0 +1,210 @@
+"""The worlds one viewer cannot tell apart, as data: what he knows (:class:`View`), the rules on
+whole hands (:class:`WholeHands`), and the worlds counted, weighed, drawn and listed
+(:class:`Worlds`); with the facts every view reads off the moves seen (see :mod:`analyzer.inference`)."""
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterator
+
+from ..diagnostics import DominoError
+from ..position import Position, mask_of, tiles_of
+from ..rules.lead import Revealed, dealt_leaders, requirement, reveals, weighs_whole_hands
+from ..rules.policies import Dealing, LeadRequirement, Opening
+from ..tiles import Tile
+from .placements import InferenceUnsupported, _Heavy, _Split, _Tally
+
+__all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
+           "describe_step", "first_lead", "lead_revealed"]
+
+PUBLIC = None
+
+
+class NoWorld(DominoError):
+    """The record's facts admit no world: a move contradicts what earlier moves proved."""
+
+    def __init__(self, message: str, step: int | None = None, line: int | None = None):
+        super().__init__(message)
+        self.step = step
+        self.line = line
+
+
+@dataclass(frozen=True)
+class View:
+    """What one viewer knows after ``seen`` moves.
+
+    ``holders`` names each place a tile can be: the players in seat order, then ``"sleepers"`` (or
+    ``"boneyard"``) when tiles are left over. ``fixed[h]``: tiles the viewer knows are in holder ``h``
+    now; ``room[h]``: how many more tiles it holds that he has not seen. ``unseen``: those tiles;
+    ``allowed[i]``: the holders (a bit per holder index) ``unseen[i]`` may be in. ``played[s]``: the
+    tiles seat ``s`` played so far, which together with his tiles now make up his deal."""
+
+    viewer: int | None
+    seen: int
+    holders: tuple[str, ...]
+    fixed: tuple[int, ...]
+    room: tuple[int, ...]
+    unseen: tuple[Tile, ...]
+    allowed: tuple[int, ...]
+    played: tuple[int, ...]
+    players: int
+    gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.inference.boneyard)
+    whole: WholeHands | None = None  # what the rules say of whole hands dealt (None: nothing beyond single tiles)
+
+    def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
+        """The hands as dealt (a mask per seat) in ``world``."""
+        return tuple(world[s] | self.played[s] for s in range(self.players))
+
+    def order(self, world) -> tuple[Tile, ...] | None:
+        """The boneyard's order in ``world`` (None: a game without draws, where no order is drawn)."""
+        return None
+
+    def worlds(self) -> Worlds:
+        """Every world of this view."""
+        return Worlds(self)
+
+    def places(self) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+        """Where the viewer says a tile is: the names, the tiles he knows are in each, and for each
+        holder of the counting the place it fills (here the holders themselves)."""
+        return self.holders, self.fixed, tuple(range(len(self.holders)))
+
+
+@dataclass(frozen=True)
+class WholeHands:
+    """What the rules say of whole hands dealt: the seat that led is one they let lead
+    (:func:`analyzer.rules.lead.dealt_leaders`), and under a forced re-deal no hand played held that many doubles."""
+
+    players: int
+    max_pip: int
+    leader: int | None = None
+    opening: Opening | None = None
+    requirement: LeadRequirement | None = None
+    redeal: Dealing | None = None
+
+    @property
+    def by_doubles(self) -> bool:                  # they look at the doubles dealt only
+        return self.leader is None or (not self.opening.heaviest_hand and self.requirement.holder_of.is_double)
+
+    def allows(self, dealt: tuple[int, ...]) -> bool:
+        """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
+        hands = [set(tiles_of(mask, self.max_pip)) for mask in dealt[:self.players]]
+        if self.redeal is not None and any(self.redeal.redeal_due(hand) for hand in hands):
+            return False
+        if self.leader is None:
+            return True
+        seats = dealt_leaders(self.opening, hands, self.requirement)
+        return seats is None or self.leader in seats
+
+
+def whole_hands(rep, seen: int) -> WholeHands | None:
+    """The :class:`WholeHands` facts of the first ``seen`` moves of ``rep`` (None: none)."""
+    variant, n, dealing = rep.variant, len(rep.players), rep.variant.dealing
+    redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
+    lead, leader, req = first_lead(rep, max(seen, 1)), None, None       # who leads is known before he does
+    if lead is not None and "LeadFrom" not in rep.game.tags:
+        req = requirement(variant.opening, rep.game.number, rep.lead)
+        leader = lead.seat if weighs_whole_hands(variant.opening, req, dealing, n) else None
+    return None if redeal is None and leader is None else WholeHands(n, dealing.max_pip, leader, variant.opening,
+                                                                     req, redeal)
+
+
+class Worlds:
+    """Every world of a :class:`View`: counted, weighed tile by tile, sampled or listed.
+
+    Most facts are per tile (passes, the lead, the sizes of hands), so the worlds are the dynamic
+    program's. A pass does not show that the hand was not blocked before it: players cannot see a
+    block, they pass until every one has passed (000: "ein gesperrtes Spiel - das ist ein Spiel, bei
+    dem vier Spieler nacheinander passen"), so a deal in which the hand was already blocked is one the
+    passer and the others cannot yet tell apart (the replay takes such passes as the block's).
+
+    Rules on whole hands (:class:`WholeHands`) are no per-tile fact: where they look at the doubles
+    only (a forced re-deal, the highest double dealt leading), :class:`_Split` counts, weighs, draws
+    and lists the worlds; the heaviest hand leading (Hungarian), :class:`_Heavy`. Both are exact.
+    """
+
+    def __init__(self, view: View):
+        self.view = view
+        self._base = _Tally(view.unseen, view.allowed, view.room)
+        self.orders = 1                  # the worlds each placement of the program stands for
+        self.count = self._base.count
+        whole = view.whole
+        if whole is not None:
+            try:
+                self._base = _Split(view, self._allows, self._base) if whole.by_doubles else _Heavy(view, whole)
+            except InferenceUnsupported:
+                self.view = dataclasses.replace(view, whole=None)
+            self.count = self._base.count
+
+    def _allows(self, world: tuple[int, ...]) -> bool:
+        return self.view.whole.allows(View.deal(self.view, world))      # (the masks, also of a draw game)
+
+    def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
+        """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
+        view = self.view
+        names, known, owner = view.places()
+        out: dict[str, dict[Tile, Fraction]] = {name: {} for name in names}
+        for h, name in enumerate(names):
+            for t in tiles_of(known[h]):
+                out[name][t] = Fraction(1)
+        if not self.count:
+            return out
+        count = self.count // self.orders
+        weights = self._base.weights()
+        for i, tile in enumerate(view.unseen):
+            if tile.bit & view.gone:
+                continue
+            for h, w in enumerate(weights[i]):
+                if w:
+                    name = names[owner[h]]
+                    out[name][tile] = out[name].get(tile, 0) + Fraction(w, count)
+        return out
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        """One world drawn uniformly (a mask per holder)."""
+        if not self.count:
+            raise NoWorld("no world fits what the viewer has seen")
+        return self._base.sample(rng, self.view.fixed)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        """Every world, each once."""
+        if self.count:
+            yield from self._base.each(self.view.fixed)
+
+
+def moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
+    """Each move of the first ``seen`` steps: ``(j, step, position before it, tiles that could be
+    laid then)``; the position goes on past the move once the caller has looked."""
+    pos = rep.initial.copy()
+    for j, step in enumerate(rep.steps[:seen]):
+        if step.move is None or step.seat is None:
+            continue
+        pos.turn = step.seat
+        yield j, step, pos, fitting(pos, rep.variant) if pos.ends is not None else 0
+        pos.push(step.move)
+
+
+def fitting(pos: Position, variant) -> int:
+    """The tiles of the set that could be laid on ``pos`` now (whoever held them)."""
+    return mask_of(t for t in variant.dealing.tiles if pos.placements(t))
+
+
+def _line(step) -> str:
+    return f" (line {step.entry.pos.line})" if step.entry.pos.line else ""
+
+
+def describe_step(rep, step) -> str:
+    return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
+
+
+def first_lead(rep, seen: int):
+    """The step of the first tile led in the first ``seen`` moves (None: nobody has led yet)."""
+    return next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
+
+
+def lead_revealed(rep, seen: int) -> Revealed:
+    """What the lead (in the first ``seen`` moves) shows everyone (:func:`analyzer.rules.lead.reveals`)."""
+    lead = first_lead(rep, seen)
+    return reveals(rep.variant, rep.game.number, rep.lead, rep.players, None if lead is None else lead.seat,
+                   None if lead is None else lead.move.tile, rep.game.tags.get("LeadFrom"))

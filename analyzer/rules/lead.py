@@ -1,0 +1,363 @@
+"""Who may lead a hand and with what, and what a lead reveals: decided here, once.
+
+The rules (``Opening``, and the ``LeadRequirement`` a match passes for its later games) say who must
+lead: the holder of a tile (with it or with any tile), the players of a side (a partner holding a
+double, under the doubles rule), the holder of the highest double dealt, the heaviest hand
+(Hungarian), or anyone. :func:`judge_lead` checks the leader a record names against a deal it may
+show only in part, :func:`deal_lead` chooses among the leaders a full deal allows (the random
+games), and :func:`reveals` says what the first tile led shows to everyone who saw it. Each answers
+with the same :class:`LeadVerdict` (or, for what a lead shows, :class:`Revealed`); the replayer, the
+match, the inference and, through the opening tiles a position carries, the searches ask them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from ..tiles import Tile
+from .judge import tiles_text
+from .policies import Dealing, LeadRequirement, Opening, Seating
+from .codes import Code
+
+__all__ = ["LeadProblem", "LeadVerdict", "Revealed", "requirement", "forced_tile", "holder_tile", "highest",
+           "heaviest", "heaviest_of", "double_leaders", "dealt_leaders", "weighs_whole_hands", "judge_lead",
+           "deal_lead", "lead_tiles", "reveals"]
+
+Hands = Sequence[set[Tile] | frozenset[Tile] | None]
+
+
+class LeadProblem(NamedTuple):
+    """What is wrong with a lead: the validator's ``code`` and ``message``, ``where`` it is shown
+    (``"game"``: the game itself, ``"move"``: its first move, or the tag it concerns: ``"Lead"``,
+    ``"LeadFrom"``), ``details`` for the JSON output, and its ``severity``."""
+
+    code: Code
+    message: str
+    where: str
+    details: Mapping[str, Any] = {}
+    severity: str = "error"
+
+
+@dataclass(frozen=True)
+class LeadVerdict:
+    """Who leads and with what. ``leader``: the seat that leads (the one the record names, else the
+    one the rules name; None when neither does: then the rules let any of ``leaders`` lead);
+    ``leaders``: the seats the rules allow to lead (None: anyone); ``tiles``: the tiles the lead may
+    be, a bit mask (0: any tile); ``problems``: what is wrong with the lead the record shows."""
+
+    leader: int | None
+    leaders: tuple[int, ...] | None = None
+    tiles: int = 0
+    problems: tuple[LeadProblem, ...] = field(default=())
+
+
+# -- the rules of the lead ---------------------------------------------------------------------
+def forced_tile(opening: Opening, game_number: int | None) -> Tile | None:
+    """The tile the hand must be opened with, if the rules name one regardless of the deal."""
+    if opening.every_game_tile is not None:
+        return opening.every_game_tile
+    if game_number == 1 and not opening.holder_only:
+        return opening.first_game_tile
+    return None
+
+
+def holder_tile(opening: Opening, game_number: int | None) -> Tile | None:
+    """The tile whose holder must lead this hand (with it or not)."""
+    if opening.every_game_tile is not None:
+        return opening.every_game_tile
+    if game_number == 1:
+        return opening.first_game_tile
+    return None
+
+
+def requirement(opening: Opening, game_number: int | None, decided: LeadRequirement | None = None) -> LeadRequirement:
+    """Who must lead this hand and with what: every hand's tile, else what the match ``decided``,
+    else the first game's holder (nothing, where the rules and the match say nothing)."""
+    if opening.every_game_tile is not None:
+        return LeadRequirement(holder_of=opening.every_game_tile, tile=opening.every_game_tile,
+                               reason="every hand is opened by its holder with it")
+    if decided is not None:
+        return decided
+    tile = holder_tile(opening, game_number)
+    if tile is None:
+        return LeadRequirement()
+    return LeadRequirement(holder_of=tile, tile=forced_tile(opening, game_number), reason="in the first game of a match")
+
+
+def highest(hands: Hands) -> tuple[int, Tile] | None:
+    """The seat holding the highest double among the known hands, and that double."""
+    best = None
+    for seat, hand in enumerate(hands):
+        for t in hand or ():
+            if t.is_double and (best is None or t > best[1]):
+                best = (seat, t)
+    return best
+
+
+def heaviest(hands: Hands) -> frozenset[int]:
+    """The seats whose known hands hold the most pips (several on a tie)."""
+    return heaviest_of({s: sum(t.pips for t in h) for s, h in enumerate(hands) if h is not None})
+
+
+def heaviest_of(totals: dict[int, int]) -> frozenset[int]:
+    """The seats with the most pips of ``totals`` (seat -> pips in his hand)."""
+    top = max(totals.values(), default=None)
+    return frozenset(s for s, p in totals.items() if p == top)
+
+
+def double_leaders(opening: Opening, seats, hands: Hands, seating: Seating) -> frozenset[int] | None:
+    """With the doubles rule: the seats that may lead when ``seats`` are to lead — the players of
+    their side who hold a double, if the side holds one (None: the side has none, or unknown)."""
+    if not opening.double or seats is None:
+        return None
+    sides = {seating.teams[s] for s in seats}
+    holders = frozenset(s for s, h in enumerate(hands) if h and seating.teams[s] in sides
+                        and any(t.is_double for t in h))
+    return holders or None
+
+
+def dealt_leaders(opening: Opening, hands: Sequence[set[Tile]], req: LeadRequirement) -> frozenset[int] | None:
+    """The seats that may lead by what the whole hands dealt decide beyond single tiles (None:
+    the rules weigh no whole hand here): the heaviest hands (Hungarian), or, where the holder of
+    ``req.holder_of`` leads and nobody holds it (``or_highest``), the holder of the highest
+    double dealt (everyone when no double is dealt)."""
+    if req.holder_of is not None and req.or_highest:
+        holder = next((s for s, h in enumerate(hands) if req.holder_of in h), None)
+        if holder is not None:
+            return frozenset({holder})
+        best = highest(hands)
+        return frozenset(range(len(hands))) if best is None else frozenset({best[0]})
+    if opening.heaviest_hand and req.tile is None and not opening.double:
+        return heaviest(hands)
+    return None
+
+
+def weighs_whole_hands(opening: Opening, req: LeadRequirement, dealing: Dealing, players: int) -> bool:
+    """Whether who led tells something of the whole hands dealt (:func:`dealt_leaders`): the
+    heaviest hand leads, or the highest double dealt where the tile whose holder leads may lie
+    among the tiles nobody was dealt."""
+    return opening.heaviest_hand or (req.or_highest and not dealing.all_dealt(players))
+
+
+# -- a recorded lead ---------------------------------------------------------------------------
+def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[bool], players: Sequence[str], *,
+               decided: LeadRequirement | None = None, lead_tag: str | None = None, giver_tag: str | None = None,
+               first_mover: int | None = None, has_moves: bool = False) -> LeadVerdict:
+    """The lead of a recorded hand: ``hands`` as the record deals them (None: not shown; ``whole``:
+    shown in full), the leader it names (``lead_tag``: the Lead tag, else the ``first_mover``), the
+    player who handed the lead to his partner (``giver_tag``: the LeadFrom tag), and what the match
+    ``decided``. The verdict's ``leader`` is None when neither the record nor the rules name one."""
+    out: list[LeadProblem] = []
+    op = variant.opening
+    seat_of = {name: seat for seat, name in enumerate(players)}
+    req = requirement(op, game_number, decided)
+    if op.every_game_tile is None and decided is None:
+        if game_number is None and op.first_game_tile is not None and has_moves:
+            out.append(LeadProblem(
+                Code.UNCHECKED_LEAD, f"who leads is not checked: in the first game of a match the holder of "
+                f"{op.first_game_tile} leads{' it' if forced_tile(op, 1) else ''}, in the others the match "
+                "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
+                "to have the lead checked", "game", {"rule": "lead"}, "info"))
+    if giver_tag is not None:
+        req, problem = _hand_over(variant, req, giver_tag, hands, players, seat_of)
+        if problem:
+            out.append(problem)
+    leader = None
+    if lead_tag:
+        leader = seat_of.get(lead_tag.strip())
+        if leader is None:
+            out.append(LeadProblem(Code.UNKNOWN_PLAYER, f"the Lead tag names {lead_tag!r}, who is not one of "
+                                   f"the players ({', '.join(players)})", "Lead"))
+    if leader is None:
+        leader = first_mover
+    leaders: frozenset[int] | None = None
+    tiles = 0
+    if req.holder_of is not None:
+        holder = next((s for s, h in enumerate(hands) if h is not None and req.holder_of in h), None)
+        held = req.holder_of
+        if holder is None and req.or_highest and all(whole[:len(players)]):
+            holder, held = highest(hands) or (None, held)   # it lies in the boneyard
+            req = replace(req, reason=f"{req.reason}; nobody holds it: the highest double dealt leads")
+        if holder is not None:
+            leaders = frozenset({holder})
+            if leader is not None and holder != leader:
+                out.append(LeadProblem(Code.LEAD_PLAYER, f"{players[holder]} holds {held} and must lead"
+                                       f"{' it' if req.tile is not None else ''}"
+                                       f"{' (' + req.reason + ')' if req.reason else ''}, not {players[leader]}",
+                                       "move", {"expected": players[holder]}))
+        if leader is None:
+            leader = holder
+    seats = double_leaders(op, req.seats, hands, variant.seating) or req.seats
+    if seats is not req.seats:
+        req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
+                      "that side who holds one leads")
+    if req.seats is not None:
+        leaders = req.seats if leaders is None else leaders & req.seats
+        if leader is not None and leader not in req.seats:
+            names = " or ".join(players[s] for s in sorted(req.seats) if s < len(players))
+            out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must lead this game ({req.reason}), not "
+                                   f"{players[leader]}", "move", {"expected": names}))
+    highest_rule = op.highest_double or (op.first_highest and game_number == 1 and req.seats is None)
+    if req.tile is not None:
+        tiles = req.tile.bit
+    elif op.double and leader is not None and whole[leader]:
+        doubles = [t for t in hands[leader] if t.is_double]
+        if doubles:
+            tiles = _mask(doubles)
+        else:
+            side = variant.seating.teams[leader]
+            for s, h in enumerate(hands):
+                if s != leader and h and variant.seating.teams[s] == side and any(t.is_double for t in h):
+                    out.append(LeadProblem(Code.LEAD_DOUBLE, f"every hand opens with a double unless the leading side "
+                                           f"has none: {players[leader]} has none but {players[s]} has "
+                                           f"{tiles_text(t for t in h if t.is_double)}, so {players[s]} "
+                                           f"leads", "move", {"expected": players[s]}))
+                    break
+    elif op.heaviest_hand and all(whole[:len(players)]):
+        seats = heaviest(hands)
+        leaders = seats or leaders
+        if leader is not None and seats and leader not in seats:
+            top = max(sum(t.pips for t in h) for h in hands if h is not None)
+            names = " or ".join(players[s] for s in sorted(seats))
+            out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} holds the most pips ({top}) and opens, not "
+                                   f"{players[leader]} ({sum(t.pips for t in hands[leader])})",
+                                   "move", {"expected": names}))
+        if leader is None and seats:
+            leader = min(seats)
+    elif highest_rule and all(whole[:len(players)]):
+        best = highest(hands)
+        if best is not None:
+            seat, tile = best
+            tiles, leaders = tile.bit, frozenset({seat})
+            if leader is not None and leader != seat:
+                out.append(LeadProblem(Code.LEAD_PLAYER, f"{players[seat]} holds the highest double {tile} and "
+                                       f"opens with it, not {players[leader]}", "move", {"expected": players[seat]}))
+            if leader is None:
+                leader = seat
+    elif highest_rule and leader is not None and whole[leader]:
+        # other hands unknown: the leader opens as the holder of the highest double dealt, so with his highest
+        doubles = [t for t in hands[leader] if t.is_double]
+        if doubles:
+            tiles = max(doubles).bit
+    return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out))
+
+
+def _hand_over(variant, req: LeadRequirement, name: str, hands: Hands, players: Sequence[str],
+               seat_of: dict[str, int]) -> tuple[LeadRequirement, LeadProblem | None]:
+    """``[LeadFrom "A"]``: A, who has the lead, hands it to his partner (the lead policy says
+    whether he may); the partner then leads, with any tile."""
+    giver = seat_of.get(name.strip())
+    if giver is None:
+        return req, LeadProblem(Code.UNKNOWN_PLAYER, f"the LeadFrom tag names {name!r}, who is not one of the "
+                                f"players ({', '.join(players)})", "LeadFrom")
+    holder = None
+    if req.holder_of is not None:
+        holder = next((s for s, h in enumerate(hands) if h is not None and req.holder_of in h), None)
+    handed, problem = variant.lead.handed(req, giver, holder, variant.seating)
+    if problem:
+        return req, LeadProblem(Code.LEAD_HANDOVER, f"{name.strip()} may not hand the lead to his partner: {problem}",
+                                "LeadFrom")
+    return handed, None
+
+
+def _mask(tiles) -> int:
+    out = 0
+    for t in tiles:
+        out |= t.bit
+    return out
+
+
+# -- a dealt lead ------------------------------------------------------------------------------
+def deal_lead(variant, hands: Sequence[Sequence[Tile]], req: LeadRequirement | None) -> LeadVerdict:
+    """The lead of a full deal (every hand known, nobody named yet), as the random games play it:
+    ``leader`` when the rules name the seat, else the ``leaders`` to choose from; and the ``tiles``
+    he may lead (with the doubles rule, those of the chosen leader: see :func:`lead_tiles`)."""
+    op = variant.opening
+    sets = [set(h) for h in hands]
+    if req is not None and req.holder_of is not None:
+        for s, h in enumerate(hands):
+            if req.holder_of in h:
+                return LeadVerdict(s, (s,), lead_tiles(variant, hands, s, req))
+        best = highest(sets) if req.or_highest else None
+        if best is not None:
+            return LeadVerdict(best[0], (best[0],), lead_tiles(variant, hands, best[0], req))
+    if op.highest_double or (op.first_highest and req is None):
+        best = highest(sets)
+        if best is not None:
+            return LeadVerdict(best[0], (best[0],), lead_tiles(variant, hands, best[0], req))
+    if op.heaviest_hand:
+        return LeadVerdict(None, tuple(sorted(heaviest(sets))))
+    seats = sorted(req.seats) if req is not None and req.seats is not None else list(range(variant.players))
+    wider = double_leaders(op, req.seats if req else None, sets, variant.seating)
+    if wider:
+        seats = sorted(wider)
+    if op.double and not (req and req.tile):
+        # the lead is a double when the leading side has one: lead from a seat that holds one
+        with_double = [s for s in seats if any(t.is_double for t in hands[s])]
+        if with_double:
+            return LeadVerdict(None, tuple(with_double))
+        side_has = [s for s in seats if any(any(t.is_double for t in hands[p])
+                                            for p in variant.seating.members(variant.seating.teams[s]))]
+        seats = [s for s in seats if s not in side_has] or seats
+    return LeadVerdict(None, tuple(seats))
+
+
+def lead_tiles(variant, hands: Sequence[Sequence[Tile]], leader: int, req: LeadRequirement | None) -> int:
+    """The tiles ``leader`` may open a full deal with (a mask; 0: any)."""
+    op = variant.opening
+    if req is not None and req.tile is not None:
+        return req.tile.bit
+    if op.double:
+        return _mask(t for t in hands[leader] if t.is_double)
+    if op.highest_double or (op.first_highest and req is None):
+        best = highest([set(h) for h in hands])
+        return best[1].bit if best else 0
+    return 0
+
+
+# -- what a lead reveals -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Revealed:
+    """What the first tile led shows everyone: ``absent``, doubles no hand was dealt (those above a
+    double led as the highest one dealt); ``holder``, a seat known to hold a tile he did not lead,
+    and that tile (a bit); ``lacks``, per seat the tiles he was not dealt (the doubles of a side that
+    led no double under the doubles rule)."""
+
+    absent: int = 0
+    holder: tuple[int, int] | None = None
+    lacks: Mapping[int, int] = field(default_factory=dict)
+
+
+def reveals(variant, game_number: int | None, decided: LeadRequirement | None, players: Sequence[str],
+            seat: int | None, tile: Tile | None, giver_tag: str | None = None) -> Revealed:
+    """What the lead of ``tile`` by ``seat`` (None: nobody has led yet) shows, in a game whose
+    LeadFrom tag is ``giver_tag``.
+
+    The highest double dealt leads: no hand holds a double above it. The holder of a tile leads
+    with any tile (002: "In informeller Runde kann der Besitzer der [6-6] ansagen, dass er die
+    Doppelsechs hat und dann einen beliebigen Stein spielen"; a match's game led by the [6-6]
+    holder): everybody knows the leader holds it, or, when he handed the lead to his partner, the
+    one who handed it. Every hand opens with a double unless the leading side holds none (000:
+    "dass jedes Spiel mit einem Doppel beginnen muss, es sei denn, dass keiner der Spieler des
+    beginnenden Spiels ein solches hat"): a lead that is no double shows that neither the leader
+    nor his partner holds one."""
+    if seat is None or tile is None:
+        return Revealed()
+    op = variant.opening
+    n = len(players)
+    absent = 0
+    if tile.is_double and (op.highest_double or (op.first_highest and game_number == 1 and decided is None)):
+        absent = _mask(t for t in variant.dealing.tiles if t.is_double and t > tile)
+    req = requirement(op, game_number, decided)
+    holder = None
+    if (req.holder_of is not None and req.tile is None
+            and not (req.or_highest and not variant.dealing.all_dealt(n))):   # else it may lie in the boneyard
+        holder = (seat, req.holder_of.bit)
+        if giver_tag is not None:
+            holder = (players.index(giver_tag.strip()), req.holder_of.bit) if giver_tag.strip() in players else None
+    lacks: dict[int, int] = {}
+    if op.double and not tile.is_double and giver_tag is None and req.tile is None:
+        doubles = _mask(t for t in variant.dealing.tiles if t.is_double)
+        teams = variant.seating.teams
+        lacks = {s: doubles for s in range(n) if teams[s] == teams[seat]}
+    return Revealed(absent, holder, lacks)
