@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, ContextManager
 
 from .analysis import GameAnalysis, Thresholds, analyze_replay
-from .analysis.fair import FairThresholds, fair_analyze
 from .diagnostics import Diagnostic, DominoError
 from .inference import InferenceUnsupported, NoWorld, holds_table
 from .match import replay_record
@@ -29,7 +28,6 @@ from .notation.text import decode
 from .record import Record
 from .repair.triage import search_slips, triage_games
 from .replay.json import result_text
-from .report.model import build_report
 from .report.text import repair_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
@@ -190,6 +188,8 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     open-hands analysis alone. Its worlds in ``workers`` processes made by ``pool`` (see
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
+    from .analysis.fair import FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+
     o = run.options
     fresh = run.analyses is None
     if fresh:
@@ -357,6 +357,8 @@ def page_model(label, replays, analyses, thresholds, max_nodes: int | None = Non
     """What the page of a record shows: its games, and for each invalid one its likely slip (the
     errors marked as the slip and what follows from it) and the repaired record, analysed.
     ``again``: how the games are replayed with some repaired (see :func:`~analyzer.repair.triage.triage_games`)."""
+    from .report.model import build_report      # (start-up: validate, replay and analyze make no page)
+
     triages, _ = triage_games(replays, again)
     repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
                 if analyse and t is not None and t.best is not None and t.best.replay is not None else None
