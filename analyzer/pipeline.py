@@ -33,9 +33,10 @@ from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
 from .search.core import TABLE_MB
 
-__all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
-           "page", "process", "view_inference", "UnknownView", "run_record", "again", "page_model", "report_model", "games_data", "analyse_game",
-           "safely", "record_problem", "internal_error", "worker_died", "check_rules", "repaired_text"]
+__all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage", "page",
+           "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again", "page_model",
+           "report_model", "games_data", "analyse_game", "record_problem", "internal_error", "worker_died",
+           "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = "cluster-lost"   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -120,7 +121,8 @@ class RecordRun:
     judged: int = 0                         # games given their fair analysis (see judge_fairly)
 
     @property
-    def read(self) -> bool:
+    def readable(self) -> bool:
+        """Whether the file was read as a record (else ``problem`` says why not)."""
         return self.record is not None
 
     @property

@@ -115,7 +115,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
         src = src.read()
         run = known.pop(i, None) or read(src.label, src.data, options, src.error)
         run.options = options
-        if not run.read:
+        if not run.readable:
             result = run.data()
             summary.add(result)
             if jsonl:
