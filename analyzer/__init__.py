@@ -1,10 +1,8 @@
 """Read, replay, validate, solve and report recorded domino games."""
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("domino-analyzer")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
+#: The version of the package, as pyproject.toml gives it (a test keeps the two equal): read from
+#: here, not from the installed metadata, so that ``domino --version`` starts at once.
+__version__ = "0.2.0"
 
 from .tiles import PASS, Move, Tile  # noqa: E402
 from .position import Position  # noqa: E402

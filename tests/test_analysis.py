@@ -242,7 +242,7 @@ def test_table_mb_bounds_every_search_of_the_fair_analysis_too(tmp_path, monkeyp
 def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
     """A French hand's fair analysis solves thousands of worlds (minutes): ``progress(done, total)``
     counts them as they are solved, and ``analyze --fair`` shows it as a bar on a terminal."""
-    import analyzer.cli as cli
+    import analyzer.cli.output as cli
     from analyzer.analysis.fair import fair_analyze
 
     (rep,) = replay_record(read(RECORDS / "variant-block7.dom"))

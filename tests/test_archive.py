@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
 from analyzer.archive.cluster import cluster_lost
-from analyzer.archive.runner import ClusterUnavailable, estimate_moves, process
+from analyzer.archive.cluster import ClusterUnavailable
+from analyzer.archive.runner import estimate_moves, process
 from analyzer.cli import main
 from analyzer.notation import read
 from analyzer.report.index import page_names

@@ -17,7 +17,8 @@ from contextlib import contextmanager
 import pytest
 
 from analyzer.archive import Cache, Options, load, run
-from analyzer.archive.runner import ClusterUnavailable, process
+from analyzer.archive.cluster import ClusterUnavailable
+from analyzer.archive.runner import process
 from conftest import ROOT
 from test_archive import SEED1, SEED2
 

@@ -26,6 +26,31 @@ def test_version_and_help():
         assert command in out
 
 
+def test_the_version_is_the_one_pyproject_gives():
+    """``domino --version`` reads a constant (no package metadata at start-up): it is the project's."""
+    import tomllib
+    from pathlib import Path
+
+    with open(Path(__file__).resolve().parent.parent / "pyproject.toml", "rb") as fh:
+        assert __version__ == tomllib.load(fh)["project"]["version"]
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["validate", "--help"]])
+def test_version_and_help_load_neither_the_reader_nor_the_searches_nor_the_archive(args):
+    """A command's module is loaded when it runs: ``--version`` and ``--help`` start at once."""
+    import subprocess
+    import sys
+
+    heavy = ["analyzer.notation.reader", "lark", "analyzer.search.tree", "analyzer.search.block", "analyzer.archive",
+             "analyzer.pipeline", "analyzer.analysis", "dask", "distributed", "jinja2"]
+    code = ("import sys; from analyzer.cli import main\n"
+            f"try: main({args!r}, prog_name='domino')\n"
+            "except SystemExit: pass\n"
+            f"print([m for m in {heavy!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout
+
+
 def test_validate_exit_codes():
     assert run("validate", SEED2).exit_code == 0
     assert run("validate", SEED1).exit_code == 1

@@ -247,7 +247,7 @@ def test_a_slip_in_one_game_of_a_match_is_the_one_primary_error_of_the_match():
     # B's [3-3] in round 6 of the first game written [2-3] (A's [2-3] is played in round 9): the
     # first game then ends another way, and so does the match after it (who leads each game, the
     # running score); every error of the later games follows from that one slip
-    from analyzer.archive.runner import again
+    from analyzer.pipeline import again
 
     record = _slipped_record("match-cutthroat-partner-rules.dom", "6. A [0-2] B [3-3]", "6. A [0-2] B [2-3]")
     reps = replay_record(record)
@@ -287,7 +287,7 @@ def test_a_wrong_score_tag_in_the_game_of_a_slip_is_a_slip_of_its_own():
     # two slips in the first game of a match: B's [3-3] written [2-3], and its Score tag "A 0, B 1"
     # written "A 0, B 2". The running score is the match's to check, so the repaired game must be
     # checked in the match: the Score tag stays wrong, its error is no follow-on of the tile's
-    from analyzer.archive.runner import again
+    from analyzer.pipeline import again
 
     record = _slipped_record("match-cutthroat-partner-rules.dom", "6. A [0-2] B [3-3]", "6. A [0-2] B [2-3]")
     record.games[0].tags["Score"] = "A 0, B 2"
@@ -306,7 +306,7 @@ def test_of_two_repairs_of_a_game_the_one_the_match_agrees_with_wins():
     # variant-hungarian.dom with C's [5-5] (end of round 2) left out: changing C's [1-5] to [1-6] also
     # ends the hand as its Result states, but not with the running score its Score tag states; putting
     # the [5-5] back agrees with both, and is the one slip
-    from analyzer.archive.runner import again
+    from analyzer.pipeline import again
 
     record = _slipped_record("variant-hungarian.dom", "C [1-5] C [5-5]\n", "C [1-5]\n")
     reps = replay_record(record)

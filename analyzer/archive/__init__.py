@@ -1,13 +1,15 @@
 """Archives: whole collections of record files, processed in parallel or on a cluster.
 
 ``inputs`` turns files, directories and ``-`` into sources (bytes or why they cannot be read; a
-file is read when the work reaches it), ``runner`` does the work on each (here, in a process pool or
-on a Dask cluster, results in input order), ``cache`` keeps finished results so a re-run redoes only
+file is read when the work reaches it), ``runner`` runs the pipeline's task on each (here, in a
+process pool or, with ``cluster``, on a Dask cluster; results in input order), ``cache`` keeps finished results so a re-run redoes only
 what changed, ``stats`` sums the results up per player, ``summary`` counts records, valid and invalid
 ones and errors by code."""
 from .cache import Cache, CacheUnusable
 from .inputs import RECORD_EXTENSIONS, InputError, RecordFile, Source, decode, expand, load
-from .runner import ClusterUnavailable, Options, check_rules, process, run
+from ..pipeline import Options, check_rules, process
+from .cluster import ClusterUnavailable
+from .runner import run
 from .stats import PlayerRow, player_rows
 from .summary import Summary
 

@@ -1,6 +1,6 @@
 """Work on a Dask cluster (``run(..., scheduler=ADDRESS)``): the records of an archive sent to the
 scheduler a few ahead, their results taken as each is done; a cluster that cannot be used is refused
-before any work (:class:`~analyzer.archive.runner.ClusterUnavailable`), a worker that dies costs only
+before any work (:class:`ClusterUnavailable`), a worker that dies costs only
 the record that killed it, and a cluster lost mid-run gives every record done before and a
 ``cluster-lost`` result for each other (see docs/archives.md)."""
 from __future__ import annotations
@@ -14,10 +14,16 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..diagnostics import Diagnostic
+from ..pipeline import LOST, process, record_problem, worker_died
+from .cache import source_digest
 from .inputs import InputError, Source
-from .runner import LOST, ClusterUnavailable, process, record_problem, worker_died
 
-__all__ = ["on_cluster", "cluster_lost", "LOST", "WORKER_WAIT", "WAIT_ENV", "worker_wait", "task_failed"]
+__all__ = ["ClusterUnavailable", "on_cluster", "cluster_lost", "LOST", "WORKER_WAIT", "WAIT_ENV", "worker_wait",
+           "task_failed"]
+
+
+class ClusterUnavailable(RuntimeError):
+    """``dask.distributed`` is not installed, or the scheduler cannot be reached."""
 
 
 def _greet(address: str, seconds: float = 10) -> None:
@@ -56,8 +62,6 @@ def _greet(address: str, seconds: float = 10) -> None:
 def _same_code(client, address: str) -> None:
     """Refuse a cluster whose workers run other code of the analyser than this machine: their results
     would differ from a local run's, unseen, and be cached as this code's."""
-    from .cache import source_digest
-
     here = source_digest()
     wait = worker_wait()
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .runner import LOST
+from ..pipeline import LOST
 
 __all__ = ["Summary"]
 

@@ -1,11 +1,75 @@
-"""Options that several commands share."""
+"""Options that several commands share, as decorators (in the order they appear in ``--help``)."""
 from __future__ import annotations
 
 import click
 
-from ..search import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
+from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
 
-__all__ = ["search_options"]
+__all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
+           "search_options", "fair_options", "fair_only"]
+
+PATHS = click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())
+
+
+def variant_option(f):
+    """``--variant NAME`` and ``--rule KEY=VALUE``: the rules a record is read under."""
+    f = click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", callback=_rules,
+                     help="A rule option on top of the record's Rules tag, e.g. target=200 "
+                          "(repeatable; see `domino variants`).")(f)
+    return click.option("--variant", "variant", metavar="NAME",
+                        help="Rules variant (default: the record's Variant tag, else partnership).")(f)
+
+
+def _rules(_ctx, _param, pairs) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise click.BadParameter(f"write KEY=VALUE, not {pair!r}", param_hint="--rule")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def output_options(f, jsonl: bool = True):
+    """``--quiet`` and ``--jsonl``."""
+    f = click.option("-q", "--quiet", is_flag=True, help="Print only the errors (no summary).")(f)
+    if jsonl:
+        f = click.option("--jsonl", is_flag=True,
+                         help="Write one JSON object per record (one line each) as soon as it is done.")(f)
+    return f
+
+
+def run_options(f):
+    """``--jobs``, ``--scheduler`` and ``--cache``: where and how the work on many records runs."""
+    f = click.option("--cache", "cache_dir", type=click.Path(file_okay=False), metavar="DIR",
+                     help="Keep every result in DIR; a re-run reuses those of unchanged records (same "
+                          "tool version and options), and an interrupted run resumes.")(f)
+    f = click.option("--scheduler", metavar="ADDRESS",
+                     help="Run the work on a Dask cluster (tcp://host:8786); needs the 'cluster' extra.")(f)
+    return click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+                        help="Records worked on at once, in N processes.")(f)
+
+
+def passes_option(f):
+    """``--insert-passes``: the records leave forced passes out (as the tag ``[Passes "omitted"]`` says)."""
+    return click.option("--insert-passes", "insert_passes", is_flag=True,
+                        help="The records leave forced passes out: insert each pass the rules force and "
+                             "say where (as the tag [Passes \"omitted\"] does).")(f)
+
+
+def thresholds_option(f):
+    return click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B", callback=_thresholds,
+                        help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")(f)
+
+
+def _thresholds(_ctx, _param, text: str) -> str:
+    from ..analysis import Thresholds       # (the analysis: loaded by the commands that take the option)
+
+    try:
+        Thresholds.parse(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--thresholds") from None
+    return text
 
 
 def _table_mb(ctx, param, value: float) -> float:
@@ -22,3 +86,32 @@ def search_options(f):
     return click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
                         help=f"Positions the exact search may visit for the values of one decision; a decision that "
                              f"needs more is left out, and the analysis names it (default {NODE_LIMIT:,}).")(f)
+
+
+def fair_options(f):
+    """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--worlds``,
+    ``--exact-below``, ``--seed``."""
+    f = click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+                     help="With --fair: the seed of the drawing of deals (the same seed, the same run).")(f)
+    f = click.option("--exact-below", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
+                     help="With --fair: solve every consistent deal when there are at most N.")(f)
+    f = click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
+                     help="With --fair: deals drawn for a decision that has more than --exact-below of them.")(f)
+    f = click.option("--seat", "seats", multiple=True, metavar="NAME",
+                     help="With --fair: the player to judge (repeatable; default every player whose hand is "
+                          "known).")(f)
+    return click.option("--fair", is_flag=True,
+                        help="Also judge every move by what its player could know: the mean value over the deals "
+                             "consistent with what he had seen.")(f)
+
+
+def fair_only(fair: bool) -> None:
+    """A usage error, naming the option, for a setting of the fair analysis given without it."""
+    if fair:
+        return
+    ctx = click.get_current_context()
+    for name, option in (("seats", "--seat"), ("worlds", "--worlds"), ("exact_below", "--exact-below"),
+                         ("seed", "--seed")):
+        source = ctx.get_parameter_source(name)
+        if source is not None and source != click.core.ParameterSource.DEFAULT:
+            raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)

@@ -1,16 +1,17 @@
 """The index page of an archive report: a sortable table of the games and the per-player summary.
 
-Built from the archive runner's plain results (one per record, each with its page's name); rendered
-by ``templates/index.html.j2`` as one self-contained page, like the game pages."""
+Built from plain data: the pipeline's results (one per record, each with its page's name), the
+per-player rows and the summary line of the run (the archive computes both); rendered by
+``templates/index.html.j2`` as one self-contained page, like the game pages."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
 from .. import __version__
-from ..archive.stats import PlayerRow, player_rows
-from ..archive.summary import Summary
-from .render import _policy, _static, environment
+from typing import Any
+
+from .render import content_policy, environment, static_text
 
 __all__ = ["IndexRow", "ArchiveIndex", "build_index", "render_index", "page_names"]
 
@@ -34,8 +35,8 @@ class IndexRow:
 class ArchiveIndex:
     title: str
     rows: list[IndexRow]
-    players: list[PlayerRow]
-    summary: Summary
+    players: list[Any]           # a row per player (``analyzer.archive.stats.PlayerRow``s, or dicts of theirs)
+    summary: str                 # the run's closing line (``analyzer.archive.summary.Summary``)
 
 
 def page_names(labels: list[str]) -> list[str]:
@@ -62,11 +63,12 @@ def _critical(analysis: dict | None) -> tuple[str | None, int]:
     return f"{c['player']} {c['played']}{where}: loses {c['loss']}{cls}", c["loss"]
 
 
-def build_index(results: list[dict], pages: list[str | None], title: str = "Archive") -> ArchiveIndex:
-    """The index of an archive from the runner's ``results`` and the page name of each record."""
-    rows, summary = [], Summary()
+def build_index(results: list[dict], pages: list[str | None], players: list, summary: str,
+                title: str = "Archive") -> ArchiveIndex:
+    """The index of an archive from the pipeline's ``results``, the page name of each record, the
+    rows of its ``players`` and the ``summary`` line of the run."""
+    rows = []
     for result, page in zip(results, pages):
-        summary.add(result)
         if result["error"] is not None:
             rows.append(IndexRow(result["source"], None, "", 0, "(not read)", "", result["error"]["message"],
                                  False, 1, None, 0))
@@ -76,11 +78,11 @@ def build_index(results: list[dict], pages: list[str | None], title: str = "Arch
             rows.append(IndexRow(result["source"], page, f"g{number}", number, game["event"] or game["title"],
                                  ", ".join(game["players"]), game["result_text"] or "no result",
                                  game["valid"], game["errors"], critical, loss))
-    return ArchiveIndex(title, rows, player_rows(results), summary)
+    return ArchiveIndex(title, rows, players, summary)
 
 
 def render_index(index: ArchiveIndex) -> str:
     """The index as one HTML page with its CSS and script inlined."""
-    css, script = _static("report.css"), _static("index.js")
+    css, script = static_text("report.css"), static_text("index.js")
     page = environment().get_template("index.html.j2")
-    return page.render(index=index, css=css, script=script, csp=_policy(css, script), version=__version__)
+    return page.render(index=index, css=css, script=script, csp=content_policy(css, script), version=__version__)

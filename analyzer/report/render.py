@@ -53,7 +53,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
-def _static(name: str) -> Markup:
+def static_text(name: str) -> Markup:
     """A packaged CSS or script file, to be inlined (our own text, never record text)."""
     text = files("analyzer.report").joinpath("static", name).read_text(encoding="utf-8")
     if "</" in text:
@@ -208,19 +208,19 @@ def render_html(model: ReportModel) -> str:
     """The report as one HTML page with its CSS, script and data inlined."""
     shown = model.shown
     charts = [chart(g) for g in shown]
-    css, script = _static("report.css"), _static("report.js")
+    css, script = static_text("report.css"), static_text("report.js")
     page = environment().get_template("report.html.j2")
     return page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
         data=[game_data(g, c) for g, c in zip(shown, charts)],
-        pips=PIP_LAYOUT, css=css, script=script, csp=_policy(css, script), version=__version__)
+        pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__)
 
 
 def _digest(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def _policy(css: str, script: str) -> str:
+def content_policy(css: str, script: str) -> str:
     """The page's Content-Security-Policy: nothing from anywhere, only our own style and script run.
 
     Even if record text slipped through unescaped, the browser would run no script of it."""

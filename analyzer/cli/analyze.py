@@ -1,0 +1,178 @@
+"""``domino analyze``: the exact value of every alternative at every decision, all hands open; with
+``--fair`` (or records with hidden hands), every move judged by what its player could know."""
+from __future__ import annotations
+
+import click
+
+from .errors import clean_errors
+from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, search_options,
+                      thresholds_option, variant_option)
+
+__all__ = ["analyze"]
+
+
+@click.command()
+@PATHS
+@variant_option
+@click.option("--json", "as_json", is_flag=True, help="Print the analyses as JSON.")
+@output_options
+@run_options
+@click.option("--graph", "graph_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
+                   "(numbered -1, -2... when there are several games).")
+@thresholds_option
+@search_options
+@passes_option
+@fair_options
+@clean_errors
+def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
+            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed):
+    """Give the exact value of every alternative at every decision, all hands open.
+
+    Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
+    when it wins; in games of individual players, for the mover against all the others. The
+    critical move is the one that lost the most. Records with hidden hands get the fair analysis
+    (as with --fair).
+
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
+    from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
+    from ..archive import Summary
+    from ..pipeline import read
+    from ..report.text import analysis_text
+    from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
+
+    options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
+                          insert_passes=insert_passes, table_mb=table_mb)
+    inputs = sources(paths)             # read once: standard input cannot be read twice
+    known: dict = {}                    # the records read here to see whether they are all partial
+
+    def all_partial() -> bool:
+        """Whether every record named has a game whose deal is not fully known (then ``analyze``
+        runs the fair analysis for the seats whose hand is known instead of refusing)."""
+        for i, src in enumerate(inputs):        # (stops at the first record with every hand known)
+            src = src.read()
+            if not src.readable:
+                return False
+            known[i] = run = read(src.label, src.data, options)
+            if not run.replays or not run.partial:
+                return False
+        return True
+
+    if not fair and all_partial():
+        fair = True
+        click.echo("Some hands of these records are not known, so no exact values with every hand open: "
+                   "each move of a player whose hand is known is judged by what he could know "
+                   "(the fair analysis, as with --fair).", err=True)
+    fair_only(fair)
+    if fair:
+        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
+            if given:
+                raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
+                                         "hands): its worlds are solved here, in --jobs processes", param_hint=name)
+        fair_options_ = dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed)
+        return _analyze_fair(inputs, known, options, fair_options_, seats, jobs, as_json, quiet, jsonl)
+    if graph_path is not None:
+        output_target(graph_path, inputs, "--graph")
+    summary, analyses, graphs = Summary(), [], []
+    for result in results(inputs, options, jobs, scheduler, cache_dir, known=known):
+        summary.add(result)
+        games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
+        graphs += [analysis for _, analysis in games]
+        if jsonl:
+            echo_jsonl(result)
+        elif quiet or result["error"]:
+            echo_errors(result, err=as_json and not quiet)
+        elif as_json:
+            analyses += [{"file": result["source"], **game["analysis"], "valid": game["valid"],
+                          "diagnostics": game["diagnostics"]} for game in result["games"]]
+        else:
+            if len(inputs) > 1:
+                click.echo(f"{result['source']}:")
+            for number, (_, analysis) in enumerate(games, 1):
+                click.echo(analysis_text(number, analysis), nl=False)
+            echo_errors(result)          # every error of a broken record, at its file:line:column
+    if graph_path is not None:
+        _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
+    finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
+
+
+def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int, as_json: bool, quiet: bool,
+                  jsonl: bool) -> None:
+    """``analyze --fair``: in this process, record by record, each read once (its worlds in ``--jobs``
+    processes); ``--quiet``: the errors only; ``--jsonl``: a JSON object per record as it is done."""
+    import dataclasses
+
+    from ..archive import Summary
+    from ..archive.runner import worker_pool
+    from ..pipeline import judge_fairly, read, safely
+    from ..report.text import analysis_text
+    from .output import WorldsBar, echo_errors, echo_jsonl, finish
+
+    options = dataclasses.replace(options, **settings)
+    summary, analyses = Summary(), []
+    for i, src in enumerate(inputs):
+        src = src.read()
+        run = known.pop(i, None) or read(src.label, src.data, options, src.error)
+        run.options = options
+        if not run.readable:
+            result = run.data()
+            summary.add(result)
+            if jsonl:
+                echo_jsonl(result)
+            else:
+                echo_errors(result, err=as_json)      # beside a JSON document: on standard error
+            continue
+        # one record: a name not in it is a slip of the command; several: each game notes who is not in it
+        for rep in run.replays if len(inputs) == 1 else ():
+            for name in seats:
+                if name not in rep.players:
+                    raise click.BadParameter(f"{name!r} is not a player of {rep.title} ({', '.join(rep.players)})",
+                                             param_hint="--seat")
+
+        def bar(number: int, run=run) -> WorldsBar:
+            return WorldsBar(f"{run.label}, game {number}" if len(run.replays) > 1 else run.label)
+
+        result = safely(src.label, lambda run=run: judge_fairly(run, seats=seats, every_deal=True, workers=jobs,
+                                                                pool=worker_pool, bar=bar).data())
+        done = [(k + 1, run.analyses[k]) for k in range(run.judged)]
+        summary.add(result)
+        if jsonl:
+            echo_jsonl(result)
+            continue
+        if quiet or result["error"]:
+            echo_errors(result, err=as_json and not quiet)    # beside a JSON document: on standard error
+        if quiet:
+            continue
+        for number, fair in done:
+            if as_json:
+                game = result["games"][number - 1]
+                analyses.append({"file": src.label, **fair.as_dict(), "valid": game["valid"],
+                                 "diagnostics": game["diagnostics"]})
+            else:
+                click.echo(analysis_text(number, fair), nl=False)
+        if done and not as_json and not result["error"]:
+            echo_errors(result)          # every error of a broken record, after its analysis
+    finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
+
+
+def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:
+    from ..analysis.lines import build_tree, tree_json, write_graphml
+    from .output import folder_for
+
+    for k, analysis in enumerate(analyses, 1):
+        path = graph_path if len(analyses) == 1 else _numbered(graph_path, k)
+        graph = build_tree(analysis)
+        folder_for(path)
+        if path.endswith(".json"):
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(tree_json(graph))
+        else:
+            write_graphml(graph, path)
+        if not quiet:
+            click.echo(f"wrote the tree of game {k} to {path} ({graph.number_of_nodes()} positions)", err=True)
+
+
+def _numbered(path: str, k: int) -> str:
+    stem, dot, ext = path.rpartition(".")
+    return f"{stem}-{k}.{ext}" if dot else f"{path}-{k}"

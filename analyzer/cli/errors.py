@@ -1,0 +1,44 @@
+"""How every command ends on an error: the library's errors (and any surprise) become a message and
+an exit code, never a traceback."""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+
+import click
+
+from ..diagnostics import DominoError
+
+__all__ = ["clean_errors"]
+
+
+def clean_errors(command):
+    """Turn the library's errors (and any surprise) into a message and an exit code, never a traceback."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except BrokenPipeError:     # the reader went away (``domino analyze F | head``): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+        except click.ClickException:
+            raise
+        except Exception as exc:
+            raise _said(exc) from None
+    return wrapper
+
+
+def _said(exc: Exception) -> click.ClickException:
+    """What the user is told of ``exc``: a usage error for a bad record set, variant or rule; the
+    cluster's or the system's message; for a bug, that it is one."""
+    from ..archive import ClusterUnavailable, InputError     # (loaded by then: the commands that raise them run on it)
+
+    if isinstance(exc, (DominoError, InputError)):
+        return click.UsageError(str(exc))
+    if isinstance(exc, ClusterUnavailable):
+        return click.ClickException(str(exc))
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return click.ClickException(f"{where}{exc.strerror or exc}")
+    return click.ClickException(f"internal error ({type(exc).__name__}: {exc}); please report it")

@@ -1,0 +1,178 @@
+"""What the commands share beyond their options: the sources named, the checks of an output path, the
+run over the records with its progress bar, and the closing lines and exit status."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import click
+
+from ..archive import Cache, Options, Summary, check_rules, load, run
+from ..archive.inputs import RECORD_EXTENSIONS, Source
+from ..archive.runner import estimate_moves, progress_share
+from ..rules import find_variant
+from ..search.core import TABLE_MB
+
+__all__ = ["options_for", "sources", "output_target", "folder_for", "Progress", "WorldsBar", "results",
+           "echo_errors", "echo_jsonl", "finish"]
+
+
+def options_for(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False,
+                insert_passes=False, table_mb=TABLE_MB, triage=True, **more) -> Options:
+    """The pipeline's options of a command; a variant or rule no record could be read under is a
+    usage error at once (``find_variant`` lists what exists)."""
+    if variant:
+        find_variant(variant, rules)
+    else:
+        check_rules(rules)
+    return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
+                   table_mb, triage=triage, **more)
+
+
+def sources(paths) -> list[Source]:
+    """The record files ``paths`` name (files, folders, ``-``); none at all is a usage error."""
+    found = load(paths, sys.stdin.buffer if "-" in paths else None)
+    if not found:
+        raise click.UsageError(f"no record files ({', '.join('*' + e for e in RECORD_EXTENSIONS)}) "
+                               f"in {', '.join(paths)}")
+    return found
+
+
+def output_target(output: str, inputs: list[Source], option: str) -> None:
+    """A usage error, before any work, when ``output`` cannot be written: an empty path, a folder where
+    a file is meant, a path through a file, a place that is not writable, or one of the inputs (no
+    command writes over its own input). Missing folders on the way are made when writing."""
+    if not output:
+        raise click.UsageError(f"{option} needs a path; \"\" names nothing")
+    if os.path.isdir(output):
+        raise click.UsageError(f"{option} {output} is a folder; name a file")
+    place = os.path.abspath(output)
+    while not os.path.exists(place):
+        place = os.path.dirname(place)
+    if place != os.path.abspath(output) and not os.path.isdir(place):
+        raise click.UsageError(f"{option} {output}: {place} is a file, not a folder")
+    if not os.access(place, os.W_OK):
+        raise click.UsageError(f"{option} {output}: {place} is not writable")
+    if place != os.path.abspath(output):
+        return
+    for source in inputs:
+        if source.label != "<stdin>" and os.path.exists(source.label) and os.path.samefile(output, source.label):
+            raise click.UsageError(f"{option} {output} would overwrite the input {source.label}; name another file")
+
+
+def folder_for(path: str) -> None:
+    """Make the folder a file is about to be written to, when it is missing."""
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+
+
+def _terminal() -> bool:
+    return sys.stdout.isatty() and sys.stderr.isatty()
+
+
+class Progress:
+    """A bar on standard error that counts moves analysed (``share`` times each: the fair analysis
+    counts them again as its worlds are solved), with records per second and the time left; nothing
+    at all when the output is not a terminal."""
+
+    def __init__(self, inputs: list[Source], label: str, show: bool, share: int = 1):
+        self.show = show and _terminal()
+        self.records = len(inputs)
+        total = share * sum(estimate_moves(s) for s in inputs) if self.show else 0
+        self.done = 0
+        self.start = time.monotonic()
+        self.bar = click.progressbar(length=max(total, 1), label=label, file=sys.stderr, hidden=not self.show,
+                                     show_eta=True, item_show_func=self._item)
+
+    def _item(self, _item) -> str:
+        rate = self.done / max(time.monotonic() - self.start, 1e-9)
+        return f"{self.done}/{self.records} records, {rate:.1f} records/s"
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+    def __call__(self, moves: int, result: dict | None) -> None:
+        if result is not None:
+            self.done += 1
+        if self.show:
+            self.bar.update(moves, result)
+
+
+class WorldsBar:
+    """A bar on standard error that counts the worlds of one game solved by the fair analysis (a
+    French hand has thousands: minutes), with the time left; nothing when the output is not a terminal.
+    Its value in a ``with`` is the ``progress(done, total)`` of the worlds."""
+
+    def __init__(self, label: str):
+        self.label, self.bar = label, None
+
+    def __enter__(self):
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if not _terminal():
+                return
+            self.bar = click.progressbar(length=total, label=f"worlds of {self.label}", file=sys.stderr,
+                                         show_eta=True, show_pos=True)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+            click.echo("\r\033[K", err=True, nl=False)       # the line is cleared for what is printed
+        return False
+
+
+def results(inputs, options: Options, jobs: int, scheduler, cache_dir, label: str = "analysing",
+            known: dict | None = None):
+    """Run ``options`` over ``inputs`` with a progress bar when the work is long; yields results
+    (``known``: records read here already, see :func:`analyzer.archive.run`)."""
+    # a folder that cannot be made or written: a usage error now; a write failing later: one warning
+    cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
+                                                          else f"warning: {text}", err=True)) if cache_dir else None
+    with Progress(inputs, label if options.mode != "validate" else "validating", len(inputs) > 1
+                  or options.mode != "validate", progress_share(options)) as bar:
+        for result in run(inputs, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar,
+                          known=known):
+            if bar.show:                  # clear the bar's line for what is printed; the next update redraws it
+                click.echo("\r\033[K", err=True, nl=False)
+            yield result
+
+
+def echo_errors(result: dict, err: bool = False) -> None:
+    """The error lines of a record (after its analysis, or alone with ``--quiet``); on standard error
+    (``err``) beside a JSON or CSV document."""
+    if result["error"]:
+        click.echo(result["error"]["text"], err=err)
+    for game in result["games"]:
+        for d in game["diagnostics"]:
+            if d["severity"] == "error":
+                click.echo(d["text"], err=err)
+
+
+# what a result carries for the command that ran it, not for its --jsonl line
+_NOT_IN_JSONL = ("page", "repairs_found", "repaired")
+
+
+def echo_jsonl(result: dict) -> None:
+    """The line of ``--jsonl`` for one record."""
+    click.echo(json.dumps({k: v for k, v in result.items() if k not in _NOT_IN_JSONL}))
+
+
+def finish(summary: Summary, quiet: bool, err: bool = False, games: list | None = None) -> None:
+    """The closing summary line (or, for ``--json``, the document of ``games`` with the summary),
+    then the exit status: 0 all valid, 1 any invalid, 3 incomplete (records not worked out: the cluster was lost)."""
+    if games is not None:
+        click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
+    elif not quiet:
+        click.echo(str(summary), err=err)
+    sys.exit(3 if summary.incomplete else 0 if summary.ok else 1)

@@ -1,0 +1,91 @@
+"""``domino report``: an annotated HTML page per record, and for several an index page."""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import click
+
+from .errors import clean_errors
+from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, search_options,
+                      thresholds_option, variant_option)
+
+__all__ = ["report"]
+
+
+@click.command()
+@PATHS
+@click.option("-o", "--output", type=click.Path(), metavar="OUT",
+              help="One record: the page to write (default: reports/NAME.html for NAME.dom or NAME.txt, reports/stdin.html for -). Several "
+                   "records or a folder: the folder for their pages and index.html (default: reports).")
+@variant_option
+@thresholds_option
+@search_options
+@output_options
+@run_options
+@passes_option
+@fair_options
+@clean_errors
+def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler, cache_dir,
+           insert_passes, fair, seats, worlds, exact_below, seed):
+    """Write an annotated HTML replay of every game: each move on the table, the exact value of
+    every alternative, the errors of play and of the record, and the critical move.
+
+    For a folder or several records: one page per record and an index page with a sortable table
+    of the games and the per-player summary. Every page is one self-contained file that loads
+    nothing from the network.
+
+    With --fair, each move is also judged by what its player could know (as analyze --fair): the fair
+    value of every alternative, the two verdicts and the mover's view of who holds what.
+
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
+    from ..archive import Summary, player_rows  # (the work: loaded once a command runs, not for --help)
+    from ..report.index import build_index, page_names, render_index
+    from ..report.render import write_page
+    from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
+
+    options = options_for("report", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                          table_mb=table_mb)
+    fair_only(fair)
+    if fair:
+        options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
+                                      fair_seats=tuple(seats))
+    inputs = sources(paths)
+    if output == "":
+        output_target(output, inputs, "-o")
+    single = len(inputs) == 1 and not any(os.path.isdir(p) for p in paths) and not (
+        output and os.path.isdir(output))
+    if single:
+        label = inputs[0].label
+        name = "stdin" if label == "<stdin>" else os.path.splitext(os.path.basename(label))[0]
+        targets = [output or os.path.join("reports", name + ".html")]
+    else:
+        folder = output or "reports"
+        if os.path.exists(folder) and not os.path.isdir(folder):
+            raise click.UsageError(f"-o {folder}: several records need a folder for their pages")
+        targets = [os.path.join(folder, page) for page in page_names([s.label for s in inputs])]
+        targets.append(os.path.join(folder, "index.html"))
+    for target in targets:
+        output_target(target, inputs, "-o")
+    summary, done = Summary(), []
+    for result, target in zip(results(inputs, options, jobs, scheduler, cache_dir), targets):
+        summary.add(result)
+        if result["error"] is None:
+            write_page(result["page"], target)
+        done.append({k: v for k, v in result.items() if k != "page"})
+        if jsonl:
+            echo_jsonl(result)
+        elif quiet or result["error"]:
+            echo_errors(result)
+        elif single:
+            games, invalid = len(result["games"]), sum(not g["valid"] for g in result["games"])
+            click.echo(f"wrote {target}: {games} game{'s' * (games != 1)}"
+                       + (f", {invalid} with errors (shown in the page)" if invalid else ""))
+    if not single:
+        pages = [None if r["error"] else os.path.basename(t) for r, t in zip(done, targets)]
+        title = f"Archive: {', '.join(paths)}"
+        write_page(render_index(build_index(done, pages, player_rows(done), str(summary), title)), targets[-1])
+        if not quiet and not jsonl:
+            click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
+    finish(summary, quiet or single, err=jsonl)

@@ -1,0 +1,65 @@
+"""``domino stats``: a row per player, by name across the records."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import click
+
+from .errors import clean_errors
+from .options import PATHS, fair_only, passes_option, run_options, search_options, thresholds_option, variant_option
+
+__all__ = ["stats"]
+
+
+@click.command()
+@PATHS
+@variant_option
+@thresholds_option
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
+@click.option("--fair", "fair_worlds", type=click.IntRange(2, 100_000), default=None, metavar="N", is_flag=False,
+              flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
+                                  "and real and hindsight-only mistakes per 100 decisions.")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+              help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+@search_options
+@passes_option
+@run_options
+@clean_errors
+def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_nodes, table_mb, insert_passes,
+          jobs, scheduler, cache_dir):
+    """Sum up every player, by name across the records: games, decisions, average loss, mistakes
+    per 100 decisions, accuracy and the record's errors on the player's moves.
+
+    Accuracy is the share of a player's real choices (more than one legal move) that lost less than
+    the inaccuracy threshold against the best move, every hand open. The analysis is the same as
+    `domino analyze` (and shares its --cache).
+
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
+    from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
+    from ..archive.stats import player_rows, rows_csv, rows_table
+    from .output import echo_errors, finish, options_for, results, sources
+
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv: choose one")
+    fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
+    options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                          table_mb=table_mb)
+    if fair_worlds:
+        options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed)
+    summary, done = Summary(), []
+    for result in results(sources(paths), options, jobs, scheduler, cache_dir):
+        summary.add(result)
+        done.append(result)
+        if result["error"]:
+            echo_errors(result, err=True)       # with the summary: standard output holds the rows only
+    rows = player_rows(done)
+    if as_json:
+        click.echo(json.dumps([row.as_dict() for row in rows], indent=2))
+    elif as_csv:
+        click.echo(rows_csv(rows), nl=False)
+    else:
+        click.echo(rows_table(rows), nl=False)
+    finish(summary, False, err=True)

@@ -1,0 +1,24 @@
+"""``domino variants``: every rules variant, its options and the rule text it comes from."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from .errors import clean_errors
+
+__all__ = ["variants"]
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the catalogue as JSON.")
+@click.option("-v", "--verbose", is_flag=True, help="Explain every option and preset.")
+@clean_errors
+def variants(as_json, verbose):
+    """List every variant, its options with their defaults, and the rule text it comes from."""
+    from ..rules.catalog import catalog, catalog_text
+
+    if as_json:
+        click.echo(json.dumps(catalog(), indent=2, ensure_ascii=False))
+        return
+    click.echo(catalog_text(verbose), nl=False)

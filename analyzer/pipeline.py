@@ -1,0 +1,432 @@
+"""One record -> results: the one place that reads a record, replays it, triages or repairs its
+errors, analyses it (open hands, then fair, in one loop) and builds its page.
+
+Each record is parsed and replayed once, whatever the command and its options: :func:`read` gives a
+:class:`RecordRun` (the record and its replayed games, or why the file could not be read), and the
+steps fill it in (:func:`analyse`, :func:`judge_fairly`, :func:`triage`, :func:`page`).
+:func:`process` is the task the executors of :mod:`analyzer.archive` run on every record (here, in a
+pool of processes or on a Dask cluster): it does what :class:`Options` ask and returns plain data
+(JSON-able dicts: results travel between processes and are cached); the command line also works on a
+:class:`RecordRun` directly where it needs the games themselves (``replay``, ``analyze --fair``).
+
+A failure of the analyser on one record is that record's ``internal-error`` result, so that the rest
+of an archive is still done."""
+from __future__ import annotations
+
+import json
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, field, replace
+from typing import Callable, ContextManager
+
+from .analysis import GameAnalysis, Thresholds, analyze_replay
+from .diagnostics import Diagnostic, DominoError
+from .inference import InferenceUnsupported, NoWorld, holds_table
+from .match import replay_record
+from .notation import parse, write
+from .notation.text import decode
+from .record import Record
+from .repair.triage import search_slips, triage_games
+from .replay.json import result_text
+from .report.text import repair_text
+from .rules.options import BadOptionValue, UnknownOption, normalise
+from .rules.variants import FAMILIES
+from .search.core import TABLE_MB
+
+__all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage", "page",
+           "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again", "page_model",
+           "report_model", "games_data", "analyse_game", "record_problem", "internal_error", "worker_died",
+           "check_rules"]
+
+MODES = ("validate", "analyze", "report")
+LOST = "cluster-lost"   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to do with each record. Everything that shapes a result is here (it keys the cache)."""
+
+    mode: str = "validate"                  # "validate", "analyze" (values of every decision) or "report" (a page)
+    variant: str | None = None
+    rules: tuple[tuple[str, str], ...] = ()
+    thresholds: str = "3,10,25"
+    max_nodes: int | None = None
+    lines: bool = False                     # keep the best continuations (analyze --graph)
+    insert_passes: bool = False             # the records leave forced passes out (validate/replay --insert-passes)
+    table_mb: float = TABLE_MB              # the search's transposition table (memory only: same values)
+    fair_worlds: int = 0                    # > 0: add the fair analysis with this many deals a decision (stats --fair)
+    fair_seed: int = 0
+    fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many
+    fair_seats: tuple[str, ...] = ()        # the players to judge (default: every one whose hand is known)
+    triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
+    repair_edits: int = 0                   # validate --repair: the full repair search, with at most this many edits
+    write_repaired: bool = False            # validate --write-repaired: the text of the repaired record too
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise ValueError(f"mode is one of {', '.join(MODES)}, not {self.mode!r}")
+        # one size, one key: 128 (the default) and 128.0 (--table-mb, a float option) are the same table
+        object.__setattr__(self, "table_mb", float(self.table_mb))
+
+    def key(self) -> str:
+        """A stable text of the options, for the cache key."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @property
+    def limits(self) -> Thresholds:
+        return Thresholds.parse(self.thresholds)
+
+
+# ---- the results of a record that could not be worked out ----------------------------------------
+
+def _diag_data(diag: Diagnostic) -> dict:
+    return {**diag.as_dict(), "text": str(diag)}
+
+
+def record_problem(label: str, diag: Diagnostic) -> dict:
+    """The result of a record that could not be read at all (or not worked out)."""
+    return {"source": label, "error": _diag_data(diag), "games": []}
+
+
+def internal_error(label: str, exc: Exception) -> dict:
+    """The result of a record the analyser failed on: an ``internal-error`` of that record alone."""
+    return record_problem(label, Diagnostic("error", "internal-error",
+                                            f"the analyser failed on this record ({type(exc).__name__}: "
+                                            f"{exc}); please report it", source=label))
+
+
+def worker_died(label: str, where: str = "the worker process") -> dict:
+    """The result of a record whose worker died on it (again): an ``internal-error`` of that record alone."""
+    return record_problem(label, Diagnostic(
+        "error", "internal-error", f"{where} working on this record died (out of memory, or a crash of the "
+        "analyser); the rest of the archive was done; please report it", source=label))
+
+
+# ---- one record, step by step ---------------------------------------------------------------------
+
+@dataclass
+class RecordRun:
+    """One record as far as it has been worked out: read and replayed (:func:`read`), then analysed,
+    judged, triaged or repaired as the steps below fill it in. ``problem``: why the file could not be
+    read (then there is no record and no game)."""
+
+    label: str
+    options: Options
+    record: Record | None = None
+    replays: list = field(default_factory=list)
+    problem: Diagnostic | None = None
+    analyses: list | None = None            # a GameAnalysis (or None) per game, once analysed
+    triages: list | None = None             # a Triage (or None: a valid game) per game, once triaged
+    reports: dict = field(default_factory=dict)     # game index -> RepairReport of the games searched
+    judged: int = 0                         # games given their fair analysis (see judge_fairly)
+
+    @property
+    def readable(self) -> bool:
+        """Whether the file was read as a record (else ``problem`` says why not)."""
+        return self.record is not None
+
+    @property
+    def partial(self) -> bool:
+        """Whether a game of the record has a deal that is not fully known (a hidden hand)."""
+        return any(any(rep.initial.hidden) for rep in self.replays)
+
+    def again(self) -> Callable[[list], list]:
+        """How the games are replayed with some of them repaired (see :func:`again`)."""
+        o = self.options
+        return again(self.record, o.variant, dict(o.rules), o.insert_passes)
+
+    def data(self) -> dict:
+        """The plain result: ``{"source", "error", "games": [...]}``."""
+        if self.problem is not None:
+            return record_problem(self.label, self.problem)
+        return {"source": self.label, "error": None,
+                "games": games_data(self.replays, self.analyses, self.options.lines, self.triages)}
+
+
+def read_text(label: str, text: str, options: Options) -> RecordRun:
+    """Parse ``text`` and replay its games under ``options`` (the one parse and replay of a record)."""
+    record = parse(text, label)
+    return RecordRun(label, options, record, replay_record(record, options.variant, rules=dict(options.rules),
+                                                          insert_passes=options.insert_passes))
+
+
+def read(label: str, data: bytes | None, options: Options, problem: Diagnostic | None = None) -> RecordRun:
+    """A record file's bytes, decoded, parsed and replayed; ``problem`` (or bytes that are not text)
+    gives a run without a record that says why."""
+    text = None
+    if problem is None:
+        text, problem = decode(data, label)
+    if problem is not None:
+        return RecordRun(label, options, problem=problem)
+    return read_text(label, text, options)
+
+
+def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
+                 table_mb: float = TABLE_MB):
+    """The analysis of one replayed game; one the search cannot take says why instead of raising."""
+    try:
+        return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb)
+    except ValueError as exc:      # a position the search cannot take (SolverError)
+        out = GameAnalysis(rep.title, list(rep.players), [])
+        out.stopped = f"the analysis could not run: {exc}"
+        return out
+
+
+def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> RecordRun:
+    """The open-hands analysis of every game (``progress(moves)`` as moves are valued)."""
+    o = run.options
+    run.analyses = [analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb) for rep in run.replays]
+    return run
+
+
+def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers: int = 1, pool=None,
+                 bar: Callable[[int], ContextManager] | None = None) -> RecordRun:
+    """The fair analysis of every game, added to its open-hands analysis (made here, game by game,
+    when the run has none yet): the one loop of ``analyze --fair`` and of the executors' ``--fair``
+    (``stats``, ``report``). ``run.judged`` counts the games done (a failure leaves those before it).
+
+    ``seats`` (default ``options.fair_seats``); ``every_deal``: also the games whose deal has errors
+    (their analysis then says why it has no fair part; ``analyze --fair``), else those keep their
+    open-hands analysis alone. Its worlds in ``workers`` processes made by ``pool`` (see
+    :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
+    1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
+    from .analysis.fair import FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+
+    o = run.options
+    fresh = run.analyses is None
+    if fresh:
+        run.analyses = [None] * len(run.replays)
+    settings = dict(worlds=o.fair_worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
+                    seats=seats or o.fair_seats, thresholds=FairThresholds(o.limits), workers=workers,
+                    node_limit=o.max_nodes, table_mb=o.table_mb)
+    if pool is not None:
+        settings["pool"] = pool
+    run.judged = 0
+    for k, rep in enumerate(run.replays):
+        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb) if fresh else run.analyses[k]
+        if (every_deal or rep.deal_ok) and analysis is not None:
+            with (bar(k + 1) if bar is not None else nullcontext()) as progress:
+                analysis = fair_analyze(rep, analysis, progress=progress, **settings)
+        run.analyses[k] = analysis
+        run.judged = k + 1
+    return run
+
+
+def triage(run: RecordRun) -> RecordRun:
+    """Mark every error of an invalid game as its likely slip or a follow-on: by the bounded repair
+    search, or with ``options.repair_edits`` by the full one (whose reports are kept)."""
+    o = run.options
+    search = None
+    if o.repair_edits:
+        def search(rep):
+            return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
+    run.triages, run.reports = triage_games(run.replays, run.again(), search=search)
+    return run
+
+
+def page(run: RecordRun):
+    """The page model of the record (:class:`~analyzer.report.model.ReportModel`)."""
+    o = run.options
+    return page_model(run.label, run.replays, run.analyses, o.limits, o.max_nodes, table_mb=o.table_mb,
+                      again=run.again())
+
+
+def repaired_text(run: RecordRun) -> tuple[str | None, int]:
+    """The record with each game searched replaced by its best repair, as text, and how many games
+    were repaired (``None, 0``: none could be)."""
+    games = list(run.record.games) if run.record is not None else []
+    repaired = 0
+    for k, report in run.reports.items():
+        if report.best is not None and k < len(games):
+            games[k] = report.best.game
+            repaired += 1
+    if not repaired:
+        return None, 0
+    return write(replace(run.record, games=games)), repaired
+
+
+def _in_moves(moves: int, progress):
+    """A fair analysis's ``progress(worlds done, worlds in all)`` as ``progress(moves)``: its game's
+    ``moves`` once more, in step with the worlds (a bar counts a record's moves twice with ``--fair``:
+    the open-hands analysis, then the worlds). None without ``progress``."""
+    if progress is None:
+        return None
+    given = [0]
+
+    def step(done: int, total: int) -> None:
+        now = moves * done // max(total, 1)
+        if now > given[0]:
+            progress(now - given[0])
+            given[0] = now
+    return step
+
+
+def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) -> dict:
+    """Do with a record read what its options ask, as plain data (see :func:`process`)."""
+    o = run.options
+    if run.problem is not None:
+        return run.data()
+    if o.mode != "validate":
+        analyse(run, progress)
+        if o.fair_worlds:
+            judge_fairly(run, bar=lambda number: nullcontext(_in_moves(len(run.replays[number - 1].steps),
+                                                                       progress)))
+    if o.mode == "validate" and (o.triage or o.repair_edits):
+        triage(run)
+    out = run.data()
+    if o.repair_edits:
+        out["repairs_found"] = [None if k not in run.reports else
+                                {"report": run.reports[k].as_dict(), "text": repair_text(run.reports[k])}
+                                for k in range(len(run.replays))]
+    if o.write_repaired:
+        text, games = repaired_text(run)
+        out["repaired"] = {"text": text, "games": games}
+    if o.mode == "report":
+        from .report.render import render_html     # (jinja2: loaded only where a page is made)
+
+        out["page"] = render_html(page(run))
+    return out
+
+
+def process(label: str, data: bytes, options: Options, progress: Callable[[int], None] | None = None) -> dict:
+    """The task: read, replay and (by ``options.mode``) analyse one record file, as plain data.
+
+    ``{"source", "error", "games": [...], "page"?, "repairs_found"?, "repaired"?}``; ``error`` is set
+    when the file is not a text record at all. A failure of the analyser itself on one record is
+    returned as an ``internal-error`` for that record, so that the rest of an archive is still done."""
+    return safely(label, lambda: run_record(read(label, data, options), progress))
+
+
+def safely(label: str, work: Callable[[], dict]) -> dict:
+    """``work()``, the result of the record ``label``; a failure of the analyser on it (a bug, a
+    worker of its fair analysis that died) is that record's ``internal-error`` result instead."""
+    try:
+        return work()
+    except BrokenProcessPool:       # a worker died (out of memory, a crash): this record only
+        return worker_died(label)
+    except Exception as exc:  # a bug on one record must not end the run over an archive
+        return internal_error(label, exc)
+
+
+class UnknownView(DominoError):
+    """``replay --view NAME``: NAME is neither a player of the game nor ``public``."""
+
+
+def view_inference(rep, view: str, several: bool = False) -> dict:
+    """What ``view`` (a player's name, or ``public``) can infer after each move of a replayed game:
+    ``{"view", "steps": [{"seen", "worlds", "holds"}], "stopped"?}``. A name not of the game raises
+    :class:`UnknownView`; among ``several`` games the game says so instead."""
+    if view.lower() == "public":
+        seat, name = None, "public"
+    elif view in rep.players:
+        seat, name = rep.players.index(view), view
+    elif several:
+        return {"view": view, "steps": [], "stopped": f"{view} is not a player of this game ({', '.join(rep.players)})"}
+    else:
+        raise UnknownView(f"{view!r} is not a player of this game ({', '.join(rep.players)}) nor 'public'")
+    out: dict = {"view": name, "steps": []}
+    try:
+        for seen in range(rep.legal_prefix + 1):
+            count, holds = holds_table(rep, seen, seat)
+            out["steps"].append({"seen": seen, "worlds": count, "holds": holds})
+    except (NoWorld, InferenceUnsupported) as exc:
+        out["stopped"] = str(exc)
+    if rep.legal_prefix < len(rep.steps) and "stopped" not in out:
+        out["stopped"] = f"the record breaks the rules at move {rep.legal_prefix + 1}"
+    return out
+
+
+# ---- the page of a record -------------------------------------------------------------------------
+
+def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
+    """Replay (and analyse) every game of ``record`` and gather what its page shows."""
+    thresholds = thresholds or Thresholds()
+    replays = replay_record(record, variant, rules=rules)
+    analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
+    return page_model(record.source, replays, analyses, thresholds, analyse=analyse,
+                      again=again(record, variant, rules))
+
+
+def again(record, variant=None, rules: dict[str, str] | None = None, insert_passes: bool = False):
+    """How the games of ``record`` are replayed again with some of them repaired (a match's later
+    games depend on the earlier ones): as ``replay_record`` replayed them."""
+    return lambda games: replay_record(replace(record, games=games), variant, rules=rules,
+                                       insert_passes=insert_passes)
+
+
+def page_model(label, replays, analyses, thresholds, max_nodes: int | None = None, analyse: bool = True,
+               table_mb: float = TABLE_MB, again=None):
+    """What the page of a record shows: its games, and for each invalid one its likely slip (the
+    errors marked as the slip and what follows from it) and the repaired record, analysed.
+    ``again``: how the games are replayed with some repaired (see :func:`~analyzer.repair.triage.triage_games`)."""
+    from .report.model import build_report      # (start-up: validate, replay and analyze make no page)
+
+    triages, _ = triage_games(replays, again)
+    repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
+                if analyse and t is not None and t.best is not None and t.best.replay is not None else None
+                for t in triages]
+    return build_report(label, replays, analyses, thresholds, triages, repaired)
+
+
+# ---- plain data -----------------------------------------------------------------------------------
+
+def games_data(replays, analyses=None, lines: bool = False, triages=None) -> list[dict]:
+    """Each replayed game (and its analysis, if any) as the plain data of a result.
+
+    ``triages``: per game, its :class:`~analyzer.repair.triage.Triage` (None for a valid game): its
+    errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found."""
+    out = []
+    for rep, analysis, t in zip(replays, analyses or [None] * len(replays), triages or [None] * len(replays)):
+        diagnostics, found = rep.diagnostics, {}
+        if t is not None:
+            diagnostics = t.diagnostics
+            if t.report is not None:
+                found["repairs"] = [r.as_dict() for r in t.report.repairs]
+                if t.likely:
+                    found["likely"] = t.likely
+        out.append({
+            "title": rep.title, "event": rep.game.tags.get("Event"), "players": list(rep.players),
+            "variant": rep.variant.name, "valid": rep.valid, "errors": len(rep.errors),
+            "diagnostics": [_diag_data(d) for d in diagnostics],
+            "result": rep.result_dict(), "result_text": result_text(rep),
+            "moves": len(rep.steps), "errors_by_player": _errors_by_player(rep),
+            "analysis": None if analysis is None else _analysis_data(analysis, lines),
+            **found,
+        })
+    return out
+
+
+def _analysis_data(analysis, lines: bool) -> dict:
+    data = analysis.as_dict()
+    if lines:
+        data["lines"] = analysis.lines
+    return data
+
+
+def _errors_by_player(rep) -> dict[str, int]:
+    """The errors found on each player's own moves (a transcription's errors, by whose move it was)."""
+    out = {name: 0 for name in rep.players}
+    for step in rep.steps:
+        errors = sum(d.severity == "error" for d in step.diagnostics)
+        if errors and step.entry.player in out:
+            out[step.entry.player] += errors
+    return out
+
+
+def check_rules(rules: dict[str, str]) -> None:
+    """Raise the variant error of a ``--rule`` that no variant can take (an unknown key, or a value
+    that every variant with that key refuses); a rule some variant takes is checked per record."""
+    for key, value in rules.items():
+        specs = [(family.name, spec) for family in FAMILIES.values() for spec in family.options
+                 if spec.key == normalise(key)]
+        if not specs:
+            raise UnknownOption(f"--rule {key}={value}: no variant has an option {key!r} (see `domino variants`)")
+        errors = []
+        for name, spec in specs:
+            try:
+                spec.parse(value, name)
+                break
+            except BadOptionValue as exc:
+                errors.append(str(exc))
+        else:
+            raise BadOptionValue(f"--rule {key}={value}: {errors[0]}")

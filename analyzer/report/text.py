@@ -1,0 +1,233 @@
+"""The plain-text views of the command line: a replay move by move (with what a viewer can infer), an
+analysis with its fair verdicts, a validation with its repairs. Each returns the text (lines ending
+in a newline); printing it is the command line's business."""
+from __future__ import annotations
+
+from ..replay import Replay, wins
+from ..replay.json import entry_text, hand_names, result_text
+from ..rules.layout import arms_text
+
+__all__ = ["signed", "alternative_order", "inference_text", "replay_text", "analysis_text", "fair_text",
+           "repair_text", "validation_text"]
+
+
+def _text(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def signed(v: int | None) -> str:
+    """A value as the analysis prints it: ``+5``, ``-3``, ``0``; ``?`` for none."""
+    if v is None:
+        return "?"
+    return f"{v:+d}" if v else "0"
+
+
+# ---- replay ---------------------------------------------------------------------------------------
+
+def inference_text(step: dict) -> str:
+    """What a viewer can infer after one move (a step of ``replay --view``'s inference)."""
+    lines = [f"       worlds: {step['worlds']:,}"]
+    for holder, tiles in step["holds"].items():
+        row = "  ".join(f"{t} {p:.2f}" if p < 1 else f"{t}" for t, p in tiles.items())
+        lines.append(f"         {holder:<9} {row or '-'}")
+    return _text(lines)
+
+
+def _names(rep: Replay, mask: int) -> str:
+    return " ".join(hand_names(rep, mask)) or "-"
+
+
+def _step_line(rep: Replay, step) -> str:
+    entry = step.entry
+    what = entry_text(entry)
+    if step.move is not None and step.move.arm is not None:
+        what += f" on {'end' if rep.variant.layout == 'line' else 'arm'} {step.move.arm}"
+    elif step.move is not None and step.move.end is not None and not entry.draw:
+        what += f" on the {step.move.end}"
+    if entry.annotation:
+        what += f" {entry.annotation}"
+    label = f"{entry.round}." if entry.round is not None else "  "
+    ends = "-" if step.ends_after is None else " ".join(map(str, step.ends_after))
+    if step.arms:
+        ends = arms_text(step.arms)
+    line = f"{label:>4} {entry.player:<6} {what:<22} open: {ends}"
+    if step.lacks:
+        line += f"   {entry.player} has no {' and no '.join(map(str, step.lacks))}"
+    if step.boneyard is not None:
+        line += f"   boneyard: {step.boneyard}"
+    if step.scores is not None:
+        line += "   score: " + ", ".join(f"{name} {v}" for name, v in zip(rep.players, step.scores))
+    if step.move is None and step.seat is not None and not entry.is_muggins:
+        line += "   (not played)"
+    return line
+
+
+def replay_text(number: int, rep: Replay, inferred: dict | None = None, view: str | None = None) -> str:
+    """Game ``number`` move by move (``replay``): the open ends, every hand, the passes and what each
+    proves, the match score; with ``inferred`` (its ``replay --view`` inference), what ``view`` can
+    infer after each move."""
+    lines = []
+    found = inferred if inferred is not None else {"steps": []}
+    seen = {s["seen"]: s for s in found["steps"]}
+    lines.append(f"Game {number}: {rep.title}  [{rep.variant.name}]")
+    sides = " vs ".join(rep.side_name(s) for s in range(rep.variant.seating.sides))
+    lines.append(f"Players in play order: {', '.join(rep.players)}  ({sides})")
+    lines += [f"  {diag}" for diag in rep.notation + rep.deal_diagnostics]
+    for seat, name in enumerate(rep.players):
+        lines.append(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
+    text = _text(lines)
+    if 0 in seen:
+        text += _text([f"  What {view} can infer from the deal:"]) + inference_text(seen[0])
+    lines = []
+    if found.get("stopped"):
+        lines.append(f"  Inference stops: {found['stopped']}")
+    for step in rep.steps:
+        lines.append(_step_line(rep, step))
+        hands = "  ".join(f"{name}: {_names(rep, step.hands_after[s])}" for s, name in enumerate(rep.players))
+        lines.append(f"       {hands}")
+        if step.entry.comment:
+            lines.append(f"       {{{step.entry.comment}}}")
+        lines += [f"       {diag}" for diag in step.diagnostics]
+        if step.index + 1 in seen:
+            text += _text(lines) + inference_text(seen[step.index + 1])
+            lines = []
+    lines += [f"  {diag}" for diag in rep.end_diagnostics]
+    if rep.match is not None:
+        state = rep.match.state
+        lines.append(f"Match score after game {rep.match.number}: {rep.match.score}"
+                     + (f" ({state.note})" if state.note else "")
+                     + (f"; the match is over, won by {rep.side_name(state.winner)}"
+                        if state.over and state.winner is not None else
+                        "; the match is over" if state.over else ""))
+    if rep.scores is not None:
+        lines.append("Points scored during play: " + ", ".join(f"{n} {v}" for n, v in zip(rep.players, rep.scores)))
+    outcome = (result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None
+               else rep.outcome.termination)
+    lines += [f"Result: {outcome}", ""]
+    return text + _text(lines)
+
+
+# ---- analysis -------------------------------------------------------------------------------------
+
+def fair_text(d) -> str:
+    """The fair verdict of a decision (``analyze --fair``)."""
+    f = d.fair
+    how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
+    mark = {"real": "  REAL " + (f.cls or "").upper(), "hindsight": "  hindsight only", "none": ""}[f.verdict]
+    return _text([f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}"])
+
+
+def alternative_order(alt, side: int) -> tuple[bool, float]:
+    """Best first for the mover: by the open-hands value, else by the fair mean; a move with neither
+    (not valued within the node limit) last."""
+    value = alt.value if alt.value is not None else (alt.fair.mean if alt.fair is not None else None)
+    if value is None:
+        return True, 0
+    return False, -value if side == 0 else value
+
+
+def _decision_text(d) -> str:
+    where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
+    if d.unsolved:                # the search ran past the node limit after valuing some moves
+        least = d.least_loss
+        verdict = (f"{d.unsolved} of {len(d.alternatives)} moves not valued (the node limit)"
+                   + (f"; loss at least {least}" if least else ""))
+    elif d.loss is None:          # a hand is hidden: nothing is known of the move with every hand open
+        verdict = "no value with every hand open"
+    else:
+        verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
+    text = _text([f"  {where}{d.player} (line {d.line}): played {d.played} = {signed(d.played_value)};"
+                  f" best {signed(d.best_value)}; {verdict}"])
+    if getattr(d, "fair", None) is not None:
+        text += fair_text(d)
+    lines = []
+    for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
+        marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
+        fair = ""
+        if getattr(alt, "fair", None) is not None:
+            lo, hi = alt.fair.ci95
+            fair = (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
+                    + f"  wins {alt.fair.p_win:.0%}")
+        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{fair}  {marks}")
+    return text + _text(lines)
+
+
+def analysis_text(number: int, result) -> str:
+    """The analysis of game ``number`` (``analyze``): every decision with its alternatives, the
+    fair verdicts, the critical move and the turning point."""
+    first = result.sides[0] if result.sides else "the first side"
+    lines = []
+    if result.perspective:
+        lines.append(f"Game {number}: {result.title}   ({result.perspective})")
+    else:
+        positive = wins(first, len(result.sides) == len(result.players))       # (sides of one player each)
+        lines.append(f"Game {number}: {result.title}   values for {first} (positive: {positive})")
+    if result.note:
+        lines.append(f"Assumption: {result.note}")
+    if result.values:
+        deal = result.values[0]
+        lines.append("Value of the deal with best play: "
+                     + (signed(deal) if deal is not None else "not computed (see the note below)"))
+    if result.fair_note:
+        lines.append(f"Fair analysis: {result.fair_note}")
+    text = _text(lines) + "".join(_decision_text(d) for d in result.decisions)
+    lines = []
+    if result.critical:
+        c = result.critical
+        best = ", ".join(a.move for a in c.alternatives if a.best)
+        lines.append(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
+                     + f" (line {c.line}, column {c.column}): loses {c.loss}"
+                     + (f" ({c.cls})" if c.cls else "") + f"; best was {best} ({signed(c.best_value)})")
+    elif result.decisions and not result.fair:
+        lines.append("No move lost anything: every decision was best.")
+    if result.fair_critical is not None:
+        c = result.fair_critical
+        lines.append(f"Critical move by what the player could know: {c.player} {c.played}"
+                     + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
+                     f"average over {c.fair.worlds:,} deals ({c.fair.method}); best was {c.fair.best}; "
+                     f"verdict: {c.fair.verdict}")
+    if result.turning_point is not None:
+        i = result.turning_point
+        player, move = result.moves[i]
+        lines.append(f"Turning point: move {i + 1} ({player} {move}): the value goes from "
+                     f"{signed(result.values[i])} to {signed(result.values[i + 1])}")
+    if result.stopped:
+        lines.append(f"Note: {result.stopped}")
+    lines.append("")
+    return text + _text(lines)
+
+
+# ---- validation -----------------------------------------------------------------------------------
+
+def repair_text(report) -> str:
+    """The repairs of one game (``validate --repair``): each with its edits, the rows before and
+    after, and the result it gives."""
+    lines = [f"  repair: {report.message}"]
+    lines += [f"    {line}" for line in report.common]
+    for number, fix in enumerate(report.repairs, 1):
+        size = len(fix.edits)
+        lines.append(f"  {number}. {size} edit{'s' * (size != 1)} (cost {fix.cost:g}): "
+                     + "; ".join(str(e) for e in fix.edits))
+        for label, rows in (("before", fix.rows_before), ("after", fix.rows_after or ["(nothing left)"])):
+            lines += [f"     {label + ':' if k == 0 else '':<8} {row}" for k, row in enumerate(rows)]
+        lines.append(f"     {'result:':<8} {fix.result_text}")
+    return _text(lines)
+
+
+def validation_text(result: dict, repairs: dict[int, str]) -> str:
+    """A record's validation (``validate``) from its plain result: a verdict per game, its errors
+    and likely slip, its result; ``repairs``: the :func:`repair_text` of each game searched, by index."""
+    if result["error"]:
+        return _text([result["error"]["text"]])
+    path, text = result["source"], ""
+    for number, game in enumerate(result["games"], 1):
+        errors = game["errors"]
+        verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
+        lines = [f"{path}: game {number} ({game['title']}): {verdict}"]
+        lines += [f"  {diag['text']}" for diag in game["diagnostics"]]
+        if game.get("likely") and number - 1 not in repairs:
+            lines.append(f"  {game['likely']}")
+        if game["result_text"] is not None:
+            lines.append(f"  result: {game['result_text']}")
+        text += _text(lines) + repairs.get(number - 1, "")
+    return text
