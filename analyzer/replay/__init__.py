@@ -500,9 +500,10 @@ class _Replayer(_Ending):
                             pos.push(move)
                             harmless = pos.outcome() is not None
                             pos.pop()
-                            where = (f"arms {' and '.join(str(c.arm) for c in candidates)} ({pos.ends_text()})"
+                            what = "arm" if pos.has_arms else "end"     # (on a line, >1 and >2 name its ends)
+                            where = (f"{what}s {' and '.join(str(c.arm) for c in candidates)} ({pos.ends_text()})"
                                      if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
-                            taken = f"arm {move.arm}" if move.arm is not None else f"the {move.end}"
+                            taken = f"{what} {move.arm}" if move.arm is not None else f"the {move.end}"
                             diags.append(self.diag(
                                 "ambiguous-end", f"{entry.tile} fits {where} and "
                                 f"the rest of the record does not decide which; taken on {taken}"
