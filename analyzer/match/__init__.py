@@ -22,6 +22,7 @@ from ..position import mask_of
 from ..tiles import Move, Tile
 
 __all__ = ["MatchEntry", "MatchReport", "replay_match", "next_requirement", "parse_score", "score_text",
+           "progression_seats",
            "random_match", "random_hand", "SEAT_NAMES"]
 
 SEAT_NAMES = ("A", "B", "C", "D", "E", "F")
@@ -129,6 +130,26 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
     return replace(req, seats=frozenset(seats), reason=reason)
 
 
+def progression_seats(before: tuple[str, ...], after: tuple[str, ...], keeper: str | None = None) -> str | None:
+    """Why the seats of the next match of a progression of four (``after``, in play order, each index a
+    place at the table) break §12 against those of the last match (``before``; None: they do not): "Die
+    Sitzordnung ist durch die Bedingung festgelegt, dass zwei der vier Spieler an ihrem Platz bleiben und
+    nur die beiden anderen ihre Plätze tauschen", and "so bleibt derjenige Spieler, welcher beim nächsten
+    Einzelspiel die Vorhand hätte, an seinem Platz" (``keeper``: he)."""
+    if len(before) != 4 or sorted(before) != sorted(after):
+        return None         # other people (said elsewhere)
+    moved = [k for k in range(4) if before[k] != after[k]]
+    if len(moved) == 2:     # (two who trade places: the other two stay)
+        if keeper is None or keeper not in (before[k] for k in moved):
+            return None
+        return (f"{keeper}, who would lead the next game, keeps his place (§12), but the seats go from "
+                f"{', '.join(before)} to {', '.join(after)}")
+    return (f"two of the four keep their places and only the other two swap (§12), but the seats go from "
+            f"{', '.join(before)} to {', '.join(after)}"
+            + (f" ({', '.join(before[k] for k in moved)} all move)" if moved else " (nobody moves, so the partners "
+               "stay the same)"))
+
+
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:
     where = rep.game.tag_pos.get(tag) if tag else None
     where = where or rep.game.pos
@@ -155,6 +176,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     for k, game in enumerate(games):
         names = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
         new_match = state.over
+        moved = None
         if new_match:
             last, ended = prev, state
             state = chosen.match.start(sides)
@@ -166,6 +188,9 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                 part += 1                # the next match of the progression: the same draw, new partners
                 if last is not None and seated:
                     nxt = next_requirement(chosen, last, ended, names, same_match=False)
+                    if chosen.people == 4:
+                        keeper = [names[s] for s in nxt.seats or ()]
+                        moved = progression_seats(last.players, names, keeper[0] if len(keeper) == 1 else None)
                     # five: when he pauses this match the text does not say who leads (anyone may)
                     further = LeadRequirement(nxt.seats or None, reason="§12: the player who would lead the next "
                                               "game keeps his place and leads the first game of the next match"
@@ -192,6 +217,9 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         if draw_problem or draw is not None:
             rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
             draw_problem = None
+        if moved:
+            rep.deal_diagnostics.append(_diag(rep, "seat-draw", f"§12, match {part} of the progression: {moved}",
+                                              "Players"))
         if k == 0:
             rep.deal_diagnostics[:0] = diags
         if new_match:
