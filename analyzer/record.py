@@ -84,15 +84,16 @@ class HandEntry:
 
 
 _RESULT_RE = re.compile(
-    r"^\s*(?:(?P<draw>draw)|(?!(?:domino|blocked)\b)(?P<side>[^\s]+?)(?:\s+(?P<points>\d+))?)?\s*"
-    r"(?P<term>\bdomino|\bblocked)?\s*$",
+    r"^\s*(?:(?P<draw>draw)|(?!(?:domino|blocked|milo)\b)(?P<side>[^\s]+?)(?:\s+(?P<points>\d+))?)?\s*"
+    r"(?P<term>\bdomino|\bblocked|\bmilo)?\s*$",
     re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class StatedResult:
     """The result a record states in its ``Result`` tag: ``"B/D 10 domino"``, ``"A/C 46 blocked"``,
-    ``"draw blocked"``. ``side`` names the winners as the record does (``B/D``, ``B`` or ``D/B``).
+    ``"draw blocked"``, ``"A/C 2 milo"`` (000, Milo: a domino whose last tile leaves both ends equal "wird
+    als „Milo“ und nicht als „Domino“ angesagt"). ``side`` names the winners as the record does (``B/D``, ``B`` or ``D/B``).
     A winner without points (``"A/C domino"``, as many logs write it) leaves ``points`` None: only the
     winner and the ending are checked."""
 
@@ -112,7 +113,8 @@ class StatedResult:
         m = _RESULT_RE.match(text)
         if not m or (not m.group("draw") and not m.group("side") and not m.group("term")):
             raise ValueError(
-                f"cannot read result {text!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\" or \"draw blocked\"")
+                f"cannot read result {text!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\", \"A/C 2 milo\" or "
+                "\"draw blocked\"")
         term = m.group("term").lower() if m.group("term") else None
         if m.group("draw") or not m.group("side"):
             return cls(None, 0, term)

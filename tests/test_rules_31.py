@@ -58,3 +58,68 @@ def test_chiva_after_a_drawn_game_reads_as_the_jamaican_game_by_default():
     assert "B" in err.message and "[6-6]" in err.message
     # the record written for the six-six reading says so, and is valid under it
     assert all(r.valid for r in replay_record(read(RECORDS / "match-chiva-3-draw.dom")))
+
+
+# 000, Milo: "Wenn Domino gemacht wird und der letzte Stein dazu führt, dass beide Enden dieselbe Zahl
+# aufweisen, dann bekommt das Team zwei Punkte. Diese Art, das Spiel zu beenden, wird als „Milo“ und nicht
+# als „Domino“ angesagt."
+def test_milo_is_called_in_the_result_tag():
+    from analyzer.notation.writer import write
+    text = (RECORDS / "match-milo.dom").read_text()
+    assert '[Result "A/C 2 milo"]' in text
+    reps = replay_record(parse(text))
+    assert all(r.valid for r in reps), [r.errors for r in reps]
+    milo = next(r for r in reps if r.game.tags["Result"].endswith("milo"))
+    assert milo.result.points == 2 and ("milo", 1) in milo.result.bonuses
+    assert parse(write(parse(text))) == parse(text) and '"A/C 2 milo"' in write(parse(text))
+    # a plain domino called Milo is wrong: the game after it ends with ends that differ
+    plain = next(r for r in reps if r.game.tags["Result"] == "A/C 1 domino")
+    called = text.replace('[Result "A/C 1 domino"]', '[Result "A/C 1 milo"]')
+    wrong = replay_record(parse(called))[reps.index(plain)]
+    assert [d.code for d in wrong.errors] == ["result-mismatch"] and "Milo" in wrong.errors[0].message
+
+
+# 000: "Es folgt das Spiel mit der gleichen Steinverteilung aber verschiedenem Spiel": the book's second game
+# is the first one's deal played again, written [Deal "same"] without the hands.
+def test_the_same_deal_played_again():
+    reps = replay_record(read(RECORDS / "seed-both.dom"))
+    assert len(reps) == 2 and reps[1].valid
+    assert [h.tiles for h in reps[1].game.hands] == [h.tiles for h in reps[0].game.hands]
+    assert reps[1].result.winner == 0 and reps[1].result.points == 46          # "A und C gewinnen 46 Punkte"
+    assert "deal-again" in [d.code for d in reps[1].diagnostics if d.severity == "info"]
+    text = (RECORDS / "seed-both.dom").read_text()
+    alone = text[text.index('[Event "INTERNATIONAL DOMINOES, example deal, played again"]'):]
+    (rep,) = replay_record(parse(alone))
+    assert any(d.code == "deal-again" and d.severity == "error" for d in rep.diagnostics)
+    other = text.replace('[Deal "same"]\n', '[Deal "same"]\nA: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [6-6]\n')
+    assert any(d.code == "deal-again" and "A's hand differs" in d.message
+               for d in replay_record(parse(other))[1].errors)
+
+
+def test_the_same_deal_in_a_match_is_led_as_it_was_and_does_not_count():
+    text = (RECORDS / "match-milo.dom").read_text()
+    k = text.index('[Game "2"]')
+    first = text[:k]
+    again = first.replace('[Game "1"]', '[Game "1"]', 1) + '[Deal "same"]\n[Game "1"]\n' + first[
+        first.index("[Variant"):first.index("\nA: ")] + "\n\n" + first[first.index("1. "):]
+    reps = replay_record(parse(again))
+    assert len(reps) == 2 and all(r.valid for r in reps), [r.errors for r in reps]
+    assert reps[1].match.state.scores == reps[0].match.state.scores       # it does not count
+    led = again[:again.index("[Deal")] + again[again.index("[Deal"):].replace('[Lead "D"]', '[Lead "A"]', 1)
+    assert "lead-player" in [d.code for d in replay_record(parse(led))[1].errors]
+
+
+# 000 (South American): "Wenn ein Spieler fünf oder mehr Doppelsteine bekommen hat, werden die Steine
+# zusammengeworfen und es wird noch einmal gegeben": inside a match, the deal thrown in is written as it
+# was dealt, with no moves, and the next game's tags follow ([Game "2"]).
+def test_a_deal_thrown_in_inside_a_match_reads_in_the_natural_form():
+    reps = replay_record(read(RECORDS / "match-south-american-redeal-natural.dom"))
+    assert len(reps) == 4 and all(r.valid for r in reps), [r.errors for r in reps]
+    assert reps[1].redealt and not reps[1].game.moves and "Redeal" not in reps[1].game.tags
+    assert [r.match.number for r in reps] == [1, 2, 2, 3]
+    assert reps[2].match.state.scores[0] > reps[0].match.state.scores[0]
+    # a deal without moves whose hands hold no five doubles is no re-deal: an unfinished game
+    text = (RECORDS / "match-south-american-redeal-natural.dom").read_text()
+    plain = text.replace("C: [0-0] [0-1] [0-2] [1-1] [2-2] [3-3] [4-4]", "C: [0-0] [0-1] [0-2] [1-1] [2-2] [3-3] [4-5]")
+    plain = plain.replace("D: [2-6] [3-4] [3-5] [3-6] [4-5] [4-6] [5-6]", "D: [2-6] [3-4] [3-5] [3-6] [4-4] [4-6] [5-6]")
+    assert not replay_record(parse(plain))[1].redealt

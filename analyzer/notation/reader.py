@@ -215,6 +215,26 @@ class _MoveList(list):
     """The items of a move list (a bare move list at the top of a file is a game of its own)."""
 
 
+@dataclass
+class _Games:
+    """The games one header holds: a deal with no moves, then the next game's tags (see ``_split_deals``)."""
+
+    games: list
+
+
+def _split_deals(header) -> list[list]:
+    """A header's items split where a ``Game`` tag follows a hand: a deal with no moves (a hand dealt
+    again, the tiles thrown in) ends there and the tag begins the next game, as ``[Game "2"]`` reads."""
+    parts, current, dealt = [], [], False
+    for item in header:
+        if isinstance(item, _Tag) and item.name == "Game" and dealt:
+            parts.append(current)
+            current, dealt = [], False
+        current.append(item)
+        dealt = dealt or isinstance(item, HandEntry)
+    return parts + [current]
+
+
 def _first_pos(value) -> Span | None:
     """Where ``value`` (a token, a piece with a ``pos``, or a list of them) starts in the text."""
     if isinstance(value, Token):
@@ -281,6 +301,14 @@ class RecordTransformer(Transformer):
             if isinstance(item, _Note):
                 lead_notes.append(item)
                 continue
+            if isinstance(item, _Games):        # a deal with no moves, then the next game's header
+                for game in item.games[:-1]:
+                    if game is not _BROKEN:
+                        self._keep(games, lead_notes, game)
+                        lead_notes = []
+                item = item.games[-1]
+                if item is _BROKEN:
+                    continue
             if isinstance(item, _MoveList):     # a bare move list at the top of the file
                 moves, item = item, self._game(_first_pos(item), [], item)
                 if item is _BROKEN:
@@ -288,16 +316,25 @@ class RecordTransformer(Transformer):
                 if not item.moves:              # nothing readable: not a game, only its notes
                     lead_notes += [note for note in moves if isinstance(note, _Note)]
                     continue
-            kept = [note for note in lead_notes if note.text]
-            item.comments[:0] = [note.text for note in kept]
-            item.comment_pos = tuple(note.pos for note in kept) + item.comment_pos
+            self._keep(games, lead_notes, item)
             lead_notes = []
-            games.append(item)
         return games
 
+    @staticmethod
+    def _keep(games: list[Game], lead_notes: list[_Note], game: Game) -> None:
+        """Add ``game``, with the notes that stand before it, to ``games``."""
+        kept = [note for note in lead_notes if note.text]
+        game.comments[:0] = [note.text for note in kept]
+        game.comment_pos = tuple(note.pos for note in kept) + game.comment_pos
+        games.append(game)
+
     # games
-    def game(self, header, body=None) -> Game:
-        return self._game(_first_pos(header), header, body)
+    def game(self, header, body=None) -> Game | _Games:
+        parts = _split_deals(header)
+        if len(parts) == 1:
+            return self._game(_first_pos(header), header, body)
+        return _Games([self._game(_first_pos(part), part, None) for part in parts[:-1]]
+                      + [self._game(_first_pos(parts[-1]), parts[-1], body)])
 
     def table_game(self, table) -> Game:
         return self._game(table.pos, [], table)

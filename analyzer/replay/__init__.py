@@ -94,8 +94,9 @@ class Replay:
 
     @property
     def redealt(self) -> bool:
-        """The game is marked as dealt again (``[Redeal "C"]``): it has no moves and counts for nothing."""
-        return "Redeal" in self.game.tags
+        """The game is dealt again: marked so (``[Redeal "C"]``), or a deal with no moves where a hand
+        holds the doubles for a new deal (the record goes on with the next deal). It counts for nothing."""
+        return "Redeal" in self.game.tags or redeal_inferred(self.game, self.variant)
 
     @property
     def deal_ok(self) -> bool:
@@ -237,7 +238,7 @@ class _Replayer(_Ending):
                                      f"tiles; each player gets {size}", entry.pos))
             hands[seat] = hand
             partial[seat] = entry.unknown
-            if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags:
+            if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags and self.game.moves:
                 doubles = sum(t.is_double for t in hand)
                 must = v.dealing.forced and bool(self.game.moves)
                 out.append(self.diag("redeal", f"{entry.player} is dealt {doubles} doubles: under redeal="
@@ -665,6 +666,16 @@ class _Replayer(_Ending):
             return [(problem.code, problem.message, problem.details)], 0
         self.scores[seat] += pending[1]
         return [], pending[1]
+
+
+def redeal_inferred(game: Game, variant: Variant) -> bool:
+    """A game with a whole deal and no moves, without a Redeal tag, in which a hand holds the doubles
+    for a new deal (000: "Wenn ein Spieler fünf oder mehr Doppelsteine bekommen hat, werden die Steine
+    zusammengeworfen und es wird noch einmal gegeben"): it reads as dealt again."""
+    if game.moves or "Redeal" in game.tags or len(game.hands) != variant.players:
+        return False
+    return any(hand.tiles is not None and not hand.unknown and variant.dealing.redeal_due(set(hand.tiles))
+               for hand in game.hands)
 
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
