@@ -123,3 +123,24 @@ def test_a_deal_thrown_in_inside_a_match_reads_in_the_natural_form():
     plain = text.replace("C: [0-0] [0-1] [0-2] [1-1] [2-2] [3-3] [4-4]", "C: [0-0] [0-1] [0-2] [1-1] [2-2] [3-3] [4-5]")
     plain = plain.replace("D: [2-6] [3-4] [3-5] [3-6] [4-5] [4-6] [5-6]", "D: [2-6] [3-4] [3-5] [3-6] [4-4] [4-6] [5-6]")
     assert not replay_record(parse(plain))[1].redealt
+
+
+def test_a_first_move_line_without_its_number_and_player_is_one_slip():
+    """``[6-6] Ost [1-6] ...`` for ``1. Nord [6-6] Ost [1-6] ...``: the tile reads as a move without a
+    player, as on any later line, not as a tile of the last hand (nor, after ``West: ?``, as dozens of
+    syntax errors), and the repair finds the player."""
+    from pathlib import Path
+    from analyzer.repair.triage import triage
+    path = Path(__file__).parent / "data" / "first-line-no-player.dom"
+    text = path.read_text()
+    for form in (text, text.replace("West: [0-2] [0-5] [1-2] [1-3] [2-4] [2-6] [3-3]", "West: ?")):
+        record = parse(form, "first-line.dom")
+        assert [e.code for e in record.errors] == ["no-player"] and record.errors[0].line == 14
+        (rep,) = replay_record(record)
+        assert not [d for d in rep.errors if d.code in ("syntax", "deal-size", "deal-duplicate")]
+        assert [h.tiles for h in rep.game.hands][:3] == [h.tiles for h in parse(text).games[0].hands][:3]
+        t = triage(rep)
+        assert t.best is not None and "insert Nord [6-6]" in t.likely, t.likely
+    # a tile after '?' on a line of its own is no hand's tile, and is said so
+    odd = parse(text.replace("West: [0-2] [0-5] [1-2] [1-3] [2-4] [2-6] [3-3]", "West: ? [0-2]"))
+    assert "syntax" in [e.code for e in odd.errors]
