@@ -144,3 +144,46 @@ def test_a_first_move_line_without_its_number_and_player_is_one_slip():
     # a tile after '?' on a line of its own is no hand's tile, and is said so
     odd = parse(text.replace("West: [0-2] [0-5] [1-2] [1-3] [2-4] [2-6] [3-3]", "West: ? [0-2]"))
     assert "syntax" in [e.code for e in odd.errors]
+
+
+def test_a_record_that_stops_at_a_decision_gets_that_decision_analysed():
+    """"What should he play now?": the moves so far and [Result "*"]: the choices of the player to move,
+    valued with every hand open where the hands are known (as the decision is valued when the move is
+    played: the issue's All Fives example, whose values an independent minimax checks), and by what the
+    mover knows where they are not."""
+    from analyzer.analysis import analyze_replay
+    from analyzer.analysis.fair import fair_analyze
+    from test_equal_ends import ISSUE_EXAMPLE, decisions_against_reference
+    played = decisions_against_reference(ISSUE_EXAMPLE, "issue.dom")[-1]            # A's [3-5], played
+    stopped = ISSUE_EXAMPLE.replace("4. A [3-5]@5>2\n", "")
+    (rep,) = replay_record(parse(stopped))
+    analysis = analyze_replay(rep)
+    d = analysis.to_move
+    assert d is not None and d.player == "A" and d.played == "" and d.loss is None
+    assert {a.move: a.value for a in d.alternatives} == {a.move: a.value for a in played.alternatives}
+    assert [a.move for a in d.alternatives if a.best] == [a.move for a in played.alternatives if a.best]
+    assert analysis.as_dict()["to_move"]["alternatives"] and d.index == len(rep.steps)
+    # B's hand not shown: the fair analysis from A's view
+    (rep,) = replay_record(parse(stopped.replace("B: [0-1] [0-3] [1-2] [1-4] [2-5] [3-4]", "B: ?")))
+    fair = fair_analyze(rep, seats=["A"], worlds=30, workers=1)
+    assert fair.to_move is not None and fair.to_move.fair is not None and fair.to_move.fair.view == "A"
+    assert {a.move for a in fair.to_move.alternatives} == {"[3-5]@5>1", "[3-5]@5>2"}
+    assert all(a.fair is not None and a.value is None for a in fair.to_move.alternatives)
+    # a stated result, or a hand that is over, is no question
+    assert analyze_replay(replay_record(parse(stopped.replace('[Result "*"]', '[Result "A 10 domino"]')))[0]).to_move is None
+    assert analyze_replay(replay_record(read(RECORDS / "variant-all-fives-equal-ends.dom"))[0]).to_move is None
+    assert analyze_replay(replay_record(parse(ISSUE_EXAMPLE))[0]).to_move.player == "B"     # it stops there too
+
+
+def test_the_decision_at_the_end_in_the_commands(tmp_path):
+    from click.testing import CliRunner
+    from analyzer.cli import main
+    path = RECORDS / "variant-all-fives-to-move.dom"
+    out = CliRunner().invoke(main, ["analyze", str(path)])
+    assert "To move at the end of the record: A; best" in out.output, out.output
+    data = CliRunner().invoke(main, ["analyze", str(path), "--json"])
+    import json
+    assert json.loads(data.output)["games"][0]["to_move"]["player"] == "A"
+    page = tmp_path / "page.html"
+    CliRunner().invoke(main, ["report", str(path), "-o", str(page)])
+    assert "What should <span class=\"pname\">A</span> play now?" in page.read_text()

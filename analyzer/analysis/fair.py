@@ -32,7 +32,7 @@ from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..tiles import Move
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, _move_text, analyze_replay,
-               int_solver_plays, stop_reason)
+               int_solver_plays, open_decision, stop_reason, stops_at_decision)
 from . import _searcher as _open_searcher
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
@@ -303,6 +303,12 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         if per_world is None:
             continue
         k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
+        if k == len(rep.steps):           # the decision at the end of a record that stops there
+            if base.to_move is None:
+                side = 0 if individual else variant.seating.teams[seat]
+                base.to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
+            _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+            continue
         decision = by_index.get(k)
         if decision is None:
             decision = _bare_decision(rep, k, seat, moves)
@@ -345,6 +351,9 @@ def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list
             if len(moves) > 1 and step.move in moves:     # (a false play that stands is no decision)
                 out.append((step.index, step.seat, moves))
         pos.push(step.move)
+    # a record that stops at a decision: the choice of the player to move there ("what should he play now?")
+    if pos.turn in seats and pos.turn not in blind and stops_at_decision(rep, pos):
+        out.append((len(rep.steps), pos.turn, pos.legal_moves()))
     return out
 
 
@@ -381,6 +390,12 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
     exact = method == "exact"
     stats = {m: _summary(vs, sign, exact) for m, vs in table.items()}
     best = max(moves, key=lambda m: (sign * stats[m].mean, stats[m].p_win))
+    if k == len(rep.steps):         # nothing played yet (the record stops here): only what is best
+        for alt in decision.alternatives:
+            alt.fair = stats[next(m for m in moves if _move_text(m) == alt.move)]
+            alt.best = alt.best or (decision.best_value is None and _move_text(best) == alt.move)
+        decision.fair = FairDecision(rep.players[seat], n, method, _move_text(best), 0.0, None, "none", count)
+        return
     played = rep.steps[k].move
     loss = max(0.0, sign * (stats[best].mean - stats[played].mean))
     win_loss = max(0.0, stats[best].p_win - stats[played].p_win)

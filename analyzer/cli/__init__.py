@@ -543,6 +543,22 @@ def _print_analysis(number: int, result) -> None:
                 fair = (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
                         + f"  wins {alt.fair.p_win:.0%}")
             click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}{fair}  {marks}")
+    if getattr(result, "to_move", None) is not None:     # the record stops at a decision
+        d = result.to_move
+        best = ", ".join(a.move for a in d.alternatives if a.best) or "not known with every hand open"
+        click.echo(f"To move at the end of the record: {d.player}; best {best}"
+                   + (f" ({_signed(d.best_value)})" if d.best_value is not None else ""))
+        if d.fair is not None:
+            f = d.fair
+            how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
+            click.echo(f"    fair ({f.view}'s view, {how}): best {f.best}")
+        for alt in sorted(d.alternatives, key=lambda a: _alt_order(a, d.side)):
+            fair = ""
+            if alt.fair is not None:
+                lo, hi = alt.fair.ci95
+                fair = (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
+                        + f"  wins {alt.fair.p_win:.0%}")
+            click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}{fair}  {'best' if alt.best else ''}".rstrip())
     if result.critical:
         c = result.critical
         best = ", ".join(a.move for a in c.alternatives if a.best)
