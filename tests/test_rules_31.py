@@ -187,3 +187,28 @@ def test_the_decision_at_the_end_in_the_commands(tmp_path):
     page = tmp_path / "page.html"
     CliRunner().invoke(main, ["report", str(path), "-o", str(page)])
     assert "What should <span class=\"pname\">A</span> play now?" in page.read_text()
+
+
+def test_fair_verdicts_as_documented_and_exact_thresholds():
+    """README: a move is graded when its fair loss reaches a class; "real" when besides the gap to the best
+    is significant, "hindsight only" when only the open-hands loss is graded; a graded move whose gap is not
+    significant is "uncertain". A mean over worlds is compared with the thresholds exactly."""
+    from fractions import Fraction
+    from analyzer.analysis.fair import FairThresholds, fair_verdict
+    t = FairThresholds()
+    assert 20.9 - 10.9 < 10                                     # (the float slip the comparison must not make)
+    best = [21] * 9 + [20]                                      # mean 20.9
+    played = [11] * 9 + [10]                                    # mean 10.9
+    loss, cls, verdict = fair_verdict(best, played, 1, True, t, None)
+    assert loss == 10 and cls == "mistake" and verdict == "real"
+    assert t.classify(Fraction(3, 20) * 0, Fraction(3, 20)) == "mistake"       # a win chance 0.15 short
+    # sampled, the loss reaches a class but the gap is not significant: uncertain, whatever the open class
+    noisy_best, noisy_played = [60, -40, 60, -40, 20], [1, 1, 1, 1, 1]     # gaps 59, -41, 59, -41, 19
+    for open_cls in (None, "blunder"):
+        loss, cls, verdict = fair_verdict(noisy_best, noisy_played, 1, False, t, open_cls)
+        assert (loss, cls, verdict) == (11, "mistake", "uncertain")
+    # no fair class: hindsight only where the open-hands loss is graded, else none
+    assert fair_verdict([5, 5], [4, 5], 1, True, t, "mistake")[2] == "hindsight"
+    assert fair_verdict([5, 5], [4, 5], 1, True, t, None)[2] == "none"
+    # the minimising side: its loss is the others' gain
+    assert fair_verdict([-21] * 9 + [-20], [-11] * 9 + [-10], -1, True, t, None)[:2] == (10, "mistake")

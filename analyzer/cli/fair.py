@@ -185,7 +185,8 @@ def _print_fair(d) -> None:
     """The fair verdict of a decision (``analyze --fair``)."""
     f = d.fair
     how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
-    mark = {"real": "  REAL " + (f.cls or "").upper(), "hindsight": "  hindsight only", "none": ""}[f.verdict]
+    mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
+            "hindsight": "  hindsight only", "none": ""}[f.verdict]
     click.echo(f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}")
 
 

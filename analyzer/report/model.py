@@ -189,7 +189,8 @@ class MoveView:
 
     @property
     def verdict(self) -> str | None:
-        """The fair verdict on a graded move: "real" or "hindsight" (None: not graded, or no fair analysis)."""
+        """The fair verdict on a graded move: "real", "uncertain" or "hindsight" (None: not graded, or no fair
+        analysis)."""
         fair = self.decision.fair if self.decision else None
         return fair.verdict if fair is not None and fair.verdict != "none" else None
 
