@@ -99,7 +99,8 @@ class StatedResult:
 
     side: tuple[str, ...] | None      # None: a draw
     points: int | None
-    termination: str | None
+    termination: str | None           # how the hand ended: "domino" or "blocked" (None: not said)
+    milo: bool = False                # the domino was called "milo" (its last tile left both ends equal)
 
     @classmethod
     def parse(cls, text: str) -> StatedResult | None:
@@ -116,10 +117,12 @@ class StatedResult:
                 f"cannot read result {text!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\", \"A/C 2 milo\" or "
                 "\"draw blocked\"")
         term = m.group("term").lower() if m.group("term") else None
+        milo = term == "milo"
+        term = "domino" if milo else term
         if m.group("draw") or not m.group("side"):
-            return cls(None, 0, term)
+            return cls(None, 0, term, milo)
         points = m.group("points")
-        return cls(tuple(m.group("side").split("/")), int(points) if points is not None else None, term)
+        return cls(tuple(m.group("side").split("/")), int(points) if points is not None else None, term, milo)
 
     def agrees(self, points: int) -> bool:
         """Whether the stated points are ``points`` (a result that states none agrees with any)."""
@@ -127,7 +130,8 @@ class StatedResult:
 
     def __str__(self) -> str:
         head = "draw" if self.side is None else "/".join(self.side) + ("" if self.points is None else f" {self.points}")
-        return f"{head} {self.termination}" if self.termination else head
+        called = "milo" if self.milo else self.termination
+        return f"{head} {called}" if called else head
 
 
 @lru_cache(maxsize=1024)

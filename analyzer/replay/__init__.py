@@ -153,7 +153,7 @@ class Replay:
         if r is None:
             return None
         side = None if r.winner is None else tuple(self.variant.side_name(r.winner, self.players).split("/"))
-        return StatedResult(side, r.points if side else 0, r.termination)
+        return StatedResult(side, r.points if side else 0, r.termination, any(n == "milo" for n, _ in r.bonuses))
 
     def result_dict(self) -> dict | None:
         if self.result is None:

@@ -84,15 +84,13 @@ class _Ending:
 
         def ends(more: str = "") -> str:       # described only when it disagrees (reading speed)
             return f"the hand ends {self._describe(outcome, result)}{more}"
-        if stated.termination == "milo":
+        if stated.termination and stated.termination != outcome.termination:
+            return ends()
+        if stated.milo and (result is None or not any(name == "milo" for name, _ in result.bonuses)):
             # 000, Milo: "Wenn Domino gemacht wird und der letzte Stein dazu führt, dass beide Enden dieselbe
             # Zahl aufweisen ... Diese Art, das Spiel zu beenden, wird als „Milo“ und nicht als „Domino“ angesagt"
-            if outcome.termination != "domino" or result is None or not any(
-                    name == "milo" for name, _ in result.bonuses):
-                return ends(" (a Milo is called only when the last tile leaves both ends the same number, "
-                            "under Milo's scoring)")
-        elif stated.termination and stated.termination != outcome.termination:
-            return ends()
+            return ends(" (a Milo is called only when the last tile leaves both ends the same number, under "
+                        "Milo's scoring)")
         if result is None:
             return None
         if stated.side is None:
