@@ -212,3 +212,11 @@ def test_fair_verdicts_as_documented_and_exact_thresholds():
     assert fair_verdict([5, 5], [4, 5], 1, True, t, None)[2] == "none"
     # the minimising side: its loss is the others' gain
     assert fair_verdict([-21] * 9 + [-20], [-11] * 9 + [-10], -1, True, t, None)[:2] == (10, "mistake")
+
+
+def test_a_game_tag_after_the_deal_of_a_game_without_one_is_its_own():
+    """Tags and hands come in any order: a game's only Game tag may follow its deal."""
+    text = (RECORDS / "seed1.dom").read_text()
+    moved = text.replace('[Lead "B"]\n', '').replace("\n1. B [1-1]", '\n[Lead "B"]\n[Game "1"]\n\n1. B [1-1]')
+    record = parse(moved)
+    assert len(record.games) == 1 and record.games[0].number == 1 and len(record.games[0].hands) == 4

@@ -232,15 +232,18 @@ class _Games:
 
 
 def _split_deals(header) -> list[list]:
-    """A header's items split where a ``Game`` tag follows a hand: a deal with no moves (a hand dealt
-    again, the tiles thrown in) ends there and the tag begins the next game, as ``[Game "2"]`` reads."""
-    parts, current, dealt = [], [], False
+    """A header's items split where a second ``Game`` tag follows a hand: a deal with no moves (a hand
+    dealt again, the tiles thrown in) ends there and the tag begins the next game, as ``[Game "2"]``
+    reads. (Tags and hands come in any order, so a game's only ``Game`` tag may follow its deal.)"""
+    parts, current, dealt, numbered = [], [], False, False
     for item in header:
-        if isinstance(item, _Tag) and item.name == "Game" and dealt:
+        game_tag = isinstance(item, _Tag) and item.name == "Game"
+        if game_tag and dealt and numbered:
             parts.append(current)
-            current, dealt = [], False
+            current, dealt, numbered = [], False, False
         current.append(item)
         dealt = dealt or isinstance(item, (HandEntry, _Then))
+        numbered = numbered or game_tag
     return parts + [current]
 
 
