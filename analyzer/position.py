@@ -24,16 +24,17 @@ def number_masks(max_pip: int) -> tuple[int, ...]:
     return tuple(mask_of(t for t in tiles if t.matches(n)) for n in range(max_pip + 1))
 
 
-_PLACED: dict[tuple[int, int | None], Move] = {}
+_PLACED: dict[tuple[int, int | None, int | None], Move] = {}
 
 
-def placed(tile: Tile, end: int | None) -> Move:
-    """The move laying ``tile`` on ``end`` (moves are values: each is made once, as a value
-    type's constructor is slow; the tiles of a set and their numbers bound how many there are)."""
-    key = (tile.bit, end)
+def placed(tile: Tile, end: int | None, arm: int | None = None) -> Move:
+    """The move laying ``tile`` on ``end`` (``arm``: on end 1 or 2 of a line whose two ends show the
+    same number; moves are values: each is made once, as a value type's constructor is slow; the
+    tiles of a set and their numbers bound how many there are)."""
+    key = (tile.bit, end, arm)
     move = _PLACED.get(key)
     if move is None:
-        move = _PLACED[key] = Move(tile, end)
+        move = _PLACED[key] = Move(tile, end, arm=arm)
     return move
 
 
@@ -91,7 +92,7 @@ class Position:
     """
 
     __slots__ = ("max_pip", "tiles", "n", "hands", "hidden", "pool", "ends", "turn", "passes",
-                 "opening", "history", "_match", "equal_side", "exposed", "reveal", "_exposed_log")
+                 "opening", "history", "_match", "equal_side", "crosswise", "exposed", "reveal", "_exposed_log")
 
     # The mechanics contract. Every position answers these, so callers ask instead of testing the
     # class: a mechanic (drawing, arms, runs, pairs going out) overrides what it changes
@@ -121,6 +122,7 @@ class Position:
         self.opening = mask_of(opening)
         self.history: list[tuple] = []
         self.equal_side = 0        # Domino Whist §6 (1; 2: a double lead lies lengthwise), see equal_end
+        self.crosswise = False     # All Fives: a double at an end counts both halves, see two_equal_ends
         self._match = number_masks(max_pip)
         # Domino Whist §8, exposed tiles (see ``due``): the live ones, and None (no tile is ever exposed:
         # nothing to track) or ``((moves played, tiles), ...)``: tiles that lie open once that many moves
@@ -154,22 +156,40 @@ class Position:
         return tile.matches(self.ends[0]) or tile.matches(self.ends[1])
 
     def placements(self, tile: Tile) -> list[Move]:
-        """Every way to play ``tile`` now: two moves when it fits both ends with different numbers."""
+        """Every way to play ``tile`` now: two moves when it fits both ends with different numbers, or
+        both ends with the same number where they play differently (:meth:`two_equal_ends`: ``>1`` and
+        ``>2``)."""
         if self.ends is None:
             return [placed(tile, None)] if self.fits(tile) else []
         a, b = self.ends
         out = []
         if tile.matches(a):
+            if b == a and self.two_equal_ends():
+                return [placed(tile, a, 1), placed(tile, a, 2)]
             out.append(placed(tile, a))
         if b != a and tile.matches(b):
             out.append(placed(tile, b))
         return out
 
+    def two_equal_ends(self) -> bool:
+        """Whether the two ends of the line, showing the same number, are two different places to lay a
+        tile. All Fives (``crosswise``, 003): "Dubletten, quer gespielt, beide Hälften zählen lassen", so when a double lies at one end and not at the other,
+        a tile covering the double leaves another count, now and later, than one laid at the other end.
+        Everywhere else (no count, both ends alike, a lone lead) the two are one move; Domino Whist §6
+        says which end a tile goes on (``equal_side``), and that is the judge's."""
+        if not self.crosswise or self.ends is None or self.ends[0] != self.ends[1]:
+            return False
+        line = self.line()
+        return len(line) > 1 and line[0][0].is_double != line[-1][0].is_double
+
     def canonical(self, move: Move) -> Move:
         """The move of :meth:`placements` that ``move`` is the same as (on a line, ``move`` without the end
-        of the line it names, which changes where the tile lies, not the game)."""
+        of the line it names, which changes where the tile lies, not the game, unless the two ends play
+        differently: :meth:`two_equal_ends`)."""
         if move.arm not in (1, 2) or move.tile is None:
             return move          # (an arm 0 is the sentinel "no extra tile" of the analysis)
+        if self.two_equal_ends() and move.open is None and not move.draw:
+            return placed(move.tile, move.end if move.end is not None else self.ends[0], move.arm)
         return Move(move.tile, move.end, move.draw, None, move.open)
 
     def equal_end(self, seat: int) -> int:

@@ -84,21 +84,23 @@ class HandEntry:
 
 
 _RESULT_RE = re.compile(
-    r"^\s*(?:(?P<draw>draw)|(?!(?:domino|blocked)\b)(?P<side>[^\s]+?)(?:\s+(?P<points>\d+))?)?\s*"
-    r"(?P<term>\bdomino|\bblocked)?\s*$",
+    r"^\s*(?:(?P<draw>draw)|(?!(?:domino|blocked|milo)\b)(?P<side>[^\s]+?)(?:\s+(?P<points>\d+))?)?\s*"
+    r"(?P<term>\bdomino|\bblocked|\bmilo)?\s*$",
     re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class StatedResult:
     """The result a record states in its ``Result`` tag: ``"B/D 10 domino"``, ``"A/C 46 blocked"``,
-    ``"draw blocked"``. ``side`` names the winners as the record does (``B/D``, ``B`` or ``D/B``).
+    ``"draw blocked"``, ``"A/C 2 milo"`` (000, Milo: a domino whose last tile leaves both ends equal "wird
+    als „Milo“ und nicht als „Domino“ angesagt"). ``side`` names the winners as the record does (``B/D``, ``B`` or ``D/B``).
     A winner without points (``"A/C domino"``, as many logs write it) leaves ``points`` None: only the
     winner and the ending are checked."""
 
     side: tuple[str, ...] | None      # None: a draw
     points: int | None
-    termination: str | None
+    termination: str | None           # how the hand ended: "domino" or "blocked" (None: not said)
+    milo: bool = False                # the domino was called "milo" (its last tile left both ends equal)
 
     @classmethod
     def parse(cls, text: str) -> StatedResult | None:
@@ -112,12 +114,15 @@ class StatedResult:
         m = _RESULT_RE.match(text)
         if not m or (not m.group("draw") and not m.group("side") and not m.group("term")):
             raise ValueError(
-                f"cannot read result {text!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\" or \"draw blocked\"")
+                f"cannot read result {text!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\", \"A/C 2 milo\" or "
+                "\"draw blocked\"")
         term = m.group("term").lower() if m.group("term") else None
+        milo = term == "milo"
+        term = "domino" if milo else term
         if m.group("draw") or not m.group("side"):
-            return cls(None, 0, term)
+            return cls(None, 0, term, milo)
         points = m.group("points")
-        return cls(tuple(m.group("side").split("/")), int(points) if points is not None else None, term)
+        return cls(tuple(m.group("side").split("/")), int(points) if points is not None else None, term, milo)
 
     def agrees(self, points: int) -> bool:
         """Whether the stated points are ``points`` (a result that states none agrees with any)."""
@@ -125,7 +130,8 @@ class StatedResult:
 
     def __str__(self) -> str:
         head = "draw" if self.side is None else "/".join(self.side) + ("" if self.points is None else f" {self.points}")
-        return f"{head} {self.termination}" if self.termination else head
+        called = "milo" if self.milo else self.termination
+        return f"{head} {called}" if called else head
 
 
 @lru_cache(maxsize=1024)

@@ -20,7 +20,8 @@ opponent, and a play after which nobody can play is paid like that round at once
 Points scored during play (All Fives: "whenever a player lays a tile so that the pips at both ends
 add up to a multiple of five, that number is added to his score") are counted here from the rule
 text, apart from ``PlayScoring``: the open ends' outer halves, a double lying crosswise at an end
-counting both halves, a lone lead tile its pips.
+counting both halves, a lone lead tile its pips; where both ends show the same number and a double
+lies at one of them only, laying a tile on either is a move of its own.
 
 ``DrawReference`` is the same plain minimax for draw games, over the draw game's position
 (``analyzer.rules.turns.DrawPosition``, whose moves ``tests/test_judge.py`` proves equal to the
@@ -54,26 +55,32 @@ class Reference:
     START_LINE = (None, False, False, False, 0)
 
     # state: (hands, ends, turn, passes, last, leader); ends is None or (left, right)
-    def moves(self, state) -> list[tuple[tuple[int, int] | None, int | None]]:
-        """``(tile, end)`` pairs; ``end`` is the number it goes on (None: the lead); ``(None, None)``: pass."""
+    def moves(self, state, line=START_LINE) -> list[tuple]:
+        """``(tile, end, side)``: ``end`` is the number it goes on (None: the lead), ``side`` 2 when it goes
+        on the right of two ends that show the same number (1 the left), else None; ``(None, None, None)``:
+        pass. Two ends with the same number are two moves in All Fives when a double lies at one of them
+        only (003: "Dubletten, quer gespielt, beide Hälften zählen lassen": the counts differ), else one."""
         hands, ends, turn, _passes, _last, _leader = state
         out = []
         for tile in hands[turn]:
             if ends is None:
                 if self.opening is None or tile == self.opening:
-                    out.append((tile, None))
+                    out.append((tile, None, None))
                 continue
             left, right = ends
+            if left in tile and right == left and self.fives and line[0] is None and line[1] != line[2]:
+                out += [(tile, left, 1), (tile, left, 2)]
+                continue
             if left in tile:
-                out.append((tile, left))
+                out.append((tile, left, None))
             if right != left and right in tile:
-                out.append((tile, right))
-        return out or [(None, None)]
+                out.append((tile, right, None))
+        return out or [(None, None, None)]
 
     def play(self, state, move):
         """The state after ``move``, and the finished hand's value (None while it goes on)."""
         hands, ends, turn, passes, last, leader = state
-        tile, end = move
+        tile, end, side = move
         n = self.n
         if tile is None:
             passes += 1
@@ -91,7 +98,7 @@ class Reference:
         else:
             left, right = ends
             other = tile[1] if tile[0] == end else tile[0]
-            ends = (other, right) if end == left else (left, other)
+            ends = (other, right) if end == left and side != 2 else (left, other)
         state = (hands, ends, (turn + 1) % n, 0, turn, leader)
         last = (tile, before)
         if not hand:
@@ -106,7 +113,7 @@ class Reference:
             return 0, line
         hands, ends, turn, passes, last, _leader = state
         paid, this = line[3], line[4]
-        tile, _end = move
+        tile = move[0]
         n = self.n
         if tile is not None:
             # a play after which nobody can play (the hand is blocked) is paid as a round of passes
@@ -144,7 +151,7 @@ class Reference:
     def gain(self, state, move, line) -> tuple[int, tuple]:
         """The points ``move`` scores at once for side 0 (All Fives) and the line's outer tiles after
         it; ``line``: (the lone lead tile or None, left end a double, right end a double)."""
-        tile, end = move
+        tile, end, side = move
         if tile is None or not self.fives:
             return 0, line
         ends, turn = state[1], state[2]
@@ -154,7 +161,7 @@ class Reference:
         else:
             left, right = ends
             lone, ldbl, rdbl = line[:3]
-            on_left = end == left
+            on_left = end == left and side != 2
             line = (None, double if on_left else ldbl, rdbl if on_left else double) + line[3:]
             other = tile[1] if tile[0] == end else tile[0]
             nl, nr = (other, right) if on_left else (left, other)
@@ -172,7 +179,7 @@ class Reference:
             return known
         maximise = self.variant.seating.teams[state[2]] == 0
         best = None
-        for move in self.moves(state):
+        for move in self.moves(state, line):
             v = self._after(state, move, line)
             if best is None or (v > best if maximise else v < best):
                 best = v
@@ -187,7 +194,7 @@ class Reference:
 
     def alternatives(self, state, line=START_LINE) -> dict[Move, int]:
         """The value of every move of the player to move, keyed like the analyser's moves."""
-        return {as_move(move): self._after(state, move, line) for move in self.moves(state)}
+        return {as_move(move): self._after(state, move, line) for move in self.moves(state, line)}
 
     def replay(self, moves) -> tuple[tuple, tuple, int]:
         """The state after ``moves`` (the analyser's moves) from the start, the line's outer tiles and
@@ -203,7 +210,9 @@ class Reference:
 
 
 def as_move(move) -> Move:
-    tile, end = move
+    tile, end, side = move
+    if side is not None:
+        return Move(Tile(*tile), end, arm=side)
     if tile is None:
         return Move()
     return Move(Tile(*tile), end)
@@ -211,8 +220,8 @@ def as_move(move) -> Move:
 
 def from_move(move: Move):
     if move.tile is None:
-        return (None, None)
-    return ((move.tile.low, move.tile.high), move.end)
+        return (None, None, None)
+    return ((move.tile.low, move.tile.high), move.end, move.arm if move.arm in (1, 2) else None)
 
 
 class DrawReference:

@@ -109,7 +109,7 @@ def test_a_jamaican_or_chiva_result_may_state_the_points_after_drawn_games():
 #  other readings: draw-lead=jamaican, draw-worth=no). The [6-6] may lie in the boneyard: then the holder
 #  of the highest double dealt, who opens a first game.
 def test_chiva_for_two_or_three_after_a_drawn_game():
-    three = find_variant("chiva", "players=3")
+    three = find_variant("chiva", "players=3, draw-lead=six-six")
     req = three.lead.requirement(0, drawn(three, 3), None, three.seating)
     assert req.holder_of is not None and req.or_highest and req.tile is None
     s = three.match.apply(three.match.apply(three.match.start(3), won(three, 0, 3)), drawn(three, 3))

@@ -31,7 +31,7 @@ def _configurations():
 
 # options whose rules show only together with another option's value (issue 16): Chiva's lead after a drawn
 # game for two and three, and the Great Lakes [0-0] when the fewest pips choose the leader
-COMBINED = [("chiva", {"players": "2", "draw-lead": "jamaican"}), ("chiva", {"players": "3", "draw-lead": "jamaican"}),
+COMBINED = [("chiva", {"players": "2", "draw-lead": "six-six"}), ("chiva", {"players": "3", "draw-lead": "six-six"}),
             ("doscientos", {"blank": "50"}), ("doscientos", {"blank": "50", "block": "last-or-right"})]
 CONFIGS = list(_configurations()) + COMBINED
 

@@ -426,15 +426,15 @@ def draw_deals_seen(rep, seen: int, viewer: int) -> list:
     return out
 
 
-# 002, Chiva for two or three is a draw game; after a drawn game the [6-6] holder leads (the option
-# draw-lead: "when it lies in the boneyard, the holder of the highest double dealt"), with any tile:
+# 002, Chiva for two or three is a draw game; after a drawn game the [6-6] holder leads (draw-lead=six-six,
+# and at 0-0 under the default: "when it lies in the boneyard, the holder of the highest double dealt"), with any tile:
 # the lead shows that the leader holds it, or that it lies in the boneyard and his highest double
 # is above every double the others were dealt (or that nobody was dealt a double).
 def test_who_leads_a_chiva_draw_game_after_a_drawn_one_shows_the_doubles_dealt():
     from analyzer.rules.policies import LeadRequirement
     from test_boneyard import play
 
-    variant = _small("chiva", 3, 3, players="2")
+    variant = _small("chiva", 3, 3, players="2", **{"draw-lead": "six-six"})
     # the set's top double stands for the [6-6] of the full set (the small set has none)
     req = LeadRequirement(holder_of=Tile(3, 3), reason="after a drawn game", or_highest=True)
     assert variant.lead.tie == "six-six" and variant.dealing.sleepers(2) > 0

@@ -146,5 +146,5 @@ def test_the_command_line_inserts_omitted_passes_on_request_and_lists_the_new_op
     listing = CliRunner().invoke(main, ["variants"]).output
     for option in ("--rule hand=", "--rule award=yes|no", "--rule blank-count=everywhere|score", "--rule hand-over=",
                    "--rule must-redeal=", "--rule draw-worth=", "--rule reset-lead=six-six|winner",
-                   "--rule draw-lead=six-six|jamaican", "--rule seat-lead=highest|after-highest"):
+                   "--rule draw-lead=jamaican|six-six", "--rule seat-lead=highest|after-highest"):
         assert option in listing, option

@@ -67,15 +67,14 @@ def test_the_tournament_movement():
     winners1 = set(r1[0].pairs[r1[0].winner])
     assert winners1 <= t.rounds()[2][0].players()                     # the winners of table 1 stay
     assert set(r1[0].pairs[1 - r1[0].winner]) <= t.rounds()[2][2].players()   # its losers go to table 3
-    # swap a winner of table 1 with a player of table 2 in round 2: the movement is broken
+    # swap the winners of table 1 with a pair of table 2 in round 2 (each keeps his partner): the movement
+    # is broken
     lines = text.splitlines()
     k = lines.index("round 2") + 1
     a, b = lines[k], lines[k + 1]
-    x = sorted(winners1)[0]
-    y = next(p for p in t.rounds()[2][1].players())
-    swap = {str(x): str(y), str(y): str(x)}
-    fix = lambda s: " ".join(swap.get(w, w) for w in s.replace("-", " - ").split()).replace(" - ", "-")
-    lines[k], lines[k + 1] = fix(a), fix(b)
+    x = "-".join(map(str, sorted(winners1)))
+    y = "-".join(map(str, t.rounds()[2][1].pairs[0]))
+    lines[k], lines[k + 1] = a.replace(x, y), b.replace(y, x)
     codes = [d.code for d in check_tournament(parse_tournament("\n".join(lines)))]
     assert codes and set(codes) == {"tournament-movement"}
     five = parse_tournament(text + "round 5\ntable 1: 1-2 vs 3-4 10 20\n")
@@ -239,9 +238,9 @@ def _drop(text, line):
 
 def test_a_round_of_the_movement_without_one_of_its_tables(tmp_path):
     text = (RECORDS / "tournament-movement.tour").read_text()
-    gone = _drop(text, "table 1: 1-5 vs 3-8 82 107")                                 # round 2, line 9
-    gone = gone.replace("table 2: 2-4 vs 6-8 74 104", "table 2: 2-4 vs 6-10 74 104")  # round 4: 8 and 10
-    gone = gone.replace("table 3: 10-11 vs 3-9 130 65", "table 3: 8-11 vs 3-9 130 65")  # change tables
+    gone = _drop(text, "table 1: 1-3 vs 5-8 82 107")                                 # round 2, line 9
+    gone = gone.replace("table 2: 11-12 vs 2-4 74 104", "table 2: 11-12 vs 5-8 74 104")  # round 4: 2-4 and
+    gone = gone.replace("table 3: 5-8 vs 9-10 130 65", "table 3: 2-4 vs 9-10 130 65")    # 5-8 change tables
     gone += "tabel 4: 1-2 vs 3-4\n"
     found = check_tournament(parse_tournament(gone))
     assert [(d.code, d.line) for d in found] == [("tournament-table", 8), ("tournament-movement", 17),
@@ -257,15 +256,15 @@ def test_a_round_of_the_movement_without_one_of_its_tables(tmp_path):
 def test_a_table_the_movement_has_not_is_worded_as_such(tmp_path):
     text = (RECORDS / "tournament-movement.tour").read_text()
     typo = text.replace("table 2: 6-7 vs 9-10 128 80", "table 22: 6-7 vs 9-10 128 80")     # round 2, line 10
-    typo = typo.replace("table 2: 2-4 vs 6-8 74 104", "table 2: 2-4 vs 6-10 74 104")
-    typo = typo.replace("table 3: 10-11 vs 3-9 130 65", "table 3: 8-11 vs 3-9 130 65")
+    typo = typo.replace("table 2: 11-12 vs 2-4 74 104", "table 2: 11-12 vs 5-8 74 104")
+    typo = typo.replace("table 3: 5-8 vs 9-10 130 65", "table 3: 2-4 vs 9-10 130 65")
     found = check_tournament(parse_tournament(typo))
     assert [(d.code, d.line) for d in found] == [("tournament-table", 8), ("tournament-table", 10),
                                                  ("tournament-movement", 18), ("tournament-movement", 19)]
     assert found[0].message.startswith("round 2 has no table 2")
     assert found[1].message.startswith("round 2, table 22: the movement of §13 keeps the tables, here 1 to 3")
     assert not any("  " in d.message or d.message.endswith(" ") for d in found)
-    assert "seats 2, 4, 6, 8 here" in found[2].message
+    assert "seats 2, 4, 11, 12 here" in found[2].message     # 3: its losers stay, table 3's winners come
 
 
 def test_a_round_of_a_scheme_without_one_of_its_tables_or_with_a_table_0(tmp_path):
@@ -391,3 +390,20 @@ def test_a_tied_table_scores_0_and_one_without_points_is_shown_unknown_in_every_
     assert row["player"].startswith("'=") and (row["round 1"], row["round 2"], row["round 3"]) == ("0", "", "78")
     assert len(rows) == 8 and int(row["total"]) == anna["total"]
     assert _run(path, "--json", "--csv").exit_code == 2
+
+
+# §13: "Sollen die Partnerschaften nach jeder Runde gewechselt werden, so wird vor jeder Partie gelost": the
+#  pairs of a movement without that draw keep their partners from round to round.
+def test_the_movement_keeps_partners_unless_they_are_drawn():
+    text = (RECORDS / "tournament-movement.tour").read_text()
+    assert check_tournament(parse_tournament(text)) == []
+    # round 2, table 1: the pairs 1-3 and 5-8 meet; written as 1-5 vs 3-8 they changed partners, undrawn
+    mixed = parse_tournament(text.replace("table 1: 1-3 vs 5-8 82 107", "table 1: 1-5 vs 3-8 82 107"))
+    found = [d for d in check_tournament(mixed) if d.line == 9]     # (the rounds after it move them on too)
+    assert [d.code for d in found] == ["tournament-partners", "tournament-partners"]
+    assert "1-5 play together, but in round 1 1 partnered 3 and 5 partnered 8" in found[0].message
+    assert "gelost" in found[0].message
+    # the same change with partners drawn before each match is the redraw's business (checked by the tiles)
+    drawn = parse_tournament(text.replace('[Scheme "movement"]', '[Scheme "movement"]\n[Partners "redraw"]')
+                             .replace("table 1: 1-3 vs 5-8 82 107", "table 1: 1-5 vs 3-8 82 107"))
+    assert "tournament-partners" not in [d.code for d in check_tournament(drawn)]

@@ -216,7 +216,7 @@ def test_a_progression_of_three_matches_changes_partners_and_keeps_the_lead():
         before, first = reps[k - 1], reps[k]
         would = before.players[(before.initial.turn + 1) % 4]
         assert first.players[first.initial.turn] == would and first.match.lead_rule.startswith("§12")
-    assert reps[3].side_name(0) == "B/C" and reps[5].side_name(0) == "B/A"
+    assert reps[3].side_name(0) == "B/C" and set(reps[5].side_name(1).split("/")) == {"A", "B"}
     text = (RECORDS / "match-whist-progression.dom").read_text()
     wrong = text.replace('[Players "B, A, C, D"]', '[Players "A, B, C, D"]')   # match 2 seated as match 1
     assert "seat-draw" in [d.code for d in replay_record(parse(wrong))[2].errors]

@@ -168,6 +168,9 @@ class GameAnalysis:
     fair_note: str | None = None          # which seats were analysed, why the others were not, assumptions
     fair_critical: Decision | None = None
     fair_error: str | None = None         # the record's facts admit no world (the move that contradicts them)
+    # a record that stops at a decision ("what should he play now?", [Result "*"]): the values of every move of
+    # the player to move there, nothing played (``played`` "", no loss); its ``fair`` in a fair analysis
+    to_move: Decision | None = None
 
     def as_dict(self) -> dict:
         fair = self.fair
@@ -180,6 +183,7 @@ class GameAnalysis:
             "turning_point": self.turning_point,
             "analysed_steps": self.analysed_steps, "stopped": self.stopped,
             "note": self.note, "perspective": self.perspective,
+            "to_move": self.to_move.as_dict(fair) if self.to_move else None,
         }
         if fair:
             out.update(fair_seats=self.fair_seats, fair_note=self.fair_note, fair_error=self.fair_error,
@@ -195,7 +199,8 @@ class GameAnalysis:
                    critical=Decision.from_dict(data["critical"]) if data["critical"] else None,
                    turning_point=data["turning_point"], analysed_steps=data["analysed_steps"],
                    stopped=data["stopped"], note=data["note"], perspective=data["perspective"],
-                   lines=data.get("lines", []))
+                   lines=data.get("lines", []),
+                   to_move=Decision.from_dict(data["to_move"]) if data.get("to_move") else None)
 
 
 def _sign(v: int) -> int:
@@ -335,6 +340,10 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         k = len(line)
         try:
             values[k] = scored(points, 0) + solver.solve(pos)
+            if stops_at_decision(rep, pos, prefix):
+                mover = solvers[pos.turn] if individual else solver
+                out.to_move = _to_move(rep, mover, pos, 0 if individual else teams[pos.turn],
+                                       scored(points, pos.turn))
         except SearchLimit:
             past_limit(k)
         for k in reversed(range(len(line))):
@@ -480,6 +489,32 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
     if lines:
         out.lines.append(_lines(mover, pos, step.index, values, played))
     return played_value
+
+
+def stops_at_decision(rep: Replay, pos: Position, prefix: int | None = None) -> bool:
+    """Whether the record stops at a decision: every move it has is legal, its result is not stated
+    (``[Result "*"]`` or none), the hand goes on and the player to move there has a choice (``pos``: the
+    position after its last move)."""
+    prefix = rep.legal_prefix if prefix is None else prefix
+    stated = (rep.game.tags.get("Result") or "*").strip()
+    return (stated in ("*", "?") and rep.deal_ok and prefix == len(rep.steps) and pos.outcome() is None
+            and getattr(pos, "offer", -1) < 0 and len(pos.legal_moves()) > 1)
+
+
+def open_decision(rep: Replay, pos: Position, side: int, values: list[tuple[Move, int | None]]) -> Decision:
+    """The decision at the end of a record that stops there: every move of the player to move, valued
+    (None: not known), nothing played."""
+    known = [v for _, v in values if v is not None]
+    best = (max(known) if side == 0 else min(known)) if known else None
+    last = rep.steps[-1].entry if rep.steps else None
+    return Decision(len(rep.steps), rep.players[pos.turn], side, last.pos.line or None if last else None, None,
+                    last.round if last else None, "", None,
+                    [Alternative(_move_text(m), v, v is not None and v == best, False) for m, v in values],
+                    best, None, None)
+
+
+def _to_move(rep: Replay, mover, pos: Position, side: int, scored: int) -> Decision:
+    return open_decision(rep, pos, side, [(m, scored + v) for m, v in mover.values(pos)])
 
 
 def _move_text(move: Move) -> str:

@@ -7,9 +7,11 @@ so the gap between two of them is measured world by world. When a decision has a
 ``exact_below`` worlds every one is solved (the values are exact); otherwise ``worlds`` of them are
 drawn uniformly, with a 95% confidence interval for each mean. Every world weighs the same.
 
-Two verdicts per graded move (see :class:`FairThresholds`): *real* when the fair loss reaches a
-class and the gap to the best alternative is significant over the shared worlds, *hindsight*
-when only the open-hands loss reaches a class.
+The verdicts on a graded move (see :class:`FairThresholds`): *real* when the fair loss reaches a
+class and the gap to the best alternative is significant over the shared worlds, *uncertain* when
+the fair loss reaches a class but the gap is not significant (the deals drawn do not show that the
+move was worse), *hindsight* when only the open-hands loss reaches a class. Losses are compared with
+the thresholds exactly (as fractions of whole points over the worlds, never as rounded floats).
 
 Worlds are independent, so they are solved in a process pool (``workers``).
 """
@@ -22,6 +24,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable, Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
@@ -32,7 +35,7 @@ from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..tiles import Move
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, _move_text, analyze_replay,
-               int_solver_plays, stop_reason)
+               int_solver_plays, open_decision, stop_reason, stops_at_decision)
 from . import _searcher as _open_searcher
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
@@ -54,12 +57,14 @@ class FairThresholds:
     points: Thresholds = Thresholds()
     win: tuple[float, float, float] = (0.05, 0.15, 0.30)
 
-    def classify(self, loss: float, win_loss: float) -> str | None:
+    def classify(self, loss: Fraction | int, win_loss: Fraction | int) -> str | None:
+        """The class of a move losing ``loss`` points and ``win_loss`` of the chance to win, both exact (a
+        mean over worlds as a fraction: 20.9 - 10.9 is a loss of exactly 10, a mistake at threshold 10)."""
         names = ("inaccuracy", "mistake", "blunder")
         by_points = self.points.classify(loss)
         rank = names.index(by_points) if by_points else -1
         for k, limit in enumerate(self.win):
-            if win_loss >= limit - 1e-12:
+            if win_loss >= Fraction(str(limit)):     # (the limit as written: 0.15 is 3/20)
                 rank = max(rank, k)
         return names[rank] if rank >= 0 else None
 
@@ -81,7 +86,7 @@ class FairDecision:
     best: str
     loss: float               # from the mover's side, never negative
     cls: str | None
-    verdict: str              # "real", "hindsight" or "none"
+    verdict: str              # "real", "uncertain", "hindsight" or "none" (see the module)
     total: int = 0            # how many worlds there are in all
 
     def as_dict(self) -> dict:
@@ -303,6 +308,12 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         if per_world is None:
             continue
         k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
+        if k == len(rep.steps):           # the decision at the end of a record that stops there
+            if base.to_move is None:
+                side = 0 if individual else variant.seating.teams[seat]
+                base.to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
+            _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+            continue
         decision = by_index.get(k)
         if decision is None:
             decision = _bare_decision(rep, k, seat, moves)
@@ -345,6 +356,9 @@ def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list
             if len(moves) > 1 and step.move in moves:     # (a false play that stands is no decision)
                 out.append((step.index, step.seat, moves))
         pos.push(step.move)
+    # a record that stops at a decision: the choice of the player to move there ("what should he play now?")
+    if pos.turn in seats and pos.turn not in blind and stops_at_decision(rep, pos):
+        out.append((len(rep.steps), pos.turn, pos.legal_moves()))
     return out
 
 
@@ -380,24 +394,40 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
             table[m].append(v + offset)
     exact = method == "exact"
     stats = {m: _summary(vs, sign, exact) for m, vs in table.items()}
-    best = max(moves, key=lambda m: (sign * stats[m].mean, stats[m].p_win))
+    # the best by the exact sums over the shared worlds (every value is a whole number of points)
+    wins = {m: sum(1 for v in vs if sign * v > 0) for m, vs in table.items()}
+    best = max(moves, key=lambda m: (sign * sum(table[m]), wins[m]))
+    if k == len(rep.steps):         # nothing played yet (the record stops here): only what is best
+        for alt in decision.alternatives:
+            alt.fair = stats[next(m for m in moves if _move_text(m) == alt.move)]
+            alt.best = alt.best or (decision.best_value is None and _move_text(best) == alt.move)
+        decision.fair = FairDecision(rep.players[seat], n, method, _move_text(best), 0.0, None, "none", count)
+        return
     played = rep.steps[k].move
-    loss = max(0.0, sign * (stats[best].mean - stats[played].mean))
-    win_loss = max(0.0, stats[best].p_win - stats[played].p_win)
-    cls = thresholds.classify(loss, win_loss)
-    gaps = [sign * (b - p) for b, p in zip(table[best], table[played])]
-    wins = [float(sign * b > 0) - float(sign * p > 0) for b, p in zip(table[best], table[played])]
-    significant = _significant(gaps, exact) or _significant(wins, exact)
-    if cls and significant:
-        verdict = "real"
-    elif decision.cls:
-        verdict = "hindsight"
-    else:
-        verdict = "none"
+    loss, cls, verdict = fair_verdict(table[best], table[played], sign, exact, thresholds, decision.cls)
     for alt in decision.alternatives:
         move = next(m for m in moves if _move_text(m) == alt.move)
         alt.fair = stats[move]
-    decision.fair = FairDecision(rep.players[seat], n, method, _move_text(best), round(loss, 4), cls, verdict, count)
+    decision.fair = FairDecision(rep.players[seat], n, method, _move_text(best), round(float(loss), 4), cls, verdict,
+                                 count)
+
+
+def fair_verdict(best: list[int], played: list[int], sign: int, exact: bool, thresholds: FairThresholds,
+                 open_cls: str | None) -> tuple[Fraction, str | None, str]:
+    """The fair loss of the move played (exact: a fraction of whole points), its class and the verdict,
+    from the values (side-0 points) of the best move and of the move played in each shared world;
+    ``sign`` 1 when the mover maximises; ``open_cls``: the move's class with every hand open."""
+    n = len(best)
+    loss = max(Fraction(0), Fraction(sign * (sum(best) - sum(played)), n))
+    won = [int(sign * b > 0) - int(sign * p > 0) for b, p in zip(best, played)]
+    cls = thresholds.classify(loss, max(Fraction(0), Fraction(sum(won), n)))
+    gaps = [sign * (b - p) for b, p in zip(best, played)]
+    significant = _significant(gaps, exact) or _significant([float(w) for w in won], exact)
+    if cls and significant:
+        return loss, cls, "real"
+    if cls:
+        return loss, cls, "uncertain"       # graded by what he knew, but the deals do not show the gap is real
+    return loss, cls, "hindsight" if open_cls else "none"
 
 
 def _summary(values: list[int], sign: int, exact: bool) -> FairValue:

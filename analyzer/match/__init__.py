@@ -27,7 +27,8 @@ from ..position import mask_of
 from ..tiles import Move
 from ..rules.codes import Code
 
-__all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score", "score_text",
+__all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score",
+           "score_text", "progression_seats", "same_deals",
            "random_match", "random_hand", "SEAT_NAMES"]
 
 SEAT_NAMES = ("A", "B", "C", "D", "E", "F")
@@ -135,6 +136,66 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
     return replace(req, seats=frozenset(seats), reason=reason)
 
 
+def _deal_again(game: Game, played: tuple | None, variant: Variant, source: str, insert_passes: bool,
+                state: MatchState) -> Replay:
+    """A game tagged ``[Deal "same"]`` in a match (its hands filled by :func:`same_deals`): led as the game
+    it plays again, and another line of play, so it does not count in the match."""
+    req, worth, number = (played[1], played[2], played[3]) if played is not None else (None, 1, 1)
+    rep = check_decided_result(replay(game, variant, source, lead=req, insert_passes=insert_passes, worth=worth))
+    rep.match = MatchEntry(number, req.reason if req else "", rep.result, state,
+                           score_text(variant, rep.players, state.scores) if len(rep.players) >= variant.players
+                           else "", False)
+    return rep
+
+
+def same_deals(games: list[Game]) -> tuple[list[Game], dict[int, list[tuple]]]:
+    """The games with the hands of each ``[Deal "same"]`` game filled in: the deal of the last game before
+    it that has one (000: "Es folgt das Spiel mit der gleichen Steinverteilung aber verschiedenem Spiel").
+    Also, by game index, what to say: (severity, message) for that game's ``Deal`` tag."""
+    out, notes = [], {}
+    dealt: tuple[int, Game] | None = None
+    for k, game in enumerate(games):
+        if game.tags.get("Deal", "").strip().lower() != "same":
+            if game.hands:
+                dealt = (k, game)
+            out.append(game)
+            continue
+        if dealt is None:
+            notes[k] = [("error", "the Deal tag says \"same\", but no game before it has a deal to play again")]
+            out.append(game)
+            continue
+        j, first = dealt
+        given = {h.player: set(h.tiles or ()) for h in game.hands}
+        wrong = [h.player for h in first.hands if h.player in given and given[h.player] != set(h.tiles or ())]
+        notes[k] = [("info", f"the deal of game {j + 1} of the file played again (Deal \"same\"): another line "
+                     "of play, which does not count in the match")]
+        if wrong:
+            notes[k].append(("error", f"the Deal tag says \"same\", but {', '.join(wrong)}'s hand differs from "
+                             f"game {j + 1}'s"))
+        out.append(replace(game, hands=game.hands or first.hands, players=game.players or first.players))
+    return out, notes
+
+
+def progression_seats(before: tuple[str, ...], after: tuple[str, ...], keeper: str | None = None) -> str | None:
+    """Why the seats of the next match of a progression of four (``after``, in play order, each index a
+    place at the table) break §12 against those of the last match (``before``; None: they do not): "Die
+    Sitzordnung ist durch die Bedingung festgelegt, dass zwei der vier Spieler an ihrem Platz bleiben und
+    nur die beiden anderen ihre Plätze tauschen", and "so bleibt derjenige Spieler, welcher beim nächsten
+    Einzelspiel die Vorhand hätte, an seinem Platz" (``keeper``: he)."""
+    if len(before) != 4 or sorted(before) != sorted(after):
+        return None         # other people (said elsewhere)
+    moved = [k for k in range(4) if before[k] != after[k]]
+    if len(moved) == 2:     # (two who trade places: the other two stay)
+        if keeper is None or keeper not in (before[k] for k in moved):
+            return None
+        return (f"{keeper}, who would lead the next game, keeps his place (§12), but the seats go from "
+                f"{', '.join(before)} to {', '.join(after)}")
+    return (f"two of the four keep their places and only the other two swap (§12), but the seats go from "
+            f"{', '.join(before)} to {', '.join(after)}"
+            + (f" ({', '.join(before[k] for k in moved)} all move)" if moved else " (nobody moves, so the partners "
+               "stay the same)"))
+
+
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:
     where = rep.game.tag_pos.get(tag) if tag else None
     where = where or rep.game.pos
@@ -180,9 +241,16 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     further: LeadRequirement | None = None
     progression = chosen.option("progression") == "yes" and chosen.people in (4, 5)
     part = 1                             # the match's place in a progression (Domino Whist §12)
+    played: tuple | None = None          # the last game played: (game, its lead requirement, its worth, number)
     for k, game in enumerate(games):
+        if game.tags.get("Deal", "").strip().lower() == "same":
+            rep = _deal_again(game, played, chosen, source, insert_passes, state)
+            report.replays.append(rep)
+            report.entries.append(rep.match)
+            continue
         names = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
         new_match = state.over
+        moved = None
         if new_match:
             last, ended = prev, state
             state = chosen.match.start(sides)
@@ -194,6 +262,9 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                 part += 1                # the next match of the progression: the same draw, new partners
                 if last is not None and seated:
                     nxt = next_requirement(chosen, last, ended, names, same_match=False)
+                    if chosen.people == 4:
+                        keeper = [names[s] for s in nxt.seats or ()]
+                        moved = progression_seats(last.players, names, keeper[0] if len(keeper) == 1 else None)
                     # five: when he pauses this match the text does not say who leads (anyone may)
                     further = LeadRequirement(nxt.seats or None, reason="§12: the player who would lead the next "
                                               "game keeps his place and leads the first game of the next match"
@@ -218,9 +289,13 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                 req = LeadRequirement()      # an excerpt that starts later in a match
         rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
                                           worth=chosen.match.worth(state)))
+        played = (game, req, chosen.match.worth(state), number)
         if draw_problem or draw is not None:
             rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
             draw_problem = None
+        if moved:
+            rep.deal_diagnostics.append(_diag(rep, "seat-draw", f"§12, match {part} of the progression: {moved}",
+                                              "Players"))
         if k == 0:
             rep.deal_diagnostics[:0] = diags
         if new_match:
@@ -410,7 +485,8 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
     if result.winner is None:
         tags["Result"] = f"draw {result.termination}"
     else:
-        tags["Result"] = f"{variant.side_name(result.winner, names)} {result.points} {result.termination}"
+        called = "milo" if any(name == "milo" for name, _ in result.bonuses) else result.termination   # (000)
+        tags["Result"] = f"{variant.side_name(result.winner, names)} {result.points} {called}"
     game = Game(tags=tags, players=tuple(names), hands=tuple(HandEntry(names[s], tuple(hands[s])) for s in range(n)),
                 moves=moves)
     return game, facts, result
@@ -465,7 +541,7 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
     A record that holds a match (its games carry ``Game`` tags) is validated as one (see
     :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that.
     ``insert_passes``: the record leaves forced passes out (as the tag ``[Passes "omitted"]`` says)."""
-    games = record.games
+    games, again = same_deals(record.games)
     if match is None:
         match = any(g.number is not None or "SeatDraw" in g.tags for g in games)
     if match and games:
@@ -479,6 +555,10 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
                     rep, Code.UNCHECKED_SCORE, "the Score tag is not checked: the record does not say which game of "
                     "the match this is; give every game its [Game \"N\"] tag (the games of the match from the "
                     "first) to have the running score checked", "Score", severity="info", rule="score"))
+    for k, said in again.items():
+        for severity, message in said:
+            replays[k].deal_diagnostics.append(_diag(replays[k], Code.DEAL_AGAIN, message, "Deal", severity=severity))
+        replays[k].__dict__.pop("diagnostics", None)
     starts = [g.pos.line or 0 for g in games]
     for diag in record.errors:
         k = 0

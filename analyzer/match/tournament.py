@@ -299,6 +299,10 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
         elif redraw:
             err("tournament-syntax", f"the Partners tag must be redraw (§13) or redraw-fresh, not "
                 f"{t.tags['Partners']!r}", t.tag_lines.get("Partners"))
+        else:
+            for r in rounds:
+                if r + 1 in rounds:
+                    _check_kept_partners(numbered[r], numbered[r + 1], r, err)
     elif "Scheme" in t.tags:
         err("tournament-scheme", f"the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13), not "
             f"{t.tags['Scheme']!r}", t.tag_lines.get("Scheme"))
@@ -389,6 +393,25 @@ def _check_redraw(t: Tournament, fresh: bool, out: list[Diagnostic]) -> None:
                                       "(§13: the highest partners the second, or the third when that would join "
                                       "earlier partners)", table.line, 1, t.source))
         before |= {frozenset(pair) for table in tables for pair in table.pairs}
+
+
+def _check_kept_partners(before: dict[int, Table], after: dict[int, Table], r: int, err) -> None:
+    """§13: "Sollen die Partnerschaften nach jeder Runde gewechselt werden, so wird vor jeder Partie
+    gelost": without that draw (the Partners tag, and the tiles drawn) the pairs of round ``r`` play
+    together in the next round too. A pair of round ``r + 1`` whose two players both played round ``r``,
+    but not together, changed partners without a draw (a table that gives the tiles drawn had one: without
+    the Partners tag they are not checked, and that is said apart)."""
+    mate: dict[int, int] = {}
+    for table in before.values():
+        for a, b in table.pairs:
+            mate[a], mate[b] = b, a
+    for table in after.values():
+        for a, b in table.pairs:
+            if a in mate and b in mate and mate[a] != b and not table.drew:
+                err("tournament-partners", f"round {r + 1}, table {table.number}: {a}-{b} play together, but in "
+                    f"round {r} {a} partnered {mate[a]} and {b} partnered {mate[b]}; §13 changes partners only by "
+                    "lot before each match (\"so wird vor jeder Partie gelost\": [Partners \"redraw\"] and the "
+                    "tiles drawn, \"drew 1 [6-6], ...\")", table.line)
 
 
 def _moves(n: int, last: int) -> tuple[int, int]:

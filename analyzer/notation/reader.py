@@ -136,6 +136,15 @@ class _Unknown:
     """The ``?`` of a hand the record does not know."""
 
 
+@dataclass
+class _Then:
+    """A hand (or its holding) and the tiles read after its ``?``: the first move of a move list that lacks
+    its number and player, when they stand on its line."""
+
+    holding: object
+    after: list
+
+
 _UNKNOWN = _Unknown()
 _HAND_START_RE = re.compile(r"^(?:(?i:spieler|player)\s+)?(?P<name>[^\W\d]\w*)\s*:$")
 _LINE_BREAK = re.compile(r"[ \t\xa0]*\r?\n[ \t\xa0]*")
@@ -215,6 +224,29 @@ class _MoveList(list):
     """The items of a move list (a bare move list at the top of a file is a game of its own)."""
 
 
+@dataclass
+class _Games:
+    """The games one header holds: a deal with no moves, then the next game's tags (see ``_split_deals``)."""
+
+    games: list
+
+
+def _split_deals(header) -> list[list]:
+    """A header's items split where a second ``Game`` tag follows a hand: a deal with no moves (a hand
+    dealt again, the tiles thrown in) ends there and the tag begins the next game, as ``[Game "2"]``
+    reads. (Tags and hands come in any order, so a game's only ``Game`` tag may follow its deal.)"""
+    parts, current, dealt, numbered = [], [], False, False
+    for item in header:
+        game_tag = isinstance(item, _Tag) and item.name == "Game"
+        if game_tag and dealt and numbered:
+            parts.append(current)
+            current, dealt, numbered = [], False, False
+        current.append(item)
+        dealt = dealt or isinstance(item, (HandEntry, _Then))
+        numbered = numbered or game_tag
+    return parts + [current]
+
+
 def _first_pos(value) -> Span | None:
     """Where ``value`` (a token, a piece with a ``pos``, or a list of them) starts in the text."""
     if isinstance(value, Token):
@@ -281,6 +313,14 @@ class RecordTransformer(Transformer):
             if isinstance(item, _Note):
                 lead_notes.append(item)
                 continue
+            if isinstance(item, _Games):        # a deal with no moves, then the next game's header
+                for game in item.games[:-1]:
+                    if game is not _BROKEN:
+                        self._keep(games, lead_notes, game)
+                        lead_notes = []
+                item = item.games[-1]
+                if item is _BROKEN:
+                    continue
             if isinstance(item, _MoveList):     # a bare move list at the top of the file
                 moves, item = item, self._game(_first_pos(item), [], item)
                 if item is _BROKEN:
@@ -288,16 +328,25 @@ class RecordTransformer(Transformer):
                 if not item.moves:              # nothing readable: not a game, only its notes
                     lead_notes += [note for note in moves if isinstance(note, _Note)]
                     continue
-            kept = [note for note in lead_notes if note.text]
-            item.comments[:0] = [note.text for note in kept]
-            item.comment_pos = tuple(note.pos for note in kept) + item.comment_pos
+            self._keep(games, lead_notes, item)
             lead_notes = []
-            games.append(item)
         return games
 
+    @staticmethod
+    def _keep(games: list[Game], lead_notes: list[_Note], game: Game) -> None:
+        """Add ``game``, with the notes that stand before it, to ``games``."""
+        kept = [note for note in lead_notes if note.text]
+        game.comments[:0] = [note.text for note in kept]
+        game.comment_pos = tuple(note.pos for note in kept) + game.comment_pos
+        games.append(game)
+
     # games
-    def game(self, header, body=None) -> Game:
-        return self._game(_first_pos(header), header, body)
+    def game(self, header, body=None) -> Game | _Games:
+        parts = _split_deals(header)
+        if len(parts) == 1:
+            return self._game(_first_pos(header), header, body)
+        return _Games([self._game(_first_pos(part), part, None) for part in parts[:-1]]
+                      + [self._game(_first_pos(parts[-1]), parts[-1], body)])
 
     def table_game(self, table) -> Game:
         return self._game(table.pos, [], table)
@@ -345,7 +394,12 @@ class RecordTransformer(Transformer):
         name, value = _ONE_LINE_TAG.fullmatch(self.log.written(token)).groups()
         return _Tag(name, unescape(value, '"'), _first_pos(token))
 
-    def hand(self, start, holding) -> HandEntry:
+    def hand(self, start, holding) -> HandEntry | _Then:
+        if isinstance(holding, _Then):
+            return _Then(self._hand(start, holding.holding), holding.after)
+        return self._hand(start, holding)
+
+    def _hand(self, start, holding) -> HandEntry:
         player = _HAND_START_RE.match(start).group("name")
         pos = _first_pos(start)
         if holding is _UNKNOWN:
@@ -370,9 +424,13 @@ class RecordTransformer(Transformer):
                 out.append(self._tile_read(item) if item.type != "QMARK" else item)
         return out
 
-    def unknown(self, *tokens) -> _Unknown | list:
-        """``?``: the hand is not known; one ``?`` a tile (``? ? ? ? ? ? ?``): as many tiles, none shown."""
-        return _UNKNOWN if len(tokens) == 1 else list(tokens)
+    def unknown(self, *tokens) -> _Unknown | list | _Then:
+        """``?``: the hand is not known; one ``?`` a tile (``? ? ? ? ? ? ?``): as many tiles, none shown.
+        Tiles after them are none of the hand's (see ``_GameBuilder._first_line``)."""
+        marks = [t for t in tokens if t.type == "QMARK"]
+        holding = _UNKNOWN if len(marks) == 1 else marks
+        after = [self._tile_read(t) for t in tokens if t.type != "QMARK"]
+        return _Then(holding, after) if after else holding
 
     def _tile_read(self, token: Token) -> _TileRead:
         """A TILE token's tile, or a BADTILE token reported (``tile`` None)."""
@@ -394,6 +452,10 @@ class RecordTransformer(Transformer):
 
     def muggins_move(self, name, keyword, points) -> _Move:
         return _Move(str(name), _Play(None, _first_pos(keyword), muggins=int(points)), _first_pos(name))
+
+    def nameless_tile(self, token, end, arm, annotation, claim) -> _Move:
+        play = self.tile_play([token, end, arm, annotation, claim])
+        return _Move(None, play, play.pos)
 
     def nameless_move(self, play) -> _Move:
         return _Move(None, play, play.pos)
@@ -472,6 +534,7 @@ class _GameBuilder:
         game = Game(pos=self.pos, form="table" if isinstance(body, _Table) else "pgn")
         hands = self._header(game, header)
         if isinstance(body, _Table):
+            hands = self._first_line(hands, [])
             game.table_pos = body.pos
             self.events.extend(body.notes)
             game.players = self._table_players(game, body, hands)
@@ -480,6 +543,7 @@ class _GameBuilder:
             self._movetext(body)
         moves = [e for e in self.events if isinstance(e, MoveEntry)]
         if not isinstance(body, _Table):
+            hands = self._first_line(hands, moves)
             game.players = derive_players(game.tags, hands, moves)
         game.hands = tuple(hands)
         self._check_players(game, hands, moves)
@@ -498,11 +562,41 @@ class _GameBuilder:
                 game.tags[item.name] = item.value
                 game.tag_pos[item.name] = item.pos
             else:
-                if any(h.player == item.player for h in hands):
-                    self.log.report(item.pos, "duplicate-hand", f"{item.player}'s hand is given "
-                                    "twice", "warning", player=item.player)
+                hand = item.holding if isinstance(item, _Then) else item     # (tiles after its ?: _first_line)
+                if any(getattr(h, "holding", h).player == hand.player for h in hands):
+                    self.log.report(hand.pos, "duplicate-hand", f"{hand.player}'s hand is given "
+                                    "twice", "warning", player=hand.player)
                 hands.append(item)
         return hands
+
+    def _first_line(self, hands: list, moves: list[MoveEntry]) -> list[HandEntry]:
+        """The hands without the tiles that stand on the line of the first move: that line lacks its number
+        and player (``[6-6] Ost [3-6] ...`` for ``1. Nord [6-6] Ost [3-6] ...``), and the tile it opens
+        with, read as the last hand's (or after its ``?``), is a move without a player, reported as one
+        on any later line is (``no-player``), so the repair finds the player. Tiles after a ``?`` that
+        stand elsewhere are no hand's and are reported."""
+        line = moves[0].pos.line if moves else None
+        out = []
+        for k, hand in enumerate(hands):
+            after: list = []
+            if isinstance(hand, _Then):
+                hand, after = hand.holding, hand.after
+            elif k == len(hands) - 1 and line and hand.tiles and hand.pos.line != line:
+                keep = [j for j, p in enumerate(hand.tile_pos) if p.line != line]
+                if len(keep) < len(hand.tiles):
+                    after = [_TileRead(hand.tiles[j], hand.tile_pos[j]) for j in range(len(hand.tiles))
+                             if j not in keep]
+                    hand = replace(hand, tiles=tuple(hand.tiles[j] for j in keep),
+                                   tile_pos=tuple(hand.tile_pos[j] for j in keep))
+            moved = [t for t in after if t.tile is not None and t.pos.line == line]
+            if moved:
+                self._report_nameless([_Move(None, _Play(t.tile, t.pos), t.pos) for t in moved])
+            for t in after:
+                if t.tile is not None and t.pos.line != line:
+                    self.log.report(t.pos, "syntax", f"{t.tile} after '?' is no tile of {hand.player}'s hand: a "
+                                    "hand shows its tiles first, then a ? for each one it does not show")
+            out.append(hand)
+        return out
 
     def _movetext(self, items) -> None:
         round_no = None

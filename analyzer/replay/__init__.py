@@ -73,8 +73,9 @@ class Replay:
 
     @property
     def redealt(self) -> bool:
-        """The game is marked as dealt again (``[Redeal "C"]``): it has no moves and counts for nothing."""
-        return "Redeal" in self.game.tags
+        """The game is dealt again: marked so (``[Redeal "C"]``), or a deal with no moves where a hand
+        holds the doubles for a new deal (the record goes on with the next deal). It counts for nothing."""
+        return "Redeal" in self.game.tags or redeal_inferred(self.game, self.variant)
 
     @property
     def deal_ok(self) -> bool:
@@ -131,7 +132,7 @@ class Replay:
         if r is None:
             return None
         side = None if r.winner is None else tuple(self.variant.side_name(r.winner, self.players).split("/"))
-        return StatedResult(side, r.points if side else 0, r.termination)
+        return StatedResult(side, r.points if side else 0, r.termination, any(n == "milo" for n, _ in r.bonuses))
 
     def result_dict(self) -> dict | None:
         if self.result is None:
@@ -216,7 +217,7 @@ class _Replayer(_Ending):
                                      f"tiles; each player gets {size}", entry.pos))
             hands[seat] = hand
             partial[seat] = entry.unknown
-            if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags:
+            if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags and self.game.moves:
                 doubles = sum(t.is_double for t in hand)
                 must = v.dealing.forced and bool(self.game.moves)
                 out.append(self.diag(Code.REDEAL, f"{entry.player} is dealt {doubles} doubles: under redeal="
@@ -381,9 +382,10 @@ class _Replayer(_Ending):
                             pos.push(move)
                             harmless = pos.outcome() is not None
                             pos.pop()
-                            where = (f"arms {' and '.join(str(c.arm) for c in candidates)} ({pos.ends_text()})"
+                            what = "arm" if pos.has_arms else "end"     # (on a line, >1 and >2 name its ends)
+                            where = (f"{what}s {' and '.join(str(c.arm) for c in candidates)} ({pos.ends_text()})"
                                      if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
-                            taken = f"arm {move.arm}" if move.arm is not None else f"the {move.end}"
+                            taken = f"{what} {move.arm}" if move.arm is not None else f"the {move.end}"
                             diags.append(self.diag(
                                 Code.AMBIGUOUS_END, f"{entry.tile} fits {where} and "
                                 f"the rest of the record does not decide which; taken on {taken}"
@@ -545,6 +547,16 @@ class _Replayer(_Ending):
             return [(problem.code, problem.message, problem.details)], 0
         self.scores[seat] += pending[1]
         return [], pending[1]
+
+
+def redeal_inferred(game: Game, variant: Variant) -> bool:
+    """A game with a whole deal and no moves, without a Redeal tag, in which a hand holds the doubles
+    for a new deal (000: "Wenn ein Spieler fünf oder mehr Doppelsteine bekommen hat, werden die Steine
+    zusammengeworfen und es wird noch einmal gegeben"): it reads as dealt again."""
+    if game.moves or "Redeal" in game.tags or len(game.hands) != variant.players:
+        return False
+    return any(hand.tiles is not None and not hand.unknown and variant.dealing.redeal_due(set(hand.tiles))
+               for hand in game.hands)
 
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,

@@ -96,6 +96,11 @@ def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | 
         return f"the hand ends {_describe(outcome, result, variant, players)}{more}"
     if stated.termination and stated.termination != outcome.termination:
         return ends()
+    if stated.milo and (result is None or not any(name == "milo" for name, _ in result.bonuses)):
+        # 000, Milo: "Wenn Domino gemacht wird und der letzte Stein dazu führt, dass beide Enden dieselbe
+        # Zahl aufweisen ... Diese Art, das Spiel zu beenden, wird als „Milo“ und nicht als „Domino“ angesagt"
+        return ends(" (a Milo is called only when the last tile leaves both ends the same number, under "
+                    "Milo's scoring)")
     if result is None:
         return None
     if stated.side is None:

@@ -189,7 +189,8 @@ class MoveView:
 
     @property
     def verdict(self) -> str | None:
-        """The fair verdict on a graded move: "real" or "hindsight" (None: not graded, or no fair analysis)."""
+        """The fair verdict on a graded move: "real", "uncertain" or "hindsight" (None: not graded, or no fair
+        analysis)."""
         fair = self.decision.fair if self.decision else None
         return fair.verdict if fair is not None and fair.verdict != "none" else None
 
@@ -255,6 +256,8 @@ class GameReport:
     layout: str = "line"             # the variant's layout: "line" or one with arms ("french", "cross"...)
     fair_note: str | None = None     # the fair analysis: whose moves it judges, and why not the others'
     fair_critical: int | None = None  # the number of the move that lost the most by what its player knew
+    to_move: DecisionView | None = None   # a record that stops at a decision: the choices of the player to move
+    to_move_player: str | None = None
     repair_of: str | None = None     # this game is the repaired copy of the game with this anchor
 
     @property
@@ -529,7 +532,9 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         assumption=_assumption(analysis),
         analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"),
         fair_note=analysis.fair_note if analysis else None,
-        fair_critical=analysis.fair_critical.index + 1 if analysis and analysis.fair_critical else None)
+        fair_critical=analysis.fair_critical.index + 1 if analysis and analysis.fair_critical else None,
+        to_move=_decision(analysis.to_move) if analysis and analysis.to_move else None,
+        to_move_player=analysis.to_move.player if analysis and analysis.to_move else None)
 
 
 def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis | None] | None = None,

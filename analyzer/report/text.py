@@ -113,7 +113,8 @@ def fair_text(d) -> str:
     """The fair verdict of a decision (``analyze --fair``)."""
     f = d.fair
     how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
-    mark = {"real": "  REAL " + (f.cls or "").upper(), "hindsight": "  hindsight only", "none": ""}[f.verdict]
+    mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
+            "hindsight": "  hindsight only", "none": ""}[f.verdict]
     return _text([f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}"])
 
 
@@ -124,6 +125,29 @@ def alternative_order(alt, side: int) -> tuple[bool, float]:
     if value is None:
         return True, 0
     return False, -value if side == 0 else value
+
+
+def _fair_columns(alt) -> str:
+    if getattr(alt, "fair", None) is None:
+        return ""
+    lo, hi = alt.fair.ci95
+    return (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
+            + f"  wins {alt.fair.p_win:.0%}")
+
+
+def _to_move_text(d) -> str:
+    """The decision a record stops at (``[Result "*"]``): what the player to move should play now."""
+    best = ", ".join(a.move for a in d.alternatives if a.best) or "not known with every hand open"
+    lines = [f"To move at the end of the record: {d.player}; best {best}"
+             + (f" ({signed(d.best_value)})" if d.best_value is not None else "")]
+    if d.fair is not None:
+        f = d.fair
+        how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
+        lines.append(f"    fair ({f.view}'s view, {how}): best {f.best}")
+    for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
+        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt)}  "
+                     f"{'best' if alt.best else ''}".rstrip())
+    return _text(lines)
 
 
 def _decision_text(d) -> str:
@@ -143,12 +167,7 @@ def _decision_text(d) -> str:
     lines = []
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
-        fair = ""
-        if getattr(alt, "fair", None) is not None:
-            lo, hi = alt.fair.ci95
-            fair = (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
-                    + f"  wins {alt.fair.p_win:.0%}")
-        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{fair}  {marks}")
+        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt)}  {marks}")
     return text + _text(lines)
 
 
@@ -171,6 +190,8 @@ def analysis_text(number: int, result) -> str:
     if result.fair_note:
         lines.append(f"Fair analysis: {result.fair_note}")
     text = _text(lines) + "".join(_decision_text(d) for d in result.decisions)
+    if getattr(result, "to_move", None) is not None:     # the record stops at a decision
+        text += _to_move_text(result.to_move)
     lines = []
     if result.critical:
         c = result.critical

@@ -32,6 +32,7 @@ class Code(StrEnum):
     BONEYARD_EMPTY = "boneyard-empty"
     CLUSTER_LOST = "cluster-lost"
     COMMENT_SWALLOWS_ROWS = "comment-swallows-rows"
+    DEAL_AGAIN = "deal-again"
     DEAL_DUPLICATE = "deal-duplicate"
     DEAL_FOREIGN = "deal-foreign"
     DEAL_MISSING = "deal-missing"

@@ -256,10 +256,11 @@ CHIVA = Family(
      OptionSpec("players", "4", "4 (partners), or 2 or 3 each for himself, 7 tiles each, drawing from the "
                 "boneyard until he can play or it is empty; default: as many as the record names",
                 kind="int", values=("4", "2", "3")),
-     OptionSpec("draw-lead", "six-six", "after a drawn game the [6-6] holder leads (2 or 3 players: when it lies "
-                "in the boneyard, the holder of the highest double dealt), or (jamaican) as in the Jamaican partner "
-                "game: the side with points (3 players: the winner of the last game won), with none the [6-6] "
-                "holder", values=("six-six", "jamaican")),
+     OptionSpec("draw-lead", "jamaican", "after a drawn game as in the Jamaican partner game (002: \"ähnlich dem "
+                "jamaikanischen Spiel\", whose differences leave drawn games alone): the side with points leads "
+                "(3 players: the winner of the last game won), with none the [6-6] holder (2 or 3 players: when "
+                "it lies in the boneyard, the holder of the highest double dealt); or (six-six) the [6-6] holder "
+                "always", values=("jamaican", "six-six")),
      OptionSpec("draw-worth", "yes", "a drawn game makes the next one worth a point more, as in the Jamaican game "
                 "(for two or three too); no: a drawn game changes nothing", kind="bool")),
     _build_chiva,

@@ -45,6 +45,7 @@ def position_for(variant, hands, turn: int = 0, **kw) -> Position:
     mechanics = variant.mechanics
     pos = position_class(mechanics)(hands, turn, **kw)
     pos.equal_side = {"crosswise": 1, "lengthwise": 2}.get(variant.equal_ends, 0)     # Domino Whist §6
+    pos.crosswise = Mechanic.POINTS in mechanics        # All Fives: which of two equal ends counts (two_equal_ends)
     drawing = variant.drawing
     if Mechanic.ARMS in mechanics:
         if drawing is None:

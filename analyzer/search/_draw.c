@@ -238,7 +238,9 @@ static int choices(DrawSearch *d, uint64_t hand, int left, int right, int shape,
         int i = __builtin_ctzll(m), lo = d->tlow[i], hi = d->thigh[i], dbl = lo == hi;
         for (int end = 0; end < 2; end++) {
             int number = end == 0 ? left : right;
-            if ((lo != number && hi != number) || (end == 1 && left == right)) continue;
+            /* two equal ends are one place, unless a double lies at one of them only (All Fives) */
+            if ((lo != number && hi != number)
+                || (end == 1 && left == right && (d->scores < 0 || (shape & 1) == ((shape >> 1) & 1)))) continue;
             int other = lo == number ? hi : lo, a, b, sh, points = 0;
             if (end == 0) { a = other; b = right; sh = (shape & 2) | dbl; }
             else { a = left; b = other; sh = (shape & 1) | dbl << 1; }

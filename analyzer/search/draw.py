@@ -187,7 +187,10 @@ class _DrawDeal:
             tile = tiles[index]
             for end in (0, 1):
                 number = left if end == 0 else right
-                if not tile.matches(number) or (end == 1 and left == right):
+                # two equal ends are one place, unless a double lies at one of them only (All Fives:
+                # Position.two_equal_ends)
+                if not tile.matches(number) or (end == 1 and left == right and (
+                        play is None or (shape & 1) == (shape >> 1 & 1))):
                     continue
                 other = tile.other(number)
                 if end == 0:
