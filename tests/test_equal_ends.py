@@ -24,7 +24,7 @@ from analyzer.notation import parse
 from analyzer.analysis import analyze_replay
 from analyzer.position import mask_of
 from analyzer.rules import find_variant
-from analyzer.rules.ending import position_for
+from analyzer.rules.mechanics import position_for
 from analyzer.rules.policies import HandFacts
 from analyzer.search import TreeSearch
 from analyzer.search.core import draw_core
