@@ -28,15 +28,13 @@ from .notation.text import decode
 from .record import Record
 from .repair.triage import search_slips, triage_games
 from .replay.json import result_text
-from .report.text import repair_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
 from .search.core import TABLE_MB
 
-__all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage", "page",
-           "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again", "page_model",
-           "report_model", "games_data", "analyse_game", "record_problem", "internal_error", "worker_died",
-           "check_rules"]
+__all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
+           "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again",
+           "games_data", "analyse_game", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = "cluster-lost"   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -224,13 +222,6 @@ def triage(run: RecordRun) -> RecordRun:
     return run
 
 
-def page(run: RecordRun):
-    """The page model of the record (:class:`~analyzer.report.model.ReportModel`)."""
-    o = run.options
-    return page_model(run.label, run.replays, run.analyses, o.limits, o.max_nodes, table_mb=o.table_mb,
-                      again=run.again())
-
-
 def repaired_text(run: RecordRun) -> tuple[str | None, int]:
     """The record with each game searched replaced by its best repair, as text, and how many games
     were repaired (``None, 0``: none could be)."""
@@ -275,16 +266,11 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
         triage(run)
     out = run.data()
     if o.repair_edits:
-        out["repairs_found"] = [None if k not in run.reports else
-                                {"report": run.reports[k].as_dict(), "text": repair_text(run.reports[k])}
+        out["repairs_found"] = [None if k not in run.reports else {"report": run.reports[k].as_dict()}
                                 for k in range(len(run.replays))]
     if o.write_repaired:
         text, games = repaired_text(run)
         out["repaired"] = {"text": text, "games": games}
-    if o.mode == "report":
-        from .report.render import render_html     # (jinja2: loaded only where a page is made)
-
-        out["page"] = render_html(page(run))
     return out
 
 
@@ -336,36 +322,11 @@ def view_inference(rep, view: str, several: bool = False) -> dict:
     return out
 
 
-# ---- the page of a record -------------------------------------------------------------------------
-
-def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
-    """Replay (and analyse) every game of ``record`` and gather what its page shows."""
-    thresholds = thresholds or Thresholds()
-    replays = replay_record(record, variant, rules=rules)
-    analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
-    return page_model(record.source, replays, analyses, thresholds, analyse=analyse,
-                      again=again(record, variant, rules))
-
-
 def again(record, variant=None, rules: dict[str, str] | None = None, insert_passes: bool = False):
     """How the games of ``record`` are replayed again with some of them repaired (a match's later
     games depend on the earlier ones): as ``replay_record`` replayed them."""
     return lambda games: replay_record(replace(record, games=games), variant, rules=rules,
                                        insert_passes=insert_passes)
-
-
-def page_model(label, replays, analyses, thresholds, max_nodes: int | None = None, analyse: bool = True,
-               table_mb: float = TABLE_MB, again=None):
-    """What the page of a record shows: its games, and for each invalid one its likely slip (the
-    errors marked as the slip and what follows from it) and the repaired record, analysed.
-    ``again``: how the games are replayed with some repaired (see :func:`~analyzer.repair.triage.triage_games`)."""
-    from .report.model import build_report      # (start-up: validate, replay and analyze make no page)
-
-    triages, _ = triage_games(replays, again)
-    repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
-                if analyse and t is not None and t.best is not None and t.best.replay is not None else None
-                for t in triages]
-    return build_report(label, replays, analyses, thresholds, triages, repaired)
 
 
 # ---- plain data -----------------------------------------------------------------------------------

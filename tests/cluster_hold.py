@@ -9,7 +9,7 @@ import os
 import threading
 import time
 
-import analyzer.pipeline as runner
+import analyzer.report.task as runner
 
 _REAL = getattr(runner, "_unheld", runner.process)          # (a second import must not wrap the wrapper)
 runner._unheld = _REAL

@@ -16,7 +16,7 @@ import pytest
 
 from analyzer.notation import parse, read
 from analyzer.record import Record
-from analyzer.pipeline import report_model
+from analyzer.report.task import report_model
 from analyzer.report import render_html, write_report
 from analyzer.report.render import PIP_LAYOUT, environment, move_rows
 from conftest import RECORDS, ROOT
@@ -640,7 +640,7 @@ def test_the_value_line_breaks_where_a_move_has_no_value():
     """A decision past the node limit leaves a hole in the values (the later and earlier ones are still
     given): the chart's line is not drawn across it."""
     from analyzer.analysis import Thresholds, analyze_replay
-    from analyzer.pipeline import page_model
+    from analyzer.report.task import page_model
     from analyzer.match import replay_record
     from analyzer.report.render import chart
 
@@ -660,7 +660,7 @@ def test_the_value_line_breaks_where_a_move_has_no_value():
 def test_a_decision_past_the_node_limit_shows_the_moves_it_valued():
     """Its caption says how many moves were not valued, and the page shows the values of the others."""
     from analyzer.analysis import Thresholds, analyze_replay
-    from analyzer.pipeline import page_model
+    from analyzer.report.task import page_model
     from analyzer.match import replay_record
 
     replays = replay_record(read(RECORDS / "seed2.dom"))

@@ -7,7 +7,8 @@ what changed, ``stats`` sums the results up per player, ``summary`` counts recor
 ones and errors by code."""
 from .cache import Cache, CacheUnusable
 from .inputs import RECORD_EXTENSIONS, InputError, RecordFile, Source, decode, expand, load
-from ..pipeline import Options, check_rules, process
+from ..pipeline import Options, check_rules
+from ..report.task import process
 from .cluster import ClusterUnavailable
 from .runner import run
 from .stats import PlayerRow, player_rows

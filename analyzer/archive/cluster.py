@@ -14,7 +14,8 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..diagnostics import Diagnostic
-from ..pipeline import LOST, process, record_problem, worker_died
+from ..pipeline import LOST, record_problem, worker_died
+from ..report.task import process
 from .cache import source_digest
 from .inputs import InputError, Source
 

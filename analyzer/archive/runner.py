@@ -1,6 +1,6 @@
 """Run the pipeline's task on every record of an archive: here, in a pool of processes, or on a Dask cluster.
 
-The task, :func:`analyzer.pipeline.process`, takes a record's bytes and the
+The task, :func:`analyzer.report.task.process` (the pipeline with the page and the words of repairs), takes a record's bytes and the
 :class:`~analyzer.pipeline.Options` and returns plain data (JSON-able dicts), so the same task runs in
 this process, in a worker of a ``concurrent.futures.ProcessPoolExecutor`` or on a
 ``dask.distributed`` worker on another machine (which needs no access to the files: the bytes travel
@@ -17,7 +17,8 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, Iterator
 
-from ..pipeline import LOST, Options, process, record_problem, run_record, safely, worker_died
+from ..pipeline import LOST, Options, record_problem, safely, worker_died
+from ..report.task import finish, process
 from .cache import Cache
 from .cluster import on_cluster
 from .inputs import RecordFile, Source
@@ -136,7 +137,7 @@ def _here(todo, options, progress, known: dict):
                 progress(n, None)
         step = step if progress is not None else None
         if i in known:
-            result = safely(source.label, lambda run=known.pop(i): run_record(run, step))
+            result = safely(source.label, lambda run=known.pop(i): finish(run, step))
         else:
             result = process(source.label, source.data, options, step)
         yield i, result, seen[0]

@@ -1,0 +1,67 @@
+"""The pipeline's work on one record with the report's parts added: the page of a record (mode
+``report``) and the words of each repair (``validate --repair``). The executors (``analyzer.archive``)
+run :func:`process`; the pipeline itself knows nothing of pages or words, so it stays left of the report
+(``notation -> ... -> pipeline -> report / archive / server -> cli``)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..analysis import Thresholds
+from ..match import replay_record
+from ..pipeline import RecordRun, again, analyse_game, read, run_record, safely
+from ..repair.triage import triage_games
+from ..search.core import TABLE_MB
+from .model import build_report
+from .text import repair_text
+
+__all__ = ["process", "finish", "page", "page_model", "report_model"]
+
+
+def finish(run: RecordRun, progress: Callable[[int], None] | None = None) -> dict:
+    """Do with a record read what its options ask (:func:`analyzer.pipeline.run_record`), with the
+    words of each repair found and, in mode ``report``, the page."""
+    out = run_record(run, progress)
+    for k, found in enumerate(out.get("repairs_found") or ()):
+        if found is not None:
+            found["text"] = repair_text(run.reports[k])
+    if run.problem is None and run.options.mode == "report":
+        from .render import render_html     # (jinja2: loaded only where a page is made)
+
+        out["page"] = render_html(page(run))
+    return out
+
+
+def process(label: str, data: bytes, options, progress: Callable[[int], None] | None = None) -> dict:
+    """The task the executors run: read, replay and (by ``options.mode``) analyse one record file, as
+    plain data (``{"source", "error", "games": [...], "page"?, "repairs_found"?, "repaired"?}``); a
+    failure of the analyser on one record is that record's ``internal-error``
+    (:func:`analyzer.pipeline.safely`)."""
+    return safely(label, lambda: finish(read(label, data, options), progress))
+
+
+def page(run: RecordRun):
+    """The page model of the record (:class:`~analyzer.report.model.ReportModel`)."""
+    o = run.options
+    return page_model(run.label, run.replays, run.analyses, o.limits, o.max_nodes, table_mb=o.table_mb,
+                      again=run.again())
+
+
+def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
+    """Replay (and analyse) every game of ``record`` and gather what its page shows."""
+    thresholds = thresholds or Thresholds()
+    replays = replay_record(record, variant, rules=rules)
+    analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
+    return page_model(record.source, replays, analyses, thresholds, analyse=analyse,
+                      again=again(record, variant, rules))
+
+
+def page_model(label, replays, analyses, thresholds, max_nodes: int | None = None, analyse: bool = True,
+               table_mb: float = TABLE_MB, again=None):
+    """What the page of a record shows: its games, and for each invalid one its likely slip (the
+    errors marked as the slip and what follows from it) and the repaired record, analysed.
+    ``again``: how the games are replayed with some repaired (see :func:`~analyzer.repair.triage.triage_games`)."""
+    triages, _ = triage_games(replays, again)
+    repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
+                if analyse and t is not None and t.best is not None and t.best.replay is not None else None
+                for t in triages]
+    return build_report(label, replays, analyses, thresholds, triages, repaired)
