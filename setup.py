@@ -8,7 +8,7 @@ Everything else about the package is declared in pyproject.toml.
 """
 from setuptools import Extension, setup
 
-HEADERS = ["analyzer/search/_leaf.h", "analyzer/search/_slots.h"]
+HEADERS = ["analyzer/search/_leaf.h", "analyzer/search/_table.h"]
 
 setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"analyzer/search/{name}.c"], depends=HEADERS,
                              extra_compile_args=["-O2"], optional=True)

@@ -6,12 +6,13 @@ from functools import cached_property
 from typing import NamedTuple
 
 from ..diagnostics import Diagnostic
-from ..position import Outcome, Position, ends_text, mask_of, tiles_of
+from ..position import Outcome, Position, ends_text, mask_of
 from ..record import Game, MoveEntry, Span, StatedResult
 from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.facts import hand_facts
 from ..rules.mechanics import position_for
-from ..rules.judge import Judge, tiles_text as _tiles_text
+from ..rules.judge import Judge
+from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
 from ..tiles import Move, Tile
 from .result import _Ending
@@ -171,75 +172,18 @@ class _Replayer(_Ending):
 
     # -- the deal ---------------------------------------------------------------------------
     def deal(self) -> tuple[Position, list[Diagnostic]]:
-        out: list[Diagnostic] = []
+        """The position of the deal the record shows, and what is wrong with it (rules/dealt.py judges)."""
         v = self.variant
-        n = len(self.players)
-        if n != v.players:
-            out.append(self.diag(Code.PLAYERS, f"the {v.name} game has {v.players} players, the record names {n}"
-                                 f" ({', '.join(self.players) or 'none'})", self.game.pos))
-        valid_mask = v.dealing.mask
+        game = self.game
+        verdict = judge_deal(v, self.players, game.hands, redeal_tag=game.tags.get("Redeal"),
+                             has_moves=bool(game.moves))
+        places = {"game": game.pos, "hands": game.hands[0].pos if game.hands else None,
+                  "Redeal": game.tag_pos.get("Redeal", game.pos), "move": game.moves[0].pos if game.moves else None}
+        out = [self.diag(p.code, p.message, places[p.where] if isinstance(p.where, str) else p.where, p.severity,
+                         **p.details) for p in verdict.problems]
+        hands, partial = list(verdict.hands), verdict.partial
         size = v.dealing.hand_size
-        hands: list[set[Tile] | None] = [None] * n
-        partial = [0] * n             # tiles of a partly known hand the record does not show
-        seen_mask = 0                 # the tiles dealt so far; by bit: to whom and where
-        seen: dict[int, tuple[str, Span]] = {}
-        for entry in self.game.hands:
-            seat = self.seat_of.get(entry.player)
-            if seat is None:
-                out.append(self.diag(Code.UNKNOWN_PLAYER, f"the deal names {entry.player!r}, who is not one of the "
-                                     f"players ({', '.join(self.players)})", entry.pos))
-                continue
-            if entry.tiles is None:
-                continue
-            hand: set[Tile] = set()
-            for k, tile in enumerate(entry.tiles):
-                where = entry.tile_pos[k] if k < len(entry.tile_pos) else entry.pos
-                if tile.bit & valid_mask and not tile.bit & seen_mask:       # a tile of the set, dealt once
-                    seen_mask |= tile.bit
-                    seen[tile.bit] = (entry.player, where)
-                    hand.add(tile)
-                elif tile in v.dealing.set_aside:
-                    out.append(self.diag(Code.DEAL_FOREIGN, f"{tile} is set aside in the {n}-player {v.name} game "
-                                         "and is dealt to nobody", where, tile=str(tile)))
-                elif not tile.bit & valid_mask:
-                    out.append(self.diag(Code.DEAL_FOREIGN, f"{tile} is not a tile of this set "
-                                         f"(double-{v.dealing.max_pip})", where, tile=str(tile)))
-                else:
-                    # either copy may be the slip, so both places are marked
-                    holder, first = seen[tile.bit]
-                    again = entry.player
-                    out.append(self.diag(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {holder} here and to "
-                                         f"{again} at line {where.line}", first, tile=str(tile)))
-                    out.append(self.diag(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {again} here and to "
-                                         f"{holder} at line {first.line}", where, tile=str(tile)))
-            if len(entry.tiles) + entry.unknown != size:
-                out.append(self.diag(Code.DEAL_SIZE, f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
-                                     f"tiles; each player gets {size}", entry.pos))
-            hands[seat] = hand
-            partial[seat] = entry.unknown
-            if v.dealing.redeal_due(hand) and "Redeal" not in self.game.tags and self.game.moves:
-                doubles = sum(t.is_double for t in hand)
-                must = v.dealing.forced and bool(self.game.moves)
-                out.append(self.diag(Code.REDEAL, f"{entry.player} is dealt {doubles} doubles: under redeal="
-                                     f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
-                                     + (", so this hand may not be played" if must else ""), entry.pos,
-                                     severity="error" if must else "warning", doubles=doubles))
-        known = [h for h in hands if h is not None]
-        if len(known) == n - 1 and v.dealing.all_dealt(n) and self.deal_ok(out) and not any(partial):
-            # one unknown hand in a game where every tile is dealt: it is the rest of the set
-            seat = hands.index(None)
-            rest = set(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
-            if len(rest) == size:
-                hands[seat] = rest
-                seen_mask = valid_mask
-                out.append(self.diag(Code.HAND_INFERRED, f"{self.players[seat]}'s hand is the rest of the set: "
-                                     f"{_tiles_text(sorted(rest))}", self.game.pos, severity="info"))
-        if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known and not any(partial):
-            if valid_mask & ~seen_mask:
-                missing = sorted(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
-                out.append(self.diag(Code.DEAL_MISSING, f"every tile is dealt in this game, but nobody holds "
-                                     f"{_tiles_text(missing)}", self.game.hands[0].pos if self.game.hands else None,
-                                     tiles=[str(t) for t in missing]))
+        valid_mask = v.dealing.mask
         hidden = [partial[s] if h is not None else size for s, h in enumerate(hands)]
         pos = position_for(v, [h if h is not None else () for h in hands], 0, max_pip=v.dealing.max_pip,
                            hidden=hidden)
@@ -248,33 +192,7 @@ class _Replayer(_Ending):
         # lead); rules that weigh whole hands (the highest double, the heaviest hand) need them whole
         self.hands = hands
         self.whole = [h is not None and not partial[s] for s, h in enumerate(hands)]
-        out += self.redeal(hands)
         return pos, out
-
-    def redeal(self, hands: list[set[Tile] | None]) -> list[Diagnostic]:
-        """A game marked ``[Redeal "C"]``: C showed his doubles and the tiles were dealt again, so
-        the game has its deal and no moves, and counts for nothing."""
-        name = self.game.tags.get("Redeal")
-        if name is None:
-            return []
-        where = self.game.tag_pos.get("Redeal", self.game.pos)
-        seat = self.seat_of.get(name.strip())
-        if seat is None:
-            return [self.diag(Code.UNKNOWN_PLAYER, f"the Redeal tag names {name!r}, who is not one of the players "
-                              f"({', '.join(self.players)})", where)]
-        out = []
-        problem = self.variant.dealing.redeal_problem(hands[seat] if seat < len(hands) else None)
-        if problem:
-            out.append(self.diag(Code.REDEAL_UNFOUNDED, f"the game is marked as dealt again for {name.strip()}'s "
-                                 f"doubles, but {problem}", where))
-        if self.game.moves:
-            out.append(self.diag(Code.REDEAL_PLAYED, "a game dealt again is not played: it has no moves",
-                                 self.game.moves[0].pos))
-        return out
-
-    @staticmethod
-    def deal_ok(diags: list[Diagnostic]) -> bool:
-        return not any(d.severity == "error" for d in diags)
 
     # -- the lead ---------------------------------------------------------------------------
     def lead(self, pos: Position) -> list[Diagnostic]:

@@ -12,6 +12,7 @@ match, the inference and, through the opening tiles a position carries, the sear
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..tiles import Tile
@@ -34,7 +35,7 @@ class LeadProblem(NamedTuple):
     code: Code
     message: str
     where: str
-    details: Mapping[str, Any] = {}
+    details: Mapping[str, Any] = MappingProxyType({})
     severity: str = "error"
 
 

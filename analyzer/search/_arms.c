@@ -33,27 +33,16 @@
 #include <string.h>
 
 #include "_leaf.h"
-#include "_slots.h"
+#include "_table.h"
 
 #define INF (1 << 30)
 #define MAXSEATS 4
 #define MAXTILES 55
 #define MAXNUM 10
 #define MAXMOVES 112
-#define WAYS 4
-#define LO_INF (-32768)
-#define HI_INF 32767
-#define MAX_VALUE 30000
 
 enum { START = 0, CLOSED = 1, DOUBLE = 2, OPEN = 3 };
 enum { SCORE_SIDES = 0, SCORE_BAD = 1, SCORE_PYTHON = 2, SCORE_DESCRIBED = 3 };
-
-static inline int popcount(uint64_t x) {
-    x -= (x >> 1) & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
 
 /* -- the arms, packed --------------------------------------------------------------------------- */
 
@@ -85,16 +74,10 @@ typedef struct {
     uint8_t held;       /* tiles still held: the work behind the entry */
 } Entry;
 
-static inline int16_t enc(int x) { return (int16_t)(x <= -INF ? LO_INF : (x >= INF ? HI_INF : x)); }
-static inline int dec(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? INF : x); }
-
 typedef struct {
     PyObject_HEAD
     PyObject *leaf;
-    void *raw;          /* the allocation; ``slots`` is it aligned to a cache line */
-    Entry *slots;
-    uint64_t buckets, max_buckets, used, stores, replaced;
-    int shift;
+    TABLE_FIELDS(Entry)
     int n, max_pip, french, branch, scoring, param, leader;
     LeafScoring sc;     /* SCORE_DESCRIBED: the scoring, evaluated by _leaf.h */
     int maximiser[MAXSEATS], opponent[MAXSEATS], side[MAXSEATS];
@@ -111,9 +94,9 @@ static inline uint64_t state_hash(const uint64_t *h, int n, uint64_t arms, int s
     return x ^ (x >> 29);
 }
 
-static inline Entry *bucket(ArmSearch *d, uint64_t hash) {
-    return d->slots + WAYS * ((hash * 0x9E3779B97F4A7C15ULL) >> d->shift);
-}
+static inline uint64_t home(const ArmSearch *d, uint64_t hash) { return (hash * 0x9E3779B97F4A7C15ULL) >> d->shift; }
+
+static inline Entry *bucket(ArmSearch *d, uint64_t hash) { return d->slots + WAYS * home(d, hash); }
 
 static inline int same(const Entry *e, const uint64_t *h, int n, uint64_t arms, int s) {
     if (e->seat != s || e->arms != arms) return 0;
@@ -122,70 +105,19 @@ static inline int same(const Entry *e, const uint64_t *h, int n, uint64_t arms, 
     return 1;
 }
 
-static Entry *probe(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
-    Entry *b = bucket(d, hash);
-    for (int i = 0; i < WAYS; i++)
-        if (same(b + i, h, d->n, arms, s)) return b + i;
-    return NULL;
-}
-
-/* Where an entry goes: its own slot, else an empty one, else the one with the fewest tiles held. */
-static Entry *place(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
-    Entry *b = bucket(d, hash), *victim = NULL;
-    for (int i = 0; i < WAYS; i++) {
-        if (b[i].seat == 255) { if (victim == NULL || victim->seat != 255) victim = b + i; continue; }
-        if (same(b + i, h, d->n, arms, s)) return b + i;
-        if (victim == NULL || (victim->seat != 255 && b[i].held < victim->held)) victim = b + i;
-    }
-    if (victim->seat == 255) d->used++;
-    else d->replaced++;
-    return victim;
-}
-
-static int table_alloc(ArmSearch *d, uint64_t buckets) {
-    void *raw;
-    Entry *slots = slots_alloc(WAYS * buckets, sizeof(Entry), 255, &raw);   /* seat 255: empty */
-    if (slots == NULL) return -1;
-    d->raw = raw;
-    d->slots = slots;
-    d->buckets = buckets;
-    d->shift = slots_shift(buckets);
-    return 0;
-}
-
-static void table_grow(ArmSearch *d) {
-    Entry *old = d->slots;
-    void *old_raw = d->raw;
-    uint64_t count = WAYS * d->buckets;
-    if (table_alloc(d, 2 * d->buckets) < 0) {       /* no memory to grow: stay at this size */
-        d->raw = old_raw;
-        d->slots = old;
-        d->max_buckets = d->buckets;
-        return;
-    }
-    d->used = 0;
-    for (uint64_t i = 0; i < count; i++)
-        if (old[i].seat != 255) {
-            Entry *x = place(d, state_hash(old[i].h, d->n, old[i].arms, old[i].seat), old[i].h, old[i].arms,
-                            old[i].seat);
-            *x = old[i];
-        }
-    PyMem_Free(old_raw);
-}
-
-/* Where the search stores an entry: while the table is below its bound, a full bucket makes it grow
- * (so that, below its bound, no entry is ever lost and the search visits exactly the positions of the
- * Python search, whose table is a dict); at its bound, :c:func:`place` replaces. */
-static Entry *store_slot(ArmSearch *d, uint64_t hash, const uint64_t *h, uint64_t arms, int s) {
-    while (d->buckets < d->max_buckets) {
-        Entry *b = bucket(d, hash);
-        int room = 0;
-        for (int i = 0; i < WAYS && !room; i++) room = b[i].seat == 255 || same(b + i, h, d->n, arms, s);
-        if (room) break;
-        table_grow(d);
-    }
-    return place(d, hash, h, arms, s);
-}
+#define TABLE_ENTRY Entry
+#define TABLE_OWNER ArmSearch
+#define TABLE_PROBE 1
+#define TABLE_KEY_PARAMS uint64_t hash, const uint64_t *h, uint64_t arms, int s
+#define TABLE_KEY_ARGS hash, h, arms, s
+#define TABLE_HOME(t) home((t), hash)
+#define TABLE_SAME(t, e) same((e), h, (t)->n, arms, s)
+#define TABLE_EMPTY(e) ((e)->seat == 255)
+#define TABLE_FILL 255
+#define TABLE_WORK(e) ((e)->held)                   /* the fewest tiles held: the least work behind it */
+#define TABLE_AGAIN(t, e) table_slot((t), state_hash((e)->h, (t)->n, (e)->arms, (e)->seat), (e)->h, (e)->arms, \
+                                     (e)->seat, 1)
+#include "_table.h"
 
 /* -- moves ---------------------------------------------------------------------------------------- */
 
@@ -401,11 +333,11 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
         if (low >= beta) return low;
     }
     uint64_t hash = state_hash(h, n, a, s);
-    Entry *en = probe(d, hash, h, a, s);
+    Entry *en = table_probe(d, hash, h, a, s);
     int lower = -INF, upper = INF, hbit = 255, hcode = 255;
     if (en != NULL) {
-        lower = dec(en->lo);
-        upper = dec(en->hi);
+        lower = bound_unpack(en->lo);
+        upper = bound_unpack(en->hi);
         hbit = en->bit;
         hcode = en->code;
         if (lower >= beta) return lower;
@@ -488,18 +420,17 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
     if (best <= a0) { if (best < upper) upper = best; }
     else if (best >= b0) { if (best > lower) lower = best; }
     else lower = upper = best;
-    Entry *x = store_slot(d, hash, h, a, s);
+    Entry *x = table_place(d, hash, h, a, s);
     memcpy(x->h, h, sizeof(uint64_t) * (size_t)n);
     for (int t = n; t < MAXSEATS; t++) x->h[t] = 0;
     x->arms = a;
     x->seat = (uint8_t)s;
-    x->lo = enc(lower);
-    x->hi = enc(upper);
+    x->lo = bound_pack(lower);
+    x->hi = bound_pack(upper);
     x->bit = bm >= 0 ? mv[bm].bit : 255;
     x->code = bm >= 0 ? mv[bm].code : 255;
     x->held = (uint8_t)popcount(held);
-    d->stores++;
-    if (d->buckets < d->max_buckets && 4 * d->used > 3 * WAYS * d->buckets) table_grow(d);
+    table_stored(d);
     return best;
 }
 
@@ -580,9 +511,8 @@ static int ArmSearch_init(ArmSearch *self, PyObject *args, PyObject *kwds) {
             self->match[hi] |= 1ULL << i;
             if (lo == hi) { self->dbl[lo] = 1ULL << i; self->doubles |= 1ULL << i; }
         }
-    uint64_t max_buckets = 1, buckets = 1;
-    while (2 * max_buckets * WAYS <= entries && max_buckets < (1ULL << 40)) max_buckets *= 2;
-    while (buckets < max_buckets && buckets < (1 << 10)) buckets *= 2;
+    uint64_t max_buckets, buckets;
+    table_sizes(entries, WAYS, 1 << 10, &max_buckets, &buckets);
     PyMem_Free(self->raw);
     self->raw = NULL;
     self->slots = NULL;
@@ -643,21 +573,10 @@ static PyObject *ArmSearch_search(ArmSearch *self, PyObject *args) {
     return Py_BuildValue("iK", v, (unsigned long long)self->nodes);
 }
 
-static PyObject *ArmSearch_get_nbytes(ArmSearch *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(WAYS * self->buckets * sizeof(Entry));
-}
-
-static PyObject *ArmSearch_get_max_entries(ArmSearch *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(WAYS * self->max_buckets);
-}
-
-static PyObject *ArmSearch_get_used(ArmSearch *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->used);
-}
-
-static PyObject *ArmSearch_get_replaced(ArmSearch *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->replaced);
-}
+TABLE_GETTER(ArmSearch, nbytes, WAYS * self->buckets * sizeof(Entry))
+TABLE_GETTER(ArmSearch, max_entries, WAYS * self->max_buckets)
+TABLE_GETTER(ArmSearch, used, self->used)
+TABLE_GETTER(ArmSearch, replaced, self->replaced)
 
 static int ArmSearch_traverse(ArmSearch *self, visitproc visit, void *arg) {
     Py_VISIT(self->leaf);
@@ -683,10 +602,10 @@ static PyMethodDef ArmSearch_methods[] = {
 };
 
 static PyGetSetDef ArmSearch_getset[] = {
-    {"nbytes", (getter)ArmSearch_get_nbytes, NULL, "The memory of the table's slots now, in bytes.", NULL},
-    {"max_entries", (getter)ArmSearch_get_max_entries, NULL, "The slots the table may grow to.", NULL},
-    {"used", (getter)ArmSearch_get_used, NULL, "The slots holding an entry.", NULL},
-    {"replaced", (getter)ArmSearch_get_replaced, NULL, "Entries that pushed out an entry of another state.", NULL},
+    TABLE_GETSET(ArmSearch, nbytes, "The memory of the table's slots now, in bytes."),
+    TABLE_GETSET(ArmSearch, max_entries, "The slots the table may grow to."),
+    TABLE_GETSET(ArmSearch, used, "The slots holding an entry."),
+    TABLE_GETSET(ArmSearch, replaced, "Entries that pushed out an entry of another state."),
     {NULL}
 };
 

@@ -42,27 +42,15 @@
 #include <string.h>
 
 #include "_leaf.h"
-#include "_slots.h"
+#include "_table.h"
 
 #define INF (1 << 30)
 #define MAXSEATS 4
 #define MAXTILES 55
 #define MAXMOVES 64
 
-/* Bits set (SWAR: no call into libgcc without -mpopcnt). */
-static inline int popcount(uint64_t x) {
-    x -= (x >> 1) & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-
 /* -- the table ------------------------------------------------------------------------------ */
 
-#define WAYS 4          /* slots a bucket: 4 x 16 bytes, one cache line */
-#define LO_INF (-32768) /* lo, hi stored as int16: these two stand for -INF and INF */
-#define HI_INF 32767
-#define MAX_VALUE 30000 /* the values the table can hold */
 #define MAX_DEALS 65535 /* deal ids of one table epoch (16 bits); then the table starts again */
 
 typedef struct {
@@ -71,22 +59,6 @@ typedef struct {
     uint16_t deal;      /* the deal's id; 0: an empty slot */
     uint8_t bit, e2;    /* the best move: tile index, ends code after it (255: none) */
 } Entry;
-
-typedef struct {
-    PyObject_HEAD
-    void *raw;          /* the allocation; ``slots`` is it aligned to a cache line */
-    Entry *slots;
-    uint64_t buckets;   /* a power of two */
-    uint64_t max_buckets;
-    uint64_t used;      /* slots holding an entry */
-    int shift;          /* 64 - log2(buckets) */
-    uint32_t next_deal;
-    uint64_t epoch;     /* bumped when the deal ids run out and the table is emptied */
-    uint64_t stores, replaced;
-} Table;
-
-static inline int16_t enc(int x) { return (int16_t)(x <= -INF ? LO_INF : (x >= INF ? HI_INF : x)); }
-static inline int dec(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? INF : x); }
 
 /* The home bucket of a state: its key mixed with the deal's id, multiplied by 2^64 / phi (the top
  * bits pick the bucket). */
@@ -99,115 +71,45 @@ static inline Entry *bucket_of(Entry *slots, int shift, uint64_t key, uint32_t d
     return slots + WAYS * home_of(shift, key, deal);
 }
 
-/* An entry lies in its home bucket or, when that was full, in one of the next PROBE - 1 buckets
- * (the first with room): the table loses no entry before it is full. Entries are never removed
- * one by one (only replaced, at the table's bound, or all cleared), so a bucket with an empty
- * slot ends the search. */
-#define PROBE 8
+typedef struct {
+    PyObject_HEAD
+    TABLE_FIELDS(Entry)
+    uint32_t next_deal;
+    uint64_t epoch;     /* bumped when the deal ids run out and the table is emptied */
+} Table;
 
-static inline Entry *table_probe(Table *t, uint64_t key, uint32_t deal) {
-    uint64_t i = home_of(t->shift, key, deal), mask = t->buckets - 1;
-    for (int j = 0; j < PROBE; j++) {
-        Entry *b = t->slots + WAYS * ((i + j) & mask);
-        int room = 0;
-        for (int w = 0; w < WAYS; w++) {
-            if (b[w].deal == 0) room = 1;
-            else if (b[w].key == key && b[w].deal == deal) return b + w;
-        }
-        if (room) return NULL;
-    }
-    return NULL;
-}
+#define TABLE_ENTRY Entry
+#define TABLE_OWNER Table
+#define TABLE_PROBE 8
+#define TABLE_KEY_PARAMS uint64_t key, uint32_t deal
+#define TABLE_KEY_ARGS key, deal
+#define TABLE_HOME(t) home_of((t)->shift, key, deal)
+#define TABLE_SAME(t, e) ((e)->key == key && (e)->deal == deal)
+#define TABLE_EMPTY(e) ((e)->deal == 0)
+#define TABLE_FILL 0
+#define TABLE_WORK(e) (-popcount((e)->key))          /* the most tiles played: the least work behind it */
+#define TABLE_AGAIN(t, e) table_slot((t), (e)->key, (e)->deal, 1)
 
-/* Where an entry for ``key`` goes: its own slot, else the first empty one on its probe, else (a
- * full probe: only at the table's bound) the slot of its home bucket with the most tiles played
- * (the least work behind it), replaced. ``replace`` 0 asks only whether the entry fits without a
- * replacement (then the slot, or NULL). */
-static inline Entry *table_slot(Table *t, uint64_t key, uint32_t deal, int replace) {
-    uint64_t i = home_of(t->shift, key, deal), mask = t->buckets - 1;
-    for (int j = 0; j < PROBE; j++) {
-        Entry *b = t->slots + WAYS * ((i + j) & mask);
-        Entry *empty = NULL;
-        for (int w = 0; w < WAYS; w++) {
-            if (b[w].deal == 0) { if (empty == NULL) empty = b + w; }
-            else if (b[w].key == key && b[w].deal == deal) return b + w;
-        }
-        if (empty != NULL) {
-            if (replace) t->used++;      /* (without ``replace`` the caller counts it) */
-            return empty;
-        }
-    }
-    if (!replace) return NULL;
-    Entry *b = t->slots + WAYS * i, *victim = b;
-    int most = popcount(b[0].key);
-    for (int w = 1; w < WAYS; w++) {
-        int pc = popcount(b[w].key);
-        if (pc > most) { victim = b + w; most = pc; }
-    }
-    t->replaced++;
-    return victim;
-}
+#include "_table.h"
 
-static int table_alloc(Table *t, uint64_t buckets) {
-    void *raw;
-    Entry *slots = slots_alloc(WAYS * buckets, sizeof(Entry), 0, &raw);     /* deal 0: empty */
-    if (slots == NULL) return -1;
-    t->raw = raw;
-    t->slots = slots;
-    t->buckets = buckets;
-    t->shift = slots_shift(buckets);
-    return 0;
-}
-
-static void table_grow(Table *t) {
-    void *old_raw = t->raw;
-    Entry *old = t->slots;
-    uint64_t count = WAYS * t->buckets;
-    if (table_alloc(t, 2 * t->buckets) < 0) {   /* no memory to grow: stay at this size */
-        t->raw = old_raw;
-        t->slots = old;
-        t->max_buckets = t->buckets;
-        return;
-    }
-    t->used = 0;
-    for (uint64_t i = 0; i < count; i++)
-        if (old[i].deal != 0) *table_slot(t, old[i].key, old[i].deal, 1) = old[i];
-    PyMem_Free(old_raw);
-}
-
-/* Store an entry. Below its bound the table grows rather than replace (so, like the pure-Python
- * dict, it loses nothing until it is full, and both cores search the same states); at its bound
- * an entry may replace another (``table_slot``). */
+/* Store an entry (see _table.h: below its bound the table grows rather than replace). */
 static inline void table_store(Table *t, uint64_t key, uint32_t deal, int lo, int hi, int bit, int e2) {
-    Entry *x = table_slot(t, key, deal, 0);
-    while (x == NULL && t->buckets < t->max_buckets) {
-        table_grow(t);
-        x = table_slot(t, key, deal, 0);
-    }
-    if (x == NULL) x = table_slot(t, key, deal, 1);
-    else if (x->deal == 0) t->used++;
+    Entry *x = table_place(t, key, deal);
     x->key = key;
     x->deal = (uint16_t)deal;
-    x->lo = enc(lo);
-    x->hi = enc(hi);
+    x->lo = bound_pack(lo);
+    x->hi = bound_pack(hi);
     x->bit = (uint8_t)bit;
     x->e2 = (uint8_t)e2;
-    t->stores++;
-    if (t->buckets < t->max_buckets && 4 * t->used > 3 * WAYS * t->buckets) table_grow(t);
-}
-
-static void table_clear(Table *t) {
-    memset(t->slots, 0, (size_t)(WAYS * t->buckets) * sizeof(Entry));
-    t->stores = t->replaced = t->used = 0;
+    table_stored(t);
 }
 
 static int Table_init(Table *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"entries", NULL};
     unsigned long long entries;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "K", kwlist, &entries)) return -1;
-    uint64_t max_buckets = 1, buckets = 1;
-    while (2 * max_buckets * WAYS <= entries && max_buckets < (1ULL << 40)) max_buckets *= 2;
-    while (buckets < max_buckets && buckets < (1 << 12)) buckets *= 2;    /* 256 KB to start */
+    uint64_t max_buckets, buckets;
+    table_sizes(entries, WAYS, 1 << 12, &max_buckets, &buckets);    /* 256 KB to start */
     void *old = self->raw;
     if (table_alloc(self, buckets) < 0) { PyErr_NoMemory(); return -1; }
     PyMem_Free(old);
@@ -224,33 +126,16 @@ static void Table_dealloc(Table *self) {
 }
 
 static PyObject *Table_clear(Table *self, PyObject *Py_UNUSED(ignored)) {
-    if (self->slots) table_clear(self);
+    if (self->slots) table_empty(self);
     Py_RETURN_NONE;
 }
 
-static PyObject *Table_get_entries(Table *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(WAYS * self->buckets);
-}
-
-static PyObject *Table_get_max_entries(Table *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(WAYS * self->max_buckets);
-}
-
-static PyObject *Table_get_used(Table *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->used);
-}
-
-static PyObject *Table_get_nbytes(Table *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(WAYS * self->buckets * sizeof(Entry));
-}
-
-static PyObject *Table_get_stores(Table *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->stores);
-}
-
-static PyObject *Table_get_replaced(Table *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->replaced);
-}
+TABLE_GETTER(Table, entries, WAYS * self->buckets)
+TABLE_GETTER(Table, max_entries, WAYS * self->max_buckets)
+TABLE_GETTER(Table, used, self->used)
+TABLE_GETTER(Table, nbytes, WAYS * self->buckets * sizeof(Entry))
+TABLE_GETTER(Table, stores, self->stores)
+TABLE_GETTER(Table, replaced, self->replaced)
 
 static PyMethodDef Table_methods[] = {
     {"clear", (PyCFunction)Table_clear, METH_NOARGS, "Empty every slot."},
@@ -258,12 +143,12 @@ static PyMethodDef Table_methods[] = {
 };
 
 static PyGetSetDef Table_getset[] = {
-    {"entries", (getter)Table_get_entries, NULL, "The slots of the table now (a power of two).", NULL},
-    {"max_entries", (getter)Table_get_max_entries, NULL, "The slots the table may grow to (a power of two).", NULL},
-    {"used", (getter)Table_get_used, NULL, "The slots holding an entry.", NULL},
-    {"nbytes", (getter)Table_get_nbytes, NULL, "The memory of the slots now, in bytes.", NULL},
-    {"stores", (getter)Table_get_stores, NULL, "Entries written since the table was made or cleared.", NULL},
-    {"replaced", (getter)Table_get_replaced, NULL, "Entries that pushed out an entry of another state.", NULL},
+    TABLE_GETSET(Table, entries, "The slots of the table now (a power of two)."),
+    TABLE_GETSET(Table, max_entries, "The slots the table may grow to (a power of two)."),
+    TABLE_GETSET(Table, used, "The slots holding an entry."),
+    TABLE_GETSET(Table, nbytes, "The memory of the slots now, in bytes."),
+    TABLE_GETSET(Table, stores, "Entries written since the table was made or cleared."),
+    TABLE_GETSET(Table, replaced, "Entries that pushed out an entry of another state."),
     {NULL}
 };
 
@@ -321,7 +206,7 @@ typedef struct {
  * then takes a new id before it searches again). */
 static uint32_t new_deal_id(Table *t) {
     if (t->next_deal > MAX_DEALS) {
-        table_clear(t);
+        table_empty(t);
         t->epoch++;
         t->next_deal = 1;
     }
@@ -480,8 +365,8 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
         Entry *en = table_probe(d->table, key, d->id);
         int lo = -INF, hi = INF, bbit = 255, be2 = 255;
         if (en != NULL) {
-            lo = dec(en->lo);
-            hi = dec(en->hi);
+            lo = bound_unpack(en->lo);
+            hi = bound_unpack(en->hi);
             bbit = en->bit;
             be2 = en->e2;
             if (lo >= beta) { v = lo; break; }
@@ -822,7 +707,7 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     }
     uint64_t key = state_key(self, (uint64_t)K, e, s, X);
     Entry *en = table_probe(self->table, key, self->id);
-    if (en != NULL) guess = guess < dec(en->lo) ? dec(en->lo) : (guess > dec(en->hi) ? dec(en->hi) : guess);
+    if (en != NULL) guess = guess < bound_unpack(en->lo) ? bound_unpack(en->lo) : (guess > bound_unpack(en->hi) ? bound_unpack(en->hi) : guess);
     if (alpha < -INF) alpha = -INF;
     if (beta > INF) beta = INF;
     self->failed = 0;

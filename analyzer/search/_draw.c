@@ -30,17 +30,13 @@
 #include <string.h>
 
 #include "_leaf.h"
-#include "_slots.h"
+#include "_table.h"
 
 #define INF (1 << 30)
 #define SEATS 4
 #define TILES 55
 #define NUMBERS 10
 #define CHOICES 112
-#define WAYS 4
-#define LO_INF (-32768)
-#define HI_INF 32767
-#define MAX_VALUE 30000
 #define DECLINE 255
 #define NO_HINT 254
 #define EMPTY 0xFFFFFFFFu
@@ -54,9 +50,6 @@ typedef struct {
     uint8_t code;       /* the best move */
     uint8_t held;       /* tiles still held: the work behind the entry */
 } Slot;
-
-static inline int16_t pack_bound(int x) { return (int16_t)(x <= -INF ? LO_INF : (x >= INF ? HI_INF : x)); }
-static inline int unpack_bound(int16_t x) { return x == LO_INF ? -INF : (x == HI_INF ? INF : x); }
 
 typedef struct {
     PyObject_HEAD
@@ -278,8 +271,8 @@ static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, in
     Slot *en = lookup(d, hash, h, meta);
     int lower = -INF, upper = INF, hint = NO_HINT;
     if (en != NULL) {
-        lower = unpack_bound(en->lo);
-        upper = unpack_bound(en->hi);
+        lower = bound_unpack(en->lo);
+        upper = bound_unpack(en->hi);
         hint = en->code;
         if (lower >= beta) return lower;
         if (upper <= alpha) return upper;
@@ -334,12 +327,12 @@ static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, in
     memset(e->h, 0, sizeof(e->h));
     memcpy(e->h, h, sizeof(uint64_t) * (size_t)n);
     e->meta = meta;
-    e->lo = pack_bound(lower);
-    e->hi = pack_bound(upper);
+    e->lo = bound_pack(lower);
+    e->hi = bound_pack(upper);
     e->code = (uint8_t)best_code;
     uint64_t held = 0;
     for (int t = 0; t < n; t++) held |= h[t];
-    e->held = (uint8_t)__builtin_popcountll(held);
+    e->held = (uint8_t)popcount(held);
     return best;
 }
 
@@ -425,9 +418,10 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
             self->match[lo] |= 1ULL << i;
             self->match[hi] |= 1ULL << i;
         }
-    uint64_t max_size = WAYS, size = WAYS;
-    while (2 * max_size <= entries && max_size < (1ULL << 40)) max_size *= 2;
-    while (size < max_size && size < (1 << 12)) size *= 2;
+    uint64_t max_size, size;         /* in runs of WAYS slots, then in slots */
+    table_sizes(entries, WAYS, 1 << 10, &max_size, &size);
+    max_size *= WAYS;
+    size *= WAYS;
     PyMem_Free(self->raw);
     self->raw = NULL;
     self->slots = NULL;
@@ -472,17 +466,9 @@ static PyObject *DrawSearch_search(DrawSearch *self, PyObject *args) {
     return Py_BuildValue("iK", v, (unsigned long long)self->nodes);
 }
 
-static PyObject *DrawSearch_get_nbytes(DrawSearch *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->size * sizeof(Slot));
-}
-
-static PyObject *DrawSearch_get_used(DrawSearch *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->used);
-}
-
-static PyObject *DrawSearch_get_replaced(DrawSearch *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->replaced);
-}
+TABLE_GETTER(DrawSearch, nbytes, self->size * sizeof(Slot))
+TABLE_GETTER(DrawSearch, used, self->used)
+TABLE_GETTER(DrawSearch, replaced, self->replaced)
 
 static int DrawSearch_traverse(DrawSearch *self, visitproc visit, void *arg) {
     Py_VISIT(self->leaf);
@@ -509,9 +495,9 @@ static PyMethodDef DrawSearch_methods[] = {
 };
 
 static PyGetSetDef DrawSearch_getset[] = {
-    {"nbytes", (getter)DrawSearch_get_nbytes, NULL, "The memory of the table's slots now, in bytes.", NULL},
-    {"used", (getter)DrawSearch_get_used, NULL, "The slots holding an entry.", NULL},
-    {"replaced", (getter)DrawSearch_get_replaced, NULL, "Entries that pushed out an entry of another state.", NULL},
+    TABLE_GETSET(DrawSearch, nbytes, "The memory of the table's slots now, in bytes."),
+    TABLE_GETSET(DrawSearch, used, "The slots holding an entry."),
+    TABLE_GETSET(DrawSearch, replaced, "Entries that pushed out an entry of another state."),
     {NULL}
 };
 

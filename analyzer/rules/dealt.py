@@ -1,0 +1,134 @@
+"""Whether the deal a record shows is one the rules allow, decided here: the players, the tiles of the
+set dealt once each, the size of each hand, the doubles that call for a re-deal, a hand that is the
+rest of the set, and the Redeal tag (003's and 000's re-deal on many doubles). The replayer asks
+:func:`judge_deal` and turns its problems into diagnostics."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from ..position import tiles_of
+from ..record import HandEntry, Span
+from ..tiles import Tile
+from .codes import Code
+from .judge import tiles_text
+
+__all__ = ["DealProblem", "DealVerdict", "judge_deal"]
+
+
+class DealProblem(NamedTuple):
+    """What is wrong with a deal: the validator's ``code`` and ``message``, ``where`` it is shown (a
+    place in the record, or ``"game"``, ``"hands"``, ``"Redeal"``, ``"move"``: the game, its first
+    hand, the Redeal tag, its first move), ``details`` for the JSON output, and its ``severity``."""
+
+    code: Code
+    message: str
+    where: Span | str | None
+    details: Mapping[str, Any] = MappingProxyType({})
+    severity: str = "error"
+
+
+@dataclass(frozen=True)
+class DealVerdict:
+    """The hands as dealt (None: not shown), the tiles of each the record does not show, and the problems."""
+
+    hands: tuple[frozenset[Tile] | set[Tile] | None, ...]
+    partial: tuple[int, ...]
+    problems: tuple[DealProblem, ...]
+
+
+def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *, redeal_tag: str | None = None,
+               has_moves: bool = False) -> DealVerdict:
+    """The deal of ``entries`` (the record's hands) among ``players``, judged under ``variant``."""
+    out: list[DealProblem] = []
+    v = variant
+    n = len(players)
+    seat_of = {name: seat for seat, name in enumerate(players)}
+    if n != v.players:
+        out.append(DealProblem(Code.PLAYERS, f"the {v.name} game has {v.players} players, the record names {n}"
+                               f" ({', '.join(players) or 'none'})", "game"))
+    valid_mask = v.dealing.mask
+    size = v.dealing.hand_size
+    hands: list[set[Tile] | None] = [None] * n
+    partial = [0] * n             # tiles of a partly known hand the record does not show
+    seen_mask = 0                 # the tiles dealt so far; by bit: to whom and where
+    seen: dict[int, tuple[str, Span]] = {}
+    for entry in entries:
+        seat = seat_of.get(entry.player)
+        if seat is None:
+            out.append(DealProblem(Code.UNKNOWN_PLAYER, f"the deal names {entry.player!r}, who is not one of the "
+                                   f"players ({', '.join(players)})", entry.pos))
+            continue
+        if entry.tiles is None:
+            continue
+        hand: set[Tile] = set()
+        for k, tile in enumerate(entry.tiles):
+            where = entry.tile_pos[k] if k < len(entry.tile_pos) else entry.pos
+            if tile.bit & valid_mask and not tile.bit & seen_mask:       # a tile of the set, dealt once
+                seen_mask |= tile.bit
+                seen[tile.bit] = (entry.player, where)
+                hand.add(tile)
+            elif tile in v.dealing.set_aside:
+                out.append(DealProblem(Code.DEAL_FOREIGN, f"{tile} is set aside in the {n}-player {v.name} game "
+                                       "and is dealt to nobody", where, {"tile": str(tile)}))
+            elif not tile.bit & valid_mask:
+                out.append(DealProblem(Code.DEAL_FOREIGN, f"{tile} is not a tile of this set "
+                                       f"(double-{v.dealing.max_pip})", where, {"tile": str(tile)}))
+            else:
+                # either copy may be the slip, so both places are marked
+                holder, first = seen[tile.bit]
+                again = entry.player
+                out.append(DealProblem(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {holder} here and to "
+                                       f"{again} at line {where.line}", first, {"tile": str(tile)}))
+                out.append(DealProblem(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {again} here and to "
+                                       f"{holder} at line {first.line}", where, {"tile": str(tile)}))
+        if len(entry.tiles) + entry.unknown != size:
+            out.append(DealProblem(Code.DEAL_SIZE, f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
+                                   f"tiles; each player gets {size}", entry.pos))
+        hands[seat] = hand
+        partial[seat] = entry.unknown
+        if v.dealing.redeal_due(hand) and redeal_tag is None and has_moves:    # (no moves: dealt again)
+            doubles = sum(t.is_double for t in hand)
+            must = v.dealing.forced and has_moves
+            out.append(DealProblem(Code.REDEAL, f"{entry.player} is dealt {doubles} doubles: under redeal="
+                                   f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
+                                   + (", so this hand may not be played" if must else ""), entry.pos,
+                                   {"doubles": doubles}, "error" if must else "warning"))
+    known = [h for h in hands if h is not None]
+    if (len(known) == n - 1 and v.dealing.all_dealt(n) and not any(p.severity == "error" for p in out)
+            and not any(partial)):
+        # one unknown hand in a game where every tile is dealt: it is the rest of the set
+        seat = hands.index(None)
+        rest = set(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
+        if len(rest) == size:
+            hands[seat] = rest
+            seen_mask = valid_mask
+            out.append(DealProblem(Code.HAND_INFERRED, f"{players[seat]}'s hand is the rest of the set: "
+                                   f"{tiles_text(sorted(rest))}", "game", severity="info"))
+    if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known and not any(partial):
+        if valid_mask & ~seen_mask:
+            missing = sorted(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
+            out.append(DealProblem(Code.DEAL_MISSING, f"every tile is dealt in this game, but nobody holds "
+                                   f"{tiles_text(missing)}", "hands", {"tiles": [str(t) for t in missing]}))
+    out += _redeal(v, players, seat_of, hands, redeal_tag, has_moves)
+    return DealVerdict(tuple(hands), tuple(partial), tuple(out))
+
+
+def _redeal(variant, players, seat_of, hands, name: str | None, has_moves: bool) -> list[DealProblem]:
+    """A game marked ``[Redeal "C"]``: C showed his doubles and the tiles were dealt again, so
+    the game has its deal and no moves, and counts for nothing."""
+    if name is None:
+        return []
+    seat = seat_of.get(name.strip())
+    if seat is None:
+        return [DealProblem(Code.UNKNOWN_PLAYER, f"the Redeal tag names {name!r}, who is not one of the players "
+                            f"({', '.join(players)})", "Redeal")]
+    out = []
+    problem = variant.dealing.redeal_problem(hands[seat] if seat < len(hands) else None)
+    if problem:
+        out.append(DealProblem(Code.REDEAL_UNFOUNDED, f"the game is marked as dealt again for {name.strip()}'s "
+                               f"doubles, but {problem}", "Redeal"))
+    if has_moves:
+        out.append(DealProblem(Code.REDEAL_PLAYED, "a game dealt again is not played: it has no moves", "move"))
+    return out
