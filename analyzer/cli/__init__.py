@@ -27,6 +27,7 @@ from ..rules import UnknownVariant, find_variant
 from ..search.core import TABLE_MB, cores_text
 from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_only,
                    fair_options, fair_settings)
+from .equity import equity, match_scales, print_match_scale, scale_option
 from .options import search_options
 from .validation import all_valid, folder_for, print_validation, read_source, read_result, repairs, validation_json, write_repaired
 
@@ -434,9 +435,10 @@ def _signed(v: int | None) -> str:
 @search_options
 @_passes_option
 @fair_options
+@scale_option
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
-            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed):
+            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed, scale):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -458,7 +460,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                    "(the fair analysis, as with --fair).", err=True)
     fair_only(fair)
     if fair:
-        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
+        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache"),
+                            (scale == "match", "--scale")):
             if given:
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
@@ -471,6 +474,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     for result in _results(sources, options, jobs, scheduler, cache_dir):
         summary.add(result)
         games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
+        scales = match_scales(result, sources, options) if scale == "match" else []
         graphs += [analysis for _, analysis in games]
         if jsonl:
             _jsonl(result)
@@ -484,6 +488,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 click.echo(f"{result['source']}:")
             for number, (_, analysis) in enumerate(games, 1):
                 _print_analysis(number, analysis)
+                print_match_scale(scales[number - 1] if scales else None, analysis)
             _echo_errors(result)          # every error of a broken record, at its file:line:column
     if graph_path is not None:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
@@ -769,6 +774,9 @@ def tournament(file, as_json, as_csv):
 def _numbered(path: str, k: int) -> str:
     stem, dot, ext = path.rpartition(".")
     return f"{stem}-{k}.{ext}" if dot else f"{path}-{k}"
+
+
+main.add_command(equity)
 
 
 if __name__ == "__main__":  # pragma: no cover
