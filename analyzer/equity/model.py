@@ -78,8 +78,8 @@ class ModeSample:
 
     hands: int = 0
     outcomes: Counter = field(default_factory=Counter)
-    total: float = 0.0
-    total_sq: float = 0.0
+    total: int = 0                  # the sum of the leading side's hand values (exact)
+    total_sq: int = 0
     wins: int = 0                   # hands won by the leader's side
 
     @property
@@ -124,7 +124,7 @@ class ModeSample:
 
     @classmethod
     def from_dict(cls, data: dict) -> ModeSample:
-        out = cls(data["hands"], Counter(), data["total"], data["total_sq"], data["wins"])
+        out = cls(data["hands"], Counter(), int(data["total"]), int(data["total_sq"]), data["wins"])
         for row in data["outcomes"]:
             out.outcomes[Outcome.from_list(row[:-1])] = row[-1]
         return out
