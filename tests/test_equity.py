@@ -84,7 +84,7 @@ def test_table_is_the_dp_of_its_model(table):
         assert table.values[pos] == pytest.approx(p, abs=2e-6)
 
 
-def _play_match(table, position: MatchPosition, rng: random.Random) -> int:
+def _play_match(table, position: MatchPosition, rng: random.Random, v=V) -> int | None:
     """One whole match from ``position``, each hand's result drawn from the model, the score kept by the
     match code (``MatchScoring.apply``) and the next leader given by the lead policy."""
     model = table.model
@@ -97,8 +97,8 @@ def _play_match(table, position: MatchPosition, rng: random.Random) -> int:
         o = rng.choices(outcomes, weights)[0]
         winner = None if o.winner is None else (o.winner + side) % 2
         scores = tuple(o.scores[(s - side) % 2] for s in range(2))
-        state = V.match.apply(state, HandResult(o.termination, winner, o.points, 0, scores, o.void))
-        lead = resolve(V, o.next, side, state)
+        state = v.match.apply(state, HandResult(o.termination or "domino", winner, o.points, 0, scores, o.void))
+        lead = resolve(v, o.next, side, state)
     return state.winner
 
 
@@ -167,12 +167,20 @@ def test_a_small_points_slip_that_loses_the_match(table):
     assert scale.cls[i] == "blunder"
 
 
-def test_value_results_and_thresholds():
+def test_value_results_and_thresholds(table):
     assert value_result(V, 12) == HandResult("domino", 0, 12, 0, (12, 0))
     assert value_result(V, -7).winner == 1 and value_result(V, -7).scores == (0, 7)
     assert value_result(V, 0).winner is None
     t = MwcThresholds()
-    assert t.classify(0.005) is None and t.classify(0.01) == "inaccuracy" and t.classify(0.5) == "blunder"
+    assert t.classify(0) is None and t.classify(t.mistake) == "mistake" and t.classify(1) == "blunder"
+    # the documented calibration: at the start of the match, the points scale's 3 / 10 / 25 are worth the
+    # match thresholds in MWC (winning the first hand by that many points, against a drawn first hand)
+    start = MatchPosition(V.match.start(2), first_lead(V))
+    for leader in (0, 1):
+        drawn = table.after(start, value_result(V, 0), leader)
+        for points, threshold in ((3, t.inaccuracy), (10, t.mistake), (25, t.blunder)):
+            gain = table.after(start, value_result(V, points), leader) - drawn
+            assert abs(gain - threshold) <= 0.15 * threshold
 
 
 def test_match_positions_from_the_file():
@@ -280,3 +288,39 @@ def test_player_luck_and_error_rates():
         assert rate.decisions == len(valued) and rate.mean == pytest.approx(sum(valued) / len(valued))
         lo, hi = rate.ci95
         assert lo <= rate.mean <= hi
+
+
+# -- Jamaican six love (002): six games in a row; a lost game resets both to 0 ---------------------------
+J = find_variant("jamaican")
+
+
+@pytest.fixture(scope="module")
+def jamaican():
+    t = load_table(J)
+    if t is None:
+        pytest.skip("no Jamaican table shipped")
+    return t
+
+
+def test_jamaican_won_lost_and_symmetric(jamaican):
+    six = J.match.apply(MatchState((5, 0), (5, 0), 5), HandResult("domino", 0, 1, 0, (1, 0)))
+    assert six.over and jamaican.chance(MatchPosition(six, ("side", 1))) == 1.0
+    start = MatchPosition(J.match.start(2), first_lead(J))
+    assert jamaican.chance(start) == pytest.approx(0.5, abs=1e-6)
+    for k in range(1, 6):
+        ahead = jamaican.chance(MatchPosition(MatchState((k, 0), (k, 0), k), ("side", 0)))
+        behind = jamaican.chance(MatchPosition(MatchState((0, k), (0, k), k), ("side", 1)))
+        assert ahead + behind == pytest.approx(1, abs=2e-6)
+        if k > 1:      # one more game in the run never hurts
+            assert ahead >= jamaican.chance(MatchPosition(MatchState((k - 1, 0), (k - 1, 0), k), ("side", 0))) - 1e-6
+
+
+@pytest.mark.parametrize("k", [0, 3])
+def test_jamaican_dp_agrees_with_whole_matches(jamaican, k):
+    position = (MatchPosition(J.match.start(2), first_lead(J)) if k == 0
+                else MatchPosition(MatchState((k, 0), (k, 0), k), ("side", 0)))
+    rng = random.Random(k)
+    n = 3000
+    won = sum(_play_match(jamaican, position, rng, J) == 0 for _ in range(n))
+    p = jamaican.chance(position)
+    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3

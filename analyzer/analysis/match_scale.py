@@ -8,13 +8,12 @@ classed by ``MwcThresholds``. The match position before a hand comes from the re
 it in the file (the match's own replay), else its ``Score`` tag (the score after the hand, less the
 hand's result); a hand with neither is graded in points only, and says so.
 
-**The thresholds** (inaccuracy / mistake / blunder: a drop of 0.01 / 0.025 / 0.06 in MWC). At the start
-of a match to 100 (0-0, either side to lead), where every point counts about alike, the mean swing of
-the MWC per point of the hand's result is about 0.0024 (the shipped partnership table: the MWC after
-winning the first hand by 3 / 10 / 25 points is 0.007 / 0.024 / 0.060 above the MWC after winning it by
-nothing); the match thresholds are the points scale's 3 / 10 / 25 there, rounded. So at the start of a
-match both scales agree; near its end they part: at 99-0 no point matters to the leader but the ones
-that lose the match, and at 95-95 every hand is the match."""
+**The thresholds** (inaccuracy / mistake / blunder: a drop of 0.02 / 0.06 / 0.15 in MWC). At the start
+of a match to 100, where every point counts about alike, the MWC after winning the first hand by 3 / 10 /
+25 points lies 0.018 / 0.060 / 0.154 above the MWC after a drawn first hand (the shipped partnership
+table, either side winning); the match thresholds are the points scale's 3 / 10 / 25 there, rounded.
+So at the start of a match both scales agree; near its end they part: at 99-0 no point matters to the
+leader but the ones that lose the hand, and at 95-95 every hand is the match."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -31,9 +30,9 @@ __all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "val
 class MwcThresholds:
     """The smallest drop in match-winning chance that makes a move an inaccuracy, a mistake or a blunder."""
 
-    inaccuracy: float = 0.01
-    mistake: float = 0.025
-    blunder: float = 0.06
+    inaccuracy: float = 0.02
+    mistake: float = 0.06
+    blunder: float = 0.15
 
     def classify(self, loss: float) -> str | None:
         if loss >= self.blunder - 1e-12:
