@@ -84,13 +84,17 @@ def test_table_is_the_dp_of_its_model(table):
         assert table.values[pos] == pytest.approx(p, abs=2e-6)
 
 
+_DRAWS: dict = {}
+
+
 def _play_match(table, position: MatchPosition, rng: random.Random, v=V) -> int | None:
     """One whole match from ``position``, each hand's result drawn from the model, the score kept by the
     match code (``MatchScoring.apply``) and the next leader given by the lead policy."""
-    model = table.model
     state, lead = position.state, position.lead
-    draws = {m: (list(o for o, _ in s.probabilities()), [p for _, p in s.probabilities()])
-             for m, s in model.modes.items()}
+    draws = _DRAWS.get(id(table))
+    if draws is None:
+        draws = _DRAWS[id(table)] = {m: ([o for o, _ in s.probabilities()], [p for _, p in s.probabilities()])
+                                     for m, s in table.model.modes.items()}
     while not state.over:
         side = lead[1] if lead[0] == "side" else rng.randrange(2)
         outcomes, weights = draws[mode_of(lead)]
@@ -324,3 +328,26 @@ def test_jamaican_dp_agrees_with_whole_matches(jamaican, k):
     won = sum(_play_match(jamaican, position, rng, J) == 0 for _ in range(n))
     p = jamaican.chance(position)
     assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3
+
+
+@pytest.mark.slow
+def test_dp_agrees_with_matches_of_played_hands(table):
+    # whole matches from 80-85, every hand a fresh random deal played with best play, all hands open (the
+    # model's policy), the score kept by the match code: the table's chance within the sampling error
+    from analyzer.equity.model import simulate_mode
+
+    start = at(80, 85, ("side", 0))
+    n, won, k = 200, 0, 0
+    for _ in range(n):
+        state, lead = start.state, start.lead
+        while not state.over:
+            k += 1
+            side = lead[1] if lead[0] == "side" else k % 2
+            (o,) = simulate_mode(V, mode_of(lead), 1, seed=k).outcomes
+            winner = None if o.winner is None else (o.winner + side) % 2
+            state = V.match.apply(state, HandResult(o.termination, winner, o.points, 0,
+                                                    tuple(o.scores[(s - side) % 2] for s in range(2)), o.void))
+            lead = resolve(V, o.next, side, state)
+        won += state.winner == 0
+    p = table.chance(start)
+    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 0.01
