@@ -117,6 +117,13 @@ def test_dp_agrees_with_whole_matches(table, a, b, lead):
     assert abs(won / n - p) <= 4 * se + 1e-3
 
 
+def test_bootstrap_error_of_the_mwc(table):
+    from analyzer.equity import bootstrap
+
+    se = bootstrap(table, [at(93, 95, ("side", 0)), at(95, 93, ("side", 1))], replicates=4, seed=1)
+    assert all(0 < e < 0.05 for e in se)
+
+
 def test_model_states_its_sample():
     with open(os.path.join(DATA_DIR, "partnership.json"), encoding="utf-8") as fh:
         data = json.load(fh)

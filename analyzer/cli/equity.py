@@ -9,6 +9,7 @@ import click
 
 from ..diagnostics import DominoError
 from ..equity import MatchPosition, compute_table, load_table, supported, table_name
+from ..equity import bootstrap as bootstrap_se
 from ..rules import MatchState, UnknownVariant, find_variant
 
 __all__ = ["equity"]
@@ -49,8 +50,11 @@ def _score(_ctx, _param, text):
               help="Write the table (and its model) as JSON to FILE.")
 @click.option("--score", callback=_score, default=None, metavar="A,B",
               help="Print the first side's MWC at this score, with each side to lead.")
+@click.option("--bootstrap", type=click.IntRange(2, 1000), default=None, metavar="N",
+              help="With --score: the standard error of the MWC there from the model's sampling (N replicates of "
+                   "the model, each solved from that score; early scores take long).")
 @click.option("--json", "as_json", is_flag=True, help="Print the model's summary as JSON.")
-def equity(variant, rules, hands, seed, output, score, as_json):
+def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
     """The match-winning chance (MWC) table of a variant: the chance that the first side (seats 1
     and 3) wins the match from each score and leader.
 
@@ -93,6 +97,11 @@ def equity(variant, rules, hands, seed, output, score, as_json):
         state = MatchState(score, (0, 0), 1)
         summary["score"] = {"scores": list(score), "mwc_side0_leading": _at(table, state, 0),
                             "mwc_side1_leading": _at(table, state, 1)}
+        if bootstrap:
+            se = bootstrap_se(table, [MatchPosition(state, ("side", 0)), MatchPosition(state, ("side", 1))],
+                              bootstrap, seed)
+            summary["score"].update(se_side0_leading=round(se[0], 6), se_side1_leading=round(se[1], 6),
+                                    replicates=bootstrap)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -106,6 +115,9 @@ def equity(variant, rules, hands, seed, output, score, as_json):
         s = summary["score"]
         click.echo(f"MWC of the first side at {score[0]}-{score[1]}: {s['mwc_side0_leading']:.4f} when it leads, "
                    f"{s['mwc_side1_leading']:.4f} when the other side leads")
+        if bootstrap:
+            click.echo(f"  standard error from the model's sampling ({bootstrap} bootstrap replicates): "
+                       f"{s['se_side0_leading']:.4f} and {s['se_side1_leading']:.4f}")
 
 
 def _at(table, state: MatchState, side: int) -> float:

@@ -26,7 +26,7 @@ from .model import POLICY, HandModel, ModeSample, Outcome, lead_token, mode_of, 
 from .table import PENDING_CAP, first_lead, key_state, resolve, solve, state_key
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "compute_table", "table_name", "DATA_DIR",
-           "HandModel", "ModeSample", "Outcome", "POLICY", "first_lead", "lead_token", "supported", "resolve"]
+           "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "first_lead", "lead_token", "supported", "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = 1
@@ -166,6 +166,29 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
 def _errors(model: HandModel) -> dict:
     return {mode: {"hands": s.hands, "mean": round(s.mean, 3), "mean_se": round(s.se, 3), "p_win": round(s.p_win, 4),
                    "p_win_se": round(s.p_win_se, 4)} for mode, s in sorted(model.modes.items())}
+
+
+def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: int = 10, seed: int = 0) -> list[float]:
+    """The standard error of side 0's MWC at each of ``positions`` that comes from the model's sampling:
+    each replicate draws every lead mode's hands again from its own sample (with replacement, as many as
+    it has) and solves the match from ``positions`` anew; the spread of the replicates' chances."""
+    import random
+    import statistics
+    from collections import Counter
+
+    rng = random.Random(seed)
+    v = table.variant
+    roots = [(state_key(v, p.state), p.lead) for p in positions]
+    runs: list[list[float]] = []
+    for _ in range(replicates):
+        modes = {}
+        for mode, sample in table.model.modes.items():
+            outcomes = list(sample.outcomes)
+            drawn = Counter(rng.choices(outcomes, [sample.outcomes[o] for o in outcomes], k=sample.hands))
+            modes[mode] = ModeSample(sample.hands, drawn)
+        values = solve(v, HandModel(table.model.variant, table.model.rules, modes), roots)
+        runs.append([values[r] for r in roots])
+    return [statistics.stdev(col) if len(col) > 1 else 0.0 for col in zip(*runs)]
 
 
 @lru_cache(maxsize=32)
