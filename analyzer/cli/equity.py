@@ -166,7 +166,7 @@ def match_scales(result: dict, sources, options) -> list:
         scale = match_scale(GameAnalysis.from_dict(game["analysis"]), rep.variant, position, leader, note=note)
         scale.annotate(game["analysis"])
         out.append(scale)
-    return out
+    return out + [None] * (len(result["games"]) - len(out))
 
 
 def print_match_scale(scale, analysis) -> None:
