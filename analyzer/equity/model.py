@@ -9,7 +9,8 @@ order). The hand's result is then read exactly as the replayer reads a recorded 
 says (``LeadPolicy.requirement``). Results are kept *relative to the leading side* (side ``r`` is
 the leader's side plus ``r``), so one model serves whichever side leads.
 
-A hand is simulated in a *lead mode*: ``open`` (seat 0 leads, with any tile the opening allows) or
+A hand is simulated in a *lead mode*: ``open`` (seat 0 leads, with any tile the opening allows; where the
+holder of the highest double opens every hand with it, as in the 003 block game, he leads) or
 ``holder:T:forced`` / ``holder:T:any`` (the holder of tile ``T`` leads, with ``T`` or with any tile:
 the first hand of a partnership match, the [6-6] holder after a reset or a drawn hand)."""
 from __future__ import annotations
@@ -203,6 +204,10 @@ def _deal(variant: Variant, mode: str, rng: random.Random):
                 return hands, 0, 0
             return hands, best[0], best[1].bit if how == "forced" else 0
         return hands, holder, tile.bit if how == "forced" else 0
+    if op.highest_double:            # every hand opened by the holder of the highest double, with it (003)
+        best = op.highest([set(h) for h in hands])
+        if best is not None:
+            return hands, best[0], best[1].bit
     if op.double:
         return hands, 0, mask_of([t for t in hands[0] if t.is_double])
     return hands, 0, 0
