@@ -58,12 +58,14 @@ class MatchScale:
     loss: list[float | None] = field(default_factory=list)
     cls: list[str | None] = field(default_factory=list)
     critical: int | None = None                # the decision that lost the most MWC
+    luck: object | None = None                 # the deal's luck (``analysis.luck.DealLuck``), when known
 
     def as_dict(self) -> dict:
         p = self.position
         return {"known": self.known, "note": self.note,
                 "scores": list(p.state.scores) if p else None, "lead": list(p.lead) if p else None,
-                "mwc_before": _r(self.before), "critical": self.critical}
+                "mwc_before": _r(self.before), "critical": self.critical,
+                "luck": self.luck.as_dict() if self.luck is not None else None}
 
     def annotate(self, data: dict) -> dict:
         """Add the match scale to an analysis as plain data (``GameAnalysis.as_dict``): ``"mwc"`` to

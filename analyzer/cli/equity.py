@@ -145,6 +145,7 @@ def match_scales(result: dict, sources, options) -> list:
     """Grade each analysed game of one record's ``result`` on the match scale, adding the MWC fields to
     its analysis data in place; the ``MatchScale`` of each game (None where nothing was analysed)."""
     from ..analysis import GameAnalysis
+    from ..analysis.luck import deal_luck
     from ..analysis.match_scale import match_positions, match_scale
     from ..match import replay_record
     from ..notation import parse
@@ -163,7 +164,11 @@ def match_scales(result: dict, sources, options) -> list:
         if game["analysis"] is None:
             out.append(None)
             continue
-        scale = match_scale(GameAnalysis.from_dict(game["analysis"]), rep.variant, position, leader, note=note)
+        analysis = GameAnalysis.from_dict(game["analysis"])
+        scale = match_scale(analysis, rep.variant, position, leader, note=note)
+        if leader is not None:
+            first = bool(getattr(rep, "match", None) and rep.match.number == 1)
+            scale.luck = deal_luck(analysis, rep.variant, leader, first, position if scale.known else None)
         scale.annotate(game["analysis"])
         out.append(scale)
     return out + [None] * (len(result["games"]) - len(out))
@@ -173,13 +178,18 @@ def print_match_scale(scale, analysis) -> None:
     """The match scale of one game, after its analysis (text output)."""
     if scale is None:
         return
+    first = analysis.sides[0] if analysis.sides else "the first side"
+    if scale.luck is not None:
+        luck = scale.luck
+        click.echo(f"Luck of the deal for {first}: {float(luck.points):+.1f} points (value at the lead {luck.value:+d}, "
+                   f"the mean {float(luck.mean):+.1f})" + (f", {luck.mwc:+.1%} MWC" if luck.mwc is not None else ""))
     if not scale.known:
         click.echo(f"Match scale: {scale.note}")
         click.echo()
         return
     p = scale.position
     click.echo(f"Match scale ({scale.note}): score {'-'.join(map(str, p.state.scores))}, "
-               f"MWC of {analysis.sides[0] if analysis.sides else 'the first side'} before the hand {scale.before:.1%}")
+               f"MWC of {first} before the hand {scale.before:.1%}")
     for d, loss, cls in zip(analysis.decisions, scale.loss, scale.cls):
         if loss:
             click.echo(f"  {d.player} {d.played} (line {d.line}): MWC loss {loss:.2%}" + (f"  {cls.upper()}" if cls else ""))
