@@ -241,6 +241,9 @@ def test_analyze_scale_match_json(tmp_path):
     assert plain.exit_code == scaled.exit_code == 0, scaled.output
     p, s = json.loads(plain.output)["games"][0], json.loads(scaled.output)["games"][0]
     assert s["match_scale"]["known"] and s["match_scale"]["scores"] == [99, 0]
+    luck = s["match_scale"]["luck"]
+    assert luck["value"] == s["values"][0] and luck["points"] + luck["mean"] == pytest.approx(luck["value"])
+    assert luck["mwc"] == pytest.approx(1 - s["match_scale"]["mwc_before"])      # the deal wins the match
     for dp, ds in zip(p["decisions"], s["decisions"]):
         assert {k: v for k, v in ds.items() if not k.startswith("mwc")} | {"alternatives": None} == \
             dp | {"alternatives": None}
