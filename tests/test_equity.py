@@ -361,3 +361,39 @@ def test_dp_agrees_with_matches_of_played_hands(table):
         won += state.winner == 0
     p = table.chance(start)
     assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 0.01
+
+
+# -- the 003 block game to 100: the holder of the highest double opens every hand ---------------------
+B = find_variant("block")
+
+
+@pytest.fixture(scope="module")
+def block():
+    t = load_table(B)
+    if t is None:
+        pytest.skip("no block table shipped")
+    return t
+
+
+def test_block_won_lost_monotone_symmetric(block):
+    def chance(a, b):
+        return block.chance(MatchPosition(MatchState((a, b), (0, 0), 1), ("any",)))
+
+    assert block.after(MatchPosition(MatchState((97, 0), (0, 0), 1), ("any",)),
+                       HandResult("domino", 0, 5, 0, (5, 0)), 0) == 1.0
+    for a in range(0, 100, 7):
+        assert chance(a, a) == pytest.approx(0.5, abs=2e-6)            # who leads is the deal's: even
+        for b in range(0, 100, 7):
+            assert chance(a, b) + chance(b, a) == pytest.approx(1, abs=2e-6)
+            if a + 1 < 100:
+                assert chance(a + 1, b) >= chance(a, b) - 1e-6
+
+
+@pytest.mark.parametrize("a,b", [(0, 0), (70, 40), (20, 90)])
+def test_block_dp_agrees_with_whole_matches(block, a, b):
+    position = MatchPosition(MatchState((a, b), (0, 0), 1), ("any",))
+    rng = random.Random(a * 100 + b)
+    n = 3000
+    won = sum(_play_match(block, position, rng, B) == 0 for _ in range(n))
+    p = block.chance(position)
+    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3

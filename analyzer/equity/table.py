@@ -133,7 +133,7 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
             out_idx.append(j)
             out_val.append(p)
         edges.append((constant, out_idx, out_val))
-        if progress is not None and len(order) % 5000 == 0:
+        if progress is not None and len(edges) % 5000 == 0:
             progress(f"{len(edges)} of {len(order)} positions expanded")
     values = [0.5] * len(order)
     for sweep in range(100_000):
