@@ -124,6 +124,17 @@ def test_bootstrap_error_of_the_mwc(table):
     assert all(0 < e < 0.05 for e in se)
 
 
+@pytest.mark.parametrize("name", ["partnership", "jamaican", "block"])
+def test_values_are_the_signed_points_of_the_results(name):
+    # the model keeps each hand's open-hands value (for the leading side) beside its result: summed over the
+    # sample, the value is the winner's points, signed, which is what the match scale reads a value as
+    t = load_table(find_variant(name))
+    for sample in t.model.modes.values():
+        signed = sum(c * (o.points if o.winner == 0 else -o.points if o.winner == 1 else 0)
+                     for o, c in sample.outcomes.items())
+        assert sample.total == signed
+
+
 def test_model_states_its_sample():
     with open(os.path.join(DATA_DIR, "partnership.json"), encoding="utf-8") as fh:
         data = json.load(fh)
