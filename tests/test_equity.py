@@ -408,3 +408,14 @@ def test_block_dp_agrees_with_whole_matches(block, a, b):
     won = sum(_play_match(block, position, rng, B) == 0 for _ in range(n))
     p = block.chance(position)
     assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3
+
+
+def test_analyze_scale_match_without_a_position_and_with_fair():
+    out = CliRunner().invoke(main, ["analyze", "records/seed1.dom", "--scale", "match"])
+    assert "Match scale: no match position" in out.output and "graded in points only" in out.output
+    data = json.loads(CliRunner().invoke(main, ["analyze", "records/seed1.dom", "--scale", "match", "--json"]).output)
+    game = data["games"][0]
+    assert game["match_scale"]["known"] is False
+    assert all(d["mwc_loss"] is None and all(a["mwc"] is None for a in d["alternatives"]) for d in game["decisions"])
+    fair = CliRunner().invoke(main, ["analyze", "records/seed1.dom", "--fair", "--scale", "match"])
+    assert fair.exit_code == 2 and "--scale" in fair.output

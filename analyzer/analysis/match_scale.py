@@ -120,7 +120,7 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     """Grade ``analysis`` (a ``GameAnalysis`` with every hand open) on the match scale, from the match
     ``position`` before the hand, led by seat ``leader``."""
     if position is None or leader is None:
-        return MatchScale(False, note or "no match position is known for this hand: graded in points only")
+        return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only")
     why = why_not(variant)
     if why:
         return MatchScale(False, f"{why}: graded in points only")
