@@ -56,7 +56,7 @@ def supported(variant: Variant) -> str | None:
 
 def table_name(variant: Variant) -> str:
     """The data file's name for ``variant`` and its options."""
-    opts = "".join(f",{k}={v}" for k, v in sorted(variant.options))
+    opts = "".join(f"_{k}={v}" for k, v in sorted(variant.options))
     return f"{variant.name}{opts}.json"
 
 
