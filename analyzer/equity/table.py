@@ -16,6 +16,7 @@ won, ``games`` but for the first games' bonuses), and drawn hands pending are ca
 ``PENDING_CAP`` (the chance of more in a row is below 1e-20 in every variant modelled)."""
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from dataclasses import replace
 from typing import Callable
@@ -115,7 +116,7 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
         state = key_state(variant, key)
         if lead not in cache:
             cache[lead] = _results(variant, model, lead)
-        out_idx, out_val, constant = [], [], 0.0
+        out_idx, out_val, constant = array("l"), array("d"), 0.0     # (compact: millions of edges)
         for p, side, o in cache[lead]:
             after = _apply(variant, state, side, o)
             if after.over:
