@@ -191,7 +191,8 @@ def test_a_small_points_slip_that_loses_the_match(table):
 
 def test_value_results_and_thresholds(table):
     assert value_result(V, 12) == HandResult("domino", 0, 12, 0, (12, 0))
-    assert value_result(V, -7).winner == 1 and value_result(V, -7).scores == (0, 7)
+    lost = value_result(V, -7)
+    assert lost.winner == 1 and lost.scores == (0, 7) and V.seating.teams[lost.seat] == 1
     assert value_result(V, 0).winner is None
     t = MwcThresholds()
     assert t.classify(0) is None and t.classify(t.mistake) == "mistake" and t.classify(1) == "blunder"

@@ -92,7 +92,8 @@ def value_result(variant: Variant, value: int) -> HandResult:
         return HandResult("blocked", None, 0, 0, (0, 0), void=variant.lead.void_same and _void_draws(variant))
     w = 0 if value > 0 else 1
     pts = abs(value)
-    return HandResult("domino", w, pts, 0, (pts, 0) if w == 0 else (0, pts))
+    seat = variant.seating.members(w)[0]          # a player of the winning side went out (who leads next)
+    return HandResult("domino", w, pts, seat, (pts, 0) if w == 0 else (0, pts))
 
 
 def _void_draws(variant: Variant) -> bool:
