@@ -420,3 +420,39 @@ def test_analyze_scale_match_without_a_position_and_with_fair():
     assert all(d["mwc_loss"] is None and all(a["mwc"] is None for a in d["alternatives"]) for d in game["decisions"])
     fair = CliRunner().invoke(main, ["analyze", "records/seed1.dom", "--fair", "--scale", "match"])
     assert fair.exit_code == 2 and "--scale" in fair.output
+
+
+# -- Domino Whist (001): bad points; the match ends when a side reaches 100, the side with fewer wins ------
+W = find_variant("whist")
+
+
+@pytest.fixture(scope="module")
+def whist():
+    t = load_table(W)
+    if t is None:
+        pytest.skip("no Domino Whist table shipped")
+    return t
+
+
+def test_whist_bad_points_won_lost_monotone_symmetric(whist):
+    def chance(a, b, lead=0):
+        return whist.chance(MatchPosition(MatchState((a, b), (0, 0), 1), ("side", lead)))
+
+    ended = W.match.apply(MatchState((90, 40), (0, 0), 3), HandResult("domino", 1, 0, 0, (15, 3)))
+    assert ended.over and ended.winner == 1 and mwc(W, ended) == 0.0        # A/C reach 105: B/D, with 43, win
+    for a in range(0, 100, 9):
+        for b in range(0, 100, 9):
+            assert chance(a, b, 0) + chance(b, a, 1) == pytest.approx(1, abs=2e-6)
+            if a + 1 < 100:                                                 # bad points never help
+                assert chance(a + 1, b) <= chance(a, b) + 1e-6
+
+
+@pytest.mark.parametrize("a,b,lead", [(0, 0, 0), (60, 30, 1), (85, 90, 0)])
+def test_whist_dp_agrees_with_whole_matches(whist, a, b, lead):
+    position = MatchPosition(MatchState((a, b), (0, 0), 1), ("side", lead))
+    rng = random.Random(a * 100 + b)
+    n = 3000
+    ends = [_play_match(whist, position, rng, W) for _ in range(n)]
+    won = sum(1.0 if w == 0 else 0.5 if w is None else 0.0 for w in ends)      # a drawn match counts a half
+    p = whist.chance(position)
+    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3

@@ -49,9 +49,6 @@ def supported(variant: Variant) -> str | None:
         return f"{variant.name} draws from a boneyard or scores during play, which the hand model does not cover yet"
     if variant.search != "block":
         return f"{variant.name} is not a two-ended block game, which the hand model covers"
-    if variant.match.kind == "bad":
-        return (f"{variant.name} keeps bad points for both sides, whose pairs per hand are too many for the DP over the "
-                "match code to finish in minutes (not covered yet)")
     if not variant.match.target:
         return f"{variant.name} ({variant.rules_text or 'defaults'}) has no match target"
     return None
