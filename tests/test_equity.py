@@ -456,3 +456,16 @@ def test_whist_dp_agrees_with_whole_matches(whist, a, b, lead):
     won = sum(1.0 if w == 0 else 0.5 if w is None else 0.0 for w in ends)      # a drawn match counts a half
     p = whist.chance(position)
     assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3
+
+
+def test_archive_error_rates_over_records():
+    from analyzer.analysis.luck import archive_error_rates
+    from analyzer.archive import Options, load, run
+
+    results = list(run(load(["records/seed2.dom", "records/match-jamaican.dom"]), Options("analyze")))
+    rates = {r.player: r for r in archive_error_rates(results)}
+    decisions = sum(1 for result in results for g in result["games"] if g["analysis"]
+                    for d in g["analysis"]["decisions"] if d["player"] == "A" and d["loss"] is not None)
+    assert rates["A"].decisions == decisions > 2
+    lo, hi = rates["A"].ci95
+    assert lo <= rates["A"].mean <= hi

@@ -20,9 +20,10 @@ from fractions import Fraction
 from ..equity import MatchPosition, first_lead, load_table
 from ..equity.model import mode_of
 from ..rules import Variant
+from . import GameAnalysis
 from .match_scale import value_result, why_not
 
-__all__ = ["DealLuck", "deal_luck", "PlayerLuck", "player_luck", "ErrorRate", "error_rates"]
+__all__ = ["DealLuck", "deal_luck", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
 
 
 @dataclass(frozen=True)
@@ -159,3 +160,10 @@ def error_rates(analyses, scale: str = "points") -> list[ErrorRate]:
             row.decisions += 1
             row.losses.append(float(loss))
     return sorted(rows.values(), key=lambda row: row.player)
+
+
+def archive_error_rates(results) -> list[ErrorRate]:
+    """``error_rates`` over an archive's results (``analyzer.archive.run`` in the ``analyze`` mode: plain
+    data, every analysed game of every record), open hands, points."""
+    return error_rates([GameAnalysis.from_dict(game["analysis"]) for result in results
+                        for game in result["games"] if game.get("analysis")])
