@@ -9,8 +9,8 @@ that grading needs no simulation.
     >>> from analyzer.equity import mwc, MatchPosition
     >>> from analyzer.rules import find_variant
     >>> v = find_variant("partnership")
-    >>> round(mwc(v, MatchPosition(v.match.start(2), ("side", 0))), 2)      # side 0 to lead at 0-0
-    0.5...
+    >>> round(mwc(v, MatchPosition(v.match.start(2), ("side", 0))), 3)      # side 0 to lead at 0-0
+    0.535
 """
 from __future__ import annotations
 
