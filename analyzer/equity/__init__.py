@@ -23,7 +23,7 @@ from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant, find_variant
 from .model import POLICY, HandModel, ModeSample, Outcome, lead_token, mode_of, simulate_mode
-from .table import PENDING_CAP, first_lead, key_state, resolve, solve, state_key
+from .table import PENDING_CAP, first_lead, resolve, solve, state_key
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "compute_table", "table_name", "DATA_DIR",
            "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "first_lead", "lead_token", "supported", "resolve"]

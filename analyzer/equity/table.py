@@ -22,7 +22,6 @@ from dataclasses import replace
 from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant
-from ..tiles import Tile
 from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "first_lead", "PENDING_CAP"]
