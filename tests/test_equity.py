@@ -353,24 +353,28 @@ def test_jamaican_dp_agrees_with_whole_matches(jamaican, k):
 
 
 @pytest.mark.slow
-def test_dp_agrees_with_matches_of_played_hands(table):
-    # whole matches from 80-85, every hand a fresh random deal played with best play, all hands open (the
-    # model's policy), the score kept by the match code: the table's chance within the sampling error
+@pytest.mark.parametrize("name,scores,lead", [("partnership", (80, 85), ("side", 0)), ("jamaican", (4, 0), ("side", 0)),
+                                              ("block", (75, 85), ("any",)), ("whist", (85, 90), ("side", 1))])
+def test_dp_agrees_with_matches_of_played_hands(name, scores, lead):
+    # whole matches from a late score, every hand a fresh random deal played with best play, all hands open
+    # (the model's policy), the score kept by the match code: the table's chance within the sampling error
     from analyzer.equity.model import simulate_mode
 
-    start = at(80, 85, ("side", 0))
-    n, won, k = 200, 0, 0
+    v = find_variant(name)
+    table = load_table(v)
+    start = MatchPosition(MatchState(scores, scores, 1), lead)
+    n, won, k = 150, 0.0, 0
     for _ in range(n):
-        state, lead = start.state, start.lead
+        state, lead_now = start.state, start.lead
         while not state.over:
             k += 1
-            side = lead[1] if lead[0] == "side" else k % 2
-            (o,) = simulate_mode(V, mode_of(lead), 1, seed=k).outcomes
+            side = lead_now[1] if lead_now[0] == "side" else k % 2
+            (o,) = simulate_mode(v, mode_of(lead_now), 1, seed=k).outcomes
             winner = None if o.winner is None else (o.winner + side) % 2
-            state = V.match.apply(state, HandResult(o.termination, winner, o.points, 0,
+            state = v.match.apply(state, HandResult(o.termination, winner, o.points, 0,
                                                     tuple(o.scores[(s - side) % 2] for s in range(2)), o.void))
-            lead = resolve(V, o.next, side, state)
-        won += state.winner == 0
+            lead_now = resolve(v, o.next, side, state)
+        won += 1.0 if state.winner == 0 else 0.5 if state.winner is None else 0.0
     p = table.chance(start)
     assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 0.01
 
