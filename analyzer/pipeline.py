@@ -34,7 +34,7 @@ from .search.core import TABLE_MB
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again",
-           "games_data", "analyse_game", "record_problem", "internal_error", "worker_died", "check_rules"]
+           "games_data", "analyse_game", "grade_on_match_scale", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = "cluster-lost"   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -59,6 +59,7 @@ class Options:
     triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
     repair_edits: int = 0                   # validate --repair: the full repair search, with at most this many edits
     write_repaired: bool = False            # validate --write-repaired: the text of the repaired record too
+    scale: str = "points"                   # analyze --scale match: also grade every move by its drop in MWC
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -236,6 +237,25 @@ def repaired_text(run: RecordRun) -> tuple[str | None, int]:
     return write(replace(run.record, games=games)), repaired
 
 
+def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
+    """``analyze --scale match``: each analysed game of ``games`` (the plain data of ``run``) graded by
+    the match-winning chance (``analysis.match_scale``), from the match position its record gives, with
+    the luck of its deal; adds ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"`` and ``"match_scale"`` to its
+    analysis, changing no field it had."""
+    from .analysis.luck import deal_luck            # (the match-winning-chance tables: loaded when asked for)
+    from .analysis.match_scale import match_positions, match_scale
+
+    for game, rep, analysis, (position, leader, note) in zip(games, run.replays, run.analyses,
+                                                             match_positions(run.replays)):
+        if game.get("analysis") is None or analysis is None:
+            continue
+        scale = match_scale(analysis, rep.variant, position, leader, note=note)
+        if leader is not None:
+            first = bool(getattr(rep, "match", None) and rep.match.number == 1)
+            scale.luck = deal_luck(analysis, rep.variant, leader, first, position if scale.known else None)
+        scale.annotate(game["analysis"])
+
+
 def _in_moves(moves: int, progress):
     """A fair analysis's ``progress(worlds done, worlds in all)`` as ``progress(moves)``: its game's
     ``moves`` once more, in step with the worlds (a bar counts a record's moves twice with ``--fair``:
@@ -265,6 +285,8 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
     if o.mode == "validate" and (o.triage or o.repair_edits):
         triage(run)
     out = run.data()
+    if o.scale == "match" and run.analyses is not None:
+        grade_on_match_scale(run, out["games"])
     if o.repair_edits:
         out["repairs_found"] = [None if k not in run.reports else {"report": run.reports[k].as_dict()}
                                 for k in range(len(run.replays))]

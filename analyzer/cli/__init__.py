@@ -21,7 +21,7 @@ from .. import __version__
 __all__ = ["main", "COMMANDS"]
 
 #: the commands, in the order ``--help`` lists them (by name)
-COMMANDS = ("analyze", "replay", "report", "stats", "tournament", "validate", "variants")
+COMMANDS = ("analyze", "equity", "replay", "report", "stats", "tournament", "validate", "variants")
 
 
 class _Commands(MutableMapping):
@@ -67,6 +67,8 @@ def _load(name: str):
         from .validate import validate as command
     elif name == "variants":
         from .variants import variants as command
+    elif name == "equity":
+        from .equity import equity as command
     return command
 
 

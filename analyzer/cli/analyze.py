@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, search_options,
-                      thresholds_option, variant_option)
+from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, scale_option,
+                      search_options, thresholds_option, variant_option)
 
 __all__ = ["analyze"]
 
@@ -24,9 +24,10 @@ __all__ = ["analyze"]
 @search_options
 @passes_option
 @fair_options
+@scale_option
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
-            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed):
+            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed, scale):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -39,11 +40,11 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
     from ..archive import Summary
     from ..pipeline import read
-    from ..report.text import analysis_text
+    from ..report.text import analysis_text, match_scale_text
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
-                          insert_passes=insert_passes, table_mb=table_mb)
+                          insert_passes=insert_passes, table_mb=table_mb, scale=scale)
     inputs = sources(paths)             # read once: standard input cannot be read twice
     known: dict = {}                    # the records read here to see whether they are all partial
 
@@ -66,7 +67,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                    "(the fair analysis, as with --fair).", err=True)
     fair_only(fair)
     if fair:
-        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
+        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache"),
+                            (scale == "match", "--scale")):
             if given:
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
@@ -89,8 +91,9 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         else:
             if len(inputs) > 1:
                 click.echo(f"{result['source']}:")
-            for number, (_, analysis) in enumerate(games, 1):
+            for number, (game, analysis) in enumerate(games, 1):
                 click.echo(analysis_text(number, analysis), nl=False)
+                click.echo(match_scale_text(game["analysis"], analysis), nl=False)
             echo_errors(result)          # every error of a broken record, at its file:line:column
     if graph_path is not None:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
@@ -106,7 +109,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
     from ..archive import Summary
     from ..archive.runner import worker_pool
     from ..pipeline import judge_fairly, read, safely
-    from ..report.text import analysis_text
+    from ..report.text import analysis_text, match_scale_text
     from .output import WorldsBar, echo_errors, echo_jsonl, finish
 
     options = dataclasses.replace(options, **settings)

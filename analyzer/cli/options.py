@@ -6,21 +6,22 @@ import click
 from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
-           "search_options", "fair_options", "fair_only"]
+           "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option"]
 
 PATHS = click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())
 
 
 def variant_option(f):
     """``--variant NAME`` and ``--rule KEY=VALUE``: the rules a record is read under."""
-    f = click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", callback=_rules,
+    f = click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", callback=rule_pairs,
                      help="A rule option on top of the record's Rules tag, e.g. target=200 "
                           "(repeatable; see `domino variants`).")(f)
     return click.option("--variant", "variant", metavar="NAME",
                         help="Rules variant (default: the record's Variant tag, else partnership).")(f)
 
 
-def _rules(_ctx, _param, pairs) -> dict[str, str]:
+def rule_pairs(_ctx, _param, pairs) -> dict[str, str]:
+    """``--rule KEY=VALUE`` (repeatable) as a dict."""
     out = {}
     for pair in pairs:
         key, eq, value = pair.partition("=")
@@ -115,3 +116,11 @@ def fair_only(fair: bool) -> None:
         source = ctx.get_parameter_source(name)
         if source is not None and source != click.core.ParameterSource.DEFAULT:
             raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)
+
+
+def scale_option(f):
+    """``--scale points|match`` of ``analyze``."""
+    return click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
+                        help="match: also grade every move by its drop in match-winning chance (MWC), from the "
+                             "match position the record gives (the games before it, a Score tag); --json adds "
+                             "\"mwc\" to each alternative and \"mwc_loss\" to each decision.")(f)

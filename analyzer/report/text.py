@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import entry_text, hand_names, result_text
 from ..rules.layout import arms_text
 
-__all__ = ["signed", "alternative_order", "inference_text", "replay_text", "analysis_text", "fair_text",
+__all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "replay_text", "analysis_text", "fair_text",
            "repair_text", "validation_text"]
 
 
@@ -252,3 +252,33 @@ def validation_text(result: dict, repairs: dict[int, str]) -> str:
             lines.append(f"  result: {game['result_text']}")
         text += _text(lines) + repairs.get(number - 1, "")
     return text
+
+
+def match_scale_text(data: dict, analysis) -> str:
+    """The match scale of one game (``analyze --scale match``), from its analysis data: the luck of
+    the deal, the match-winning chance before the hand and each move that lost some."""
+    scale = data.get("match_scale")
+    if scale is None:
+        return ""
+    first = analysis.sides[0] if analysis.sides else "the first side"
+    lines = []
+    luck = scale.get("luck")
+    if luck is not None:
+        lines.append(f"Luck of the deal for {first}: {luck['points']:+.1f} points (value at the lead {luck['value']:+d}, "
+                     f"the mean {luck['mean']:+.1f})" + (f", {luck['mwc']:+.1%} MWC" if luck["mwc"] is not None else ""))
+    if not scale["known"]:
+        return _text(lines + [f"Match scale: {scale['note']}", ""])
+    lines.append(f"Match scale ({scale['note']}): score {'-'.join(map(str, scale['scores']))}, "
+                 f"MWC of {first} before the hand {scale['mwc_before']:.1%}")
+    decisions = data.get("decisions", [])
+    for d, shown in zip(decisions, analysis.decisions):
+        if d.get("mwc_loss"):
+            lines.append(f"  {shown.player} {shown.played} (line {shown.line}): MWC loss {d['mwc_loss']:.2%}"
+                         + (f"  {d['mwc_class'].upper()}" if d.get("mwc_class") else ""))
+    if scale["critical"] is None:
+        lines.append("  No move lost match-winning chance.")
+    else:
+        c = analysis.decisions[scale["critical"]]
+        lines.append(f"  Critical move on the match scale: {c.player} {c.played} (line {c.line}): loses "
+                     f"{decisions[scale['critical']]['mwc_loss']:.2%} MWC")
+    return _text(lines + [""])

@@ -1,0 +1,169 @@
+"""Luck and skill over hands and archives.
+
+**The deal's luck** (``deal_luck``): the open-hands value of the hand at the lead (best play by
+everyone from the deal: ``GameAnalysis.values[0]``) less the variant's mean hand value for the side
+that leads (from its hand-result model, ``analyzer.equity``: the mean over the simulated deals led the
+same way, an exact fraction of the sample), both for the first side. What remains of a side's result
+after its luck is what its play made of the deal (``luck-adjusted result = result - luck``). On the
+match scale the deal's luck is the MWC after the hand's open-hands result less the MWC before the hand
+(which is the mean over the hands to come). Deal luck plus the mean is the lead value, exactly.
+
+**Error rate** (``error_rates``): per player, the mean loss per decision that had a real choice (open
+hands, points; and in MWC where the match scale graded the hand), with a 95% interval (normal
+approximation, mean +- 1.96 standard errors; none from fewer than two decisions)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..equity import MatchPosition, first_lead, load_table
+from ..equity.model import mode_of
+from ..rules import Variant
+from . import GameAnalysis
+from .match_scale import value_result, why_not
+
+__all__ = ["DealLuck", "deal_luck", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
+
+
+@dataclass(frozen=True)
+class DealLuck:
+    """The luck of one deal for the first side (the other side's is its negative)."""
+
+    value: int                     # the open-hands value at the lead (first side)
+    mean: Fraction                 # the variant's mean for a hand led by this leader's side (first side)
+    points: Fraction               # value - mean
+    mwc: float | None = None       # MWC after the open-hands result less MWC before; None without a position
+    mode: str = "open"
+
+    def as_dict(self) -> dict:
+        return {"value": self.value, "mean": float(self.mean), "points": float(self.points), "mwc": self.mwc,
+                "mode": self.mode}
+
+
+def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
+              position: MatchPosition | None = None) -> DealLuck | None:
+    """The luck of the deal of ``analysis`` (led by seat ``leader``; ``first_game``: the first hand of
+    a match, led by the rules of the first game). None when the lead value or the variant's model is
+    not known."""
+    if not analysis.values or analysis.values[0] is None:
+        return None
+    table = load_table(variant)
+    if table is None:
+        return None
+    mode = mode_of(first_lead(variant)) if first_game else "open"
+    sample = table.model.modes.get(mode)
+    if sample is None or not sample.hands:
+        return None
+    side = variant.seating.teams[leader]
+    mean = Fraction(int(sample.total), sample.hands)
+    mean = mean if side == 0 else -mean
+    value = analysis.values[0]
+    luck_mwc = None
+    if position is not None and not position.state.over:
+        if why_not(variant) is None:
+            luck_mwc = table.after(position, value_result(variant, value), leader) - table.chance(position)
+    return DealLuck(value, mean, value - mean, luck_mwc, mode)
+
+
+@dataclass
+class PlayerLuck:
+    """A player's hands over an archive: his side's results, the luck of its deals, and the difference."""
+
+    player: str
+    hands: int = 0
+    result: int = 0                 # points his side won less points it lost
+    luck: Fraction = Fraction(0)
+    mwc_luck: float = 0.0
+    mwc_hands: int = 0
+
+    @property
+    def adjusted(self) -> Fraction:
+        """The luck-adjusted result: result less luck."""
+        return self.result - self.luck
+
+    def as_dict(self) -> dict:
+        return {"player": self.player, "hands": self.hands, "result": self.result, "luck": round(float(self.luck), 3),
+                "adjusted": round(float(self.adjusted), 3), "mwc_luck": round(self.mwc_luck, 5),
+                "mwc_hands": self.mwc_hands}
+
+
+def player_luck(games) -> list[PlayerLuck]:
+    """Per player (by name), over ``games``: (replay, analysis, match position or None) triples, the
+    analysis with every hand open. Hands without a lead value or result are left out."""
+    rows: dict[str, PlayerLuck] = {}
+    for rep, analysis, position in games:
+        v = rep.variant
+        if v.seating.sides != 2 or rep.result is None or len(rep.players) != v.players:
+            continue
+        leader = rep.initial.turn
+        first = bool(getattr(rep, "match", None) and rep.match.number == 1)
+        luck = deal_luck(analysis, v, leader, first, position)
+        if luck is None:
+            continue
+        r = rep.result
+        for seat, name in enumerate(rep.players):
+            side = v.seating.teams[seat]
+            sign = 1 if side == 0 else -1
+            row = rows.setdefault(name, PlayerLuck(name))
+            row.hands += 1
+            if r.winner is not None:
+                row.result += r.points if r.winner == side else -r.points
+            row.luck += sign * luck.points
+            if luck.mwc is not None:
+                row.mwc_luck += sign * luck.mwc
+                row.mwc_hands += 1
+    return sorted(rows.values(), key=lambda row: row.player)
+
+
+@dataclass
+class ErrorRate:
+    """A player's mean loss per decision with a choice, and its 95% interval."""
+
+    player: str
+    decisions: int = 0
+    losses: list[float] = field(default_factory=list, repr=False)
+
+    @property
+    def mean(self) -> float | None:
+        return sum(self.losses) / len(self.losses) if self.losses else None
+
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        n = len(self.losses)
+        if n < 2:
+            return None
+        m = self.mean
+        sd = math.sqrt(sum((x - m) ** 2 for x in self.losses) / (n - 1))
+        half = 1.96 * sd / math.sqrt(n)
+        return (max(0.0, m - half), m + half)
+
+    def as_dict(self) -> dict:
+        ci = self.ci95
+        return {"player": self.player, "decisions": self.decisions, "mean_loss": self.mean,
+                "ci95": list(ci) if ci else None}
+
+
+def error_rates(analyses, scale: str = "points") -> list[ErrorRate]:
+    """Per player over ``analyses`` (``GameAnalysis``; with ``scale="match"``, (analysis, MatchScale)
+    pairs): the mean loss per decision that had a real choice and was valued, with its 95% interval."""
+    rows: dict[str, ErrorRate] = {}
+    for item in analyses:
+        analysis, scaled = (item if scale == "match" else (item, None))
+        if scale == "match" and (scaled is None or not scaled.known):
+            continue
+        for i, d in enumerate(analysis.decisions):
+            loss = scaled.loss[i] if scaled is not None else d.loss
+            if loss is None:
+                continue
+            row = rows.setdefault(d.player, ErrorRate(d.player))
+            row.decisions += 1
+            row.losses.append(float(loss))
+    return sorted(rows.values(), key=lambda row: row.player)
+
+
+def archive_error_rates(results) -> list[ErrorRate]:
+    """``error_rates`` over an archive's results (``analyzer.archive.run`` in the ``analyze`` mode: plain
+    data, every analysed game of every record), open hands, points."""
+    return error_rates([GameAnalysis.from_dict(game["analysis"]) for result in results
+                        for game in result["games"] if game.get("analysis")])

@@ -1,0 +1,211 @@
+"""Grading on the match scale: each alternative valued by the match-winning chance (MWC) after the hand.
+
+With every hand open an alternative's value is the hand's exact result (the points of the winning
+side, its sign the winner), so its MWC is the chance, from the shipped table (``analyzer.equity``), that
+the first side wins the match once that result is added to the match score (and the next hand is led
+as the rules say). The loss of a move is the mover's drop in MWC from his best alternative's; a move is
+classed by ``MwcThresholds``. The match position before a hand comes from the record: the games before
+it in the file (the match's own replay), else its ``Score`` tag (the score after the hand, less the
+hand's result); a hand with neither is graded in points only, and says so.
+
+**The thresholds** (inaccuracy / mistake / blunder: a drop of 0.02 / 0.06 / 0.15 in MWC). At the start
+of a match to 100, where every point counts about alike, the MWC after winning the first hand by 3 / 10 /
+25 points lies 0.018 / 0.060 / 0.154 above the MWC after a drawn first hand (the shipped partnership
+table, either side winning); the match thresholds are the points scale's 3 / 10 / 25 there, rounded.
+So at the start of a match both scales agree; near its end they part: at 99-0 no point matters to the
+leader but the ones that lose the hand, and at 95-95 every hand is the match."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..equity import MatchPosition, first_lead, load_table
+from ..match import parse_score
+from ..replay import Replay
+from ..rules import HandResult, MatchState, Variant
+
+__all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "why_not"]
+
+
+@dataclass(frozen=True)
+class MwcThresholds:
+    """The smallest drop in match-winning chance that makes a move an inaccuracy, a mistake or a blunder."""
+
+    inaccuracy: float = 0.02
+    mistake: float = 0.06
+    blunder: float = 0.15
+
+    def classify(self, loss: float) -> str | None:
+        if loss >= self.blunder - 1e-12:
+            return "blunder"
+        if loss >= self.mistake - 1e-12:
+            return "mistake"
+        if loss >= self.inaccuracy - 1e-12:
+            return "inaccuracy"
+        return None
+
+
+@dataclass
+class MatchScale:
+    """One hand graded on the match scale. ``known`` False: no match position (``note`` says why), and
+    nothing else is set. ``mwc[i][j]``: the MWC (first side) after alternative ``j`` of decision ``i``;
+    ``loss[i]``, ``cls[i]``: the mover's drop in MWC and its class (None where a value is missing)."""
+
+    known: bool
+    note: str
+    position: MatchPosition | None = None
+    before: float | None = None               # the MWC before the hand (the mean over the hands to come)
+    mwc: list[list[float | None]] = field(default_factory=list)
+    loss: list[float | None] = field(default_factory=list)
+    cls: list[str | None] = field(default_factory=list)
+    critical: int | None = None                # the decision that lost the most MWC
+    luck: object | None = None                 # the deal's luck (``analysis.luck.DealLuck``), when known
+
+    def as_dict(self) -> dict:
+        p = self.position
+        return {"known": self.known, "note": self.note,
+                "scores": list(p.state.scores) if p else None, "lead": list(p.lead) if p else None,
+                "mwc_before": _r(self.before), "critical": self.critical,
+                "luck": self.luck.as_dict() if self.luck is not None else None}
+
+    def annotate(self, data: dict) -> dict:
+        """Add the match scale to an analysis as plain data (``GameAnalysis.as_dict``): ``"mwc"`` to
+        each alternative, ``"mwc_loss"`` and ``"mwc_class"`` to each decision, ``"match_scale"`` to the
+        game; no field it had changes."""
+        data["match_scale"] = self.as_dict()
+        for i, d in enumerate(data.get("decisions", [])):
+            known = self.known and i < len(self.mwc)
+            for j, alt in enumerate(d["alternatives"]):
+                alt["mwc"] = _r(self.mwc[i][j]) if known else None
+            d["mwc_loss"] = _r(self.loss[i]) if known else None
+            d["mwc_class"] = self.cls[i] if known else None
+        return data
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
+
+
+def value_result(variant: Variant, value: int) -> HandResult:
+    """The hand's result that an open-hands value (points for side 0) stands for: the sign the winner,
+    the size his points (0: a drawn hand)."""
+    if value == 0:
+        return HandResult("blocked", None, 0, 0, (0, 0), void=variant.lead.void_same and _void_draws(variant))
+    w = 0 if value > 0 else 1
+    pts = abs(value)
+    seat = variant.seating.members(w)[0]          # a player of the winning side went out (who leads next)
+    return HandResult("domino", w, pts, seat, (pts, 0) if w == 0 else (0, pts))
+
+
+def _void_draws(variant: Variant) -> bool:
+    table = load_table(variant)
+    if table is None:
+        return False
+    return any(o.winner is None and o.void for s in table.model.modes.values() for o in s.outcomes)
+
+
+def why_not(variant: Variant) -> str | None:
+    """Why ``variant``'s hands cannot be graded on the match scale (None: they can)."""
+    if variant.seating.sides != 2:
+        return "the match scale covers games of two sides"
+    if variant.match.kind not in ("points", "straight"):
+        return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
+                "match scale needs")
+    if load_table(variant) is None:
+        return (f"no match-winning-chance table is shipped for {variant.name}"
+                f"{' (' + variant.rules_text + ')' if variant.rules_text else ''} (domino equity makes one)")
+    return None
+
+
+def match_scale(analysis, variant: Variant, position: MatchPosition | None, leader: int | None,
+                thresholds: MwcThresholds = MwcThresholds(), note: str = "") -> MatchScale:
+    """Grade ``analysis`` (a ``GameAnalysis`` with every hand open) on the match scale, from the match
+    ``position`` before the hand, led by seat ``leader``."""
+    if position is None or leader is None:
+        return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only")
+    why = why_not(variant)
+    if why:
+        return MatchScale(False, f"{why}: graded in points only")
+    if position.state.over:
+        return MatchScale(False, "the match was over before this hand: graded in points only")
+    table = load_table(variant)
+    out = MatchScale(True, note, position, table.chance(position))
+    memo: dict[int, float] = {}
+
+    def after(value: int | None) -> float | None:
+        if value is None:
+            return None
+        if value not in memo:
+            memo[value] = table.after(position, value_result(variant, value), leader)
+        return memo[value]
+
+    for d in analysis.decisions:
+        chances = [after(a.value) for a in d.alternatives]
+        out.mwc.append(chances)
+        known = [c for c in chances if c is not None]
+        played = next((c for a, c in zip(d.alternatives, chances) if a.played), None)
+        if d.unsolved or not known or played is None:
+            out.loss.append(None)
+            out.cls.append(None)
+            continue
+        best = max(known) if d.side == 0 else min(known)
+        loss = max(0.0, best - played if d.side == 0 else played - best)
+        out.loss.append(loss)
+        out.cls.append(thresholds.classify(loss))
+    lossy = [(v, -i) for i, v in enumerate(out.loss) if v]
+    if lossy:
+        out.critical = -max(lossy)[1]
+    return out
+
+
+def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, int | None, str]]:
+    """For each replayed game of a record: the match position before it, the seat that led it, and
+    where the position comes from (or why none is known)."""
+    out = []
+    before: MatchState | None = None
+    for rep in replays:
+        v = rep.variant
+        leader = rep.initial.turn if rep.players and len(rep.players) == v.players else None
+        entry = getattr(rep, "match", None)
+        if entry is not None:
+            if entry.new_match or entry.number == 1 or before is None:
+                before = v.match.start(v.seating.sides)
+            lead = first_lead(v) if entry.number == 1 else _lead_of(v, leader)
+            out.append((MatchPosition(before, lead), leader, f"game {entry.number} of the match in the file"))
+            before = entry.state
+            continue
+        stated = rep.game.tags.get("Score")
+        if stated is None or rep.result is None or leader is None:
+            out.append((None, leader, "no match position: the record has no Game tags and no Score tag"))
+            continue
+        state = _before_stated(v, rep, stated)
+        if state is None:
+            out.append((None, leader, f"the Score tag {stated!r} cannot be read as this game's sides' points"))
+            continue
+        out.append((MatchPosition(state, _lead_of(v, leader)), leader,
+                    "the Score tag (the score after the hand, less the hand's result)"))
+    return out
+
+
+def _lead_of(variant: Variant, leader: int | None) -> tuple:
+    return ("any",) if leader is None else ("side", variant.seating.teams[leader])
+
+
+def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState | None:
+    if variant.match.kind != "points" or variant.seating.sides != 2:
+        return None
+    try:
+        claimed = parse_score(stated)
+    except ValueError:
+        return None
+    scores = []
+    result = rep.result
+    added = list(result.scores) if result.scores else [0, 0]
+    if not result.scores and result.winner is not None:
+        added[result.winner] = result.points
+    for side in range(2):
+        names = frozenset(variant.side_name(side, rep.players).split("/"))
+        if names not in claimed or claimed[names] - added[side] < 0:
+            return None
+        scores.append(claimed[names] - added[side])
+    return MatchState(tuple(scores), (0, 0), 1)
+

@@ -1,0 +1,221 @@
+"""Match-winning chance (MWC): the chance that a side wins the match from a match position.
+
+``model`` measures a variant's hand-result model from simulated hands (best play with all hands
+open); ``table`` solves the match by dynamic programming over match states. A table per variant and
+rules is computed by ``domino equity --variant NAME --rule target=N`` and shipped for the defaults
+(``analyzer/equity/data/``), with the model it rests on, its sample sizes and standard errors, so
+that grading needs no simulation.
+
+    >>> from analyzer.equity import mwc, MatchPosition
+    >>> from analyzer.rules import find_variant
+    >>> v = find_variant("partnership")
+    >>> round(mwc(v, MatchPosition(v.match.start(2), ("side", 0))), 3)      # side 0 to lead at 0-0
+    0.535
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+from ..rules import HandResult, MatchState, Variant, find_variant
+from .model import POLICY, HandModel, ModeSample, Outcome, lead_token, mode_of, simulate_mode
+from .table import PENDING_CAP, first_lead, resolve, solve, state_key
+
+__all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "compute_table", "table_name", "DATA_DIR",
+           "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "first_lead", "lead_token", "supported", "resolve"]
+
+DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class MatchPosition:
+    """A match before a hand: the running score (``MatchState``) and who leads the hand (a lead token:
+    ``("side", s)``, ``("holder", "[6-6]", forced)``, ``("any",)``)."""
+
+    state: MatchState
+    lead: tuple
+
+
+def supported(variant: Variant) -> str | None:
+    """Why no MWC table can be made for ``variant`` (None: it can)."""
+    if variant.seating.sides != 2:
+        return f"{variant.name} is played by {variant.seating.sides} individual players; the MWC covers two sides"
+    if variant.drawing is not None or variant.play is not None:
+        return f"{variant.name} draws from a boneyard or scores during play, which the hand model does not cover yet"
+    if variant.search != "block":
+        return f"{variant.name} is not a two-ended block game, which the hand model covers"
+    if not variant.match.target:
+        return f"{variant.name} ({variant.rules_text or 'defaults'}) has no match target"
+    return None
+
+
+def table_name(variant: Variant) -> str:
+    """The data file's name for ``variant`` and its options."""
+    opts = "".join(f"_{k}={v}" for k, v in sorted(variant.options))
+    return f"{variant.name}{opts}.json"
+
+
+@dataclass
+class EquityTable:
+    """A solved match: side 0's MWC at every reachable position, and the model it rests on."""
+
+    variant: Variant
+    model: HandModel
+    values: dict
+    meta: dict
+
+    def chance(self, position: MatchPosition) -> float:
+        """Side 0's MWC at ``position`` (1 or 0 at a match won or lost, 1/2 at a drawn one)."""
+        s = position.state
+        if s.over:
+            return 0.5 if s.drawn or s.winner is None else float(s.winner == 0)
+        key = (state_key(self.variant, s), position.lead)
+        v = self.values.get(key)
+        if v is None:                 # off the walk from the start: solve from there, on the shipped values
+            extra = solve(self.variant, self.model, [key], known=self.values)
+            self.values.update(extra)
+            v = extra[key]
+        return v
+
+    def after(self, position: MatchPosition, result: HandResult, leader: int) -> float:
+        """Side 0's MWC once the hand led by seat ``leader`` ends with ``result``."""
+        v = self.variant
+        state = v.match.apply(position.state, result)
+        if state.over:
+            return self.chance(MatchPosition(state, position.lead))
+        side = v.seating.teams[leader]
+        try:
+            req = v.lead.requirement(leader, result, None, v.seating, v.match.lead(state, v.seating))
+        except (AttributeError, TypeError):      # a lead rule that weighs the hands left (winner-lowest)
+            req = None
+        token = lead_token(req, v, leader)
+        return self.chance(MatchPosition(state, resolve(v, token, side, state)))
+
+    def as_dict(self) -> dict:
+        """Plain data: the positions grouped by everything but the scores, each group a list of scores and
+        the MWC at each (6 decimals)."""
+        groups: dict = {}
+        for (k, lead), p in sorted(self.values.items(), key=lambda kv: repr(kv[0])):
+            g = groups.setdefault((k[1:], lead), {"pending": k[1], "playoff": k[2], "last": k[3],
+                                                  "wins": None if k[4] is None else list(k[4]), "games": k[5],
+                                                  "lead": list(lead), "scores": [], "mwc": []})
+            g["scores"].append(list(k[0]))
+            g["mwc"].append(round(p, 6))
+        return {"format": FORMAT, **self.meta, "model": self.model.as_dict(), "positions": len(self.values),
+                "table": list(groups.values())}
+
+    @classmethod
+    def from_dict(cls, variant: Variant, data: dict) -> EquityTable:
+        values = {}
+        for g in data["table"]:
+            rest = (g["pending"], g["playoff"], g["last"], None if g["wins"] is None else tuple(g["wins"]), g["games"])
+            lead = tuple(g["lead"])
+            for scores, p in zip(g["scores"], g["mwc"]):
+                values[((tuple(scores), *rest), lead)] = p
+        meta = {k: v for k, v in data.items() if k not in ("model", "table", "positions", "format")}
+        return cls(variant, HandModel.from_dict(data["model"]), values, meta)
+
+
+def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
+                  progress: Callable[[str], None] | None = None) -> EquityTable:
+    """Measure ``variant``'s hand-result model from ``hands`` simulated hands in each lead mode the
+    match needs, and solve the match. Raises ``NotImplementedError`` for a variant not covered."""
+    why = supported(variant)
+    if why:
+        raise NotImplementedError(why)
+    started = time.perf_counter()
+    model = HandModel(variant.name, dict(variant.options), {}, POLICY, seed)
+    wanted = [mode_of(first_lead(variant)), "open"]
+    while wanted:
+        mode = wanted.pop(0)
+        if mode in model.modes:
+            continue
+        if progress:
+            progress(f"simulating {hands} hands in lead mode {mode}")
+        model.modes[mode] = simulate_mode(variant, mode, hands, seed)
+        for o in model.modes[mode].outcomes:          # the modes the next hands are led in
+            for token in (o.next, o.next[1] if o.next[0] == "match" else o.next):
+                if token[0] != "match" and mode_of(token) not in model.modes:
+                    wanted.append(mode_of(token))
+        if variant.lead.next == "match" or variant.lead.tie == "match":
+            start = variant.match.start(2)
+            for state in (start, MatchState((0, 0), (0, 0), 1)):
+                req = variant.match.lead(state, variant.seating)
+                if req is not None and mode_of(lead_token(req, variant, 0)) not in model.modes:
+                    wanted.append(mode_of(lead_token(req, variant, 0)))
+    simulated = time.perf_counter() - started
+    while True:
+        try:
+            values = solve(variant, model, progress=progress)
+            break
+        except KeyError as exc:         # a lead mode the walk found that no hand was simulated in
+            mode = str(exc).rsplit(" ", 1)[-1].strip("'\"")
+            model.modes[mode] = simulate_mode(variant, mode, hands, seed)
+    meta = {"variant": variant.name, "rules": dict(variant.options), "target": variant.match.target,
+            "kind": variant.match.kind, "hands_per_mode": hands, "pending_cap": PENDING_CAP,
+            "seconds": {"simulation": round(simulated, 1), "dp": round(time.perf_counter() - started - simulated, 1)},
+            "standard_error": _errors(model)}
+    return EquityTable(variant, model, values, meta)
+
+
+def _errors(model: HandModel) -> dict:
+    return {mode: {"hands": s.hands, "mean": round(s.mean, 3), "mean_se": round(s.se, 3), "p_win": round(s.p_win, 4),
+                   "p_win_se": round(s.p_win_se, 4)} for mode, s in sorted(model.modes.items())}
+
+
+def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: int = 10, seed: int = 0) -> list[float]:
+    """The standard error of side 0's MWC at each of ``positions`` that comes from the model's sampling:
+    each replicate draws every lead mode's hands again from its own sample (with replacement, as many as
+    it has) and solves the match from ``positions`` anew; the spread of the replicates' chances."""
+    import random
+    import statistics
+    from collections import Counter
+
+    rng = random.Random(seed)
+    v = table.variant
+    roots = [(state_key(v, p.state), p.lead) for p in positions]
+    runs: list[list[float]] = []
+    for _ in range(replicates):
+        modes = {}
+        for mode, sample in table.model.modes.items():
+            outcomes = list(sample.outcomes)
+            drawn = Counter(rng.choices(outcomes, [sample.outcomes[o] for o in outcomes], k=sample.hands))
+            modes[mode] = ModeSample(sample.hands, drawn)
+        values = solve(v, HandModel(table.model.variant, table.model.rules, modes), roots)
+        runs.append([values[r] for r in roots])
+    return [statistics.stdev(col) if len(col) > 1 else 0.0 for col in zip(*runs)]
+
+
+@lru_cache(maxsize=32)
+def _load(path: str, variant: Variant) -> EquityTable:
+    with open(path, encoding="utf-8") as fh:
+        return EquityTable.from_dict(variant, json.load(fh))
+
+
+def load_table(variant: Variant, folder: str | None = None) -> EquityTable | None:
+    """The shipped (or ``folder``'s) table of ``variant`` with its options; None when there is none."""
+    path = os.path.join(folder or DATA_DIR, table_name(variant))
+    if not os.path.exists(path):
+        return None
+    return _load(path, variant)
+
+
+def mwc(variant: Variant | str, position: MatchPosition | MatchState, lead: tuple | None = None) -> float:
+    """Side 0's match-winning chance at a match ``position`` (a ``MatchState`` and ``lead``: who
+    leads the next hand, by default side 0), from the shipped table. Raises ``LookupError`` when
+    no table is shipped for the variant and its options."""
+    variant = variant if isinstance(variant, Variant) else find_variant(variant)
+    if isinstance(position, MatchState):
+        position = MatchPosition(position, lead or ("side", 0))
+    table = load_table(variant)
+    if table is None:
+        raise LookupError(f"no match-winning-chance table for {variant.name}"
+                          f"{' (' + variant.rules_text + ')' if variant.rules_text else ''}; make one with "
+                          f"domino equity --variant {variant.name}" + "".join(f" --rule {k}={v}" for k, v in variant.options))
+    return table.chance(position)
+

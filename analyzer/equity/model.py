@@ -1,0 +1,258 @@
+"""The hand-result model of a variant: the distribution of one hand's result (who wins it, what each
+side scores, who leads the next hand), measured from simulated hands.
+
+Each simulated hand is a uniformly random deal played with **best play with all hands open**: the
+exact search of the deal (the int solver of two-ended block games, else the general search) gives
+its principal variation, which is played to the end (among equal best moves, the first in move
+order). The hand's result is then read exactly as the replayer reads a recorded hand
+(``hand_facts``, ``Variant.hand_result``), and the next leader is what the variant's lead policy
+says (``LeadPolicy.requirement``). Results are kept *relative to the leading side* (side ``r`` is
+the leader's side plus ``r``), so one model serves whichever side leads.
+
+A hand is simulated in a *lead mode*: ``open`` (seat 0 leads, with any tile the opening allows; where the
+holder of the highest double opens every hand with it, as in the 003 block game, he leads) or
+``holder:T:forced`` / ``holder:T:any`` (the holder of tile ``T`` leads, with ``T`` or with any tile:
+the first hand of a partnership match, the [6-6] holder after a reset or a drawn hand)."""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..position import mask_of
+from ..rules.facts import hand_facts
+from ..rules import LeadRequirement, Variant
+from ..rules.mechanics import position_for
+from ..tiles import Tile
+
+__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "simulate_mode"]
+
+POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
+          "variation (the first best move in move order where several are equal)")
+
+# a lead token, relative to the side that led the hand just played:
+#   ("side", r)            a player of side (leader's side + r) leads the next hand, any tile the opening allows
+#   ("holder", "T", f)     the holder of tile T leads (f: with T)
+#   ("any",)               anybody may lead (each side alike)
+#   ("match", fallback)    the match score decides (MatchScoring.lead); ``fallback`` where it does not
+Token = tuple
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One hand's result, relative to the leading side (index 0: the leader's side)."""
+
+    winner: int | None
+    points: int
+    scores: tuple[int, ...]
+    termination: str
+    void: bool
+    next: Token
+
+    def as_list(self) -> list:
+        return [self.winner, self.points, list(self.scores), self.termination, self.void, _token_data(self.next)]
+
+    @classmethod
+    def from_list(cls, data: list) -> Outcome:
+        w, p, s, t, v, n = data
+        return cls(w, p, tuple(s), t, v, _token_from(n))
+
+
+def _token_data(token: Token) -> list:
+    if token[0] == "match":
+        return ["match", _token_data(token[1])]
+    return list(token)
+
+
+def _token_from(data: list) -> Token:
+    if data[0] == "match":
+        return ("match", _token_from(data[1]))
+    return tuple(data)
+
+
+@dataclass
+class ModeSample:
+    """The hands simulated in one lead mode: each distinct outcome and how often it came, and the
+    leading side's hand value (its points, negative when it loses) with its mean and standard error."""
+
+    hands: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    total: int = 0                  # the sum of the leading side's hand values (exact)
+    total_sq: int = 0
+    wins: int = 0                   # hands won by the leader's side
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.hands if self.hands else 0.0
+
+    @property
+    def sd(self) -> float:
+        if self.hands < 2:
+            return 0.0
+        var = (self.total_sq - self.hands * self.mean ** 2) / (self.hands - 1)
+        return math.sqrt(max(var, 0.0))
+
+    @property
+    def se(self) -> float:
+        return self.sd / math.sqrt(self.hands) if self.hands else 0.0
+
+    @property
+    def p_win(self) -> float:
+        return self.wins / self.hands if self.hands else 0.0
+
+    @property
+    def p_win_se(self) -> float:
+        p = self.p_win
+        return math.sqrt(p * (1 - p) / self.hands) if self.hands else 0.0
+
+    def probabilities(self) -> list[tuple[Outcome, float]]:
+        return [(o, c / self.hands) for o, c in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))]
+
+    def add(self, outcome: Outcome, value: int) -> None:
+        self.hands += 1
+        self.outcomes[outcome] += 1
+        self.total += value
+        self.total_sq += value * value
+        self.wins += outcome.winner == 0
+
+    def as_dict(self) -> dict:
+        return {"hands": self.hands, "mean": round(self.mean, 4), "sd": round(self.sd, 4), "se": round(self.se, 4),
+                "p_win": round(self.p_win, 5), "p_win_se": round(self.p_win_se, 5),
+                "total": self.total, "total_sq": self.total_sq, "wins": self.wins,
+                "outcomes": [[*o.as_list(), c] for o, c in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ModeSample:
+        out = cls(data["hands"], Counter(), int(data["total"]), int(data["total_sq"]), data["wins"])
+        for row in data["outcomes"]:
+            out.outcomes[Outcome.from_list(row[:-1])] = row[-1]
+        return out
+
+
+@dataclass
+class HandModel:
+    """A variant's hand-result model: a sample per lead mode."""
+
+    variant: str
+    rules: dict[str, str]
+    modes: dict[str, ModeSample]
+    policy: str = POLICY
+    seed: int = 0
+
+    def mean(self, mode: str) -> float:
+        """The mean hand value for the leading side in ``mode`` (points, negative when it loses)."""
+        return self.modes[mode].mean
+
+    def as_dict(self) -> dict:
+        return {"variant": self.variant, "rules": self.rules, "policy": self.policy, "seed": self.seed,
+                "modes": {m: s.as_dict() for m, s in sorted(self.modes.items())}}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> HandModel:
+        return cls(data["variant"], dict(data["rules"]), {m: ModeSample.from_dict(s) for m, s in data["modes"].items()},
+                   data.get("policy", POLICY), data.get("seed", 0))
+
+
+def mode_of(token: Token) -> str:
+    """The lead mode a (resolved) lead token deals and leads the hand in."""
+    if token[0] == "holder":
+        return f"holder:{token[1]}:{'forced' if token[2] else 'any'}"
+    return "open"
+
+
+def lead_token(req: LeadRequirement | None, variant: Variant, leader: int) -> Token:
+    """The lead token of a lead requirement, relative to ``leader``'s side."""
+    if req is None:
+        return ("any",)
+    teams, sides = variant.seating.teams, variant.seating.sides
+    if req.seats:
+        return ("side", (teams[min(req.seats)] - teams[leader]) % sides)
+    if req.holder_of is not None:
+        return ("holder", str(req.holder_of), req.tile is not None)
+    return ("any",)
+
+
+_MATCH = LeadRequirement(reason="<the match decides>")
+
+
+def _next_token(variant: Variant, leader: int, result, facts) -> Token:
+    req = variant.lead.requirement(leader, result, facts, variant.seating, _MATCH)
+    if req is _MATCH:
+        fallback = variant.lead.requirement(leader, result, facts, variant.seating, None)
+        return ("match", lead_token(fallback, variant, leader))
+    return lead_token(req, variant, leader)
+
+
+def _deal(variant: Variant, mode: str, rng: random.Random):
+    n, size = variant.players, variant.dealing.hand_size
+    tiles = list(variant.dealing.tiles)
+    while True:
+        rng.shuffle(tiles)
+        hands = [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)]
+        if not variant.dealing.redeal or all(sum(t.is_double for t in h) < variant.dealing.redeal for h in hands):
+            break
+    op = variant.opening
+    if mode.startswith("holder:"):
+        _, text, how = mode.split(":")
+        tile = Tile.parse(text)
+        holder = next((s for s, h in enumerate(hands) if tile in h), None)
+        if holder is None:
+            best = op.highest([set(h) for h in hands])
+            if best is None:
+                return hands, 0, 0
+            return hands, best[0], best[1].bit if how == "forced" else 0
+        return hands, holder, tile.bit if how == "forced" else 0
+    if op.highest_double:            # every hand opened by the holder of the highest double, with it (003)
+        best = op.highest([set(h) for h in hands])
+        if best is not None:
+            return hands, best[0], best[1].bit
+    if op.double:
+        return hands, 0, mask_of([t for t in hands[0] if t.is_double])
+    return hands, 0, 0
+
+
+def _searcher(variant: Variant):
+    if variant.search == "block":
+        from ..search.block import Solver
+        return Solver(variant, max_deals=1)
+    from ..search.tree import TreeSearch
+    return TreeSearch(variant, None)
+
+
+def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample: ModeSample | None = None,
+                  progress: Callable[[int], None] | None = None) -> ModeSample:
+    """Simulate ``hands`` random deals of ``variant`` in lead ``mode`` with best play, all hands open
+    (see the module's note); add them to ``sample`` (a new one by default)."""
+    if variant.seating.sides != 2:
+        raise NotImplementedError(f"the hand-result model is measured for games of two sides; {variant.name} has "
+                                  f"{variant.seating.sides}")
+    if variant.drawing is not None or variant.play is not None:
+        raise NotImplementedError(f"the hand-result model does not cover draw games or points during play yet "
+                                  f"({variant.name})")
+    sample = sample or ModeSample()
+    rng = random.Random(f"{variant.name}:{mode}:{seed}")
+    search = _searcher(variant)
+    teams = variant.seating.teams
+    for _ in range(hands):
+        dealt, leader, opening = _deal(variant, mode, rng)
+        pos = position_for(variant, dealt, leader, max_pip=variant.dealing.max_pip)
+        pos.pool &= mask_of(variant.dealing.tiles)
+        pos.opening = opening
+        line = search.best_line(pos)
+        for move in line:
+            pos.push(move)
+        end = pos.outcome()
+        facts = hand_facts(pos, end.termination, end.seat, leader, None)
+        result = variant.hand_result(facts)
+        side = teams[leader]
+        scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(2))
+        outcome = Outcome(None if result.winner is None else (result.winner - side) % 2, result.points,
+                          tuple(scores[(side + i) % 2] for i in range(2)), result.termination, result.void,
+                          _next_token(variant, leader, result, facts))
+        value = variant.value(facts)
+        sample.add(outcome, value if side == 0 else -value)
+        if progress is not None:
+            progress(1)
+    return sample

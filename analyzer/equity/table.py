@@ -1,0 +1,152 @@
+"""The match-winning chance by dynamic programming over match states.
+
+A *match position* is the match score as ``MatchScoring`` keeps it (``MatchState``: the scores, the
+drawn games pending, a play-off, the last winner...) and who leads the next hand (a lead token,
+resolved: ``("side", s)``, ``("holder", "[6-6]", forced)`` or ``("any",)``). From a position the next
+hand's result follows the variant's hand-result model (``model.HandModel``); the match code itself
+(``MatchScoring.apply``, ``MatchScoring.lead``) gives the position after it. The chance that side 0
+wins the match, ``E``, solves ``E(x) = sum over results r of P(r) E(x after r)``, with ``E`` = 1 at a
+match side 0 has won, 0 at one it has lost and 1/2 at a drawn match. The positions reachable from the
+start are found by a breadth-first walk and the equations solved by Gauss-Seidel sweeps, latest
+positions first, until no value moves by more than 1e-12 (one sweep is nearly exact for the games to a
+target, where scores only grow; the sweeps matter for resets and drawn hands).
+
+States are kept finite: counters the match never reads are dropped (``wins`` but for a match of games
+won, ``games`` but for the first games' bonuses), and drawn hands pending are capped at
+``PENDING_CAP`` (the chance of more in a row is below 1e-20 in every variant modelled)."""
+from __future__ import annotations
+
+from array import array
+from collections import deque
+from dataclasses import replace
+from typing import Callable
+
+from ..rules import HandResult, MatchState, Variant
+from .model import HandModel, Outcome, lead_token, mode_of
+
+__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "first_lead", "PENDING_CAP"]
+
+PENDING_CAP = 12
+Key = tuple
+
+
+def state_key(variant: Variant, state: MatchState) -> tuple:
+    """The part of ``state`` the rest of the match depends on."""
+    m = variant.match
+    wins = state.wins if m.kind == "games" else None
+    games = min(state.games, len(m.first_wins)) if m.first_wins else None
+    last = state.last if m.kind in ("cutthroat", "shutout") else None
+    return (tuple(state.scores), min(state.pending, PENDING_CAP), state.playoff, last, wins, games)
+
+
+def key_state(variant: Variant, key: tuple) -> MatchState:
+    scores, pending, playoff, last, wins, games = key
+    return MatchState(tuple(scores), tuple(wins) if wins is not None else (0,) * len(scores), games or 0,
+                      pending, playoff, last=last)
+
+
+def resolve(variant: Variant, token: tuple, side: int, after: MatchState) -> tuple:
+    """A model's lead token (relative to ``side``, the side that led) as the lead of the next hand."""
+    if token[0] == "match":
+        req = variant.match.lead(after, variant.seating)
+        if req is None:
+            return resolve(variant, token[1], side, after)
+        token = lead_token(req, variant, 0)
+        side = 0
+    if token[0] == "side":
+        return ("side", (side + token[1]) % variant.seating.sides)
+    return token
+
+
+def first_lead(variant: Variant) -> tuple:
+    """Who leads the first hand of a match (the first game's rule: the [6-6] holder with it)."""
+    req = variant.opening.requirement(1)
+    return lead_token(req, variant, 0) if (req.seats or req.holder_of) else ("any",)
+
+
+def _results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[float, int, Outcome]]:
+    """(probability, leading side, outcome) of the next hand from a position with ``lead``."""
+    sides = variant.seating.sides
+    mode = mode_of(lead)
+    if mode not in model.modes:
+        raise KeyError(f"the hand-result model of {variant.name} has no hands simulated in lead mode {mode}")
+    leaders = [(lead[1], 1.0)] if lead[0] == "side" else [(s, 1.0 / sides) for s in range(sides)]
+    keep_end = bool(variant.match.first_wins)
+    merged: dict = {}
+    for o, p in model.modes[mode].probabilities():
+        if not keep_end:
+            o = replace(o, termination="")
+        merged[o] = merged.get(o, 0.0) + p
+    return [(q * p, s, o) for s, q in leaders for o, p in merged.items()]
+
+
+def _apply(variant: Variant, state: MatchState, side: int, o: Outcome) -> MatchState:
+    sides = variant.seating.sides
+    winner = None if o.winner is None else (o.winner + side) % sides
+    scores = tuple(o.scores[(s - side) % sides] for s in range(sides))
+    return variant.match.apply(state, HandResult(o.termination or "domino", winner, o.points, 0, scores, o.void))
+
+
+def _terminal(state: MatchState) -> float:
+    if state.drawn or state.winner is None:
+        return 0.5
+    return 1.0 if state.winner == 0 else 0.0
+
+
+def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
+          known: dict | None = None, tol: float = 1e-12, progress: Callable[[str], None] | None = None) -> dict:
+    """Side 0's match-winning chance at every position reachable from ``roots`` (default: the start
+    of a match), as ``{(state_key, lead): chance}``. ``known``: positions already solved (a shipped
+    table): the walk stops there and takes their values."""
+    known = known or {}
+    if roots is None:
+        roots = [(state_key(variant, variant.match.start(variant.seating.sides)), first_lead(variant))]
+    index: dict = {}
+    order: list = []
+    edges: list[list] = []           # per position: (probability, index) and (probability, value) pairs
+    queue = deque(r for r in roots if r not in known)
+    cache: dict = {}
+    for r in queue:
+        index[r] = len(order)
+        order.append(r)
+    while queue:
+        pos = queue.popleft()
+        key, lead = pos
+        state = key_state(variant, key)
+        if lead not in cache:
+            cache[lead] = _results(variant, model, lead)
+        out_idx, out_val, constant = array("l"), array("d"), 0.0     # (compact: millions of edges)
+        for p, side, o in cache[lead]:
+            after = _apply(variant, state, side, o)
+            if after.over:
+                constant += p * _terminal(after)
+                continue
+            nxt = (state_key(variant, after), resolve(variant, o.next, side, after))
+            if nxt in known:
+                constant += p * known[nxt]
+                continue
+            j = index.get(nxt)
+            if j is None:
+                j = index[nxt] = len(order)
+                order.append(nxt)
+                queue.append(nxt)
+            out_idx.append(j)
+            out_val.append(p)
+        edges.append((constant, out_idx, out_val))
+        if progress is not None and len(edges) % 5000 == 0:
+            progress(f"{len(edges)} of {len(order)} positions expanded")
+    values = [0.5] * len(order)
+    for sweep in range(100_000):
+        change = 0.0
+        for i in range(len(order) - 1, -1, -1):
+            constant, idx, ps = edges[i]
+            v = constant
+            for j, p in zip(idx, ps):
+                v += p * values[j]
+            change = max(change, abs(v - values[i]))
+            values[i] = v
+        if change < tol:
+            break
+    return dict(zip(order, values))
+
+

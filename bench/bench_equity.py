@@ -1,0 +1,119 @@
+"""Benchmark the match-winning chance: computing a variant's table, and grading on the match scale.
+
+    python3 bench/bench_equity.py                      # partnership: 300 hands a lead mode, 20 records
+    python3 bench/bench_equity.py --hands 1000 --records 40
+    python3 bench/bench_equity.py --variant jamaican
+
+(a) ``compute_table``: simulate ``--hands`` random deals in each lead mode the match needs (each solved
+    exactly and played along its best line) and solve the match by DP over its states; the table
+    prints the seconds of each part and the seconds per simulated hand, so that the time of a shipped
+    table (its ``seconds`` field, at its own number of hands) can be set beside it.
+(b) grading (the library): ``--records`` random records of the variant (``analyzer.generate.random_game``, seeded),
+    each analysed with every hand open (``analyze_replay``), then graded on the match scale
+    (``match_scale`` from a mid-match position, the shipped table loaded once before the clock starts,
+    as a process grading an archive has it). The ratio (b)/(a-analysis) is the cost of the match scale
+    over the points scale, measured in the same run.
+(c) the command: the same records written as files (a Score tag each, so every hand has a match position),
+    ``domino analyze FOLDER --json`` against the same with ``--scale match``, best of two alternating runs.
+The machine is shared: read ratios, not seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer.analysis import analyze_replay  # noqa: E402
+from analyzer.analysis.match_scale import match_scale  # noqa: E402
+from analyzer.equity import MatchPosition, compute_table, load_table  # noqa: E402
+from analyzer.generate import random_game  # noqa: E402
+from analyzer.notation.writer import write_game  # noqa: E402
+from analyzer.replay import replay  # noqa: E402
+from analyzer.rules import MatchState, find_variant  # noqa: E402
+from analyzer.search import CORE  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", default="partnership")
+    ap.add_argument("--hands", type=int, default=300, help="hands simulated in each lead mode (a)")
+    ap.add_argument("--records", type=int, default=20, help="records graded (b, c)")
+    ap.add_argument("--skip-table", action="store_true", help="leave out (a)")
+    args = ap.parse_args()
+    v = find_variant(args.variant)
+    print(f"# bench_equity: {v.name}, search core {CORE}, Python {platform.python_version()}")
+
+    shipped = load_table(v)
+    if args.skip_table:
+        table = None
+    else:
+        t0 = time.perf_counter()
+        table = compute_table(v, args.hands, seed=1)
+        total = time.perf_counter() - t0
+    if table is not None:
+        _print_table(args, table, total)
+    if shipped is not None:
+        print(f"shipped table: {shipped.meta['hands_per_mode']} hands a mode, {len(shipped.values)} positions, "
+              f"{shipped.meta['seconds']}")
+    _grading(args, v, shipped)
+
+
+def _print_table(args, table, total: float) -> None:
+    sim, dp = table.meta["seconds"]["simulation"], table.meta["seconds"]["dp"]
+    modes = len(table.model.modes)
+    print("\n(a) computing a table")
+    print(f"{'hands/mode':>10} {'modes':>5} {'positions':>9} {'simulate s':>10} {'s/hand':>8} {'DP s':>7} {'total s':>8}")
+    print(f"{args.hands:>10} {modes:>5} {len(table.values):>9} {sim:>10.1f} {sim / (args.hands * modes):>8.4f} "
+          f"{dp:>7.1f} {total:>8.1f}")
+
+
+def _grading(args, v, shipped) -> None:
+    if shipped is None:
+        print("\n(b) no shipped table: no grading on the match scale")
+        return
+    reps = [replay(random_game(v, seed), v) for seed in range(args.records)]
+    t0 = time.perf_counter()
+    analyses = [analyze_replay(rep) for rep in reps]
+    points = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    graded = 0
+    for k, (rep, a) in enumerate(zip(reps, analyses)):
+        leader = rep.initial.turn
+        state = MatchState((10 * (k % 9), 7 * (k % 13)), (0, 0), 1)
+        scale = match_scale(a, v, MatchPosition(state, ("side", v.seating.teams[leader])), leader)
+        graded += len(scale.loss)
+    match = time.perf_counter() - t0
+    print("\n(b) grading")
+    print(f"{'records':>7} {'decisions':>9} {'points s':>9} {'match scale s':>13} {'ratio':>7}")
+    print(f"{args.records:>7} {graded:>9} {points:>9.2f} {match:>13.3f} {match / points:>7.3f}")
+
+    # (c) the command as a user runs it: the same records as files, analyze --json against --scale match
+    # (which also loads the table and replays each record again for its match positions), alternating runs
+    with tempfile.TemporaryDirectory() as folder:
+        for seed, rep in enumerate(reps):
+            game, r = rep.game, rep.result
+            before = (10 * (seed % 9), 7 * (seed % 13))
+            after = [before[side] + (r.points if r.winner == side else 0) for side in (0, 1)]
+            game.tags["Score"] = f"{v.side_name(0, rep.players)} {after[0]}, {v.side_name(1, rep.players)} {after[1]}"
+            Path(folder, f"r{seed:03d}.dom").write_text(write_game(game), encoding="utf-8")
+        times = {"points": [], "match": []}
+        for _ in range(2):
+            for scale in ("points", "match"):
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "analyzer", "analyze", folder, "--json", "--scale", scale],
+                               cwd=Path(__file__).resolve().parent.parent, capture_output=True, check=False)
+                times[scale].append(time.perf_counter() - t0)
+    p, m = min(times["points"]), min(times["match"])
+    print("\n(c) domino analyze FOLDER --json, best of 2")
+    print(f"{'records':>7} {'points s':>9} {'--scale match s':>15} {'ratio':>7}")
+    print(f"{args.records:>7} {p:>9.2f} {m:>15.2f} {m / p:>7.3f}")
+
+
+if __name__ == "__main__":
+    main()
