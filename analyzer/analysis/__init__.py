@@ -4,7 +4,7 @@ The result is plain data (dataclasses of ints and strings) that the report and t
 without calling the search again."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Callable
 
 from ..position import Position
@@ -139,10 +139,13 @@ class Decision:
         """The decision back from :meth:`as_dict` (plain data from a worker or a cache)."""
         d = {k: v for k, v in data.items() if k in _DECISION_FIELDS}
         d["cls"] = data["class"]
-        d["alternatives"] = [Alternative(**a) for a in data["alternatives"]]
+        # (what other steps add to an alternative's data, such as the match scale's "mwc", stays in the data)
+        d["alternatives"] = [Alternative(**{k: v for k, v in a.items() if k in _ALTERNATIVE_FIELDS})
+                             for a in data["alternatives"]]
         return cls(**d)
 
 
+_ALTERNATIVE_FIELDS = {f.name for f in fields(Alternative)}
 _DECISION_FIELDS = {"index", "player", "side", "line", "column", "round", "played", "played_value",
                     "best_value", "loss", "unsolved"}
 

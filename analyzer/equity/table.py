@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant
+from ..rules.lead import requirement
 from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "first_lead", "PENDING_CAP"]
@@ -60,7 +61,7 @@ def resolve(variant: Variant, token: tuple, side: int, after: MatchState) -> tup
 
 def first_lead(variant: Variant) -> tuple:
     """Who leads the first hand of a match (the first game's rule: the [6-6] holder with it)."""
-    req = variant.opening.requirement(1)
+    req = requirement(variant.opening, 1)
     return lead_token(req, variant, 0) if (req.seats or req.holder_of) else ("any",)
 
 
