@@ -430,12 +430,13 @@ def _signed(v: int | None) -> str:
 @click.option("--graph", "graph_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
                    "(numbered -1, -2... when there are several games).")
+@click.option("--lines", is_flag=True, help="Give each alternative its best continuation to the end of the hand.")
 @_thresholds_option
 @search_options
 @_passes_option
 @fair_options
 @clean_errors
-def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
+def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, lines, thresholds,
             max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed):
     """Give the exact value of every alternative at every decision, all hands open.
 
@@ -448,7 +449,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..analysis import GameAnalysis
 
-    options = _options("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
+    options = _options("analyze", variant, rules, thresholds, max_nodes, lines=lines or graph_path is not None,
                        insert_passes=insert_passes, table_mb=table_mb)
     sources = _sources(paths)           # read once: standard input cannot be read twice
     if not fair and _all_partial(sources, options):
@@ -543,6 +544,8 @@ def _print_analysis(number: int, result) -> None:
                 fair = (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
                         + f"  wins {alt.fair.p_win:.0%}")
             click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}{fair}  {marks}")
+            if alt.line is not None:
+                click.echo(f"          line: {', '.join(alt.line)}")
     if result.critical:
         c = result.critical
         best = ", ".join(a.move for a in c.alternatives if a.best)
