@@ -55,6 +55,8 @@ def test_click_only_in_the_cli_and_jinja2_only_in_report_rendering():
             assert name.startswith("analyzer.cli"), name
         if any(m and m.startswith("jinja2") for m in imported):
             assert name == "analyzer.report.render", name
+        if any(m and m.split(".")[0] in ("starlette", "uvicorn") for m in imported):
+            assert name.startswith("analyzer.server"), name
 
 
 def test_callers_never_tell_positions_apart_by_class():

@@ -769,6 +769,10 @@ def tournament(file, as_json, as_csv):
         sys.exit(1)
 
 
+from .serve import register as _board_commands  # noqa: E402  (the board's commands: serve, diagram)
+_board_commands(main)
+
+
 def _numbered(path: str, k: int) -> str:
     stem, dot, ext = path.rpartition(".")
     return f"{stem}-{k}.{ext}" if dot else f"{path}-{k}"
