@@ -19,7 +19,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import library
+from .library import BoardError, NODE_LIMIT, enter_move, position_data, repair_text, validate_document
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled, Workers
 
@@ -108,7 +108,7 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
     processes, each decision's search bounded by ``max_nodes`` at most (default the library's limit)."""
     files = Roots(list(roots or []))
     workers = workers or Workers()
-    cap = max_nodes or library.NODE_LIMIT
+    cap = max_nodes or NODE_LIMIT
 
     def api(handler):
         async def endpoint(request: Request):
@@ -117,7 +117,7 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
                 return JSONResponse(await handler(data), headers=HEADERS)
             except ApiError as exc:
                 return _error(str(exc), exc.status, **exc.more)
-            except library.BoardError as exc:
+            except BoardError as exc:
                 return _error(str(exc), 422)
             except FileRefused as exc:
                 return _error(str(exc), 403)
@@ -131,7 +131,7 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
 
     async def validate(data):
         variant, rules = _rules(data)
-        return await run_in_threadpool(library.validate_document, _text(data), _label(data), variant, rules)
+        return await run_in_threadpool(validate_document, _text(data), _label(data), variant, rules)
 
     async def analyze(data):
         variant, rules = _rules(data)
@@ -152,7 +152,7 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
 
     async def position(data):
         variant, rules = _rules(data)
-        return await run_in_threadpool(library.position_data, _text(data), _label(data), _int(data, "game", 0),
+        return await run_in_threadpool(position_data, _text(data), _label(data), _int(data, "game", 0),
                                        _int(data, "step", None), variant, rules)
 
     async def enter(data):
@@ -161,12 +161,12 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
         player = data.get("player")
         if not isinstance(move, str) or (player is not None and not isinstance(player, str)):
             raise ApiError('give the move as "move" ("[3-6]@6", "pass", "draws [2-5]") and "player" as a name')
-        return await run_in_threadpool(library.enter_move, _text(data), _label(data), _int(data, "game", 0), move,
+        return await run_in_threadpool(enter_move, _text(data), _label(data), _int(data, "game", 0), move,
                                        player, variant, rules)
 
     async def repair(data):
         variant, rules = _rules(data)
-        return await run_in_threadpool(library.repair_text, _text(data), _label(data), _int(data, "game", 0),
+        return await run_in_threadpool(repair_text, _text(data), _label(data), _int(data, "game", 0),
                                        variant, rules)
 
     async def listing(_data):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..analysis import AgainstTheRest, Thresholds, analyze_replay  # noqa: F401  (AgainstTheRest: re-export)
+from ..analysis import Thresholds, analyze_replay
 from ..archive import Options, Summary, check_rules, process
 from ..archive.inputs import RECORD_EXTENSIONS, expand
 from ..archive.runner import again, games_data
