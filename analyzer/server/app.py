@@ -152,8 +152,13 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
 
     async def position(data):
         variant, rules = _rules(data)
+        cursor = data.get("cursor")
+        if cursor is not None:
+            if not isinstance(cursor, dict):
+                raise ApiError('"cursor" is {"line": N, "column": N}')
+            cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
         return await run_in_threadpool(position_data, _text(data), _label(data), _int(data, "game", 0),
-                                       _int(data, "step", None), variant, rules)
+                                       _int(data, "step", None), variant, rules, cursor)
 
     async def enter(data):
         variant, rules = _rules(data)

@@ -109,11 +109,14 @@ def _pair(tile) -> list[int] | None:
 
 
 def position_data(text: str, label: str, game: int = 0, step: int | None = None, variant: str | None = None,
-                  rules: dict | None = None) -> dict:
+                  rules: dict | None = None, cursor: tuple[int, int] | None = None) -> dict:
     """The board before step ``step`` (0: the deal; None or past the end: after the last move) of game
     ``game``: the hands as far as the record knows them, the table, the player to move and every move
-    the rules allow him there, each with the entry that writes it into the record."""
-    _, replays = _replays(text, label, variant, rules)
+    the rules allow him there, each with the entry that writes it into the record. ``cursor`` (line,
+    column) instead of ``game`` and ``step``: the game the cursor is in, after the moves before it."""
+    record, replays = _replays(text, label, variant, rules)
+    if cursor is not None and replays:
+        game, step = _at_cursor(record, replays, cursor)
     rep = _game(replays, game)
     steps = len(rep.steps)
     if step is None or step > steps:
@@ -152,6 +155,18 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
                    "line": s.entry.pos.line or None, "column": s.entry.pos.column or None}
                   for s in rep.steps],
     }
+
+
+def _at_cursor(record, replays, cursor: tuple[int, int]) -> tuple[int, int]:
+    """The game the cursor (line, column) is in and the moves of it that begin before the cursor."""
+    line, column = cursor
+    game = 0
+    for k, g in enumerate(record.games[:len(replays)]):
+        if g.pos.line and g.pos.line <= line:
+            game = k
+    step = sum(1 for s in replays[game].steps
+               if s.entry.pos.line and (s.entry.pos.line, s.entry.pos.column) < (line, column))
+    return game, step
 
 
 def _legal(rep, pos) -> list[dict]:
