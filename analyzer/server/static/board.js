@@ -171,7 +171,8 @@
     if (b.layout) {
       if (b.layout.lead) { box.appendChild(row("lead", [b.layout.lead], b.last)); }
       b.layout.arms.forEach(function (a) {
-        box.appendChild(row("arm " + a.number + " (" + a.state + ", open " + a.open + ")", a.tiles, b.last));
+        var open = a.state === "closed" ? "closed" : "open " + a.open + (a.state === "open" ? "" : " (" + a.state + ")");
+        box.appendChild(row("arm " + a.number + " · " + open, a.tiles, b.last));
       });
     } else {
       var line = el("div", "line");
