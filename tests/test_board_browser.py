@@ -145,6 +145,7 @@ def test_the_likely_repair_is_applied_with_one_click(board):
     assert errors == []
 
 
+@pytest.mark.slow
 def test_analyse_gives_the_values_of_analyze_json(board):
     open_, folder = board
     page, errors = open_("seed1.dom")
