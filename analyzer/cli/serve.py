@@ -9,6 +9,7 @@ import click
 def register(main: click.Group) -> None:
     """Add the board's commands to the ``domino`` group."""
     main.add_command(serve)
+    main.add_command(diagram)
 
 
 @click.command()
@@ -33,3 +34,59 @@ def serve(paths, host, port):
         run(list(paths), host, port)
     except FileRefused as exc:
         raise click.ClickException(str(exc)) from None
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="The game of the record.")
+@click.option("--move", "move", type=click.IntRange(min=0), default=None, metavar="K",
+              help="The position after K moves (0: the deal; default: after the last move).")
+@click.option("--hands", default="all", show_default=True, metavar="all|none|SEAT",
+              help="Show every hand, none (face down), or one player's (the others face down).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True, metavar="OUT",
+              help="The SVG file to write.")
+@click.option("--variant", default=None, help="The rules variant (default: the record's Variant tag, else partnership).")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Set a rule option (repeatable).")
+def diagram(file, game, move, hands, output, variant, rules):
+    """Write the position after move K of game N of FILE as a standalone SVG: the line of play or the
+    layout with its arms, the hands shown or face down, the last move marked."""
+    from ..match import replay_record
+    from ..notation import parse
+    from ..report.diagram import game_diagram
+    from ..rules import UnknownVariant
+    from .validation import folder_for
+
+    pairs = {}
+    for item in rules:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--rule")
+        pairs[key.strip()] = value.strip()
+    try:
+        with open(file, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"{file}: {exc}") from None
+    try:
+        replays = replay_record(parse(text, file), variant, rules=pairs)
+    except (UnknownVariant, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if not replays:
+        raise click.ClickException(f"{file} holds no game")
+    if game > len(replays):
+        raise click.BadParameter(f"{file} holds {len(replays)} game{'s' * (len(replays) != 1)}", param_hint="--game")
+    rep = replays[game - 1]
+    steps = len(rep.steps)
+    if move is not None and move > steps:
+        raise click.BadParameter(f"game {game} has {steps} moves", param_hint="--move")
+    try:
+        svg = game_diagram(rep, steps if move is None else move, hands)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--hands") from None
+    folder_for(output)
+    with open(output, "w", encoding="utf-8") as fh:
+        fh.write(svg)
+    if move is not None and rep.legal_prefix < move:
+        click.echo(f"note: the record breaks the rules at move {rep.legal_prefix + 1}: the diagram shows the "
+                   "position before it", err=True)
+    click.echo(f"wrote {output}", err=True)

@@ -20,6 +20,7 @@ from ..diagnostics import DominoError
 from ..match import replay_record
 from ..notation import parse, write
 from ..record import Game, MoveEntry
+from ..report.diagram import position_at
 from ..report.model import board_view
 from ..rules import UnknownVariant, find_variant
 from ..search import NODE_LIMIT
@@ -123,17 +124,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
         step = steps
     if not isinstance(step, int) or step < 0:
         raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {steps}")
-    shown = min(step, rep.legal_prefix) if rep.deal_ok else 0
-    pos = rep.initial.copy()
-    voids: list[set[int]] = [set() for _ in range(pos.n)]
-    last = None
-    for s in rep.steps[:shown]:
-        if s.move is not None:
-            pos.push(s.move)
-            if s.move.is_play:
-                last = s.move.tile
-        if s.seat is not None:
-            voids[s.seat].update(s.lacks)
+    pos, voids, last, shown = position_at(rep, step)
     board = dataclasses.asdict(board_view(pos, voids, last))
     outcome = pos.outcome()
     stopped = None
