@@ -80,3 +80,11 @@ def test_the_command(tmp_path):
     done = subprocess.run([sys.executable, "-m", "analyzer", "diagram", str(record), "-o", str(out), "--hands", "none"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and "after move" in out.read_text(encoding="utf-8")
+
+
+def test_a_bad_variant_or_rule_is_a_usage_error(tmp_path):
+    for extra in (["--variant", "tiddlywinks"], ["--rule", "nonsense=9"], ["--hands", "Z"]):
+        done = subprocess.run([sys.executable, "-m", "analyzer", "diagram", str(RECORDS / "seed1.dom"), *extra,
+                               "-o", str(tmp_path / "p.svg")], capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 2 and "Traceback" not in done.stderr and "Error:" in done.stderr, extra
+        assert not (tmp_path / "p.svg").exists()

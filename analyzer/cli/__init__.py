@@ -770,7 +770,7 @@ def tournament(file, as_json, as_csv):
 
 
 from .serve import register as _board_commands  # noqa: E402  (the board's commands: serve, diagram)
-_board_commands(main)
+_board_commands(main, _variant_option, _check_variant, clean_errors)
 
 
 def _numbered(path: str, k: int) -> str:

@@ -6,10 +6,13 @@ from __future__ import annotations
 import click
 
 
-def register(main: click.Group) -> None:
-    """Add the board's commands to the ``domino`` group."""
+def register(main: click.Group, variant_option, check_variant, clean_errors) -> None:
+    """Add the board's commands to the ``domino`` group, with the group's own parts: ``variant_option``
+    (``--variant``/``--rule``), ``check_variant(variant, rules)`` (the usage error of a variant or rule no
+    record could be read under) and ``clean_errors`` (the library's errors as messages, never a traceback)."""
+    serve.callback = clean_errors(serve.callback)
     main.add_command(serve)
-    main.add_command(diagram)
+    main.add_command(_diagram_command(variant_option, check_variant, clean_errors))
 
 
 @click.command()
@@ -36,17 +39,29 @@ def serve(paths, host, port):
         raise click.ClickException(str(exc)) from None
 
 
-@click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--game", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="The game of the record.")
-@click.option("--move", "move", type=click.IntRange(min=0), default=None, metavar="K",
-              help="The position after K moves (0: the deal; default: after the last move).")
-@click.option("--hands", default="all", show_default=True, metavar="all|none|SEAT",
-              help="Show every hand, none (face down), or one player's (the others face down).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True, metavar="OUT",
-              help="The SVG file to write.")
-@click.option("--variant", default=None, help="The rules variant (default: the record's Variant tag, else partnership).")
-@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Set a rule option (repeatable).")
+def _diagram_command(variant_option, check_variant, clean_errors) -> click.Command:
+    options = [
+        click.argument("file", type=click.Path(exists=True, dir_okay=False)),
+        click.option("--game", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+                     help="The game of the record."),
+        click.option("--move", "move", type=click.IntRange(min=0), default=None, metavar="K",
+                     help="The position after K moves (0: the deal; default: after the last move)."),
+        click.option("--hands", default="all", show_default=True, metavar="all|none|SEAT",
+                     help="Show every hand, none (face down), or one player's (the others face down)."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True, metavar="OUT",
+                     help="The SVG file to write."),
+        variant_option,
+    ]
+    def command(**kwargs):
+        check_variant(kwargs["variant"], kwargs["rules"])
+        return diagram(**kwargs)
+    command.__doc__ = diagram.__doc__
+    command = clean_errors(command)
+    for option in reversed(options):
+        command = option(command)
+    return click.command(name="diagram")(command)
+
+
 def diagram(file, game, move, hands, output, variant, rules):
     """Write the position after move K of game N of FILE as a standalone SVG: the line of play or the
     layout with its arms, the hands shown or face down, the last move marked."""
@@ -56,19 +71,13 @@ def diagram(file, game, move, hands, output, variant, rules):
     from ..rules import UnknownVariant
     from .validation import folder_for
 
-    pairs = {}
-    for item in rules:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--rule")
-        pairs[key.strip()] = value.strip()
     try:
         with open(file, encoding="utf-8") as fh:
             text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"{file}: {exc}") from None
     try:
-        replays = replay_record(parse(text, file), variant, rules=pairs)
+        replays = replay_record(parse(text, file), variant, rules=rules)
     except (UnknownVariant, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
     if not replays:
