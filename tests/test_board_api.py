@@ -203,7 +203,7 @@ def test_a_link_out_of_the_root_is_refused(client, folder):
 @pytest.mark.parametrize("route", ["/api/validate", "/api/analyze", "/api/position", "/api/enter", "/api/repair",
                                    "/api/open", "/api/save"])
 def test_bad_bodies_get_a_json_error(client, route):
-    for content in (b"not json", b"[1, 2]", b"\xff\xfe", b'{"text": 5}'):
+    for content in (b"not json", b"[1, 2]", b"\xff\xfe", b'{"text": 5}', b""):
         out = client.post(route, content=content, headers={"content-type": "application/json"})
         assert 400 <= out.status_code < 500, (route, content, out.status_code)
         assert set(out.json()) >= {"error"} and "Traceback" not in out.text
@@ -211,6 +211,10 @@ def test_bad_bodies_get_a_json_error(client, route):
 
 def test_a_huge_body_is_refused(client):
     out = client.post("/api/validate", content=b'{"text": "' + b"x" * (MAX_BODY + 10) + b'"}',
+                      headers={"content-type": "application/json"})
+    assert out.status_code == 413 and "larger" in out.json()["error"]
+    # a body that does not declare its length is stopped at the cap too
+    out = client.post("/api/validate", content=iter([b'{"text": "'] + [b"x" * 65536] * (MAX_BODY // 65536 + 2)),
                       headers={"content-type": "application/json"})
     assert out.status_code == 413 and "larger" in out.json()["error"]
 
@@ -255,3 +259,23 @@ def test_an_analysis_can_be_cancelled(folder):
         assert answer["out"].status_code == 409 and answer["out"].json().get("cancelled")
         quick = c.post("/api/analyze", json={"text": RECORDS.joinpath("seed1.dom").read_text(), "max_nodes": 10**6})
         assert quick.status_code == 200 and quick.json()["games"][0]["values"][0] == 18
+
+
+def test_another_sites_page_cannot_use_the_board(client, folder):
+    """A page of another site can send a form or text/plain without asking; the board refuses both, and
+    a request that names another origin."""
+    root, _ = folder
+    body = json.dumps({"path": str(root / "planted.dom"), "text": "x", "token": None})
+    out = client.post("/api/save", content=body, headers={"content-type": "text/plain"})
+    assert out.status_code == 415 and not (root / "planted.dom").exists()
+    out = client.post("/api/save", content=body, headers={"content-type": "application/json",
+                                                           "origin": "http://evil.example"})
+    assert out.status_code == 403 and not (root / "planted.dom").exists()
+
+
+def test_only_its_own_host_names(folder):
+    app = create_app([str(folder[0])], hosts=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://rebound.example", raise_server_exceptions=False) as c:
+        assert c.post("/api/files", json={}).status_code == 400
+    with TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False) as c:
+        assert c.post("/api/files", json={}).status_code == 200

@@ -17,4 +17,6 @@ def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8765, log_level
 
     workers = Workers()
     workers.warm()
-    uvicorn.run(create_app(paths, workers), host=host, port=port, log_level=log_level)
+    loopback = host in ("127.0.0.1", "localhost", "::1")
+    hosts = ["127.0.0.1", "localhost", "[::1]"] if loopback else None
+    uvicorn.run(create_app(paths, workers, hosts=hosts), host=host, port=port, log_level=log_level)

@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
@@ -70,6 +71,18 @@ class _DeclaredLength:
         await self.app(scope, receive, send)
 
 
+def _same_origin(request: Request) -> None:
+    """Refuse what another web site's page could send to the board through the user's browser: a body
+    that is not declared JSON (a cross-site page cannot send ``application/json`` without the browser
+    asking the board first, which it refuses), and a request whose ``Origin`` is another site."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError("send the request as JSON (Content-Type: application/json)", 415)
+    origin = request.headers.get("origin")
+    if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host", ""):
+        raise ApiError("a request from another site's page is refused", 403)
+
+
 def _text(data: dict) -> str:
     text = data.get("text")
     if not isinstance(text, str):
@@ -103,9 +116,12 @@ def _label(data: dict) -> str:
     return name if isinstance(name, str) and name and len(name) < 1000 else "<board>"
 
 
-def create_app(roots: list[str] | None = None, workers: Workers | None = None, max_nodes: int | None = None) -> Starlette:
+def create_app(roots: list[str] | None = None, workers: Workers | None = None, max_nodes: int | None = None,
+               hosts: list[str] | None = None) -> Starlette:
     """The board's application, reading and writing only under ``roots``; analyses in ``workers``'
-    processes, each decision's search bounded by ``max_nodes`` at most (default the library's limit)."""
+    processes, each decision's search bounded by ``max_nodes`` at most (default the library's limit);
+    ``hosts``: the names it answers to (another name in a request's Host is refused, so a web site
+    cannot reach the board by making its own name point at this machine); None: any."""
     files = Roots(list(roots or []))
     workers = workers or Workers()
     cap = max_nodes or NODE_LIMIT
@@ -113,6 +129,7 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
     def api(handler):
         async def endpoint(request: Request):
             try:
+                _same_origin(request)
                 data = await _body(request)
                 return JSONResponse(await handler(data), headers=HEADERS)
             except ApiError as exc:
@@ -208,7 +225,8 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
         workers.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: failure},
-                    lifespan=lifespan, middleware=[Middleware(_DeclaredLength)])
+                    lifespan=lifespan, middleware=[Middleware(_DeclaredLength)]
+                    + ([Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []))
     app.state.workers = workers
     app.state.roots = files
     return app
