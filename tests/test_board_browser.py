@@ -150,12 +150,12 @@ def test_analyse_gives_the_values_of_analyze_json(board):
     open_, folder = board
     page, errors = open_("seed1.dom")
     page.wait_for_selector("#diagnostics li")
-    expected = _cli("analyze", "--json", str(folder / "seed1.dom"))["games"][0]["decisions"]
+    expected = _cli("analyze", "--json", "--lines", str(folder / "seed1.dom"))["games"][0]["decisions"]
     _cursor(page, 16, 1)           # before A's [1-4]: the decision after B [1-1], C pass, D [1-5]
     expect(page.locator("#stepinfo")).to_contain_text("after move 3 ")
     page.click("#analyse")
-    page.wait_for_selector("#valuerows tr", timeout=60_000)
-    shown = page.eval_on_selector_all("#valuerows tr", "rows => rows.map(r => [r.dataset.move, "
+    page.wait_for_selector("#valuerows tr[data-move]", timeout=60_000)
+    shown = page.eval_on_selector_all("#valuerows tr[data-move]", "rows => rows.map(r => [r.dataset.move, "
                                       "r.querySelector('.val').textContent])")
     decision = next(d for d in expected if d["index"] == 3)
     want = {a["move"]: a["value"] for a in decision["alternatives"]}
@@ -164,9 +164,14 @@ def test_analyse_gives_the_values_of_analyze_json(board):
     _cursor(page, 15, 1)
     expect(page.locator("#stepinfo")).to_contain_text("the deal")
     lead = next(d for d in expected if d["index"] == 0)
-    shown = page.eval_on_selector_all("#valuerows tr", "rows => rows.map(r => [r.dataset.move, "
+    shown = page.eval_on_selector_all("#valuerows tr[data-move]", "rows => rows.map(r => [r.dataset.move, "
                                       "r.querySelector('.val').textContent])")
     assert {m: int(v) for m, v in shown} == {a["move"]: a["value"] for a in lead["alternatives"]}
+    # each alternative's line, as analyze --lines gives it
+    best = next(a for a in lead["alternatives"] if a["best"])
+    row = page.locator(f"#valuerows tr[data-move='{best['move']}'] + tr.line")
+    row.locator("summary").click()
+    assert row.locator("li").all_inner_texts() == best["line"]
     assert errors == []
 
 
@@ -229,7 +234,7 @@ def test_desktop_and_phone_widths(board, width, viewport):
     _cursor(page, 19, 1)
     page.wait_for_selector("#legal button")
     page.click("#analyse")
-    page.wait_for_selector("#valuerows tr", timeout=60_000)
+    page.wait_for_selector("#valuerows tr[data-move]", timeout=60_000)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is wider than the {width} screen by {overflow}px"
     for sel in ("#text", "#analyse", "#legal button", "#diagnostics li"):

@@ -367,18 +367,40 @@
         (g.stopped || "The record's moves end here."));
     } else {
       note.push(d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 ? ", best" : "") + ".");
+      var worth = function (alt) {
+        if (alt.value !== null && alt.value !== undefined) { return alt.value; }
+        return alt.fair ? alt.fair.mean : null;
+      };
       d.alternatives.slice().sort(function (x, y) {
-        var vx = x.value === null ? -1e9 : x.value, vy = y.value === null ? -1e9 : y.value;
+        var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
         return d.side === 0 ? vy - vx : vx - vy;
       }).forEach(function (alt) {
         var tr = el("tr", (alt.played ? "played" : "") + (alt.best ? " best" : ""));
         tr.setAttribute("data-move", alt.move);
         tr.appendChild(el("td", "mv", alt.move));
-        tr.appendChild(el("td", "val", signed(alt.value)));
+        var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
+          alt.fair ? "fair " + (alt.fair.mean > 0 ? "+" : "") + alt.fair.mean.toFixed(2) : "?";
+        tr.appendChild(el("td", "val", shown));
         tr.appendChild(el("td", "marks", [alt.played ? "played" : "", alt.best ? "best" : ""].filter(Boolean).join(", ")));
-        if (alt.line) { tr.title = alt.line.join(", "); }
         rows.appendChild(tr);
+        if (alt.line) {
+          var more = el("tr", "line");
+          var cell = el("td", "", null);
+          cell.colSpan = 3;
+          var details = el("details", "", null);
+          details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
+          var list = el("ol", "linemoves", null);
+          alt.line.forEach(function (m) { list.appendChild(el("li", "", m)); });
+          details.appendChild(list);
+          cell.appendChild(details);
+          more.appendChild(cell);
+          rows.appendChild(more);
+        }
       });
+      if (d.fair) {
+        note.push("By what " + d.player + " could know (" + d.fair.worlds + " deals, " + d.fair.method + "): best " +
+          d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
+      }
     }
     $("valuesnote").textContent = note.join(" ");
   }
