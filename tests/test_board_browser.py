@@ -255,3 +255,28 @@ def test_french_arms_on_the_board(board):
     assert page.eval_on_selector_all(".table .arm .armname", "els => els.length") >= 2
     page.screenshot(path="/tmp/board-french.png", full_page=True)
     assert errors == []
+
+
+@pytest.mark.slow
+def test_analyse_where_the_record_ends_values_every_move(board, tmp_path):
+    """At the end of the written moves (D to move after B [1-1], C pass) "analyse" values both of D's
+    moves, as ``analyze --json`` values them at that decision of the record that goes on with one of them."""
+    open_, _ = board
+    page, errors = open_("short.dom")
+    page.wait_for_selector("#tomove")
+    text = SHORT.replace("1. B [1-1]\n", "1. B [1-1] C pass\n")
+    page.fill("#text", text)
+    _cursor(page, text.count("\n") + 1)
+    page.wait_for_selector("#legal button[data-move='[1-5]@1']")
+    page.click("#analyse")
+    page.wait_for_selector("#valuerows tr[data-move]", timeout=60_000)
+    shown = page.eval_on_selector_all("#valuerows tr[data-move]", "rows => rows.map(r => [r.dataset.move, "
+                                      "r.querySelector('.val').textContent, r.querySelector('.marks').textContent])")
+    on = tmp_path / "on.dom"
+    on.write_text(text.replace("C pass\n", "C pass D [1-2]\n"), encoding="utf-8")
+    decision = next(d for d in _cli("analyze", "--json", str(on))["games"][0]["decisions"] if d["index"] == 2)
+    assert {m: int(v) for m, v, _ in shown} == {a["move"]: a["value"] for a in decision["alternatives"]}
+    assert all("played" not in marks for _, _, marks in shown)
+    assert "The record ends here" in page.inner_text("#valuesnote")
+    assert page.input_value("#text") == text
+    assert errors == []

@@ -324,10 +324,20 @@
     var job = "job-" + Date.now() + "-" + Math.floor(Math.random() * 1e9);
     state.job = job;
     var analysedText = text.value;
+    var p = state.position;
     $("analyse").disabled = true;
     $("cancel").hidden = false;
     status("analysing…");
-    post("analyze", request({job: job, lines: true})).then(function (r) {
+    // at the end of the record, where the next move is not written yet, the record is analysed with one
+    // of the legal moves added (not to the text): its decision there values every move
+    var ahead = p && p.at_end && p.turn && p.legal.length > 1 ? p : null;
+    var ready = ahead ? post("enter", request({game: p.game, move: p.legal[0].move, player: p.legal[0].player}))
+      : Promise.resolve(null);
+    ready.then(function (entered) {
+      var body = request({job: job, lines: true});
+      if (entered && entered.ok) { body.text = entered.data.text; }
+      return post("analyze", body);
+    }).then(function (r) {
       if (state.job !== job) { return; }
       state.job = null;
       $("analyse").disabled = false;
@@ -335,6 +345,7 @@
       if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
       state.analysis = r.data;
       state.analysed = analysedText;
+      state.ahead = ahead ? {game: ahead.game, step: ahead.step} : null;
       status("analysed");
       drawValues();
     });
@@ -366,7 +377,9 @@
       note.push(p.step < g.analysed_steps ? "No choice here: the move is forced." :
         (g.stopped || "The record's moves end here."));
     } else {
-      note.push(d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 ? ", best" : "") + ".");
+      var ahead = state.ahead && state.ahead.game === p.game && state.ahead.step === p.step;
+      note.push(ahead ? "The record ends here: the value of each move " + d.player + " may make." :
+        d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 ? ", best" : "") + ".");
       var worth = function (alt) {
         if (alt.value !== null && alt.value !== undefined) { return alt.value; }
         return alt.fair ? alt.fair.mean : null;
@@ -375,13 +388,14 @@
         var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
         return d.side === 0 ? vy - vx : vx - vy;
       }).forEach(function (alt) {
-        var tr = el("tr", (alt.played ? "played" : "") + (alt.best ? " best" : ""));
+        var played = alt.played && !ahead;
+        var tr = el("tr", (played ? "played" : "") + (alt.best ? " best" : ""));
         tr.setAttribute("data-move", alt.move);
         tr.appendChild(el("td", "mv", alt.move));
         var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
           alt.fair ? "fair " + (alt.fair.mean > 0 ? "+" : "") + alt.fair.mean.toFixed(2) : "?";
         tr.appendChild(el("td", "val", shown));
-        tr.appendChild(el("td", "marks", [alt.played ? "played" : "", alt.best ? "best" : ""].filter(Boolean).join(", ")));
+        tr.appendChild(el("td", "marks", [played ? "played" : "", alt.best ? "best" : ""].filter(Boolean).join(", ")));
         rows.appendChild(tr);
         if (alt.line) {
           var more = el("tr", "line");
