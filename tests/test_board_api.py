@@ -279,3 +279,16 @@ def test_only_its_own_host_names(folder):
         assert c.post("/api/files", json={}).status_code == 400
     with TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False) as c:
         assert c.post("/api/files", json={}).status_code == 200
+
+
+@pytest.mark.slow
+def test_a_record_with_a_hidden_hand_gets_the_fair_analysis_of_the_command(client):
+    """draw-one-view.dom shows one player's hand only: like ``domino analyze --json``, the API answers with
+    the fair analysis (each move of that player judged over the deals he could not tell apart)."""
+    path = str(RECORDS / "draw-one-view.dom")
+    api = client.post("/api/analyze", json={"text": (RECORDS / "draw-one-view.dom").read_text(encoding="utf-8"),
+                                            "name": path})
+    assert api.status_code == 200, api.text
+    cli = _cli("analyze", "--json", path)
+    assert _no_file(api.json()) == _no_file(cli)
+    assert api.json()["games"][0]["fair_seats"]
