@@ -10,7 +10,9 @@ requests go through ``urllib``. The 4-game record is a generated partnership mat
 same with one tile of its second game changed (invalid: validation then also searches the likely
 slip). The page adds its own 300 ms pause after the last keystroke before it asks (not counted here).
 "Analyse" is ``/api/analyze`` on one generated partnership game: the worker process is already
-started (the server keeps one ready), so the figure is the search plus the trip.
+started (the server keeps one ready), so the figure is the search plus the trip; "fair" is the fair
+analysis of records/draw-one-view.dom (a draw game one player logged: every decision of his judged
+over the deals he could not tell apart, ``--worlds`` of them).
 """
 from __future__ import annotations
 
@@ -61,6 +63,7 @@ def timed(fn, repeat: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--worlds", type=int, default=50, help="deals a decision of the fair analysis (default 50)")
     args = ap.parse_args()
 
     match = random_match("partnership", seed=7, games=4, stop_at_end=False)
@@ -69,6 +72,7 @@ def main() -> None:
     broken = valid.replace(str(match.games[1].moves[5].tile), "[9-9]", 1) if match.games[1].moves[5].tile else valid
     game = write(Record(games=[random_game("partnership", seed=11)]))
     end = valid.count("\n") + 1
+    fair = (ROOT / "records" / "draw-one-view.dom").read_text(encoding="utf-8")   # one player's view of a draw game
 
     workers = Workers()
     workers.warm()
@@ -93,6 +97,8 @@ def main() -> None:
          lambda: position_data(valid, "<board>", cursor=(end, 1))),
         ("analyse, partnership game", lambda: post(base, "analyze", {"text": game}),
          lambda: analyze_document(game, "<board>")),
+        ("analyse, fair (one view)", lambda: post(base, "analyze", {"text": fair, "worlds": args.worlds}),
+         lambda: analyze_document(fair, "<board>", worlds=args.worlds)),
     ]
     try:
         for name, over_http, here in cases:
