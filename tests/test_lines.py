@@ -27,7 +27,8 @@ from conftest import RECORDS, ROOT
 # every variant family with an open-hands analysis: partnership and block, draw, All Fives (and the
 # pubs' Fives and Threes), French and cross arms, Hungarian runs, a game of individual players
 FAMILY_RECORDS = ["seed1.dom", "variant-block7.dom", "variant-draw.dom", "variant-draw-003.dom",
-                  "variant-all-fives.dom", "variant-pub-fives-threes.dom", "variant-french.dom", "variant-cross.dom",
+                  "variant-all-fives.dom", "variant-pub-fives-threes.dom",
+                  pytest.param("variant-french.dom", marks=pytest.mark.slow), "variant-cross.dom",
                   "variant-hungarian.dom", "variant-cutthroat-3.dom"]
 GENERATED = [("partnership", 3), ("block7", 5), ("draw", 2), ("all-fives", 1), ("hungarian", 4)]
 
