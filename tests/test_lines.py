@@ -130,3 +130,13 @@ def test_analyze_lines_on_the_command_line():
     text = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--lines", path], capture_output=True,
                           text=True, cwd=ROOT).stdout
     assert "          line: B [1-1], C pass" in text
+
+
+def test_lines_with_the_fair_analysis():
+    """``--fair --lines``: the open-hands lines stay beside the fair values."""
+    out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--fair", "--lines", "--worlds", "4",
+                          "--exact-below", "1", "--json", str(RECORDS / "variant-block7.dom")],
+                         capture_output=True, text=True, cwd=ROOT)
+    game = json.loads(out.stdout)["games"][0]
+    alts = [a for d in game["decisions"] for a in d["alternatives"]]
+    assert alts and all(a["line"][0].split(" ", 1)[1] == a["move"] and "fair" in a for a in alts)

@@ -148,7 +148,7 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
             for number, rep in enumerate(reps, 1):
                 # its worlds in --jobs processes that end when the run is killed outright
                 with _WorldsBar(f"{src.label}, game {number}" if len(reps) > 1 else src.label) as bar:
-                    fair = fair_analyze(rep, analyze_replay(rep, limits, node_limit=options.max_nodes,
+                    fair = fair_analyze(rep, analyze_replay(rep, limits, options.lines, node_limit=options.max_nodes,
                                                             table_mb=options.table_mb),
                                         seats=seats, thresholds=FairThresholds(limits), table_mb=options.table_mb,
                                         pool=worker_pool, progress=bar, **settings)

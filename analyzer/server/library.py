@@ -80,7 +80,7 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
     result = {"source": label, "error": None, "games": games_data(replays)}
     summary.add(result)
     for rep, game in zip(replays, result["games"]):
-        analysis = fair_analyze(rep, analyze_replay(rep, limits, node_limit=max_nodes), worlds=worlds, seed=seed,
+        analysis = fair_analyze(rep, analyze_replay(rep, limits, lines, node_limit=max_nodes), worlds=worlds, seed=seed,
                                 exact_below=exact_below, thresholds=FairThresholds(limits), workers=1,
                                 node_limit=max_nodes)
         analyses.append({"file": label, **analysis.as_dict(), "valid": game["valid"],
