@@ -280,3 +280,18 @@ def test_analyse_where_the_record_ends_values_every_move(board, tmp_path):
     assert "The record ends here" in page.inner_text("#valuesnote")
     assert page.input_value("#text") == text
     assert errors == []
+
+
+def test_a_new_record_from_the_template_is_saved_under_a_new_name(board):
+    open_, folder = board
+    page, errors = open_()
+    page.select_option("#files", "")
+    expect(page.locator("#text")).to_have_value(re.compile(r'\[Players "A, B, C, D"\]'))
+    assert "A: ?" in page.input_value("#text")
+    page.fill("#text", SHORT)
+    page.once("dialog", lambda dialog: dialog.accept("fresh.dom"))
+    page.click("#save")
+    expect(page.locator("#status")).to_have_text(re.compile(r"^saved"))
+    assert (folder / "fresh.dom").read_text(encoding="utf-8") == SHORT
+    expect(page.locator("#files")).to_have_value(str((folder / "fresh.dom").resolve()))
+    assert errors == []

@@ -7,6 +7,10 @@
   var $ = function (id) { return document.getElementById(id); };
   var NS = "http://www.w3.org/2000/svg";
   var STORE = "domino-board:";
+  // a new record: the tags and a hand a player, each "?" until it is known (a hand may be partly known:
+  // "A: [0-0] [1-1] ? ? ? ? ?")
+  var TEMPLATE = '[Event "new game"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n\n' +
+    "A: ?\nB: ?\nC: ?\nD: ?\n";
   var state = {
     path: null, name: "<board>", token: null, saved: "", game: 0, step: null,
     position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0
@@ -556,7 +560,7 @@
       state.path = null; state.name = "<board>"; state.token = null; state.saved = "";
       var stored = null;
       try { stored = JSON.parse(localStorage.getItem(key()) || "null"); } catch (e) { stored = null; }
-      text.value = stored ? stored.text : "";
+      text.value = stored ? stored.text : TEMPLATE;
       changed(false);
     }
   });
