@@ -19,7 +19,6 @@ from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.record import MoveEntry, Record
-from analyzer.search.tree import NO_EXTRA
 from analyzer.tiles import Move
 
 from conftest import RECORDS, ROOT

@@ -14,7 +14,7 @@ import dataclasses
 
 from ..analysis import Thresholds, analyze_replay
 from ..archive import Options, Summary, check_rules, process
-from ..archive.inputs import RECORD_EXTENSIONS, expand
+from ..archive.inputs import expand
 from ..archive.runner import again, games_data
 from ..diagnostics import DominoError
 from ..match import replay_record
@@ -27,7 +27,7 @@ from ..search import NODE_LIMIT
 from ..tiles import Move
 
 __all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
-           "record_files", "RECORD_EXTENSIONS", "NODE_LIMIT"]
+           "record_files", "NODE_LIMIT"]
 
 
 class BoardError(ValueError):
