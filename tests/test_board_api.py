@@ -11,6 +11,8 @@ import sys
 import warnings
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -292,3 +294,55 @@ def test_a_record_with_a_hidden_hand_gets_the_fair_analysis_of_the_command(clien
     cli = _cli("analyze", "--json", path)
     assert _no_file(api.json()) == _no_file(cli)
     assert api.json()["games"][0]["fair_seats"]
+
+
+def test_position_along_an_alternatives_line(client):
+    """The board after some moves of an alternative's line (``analyze --lines``), each judged legal; a move
+    the rules do not allow there is named."""
+    text = RECORDS.joinpath("seed1.dom").read_text(encoding="utf-8")
+    analysis = client.post("/api/analyze", json={"text": text, "lines": True, "max_nodes": 10**6}).json()
+    alt = next(a for a in analysis["games"][0]["decisions"][0]["alternatives"] if a["best"])
+    line = alt["line"]
+    for along in (0, 1, len(line)):
+        out = client.post("/api/position", json={"text": text, "game": 0, "step": 0, "line": line, "along": along})
+        assert out.status_code == 200, out.text
+        board = out.json()
+        assert sum(board["board"]["counts"]) == 28 - sum(1 for m in line[:along] if "pass" not in m)
+    assert board["over"] is not None and board["legal"] == [] and board["variation"]["along"] == len(line)
+    bad = client.post("/api/position", json={"text": text, "game": 0, "step": 0, "line": ["C [0-2]"], "along": 1})
+    assert bad.status_code == 422 and "B is to move" in bad.json()["error"]
+
+
+@pytest.mark.parametrize("text", ["", "[Event \"x\"]\n", "[Players \"A, B\"]\n\nA: [0-0]\n", "A: ?\nB: ?\n\n1. A [0-0]\n"])
+def test_the_board_of_a_text_still_being_typed(client, text):
+    """Whatever a half-typed record holds, the board answers (a position, or why there is none), never a 500."""
+    for body in ({"text": text, "cursor": {"line": 1, "column": 1}}, {"text": text, "game": 0}):
+        out = client.post("/api/position", json=body)
+        assert out.status_code in (200, 422), out.text
+        if out.status_code == 200:
+            assert out.json()["legal"] == [] or out.json()["turn"] in out.json()["players"]
+    assert client.post("/api/validate", json={"text": text}).status_code == 200
+
+
+_TEXTS = [RECORDS.joinpath(n).read_text(encoding="utf-8") for n in
+          ("seed1.dom", "seed1-table.txt", "variant-french.dom", "variant-draw.dom", "variant-all-fives.dom")]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(0, len(_TEXTS) - 1), at=st.floats(0, 1), cut=st.integers(0, 40),
+       put=st.sampled_from(["", "?", "[0-0]", "pass", "\n", "A: ", "draws ", "[9-9]", "1. ", "{", "\""]),
+       line=st.integers(1, 60), column=st.integers(1, 40))
+def test_a_mangled_record_gets_a_board_or_a_reason(which, at, cut, put, line, column):
+    """A record cut and patched anywhere (as while typing): the board's library answers with a position or
+    a :class:`BoardError` naming why not, never anything else."""
+    from analyzer.server.library import BoardError, enter_move, position_data
+
+    text = _TEXTS[which]
+    a = int(at * len(text))
+    text = text[:a] + put + text[a + cut:]
+    for call in (lambda: position_data(text, "x", cursor=(line, column)), lambda: position_data(text, "x"),
+                 lambda: enter_move(text, "x", 0, "pass")):
+        try:
+            call()
+        except BoardError:
+            pass

@@ -172,6 +172,15 @@ def test_analyse_gives_the_values_of_analyze_json(board):
     row = page.locator(f"#valuerows tr[data-move='{best['move']}'] + tr.line")
     row.locator("summary").click()
     assert row.locator("li").all_inner_texts() == best["line"]
+    # stepping through it on the board: after its third move the fourth move's player is to move
+    row.locator("li button").nth(2).click()
+    expect(page.locator("#stepinfo")).to_contain_text(f"line of {best['line'][0]}: move 3 of {len(best['line'])}")
+    expect(page.locator("#tomove")).to_contain_text(best["line"][3].split()[0] + " to move")
+    page.click("#next")
+    expect(page.locator("#stepinfo")).to_contain_text("move 4 of")
+    page.click("#back")
+    expect(page.locator("#stepinfo")).to_contain_text("the deal")
+    expect(page.locator("#back")).to_be_hidden()
     assert errors == []
 
 
@@ -181,7 +190,7 @@ def test_save_reload_and_the_conflict_check(board):
     page.wait_for_selector("#tomove")
     page.fill("#text", SHORT + "{a comment typed on the board}\n")
     page.click("#save")
-    expect(page.locator("#status")).to_have_text(re.compile(r"^saved"))
+    expect(page.locator("#filestate")).to_have_text(re.compile(r"^saved"))
     assert (folder / "short.dom").read_text(encoding="utf-8").endswith("{a comment typed on the board}\n")
     page.reload()
     expect(page.locator("#text")).to_have_value(re.compile("typed on the board"))
@@ -194,7 +203,7 @@ def test_save_reload_and_the_conflict_check(board):
     assert (folder / "short.dom").read_text(encoding="utf-8").endswith("{edited elsewhere}\n")
     # only on request is it overwritten
     page.click("#notice button:has-text('Overwrite')")
-    expect(page.locator("#status")).to_have_text(re.compile(r"^saved"))
+    expect(page.locator("#filestate")).to_have_text(re.compile(r"^saved"))
     assert (folder / "short.dom").read_text(encoding="utf-8").endswith("{mine}\n")
     (folder / "short.dom").write_text(SHORT, encoding="utf-8")
     assert [e for e in errors if "409" not in e] == []       # (the browser logs the refused save's status)
@@ -291,7 +300,7 @@ def test_a_new_record_from_the_template_is_saved_under_a_new_name(board):
     page.fill("#text", SHORT)
     page.once("dialog", lambda dialog: dialog.accept("fresh.dom"))
     page.click("#save")
-    expect(page.locator("#status")).to_have_text(re.compile(r"^saved"))
+    expect(page.locator("#filestate")).to_have_text(re.compile(r"^saved"))
     assert (folder / "fresh.dom").read_text(encoding="utf-8") == SHORT
     expect(page.locator("#files")).to_have_value(str((folder / "fresh.dom").resolve()))
     assert errors == []

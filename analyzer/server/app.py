@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import pathlib
 import uuid
 
@@ -26,6 +27,7 @@ from .jobs import Busy, Cancelled, Workers
 
 __all__ = ["create_app", "MAX_BODY", "CSP"]
 
+_log = logging.getLogger("analyzer.server")
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 MAX_BODY = 2 * 1024 * 1024          # bytes a request may carry (a record is far smaller)
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
@@ -174,8 +176,12 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
             if not isinstance(cursor, dict):
                 raise ApiError('"cursor" is {"line": N, "column": N}')
             cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
+        line = data.get("line")
+        if line is not None and not (isinstance(line, list) and all(isinstance(m, str) for m in line)):
+            raise ApiError('"line" is a list of moves like "B [0-1]"')
         return await run_in_threadpool(position_data, _text(data), _label(data), _int(data, "game", 0),
-                                       _int(data, "step", None), variant, rules, cursor)
+                                       _int(data, "step", None), variant, rules, cursor, line,
+                                       _int(data, "along", 0))
 
     async def enter(data):
         variant, rules = _rules(data)
@@ -211,7 +217,9 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
                    413: f"the request is larger than {MAX_BODY // 1024} KB"}.get(exc.status_code, exc.detail)
         return _error(message, exc.status_code)
 
-    async def failure(_request, exc: Exception):
+    async def failure(request, exc: Exception):
+        # the traceback goes to the server's log (the terminal it runs in), never to the client
+        _log.error("internal error on %s", request.url.path, exc_info=exc)
         return _error(f"internal error ({type(exc).__name__}); please report it", 500)
 
     routes = [Route("/", page), Mount("/static", StaticFiles(directory=STATIC), name="static")]

@@ -110,11 +110,14 @@ def _pair(tile) -> list[int] | None:
 
 
 def position_data(text: str, label: str, game: int = 0, step: int | None = None, variant: str | None = None,
-                  rules: dict | None = None, cursor: tuple[int, int] | None = None) -> dict:
+                  rules: dict | None = None, cursor: tuple[int, int] | None = None,
+                  line: list[str] | None = None, along: int = 0) -> dict:
     """The board before step ``step`` (0: the deal; None or past the end: after the last move) of game
     ``game``: the hands as far as the record knows them, the table, the player to move and every move
     the rules allow him there, each with the entry that writes it into the record. ``cursor`` (line,
-    column) instead of ``game`` and ``step``: the game the cursor is in, after the moves before it."""
+    column) instead of ``game`` and ``step``: the game the cursor is in, after the moves before it.
+    ``line`` (an alternative's line, ``analyze --lines``: ``["B [0-1]", "C pass", ...]``) and ``along``:
+    the board after the first ``along`` moves of that line played from there, each judged legal."""
     record, replays = _replays(text, label, variant, rules)
     if cursor is not None and replays:
         game, step = _at_cursor(record, replays, cursor)
@@ -125,6 +128,12 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     if not isinstance(step, int) or step < 0:
         raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {steps}")
     pos, voids, last, shown = position_at(rep, step)
+    variation = None
+    if line is not None:
+        if shown < step:
+            raise BoardError(f"the record breaks the rules at move {shown + 1}: no line can be played after it")
+        last = _play_line(rep, pos, line, along, last)
+        variation = {"line": list(line), "along": along}
     board = dataclasses.asdict(board_view(pos, voids, last))
     outcome = pos.outcome()
     stopped = None
@@ -133,7 +142,8 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     elif shown < step:
         stopped = (f"the record breaks the rules at move {shown + 1}: the board shows the position before it")
     # where the record breaks the rules: what was legal there (the entering stays at the end of the game)
-    moving = outcome is None and rep.deal_ok
+    seated = len(rep.players) == rep.variant.players == pos.n        # (a text still being typed may not be)
+    moving = outcome is None and rep.deal_ok and seated
     legal = _legal(rep, pos) if moving else []
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
@@ -141,11 +151,37 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
         "hidden": list(pos.hidden), "board": board, "ends": pos.ends_text(),
         "turn": rep.players[pos.turn] if moving else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
-        "stopped": stopped, "legal": legal, "at_end": step == steps,
+        "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
         "moves": [{"player": s.entry.player, "move": s.entry.text if s.move is None else str(s.move),
                    "line": s.entry.pos.line or None, "column": s.entry.pos.column or None}
                   for s in rep.steps],
     }
+
+
+def _play_line(rep, pos, line: list[str], along: int, last):
+    """Play the first ``along`` moves of ``line`` on ``pos``, each one the rules allow the player to move
+    (:class:`BoardError` names the first that is not); the last tile laid."""
+    if not isinstance(line, list) or not all(isinstance(m, str) for m in line):
+        raise BoardError("a line is a list of moves like \"B [0-1]\"")
+    if not isinstance(along, int) or not 0 <= along <= len(line):
+        raise BoardError(f"along is a number of the line's moves, 0 to {len(line)}")
+    for k, item in enumerate(line[:along], 1):
+        player, _, text = item.partition(" ")
+        if text == "no extra tile":
+            continue                  # the opener adds no tile to his lead: no move on the board
+        try:
+            move = Move.parse(text)
+        except ValueError as exc:
+            raise BoardError(f"move {k} of the line ({item!r}): {exc}") from None
+        legal = pos.legal_moves()
+        drawn = move.draw and move.tile is not None and any(m.draw for m in legal) and pos.pool & move.tile.bit
+        if player != rep.players[pos.turn] or not (move in legal or drawn):
+            raise BoardError(f"move {k} of the line, {item}, is not legal there: {rep.players[pos.turn]} is to move, "
+                             f"with {', '.join(str(m) for m in legal) or 'nothing'}")
+        pos.push(move)
+        if move.is_play:
+            last = move.tile
+    return last
 
 
 def _at_cursor(record, replays, cursor: tuple[int, int]) -> tuple[int, int]:

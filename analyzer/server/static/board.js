@@ -157,7 +157,7 @@
     }
     var s = v.summary;
     status(s.records && s.games ? (s.invalid ? "invalid: " + Object.keys(s.errors).map(function (c) {
-      return c + " " + s.errors[c]; }).join(", ") : "valid") + (unsaved() ? " · unsaved" : "") : "");
+      return c + " " + s.errors[c]; }).join(", ") : "valid") : "");
   }
 
   // ---- the board -------------------------------------------------------------------------------
@@ -256,6 +256,12 @@
     var info = (p.games > 1 ? "game " + (p.game + 1) + " of " + p.games + " · " : "") +
       (p.step === 0 ? "the deal" : "after move " + p.step) + " of " + p.steps;
     if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
+    if (p.variation) {
+      var v = p.variation;
+      info = "line of " + v.line[0] + ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length +
+        " (" + v.line[v.along - 1] + ")");
+    }
+    $("back").hidden = !p.variation;
     $("stepinfo").textContent = info;
     $("stopped").hidden = !p.stopped;
     $("stopped").textContent = p.stopped || "";
@@ -292,6 +298,11 @@
   function step(delta) {
     if (!state.position) { return; }
     var p = state.position;
+    if (p.variation) {
+      var along = Math.max(0, Math.min(p.variation.line.length, p.variation.along + delta));
+      showPosition({game: p.game, step: p.step, line: p.variation.line, along: along});
+      return;
+    }
     var k = Math.max(0, Math.min(p.steps, p.step + delta));
     showPosition({game: p.game, step: k});
   }
@@ -408,7 +419,18 @@
           var details = el("details", "", null);
           details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
           var list = el("ol", "linemoves", null);
-          alt.line.forEach(function (m) { list.appendChild(el("li", "", m)); });
+          alt.line.forEach(function (m, k) {
+            var item = el("li", p.variation && p.variation.line[0] === alt.line[0] && p.variation.along === k + 1 ? "here" : "", null);
+            var go = el("button", "step", m);
+            go.type = "button";
+            go.title = "show the board after this move of the line";
+            go.addEventListener("click", function () {
+              showPosition({game: p.game, step: d.index, line: alt.line, along: k + 1});
+            });
+            item.appendChild(go);
+            list.appendChild(item);
+          });
+          if (p.variation && p.variation.line[0] === alt.line[0]) { details.open = true; }
           details.appendChild(list);
           cell.appendChild(details);
           more.appendChild(cell);
@@ -427,7 +449,10 @@
   function key() { return STORE + (state.path || "new"); }
   function unsaved() { return text.value !== state.saved; }
 
+  function fileState(words) { $("filestate").textContent = words; }
+
   function keep() {
+    fileState(unsaved() ? "unsaved (kept in this browser)" : "");
     try {
       if (unsaved()) {
         localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString()}));
@@ -490,7 +515,7 @@
             keep(); notice(""); openFile(path);
           }]
         ]);
-        status("not saved", true);
+        fileState("not saved");
         return;
       }
       if (!r.ok) { status(r.data.error, true); return; }
@@ -501,7 +526,7 @@
       state.token = r.data.token;
       state.saved = text.value;
       notice("");
-      status("saved " + r.data.name);
+      fileState("saved " + r.data.name);
       if (fresh) { listFiles(r.data.path); }
     });
   }
@@ -536,7 +561,7 @@
 
   function changed(edited) {
     drawGutter();
-    if (edited) { keep(); }
+    if (edited) { keep(); } else { fileState(unsaved() ? "unsaved (kept in this browser)" : ""); }
     validate();
     follow();
   }
@@ -546,6 +571,10 @@
   text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
   $("variant").addEventListener("change", function () { changed(false); });
   $("prev").addEventListener("click", function () { step(-1); });
+  $("back").addEventListener("click", function () {
+    var p = state.position;
+    if (p) { showPosition({game: p.game, step: p.step}); }
+  });
   $("next").addEventListener("click", function () { step(1); });
   $("repair").addEventListener("click", repair);
   $("analyse").addEventListener("click", analyse);
