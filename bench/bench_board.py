@@ -4,6 +4,7 @@ in-process (the baseline, measured in the same run), median and worst of ``--rep
 
     python bench/bench_board.py                 # 20 requests each
     python bench/bench_board.py --repeat 5
+    python bench/bench_board.py --browser       # also the page in headless Chromium: a change to its diagnostics
 
 The server is the real one (``analyzer.server.create_app`` under uvicorn on 127.0.0.1, a free port);
 requests go through ``urllib``. The 4-game record is a generated partnership match (valid), and the
@@ -20,6 +21,7 @@ import argparse
 import json
 import socket
 import statistics
+import tempfile
 import sys
 import threading
 import time
@@ -64,6 +66,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--worlds", type=int, default=50, help="deals a decision of the fair analysis (default 50)")
+    ap.add_argument("--browser", action="store_true",
+                    help="also time the page in headless Chromium (/usr/bin/chromium, Playwright): from a change of "
+                         "the text to its diagnostics shown, the page's 300 ms pause included")
     args = ap.parse_args()
 
     match = random_match("partnership", seed=7, games=4, stop_at_end=False)
@@ -79,7 +84,10 @@ def main() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app([str(ROOT / "records")], workers), host="127.0.0.1", port=port,
+    folder = tempfile.mkdtemp(prefix="bench-board-")
+    record = Path(folder) / "match.dom"
+    record.write_text(valid, encoding="utf-8")
+    server = uvicorn.Server(uvicorn.Config(create_app([folder], workers), host="127.0.0.1", port=port,
                                            log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -101,6 +109,8 @@ def main() -> None:
          lambda: analyze_document(fair, "<board>", worlds=args.worlds)),
     ]
     try:
+        if args.browser:
+            page_times = _page(base, record, valid, broken, args.repeat)
         for name, over_http, here in cases:
             over_http()                 # once untimed: the first call fills caches on both sides
             here()
@@ -118,6 +128,29 @@ def main() -> None:
     print(f"{'request':<28} {'median':>8} {'worst':>8} {'base med':>9} {'base worst':>10} {'ratio':>6}")
     for name, med, worst, bmed, bworst in rows:
         print(f"{name:<28} {med:8.3f} {worst:8.3f} {bmed:9.3f} {bworst:10.3f} {med / bmed:6.2f}")
+    if args.browser:
+        print(f"{'page: change -> diagnostics':<28} {statistics.median(page_times):8.3f} {max(page_times):8.3f}"
+              f"   (4 games, the page's 300 ms pause included; a slip put in and taken out by turns)")
+
+
+def _page(base: str, record: Path, valid: str, broken: str, repeat: int) -> list[float]:
+    """Seconds from a change of the page's text to its diagnostics shown, in headless Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    out = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                     args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        page.goto(f"{base}/?path={record}")
+        page.wait_for_selector("#status:has-text('valid')")
+        for k in range(repeat):
+            start = time.perf_counter()
+            page.fill("#text", broken if k % 2 == 0 else valid)
+            page.wait_for_selector("#diagnostics li.error", state="attached" if k % 2 == 0 else "detached")
+            out.append(time.perf_counter() - start)
+        browser.close()
+    return out
 
 
 if __name__ == "__main__":
