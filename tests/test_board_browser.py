@@ -304,3 +304,17 @@ def test_a_new_record_from_the_template_is_saved_under_a_new_name(board):
     assert (folder / "fresh.dom").read_text(encoding="utf-8") == SHORT
     expect(page.locator("#files")).to_have_value(str((folder / "fresh.dom").resolve()))
     assert errors == []
+
+
+def test_an_illegal_move_from_the_sheet_is_written_and_flagged(board):
+    open_, _ = board
+    page, errors = open_("short.dom")
+    page.wait_for_selector("#tomove")
+    _cursor(page, SHORT.count("\n") + 1)
+    page.wait_for_selector("#other:not([hidden])")
+    page.fill("#othermove", "[6-6]")
+    page.click("#other button")
+    expect(page.locator("#text")).to_have_value(re.compile(re.escape("1. B [1-1] C [6-6]\n") + "$"))
+    last = SHORT.count("\n")
+    expect(page.locator(f"#diagnostics li.error[data-line='{last}']")).to_have_count(1)
+    assert errors == []

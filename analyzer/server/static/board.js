@@ -225,11 +225,13 @@
   function drawMoves(p) {
     var box = $("legal");
     box.textContent = "";
+    $("other").hidden = true;
     var head = $("tomove");
     if (p.over) {
       head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
       return;
     }
+    $("other").hidden = !(p.turn && p.at_end);
     if (!p.turn) { head.textContent = ""; return; }
     head.textContent = p.turn + " to move" + (p.at_end ? ": click a move to write it into the record" : "");
     if (!p.at_end) {
@@ -570,6 +572,19 @@
   ["click", "keyup"].forEach(function (name) { text.addEventListener(name, follow); });
   text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
   $("variant").addEventListener("change", function () { changed(false); });
+  $("other").addEventListener("submit", function (ev) {
+    // a move the rules may not allow, as a score sheet may show one: written all the same, then flagged
+    ev.preventDefault();
+    var p = state.position;
+    var move = $("othermove").value.trim();
+    if (!p || !move) { return; }
+    post("enter", request({game: p.game, move: move, player: p.turn})).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return; }
+      $("othermove").value = "";
+      text.focus();
+      setText(r.data.text, r.data.offset);
+    });
+  });
   $("prev").addEventListener("click", function () { step(-1); });
   $("back").addEventListener("click", function () {
     var p = state.position;
