@@ -111,11 +111,17 @@ def test_diagnostics_stand_at_their_lines(board):
     assert errors == []
 
 
-def test_a_move_entered_by_clicking_is_written_into_the_text(board):
-    open_, folder = board
+def _short_at_its_end(open_):
+    """short.dom (the book deal after B's [1-1]) with the cursor after its last move."""
     page, errors = open_("short.dom")
     page.wait_for_selector("#tomove")
     _cursor(page, SHORT.count("\n") + 1)
+    return page, errors
+
+
+def test_a_move_entered_by_clicking_is_written_into_the_text(board):
+    open_, folder = board
+    page, errors = _short_at_its_end(open_)
     # C holds no 1: pass is his only move
     page.wait_for_selector("#legal button[data-move='pass']")
     assert page.eval_on_selector_all("#legal button", "els => els.map(e => e.dataset.move)") == ["pass"]
@@ -308,9 +314,7 @@ def test_a_new_record_from_the_template_is_saved_under_a_new_name(board):
 
 def test_an_illegal_move_from_the_sheet_is_written_and_flagged(board):
     open_, _ = board
-    page, errors = open_("short.dom")
-    page.wait_for_selector("#tomove")
-    _cursor(page, SHORT.count("\n") + 1)
+    page, errors = _short_at_its_end(open_)
     page.wait_for_selector("#other:not([hidden])")
     page.fill("#othermove", "[6-6]")
     page.click("#other button")
