@@ -34,7 +34,7 @@ from .search.core import TABLE_MB
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again",
-           "games_data", "analyse_game", "grade_on_match_scale", "record_problem", "internal_error", "worker_died", "check_rules"]
+           "games_data", "validation_json", "analyse_game", "grade_on_match_scale", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = "cluster-lost"   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -376,6 +376,25 @@ def games_data(replays, analyses=None, lines: bool = False, triages=None) -> lis
             "analysis": None if analysis is None else _analysis_data(analysis, lines),
             **found,
         })
+    return out
+
+
+def validation_json(result: dict, reports: dict[int, dict]) -> list[dict]:
+    """The entries of ``validate --json`` for one record; ``reports``: the repair report (as data) of
+    each game searched by ``--repair``, by index."""
+    if result["error"]:
+        return [{"file": result["source"], "title": None, "valid": False, "diagnostics": [result["error"]],
+                 "result": None}]
+    out = []
+    for k, game in enumerate(result["games"]):
+        entry = {"file": result["source"], "title": game["title"], "valid": game["valid"],
+                 "diagnostics": game["diagnostics"], "result": game["result"]}
+        entry.update({key: game[key] for key in ("repairs", "likely") if key in game})
+        if k in reports:
+            data = dict(reports[k])
+            entry["repairs"] = data.pop("repairs")
+            entry["repair"] = data
+        out.append(entry)
     return out
 
 

@@ -132,6 +132,8 @@ def test_click_only_in_the_cli_and_jinja2_only_in_report_rendering():
             assert name.startswith("analyzer.cli"), name
         if any(m and m.startswith("jinja2") for m in imported):
             assert name == "analyzer.report.render", name
+        if any(m and m.split(".")[0] in ("starlette", "uvicorn") for m in imported):
+            assert name.startswith("analyzer.server"), name
 
 
 def test_callers_never_tell_positions_apart_by_class():
@@ -153,3 +155,14 @@ def test_every_name_a_module_exports_exists():
         module = importlib.import_module(_name(path))
         missing += [f"{module.__name__}.{n}" for n in getattr(module, "__all__", ()) if not hasattr(module, n)]
     assert missing == []
+
+
+def test_every_package_is_installed():
+    """``pip install .`` (not editable) installs each package of the source tree: pyproject lists them
+    all (an unlisted one works in the tests, which import the tree, and fails for every user)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(project["tool"]["setuptools"]["packages"])
+    found = {_name(p) for p in ROOT.rglob("__init__.py")}
+    assert found - listed == set()

@@ -87,9 +87,12 @@ class Alternative:
     best: bool = False
     played: bool = False
     fair: object | None = None    # its fair value (``analysis.fair.FairValue``), in a fair analysis
+    line: list[str] | None = None  # its best continuation, the move itself first (``"B [0-0]"``), when asked for
 
     def as_dict(self, fair: bool = False) -> dict:
         d = {"move": self.move, "value": self.value, "best": self.best, "played": self.played}
+        if self.line is not None:
+            d["line"] = list(self.line)
         if fair:
             d["fair"] = None if self.fair is None else {"mean": self.fair.mean, "ci95": list(self.fair.ci95),
                                                         "p_win": self.fair.p_win}
@@ -490,7 +493,10 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
         step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
         step.entry.round, _move_text(played), played_value, alts, best, loss, thresholds.classify(loss)))
     if lines:
-        out.lines.append(_lines(mover, pos, step.index, values, played))
+        entry = _lines(mover, pos, step.index, values, played, out.players)
+        out.lines.append(entry)
+        for alt, data in zip(alts, entry["alternatives"]):
+            alt.line = data["line"]
     return played_value
 
 
@@ -524,8 +530,11 @@ def _move_text(move: Move) -> str:
     return "no extra tile" if move == NO_EXTRA else str(move)
 
 
-def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, int]], played: Move) -> dict:
-    """Each alternative at a decision with its best continuation to the end of the hand."""
+def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, int]], played: Move,
+           players: list[str]) -> dict:
+    """Each alternative at a decision with its best continuation to the end of the hand: ``continuation``
+    as ``(seat, move)`` and ``line``, the alternative and its continuation in the notation's move text
+    (``"B [0-0]"``, ``"C pass"``, ``"D draws [2-5]"``: a draw names the tile the boneyard order gives)."""
     alts = []
     for move, value in values:
         seat = pos.turn
@@ -535,11 +544,13 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
         for m in continuation:          # who moves is the position's to say (runs, draws)
             seats.append(pos.turn)
             pos.push(m)
-        for _ in continuation:
-            pos.pop()
+        made = [pos.pop() for _ in continuation][::-1]     # a draw comes back with the tile it drew
         pos.pop()
+        shown = [d if m.draw and d is not None and d.draw else m for m, d in zip(continuation, made)]
         alts.append({"move": _move_text(move), "seat": seat, "value": value, "played": move == played,
-                     "continuation": [(seat_, str(m)) for seat_, m in zip(seats, continuation)]})
+                     "continuation": [(seat_, str(m)) for seat_, m in zip(seats, continuation)],
+                     "line": [f"{players[seat]} {_move_text(move)}"]
+                     + [f"{players[s]} {_move_text(m)}" for s, m in zip(seats, shown)]})
     return {"index": index, "alternatives": alts}
 
 

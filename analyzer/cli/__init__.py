@@ -21,7 +21,8 @@ from .. import __version__
 __all__ = ["main", "COMMANDS"]
 
 #: the commands, in the order ``--help`` lists them (by name)
-COMMANDS = ("analyze", "equity", "replay", "report", "stats", "tournament", "validate", "variants")
+COMMANDS = ("analyze", "diagram", "equity", "replay", "report", "serve", "stats", "tournament", "validate",
+            "variants")
 
 
 class _Commands(MutableMapping):
@@ -69,6 +70,10 @@ def _load(name: str):
         from .variants import variants as command
     elif name == "equity":
         from .equity import equity as command
+    elif name == "serve":
+        from .serve import serve as command
+    elif name == "diagram":
+        from .diagram import diagram as command
     return command
 
 

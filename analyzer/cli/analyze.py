@@ -20,13 +20,14 @@ __all__ = ["analyze"]
 @click.option("--graph", "graph_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
                    "(numbered -1, -2... when there are several games).")
+@click.option("--lines", is_flag=True, help="Give each alternative its best continuation to the end of the hand.")
 @thresholds_option
 @search_options
 @passes_option
 @fair_options
 @scale_option
 @clean_errors
-def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, thresholds,
+def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, lines, thresholds,
             max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed, scale):
     """Give the exact value of every alternative at every decision, all hands open.
 
@@ -43,7 +44,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     from ..report.text import analysis_text, match_scale_text
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
-    options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=graph_path is not None,
+    options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=lines or graph_path is not None,
                           insert_passes=insert_passes, table_mb=table_mb, scale=scale)
     inputs = sources(paths)             # read once: standard input cannot be read twice
     known: dict = {}                    # the records read here to see whether they are all partial

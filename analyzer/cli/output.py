@@ -15,7 +15,7 @@ from ..archive.runner import estimate_moves, progress_share
 from ..rules import find_variant
 from ..search.core import TABLE_MB
 
-__all__ = ["options_for", "sources", "output_target", "folder_for", "Progress", "WorldsBar", "results",
+__all__ = ["options_for", "check_variant", "sources", "output_target", "folder_for", "Progress", "WorldsBar", "results",
            "echo_errors", "echo_jsonl", "finish"]
 
 
@@ -23,12 +23,18 @@ def options_for(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None,
                 insert_passes=False, table_mb=TABLE_MB, triage=True, **more) -> Options:
     """The pipeline's options of a command; a variant or rule no record could be read under is a
     usage error at once (``find_variant`` lists what exists)."""
+    check_variant(variant, rules)
+    return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
+                   table_mb, triage=triage, **more)
+
+
+def check_variant(variant: str | None, rules: dict[str, str]) -> None:
+    """A variant or rule no record could be read under is an error at once (``find_variant`` lists what
+    exists; ``clean_errors`` makes it a usage error)."""
     if variant:
         find_variant(variant, rules)
     else:
         check_rules(rules)
-    return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
-                   table_mb, triage=triage, **more)
 
 
 def sources(paths) -> list[Source]:

@@ -7,7 +7,7 @@ import click
 from .errors import clean_errors
 from .options import PATHS, output_options, passes_option, run_options, variant_option
 
-__all__ = ["validate", "validation_json"]
+__all__ = ["validate"]
 
 
 @click.command()
@@ -39,6 +39,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
+    from ..pipeline import validation_json
     from ..report.text import validation_text
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
@@ -70,25 +71,6 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
         if out_path is not None:
             _write_repaired(result.get("repaired") or {}, out_path)
     finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
-
-
-def validation_json(result: dict, reports: dict[int, dict]) -> list[dict]:
-    """The entries of ``validate --json`` for one record; ``reports``: the repair report (as data) of
-    each game searched by ``--repair``, by index."""
-    if result["error"]:
-        return [{"file": result["source"], "title": None, "valid": False, "diagnostics": [result["error"]],
-                 "result": None}]
-    out = []
-    for k, game in enumerate(result["games"]):
-        entry = {"file": result["source"], "title": game["title"], "valid": game["valid"],
-                 "diagnostics": game["diagnostics"], "result": game["result"]}
-        entry.update({key: game[key] for key in ("repairs", "likely") if key in game})
-        if k in reports:
-            data = dict(reports[k])
-            entry["repairs"] = data.pop("repairs")
-            entry["repair"] = data
-        out.append(entry)
-    return out
 
 
 def _write_repaired(repaired: dict, out_path: str) -> None:

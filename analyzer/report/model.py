@@ -13,7 +13,7 @@ from ..replay import Replay, wins
 from ..rules.layout import ArmPosition
 from ..tiles import Tile
 
-__all__ = ["Issue", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
+__all__ = ["Issue", "board_view", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
            "GameReport", "ReportModel", "build_report", "build_game", "move_words", "signed"]
 
 Pair = tuple[int, int]
@@ -363,6 +363,11 @@ def _board(pos: Position, voids: list[set[int]], last: Tile | None) -> Board:
                  [None if pos.hidden[s] else pos.pips(s) for s in range(pos.n)],
                  [sorted(v) for v in voids], pos.ends, None if last is None else (last.low, last.high),
                  _layout(pos) if pos.has_arms else None)
+
+
+def board_view(pos: Position, voids: list[set[int]] | None = None, last: Tile | None = None) -> Board:
+    """The table of ``pos`` as the report draws it (the analysis board's too)."""
+    return _board(pos, voids or [set() for _ in range(pos.n)], last)
 
 
 def _assumption(analysis: GameAnalysis | None) -> str | None:

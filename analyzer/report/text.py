@@ -168,6 +168,8 @@ def _decision_text(d) -> str:
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
         lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt)}  {marks}")
+        if getattr(alt, "line", None) is not None:
+            lines.append(f"          line: {', '.join(alt.line)}")
     return text + _text(lines)
 
 

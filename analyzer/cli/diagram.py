@@ -1,0 +1,62 @@
+"""``domino diagram``: a position of a record as a standalone SVG, for book authors."""
+from __future__ import annotations
+
+import click
+
+from .errors import clean_errors
+from .options import variant_option
+
+__all__ = ["diagram"]
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="The game of the record.")
+@click.option("--move", "move", type=click.IntRange(min=0), default=None, metavar="K",
+              help="The position after K moves (0: the deal; default: after the last move).")
+@click.option("--hands", default="all", show_default=True, metavar="all|none|SEAT",
+              help="Show every hand, none (face down), or one player's (the others face down).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True, metavar="OUT",
+              help="The SVG file to write.")
+@variant_option
+@clean_errors
+def diagram(file, game, move, hands, output, variant, rules):
+    """Write the position after move K of game N of FILE as a standalone SVG: the line of play or the
+    layout with its arms, the hands shown or face down, the last move marked."""
+    from ..match import replay_record
+    from ..notation import parse
+    from ..report.diagram import game_diagram
+    from ..rules import UnknownVariant
+    from .output import check_variant, folder_for, output_target, sources
+
+    check_variant(variant, rules)
+    output_target(output, sources([file]), "--output")
+    try:
+        with open(file, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"{file}: {exc}") from None
+    try:
+        replays = replay_record(parse(text, file), variant, rules=rules)
+    except (UnknownVariant, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if not replays:
+        raise click.ClickException(f"{file} holds no game")
+    if game > len(replays):
+        raise click.BadParameter(f"{file} holds {len(replays)} game{'s' * (len(replays) != 1)}", param_hint="--game")
+    rep = replays[game - 1]
+    steps = len(rep.steps)
+    if move is not None and move > steps:
+        raise click.BadParameter(f"game {game} has {steps} moves", param_hint="--move")
+    try:
+        svg = game_diagram(rep, steps if move is None else move, hands)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--hands") from None
+    folder_for(output)
+    with open(output, "w", encoding="utf-8") as fh:
+        fh.write(svg)
+    if move is not None and rep.legal_prefix < move:
+        click.echo(f"note: the record breaks the rules at move {rep.legal_prefix + 1}: the diagram shows the "
+                   "position before it", err=True)
+    click.echo(f"wrote {output}", err=True)

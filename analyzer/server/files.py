@@ -1,0 +1,130 @@
+"""The record files the board may read and write: only those under the paths it was started with.
+
+A file is opened with a token (the hash of its bytes); saving needs the token it was opened with, so
+a file changed on disk since then (by an editor, another page) is never overwritten silently."""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import threading
+
+from .library import record_files
+
+__all__ = ["Roots", "FileRefused", "FileConflict", "token_of"]
+
+MAX_FILE = 4 * 1024 * 1024         # a record larger than this is no record
+
+
+class FileRefused(Exception):
+    """A path the board may not read or write, or cannot."""
+
+
+class FileConflict(Exception):
+    """The file changed on disk since it was opened; ``token`` is its token now (None: it is gone)."""
+
+    def __init__(self, message: str, token: str | None):
+        super().__init__(message)
+        self.token = token
+
+
+def token_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Roots:
+    """The files and folders the server was started with (none: the current folder)."""
+
+    def __init__(self, paths: list[str]):
+        self.paths = [os.path.realpath(p) for p in (paths or ["."])]
+        for path in self.paths:
+            if not os.path.exists(path):
+                raise FileRefused(f"{path}: no such file or folder")
+        self._lock = threading.Lock()
+
+    def listing(self) -> list[dict]:
+        """Every record file under the roots, with the root it is under."""
+        out = []
+        for path in record_files(self.paths):
+            real = os.path.realpath(path)
+            if self.inside(real):
+                out.append({"path": real, "name": self._name(real)})
+        return out
+
+    def _name(self, real: str) -> str:
+        for root in self.paths:
+            if real == root:
+                return os.path.basename(root)
+            if os.path.isdir(root) and real.startswith(root.rstrip(os.sep) + os.sep):
+                return os.path.relpath(real, os.path.dirname(root))
+        return real
+
+    def inside(self, real: str) -> bool:
+        for root in self.paths:
+            if real == root:
+                return True
+            if os.path.isdir(root) and os.path.commonpath([root, real]) == root:
+                return True
+        return False
+
+    def resolve(self, path: object) -> str:
+        """The real path of ``path``, refused unless it lies under a root (after every link)."""
+        if not isinstance(path, str) or not path or "\0" in path:
+            raise FileRefused("give the file's path as a string")
+        real = os.path.realpath(path if os.path.isabs(path) else os.path.join(self._base(), path))
+        if not self.inside(real):
+            raise FileRefused(f"{path} is outside the files and folders this server was started with")
+        return real
+
+    def _base(self) -> str:
+        first = self.paths[0]
+        return first if os.path.isdir(first) else os.path.dirname(first)
+
+    def open(self, path: object) -> dict:
+        real = self.resolve(path)
+        try:
+            with open(real, "rb") as fh:
+                data = fh.read(MAX_FILE + 1)
+        except IsADirectoryError:
+            raise FileRefused(f"{self._name(real)} is a folder, not a record file") from None
+        except OSError as exc:
+            raise FileRefused(f"{self._name(real)}: {exc.strerror or exc}") from None
+        if len(data) > MAX_FILE:
+            raise FileRefused(f"{self._name(real)} is larger than {MAX_FILE // 1024 // 1024} MB: no record")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise FileRefused(f"{self._name(real)} is not UTF-8 text (byte {exc.start})") from None
+        return {"path": real, "name": self._name(real), "text": text, "token": token_of(data)}
+
+    def save(self, path: object, text: str, token: str | None) -> dict:
+        """Write ``text`` to ``path`` if the file is still as it was opened (``token``; None: a new file
+        that must not exist yet). The file is replaced whole (a temporary file renamed over it)."""
+        real = self.resolve(path)
+        data = text.encode("utf-8")
+        with self._lock:
+            try:
+                with open(real, "rb") as fh:
+                    now = token_of(fh.read())
+            except FileNotFoundError:
+                now = None
+            except OSError as exc:
+                raise FileRefused(f"{self._name(real)}: {exc.strerror or exc}") from None
+            if now != token:
+                message = (f"{self._name(real)} was changed on disk since it was opened: it was not saved; "
+                           "open it again (your text stays here) or save it under another name"
+                           if now is not None and token is not None else
+                           f"{self._name(real)} exists already: open it first" if now is not None else
+                           f"{self._name(real)} is gone from the disk since it was opened")
+                raise FileConflict(message, now)
+            folder = os.path.dirname(real)
+            try:
+                fd, temp = tempfile.mkstemp(prefix=".board-", dir=folder)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                if os.path.exists(real):
+                    os.chmod(temp, os.stat(real).st_mode & 0o777)
+                os.replace(temp, real)
+            except OSError as exc:
+                raise FileRefused(f"{self._name(real)}: {exc.strerror or exc}") from None
+        return {"path": real, "name": self._name(real), "token": token_of(data)}

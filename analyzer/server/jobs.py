@@ -1,0 +1,131 @@
+"""Analyses off the request thread: each runs in a worker process of its own, which a cancel kills.
+
+A search cannot be stopped from outside while it runs (the compiled cores hold the interpreter), so
+an analysis runs in a separate process: the server waits for it without blocking (a thread waits on
+the pipe), and cancelling it ends the process at once. One worker is kept started, so the next
+analysis does not pay for starting Python and importing the analyser; at most ``limit`` run at once."""
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from typing import Any
+
+__all__ = ["Workers", "Cancelled", "Busy"]
+
+_CONTEXT = multiprocessing.get_context("spawn")    # no fork of a process that runs the server's threads
+
+
+class Cancelled(Exception):
+    """The analysis was cancelled (or its worker died)."""
+
+
+class Busy(Exception):
+    """As many analyses as allowed are running."""
+
+
+def _serve(conn) -> None:
+    """A worker's loop: ``(function name, kwargs)`` in, ``("ok", result)`` or ``("error", message)`` out."""
+    from . import library
+
+    while True:
+        try:
+            name, kwargs = conn.recv()
+        except EOFError:
+            return
+        try:
+            conn.send(("ok", getattr(library, name)(**kwargs)))
+        except library.BoardError as exc:
+            conn.send(("error", str(exc)))
+        except Exception as exc:  # a bug: a message, never a traceback
+            conn.send(("error", f"internal error ({type(exc).__name__}: {exc}); please report it"))
+
+
+class _Worker:
+    def __init__(self):
+        self.conn, child = _CONTEXT.Pipe()
+        self.process = _CONTEXT.Process(target=_serve, args=(child,), daemon=True, name="domino-board-worker")
+        self.process.start()
+        child.close()
+
+    def run(self, name: str, kwargs: dict) -> Any:
+        self.conn.send((name, kwargs))
+        try:
+            status, value = self.conn.recv()
+        except (EOFError, OSError):
+            raise Cancelled("the analysis was cancelled") from None
+        if status == "error":
+            from .library import BoardError
+            raise BoardError(value)
+        return value
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+        self.conn.close()
+
+
+class Workers:
+    """The worker processes of one server."""
+
+    def __init__(self, limit: int = 2):
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._idle: list[_Worker] = []
+        self._running: dict[str, _Worker] = {}
+        self._cancelled: set[str] = set()
+
+    def warm(self) -> None:
+        """Start a worker ahead of the first analysis."""
+        with self._lock:
+            if not self._idle:
+                self._idle.append(_Worker())
+
+    def run(self, job: str, name: str, **kwargs) -> Any:
+        """Run ``library.name(**kwargs)`` in a worker (blocking: call it from a thread); ``job`` names it
+        for :meth:`cancel`. Raises :class:`Cancelled`, :class:`Busy` or the library's ``BoardError``."""
+        with self._lock:
+            if job in self._running:
+                raise Busy(f"an analysis named {job!r} is running already")
+            if len(self._running) >= self.limit:
+                raise Busy(f"{self.limit} analyses are running already: wait for one, or cancel it")
+            worker = self._idle.pop() if self._idle else None
+        if worker is None or not worker.process.is_alive():
+            worker = _Worker()
+        with self._lock:
+            self._running[job] = worker
+        ok = False
+        try:
+            result = worker.run(name, kwargs)
+            ok = True
+            return result
+        except Cancelled:
+            raise
+        except Exception:
+            ok = worker.process.is_alive()
+            raise
+        finally:
+            with self._lock:
+                self._running.pop(job, None)
+                self._cancelled.discard(job)
+                if ok and worker.process.is_alive() and len(self._idle) < 1:
+                    self._idle.append(worker)
+                    worker = None
+            if worker is not None:
+                worker.kill()
+
+    def cancel(self, job: str) -> bool:
+        """End the analysis ``job`` now; False when no such analysis is running."""
+        with self._lock:
+            worker = self._running.get(job)
+        if worker is None:
+            return False
+        worker.process.kill()
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            workers = self._idle + list(self._running.values())
+            self._idle, self._running = [], {}
+        for worker in workers:
+            worker.kill()

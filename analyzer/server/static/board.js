@@ -1,0 +1,627 @@
+// The analysis board's page: the record's text beside the board. Everything it shows about the rules
+// (diagnostics, the player to move, his legal moves, values, repairs) comes from the server's library;
+// this script never judges a move. Every text from a record goes in through textContent, never as HTML.
+(function () {
+  "use strict";
+
+  var $ = function (id) { return document.getElementById(id); };
+  var NS = "http://www.w3.org/2000/svg";
+  var STORE = "domino-board:";
+  // a new record: the tags and a hand a player, each "?" until it is known (a hand may be partly known:
+  // "A: [0-0] [1-1] ? ? ? ? ?")
+  var TEMPLATE = '[Event "new game"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n\n' +
+    "A: ?\nB: ?\nC: ?\nD: ?\n";
+  var state = {
+    path: null, name: "<board>", token: null, saved: "", game: 0, step: null,
+    position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0
+  };
+  var text = $("text");
+
+  // ---- talking to the server ------------------------------------------------------------------
+  function post(route, body) {
+    return fetch("/api/" + route, {
+      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (data) { return {ok: r.ok, status: r.status, data: data}; },
+        function () { return {ok: false, status: r.status, data: {error: "the server sent no JSON (" + r.status + ")"}}; });
+    }, function () { return {ok: false, status: 0, data: {error: "the server cannot be reached: your text is kept in this browser"}}; });
+  }
+
+  function request(extra) {
+    var body = {text: text.value, name: state.name, variant: $("variant").value.trim() || null, rules: {}};
+    Object.keys(extra || {}).forEach(function (k) { body[k] = extra[k]; });
+    return body;
+  }
+
+  function status(message, bad) {
+    var s = $("status");
+    s.textContent = message || "";
+    s.classList.toggle("bad", !!bad);
+  }
+
+  function debounce(fn, ms) {
+    var timer = null;
+    return function () { clearTimeout(timer); timer = setTimeout(fn, ms); };
+  }
+
+  // ---- drawing tiles -------------------------------------------------------------------------------
+  var C = 5, L = 2.6, R = 7.4;
+  var PIPS = {
+    0: [], 1: [[C, C]], 2: [[L, L], [R, R]], 3: [[L, L], [C, C], [R, R]], 4: [[L, L], [R, L], [L, R], [R, R]],
+    5: [[L, L], [R, L], [C, C], [L, R], [R, R]], 6: [[L, L], [R, L], [L, C], [R, C], [L, R], [R, R]],
+    7: [[L, L], [R, L], [L, C], [C, C], [R, C], [L, R], [R, R]],
+    8: [[L, L], [C, L], [R, L], [L, C], [R, C], [L, R], [C, R], [R, R]],
+    9: [[L, L], [C, L], [R, L], [L, C], [C, C], [R, C], [L, R], [C, R], [R, R]]
+  };
+
+  function mk(name, attrs, parent) {
+    var node = document.createElementNS(NS, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    if (parent) { parent.appendChild(node); }
+    return node;
+  }
+
+  function half(svg, n, x) {
+    if (PIPS[n]) {
+      PIPS[n].forEach(function (p) { mk("circle", {cx: x + p[0], cy: 0.5 + p[1], r: 1.05, "class": "pip"}, svg); });
+    } else {
+      mk("text", {x: x + 5, y: 7.7, "text-anchor": "middle", "font-size": 6.5, "class": "num"}, svg).textContent = String(n);
+    }
+  }
+
+  function tile(pair, cls) {
+    var svg = mk("svg", {viewBox: "0 0 21 11", "class": "tile" + (cls ? " " + cls : ""), role: "img",
+                         "aria-label": "[" + pair[0] + "-" + pair[1] + "]"});
+    mk("rect", {x: 0.5, y: 0.5, width: 20, height: 10, rx: 1.6, "class": "body"}, svg);
+    mk("line", {x1: 10.5, y1: 2, x2: 10.5, y2: 9, "class": "bar"}, svg);
+    half(svg, pair[0], 0.5);
+    half(svg, pair[1], 10.5);
+    return svg;
+  }
+
+  function el(name, cls, words) {
+    var node = document.createElement(name);
+    if (cls) { node.className = cls; }
+    if (words !== undefined && words !== null) { node.textContent = words; }
+    return node;
+  }
+
+  function signed(v) {
+    if (v === null || v === undefined) { return "?"; }
+    return v > 0 ? "+" + v : String(v);
+  }
+
+  // ---- the gutter and the diagnostics ------------------------------------------------------------
+  function drawGutter() {
+    var lines = text.value.split("\n").length;
+    var gutter = $("gutter");
+    var marks = {};
+    ((state.validation && state.validation.games) || []).forEach(function (g) {
+      g.diagnostics.forEach(function (d) {
+        if (d.line && (d.severity === "error" || d.severity === "warning")) {
+          var was = marks[d.line];
+          if (!was || d.severity === "error") { marks[d.line] = d.severity; }
+        }
+      });
+    });
+    while (gutter.children.length > lines) { gutter.removeChild(gutter.lastChild); }
+    while (gutter.children.length < lines) { gutter.appendChild(el("div", "ln", String(gutter.children.length + 1))); }
+    Array.prototype.forEach.call(gutter.children, function (row, k) {
+      row.className = "ln" + (marks[k + 1] ? " " + marks[k + 1] : "");
+    });
+    gutter.scrollTop = text.scrollTop;
+  }
+
+  function goTo(line, column) {
+    var rows = text.value.split("\n");
+    var at = 0;
+    for (var k = 0; k < line - 1 && k < rows.length; k++) { at += rows[k].length + 1; }
+    at += Math.max(0, (column || 1) - 1);
+    text.focus();
+    text.setSelectionRange(at, at);
+    var lineHeight = parseFloat(getComputedStyle(text).lineHeight) || 18;
+    text.scrollTop = Math.max(0, (line - 3) * lineHeight);
+    positionAtCursor();
+  }
+
+  function drawDiagnostics() {
+    var list = $("diagnostics");
+    list.textContent = "";
+    var likely = null;
+    var v = state.validation;
+    if (!v) { return; }
+    v.games.forEach(function (g, k) {
+      if (g.likely && likely === null) { likely = {game: k, text: g.likely}; }
+      g.diagnostics.forEach(function (d) {
+        var item = el("li", "diag " + d.severity + (d.follow_on ? " follow" : ""));
+        item.setAttribute("data-line", d.line || "");
+        item.setAttribute("data-code", d.code);
+        var where = el("span", "at", d.line ? "line " + d.line + (d.column ? ":" + d.column : "") : "record");
+        item.appendChild(where);
+        item.appendChild(el("span", "code", d.severity + "[" + d.code + "]"));
+        item.appendChild(el("span", "msg", d.message));
+        if (d.follow_on && d.follows) { item.appendChild(el("span", "follows", "follows from the slip at " + d.follows)); }
+        if (d.line) {
+          item.tabIndex = 0;
+          item.addEventListener("click", function () { goTo(d.line, d.column); });
+          item.addEventListener("keydown", function (ev) { if (ev.key === "Enter") { goTo(d.line, d.column); } });
+        }
+        list.appendChild(item);
+      });
+    });
+    var box = $("likely");
+    box.hidden = likely === null;
+    if (likely) {
+      box.querySelector(".what").textContent = (v.games.length > 1 ? "game " + (likely.game + 1) + ": " : "") + likely.text;
+      box.setAttribute("data-game", likely.game);
+    }
+    var s = v.summary;
+    status(s.records && s.games ? (s.invalid ? "invalid: " + Object.keys(s.errors).map(function (c) {
+      return c + " " + s.errors[c]; }).join(", ") : "valid") : "");
+  }
+
+  // ---- the board -------------------------------------------------------------------------------
+  function moveLabel(m) {
+    if (m.kind === "pass") { return "pass"; }
+    if (m.kind === "draw") { return "draws"; }
+    var where = m.arm ? "arm " + m.arm : (m.end !== null && m.end !== undefined ? "on " + m.end : "lead");
+    return where + (m.claim ? " +" + m.claim : "");
+  }
+
+  function drawTable(p) {
+    var box = $("table");
+    box.textContent = "";
+    var b = p.board;
+    if (b.layout) {
+      if (b.layout.lead) { box.appendChild(row("lead", [b.layout.lead], b.last)); }
+      b.layout.arms.forEach(function (a) {
+        var open = a.state === "closed" ? "closed" : "open " + a.open + (a.state === "open" ? "" : " (" + a.state + ")");
+        box.appendChild(row("arm " + a.number + " · " + open, a.tiles, b.last));
+      });
+    } else {
+      var line = el("div", "line");
+      b.line.forEach(function (t, k) {
+        var last = b.last && ((t[0] === b.last[0] && t[1] === b.last[1]) || (t[0] === b.last[1] && t[1] === b.last[0]));
+        line.appendChild(tile(t, (t[0] === t[1] ? "double" : "") + (last ? " last" : "") + (k === b.lead ? " lead" : "")));
+      });
+      if (!b.line.length) { line.appendChild(el("span", "empty", "nothing played yet")); }
+      box.appendChild(line);
+    }
+    $("ends").textContent = "open ends: " + p.ends;
+  }
+
+  function row(label, tiles, last) {
+    var r = el("div", "arm");
+    r.appendChild(el("span", "armname", label));
+    tiles.forEach(function (t) {
+      var isLast = last && t[0] + t[1] === last[0] + last[1] && Math.min(t[0], t[1]) === Math.min(last[0], last[1]);
+      r.appendChild(tile(t, isLast ? "last" : ""));
+    });
+    return r;
+  }
+
+  function drawHands(p) {
+    var box = $("hands");
+    box.textContent = "";
+    p.players.forEach(function (name, s) {
+      var h = el("div", "hand" + (name === p.turn ? " tomove" : ""));
+      h.setAttribute("data-player", name);
+      var head = el("div", "who");
+      head.appendChild(el("strong", "", name));
+      head.appendChild(el("span", "count", p.board.counts[s] + " tile" + (p.board.counts[s] === 1 ? "" : "s") +
+        (p.board.pips[s] !== null ? ", " + p.board.pips[s] + " pips" : "")));
+      if (p.board.voids[s] && p.board.voids[s].length) {
+        head.appendChild(el("span", "voids", "lacks " + p.board.voids[s].join(" ")));
+      }
+      h.appendChild(head);
+      var tiles = el("div", "tiles");
+      p.board.hands[s].forEach(function (t) { tiles.appendChild(tile(t)); });
+      for (var k = 0; k < p.hidden[s]; k++) { tiles.appendChild(el("span", "unknown", "?")); }
+      h.appendChild(tiles);
+      box.appendChild(h);
+    });
+  }
+
+  function drawMoves(p) {
+    var box = $("legal");
+    box.textContent = "";
+    $("other").hidden = true;
+    var head = $("tomove");
+    if (p.over) {
+      head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
+      return;
+    }
+    $("other").hidden = !(p.turn && p.at_end);
+    if (!p.turn) { head.textContent = ""; return; }
+    head.textContent = p.turn + " to move" + (p.at_end ? ": click a move to write it into the record" : "");
+    if (!p.at_end) {
+      box.appendChild(el("p", "note", "Moves are entered at the end of the game: put the cursor after its last move."));
+    }
+    p.legal.forEach(function (m) {
+      var b = el("button", "move " + m.kind);
+      b.type = "button";
+      b.setAttribute("data-move", m.move);
+      b.title = p.turn + " " + m.move + (m.claim ? " +" + m.claim : "");
+      if (m.tile) { b.appendChild(tile(m.tile)); }
+      b.appendChild(el("span", "", m.kind === "draw" ? "draws [" + m.tile[0] + "-" + m.tile[1] + "]" : moveLabel(m)));
+      b.disabled = !p.at_end;
+      b.addEventListener("click", function () { enter(m); });
+      box.appendChild(b);
+    });
+  }
+
+  function drawPosition() {
+    var p = state.position;
+    if (!p) { return; }
+    state.game = p.game;
+    state.step = p.step;
+    var info = (p.games > 1 ? "game " + (p.game + 1) + " of " + p.games + " · " : "") +
+      (p.step === 0 ? "the deal" : "after move " + p.step) + " of " + p.steps;
+    if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
+    if (p.variation) {
+      var v = p.variation;
+      info = "line of " + v.line[0] + ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length +
+        " (" + v.line[v.along - 1] + ")");
+    }
+    $("back").hidden = !p.variation;
+    $("stepinfo").textContent = info;
+    $("stopped").hidden = !p.stopped;
+    $("stopped").textContent = p.stopped || "";
+    drawTable(p);
+    drawHands(p);
+    drawMoves(p);
+    drawValues();
+  }
+
+  function showPosition(body) {
+    var seq = ++state.seq;
+    return post("position", request(body)).then(function (r) {
+      if (seq !== state.seq) { return; }
+      if (!r.ok) {
+        state.position = null;
+        $("stepinfo").textContent = "";
+        $("tomove").textContent = r.data.error;
+        ["table", "hands", "legal"].forEach(function (id) { $(id).textContent = ""; });
+        $("ends").textContent = "";
+        return;
+      }
+      state.position = r.data;
+      drawPosition();
+    });
+  }
+
+  function cursorAt() {
+    var before = text.value.slice(0, text.selectionStart).split("\n");
+    return {line: before.length, column: before[before.length - 1].length + 1};
+  }
+
+  function positionAtCursor() { return showPosition({cursor: cursorAt()}); }
+
+  function step(delta) {
+    if (!state.position) { return; }
+    var p = state.position;
+    if (p.variation) {
+      var along = Math.max(0, Math.min(p.variation.line.length, p.variation.along + delta));
+      showPosition({game: p.game, step: p.step, line: p.variation.line, along: along});
+      return;
+    }
+    var k = Math.max(0, Math.min(p.steps, p.step + delta));
+    showPosition({game: p.game, step: k});
+  }
+
+  // ---- entering, repairing -----------------------------------------------------------------------
+  function setText(value, caret) {
+    text.value = value;
+    if (caret !== undefined) { text.setSelectionRange(caret, caret); }
+    changed(true);
+  }
+
+  function enter(m) {
+    var p = state.position;
+    post("enter", request({game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player})).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return; }
+      text.focus();
+      setText(r.data.text, r.data.offset);
+    });
+  }
+
+  function repair() {
+    var game = Number($("likely").getAttribute("data-game") || 0);
+    $("repair").disabled = true;
+    post("repair", request({game: game})).then(function (r) {
+      $("repair").disabled = false;
+      if (!r.ok) { status(r.data.error, true); return; }
+      setText(r.data.text);
+      status("repaired: " + r.data.likely.replace(/^likely slips?: /, ""));
+    });
+  }
+
+  // ---- analysis ------------------------------------------------------------------------------------
+  function analyse() {
+    var job = "job-" + Date.now() + "-" + Math.floor(Math.random() * 1e9);
+    state.job = job;
+    var analysedText = text.value;
+    var p = state.position;
+    $("analyse").disabled = true;
+    $("cancel").hidden = false;
+    status("analysing…");
+    // at the end of the record, where the next move is not written yet, the record is analysed with one
+    // of the legal moves added (not to the text): its decision there values every move
+    var ahead = p && p.at_end && p.turn && p.legal.length > 1 ? p : null;
+    var ready = ahead ? post("enter", request({game: p.game, move: p.legal[0].move, player: p.legal[0].player}))
+      : Promise.resolve(null);
+    ready.then(function (entered) {
+      var body = request({job: job, lines: true});
+      if (entered && entered.ok) { body.text = entered.data.text; }
+      return post("analyze", body);
+    }).then(function (r) {
+      if (state.job !== job) { return; }
+      state.job = null;
+      $("analyse").disabled = false;
+      $("cancel").hidden = true;
+      if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
+      state.analysis = r.data;
+      state.analysed = analysedText;
+      state.ahead = ahead ? {game: ahead.game, step: ahead.step} : null;
+      status("analysed");
+      drawValues();
+    });
+  }
+
+  function cancel() {
+    if (state.job) { post("cancel", {job: state.job}); }
+  }
+
+  function drawValues() {
+    var box = $("values");
+    var a = state.analysis;
+    var p = state.position;
+    if (!a || !p || !a.games[p.game]) { box.hidden = true; return; }
+    box.hidden = false;
+    var g = a.games[p.game];
+    var rows = $("valuerows");
+    rows.textContent = "";
+    var note = [];
+    if (state.analysed !== text.value) { note.push("The text has changed since this analysis: analyse again."); }
+    var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
+    note.push(side + ".");
+    if (g.values && g.values[p.step] !== undefined && g.values[p.step] !== null) {
+      note.push("Value here with best play: " + signed(g.values[p.step]) + ".");
+    }
+    var d = null;
+    g.decisions.forEach(function (x) { if (x.index === p.step && d === null) { d = x; } });
+    if (!d) {
+      note.push(p.step < g.analysed_steps ? "No choice here: the move is forced." :
+        (g.stopped || "The record's moves end here."));
+    } else {
+      var ahead = state.ahead && state.ahead.game === p.game && state.ahead.step === p.step;
+      note.push(ahead ? "The record ends here: the value of each move " + d.player + " may make." :
+        d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 ? ", best" : "") + ".");
+      var worth = function (alt) {
+        if (alt.value !== null && alt.value !== undefined) { return alt.value; }
+        return alt.fair ? alt.fair.mean : null;
+      };
+      d.alternatives.slice().sort(function (x, y) {
+        var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
+        return d.side === 0 ? vy - vx : vx - vy;
+      }).forEach(function (alt) {
+        var played = alt.played && !ahead;
+        var tr = el("tr", (played ? "played" : "") + (alt.best ? " best" : ""));
+        tr.setAttribute("data-move", alt.move);
+        tr.appendChild(el("td", "mv", alt.move));
+        var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
+          alt.fair ? "fair " + (alt.fair.mean > 0 ? "+" : "") + alt.fair.mean.toFixed(2) : "?";
+        tr.appendChild(el("td", "val", shown));
+        tr.appendChild(el("td", "marks", [played ? "played" : "", alt.best ? "best" : ""].filter(Boolean).join(", ")));
+        rows.appendChild(tr);
+        if (alt.line) {
+          var more = el("tr", "line");
+          var cell = el("td", "", null);
+          cell.colSpan = 3;
+          var details = el("details", "", null);
+          details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
+          var list = el("ol", "linemoves", null);
+          alt.line.forEach(function (m, k) {
+            var item = el("li", p.variation && p.variation.line[0] === alt.line[0] && p.variation.along === k + 1 ? "here" : "", null);
+            var go = el("button", "step", m);
+            go.type = "button";
+            go.title = "show the board after this move of the line";
+            go.addEventListener("click", function () {
+              showPosition({game: p.game, step: d.index, line: alt.line, along: k + 1});
+            });
+            item.appendChild(go);
+            list.appendChild(item);
+          });
+          if (p.variation && p.variation.line[0] === alt.line[0]) { details.open = true; }
+          details.appendChild(list);
+          cell.appendChild(details);
+          more.appendChild(cell);
+          rows.appendChild(more);
+        }
+      });
+      if (d.fair) {
+        note.push("By what " + d.player + " could know (" + d.fair.worlds + " deals, " + d.fair.method + "): best " +
+          d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
+      }
+    }
+    $("valuesnote").textContent = note.join(" ");
+  }
+
+  // ---- files, saving, the text kept in the browser -----------------------------------------------------
+  function key() { return STORE + (state.path || "new"); }
+  function unsaved() { return text.value !== state.saved; }
+
+  function fileState(words) { $("filestate").textContent = words; }
+
+  function keep() {
+    fileState(unsaved() ? "unsaved (kept in this browser)" : "");
+    try {
+      if (unsaved()) {
+        localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString()}));
+      } else {
+        localStorage.removeItem(key());
+      }
+    } catch (e) { /* storage full or refused: the text stays in the page */ }
+  }
+
+  function notice(message, buttons) {
+    var box = $("notice");
+    box.textContent = "";
+    box.hidden = !message;
+    if (!message) { return; }
+    box.appendChild(el("span", "", message));
+    (buttons || []).forEach(function (b) {
+      var button = el("button", "", b[0]);
+      button.type = "button";
+      button.addEventListener("click", b[1]);
+      box.appendChild(button);
+    });
+  }
+
+  function openFile(path) {
+    return post("open", {path: path}).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return; }
+      state.path = r.data.path;
+      state.name = r.data.path;
+      state.token = r.data.token;
+      state.saved = r.data.text;
+      state.analysis = null;
+      var stored = null;
+      try { stored = JSON.parse(localStorage.getItem(key()) || "null"); } catch (e) { stored = null; }
+      notice("");
+      if (stored && stored.text !== r.data.text) {
+        text.value = stored.text;
+        if (stored.token) { state.token = stored.token; }
+        notice("Unsaved text from " + stored.time + " restored" + (stored.token !== r.data.token ?
+          "; the file on disk has changed since, so saving will ask first" : "; the file on disk is unchanged") + ".",
+          [["Discard it", function () { text.value = r.data.text; state.token = r.data.token; notice(""); changed(false); }]]);
+      } else {
+        text.value = r.data.text;
+      }
+      text.setSelectionRange(0, 0);
+      changed(false);
+    });
+  }
+
+  function save(force) {
+    var path = state.path;
+    if (!path) {
+      path = window.prompt("Save the new record as (a file name in the folder the board was started with):", "new.dom");
+      if (!path) { return; }
+    }
+    post("save", {path: path, text: text.value, token: force !== undefined ? force : state.token}).then(function (r) {
+      if (r.status === 409) {
+        notice(r.data.error, [
+          ["Overwrite the file on disk", function () { notice(""); save(r.data.token); }],
+          ["Show the disk's version (yours stays in this browser)", function () {
+            keep(); notice(""); openFile(path);
+          }]
+        ]);
+        fileState("not saved");
+        return;
+      }
+      if (!r.ok) { status(r.data.error, true); return; }
+      var fresh = !state.path;
+      try { localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
+      state.path = r.data.path;
+      state.name = r.data.path;
+      state.token = r.data.token;
+      state.saved = text.value;
+      notice("");
+      fileState("saved " + r.data.name);
+      if (fresh) { listFiles(r.data.path); }
+    });
+  }
+
+  function listFiles(select) {
+    return post("files", {}).then(function (r) {
+      if (!r.ok) { return; }
+      var box = $("files");
+      while (box.options.length > 1) { box.remove(1); }
+      r.data.files.forEach(function (f) {
+        var o = el("option", "", f.name);
+        o.value = f.path;
+        box.appendChild(o);
+      });
+      if (select) { box.value = select; }
+      return r.data.files;
+    });
+  }
+
+  // ---- wiring ----------------------------------------------------------------------------------------
+  var validate = debounce(function () {
+    var sent = text.value;
+    post("validate", request()).then(function (r) {
+      if (sent !== text.value) { return; }
+      if (!r.ok) { status(r.data.error, true); return; }
+      state.validation = r.data;
+      drawGutter();
+      drawDiagnostics();
+    });
+  }, 300);
+  var follow = debounce(positionAtCursor, 150);
+
+  function changed(edited) {
+    drawGutter();
+    if (edited) { keep(); } else { fileState(unsaved() ? "unsaved (kept in this browser)" : ""); }
+    validate();
+    follow();
+  }
+
+  text.addEventListener("input", function () { changed(true); });
+  ["click", "keyup"].forEach(function (name) { text.addEventListener(name, follow); });
+  text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
+  $("variant").addEventListener("change", function () { changed(false); });
+  $("other").addEventListener("submit", function (ev) {
+    // a move the rules may not allow, as a score sheet may show one: written all the same, then flagged
+    ev.preventDefault();
+    var p = state.position;
+    var move = $("othermove").value.trim();
+    if (!p || !move) { return; }
+    post("enter", request({game: p.game, move: move, player: p.turn})).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return; }
+      $("othermove").value = "";
+      text.focus();
+      setText(r.data.text, r.data.offset);
+    });
+  });
+  $("prev").addEventListener("click", function () { step(-1); });
+  $("back").addEventListener("click", function () {
+    var p = state.position;
+    if (p) { showPosition({game: p.game, step: p.step}); }
+  });
+  $("next").addEventListener("click", function () { step(1); });
+  $("repair").addEventListener("click", repair);
+  $("analyse").addEventListener("click", analyse);
+  $("cancel").addEventListener("click", cancel);
+  $("save").addEventListener("click", function () { save(); });
+  $("files").addEventListener("change", function () {
+    keep();
+    var path = $("files").value;
+    if (path) {
+      openFile(path);
+    } else {
+      state.path = null; state.name = "<board>"; state.token = null; state.saved = "";
+      var stored = null;
+      try { stored = JSON.parse(localStorage.getItem(key()) || "null"); } catch (e) { stored = null; }
+      text.value = stored ? stored.text : TEMPLATE;
+      changed(false);
+    }
+  });
+  document.addEventListener("keydown", function (ev) {
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === "s") { ev.preventDefault(); save(); }
+  });
+  window.addEventListener("beforeunload", keep);
+
+  var wanted = new URLSearchParams(location.search).get("path");
+  listFiles().then(function (files) {
+    files = files || [];
+    var first = wanted || (files.length === 1 ? files[0].path : null);
+    if (first) {
+      $("files").value = first;
+      openFile(first);
+    } else {
+      changed(false);
+    }
+  });
+}());

@@ -1,0 +1,165 @@
+"""Benchmark the analysis board's latency over real HTTP: a keystroke's validation of a 4-game record,
+the board at the cursor, and "analyse" of a partnership record, against the same library calls made
+in-process (the baseline, measured in the same run), median and worst of ``--repeat`` requests.
+
+    python bench/bench_board.py                 # 20 requests each
+    python bench/bench_board.py --repeat 5
+    python bench/bench_board.py --browser       # also the page in headless Chromium: a change to its diagnostics
+
+The server is the real one (``analyzer.server.create_app`` under uvicorn on 127.0.0.1, a free port);
+requests go through ``urllib``. The 4-game record is a generated partnership match (valid), and the
+same with one tile of its second game changed (invalid: validation then also searches the likely
+slip). The page adds its own 300 ms pause after the last keystroke before it asks (not counted here).
+"Analyse" is ``/api/analyze`` on one generated partnership game: the worker process is already
+started (the server keeps one ready), so the figure is the search plus the trip; "fair" is the fair
+analysis of records/draw-one-view.dom (a draw game one player logged: every decision of his judged
+over the deals he could not tell apart, ``--worlds`` of them).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import statistics
+import tempfile
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import uvicorn  # noqa: E402
+
+from analyzer.match import random_match  # noqa: E402
+from analyzer.generate import random_game  # noqa: E402
+from analyzer.notation import write  # noqa: E402
+from analyzer.record import Record  # noqa: E402
+from analyzer.server import create_app  # noqa: E402
+from analyzer.server.jobs import Workers  # noqa: E402
+from analyzer.server.library import analyze_document, position_data, validate_document  # noqa: E402
+
+
+def post(base: str, route: str, body: dict) -> dict:
+    req = urllib.request.Request(f"{base}/api/{route}", data=json.dumps(body).encode("utf-8"),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=600) as r:
+            return json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        raise SystemExit(f"{route}: {exc.code} {exc.read()[:200]!r}") from None
+
+
+def timed(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--worlds", type=int, default=50, help="deals a decision of the fair analysis (default 50)")
+    ap.add_argument("--browser", action="store_true",
+                    help="also time the page in headless Chromium (/usr/bin/chromium, Playwright): from a change of "
+                         "the text to its diagnostics drawn, timed in the page, its 300 ms pause included")
+    args = ap.parse_args()
+
+    match = random_match("partnership", seed=7, games=4, stop_at_end=False)
+    valid = write(match)
+    assert len(match.games) == 4, len(match.games)
+    broken = valid.replace(str(match.games[1].moves[5].tile), "[9-9]", 1) if match.games[1].moves[5].tile else valid
+    game = write(Record(games=[random_game("partnership", seed=11)]))
+    end = valid.count("\n") + 1
+    fair = (ROOT / "records" / "draw-one-view.dom").read_text(encoding="utf-8")   # one player's view of a draw game
+
+    workers = Workers()
+    workers.warm()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    folder = tempfile.mkdtemp(prefix="bench-board-")
+    record = Path(folder) / "match.dom"
+    record.write_text(valid, encoding="utf-8")
+    server = uvicorn.Server(uvicorn.Config(create_app([folder], workers), host="127.0.0.1", port=port,
+                                           log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{port}"
+
+    rows = []
+    cases = [
+        ("validate, 4 games, valid", lambda: post(base, "validate", {"text": valid}),
+         lambda: validate_document(valid, "<board>")),
+        ("validate, 4 games, a slip", lambda: post(base, "validate", {"text": broken}),
+         lambda: validate_document(broken, "<board>")),
+        ("board at the cursor", lambda: post(base, "position", {"text": valid, "cursor": {"line": end, "column": 1}}),
+         lambda: position_data(valid, "<board>", cursor=(end, 1))),
+        ("analyse, partnership game", lambda: post(base, "analyze", {"text": game}),
+         lambda: analyze_document(game, "<board>")),
+        ("analyse, fair (one view)", lambda: post(base, "analyze", {"text": fair, "worlds": args.worlds}),
+         lambda: analyze_document(fair, "<board>", worlds=args.worlds)),
+    ]
+    try:
+        if args.browser:
+            page_times = _page(base, record, valid, broken, args.repeat)
+        for name, over_http, here in cases:
+            over_http()                 # once untimed: the first call fills caches on both sides
+            here()
+            http, local = [], []
+            for _ in range(args.repeat):          # taking turns: a disturbance of the shared machine hits both
+                http += timed(over_http, 1)
+                local += timed(here, 1)
+            rows.append((name, statistics.median(http), max(http), statistics.median(local), max(local)))
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        workers.close()
+
+    print(f"{args.repeat} requests each; seconds; baseline: the same library call in this process")
+    print(f"{'request':<28} {'median':>8} {'worst':>8} {'base med':>9} {'base worst':>10} {'ratio':>6}")
+    for name, med, worst, bmed, bworst in rows:
+        print(f"{name:<28} {med:8.3f} {worst:8.3f} {bmed:9.3f} {bworst:10.3f} {med / bmed:6.2f}")
+    if args.browser:
+        print(f"{'page: change -> diagnostics':<28} {statistics.median(page_times):8.3f} {max(page_times):8.3f}"
+              f"   (in the page, 4 games: its 300 ms pause after typing included; a slip put in and out by turns)")
+
+
+def _page(base: str, record: Path, valid: str, broken: str, repeat: int) -> list[float]:
+    """Seconds from a change of the page's text (its ``input`` event) to its diagnostics drawn (the last
+    change of the list), timed inside the page (``performance.now``) in headless Chromium: Playwright's
+    own steps (typing, waiting) are not counted."""
+    from playwright.sync_api import sync_playwright
+
+    out = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                     args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        page.goto(f"{base}/?path={record}")
+        page.wait_for_selector("#status:has-text('valid')")
+        page.evaluate("""() => {
+            window.benchTimes = {};
+            document.getElementById('text').addEventListener('input', () => { window.benchTimes.input = performance.now(); });
+            new MutationObserver(() => { window.benchTimes.drawn = performance.now(); })
+                .observe(document.getElementById('diagnostics'), {childList: true});
+        }""")
+        for k in range(repeat):
+            page.fill("#text", broken if k % 2 == 0 else valid)
+            page.wait_for_selector("#diagnostics li.error", state="attached" if k % 2 == 0 else "detached")
+            page.wait_for_timeout(100)          # (the list is drawn in one go: nothing changes after)
+            out.append(page.evaluate("() => (window.benchTimes.drawn - window.benchTimes.input) / 1000"))
+        browser.close()
+    return out
+
+
+if __name__ == "__main__":
+    main()

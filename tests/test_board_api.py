@@ -1,0 +1,348 @@
+"""The board's JSON API (docs/board.md) with Starlette's test client: the command line's JSON over HTTP,
+the board at a position from the judge, moves written in the record's own form, files only under the
+roots with the conflict check, and bad requests answered with a clear JSON error, never a traceback."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+with warnings.catch_warnings():      # (Starlette 1.x would rather have httpx2 drive its test client)
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from analyzer.generate import random_game  # noqa: E402
+from analyzer.notation import write  # noqa: E402
+from analyzer.record import Record  # noqa: E402
+from analyzer.server import create_app  # noqa: E402
+from analyzer.server.app import MAX_BODY  # noqa: E402
+
+from conftest import RECORDS, ROOT, SEED_DEAL  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("records")
+    for name in ("seed1.dom", "seed1-table.txt", "errors.dom", "variant-all-fives.dom", "variant-french.dom"):
+        shutil.copy(RECORDS / name, root / name)
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.dom").write_text("[Event \"not yours\"]\n", encoding="utf-8")
+    return root, outside
+
+
+@pytest.fixture(scope="module")
+def client(folder):
+    app = create_app([str(folder[0])])
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def _cli(*args) -> dict:
+    out = subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+def _no_file(doc):
+    """The document without its ``file`` fields (the API reads a text, not a file)."""
+    if isinstance(doc, dict):
+        return {k: _no_file(v) for k, v in doc.items() if k != "file"}
+    if isinstance(doc, list):
+        return [_no_file(v) for v in doc]
+    return doc
+
+
+@pytest.mark.parametrize("name", ["errors.dom", "seed1-table.txt", "variant-all-fives.dom"])
+def test_validate_answers_what_validate_json_prints(client, name):
+    path = str(RECORDS / name)
+    api = client.post("/api/validate", json={"text": (RECORDS / name).read_text(encoding="utf-8"), "name": path,
+                                             "variant": None, "rules": {}})
+    assert api.status_code == 200
+    assert _no_file(api.json()) == _no_file(_cli("validate", "--json", path))
+
+
+def test_analyze_answers_what_analyze_json_prints(client):
+    path = str(RECORDS / "seed1.dom")
+    body = {"text": (RECORDS / "seed1.dom").read_text(encoding="utf-8"), "name": path, "variant": None, "rules": {},
+            "lines": True, "max_nodes": 2_000_000}
+    api = client.post("/api/analyze", json=body)
+    assert api.status_code == 200, api.text
+    assert _no_file(api.json()) == _no_file(_cli("analyze", "--json", "--lines", "--max-nodes", "2000000", path))
+    first = api.json()["games"][0]["decisions"][0]
+    assert first["player"] == "B" and first["played"] == "[1-1]"
+
+
+def test_analyze_with_variant_and_rules_as_the_command(client):
+    """A record read under another variant's rules (block7: two players, seven tiles) as ``--variant``/``--rule``."""
+    text = RECORDS.joinpath("variant-block7.dom").read_text(encoding="utf-8")
+    api = client.post("/api/validate", json={"text": text, "name": "x.dom", "variant": "block", "rules": {"players": "2"}})
+    path = str(RECORDS / "variant-block7.dom")
+    cli = _cli("validate", "--json", "--variant", "block", "--rule", "players=2", path)
+    strip = lambda doc: json.loads(json.dumps(_no_file(doc)).replace(path, "x.dom"))  # noqa: E731
+    assert strip(api.json()) == strip(cli)
+
+
+def test_position_gives_the_board_and_the_judges_moves(client):
+    """Before A's first move of the book deal (step 3: B [1-1], C pass, D [1-5]) the ends are 1 and 5,
+    and A may lay [1-3] or [1-4] on the 1, [0-5] or [5-6] on the 5."""
+    text = RECORDS.joinpath("seed1.dom").read_text(encoding="utf-8")
+    out = client.post("/api/position", json={"text": text, "game": 0, "step": 3}).json()
+    assert out["turn"] == "A"
+    assert sorted(m["move"] for m in out["legal"]) == ["[0-5]@5", "[1-3]@1", "[1-4]@1", "[5-6]@5"]
+    assert out["board"]["ends"] == [5, 1] or sorted(out["board"]["ends"]) == [1, 5]
+    assert out["board"]["counts"] == [7, 6, 7, 6]
+    assert [1, 1] not in out["board"]["hands"][1]            # B's [1-1] is on the table
+    game = random_game("partnership", seed=3)
+    end = client.post("/api/position", json={"text": write(Record(games=[game])), "game": 0}).json()
+    last = game.moves[-1].player
+    assert end["over"]["seat"] == last and end["legal"] == [] and end["turn"] is None
+    assert end["board"]["counts"][game.players.index(last)] == 0
+
+
+def test_position_stops_before_an_error(client):
+    text = RECORDS.joinpath("seed1-table.txt").read_text(encoding="utf-8")
+    out = client.post("/api/position", json={"text": text, "game": 0}).json()
+    assert out["stopped"] and out["shown"] == 23 < out["steps"]
+    # before A's [5-6] that does not fit 0 and 4 (line 23 of seed1.dom: round 7), A holds nothing that fits
+    assert out["turn"] == "A" and [m["move"] for m in out["legal"]] == ["pass"]
+
+
+def test_enter_writes_the_move_in_the_records_form(client):
+    pgn = "[Variant \"partnership\"]\n[Players \"A, B, C, D\"]\n\n" + SEED_DEAL + "\n\n1. B [1-1] C pass D [1-5]\n"
+    out = client.post("/api/enter", json={"text": pgn, "game": 0, "move": "[1-4]@1"}).json()
+    assert out["text"].endswith("1. B [1-1] C pass D [1-5]\n2. A [1-4]@1\n")
+    again = client.post("/api/enter", json={"text": out["text"], "game": 0, "move": "pass"}).json()
+    assert again["text"].endswith("2. A [1-4]@1 B pass\n")
+    assert client.post("/api/validate", json={"text": again["text"]}).json()["games"][0]["valid"]
+    # a table: a cell in the player's column, the record's own word for a pass
+    table = RECORDS.joinpath("seed1-table.txt").read_text(encoding="utf-8").split("\n")
+    cut = "\n".join(table[:table.index("3 [0-5] passt [2-5] [1-2]") + 1]) + "\n"
+    out = client.post("/api/enter", json={"text": cut, "game": 0, "move": "[4-4]@4"}).json()
+    assert out["text"].split("\n")[-2].split() == ["4", "[4-4]@4"]
+    out = client.post("/api/enter", json={"text": out["text"], "game": 0, "move": "[0-1]@1"}).json()
+    out = client.post("/api/enter", json={"text": out["text"], "game": 0, "move": "[0-2]@0"}).json()
+    out = client.post("/api/enter", json={"text": out["text"], "game": 0, "move": "pass"}).json()
+    assert out["text"].split("\n")[-2].split() == ["4", "[4-4]@4", "[0-1]@1", "[0-2]@0", "passt"]
+    checked = client.post("/api/validate", json={"text": out["text"]}).json()["games"][0]
+    # (the cut record still states the book's result: that is its one error)
+    assert [d["code"] for d in checked["diagnostics"] if d["severity"] == "error"] == ["result-mismatch"]
+
+
+def test_enter_into_an_empty_game_and_an_illegal_move_is_written_and_flagged(client):
+    fresh = "[Variant \"partnership\"]\n[Players \"A, B, C, D\"]\n[Lead \"B\"]\n\n" + SEED_DEAL + "\n"
+    out = client.post("/api/enter", json={"text": fresh, "game": 0, "move": "[1-1]"}).json()
+    assert out["text"].endswith(SEED_DEAL + "\n\n1. B [1-1]\n")
+    bad = client.post("/api/enter", json={"text": out["text"], "game": 0, "move": "[6-6]", "player": "C"}).json()
+    diags = client.post("/api/validate", json={"text": bad["text"]}).json()["games"][0]["diagnostics"]
+    assert any(d["severity"] == "error" and d["line"] == bad["text"].count("\n") for d in diags)
+
+
+def test_repair_applies_the_likely_slip(client):
+    """errors.dom's first game deals A six tiles: the likely slip is the [5-6] dropped from A's hand."""
+    text = RECORDS.joinpath("errors.dom").read_text(encoding="utf-8")
+    out = client.post("/api/repair", json={"text": text, "game": 0})
+    assert out.status_code == 200, out.text
+    fixed = out.json()["text"]
+    assert "A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [5-6]" in fixed
+    assert len(fixed.split("\n")) == len(text.split("\n"))
+    games = client.post("/api/validate", json={"text": fixed}).json()["games"]
+    assert games[0]["valid"]
+
+
+def test_files_open_and_save_with_the_conflict_check(client, folder):
+    root, _ = folder
+    listing = client.post("/api/files", json={}).json()
+    names = {f["name"] for f in listing["files"]}
+    assert os.path.join(root.name, "seed1.dom") in names
+    path = str(root / "seed1.dom")
+    opened = client.post("/api/open", json={"path": path}).json()
+    assert opened["text"] == (RECORDS / "seed1.dom").read_text(encoding="utf-8")
+    saved = client.post("/api/save", json={"path": path, "text": opened["text"] + "\n", "token": opened["token"]})
+    assert saved.status_code == 200 and (root / "seed1.dom").read_text(encoding="utf-8").endswith("\n\n")
+    # the old token no longer fits: the file changed since it was opened (by our own save here)
+    stale = client.post("/api/save", json={"path": path, "text": "lost?", "token": opened["token"]})
+    assert stale.status_code == 409 and "changed on disk" in stale.json()["error"]
+    assert stale.json()["token"] == saved.json()["token"]
+    (root / "seed1.dom").write_text("[Event \"edited elsewhere\"]\n", encoding="utf-8")
+    stale = client.post("/api/save", json={"path": path, "text": "x", "token": saved.json()["token"]})
+    assert stale.status_code == 409 and (root / "seed1.dom").read_text(encoding="utf-8") == "[Event \"edited elsewhere\"]\n"
+    new = client.post("/api/save", json={"path": str(root / "new.dom"), "text": "[Event \"new\"]\n", "token": None})
+    assert new.status_code == 200 and (root / "new.dom").exists()
+    again = client.post("/api/save", json={"path": str(root / "new.dom"), "text": "", "token": None})
+    assert again.status_code == 409
+
+
+@pytest.mark.parametrize("body", [
+    {"path": "../outside/secret.dom"},
+    {"path": "/etc/passwd"},
+])
+def test_a_path_outside_the_roots_is_refused(client, folder, body):
+    _, outside = folder
+    for route in ("/api/open", "/api/save"):
+        out = client.post(route, json={**body, "text": "x", "token": None})
+        assert out.status_code == 403 and "outside" in out.json()["error"]
+    assert (outside / "secret.dom").read_text(encoding="utf-8") == "[Event \"not yours\"]\n"
+    absolute = client.post("/api/open", json={"path": str(outside / "secret.dom")})
+    assert absolute.status_code == 403
+
+
+def test_a_link_out_of_the_root_is_refused(client, folder):
+    root, outside = folder
+    link = root / "link.dom"
+    if not link.exists():
+        link.symlink_to(outside / "secret.dom")
+    assert client.post("/api/open", json={"path": str(link)}).status_code == 403
+
+
+@pytest.mark.parametrize("route", ["/api/validate", "/api/analyze", "/api/position", "/api/enter", "/api/repair",
+                                   "/api/open", "/api/save"])
+def test_bad_bodies_get_a_json_error(client, route):
+    for content in (b"not json", b"[1, 2]", b"\xff\xfe", b'{"text": 5}', b""):
+        out = client.post(route, content=content, headers={"content-type": "application/json"})
+        assert 400 <= out.status_code < 500, (route, content, out.status_code)
+        assert set(out.json()) >= {"error"} and "Traceback" not in out.text
+
+
+def test_a_huge_body_is_refused(client):
+    out = client.post("/api/validate", content=b'{"text": "' + b"x" * (MAX_BODY + 10) + b'"}',
+                      headers={"content-type": "application/json"})
+    assert out.status_code == 413 and "larger" in out.json()["error"]
+    # a body that does not declare its length is stopped at the cap too
+    out = client.post("/api/validate", content=iter([b'{"text": "'] + [b"x" * 65536] * (MAX_BODY // 65536 + 2)),
+                      headers={"content-type": "application/json"})
+    assert out.status_code == 413 and "larger" in out.json()["error"]
+
+
+def test_an_unknown_variant_or_rule_is_named(client):
+    out = client.post("/api/validate", json={"text": "", "variant": "tiddlywinks"})
+    assert out.status_code == 422 and "tiddlywinks" in out.json()["error"]
+    out = client.post("/api/analyze", json={"text": "", "rules": {"no-such-option": "1"}})
+    assert out.status_code == 422 and "no-such-option" in out.json()["error"]
+    out = client.post("/api/position", json={"text": RECORDS.joinpath("seed1.dom").read_text(), "game": 7})
+    assert out.status_code == 422 and "game 8" in out.json()["error"]
+
+
+def test_the_page_has_a_strict_policy_and_unknown_routes_are_json(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "default-src 'none'" in page.headers["content-security-policy"]
+    assert client.get("/api/nothing").json()["error"] == "no such page"
+    assert client.get("/api/validate").status_code == 405
+
+
+def test_an_analysis_can_be_cancelled(folder):
+    """A long analysis (a French hand, no node limit to speak of) is ended by its cancel; the next one runs."""
+    import threading
+    import time
+
+    app = create_app([str(folder[0])])
+    text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
+    with TestClient(app, raise_server_exceptions=False) as c:
+        answer = {}
+
+        def run():
+            answer["out"] = c.post("/api/analyze", json={"text": text, "job": "long", "fair": True, "worlds": 5000,
+                                                         "exact_below": 1})
+        thread = threading.Thread(target=run)
+        thread.start()
+        for _ in range(100):
+            time.sleep(0.2)
+            if c.post("/api/cancel", json={"job": "long"}).json()["cancelled"]:
+                break
+        thread.join(60)
+        assert not thread.is_alive()
+        assert answer["out"].status_code == 409 and answer["out"].json().get("cancelled")
+        quick = c.post("/api/analyze", json={"text": RECORDS.joinpath("seed1.dom").read_text(), "max_nodes": 10**6})
+        assert quick.status_code == 200 and quick.json()["games"][0]["values"][0] == 18
+
+
+def test_another_sites_page_cannot_use_the_board(client, folder):
+    """A page of another site can send a form or text/plain without asking; the board refuses both, and
+    a request that names another origin."""
+    root, _ = folder
+    body = json.dumps({"path": str(root / "planted.dom"), "text": "x", "token": None})
+    out = client.post("/api/save", content=body, headers={"content-type": "text/plain"})
+    assert out.status_code == 415 and not (root / "planted.dom").exists()
+    out = client.post("/api/save", content=body, headers={"content-type": "application/json",
+                                                           "origin": "http://evil.example"})
+    assert out.status_code == 403 and not (root / "planted.dom").exists()
+
+
+def test_only_its_own_host_names(folder):
+    app = create_app([str(folder[0])], hosts=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://rebound.example", raise_server_exceptions=False) as c:
+        assert c.post("/api/files", json={}).status_code == 400
+    with TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False) as c:
+        assert c.post("/api/files", json={}).status_code == 200
+
+
+@pytest.mark.slow
+def test_a_record_with_a_hidden_hand_gets_the_fair_analysis_of_the_command(client):
+    """draw-one-view.dom shows one player's hand only: like ``domino analyze --json``, the API answers with
+    the fair analysis (each move of that player judged over the deals he could not tell apart)."""
+    path = str(RECORDS / "draw-one-view.dom")
+    api = client.post("/api/analyze", json={"text": (RECORDS / "draw-one-view.dom").read_text(encoding="utf-8"),
+                                            "name": path})
+    assert api.status_code == 200, api.text
+    cli = _cli("analyze", "--json", path)
+    assert _no_file(api.json()) == _no_file(cli)
+    assert api.json()["games"][0]["fair_seats"]
+
+
+def test_position_along_an_alternatives_line(client):
+    """The board after some moves of an alternative's line (``analyze --lines``), each judged legal; a move
+    the rules do not allow there is named."""
+    text = RECORDS.joinpath("seed1.dom").read_text(encoding="utf-8")
+    analysis = client.post("/api/analyze", json={"text": text, "lines": True, "max_nodes": 10**6}).json()
+    alt = next(a for a in analysis["games"][0]["decisions"][0]["alternatives"] if a["best"])
+    line = alt["line"]
+    for along in (0, 1, len(line)):
+        out = client.post("/api/position", json={"text": text, "game": 0, "step": 0, "line": line, "along": along})
+        assert out.status_code == 200, out.text
+        board = out.json()
+        assert sum(board["board"]["counts"]) == 28 - sum(1 for m in line[:along] if "pass" not in m)
+    assert board["over"] is not None and board["legal"] == [] and board["variation"]["along"] == len(line)
+    bad = client.post("/api/position", json={"text": text, "game": 0, "step": 0, "line": ["C [0-2]"], "along": 1})
+    assert bad.status_code == 422 and "B is to move" in bad.json()["error"]
+
+
+@pytest.mark.parametrize("text", ["", "[Event \"x\"]\n", "[Players \"A, B\"]\n\nA: [0-0]\n", "A: ?\nB: ?\n\n1. A [0-0]\n"])
+def test_the_board_of_a_text_still_being_typed(client, text):
+    """Whatever a half-typed record holds, the board answers (a position, or why there is none), never a 500."""
+    for body in ({"text": text, "cursor": {"line": 1, "column": 1}}, {"text": text, "game": 0}):
+        out = client.post("/api/position", json=body)
+        assert out.status_code in (200, 422), out.text
+        if out.status_code == 200:
+            assert out.json()["legal"] == [] or out.json()["turn"] in out.json()["players"]
+    assert client.post("/api/validate", json={"text": text}).status_code == 200
+
+
+_TEXTS = [RECORDS.joinpath(n).read_text(encoding="utf-8") for n in
+          ("seed1.dom", "seed1-table.txt", "variant-french.dom", "variant-draw.dom", "variant-all-fives.dom")]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(0, len(_TEXTS) - 1), at=st.floats(0, 1), cut=st.integers(0, 40),
+       put=st.sampled_from(["", "?", "[0-0]", "pass", "\n", "A: ", "draws ", "[9-9]", "1. ", "{", "\""]),
+       line=st.integers(1, 60), column=st.integers(1, 40))
+def test_a_mangled_record_gets_a_board_or_a_reason(which, at, cut, put, line, column):
+    """A record cut and patched anywhere (as while typing): the board's library answers with a position or
+    a :class:`BoardError` naming why not, never anything else."""
+    from analyzer.server.library import BoardError, enter_move, position_data
+
+    text = _TEXTS[which]
+    a = int(at * len(text))
+    text = text[:a] + put + text[a + cut:]
+    for call in (lambda: position_data(text, "x", cursor=(line, column)), lambda: position_data(text, "x"),
+                 lambda: enter_move(text, "x", 0, "pass")):
+        try:
+            call()
+        except BoardError:
+            pass

@@ -1,0 +1,324 @@
+"""The analysis board's page in real headless Chromium (Debian's, through Playwright), against a real
+server (uvicorn in a thread on 127.0.0.1): diagnostics at their lines, a move entered by clicking,
+the likely repair applied, analysis values equal to ``analyze --json``, saving with the conflict
+check, unsaved text kept in the browser, desktop and phone widths."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+expect = pytest.importorskip("playwright.sync_api").expect
+
+from analyzer.server import create_app  # noqa: E402
+
+from conftest import RECORDS, ROOT, SEED_DEAL  # noqa: E402
+
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SHORT = ("[Event \"entered on the board\"]\n[Variant \"partnership\"]\n[Players \"A, B, C, D\"]\n[Lead \"B\"]\n\n"
+         + SEED_DEAL + "\n\n1. B [1-1]\n")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("board")
+    for name in ("seed1.dom", "errors.dom", "variant-french.dom"):
+        shutil.copy(RECORDS / name, folder / name)
+    (folder / "short.dom").write_text(SHORT, encoding="utf-8")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app([str(folder)]), host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    assert server.started
+    yield f"http://127.0.0.1:{port}", folder
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def board(browser, served):
+    base, folder = served
+    contexts = []
+
+    def open_(name: str | None = None, viewport=DESKTOP, context=None):
+        if context is None:
+            context = browser.new_context(viewport=viewport)
+            contexts.append(context)
+            # nothing but our own server
+            context.route(re.compile(r"^(?!" + re.escape(base) + r")(https?|wss?|ftp)://"), lambda route: route.abort())
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type in ("error", "warning") else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(base + "/" + (f"?path={folder / name}" if name else ""))
+        page.wait_for_load_state("load")
+        return page, errors
+
+    yield open_, folder
+    for context in contexts:
+        context.close()
+
+
+def _cli(*args) -> dict:
+    out = subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+def _cursor(page, line: int, column: int = 1) -> None:
+    """Put the text cursor at ``line``:``column`` as a click there would."""
+    page.evaluate("""([line, column]) => {
+        const t = document.getElementById('text');
+        const rows = t.value.split('\\n');
+        let at = 0;
+        for (let k = 0; k < line - 1; k++) at += rows[k].length + 1;
+        t.focus(); t.setSelectionRange(at + column - 1, at + column - 1);
+        t.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    }""", [line, column])
+
+
+def test_diagnostics_stand_at_their_lines(board):
+    open_, folder = board
+    page, errors = open_("seed1.dom")
+    page.wait_for_selector("#diagnostics li.error")
+    expected = _cli("validate", "--json", str(folder / "seed1.dom"))["games"][0]["diagnostics"]
+    want = sorted({d["line"] for d in expected if d["severity"] == "error"})
+    shown = page.eval_on_selector_all("#diagnostics li.error", "els => els.map(e => +e.dataset.line)")
+    assert sorted(set(shown)) == want == [6, 23, 24]
+    marked = page.eval_on_selector_all(".gutter .ln.error", "els => els.map(e => +e.textContent)")
+    assert marked == want
+    codes = page.eval_on_selector_all("#diagnostics li.error", "els => els.map(e => e.dataset.code)")
+    assert codes == [d["code"] for d in expected if d["severity"] == "error"]
+    # the likely slip is offered; clicking a diagnostic puts the board before that move
+    assert "likely slip" in page.inner_text("#likely")
+    page.click("#diagnostics li.error[data-line='23']")
+    expect(page.locator("#stepinfo")).to_contain_text("after move 23")
+    assert errors == []
+
+
+def _short_at_its_end(open_):
+    """short.dom (the book deal after B's [1-1]) with the cursor after its last move."""
+    page, errors = open_("short.dom")
+    page.wait_for_selector("#tomove")
+    _cursor(page, SHORT.count("\n") + 1)
+    return page, errors
+
+
+def test_a_move_entered_by_clicking_is_written_into_the_text(board):
+    open_, folder = board
+    page, errors = _short_at_its_end(open_)
+    # C holds no 1: pass is his only move
+    page.wait_for_selector("#legal button[data-move='pass']")
+    assert page.eval_on_selector_all("#legal button", "els => els.map(e => e.dataset.move)") == ["pass"]
+    page.click("#legal button[data-move='pass']")
+    page.wait_for_selector("#legal button[data-move='[1-5]@1']")
+    assert page.inner_text("#tomove").startswith("D to move")
+    assert sorted(page.eval_on_selector_all("#legal button", "els => els.map(e => e.dataset.move)")) == \
+        ["[1-2]@1", "[1-5]@1"]
+    page.click("#legal button[data-move='[1-5]@1']")
+    page.wait_for_selector("#legal button[data-move='[1-4]@1']")
+    page.click("#legal button[data-move='[1-4]@1']")
+    expect(page.locator("#tomove")).to_contain_text("B to move")
+    assert page.input_value("#text").endswith("1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n")
+    expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
+    assert page.eval_on_selector_all("#diagnostics li.error", "els => els.length") == 0
+    assert errors == []
+
+
+def test_the_likely_repair_is_applied_with_one_click(board):
+    open_, _ = board
+    page, errors = open_("errors.dom")
+    page.wait_for_selector("#likely:not([hidden])")
+    assert "add [5-6] to A's hand" in page.inner_text("#likely")
+    page.click("#repair")
+    expect(page.locator("#text")).to_have_value(re.compile(re.escape("A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [5-6]\n")))
+    expect(page.locator("#diagnostics li.error[data-code='deal-size']")).to_have_count(0)
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_analyse_gives_the_values_of_analyze_json(board):
+    open_, folder = board
+    page, errors = open_("seed1.dom")
+    page.wait_for_selector("#diagnostics li")
+    expected = _cli("analyze", "--json", "--lines", str(folder / "seed1.dom"))["games"][0]["decisions"]
+    _cursor(page, 16, 1)           # before A's [1-4]: the decision after B [1-1], C pass, D [1-5]
+    expect(page.locator("#stepinfo")).to_contain_text("after move 3 ")
+    page.click("#analyse")
+    page.wait_for_selector("#valuerows tr[data-move]", timeout=60_000)
+    shown = page.eval_on_selector_all("#valuerows tr[data-move]", "rows => rows.map(r => [r.dataset.move, "
+                                      "r.querySelector('.val').textContent])")
+    decision = next(d for d in expected if d["index"] == 3)
+    want = {a["move"]: a["value"] for a in decision["alternatives"]}
+    assert {m: int(v) for m, v in shown} == want
+    # stepping back to the lead shows B's decision there, from the same analysis
+    _cursor(page, 15, 1)
+    expect(page.locator("#stepinfo")).to_contain_text("the deal")
+    lead = next(d for d in expected if d["index"] == 0)
+    shown = page.eval_on_selector_all("#valuerows tr[data-move]", "rows => rows.map(r => [r.dataset.move, "
+                                      "r.querySelector('.val').textContent])")
+    assert {m: int(v) for m, v in shown} == {a["move"]: a["value"] for a in lead["alternatives"]}
+    # each alternative's line, as analyze --lines gives it
+    best = next(a for a in lead["alternatives"] if a["best"])
+    row = page.locator(f"#valuerows tr[data-move='{best['move']}'] + tr.line")
+    row.locator("summary").click()
+    assert row.locator("li").all_inner_texts() == best["line"]
+    # stepping through it on the board: after its third move the fourth move's player is to move
+    row.locator("li button").nth(2).click()
+    expect(page.locator("#stepinfo")).to_contain_text(f"line of {best['line'][0]}: move 3 of {len(best['line'])}")
+    expect(page.locator("#tomove")).to_contain_text(best["line"][3].split()[0] + " to move")
+    page.click("#next")
+    expect(page.locator("#stepinfo")).to_contain_text("move 4 of")
+    page.click("#back")
+    expect(page.locator("#stepinfo")).to_contain_text("the deal")
+    expect(page.locator("#back")).to_be_hidden()
+    assert errors == []
+
+
+def test_save_reload_and_the_conflict_check(board):
+    open_, folder = board
+    page, errors = open_("short.dom")
+    page.wait_for_selector("#tomove")
+    page.fill("#text", SHORT + "{a comment typed on the board}\n")
+    page.click("#save")
+    expect(page.locator("#filestate")).to_have_text(re.compile(r"^saved"))
+    assert (folder / "short.dom").read_text(encoding="utf-8").endswith("{a comment typed on the board}\n")
+    page.reload()
+    expect(page.locator("#text")).to_have_value(re.compile("typed on the board"))
+    # changed on disk behind the page's back: the page's save is refused and says so, the disk keeps its text
+    (folder / "short.dom").write_text(SHORT + "{edited elsewhere}\n", encoding="utf-8")
+    page.fill("#text", SHORT + "{mine}\n")
+    page.click("#save")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "changed on disk" in page.inner_text("#notice")
+    assert (folder / "short.dom").read_text(encoding="utf-8").endswith("{edited elsewhere}\n")
+    # only on request is it overwritten
+    page.click("#notice button:has-text('Overwrite')")
+    expect(page.locator("#filestate")).to_have_text(re.compile(r"^saved"))
+    assert (folder / "short.dom").read_text(encoding="utf-8").endswith("{mine}\n")
+    (folder / "short.dom").write_text(SHORT, encoding="utf-8")
+    assert [e for e in errors if "409" not in e] == []       # (the browser logs the refused save's status)
+
+
+def test_unsaved_text_survives_a_reload(board):
+    open_, folder = board
+    page, errors = open_("seed1.dom")
+    page.wait_for_selector("#diagnostics li")
+    page.fill("#text", page.input_value("#text") + "{not saved yet}\n")
+    page.reload()
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "Unsaved text" in page.inner_text("#notice")
+    assert page.input_value("#text").endswith("{not saved yet}\n")
+    assert "{not saved yet}" not in (folder / "seed1.dom").read_text(encoding="utf-8")
+    page.click("#notice button:has-text('Discard')")
+    assert "{not saved yet}" not in page.input_value("#text")
+    assert errors == []
+
+
+def test_record_text_is_never_markup(board):
+    open_, folder = board
+    page, errors = open_("short.dom")
+    page.wait_for_selector("#tomove")
+    page.fill("#text", SHORT.replace("entered on the board", "<img src=x onerror=alert(1)>") + "<b>bold</b>\n")
+    page.wait_for_selector("#diagnostics li.error")
+    assert page.eval_on_selector_all("#diagnostics img, #diagnostics b, #stepinfo img", "els => els.length") == 0
+    page.fill("#text", SHORT)
+    assert errors == []
+
+
+@pytest.mark.parametrize("width,viewport", [("desktop", DESKTOP), ("phone", PHONE)])
+def test_desktop_and_phone_widths(board, width, viewport):
+    open_, _ = board
+    page, errors = open_("seed1.dom", viewport=viewport)
+    page.wait_for_selector("#diagnostics li.error")
+    _cursor(page, 19, 1)
+    page.wait_for_selector("#legal button")
+    page.click("#analyse")
+    page.wait_for_selector("#valuerows tr[data-move]", timeout=60_000)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is wider than the {width} screen by {overflow}px"
+    for sel in ("#text", "#analyse", "#legal button", "#diagnostics li"):
+        box = page.locator(sel).first.bounding_box()
+        assert box and box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, sel
+    page.screenshot(path=f"/tmp/board-{width}.png", full_page=True)
+    assert errors == []
+
+
+def test_french_arms_on_the_board(board):
+    open_, _ = board
+    page, errors = open_("variant-french.dom")
+    page.wait_for_selector("#diagnostics li, #tomove")
+    text = page.input_value("#text")
+    last = text.rstrip("\n").count("\n") + 1
+    _cursor(page, last, 1)
+    page.wait_for_selector(".table .arm")
+    assert page.eval_on_selector_all(".table .arm .armname", "els => els.length") >= 2
+    page.screenshot(path="/tmp/board-french.png", full_page=True)
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_analyse_where_the_record_ends_values_every_move(board, tmp_path):
+    """At the end of the written moves (D to move after B [1-1], C pass) "analyse" values both of D's
+    moves, as ``analyze --json`` values them at that decision of the record that goes on with one of them."""
+    open_, _ = board
+    page, errors = open_("short.dom")
+    page.wait_for_selector("#tomove")
+    text = SHORT.replace("1. B [1-1]\n", "1. B [1-1] C pass\n")
+    page.fill("#text", text)
+    _cursor(page, text.count("\n") + 1)
+    page.wait_for_selector("#legal button[data-move='[1-5]@1']")
+    page.click("#analyse")
+    page.wait_for_selector("#valuerows tr[data-move]", timeout=60_000)
+    shown = page.eval_on_selector_all("#valuerows tr[data-move]", "rows => rows.map(r => [r.dataset.move, "
+                                      "r.querySelector('.val').textContent, r.querySelector('.marks').textContent])")
+    on = tmp_path / "on.dom"
+    on.write_text(text.replace("C pass\n", "C pass D [1-2]\n"), encoding="utf-8")
+    decision = next(d for d in _cli("analyze", "--json", str(on))["games"][0]["decisions"] if d["index"] == 2)
+    assert {m: int(v) for m, v, _ in shown} == {a["move"]: a["value"] for a in decision["alternatives"]}
+    assert all("played" not in marks for _, _, marks in shown)
+    assert "The record ends here" in page.inner_text("#valuesnote")
+    assert page.input_value("#text") == text
+    assert errors == []
+
+
+def test_a_new_record_from_the_template_is_saved_under_a_new_name(board):
+    open_, folder = board
+    page, errors = open_()
+    page.select_option("#files", "")
+    expect(page.locator("#text")).to_have_value(re.compile(r'\[Players "A, B, C, D"\]'))
+    assert "A: ?" in page.input_value("#text")
+    page.fill("#text", SHORT)
+    page.once("dialog", lambda dialog: dialog.accept("fresh.dom"))
+    page.click("#save")
+    expect(page.locator("#filestate")).to_have_text(re.compile(r"^saved"))
+    assert (folder / "fresh.dom").read_text(encoding="utf-8") == SHORT
+    expect(page.locator("#files")).to_have_value(str((folder / "fresh.dom").resolve()))
+    assert errors == []
+
+
+def test_an_illegal_move_from_the_sheet_is_written_and_flagged(board):
+    open_, _ = board
+    page, errors = _short_at_its_end(open_)
+    page.wait_for_selector("#other:not([hidden])")
+    page.fill("#othermove", "[6-6]")
+    page.click("#other button")
+    expect(page.locator("#text")).to_have_value(re.compile(re.escape("1. B [1-1] C [6-6]\n") + "$"))
+    last = SHORT.count("\n")
+    expect(page.locator(f"#diagnostics li.error[data-line='{last}']")).to_have_count(1)
+    assert errors == []
