@@ -24,7 +24,7 @@ from ..replay import Replay, wins
 from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
-from ..search.core import TABLE_MB, cores_text
+from ..search.core import TABLE_MB, cores_text, pure_python_note
 from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_only,
                    fair_options, fair_settings)
 from .options import search_options
@@ -219,6 +219,8 @@ def _results(sources, options: Options, jobs: int, scheduler, cache_dir, label: 
 def _options(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False,
              insert_passes=False, table_mb=TABLE_MB, triage=True) -> Options:
     _check_variant(variant, rules)
+    if mode != "validate" and (note := pure_python_note()):
+        click.echo(note, err=True)      # once: the commands that search build their options once
     return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
                    table_mb, triage=triage)
 
