@@ -24,6 +24,7 @@ from ..replay import Replay, wins
 from ..replay.json import entry_text, hand_names, replay_data, result_text
 from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
+from ..report.verdicts import alternative_marks, chance_holder, chance_text, open_verdict
 from ..search.core import TABLE_MB, cores_text, pure_python_note
 from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_only,
                    fair_options, fair_settings)
@@ -367,7 +368,7 @@ def _print_replays(reps: list[Replay], view: str | None = None, several: bool = 
             click.echo(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
         if 0 in seen:
             click.echo(f"  What {view} can infer from the deal:")
-            _print_inference(seen[0])
+            _print_inference(seen[0], view)
         if inferred.get("stopped"):
             click.echo(f"  Inference stops: {inferred['stopped']}")
         for step in rep.steps:
@@ -400,7 +401,7 @@ def _print_replays(reps: list[Replay], view: str | None = None, several: bool = 
             for diag in step.diagnostics:
                 click.echo(f"       {diag}")
             if step.index + 1 in seen:
-                _print_inference(seen[step.index + 1])
+                _print_inference(seen[step.index + 1], view)
         for diag in rep.end_diagnostics:
             click.echo(f"  {diag}")
         if rep.match is not None:
@@ -531,19 +532,22 @@ def _print_analysis(number: int, result) -> None:
                        + (f"; loss at least {least}" if least else ""))
         elif d.loss is None:          # a hand is hidden: nothing is known of the move with every hand open
             verdict = "no value with every hand open"
+        elif getattr(d, "fair", None) is not None:     # the fair verdict follows: this one is hindsight's
+            verdict = open_verdict(d)
         else:
             verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
+        best = "" if getattr(d, "fair", None) is not None else f" best {_signed(d.best_value)};"
         click.echo(f"  {where}{d.player} (line {d.line}): played {d.played} = {_signed(d.played_value)};"
-                   f" best {_signed(d.best_value)}; {verdict}")
+                   f"{best} {verdict}")
         if getattr(d, "fair", None) is not None:
             _print_fair(d)
         for alt in sorted(d.alternatives, key=lambda a: _alt_order(a, d.side)):
-            marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
+            marks = ", ".join(alternative_marks(d, alt))
             fair = ""
             if getattr(alt, "fair", None) is not None:
                 lo, hi = alt.fair.ci95
                 fair = (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
-                        + f"  wins {alt.fair.p_win:.0%}")
+                        + f"  {chance_text(chance_holder(d, result.sides, bool(result.perspective)), alt.fair.p_win)}")
             click.echo(f"      {alt.move:<10} {_signed(alt.value):>5}{fair}  {marks}")
     if result.critical:
         c = result.critical

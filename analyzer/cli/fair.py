@@ -79,11 +79,12 @@ def _inference(rep: Replay, view: str, several: bool = False) -> dict:
     return out
 
 
-def _print_inference(step: dict) -> None:
-    click.echo(f"       worlds: {step['worlds']:,}")
-    for holder, tiles in step["holds"].items():
-        row = "  ".join(f"{t} {p:.2f}" if p < 1 else f"{t}" for t, p in tiles.items())
-        click.echo(f"         {holder:<9} {row or '-'}")
+def _print_inference(step: dict, view: str | None = None) -> None:
+    """What ``view`` can infer after a move: the count of deals and the compact tile-by-holder matrix."""
+    from ..report.verdicts import holds_lines
+
+    for k, line in enumerate(holds_lines(step["worlds"], step["holds"], view)):
+        click.echo(("       " if k == 0 else "         ") + line)
 
 
 class _WorldsBar:
@@ -190,9 +191,9 @@ def _print_fair(d) -> None:
 
 
 def _alt_order(alt, side: int) -> tuple[bool, float]:
-    """Best first for the mover: by the open-hands value, else by the fair mean; a move with neither
-    (not valued within the node limit) last."""
-    value = alt.value if alt.value is not None else (alt.fair.mean if alt.fair is not None else None)
+    """Best first for the mover: by the fair mean where there is one (the fair best is the verdict), else by
+    the open-hands value; a move with neither (not valued within the node limit) last."""
+    value = alt.fair.mean if getattr(alt, "fair", None) is not None else alt.value
     if value is None:
         return True, 0
     return False, -value if side == 0 else value
