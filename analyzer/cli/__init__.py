@@ -602,6 +602,7 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..report.index import build_index, page_names, render_index
+    from ..report.names import below, renamed, shown_name
     from ..report.render import write_page
 
     options = fair_settings(_options("report", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
@@ -619,15 +620,17 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
         folder = output or "reports"
         if os.path.exists(folder) and not os.path.isdir(folder):
             raise click.UsageError(f"-o {folder}: several records need a folder for their pages")
-        targets = [os.path.join(folder, page) for page in page_names([s.label for s in sources])]
+        # named by the path below the folder given (never the machine's path to it)
+        targets = [os.path.join(folder, page) for page in page_names([below(s.label, list(paths)) for s in sources])]
         targets.append(os.path.join(folder, "index.html"))
     for target in targets:
         _output_target(target, sources, "-o")
     summary, results = Summary(), []
     for result, target in zip(_results(sources, options, jobs, scheduler, cache_dir), targets):
         summary.add(result)
-        if result["error"] is None:
-            write_page(result["page"], target)
+        if result["error"] is None:       # the page names the record as given relative to it, or by its name
+            write_page(renamed(result["page"], result["source"], shown_name(result["source"], target, list(paths))),
+                       target)
         results.append({k: v for k, v in result.items() if k != "page"})
         if jsonl:
             _jsonl(result)
@@ -639,7 +642,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
                        + (f", {invalid} with errors (shown in the page)" if invalid else ""))
     if not single:
         pages = [None if r["error"] else os.path.basename(t) for r, t in zip(results, targets)]
-        title = f"Archive: {', '.join(paths)}"
+        results = [{**r, "source": shown_name(r["source"], targets[-1], list(paths))} for r in results]
+        title = f"Archive: {', '.join(p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)}"
         write_page(render_index(build_index(results, pages, title)), targets[-1])
         if not quiet and not jsonl:
             click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
