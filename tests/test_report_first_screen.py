@@ -120,3 +120,38 @@ def test_on_a_phone_the_fair_table_keeps_each_row_on_one_line(browser, partial_p
             assert row.bounding_box()["height"] <= 2.5 * line + 6, row.inner_text()
         assert _no_sideways_scroll(page)
     context.close()
+
+
+def test_on_a_phone_the_index_shows_its_key_columns_without_scrolling_sideways(browser, tmp_path):
+    for name in ("seed1.dom", "variant-cross.dom", "variant-block7.dom"):
+        (tmp_path / "games").mkdir(exist_ok=True)
+        (tmp_path / "games" / name).write_bytes((RECORDS / name).read_bytes())
+    CliRunner().invoke(main, ["report", str(tmp_path / "games"), "-o", str(tmp_path / "site")])
+    context, page = _open(browser, tmp_path / "site" / "index.html", PHONE, touch=True)
+    for table, key in (("#games", ["Record", "Result", "Valid", "Critical move"]),
+                       ("#players", ["Player", "Games", "Avg loss", "Mistakes /100", "Accuracy %"])):
+        shown = [h.inner_text().replace("\n", " ") for h in page.locator(f"{table} th").all() if h.is_visible()]
+        assert all(k in shown for k in key), shown
+        assert page.evaluate(f"(() => {{ const s = document.querySelector('{table}').parentElement;"
+                             f" return s.scrollWidth <= s.clientWidth; }})()"), table
+    # the book deal's critical move, C's [3-6], on the screen
+    assert "C [3-6]" in page.locator("#games").inner_text()
+    assert _no_sideways_scroll(page)
+    context.close()
+
+
+def test_on_a_phone_a_layout_with_arms_keeps_its_tiles_as_large_as_the_hand_tiles(browser, tmp_path):
+    path = tmp_path / "cross.html"
+    CliRunner().invoke(main, ["report", str(RECORDS / "variant-cross.dom"), "-o", str(path)])
+    context, page = _open(browser, path, PHONE, "#g1-m18", touch=True)
+    bodies = page.evaluate("""Array.from(document.querySelectorAll('#g1 svg.line .dt .body'))
+        .map(r => r.getBoundingClientRect()).map(b => Math.max(b.width, b.height))""")
+    hand_tile = page.locator("#g1 .hand svg.tile").first.bounding_box()["width"]
+    assert len(bodies) == 16 and min(bodies) >= hand_tile - 0.5
+    label = page.locator("#g1 svg.line .arm-label").first
+    assert float(label.evaluate("e => e.getBoundingClientRect().height")) >= 11    # not 7 px
+    # the layout scrolls in its board; the page does not
+    assert _no_sideways_scroll(page)
+    spinner = page.locator("#g1 svg.line .dt.lead .body").first.bounding_box()
+    assert 0 <= spinner["x"] and spinner["x"] + spinner["width"] <= PHONE["width"]      # centred on the spinner
+    context.close()

@@ -369,6 +369,21 @@
       box = extent(layout(last.line, last.lead));
     }
     this.svg.setAttribute("viewBox", [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" "));
+    if (last.layout) {
+      // a layout with arms on a narrow screen: drawn with its tiles as large as the hand tiles, in a board
+      // that scrolls sideways (centred on the spinner), rather than shrunk to a thumbnail
+      var need = (box.x1 - box.x0) * HAND_TILE / (2 * U);
+      var board = section.querySelector(".board");
+      if (this.svg.getBoundingClientRect().width < need) {
+        this.svg.style.width = need + "px";
+        this.svg.style.maxWidth = "none";
+        board.classList.add("wide");
+        this.centre = function () {
+          var view = board.querySelector(".board-view");
+          view.scrollLeft = (view.scrollWidth - view.clientWidth) / 2;
+        };
+      }
+    }
     this.buttons = {};
     var self = this;
     ["first", "prev", "next", "last"].forEach(function (name) {
@@ -479,6 +494,7 @@
       this.ends.textContent = "The table is empty.";
       return;
     }
+    if (this.centre && !this.centred) { this.centre(); this.centred = true; }
     var n = placed.tiles.length;
     this.ends.textContent = "Open ends: " + placed.arms.map(function (p) {
       return "arm " + p.arm.arm + " (" + p.where + "): " + armState(p.arm);
