@@ -129,7 +129,7 @@ def test_on_a_phone_the_index_shows_its_key_columns_without_scrolling_sideways(b
     CliRunner().invoke(main, ["report", str(tmp_path / "games"), "-o", str(tmp_path / "site")])
     context, page = _open(browser, tmp_path / "site" / "index.html", PHONE, touch=True)
     for table, key in (("#games", ["Record", "Result", "Valid", "Critical move"]),
-                       ("#players", ["Player", "Games", "Avg loss", "Mistakes /100", "Accuracy %"])):
+                       ("#players", ["Player", "Games", "Avg loss (open)", "Mistake+ /100 (open)", "Accuracy %"])):
         shown = [h.inner_text().replace("\n", " ") for h in page.locator(f"{table} th").all() if h.is_visible()]
         assert all(k in shown for k in key), shown
         assert page.evaluate(f"(() => {{ const s = document.querySelector('{table}').parentElement;"

@@ -29,7 +29,7 @@ from ..search.core import TABLE_MB, cores_text, pure_python_note
 from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_only,
                    fair_options, fair_settings)
 from .options import search_options
-from .validation import all_valid, folder_for, print_validation, read_source, read_result, repairs, validation_json, write_repaired
+from .validation import all_valid, folder_for, no_game, print_validation, read_source, read_result, repairs, validation_json, write_repaired
 
 
 def clean_errors(command):
@@ -319,7 +319,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
 @_passes_option
 @click.option("--view", "view", metavar="SEAT|public",
               help="After each move, what this player (or the public) can infer: the number of deals "
-                   "consistent with what he has seen and each tile's probability in each hand.")
+                   "consistent with what that player has seen and each tile's probability in each hand.")
 @clean_errors
 def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, view):
     """Show every game move by move: the open ends, every hand, and what each pass proves.
@@ -457,7 +457,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     if not fair and _all_partial(sources, options):
         fair = True
         click.echo("Some hands of these records are not known, so no exact values with every hand open: "
-                   "each move of a player whose hand is known is judged by what he could know "
+                   "each move of a player whose hand is known is judged by what that player could know "
                    "(the fair analysis, as with --fair).", err=True)
     fair_only(fair)
     if fair:
@@ -485,8 +485,9 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         else:
             if len(sources) > 1:
                 click.echo(f"{result['source']}:")
-            for number, (_, analysis) in enumerate(games, 1):
-                _print_analysis(number, analysis)
+            for number, (game, analysis) in enumerate(games, 1):
+                if not no_game(game):        # an empty file: its one error below, no analysis
+                    _print_analysis(number, analysis)
             _echo_errors(result)          # every error of a broken record, at its file:line:column
     if graph_path is not None:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
@@ -567,7 +568,8 @@ def _print_analysis(number: int, result) -> None:
         i = result.turning_point
         player, move = result.moves[i]
         click.echo(f"Turning point: move {i + 1} ({player} {move}): the value goes from "
-                   f"{_signed(result.values[i])} to {_signed(result.values[i + 1])}")
+                   f"{_signed(result.values[i])} to {_signed(result.values[i + 1])}"
+                   + (f": {result.turning_cause}" if getattr(result, "turning_cause", None) else ""))
     if result.stopped:
         click.echo(f"Note: {result.stopped}")
     click.echo()

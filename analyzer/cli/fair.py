@@ -28,7 +28,7 @@ def fair_options(f):
                           "known).")(f)
     return click.option("--fair", is_flag=True,
                         help="Also judge every move by what its player could know: the mean value over the deals "
-                             "consistent with what he had seen.")(f)
+                             "consistent with what that player had seen.")(f)
 
 
 def fair_only(fair: bool) -> None:
@@ -123,7 +123,7 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
     from ..analysis.fair import FairThresholds, fair_analyze
 
     from . import _echo_errors, _finish, _jsonl, _print_analysis
-    from .validation import read_source, read_result
+    from .validation import no_game, read_source, read_result
 
     limits = Thresholds.parse(options.thresholds)
     summary, analyses = Summary(), []
@@ -175,7 +175,7 @@ def _analyze_fair(sources, options: Options, as_json: bool, seats, settings: dic
                 game = result["games"][number - 1]
                 analyses.append({"file": src.label, **fair.as_dict(), "valid": game["valid"],
                                  "diagnostics": game["diagnostics"]})
-            else:
+            elif not no_game(result["games"][number - 1]):    # an empty file: its one error, no analysis
                 _print_analysis(number, fair)
         if done and not as_json and not result["error"]:
             _echo_errors(result)          # every error of a broken record, after its analysis

@@ -70,12 +70,22 @@ def validation_json(result: dict, reports: dict) -> list[dict]:
     return out
 
 
+def no_game(game: dict) -> bool:
+    """Whether ``game`` (a game's data) stands for a record with no game at all (an empty file): its one
+    error says so, and there is nothing else to tell of it (no verdict, no analysis)."""
+    return any(d["code"] == "no-game" for d in game["diagnostics"])
+
+
 def print_validation(result: dict, reports: dict) -> None:
     path = result["source"]
     if result["error"]:
         click.echo(result["error"]["text"])
         return
     for number, game in enumerate(result["games"], 1):
+        if no_game(game):
+            for diag in game["diagnostics"]:
+                click.echo(diag["text"])
+            continue
         errors = game["errors"]
         verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
         click.echo(f"{path}: game {number} ({game['title']}): {verdict}")

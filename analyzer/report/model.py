@@ -255,6 +255,7 @@ class GameReport:
     values: list[int | None]         # value before the first move, then after each move (None: not analysed)
     critical: int | None = None      # the critical move's number
     turning_point: int | None = None
+    turning_cause: str | None = None   # what turned the value there beyond the tile (an unclaimed score, muggins)
     stopped: str | None = None       # why the analysis does not reach the end of the record
     assumption: str | None = None    # what the values assume (the variant's search note, whose values)
     analysed: int = 0                # moves covered by the analysis
@@ -542,7 +543,9 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         stated_check=_stated_check(rep, stated), remark=game.remark, comments=list(game.comments),
         issues=issues, valid=rep.valid, error_count=len(rep.errors), start=start, moves=moves,
         values=values + [None] * (len(moves) + 1 - len(values)),
-        critical=critical, turning_point=turning, stopped=analysis.stopped if analysis else None,
+        critical=critical, turning_point=turning,
+        turning_cause=analysis.turning_cause if analysis else None,
+        stopped=analysis.stopped if analysis else None,
         assumption=_assumption(analysis),
         analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"),
         fair_note=analysis.fair_note if analysis else None,

@@ -9,7 +9,7 @@
   after a corrected false pass or false play) binds from the moment it is exposed: the tag names
   the row it binds from, ``[Exposed "C [0-4] from 5"]``, and it lies open from that row on.
 * **Fehlerhaftes Passen** (false pass): found later, every tile played after it is taken back and
-  the fault corrected; the tiles the offender or his partner take back count as exposed.
+  the fault corrected; the tiles the offender or the offender's partner take back count as exposed.
 * **Fehlerhaftes Anlegen** (false play): the tile is taken back and the fault corrected, unless the
   next player has already played or passed: then the false play stands."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ __all__ = ["annotate", "read_exposed", "exposed_tiles", "RULES"]
 
 RULES = {
     "false-pass": ("§8 Fehlerhaftes Passen", "every tile played after it is taken back and the fault corrected; "
-                   "tiles the offender or his partner take back count as exposed"),
+                   "tiles the offender or the offender's partner take back count as exposed"),
     "tile-no-match": ("§8 Fehlerhaftes Anlegen", "the tile is taken back and the fault corrected"),
     "exposed-tile": ("§8 Aufgedeckte Steine", "an exposed tile must be played at the first legal chance"),
     "false-play-stands": ("§8 Fehlerhaftes Anlegen", "the next player has already moved, so the false play "
