@@ -355,6 +355,22 @@ def _names(rep: Replay, mask: int) -> str:
     return " ".join(hand_names(rep, mask)) or "-"
 
 
+def _hands_line(rep: Replay, step, view: str | None, seen: dict | None = None) -> str:
+    """Every hand after ``step``; with ``--view``, the viewer's own hand and only the size of the others (what
+    the viewer may infer of them is the matrix below, not the hands in full; ``seen``: that inference)."""
+    def hand(s: int, name: str) -> str:
+        if view is None or name == view:
+            return f"{name}: {_names(rep, step.hands_after[s])}"
+        if seen is not None and name in seen["holds"]:
+            n = round(sum(seen["holds"][name].values()))       # the chances of a hand add up to its size
+        elif not rep.initial.hidden[s]:
+            n = bin(step.hands_after[s]).count("1")
+        else:
+            return f"{name}: ?"
+        return f"{name}: {n} tile{'s' * (n != 1)}"
+    return "  ".join(hand(s, name) for s, name in enumerate(rep.players))
+
+
 def _print_replays(reps: list[Replay], view: str | None = None, several: bool = False) -> None:
     for number, rep in enumerate(reps, 1):
         inferred = _inference(rep, view, several) if view is not None else {"steps": []}
@@ -365,6 +381,10 @@ def _print_replays(reps: list[Replay], view: str | None = None, several: bool = 
         for diag in rep.notation + rep.deal_diagnostics:
             click.echo(f"  {diag}")
         for seat, name in enumerate(rep.players):
+            if view is not None and name != view and 0 in seen:      # another's hand: what the view sees of it
+                by = "" if view.lower() == "public" else f" by {view}"
+                click.echo(f"  {name}: {round(sum(seen[0]['holds'].get(name, {}).values()))} tiles, unseen{by}")
+                continue
             click.echo(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
         if 0 in seen:
             click.echo(f"  What {view} can infer from the deal:")
@@ -394,8 +414,7 @@ def _print_replays(reps: list[Replay], view: str | None = None, several: bool = 
             if step.move is None and step.seat is not None and not entry.is_muggins:
                 line += "   (not played)"
             click.echo(line)
-            hands = "  ".join(f"{name}: {_names(rep, step.hands_after[s])}" for s, name in enumerate(rep.players))
-            click.echo(f"       {hands}")
+            click.echo(f"       {_hands_line(rep, step, view, seen.get(step.index + 1))}")
             if entry.comment:
                 click.echo(f"       {{{entry.comment}}}")
             for diag in step.diagnostics:
