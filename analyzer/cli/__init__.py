@@ -26,8 +26,8 @@ from ..rules.layout import arms_text
 from ..rules import UnknownVariant, find_variant
 from ..report.verdicts import alternative_marks, chance_holder, chance_text, open_verdict
 from ..search.core import TABLE_MB, cores_text, pure_python_note
-from .fair import (_all_partial, _alt_order, _analyze_fair, _inference, _print_fair, _print_inference, fair_only,
-                   fair_options, fair_settings)
+from .fair import (_all_partial, _alt_order, _analyze_fair, _hands_line, _inference, _print_fair, _print_inference,
+                   fair_only, fair_options, fair_settings)
 from .options import search_options
 from .validation import all_valid, folder_for, no_game, print_validation, read_source, read_result, repairs, validation_json, write_repaired
 
@@ -353,22 +353,6 @@ def _replay_json(rep: Replay, view: str | None, several: bool) -> dict:
 
 def _names(rep: Replay, mask: int) -> str:
     return " ".join(hand_names(rep, mask)) or "-"
-
-
-def _hands_line(rep: Replay, step, view: str | None, seen: dict | None = None) -> str:
-    """Every hand after ``step``; with ``--view``, the viewer's own hand and only the size of the others (what
-    the viewer may infer of them is the matrix below, not the hands in full; ``seen``: that inference)."""
-    def hand(s: int, name: str) -> str:
-        if view is None or name == view:
-            return f"{name}: {_names(rep, step.hands_after[s])}"
-        if seen is not None and name in seen["holds"]:
-            n = round(sum(seen["holds"][name].values()))       # the chances of a hand add up to its size
-        elif not rep.initial.hidden[s]:
-            n = bin(step.hands_after[s]).count("1")
-        else:
-            return f"{name}: ?"
-        return f"{name}: {n} tile{'s' * (n != 1)}"
-    return "  ".join(hand(s, name) for s, name in enumerate(rep.players))
 
 
 def _print_replays(reps: list[Replay], view: str | None = None, several: bool = False) -> None:

@@ -12,6 +12,7 @@ from ..archive import Options, Summary
 from ..archive.runner import record_problem, worker_died, worker_pool
 from ..diagnostics import Diagnostic
 from ..replay import Replay
+from ..replay.json import hand_names
 
 
 def fair_options(f):
@@ -85,6 +86,22 @@ def _print_inference(step: dict, view: str | None = None) -> None:
 
     for k, line in enumerate(holds_lines(step["worlds"], step["holds"], view)):
         click.echo(("       " if k == 0 else "         ") + line)
+
+
+def _hands_line(rep: Replay, step, view: str | None, seen: dict | None = None) -> str:
+    """Every hand after ``step``; with ``--view``, the viewer's own hand and only the size of the others (what
+    the viewer may infer of them is the matrix below, not the hands in full; ``seen``: that inference)."""
+    def hand(s: int, name: str) -> str:
+        if view is None or name == view:
+            return f"{name}: {' '.join(hand_names(rep, step.hands_after[s])) or '-'}"
+        if seen is not None and name in seen["holds"]:
+            n = round(sum(seen["holds"][name].values()))       # the chances of a hand add up to its size
+        elif not rep.initial.hidden[s]:
+            n = bin(step.hands_after[s]).count("1")
+        else:
+            return f"{name}: ?"
+        return f"{name}: {n} tile{'s' * (n != 1)}"
+    return "  ".join(hand(s, name) for s, name in enumerate(rep.players))
 
 
 class _WorldsBar:
