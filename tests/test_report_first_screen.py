@@ -83,7 +83,7 @@ def test_on_a_phone_the_line_is_as_large_as_the_hands_and_the_badges_do_not_wrap
         .map(r => r.getBoundingClientRect()).filter(b => b.width > b.height).map(b => b.width)""")
     hand_tile = page.locator("#g1 .hand svg.tile").first.bounding_box()["width"]
     assert line_tiles and min(line_tiles) >= hand_tile - 0.5
-    for badge in page.locator("#g1 .hand .who .side").all():
+    for badge in page.locator("#g1 .side").all():          # in the hands and in the deal table
         box = badge.bounding_box()
         assert box["height"] < 1.6 * float(badge.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")), \
             badge.inner_text()
@@ -129,7 +129,7 @@ def test_on_a_phone_the_index_shows_its_key_columns_without_scrolling_sideways(b
     CliRunner().invoke(main, ["report", str(tmp_path / "games"), "-o", str(tmp_path / "site")])
     context, page = _open(browser, tmp_path / "site" / "index.html", PHONE, touch=True)
     for table, key in (("#games", ["Record", "Result", "Valid", "Critical move"]),
-                       ("#players", ["Player", "Games", "Avg loss (open)", "Mistake+ /100 (open)", "Accuracy %"])):
+                       ("#players", ["Player", "Avg loss (open)", "Avg loss (fair)", "Mistake+ /100 (open)", "Accuracy %"])):
         shown = [h.inner_text().replace("\n", " ") for h in page.locator(f"{table} th").all() if h.is_visible()]
         assert all(k in shown for k in key), shown
         assert page.evaluate(f"(() => {{ const s = document.querySelector('{table}').parentElement;"
