@@ -319,7 +319,8 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
 @_passes_option
 @click.option("--view", "view", metavar="SEAT|public",
               help="After each move, what this player (or the public) can infer: the number of deals "
-                   "consistent with what that player has seen and each tile's probability in each hand.")
+                   "consistent with what that player has seen, and who may hold each unseen tile (a compact "
+                   "matrix: the certain first, each hand's void numbers); the other hands by their size only.")
 @clean_errors
 def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, view):
     """Show every game move by move: the open ends, every hand, and what each pass proves.
@@ -648,7 +649,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     if not single:
         pages = [None if r["error"] else os.path.basename(t) for r, t in zip(results, targets)]
         results = [{**r, "source": shown_name(r["source"], targets[-1], list(paths))} for r in results]
-        title = f"Archive: {', '.join(p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)}"
+        given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
+        title = f"Archive: {', '.join(given)}"
         write_page(render_index(build_index(results, pages, title)), targets[-1])
         if not quiet and not jsonl:
             click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
