@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
     if core.arms_core() is None:
-        print("the compiled search over arms is not built (python3 setup.py build_ext --inplace)")
+        print("the compiled search over arms is not built (python3 -m pip install -e . builds it in place)")
         return 1
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; cores: {core.cores_text()}; "
           f"seeds from {args.seed}; {'wall-clock' if args.wall else 'CPU'} time; table {args.table_mb} MB")

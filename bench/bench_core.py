@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
     if compiled_core() is None:
-        print("the compiled core is not built (python3 setup.py build_ext --inplace)")
+        print("the compiled core is not built (python3 -m pip install -e . builds it in place)")
         return 1
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; default core {CORE}; "
           f"{args.deals} deals from seed {args.seed}, best of {args.repeat} runs, "

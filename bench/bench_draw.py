@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
     if core.draw_core() is None:
-        print("the compiled search of draw games is not built (python3 setup.py build_ext --inplace)")
+        print("the compiled search of draw games is not built (python3 -m pip install -e . builds it in place)")
         return 1
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; cores: "
           f"{core.cores_text()}; seeds from {args.seed}; table {core.TABLE_MB} MB")

@@ -127,7 +127,9 @@ def test_fifteen_scores_eight_in_a_pub_record():
 #  unmittelbare nächste Spieler stattdessen die Punkte mit der Erklärung 'Muggins' beanspruchen"
 def test_the_next_player_takes_an_unclaimed_score_with_muggins():
     ok = game("1. A [4-4] B [2-4] A muggins 10 2. A [0-4]")
-    assert ok.valid and codes(ok, "warning") == ["missed-score"], ok.diagnostics
+    # the call collected the points: the warning on B's play is withdrawn, a note says who took them
+    assert ok.valid and codes(ok, "warning") == [] and codes(ok, "info") == ["missed-score"], ok.diagnostics
+    assert "A takes them with muggins" in ok.steps[1].diagnostics[0].message
     assert ok.steps[2].move is None and ok.steps[2].scored == 10 and ok.scores == (10, 0)
 
 
@@ -179,7 +181,8 @@ def test_the_constructed_record_validates_and_round_trips():
     assert parse(write(record)) == record and not table_writable(record.games[0])
     (rep,) = replay_record(record)
     assert rep.valid, rep.errors
-    assert codes(rep, "warning") == ["missed-score"]
+    # B's unclaimed 5, taken by A's Muggins call: the warning is withdrawn, a note stays
+    assert codes(rep, "warning") == [] and codes(rep, "info") == ["missed-score"]
     assert rep.scores == (5, 10)                                  # A's muggins 5, B's [4-4] and 2
     assert rep.result.winner == 0 and rep.result.points == 10     # B's [0-6] left: 6, rounded up
     assert rep.match.state.scores == (15, 10)

@@ -525,7 +525,8 @@ def test_stats_merges_players_by_name_across_records(tmp_path):
     csv = cli("stats", "--csv", tmp_path).stdout.splitlines()
     assert csv[0].startswith("player,games,decisions") and len(csv) == 5
     table = cli("stats", tmp_path).stdout
-    assert "accuracy %" in table and table.count("\n") == 5
+    # the header, a row a player, and the note on the headings' scales after a blank line
+    assert "accuracy %" in table and table.count("\n") == 7 and "mistake+: mistakes and blunders" in table
 
 
 def test_json_and_csv_stay_parseable_when_a_file_cannot_be_read(tmp_path):

@@ -116,11 +116,16 @@ def test_binary_and_empty_files_are_clean_errors(tmp_path):
     assert res.exit_code == 1 and f"{binary}: error[binary]" in res.output
 
 
-def test_variants_lists_every_variant_with_its_seed():
+def test_variants_lists_every_variant_with_its_rule_text():
+    """By the rule texts' titles (the seeds' README), not by file names a user does not have."""
     out = run("variants").output
-    for name, seed in (("partnership", "000"), ("whist", "001"), ("jamaican", "002"), ("cutthroat", "002"),
-                       ("chiva", "002"), ("block", "003")):
-        assert name in out and seed in out
+    for name, title in (("partnership", "Domino mit Partner"), ("whist", "Domino Whist"),
+                        ("jamaican", "Jamaikanisches und karibisches Domino"),
+                        ("cutthroat", "Jamaikanisches und karibisches Domino"),
+                        ("chiva", "Jamaikanisches und karibisches Domino"), ("block", "Regeln für Domino"),
+                        ("hungarian", "Domino")):
+        assert f'{name}  (rule text: "{title}"' in out
+    assert ".txt" not in out
     data = json.loads(run("variants", "--json").output)
     assert any(v["name"] == "partnership" for v in data)
 

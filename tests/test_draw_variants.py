@@ -265,7 +265,7 @@ def test_hungarian_runs_consecutive_plays_and_an_unfinished_run():
     game.moves = moves[:i] + [other]
     (rep,) = replay_record(parse(write(record)), match=False)
     assert codes(rep)[0] == "run-unfinished"
-    assert "keeps playing as long as he can" in rep.errors[0].message
+    assert "keeps playing as long as they can" in rep.errors[0].message
 
 
 def test_hungarian_the_heaviest_hand_opens():

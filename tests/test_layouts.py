@@ -262,7 +262,7 @@ def test_the_drawn_tile_must_be_a_sleeper():
 # and not on, and a player who can fill the side does not draw at all.
 def test_drawing_stops_once_he_can_play():
     rep = game("1. A [6-6] B draws [3-6] B draws [4-5]", "cross", CROSS_DRAW)
-    assert codes(rep) == ["draw-too-long"] and "he could play [3-6]" in rep.errors[0].message
+    assert codes(rep) == ["draw-too-long"] and "B could play [3-6]" in rep.errors[0].message
     rep = game("1. A [6-6] B draws [4-5] B draws [3-6] B [3-6] C draws [4-6]", "cross", CROSS_DRAW)
     assert codes(rep) == ["draw-not-allowed"]
     assert "could play [1-6] on arm 1: 3, closed; arm 2: empty (takes a 6)" in rep.errors[0].message

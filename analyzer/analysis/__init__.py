@@ -163,6 +163,7 @@ class GameAnalysis:
     values: list[int | None] = field(default_factory=list)   # value before the first move, then after each step
     critical: Decision | None = None
     turning_point: int | None = None      # the step after which the value first changes sign
+    turning_cause: str | None = None      # what at that step turned it, where not the choice of tile alone
     analysed_steps: int = 0
     stopped: str | None = None            # why the analysis stops before the end of the record
     note: str | None = None               # what the values assume (the variant's search note)
@@ -186,7 +187,7 @@ class GameAnalysis:
             "moves": [{"player": p, "move": m} for p, m in self.moves],
             "values": self.values,
             "critical": self.critical.as_dict(fair) if self.critical else None,
-            "turning_point": self.turning_point,
+            "turning_point": self.turning_point, "turning_cause": self.turning_cause,
             "analysed_steps": self.analysed_steps, "stopped": self.stopped,
             "note": self.note, "perspective": self.perspective,
             "to_move": self.to_move.as_dict(fair) if self.to_move else None,
@@ -203,7 +204,8 @@ class GameAnalysis:
                    decisions=[Decision.from_dict(d) for d in data["decisions"]],
                    moves=[(m["player"], m["move"]) for m in data["moves"]], values=data["values"],
                    critical=Decision.from_dict(data["critical"]) if data["critical"] else None,
-                   turning_point=data["turning_point"], analysed_steps=data["analysed_steps"],
+                   turning_point=data["turning_point"], turning_cause=data.get("turning_cause"),
+                   analysed_steps=data["analysed_steps"],
                    stopped=data["stopped"], note=data["note"], perspective=data["perspective"],
                    lines=data.get("lines", []),
                    to_move=Decision.from_dict(data["to_move"]) if data.get("to_move") else None)
@@ -393,8 +395,24 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         before, after = out.values[i - 1], out.values[i]
         if before is not None and after is not None and _sign(after) != _sign(before):
             out.turning_point = rep.steps[i - 1].index
+            out.turning_cause = _turning_cause(rep.steps[i - 1], after, out.decisions)
             break
     return out
+
+
+def _turning_cause(step, after: int, decisions: list[Decision]) -> str | None:
+    """What turned the value at ``step`` where the tile chosen is not the whole of it (scoring during play):
+    a Muggins call that takes points a play left unclaimed, or a play whose points its player left unclaimed
+    (valued as claimed, the choice gives another value)."""
+    if step.entry.is_muggins:
+        return f"{step.entry.player}'s Muggins call takes the points the play before left unclaimed"
+    missed = next((d for d in step.diagnostics if d.code == "missed-score"), None)
+    if missed is None:
+        return None
+    decision = next((d for d in decisions if d.index == step.index and d.played_value is not None), None)
+    claimed = f" (claimed, the value would be {decision.played_value:+d})" if decision and \
+        decision.played_value != after else ""
+    return f"{step.entry.player} does not claim the points of this play{claimed}"
 
 
 def _places(line: list, over: list[int]) -> str:

@@ -255,7 +255,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     variant = rep.variant
     individual = variant.seating.sides > 2
     if individual:
-        notes.append("in each world the mover plays against all the others, who play to minimise his score")
+        notes.append("in each world the mover plays against all the others, who play to minimise the mover's score")
     if variant.drawing is not None:
         notes.append("in draw games a deal also fixes the order of the boneyard, and the fair values are means "
                      "over both")
@@ -269,7 +269,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
                         and st.move.draw and st.move.tile is None), None)
         if unnamed is not None:
             notes.append(f"{rep.players[seat]}'s moves after move {unnamed.index + 1} are not judged: the record "
-                         "does not name the tile he drew there, so his hand is no longer known")
+                         "does not name the tile drawn there, so that hand is no longer known")
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     # list the worlds of every decision with few (a sampled one draws them where it is solved),
     # then solve them all in one go

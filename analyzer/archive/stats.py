@@ -151,10 +151,17 @@ def csv_text(columns: list[str], rows: list[dict]) -> str:
     return out.getvalue()
 
 
-_HEADINGS = {"player": "player", "games": "games", "decisions": "decisions", "open_loss": "avg loss",
-             "fair_loss": "fair loss", "mistakes_per_100": "mistakes/100",
-             "real_mistakes_per_100": "real/100", "hindsight_mistakes_per_100": "hindsight/100",
+# each heading says what it counts and on which scale: "mistake+" counts mistakes and blunders (open hands),
+# "inaccuracy+" every class from an inaccuracy up (the fair verdicts), each per 100 decisions
+_HEADINGS = {"player": "player", "games": "games", "decisions": "decisions", "open_loss": "avg loss (open)",
+             "fair_loss": "avg loss (fair)", "mistakes_per_100": "mistake+/100 (open)",
+             "real_mistakes_per_100": "real inaccuracy+/100", "hindsight_mistakes_per_100": "hindsight inaccuracy+/100",
              "accuracy": "accuracy %", "errors_per_record": "errors/record"}
+
+#: What the headings' scales mean, printed under the table.
+HEADINGS_NOTE = ("mistake+: mistakes and blunders with every hand open; inaccuracy+: inaccuracies, mistakes and "
+                 "blunders by the fair verdicts (real: by what the player could know; hindsight: only with every "
+                 "hand open); each per 100 decisions")
 
 
 def rows_table(rows: list[PlayerRow]) -> str:
@@ -166,4 +173,4 @@ def rows_table(rows: list[PlayerRow]) -> str:
     lines = []
     for r in cells:
         lines.append("  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + ["", HEADINGS_NOTE]) + "\n"

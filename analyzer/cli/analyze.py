@@ -41,7 +41,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
     from ..archive import Summary
     from ..pipeline import read
-    from ..report.text import analysis_text, match_scale_text
+    from ..report.text import analysis_text, match_scale_text, no_game
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=lines or graph_path is not None,
@@ -64,7 +64,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     if not fair and all_partial():
         fair = True
         click.echo("Some hands of these records are not known, so no exact values with every hand open: "
-                   "each move of a player whose hand is known is judged by what he could know "
+                   "each move of a player whose hand is known is judged by what that player could know "
                    "(the fair analysis, as with --fair).", err=True)
     fair_only(fair)
     if fair:
@@ -93,6 +93,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
             if len(inputs) > 1:
                 click.echo(f"{result['source']}:")
             for number, (game, analysis) in enumerate(games, 1):
+                if no_game(game):        # an empty file: its one error below, no analysis
+                    continue
                 click.echo(analysis_text(number, analysis), nl=False)
                 click.echo(match_scale_text(game["analysis"], analysis), nl=False)
             echo_errors(result)          # every error of a broken record, at its file:line:column
@@ -110,7 +112,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
     from ..archive import Summary
     from ..archive.runner import worker_pool
     from ..pipeline import judge_fairly, read, safely
-    from ..report.text import analysis_text, match_scale_text
+    from ..report.text import analysis_text, no_game
     from .output import WorldsBar, echo_errors, echo_jsonl, finish
 
     options = dataclasses.replace(options, **settings)
@@ -153,7 +155,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
                 game = result["games"][number - 1]
                 analyses.append({"file": src.label, **fair.as_dict(), "valid": game["valid"],
                                  "diagnostics": game["diagnostics"]})
-            else:
+            elif not no_game(result["games"][number - 1]):    # an empty file: its one error, no analysis
                 click.echo(analysis_text(number, fair), nl=False)
         if done and not as_json and not result["error"]:
             echo_errors(result)          # every error of a broken record, after its analysis

@@ -103,7 +103,7 @@ def fair_options(f):
                           "known).")(f)
     return click.option("--fair", is_flag=True,
                         help="Also judge every move by what its player could know: the mean value over the deals "
-                             "consistent with what he had seen.")(f)
+                             "consistent with what that player had seen.")(f)
 
 
 def fair_only(fair: bool) -> None:

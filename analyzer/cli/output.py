@@ -13,7 +13,7 @@ from ..archive import Cache, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..archive.runner import estimate_moves, progress_share
 from ..rules import find_variant
-from ..search.core import TABLE_MB
+from ..search.core import TABLE_MB, pure_python_note
 
 __all__ = ["options_for", "check_variant", "sources", "output_target", "folder_for", "Progress", "WorldsBar", "results",
            "echo_errors", "echo_jsonl", "finish"]
@@ -24,6 +24,8 @@ def options_for(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None,
     """The pipeline's options of a command; a variant or rule no record could be read under is a
     usage error at once (``find_variant`` lists what exists)."""
     check_variant(variant, rules)
+    if mode != "validate" and (note := pure_python_note()):
+        click.echo(note, err=True)      # once: the commands that search build their options once
     return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
                    table_mb, triage=triage, **more)
 

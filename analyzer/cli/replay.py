@@ -19,7 +19,8 @@ __all__ = ["replay_command"]
 @passes_option
 @click.option("--view", "view", metavar="SEAT|public",
               help="After each move, what this player (or the public) can infer: the number of deals "
-                   "consistent with what he has seen and each tile's probability in each hand.")
+                   "consistent with what that player has seen, and who may hold each unseen tile (a compact "
+                   "matrix: the certain first, each hand's void numbers); the other hands by their size only.")
 @clean_errors
 def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, view):
     """Show every game move by move: the open ends, every hand, and what each pass proves.

@@ -42,6 +42,7 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..archive import Summary, player_rows  # (the work: loaded once a command runs, not for --help)
     from ..report.index import build_index, page_names, render_index
+    from ..report.names import below, renamed, shown_name
     from ..report.render import write_page
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
@@ -64,15 +65,17 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
         folder = output or "reports"
         if os.path.exists(folder) and not os.path.isdir(folder):
             raise click.UsageError(f"-o {folder}: several records need a folder for their pages")
-        targets = [os.path.join(folder, page) for page in page_names([s.label for s in inputs])]
+        # named by the path below the folder given (never the machine's path to it)
+        targets = [os.path.join(folder, page) for page in page_names([below(s.label, list(paths)) for s in inputs])]
         targets.append(os.path.join(folder, "index.html"))
     for target in targets:
         output_target(target, inputs, "-o")
     summary, done = Summary(), []
     for result, target in zip(results(inputs, options, jobs, scheduler, cache_dir), targets):
         summary.add(result)
-        if result["error"] is None:
-            write_page(result["page"], target)
+        if result["error"] is None:       # the page names the record as given relative to it, or by its name
+            write_page(renamed(result["page"], result["source"], shown_name(result["source"], target, list(paths))),
+                       target)
         done.append({k: v for k, v in result.items() if k != "page"})
         if jsonl:
             echo_jsonl(result)
@@ -84,8 +87,11 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
                        + (f", {invalid} with errors (shown in the page)" if invalid else ""))
     if not single:
         pages = [None if r["error"] else os.path.basename(t) for r, t in zip(done, targets)]
-        title = f"Archive: {', '.join(paths)}"
-        write_page(render_index(build_index(done, pages, player_rows(done), str(summary), title)), targets[-1])
+        rows = player_rows(done)
+        done = [{**r, "source": shown_name(r["source"], targets[-1], list(paths))} for r in done]
+        given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
+        title = f"Archive: {', '.join(given)}"
+        write_page(render_index(build_index(done, pages, rows, str(summary), title)), targets[-1])
         if not quiet and not jsonl:
             click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
     finish(summary, quiet or single, err=jsonl)

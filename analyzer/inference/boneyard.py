@@ -172,8 +172,9 @@ def _unplayable(rep, tile: Tile, seat: int, at: int, events: list[tuple[int, int
     """The error for a tile played by a player who, by his passes and draws, cannot have held it."""
     step = rep.steps[at]
     proof = max((e for e, fit in events if e < at and fit & tile.bit), default=None)
-    why = (f", but his {'draw' if rep.steps[proof].move.draw else 'pass'} at {describe_step(rep, rep.steps[proof])} "
-           "proved he held no tile that could be laid then, and none of his later draws can have brought it"
+    why = (f", but {rep.players[seat]}'s {'draw' if rep.steps[proof].move.draw else 'pass'} at "
+           f"{describe_step(rep, rep.steps[proof])} proved that hand held no tile that could be laid then, and no "
+           "later draw of it can have brought it"
            if proof is not None else "")
     return NoWorld(f"{rep.players[seat]} plays {tile} at {describe_step(rep, step)}{why}: no deal agrees with the "
                    "record", step.index, step.entry.pos.line or None)

@@ -25,7 +25,7 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
         # Hungarian (004): a player plays as many tiles as he can, so when the turn passes after his
         # play he held no tile that could be laid then
         if runs and last is not None and last.seat != step.seat and last.move.is_play and fit:
-            passes.append((last.seat, fit, f"the end of his run before {describe_step(rep, step)}"))
+            passes.append((last.seat, fit, f"the end of {rep.players[last.seat]}'s run before {describe_step(rep, step)}"))
             lacks[last.seat] |= fit
 
     for j, step, _pos, fit in moves_seen(rep, seen):
@@ -34,13 +34,13 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
         if move.tile is not None:
             if lacks[seat] & move.tile.bit:
                 proof = next(what for s_, mask, what in passes if s_ == seat and mask & move.tile.bit)
-                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {describe_step(rep, step)}, but {proof} proved he "
+                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {describe_step(rep, step)}, but {proof} proved that hand "
                               "held no tile that could be played then: no deal agrees with the record", step.index,
                               step.entry.pos.line or None)
             played[seat] |= move.tile.bit
             counts[seat] -= 1
         elif fit:
-            passes.append((seat, fit, f"his pass at {describe_step(rep, step)}"))
+            passes.append((seat, fit, f"{rep.players[seat]}'s pass at {describe_step(rep, step)}"))
             lacks[seat] |= fit
         last = step
     if runs and last is not None and seen < len(rep.steps) and rep.steps[seen].move is not None:

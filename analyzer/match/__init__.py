@@ -132,7 +132,7 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
             (partner,) = (prev.players[p] for p in variant.seating.partners_of(s))
             if partner in names:
                 seats.update(variant.seating.partners_of(names.index(partner)))
-                reason = f"{reason}; {prev.players[s]} pauses this game, so the player in his seat leads"
+                reason = f"{reason}; {prev.players[s]} pauses this game, so the player in that seat leads"
     return replace(req, seats=frozenset(seats), reason=reason)
 
 
@@ -267,7 +267,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                         moved = progression_seats(last.players, names, keeper[0] if len(keeper) == 1 else None)
                     # five: when he pauses this match the text does not say who leads (anyone may)
                     further = LeadRequirement(nxt.seats or None, reason="§12: the player who would lead the next "
-                                              "game keeps his place and leads the first game of the next match"
+                                              "game keeps that place and leads the first game of the next match"
                                               if nxt.seats else "")
             else:
                 draw, part = None, 1     # a further match draws for its seats again
@@ -411,8 +411,10 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
 def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) -> None:
     try:
         claimed = parse_score(stated)
-    except ValueError as exc:
-        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, str(exc), "Score"))
+    except ValueError:
+        example = score_text(variant, rep.players, (46, 10) + (0,) * (variant.seating.sides - 2))
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, f"cannot read the score {stated!r}; write it as "
+                                         f"\"{example}\" (this game's players)", "Score"))
         return
     actual = {frozenset(variant.side_name(s, rep.players).split("/")): v for s, v in enumerate(state.scores)}
     for side, value in claimed.items():

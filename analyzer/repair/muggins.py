@@ -31,7 +31,7 @@ def dropped_calls(rep: Replay, expected: str) -> list[Repair]:
     rounds = all(m.round is not None for m in game.moves)
     out = []
     for step in rep.steps:
-        missed = next((d for d in step.diagnostics if d.code == "missed-score"), None)
+        missed = next((d for d in step.diagnostics if d.code == "missed-score" and d.severity == "warning"), None)
         i = at.get(id(step.entry))
         if missed is None or i is None or step.entry.player not in rep.players:
             continue

@@ -254,18 +254,23 @@ class _Replayer(_Ending):
                 errors += len(problems)
                 if collect:
                     diags += [self.diag(code, message, entry.pos, **details) for code, message, details in problems]
+                    if not problems and scored:
+                        _withdraw_missed(steps, entry)
             elif seat is None:
                 errors += 1
                 if collect:
                     diags.append(self.diag(Code.UNKNOWN_PLAYER, f"{entry.player!r} is not one of the players "
                                            f"({', '.join(self.players)})", entry.pos))
             elif (outcome := pos.outcome()) is not None:
-                if not entry.is_pass:
+                # a pass written after a player went out is flagged as a play would be (after a block, the
+                # passes that show the block are how records write it)
+                if not entry.is_pass or outcome.termination == "domino":
                     errors += 1
                     if collect:
                         how = (f"{self.players[outcome.seat]} went out" if outcome.termination == "domino"
                                else "it was blocked")
-                        what = ("draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
+                        what = ("passes" if entry.is_pass and not entry.draw else
+                                "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
                                 else f"plays {entry.tile}")
                         diags.append(self.diag(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand "
                                                f"was over ({how})", entry.pos))
@@ -383,7 +388,7 @@ class _Replayer(_Ending):
         _, numbers, entry = found
         number = next(n for n in numbers if tile.matches(n))
         return self.diag(Code.FALSE_PASS, f"{self.players[seat]} passed at line {entry.pos.line} with "
-                         f"{' and '.join(map(str, numbers))} open, so held no {number}; yet he now plays {tile}",
+                         f"{' and '.join(map(str, numbers))} open, so held no {number}; yet {self.players[seat]} now plays {tile}",
                          entry.pos, revealed_by=str(tile))
 
     def standing(self, moves: list[MoveEntry], i: int, seat: int) -> Move | None:
@@ -475,6 +480,19 @@ def redeal_inferred(game: Game, variant: Variant) -> bool:
         return False
     return any(hand.tiles is not None and not hand.unknown and variant.dealing.redeal_due(set(hand.tiles))
                for hand in game.hands)
+
+
+def _withdraw_missed(steps: list[Step], call: MoveEntry) -> None:
+    """A Muggins call collected the points a play left unclaimed: that play's ``missed-score`` warning is
+    withdrawn, kept as a note that says who took them."""
+    for step in reversed(steps):
+        for k, d in enumerate(step.diagnostics):
+            if d.code == Code.MISSED_SCORE and d.severity == "warning":
+                step.diagnostics[k] = replace(d, severity="info", message=(
+                    f"{step.entry.player} does not claim the points; {call.player} takes them with muggins "
+                    f"({call.muggins}, line {call.pos.line})" if call.pos.line else
+                    f"{step.entry.player} does not claim the points; {call.player} takes them with muggins"))
+                return
 
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,

@@ -48,8 +48,11 @@ class _Ending:
         if tag is not None:
             try:
                 stated = StatedResult.parse(tag)
-            except ValueError as exc:
-                out.append(self.diag(Code.RESULT_SYNTAX, str(exc), tag_pos))
+            except ValueError:
+                # the forms it takes, written with this game's own players
+                sides = [self.variant.side_name(k, self.players) for k in range(self.variant.seating.sides)]
+                out.append(self.diag(Code.RESULT_SYNTAX, f"cannot read result {tag!r}; write it as \"{sides[-1]} 10 "
+                                     f"domino\", \"{sides[0]} 46 blocked\" or \"draw blocked\" (this game's players)", tag_pos))
         last_pos = steps[-1].entry.pos if steps else self.game.pos
         if outcome is None:
             if stated is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..analysis import Decision, GameAnalysis, Thresholds
+from .verdicts import alternative_marks, holds_groups, void_numbers
 from ..diagnostics import Diagnostic
 from ..position import Position, tiles_of
 from ..record import StatedResult
@@ -128,6 +129,8 @@ class AlternativeView:
     played: bool
     loss: int | None                 # what it gives away against the best, from the mover's side
     fair: object | None = None       # its fair value (``analysis.fair.FairValue``), in a fair analysis
+    fair_loss: float | None = None   # what it gives away on average against the fair best, from the mover's side
+    marks: tuple[str, ...] = ()      # "played", "best" (the verdict), "hindsight's pick" (``report.verdicts``)
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,9 @@ class Holds:
     worlds: int
     holders: list[str]
     rows: list[tuple[Pair, list[float]]]
+    groups: list[tuple[list[Pair], list[float]]] = field(default_factory=list)   # tiles of equal chances,
+                                     # the certain and nearly certain first (``report.verdicts.holds_groups``)
+    voids: dict[str, list[int]] = field(default_factory=dict)   # the numbers each holder surely has none of
 
 
 @dataclass
@@ -250,6 +256,7 @@ class GameReport:
     values: list[int | None]         # value before the first move, then after each move (None: not analysed)
     critical: int | None = None      # the critical move's number
     turning_point: int | None = None
+    turning_cause: str | None = None   # what turned the value there beyond the tile (an unclaimed score, muggins)
     stopped: str | None = None       # why the analysis does not reach the end of the record
     assumption: str | None = None    # what the values assume (the variant's search note, whose values)
     analysed: int = 0                # moves covered by the analysis
@@ -278,6 +285,11 @@ class GameReport:
     def mistakes(self) -> list[int]:
         """The numbers of the moves graded by either analysis, for the key to the next mistake."""
         return [m.number for m in self.moves if m.cls or m.fair_cls]
+
+    @property
+    def exact(self) -> bool:
+        """Some value of the page is exact with every hand open (a record with hidden hands has fair values only)."""
+        return any(v is not None for v in self.values)
 
     @property
     def deal_value(self) -> int | None:
@@ -380,13 +392,18 @@ def _assumption(analysis: GameAnalysis | None) -> str | None:
 
 def _decision(d: Decision) -> DecisionView:
     sign = 1 if d.side == 0 else -1
+    fair_best = next((a.fair.mean for a in d.alternatives if d.fair is not None and a.move == d.fair.best
+                      and a.fair is not None), None)
     alts = [AlternativeView(a.move, move_words(a.move), _tile_of(a.move), a.value, a.best, a.played,
                             None if a.value is None or d.best_value is None else sign * (d.best_value - a.value),
-                            a.fair)
+                            a.fair, None if fair_best is None or a.fair is None
+                            else max(0.0, round(sign * (fair_best - a.fair.mean), 4)),
+                            tuple(alternative_marks(d, a)))
             for a in d.alternatives]
-    # best first: by the loss; where the best is not known (a hidden hand, the node limit), by the value,
-    # else by the fair mean, the moves with neither last
+    # best first: by the fair loss where there is one (the fair best is the verdict), else by the loss; where
+    # the best is not known (a hidden hand, the node limit), by the value, the moves with neither last
     alts.sort(key=lambda a: (a.loss is None and a.value is None and a.fair is None,
+                             a.fair_loss if a.fair_loss is not None else 0,
                              a.loss if a.loss is not None else -sign * a.value if a.value is not None
                              else -sign * a.fair.mean if a.fair else 0,
                              not a.played))
@@ -405,7 +422,8 @@ def _holds(rep: Replay, k: int, seat: int) -> Holds | None:
     holders = [h for h in table if h != rep.players[seat]]
     tiles = sorted({t for h in holders for t in table[h]}, key=lambda t: _tile_of(t))
     rows = [(_tile_of(t), [table[h].get(t, 0.0) for h in holders]) for t in tiles]
-    return Holds(count, holders, rows)
+    groups = [([_tile_of(t) for t in g.tiles], g.chances) for g in holds_groups(table, holders)]
+    return Holds(count, holders, rows, groups, void_numbers(table, holders))
 
 
 def _kind(entry) -> str:
@@ -533,7 +551,9 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         stated_check=_stated_check(rep, stated), remark=game.remark, comments=list(game.comments),
         issues=issues, valid=rep.valid, error_count=len(rep.errors), start=start, moves=moves,
         values=values + [None] * (len(moves) + 1 - len(values)),
-        critical=critical, turning_point=turning, stopped=analysis.stopped if analysis else None,
+        critical=critical, turning_point=turning,
+        turning_cause=analysis.turning_cause if analysis else None,
+        stopped=analysis.stopped if analysis else None,
         assumption=_assumption(analysis),
         analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"),
         fair_note=analysis.fair_note if analysis else None,

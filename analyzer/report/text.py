@@ -6,9 +6,10 @@ from __future__ import annotations
 from ..replay import Replay, wins
 from ..replay.json import entry_text, hand_names, result_text
 from ..rules.layout import arms_text
+from .verdicts import alternative_marks, chance_holder, chance_text, holds_lines, open_verdict
 
-__all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "replay_text", "analysis_text", "fair_text",
-           "repair_text", "validation_text"]
+__all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text",
+           "repair_text", "validation_text", "no_game"]
 
 
 def _text(lines: list[str]) -> str:
@@ -24,13 +25,28 @@ def signed(v: int | None) -> str:
 
 # ---- replay ---------------------------------------------------------------------------------------
 
-def inference_text(step: dict) -> str:
-    """What a viewer can infer after one move (a step of ``replay --view``'s inference)."""
-    lines = [f"       worlds: {step['worlds']:,}"]
-    for holder, tiles in step["holds"].items():
-        row = "  ".join(f"{t} {p:.2f}" if p < 1 else f"{t}" for t, p in tiles.items())
-        lines.append(f"         {holder:<9} {row or '-'}")
-    return _text(lines)
+def inference_text(step: dict, view: str | None = None) -> str:
+    """What ``view`` can infer after one move (a step of ``replay --view``'s inference): the count of
+    deals and the compact tile-by-holder matrix (:func:`~analyzer.report.verdicts.holds_lines`)."""
+    return _text([("       " if k == 0 else "         ") + line
+                  for k, line in enumerate(holds_lines(step["worlds"], step["holds"], view))])
+
+
+def hands_line(rep: Replay, step, view: str | None, seen: dict | None = None) -> str:
+    """Every hand after ``step``; with a ``view``, the viewer's own hand and only the size of the others
+    (what the viewer may infer of them is the matrix below, not the hands in full; ``seen``: that
+    inference)."""
+    def hand(s: int, name: str) -> str:
+        if view is None or name == view:
+            return f"{name}: {' '.join(hand_names(rep, step.hands_after[s])) or '-'}"
+        if seen is not None and name in seen["holds"]:
+            n = round(sum(seen["holds"][name].values()))       # the chances of a hand add up to its size
+        elif not rep.initial.hidden[s]:
+            n = bin(step.hands_after[s]).count("1")
+        else:
+            return f"{name}: ?"
+        return f"{name}: {n} tile{'s' * (n != 1)}"
+    return "  ".join(hand(s, name) for s, name in enumerate(rep.players))
 
 
 def _names(rep: Replay, mask: int) -> str:
@@ -74,22 +90,25 @@ def replay_text(number: int, rep: Replay, inferred: dict | None = None, view: st
     lines.append(f"Players in play order: {', '.join(rep.players)}  ({sides})")
     lines += [f"  {diag}" for diag in rep.notation + rep.deal_diagnostics]
     for seat, name in enumerate(rep.players):
+        if view is not None and name != view and 0 in seen:      # another's hand: what the view sees of it
+            by = "" if view.lower() == "public" else f" by {view}"
+            lines.append(f"  {name}: {round(sum(seen[0]['holds'].get(name, {}).values()))} tiles, unseen{by}")
+            continue
         lines.append(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
     text = _text(lines)
     if 0 in seen:
-        text += _text([f"  What {view} can infer from the deal:"]) + inference_text(seen[0])
+        text += _text([f"  What {view} can infer from the deal:"]) + inference_text(seen[0], view)
     lines = []
     if found.get("stopped"):
         lines.append(f"  Inference stops: {found['stopped']}")
     for step in rep.steps:
         lines.append(_step_line(rep, step))
-        hands = "  ".join(f"{name}: {_names(rep, step.hands_after[s])}" for s, name in enumerate(rep.players))
-        lines.append(f"       {hands}")
+        lines.append(f"       {hands_line(rep, step, view, seen.get(step.index + 1))}")
         if step.entry.comment:
             lines.append(f"       {{{step.entry.comment}}}")
         lines += [f"       {diag}" for diag in step.diagnostics]
         if step.index + 1 in seen:
-            text += _text(lines) + inference_text(seen[step.index + 1])
+            text += _text(lines) + inference_text(seen[step.index + 1], view)
             lines = []
     lines += [f"  {diag}" for diag in rep.end_diagnostics]
     if rep.match is not None:
@@ -119,23 +138,24 @@ def fair_text(d) -> str:
 
 
 def alternative_order(alt, side: int) -> tuple[bool, float]:
-    """Best first for the mover: by the open-hands value, else by the fair mean; a move with neither
-    (not valued within the node limit) last."""
-    value = alt.value if alt.value is not None else (alt.fair.mean if alt.fair is not None else None)
+    """Best first for the mover: by the fair mean where there is one (the fair best is the verdict), else by
+    the open-hands value; a move with neither (not valued within the node limit) last."""
+    value = alt.fair.mean if getattr(alt, "fair", None) is not None else alt.value
     if value is None:
         return True, 0
     return False, -value if side == 0 else value
 
 
-def _fair_columns(alt) -> str:
+def _fair_columns(alt, holder: str) -> str:
+    """An alternative's fair value, its interval and its chance to win the hand, named by whose it is."""
     if getattr(alt, "fair", None) is None:
         return ""
     lo, hi = alt.fair.ci95
     return (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
-            + f"  wins {alt.fair.p_win:.0%}")
+            + f"  {chance_text(holder, alt.fair.p_win)}")
 
 
-def _to_move_text(d) -> str:
+def _to_move_text(d, holder: str) -> str:
     """The decision a record stops at (``[Result "*"]``): what the player to move should play now."""
     best = ", ".join(a.move for a in d.alternatives if a.best) or "not known with every hand open"
     lines = [f"To move at the end of the record: {d.player}; best {best}"
@@ -145,12 +165,12 @@ def _to_move_text(d) -> str:
         how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
         lines.append(f"    fair ({f.view}'s view, {how}): best {f.best}")
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
-        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt)}  "
+        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}  "
                      f"{'best' if alt.best else ''}".rstrip())
     return _text(lines)
 
 
-def _decision_text(d) -> str:
+def _decision_text(d, result) -> str:
     where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
     if d.unsolved:                # the search ran past the node limit after valuing some moves
         least = d.least_loss
@@ -158,16 +178,20 @@ def _decision_text(d) -> str:
                    + (f"; loss at least {least}" if least else ""))
     elif d.loss is None:          # a hand is hidden: nothing is known of the move with every hand open
         verdict = "no value with every hand open"
+    elif getattr(d, "fair", None) is not None:     # the fair verdict follows: this one is hindsight's
+        verdict = open_verdict(d)
     else:
         verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
+    best = "" if getattr(d, "fair", None) is not None else f" best {signed(d.best_value)};"
     text = _text([f"  {where}{d.player} (line {d.line}): played {d.played} = {signed(d.played_value)};"
-                  f" best {signed(d.best_value)}; {verdict}"])
+                  f"{best} {verdict}"])
     if getattr(d, "fair", None) is not None:
         text += fair_text(d)
     lines = []
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
-        marks = ", ".join(m for m, on in (("played", alt.played), ("best", alt.best)) if on)
-        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt)}  {marks}")
+        marks = ", ".join(alternative_marks(d, alt))
+        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}"
+                     f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}  {marks}")
         if getattr(alt, "line", None) is not None:
             lines.append(f"          line: {', '.join(alt.line)}")
     return text + _text(lines)
@@ -191,9 +215,10 @@ def analysis_text(number: int, result) -> str:
                      + (signed(deal) if deal is not None else "not computed (see the note below)"))
     if result.fair_note:
         lines.append(f"Fair analysis: {result.fair_note}")
-    text = _text(lines) + "".join(_decision_text(d) for d in result.decisions)
+    text = _text(lines) + "".join(_decision_text(d, result) for d in result.decisions)
     if getattr(result, "to_move", None) is not None:     # the record stops at a decision
-        text += _to_move_text(result.to_move)
+        d = result.to_move
+        text += _to_move_text(d, chance_holder(d, result.sides, bool(result.perspective)))
     lines = []
     if result.critical:
         c = result.critical
@@ -213,7 +238,8 @@ def analysis_text(number: int, result) -> str:
         i = result.turning_point
         player, move = result.moves[i]
         lines.append(f"Turning point: move {i + 1} ({player} {move}): the value goes from "
-                     f"{signed(result.values[i])} to {signed(result.values[i + 1])}")
+                     f"{signed(result.values[i])} to {signed(result.values[i + 1])}"
+                     + (f": {result.turning_cause}" if getattr(result, "turning_cause", None) else ""))
     if result.stopped:
         lines.append(f"Note: {result.stopped}")
     lines.append("")
@@ -237,6 +263,12 @@ def repair_text(report) -> str:
     return _text(lines)
 
 
+def no_game(game: dict) -> bool:
+    """Whether ``game`` (a game's data) stands for a record with no game at all (an empty file): its one
+    error says so, and there is nothing else to tell of it (no verdict, no analysis)."""
+    return any(d["code"] == "no-game" for d in game["diagnostics"])
+
+
 def validation_text(result: dict, repairs: dict[int, str]) -> str:
     """A record's validation (``validate``) from its plain result: a verdict per game, its errors
     and likely slip, its result; ``repairs``: the :func:`repair_text` of each game searched, by index."""
@@ -244,6 +276,9 @@ def validation_text(result: dict, repairs: dict[int, str]) -> str:
         return _text([result["error"]["text"]])
     path, text = result["source"], ""
     for number, game in enumerate(result["games"], 1):
+        if no_game(game):
+            text += _text([diag["text"] for diag in game["diagnostics"]])
+            continue
         errors = game["errors"]
         verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
         lines = [f"{path}: game {number} ({game['title']}): {verdict}"]

@@ -3,11 +3,32 @@ from __future__ import annotations
 
 from .variants import FAMILIES
 
-__all__ = ["catalog", "catalog_text"]
+__all__ = ["RULE_TEXTS", "rule_text", "catalog", "catalog_text"]
+
+#: The rule texts (the German pages the variants come from) by their titles and origins, as a reader knows
+#: them, for each file of the seeds (their README says which is which).
+RULE_TEXTS = {
+    "000_3c92c1f714ce882e.txt": ("Domino mit Partner", "pagat.com"),
+    "001_4be6f7a33fc501ce.txt": ("Domino Whist", "Scheicher"),
+    "002_4689fe785f06d323.txt": ("Jamaikanisches und karibisches Domino", "pagat.com"),
+    "003_00cd45980cfaffe5.txt": ("Regeln f\u00fcr Domino", "Dominospielregeln"),
+    "004_7f794f5b50a6005c.txt": ("Domino", "Grundregel und Ungarisches Domino"),
+}
+
+
+def rule_text(seed: str) -> str:
+    """The rule text ``seed`` (a file of the seeds) by its title and where it is from (``"Domino mit Partner",
+    pagat.com``), or the file name where none is known."""
+    if seed not in RULE_TEXTS:
+        return seed
+    title, origin = RULE_TEXTS[seed]
+    return f'"{title}", {origin}'
+
 
 
 def catalog() -> list[dict]:
-    """Every variant: name, aliases, one-line description, seed file, options and named presets.
+    """Every variant: name, aliases, one-line description, seed file and the title of its rule text, options
+    and named presets.
 
     Each option is ``{"key", "default", "kind", "values", "help"}``; ``values`` is empty for a
     free whole number. ``presets`` maps an alias or system name to the options it sets."""
@@ -18,6 +39,7 @@ def catalog() -> list[dict]:
             "aliases": list(family.aliases),
             "description": family.description,
             "seed": family.seed,
+            "rule_text": rule_text(family.seed),
             "options": [{"key": s.key, "default": s.default, "kind": s.kind,
                          "values": ["yes", "no"] if s.kind == "bool" else list(s.values), "help": s.help}
                         for s in family.options],
@@ -30,7 +52,7 @@ def catalog_text(verbose: bool = False) -> str:
     """The catalogue as the ``domino variants`` command prints it."""
     lines = []
     for v in catalog():
-        lines.append(f"{v['name']}  ({v['seed']})")
+        lines.append(f"{v['name']}  (rule text: {v['rule_text']})")
         lines.append(f"  {v['description']}")
         if v["aliases"]:
             lines.append(f"  aliases: {', '.join(v['aliases'])}")

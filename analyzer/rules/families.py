@@ -146,11 +146,11 @@ PARTNERSHIP = Family(
                    "when a block is decided and when the fewest pips choose the next leader (everywhere), or "
                    "only in the winners' score (score)",
                    values=("everywhere", "score")),
-        OptionSpec("hand-over", "no", "Doscientos: the player whose turn it is to lead may hand the lead to his "
+        OptionSpec("hand-over", "no", "Doscientos: the player whose turn it is to lead may hand the lead to their "
                    "partner, who leads any tile; the record says so with the tag LeadFrom (the giver)",
                    kind="bool"),
         OptionSpec("must-redeal", "no", "with redeal=N: a hand with N doubles must be dealt again (South "
-                   "American), so playing it is an error; no: he may ask for it (a warning)", kind="bool"),
+                   "American), so playing it is an error; no: they may ask for it (a warning)", kind="bool"),
     ),
     _build_partnership,
     aliases=("partner", "partners", "domino-mit-partner", "partnerdomino", "partnership-domino", "doscientos",
@@ -189,13 +189,13 @@ WHIST = Family(
         OptionSpec("players", "4", "people in the match: with 5 or 6, four play each hand and the others sit "
                    "out in turn", kind="int", values=("4", "5", "6")),
         OptionSpec("seat-lead", "highest", "with the SeatDraw tag (§3): the highest tile drawn leads the first "
-                   "game, or (after-highest, as the whist cut) the player after him", values=("highest", "after-highest")),
+                   "game, or (after-highest, as the whist cut) the next player", values=("highest", "after-highest")),
         OptionSpec("progression", "no", "§12, four or five players with the SeatDraw tag: the matches of the "
                    "record form a progression: four: the highest draw partners the second, then the third, then the "
                    "lowest; five: the five rounds of the scheme, one pausing each match; the player who would lead "
                    "next keeps the lead", kind="bool"),
         OptionSpec("double-lead", "crosswise", "§6, both ends equal: a tile goes on the end nearer its player, or to "
-                   "his right; a double lead lies across the line, which runs from the leader to his partner as after "
+                   "their right; a double lead lies across the line, which runs from the leader to their partner as after "
                    "a single lead (crosswise), or its ends are the line's, toward the opponents (lengthwise)",
                    values=("crosswise", "lengthwise")),
     ),
@@ -221,7 +221,7 @@ JAMAICAN = Family(
     "002_4689fe785f06d323.txt",
     (
         OptionSpec("mode", "tournament", "tournament: the [6-6] holder must lead it in the first game; "
-                   "informal: he leads any tile", values=("tournament", "informal")),
+                   "informal: they lead any tile", values=("tournament", "informal")),
         OptionSpec("target", "6", "wins in a row that win the match", kind="int"),
         OptionSpec("playoff", "no", "at 1-1 a play-off game instead of a reset; its winner leads 2-0",
                    kind="bool"),
@@ -253,8 +253,8 @@ CHIVA = Family(
     "002_4689fe785f06d323.txt",
     (OptionSpec("target", "4", "wins in a row that win the match (3 players: wins, provided another player "
                 "has none)", kind="int"),
-     OptionSpec("players", "4", "4 (partners), or 2 or 3 each for himself, 7 tiles each, drawing from the "
-                "boneyard until he can play or it is empty; default: as many as the record names",
+     OptionSpec("players", "4", "4 (partners), or 2 or 3 each for themselves, 7 tiles each, drawing from the "
+                "boneyard until they can play or it is empty; default: as many as the record names",
                 kind="int", values=("4", "2", "3")),
      OptionSpec("draw-lead", "jamaican", "after a drawn game as in the Jamaican partner game (002: \"ähnlich dem "
                 "jamaikanischen Spiel\", whose differences leave drawn games alone): the side with points leads "
@@ -299,7 +299,7 @@ def _cutthroat_match(o: dict[str, str]) -> MatchScoring:
 
 CUTTHROAT = Family(
     "cutthroat",
-    "Cut Throat: every player for himself; 2 players with 14 tiles, 3 with 9 ([0-0] set aside), 4 with 7; "
+    "Cut Throat: every player for themselves; 2 players with 14 tiles, 3 with 9 ([0-0] set aside), 4 with 7; "
     "first to 6 wins while someone still has 0",
     "002_4689fe785f06d323.txt",
     (
@@ -309,7 +309,7 @@ CUTTHROAT = Family(
         OptionSpec("mode", "tournament", "the first game: the [6-6] holder leads it (tournament) or any tile "
                    "(informal)", values=("tournament", "informal")),
         OptionSpec("draw", "no", "two players with 7 tiles each, the other 14 a boneyard: a player who cannot "
-                   "play draws until he can or it is empty; the first game is opened by the holder of the "
+                   "play draws until they can or it is empty; the first game is opened by the holder of the "
                    "highest double dealt, with it", kind="bool"),
         OptionSpec("draw-worth", "yes", "as in the partner game, a drawn game makes the next one worth a point "
                    "more (after it the winner of the last game that was won leads; at 0 the [6-6] holder); "
@@ -361,7 +361,7 @@ BLOCK = Family(
         OptionSpec("score", "pips", "1 point a game, the opponents' pips, or the opponents' pips with the "
                    "difference on a block", values=("game", "pips", "difference")),
         OptionSpec("target", "100", "points that win the match (100 or 121; with score=game no end)", kind="int"),
-        OptionSpec("players", "4", "two pairs, or two players each for himself (the common computer form); "
+        OptionSpec("players", "4", "two pairs, or two players each for themselves (the common computer form); "
                    "default: as many as the record names", kind="int", values=("4", "2")),
         OptionSpec("hand", "6", "tiles each (default 6 for two pairs, 7 for two players); the rest stay out of "
                    "play, nobody draws", kind="int"),
@@ -391,17 +391,17 @@ def _build_draw(o: dict[str, str], given: set[str]) -> dict:
 DRAW = Family(
     "draw",
     "Draw game: 2 players with 8 tiles, 3-4 with 5, 5-6 with 4, the rest a boneyard; the highest double "
-    "opens; who cannot play draws until he can; first out wins, else the fewest pips (doubles once)",
+    "opens; who cannot play draws until they can; first out wins, else the fewest pips (doubles once)",
     "004_7f794f5b50a6005c.txt",
     (
         OptionSpec("players", "2", "2 (8 tiles each), 3 or 4 (5 each), 5 or 6 (4 each); default: as many "
                    "as the record names", kind="int", values=("2", "3", "4", "5", "6")),
-        OptionSpec("draw", "until", "a player who cannot play draws until he can (004), or draws one tile "
+        OptionSpec("draw", "until", "a player who cannot play draws until they can (004), or draws one tile "
                    "and passes if it does not fit (003); one also sets keep=0, extra=no, doubles=full",
                    values=("until", "one")),
         OptionSpec("keep", "2", "tiles that stay in the boneyard (004: 2; draw=one: 0)", kind="int",
                    values=("2", "0")),
-        OptionSpec("extra", "yes", "the opener may add a matching tile right after his double (004)",
+        OptionSpec("extra", "yes", "the opener may add a matching tile right after the double (004)",
                    kind="bool"),
         OptionSpec("doubles", "once", "a blocked hand is won by the fewest pips, a double counting one half "
                    "(004) or both", values=("once", "full")),
@@ -427,7 +427,7 @@ def _build_hungarian(o: dict[str, str], given: set[str]) -> dict:
 HUNGARIAN = Family(
     "hungarian",
     "Hungarian: 2, 3 or 4 players with 12, 8 or 6 tiles, the rest out of play; the heaviest hand opens; "
-    "a player plays as long as he can; the pips left are bad points; the first past 100 loses",
+    "a player plays as long as they can; the pips left are bad points; the first past 100 loses",
     "004_7f794f5b50a6005c.txt",
     (
         OptionSpec("players", "2", "2 (12 tiles each), 3 (8) or 4 (6); default: as many as the record names",
@@ -465,17 +465,17 @@ def _build_fives(threes: bool):
 
 
 _FIVES_OPTIONS = (
-    OptionSpec("players", "2", "2, 3 or 4, each for himself; default: as many as the record names", kind="int",
+    OptionSpec("players", "2", "2, 3 or 4, each for themselves; default: as many as the record names", kind="int",
                values=("2", "3", "4")),
     OptionSpec("draw", "one", "the draw game of 003 with 5 tiles each: a player who cannot play draws one tile "
-               "and passes if it does not fit (one), or draws until he can (until); or no drawing: a block game "
+               "and passes if it does not fit (one), or draws until they can (until); or no drawing: a block game "
                "with 6 tiles each and the rest sleepers (no)", values=("one", "until", "no")),
     OptionSpec("target", "100", "points that win the match (003: \"am häufigsten bis zu 100\")", kind="int"),
     OptionSpec("hand", "5", "tiles each (default 5 when drawing, 6 with draw=no; pubs deal 9 to two players)",
                kind="int"),
     OptionSpec("lead", "double", "the holder of the highest double opens with it (003), or anyone leads any tile "
                "(pubs)", values=("double", "any")),
-    OptionSpec("award", "yes", "at the end of the hand the winner scores each loser's pips less his own, rounded "
+    OptionSpec("award", "yes", "at the end of the hand the winner scores each loser's pips less their own, rounded "
                "up to five (003), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
 )
 
@@ -517,7 +517,7 @@ def _build_french(o: dict[str, str], given: set[str]) -> dict:
 
 FRENCH = Family(
     "french",
-    "French domino: four players each for himself with 7 tiles; the [0-0] holder opens with it, four tiles "
+    "French domino: four players each for themselves with 7 tiles; the [0-0] holder opens with it, four tiles "
     "with a 0 go on its four sides, then each arm takes its double before it goes on; the pips left are bad "
     "points (doubled for a hand holding a double); the match ends when someone reaches 100, the lowest wins",
     "002_4689fe785f06d323.txt",
@@ -547,7 +547,7 @@ CROSS = Family(
     "003_00cd45980cfaffe5.txt",
     (
         OptionSpec("sleepers", "draw", "while a side of the spinner is empty, a player who cannot fill it draws "
-                   "from the sleepers until he can, or passes once they are gone (draw); or nobody draws and the "
+                   "from the sleepers until they can, or passes once they are gone (draw); or nobody draws and the "
                    "sleepers stay out of play, as in the block game (no). Once the four sides are filled nobody "
                    "draws", values=("draw", "no")),
         OptionSpec("set", "6", "the double-six set (6 tiles each, 4 sleepers) or the double-nine cross (9: 7 "

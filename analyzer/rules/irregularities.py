@@ -9,7 +9,7 @@
   after a corrected false pass or false play) binds from the moment it is exposed: the tag names
   the row it binds from, ``[Exposed "C [0-4] from 5"]``, and it lies open from that row on.
 * **Fehlerhaftes Passen** (false pass): found later, every tile played after it is taken back and
-  the fault corrected; the tiles the offender or his partner take back count as exposed.
+  the fault corrected; the tiles the offender or the offender's partner take back count as exposed.
 * **Fehlerhaftes Anlegen** (false play): the tile is taken back and the fault corrected, unless the
   next player has already played or passed: then the false play stands."""
 from __future__ import annotations
@@ -24,11 +24,11 @@ __all__ = ["annotate", "read_exposed", "exposed_tiles", "RULES"]
 
 RULES = {
     Code.FALSE_PASS: ("§8 Fehlerhaftes Passen", "every tile played after it is taken back and the fault corrected; "
-                        "tiles the offender or his partner take back count as exposed"),
+                   "tiles the offender or the offender's partner take back count as exposed"),
     Code.TILE_NO_MATCH: ("§8 Fehlerhaftes Anlegen", "the tile is taken back and the fault corrected"),
     Code.EXPOSED_TILE: ("§8 Aufgedeckte Steine", "an exposed tile must be played at the first legal chance"),
     Code.FALSE_PLAY_STANDS: ("§8 Fehlerhaftes Anlegen", "the next player has already moved, so the false play "
-                               "stands and no correction can be demanded; play goes on from the tile where it lies"),
+                          "stands and no correction can be demanded; play goes on from the tile where it lies"),
 }
 
 

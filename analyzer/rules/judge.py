@@ -101,7 +101,7 @@ class Judge:
                 and pos.history[-1][0].tile is not None:
             def message():
                 return (f"{mover} could still play {tiles_text(pos.playable(pos.turn))} on {pos.ends_text()}: a player "
-                        f"keeps playing as long as he can, so it is not {name}'s turn yet")
+                        f"keeps playing as long as they can, so it is not {name}'s turn yet")
             return self._problem(Code.RUN_UNFINISHED, message, lambda: {
                 "expected": mover, "playable": [str(t) for t in pos.playable(pos.turn)]}), False
         if pos.drawn(pos.turn):
@@ -248,7 +248,7 @@ class Judge:
             return Verdict((move,))
         name = self.players[seat] if self.explain else ""
         return Verdict((move,), (self._problem(
-            Code.EQUAL_ENDS, lambda: f"both ends show {number}: {name} must lay {tile} on the end nearer him or to his "
+            Code.EQUAL_ENDS, lambda: f"both ends show {number}: {name} must lay {tile} on the end nearer them or to their "
             f"right, end {rule} (§6), not end {arm}" + ("; the next player has moved, so it stands (§8)" if followed
                                                         else ""),
             lambda: {"expected": rule}, severity="warning" if followed else "error"),))
@@ -355,10 +355,10 @@ class Judge:
             drawn = pos.drawn(seat)
             if drawn:
                 problems.append(self._problem(Code.DRAW_TOO_LONG, lambda: f"{name} draws again, but after the {drawn} "
-                                              f"tile{'s' * (drawn > 1)} he drew he {what()}: a player draws only "
-                                              "until he can play", details))
+                                              f"tile{'s' * (drawn > 1)} drawn, {name} {what()}: a player draws only "
+                                              "until they can play", details))
             else:
-                problems.append(self._problem(Code.DRAW_NOT_ALLOWED, lambda: f"{name} draws, but he {what()}: only a "
+                problems.append(self._problem(Code.DRAW_NOT_ALLOWED, lambda: f"{name} draws, but {what()}: only a "
                                               "player who cannot play draws", details))
         elif pos.rule == "one" and pos.drawn(seat):
             problems.append(self._problem(Code.DRAW_TOO_LONG, lambda: f"{name} draws a second tile in one turn: under "
@@ -366,7 +366,7 @@ class Judge:
         if pos.stock <= pos.keep:
             problems.append(self._problem(
                 Code.BONEYARD_EMPTY, lambda: f"{name} draws, but only {pos.stock} tile{'s' * (pos.stock != 1)} are left "
-                f"in the boneyard and the last {pos.keep} are never drawn; he must pass",
+                f"in the boneyard and the last {pos.keep} are never drawn; {name} must pass",
                 lambda: {"boneyard": pos.stock, "keep": pos.keep}))
         return Verdict(move, tuple(problems))
 
@@ -407,7 +407,7 @@ class Judge:
         if claimed is None:
             if points:
                 nxt = self.players[(seat + 1) % pos.n] if self.explain else ""
-                return points, self._problem(Code.MISSED_SCORE, lambda: f"{name} does not claim his points: "
+                return points, self._problem(Code.MISSED_SCORE, lambda: f"{name} does not claim the points: "
                                              f"{play.explain(total)}; the next player, {nxt}, may take them with "
                                              "muggins", lambda: {"scores": points, "total": total})
             return 0, None

@@ -236,7 +236,7 @@ class SeatDraw:
                 tile = None
             if tile is None:
                 raise ValueError(f"cannot read {part.strip()!r} in the SeatDraw tag; write each person and the "
-                                 "tile he drew, e.g. \"A [6-1], B [4-3], C [2-2], D [0-5]\"")
+                                 "tile drawn, e.g. \"A [6-1], B [4-3], C [2-2], D [0-5]\"")
             out.append((words[0], tile))
         tiles = [t for _, t in out]
         if len(set(tiles)) != len(tiles):

@@ -123,7 +123,7 @@ class Drawing:
     keep: int = 0
 
     def describe(self) -> str:
-        how = ("draws until he can play" if self.rule == "until"
+        how = ("draws until they can play" if self.rule == "until"
                else "draws one tile and passes if it does not fit")
         left = f"; {self.keep} tiles stay in the boneyard" if self.keep else "; every tile may be drawn"
         return f"a player who cannot play {how}{left}"
@@ -210,14 +210,14 @@ class LeadPolicy:
         """The lead handed by ``giver`` to his partner: who must lead now, and why ``giver`` may not
         hand it (None: he may). ``holder``: the seat holding the tile whose holder leads, if known."""
         if not self.hand_over:
-            return req, "these rules do not let a player hand the lead to his partner (option hand-over)"
+            return req, "these rules do not let a player hand the lead to a partner (option hand-over)"
         if req.holder_of is not None and holder is not None and holder != giver:
-            return req, f"the holder of {req.holder_of} has the lead, not he"
+            return req, f"the holder of {req.holder_of} has the lead, not the one handing it"
         if req.seats is not None and giver not in req.seats:
-            return req, "he does not have the lead to hand over" + (f" ({req.reason})" if req.reason else "")
+            return req, "the lead is not theirs to hand over" + (f" ({req.reason})" if req.reason else "")
         partners = frozenset(seating.partners_of(giver))
         if not partners:
-            return req, "he has no partner"
+            return req, "there is no partner to hand it to"
         return LeadRequirement(partners, reason="the lead is handed to the partner, who leads any tile"), None
 
     def requirement(self, prev_leader: int, prev: HandResult | None, facts: HandFacts | None,

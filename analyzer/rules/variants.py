@@ -139,11 +139,11 @@ class Variant:
             notes.append("the values count the points scored during play, each play's points going to its "
                          "player as if claimed (a Muggins call moves points only where the record has one)")
         if self.seating.sides > 2:
-            notes.append(f"{self.seating.sides} players play each for himself, so no exact two-sided "
+            notes.append(f"{self.seating.sides} players play each for themselves, so no exact two-sided "
                          "search applies; the analysis assumes the analysed player against all the others "
-                         "(they play to minimise his score)")
+                         "(they play to minimise that player's score)")
             if isinstance(self.scoring, PointScoring) and self.scoring.count == "bad":
-                notes.append("a player's value is his bad points against each other player's, summed")
+                notes.append("a player's value is that player's bad points against each other player's, summed")
         s = self.scoring
         if isinstance(s, PointScoring):
             if s.pass_bonus and s.count != "bad":

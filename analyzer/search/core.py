@@ -58,7 +58,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
-           "resolve_draw", "cores_text", "filled", "weak_method"]
+           "resolve_draw", "cores_text", "pure_python_note", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
 PURE_ENV = "DOMINO_PURE_PYTHON"
@@ -171,3 +171,20 @@ def cores_text() -> str:
     """Which cores are in use, in a few words (``domino --version``)."""
     others = [f"{what}: {core}" for what, core in (("arms", ARMS_CORE), ("draw games", DRAW_CORE)) if core != CORE]
     return f"{CORE} ({', '.join(others)})" if others else CORE
+
+
+def pure_python_note() -> str | None:
+    """What a user of the command line should know when a search runs in pure Python (``None`` when
+    every core is compiled): why, and what it costs where it matters. The library never prints it;
+    the commands that search (``analyze``, ``report``, ``stats``) print it once, on standard error."""
+    slow = [what for what, core in (("block games", CORE), ("layouts with arms", ARMS_CORE), ("draw games and All Fives",
+                                                                                              DRAW_CORE))
+            if core == "python"]
+    if not slow:
+        return None
+    why = (f"{PURE_ENV}=1 asks for it" if _PURE else
+           "the compiled search cores were not built: no C compiler or Python headers when the package was "
+           "installed; install them (e.g. apt-get install gcc python3-dev) and install the package again")
+    which = "" if len(slow) == 3 else f" for {' and '.join(slow)}"
+    return (f"note: the search runs in pure Python{which} ({why}): the same values, 15-60 times slower "
+            f"(a French record takes about 230 s instead of 6 s)")

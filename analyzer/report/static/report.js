@@ -6,7 +6,17 @@
 
   var U = 10;          // the short side of a tile on the board
   var GAP = 1;         // between two tiles of the line
-  var HALF = 130;      // how far an arm of the line runs from the lead before it turns
+  var MAX_HALF = 130;  // how far an arm of the line runs from the lead before it turns
+  var HALF = MAX_HALF; // (narrower on a narrow screen: see lineHalf)
+  var HAND_TILE = 46;  // the width in pixels of a tile in a hand (svg.tile): a tile of the line is no smaller
+
+  // How far an arm of the line may run on a board ``width`` pixels wide so that a tile of the line is at
+  // least as large as a tile in a hand: on a phone the line turns sooner and takes more rows.
+  function lineHalf(width) {
+    if (!width) { return MAX_HALF; }
+    var units = width * 2 * U / HAND_TILE;            // the board's width in units, a tile drawn HAND_TILE wide
+    return Math.max(3 * U, Math.min(MAX_HALF, Math.floor((units - 4 * U - 4) / 2)));
+  }
   var NS = document.querySelector("svg").namespaceURI;
   var games = [];
   var active = null;     // the game the keys step: the one last clicked or navigated to ...
@@ -355,9 +365,25 @@
       boards.forEach(function (b) { armsExtent(layoutArms(b.layout, this.plan), box); }, this);
       this.svg.classList.add("arms");
     } else {
+      HALF = lineHalf(this.svg.getBoundingClientRect().width);
       box = extent(layout(last.line, last.lead));
     }
     this.svg.setAttribute("viewBox", [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" "));
+    if (last.layout) {
+      // a layout with arms on a narrow screen: drawn with its tiles as large as the hand tiles, in a board
+      // that scrolls sideways (centred on the spinner), rather than shrunk to a thumbnail
+      var need = (box.x1 - box.x0) * HAND_TILE / (2 * U);
+      var board = section.querySelector(".board");
+      if (this.svg.getBoundingClientRect().width < need) {
+        this.svg.style.width = need + "px";
+        this.svg.style.maxWidth = "none";
+        board.classList.add("wide");
+        this.centre = function () {
+          var view = board.querySelector(".board-view");
+          view.scrollLeft = (view.scrollWidth - view.clientWidth) / 2;
+        };
+      }
+    }
     this.buttons = {};
     var self = this;
     ["first", "prev", "next", "last"].forEach(function (name) {
@@ -378,7 +404,8 @@
       ev.preventDefault();
       self.show(parseInt(target.getAttribute("data-move"), 10), true);
       if (target.classList.contains("jump-critical") || target.classList.contains("goto")) {
-        self.svg.scrollIntoView({block: "nearest"});
+        // the board first, its alternatives below it: as much of both as the screen holds
+        section.querySelector(".table-col").scrollIntoView({block: "start"});
       }
     });
   }
@@ -467,6 +494,7 @@
       this.ends.textContent = "The table is empty.";
       return;
     }
+    if (this.centre && !this.centred) { this.centre(); this.centred = true; }
     var n = placed.tiles.length;
     this.ends.textContent = "Open ends: " + placed.arms.map(function (p) {
       return "arm " + p.arm.arm + " (" + p.where + "): " + armState(p.arm);
@@ -550,17 +578,33 @@
     return best;
   }
 
+  // The next (forward) or previous graded move of ``game``: the key n / N, or its button on a touch screen.
+  function nextGraded(game, forward) {
+    var marks = game.data.mistakes || [];
+    var cur = game.cur;
+    var to = forward ? marks.filter(function (k) { return k > cur; })[0]
+      : marks.filter(function (k) { return k < cur; }).pop();
+    if (to === undefined) { return false; }
+    game.show(to, true);
+    return true;
+  }
+
+  games.forEach(function (game) {
+    Array.prototype.forEach.call(game.el.querySelectorAll("button.graded"), function (button) {
+      button.addEventListener("click", function () {
+        active = game;
+        nextGraded(game, button.classList.contains("next-graded"));
+      });
+    });
+  });
+
   document.addEventListener("keydown", function (ev) {
     if (!active || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
     var tag = ev.target && ev.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") { return; }
     keyGame();
     if (ev.key === "n" || ev.key === "N") {     // the next (N: the previous) graded move
-      var marks = active.data.mistakes || [];
-      var cur = active.cur;
-      var to = ev.key === "n" ? marks.filter(function (k) { return k > cur; })[0]
-        : marks.filter(function (k) { return k < cur; }).pop();
-      if (to !== undefined) { ev.preventDefault(); active.show(to, true); }
+      if (nextGraded(active, ev.key === "n")) { ev.preventDefault(); }
       return;
     }
     var name = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[ev.key];

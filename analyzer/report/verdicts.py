@@ -1,0 +1,135 @@
+"""The fair verdicts as a reader takes them in at a glance, for the plain text of the command line and the
+HTML report alike: whose chance a win percentage is, one "best" per list (the fair best is the verdict; the
+open-hands best is marked as what hindsight would pick), and who holds what reduced to what is certain or
+nearly so (a tile a hand cannot hold, one it surely holds, a number a hand has none of) with the rest
+grouped by equal chances. Plain data and strings: no click, no jinja2."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["BEST", "HINDSIGHT", "NEARLY", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+           "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
+
+#: The mark of the verdict's best move (the fair best where there is a fair analysis).
+BEST = "best"
+#: The mark of the open-hands best where a fair analysis names another: what hindsight would pick.
+HINDSIGHT = "hindsight's pick"
+#: A chance this close to 0 or 1 reads as nearly certain.
+NEARLY = 0.1
+
+
+def chance_holder(d, sides: list[str], individual: bool) -> str:
+    """Whose chance a fair win percentage of decision ``d`` is: the mover's side ("B/D"), or the mover
+    himself where each plays for himself (the values are then his against the rest)."""
+    if individual or not sides or d.side >= len(sides):
+        return d.player
+    return sides[d.side]
+
+
+def chance_text(holder: str, p_win: float) -> str:
+    """``"B/D win 26%"``: a win chance, with the side it belongs to (a name with a slash is a side)."""
+    return f"{holder} {'win' if '/' in holder else 'wins'} {p_win:.0%}"
+
+
+def alternative_marks(d, alt) -> list[str]:
+    """The marks of one alternative of decision ``d``: ``played``, :data:`BEST` (one verdict a list: the fair
+    best where the decision has a fair analysis, else the open-hands best) and :data:`HINDSIGHT` (the
+    open-hands best, where the fair analysis prefers a move that is not one of them)."""
+    fair = getattr(d, "fair", None)
+    marks = ["played"] if alt.played else []
+    if fair is None:
+        return marks + ([BEST] if alt.best else [])
+    if alt.move == fair.best:
+        marks.append(BEST)
+    elif alt.best and not any(a.best and a.move == fair.best for a in d.alternatives):
+        marks.append(HINDSIGHT)       # (where hindsight agrees with the verdict, its pick needs no mark)
+    return marks
+
+
+def open_verdict(d) -> str:
+    """The open-hands half of a decision's line, where a fair verdict follows it: labelled as hindsight, so
+    that the one "best" a reader sees is the fair one."""
+    if d.loss is None:
+        return "no value with every hand open"
+    if not d.loss:
+        return "with every hand open (hindsight) it is best too"
+    return (f"with every hand open (hindsight) best {d.best_value:+d}, loss {d.loss}"
+            + (f" {d.cls.upper()}" if d.cls else ""))
+
+
+@dataclass(frozen=True)
+class HoldsGroup:
+    """Unseen tiles that every holder holds with the same chances (one row of the compact matrix)."""
+
+    tiles: list[str]
+    chances: list[float]             # one a holder, in the order of the holders
+
+    @property
+    def certain(self) -> bool:
+        """Every chance is 0 or 1: where these tiles lie is known."""
+        return all(p in (0.0, 1.0) for p in self.chances)
+
+    @property
+    def nearly(self) -> bool:
+        """Some holder surely holds them or nearly so (at least 1 - :data:`NEARLY`)."""
+        return any(p >= 1 - NEARLY for p in self.chances)
+
+
+def holds_groups(holds: dict[str, dict[str, float]], holders: list[str]) -> list[HoldsGroup]:
+    """The tiles of ``holds`` (holder -> tile -> chance) that the ``holders`` may hold, grouped by equal chances
+    (to the percent shown), the most certain groups first, then the largest."""
+    tiles: dict[str, list[float]] = {}
+    for column, holder in enumerate(holders):
+        for tile, p in holds.get(holder, {}).items():
+            tiles.setdefault(tile, [0.0] * len(holders))[column] = p
+    groups: dict[tuple, list[str]] = {}
+    for tile, chances in tiles.items():
+        # to the percent, but never rounded to a certainty it is not
+        key = tuple(p if p in (0.0, 1.0) else min(0.99, max(0.01, round(p, 2))) for p in chances)
+        groups.setdefault(key, []).append(tile)
+    out = [HoldsGroup(sorted(ts, key=_tile_key), list(key)) for key, ts in groups.items()]
+    return sorted(out, key=lambda g: (not g.certain, not g.nearly, -len(g.tiles), _tile_key(g.tiles[0])))
+
+
+def void_numbers(holds: dict[str, dict[str, float]], holders: list[str]) -> dict[str, list[int]]:
+    """For each holder, the numbers he surely has none of: every unseen tile with that number has chance 0
+    in his hand (a number no unseen tile carries is left out: nobody can hold it)."""
+    unseen = {t for h in holders for t, p in holds.get(h, {}).items() if p > 0}
+    numbers = sorted({n for t in unseen for n in _tile_key(t)})
+    out = {}
+    for holder in holders:
+        mine = holds.get(holder, {})
+        void = [n for n in numbers if all(mine.get(t, 0.0) == 0 for t in unseen if n in _tile_key(t))]
+        if void:
+            out[holder] = void
+    return out
+
+
+def holds_lines(worlds: int, holds: dict[str, dict[str, float]], viewer: str | None) -> list[str]:
+    """``replay --view`` after one move: the count of deals and a compact tile-by-holder matrix (tiles of equal
+    chances on one row; ``-`` cannot hold, ``100%`` surely holds), then each hand's void numbers. The viewer's
+    own hand is left out: he knows it."""
+    holders = [h for h in holds if h != viewer]
+    lines = [f"worlds: {worlds:,}"]
+    groups = holds_groups(holds, holders)
+    if not groups:
+        return lines
+    cells = [[_cell(p) for p in g.chances] for g in groups]
+    width = max(len(h) for h in holders)
+    width = max(width, max(len(c) for row in cells for c in row), 4)
+    lines.append("  ".join(h.rjust(width) for h in holders) + "   tiles")
+    for group, row in zip(groups, cells):
+        shown = " ".join(group.tiles)
+        lines.append("  ".join(c.rjust(width) for c in row) + f"   {shown}")
+    voids = void_numbers(holds, holders)
+    if voids:
+        lines.append("void: " + "; ".join(f"{h} has no {' and no '.join(map(str, ns))}" for h, ns in voids.items()))
+    return lines
+
+
+def _cell(p: float) -> str:
+    return "-" if p == 0 else "100%" if p == 1 else f"{p:.0%}"
+
+
+def _tile_key(text: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in text.strip("[]").split("-"))
