@@ -155,6 +155,7 @@ from dataclasses import replace
 from ..diagnostics import Diagnostic
 from ..record import Game
 from ..replay import Replay, replay, resolve_variant
+from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from ..rules import LeadRequirement, Variant
 from .builder import _result_text
 from .edits import _NAME, _ORIG, _TILE, COSTS, Edit, Repair, RepairReport, _edits, tile_slip_cost
@@ -377,7 +378,7 @@ def tag_repair(rep: Replay, tag: str, kind: str, value: str | None, code: str) -
     before = game.tags.get(tag)
     fixed = replace(game, tags={**game.tags, tag: value})
     if tag == "Result":
-        again = replay(fixed, rep.variant, rep.source, lead=rep.lead, worth=rep.worth)
+        again = check_decided_result(replay(fixed, rep.variant, rep.source, lead=rep.lead, worth=rep.worth))
         if not again.valid:
             return None
     else:

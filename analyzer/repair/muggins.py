@@ -15,6 +15,7 @@ from dataclasses import replace
 from ..match import parse_score
 from ..record import MoveEntry
 from ..replay import Replay, replay
+from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from .builder import _result_text, entry_rows
 from .edits import COSTS, Edit, Repair
 
@@ -42,7 +43,7 @@ def dropped_calls(rep: Replay, expected: str) -> list[Repair]:
         call = MoveEntry(caller, None, round=step.entry.round, muggins=points)
         moves = game.moves[:i + 1] + [call] + game.moves[i + 1:]
         fixed = replace(game, moves=moves)
-        again = replay(fixed, rep.variant, rep.source, lead=rep.lead, worth=rep.worth)
+        again = check_decided_result(replay(fixed, rep.variant, rep.source, lead=rep.lead, worth=rep.worth))
         if not again.valid:
             continue
         nxt = game.moves[i + 1] if i + 1 < len(game.moves) else None

@@ -18,6 +18,7 @@ from typing import Callable
 from ..diagnostics import Diagnostic
 from ..record import Game, MoveEntry, Span
 from ..replay import replay
+from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from ..tiles import Tile
 from .builder import _play_text, _result_text, table_row
 from .edits import COSTS, Edit, Repair, RepairReport
@@ -104,7 +105,7 @@ def overflow_repairs(game: Game, rows: list[_Row], max_edits: int, max_nodes: in
         fixed, edits, shift = _deleted(game, rows, way)
         cost = sum(e.cost for e in edits)
         before, after = _rows_text(game, rows, way, fixed)
-        rep = replay(fixed, variant, lead=lead, worth=worth)
+        rep = check_decided_result(replay(fixed, variant, lead=lead, worth=worth))
         if rep.valid:
             found.append(Repair(edits, round(cost, 3), fixed, rep.result_dict(), _result_text(rep), before, after, rep))
             counts[need] = counts.get(need, 0) + 1

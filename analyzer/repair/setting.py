@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..record import Game
 from ..replay import Replay, replay
+from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from ..rules import LeadRequirement, Variant
 from ..tiles import Tile
 
@@ -34,4 +35,4 @@ class Setting:
 
     def replayed(self, game: Game) -> Replay:
         """``game`` replayed as the record's own game was: under the match's lead and worth."""
-        return replay(game, self.variant, lead=self.lead, worth=self.worth)
+        return check_decided_result(replay(game, self.variant, lead=self.lead, worth=self.worth))

@@ -88,13 +88,16 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
                                    f"tiles; each player gets {size}", entry.pos))
         hands[seat] = hand
         partial[seat] = entry.unknown
-        if v.dealing.redeal_due(hand) and redeal_tag is None and has_moves:    # (no moves: dealt again)
+        if v.dealing.redeal_due(hand) and redeal_tag is None:
             doubles = sum(t.is_double for t in hand)
             must = v.dealing.forced and has_moves
+            # a deal with no moves after it reads as dealt again (``replay.redeal_inferred``): said, not warned
             out.append(DealProblem(Code.REDEAL, f"{entry.player} is dealt {doubles} doubles: under redeal="
                                    f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
-                                   + (", so this hand may not be played" if must else ""), entry.pos,
-                                   {"doubles": doubles}, "error" if must else "warning"))
+                                   + (", so this hand may not be played" if must else "")
+                                   + ("" if has_moves else "; no move follows, so the record reads as dealt again"),
+                                   entry.pos, {"doubles": doubles},
+                                   "error" if must else "warning" if has_moves else "info"))
     known = [h for h in hands if h is not None]
     if (len(known) == n - 1 and v.dealing.all_dealt(n) and not any(p.severity == "error" for p in out)
             and not any(partial)):
