@@ -24,6 +24,7 @@ from typing import Callable
 from ..position import mask_of
 from ..rules.facts import hand_facts
 from ..rules import LeadRequirement, Variant
+from ..rules.lead import highest
 from ..rules.mechanics import position_for
 from ..tiles import Tile
 
@@ -199,13 +200,13 @@ def _deal(variant: Variant, mode: str, rng: random.Random):
         tile = Tile.parse(text)
         holder = next((s for s, h in enumerate(hands) if tile in h), None)
         if holder is None:
-            best = op.highest([set(h) for h in hands])
+            best = highest([set(h) for h in hands])
             if best is None:
                 return hands, 0, 0
             return hands, best[0], best[1].bit if how == "forced" else 0
         return hands, holder, tile.bit if how == "forced" else 0
     if op.highest_double:            # every hand opened by the holder of the highest double, with it (003)
-        best = op.highest([set(h) for h in hands])
+        best = highest([set(h) for h in hands])
         if best is not None:
             return hands, best[0], best[1].bit
     if op.double:

@@ -156,8 +156,11 @@ class _Search(_DealEdits):
         if seat != turn and self.omitted:
             st = self.passed(st, seat)
             hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
-        if over is not None:        # a pass may follow the end, but no edit writes one where the record has a tile
-            return ([st], None) if tile is None and not (c[_SRC] is not None and c[_SRC].tile) else ([], "play-after-end")
+        if over is not None:
+            # a pass may follow a block (records write the passes that show it), never a player going out; and no
+            # edit writes one where the record has a tile (the replayer's play-after-end)
+            harmless = tile is None and over[0] != "domino" and not (c[_SRC] is not None and c[_SRC].tile)
+            return ([st], None) if harmless else ([], "play-after-end")
         if seat != turn:
             return [], "turn-order"
         if tile is None:
@@ -639,7 +642,9 @@ class _Search(_DealEdits):
                            ("swap-order", COSTS["swap-order"], here, seq[p + 1], None, None), p + 1)
             counting = everything or focus[0] == "count"
             # delete the move written here
-            if counting and here is not None and not (over and here[_TILE] is None):
+            # (not a pass that follows a block: records write those to show it; after a player went out it is
+            # play-after-end, and deleting it is the repair)
+            if counting and here is not None and not (over and here[_TILE] is None and st[5][0] != "domino"):
                 cost = COSTS["delete-move/pass" if here[_TILE] is None else "delete-move/tile"]
                 yield (seq[:p] + seq[p + 1:], deal, p, ("delete-move", cost, here, None, None, None), p)
                 yield from self.extra_cell(seq, deal, p)

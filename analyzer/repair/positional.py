@@ -207,7 +207,8 @@ class _PositionSearch(_Search):
         pos = st.pos
         if st.over is not None:             # after the end only passes (and Muggins calls) may follow, and
             written = c.orig is not None and self.game.moves[c.orig].tile is not None    # none an edit wrote
-            return (None if entry.is_pass and not written else "play-after-end"), [], False
+            harmless = entry.is_pass and not written and st.over.termination != "domino"   # (passes show a block)
+            return (None if harmless else "play-after-end"), [], False
         judge = self.judge
         adding = False
         if seat != pos.turn:
@@ -482,7 +483,8 @@ class _PositionSearch(_Search):
                     yield from self.muggins_edits(seq, deal, frontier, p, here)
             else:
                 yield from self.changes(seq, deal, frontier, opts, p, here, clash, depth, narrow)
-        if here is not None and not (over and here.entry.is_pass):
+        shown_block = over and all(st.over.termination != "domino" for st in frontier)
+        if here is not None and not (shown_block and here.entry.is_pass):
             e = here.entry
             if groups is None or "delete" in groups:
                 what = "muggins" if e.muggins is not None else "draw" if e.draw else "pass" if e.tile is None else "tile"
