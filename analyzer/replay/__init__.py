@@ -15,7 +15,7 @@ from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
 from ..tiles import Move, Tile
-from .result import _Ending
+from .result import HandEnding
 from .step import Step
 from .tags import false_plays, resolve_variant
 from ..rules.codes import Code
@@ -144,7 +144,7 @@ class Replay:
                 "seat": self.players[r.seat]}
 
 
-class _Replayer(_Ending):
+class _Replayer(HandEnding):
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
     false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
     worth: int | None = None    # what the game is worth in its match after drawn games (Jamaican, Chiva)

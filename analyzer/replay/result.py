@@ -12,12 +12,12 @@ from ..rules.variants import Variant
 from .step import Step
 from ..rules.codes import Code
 
-__all__ = ["compare_result"]
+__all__ = ["compare_result", "HandEnding"]
 
 BLOCK_WORDS = ("gesperrt", "blocked", "block", "trancado", "tranque")
 
 
-class _Ending:
+class HandEnding:
     """The result part of the replayer (:class:`analyzer.replay._Replayer`): ``finish`` once the moves are run."""
 
     def finish(self, pos: Position, steps: list[Step]) -> tuple[Outcome | None, HandResult | None, list[Diagnostic]]:
