@@ -82,6 +82,14 @@ def _graph(root: pathlib.Path = ROOT) -> nx.DiGraph:
     return graph
 
 
+def _package(tmp_path: pathlib.Path, files: dict[str, str]) -> pathlib.Path:
+    """A small package ``pkg`` of ``files`` (path -> text) under ``tmp_path``, for the checkers' own tests."""
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path / "pkg"
+
+
 def test_the_import_graph_sees_deferred_imports_and_package_inits(tmp_path):
     """The checker itself, on a small package: an import inside a function, one under TYPE_CHECKING, a
     name from a package's ``__init__``, and a module inside a package whose ``__init__`` defines names
@@ -98,10 +106,7 @@ def test_the_import_graph_sees_deferred_imports_and_package_inits(tmp_path):
         "pkg/other/mod.py": "y = 2\n",
         "pkg/user.py": "from .other import mod\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    graph = _graph(tmp_path / "pkg")
+    graph = _graph(_package(tmp_path, files))
     assert {("pkg.core", "pkg.late"), ("pkg.late", "pkg.typed"), ("pkg.typed", "pkg.sub.leaf"),
             ("pkg.other", "pkg"), ("pkg.user", "pkg.other.mod"), ("pkg.user", "pkg.other")} <= set(graph.edges)
     assert ("pkg.typed", "pkg.sub") not in graph.edges
@@ -158,10 +163,7 @@ def test_the_private_import_check_sees_private_names(tmp_path):
         "pkg/search/__init__.py": "",
         "pkg/search/core.py": "from . import _core\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    found = _private_imports(tmp_path / "pkg")
+    found = _private_imports(_package(tmp_path, files))
     assert found == ["pkg.b:3: from pkg.a import _hidden", "pkg.search.core:1: from pkg.search import _core"]
 
 
