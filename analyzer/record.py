@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .diagnostics import Diagnostic
-from .tiles import Tile
+from .tiles import Move, Tile
 
 __all__ = ["Span", "MoveEntry", "HandEntry", "Game", "Record", "StatedResult", "ANNOTATIONS"]
 
@@ -63,11 +63,21 @@ class MoveEntry:
     @property
     def text(self) -> str:
         """What was done, in words: ``[3-6]``, ``pass``, ``draws [3-4]``, ``draws ?``, ``muggins 10``."""
+        return self.notation(where=False, marks=False, claim=False)
+
+    def notation(self, where: bool = True, marks: bool = True, claim: bool = True, pass_word: str = "pass") -> str:
+        """The entry as the notation writes it, the one writer of an entry's text: ``[2-4]@4>2! +10``,
+        ``draws [3-4]``, ``draws ?``, ``pass``, ``muggins 5`` (the move itself as :class:`Move` writes it).
+        ``where``: with the end and arm it went on; ``marks``: with its annotation; ``claim``: with the
+        points it claims; ``pass_word``: how a pass is written (a book table may write ``-``)."""
         if self.muggins is not None:
             return f"muggins {self.muggins}"
-        if self.draw:
-            return f"draws {self.tile if self.tile is not None else '?'}"
-        return "pass" if self.tile is None else str(self.tile)
+        if self.tile is None and not self.draw:
+            text = pass_word
+        else:
+            text = str(Move(self.tile, self.end if where else None, self.draw, self.arm if where else None))
+        return (text + (self.annotation or "" if marks else "")
+                + (f" +{self.claim}" if claim and self.claim is not None else ""))
 
 
 @dataclass(frozen=True)

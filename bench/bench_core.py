@@ -40,7 +40,8 @@ from bench_solver import PARTNERSHIP, best_of, deal, ms, played_line, table  # n
 
 from analyzer.position import Position  # noqa: E402
 from analyzer.rules.variants import Variant, find_variant  # noqa: E402
-from analyzer.search.block import Solver, _standard_scoring  # noqa: E402
+from analyzer.search.block import Solver  # noqa: E402
+from analyzer.search.scoring import standard_scoring  # noqa: E402
 from analyzer.search.core import CORE, TABLE_MB, compiled_core  # noqa: E402
 
 
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                                     ("whist", {"score": "good"}, "good points: the difference"),
                                     ("partnership", {"pass-bonus": "yes"}, "pass bonuses, paid play by play")):
             variant = find_variant(name, options)
-            assert not _standard_scoring(variant)[0]
+            assert not standard_scoring(variant)[0]
             report_leaves(f"Whole-record analysis, first {args.generic_deals} deals, {name} ({what}; ms)",
                           compare_leaves(seeds[:args.generic_deals], variant, args.repeat, args.table_mb, clock))
     return 0

@@ -27,7 +27,8 @@ from analyzer.search import SearchLimit, TreeSearch
 import analyzer
 from analyzer.search.core import (ARMS_CORE, ARMS_ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, arms_core, cores_text,
                                   draw_core, resolve_arms)
-from analyzer.search.tree import _STATE_CODE, _ArmDeal, _leader, arms_note, arms_scoring
+from analyzer.search.alphabeta import hand_leader
+from analyzer.search.tree import _STATE_CODE, _ArmDeal, arms_note, arms_scoring
 from analyzer.rules.layout import Arm
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
@@ -105,7 +106,7 @@ def test_the_core_changes_nothing_where_no_arms_are_searched(case):
 def turn_bounds(pos, rules) -> tuple[int, int, bool]:
     """``(low, high, tighter)``: the bounds the search over arms (``_ArmDeal.bounds``) puts on the value
     of ``pos``, and whether they are tighter than the pips held alone."""
-    deal = _ArmDeal(TreeSearch(rules, core="python"), pos.n, _leader(pos), pos.layout, pos.max_pip)
+    deal = _ArmDeal(TreeSearch(rules, core="python"), pos.n, hand_leader(pos), pos.layout, pos.max_pip)
     arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
     high, low = deal.bounds(tuple(pos.hands), arms, pos.turn)
     side0 = sum(pos.pips(s) for s in range(pos.n) if rules.seating.teams[s] == 0)

@@ -20,7 +20,8 @@ from analyzer.position import Position
 from analyzer.rules import find_variant
 from analyzer.rules.policies import HandFacts
 from analyzer.search import CORE, SearchLimit, Solver, TreeSearch
-from analyzer.search.block import _standard_scoring, core_note
+from analyzer.search.block import core_note
+from analyzer.search.scoring import standard_scoring
 from analyzer.search.core import ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, compiled_core
 from conftest import RECORDS
 
@@ -78,7 +79,7 @@ def compare_records(variant, records: int, size: int, seed) -> int:
 def test_cores_agree_on_every_alternative(name, options):
     variant = find_variant(name, options)
     # a scoring the core does not write inline has no pip bounds: smaller hands keep the Python search quick
-    size = 7 if _standard_scoring(variant)[0] else (4 if variant.seating.sides == 4 else 5)
+    size = 7 if standard_scoring(variant)[0] else (4 if variant.seating.sides == 4 else 5)
     assert compare_records(variant, 3, size, f"{name}{sorted(options.items())}") > 10
 
 
@@ -219,7 +220,7 @@ def test_analyze_takes_a_table_size():
 
 
 def test_the_analysis_says_when_the_core_asks_python_for_the_scoring():
-    assert _standard_scoring(find_variant("partnership"))[0] and core_note(find_variant("partnership")) is None
+    assert standard_scoring(find_variant("partnership"))[0] and core_note(find_variant("partnership")) is None
     # a point a game is computed in the core too (analyzer/search/scoring.py): no note
     jamaican = read(RECORDS / "match-jamaican.dom")
     assert "asks Python" not in (analyze(jamaican)[0].note or "")

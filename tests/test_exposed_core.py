@@ -13,7 +13,7 @@ import pytest
 from analyzer.position import Position, tiles_of
 from analyzer.rules import find_variant
 from analyzer.search import SearchLimit, Solver
-from analyzer.search.blockdeal import _Deal, compiled_plays
+from analyzer.search.blockdeal import IntDeal, compiled_plays
 from analyzer.search.core import compiled_core
 from analyzer.tiles import Tile
 from test_exposed_tiles import ROWS_1_3, minimax, whist
@@ -155,7 +155,7 @@ def test_a_set_whose_keys_have_no_room_for_exposed_tiles_is_searched_in_python()
     assert compiled._table is None                  # (no compiled deal was made)
     # the compiled deal itself refuses them (the Python side never passes them there)
     dealt = tuple(h | (pos.history[0][0].tile.bit if s == 0 else 0) for s, h in enumerate(pos.hands))
-    K, e = _Deal(variant, dealt, 0, 6).set_state(pos)
+    K, e = IntDeal(variant, dealt, 0, 6).set_state(pos)
     assert K >> 29 == pos.exposed
     deal = compiled_core().BlockDeal(compiled_core().Table(1024), 4, 6, (0, 1, 0, 1), dealt, 0, None, bonus=(0,) * 36)
     with pytest.raises(ValueError, match="no room for exposed tiles"):

@@ -165,15 +165,15 @@ def test_an_exposed_tile_not_played_at_its_first_chance_is_one_error_at_that_mov
 def test_the_node_limit_bounds_the_positions_of_a_decision_under_an_exposed_tile():
     """--max-nodes bounds the positions of one decision's values while an exposed tile lies open: the int
     solver searches them (it knows exposed tiles) and counts each one against the limit."""
-    from analyzer.analysis import _searcher
+    from analyzer.analysis import searcher_for
 
     rep = whist('[Exposed "C [4-6] from 4"]', ROWS_1_3 + "4. A [4-4]")
     pos = rep.position_at(len(rep.steps) - 1)
     assert pos.exposed
-    search = _searcher(rep.variant, True, None)
+    search = searcher_for(rep.variant, True, None)
     values = search.values(pos)
     assert search.nodes > 2
-    assert _searcher(rep.variant, True, search.nodes).values(pos) == values
+    assert searcher_for(rep.variant, True, search.nodes).values(pos) == values
     with pytest.raises(SearchLimit):
-        _searcher(rep.variant, True, search.nodes - 1).values(pos)
+        searcher_for(rep.variant, True, search.nodes - 1).values(pos)
     assert "node limit" in analyze_replay(rep, node_limit=search.nodes - 1).stopped

@@ -478,7 +478,7 @@ def test_the_rule_on_doubles_is_not_asked_again_where_the_other_tiles_have_no_wo
     rep = replay_record(parse((RECORDS / "match-chiva-2-draw.dom").read_text()))[1]
     before = {seen: worlds_at(rep, seen, None).probabilities() for seen in range(0, rep.legal_prefix + 1, 14)}
     empty, asked = set(), []
-    tally, allows = placements._Split.tally, Worlds._allows
+    tally, allows = placements.DoublesFirst.tally, Worlds._allows
 
     def counting_tally(self, room):
         out = tally(self, room)
@@ -491,7 +491,7 @@ def test_the_rule_on_doubles_is_not_asked_again_where_the_other_tiles_have_no_wo
         asked.append(tuple(r - (w & ~f).bit_count() for r, w, f in zip(v.room, world, v.fixed)))
         return allows(self, world)
 
-    monkeypatch.setattr(placements._Split, "tally", counting_tally)
+    monkeypatch.setattr(placements.DoublesFirst, "tally", counting_tally)
     monkeypatch.setattr(Worlds, "_allows", judged)
     met = 0
     for seen, probs in before.items():

@@ -481,7 +481,7 @@ def test_a_seat_asked_for_that_is_not_a_player_is_named_in_the_note():
 # -- counting by classes of alike tiles against the tile-by-tile program and plain enumeration ----------
 def _tile_by_tile(tally) -> tuple[int, list[list[int]]]:
     """The count and every tile's weights from the program over the tiles one at a time (the
-    counting before the classes: ``_Tally.ways``, forward over the tiles)."""
+    counting before the classes: ``Placements.ways``, forward over the tiles)."""
     out = []
     reach = {tally.room: 1}
     for i in range(len(tally.unseen)):

@@ -583,3 +583,20 @@ def test_the_record_lexer_reads_mutated_records_and_random_text_as_lark_does(lar
     _same_reading(mutated_record(data), lark_lexed)
     _same_reading(data.draw(st.text(max_size=80)), lark_lexed)
     _same_reading("".join(data.draw(st.lists(PIECES, max_size=30))), lark_lexed)
+
+
+def test_an_entry_is_written_once_as_it_is_read():
+    """``MoveEntry.notation``, the one writer of an entry's text: each form the notation has (a play
+    with its end, arm, mark and claim; a draw, shown or not; a pass; a Muggins call) reads back as the
+    same entry, and the shorter forms the views show leave out what they are asked to."""
+    entries = [MoveEntry("B", Tile(2, 4), 4, "!", claim=10, arm=2), MoveEntry("C", Tile(3, 4), draw=True),
+               MoveEntry("D", None, draw=True), MoveEntry("A", None), MoveEntry("C", None, muggins=5)]
+    texts = [e.notation() for e in entries]
+    assert texts == ["[2-4]@4>2! +10", "draws [3-4]", "draws ?", "pass", "muggins 5"]
+    game = parse('[Variant "all-fives"]\n\n' + " ".join(f"{e.player} {t}" for e, t in zip(entries, texts)),
+                 "entries.dom").games[0]
+    assert [replace(m, pos=Span(0, 0), round=None) for m in game.moves] == entries
+    played = entries[0]
+    assert played.notation(where=False, marks=False) == "[2-4] +10"
+    assert played.text == "[2-4]" and played.notation(pass_word="-") == "[2-4]@4>2! +10"
+    assert entries[3].notation(pass_word="-") == "-"

@@ -16,9 +16,10 @@ from analyzer.rules import find_variant
 from analyzer.rules.policies import DOUBLE_BLANK, BlockDecider, DifferenceAward, HandFacts, PointScoring
 from analyzer.rules.variants import FAMILIES, Variant
 from analyzer.search import Solver
-from analyzer.search.block import _standard_scoring, core_note
+from analyzer.search.block import core_note
 from analyzer.search.core import compiled_core
-from analyzer.search.scoring import ALL_PIPS, BY, COUNT, FIXED, NO_BOUND, OWN_PIPS, TIE, LeafScoring, describe
+from analyzer.search.scoring import (ALL_PIPS, BY, COUNT, FIXED, NO_BOUND, OWN_PIPS, TIE, LeafScoring, describe,
+                                     standard_scoring)
 from analyzer.tiles import Tile
 from conftest import RECORDS
 from test_core import _deal
@@ -236,7 +237,7 @@ def test_every_variant_a_block_search_meets_is_described():
         if not int_solver_plays(variant):
             continue
         for view in _views(variant):
-            assert _standard_scoring(view)[0] or describe(view) is not None, (variant.name, variant.options)
+            assert standard_scoring(view)[0] or describe(view) is not None, (variant.name, variant.options)
             assert core_note(view, "compiled" if compiled_core() else "python") is None
             seen += 1
     assert seen > 1000

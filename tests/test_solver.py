@@ -9,7 +9,8 @@ import pytest
 from analyzer.position import Position
 from analyzer.rules.policies import BlockRule, HandFacts, HandScoring, Seating
 from analyzer.rules.variants import Variant, find_variant
-from analyzer.search.block import Solver, SolverError, _standard_scoring
+from analyzer.search.block import Solver, SolverError
+from analyzer.search.scoring import standard_scoring
 from analyzer.tiles import PASS, Move, Tile, tile_set
 
 try:
@@ -245,11 +246,11 @@ def test_agrees_with_minimax_many_deals(name):
 
 
 def test_standard_rules_take_the_inline_path_and_agree_with_the_generic_one():
-    assert _standard_scoring(PARTNERSHIP) == (True, 0)
-    assert _standard_scoring(VARIANTS["all-pips"]) == (True, 1)
-    assert _standard_scoring(VARIANTS["bonus"]) == (False, 0)
+    assert standard_scoring(PARTNERSHIP) == (True, 0)
+    assert standard_scoring(VARIANTS["all-pips"]) == (True, 1)
+    assert standard_scoring(VARIANTS["bonus"]) == (False, 0)
     opaque = _as(Opaque, PARTNERSHIP)
-    assert _standard_scoring(opaque) == (False, 0)
+    assert standard_scoring(opaque) == (False, 0)
     rng = random.Random(7)
     for seed in range(4):
         hands, leader = full_deal(seed + 40)

@@ -18,7 +18,7 @@ from ..search.core import TABLE_MB
 from ..tiles import Move
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
-           "int_solver_plays"]
+           "int_solver_plays", "searcher_for", "alternative_text"]
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ def int_solver_plays(variant: Variant) -> bool:
     return variant.search == "block"
 
 
-def _searcher(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB, max_deals: int = 4):
+def searcher_for(rules, fast: bool, node_limit: int | None, table_mb: float = TABLE_MB, max_deals: int = 4):
     """The int solver for a two-ended block game (exposed tiles too, Domino Whist §8), else the general
     search over the position (``max_deals``: the deals an int solver keeps tables for; the fair analysis
     solves one a solver)."""
@@ -299,12 +299,12 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.sides = list(rep.players)
         out.perspective = (f"each decision is valued for its mover against all the others; the running "
                            f"values are {rep.players[0]}'s")
-        solvers = {seat: _searcher(AgainstTheRest(variant, seat), fast, node_limit, table_mb / variant.players)
+        solvers = {seat: searcher_for(AgainstTheRest(variant, seat), fast, node_limit, table_mb / variant.players)
                    for seat in range(variant.players)}
         teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     if prefix < len(rep.steps):
         out.stopped = stop_reason(rep)
-    solver = solvers[0] if individual else (solver or _searcher(variant, fast, node_limit, table_mb))
+    solver = solvers[0] if individual else (solver or searcher_for(variant, fast, node_limit, table_mb))
     # the line as played: the position before every step (a copy) and the points scored before it;
     # the values are then searched from the end of the line back to the deal, so that each search
     # finds the later positions in its table; one that needs more than the node limit allows leaves
@@ -496,20 +496,20 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
         if exc.partial:
             known = {m: scored + v for m, v in exc.partial}
             moves = pos.legal_moves()
-            alts = [Alternative(_move_text(m), known.get(m), False, m == same) for m in moves]
+            alts = [Alternative(alternative_text(m), known.get(m), False, m == same) for m in moves]
             out.decisions.append(Decision(
                 step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-                step.entry.round, _move_text(played), known.get(same), alts, None, None, None,
+                step.entry.round, alternative_text(played), known.get(same), alts, None, None, None,
                 unsolved=len(moves) - len(known)))
         raise
     pick = max if side == 0 else min
     best = pick(v for _, v in values)
     played_value = next(v for m, v in values if m == same)
     loss = abs(best - played_value)
-    alts = [Alternative(_move_text(m), v, v == best, m == same) for m, v in values]
+    alts = [Alternative(alternative_text(m), v, v == best, m == same) for m, v in values]
     out.decisions.append(Decision(
         step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-        step.entry.round, _move_text(played), played_value, alts, best, loss, thresholds.classify(loss)))
+        step.entry.round, alternative_text(played), played_value, alts, best, loss, thresholds.classify(loss)))
     if lines:
         entry = _lines(mover, pos, step.index, values, played, out.players)
         out.lines.append(entry)
@@ -536,7 +536,7 @@ def open_decision(rep: Replay, pos: Position, side: int, values: list[tuple[Move
     last = rep.steps[-1].entry if rep.steps else None
     return Decision(len(rep.steps), rep.players[pos.turn], side, last.pos.line or None if last else None, None,
                     last.round if last else None, "", None,
-                    [Alternative(_move_text(m), v, v is not None and v == best, False) for m, v in values],
+                    [Alternative(alternative_text(m), v, v is not None and v == best, False) for m, v in values],
                     best, None, None)
 
 
@@ -544,7 +544,8 @@ def _to_move(rep: Replay, mover, pos: Position, side: int, scored: int) -> Decis
     return open_decision(rep, pos, side, [(m, scored + v) for m, v in mover.values(pos)])
 
 
-def _move_text(move: Move) -> str:
+def alternative_text(move: Move) -> str:
+    """An alternative at a decision as the analyses show it: the move in the notation, or ``no extra tile``."""
     return "no extra tile" if move == NO_EXTRA else str(move)
 
 
@@ -565,10 +566,10 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
         made = [pos.pop() for _ in continuation][::-1]     # a draw comes back with the tile it drew
         pos.pop()
         shown = [d if m.draw and d is not None and d.draw else m for m, d in zip(continuation, made)]
-        alts.append({"move": _move_text(move), "seat": seat, "value": value, "played": move == played,
+        alts.append({"move": alternative_text(move), "seat": seat, "value": value, "played": move == played,
                      "continuation": [(seat_, str(m)) for seat_, m in zip(seats, continuation)],
-                     "line": [f"{players[seat]} {_move_text(move)}"]
-                     + [f"{players[s]} {_move_text(m)}" for s, m in zip(seats, shown)]})
+                     "line": [f"{players[seat]} {alternative_text(move)}"]
+                     + [f"{players[s]} {alternative_text(m)}" for s, m in zip(seats, shown)]})
     return {"index": index, "alternatives": alts}
 
 

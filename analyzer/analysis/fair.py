@@ -34,9 +34,8 @@ from ..search.core import TABLE_MB
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..tiles import Move
-from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, _move_text, analyze_replay,
-               int_solver_plays, open_decision, stop_reason, stops_at_decision)
-from . import _searcher as _open_searcher
+from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
+               int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
 
@@ -116,7 +115,7 @@ _JOB: dict = {}
 def _searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: float):
     variant = rep.variant
     rules = AgainstTheRest(variant, seat) if variant.seating.sides > 2 else variant
-    return _open_searcher(rules, int_solver_plays(variant), node_limit, table_mb, max_deals=1)
+    return searcher_for(rules, int_solver_plays(variant), node_limit, table_mb, max_deals=1)
 
 
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
@@ -368,7 +367,7 @@ def _bare_decision(rep: Replay, k: int, seat: int, moves: list[Move]) -> Decisio
     side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[seat]
     return Decision(k, step.entry.player, side, step.entry.pos.line or None, step.entry.pos.column or None,
                     step.entry.round, str(step.move), None,
-                    [Alternative(_move_text(m), None, False, m == step.move) for m in moves], None, None, None)
+                    [Alternative(alternative_text(m), None, False, m == step.move) for m in moves], None, None, None)
 
 
 def _points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
@@ -399,16 +398,16 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
     best = max(moves, key=lambda m: (sign * sum(table[m]), wins[m]))
     if k == len(rep.steps):         # nothing played yet (the record stops here): only what is best
         for alt in decision.alternatives:
-            alt.fair = stats[next(m for m in moves if _move_text(m) == alt.move)]
-            alt.best = alt.best or (decision.best_value is None and _move_text(best) == alt.move)
-        decision.fair = FairDecision(rep.players[seat], n, method, _move_text(best), 0.0, None, "none", count)
+            alt.fair = stats[next(m for m in moves if alternative_text(m) == alt.move)]
+            alt.best = alt.best or (decision.best_value is None and alternative_text(best) == alt.move)
+        decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0, None, "none", count)
         return
     played = rep.steps[k].move
     loss, cls, verdict = fair_verdict(table[best], table[played], sign, exact, thresholds, decision.cls)
     for alt in decision.alternatives:
-        move = next(m for m in moves if _move_text(m) == alt.move)
+        move = next(m for m in moves if alternative_text(m) == alt.move)
         alt.fair = stats[move]
-    decision.fair = FairDecision(rep.players[seat], n, method, _move_text(best), round(float(loss), 4), cls, verdict,
+    decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), round(float(loss), 4), cls, verdict,
                                  count)
 
 

@@ -1,10 +1,10 @@
 """Placements of unseen tiles into holders of fixed room, for :mod:`analyzer.inference`: counted,
 weighed tile by tile, drawn and listed exactly.
 
-:class:`_Tally` places the tiles a class of alike tiles at a time (:class:`_Classes`). The rules on
+:class:`Placements` places the tiles a class of alike tiles at a time (:class:`_Classes`). The rules on
 whole hands dealt (:class:`analyzer.inference.WholeHands`) are kept exactly by two programs on top of
-it: :class:`_Split` places the unseen doubles first (rules on doubles only: a forced re-deal, the
-highest double dealt leading) and :class:`_Heavy` keeps each hand's pips as it places the tiles,
+it: :class:`DoublesFirst` places the unseen doubles first (rules on doubles only: a forced re-deal, the
+highest double dealt leading) and :class:`HeaviestFirst` keeps each hand's pips as it places the tiles,
 heaviest first (the heaviest hand leads: Hungarian). A ``view`` here is an
 :class:`analyzer.inference.View` (only its fields are read).
 """
@@ -19,14 +19,14 @@ from ..position import tiles_of
 from ..rules.lead import heaviest_of
 from ..tiles import Tile
 
-__all__ = ["InferenceUnsupported", "HEAVY_STATES"]
+__all__ = ["InferenceUnsupported", "HEAVY_STATES", "Placements", "HeaviestFirst", "DoublesFirst"]
 
 
 class InferenceUnsupported(DominoError):
     """A game whose worlds this module does not model (a draw game: drawn tiles change hands)."""
 
 
-class _Tally:
+class Placements:
     """The placements of ``unseen`` that fill the room left in each holder exactly.
 
     The count and each tile's weights are counted a class of alike tiles at a time
@@ -273,7 +273,7 @@ def _fill(have: list[int], must: list[bool], room: int):
 HEAVY_STATES = 25_000
 
 
-class _Heavy(_Tally):
+class HeaviestFirst(Placements):
     """The program tile by tile, heaviest first, under the heaviest-hand lead (Hungarian): a state
     also holds each seat's pips so far, and is decided once the leader is surely beaten (no way) or
     no other seat can still pass him (then the plain count follows, in a state of the room alone)."""
@@ -345,16 +345,16 @@ def _merge_decided(layer: dict[tuple[int, ...], int], i: int, decided: set, k: i
     return out
 
 
-class _Split:
-    """A :class:`_Tally` for rules on the doubles dealt only: the unseen doubles placed every way the
+class DoublesFirst:
+    """A :class:`Placements` for rules on the doubles dealt only: the unseen doubles placed every way the
     rules allow, and for each the other tiles by the program in the room it leaves (a world is drawn
     by drawing that placement with the weight of the worlds completing it: exact, no rejection)."""
 
-    def __init__(self, view, allows, base: _Tally):
+    def __init__(self, view, allows, base: Placements):
         self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
         self.doubles = [i for i, t in enumerate(view.unseen) if t.is_double]
         self.rest = [i for i, t in enumerate(view.unseen) if not t.is_double]
-        self._tallies: dict[tuple[int, ...], _Tally] = {}
+        self._tallies: dict[tuple[int, ...], Placements] = {}
         self.options: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []    # (placed, room left, ways)
 
         def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
@@ -373,9 +373,9 @@ class _Split:
         place(0, view.room, list(view.fixed))
         self.count = sum(ways for *_, ways in self.options)
 
-    def tally(self, room) -> _Tally:             # the program of the other tiles in ``room``
+    def tally(self, room) -> Placements:             # the program of the other tiles in ``room``
         if room not in self._tallies:
-            self._tallies[room] = _Tally(tuple(self.unseen[i] for i in self.rest),
+            self._tallies[room] = Placements(tuple(self.unseen[i] for i in self.rest),
                                          tuple(self._allowed[i] for i in self.rest), room)
         return self._tallies[room]
 

@@ -14,7 +14,7 @@ from ..position import Position, mask_of, tiles_of
 from ..rules.lead import Revealed, dealt_leaders, requirement, reveals, weighs_whole_hands
 from ..rules.policies import Dealing, LeadRequirement, Opening
 from ..tiles import Tile
-from .placements import InferenceUnsupported, _Heavy, _Split, _Tally
+from .placements import DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
            "describe_step", "first_lead", "lead_revealed"]
@@ -120,19 +120,19 @@ class Worlds:
     passer and the others cannot yet tell apart (the replay takes such passes as the block's).
 
     Rules on whole hands (:class:`WholeHands`) are no per-tile fact: where they look at the doubles
-    only (a forced re-deal, the highest double dealt leading), :class:`_Split` counts, weighs, draws
-    and lists the worlds; the heaviest hand leading (Hungarian), :class:`_Heavy`. Both are exact.
+    only (a forced re-deal, the highest double dealt leading), :class:`DoublesFirst` counts, weighs, draws
+    and lists the worlds; the heaviest hand leading (Hungarian), :class:`HeaviestFirst`. Both are exact.
     """
 
     def __init__(self, view: View):
         self.view = view
-        self._base = _Tally(view.unseen, view.allowed, view.room)
+        self._base = Placements(view.unseen, view.allowed, view.room)
         self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
         whole = view.whole
         if whole is not None:
             try:
-                self._base = _Split(view, self._allows, self._base) if whole.by_doubles else _Heavy(view, whole)
+                self._base = DoublesFirst(view, self._allows, self._base) if whole.by_doubles else HeaviestFirst(view, whole)
             except InferenceUnsupported:
                 self.view = dataclasses.replace(view, whole=None)
             self.count = self._base.count

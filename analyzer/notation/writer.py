@@ -36,19 +36,6 @@ def _tag(name: str, value: str) -> str:
     return f'[{name} "{value}"]'
 
 
-def _play(move: MoveEntry) -> str:
-    if move.muggins is not None:
-        return f"muggins {move.muggins}"
-    if move.draw:
-        text = f"draws {move.tile if move.tile is not None else '?'}"
-    elif move.tile is None:
-        text = "pass"
-    else:
-        text = (str(move.tile) + (f"@{move.end}" if move.end is not None else "")
-                + (f">{move.arm}" if move.arm is not None else ""))
-    return text + (move.annotation or "") + (f" +{move.claim}" if move.claim is not None else "")
-
-
 def _hand_line(hand) -> str:
     if hand.tiles is None:
         return f"{hand.player}: ?"
@@ -98,7 +85,7 @@ def _move_lines(moves: list[MoveEntry], per_line: int) -> list[str]:
             current = move.round
             if move.round is not None:
                 words.append(f"{move.round}.")
-        words.append(f"{move.player} {_play(move)}")
+        words.append(f"{move.player} {move.notation()}")
         count += 1
         if move.comment:
             words.append(_comment(move.comment))
@@ -145,7 +132,7 @@ def write_table(game: Game) -> str:
         if len(cells) < column[move.player]:
             cells += ["----"] * (column[move.player] - len(cells))
             width = max(width, len("----"))
-        play = _play(move)
+        play = move.notation()
         width = max(width, len(play))
         own_line = bool(move.comment) and move.comment_pos.line not in (0, move.pos.line)
         cells.append(play + (f" {_comment(move.comment)}" if move.comment and not own_line else ""))

@@ -15,7 +15,7 @@ from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
 from ..tiles import Move, Tile
-from .result import _Ending
+from .result import HandEnding, wins
 from .step import Step
 from .tags import false_plays, resolve_variant
 from ..rules.codes import Code
@@ -27,11 +27,6 @@ class _Run(NamedTuple):
     errors: int
     steps: list
     first: int | None
-
-
-def wins(side: str, alone: bool) -> str:
-    """``A/C win``, or ``C wins`` for a side of one player (``alone``)."""
-    return f"{side} {'wins' if alone else 'win'}"
 
 
 @dataclass
@@ -111,10 +106,6 @@ class Replay:
     def side_name(self, side: int) -> str:
         return self.variant.side_name(side, self.players)
 
-    def win_text(self, side: int, points: int) -> str:
-        """``A/C win 46``; ``C wins 46`` when the side is one player."""
-        return f"{wins(self.side_name(side), len(self.variant.seating.members(side)) == 1)} {points}"
-
     @property
     def scores(self) -> tuple[int, ...] | None:
         """Each player's points scored during play (All Fives), after the last entry; None when the
@@ -144,7 +135,7 @@ class Replay:
                 "seat": self.players[r.seat]}
 
 
-class _Replayer(_Ending):
+class _Replayer(HandEnding):
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
     false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
     worth: int | None = None    # what the game is worth in its match after drawn games (Jamaican, Chiva)

@@ -5,15 +5,9 @@ from __future__ import annotations
 
 from ..position import tiles_of
 from . import Replay
+from .result import result_sentence
 
-__all__ = ["replay_data", "result_text", "entry_text", "hand_names"]
-
-
-def entry_text(entry) -> str:
-    """``pass``, ``[3-6]``, ``[3-4] +10``, ``draws [3-4]``, ``draws ?`` or ``muggins 10``."""
-    if entry.muggins is not None:
-        return entry.text
-    return entry.text + (f" +{entry.claim}" if entry.claim is not None else "")
+__all__ = ["replay_data", "result_text", "hand_names"]
 
 
 def hand_names(rep: Replay, mask: int) -> list[str]:
@@ -24,13 +18,7 @@ def hand_names(rep: Replay, mask: int) -> list[str]:
 def result_text(rep: Replay) -> str | None:
     """``C goes out (domino); A/C win 46``, ``blocked; a draw``; None when the hand has no result."""
     r = rep.result
-    if r is None:
-        return None
-    who = rep.players[r.seat]
-    how = f"{who} goes out (domino)" if r.termination == "domino" else "blocked"
-    if r.winner is None:
-        return f"{how}; a draw"
-    return f"{how}; {rep.win_text(r.winner, r.points)}"
+    return None if r is None else result_sentence(r, r, rep.variant, rep.players)
 
 
 def _scores(rep: Replay, scores) -> dict | None:
@@ -46,7 +34,8 @@ def replay_data(rep: Replay) -> dict:
         e = step.entry
         moves.append({
             "index": step.index, "round": e.round, "player": e.player,
-            "move": entry_text(e), "boneyard": step.boneyard, "scores": _scores(rep, step.scores),
+            "move": e.notation(where=False, marks=False), "boneyard": step.boneyard,
+            "scores": _scores(rep, step.scores),
             "scored": step.scored,
             "end": None if step.move is None else step.move.end,
             "arm": None if step.move is None else step.move.arm,

@@ -12,12 +12,12 @@ from ..rules.variants import Variant
 from .step import Step
 from ..rules.codes import Code
 
-__all__ = ["compare_result"]
+__all__ = ["compare_result", "HandEnding", "result_sentence", "wins"]
 
 BLOCK_WORDS = ("gesperrt", "blocked", "block", "trancado", "tranque")
 
 
-class _Ending:
+class HandEnding:
     """The result part of the replayer (:class:`analyzer.replay._Replayer`): ``finish`` once the moves are run."""
 
     def finish(self, pos: Position, steps: list[Step]) -> tuple[Outcome | None, HandResult | None, list[Diagnostic]]:
@@ -96,7 +96,7 @@ def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | 
     seat_of = {name: seat for seat, name in enumerate(players)}
 
     def ends(more: str = "") -> str:       # described only when it disagrees (reading speed)
-        return f"the hand ends {_describe(outcome, result, variant, players)}{more}"
+        return f"the hand ends {result_sentence(outcome, result, variant, players, ', ', clause=True)}{more}"
     if stated.termination and stated.termination != outcome.termination:
         return ends()
     if stated.milo and (result is None or not any(name == "milo" for name, _ in result.bonuses)):
@@ -120,11 +120,25 @@ def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | 
     return None
 
 
-def _describe(outcome: Outcome, result: HandResult | None, variant: Variant, players: Sequence[str]) -> str:
-    who = players[outcome.seat]
-    how = f"with {who} going out (domino)" if outcome.termination == "domino" else "blocked"
+def wins(side: str, alone: bool) -> str:
+    """``A/C win``, or ``C wins`` for a side of one player (``alone``)."""
+    return f"{side} {'wins' if alone else 'win'}"
+
+
+def result_sentence(ending, result: HandResult | None, variant: Variant, players: Sequence[str], joined: str = "; ",
+                    clause: bool = False) -> str:
+    """How a hand ended and what it scored, the one writer of a result in words: ``C goes out (domino);
+    A/C win 46``, ``blocked; a draw`` (``joined``: what stands between the two); ``clause``: as part of
+    a longer sentence, ``with C going out (domino), A/C winning 46``. ``ending``: the hand's outcome
+    (or result: its ``termination`` and ``seat``); without a ``result``, how it ended alone."""
+    who = players[ending.seat]
+    domino = ending.termination == "domino"
+    how = (f"with {who} going out (domino)" if clause else f"{who} goes out (domino)") if domino else "blocked"
     if result is None:
         return how
     if result.winner is None:
-        return f"{how}, a draw"
-    return f"{how}, {variant.side_name(result.winner, players)} winning {result.points}"
+        return f"{how}{joined}a draw"
+    side = variant.side_name(result.winner, players)
+    if clause:
+        return f"{how}{joined}{side} winning {result.points}"
+    return f"{how}{joined}{wins(side, len(variant.seating.members(result.winner)) == 1)} {result.points}"

@@ -11,6 +11,7 @@ from ..diagnostics import Diagnostic
 from ..position import Position, tiles_of
 from ..record import StatedResult
 from ..replay import Replay, wins
+from ..replay.result import result_sentence
 from ..rules.layout import ArmPosition
 from ..tiles import Tile
 
@@ -454,14 +455,7 @@ def _result_words(rep: Replay) -> str:
         if not rep.steps:
             return "no moves recorded"
         return "not over: the record stops before the hand ends"
-    who = rep.players[rep.outcome.seat]
-    how = f"{who} goes out (domino)" if rep.outcome.termination == "domino" else "blocked"
-    r = rep.result
-    if r is None:
-        return how
-    if r.winner is None:
-        return f"{how}: a draw"
-    return f"{how}: {rep.win_text(r.winner, r.points)}"
+    return result_sentence(rep.outcome, rep.result, rep.variant, rep.players, ": ")
 
 
 def _stated_check(rep: Replay, stated: str | None) -> str | None:

@@ -4,7 +4,7 @@ in a newline); printing it is the command line's business."""
 from __future__ import annotations
 
 from ..replay import Replay, wins
-from ..replay.json import entry_text, hand_names, result_text
+from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from .verdicts import alternative_marks, chance_holder, chance_text, holds_lines, open_verdict
 
@@ -55,7 +55,7 @@ def _names(rep: Replay, mask: int) -> str:
 
 def _step_line(rep: Replay, step) -> str:
     entry = step.entry
-    what = entry_text(entry)
+    what = entry.notation(where=False, marks=False)
     if step.move is not None and step.move.arm is not None:
         what += f" on {'end' if rep.variant.layout == 'line' else 'arm'} {step.move.arm}"
     elif step.move is not None and step.move.end is not None and not entry.draw:

@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from ..position import Position, tiles_of
 from ..tiles import Move, Tile
-from .turns import DrawPosition, _copy
+from .turns import DrawPosition, copy_position
 from .codes import Code
 from .modes import Layout
 
@@ -106,7 +106,7 @@ class ArmPosition(DrawPosition):
         return self
 
     def copy(self) -> ArmPosition:
-        return _copy(self, DrawPosition.__slots__ + ArmPosition.__slots__)
+        return copy_position(self, DrawPosition.__slots__ + ArmPosition.__slots__)
 
     # -- queries ---------------------------------------------------------------------------
     def filling(self) -> bool:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from ..position import Outcome, Position, tiles_of
 from ..tiles import DRAW, PASS, Move
 
-__all__ = ["DrawPosition", "RunPosition"]
+__all__ = ["DrawPosition", "RunPosition", "copy_position"]
 
 
-def _copy(pos: Position, slots: tuple[str, ...]) -> Position:
+def copy_position(pos: Position, slots: tuple[str, ...]) -> Position:
     other = object.__new__(type(pos))
     for name in Position.__slots__ + slots:
         value = getattr(pos, name)
@@ -48,7 +48,7 @@ class DrawPosition(Position):
         return self
 
     def copy(self) -> DrawPosition:
-        return _copy(self, DrawPosition.__slots__)
+        return copy_position(self, DrawPosition.__slots__)
 
     # -- queries ---------------------------------------------------------------------------
     def drawn(self, seat: int) -> int:
@@ -141,7 +141,7 @@ class RunPosition(Position):
     __slots__ = ()
 
     def copy(self) -> RunPosition:
-        return _copy(self, ())
+        return copy_position(self, ())
 
     def push(self, move: Move) -> None:
         seat = self.turn

@@ -9,7 +9,7 @@
  *   one deal's search and its transposition table. ``french``: a filled spinner's arms first take their
  *   doubles; ``branch``: a double laid on an open arm opens two more (the double-nine cross).
  *   ``scoring`` 0: two sides, the standard scoring written here with the pip bounds (``param`` as the
- *   ``cu`` of ``_standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points; the bounds are
+ *   ``cu`` of ``scoring.standard_scoring``: 0 the losers' pips, 1 every pip, -1 bad points; the bounds are
  *   ``_ArmDeal.bounds``); 1: one seat (the maximiser) against the rest, each seat's pips bad points
  *   (``param`` 1: doubled for a hand holding a double, French domino), his value their sum less the
  *   players times his own; 2: ``leaf(hands, termination, seat, bit)``, the Python ``_ArmDeal.leaf``,
@@ -416,7 +416,7 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
         }
         if (alpha >= beta) break;
     }
-    /* the entry as the Python ``_entry``: the old bounds, narrowed by this result */
+    /* the entry as the Python ``narrowed_entry``: the old bounds, narrowed by this result */
     if (best <= a0) { if (best < upper) upper = best; }
     else if (best >= b0) { if (best > lower) lower = best; }
     else lower = upper = best;

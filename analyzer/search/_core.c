@@ -1,7 +1,7 @@
 /* The compiled search core: the int search of analyzer/search/blockdeal.py written in C.
  *
  * Same state, same moves, same order, same leaf values and pip bounds, same MTD(f) driver as the
- * pure-Python ``_Deal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
+ * pure-Python ``IntDeal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
  * one value, fail-soft in its window. Two types:
  *
  * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 16 bytes, in
@@ -18,9 +18,9 @@
  *   search computes it. ``bound``: the pip bound the search prunes with (``LeafScoring.bound``: 0 none,
  *   1 a side loses at most the pips it holds, 2 at most every pip held, 3 none of them; and ``most``
  *   points more; -1: that of the inline scoring, 2 for ``cu`` 1, else 1; none for the other scorings). Any other scoring passes ``leaf(term, seat, played, bit, ends)``
- *   (the Python ``_Deal.leaf_value``), which gives the value of each finished hand exactly as the
+ *   (the Python ``IntDeal.leaf_value``), which gives the value of each finished hand exactly as the
  *   Python search asks it. ``hand_value(...)`` evaluates a description on one finished hand (tests).
- *   ``bonus``: None, or the pass bonuses (the Python ``_Deal``'s ``bonus`` table, flattened: for each
+ *   ``bonus``: None, or the pass bonuses (the Python ``IntDeal``'s ``bonus`` table, flattened: for each
  *   seat, for each number of passes that follow its play, the bonus when one was paid before and when
  *   none was; then ``blocking``, one a seat), paid by the search as each play makes them, with the
  *   played mask's bit ``ntiles`` saying that one was paid (the key then needs ntiles + 1 bits).
@@ -29,7 +29,7 @@
  * code, seat) of at most 64 bits.
  *
  * Exposed tiles (Domino Whist §8, ``Position.due``): the played mask ``mtdf`` takes may carry the live
- * exposed tiles above bit ``ntiles`` (the Python ``_Deal``'s ``xshift``). A mover holding one that fits
+ * exposed tiles above bit ``ntiles`` (the Python ``IntDeal``'s ``xshift``). A mover holding one that fits
  * plays only such tiles; after his move none of his that fitted is live (``Position._expose_after``).
  * The key of a state with live exposed tiles carries them above its other bits (``xb``), so a set whose
  * states leave ``ntiles`` bits free (double-six with four players and no pass bonuses, and smaller) takes
@@ -280,7 +280,7 @@ static int leaf(Deal *d, int term, int s, uint64_t K2, int bit, int e, int pv) {
 }
 
 /* The value of the state for the side of ``s`` (who holds a playable tile), fail-soft in
- * (alpha, beta): the Python ``search`` of ``_Deal._build_search``, step by step. */
+ * (alpha, beta): the Python ``search`` of ``IntDeal._build_search``, step by step. */
 static inline uint64_t state_key(Deal *d, uint64_t K, int e, int s, uint64_t X) {
     uint64_t key = (((K << d->eb) | (uint64_t)e) << d->sb) | (uint64_t)s;
     return X ? key | (X << d->xb) : key;
@@ -474,7 +474,7 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
     return neg > 0 ? v : -v;
 }
 
-/* MTD(f): a value fail-soft in (alpha, beta) from null-window searches, as ``block._mtd``. */
+/* MTD(f): a value fail-soft in (alpha, beta) from null-window searches, as ``alphabeta.mtdf``. */
 static int mtd(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta, int guess) {
     if ((int64_t)beta - alpha <= 1) return search(d, K, e, s, X, alpha, beta);   /* (the open window, 2 INF, overflows an int) */
     int g;

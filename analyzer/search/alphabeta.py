@@ -8,12 +8,12 @@ from typing import Callable, Iterator
 
 from ..position import Position
 
-__all__: list[str] = []
+__all__ = ["INF", "mtdf", "fold_child", "hand_leader", "gc_paused"]
 
-_INF = 1 << 30
+INF = 1 << 30
 
 
-def _mtd(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) -> int:
+def mtdf(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) -> int:
     """MTD(f): a value fail-soft in (alpha, beta) from null-window probes ``probe(b - 1, b)``.
 
     A window open on one side asks one question first (at least ``beta``? more than ``alpha``?);
@@ -21,13 +21,13 @@ def _mtd(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) ->
     """
     if beta - alpha <= 1:
         return probe(alpha, beta)
-    if beta < _INF:
+    if beta < INF:
         g = beta
-    elif alpha > -_INF:
+    elif alpha > -INF:
         g = alpha + 1
     else:
         g = guess
-    lo, hi = -_INF, _INF
+    lo, hi = -INF, INF
     while lo < hi:
         b = g + 1 if g == lo else g
         g = probe(b - 1, b)
@@ -42,7 +42,7 @@ def _mtd(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) ->
     return g
 
 
-def _fold(maximise: bool, x: int, best: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
+def fold_child(maximise: bool, x: int, best: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
     """One child's value ``x`` taken into a max node (``maximise``) or a min node of an alpha-beta
     search over positions: ``(improved, best, alpha, beta)``; the node is cut off once ``alpha >= beta``.
     (The int search inlines its negamax form of this, once per state: a call there would cost.)"""
@@ -54,7 +54,7 @@ def _fold(maximise: bool, x: int, best: int, alpha: int, beta: int) -> tuple[boo
     return False, best, alpha, beta
 
 
-def _leader(position: Position) -> int:
+def hand_leader(position: Position) -> int:
     for move, seat, *_ in position.history:
         if move.tile is not None:
             return seat
@@ -62,7 +62,7 @@ def _leader(position: Position) -> int:
 
 
 @contextmanager
-def _quiet_gc() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """Hold the cyclic garbage collector off during a search (it only allocates acyclic tuples)."""
     enabled = gc.isenabled()
     gc.disable()

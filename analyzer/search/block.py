@@ -23,9 +23,9 @@ from ..rules.variants import Variant
 from ..tiles import Move
 from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
                    resolve)
-from .alphabeta import _INF, _fold, _leader, _mtd, _quiet_gc
-from .blockdeal import SolverError, _CompiledDeal, _Deal, compiled_plays
-from .scoring import counts_pass_bonuses, describe, standard_scoring as _standard_scoring
+from .alphabeta import INF, fold_child, gc_paused, hand_leader, mtdf
+from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
+from .scoring import counts_pass_bonuses, describe, standard_scoring
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -38,7 +38,7 @@ def core_note(rules, core: str | None = None) -> str | None:
             and not compiled_plays(rules.dealing.max_pip, pass_bonus=True)):
         return ("The compiled search has no room for pass bonuses in a set this large: the pure-Python search "
                 "counts them (exact, but slower).")
-    if resolve(core) == "compiled" and not _standard_scoring(rules)[0] and describe(rules) is None:
+    if resolve(core) == "compiled" and not standard_scoring(rules)[0] and describe(rules) is None:
         return ("The compiled search asks Python for the value of every finished hand under this scoring "
                 "(exact, but slower than the scorings it knows).")
     return None
@@ -93,8 +93,8 @@ class Solver:
         """The exact value of ``position`` for side 0: the score of the hand under best play."""
         position = self._check(position)
         self.nodes = 0
-        with _quiet_gc():
-            return self._value(position, -_INF, _INF)
+        with gc_paused():
+            return self._value(position, -INF, INF)
 
     def values(self, position: Position) -> list[tuple[Move, int]]:
         """The exact value (for side 0) of every legal move of the player to move, in move order.
@@ -105,7 +105,7 @@ class Solver:
         position = self._check(position)
         self.nodes = 0
         out = []
-        with _quiet_gc():
+        with gc_paused():
             moves = position.legal_moves()
             # a play on the line: the moves are searched from the int state of the position, loaded once
             ints = bool(moves) and moves[0].tile is not None and position.ends is not None
@@ -121,7 +121,7 @@ class Solver:
                     if value is None:
                         position.push(move)
                         try:
-                            value = self._value(position, -_INF, _INF)
+                            value = self._value(position, -INF, INF)
                         finally:
                             position.pop()
                     out.append((move, value))
@@ -134,7 +134,7 @@ class Solver:
         """A principal variation: best moves for both sides from ``position`` to the end of the hand."""
         position = self._check(position)
         line: list[Move] = []
-        with _quiet_gc():
+        with gc_paused():
             try:
                 while True:
                     moves = position.legal_moves()
@@ -143,7 +143,7 @@ class Solver:
                     choice = moves[0]
                     if len(moves) > 1:
                         self.nodes = 0
-                        target = self._value(position, -_INF, _INF)
+                        target = self._value(position, -INF, INF)
                         for move in moves:
                             # a window around the target is enough to recognise a move that keeps it
                             position.push(move)
@@ -167,7 +167,7 @@ class Solver:
         bytes estimated at ``PY_ENTRY_BYTES`` an entry)."""
         if self._table is not None:
             return self._table.used, self._table.nbytes
-        entries = sum(len(deal.tt) for deal in self.tt.values() if type(deal) is _Deal)
+        entries = sum(len(deal.tt) for deal in self.tt.values() if type(deal) is IntDeal)
         return entries, entries * PY_ENTRY_BYTES
 
     @property
@@ -200,17 +200,17 @@ class Solver:
             return self._outcome_value(position, outcome.termination, outcome.seat)
         if position.ends is None or not position.playable_mask(position.turn):
             # the lead or a pass: null-window probes over the moves, like the search below
-            return _mtd(lambda a, b: self._step(position, a, b), alpha, beta, 0)
+            return mtdf(lambda a, b: self._step(position, a, b), alpha, beta, 0)
         deal = self._deal(position)
         K, e = deal.set_state(position)
         paid, K = self._paid(deal, position, K)
         s = position.turn
-        alpha, beta = (b if abs(b) >= _INF else b - paid for b in (alpha, beta))     # (an open side stays open)
+        alpha, beta = (b if abs(b) >= INF else b - paid for b in (alpha, beta))     # (an open side stays open)
         if deal.sign[s] > 0:
             return paid + self._mtdf(deal, K, e, s, alpha, beta)
         return paid - self._mtdf(deal, K, e, s, -beta, -alpha)
 
-    def _after(self, deal: _Deal, K: int, e: int, position: Position, move: Move) -> int | None:
+    def _after(self, deal: IntDeal, K: int, e: int, position: Position, move: Move) -> int | None:
         """The side-0 value of playing ``move`` (a tile on the line) in ``position``, whose int state
         (played mask ``K``, ends code ``e``) ``deal`` holds; None when the move ends the hand (its
         value is then the variant's, asked on the position)."""
@@ -238,13 +238,13 @@ class Solver:
             bonus = deal.bonus[s][k][not K & deal.flag] if deal.pass_bonus else 0
             if bonus:
                 K2 |= deal.flag
-            return deal.sign[s] * bonus + deal.sign[t] * self._mtdf(deal, K2, e2, t, -_INF, _INF)
+            return deal.sign[s] * bonus + deal.sign[t] * self._mtdf(deal, K2, e2, t, -INF, INF)
         finally:
             hands[s] = h
             deal.pips[sd] += tile.pips
 
-    def _mtdf(self, deal: _Deal, K: int, e: int, s: int, alpha: int, beta: int, guess: int = 0) -> int:
-        """The value of a state for the side of ``s`` (:meth:`_Deal.mtdf`) within what is left of the node limit."""
+    def _mtdf(self, deal: IntDeal, K: int, e: int, s: int, alpha: int, beta: int, guess: int = 0) -> int:
+        """The value of a state for the side of ``s`` (:meth:`IntDeal.mtdf`) within what is left of the node limit."""
         value, used = deal.mtdf(K, e, s, alpha, beta, guess, self.node_limit - self.nodes)
         self.nodes += used
         if value is None:
@@ -254,14 +254,14 @@ class Solver:
     def _step(self, position: Position, alpha: int, beta: int) -> int:
         """The lead, or a forced pass: search the moves on the position itself."""
         maximise = self.variant.seating.teams[position.turn] == 0
-        best = -_INF if maximise else _INF
+        best = -INF if maximise else INF
         for move in position.legal_moves():
             position.push(move)
             try:
                 x = self._value(position, alpha, beta)
             finally:
                 position.pop()
-            _, best, alpha, beta = _fold(maximise, x, best, alpha, beta)
+            _, best, alpha, beta = fold_child(maximise, x, best, alpha, beta)
             if alpha >= beta:
                 break
         return best
@@ -270,12 +270,12 @@ class Solver:
         n = position.n
         last = next((h for h in reversed(position.history) if h[0].tile is not None), None)
         facts = HandFacts(termination, seat, tuple(position.pips(s) for s in range(n)),
-                          tuple(position.count(s) for s in range(n)), _leader(position),
+                          tuple(position.count(s) for s in range(n)), hand_leader(position),
                           hands=tuple(position.hands), last_tile=last[0].tile if last else None,
                           ends_before=last[2] if last else None, history=_history(position))
         return self.variant.value(facts)
 
-    def _paid(self, deal: _Deal, position: Position, K: int) -> tuple[int, int]:
+    def _paid(self, deal: IntDeal, position: Position, K: int) -> tuple[int, int]:
         """``(bonuses, K)``: the pass bonuses ``position`` has paid so far (side 0's less side 1's; its
         last play's run of passes is over, as the player to move can play) and the played mask ``K``
         with the deal's flag when one was paid (the search then pays 10, not 20, for the next)."""
@@ -286,7 +286,7 @@ class Solver:
         paid = PointScoring.pass_bonuses(facts, self.variant.seating)
         return sum(v if side == 0 else -v for side, v in paid), K | deal.flag if paid else K
 
-    def _deal(self, position: Position) -> _Deal:
+    def _deal(self, position: Position) -> IntDeal:
         """The compiled deal of ``position``: from the store, or compiled now."""
         if any(position.hidden):
             raise SolverError("the solver needs every hand known")
@@ -294,7 +294,7 @@ class Solver:
         for move, seat, *_ in position.history:
             if move.tile is not None:
                 dealt[seat] |= move.tile.bit
-        leader = _leader(position)
+        leader = hand_leader(position)
         compiled = self.core == "compiled" and compiled_plays(position.max_pip, counts_pass_bonuses(self.variant),
                                                                bool(position.exposed), position.n)
         sig = (id(self.variant), position.max_pip, tuple(dealt), leader, compiled)
@@ -304,10 +304,10 @@ class Solver:
             if compiled:
                 if self._table is None:
                     self._table = compiled_core().Table(nbytes // compiled_core().ENTRY_BYTES)
-                deal = _CompiledDeal(self.variant, tuple(dealt), leader, position.max_pip, self._table,
+                deal = CoreDeal(self.variant, tuple(dealt), leader, position.max_pip, self._table,
                                      nbytes // PY_ENTRY_BYTES // self.max_deals)
             else:
-                deal = _Deal(self.variant, tuple(dealt), leader, position.max_pip,
+                deal = IntDeal(self.variant, tuple(dealt), leader, position.max_pip,
                              nbytes // PY_ENTRY_BYTES // self.max_deals)
                 deal.make_room = self._make_room
             self.tt[sig] = deal
@@ -319,10 +319,10 @@ class Solver:
                 self._make_room(deal)
         return deal
 
-    def _python_deals(self, but: _Deal) -> list[_Deal]:
-        return [d for d in self.tt.values() if type(d) is _Deal and d is not but]
+    def _python_deals(self, but: IntDeal) -> list[IntDeal]:
+        return [d for d in self.tt.values() if type(d) is IntDeal and d is not but]
 
-    def _make_room(self, deal: _Deal) -> None:
+    def _make_room(self, deal: IntDeal) -> None:
         """The pure-Python deals share ``table_mb`` (estimated at ``PY_ENTRY_BYTES`` an entry), as the
         compiled ones share one table: ``deal`` may take what the others do not hold, and when its
         table is full the others are dropped, oldest first, to give it theirs."""

@@ -15,7 +15,7 @@ own compact state of plain ints, updated in place and restored on the way back:
   numbers, which is checked after every tile; so a run of passes never needs counting.
 * ``pips[side]``: the pips each side still holds, for the score bounds below.
 * Domino Whist §8, exposed tiles: the live ones ride in the played mask above its tiles and the flag
-  (``played >> xshift``, :meth:`_Deal.exposed`), so they are part of the table key and a state
+  (``played >> xshift``, :meth:`IntDeal.exposed`), so they are part of the table key and a state
   without them keeps its key. A mover holding a live exposed tile that fits may play only such tiles
   (any placement: ``Position.legal_moves``); after his move none of his tiles that fitted is live any
   more (``Position._expose_after``; passes leave them alone). No tile becomes exposed during the
@@ -73,11 +73,11 @@ from ..rules.policies import HandFacts
 from ..rules.variants import Variant
 from ..tiles import tile_set
 from .core import compiled_core
-from .alphabeta import _INF, _mtd
+from .alphabeta import INF, mtdf
 from .scoring import (counts_pass_bonuses, describe, pass_bonus_table, search_bound,
-                      standard_scoring as _standard_scoring)
+                      standard_scoring)
 
-__all__ = ["SolverError", "compiled_plays"]
+__all__ = ["SolverError", "IntDeal", "CoreDeal", "compiled_plays"]
 
 _TERMINATIONS = ("domino", "blocked")
 
@@ -87,10 +87,10 @@ class SolverError(DominoError, ValueError):
 
 
 class _OverBudget(Exception):
-    """The pure-Python search ran past its budget of states (unwinds to :meth:`_Deal.mtdf`)."""
+    """The pure-Python search ran past its budget of states (unwinds to :meth:`IntDeal.mtdf`)."""
 
 
-class _Deal:
+class IntDeal:
     """One deal compiled to ints, with its transposition table and its search function.
 
     The table, the finished-hand values and the move lists belong to the deal, because a packed
@@ -120,7 +120,7 @@ class _Deal:
         self.cap = max(1, cap)                         # the entries the leaf cache may hold
         self.room = [self.cap]                         # the entries the table may hold now
         self.cleared = False                           # the table was full and started again
-        self.make_room: Callable[[_Deal], None] | None = None     # its solver's, see ``full``
+        self.make_room: Callable[[IntDeal], None] | None = None     # its solver's, see ``full``
         self.leaves: dict[int, int] = {}
         self.held: dict[int, tuple[int, int]] = {}     # a hand's mask -> (pips, tiles)
         self.moves: dict[int, tuple] = {}
@@ -139,7 +139,7 @@ class _Deal:
         self.fit = [match[e // w] | match[e % w] for e in range(w * w)]
         self.side = list(teams)
         self.sign = [1 if side == 0 else -1 for side in teams]
-        standard = _standard_scoring(variant)
+        standard = standard_scoring(variant)
         self.bound, self.most = search_bound(variant, standard)
         # pass bonuses (scoring.pass_bonus_table); FLAG, the bit of the played mask that says one was paid
         self.pass_bonus = counts_pass_bonuses(variant)
@@ -237,10 +237,11 @@ class _Deal:
         return moves
 
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
-        """``(value, states)``: the value for the side of ``s`` (MTD(f), see :func:`_mtd`, starting
-        at ``guess`` or the nearest of the table's bounds), fail-soft in (alpha, beta), and the
-        states searched for it (each call of the search is one). The value is None when more than
-        ``budget`` states would be needed (the node limit); the states are then ``budget + 1``."""
+        """``(value, states)``: the value for the side of ``s`` (MTD(f), see
+        :func:`~analyzer.search.alphabeta.mtdf`, starting at ``guess`` or the nearest of the table's
+        bounds), fail-soft in (alpha, beta), and the states searched for it (each call of the search is
+        one). The value is None when more than ``budget`` states would be needed (the node limit); the
+        states are then ``budget + 1``."""
         search = self.search
         entry = self.tt.get(self.key(K, e, s))
         if entry is not None:
@@ -248,7 +249,7 @@ class _Deal:
         left = self.budget
         left[0] = budget
         try:
-            value = _mtd(lambda a, b: search(K, e, s, a, b), alpha, beta, guess)
+            value = mtdf(lambda a, b: search(K, e, s, a, b), alpha, beta, guess)
         except _OverBudget:
             value = None
         return value, budget - left[0]
@@ -282,7 +283,7 @@ class _Deal:
                    SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
                    tt_get=tt.get, leaf_value=self.leaf_value,
                    moves_get=self.moves.get, gen_moves=self.gen_moves, SB=self.seat_bits,
-                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=_INF, FAST=FAST, CU=CU, ROOM=self.room,
+                   EB=self.ends_bits, KS=self.seat_bits + self.ends_bits, INF=INF, FAST=FAST, CU=CU, ROOM=self.room,
                    full=self.full, BOUND=BOUND, MOST=-self.most, B=self.budget, PB=self.pass_bonus,
                    BONUS=self.bonus, BLOCKING=self.blocking, FLAG=self.flag, PBMAX=self.most_bonus, n=n,
                    XS=self.xshift, PLAIN=(1 << self.xshift) - 1):
@@ -479,12 +480,12 @@ class _Deal:
         return search
 
 
-class _CompiledDeal(_Deal):
+class CoreDeal(IntDeal):
     """One deal searched by the compiled core (``_core.BlockDeal``): the same state, moves, order,
     leaf values and bounds, its entries in the solver's bounded table. A scoring the core does not
     write inline (not :func:`~analyzer.search.scoring.standard_scoring`) is computed in C from its description
     (:func:`~analyzer.search.scoring.describe`, evaluated by ``_leaf.h``), or, for a policy that has
-    none, asked of ``variant.value`` through :meth:`_Deal.leaf_value` for every finished hand, exactly
+    none, asked of ``variant.value`` through :meth:`IntDeal.leaf_value` for every finished hand, exactly
     as the pure-Python search does."""
 
     def __init__(self, variant: Variant, dealt: tuple[int, ...], leader: int, max_pip: int, table, cap: int) -> None:

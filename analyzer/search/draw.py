@@ -33,8 +33,8 @@ import weakref
 from ..position import number_masks, tiles_of
 from ..rules.policies import HandFacts
 from ..tiles import tile_set
-from .alphabeta import _INF
-from .entries import _CACHE_SIZE, _entry, _probe
+from .alphabeta import INF
+from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe
 
@@ -140,7 +140,7 @@ class _DrawDeal:
         key = (hands, termination, last)
         value = self.leaves.get(key)
         if value is None:
-            if len(self.leaves) > _CACHE_SIZE:
+            if len(self.leaves) > CACHE_SIZE:
                 self.leaves.clear()
             seat, bit, before = last
             left = [tiles_of(h, self.max_pip) for h in hands]
@@ -221,7 +221,7 @@ class _DrawDeal:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         key = self.key(hands, left, right, shape, s, k, offer, last[0])
         entry = self.tt.get(key)
-        cut, alpha, beta, hint = _probe(entry, alpha, beta, -1)
+        cut, alpha, beta, hint = probe_entry(entry, alpha, beta, -1)
         if cut is not None:
             return cut
         moves = self.moves(hands[s], left, right, shape, s, offer)
@@ -232,7 +232,7 @@ class _DrawDeal:
                     break
         maximise = self.maximiser[s]
         a0, b0 = alpha, beta
-        best, best_code = (-_INF if maximise else _INF), -1
+        best, best_code = (-INF if maximise else INF), -1
         n = self.n
         for code, _order, bit, a, b, sh, points in moves:
             if code == DECLINE:
@@ -246,7 +246,7 @@ class _DrawDeal:
                 else:
                     x = points + self.follow(now, a, b, sh, (s + 1) % n, 0, k, 0, played, alpha - points,
                                             beta - points)
-            if maximise:            # (block._fold inlined, as in _ArmDeal: once per child)
+            if maximise:            # (alphabeta.fold_child inlined, as in _ArmDeal: once per child)
                 if x > best:
                     best, best_code = x, code
                     alpha = max(alpha, x)
@@ -257,7 +257,7 @@ class _DrawDeal:
                 break
         if len(self.tt) >= self.room:
             owner._full(self)
-        self.tt[key] = _entry(entry, best, best_code, a0, b0)
+        self.tt[key] = narrowed_entry(entry, best, best_code, a0, b0)
         return best
 
 

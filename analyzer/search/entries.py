@@ -1,18 +1,18 @@
 """The entries of the pure-Python searches' transposition tables (the general search, the search over
-arms and the draw-game search): ``(lower, upper, best move)``, read by :func:`_probe` and written by
-:func:`_entry`. (The int solver of blockdeal.py packs its own, inline.)"""
+arms and the draw-game search): ``(lower, upper, best move)``, read by :func:`probe_entry` and written by
+:func:`narrowed_entry`. (The int solver of blockdeal.py packs its own, inline.)"""
 from __future__ import annotations
 
-from .alphabeta import _INF
+from .alphabeta import INF
 
-__all__: list[str] = []
+__all__ = ["CACHE_SIZE", "probe_entry", "narrowed_entry"]
 
 #: The entries a cache of the searches' own (a state's moves, fit, leaf value...) may hold before it
 #: starts again: the caches' memory is bounded too.
-_CACHE_SIZE = 400_000
+CACHE_SIZE = 400_000
 
 
-def _probe(entry: tuple | None, alpha: int, beta: int, none=None) -> tuple:
+def probe_entry(entry: tuple | None, alpha: int, beta: int, none=None) -> tuple:
     """What a table entry ``(lower, upper, best move)`` says of a search in (alpha, beta):
     ``(value, alpha, beta, best move)``, the value when its bounds settle the search (else None), the
     window narrowed to them and the move to try first (``none`` without an entry)."""
@@ -26,10 +26,10 @@ def _probe(entry: tuple | None, alpha: int, beta: int, none=None) -> tuple:
     return None, max(alpha, lower), min(beta, upper), hint
 
 
-def _entry(entry: tuple | None, best: int, move, alpha: int, beta: int) -> tuple:
+def narrowed_entry(entry: tuple | None, best: int, move, alpha: int, beta: int) -> tuple:
     """The table entry ``(lower, upper, best move)`` once a search in (alpha, beta) returned ``best``:
     an upper bound when it failed low, a lower bound when it failed high, else the exact value."""
-    lower, upper = (entry[0], entry[1]) if entry is not None else (-_INF, _INF)
+    lower, upper = (entry[0], entry[1]) if entry is not None else (-INF, INF)
     if best <= alpha:
         upper = min(upper, best)
     elif best >= beta:

@@ -86,7 +86,7 @@ class LeafScoring:
     def bound(self) -> int:
         """The most a side of the search can lose, in the pips left at the end of the hand and the
         points :attr:`most` beyond them (so that the search may prune with the pips still held:
-        ``blockdeal._Deal`` reads it).
+        ``blockdeal.IntDeal`` reads it).
 
         ``OWN_PIPS``: two sides scoring the losers' pips (divided, rounded down to tens, whatever the
         block and tie rules: the loser pays at most its own pips), bad points (the other's less one's

@@ -43,9 +43,10 @@ from ..position import Position, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
-from .alphabeta import _INF, _fold, _leader, _mtd, _quiet_gc
-from .entries import _CACHE_SIZE, _entry, _probe
-from .block import SolverError, _standard_scoring
+from .alphabeta import INF, fold_child, gc_paused, hand_leader, mtdf
+from .entries import CACHE_SIZE, narrowed_entry, probe_entry
+from .block import SolverError
+from .scoring import standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, check_table_mb,
                    filled, resolve_arms, resolve_draw, weak_method)
@@ -186,19 +187,19 @@ class TreeSearch:
     def solve(self, pos: Position) -> int:
         """The exact value of ``pos`` for side 0."""
         self._start(pos)
-        with _quiet_gc():
-            return self._mtd(pos, -_INF, _INF)
+        with gc_paused():
+            return self._mtd(pos, -INF, INF)
 
     def values(self, pos: Position) -> list[tuple[Move, int]]:
         """The exact value (for side 0) of every legal move of the player to move: the points the
         move scores at once (All Fives) plus the value of the position it leaves."""
         self._start(pos)
         out = []
-        with _quiet_gc():
+        with gc_paused():
             for move in pos.legal_moves():
                 gain = self._push(pos, move)
                 try:
-                    out.append((move, gain + self._mtd(pos, -_INF, _INF)))
+                    out.append((move, gain + self._mtd(pos, -INF, INF)))
                 except SearchLimit as exc:
                     exc.partial = out
                     raise
@@ -285,7 +286,7 @@ class TreeSearch:
         for entry in getattr(pos, "_log", ()):
             if entry[0] == "draw" and entry[2] is not None:       # drawn, not dealt
                 dealt[entry[1]] &= ~entry[2].bit
-        deal = (tuple(dealt), _leader(pos), getattr(pos, "order", None))
+        deal = (tuple(dealt), hand_leader(pos), getattr(pos, "order", None))
         if deal != self._deal:
             # the positions' table and those of draw games belong to one deal (a position's key leaves out
             # the sleepers and the boneyard's order); a search over arms keeps its table, whose state is
@@ -299,7 +300,7 @@ class TreeSearch:
 
     def _arms(self, pos: ArmPosition, alpha: int, beta: int) -> int:
         """A layout with arms once nobody draws any more: the compiled search (:class:`_ArmDeal`)."""
-        sig = (pos.n, _leader(pos), pos.layout, pos.max_pip)
+        sig = (pos.n, hand_leader(pos), pos.layout, pos.max_pip)
         deal = self._arm_deals.get(sig)
         if deal is None:
             self._arm_deals.clear()     # one at a time: each may fill ``table_mb``
@@ -312,7 +313,7 @@ class TreeSearch:
         values of one deal's alternatives and of its next positions lie close together)."""
         entry = self.tt.get(self._key(pos))
         guess = self._last if entry is None else min(max(self._last, entry[0]), entry[1])
-        self._last = _mtd(lambda a, b: self._search(pos, a, b), alpha, beta, guess)
+        self._last = mtdf(lambda a, b: self._search(pos, a, b), alpha, beta, guess)
         return self._last
 
     def _key(self, pos: Position) -> tuple:
@@ -340,7 +341,7 @@ class TreeSearch:
         n = pos.n
         last = next((h for h in reversed(pos.history) if h[0].tile is not None), None)
         facts = HandFacts(termination, seat, tuple(pos.pips(s) for s in range(n)),
-                          tuple(pos.count(s) for s in range(n)), _leader(pos), hands=tuple(pos.hands),
+                          tuple(pos.count(s) for s in range(n)), hand_leader(pos), hands=tuple(pos.hands),
                           last_tile=last[0].tile if last else None, ends_before=last[2] if last else None)
         return self.rules.value(facts)
 
@@ -358,7 +359,7 @@ class TreeSearch:
             raise SearchLimit(f"more than {self.node_limit:,} positions")
         key = self._key(pos)
         entry = self.tt.get(key)
-        cut, alpha, beta, hint = _probe(entry, alpha, beta)
+        cut, alpha, beta, hint = probe_entry(entry, alpha, beta)
         if cut is not None:
             return cut
         moves = pos.legal_moves()
@@ -366,21 +367,21 @@ class TreeSearch:
             moves.sort(key=lambda m: (m != hint, -(m.tile.pips if m.tile is not None else -1)))
         maximise = self.maximiser[pos.turn]
         a0, b0 = alpha, beta
-        best, best_move = (-_INF if maximise else _INF), None
+        best, best_move = (-INF if maximise else INF), None
         for move in moves:
             gain = self._push(pos, move)
             try:
                 x = gain + self._search(pos, alpha - gain, beta - gain)
             finally:
                 pos.pop()
-            improved, best, alpha, beta = _fold(maximise, x, best, alpha, beta)
+            improved, best, alpha, beta = fold_child(maximise, x, best, alpha, beta)
             if improved:
                 best_move = move
             if alpha >= beta:
                 break
         if len(self.tt) >= self.room:
             self._full(self)
-        self.tt[key] = _entry(entry, best, best_move, a0, b0)
+        self.tt[key] = narrowed_entry(entry, best, best_move, a0, b0)
         return best
 
 
@@ -401,7 +402,7 @@ _STATE_CODE = {"start": _START, "closed": _CLOSED, "double": _DOUBLE, "open": _O
 
 
 class _ArmDeal:
-    """A layout with arms compiled to ints, like :class:`analyzer.search.blockdeal._Deal`: the state of a
+    """A layout with arms compiled to ints, like :class:`analyzer.search.blockdeal.IntDeal`: the state of a
     hand is every seat's tiles (a tuple of masks: drawn sleepers make hands that no deal had), the
     arms (a sorted tuple of ``number * 4 + state`` codes: alike arms are interchangeable) and the
     seat to move, who always holds a playable tile; forced passes are skipped and a hand blocks when
@@ -434,7 +435,7 @@ class _ArmDeal:
         self.pips = {t.bit: -t.pips for t in self.tiles}          # the sort key: heaviest first
         # the standard scoring (two sides, the side with fewer pips wins a block, it scores the
         # losers' pips or all pips): a side wins at most what is still held, which bounds every value
-        standard, cu = _standard_scoring(search.rules)
+        standard, cu = standard_scoring(search.rules)
         self.all_pips = cu == 1         # (bad points, cu = -1, have the bounds of the losers' pips)
         self.side = search.rules.seating.teams if standard else None
         self.race = standard and cu >= 0    # the bound of the tile played now (not under bad points)
@@ -451,7 +452,7 @@ class _ArmDeal:
         """Every tile that could be played on ``arms``, as a mask."""
         f = self.fits.get(arms)
         if f is None:
-            if len(self.fits) > _CACHE_SIZE:
+            if len(self.fits) > CACHE_SIZE:
                 self.fits.clear()
             f = 0
             starts = [c for c in arms if c & 3 == _START]
@@ -470,7 +471,7 @@ class _ArmDeal:
         """``(tile bit, arm code, arms after)`` for every way to play a tile of ``hand``."""
         spots = self.spots.get(arms)
         if spots is None:
-            if len(self.spots) > _CACHE_SIZE:
+            if len(self.spots) > CACHE_SIZE:
                 self.spots.clear()
             starts = [c for c in arms if c & 3 == _START]
             codes = [starts[0]] if starts else sorted({c for c in arms if c & 3 in (_OPEN, _DOUBLE)})
@@ -486,7 +487,7 @@ class _ArmDeal:
                 key = (arms, c, bit)
                 new = after.get(key)
                 if new is None:
-                    if len(after) > _CACHE_SIZE:
+                    if len(after) > CACHE_SIZE:
                         after.clear()
                     new = after[key] = self._after(arms, c, bit)
                 out.append((bit, c, new))
@@ -531,7 +532,7 @@ class _ArmDeal:
         """The state packed into one int (the table's key): far smaller than the tuples."""
         a = self.arm_keys.get(arms)
         if a is None:
-            if len(self.arm_keys) > _CACHE_SIZE:
+            if len(self.arm_keys) > CACHE_SIZE:
                 self.arm_keys.clear()
             a = 1                                  # a leading 1 keeps the number of arms
             for c in arms:
@@ -547,7 +548,7 @@ class _ArmDeal:
         key = (hands, termination, seat, bit)
         value = self.leaves.get(key)
         if value is None:
-            if len(self.leaves) > _CACHE_SIZE:
+            if len(self.leaves) > CACHE_SIZE:
                 self.leaves.clear()
             left = [tiles_of(h, self.max_pip) for h in hands]
             facts = HandFacts(termination, seat, tuple(sum(t.pips for t in ts) for ts in left),
@@ -566,7 +567,7 @@ class _ArmDeal:
         for seat, h in enumerate(hands):
             pips = self.held.get(h)
             if pips is None:
-                if len(self.held) > _CACHE_SIZE:
+                if len(self.held) > CACHE_SIZE:
                     self.held.clear()
                 pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
             p[self.side[seat]] += pips
@@ -576,7 +577,7 @@ class _ArmDeal:
             playable = hands[s] & self.fit(arms)
             least = self.light.get(playable)
             if least is None:
-                if len(self.light) > _CACHE_SIZE:
+                if len(self.light) > CACHE_SIZE:
                     self.light.clear()
                 least = self.light[playable] = min(t.pips for t in tiles_of(playable, self.max_pip))
             if side == 1 or self.all_pips:
@@ -608,7 +609,7 @@ class _ArmDeal:
                 return low
         key = self.key(hands, arms, s)
         entry = self.tt.get(key)
-        cut, alpha, beta, hint = _probe(entry, alpha, beta)
+        cut, alpha, beta, hint = probe_entry(entry, alpha, beta)
         if cut is not None:
             return cut
         moves = self.moves(arms, hands[s])
@@ -621,7 +622,7 @@ class _ArmDeal:
             moves.insert(0, hint)
         maximise = self.maximiser[s]
         a0, b0 = alpha, beta
-        best, best_move = (-_INF if maximise else _INF), None
+        best, best_move = (-INF if maximise else INF), None
         n = self.n
         for move in moves:
             bit, _code, after = move
@@ -640,7 +641,7 @@ class _ArmDeal:
                     x = self.leaf(now, "blocked", s, bit)
                 else:
                     x = self.search(now, after, t, alpha, beta)
-            # (block._fold inlined: this is the pure-Python search's inner loop, once per child)
+            # (alphabeta.fold_child inlined: this is the pure-Python search's inner loop, once per child)
             if maximise:
                 if x > best:
                     best, best_move = x, move
@@ -652,18 +653,18 @@ class _ArmDeal:
                 break
         if len(self.tt) >= self.room:
             owner._full(self)
-        self.tt[key] = _entry(entry, best, best_move, a0, b0)
+        self.tt[key] = narrowed_entry(entry, best, best_move, a0, b0)
         return best
 
 
 def arms_scoring(rules) -> tuple[int, int]:
     """How the compiled search over arms values a finished hand under ``rules``: ``(0, cu)``, the
-    standard scoring of two sides (:func:`~analyzer.search.block._standard_scoring`); ``(1, doubled)``,
+    standard scoring of two sides (:func:`~analyzer.search.scoring.standard_scoring`); ``(1, doubled)``,
     one seat against the rest where each seat's pips are bad points (French domino: doubled for a
     hand holding a double), his value the others' less his own, summed; ``(3, 0)``: a scoring
     :func:`~analyzer.search.scoring.describe` knows, computed in C from its description; ``(2, 0)``: any
     other scoring, asked of Python for every finished hand (exact, slower)."""
-    standard, cu = _standard_scoring(rules)
+    standard, cu = standard_scoring(rules)
     if standard:
         return 0, cu
     variant = getattr(rules, "variant", None)       # AgainstTheRest: one seat against the rest

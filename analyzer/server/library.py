@@ -251,13 +251,7 @@ def enter_move(text: str, label: str, game: int, move: str, player: str | None =
 
 
 def _entry_text(entry: MoveEntry, table: bool, pass_word: str) -> str:
-    if entry.draw:
-        body = f"draws {entry.tile if entry.tile is not None else '?'}"
-    elif entry.tile is None:
-        body = pass_word
-    else:
-        body = str(Move(entry.tile, entry.end, arm=entry.arm))
-    body += f" +{entry.claim}" if entry.claim is not None else ""
+    body = entry.notation(marks=False, pass_word=pass_word)
     return body if table else f"{entry.player} {body}"
 
 
