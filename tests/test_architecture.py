@@ -141,7 +141,6 @@ LONG_ALLOWED = {
     "analyzer.repair.lean._Search.step": "remaining debt: the repair's lean search, to be split",
     "analyzer.repair.positional._PositionSearch": "remaining debt: the repair's position search, to be split",
     "analyzer.replay._Replayer": "to be split (this branch)",
-    "analyzer.server.app.create_app": "to be split (this branch)",
     "analyzer.rules.judge.Judge": "to be split (this branch)",
 }
 FUNCTION_LINES, CLASS_LINES = 80, 300
