@@ -140,7 +140,6 @@ LONG_ALLOWED = {
     "analyzer.repair.lean._Search.candidates": "remaining debt: the repair's lean search, to be split",
     "analyzer.repair.lean._Search.step": "remaining debt: the repair's lean search, to be split",
     "analyzer.repair.positional._PositionSearch": "remaining debt: the repair's position search, to be split",
-    "analyzer.replay._Replayer": "to be split (this branch)",
     "analyzer.rules.judge.Judge":
         "the one judge of legality (whose turn; a pass, a play on a line or an arm, a draw; the Domino Whist "
         "irregularities), kept in one place as the architecture asks; the claims during play are its base "
