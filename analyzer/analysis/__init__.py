@@ -256,43 +256,19 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     ``table_mb``: the memory the transposition tables of the exact search may take: the int solver's,
     or the general search's, compiled or pure-Python (default ``analyzer.search.TABLE_MB``).
 
-    Values are the hand's points for the first side (or, in a game of individual players, for the
+    Values are the hand's points for the first side (or, in a game of individuals, for the
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already
     scored during play (All Fives) plus the value of what is still to come."""
     variant = rep.variant
     teams = variant.seating.teams
-    if len(rep.players) != variant.players:
-        out = GameAnalysis(rep.title, list(rep.players), [])
-        out.stopped = (f"the record names {len(rep.players)} players; the {variant.name} game has "
-                       f"{variant.players}, so nothing can be analysed")
-        return out
-    out = GameAnalysis(rep.title, list(rep.players),
-                       [rep.side_name(s) for s in range(variant.seating.sides)])
-    if not rep.deal_ok:
-        first = next(d for d in rep.deal_diagnostics if d.severity == "error")
-        where = f" (line {first.line})" if first.line else ""
-        out.stopped = f"the deal has errors, so nothing can be analysed{where}: {first.code}: {first.message}"
-        return out
-    if any(rep.initial.hidden):
-        out.stopped = ("the deal is not fully known, so exact values with every hand open cannot be computed; "
-                       "the fair analysis (domino analyze --fair) judges the players whose hand is known")
+    out, pos = _opening(rep)
+    if pos is None:
         return out
     prefix = rep.legal_prefix
-    pos, why = _start(rep, prefix)
-    if pos is None:
-        out.stopped = f"no exact search for this game: {why}"
-        return out
-    out.note = variant.search_note or None
-    if hasattr(pos, "order"):
-        shown = sum(1 for step in rep.steps[:prefix] if step.move is not None and step.move.draw)
-        out.note = (f"{out.note} This record reveals {shown} of the {len(pos.order)} tiles of the boneyard "
-                    f"order.")
     fast = int_solver_plays(variant)
-    viewed = variant if variant.seating.sides == 2 else AgainstTheRest(variant, 0)
-    slow = core_note(viewed) if fast else (arms_note(viewed) if variant.layout != "line" else draw_note(viewed))
-    if slow:
-        out.note = f"{out.note} {slow}" if out.note else slow
+    _add_notes(out, rep, pos, prefix, fast)
     individual = variant.seating.sides > 2
+    solvers = None
     if individual:
         # every decision is valued for its mover against all the others; the running values
         # follow the first player of the play order
@@ -305,12 +281,72 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     if prefix < len(rep.steps):
         out.stopped = stop_reason(rep)
     solver = solvers[0] if individual else (solver or searcher_for(variant, fast, node_limit, table_mb))
-    # the line as played: the position before every step (a copy) and the points scored before it;
+    line, points = _played_line(out, rep, pos, prefix)
+    out.analysed_steps = len(line)
+
+    def scored(points: tuple[int, ...], seat: int) -> int:
+        """The points scored for the first side; in a game of individuals, for ``seat`` against the others."""
+        if individual:
+            return 2 * points[seat] - sum(points)
+        return sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
+
+    values, over, full = _value_back(out, rep, pos, prefix, line, points, solver, solvers, teams, thresholds,
+                                     lines, scored, progress)
+    out.values = values
+    _conclude(out, rep, line, over, full, solver, individual, table_mb)
+    return out
+
+
+def _opening(rep: Replay) -> tuple[GameAnalysis, Position | None]:
+    """The analysis to fill and the position it starts from; no position when the game cannot be
+    analysed with every hand open (``stopped`` says why)."""
+    variant = rep.variant
+    if len(rep.players) != variant.players:
+        out = GameAnalysis(rep.title, list(rep.players), [])
+        out.stopped = (f"the record names {len(rep.players)} players; the {variant.name} game has "
+                       f"{variant.players}, so nothing can be analysed")
+        return out, None
+    out = GameAnalysis(rep.title, list(rep.players),
+                       [rep.side_name(s) for s in range(variant.seating.sides)])
+    if not rep.deal_ok:
+        first = next(d for d in rep.deal_diagnostics if d.severity == "error")
+        where = f" (line {first.line})" if first.line else ""
+        out.stopped = f"the deal has errors, so nothing can be analysed{where}: {first.code}: {first.message}"
+        return out, None
+    if any(rep.initial.hidden):
+        out.stopped = ("the deal is not fully known, so exact values with every hand open cannot be computed; "
+                       "the fair analysis (domino analyze --fair) judges the players whose hand is known")
+        return out, None
+    pos, why = _start(rep, rep.legal_prefix)
+    if pos is None:
+        out.stopped = f"no exact search for this game: {why}"
+    return out, pos
+
+
+def _add_notes(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, fast: bool) -> None:
+    """The notes on the search: the variant's, how much of the boneyard order the record reveals, and
+    where the search may be slow."""
+    variant = rep.variant
+    out.note = variant.search_note or None
+    if hasattr(pos, "order"):
+        shown = sum(1 for step in rep.steps[:prefix] if step.move is not None and step.move.draw)
+        out.note = (f"{out.note} This record reveals {shown} of the {len(pos.order)} tiles of the boneyard "
+                    f"order.")
+    viewed = variant if variant.seating.sides == 2 else AgainstTheRest(variant, 0)
+    slow = core_note(viewed) if fast else (arms_note(viewed) if variant.layout != "line" else draw_note(viewed))
+    if slow:
+        out.note = f"{out.note} {slow}" if out.note else slow
+
+
+def _played_line(out: GameAnalysis, rep: Replay, pos: Position,
+                 prefix: int) -> tuple[list[_Point], tuple[int, ...]]:
+    """The line as played, from ``pos`` (left at its end): the position before every step (a copy) and
+    the points scored before it; and the points scored at its end. The moves go to ``out.moves``."""
     # the values are then searched from the end of the line back to the deal, so that each search
     # finds the later positions in its table; one that needs more than the node limit allows leaves
     # out its own values only
     line: list[_Point] = []
-    points = (0,) * variant.players      # what each seat has scored during play so far (All Fives)
+    points = (0,) * rep.variant.players      # what each seat has scored during play so far (All Fives)
     for step in rep.steps[:prefix]:
         if pos.outcome() is not None:
             break
@@ -326,14 +362,17 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
             points = tuple(step.scores)
         line.append(here)
         out.moves.append((step.entry.player, step.entry.text if step.move is None else str(step.move)))
-    out.analysed_steps = len(line)
+    return line, points
 
-    def scored(points: tuple[int, ...], seat: int) -> int:
-        """The points scored for the first side; in a game of individuals, for ``seat`` against the others."""
-        if individual:
-            return 2 * points[seat] - sum(points)
-        return sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
 
+def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line: list[_Point],
+                points: tuple[int, ...], solver, solvers: dict | None, teams, thresholds: Thresholds,
+                lines: bool, scored: Callable[[tuple[int, ...], int], int],
+                progress: Callable[[int], None] | None) -> tuple[list[int | None], list[int], bool]:
+    """The values of the line as played, searched from its end (``pos``) back to the deal, its
+    decisions added to ``out``: the values, the steps whose search went past the node limit, and
+    whether a table was full when one did. ``solvers``: a game of individuals' searches by seat."""
+    individual = solvers is not None
     values: list[int | None] = [None] * (len(line) + 1)
     over: list[int] = []                 # the steps whose search went past the node limit
     searches = list(solvers.values()) if individual else [solver]
@@ -368,13 +407,18 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
             # than a later one (a seat that has drawn many sleepers moves later), so one past the limit
             # leaves out its own values only
             try:
-                _step(out, line, k, values, solvers if individual else None, solver, teams, thresholds, lines,
-                      scored, rep.steps[0])
+                _step(out, line, k, values, solvers, solver, teams, thresholds, lines, scored, rep.steps[0])
             except SearchLimit:
                 past_limit(k)
     except (SolverError, NotImplementedError) as exc:
         out.stopped = f"the exact search stops: {exc}"
-    out.values = values
+    return values, over, full
+
+
+def _conclude(out: GameAnalysis, rep: Replay, line: list[_Point], over: list[int], full: bool, solver,
+              individual: bool, table_mb: float) -> None:
+    """The analysis's findings once the values are in: the decisions in order, the values left out (and
+    why), the critical move and the turning point."""
     out.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
     out.lines.sort(key=lambda entry: entry["index"])
     if over:
@@ -397,7 +441,6 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
             out.turning_point = rep.steps[i - 1].index
             out.turning_cause = _turning_cause(rep.steps[i - 1], after, out.decisions)
             break
-    return out
 
 
 def _turning_cause(step, after: int, decisions: list[Decision]) -> str | None:

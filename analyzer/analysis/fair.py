@@ -250,37 +250,19 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     out = base
     out.fair = True
     chosen, left_out = fair_seats(rep, seats)
-    notes = []
     variant = rep.variant
     individual = variant.seating.sides > 2
-    if individual:
-        notes.append("in each world the mover plays against all the others, who play to minimise the mover's score")
-    if variant.drawing is not None:
-        notes.append("in draw games a deal also fixes the order of the boneyard, and the fair values are means "
-                     "over both")
+    notes = _first_notes(rep, chosen)
     if not rep.deal_ok or len(rep.players) != variant.players:
         out.fair_note = "no fair analysis: " + (out.stopped or "the deal has errors")
         return out
-    by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
     points = _decision_points(rep, chosen)
-    for seat in chosen:
-        unnamed = next((st for st in rep.steps[:rep.legal_prefix] if st.seat == seat and st.move is not None
-                        and st.move.draw and st.move.tile is None), None)
-        if unnamed is not None:
-            notes.append(f"{rep.players[seat]}'s moves after move {unnamed.index + 1} are not judged: the record "
-                         "does not name the tile drawn there, so that hand is no longer known")
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     # list the worlds of every decision with few (a sampled one draws them where it is solved),
     # then solve them all in one go
     plans = []
     try:
-        for k, seat, moves in points:
-            every = worlds_at(rep, k, seat)
-            if every.count <= exact_below:
-                listed = list(every)
-                plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
-            else:
-                plans.append(_Plan(k, seat, moves, every, "sampled", None, worlds, seed))
+        _list_worlds(plans, rep, points, worlds, exact_below, seed)
     except NoWorld as exc:
         out.fair_note = f"the fair analysis stops: {exc}"
         out.fair_error = str(exc)
@@ -303,13 +285,58 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
                      f"{too_big[0].index + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
                      "(--max-nodes)")
+    _grade_plans(base, rep, plans, solved, thresholds, individual)
+    _last_notes(out, rep, chosen, left_out, notes)
+    return out
+
+
+def _first_notes(rep: Replay, chosen: list[int]) -> list[str]:
+    """The notes on how the worlds are played, and on the moves of a judged seat left out (after a
+    draw the record does not name)."""
+    notes = []
+    variant = rep.variant
+    if variant.seating.sides > 2:
+        notes.append("in each world the mover plays against all the others, who play to minimise the mover's score")
+    if variant.drawing is not None:
+        notes.append("in draw games a deal also fixes the order of the boneyard, and the fair values are means "
+                     "over both")
+    if not rep.deal_ok or len(rep.players) != variant.players:
+        return notes
+    for seat in chosen:
+        unnamed = next((st for st in rep.steps[:rep.legal_prefix] if st.seat == seat and st.move is not None
+                        and st.move.draw and st.move.tile is None), None)
+        if unnamed is not None:
+            notes.append(f"{rep.players[seat]}'s moves after move {unnamed.index + 1} are not judged: the record "
+                         "does not name the tile drawn there, so that hand is no longer known")
+    return notes
+
+
+def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, list[Move]]], worlds: int,
+                 exact_below: int, seed: int) -> None:
+    """The plan of each decision point, added to ``plans``: every world listed where there are at most
+    ``exact_below``, else ``worlds`` drawn (a decision without a world raises ``NoWorld``, the plans
+    before it kept)."""
+    for k, seat, moves in points:
+        every = worlds_at(rep, k, seat)
+        if every.count <= exact_below:
+            listed = list(every)
+            plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
+        else:
+            plans.append(_Plan(k, seat, moves, every, "sampled", None, worlds, seed))
+
+
+def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: list[list | None],
+                 thresholds: FairThresholds, individual: bool) -> None:
+    """Each decision valued in its worlds graded, added to ``base`` where the open-hands analysis
+    has none; the fair critical move."""
+    by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
     for plan, per_world in zip(plans, solved):
         if per_world is None:
             continue
         k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
         if k == len(rep.steps):           # the decision at the end of a record that stops there
             if base.to_move is None:
-                side = 0 if individual else variant.seating.teams[seat]
+                side = 0 if individual else rep.variant.seating.teams[seat]
                 base.to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
             _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual)
             continue
@@ -320,7 +347,12 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual)
     base.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
     graded = [d for d in base.decisions if d.fair is not None and d.fair.loss > 1e-9]
-    out.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
+    base.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
+
+
+def _last_notes(out: GameAnalysis, rep: Replay, chosen: list[int], left_out: list[str], notes: list[str]) -> None:
+    """The fair note: whose moves are judged (and who is not), then the notes gathered, then why the
+    analysis stops early."""
     names = ", ".join(rep.players[s] for s in chosen)
     out.fair_seats = [rep.players[s] for s in chosen]
     text = f"the moves of {names}" if chosen else "no moves judged"
@@ -332,7 +364,6 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     if out.fair_note:
         notes.append(out.fair_note)
     out.fair_note = "; ".join(notes)
-    return out
 
 
 def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list[Move]]]:

@@ -247,41 +247,17 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         new_match = state.over
         moved = None
         if new_match:
-            last, ended = prev, state
+            further, part, draw, moved = _next_match(chosen, prev, state, names, progression, draw, part,
+                                                     first_leader)
             state = chosen.match.start(sides)
             prev = None
             number = 0
-            further = None
-            seated = len(names) == chosen.players
-            if progression and draw is not None:
-                part += 1                # the next match of the progression: the same draw, new partners
-                if last is not None and seated:
-                    nxt = next_requirement(chosen, last, ended, names, same_match=False)
-                    if chosen.people == 4:
-                        keeper = [names[s] for s in nxt.seats or ()]
-                        moved = progression_seats(last.players, names, keeper[0] if len(keeper) == 1 else None)
-                    # five: when he pauses this match the text does not say who leads (anyone may)
-                    further = LeadRequirement(nxt.seats or None, reason="§12: the player who would lead the next "
-                                              "game keeps that place and leads the first game of the next match"
-                                              if nxt.seats else "")
-            else:
-                draw, part = None, 1     # a further match draws for its seats again
-                if first_leader in names and seated:
-                    further = chosen.lead.further_match(names.index(first_leader), chosen.players)
         number += 1
         if "SeatDraw" in game.tags and chosen.irregularities == "whist":
             draw, draw_problem = _seat_draw(game, chosen)
             part = 1
         report.draw = draw
-        req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
-        if req is None and number == 1:
-            if further is not None:
-                req = further            # a further match: who leads its first game
-            elif draw is not None and draw.first_leader(names) is not None:
-                req = LeadRequirement(frozenset({names.index(draw.first_leader(names))}),
-                                      reason="§3: the tiles drawn for the seats decide who leads the first game")
-            elif game.number not in (None, 1):
-                req = LeadRequirement()      # an excerpt that starts later in a match
+        req = _requirement(chosen, game, names, prev, state, number, further, draw)
         rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
                                           worth=chosen.match.worth(state)))
         played = (game, req, chosen.match.worth(state), number)
@@ -310,28 +286,9 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             continue
         if number == 1 and rep.players and len(rep.players) == chosen.players:
             first_leader = rep.players[rep.initial.turn]
-        if rep.result is not None and len(rep.players) == chosen.players:
-            state = chosen.match.apply(state, rep.result)
-        elif rep.players:
-            rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, "the result of this game is not known, so the "
-                                             "running score leaves it out", None, severity="warning"))
-        shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
+        state, shown = _score_game(chosen, game, rep, state, draw)
         if not report.sides and len(rep.players) == chosen.players:
             report.sides = [chosen.side_name(s, rep.players) for s in range(sides)]
-        stated = game.tags.get("Score")
-        if stated is not None and rep.result is not None:
-            _check_score(rep, stated, state, chosen)
-        if state.note:
-            rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
-        if state.over:
-            who = "drawn" if state.drawn else f"won by {chosen.side_name(state.winner, rep.players)}"
-            rep.end_diagnostics.append(_diag(rep, Code.MATCH_END, f"the match is over: {who} ({shown})", None,
-                                             severity="info"))
-            paid = _settlement(chosen, state, rep, draw)
-            if paid:
-                text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())
-                rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, f"the settlement (§9-§11): {text}", None,
-                                                 severity="info", settlement={name: str(v) for name, v in paid.items()}))
         rep.__dict__.pop("diagnostics", None)
         entry = MatchEntry(number, req.reason if req else "", rep.result, state, shown, new_match)
         rep.match = entry
@@ -339,6 +296,74 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         report.replays.append(rep)
         prev = rep
     return report
+
+
+def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: tuple[str, ...], progression: bool,
+                draw: SeatDraw | None, part: int, first_leader: str | None
+                ) -> tuple[LeadRequirement | None, int, SeatDraw | None, str | None]:
+    """A game after the match ``ended`` starts the next one: who leads its first game (None: the
+    lead policy's first game), the match's place in a progression, the seat draw it keeps (None: the
+    seats are drawn again) and how the seats moved (Domino Whist §12)."""
+    further = moved = None
+    seated = len(names) == chosen.players
+    if progression and draw is not None:
+        part += 1                # the next match of the progression: the same draw, new partners
+        if last is not None and seated:
+            nxt = next_requirement(chosen, last, ended, names, same_match=False)
+            if chosen.people == 4:
+                keeper = [names[s] for s in nxt.seats or ()]
+                moved = progression_seats(last.players, names, keeper[0] if len(keeper) == 1 else None)
+            # five: when he pauses this match the text does not say who leads (anyone may)
+            further = LeadRequirement(nxt.seats or None, reason="§12: the player who would lead the next "
+                                      "game keeps that place and leads the first game of the next match"
+                                      if nxt.seats else "")
+    else:
+        draw, part = None, 1     # a further match draws for its seats again
+        if first_leader in names and seated:
+            further = chosen.lead.further_match(names.index(first_leader), chosen.players)
+    return further, part, draw, moved
+
+
+def _requirement(chosen: Variant, game: Game, names: tuple[str, ...], prev: Replay | None, state: MatchState,
+                 number: int, further: LeadRequirement | None, draw: SeatDraw | None) -> LeadRequirement | None:
+    """Who must lead game ``number`` of the match (None: the record's lead is not checked against one)."""
+    req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
+    if req is None and number == 1:
+        if further is not None:
+            req = further            # a further match: who leads its first game
+        elif draw is not None and draw.first_leader(names) is not None:
+            req = LeadRequirement(frozenset({names.index(draw.first_leader(names))}),
+                                  reason="§3: the tiles drawn for the seats decide who leads the first game")
+        elif game.number not in (None, 1):
+            req = LeadRequirement()      # an excerpt that starts later in a match
+    return req
+
+
+def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, draw: SeatDraw | None
+                ) -> tuple[MatchState, str]:
+    """The match after game ``rep`` and its score as text; the game's notes on the match (its stated
+    score checked, the match over, the settlement)."""
+    if rep.result is not None and len(rep.players) == chosen.players:
+        state = chosen.match.apply(state, rep.result)
+    elif rep.players:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, "the result of this game is not known, so the "
+                                         "running score leaves it out", None, severity="warning"))
+    shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
+    stated = game.tags.get("Score")
+    if stated is not None and rep.result is not None:
+        _check_score(rep, stated, state, chosen)
+    if state.note:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
+    if state.over:
+        who = "drawn" if state.drawn else f"won by {chosen.side_name(state.winner, rep.players)}"
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_END, f"the match is over: {who} ({shown})", None,
+                                         severity="info"))
+        paid = _settlement(chosen, state, rep, draw)
+        if paid:
+            text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())
+            rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, f"the settlement (§9-§11): {text}", None,
+                                             severity="info", settlement={name: str(v) for name, v in paid.items()}))
+    return state, shown
 
 
 def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, draw: SeatDraw | None

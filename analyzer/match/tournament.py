@@ -222,18 +222,7 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
         out.append(Diagnostic("error", code, message, line, 1 if line else None, t.source))
 
     rounds = t.rounds()
-    numbered: dict[int, dict[int, Table]] = {}      # round by round, each table number's first table
-    for r, tables in rounds.items():
-        seen: set[int] = set()
-        numbered[r] = {}
-        for table in sorted(tables, key=lambda table: table.line):     # the later of two lines is wrong
-            if len(table.players()) != 4 or seen & table.players():
-                err("tournament-seat", f"round {r}: a player sits twice (table {table.number})", table.line)
-            seen |= table.players()
-            if table.number in numbered[r]:
-                err("tournament-table", f"round {r}: table {table.number} is given twice (line "
-                    f"{numbered[r][table.number].line} and here)", table.line)
-            numbered[r].setdefault(table.number, table)
+    numbered = _numbered_tables(rounds, err)
     if not rounds and not t.round_lines:
         err("tournament-rounds", "the file has no rounds: write \"round 1\" and under it its tables "
             "(\"table 1: 1-6 vs 2-5 45 80\")", None)
@@ -246,63 +235,9 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
         out.append(Diagnostic("warning", "tournament-mixed", "the Ladies tag counts only with [Pairs \"mixed\"] "
                               "(§12); it is not checked", t.tag_lines["Ladies"], 1, t.source))
     if size in SCHEMES:
-        plan = SCHEMES[size]
-        if mixed:
-            plan = _check_mixed(t, size, err)
-        for r in range(1, len(plan) + 1):
-            if r not in rounds and r not in t.round_lines and (rounds or t.round_lines):
-                err("tournament-rounds", f"the scheme for {size} players has {len(plan)} rounds; the file has "
-                    f"no round {r}", None)
-        for r, tables in rounds.items():
-            if not 1 <= r <= len(plan):
-                err("tournament-rounds", f"round {r} is not in the scheme for {size} players",
-                    t.round_lines.get(r, tables[0].line))
-                continue
-            expected = plan[r - 1]
-            for k, want in enumerate(expected, 1):
-                if k not in numbered[r]:
-                    err("tournament-table", f"round {r} has no table {k} (the scheme for {size} players has "
-                        f"{_match(want)} there)", t.round_lines.get(r, tables[0].line))
-            for table in tables:
-                want = expected[table.number - 1] if 1 <= table.number <= len(expected) else None
-                if want is None or set(want) != set(table.pairs):
-                    shown = _match(want) if want else "no such table"
-                    err("tournament-scheme", f"round {r}, table {table.number}: the scheme for {size} players "
-                        f"has {shown}", table.line)
+        _check_scheme_rounds(t, size, mixed, rounds, numbered, err)
     elif scheme == "movement":
-        for r, tables in rounds.items():
-            if not 1 <= r <= MOVEMENT_ROUNDS:
-                err("tournament-rounds", f"round {r} is not in the movement: §13 plays four rounds, 1 to "
-                    f"{MOVEMENT_ROUNDS}", t.round_lines.get(r, tables[0].line))
-        for r in range(1, min(max(rounds, default=0), MOVEMENT_ROUNDS + 1)):
-            if r not in rounds and r not in t.round_lines:
-                err("tournament-rounds", f"the file has no round {r} (the movement is checked from round to "
-                    "round)", None)
-        # the tables of the movement: as many as most rounds have (the most of them when that is a tie)
-        counts = Counter(len(tables) for tables in numbered.values())
-        last = max(counts, key=lambda k: (counts[k], k), default=0)
-        for r, tables in numbered.items():
-            for k in range(1, last + 1):
-                if k not in tables:
-                    err("tournament-table", f"round {r} has no table {k} (the movement of §13 keeps the tables, "
-                        f"here 1 to {last})", t.round_lines.get(r))
-            for k, table in tables.items():
-                if not 1 <= k <= last:
-                    err("tournament-table", f"round {r}, table {k}: the movement of §13 keeps the tables, here "
-                        f"1 to {last} (as most rounds have)", table.line)
-        for r in rounds:
-            if r + 1 in rounds:
-                _check_movement(numbered[r], numbered[r + 1], r, last, err)
-        redraw = t.tags.get("Partners", "").strip().lower()
-        if redraw in ("redraw", "redraw-fresh"):
-            _check_redraw(t, redraw == "redraw-fresh", out)
-        elif redraw:
-            err("tournament-syntax", f"the Partners tag must be redraw (§13) or redraw-fresh, not "
-                f"{t.tags['Partners']!r}", t.tag_lines.get("Partners"))
-        else:
-            for r in rounds:
-                if r + 1 in rounds:
-                    _check_kept_partners(numbered[r], numbered[r + 1], r, err)
+        _check_movement_rounds(t, rounds, numbered, out, err)
     elif "Scheme" in t.tags:
         err("tournament-scheme", f"the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13), not "
             f"{t.tags['Scheme']!r}", t.tag_lines.get("Scheme"))
@@ -324,6 +259,91 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
         err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only",
             t.tag_lines.get("Pairs"))
     return sorted(out, key=lambda d: (d.line is not None, d.line or 0))     # the file's own first, then by line
+
+
+def _numbered_tables(rounds: dict[int, list[Table]], err) -> dict[int, dict[int, Table]]:
+    """Round by round, each table number's first table; a player seated twice in a round and a table
+    given twice are errors (the later of two lines is wrong)."""
+    numbered: dict[int, dict[int, Table]] = {}
+    for r, tables in rounds.items():
+        seen: set[int] = set()
+        numbered[r] = {}
+        for table in sorted(tables, key=lambda table: table.line):     # the later of two lines is wrong
+            if len(table.players()) != 4 or seen & table.players():
+                err("tournament-seat", f"round {r}: a player sits twice (table {table.number})", table.line)
+            seen |= table.players()
+            if table.number in numbered[r]:
+                err("tournament-table", f"round {r}: table {table.number} is given twice (line "
+                    f"{numbered[r][table.number].line} and here)", table.line)
+            numbered[r].setdefault(table.number, table)
+    return numbered
+
+
+def _check_scheme_rounds(t: Tournament, size: int, mixed: bool, rounds: dict[int, list[Table]],
+                         numbered: dict[int, dict[int, Table]], err) -> None:
+    """§12: every round of the scheme for ``size`` players there, each table as the scheme seats it."""
+    plan = SCHEMES[size]
+    if mixed:
+        plan = _check_mixed(t, size, err)
+    for r in range(1, len(plan) + 1):
+        if r not in rounds and r not in t.round_lines and (rounds or t.round_lines):
+            err("tournament-rounds", f"the scheme for {size} players has {len(plan)} rounds; the file has "
+                f"no round {r}", None)
+    for r, tables in rounds.items():
+        if not 1 <= r <= len(plan):
+            err("tournament-rounds", f"round {r} is not in the scheme for {size} players",
+                t.round_lines.get(r, tables[0].line))
+            continue
+        expected = plan[r - 1]
+        for k, want in enumerate(expected, 1):
+            if k not in numbered[r]:
+                err("tournament-table", f"round {r} has no table {k} (the scheme for {size} players has "
+                    f"{_match(want)} there)", t.round_lines.get(r, tables[0].line))
+        for table in tables:
+            want = expected[table.number - 1] if 1 <= table.number <= len(expected) else None
+            if want is None or set(want) != set(table.pairs):
+                shown = _match(want) if want else "no such table"
+                err("tournament-scheme", f"round {r}, table {table.number}: the scheme for {size} players "
+                    f"has {shown}", table.line)
+
+
+def _check_movement_rounds(t: Tournament, rounds: dict[int, list[Table]], numbered: dict[int, dict[int, Table]],
+                           out: list[Diagnostic], err) -> None:
+    """§13: the rounds of the movement, its tables kept, the pairs moved from round to round, the
+    partners kept or drawn again (the Partners tag)."""
+    for r, tables in rounds.items():
+        if not 1 <= r <= MOVEMENT_ROUNDS:
+            err("tournament-rounds", f"round {r} is not in the movement: §13 plays four rounds, 1 to "
+                f"{MOVEMENT_ROUNDS}", t.round_lines.get(r, tables[0].line))
+    for r in range(1, min(max(rounds, default=0), MOVEMENT_ROUNDS + 1)):
+        if r not in rounds and r not in t.round_lines:
+            err("tournament-rounds", f"the file has no round {r} (the movement is checked from round to "
+                "round)", None)
+    # the tables of the movement: as many as most rounds have (the most of them when that is a tie)
+    counts = Counter(len(tables) for tables in numbered.values())
+    last = max(counts, key=lambda k: (counts[k], k), default=0)
+    for r, tables in numbered.items():
+        for k in range(1, last + 1):
+            if k not in tables:
+                err("tournament-table", f"round {r} has no table {k} (the movement of §13 keeps the tables, "
+                    f"here 1 to {last})", t.round_lines.get(r))
+        for k, table in tables.items():
+            if not 1 <= k <= last:
+                err("tournament-table", f"round {r}, table {k}: the movement of §13 keeps the tables, here "
+                    f"1 to {last} (as most rounds have)", table.line)
+    for r in rounds:
+        if r + 1 in rounds:
+            _check_movement(numbered[r], numbered[r + 1], r, last, err)
+    redraw = t.tags.get("Partners", "").strip().lower()
+    if redraw in ("redraw", "redraw-fresh"):
+        _check_redraw(t, redraw == "redraw-fresh", out)
+    elif redraw:
+        err("tournament-syntax", f"the Partners tag must be redraw (§13) or redraw-fresh, not "
+            f"{t.tags['Partners']!r}", t.tag_lines.get("Partners"))
+    else:
+        for r in rounds:
+            if r + 1 in rounds:
+                _check_kept_partners(numbered[r], numbered[r + 1], r, err)
 
 
 def _check_mixed(t: Tournament, n: int, err) -> tuple:

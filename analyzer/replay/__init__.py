@@ -15,6 +15,7 @@ from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
 from ..tiles import Move, Tile
+from .irregular import WhistIrregularities
 from .result import HandEnding, wins
 from .step import Step
 from .tags import false_plays, resolve_variant
@@ -135,7 +136,7 @@ class Replay:
                 "seat": self.players[r.seat]}
 
 
-class _Replayer(HandEnding):
+class _Replayer(HandEnding, WhistIrregularities):
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
     false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
     worth: int | None = None    # what the game is worth in its match after drawn games (Jamaican, Chiva)
@@ -215,10 +216,7 @@ class _Replayer(HandEnding):
         first: int | None = None
         steps: list[Step] = []
         pushed = 0
-        turn_at_start = pos.turn
-        played_at_start = dict(self.played)
-        lacks_at_start = list(self.lacks)
-        scores_at_start, pending_at_start = list(self.scores), self.pending
+        at_start = self._snapshot(pos)
         # with omitted passes, the passes found are written into the moves (a look-ahead into a copy)
         moves = self.game.moves if collect or not self.insert_passes else list(moves or self.game.moves)
         i = start - 1
@@ -253,73 +251,12 @@ class _Replayer(HandEnding):
                     diags.append(self.diag(Code.UNKNOWN_PLAYER, f"{entry.player!r} is not one of the players "
                                            f"({', '.join(self.players)})", entry.pos))
             elif (outcome := pos.outcome()) is not None:
-                # a pass written after a player went out is flagged as a play would be (after a block, the
-                # passes that show the block are how records write it)
-                if not entry.is_pass or outcome.termination == "domino":
-                    errors += 1
-                    if collect:
-                        how = (f"{self.players[outcome.seat]} went out" if outcome.termination == "domino"
-                               else "it was blocked")
-                        what = ("passes" if entry.is_pass and not entry.draw else
-                                "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
-                                else f"plays {entry.tile}")
-                        diags.append(self.diag(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand "
-                                               f"was over ({how})", entry.pos))
+                errors += self._after_end(entry, outcome, collect, diags)
             else:
-                problem, adding = self.judge.turn(pos, seat, entry.is_play)
-                if adding:
-                    pos.turn = seat           # the opener adds a matching tile to his lead
-                elif problem is not None:
-                    errors += 1
-                    if collect:
-                        diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
-                    pos.turn = seat
-                verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                           stands=self.standing(moves, i, seat) if self.false_plays else None,
-                                           followed=entry.arm is not None and self.followed(moves, i, seat))
-                candidates = list(verdict.moves)
-                errors += len(verdict.problems)
-                soft += sum(p.severity != "error" for p in verdict.problems) if verdict.problems else 0
-                if collect:
-                    for p in verdict.problems:
-                        diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
-                if candidates and entry.is_play and pos.hidden[seat]:
-                    exposed = self.exposed_pass(seat, entry.tile)
-                    if exposed is not None:
-                        errors += 1
-                        if collect:
-                            diags.append(exposed)
-                if verdict.playable:
-                    if len(candidates) > 1:
-                        move, ambiguous = self.choose(pos, i, candidates, moves)
-                        if ambiguous and collect:
-                            pos.push(move)
-                            harmless = pos.outcome() is not None
-                            pos.pop()
-                            what = "arm" if pos.has_arms else "end"     # (on a line, >1 and >2 name its ends)
-                            where = (f"{what}s {' and '.join(str(c.arm) for c in candidates)} ({pos.ends_text()})"
-                                     if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
-                            taken = f"{what} {move.arm}" if move.arm is not None else f"the {move.end}"
-                            diags.append(self.diag(
-                                Code.AMBIGUOUS_END, f"{entry.tile} fits {where} and "
-                                f"the rest of the record does not decide which; taken on {taken}"
-                                + ("; it ends the hand either way" if harmless else ""),
-                                entry.pos, severity="info" if harmless else "warning",
-                                choices=[c.end for c in candidates]))
-                    else:
-                        move = candidates[0]
-                    if move.is_pass and pos.ends is not None:
-                        lacks = pos.numbers_open()
-                    pos.push(move)
-                    pushed += 1
-                    if move.draw:         # what his passes proved no longer holds
-                        self.lacks = [item for item in self.lacks if item[0] != seat]
-                    elif move.tile is not None:
-                        self.played[move.tile] = entry.pos.line or None
-                    elif lacks:
-                        self.lacks.append((seat, lacks, entry))
-                elif not entry.draw:
-                    pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
+                move, lacks, wrong, warned = self._judged(pos, moves, i, entry, seat, collect, diags)
+                errors += wrong
+                soft += warned
+                pushed += move is not None
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
                 errors += len(problems)
@@ -341,63 +278,101 @@ class _Replayer(HandEnding):
                 first = len(moves)
             for _ in range(pushed):
                 pos.pop()
-            pos.turn = turn_at_start
-            self.played = played_at_start
-            self.lacks = lacks_at_start
-            self.scores, self.pending = scores_at_start, pending_at_start
+            self._restore(pos, at_start)
         return _Run(errors, steps, first)
 
-    def expose(self, pos: Position, moves: list[MoveEntry], i: int, collect: bool) -> None:
-        """Lay open the tiles exposed during play whose row starts at entry ``i`` (the first entry of
-        that row or a later one); the collecting run notes after how many moves (``reveals``)."""
-        def bound(k: int, row: int) -> bool:          # an entry without a row number binds
-            return moves[k].round is None or moves[k].round >= row
-        tiles = 0
-        for row, bits in self.exposed_rows:
-            if bound(i, row) and not (i and bound(i - 1, row)):
-                tiles |= bits
-        held = 0
-        for hand in pos.hands:
-            held |= hand
-        if collect and tiles & ~held:         # the tag exposes a tile its holder has played already
-            where = self.game.tag_pos.get("Exposed")
-            self.late_exposed.extend(
-                self.diag(Code.BAD_EXPOSED, f"the Exposed tag names {self.players[seat]}'s {tile} as exposed during "
-                          f"play before row {row}, but {self.players[seat]} had played it by then", where)
-                for seat, tile, row, _ in self.exposed_found if tiles & ~held & tile.bit)
-        tiles &= held
-        if tiles:
-            pos.expose(tiles)
+    def _snapshot(self, pos: Position) -> tuple:
+        """What a look-ahead changes besides the moves it pushes: the turn, the tiles played, the passes
+        proved, the scores (``_restore`` puts them back)."""
+        return pos.turn, dict(self.played), list(self.lacks), list(self.scores), self.pending
+
+    def _restore(self, pos: Position, saved: tuple) -> None:
+        pos.turn, self.played, self.lacks, self.scores, self.pending = saved
+
+    def _after_end(self, entry: MoveEntry, outcome: Outcome, collect: bool, diags: list[Diagnostic]) -> int:
+        """An entry after the hand was over: its errors (one, or none for a pass that shows a block)."""
+        # a pass written after a player went out is flagged as a play would be (after a block, the
+        # passes that show the block are how records write it)
+        if entry.is_pass and outcome.termination != "domino":
+            return 0
+        if collect:
+            how = (f"{self.players[outcome.seat]} went out" if outcome.termination == "domino"
+                   else "it was blocked")
+            what = ("passes" if entry.is_pass and not entry.draw else
+                    "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
+                    else f"plays {entry.tile}")
+            diags.append(self.diag(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand "
+                                   f"was over ({how})", entry.pos))
+        return 1
+
+    def _judged(self, pos: Position, moves: list[MoveEntry], i: int, entry: MoveEntry, seat: int, collect: bool,
+                diags: list[Diagnostic]) -> tuple[Move | None, tuple[int, ...], int, int]:
+        """Entry ``i`` by a known player in a hand still on, as the judge sees it, applied when playable:
+        the move pushed (None: none), the numbers a pass proves its player lacks, the errors, the
+        warnings among them."""
+        errors = soft = 0
+        move: Move | None = None
+        lacks: tuple[int, ...] = ()
+        problem, adding = self.judge.turn(pos, seat, entry.is_play)
+        if adding:
+            pos.turn = seat           # the opener adds a matching tile to his lead
+        elif problem is not None:
+            errors += 1
             if collect:
-                self.reveals.append((len(pos.history), tiles))
+                diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
+            pos.turn = seat
+        verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
+                                   stands=self.standing(moves, i, seat) if self.false_plays else None,
+                                   followed=entry.arm is not None and self.followed(moves, i, seat))
+        candidates = list(verdict.moves)
+        errors += len(verdict.problems)
+        soft += sum(p.severity != "error" for p in verdict.problems) if verdict.problems else 0
+        if collect:
+            for p in verdict.problems:
+                diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
+        if candidates and entry.is_play and pos.hidden[seat]:
+            exposed = self.exposed_pass(seat, entry.tile)
+            if exposed is not None:
+                errors += 1
+                if collect:
+                    diags.append(exposed)
+        if verdict.playable:
+            move = self._placed(pos, moves, i, entry, candidates, collect, diags)
+            if move.is_pass and pos.ends is not None:
+                lacks = pos.numbers_open()
+            pos.push(move)
+            if move.draw:         # what his passes proved no longer holds
+                self.lacks = [item for item in self.lacks if item[0] != seat]
+            elif move.tile is not None:
+                self.played[move.tile] = entry.pos.line or None
+            elif lacks:
+                self.lacks.append((seat, lacks, entry))
+        elif not entry.draw:
+            pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
+        return move, lacks, errors, soft
 
-    def exposed_pass(self, seat: int, tile: Tile) -> Diagnostic | None:
-        """An earlier pass of ``seat`` that this tile proves false (a block game has no drawing)."""
-        found = self.judge.contradicted(self.lacks, seat, tile)
-        if found is None:
-            return None
-        _, numbers, entry = found
-        number = next(n for n in numbers if tile.matches(n))
-        return self.diag(Code.FALSE_PASS, f"{self.players[seat]} passed at line {entry.pos.line} with "
-                         f"{' and '.join(map(str, numbers))} open, so held no {number}; yet {self.players[seat]} now plays {tile}",
-                         entry.pos, revealed_by=str(tile))
-
-    def standing(self, moves: list[MoveEntry], i: int, seat: int) -> Move | None:
-        """Where the tile of entry ``i`` lies if the FalsePlay tag names it (``[FalsePlay "C [2-3]@6=3"]``)
-        and the next player has moved since (an entry by another player follows): a false play that
-        stands (Domino Whist §8). None otherwise: a false play not followed is taken back."""
-        entry = moves[i]
-        if not self.false_plays or not entry.is_play:
-            return None
-        stands = self.false_plays.get((entry.player, entry.tile))
-        if stands is None or not self.followed(moves, i, seat):
-            return None
-        return stands
-
-    def followed(self, moves: list[MoveEntry], i: int, seat: int) -> bool:
-        """Whether the next player has moved after entry ``i`` (an entry by another player follows it)."""
-        later = next((m for m in moves[i + 1:] if not m.is_muggins), None)
-        return later is not None and self.seat_of.get(later.player) not in (None, seat)
+    def _placed(self, pos: Position, moves: list[MoveEntry], i: int, entry: MoveEntry, candidates: list[Move],
+                collect: bool, diags: list[Diagnostic]) -> Move:
+        """The placement of a playable entry: the one candidate, or the one the rest of the record agrees
+        with (``choose``), said when the record leaves it undecided."""
+        if len(candidates) <= 1:
+            return candidates[0]
+        move, ambiguous = self.choose(pos, i, candidates, moves)
+        if ambiguous and collect:
+            pos.push(move)
+            harmless = pos.outcome() is not None
+            pos.pop()
+            what = "arm" if pos.has_arms else "end"     # (on a line, >1 and >2 name its ends)
+            where = (f"{what}s {' and '.join(str(c.arm) for c in candidates)} ({pos.ends_text()})"
+                     if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
+            taken = f"{what} {move.arm}" if move.arm is not None else f"the {move.end}"
+            diags.append(self.diag(
+                Code.AMBIGUOUS_END, f"{entry.tile} fits {where} and "
+                f"the rest of the record does not decide which; taken on {taken}"
+                + ("; it ends the hand either way" if harmless else ""),
+                entry.pos, severity="info" if harmless else "warning",
+                choices=[c.end for c in candidates]))
+        return move
 
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
         """With omitted passes: the pass the record leaves out before ``entry``, when the player to move

@@ -470,6 +470,23 @@ def _stated_check(rep: Replay, stated: str | None) -> str | None:
     return "agrees" if parsed is not None and rep.outcome is not None else None
 
 
+def _player_views(rep: Replay, seated: bool, sides: list[str]) -> list[PlayerView]:
+    """Each player as the page shows him: his side, the tiles dealt him and those he drew (with the move)."""
+    teams = rep.variant.seating.teams
+    drawn: list[list[tuple[Pair, int]]] = [[] for _ in range(rep.initial.n)]
+    for step in rep.steps:
+        if step.move is not None and step.move.draw and step.move.tile is not None and step.seat is not None:
+            drawn[step.seat].append(((step.move.tile.low, step.move.tile.high), step.index + 1))
+    players = []
+    for seat, name in enumerate(rep.players):
+        side = teams[seat] if seated else seat
+        dealt = sorted((t.low, t.high) for t in tiles_of(rep.initial.hands[seat], rep.initial.max_pip))
+        players.append(PlayerView(name, seat, side, sides[side] if seated else name, dealt,
+                                  rep.initial.count(seat), rep.initial.hidden[seat],
+                                  drawn[seat] if seat < len(drawn) else []))
+    return players
+
+
 def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, triage=None,
                repaired_anchor: str | None = None) -> GameReport:
     """Put one replayed game and its analysis together as plain data (``triage``: the errors of an
@@ -483,17 +500,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
     n = rep.initial.n
     seated = len(rep.players) == variant.players     # else the sides cannot be named
     sides = [rep.side_name(s) for s in range(variant.seating.sides)] if seated else []
-    drawn: list[list[tuple[Pair, int]]] = [[] for _ in range(rep.initial.n)]
-    for step in rep.steps:
-        if step.move is not None and step.move.draw and step.move.tile is not None and step.seat is not None:
-            drawn[step.seat].append(((step.move.tile.low, step.move.tile.high), step.index + 1))
-    players = []
-    for seat, name in enumerate(rep.players):
-        side = teams[seat] if seated else seat
-        dealt = sorted((t.low, t.high) for t in tiles_of(rep.initial.hands[seat], rep.initial.max_pip))
-        players.append(PlayerView(name, seat, side, sides[side] if seated else name, dealt,
-                                  rep.initial.count(seat), rep.initial.hidden[seat],
-                                  drawn[seat] if seat < len(drawn) else []))
+    players = _player_views(rep, seated, sides)
 
     decisions = {d.index: d for d in (analysis.decisions if analysis else [])}
     values = list(analysis.values) if analysis else []

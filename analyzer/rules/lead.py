@@ -171,8 +171,27 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
                                    f"the players ({', '.join(players)})", "Lead"))
     if leader is None:
         leader = first_mover
+    req, leaders, leader = _holder_leads(req, hands, whole, players, leader, out)
+    seats = double_leaders(op, req.seats, hands, variant.seating) or req.seats
+    if seats is not req.seats:
+        req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
+                      "that side who holds one leads")
+    if req.seats is not None:
+        leaders = req.seats if leaders is None else leaders & req.seats
+        if leader is not None and leader not in req.seats:
+            names = " or ".join(players[s] for s in sorted(req.seats) if s < len(players))
+            out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must lead this game ({req.reason}), not "
+                                   f"{players[leader]}", "move", {"expected": names}))
+    tiles, leaders, leader = _opening_tiles(variant, req, game_number, hands, whole, players, leader, leaders, out)
+    return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out))
+
+
+def _holder_leads(req: LeadRequirement, hands: Hands, whole: Sequence[bool], players: Sequence[str],
+                  leader: int | None, out: list[LeadProblem]
+                  ) -> tuple[LeadRequirement, frozenset[int] | None, int | None]:
+    """The holder of the tile that must lead (or, when it lies in the boneyard, of the highest double
+    dealt), where the record shows him: the requirement, who may lead, the leader."""
     leaders: frozenset[int] | None = None
-    tiles = 0
     if req.holder_of is not None:
         holder = next((s for s, h in enumerate(hands) if h is not None and req.holder_of in h), None)
         held = req.holder_of
@@ -188,32 +207,21 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
                                        "move", {"expected": players[holder]}))
         if leader is None:
             leader = holder
-    seats = double_leaders(op, req.seats, hands, variant.seating) or req.seats
-    if seats is not req.seats:
-        req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
-                      "that side who holds one leads")
-    if req.seats is not None:
-        leaders = req.seats if leaders is None else leaders & req.seats
-        if leader is not None and leader not in req.seats:
-            names = " or ".join(players[s] for s in sorted(req.seats) if s < len(players))
-            out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must lead this game ({req.reason}), not "
-                                   f"{players[leader]}", "move", {"expected": names}))
+    return req, leaders, leader
+
+
+def _opening_tiles(variant, req: LeadRequirement, game_number: int | None, hands: Hands, whole: Sequence[bool],
+                   players: Sequence[str], leader: int | None, leaders: frozenset[int] | None,
+                   out: list[LeadProblem]) -> tuple[int, frozenset[int] | None, int | None]:
+    """The tiles the lead may be (0: any), by the tile the requirement names or the opening's rule (a
+    double, the heaviest hand, the highest double), and who may lead and who leads as that rule says."""
+    op = variant.opening
+    tiles = 0
     highest_rule = op.highest_double or (op.first_highest and game_number == 1 and req.seats is None)
     if req.tile is not None:
         tiles = req.tile.bit
     elif op.double and leader is not None and whole[leader]:
-        doubles = [t for t in hands[leader] if t.is_double]
-        if doubles:
-            tiles = _mask(doubles)
-        else:
-            side = variant.seating.teams[leader]
-            for s, h in enumerate(hands):
-                if s != leader and h and variant.seating.teams[s] == side and any(t.is_double for t in h):
-                    out.append(LeadProblem(Code.LEAD_DOUBLE, f"every hand opens with a double unless the leading side "
-                                           f"has none: {players[leader]} has none but {players[s]} has "
-                                           f"{tiles_text(t for t in h if t.is_double)}, so {players[s]} "
-                                           f"leads", "move", {"expected": players[s]}))
-                    break
+        tiles = _double_lead(variant, hands, players, leader, out)
     elif op.heaviest_hand and all(whole[:len(players)]):
         seats = heaviest(hands)
         leaders = seats or leaders
@@ -240,7 +248,24 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
         doubles = [t for t in hands[leader] if t.is_double]
         if doubles:
             tiles = max(doubles).bit
-    return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out))
+    return tiles, leaders, leader
+
+
+def _double_lead(variant, hands: Hands, players: Sequence[str], leader: int, out: list[LeadProblem]) -> int:
+    """Every hand opens with a double: the leader's doubles, or (he has none) the problem when a
+    partner of his holds one."""
+    doubles = [t for t in hands[leader] if t.is_double]
+    if doubles:
+        return _mask(doubles)
+    side = variant.seating.teams[leader]
+    for s, h in enumerate(hands):
+        if s != leader and h and variant.seating.teams[s] == side and any(t.is_double for t in h):
+            out.append(LeadProblem(Code.LEAD_DOUBLE, f"every hand opens with a double unless the leading side "
+                                   f"has none: {players[leader]} has none but {players[s]} has "
+                                   f"{tiles_text(t for t in h if t.is_double)}, so {players[s]} "
+                                   f"leads", "move", {"expected": players[s]}))
+            break
+    return 0
 
 
 def _hand_over(variant, req: LeadRequirement, name: str, hands: Hands, players: Sequence[str],

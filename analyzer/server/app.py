@@ -118,6 +118,81 @@ def _label(data: dict) -> str:
     return name if isinstance(name, str) and name and len(name) < 1000 else "<board>"
 
 
+def _api(handler):
+    """The endpoint of an API call: a same-origin POST whose JSON body ``handler`` answers; each
+    error the library raises becomes its status and message."""
+    async def endpoint(request: Request):
+        try:
+            _same_origin(request)
+            data = await _body(request)
+            return JSONResponse(await handler(data), headers=HEADERS)
+        except ApiError as exc:
+            return _error(str(exc), exc.status, **exc.more)
+        except BoardError as exc:
+            return _error(str(exc), 422)
+        except FileRefused as exc:
+            return _error(str(exc), 403)
+        except FileConflict as exc:
+            return _error(str(exc), 409, token=exc.token)
+        except Busy as exc:
+            return _error(str(exc), 503)
+        except Cancelled as exc:
+            return _error(str(exc), 409, cancelled=True)
+    return endpoint
+
+
+async def _validate(data):
+    variant, rules = _rules(data)
+    return await run_in_threadpool(validate_document, _text(data), _label(data), variant, rules)
+
+
+async def _position(data):
+    variant, rules = _rules(data)
+    cursor = data.get("cursor")
+    if cursor is not None:
+        if not isinstance(cursor, dict):
+            raise ApiError('"cursor" is {"line": N, "column": N}')
+        cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
+    line = data.get("line")
+    if line is not None and not (isinstance(line, list) and all(isinstance(m, str) for m in line)):
+        raise ApiError('"line" is a list of moves like "B [0-1]"')
+    return await run_in_threadpool(position_data, _text(data), _label(data), _int(data, "game", 0),
+                                   _int(data, "step", None), variant, rules, cursor, line,
+                                   _int(data, "along", 0))
+
+
+async def _enter(data):
+    variant, rules = _rules(data)
+    move = data.get("move")
+    player = data.get("player")
+    if not isinstance(move, str) or (player is not None and not isinstance(player, str)):
+        raise ApiError('give the move as "move" ("[3-6]@6", "pass", "draws [2-5]") and "player" as a name')
+    return await run_in_threadpool(enter_move, _text(data), _label(data), _int(data, "game", 0), move,
+                                   player, variant, rules)
+
+
+async def _repair(data):
+    variant, rules = _rules(data)
+    return await run_in_threadpool(repair_text, _text(data), _label(data), _int(data, "game", 0),
+                                   variant, rules)
+
+
+async def _page(_request):
+    return FileResponse(STATIC / "board.html", headers=HEADERS)
+
+
+async def _http_error(_request, exc: HTTPException):
+    message = {404: "no such page", 405: "this address takes another method (the API takes POST)",
+               413: f"the request is larger than {MAX_BODY // 1024} KB"}.get(exc.status_code, exc.detail)
+    return _error(message, exc.status_code)
+
+
+async def _failure(request, exc: Exception):
+    # the traceback goes to the server's log (the terminal it runs in), never to the client
+    _log.error("internal error on %s", request.url.path, exc_info=exc)
+    return _error(f"internal error ({type(exc).__name__}); please report it", 500)
+
+
 def create_app(roots: list[str] | None = None, workers: Workers | None = None, max_nodes: int | None = None,
                hosts: list[str] | None = None) -> Starlette:
     """The board's application, reading and writing only under ``roots``; analyses in ``workers``'
@@ -127,30 +202,6 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
     files = Roots(list(roots or []))
     workers = workers or Workers()
     cap = max_nodes or NODE_LIMIT
-
-    def api(handler):
-        async def endpoint(request: Request):
-            try:
-                _same_origin(request)
-                data = await _body(request)
-                return JSONResponse(await handler(data), headers=HEADERS)
-            except ApiError as exc:
-                return _error(str(exc), exc.status, **exc.more)
-            except BoardError as exc:
-                return _error(str(exc), 422)
-            except FileRefused as exc:
-                return _error(str(exc), 403)
-            except FileConflict as exc:
-                return _error(str(exc), 409, token=exc.token)
-            except Busy as exc:
-                return _error(str(exc), 503)
-            except Cancelled as exc:
-                return _error(str(exc), 409, cancelled=True)
-        return endpoint
-
-    async def validate(data):
-        variant, rules = _rules(data)
-        return await run_in_threadpool(validate_document, _text(data), _label(data), variant, rules)
 
     async def analyze(data):
         variant, rules = _rules(data)
@@ -169,34 +220,6 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
             raise ApiError('give the analysis to cancel as "job"')
         return {"cancelled": workers.cancel(job)}
 
-    async def position(data):
-        variant, rules = _rules(data)
-        cursor = data.get("cursor")
-        if cursor is not None:
-            if not isinstance(cursor, dict):
-                raise ApiError('"cursor" is {"line": N, "column": N}')
-            cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
-        line = data.get("line")
-        if line is not None and not (isinstance(line, list) and all(isinstance(m, str) for m in line)):
-            raise ApiError('"line" is a list of moves like "B [0-1]"')
-        return await run_in_threadpool(position_data, _text(data), _label(data), _int(data, "game", 0),
-                                       _int(data, "step", None), variant, rules, cursor, line,
-                                       _int(data, "along", 0))
-
-    async def enter(data):
-        variant, rules = _rules(data)
-        move = data.get("move")
-        player = data.get("player")
-        if not isinstance(move, str) or (player is not None and not isinstance(player, str)):
-            raise ApiError('give the move as "move" ("[3-6]@6", "pass", "draws [2-5]") and "player" as a name')
-        return await run_in_threadpool(enter_move, _text(data), _label(data), _int(data, "game", 0), move,
-                                       player, variant, rules)
-
-    async def repair(data):
-        variant, rules = _rules(data)
-        return await run_in_threadpool(repair_text, _text(data), _label(data), _int(data, "game", 0),
-                                       variant, rules)
-
     async def listing(_data):
         return {"roots": files.paths, "files": await run_in_threadpool(files.listing)}
 
@@ -209,30 +232,17 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
             raise ApiError('"token" is the token the file was opened with, or null for a new file')
         return await run_in_threadpool(files.save, data.get("path"), _text(data), token)
 
-    async def page(_request):
-        return FileResponse(STATIC / "board.html", headers=HEADERS)
-
-    async def http_error(_request, exc: HTTPException):
-        message = {404: "no such page", 405: "this address takes another method (the API takes POST)",
-                   413: f"the request is larger than {MAX_BODY // 1024} KB"}.get(exc.status_code, exc.detail)
-        return _error(message, exc.status_code)
-
-    async def failure(request, exc: Exception):
-        # the traceback goes to the server's log (the terminal it runs in), never to the client
-        _log.error("internal error on %s", request.url.path, exc_info=exc)
-        return _error(f"internal error ({type(exc).__name__}); please report it", 500)
-
-    routes = [Route("/", page), Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    for path, handler in (("validate", validate), ("analyze", analyze), ("cancel", cancel), ("position", position),
-                          ("enter", enter), ("repair", repair), ("files", listing), ("open", open_file),
+    routes = [Route("/", _page), Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    for path, handler in (("validate", _validate), ("analyze", analyze), ("cancel", cancel), ("position", _position),
+                          ("enter", _enter), ("repair", _repair), ("files", listing), ("open", open_file),
                           ("save", save_file)):
-        routes.append(Route(f"/api/{path}", api(handler), methods=["POST"], max_body_size=MAX_BODY))
+        routes.append(Route(f"/api/{path}", _api(handler), methods=["POST"], max_body_size=MAX_BODY))
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         yield
         workers.close()
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: failure},
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _failure},
                     lifespan=lifespan, middleware=[Middleware(_DeclaredLength)]
                     + ([Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []))
     app.state.workers = workers
