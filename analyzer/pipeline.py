@@ -17,11 +17,9 @@ import json
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
-from typing import Callable, ContextManager
+from typing import TYPE_CHECKING, Callable, ContextManager
 
-from .analysis import GameAnalysis, Thresholds, analyze_replay
 from .diagnostics import Diagnostic, DominoError
-from .inference import InferenceUnsupported, NoWorld, holds_table
 from .match import replay_record
 from .notation import parse, write
 from .notation.text import decode
@@ -31,6 +29,9 @@ from .replay.json import result_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
 from .search.core import TABLE_MB
+
+if TYPE_CHECKING:
+    from .analysis import Thresholds
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again",
@@ -73,6 +74,8 @@ class Options:
 
     @property
     def limits(self) -> Thresholds:
+        from .analysis import Thresholds        # (start-up: validate needs no analysis)
+
         return Thresholds.parse(self.thresholds)
 
 
@@ -163,6 +166,8 @@ def read(label: str, data: bytes | None, options: Options, problem: Diagnostic |
 def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
                  table_mb: float = TABLE_MB):
     """The analysis of one replayed game; one the search cannot take says why instead of raising."""
+    from .analysis import GameAnalysis, analyze_replay      # (start-up: validate needs no analysis)
+
     try:
         return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb)
     except ValueError as exc:      # a position the search cannot take (SolverError)
@@ -324,6 +329,8 @@ def view_inference(rep, view: str, several: bool = False) -> dict:
     """What ``view`` (a player's name, or ``public``) can infer after each move of a replayed game:
     ``{"view", "steps": [{"seen", "worlds", "holds"}], "stopped"?}``. A name not of the game raises
     :class:`UnknownView`; among ``several`` games the game says so instead."""
+    from .inference import InferenceUnsupported, NoWorld, holds_table    # (replay --view only)
+
     if view.lower() == "public":
         seat, name = None, "public"
     elif view in rep.players:

@@ -4,9 +4,8 @@
 and analysed (``analyzer.report.task.report_model(record)`` does both for a record),
 ``render_html(model)`` writes it as one self-contained page, ``write_report(model, path)`` writes the
 page to a file; ``index`` renders the index page of an archive; ``text`` holds the plain-text views
-of the command line. The renderer (and ``jinja2``) is loaded when first asked for: the text views
-and the page model do without it."""
-from .model import GameReport, MoveView, ReportModel, build_game, build_report
+of the command line. The page model and the renderer (and ``jinja2``) are loaded when first asked for: the text views
+do without them."""
 
 __all__ = ["GameReport", "MoveView", "ReportModel", "build_game", "build_report", "render_html", "write_page",
            "write_report"]
@@ -16,4 +15,7 @@ def __getattr__(name: str):
     if name in ("render_html", "write_page", "write_report"):
         from . import render
         return getattr(render, name)
+    if name in ("GameReport", "MoveView", "ReportModel", "build_game", "build_report"):
+        from . import model             # (start-up: the commands that make no page load no page model)
+        return getattr(model, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..analysis import Thresholds
 from ..match import replay_record
 from ..pipeline import RecordRun, again, analyse_game, read, run_record, safely
 from ..repair.triage import triage_games
 from ..search.core import TABLE_MB
-from .model import build_report
 from .text import repair_text
 
 __all__ = ["process", "finish", "page", "page_model", "report_model"]
@@ -48,6 +46,8 @@ def page(run: RecordRun):
 
 def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
     """Replay (and analyse) every game of ``record`` and gather what its page shows."""
+    from ..analysis import Thresholds           # (start-up: validate makes no page)
+
     thresholds = thresholds or Thresholds()
     replays = replay_record(record, variant, rules=rules)
     analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
@@ -60,6 +60,8 @@ def page_model(label, replays, analyses, thresholds, max_nodes: int | None = Non
     """What the page of a record shows: its games, and for each invalid one its likely slip (the
     errors marked as the slip and what follows from it) and the repaired record, analysed.
     ``again``: how the games are replayed with some repaired (see :func:`~analyzer.repair.triage.triage_games`)."""
+    from .model import build_report             # (start-up: validate makes no page)
+
     triages, _ = triage_games(replays, again)
     repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
                 if analyse and t is not None and t.best is not None and t.best.replay is not None else None
