@@ -172,6 +172,7 @@ _DOING = {
     "change-deal": "change a dealt tile", "deal-add": "add a tile to a hand", "deal-delete": "remove a tile from a hand",
     "change-draw": "change a draw", "change-arm": "change an arm", "change-claim": "change a claim",
     "change-muggins": "change a Muggins call",
+    "change-result": "change the Result tag", "change-score": "change the Score tag",
 }
 
 
