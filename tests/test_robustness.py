@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.repair import COSTS, Edit, repair
@@ -74,3 +76,71 @@ def test_tied_repairs_that_share_a_score_tag_edit():
     best = reports[0].repairs[:reports[0].tied]
     assert best and all(fix.edits[-1].kind == "change-score" and fix.edits[-1].after == "A 0, B 1" for fix in best)
     assert t.best is not None and not any(d.code == "internal-error" for d in t.diagnostics)
+
+
+# ---- 2. the exit status: 1 whenever an error is reported, in every command ------------------------------
+
+COMMANDS = (
+    ("validate",), ("validate", "--quiet"), ("validate", "--json"), ("validate", "--jsonl"), ("validate", "--repair"),
+    ("replay",), ("replay", "--quiet"), ("replay", "--json"),
+    ("analyze",), ("analyze", "--quiet"), ("analyze", "--jsonl"),
+    ("report", "-o", "{out}"), ("report", "--quiet", "-o", "{out}"),
+    ("stats",), ("stats", "--json"),
+)
+QUICK = {("validate",), ("validate", "--json"), ("replay",), ("analyze",), ("report", "-o", "{out}"), ("stats",)}
+
+
+def _broken_records(folder) -> list[str]:
+    """Records with errors of every kind: the bundled error records, the book's own table, the records
+    above, and files that are no record at all (empty, binary, not UTF-8, words and a stray bracket)."""
+    paths = [str(p) for p in sorted(RECORDS.glob("errors*.dom"))] + [str(RECORDS / "seed1-table.txt")]
+    made = {"tied-result.dom": TIED_RESULT.encode(), "tied-score.dom": TIED_SCORE.encode(), "empty.dom": b"",
+            "binary.dom": bytes(range(256)), "latin1.dom": "Spieler Müller: [1-1]".encode("latin-1"),
+            "words.dom": b"hello world [\n"}
+    for name, data in made.items():
+        (folder / name).write_bytes(data)
+        paths.append(str(folder / name))
+    return paths
+
+
+def _run_cli(args: list[str]):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    result = CliRunner().invoke(main, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output and "internal" not in result.output, result.output
+    return result
+
+
+def _check_exit_status(tmp_path, commands, records) -> None:
+    for k, command in enumerate(commands):
+        for n, path in enumerate(records):
+            args = [a.format(out=tmp_path / f"page-{k}-{n}.html") for a in command] + [path]
+            result = _run_cli(args)
+            assert result.exit_code == 1, (args, result.exit_code, result.output[-600:])
+            # the text outputs show every error line (stats and report: a record that cannot be read)
+            text = not {"--json", "--jsonl"} & set(command)
+            if text and (command[0] not in ("stats", "report") or "--quiet" in command):
+                assert "error[" in result.output, (args, result.output[-600:])
+
+
+def test_every_command_exits_1_on_a_record_with_errors(tmp_path):
+    records = _broken_records(tmp_path)
+    quick = [p for p in records if "tied-result" in p or "binary" in p]
+    _check_exit_status(tmp_path, [c for c in COMMANDS if c in QUICK], quick)
+    _check_exit_status(tmp_path, [("validate",)], records)
+
+
+@pytest.mark.slow
+def test_every_command_exits_1_on_every_record_with_errors(tmp_path):
+    _check_exit_status(tmp_path, COMMANDS, _broken_records(tmp_path))
+
+
+def test_a_valid_record_prints_no_error_and_exits_0(tmp_path):
+    for command in COMMANDS:
+        if command == ("validate", "--repair"):
+            continue
+        args = [a.format(out=tmp_path / "page.html") for a in command] + [str(RECORDS / "seed2-table.txt")]
+        result = _run_cli(args)
+        assert result.exit_code == 0 and "error[" not in result.output, (args, result.output[-600:])
