@@ -356,6 +356,8 @@ class RecordTransformer(Transformer):
             holding = []
         read = [t for t in holding if isinstance(t, _TileRead)]
         good = [t for t in read if t.tile is not None]
+        if not good and len(holding) - len(read) == 1:     # one ? and no tile read: 'C: ?', as written back
+            return HandEntry(player, None, pos)
         return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good),
                          len(holding) - len(read))
 

@@ -118,11 +118,12 @@ def table_writable(game: Game) -> bool:
     return all(m.round is not None and m.round >= 0 and m.player in game.players for m in game.moves)
 
 
-def write_table(game: Game) -> str:
+def write_table(game: Game, *, first_game: bool = True) -> str:
     """Write one game as the book table: tags, deal, header row, one row per round (a new row also
     starts where a player's column does not follow the previous cell's). Comments stay where the text
     read had them (:func:`_place_comments`): a move's comment in its cell, or on a line of its own
-    under the move's row when it stood on a line of its own."""
+    under the move's row when it stood on a line of its own. ``first_game``: the game opens its record
+    (a later game's comments never stand before its first line: they would belong to the game before)."""
     if not table_writable(game):
         raise ValueError("this game does not fit a table: every move needs a numbered round and "
                          "one of the players, and draws, claimed points and muggins calls have no cell")
@@ -156,7 +157,7 @@ def write_table(game: Game) -> str:
     def line(head: str, cells) -> str:
         return f"{head:<{first}}  " + "  ".join(f"{cell:<{width}}" for cell in cells).rstrip()
 
-    lines = _place_comments([*head, (game.table_pos, line("Round", game.players))], game)
+    lines = _place_comments([*head, (game.table_pos, line("Round", game.players))], game, first_game)
     row_lines: list[str] = []
     last_row = -1
     for number, cells, below in rows:
@@ -171,34 +172,40 @@ _Line = tuple[Span | None, str]          # a line to write, and where what it ho
 _BLANK: _Line = (None, "")
 
 
-def _place_comments(lines: list[_Line], game: Game) -> list[str]:
+def _place_comments(lines: list[_Line], game: Game, first_game: bool = True) -> list[str]:
     """``lines`` (the header of a table, ending with its header row) with the game's comments put
     back where they stood in the text read: on the line of what they followed when they shared its
     line, else on a line of their own before the first line that stood after them (and before a
     blank line there, when nothing stood between them and the line above). A comment whose place is
-    not known goes under the header row."""
+    not known goes under the header row. Unless the game is the first of its record (``first_game``), no comment goes
+    before its first line (there it would be read as the game before's)."""
     lines = list(lines)
     header_row = len(lines) - 1
     places = list(game.comment_pos) + [None] * (len(game.comments) - len(game.comment_pos))
+    last = -1           # the line of the comment placed last: the next one comes after it (they read back in order)
     for text, place in zip(game.comments, places):
         if not text:
             continue
         comment = _comment(text)
         if place is None or not place.line:
-            header_row += 1
+            header_row = max(header_row + 1, last + 1)
             lines.insert(header_row, (None, comment))
+            last = header_row
             continue
         key = (place.line, place.column)
         known = [i for i, (where, _) in enumerate(lines) if where is not None and where.line]
         after = next((i for i in known if (lines[i][0].line, lines[i][0].column) > key), len(lines))
         before = max((i for i in known if i < after), default=None)
-        if before is not None and lines[before][0].line == place.line:
+        if before is not None and lines[before][0].line == place.line and before >= last:
             lines[before] = (lines[before][0], f"{lines[before][1]} {comment}")
+            last = before
             continue
         at = after
         if at > 0 and lines[at - 1] == _BLANK and (before is None or place.line <= lines[before][0].line + 1):
             at -= 1
+        at = max(at, last + 1, 0 if first_game else 1)
         lines.insert(at, (place, comment))
+        last = at
         if at <= header_row:
             header_row += 1
     return [text for _, text in lines]
@@ -247,11 +254,11 @@ def write(record_or_game: Record | Game) -> str:
     for index, game in enumerate(games):
         last = index == len(games) - 1
         if game.form == "table" and table_writable(game):
-            parts.append(write_table(game))                  # a book table stays a table
+            parts.append(write_table(game, first_game=index == 0))    # a book table stays a table
         elif _pgn_readable(game, index) and (game.moves or last):
             parts.append(write_game(game))
         elif table_writable(game):
-            parts.append(write_table(game))
+            parts.append(write_table(game, first_game=index == 0))
         elif not game.moves and derive_players(game.tags, game.hands, []) == game.players:
             parts.append(write_game(game) + "Round\n")      # a header without columns ends it
         else:                                                # names no table can hold: best effort
