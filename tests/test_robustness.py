@@ -271,3 +271,32 @@ def test_mutated_records_read_back_equal_from_the_writer(path, data):
 @given(mutated_records())
 def test_many_mutated_records_read_back_equal_from_the_writer(text):
     _round_trips(text)
+
+
+# ---- 4. every stage bounded ---------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_the_triage_of_a_long_match_broken_in_every_game_replays_a_bounded_number_of_games():
+    """A five-player Whist progression with every Result tag wrong (32 games, each broken): each
+    repaired game used to replay the whole match once per repair checked and once more, the square of
+    the match's length (2,208 games here, nine times that for a match three times as long). The replays stay within MATCH_REPLAYS games, and every game is
+    still triaged (its result-mismatch the slip's mark: primary)."""
+    import re
+
+    from analyzer.repair.triage import MATCH_REPLAYS
+
+    one = re.sub(r'\[Result "[^"]*"\]', '[Result "draw blocked"]',
+                 (RECORDS / "match-whist-progression-five.dom").read_text(encoding="utf-8"))
+    record = parse(one)
+    replays = replay_record(record)
+    assert len(replays) == 32 and not any(rep.valid for rep in replays)
+    replayed = []
+
+    def again(games):
+        replayed.append(len(games))
+        return replay_record(replace(record, games=games))
+
+    triages, _ = triage_games(replays, again)
+    assert sum(replayed) <= MATCH_REPLAYS
+    assert all(t is not None and t.diagnostics for t in triages)
+    assert all(any(d.code == "result-mismatch" for d in t.primary) for t in triages if t.report is not None)
