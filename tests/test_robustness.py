@@ -300,3 +300,15 @@ def test_the_triage_of_a_long_match_broken_in_every_game_replays_a_bounded_numbe
     assert sum(replayed) <= MATCH_REPLAYS
     assert all(t is not None and t.diagnostics for t in triages)
     assert all(any(d.code == "result-mismatch" for d in t.primary) for t in triages if t.report is not None)
+
+
+def test_a_row_of_name_tokens_is_not_searched_in_vain():
+    """A line of 'Name:' tokens (hands with no tiles) names two players for a four-player game: no edit
+    of moves or deal changes that, so the repair search says so at once instead of trying every
+    candidate (each replaying a deal that cannot be dealt: minutes at the triage's budget)."""
+    record = parse("A: B: " * 200)
+    (rep,) = replay_record(record)
+    assert "players" in {d.code for d in rep.errors}
+    report = repair(rep.game, variant=rep.variant)
+    assert report.searched == 0 and not report.repairs
+    assert report.message.startswith("no edit of the moves or the deal can help: the partnership game has 4 players")
