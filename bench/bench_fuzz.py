@@ -33,7 +33,6 @@ error was printed), the worst CPU seconds for one input and which input it was, 
 from __future__ import annotations
 
 import argparse
-import re
 import resource
 import traceback
 import platform
@@ -106,43 +105,9 @@ def measure(texts: list[str]) -> tuple[float, float, float]:
 
 # ---- the campaign: every stage, every command ------------------------------------------------------------
 
-ISSUE_MUTATIONS = (
-    lambda rng, t: re.sub(r'\[Result "([^"]*)"\]', lambda m: f'[Result "{m.group(1)} {{x"]}} ', t, count=1),
-    lambda rng, t: re.sub(r'\[Result "[^"]*"\]', f'[Result "{rng.choice(_RESULTS)}"]', t, count=rng.randint(0, 40)),
-    lambda rng, t: re.sub(r'\[Score "([^"]*)"\]', lambda m: '[Score "' + re.sub(
-        r"\d+", lambda d: str(int(d.group()) + rng.choice((0, 2, 10))), m.group(1)) + '"]', t, count=rng.randint(0, 9)),
-    lambda rng, t: _at_line(rng, t, rng.choice(("A B C", "5 A: B: C:", "Spieler A Spieler B Spieler C",
-                                                 "A: B: " * rng.randint(1, 300)))),
-    lambda rng, t: _after_tile(rng, t, rng.choice((">2", ">1", ">3", "@1", "*", " +10"))),
-    lambda rng, t: _after_tile(rng, t, "", swap=True),
-)
-_RESULTS = ("A/C 12 domino", "B/D 10 blocked", "A 5 domino", "B 20 blocked", "draw blocked", "E/D 4 domino")
-
-
-def _at_line(rng: random.Random, text: str, line: str) -> str:
-    lines = text.split("\n")
-    lines.insert(rng.randrange(len(lines) + 1), line)
-    return "\n".join(lines)
-
-
-def _after_tile(rng: random.Random, text: str, mark: str, swap: bool = False) -> str:
-    tiles = list(re.finditer(r"\[(\d)-(\d)\]", text))
-    if not tiles:
-        return text
-    m = rng.choice(tiles)
-    if swap:          # a miscopied tile: one half changed
-        return text[:m.start()] + f"[{rng.randint(0, 6)}-{m.group(2)}]" + text[m.end():]
-    return text[:m.end()] + mark + text[m.end():]
-
-
 def issue_texts(rng: random.Random, n: int, files: list[str]) -> list[str]:
-    out = []
-    for _ in range(n):
-        text = rng.choice(files)
-        for _ in range(rng.randint(1, 4)):
-            text = rng.choice(ISSUE_MUTATIONS)(rng, text)
-        out.append(text)
-    return out
+    from test_robustness import issue_mutation
+    return [issue_mutation(rng, rng.choice(files)) for _ in range(n)]
 
 
 def generated_texts(rng: random.Random, n: int) -> list[str]:

@@ -3,6 +3,7 @@ command on broken records, and a seeded fuzz run of the library's stages (issue 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -245,9 +246,10 @@ def test_ten_thousand_generated_records_read_back_equal_from_the_writer(text):
 
 RECORD_FILES = sorted(p for p in RECORDS.iterdir() if p.suffix in (".dom", ".txt"))
 # what a mutation splices in: the notation's pieces, and the ones writing must escape or place
-PIECES = st.sampled_from(list('[]{}()-@:;!?*.,"\\ \n|0123456789ABCD>+') + [
+PIECE_LIST = list('[]{}()-@:;!?*.,"\\ \n|0123456789ABCD>+') + [
     "[3-6]", "[6-6]", "pass", "passt", "draws ?", "muggins 10", "----", "Spieler ", "Runde ", '[Event "', '"]',
-    "A:", "B: ?", "1.", "{", "}", "\\{", "\\}", "{a { b}", "{[}", "{]}", "; remark\n", ">2", "+10", '[Annotator "a\\"b"]'])
+    "A:", "B: ?", "1.", "{", "}", "\\{", "\\}", "{a { b}", "{[}", "{]}", "; remark\n", ">2", "+10", '[Annotator "a\\"b"]']
+PIECES = st.sampled_from(PIECE_LIST)
 
 
 @st.composite
@@ -312,3 +314,77 @@ def test_a_row_of_name_tokens_is_not_searched_in_vain():
     report = repair(rep.game, variant=rep.variant)
     assert report.searched == 0 and not report.repairs
     assert report.message.startswith("no edit of the moves or the deal can help: the partnership game has 4 players")
+
+
+# ---- the seeded fuzz run: no traceback, no internal error, in any stage ------------------------------------
+
+# the mutations of the issue's example (a Result tag whose quote runs into a comment, rows naming
+# players with no tiles, arms on a line game), and wrong Result and Score tags and miscopied tiles
+_RESULTS = ("A/C 12 domino", "B/D 10 blocked", "A 5 domino", "B 20 blocked", "draw blocked", "E/D 4 domino")
+
+
+def _at_line(rng: random.Random, text: str, line: str) -> str:
+    lines = text.split("\n")
+    lines.insert(rng.randrange(len(lines) + 1), line)
+    return "\n".join(lines)
+
+
+def _after_tile(rng: random.Random, text: str, mark: str, swap: bool = False) -> str:
+    tiles = list(re.finditer(r"\[(\d)-(\d)\]", text))
+    if not tiles:
+        return text
+    m = rng.choice(tiles)
+    if swap:          # a miscopied tile: one half changed
+        return text[:m.start()] + f"[{rng.randint(0, 6)}-{m.group(2)}]" + text[m.end():]
+    return text[:m.end()] + mark + text[m.end():]
+
+
+ISSUE_MUTATIONS = (
+    lambda rng, t: re.sub(r'\[Result "([^"]*)"\]', lambda m: f'[Result "{m.group(1)} {{x"]}} ', t, count=1),
+    lambda rng, t: re.sub(r'\[Result "[^"]*"\]', f'[Result "{rng.choice(_RESULTS)}"]', t, count=rng.randint(0, 40)),
+    lambda rng, t: re.sub(r'\[Score "([^"]*)"\]', lambda m: '[Score "' + re.sub(
+        r"\d+", lambda d: str(int(d.group()) + rng.choice((0, 2, 10))), m.group(1)) + '"]', t, count=rng.randint(0, 9)),
+    lambda rng, t: _at_line(rng, t, rng.choice(("A B C", "5 A: B: C:", "Spieler A Spieler B Spieler C",
+                                                 "A: B: " * rng.randint(1, 300)))),
+    lambda rng, t: _after_tile(rng, t, rng.choice((">2", ">1", ">3", "@1", "*", " +10"))),
+    lambda rng, t: _after_tile(rng, t, "", swap=True),
+)
+
+
+def issue_mutation(rng: random.Random, text: str) -> str:
+    for _ in range(rng.randint(1, 4)):
+        text = rng.choice(ISSUE_MUTATIONS)(rng, text)
+    return text
+
+
+def spliced(rng: random.Random, text: str) -> str:
+    for _ in range(rng.randint(1, 6)):
+        at, cut = rng.randint(0, len(text)), rng.randint(0, 8)
+        text = text[:at] + "".join(rng.choice(PIECE_LIST) for _ in range(rng.randint(0, 3))) + text[at + cut:]
+    return text
+
+
+def test_a_seeded_fuzz_run_meets_no_internal_error():
+    """300 inputs (the bundled records mutated as the issue's example was, or spliced with the
+    notation's pieces; generated games) read, replayed, triaged (the validator's slip search, on a
+    small budget) and, one in ten, analysed: no exception, no internal-error or notation diagnostic.
+    (How long each takes is bench/bench_fuzz.py's business.)"""
+    from analyzer.analysis import analyze_replay
+    from analyzer.repair.triage import search_slips
+
+    rng = random.Random(34)
+    files = [p.read_text(encoding="utf-8") for p in RECORD_FILES]
+    for k in range(300):
+        if k % 3 == 2:
+            text = write(Record([decorated_game(rng.choice(VARIANTS), rng.randrange(10 ** 6))]))
+        else:
+            text = (issue_mutation if k % 3 else spliced)(rng, rng.choice(files))
+        record = parse(text)
+        assert not [d for d in record.errors if d.code in ("notation", "internal")], text
+        replays = replay_record(record)
+        triages, _ = triage_games(replays, search=lambda rep: search_slips(rep, max_nodes=500))
+        for t, rep in zip(triages, replays):
+            marks = t.diagnostics if t is not None else rep.diagnostics
+            assert not [d for d in marks if d.code in ("internal-error", "notation")], text
+            if k % 10 == 0 and rep.valid or k % 10 == 5:
+                analyze_replay(rep, node_limit=2_000)
