@@ -54,6 +54,18 @@ def test_tied_repairs_that_share_a_result_tag_edit():
     assert t.best is not None and not any(d.code == "internal-error" for d in t.diagnostics)
 
 
+# Domino Whist for five with the second game's Players tag naming all five players, the high-drawn A
+# last: checking the seats by the tiles drawn looked up a fifth seat of a four-seat table (IndexError
+# in the library's replay, the validator's internal error).
+FIVE_SEATED = _record("match-whist-five.dom", ('[Players "A, B, C, E"]', '[Players "B, C, D, E, A"]'))
+
+
+def test_a_whist_game_naming_five_players_is_reported_not_crashed_on():
+    replays = replay_record(parse(FIVE_SEATED))
+    assert [sorted({d.code for d in rep.errors}) for rep in replays] == [[], ["players", "sit-out", "turn-order"], []]
+    players = next(d for d in replays[1].errors if d.code == "players")
+    assert "4 players" in players.message and "names 5" in players.message
+
 def test_every_edit_kind_is_described():
     """Every kind of edit the searches make has its words wherever edits are described: in a repair's
     line and in what equally good repairs have in common."""
