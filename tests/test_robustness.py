@@ -400,3 +400,63 @@ def test_a_seeded_fuzz_run_meets_no_internal_error():
             assert not [d for d in marks if d.code in ("internal-error", "notation")], text
             if k % 10 == 0 and rep.valid or k % 10 == 5:
                 analyze_replay(rep, node_limit=2_000)
+
+
+# ---- 5. --write-repaired changes only what the repair changes (issue 32, item 5) -------------------------------
+
+def _write_repaired(tmp_path, text: str) -> tuple[str, str]:
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    source, out = tmp_path / "record.txt", tmp_path / "repaired.txt"
+    source.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "--write-repaired", str(out), str(source)])
+    assert result.exit_code == 1 and "wrote" in result.output, result.output
+    return out.read_text(encoding="utf-8")
+
+
+def _changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The lines of ``before`` that went and the lines of ``after`` that came (a line diff)."""
+    import difflib
+    gone, came = [], []
+    for line in difflib.ndiff(before.split("\n"), after.split("\n")):
+        if line.startswith("- "):
+            gone.append(line[2:])
+        elif line.startswith("+ "):
+            came.append(line[2:])
+    return gone, came
+
+
+def test_a_repaired_book_table_keeps_its_spelling_language_and_layout(tmp_path):
+    """The book's deal as printed, its row 7 dropped: the repair puts the row back (A passes, B [0-0],
+    C [4-6], D [6-6]) and the rows after it move down one. Every other line stays as the book prints
+    it: 'Spieler A:' and the hands on their own lines, 'Runde Spieler A ...', 'passt', single spaces
+    and the non-breaking space before C's [3-6]* in row 5."""
+    text = (RECORDS / "seed1-table.txt").read_text(encoding="utf-8")
+    repaired = _write_repaired(tmp_path, text)
+    gone, came = _changed_lines(text, repaired)
+    assert gone == ["7 [5-6] [0-6] passt [5-5]", "8 passt [1-6]"]
+    assert came == ["7 passt [0-0] [4-6] [6-6]", "8 [5-6] [0-6] passt [5-5]", "9 passt [1-6]"]
+    assert "5 [2-2] [2-6] \xa0[3-6]* [0-3]" in repaired and "Runde Spieler A Spieler B Spieler C Spieler D" in repaired
+
+
+def test_a_one_cell_fix_of_a_german_table_changes_that_cell_alone(tmp_path):
+    """The book's second line of play with C's [0-2] of round 4 miscopied as [0-3]: the repaired file
+    differs from the miscopied one in that cell alone, and reads as the book's table."""
+    book = (RECORDS / "seed2-table.txt").read_text(encoding="utf-8")
+    text = book.replace("4 [4-4] [0-1] [0-2] passt", "4 [4-4] [0-1] [0-3] passt")
+    repaired = _write_repaired(tmp_path, text)
+    assert repaired == book
+    gone, came = _changed_lines(text, repaired)
+    assert (gone, came) == (["4 [4-4] [0-1] [0-3] passt"], ["4 [4-4] [0-1] [0-2] passt"])
+
+
+def test_the_games_a_repair_does_not_touch_keep_their_text(tmp_path):
+    """A file of the book's second line of play and, after it, the broken first: only the broken game's
+    rows change; the valid game before it is given back as written (not respelled by the writer)."""
+    valid = (RECORDS / "seed2-table.txt").read_text(encoding="utf-8")
+    broken = (RECORDS / "seed1-table.txt").read_text(encoding="utf-8")
+    repaired = _write_repaired(tmp_path, valid + "\n" + broken)
+    assert repaired.startswith(valid + "\n")
+    assert parse(repaired).games[1] != parse(broken).games[0]
+    assert _changed_lines(valid + "\n" + broken, repaired)[0] == ["7 [5-6] [0-6] passt [5-5]", "8 passt [1-6]"]

@@ -113,6 +113,7 @@ def folder_for(path: str) -> None:
 def write_repaired(src: Source, out_path: str, reports: dict) -> None:
     """Write the record of ``src`` with every repaired game replaced by its best repair."""
     from ..notation import write
+    from ..notation.writer import rewrite
 
     record, _ = read_source(src, Options())
     games = list(record.games) if record is not None else []
@@ -125,6 +126,7 @@ def write_repaired(src: Source, out_path: str, reports: dict) -> None:
         click.echo(f"nothing written to {out_path}: no game could be repaired", err=True)
         return
     folder_for(out_path)
-    with open(out_path, "w", encoding="utf-8") as fh:
-        fh.write(write(dataclasses.replace(record, games=games)))
+    text, _ = decode(src.data, src.label)
+    with open(out_path, "w", encoding="utf-8") as fh:      # the source as written, but for what the repairs change
+        fh.write(rewrite(text, record, games) if text is not None else write(dataclasses.replace(record, games=games)))
     click.echo(f"wrote {out_path} with {repaired} repaired game{'s' * (repaired != 1)}", err=True)

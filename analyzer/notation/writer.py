@@ -10,7 +10,7 @@ from functools import cache
 from ..record import Game, MoveEntry, Record, Span
 from .reader import derive_players, parser
 
-__all__ = ["write", "write_game", "write_table", "table_writable"]
+__all__ = ["write", "write_game", "write_table", "table_writable", "rewrite"]
 
 
 @cache
@@ -264,3 +264,158 @@ def write(record_or_game: Record | Game) -> str:
         else:                                                # names no table can hold: best effort
             parts.append(write_game(game))
     return "\n".join(parts)
+
+
+# ---- a record changed in place ------------------------------------------------------------------------
+
+_CELL = re.compile(r"[^\s{;]+")         # a cell's text: the tile or pass and what is glued to it
+
+
+def rewrite(text: str, record: Record, games: list[Game]) -> str:
+    """``text`` (which ``record`` was read from) with its games replaced by ``games`` (a repaired copy,
+    game for game), changing only what differs: a book table keeps its spelling, language and layout
+    (``Spieler``, ``passt``, its spacing) and only its changed cells and rows are written anew, in
+    its own style; every game that did not change keeps its text. A game whose changes cannot be
+    placed so (another form, a deal or a player changed) is written whole, as :func:`write` writes it;
+    and if the text so made does not read back as ``games``, the whole record is written by
+    :func:`write`, so nothing is ever changed silently."""
+    whole = write(Record(games, record.source, []))
+    if len(games) != len(record.games):
+        return whole
+    lines = text.split("\n")
+    starts = [g.pos.line for g in record.games]
+    if not all(starts) or starts != sorted(starts):
+        return whole
+    out: list[str] = []
+    for k, (old, new) in enumerate(zip(record.games, games)):
+        first = starts[k] - 1 if k else 0
+        last = starts[k + 1] - 1 if k + 1 < len(starts) else len(lines)
+        part = lines[first:last]
+        if old != new:
+            part = _changed_table(part, first, old, new)
+            if part is None:       # written whole, as the writer writes it
+                part = write_game(new).split("\n") if new.form != "table" or not table_writable(new) else \
+                    write_table(new, first_game=k == 0).split("\n")
+                part += [""] if k + 1 < len(games) else []
+        out += part
+    made = "\n".join(out)
+    from .reader import parse
+    return made if parse(made, record.source).games == list(games) else whole
+
+
+def _move_key(m: MoveEntry) -> tuple:
+    return (m.player, m.tile, m.end, m.arm, m.annotation, m.draw, m.claim, m.muggins, m.comment)
+
+
+def _rows(game: Game) -> list[tuple[int, list[MoveEntry]]]:
+    """A table game's rows: (round, its moves), a new row where the round or the line changes."""
+    rows: list[tuple[int, list[MoveEntry]]] = []
+    for m in game.moves:
+        if not rows or rows[-1][0] != m.round or (m.pos.line and rows[-1][1][-1].pos.line != m.pos.line):
+            rows.append((m.round, []))
+        rows[-1][1].append(m)
+    return rows
+
+
+def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[str] | None:
+    """The lines ``part`` of a table game (from line ``first`` + 1) with ``old``'s rows changed to
+    ``new``'s in the table's own style; None when the change is not of rows and cells alone."""
+    import difflib
+
+    if (old.form != "table" or not table_writable(new) or old.players != new.players or old.hands != new.hands
+            or old.comments != new.comments or old.remark != new.remark
+            or any(not m.pos.line for m in old.moves)):
+        return None
+    part = list(part)
+    for name, value in new.tags.items():      # a tag the repair changed (a Result, a Score): its value only
+        if old.tags.get(name) == value:
+            continue
+        where = old.tag_pos.get(name)
+        if where is None or not where.line or not first < where.line <= first + len(part):
+            return None
+        at = where.line - 1 - first
+        line, n = re.subn(r'\[\s*' + re.escape(name) + r'\s+"(?:[^"\\]|\\.)*"\s*\]', lambda _: _tag(name, value),
+                          part[at], count=1)
+        if not n:
+            return None
+        part[at] = line
+    if list(new.tags) != list(old.tags):
+        return None
+    passes = [_CELL.match(part[m.pos.line - 1 - first], m.pos.column - 1) for m in old.moves if m.is_pass]
+    pass_word = passes[0].group() if passes and passes[0] else "pass"
+    pass_word = re.sub(r"[!?*]+$", "", pass_word)
+    column = {p: i for i, p in enumerate(new.players)}
+
+    def cell(m: MoveEntry) -> str:
+        return (pass_word + (m.annotation or "")) if m.is_pass else _play(m)
+
+    at = _aligned_columns(old)
+
+    def fresh(number: int, moves: list[MoveEntry]) -> str:
+        """A new row as the table writes its rows: at its columns when they are aligned, else one
+        space between cells."""
+        cells: list[tuple[str, str]] = []
+        for m in moves:
+            cells += [(p, "----") for p in new.players[len(cells):column[m.player]]]
+            cells.append((m.player, cell(m) + (f" {_comment(m.comment)}" if m.comment else "")))
+        line = str(number)
+        for player, text in cells:
+            where = at.get(player) if at is not None else None
+            line += " " * max(1, (where - 1 - len(line)) if where else 1) + text
+        return line
+
+    old_rows, new_rows = _rows(old), _rows(new)
+    if any(len({m.pos.line for m in moves}) != 1 for _, moves in old_rows):
+        return None
+    line_of = [moves[0].pos.line - 1 - first for _, moves in old_rows]
+    a = [tuple(_move_key(m) for m in moves) for _, moves in old_rows]
+    b = [tuple(_move_key(m) for m in moves) for _, moves in new_rows]
+    replaced: dict[int, str | None] = {}      # a row's line: its new text (None: the row goes)
+    inserted: dict[int, list[str]] = {}       # the new rows before a line
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal" or op == "replace" and i2 - i1 == j2 - j1:
+            for i, j in zip(range(i1, i2), range(j1, j2)):
+                (number, was), (now_number, now) = old_rows[i], new_rows[j]
+                line = part[line_of[i]]
+                if [m.player for m in was] != [m.player for m in now]:
+                    replaced[line_of[i]] = fresh(now_number, now)
+                    continue
+                for m, n in reversed(list(zip(was, now))):         # right to left: the columns stay put
+                    if _move_key(m) != _move_key(n):
+                        if m.comment != n.comment:
+                            return None
+                        found = _CELL.match(line, m.pos.column - 1)
+                        if found is None:
+                            return None
+                        line = line[:found.start()] + cell(n) + line[found.end():]
+                if number != now_number:
+                    line = re.sub(r"^(\s*)\d+", lambda g: g.group(1) + str(now_number), line, count=1)
+                replaced[line_of[i]] = line
+            continue
+        for i in range(i1, i2):
+            replaced[line_of[i]] = None
+        before = line_of[i2] if i2 < len(old_rows) else line_of[-1] + 1
+        inserted.setdefault(before, []).extend(fresh(*new_rows[j]) for j in range(j1, j2))
+    out: list[str] = []
+    for at, line in enumerate(part):
+        out += inserted.pop(at, [])
+        if at in replaced:
+            if replaced[at] is not None:
+                out.append(replaced[at])
+        else:
+            out.append(line)
+    for rows in inserted.values():
+        out += rows
+    return out
+
+
+def _aligned_columns(game: Game) -> dict[str, int] | None:
+    """Where each player's cells start in a table whose columns are aligned (most of each player's
+    cells at one column), by player; None for a table written with one space between cells."""
+    from collections import Counter
+
+    columns = {p: Counter(m.pos.column for m in game.moves if m.player == p) for p in game.players}
+    kept = sum(c.most_common(1)[0][1] for c in columns.values() if c)
+    if kept < 0.75 * max(len(game.moves), 1) or len(game.moves) < len(game.players):
+        return None
+    return {p: c.most_common(1)[0][0] for p, c in columns.items() if c}
