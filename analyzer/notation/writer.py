@@ -4,11 +4,13 @@ The reader reads back what the writer writes: ``parse(write(record)) == record``
 the reader produced."""
 from __future__ import annotations
 
+import difflib
 import re
+from collections import Counter
 from functools import cache
 
 from ..record import Game, MoveEntry, Record, Span
-from .reader import derive_players, parser
+from .reader import derive_players, parse, parser
 
 __all__ = ["write", "write_game", "write_table", "table_writable", "rewrite"]
 
@@ -299,7 +301,6 @@ def rewrite(text: str, record: Record, games: list[Game]) -> str:
                 part += [""] if k + 1 < len(games) else []
         out += part
     made = "\n".join(out)
-    from .reader import parse
     return made if parse(made, record.source).games == list(games) else whole
 
 
@@ -320,8 +321,6 @@ def _rows(game: Game) -> list[tuple[int, list[MoveEntry]]]:
 def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[str] | None:
     """The lines ``part`` of a table game (from line ``first`` + 1) with ``old``'s rows changed to
     ``new``'s in the table's own style; None when the change is not of rows and cells alone."""
-    import difflib
-
     if (old.form != "table" or not table_writable(new) or old.players != new.players or old.hands != new.hands
             or old.comments != new.comments or old.remark != new.remark
             or any(not m.pos.line for m in old.moves)):
@@ -412,8 +411,6 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
 def _aligned_columns(game: Game) -> dict[str, int] | None:
     """Where each player's cells start in a table whose columns are aligned (most of each player's
     cells at one column), by player; None for a table written with one space between cells."""
-    from collections import Counter
-
     columns = {p: Counter(m.pos.column for m in game.moves if m.player == p) for p in game.players}
     kept = sum(c.most_common(1)[0][1] for c in columns.values() if c)
     if kept < 0.75 * max(len(game.moves), 1) or len(game.moves) < len(game.players):
