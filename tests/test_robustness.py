@@ -460,3 +460,15 @@ def test_the_games_a_repair_does_not_touch_keep_their_text(tmp_path):
     assert repaired.startswith(valid + "\n")
     assert parse(repaired).games[1] != parse(broken).games[0]
     assert _changed_lines(valid + "\n" + broken, repaired)[0] == ["7 [5-6] [0-6] passt [5-5]", "8 passt [1-6]"]
+
+
+def test_a_repaired_dealt_tile_is_changed_in_its_line_alone(tmp_path):
+    """The book's second deal with D's [6-6] miscopied as [1-6] (which B holds too): the repair puts
+    [6-6] back in one of the two hands, in place; the 'Spieler' lines and the rest stay as printed."""
+    book = (RECORDS / "seed2-table.txt").read_text(encoding="utf-8")
+    d_hand = "[0-3] [0-4] [1-2] [1-5] [3-5] [5-5] [6-6]"
+    text = book.replace(d_hand, d_hand.replace("[6-6]", "[1-6]"))
+    repaired = _write_repaired(tmp_path, text)
+    (gone,), (came,) = _changed_lines(text, repaired)
+    assert came == gone.replace("[1-6]", "[6-6]") and gone in text.split("\n")
+    assert "Spieler D:" in repaired and "Runde Spieler A Spieler B Spieler C Spieler D" in repaired

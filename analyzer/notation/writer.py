@@ -321,11 +321,13 @@ def _rows(game: Game) -> list[tuple[int, list[MoveEntry]]]:
 def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[str] | None:
     """The lines ``part`` of a table game (from line ``first`` + 1) with ``old``'s rows changed to
     ``new``'s in the table's own style; None when the change is not of rows and cells alone."""
-    if (old.form != "table" or not table_writable(new) or old.players != new.players or old.hands != new.hands
+    if (old.form != "table" or not table_writable(new) or old.players != new.players
             or old.comments != new.comments or old.remark != new.remark
             or any(not m.pos.line for m in old.moves)):
         return None
     part = list(part)
+    if old.hands != new.hands and not _changed_deal(part, first, old, new):
+        return None
     for name, value in new.tags.items():      # a tag the repair changed (a Result, a Score): its value only
         if old.tags.get(name) == value:
             continue
@@ -406,6 +408,28 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
     for rows in inserted.values():
         out += rows
     return out
+
+
+def _changed_deal(part: list[str], first: int, old: Game, new: Game) -> bool:
+    """Put a dealt tile the repair changed in place of the one ``part`` has (right to left on each
+    line, so the columns stay put); False when the deal changed otherwise (a tile added or taken away)."""
+    spots = []
+    if [(h.player, h.unknown, len(h.tiles or ())) for h in old.hands] != \
+            [(h.player, h.unknown, len(h.tiles or ())) for h in new.hands]:
+        return False
+    for was, now in zip(old.hands, new.hands):
+        for k, (a, b) in enumerate(zip(was.tiles or (), now.tiles or ())):
+            if a != b:
+                if k >= len(was.tile_pos) or not first < was.tile_pos[k].line <= first + len(part):
+                    return False
+                spots.append((was.tile_pos[k], b))
+    for where, tile in sorted(spots, key=lambda x: (x[0].line, -x[0].column)):
+        at = where.line - 1 - first
+        found = re.compile(r"\[[^\]]*\]").match(part[at], where.column - 1)
+        if found is None:
+            return False
+        part[at] = part[at][:found.start()] + str(tile) + part[at][found.end():]
+    return True
 
 
 def _aligned_columns(game: Game) -> dict[str, int] | None:
