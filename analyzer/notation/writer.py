@@ -323,7 +323,7 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
     ``new``'s in the table's own style; None when the change is not of rows and cells alone."""
     if (old.form != "table" or not table_writable(new) or old.players != new.players
             or old.comments != new.comments or old.remark != new.remark
-            or any(not m.pos.line for m in old.moves)):
+            or any(not first < m.pos.line <= first + len(part) for m in old.moves)):
         return None
     part = list(part)
     if old.hands != new.hands and not _changed_deal(part, first, old, new):
