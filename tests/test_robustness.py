@@ -472,3 +472,9 @@ def test_a_repaired_dealt_tile_is_changed_in_its_line_alone(tmp_path):
     (gone,), (came,) = _changed_lines(text, repaired)
     assert came == gone.replace("[1-6]", "[6-6]") and gone in text.split("\n")
     assert "Spieler D:" in repaired and "Runde Spieler A Spieler B Spieler C Spieler D" in repaired
+
+
+def test_a_one_move_fix_of_a_record_in_the_pgn_like_form_changes_that_move_alone(tmp_path):
+    book = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
+    text = book.replace("4. A [4-4] B [0-1] C [0-2]", "4. A [4-4] B [0-1] C [0-3]")
+    assert _write_repaired(tmp_path, text) == book

@@ -321,7 +321,8 @@ def _rows(game: Game) -> list[tuple[int, list[MoveEntry]]]:
 def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[str] | None:
     """The lines ``part`` of a table game (from line ``first`` + 1) with ``old``'s rows changed to
     ``new``'s in the table's own style; None when the change is not of rows and cells alone."""
-    if (old.form != "table" or not table_writable(new) or old.players != new.players
+    table = old.form == "table"
+    if ((table and not table_writable(new)) or old.players != new.players
             or old.comments != new.comments or old.remark != new.remark
             or any(not first < m.pos.line <= first + len(part) for m in old.moves)):
         return None
@@ -365,6 +366,8 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
             line += " " * max(1, (where - 1 - len(line)) if where else 1) + text
         return line
 
+    if not table:           # the PGN-like form: plays and passes changed in place, nothing inserted or moved
+        return _changed_moves(part, first, old, new, cell)
     old_rows, new_rows = _rows(old), _rows(new)
     if any(len({m.pos.line for m in moves}) != 1 for _, moves in old_rows):
         return None
@@ -408,6 +411,25 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
     for rows in inserted.values():
         out += rows
     return out
+
+
+def _changed_moves(part: list[str], first: int, old: Game, new: Game, cell) -> list[str] | None:
+    """``part`` with each play or pass of ``old`` that ``new`` changes (the same player, no draw, no
+    Muggins call, the same claim and comment) written by ``cell`` in its place; None for any other change."""
+    if len(old.moves) != len(new.moves):
+        return None
+    for m, n in reversed(list(zip(old.moves, new.moves))):      # right to left: the columns stay put
+        if _move_key(m) == _move_key(n) and m.round == n.round:
+            continue
+        if (m.player, m.round, m.claim, m.comment) != (n.player, n.round, n.claim, n.comment) \
+                or m.draw or n.draw or m.is_muggins or n.is_muggins:
+            return None
+        at = m.pos.line - 1 - first
+        found = _CELL.match(part[at], m.pos.column - 1)
+        if found is None:
+            return None
+        part[at] = part[at][:found.start()] + cell(n) + part[at][found.end():]
+    return part
 
 
 def _changed_deal(part: list[str], first: int, old: Game, new: Game) -> bool:
