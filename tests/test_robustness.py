@@ -478,3 +478,18 @@ def test_a_one_move_fix_of_a_record_in_the_pgn_like_form_changes_that_move_alone
     book = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
     text = book.replace("4. A [4-4] B [0-1] C [0-2]", "4. A [4-4] B [0-1] C [0-3]")
     assert _write_repaired(tmp_path, text) == book
+
+
+def test_a_deal_listed_hundreds_of_times_bounds_the_repair_search_by_as_much():
+    """Found by the campaign (a slip search of over two minutes): a line of 'A: B: ' tokens, 150 times
+    over, in the deal of a draw game: every candidate of the repair search replays the deal as listed
+    (300 hand entries more, the last of each player's empty), so the search's bound in candidates
+    shrinks by the times the deal is listed over."""
+    from analyzer.repair.positional import _PositionSearch
+
+    text = (RECORDS / "variant-draw.dom").read_text(encoding="utf-8").replace("\nA: [", "\n" + "A: B: " * 150 + "\nA: [", 1)
+    (rep,) = replay_record(parse(text))
+    game = rep.game
+    assert len(game.hands) == 302 and "deal-size" in {d.code for d in rep.errors}
+    report = repair(game, variant=rep.variant)
+    assert 0 < report.searched <= _PositionSearch.default_nodes * 2 / 302 + 1

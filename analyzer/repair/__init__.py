@@ -242,6 +242,11 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
     kind = _searcher(game, variant)
     if max_nodes is None:
         max_nodes = kind.default_nodes
+    # a candidate replays the deal as listed: a deal listed many times over (hand lines repeated by the
+    # hundred) costs that many times more per candidate, so the bound shrinks by as much (the work stays bounded)
+    copies = len(game.hands) / max(len(game.players), 1)
+    if copies > 2:
+        max_nodes = max(1, int(max_nodes / copies))
     search = kind(game, variant, max_edits, max_nodes, lead, worth)
     stated = game.tags.get("Result")
     original = search.replayed(game)
