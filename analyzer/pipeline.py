@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Callable, ContextManager
 from .diagnostics import Diagnostic, DominoError
 from .match import replay_record
 from .notation import parse, write
+from .notation.writer import rewrite
 from .notation.text import decode
 from .record import Record
 from .repair.triage import search_slips, triage_games
@@ -121,6 +122,7 @@ class RecordRun:
     triages: list | None = None             # a Triage (or None: a valid game) per game, once triaged
     reports: dict = field(default_factory=dict)     # game index -> RepairReport of the games searched
     judged: int = 0                         # games given their fair analysis (see judge_fairly)
+    text: str | None = None                 # the record's text as read (the repaired record keeps its layout)
 
     @property
     def readable(self) -> bool:
@@ -149,7 +151,7 @@ def read_text(label: str, text: str, options: Options) -> RecordRun:
     """Parse ``text`` and replay its games under ``options`` (the one parse and replay of a record)."""
     record = parse(text, label)
     return RecordRun(label, options, record, replay_record(record, options.variant, rules=dict(options.rules),
-                                                          insert_passes=options.insert_passes))
+                                                          insert_passes=options.insert_passes), text=text)
 
 
 def read(label: str, data: bytes | None, options: Options, problem: Diagnostic | None = None) -> RecordRun:
@@ -239,6 +241,8 @@ def repaired_text(run: RecordRun) -> tuple[str | None, int]:
             repaired += 1
     if not repaired:
         return None, 0
+    if run.text is not None:            # the source as written, but for what the repairs change
+        return rewrite(run.text, run.record, games), repaired
     return write(replace(run.record, games=games)), repaired
 
 

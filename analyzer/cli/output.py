@@ -178,9 +178,10 @@ def echo_jsonl(result: dict) -> None:
 
 def finish(summary: Summary, quiet: bool, err: bool = False, games: list | None = None) -> None:
     """The closing summary line (or, for ``--json``, the document of ``games`` with the summary),
-    then the exit status: 0 all valid, 1 any invalid, 3 incomplete (records not worked out: the cluster was lost)."""
+    then the exit status: 0 all valid, 1 any invalid or any error reported at all (``summary.codes``: every
+    error diagnostic and record error the run printed), 3 incomplete (records not worked out: the cluster was lost)."""
     if games is not None:
         click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
     elif not quiet:
         click.echo(str(summary), err=err)
-    sys.exit(3 if summary.incomplete else 0 if summary.ok else 1)
+    sys.exit(3 if summary.incomplete else 0 if summary.ok and not summary.codes else 1)

@@ -421,7 +421,8 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
                          f"of the match (§10/§11: the tiles drawn decide who pauses in turn; the high team "
                          f"{', '.join(high)}, the low team {', '.join(low)}), but {', '.join(wrong)} play"
                          f"{'s' * (len(wrong) == 1)}", "Players", expected=list(out_now)))
-    seats = draw.seat_problem(players, rep.variant.seating, part)
+    # (the seats are the variant's: a game naming more players has its own error, ``players``)
+    seats = draw.seat_problem(players, rep.variant.seating, part) if len(players) == rep.variant.players else None
     if seats:
         rule = f"§12, match {part} of the progression" if part > 1 else "§3"
         out.append(_diag(rep, Code.SEAT_DRAW, f"{rule}: {seats}", "Players"))

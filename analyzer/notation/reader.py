@@ -20,7 +20,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from ..diagnostics import Diagnostic
-from ..record import Game, HandEntry, MoveEntry, Record, Span
+from ..record import NOWHERE, Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
 from .lexer import RecordLexer
 from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
@@ -345,14 +345,17 @@ class RecordTransformer(Transformer):
         parts = _split_deals(header)
         if len(parts) == 1:
             return self._game(_first_pos(header), header, body)
-        return _Games([self._game(_first_pos(part), part, None) for part in parts[:-1]]
-                      + [self._game(_first_pos(parts[-1]), parts[-1], body)])
+        # (a part whose pieces carry no place, a hand of '?' alone, is placed where the header begins)
+        where = _first_pos(header)
+        return _Games([self._game(_first_pos(part) or where, part, None) for part in parts[:-1]]
+                      + [self._game(_first_pos(parts[-1]) or where, parts[-1], body)])
 
     def table_game(self, table) -> Game:
         return self._game(table.pos, [], table)
 
-    def _game(self, pos: Span, header, body) -> Game | _Broken:
+    def _game(self, pos: Span | None, header, body) -> Game | _Broken:
         log = self.log
+        pos = pos or NOWHERE                    # (nothing of the game carries a place: a hand of '?' alone)
         if log.failed is not None and (log.failed.line, log.failed.column) >= (pos.line, pos.column):
             return _BROKEN                      # a rule inside this game failed: leave it out
         return _GameBuilder(log, pos).build(header, body)
@@ -410,6 +413,8 @@ class RecordTransformer(Transformer):
             holding = []
         read = [t for t in holding if isinstance(t, _TileRead)]
         good = [t for t in read if t.tile is not None]
+        if not good and len(holding) - len(read) == 1:     # one ? and no tile read: 'C: ?', as written back
+            return HandEntry(player, None, pos)
         return HandEntry(player, tuple(t.tile for t in good), pos, tuple(t.pos for t in good),
                          len(holding) - len(read))
 

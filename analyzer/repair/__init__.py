@@ -173,6 +173,7 @@ _DOING = {
     "change-deal": "change a dealt tile", "deal-add": "add a tile to a hand", "deal-delete": "remove a tile from a hand",
     "change-draw": "change a draw", "change-arm": "change an arm", "change-claim": "change a claim",
     "change-muggins": "change a Muggins call",
+    "change-result": "change the Result tag", "change-score": "change the Score tag",
 }
 
 
@@ -242,6 +243,11 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
     kind = _searcher(game, variant)
     if max_nodes is None:
         max_nodes = kind.default_nodes
+    # a candidate replays the deal as listed: a deal listed many times over (hand lines repeated by the
+    # hundred) costs that many times more per candidate, so the bound shrinks by as much (the work stays bounded)
+    copies = len(game.hands) / max(len(game.players), 1)
+    if copies > 2:
+        max_nodes = max(1, int(max_nodes / copies))
     search = kind(game, variant, max_edits, max_nodes, lead, worth)
     stated = game.tags.get("Result")
     original = search.replayed(game)
@@ -251,6 +257,9 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
                         if original.actual_result is not None else None, "result-mismatch")
     if any(d.severity == "error" for d in problems):
         search.problem = next(d.message for d in problems if d.severity == "error")
+    elif any(d.code in _UNEDITABLE for d in original.errors):     # no edit of moves or deal changes the players
+        search.problem = ("no edit of the moves or the deal can help: "
+                          + next(d.message for d in original.errors if d.code in _UNEDITABLE))
     elif all(d.code == "exposed-tile" for d in original.errors):
         search.problem = _irregular(original.errors)
     elif all(d.code == "bad-exposed" for d in original.errors):     # the moves and the deal agree: the tag does not
@@ -303,6 +312,11 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 
 
 _MAX_TIES = 200
+
+# errors no edit can mend: the number of players is the record's (its columns, tags and deal), and
+# every edit keeps it; searching such a game would only try every candidate in vain (slowly: each
+# replays a deal that cannot be dealt)
+_UNEDITABLE = frozenset({"players"})
 
 
 def _exposed_tiles(errors: list[Diagnostic]) -> str:

@@ -36,6 +36,10 @@ __all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES"]
 # The bound of the search behind ``validate``: candidate records tried per broken game (the
 # two-ended search tries about 100,000 a second here; the position path about a tenth of that).
 TRIAGE_NODES = 60_000
+# The bound of the replays of a whole match behind :func:`triage_games`: games replayed (each
+# repaired game and each repair checked replays the match again, so a long match broken in many games
+# would cost the square of its length). Past it the later games are triaged each on its own.
+MATCH_REPLAYS = 1_000
 
 
 @dataclass(frozen=True)
@@ -199,15 +203,25 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
     ``again(games)`` replays a file's games as ``replays`` were (the match, its rules): when the
     games are a match, each repaired game is put in place and the rest replayed with it (see the
     module), so an error a slip causes in a later game (its lead, its worth, the running score) is
-    marked as following from that slip. ``search(rep)``: the repair search of one game (default
-    :func:`search_slips`, bounded)."""
+    marked as following from that slip; past :data:`MATCH_REPLAYS` games replayed so, the later games
+    are triaged each on its own (a long match broken in many games stays linear). ``search(rep)``:
+    the repair search of one game (default :func:`search_slips`, bounded)."""
     search = search or search_slips
     current, games = list(replays), [rep.game for rep in replays]
     match = again is not None and any(rep.match is not None for rep in replays)
     out: list[Triage | None] = []
     reports: dict[int, RepairReport] = {}
     slip: str | None = None             # the last slip repaired in an earlier game of the match
+    replayed = [0]                      # games replayed by ``again`` so far (bounded: MATCH_REPLAYS)
+
+    def again_counted(games: list) -> list[Replay]:
+        replayed[0] += len(games)
+        return again(games)
+
     for k, rep in enumerate(replays):
+        # (a repaired game replays the match once per repair checked, at most 5, and once more)
+        if match and replayed[0] + len(games) * 6 > MATCH_REPLAYS:
+            match = False               # the rest each on its own: the match's work stays bounded
         now = current[k]
         if rep.valid:
             out.append(None)
@@ -217,9 +231,9 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
             continue
         report = search(now)
         if match and report.best is not None:
-            report = _in_match(report, k, games, again)
+            report = _in_match(report, k, games, again_counted)
             games[k] = report.best.game
-            current = again(games)
+            current = again_counted(games)
         reports[k] = report
         t = triage(now, report=report)
         if now is not rep:              # the marks of the game as the repaired match has it
