@@ -192,6 +192,7 @@ LONG_ALLOWED = {
     "analyzer.position.Position":
         "the one mutable object and the mechanics contract every position answers: push/pop with exact "
         "undo and the neutral answers of the plain line",
+    "analyzer.repair.repair": "remaining debt: the repair search's entry (the ways to search, the ranking, the ties), to be split",
     "analyzer.repair.lean._Search": "remaining debt: the repair's lean search, to be split",
     "analyzer.repair.lean._Search.candidates": "remaining debt: the repair's lean search, to be split",
     "analyzer.repair.lean._Search.step": "remaining debt: the repair's lean search, to be split",

@@ -305,6 +305,24 @@ def _rows(game: Game) -> list[tuple[int, list[MoveEntry]]]:
     return rows
 
 
+def _changed_tags(part: list[str], first: int, old: Game, new: Game) -> bool:
+    """Each tag the repair changed (a Result, a Score) given its new value in its own line of ``part``
+    (in place); False when a tag cannot be changed so (added, dropped, moved, or not found)."""
+    for name, value in new.tags.items():
+        if old.tags.get(name) == value:
+            continue
+        where = old.tag_pos.get(name)
+        if where is None or not where.line or not first < where.line <= first + len(part):
+            return False
+        at = where.line - 1 - first
+        line, n = re.subn(r'\[\s*' + re.escape(name) + r'\s+"(?:[^"\\]|\\.)*"\s*\]', lambda _: _tag(name, value),
+                          part[at], count=1)
+        if not n:
+            return False
+        part[at] = line
+    return list(new.tags) == list(old.tags)
+
+
 def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[str] | None:
     """The lines ``part`` of a table game (from line ``first`` + 1) with ``old``'s rows changed to
     ``new``'s in the table's own style; None when the change is not of rows and cells alone."""
@@ -316,19 +334,7 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
     part = list(part)
     if old.hands != new.hands and not _changed_deal(part, first, old, new):
         return None
-    for name, value in new.tags.items():      # a tag the repair changed (a Result, a Score): its value only
-        if old.tags.get(name) == value:
-            continue
-        where = old.tag_pos.get(name)
-        if where is None or not where.line or not first < where.line <= first + len(part):
-            return None
-        at = where.line - 1 - first
-        line, n = re.subn(r'\[\s*' + re.escape(name) + r'\s+"(?:[^"\\]|\\.)*"\s*\]', lambda _: _tag(name, value),
-                          part[at], count=1)
-        if not n:
-            return None
-        part[at] = line
-    if list(new.tags) != list(old.tags):
+    if not _changed_tags(part, first, old, new):
         return None
     passes = [_CELL.match(part[m.pos.line - 1 - first], m.pos.column - 1) for m in old.moves if m.is_pass]
     pass_word = passes[0].group() if passes and passes[0] else "pass"
@@ -336,7 +342,7 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
     column = {p: i for i, p in enumerate(new.players)}
 
     def cell(m: MoveEntry) -> str:
-        return (pass_word + (m.annotation or "")) if m.is_pass else _play(m)
+        return (pass_word + (m.annotation or "")) if m.is_pass else m.notation()
 
     at = _aligned_columns(old)
 
