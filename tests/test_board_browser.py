@@ -253,6 +253,7 @@ def test_desktop_and_phone_widths(board, width, viewport):
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is wider than the {width} screen by {overflow}px"
     for sel in ("#text", "#analyse", "#legal button", "#diagnostics li"):
+        page.locator(sel).first.wait_for(state="visible")      # (the board may redraw after the values come)
         box = page.locator(sel).first.bounding_box()
         assert box and box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, sel
     page.screenshot(path=f"/tmp/board-{width}.png", full_page=True)
