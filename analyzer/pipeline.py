@@ -25,7 +25,6 @@ from .notation import parse, write
 from .notation.writer import rewrite
 from .notation.text import decode
 from .record import Record
-from .repair.triage import search_slips, triage_games
 from .replay.json import result_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
@@ -222,6 +221,11 @@ def triage(run: RecordRun) -> RecordRun:
     """Mark every error of an invalid game as its likely slip or a follow-on: by the bounded repair
     search, or with ``options.repair_edits`` by the full one (whose reports are kept)."""
     o = run.options
+    if not o.repair_edits and all(rep.valid for rep in run.replays):
+        run.triages, run.reports = [None] * len(run.replays), {}      # nothing to triage: no repair loaded
+        return run
+    from .repair.triage import search_slips, triage_games      # (start-up: a valid record needs no repair)
+
     search = None
     if o.repair_edits:
         def search(rep):

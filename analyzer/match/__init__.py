@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic
 from ..record import Game, Record
-from ..inference import decided_result
 from ..replay import Replay, replay, resolve_variant
 from ..replay.result import compare_result
 from ..record import StatedResult
@@ -208,6 +207,8 @@ def check_decided_result(rep: Replay) -> Replay:
         stated = StatedResult.parse(tag) if tag is not None else None
     except ValueError:
         return rep
+    from ..inference import decided_result      # (start-up: only a record that hides tiles at its end counts)
+
     if stated is None or (decided := decided_result(rep)) is None:
         return rep
     rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]

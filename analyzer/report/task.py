@@ -8,7 +8,6 @@ from typing import Callable
 
 from ..match import replay_record
 from ..pipeline import RecordRun, again, analyse_game, read, run_record, safely
-from ..repair.triage import triage_games
 from ..search.core import TABLE_MB
 from .text import repair_text
 
@@ -60,6 +59,7 @@ def page_model(label, replays, analyses, thresholds, max_nodes: int | None = Non
     """What the page of a record shows: its games, and for each invalid one its likely slip (the
     errors marked as the slip and what follows from it) and the repaired record, analysed.
     ``again``: how the games are replayed with some repaired (see :func:`~analyzer.repair.triage.triage_games`)."""
+    from ..repair.triage import triage_games    # (start-up: validate loads the repair only for a broken record)
     from .model import build_report             # (start-up: validate makes no page)
 
     triages, _ = triage_games(replays, again)
