@@ -28,11 +28,16 @@ from analyzer.rules import HandResult, MatchState, find_variant
 V = find_variant("partnership")
 
 
+def shipped(variant):
+    """The variant's shipped table: every table the tests use ships with the package (a missing one fails)."""
+    t = load_table(variant)
+    assert t is not None, f"the {variant.name} table is shipped (analyzer/equity/data/)"
+    return t
+
+
 @pytest.fixture(scope="module")
 def table():
-    t = load_table(V)
-    assert t is not None, "the partnership table is shipped (analyzer/equity/data/partnership.json)"
-    return t
+    return shipped(V)
 
 
 def at(a: int, b: int, lead=("side", 0)) -> MatchPosition:
@@ -322,10 +327,7 @@ J = find_variant("jamaican")
 
 @pytest.fixture(scope="module")
 def jamaican():
-    t = load_table(J)
-    if t is None:
-        pytest.skip("no Jamaican table shipped")
-    return t
+    return shipped(J)
 
 
 def test_jamaican_won_lost_and_symmetric(jamaican):
@@ -385,10 +387,7 @@ B = find_variant("block")
 
 @pytest.fixture(scope="module")
 def block():
-    t = load_table(B)
-    if t is None:
-        pytest.skip("no block table shipped")
-    return t
+    return shipped(B)
 
 
 def test_block_won_lost_monotone_symmetric(block):
@@ -432,10 +431,7 @@ W = find_variant("whist")
 
 @pytest.fixture(scope="module")
 def whist():
-    t = load_table(W)
-    if t is None:
-        pytest.skip("no Domino Whist table shipped")
-    return t
+    return shipped(W)
 
 
 def test_whist_bad_points_won_lost_monotone_symmetric(whist):
