@@ -346,3 +346,96 @@ def test_a_mangled_record_gets_a_board_or_a_reason(which, at, cut, put, line, co
             call()
         except BoardError:
             pass
+
+
+# ---- issue 34, item 5: many requests at once, and a client that goes away mid-analysis ----------------
+
+@pytest.fixture(scope="module")
+def live(folder):
+    """The board served by uvicorn on 127.0.0.1 (a real socket: a client can go away)."""
+    import socket
+    import threading
+    import time
+
+    uvicorn = pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app([str(folder[0])]), host="127.0.0.1", port=port,
+                                           log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    assert server.started
+    yield port
+    server.should_exit = True
+    thread.join(10)
+
+
+def _post(port: int, path: str, body: dict, timeout: float = 60) -> tuple[int, dict]:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        res = conn.getresponse()
+        return res.status, json.loads(res.read())
+    finally:
+        conn.close()
+
+
+def test_many_requests_at_once_each_get_their_own_answer(live):
+    """Twelve clients at once (validations of different records, positions, analyses): each gets the answer
+    to its own text or a JSON 'busy' (at most two analyses run at a time), never another's, never a 500."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = ("seed1.dom", "errors.dom", "variant-all-fives.dom", "seed1-table.txt")
+    texts = {n: RECORDS.joinpath(n).read_text(encoding="utf-8") for n in names}
+    jobs = [("/api/validate", {"text": texts[n], "name": str(RECORDS / n)}) for n in names * 2]
+    jobs += [("/api/position", {"text": texts["seed1.dom"], "game": 0, "step": k}) for k in (0, 5)]
+    jobs += [("/api/analyze", {"text": texts["seed1.dom"], "max_nodes": 10 ** 6}) for _ in range(2)]
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        answers = list(pool.map(lambda job: _post(live, *job), jobs))
+    for (path, body), (status, doc) in zip(jobs, answers):
+        if path == "/api/validate":
+            assert status == 200 and _no_file(doc) == _no_file(_cli("validate", "--json", body["name"]))
+        elif path == "/api/position":
+            assert status == 200 and doc["step"] == body["step"]
+        else:
+            assert status == 200 and doc["games"][0]["values"][0] == 18 or status == 503 and "error" in doc
+
+
+def test_a_client_that_goes_away_mid_analysis_frees_its_worker(live):
+    """A long analysis (a French hand's fair analysis over thousands of deals) whose client closes the
+    connection is ended: it no longer runs (a cancel finds nothing to cancel), and the next analyses run."""
+    import socket
+    import time
+
+    text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
+    body = json.dumps({"text": text, "job": "gone", "fair": True, "worlds": 5000, "exact_below": 1}).encode()
+    with socket.create_connection(("127.0.0.1", live)) as s:
+        s.sendall(b"POST /api/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        for _ in range(100):            # until the analysis runs
+            time.sleep(0.1)
+            if _post(live, "/api/cancel", {"job": "nothing"})[0] == 200 and _running(live, "gone"):
+                break
+        assert _running(live, "gone")
+    for _ in range(100):                # the connection is closed: the server ends the analysis
+        time.sleep(0.1)
+        if not _running(live, "gone"):
+            break
+    assert not _running(live, "gone")
+    for _ in range(3):                  # no worker is left stuck: analyses run one after the other
+        status, doc = _post(live, "/api/analyze", {"text": RECORDS.joinpath("seed1.dom").read_text(),
+                                                    "max_nodes": 10 ** 6})
+        assert status == 200 and doc["games"][0]["values"][0] == 18
+
+
+def _running(port: int, job: str) -> bool:
+    """Whether the analysis ``job`` runs: starting another of that name is refused as busy (a JSON 503)."""
+    status, doc = _post(port, "/api/analyze", {"text": "", "job": job})
+    return status == 503

@@ -5,6 +5,7 @@ Record texts are judged and analysed only by the library (through :mod:`analyzer
 the page's script never judges a move."""
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -125,7 +126,8 @@ def _api(handler):
         try:
             _same_origin(request)
             data = await _body(request)
-            return JSONResponse(await handler(data), headers=HEADERS)
+            answer = await (handler(data, request) if getattr(handler, "watches", False) else handler(data))
+            return JSONResponse(answer, headers=HEADERS)
         except ApiError as exc:
             return _error(str(exc), exc.status, **exc.more)
         except BoardError as exc:
@@ -203,7 +205,7 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
     workers = workers or Workers()
     cap = max_nodes or NODE_LIMIT
 
-    async def analyze(data):
+    async def analyze(data, request):
         variant, rules = _rules(data)
         job = data.get("job")
         job = job if isinstance(job, str) and 0 < len(job) <= 100 else uuid.uuid4().hex
@@ -212,7 +214,20 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
                       max_nodes=min(_int(data, "max_nodes", cap, 1), cap),
                       seed=_int(data, "seed", 0), worlds=_int(data, "worlds", 200, 2, 10_000),
                       exact_below=_int(data, "exact_below", 1000, 1, 100_000))
-        return await run_in_threadpool(workers.run, job, "analyze_document", **kwargs)
+        work = asyncio.ensure_future(run_in_threadpool(workers.run, job, "analyze_document", **kwargs))
+        while True:
+            done, _ = await asyncio.wait({work}, timeout=0.25)
+            if done:
+                return work.result()
+            if await request.is_disconnected():
+                # the page went away (closed, reloaded, the network dropped): its analysis is ended, not left
+                # to hold a worker for nobody
+                workers.cancel(job)
+                with contextlib.suppress(Cancelled):
+                    await work
+                raise Cancelled("the client went away")
+
+    analyze.watches = True                 # (the endpoint passes it the request: it watches for a disconnect)
 
     async def cancel(data):
         job = data.get("job")
