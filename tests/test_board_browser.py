@@ -253,8 +253,16 @@ def test_desktop_and_phone_widths(board, width, viewport):
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is wider than the {width} screen by {overflow}px"
     for sel in ("#text", "#analyse", "#legal button", "#diagnostics li"):
-        page.locator(sel).first.wait_for(state="visible")      # (the board may redraw after the values come)
-        box = page.locator(sel).first.bounding_box()
+        # measured in the page in one step (the board redraws its legal moves after the values come, so an
+        # element found a moment before may be gone when its box is asked for)
+        box = None
+        for _ in range(20):
+            try:
+                box = page.locator(sel).first.evaluate(
+                    "e => { const r = e.getBoundingClientRect(); return {x: r.x, width: r.width}; }", timeout=5_000)
+                break
+            except Exception:           # (gone between finding and measuring: find it again)
+                page.wait_for_timeout(100)
         assert box and box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, sel
     page.screenshot(path=f"/tmp/board-{width}.png", full_page=True)
     assert errors == []
