@@ -76,3 +76,36 @@ def open_page(browser):
     yield open_
     for context in contexts:
         context.close()
+
+
+# ---- the board served for real (uvicorn in a thread on 127.0.0.1) ---------------------------------------
+import contextlib  # noqa: E402
+
+
+@contextlib.contextmanager
+def served_board(roots: list[str]):
+    """The board's app for ``roots`` served by uvicorn on 127.0.0.1 at a free port (yielded), in a thread
+    that ends with the block."""
+    import socket
+    import threading
+    import time
+
+    uvicorn = pytest.importorskip("uvicorn")
+    from analyzer.server import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(roots), host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    assert server.started
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -26,7 +26,7 @@ from analyzer.record import Record  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
 
-from conftest import RECORDS, ROOT, SEED_DEAL  # noqa: E402
+from conftest import RECORDS, ROOT, SEED_DEAL, served_board  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -353,26 +353,8 @@ def test_a_mangled_record_gets_a_board_or_a_reason(which, at, cut, put, line, co
 @pytest.fixture(scope="module")
 def live(folder):
     """The board served by uvicorn on 127.0.0.1 (a real socket: a client can go away)."""
-    import socket
-    import threading
-    import time
-
-    uvicorn = pytest.importorskip("uvicorn")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app([str(folder[0])]), host="127.0.0.1", port=port,
-                                           log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    assert server.started
-    yield port
-    server.should_exit = True
-    thread.join(10)
+    with served_board([str(folder[0])]) as port:
+        yield port
 
 
 def _post(port: int, path: str, body: dict, timeout: float = 60) -> tuple[int, dict]:
