@@ -238,16 +238,8 @@ def test_desktop_and_phone_widths(board, width, viewport):
     assert overflow <= 0, f"the page is wider than the {width} screen by {overflow}px"
     # (the legal moves' box, not one button: the board redraws its buttons when the values come)
     for sel in ("#text", "#analyse", "#legal", "#diagnostics li"):
-        # measured in the page in one step (the board redraws its legal moves after the values come, so an
-        # element found a moment before may be gone when its box is asked for)
-        box = None
-        for _ in range(20):
-            try:
-                box = page.locator(sel).first.evaluate(
-                    "e => { const r = e.getBoundingClientRect(); return {x: r.x, width: r.width}; }", timeout=5_000)
-                break
-            except Exception:           # (gone between finding and measuring: find it again)
-                page.wait_for_timeout(100)
+        box = page.locator(sel).first.evaluate(         # (measured in the page in one step)
+            "e => { const r = e.getBoundingClientRect(); return {x: r.x, width: r.width}; }")
         assert box and box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, sel
     page.screenshot(path=f"/tmp/board-{width}.png", full_page=True)
     assert errors == []
