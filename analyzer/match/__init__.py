@@ -17,7 +17,7 @@ from ..record import Game, Record
 from ..replay import Replay, replay, resolve_variant
 from ..replay.result import compare_result
 from ..record import StatedResult
-from ..rules.lead import forced_tile, holder_tile
+from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
 from ..rules.matchplay import settlement
 from ..rules.codes import Code
@@ -254,7 +254,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             prev = None
             number = 0
         number += 1
-        if "SeatDraw" in game.tags and chosen.irregularities == "whist":
+        if "SeatDraw" in game.tags and (chosen.irregularities == "whist" or chosen.opening.drawn):
             draw, draw_problem = _seat_draw(game, chosen)
             part = 1
         report.draw = draw
@@ -332,9 +332,8 @@ def _requirement(chosen: Variant, game: Game, names: tuple[str, ...], prev: Repl
     if req is None and number == 1:
         if further is not None:
             req = further            # a further match: who leads its first game
-        elif draw is not None and draw.first_leader(names) is not None:
-            req = LeadRequirement(frozenset({names.index(draw.first_leader(names))}),
-                                  reason="§3: the tiles drawn for the seats decide who leads the first game")
+        elif draw is not None and drawn_requirement(chosen, draw, names) is not None:
+            req = drawn_requirement(chosen, draw, names)
         elif game.number not in (None, 1):
             req = LeadRequirement()      # an excerpt that starts later in a match
     return req
@@ -410,6 +409,8 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     if strangers:
         return [_diag(rep, Code.BAD_SEAT_DRAW, f"{', '.join(strangers)} drew no tile in the SeatDraw tag "
                       f"({', '.join(draw.names)})", "Players")]
+    if rep.variant.irregularities != "whist":
+        return out          # a draw for the lead alone (Opening.drawn): the seats are not drawn
     out_now = draw.sitting_out(number, part)
     wrong = [p for p in out_now if p in players]
     if wrong and draw.progression:

@@ -82,7 +82,7 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         seating=Seating.partners(),
         dealing=Dealing(7, 6, (), int(o["redeal"]), _yes(o["must-redeal"])),
         opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
-                        double=o["open"] == "double"),
+                        double=o["open"] == "double", drawn=first is None),
         block=_standard_block(o["block"], o["tie"], blank),
         scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
                          capicu=100 if _yes(o["capicu"]) else 0,
@@ -112,7 +112,8 @@ PARTNERSHIP = Family(
                    "winning side, the winner (on a block the winners' player with fewer pips), or always the "
                    "[6-6] holder with it", values=("rotate", "winners", "winner-lowest", "six-six")),
         OptionSpec("first", "six-six", "the first game of a match: the [6-6] holder leads it, or the lead "
-                   "is drawn (any leader, any tile)", values=("six-six", "draw")),
+                   "is drawn (any tile; the highest tile of the SeatDraw tag leads, anyone without it)",
+                   values=("six-six", "draw")),
         OptionSpec("open", "any", "the lead: any tile, or a double unless the leading side has none",
                    values=("any", "double")),
         OptionSpec("redeal", "0", "a player dealt this many doubles may have the tiles dealt again (0: never)",
@@ -346,7 +347,8 @@ def _build_block(o: dict[str, str], given: set[str]) -> dict:
     if n == 2 and o["out"] == "pair":
         raise BadOptionValue("option 'out=pair' of the block variant needs two pairs, not two players")
     return dict(seating=Seating.partners() if n == 4 else Seating.individual(2), dealing=Dealing(hand),
-                opening=Opening(first_game_tile=None, highest_double=True), block=BlockRule(),
+                opening=Opening(first_game_tile=None, highest_double=o["lead"] == "double", drawn=o["lead"] == "draw"),
+                block=BlockRule(),
                 scoring=scoring, match=MatchScoring(target), lead=LeadPolicy("any"), end=o["out"])
 
 
@@ -365,6 +367,10 @@ BLOCK = Family(
                    "default: as many as the record names", kind="int", values=("4", "2")),
         OptionSpec("hand", "6", "tiles each (default 6 for two pairs, 7 for two players); the rest stay out of "
                    "play, nobody draws", kind="int"),
+        OptionSpec("lead", "double", "who opens a hand: the holder of the highest double dealt, with it (003); "
+                   "anyone, with any tile (any: OpenSpiel's block dominoes, whose logs never lead the highest "
+                   "double); or the first game's leader drawn, the highest tile of the SeatDraw tag leading any "
+                   "tile, anyone later (draw)", values=("double", "any", "draw")),
     ),
     _build_block,
     aliases=("block-game", "blockdomino", "sleepers", "block7", "block-2"),

@@ -22,7 +22,7 @@ from .codes import Code
 
 __all__ = ["LeadProblem", "LeadVerdict", "Revealed", "requirement", "forced_tile", "holder_tile", "highest",
            "heaviest", "heaviest_of", "double_leaders", "dealt_leaders", "weighs_whole_hands", "judge_lead",
-           "deal_lead", "lead_tiles", "reveals"]
+           "deal_lead", "lead_tiles", "drawn_requirement", "reveals"]
 
 Hands = Sequence[set[Tile] | frozenset[Tile] | None]
 
@@ -83,6 +83,19 @@ def requirement(opening: Opening, game_number: int | None, decided: LeadRequirem
     if tile is None:
         return LeadRequirement()
     return LeadRequirement(holder_of=tile, tile=forced_tile(opening, game_number), reason="in the first game of a match")
+
+
+def drawn_requirement(variant, draw, names: Sequence[str]) -> LeadRequirement | None:
+    """Who leads the first game of a match by the tiles drawn before it (``draw``, a
+    :class:`~analyzer.rules.matchplay.SeatDraw`; ``names``: the game's players in play order), with any
+    tile: Domino Whist draws for the seats and the lead (001 §3), a variant whose ``Opening.drawn`` says
+    so for the lead alone (000: "der höchste Stein beginnt"). None: the draw names no leader among them."""
+    who = draw.first_leader(tuple(names))
+    if who is None or not (variant.irregularities == "whist" or variant.opening.drawn):
+        return None
+    reason = ("§3: the tiles drawn for the seats decide who leads the first game" if variant.irregularities == "whist"
+              else "the highest tile drawn leads the first game (\"der höchste Stein beginnt\")")
+    return LeadRequirement(frozenset({list(names).index(who)}), reason=reason)
 
 
 def highest(hands: Hands) -> tuple[int, Tile] | None:

@@ -141,6 +141,9 @@ class Opening:
     ``first_highest``: the same in the first game of a match only (a draw game's [6-6] may lie in
     the boneyard). ``extra``: right after his lead the opener may add a matching tile (004).
     ``heaviest_hand``: the player with the most pips in his hand opens, with any tile (Hungarian).
+    ``drawn``: the first game's leader is drawn: each player draws a tile (the ``SeatDraw`` tag) and the
+    highest leads, with any tile (000: "Oft wird ein Dominostein gezogen, um das Recht des Ausspiels beim
+    ersten Spiel einer Partie zu bestimmen, der höchste Stein beginnt"); without the tag anyone leads.
     What these rules decide for a hand is decided in ``rules/lead.py``."""
 
     first_game_tile: Tile | None = SIX_SIX
@@ -151,6 +154,7 @@ class Opening:
     first_highest: bool = False
     extra: bool = False
     heaviest_hand: bool = False
+    drawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
