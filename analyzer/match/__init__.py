@@ -19,7 +19,7 @@ from ..replay.result import compare_result
 from ..record import StatedResult
 from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
-from ..rules.matchplay import settlement
+from ..rules.matchplay import seat_now, settlement
 from ..rules.codes import Code
 from ..generate import SEAT_NAMES, random_hand
 
@@ -113,6 +113,10 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
                                    variant.match.lead(state, variant.seating))
     if req.seats is None:
         return req
+    if variant.people > variant.players and same_match:
+        moved = _by_seat(variant, prev.players, names, req)
+        if moved is not None:
+            return moved
     # the seats of the last game, by name, in this game's order
     seats, reason = set(), req.reason
     for s in req.seats:
@@ -127,6 +131,25 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
             if partner in names:
                 seats.update(variant.seating.partners_of(names.index(partner)))
                 reason = f"{reason}; {prev.players[s]} pauses this game, so the player in that seat leads"
+    return replace(req, seats=frozenset(seats), reason=reason)
+
+
+def _by_seat(variant: Variant, last: tuple[str, ...], names: tuple[str, ...], req: LeadRequirement
+             ) -> LeadRequirement | None:
+    """Domino Whist for five (§5, §10): the lead goes round the table's seats, so the seat the rules
+    name leads, whoever sits in it now (the trio change places as they come and go). None: the
+    tables cannot be tied by a pair who kept their places (see :func:`~analyzer.rules.matchplay.seat_now`)."""
+    seats, reason = set(), req.reason
+    for s in req.seats:
+        now = seat_now(last, names, s, variant.seating)
+        if now is None:
+            return None
+        seats.add(now)
+        if last[s] not in names:
+            reason = f"{reason}; {last[s]} pauses this game, so {names[now]}, in that seat, leads"
+        elif names[now] != last[s]:
+            reason = (f"{reason}; the lead goes round the seats (§5), and {names[now]} now sits where {last[s]} "
+                      "sat")
     return replace(req, seats=frozenset(seats), reason=reason)
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..tiles import Tile
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
 
-__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "PROGRESSION_FIVE"]
+__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "seat_now", "PROGRESSION_FIVE"]
 
 # §12, five players: "so benötigt man fünf Runden, und jeder Spieler muss einmal pausieren" — the pairs of
 # each round (match) by player number, 1 the highest draw; the one not named pauses.
@@ -304,6 +304,26 @@ class SeatDraw:
         if self.lead == "after-highest":
             return players[(players.index(top) + 1) % len(players)]
         return top
+
+
+def seat_now(last: tuple[str, ...], now: tuple[str, ...], seat: int, seating: Seating) -> int | None:
+    """Where the table's seat ``seat`` of the last game (``last``: its players in play order) is in this
+    one (``now``), when the people change between games (Domino Whist for five or six, §10, §11).
+
+    The table's seats stay; the people in them change. A pair who play both games as partners kept
+    their places (§10: "Die Zweier-Mannschaft spielt ohne Unterbrechung"), so their seats tie the two
+    tables together, whoever of the others sits where now. None: no such pair (the six-player game),
+    so the seats cannot be told apart by the table alone."""
+    n = len(last)
+    if len(now) != n or not 0 <= seat < n:
+        return None
+    for k, name in enumerate(last):
+        if name not in now:
+            continue
+        j = now.index(name)
+        if all(last[p] in now and now.index(last[p]) in seating.partners_of(j) for p in seating.partners_of(k)):
+            return (j + seat - k) % n
+    return None
 
 
 def settlement(scores: tuple[int, ...], winner: int, sides: tuple[tuple[str, ...], ...],
