@@ -133,3 +133,39 @@ def test_block7_lead_options():
     (rep,) = replay_record(parse(text.replace("Ben [2-5]", "Ben [0-1]")))
     (err,) = [d for d in rep.errors if d.code == "lead-player"]
     assert err.details["expected"] == "Anna"
+
+
+# -- item 14: the first game's forced lead in a record that does not say which game it is ------------
+FIRST = quoted("000", "Beim ersten Spiel einer neuen Partie fängt der Spieler mit der [6-6] an und muss diese "
+                      "Doppelsechs vorsetzen. Bei den folgenden Spielen beginnt der Spieler rechts vom dem, der das "
+                      "vorherige Spiel begonnen hat, und der Spieler kann mit jedem beliebigen Stein das Spiel eröffnen.")
+
+
+def test_an_untagged_six_six_lead_reads_as_the_first_games_forced_lead():
+    from analyzer.analysis import analyze_replay
+    path = RECORDS / "partnership-untagged-first-lead.dom"
+    (rep,) = replay_record(read(path))
+    assert rep.valid and "Game" not in rep.game.tags
+    (note,) = [d for d in rep.diagnostics if d.code == "assumed-first-game"]
+    assert note.severity == "info" and "first game" in note.message and "[Game" in note.message
+    assert not [d for d in rep.diagnostics if d.code == "unchecked-lead"]
+    # the lead is forced: no decision at B's [6-6], and the search starts from it as the only lead
+    result = analyze_replay(rep)
+    assert result.decisions and all(d.index != 0 for d in result.decisions)
+    assert rep.initial.legal_moves() == [m for m in rep.initial.legal_moves() if str(m.tile) == "[6-6]"]
+    # said to be game 2 of a match (an excerpt), the same lead is B's free choice among his seven tiles
+    text = path.read_text(encoding="utf-8")
+    (later,) = replay_record(parse(text.replace('[Players', '[Game "2"]\n[Players', 1)))
+    assert later.valid and not [d for d in later.diagnostics if d.code == "assumed-first-game"]
+    first = analyze_replay(later).decisions[0]
+    assert first.index == 0 and len(first.alternatives) == 7
+
+
+def test_an_untagged_lead_of_another_tile_stays_unchecked():
+    text = (RECORDS / "partnership-untagged-first-lead.dom").read_text(encoding="utf-8")
+    # B leads [4-4] instead (not the first game's tile): which game it is stays open, the lead unchecked
+    moved = text.replace("1. B [6-6] C [1-6] D [2-6]", "1. B [4-4]")
+    (rep,) = replay_record(parse(moved))
+    assert "unchecked-lead" in [d.code for d in rep.diagnostics]
+    assert "assumed-first-game" not in [d.code for d in rep.diagnostics]
+    assert not [d for d in rep.errors if d.code.startswith("lead")]

@@ -195,7 +195,7 @@ class _Replayer(HandEnding, WhistIrregularities):
                              decided=self.requirement, lead_tag=game.tags.get("Lead"),
                              giver_tag=game.tags.get("LeadFrom"),
                              first_mover=None if first is None else self.seat_of[first.player],
-                             has_moves=bool(game.moves))
+                             has_moves=bool(game.moves), first_tile=None if first is None else first.tile)
         places = {"game": game.pos, "move": game.moves[0].pos if game.moves else game.pos,
                   "Lead": game.tag_pos.get("Lead"), "LeadFrom": game.tag_pos.get("LeadFrom", game.pos)}
         if verdict.tiles:

@@ -18,6 +18,7 @@ class Code(StrEnum):
     """Every diagnostic code (docs/variants.md and docs/notation.md say what each means)."""
 
     AMBIGUOUS_END = "ambiguous-end"
+    ASSUMED_FIRST_GAME = "assumed-first-game"
     ARM_CLOSED = "arm-closed"
     BAD_ARM = "bad-arm"
     BAD_END = "bad-end"

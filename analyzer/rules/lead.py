@@ -44,12 +44,15 @@ class LeadVerdict:
     """Who leads and with what. ``leader``: the seat that leads (the one the record names, else the
     one the rules name; None when neither does: then the rules let any of ``leaders`` lead);
     ``leaders``: the seats the rules allow to lead (None: anyone); ``tiles``: the tiles the lead may
-    be, a bit mask (0: any tile); ``problems``: what is wrong with the lead the record shows."""
+    be, a bit mask (0: any tile); ``problems``: what is wrong with the lead the record shows; ``game``:
+    the game of the match the lead is judged as (the Game tag's, or the one a forced lead shows; None:
+    not known)."""
 
     leader: int | None
     leaders: tuple[int, ...] | None = None
     tiles: int = 0
     problems: tuple[LeadProblem, ...] = field(default=())
+    game: int | None = None
 
 
 # -- the rules of the lead ---------------------------------------------------------------------
@@ -156,22 +159,20 @@ def weighs_whole_hands(opening: Opening, req: LeadRequirement, dealing: Dealing,
 # -- a recorded lead ---------------------------------------------------------------------------
 def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[bool], players: Sequence[str], *,
                decided: LeadRequirement | None = None, lead_tag: str | None = None, giver_tag: str | None = None,
-               first_mover: int | None = None, has_moves: bool = False) -> LeadVerdict:
+               first_mover: int | None = None, has_moves: bool = False, first_tile: Tile | None = None
+               ) -> LeadVerdict:
     """The lead of a recorded hand: ``hands`` as the record deals them (None: not shown; ``whole``:
     shown in full), the leader it names (``lead_tag``: the Lead tag, else the ``first_mover``), the
-    player who handed the lead to his partner (``giver_tag``: the LeadFrom tag), and what the match
-    ``decided``. The verdict's ``leader`` is None when neither the record nor the rules name one."""
+    tile led first (``first_tile``), the player who handed the lead to his partner (``giver_tag``: the
+    LeadFrom tag), and what the match ``decided``. The verdict's ``leader`` is None when neither the
+    record nor the rules name one; its ``game`` is the game number the lead is judged as."""
     out: list[LeadProblem] = []
     op = variant.opening
     seat_of = {name: seat for seat, name in enumerate(players)}
+    if op.every_game_tile is None and decided is None and game_number is None and op.first_game_tile is not None \
+            and has_moves:
+        game_number = _which_game(op, first_tile, out)
     req = requirement(op, game_number, decided)
-    if op.every_game_tile is None and decided is None:
-        if game_number is None and op.first_game_tile is not None and has_moves:
-            out.append(LeadProblem(
-                Code.UNCHECKED_LEAD, f"who leads is not checked: in the first game of a match the holder of "
-                f"{op.first_game_tile} leads{' it' if forced_tile(op, 1) else ''}, in the others the match "
-                "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
-                "to have the lead checked", "game", {"rule": "lead"}, "info"))
     if giver_tag is not None:
         req, problem = _hand_over(variant, req, giver_tag, hands, players, seat_of)
         if problem:
@@ -196,7 +197,27 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
             out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must lead this game ({req.reason}), not "
                                    f"{players[leader]}", "move", {"expected": names}))
     tiles, leaders, leader = _opening_tiles(variant, req, game_number, hands, whole, players, leader, leaders, out)
-    return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out))
+    return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out), game_number)
+
+
+def _which_game(op: Opening, first_tile: Tile | None, out: list[LeadProblem]) -> int | None:
+    """A record that does not say which game of a match it is: a lead of the first game's forced tile
+    (000: "Beim ersten Spiel einer neuen Partie fängt der Spieler mit der [6-6] an und muss diese
+    Doppelsechs vorsetzen") reads as the first game's, said as an info
+    (1); any other lead is left unchecked (None), since the match decides the later games' leads."""
+    tile = forced_tile(op, 1)
+    if tile is not None and first_tile == tile:
+        out.append(LeadProblem(
+            Code.ASSUMED_FIRST_GAME, f"the record does not say which game of a match this is; {tile} leads, as "
+            f"its holder must lead it in the first game, so it is read as the first game (its lead forced); add "
+            "[Game \"N\"] if it is another", "game", {"rule": "lead", "game": 1}, "info"))
+        return 1
+    out.append(LeadProblem(
+        Code.UNCHECKED_LEAD, f"who leads is not checked: in the first game of a match the holder of "
+        f"{op.first_game_tile} leads{' it' if tile else ''}, in the others the match "
+        "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
+        "to have the lead checked", "game", {"rule": "lead"}, "info"))
+    return None
 
 
 def _holder_leads(req: LeadRequirement, hands: Hands, whole: Sequence[bool], players: Sequence[str],
