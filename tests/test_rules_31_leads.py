@@ -169,3 +169,45 @@ def test_an_untagged_lead_of_another_tile_stays_unchecked():
     assert "unchecked-lead" in [d.code for d in rep.diagnostics]
     assert "assumed-first-game" not in [d.code for d in rep.diagnostics]
     assert not [d for d in rep.errors if d.code.startswith("lead")]
+
+
+# -- item 11: the opener's extra tile in a draw game logged by the other player ----------------------
+EXTRA = quoted("004", "Wer den höchsten Pasch hat - einen Stein mit zwei gleichen Punktezahlen auf beiden Steinhälften "
+                      "– beginnt: Er legt diesen Stein offen aus und darf, wenn er einen passenden hat, auch diesen "
+                      "anlegen.")
+
+
+def test_the_opener_adds_his_extra_tile_from_a_hand_the_log_does_not_show():
+    path = RECORDS / "draw-one-view-extra.dom"
+    (rep,) = replay_record(read(path))
+    assert rep.valid, rep.errors
+    assert rep.game.hands[1].tiles is None                     # Ben: ?
+    # Ben leads [6-6] and adds [3-6] out of turn, both from his unseen tiles; then Anna plays on the 6
+    assert [(s.seat, str(s.move.tile)) for s in rep.steps[:3]] == [(1, "[6-6]"), (1, "[3-6]"), (0, "[1-6]")]
+    assert [rep.position_at(k).hidden[1] for k in (0, 1, 2)] == [8, 7, 6]
+    assert not [d for d in rep.diagnostics if d.code == "turn-order"]
+    # the extra tile must still fit the lead and be one nobody is seen to hold
+    text = path.read_text(encoding="utf-8")
+    (held,) = replay_record(parse(text.replace("Ben [3-6] Anna [1-6]@6", "Ben [1-6] Anna [3-6]@6")))
+    assert [d.code for d in held.errors][0] == "tile-not-held"
+    (unfit,) = replay_record(parse(text.replace("Ben [3-6] Anna [1-6]@6", "Ben [2-4] Anna [1-6]@6")))
+    assert "tile-no-match" in [d.code for d in unfit.errors]
+
+
+def test_an_unseen_opener_may_add_only_where_an_unseen_tile_fits():
+    from analyzer.rules.mechanics import position_for
+    from analyzer.tiles import Tile
+    v = find_variant("draw")
+    sixes = [Tile(k, 6) for k in range(6)]               # every other tile with a 6: in Anna's hand
+    anna = sixes + [Tile(0, 0), Tile(1, 1)]
+    pos = position_for(v, [anna, ()], 1, max_pip=6, hidden=[0, 8])
+    pos.push(_play(Tile(6, 6)))
+    assert pos.bonus == 1 and not pos.may_add(1)         # no unseen tile fits the 6: he cannot add one
+    pos = position_for(v, [anna[1:], ()], 1, max_pip=6, hidden=[0, 8])
+    pos.push(_play(Tile(6, 6)))
+    assert pos.may_add(1)                                # [0-6] is unseen: it may be his
+
+
+def _play(tile):
+    from analyzer.tiles import Move
+    return Move(tile)

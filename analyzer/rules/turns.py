@@ -73,8 +73,14 @@ class DrawPosition(Position):
         return sorted(tiles_of(self.pool, self.max_pip))
 
     def may_add(self, seat: int) -> bool:
-        """Whether ``seat`` is the opener who may still add a matching tile to his lead."""
-        return seat >= 0 and self.bonus == seat and bool(self.playable_mask(seat))
+        """Whether ``seat`` is the opener who may still add a matching tile to his lead: he holds one, or
+        his hand is not shown and one of the tiles nobody is seen to hold fits (a log by another player)."""
+        if seat < 0 or self.bonus != seat:
+            return False
+        if self.playable_mask(seat):
+            return True
+        a, b = self.ends
+        return self.hidden[seat] > 0 and bool(self.pool & (self._match[a] | self._match[b]))
 
     def legal_moves(self) -> list[Move]:
         if self.outcome() is not None:
