@@ -211,3 +211,57 @@ def test_an_unseen_opener_may_add_only_where_an_unseen_tile_fits():
 def _play(tile):
     from analyzer.tiles import Move
     return Move(tile)
+
+
+# -- item 10: a line opened by a tile turned up from the boneyard -----------------------------------
+def test_a_line_opened_by_a_tile_turned_up_from_the_boneyard():
+    from analyzer.analysis import analyze_replay
+    from analyzer.tiles import Tile
+    path = RECORDS / "variant-draw-starter.dom"
+    (rep,) = replay_record(read(path))
+    assert rep.valid, rep.errors
+    start = rep.initial
+    # [4-5] lies on the table before anyone plays: from no hand, one tile less in the boneyard (28 - 16 - 1)
+    assert start.ends in ((4, 5), (5, 4)) and start.line() == [(Tile(4, 5), False)]
+    assert start.stock == 11 and not start.pool & Tile(4, 5).bit
+    assert [start.count(s) for s in (0, 1)] == [8, 8]
+    # Anna plays first, on it: the highest double ([6-6], hers) does not open
+    assert rep.players[rep.steps[0].seat] == "Anna" and rep.steps[0].move.tile == Tile(0, 4)
+    assert start.turn == 0 and start.bonus == -1            # no extra tile: nobody led from a hand
+    result = analyze_replay(rep)
+    first = result.decisions[0]
+    assert first.index == 0 and {a.move for a in first.alternatives} == {"[0-4]@4", "[3-4]@4", "[4-6]@4"}
+
+
+def test_the_starter_tag_is_checked():
+    text = (RECORDS / "variant-draw-starter.dom").read_text(encoding="utf-8")
+    (held,) = replay_record(parse(text.replace('[Starter "[4-5]"]', '[Starter "[0-4]"]')))
+    (err,) = [d for d in held.errors if d.code == "bad-starter"]
+    assert "Anna holds it" in err.message and err.line == 5
+    (bad,) = replay_record(parse(text.replace('[Starter "[4-5]"]', '[Starter "the [4-5]"]')))
+    assert "cannot read the Starter tag" in [d for d in bad.errors if d.code == "bad-starter"][0].message
+    block_text = (RECORDS / "variant-block7.dom").read_text(encoding="utf-8")
+    (nobone,) = replay_record(parse(block_text.replace('[Lead "A"]', '[Lead "A"]\n[Starter "[0-0]"]')))
+    assert "no boneyard" in [d for d in nobone.errors if d.code == "bad-starter"][0].message
+
+
+def test_an_unseen_hand_with_a_starter_is_inferred_and_judged_fair():
+    from analyzer.inference import worlds_at
+    text = (RECORDS / "variant-draw-starter.dom").read_text(encoding="utf-8")
+    hidden = text.replace("Ben: [0-2] [0-3] [0-5] [0-6] [2-4] [2-5] [3-5] [5-6]", "Ben: ?").replace(
+        "Ben draws [1-6]", "Ben draws ?")
+    (rep,) = replay_record(parse(hidden))
+    assert rep.valid, rep.errors
+    # Anna sees her 8 tiles and the starter: the other 19 lie in Ben's 8 and the boneyard's 11 (in order)
+    worlds = worlds_at(rep, 0, 0)
+    assert worlds.count == _choose(19, 8) * _factorial(11)
+
+
+def _choose(n, k):
+    import math
+    return math.comb(n, k)
+
+
+def _factorial(n):
+    import math
+    return math.factorial(n)

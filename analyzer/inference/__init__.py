@@ -26,7 +26,7 @@ import dataclasses
 
 from ..position import Position, mask_of, tiles_of
 from ..rules.facts import hand_facts
-from ..rules.mechanics import position_for
+from ..rules.mechanics import position_for, turn_up, turned_up
 from ..tiles import Tile
 from .boneyard import draw_view
 from .deals import block_view
@@ -76,6 +76,8 @@ def world_position(rep, deal: tuple[int, ...], seen: int, order: tuple[Tile, ...
                        max_pip=initial.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
     pos.opening = initial.opening
+    if (up := turned_up(initial)) is not None:
+        turn_up(pos, *up)                 # the line opened by a tile from the boneyard (Starter tag)
     if order is None:
         return dataclasses.replace(rep, initial=pos).position_at(seen)
     drawn = 0

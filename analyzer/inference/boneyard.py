@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..position import mask_of, tiles_of
+from ..rules.mechanics import turned_up
 from ..tiles import Tile
 from .worlds import NoWorld, View, Worlds, describe_step, lead_revealed, moves_seen
 
@@ -120,7 +121,9 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     for _, _, tile in draws:
         if tile is not None:
             known |= tile.bit
-    items = tuple(tiles_of(mask_of(variant.dealing.tiles) & ~known, initial.max_pip))
+    up = turned_up(initial)
+    opened = up[0].bit if up is not None else 0          # a tile turned up from the boneyard (Starter tag)
+    items = tuple(tiles_of(mask_of(variant.dealing.tiles) & ~known & ~opened, initial.max_pip))
 
     def clear(seat: int, start: int, end: int, bit: int) -> bool:
         """Whether no pass or draw of ``seat`` strictly between steps ``start`` and ``end`` rules out ``bit``."""

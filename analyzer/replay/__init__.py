@@ -10,7 +10,7 @@ from ..position import Outcome, Position, ends_text, mask_of
 from ..record import Game, MoveEntry, Span, StatedResult
 from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.facts import hand_facts
-from ..rules.mechanics import position_for
+from ..rules.mechanics import position_for, turn_up
 from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
@@ -191,18 +191,38 @@ class _Replayer(HandEnding, WhistIrregularities):
         """Check who leads (rules/lead.py decides) and set the tiles the lead may be (``pos.opening``)."""
         game = self.game
         first = next((m for m in game.moves if m.player in self.seat_of), None)
+        starter, out = self._starter()
         verdict = judge_lead(self.variant, game.number, self.hands, self.whole, self.players,
                              decided=self.requirement, lead_tag=game.tags.get("Lead"),
                              giver_tag=game.tags.get("LeadFrom"),
                              first_mover=None if first is None else self.seat_of[first.player],
-                             has_moves=bool(game.moves), first_tile=None if first is None else first.tile)
+                             has_moves=bool(game.moves), first_tile=None if first is None else first.tile,
+                             starter=starter)
         places = {"game": game.pos, "move": game.moves[0].pos if game.moves else game.pos,
-                  "Lead": game.tag_pos.get("Lead"), "LeadFrom": game.tag_pos.get("LeadFrom", game.pos)}
+                  "Lead": game.tag_pos.get("Lead"), "LeadFrom": game.tag_pos.get("LeadFrom", game.pos),
+                  "Starter": game.tag_pos.get("Starter", game.pos)}
         if verdict.tiles:
             pos.opening = verdict.tiles
         pos.turn = verdict.leader or 0
         self.leader = pos.turn
-        return [self.diag(p.code, p.message, places[p.where], p.severity, **p.details) for p in verdict.problems]
+        if starter is not None and not any(p.code == Code.BAD_STARTER for p in verdict.problems):
+            turn_up(pos, starter, pos.turn)       # the line opened by a tile from the boneyard
+            self.played[starter] = None
+        return out + [self.diag(p.code, p.message, places[p.where], p.severity, **p.details)
+                      for p in verdict.problems]
+
+    def _starter(self) -> tuple[Tile | None, list[Diagnostic]]:
+        """The tile the Starter tag turns up from the boneyard to open the line (None: no tag, or one that
+        cannot be read: then its problem)."""
+        text = self.game.tags.get("Starter")
+        if text is None:
+            return None, []
+        try:
+            return Tile.parse(text.strip()), []
+        except ValueError:
+            return None, [self.diag(Code.BAD_STARTER, f"cannot read the Starter tag {text!r}: write the tile turned "
+                                    "up from the boneyard to open the line, e.g. [Starter \"[3-5]\"]",
+                                    self.game.tag_pos.get("Starter", self.game.pos))]
 
     # -- the moves -------------------------------------------------------------------------
     def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None) -> _Run:

@@ -28,6 +28,7 @@ class Code(StrEnum):
     BAD_MUGGINS = "bad-muggins"
     BAD_RULE = "bad-rule"
     BAD_SEAT_DRAW = "bad-seat-draw"
+    BAD_STARTER = "bad-starter"
     BAD_TILE = "bad-tile"
     BINARY = "binary"
     BONEYARD_EMPTY = "boneyard-empty"

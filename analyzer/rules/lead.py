@@ -22,7 +22,7 @@ from .codes import Code
 
 __all__ = ["LeadProblem", "LeadVerdict", "Revealed", "requirement", "forced_tile", "holder_tile", "highest",
            "heaviest", "heaviest_of", "double_leaders", "dealt_leaders", "weighs_whole_hands", "judge_lead",
-           "deal_lead", "lead_tiles", "drawn_requirement", "reveals"]
+           "deal_lead", "lead_tiles", "drawn_requirement", "starter_lead", "reveals"]
 
 Hands = Sequence[set[Tile] | frozenset[Tile] | None]
 
@@ -159,16 +159,19 @@ def weighs_whole_hands(opening: Opening, req: LeadRequirement, dealing: Dealing,
 # -- a recorded lead ---------------------------------------------------------------------------
 def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[bool], players: Sequence[str], *,
                decided: LeadRequirement | None = None, lead_tag: str | None = None, giver_tag: str | None = None,
-               first_mover: int | None = None, has_moves: bool = False, first_tile: Tile | None = None
-               ) -> LeadVerdict:
+               first_mover: int | None = None, has_moves: bool = False, first_tile: Tile | None = None,
+               starter: Tile | None = None) -> LeadVerdict:
     """The lead of a recorded hand: ``hands`` as the record deals them (None: not shown; ``whole``:
     shown in full), the leader it names (``lead_tag``: the Lead tag, else the ``first_mover``), the
     tile led first (``first_tile``), the player who handed the lead to his partner (``giver_tag``: the
     LeadFrom tag), and what the match ``decided``. The verdict's ``leader`` is None when neither the
-    record nor the rules name one; its ``game`` is the game number the lead is judged as."""
+    record nor the rules name one; its ``game`` is the game number the lead is judged as. ``starter``:
+    the tile turned up from the boneyard to open the line (the Starter tag; see :func:`starter_lead`)."""
     out: list[LeadProblem] = []
     op = variant.opening
     seat_of = {name: seat for seat, name in enumerate(players)}
+    if starter is not None:
+        return starter_lead(variant, starter, hands, players, decided, lead_tag, first_mover)
     if op.every_game_tile is None and decided is None and game_number is None and op.first_game_tile is not None \
             and has_moves:
         game_number = _which_game(op, first_tile, out)
@@ -198,6 +201,41 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
                                    f"{players[leader]}", "move", {"expected": names}))
     tiles, leaders, leader = _opening_tiles(variant, req, game_number, hands, whole, players, leader, leaders, out)
     return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out), game_number)
+
+
+def starter_lead(variant, starter: Tile, hands: Hands, players: Sequence[str], decided: LeadRequirement | None,
+                 lead_tag: str | None, first_mover: int | None) -> LeadVerdict:
+    """A draw game whose line is opened by ``starter``, a tile turned up from the boneyard, not led from a
+    hand: nobody leads a tile, so no rule of the lead binds the first player's tile (he plays on the
+    starter, or draws); he is the one the record names (the Lead tag, else the first mover), among those
+    the match allows. The problems: a variant without a boneyard to turn a tile up from, a tile not of
+    the set, or one a hand the record shows holds."""
+    out: list[LeadProblem] = []
+    if variant.drawing is None or variant.layout != "line":
+        out.append(LeadProblem(Code.BAD_STARTER, f"the Starter tag turns {starter} up from the boneyard, but "
+                               f"{variant.name} has no boneyard to draw a line's first tile from (only a draw "
+                               "game with a line does)", "Starter"))
+    elif starter not in variant.dealing.tiles:
+        out.append(LeadProblem(Code.BAD_STARTER, f"the Starter tag names {starter}, which is not a tile of this "
+                               "set", "Starter"))
+    else:
+        holder = next((s for s, h in enumerate(hands) if h is not None and starter in h), None)
+        if holder is not None:
+            out.append(LeadProblem(Code.BAD_STARTER, f"the Starter tag turns {starter} up from the boneyard, but "
+                                   f"{players[holder]} holds it", "Starter", {"holder": players[holder]}))
+    leader = first_mover
+    if lead_tag:
+        leader = next((s for s, name in enumerate(players) if name == lead_tag.strip()), None)
+        if leader is None:
+            out.append(LeadProblem(Code.UNKNOWN_PLAYER, f"the Lead tag names {lead_tag!r}, who is not one of "
+                                   f"the players ({', '.join(players)})", "Lead"))
+            leader = first_mover
+    seats = decided.seats if decided is not None else None
+    if seats is not None and leader is not None and leader not in seats:
+        names = " or ".join(players[s] for s in sorted(seats) if s < len(players))
+        out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must play first this game ({decided.reason}), not "
+                               f"{players[leader]}", "move", {"expected": names}))
+    return LeadVerdict(leader, None if seats is None else tuple(sorted(seats)), 0, tuple(out))
 
 
 def _which_game(op: Opening, first_tile: Tile | None, out: list[LeadProblem]) -> int | None:

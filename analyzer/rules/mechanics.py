@@ -10,12 +10,13 @@ position overrides what it changes. docs/architecture.md shows how to add one.
 from __future__ import annotations
 
 from ..position import Position
+from ..tiles import Move, Tile
 from .ending import PairOutPosition
 from .layout import ArmPosition
 from .modes import End, Layout, Mechanic, Turns
 from .turns import DrawPosition, RunPosition
 
-__all__ = ["End", "Turns", "Layout", "Mechanic", "position_class", "position_for"]
+__all__ = ["End", "Turns", "Layout", "Mechanic", "position_class", "position_for", "turn_up", "turned_up"]
 
 
 _POSITIONS: dict[frozenset[Mechanic], type[Position]] = {
@@ -56,3 +57,26 @@ def position_for(variant, hands, turn: int = 0, **kw) -> Position:
     if Mechanic.PAIR_OUT in mechanics:
         pos.teams = variant.seating.teams
     return pos
+
+
+def turn_up(pos: Position, tile: Tile, first: int) -> None:
+    """Open the line of ``pos`` (a draw game's deal, nobody has played) with ``tile`` turned up from the
+    boneyard, ``first`` the player to play first on it. The tile lies as if the player before him had led
+    it (so the turn passes to ``first``), but it comes from the boneyard: no hand holds it, the boneyard
+    has one tile less, and nobody may add a tile to it (004's extra tile follows a lead from a hand)."""
+    seat = (first - 1) % pos.n
+    pos.pool &= ~tile.bit
+    pos.hands[seat] |= tile.bit           # laid at once: it passes through no hand
+    pos.turn = seat
+    pos.push(Move(tile))
+    pos.stock -= 1
+    pos.bonus = -1
+
+
+def turned_up(initial: Position) -> tuple[Tile, int] | None:
+    """The tile a hand's first position (a replay's ``initial``) has turned up from the boneyard to open
+    its line, and the player to play first on it (see :func:`turn_up`); None: the line is still empty."""
+    if not initial.history:
+        return None
+    move, seat, *_ = initial.history[0]
+    return move.tile, (seat + 1) % initial.n
