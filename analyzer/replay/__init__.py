@@ -18,7 +18,7 @@ from ..tiles import Move, Tile
 from .irregular import WhistIrregularities
 from .result import HandEnding, wins
 from .step import Step
-from .tags import false_plays, resolve_variant
+from .tags import false_plays, resolve_variant, starter_tag
 from ..rules.codes import Code
 
 __all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
@@ -190,39 +190,18 @@ class _Replayer(HandEnding, WhistIrregularities):
     def lead(self, pos: Position) -> list[Diagnostic]:
         """Check who leads (rules/lead.py decides) and set the tiles the lead may be (``pos.opening``)."""
         game = self.game
-        first = next((m for m in game.moves if m.player in self.seat_of), None)
-        starter, out = self._starter()
+        starter, out = starter_tag(game, self.source)
         verdict = judge_lead(self.variant, game.number, self.hands, self.whole, self.players,
-                             decided=self.requirement, lead_tag=game.tags.get("Lead"),
-                             giver_tag=game.tags.get("LeadFrom"),
-                             first_mover=None if first is None else self.seat_of[first.player],
-                             has_moves=bool(game.moves), first_tile=None if first is None else first.tile,
-                             starter=starter)
-        places = {"game": game.pos, "move": game.moves[0].pos if game.moves else game.pos,
-                  "Lead": game.tag_pos.get("Lead"), "LeadFrom": game.tag_pos.get("LeadFrom", game.pos),
-                  "Starter": game.tag_pos.get("Starter", game.pos)}
+                             decided=self.requirement, starter=starter, **_lead_tags(game, self.seat_of))
         if verdict.tiles:
             pos.opening = verdict.tiles
         pos.turn = verdict.leader or 0
         self.leader = pos.turn
-        if starter is not None and not any(p.code == Code.BAD_STARTER for p in verdict.problems):
-            turn_up(pos, starter, pos.turn)       # the line opened by a tile from the boneyard
-            self.played[starter] = None
-        return out + [self.diag(p.code, p.message, places[p.where], p.severity, **p.details)
+        if verdict.starter is not None:
+            turn_up(pos, verdict.starter, pos.turn)       # the line opened by a tile from the boneyard
+            self.played[verdict.starter] = None
+        return out + [self.diag(p.code, p.message, _lead_place(game, p.where), p.severity, **p.details)
                       for p in verdict.problems]
-
-    def _starter(self) -> tuple[Tile | None, list[Diagnostic]]:
-        """The tile the Starter tag turns up from the boneyard to open the line (None: no tag, or one that
-        cannot be read: then its problem)."""
-        text = self.game.tags.get("Starter")
-        if text is None:
-            return None, []
-        try:
-            return Tile.parse(text.strip()), []
-        except ValueError:
-            return None, [self.diag(Code.BAD_STARTER, f"cannot read the Starter tag {text!r}: write the tile turned "
-                                    "up from the boneyard to open the line, e.g. [Starter \"[3-5]\"]",
-                                    self.game.tag_pos.get("Starter", self.game.pos))]
 
     # -- the moves -------------------------------------------------------------------------
     def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None) -> _Run:
@@ -533,6 +512,24 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
                  facts=r.facts, lead=lead, worth=worth, written=written)
     return out
+
+
+def _lead_tags(game: Game, seat_of: dict[str, int]) -> dict:
+    """What the record says of its lead, as :func:`analyzer.rules.lead.judge_lead` reads it: the Lead and
+    LeadFrom tags, who moves first and with what, whether anyone moves."""
+    first = next((m for m in game.moves if m.player in seat_of), None)
+    return dict(lead_tag=game.tags.get("Lead"), giver_tag=game.tags.get("LeadFrom"),
+                first_mover=None if first is None else seat_of[first.player], has_moves=bool(game.moves),
+                first_tile=None if first is None else first.tile)
+
+
+def _lead_place(game: Game, where: str) -> Span | None:
+    """Where a problem of the lead is shown: the game, its first move, or the tag it concerns."""
+    if where == "game":
+        return game.pos
+    if where == "move":
+        return game.moves[0].pos if game.moves else game.pos
+    return game.tag_pos.get(where) if where == "Lead" else game.tag_pos.get(where, game.pos)
 
 
 def _exposures(r: _Replayer, pos: Position) -> list[Diagnostic]:

@@ -1,14 +1,15 @@
 """The tags that say which rules a game is replayed under: ``Variant`` and ``Rules`` (the variant and
-its options), and Domino Whist's ``FalsePlay`` (where a false play that stands lies)."""
+its options), Domino Whist's ``FalsePlay`` (where a false play that stands lies), and a draw game's
+``Starter`` (the tile turned up from the boneyard to open the line)."""
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from ..record import Game
 from ..rules import UnknownVariant, Variant, VariantError, find_variant, parse_rules
-from ..tiles import Move
+from ..tiles import Move, Tile
 from ..rules.codes import Code
 
-__all__ = ["resolve_variant", "false_plays"]
+__all__ = ["resolve_variant", "false_plays", "starter_tag"]
 
 
 def false_plays(game: Game, seat_of: dict[str, int], source: str) -> tuple[dict, list[Diagnostic]]:
@@ -27,6 +28,21 @@ def false_plays(game: Game, seat_of: dict[str, int], source: str) -> tuple[dict,
             continue
         out[(name, move.tile)] = move
     return out, problems
+
+
+def starter_tag(game: Game, source: str) -> tuple[Tile | None, list[Diagnostic]]:
+    """The tile the Starter tag turns up from the boneyard to open the line (None: no tag, or one that
+    cannot be read: then its problem). Whether the game may have one is the lead's to judge
+    (:func:`analyzer.rules.lead.starter_lead`)."""
+    text = game.tags.get("Starter")
+    if text is None:
+        return None, []
+    try:
+        return Tile.parse(text.strip()), []
+    except ValueError:
+        return None, [_tag_diag(game, "Starter", Code.BAD_STARTER, f"cannot read the Starter tag {text!r}: write "
+                                "the tile turned up from the boneyard to open the line, e.g. [Starter \"[3-5]\"]",
+                                source)]
 
 
 def _tag_diag(game: Game, tag: str, code: str, message: str, source: str) -> Diagnostic:

@@ -46,13 +46,14 @@ class LeadVerdict:
     ``leaders``: the seats the rules allow to lead (None: anyone); ``tiles``: the tiles the lead may
     be, a bit mask (0: any tile); ``problems``: what is wrong with the lead the record shows; ``game``:
     the game of the match the lead is judged as (the Game tag's, or the one a forced lead shows; None:
-    not known)."""
+    not known); ``starter``: the tile turned up from the boneyard to open the line, where it may be."""
 
     leader: int | None
     leaders: tuple[int, ...] | None = None
     tiles: int = 0
     problems: tuple[LeadProblem, ...] = field(default=())
     game: int | None = None
+    starter: Tile | None = None
 
 
 # -- the rules of the lead ---------------------------------------------------------------------
@@ -235,7 +236,9 @@ def starter_lead(variant, starter: Tile, hands: Hands, players: Sequence[str], d
         names = " or ".join(players[s] for s in sorted(seats) if s < len(players))
         out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must play first this game ({decided.reason}), not "
                                f"{players[leader]}", "move", {"expected": names}))
-    return LeadVerdict(leader, None if seats is None else tuple(sorted(seats)), 0, tuple(out))
+    ok = not any(p.code == Code.BAD_STARTER for p in out)
+    return LeadVerdict(leader, None if seats is None else tuple(sorted(seats)), 0, tuple(out),
+                       starter=starter if ok else None)
 
 
 def _which_game(op: Opening, first_tile: Tile | None, out: list[LeadProblem]) -> int | None:
