@@ -487,16 +487,21 @@ def random_match(variant: Variant | str | None = None, seed: int = 0, games: int
     state = variant.match.start(variant.seating.sides)
     out = Record(source=f"<random {variant.name} match {seed}>")
     prev = None
+    draw = _random_draw(variant, rng, names) if variant.opening.drawn else None
     for k in range(1, games + 1):
         op = variant.opening
         holder = holder_tile(op, 1)
         req = LeadRequirement(holder_of=holder, tile=forced_tile(op, 1)) if holder else None
+        if draw is not None and k == 1:
+            req = drawn_requirement(variant, draw, names)      # the highest tile drawn leads the first game
         if prev is not None:
             prev_game, prev_facts, prev_result = prev
             fake = _Prev(names, prev_result, prev_facts, names.index(prev_game.tags["Lead"]))
             req = next_requirement(variant, fake, state, names)
         game, facts, result = random_hand(variant, rng, req, names)
         game.tags = {"Event": f"random {variant.name} match {seed}", "Game": str(k), **game.tags}
+        if draw is not None and k == 1:
+            game.tags["SeatDraw"] = ", ".join(f"{name} {tile}" for name, tile in draw.tiles)
         state = variant.match.apply(state, result)
         game.tags["Score"] = score_text(variant, names, state.scores)
         out.games.append(game)
@@ -504,6 +509,12 @@ def random_match(variant: Variant | str | None = None, seed: int = 0, games: int
         if state.over and stop_at_end:
             break
     return out
+
+
+def _random_draw(variant: Variant, rng: random.Random, names: tuple[str, ...]) -> SeatDraw:
+    """A tile drawn by each player for the first lead (``Opening.drawn``), as the SeatDraw tag gives it."""
+    tiles = rng.sample(list(variant.dealing.tiles), len(names))
+    return SeatDraw(tuple(zip(names, tiles)))
 
 
 class _Prev:
