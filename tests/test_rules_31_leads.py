@@ -22,6 +22,14 @@ def quoted(seed: str, text: str) -> str:
     return text
 
 
+def valid_game(name: str):
+    """The one game of the record ``name`` in records/, replayed (it must be valid), and the record's text."""
+    path = RECORDS / name
+    (rep,) = replay_record(read(path))
+    assert rep.valid, rep.errors
+    return rep, path.read_text(encoding="utf-8")
+
+
 def leaders(reps) -> list[str]:
     return [r.players[r.initial.turn] for r in reps]
 
@@ -143,9 +151,8 @@ FIRST = quoted("000", "Beim ersten Spiel einer neuen Partie fängt der Spieler m
 
 def test_an_untagged_six_six_lead_reads_as_the_first_games_forced_lead():
     from analyzer.analysis import analyze_replay
-    path = RECORDS / "partnership-untagged-first-lead.dom"
-    (rep,) = replay_record(read(path))
-    assert rep.valid and "Game" not in rep.game.tags
+    rep, text = valid_game("partnership-untagged-first-lead.dom")
+    assert "Game" not in rep.game.tags
     (note,) = [d for d in rep.diagnostics if d.code == "assumed-first-game"]
     assert note.severity == "info" and "first game" in note.message and "[Game" in note.message
     assert not [d for d in rep.diagnostics if d.code == "unchecked-lead"]
@@ -154,7 +161,6 @@ def test_an_untagged_six_six_lead_reads_as_the_first_games_forced_lead():
     assert result.decisions and all(d.index != 0 for d in result.decisions)
     assert rep.initial.legal_moves() == [m for m in rep.initial.legal_moves() if str(m.tile) == "[6-6]"]
     # said to be game 2 of a match (an excerpt), the same lead is B's free choice among his seven tiles
-    text = path.read_text(encoding="utf-8")
     (later,) = replay_record(parse(text.replace('[Players', '[Game "2"]\n[Players', 1)))
     assert later.valid and not [d for d in later.diagnostics if d.code == "assumed-first-game"]
     first = analyze_replay(later).decisions[0]
@@ -178,16 +184,13 @@ EXTRA = quoted("004", "Wer den höchsten Pasch hat - einen Stein mit zwei gleich
 
 
 def test_the_opener_adds_his_extra_tile_from_a_hand_the_log_does_not_show():
-    path = RECORDS / "draw-one-view-extra.dom"
-    (rep,) = replay_record(read(path))
-    assert rep.valid, rep.errors
+    rep, text = valid_game("draw-one-view-extra.dom")
     assert rep.game.hands[1].tiles is None                     # Ben: ?
     # Ben leads [6-6] and adds [3-6] out of turn, both from his unseen tiles; then Anna plays on the 6
     assert [(s.seat, str(s.move.tile)) for s in rep.steps[:3]] == [(1, "[6-6]"), (1, "[3-6]"), (0, "[1-6]")]
     assert [rep.position_at(k).hidden[1] for k in (0, 1, 2)] == [8, 7, 6]
     assert not [d for d in rep.diagnostics if d.code == "turn-order"]
     # the extra tile must still fit the lead and be one nobody is seen to hold
-    text = path.read_text(encoding="utf-8")
     (held,) = replay_record(parse(text.replace("Ben [3-6] Anna [1-6]@6", "Ben [1-6] Anna [3-6]@6")))
     assert [d.code for d in held.errors][0] == "tile-not-held"
     (unfit,) = replay_record(parse(text.replace("Ben [3-6] Anna [1-6]@6", "Ben [2-4] Anna [1-6]@6")))
@@ -217,9 +220,7 @@ def _play(tile):
 def test_a_line_opened_by_a_tile_turned_up_from_the_boneyard():
     from analyzer.analysis import analyze_replay
     from analyzer.tiles import Tile
-    path = RECORDS / "variant-draw-starter.dom"
-    (rep,) = replay_record(read(path))
-    assert rep.valid, rep.errors
+    rep, _ = valid_game("variant-draw-starter.dom")
     start = rep.initial
     # [4-5] lies on the table before anyone plays: from no hand, one tile less in the boneyard (28 - 16 - 1)
     assert start.ends in ((4, 5), (5, 4)) and start.line() == [(Tile(4, 5), False)]
