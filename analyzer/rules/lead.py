@@ -3,7 +3,9 @@
 The rules (``Opening``, and the ``LeadRequirement`` a match passes for its later games) say who must
 lead: the holder of a tile (with it or with any tile), the players of a side (a partner holding a
 double, under the doubles rule), the holder of the highest double dealt, the heaviest hand
-(Hungarian), or anyone. :func:`judge_lead` checks the leader a record names against a deal it may
+(Hungarian), the highest tile drawn before the match (:func:`drawn_requirement`), or anyone; a draw
+game's line may be opened by a tile turned up from the boneyard instead (:func:`starter_lead`).
+:func:`judge_lead` checks the leader a record names against a deal it may
 show only in part, :func:`deal_lead` chooses among the leaders a full deal allows (the random
 games), and :func:`reveals` says what the first tile led shows to everyone who saw it. Each answers
 with the same :class:`LeadVerdict` (or, for what a lead shows, :class:`Revealed`); the replayer, the
@@ -242,10 +244,10 @@ def starter_lead(variant, starter: Tile, hands: Hands, players: Sequence[str], d
 
 
 def _which_game(op: Opening, first_tile: Tile | None, out: list[LeadProblem]) -> int | None:
-    """A record that does not say which game of a match it is: a lead of the first game's forced tile
-    (000: "Beim ersten Spiel einer neuen Partie fängt der Spieler mit der [6-6] an und muss diese
-    Doppelsechs vorsetzen") reads as the first game's, said as an info
-    (1); any other lead is left unchecked (None), since the match decides the later games' leads."""
+    """The game a record that does not say which game of a match it is reads as: a lead of the first
+    game's forced tile (000: "Beim ersten Spiel einer neuen Partie fängt der Spieler mit der [6-6] an
+    und muss diese Doppelsechs vorsetzen") is the first game's (1, said as an info); any other lead
+    leaves it open (None) and the lead unchecked, since the match decides the later games' leads."""
     tile = forced_tile(op, 1)
     if tile is not None and first_tile == tile:
         out.append(LeadProblem(
