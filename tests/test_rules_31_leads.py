@@ -266,3 +266,71 @@ def _choose(n, k):
 def _factorial(n):
     import math
     return math.factorial(n)
+
+
+def _starter_game(variant, seed: int) -> tuple[str, list]:
+    """A random legal hand of a draw ``variant`` whose line is opened from the boneyard, as record text
+    (every move written, draws with their tiles), and the moves played."""
+    import random
+    from analyzer.generate import SEAT_NAMES
+    from analyzer.position import mask_of
+    from analyzer.rules.mechanics import position_for, turn_up
+    from analyzer.tiles import Move
+    rng = random.Random(seed)
+    n = variant.players
+    size = variant.dealing.hand_size
+    tiles = list(variant.dealing.tiles)
+    rng.shuffle(tiles)
+    hands = [sorted(tiles[k * size:(k + 1) * size]) for k in range(n)]
+    bone = tiles[n * size:]
+    starter, first = bone.pop(), rng.randrange(n)
+    pos = position_for(variant, hands, 0, max_pip=6)
+    pos.pool &= mask_of(variant.dealing.tiles)
+    turn_up(pos, starter, first)
+    names = SEAT_NAMES[:n]
+    moves, played = [], []
+    while (legal := pos.legal_moves()):
+        seat, move = pos.turn, rng.choice(legal)
+        if move.draw:
+            move = Move(bone.pop(), None, True)
+        two = sum(m.tile == move.tile for m in legal) > 1
+        pos.push(move)
+        played.append(move)
+        text = (f"draws {move.tile}" if move.draw else "pass" if move.tile is None
+                else f"{move.tile}" + (f"@{move.end}" if two else ""))
+        moves.append(f"{names[seat]} {text}")
+    head = ['[Variant "draw"]', f'[Rules "players={n}, draw={variant.option("draw")}"]',
+            f'[Players "{", ".join(names)}"]', f'[Starter "{starter}"]', f'[Lead "{names[first]}"]', ""]
+    deal = [f"{names[s]}: {' '.join(map(str, hands[s]))}" for s in range(n)]
+    rows = [f"{k + 1}. {m}" for k, m in enumerate(moves)]
+    return "\n".join(head + deal + [""] + rows) + "\n", played
+
+
+@pytest.mark.parametrize("players,draw", [(2, "until"), (3, "until"), (4, "one"), (2, "one")])
+def test_random_hands_opened_from_the_boneyard_replay_as_played(players, draw):
+    variant = find_variant("draw", {"players": str(players), "draw": draw})
+    for seed in range(12):
+        text, played = _starter_game(variant, seed)
+        (rep,) = replay_record(parse(text))
+        assert rep.valid, (seed, rep.errors)
+        assert [s.move for s in rep.steps] == played
+        # the tiles are conserved: dealt, drawn and the starter are what is held and on the table
+        start, end = rep.initial, rep.final
+        assert start.stock == len(variant.dealing.tiles) - players * variant.dealing.hand_size - 1
+        on_table = [t for t, _ in end.line()]
+        assert len(on_table) == len(set(on_table)) == 1 + sum(m.is_play for m in played)
+        assert on_table.count(_starter_of(text)) == 1
+        # push/pop undo restores the position opened from the boneyard
+        pos = start.copy()
+        key = pos.key()
+        for s in rep.steps:
+            pos.turn = s.seat
+            pos.push(s.move)
+        for _ in rep.steps:
+            pos.pop()
+        assert pos.key() == key and pos.stock == start.stock and pos.ends == start.ends
+
+
+def _starter_of(text: str):
+    from analyzer.tiles import Tile
+    return Tile.parse(text.split('[Starter "')[1].split('"')[0])
