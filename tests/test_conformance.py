@@ -139,6 +139,21 @@ def test_a_wrong_lead_in_a_match_is_found_for_every_variant():
         assert not reps[-1].valid
 
 
+def test_a_first_lead_against_the_tiles_drawn_is_found_where_the_lead_is_drawn():
+    """Every configuration whose first lead is drawn (``Opening.drawn``: 000's "der höchste Stein beginnt"):
+    its random matches carry the SeatDraw tag, and another first leader is ``lead-player``."""
+    drawn = [(name, options) for name, options in CONFIGS if find_variant(name, options).opening.drawn]
+    assert {("partnership", "first=draw"), ("block", "lead=draw")} <= {
+        (n, ",".join(f"{k}={x}" for k, x in o.items())) for n, o in drawn}
+    for name, options in drawn:
+        record = random_match(find_variant(name, options), 3, games=2)
+        first = record.games[0]
+        assert "SeatDraw" in first.tags and all(r.valid for r in replay_record(record))
+        first.tags["Lead"] = next(p for p in first.players if p != first.tags["Lead"])
+        reps = replay_record(parse(write(record)))
+        assert "lead-player" in [d.code for d in reps[0].errors], (name, options)
+
+
 @pytest.mark.parametrize("name,options", CONFIGS, ids=[f"{n}-{'-'.join(f'{k}={x}' for k, x in o.items())}"
                                                        for n, o in CONFIGS])
 def test_random_game_makes_games_its_validator_accepts(name, options):
