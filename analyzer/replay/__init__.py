@@ -199,7 +199,7 @@ class _Replayer(HandEnding, WhistIrregularities):
         self.leader = pos.turn
         if verdict.starter is not None:
             turn_up(pos, verdict.starter, pos.turn)       # the line opened by a tile from the boneyard
-            self.played[verdict.starter] = None
+            self.played[verdict.starter] = _lead_place(game, "Starter").line or None   # where it lies: the tag
         return out + [self.diag(p.code, p.message, _lead_place(game, p.where), p.severity, **p.details)
                       for p in verdict.problems]
 
