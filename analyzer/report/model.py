@@ -412,12 +412,13 @@ def _decision(d: Decision) -> DecisionView:
                         d.loss, d.cls, d.fair, d.unsolved, d.least_loss)
 
 
-def _holds(rep: Replay, k: int, seat: int) -> Holds | None:
-    """The mover's view before step ``k`` (see :mod:`analyzer.inference`)."""
-    from ..inference import InferenceUnsupported, NoWorld, holds_table
+def _holds(rep: Replay, k: int, seat: int, seen=None) -> Holds | None:
+    """The mover's view before step ``k`` (see :mod:`analyzer.inference`): from ``seen``, the worlds the
+    fair analysis counted there, else counted here (an analysis read back from its data)."""
+    from ..inference import InferenceUnsupported, NoWorld, holds_of, holds_table
 
     try:
-        count, table = holds_table(rep, k, seat)
+        count, table = holds_of(seen) if seen is not None else holds_table(rep, k, seat)
     except (NoWorld, InferenceUnsupported):
         return None
     holders = [h for h in table if h != rep.players[seat]]
@@ -533,7 +534,8 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
             value_after=values[k + 1] if k < analysed else None,
             analysed=k < analysed, decision=_decision(decisions[k]) if k in decisions else None,
             ends_hand=step.ends_hand,
-            holds=_holds(rep, k, step.seat) if k in decisions and decisions[k].fair is not None else None))
+            holds=_holds(rep, k, step.seat, decisions[k].fair.seen)
+            if k in decisions and decisions[k].fair is not None else None))
 
     critical = analysis.critical.index + 1 if analysis and analysis.critical else None
     turning = analysis.turning_point + 1 if analysis and analysis.turning_point is not None else None

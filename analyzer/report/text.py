@@ -8,7 +8,7 @@ from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from .verdicts import alternative_marks, chance_holder, chance_text, holds_lines, open_verdict
 
-__all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text",
+__all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
 
 
@@ -134,7 +134,28 @@ def fair_text(d) -> str:
     how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
     mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
-    return _text([f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}"])
+    return _text([f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}"] + worst_lines(d))
+
+
+def worst_lines(d) -> list[str]:
+    """At a real mistake, the deal where the move played does worst against the fair best: the gap, both
+    values and the hands of that deal at the decision."""
+    w = getattr(d.fair, "worst", None)
+    if w is None:
+        return []
+    rest = (f"; {'boneyard' if w.ordered else 'sleepers'} {' '.join(map(str, w.rest))}" if w.rest else "")
+    return [f"    worst deal for {d.played}: loses {w.gap} against {d.fair.best} ({signed(w.played_value)} instead "
+            f"of {signed(w.best_value)})",
+            "      hands: " + "; ".join(f"{name} {' '.join(map(str, tiles)) or '-'}" for name, tiles in w.hands) + rest]
+
+
+def spread_text(fair) -> str:
+    """How a fair value spreads over the worlds, in a few characters: ``spread -40..+53, middle half -18..+22``."""
+    s = getattr(fair, "spread", None)
+    if s is None:
+        return ""
+    q1, q3 = s.as_dict()["p25"], s.as_dict()["p75"]
+    return f"  spread {signed(s.low)}..{signed(s.high)}, middle half {signed(q1)}..{signed(q3)}"
 
 
 def alternative_order(alt, side: int) -> tuple[bool, float]:
@@ -152,7 +173,7 @@ def _fair_columns(alt, holder: str) -> str:
         return ""
     lo, hi = alt.fair.ci95
     return (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
-            + f"  {chance_text(holder, alt.fair.p_win)}")
+            + f"  {chance_text(holder, alt.fair.p_win)}" + spread_text(alt.fair))
 
 
 def _to_move_text(d, holder: str) -> str:
