@@ -199,7 +199,19 @@ def game_data(game: GameReport, ch: Chart | None) -> dict:
         "game": game.number, "moves": len(game.moves), "critical": game.critical, "mistakes": game.mistakes,
         "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
         "boards": [_board_data(game.start, None)] + [_board_data(m.board, m.seat) for m in game.moves],
+        "lines": _lines_data(game),
     }
+
+
+def _lines_data(game: GameReport) -> dict:
+    """Each alternative's best line for the script: by the decision's move number, for each alternative
+    in the order the page lists them, the table after each move of its line (None: no line)."""
+    out = {}
+    for m in game.moves:
+        if m.decision is not None and any(a.line for a in m.decision.alternatives):
+            out[str(m.number)] = [None if a.line is None else [_board_data(b, seat) for b, seat in zip(a.line.boards, a.line.seats)]
+                                  for a in m.decision.alternatives]
+    return out
 
 
 # ---- the page -------------------------------------------------------------------------------------

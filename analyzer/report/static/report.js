@@ -339,6 +339,21 @@
     return into;
   }
 
+  // The plan of a layout with arms and the box that holds every step of ``boards`` (a small layout is
+  // not blown up); for a line of play, the box of its last step.
+  function frame(boards) {
+    var last = boards[boards.length - 1];
+    var plan = null, box;
+    if (last.layout) {
+      plan = planArms(boards);
+      box = {x0: -120, x1: 120, y0: -50, y1: 50};
+      boards.forEach(function (b) { armsExtent(layoutArms(b.layout, plan), box); });
+    } else {
+      box = extent(layout(last.line, last.lead));
+    }
+    return {plan: plan, box: box, viewBox: [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" ")};
+  }
+
   // ---- one game ------------------------------------------------------------------------------------
 
   function Game(section) {
@@ -357,18 +372,15 @@
     this.hands = section.querySelectorAll(".hand");
     var boards = this.data.boards;
     var last = boards[boards.length - 1];
-    var box;
-    this.plan = null;
-    if (last.layout) {                 // a layout with arms: a box that holds every step of it
-      this.plan = planArms(boards);
-      box = {x0: -120, x1: 120, y0: -50, y1: 50};      // at least this: a small layout is not blown up
-      boards.forEach(function (b) { armsExtent(layoutArms(b.layout, this.plan), box); }, this);
+    if (last.layout) {
       this.svg.classList.add("arms");
     } else {
       HALF = lineHalf(this.svg.getBoundingClientRect().width);
-      box = extent(layout(last.line, last.lead));
     }
-    this.svg.setAttribute("viewBox", [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" "));
+    var framed = frame(boards);
+    var box = framed.box;
+    this.plan = framed.plan;
+    this.svg.setAttribute("viewBox", framed.viewBox);
     if (last.layout) {
       // a layout with arms on a narrow screen: drawn with its tiles as large as the hand tiles, in a board
       // that scrolls sideways (centred on the spinner), rather than shrunk to a thumbnail
@@ -395,6 +407,21 @@
         self.step(name);
       });
     });
+    this.linePanel = section.querySelector(".line-view");
+    this.line = null;
+    Array.prototype.forEach.call(section.querySelectorAll("button.show-line"), function (b) {
+      b.addEventListener("click", function () {
+        active = self;
+        scrolled = false;
+        self.enterLine(parseInt(b.getAttribute("data-at"), 10), parseInt(b.getAttribute("data-alt"), 10));
+      });
+    });
+    if (this.linePanel) {
+      this.linePanel.querySelector(".back-to-game").addEventListener("click", function () {
+        active = self;
+        self.leaveLine();
+      });
+    }
     section.addEventListener("click", function (ev) {
       active = self;
       scrolled = false;
@@ -411,6 +438,7 @@
   }
 
   Game.prototype.step = function (name) {
+    if (this.line) { this.stepLine(name); return; }
     var k = {first: 0, prev: this.cur - 1, next: this.cur + 1, last: this.n}[name];
     this.show(Math.max(0, Math.min(this.n, k)), true);
   };
@@ -420,6 +448,7 @@
 
   Game.prototype.show = function (k, remember) {
     if (!(k >= 0 && k <= this.n)) { return; }
+    if (this.line) { this.closeLine(); }
     this.cur = k;
     var board = this.data.boards[k];
     if (board.layout) { this.drawArms(board); } else { this.drawLine(board); }
@@ -449,6 +478,83 @@
         try { history.replaceState(null, "", hash); } catch (e) { location.hash = hash; }
       }
     }
+  };
+
+  // ---- an alternative's best line, shown on the board in place of the game -------------------------
+
+  // Show the line of alternative ``alt`` at the decision of move ``at``: step 0 is the table before that
+  // move, step j the table after the line's j-th move (the alternative itself first).
+  Game.prototype.enterLine = function (at, alt) {
+    var steps = (this.data.lines[String(at)] || [])[alt];
+    var source = this.el.querySelector('.line-data[data-at="' + at + '"][data-alt="' + alt + '"]');
+    if (!steps || !source || !this.linePanel) { return; }
+    if (this.cur !== at) { this.show(at, true); }
+    if (this.line) { this.closeLine(); }
+    var boards = [this.data.boards[at - 1]].concat(steps);
+    var framed = frame(boards);
+    this.line = {at: at, alt: alt, boards: boards, j: 0, plan: this.plan, viewBox: this.svg.getAttribute("viewBox")};
+    this.plan = framed.plan;
+    this.svg.setAttribute("viewBox", framed.viewBox);
+    var head = this.linePanel.querySelector(".line-head");
+    while (head.firstChild) { head.removeChild(head.firstChild); }
+    Array.prototype.forEach.call(source.children, function (c) { head.appendChild(c.cloneNode(true)); });
+    this.linePanel.querySelector(".back-to-game").textContent = "Back to the game (move " + at + ")";
+    this.linePanel.hidden = false;
+    this.el.classList.add("in-line");
+    this.el.setAttribute("data-line", at + "-" + alt);
+    Array.prototype.forEach.call(this.el.querySelectorAll("button.show-line"), function (b) {
+      var on = b.getAttribute("data-at") === String(at) && b.getAttribute("data-alt") === String(alt);
+      b.classList.toggle("open", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    this.showLine(1);
+    var box = this.linePanel.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 80) { this.linePanel.scrollIntoView({block: "start"}); }
+  };
+
+  Game.prototype.showLine = function (j) {
+    var line = this.line;
+    var n = line.boards.length - 1;
+    line.j = Math.max(0, Math.min(n, j));
+    var board = line.boards[line.j];
+    if (board.layout) { this.drawArms(board); } else { this.drawLine(board); }
+    this.drawHands(board, line.at - 1);
+    this.counter.textContent = "line " + line.j + " / " + n;
+    this.buttons.first.disabled = this.buttons.prev.disabled = line.j === 0;
+    this.buttons.next.disabled = this.buttons.last.disabled = line.j === n;
+    var items = this.linePanel.querySelectorAll(".line-moves li");
+    Array.prototype.forEach.call(items, function (li, i) { li.classList.toggle("current", i === line.j - 1); });
+    var words = line.j === 0 ? "Before move " + line.at + "."
+      : "Step " + line.j + " of " + n + ": " + items[line.j - 1].textContent + (line.j === n ? ". The hand ends." : ".");
+    this.linePanel.querySelector(".line-step").textContent = words;
+    this.el.setAttribute("data-line-step", String(line.j));
+  };
+
+  Game.prototype.stepLine = function (name) {
+    var j = {first: 0, prev: this.line.j - 1, next: this.line.j + 1, last: this.line.boards.length - 1}[name];
+    this.showLine(j);
+  };
+
+  // Leave the line for the game (nothing redrawn: the caller shows a move).
+  Game.prototype.closeLine = function () {
+    this.plan = this.line.plan;
+    this.svg.setAttribute("viewBox", this.line.viewBox);
+    this.line = null;
+    this.linePanel.hidden = true;
+    this.el.classList.remove("in-line");
+    this.el.removeAttribute("data-line");
+    this.el.removeAttribute("data-line-step");
+    Array.prototype.forEach.call(this.el.querySelectorAll("button.show-line.open"), function (b) {
+      b.classList.remove("open");
+      b.setAttribute("aria-pressed", "false");
+    });
+  };
+
+  Game.prototype.leaveLine = function () {
+    if (!this.line) { return; }
+    var at = this.line.at;
+    this.closeLine();
+    this.show(at, true);
   };
 
   Game.prototype.drawLine = function (board) {
@@ -605,6 +711,11 @@
     keyGame();
     if (ev.key === "n" || ev.key === "N") {     // the next (N: the previous) graded move
       if (nextGraded(active, ev.key === "n")) { ev.preventDefault(); }
+      return;
+    }
+    if (ev.key === "Escape" && active.line) {     // back from a line to the game
+      ev.preventDefault();
+      active.leaveLine();
       return;
     }
     var name = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[ev.key];
