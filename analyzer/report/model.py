@@ -436,7 +436,7 @@ def line_boards(pos: Position, voids: list[set[int]], moves: list[str], players:
             if not text.startswith(name):
                 raise ValueError(f"{text!r}: {players[pos.turn]} is to move")
             move = Move.parse(text[len(name):])
-            if move not in pos.legal_moves():
+            if (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():   # (a draw: the boneyard's tile)
                 raise ValueError(f"{text!r} is not legal here")
             seat = pos.turn
             pos.push(move)

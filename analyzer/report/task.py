@@ -44,12 +44,13 @@ def page(run: RecordRun):
 
 
 def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
-    """Replay (and analyse) every game of ``record`` and gather what its page shows."""
+    """Replay (and analyse, with every alternative's best line) every game of ``record`` and gather what
+    its page shows."""
     from ..analysis import Thresholds           # (start-up: validate makes no page)
 
     thresholds = thresholds or Thresholds()
     replays = replay_record(record, variant, rules=rules)
-    analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
+    analyses = [analyse_game(rep, thresholds, lines=True) for rep in replays] if analyse else None
     return page_model(record.source, replays, analyses, thresholds, analyse=analyse,
                       again=again(record, variant, rules))
 
