@@ -279,6 +279,8 @@ class GameReport:
     to_move: DecisionView | None = None   # a record that stops at a decision: the choices of the player to move
     to_move_player: str | None = None
     repair_of: str | None = None     # this game is the repaired copy of the game with this anchor
+    diagrams: list[str] = field(default_factory=list)   # the SVG of each position (``domino diagram``'s), from the
+                                     # deal on: the page saves them (``report.task.page_model`` adds them)
 
     @property
     def fair(self) -> bool:

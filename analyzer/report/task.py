@@ -11,7 +11,7 @@ from ..pipeline import RecordRun, again, analyse_game, read, run_record, safely
 from ..search.core import TABLE_MB
 from .text import repair_text
 
-__all__ = ["process", "finish", "page", "page_model", "report_model"]
+__all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
 
 
 def finish(run: RecordRun, progress: Callable[[int], None] | None = None) -> dict:
@@ -67,4 +67,16 @@ def page_model(label, replays, analyses, thresholds, max_nodes: int | None = Non
     repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
                 if analyse and t is not None and t.best is not None and t.best.replay is not None else None
                 for t in triages]
-    return build_report(label, replays, analyses, thresholds, triages, repaired)
+    model = build_report(label, replays, analyses, thresholds, triages, repaired)
+    fixed = [t.best.replay for t in triages if t is not None and t.best is not None and t.best.replay is not None]
+    for game, rep in zip(model.games + model.repaired, list(replays) + fixed):
+        game.diagrams = position_diagrams(rep)
+    return model
+
+
+def position_diagrams(rep) -> list[str]:
+    """The diagram of every position of game ``rep``, from the deal to the last move, each as
+    ``domino diagram --move K`` draws it (every hand the record shows face up)."""
+    from .diagram import game_diagram           # (start-up: validate makes no page)
+
+    return [game_diagram(rep, k) for k in range(len(rep.steps) + 1)]

@@ -407,6 +407,12 @@
         self.step(name);
       });
     });
+    this.saver = section.querySelector(".save-diagram");
+    if (this.saver && this.data.diagrams && typeof DecompressionStream === "function") {
+      this.saver.hidden = false;
+      this.saver.querySelector(".save-svg").addEventListener("click", function () { self.saveDiagram("svg"); });
+      this.saver.querySelector(".save-png").addEventListener("click", function () { self.saveDiagram("png"); });
+    }
     this.linePanel = section.querySelector(".line-view");
     this.line = null;
     Array.prototype.forEach.call(section.querySelectorAll("button.show-line"), function (b) {
@@ -480,6 +486,64 @@
     }
   };
 
+  // ---- the diagram of a position, saved as a file ------------------------------------------------------
+
+  // The SVG of every position of the game (domino diagram's drawings), unpacked once.
+  Game.prototype.diagrams = function () {
+    if (!this.unpacked) {
+      var bin = atob(this.data.diagrams), bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+      this.unpacked = new Response(stream).text().then(JSON.parse);
+    }
+    return this.unpacked;
+  };
+
+  function saveFile(blob, name) {
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+  }
+
+  // Save the position on the board (the game's, never a line's) as SVG or, drawn on a canvas, as PNG.
+  Game.prototype.saveDiagram = function (kind) {
+    var k = this.cur, self = this;
+    var name = "game" + this.number + (this.el.id.slice(-1) === "r" ? "-repaired" : "") + "-move" + k;
+    var note = this.saver.querySelector(".save-note");
+    note.textContent = "";
+    this.diagrams().then(function (list) {
+      var svg = list[k];
+      if (kind === "svg") {
+        saveFile(new Blob([svg], {type: "image/svg+xml"}), name + ".svg");
+        return;
+      }
+      var img = new Image();
+      img.onload = function () {
+        var canvas = document.createElement("canvas"), scale = 2;
+        canvas.width = Math.ceil(img.width * scale);
+        canvas.height = Math.ceil(img.height * scale);
+        var ctx = canvas.getContext("2d");
+        ctx.scale(scale, scale);
+        ctx.drawImage(img, 0, 0);
+        try {
+          canvas.toBlob(function (blob) {
+            if (blob) { saveFile(blob, name + ".png"); } else { note.textContent = "this browser cannot make a PNG: save the SVG"; }
+          }, "image/png");
+        } catch (e) {
+          note.textContent = "this browser cannot make a PNG: save the SVG";
+        }
+      };
+      img.onerror = function () { note.textContent = "this browser cannot make a PNG: save the SVG"; };
+      img.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(svg)));
+    }, function () {
+      self.saver.hidden = true;
+    });
+  };
+
   // ---- an alternative's best line, shown on the board in place of the game -------------------------
 
   // Show the line of alternative ``alt`` at the decision of move ``at``: step 0 is the table before that
@@ -501,6 +565,7 @@
     this.linePanel.querySelector(".back-to-game").textContent = "Back to the game (move " + at + ")";
     this.linePanel.hidden = false;
     this.el.classList.add("in-line");
+    if (this.saver) { this.saver.classList.add("off"); }
     this.el.setAttribute("data-line", at + "-" + alt);
     Array.prototype.forEach.call(this.el.querySelectorAll("button.show-line"), function (b) {
       var on = b.getAttribute("data-at") === String(at) && b.getAttribute("data-alt") === String(alt);
@@ -542,6 +607,7 @@
     this.line = null;
     this.linePanel.hidden = true;
     this.el.classList.remove("in-line");
+    if (this.saver) { this.saver.classList.remove("off"); }
     this.el.removeAttribute("data-line");
     this.el.removeAttribute("data-line-step");
     Array.prototype.forEach.call(this.el.querySelectorAll("button.show-line.open"), function (b) {
