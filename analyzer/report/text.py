@@ -134,7 +134,7 @@ def fair_text(d) -> str:
     how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
     mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
-    return _text([f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}"] + worst_lines(d))
+    return _text([f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}"])
 
 
 def worst_lines(d) -> list[str]:
@@ -143,10 +143,11 @@ def worst_lines(d) -> list[str]:
     w = getattr(d.fair, "worst", None)
     if w is None:
         return []
+    where = f"round {d.round}" if d.round is not None else f"move {d.index + 1}"
     rest = (f"; {'boneyard' if w.ordered else 'sleepers'} {' '.join(map(str, w.rest))}" if w.rest else "")
-    return [f"    worst deal for {d.played}: loses {w.gap} against {d.fair.best} ({signed(w.played_value)} instead "
-            f"of {signed(w.best_value)})",
-            "      hands: " + "; ".join(f"{name} {' '.join(map(str, tiles)) or '-'}" for name, tiles in w.hands) + rest]
+    return [f"Worst deal for {d.player}'s {d.played} ({where}, line {d.line}): loses {w.gap} against {d.fair.best} "
+            f"({signed(w.played_value)} instead of {signed(w.best_value)})",
+            "  hands: " + "; ".join(f"{name} {' '.join(map(str, tiles)) or '-'}" for name, tiles in w.hands) + rest]
 
 
 def spread_text(fair) -> str:
@@ -255,6 +256,8 @@ def analysis_text(number: int, result) -> str:
                      + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
                      f"average over {c.fair.worlds:,} deals ({c.fair.method}); best was {c.fair.best}; "
                      f"verdict: {c.fair.verdict}")
+    for d in result.decisions:
+        lines += worst_lines(d) if getattr(d, "fair", None) is not None else []
     if result.turning_point is not None:
         i = result.turning_point
         player, move = result.moves[i]
