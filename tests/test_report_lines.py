@@ -131,3 +131,26 @@ def test_the_line_moves_are_escaped():
     assert html.count('class="line-data"') > 10
     assert HOSTILE_NAME not in html
     assert "<li>&lt;script&gt;alert(1)&lt;/script&gt; [2-2]@2</li>" in html
+
+
+@pytest.mark.parametrize("name", ["seed1.dom", "variant-cross.dom", pytest.param("variant-french.dom", marks=pytest.mark.slow),
+                                  "variant-draw.dom",
+                                  "variant-all-fives.dom", "variant-pub-fives-threes.dom", "match-chiva-3-draw.dom"])
+def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
+    """No line is dropped: each alternative the analysis gives a line has it on the page, one table per move,
+    each the table replaying the line gives, the last one a finished hand."""
+    from analyzer.analysis import analyze_replay
+    from analyzer.report import build_report
+
+    for rep in replay_record(read(RECORDS / name))[:2]:
+        analysis = analyze_replay(rep, lines=True)
+        game = build_report(name, [rep], [analysis]).games[0]
+        given = {(d.index, a.move): a.line for d in analysis.decisions for a in d.alternatives if a.line}
+        shown = {(m.index, a.move): a.line for m in game.moves if m.decision for a in m.decision.alternatives
+                 if a.line is not None}
+        assert given and set(shown) == {key for key in given if key[0] in {m.index for m in game.moves if m.decision}}
+        for key, line in shown.items():
+            assert line.moves == given[key] and len(line.boards) == len(line.moves) == len(line.seats)
+            for pos, board in zip(_replayed(rep, key[0] + 1, line.moves), line.boards):
+                assert _table(pos) == sorted(tuple(sorted(p)) for p in board.line), key
+            assert pos.outcome() is not None, key

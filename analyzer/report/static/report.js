@@ -577,6 +577,7 @@
       b.setAttribute("aria-pressed", on ? "true" : "false");
     });
     this.showLine(1);
+    if (this.centre) { this.centre(); }          // a wide layout on a narrow screen: the spinner in view
     var box = this.linePanel.getBoundingClientRect();
     if (box.top < 0 || box.top > window.innerHeight - 80) { this.linePanel.scrollIntoView({block: "start"}); }
   };
