@@ -13,6 +13,11 @@ the fair loss reaches a class but the gap is not significant (the deals drawn do
 move was worse), *hindsight* when only the open-hands loss reaches a class. Losses are compared with
 the thresholds exactly (as fractions of whole points over the worlds, never as rounded floats).
 
+Each alternative's value also keeps how it spreads over the worlds (:class:`Spread`: percentiles by
+nearest rank), and a real mistake the world where the move played does worst against the best
+(:class:`WorstWorld`, with that world's hands at the decision). The verdict keeps the worlds it counted
+(``FairDecision.seen``), so the report's view of who holds what does not count them again.
+
 Worlds are independent, so they are solved in a process pool (``workers``).
 """
 from __future__ import annotations
