@@ -162,3 +162,28 @@ def test_the_report_takes_who_holds_what_from_the_fair_analysis(seed, exact, mon
     assert move.holds.worlds == expected[0] == _mistake(exact).fair.total
     html = render_html(model)
     assert "worst deal" in html
+
+
+def test_a_pickled_verdict_keeps_the_worst_world_but_not_the_worlds(exact):
+    import pickle
+
+    fair = _mistake(exact).fair
+    assert fair.seen is not None and fair.seen.count == fair.total
+    back = pickle.loads(pickle.dumps(fair))
+    assert back.seen is None and back.worst == fair.worst and back.as_dict() == fair.as_dict()
+
+
+def test_a_draw_games_worst_world_lists_the_boneyard_in_its_order():
+    (rep,) = replay_record(read(RECORDS / "variant-draw.dom"))
+    analysis = fair_analyze(rep, analyze_replay(rep), worlds=20, workers=1)
+    worst = [d for d in analysis.decisions if d.fair is not None and d.fair.worst is not None]
+    assert worst
+    for d in worst:
+        w = d.fair.worst
+        pos = rep.position_at(d.index)
+        held = [t for _, tiles in w.hands for t in tiles]
+        assert w.ordered and "boneyard" in w.as_dict()
+        # the hands and the boneyard hold every tile not on the table, each once
+        on_table = {t for t, _ in pos.line()}
+        assert len(held) + len(w.rest) == len(set(held) | set(w.rest)) == 28 - len(on_table)
+        assert dict(w.hands)[d.player] == tuple(tiles_of(pos.hands[rep.players.index(d.player)], 6))
