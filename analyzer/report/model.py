@@ -571,11 +571,11 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
     moves: list[MoveView] = []
     for step in rep.steps:
         entry = step.entry
-        last = None
+        last = shown = None
         if step.move is not None and step.seat is not None:
             pos.turn = step.seat
-            shown = _with_lines(decisions[step.index], pos, voids, rep) \
-                if step.index in decisions else None
+            if step.index in decisions:          # its alternatives, each with its line from this table
+                shown = _with_lines(decisions[step.index], pos, voids, rep)
             pos.push(step.move)
             last = step.move.tile
         if step.lacks and step.seat is not None:
@@ -592,10 +592,10 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
             issues=[issue(d) for d in step.diagnostics], board=_board(pos, voids, last),
             value_before=values[k] if k < analysed else None,
             value_after=values[k + 1] if k < analysed else None,
-            analysed=k < analysed, decision=shown if k in decisions and step.move is not None
-            and step.seat is not None else _decision(decisions[k]) if k in decisions else None,
+            analysed=k < analysed,
+            decision=shown if shown is not None else _decision(decisions[k]) if k in decisions else None,
             ends_hand=step.ends_hand,
-            holds=_holds(rep, k, step.seat, decisions[k].fair.seen)
+            holds=_holds(rep, k, step.seat, getattr(decisions[k].fair, "seen", None))
             if k in decisions and decisions[k].fair is not None else None))
 
     critical = analysis.critical.index + 1 if analysis and analysis.critical else None
