@@ -64,7 +64,7 @@ def page_model(label, replays, analyses, thresholds, max_nodes: int | None = Non
     from .model import build_report             # (start-up: validate makes no page)
 
     triages, _ = triage_games(replays, again)
-    repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
+    repaired = [analyse_game(t.best.replay, thresholds, True, max_nodes, table_mb=table_mb)   # (with the lines)
                 if analyse and t is not None and t.best is not None and t.best.replay is not None else None
                 for t in triages]
     model = build_report(label, replays, analyses, thresholds, triages, repaired)
