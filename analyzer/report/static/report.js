@@ -560,7 +560,8 @@
     if (this.line) { this.closeLine(); }
     var boards = [this.data.boards[at - 1]].concat(steps);
     var framed = frame(boards);
-    this.line = {at: at, alt: alt, boards: boards, j: 0, plan: this.plan, viewBox: this.svg.getAttribute("viewBox")};
+    this.line = {at: at, alt: alt, boards: boards, j: 0, plan: this.plan, viewBox: this.svg.getAttribute("viewBox"),
+                 value: source.getAttribute("data-value")};
     this.plan = framed.plan;
     this.svg.setAttribute("viewBox", framed.viewBox);
     var head = this.linePanel.querySelector(".line-head");
@@ -595,7 +596,8 @@
     var items = this.linePanel.querySelectorAll(".line-moves li");
     Array.prototype.forEach.call(items, function (li, i) { li.classList.toggle("current", i === line.j - 1); });
     var words = line.j === 0 ? "Before move " + line.at + "."
-      : "Step " + line.j + " of " + n + ": " + items[line.j - 1].textContent + (line.j === n ? ". The hand ends." : ".");
+      : "Step " + line.j + " of " + n + ": " + items[line.j - 1].textContent + " · value " + line.value
+        + (line.j === n ? ". The hand ends." : ".");
     this.linePanel.querySelector(".line-step").textContent = words;
     this.el.setAttribute("data-line-step", String(line.j));
   };
