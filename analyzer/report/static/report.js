@@ -499,17 +499,14 @@
     return this.unpacked;
   };
 
-  // (bound once, so that the page holds no "url" token before a parenthesis: tests/test_report.py reads one as a load)
-  var objectLink = URL.createObjectURL.bind(URL), dropLink = URL.revokeObjectURL.bind(URL);
-
   function saveFile(blob, name) {
     var a = document.createElement("a");
-    a.href = objectLink(blob);
+    a.href = URL.createObjectURL(blob);   // a download of our own bytes: nothing is loaded
     a.download = name;
     document.body.appendChild(a);
     a.click();
     document.body.removeChild(a);
-    setTimeout(function () { dropLink(a.href); }, 10000);
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
   }
 
   // Save the position on the board (the game's, never a line's) as SVG or, drawn on a canvas, as PNG.
@@ -542,7 +539,7 @@
       };
       img.onerror = function () { note.textContent = "this browser cannot make a PNG: save the SVG"; };
       // our own drawing as a data: address (the page's policy allows images from data: only): nothing loads
-      img.setAttribute("src", "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(svg))));
+      img.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(svg)));
     }, function () {
       self.saver.hidden = true;
     });
