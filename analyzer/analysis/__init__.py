@@ -96,6 +96,8 @@ class Alternative:
         if fair:
             d["fair"] = None if self.fair is None else {"mean": self.fair.mean, "ci95": list(self.fair.ci95),
                                                         "p_win": self.fair.p_win}
+            if self.fair is not None and getattr(self.fair, "spread", None) is not None:
+                d["fair"]["spread"] = self.fair.spread.as_dict()
         return d
 
 

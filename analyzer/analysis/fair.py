@@ -13,6 +13,11 @@ the fair loss reaches a class but the gap is not significant (the deals drawn do
 move was worse), *hindsight* when only the open-hands loss reaches a class. Losses are compared with
 the thresholds exactly (as fractions of whole points over the worlds, never as rounded floats).
 
+Each alternative's value also keeps how it spreads over the worlds (:class:`Spread`: percentiles by
+nearest rank), and a real mistake the world where the move played does worst against the best
+(:class:`WorstWorld`, with that world's hands at the decision). The verdict keeps the worlds it counted
+(``FairDecision.seen``), so the report's view of who holds what does not count them again.
+
 Worlds are independent, so they are solved in a process pool (``workers``).
 """
 from __future__ import annotations
@@ -23,21 +28,22 @@ import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
-from ..position import mask_of
+from ..position import mask_of, tiles_of
 from ..replay import Replay
 from ..search.core import TABLE_MB
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
-from ..tiles import Move
+from ..tiles import Move, Tile
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
-__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS"]
+__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS",
+           "Spread", "WorstWorld", "percentile", "PERCENTILES"]
 
 EXACT_BELOW = 1000      # enumerate every world when there are at most this many
 WORLDS = 200            # else draw this many
@@ -68,13 +74,71 @@ class FairThresholds:
         return names[rank] if rank >= 0 else None
 
 
+PERCENTILES = (0, 10, 25, 50, 75, 90, 100)     # the spread of a fair value: min, deciles, quartiles, median, max
+
+
+def percentile(values: Sequence[int], p: int) -> int:
+    """The ``p``-th percentile of ``values`` by nearest rank: the least value that at least ``p`` percent
+    of them do not exceed (the 0th: the least). A value some world gives, so a whole number of points."""
+    ordered = sorted(values)
+    rank = max(1, -(-p * len(ordered) // 100))
+    return ordered[rank - 1]
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How an alternative's value is spread over the worlds: its percentiles (:data:`PERCENTILES`), in the
+    points of the fair mean. Percentiles rather than a histogram: they are whole points every world can
+    be checked against, read the same in text and JSON, and need no choice of bins (the values range from
+    a few points to a hundred)."""
+
+    values: tuple[int, ...]          # the value at each of PERCENTILES
+
+    @classmethod
+    def of(cls, values: Sequence[int]) -> Spread:
+        return cls(tuple(percentile(values, p) for p in PERCENTILES))
+
+    def as_dict(self) -> dict:
+        return {("min" if p == 0 else "max" if p == 100 else f"p{p}"): v for p, v in zip(PERCENTILES, self.values)}
+
+    @property
+    def low(self) -> int:
+        return self.values[0]
+
+    @property
+    def high(self) -> int:
+        return self.values[-1]
+
+
 @dataclass
 class FairValue:
-    """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance."""
+    """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance, and how
+    the values of the worlds spread around the mean."""
 
     mean: float
     ci95: tuple[float, float]
     p_win: float
+    spread: Spread | None = None
+
+
+@dataclass(frozen=True)
+class WorstWorld:
+    """At a real mistake, a world where the move played does worst against the fair best: the gap there
+    (from the mover's side, in points), both moves' values in it (in the points of the fair mean), and
+    the hands of that world at the decision (each player's, then the tiles nobody holds: the boneyard in
+    the order it is drawn in a draw game, else the sleepers)."""
+
+    gap: int
+    best_value: int
+    played_value: int
+    hands: tuple[tuple[str, tuple[Tile, ...]], ...]
+    rest: tuple[Tile, ...]
+    ordered: bool = False            # ``rest`` is a boneyard in the order it is drawn
+
+    def as_dict(self) -> dict:
+        return {"gap": self.gap, "best_value": self.best_value, "played_value": self.played_value,
+                "hands": {name: [str(t) for t in tiles] for name, tiles in self.hands},
+                "boneyard" if self.ordered else "sleepers": [str(t) for t in self.rest]}
 
 
 @dataclass
@@ -87,10 +151,19 @@ class FairDecision:
     cls: str | None
     verdict: str              # "real", "uncertain", "hindsight" or "none" (see the module)
     total: int = 0            # how many worlds there are in all
+    worst: WorstWorld | None = None   # at a real mistake: where the move played does worst against the best
+    seen: object = field(default=None, repr=False, compare=False)   # the ``inference.Worlds`` the mover could
+                              # not tell apart, as counted here (not kept when pickled)
 
     def as_dict(self) -> dict:
-        return {"view": self.view, "worlds": self.worlds, "method": self.method, "best": self.best,
-                "loss": self.loss, "class": self.cls, "verdict": self.verdict, "total_worlds": self.total}
+        out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": self.best,
+               "loss": self.loss, "class": self.cls, "verdict": self.verdict, "total_worlds": self.total}
+        if self.worst is not None:
+            out["worst_world"] = self.worst.as_dict()
+        return out
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "seen": None}
 
 
 def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list[str]]:
@@ -339,12 +412,14 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
                 side = 0 if individual else rep.variant.seating.teams[seat]
                 base.to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
             _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+            base.to_move.fair.seen = plan.worlds
             continue
         decision = by_index.get(k)
         if decision is None:
             decision = _bare_decision(rep, k, seat, moves)
             base.decisions.append(decision)
         _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+        _mark_worst(decision, rep, plan, per_world)
     base.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
     graded = [d for d in base.decisions if d.fair is not None and d.fair.loss > 1e-9]
     base.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
@@ -465,9 +540,9 @@ def _summary(values: list[int], sign: int, exact: bool) -> FairValue:
     mean = sum(values) / n
     p_win = sum(1 for v in values if sign * v > 0) / n
     if exact or n < 2:
-        return FairValue(round(mean, 4), (round(mean, 4), round(mean, 4)), round(p_win, 4))
+        return FairValue(round(mean, 4), (round(mean, 4), round(mean, 4)), round(p_win, 4), Spread.of(values))
     half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-    return FairValue(round(mean, 4), (round(mean - half, 4), round(mean + half, 4)), round(p_win, 4))
+    return FairValue(round(mean, 4), (round(mean - half, 4), round(mean + half, 4)), round(p_win, 4), Spread.of(values))
 
 
 def _significant(gaps: list[float], exact: bool) -> bool:
@@ -481,3 +556,32 @@ def _significant(gaps: list[float], exact: bool) -> bool:
         return False
     sd = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1))
     return mean - Z95 * sd / math.sqrt(n) > 1e-9
+
+
+def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -> None:
+    """Keep the worlds the mover could not tell apart on the verdict and, at a real mistake, the world
+    where the move played does worst against the fair best (the first such world in the order solved)."""
+    fair = decision.fair
+    fair.seen = plan.worlds
+    if fair.verdict != "real":
+        return
+    sign = 1 if decision.side == 0 else -1
+    offset = _points_before(rep, plan.k, plan.seat, rep.variant.seating.sides > 2)
+    played = rep.steps[plan.k].move
+    best = next(m for m in plan.moves if alternative_text(m) == fair.best)
+    gaps = []
+    for values in per_world:
+        by_move = dict(values)
+        gaps.append((sign * (by_move[best] - by_move[played]), by_move[best] + offset, by_move[played] + offset))
+    at = max(range(len(gaps)), key=lambda i: (gaps[i][0], -i))
+    world = plan.listed[at] if plan.listed is not None else plan.chunk(at // CHUNK)[at % CHUNK]
+    view = plan.worlds.view
+    order = view.order(world)
+    pos = world_position(rep, view.deal(world), plan.k, order)
+    held = 0
+    for h in pos.hands:
+        held |= h
+    rest = tuple(order[len(order) - len(tiles_of(pos.pool & ~held)):]) if order is not None \
+        else tuple(tiles_of(pos.pool & ~held, pos.max_pip))
+    hands = tuple((name, tuple(tiles_of(pos.hands[s], pos.max_pip))) for s, name in enumerate(rep.players))
+    fair.worst = WorstWorld(*gaps[at], hands, rest, order is not None)

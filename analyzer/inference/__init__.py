@@ -33,7 +33,7 @@ from .deals import block_view
 from .placements import InferenceUnsupported
 from .worlds import PUBLIC, NoWorld, View, Worlds, describe_step, whole_hands
 
-__all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table",
+__all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table", "holds_of",
            "decided_result"]
 
 
@@ -98,7 +98,11 @@ def world_position(rep, deal: tuple[int, ...], seen: int, order: tuple[Tile, ...
 def holds_table(rep, seen: int, viewer: int | None = PUBLIC) -> tuple[int, dict[str, dict[str, float]]]:
     """The number of worlds after ``seen`` moves for ``viewer`` and, per holder, every tile he may
     hold with its probability (as plain data: holder -> tile text -> probability)."""
-    worlds = worlds_at(rep, seen, viewer)
+    return holds_of(worlds_at(rep, seen, viewer))
+
+
+def holds_of(worlds: Worlds) -> tuple[int, dict[str, dict[str, float]]]:
+    """:func:`holds_table` of worlds already counted (the fair analysis's)."""
     table = {holder: {str(t): float(p) for t, p in sorted(probs.items())}
              for holder, probs in worlds.probabilities().items()}
     return worlds.count, table

@@ -13,9 +13,9 @@ from ..record import StatedResult
 from ..replay import Replay, wins
 from ..replay.result import result_sentence
 from ..rules.layout import ArmPosition
-from ..tiles import Tile
+from ..tiles import Move, Tile
 
-__all__ = ["Issue", "board_view", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
+__all__ = ["Issue", "board_view", "LineView", "line_boards", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
            "GameReport", "ReportModel", "build_report", "build_game", "move_words", "signed"]
 
 Pair = tuple[int, int]
@@ -121,6 +121,17 @@ class Board:
 
 
 @dataclass(frozen=True)
+class LineView:
+    """An alternative's best line to the end of the hand with every hand open, as the page steps through
+    it: each move (``"B [0-0]"``, the alternative first) and the table after it. Playing it out scores the
+    alternative's value, so the value after every step is that value."""
+
+    moves: list[str]
+    boards: list[Board]
+    seats: list[int]                 # who makes each move
+
+
+@dataclass(frozen=True)
 class AlternativeView:
     move: str                        # as the analysis writes it: "[4-6]@6"
     text: str                        # "[4-6] on the 6"
@@ -132,6 +143,7 @@ class AlternativeView:
     fair: object | None = None       # its fair value (``analysis.fair.FairValue``), in a fair analysis
     fair_loss: float | None = None   # what it gives away on average against the fair best, from the mover's side
     marks: tuple[str, ...] = ()      # "played", "best" (the verdict), "hindsight's pick" (``report.verdicts``)
+    line: LineView | None = None     # its best line on the table, step by step (an analysis with lines)
 
 
 @dataclass(frozen=True)
@@ -267,6 +279,8 @@ class GameReport:
     to_move: DecisionView | None = None   # a record that stops at a decision: the choices of the player to move
     to_move_player: str | None = None
     repair_of: str | None = None     # this game is the repaired copy of the game with this anchor
+    diagrams: list[str] = field(default_factory=list)   # the SVG of each position (``domino diagram``'s), from the
+                                     # deal on: the page saves them (``report.task.page_model`` adds them)
 
     @property
     def fair(self) -> bool:
@@ -412,12 +426,57 @@ def _decision(d: Decision) -> DecisionView:
                         d.loss, d.cls, d.fair, d.unsolved, d.least_loss)
 
 
-def _holds(rep: Replay, k: int, seat: int) -> Holds | None:
-    """The mover's view before step ``k`` (see :mod:`analyzer.inference`)."""
-    from ..inference import InferenceUnsupported, NoWorld, holds_table
+def line_boards(pos: Position, voids: list[set[int]], moves: list[str], players: list[str]) -> list[tuple[int, Board]]:
+    """Who makes each move of ``moves`` (``"B [0-0]"``, each by the player to move) played from ``pos``
+    (left as it was), and the table after it; ValueError for a move that is not the player to move's or
+    not legal there."""
+    boards = []
+    pushed = 0
+    try:
+        for text in moves:
+            name = players[pos.turn] + " "
+            if not text.startswith(name):
+                raise ValueError(f"{text!r}: {players[pos.turn]} is to move")
+            move = Move.parse(text[len(name):])
+            if (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():   # (a draw: the boneyard's tile)
+                raise ValueError(f"{text!r} is not legal here")
+            seat = pos.turn
+            pos.push(move)
+            pushed += 1
+            boards.append((seat, _board(pos, voids, move.tile if move.is_play else None)))
+    finally:
+        for _ in range(pushed):
+            pos.pop()
+    return boards
+
+
+def _with_lines(d: Decision, pos: Position, voids: list[set[int]], rep: Replay) -> DecisionView:
+    """The view of decision ``d`` with each alternative's best line on the table (an alternative whose
+    line cannot be played on the page's table, the opener's choice to add no tile, keeps none)."""
+    view = _decision(d)
+    lines = {a.move: a.line for a in d.alternatives if a.line}
+    if not lines:
+        return view
+    alts = []
+    for a in view.alternatives:
+        line = None
+        if a.move in lines:
+            try:
+                steps = line_boards(pos, voids, lines[a.move], list(rep.players))
+                line = LineView(lines[a.move], [b for _, b in steps], [seat for seat, _ in steps])
+            except ValueError:
+                pass
+        alts.append(replace(a, line=line))
+    return replace(view, alternatives=alts)
+
+
+def _holds(rep: Replay, k: int, seat: int, seen=None) -> Holds | None:
+    """The mover's view before step ``k`` (see :mod:`analyzer.inference`): from ``seen``, the worlds the
+    fair analysis counted there, else counted here (an analysis read back from its data)."""
+    from ..inference import InferenceUnsupported, NoWorld, holds_of, holds_table
 
     try:
-        count, table = holds_table(rep, k, seat)
+        count, table = holds_of(seen) if seen is not None else holds_table(rep, k, seat)
     except (NoWorld, InferenceUnsupported):
         return None
     holders = [h for h in table if h != rep.players[seat]]
@@ -512,9 +571,11 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
     moves: list[MoveView] = []
     for step in rep.steps:
         entry = step.entry
-        last = None
+        last = shown = None
         if step.move is not None and step.seat is not None:
             pos.turn = step.seat
+            if step.index in decisions:          # its alternatives, each with its line from this table
+                shown = _with_lines(decisions[step.index], pos, voids, rep)
             pos.push(step.move)
             last = step.move.tile
         if step.lacks and step.seat is not None:
@@ -531,9 +592,11 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
             issues=[issue(d) for d in step.diagnostics], board=_board(pos, voids, last),
             value_before=values[k] if k < analysed else None,
             value_after=values[k + 1] if k < analysed else None,
-            analysed=k < analysed, decision=_decision(decisions[k]) if k in decisions else None,
+            analysed=k < analysed,
+            decision=shown if shown is not None else _decision(decisions[k]) if k in decisions else None,
             ends_hand=step.ends_hand,
-            holds=_holds(rep, k, step.seat) if k in decisions and decisions[k].fair is not None else None))
+            holds=_holds(rep, k, step.seat, getattr(decisions[k].fair, "seen", None))
+            if k in decisions and decisions[k].fair is not None else None))
 
     critical = analysis.critical.index + 1 if analysis and analysis.critical else None
     turning = analysis.turning_point + 1 if analysis and analysis.turning_point is not None else None

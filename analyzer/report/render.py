@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
+import zlib
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -199,7 +201,29 @@ def game_data(game: GameReport, ch: Chart | None) -> dict:
         "game": game.number, "moves": len(game.moves), "critical": game.critical, "mistakes": game.mistakes,
         "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
         "boards": [_board_data(game.start, None)] + [_board_data(m.board, m.seat) for m in game.moves],
+        "lines": _lines_data(game),
+        "diagrams": packed_diagrams(game.diagrams),
     }
+
+
+def packed_diagrams(diagrams: list[str]) -> str | None:
+    """The SVG of every position of a game for the page to save, packed: a JSON list, deflated (zlib) and
+    in base64 (the drawings repeat their tiles: a tenth of the size). The script unpacks it with the
+    browser's DecompressionStream; the text only ever becomes a file or an image, never markup of the page."""
+    if not diagrams:
+        return None
+    return base64.b64encode(zlib.compress(json.dumps(diagrams).encode("utf-8"), 9)).decode("ascii")
+
+
+def _lines_data(game: GameReport) -> dict:
+    """Each alternative's best line for the script: by the decision's move number, for each alternative
+    in the order the page lists them, the table after each move of its line (None: no line)."""
+    out = {}
+    for m in game.moves:
+        if m.decision is not None and any(a.line for a in m.decision.alternatives):
+            out[str(m.number)] = [None if a.line is None else [_board_data(b, seat) for b, seat in zip(a.line.boards, a.line.seats)]
+                                  for a in m.decision.alternatives]
+    return out
 
 
 # ---- the page -------------------------------------------------------------------------------------

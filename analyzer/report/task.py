@@ -11,7 +11,7 @@ from ..pipeline import RecordRun, again, analyse_game, read, run_record, safely
 from ..search.core import TABLE_MB
 from .text import repair_text
 
-__all__ = ["process", "finish", "page", "page_model", "report_model"]
+__all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
 
 
 def finish(run: RecordRun, progress: Callable[[int], None] | None = None) -> dict:
@@ -44,12 +44,13 @@ def page(run: RecordRun):
 
 
 def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
-    """Replay (and analyse) every game of ``record`` and gather what its page shows."""
+    """Replay (and analyse, with every alternative's best line) every game of ``record`` and gather what
+    its page shows."""
     from ..analysis import Thresholds           # (start-up: validate makes no page)
 
     thresholds = thresholds or Thresholds()
     replays = replay_record(record, variant, rules=rules)
-    analyses = [analyse_game(rep, thresholds) for rep in replays] if analyse else None
+    analyses = [analyse_game(rep, thresholds, lines=True) for rep in replays] if analyse else None
     return page_model(record.source, replays, analyses, thresholds, analyse=analyse,
                       again=again(record, variant, rules))
 
@@ -63,7 +64,19 @@ def page_model(label, replays, analyses, thresholds, max_nodes: int | None = Non
     from .model import build_report             # (start-up: validate makes no page)
 
     triages, _ = triage_games(replays, again)
-    repaired = [analyse_game(t.best.replay, thresholds, False, max_nodes, table_mb=table_mb)
+    repaired = [analyse_game(t.best.replay, thresholds, True, max_nodes, table_mb=table_mb)   # (with the lines)
                 if analyse and t is not None and t.best is not None and t.best.replay is not None else None
                 for t in triages]
-    return build_report(label, replays, analyses, thresholds, triages, repaired)
+    model = build_report(label, replays, analyses, thresholds, triages, repaired)
+    fixed = [t.best.replay for t in triages if t is not None and t.best is not None and t.best.replay is not None]
+    for game, rep in zip(model.games + model.repaired, list(replays) + fixed):
+        game.diagrams = position_diagrams(rep)
+    return model
+
+
+def position_diagrams(rep) -> list[str]:
+    """The diagram of every position of game ``rep``, from the deal to the last move, each as
+    ``domino diagram --move K`` draws it (every hand the record shows face up)."""
+    from .diagram import game_diagram           # (start-up: validate makes no page)
+
+    return [game_diagram(rep, k) for k in range(len(rep.steps) + 1)]

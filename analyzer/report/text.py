@@ -8,7 +8,7 @@ from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from .verdicts import alternative_marks, chance_holder, chance_text, holds_lines, open_verdict
 
-__all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text",
+__all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
 
 
@@ -137,6 +137,28 @@ def fair_text(d) -> str:
     return _text([f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}"])
 
 
+def worst_lines(d) -> list[str]:
+    """At a real mistake, the deal where the move played does worst against the fair best: the gap, both
+    values and the hands of that deal at the decision."""
+    w = getattr(d.fair, "worst", None)
+    if w is None:
+        return []
+    where = f"round {d.round}" if d.round is not None else f"move {d.index + 1}"
+    rest = (f"; {'boneyard' if w.ordered else 'sleepers'} {' '.join(map(str, w.rest))}" if w.rest else "")
+    return [f"Worst deal for {d.player}'s {d.played} ({where}, line {d.line}): loses {w.gap} against {d.fair.best} "
+            f"({signed(w.played_value)} instead of {signed(w.best_value)})",
+            "  hands: " + "; ".join(f"{name} {' '.join(map(str, tiles)) or '-'}" for name, tiles in w.hands) + rest]
+
+
+def spread_text(fair) -> str:
+    """How a fair value spreads over the worlds, in a few characters: ``spread -40..+53, middle half -18..+22``."""
+    s = getattr(fair, "spread", None)
+    if s is None:
+        return ""
+    q1, q3 = s.as_dict()["p25"], s.as_dict()["p75"]
+    return f"  spread {signed(s.low)}..{signed(s.high)}, middle half {signed(q1)}..{signed(q3)}"
+
+
 def alternative_order(alt, side: int) -> tuple[bool, float]:
     """Best first for the mover: by the fair mean where there is one (the fair best is the verdict), else by
     the open-hands value; a move with neither (not valued within the node limit) last."""
@@ -152,7 +174,7 @@ def _fair_columns(alt, holder: str) -> str:
         return ""
     lo, hi = alt.fair.ci95
     return (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
-            + f"  {chance_text(holder, alt.fair.p_win)}")
+            + f"  {chance_text(holder, alt.fair.p_win)}" + spread_text(alt.fair))
 
 
 def _to_move_text(d, holder: str) -> str:
@@ -234,6 +256,8 @@ def analysis_text(number: int, result) -> str:
                      + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
                      f"average over {c.fair.worlds:,} deals ({c.fair.method}); best was {c.fair.best}; "
                      f"verdict: {c.fair.verdict}")
+    for d in result.decisions:
+        lines += worst_lines(d) if getattr(d, "fair", None) is not None else []
     if result.turning_point is not None:
         i = result.turning_point
         player, move = result.moves[i]

@@ -339,6 +339,21 @@
     return into;
   }
 
+  // The plan of a layout with arms and the box that holds every step of ``boards`` (a small layout is
+  // not blown up); for a line of play, the box of its last step.
+  function frame(boards) {
+    var last = boards[boards.length - 1];
+    var plan = null, box;
+    if (last.layout) {
+      plan = planArms(boards);
+      box = {x0: -120, x1: 120, y0: -50, y1: 50};
+      boards.forEach(function (b) { armsExtent(layoutArms(b.layout, plan), box); });
+    } else {
+      box = extent(layout(last.line, last.lead));
+    }
+    return {plan: plan, box: box, viewBox: [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" ")};
+  }
+
   // ---- one game ------------------------------------------------------------------------------------
 
   function Game(section) {
@@ -357,18 +372,15 @@
     this.hands = section.querySelectorAll(".hand");
     var boards = this.data.boards;
     var last = boards[boards.length - 1];
-    var box;
-    this.plan = null;
-    if (last.layout) {                 // a layout with arms: a box that holds every step of it
-      this.plan = planArms(boards);
-      box = {x0: -120, x1: 120, y0: -50, y1: 50};      // at least this: a small layout is not blown up
-      boards.forEach(function (b) { armsExtent(layoutArms(b.layout, this.plan), box); }, this);
+    if (last.layout) {
       this.svg.classList.add("arms");
     } else {
       HALF = lineHalf(this.svg.getBoundingClientRect().width);
-      box = extent(layout(last.line, last.lead));
     }
-    this.svg.setAttribute("viewBox", [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" "));
+    var framed = frame(boards);
+    var box = framed.box;
+    this.plan = framed.plan;
+    this.svg.setAttribute("viewBox", framed.viewBox);
     if (last.layout) {
       // a layout with arms on a narrow screen: drawn with its tiles as large as the hand tiles, in a board
       // that scrolls sideways (centred on the spinner), rather than shrunk to a thumbnail
@@ -395,6 +407,27 @@
         self.step(name);
       });
     });
+    this.saver = section.querySelector(".save-diagram");
+    if (this.saver && this.data.diagrams && typeof DecompressionStream === "function") {
+      this.saver.hidden = false;
+      this.saver.querySelector(".save-svg").addEventListener("click", function () { self.saveDiagram("svg"); });
+      this.saver.querySelector(".save-png").addEventListener("click", function () { self.saveDiagram("png"); });
+    }
+    this.linePanel = section.querySelector(".line-view");
+    this.line = null;
+    Array.prototype.forEach.call(section.querySelectorAll("button.show-line"), function (b) {
+      b.addEventListener("click", function () {
+        active = self;
+        scrolled = false;
+        self.enterLine(parseInt(b.getAttribute("data-at"), 10), parseInt(b.getAttribute("data-alt"), 10));
+      });
+    });
+    if (this.linePanel) {
+      this.linePanel.querySelector(".back-to-game").addEventListener("click", function () {
+        active = self;
+        self.leaveLine();
+      });
+    }
     section.addEventListener("click", function (ev) {
       active = self;
       scrolled = false;
@@ -411,6 +444,7 @@
   }
 
   Game.prototype.step = function (name) {
+    if (this.line) { this.stepLine(name); return; }
     var k = {first: 0, prev: this.cur - 1, next: this.cur + 1, last: this.n}[name];
     this.show(Math.max(0, Math.min(this.n, k)), true);
   };
@@ -420,6 +454,7 @@
 
   Game.prototype.show = function (k, remember) {
     if (!(k >= 0 && k <= this.n)) { return; }
+    if (this.line) { this.closeLine(); }
     this.cur = k;
     var board = this.data.boards[k];
     if (board.layout) { this.drawArms(board); } else { this.drawLine(board); }
@@ -449,6 +484,147 @@
         try { history.replaceState(null, "", hash); } catch (e) { location.hash = hash; }
       }
     }
+  };
+
+  // ---- the diagram of a position, saved as a file ------------------------------------------------------
+
+  // The SVG of every position of the game (domino diagram's drawings), unpacked once.
+  Game.prototype.diagrams = function () {
+    if (!this.unpacked) {
+      var bin = atob(this.data.diagrams), bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+      this.unpacked = new Response(stream).text().then(JSON.parse);
+    }
+    return this.unpacked;
+  };
+
+  function saveFile(blob, name) {
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);   // a download of our own bytes: nothing is loaded
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+  }
+
+  // Save the position on the board (the game's, never a line's) as SVG or, drawn on a canvas, as PNG.
+  Game.prototype.saveDiagram = function (kind) {
+    var k = this.cur, self = this;
+    var name = "game" + this.number + (this.el.id.slice(-1) === "r" ? "-repaired" : "") + "-move" + k;
+    var note = this.saver.querySelector(".save-note");
+    note.textContent = "";
+    this.diagrams().then(function (list) {
+      var svg = list[k];
+      if (kind === "svg") {
+        saveFile(new Blob([svg], {type: "image/svg+xml"}), name + ".svg");
+        return;
+      }
+      var img = new Image();
+      img.onload = function () {
+        var canvas = document.createElement("canvas"), scale = 2;
+        canvas.width = Math.ceil(img.width * scale);
+        canvas.height = Math.ceil(img.height * scale);
+        var ctx = canvas.getContext("2d");
+        ctx.scale(scale, scale);
+        ctx.drawImage(img, 0, 0);
+        try {
+          canvas.toBlob(function (blob) {
+            if (blob) { saveFile(blob, name + ".png"); } else { note.textContent = "this browser cannot make a PNG: save the SVG"; }
+          }, "image/png");
+        } catch (e) {
+          note.textContent = "this browser cannot make a PNG: save the SVG";
+        }
+      };
+      img.onerror = function () { note.textContent = "this browser cannot make a PNG: save the SVG"; };
+      // our own drawing as a data: address (the page's policy allows images from data: only): nothing loads
+      img.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(svg)));
+    }, function () {
+      self.saver.hidden = true;
+    });
+  };
+
+  // ---- an alternative's best line, shown on the board in place of the game -------------------------
+
+  // Show the line of alternative ``alt`` at the decision of move ``at``: step 0 is the table before that
+  // move, step j the table after the line's j-th move (the alternative itself first).
+  Game.prototype.enterLine = function (at, alt) {
+    var steps = (this.data.lines[String(at)] || [])[alt];
+    var source = this.el.querySelector('.line-data[data-at="' + at + '"][data-alt="' + alt + '"]');
+    if (!steps || !source || !this.linePanel) { return; }
+    if (this.cur !== at) { this.show(at, true); }
+    if (this.line) { this.closeLine(); }
+    var boards = [this.data.boards[at - 1]].concat(steps);
+    var framed = frame(boards);
+    this.line = {at: at, alt: alt, boards: boards, j: 0, plan: this.plan, viewBox: this.svg.getAttribute("viewBox"),
+                 value: source.getAttribute("data-value")};
+    this.plan = framed.plan;
+    this.svg.setAttribute("viewBox", framed.viewBox);
+    var head = this.linePanel.querySelector(".line-head");
+    while (head.firstChild) { head.removeChild(head.firstChild); }
+    Array.prototype.forEach.call(source.children, function (c) { head.appendChild(c.cloneNode(true)); });
+    this.linePanel.querySelector(".back-to-game").textContent = "Back to the game (move " + at + ")";
+    this.linePanel.hidden = false;
+    this.el.classList.add("in-line");
+    if (this.saver) { this.saver.classList.add("off"); }
+    this.el.setAttribute("data-line", at + "-" + alt);
+    Array.prototype.forEach.call(this.el.querySelectorAll("button.show-line"), function (b) {
+      var on = b.getAttribute("data-at") === String(at) && b.getAttribute("data-alt") === String(alt);
+      b.classList.toggle("open", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    this.showLine(1);
+    if (this.centre) { this.centre(); }          // a wide layout on a narrow screen: the spinner in view
+    var box = this.linePanel.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 80) { this.linePanel.scrollIntoView({block: "start"}); }
+  };
+
+  Game.prototype.showLine = function (j) {
+    var line = this.line;
+    var n = line.boards.length - 1;
+    line.j = Math.max(0, Math.min(n, j));
+    var board = line.boards[line.j];
+    if (board.layout) { this.drawArms(board); } else { this.drawLine(board); }
+    this.drawHands(board, line.at - 1);
+    this.counter.textContent = "line " + line.j + " / " + n;
+    this.buttons.first.disabled = this.buttons.prev.disabled = line.j === 0;
+    this.buttons.next.disabled = this.buttons.last.disabled = line.j === n;
+    var items = this.linePanel.querySelectorAll(".line-moves li");
+    Array.prototype.forEach.call(items, function (li, i) { li.classList.toggle("current", i === line.j - 1); });
+    var words = line.j === 0 ? "Before move " + line.at + "."
+      : "Step " + line.j + " of " + n + ": " + items[line.j - 1].textContent + " · value " + line.value
+        + (line.j === n ? ". The hand ends." : ".");
+    this.linePanel.querySelector(".line-step").textContent = words;
+    this.el.setAttribute("data-line-step", String(line.j));
+  };
+
+  Game.prototype.stepLine = function (name) {
+    var j = {first: 0, prev: this.line.j - 1, next: this.line.j + 1, last: this.line.boards.length - 1}[name];
+    this.showLine(j);
+  };
+
+  // Leave the line for the game (nothing redrawn: the caller shows a move).
+  Game.prototype.closeLine = function () {
+    this.plan = this.line.plan;
+    this.svg.setAttribute("viewBox", this.line.viewBox);
+    this.line = null;
+    this.linePanel.hidden = true;
+    this.el.classList.remove("in-line");
+    if (this.saver) { this.saver.classList.remove("off"); }
+    this.el.removeAttribute("data-line");
+    this.el.removeAttribute("data-line-step");
+    Array.prototype.forEach.call(this.el.querySelectorAll("button.show-line.open"), function (b) {
+      b.classList.remove("open");
+      b.setAttribute("aria-pressed", "false");
+    });
+  };
+
+  Game.prototype.leaveLine = function () {
+    if (!this.line) { return; }
+    var at = this.line.at;
+    this.closeLine();
+    this.show(at, true);
   };
 
   Game.prototype.drawLine = function (board) {
@@ -605,6 +781,11 @@
     keyGame();
     if (ev.key === "n" || ev.key === "N") {     // the next (N: the previous) graded move
       if (nextGraded(active, ev.key === "n")) { ev.preventDefault(); }
+      return;
+    }
+    if (ev.key === "Escape" && active.line) {     // back from a line to the game
+      ev.preventDefault();
+      active.leaveLine();
       return;
     }
     var name = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[ev.key];

@@ -1,0 +1,156 @@
+"""The report's line view, in headless Chromium: step through an alternative's best line on the board and
+see, at every step, the table that replaying the line gives; then get back to the game. Desktop and
+phone widths; a line of play, a layout with arms and a draw game."""
+from __future__ import annotations
+
+import pytest
+
+from analyzer.match import replay_record
+from analyzer.notation import read
+from analyzer.position import tiles_of
+from analyzer.report import render_html
+from analyzer.report.task import report_model
+from analyzer.tiles import Move
+from conftest import RECORDS
+from test_cli import run
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """``domino report`` of each record, written once."""
+    folder = tmp_path_factory.mktemp("lines")
+    out = {}
+    for name in ("seed1.dom", "variant-cross.dom", "variant-draw.dom"):
+        path = folder / (name + ".html")
+        result = run("report", str(RECORDS / name), "-o", str(path))
+        assert f"wrote {path}" in result.output
+        out[name] = path
+    return out
+
+
+def _lines(page, at: int) -> list[list[str]]:
+    """The moves of each alternative's line at move ``at``, as the page lists them."""
+    return page.evaluate("""at => Array.from(document.querySelectorAll('#g1 .line-data[data-at="' + at + '"]'))
+        .map(d => [parseInt(d.dataset.alt, 10), Array.from(d.querySelectorAll('li')).map(li => li.textContent)])""", at)
+
+
+def _on_board(page) -> list[tuple[int, int]]:
+    """The tiles the board draws, each as (low, high)."""
+    titles = page.evaluate("Array.from(document.querySelectorAll('#g1 svg.line g.dt > title')).map(t => t.textContent)")
+    return sorted(tuple(sorted(map(int, t.strip("[]").split("-")))) for t in titles)
+
+
+def _table(pos) -> list[tuple[int, int]]:
+    return sorted((t.low, t.high) for t, _ in pos.line())
+
+
+def _replayed(rep, at: int, moves: list[str]):
+    """The position after the line ``moves`` from the table before move ``at``: each move by the player
+    to move, played with the record's own rules."""
+    pos = rep.position_at(at - 1)
+    for text in moves:
+        name, _, move = text.partition(" ")
+        assert name == rep.players[pos.turn]
+        pos.push(Move.parse(move))
+        yield pos
+
+
+def _decision_moves(rep, page) -> list[int]:
+    return page.evaluate("Array.from(new Set(Array.from(document.querySelectorAll('#g1 button.show-line'))"
+                         ".map(b => parseInt(b.dataset.at, 10))))")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width,height", [(1366, 900), (390, 844)], ids=["desktop", "phone"])
+def test_stepping_through_a_line_shows_the_tables_the_line_gives(browser, pages, width, height):
+    (rep,) = replay_record(read(RECORDS / "seed1.dom"))
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(pages["seed1.dom"].as_uri() + "#g1-m18")
+        # C's [3-6] at move 18 (the book's critical move): every alternative has its line
+        lines = _lines(page, 18)
+        assert len(lines) == 4
+        for alt, moves in lines:
+            page.locator(f'#g1 button.show-line[data-at="18"][data-alt="{alt}"]').click()
+            assert page.locator("#g1 .line-view").is_visible()
+            assert page.locator("#g1 .line-view").inner_text().count("Back to the game") == 1
+            for j, pos in enumerate(_replayed(rep, 18, moves), 1):
+                assert page.get_attribute("#g1", "data-line-step") == str(j)
+                assert _on_board(page) == _table(pos), (alt, j)
+                for seat in range(4):
+                    held = page.evaluate(f"""Array.from(document.querySelectorAll('#g1 .hand[data-seat="{seat}"] .tile:not(.gone)'))
+                        .map(t => t.dataset.t)""")
+                    assert sorted(held) == sorted(f"{t.low}-{t.high}" for t in tiles_of(pos.hands[seat])), (alt, j, seat)
+                page.keyboard.press("ArrowRight")
+            assert pos.outcome() is not None         # the line runs to the end of the hand
+            # the first step back shows the table before the move
+            page.keyboard.press("Home")
+            assert _on_board(page) == _table(rep.position_at(17))
+        # back to the game: the move's table again, the arrows step the game
+        page.locator("#g1 .line-view button.back-to-game").click()
+        assert not page.locator("#g1 .line-view").is_visible()
+        assert page.get_attribute("#g1", "data-current") == "18"
+        assert _on_board(page) == _table(rep.position_at(18))
+        page.keyboard.press("ArrowRight")
+        assert page.get_attribute("#g1", "data-current") == "19"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["variant-cross.dom", "variant-draw.dom"])
+def test_lines_with_arms_and_draws_show_the_tables_the_line_gives(open_page, pages, name):
+    (rep,) = replay_record(read(RECORDS / name))
+    page, seen = open_page(pages[name])
+    decisions = _decision_moves(rep, page)
+    assert decisions
+    for at in decisions[-2:]:
+        page.evaluate(f"location.hash = '#g1-m{at}'")
+        for alt, moves in _lines(page, at)[:2]:
+            page.locator(f'#g1 button.show-line[data-at="{at}"][data-alt="{alt}"]').click()
+            for j, pos in enumerate(_replayed(rep, at, moves), 1):
+                assert _on_board(page) == _table(pos), (at, alt, j)
+                if j < len(moves):
+                    page.locator("#g1 .controls .next").click()
+            assert page.locator("#g1 .controls .next").is_disabled()
+        page.keyboard.press("Escape")
+        assert page.get_attribute("#g1", "data-line") is None
+        assert _on_board(page) == _table(rep.position_at(at))
+    assert seen.errors == []
+
+
+def test_the_line_moves_are_escaped():
+    from test_report import HOSTILE_NAME, _hostile_record
+
+    html = render_html(report_model(_hostile_record()))
+    assert html.count('class="line-data"') > 10
+    assert HOSTILE_NAME not in html
+    assert "<li>&lt;script&gt;alert(1)&lt;/script&gt; [2-2]@2</li>" in html
+
+
+@pytest.mark.parametrize("name", ["seed1.dom", "variant-cross.dom", pytest.param("variant-french.dom", marks=pytest.mark.slow),
+                                  "variant-draw.dom",
+                                  "variant-all-fives.dom", "variant-pub-fives-threes.dom", "match-chiva-3-draw.dom"])
+def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
+    """No line is dropped: each alternative the analysis gives a line has it on the page, one table per move,
+    each the table replaying the line gives, the last one a finished hand."""
+    from analyzer.analysis import analyze_replay
+    from analyzer.report import build_report
+
+    for rep in replay_record(read(RECORDS / name))[:2]:
+        analysis = analyze_replay(rep, lines=True)
+        game = build_report(name, [rep], [analysis]).games[0]
+        given = {(d.index, a.move): a.line for d in analysis.decisions for a in d.alternatives if a.line}
+        shown = {(m.index, a.move): a.line for m in game.moves if m.decision for a in m.decision.alternatives
+                 if a.line is not None}
+        assert given and set(shown) == {key for key in given if key[0] in {m.index for m in game.moves if m.decision}}
+        for key, line in shown.items():
+            assert line.moves == given[key] and len(line.boards) == len(line.moves) == len(line.seats)
+            for pos, board in zip(_replayed(rep, key[0] + 1, line.moves), line.boards):
+                assert _table(pos) == sorted(tuple(sorted(p)) for p in board.line), key
+            assert pos.outcome() is not None, key
