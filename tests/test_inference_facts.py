@@ -1,0 +1,266 @@
+"""The inference uses every fact the rules reveal, and only those (issue 31, items 15-17).
+
+The reference here is independent of :mod:`analyzer.inference`: every deal of the tiles a viewer has
+not seen (each way to fill the other hands to their sizes, the rest to the sleepers) is written into
+the record in place of its hands and replayed; the replayer and its judge say whether the deal is
+consistent with the record up to the step looked at. A deal agrees with what the viewer saw after
+``seen`` moves when the first ``seen`` moves replay without an error in it (a lead error of the deal
+counts from the start: who leads is known before he leads, 003 "Der Spieler mit dem höchsten Doppel
+beginnt"), and when the player the record names next can make some move there that replays without
+an error (he moves: the turn reached him, so in Hungarian the run before him had ended; 004 "Jeder
+Spieler legt so viele Steine wie möglich ab"). The inference's count of worlds and every tile's
+probability in every holder must equal the count and the frequencies over those deals, at every
+step (0 included) and from every view whose deals are few enough to list.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from analyzer.generate import SEAT_NAMES, random_hand
+from analyzer.inference import worlds_at
+from analyzer.notation import parse
+from analyzer.position import mask_of, tiles_of
+from analyzer.record import Game, HandEntry, MoveEntry
+from analyzer.replay import replay
+from analyzer.rules.policies import Dealing
+from analyzer.rules.variants import find_variant
+
+LIMIT = 6_000          # the most deals listed for one view
+
+
+def small(name: str, hand: int, max_pip: int, **options):
+    """The variant ``name`` with ``hand`` tiles each from a double-``max_pip`` set."""
+    variant = find_variant(name, options or None)
+    return dataclasses.replace(variant, dealing=dataclasses.replace(variant.dealing, hand_size=hand, max_pip=max_pip))
+
+
+# -- the reference: deals written into the record and replayed ----------------------------------
+class Reference:
+    """The deals of one record that the replayer accepts up to each step (a cache per deal)."""
+
+    def __init__(self, rep):
+        self.rep = rep
+        self.entries = [step.entry for step in rep.steps]
+        self.sizes = [len(hand.tiles) for hand in rep.game.hands]
+        self.tags = {k: v for k, v in rep.game.tags.items() if k not in ("Result", "Score")}
+        self._first: dict[tuple[int, ...], int] = {}
+        self._moves: dict[tuple[tuple[int, ...], int], bool] = {}
+
+    def game(self, deal: tuple[int, ...], entries) -> Game:
+        rep = self.rep
+        hands = tuple(HandEntry(name, tuple(tiles_of(deal[s], rep.initial.max_pip)))
+                      for s, name in enumerate(rep.players))
+        return Game(tags=self.tags, players=rep.players, hands=hands, moves=list(entries))
+
+    def replayed(self, deal, entries):
+        return replay(self.game(deal, entries), self.rep.variant, lead=self.rep.lead)
+
+    def first_error(self, deal: tuple[int, ...]) -> int:
+        """The first step the whole record has an error at in ``deal`` (-1: the deal itself, the
+        number of steps: none)."""
+        if deal not in self._first:
+            out = self.replayed(deal, self.entries)
+            if any(d.severity == "error" for d in out.deal_diagnostics):
+                self._first[deal] = -1
+            else:
+                self._first[deal] = next((st.index for st in out.steps if not st.ok), len(out.steps))
+        return self._first[deal]
+
+    def can_move(self, deal: tuple[int, ...], seen: int) -> bool:
+        """Whether the player the record names at step ``seen`` has a move there (any tile of his on
+        any end, or a pass) that replays without an error after the first ``seen`` moves."""
+        key = (deal, seen)
+        if key not in self._moves:
+            entry = self.entries[seen]
+            seat = self.rep.players.index(entry.player)
+            numbers = range(self.rep.initial.max_pip + 1)
+            tries = [MoveEntry(entry.player, None)]
+            tries += [MoveEntry(entry.player, tile, end) for tile in tiles_of(deal[seat], self.rep.initial.max_pip)
+                      for end in (None, *numbers) if end is None or end in (tile.low, tile.high)]
+            prefix = self.entries[:seen]
+            self._moves[key] = any(all(st.ok for st in out.steps) and
+                                   not any(d.severity == "error" for d in out.deal_diagnostics)
+                                   for out in (self.replayed(deal, prefix + [t]) for t in tries))
+        return self._moves[key]
+
+    def agrees(self, deal: tuple[int, ...], seen: int) -> bool:
+        first = self.first_error(deal)
+        if first < seen or first < 0:
+            return False
+        return seen == len(self.entries) or first > seen or self.can_move(deal, seen)
+
+    def deals(self, viewer: int | None):
+        """Every deal ``viewer`` cannot rule out by his own hand: (hands..., the rest)."""
+        rep = self.rep
+        every = mask_of(rep.variant.dealing.tiles)
+        n = len(rep.players)
+
+        def fill(s: int, left: list, dealt: list):
+            if s == n:
+                yield tuple(dealt) + (mask_of(left),)
+                return
+            if s == viewer:
+                yield from fill(s + 1, left, dealt + [rep.initial.hands[s]])
+                return
+            for chosen in itertools.combinations(left, self.sizes[s]):
+                yield from fill(s + 1, [t for t in left if t not in chosen], dealt + [mask_of(chosen)])
+
+        own = rep.initial.hands[viewer] if viewer is not None else 0
+        yield from fill(0, list(tiles_of(every & ~own, rep.initial.max_pip)), [])
+
+    def size(self, viewer: int | None) -> int:
+        left = len(self.rep.variant.dealing.tiles) - (self.sizes[viewer] if viewer is not None else 0)
+        total = 1
+        for s, size in enumerate(self.sizes):
+            if s != viewer:
+                total *= _comb(left, size)
+                left -= size
+        return total
+
+    def table(self, seen: int, viewer: int | None) -> tuple[int, dict[str, dict]]:
+        """The deals that agree after ``seen`` moves, and each tile's frequency in each holder now."""
+        rep = self.rep
+        n = len(rep.players)
+        played = [0] * n
+        for step in rep.steps[:seen]:
+            if step.move is not None and step.move.tile is not None:
+                played[step.seat] |= step.move.tile.bit
+        rest = "boneyard" if rep.variant.drawing is not None else "sleepers"
+        names = list(rep.players) + [rest]
+        held: dict[str, Counter] = {name: Counter() for name in names}
+        count = 0
+        for deal in self.deals(viewer):
+            if not self.agrees(deal, seen):
+                continue
+            count += 1
+            for h, name in enumerate(names):
+                now = deal[h] & ~played[h] if h < n else deal[h]
+                held[name].update(tiles_of(now, rep.initial.max_pip))
+        probs = {name: {t: Fraction(c, count) for t, c in sorted(held[name].items())}
+                 for name in names if name != rest or self.sizes_rest()}
+        return count, probs
+
+    def sizes_rest(self) -> int:
+        return len(self.rep.variant.dealing.tiles) - sum(self.sizes)
+
+
+def _comb(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k)
+
+
+def check(rep, *, views=None, steps=None) -> int:
+    """The inference against the reference at every step and from every view (those whose deals are
+    few enough to list); how many (step, view) pairs were compared."""
+    ref = Reference(rep)
+    compared = 0
+    views = [None] + list(range(len(rep.players))) if views is None else views
+    for viewer in views:
+        if ref.size(viewer) > LIMIT:
+            continue
+        for seen in (range(len(rep.steps) + 1) if steps is None else steps):
+            count, probs = ref.table(seen, viewer)
+            worlds = worlds_at(rep, seen, viewer)
+            where = f"view {viewer}, after {seen} moves"
+            assert worlds.count == count, where
+            got = {name: {t: p for t, p in sorted(row.items()) if p} for name, row in worlds.probabilities().items()}
+            assert got == probs, where
+            compared += 1
+    return compared
+
+
+def record(text: str, variant):
+    game = parse(text).games[0]
+    rep = replay(game, variant)
+    assert rep.valid, rep.errors
+    return rep
+
+
+# -- the facts of issue 31 on records written for them -----------------------------------------
+BLOCK2 = small("block", 3, 3, players="2")
+ALL_FIVES2 = small("all-fives", 3, 3, players="2", draw="no")
+
+
+def test_a_lead_that_is_no_double_shows_no_hand_holds_a_double():
+    """003: "Der Spieler mit dem höchsten Doppel beginnt": a lead that is no double proves no hand
+    was dealt a double (the four doubles of the double-three set lie among the sleepers)."""
+    rep = record('[Players "A, B"]\n\nA: [0-1] [0-2] [1-3]\nB: [1-2] [2-3] [0-3]\n\n1. A [0-1] B [1-2]\n', BLOCK2)
+    ref = Reference(rep)
+    count, probs = ref.table(1, 1)
+    assert count == 1                   # A holds the three non-doubles B does not see
+    assert not any(t.is_double for t in probs["A"])
+    worlds = worlds_at(rep, 1, 1)
+    assert not any(t.is_double and p for t, p in worlds.probabilities()["A"].items())
+    assert check(rep) >= 6
+
+
+def test_who_leads_is_known_before_the_lead():
+    """Before the first move everybody knows who leads: the holder of the highest double dealt (or,
+    when nobody holds a double, anyone). A leads holding no double: B holds none either."""
+    rep = record('[Players "A, B"]\n\nA: [0-1] [0-2] [1-3]\nB: [1-2] [2-3] [0-3]\n\n1. A [0-1] B [1-2]\n', BLOCK2)
+    worlds = worlds_at(rep, 0, 0)
+    assert not any(t.is_double and p for t, p in worlds.probabilities()["B"].items())
+    assert worlds.count == Reference(rep).table(0, 0)[0]
+    # A holds [3-3]: B holds no double
+    rep = record('[Players "A, B"]\n\nA: [0-1] [0-2] [3-3]\nB: [1-2] [2-3] [0-3]\n\n1. A [3-3] B [2-3]\n', BLOCK2)
+    worlds = worlds_at(rep, 0, 0)
+    assert not any(t.is_double and p for t, p in worlds.probabilities()["B"].items())
+    check(rep)
+
+
+@pytest.mark.parametrize("variant", [BLOCK2, ALL_FIVES2], ids=["block", "all-fives"])
+def test_every_lead_of_two_small_hands(variant):
+    """Several deals of each two-player game where the highest double opens."""
+    rng = random.Random(f"lead-{variant.name}")
+    compared = 0
+    for _ in range(4):
+        game = random_hand(variant, rng)[0]
+        compared += check(replay(game, variant))
+    assert compared >= 20
+
+
+def test_passes_written_after_a_block_are_facts():
+    """000: "ein gesperrtes Spiel - das ist ein Spiel, bei dem vier Spieler nacheinander passen":
+    nobody sees the block, the players pass until all have passed, and each pass still shows the
+    passer holds nothing for the open numbers. The record's deal is blocked after B's [3-3] (the
+    other 3s lie among the sleepers); A's pass then shows he holds no 3."""
+    text = '[Players "A, B"]\n\nA: [0-0] [1-1] [2-2]\nB: [0-2] [1-2] [3-3]\n\n1. B [3-3] A pass\n2. B pass\n'
+    rep = record(text, BLOCK2)
+    assert rep.steps[1].move is None            # the replay marks it not played: the hand was blocked
+    for seen in (2, 3):
+        worlds = worlds_at(rep, seen, 1)
+        assert not any(p and 3 in (t.low, t.high) for t, p in worlds.probabilities()["A"].items())
+    check(rep)
+
+
+# -- random hands of every block family ---------------------------------------------------------
+FAMILIES = [
+    ("block-2", BLOCK2),
+    ("all-fives-2", ALL_FIVES2),
+    ("block-4", small("block", 2, 3)),
+    ("cutthroat-3", small("cutthroat", 3, 3, players="3")),
+    ("partnership", small("partnership", 2, 3)),
+    ("jamaican", small("jamaican", 2, 3)),
+    ("hungarian-2", small("hungarian", 3, 3, players="2")),
+    ("hungarian-3", small("hungarian", 2, 3, players="3")),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family,variant", FAMILIES, ids=[f for f, _ in FAMILIES])
+def test_the_inference_equals_the_replayed_deals(family, variant):
+    rng = random.Random(f"facts-{family}")
+    compared = 0
+    for _ in range(3):
+        game = random_hand(variant, rng)[0]
+        rep = replay(game, variant)
+        assert rep.valid, rep.errors
+        compared += check(rep)
+    assert compared >= 10
