@@ -43,7 +43,8 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
             passes.append((seat, fit, f"{rep.players[seat]}'s pass at {describe_step(rep, step)}"))
             lacks[seat] |= fit
         last = step
-    if runs and last is not None and seen < len(rep.steps) and rep.steps[seen].move is not None:
+    if runs and last is not None and seen < len(rep.steps) and rep.steps[seen].seat is not None \
+            and (rep.steps[seen].move is not None or rep.steps[seen].entry.is_pass):
         after = rep.position_at(seen)    # the player to move now: the turn has passed to him
         run_ended(rep.steps[seen], fitting(after, variant) if after.ends is not None else 0)
     on_table = 0

@@ -11,9 +11,9 @@ from typing import Iterator
 
 from ..diagnostics import DominoError
 from ..position import Position, mask_of, tiles_of
-from ..rules.lead import Revealed, dealt_leaders, requirement, reveals, weighs_whole_hands
+from ..rules.lead import Revealed, dealt_leaders, highest_leads, requirement, reveals, weighs_whole_hands
 from ..rules.policies import Dealing, LeadRequirement, Opening
-from ..tiles import Tile
+from ..tiles import PASS, Tile
 from .placements import DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
@@ -82,10 +82,12 @@ class WholeHands:
     opening: Opening | None = None
     requirement: LeadRequirement | None = None
     redeal: Dealing | None = None
+    highest_first: bool = False      # the highest double dealt opens, and the lead is not seen yet
 
     @property
     def by_doubles(self) -> bool:                  # they look at the doubles dealt only
-        return self.leader is None or (not self.opening.heaviest_hand and self.requirement.holder_of.is_double)
+        return self.leader is None or self.highest_first or (not self.opening.heaviest_hand
+                                                             and self.requirement.holder_of.is_double)
 
     def allows(self, dealt: tuple[int, ...]) -> bool:
         """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
@@ -94,7 +96,7 @@ class WholeHands:
             return False
         if self.leader is None:
             return True
-        seats = dealt_leaders(self.opening, hands, self.requirement)
+        seats = dealt_leaders(self.opening, hands, self.requirement, highest_first=self.highest_first)
         return seats is None or self.leader in seats
 
 
@@ -103,11 +105,13 @@ def whole_hands(rep, seen: int) -> WholeHands | None:
     variant, n, dealing = rep.variant, len(rep.players), rep.variant.dealing
     redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
     lead, leader, req = first_lead(rep, max(seen, 1)), None, None       # who leads is known before he does
+    # before the lead the leader holds the highest double dealt; once it is seen, what it shows is per tile
+    highest = first_lead(rep, seen) is None and highest_leads(variant.opening, rep.game.number, rep.lead)
     if lead is not None and "LeadFrom" not in rep.game.tags:
         req = requirement(variant.opening, rep.game.number, rep.lead)
-        leader = lead.seat if weighs_whole_hands(variant.opening, req, dealing, n) else None
+        leader = lead.seat if weighs_whole_hands(variant.opening, req, dealing, n, highest_first=highest) else None
     return None if redeal is None and leader is None else WholeHands(n, dealing.max_pip, leader, variant.opening,
-                                                                     req, redeal)
+                                                                     req, redeal, highest and leader is not None)
 
 
 class Worlds:
@@ -178,6 +182,12 @@ def moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
     laid then)``; the position goes on past the move once the caller has looked."""
     pos = rep.initial.copy()
     for j, step in enumerate(rep.steps[:seen]):
+        if step.move is None and step.seat is not None and step.entry.is_pass:
+            # a pass after a block: the replay does not play it, but nobody sees a block (000: "ein
+            # gesperrtes Spiel - das ist ein Spiel, bei dem vier Spieler nacheinander passen"), so it
+            # is a pass like any other: the passer holds nothing for the numbers open
+            yield j, dataclasses.replace(step, move=PASS), pos, fitting(pos, rep.variant) if pos.ends is not None else 0
+            continue
         if step.move is None or step.seat is None:
             continue
         pos.turn = step.seat
@@ -205,6 +215,6 @@ def first_lead(rep, seen: int):
 
 def lead_revealed(rep, seen: int) -> Revealed:
     """What the lead (in the first ``seen`` moves) shows everyone (:func:`analyzer.rules.lead.reveals`)."""
-    lead = first_lead(rep, seen)
+    lead = first_lead(rep, max(seen, 1))      # who leads is known before he does; what he leads is not
     return reveals(rep.variant, rep.game.number, rep.lead, rep.players, None if lead is None else lead.seat,
-                   None if lead is None else lead.move.tile, rep.game.tags.get("LeadFrom"))
+                   lead.move.tile if lead is not None and seen else None, rep.game.tags.get("LeadFrom"))
