@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -43,68 +44,98 @@ def small(name: str, hand: int, max_pip: int, **options):
 
 # -- the reference: deals written into the record and replayed ----------------------------------
 class Reference:
-    """The deals of one record that the replayer accepts up to each step (a cache per deal)."""
+    """The worlds of one record that the replayer accepts up to each step: the deals (hands, then the
+    rest) and, in a draw game, the boneyard's order (the k-th draw takes ``order[k]``; the record's
+    draws are written with the world's tiles). Each world's replays are kept."""
 
     def __init__(self, rep):
         self.rep = rep
         self.entries = [step.entry for step in rep.steps]
         self.sizes = [len(hand.tiles) for hand in rep.game.hands]
         self.tags = {k: v for k, v in rep.game.tags.items() if k not in ("Result", "Score")}
-        self._first: dict[tuple[int, ...], int] = {}
-        self._moves: dict[tuple[tuple[int, ...], int], bool] = {}
+        self.drawing = rep.variant.drawing is not None
+        self.draws = [j for j, entry in enumerate(self.entries) if entry.draw]     # the steps that draw
+        self._first: dict[tuple, int] = {}
+        self._moves: dict[tuple, bool] = {}
 
-    def game(self, deal: tuple[int, ...], entries) -> Game:
+    def written(self, order: tuple, entries, start: int = 0) -> list:
+        """``entries`` (from step ``start``) with each draw taking its tile from ``order``."""
+        out, k = [], sum(1 for j in self.draws if j < start)
+        for entry in entries:
+            if entry.draw:
+                entry = dataclasses.replace(entry, tile=order[k])
+                k += 1
+            out.append(entry)
+        return out
+
+    def replayed(self, deal, entries):
         rep = self.rep
         hands = tuple(HandEntry(name, tuple(tiles_of(deal[s], rep.initial.max_pip)))
                       for s, name in enumerate(rep.players))
-        return Game(tags=self.tags, players=rep.players, hands=hands, moves=list(entries))
+        game = Game(tags=self.tags, players=rep.players, hands=hands, moves=list(entries))
+        return replay(game, rep.variant, lead=rep.lead)
 
-    def replayed(self, deal, entries):
-        return replay(self.game(deal, entries), self.rep.variant, lead=self.rep.lead)
+    @staticmethod
+    def _clean(out, upto: int | None = None) -> bool:
+        return (not any(d.severity == "error" for d in out.deal_diagnostics)
+                and all(st.ok for st in out.steps[:upto]))
 
-    def first_error(self, deal: tuple[int, ...]) -> int:
-        """The first step the whole record has an error at in ``deal`` (-1: the deal itself, the
+    def first_error(self, deal: tuple[int, ...], order: tuple) -> int:
+        """The first step the whole record has an error at in this world (-1: the deal itself, the
         number of steps: none)."""
-        if deal not in self._first:
-            out = self.replayed(deal, self.entries)
+        key = (deal, order[:len(self.draws)])
+        if key not in self._first:
+            out = self.replayed(deal, self.written(order, self.entries))
             if any(d.severity == "error" for d in out.deal_diagnostics):
-                self._first[deal] = -1
+                self._first[key] = -1
             else:
-                self._first[deal] = next((st.index for st in out.steps if not st.ok), len(out.steps))
-        return self._first[deal]
+                self._first[key] = next((st.index for st in out.steps if not st.ok), len(out.steps))
+        return self._first[key]
 
-    def can_move(self, deal: tuple[int, ...], seen: int) -> bool:
+    def can_move(self, deal: tuple[int, ...], order: tuple, seen: int) -> bool:
         """Whether the player the record names at step ``seen`` has a move there (any tile of his on
-        any end, or a pass) that replays without an error after the first ``seen`` moves."""
-        key = (deal, seen)
+        any end, a pass, or a draw) that replays without an error after the first ``seen`` moves."""
+        drawn = sum(1 for j in self.draws if j < seen)
+        key = (deal, order[:drawn + 1], seen)
         if key not in self._moves:
             entry = self.entries[seen]
             seat = self.rep.players.index(entry.player)
+            mine = deal[seat] | mask_of(order[:drawn])
             numbers = range(self.rep.initial.max_pip + 1)
             tries = [MoveEntry(entry.player, None)]
-            tries += [MoveEntry(entry.player, tile, end) for tile in tiles_of(deal[seat], self.rep.initial.max_pip)
+            if self.drawing and drawn < len(order):
+                tries.append(MoveEntry(entry.player, order[drawn], draw=True))
+            tries += [MoveEntry(entry.player, tile, end) for tile in tiles_of(mine, self.rep.initial.max_pip)
                       for end in (None, *numbers) if end is None or end in (tile.low, tile.high)]
-            prefix = self.entries[:seen]
-            self._moves[key] = any(all(st.ok for st in out.steps) and
-                                   not any(d.severity == "error" for d in out.deal_diagnostics)
-                                   for out in (self.replayed(deal, prefix + [t]) for t in tries))
+            prefix = self.written(order, self.entries[:seen])
+            self._moves[key] = any(self._clean(self.replayed(deal, prefix + [t])) for t in tries)
         return self._moves[key]
 
-    def agrees(self, deal: tuple[int, ...], seen: int) -> bool:
-        first = self.first_error(deal)
+    def agrees(self, deal: tuple[int, ...], order: tuple, seen: int) -> bool:
+        first = self.first_error(deal, order)
         if first < seen or first < 0:
             return False
-        return seen == len(self.entries) or first > seen or self.can_move(deal, seen)
+        return seen == len(self.entries) or first > seen or self.can_move(deal, order, seen)
 
-    def deals(self, viewer: int | None):
-        """Every deal ``viewer`` cannot rule out by his own hand: (hands..., the rest)."""
+    def worlds(self, viewer: int | None, seen: int):
+        """Every world ``viewer`` cannot rule out by his own hand and the tiles he drew so far."""
         rep = self.rep
         every = mask_of(rep.variant.dealing.tiles)
         n = len(rep.players)
+        mine = {}                        # the draws the viewer made in the first ``seen`` moves: k -> tile
+        for k, j in enumerate(self.draws):
+            if j < seen and self.rep.steps[j].seat == viewer:
+                mine[k] = self.entries[j].tile
 
         def fill(s: int, left: list, dealt: list):
             if s == n:
-                yield tuple(dealt) + (mask_of(left),)
+                rest = tuple(left)
+                if not self.drawing:
+                    yield tuple(dealt) + (mask_of(rest),), ()
+                    return
+                for order in itertools.permutations(rest):
+                    if all(order[k] == t for k, t in mine.items()):
+                        yield tuple(dealt) + (mask_of(rest),), order
                 return
             if s == viewer:
                 yield from fill(s + 1, left, dealt + [rep.initial.hands[s]])
@@ -122,33 +153,35 @@ class Reference:
             if s != viewer:
                 total *= _comb(left, size)
                 left -= size
-        return total
+        return total * (math.factorial(left) if self.drawing else 1)
 
     def table(self, seen: int, viewer: int | None) -> tuple[int, dict[str, dict]]:
-        """The deals that agree after ``seen`` moves, and each tile's frequency in each holder now."""
+        """The worlds that agree after ``seen`` moves, and each tile's frequency in each holder now."""
         rep = self.rep
         n = len(rep.players)
-        played = [0] * n
-        for step in rep.steps[:seen]:
-            if step.move is not None and step.move.tile is not None:
-                played[step.seat] |= step.move.tile.bit
-        rest = "boneyard" if rep.variant.drawing is not None else "sleepers"
+        rest = "boneyard" if self.drawing else "sleepers"
         names = list(rep.players) + [rest]
         held: dict[str, Counter] = {name: Counter() for name in names}
         count = 0
-        for deal in self.deals(viewer):
-            if not self.agrees(deal, seen):
+        drawn = sum(1 for j in self.draws if j < seen)
+        for deal, order in self.worlds(viewer, seen):
+            if not self.agrees(deal, order, seen):
                 continue
             count += 1
+            now = list(deal[:n]) + [mask_of(order[drawn:]) if self.drawing else deal[n]]
+            k = 0
+            for step in rep.steps[:seen]:
+                if step.entry.draw:
+                    now[step.seat] |= order[k].bit
+                    k += 1
+                elif step.move is not None and step.move.tile is not None:
+                    now[step.seat] &= ~step.move.tile.bit
             for h, name in enumerate(names):
-                now = deal[h] & ~played[h] if h < n else deal[h]
-                held[name].update(tiles_of(now, rep.initial.max_pip))
+                held[name].update(tiles_of(now[h], rep.initial.max_pip))
+        spare = len(rep.variant.dealing.tiles) - sum(self.sizes)
         probs = {name: {t: Fraction(c, count) for t, c in sorted(held[name].items())}
-                 for name in names if name != rest or self.sizes_rest()}
+                 for name in names if name != rest or spare}
         return count, probs
-
-    def sizes_rest(self) -> int:
-        return len(self.rep.variant.dealing.tiles) - sum(self.sizes)
 
 
 def _comb(n: int, k: int) -> int:
@@ -208,12 +241,27 @@ def test_who_leads_is_known_before_the_lead():
     rep = record('[Players "A, B"]\n\nA: [0-1] [0-2] [1-3]\nB: [1-2] [2-3] [0-3]\n\n1. A [0-1] B [1-2]\n', BLOCK2)
     worlds = worlds_at(rep, 0, 0)
     assert not any(t.is_double and p for t, p in worlds.probabilities()["B"].items())
-    assert worlds.count == Reference(rep).table(0, 0)[0]
+    check(rep, views=[0, 1])
     # A's highest double is [2-2]: B does not hold [3-3]
     rep = record('[Players "A, B"]\n\nA: [0-1] [0-2] [2-2]\nB: [1-2] [2-3] [0-3]\n\n1. A [2-2] B [1-2]\n', BLOCK2)
     worlds = worlds_at(rep, 0, 0)
     assert worlds.probabilities()["B"].get(Tile(3, 3), 0) == 0
-    check(rep)
+    check(rep, views=[0, 1])
+
+
+CUTTHROAT3 = small("cutthroat", 3, 3, players="3")
+CUTTHROAT3 = dataclasses.replace(CUTTHROAT3, opening=dataclasses.replace(CUTTHROAT3.opening, first_game_tile=Tile(3, 3)))
+
+
+def test_the_holder_of_the_tile_that_must_lead_is_known_before_the_lead():
+    """002, Cut Throat: in the first game the holder of the highest tile leads with it (here the set's
+    highest, [3-3]); everybody knows he holds it before he plays it."""
+    text = ('[Game "1"]\n[Players "A, B, C"]\n\nA: [0-1] [1-2] [2-3]\nB: [0-2] [1-1] [3-3]\n'
+            'C: [0-3] [1-3] [2-2]\n\n1. B [3-3] C [1-3] A [1-2]\n')
+    rep = record(text, CUTTHROAT3)
+    for viewer in (None, 0, 2):
+        assert worlds_at(rep, 0, viewer).probabilities()["B"][Tile(3, 3)] == 1
+    assert check(rep) == 4 * 4
 
 
 @pytest.mark.slow
@@ -252,6 +300,11 @@ FAMILIES = [
     ("jamaican", small("jamaican", 2, 3)),
     ("hungarian-2", small("hungarian", 3, 3, players="2")),
     ("hungarian-3", small("hungarian", 2, 3, players="3")),
+    # draw games: a world is a deal and the boneyard's order
+    ("draw-2", small("draw", 3, 3, players="2")),
+    ("draw-one", small("draw", 3, 3, players="2", draw="one")),
+    ("cutthroat-draw", small("cutthroat", 3, 3, draw="yes")),
+    ("all-fives-draw", small("all-fives", 3, 3)),
 ]
 
 
@@ -275,6 +328,7 @@ DECLINED = ('[Players "A, B"]\n\nA: [0-1] [0-2] [1-1]\nB: [0-0] [1-3] [2-3]\n\n'
 ADDED = '[Players "A, B"]\n\nA: [0-2] [2-2] [2-3]\nB: [0-1] [1-2] [1-3]\n\n1. A [2-2] A [0-2] B [0-1]\n2. A [2-3]\n'
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text,k,played", [(DECLINED, 1, "no extra tile"), (ADDED, 1, "[0-2]@2")],
                          ids=["declined", "added"])
 def test_the_openers_extra_tile_is_valued_from_his_view(text, k, played):
