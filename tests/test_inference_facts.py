@@ -94,7 +94,8 @@ class Reference:
 
     def can_move(self, deal: tuple[int, ...], order: tuple, seen: int) -> bool:
         """Whether the player the record names at step ``seen`` has a move there (any tile of his on
-        any end, a pass, or a draw) that replays without an error after the first ``seen`` moves."""
+        any end, a pass, or a draw) that replays without an error after the first ``seen`` moves: the
+        viewer knows who moves next, not what he does."""
         drawn = sum(1 for j in self.draws if j < seen)
         key = (deal, order[:drawn + 1], seen)
         if key not in self._moves:

@@ -27,7 +27,7 @@ from typing import Iterator
 
 from ..position import mask_of, tiles_of
 from ..tiles import Tile
-from .worlds import NoWorld, View, Worlds, describe_step, lead_revealed, moves_seen
+from .worlds import NoWorld, View, Worlds, describe_step, lead_revealed, moves_again, moves_seen
 
 __all__ = ["DrawView", "DrawWorlds", "draw_view"]
 
@@ -157,6 +157,9 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
             raise _unplayable(rep, tile, by, at, events[by])
         allowed.append(bits)
     gone = mask_of(plays)
+    owner = tuple(list(range(n)) + [seat for seat, _ in groups] + [n])
+    again = moves_again(rep, seen)       # (his own slots: what he was dealt and every draw of his)
+    must = None if again is None else (sum(1 << h for h, s in enumerate(owner) if s == again[0]), again[1], 0)
     now = [0] * (n + 1)
     if viewer is not None:
         now[viewer] = known & ~gone
@@ -164,8 +167,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
                     draws=tuple(-1 if tile is not None else n + groups.index(columns[k])
                                 for k, (_, _, tile) in enumerate(draws)),
                     drawn=tuple(tile for _, _, tile in draws),
-                    owner=tuple(list(range(n)) + [seat for seat, _ in groups] + [n]),
-                    names=tuple(rep.players) + ("boneyard",), now=tuple(now))
+                    owner=owner, names=tuple(rep.players) + ("boneyard",), now=tuple(now), must=must)
 
 
 def _unplayable(rep, tile: Tile, seat: int, at: int, events: list[tuple[int, int]]) -> NoWorld:

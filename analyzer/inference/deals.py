@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..position import Position, mask_of, tiles_of
 from ..rules.modes import Turns
-from .worlds import PUBLIC, NoWorld, View, describe_step, fitting, lead_revealed, moves_seen, whole_hands
+from .worlds import PUBLIC, NoWorld, View, describe_step, fitting, lead_revealed, moves_again, moves_seen, whole_hands
 
 __all__ = ["block_view"]
 
@@ -79,8 +79,9 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
             if room[h] > 0 and not (h < n and lacks[h] & tile.bit):
                 bits |= 1 << h
         allowed.append(bits)
+    again = moves_again(rep, seen)      # (once a player is out, nobody passes: the others play on or stop)
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n, whole=whole_hands(rep, seen))
+                tuple(played), n, whole=whole_hands(rep, seen), must=None if again is None else (1 << again[0], again[1], (1 << n) - 1 if all(counts) else 0))
 
 
 def _exposed(rep, seen: int) -> list[tuple[int, int]]:

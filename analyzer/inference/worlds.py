@@ -17,7 +17,7 @@ from ..tiles import PASS, Tile
 from .placements import DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
-           "describe_step", "first_lead", "lead_revealed"]
+           "describe_step", "first_lead", "lead_revealed", "moves_again"]
 
 PUBLIC = None
 
@@ -52,6 +52,10 @@ class View:
     players: int
     gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.inference.boneyard)
     whole: WholeHands | None = None  # what the rules say of whole hands dealt (None: nothing beyond single tiles)
+    # the player who moves again after his play holds a tile that fits (:func:`moves_again`): at least
+    # one of the tiles ``must[1]`` (a mask) lies in the holders ``must[0]`` (a bit per holder index),
+    # unless none lies in the hands ``must[2]`` (the hand is blocked: he passes, as everyone does then)
+    must: tuple[int, int, int] | None = None
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
         """The hands as dealt (a mask per seat) in ``world``."""
@@ -140,6 +144,32 @@ class Worlds:
             except InferenceUnsupported:
                 self.view = dataclasses.replace(view, whole=None)
             self.count = self._base.count
+        # "holds at least one of, unless blocked": every world, less those in which he holds none, plus
+        # those in which no hand holds one (counted alike, by the same program)
+        self._without: list[tuple[int, Worlds]] = []
+        if view.must is not None and not any(f & view.must[1] for h, f in enumerate(view.fixed) if view.must[0] >> h & 1):
+            holders, tiles, hands = view.must
+            for sign, out in ((-1, holders), (1, hands)):
+                if out:
+                    worlds = Worlds(dataclasses.replace(self.view, must=None, allowed=tuple(
+                        a & ~out if t.bit & tiles else a for t, a in zip(view.unseen, view.allowed))))
+                    self._without.append((sign, worlds))
+                    self.count += sign * worlds.count
+
+    def _kept(self, world: tuple[int, ...]) -> bool:
+        """Whether ``world`` (a mask per holder) keeps the fact that the player moving again holds a
+        tile that fits (or the hand is blocked)."""
+        if self.view.must is None:
+            return True
+        holders, tiles, hands = self.view.must
+        return (any(world[h] & tiles for h in range(len(world)) if holders >> h & 1)
+                or (hands and not any(world[h] & tiles for h in range(len(world)) if hands >> h & 1)))
+
+    def _weights(self) -> list[list[int]]:
+        weights = self._base.weights()
+        for sign, worlds in self._without:
+            weights = [[w + sign * x for w, x in zip(row, other)] for row, other in zip(weights, worlds._base.weights())]
+        return weights
 
     def _allows(self, world: tuple[int, ...]) -> bool:
         return self.view.whole.allows(View.deal(self.view, world))      # (the masks, also of a draw game)
@@ -155,7 +185,7 @@ class Worlds:
         if not self.count:
             return out
         count = self.count // self.orders
-        weights = self._base.weights()
+        weights = self._weights()
         for i, tile in enumerate(view.unseen):
             if tile.bit & view.gone:
                 continue
@@ -169,12 +199,17 @@ class Worlds:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
             raise NoWorld("no world fits what the viewer has seen")
-        return self._base.sample(rng, self.view.fixed)
+        while True:                      # (a world without a tile that fits is drawn again: still uniform)
+            world = self._base.sample(rng, self.view.fixed)
+            if self._kept(world):
+                return world
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
         if self.count:
-            yield from self._base.each(self.view.fixed)
+            for world in self._base.each(self.view.fixed):
+                if self._kept(world):
+                    yield world
 
 
 def moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
@@ -206,6 +241,22 @@ def _line(step) -> str:
 
 def describe_step(rep, step) -> str:
     return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
+
+
+def moves_again(rep, seen: int) -> tuple[int, int] | None:
+    """The player who, right after his play (move ``seen``), moves again, and the tiles that fit then
+    (a mask), where that shows he held one of them: he goes on with his run (Hungarian, 004: "so viele
+    Steine wie möglich") or, as the opener, adds a tile to his lead (004: "darf, wenn er einen passenden
+    hat, auch diesen anlegen"). The record names who moves next, as it names who leads before he
+    does. None where nobody moves again."""
+    if not 0 < seen < len(rep.steps):
+        return None
+    last, step = rep.steps[seen - 1], rep.steps[seen]
+    if (last.move is None or not last.move.is_play or step.move is None or not step.move.is_play
+            or step.seat != last.seat):
+        return None
+    laid = mask_of(st.move.tile for st in rep.steps[:seen] if st.move is not None and st.move.is_play)
+    return step.seat, fitting(rep.position_at(seen), rep.variant) & ~laid
 
 
 def first_lead(rep, seen: int):
