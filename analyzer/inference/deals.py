@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..position import Position, mask_of, tiles_of
 from ..rules.modes import Turns
-from .worlds import PUBLIC, NoWorld, View, describe_step, fitting, lead_revealed, moves_again, moves_seen, whole_hands
+from .worlds import (PUBLIC, NoWorld, View, describe_step, fitting, fitting_now, lead_revealed, moves_again, moves_seen,
+                     whole_hands)
 
 __all__ = ["block_view"]
 
@@ -79,9 +80,24 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
             if room[h] > 0 and not (h < n and lacks[h] & tile.bit):
                 bits |= 1 << h
         allowed.append(bits)
-    again = moves_again(rep, seen)      # (once a player is out, nobody passes: the others play on or stop)
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n, whole=whole_hands(rep, seen), must=None if again is None else (1 << again[0], again[1], (1 << n) - 1 if all(counts) else 0))
+                tuple(played), n, whole=whole_hands(rep, seen), must=_goes_on(rep, seen, counts))
+
+
+def _goes_on(rep, seen: int, counts: list[int]) -> tuple[int, int, int] | None:
+    """What the next move seen shows of the hands (:attr:`View.must`): the player who moves again
+    after his play holds a tile that fits (:func:`moves_again`), unless the hand is blocked; and in
+    Hungarian, once a player is out, the others play on while one of them can (004), so a move after
+    that shows the hand is not over: some hand holds a tile that fits."""
+    n = len(rep.players)
+    every = (1 << n) - 1
+    again = moves_again(rep, seen)
+    if again is not None:                # (once a player is out, nobody passes: see below)
+        return 1 << again[0], again[1], every if all(counts) else 0
+    if (rep.variant.turns == Turns.RUN and not all(counts) and seen < len(rep.steps)
+            and rep.steps[seen].seat is not None and (rep.steps[seen].move is not None or rep.steps[seen].entry.is_pass)):
+        return every, fitting_now(rep, seen), 0
+    return None
 
 
 def _exposed(rep, seen: int) -> list[tuple[int, int]]:

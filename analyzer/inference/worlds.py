@@ -17,7 +17,7 @@ from ..tiles import PASS, Tile
 from .placements import DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
-           "describe_step", "first_lead", "lead_revealed", "moves_again"]
+           "describe_step", "first_lead", "lead_revealed", "moves_again", "fitting_now"]
 
 PUBLIC = None
 
@@ -149,6 +149,8 @@ class Worlds:
         self._without: list[tuple[int, Worlds]] = []
         if view.must is not None and not any(f & view.must[1] for h, f in enumerate(view.fixed) if view.must[0] >> h & 1):
             holders, tiles, hands = view.must
+            if any(f & tiles for h, f in enumerate(view.fixed) if hands >> h & 1):
+                hands = 0                # a hand he saw holds one: it is not blocked
             for sign, out in ((-1, holders), (1, hands)):
                 if out:
                     worlds = Worlds(dataclasses.replace(self.view, must=None, allowed=tuple(
@@ -255,8 +257,13 @@ def moves_again(rep, seen: int) -> tuple[int, int] | None:
     if (last.move is None or not last.move.is_play or step.move is None or not step.move.is_play
             or step.seat != last.seat):
         return None
+    return step.seat, fitting_now(rep, seen)
+
+
+def fitting_now(rep, seen: int) -> int:
+    """The tiles not laid yet that fit the layout after the first ``seen`` moves of ``rep`` (a mask)."""
     laid = mask_of(st.move.tile for st in rep.steps[:seen] if st.move is not None and st.move.is_play)
-    return step.seat, fitting(rep.position_at(seen), rep.variant) & ~laid
+    return fitting(rep.position_at(seen), rep.variant) & ~laid
 
 
 def first_lead(rep, seen: int):
