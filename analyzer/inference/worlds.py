@@ -14,10 +14,10 @@ from ..position import Position, mask_of, tiles_of
 from ..rules.lead import Revealed, dealt_leaders, highest_leads, requirement, reveals, weighs_whole_hands
 from ..rules.policies import Dealing, LeadRequirement, Opening
 from ..tiles import PASS, Tile
-from .placements import DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
+from .placements import Cases, DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
-           "describe_step", "first_lead", "lead_revealed", "moves_again", "fitting_now"]
+           "describe_step", "first_lead", "lead_revealed", "moves_again", "fitting_now", "highest_cases"]
 
 PUBLIC = None
 
@@ -138,7 +138,10 @@ class Worlds:
         self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
         whole = view.whole
-        if whole is not None:
+        if whole is not None and whole.highest_first and whole.redeal is None:
+            self._base = Cases(view.unseen, highest_cases(view, whole.leader), view.room)
+            self.count = self._base.count
+        elif whole is not None:
             try:
                 self._base = DoublesFirst(view, self._allows, self._base) if whole.by_doubles else HeaviestFirst(view, whole)
             except InferenceUnsupported:
@@ -212,6 +215,25 @@ class Worlds:
             for world in self._base.each(self.view.fixed):
                 if self._kept(world):
                     yield world
+
+
+def highest_cases(view: View, leader: int) -> list[tuple[int, ...]]:
+    """The holders each unseen tile may go to in each case of "``leader`` holds the highest double
+    dealt, or no hand holds a double" (disjoint): for each double, he holds it and no hand holds a
+    higher one; and no hand holds a double."""
+    hands = (1 << view.players) - 1
+    held = 0                                  # the doubles a hand is seen to hold
+    for h in range(view.players):
+        held |= view.fixed[h]
+    doubles = sorted({t for t in view.unseen if t.is_double} | {t for t in tiles_of(held) if t.is_double}, reverse=True)
+    cases, above = [], 0
+    for top in doubles + [None]:
+        if not held & above and (top is None or not top.bit & held or top.bit & view.fixed[leader]):
+            cases.append(tuple(a & ~hands if t.bit & above else a & (1 << leader) if top is not None and t == top
+                               else a for t, a in zip(view.unseen, view.allowed)))
+        if top is not None:
+            above |= top.bit
+    return cases
 
 
 def moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
