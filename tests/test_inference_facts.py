@@ -291,6 +291,22 @@ def test_passes_written_after_a_block_are_facts():
     check(rep, views=[0, 1])
 
 
+HUNGARIAN2 = small("hungarian", 3, 3, players="2")
+
+
+def test_the_end_of_a_hungarian_run_before_the_passes_of_a_block():
+    """004: "Jeder Spieler legt so viele Steine wie möglich ab": A's run ends after his [2-2] (B moves
+    next), so A holds no 2 and no 3, although the next move is a pass the replay does not play (the
+    hand is blocked: nobody sees it)."""
+    text = ('[Players "A, B"]\n\nA: [0-1] [2-2] [3-3]\nB: [0-0] [1-2] [1-3]\n\n'
+            '1. A [3-3] B [1-3] B [1-2]\n2. A [2-2] B pass A pass\n')
+    rep = record(text, HUNGARIAN2)
+    assert rep.steps[4].move is None
+    probs = worlds_at(rep, 4, 1).probabilities()["A"]
+    assert not any(p and {2, 3} & {t.low, t.high} for t, p in probs.items())
+    assert check(rep, views=[0, 1]) == 2 * 7
+
+
 # -- random hands of every block family ---------------------------------------------------------
 FAMILIES = [
     ("block-2", BLOCK2),
