@@ -380,7 +380,7 @@ def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list
         if pos.outcome() is not None:
             break
         opener = pos.bonus
-        if opener >= 0 and opener != step.seat and opener in seats and pos.may_add(opener):
+        if opener >= 0 and opener != step.seat and opener in seats and opener not in blind and pos.may_add(opener):
             pos.turn = opener         # the opener added no tile to his lead (004): a choice of his as well
             out.append((step.index, opener, pos.legal_moves() + [NO_EXTRA]))
         pos.turn = step.seat
