@@ -22,6 +22,8 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analyzer.generate import SEAT_NAMES, random_hand
 from analyzer.inference import worlds_at
@@ -371,3 +373,40 @@ def test_the_openers_extra_tile_is_valued_from_his_view(text, k, played):
     assert {a.move for a in d.alternatives} == set(values) >= {"no extra tile", played}
     for alt in d.alternatives:
         assert alt.fair.mean == pytest.approx(sum(values[alt.move]) / len(worlds), abs=1e-3)
+
+
+# -- the fast counts against the plain ones ------------------------------------------------------
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), family=st.sampled_from(["block-2", "all-fives-2", "block-4", "draw-2", "hungarian-3"]),
+       data=st.data())
+def test_the_cases_and_the_exclusions_count_what_listing_counts(seed, family, data):
+    """Before the lead, the highest double leading counted as its cases equals the general program on
+    doubles (every placement of the unseen doubles judged on the whole hands); a view with a player
+    moving again counts and weighs, by inclusion and exclusion, exactly the worlds it lists."""
+    from analyzer.inference import view_at
+    from analyzer.inference.placements import DoublesFirst, Placements
+    from analyzer.inference.worlds import View, Worlds
+
+    variant = dict(FAMILIES)[family]
+    rep = replay(random_hand(variant, random.Random(seed))[0], variant)
+    viewer = data.draw(st.sampled_from([None] + list(range(len(rep.players)))))
+    view = view_at(rep, 0, viewer)
+    whole = view.whole
+    if whole is not None and whole.highest_first:
+        plain = DoublesFirst(view, lambda world: whole.allows(View.deal(view, world)),
+                             Placements(view.unseen, view.allowed, view.room))
+        worlds = Worlds(view)
+        assert worlds._base.count == plain.count
+        assert worlds._base.weights() == plain.weights()
+    seen = data.draw(st.integers(1, len(rep.steps)))
+    view = view_at(rep, seen, viewer)
+    worlds = view.worlds()
+    if worlds.count > 20_000:
+        return
+    listed = list(worlds)
+    assert worlds.count == len(listed) == len(set(listed))
+    if rep.variant.drawing is None:
+        probs = worlds.probabilities()
+        for h, holder in enumerate(view.holders):
+            held = Counter(t for w in listed for t in tiles_of(w[h], rep.initial.max_pip))
+            assert {t: p for t, p in probs[holder].items() if p} == {t: Fraction(c, len(listed)) for t, c in held.items()}
