@@ -327,6 +327,8 @@ FAMILIES = [
     ("fives-threes-3", small("all-fives-threes", 2, 3, draw="no", players="3")),
     # the first game of a match: Chiva for two, a draw game whose highest double dealt opens
     ("chiva-2-first", small("chiva", 3, 3, players="2")),
+    ("cutthroat-draw-first", dataclasses.replace(small("cutthroat", 3, 3, draw="yes"), opening=dataclasses.replace(
+        small("cutthroat", 3, 3, draw="yes").opening, first_game_tile=Tile(3, 3)))),
 ]
 
 

@@ -115,7 +115,8 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
             plays[move.tile] = (seat, j)
         elif fit:
             events[seat].append((j, fit))
-    higher = lead_revealed(rep, seen).absent
+    shown = lead_revealed(rep, seen)
+    higher = shown.absent
     known = initial.hands[viewer] if viewer is not None else 0
     for _, _, tile in draws:
         if tile is not None:
@@ -146,13 +147,16 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
         bits = 0
         by, at = plays.get(tile, (None, seen))
         for s in range(n):
-            if room[s] and (by is None or by == s) and not tile.bit & higher and clear(s, -1, at, tile.bit):
+            if (room[s] and (by is None or by == s) and not tile.bit & (higher | shown.lacks.get(s, 0))
+                    and clear(s, -1, at, tile.bit)):
                 bits |= 1 << s
         for g, (_, column) in enumerate(groups):
             if column[i]:
                 bits |= 1 << (n + g)
         if by is None:
             bits |= 1 << bone
+        if shown.holder is not None and shown.holder[1] == tile.bit:
+            bits &= 1 << shown.holder[0]       # dealt to him: he leads as its holder
         elif not bits:
             raise _unplayable(rep, tile, by, at, events[by])
         allowed.append(bits)
