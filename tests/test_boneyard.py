@@ -73,9 +73,11 @@ def play(rep, hands, order, seen: int):
     ``order``, or None when one of them is not legal there."""
     pos = start(rep, hands)
     doubles = [t for h in hands for t in tiles_of(h, rep.initial.max_pip) if t.is_double]
-    lead = next((st.move.tile for st in rep.steps[:seen] if st.move.is_play), None)
-    if lead is not None and lead.is_double and rep.variant.opening.highest_double and lead != max(doubles, default=None):
-        return None
+    if rep.variant.opening.highest_double and doubles:
+        # the highest double dealt leads, and who leads is known before he does
+        lead = next(st for st in rep.steps if st.move.is_play)
+        if not max(doubles).bit & hands[lead.seat] or (lead.index < seen and lead.move.tile != max(doubles)):
+            return None
     drawn = 0
     for step in rep.steps[:seen]:
         if pos.outcome() is not None:
@@ -97,6 +99,10 @@ def play(rep, hands, order, seen: int):
             if step.move not in legal:
                 return None
             pos.push(step.move)
+    if seen < len(rep.steps) and pos.outcome() is None:
+        nxt = rep.steps[seen].seat        # who moves next is seen: the opener who adds a tile held one
+        if nxt != pos.turn and not pos.may_add(nxt):
+            return None
     return pos
 
 

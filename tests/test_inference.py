@@ -24,6 +24,7 @@ from analyzer.analysis.fair import fair_analyze
 from analyzer.generate import SEAT_NAMES, play_out, random_deal
 from analyzer.match import random_hand, replay_record
 from analyzer.inference import NoWorld, Worlds, view_at, world_position, worlds_at
+from analyzer.inference.placements import Placements
 from analyzer.notation import parse, read
 from analyzer.position import mask_of, tiles_of
 from analyzer.record import Game, HandEntry, MoveEntry
@@ -101,9 +102,11 @@ def brute_worlds(rep, seen: int, viewer: int | None) -> list[tuple[int, ...]]:
 
 def _legal(rep, deal, seen: int) -> bool:
     pos = world_position(rep, deal, 0)
-    if rep.variant.opening.highest_double and seen:
+    if rep.variant.opening.highest_double and rep.steps:
+        # the highest double dealt leads, and who leads is known before he does
         doubles = [t for mask in deal for t in tiles_of(mask, rep.initial.max_pip) if t.is_double]
-        if doubles and rep.steps[0].move.tile != max(doubles):
+        if doubles and (rep.steps[0].move.tile != max(doubles) if seen else
+                        not max(doubles).bit & deal[rep.steps[0].seat]):
             return False
     for step in rep.steps[:seen]:
         if pos.outcome() is not None:
@@ -551,7 +554,8 @@ def test_counting_by_classes_equals_the_tile_by_tile_program_on_records(name):
                 worlds = worlds_at(rep, seen, viewer)
             except (NoWorld, InferenceUnsupported):
                 continue
-            tally = worlds._base
+            view = worlds.view           # (the program alone, without the rules on whole hands)
+            tally = Placements(view.unseen, view.allowed, view.room)
             count, weights = _tile_by_tile(tally)
             assert tally.count == count, (name, seen, viewer)
             assert tally.weights() == weights, (name, seen, viewer)

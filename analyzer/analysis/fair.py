@@ -414,9 +414,12 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
             _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual)
             base.to_move.fair.seen = plan.worlds
             continue
-        decision = by_index.get(k)
-        if decision is None:
-            decision = _bare_decision(rep, k, seat, moves)
+        if _declined(rep, k, seat, moves):
+            decision = next((d for d in base.decisions if d.played == "no extra tile" and d.player == rep.players[seat]),
+                            None) or _bare_decision(rep, _lead_index(rep, k), seat, moves, NO_EXTRA)
+        else:
+            decision = by_index.get(k) or _bare_decision(rep, k, seat, moves)
+        if not any(d is decision for d in base.decisions):
             base.decisions.append(decision)
         _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual)
         _mark_worst(decision, rep, plan, per_world)
@@ -451,6 +454,10 @@ def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list
             continue
         if pos.outcome() is not None:
             break
+        opener = pos.bonus
+        if opener >= 0 and opener != step.seat and opener in seats and opener not in blind and pos.may_add(opener):
+            pos.turn = opener         # the opener added no tile to his lead (004): a choice of his as well
+            out.append((step.index, opener, pos.legal_moves() + [NO_EXTRA]))
         pos.turn = step.seat
         if step.move.draw and step.move.tile is None:
             blind.add(step.seat)
@@ -467,13 +474,26 @@ def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list
     return out
 
 
-def _bare_decision(rep: Replay, k: int, seat: int, moves: list[Move]) -> Decision:
-    """A decision the open-hands analysis has no values for (a hand it cannot see)."""
+def _bare_decision(rep: Replay, k: int, seat: int, moves: list[Move], played: Move | None = None) -> Decision:
+    """A decision the open-hands analysis has no values for (a hand it cannot see): the move of step
+    ``k``, or ``played`` by ``seat`` there (the opener of a draw game who adds no tile to his lead at
+    ``k``, his lead, as the open-hands analysis places that decision)."""
     step = rep.steps[k]
+    played = step.move if played is None else played
     side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[seat]
-    return Decision(k, step.entry.player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-                    step.entry.round, str(step.move), None,
-                    [Alternative(alternative_text(m), None, False, m == step.move) for m in moves], None, None, None)
+    return Decision(k, rep.players[seat], side, step.entry.pos.line or None, step.entry.pos.column or None,
+                    step.entry.round, alternative_text(played), None,
+                    [Alternative(alternative_text(m), None, False, m == played) for m in moves], None, None, None)
+
+
+def _declined(rep: Replay, k: int, seat: int, moves: list[Move]) -> bool:
+    """Whether the decision of ``seat`` before step ``k`` is the opener's, who added no tile to his lead."""
+    return NO_EXTRA in moves and rep.steps[k].seat != seat
+
+
+def _lead_index(rep: Replay, k: int) -> int:
+    """The step of the lead before step ``k``."""
+    return next(st.index for st in reversed(rep.steps[:k]) if st.move is not None and st.move.is_play)
 
 
 def _points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
@@ -508,7 +528,7 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
             alt.best = alt.best or (decision.best_value is None and alternative_text(best) == alt.move)
         decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0, None, "none", count)
         return
-    played = rep.steps[k].move
+    played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
     loss, cls, verdict = fair_verdict(table[best], table[played], sign, exact, thresholds, decision.cls)
     for alt in decision.alternatives:
         move = next(m for m in moves if alternative_text(m) == alt.move)

@@ -28,7 +28,7 @@ from typing import Iterator
 from ..position import mask_of, tiles_of
 from ..rules.mechanics import turned_up
 from ..tiles import Tile
-from .worlds import NoWorld, View, Worlds, describe_step, lead_revealed, moves_seen
+from .worlds import NoWorld, View, Worlds, describe_step, lead_revealed, moves_again, moves_seen
 
 __all__ = ["DrawView", "DrawWorlds", "draw_view"]
 
@@ -116,7 +116,8 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
             plays[move.tile] = (seat, j)
         elif fit:
             events[seat].append((j, fit))
-    higher = lead_revealed(rep, seen).absent
+    shown = lead_revealed(rep, seen)
+    higher = shown.absent
     known = initial.hands[viewer] if viewer is not None else 0
     for _, _, tile in draws:
         if tile is not None:
@@ -149,17 +150,23 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
         bits = 0
         by, at = plays.get(tile, (None, seen))
         for s in range(n):
-            if room[s] and (by is None or by == s) and not tile.bit & higher and clear(s, -1, at, tile.bit):
+            if (room[s] and (by is None or by == s) and not tile.bit & (higher | shown.lacks.get(s, 0))
+                    and clear(s, -1, at, tile.bit)):
                 bits |= 1 << s
         for g, (_, column) in enumerate(groups):
             if column[i]:
                 bits |= 1 << (n + g)
         if by is None:
             bits |= 1 << bone
+        if shown.holder is not None and shown.holder[1] == tile.bit:
+            bits &= 1 << shown.holder[0]       # dealt to him: he leads as its holder
         elif not bits:
             raise _unplayable(rep, tile, by, at, events[by])
         allowed.append(bits)
     gone = mask_of(plays)
+    owner = tuple(list(range(n)) + [seat for seat, _ in groups] + [n])
+    again = moves_again(rep, seen)       # (his own slots: what he was dealt and every draw of his)
+    must = None if again is None else (sum(1 << h for h, s in enumerate(owner) if s == again[0]), again[1], 0)
     now = [0] * (n + 1)
     if viewer is not None:
         now[viewer] = known & ~gone
@@ -167,8 +174,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
                     draws=tuple(-1 if tile is not None else n + groups.index(columns[k])
                                 for k, (_, _, tile) in enumerate(draws)),
                     drawn=tuple(tile for _, _, tile in draws),
-                    owner=tuple(list(range(n)) + [seat for seat, _ in groups] + [n]),
-                    names=tuple(rep.players) + ("boneyard",), now=tuple(now))
+                    owner=owner, names=tuple(rep.players) + ("boneyard",), now=tuple(now), must=must)
 
 
 def _unplayable(rep, tile: Tile, seat: int, at: int, events: list[tuple[int, int]]) -> NoWorld:

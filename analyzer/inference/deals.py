@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..position import Position, mask_of, tiles_of
 from ..rules.modes import Turns
-from .worlds import PUBLIC, NoWorld, View, describe_step, fitting, lead_revealed, moves_seen, whole_hands
+from .worlds import (PUBLIC, NoWorld, View, describe_step, fitting, fitting_now, lead_revealed, moves_again, moves_seen,
+                     whole_hands)
 
 __all__ = ["block_view"]
 
@@ -43,7 +44,8 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
             passes.append((seat, fit, f"{rep.players[seat]}'s pass at {describe_step(rep, step)}"))
             lacks[seat] |= fit
         last = step
-    if runs and last is not None and seen < len(rep.steps) and rep.steps[seen].move is not None:
+    if runs and last is not None and seen < len(rep.steps) and rep.steps[seen].seat is not None \
+            and (rep.steps[seen].move is not None or rep.steps[seen].entry.is_pass):
         after = rep.position_at(seen)    # the player to move now: the turn has passed to him
         run_ended(rep.steps[seen], fitting(after, variant) if after.ends is not None else 0)
     on_table = 0
@@ -79,7 +81,23 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
                 bits |= 1 << h
         allowed.append(bits)
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n, whole=whole_hands(rep, seen))
+                tuple(played), n, whole=whole_hands(rep, seen), must=_goes_on(rep, seen, counts))
+
+
+def _goes_on(rep, seen: int, counts: list[int]) -> tuple[int, int, int] | None:
+    """What the next move seen shows of the hands (:attr:`View.must`): the player who moves again
+    after his play holds a tile that fits (:func:`moves_again`), unless the hand is blocked; and in
+    Hungarian, once a player is out, the others play on while one of them can (004), so a move after
+    that shows the hand is not over: some hand holds a tile that fits."""
+    n = len(rep.players)
+    every = (1 << n) - 1
+    again = moves_again(rep, seen)
+    if again is not None:                # (once a player is out, nobody passes: see below)
+        return 1 << again[0], again[1], every if all(counts) else 0
+    if (rep.variant.turns == Turns.RUN and not all(counts) and seen < len(rep.steps)
+            and rep.steps[seen].seat is not None and (rep.steps[seen].move is not None or rep.steps[seen].entry.is_pass)):
+        return every, fitting_now(rep, seen), 0
+    return None
 
 
 def _exposed(rep, seen: int) -> list[tuple[int, int]]:

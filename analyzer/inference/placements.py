@@ -19,7 +19,7 @@ from ..position import tiles_of
 from ..rules.lead import heaviest_of
 from ..tiles import Tile
 
-__all__ = ["InferenceUnsupported", "HEAVY_STATES", "Placements", "HeaviestFirst", "DoublesFirst"]
+__all__ = ["InferenceUnsupported", "HEAVY_STATES", "Placements", "HeaviestFirst", "DoublesFirst", "Cases"]
 
 
 class InferenceUnsupported(DominoError):
@@ -403,3 +403,36 @@ class DoublesFirst:
     def each(self, fixed=None) -> Iterator[tuple[int, ...]]:
         for world, room, _ in self.options:
             yield from self.tally(room).each(world)
+
+
+class Cases:
+    """The placements of a rule that splits into disjoint cases, each a rule on single tiles
+    (``cases``: each case's holders allowed per tile): counted, weighed, drawn and listed as the sum
+    of one :class:`Placements` a case (the highest double dealt leading: which double is the highest,
+    see :func:`analyzer.inference.worlds.highest_cases`)."""
+
+    def __init__(self, unseen: tuple[Tile, ...], cases: list[tuple[int, ...]], room: tuple[int, ...]):
+        self.parts = [Placements(unseen, allowed, room) for allowed in cases]
+        self.parts = [part for part in self.parts if part.count]
+        self.count = sum(part.count for part in self.parts)
+        self.room = room
+
+    def weights(self) -> list[list[int]]:
+        out = [[0] * len(self.room) for _ in self.parts[0].unseen] if self.parts else []
+        for part in self.parts:
+            for row, more in zip(out, part.weights()):
+                for h, w in enumerate(more):
+                    row[h] += w
+        return out
+
+    def sample(self, rng: random.Random, fixed: tuple[int, ...]) -> tuple[int, ...]:
+        pick = rng.randrange(self.count)
+        for part in self.parts:
+            pick -= part.count
+            if pick < 0:
+                return part.sample(rng, fixed)
+        raise AssertionError("a draw past the count")
+
+    def each(self, fixed: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for part in self.parts:
+            yield from part.each(fixed)

@@ -11,13 +11,13 @@ from typing import Iterator
 
 from ..diagnostics import DominoError
 from ..position import Position, mask_of, tiles_of
-from ..rules.lead import Revealed, dealt_leaders, requirement, reveals, weighs_whole_hands
+from ..rules.lead import Revealed, dealt_leaders, highest_leads, requirement, reveals, weighs_whole_hands
 from ..rules.policies import Dealing, LeadRequirement, Opening
-from ..tiles import Tile
-from .placements import DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
+from ..tiles import PASS, Tile
+from .placements import Cases, DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
-           "describe_step", "first_lead", "lead_revealed"]
+           "describe_step", "first_lead", "lead_revealed", "moves_again", "fitting_now", "highest_cases"]
 
 PUBLIC = None
 
@@ -52,6 +52,10 @@ class View:
     players: int
     gone: int = 0                    # unseen tiles that are no longer held (played: see analyzer.inference.boneyard)
     whole: WholeHands | None = None  # what the rules say of whole hands dealt (None: nothing beyond single tiles)
+    # the player who moves again after his play holds a tile that fits (:func:`moves_again`): at least
+    # one of the tiles ``must[1]`` (a mask) lies in the holders ``must[0]`` (a bit per holder index),
+    # unless none lies in the hands ``must[2]`` (the hand is blocked: he passes, as everyone does then)
+    must: tuple[int, int, int] | None = None
 
     def deal(self, world: tuple[int, ...]) -> tuple[int, ...]:
         """The hands as dealt (a mask per seat) in ``world``."""
@@ -82,10 +86,12 @@ class WholeHands:
     opening: Opening | None = None
     requirement: LeadRequirement | None = None
     redeal: Dealing | None = None
+    highest_first: bool = False      # the highest double dealt opens, and the lead is not seen yet
 
     @property
     def by_doubles(self) -> bool:                  # they look at the doubles dealt only
-        return self.leader is None or (not self.opening.heaviest_hand and self.requirement.holder_of.is_double)
+        return self.leader is None or self.highest_first or (not self.opening.heaviest_hand
+                                                             and self.requirement.holder_of.is_double)
 
     def allows(self, dealt: tuple[int, ...]) -> bool:
         """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
@@ -94,7 +100,7 @@ class WholeHands:
             return False
         if self.leader is None:
             return True
-        seats = dealt_leaders(self.opening, hands, self.requirement)
+        seats = dealt_leaders(self.opening, hands, self.requirement, highest_first=self.highest_first)
         return seats is None or self.leader in seats
 
 
@@ -103,11 +109,13 @@ def whole_hands(rep, seen: int) -> WholeHands | None:
     variant, n, dealing = rep.variant, len(rep.players), rep.variant.dealing
     redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
     lead, leader, req = first_lead(rep, max(seen, 1)), None, None       # who leads is known before he does
+    # before the lead the leader holds the highest double dealt; once it is seen, what it shows is per tile
+    highest = first_lead(rep, seen) is None and highest_leads(variant.opening, rep.game.number, rep.lead)
     if lead is not None and "LeadFrom" not in rep.game.tags:
         req = requirement(variant.opening, rep.game.number, rep.lead)
-        leader = lead.seat if weighs_whole_hands(variant.opening, req, dealing, n) else None
+        leader = lead.seat if weighs_whole_hands(variant.opening, req, dealing, n, highest_first=highest) else None
     return None if redeal is None and leader is None else WholeHands(n, dealing.max_pip, leader, variant.opening,
-                                                                     req, redeal)
+                                                                     req, redeal, highest and leader is not None)
 
 
 class Worlds:
@@ -130,12 +138,43 @@ class Worlds:
         self.orders = 1                  # the worlds each placement of the program stands for
         self.count = self._base.count
         whole = view.whole
-        if whole is not None:
+        if whole is not None and whole.highest_first and whole.redeal is None:
+            self._base = Cases(view.unseen, highest_cases(view, whole.leader), view.room)
+            self.count = self._base.count
+        elif whole is not None:
             try:
                 self._base = DoublesFirst(view, self._allows, self._base) if whole.by_doubles else HeaviestFirst(view, whole)
             except InferenceUnsupported:
                 self.view = dataclasses.replace(view, whole=None)
             self.count = self._base.count
+        # "holds at least one of, unless blocked": every world, less those in which he holds none, plus
+        # those in which no hand holds one (counted alike, by the same program)
+        self._without: list[tuple[int, Worlds]] = []
+        if view.must is not None and not any(f & view.must[1] for h, f in enumerate(view.fixed) if view.must[0] >> h & 1):
+            holders, tiles, hands = view.must
+            if any(f & tiles for h, f in enumerate(view.fixed) if hands >> h & 1):
+                hands = 0                # a hand he saw holds one: it is not blocked
+            for sign, out in ((-1, holders), (1, hands)):
+                if out:
+                    worlds = Worlds(dataclasses.replace(self.view, must=None, allowed=tuple(
+                        a & ~out if t.bit & tiles else a for t, a in zip(view.unseen, view.allowed))))
+                    self._without.append((sign, worlds))
+                    self.count += sign * worlds.count
+
+    def _kept(self, world: tuple[int, ...]) -> bool:
+        """Whether ``world`` (a mask per holder) keeps the fact that the player moving again holds a
+        tile that fits (or the hand is blocked)."""
+        if self.view.must is None:
+            return True
+        holders, tiles, hands = self.view.must
+        return (any(world[h] & tiles for h in range(len(world)) if holders >> h & 1)
+                or (hands and not any(world[h] & tiles for h in range(len(world)) if hands >> h & 1)))
+
+    def _weights(self) -> list[list[int]]:
+        weights = self._base.weights()
+        for sign, worlds in self._without:
+            weights = [[w + sign * x for w, x in zip(row, other)] for row, other in zip(weights, worlds._base.weights())]
+        return weights
 
     def _allows(self, world: tuple[int, ...]) -> bool:
         return self.view.whole.allows(View.deal(self.view, world))      # (the masks, also of a draw game)
@@ -151,7 +190,7 @@ class Worlds:
         if not self.count:
             return out
         count = self.count // self.orders
-        weights = self._base.weights()
+        weights = self._weights()
         for i, tile in enumerate(view.unseen):
             if tile.bit & view.gone:
                 continue
@@ -165,12 +204,36 @@ class Worlds:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
             raise NoWorld("no world fits what the viewer has seen")
-        return self._base.sample(rng, self.view.fixed)
+        while True:                      # (a world without a tile that fits is drawn again: still uniform)
+            world = self._base.sample(rng, self.view.fixed)
+            if self._kept(world):
+                return world
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
         if self.count:
-            yield from self._base.each(self.view.fixed)
+            for world in self._base.each(self.view.fixed):
+                if self._kept(world):
+                    yield world
+
+
+def highest_cases(view: View, leader: int) -> list[tuple[int, ...]]:
+    """The holders each unseen tile may go to in each case of "``leader`` holds the highest double
+    dealt, or no hand holds a double" (disjoint): for each double, he holds it and no hand holds a
+    higher one; and no hand holds a double."""
+    hands = (1 << view.players) - 1
+    held = 0                                  # the doubles a hand is seen to hold
+    for h in range(view.players):
+        held |= view.fixed[h]
+    doubles = sorted({t for t in view.unseen if t.is_double} | {t for t in tiles_of(held) if t.is_double}, reverse=True)
+    cases, above = [], 0
+    for top in doubles + [None]:
+        if not held & above and (top is None or not top.bit & held or top.bit & view.fixed[leader]):
+            cases.append(tuple(a & ~hands if t.bit & above else a & (1 << leader) if top is not None and t == top
+                               else a for t, a in zip(view.unseen, view.allowed)))
+        if top is not None:
+            above |= top.bit
+    return cases
 
 
 def moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
@@ -178,6 +241,12 @@ def moves_seen(rep, seen: int) -> Iterator[tuple[int, object, Position, int]]:
     laid then)``; the position goes on past the move once the caller has looked."""
     pos = rep.initial.copy()
     for j, step in enumerate(rep.steps[:seen]):
+        if step.move is None and step.seat is not None and step.entry.is_pass:
+            # a pass after a block: the replay does not play it, but nobody sees a block (000: "ein
+            # gesperrtes Spiel - das ist ein Spiel, bei dem vier Spieler nacheinander passen"), so it
+            # is a pass like any other: the passer holds nothing for the numbers open
+            yield j, dataclasses.replace(step, move=PASS), pos, fitting(pos, rep.variant) if pos.ends is not None else 0
+            continue
         if step.move is None or step.seat is None:
             continue
         pos.turn = step.seat
@@ -198,6 +267,27 @@ def describe_step(rep, step) -> str:
     return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
 
 
+def moves_again(rep, seen: int) -> tuple[int, int] | None:
+    """The player who, right after his play (move ``seen``), moves again, and the tiles that fit then
+    (a mask), where that shows he held one of them: he goes on with his run (Hungarian, 004: "so viele
+    Steine wie möglich") or, as the opener, adds a tile to his lead (004: "darf, wenn er einen passenden
+    hat, auch diesen anlegen"). The record names who moves next, as it names who leads before he
+    does. None where nobody moves again."""
+    if not 0 < seen < len(rep.steps):
+        return None
+    last, step = rep.steps[seen - 1], rep.steps[seen]
+    if (last.move is None or not last.move.is_play or step.move is None or not step.move.is_play
+            or step.seat != last.seat):
+        return None
+    return step.seat, fitting_now(rep, seen)
+
+
+def fitting_now(rep, seen: int) -> int:
+    """The tiles not laid yet that fit the layout after the first ``seen`` moves of ``rep`` (a mask)."""
+    laid = mask_of(st.move.tile for st in rep.steps[:seen] if st.move is not None and st.move.is_play)
+    return fitting(rep.position_at(seen), rep.variant) & ~laid
+
+
 def first_lead(rep, seen: int):
     """The step of the first tile led in the first ``seen`` moves (None: nobody has led yet)."""
     return next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
@@ -205,6 +295,6 @@ def first_lead(rep, seen: int):
 
 def lead_revealed(rep, seen: int) -> Revealed:
     """What the lead (in the first ``seen`` moves) shows everyone (:func:`analyzer.rules.lead.reveals`)."""
-    lead = first_lead(rep, seen)
+    lead = first_lead(rep, max(seen, 1))      # who leads is known before he does; what he leads is not
     return reveals(rep.variant, rep.game.number, rep.lead, rep.players, None if lead is None else lead.seat,
-                   None if lead is None else lead.move.tile, rep.game.tags.get("LeadFrom"))
+                   lead.move.tile if lead is not None and seen else None, rep.game.tags.get("LeadFrom"))

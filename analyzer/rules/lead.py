@@ -23,8 +23,8 @@ from .policies import Dealing, LeadRequirement, Opening, Seating
 from .codes import Code
 
 __all__ = ["LeadProblem", "LeadVerdict", "Revealed", "requirement", "forced_tile", "holder_tile", "highest",
-           "heaviest", "heaviest_of", "double_leaders", "dealt_leaders", "weighs_whole_hands", "judge_lead",
-           "deal_lead", "lead_tiles", "drawn_requirement", "starter_lead", "reveals"]
+           "heaviest", "heaviest_of", "double_leaders", "dealt_leaders", "weighs_whole_hands", "highest_leads",
+           "judge_lead", "deal_lead", "lead_tiles", "drawn_requirement", "starter_lead", "reveals"]
 
 Hands = Sequence[set[Tile] | frozenset[Tile] | None]
 
@@ -136,11 +136,16 @@ def double_leaders(opening: Opening, seats, hands: Hands, seating: Seating) -> f
     return holders or None
 
 
-def dealt_leaders(opening: Opening, hands: Sequence[set[Tile]], req: LeadRequirement) -> frozenset[int] | None:
+def dealt_leaders(opening: Opening, hands: Sequence[set[Tile]], req: LeadRequirement, *,
+                  highest_first: bool = False) -> frozenset[int] | None:
     """The seats that may lead by what the whole hands dealt decide beyond single tiles (None:
     the rules weigh no whole hand here): the heaviest hands (Hungarian), or, where the holder of
     ``req.holder_of`` leads and nobody holds it (``or_highest``), the holder of the highest
-    double dealt (everyone when no double is dealt)."""
+    double dealt (everyone when no double is dealt); ``highest_first``: the highest double dealt
+    opens (:func:`highest_leads`), so its holder leads (everyone when no double is dealt)."""
+    if highest_first:
+        best = highest(hands)
+        return frozenset(range(len(hands))) if best is None else frozenset({best[0]})
     if req.holder_of is not None and req.or_highest:
         holder = next((s for s, h in enumerate(hands) if req.holder_of in h), None)
         if holder is not None:
@@ -152,11 +157,18 @@ def dealt_leaders(opening: Opening, hands: Sequence[set[Tile]], req: LeadRequire
     return None
 
 
-def weighs_whole_hands(opening: Opening, req: LeadRequirement, dealing: Dealing, players: int) -> bool:
+def weighs_whole_hands(opening: Opening, req: LeadRequirement, dealing: Dealing, players: int, *,
+                       highest_first: bool = False) -> bool:
     """Whether who led tells something of the whole hands dealt (:func:`dealt_leaders`): the
     heaviest hand leads, or the highest double dealt where the tile whose holder leads may lie
-    among the tiles nobody was dealt."""
-    return opening.heaviest_hand or (req.or_highest and not dealing.all_dealt(players))
+    among the tiles nobody was dealt, or (``highest_first``) the highest double dealt opens."""
+    return opening.heaviest_hand or highest_first or (req.or_highest and not dealing.all_dealt(players))
+
+
+def highest_leads(opening: Opening, game_number: int | None, decided: LeadRequirement | None) -> bool:
+    """Whether the holder of the highest double dealt opens this hand with it (every hand, or the first
+    game of a match; 003: "Der Spieler mit dem höchsten Doppel beginnt")."""
+    return opening.highest_double or (opening.first_highest and game_number == 1 and decided is None)
 
 
 # -- a recorded lead ---------------------------------------------------------------------------
@@ -433,33 +445,37 @@ class Revealed:
 
 def reveals(variant, game_number: int | None, decided: LeadRequirement | None, players: Sequence[str],
             seat: int | None, tile: Tile | None, giver_tag: str | None = None) -> Revealed:
-    """What the lead of ``tile`` by ``seat`` (None: nobody has led yet) shows, in a game whose
-    LeadFrom tag is ``giver_tag``.
+    """What the lead of ``tile`` by ``seat`` (None: nobody leads; ``tile`` None: ``seat`` is to lead
+    and has not yet, since who leads is known before he does) shows, in a game whose LeadFrom tag
+    is ``giver_tag``.
 
-    The highest double dealt leads: no hand holds a double above it. The holder of a tile leads
+    The highest double dealt leads: no hand holds a double above it, and a lead that is no double
+    shows that no hand holds a double (003: "Der Spieler mit dem höchsten Doppel beginnt"; with none
+    dealt, anyone leads anything). The holder of a tile leads
     with any tile (002: "In informeller Runde kann der Besitzer der [6-6] ansagen, dass er die
     Doppelsechs hat und dann einen beliebigen Stein spielen"; a match's game led by the [6-6]
     holder): everybody knows the leader holds it, or, when he handed the lead to his partner, the
     one who handed it. Every hand opens with a double unless the leading side holds none (000:
     "dass jedes Spiel mit einem Doppel beginnen muss, es sei denn, dass keiner der Spieler des
     beginnenden Spiels ein solches hat"): a lead that is no double shows that neither the leader
-    nor his partner holds one."""
-    if seat is None or tile is None:
+    nor his partner holds one. Before the lead, the holder of the tile that must lead (with it or
+    not) is known to be the player to lead."""
+    if seat is None:
         return Revealed()
     op = variant.opening
     n = len(players)
     absent = 0
-    if tile.is_double and (op.highest_double or (op.first_highest and game_number == 1 and decided is None)):
-        absent = _mask(t for t in variant.dealing.tiles if t.is_double and t > tile)
+    if tile is not None and highest_leads(op, game_number, decided):
+        absent = _mask(t for t in variant.dealing.tiles if t.is_double and (t > tile or not tile.is_double))
     req = requirement(op, game_number, decided)
     holder = None
-    if (req.holder_of is not None and req.tile is None
+    if (req.holder_of is not None and (req.tile is None or tile is None)
             and not (req.or_highest and not variant.dealing.all_dealt(n))):   # else it may lie in the boneyard
         holder = (seat, req.holder_of.bit)
         if giver_tag is not None:
             holder = (players.index(giver_tag.strip()), req.holder_of.bit) if giver_tag.strip() in players else None
     lacks: dict[int, int] = {}
-    if op.double and not tile.is_double and giver_tag is None and req.tile is None:
+    if op.double and tile is not None and not tile.is_double and giver_tag is None and req.tile is None:
         doubles = _mask(t for t in variant.dealing.tiles if t.is_double)
         teams = variant.seating.teams
         lacks = {s: doubles for s in range(n) if teams[s] == teams[seat]}
