@@ -191,8 +191,8 @@ async def _variation(data):
                                    _int(data, "step", 0), line, variant, rules)
 
 
-async def _variants(_data):
-    return await run_in_threadpool(variants_data)
+async def _variants(data):
+    return await run_in_threadpool(variants_data, *_rules(data))
 
 
 async def _new(data):

@@ -419,14 +419,18 @@ def write_variation(text: str, label: str, game: int, step: int, line: list[str]
     return {"text": new, "offset": offset, "comment": note}
 
 
-def variants_data() -> dict:
-    """Every variant as ``domino variants --json`` lists it, with its deal under its default options:
-    ``players``, ``hand_size``, ``max_pip`` (the new-record form's choices)."""
+def variants_data(variant: str | None = None, rules: dict | None = None) -> dict:
+    """Every variant as ``domino variants --json`` lists it, with its deal under its default options
+    (``players``, ``hand_size``, ``max_pip``: the new-record form's choices), and ``deal``: that of
+    ``variant`` (default partnership) under ``rules``."""
     out = []
     for item in catalog():
         v = find_variant(item["name"])
         out.append({**item, "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
-    return {"variants": out}
+    options = _options("validate", variant, rules or {})
+    v = find_variant(options.variant or "partnership", dict(options.rules))
+    return {"variants": out, "deal": {"variant": v.name, "players": v.players, "hand_size": v.dealing.hand_size,
+                                      "max_pip": v.dealing.max_pip}}
 
 
 def new_record(variant: str | None, rules: dict | None, players: list[str] | None, hands: list | None,
