@@ -178,6 +178,7 @@
         var open = a.state === "closed" ? "closed" : "open " + a.open + (a.state === "open" ? "" : " (" + a.state + ")");
         box.appendChild(row("arm " + a.number + " · " + open, a.tiles, b.last));
       });
+      if (!b.layout.lead && !b.layout.arms.length) { box.appendChild(el("span", "empty", "nothing played yet")); }
     } else {
       var line = el("div", "line");
       b.line.forEach(function (t, k) {

@@ -112,10 +112,12 @@
   function drawSet() {
     var box = $("nset");
     box.textContent = "";
-    for (var a = 0; a <= form.deal.max_pip; a++) {
+    for (var a = 0; a <= form.deal.max_pip; a++) {        // a row for each low half, as a set is laid out
+      var row = B.el("div", "nrow", null);
       for (var b = a; b <= form.deal.max_pip; b++) {
-        box.appendChild(setTile(a, b));
+        row.appendChild(setTile(a, b));
       }
+      box.appendChild(row);
     }
   }
 
