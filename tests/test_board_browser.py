@@ -439,3 +439,25 @@ def _fits(page, viewport, *selectors) -> None:
     for sel in selectors:
         box = page.locator(sel).first.evaluate("e => { const r = e.getBoundingClientRect(); return {x: r.x, width: r.width}; }")
         assert box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, sel
+
+
+def test_where_the_record_breaks_the_rules_a_click_puts_the_move_before_the_broken_one(board):
+    """seed1.dom breaks the rules at move 24 (A's [5-6] fits neither end): the board stands before it and
+    offers A his one move, a pass; a click puts it there, before the broken move, not after the last."""
+    from analyzer.notation import parse
+
+    open_, folder = board
+    page, errors = open_("seed1.dom")
+    page.wait_for_selector("#diagnostics li.error")
+    before = page.input_value("#text")
+    _cursor(page, before.rstrip("\n").count("\n") + 1, 1)
+    expect(page.locator("#stopped")).to_contain_text("breaks the rules at move 24")
+    expect(page.locator("#tomove")).to_contain_text("A to move: click a move to put it into the record before move 24")
+    page.click("#legal button[data-move='pass']")
+    expect(page.locator("#entered")).to_have_text("A pass is put into the record as move 24: the 6 moves written after "
+                                                  "it are now checked against it.")
+    old, new = parse(before).games[0].moves, parse(page.input_value("#text")).games[0].moves
+    assert len(new) == len(old) + 1 and (new[23].player, new[23].tile) == ("A", None)
+    assert [(m.player, m.tile) for m in new[:23] + new[24:]] == [(m.player, m.tile) for m in old]
+    page.fill("#text", before)
+    assert errors == []

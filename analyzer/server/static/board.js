@@ -242,10 +242,11 @@
     }
     $("other").hidden = !(p.turn && p.at_end && !playing);
     if (!p.turn) { head.textContent = ""; return; }
+    var at = insertAt(p);
     head.textContent = p.turn + " to move: click a move to " + (playing ? "play it in a variation (the record stays as it is)" :
-      p.at_end ? "write it into the record" : "put it into the record before move " + (p.step + 1));
-    if (!playing && !p.at_end) {
-      box.appendChild(el("p", "note", "The " + plural(p.steps - p.step, "move") + " written after it will then be checked against it."));
+      at === null ? "write it into the record" : "put it into the record before move " + (at + 1));
+    if (!playing && at !== null) {
+      box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
     }
     p.legal.forEach(function (m) {
       var b = el("button", "move " + m.kind);
@@ -338,10 +339,18 @@
     $("entered").textContent = words || "";
   }
 
+  // where a click puts a move: before the written move the board stands at (where the record breaks the
+  // rules, the board stands before the broken move), or null: after the game's last move
+  function insertAt(p) {
+    var at = p.shown < p.step ? p.shown : p.step;
+    return at < p.steps ? at : null;
+  }
+
   function enter(m) {
     var p = state.position;
     var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
-    if (!p.at_end) { body.step = p.step; }        // before the moves written after it
+    var at = insertAt(p);
+    if (at !== null) { body.step = at; }        // before the moves written after it
     post("enter", request(body)).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       text.focus();
