@@ -64,6 +64,16 @@ def test_a_fair_analysis_reports_its_moves_then_its_worlds():
         assert [s["done"] for s in phase] == sorted(s["done"] for s in phase)
 
 
+def test_an_exact_analysis_reports_the_moves_it_values():
+    """seed1.dom breaks the rules at its 24th move (A's [5-6] fits neither end): of its 29 written moves,
+    the 23 before the broken one are valued, and the count ends there."""
+    text = RECORDS.joinpath("seed1.dom").read_text(encoding="utf-8")
+    seen: list[dict] = []
+    analyze_document(text, "x", progress=seen.append)
+    assert {s["phase"] for s in seen} == {"moves"} and {s["total"] for s in seen} == {len(parse(text).games[0].moves)}
+    assert [s["done"] for s in seen] == list(range(0, 24))
+
+
 def test_progress_of_a_running_analysis_and_of_none(tmp_path):
     """``/api/progress`` follows a long fair analysis (the French record's three hands over thousands of
     deals) while it runs; after its cancel it is not running."""

@@ -67,8 +67,8 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
     """What ``domino analyze --json`` prints for ``text`` (``--fair``, ``--lines``, ``--max-nodes``): the
     fair analysis too where asked or where a game of the text has a hand that is not known, as the
     command does; the record read and replayed once (``analyzer.pipeline``). ``progress`` is told how far
-    a fair analysis has come: ``{"phase": "moves", "done", "total", "games"}`` as the moves of all games
-    are valued with the hands open, then ``{"phase": "worlds", "game", "games", "done", "total"}`` as
+    the analysis has come: ``{"phase": "moves", "done", "total", "games"}`` as the moves of all games
+    are valued with the hands open, then in a fair analysis ``{"phase": "worlds", "game", "games", "done", "total"}`` as
     each game's worlds are solved (game from 1; ``total`` None until they are listed)."""
     options = _options("analyze", variant, rules or {}, max_nodes=max_nodes, lines=lines)
     summary = Summary()
@@ -76,7 +76,8 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
     if not fair and run.replays and run.partial:
         fair = True           # as the command does for records whose hands are not all known
     if not fair:
-        result = safely(label, lambda: run_record(run))
+        moves = _progress_moves(progress, run) if progress is not None else None
+        result = safely(label, lambda: run_record(run, moves))
         summary.add(result)
         analyses = [{"file": result["source"], **game["analysis"], "valid": game["valid"],
                      "diagnostics": game["diagnostics"]} for game in result["games"]]
