@@ -395,6 +395,10 @@ def test_a_variation_is_kept_apart_and_written_on_request(board, width, viewport
     expect(page.locator("#tomove")).to_contain_text("B to move")
     page.click("#legal button[data-move='[2-3]@3']")
     expect(page.locator("#variation .what")).to_have_text("Variation from move 3 (not in the record): A [1-3]@1, B [2-3]@3")
+    expect(page.locator("#stepinfo")).to_have_text("variation from move 3: move 2 of 2 (B [2-3]@3)")
+    page.click("#prev")
+    expect(page.locator("#stepinfo")).to_have_text("variation from move 3: move 1 of 2 (A [1-3]@1)")
+    page.click("#next")
     assert page.input_value("#text") == text
     page.screenshot(path=f"/tmp/board-variation-{width}.png", full_page=True)
     _fits(page, viewport, "#variation", "#legal")

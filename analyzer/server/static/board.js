@@ -270,8 +270,9 @@
     if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
     if (p.variation) {
       var v = p.variation;
-      info = "line of " + v.line[0] + ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length +
-        " (" + v.line[v.along - 1] + ")");
+      // a variation played on the board, or an alternative's line from the analysis
+      info = (state.mine ? "variation from " + (p.step === 0 ? "the deal" : "move " + p.step) : "line of " + v.line[0]) +
+        ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length + " (" + v.line[v.along - 1] + ")");
     }
     $("back").hidden = !p.variation;
     var v = p.variation;
@@ -291,6 +292,7 @@
 
   function showPosition(body) {
     var seq = ++state.seq;
+    if (!body.line) { state.mine = false; }
     return post("position", request(body)).then(function (r) {
       if (seq !== state.seq) { return; }
       if (!r.ok) {
@@ -368,6 +370,7 @@
     var v = p.variation;
     var line = v ? v.line.slice(0, v.along) : [];
     line.push(m.player + " " + m.move);
+    state.mine = true;
     showPosition({game: p.game, step: p.step, line: line, along: line.length});
   }
 
@@ -515,6 +518,7 @@
             go.type = "button";
             go.title = "show the board after this move of the line";
             go.addEventListener("click", function () {
+              state.mine = false;
               showPosition({game: p.game, step: d.index, line: alt.line, along: k + 1});
             });
             item.appendChild(go);
