@@ -3,6 +3,7 @@ a fair analysis's progress, a move put before the end of a game, a variation wri
 comment, a new record from the form's choices, and bad bodies answered with a clear JSON error."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import threading
@@ -10,6 +11,8 @@ import time
 import warnings
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -17,11 +20,15 @@ with warnings.catch_warnings():      # (Starlette 1.x would rather have httpx2 d
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from analyzer.notation import parse  # noqa: E402
+from analyzer.generate import random_game  # noqa: E402
+from analyzer.match import replay_record  # noqa: E402
+from analyzer.notation import parse, write  # noqa: E402
+from analyzer.notation.writer import table_writable, write_table  # noqa: E402
+from analyzer.record import Record  # noqa: E402
 from analyzer.rules.catalog import catalog  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
-from analyzer.server.library import analyze_document  # noqa: E402
+from analyzer.server.library import analyze_document, enter_move, write_variation  # noqa: E402
 
 from conftest import RECORDS, SEED_DEAL, SEED_HANDS, served_board  # noqa: E402
 
@@ -298,3 +305,59 @@ def _answer(s) -> tuple[bytes, bytes]:
             break
         body += more
     return head, body
+
+
+# ---- invariants over generated games ------------------------------------------------------------------
+
+VARIANTS = ["partnership", "draw", "all-fives", "french", "block", "hungarian", "cross"]
+
+
+def _key(m):
+    return (m.player, m.tile, m.end, m.arm, m.draw, m.claim, m.round)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000), where=st.floats(0, 1, exclude_max=True),
+       table=st.booleans())
+def test_a_move_left_out_and_put_back_by_the_board_gives_the_game_again(variant, seed, where, table):
+    """Any move of a legal game (every variant family; the list and the table form) left out of its text and
+    put back by ``/api/enter`` at its step gives the game's moves again, rounds and all. (Not the last move:
+    that one is entered after the end, ``test_board_api``.)"""
+    game = random_game(variant, seed=seed)
+    if table and not table_writable(game):
+        table = False
+    k = int(where * (len(game.moves) - 1))
+    cut = dataclasses.replace(game, moves=game.moves[:k] + game.moves[k + 1:])
+    text = write_table(cut) if table else write(Record([cut]))
+    move = game.moves[k]
+    out = enter_move(text, "<board>", 0, move.notation(marks=False).replace("passt", "pass"), move.player, step=k)
+    assert [_key(m) for m in parse(out["text"]).games[0].moves] == [_key(m) for m in game.moves]
+    assert out["step"] == k and out["after"] == len(game.moves) - 1 - k
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000), where=st.floats(0, 1), length=st.integers(1, 4),
+       table=st.booleans())
+def test_a_variation_written_in_leaves_the_moves_as_they_were(variant, seed, where, length, table):
+    """The game's own next moves, played as a variation from any step and written in, stand in the record as
+    one comment (where the variation branches) and change none of its moves."""
+    game = random_game(variant, seed=seed)
+    if table and not table_writable(game):
+        table = False
+    text = write_table(game) if table else write(Record([game]))
+    rep = replay_record(parse(text), None)[0]
+    k = int(where * len(rep.steps))
+    line = [f"{s.entry.player} {s.move}" for s in rep.steps[k:k + length] if s.move is not None]
+    assume(line and len(line) == len(rep.steps[k:k + length]))
+    # (not a game whose opener added a tile to his lead, where the Draw game allows it: the board's positions,
+    # ``report.diagram.position_at``, do not follow that yet)
+    assume(len(rep.steps) < 2 or rep.steps[1].seat != rep.steps[0].seat)
+    out = write_variation(text, "<board>", 0, k, line)
+    after = parse(out["text"]).games[0]
+    assert [_key(m) for m in after.moves] == [_key(m) for m in game.moves]
+    words = "variation: " + " ".join(line)
+    placed = after.moves[k - 1].comment if k else after.comments[-1]
+    assert placed is not None and words in placed
+    assert out["text"].count("{variation: ") == 1

@@ -305,13 +305,16 @@ def _insert_before(text: str, record: Record, game: int, rep, step: int, entry: 
         raise BoardError(f"move {step + 1} is not written in the record (the replayer added it): "
                          "enter the move before the next written one")
     order = {name: k for k, name in enumerate(rep.players)}
+    numbered = any(m.round is not None for m in old.moves)     # (a list may leave its moves unnumbered)
     moves = list(old.moves[:at])
     for m in [entry] + old.moves[at:]:
         prev = moves[-1] if moves else None
-        number = (old.moves[at].round or 1) if prev is None else \
-            (prev.round or 1) + (0 if order.get(m.player, -1) > order.get(prev.player, -1) else 1)
+        # a round goes on while the players come in their order (a player who drew goes on in it)
+        goes_on = prev is not None and (order.get(m.player, -1) > order.get(prev.player, -1)
+                                        or m.player == prev.player and prev.draw)
+        number = (old.moves[at].round or 1) if prev is None else (prev.round or 1) + (0 if goes_on else 1)
         # (placed anew: a table's rows are then made by their rounds, not by the lines they stood on)
-        moves.append(dataclasses.replace(m, round=number, pos=NOWHERE))
+        moves.append(dataclasses.replace(m, round=number if numbered else None, pos=NOWHERE))
     games = list(record.games)
     games[game] = dataclasses.replace(old, moves=moves)
     new = rewrite(text, record, games)
