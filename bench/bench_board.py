@@ -14,6 +14,12 @@ slip). The page adds its own 300 ms pause after the last keystroke before it ask
 started (the server keeps one ready), so the figure is the search plus the trip; "fair" is the fair
 analysis of records/draw-one-view.dom (a draw game one player logged: every decision of his judged
 over the deals he could not tell apart, ``--worlds`` of them).
+
+The editing requests: a move put in before the end of a game (``/api/enter`` with ``step``: the game's
+moves from there written anew), a variation written in as a comment (``/api/variation``), a new record
+from the form's choices (``/api/new``: written and validated), a poll of an analysis's progress
+(``/api/progress``), and the time from a fair analysis's start to its first count of deals solved
+(over HTTP: polled every 20 ms; the baseline: the in-process call's first report).
 """
 from __future__ import annotations
 
@@ -40,7 +46,8 @@ from analyzer.notation import write  # noqa: E402
 from analyzer.record import Record  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.jobs import Workers  # noqa: E402
-from analyzer.server.library import analyze_document, position_data, validate_document  # noqa: E402
+from analyzer.server.library import (analyze_document, enter_move, new_record, position_data,  # noqa: E402
+                                     validate_document, write_variation)
 
 
 def post(base: str, route: str, body: dict) -> dict:
@@ -51,15 +58,6 @@ def post(base: str, route: str, body: dict) -> dict:
             return json.loads(r.read())
     except urllib.error.HTTPError as exc:
         raise SystemExit(f"{route}: {exc.code} {exc.read()[:200]!r}") from None
-
-
-def timed(fn, repeat: int) -> list[float]:
-    out = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return out
 
 
 def main() -> None:
@@ -96,6 +94,10 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
 
     rows = []
+    here_board = position_data(valid, "<board>", 0, 5)
+    at = {"step": 5, "move": here_board["legal"][0]["move"], "player": here_board["turn"]}
+    line = [f"{at['player']} {at['move']}"]
+    hands = [{"tiles": [[0, 0], [1, 1]]}, None, {"tiles": [[2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [0, 6], [1, 6]]}, None]
     cases = [
         ("validate, 4 games, valid", lambda: post(base, "validate", {"text": valid}),
          lambda: validate_document(valid, "<board>")),
@@ -107,6 +109,15 @@ def main() -> None:
          lambda: analyze_document(game, "<board>")),
         ("analyse, fair (one view)", lambda: post(base, "analyze", {"text": fair, "worlds": args.worlds}),
          lambda: analyze_document(fair, "<board>", worlds=args.worlds)),
+        ("enter before the end", lambda: post(base, "enter", {"text": valid, "game": 0, **at}),
+         lambda: enter_move(valid, "<board>", 0, at["move"], at["player"], step=5)),
+        ("variation as a comment", lambda: post(base, "variation", {"text": valid, "step": 5, "line": line}),
+         lambda: write_variation(valid, "<board>", 0, 5, line)),
+        ("new record from the form", lambda: post(base, "new", {"variant": "partnership", "hands": hands}),
+         lambda: new_record("partnership", {}, None, hands)),
+        ("progress poll", lambda: post(base, "progress", {"job": "none"}), lambda: workers.progress("none")),
+        ("fair: first deals counted", lambda: _first_count(base, fair, args.worlds),
+         lambda: _first_count_here(fair, args.worlds)),
     ]
     try:
         if args.browser:
@@ -116,8 +127,8 @@ def main() -> None:
             here()
             http, local = [], []
             for _ in range(args.repeat):          # taking turns: a disturbance of the shared machine hits both
-                http += timed(over_http, 1)
-                local += timed(here, 1)
+                http += _seconds(over_http)
+                local += _seconds(here)
             rows.append((name, statistics.median(http), max(http), statistics.median(local), max(local)))
     finally:
         server.should_exit = True
@@ -131,6 +142,43 @@ def main() -> None:
     if args.browser:
         print(f"{'page: change -> diagnostics':<28} {statistics.median(page_times):8.3f} {max(page_times):8.3f}"
               f"   (in the page, 4 games: its 300 ms pause after typing included; a slip put in and out by turns)")
+
+
+def _seconds(fn) -> list[float]:
+    """The call's time, or the time it reports itself (a number: from its start to what it waits for)."""
+    t = time.perf_counter()
+    got = fn()
+    return [got if isinstance(got, float) else time.perf_counter() - t]
+
+
+def _first_count(base: str, text: str, worlds: int) -> float:
+    """Seconds from a fair analysis's request to the first progress poll that counts deals solved (every
+    20 ms); the analysis is then left to finish."""
+    job = f"bench-{time.perf_counter_ns()}"
+    done = {}
+    thread = threading.Thread(target=lambda: done.setdefault("doc", post(base, "analyze", {
+        "text": text, "worlds": worlds, "job": job})))
+    t = time.perf_counter()
+    thread.start()
+    seen = None
+    while seen is None and thread.is_alive():
+        d = post(base, "progress", {"job": job})
+        if d["phase"] == "worlds" and d["total"] and d["done"]:
+            seen = time.perf_counter() - t
+        time.sleep(0.02)
+    thread.join()
+    return seen if seen is not None else time.perf_counter() - t
+
+
+def _first_count_here(text: str, worlds: int) -> float:
+    first = []
+    t = time.perf_counter()
+
+    def told(d):
+        if not first and d["phase"] == "worlds" and d["total"] and d["done"]:
+            first.append(time.perf_counter() - t)
+    analyze_document(text, "<board>", worlds=worlds, progress=told)
+    return first[0] if first else time.perf_counter() - t
 
 
 def _page(base: str, record: Path, valid: str, broken: str, repeat: int) -> list[float]:

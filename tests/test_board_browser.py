@@ -17,7 +17,7 @@ uvicorn = pytest.importorskip("uvicorn")
 expect = pytest.importorskip("playwright.sync_api").expect
 
 
-from conftest import RECORDS, ROOT, SEED_DEAL, served_board  # noqa: E402
+from conftest import RECORDS, ROOT, SEED_DEAL, SEED_HANDS, served_board  # noqa: E402
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -307,4 +307,161 @@ def test_an_illegal_move_from_the_sheet_is_written_and_flagged(board):
     expect(page.locator("#text")).to_have_value(re.compile(re.escape("1. B [1-1] C [6-6]\n") + "$"))
     last = SHORT.count("\n")
     expect(page.locator(f"#diagnostics li.error[data-line='{last}']")).to_have_count(1)
+    assert errors == []
+
+
+# ---- a new record, moves before the end, variations, the progress of a fair analysis ----------------------
+
+WIDTHS = [("desktop", DESKTOP), ("phone", PHONE)]
+MISSING_PASS = SHORT.replace("1. B [1-1]\n", "1. B [1-1] D [1-5]@1\n2. A [1-4]@1\n")
+
+
+def _tiles(player: str) -> list[str]:
+    return SEED_HANDS[player].split()
+
+
+@pytest.mark.parametrize("width,viewport", WIDTHS)
+def test_a_deal_and_moves_entered_by_clicking(board, width, viewport):
+    """The form: partnership, B leads, A's hand partly known (two tiles), B's and D's whole, C's unknown,
+    each tile clicked in the set; the record is written as the notation writes it and validated; then the
+    first moves are clicked on the board and written as moves of the list."""
+    open_, _ = board
+    page, errors = open_(viewport=viewport)
+    page.click("#newrecord")
+    page.wait_for_selector("#nset button[data-tile='[6-6]']")
+    page.select_option("#nvariant", "partnership")
+    page.fill("#nevent", "Club night")
+    for seat, player, tiles in ((0, "A", _tiles("A")[:2]), (1, "B", _tiles("B")), (3, "D", _tiles("D"))):
+        page.check(f"#nplayers .nplayer[data-seat='{seat}'] input[type=radio]")
+        for t in tiles:
+            page.click(f"#nset button[data-tile='{t}']")
+        expect(page.locator(f"#nplayers .nplayer[data-seat='{seat}'] .ntiles svg")).to_have_count(len(tiles))
+    page.select_option("#nlead", "B")
+    page.screenshot(path=f"/tmp/board-form-{width}.png", full_page=True)
+    page.click("#nwrite")
+    expect(page.locator("#newform")).to_be_hidden()
+    want = ('[Event "Club night"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n[Lead "B"]\n\n'
+            f"A: {' '.join(_tiles('A')[:2])} ? ? ? ? ?\nB: {SEED_HANDS['B']}\nC: ?\nD: {SEED_HANDS['D']}\n")
+    assert page.input_value("#text") == want
+    expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
+    # B leads his [1-1]; C's hand is not known, so the board offers him every move a hand could make
+    page.click("#legal button[data-move='[1-1]']")
+    expect(page.locator("#tomove")).to_contain_text("C to move")
+    page.click("#legal button[data-move='pass']")
+    page.click("#legal button[data-move='[1-5]@1']")
+    expect(page.locator("#text")).to_have_value(want + "\n1. B [1-1] C pass D [1-5]@1\n")
+    expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
+    page.screenshot(path=f"/tmp/board-entered-{width}.png", full_page=True)
+    _fits(page, viewport, "#text", "#legal", "#tomove")
+    assert errors == []
+
+
+@pytest.mark.parametrize("width,viewport", WIDTHS)
+def test_a_move_put_in_before_the_end(board, width, viewport):
+    """The record leaves C's pass out: at the position after B's [1-1] the board offers C his one move, a
+    click puts it there, and the page says the moves after it are now checked against it."""
+    open_, _ = board
+    page, errors = open_("short.dom", viewport=viewport)
+    page.wait_for_selector("#tomove")
+    page.fill("#text", MISSING_PASS)
+    expect(page.locator("#status")).to_have_text(re.compile(r"^invalid"))
+    _cursor(page, MISSING_PASS.count("\n") - 1, 11)         # after "1. B [1-1]", before D's move
+    expect(page.locator("#tomove")).to_contain_text("C to move: click a move to put it into the record before move 2")
+    assert page.eval_on_selector_all("#legal button", "els => els.map(e => e.dataset.move)") == ["pass"]
+    page.click("#legal button[data-move='pass']")
+    expect(page.locator("#text")).to_have_value(SHORT.replace("1. B [1-1]\n", "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n"))
+    expect(page.locator("#entered")).to_have_text("C pass is put into the record as move 2: the 2 moves written after "
+                                                  "it are now checked against it.")
+    expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
+    page.screenshot(path=f"/tmp/board-inserted-{width}.png", full_page=True)
+    _fits(page, viewport, "#entered", "#legal")
+    assert errors == []
+
+
+@pytest.mark.parametrize("width,viewport", WIDTHS)
+def test_a_variation_is_kept_apart_and_written_on_request(board, width, viewport):
+    """From the position before A's [1-4] a variation (A [1-3], B [2-3]) is played by clicking: the record's
+    text stays as it was until "write it" puts the variation in as a comment after D's move."""
+    open_, _ = board
+    page, errors = open_("short.dom", viewport=viewport)
+    page.wait_for_selector("#tomove")
+    text = SHORT.replace("1. B [1-1]\n", "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n")
+    page.fill("#text", text)
+    _cursor(page, text.count("\n"), 1)                      # before "2. A [1-4]@1": A to move
+    expect(page.locator("#stepinfo")).to_contain_text("after move 3 ")
+    page.check("input[name=clickmode][value=variation]")
+    expect(page.locator("#tomove")).to_contain_text("A to move: click a move to play it in a variation")
+    page.click("#legal button[data-move='[1-3]@1']")
+    expect(page.locator("#tomove")).to_contain_text("B to move")
+    page.click("#legal button[data-move='[2-3]@3']")
+    expect(page.locator("#variation .what")).to_have_text("Variation from move 3 (not in the record): A [1-3]@1, B [2-3]@3")
+    expect(page.locator("#stepinfo")).to_have_text("variation from move 3: move 2 of 2 (B [2-3]@3)")
+    page.click("#prev")
+    expect(page.locator("#stepinfo")).to_have_text("variation from move 3: move 1 of 2 (A [1-3]@1)")
+    page.click("#next")
+    assert page.input_value("#text") == text
+    page.screenshot(path=f"/tmp/board-variation-{width}.png", full_page=True)
+    _fits(page, viewport, "#variation", "#legal")
+    page.click("#writevariation")
+    expect(page.locator("#text")).to_have_value(text.replace("D [1-5]@1\n", "D [1-5]@1 {variation: A [1-3]@1 B [2-3]@3}\n"))
+    expect(page.locator("#entered")).to_contain_text("no form for a variation")
+    expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
+    assert errors == []
+
+
+@pytest.mark.parametrize("width,viewport", WIDTHS)
+def test_the_progress_of_a_fair_analysis_and_its_cancel(board, width, viewport):
+    """A fair analysis of the French record over thousands of deals (the page's request given more deals on
+    its way): the bar and its words follow the server's count; Cancel ends it."""
+    open_, _ = board
+    page, errors = open_("variant-french.dom", viewport=viewport)
+    page.wait_for_selector("#diagnostics li, #tomove")
+
+    def more_deals(route):
+        body = json.loads(route.request.post_data)
+        route.continue_(post_data=json.dumps({**body, "worlds": 5000, "exact_below": 1}))
+    page.route("**/api/analyze", more_deals)
+    page.check("#fair")
+    page.click("#analyse")
+    expect(page.locator("#progressbox")).to_be_visible()
+    expect(page.locator("#progresstext")).to_have_text(re.compile(r"^(game \d of 3: )?\d+ of \d+ (moves valued|deals solved)$"),
+                                                       timeout=30_000)
+    done, total = page.eval_on_selector("#progress", "p => [p.value, p.max]")
+    assert 0 <= done <= total
+    page.screenshot(path=f"/tmp/board-progress-{width}.png", full_page=True)
+    _fits(page, viewport, "#progressbox", "#cancel")
+    page.click("#cancel")
+    expect(page.locator("#status")).to_have_text("analysis cancelled", timeout=30_000)
+    expect(page.locator("#progressbox")).to_be_hidden()
+    assert [e for e in errors if "409" not in e] == []       # (the browser logs the cancelled request's status)
+
+
+def _fits(page, viewport, *selectors) -> None:
+    """No sideways scrolling, and each box inside the screen's width."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is wider than the screen by {overflow}px"
+    for sel in selectors:
+        box = page.locator(sel).first.evaluate("e => { const r = e.getBoundingClientRect(); return {x: r.x, width: r.width}; }")
+        assert box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, sel
+
+
+def test_where_the_record_breaks_the_rules_a_click_puts_the_move_before_the_broken_one(board):
+    """seed1.dom breaks the rules at move 24 (A's [5-6] fits neither end): the board stands before it and
+    offers A his one move, a pass; a click puts it there, before the broken move, not after the last."""
+    from analyzer.notation import parse
+
+    open_, folder = board
+    page, errors = open_("seed1.dom")
+    page.wait_for_selector("#diagnostics li.error")
+    before = page.input_value("#text")
+    _cursor(page, before.rstrip("\n").count("\n") + 1, 1)
+    expect(page.locator("#stopped")).to_contain_text("breaks the rules at move 24")
+    expect(page.locator("#tomove")).to_contain_text("A to move: click a move to put it into the record before move 24")
+    page.click("#legal button[data-move='pass']")
+    expect(page.locator("#entered")).to_have_text("A pass is put into the record as move 24: the 6 moves written after "
+                                                  "it are now checked against it.")
+    old, new = parse(before).games[0].moves, parse(page.input_value("#text")).games[0].moves
+    assert len(new) == len(old) + 1 and (new[23].player, new[23].tile) == ("A", None)
+    assert [(m.player, m.tile) for m in new[:23] + new[24:]] == [(m.player, m.tile) for m in old]
+    page.fill("#text", before)
     assert errors == []

@@ -12,7 +12,7 @@ from functools import cache
 from ..record import Game, MoveEntry, Record, Span
 from .reader import derive_players, parse, parser
 
-__all__ = ["write", "write_game", "write_table", "table_writable", "rewrite"]
+__all__ = ["write", "write_game", "write_table", "table_writable", "rewrite", "write_comment"]
 
 
 @cache
@@ -31,6 +31,12 @@ def _escape(text: str, chars: str) -> str:
 
 def _comment(text: str) -> str:
     return "{" + _escape(text, "{}") + "}"
+
+
+def write_comment(text: str) -> str:
+    """``text`` as a comment of the notation (``{...}``, its braces and backslashes escaped), as the
+    writer writes a move's or a game's comment."""
+    return _comment(text)
 
 
 def _tag(name: str, value: str) -> str:

@@ -22,7 +22,8 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .library import BoardError, NODE_LIMIT, enter_move, position_data, repair_text, validate_document
+from .library import (BoardError, NODE_LIMIT, enter_move, new_record, position_data, repair_text, validate_document,
+                      variants_data, write_variation)
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled, Workers
 
@@ -68,7 +69,10 @@ class _DeclaredLength:
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
             length = dict(scope.get("headers") or ()).get(b"content-length", b"0")
-            if not length.isdigit() or int(length) > MAX_BODY:
+            if not length.isdigit():
+                response = _error("the request's Content-Length is not a number of bytes", 400)
+                return await response(scope, receive, send)
+            if int(length) > MAX_BODY:
                 response = _error(f"the request is larger than {MAX_BODY // 1024} KB", 413)
                 return await response(scope, receive, send)
         await self.app(scope, receive, send)
@@ -155,9 +159,7 @@ async def _position(data):
         if not isinstance(cursor, dict):
             raise ApiError('"cursor" is {"line": N, "column": N}')
         cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
-    line = data.get("line")
-    if line is not None and not (isinstance(line, list) and all(isinstance(m, str) for m in line)):
-        raise ApiError('"line" is a list of moves like "B [0-1]"')
+    line = _moves(data)
     return await run_in_threadpool(position_data, _text(data), _label(data), _int(data, "game", 0),
                                    _int(data, "step", None), variant, rules, cursor, line,
                                    _int(data, "along", 0))
@@ -170,7 +172,40 @@ async def _enter(data):
     if not isinstance(move, str) or (player is not None and not isinstance(player, str)):
         raise ApiError('give the move as "move" ("[3-6]@6", "pass", "draws [2-5]") and "player" as a name')
     return await run_in_threadpool(enter_move, _text(data), _label(data), _int(data, "game", 0), move,
-                                   player, variant, rules)
+                                   player, variant, rules, _int(data, "step", None))
+
+
+def _moves(data: dict, key: str = "line") -> list[str] | None:
+    line = data.get(key)
+    if line is not None and not (isinstance(line, list) and all(isinstance(m, str) for m in line)):
+        raise ApiError(f'"{key}" is a list of moves like "B [0-1]"')
+    return line
+
+
+async def _variation(data):
+    variant, rules = _rules(data)
+    line = _moves(data)
+    if not line:
+        raise ApiError('give the variation as "line", a list of moves like "B [0-1]", and where it starts as "step"')
+    return await run_in_threadpool(write_variation, _text(data), _label(data), _int(data, "game", 0),
+                                   _int(data, "step", 0), line, variant, rules)
+
+
+async def _variants(data):
+    return await run_in_threadpool(variants_data, *_rules(data))
+
+
+async def _new(data):
+    variant, rules = _rules(data)
+    players, hands = data.get("players"), data.get("hands")
+    if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+        raise ApiError('"players" is a list of names in play order, or null')
+    if hands is not None and not isinstance(hands, list):
+        raise ApiError('"hands" is a list, one a player: null or {"tiles": [[low, high], ...], "unknown": N}')
+    event, lead = data.get("event"), data.get("lead") or None
+    if (event is not None and not isinstance(event, str)) or (lead is not None and not isinstance(lead, str)):
+        raise ApiError('"event" and "lead" are strings')
+    return await run_in_threadpool(new_record, variant, rules, players, hands, event, lead)
 
 
 async def _repair(data):
@@ -213,7 +248,7 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
                       fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
                       max_nodes=min(_int(data, "max_nodes", cap, 1), cap),
                       seed=_int(data, "seed", 0), worlds=_int(data, "worlds", 200, 2, 10_000),
-                      exact_below=_int(data, "exact_below", 1000, 1, 100_000))
+                      exact_below=_int(data, "exact_below", 1000, 1, 100_000), progress=True)
         work = asyncio.ensure_future(run_in_threadpool(workers.run, job, "analyze_document", **kwargs))
         while True:
             done, _ = await asyncio.wait({work}, timeout=0.25)
@@ -235,6 +270,14 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
             raise ApiError('give the analysis to cancel as "job"')
         return {"cancelled": workers.cancel(job)}
 
+    async def progress(data):
+        job = data.get("job")
+        if not isinstance(job, str):
+            raise ApiError('give the analysis as "job"')
+        done = workers.progress(job)
+        return {"job": job, "running": done is not None, **{k: (done or {}).get(k) for k in
+                                                              ("phase", "game", "games", "done", "total")}}
+
     async def listing(_data):
         return {"roots": files.paths, "files": await run_in_threadpool(files.listing)}
 
@@ -248,8 +291,9 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
         return await run_in_threadpool(files.save, data.get("path"), _text(data), token)
 
     routes = [Route("/", _page), Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    for path, handler in (("validate", _validate), ("analyze", analyze), ("cancel", cancel), ("position", _position),
-                          ("enter", _enter), ("repair", _repair), ("files", listing), ("open", open_file),
+    for path, handler in (("validate", _validate), ("analyze", analyze), ("cancel", cancel), ("progress", progress),
+                          ("position", _position), ("enter", _enter), ("repair", _repair), ("variation", _variation),
+                          ("variants", _variants), ("new", _new), ("files", listing), ("open", open_file),
                           ("save", save_file)):
         routes.append(Route(f"/api/{path}", _api(handler), methods=["POST"], max_body_size=MAX_BODY))
     @contextlib.asynccontextmanager

@@ -24,7 +24,8 @@ class Busy(Exception):
 
 
 def _serve(conn) -> None:
-    """A worker's loop: ``(function name, kwargs)`` in, ``("ok", result)`` or ``("error", message)`` out."""
+    """A worker's loop: ``(function name, kwargs)`` in, ``("ok", result)`` or ``("error", message)`` out;
+    with ``progress=True`` in the kwargs, ``("progress", data)`` as the function reports it, before."""
     from . import library
 
     while True:
@@ -32,6 +33,8 @@ def _serve(conn) -> None:
             name, kwargs = conn.recv()
         except EOFError:
             return
+        if kwargs.get("progress") is True:
+            kwargs["progress"] = lambda data: conn.send(("progress", data))
         try:
             conn.send(("ok", getattr(library, name)(**kwargs)))
         except library.BoardError as exc:
@@ -47,12 +50,18 @@ class _Worker:
         self.process.start()
         child.close()
 
-    def run(self, name: str, kwargs: dict) -> Any:
+    def run(self, name: str, kwargs: dict, told=None) -> Any:
+        """``library.name(**kwargs)`` in this worker; each progress it reports goes to ``told(data)``."""
         self.conn.send((name, kwargs))
-        try:
-            status, value = self.conn.recv()
-        except (EOFError, OSError):
-            raise Cancelled("the analysis was cancelled") from None
+        while True:
+            try:
+                status, value = self.conn.recv()
+            except (EOFError, OSError):
+                raise Cancelled("the analysis was cancelled") from None
+            if status != "progress":
+                break
+            if told is not None:
+                told(value)
         if status == "error":
             from .library import BoardError
             raise BoardError(value)
@@ -74,6 +83,7 @@ class Workers:
         self._idle: list[_Worker] = []
         self._running: dict[str, _Worker] = {}
         self._cancelled: set[str] = set()
+        self._progress: dict[str, dict] = {}
 
     def warm(self) -> None:
         """Start a worker ahead of the first analysis."""
@@ -94,9 +104,10 @@ class Workers:
             worker = _Worker()
         with self._lock:
             self._running[job] = worker
+            self._progress[job] = {}
         ok = False
         try:
-            result = worker.run(name, kwargs)
+            result = worker.run(name, kwargs, lambda data: self._progress.__setitem__(job, data))
             ok = True
             return result
         except Cancelled:
@@ -107,12 +118,19 @@ class Workers:
         finally:
             with self._lock:
                 self._running.pop(job, None)
+                self._progress.pop(job, None)
                 self._cancelled.discard(job)
                 if ok and worker.process.is_alive() and len(self._idle) < 1:
                     self._idle.append(worker)
                     worker = None
             if worker is not None:
                 worker.kill()
+
+    def progress(self, job: str) -> dict | None:
+        """How far the analysis ``job`` has come, as its function last reported (``{}``: nothing yet);
+        None when no such analysis is running."""
+        with self._lock:
+            return dict(self._progress[job]) if job in self._running and job in self._progress else None
 
     def cancel(self, job: str) -> bool:
         """End the analysis ``job`` now; False when no such analysis is running."""

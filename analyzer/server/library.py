@@ -10,24 +10,29 @@ Each function takes plain data and returns plain data (JSON-able dicts); a reque
 answer raises :class:`BoardError` with a message for the user."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import re
+from typing import Callable
 
 from ..archive import Summary
 from ..archive.inputs import expand
 from ..diagnostics import DominoError
 from ..match import replay_record
 from ..notation import parse, write
-from ..pipeline import (Options, again, check_rules, judge_fairly, process, read_text, run_record, safely,
+from ..notation.writer import rewrite, write_comment
+from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
                         validation_json)
-from ..record import Game, MoveEntry
+from ..record import NOWHERE, Game, HandEntry, MoveEntry, Record
 from ..report.diagram import position_at
 from ..report.model import board_view
 from ..rules import UnknownVariant, find_variant
+from ..rules.catalog import catalog
 from ..search import NODE_LIMIT
-from ..tiles import Move
+from ..tiles import Move, Tile
 
 __all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
-           "record_files", "NODE_LIMIT"]
+           "write_variation", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
 
 
 class BoardError(ValueError):
@@ -57,27 +62,60 @@ def validate_document(text: str, label: str, variant: str | None = None, rules: 
 
 def analyze_document(text: str, label: str, variant: str | None = None, rules: dict | None = None,
                      fair: bool = False, lines: bool = False, max_nodes: int | None = None,
-                     seed: int = 0, worlds: int = 200, exact_below: int = 1000) -> dict:
+                     seed: int = 0, worlds: int = 200, exact_below: int = 1000,
+                     progress: Callable[[dict], None] | None = None) -> dict:
     """What ``domino analyze --json`` prints for ``text`` (``--fair``, ``--lines``, ``--max-nodes``): the
     fair analysis too where asked or where a game of the text has a hand that is not known, as the
-    command does; the record read and replayed once (``analyzer.pipeline``)."""
+    command does; the record read and replayed once (``analyzer.pipeline``). ``progress`` is told how far
+    the analysis has come: ``{"phase": "moves", "done", "total", "games"}`` as the moves of all games
+    are valued with the hands open, then in a fair analysis ``{"phase": "worlds", "game", "games", "done", "total"}`` as
+    each game's worlds are solved (game from 1; ``total`` None until they are listed)."""
     options = _options("analyze", variant, rules or {}, max_nodes=max_nodes, lines=lines)
     summary = Summary()
     run = read_text(label, text, options)
     if not fair and run.replays and run.partial:
         fair = True           # as the command does for records whose hands are not all known
     if not fair:
-        result = safely(label, lambda: run_record(run))
+        moves = _progress_moves(progress, run) if progress is not None else None
+        result = safely(label, lambda: run_record(run, moves))
         summary.add(result)
         analyses = [{"file": result["source"], **game["analysis"], "valid": game["valid"],
                      "diagnostics": game["diagnostics"]} for game in result["games"]]
         return {"games": analyses, "summary": summary.as_dict()}
     run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below)
-    result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=1).data())
+    if progress is None:
+        result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=1).data())
+    else:
+        moves = _progress_moves(progress, run)
+        bar = _progress_bar(progress, len(run.replays))
+        result = safely(label, lambda: judge_fairly(analyse(run, moves), every_deal=True, workers=1, bar=bar).data())
     summary.add(result)
     analyses = [{"file": label, **run.analyses[k].as_dict(), "valid": game["valid"],
                  "diagnostics": game["diagnostics"]} for k, game in enumerate(result["games"][:run.judged])]
     return {"games": analyses, "summary": summary.as_dict()}
+
+
+def _progress_moves(report: Callable[[dict], None], run):
+    """``analyse``'s ``progress(moves)``: tells ``report`` the moves valued with all hands open, of all games."""
+    total = sum(len(rep.steps) for rep in run.replays)
+    done = [0]
+
+    def moved(count: int) -> None:
+        done[0] += count
+        report({"phase": "moves", "game": None, "games": len(run.replays), "done": done[0], "total": total})
+    report({"phase": "moves", "game": None, "games": len(run.replays), "done": 0, "total": total})
+    return moved
+
+
+def _progress_bar(report: Callable[[dict], None], games: int):
+    """``judge_fairly``'s ``bar``: for game ``number``, the ``progress(done, total)`` of its worlds that
+    tells ``report``."""
+    @contextlib.contextmanager
+    def bar(number: int):
+        report({"phase": "worlds", "game": number, "games": games, "done": 0, "total": None})
+        yield lambda done, total: report({"phase": "worlds", "game": number, "games": games, "done": done,
+                                          "total": total})
+    return bar
 
 
 # ---- the board ----------------------------------------------------------------------------------
@@ -225,14 +263,20 @@ def _claim(variant, pos, move: Move) -> int | None:
 
 
 def enter_move(text: str, label: str, game: int, move: str, player: str | None = None,
-               variant: str | None = None, rules: dict | None = None) -> dict:
-    """``text`` with ``move`` (as :meth:`Move.parse` reads it, ``claim`` points added by ``+N``) written after
-    the last move of game ``game`` in the record's own form: a cell of its table, or a move of its list
-    (a new numbered row where the round begins again). ``player``: who makes it (default the player to
-    move). An illegal move is written all the same, as a score sheet may show one; validation flags it.
-    Returns ``{"text", "offset"}``: the new text and where the entry ends in it."""
+               variant: str | None = None, rules: dict | None = None, step: int | None = None) -> dict:
+    """``text`` with ``move`` (as :meth:`Move.parse` reads it, ``claim`` points added by ``+N``) written into
+    game ``game`` in the record's own form: a cell of its table, or a move of its list. ``step`` (the
+    moves played before it; None or the game's length: after its last move, a new numbered row where
+    the round begins again): before move ``step`` + 1, the moves after it going on from it (their rows
+    numbered anew). ``player``: who makes it (default the player to move there). An illegal move is
+    written all the same, as a score sheet may show one; validation flags it. Returns ``{"text",
+    "offset", "step", "after"}``: the new text, where the entry ends in it, its step and how many
+    written moves now follow it (checked against it)."""
     record, replays = _replays(text, label, variant, rules)
     rep = _game(replays, game)
+    steps = len(rep.steps)
+    if step is not None and not 0 <= step <= steps:
+        raise BoardError(f"step {step} is not a move of the game: 0 (the deal) to {steps}")
     words = move.strip().split(" +")
     try:
         parsed = Move.parse(words[0])
@@ -240,14 +284,58 @@ def enter_move(text: str, label: str, game: int, move: str, player: str | None =
     except ValueError as exc:
         raise BoardError(str(exc)) from None
     if player is None:
-        data = position_data(text, label, game, None, variant, rules)
+        data = position_data(text, label, game, step, variant, rules)
         player = data["turn"]
         if player is None:
             raise BoardError("nobody is to move here: name the player")
     if player not in rep.players:
         raise BoardError(f"{player!r} is not a player of this game ({', '.join(rep.players)})")
     entry = MoveEntry(player, parsed.tile, parsed.end, draw=parsed.draw, claim=claim, arm=parsed.arm)
-    return _insert(text, record.games[game], rep, entry)
+    if step is None or step == steps:
+        return {**_insert(text, record.games[game], rep, entry), "step": steps, "after": 0}
+    return _insert_before(text, record, game, rep, step, entry)
+
+
+def _insert_before(text: str, record: Record, game: int, rep, step: int, entry: MoveEntry) -> dict:
+    """``text`` with ``entry`` put before move ``step`` + 1 of game ``game``: the game's moves from there
+    on written anew in the record's own form (``notation.writer.rewrite``: a table keeps its layout)."""
+    old = record.games[game]
+    at = next((k for k, m in enumerate(old.moves) if m is rep.steps[step].entry), None)
+    if at is None:
+        raise BoardError(f"move {step + 1} is not written in the record (the replayer added it): "
+                         "enter the move before the next written one")
+    order = {name: k for k, name in enumerate(rep.players)}
+    numbered = any(m.round is not None for m in old.moves)     # (a list may leave its moves unnumbered)
+    moves = list(old.moves[:at])
+    for m in [entry] + old.moves[at:]:
+        prev = moves[-1] if moves else None
+        # a round goes on while the players come in their order (a player who drew goes on in it)
+        goes_on = prev is not None and (order.get(m.player, -1) > order.get(prev.player, -1)
+                                        or m.player == prev.player and prev.draw)
+        number = (old.moves[at].round or 1) if prev is None else (prev.round or 1) + (0 if goes_on else 1)
+        # (placed anew: a table's rows are then made by their rounds, not by the lines they stood on)
+        moves.append(dataclasses.replace(m, round=number if numbered else None, pos=NOWHERE))
+    games = list(record.games)
+    games[game] = dataclasses.replace(old, moves=moves)
+    new = rewrite(text, record, games)
+    return {"text": new, "offset": _after_move(new, record.source, game, at), "step": step,
+            "after": len(old.moves) - at}
+
+
+def _after_move(text: str, source: str, game: int, at: int) -> int:
+    """The offset in ``text`` just after move ``at`` (0-based, as written) of game ``game``: where the next
+    move on its line begins (the blanks before it left out), else the end of its line."""
+    moves = parse(text, source).games[game].moves
+    rows = text.split("\n")
+    line = moves[at].pos.line
+    start = sum(len(x) + 1 for x in rows[:line - 1])
+    nxt = moves[at + 1] if at + 1 < len(moves) else None
+    if nxt is None or nxt.pos.line != line:
+        return start + len(rows[line - 1].rstrip())
+    cut = rows[line - 1][:nxt.pos.column - 1].rstrip()
+    if cut.endswith(" " + nxt.player):          # a list's move: its player's name before it
+        cut = cut[:-len(nxt.player)].rstrip()
+    return start + len(cut)
 
 
 def _entry_text(entry: MoveEntry, table: bool, pass_word: str) -> str:
@@ -295,6 +383,116 @@ def _insert(text: str, game: Game, rep, entry: MoveEntry) -> dict:
     if text.endswith("\n") and not new.endswith("\n"):
         new += "\n"
     return {"text": new, "offset": offset}
+
+
+def write_variation(text: str, label: str, game: int, step: int, line: list[str], variant: str | None = None,
+                    rules: dict | None = None) -> dict:
+    """``text`` with the variation ``line`` (moves like ``"C pass"``, each judged legal in turn from step
+    ``step`` of game ``game``) written in: the notation has no form for a variation, so it is written
+    as a comment, ``{variation: C pass D [1-5]@1 ...}``, after the move it branches from (before the
+    first move for one from the deal). ``{"text", "offset", "comment"}``."""
+    record, replays = _replays(text, label, variant, rules)
+    rep = _game(replays, game)
+    if not isinstance(line, list) or not line:
+        raise BoardError("the variation has no move: play one on the board first")
+    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
+        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
+    pos, _, last, shown = position_at(rep, step)
+    if shown < step or not rep.deal_ok:
+        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
+    _play_line(rep, pos, line, len(line), last)
+    note = write_comment("variation: " + " ".join(line))
+    old = record.games[game]
+    rows = text.split("\n")
+    before = rep.steps[step - 1].entry if step else None
+    at = next((k for k, m in enumerate(old.moves) if m is before), None) if before is not None else None
+    if at is not None and before.pos.line:
+        end = _after_move(text, record.source, game, at)
+        new, offset = text[:end] + " " + note + text[end:], end + 1 + len(note)
+    else:
+        first = next((m.pos.line for m in old.moves if m.pos.line), None)
+        where = first - 1 if first else _game_span(record, game, len(rows))[1]
+        while not first and where > 0 and not rows[where - 1].strip():
+            where -= 1             # (after the game's last line, not after the blank lines that close it)
+        rows.insert(where, note)
+        new = "\n".join(rows)
+        offset = sum(len(x) + 1 for x in rows[:where]) + len(note)
+    if [dataclasses.replace(m, comment=None) for m in parse(new, record.source).games[game].moves] != \
+            [dataclasses.replace(m, comment=None) for m in old.moves]:
+        raise BoardError("the variation could not be written as a comment there without changing the moves")
+    return {"text": new, "offset": offset, "comment": note}
+
+
+def variants_data(variant: str | None = None, rules: dict | None = None) -> dict:
+    """Every variant as ``domino variants --json`` lists it, with its deal under its default options
+    (``players``, ``hand_size``, ``max_pip``: the new-record form's choices), and ``deal``: that of
+    ``variant`` (default partnership) under ``rules``."""
+    out = []
+    for item in catalog():
+        v = find_variant(item["name"])
+        out.append({**item, "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
+    options = _options("validate", variant, rules or {})
+    v = find_variant(options.variant or "partnership", dict(options.rules))
+    return {"variants": out, "deal": {"variant": v.name, "players": v.players, "hand_size": v.dealing.hand_size,
+                                      "max_pip": v.dealing.max_pip}}
+
+
+def new_record(variant: str | None, rules: dict | None, players: list[str] | None, hands: list | None,
+               event: str | None = None, lead: str | None = None) -> dict:
+    """A new record's text, written as the writer writes a game (tags, the deal; ``Rules`` for options),
+    and what ``validate`` says of it. ``players`` in play order (default ``A``, ``B``, ...); ``hands``,
+    one a player: ``null`` (not known: ``?``) or ``{"tiles": [[low, high], ...], "unknown": N}`` (N more
+    tiles not known; default: the rest of the variant's hand). ``{"text", "validation"}``."""
+    options = _options("validate", variant, rules or {})
+    try:
+        v = find_variant(options.variant or "partnership", dict(options.rules))
+    except (UnknownVariant, DominoError, ValueError) as exc:
+        raise BoardError(str(exc)) from None
+    names = list(players) if players else [chr(ord("A") + k) for k in range(v.players)]
+    if len(names) != v.players or len(set(names)) != len(names) or \
+            not all(re.fullmatch(r"[A-Za-z][\w.'-]{0,30}", n or "") for n in names):
+        raise BoardError(f"{v.name} seats {v.players} players: give {v.players} different names, each one word "
+                         "beginning with a letter")
+    hands = list(hands) if hands is not None else [None] * len(names)
+    if len(hands) != len(names):
+        raise BoardError(f"give one hand a player ({len(names)}), null for a hand not known")
+    dealt = [_new_hand(name, hand, v.dealing.hand_size, v.dealing.max_pip) for name, hand in zip(names, hands)]
+    seen: dict[Tile, str] = {}
+    for hand in dealt:
+        for tile in hand.tiles or ():
+            if tile in seen:
+                raise BoardError(f"{tile} is in {seen[tile]}'s hand and in {hand.player}'s: a tile is dealt once")
+            seen[tile] = hand.player
+    if lead is not None and lead not in names:
+        raise BoardError(f"the lead {lead!r} is not one of the players ({', '.join(names)})")
+    tags = {"Event": (event or "").strip() or "new game", "Variant": v.name, "Players": ", ".join(names)}
+    if rules:
+        tags["Rules"] = ", ".join(f"{k}={val}" for k, val in sorted(rules.items()))
+    if lead:
+        tags["Lead"] = lead
+    text = write(Record([Game(tags=tags, players=tuple(names), hands=tuple(dealt))], "<board>", []))
+    return {"text": text, "validation": validate_document(text, "<board>")}
+
+
+def _new_hand(name: str, hand, size: int, max_pip: int) -> HandEntry:
+    if hand is None:
+        return HandEntry(name, None)
+    tiles = hand.get("tiles") if isinstance(hand, dict) else None
+    if not isinstance(tiles, list) or not all(isinstance(t, list) and len(t) == 2 and
+                                              all(isinstance(x, int) and not isinstance(x, bool) for x in t)
+                                              for t in tiles):
+        raise BoardError(f"{name}'s hand: give its tiles as [[low, high], ...] (or null for a hand not known)")
+    if any(not 0 <= x <= max_pip for t in tiles for x in t):
+        raise BoardError(f"{name}'s hand: this set's tiles go from 0 to {max_pip}")
+    known = tuple(sorted(Tile(min(t), max(t)) for t in tiles))
+    if len(set(known)) != len(known):
+        raise BoardError(f"{name}'s hand holds a tile twice")
+    unknown = hand.get("unknown", size - len(known))
+    if not isinstance(unknown, int) or isinstance(unknown, bool) or unknown < 0 or len(known) + unknown > size:
+        raise BoardError(f"{name}'s hand: {len(known)} tiles known, and a hand holds {size}")
+    if not known and unknown:
+        return HandEntry(name, None)
+    return HandEntry(name, known, unknown=unknown)
 
 
 def repair_text(text: str, label: str, game: int, variant: str | None = None, rules: dict | None = None) -> dict:

@@ -178,6 +178,7 @@
         var open = a.state === "closed" ? "closed" : "open " + a.open + (a.state === "open" ? "" : " (" + a.state + ")");
         box.appendChild(row("arm " + a.number + " · " + open, a.tiles, b.last));
       });
+      if (!b.layout.lead && !b.layout.arms.length) { box.appendChild(el("span", "empty", "nothing played yet")); }
     } else {
       var line = el("div", "line");
       b.line.forEach(function (t, k) {
@@ -222,20 +223,30 @@
     });
   }
 
+  function clickMode() {
+    var chosen = document.querySelector("input[name=clickmode]:checked");
+    return chosen ? chosen.value : "record";
+  }
+
   function drawMoves(p) {
     var box = $("legal");
     box.textContent = "";
     $("other").hidden = true;
     var head = $("tomove");
+    // in a variation a click goes on with it; else as the choice above the moves says
+    var playing = !!p.variation || clickMode() === "variation";
+    $("clickmode").hidden = !p.turn || !!p.variation;
     if (p.over) {
       head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
       return;
     }
-    $("other").hidden = !(p.turn && p.at_end);
+    $("other").hidden = !(p.turn && p.at_end && !playing);
     if (!p.turn) { head.textContent = ""; return; }
-    head.textContent = p.turn + " to move" + (p.at_end ? ": click a move to write it into the record" : "");
-    if (!p.at_end) {
-      box.appendChild(el("p", "note", "Moves are entered at the end of the game: put the cursor after its last move."));
+    var at = insertAt(p);
+    head.textContent = p.turn + " to move: click a move to " + (playing ? "play it in a variation (the record stays as it is)" :
+      at === null ? "write it into the record" : "put it into the record before move " + (at + 1));
+    if (!playing && at !== null) {
+      box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
     }
     p.legal.forEach(function (m) {
       var b = el("button", "move " + m.kind);
@@ -244,8 +255,7 @@
       b.title = p.turn + " " + m.move + (m.claim ? " +" + m.claim : "");
       if (m.tile) { b.appendChild(tile(m.tile)); }
       b.appendChild(el("span", "", m.kind === "draw" ? "draws [" + m.tile[0] + "-" + m.tile[1] + "]" : moveLabel(m)));
-      b.disabled = !p.at_end;
-      b.addEventListener("click", function () { enter(m); });
+      b.addEventListener("click", function () { if (playing) { play(m); } else { enter(m); } });
       box.appendChild(b);
     });
   }
@@ -260,10 +270,17 @@
     if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
     if (p.variation) {
       var v = p.variation;
-      info = "line of " + v.line[0] + ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length +
-        " (" + v.line[v.along - 1] + ")");
+      // a variation played on the board, or an alternative's line from the analysis
+      info = (state.mine ? "variation from " + (p.step === 0 ? "the deal" : "move " + p.step) : "line of " + v.line[0]) +
+        ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length + " (" + v.line[v.along - 1] + ")");
     }
     $("back").hidden = !p.variation;
+    var v = p.variation;
+    $("variation").hidden = !v || v.along === 0;
+    if (v && v.along) {
+      $("variation").querySelector(".what").textContent = "Variation from " + (p.step === 0 ? "the deal" : "move " + p.step) +
+        " (not in the record): " + v.line.slice(0, v.along).join(", ");
+    }
     $("stepinfo").textContent = info;
     $("stopped").hidden = !p.stopped;
     $("stopped").textContent = p.stopped || "";
@@ -275,6 +292,7 @@
 
   function showPosition(body) {
     var seq = ++state.seq;
+    if (!body.line) { state.mine = false; }
     return post("position", request(body)).then(function (r) {
       if (seq !== state.seq) { return; }
       if (!r.ok) {
@@ -316,12 +334,56 @@
     changed(true);
   }
 
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  function said(words) {
+    $("entered").hidden = !words;
+    $("entered").textContent = words || "";
+  }
+
+  // where a click puts a move: before the written move the board stands at (where the record breaks the
+  // rules, the board stands before the broken move), or null: after the game's last move
+  function insertAt(p) {
+    var at = p.shown < p.step ? p.shown : p.step;
+    return at < p.steps ? at : null;
+  }
+
   function enter(m) {
     var p = state.position;
-    post("enter", request({game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player})).then(function (r) {
+    var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
+    var at = insertAt(p);
+    if (at !== null) { body.step = at; }        // before the moves written after it
+    post("enter", request(body)).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       text.focus();
       setText(r.data.text, r.data.offset);
+      said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
+        plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
+        " now checked against it." : "");
+    });
+  }
+
+  // a variation: moves played on the board from a position, kept apart from the record (the server judges
+  // each: a move it does not allow there is refused with the reason)
+  function play(m) {
+    var p = state.position;
+    var v = p.variation;
+    var line = v ? v.line.slice(0, v.along) : [];
+    line.push(m.player + " " + m.move);
+    state.mine = true;
+    showPosition({game: p.game, step: p.step, line: line, along: line.length});
+  }
+
+  function writeVariation() {
+    var p = state.position;
+    var v = p && p.variation;
+    if (!v || !v.along) { return; }
+    post("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return; }
+      text.focus();
+      setText(r.data.text, r.data.offset);
+      said("The variation is written into the record as the comment " + r.data.comment + " (the notation has no " +
+        "form for a variation).");
     });
   }
 
@@ -350,8 +412,10 @@
     var ahead = p && p.at_end && p.turn && p.legal.length > 1 ? p : null;
     var ready = ahead ? post("enter", request({game: p.game, move: p.legal[0].move, player: p.legal[0].player}))
       : Promise.resolve(null);
+    showProgress(job);
     ready.then(function (entered) {
       var body = request({job: job, lines: true});
+      if ($("fair").checked) { body.fair = true; }
       if (entered && entered.ok) { body.text = entered.data.text; }
       return post("analyze", body);
     }).then(function (r) {
@@ -359,6 +423,7 @@
       state.job = null;
       $("analyse").disabled = false;
       $("cancel").hidden = true;
+      $("progressbox").hidden = true;
       if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
       state.analysis = r.data;
       state.analysed = analysedText;
@@ -366,6 +431,32 @@
       status("analysed");
       drawValues();
     });
+  }
+
+  // how far the analysis has come, asked of the server until it answers: the moves valued with all hands
+  // open, then (a fair analysis) the deals solved
+  function showProgress(job) {
+    var bar = $("progress");
+    var words = $("progresstext");
+    $("progressbox").hidden = false;
+    bar.removeAttribute("value");
+    words.textContent = "";
+    var tick = function () {
+      if (state.job !== job) { return; }
+      post("progress", {job: job}).then(function (r) {
+        if (state.job !== job) { return; }
+        var d = r.data;
+        if (r.ok && d.running && d.total) {
+          bar.max = d.total;
+          bar.value = d.done;
+          words.textContent = d.phase === "worlds" ?
+            (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of " + d.total + " deals solved" :
+            d.done + " of " + d.total + " moves valued";
+        }
+        setTimeout(tick, 400);
+      });
+    };
+    setTimeout(tick, 250);
   }
 
   function cancel() {
@@ -427,6 +518,7 @@
             go.type = "button";
             go.title = "show the board after this move of the line";
             go.addEventListener("click", function () {
+              state.mine = false;
               showPosition({game: p.game, step: d.index, line: alt.line, along: k + 1});
             });
             item.appendChild(go);
@@ -568,7 +660,11 @@
     follow();
   }
 
-  text.addEventListener("input", function () { changed(true); });
+  text.addEventListener("input", function () { said(""); changed(true); });
+  $("writevariation").addEventListener("click", writeVariation);
+  Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
+    radio.addEventListener("change", drawPosition);
+  });
   ["click", "keyup"].forEach(function (name) { text.addEventListener(name, follow); });
   text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
   $("variant").addEventListener("change", function () { changed(false); });
@@ -612,6 +708,21 @@
     if ((ev.ctrlKey || ev.metaKey) && ev.key === "s") { ev.preventDefault(); save(); }
   });
   window.addEventListener("beforeunload", keep);
+
+  // for the new-record form (form.js): the page's own helpers, and a new record's text put in the editor
+  window.DominoBoard = {
+    post: post, tile: tile, el: el,
+    newRecord: function (value) {
+      keep();
+      $("files").value = "";
+      state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
+      notice("");
+      text.value = value;
+      text.focus();
+      text.setSelectionRange(value.length, value.length);
+      changed(true);
+    }
+  };
 
   var wanted = new URLSearchParams(location.search).get("path");
   listFiles().then(function (files) {

@@ -1,0 +1,171 @@
+// The new-record form: variant and rules, players, and each hand entered by clicking tiles (a hand may be
+// unknown or partly known). The server writes the record in the notation and validates it; this script
+// only gathers the choices (the set's size and the seats come from the server too).
+(function () {
+  "use strict";
+
+  var B = window.DominoBoard;
+  var $ = function (id) { return document.getElementById(id); };
+  var form = {deal: null, names: [], hands: [], who: 0};
+
+  function rules() {
+    // "players=3, target=200" -> {"players": "3", "target": "200"} (the server judges the options)
+    var out = {};
+    $("nrules").value.split(/[,;]/).forEach(function (part) {
+      var kv = part.split("=");
+      if (kv.length === 2 && kv[0].trim()) { out[kv[0].trim()] = kv[1].trim(); }
+    });
+    return out;
+  }
+
+  function error(words) {
+    $("nerror").hidden = !words;
+    $("nerror").textContent = words || "";
+  }
+
+  // the deal of the chosen variant and rules, from the server; the seats and hands follow it
+  function refresh() {
+    return B.post("variants", {variant: $("nvariant").value || null, rules: rules()}).then(function (r) {
+      if (!r.ok) { error(r.data.error); return; }
+      error("");
+      var deal = r.data.deal;
+      if (!$("nvariant").options.length) {
+        r.data.variants.forEach(function (v) {
+          var o = B.el("option", "", v.name);
+          o.value = v.name;
+          o.title = v.description;
+          $("nvariant").appendChild(o);
+        });
+        $("nvariant").value = deal.variant;
+      }
+      var same = form.deal && form.deal.players === deal.players && form.deal.max_pip === deal.max_pip;
+      form.deal = deal;
+      if (!same) {
+        form.names = [];
+        for (var k = 0; k < deal.players; k++) { form.names.push(String.fromCharCode(65 + k)); }
+        form.hands = form.names.map(function () { return []; });
+        form.who = 0;
+      }
+      draw();
+    });
+  }
+
+  function draw() {
+    var box = $("nplayers");
+    box.textContent = "";
+    form.names.forEach(function (name, k) {
+      var row = B.el("div", "nplayer" + (k === form.who ? " chosen" : ""));
+      row.setAttribute("data-seat", k);
+      var pick = B.el("input", "", null);
+      pick.type = "radio";
+      pick.name = "nwho";
+      pick.checked = k === form.who;
+      pick.setAttribute("aria-label", "enter the hand of player " + (k + 1));
+      pick.addEventListener("change", function () { form.who = k; draw(); });
+      var field = B.el("input", "nname", null);
+      field.type = "text";
+      field.value = name;
+      field.size = 6;
+      field.setAttribute("aria-label", "name of player " + (k + 1));
+      field.addEventListener("change", function () { form.names[k] = field.value.trim(); leads(); });
+      field.addEventListener("focus", function () { if (form.who !== k) { form.who = k; pick.checked = true; mark(); } });
+      row.appendChild(pick);
+      row.appendChild(field);
+      var held = B.el("span", "ntiles", null);
+      form.hands[k].forEach(function (t) { held.appendChild(B.tile(t)); });
+      var known = form.hands[k].length;
+      held.appendChild(B.el("span", "ncount", known ? known + " of " + form.deal.hand_size + " known" : "not known (?)"));
+      row.appendChild(held);
+      box.appendChild(row);
+    });
+    leads();
+    drawSet();
+  }
+
+  function mark() {
+    Array.prototype.forEach.call($("nplayers").children, function (row, k) {
+      row.classList.toggle("chosen", k === form.who);
+    });
+  }
+
+  function leads() {
+    var box = $("nlead");
+    var was = box.value;
+    while (box.options.length > 1) { box.remove(1); }
+    form.names.forEach(function (name) {
+      var o = B.el("option", "", name);
+      o.value = name;
+      box.appendChild(o);
+    });
+    box.value = form.names.indexOf(was) >= 0 ? was : "";
+  }
+
+  function holder(a, b) {
+    for (var k = 0; k < form.hands.length; k++) {
+      for (var j = 0; j < form.hands[k].length; j++) {
+        if (form.hands[k][j][0] === a && form.hands[k][j][1] === b) { return k; }
+      }
+    }
+    return -1;
+  }
+
+  function drawSet() {
+    var box = $("nset");
+    box.textContent = "";
+    for (var a = 0; a <= form.deal.max_pip; a++) {        // a row for each low half, as a set is laid out
+      var row = B.el("div", "nrow", null);
+      for (var b = a; b <= form.deal.max_pip; b++) {
+        row.appendChild(setTile(a, b));
+      }
+      box.appendChild(row);
+    }
+  }
+
+  function setTile(a, b) {
+    var k = holder(a, b);
+    var button = B.el("button", "ntile" + (k >= 0 ? " held" : ""), null);
+    button.type = "button";
+    button.setAttribute("data-tile", "[" + a + "-" + b + "]");
+    button.title = k >= 0 ? "[" + a + "-" + b + "] is in " + form.names[k] + "'s hand" : "give [" + a + "-" + b + "] to the chosen player";
+    button.appendChild(B.tile([a, b]));
+    button.appendChild(B.el("span", "nholder", k >= 0 ? form.names[k] : ""));
+    button.addEventListener("click", function () {
+      var now = holder(a, b);
+      if (now >= 0) {
+        form.hands[now] = form.hands[now].filter(function (t) { return t[0] !== a || t[1] !== b; });
+      }
+      if (now !== form.who) {
+        form.hands[form.who].push([a, b]);
+        form.hands[form.who].sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
+      }
+      draw();
+    });
+    return button;
+  }
+
+  function write(ev) {
+    ev.preventDefault();
+    var body = {
+      variant: $("nvariant").value || null, rules: rules(), players: form.names, event: $("nevent").value,
+      lead: $("nlead").value || null,
+      hands: form.hands.map(function (h) { return h.length ? {tiles: h} : null; })
+    };
+    $("nwrite").disabled = true;
+    B.post("new", body).then(function (r) {
+      $("nwrite").disabled = false;
+      if (!r.ok) { error(r.data.error); return; }
+      error("");
+      $("newform").hidden = true;
+      B.newRecord(r.data.text);
+    });
+  }
+
+  $("newrecord").addEventListener("click", function () {
+    $("newform").hidden = false;
+    refresh().then(function () { $("nvariant").focus(); });
+  });
+  $("nclose").addEventListener("click", function () { $("newform").hidden = true; });
+  $("nvariant").addEventListener("change", refresh);
+  $("nrules").addEventListener("change", refresh);
+  $("newform").addEventListener("submit", write);
+}());
