@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 
 from analyzer.generate import random_game
 from analyzer.match import replay_record
-from analyzer.notation import parse, write
+from analyzer.notation import parse, read, write
 from analyzer.record import Record
-from analyzer.report.diagram import game_diagram
+from analyzer.report.diagram import game_diagram, position_at
 
 from conftest import RECORDS, ROOT
 
@@ -88,3 +88,12 @@ def test_a_bad_variant_or_rule_is_a_usage_error(tmp_path):
                                "-o", str(tmp_path / "p.svg")], capture_output=True, text=True, cwd=ROOT)
         assert done.returncode == 2 and "Traceback" not in done.stderr and "Error:" in done.stderr, extra
         assert not (tmp_path / "p.svg").exists()
+
+
+def test_the_board_after_the_openers_extra_tile_has_the_other_player_to_move():
+    """004: "Wer den höchsten Pasch hat ... darf, wenn er einen passenden hat, auch diesen anlegen": after
+    Ben's [6-6] and his extra [3-6] it is Anna's turn, and the position drawn (and offered by the board)
+    says so."""
+    rep = replay_record(read(str(RECORDS / "draw-one-view-extra.dom")))[0]
+    ben, anna = rep.players.index("Ben"), rep.players.index("Anna")
+    assert [position_at(rep, k)[0].turn for k in (1, 2, 3)] == [ben, anna, ben]

@@ -23,14 +23,12 @@ def position_at(rep: Replay, step: int) -> tuple[Position, list[set[int]], Tile 
     """The position of game ``rep`` after ``step`` moves, as far as the record is legal: ``(position,
     the numbers each seat's passes prove he lacks, the last tile laid, the moves played)``."""
     shown = min(step, rep.legal_prefix) if rep.deal_ok else 0
-    pos = rep.initial.copy()
+    pos = rep.position_at(shown)      # the replay's own walk: each move by its seat (the opener's extra tile too)
     voids: list[set[int]] = [set() for _ in range(pos.n)]
     last = None
     for s in rep.steps[:shown]:
-        if s.move is not None:
-            pos.push(s.move)
-            if s.move.is_play:
-                last = s.move.tile
+        if s.move is not None and s.move.is_play:
+            last = s.move.tile
         if s.seat is not None:
             voids[s.seat].update(s.lacks)
     return pos, voids, last, shown
