@@ -198,7 +198,7 @@ def mode_requirement(variant: Variant, mode: str) -> LeadRequirement:
     return LeadRequirement(seats=frozenset({0}), reason="lead mode open")
 
 
-def _deal(variant: Variant, mode: str, rng: random.Random):
+def deal(variant: Variant, mode: str, rng: random.Random):
     """A random deal, its leader and the tiles he may lead (a mask, 0: any), as the judge of the lead
     (``rules.lead.deal_lead``) chooses them for the lead ``mode``; among several allowed leaders one
     at random."""
@@ -215,7 +215,7 @@ def _deal(variant: Variant, mode: str, rng: random.Random):
     return hands, leader, lead_tiles(variant, hands, leader, req)
 
 
-def _searcher(variant: Variant):
+def searcher(variant: Variant):
     if variant.search == "block":
         from ..search.block import Solver
         return Solver(variant, max_deals=1)
@@ -235,10 +235,10 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
                                   f"({variant.name})")
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
-    search = _searcher(variant)
+    search = searcher(variant)
     teams = variant.seating.teams
     for _ in range(hands):
-        dealt, leader, opening = _deal(variant, mode, rng)
+        dealt, leader, opening = deal(variant, mode, rng)
         pos = position_for(variant, dealt, leader, max_pip=variant.dealing.max_pip)
         pos.pool &= mask_of(variant.dealing.tiles)
         pos.opening = opening
