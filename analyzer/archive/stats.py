@@ -187,7 +187,7 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
             skill.bases.add("fair" if fair.get("loss") is not None else "open")
         if d["loss"] is not None:
             skill.open_errors.losses.append(float(d["loss"]))
-            skill.variants.add(calibrated(game["variant"]))
+            skill.variants.add(calibrated(game.get("variant")))
             if id(skill) not in decided:
                 decided.add(id(skill))
                 skill.decided_games += 1
@@ -211,7 +211,7 @@ def player_rows(results, by: str = "player", scale: str = "points") -> list[Play
         spelling.setdefault(key, name)
         return tally.setdefault(key, _Tally())
 
-    def calibrated(variant: str):
+    def calibrated(variant: str | None):
         if variant not in calibrations:
             calibrations[variant] = _calibration(variant)
         return variant
@@ -250,8 +250,10 @@ def player_rows(results, by: str = "player", scale: str = "points") -> list[Play
     return rows
 
 
-def _calibration(variant: str):
+def _calibration(variant: str | None):
     """The shipped calibration of the bands of ``variant`` (its default rules), or None."""
+    if variant is None:
+        return None
     from ..equity.bands import load_calibration     # (the bands' data: loaded when a row is filled)
     from ..rules import find_variant
 

@@ -210,10 +210,10 @@ def strength_band(mean: float | None, ci95: tuple[float, float] | None, decision
     """The band of a player whose ``decisions`` (from ``games`` games) lost ``mean`` points on average,
     95% interval ``ci95``; no band (and why) without a calibration, from one game, or where the
     interval is wider than the calibration's ``max_half`` either side."""
-    if calibration is None:
-        return Band(None, decisions, games, "no calibration of the bands for this variant")
     if games < 2:
         return Band(None, decisions, games, "never from one game")
+    if calibration is None:
+        return Band(None, decisions, games, "no calibration of the bands for this variant")
     if mean is None or ci95 is None:
         return Band(None, decisions, games, "too few decisions for an interval")
     half = (ci95[1] - ci95[0]) / 2
