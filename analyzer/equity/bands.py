@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..rules import Variant
-from .model import deal, searcher
+from .model import dealt_position, searcher
 
 __all__ = ["BANDS", "EDGE_RATES", "RATES", "PolicySample", "Calibration", "Band", "play_policy", "calibrate",
            "load_calibration", "strength_band", "Z95"]
@@ -85,18 +85,12 @@ def play_policy(variant: Variant, rate: float, deals: int, seed: int = 0, sample
                 mode: str = "open") -> PolicySample:
     """Play ``deals`` random deals of ``variant`` with every player following the policy of error
     ``rate`` (see the module's note); each decision's loss added to ``sample``."""
-    from ..position import mask_of
-    from ..rules.mechanics import position_for
-
     sample = sample or PolicySample(rate)
     rng = random.Random(f"bands:{variant.name}:{rate}:{seed}")
     search = searcher(variant)
     teams = variant.seating.teams
     for _ in range(deals):
-        hands, leader, opening = deal(variant, mode, rng)
-        pos = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
-        pos.pool &= mask_of(variant.dealing.tiles)
-        pos.opening = opening
+        pos, _ = dealt_position(variant, mode, rng)
         while pos.legal_moves():
             values = search.values(pos)
             if len(values) > 1:

@@ -28,7 +28,8 @@ from ..rules.lead import deal_lead, lead_tiles
 from ..rules.mechanics import position_for
 from ..tiles import Tile
 
-__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "mode_requirement", "simulate_mode"]
+__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "mode_requirement", "simulate_mode",
+           "deal", "dealt_position", "searcher"]
 
 POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
           "variation (the first best move in move order where several are equal)")
@@ -215,6 +216,16 @@ def deal(variant: Variant, mode: str, rng: random.Random):
     return hands, leader, lead_tiles(variant, hands, leader, req)
 
 
+def dealt_position(variant: Variant, mode: str, rng: random.Random):
+    """A random deal of ``variant`` as a position ready for its first move, led as lead ``mode`` asks
+    (:func:`deal`), and the seat that leads it."""
+    hands, leader, opening = deal(variant, mode, rng)
+    pos = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
+    pos.pool &= mask_of(variant.dealing.tiles)
+    pos.opening = opening
+    return pos, leader
+
+
 def searcher(variant: Variant):
     if variant.search == "block":
         from ..search.block import Solver
@@ -238,10 +249,7 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
     search = searcher(variant)
     teams = variant.seating.teams
     for _ in range(hands):
-        dealt, leader, opening = deal(variant, mode, rng)
-        pos = position_for(variant, dealt, leader, max_pip=variant.dealing.max_pip)
-        pos.pool &= mask_of(variant.dealing.tiles)
-        pos.opening = opening
+        pos, leader = dealt_position(variant, mode, rng)
         line = search.best_line(pos)
         for move in line:
             pos.push(move)
