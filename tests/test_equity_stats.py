@@ -130,6 +130,7 @@ def test_one_game_gives_no_band_in_the_rows():
     assert row.band is None and "one game" in row.band_note and row.error_decisions == 400
     two = player_rows([{"games": [game, game]}])[0]
     assert two.band == "expert"         # 800 decisions without a loss, over two games
+    assert two.band_note == "from 800 decisions (open hands) in 2 games"
 
 
 def test_policy_that_never_errs_loses_nothing_and_is_the_top_band():

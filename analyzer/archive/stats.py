@@ -37,7 +37,8 @@ Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result 
   decisions the match scale graded).
 - ``band``: the strength band (``analyzer.equity.bands``) of the open-hands error rate, as the
   calibration's policies were measured, given only from two games or more, with a calibration for the
-  variant of every game, and an interval narrow enough; ``band_note`` says why none is given.
+  variant of every game, and an interval narrow enough; ``band_note`` says why none is given, or the
+  decisions and games it rests on.
 
 ``by="pair"`` sums up each side (``A/C``) instead of each player (a game of individual players: each
 player is his own side)."""
@@ -284,7 +285,8 @@ def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -
         calibration = calibrations.get(next(iter(skill.variants))) if len(skill.variants) == 1 else None
         why = "" if len(skill.variants) == 1 else "games of several variants"
         band = strength_band(open_rate.mean, open_rate.ci95, len(open_rate.losses), skill.decided_games, calibration)
-        row.band, row.band_note = band.name, (why or band.why or None)
+        row.band, row.band_note = band.name, (why or band.why or
+                                              f"from {band.decisions} decisions (open hands) in {band.games} games")
     if scale == "match":
         if skill.mwc_hands:
             row.mwc_luck = round(skill.mwc_luck, 4)
