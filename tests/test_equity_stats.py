@@ -124,13 +124,26 @@ def test_a_band_is_never_given_from_one_game(mean, half, decisions):
 
 def test_one_game_gives_no_band_in_the_rows():
     game = {"players": ["A", "B"], "variant": "partnership", "errors_by_player": {}, "result": None,
-            "analysis": {"sides": ["A", "B"], "decisions": [
-                {"player": "A", "loss": 0, "class": None, "side": 0} for _ in range(400)]}}
+            "analysis": {"sides": ["A", "B"], "match_scale": {"table": "partnership.json", "luck": None},
+                         "decisions": [{"player": "A", "loss": 0, "class": None, "side": 0} for _ in range(400)]}}
     row = player_rows([{"games": [game]}])[0]
     assert row.band is None and "one game" in row.band_note and row.error_decisions == 400
     two = player_rows([{"games": [game, game]}])[0]
     assert two.band == "expert"         # 800 decisions without a loss, over two games
     assert two.band_note == "from 800 decisions (open hands) in 2 games"
+
+
+def test_a_band_only_from_the_calibrated_variant_and_rules():
+    # a Milo match is a partnership game, but its values are not the points the bands were measured in
+    row = player_rows([{"games": [{"players": ["A", "B"], "variant": "partnership", "errors_by_player": {},
+                                   "result": None, "analysis": {
+                                       "sides": ["A", "B"],
+                                       "match_scale": {"table": "partnership_score=milo_system=milo_target=5.json"},
+                                       "decisions": [{"player": "A", "loss": 0, "class": None, "side": 0}] * 300}}
+                                  for _ in range(3)]}])[0]
+    assert row.band is None and "no calibration" in row.band_note
+    res = CliRunner().invoke(main, ["stats", "--json", str(RECORDS / "match-milo.dom")])
+    assert all(r["band"] is None for r in json.loads(res.stdout))
 
 
 def test_policy_that_never_errs_loses_nothing_and_is_the_top_band():

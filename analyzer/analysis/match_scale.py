@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..equity import MatchPosition, first_lead, load_table
+from ..equity import MatchPosition, first_lead, load_table, table_name
 from ..match import parse_score
 from ..replay import Replay
 from ..rules import HandResult, MatchState, Variant
@@ -63,6 +63,7 @@ class MatchScale:
     cls: list[str | None] = field(default_factory=list)
     critical: int | None = None                # the decision that lost the most MWC
     luck: object | None = None                 # the deal's luck (``analysis.luck.DealLuck``), when known
+    table: str | None = None                   # the MWC table the variant has (its file's name), None: none
     # in a fair analysis: per decision, each alternative's mean MWC over the worlds, the drop and its class
     fair_mwc: list[list[float | None]] = field(default_factory=list)
     fair_loss: list[float | None] = field(default_factory=list)
@@ -73,7 +74,7 @@ class MatchScale:
         return {"known": self.known, "note": self.note,
                 "scores": list(p.state.scores) if p else None, "lead": list(p.lead) if p else None,
                 "mwc_before": _r(self.before), "critical": self.critical,
-                "luck": self.luck.as_dict() if self.luck is not None else None}
+                "luck": self.luck.as_dict() if self.luck is not None else None, "table": self.table}
 
     def annotate(self, data: dict) -> dict:
         """Add the match scale to an analysis as plain data (``GameAnalysis.as_dict``): ``"mwc"`` to
@@ -140,15 +141,17 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
                 thresholds: MwcThresholds = MwcThresholds(), note: str = "") -> MatchScale:
     """Grade ``analysis`` (a ``GameAnalysis`` with every hand open) on the match scale, from the match
     ``position`` before the hand, led by seat ``leader``."""
+    table = load_table(variant)
+    name = None if table is None else table_name(variant)
     if position is None or leader is None:
-        return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only")
+        return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only",
+                          table=name)
     why = why_not(variant)
     if why:
-        return MatchScale(False, f"{why}: graded in points only")
+        return MatchScale(False, f"{why}: graded in points only", table=name)
     if position.state.over:
-        return MatchScale(False, "the match was over before this hand: graded in points only")
-    table = load_table(variant)
-    out = MatchScale(True, note, position, table.chance(position))
+        return MatchScale(False, "the match was over before this hand: graded in points only", table=name)
+    out = MatchScale(True, note, position, table.chance(position), table=name)
     memo: dict[int, float] = {}
 
     def after(value: int | None) -> float | None:

@@ -37,7 +37,7 @@ Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result 
   decisions the match scale graded).
 - ``band``: the strength band (``analyzer.equity.bands``) of the open-hands error rate, as the
   calibration's policies were measured, given only from two games or more, with a calibration for the
-  variant of every game, and an interval narrow enough; ``band_note`` says why none is given, or the
+  variant and rules of every game (the ones of its MWC table), and an interval narrow enough; ``band_note`` says why none is given, or the
   decisions and games it rests on.
 
 ``by="pair"`` sums up each side (``A/C``) instead of each player (a game of individual players: each
@@ -188,7 +188,7 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
             skill.bases.add("fair" if fair.get("loss") is not None else "open")
         if d["loss"] is not None:
             skill.open_errors.losses.append(float(d["loss"]))
-            skill.variants.add(calibrated(game.get("variant")))
+            skill.variants.add(calibrated(((game.get("analysis") or {}).get("match_scale") or {}).get("table")))
             if id(skill) not in decided:
                 decided.add(id(skill))
                 skill.decided_games += 1
@@ -212,10 +212,11 @@ def player_rows(results, by: str = "player", scale: str = "points") -> list[Play
         spelling.setdefault(key, name)
         return tally.setdefault(key, _Tally())
 
-    def calibrated(variant: str | None):
-        if variant not in calibrations:
-            calibrations[variant] = _calibration(variant)
-        return variant
+    def calibrated(table: str | None):
+        """``table`` (the name of a game's MWC table), its bands' calibration looked up once."""
+        if table not in calibrations:
+            calibrations[table] = _calibration(table)
+        return table
 
     for result in results:
         for game in result["games"]:
@@ -251,17 +252,14 @@ def player_rows(results, by: str = "player", scale: str = "points") -> list[Play
     return rows
 
 
-def _calibration(variant: str | None):
-    """The shipped calibration of the bands of ``variant`` (its default rules), or None."""
-    if variant is None:
+def _calibration(table: str | None):
+    """The shipped calibration of the bands of the variant (with its rules) whose MWC table is ``table``
+    (a file name, from the game's match scale), or None."""
+    if table is None:
         return None
-    from ..equity.bands import load_calibration     # (the bands' data: loaded when a row is filled)
-    from ..rules import find_variant
+    from ..equity.bands import calibration_for      # (the bands' data: loaded when a row is filled)
 
-    try:
-        return load_calibration(find_variant(variant))
-    except Exception:       # an unknown name (a record's own variant tag): no calibration
-        return None
+    return calibration_for(table)
 
 
 def _interval(rate, digits: int) -> tuple:

@@ -31,7 +31,7 @@ from ..rules import Variant
 from .model import dealt_position, searcher
 
 __all__ = ["BANDS", "EDGE_RATES", "RATES", "PolicySample", "Calibration", "Band", "play_policy", "calibrate",
-           "load_calibration", "strength_band", "Z95"]
+           "load_calibration", "calibration_for", "calibration_name", "strength_band", "Z95"]
 
 BANDS = ("expert", "advanced", "intermediate", "beginner")
 EDGE_RATES = (0.05, 0.15, 0.35)        # the policies whose error rates are the edges between the bands
@@ -192,7 +192,16 @@ def calibration_name(variant: Variant) -> str:
 
 def load_calibration(variant: Variant, folder: str | None = None) -> Calibration | None:
     """The shipped calibration of ``variant``'s bands (None: none is shipped)."""
-    path = os.path.join(folder or DATA_DIR, calibration_name(variant) + ".json")
+    return _read(os.path.join(folder or DATA_DIR, calibration_name(variant) + ".json"))
+
+
+def calibration_for(table: str) -> Calibration | None:
+    """The shipped calibration of the variant (with its rules) whose MWC table file is ``table``
+    (``partnership.json``: ``bands_partnership.json``), or None."""
+    return _read(os.path.join(DATA_DIR, "bands_" + os.path.basename(table)))
+
+
+def _read(path: str) -> Calibration | None:
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as fh:
