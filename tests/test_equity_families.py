@@ -1,5 +1,5 @@
-"""Match-winning-chance tables of more partnership systems (issue 30, item 6): Chiva (four games in a
-row... as its match code counts them), Milo and Great Lakes (to their targets). Each table's model is the
+"""Match-winning-chance tables of more partnership systems (issue 30, item 6): Chiva (four wins in a
+row), Milo, Great Lakes and Doscientos (to their targets). Each table's model is the
 one of ``analyzer.equity.model`` (best play with all hands open, 1,500 hands a lead mode).
 
 Facts: the first hand is led by the holder of [6-6], who is on either side alike, so the start of a
@@ -16,7 +16,7 @@ from analyzer.equity import MatchPosition, first_lead
 from analyzer.rules import MatchState, find_variant
 from test_equity import _play_match, shipped
 
-FAMILIES = ["chiva", "milo", "great-lakes"]
+FAMILIES = ["chiva", "milo", "great-lakes", "doscientos"]
 
 
 @pytest.fixture(scope="module", params=FAMILIES)
