@@ -122,6 +122,7 @@ class RecordRun:
     reports: dict = field(default_factory=dict)     # game index -> RepairReport of the games searched
     judged: int = 0                         # games given their fair analysis (see judge_fairly)
     text: str | None = None                 # the record's text as read (the repaired record keeps its layout)
+    scales: list | None = None              # per game its ``MatchScale`` (or None), once graded on the match scale
 
     @property
     def readable(self) -> bool:
@@ -254,12 +255,13 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
     """``analyze --scale match``: each analysed game of ``games`` (the plain data of ``run``) graded by
     the match-winning chance (``analysis.match_scale``), from the match position its record gives, with
     the luck of its deal; adds ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"`` and ``"match_scale"`` to its
-    analysis, changing no field it had."""
+    analysis, changing no field it had; keeps each game's ``MatchScale`` in ``run.scales`` (the page shows them)."""
     from .analysis.luck import deal_luck            # (the match-winning-chance tables: loaded when asked for)
     from .analysis.match_scale import match_positions, match_scale
 
-    for game, rep, analysis, (position, leader, note) in zip(games, run.replays, run.analyses,
-                                                             match_positions(run.replays)):
+    run.scales = [None] * len(run.replays)
+    for k, (game, rep, analysis, (position, leader, note)) in enumerate(zip(games, run.replays, run.analyses,
+                                                                            match_positions(run.replays))):
         if game.get("analysis") is None or analysis is None:
             continue
         scale = match_scale(analysis, rep.variant, position, leader, note=note)
@@ -267,6 +269,7 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
             first = bool(getattr(rep, "match", None) and rep.match.number == 1)
             scale.luck = deal_luck(analysis, rep.variant, leader, first, position if scale.known else None)
         scale.annotate(game["analysis"])
+        run.scales[k] = scale
 
 
 def _in_moves(moves: int, progress):

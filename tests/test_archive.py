@@ -382,10 +382,11 @@ def test_the_cli_cache_reuses_results(tmp_path):
 
 
 def test_analyze_and_stats_share_their_cache_entries(tmp_path):
-    # the same analysis: stats after analyze (or the other way) works nothing out again
-    cli("analyze", "--cache", tmp_path / "c", SEED2, SEED1)
+    # the same analysis: stats after analyze --scale match (or the other way) works nothing out again
+    # (stats grades on the match scale always: it gives each deal's luck)
+    cli("analyze", "--scale", "match", "--cache", tmp_path / "c", SEED2, SEED1)
     cli("stats", "--cache", tmp_path / "c", SEED2, SEED1)
-    cli("analyze", "--table-mb", "128", "--cache", tmp_path / "c", SEED2, SEED1)
+    cli("analyze", "--scale", "match", "--table-mb", "128", "--cache", tmp_path / "c", SEED2, SEED1)
     assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 2
 
 
@@ -525,8 +526,10 @@ def test_stats_merges_players_by_name_across_records(tmp_path):
     csv = cli("stats", "--csv", tmp_path).stdout.splitlines()
     assert csv[0].startswith("player,games,decisions") and len(csv) == 5
     table = cli("stats", tmp_path).stdout
-    # the header, a row a player, and the note on the headings' scales after a blank line
-    assert "accuracy %" in table and table.count("\n") == 7 and "mistake+: mistakes and blunders" in table
+    # the header, a row a player, and the note on the headings' scales after a blank line; then the
+    # second table (luck and skill): a blank line, its header, a row a player, a blank line and its note
+    assert "accuracy %" in table and table.count("\n") == 15 and "mistake+: mistakes and blunders" in table
+    assert "error rate (95%)" in table.split("mistake+: mistakes and blunders")[1]
 
 
 def test_json_and_csv_stay_parseable_when_a_file_cannot_be_read(tmp_path):

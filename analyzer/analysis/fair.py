@@ -28,6 +28,7 @@ import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Sequence
@@ -112,13 +113,16 @@ class Spread:
 
 @dataclass
 class FairValue:
-    """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance, and how
-    the values of the worlds spread around the mean."""
+    """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance, how the
+    values of the worlds spread around the mean; ``values``: each value (side-0 points) it has in the
+    worlds and in how many (the match scale values each world's result: ``analysis.match_scale``; not
+    written out)."""
 
     mean: float
     ci95: tuple[float, float]
     p_win: float
     spread: Spread | None = None
+    values: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -559,10 +563,13 @@ def _summary(values: list[int], sign: int, exact: bool) -> FairValue:
     n = len(values)
     mean = sum(values) / n
     p_win = sum(1 for v in values if sign * v > 0) / n
+    counts = tuple(sorted(Counter(values).items()))
     if exact or n < 2:
-        return FairValue(round(mean, 4), (round(mean, 4), round(mean, 4)), round(p_win, 4), Spread.of(values))
+        return FairValue(round(mean, 4), (round(mean, 4), round(mean, 4)), round(p_win, 4), Spread.of(values),
+                         counts)
     half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-    return FairValue(round(mean, 4), (round(mean - half, 4), round(mean + half, 4)), round(p_win, 4), Spread.of(values))
+    return FairValue(round(mean, 4), (round(mean - half, 4), round(mean + half, 4)), round(p_win, 4),
+                     Spread.of(values), counts)
 
 
 def _significant(gaps: list[float], exact: bool) -> bool:

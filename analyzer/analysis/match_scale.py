@@ -8,6 +8,10 @@ classed by ``MwcThresholds``. The match position before a hand comes from the re
 it in the file (the match's own replay), else its ``Score`` tag (the score after the hand, less the
 hand's result); a hand with neither is graded in points only, and says so.
 
+**In a fair analysis** (``--fair``) each alternative's match-winning chance is the mean, over the worlds
+the mover could not tell apart, of the MWC of that world's result (``fair_mwc``): the chance of the
+match as the mover could know it; the fair MWC loss is his drop from his best alternative by that mean.
+
 **The thresholds** (inaccuracy / mistake / blunder: a drop of 0.02 / 0.06 / 0.15 in MWC). At the start
 of a match to 100, where every point counts about alike, the MWC after winning the first hand by 3 / 10 /
 25 points lies 0.018 / 0.060 / 0.154 above the MWC after a drawn first hand (the shipped partnership
@@ -18,12 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..equity import MatchPosition, first_lead, load_table
+from ..equity import MatchPosition, first_lead, load_table, table_name
 from ..match import parse_score
 from ..replay import Replay
 from ..rules import HandResult, MatchState, Variant
 
-__all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "why_not"]
+__all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "why_not", "fair_chance", "mover_drop"]
 
 
 @dataclass(frozen=True)
@@ -59,13 +63,18 @@ class MatchScale:
     cls: list[str | None] = field(default_factory=list)
     critical: int | None = None                # the decision that lost the most MWC
     luck: object | None = None                 # the deal's luck (``analysis.luck.DealLuck``), when known
+    table: str | None = None                   # the MWC table the variant has (its file's name), None: none
+    # in a fair analysis: per decision, each alternative's mean MWC over the worlds, the drop and its class
+    fair_mwc: list[list[float | None]] = field(default_factory=list)
+    fair_loss: list[float | None] = field(default_factory=list)
+    fair_cls: list[str | None] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         p = self.position
         return {"known": self.known, "note": self.note,
                 "scores": list(p.state.scores) if p else None, "lead": list(p.lead) if p else None,
                 "mwc_before": _r(self.before), "critical": self.critical,
-                "luck": self.luck.as_dict() if self.luck is not None else None}
+                "luck": self.luck.as_dict() if self.luck is not None else None, "table": self.table}
 
     def annotate(self, data: dict) -> dict:
         """Add the match scale to an analysis as plain data (``GameAnalysis.as_dict``): ``"mwc"`` to
@@ -78,7 +87,19 @@ class MatchScale:
                 alt["mwc"] = _r(self.mwc[i][j]) if known else None
             d["mwc_loss"] = _r(self.loss[i]) if known else None
             d["mwc_class"] = self.cls[i] if known else None
+            if i < len(self.fair_mwc):
+                self._annotate_fair(d, i)
         return data
+
+    def _annotate_fair(self, d: dict, i: int) -> None:
+        """The fair analysis's parts of decision ``i``: ``"mwc"`` in each alternative's ``"fair"``,
+        ``"mwc_loss"`` and ``"mwc_class"`` in the decision's ``"fair"``."""
+        for j, alt in enumerate(d["alternatives"]):
+            if isinstance(alt.get("fair"), dict):
+                alt["fair"]["mwc"] = _r(self.fair_mwc[i][j])
+        if isinstance(d.get("fair"), dict):
+            d["fair"]["mwc_loss"] = _r(self.fair_loss[i])
+            d["fair"]["mwc_class"] = self.fair_cls[i]
 
 
 def _r(x: float | None) -> float | None:
@@ -120,15 +141,17 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
                 thresholds: MwcThresholds = MwcThresholds(), note: str = "") -> MatchScale:
     """Grade ``analysis`` (a ``GameAnalysis`` with every hand open) on the match scale, from the match
     ``position`` before the hand, led by seat ``leader``."""
+    table = load_table(variant)
+    name = None if table is None else table_name(variant)
     if position is None or leader is None:
-        return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only")
+        return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only",
+                          table=name)
     why = why_not(variant)
     if why:
-        return MatchScale(False, f"{why}: graded in points only")
+        return MatchScale(False, f"{why}: graded in points only", table=name)
     if position.state.over:
-        return MatchScale(False, "the match was over before this hand: graded in points only")
-    table = load_table(variant)
-    out = MatchScale(True, note, position, table.chance(position))
+        return MatchScale(False, "the match was over before this hand: graded in points only", table=name)
+    out = MatchScale(True, note, position, table.chance(position), table=name)
     memo: dict[int, float] = {}
 
     def after(value: int | None) -> float | None:
@@ -141,20 +164,46 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     for d in analysis.decisions:
         chances = [after(a.value) for a in d.alternatives]
         out.mwc.append(chances)
-        known = [c for c in chances if c is not None]
-        played = next((c for a, c in zip(d.alternatives, chances) if a.played), None)
-        if d.unsolved or not known or played is None:
-            out.loss.append(None)
-            out.cls.append(None)
-            continue
-        best = max(known) if d.side == 0 else min(known)
-        loss = max(0.0, best - played if d.side == 0 else played - best)
+        loss = None if d.unsolved else mover_drop(d, chances)
         out.loss.append(loss)
-        out.cls.append(thresholds.classify(loss))
+        out.cls.append(None if loss is None else thresholds.classify(loss))
     lossy = [(v, -i) for i, v in enumerate(out.loss) if v]
     if lossy:
         out.critical = -max(lossy)[1]
+    if getattr(analysis, "fair", False):
+        _grade_fairly(out, analysis, after, thresholds)
     return out
+
+
+def fair_chance(fair, after) -> float | None:
+    """An alternative's MWC in a fair analysis: the mean over its worlds (``fair.values``: each value
+    and in how many worlds) of ``after(value)``, the MWC of that world's result."""
+    counts = getattr(fair, "values", ())
+    if not counts:
+        return None
+    return sum(n * after(v) for v, n in counts) / sum(n for _, n in counts)
+
+
+def _grade_fairly(out: MatchScale, analysis, after, thresholds: MwcThresholds) -> None:
+    """The fair analysis's decisions of ``analysis`` graded on the match scale (see the module's note)."""
+    for d in analysis.decisions:
+        chances = [None if a.fair is None else fair_chance(a.fair, after) for a in d.alternatives]
+        out.fair_mwc.append(chances)
+        loss = None if d.fair is None else mover_drop(d, chances)
+        out.fair_loss.append(loss)
+        out.fair_cls.append(None if loss is None else thresholds.classify(loss))
+
+
+def mover_drop(decision, chances: list[float | None]) -> float | None:
+    """The mover's drop in MWC (first side's ``chances`` of each alternative) from his best
+    alternative to the move played (None where the move played or every alternative has none)."""
+    known = [c for c in chances if c is not None]
+    played = next((c for a, c in zip(decision.alternatives, chances) if a.played), None)
+    if not known or played is None:
+        return None
+    if decision.side == 0:
+        return max(0.0, max(known) - played)
+    return max(0.0, played - min(known))
 
 
 def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, int | None, str]]:

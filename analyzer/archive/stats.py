@@ -21,14 +21,34 @@ For each player, by name across records (case and blanks do not count: ``alice``
   or within a point or two of it. Like a bridge player's share of boards without a mistake, it does
   not grow with the size of the losses, only with how often the player got it right.
 - ``errors_per_record``: errors of the record found on the player's own moves (an illegal tile, a
-  pass while holding a match...) per game: a measure of the transcription, not of the play."""
+  pass while holding a match...) per game: a measure of the transcription, not of the play.
+
+Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result model, ``analyzer.equity``):
+
+- ``result``: points his side won less points it lost, over the hands whose deal's luck is known
+  (``luck_hands``); ``luck``: the luck of those deals for his side (the open-hands value at the lead
+  less the variant's mean for the side that led); ``adjusted``: the luck-adjusted result, ``result -
+  luck``: what the play made of the deals. ``mwc_luck``: the deals' luck in match-winning chance (with
+  ``--scale match``, over the hands whose match position is known).
+- ``error_rate``: the mean loss per decision with a choice (points), by the fair analysis where it
+  judged the decision, else with every hand open (``error_basis`` says which), with its 95% interval
+  (``error_low``, ``error_high``; none from fewer than two decisions) and ``error_decisions``, the
+  decisions it rests on; ``mwc_error_*`` the same in match-winning chance (with ``--scale match``: the
+  decisions the match scale graded).
+- ``band``: the strength band (``analyzer.equity.bands``) of the open-hands error rate, as the
+  calibration's policies were measured, given only from two games or more, with a calibration for the
+  variant and rules of every game (the ones of its MWC table), and an interval narrow enough; ``band_note`` says why none is given, or the
+  decisions and games it rests on.
+
+``by="pair"`` sums up each side (``A/C``) instead of each player (a game of individual players: each
+player is his own side)."""
 from __future__ import annotations
 
 import csv
 import io
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["PlayerRow", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "COLUMNS"]
+__all__ = ["PlayerRow", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "COLUMNS", "SKILL_COLUMNS"]
 
 _MISTAKES = ("mistake", "blunder")
 
@@ -45,12 +65,30 @@ class PlayerRow:
     hindsight_mistakes_per_100: float | None = None
     accuracy: float | None = None
     errors_per_record: float = 0.0
+    result: int | None = None
+    luck: float | None = None
+    adjusted: float | None = None
+    luck_hands: int = 0
+    error_rate: float | None = None
+    error_low: float | None = None
+    error_high: float | None = None
+    error_decisions: int = 0
+    error_basis: str | None = None
+    band: str | None = None
+    band_note: str | None = None
+    mwc_luck: float | None = None
+    mwc_error_rate: float | None = None
+    mwc_error_low: float | None = None
+    mwc_error_high: float | None = None
+    mwc_error_decisions: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
 COLUMNS = tuple(PlayerRow.__dataclass_fields__)
+#: The columns of luck and skill (the second table of the text).
+SKILL_COLUMNS = COLUMNS[COLUMNS.index("result"):]
 
 
 @dataclass
@@ -62,6 +100,31 @@ class _Tally:
     classes: list[str | None] = field(default_factory=list)
     fair: list[float] = field(default_factory=list)
     fair_classes: list[str | None] = field(default_factory=list)
+    skill: _Skill = field(default_factory=lambda: _Skill())
+
+
+@dataclass
+class _Skill:
+    """Luck and error rates of one player (or side), hand by hand."""
+
+    result: int = 0
+    luck: float = 0.0
+    luck_hands: int = 0
+    mwc_luck: float = 0.0
+    mwc_hands: int = 0
+    errors: object = field(default_factory=lambda: _rate())         # ``analysis.luck.ErrorRate``s
+    open_errors: object = field(default_factory=lambda: _rate())
+    mwc_errors: object = field(default_factory=lambda: _rate())
+    bases: set = field(default_factory=set)
+    variants: set = field(default_factory=set)
+    decided_games: int = 0           # games in which he had a decision with an open-hands loss
+
+
+def _rate():
+    """An empty ``ErrorRate`` (loaded when a row is filled: ``validate`` needs no analysis)."""
+    from ..analysis.luck import ErrorRate
+
+    return ErrorRate("")
 
 
 def _per_100(count: int, decisions: int) -> float | None:
@@ -78,12 +141,70 @@ def player_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def player_rows(results) -> list[PlayerRow]:
+def _sides_of(game: dict, by: str) -> dict[str, str]:
+    """Who each player of ``game`` counts as: himself, or (``by="pair"``) his side (``A/C``) where the
+    analysis names the sides."""
+    players = game["players"]
+    sides = (game.get("analysis") or {}).get("sides") or []
+    if by != "pair":
+        return {name: name for name in players}
+    return {name: next((side for side in sides if name in side.split("/")), name) for name in players}
+
+
+def _side_index(game: dict, name: str) -> int | None:
+    """The index of the side ``name`` sits on (0: the first side), by the analysis's sides."""
+    sides = (game.get("analysis") or {}).get("sides") or []
+    return next((k for k, side in enumerate(sides) if name in side.split("/")), None)
+
+
+def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
+    """Add ``game``'s luck, result and losses to the tallies of its players (``who``: name -> row name)."""
+    analysis = game.get("analysis") or {}
+    luck = (analysis.get("match_scale") or {}).get("luck")
+    result = game.get("result")
+    counted = set()
+    if luck is not None and result is not None and len(analysis.get("sides") or ()) == 2:
+        for name in game["players"]:
+            side, row = _side_index(game, name), who[name]
+            if side is None or row in counted:
+                continue
+            counted.add(row)
+            sign = 1 if side == 0 else -1
+            skill = of(row).skill
+            won = result["winner"] is not None and name in result["winner"]
+            skill.result += 0 if result["winner"] is None else (result["points"] if won else -result["points"])
+            skill.luck += sign * luck["points"]
+            skill.luck_hands += 1
+            if luck.get("mwc") is not None:
+                skill.mwc_luck += sign * luck["mwc"]
+                skill.mwc_hands += 1
+    decided = set()
+    for d in analysis.get("decisions", []):
+        skill = of(who.get(d["player"], d["player"])).skill
+        fair = d.get("fair") or {}
+        loss = fair.get("loss") if fair.get("loss") is not None else d["loss"]
+        if loss is not None:
+            skill.errors.losses.append(float(loss))
+            skill.bases.add("fair" if fair.get("loss") is not None else "open")
+        if d["loss"] is not None:
+            skill.open_errors.losses.append(float(d["loss"]))
+            skill.variants.add(calibrated(((game.get("analysis") or {}).get("match_scale") or {}).get("table")))
+            if id(skill) not in decided:
+                decided.add(id(skill))
+                skill.decided_games += 1
+        mwc = fair.get("mwc_loss") if fair.get("mwc_loss") is not None else d.get("mwc_loss")
+        if mwc is not None:
+            skill.mwc_errors.losses.append(float(mwc))
+
+
+def player_rows(results, by: str = "player", scale: str = "points") -> list[PlayerRow]:
     """One row per player met in ``results`` (the runner's results, analysed or not), in the order
     the players are first met; names that differ only in case or blanks are one player
-    (:func:`player_key`), shown as first spelt."""
+    (:func:`player_key`), shown as first spelt. ``by="pair"``: a row per side instead; ``scale="match"``:
+    the match-winning-chance columns filled too."""
     tally: dict[str, _Tally] = {}
     spelling: dict[str, str] = {}
+    calibrations: dict[str, object] = {}
 
     def of(name: str) -> _Tally:
         """The tally of the player ``name`` stands for (his first spelling is the one shown)."""
@@ -91,14 +212,21 @@ def player_rows(results) -> list[PlayerRow]:
         spelling.setdefault(key, name)
         return tally.setdefault(key, _Tally())
 
+    def calibrated(table: str | None):
+        """``table`` (the name of a game's MWC table), its bands' calibration looked up once."""
+        if table not in calibrations:
+            calibrations[table] = _calibration(table)
+        return table
+
     for result in results:
         for game in result["games"]:
-            for name in game["players"]:
+            who = _sides_of(game, by)
+            for name in dict.fromkeys(who.values()):
                 t = of(name)
                 t.games += 1
-                t.errors += game.get("errors_by_player", {}).get(name, 0)
+                t.errors += sum(n for p, n in game.get("errors_by_player", {}).items() if who.get(p) == name)
             for d in (game.get("analysis") or {}).get("decisions", []):
-                t = of(d["player"])
+                t = of(who.get(d["player"], d["player"]))
                 t.decisions += 1
                 if d["loss"] is not None:       # (None: no open-hands value, a hand the record does not show)
                     t.losses.append(d["loss"])
@@ -107,6 +235,7 @@ def player_rows(results) -> list[PlayerRow]:
                 if fair is not None and fair.get("loss") is not None:
                     t.fair.append(fair["loss"])
                     t.fair_classes.append(fair.get("verdict"))
+            _add_skill(game, who, of, calibrated)
     rows = []
     for key, t in tally.items():
         n = len(t.losses)
@@ -118,8 +247,49 @@ def player_rows(results) -> list[PlayerRow]:
             judged = len(t.fair)
             row.real_mistakes_per_100 = _per_100(sum(v == "real" for v in t.fair_classes), judged)
             row.hindsight_mistakes_per_100 = _per_100(sum(v == "hindsight" for v in t.fair_classes), judged)
+        _fill_skill(row, t.skill, calibrations, scale)
         rows.append(row)
     return rows
+
+
+def _calibration(table: str | None):
+    """The shipped calibration of the bands of the variant (with its rules) whose MWC table is ``table``
+    (a file name, from the game's match scale), or None."""
+    if table is None:
+        return None
+    from ..equity.bands import calibration_for      # (the bands' data: loaded when a row is filled)
+
+    return calibration_for(table)
+
+
+def _interval(rate, digits: int) -> tuple:
+    mean, ci = rate.mean, rate.ci95
+    return (None if mean is None else round(mean, digits),
+            None if ci is None else round(ci[0], digits), None if ci is None else round(ci[1], digits))
+
+
+def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -> None:
+    """Fill ``row``'s columns of luck and skill from ``skill``."""
+    from ..equity.bands import strength_band
+
+    if skill.luck_hands:
+        row.result, row.luck, row.luck_hands = skill.result, round(skill.luck, 2), skill.luck_hands
+        row.adjusted = round(skill.result - skill.luck, 2)
+    row.error_rate, row.error_low, row.error_high = _interval(skill.errors, 2)
+    row.error_decisions = len(skill.errors.losses)
+    row.error_basis = " and ".join(sorted(skill.bases)) or None
+    open_rate = skill.open_errors
+    if open_rate.losses:
+        calibration = calibrations.get(next(iter(skill.variants))) if len(skill.variants) == 1 else None
+        why = "" if len(skill.variants) == 1 else "games of several variants"
+        band = strength_band(open_rate.mean, open_rate.ci95, len(open_rate.losses), skill.decided_games, calibration)
+        row.band, row.band_note = band.name, (why or band.why or
+                                              f"from {band.decisions} decisions (open hands) in {band.games} games")
+    if scale == "match":
+        if skill.mwc_hands:
+            row.mwc_luck = round(skill.mwc_luck, 4)
+        row.mwc_error_rate, row.mwc_error_low, row.mwc_error_high = _interval(skill.mwc_errors, 4)
+        row.mwc_error_decisions = len(skill.mwc_errors.losses)
 
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")     # what a spreadsheet reads as the start of a formula
@@ -164,13 +334,50 @@ HEADINGS_NOTE = ("mistake+: mistakes and blunders with every hand open; inaccura
                  "hand open); each per 100 decisions")
 
 
-def rows_table(rows: list[PlayerRow]) -> str:
-    """The rows as an aligned text table (``-`` for None)."""
-    cells = [[_HEADINGS[c] for c in COLUMNS]]
+def _aligned(cells: list[list[str]]) -> list[str]:
+    """Rows of cells as aligned lines: the first column to the left, the others to the right."""
+    widths = [max(len(r[k]) for r in cells) for k in range(len(cells[0]))]
+    return ["  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))) for r in cells]
+
+
+def rows_table(rows: list[PlayerRow], scale: str = "points") -> str:
+    """The rows as an aligned text table (``-`` for None), then their luck and error rates (the second
+    table: see :func:`skill_table`)."""
+    play = COLUMNS[:COLUMNS.index("result")]
+    cells = [[_HEADINGS[c] for c in play]]
     for row in rows:
-        cells.append(["-" if v is None else str(v) for v in row.as_dict().values()])
-    widths = [max(len(r[k]) for r in cells) for k in range(len(COLUMNS))]
-    lines = []
-    for r in cells:
-        lines.append("  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))))
-    return "\n".join(lines + ["", HEADINGS_NOTE]) + "\n"
+        data = row.as_dict()
+        cells.append(["-" if data[c] is None else str(data[c]) for c in play])
+    return "\n".join(_aligned(cells) + ["", HEADINGS_NOTE, "", *skill_table(rows, scale)]) + "\n"
+
+
+def _rate_cell(rate, low, high) -> str:
+    if rate is None:
+        return "-"
+    return f"{rate:g} ({low:g}-{high:g})" if low is not None else f"{rate:g}"
+
+
+#: What the second table's columns mean, printed under it.
+SKILL_NOTE = ("luck: the open-hands value of his side's deals at the lead less the variant's mean; adjusted: result "
+              "less luck; error rate: mean loss a decision with a choice (fair where judged, else open hands) and its "
+              "95% interval; band: of the open-hands error rate, from two games or more and a narrow enough interval")
+
+
+def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:
+    """The luck and error rate of each row as aligned lines (with ``scale="match"`` in MWC too), and the note."""
+    head = ["", "hands", "result", "luck", "adjusted", "decisions", "error rate (95%)", "band"]
+    if scale == "match":
+        head += ["MWC luck", "MWC decisions", "MWC error rate (95%)"]
+    cells = [head]
+    for r in rows:
+        line = [r.player, str(r.luck_hands), _dash(r.result), _dash(r.luck), _dash(r.adjusted), str(r.error_decisions),
+                _rate_cell(r.error_rate, r.error_low, r.error_high), r.band or "-"]
+        if scale == "match":
+            line += [_dash(r.mwc_luck), str(r.mwc_error_decisions),
+                     _rate_cell(r.mwc_error_rate, r.mwc_error_low, r.mwc_error_high)]
+        cells.append(line)
+    return _aligned(cells) + ["", SKILL_NOTE]
+
+
+def _dash(value) -> str:
+    return "-" if value is None else f"{value:g}" if isinstance(value, float) else str(value)

@@ -68,8 +68,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                    "(the fair analysis, as with --fair).", err=True)
     fair_only(fair)
     if fair:
-        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache"),
-                            (scale == "match", "--scale")):
+        for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
             if given:
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
@@ -112,7 +111,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
     from ..archive import Summary
     from ..archive.runner import worker_pool
     from ..pipeline import judge_fairly, read, safely
-    from ..report.text import analysis_text, no_game
+    from ..report.text import analysis_text, match_scale_text, no_game
     from .output import WorldsBar, echo_errors, echo_jsonl, finish
 
     options = dataclasses.replace(options, **settings)
@@ -139,8 +138,8 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
         def bar(number: int, run=run) -> WorldsBar:
             return WorldsBar(f"{run.label}, game {number}" if len(run.replays) > 1 else run.label)
 
-        result = safely(src.label, lambda run=run: judge_fairly(run, seats=seats, every_deal=True, workers=jobs,
-                                                                pool=worker_pool, bar=bar).data())
+        result = safely(src.label, lambda run=run: _judged(judge_fairly(run, seats=seats, every_deal=True, workers=jobs,
+                                                                        pool=worker_pool, bar=bar)))
         done = [(k + 1, run.analyses[k]) for k in range(run.judged)]
         summary.add(result)
         if jsonl:
@@ -151,15 +150,28 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
         if quiet:
             continue
         for number, fair in done:
+            game = result["games"][number - 1]
+            data = game["analysis"] if "match_scale" in (game.get("analysis") or {}) else fair.as_dict()
             if as_json:
-                game = result["games"][number - 1]
-                analyses.append({"file": src.label, **fair.as_dict(), "valid": game["valid"],
+                analyses.append({"file": src.label, **data, "valid": game["valid"],
                                  "diagnostics": game["diagnostics"]})
-            elif not no_game(result["games"][number - 1]):    # an empty file: its one error, no analysis
+            elif not no_game(game):    # an empty file: its one error, no analysis
                 click.echo(analysis_text(number, fair), nl=False)
+                click.echo(match_scale_text(data, fair), nl=False)
         if done and not as_json and not result["error"]:
             echo_errors(result)          # every error of a broken record, after its analysis
     finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
+
+
+def _judged(run) -> dict:
+    """The plain data of a record judged fairly, graded on the match scale where its options ask
+    (``--scale match``: each alternative's MWC the mean over its worlds)."""
+    from ..pipeline import grade_on_match_scale
+
+    out = run.data()
+    if run.options.scale == "match" and run.analyses is not None:
+        grade_on_match_scale(run, out["games"][:run.judged])
+    return out
 
 
 def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:

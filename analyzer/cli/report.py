@@ -7,8 +7,8 @@ import os
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, search_options,
-                      thresholds_option, variant_option)
+from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, scale_option,
+                      search_options, thresholds_option, variant_option)
 
 __all__ = ["report"]
 
@@ -25,9 +25,10 @@ __all__ = ["report"]
 @run_options
 @passes_option
 @fair_options
+@scale_option
 @clean_errors
 def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler, cache_dir,
-           insert_passes, fair, seats, worlds, exact_below, seed):
+           insert_passes, fair, seats, worlds, exact_below, seed, scale):
     """Write an annotated HTML replay of every game: each move on the table, the exact value of
     every alternative, the errors of play and of the record, and the critical move.
 
@@ -38,6 +39,10 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     With --fair, each move is also judged by what its player could know (as analyze --fair): the fair
     value of every alternative, the two verdicts and the mover's view of who holds what.
 
+    With --scale match, each game whose match position the record gives also shows the match-winning
+    chance (MWC) beside its values, each alternative's MWC and loss, and the luck of the deal for each
+    side; the index page adds each player's and each pair's luck, luck-adjusted result and error rate.
+
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..archive import Summary, player_rows  # (the work: loaded once a command runs, not for --help)
@@ -47,7 +52,7 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("report", variant, rules, thresholds, max_nodes, lines=True, insert_passes=insert_passes,
-                          table_mb=table_mb)      # (every alternative's best line, for the page's line view)
+                          table_mb=table_mb, scale=scale)      # (every alternative's best line, for the page's line view)
     fair_only(fair)
     if fair:
         options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
@@ -88,10 +93,11 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     if not single:
         pages = [None if r["error"] else os.path.basename(t) for r, t in zip(done, targets)]
         rows = player_rows(done)
+        skill = (player_rows(done, "player", scale), player_rows(done, "pair", scale)) if scale == "match" else None
         done = [{**r, "source": shown_name(r["source"], targets[-1], list(paths))} for r in done]
         given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
         title = f"Archive: {', '.join(given)}"
-        write_page(render_index(build_index(done, pages, rows, str(summary), title)), targets[-1])
+        write_page(render_index(build_index(done, pages, rows, str(summary), title, skill=skill)), targets[-1])
         if not quiet and not jsonl:
             click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
     finish(summary, quiet or single, err=jsonl)

@@ -23,18 +23,29 @@ __all__ = ["stats"]
                                   "and real and hindsight-only mistakes per 100 decisions.")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N",
               help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+@click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
+              help="match: also the luck and error rate in match-winning chance (MWC), where the record gives "
+                   "the match position.")
+@click.option("--by", "by", type=click.Choice(["player", "pair"]), default="player", show_default=True,
+              help="pair: a row per side (partners together) instead of per player.")
 @search_options
 @passes_option
 @run_options
 @clean_errors
-def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_nodes, table_mb, insert_passes,
-          jobs, scheduler, cache_dir):
+def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, scale, by, max_nodes, table_mb,
+          insert_passes, jobs, scheduler, cache_dir):
     """Sum up every player, by name across the records: games, decisions, average loss, mistakes
     per 100 decisions, accuracy and the record's errors on the player's moves.
 
     Accuracy is the share of a player's real choices (more than one legal move) that lost less than
     the inaccuracy threshold against the best move, every hand open. The analysis is the same as
-    `domino analyze` (and shares its --cache).
+    `domino analyze --scale match` (and shares its --cache).
+
+    A second table gives luck and skill: each player's result over the hands whose deal's luck is
+    known, that luck (the open-hands value at the lead less the variant's mean), the luck-adjusted
+    result (result less luck), and his error rate (mean loss a decision with a choice; fair where
+    judged, else open hands) with its 95% interval, the decisions it rests on and, from two games
+    or more and a narrow enough interval, his strength band (see docs/equity.md).
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
@@ -45,8 +56,9 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
     fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
+    # graded on the match scale always: it gives each deal's luck (its MWC columns are shown with --scale match)
     options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
-                          table_mb=table_mb)
+                          table_mb=table_mb, scale="match")
     if fair_worlds:
         options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed)
     summary, done = Summary(), []
@@ -55,11 +67,11 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
         done.append(result)
         if result["error"]:
             echo_errors(result, err=True)       # with the summary: standard output holds the rows only
-    rows = player_rows(done)
+    rows = player_rows(done, by, scale)
     if as_json:
         click.echo(json.dumps([row.as_dict() for row in rows], indent=2))
     elif as_csv:
         click.echo(rows_csv(rows), nl=False)
     else:
-        click.echo(rows_table(rows), nl=False)
+        click.echo(rows_table(rows, scale), nl=False)
     finish(summary, False, err=True)

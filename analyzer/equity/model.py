@@ -24,11 +24,12 @@ from typing import Callable
 from ..position import mask_of
 from ..rules.facts import hand_facts
 from ..rules import LeadRequirement, Variant
-from ..rules.lead import highest
+from ..rules.lead import deal_lead, lead_tiles
 from ..rules.mechanics import position_for
 from ..tiles import Tile
 
-__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "simulate_mode"]
+__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "mode_requirement", "simulate_mode",
+           "deal", "dealt_position", "searcher"]
 
 POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
           "variation (the first best move in move order where several are equal)")
@@ -186,7 +187,22 @@ def _next_token(variant: Variant, leader: int, result, facts) -> Token:
     return lead_token(req, variant, leader)
 
 
-def _deal(variant: Variant, mode: str, rng: random.Random):
+def mode_requirement(variant: Variant, mode: str) -> LeadRequirement:
+    """What a lead ``mode`` asks of the lead, as the rules say it (``rules.lead``): ``open``, a player of
+    side 0 (seat 0's side) leads; ``holder:T:forced`` / ``holder:T:any``, the holder of ``T`` leads with
+    it / with any tile (where ``T`` may lie undealt, the holder of the highest double dealt instead)."""
+    if mode.startswith("holder:"):
+        _, text, how = mode.split(":")
+        tile = Tile.parse(text)
+        return LeadRequirement(holder_of=tile, tile=tile if how == "forced" else None,
+                               reason=f"lead mode {mode}", or_highest=not variant.dealing.all_dealt(variant.players))
+    return LeadRequirement(seats=frozenset({0}), reason="lead mode open")
+
+
+def deal(variant: Variant, mode: str, rng: random.Random):
+    """A random deal, its leader and the tiles he may lead (a mask, 0: any), as the judge of the lead
+    (``rules.lead.deal_lead``) chooses them for the lead ``mode``; among several allowed leaders one
+    at random."""
     n, size = variant.players, variant.dealing.hand_size
     tiles = list(variant.dealing.tiles)
     while True:
@@ -194,27 +210,23 @@ def _deal(variant: Variant, mode: str, rng: random.Random):
         hands = [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)]
         if not variant.dealing.redeal or all(sum(t.is_double for t in h) < variant.dealing.redeal for h in hands):
             break
-    op = variant.opening
-    if mode.startswith("holder:"):
-        _, text, how = mode.split(":")
-        tile = Tile.parse(text)
-        holder = next((s for s, h in enumerate(hands) if tile in h), None)
-        if holder is None:
-            best = highest([set(h) for h in hands])
-            if best is None:
-                return hands, 0, 0
-            return hands, best[0], best[1].bit if how == "forced" else 0
-        return hands, holder, tile.bit if how == "forced" else 0
-    if op.highest_double:            # every hand opened by the holder of the highest double, with it (003)
-        best = highest([set(h) for h in hands])
-        if best is not None:
-            return hands, best[0], best[1].bit
-    if op.double:
-        return hands, 0, mask_of([t for t in hands[0] if t.is_double])
-    return hands, 0, 0
+    req = mode_requirement(variant, mode)
+    verdict = deal_lead(variant, hands, req)
+    leader = verdict.leader if verdict.leader is not None else rng.choice(verdict.leaders)
+    return hands, leader, lead_tiles(variant, hands, leader, req)
 
 
-def _searcher(variant: Variant):
+def dealt_position(variant: Variant, mode: str, rng: random.Random):
+    """A random deal of ``variant`` as a position ready for its first move, led as lead ``mode`` asks
+    (:func:`deal`), and the seat that leads it."""
+    hands, leader, opening = deal(variant, mode, rng)
+    pos = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
+    pos.pool &= mask_of(variant.dealing.tiles)
+    pos.opening = opening
+    return pos, leader
+
+
+def searcher(variant: Variant):
     if variant.search == "block":
         from ..search.block import Solver
         return Solver(variant, max_deals=1)
@@ -234,13 +246,10 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
                                   f"({variant.name})")
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
-    search = _searcher(variant)
+    search = searcher(variant)
     teams = variant.seating.teams
     for _ in range(hands):
-        dealt, leader, opening = _deal(variant, mode, rng)
-        pos = position_for(variant, dealt, leader, max_pip=variant.dealing.max_pip)
-        pos.pool &= mask_of(variant.dealing.tiles)
-        pos.opening = opening
+        pos, leader = dealt_position(variant, mode, rng)
         line = search.best_line(pos)
         for move in line:
             pos.push(move)

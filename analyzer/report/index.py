@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .. import __version__
 from typing import Any
 
-from .render import content_policy, environment, static_text
+from .render import content_policy, environment, static_text, with_match_css
 
 __all__ = ["IndexRow", "ArchiveIndex", "build_index", "render_index", "page_names"]
 
@@ -37,6 +37,7 @@ class ArchiveIndex:
     rows: list[IndexRow]
     players: list[Any]           # a row per player (``analyzer.archive.stats.PlayerRow``s, or dicts of theirs)
     summary: str                 # the run's closing line (``analyzer.archive.summary.Summary``)
+    skill: tuple[list, list] | None = None     # ``report --scale match``: rows per player and per pair (luck, error rate)
 
 
 def page_names(labels: list[str]) -> list[str]:
@@ -64,9 +65,10 @@ def _critical(analysis: dict | None) -> tuple[str | None, int]:
 
 
 def build_index(results: list[dict], pages: list[str | None], players: list, summary: str,
-                title: str = "Archive") -> ArchiveIndex:
+                title: str = "Archive", skill: tuple[list, list] | None = None) -> ArchiveIndex:
     """The index of an archive from the pipeline's ``results``, the page name of each record, the
-    rows of its ``players`` and the ``summary`` line of the run."""
+    rows of its ``players`` and the ``summary`` line of the run; ``skill``: the rows of luck and
+    error rate per player and per pair (``report --scale match``)."""
     rows = []
     for result, page in zip(results, pages):
         if result["error"] is not None:
@@ -78,11 +80,13 @@ def build_index(results: list[dict], pages: list[str | None], players: list, sum
             rows.append(IndexRow(result["source"], page, f"g{number}", number, game["event"] or game["title"],
                                  ", ".join(game["players"]), game["result_text"] or "no result",
                                  game["valid"], game["errors"], critical, loss))
-    return ArchiveIndex(title, rows, players, summary)
+    return ArchiveIndex(title, rows, players, summary, skill)
 
 
 def render_index(index: ArchiveIndex) -> str:
     """The index as one HTML page with its CSS and script inlined."""
     css, script = static_text("report.css"), static_text("index.js")
+    if index.skill:
+        css = with_match_css(css)           # (report --scale match: the rules of its luck and skill table)
     page = environment().get_template("index.html.j2")
     return page.render(index=index, css=css, script=script, csp=content_policy(css, script), version=__version__)

@@ -233,6 +233,8 @@ def render_html(model: ReportModel) -> str:
     shown = model.shown
     charts = [chart(g) for g in shown]
     css, script = static_text("report.css"), static_text("report.js")
+    if any(g.match is not None for g in model.shown):
+        css = with_match_css(css)           # (report --scale match: its own rules; other pages stay as they were)
     page = environment().get_template("report.html.j2")
     return page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
@@ -242,6 +244,11 @@ def render_html(model: ReportModel) -> str:
 
 def _digest(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def with_match_css(css: Markup) -> Markup:
+    """The page's CSS with the rules of the match scale (``static/match.css``) after it."""
+    return Markup(css + "\n" + static_text("match.css"))
 
 
 def content_policy(css: str, script: str) -> str:

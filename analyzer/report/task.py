@@ -39,8 +39,13 @@ def process(label: str, data: bytes, options, progress: Callable[[int], None] | 
 def page(run: RecordRun):
     """The page model of the record (:class:`~analyzer.report.model.ReportModel`)."""
     o = run.options
-    return page_model(run.label, run.replays, run.analyses, o.limits, o.max_nodes, table_mb=o.table_mb,
-                      again=run.again())
+    model = page_model(run.label, run.replays, run.analyses, o.limits, o.max_nodes, table_mb=o.table_mb,
+                       again=run.again())
+    if run.scales:          # ``--scale match``: the match scale of each game beside its values
+        from .model import with_match_views
+
+        model = with_match_views(model, run.replays, run.analyses, run.scales)
+    return model
 
 
 def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):

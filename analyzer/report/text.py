@@ -336,10 +336,29 @@ def match_scale_text(data: dict, analysis) -> str:
         if d.get("mwc_loss"):
             lines.append(f"  {shown.player} {shown.played} (line {shown.line}): MWC loss {d['mwc_loss']:.2%}"
                          + (f"  {d['mwc_class'].upper()}" if d.get("mwc_class") else ""))
-    if scale["critical"] is None:
+    fair = fair_mwc_lines(decisions, analysis)
+    if scale["critical"] is None and not fair:
         lines.append("  No move lost match-winning chance.")
-    else:
+    elif scale["critical"] is not None:
         c = analysis.decisions[scale["critical"]]
         lines.append(f"  Critical move on the match scale: {c.player} {c.played} (line {c.line}): loses "
                      f"{decisions[scale['critical']]['mwc_loss']:.2%} MWC")
-    return _text(lines + [""])
+    return _text(lines + fair + [""])
+
+
+def fair_mwc_lines(decisions: list[dict], analysis) -> list[str]:
+    """The moves that lost match-winning chance by what their player could know (``--fair --scale
+    match``: each alternative's MWC the mean over the worlds), as lines (none without a fair analysis)."""
+    judged = [(d, shown) for d, shown in zip(decisions, analysis.decisions)
+              if isinstance(d.get("fair"), dict) and "mwc_loss" in d["fair"]]
+    if not judged:
+        return []
+    lines = ["  By what each player could know (the mean over the worlds of each world's MWC):"]
+    for d, shown in judged:
+        loss = d["fair"]["mwc_loss"]
+        if loss:
+            lines.append(f"    {shown.player} {shown.played} (line {shown.line}): fair MWC loss {loss:.2%}"
+                         + (f"  {d['fair']['mwc_class'].upper()}" if d["fair"].get("mwc_class") else ""))
+    if len(lines) == 1:
+        lines.append("    No move lost match-winning chance.")
+    return lines

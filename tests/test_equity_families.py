@@ -1,0 +1,59 @@
+"""Match-winning-chance tables of more partnership systems (issue 30, item 6): Chiva (four wins in a
+row), Milo, Great Lakes and Doscientos (to their targets). Each table's model is the
+one of ``analyzer.equity.model`` (best play with all hands open, 1,500 hands a lead mode).
+
+Facts: the first hand is led by the holder of [6-6], who is on either side alike, so the start of a
+match is even (1/2); the game is the same for both sides, so swapping scores and leader swaps the
+chances; more points never hurt; and the DP agrees with whole matches played out by the match code,
+hand results drawn from the same model."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from analyzer.equity import MatchPosition, first_lead
+from analyzer.rules import MatchState, find_variant
+from test_equity import _play_match, shipped
+
+FAMILIES = ["chiva", "milo", "great-lakes", "doscientos"]
+
+
+@pytest.fixture(scope="module", params=FAMILIES)
+def family(request):
+    v = find_variant(request.param)
+    return v, shipped(v)
+
+
+def test_the_start_is_even(family):
+    v, table = family
+    assert first_lead(v)[0] == "holder"
+    assert table.chance(MatchPosition(v.match.start(2), first_lead(v))) == pytest.approx(0.5, abs=1e-6)
+
+
+def test_dp_agrees_with_whole_matches_from_the_start(family):
+    v, table = family
+    position = MatchPosition(v.match.start(2), first_lead(v))
+    rng = random.Random(v.rules_text)
+    n = 2000
+    won = sum(_play_match(table, position, rng, v) == 0 for _ in range(n))
+    p = table.chance(position)
+    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3
+
+
+@pytest.mark.parametrize("name", [n for n in FAMILIES if find_variant(n).match.kind == "points"])
+def test_points_never_hurt_and_sides_swap(name):
+    v = find_variant(name)
+    table = shipped(v)
+    target = v.match.target
+    step = max(1, target // 12)
+    for a in range(0, target, step):
+        for b in range(0, target, step):
+            for lead in (("side", 0), ("side", 1)):
+                here = table.chance(MatchPosition(MatchState((a, b), (0, 0), 1), lead))
+                assert 0 <= here <= 1
+                if a + 1 < target:
+                    assert table.chance(MatchPosition(MatchState((a + 1, b), (0, 0), 1), lead)) >= here - 1e-6
+            swapped = table.chance(MatchPosition(MatchState((b, a), (0, 0), 1), ("side", 1)))
+            assert table.chance(MatchPosition(MatchState((a, b), (0, 0), 1), ("side", 0))) + swapped == \
+                pytest.approx(1, abs=2e-6)
