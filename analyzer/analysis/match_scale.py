@@ -22,6 +22,7 @@ from ..equity import MatchPosition, first_lead, load_table
 from ..match import parse_score
 from ..replay import Replay
 from ..rules import HandResult, MatchState, Variant
+from ..rules.modes import MatchKind
 
 __all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "why_not"]
 
@@ -107,7 +108,7 @@ def why_not(variant: Variant) -> str | None:
     """Why ``variant``'s hands cannot be graded on the match scale (None: they can)."""
     if variant.seating.sides != 2:
         return "the match scale covers games of two sides"
-    if variant.match.kind not in ("points", "straight"):
+    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT):
         return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
                 "match scale needs")
     if load_table(variant) is None:
@@ -191,7 +192,7 @@ def _lead_of(variant: Variant, leader: int | None) -> tuple:
 
 
 def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState | None:
-    if variant.match.kind != "points" or variant.seating.sides != 2:
+    if variant.match.kind != MatchKind.POINTS or variant.seating.sides != 2:
         return None
     try:
         claimed = parse_score(stated)
