@@ -247,14 +247,7 @@ class PositionSearch(Search):
 
     def confirmed_any(self) -> bool:
         """Whether the replayer confirms one of the repairs found so far."""
-        for _, _, _, seq, deal in self.found.values():
-            key = self.confirm_key(seq, deal)
-            ok = self.confirmed.get(key)
-            if ok is None:
-                ok = self.confirmed[key] = self.replayed(self.builder.game_for(seq, deal)).valid
-            if ok:
-                return True
-        return False
+        return any(self.confirm(seq, deal) for _, _, _, seq, deal in self.found.values())
 
     @staticmethod
     def line_key(seq: list) -> tuple:
