@@ -28,7 +28,7 @@ class _Narrow(NamedTuple):
 
 
 # tile errors only an edit at a few places can remove (see PositionEdits.focus)
-_LOCAL_TILE = frozenset({"unknown-player", Code.TILE_FOREIGN, Code.TILE_ALREADY_PLAYED, Code.TILE_NOT_HELD,
+_LOCAL_TILE = frozenset({Code.UNKNOWN_PLAYER, Code.TILE_FOREIGN, Code.TILE_ALREADY_PLAYED, Code.TILE_NOT_HELD,
                          Code.DRAW_NOT_IN_BONEYARD})
 
 
@@ -43,7 +43,7 @@ _FOCUS_GROUPS = {
 }
 
 # errors the layout before the entry decides (see PositionEdits.focus)
-_LAYOUT = frozenset({"tile-no-match", Code.END_MISMATCH, Code.ARM_CLOSED, Code.DOUBLE_SKIPPED, Code.BAD_ARM, Code.WRONG_SCORE})
+_LAYOUT = frozenset({Code.TILE_NO_MATCH, Code.END_MISMATCH, Code.ARM_CLOSED, Code.DOUBLE_SKIPPED, Code.BAD_ARM, Code.WRONG_SCORE})
 
 
 def _plays(cells: list) -> tuple:

@@ -16,6 +16,7 @@ from ..record import Game, MoveEntry
 from ..replay.tags import false_plays
 from ..rules import Variant
 from ..rules.judge import Judge
+from ..rules.modes import Layout, Turns
 from ..tiles import Move, Tile
 from ..rules.codes import Code
 from .deal import Deal
@@ -43,8 +44,8 @@ class PositionState(NamedTuple):
 def needs_positions(game: Game, variant: Variant) -> bool:
     """Whether the lean checker cannot model ``game``: draws, claims or Muggins calls, arms, runs, or
     a false play that stands (Domino Whist §8, the FalsePlay tag)."""
-    if (variant.drawing is not None or getattr(variant, "layout", "line") != "line"
-            or getattr(variant, "turns", "one") == "run" or variant.play is not None
+    if (variant.drawing is not None or variant.layout != Layout.LINE
+            or variant.turns == Turns.RUN or variant.play is not None
             or ("FalsePlay" in game.tags and variant.irregularities)):
         return True
     return any(m.draw or m.claim is not None or m.muggins is not None or m.arm is not None for m in game.moves)
@@ -62,7 +63,7 @@ class PositionChecker(Checker):
         self.valid_mask, self.max_pip = setting.valid_mask, setting.max_pip
         self.play = variant.play
         self.drawing = variant.drawing
-        self.runs = getattr(variant, "turns", "one") == "run"
+        self.runs = variant.turns == Turns.RUN
         self.judge = Judge(variant, self.players, explain=False)
         self.unknown_draws = any(m.draw and m.tile is None for m in game.moves)
         # whose draws the record writes all unseen (``draws ?``, True) or all shown (False)
