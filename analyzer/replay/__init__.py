@@ -358,8 +358,9 @@ class _Replayer(HandEnding, WhistIrregularities):
             pos.push(move)
             harmless = pos.outcome() is not None
             pos.pop()
-            diags.append(self.problem(undecided_placement(entry.tile, candidates, move, pos.has_arms, pos.ends_text(),
-                                                          ends_text(pos.ends), harmless), entry.pos))
+            ends = pos.ends_text() if move.arm is not None else ends_text(pos.ends)   # (a line: both its ends)
+            diags.append(self.problem(undecided_placement(entry.tile, candidates, move, pos.has_arms, ends, harmless),
+                                      entry.pos))
         return move
 
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:

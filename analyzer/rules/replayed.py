@@ -37,14 +37,14 @@ def pass_inserted(player: str, ends: str) -> Problem:
                    "forced passes out)", severity="info")
 
 
-def undecided_placement(tile: Tile, candidates: list[Move], move: Move, has_arms: bool, ends: str, line_ends: str,
+def undecided_placement(tile: Tile, candidates: list[Move], move: Move, has_arms: bool, ends: str,
                         harmless: bool) -> Problem:
     """A tile that fits several ends or arms where the rest of the record does not decide which, taken
     as ``move``: ``ambiguous-end``, a warning (info when it ends the hand either way). ``ends``: the open
-    ends in words, ``line_ends`` those of a line."""
+    ends (or arms) in words."""
     what = "arm" if has_arms else "end"     # (on a line, >1 and >2 name its ends)
     where = (f"{what}s {' and '.join(str(c.arm) for c in candidates)} ({ends})"
-             if move.arm is not None else f"both open ends ({line_ends})")
+             if move.arm is not None else f"both open ends ({ends})")
     taken = f"{what} {move.arm}" if move.arm is not None else f"the {move.end}"
     return Problem(Code.AMBIGUOUS_END, f"{tile} fits {where} and the rest of the record does not decide which; "
                    f"taken on {taken}" + ("; it ends the hand either way" if harmless else ""),
