@@ -123,17 +123,71 @@ class LeanChecker(Checker):
             return [], "unknown-player"
         if seat != st[2] and self.omitted:
             st = self.passed(st, seat)
-        over = st[5]
+        hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
         if over is not None:
             # a pass may follow a block (records write the passes that show it), never a player going out; and no
             # edit writes one where the record has a tile (the replayer's play-after-end)
             harmless = c[1] is None and over[0] != "domino" and not (c[SRC] is not None and c[SRC].tile)
             return ([st], None) if harmless else ([], "play-after-end")
-        if seat != st[2]:
+        if seat != turn:
             return [], "turn-order"
         if c[1] is None:
             return self.pass_(st, seat)
-        return self.play(st, c, seat)
+        bit = c[3]
+        if not bit & self.valid_mask:
+            return [], "tile-foreign"
+        if played & bit:
+            return [], "tile-already-played"
+        hand = hands[seat]
+        hidden_used = False
+        if not hand & bit:
+            if hidden is not None and hidden[seat] and pool & bit:
+                hidden_used = True
+            else:
+                return [], "tile-not-held"
+        options, code = self.placements(ends, opening, c)
+        if code is not None:
+            return [], code
+        match = self.match
+        if exposed:         # Domino Whist §8: the exposed tiles that fit now must be played
+            fit = (opening or -1) if ends is None else match[ends[0]] | match[ends[1]]
+            missed, exposed = exposed_turn(exposed, hand & fit, bit)
+            if missed:
+                return [], "exposed-tile"
+        if hidden is not None:
+            if hidden[seat] and lacks[seat] & ((1 << c[4]) | (1 << c[5])):
+                return [], "false-pass"
+            if hidden_used:
+                pool &= ~bit
+                hidden = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
+                left = hand.bit_count() + hidden[seat]
+                new_hands = hands
+            else:
+                hand &= ~bit
+                new_hands = hands[:seat] + (hand,) + hands[seat + 1:]
+                left = hand.bit_count() + hidden[seat]
+        else:
+            hand &= ~bit
+            new_hands = hands[:seat] + (hand,) + hands[seat + 1:]
+            left = hand
+        played |= bit
+        nxt = (turn + 1) % self.n
+        out_too = not left and not (self.pair_end and self.partner_holds(new_hands, hidden, seat))
+        out = []
+        for _, (x, y) in options:
+            if out_too:
+                o = ("domino", seat)
+            else:
+                fit = match[x] | match[y]
+                o = ("blocked", seat)
+                for h in new_hands:
+                    if h & fit:
+                        o = None
+                        break
+                if o is not None and hidden is not None and any(hidden) and pool & fit:
+                    o = None
+            out.append((new_hands, (x, y), nxt, 0, seat, o, played, hidden, pool, lacks, opening, exposed))
+        return out, None
 
     def pass_(self, st: tuple, seat: int) -> tuple[list, str | None]:
         """The state after ``seat`` passes on his turn, or [] and ``false-pass``."""
@@ -149,49 +203,6 @@ class LeanChecker(Checker):
         if passes >= self.n:
             over = ("blocked", last if last >= 0 else seat)
         return [(hands, ends, (turn + 1) % self.n, passes, last, over, played, hidden, pool, lacks, opening, exposed)], None
-
-    def play(self, st: tuple, c: tuple, seat: int) -> tuple[list, str | None]:
-        """The states after ``seat`` plays the tile of cell ``c`` on his turn, or [] and the error."""
-        hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
-        bit = c[3]
-        if not bit & self.valid_mask:
-            return [], "tile-foreign"
-        if played & bit:
-            return [], "tile-already-played"
-        hand = hands[seat]
-        hidden_used = False
-        if not hand & bit:
-            if hidden is not None and hidden[seat] and pool & bit:
-                hidden_used = True
-            else:
-                return [], "tile-not-held"
-        low, high = c[4], c[5]
-        options, code = self.placements(ends, opening, c)
-        if code is not None:
-            return [], code
-        if exposed:         # Domino Whist §8: the exposed tiles that fit now must be played
-            fit = (opening or -1) if ends is None else self.match[ends[0]] | self.match[ends[1]]
-            missed, exposed = exposed_turn(exposed, hand & fit, bit)
-            if missed:
-                return [], "exposed-tile"
-        if hidden is not None:
-            if hidden[seat] and lacks[seat] & ((1 << low) | (1 << high)):
-                return [], "false-pass"
-            if hidden_used:
-                pool &= ~bit
-                hidden = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
-                left = hand.bit_count() + hidden[seat]
-                new_hands = hands
-            else:
-                hand &= ~bit
-                new_hands = hands[:seat] + (hand,) + hands[seat + 1:]
-                left = hand.bit_count() + hidden[seat]
-        else:
-            hand &= ~bit
-            new_hands = hands[:seat] + (hand,) + hands[seat + 1:]
-            left = hand
-        after = (new_hands, None, (turn + 1) % self.n, 0, seat, None, played | bit, hidden, pool, lacks, opening, exposed)
-        return self.placed(after, options, seat, not left), None
 
     def placements(self, ends: tuple | None, opening: int, c: tuple) -> tuple[list, str | None]:
         """Where the tile of cell ``c`` may go on ``ends``: (the end it goes on, the ends after) for
@@ -221,31 +232,12 @@ class LeanChecker(Checker):
                 return [], "end-mismatch"
         return options, None
 
-    def placed(self, after: tuple, options: list, seat: int, out_too: bool) -> list:
-        """The states after a play by ``seat``, one for each of its ``options`` (see :meth:`placements`):
-        ``after`` with the ends and whether the hand is over filled in. ``out_too``: he has no tile left."""
-        new_hands, hidden, pool = after[0], after[7], after[8]
-        match, n = self.match, self.n
-        if out_too and self.pair_end:       # the hand ends when both of a pair are out
-            side = self.teams[seat]
-            for s in range(n):
-                if s != seat and self.teams[s] == side and (new_hands[s] or (hidden is not None and hidden[s])):
-                    out_too = False
-        out = []
-        for _, (x, y) in options:
-            if out_too:
-                o = ("domino", seat)
-            else:
-                fit = match[x] | match[y]
-                o = ("blocked", seat)
-                for h in new_hands:
-                    if h & fit:
-                        o = None
-                        break
-                if o is not None and hidden is not None and any(hidden) and pool & fit:
-                    o = None
-            out.append(after[:1] + ((x, y),) + after[2:5] + (o,) + after[6:])
-        return out
+    def partner_holds(self, hands: tuple, hidden: tuple | None, seat: int) -> bool:
+        """Whether a partner of ``seat`` still holds a tile (the hand ends when both of a pair are out)."""
+        side = self.teams[seat]
+        return any(s != seat and self.teams[s] == side and (hands[s] or (hidden is not None and hidden[s]))
+                   for s in range(self.n))
+
     def revealed(self, frontier: list, tiles: int, own: bool) -> list:
         """``frontier`` with ``tiles`` lying open from now on; none where one of them was played before
         (the replayer's ``bad-exposed``)."""
