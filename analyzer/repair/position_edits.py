@@ -43,7 +43,8 @@ _FOCUS_GROUPS = {
 }
 
 # errors the layout before the entry decides (see PositionEdits.focus)
-_LAYOUT = frozenset({Code.TILE_NO_MATCH, Code.END_MISMATCH, Code.ARM_CLOSED, Code.DOUBLE_SKIPPED, Code.BAD_ARM, Code.WRONG_SCORE})
+_LAYOUT = frozenset({Code.TILE_NO_MATCH, Code.END_MISMATCH, Code.ARM_CLOSED, Code.DOUBLE_SKIPPED, Code.BAD_ARM,
+                     Code.WRONG_SCORE})
 
 
 def _plays(cells: list) -> tuple:

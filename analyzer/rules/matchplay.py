@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..tiles import Tile
-from .modes import MatchKind
+from .modes import MatchKind, ResetLead
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
 
 __all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "PROGRESSION_FIVE"]
@@ -47,7 +47,7 @@ class MatchScoring:
     domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end.
     ``draw_bonus`` (``straight``, ``cutthroat``, ``shutout``): a drawn game makes the next one worth a point
     more (Jamaican: "dann bekommen sie zwei Punkte"; Cut Throat "wie beim Partnerspiel"; Chiva as the
-    Jamaican game, for two or three too). ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
+    Jamaican game, for two or three too). ``reset_lead`` (``cutthroat``, a ``ResetLead``): who leads once all scores are back to 0: ``six-six``
     (the [6-6] holder, as at 0-0 in the partner game) or ``winner`` (the winner of the last game)."""
 
     target: int = 100
@@ -56,11 +56,12 @@ class MatchScoring:
     first_wins: tuple[int, ...] = ()
     playoff: bool = False
     draw_bonus: bool = False
-    reset_lead: str = "winner"
+    reset_lead: ResetLead = ResetLead.WINNER
     lower_wins: bool = False       # ``points``: both sides over the target, the lower total wins (000, own pips)
 
     def __post_init__(self):
         object.__setattr__(self, "kind", MatchKind(self.kind))    # a bare string becomes its member (a wrong one fails here)
+        object.__setattr__(self, "reset_lead", ResetLead(self.reset_lead))
 
     def worth(self, state: MatchState) -> int | None:
         """What the next game is worth in the match after drawn games, when that differs from the
@@ -180,7 +181,7 @@ class MatchScoring:
         played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner; ``shutout``:
         the winner of the last game that was won, with no points yet the [6-6] holder)."""
         if self.kind == MatchKind.CUTTHROAT and state.games:
-            if not any(state.scores) and (self.reset_lead == "six-six" or state.last is None):
+            if not any(state.scores) and (self.reset_lead == ResetLead.SIX_SIX or state.last is None):
                 return LeadRequirement(holder_of=SIX_SIX, reason="with every score at 0 the [6-6] holder leads")
             if state.last is not None:
                 return LeadRequirement(frozenset(seating.members(state.last)),

@@ -1,12 +1,12 @@
 """The modes a variant declares, typed: when a hand ends (``End``), how turns go (``Turns``), the
 layout (``Layout``), what a position does beyond the plain line (``Mechanic``), and how a match is
-won (``MatchKind``). Callers compare
+won (``MatchKind``) and who leads when a Cut Throat match starts over (``ResetLead``). Callers compare
 members, never their text; ``rules/mechanics.py`` maps the mechanics to the position that plays them."""
 from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["End", "Turns", "Layout", "Mechanic", "MatchKind"]
+__all__ = ["End", "Turns", "Layout", "Mechanic", "MatchKind", "ResetLead"]
 
 
 class End(StrEnum):
@@ -52,3 +52,11 @@ class MatchKind(StrEnum):
     STRAIGHT = "straight"      # the target in wins in a row (Jamaican)
     CUTTHROAT = "cutthroat"    # the target while someone still has 0; all reset once everyone has won
     SHUTOUT = "shutout"        # the same without the reset (Chiva for three)
+
+
+class ResetLead(StrEnum):
+    """Who leads once every score of a Cut Throat match is back to 0: the ``winner`` of the last game,
+    or the holder of [6-6] (``six-six``, as at 0-0 in the partner game)."""
+
+    WINNER = "winner"
+    SIX_SIX = "six-six"
