@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, ContextManager
 
 from .diagnostics import Diagnostic, DominoError
+from .rules.codes import Code
 from .match import replay_record
 from .notation import parse, write
 from .notation.writer import rewrite
@@ -38,7 +39,7 @@ __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analys
            "games_data", "validation_json", "analyse_game", "grade_on_match_scale", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
-LOST = "cluster-lost"   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
+LOST = Code.CLUSTER_LOST   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def record_problem(label: str, diag: Diagnostic) -> dict:
 
 def internal_error(label: str, exc: Exception) -> dict:
     """The result of a record the analyser failed on: an ``internal-error`` of that record alone."""
-    return record_problem(label, Diagnostic("error", "internal-error",
+    return record_problem(label, Diagnostic("error", Code.INTERNAL_ERROR,
                                             f"the analyser failed on this record ({type(exc).__name__}: "
                                             f"{exc}); please report it", source=label))
 
@@ -100,7 +101,7 @@ def internal_error(label: str, exc: Exception) -> dict:
 def worker_died(label: str, where: str = "the worker process") -> dict:
     """The result of a record whose worker died on it (again): an ``internal-error`` of that record alone."""
     return record_problem(label, Diagnostic(
-        "error", "internal-error", f"{where} working on this record died (out of memory, or a crash of the "
+        "error", Code.INTERNAL_ERROR, f"{where} working on this record died (out of memory, or a crash of the "
         "analyser); the rest of the archive was done; please report it", source=label))
 
 

@@ -124,9 +124,6 @@ def test_no_import_cycle():
     assert list(nx.simple_cycles(parts)) == []
 
 
-#: Private names still imported across modules, left for later: ``analyzer.repair`` (its modules share
-#: ``_``-names among themselves; they get public names once the helper editing it has landed).
-PRIVATE_IMPORTS_LEFT = ("analyzer.repair",)
 #: The compiled cores: extension modules named with an underscore, imported as modules.
 COMPILED_CORES = {"analyzer.search._core", "analyzer.search._arms", "analyzer.search._draw"}
 
@@ -169,10 +166,8 @@ def test_the_private_import_check_sees_private_names(tmp_path):
 
 def test_no_private_name_is_imported_from_another_module():
     """What modules share has a public name (docs/architecture.md): an underscore says no other module
-    touches it. Allowed: the compiled cores (extension modules) and, for now, ``analyzer.repair``."""
-    found = [line for line in _private_imports()
-             if not line.split(":")[0].startswith(PRIVATE_IMPORTS_LEFT)]
-    assert found == []
+    touches it. Allowed: the compiled cores (extension modules)."""
+    assert _private_imports() == []
 
 
 def test_no_module_over_800_lines():
@@ -192,11 +187,6 @@ LONG_ALLOWED = {
     "analyzer.position.Position":
         "the one mutable object and the mechanics contract every position answers: push/pop with exact "
         "undo and the neutral answers of the plain line",
-    "analyzer.repair.repair": "remaining debt: the repair search's entry (the ways to search, the ranking, the ties), to be split",
-    "analyzer.repair.lean._Search": "remaining debt: the repair's lean search, to be split",
-    "analyzer.repair.lean._Search.candidates": "remaining debt: the repair's lean search, to be split",
-    "analyzer.repair.lean._Search.step": "remaining debt: the repair's lean search, to be split",
-    "analyzer.repair.positional._PositionSearch": "remaining debt: the repair's position search, to be split",
     "analyzer.rules.judge.Judge":
         "the one judge of legality (whose turn; a pass, a play on a line or an arm, a draw; the Domino Whist "
         "irregularities), kept in one place as the architecture asks; the claims during play are its base "
@@ -292,3 +282,24 @@ def test_every_package_is_installed():
     listed = set(project["tool"]["setuptools"]["packages"])
     found = {_name(p) for p in ROOT.rglob("__init__.py")}
     assert found - listed == set()
+
+
+def _codes_made(path: pathlib.Path) -> list[str]:
+    """Each ``Code`` member a module passes to a call (makes a problem with), by line."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            for arg in list(node.args) + [k.value for k in node.keywords]:
+                if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "Code":
+                    found.append(f"{path.name}:{node.lineno}: Code.{arg.attr}")
+    return found
+
+
+def test_the_replay_of_moves_makes_no_problem_itself(tmp_path):
+    """A problem of a move is made in ``rules/`` (the judge, ``rules/replayed.py``): the replayer of the
+    moves only finds where one applies and turns it into a diagnostic; it compares codes, never makes
+    one. (The end of a hand, ``replay/result.py``, and the tags, ``replay/tags.py``, make their own.)"""
+    (tmp_path / "m.py").write_text("def f(self):\n    self.diag(Code.FALSE_PASS, 'x')\n    return x == Code.TURN_ORDER\n")
+    assert _codes_made(tmp_path / "m.py") == ["m.py:2: Code.FALSE_PASS"]
+    moves = [ROOT / "replay" / name for name in ("__init__.py", "step.py", "irregular.py")]
+    assert [line for path in moves for line in _codes_made(path)] == []

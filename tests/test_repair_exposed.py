@@ -18,7 +18,7 @@ from analyzer.generate import random_game
 from analyzer.notation import parse
 from analyzer.record import Game, StatedResult
 from analyzer.repair import first_error, repair
-from analyzer.repair.lean import _Search
+from analyzer.repair.search import Search as _Search
 from analyzer.replay import replay, resolve_variant
 from conftest import SEED_DEAL
 from test_repair import _typo, content, corrupt
@@ -247,7 +247,7 @@ def test_the_position_path_keeps_no_candidate_that_breaks_the_exposed_rule():
     """The same on the position path (a whist record with a false play that stands, its FalsePlay
     tag): its checker asks the judge for each entry, the exposed tiles included."""
     from analyzer.notation import read
-    from analyzer.repair.positional import _PositionSearch
+    from analyzer.repair.search import PositionSearch as _PositionSearch
     from conftest import RECORDS
 
     (game,) = read(RECORDS / "whist-false-play.dom").games

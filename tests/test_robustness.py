@@ -490,7 +490,7 @@ def test_a_deal_listed_hundreds_of_times_bounds_the_repair_search_by_as_much():
     over, in the deal of a draw game: every candidate of the repair search replays the deal as listed
     (300 hand entries more, the last of each player's empty), so the search's bound in candidates
     shrinks by the times the deal is listed over."""
-    from analyzer.repair.positional import _PositionSearch
+    from analyzer.repair.search import PositionSearch as _PositionSearch
 
     text = (RECORDS / "variant-draw.dom").read_text(encoding="utf-8").replace("\nA: [", "\n" + "A: B: " * 150 + "\nA: [", 1)
     (rep,) = replay_record(parse(text))

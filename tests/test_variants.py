@@ -414,3 +414,19 @@ def test_a_match_checks_the_lead_and_the_stated_score():
     record.games[1].tags["Lead"] = "A" if record.games[1].tags["Lead"] != "A" else "B"
     rep = replay_match(parse(write(record)).games)
     assert "lead-player" in [d.code for d in rep.replays[1].errors] or "turn-order" in [d.code for d in rep.replays[1].errors]
+
+
+def test_the_match_kinds_are_typed():
+    """How a match is won is a ``MatchKind`` member in every variant (compared as members, never as
+    text), and who leads a Cut Throat match that starts over a ``ResetLead``; a bare string given to
+    ``MatchScoring`` becomes its member, and a kind that is none fails."""
+    from analyzer.rules.modes import MatchKind, ResetLead
+    from analyzer.rules.variants import VARIANTS
+
+    assert all(type(v.match.kind) is MatchKind for v in VARIANTS.values())
+    assert find_variant("jamaican").match.kind is MatchKind.STRAIGHT
+    assert find_variant("chiva", players=3).match.kind is MatchKind.SHUTOUT
+    assert MatchScoring(6, "cutthroat").kind is MatchKind.CUTTHROAT
+    assert MatchScoring(6, "cutthroat", reset_lead="six-six").reset_lead is ResetLead.SIX_SIX
+    with pytest.raises(ValueError):
+        MatchScoring(6, "cut-throat")

@@ -26,6 +26,7 @@ from ..equity import MatchPosition, first_lead, load_table, table_name
 from ..match import parse_score
 from ..replay import Replay
 from ..rules import HandResult, MatchState, Variant
+from ..rules.modes import MatchKind
 
 __all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "why_not", "fair_chance", "mover_drop"]
 
@@ -128,7 +129,7 @@ def why_not(variant: Variant) -> str | None:
     """Why ``variant``'s hands cannot be graded on the match scale (None: they can)."""
     if variant.seating.sides != 2:
         return "the match scale covers games of two sides"
-    if variant.match.kind not in ("points", "straight"):
+    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT):
         return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
                 "match scale needs")
     if load_table(variant) is None:
@@ -240,7 +241,7 @@ def _lead_of(variant: Variant, leader: int | None) -> tuple:
 
 
 def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState | None:
-    if variant.match.kind != "points" or variant.seating.sides != 2:
+    if variant.match.kind != MatchKind.POINTS or variant.seating.sides != 2:
         return None
     try:
         claimed = parse_score(stated)

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..diagnostics import Diagnostic
+from ..rules.codes import Code
 from ..pipeline import LOST, record_problem, worker_died
 from ..report.task import process
 from .cache import source_digest
@@ -267,7 +268,7 @@ def task_failed(label: str, exc: Exception) -> dict:
     returns every failure of the analyser as a result): its arguments or its result could not be
     carried, say. That record's ``internal-error``; the rest of the archive goes on."""
     return record_problem(label, Diagnostic(
-        "error", "internal-error", f"the task of this record failed on its Dask worker ({type(exc).__name__}: "
+        "error", Code.INTERNAL_ERROR, f"the task of this record failed on its Dask worker ({type(exc).__name__}: "
         f"{exc}); the rest of the archive was done; please report it", source=label))
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, Iterable
 
 from ..diagnostics import Diagnostic
+from ..rules.codes import Code
 from ..notation.text import decode
 
 __all__ = ["RECORD_EXTENSIONS", "STDIN", "Source", "RecordFile", "InputError", "expand", "load", "decode"]
@@ -72,7 +73,7 @@ class RecordFile:
                 return self._problem(error.strerror or str(error))
 
     def _problem(self, why: str) -> Source:
-        return Source(self.label, error=Diagnostic("error", "unreadable", f"cannot read the file: {why}",
+        return Source(self.label, error=Diagnostic("error", Code.UNREADABLE, f"cannot read the file: {why}",
                                                    source=self.label))
 
 

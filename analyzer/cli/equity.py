@@ -11,6 +11,7 @@ from ..diagnostics import DominoError
 from ..equity import MatchPosition, compute_table, load_table, supported, table_name
 from ..equity import bootstrap as bootstrap_se
 from ..rules import MatchState, UnknownVariant, find_variant
+from ..rules.modes import MatchKind
 from .options import rule_pairs
 
 __all__ = ["equity"]
@@ -113,7 +114,7 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
 
 def _at(table, state: MatchState, side: int) -> float:
     v = table.variant
-    if v.match.kind in ("points", "bad") and any(s >= v.match.target for s in state.scores):
+    if v.match.kind in (MatchKind.POINTS, MatchKind.BAD) and any(s >= v.match.target for s in state.scores):
         raise click.BadParameter(f"{state.scores[0]},{state.scores[1]} is a finished match (target "
                                  f"{v.match.target})", param_hint="--score")
     return round(table.chance(MatchPosition(state, ("side", side))), 6)

@@ -289,7 +289,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
             draw_problem = None
         if moved:
-            rep.deal_diagnostics.append(_diag(rep, "seat-draw", f"§12, match {part} of the progression: {moved}",
+            rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, f"§12, match {part} of the progression: {moved}",
                                               "Players"))
         if k == 0:
             rep.deal_diagnostics[:0] = diags
@@ -416,7 +416,7 @@ def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnosti
     except ValueError as exc:
         return None, Diagnostic("error", Code.BAD_SEAT_DRAW, str(exc), where.line or None, where.column or None)
     if len(draw.tiles) != variant.people:
-        return None, Diagnostic("error", "bad-seat-draw", f"the SeatDraw tag names {len(draw.tiles)} people; "
+        return None, Diagnostic("error", Code.BAD_SEAT_DRAW, f"the SeatDraw tag names {len(draw.tiles)} people; "
                                 f"this match has {variant.people}", where.line or None, where.column or None)
     return draw, None
 

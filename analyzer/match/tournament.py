@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
+from ..rules.codes import Code
 from ..rules.matchplay import PROGRESSION_FIVE, draw_rank
 from ..tiles import Tile
 
@@ -166,38 +167,38 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
             continue
         if m := _TAG.match(line):
             if m.group(1) in t.tags:        # as a record's tags (duplicate-tag)
-                t.errors.append(Diagnostic("warning", "duplicate-tag", f"the {m.group(1)} tag is given twice (line "
+                t.errors.append(Diagnostic("warning", Code.DUPLICATE_TAG, f"the {m.group(1)} tag is given twice (line "
                                            f"{t.tag_lines[m.group(1)]} and here); the last one counts", n, 1, source))
             t.tags[m.group(1)] = m.group(2)
             t.tag_lines[m.group(1)] = n
             continue
         m = _ROUND.match(line) or _TABLE.match(line)
         if m and (long := _too_long(m, offset)):
-            error("tournament-number", f"the number {long[1][:12]}... has {len(long[1])} digits; a tournament "
+            error(Code.TOURNAMENT_NUMBER, f"the number {long[1][:12]}... has {len(long[1])} digits; a tournament "
                   f"file's numbers have at most {MAX_DIGITS}", n, long[0])
             if m.re is _ROUND:
                 current = _UNREAD
         elif m and m.re is _ROUND:
             current = int(m.group(1))
             if current in t.round_lines:
-                error("tournament-rounds", f"round {current} is given twice (line {t.round_lines[current]} and "
+                error(Code.TOURNAMENT_ROUNDS, f"round {current} is given twice (line {t.round_lines[current]} and "
                       f"here); the tables under both are checked as one round", n)
             t.round_lines.setdefault(current, n)
         elif m and current is None:
-            error("tournament-syntax", f"a table before the first round: write \"round 1\" above {line!r}", n)
+            error(Code.TOURNAMENT_SYNTAX, f"a table before the first round: write \"round 1\" above {line!r}", n)
         elif m:
             a, b, c, d = (int(m.group(k)) for k in range(2, 6))
             points = (int(m.group(6)), int(m.group(7))) if m.group(6) else None
             drew = _drew(m.group(8)) if m.group(8) else ()
             if drew is None:
-                error("tournament-syntax", f"cannot read the tiles drawn in {line!r}; "
+                error(Code.TOURNAMENT_SYNTAX, f"cannot read the tiles drawn in {line!r}; "
                       "write \"drew 1 [6-6], 5 [4-4], 3 [0-1], 8 [2-3]\"", n)
                 drew = ()
             if current != _UNREAD:
                 t.tables.append(Table(current, int(m.group(1)), (tuple(sorted((a, b))), tuple(sorted((c, d)))),
                                       points, n, drew))
         else:
-            error("tournament-syntax", f"cannot read {line!r}; write \"round N\" and then \"table T: 1-6 vs 2-5 "
+            error(Code.TOURNAMENT_SYNTAX, f"cannot read {line!r}; write \"round N\" and then \"table T: 1-6 vs 2-5 "
                   "45 80\" (the pairs and their bad points)", n)
             if line[:5].lower() == "round":
                 current = _UNREAD       # its tables are not put into the round before
@@ -207,7 +208,7 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
             filled.add(current)
     for r, line in t.round_lines.items():
         if r not in filled:
-            error("tournament-rounds", f"round {r} has no tables (\"table 1: 1-6 vs 2-5 45 80\" under it)", line)
+            error(Code.TOURNAMENT_ROUNDS, f"round {r} has no tables (\"table 1: 1-6 vs 2-5 45 80\" under it)", line)
     t.errors.sort(key=lambda d: d.line)
     return t
 
@@ -224,39 +225,39 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
     rounds = t.rounds()
     numbered = _numbered_tables(rounds, err)
     if not rounds and not t.round_lines:
-        err("tournament-rounds", "the file has no rounds: write \"round 1\" and under it its tables "
+        err(Code.TOURNAMENT_ROUNDS, "the file has no rounds: write \"round 1\" and under it its tables "
             "(\"table 1: 1-6 vs 2-5 45 80\")", None)
     pairs = t.tags.get("Pairs", "").strip().lower()
     mixed = pairs == "mixed"
     if pairs and not mixed:
-        err("tournament-syntax", f"the Pairs tag must be mixed (§12), not {t.tags['Pairs']!r}",
+        err(Code.TOURNAMENT_SYNTAX, f"the Pairs tag must be mixed (§12), not {t.tags['Pairs']!r}",
             t.tag_lines.get("Pairs"))
     if "Ladies" in t.tags and not mixed:
-        out.append(Diagnostic("warning", "tournament-mixed", "the Ladies tag counts only with [Pairs \"mixed\"] "
+        out.append(Diagnostic("warning", Code.TOURNAMENT_MIXED, "the Ladies tag counts only with [Pairs \"mixed\"] "
                               "(§12); it is not checked", t.tag_lines["Ladies"], 1, t.source))
     if size in SCHEMES:
         _check_scheme_rounds(t, size, mixed, rounds, numbered, err)
     elif scheme == "movement":
         _check_movement_rounds(t, rounds, numbered, out, err)
     elif "Scheme" in t.tags:
-        err("tournament-scheme", f"the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13), not "
+        err(Code.TOURNAMENT_SCHEME, f"the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13), not "
             f"{t.tags['Scheme']!r}", t.tag_lines.get("Scheme"))
     else:
-        err("tournament-scheme", "the file has no Scheme tag: [Scheme \"8\"] (4, 5, 8, 12: the schemes of §12) or "
+        err(Code.TOURNAMENT_SCHEME, "the file has no Scheme tag: [Scheme \"8\"] (4, 5, 8, 12: the schemes of §12) or "
             "[Scheme \"movement\"] (§13)", None)
     def warn(code: str, message: str, line: int | None) -> None:
         out.append(Diagnostic("warning", code, message, line, 1 if line else None, t.source))
 
     if "Partners" in t.tags and scheme != "movement":
-        warn("tournament-draw", "the Partners tag counts only with [Scheme \"movement\"] (§13: the partners drawn "
+        warn(Code.TOURNAMENT_DRAW, "the Partners tag counts only with [Scheme \"movement\"] (§13: the partners drawn "
              "before each match); it is not checked", t.tag_lines["Partners"])
     drawn = [table for table in t.tables if table.drew]
     if drawn and "Partners" not in t.tags:
-        warn("tournament-draw", f"the tiles drawn (\"drew ...\", {len(drawn)} table{'s' * (len(drawn) > 1)} from "
+        warn(Code.TOURNAMENT_DRAW, f"the tiles drawn (\"drew ...\", {len(drawn)} table{'s' * (len(drawn) > 1)} from "
              "here) count only with [Scheme \"movement\"] and [Partners \"redraw\"] (§13); they are not checked",
              min(table.line for table in drawn))
     if mixed and size not in MIXED_ROUNDS:
-        err("tournament-mixed", "§12: mixed pairs are played with the schemes for 8 or 12 players only",
+        err(Code.TOURNAMENT_MIXED, "§12: mixed pairs are played with the schemes for 8 or 12 players only",
             t.tag_lines.get("Pairs"))
     return sorted(out, key=lambda d: (d.line is not None, d.line or 0))     # the file's own first, then by line
 
@@ -270,10 +271,10 @@ def _numbered_tables(rounds: dict[int, list[Table]], err) -> dict[int, dict[int,
         numbered[r] = {}
         for table in sorted(tables, key=lambda table: table.line):     # the later of two lines is wrong
             if len(table.players()) != 4 or seen & table.players():
-                err("tournament-seat", f"round {r}: a player sits twice (table {table.number})", table.line)
+                err(Code.TOURNAMENT_SEAT, f"round {r}: a player sits twice (table {table.number})", table.line)
             seen |= table.players()
             if table.number in numbered[r]:
-                err("tournament-table", f"round {r}: table {table.number} is given twice (line "
+                err(Code.TOURNAMENT_TABLE, f"round {r}: table {table.number} is given twice (line "
                     f"{numbered[r][table.number].line} and here)", table.line)
             numbered[r].setdefault(table.number, table)
     return numbered
@@ -287,23 +288,23 @@ def _check_scheme_rounds(t: Tournament, size: int, mixed: bool, rounds: dict[int
         plan = _check_mixed(t, size, err)
     for r in range(1, len(plan) + 1):
         if r not in rounds and r not in t.round_lines and (rounds or t.round_lines):
-            err("tournament-rounds", f"the scheme for {size} players has {len(plan)} rounds; the file has "
+            err(Code.TOURNAMENT_ROUNDS, f"the scheme for {size} players has {len(plan)} rounds; the file has "
                 f"no round {r}", None)
     for r, tables in rounds.items():
         if not 1 <= r <= len(plan):
-            err("tournament-rounds", f"round {r} is not in the scheme for {size} players",
+            err(Code.TOURNAMENT_ROUNDS, f"round {r} is not in the scheme for {size} players",
                 t.round_lines.get(r, tables[0].line))
             continue
         expected = plan[r - 1]
         for k, want in enumerate(expected, 1):
             if k not in numbered[r]:
-                err("tournament-table", f"round {r} has no table {k} (the scheme for {size} players has "
+                err(Code.TOURNAMENT_TABLE, f"round {r} has no table {k} (the scheme for {size} players has "
                     f"{_match(want)} there)", t.round_lines.get(r, tables[0].line))
         for table in tables:
             want = expected[table.number - 1] if 1 <= table.number <= len(expected) else None
             if want is None or set(want) != set(table.pairs):
                 shown = _match(want) if want else "no such table"
-                err("tournament-scheme", f"round {r}, table {table.number}: the scheme for {size} players "
+                err(Code.TOURNAMENT_SCHEME, f"round {r}, table {table.number}: the scheme for {size} players "
                     f"has {shown}", table.line)
 
 
@@ -313,11 +314,11 @@ def _check_movement_rounds(t: Tournament, rounds: dict[int, list[Table]], number
     partners kept or drawn again (the Partners tag)."""
     for r, tables in rounds.items():
         if not 1 <= r <= MOVEMENT_ROUNDS:
-            err("tournament-rounds", f"round {r} is not in the movement: §13 plays four rounds, 1 to "
+            err(Code.TOURNAMENT_ROUNDS, f"round {r} is not in the movement: §13 plays four rounds, 1 to "
                 f"{MOVEMENT_ROUNDS}", t.round_lines.get(r, tables[0].line))
     for r in range(1, min(max(rounds, default=0), MOVEMENT_ROUNDS + 1)):
         if r not in rounds and r not in t.round_lines:
-            err("tournament-rounds", f"the file has no round {r} (the movement is checked from round to "
+            err(Code.TOURNAMENT_ROUNDS, f"the file has no round {r} (the movement is checked from round to "
                 "round)", None)
     # the tables of the movement: as many as most rounds have (the most of them when that is a tie)
     counts = Counter(len(tables) for tables in numbered.values())
@@ -325,11 +326,11 @@ def _check_movement_rounds(t: Tournament, rounds: dict[int, list[Table]], number
     for r, tables in numbered.items():
         for k in range(1, last + 1):
             if k not in tables:
-                err("tournament-table", f"round {r} has no table {k} (the movement of §13 keeps the tables, "
+                err(Code.TOURNAMENT_TABLE, f"round {r} has no table {k} (the movement of §13 keeps the tables, "
                     f"here 1 to {last})", t.round_lines.get(r))
         for k, table in tables.items():
             if not 1 <= k <= last:
-                err("tournament-table", f"round {r}, table {k}: the movement of §13 keeps the tables, here "
+                err(Code.TOURNAMENT_TABLE, f"round {r}, table {k}: the movement of §13 keeps the tables, here "
                     f"1 to {last} (as most rounds have)", table.line)
     for r in rounds:
         if r + 1 in rounds:
@@ -338,7 +339,7 @@ def _check_movement_rounds(t: Tournament, rounds: dict[int, list[Table]], number
     if redraw in ("redraw", "redraw-fresh"):
         _check_redraw(t, redraw == "redraw-fresh", out)
     elif redraw:
-        err("tournament-syntax", f"the Partners tag must be redraw (§13) or redraw-fresh, not "
+        err(Code.TOURNAMENT_SYNTAX, f"the Partners tag must be redraw (§13) or redraw-fresh, not "
             f"{t.tags['Partners']!r}", t.tag_lines.get("Partners"))
     else:
         for r in rounds:
@@ -356,15 +357,15 @@ def _check_mixed(t: Tournament, n: int, err) -> tuple:
         named = {number(part) for part in parts}
         if None in named:
             bad = next(part for part in parts if number(part) is None)
-            err("tournament-mixed", f"the Ladies tag names the ladies by their numbers (\"2, 4, 6, 8\"); cannot "
+            err(Code.TOURNAMENT_MIXED, f"the Ladies tag names the ladies by their numbers (\"2, 4, 6, 8\"); cannot "
                 f"read {bad!r}", t.tag_lines.get("Ladies"))
         elif named != set(range(2, n + 1, 2)):
-            err("tournament-mixed", f"§12: the ladies draw the even numbers (2 to {n}); the Ladies tag names "
+            err(Code.TOURNAMENT_MIXED, f"§12: the ladies draw the even numbers (2 to {n}); the Ladies tag names "
                 f"{', '.join(map(str, sorted(named)))}", t.tag_lines.get("Ladies"))
     for table in t.tables:
         for a, b in table.pairs:
             if a % 2 == b % 2:
-                err("tournament-mixed", f"round {table.round}, table {table.number}: {a}-{b} is no mixed pair "
+                err(Code.TOURNAMENT_MIXED, f"round {table.round}, table {table.number}: {a}-{b} is no mixed pair "
                     "(a lady holds an even number, a man an odd one)", table.line)
     return SCHEMES[n][:MIXED_ROUNDS[n]] if n in MIXED_ROUNDS else SCHEMES[n]
 
@@ -395,20 +396,20 @@ def _check_redraw(t: Tournament, fresh: bool, out: list[Diagnostic]) -> None:
     for r, tables in t.rounds().items():
         for table in tables:
             if not table.drew:
-                out.append(Diagnostic("warning", "tournament-draw", f"round {r}, table {table.number}: the "
+                out.append(Diagnostic("warning", Code.TOURNAMENT_DRAW, f"round {r}, table {table.number}: the "
                                       "partners are drawn before each match (§13), but the tiles drawn are not "
                                       "given (\"drew 1 [6-6], ...\"), so the pairs are not checked", table.line, 1,
                                       t.source))
                 continue
             drew = dict(table.drew)
             if set(drew) != table.players() or len(set(drew.values())) != 4 or len(table.drew) != 4:
-                out.append(Diagnostic("error", "tournament-draw", f"round {r}, table {table.number}: the tiles "
+                out.append(Diagnostic("error", Code.TOURNAMENT_DRAW, f"round {r}, table {table.number}: the tiles "
                                       f"drawn must be four different tiles, one for each player at the table "
                                       f"({', '.join(map(str, sorted(table.players())))})", table.line, 1, t.source))
                 continue
             want = redrawn_pairs(drew, before, fresh)
             if set(want) != set(table.pairs):
-                out.append(Diagnostic("error", "tournament-partners", f"round {r}, table {table.number}: by the "
+                out.append(Diagnostic("error", Code.TOURNAMENT_PARTNERS, f"round {r}, table {table.number}: by the "
                                       f"tiles drawn the pairs are {want[0][0]}-{want[0][1]} vs {want[1][0]}-{want[1][1]} "
                                       "(§13: the highest partners the second, or the third when that would join "
                                       "earlier partners)", table.line, 1, t.source))
@@ -428,7 +429,7 @@ def _check_kept_partners(before: dict[int, Table], after: dict[int, Table], r: i
     for table in after.values():
         for a, b in table.pairs:
             if a in mate and b in mate and mate[a] != b and not table.drew:
-                err("tournament-partners", f"round {r + 1}, table {table.number}: {a}-{b} play together, but in "
+                err(Code.TOURNAMENT_PARTNERS, f"round {r + 1}, table {table.number}: {a}-{b} play together, but in "
                     f"round {r} {a} partnered {mate[a]} and {b} partnered {mate[b]}; §13 changes partners only by "
                     "lot before each match (\"so wird vor jeder Partie gelost\": [Partners \"redraw\"] and the "
                     "tiles drawn, \"drew 1 [6-6], ...\")", table.line)
@@ -458,7 +459,7 @@ def _check_movement(before: dict[int, Table], after: dict[int, Table], r: int, l
         if not sources or not sources <= before.keys():
             continue    # not a table of the movement, or one it fills from a missing table: said already
         if table.players() != seats[n]:
-            err("tournament-movement", f"round {r + 1}, table {n}: after round {r} the movement of §13 seats "
+            err(Code.TOURNAMENT_MOVEMENT, f"round {r + 1}, table {n}: after round {r} the movement of §13 seats "
                 f"{', '.join(map(str, sorted(seats[n])))} here", table.line)
 
 

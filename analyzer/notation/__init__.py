@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from ..diagnostics import Diagnostic, NotationError
+from ..rules.codes import Code
 from ..record import Record
 from .reader import parse
 from .text import decode
@@ -28,7 +29,7 @@ def read(path: str | os.PathLike) -> Record:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        raise NotationError([Diagnostic("error", "unreadable", f"cannot read the record: "
+        raise NotationError([Diagnostic("error", Code.UNREADABLE, f"cannot read the record: "
                                         f"{error.strerror or error}", source=source)]) from error
     text, problem = decode(data, source)
     if problem is not None:         # binary, UTF-16, Latin-1...: no game, one clear error

@@ -20,6 +20,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from ..diagnostics import Diagnostic
+from ..rules.codes import Code
 from ..record import NOWHERE, Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
 from .lexer import RecordLexer
@@ -278,7 +279,7 @@ def _guarded(method):
             if not _holds_broken(children):
                 pos = _first_pos(children) or Span(0, 0)
                 log = _CURRENT_LOG.get()
-                log.diagnostics.append(Diagnostic("error", "notation", str(exc) or repr(exc),
+                log.diagnostics.append(Diagnostic("error", Code.NOTATION, str(exc) or repr(exc),
                                                   pos.line or None, pos.column or None, log.source))
                 log.failed = pos
             return _BROKEN
@@ -374,7 +375,7 @@ class RecordTransformer(Transformer):
         lines = written.splitlines()
         for k, line in enumerate(lines[1:], 1):
             if _SWALLOWED_RE.match(line):
-                self.log.report(_first_pos(token), "comment-swallows-rows",
+                self.log.report(_first_pos(token), Code.COMMENT_SWALLOWS_ROWS,
                                 f"this comment runs on to line {token.line + len(lines) - 1} and holds line "
                                 f"{token.line + k}, which reads as moves: \"{line.strip()[:40]}\"; if the comment "
                                 "ends earlier, close it there with }", severity="warning")
@@ -408,7 +409,7 @@ class RecordTransformer(Transformer):
         if holding is _UNKNOWN:
             return HandEntry(player, None, pos)
         if holding is None:
-            self.log.report(pos, "empty-hand", f"{player}'s hand lists no tiles; write '{player}: ?' "
+            self.log.report(pos, Code.EMPTY_HAND, f"{player}'s hand lists no tiles; write '{player}: ?' "
                             "for a hand the record does not know", "warning", player=player)
             holding = []
         read = [t for t in holding if isinstance(t, _TileRead)]
@@ -441,7 +442,7 @@ class RecordTransformer(Transformer):
         """A TILE token's tile, or a BADTILE token reported (``tile`` None)."""
         if token.type == "TILE":
             return _TileRead(_tile(str(token)), _span(token.line, token.column))
-        self.log.report(_first_pos(token), "bad-tile", f"'{shown(token)}' is not a tile; write a tile "
+        self.log.report(_first_pos(token), Code.BAD_TILE, f"'{shown(token)}' is not a tile; write a tile "
                         "as [a-b] with two numbers, like [3-6]", text=str(token))
         return _TileRead(None, _first_pos(token))
 
@@ -475,12 +476,12 @@ class RecordTransformer(Transformer):
             return _Play(tile, pos)
         number = int(end[1:].strip()) if end else None
         if number is not None and not tile.matches(number):
-            self.log.report(_first_pos(end), "bad-end", f"{tile} has no {number}, so it cannot "
+            self.log.report(_first_pos(end), Code.BAD_END, f"{tile} has no {number}, so it cannot "
                             f"have been played on a {number}", tile=str(tile), end=number)
             number = None
         arm_number = int(arm[1:].strip()) if arm else None
         if arm_number == 0:
-            self.log.report(_first_pos(arm), "bad-arm", "arms are numbered from 1 (>1 to >4)",
+            self.log.report(_first_pos(arm), Code.BAD_ARM, "arms are numbered from 1 (>1 to >4)",
                             tile=str(tile))
             arm_number = None
         return _Play(tile, pos, end=number, annotation=_annotation(annotation), claim=_claim(claim),
@@ -501,7 +502,7 @@ class RecordTransformer(Transformer):
                      claim=_claim(claim))
 
     def bad_play(self, token, annotation, claim=None) -> _Play:
-        self.log.report(_first_pos(token), "bad-move", f"'{shown(token)}' is not a move; write a "
+        self.log.report(_first_pos(token), Code.BAD_MOVE, f"'{shown(token)}' is not a move; write a "
                         "tile like [3-6], pass, or ---- for no move", text=str(token))
         return _Play(None, _first_pos(token), readable=False)
 
@@ -562,14 +563,14 @@ class _GameBuilder:
                 self.events.append(item)
             elif isinstance(item, _Tag):
                 if item.name in game.tags:
-                    self.log.report(item.pos, "duplicate-tag", f"the {item.name} tag is given "
+                    self.log.report(item.pos, Code.DUPLICATE_TAG, f"the {item.name} tag is given "
                                     "twice; the last one counts", "warning", tag=item.name)
                 game.tags[item.name] = item.value
                 game.tag_pos[item.name] = item.pos
             else:
                 hand = item.holding if isinstance(item, _Then) else item     # (tiles after its ?: _first_line)
                 if any(getattr(h, "holding", h).player == hand.player for h in hands):
-                    self.log.report(hand.pos, "duplicate-hand", f"{hand.player}'s hand is given "
+                    self.log.report(hand.pos, Code.DUPLICATE_HAND, f"{hand.player}'s hand is given "
                                     "twice", "warning", player=hand.player)
                 hands.append(item)
         return hands
@@ -598,7 +599,7 @@ class _GameBuilder:
                 self._report_nameless([_Move(None, _Play(t.tile, t.pos), t.pos) for t in moved])
             for t in after:
                 if t.tile is not None and t.pos.line != line:
-                    self.log.report(t.pos, "syntax", f"{t.tile} after '?' is no tile of {hand.player}'s hand: a "
+                    self.log.report(t.pos, Code.SYNTAX, f"{t.tile} after '?' is no tile of {hand.player}'s hand: a "
                                     "hand shows its tiles first, then a ? for each one it does not show")
             out.append(hand)
         return out
@@ -624,7 +625,7 @@ class _GameBuilder:
         if nameless:
             first = nameless[0]
             more = f" (and the {len(nameless) - 1} after it)" if len(nameless) > 1 else ""
-            self.log.report(first.pos, "no-player", f"the move {_play_text(first.play)}{more} "
+            self.log.report(first.pos, Code.NO_PLAYER, f"the move {_play_text(first.play)}{more} "
                             "names no player; write it as 'PLAYER TILE', like 'B [1-1]'",
                             count=len(nameless), moves=[_play_text(m.play) for m in nameless])
             nameless.clear()
@@ -634,7 +635,7 @@ class _GameBuilder:
             return derive_players(game.tags, hands, [])
         players = tuple(c.name for c in table.columns)
         if "Players" in game.tags and split_players(game.tags["Players"]) != players:
-            self.log.report(game.tag_pos["Players"], "players-mismatch",
+            self.log.report(game.tag_pos["Players"], Code.PLAYERS_MISMATCH,
                             f"the Players tag says {game.tags['Players']!r} but the table's columns "
                             f"are {', '.join(players)}; the columns count", "warning")
         return players
@@ -643,7 +644,7 @@ class _GameBuilder:
         previous = None
         for row in table.rows:
             if previous is not None and row.number != previous + 1:
-                self.log.report(row.pos, "row-number", f"row {row.number} follows row {previous}",
+                self.log.report(row.pos, Code.ROW_NUMBER, f"row {row.number} follows row {previous}",
                                 "warning", row=row.number)
             previous = row.number
             column = 0
@@ -658,7 +659,7 @@ class _GameBuilder:
                     self.events.append(_entry(players[column], item, row.number))
                 column += 1
             if extra:
-                self.log.report(extra[0].pos, "too-many-cells", f"row {row.number} has more cells than the "
+                self.log.report(extra[0].pos, Code.TOO_MANY_CELLS, f"row {row.number} has more cells than the "
                                 f"table has players ({len(players)}); the rest of the row is ignored",
                                 row=row.number, cells=[_cell_data(item) for item in extra])
 
@@ -666,7 +667,7 @@ class _GameBuilder:
         seen: set[str] = set()
         for name in game.players:
             if name in seen:
-                self.log.report(self.pos, "duplicate-player", f"{name} is named twice among the "
+                self.log.report(self.pos, Code.DUPLICATE_PLAYER, f"{name} is named twice among the "
                                 "players", player=name)
             seen.add(name)
         if "Players" not in game.tags and game.form != "table":
@@ -674,7 +675,7 @@ class _GameBuilder:
         for what, entries in (("hand", hands), ("move", moves)):
             for entry in entries:
                 if entry.player not in seen:
-                    self.log.report(entry.pos, "unknown-player", f"{entry.player} is not one of the "
+                    self.log.report(entry.pos, Code.UNKNOWN_PLAYER, f"{entry.player} is not one of the "
                                     f"players ({', '.join(game.players)}), yet a {what} is given "
                                     "for them", "warning", player=entry.player)
 
@@ -775,7 +776,7 @@ def parse(text: str, source: str = "<record>") -> Record:
     except UnexpectedInput:             # the text stops inside something that cannot be dropped
         pass
     except Exception as exc:  # noqa: BLE001 - parse() promises diagnostics, never an exception
-        record.errors.append(Diagnostic("error", "internal", f"the reader failed: {exc!r}",
+        record.errors.append(Diagnostic("error", Code.INTERNAL, f"the reader failed: {exc!r}",
                                         source=source))
     finally:
         _CURRENT_LOG.reset(token)
@@ -787,7 +788,7 @@ def parse(text: str, source: str = "<record>") -> Record:
     left_out = recovery.left_out + log.left_out + max(0, len(record.errors) - MAX_DIAGNOSTICS)
     if left_out:
         del record.errors[MAX_DIAGNOSTICS:]
-        record.errors.append(Diagnostic("error", "too-many-errors", f"{left_out} more problems are "
+        record.errors.append(Diagnostic("error", Code.TOO_MANY_ERRORS, f"{left_out} more problems are "
                                         f"not listed (only the first {MAX_DIAGNOSTICS} are)",
                                         source=source, details={"left_out": left_out}))
     return record

@@ -11,6 +11,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import Diagnostic
+from ..rules.codes import Code
 
 MAX_DIAGNOSTICS = 100
 """At most this many of a record's notation problems are listed; one more line says how many more
@@ -137,7 +138,7 @@ class Recovery:
             self.left_out += 1
             return
         self.diagnostics.append(Diagnostic(
-            "error", "syntax", message or f"unexpected {found}{friendly_expected(expected)}", line,
+            "error", Code.SYNTAX, message or f"unexpected {found}{friendly_expected(expected)}", line,
             column, self.source, {"expected": sorted(expected)},
             caret_context(self._source_line(line), column)))
 
@@ -145,7 +146,7 @@ class Recovery:
         expected = set(expected) - _SHORTHANDS
         line = self.text.count("\n") + 1
         column = len(self.text) - self.text.rfind("\n")
-        return Diagnostic("error", "syntax", f"unexpected end of text{friendly_expected(expected)}",
+        return Diagnostic("error", Code.SYNTAX, f"unexpected end of text{friendly_expected(expected)}",
                           line, column, self.source, {"expected": sorted(expected)},
                           caret_context(self._source_line(line), column))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 
 from ..diagnostics import Diagnostic
+from ..rules.codes import Code
 
 __all__ = ["decode"]
 
@@ -25,7 +26,7 @@ def decode(data: bytes, label: str) -> tuple[str | None, Diagnostic | None]:
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _looks_utf16(data):
         return None, _problem(label, "not-utf8", f"the file is UTF-16 text, not UTF-8: {_SAVE}")
     if b"\0" in data:
-        return None, _problem(label, "binary", "the file is binary (it holds NUL bytes), not a "
+        return None, _problem(label, Code.BINARY, "the file is binary (it holds NUL bytes), not a "
                                                   "record; a record is plain UTF-8 text")
     try:
         return data.decode("utf-8"), None

@@ -157,11 +157,12 @@ from ..record import Game
 from ..replay import Replay, replay, resolve_variant
 from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from ..rules import LeadRequirement, Variant
-from .builder import _result_text
-from .edits import _NAME, _ORIG, _TILE, COSTS, Edit, Repair, RepairReport, _edits, tile_slip_cost
-from .lean import _Search
+from ..rules.codes import Code
+from .builder import repaired_result
+from .edits import NAME, ORIG, TILE, COSTS, Edit, Repair, RepairReport, edit_count, tile_slip_cost
 from .overflow import overflow_repairs, overflow_rows
-from .positional import _Entry, _PositionSearch, _needs_positions
+from .positional import Entry, needs_positions
+from .search import PositionSearch, Search
 
 __all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
 
@@ -177,7 +178,7 @@ _DOING = {
 }
 
 
-def _common(repairs: list[Repair]) -> list[str]:
+def in_common(repairs: list[Repair]) -> list[str]:
     """What several equally good repairs have in common: "all insert a row in round 7"."""
     if len(repairs) < 2:
         return []
@@ -216,9 +217,9 @@ def first_error(game: Game, variant: Variant | str | None = None, *, rules: dict
     return search.run(search.cells(game), 0, None, search.deal_for(tuple(game.hands)), None)
 
 
-def _searcher(game: Game, variant: Variant) -> type[_Search]:
+def _searcher(game: Game, variant: Variant) -> type[Search]:
     """The lean search for the two-ended block games, the position path for everything else."""
-    return _PositionSearch if _needs_positions(game, variant) else _Search
+    return PositionSearch if needs_positions(game, variant) else Search
 
 
 def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | str | None = None, *,
@@ -254,20 +255,52 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
     if original.valid:
         return RepairReport(game, True, stated, max_edits, [], {}, 0, [], True, 0)
     mended = tag_repair(original, "Result", "change-result", str(original.actual_result)
-                        if original.actual_result is not None else None, "result-mismatch")
-    if any(d.severity == "error" for d in problems):
-        search.problem = next(d.message for d in problems if d.severity == "error")
-    elif any(d.code in _UNEDITABLE for d in original.errors):     # no edit of moves or deal changes the players
-        search.problem = ("no edit of the moves or the deal can help: "
-                          + next(d.message for d in original.errors if d.code in _UNEDITABLE))
-    elif all(d.code == "exposed-tile" for d in original.errors):
-        search.problem = _irregular(original.errors)
-    elif all(d.code == "bad-exposed" for d in original.errors):     # the moves and the deal agree: the tag does not
-        search.problem = (f"the Exposed tag is what is wrong ({original.errors[0].message}): correct the tag; "
-                          "no edit of the moves is made to fit it")
+                        if original.actual_result is not None else None, Code.RESULT_MISMATCH)
+    search.problem = _why_not(search.problem, problems, original.errors)
     _, legal = search.search(game)
     if legal:     # the replayer objects to something no edit of moves or deal touches
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
+    confirmed, counts, best_rank = _confirmed(search, limit)
+    if not confirmed and mended is None and stated is not None and search.problem is None and max_edits > 1:
+        # nothing ends as stated: the Result tag may be a slip too (one edit of it, the rest of the moves)
+        confirmed = _with_result(kind(game, variant, max_edits - 1, max_nodes, lead, worth), game, limit)
+        counts = {}
+        for r in confirmed:
+            counts[len(r.edits)] = counts.get(len(r.edits), 0) + 1
+        best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6)) if confirmed else None
+    if mended is not None:        # the tag edit ranks with the others by its size and cost
+        confirmed.append(mended)
+        confirmed.sort(key=lambda r: (len(r.edits), round(r.cost, 6)))
+        counts[1] = counts.get(1, 0) + 1
+        best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6))
+    counts = {k: v for k, v in counts.items() if v > 0}
+    if not confirmed and search.problem is None and any(d.code == "exposed-tile" for d in original.errors):
+        search.problem = _unkept(original.errors, max_edits, search.nodes < max_nodes)
+    best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
+    return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),
+                        in_common(best), search.nodes < max_nodes, search.nodes, search.problem)
+
+
+def _why_not(problem: str | None, problems: list[Diagnostic], errors: list[Diagnostic]) -> str | None:
+    """Why the record is not searched (None: it is), given the search's own ``problem`` (its Result
+    tag unreadable, say), the ``problems`` of its variant and the replayer's ``errors``."""
+    if any(d.severity == "error" for d in problems):
+        return next(d.message for d in problems if d.severity == "error")
+    if any(d.code in _UNEDITABLE for d in errors):     # no edit of moves or deal changes the players
+        return ("no edit of the moves or the deal can help: "
+                + next(d.message for d in errors if d.code in _UNEDITABLE))
+    if all(d.code == "exposed-tile" for d in errors):
+        return _irregular(errors)
+    if all(d.code == "bad-exposed" for d in errors):     # the moves and the deal agree: the tag does not
+        return (f"the Exposed tag is what is wrong ({errors[0].message}): correct the tag; "
+                "no edit of the moves is made to fit it")
+    return problem
+
+
+def _confirmed(search: Search, limit: int) -> tuple[list[Repair], dict[int, int], tuple | None]:
+    """The repairs ``search`` found, best first, that the replayer confirms: the best ``limit`` and
+    the ones tied with the last of them (up to ``_MAX_TIES`` more); how many of each size there are;
+    and the best rank (size, cost)."""
     builder = search.builder
     found = list(search.found.values())
     singles = {_ident(f.edits[0]) for f in found if f.size == 1}
@@ -290,25 +323,8 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         best_rank = best_rank or rank
         before, after = builder.rows(seq, deal, edits, repaired)
         confirmed.append(Repair(tuple(builder.edit(e) for e in edits), round(cost, 3), repaired, rep.result_dict(),
-                                _result_text(rep), before, after, rep))
-    if not confirmed and mended is None and stated is not None and search.problem is None and max_edits > 1:
-        # nothing ends as stated: the Result tag may be a slip too (one edit of it, the rest of the moves)
-        confirmed = _with_result(kind(game, variant, max_edits - 1, max_nodes, lead, worth), game, limit)
-        counts = {}
-        for r in confirmed:
-            counts[len(r.edits)] = counts.get(len(r.edits), 0) + 1
-        best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6)) if confirmed else None
-    if mended is not None:        # the tag edit ranks with the others by its size and cost
-        confirmed.append(mended)
-        confirmed.sort(key=lambda r: (len(r.edits), round(r.cost, 6)))
-        counts[1] = counts.get(1, 0) + 1
-        best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6))
-    counts = {k: v for k, v in counts.items() if v > 0}
-    if not confirmed and search.problem is None and any(d.code == "exposed-tile" for d in original.errors):
-        search.problem = _unkept(original.errors, max_edits, search.nodes < max_nodes)
-    best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
-    return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),
-                        _common(best), search.nodes < max_nodes, search.nodes, search.problem)
+                                repaired_result(rep), before, after, rep))
+    return confirmed, counts, best_rank
 
 
 _MAX_TIES = 200
@@ -316,7 +332,7 @@ _MAX_TIES = 200
 # errors no edit can mend: the number of players is the record's (its columns, tags and deal), and
 # every edit keeps it; searching such a game would only try every candidate in vain (slowly: each
 # replays a deal that cannot be dealt)
-_UNEDITABLE = frozenset({"players"})
+_UNEDITABLE = frozenset({Code.PLAYERS})
 
 
 def _exposed_tiles(errors: list[Diagnostic]) -> str:
@@ -336,7 +352,7 @@ def _irregular(errors: list[Diagnostic]) -> str:
 def _unkept(errors: list[Diagnostic], max_edits: int, complete: bool) -> str:
     """What to say when no repair is found of a record with exposed tiles not played and other errors:
     the exposed tile may have been a real irregularity, which a repair (a legal record) cannot keep."""
-    return (f"no repair within {_edits(max_edits)}{'' if complete else ' (the search stopped early)'}; its "
+    return (f"no repair within {edit_count(max_edits)}{'' if complete else ' (the search stopped early)'}; its "
             f"exposed tiles not played ({_exposed_tiles(errors)}; Domino Whist §8) may be a real irregularity "
             "of play beside a slip of the pen, and a repair keeps none: it makes every move legal")
 
@@ -355,10 +371,10 @@ def _overflowing(game: Game, rows: list, max_edits: int, limit: int, variant: Va
     rank = (len(found[0].edits), round(found[0].cost, 6)) if found else None
     best = [r for r in found if (len(r.edits), round(r.cost, 6)) == rank]
     return RepairReport(game, False, game.tags.get("Result"), max_edits, found[:max(limit, 0)], counts, len(best),
-                        _common(best), complete, searched, problem)
+                        in_common(best), complete, searched, problem)
 
 
-def _with_result(search: _Search, game: Game, limit: int) -> list[Repair]:
+def _with_result(search: Search, game: Game, limit: int) -> list[Repair]:
     """The repairs of the moves that make ``game`` legal, whatever its end, each with the edit of its
     Result tag to the result it then has (a broken record whose Result tag is wrong as well)."""
     search.stated = None
@@ -370,7 +386,7 @@ def _with_result(search: _Search, game: Game, limit: int) -> list[Repair]:
         rep = search.replayed(repaired)
         actual = rep.actual_result
         tagged = tag_repair(rep, "Result", "change-result", str(actual) if actual is not None else None,
-                            "result-mismatch")
+                            Code.RESULT_MISMATCH)
         if tagged is None:
             continue
         before, after = search.builder.rows(seq, deal, edits, repaired)
@@ -400,30 +416,30 @@ def tag_repair(rep: Replay, tag: str, kind: str, value: str | None, code: str) -
     where = game.tag_pos.get(tag)
     edit = Edit(kind, where.line if where else None, where.column if where else None, None, before, value,
                 cost=COSTS[kind])
-    return Repair((edit,), COSTS[kind], fixed, again.result_dict(), _result_text(again),
+    return Repair((edit,), COSTS[kind], fixed, again.result_dict(), repaired_result(again),
                   [f'[{tag} "{before}"]'], [f'[{tag} "{value}"]'], again)
 
 
 def _orig(cell: tuple | None) -> int | None:
-    """The index in the input of a lean cell or an _Entry (None: inserted or absent)."""
+    """The index in the input of a lean cell or an Entry (None: inserted or absent)."""
     if cell is None:
         return None
-    return cell.orig if isinstance(cell, _Entry) else cell[_ORIG]
+    return cell.orig if isinstance(cell, Entry) else cell[ORIG]
 
 
 def _ident(raw: tuple) -> tuple:
     kind, _, anchor, before, after, extra = raw
     if kind in ("change-deal", "deal-add", "deal-delete"):
         return (kind, anchor, before, after)
-    if isinstance(anchor, _Entry) or isinstance(extra, _Entry):       # the position path: texts
-        return (kind, _orig(anchor) if anchor is not None else -1, before, after, _orig(extra) if isinstance(extra, _Entry) else extra)
-    orig = anchor[_ORIG] if anchor is not None else -1
+    if isinstance(anchor, Entry) or isinstance(extra, Entry):       # the position path: texts
+        return (kind, _orig(anchor) if anchor is not None else -1, before, after, _orig(extra) if isinstance(extra, Entry) else extra)
+    orig = anchor[ORIG] if anchor is not None else -1
     if kind == "insert-row":
-        after = tuple((c[_NAME], c[_TILE]) for c in after)
+        after = tuple((c[NAME], c[TILE]) for c in after)
     if kind in ("swap-moves", "swap-order"):
-        before = before[_ORIG]
+        before = before[ORIG]
     if kind == "delete-row":
-        before = tuple(c[_ORIG] for c in before)
+        before = tuple(c[ORIG] for c in before)
     return (kind, orig, before, after, extra)
 
 

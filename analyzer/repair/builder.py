@@ -9,13 +9,13 @@ from ..replay import Replay
 from ..replay.json import result_text
 from ..tiles import Tile
 from .setting import Setting
-from .edits import _ANNOT, _END, _NAME, _ORIG, _SEAT, _SRC, _TILE, Edit, _entry_text
+from .edits import ANNOT, END, NAME, ORIG, SEAT, SRC, TILE, Edit, entry_text
 
 if TYPE_CHECKING:
-    from .deal import _Deal
+    from .deal import Deal
 
 
-def _play_text(tile: Tile | None, end: int | None = None, annotation: str | None = None) -> str:
+def play_text(tile: Tile | None, end: int | None = None, annotation: str | None = None) -> str:
     text = "pass" if tile is None else str(tile) + (f"@{end}" if end is not None else "")
     return text + (annotation or "")
 
@@ -29,40 +29,40 @@ def _round_of(entry: MoveEntry | None) -> int | None:
     return entry.round if entry is not None else None
 
 
-class _Builder:
+class Builder:
     """Build the repaired game, the edits placed in the source, and the rows before and after."""
 
     def __init__(self, setting: Setting, game: Game):
         self.s = setting
         self.game = game
-        self.renumber = False     # the rows of a repair renumbered (the search decides it: see _Search.search)
+        self.renumber = False     # the rows of a repair renumbered (the search decides it: see Search.search)
 
     def rounds(self, seq: list, start: int = 0) -> Iterator[int | None]:
         """The row number each cell of ``seq`` from ``start`` on has in the repaired record, in turn."""
         s = self.s
         prev: int | None = None
-        first = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
-        anchor = next((k for k, c in enumerate(seq) if c[_SRC] is not None), None)
+        first = next((c[SEAT] for c in seq if c[SEAT] is not None), None)
+        anchor = next((k for k, c in enumerate(seq) if c[SRC] is not None), None)
         renumber = self.renumber and first is not None and anchor is not None
         if renumber:        # rows counted from the first move, numbered as the first original move's
             offset = (first - s.row_start) % s.n
-            base = seq[anchor][_SRC].round - (offset + anchor) // s.n
+            base = seq[anchor][SRC].round - (offset + anchor) // s.n
         begin = start
-        while not renumber and begin > 0 and seq[begin][_SRC] is None:
+        while not renumber and begin > 0 and seq[begin][SRC] is None:
             begin -= 1          # an inserted cell's number follows the one before it
         for k in range(begin, len(seq)):
             c = seq[k]
-            src = c[_SRC]
+            src = c[SRC]
             if renumber:
                 rnd = base + (offset + k) // s.n
             elif src is not None:
                 rnd = src.round
-            elif k > begin and prev is not None and c[_SEAT] is not None:
+            elif k > begin and prev is not None and c[SEAT] is not None:
                 # an inserted move: in the row of the move before it, or the next row when its
                 # column comes first again
-                rnd = prev + (c[_SEAT] <= s.seat_of.get(seq[k - 1][_NAME], -1))
+                rnd = prev + (c[SEAT] <= s.seat_of.get(seq[k - 1][NAME], -1))
             else:
-                rnd = next((d[_SRC].round for d in seq[k:] if d[_SRC] is not None), None)
+                rnd = next((d[SRC].round for d in seq[k:] if d[SRC] is not None), None)
             if k >= start:
                 yield rnd
             prev = rnd
@@ -70,16 +70,16 @@ class _Builder:
     def moves(self, seq: list) -> list[MoveEntry]:
         out = []
         for c, rnd in zip(seq, self.rounds(seq)):
-            src = c[_SRC]
+            src = c[SRC]
             if src is None:
-                out.append(MoveEntry(c[_NAME], c[_TILE], c[_END], c[_ANNOT], None, rnd))
+                out.append(MoveEntry(c[NAME], c[TILE], c[END], c[ANNOT], None, rnd))
                 continue
-            same = (src.player, src.tile, src.end, src.annotation, src.round) == (c[_NAME], c[_TILE], c[_END], c[_ANNOT], rnd)
-            out.append(src if same else replace(src, player=c[_NAME], tile=c[_TILE], end=c[_END],
-                                                annotation=c[_ANNOT], round=rnd))
+            same = (src.player, src.tile, src.end, src.annotation, src.round) == (c[NAME], c[TILE], c[END], c[ANNOT], rnd)
+            out.append(src if same else replace(src, player=c[NAME], tile=c[TILE], end=c[END],
+                                                annotation=c[ANNOT], round=rnd))
         return out
 
-    def game_for(self, seq: list, deal: _Deal) -> Game:
+    def game_for(self, seq: list, deal: Deal) -> Game:
         g = self.game
         return replace(g, tags=dict(g.tags), players=tuple(g.players), hands=tuple(deal.entries),
                        moves=self.moves(seq), comments=list(g.comments), tag_pos=dict(g.tag_pos))
@@ -97,42 +97,42 @@ class _Builder:
             return Edit(kind, line, column, entry.player if entry else None,
                         None if before is None else str(before), None if after is None else str(after),
                         None, None, cost)
-        src = anchor[_SRC] if anchor is not None else None
+        src = anchor[SRC] if anchor is not None else None
         line = src.pos.line or None if src is not None else None
         column = src.pos.column or None if (src is not None and line) else None
-        index = anchor[_ORIG] if anchor is not None else len(self.game.moves)
+        index = anchor[ORIG] if anchor is not None else len(self.game.moves)
         rnd = _round_of(src)
         at_end = anchor is None
         if at_end and self.game.moves:          # after the record's last move
             last = self.game.moves[-1]
             line, column, rnd = last.pos.line or None, None, None
-        player = anchor[_NAME] if anchor is not None else None
+        player = anchor[NAME] if anchor is not None else None
         if kind in ("insert-move", "insert-cell"):
-            return Edit(kind, line, column, extra, None, _play_text(after), index, rnd, cost, at_end=at_end)
+            return Edit(kind, line, column, extra, None, play_text(after), index, rnd, cost, at_end=at_end)
         if kind == "insert-row":
-            row = ", ".join(f"{c[_NAME]} {_play_text(c[_TILE])}" for c in after)
+            row = ", ".join(f"{c[NAME]} {play_text(c[TILE])}" for c in after)
             return Edit(kind, line, column, None, None, row, index, rnd, cost, at_end=at_end)
         if kind == "delete-row":
-            row = ", ".join(f"{c[_NAME]} {_play_text(c[_TILE], c[_END], c[_ANNOT])}" for c in before)
+            row = ", ".join(f"{c[NAME]} {play_text(c[TILE], c[END], c[ANNOT])}" for c in before)
             return Edit(kind, line, column, None, row, None, index, rnd, cost)
         if kind in ("delete-move", "delete-cell"):
-            return Edit(kind, line, column, player, _play_text(anchor[_TILE], anchor[_END]), None, index, rnd, cost)
+            return Edit(kind, line, column, player, play_text(anchor[TILE], anchor[END]), None, index, rnd, cost)
         if kind == "change-tile":
-            return Edit(kind, line, column, player, _play_text(before, anchor[_END]), _play_text(after),
+            return Edit(kind, line, column, player, play_text(before, anchor[END]), play_text(after),
                         index, rnd, cost)
         if kind == "change-end":
-            return Edit(kind, line, column, player, _play_text(anchor[_TILE], before), _play_text(anchor[_TILE]),
+            return Edit(kind, line, column, player, play_text(anchor[TILE], before), play_text(anchor[TILE]),
                         index, rnd, cost)
         if kind == "change-player":
             return Edit(kind, line, column, before, before, after, index, rnd, cost)
         if kind in ("swap-moves", "swap-order"):
             there = before
-            tsrc = there[_SRC]
+            tsrc = there[SRC]
             other = {"line": (tsrc.pos.line or None) if tsrc else None,
                      "column": (tsrc.pos.column or None) if tsrc else None,
-                     "player": there[_NAME], "index": there[_ORIG], "round": _round_of(tsrc)}
-            return Edit(kind, line, column, player, _play_text(anchor[_TILE], anchor[_END]),
-                        _play_text(there[_TILE], there[_END]), index, rnd, cost, other)
+                     "player": there[NAME], "index": there[ORIG], "round": _round_of(tsrc)}
+            return Edit(kind, line, column, player, play_text(anchor[TILE], anchor[END]),
+                        play_text(there[TILE], there[END]), index, rnd, cost, other)
         raise AssertionError(kind)
 
     # -- rows --------------------------------------------------------------------------------------
@@ -151,46 +151,46 @@ class _Builder:
                     row: list[str] = []
                     for m in cells:
                         row += ["----"] * (column.get(m.player, len(row)) - len(row))
-                        row.append(_play_text(m.tile, m.end, m.annotation))
+                        row.append(play_text(m.tile, m.end, m.annotation))
                     out.append(table_row(rnd, row))
                 else:
-                    out.append(f"{rnd}. " + " ".join(f"{m.player} {_play_text(m.tile, m.end, m.annotation)}"
+                    out.append(f"{rnd}. " + " ".join(f"{m.player} {play_text(m.tile, m.end, m.annotation)}"
                                                      for m in cells))
             return out
-        return [f"{i + 1}. {moves[i].player} {_play_text(moves[i].tile, moves[i].end, moves[i].annotation)}"
+        return [f"{i + 1}. {moves[i].player} {play_text(moves[i].tile, moves[i].end, moves[i].annotation)}"
                 for i in sorted(set(indices)) if 0 <= i < len(moves)]
 
-    def rows(self, seq: list, deal: _Deal, edits: tuple, repaired: Game) -> tuple[list[str], list[str]]:
+    def rows(self, seq: list, deal: Deal, edits: tuple, repaired: Game) -> tuple[list[str], list[str]]:
         before_idx: list[int] = []
         after_idx: list[int] = []
-        where = {c[_ORIG]: k for k, c in enumerate(seq) if c[_ORIG] is not None}
+        where = {c[ORIG]: k for k, c in enumerate(seq) if c[ORIG] is not None}
         for k, c in enumerate(seq):
-            src = c[_SRC]
-            if src is None or (src.player, src.tile, src.end) != (c[_NAME], c[_TILE], c[_END]):
+            src = c[SRC]
+            if src is None or (src.player, src.tile, src.end) != (c[NAME], c[TILE], c[END]):
                 after_idx.append(k)
         for raw in edits:
             kind, _, anchor = raw[:3]
             if kind in ("change-deal", "deal-add", "deal-delete"):
                 continue
-            if anchor is not None and anchor[_ORIG] is not None:
-                before_idx.append(anchor[_ORIG])
-                if anchor[_ORIG] in where:
-                    after_idx.append(where[anchor[_ORIG]])
+            if anchor is not None and anchor[ORIG] is not None:
+                before_idx.append(anchor[ORIG])
+                if anchor[ORIG] in where:
+                    after_idx.append(where[anchor[ORIG]])
             elif anchor is None and self.game.moves:
                 before_idx.append(len(self.game.moves) - 1)
-            if kind in ("swap-moves", "swap-order") and raw[3][_ORIG] is not None:
-                before_idx.append(raw[3][_ORIG])
+            if kind in ("swap-moves", "swap-order") and raw[3][ORIG] is not None:
+                before_idx.append(raw[3][ORIG])
             if kind == "delete-row":
-                before_idx.extend(c[_ORIG] for c in raw[3] if c[_ORIG] is not None)
-            if kind in ("delete-move", "delete-cell", "delete-row") and self.s.has_rounds and anchor[_SRC] is not None:
+                before_idx.extend(c[ORIG] for c in raw[3] if c[ORIG] is not None)
+            if kind in ("delete-move", "delete-cell", "delete-row") and self.s.has_rounds and anchor[SRC] is not None:
                 # what is left of the row (when anything is)
-                after_idx.extend(k for k, m in enumerate(repaired.moves) if m.round == anchor[_SRC].round)
+                after_idx.extend(k for k, m in enumerate(repaired.moves) if m.round == anchor[SRC].round)
         before = self.row_text(self.game.moves, before_idx)
         after = self.row_text(repaired.moves, after_idx)
         before_deal, after_deal = self.deal_rows(deal)
         return before + before_deal, after + after_deal
 
-    def deal_rows(self, deal: _Deal) -> tuple[list[str], list[str]]:
+    def deal_rows(self, deal: Deal) -> tuple[list[str], list[str]]:
         """The hands a repair changes, as the record has them and as the repair writes them."""
         before, after = [], []
         for old, new in zip(self.game.hands, deal.entries):
@@ -200,8 +200,8 @@ class _Builder:
         return before, after
 
 
-class _PositionBuilder(_Builder):
-    """:class:`_Builder` for the position path, whose cells carry the entries as they are written."""
+class PositionBuilder(Builder):
+    """:class:`Builder` for the position path, whose cells carry the entries as they are written."""
 
     def moves(self, seq: list) -> list[MoveEntry]:
         return [c.entry for c in seq]
@@ -212,7 +212,7 @@ class _PositionBuilder(_Builder):
     def edit(self, raw: tuple) -> Edit:
         kind, cost, anchor, before, after, extra = raw
         if kind in ("change-deal", "deal-add", "deal-delete"):
-            return _Builder.edit(self, raw)
+            return Builder.edit(self, raw)
         cost = round(cost, 3)
         src = anchor.entry if anchor is not None and anchor.orig is not None else None
         line = (src.pos.line or None) if src is not None else None
@@ -239,7 +239,7 @@ class _PositionBuilder(_Builder):
     def row_text(self, moves: list[MoveEntry], indices: list[int]) -> list[str]:
         return entry_rows(moves, indices, self.s.has_rounds)
 
-    def rows(self, seq: list, deal: _Deal, edits: tuple, repaired: Game) -> tuple[list[str], list[str]]:
+    def rows(self, seq: list, deal: Deal, edits: tuple, repaired: Game) -> tuple[list[str], list[str]]:
         moves = self.game.moves
         after_idx = [k for k, c in enumerate(seq) if c.orig is None or c.entry is not moves[c.orig]]
         before_idx: list[int] = []
@@ -273,9 +273,9 @@ def entry_rows(moves: list[MoveEntry], indices: list[int], has_rounds: bool) -> 
         return []
     if has_rounds:
         wanted = sorted({moves[i].round for i in indices if 0 <= i < len(moves)})
-        return [f"{rnd}. " + " ".join(f"{m.player} {_entry_text(m)}" for m in moves if m.round == rnd)
+        return [f"{rnd}. " + " ".join(f"{m.player} {entry_text(m)}" for m in moves if m.round == rnd)
                 for rnd in wanted]
-    return [f"{i + 1}. {moves[i].player} {_entry_text(moves[i])}"
+    return [f"{i + 1}. {moves[i].player} {entry_text(moves[i])}"
             for i in sorted(set(indices)) if 0 <= i < len(moves)]
 
 
@@ -283,7 +283,7 @@ def _hand_text(hand: HandEntry) -> str:
     return f"{hand.player}: " + ("?" if hand.tiles is None else " ".join(map(str, hand.tiles)))
 
 
-def _result_text(rep: Replay) -> str:
+def repaired_result(rep: Replay) -> str:
     """The repaired hand's result in words (also when it has none: how far it got)."""
     if rep.result is None:
         if rep.outcome is None:

@@ -1,5 +1,6 @@
 """One deal of a game under repair: whether it is sound and the state before the lead, as the
-replayer gives them, and what is wrong with a broken deal (the deal edits of the lean search)."""
+replayer gives them, and what is wrong with a broken deal; the deals a search meets, each made once;
+and the deal edits both searches try (:class:`DealEdits`)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -7,19 +8,19 @@ from dataclasses import replace
 from ..position import Position, tiles_of
 from ..record import HandEntry
 from ..tiles import Tile
-from .edits import _SEAT, _TILE, COSTS, tile_slip_cost
+from .edits import SEAT, TILE, COSTS, tile_slip_cost
 from .setting import Setting
 from ..rules.codes import Code
 
 _LEAD_CODES = frozenset({Code.LEAD_PLAYER, Code.LEAD_DOUBLE})   # the replayer's complaints about who leads
 
 
-def _deal_key(hands) -> tuple:
+def deal_key(hands) -> tuple:
     """A deal as its content: the same hands in another order are the same deal."""
     return tuple((e.player, None if e.tiles is None else tuple(sorted(e.tiles))) for e in hands)
 
 
-class _Deal:
+class Deal:
     """One deal of the game. Whether it is sound, and the state before the lead for each leader,
     come from the replayer itself (a replay of the deal alone, cached); what is wrong with a broken
     deal (tiles dealt twice, foreign or missing, hands of the wrong size) is worked out here, to
@@ -28,7 +29,7 @@ class _Deal:
     def __init__(self, setting: Setting, hands: tuple[HandEntry, ...]):
         self.setting = setting
         self.entries = hands
-        self.key = _deal_key(hands)
+        self.key = deal_key(hands)
         self._leads: dict[int | None, tuple[tuple, str | None]] = {}
         self.positions: dict[int | None, Position] = {}    # the replayer's position before the lead
         self._ok: bool | None = None
@@ -103,7 +104,7 @@ class _Deal:
         """Who leads ``seq``: the Lead tag's player, else the first mover the record names."""
         leader = self.setting.lead_seat
         if leader is None:
-            leader = next((c[_SEAT] for c in seq if c[_SEAT] is not None), None)
+            leader = next((c[SEAT] for c in seq if c[SEAT] is not None), None)
         return leader
 
     def initial(self, seq: list) -> tuple[tuple, str | None]:
@@ -111,66 +112,150 @@ class _Deal:
         return self.lead_state(self.leader(seq))
 
 
-class _DealEdits:
-    """The deal edits of the lean search (a part of :class:`analyzer.repair.lean._Search`)."""
+class Deals:
+    """The deals a search meets, each made once (the same hands in another order are one deal)."""
 
-    def deal_candidates(self, seq, deal, frontiers, L, code, depth):
+    def __init__(self, setting: Setting):
+        self.setting = setting
+        self.known: dict[tuple, Deal] = {}
+
+    def of(self, hands: tuple[HandEntry, ...]) -> Deal:
+        key = deal_key(hands)
+        deal = self.known.get(key)
+        if deal is None:
+            deal = self.known[key] = Deal(self.setting, hands)
+        return deal
+
+
+class DealEdits:
+    """The deal edits of the repair search: those of a broken deal (both paths), and in a sound deal
+    the first of an exchange (the lean search) or a dealt tile mistyped (the position path)."""
+
+    def __init__(self, setting: Setting, deals: Deals):
+        self.s = setting
+        self.deals = deals
+
+    def broken(self, seq, deal, depth):
+        """The edits of a broken deal (a tile dealt twice or foreign, a hand of the wrong size): a
+        dealt tile changed to a missing one, a tile too many deleted, a missing tile added."""
         entries = deal.entries
-        if not deal.ok:
-            if deal.floor > depth:      # more than the edits left can mend (a hand written twice over)
-                return
-            spots = [spot for places in deal.dups.values() for spot in places] + deal.foreign
-            size = self.variant.dealing.hand_size
-            long = {h for h, k in deal.sizes if k > size}
-            short = {h for h, k in deal.sizes if k < size}
-            for h, k in spots:
-                old = entries[h].tiles[k]
-                for tile in deal.missing:
-                    cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
-                    yield self.deal_edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
-            for h in long:          # a tile too many: written twice, or (any) meant for a short hand
-                for k, old in enumerate(entries[h].tiles):
-                    if short or (h, k) in spots:
-                        yield self.deal_edit(seq, deal, h, k, None,
-                                             ("deal-delete", COSTS["deal-delete"], (h, k), old, None, None))
-            for h in short:
-                for tile in deal.missing:
-                    yield self.deal_edit(seq, deal, h, None, tile, ("deal-add", COSTS["deal-add"], (h, None), None, tile, None))
+        if deal.floor > depth:      # more than the edits left can mend (a hand written twice over)
             return
+        spots = [spot for places in deal.dups.values() for spot in places] + deal.foreign
+        size = self.s.variant.dealing.hand_size
+        long = {h for h, k in deal.sizes if k > size}
+        short = {h for h, k in deal.sizes if k < size}
+        for h, k in spots:
+            old = entries[h].tiles[k]
+            for tile in deal.missing:
+                cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
+                yield self.edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
+        for h in long:          # a tile too many: written twice, or (any) meant for a short hand
+            for k, old in enumerate(entries[h].tiles):
+                if short or (h, k) in spots:
+                    yield self.edit(seq, deal, h, k, None,
+                                    ("deal-delete", COSTS["deal-delete"], (h, k), old, None, None))
+        for h in short:
+            for tile in deal.missing:
+                yield self.edit(seq, deal, h, None, tile, ("deal-add", COSTS["deal-add"], (h, None), None, tile, None))
+
+    def exchange(self, seq, deal, frontiers, L, code, depth, legal):
+        """The lean search's edits of a sound deal: the first of an exchange between two hands
+        (two deal edits), at the error ``L``; ``legal``: the mover's legal moves in a frontier."""
+        entries = deal.entries
         if depth < 2 or L < 0 or L >= len(seq) or deal.hidden:
             return
         # an exchange between two hands takes two deal edits; the first puts the tile in question
         # into the mover's hand (or takes a playable tile out of it), the second restores the set
         c = seq[L]
-        seat = c[_SEAT]
+        seat = c[SEAT]
         if seat is None:
             return
-        h = next((i for i, e in enumerate(entries) if e.player == self.players[seat]), None)
+        h = next((i for i, e in enumerate(entries) if e.player == self.s.players[seat]), None)
         if h is None or entries[h].tiles is None:
             return
-        if code == Code.TILE_NOT_HELD and c[_TILE] is not None and c[_TILE] in self.valid_tiles:
+        if code == Code.TILE_NOT_HELD and c[TILE] is not None and c[TILE] in self.s.valid_tiles:
             for k, old in enumerate(entries[h].tiles):
-                cost = tile_slip_cost(old, c[_TILE]) + COSTS["change-deal/extra"]
-                yield self.deal_edit(seq, deal, h, k, c[_TILE], ("change-deal", cost, (h, k), old, c[_TILE], None))
-        elif code == Code.FALSE_PASS and c[_TILE] is None:
-            playable = [t for t in self.legal(frontiers[L]) if t is not None]
+                cost = tile_slip_cost(old, c[TILE]) + COSTS["change-deal/extra"]
+                yield self.edit(seq, deal, h, k, c[TILE], ("change-deal", cost, (h, k), old, c[TILE], None))
+        elif code == Code.FALSE_PASS and c[TILE] is None:
+            playable = [t for t in legal(frontiers[L]) if t is not None]
             if not playable:
                 # a pass with the hand's last numbers; the frontier tells what fits
                 st = frontiers[L][0]
                 ends = st[1]
                 if ends is None:
                     return
-                fit = self.match[ends[0]] | self.match[ends[1]]
-                playable = tiles_of(st[0][seat] & fit, self.max_pip)
+                fit = self.s.match[ends[0]] | self.s.match[ends[1]]
+                playable = tiles_of(st[0][seat] & fit, self.s.max_pip)
             others = [t for i, e in enumerate(entries) if i != h and e.tiles for t in e.tiles]
             for k, old in enumerate(entries[h].tiles):
                 if old not in playable:
                     continue
                 for tile in others:
                     cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
-                    yield self.deal_edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
+                    yield self.edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
 
-    def deal_edit(self, seq, deal, h, k, tile, edit):
+    def in_sound_deal(self, seq, deal, frontiers, L, code, depth):
+        """The position path's edits of a sound deal: a dealt tile mistyped for one nobody was dealt
+        (a boneyard tile, or a sleeper) takes one edit, for one of another hand two (an exchange): a
+        tile played that the player was not dealt; a tile he could play when he passes or draws; a
+        tile drawn that the deal gives to someone. Where the record does not show every hand, only
+        the first: a tile played that the player's shown hand was not dealt, or that a hand not shown
+        plays and the deal gives to a shown one."""
+        if L < 0 or L >= len(seq) or (deal.hidden and code != Code.TILE_NOT_HELD):
+            return
+        c = seq[L]
+        entries = deal.entries
+        mine = next((i for i, e in enumerate(entries) if c.seat is not None and e.player == self.s.players[c.seat]), None)
+        tile = c.entry.tile
+        holder = next((i for i, e in enumerate(entries) if e.tiles and tile in e.tiles), None)
+        if code in (Code.TILE_NOT_HELD, Code.LEAD_PLAYER, Code.LEAD_TILE, Code.LEAD_DOUBLE) and tile is not None \
+                and not c.entry.draw and mine is not None and entries[mine].tiles is not None \
+                and not entries[mine].unknown and tile not in entries[mine].tiles:
+            # (the lead too: the tile the leader was not dealt may be why another should lead)
+            changes = [(mine, k, old, tile) for k, old in enumerate(entries[mine].tiles)]
+        elif code in (Code.LEAD_PLAYER, Code.LEAD_TILE, Code.LEAD_DOUBLE) and tile is not None and not deal.hidden:
+            # the leader led a tile he holds, but the deal gives another a double that must lead
+            # (the highest, or the one the rules want): that double was a tile nobody was dealt
+            changes = [(h, k, old, new) for h, e in enumerate(entries) if h != mine and e.tiles
+                       for k, old in enumerate(e.tiles) if old.is_double for new in deal.missing]
+        elif code == Code.TILE_NOT_HELD and tile is not None and holder is not None and holder != mine and deal.hidden:
+            # a hand the record does not show plays a tile the deal gives to a hand it shows: that
+            # hand's tile was another, one nobody is shown to hold
+            shown = {t for e in entries if e.tiles for t in e.tiles}
+            changes = [(holder, entries[holder].tiles.index(tile), tile, new) for new in sorted(self.s.valid_tiles - shown)]
+        elif deal.hidden:
+            return
+        elif code == Code.RUN_UNFINISHED:      # the player before could still play: a tile he was not dealt
+            seat = frontiers[L][0].pos.turn
+            mine = next((i for i, e in enumerate(entries) if e.player == self.s.players[seat]), None)
+            if mine is None or entries[mine].tiles is None:
+                return
+            playable = set(tiles_of(frontiers[L][0].pos.playable_mask(seat), self.s.max_pip))
+            changes = [(mine, k, old, new) for k, old in enumerate(entries[mine].tiles) if old in playable
+                       for new in deal.missing]
+        elif code in (Code.FALSE_PASS, Code.DRAW_NOT_ALLOWED, Code.DRAW_TOO_LONG) and mine is not None:
+            playable = set(tiles_of(frontiers[L][0].pos.playable_mask(c.seat), self.s.max_pip))
+            others = [t for i, e in enumerate(entries) if i != mine and e.tiles for t in e.tiles]
+            changes = [(mine, k, old, new) for k, old in enumerate(entries[mine].tiles) if old in playable
+                       for new in deal.missing + (others if depth > 1 else [])]
+        elif code == Code.DRAW_NOT_IN_BONEYARD and tile is not None:
+            if holder is None:
+                return
+            changes = [(holder, entries[holder].tiles.index(tile), tile, new) for new in deal.missing]
+        else:
+            return
+        for h, k, old, new in changes:
+            dealt = any(new in e.tiles for e in entries if e.tiles)
+            if new == old or new not in self.s.valid_tiles or (dealt and depth < 2):
+                continue
+            cost = tile_slip_cost(old, new) + COSTS["change-deal/extra"]
+            yield self.edit(seq, deal, h, k, new, ("change-deal", cost, (h, k), old, new, None))
+
+    def edit(self, seq, deal, h, k, tile, edit):
+        """``deal`` with the tile at place ``k`` of hand entry ``h`` changed to ``tile`` (``k`` None: added;
+        ``tile`` None: deleted), as a candidate of the search (the moves as they are)."""
         entry = deal.entries[h]
         tiles = list(entry.tiles)
         if k is None:
@@ -184,4 +269,4 @@ class _DealEdits:
             del places[k]
         hands = list(deal.entries)
         hands[h] = replace(entry, tiles=tuple(tiles), tile_pos=tuple(places))
-        return seq, self.deal_for(tuple(hands)), 0, edit, -1
+        return seq, self.deals.of(tuple(hands)), 0, edit, -1

@@ -69,7 +69,7 @@ def tile_slip_cost(before: Tile | None, after: Tile | None) -> float:
 
 # ---- the report ------------------------------------------------------------------------------------
 
-def _edits(k: int) -> str:
+def edit_count(k: int) -> str:
     return f"{k} edit{'s' * (k != 1)}"
 
 
@@ -208,11 +208,11 @@ class RepairReport:
         if self.problem:
             return self.problem
         if not self.repairs:
-            bound = _edits(self.max_edits)
+            bound = edit_count(self.max_edits)
             tail = "" if self.complete else f" (the search stopped after {self.searched} candidates)"
             return f"no repair within {bound}{tail}"
         n = self.smallest
-        edits = _edits
+        edits = edit_count
         if self.tied > 1:
             text = f"{self.tied} repairs with {edits(n)} are equally good"
         elif self.counts[n] == 1:
@@ -256,10 +256,10 @@ class Found(NamedTuple):
 
 
 # the fields of a cell of the lean search: one recorded move as a tuple
-_SEAT, _TILE, _END, _BIT, _LOW, _HIGH, _SRC, _ORIG, _NAME, _ANNOT = range(10)
+SEAT, TILE, END, BIT, LOW, HIGH, SRC, ORIG, NAME, ANNOT = range(10)
 
 
-def _entry_text(m: MoveEntry) -> str:
+def entry_text(m: MoveEntry) -> str:
     """An entry as the notation writes it: ``draws [3-4]``, ``[2-4]@4>2! +10``, ``muggins 5``."""
     if m.muggins is not None or m.draw:
         return m.text

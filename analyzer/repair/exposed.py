@@ -3,7 +3,7 @@
 The checkers ask the rule as the replayer does: the lean checker keeps the live exposed tiles in its
 state and asks :func:`analyzer.position.exposed_turn` at every play (the one reading of "bei der ersten
 Gelegenheit ... gespielt werden"), the position path asks the judge. Tiles exposed before play lie open
-in the state before the lead (the replayer's own, :class:`analyzer.repair.deal._Deal`). Tiles exposed
+in the state before the lead (the replayer's own, :class:`analyzer.repair.deal.Deal`). Tiles exposed
 during play (``[Exposed "C [0-4] from 5"]``) lie open from the first entry of their row on, so where
 they come to lie open depends on the row numbers the repaired record gives its moves (an inserted or
 deleted row renumbers the rows after it): :func:`reveals` finds those entries on the row numbers the

@@ -16,7 +16,8 @@ from ..match import parse_score
 from ..record import MoveEntry
 from ..replay import Replay, replay
 from ..match import check_decided_result   # (the stated result, checked as the match checks it)
-from .builder import _result_text, entry_rows
+from ..rules.codes import Code
+from .builder import repaired_result, entry_rows
 from .edits import COSTS, Edit, Repair
 
 
@@ -32,7 +33,7 @@ def dropped_calls(rep: Replay, expected: str) -> list[Repair]:
     rounds = all(m.round is not None for m in game.moves)
     out = []
     for step in rep.steps:
-        missed = next((d for d in step.diagnostics if d.code == "missed-score" and d.severity == "warning"), None)
+        missed = next((d for d in step.diagnostics if d.code == Code.MISSED_SCORE and d.severity == "warning"), None)
         i = at.get(id(step.entry))
         if missed is None or i is None or step.entry.player not in rep.players:
             continue
@@ -51,6 +52,6 @@ def dropped_calls(rep: Replay, expected: str) -> list[Repair]:
         edit = Edit("insert-move", where.pos.line or None, (where.pos.column or None) if nxt is not None else None,
                     caller, None, call.text, i + 1, None,
                     COSTS["insert-move/muggins"], at_end=nxt is None)
-        out.append(Repair((edit,), COSTS["insert-move/muggins"], fixed, again.result_dict(), _result_text(again),
+        out.append(Repair((edit,), COSTS["insert-move/muggins"], fixed, again.result_dict(), repaired_result(again),
                           entry_rows(game.moves, [i], rounds), entry_rows(moves, [i + 1], rounds), again))
     return out

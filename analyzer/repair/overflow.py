@@ -20,12 +20,13 @@ from ..record import Game, MoveEntry, Span
 from ..replay import replay
 from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from ..tiles import Tile
-from .builder import _play_text, _result_text, table_row
+from ..rules.codes import Code
+from .builder import play_text, repaired_result, table_row
 from .edits import COSTS, Edit, Repair, RepairReport
 
 
 @dataclass(frozen=True)
-class _Row:
+class OverflowRow:
     """A table row with cells too many: each cell in order (a move, or None for ``----`` or an
     unreadable one), the text and place of each, and which moves of the game it holds."""
 
@@ -43,7 +44,7 @@ class _Row:
         return [replace(c, player=players[k]) for k, c in enumerate(kept) if c is not None]
 
 
-def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[_Row]:
+def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[OverflowRow]:
     """The rows of ``game`` that the reader reported with cells too many (``notation``: the errors
     met reading it), each with every cell it was written with."""
     if game.form != "table" or not game.players:
@@ -52,7 +53,7 @@ def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[_Row]:
     n = len(game.players)
     out = []
     for d in notation:
-        if d.code != "too-many-cells" or not d.details.get("cells") or d.line is None:
+        if d.code != Code.TOO_MANY_CELLS or not d.details.get("cells") or d.line is None:
             continue
         number = d.details.get("row")
         # the row's moves: the last run of moves with its number written before the left-out cells
@@ -67,7 +68,7 @@ def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[_Row]:
         for m in game.moves[start:stop]:
             if m.player in seat:
                 cells[seat[m.player]] = m
-        texts = ["----" if c is None else _play_text(c.tile, c.end, c.annotation) for c in cells]
+        texts = ["----" if c is None else play_text(c.tile, c.end, c.annotation) for c in cells]
         places = [c.pos if c is not None else Span(d.line, 0) for c in cells]
         for cell in d.details["cells"]:
             entry = None
@@ -78,7 +79,7 @@ def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[_Row]:
             cells.append(entry)
             texts.append(cell.get("text") or "?")
             places.append(Span(cell["line"], cell["column"]))
-        out.append(_Row(number, tuple(cells), tuple(texts), tuple(places), start, stop, len(d.details["cells"])))
+        out.append(OverflowRow(number, tuple(cells), tuple(texts), tuple(places), start, stop, len(d.details["cells"])))
     return out
 
 
@@ -86,7 +87,7 @@ def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[_Row]:
 Search = Callable[[Game, int, "int | None"], RepairReport]
 
 
-def overflow_repairs(game: Game, rows: list[_Row], max_edits: int, max_nodes: int, search: Search,
+def overflow_repairs(game: Game, rows: list[OverflowRow], max_edits: int, max_nodes: int, search: Search,
                      variant, lead, worth) -> tuple[list[Repair], dict[int, int], bool, int, str | None]:
     """Every way to delete the cells too many of ``rows``, each searched with the edits left by
     ``search``, which share the budget of ``max_nodes`` candidates: (the repairs, best first; how
@@ -107,7 +108,7 @@ def overflow_repairs(game: Game, rows: list[_Row], max_edits: int, max_nodes: in
         before, after = _rows_text(game, rows, way, fixed)
         rep = check_decided_result(replay(fixed, variant, lead=lead, worth=worth))
         if rep.valid:
-            found.append(Repair(edits, round(cost, 3), fixed, rep.result_dict(), _result_text(rep), before, after, rep))
+            found.append(Repair(edits, round(cost, 3), fixed, rep.result_dict(), repaired_result(rep), before, after, rep))
             counts[need] = counts.get(need, 0) + 1
             continue
         if max_edits == need:
@@ -139,7 +140,7 @@ def _content(game: Game) -> tuple:
             tuple((h.player, h.tiles) for h in game.hands), tuple(sorted(game.tags.items())))
 
 
-def _deleted(game: Game, rows: list[_Row], way: tuple) -> tuple[Game, tuple[Edit, ...], Callable[[Edit], Edit]]:
+def _deleted(game: Game, rows: list[OverflowRow], way: tuple) -> tuple[Game, tuple[Edit, ...], Callable[[Edit], Edit]]:
     """``game`` with the cells ``way`` names deleted from ``rows``; the delete-cell edits; and how an
     edit of the new game's moves is placed among the record's (the moves after a row whose count
     changed move by the difference)."""
@@ -170,7 +171,7 @@ def _deleted(game: Game, rows: list[_Row], way: tuple) -> tuple[Game, tuple[Edit
     return replace(game, moves=moves), tuple(edits), shift
 
 
-def _rows_text(game: Game, rows: list[_Row], way: tuple, fixed: Game) -> tuple[list[str], list[str]]:
+def _rows_text(game: Game, rows: list[OverflowRow], way: tuple, fixed: Game) -> tuple[list[str], list[str]]:
     """The rows as the record writes them (every cell) and as the repair does."""
     before, after = [], []
     column = {name: k for k, name in enumerate(game.players)}
@@ -179,6 +180,6 @@ def _rows_text(game: Game, rows: list[_Row], way: tuple, fixed: Game) -> tuple[l
         cells = ["----"] * len(game.players)
         for m in fixed.moves:
             if m.round == row.number and m.pos.line == row.places[0].line and m.player in column:
-                cells[column[m.player]] = _play_text(m.tile, m.end, m.annotation)
+                cells[column[m.player]] = play_text(m.tile, m.end, m.annotation)
         after.append(table_row(row.number, cells))
     return before, after

@@ -1,16 +1,18 @@
 """What the repair search of one game works in, fixed before it starts: the game as written, its
-variant and players, the lead and worth the match gave it, and how its rows are numbered. The
-deals (:class:`analyzer.repair.deal._Deal`) and the builder of repaired records
-(:class:`analyzer.repair.builder._Builder`) read it; they never see the search itself."""
+variant and players, the lead and worth the match gave it, how its rows are numbered, and the tile
+masks its lean checker works on. The deals (:class:`analyzer.repair.deal.Deal`), the checkers, the
+candidate edits and the builder of repaired records (:class:`analyzer.repair.builder.Builder`) read
+it; none of them sees the search itself."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..record import Game
+from ..position import mask_of
+from ..record import Game, MoveEntry
 from ..replay import Replay, replay
 from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from ..rules import LeadRequirement, Variant
-from ..tiles import Tile
+from ..tiles import Tile, tile_set
 
 __all__ = ["Setting"]
 
@@ -28,6 +30,30 @@ class Setting:
     row_start: int                       # the column a row starts with
     first_round: int                     # the first row's number
     has_rounds: bool                     # every move carries its row number
+    table: bool                          # written as a book table
+    omitted: bool                        # forced passes left out ([Passes "omitted"])
+    max_pip: int
+    tiles: tuple[Tile, ...]              # every tile of the set, by index
+    match: tuple[int, ...]               # for each number, the mask of the tiles that carry it
+    valid_mask: int                      # the mask of valid_tiles
+
+    @classmethod
+    def of(cls, game: Game, variant: Variant, lead: LeadRequirement | None = None,
+           worth: int | None = None) -> Setting:
+        """The setting of ``game`` under ``variant``, with the lead and worth its match gave it."""
+        players = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
+        seat_of = {name: s for s, name in enumerate(players)}
+        lead_tag = game.tags.get("Lead")
+        lead_seat = seat_of.get(lead_tag.strip()) if lead_tag else None
+        row_start, first_round = _row_scheme(game.moves, seat_of)
+        has_rounds = bool(game.moves) and all(m.round is not None for m in game.moves)
+        max_pip = variant.dealing.max_pip
+        tiles = tuple(tile_set(max_pip))
+        match = tuple(mask_of(t for t in tiles if t.matches(k)) for k in range(max_pip + 1))
+        return cls(game, variant, players, seat_of, frozenset(variant.dealing.tiles), lead, worth, lead_seat,
+                   row_start, first_round, has_rounds, game.form == "table",
+                   game.tags.get("Passes", "").strip().lower() == "omitted", max_pip, tiles, match,
+                   mask_of(variant.dealing.tiles))
 
     @property
     def n(self) -> int:
@@ -36,3 +62,21 @@ class Setting:
     def replayed(self, game: Game) -> Replay:
         """``game`` replayed as the record's own game was: under the match's lead and worth."""
         return check_decided_result(replay(game, self.variant, lead=self.lead, worth=self.worth))
+
+    def row(self, src: MoveEntry) -> tuple:
+        """The written row a move stands in: its number, and in a table its line too (a row copied
+        twice keeps its number)."""
+        return (src.round, src.pos.line if self.table else 0)
+
+
+def _row_scheme(moves: list[MoveEntry], seat_of: dict[str, int]) -> tuple[int, int]:
+    """The column a row starts with (the one most rows start with) and the first row's number."""
+    starts: dict[int, int] = {}
+    for prev, move in zip(moves, moves[1:]):
+        if move.round is not None and prev.round is not None and move.round != prev.round:
+            col = seat_of.get(move.player)
+            if col is not None:
+                starts[col] = starts.get(col, 0) + 1
+    start = max(starts, key=lambda c: (starts[c], -c)) if starts else 0
+    first = moves[0].round if moves and moves[0].round is not None else 1
+    return start, first

@@ -27,7 +27,8 @@ from typing import Callable
 
 from ..diagnostics import Diagnostic
 from ..replay import Replay
-from . import _common, repair, tag_repair
+from ..rules.codes import Code
+from . import in_common, repair, tag_repair
 from .edits import Edit, Repair, RepairReport
 from .muggins import dropped_calls
 
@@ -81,7 +82,7 @@ def _index_of(rep: Replay) -> dict[int, int]:
     for d in rep.notation:
         # a row with cells too many stands where its cells would have gone; other notation errors
         # count from the start
-        out[id(d)] = _place(rep, d) if d.code == "too-many-cells" else -1
+        out[id(d)] = _place(rep, d) if d.code == Code.TOO_MANY_CELLS else -1
     for d in rep.deal_diagnostics:
         out[id(d)] = -1
     for step in rep.steps:
@@ -99,7 +100,7 @@ def _place(rep: Replay, d: Diagnostic) -> int:
                 len(rep.steps))
 
 
-_TAG_CODES = {"change-result": "result-mismatch", "change-score": "score-mismatch"}
+_TAG_CODES = {"change-result": Code.RESULT_MISMATCH, "change-score": Code.SCORE_MISMATCH}
 
 
 def _edit_index(edit: Edit, end: int, moves: dict[int, int] | None = None) -> int:
@@ -132,14 +133,14 @@ def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
     Muggins call the tag counts and the record dropped (:mod:`analyzer.repair.muggins`), whichever
     costs less; otherwise :func:`~analyzer.repair.repair` under the rules (and match lead) the game
     was replayed with, given the errors met reading it (a table row with cells too many)."""
-    score = next((d.details.get("expected") for d in rep.errors if d.code == "score-mismatch"), None)
-    mended = tag_repair(rep, "Score", "change-score", score, "score-mismatch")
+    score = next((d.details.get("expected") for d in rep.errors if d.code == Code.SCORE_MISMATCH), None)
+    mended = tag_repair(rep, "Score", "change-score", score, Code.SCORE_MISMATCH)
     if mended is not None:       # the game is legal; only the running score it states is not
         # (or a Muggins call the score counts was dropped: it ranks with the tag's edit by its cost)
         found = sorted(dropped_calls(rep, score) + [mended], key=lambda r: r.cost)
         best = [r for r in found if r.cost == found[0].cost]
         return RepairReport(rep.game, False, rep.game.tags.get("Result"), max_edits, found[:max(limit, 1)],
-                            {1: len(found)}, len(best), _common(best), True, 0)
+                            {1: len(found)}, len(best), in_common(best), True, 0)
     game = rep.game
     if rep.written is not None:     # forced passes left out: the record as written, its edits as written
         game = rep.written
@@ -260,7 +261,7 @@ def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list],
             continue
         if any(d.code != "score-mismatch" for d in errors):
             continue
-        mended = tag_repair(fixed, "Score", "change-score", errors[0].details.get("expected"), "score-mismatch")
+        mended = tag_repair(fixed, "Score", "change-score", errors[0].details.get("expected"), Code.SCORE_MISMATCH)
         if mended is not None:
             checked.append(replace(fix, edits=fix.edits + mended.edits, cost=round(fix.cost + mended.cost, 3),
                                    game=mended.game, rows_before=fix.rows_before + mended.rows_before,
@@ -273,7 +274,7 @@ def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list],
     counts: dict[int, int] = {}
     for r in checked:
         counts[len(r.edits)] = counts.get(len(r.edits), 0) + 1
-    return replace(report, repairs=checked, counts=counts, tied=len(best), common=_common(best))
+    return replace(report, repairs=checked, counts=counts, tied=len(best), common=in_common(best))
 
 
 def _follows(d: Diagnostic, slip: str | None) -> Diagnostic:

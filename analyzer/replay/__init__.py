@@ -14,6 +14,8 @@ from ..rules.mechanics import position_for, turn_up
 from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
+from ..rules.claims import Problem
+from ..rules.replayed import after_end, pass_inserted, undecided_placement, unknown_player
 from ..tiles import Move, Tile
 from .irregular import WhistIrregularities
 from .result import HandEnding, wins
@@ -157,6 +159,10 @@ class _Replayer(HandEnding, WhistIrregularities):
         column = pos.column if pos and pos.line else None
         return Diagnostic(severity, code, message, line, column, self.source, details)
 
+    def problem(self, problem: Problem, pos: Span | None) -> Diagnostic:
+        """The diagnostic of a problem the rules made, at ``pos``."""
+        return self.diag(problem.code, problem.message, pos, problem.severity, **problem.details)
+
     def _players(self) -> tuple[str, ...]:
         if self.game.players:
             return tuple(self.game.players)
@@ -231,9 +237,7 @@ class _Replayer(HandEnding, WhistIrregularities):
                 moves.insert(i, forced)
                 entry, seat = forced, pos.turn
                 if collect:
-                    diags.append(self.diag(Code.PASS_INSERTED, f"{entry.player} cannot play on "
-                                           f"{pos.ends_text()} and passes here (the record leaves forced passes "
-                                           "out)", entry.pos, severity="info"))
+                    diags.append(self.problem(pass_inserted(entry.player, pos.ends_text()), entry.pos))
             move: Move | None = None
             lacks: tuple[int, ...] = ()
             scored = 0
@@ -247,8 +251,7 @@ class _Replayer(HandEnding, WhistIrregularities):
             elif seat is None:
                 errors += 1
                 if collect:
-                    diags.append(self.diag(Code.UNKNOWN_PLAYER, f"{entry.player!r} is not one of the players "
-                                           f"({', '.join(self.players)})", entry.pos))
+                    diags.append(self.problem(unknown_player(entry.player, self.players), entry.pos))
             elif (outcome := pos.outcome()) is not None:
                 errors += self._after_end(entry, outcome, collect, diags)
             else:
@@ -290,18 +293,11 @@ class _Replayer(HandEnding, WhistIrregularities):
 
     def _after_end(self, entry: MoveEntry, outcome: Outcome, collect: bool, diags: list[Diagnostic]) -> int:
         """An entry after the hand was over: its errors (one, or none for a pass that shows a block)."""
-        # a pass written after a player went out is flagged as a play would be (after a block, the
-        # passes that show the block are how records write it)
-        if entry.is_pass and outcome.termination != "domino":
+        problem = after_end(entry, outcome, self.players)
+        if problem is None:
             return 0
         if collect:
-            how = (f"{self.players[outcome.seat]} went out" if outcome.termination == "domino"
-                   else "it was blocked")
-            what = ("passes" if entry.is_pass and not entry.draw else
-                    "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
-                    else f"plays {entry.tile}")
-            diags.append(self.diag(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand "
-                                   f"was over ({how})", entry.pos))
+            diags.append(self.problem(problem, entry.pos))
         return 1
 
     def _judged(self, pos: Position, moves: list[MoveEntry], i: int, entry: MoveEntry, seat: int, collect: bool,
@@ -361,16 +357,9 @@ class _Replayer(HandEnding, WhistIrregularities):
             pos.push(move)
             harmless = pos.outcome() is not None
             pos.pop()
-            what = "arm" if pos.has_arms else "end"     # (on a line, >1 and >2 name its ends)
-            where = (f"{what}s {' and '.join(str(c.arm) for c in candidates)} ({pos.ends_text()})"
-                     if move.arm is not None else f"both open ends ({ends_text(pos.ends)})")
-            taken = f"{what} {move.arm}" if move.arm is not None else f"the {move.end}"
-            diags.append(self.diag(
-                Code.AMBIGUOUS_END, f"{entry.tile} fits {where} and "
-                f"the rest of the record does not decide which; taken on {taken}"
-                + ("; it ends the hand either way" if harmless else ""),
-                entry.pos, severity="info" if harmless else "warning",
-                choices=[c.end for c in candidates]))
+            ends = pos.ends_text() if move.arm is not None else ends_text(pos.ends)   # (a line: both its ends)
+            diags.append(self.problem(undecided_placement(entry.tile, candidates, move, pos.has_arms, ends, harmless),
+                                      entry.pos))
         return move
 
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic
 from ..position import Position
 from ..record import MoveEntry
-from ..rules.codes import Code
+from ..rules.replayed import exposed_after_play, false_pass_proved
 from ..tiles import Move, Tile
 
 
@@ -29,10 +29,8 @@ class WhistIrregularities:
             held |= hand
         if collect and tiles & ~held:         # the tag exposes a tile its holder has played already
             where = self.game.tag_pos.get("Exposed")
-            self.late_exposed.extend(
-                self.diag(Code.BAD_EXPOSED, f"the Exposed tag names {self.players[seat]}'s {tile} as exposed during "
-                          f"play before row {row}, but {self.players[seat]} had played it by then", where)
-                for seat, tile, row, _ in self.exposed_found if tiles & ~held & tile.bit)
+            self.late_exposed.extend(self.problem(exposed_after_play(self.players[seat], tile, row), where)
+                                     for seat, tile, row, _ in self.exposed_found if tiles & ~held & tile.bit)
         tiles &= held
         if tiles:
             pos.expose(tiles)
@@ -45,10 +43,7 @@ class WhistIrregularities:
         if found is None:
             return None
         _, numbers, entry = found
-        number = next(n for n in numbers if tile.matches(n))
-        return self.diag(Code.FALSE_PASS, f"{self.players[seat]} passed at line {entry.pos.line} with "
-                         f"{' and '.join(map(str, numbers))} open, so held no {number}; yet {self.players[seat]} now plays {tile}",
-                         entry.pos, revealed_by=str(tile))
+        return self.problem(false_pass_proved(self.players[seat], entry.pos.line, numbers, tile), entry.pos)
 
     def standing(self, moves: list[MoveEntry], i: int, seat: int) -> Move | None:
         """Where the tile of entry ``i`` lies if the FalsePlay tag names it (``[FalsePlay "C [2-3]@6=3"]``)

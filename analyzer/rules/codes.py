@@ -3,7 +3,7 @@
 ``Code`` is a string enum, so a diagnostic's code prints and goes to JSON as its text, while the
 code that makes or reads a diagnostic names a member: a misspelt code is an AttributeError, not a
 silent mismatch. The legality problems (``rules/judge.py``, ``rules/lead.py``, ``rules/layout.py``,
-``rules/irregularities.py``) are made in ``rules/``; the others by the part that finds them (the
+``rules/irregularities.py``, and beside the judge's verdict ``rules/replayed.py``) are made in ``rules/``; the others by the part that finds them (the
 reader's syntax errors, the replayer's deal and result checks, the match's scores and tournaments,
 the archive's unreadable files and internal errors).
 """

@@ -7,6 +7,7 @@ from typing import Callable, Mapping
 
 from ..tiles import Tile
 from .matchplay import MatchScoring
+from .modes import MatchKind
 from .options import BadOptionValue, OptionSpec, UnknownOption
 from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandScoring,
                        LeadPolicy, Opening, PlayScoring, PointScoring, Seating)
@@ -88,7 +89,7 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
                          capicu=100 if _yes(o["capicu"]) else 0,
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
                          pass_bonus=_yes(o["pass-bonus"])),
-        match=MatchScoring(target, "games" if kind == "games" else "points", int(o["min-games"]) if kind == "games" else 0,
+        match=MatchScoring(target, MatchKind.GAMES if kind == "games" else MatchKind.POINTS, int(o["min-games"]) if kind == "games" else 0,
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else (), lower_wins=o["tie"] == "own-pips"),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
                          "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] != "team" else "",
@@ -166,7 +167,7 @@ def _build_whist(o: dict[str, str], given: set[str]) -> dict:
     target = int(o["target"]) if "target" in given else (200 if score == "caribbean" else 100)
     people = int(o["players"])
     if score == "bad":
-        scoring, match, block = PointScoring("bad"), MatchScoring(target, "bad"), BlockRule()
+        scoring, match, block = PointScoring("bad"), MatchScoring(target, MatchKind.BAD), BlockRule()
     elif score == "good":
         scoring, match, block = PointScoring("difference"), MatchScoring(target), BlockRule()
     else:
@@ -211,7 +212,7 @@ def _build_jamaican(o: dict[str, str], given: set[str]) -> dict:
     return dict(seating=Seating.partners(),
                 opening=Opening(first_game_tile=SIX_SIX, holder_only=o["mode"] == "informal"),
                 block=BlockDecider("player", "draw"), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "straight", playoff=_yes(o["playoff"]), draw_bonus=True),
+                match=MatchScoring(int(o["target"]), MatchKind.STRAIGHT, playoff=_yes(o["playoff"]), draw_bonus=True),
                 lead=LeadPolicy("match", True))
 
 
@@ -238,12 +239,12 @@ def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
         return dict(seating=Seating.individual(n), dealing=Dealing(7), drawing=Drawing("until", 0),
                     opening=Opening(first_game_tile=None, first_highest=True), block=BlockRule(),
                     scoring=PointScoring("game"),
-                    match=MatchScoring(int(o["target"]), "shutout" if n == 3 else "straight",
+                    match=MatchScoring(int(o["target"]), MatchKind.SHUTOUT if n == 3 else MatchKind.STRAIGHT,
                                        draw_bonus=_yes(o["draw-worth"])),
                     lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
     return dict(seating=Seating.partners(), opening=Opening(first_game_tile=SIX_SIX),
                 block=BlockRule(), scoring=PointScoring("game"),
-                match=MatchScoring(int(o["target"]), "straight", draw_bonus=_yes(o["draw-worth"])),
+                match=MatchScoring(int(o["target"]), MatchKind.STRAIGHT, draw_bonus=_yes(o["draw-worth"])),
                 lead=LeadPolicy("winner-lowest", True, "six-six" if o["draw-lead"] == "six-six" else "match"))
 
 
@@ -295,7 +296,7 @@ def _build_cutthroat(o: dict[str, str], given: set[str]) -> dict:
 def _cutthroat_match(o: dict[str, str]) -> MatchScoring:
     """"Es wird wie beim Partnerspiel gespielt": a draw makes the next game worth more, and at all 0
     the [6-6] holder leads (the options give the other readings)."""
-    return MatchScoring(int(o["target"]), "cutthroat", draw_bonus=_yes(o["draw-worth"]), reset_lead=o["reset-lead"])
+    return MatchScoring(int(o["target"]), MatchKind.CUTTHROAT, draw_bonus=_yes(o["draw-worth"]), reset_lead=o["reset-lead"])
 
 
 CUTTHROAT = Family(

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..tiles import Tile
+from .modes import MatchKind, ResetLead
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
 
 __all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "seat_now", "PROGRESSION_FIVE"]
@@ -46,22 +47,26 @@ class MatchScoring:
     domino (Quinientos 100/75/50/25). ``playoff``: Jamaican 1-1 play-off. ``target`` 0: no end.
     ``draw_bonus`` (``straight``, ``cutthroat``, ``shutout``): a drawn game makes the next one worth a point
     more (Jamaican: "dann bekommen sie zwei Punkte"; Cut Throat "wie beim Partnerspiel"; Chiva as the
-    Jamaican game, for two or three too). ``reset_lead`` (``cutthroat``): who leads once all scores are back to 0: ``six-six``
+    Jamaican game, for two or three too). ``reset_lead`` (``cutthroat``, a ``ResetLead``): who leads once all scores are back to 0: ``six-six``
     (the [6-6] holder, as at 0-0 in the partner game) or ``winner`` (the winner of the last game)."""
 
     target: int = 100
-    kind: str = "points"
+    kind: MatchKind = MatchKind.POINTS
     min_other: int = 0
     first_wins: tuple[int, ...] = ()
     playoff: bool = False
     draw_bonus: bool = False
-    reset_lead: str = "winner"
+    reset_lead: ResetLead = ResetLead.WINNER
     lower_wins: bool = False       # ``points``: both sides over the target, the lower total wins (000, own pips)
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", MatchKind(self.kind))    # a bare string becomes its member (a wrong one fails here)
+        object.__setattr__(self, "reset_lead", ResetLead(self.reset_lead))
 
     def worth(self, state: MatchState) -> int | None:
         """What the next game is worth in the match after drawn games, when that differs from the
         hand's own point (a Result tag may state either); None when drawn games add nothing."""
-        if self.draw_bonus and self.kind in ("straight", "cutthroat", "shutout"):
+        if self.draw_bonus and self.kind in (MatchKind.STRAIGHT, MatchKind.CUTTHROAT, MatchKind.SHUTOUT):
             return 1 + state.pending
         return None
 
@@ -83,9 +88,9 @@ class MatchScoring:
             note = "the hand does not count and is played again; its pass bonuses stand"
         if result.winner is not None:
             wins[result.winner] += 1
-        if self.kind == "straight":
+        if self.kind == MatchKind.STRAIGHT:
             return self._straight(state, result, games, wins)
-        if self.kind in ("cutthroat", "shutout"):
+        if self.kind in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT):
             bonus = self.draw_bonus
             if result.winner is None:
                 pending = state.pending + 1 if bonus else 0
@@ -97,7 +102,7 @@ class MatchScoring:
             note = f"{worth} points (after {worth - 1} drawn game{'s' * (worth > 2)})" if worth > 1 else ""
             if self.target and scores[w] >= self.target and 0 in scores:
                 return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note, last=w)
-            if self.kind == "cutthroat" and all(s >= 1 for s in scores):
+            if self.kind == MatchKind.CUTTHROAT and all(s >= 1 for s in scores):
                 return MatchState((0,) * sides, tuple(wins), games, last=w, note="everybody has won a game: all "
                                   "scores go back to 0")
             return MatchState(tuple(scores), tuple(wins), games, note=note, last=w)
@@ -111,7 +116,7 @@ class MatchScoring:
             note = f"bonus {bonus} for winning game {games}"
         for s in range(sides):
             scores[s] += added[s]
-        if self.kind == "games":
+        if self.kind == MatchKind.GAMES:
             reached = [s for s in range(sides) if wins[s] >= self.target]
             if self.target and reached:
                 w = reached[0]
@@ -122,7 +127,7 @@ class MatchScoring:
             return MatchState(tuple(scores), tuple(wins), games, note=note)
         reached = [s for s in range(sides) if self.target and scores[s] >= self.target]
         if reached:
-            if self.kind == "bad":
+            if self.kind == MatchKind.BAD:
                 low = min(scores)
                 if scores.count(low) == 1:
                     return MatchState(tuple(scores), tuple(wins), games, over=True, winner=scores.index(low), note=note)
@@ -175,17 +180,17 @@ class MatchScoring:
         """Who leads the next game when the match state decides it (``straight``; ``cutthroat``
         played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner; ``shutout``:
         the winner of the last game that was won, with no points yet the [6-6] holder)."""
-        if self.kind == "cutthroat" and state.games:
-            if not any(state.scores) and (self.reset_lead == "six-six" or state.last is None):
+        if self.kind == MatchKind.CUTTHROAT and state.games:
+            if not any(state.scores) and (self.reset_lead == ResetLead.SIX_SIX or state.last is None):
                 return LeadRequirement(holder_of=SIX_SIX, reason="with every score at 0 the [6-6] holder leads")
             if state.last is not None:
                 return LeadRequirement(frozenset(seating.members(state.last)),
                                        reason="the winner of the last game that was won leads")
             return None
-        if self.kind not in ("straight", "shutout"):
+        if self.kind not in (MatchKind.STRAIGHT, MatchKind.SHUTOUT):
             return None
         leading = [s for s, v in enumerate(state.scores) if v > 0]
-        if self.kind == "shutout" and leading and state.last is not None:
+        if self.kind == MatchKind.SHUTOUT and leading and state.last is not None:
             leading = [state.last]         # Chiva for three: the winner of the last game that was won
         if state.playoff or not leading:
             if state.playoff:

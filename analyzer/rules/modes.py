@@ -1,11 +1,12 @@
 """The modes a variant declares, typed: when a hand ends (``End``), how turns go (``Turns``), the
-layout (``Layout``), and what a position does beyond the plain line (``Mechanic``). Callers compare
+layout (``Layout``), what a position does beyond the plain line (``Mechanic``), and how a match is
+won (``MatchKind``) and who leads when a Cut Throat match starts over (``ResetLead``). Callers compare
 members, never their text; ``rules/mechanics.py`` maps the mechanics to the position that plays them."""
 from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["End", "Turns", "Layout", "Mechanic"]
+__all__ = ["End", "Turns", "Layout", "Mechanic", "MatchKind", "ResetLead"]
 
 
 class End(StrEnum):
@@ -40,3 +41,22 @@ class Mechanic(StrEnum):
     PAIR_OUT = "pair-out"    # the hand goes on until both of a pair are out (rules/ending.py)
     POINTS = "points"        # points scored during play (All Fives): the replayer and the search score
                              # them; the position itself is the plain one
+
+
+class MatchKind(StrEnum):
+    """How a match is won (``rules/matchplay.py`` ``MatchScoring`` says each in full)."""
+
+    POINTS = "points"          # the first side to reach the target in points
+    BAD = "bad"                # bad points: the match ends when a side reaches the target, fewer wins
+    GAMES = "games"            # the first side to win the target in games (South American)
+    STRAIGHT = "straight"      # the target in wins in a row (Jamaican)
+    CUTTHROAT = "cutthroat"    # the target while someone still has 0; all reset once everyone has won
+    SHUTOUT = "shutout"        # the same without the reset (Chiva for three)
+
+
+class ResetLead(StrEnum):
+    """Who leads once every score of a Cut Throat match is back to 0: the ``winner`` of the last game,
+    or the holder of [6-6] (``six-six``, as at 0-0 in the partner game)."""
+
+    WINNER = "winner"
+    SIX_SIX = "six-six"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .families import FAMILIES, PARTNERSHIP, Family
-from .modes import End, Layout, Mechanic, Turns
+from .modes import End, Layout, MatchKind, Mechanic, Turns
 from .options import BadOptionValue, UnknownOption, UnknownVariant, VariantError, normalise, parse_rules
 from .matchplay import MatchScoring
 from .policies import (BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandFacts, HandResult,
@@ -156,7 +156,8 @@ class Variant:
                 notes.append(f"[0-0] counts {s.blank} when the search passes the tiles left in each hand")
             if s.count in ("game", "milo"):
                 notes.append("a hand is worth a fixed number of points, so the values only say who wins")
-        if self.match.first_wins or self.match.kind in ("straight", "cutthroat", "shutout", "games"):
+        if self.match.first_wins or self.match.kind in (MatchKind.STRAIGHT, MatchKind.CUTTHROAT, MatchKind.SHUTOUT,
+                                                        MatchKind.GAMES):
             notes.append("values are the hand's own score; match bonuses and resets are not part of them")
         if self.end == End.PAIR:
             notes.append("the hand goes on until both players of a pair are out")

@@ -1,0 +1,66 @@
+"""The problems of an entry that the replay meets beside the judge's verdict on it, made here as the
+judge makes its own: an entry by someone who is not a player, an entry after the hand was over, a pass the record leaves out, a placement the
+record leaves undecided, a pass that a later play proves false, and a tile the Exposed tag lays open
+after its holder had played it. The replayer finds where each applies and asks for the problem; the
+codes and words are the rules' (``rules/codes.py``)."""
+from __future__ import annotations
+
+from ..position import Outcome
+from ..record import MoveEntry
+from ..tiles import Move, Tile
+from .claims import Problem
+from .codes import Code
+
+__all__ = ["unknown_player", "after_end", "pass_inserted", "undecided_placement", "false_pass_proved", "exposed_after_play"]
+
+
+def unknown_player(name: str, players: tuple[str, ...]) -> Problem:
+    """An entry by ``name``, who is not one of ``players``: ``unknown-player``."""
+    return Problem(Code.UNKNOWN_PLAYER, f"{name!r} is not one of the players ({', '.join(players)})")
+
+
+def after_end(entry: MoveEntry, outcome: Outcome, players: tuple[str, ...]) -> Problem | None:
+    """An entry after the hand was over: ``play-after-end``; None for a pass after a block (the passes
+    that show a block are how records write it; after a player went out a pass is flagged as a play)."""
+    if entry.is_pass and outcome.termination != "domino":
+        return None
+    how = f"{players[outcome.seat]} went out" if outcome.termination == "domino" else "it was blocked"
+    what = ("passes" if entry.is_pass and not entry.draw else
+            "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
+            else f"plays {entry.tile}")
+    return Problem(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand was over ({how})")
+
+
+def pass_inserted(player: str, ends: str) -> Problem:
+    """A forced pass the record leaves out ([Passes "omitted"]), inserted: ``pass-inserted`` (info)."""
+    return Problem(Code.PASS_INSERTED, f"{player} cannot play on {ends} and passes here (the record leaves "
+                   "forced passes out)", severity="info")
+
+
+def undecided_placement(tile: Tile, candidates: list[Move], move: Move, has_arms: bool, ends: str,
+                        harmless: bool) -> Problem:
+    """A tile that fits several ends or arms where the rest of the record does not decide which, taken
+    as ``move``: ``ambiguous-end``, a warning (info when it ends the hand either way). ``ends``: the open
+    ends (or arms) in words."""
+    what = "arm" if has_arms else "end"     # (on a line, >1 and >2 name its ends)
+    where = (f"{what}s {' and '.join(str(c.arm) for c in candidates)} ({ends})"
+             if move.arm is not None else f"both open ends ({ends})")
+    taken = f"{what} {move.arm}" if move.arm is not None else f"the {move.end}"
+    return Problem(Code.AMBIGUOUS_END, f"{tile} fits {where} and the rest of the record does not decide which; "
+                   f"taken on {taken}" + ("; it ends the hand either way" if harmless else ""),
+                   {"choices": [c.end for c in candidates]}, severity="info" if harmless else "warning")
+
+
+def false_pass_proved(player: str, line: int | None, numbers: tuple[int, ...], tile: Tile) -> Problem:
+    """An earlier pass of ``player`` (at ``line``, with ``numbers`` open) that his play of ``tile``
+    proves false: ``false-pass``."""
+    number = next(n for n in numbers if tile.matches(n))
+    return Problem(Code.FALSE_PASS, f"{player} passed at line {line} with {' and '.join(map(str, numbers))} open, "
+                   f"so held no {number}; yet {player} now plays {tile}", {"revealed_by": str(tile)})
+
+
+def exposed_after_play(player: str, tile: Tile, row: int) -> Problem:
+    """The Exposed tag lays ``tile`` open during play before ``row``, but ``player`` had played it by
+    then: ``bad-exposed``."""
+    return Problem(Code.BAD_EXPOSED, f"the Exposed tag names {player}'s {tile} as exposed during play before row "
+                   f"{row}, but {player} had played it by then")
