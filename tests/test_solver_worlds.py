@@ -15,7 +15,7 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.position import Position
 from analyzer.rules import find_variant
-from analyzer.search import SearchLimit, Solver
+from analyzer.search import CORE, SearchLimit, Solver
 from analyzer.search.core import compiled_core
 from analyzer.search.worlds import WorldsSolver
 from analyzer.tiles import tile_set
@@ -23,6 +23,8 @@ from conftest import RECORDS
 from test_exposed_tiles import minimax
 
 built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
+# the fair analysis takes the core in use (DOMINO_PURE_PYTHON=1: the pure-Python one, which leaves every world to values)
+in_use = pytest.mark.skipif(CORE != "compiled", reason="the compiled core is not the one in use")
 
 # the scorings the core computes itself (inline, or from a description), two sides and one against the rest
 VARIANTS = [("partnership", {}), ("partnership", {"score": "all"}), ("partnership", {"blank": "50"}),
@@ -91,7 +93,7 @@ def test_worlds_in_one_call_give_each_world_the_values_of_a_solver_of_its_own(ca
     if pos.outcome() is not None:
         return
     deals, positions = _worlds(dealt, leader, history, pos, rng, 6, pos.max_pip)
-    got = WorldsSolver(rules).values(positions[0], deals)
+    got = WorldsSolver(rules, core="compiled").values(positions[0], deals)
     assert got is not None                  # these scorings, no pass bonus: the core takes every decision
     for row, world in zip(got, positions):
         alone = Solver(rules).values(world)
@@ -115,7 +117,7 @@ def test_worlds_agree_with_plain_minimax(seed):
     variant = find_variant("partnership")
     rules, dealt, leader, history, pos, rng = _game("partnership", {}, seed, 3, seed % 3)
     deals, positions = _worlds(dealt, leader, history, pos, rng, 4, pos.max_pip)
-    got = WorldsSolver(rules).values(positions[0], deals)
+    got = WorldsSolver(rules, core="compiled").values(positions[0], deals)
     assert any(row is not None for row in got)
     for row, world in zip(got, positions):
         expected = []
@@ -131,7 +133,8 @@ def test_the_lead_is_solved_in_the_core_too():
     rules, dealt, leader, history, pos, rng = _game("partnership", {}, 3, 4, 0)
     assert not pos.history and len(pos.legal_moves()) == 4
     deals, positions = _worlds(dealt, leader, history, pos, rng, 3, pos.max_pip)
-    assert WorldsSolver(rules).values(positions[0], deals) == [Solver(rules).values(world) for world in positions]
+    got = WorldsSolver(rules, core="compiled").values(positions[0], deals)
+    assert got == [Solver(rules).values(world) for world in positions]
 
 
 @built
@@ -141,19 +144,20 @@ def test_a_world_past_the_node_limit_stops_them_all():
     with pytest.raises(SearchLimit):
         Solver(rules, node_limit=50).values(positions[1])
     with pytest.raises(SearchLimit):
-        WorldsSolver(rules, node_limit=50).values(positions[0], deals)
+        WorldsSolver(rules, node_limit=50, core="compiled").values(positions[0], deals)
 
 
+@built
 def test_what_the_core_does_not_take_this_way_is_left_to_values():
     rules, dealt, leader, history, pos, rng = _game("partnership", {"pass-bonus": "yes"}, 1, 4, 2)
     deals, positions = _worlds(dealt, leader, history, pos, rng, 2, pos.max_pip)
-    assert WorldsSolver(rules).values(positions[0], deals) is None            # pass bonuses
+    assert WorldsSolver(rules, core="compiled").values(positions[0], deals) is None            # pass bonuses
     plain, dealt, leader, history, pos, rng = _game("partnership", {}, 1, 4, 2)
     deals, positions = _worlds(dealt, leader, history, pos, rng, 2, pos.max_pip)
     assert WorldsSolver(plain, core="python").values(positions[0], deals) is None
 
 
-@built
+@in_use
 @pytest.mark.parametrize("record", ["seed1.dom", "seed2.dom"])
 def test_the_fair_analysis_gives_the_values_of_a_search_a_world(record, monkeypatch):
     rep = next(r for r in replay_record(read(str(RECORDS / record))) if r.deal_ok)
