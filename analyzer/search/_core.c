@@ -718,8 +718,10 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
-/* The table emptied for a new deal, back at the size it starts with (a large deal's table does not stay
- * large for the small ones after it), and a new epoch: every deal takes a new id before it searches. */
+/* The table made ready for a new deal: back at the size it starts with (a large deal's table does not
+ * stay large for the small ones after it), emptied once its entries (of the deals before, which no
+ * deal finds again: each has its id) take half of it, so that they never make it grow; below its
+ * bound the table loses no entry, so a deal searches exactly the states it would in an empty one. */
 static int table_restart(Table *t) {
     uint64_t start = t->max_buckets < (1 << 12) ? t->max_buckets : (1 << 12);      /* as Table_init */
     if (t->buckets != start) {
@@ -727,11 +729,13 @@ static int table_restart(Table *t) {
         if (table_alloc(t, start) < 0) { PyErr_NoMemory(); return -1; }
         PyMem_Free(old);
         t->stores = t->replaced = t->used = 0;
-    } else if (t->used || t->stores) {
+        t->epoch++;
+        t->next_deal = 1;
+    } else if (2 * t->used > WAYS * t->buckets || t->replaced) {
         table_empty(t);
+        t->epoch++;
+        t->next_deal = 1;
     }
-    t->epoch++;
-    t->next_deal = 1;
     return 0;
 }
 
@@ -798,8 +802,8 @@ static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s,
  * side-0 value of each move (tile index, ends code after it) of ``seat``, ``played`` being on the table
  * (``ends`` -1 and nothing played: the lead):
  * a list per deal, or None where a move ends the hand; ``(values, over)``, ``over`` True when a deal
- * needed more than ``budget`` states (the values then stop before it). Each deal in the table emptied
- * for it, as a new solver's would be. For scorings computed here (no Python leaf), no pass bonus and
+ * needed more than ``budget`` states (the values then stop before it). Each deal searches the states
+ * a new solver's empty table would (``table_restart``). For scorings computed here (no Python leaf), no pass bonus and
  * no exposed tile. */
 static PyObject *Deal_worlds(Deal *self, PyObject *args) {
     PyObject *deals, *moves;
@@ -882,7 +886,7 @@ static PyMethodDef Deal_methods[] = {
      "seat; None past budget states."},
     {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
      "worlds(deals, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends after) "
-     "in each deal, each searched in the table emptied for it; (values, over)."},
+     "in each deal, each searching the states an empty table would; (values, over)."},
     {NULL}
 };
 
