@@ -14,7 +14,6 @@ of an archive is still done."""
 from __future__ import annotations
 
 import json
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, ContextManager
@@ -327,9 +326,11 @@ def safely(label: str, work: Callable[[], dict]) -> dict:
     worker of its fair analysis that died) is that record's ``internal-error`` result instead."""
     try:
         return work()
-    except BrokenProcessPool:       # a worker died (out of memory, a crash): this record only
-        return worker_died(label)
     except Exception as exc:  # a bug on one record must not end the run over an archive
+        from concurrent.futures.process import BrokenProcessPool     # (start-up: validate starts no pool)
+
+        if isinstance(exc, BrokenProcessPool):      # a worker died (out of memory, a crash): this record only
+            return worker_died(label)
         return internal_error(label, exc)
 
 

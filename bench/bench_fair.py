@@ -4,6 +4,7 @@
     python3 bench/bench_fair.py --deals 3 --worlds 20   # a quick look
     python3 bench/bench_fair.py --variant draw --deals 3 --worlds 20   # draw games (the general search)
     python3 bench/bench_fair.py --variant french --deals 3 --worlds 50 --jobs 1 --per-world
+    python3 bench/bench_fair.py --before /path/to/other/tree --deals 10    # that tree against this one
 
 Each record is a random partnership deal (28 tiles, 7 each) played out by random legal moves
 (``analyzer.generate.random_game``, seeded per deal). For each record, in the same run:
@@ -22,19 +23,33 @@ process and of its largest worker (the peak must not grow with the worlds solved
 ``--per-world`` also times, record by record in the same run, (c) the fair analysis as it was before
 one search served all the worlds of a decision in a process: a search made for every world (so no
 table kept from world to world), and checks that (b) and (c) give every alternative the same values.
+
+``--before DIR`` compares another source tree (e.g. the main branch, its cores built) with this one in
+the same run: each record's fair analysis (b) runs in a fresh process of each tree in turn (``--rounds``
+times), so a busy spell on the shared machine slows both alike. Shown for each tree: the median and
+worst time a record, the CPU seconds (user and system, the workers' included), the worlds solved per
+second per core (worlds over CPU seconds), the peak resident memory of the process and of its largest
+worker; and, record by record, the ratio of the two trees' times (above 1: this tree is faster), median
+and worst. The two trees must give every alternative of every decision the same fair values (checked).
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import platform
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+HERE = Path(__file__).resolve().parent.parent
+# ``--tree DIR`` (a process of ``--before``): the analyser of that tree, not of this one
+TREE = Path(sys.argv[sys.argv.index("--tree") + 1]) if "--tree" in sys.argv[:-1] else HERE
+sys.path.insert(0, str(TREE))
 
 from analyzer.analysis import analyze_replay  # noqa: E402
 from analyzer.analysis import fair as fair_module  # noqa: E402
@@ -98,6 +113,59 @@ def table(header: list[str], rows: list[list[str]]) -> None:
         print("| " + " | ".join(c.rjust(w) for c, w in zip(r, widths)) + " |")
 
 
+def one_record(args) -> int:
+    """A process of ``--before``: the fair analysis of record ``args.record`` in this process's tree, as
+    one JSON line (its times, worlds, peak memory and a digest of its fair values)."""
+    rep = records(args.record + 1, args.seed, args.variant)[args.record]
+    base = analyze_replay(rep)
+    c0, t0 = cpu(), time.perf_counter()
+    fair = fair_analyze(rep, base, worlds=args.worlds, exact_below=args.exact_below, workers=args.jobs)
+    took, used = time.perf_counter() - t0, cpu() - c0
+    judged = [d for d in fair.decisions if d.fair is not None]
+    digest = hashlib.sha256(repr(fair_values(fair)).encode()).hexdigest()
+    print(json.dumps({"fair": took, "cpu": used, "worlds": sum(d.fair.worlds for d in judged), "values": digest,
+                      "peak": peak_mb(resource.RUSAGE_SELF), "worker": peak_mb(resource.RUSAGE_CHILDREN)}))
+    return 0
+
+
+def compare(args) -> int:
+    """``--before``: each record in a process of each tree in turn, the trees' figures side by side."""
+    trees = {"before": args.before.resolve(), "after": HERE}
+    runs: dict = {which: [[] for _ in range(args.deals)] for which in trees}
+    for _ in range(args.rounds):
+        for k in range(args.deals):
+            for which, tree in trees.items():
+                argv = [sys.executable, str(Path(__file__).resolve()), "--tree", str(tree), "--record", str(k),
+                        "--worlds", str(args.worlds), "--exact-below", str(args.exact_below), "--jobs",
+                        str(args.jobs), "--seed", str(args.seed), "--variant", args.variant]
+                done = subprocess.run(argv, capture_output=True, text=True, cwd=tree)
+                if done.returncode:
+                    raise SystemExit(f"{which} record {k} failed: {done.stderr[-800:]}")
+                runs[which][k].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    for k in range(args.deals):
+        if len({r["values"] for which in trees for r in runs[which][k]}) != 1:
+            raise SystemExit(f"record {k}: the trees' fair values differ")
+    print(f"# fair analysis, before ({trees['before']}) and after ({HERE}): {args.deals} {args.variant} records, "
+          f"{args.worlds} worlds a decision (all of them up to {args.exact_below}), {args.jobs} process(es), "
+          f"{args.rounds} round(s), each record a fresh process of each tree in turn; Python "
+          f"{platform.python_version()}, {os.cpu_count()} cores; the fair values agree")
+    best = {which: [min(rs, key=lambda r: r["fair"]) for rs in runs[which]] for which in trees}
+    rows = []
+    for which in trees:
+        fair = [r["fair"] for r in best[which]]
+        rate = sum(r["worlds"] for r in best[which]) / sum(r["cpu"] for r in best[which])
+        rows.append([which, f"{statistics.median(fair):.2f}", f"{max(fair):.2f}",
+                     f"{statistics.median(r['cpu'] for r in best[which]):.2f}", f"{rate:.0f}",
+                     f"{max(r['peak'] for r in best[which]):.0f}", f"{max(r['worker'] for r in best[which]):.0f}"])
+    table(["tree", "median s", "worst s", "median CPU s", "worlds/s per core", "peak MB", "worker peak MB"], rows)
+    ratios = [b["fair"] / a["fair"] for b, a in zip(best["before"], best["after"])]
+    cpus = [b["cpu"] / a["cpu"] for b, a in zip(best["before"], best["after"])]
+    print(f"before / after, record by record (each tree's best of its rounds): time median {statistics.median(ratios):.2f}, "
+          f"lowest {min(ratios):.2f}, highest {max(ratios):.2f}; CPU median {statistics.median(cpus):.2f}, "
+          f"lowest {min(cpus):.2f}, highest {max(cpus):.2f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=20)
@@ -109,7 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default="partnership", help="the variant of the records (default partnership)")
     ap.add_argument("--per-world", action="store_true",
                     help="also time (c), a search made for every world, and check its values")
+    ap.add_argument("--before", type=Path, help="another source tree to compare with this one, in the same run")
+    ap.add_argument("--rounds", type=int, default=1, help="with --before: the runs of each record in each tree")
+    ap.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--record", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.record is not None:
+        return one_record(args)
+    if args.before is not None:
+        return compare(args)
     reps = records(args.deals, args.seed, args.variant)
     print(f"# fair analysis: {args.deals} {args.variant} records, {args.worlds} worlds a decision (all of them "
           f"up to {args.exact_below}), {args.jobs} process(es); Python {platform.python_version()}, "

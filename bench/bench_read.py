@@ -2,6 +2,7 @@
 
     python bench/bench_read.py                  # 1,000 records and 1,000 chess games, best of 3
     python bench/bench_read.py --records 200 --repeat 1
+    python bench/bench_read.py --process --records 600 [--before /path/to/other/tree] [--runs 7]
 
 The records are random legal games (``analyzer.generate.random_game``) of the default variant
 (partnership, four players, the whole set dealt), one record file each, half written in the PGN-like
@@ -14,14 +15,29 @@ figures do not. Shown: records (games) per second and moves per second; the last
 over python-chess's games per second. A domino "move" is a play, a pass or a draw; a chess move is a
 ply. Reading builds the record (with every position); validating also replays every move against the
 rules (``analyzer.match.replay_record``).
+
+``--process`` times whole processes instead, as a user waits for them: ``python3 -m analyzer validate
+--json FILE`` of one file holding all the records (start-up, reading, replaying, the triage, the JSON
+and the summary), against a fresh ``python3`` process that imports python-chess and reads a PGN file
+of as many games with ``chess.pgn.read_game`` (each checked for errors). With ``--before DIR`` the same
+command of another source tree (e.g. the main branch, its cores built) is timed too, and its output
+compared byte for byte. The processes take turns, ``--runs`` rounds (the first round, which compiles
+the bytecode and warms the disk's caches, not counted); each tree's bytecode goes to a folder of its
+own under the system's temporary folder. Shown for each: the median and worst wall time and CPU time
+(user + system, from ``wait4``), the records per second by the median CPU time, the peak resident
+memory, and the ratio of the rate to python-chess's (and to the other tree's).
 """
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import platform
 import random
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -83,15 +99,87 @@ def best_times(repeat: int, runs) -> list[float]:
     return best
 
 
+CHESS_READER = """
+import sys
+import chess.pgn
+games = 0
+with open(sys.argv[1], encoding="utf-8") as fh:
+    while (game := chess.pgn.read_game(fh)) is not None:
+        assert not game.errors, game.errors
+        games += 1
+print(games)
+"""
+
+
+def timed(argv: list[str], env: dict, cwd: Path) -> tuple[float, float, float, bytes]:
+    """``(wall s, CPU s, peak MB, stdout)`` of one process (CPU and memory from ``wait4``)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1) or not out:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {err.decode()[-500:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out
+
+
+def process_mode(args) -> None:
+    texts, domino_moves = domino_texts(args.records)
+    pgns, chess_moves = chess_texts(args.records)
+    trees = {"domino": ROOT} if args.before is None else {"domino, before": args.before.resolve(),
+                                                          "domino": ROOT}
+    with tempfile.TemporaryDirectory(prefix="bench-read-") as folder:
+        record_file, pgn_file, script = (Path(folder) / name for name in ("records.dom", "games.pgn", "read.py"))
+        record_file.write_text("\n".join(texts), encoding="utf-8")
+        pgn_file.write_text("\n\n".join(pgns) + "\n", encoding="utf-8")
+        script.write_text(CHESS_READER, encoding="utf-8")
+        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        runs = {"python-chess": ([sys.executable, str(script), str(pgn_file)], base, Path(folder))}
+        for label, tree in trees.items():
+            env = dict(base, PYTHONPATH=str(tree), PYTHONPYCACHEPREFIX=str(Path(folder) / label))
+            runs[label] = ([sys.executable, "-m", "analyzer", "validate", "--json", str(record_file)], env, tree)
+        times: dict = {label: [] for label in runs}
+        outputs = {}
+        for round_ in range(args.runs + 1):
+            for label, (argv, env, cwd) in runs.items():
+                wall, cpu, peak, out = timed(argv, env, cwd)
+                outputs[label] = out.replace(str(record_file).encode(), b"FILE")
+                if round_:                      # the first round compiles and warms: not counted
+                    times[label].append((wall, cpu, peak))
+    if len(trees) > 1 and outputs["domino"] != outputs["domino, before"]:
+        raise SystemExit("the two trees' outputs differ")
+    print(f"whole processes: validate --json of one file of {args.records} records ({domino_moves} moves) "
+          f"against python-chess reading {args.records} games ({chess_moves} plies); {args.runs} runs each, "
+          f"taking turns; Python {platform.python_version()}, {platform.machine()}")
+    print(f"{'':<16}{'wall median':>12}{'worst':>7}{'CPU median':>11}{'worst':>7}{'records/s':>10}"
+          f"{'peak MB':>8}{'vs chess':>9}" + (f"{'vs before':>10}" if len(trees) > 1 else ""))
+    rate = {label: args.records / statistics.median(c for _, c, _ in rows) for label, rows in times.items()}
+    for label, rows in times.items():
+        walls, cpus = [w for w, _, _ in rows], [c for _, c, _ in rows]
+        line = (f"{label:<16}{statistics.median(walls):>12.3f}{max(walls):>7.3f}{statistics.median(cpus):>11.3f}"
+                f"{max(cpus):>7.3f}{rate[label]:>10.0f}{max(p for _, _, p in rows):>8.0f}"
+                f"{rate[label] / rate['python-chess']:>9.2f}")
+        if len(trees) > 1:
+            line += f"{rate[label] / rate['domino, before']:>10.2f}"
+        print(line)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--records", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--process", action="store_true", help="time whole processes (validate --json of one file)")
+    ap.add_argument("--before", type=Path, help="with --process: another source tree to time alike")
+    ap.add_argument("--runs", type=int, default=7, help="with --process: the rounds counted")
     args = ap.parse_args()
     try:
         import chess.pgn
     except ImportError:
         sys.exit("python-chess is missing: python3 -m pip install '.[bench]'")
+    if args.process:
+        process_mode(args)
+        return
 
     texts, domino_moves = domino_texts(args.records)
     pgns, chess_moves = chess_texts(args.records)

@@ -51,6 +51,21 @@ def test_version_and_help_load_neither_the_reader_nor_the_searches_nor_the_archi
     assert done.stdout.splitlines()[-1] == "[]", done.stdout
 
 
+def test_validate_in_this_process_starts_no_process_pool():
+    """``validate`` of a record without ``--jobs`` loads neither the process pool nor the searches: a
+    whole process reading records spends its time on the records (issue 33, item 4)."""
+    import subprocess
+    import sys
+
+    heavy = ["concurrent.futures.process", "multiprocessing", "analyzer.search.block", "analyzer.analysis", "jinja2"]
+    code = ("import sys; from analyzer.cli import main\n"
+            f"try: main(['validate', '--json', {str(SEED2)!r}], prog_name='domino')\n"
+            "except SystemExit: pass\n"
+            f"print([m for m in {heavy!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert '"valid": true' in done.stdout and done.stdout.splitlines()[-1] == "[]", done.stdout
+
+
 def test_validate_exit_codes():
     assert run("validate", SEED2).exit_code == 0
     assert run("validate", SEED1).exit_code == 1

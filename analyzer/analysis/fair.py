@@ -39,6 +39,7 @@ from ..replay import Replay
 from ..search.core import TABLE_MB
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
+from ..search.worlds import WorldsSolver
 from ..tiles import Move, Tile
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
@@ -189,10 +190,13 @@ def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list
 _JOB: dict = {}
 
 
+def _rules(rep: Replay, seat: int):
+    """The rules ``seat``'s worlds are solved under: the variant's, or his against all the others'."""
+    return AgainstTheRest(rep.variant, seat) if rep.variant.seating.sides > 2 else rep.variant
+
+
 def _searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: float):
-    variant = rep.variant
-    rules = AgainstTheRest(variant, seat) if variant.seating.sides > 2 else variant
-    return searcher_for(rules, int_solver_plays(variant), node_limit, table_mb, max_deals=1)
+    return searcher_for(_rules(rep, seat), int_solver_plays(rep.variant), node_limit, table_mb, max_deals=1)
 
 
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
@@ -242,42 +246,59 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
     rep, node_limit, table_mb, plan = _JOB["rep"], _JOB["node_limit"], _JOB["table_mb"], _JOB["plans"][task[0]]
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     template = rep.position_at(k)
-    if not template.draws:
-        table = 0
-        for move, *_ in template.history:
-            table |= move.tile.bit if move.tile is not None else 0
-        every = mask_of(rep.variant.dealing.tiles)
-    out = []
-    same: dict[tuple, list] = {}          # worlds that differ only in the order of tiles nobody may draw
-    for world in plan.chunk(task[1]):
-        deal, order = view.deal(world), view.order(world)
-        key = (deal, order[:len(order) - template.keep]) if order is not None else None
-        if key in same:
-            out.append(same[key])
-            continue
-        if template.draws:
+    worlds = plan.chunk(task[1])
+    try:
+        if not template.draws:
+            return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb)
+        out = []
+        same: dict[tuple, list] = {}          # worlds that differ only in the order of tiles nobody may draw
+        for world in worlds:
+            deal, order = view.deal(world), view.order(world)
+            key = (deal, order[:len(order) - template.keep]) if order is not None else None
+            if key in same:
+                out.append(same[key])
+                continue
             pos = world_position(rep, deal, k, order)
             if order is not None:
                 # the search draws in this world's order; right after the lead the opener may add a tile
                 offer = pos.bonus if pos.bonus == seat and pos.may_add(seat) else -1
                 pos = revealed(pos, list(order), offer)
                 pos.turn = seat
-        else:
-            # the table is the same in every world: only the hands (and the sleepers) change
-            pos = template.copy()
-            pos.hands = [d & ~table for d in deal]
-            pos.hidden = [0] * len(deal)
-            held = table
-            for d in deal:
-                held |= d
-            pos.pool = every & ~held
-        try:
             out.append(_shared_searcher(rep, seat, node_limit, table_mb).values(pos))
-        except SearchLimit:
-            return None
-        if key is not None:
-            same[key] = out[-1]
-    return out
+            if key is not None:
+                same[key] = out[-1]
+        return out
+    except SearchLimit:
+        return None
+
+
+def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
+                 table_mb: float) -> list[list[tuple[Move, int]]]:
+    """The value of every alternative in each of ``deals`` of a game without drawing, whose table is
+    the same in every world (only the hands, and the tiles out of play, change): where the int solver
+    plays, all of them in one call into the compiled core (``search.worlds``), each world it leaves to
+    Python (a move that ends the hand), and every world where it cannot, searched alone."""
+    table = 0
+    for move, *_ in template.history:
+        table |= move.tile.bit if move.tile is not None else 0
+    every = mask_of(rep.variant.dealing.tiles)
+
+    def position(deal: tuple[int, ...]):
+        pos = template.copy()
+        pos.hands = [d & ~table for d in deal]
+        pos.hidden = [0] * len(deal)
+        held = table
+        for d in deal:
+            held |= d
+        pos.pool = every & ~held
+        return pos
+
+    batch = None
+    if int_solver_plays(rep.variant) and deals:
+        batch = WorldsSolver(_rules(rep, seat), node_limit, table_mb).values(position(deals[0]), deals)
+    rows = batch or [None] * len(deals)
+    return [row if row is not None else _shared_searcher(rep, seat, node_limit, table_mb).values(position(deal))
+            for row, deal in zip(rows, deals)]
 
 
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,

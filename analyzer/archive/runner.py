@@ -13,15 +13,17 @@ import os
 import re
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, wait
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
 from ..report.task import finish, process
 from .cache import Cache
 from .cluster import on_cluster
 from .inputs import RecordFile, Source
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["run", "estimate_moves", "worker_pool", "progress_share"]
 
@@ -156,6 +158,8 @@ def _watch_parent(parent: int) -> None:
 def worker_pool(max_workers: int, mp_context=None) -> ProcessPoolExecutor:
     """A process pool whose workers end when the run that started it is killed (``--jobs``, and the
     worlds of ``analyze --fair --jobs``)."""
+    from concurrent.futures import ProcessPoolExecutor     # (start-up: a run in this process needs no pool)
+
     return ProcessPoolExecutor(max_workers=max_workers, mp_context=mp_context, initializer=_watch_parent,
                                initargs=(os.getpid(),))
 
@@ -168,6 +172,8 @@ def _in_pool(jobs, todo, options):
     only ``jobs`` records are in flight at a time, so those are the suspects; each is tried again
     alone, one that kills its worker again gets an ``internal-error`` result, and the rest of the
     archive goes on in a new pool."""
+    from concurrent.futures.process import BrokenProcessPool
+
     todo = iter(todo)
     more = True
     while more:
@@ -208,6 +214,8 @@ def _in_pool(jobs, todo, options):
 
 def _alone(source: Source, options: Options) -> dict:
     """A record that was in flight when a worker died, worked out in a worker of its own."""
+    from concurrent.futures.process import BrokenProcessPool
+
     with worker_pool(1) as pool:
         try:
             return pool.submit(process, source.label, source.data, options).result()

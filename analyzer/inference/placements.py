@@ -38,6 +38,7 @@ class Placements:
     def __init__(self, unseen: tuple[Tile, ...], allowed: tuple[int, ...], room: tuple[int, ...]):
         self.unseen, self.allowed, self.room = unseen, allowed, room
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._choices: dict[tuple[int, tuple[int, ...]], tuple] = {}
         self._classes = _Classes(allowed, room)
         self.count = self._classes.count
 
@@ -71,15 +72,25 @@ class Placements:
     def sample(self, rng: random.Random, fixed: tuple[int, ...]) -> tuple[int, ...]:
         world = list(fixed)
         room = self.room
+        choices = self._choices
         for i, tile in enumerate(self.unseen):
-            pick = rng.randrange(self.ways(i, room))
-            for h, after in self.steps(i, room):
-                pick -= self.ways(i + 1, after)
+            step = choices.get((i, room)) or self._choose(i, room)
+            pick = rng.randrange(step[0])
+            for h, after, ways in step[1]:
+                pick -= ways
                 if pick < 0:
                     world[h] |= tile.bit
                     room = after
                     break
         return tuple(world)
+
+    def _choose(self, i: int, room: tuple[int, ...]) -> tuple[int, list[tuple[int, tuple[int, ...], int]]]:
+        """``(ways, [(holder, room after, ways after)])`` of ``unseen[i]`` with ``room`` left: the holders
+        it may go to that leave a placement, in order (kept: each sample of a decision's worlds walks
+        the same few states)."""
+        step = self._choices[i, room] = (self.ways(i, room), [(h, after, w) for h, after in self.steps(i, room)
+                                                               if (w := self.ways(i + 1, after))])
+        return step
 
     def each(self, fixed: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         world = list(fixed)

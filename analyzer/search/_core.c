@@ -718,6 +718,158 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
+/* The table made ready for a new deal: back at the size it starts with (a large deal's table does not
+ * stay large for the small ones after it), emptied once its entries (of the deals before, which no
+ * deal finds again: each has its id) take half of it, so that they never make it grow; below its
+ * bound the table loses no entry, so a deal searches exactly the states it would in an empty one. */
+static int table_restart(Table *t) {
+    uint64_t start = t->max_buckets < (1 << 12) ? t->max_buckets : (1 << 12);      /* as Table_init */
+    if (t->buckets != start) {
+        void *old = t->raw;
+        if (table_alloc(t, start) < 0) { PyErr_NoMemory(); return -1; }
+        PyMem_Free(old);
+        t->stores = t->replaced = t->used = 0;
+        t->epoch++;
+        t->next_deal = 1;
+    } else if (2 * t->used > WAYS * t->buckets || t->replaced) {
+        table_empty(t);
+        t->epoch++;
+        t->next_deal = 1;
+    }
+    return 0;
+}
+
+/* One world of ``Deal_worlds``: the deal ``dealt`` loaded (the tiles of ``K`` played), then the side-0
+ * value of each root move in ``out`` (as ``Solver.values`` computes a play on the line: the mover's
+ * tile, the forced passes skipped, MTD(f) from the table's bound nearest 0; ``e`` -1: the lead, each move
+ * a tile led, its two numbers the ends after it). Returns 1 when a move
+ * ends the hand (the caller asks Python for that world), 2 past the budget, -1 on an error, else 0. */
+static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s, int nmoves, const uint8_t *bits,
+                       const uint8_t *e2s, int64_t budget, int *out) {
+    uint64_t all = 0, held = 0;
+    for (int t = 0; t < d->n; t++) all |= dealt[t];
+    d->all = all;
+    d->P[0] = d->P[1] = 0;
+    for (int t = 0; t < d->n; t++) {
+        d->dealt[t] = dealt[t];
+        d->H[t] = dealt[t] & ~K;
+        held |= d->H[t];
+        for (uint64_t m = d->H[t]; m; m &= m - 1) d->P[d->side[t]] += d->tpips[__builtin_ctzll(m)];
+    }
+    d->H[d->n] = 0;
+    if ((all & ~held) != K || (e >= 0 && !(d->H[s] & d->fit[e]))) {
+        PyErr_SetString(PyExc_ValueError, "worlds: each deal must hold every tile not played, and the mover a "
+                        "playable tile");
+        return -1;
+    }
+    if (table_restart(d->table) < 0) return -1;
+    d->epoch = d->table->epoch;
+    d->id = new_deal_id(d->table);
+    d->budget = budget;
+    d->failed = 0;
+    uint64_t h = d->H[s];
+    int sd = d->side[s];
+    for (int i = 0; i < nmoves; i++) {
+        uint64_t bit = 1ULL << bits[i], K2 = K | bit, f = d->fit[e2s[i]];
+        if (!(h & bit)) {
+            PyErr_SetString(PyExc_ValueError, "worlds: a move of a tile the mover does not hold");
+            return -1;
+        }
+        if (h == bit || !((all ^ K2) & f)) return 1;            /* domino, or blocked */
+        int t = s;
+        for (int k = 0; k < d->n; k++) {                       /* the forced passes */
+            t = d->next[s][k];
+            if ((t == s ? h & ~bit : d->H[t]) & f) break;
+        }
+        d->H[s] = h & ~bit;
+        d->P[sd] -= d->tpips[bits[i]];
+        int guess = 0;
+        Entry *en = table_probe(d->table, state_key(d, K2, e2s[i], t, 0), d->id);
+        if (en != NULL) {
+            int lo = bound_unpack(en->lo), hi = bound_unpack(en->hi);
+            guess = guess < lo ? lo : (guess > hi ? hi : guess);
+        }
+        int v = mtd(d, K2, e2s[i], t, 0, -INF, INF, guess);
+        d->H[s] = h;
+        d->P[sd] += d->tpips[bits[i]];
+        if (d->failed) return d->failed == 2 ? 2 : -1;
+        out[i] = d->sign[t] * v;
+    }
+    return 0;
+}
+
+/* worlds(deals, played, ends, seat, moves, budget): for each deal (the hands each seat was dealt), the
+ * side-0 value of each move (tile index, ends code after it) of ``seat``, ``played`` being on the table
+ * (``ends`` -1 and nothing played: the lead):
+ * a list per deal, or None where a move ends the hand; ``(values, over)``, ``over`` True when a deal
+ * needed more than ``budget`` states (the values then stop before it). Each deal searches the states
+ * a new solver's empty table would (``table_restart``). For scorings computed here (no Python leaf), no pass bonus and
+ * no exposed tile. */
+static PyObject *Deal_worlds(Deal *self, PyObject *args) {
+    PyObject *deals, *moves;
+    unsigned long long K;
+    long long budget;
+    int e, s;
+    if (!PyArg_ParseTuple(args, "OKiiOL", &deals, &K, &e, &s, &moves, &budget)) return NULL;
+    if (self->table == NULL || self->leaf != NULL || self->pb || s < 0 || s >= self->n || e < -1
+        || e >= self->w * self->w || (K >> self->ntiles) || (e < 0 && K)) {
+        PyErr_SetString(PyExc_ValueError, "worlds: a deal scored here without pass bonuses, a seat, ends and "
+                        "tiles played of its set");
+        return NULL;
+    }
+    PyObject *mseq = PySequence_Fast(moves, "moves must be a sequence");
+    if (mseq == NULL) return NULL;
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(mseq);
+    uint8_t bits[MAXMOVES], e2s[MAXMOVES];
+    int bad = nm < 1 || nm > MAXMOVES;
+    for (Py_ssize_t i = 0; i < nm && !bad; i++) {
+        int bit, e2;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(mseq, i), "ii", &bit, &e2)) { bad = 1; break; }
+        bad = bit < 0 || bit >= self->ntiles || e2 < 0 || e2 >= self->w * self->w;
+        bits[i] = (uint8_t)bit;
+        e2s[i] = (uint8_t)e2;
+    }
+    Py_DECREF(mseq);
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "moves: (tile index, ends code) pairs");
+        return NULL;
+    }
+    PyObject *dseq = PySequence_Fast(deals, "deals must be a sequence");
+    if (dseq == NULL) return NULL;
+    PyObject *out = PyList_New(0);
+    int over = 0;
+    for (Py_ssize_t j = 0; out != NULL && j < PySequence_Fast_GET_SIZE(dseq) && !over; j++) {
+        uint64_t dealt[MAXSEATS];
+        PyObject *hands = PySequence_Fast(PySequence_Fast_GET_ITEM(dseq, j), "a deal must be a sequence");
+        int ok = hands != NULL && PySequence_Fast_GET_SIZE(hands) == self->n;
+        for (int t = 0; ok && t < self->n; t++) {
+            dealt[t] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(hands, t));
+            ok = !PyErr_Occurred();
+        }
+        Py_XDECREF(hands);
+        int values[MAXMOVES];
+        int got = ok ? solve_world(self, dealt, (uint64_t)K, e, s, (int)nm, bits, e2s, (int64_t)budget, values) : -1;
+        if (got < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "worlds: a deal is one mask per seat");
+            Py_CLEAR(out);
+            break;
+        }
+        over = got == 2;
+        if (over) break;
+        PyObject *row = got == 1 ? Py_NewRef(Py_None) : PyList_New(nm);
+        for (Py_ssize_t i = 0; row != NULL && got == 0 && i < nm; i++) {
+            PyObject *v = PyLong_FromLong(values[i]);
+            if (v == NULL) { Py_CLEAR(row); break; }
+            PyList_SET_ITEM(row, i, v);
+        }
+        if (row == NULL || PyList_Append(out, row) < 0) Py_CLEAR(out);
+        Py_XDECREF(row);
+    }
+    Py_DECREF(dseq);
+    if (out == NULL) return NULL;
+    return Py_BuildValue("(NO)", out, over ? Py_True : Py_False);
+}
+
 static PyObject *Deal_get_nodes(Deal *self, void *closure) {
     return PyLong_FromUnsignedLongLong(self->nodes);
 }
@@ -732,6 +884,9 @@ static PyMethodDef Deal_methods[] = {
     {"mtdf", (PyCFunction)Deal_mtdf, METH_VARARGS,
      "mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None, budget=None): the value for the side of "
      "seat; None past budget states."},
+    {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
+     "worlds(deals, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends after) "
+     "in each deal, each searching the states an empty table would; (values, over)."},
     {NULL}
 };
 

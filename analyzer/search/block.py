@@ -27,7 +27,7 @@ from .alphabeta import INF, fold_child, gc_paused, hand_leader, mtdf
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
 from .scoring import counts_pass_bonuses, describe, standard_scoring
 
-__all__ = ["Solver", "SolverError", "core_note"]
+__all__ = ["Solver", "SolverError", "core_note", "known_position"]
 
 
 def core_note(rules, core: str | None = None) -> str | None:
@@ -180,18 +180,7 @@ class Solver:
 
     # -- internals ------------------------------------------------------------------------------
     def _check(self, position: Position) -> Position:
-        """``position`` if the solver can search it (else an error), or a copy of it that exposes no tile
-        later (see the class docstring)."""
-        if any(position.hidden):
-            raise SolverError("the solver needs every hand known")
-        if position.n != self.variant.players:
-            raise SolverError(f"the variant seats {self.variant.players} players, the position has {position.n}")
-        if self.variant.seating.sides != 2:
-            raise NotImplementedError("the solver handles exactly two sides (see the module docstring)")
-        if position.reveal:
-            position = position.copy()
-            position.reveal = ()
-        return position
+        return known_position(self.variant, position)
 
     def _value(self, position: Position, alpha: int, beta: int) -> int:
         """The side-0 value of ``position``, fail-soft within (alpha, beta)."""
@@ -336,6 +325,21 @@ class Solver:
             del self.tt[next(sig for sig, d in self.tt.items() if d is other)]
             self._dropped = True
         deal.room[0] = max(1, budget - held)
+
+
+def known_position(variant: Variant, position: Position) -> Position:
+    """``position`` if the int solver can search it under ``variant`` (else an error), or a copy of it
+    that exposes no tile later (see :class:`Solver`)."""
+    if any(position.hidden):
+        raise SolverError("the solver needs every hand known")
+    if position.n != variant.players:
+        raise SolverError(f"the variant seats {variant.players} players, the position has {position.n}")
+    if variant.seating.sides != 2:
+        raise NotImplementedError("the solver handles exactly two sides (see the module docstring)")
+    if position.reveal:
+        position = position.copy()
+        position.reveal = ()
+    return position
 
 
 def _history(position: Position) -> tuple:

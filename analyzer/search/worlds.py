@@ -1,0 +1,103 @@
+"""All the worlds of one decision solved in one call into the compiled core.
+
+The fair analysis values every alternative of a decision in each of the deals its mover cannot tell
+apart: the same position (the tiles on the table, the line, the turn) with the other hands dealt
+otherwise. :class:`WorldsSolver` hands them all to the compiled core at once
+(``_core.BlockDeal.worlds``): for each deal the core loads the hands, readies its one table (back at
+its starting size; emptied once the deals before fill half of it: below its bound the table loses no
+entry, so a deal's entries are those an empty table would get) and values each move as
+``Solver.values`` does a play on the line (the tile placed, the forced passes skipped, MTD(f) from the
+table's bound nearest 0), so the values are those of a :class:`~analyzer.search.block.Solver` made for
+each world, without a Python call per world or per move. The lead is taken too (each tile led opens
+the line with its two numbers).
+
+It knows nothing of where the deals come from (``inference``) and leaves to ``Solver.values`` what
+the core does not take this way: a deal in which a move ends the hand (its row is None), and every
+deal where there are pass bonuses, exposed tiles, a scoring asked of Python, a set too large for the
+core, or no compiled core (then :meth:`WorldsSolver.values` returns None).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..position import Position
+from ..rules.variants import Variant
+from ..tiles import Move
+from .alphabeta import gc_paused, hand_leader
+from .block import known_position
+from .blockdeal import CoreDeal, compiled_plays
+from .core import NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, compiled_core, resolve
+from .scoring import counts_pass_bonuses
+
+__all__ = ["WorldsSolver"]
+
+
+class WorldsSolver:
+    """Exact values of every alternative of one position in many deals, for the side-0 points as
+    :class:`~analyzer.search.block.Solver` gives them. ``node_limit`` bounds each deal's search (past
+    it :class:`~analyzer.search.SearchLimit`); ``table_mb`` the one table's memory; ``nodes`` counts the
+    states of the last call, every deal's."""
+
+    def __init__(self, variant: Variant, node_limit: int | None = None, table_mb: float = TABLE_MB,
+                 core: str | None = None) -> None:
+        check_table_mb(table_mb)
+        self.variant = variant
+        self.node_limit = NODE_LIMIT if node_limit is None else node_limit
+        self.table_mb = table_mb
+        self.core = resolve(core)
+        self.nodes = 0
+        self._table = None
+
+    def values(self, position: Position,
+               deals: Sequence[tuple[int, ...]]) -> list[list[tuple[Move, int]] | None] | None:
+        """The value of every legal move of the player to move, as ``Solver.values`` gives them, in each
+        of ``deals``: ``position`` (every hand known) with the hands dealt as the deal says (each seat's
+        tiles as dealt, those on the table included; the line and the turn those of ``position``).
+        None for a deal in which a move ends the hand, and None for them all where the core does not
+        take them (see the module docstring)."""
+        position = known_position(self.variant, position)
+        moves = position.legal_moves()
+        if (not deals or self.core != "compiled" or not moves or moves[0].tile is None or position.exposed
+                or counts_pass_bonuses(self.variant)
+                or not compiled_plays(position.max_pip, False, False, position.n)):
+            return None
+        if self._table is None:
+            self._table = compiled_core().Table(int(self.table_mb * (1 << 20)) // compiled_core().ENTRY_BYTES)
+        deal = CoreDeal(self.variant, tuple(deals[0]), hand_leader(position), position.max_pip, self._table, 1)
+        root = _root(deal, position, moves)
+        if root is None or deal.python_leaves:
+            return None
+        played = 0
+        for move, *_ in position.history:
+            played |= move.tile.bit if move.tile is not None else 0
+        ends = -1 if position.ends is None else deal.ends_code(*position.ends)
+        before = deal.core.nodes
+        with gc_paused():
+            values, over = deal.core.worlds(deals, played, ends, position.turn, root, self.node_limit)
+        self.nodes = deal.core.nodes - before
+        if over:
+            raise SearchLimit(f"more than {self.node_limit:,} positions")
+        return [None if row is None else list(zip(moves, row)) for row in values]
+
+
+def _root(deal: CoreDeal, position: Position, moves: list[Move]) -> list[tuple[int, int]] | None:
+    """Each move of ``position`` as the core takes it: its tile's index and the ends code after it (a
+    lead: the tile's two numbers; a play as ``Solver._after`` computes it); None where a move does not
+    leave the line so or the turn does not pass on (checked on the position)."""
+    s = position.turn
+    root = []
+    for m in moves:
+        tile = m.tile
+        if position.ends is None:
+            e2 = deal.ends_code(tile.low, tile.high)
+        else:
+            a, b = position.ends
+            e2 = deal.ends_code(tile.other(a), b) if m.end == a else deal.ends_code(a, tile.other(b))
+        position.push(m)
+        try:
+            if position.ends is None or deal.ends_code(*position.ends) != e2 or position.turn != (s + 1) % position.n:
+                return None
+        finally:
+            position.pop()
+        root.append((tile.index, e2))
+    return root
