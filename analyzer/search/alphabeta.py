@@ -1,14 +1,16 @@
 """What the searches share: infinity, the MTD(f) driver, a child's value folded into a max or min node,
-the player who led a position's hand, and the cyclic garbage collector held off while they search."""
+the player who led a position's hand, the cyclic garbage collector held off while they search, and the
+proven bounds of a decision's moves once its exact search met the node limit (:func:`bound_moves`)."""
 from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from ..position import Position
+from .core import SearchLimit
 
-__all__ = ["INF", "mtdf", "fold_child", "hand_leader", "gc_paused"]
+__all__ = ["INF", "mtdf", "fold_child", "hand_leader", "gc_paused", "within", "bound_moves", "proven_best", "Probe"]
 
 INF = 1 << 30
 
@@ -71,3 +73,102 @@ def gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+#: ``probe(move, alpha, beta, budget)``: the side-0 value of playing ``move``, fail-soft in the null window
+#: (alpha, beta), and the positions it took; the value None when it needed more than ``budget``.
+Probe = Callable[[object, int, int, int], "tuple[int | None, int]"]
+
+
+def within(search, budget: int, run: Callable[[], int]) -> tuple[int | None, int]:
+    """``run()`` (a search of ``search``, which counts its ``nodes`` against its ``node_limit``) allowed
+    ``budget`` positions more: ``(value, positions)``, the value None where it needed more."""
+    limit, start = search.node_limit, search.nodes
+    search.node_limit = start + budget
+    try:
+        return run(), search.nodes - start
+    except SearchLimit:
+        return None, search.nodes - start
+    finally:
+        search.node_limit = limit
+
+
+def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budget: int,
+                guess: int = 0) -> list[tuple[object, int | None, int | None]]:
+    """Proven bounds ``(move, low, high)`` (side 0; None: open on that side) of every move of a decision
+    whose exact search met the node limit, found with null-window probes within ``budget`` positions.
+
+    ``known``: the exact values already found (``low == high``). Each probe asks whether a move is worth
+    at least some test point ``b`` for the mover and answers fail-soft, as a probe of MTD(f) does: a
+    value ``g >= b`` proves the move worth at least ``g``, one below ``b`` proves it worth at most ``g``.
+    The probes first try to prove one move best (its lower bound at least every other's upper bound,
+    for the mover): the move with the highest lower bound, at the point between its bound and the
+    highest rival's, and each rival above it; then they narrow the widest interval left, halving it,
+    until every value is exact or the budget is spent. A probe gets half the budget left; one that
+    needs more proves nothing and its move is not probed again."""
+    sign = 1 if maximise else -1
+    lo = {m: sign * known[m] if m in known else -INF for m in moves}      # the mover's point of view
+    hi = {m: sign * known[m] if m in known else INF for m in moves}
+    stuck: set = set()
+    left = budget
+    first = sign * guess
+    while left > 0:
+        live = [m for m in moves if lo[m] < hi[m] and m not in stuck]
+        if not live:
+            break
+        top = max(moves, key=lambda m: lo[m])
+        rivals = [m for m in moves if m is not top and hi[m] > lo[top]]
+        ask = [m for m in (top, *rivals) if m in live] if rivals else []
+        if ask:
+            ceiling = max(hi[m] for m in rivals)
+            ranges = [(m, max(lo[m], lo[top]), min(hi[m], ceiling if m is top else hi[m])) for m in ask]
+        else:
+            ranges = [(m, lo[m], hi[m]) for m in live]
+        move, p, q = max(ranges, key=lambda r: r[2] - r[1])
+        b = _test_point(p, q, first)
+        value, used = probe(move, b - 1, b, left // 2 + 1) if maximise else probe(move, -b, 1 - b, left // 2 + 1)
+        left -= used
+        if value is None:
+            stuck.add(move)
+            continue
+        g = sign * value
+        if g >= b:
+            lo[move] = max(lo[move], g)
+        else:
+            hi[move] = min(hi[move], g)
+        first = g
+    out = []
+    for m in moves:
+        low = None if lo[m] <= -INF else lo[m]
+        high = None if hi[m] >= INF else hi[m]
+        if not maximise:
+            low, high = (None if high is None else -high), (None if low is None else -low)
+        out.append((m, low, high))
+    return out
+
+
+def _test_point(p: int, q: int, guess: int) -> int:
+    """A test point ``b`` with ``p < b <= q`` (ends at +-INF are open): the middle, the next step past a
+    bound, or ``guess`` where both ends are open."""
+    if p <= -INF and q >= INF:
+        return guess
+    if p <= -INF:
+        return min(q, guess)
+    if q >= INF:
+        return p + 1
+    return (p + q + 1) // 2
+
+
+def proven_best(bounds: Sequence[tuple[object, int | None, int | None]], maximise: bool) -> list:
+    """The moves of ``bounds`` (``(move, low, high)``, side 0; None: open) proven best: for the mover,
+    a lower bound at least every other move's upper bound (where every value is exact: the best ones)."""
+    mover = [_for_mover(low, high, maximise) for _, low, high in bounds]
+    return [m for i, (m, _, _) in enumerate(bounds)
+            if all(mover[i][0] >= high for j, (_, high) in enumerate(mover) if j != i)]
+
+
+def _for_mover(low: int | None, high: int | None, maximise: bool) -> tuple[int, int]:
+    """Side-0 bounds (None: open) as the mover's ``(low, high)``, open ends at +-INF."""
+    low = -INF if low is None else low
+    high = INF if high is None else high
+    return (low, high) if maximise else (-high, -low)
