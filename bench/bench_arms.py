@@ -73,6 +73,12 @@ def analyse(rep, args, clock) -> tuple[float, object]:
     return clock() - t0, result
 
 
+def analyse_with(rep, search, args, clock) -> tuple[float, object]:
+    t0 = clock()
+    result = analyze_replay(rep, solver=search, node_limit=args.node_limit, table_mb=args.table_mb)
+    return clock() - t0, result
+
+
 def values(result) -> list:
     return [[(a.move, a.value) for a in d.alternatives] for d in result.decisions] + [result.values]
 
@@ -119,18 +125,48 @@ def french(args, clock) -> None:
                  else ""))
 
 
+class _Unbounded(TreeSearch):
+    """The search as it was before bounds: past the node limit, the values found and nothing of the others
+    (the baseline of the same run)."""
+
+    def _bounds(self, pos, known):
+        return []
+
+
+def bounds_rows(runs) -> list[list[str]]:
+    """What the decisions past the node limit give: alternatives exact, bounded on both sides, on one, not
+    at all; decisions with a best move proven; the widths of the two-sided bounds (median, worst)."""
+    alts = [a for _, r in runs for d in r.decisions if d.unsolved for a in d.alternatives]
+    bounded = [d for _, r in runs for d in r.decisions if d.unsolved]
+    both = [a.bounds[1] - a.bounds[0] for a in alts if a.bounds and None not in a.bounds]
+    one = sum(1 for a in alts if a.bounds and None in a.bounds)
+    return [[str(len(bounded)), f"{sum(any(a.best for a in d.alternatives) for d in bounded)}",
+             str(sum(a.value is not None for a in alts)), str(len(both)), str(one),
+             str(sum(a.value is None and a.bounds is None for a in alts)),
+             f"{statistics.median(both):g}" if both else "-", f"{max(both)}" if both else "-"]]
+
+
 def cross(args, clock) -> None:
     variant = find_variant("cross", {"set": "9"})
     reps = [hand(variant, args.seed + i) for i in range(args.cross)]
     runs = [analyse(rep, args, clock) for rep in reps]
+    before = [analyse_with(rep, _Unbounded(variant, node_limit=args.node_limit, table_mb=args.table_mb), args, clock)
+              for rep in reps]
     complete = [r.stopped is None and None not in r.values for _, r in runs]
     given = sum(sum(v is not None for v in r.values) for _, r in runs)
     table("The double-nine cross (two pairs, 7 tiles each, 27 sleepers): whole-hand analysis, compiled",
           ["hands", "every value given", "values given", "median s", "mean s", "worst s"],
           [[str(len(reps)), f"{sum(complete)}/{len(reps)}", f"{given}/{sum(len(r.values) for _, r in runs)}",
-            *secs([t for t, _ in runs])]])
+            *secs([t for t, _ in runs])],
+           ["(no bounds)", "", "", *secs([t for t, _ in before])]])
+    ratios = [t / b for (t, _), (b, _) in zip(runs, before)]
+    print(f"  seconds a hand with bounds / without them (the baseline of this run): median "
+          f"{statistics.median(ratios):.2f}x, worst {max(ratios):.2f}x")
     missing = [args.seed + i for i, ok in enumerate(complete) if not ok]
     print(f"  hands with values left out (seed): {missing or 'none'}; target: every value in at least 19 of 20")
+    table("Decisions past the node limit: their alternatives (proven bounds from the search's null-window probes)",
+          ["decisions", "best proven", "exact", "bounded [lo, hi]", "one side", "none", "median width",
+           "widest"], bounds_rows(runs))
     peaks = [peak_mb(rep, args) for rep in reps[:args.memory_deals]]
     if peaks:
         print(f"  memory: peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)")

@@ -386,7 +386,8 @@ def test_with_the_default_limit_nothing_is_left_out_of_the_bundled_two_ended_rec
                                                ("seed2.dom", 2000, "python"), ("variant-cross.dom", 3000, None)])
 def test_a_decision_past_the_node_limit_keeps_the_moves_it_valued(record, limit, core):
     """The search values the moves of a decision one by one; where it runs past the limit, the moves
-    valued before are given, exact, and the decision says how many are not (no best, no loss)."""
+    valued before are given, exact, and the others within the bounds the search proved (each holding the
+    exact value); a best move, loss and class only where the bounds prove them."""
     (rep,) = replay_record(read(RECORDS / record))
     if core is None:        # the general search (a layout with arms)
         full, part = analyze_replay(rep), analyze_replay(rep, node_limit=limit)
@@ -395,17 +396,21 @@ def test_a_decision_past_the_node_limit_keeps_the_moves_it_valued(record, limit,
         part = analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=limit))
     exact = {d.index: d for d in full.decisions}
     partial = [d for d in part.decisions if d.unsolved]
-    assert partial and "but for the moves valued before it" in part.stopped
+    assert partial and "each move of a decision there is given its exact value or the bounds" in part.stopped
     for d in partial:
         truth = exact[d.index]
         values = [a.value for a in d.alternatives]
         assert [a.move for a in d.alternatives] == [a.move for a in truth.alternatives]
-        assert d.unsolved == values.count(None) and 0 < d.unsolved < len(values)
-        # the moves valued are the first ones searched, each at its exact value
-        assert values[:len(values) - d.unsolved] == [a.value for a in truth.alternatives][:len(values) - d.unsolved]
-        assert d.best_value is None and d.loss is None and d.cls is None and not any(a.best for a in d.alternatives)
+        assert d.unsolved == values.count(None) and 0 < d.unsolved <= len(values)
+        for a, t in zip(d.alternatives, truth.alternatives):
+            assert a.value is None or a.value == t.value
+            low, high = a.bounds or (None, None)
+            assert (low is None or low <= t.value) and (high is None or t.value <= high)
+            assert not a.best or t.best             # a best move named under bounds is an exact best
+        assert d.best_value is None or d.best_value == truth.best_value
+        assert d.loss is None or (d.loss == truth.loss and d.cls == truth.cls)
         assert part.values[next(k for k, st in enumerate(rep.steps) if st.index == d.index)] is None
-        assert d.least_loss is None if d.played_value is None else 0 <= d.least_loss <= truth.loss
+        assert d.least_loss is None or 0 <= d.least_loss <= truth.loss
         assert d.played_value is None or d.played_value == truth.played_value
     assert part.critical is None or not part.critical.unsolved
     # as data: the same decision back from JSON (a worker, the cache)

@@ -104,32 +104,35 @@ def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budg
     The probes first try to prove one move best (its lower bound at least every other's upper bound,
     for the mover): the move with the highest lower bound, at the point between its bound and the
     highest rival's, and each rival above it; then they narrow the widest interval left, halving it,
-    until every value is exact or the budget is spent. A probe gets half the budget left; one that
-    needs more proves nothing and its move is not probed again."""
+    until every value is exact or the budget is spent. A probe gets an equal share of the budget left
+    among the moves not yet exact; one that needs more proves nothing, and its move is probed again
+    only once a share is twice as large."""
     sign = 1 if maximise else -1
     lo = {m: sign * known[m] if m in known else -INF for m in moves}      # the mover's point of view
     hi = {m: sign * known[m] if m in known else INF for m in moves}
-    stuck: set = set()
+    failed: dict = {}           # the budget a probe of a move ran out of (it is tried again with twice that)
     left = budget
     first = sign * guess
     while left > 0:
-        live = [m for m in moves if lo[m] < hi[m] and m not in stuck]
-        if not live:
+        live = [m for m in moves if lo[m] < hi[m]]
+        share = left // max(1, len(live)) + 1
+        ready = [m for m in live if 2 * failed.get(m, 0) <= share]
+        if not ready:
             break
         top = max(moves, key=lambda m: lo[m])
         rivals = [m for m in moves if m is not top and hi[m] > lo[top]]
-        ask = [m for m in (top, *rivals) if m in live] if rivals else []
+        ask = [m for m in (top, *rivals) if m in ready] if rivals else []
         if ask:
             ceiling = max(hi[m] for m in rivals)
             ranges = [(m, max(lo[m], lo[top]), min(hi[m], ceiling if m is top else hi[m])) for m in ask]
         else:
-            ranges = [(m, lo[m], hi[m]) for m in live]
+            ranges = [(m, lo[m], hi[m]) for m in ready]
         move, p, q = max(ranges, key=lambda r: r[2] - r[1])
         b = _test_point(p, q, first)
-        value, used = probe(move, b - 1, b, left // 2 + 1) if maximise else probe(move, -b, 1 - b, left // 2 + 1)
+        value, used = probe(move, b - 1, b, share) if maximise else probe(move, -b, 1 - b, share)
         left -= used
         if value is None:
-            stuck.add(move)
+            failed[move] = share
             continue
         g = sign * value
         if g >= b:
