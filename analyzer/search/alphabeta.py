@@ -10,7 +10,8 @@ from typing import Callable, Iterator, Sequence
 from ..position import Position
 from .core import SearchLimit
 
-__all__ = ["INF", "mtdf", "fold_child", "hand_leader", "gc_paused", "within", "bound_moves", "proven_best", "Probe"]
+__all__ = ["INF", "mtdf", "fold_child", "hand_leader", "gc_paused", "within", "pushed", "bound_decision", "bound_moves",
+           "proven_best", "Probe"]
 
 INF = 1 << 30
 
@@ -91,6 +92,26 @@ def within(search, budget: int, run: Callable[[], int]) -> tuple[int | None, int
         return None, search.nodes - start
     finally:
         search.node_limit = limit
+
+
+def pushed(position: Position, move, run: Callable[[], int]) -> int:
+    """``run()`` with ``move`` played on ``position`` (taken back after)."""
+    position.push(move)
+    try:
+        return run()
+    finally:
+        position.pop()
+
+
+def bound_decision(search, moves: Sequence, known: dict, after: Callable[[object, int, int], int],
+                   maximise: bool, guess: int = 0) -> list[tuple[object, int | None, int | None]]:
+    """:func:`bound_moves` for a search (``search.nodes`` counted against ``search.node_limit``) whose
+    exact values of ``moves`` stopped at its node limit after ``known``: ``after(move, alpha, beta)`` is the
+    side-0 value of playing ``move``, fail-soft, and the probes get as many positions again as the limit."""
+    if known:
+        guess = (max if maximise else min)(known.values())
+    return bound_moves(moves, known, lambda move, alpha, beta, budget:
+                       within(search, budget, lambda: after(move, alpha, beta)), maximise, search.node_limit, guess)
 
 
 def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budget: int,

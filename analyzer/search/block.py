@@ -23,7 +23,7 @@ from ..rules.variants import Variant
 from ..tiles import Move
 from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
                    resolve)
-from .alphabeta import INF, bound_moves, fold_child, gc_paused, hand_leader, mtdf, within
+from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
 from .scoring import counts_pass_bonuses, describe, standard_scoring
 
@@ -127,7 +127,8 @@ class Solver:
                     out.append((move, value))
             except SearchLimit as exc:
                 exc.partial = out
-                exc.bounds = self._bounds(position, moves, dict(out))
+                exc.bounds = bound_decision(self, moves, dict(out), lambda m, a, b: pushed(
+                    position, m, lambda: self._value(position, a, b)), self.variant.seating.teams[position.turn] == 0)
                 raise
         return out
 
@@ -193,20 +194,6 @@ class Solver:
             position = position.copy()
             position.reveal = ()
         return position
-
-    def _bounds(self, position: Position, moves: list[Move], known: dict) -> list:
-        """The proven bounds of every move once the node limit stopped :meth:`values` (``known``: the
-        exact values found), found with null-window probes of as many positions again."""
-        def probe(move: Move, alpha: int, beta: int, budget: int) -> tuple[int | None, int]:
-            position.push(move)
-            try:
-                return within(self, budget, lambda: self._value(position, alpha, beta))
-            finally:
-                position.pop()
-
-        maximise = self.variant.seating.teams[position.turn] == 0
-        guess = max(known.values()) if maximise and known else min(known.values()) if known else 0
-        return bound_moves(moves, known, probe, maximise, self.node_limit, guess)
 
     def _value(self, position: Position, alpha: int, beta: int) -> int:
         """The side-0 value of ``position``, fail-soft within (alpha, beta)."""

@@ -43,7 +43,7 @@ from ..position import Position, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
-from .alphabeta import INF, bound_moves, fold_child, gc_paused, hand_leader, mtdf, within
+from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .block import SolverError
 from .scoring import standard_scoring
@@ -205,24 +205,19 @@ class TreeSearch:
                         pos.pop()
             except SearchLimit as exc:
                 exc.partial = out
-                exc.bounds = self._bounds(pos, dict(out))
+                exc.bounds = bound_decision(self, pos.legal_moves(), dict(out),
+                                            lambda m, a, b: self._after(pos, m, a, b), self.maximiser[pos.turn],
+                                            self._last)
                 raise
         return out
 
-    def _bounds(self, pos: Position, known: dict) -> list:
-        """The proven bounds of every move once the node limit stopped :meth:`values` (``known``: the
-        exact values found), found with null-window probes of as many positions again."""
-        def probe(move: Move, alpha: int, beta: int, budget: int) -> tuple[int | None, int]:
-            gain = self._push(pos, move)
-            try:
-                value, used = within(self, budget, lambda: self._mtd(pos, alpha - gain, beta - gain))
-            finally:
-                pos.pop()
-            return (None if value is None else gain + value), used
-
-        maximise = self.maximiser[pos.turn]
-        guess = max(known.values()) if maximise and known else min(known.values()) if known else self._last
-        return bound_moves(pos.legal_moves(), known, probe, maximise, self.node_limit, guess)
+    def _after(self, pos: Position, move: Move, alpha: int, beta: int) -> int:
+        """The side-0 value of playing ``move`` (with the points it scores at once), fail-soft in (alpha, beta)."""
+        gain = self._push(pos, move)
+        try:
+            return gain + self._mtd(pos, alpha - gain, beta - gain)
+        finally:
+            pos.pop()
 
     def best_line(self, pos: Position) -> list[Move]:
         """Best moves for both sides from ``pos`` to the end of the hand."""
