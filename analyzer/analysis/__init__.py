@@ -548,32 +548,27 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
             lines: bool, scored: int = 0) -> int:
     """Value every move of the player to move and record the decision; the played move's value.
     ``scored``: the points scored during play so far, which every value includes. Where the search
-    runs past the node limit after valuing some of the moves, the decision is recorded with those
-    (the others ``None``, no best and no loss) and :class:`SearchLimit` goes on up."""
+    runs past the node limit, the decision is recorded with each move's exact value or its proven
+    bounds (a best move, a loss and a class only where they are proven) and :class:`SearchLimit` goes on
+    up, unless its probes found every value."""
     same = pos.canonical(played)          # a tile on an arm alike to an earlier one is that move
     player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
+    where = (step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None, step.entry.round,
+             alternative_text(played))
     try:
         values = [(m, scored + v) for m, v in mover.values(pos)]
     except SearchLimit as exc:
-        if exc.partial or exc.bounds:
-            alts, best, unsolved = _bounded(pos, exc, same, side, scored)
-            played_value, best_value = next(a.value for a in alts if a.played), best_value_of(alts)
-            # a loss only where it is proven: the move played is a best one, or both values are exact
-            loss = (0 if same in best else None if best_value is None or played_value is None
-                    else abs(best_value - played_value))
-            out.decisions.append(Decision(
-                step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-                step.entry.round, alternative_text(played), played_value, alts, best_value, loss,
-                None if loss is None else thresholds.classify(loss), unsolved=unsolved))
-        raise
+        if not exc.bounds or any(lo is None or lo != hi for _, lo, hi in exc.bounds):
+            if exc.partial or exc.bounds:
+                out.decisions.append(_bounded(where, pos, exc, same, scored, thresholds))
+            raise
+        values = [(m, scored + v) for m, v, _ in exc.bounds]    # the probes found every value
     pick = max if side == 0 else min
     best = pick(v for _, v in values)
     played_value = next(v for m, v in values if m == same)
     loss = abs(best - played_value)
     alts = [Alternative(alternative_text(m), v, v == best, m == same) for m, v in values]
-    out.decisions.append(Decision(
-        step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-        step.entry.round, alternative_text(played), played_value, alts, best, loss, thresholds.classify(loss)))
+    out.decisions.append(Decision(*where, played_value, alts, best, loss, thresholds.classify(loss)))
     if lines:
         entry = _lines(mover, pos, step.index, values, played, out.players)
         out.lines.append(entry)
@@ -582,9 +577,12 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
     return played_value
 
 
-def _bounded(pos: Position, exc: SearchLimit, same: Move, side: int, scored: int) -> tuple[list, set, int]:
-    """A decision whose search met the node limit: its alternatives (the exact values found, else the
-    proven bounds, ``scored`` added), the moves proven best and the count of moves not valued exactly."""
+def _bounded(where: tuple, pos: Position, exc: SearchLimit, same: Move, scored: int,
+             thresholds: Thresholds) -> Decision:
+    """A decision (``where``: its first fields) whose search met the node limit: each move's exact value found,
+    else its proven bounds, ``scored`` added; the moves proven best; a loss and class where they are proven
+    (the move played is a best one, or both its value and the best one are exact)."""
+    side = where[2]
     moves = pos.legal_moves()
     found = {m: (lo, hi) for m, lo, hi in exc.bounds} or {m: (v, v) for m, v in exc.partial}
     found = {m: tuple(None if b is None else scored + b for b in bounds) for m, bounds in found.items()}
@@ -595,7 +593,11 @@ def _bounded(pos: Position, exc: SearchLimit, same: Move, side: int, scored: int
         exact = lo is not None and lo == hi
         alts.append(Alternative(alternative_text(m), lo if exact else None, m in best, m == same,
                                 bounds=None if exact or (lo is None and hi is None) else [lo, hi]))
-    return alts, best, sum(a.value is None for a in alts)
+    played_value, best_value = next(a.value for a in alts if a.played), best_value_of(alts)
+    loss = (0 if same in best else None if best_value is None or played_value is None
+            else abs(best_value - played_value))
+    return Decision(*where, played_value, alts, best_value, loss, None if loss is None else thresholds.classify(loss),
+                    unsolved=sum(a.value is None for a in alts))
 
 
 def best_value_of(alts: list[Alternative]) -> int | None:

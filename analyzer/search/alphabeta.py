@@ -20,7 +20,9 @@ def mtdf(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) ->
     """MTD(f): a value fail-soft in (alpha, beta) from null-window probes ``probe(b - 1, b)``.
 
     A window open on one side asks one question first (at least ``beta``? more than ``alpha``?);
-    an open window starts at ``guess``. Each probe's fail-soft answer is the next test point.
+    an open window starts at ``guess``. Each probe's fail-soft answer is the next test point. A
+    :class:`SearchLimit` on the way carries in ``window`` the bounds ``(low, high)`` the probes before it
+    proved (+-INF: open).
     """
     if beta - alpha <= 1:
         return probe(alpha, beta)
@@ -31,17 +33,21 @@ def mtdf(probe: Callable[[int, int], int], alpha: int, beta: int, guess: int) ->
     else:
         g = guess
     lo, hi = -INF, INF
-    while lo < hi:
-        b = g + 1 if g == lo else g
-        g = probe(b - 1, b)
-        if g < b:
-            hi = g
-            if hi <= alpha:
-                break
-        else:
-            lo = g
-            if lo >= beta:
-                break
+    try:
+        while lo < hi:
+            b = g + 1 if g == lo else g
+            g = probe(b - 1, b)
+            if g < b:
+                hi = g
+                if hi <= alpha:
+                    break
+            else:
+                lo = g
+                if lo >= beta:
+                    break
+    except SearchLimit as exc:
+        exc.window = (lo, hi)       # what the probes before it proved (the outermost MTD(f) sets it last)
+        raise
     return g
 
 
@@ -104,33 +110,45 @@ def pushed(position: Position, move, run: Callable[[], int]) -> int:
 
 
 def bound_decision(search, moves: Sequence, known: dict, after: Callable[[object, int, int], int],
-                   maximise: bool, guess: int = 0) -> list[tuple[object, int | None, int | None]]:
+                   maximise: bool, guess: int = 0, started: dict | None = None,
+                   most: int | None = None) -> list:
     """:func:`bound_moves` for a search (``search.nodes`` counted against ``search.node_limit``) whose
     exact values of ``moves`` stopped at its node limit after ``known``: ``after(move, alpha, beta)`` is the
     side-0 value of playing ``move``, fail-soft, and the probes get as many positions again as the limit."""
     if known:
         guess = (max if maximise else min)(known.values())
     return bound_moves(moves, known, lambda move, alpha, beta, budget:
-                       within(search, budget, lambda: after(move, alpha, beta)), maximise, search.node_limit, guess)
+                       within(search, budget, lambda: after(move, alpha, beta)), maximise, search.node_limit, guess,
+                       started, most)
 
 
 def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budget: int,
-                guess: int = 0) -> list[tuple[object, int | None, int | None]]:
+                guess: int = 0, started: dict | None = None,
+                most: int | None = None) -> list[tuple[object, int | None, int | None]]:
     """Proven bounds ``(move, low, high)`` (side 0; None: open on that side) of every move of a decision
     whose exact search met the node limit, found with null-window probes within ``budget`` positions.
 
-    ``known``: the exact values already found (``low == high``). Each probe asks whether a move is worth
-    at least some test point ``b`` for the mover and answers fail-soft, as a probe of MTD(f) does: a
-    value ``g >= b`` proves the move worth at least ``g``, one below ``b`` proves it worth at most ``g``.
+    ``known``: the exact values already found (``low == high``); ``started``: bounds ``(low, high)`` (side 0,
+    +-INF open) already proven of other moves (by the probes of a search the node limit stopped); ``most``:
+    the most a value can be either way (:func:`~analyzer.search.scoring.hand_bound`; None: not known),
+    where every interval starts. Each probe
+    asks whether a move is worth at least some test point ``b`` for the mover and answers fail-soft, as a
+    probe of MTD(f) does: a value ``g >= b`` proves the move worth at least ``g``, one below ``b`` proves it
+    worth at most ``g``.
     The probes first try to prove one move best (its lower bound at least every other's upper bound,
-    for the mover): the move with the highest lower bound, at the point between its bound and the
-    highest rival's, and each rival above it; then they narrow the widest interval left, halving it,
-    until every value is exact or the budget is spent. A probe gets an equal share of the budget left
+    for the mover): once the move with the highest lower bound has one proven, whether it reaches the
+    highest rival's upper bound, and whether each rival passes it (until then, at the last value found);
+    then they narrow the widest interval left, from the last value found or halving it, until every
+    value is exact or the budget is spent. A probe gets an equal share of the budget left
     among the moves not yet exact; one that needs more proves nothing, and its move is probed again
     only once a share is twice as large."""
     sign = 1 if maximise else -1
-    lo = {m: sign * known[m] if m in known else -INF for m in moves}      # the mover's point of view
-    hi = {m: sign * known[m] if m in known else INF for m in moves}
+    floor = -INF if most is None else -most
+    lo = {m: sign * known[m] if m in known else floor for m in moves}      # the mover's point of view
+    hi = {m: sign * known[m] if m in known else -floor for m in moves}
+    for m, (low, high) in (started or {}).items():
+        low, high = _for_mover(None if low <= -INF else low, None if high >= INF else high, maximise)
+        lo[m], hi[m] = max(lo[m], low), min(hi[m], high)
     failed: dict = {}           # the budget a probe of a move ran out of (it is tried again with twice that)
     left = budget
     first = sign * guess
@@ -149,7 +167,10 @@ def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budg
         else:
             ranges = [(m, lo[m], hi[m]) for m in ready]
         move, p, q = max(ranges, key=lambda r: r[2] - r[1])
-        b = _test_point(p, q, first)
+        if ask and lo[top] > floor:     # the top's bound is proven: can it reach the rivals? can they pass it?
+            b = q if move is top and q < INF else p + 1
+        else:
+            b = _test_point(p, q, first)
         value, used = probe(move, b - 1, b, share) if maximise else probe(move, -b, 1 - b, share)
         left -= used
         if value is None:
@@ -172,12 +193,12 @@ def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budg
 
 
 def _test_point(p: int, q: int, guess: int) -> int:
-    """A test point ``b`` with ``p < b <= q`` (ends at +-INF are open): the middle, the next step past a
-    bound, or ``guess`` where both ends are open."""
-    if p <= -INF and q >= INF:
+    """A test point ``b`` with ``p < b <= q`` (ends at +-INF are open): ``guess`` where it lies there, else
+    the next step past the one bound, or the middle."""
+    if p < guess <= q:
         return guess
     if p <= -INF:
-        return min(q, guess)
+        return q
     if q >= INF:
         return p + 1
     return (p + q + 1) // 2

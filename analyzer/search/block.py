@@ -25,7 +25,7 @@ from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_tabl
                    resolve)
 from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
-from .scoring import counts_pass_bonuses, describe, standard_scoring
+from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
 
 __all__ = ["Solver", "SolverError", "core_note"]
 
@@ -128,7 +128,8 @@ class Solver:
             except SearchLimit as exc:
                 exc.partial = out
                 exc.bounds = bound_decision(self, moves, dict(out), lambda m, a, b: pushed(
-                    position, m, lambda: self._value(position, a, b)), self.variant.seating.teams[position.turn] == 0)
+                    position, m, lambda: self._value(position, a, b)), self.variant.seating.teams[position.turn] == 0,
+                    most=hand_bound(self.variant, position))
                 raise
         return out
 

@@ -45,6 +45,7 @@ class SearchLimit(RuntimeError):
 
     partial: list | tuple = ()
     bounds: list | tuple = ()
+    window: tuple = ()
 
 
 try:

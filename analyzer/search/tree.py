@@ -46,7 +46,7 @@ from ..rules.turns import DrawPosition
 from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .block import SolverError
-from .scoring import standard_scoring
+from .scoring import hand_bound, standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, check_table_mb,
                    filled, resolve_arms, resolve_draw, weak_method)
@@ -201,13 +201,17 @@ class TreeSearch:
                     gain = self._push(pos, move)
                     try:
                         out.append((move, gain + self._mtd(pos, -INF, INF)))
+                    except SearchLimit as exc:      # what its MTD(f) proved before the limit
+                        exc.window = (move, *(b if abs(b) >= INF else gain + b for b in exc.window or (-INF, INF)))
+                        raise
                     finally:
                         pos.pop()
             except SearchLimit as exc:
                 exc.partial = out
+                move, low, high = exc.window
                 exc.bounds = bound_decision(self, pos.legal_moves(), dict(out),
                                             lambda m, a, b: self._after(pos, m, a, b), self.maximiser[pos.turn],
-                                            self._last)
+                                            self._last, {move: (low, high)}, hand_bound(self.rules, pos))
                 raise
         return out
 
