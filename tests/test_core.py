@@ -432,6 +432,6 @@ def test_the_commands_show_the_moves_a_decision_past_the_limit_valued():
         for a in d["alternatives"]:     # a value, or bounds beside a null value, which the text marks
             assert (a["value"] is None) == ("bounds" in a)
             if "bounds" in a:
-                lo, hi = a["bounds"]
-                assert f"[{lo:+d}, {hi:+d}]" in text.output
+                lo, hi = (f"{b:+d}" if b else "0" for b in a["bounds"])
+                assert f"[{lo}, {hi}]" in text.output
     assert any(d["loss"] is None for d in partial)
