@@ -407,12 +407,13 @@ def _decision(d: Decision) -> DecisionView:
                             else max(0.0, round(sign * (fair_best - a.fair.mean), 4)),
                             tuple(alternative_marks(d, a)), getattr(a, "bounds", None))
             for a in d.alternatives]
-    # best first: by the fair loss where there is one (the fair best is the verdict), else by the loss; where
-    # the best is not known (a hidden hand, the node limit), by the value, the moves with neither last
+    # best first: by the fair loss where there is one (the fair best is the verdict), else by the value for the
+    # mover (the order of the loss), a move past the node limit by the bound of it the mover is sure of; where
+    # neither is known (a hidden hand), by the fair value; the moves with nothing last
     alts.sort(key=lambda a: (a.loss is None and sure_value(a, d.side) is None and a.fair is None,
                              a.fair_loss if a.fair_loss is not None else 0,
-                             a.loss if a.loss is not None else -sign * sure_value(a, d.side)
-                             if sure_value(a, d.side) is not None else -sign * a.fair.mean if a.fair else 0,
+                             -sign * sure_value(a, d.side) if sure_value(a, d.side) is not None
+                             else -sign * a.fair.mean if a.fair else 0,
                              not a.played))
     return DecisionView(d.side, alts, [a.text for a in alts if a.best], d.best_value, d.played_value,
                         d.loss, d.cls, d.fair, d.unsolved, d.least_loss)
