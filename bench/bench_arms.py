@@ -129,8 +129,9 @@ class _Unbounded(TreeSearch):
     """The search as it was before bounds: past the node limit, the values found and nothing of the others
     (the baseline of the same run)."""
 
-    def _bounds(self, pos, known):
-        return []
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.bound_past_limit = False
 
 
 def bounds_rows(runs) -> list[list[str]]:
@@ -201,6 +202,7 @@ class _Counted(TreeSearch):
         super().__init__(*args, **kwargs)
         self.calls: list[tuple[int, str]] = []
         self.over: str | None = None        # the tiles held where a call first ran past the limit
+        self.bound_past_limit = False       # (what a decision needs is measured, not its bounds)
 
     def _counted(self, search, pos):
         if self.over is not None:

@@ -87,6 +87,7 @@ class Solver:
         self.table_mb = table_mb
         self._table = None      # the compiled core's table, made with the first deal it searches
         self._dropped = False   # a pure-Python deal's table was dropped to make room
+        self.bound_past_limit = True    # past the node limit, ``values`` spends as much again on bounds
 
     # -- public API -----------------------------------------------------------------------------
     def solve(self, position: Position) -> int:
@@ -127,9 +128,10 @@ class Solver:
                     out.append((move, value))
             except SearchLimit as exc:
                 exc.partial = out
-                exc.bounds = bound_decision(self, moves, dict(out), lambda m, a, b: pushed(
-                    position, m, lambda: self._value(position, a, b)), self.variant.seating.teams[position.turn] == 0,
-                    most=hand_bound(self.variant, position))
+                if self.bound_past_limit:
+                    exc.bounds = bound_decision(self, moves, dict(out), lambda m, a, b: pushed(
+                        position, m, lambda: self._value(position, a, b)),
+                        self.variant.seating.teams[position.turn] == 0, most=hand_bound(self.variant, position))
                 raise
         return out
 

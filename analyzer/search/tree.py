@@ -180,6 +180,7 @@ class TreeSearch:
         self.py_entries = max(4, int(table_mb * (1 << 20)) // PY_ENTRY_BYTES)
         self.room = 0
         self._dropped = False       # a pure-Python table dropped entries (it was full)
+        self.bound_past_limit = True    # past the node limit, ``values`` spends as much again on bounds
         self.core = resolve_arms(core)
         self.draw_core = resolve_draw(core) if self.draw_state else "python"
 
@@ -208,10 +209,11 @@ class TreeSearch:
                         pos.pop()
             except SearchLimit as exc:
                 exc.partial = out
-                move, low, high = exc.window
-                exc.bounds = bound_decision(self, pos.legal_moves(), dict(out),
-                                            lambda m, a, b: self._after(pos, m, a, b), self.maximiser[pos.turn],
-                                            self._last, {move: (low, high)}, hand_bound(self.rules, pos))
+                if self.bound_past_limit:
+                    move, low, high = exc.window
+                    exc.bounds = bound_decision(self, pos.legal_moves(), dict(out),
+                                                lambda m, a, b: self._after(pos, m, a, b), self.maximiser[pos.turn],
+                                                self._last, {move: (low, high)}, hand_bound(self.rules, pos))
                 raise
         return out
 
