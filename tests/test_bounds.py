@@ -143,7 +143,10 @@ def test_bounds_from_any_fail_soft_answers_hold_the_values(values, maximise, bud
         return (rnd.randint(beta, max(beta, v)) if v >= beta else rnd.randint(min(alpha, v), alpha)), \
             rnd.randint(1, max(1, share))
 
-    bounds = bound_moves(moves, known, probe, maximise, budget, guess, most=most)
+    # what an interrupted MTD(f) proved of one move: any interval around its value (+-INF open)
+    started = {m: (rnd.choice([-INF, v - rnd.randint(0, 9)]), rnd.choice([INF, v + rnd.randint(0, 9)]))
+               for m, v in enumerate(values) if m not in known and rnd.random() < 0.3}
+    bounds = bound_moves(moves, known, probe, maximise, budget, guess, started, most)
     assert [m for m, _, _ in bounds] == moves
     for m, lo, hi in bounds:
         assert _holds(lo, hi, values[m])
