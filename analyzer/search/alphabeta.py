@@ -131,11 +131,11 @@ def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budg
     ``known``: the exact values already found (``low == high``); ``started``: bounds ``(low, high)`` (side 0,
     +-INF open) already proven of other moves (by the probes of a search the node limit stopped); ``most``:
     the most a value can be either way (:func:`~analyzer.search.scoring.hand_bound`; None: not known),
-    where every interval starts. Each probe
-    asks whether a move is worth at least some test point ``b`` for the mover and answers fail-soft, as a
-    probe of MTD(f) does: a value ``g >= b`` proves the move worth at least ``g``, one below ``b`` proves it
-    worth at most ``g``.
-    The probes first try to prove one move best (its lower bound at least every other's upper bound,
+    where every interval starts.
+
+    Each probe asks whether a move is worth at least some test point ``b`` for the mover and answers
+    fail-soft, as a probe of MTD(f) does: a value ``g >= b`` proves the move worth at least ``g``, one below
+    ``b`` proves it worth at most ``g``. The probes first try to prove one move best (its lower bound at least every other's upper bound,
     for the mover): once the move with the highest lower bound has one proven, whether it reaches the
     highest rival's upper bound, and whether each rival passes it (until then, at the last value found);
     then they narrow the widest interval left, from the last value found or halving it, until every
