@@ -139,19 +139,24 @@ class _Unbounded(TreeSearch):
 
 
 def bounds_rows(runs) -> list[list[str]]:
-    """What the decisions past the node limit give: alternatives exact, bounded (of them: only by the most a
-    hand can still score, ``lo == -hi`` in the cross, or narrowed by the search's probes), on one side only,
-    not at all; decisions with a best move proven; the widths of the bounds the probes narrowed (median,
-    widest)."""
+    """What the decisions past the node limit give: alternatives exact, bounded (only by the most a hand can
+    still score, ``lo == -hi`` in the cross; narrowed by the search's probes on one side; on both, with the
+    median and widest width of these), open on a side, not bounded at all; decisions with a best move proven."""
     alts = [a for _, r in runs for d in r.decisions if d.unsolved for a in d.alternatives]
     bounded = [d for _, r in runs for d in r.decisions if d.unsolved]
     both = [a.bounds for a in alts if a.bounds and None not in a.bounds]
-    narrowed = [hi - lo for lo, hi in both if lo != -hi]
+    trivial = [(lo, hi) for lo, hi in both if lo == -hi]
+    narrow = []
+    for d in bounded:       # the scoring's bound of a decision: the widest end of its bounds (at most)
+        ends = [b for a in d.alternatives if a.bounds and None not in a.bounds for b in a.bounds]
+        edge = max(map(abs, ends), default=0)
+        narrow += [a.bounds[1] - a.bounds[0] for a in d.alternatives
+                   if a.bounds and None not in a.bounds and -a.bounds[0] != edge and a.bounds[1] != edge]
     one = sum(1 for a in alts if a.bounds and None in a.bounds)
     return [[str(len(bounded)), f"{sum(any(a.best for a in d.alternatives) for d in bounded)}",
-             str(sum(a.value is not None for a in alts)), str(len(both)), str(len(both) - len(narrowed)),
-             str(len(narrowed)), str(one), str(sum(a.value is None and a.bounds is None for a in alts)),
-             f"{statistics.median(narrowed):g}" if narrowed else "-", f"{max(narrowed)}" if narrowed else "-"]]
+             str(sum(a.value is not None for a in alts)), str(len(both)), str(len(trivial)),
+             str(len(both) - len(trivial)), str(one), str(sum(a.value is None and a.bounds is None for a in alts)),
+             f"{statistics.median(narrow):g}" if narrow else "-", f"{max(narrow)}" if narrow else "-"]]
 
 
 def cross(args, clock) -> None:
@@ -181,8 +186,9 @@ def cross(args, clock) -> None:
     missing = [args.seed + i for i, (_, r) in enumerate(runs) if r.stopped is not None or None in r.values]
     print(f"  hands with values left out (seed): {missing or 'none'}")
     table("Decisions past the node limit: their alternatives (bounds from the search's null-window probes)",
-          ["decisions", "best proven", "exact", "bounded", "scoring's bound", "narrowed", "one side", "none",
-           "median width", "widest"], bounds_rows(runs))
+          ["decisions", "best proven", "exact", "bounded", "scoring's bound only", "narrowed", "one side open",
+           "none", "median width*", "widest*"], bounds_rows(runs))
+    print("  * of the bounds narrowed on both sides (neither end the most a hand can still score)")
     peaks = [peak_mb(rep, args) for rep in reps[:args.memory_deals]]
     if peaks:
         print(f"  memory: peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)")
