@@ -13,7 +13,11 @@ French: seconds a hand (median, mean, worst) with the compiled search, and for t
 ``--python-french`` hands the same analysis with the pure-Python search over arms (the default core
 switched for that run), the ratio per hand and whether every value agrees.
 The double-nine cross: in how many hands every value is given (none left out past the node limit),
-the share of values given, seconds a hand.
+the share of values given, the decisions whole (every move exact), seconds a hand (median, mean, worst),
+each hand analysed in turn with the proven bounds past the node limit and without them (the search's
+``bound_past_limit`` off: as before bounds, the baseline of the same run); then what the decisions past
+the limit give: how many alternatives are exact, bounded (only by the most a hand can still score, or
+narrowed by the search's probes, and how wide), and in how many of them a best move is proven.
 ``--decision SEED:STEP`` (repeatable): the positions and the time the values of one decision of the
 double-nine cross need with no node limit (hand ``SEED``, the position before move ``STEP``, counted
 from 0), in place of the tables above; the decisions the default limits stop at were
@@ -73,6 +77,12 @@ def analyse(rep, args, clock) -> tuple[float, object]:
     return clock() - t0, result
 
 
+def analyse_with(rep, search, args, clock) -> tuple[float, object]:
+    t0 = clock()
+    result = analyze_replay(rep, solver=search, node_limit=args.node_limit, table_mb=args.table_mb)
+    return clock() - t0, result
+
+
 def values(result) -> list:
     return [[(a.move, a.value) for a in d.alternatives] for d in result.decisions] + [result.values]
 
@@ -119,18 +129,66 @@ def french(args, clock) -> None:
                  else ""))
 
 
+class _Unbounded(TreeSearch):
+    """The search as it was before bounds: past the node limit, the values found and nothing of the others
+    (the baseline of the same run)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.bound_past_limit = False
+
+
+def bounds_rows(runs) -> list[list[str]]:
+    """What the decisions past the node limit give: alternatives exact, bounded (only by the most a hand can
+    still score, ``lo == -hi`` in the cross; narrowed by the search's probes on one side; on both, with the
+    median and widest width of these), open on a side, not bounded at all; decisions with a best move proven."""
+    alts = [a for _, r in runs for d in r.decisions if d.unsolved for a in d.alternatives]
+    bounded = [d for _, r in runs for d in r.decisions if d.unsolved]
+    both = [a.bounds for a in alts if a.bounds and None not in a.bounds]
+    trivial = [(lo, hi) for lo, hi in both if lo == -hi]
+    narrow = []
+    for d in bounded:       # the scoring's bound of a decision: the widest end of its bounds (at most)
+        ends = [b for a in d.alternatives if a.bounds and None not in a.bounds for b in a.bounds]
+        edge = max(map(abs, ends), default=0)
+        narrow += [a.bounds[1] - a.bounds[0] for a in d.alternatives
+                   if a.bounds and None not in a.bounds and -a.bounds[0] != edge and a.bounds[1] != edge]
+    one = sum(1 for a in alts if a.bounds and None in a.bounds)
+    return [[str(len(bounded)), f"{sum(any(a.best for a in d.alternatives) for d in bounded)}",
+             str(sum(a.value is not None for a in alts)), str(len(both)), str(len(trivial)),
+             str(len(both) - len(trivial)), str(one), str(sum(a.value is None and a.bounds is None for a in alts)),
+             f"{statistics.median(narrow):g}" if narrow else "-", f"{max(narrow)}" if narrow else "-"]]
+
+
 def cross(args, clock) -> None:
     variant = find_variant("cross", {"set": "9"})
     reps = [hand(variant, args.seed + i) for i in range(args.cross)]
-    runs = [analyse(rep, args, clock) for rep in reps]
-    complete = [r.stopped is None and None not in r.values for _, r in runs]
-    given = sum(sum(v is not None for v in r.values) for _, r in runs)
+    def unbounded():
+        return _Unbounded(variant, node_limit=args.node_limit, table_mb=args.table_mb)
+
+    analyse_with(reps[0], unbounded(), args, clock)         # (a warm-up, not timed: the first run pays for more)
+    runs, before = [], []
+    for rep in reps:            # each hand with and without bounds in turn, so that the load of the machine is shared
+        runs.append(analyse(rep, args, clock))
+        before.append(analyse_with(rep, unbounded(), args, clock))
+    rows = []
+    for label, these in (("with bounds", runs), ("no bounds (before)", before)):
+        complete = sum(r.stopped is None and None not in r.values for _, r in these)
+        given = sum(sum(v is not None for v in r.values) for _, r in these)
+        whole = sum(not d.unsolved for _, r in these for d in r.decisions)
+        rows.append([label, str(len(reps)), f"{complete}/{len(reps)}",
+                     f"{given}/{sum(len(r.values) for _, r in these)}", str(whole), *secs([t for t, _ in these])])
     table("The double-nine cross (two pairs, 7 tiles each, 27 sleepers): whole-hand analysis, compiled",
-          ["hands", "every value given", "values given", "median s", "mean s", "worst s"],
-          [[str(len(reps)), f"{sum(complete)}/{len(reps)}", f"{given}/{sum(len(r.values) for _, r in runs)}",
-            *secs([t for t, _ in runs])]])
-    missing = [args.seed + i for i, ok in enumerate(complete) if not ok]
-    print(f"  hands with values left out (seed): {missing or 'none'}; target: every value in at least 19 of 20")
+          ["search", "hands", "every value given", "values given", "decisions whole", "median s", "mean s",
+           "worst s"], rows)
+    ratios = [t / b for (t, _), (b, _) in zip(runs, before)]
+    print(f"  seconds a hand with bounds / without them (the baseline of this run): median "
+          f"{statistics.median(ratios):.2f}x, worst {max(ratios):.2f}x")
+    missing = [args.seed + i for i, (_, r) in enumerate(runs) if r.stopped is not None or None in r.values]
+    print(f"  hands with values left out (seed): {missing or 'none'}")
+    table("Decisions past the node limit: their alternatives (bounds from the search's null-window probes)",
+          ["decisions", "best proven", "exact", "bounded", "scoring's bound only", "narrowed", "one side open",
+           "none", "median width*", "widest*"], bounds_rows(runs))
+    print("  * of the bounds narrowed on both sides (neither end the most a hand can still score)")
     peaks = [peak_mb(rep, args) for rep in reps[:args.memory_deals]]
     if peaks:
         print(f"  memory: peak {max(peaks):.1f} MB a hand (worst of {len(peaks)}, tracemalloc)")
@@ -165,6 +223,7 @@ class _Counted(TreeSearch):
         super().__init__(*args, **kwargs)
         self.calls: list[tuple[int, str]] = []
         self.over: str | None = None        # the tiles held where a call first ran past the limit
+        self.bound_past_limit = False       # (what a decision needs is measured, not its bounds)
 
     def _counted(self, search, pos):
         if self.over is not None:

@@ -386,7 +386,8 @@ def test_with_the_default_limit_nothing_is_left_out_of_the_bundled_two_ended_rec
                                                ("seed2.dom", 2000, "python"), ("variant-cross.dom", 3000, None)])
 def test_a_decision_past_the_node_limit_keeps_the_moves_it_valued(record, limit, core):
     """The search values the moves of a decision one by one; where it runs past the limit, the moves
-    valued before are given, exact, and the decision says how many are not (no best, no loss)."""
+    valued before are given, exact, and the others within the bounds the search proved (each holding the
+    exact value); a best move, loss and class only where the bounds prove them."""
     (rep,) = replay_record(read(RECORDS / record))
     if core is None:        # the general search (a layout with arms)
         full, part = analyze_replay(rep), analyze_replay(rep, node_limit=limit)
@@ -395,17 +396,21 @@ def test_a_decision_past_the_node_limit_keeps_the_moves_it_valued(record, limit,
         part = analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=limit))
     exact = {d.index: d for d in full.decisions}
     partial = [d for d in part.decisions if d.unsolved]
-    assert partial and "but for the moves valued before it" in part.stopped
+    assert partial and "each move of a decision there is given its exact value or the bounds" in part.stopped
     for d in partial:
         truth = exact[d.index]
         values = [a.value for a in d.alternatives]
         assert [a.move for a in d.alternatives] == [a.move for a in truth.alternatives]
-        assert d.unsolved == values.count(None) and 0 < d.unsolved < len(values)
-        # the moves valued are the first ones searched, each at its exact value
-        assert values[:len(values) - d.unsolved] == [a.value for a in truth.alternatives][:len(values) - d.unsolved]
-        assert d.best_value is None and d.loss is None and d.cls is None and not any(a.best for a in d.alternatives)
+        assert d.unsolved == values.count(None) and 0 < d.unsolved <= len(values)
+        for a, t in zip(d.alternatives, truth.alternatives):
+            assert a.value is None or a.value == t.value
+            low, high = a.bounds or (None, None)
+            assert (low is None or low <= t.value) and (high is None or t.value <= high)
+            assert not a.best or t.best             # a best move named under bounds is an exact best
+        assert d.best_value is None or d.best_value == truth.best_value
+        assert d.loss is None or (d.loss == truth.loss and d.cls == truth.cls)
         assert part.values[next(k for k, st in enumerate(rep.steps) if st.index == d.index)] is None
-        assert d.least_loss is None if d.played_value is None else 0 <= d.least_loss <= truth.loss
+        assert d.least_loss is None or 0 <= d.least_loss <= truth.loss
         assert d.played_value is None or d.played_value == truth.played_value
     assert part.critical is None or not part.critical.unsolved
     # as data: the same decision back from JSON (a worker, the cache)
@@ -416,12 +421,17 @@ def test_the_commands_show_the_moves_a_decision_past_the_limit_valued():
     path = str(RECORDS / "seed2.dom")
     text = CliRunner().invoke(main, ["analyze", path, "--max-nodes", "2000"])
     data = CliRunner().invoke(main, ["analyze", path, "--max-nodes", "2000", "--json"])
+    full = CliRunner().invoke(main, ["analyze", path, "--json"])
     assert text.exit_code == 0 and data.exit_code == 0
+    exact = {d["index"]: d for d in json.loads(full.output)["games"][0]["decisions"]}
     partial = [d for d in json.loads(data.output)["games"][0]["decisions"] if d["unsolved"]]
-    assert partial and all(d["loss"] is None and d["best_value"] is None for d in partial)
+    assert partial
     for d in partial:
-        assert f"{d['unsolved']} of {len(d['alternatives'])} moves not valued (the node limit)" in text.output
-    # the moves not valued are listed after those valued
-    block = text.output.split("moves not valued (the node limit)")[1].split("\n  round")[0]
-    values = [line.split()[1] for line in block.strip().splitlines()]
-    assert "?" in values and values == sorted(values, key=lambda v: v == "?")
+        assert f"{d['unsolved']} of {len(d['alternatives'])} moves not valued exactly (the node limit)" in text.output
+        assert d["loss"] is None or d["loss"] == exact[d["index"]]["loss"]
+        for a in d["alternatives"]:     # a value, or bounds beside a null value, which the text marks
+            assert (a["value"] is None) == ("bounds" in a)
+            if "bounds" in a:
+                lo, hi = (f"{b:+d}" if b else "0" for b in a["bounds"])
+                assert f"[{lo}, {hi}]" in text.output
+    assert any(d["loss"] is None for d in partial)

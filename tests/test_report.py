@@ -662,24 +662,29 @@ def test_the_value_line_breaks_where_a_move_has_no_value():
 
 
 def test_a_decision_past_the_node_limit_shows_the_moves_it_valued():
-    """Its caption says how many moves were not valued, and the page shows the values of the others."""
+    """Its caption says how many moves were not valued exactly, and the page shows the values of the others
+    and the proven bounds of those (marked as bounds), best first by what the mover is sure of."""
     from analyzer.analysis import Thresholds, analyze_replay
     from analyzer.report.task import page_model
     from analyzer.match import replay_record
+    from analyzer.report.verdicts import sure_value
 
     replays = replay_record(read(RECORDS / "seed2.dom"))
     analyses = [analyze_replay(rep, node_limit=2000) for rep in replays]
     model = page_model("seed2.dom", replays, analyses, Thresholds())
-    page = render_html(model)
+    page = unescape(render_html(model))
     partial = [d for d in analyses[0].decisions if d.unsolved]
     assert partial
     for d in partial:
-        assert (f"{d.unsolved} of them need more positions than the node limit allows (not valued)"
-                in unescape(page))
+        assert (f"{d.unsolved} of them need more positions than the node limit allows (not valued exactly: shown "
+                "within the bounds the search proved)" in page)
     views = [m.decision for m in model.games[0].moves if m.decision is not None and m.decision.unsolved]
     assert len(views) == len(partial)
-    for view in views:      # the moves valued first, by value for the mover; those not valued last
-        values = [a.value for a in view.alternatives]
-        known = [v for v in values if v is not None]
-        assert values == known + [None] * view.unsolved
-        assert known == sorted(known, reverse=view.side == 0)
+    for view in views:
+        bounded = [a for a in view.alternatives if a.value is None]
+        assert len(bounded) == view.unsolved and all(a.bounds for a in bounded)
+        for a in bounded:
+            assert f'<span class="val bounds" title="proven bounds: the search stopped at the node limit">' \
+                   f'{a.bounds_text}</span>' in page
+        sure = [sure_value(a, view.side) for a in view.alternatives]
+        assert sure == sorted(sure, reverse=view.side == 0)

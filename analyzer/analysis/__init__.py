@@ -14,6 +14,7 @@ from ..rules import HandFacts, Seating, Variant
 from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, arms_note, revealed, revealed_order
 from ..search.draw import draw_note
 from ..search.block import Solver, SolverError, core_note
+from ..search.alphabeta import proven_best
 from ..search.core import TABLE_MB
 from ..tiles import Move
 
@@ -88,9 +89,12 @@ class Alternative:
     played: bool = False
     fair: object | None = None    # its fair value (``analysis.fair.FairValue``), in a fair analysis
     line: list[str] | None = None  # its best continuation, the move itself first (``"B [0-0]"``), when asked for
+    bounds: list | None = None    # past the node limit: ``[low, high]``, the proven bounds of its value (None: open)
 
     def as_dict(self, fair: bool = False) -> dict:
         d = {"move": self.move, "value": self.value, "best": self.best, "played": self.played}
+        if self.bounds is not None:
+            d["bounds"] = list(self.bounds)
         if self.line is not None:
             d["line"] = list(self.line)
         if fair:
@@ -122,13 +126,18 @@ class Decision:
 
     @property
     def least_loss(self) -> int | None:
-        """Where some alternatives were not valued (``unsolved``): the least the move played loses, by
-        the alternatives that were (None when its own value is not known)."""
-        if self.loss is not None or self.played_value is None:
+        """Where some alternatives are not valued exactly (``unsolved``): the least the move played loses,
+        proven by the values and bounds found (None when nothing bounds the move played from the side that
+        matters, or no other move from the other)."""
+        if self.loss is not None:
             return self.loss
-        known = [a.value for a in self.alternatives if a.value is not None]
-        best = max(known) if self.side == 0 else min(known)
-        return abs(best - self.played_value)
+        sign = 1 if self.side == 0 else -1
+        played = next((a for a in self.alternatives if a.played), None)
+        high = None if played is None else _mover_bounds(played, sign)[1]
+        lows = [low for a in self.alternatives if (low := _mover_bounds(a, sign)[0]) is not None]
+        if high is None or not lows:
+            return None
+        return max(0, max(lows) - high)
 
     def as_dict(self, fair: bool = False) -> dict:
         d = asdict(self)
@@ -148,6 +157,15 @@ class Decision:
         d["alternatives"] = [Alternative(**{k: v for k, v in a.items() if k in _ALTERNATIVE_FIELDS})
                              for a in data["alternatives"]]
         return cls(**d)
+
+
+def _mover_bounds(alt: Alternative, sign: int) -> tuple[int | None, int | None]:
+    """What is proven of ``alt``'s value for the mover (``sign`` -1: side 1, who minimises): ``(low,
+    high)``, None where open."""
+    low, high = (alt.value, alt.value) if alt.value is not None else alt.bounds or (None, None)
+    if sign < 0:
+        low, high = (None if high is None else -high), (None if low is None else -low)
+    return low, high
 
 
 _ALTERNATIVE_FIELDS = {f.name for f in fields(Alternative)}
@@ -427,7 +445,8 @@ def _conclude(out: GameAnalysis, rep: Replay, line: list[_Point], over: list[int
         limit = getattr(solver, "node_limit", 0)
         gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) at "
                f"{_places(line, over)}, so the values there are missing"
-               + (" but for the moves valued before it" if any(d.unsolved for d in out.decisions) else "") + "; "
+               + ("; each move of a decision there is given its exact value or the bounds the search proved"
+                  if any(d.unsolved for d in out.decisions) else "") + "; "
                + ("the others are given" if len(over) < len(line) + 1 else "none is given"))
         if full:
             mb = table_mb if individual else getattr(solver, "table_mb", table_mb)
@@ -531,36 +550,61 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
             lines: bool, scored: int = 0) -> int:
     """Value every move of the player to move and record the decision; the played move's value.
     ``scored``: the points scored during play so far, which every value includes. Where the search
-    runs past the node limit after valuing some of the moves, the decision is recorded with those
-    (the others ``None``, no best and no loss) and :class:`SearchLimit` goes on up."""
+    runs past the node limit, the decision is recorded with each move's exact value or its proven
+    bounds (a best move, a loss and a class only where they are proven) and :class:`SearchLimit` goes on
+    up, unless its probes found every value."""
     same = pos.canonical(played)          # a tile on an arm alike to an earlier one is that move
     player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
+    where = (step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None, step.entry.round,
+             alternative_text(played))
     try:
         values = [(m, scored + v) for m, v in mover.values(pos)]
     except SearchLimit as exc:
-        if exc.partial:
-            known = {m: scored + v for m, v in exc.partial}
-            moves = pos.legal_moves()
-            alts = [Alternative(alternative_text(m), known.get(m), False, m == same) for m in moves]
-            out.decisions.append(Decision(
-                step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-                step.entry.round, alternative_text(played), known.get(same), alts, None, None, None,
-                unsolved=len(moves) - len(known)))
-        raise
+        if not exc.bounds or any(lo is None or lo != hi for _, lo, hi in exc.bounds):
+            if exc.partial or exc.bounds:
+                out.decisions.append(_bounded(where, pos, exc, same, scored, thresholds))
+            raise
+        values = [(m, scored + v) for m, v, _ in exc.bounds]    # the probes found every value
     pick = max if side == 0 else min
     best = pick(v for _, v in values)
     played_value = next(v for m, v in values if m == same)
     loss = abs(best - played_value)
     alts = [Alternative(alternative_text(m), v, v == best, m == same) for m, v in values]
-    out.decisions.append(Decision(
-        step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None,
-        step.entry.round, alternative_text(played), played_value, alts, best, loss, thresholds.classify(loss)))
+    out.decisions.append(Decision(*where, played_value, alts, best, loss, thresholds.classify(loss)))
     if lines:
         entry = _lines(mover, pos, step.index, values, played, out.players)
         out.lines.append(entry)
         for alt, data in zip(alts, entry["alternatives"]):
             alt.line = data["line"]
     return played_value
+
+
+def _bounded(where: tuple, pos: Position, exc: SearchLimit, same: Move, scored: int,
+             thresholds: Thresholds) -> Decision:
+    """A decision (``where``: its first fields) whose search met the node limit: each move's exact value found,
+    else its proven bounds, ``scored`` added; the moves proven best; a loss and class where they are proven
+    (the move played is a best one, or both its value and the best one are exact)."""
+    side = where[2]
+    moves = pos.legal_moves()
+    found = {m: (lo, hi) for m, lo, hi in exc.bounds} or {m: (v, v) for m, v in exc.partial}
+    found = {m: tuple(None if b is None else scored + b for b in bounds) for m, bounds in found.items()}
+    best = set(proven_best([(m, *found.get(m, (None, None))) for m in moves], side == 0))
+    alts = []
+    for m in moves:
+        lo, hi = found.get(m, (None, None))
+        exact = lo is not None and lo == hi
+        alts.append(Alternative(alternative_text(m), lo if exact else None, m in best, m == same,
+                                bounds=None if exact or (lo is None and hi is None) else [lo, hi]))
+    played_value, best_value = next(a.value for a in alts if a.played), best_value_of(alts)
+    loss = (0 if same in best else None if best_value is None or played_value is None
+            else abs(best_value - played_value))
+    return Decision(*where, played_value, alts, best_value, loss, None if loss is None else thresholds.classify(loss),
+                    unsolved=sum(a.value is None for a in alts))
+
+
+def best_value_of(alts: list[Alternative]) -> int | None:
+    """The value of the best of ``alts`` where one is proven best and its value is exact."""
+    return next((a.value for a in alts if a.best and a.value is not None), None)
 
 
 def stops_at_decision(rep: Replay, pos: Position, prefix: int | None = None) -> bool:

@@ -196,7 +196,9 @@ def _rules(rep: Replay, seat: int):
 
 
 def _searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: float):
-    return searcher_for(_rules(rep, seat), int_solver_plays(rep.variant), node_limit, table_mb, max_deals=1)
+    search = searcher_for(_rules(rep, seat), int_solver_plays(rep.variant), node_limit, table_mb, max_deals=1)
+    search.bound_past_limit = False     # a world past the node limit drops the fair verdict: no bounds needed
+    return search
 
 
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..analysis import Decision, GameAnalysis, Thresholds
-from .verdicts import alternative_marks, holds_groups, void_numbers
+from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..position import Position, tiles_of
 from ..record import StatedResult
@@ -145,6 +145,12 @@ class AlternativeView:
     fair_loss: float | None = None   # what it gives away on average against the fair best, from the mover's side
     marks: tuple[str, ...] = ()      # "played", "best" (the verdict), "hindsight's pick" (``report.verdicts``)
     line: LineView | None = None     # its best line on the table, step by step (an analysis with lines)
+    bounds: list | None = None       # past the node limit: the proven ``[low, high]`` of its value (None: open)
+
+    @property
+    def bounds_text(self) -> str:
+        """Its proven bounds as the page shows them (``≥ +12``, ``[+4, +20]``)."""
+        return bounds_text(self.bounds, "≥", "≤") if self.bounds else ""
 
 
 @dataclass(frozen=True)
@@ -415,13 +421,14 @@ def _decision(d: Decision) -> DecisionView:
                             None if a.value is None or d.best_value is None else sign * (d.best_value - a.value),
                             a.fair, None if fair_best is None or a.fair is None
                             else max(0.0, round(sign * (fair_best - a.fair.mean), 4)),
-                            tuple(alternative_marks(d, a)))
+                            tuple(alternative_marks(d, a)), getattr(a, "bounds", None))
             for a in d.alternatives]
-    # best first: by the fair loss where there is one (the fair best is the verdict), else by the loss; where
-    # the best is not known (a hidden hand, the node limit), by the value, the moves with neither last
-    alts.sort(key=lambda a: (a.loss is None and a.value is None and a.fair is None,
+    # best first: by the fair loss where there is one (the fair best is the verdict), else by the value for the
+    # mover (the order of the loss), a move past the node limit by the bound of it the mover is sure of; where
+    # neither is known (a hidden hand), by the fair value; the moves with nothing last
+    alts.sort(key=lambda a: (a.loss is None and sure_value(a, d.side) is None and a.fair is None,
                              a.fair_loss if a.fair_loss is not None else 0,
-                             a.loss if a.loss is not None else -sign * a.value if a.value is not None
+                             -sign * sure_value(a, d.side) if sure_value(a, d.side) is not None
                              else -sign * a.fair.mean if a.fair else 0,
                              not a.played))
     return DecisionView(d.side, alts, [a.text for a in alts if a.best], d.best_value, d.played_value,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
-from .verdicts import alternative_marks, chance_holder, chance_text, holds_lines, open_verdict
+from .verdicts import alternative_marks, bounds_text, sure_value, chance_holder, chance_text, holds_lines, open_verdict
 
 __all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
@@ -161,11 +161,18 @@ def spread_text(fair) -> str:
 
 def alternative_order(alt, side: int) -> tuple[bool, float]:
     """Best first for the mover: by the fair mean where there is one (the fair best is the verdict), else by
-    the open-hands value; a move with neither (not valued within the node limit) last."""
-    value = alt.fair.mean if getattr(alt, "fair", None) is not None else alt.value
+    the open-hands value (past the node limit: the bound the mover is sure of); a move with neither last."""
+    value = alt.fair.mean if getattr(alt, "fair", None) is not None else sure_value(alt, side)
     if value is None:
         return True, 0
     return False, -value if side == 0 else value
+
+
+def _value_text(alt) -> str:
+    """An alternative's open-hands value: exact (``+12``), its proven bounds past the node limit (``>= +12``,
+    ``[+4, +20]``), or ``?``."""
+    bounds = getattr(alt, "bounds", None)
+    return bounds_text(bounds) if alt.value is None and bounds else signed(alt.value)
 
 
 def _fair_columns(alt, holder: str) -> str:
@@ -194,10 +201,14 @@ def _to_move_text(d, holder: str) -> str:
 
 def _decision_text(d, result) -> str:
     where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
-    if d.unsolved:                # the search ran past the node limit after valuing some moves
-        least = d.least_loss
-        verdict = (f"{d.unsolved} of {len(d.alternatives)} moves not valued (the node limit)"
-                   + (f"; loss at least {least}" if least else ""))
+    if d.unsolved:                # the search ran past the node limit: the others are bounded
+        verdict = f"{d.unsolved} of {len(d.alternatives)} moves not valued exactly (the node limit)"
+        if d.loss:
+            verdict += f"; loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "")
+        elif d.loss == 0:
+            verdict += "; best, proven by the bounds"
+        elif d.least_loss:
+            verdict += f"; loss at least {d.least_loss}"
     elif d.loss is None:          # a hand is hidden: nothing is known of the move with every hand open
         verdict = "no value with every hand open"
     elif getattr(d, "fair", None) is not None:     # the fair verdict follows: this one is hindsight's
@@ -210,9 +221,10 @@ def _decision_text(d, result) -> str:
     if getattr(d, "fair", None) is not None:
         text += fair_text(d)
     lines = []
+    width = max([5] + [len(_value_text(a)) for a in d.alternatives if a.value is None])     # (bounds are wider)
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         marks = ", ".join(alternative_marks(d, alt))
-        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}"
+        lines.append(f"      {alt.move:<10} {_value_text(alt):>{width}}"
                      f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}  {marks}")
         if getattr(alt, "line", None) is not None:
             lines.append(f"          line: {', '.join(alt.line)}")

@@ -133,3 +133,25 @@ def _cell(p: float) -> str:
 
 def _tile_key(text: str) -> tuple[int, ...]:
     return tuple(int(n) for n in text.strip("[]").split("-"))
+
+
+def bounds_text(bounds, ge: str = ">=", le: str = "<=") -> str:
+    """Proven bounds ``[low, high]`` of a value (None: open on that side) as the analyses show them:
+    ``>= +12``, ``<= -3`` or ``[+4, +20]``."""
+    low, high = (None if b is None else f"{b:+d}" if b else "0" for b in bounds)
+    if low is None:
+        return f"{le} {high}"
+    if high is None:
+        return f"{ge} {low}"
+    return f"[{low}, {high}]"
+
+
+def sure_value(alt, side: int) -> int | None:
+    """What to order an alternative by for the mover of ``side``: its value, else (past the node limit) the
+    bound of it the mover is sure of (the lower for side 0, the upper for side 1; the other if that is
+    open), else None."""
+    if alt.value is not None or not getattr(alt, "bounds", None):
+        return alt.value
+    low, high = alt.bounds
+    first, other = (low, high) if side == 0 else (high, low)
+    return first if first is not None else other

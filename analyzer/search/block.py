@@ -23,9 +23,9 @@ from ..rules.variants import Variant
 from ..tiles import Move
 from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
                    resolve)
-from .alphabeta import INF, fold_child, gc_paused, hand_leader, mtdf
+from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
-from .scoring import counts_pass_bonuses, describe, standard_scoring
+from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
 
 __all__ = ["Solver", "SolverError", "core_note", "known_position"]
 
@@ -87,6 +87,7 @@ class Solver:
         self.table_mb = table_mb
         self._table = None      # the compiled core's table, made with the first deal it searches
         self._dropped = False   # a pure-Python deal's table was dropped to make room
+        self.bound_past_limit = True    # past the node limit, ``values`` spends as much again on bounds
 
     # -- public API -----------------------------------------------------------------------------
     def solve(self, position: Position) -> int:
@@ -127,6 +128,10 @@ class Solver:
                     out.append((move, value))
             except SearchLimit as exc:
                 exc.partial = out
+                if self.bound_past_limit:
+                    exc.bounds = bound_decision(self, moves, dict(out), lambda m, a, b: pushed(
+                        position, m, lambda: self._value(position, a, b)),
+                        self.variant.seating.teams[position.turn] == 0, most=hand_bound(self.variant, position))
                 raise
         return out
 

@@ -38,9 +38,14 @@ NODE_LIMIT = 2_000_000
 
 class SearchLimit(RuntimeError):
     """The search needed more nodes than its limit allows. Raised from ``values``, it carries in
-    ``partial`` the ``(move, value)`` pairs found before it, in the order of the legal moves."""
+    ``partial`` the ``(move, value)`` pairs found before it, in the order of the legal moves, and in
+    ``bounds`` the proven ``(move, low, high)`` of every legal move (side 0; None: open on that side;
+    ``low == high`` where the value is exact), which the search found with as many positions again
+    (:func:`~analyzer.search.alphabeta.bound_moves`)."""
 
     partial: list | tuple = ()
+    bounds: list | tuple = ()
+    window: tuple = ()
 
 
 try:

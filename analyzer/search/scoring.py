@@ -38,7 +38,7 @@ from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandScori
 from ..rules.variants import Variant
 
 __all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table", "BY", "TIE", "COUNT", "CHUCHAZO",
-           "NO_BOUND", "OWN_PIPS", "ALL_PIPS", "FIXED", "search_bound", "standard_scoring"]
+           "NO_BOUND", "OWN_PIPS", "ALL_PIPS", "FIXED", "search_bound", "standard_scoring", "hand_bound"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
 BY = {"team": 0, "player": 1, "last-or-right": 2}
@@ -211,6 +211,23 @@ def search_bound(rules, standard: tuple[bool, int]) -> tuple[int, int]:
     if described is None:
         return NO_BOUND, 0
     return described.bound, described.most
+
+
+def hand_bound(rules, position) -> int | None:
+    """The most either side can still win or lose in the hand of ``position`` under ``rules`` (a value of it
+    lies in ``[-bound, +bound]``), from :func:`search_bound`: every pip of the set not yet on the table
+    (whoever holds them at the end: the hands, the boneyard) and the points beyond the pips; None where
+    nothing bounds it (points scored during play or pass bonuses, which a hand pays as it goes)."""
+    if getattr(rules, "play", None) is not None or counts_pass_bonuses(rules):
+        return None
+    kind, most = search_bound(rules, standard_scoring(rules))
+    if kind == NO_BOUND:
+        return None
+    if kind == FIXED:
+        return most
+    n = position.max_pip
+    on_table = sum(move.tile.pips for move, *_ in position.history if move.tile is not None)
+    return n * (n + 1) * (n + 2) // 2 - on_table + most
 
 
 def counts_pass_bonuses(rules) -> bool:

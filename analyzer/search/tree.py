@@ -43,10 +43,10 @@ from ..position import Position, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
-from .alphabeta import INF, fold_child, gc_paused, hand_leader, mtdf
+from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .block import SolverError
-from .scoring import standard_scoring
+from .scoring import hand_bound, standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, check_table_mb,
                    filled, resolve_arms, resolve_draw, weak_method)
@@ -180,6 +180,7 @@ class TreeSearch:
         self.py_entries = max(4, int(table_mb * (1 << 20)) // PY_ENTRY_BYTES)
         self.room = 0
         self._dropped = False       # a pure-Python table dropped entries (it was full)
+        self.bound_past_limit = True    # past the node limit, ``values`` spends as much again on bounds
         self.core = resolve_arms(core)
         self.draw_core = resolve_draw(core) if self.draw_state else "python"
 
@@ -196,16 +197,33 @@ class TreeSearch:
         self._start(pos)
         out = []
         with gc_paused():
-            for move in pos.legal_moves():
-                gain = self._push(pos, move)
-                try:
-                    out.append((move, gain + self._mtd(pos, -INF, INF)))
-                except SearchLimit as exc:
-                    exc.partial = out
-                    raise
-                finally:
-                    pos.pop()
+            try:
+                for move in pos.legal_moves():
+                    gain = self._push(pos, move)
+                    try:
+                        out.append((move, gain + self._mtd(pos, -INF, INF)))
+                    except SearchLimit as exc:      # what its MTD(f) proved before the limit
+                        exc.window = (move, *(b if abs(b) >= INF else gain + b for b in exc.window or (-INF, INF)))
+                        raise
+                    finally:
+                        pos.pop()
+            except SearchLimit as exc:
+                exc.partial = out
+                if self.bound_past_limit:
+                    move, low, high = exc.window
+                    exc.bounds = bound_decision(self, pos.legal_moves(), dict(out),
+                                                lambda m, a, b: self._after(pos, m, a, b), self.maximiser[pos.turn],
+                                                self._last, {move: (low, high)}, hand_bound(self.rules, pos))
+                raise
         return out
+
+    def _after(self, pos: Position, move: Move, alpha: int, beta: int) -> int:
+        """The side-0 value of playing ``move`` (with the points it scores at once), fail-soft in (alpha, beta)."""
+        gain = self._push(pos, move)
+        try:
+            return gain + self._mtd(pos, alpha - gain, beta - gain)
+        finally:
+            pos.pop()
 
     def best_line(self, pos: Position) -> list[Move]:
         """Best moves for both sides from ``pos`` to the end of the hand."""
