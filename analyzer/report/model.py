@@ -421,7 +421,7 @@ def _decision(d: Decision) -> DecisionView:
                             None if a.value is None or d.best_value is None else sign * (d.best_value - a.value),
                             a.fair, None if fair_best is None or a.fair is None
                             else max(0.0, round(sign * (fair_best - a.fair.mean), 4)),
-                            tuple(alternative_marks(d, a)), getattr(a, "bounds", None))
+                            tuple(alternative_marks(d, a)), bounds=getattr(a, "bounds", None))
             for a in d.alternatives]
     # best first: by the fair loss where there is one (the fair best is the verdict), else by the value for the
     # mover (the order of the loss), a move past the node limit by the bound of it the mover is sure of; where
