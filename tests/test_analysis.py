@@ -227,8 +227,15 @@ def test_table_mb_bounds_every_search_of_the_fair_analysis_too(tmp_path, monkeyp
             return made(rules, fast, node_limit, table_mb, **kwargs)
         return searcher
 
+    def worlds_spy(made):      # the compiled core's one call for all the worlds of a decision
+        def solver(rules, node_limit=None, table_mb=None, **kwargs):
+            asked.append(table_mb)
+            return made(rules, node_limit, table_mb, **kwargs)
+        return solver
+
     monkeypatch.setattr(analysis, "searcher_for", spy(analysis.searcher_for))
     monkeypatch.setattr(fair, "searcher_for", spy(fair.searcher_for))
+    monkeypatch.setattr(fair, "WorldsSolver", worlds_spy(fair.WorldsSolver))
     block7 = str(RECORDS / "variant-block7.dom")
     settings = ("--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1", "--table-mb", "3")
     for command in (("analyze", block7), ("report", block7, "-o", str(tmp_path / "page.html"))):
