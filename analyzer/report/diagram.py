@@ -23,14 +23,20 @@ def position_at(rep: Replay, step: int) -> tuple[Position, list[set[int]], Tile 
     """The position of game ``rep`` after ``step`` moves, as far as the record is legal: ``(position,
     the numbers each seat's passes prove he lacks, the last tile laid, the moves played)``."""
     shown = min(step, rep.legal_prefix) if rep.deal_ok else 0
-    pos = rep.position_at(shown)      # the replay's own walk: each move by its seat (the opener's extra tile too)
+    pos = rep.initial.copy()
     voids: list[set[int]] = [set() for _ in range(pos.n)]
     last = None
     for s in rep.steps[:shown]:
-        if s.move is not None and s.move.is_play:
-            last = s.move.tile
+        if s.move is not None:
+            pos.turn = s.seat         # each move by its seat, as the replay made it (the opener's extra tile too)
+            pos.push(s.move)
+            if s.move.is_play:
+                last = s.move.tile
         if s.seat is not None:
             voids[s.seat].update(s.lacks)
+    nxt = rep.steps[shown].seat if shown < len(rep.steps) else None
+    if nxt is not None and pos.may_add(nxt):      # the opener who adds his extra tile (004) moves again
+        pos.turn = nxt
     return pos, voids, last, shown
 
 
