@@ -278,16 +278,32 @@
     var v = p.variation;
     $("variation").hidden = !v || v.along === 0;
     if (v && v.along) {
-      $("variation").querySelector(".what").textContent = "Variation from " + (p.step === 0 ? "the deal" : "move " + p.step) +
-        " (not in the record): " + v.line.slice(0, v.along).join(", ");
+      setWords($("variation").querySelector(".what"), "Variation from " + (p.step === 0 ? "the deal" : "move " + p.step) +
+        " (not in the record): " + v.line.slice(0, v.along).join(", "));
     }
-    $("stepinfo").textContent = info;
+    setWords($("stepinfo"), info);
     $("stopped").hidden = !p.stopped;
     $("stopped").textContent = p.stopped || "";
     drawTable(p);
     drawHands(p);
     drawMoves(p);
     drawValues();
+  }
+
+  // Set ``text`` as the element's text, each tile with what clings to it ("[0-0]@0") kept on one line: a
+  // narrow screen breaks between moves, never inside one (text nodes and spans only, never markup).
+  function setWords(el, text) {
+    el.textContent = "";
+    var tile = /\S*\[\d+-\d+\]\S*/g, at = 0, m;
+    while ((m = tile.exec(text)) !== null) {
+      el.appendChild(document.createTextNode(text.slice(at, m.index)));
+      var span = document.createElement("span");
+      span.className = "nobreak";
+      span.textContent = m[0];
+      el.appendChild(span);
+      at = m.index + m[0].length;
+    }
+    el.appendChild(document.createTextNode(text.slice(at)));
   }
 
   function showPosition(body) {
