@@ -1,0 +1,192 @@
+"""The luck of each drawn tile (``analyzer.analysis.drawluck``, issue #30 item 3) against an independent
+reference: the candidates counted from the record (every tile of the set neither on the table nor in the
+drawer's hand at the draw; one from another hand kept where the record, with the two tiles exchanged,
+still replays by the rules), and each exchanged deal valued by the plain minimax of
+``tests/minimax_reference.py`` (``DrawReference``: no pruning, no table, nothing of ``analyzer.search``)
+over the boneyard order the analysis uses (the tiles drawn, in order, then the rest ascending), the
+two tiles exchanged in it too."""
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from analyzer.analysis import AgainstTheRest
+from analyzer.analysis.drawluck import draw_lucks, side_totals
+from analyzer.generate import random_game
+from analyzer.match import replay_record
+from analyzer.notation import read
+from analyzer.replay import replay
+from analyzer.rules import find_variant
+from analyzer.tiles import tile_set
+from conftest import RECORDS
+from minimax_reference import DrawReference
+
+#: the most tiles left in the hands after a draw for the plain minimax to take it
+SMALL = 9
+
+
+def _exchanged(rep, last: int, t, c):
+    """The record's game up to and with step ``last``, tiles ``t`` and ``c`` exchanged everywhere, replayed."""
+    swap = {t: c, c: t}
+    game = rep.game
+    entry = rep.steps[last].entry
+    upto = next(j for j, m in enumerate(game.moves) if m is entry)
+    hands = tuple(replace(h, tiles=tuple(swap.get(x, x) for x in h.tiles)) for h in game.hands)
+    moves = [replace(m, tile=swap.get(m.tile, m.tile)) for m in game.moves[:upto + 1]]
+    return replay(replace(game, hands=hands, moves=moves, tags=dict(game.tags, Result="*")), rep.variant,
+                  lead=rep.lead)
+
+
+def reference(rep, k: int, order: list):
+    """``{candidate: value for the drawer's side after drawing it}`` at the draw of step ``k``, or None when
+    the hand left is too large for the plain minimax."""
+    variant = rep.variant
+    steps = rep.steps
+    seat, t = steps[k].seat, steps[k].move.tile
+    dealt = [set(h.tiles) for h in rep.game.hands]
+    held = set(dealt[seat])
+    table = set()
+    for s in steps[:k]:
+        if s.move is None or s.move.tile is None:
+            continue
+        if s.move.draw:
+            if s.seat == seat:
+                held.add(s.move.tile)
+        else:
+            table.add(s.move.tile)
+            held.discard(s.move.tile)
+    starter = rep.game.tags.get("Starter")
+    unseen = [x for x in tile_set(variant.dealing.max_pip) if x not in table and x not in held
+              and str(x) != (starter or "").strip()]
+    n_drawn = sum(1 for s in steps[:k] if s.move is not None and s.move.draw)
+    yard = set(order[n_drawn:])
+    left = sum(len(h) for h in dealt) + n_drawn + 1 - len(table)     # tiles in the hands after the draw
+    if left > SMALL:
+        return None
+    individual = variant.seating.sides > 2
+    rules = AgainstTheRest(variant, seat) if individual else variant
+    sign = 1 if individual or variant.seating.teams[seat] == 0 else -1
+    out = {}
+    for c in unseen:
+        again = _exchanged(rep, k, t, c)
+        if c not in yard and not (again.deal_ok and again.legal_prefix == len(again.steps) == k + 1):
+            continue
+        world = [c if x == t else t if x == c else x for x in order]
+        pos = again.position_at(k + 1)
+        out[c] = sign * DrawReference(rules, world).value(pos)
+    return out
+
+
+def analysis_order(rep) -> list:
+    drawn = [s.move.tile for s in rep.steps if s.move is not None and s.move.draw]
+    dealt = {x for h in rep.game.hands for x in h.tiles}
+    starter = (rep.game.tags.get("Starter") or "").strip()
+    rest = sorted(x for x in tile_set(rep.variant.dealing.max_pip) if x not in dealt and x not in drawn
+                  and str(x) != starter)
+    return drawn + rest
+
+
+def _games():
+    for name in ("variant-draw.dom", "variant-cutthroat-draw.dom", "variant-draw-starter.dom", "variant-draw-003.dom"):
+        yield from replay_record(read(RECORDS / name))
+    for variant, seeds in ((find_variant("draw", {"players": "3"}), range(3)),
+                           (find_variant("draw", {"players": "4"}), range(3)),
+                           (find_variant("draw", {"players": "2", "draw": "one"}), range(3)),
+                           (find_variant("all-fives", {}), range(2))):
+        for seed in seeds:
+            yield replay(random_game(variant, seed=seed), variant)
+
+
+@functools.cache
+def _compared() -> list:
+    """Every small draw of the games: (game, tool's luck, reference values)."""
+    return list(_small_draws())
+
+
+def _small_draws():
+    for rep in _games():
+        order = analysis_order(rep)
+        draws = [k for k, s in enumerate(rep.steps) if s.move is not None and s.move.draw]
+        for k, luck in zip(draws, draw_lucks(rep)):
+            ref = reference(rep, k, order)
+            if ref is not None:
+                yield rep, luck, ref
+
+
+def test_each_draws_luck_equals_plain_minimax_over_the_exchanged_deals():
+    checked = 0
+    for rep, luck, ref in _compared():
+        assert set(luck.candidates) == set(ref), (rep.source, luck.index)
+        got = dict(zip(luck.candidates, luck.values))
+        # the tool counts the points scored so far, the reference only those to come: compare differences
+        assert {c: v - luck.value for c, v in got.items()} == {c: v - ref[luck.tile] for c, v in ref.items()}
+        mean = Fraction(sum(ref.values()), len(ref))
+        assert luck.points == ref[luck.tile] - mean
+        checked += 1
+    assert checked >= 15
+
+
+def test_a_draw_all_of_whose_candidates_give_one_value_has_no_luck_and_the_only_winning_tile_has_some():
+    same = only = 0
+    for rep, luck, ref in _compared():
+        values = set(ref.values())
+        if len(values) == 1:
+            assert luck.points == 0
+            same += 1
+        best = max(values)
+        if len(values) > 1 and ref[luck.tile] == best and sum(v == best for v in ref.values()) == 1:
+            assert luck.points > 0          # the only tile that gives the best result, drawn
+            only += 1
+    assert same and only
+
+
+def test_the_candidates_are_the_boneyard_and_the_tiles_of_other_hands_the_record_allows():
+    rep = replay_record(read(RECORDS / "variant-draw.dom"))[0]
+    first = draw_lucks(rep)[0]          # 2. ... B draws [4-4]: A has played [5-6], B [5-5]
+    a_hand = {x for x in rep.game.hand_of("A").tiles} - {x for x in [first.tile]}
+    played = {s.move.tile for s in rep.steps[:first.index] if s.move is not None and not s.move.draw}
+    assert str(first.tile) == "[4-4]"
+    assert set(first.candidates) >= (a_hand - played)
+    assert not set(first.candidates) & set(rep.game.hand_of("B").tiles)
+    assert len(first.candidates) == 12 + 7          # the 12 tiles of the boneyard, A's 7 left
+
+
+def test_a_tile_whose_exchange_breaks_a_pass_is_no_candidate():
+    # from the public view a player who passed holds no tile of the open numbers then: a tile of his
+    # that the exchange would turn into such a tile is ruled out
+    checked = 0
+    for rep in _games():
+        draws = [k for k, s in enumerate(rep.steps) if s.move is not None and s.move.draw]
+        for k, luck in zip(draws, draw_lucks(rep)):
+            t = luck.tile
+            for q in range(rep.variant.players):
+                if q == luck.seat:
+                    continue
+                for p in rep.steps[:k]:
+                    if p.seat != q or p.move is None or not p.move.is_pass or not p.ends_before \
+                            or not set(p.ends_before) & {t.low, t.high}:
+                        continue
+                    kept = rep.position_at(p.index).hands[q] & rep.position_at(k).hands[q]
+                    assert not [c for c in luck.candidates if kept & c.bit]
+                    checked += 1
+    assert checked
+
+
+def test_side_totals_add_each_sides_draws():
+    rep = replay_record(read(RECORDS / "variant-cutthroat-draw.dom"))[0]
+    lucks = draw_lucks(rep)
+    points, _ = side_totals(lucks, 2)
+    for side in (0, 1):
+        assert points[side] == sum((x.points for x in lucks if x.side == side), Fraction(0))
+
+
+def test_a_hidden_hand_gives_no_draw_luck():
+    variant = find_variant("draw", {"players": "2"})
+    rep = next(r for r in (replay(random_game(variant, seed=seed)) for seed in range(20))
+               if any(s.move is not None and s.move.draw for s in r.steps))
+    assert draw_lucks(rep)
+    hidden = replace(rep.game, hands=tuple(replace(h, tiles=None) if k else h for k, h in enumerate(rep.game.hands)))
+    assert draw_lucks(replay(hidden, rep.variant)) == []
