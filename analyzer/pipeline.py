@@ -123,6 +123,7 @@ class RecordRun:
     judged: int = 0                         # games given their fair analysis (see judge_fairly)
     text: str | None = None                 # the record's text as read (the repaired record keeps its layout)
     scales: list | None = None              # per game its ``MatchScale`` (or None), once graded on the match scale
+    draw_lucks: list | None = None          # per game the luck of each draw (``analysis.drawluck``), once valued
 
     @property
     def readable(self) -> bool:
@@ -257,6 +258,7 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
     the luck of its deal; adds ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"`` and ``"match_scale"`` to its
     analysis, changing no field it had; keeps each game's ``MatchScale`` in ``run.scales`` (the page shows them)."""
     from .analysis.luck import deal_luck            # (the match-winning-chance tables: loaded when asked for)
+    from .analysis.drawluck import annotate, match_chance, with_match
     from .analysis.match_scale import match_positions, match_scale
 
     run.scales = [None] * len(run.replays)
@@ -269,7 +271,28 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
             first = bool(getattr(rep, "match", None) and rep.match.number == 1)
             scale.luck = deal_luck(analysis, rep.variant, leader, first, position if scale.known else None)
         scale.annotate(game["analysis"])
+        lucks = (run.draw_lucks or [None] * len(run.replays))[k]
+        chance = match_chance(rep.variant, position, leader) if lucks and scale.known and leader is not None else None
+        if chance is not None:
+            run.draw_lucks[k] = with_match(lucks, chance)
+            annotate(game["analysis"], run.draw_lucks[k], rep.steps)
         run.scales[k] = scale
+
+
+def value_draws(run: RecordRun, games: list[dict]) -> None:
+    """The luck of each tile drawn (``analysis.drawluck``) in the analysed games of ``games`` (the plain
+    data of ``run``) whose every hand is known: ``"draw_luck"`` added to each draw's entry of the analysis's
+    ``"moves"``; the lucks kept in ``run.draw_lucks``."""
+    from .analysis.drawluck import annotate, draw_lucks     # (start-up: validate needs no search)
+
+    o = run.options
+    run.draw_lucks = [None] * len(run.replays)
+    for k, (game, rep, analysis) in enumerate(zip(games, run.replays, run.analyses)):
+        if game.get("analysis") is not None and analysis is not None and analysis.values:
+            lucks = draw_lucks(rep, o.max_nodes, o.table_mb)
+            if lucks:
+                run.draw_lucks[k] = lucks
+                annotate(game["analysis"], lucks, rep.steps)
 
 
 def _in_moves(moves: int, progress):
@@ -301,6 +324,8 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
     if o.mode == "validate" and (o.triage or o.repair_edits):
         triage(run)
     out = run.data()
+    if o.mode != "validate" and run.analyses is not None:
+        value_draws(run, out["games"])
     if o.scale == "match" and run.analyses is not None:
         grade_on_match_scale(run, out["games"])
     if o.repair_edits:

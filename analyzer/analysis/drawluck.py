@@ -46,7 +46,7 @@ from ..search.block import SolverError
 from ..tiles import Tile
 from . import AgainstTheRest
 
-__all__ = ["DrawLuck", "draw_lucks", "side_totals", "with_mwc"]
+__all__ = ["DrawLuck", "draw_lucks", "side_totals", "data_totals", "with_mwc", "annotate", "match_chance", "with_match"]
 
 
 @dataclass(frozen=True)
@@ -190,17 +190,50 @@ def _consistent(rep, k: int, t: Tile, c: Tile) -> bool:
     return again.deal_ok and again.legal_prefix == len(again.steps) == k + 1
 
 
-def side_totals(lucks: list[DrawLuck | None], sides: int) -> tuple[list[Fraction], list[float | None]] | None:
-    """Per side (or per player in a game of individuals: ``sides`` the number of them) the sum of the
-    draws' luck in points and in MWC (None where a draw has no MWC); None when a draw's luck is missing."""
-    if any(x is None for x in lucks):
-        return None
+def side_totals(lucks: list[DrawLuck | None], sides: int) -> tuple[list[Fraction], list[float | None]]:
+    """The draws' luck per side, in points and in MWC (None where a draw has none), over the draws whose
+    luck is known. Two sides: a draw counts for the drawer's side and against the other (a hand is
+    zero-sum), so the two totals are opposite. A game of individual players (``sides`` of them): each
+    player's own draws, each valued for him against all the others."""
     points = [Fraction(0)] * sides
     mwc: list[float | None] = [0.0] * sides
     for x in lucks:
-        points[x.side] += x.points
-        mwc[x.side] = None if x.mwc is None or mwc[x.side] is None else mwc[x.side] + x.mwc
+        if x is None:
+            continue
+        for side in range(sides) if sides == 2 else (x.side,):
+            sign = 1 if side == x.side else -1
+            points[side] += sign * x.points
+            mwc[side] = None if x.mwc is None or mwc[side] is None else mwc[side] + sign * x.mwc
     return points, mwc
+
+
+def data_totals(data: dict) -> list[tuple[str, float, float | None, int]] | None:
+    """From an analysis as plain data with its draws' luck (:func:`annotate`): per side (or player, in a
+    game of individuals) its name, the draws' luck in points and in MWC (None where a draw has none) and
+    the draws it counts; None when the analysis has no draw luck. A draw whose luck is missing counts
+    for nothing."""
+    draws = [m for m in data.get("moves", []) if "draw_luck" in m]
+    if not draws:
+        return None
+    names = data.get("sides") or []
+    two = len(names) == 2
+
+    def side_of(player: str) -> int | None:
+        return next((k for k, name in enumerate(names) if player in name.split("/")), None)
+
+    out = []
+    for k, name in enumerate(names):
+        points, mwc, count = 0.0, 0.0, 0
+        for m in draws:
+            luck, at = m["draw_luck"], side_of(m["player"])
+            if luck is None or at is None or (not two and at != k):
+                continue
+            sign = 1 if at == k else -1
+            points += sign * luck["points"]
+            mwc = None if mwc is None or luck["mwc"] is None else mwc + sign * luck["mwc"]
+            count += at == k
+        out.append((name, points, mwc, count))
+    return out
 
 
 def with_mwc(luck: DrawLuck, chance) -> DrawLuck:
@@ -208,3 +241,37 @@ def with_mwc(luck: DrawLuck, chance) -> DrawLuck:
     hand whose open-hands value for that side is ``value``."""
     chances = [chance(v) for v in luck.values]
     return replace(luck, mwc=chances[0] - sum(chances) / len(chances))
+
+
+def annotate(data: dict, lucks: list[DrawLuck | None], steps) -> dict:
+    """Add the draws' luck to an analysis as plain data (``GameAnalysis.as_dict``): ``"draw_luck"`` to the
+    entry of ``"moves"`` of each draw (None where its values are missing); no field it had changes.
+    ``steps``: the replay's steps, whose draws the lucks are, in order."""
+    moves = data.get("moves", [])
+    draws = [k for k, s in enumerate(steps) if s.move is not None and s.move.draw]
+    for k, luck in zip(draws, lucks):
+        if k < len(moves):
+            moves[k]["draw_luck"] = None if luck is None else luck.as_dict()
+    return data
+
+
+def match_chance(variant, position, leader: int):
+    """``chance(value, side)``: ``side``'s match-winning chance after a hand whose open-hands value for
+    that side is ``value`` (``position``: the match position before the hand, ``leader`` its leading seat);
+    None where the variant has no MWC table for two sides or the match is over."""
+    from ..equity import load_table             # (the tables: loaded where the match scale is asked for)
+    from .match_scale import value_result, why_not
+
+    table = load_table(variant)
+    if table is None or position is None or position.state.over or why_not(variant) is not None:
+        return None
+
+    def chance(value: int, side: int) -> float:
+        first = table.after(position, value_result(variant, value if side == 0 else -value), leader)
+        return first if side == 0 else 1 - first
+    return chance
+
+
+def with_match(lucks: list[DrawLuck | None], chance) -> list[DrawLuck | None]:
+    """``lucks`` with their luck in match-winning chance (``chance`` from :func:`match_chance`)."""
+    return [None if x is None else with_mwc(x, lambda v, side=x.side: chance(v, side)) for x in lucks]

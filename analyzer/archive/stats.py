@@ -26,10 +26,13 @@ For each player, by name across records (case and blanks do not count: ``alice``
 Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result model, ``analyzer.equity``):
 
 - ``result``: points his side won less points it lost, over the hands whose deal's luck is known
-  (``luck_hands``); ``luck``: the luck of those deals for his side (the open-hands value at the lead
-  less the variant's mean for the side that led); ``adjusted``: the luck-adjusted result, ``result -
-  luck``: what the play made of the deals. ``mwc_luck``: the deals' luck in match-winning chance (with
-  ``--scale match``, over the hands whose match position is known).
+  and, in a draw game, every draw's luck too (``luck_hands``); ``luck``: the luck of those hands for
+  his side, ``deal_luck + draw_luck``: the deal's (the open-hands value at the lead less the variant's
+  mean for the side that led) and the tiles drawn (``analyzer.analysis.drawluck``: each draw's value
+  against the mean over the tiles that could have come, his side's draws counted for it and the
+  others' against it); ``adjusted``: the luck-adjusted result, ``result - luck``: what the play made
+  of the hands. ``mwc_luck``: that luck in match-winning chance, ``mwc_draw_luck`` the draws' part
+  (with ``--scale match``, over the hands whose match position is known).
 - ``error_rate``: the mean loss per decision with a choice (points), by the fair analysis where it
   judged the decision, else with every hand open (``error_basis`` says which), with its 95% interval
   (``error_low``, ``error_high``; none from fewer than two decisions) and ``error_decisions``, the
@@ -81,6 +84,9 @@ class PlayerRow:
     mwc_error_low: float | None = None
     mwc_error_high: float | None = None
     mwc_error_decisions: int = 0
+    deal_luck: float | None = None
+    draw_luck: float | None = None
+    mwc_draw_luck: float | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -110,7 +116,9 @@ class _Skill:
     result: int = 0
     luck: float = 0.0
     luck_hands: int = 0
+    draw_luck: float = 0.0
     mwc_luck: float = 0.0
+    mwc_draw_luck: float = 0.0
     mwc_hands: int = 0
     errors: object = field(default_factory=lambda: _rate())         # ``analysis.luck.ErrorRate``s
     open_errors: object = field(default_factory=lambda: _rate())
@@ -162,8 +170,11 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
     analysis = game.get("analysis") or {}
     luck = (analysis.get("match_scale") or {}).get("luck")
     result = game.get("result")
+    draws = [(_side_index(game, m["player"]), m["draw_luck"]) for m in analysis.get("moves", []) if "draw_luck" in m]
     counted = set()
-    if luck is not None and result is not None and len(analysis.get("sides") or ()) == 2:
+    if luck is not None and result is not None and len(analysis.get("sides") or ()) == 2 \
+            and all(d is not None and side is not None for side, d in draws):
+        drawn_mwc = all(d["mwc"] is not None for _, d in draws)
         for name in game["players"]:
             side, row = _side_index(game, name), who[name]
             if side is None or row in counted:
@@ -173,10 +184,14 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
             skill = of(row).skill
             won = result["winner"] is not None and name in result["winner"]
             skill.result += 0 if result["winner"] is None else (result["points"] if won else -result["points"])
-            skill.luck += sign * luck["points"]
+            draw = sum(d["points"] if at == side else -d["points"] for at, d in draws)
+            skill.luck += sign * luck["points"] + draw
+            skill.draw_luck += draw
             skill.luck_hands += 1
-            if luck.get("mwc") is not None:
-                skill.mwc_luck += sign * luck["mwc"]
+            if luck.get("mwc") is not None and drawn_mwc:
+                draw_mwc = sum(d["mwc"] if at == side else -d["mwc"] for at, d in draws)
+                skill.mwc_luck += sign * luck["mwc"] + draw_mwc
+                skill.mwc_draw_luck += draw_mwc
                 skill.mwc_hands += 1
     decided = set()
     for d in analysis.get("decisions", []):
@@ -275,6 +290,8 @@ def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -
     if skill.luck_hands:
         row.result, row.luck, row.luck_hands = skill.result, round(skill.luck, 2), skill.luck_hands
         row.adjusted = round(skill.result - skill.luck, 2)
+        row.draw_luck = round(skill.draw_luck, 2)
+        row.deal_luck = round(skill.luck - skill.draw_luck, 2)
     row.error_rate, row.error_low, row.error_high = _interval(skill.errors, 2)
     row.error_decisions = len(skill.errors.losses)
     row.error_basis = " and ".join(sorted(skill.bases)) or None
@@ -288,6 +305,7 @@ def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -
     if scale == "match":
         if skill.mwc_hands:
             row.mwc_luck = round(skill.mwc_luck, 4)
+            row.mwc_draw_luck = round(skill.mwc_draw_luck, 4)
         row.mwc_error_rate, row.mwc_error_low, row.mwc_error_high = _interval(skill.mwc_errors, 4)
         row.mwc_error_decisions = len(skill.mwc_errors.losses)
 
@@ -358,19 +376,21 @@ def _rate_cell(rate, low, high) -> str:
 
 
 #: What the second table's columns mean, printed under it.
-SKILL_NOTE = ("luck: the open-hands value of his side's deals at the lead less the variant's mean; adjusted: result "
-              "less luck; error rate: mean loss a decision with a choice (fair where judged, else open hands) and its "
+SKILL_NOTE = ("luck: the open-hands value of his side's deals at the lead less the variant's mean, plus the luck of "
+              "the tiles drawn (of it draws: each draw's value against the mean over the tiles that could have come); "
+              "adjusted: result less luck; error rate: mean loss a decision with a choice (fair where judged, else open hands) and its "
               "95% interval; band: of the open-hands error rate, from two games or more and a narrow enough interval")
 
 
 def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:
     """The luck and error rate of each row as aligned lines (with ``scale="match"`` in MWC too), and the note."""
-    head = ["", "hands", "result", "luck", "adjusted", "decisions", "error rate (95%)", "band"]
+    head = ["", "hands", "result", "luck", "of it draws", "adjusted", "decisions", "error rate (95%)", "band"]
     if scale == "match":
         head += ["MWC luck", "MWC decisions", "MWC error rate (95%)"]
     cells = [head]
     for r in rows:
-        line = [r.player, str(r.luck_hands), _dash(r.result), _dash(r.luck), _dash(r.adjusted), str(r.error_decisions),
+        line = [r.player, str(r.luck_hands), _dash(r.result), _dash(r.luck), _dash(r.draw_luck), _dash(r.adjusted),
+                str(r.error_decisions),
                 _rate_cell(r.error_rate, r.error_low, r.error_high), r.band or "-"]
         if scale == "match":
             line += [_dash(r.mwc_luck), str(r.mwc_error_decisions),

@@ -41,7 +41,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
     from ..archive import Summary
     from ..pipeline import read
-    from ..report.text import analysis_text, match_scale_text, no_game
+    from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=lines or graph_path is not None,
@@ -95,6 +95,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 if no_game(game):        # an empty file: its one error below, no analysis
                     continue
                 click.echo(analysis_text(number, analysis), nl=False)
+                click.echo(draw_luck_text(game["analysis"]), nl=False)
                 click.echo(match_scale_text(game["analysis"], analysis), nl=False)
             echo_errors(result)          # every error of a broken record, at its file:line:column
     if graph_path is not None:
@@ -111,7 +112,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
     from ..archive import Summary
     from ..archive.runner import worker_pool
     from ..pipeline import judge_fairly, read, safely
-    from ..report.text import analysis_text, match_scale_text, no_game
+    from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
     from .output import WorldsBar, echo_errors, echo_jsonl, finish
 
     options = dataclasses.replace(options, **settings)
@@ -151,12 +152,15 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
             continue
         for number, fair in done:
             game = result["games"][number - 1]
-            data = game["analysis"] if "match_scale" in (game.get("analysis") or {}) else fair.as_dict()
+            plain = game.get("analysis") or {}
+            data = plain if "match_scale" in plain or any("draw_luck" in m for m in plain.get("moves", ())) \
+                else fair.as_dict()
             if as_json:
                 analyses.append({"file": src.label, **data, "valid": game["valid"],
                                  "diagnostics": game["diagnostics"]})
             elif not no_game(game):    # an empty file: its one error, no analysis
                 click.echo(analysis_text(number, fair), nl=False)
+                click.echo(draw_luck_text(data), nl=False)
                 click.echo(match_scale_text(data, fair), nl=False)
         if done and not as_json and not result["error"]:
             echo_errors(result)          # every error of a broken record, after its analysis
@@ -166,9 +170,11 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
 def _judged(run) -> dict:
     """The plain data of a record judged fairly, graded on the match scale where its options ask
     (``--scale match``: each alternative's MWC the mean over its worlds)."""
-    from ..pipeline import grade_on_match_scale
+    from ..pipeline import grade_on_match_scale, value_draws
 
     out = run.data()
+    if run.analyses is not None:
+        value_draws(run, out["games"][:run.judged])
     if run.options.scale == "match" and run.analyses is not None:
         grade_on_match_scale(run, out["games"][:run.judged])
     return out

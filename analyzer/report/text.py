@@ -374,3 +374,27 @@ def fair_mwc_lines(decisions: list[dict], analysis) -> list[str]:
     if len(lines) == 1:
         lines.append("    No move lost match-winning chance.")
     return lines
+
+
+def draw_luck_text(data: dict) -> str:
+    """The luck of each tile drawn in one game (``analyze``, a draw game with every hand open), from its
+    analysis data: each draw's value against the mean over the tiles that could have come, and each
+    side's total (empty without draws)."""
+    from ..analysis.drawluck import data_totals     # (plain data in, lines out: no search)
+
+    totals = data_totals(data)
+    if totals is None:
+        return ""
+    lines = ["Luck of the draws (the value after each draw less the mean over the tiles that could have come, "
+             "for the drawer's side):"]
+    for number, m in enumerate(data.get("moves", []), 1):
+        luck = m.get("draw_luck", False)
+        if luck is False:
+            continue
+        lines.append(f"  {number}. {m['player']} {m['move']}: " + (
+            "not valued (the search's node limit)" if luck is None else
+            f"{luck['points']:+.2f} (value {luck['value']:+d}, the mean over {luck['candidates']} tiles "
+            f"{luck['mean']:+.2f})" + (f", {luck['mwc']:+.2%} MWC" if luck["mwc"] is not None else "")))
+    lines.append("  In all: " + "; ".join(f"{name} {points:+.2f}" + (f" ({mwc:+.2%} MWC)" if mwc is not None else "")
+                                          for name, points, mwc, _ in totals))
+    return _text(lines + [""])
