@@ -17,7 +17,7 @@ from ..tiles import Move, Tile
 
 __all__ = ["Issue", "board_view", "LineView", "line_boards", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
            "GameReport", "ReportModel", "build_report", "build_game", "move_words", "signed", "MatchChoice", "MatchMove",
-           "MatchView", "match_view", "with_match_views"]
+           "MatchView", "match_view", "with_match_views", "with_draw_luck"]
 
 Pair = tuple[int, int]
 
@@ -289,6 +289,9 @@ class GameReport:
     diagrams: list[str] = field(default_factory=list)   # the SVG of each position (``domino diagram``'s), from the
                                      # deal on: the page saves them (``report.task.page_model`` adds them)
     match: MatchView | None = None   # ``report --scale match``: the game on the match scale (``with_match_views``)
+    # a draw game with every hand open: the luck of its draws per side (or player), points and MWC, and the
+    # draws each side made (``with_draw_luck``)
+    draw_luck: list[tuple[str, float, float | None, int]] = field(default_factory=list)
 
     @property
     def fair(self) -> bool:
@@ -755,6 +758,25 @@ def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
     critical = analysis.decisions[scale.critical].index + 1 if scale.critical is not None else None
     score = " – ".join(f"{name} {points}" for name, points in zip(sides, position.state.scores))
     return MatchView(True, scale.note, sides, score, scale.before, luck, moves, critical)
+
+
+def with_draw_luck(model: ReportModel, replays: list[Replay], lucks: list) -> ReportModel:
+    """``model`` with the luck of each game's draws (``lucks``: per game the ``analysis.drawluck.DrawLuck``s,
+    or None) summed per side, or per player in a game of individuals (``draw_luck``)."""
+    from ..analysis.drawluck import side_totals
+
+    games = list(model.games)
+    for k, (rep, game_lucks) in enumerate(zip(replays, lucks)):
+        if not game_lucks or k >= len(games):
+            continue
+        two = rep.variant.seating.sides == 2
+        names = [rep.side_name(s) for s in range(2)] if two else list(rep.players)
+        points, mwc = side_totals(game_lucks, len(names))
+        counts = [sum(1 for x in game_lucks if x is not None and x.side == s) for s in range(len(names))]
+        games[k] = replace(games[k], draw_luck=[(name, float(p), m if any(x is not None and x.mwc is not None
+                                                                        for x in game_lucks) else None, n)
+                                                for name, p, m, n in zip(names, points, mwc, counts)])
+    return replace(model, games=games)
 
 
 def with_match_views(model: ReportModel, replays: list[Replay], analyses: list, scales: list) -> ReportModel:

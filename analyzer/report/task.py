@@ -45,6 +45,10 @@ def page(run: RecordRun):
         from .model import with_match_views
 
         model = with_match_views(model, run.replays, run.analyses, run.scales)
+    if run.draw_lucks:      # a draw game with every hand open: the luck of its draws in the summary
+        from .model import with_draw_luck
+
+        model = with_draw_luck(model, run.replays, run.draw_lucks)
     return model
 
 
