@@ -12,20 +12,21 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from analyzer.analysis import AgainstTheRest
-from analyzer.analysis.drawluck import draw_lucks, side_totals
+from analyzer.analysis.drawluck import DrawLuck, draw_lucks, side_totals, with_match
 from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.replay import replay
 from analyzer.rules import find_variant
-from analyzer.tiles import tile_set
+from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from minimax_reference import DrawReference
 
 #: the most tiles left in the hands after a draw for the plain minimax to take it
-SMALL = 9
+SMALL = 8
 
 
 def _exchanged(rep, last: int, t, c):
@@ -190,3 +191,73 @@ def test_a_hidden_hand_gives_no_draw_luck():
     assert draw_lucks(rep)
     hidden = replace(rep.game, hands=tuple(replace(h, tiles=None) if k else h for k, h in enumerate(rep.game.hands)))
     assert draw_lucks(replay(hidden, rep.variant)) == []
+
+
+def _stats_results():
+    """The plain results ``stats`` works from, of the two-sided draw records; these variants have no MWC
+    table (so no deal luck) yet: each game is given a stated deal luck, as a table would."""
+    from analyzer.pipeline import Options, read_text, run_record
+
+    out, lucks = [], []
+    for name in ("variant-draw.dom", "variant-cutthroat-draw.dom", "match-chiva-2-draw.dom", "variant-draw-starter.dom"):
+        run = read_text(name, (RECORDS / name).read_text(encoding="utf-8"), Options(mode="analyze", scale="match"))
+        result = run_record(run)
+        for k, game in enumerate(result["games"]):
+            game["analysis"]["match_scale"]["luck"] = {"points": (k % 3) - 0.75, "mwc": None}
+            lucks.append((game, run.draw_lucks[k] or []))
+        out.append(result)
+    return out, lucks
+
+
+def test_stats_luck_is_the_deals_plus_the_draws_and_the_result_is_luck_plus_adjusted():
+    from analyzer.archive.stats import player_rows
+
+    results, lucks = _stats_results()
+    expected: dict[str, Fraction] = {}
+    for game, draws in lucks:
+        sides = game["analysis"]["sides"]
+        for name in game["players"]:
+            side = next(k for k, s in enumerate(sides) if name in s.split("/"))
+            expected[name] = expected.get(name, Fraction(0)) + sum(
+                (x.points if x.side == side else -x.points for x in draws), Fraction(0))
+    rows = {row.player: row for row in player_rows(results)}
+    assert any(abs(v) > 1 for v in expected.values())
+    for name, row in rows.items():
+        assert row.draw_luck == pytest.approx(float(expected[name]), abs=0.006)
+        assert row.luck == pytest.approx(row.deal_luck + row.draw_luck, abs=0.011)
+        assert row.result == pytest.approx(row.luck + row.adjusted, abs=0.011)
+    pairs = player_rows(results, by="pair")
+    assert sum(row.draw_luck for row in pairs) == pytest.approx(0, abs=0.02)     # a hand is zero-sum
+
+
+def test_a_hand_with_a_draw_not_valued_is_left_out_of_the_luck():
+    from analyzer.archive.stats import player_rows
+
+    results, _ = _stats_results()
+    game = results[0]["games"][0]
+    draw = next(m for m in game["analysis"]["moves"] if "draw_luck" in m)
+    full = {row.player: row.luck_hands for row in player_rows(results)}
+    draw["draw_luck"] = None            # as where the search passed its node limit
+    cut = {row.player: row.luck_hands for row in player_rows(results)}
+    assert all(cut[name] == full[name] - 1 for name in game["players"])
+
+
+@functools.cache
+def _partnership_chance():
+    from analyzer.analysis.drawluck import match_chance
+    from analyzer.equity import MatchPosition
+
+    variant = find_variant("partnership")
+    return match_chance(variant, MatchPosition(variant.match.start(2), ("side", 0)), 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-60, 60), min_size=2, max_size=12, unique=True), st.integers(0, 1))
+def test_on_the_match_scale_the_best_tile_drawn_gains_and_the_worst_loses(values, side):
+    # at 0-0 in a match to 100 every point more is a better chance for the side that wins it
+    chance = _partnership_chance()
+    for first in (max(values), min(values)):
+        rest = [v for v in values if v != first]
+        luck = DrawLuck(0, "A", side, side, Tile(0, 0), first, (Tile(0, 0),) * len(values), tuple([first] + rest))
+        (scaled,) = with_match([luck], chance)
+        assert (scaled.mwc > 0) == (first == max(values)) and (scaled.mwc < 0) == (first == min(values))
