@@ -42,7 +42,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     `domino analyze --scale match` (and shares its --cache).
 
     A second table gives luck and skill: each player's result over the hands whose deal's luck is
-    known, that luck (the open-hands value at the lead less the variant's mean), the luck-adjusted
+    known, that luck (the open-hands value at the lead less the variant's mean, plus in a draw game
+    the luck of each tile drawn against the tiles that could have come: both parts are columns), the luck-adjusted
     result (result less luck), and his error rate (mean loss a decision with a choice; fair where
     judged, else open hands) with its 95% interval, the decisions it rests on and, from two games
     or more and a narrow enough interval, his strength band (see docs/equity.md).
