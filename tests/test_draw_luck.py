@@ -8,6 +8,7 @@ two tiles exchanged in it too."""
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import replace
 from fractions import Fraction
 
@@ -261,3 +262,26 @@ def test_on_the_match_scale_the_best_tile_drawn_gains_and_the_worst_loses(values
         luck = DrawLuck(0, "A", side, side, Tile(0, 0), first, (Tile(0, 0),) * len(values), tuple([first] + rest))
         (scaled,) = with_match([luck], chance)
         assert (scaled.mwc > 0) == (first == max(values)) and (scaled.mwc < 0) == (first == min(values))
+
+
+def test_analyze_json_gives_each_draw_its_luck_and_the_text_each_sides_total():
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    path = str(RECORDS / "variant-draw.dom")
+    out = CliRunner().invoke(main, ["analyze", "--json", path])
+    (game,) = json.loads(out.output)["games"]
+    moves = game["moves"]
+    rep = replay_record(read(RECORDS / "variant-draw.dom"))[0]
+    lucks = draw_lucks(rep)
+    drawn = [m for m in moves if "draw_luck" in m]
+    assert [m["move"] for m in drawn] == [m["move"] for m in moves if m["move"].startswith("draws ")]
+    assert all(set(m) == {"player", "move", "draw_luck"} for m in drawn)         # only a key added
+    assert all(set(m) == {"player", "move"} for m in moves if m not in drawn)
+    for m, luck in zip(drawn, lucks):
+        assert m["draw_luck"]["tile"] == str(luck.tile) and m["draw_luck"]["candidates"] == len(luck.candidates)
+        assert m["draw_luck"]["points"] == pytest.approx(float(luck.points), abs=0.001)
+    text = CliRunner().invoke(main, ["analyze", path]).output
+    points, _ = side_totals(lucks, 2)
+    assert f"In all: A {float(points[0]):+.2f}; B {float(points[1]):+.2f}" in text
