@@ -125,10 +125,16 @@ def _one_draw(rep, steps, k: int, order: tuple, n: int, individual: bool, search
     sign = 1 if individual or side == 0 else -1
     scored = _scored(steps[:k + 1], seat if individual else None, variant)
     values = []
+    yard = set(order[n:])
     for c in candidates:
         swap = {t: c, c: t}
         world = order if c == t else tuple(swap.get(x, x) for x in order)
-        after = _walk(rep.initial, world, steps[:k + 1], None if c == t else swap)
+        if c in yard:           # the deal up to the draw is the same: only the boneyard's order differs
+            after = before.copy()
+            after.order = world
+            _advance(after, step, swap)
+        else:
+            after = _walk(rep.initial, world, steps[:k + 1], swap)
         values.append(sign * (scored + search.solve(after)))
     return DrawLuck(step.index, step.entry.player, seat, side, t, values[0], tuple(candidates), tuple(values))
 
@@ -162,15 +168,21 @@ def _walk(initial, order: tuple, steps, swap: dict | None = None):
     for s in steps:
         if pos.outcome() is not None:
             break
-        if s.move is None:
-            continue
-        if getattr(pos, "offer", -1) >= 0 and not (s.seat == pos.offer and s.move.is_play):
-            pos.push(NO_EXTRA)
-        move = s.move
-        if swap and move.tile in swap:
-            move = replace(move, tile=swap[move.tile])
-        pos.push(move)
+        _advance(pos, s, swap)
     return pos
+
+
+def _advance(pos, step, swap: dict | None = None) -> None:
+    """Push ``step``'s move on ``pos`` (its tile exchanged by ``swap``), after the opener's choice to add no
+    tile to his lead where the step shows he made it (as the analysis's line does)."""
+    if step.move is None:
+        return
+    if getattr(pos, "offer", -1) >= 0 and not (step.seat == pos.offer and step.move.is_play):
+        pos.push(NO_EXTRA)
+    move = step.move
+    if swap and move.tile in swap:
+        move = replace(move, tile=swap[move.tile])
+    pos.push(move)
 
 
 def _consistent(rep, k: int, t: Tile, c: Tile) -> bool:
@@ -181,9 +193,9 @@ def _consistent(rep, k: int, t: Tile, c: Tile) -> bool:
     game = rep.game
     entry = rep.steps[k].entry
     last = next(j for j, m in enumerate(game.moves) if m is entry)
-    hands = tuple(replace(h, tiles=tuple(swap.get(x, x) for x in h.tiles)) if h.tiles is not None else h
-                  for h in game.hands)
-    moves = [replace(m, tile=swap.get(m.tile, m.tile)) if m.tile is not None else m for m in game.moves[:last + 1]]
+    hands = tuple(replace(h, tiles=tuple(swap.get(x, x) for x in h.tiles)) if h.tiles and swap.keys() & set(h.tiles)
+                  else h for h in game.hands)
+    moves = [replace(m, tile=swap[m.tile]) if m.tile in swap else m for m in game.moves[:last + 1]]
     tags = dict(game.tags, Result="*")
     again = replay(replace(game, hands=hands, moves=moves, tags=tags), rep.variant, rep.source, lead=rep.lead,
                    worth=rep.worth)
