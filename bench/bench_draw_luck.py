@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import platform
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -80,6 +82,31 @@ def main() -> None:
           f"with {statistics.median(b for _, b in rows):.3f}; median ratio "
           f"{statistics.median(b / a for a, b in rows):.2f}, total ratio "
           f"{sum(b for _, b in rows) / sum(a for a, _ in rows):.2f}")
+    whole(args.repeat)
+
+
+LAUNCH = ("import sys; sys.path.insert(0, {root!r}); import analyzer.pipeline as p; "
+          "p.value_draws = (lambda run, games: None) if {off} else p.value_draws; "
+          "from analyzer.cli import main; main(['stats', *sys.argv[1:]])")
+
+
+def command(off: bool) -> float:
+    """CPU seconds of one ``stats`` process over the bundled draw records (``off``: without the draws' luck)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", LAUNCH.format(root=str(ROOT), off=off),
+                    *(str(ROOT / "records" / name) for name in RECORDS)], check=False, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def whole(repeat: int) -> None:
+    without, with_ = [], []
+    for _ in range(repeat):
+        without.append(command(True))
+        with_.append(command(False))
+    a, b = min(without), min(with_)
+    print(f"domino stats over the {len(RECORDS)} bundled draw records, one process: without {a:.2f} s, "
+          f"with {b:.2f} s, ratio {b / a:.2f}")
 
 
 if __name__ == "__main__":
