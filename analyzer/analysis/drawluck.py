@@ -221,9 +221,9 @@ def side_totals(lucks: list[DrawLuck | None], sides: int) -> tuple[list[Fraction
 
 def data_totals(data: dict) -> list[tuple[str, float, float | None, int]] | None:
     """From an analysis as plain data with its draws' luck (:func:`annotate`): per side (or player, in a
-    game of individuals) its name, the draws' luck in points and in MWC (None where a draw has none) and
-    the draws it counts; None when the analysis has no draw luck. A draw whose luck is missing counts
-    for nothing."""
+    game of individuals) its name, the draws' luck in points and in MWC (None off the match scale) and
+    the draws it counts; None when the analysis has no draw luck. A draw whose luck is missing (the
+    search's node limit) counts for nothing."""
     draws = [m for m in data.get("moves", []) if "draw_luck" in m]
     if not draws:
         return None
@@ -233,16 +233,18 @@ def data_totals(data: dict) -> list[tuple[str, float, float | None, int]] | None
     def side_of(player: str) -> int | None:
         return next((k for k, name in enumerate(names) if player in name.split("/")), None)
 
+    scaled = all(m["draw_luck"] is None or m["draw_luck"]["mwc"] is not None for m in draws) \
+        and any(m["draw_luck"] is not None for m in draws)
     out = []
     for k, name in enumerate(names):
-        points, mwc, count = 0.0, 0.0, 0
+        points, mwc, count = 0.0, 0.0 if scaled else None, 0
         for m in draws:
             luck, at = m["draw_luck"], side_of(m["player"])
             if luck is None or at is None or (not two and at != k):
                 continue
             sign = 1 if at == k else -1
             points += sign * luck["points"]
-            mwc = None if mwc is None or luck["mwc"] is None else mwc + sign * luck["mwc"]
+            mwc = None if mwc is None else mwc + sign * luck["mwc"]
             count += at == k
         out.append((name, points, mwc, count))
     return out

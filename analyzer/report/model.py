@@ -767,7 +767,7 @@ def with_draw_luck(model: ReportModel, replays: list[Replay], lucks: list) -> Re
 
     games = list(model.games)
     for k, (rep, game_lucks) in enumerate(zip(replays, lucks)):
-        if not game_lucks or k >= len(games):
+        if not game_lucks or all(x is None for x in game_lucks) or k >= len(games):
             continue
         two = rep.variant.seating.sides == 2
         names = [rep.side_name(s) for s in range(2)] if two else list(rep.players)

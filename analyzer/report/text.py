@@ -395,6 +395,9 @@ def draw_luck_text(data: dict) -> str:
             "not valued (the search's node limit)" if luck is None else
             f"{luck['points']:+.2f} (value {luck['value']:+d}, the mean over {luck['candidates']} tiles "
             f"{luck['mean']:+.2f})" + (f", {luck['mwc']:+.2%} MWC" if luck["mwc"] is not None else "")))
-    lines.append("  In all: " + "; ".join(f"{name} {points:+.2f}" + (f" ({mwc:+.2%} MWC)" if mwc is not None else "")
+    if all(m.get("draw_luck") is None for m in data.get("moves", [])):
+        return _text(lines + [""])
+    missing = sum(1 for m in data.get("moves", []) if "draw_luck" in m and m["draw_luck"] is None)
+    lines.append(("  In all (the draws valued): " if missing else "  In all: ") + "; ".join(f"{name} {points:+.2f}" + (f" ({mwc:+.2%} MWC)" if mwc is not None else "")
                                           for name, points, mwc, _ in totals))
     return _text(lines + [""])
