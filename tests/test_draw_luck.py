@@ -285,3 +285,19 @@ def test_analyze_json_gives_each_draw_its_luck_and_the_text_each_sides_total():
     text = CliRunner().invoke(main, ["analyze", path]).output
     points, _ = side_totals(lucks, 2)
     assert f"In all: A {float(points[0]):+.2f}; B {float(points[1]):+.2f}" in text
+
+
+def test_the_pages_summary_shows_each_sides_draw_luck():
+    from analyzer.pipeline import Options, read_text
+    from analyzer.report.task import finish, page
+
+    name = "variant-cutthroat-draw.dom"
+    run = read_text(name, (RECORDS / name).read_text(encoding="utf-8"), Options(mode="report"))
+    html = finish(run)["page"]
+    (game,) = page(run).games
+    lucks = draw_lucks(run.replays[0])
+    points, _ = side_totals(lucks, 2)
+    assert [(side, round(p, 6)) for side, p, _, _ in game.draw_luck] == [("A", round(float(points[0]), 6)),
+                                                                          ("B", round(float(points[1]), 6))]
+    assert [n for *_, n in game.draw_luck] == [sum(x.side == s for x in lucks) for s in (0, 1)]
+    assert "Luck of the draws" in html and f"{float(points[0]):+.2f} points" in html
