@@ -284,6 +284,8 @@ def test_analyze_json_gives_each_draw_its_luck_and_the_text_each_sides_total():
         assert m["draw_luck"]["points"] == pytest.approx(float(luck.points), abs=0.001)
     text = CliRunner().invoke(main, ["analyze", path]).output
     points, _ = side_totals(lucks, 2)
+    assert [(t["side"], t["draws"]) for t in game["draw_luck"]] == [("A", 4), ("B", 3)]     # the record's draws
+    assert [t["points"] for t in game["draw_luck"]] == pytest.approx([float(p) for p in points], abs=0.005)
     assert f"In all: A {float(points[0]):+.2f}; B {float(points[1]):+.2f}" in text
 
 

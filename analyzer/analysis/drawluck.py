@@ -259,13 +259,18 @@ def with_mwc(luck: DrawLuck, chance) -> DrawLuck:
 
 def annotate(data: dict, lucks: list[DrawLuck | None], steps) -> dict:
     """Add the draws' luck to an analysis as plain data (``GameAnalysis.as_dict``): ``"draw_luck"`` to the
-    entry of ``"moves"`` of each draw (None where its values are missing); no field it had changes.
+    entry of ``"moves"`` of each draw (None where its values are missing), and to the analysis each side's
+    total (:func:`data_totals`: ``side``, ``points``, ``mwc``, ``draws``); no field it had changes.
     ``steps``: the replay's steps, whose draws the lucks are, in order."""
     moves = data.get("moves", [])
     draws = [k for k, s in enumerate(steps) if s.move is not None and s.move.draw]
     for k, luck in zip(draws, lucks):
         if k < len(moves):
             moves[k]["draw_luck"] = None if luck is None else luck.as_dict()
+    totals = data_totals(data)
+    if totals is not None:
+        data["draw_luck"] = [{"side": name, "points": round(points, 3), "mwc": None if mwc is None else round(mwc, 6),
+                              "draws": count} for name, points, mwc, count in totals]
     return data
 
 
