@@ -46,7 +46,7 @@ from ..search.block import SolverError
 from ..tiles import Tile
 from . import AgainstTheRest
 
-__all__ = ["DrawLuck", "draw_lucks", "side_totals", "data_totals", "with_mwc", "annotate", "match_chance", "with_match"]
+__all__ = ["DrawLuck", "draw_lucks", "side_totals", "data_totals", "side_rows", "with_mwc", "annotate", "match_chance", "with_match"]
 
 
 @dataclass(frozen=True)
@@ -217,6 +217,20 @@ def side_totals(lucks: list[DrawLuck | None], sides: int) -> tuple[list[Fraction
             points[side] += sign * x.points
             mwc[side] = None if x.mwc is None or mwc[side] is None else mwc[side] + sign * x.mwc
     return points, mwc
+
+
+def side_rows(rep, lucks: list[DrawLuck | None]) -> list[tuple[str, float, float | None, int]]:
+    """Per side of ``rep`` (or player, in a game of individuals) its name, the luck of the draws in points
+    and in MWC (None off the match scale) and the draws it made and that were valued (:func:`side_totals`);
+    empty when no draw was valued."""
+    if all(x is None for x in lucks):
+        return []
+    two = rep.variant.seating.sides == 2
+    names = [rep.side_name(s) for s in range(2)] if two else list(rep.players)
+    points, mwc = side_totals(lucks, len(names))
+    scaled = all(x is None or x.mwc is not None for x in lucks)
+    return [(name, float(p), m if scaled else None, sum(1 for x in lucks if x is not None and x.side == s))
+            for s, (name, p, m) in enumerate(zip(names, points, mwc))]
 
 
 def data_totals(data: dict) -> list[tuple[str, float, float | None, int]] | None:

@@ -761,22 +761,13 @@ def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
 
 
 def with_draw_luck(model: ReportModel, replays: list[Replay], lucks: list) -> ReportModel:
-    """``model`` with the luck of each game's draws (``lucks``: per game the ``analysis.drawluck.DrawLuck``s,
-    or None) summed per side, or per player in a game of individuals (``draw_luck``)."""
-    from ..analysis.drawluck import side_totals
+    """``model`` with the luck of each game's draws (``lucks``: per game its ``analysis.drawluck.DrawLuck``s, or
+    None) per side, or per player in a game of individuals (``draw_luck``)."""
+    from ..analysis.drawluck import side_rows
 
-    games = list(model.games)
-    for k, (rep, game_lucks) in enumerate(zip(replays, lucks)):
-        if not game_lucks or all(x is None for x in game_lucks) or k >= len(games):
-            continue
-        two = rep.variant.seating.sides == 2
-        names = [rep.side_name(s) for s in range(2)] if two else list(rep.players)
-        points, mwc = side_totals(game_lucks, len(names))
-        counts = [sum(1 for x in game_lucks if x is not None and x.side == s) for s in range(len(names))]
-        games[k] = replace(games[k], draw_luck=[(name, float(p), m if any(x is not None and x.mwc is not None
-                                                                        for x in game_lucks) else None, n)
-                                                for name, p, m, n in zip(names, points, mwc, counts)])
-    return replace(model, games=games)
+    rows = [side_rows(rep, game) if game else [] for rep, game in zip(replays, lucks)]
+    return replace(model, games=[replace(g, draw_luck=r) if r else g for g, r in zip(model.games, rows)]
+                   + model.games[len(rows):])
 
 
 def with_match_views(model: ReportModel, replays: list[Replay], analyses: list, scales: list) -> ReportModel:
