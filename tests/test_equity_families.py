@@ -36,9 +36,10 @@ def test_dp_agrees_with_whole_matches_from_the_start(family):
     position = MatchPosition(v.match.start(2), first_lead(v))
     rng = random.Random(v.rules_text)
     n = 2000
-    won = sum(_play_match(table, position, rng, v) == 0 for _ in range(n))
+    winners = [_play_match(table, position, rng, v) for _ in range(n)]
+    won = winners.count(0) + winners.count(None) / 2          # a drawn match (South American 10-4) is worth 1/2
     p = table.chance(position)
-    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3
+    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3       # (a score in [0, 1]: variance <= p(1-p))
 
 
 @pytest.mark.parametrize("name", [n for n in FAMILIES if find_variant(n).match.kind == "points"])
