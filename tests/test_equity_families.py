@@ -8,6 +8,7 @@ chances; more points never hurt; and the DP agrees with whole matches played out
 hand results drawn from the same model."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -89,3 +90,33 @@ def test_south_american_sides_swap():
                 assert 0 <= table.chance(MatchPosition(_games(a, b), lead)) <= 1
             swapped = table.chance(MatchPosition(_games(b, a), ("side", 1)))
             assert table.chance(MatchPosition(_games(a, b), ("side", 0))) + swapped == pytest.approx(1, abs=2e-6)
+
+
+def test_south_american_records_graded_on_the_match_scale():
+    # each hand of the bundled South American matches is graded from the games won before it, as its
+    # Result tags count them (the test counts them itself); the first game's [6-6] lead is even
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    v = find_variant("south-american")
+    table = shipped(v)
+    path = "records/match-south-american-redeal-natural.dom"
+    run = CliRunner().invoke(main, ["analyze", path, "--json", "--scale", "match"])
+    assert run.exit_code == 0, run.output
+    games = json.loads(run.output)["games"]
+    text = open(path, encoding="utf-8").read()
+    blocks = [b for b in text.split("[Game ")[1:] if "[Result " in b]         # the deals played (not the redeals)
+    played = [g for g in games if g["decisions"]]
+    assert len(played) == len(blocks) == 3
+    wins = [0, 0]
+    for game, block in zip(played, blocks):
+        ms = game["match_scale"]
+        assert ms["known"] and ms["table"].endswith("system=south-american_target=10.json")
+        lead = ("A", "B", "C", "D").index(block.split('[Lead "')[1][0]) % 2
+        first = not any(wins)
+        want = 0.5 if first else table.chance(MatchPosition(_games(*wins), ("side", lead)))
+        assert ms["mwc_before"] == pytest.approx(want, abs=1e-6)
+        assert all(0 <= a["mwc"] <= 1 for d in game["decisions"] for a in d["alternatives"])
+        wins["B/D" in block.split('[Result "')[1].split('"')[0]] += 1
+    assert wins == [2, 1]
