@@ -52,6 +52,8 @@ def main() -> None:
     ap.add_argument("--records", type=int, default=20, help="records graded (b, c)")
     ap.add_argument("--skip-table", action="store_true", help="leave out (a)")
     ap.add_argument("--rounds", type=int, default=5, help="alternating runs of each command (c)")
+    ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent),
+                    help="(c) time the command of the checkout in this folder (e.g. another branch's, for a before/after)")
     ap.add_argument("--no-bytecode", dest="bytecode", action="store_false",
                     help="(c) with no bytecode files: every module compiled in each run")
     args = ap.parse_args()
@@ -115,15 +117,15 @@ def _command(args, v, reps) -> None:
             game.tags["Score"] = f"{v.side_name(0, rep.players)} {after[0]}, {v.side_name(1, rep.players)} {after[1]}"
             Path(folder, f"r{seed:03d}.dom").write_text(write_game(game), encoding="utf-8")
         env = _child_env(args.bytecode, folder)
-        print(f"\n(c) domino analyze ... --json against --scale match: CPU seconds of the child process, best of "
-              f"{args.rounds} alternating runs ({'with' if args.bytecode else 'without'} bytecode files)")
+        print(f"\n(c) domino analyze ... --json against --scale match ({args.root}): CPU seconds of the child "
+              f"process, best of {args.rounds} alternating runs ({'with' if args.bytecode else 'without'} bytecode files)")
         print(f"{'records':>7} {'points s':>9} {'--scale match s':>15} {'ratio':>7}")
         for target, n in ((folder, args.records), (str(Path(folder, "r000.dom")), 1)):
-            _command_cpu([target, "--json"], env)                      # a first run writes the bytecode
+            _command_cpu([target, "--json", "--scale", "match"], env, args.root)     # a first run writes the bytecode
             times: dict = {"points": [], "match": []}
             for _ in range(args.rounds):
                 for scale in ("points", "match"):
-                    times[scale].append(_command_cpu([target, "--json", "--scale", scale], env))
+                    times[scale].append(_command_cpu([target, "--json", "--scale", scale], env, args.root))
             p, m = min(times["points"]), min(times["match"])
             print(f"{n:>7} {p:>9.3f} {m:>15.3f} {m / p:>7.3f}")
 
@@ -141,11 +143,11 @@ def _child_env(bytecode: bool, folder: str) -> dict:
     return env
 
 
-def _command_cpu(args: list[str], env: dict) -> float:
-    """The CPU seconds (user and system) of ``domino analyze ARGS`` run as a child process."""
+def _command_cpu(args: list[str], env: dict, root: str) -> float:
+    """The CPU seconds (user and system) of ``domino analyze ARGS`` run as a child process in ``root``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "analyzer", "analyze", *args], cwd=Path(__file__).resolve().parent.parent,
-                   env=env, capture_output=True, check=True)
+    subprocess.run([sys.executable, "-m", "analyzer", "analyze", *args], cwd=root, env=env, capture_output=True,
+                   check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 

@@ -23,7 +23,7 @@ from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant, find_variant
 from .model import POLICY, HandModel, ModeSample, Outcome, lead_token, mode_of, simulate_mode
-from .store import pack, unpack
+from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, first_lead, resolve, solve, state_key
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
@@ -63,11 +63,13 @@ def table_name(variant: Variant) -> str:
 
 @dataclass
 class EquityTable:
-    """A solved match: side 0's MWC at every reachable position, and the model it rests on."""
+    """A solved match: side 0's MWC at every reachable position, and the model it rests on. ``values``
+    maps ``(state_key, lead)`` to the chance: a dict, or for a table read from its compact form a
+    ``store.PackedValues`` that reads its positions when looked up."""
 
     variant: Variant
     model: HandModel
-    values: dict
+    values: dict | PackedValues
     meta: dict
 
     def chance(self, position: MatchPosition) -> float:
