@@ -87,6 +87,13 @@ def test_equity_command_writes_the_compact_form(tmp_path):
 def test_not_a_table_is_refused_by_name():
     with pytest.raises(ValueError, match="odd.mwc: not a compact MWC table"):
         unpack(b'{"format": 1}', "odd.mwc")
+    with open(os.path.join(DATA_DIR, "chiva.mwc"), "rb") as fh:
+        raw = fh.read()
+    with pytest.raises(ValueError, match="short.mwc: its groups' blocks take .* bytes, the file has"):
+        unpack(raw[:-10], "short.mwc")
+    header, values = unpack(raw[:-100] + bytes(100), "zeroed.mwc")               # the last block damaged
+    with pytest.raises(ValueError, match="zeroed.mwc: a group's block is damaged"):
+        dict(values)
 
 
 _group = st.fixed_dictionaries({

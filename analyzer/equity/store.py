@@ -91,7 +91,14 @@ def unpack(raw: bytes, where: str = "table") -> tuple[dict, PackedValues]:
         header = json.loads(raw[len(MAGIC):end])
     except ValueError as exc:
         raise ValueError(f"{where}: its header is not JSON ({exc})") from None
-    return header, PackedValues(header["groups"], memoryview(raw)[end + 1:], where)
+    payload = memoryview(raw)[end + 1:]
+    groups = header.get("groups") if isinstance(header, dict) else None
+    if not isinstance(groups, list) or "model" not in header:
+        raise ValueError(f"{where}: its header has no groups of positions or no model")
+    if sum(g["size"] for g in groups) != len(payload):
+        raise ValueError(f"{where}: its groups' blocks take {sum(g['size'] for g in groups)} bytes, the file has "
+                         f"{len(payload)} after its header (cut short?)")
+    return header, PackedValues(groups, payload, where)
 
 
 class _Group:
@@ -104,7 +111,10 @@ class _Group:
         self.micro: array | None = None
 
     def _open(self, where: str) -> None:
-        raw = zlib.decompress(self.block)
+        try:
+            raw = zlib.decompress(self.block)
+        except zlib.error as exc:
+            raise ValueError(f"{where}: a group's block is damaged ({exc})") from None
         if len(raw) != 8 * self.count:
             raise ValueError(f"{where}: a group's block holds {len(raw)} bytes, not {8 * self.count}")
         flat, micro = array(_I32), array(_I32)
