@@ -14,13 +14,19 @@
     as a process grading an archive has it). The ratio (b)/(a-analysis) is the cost of the match scale
     over the points scale, measured in the same run.
 (c) the command: the same records written as files (a Score tag each, so every hand has a match position),
-    ``domino analyze FOLDER --json`` against the same with ``--scale match``, best of two alternating runs.
+    ``domino analyze FOLDER --json`` against the same with ``--scale match``, and the same for the first
+    record alone (the worst case for what the match scale costs once a process: its imports, the table's
+    load); each the CPU time of the child process (``RUSAGE_CHILDREN``), best of ``--rounds`` alternating
+    runs. By default with bytecode files (kept in a folder of the run's own, ``PYTHONPYCACHEPREFIX``), as an
+    installed package has them; ``--no-bytecode`` compiles every module in each run.
 The machine is shared: read ratios, not seconds.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -45,6 +51,11 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=300, help="hands simulated in each lead mode (a)")
     ap.add_argument("--records", type=int, default=20, help="records graded (b, c)")
     ap.add_argument("--skip-table", action="store_true", help="leave out (a)")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating runs of each command (c)")
+    ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent),
+                    help="(c) time the command of the checkout in this folder (e.g. another branch's, for a before/after)")
+    ap.add_argument("--no-bytecode", dest="bytecode", action="store_false",
+                    help="(c) with no bytecode files: every module compiled in each run")
     args = ap.parse_args()
     v = find_variant(args.variant)
     print(f"# bench_equity: {v.name}, search core {CORE}, Python {platform.python_version()}")
@@ -53,9 +64,9 @@ def main() -> None:
     if args.skip_table:
         table = None
     else:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         table = compute_table(v, args.hands, seed=1)
-        total = time.perf_counter() - t0
+        total = time.process_time() - t0
     if table is not None:
         _print_table(args, table, total)
     if shipped is not None:
@@ -78,23 +89,26 @@ def _grading(args, v, shipped) -> None:
         print("\n(b) no shipped table: no grading on the match scale")
         return
     reps = [replay(random_game(v, seed), v) for seed in range(args.records)]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     analyses = [analyze_replay(rep) for rep in reps]
-    points = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    points = time.process_time() - t0
+    t0 = time.process_time()
     graded = 0
     for k, (rep, a) in enumerate(zip(reps, analyses)):
         leader = rep.initial.turn
         state = MatchState((10 * (k % 9), 7 * (k % 13)), (0, 0), 1)
         scale = match_scale(a, v, MatchPosition(state, ("side", v.seating.teams[leader])), leader)
         graded += len(scale.loss)
-    match = time.perf_counter() - t0
+    match = time.process_time() - t0
     print("\n(b) grading")
     print(f"{'records':>7} {'decisions':>9} {'points s':>9} {'match scale s':>13} {'ratio':>7}")
     print(f"{args.records:>7} {graded:>9} {points:>9.2f} {match:>13.3f} {match / points:>7.3f}")
+    _command(args, v, reps)
 
+
+def _command(args, v, reps) -> None:
     # (c) the command as a user runs it: the same records as files, analyze --json against --scale match
-    # (which also loads the table and replays each record again for its match positions), alternating runs
+    # (which also imports the match scale, loads the table and grades), alternating runs
     with tempfile.TemporaryDirectory() as folder:
         for seed, rep in enumerate(reps):
             game, r = rep.game, rep.result
@@ -102,18 +116,40 @@ def _grading(args, v, shipped) -> None:
             after = [before[side] + (r.points if r.winner == side else 0) for side in (0, 1)]
             game.tags["Score"] = f"{v.side_name(0, rep.players)} {after[0]}, {v.side_name(1, rep.players)} {after[1]}"
             Path(folder, f"r{seed:03d}.dom").write_text(write_game(game), encoding="utf-8")
-        times = {"points": [], "match": []}
-        for _ in range(2):
-            for scale in ("points", "match"):
-                t0 = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "analyzer", "analyze", folder, "--json", "--scale", scale],
-                               cwd=Path(__file__).resolve().parent.parent, capture_output=True, check=False)
-                times[scale].append(time.perf_counter() - t0)
-    p, m = min(times["points"]), min(times["match"])
-    print("\n(c) domino analyze FOLDER --json, best of 2")
-    print(f"{'records':>7} {'points s':>9} {'--scale match s':>15} {'ratio':>7}")
-    print(f"{args.records:>7} {p:>9.2f} {m:>15.2f} {m / p:>7.3f}")
+        env = _child_env(args.bytecode, folder)
+        print(f"\n(c) domino analyze ... --json against --scale match ({args.root}): CPU seconds of the child "
+              f"process, best of {args.rounds} alternating runs ({'with' if args.bytecode else 'without'} bytecode files)")
+        print(f"{'records':>7} {'points s':>9} {'--scale match s':>15} {'ratio':>7}")
+        for target, n in ((folder, args.records), (str(Path(folder, "r000.dom")), 1)):
+            _command_cpu([target, "--json", "--scale", "match"], env, args.root)     # a first run writes the bytecode
+            times: dict = {"points": [], "match": []}
+            for _ in range(args.rounds):
+                for scale in ("points", "match"):
+                    times[scale].append(_command_cpu([target, "--json", "--scale", scale], env, args.root))
+            p, m = min(times["points"]), min(times["match"])
+            print(f"{n:>7} {p:>9.3f} {m:>15.3f} {m / p:>7.3f}")
 
+
+def _child_env(bytecode: bool, folder: str) -> dict:
+    """The environment of the timed commands: with bytecode written to (and read from) a folder of its
+    own, as an installed package has it, or with none (every module compiled in each run)."""
+    env = dict(os.environ)
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(Path(folder, "pycache"))
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    return env
+
+
+def _command_cpu(args: list[str], env: dict, root: str) -> float:
+    """The CPU seconds (user and system) of ``domino analyze ARGS`` run as a child process in ``root``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "analyzer", "analyze", *args], cwd=root, env=env, capture_output=True,
+                   check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 if __name__ == "__main__":
     main()

@@ -7,7 +7,6 @@ by the match code, hand results drawn from the same model."""
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
@@ -16,7 +15,7 @@ from click.testing import CliRunner
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.match_scale import MwcThresholds, match_positions, match_scale, value_result
 from analyzer.cli import main
-from analyzer.equity import DATA_DIR, MatchPosition, first_lead, load_table, mwc, resolve
+from analyzer.equity import MatchPosition, first_lead, load_table, mwc, resolve
 from analyzer.equity.model import mode_of
 from analyzer.equity.table import solve, state_key
 from analyzer.generate import random_game
@@ -140,9 +139,8 @@ def test_values_are_the_signed_points_of_the_results(name):
         assert sample.total == signed
 
 
-def test_model_states_its_sample():
-    with open(os.path.join(DATA_DIR, "partnership.json"), encoding="utf-8") as fh:
-        data = json.load(fh)
+def test_model_states_its_sample(table):
+    data = json.loads(json.dumps(table.as_dict()))          # the table's JSON form (it ships in its compact form)
     assert "best play with all hands open" in data["model"]["policy"]
     for mode, e in data["standard_error"].items():
         assert e["hands"] >= 1000 and 0 < e["mean_se"] < 1.5 and 0 < e["p_win_se"] < 0.02

@@ -1,6 +1,6 @@
 """Match-winning-chance tables of more partnership systems (issue 30, item 6): Chiva (four wins in a
-row), Milo, Great Lakes and Doscientos (to their targets). Each table's model is the
-one of ``analyzer.equity.model`` (best play with all hands open, 1,500 hands a lead mode).
+row), Milo, Great Lakes and Doscientos (to their targets), South American (ten games won). Each table's
+model is the one of ``analyzer.equity.model`` (best play with all hands open, 1,500 hands a lead mode).
 
 Facts: the first hand is led by the holder of [6-6], who is on either side alike, so the start of a
 match is even (1/2); the game is the same for both sides, so swapping scores and leader swaps the
@@ -8,15 +8,16 @@ chances; more points never hurt; and the DP agrees with whole matches played out
 hand results drawn from the same model."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from analyzer.equity import MatchPosition, first_lead
-from analyzer.rules import MatchState, find_variant
+from analyzer.rules import HandResult, MatchState, find_variant
 from test_equity import _play_match, shipped
 
-FAMILIES = ["chiva", "milo", "great-lakes", "doscientos"]
+FAMILIES = ["chiva", "milo", "great-lakes", "doscientos", "south-american"]
 
 
 @pytest.fixture(scope="module", params=FAMILIES)
@@ -36,9 +37,10 @@ def test_dp_agrees_with_whole_matches_from_the_start(family):
     position = MatchPosition(v.match.start(2), first_lead(v))
     rng = random.Random(v.rules_text)
     n = 2000
-    won = sum(_play_match(table, position, rng, v) == 0 for _ in range(n))
+    winners = [_play_match(table, position, rng, v) for _ in range(n)]
+    won = winners.count(0) + winners.count(None) / 2          # a drawn match (South American 10-4) is worth 1/2
     p = table.chance(position)
-    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3
+    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3       # (a score in [0, 1]: variance <= p(1-p))
 
 
 @pytest.mark.parametrize("name", [n for n in FAMILIES if find_variant(n).match.kind == "points"])
@@ -57,3 +59,64 @@ def test_points_never_hurt_and_sides_swap(name):
             swapped = table.chance(MatchPosition(MatchState((b, a), (0, 0), 1), ("side", 1)))
             assert table.chance(MatchPosition(MatchState((a, b), (0, 0), 1), ("side", 0))) + swapped == \
                 pytest.approx(1, abs=2e-6)
+
+
+def _games(a: int, b: int) -> MatchState:
+    """A South American match at ``a`` games to ``b`` (the points it keeps do not count)."""
+    return MatchState((0, 0), (a, b), a + b)
+
+
+def test_south_american_ten_games_and_five_for_the_other():
+    # 000: "Das Team, das zehn Spiele gewinnt, gewinnt damit die Partie - aber nur dann, wenn das andere Team
+    # mindestens fünf Spiele gewonnen hat; sonst ist das Spiel unentschieden."
+    v = find_variant("south-american")
+    table = shipped(v)
+    won = HandResult("domino", 0, 17, 0, (17, 0))
+    assert table.after(MatchPosition(_games(9, 5), ("side", 0)), won, 0) == 1.0
+    assert table.after(MatchPosition(_games(9, 4), ("side", 0)), won, 0) == 0.5          # 10-4: drawn
+    assert table.after(MatchPosition(_games(5, 9), ("side", 1)), HandResult("domino", 1, 3, 1, (0, 3)), 1) == 0.0
+    # the points of the games do not count: the same chance at any points with the same games
+    at = MatchPosition(MatchState((140, 3), (6, 2), 8), ("side", 1))
+    assert table.chance(at) == table.chance(MatchPosition(_games(6, 2), ("side", 1)))
+
+
+def test_south_american_sides_swap():
+    # (a game more does not always help here: at 4-9 the other side's tenth game only draws the match)
+    v = find_variant("south-american")
+    table = shipped(v)
+    for a in range(10):
+        for b in range(10):
+            for lead in (("side", 0), ("side", 1)):
+                assert 0 <= table.chance(MatchPosition(_games(a, b), lead)) <= 1
+            swapped = table.chance(MatchPosition(_games(b, a), ("side", 1)))
+            assert table.chance(MatchPosition(_games(a, b), ("side", 0))) + swapped == pytest.approx(1, abs=2e-6)
+
+
+def test_south_american_records_graded_on_the_match_scale():
+    # each hand of the bundled South American matches is graded from the games won before it, as its
+    # Result tags count them (the test counts them itself); the first game's [6-6] lead is even
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    v = find_variant("south-american")
+    table = shipped(v)
+    path = "records/match-south-american-redeal-natural.dom"
+    run = CliRunner().invoke(main, ["analyze", path, "--json", "--scale", "match"])
+    assert run.exit_code == 0, run.output
+    games = json.loads(run.output)["games"]
+    text = open(path, encoding="utf-8").read()
+    blocks = [b for b in text.split("[Game ")[1:] if "[Result " in b]         # the deals played (not the redeals)
+    played = [g for g in games if g["decisions"]]
+    assert len(played) == len(blocks) == 3
+    wins = [0, 0]
+    for game, block in zip(played, blocks):
+        ms = game["match_scale"]
+        assert ms["known"] and ms["table"].endswith("system=south-american_target=10.json")
+        lead = ("A", "B", "C", "D").index(block.split('[Lead "')[1][0]) % 2
+        first = not any(wins)
+        want = 0.5 if first else table.chance(MatchPosition(_games(*wins), ("side", lead)))
+        assert ms["mwc_before"] == pytest.approx(want, abs=1e-6)
+        assert all(0 <= a["mwc"] <= 1 for d in game["decisions"] for a in d["alternatives"])
+        wins["B/D" in block.split('[Result "')[1].split('"')[0]] += 1
+    assert wins == [2, 1]

@@ -21,6 +21,7 @@ leader but the ones that lose the hand, and at 95-95 every hand is the match."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..equity import MatchPosition, first_lead, load_table, table_name
 from ..match import parse_score
@@ -118,6 +119,7 @@ def value_result(variant: Variant, value: int) -> HandResult:
     return HandResult("domino", w, pts, seat, (pts, 0) if w == 0 else (0, pts))
 
 
+@lru_cache(maxsize=64)
 def _void_draws(variant: Variant) -> bool:
     table = load_table(variant)
     if table is None:
@@ -129,7 +131,7 @@ def why_not(variant: Variant) -> str | None:
     """Why ``variant``'s hands cannot be graded on the match scale (None: they can)."""
     if variant.seating.sides != 2:
         return "the match scale covers games of two sides"
-    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT):
+    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES):   # (games: its winner)
         return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
                 "match scale needs")
     if load_table(variant) is None:

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..diagnostics import DominoError
-from ..equity import MatchPosition, compute_table, load_table, supported, table_name
+from ..equity import MatchPosition, compute_table, load_table, supported, table_name, write_table
 from ..equity import bootstrap as bootstrap_se
 from ..rules import MatchState, UnknownVariant, find_variant
 from ..rules.modes import MatchKind
@@ -39,7 +39,8 @@ def _score(_ctx, _param, text):
                    "table; where none is shipped, 4000).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the simulated deals.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Write the table (and its model) as JSON to FILE.")
+              help="Write the table (and its model) to FILE: as JSON, or in the compact form the tables ship in "
+                   "if FILE ends in .mwc.")
 @click.option("--score", callback=_score, default=None, metavar="A,B",
               help="Print the first side's MWC at this score, with each side to lead.")
 @click.option("--bootstrap", type=click.IntRange(2, 1000), default=None, metavar="N",
@@ -75,13 +76,11 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
         try:
             if folder:
                 os.makedirs(folder, exist_ok=True)
-            with open(output, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, separators=(",", ":"))
-                fh.write("\n")
+            write_table(table, output)
         except OSError as exc:
             raise click.ClickException(f"{output}: {exc.strerror or exc}") from None
-        click.echo(f"wrote {data['positions']:,} positions to {output} (the shipped name is {table_name(v)})",
-                   err=True)
+        click.echo(f"wrote {data['positions']:,} positions to {output} (the shipped name is "
+                   f"{table_name(v)[:-len('.json')]}.mwc, its compact form)", err=True)
     summary = {k: data[k] for k in ("variant", "rules", "target", "kind", "hands_per_mode", "standard_error",
                                     "positions", "seconds") if k in data}
     summary["policy"] = table.model.policy

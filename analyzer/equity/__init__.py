@@ -23,9 +23,10 @@ from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant, find_variant
 from .model import POLICY, HandModel, ModeSample, Outcome, lead_token, mode_of, simulate_mode
+from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, first_lead, resolve, solve, state_key
 
-__all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "compute_table", "table_name", "DATA_DIR",
+__all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
            "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "first_lead", "lead_token", "supported", "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -62,11 +63,13 @@ def table_name(variant: Variant) -> str:
 
 @dataclass
 class EquityTable:
-    """A solved match: side 0's MWC at every reachable position, and the model it rests on."""
+    """A solved match: side 0's MWC at every reachable position, and the model it rests on. ``values``
+    maps ``(state_key, lead)`` to the chance: a dict, or for a table read from its compact form a
+    ``store.PackedValues`` that reads its positions when looked up."""
 
     variant: Variant
     model: HandModel
-    values: dict
+    values: dict | PackedValues
     meta: dict
 
     def chance(self, position: MatchPosition) -> float:
@@ -119,6 +122,13 @@ class EquityTable:
                 values[((tuple(scores), *rest), lead)] = p
         meta = {k: v for k, v in data.items() if k not in ("model", "table", "positions", "format")}
         return cls(variant, HandModel.from_dict(data["model"]), values, meta)
+
+    @classmethod
+    def from_packed(cls, variant: Variant, raw: bytes, where: str = "table") -> EquityTable:
+        """The table of a compact file's bytes (``store``): its positions are read when looked up."""
+        header, values = unpack(raw, where)
+        meta = {k: v for k, v in header.items() if k not in ("model", "groups", "positions", "format")}
+        return cls(variant, HandModel.from_dict(header["model"]), values, meta)
 
 
 def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
@@ -191,18 +201,50 @@ def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: in
     return [statistics.stdev(col) if len(col) > 1 else 0.0 for col in zip(*runs)]
 
 
+PACKED = ".mwc"          # the compact form's suffix (``store``); the tables ship in it
+
+
 @lru_cache(maxsize=32)
 def _load(path: str, variant: Variant) -> EquityTable:
+    if path.endswith(PACKED):
+        with open(path, "rb") as fh:
+            return EquityTable.from_packed(variant, fh.read(), path)
     with open(path, encoding="utf-8") as fh:
         return EquityTable.from_dict(variant, json.load(fh))
 
 
+@lru_cache(maxsize=64)
+def _shipped(variant: Variant) -> str | None:
+    """The shipped file of ``variant``'s table: its compact form, else its JSON form; None: none."""
+    return _find(DATA_DIR, variant)
+
+
+def _find(folder: str, variant: Variant) -> str | None:
+    json_path = os.path.join(folder, table_name(variant))
+    for path in (json_path[:-len(".json")] + PACKED, json_path):
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def load_table(variant: Variant, folder: str | None = None) -> EquityTable | None:
-    """The shipped (or ``folder``'s) table of ``variant`` with its options; None when there is none."""
-    path = os.path.join(folder or DATA_DIR, table_name(variant))
-    if not os.path.exists(path):
-        return None
-    return _load(path, variant)
+    """The shipped (or ``folder``'s) table of ``variant`` with its options, from its compact form
+    (``NAME.mwc``) or else its JSON form (``NAME.json``, ``table_name``); None when there is none."""
+    path = _shipped(variant) if folder is None else _find(folder, variant)
+    return None if path is None else _load(path, variant)
+
+
+def write_table(table: EquityTable, path: str) -> None:
+    """Write ``table`` to ``path``: its compact form if the name ends in ``.mwc``, else its JSON form.
+    Raises ``OSError`` as ``open`` does."""
+    data = table.as_dict()
+    if path.endswith(PACKED):
+        with open(path, "wb") as fh:
+            fh.write(pack(data))
+        return
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, separators=(",", ":"))
+        fh.write("\n")
 
 
 def mwc(variant: Variant | str, position: MatchPosition | MatchState, lead: tuple | None = None) -> float:

@@ -12,7 +12,7 @@ positions first, until no value moves by more than 1e-12 (one sweep is nearly ex
 target, where scores only grow; the sweeps matter for resets and drawn hands).
 
 States are kept finite: counters the match never reads are dropped (``wins`` but for a match of games
-won, ``games`` but for the first games' bonuses), and drawn hands pending are capped at
+won, the points in a match of games won, ``games`` but for the first games' bonuses), and drawn hands pending are capped at
 ``PENDING_CAP`` (the chance of more in a row is below 1e-20 in every variant modelled)."""
 from __future__ import annotations
 
@@ -35,9 +35,10 @@ def state_key(variant: Variant, state: MatchState) -> tuple:
     """The part of ``state`` the rest of the match depends on."""
     m = variant.match
     wins = state.wins if m.kind == "games" else None
+    scores = (0,) * len(state.scores) if m.kind == "games" else tuple(state.scores)     # (games: the wins decide)
     games = min(state.games, len(m.first_wins)) if m.first_wins else None
     last = state.last if m.kind in ("cutthroat", "shutout") else None
-    return (tuple(state.scores), min(state.pending, PENDING_CAP), state.playoff, last, wins, games)
+    return (scores, min(state.pending, PENDING_CAP), state.playoff, last, wins, games)
 
 
 def key_state(variant: Variant, key: tuple) -> MatchState:

@@ -1,0 +1,195 @@
+"""The compact form of an MWC table, in which the tables ship (``NAME.mwc`` beside the JSON name).
+
+The JSON form of a table (``EquityTable.as_dict``) is the documented exchange format; reading it means
+parsing every position and building a dictionary of them, which for a big table (Doscientos: 116,425
+positions, 2.1 MB) costs more than grading a record. The compact form holds the same data and is read
+without touching the positions: a process looks up only the few it needs.
+
+Layout: the line ``DOMINO-MWC 1``; one line of JSON, the header: everything of the JSON form but the
+positions (``format``, the table's meta, ``model``, ``positions``), and ``groups``: per group of the
+JSON form (the positions that differ only by their scores) its fields (``pending``, ``playoff``,
+``last``, ``wins``, ``games``, ``lead``), ``count``, ``lo`` and ``span`` (the scores' smallest value and
+range on each side) and ``at`` / ``size`` (its block of the rest of the file). Each group's block is
+zlib-compressed: ``count`` signed 32-bit little-endian integers, the scores as one number (mixed radix
+over ``span``, ascending), then ``count`` more, the MWC in millionths (the JSON form's 6 decimals:
+``k / 1e6`` is the same float as the JSON's decimal); each sequence stored as its first number and the
+differences of the next ones (neighbouring scores have close chances: it packs 2.4 times smaller). A
+group's block is unpacked the first time one of its positions is looked up, and searched by bisection."""
+from __future__ import annotations
+
+import json
+import sys
+import zlib
+from array import array
+from bisect import bisect_left
+from itertools import accumulate
+from collections.abc import Iterator, Mapping
+
+__all__ = ["MAGIC", "PackedValues", "pack", "unpack"]
+
+MAGIC = b"DOMINO-MWC 1\n"
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)
+_I32 = next(code for code in "il" if array(code).itemsize == 4)
+_FIELDS = ("pending", "playoff", "last", "wins", "games", "lead")
+
+
+def _group_key(g: dict) -> tuple:
+    """The part of a position's key that its group shares: (pending, playoff, last, wins, games), lead."""
+    wins = None if g["wins"] is None else tuple(g["wins"])
+    return (g["pending"], g["playoff"], g["last"], wins, g["games"]), tuple(g["lead"])
+
+
+def _strides(span: list[int]) -> list[int]:
+    out, step = [], 1
+    for s in reversed(span):
+        out.append(step)
+        step *= s
+    return out[::-1]
+
+
+def _le(a: array) -> bytes:
+    if sys.byteorder != "little":
+        a = array(a.typecode, a)
+        a.byteswap()
+    return a.tobytes()
+
+
+def _deltas(numbers: list[int]) -> array:
+    return array(_I32, [b - a for a, b in zip([0, *numbers], numbers)])
+
+
+def pack(data: dict) -> bytes:
+    """The compact form of a table's JSON form ``data`` (``EquityTable.as_dict``)."""
+    header = {k: v for k, v in data.items() if k != "table"}
+    groups, blocks, at = [], [], 0
+    for g in data["table"]:
+        scores = [list(s) for s in g["scores"]]
+        lo = [min(col) for col in zip(*scores)]
+        span = [max(col) - low + 1 for col, low in zip(zip(*scores), lo)]
+        strides = _strides(span)
+        if strides[0] * span[0] >= 2 ** 31:
+            raise ValueError(f"a group of {len(scores)} positions spans {span} scores: too wide for the compact form")
+        flat = [sum((s - low) * st for s, low, st in zip(sc, lo, strides)) for sc in scores]
+        micro = [round(p * 1e6) for p in g["mwc"]]
+        order = sorted(range(len(flat)), key=flat.__getitem__)
+        block = zlib.compress(_le(_deltas([flat[i] for i in order])) + _le(_deltas([micro[i] for i in order])), 9)
+        groups.append({**{k: g[k] for k in _FIELDS}, "count": len(flat), "lo": lo, "span": span, "at": at,
+                       "size": len(block)})
+        blocks.append(block)
+        at += len(block)
+    header["groups"] = groups
+    return MAGIC + json.dumps(header, separators=(",", ":")).encode("utf-8") + b"\n" + b"".join(blocks)
+
+
+def unpack(raw: bytes, where: str = "table") -> tuple[dict, PackedValues]:
+    """The header (the JSON form but its positions) and the positions (a lazy mapping) of a compact
+    table ``raw``. Raises ``ValueError`` naming ``where`` for bytes that are not one."""
+    if not raw.startswith(MAGIC):
+        raise ValueError(f"{where}: not a compact MWC table (it does not start with {MAGIC.strip().decode()!r})")
+    end = raw.index(b"\n", len(MAGIC))
+    try:
+        header = json.loads(raw[len(MAGIC):end])
+    except ValueError as exc:
+        raise ValueError(f"{where}: its header is not JSON ({exc})") from None
+    payload = memoryview(raw)[end + 1:]
+    groups = header.get("groups") if isinstance(header, dict) else None
+    if not isinstance(groups, list) or "model" not in header:
+        raise ValueError(f"{where}: its header has no groups of positions or no model")
+    if sum(g["size"] for g in groups) != len(payload):
+        raise ValueError(f"{where}: its groups' blocks take {sum(g['size'] for g in groups)} bytes, the file has "
+                         f"{len(payload)} after its header (cut short?)")
+    return header, PackedValues(groups, payload, where)
+
+
+class _Group:
+    __slots__ = ("lo", "span", "strides", "count", "block", "flat", "micro")
+
+    def __init__(self, g: dict, block: memoryview):
+        self.lo, self.span, self.count, self.block = tuple(g["lo"]), tuple(g["span"]), g["count"], block
+        self.strides = tuple(_strides(g["span"]))
+        self.flat: array | None = None
+        self.micro: array | None = None
+
+    def _open(self, where: str) -> None:
+        try:
+            raw = zlib.decompress(self.block)
+        except zlib.error as exc:
+            raise ValueError(f"{where}: a group's block is damaged ({exc})") from None
+        if len(raw) != 8 * self.count:
+            raise ValueError(f"{where}: a group's block holds {len(raw)} bytes, not {8 * self.count}")
+        flat, micro = array(_I32), array(_I32)
+        flat.frombytes(raw[:4 * self.count])
+        micro.frombytes(raw[4 * self.count:])
+        if sys.byteorder != "little":
+            flat.byteswap()
+            micro.byteswap()
+        self.flat, self.micro = array(_U32, accumulate(flat)), array(_U32, accumulate(micro))
+
+    def find(self, scores: tuple, where: str) -> float | None:
+        n = 0
+        for s, low, span, st in zip(scores, self.lo, self.span, self.strides):
+            if not low <= s < low + span:
+                return None
+            n += (s - low) * st
+        if self.flat is None:
+            self._open(where)
+        i = bisect_left(self.flat, n)
+        if i < self.count and self.flat[i] == n:
+            return self.micro[i] / 1e6
+        return None
+
+    def scores(self, where: str) -> Iterator[tuple[tuple, float]]:
+        if self.flat is None:
+            self._open(where)
+        for n, m in zip(self.flat, self.micro):
+            sc = []
+            for low, st, span in zip(self.lo, self.strides, self.span):
+                sc.append(low + (n // st) % span)
+            yield tuple(sc), m / 1e6
+
+
+class PackedValues(Mapping):
+    """Side 0's MWC at each position of a compact table, ``{(state_key, lead): chance}`` as
+    ``EquityTable.values`` has them, read group by group when first asked; ``update`` adds positions
+    solved later (off the shipped walk)."""
+
+    def __init__(self, groups: list[dict], payload: memoryview, where: str = "table"):
+        self._groups = {_group_key(g): _Group(g, payload[g["at"]:g["at"] + g["size"]]) for g in groups}
+        self._count = sum(g["count"] for g in groups)
+        self._extra: dict = {}
+        self._where = where
+
+    def __getitem__(self, pos: tuple) -> float:
+        v = self.get(pos)
+        if v is None:
+            raise KeyError(pos)
+        return v
+
+    def get(self, pos: tuple, default=None):
+        v = self._extra.get(pos)
+        if v is not None:
+            return v
+        try:
+            key, lead = pos
+            group = self._groups.get(((*key[1:],), lead))
+        except (TypeError, ValueError):
+            return default
+        if group is None:
+            return default
+        v = group.find(key[0], self._where)
+        return default if v is None else v
+
+    def __contains__(self, pos: object) -> bool:
+        return self.get(pos) is not None
+
+    def __len__(self) -> int:
+        return self._count + len(self._extra)
+
+    def __iter__(self) -> Iterator[tuple]:
+        for (rest, lead), group in self._groups.items():
+            for scores, _ in group.scores(self._where):
+                yield (scores, *rest), lead
+        yield from self._extra
+
+    def update(self, extra: dict) -> None:
+        self._extra.update(extra)

@@ -1,0 +1,122 @@
+"""The compact form of the MWC tables (``analyzer.equity.store``), in which they ship, against their JSON
+form (``EquityTable.as_dict``), the documented exchange format.
+
+Facts: a table read from its compact file has, at every position, exactly the chance its JSON form
+states (6 decimals), the same model and the same meta; writing either form and reading it back gives
+the table again; each shipped table is there in one form only (a JSON file beside a compact one of
+the same name would be shadowed); and bytes that are not a table are refused with their name."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.cli import main
+from analyzer.equity import DATA_DIR, EquityTable, load_table, table_name, write_table
+from analyzer.equity.store import PackedValues, pack, unpack
+from analyzer.rules import find_variant
+
+SHIPPED = sorted(os.path.basename(p) for p in glob.glob(os.path.join(DATA_DIR, "*.mwc")))
+
+
+def _variant_of(header: dict):
+    return find_variant(header["variant"], header["rules"] or None)
+
+
+def _positions(data: dict) -> dict:
+    """The positions of a table's JSON form, read straight from its groups (not through the loader)."""
+    out = {}
+    for g in data["table"]:
+        rest = (g["pending"], g["playoff"], g["last"], None if g["wins"] is None else tuple(g["wins"]), g["games"])
+        for scores, p in zip(g["scores"], g["mwc"]):
+            out[((tuple(scores), *rest), tuple(g["lead"]))] = p
+    return out
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_compact_table_is_its_json_form(name):
+    with open(os.path.join(DATA_DIR, name), "rb") as fh:
+        raw = fh.read()
+    header, _ = unpack(raw, name)
+    v = _variant_of(header)
+    assert name == f"{os.path.splitext(table_name(v))[0]}.mwc" and load_table(v) is not None
+    table = EquityTable.from_packed(v, raw, name)
+    text = json.dumps(table.as_dict(), separators=(",", ":"))        # what `domino equity -o X.json` writes
+    data = json.loads(text)
+    assert data["positions"] == header["positions"] == len(table.values)
+    again = EquityTable.from_dict(v, data)
+    assert dict(again.values) == _positions(data) == dict(table.values)
+    assert again.model == table.model and again.meta == table.meta
+    assert unpack(pack(data))[1].items() == table.values.items()
+
+
+def test_each_table_ships_in_one_form():
+    tables = [p for p in os.listdir(DATA_DIR) if not p.startswith("bands_") and p.endswith((".json", ".mwc"))]
+    stems = [os.path.splitext(p)[0] for p in tables]
+    assert len(stems) == len(set(stems)), sorted(tables)
+
+
+def test_write_and_read_both_forms(tmp_path):
+    v = find_variant("milo")
+    table = load_table(v)
+    stem = os.path.splitext(table_name(v))[0]
+    for folder, forms in (("json", (".json",)), ("mwc", (".mwc",)), ("both", (".json", ".mwc"))):
+        (tmp_path / folder).mkdir()
+        for suffix in forms:
+            write_table(table, str(tmp_path / folder / (stem + suffix)))
+    from_json, from_packed, both = (load_table(v, str(tmp_path / f)) for f in ("json", "mwc", "both"))
+    assert dict(from_json.values) == dict(from_packed.values) == dict(table.values)
+    assert from_json.model == from_packed.model == table.model and from_json.meta == from_packed.meta
+    assert isinstance(from_json.values, dict) and isinstance(from_packed.values, PackedValues)
+    assert isinstance(both.values, PackedValues)              # the compact form is read first
+
+
+def test_equity_command_writes_the_compact_form(tmp_path):
+    out = tmp_path / "milo.mwc"
+    run = CliRunner().invoke(main, ["equity", "--variant", "milo", "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    v = find_variant("milo")
+    assert dict(EquityTable.from_packed(v, out.read_bytes()).values) == dict(load_table(v).values)
+
+
+def test_not_a_table_is_refused_by_name():
+    with pytest.raises(ValueError, match="odd.mwc: not a compact MWC table"):
+        unpack(b'{"format": 1}', "odd.mwc")
+    with open(os.path.join(DATA_DIR, "chiva.mwc"), "rb") as fh:
+        raw = fh.read()
+    with pytest.raises(ValueError, match="short.mwc: its groups' blocks take .* bytes, the file has"):
+        unpack(raw[:-10], "short.mwc")
+    header, values = unpack(raw[:-100] + bytes(100), "zeroed.mwc")               # the last block damaged
+    with pytest.raises(ValueError, match="zeroed.mwc: a group's block is damaged"):
+        dict(values)
+
+
+_group = st.fixed_dictionaries({
+    "pending": st.integers(0, 3), "playoff": st.booleans(), "last": st.none() | st.integers(0, 1),
+    "wins": st.none() | st.lists(st.integers(0, 9), min_size=2, max_size=2), "games": st.none() | st.integers(0, 3),
+    "lead": st.sampled_from([["side", 0], ["side", 1], ["holder", "[6-6]", True], ["any"]]),
+    "cells": st.integers(2, 4).flatmap(lambda sides: st.dictionaries(         # two sides, or three or four players
+        st.lists(st.integers(0, 499 if sides == 2 else 120), min_size=sides, max_size=sides).map(tuple),
+        st.integers(0, 10 ** 6).map(lambda k: round(k / 1e6, 6)), min_size=1, max_size=40))})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_group, min_size=1, max_size=5, unique_by=lambda g: (g["pending"], g["playoff"], g["last"],
+                                                                      str(g["wins"]), g["games"], str(g["lead"]))))
+def test_any_table_round_trips(groups):
+    data = {"format": 1, "variant": "x", "model": {}, "positions": sum(len(g["cells"]) for g in groups),
+            "table": [{**{k: g[k] for k in ("pending", "playoff", "last", "wins", "games", "lead")},
+                       "scores": [list(s) for s in g["cells"]], "mwc": list(g["cells"].values())} for g in groups]}
+    header, values = unpack(pack(data))
+    want = _positions(data)
+    assert dict(values) == want and len(values) == len(want)
+    for (key, lead), p in want.items():                       # each looked up alone, exactly
+        assert values[(key, lead)] == p
+        off = ((key[0][0] + 1, *key[0][1:]), *key[1:]), lead
+        assert values.get(off) == want.get(off)
+    assert header["positions"] == len(want) and "table" not in header
