@@ -210,37 +210,46 @@ def _stats_results():
     return out, lucks
 
 
-def test_stats_luck_is_the_deals_plus_the_draws_and_the_result_is_luck_plus_adjusted():
+def test_stats_shows_the_draws_luck_beside_the_deals_and_the_result_is_luck_plus_adjusted():
     from analyzer.archive.stats import player_rows
 
     results, lucks = _stats_results()
     expected: dict[str, Fraction] = {}
+    dealt: dict[str, float] = {}
     for game, draws in lucks:
         sides = game["analysis"]["sides"]
         for name in game["players"]:
             side = next(k for k, s in enumerate(sides) if name in s.split("/"))
             expected[name] = expected.get(name, Fraction(0)) + sum(
                 (x.points if x.side == side else -x.points for x in draws), Fraction(0))
+            stated = game["analysis"]["match_scale"]["luck"]["points"]
+            dealt[name] = dealt.get(name, 0.0) + (stated if side == 0 else -stated)
     rows = {row.player: row for row in player_rows(results)}
     assert any(abs(v) > 1 for v in expected.values())
     for name, row in rows.items():
         assert row.draw_luck == pytest.approx(float(expected[name]), abs=0.006)
-        assert row.luck == pytest.approx(row.deal_luck + row.draw_luck, abs=0.011)
+        assert row.luck == pytest.approx(dealt[name], abs=0.011)         # the deals' luck alone
         assert row.result == pytest.approx(row.luck + row.adjusted, abs=0.011)
     pairs = player_rows(results, by="pair")
     assert sum(row.draw_luck for row in pairs) == pytest.approx(0, abs=0.02)     # a hand is zero-sum
 
 
-def test_a_hand_with_a_draw_not_valued_is_left_out_of_the_luck():
+def test_a_draw_not_valued_is_left_out_of_the_draws_luck_only():
     from analyzer.archive.stats import player_rows
 
     results, _ = _stats_results()
     game = results[0]["games"][0]
     draw = next(m for m in game["analysis"]["moves"] if "draw_luck" in m)
-    full = {row.player: row.luck_hands for row in player_rows(results)}
+    points = draw["draw_luck"]["points"]
+    assert points != 0
+    full = {row.player: row for row in player_rows(results)}
     draw["draw_luck"] = None            # as where the search passed its node limit
-    cut = {row.player: row.luck_hands for row in player_rows(results)}
-    assert all(cut[name] == full[name] - 1 for name in game["players"])
+    cut = {row.player: row for row in player_rows(results)}
+    for name in game["players"]:
+        assert (cut[name].luck_hands, cut[name].luck, cut[name].result) == \
+            (full[name].luck_hands, full[name].luck, full[name].result)
+        own = name == draw["player"] or name in next(s for s in game["analysis"]["sides"] if draw["player"] in s.split("/")).split("/")
+        assert cut[name].draw_luck == pytest.approx(full[name].draw_luck - (points if own else -points), abs=0.011)
 
 
 @functools.cache

@@ -26,13 +26,16 @@ For each player, by name across records (case and blanks do not count: ``alice``
 Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result model, ``analyzer.equity``):
 
 - ``result``: points his side won less points it lost, over the hands whose deal's luck is known
-  and, in a draw game, every draw's luck too (``luck_hands``); ``luck``: the luck of those hands for
-  his side, ``deal_luck + draw_luck``: the deal's (the open-hands value at the lead less the variant's
-  mean for the side that led) and the tiles drawn (``analyzer.analysis.drawluck``: each draw's value
-  against the mean over the tiles that could have come, his side's draws counted for it and the
-  others' against it); ``adjusted``: the luck-adjusted result, ``result - luck``: what the play made
-  of the hands. ``mwc_luck``: that luck in match-winning chance, ``mwc_draw_luck`` the draws' part
-  (with ``--scale match``, over the hands whose match position is known).
+  (``luck_hands``); ``luck``: the luck of those deals for his side (the open-hands value at the lead,
+  with the boneyard order the record reveals, less the variant's mean for the side that led);
+  ``adjusted``: the luck-adjusted result, ``result - luck``: what the play made of the hands.
+  ``draw_luck``: in draw games, the luck of the tiles drawn (``analyzer.analysis.drawluck``: each
+  draw's value against the mean over the tiles that could have come, his side's draws counted for it
+  and the others' against it), over the same hands' draws whose values are known. It is shown beside
+  ``luck``, not added to it: the deal's luck already values the lead with the boneyard order the
+  record reveals, so it holds what the boneyard as a whole gave, and each draw is valued with the rest
+  of that order fixed (docs/equity.md, "What the sum is not"). ``mwc_luck``, ``mwc_draw_luck``: the
+  same in match-winning chance (with ``--scale match``, over the hands whose match position is known).
 - ``error_rate``: the mean loss per decision with a choice (points), by the fair analysis where it
   judged the decision, else with every hand open (``error_basis`` says which), with its 95% interval
   (``error_low``, ``error_high``; none from fewer than two decisions) and ``error_decisions``, the
@@ -84,7 +87,6 @@ class PlayerRow:
     mwc_error_low: float | None = None
     mwc_error_high: float | None = None
     mwc_error_decisions: int = 0
-    deal_luck: float | None = None
     draw_luck: float | None = None
     mwc_draw_luck: float | None = None
 
@@ -171,9 +173,9 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
     luck = (analysis.get("match_scale") or {}).get("luck")
     result = game.get("result")
     draws = [(_side_index(game, m["player"]), m["draw_luck"]) for m in analysis.get("moves", []) if "draw_luck" in m]
+    draws = [(side, d) for side, d in draws if side is not None and d is not None]     # the draws valued
     counted = set()
-    if luck is not None and result is not None and len(analysis.get("sides") or ()) == 2 \
-            and all(d is not None and side is not None for side, d in draws):
+    if luck is not None and result is not None and len(analysis.get("sides") or ()) == 2:
         drawn_mwc = all(d["mwc"] is not None for _, d in draws)
         for name in game["players"]:
             side, row = _side_index(game, name), who[name]
@@ -184,14 +186,13 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
             skill = of(row).skill
             won = result["winner"] is not None and name in result["winner"]
             skill.result += 0 if result["winner"] is None else (result["points"] if won else -result["points"])
-            draw = sum(d["points"] if at == side else -d["points"] for at, d in draws)
-            skill.luck += sign * luck["points"] + draw
-            skill.draw_luck += draw
+            skill.luck += sign * luck["points"]
+            skill.draw_luck += sum(d["points"] if at == side else -d["points"] for at, d in draws)
             skill.luck_hands += 1
-            if luck.get("mwc") is not None and drawn_mwc:
-                draw_mwc = sum(d["mwc"] if at == side else -d["mwc"] for at, d in draws)
-                skill.mwc_luck += sign * luck["mwc"] + draw_mwc
-                skill.mwc_draw_luck += draw_mwc
+            if luck.get("mwc") is not None:
+                skill.mwc_luck += sign * luck["mwc"]
+                if drawn_mwc:
+                    skill.mwc_draw_luck += sum(d["mwc"] if at == side else -d["mwc"] for at, d in draws)
                 skill.mwc_hands += 1
     decided = set()
     for d in analysis.get("decisions", []):
@@ -291,7 +292,6 @@ def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -
         row.result, row.luck, row.luck_hands = skill.result, round(skill.luck, 2), skill.luck_hands
         row.adjusted = round(skill.result - skill.luck, 2)
         row.draw_luck = round(skill.draw_luck, 2)
-        row.deal_luck = round(skill.luck - skill.draw_luck, 2)
     row.error_rate, row.error_low, row.error_high = _interval(skill.errors, 2)
     row.error_decisions = len(skill.errors.losses)
     row.error_basis = " and ".join(sorted(skill.bases)) or None
