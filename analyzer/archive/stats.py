@@ -376,20 +376,20 @@ def _rate_cell(rate, low, high) -> str:
 
 
 #: What the second table's columns mean, printed under it.
-SKILL_NOTE = ("luck: the open-hands value of his side's deals at the lead less the variant's mean, plus the luck of "
-              "the tiles drawn (of it draws: each draw's value against the mean over the tiles that could have come); "
-              "adjusted: result less luck; error rate: mean loss a decision with a choice (fair where judged, else open hands) and its "
+SKILL_NOTE = ("luck: the open-hands value of his side's deals at the lead less the variant's mean; "
+              "adjusted: result less luck; draws' luck (draw games, shown apart, not in luck): each draw's value against "
+              "the mean over the tiles that could have come; error rate: mean loss a decision with a choice (fair where judged, else open hands) and its "
               "95% interval; band: of the open-hands error rate, from two games or more and a narrow enough interval")
 
 
 def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:
     """The luck and error rate of each row as aligned lines (with ``scale="match"`` in MWC too), and the note."""
-    head = ["", "hands", "result", "luck", "of it draws", "adjusted", "decisions", "error rate (95%)", "band"]
+    head = ["", "hands", "result", "luck", "adjusted", "draws' luck", "decisions", "error rate (95%)", "band"]
     if scale == "match":
         head += ["MWC luck", "MWC decisions", "MWC error rate (95%)"]
     cells = [head]
     for r in rows:
-        line = [r.player, str(r.luck_hands), _dash(r.result), _dash(r.luck), _dash(r.draw_luck), _dash(r.adjusted),
+        line = [r.player, str(r.luck_hands), _dash(r.result), _dash(r.luck), _dash(r.adjusted), _dash(r.draw_luck),
                 str(r.error_decisions),
                 _rate_cell(r.error_rate, r.error_low, r.error_high), r.band or "-"]
         if scale == "match":
