@@ -144,23 +144,3 @@ def served_board(roots: list[str]):
         server.should_exit = True
         thread.join(10)
 
-
-# ---- per-test CPU time, for bench/bench_suite.py (written only when DOMINO_TEST_TIMES names a file) ----
-_TIMES_FILE = os.environ.get("DOMINO_TEST_TIMES")
-
-if _TIMES_FILE:
-    import json as _json
-    import time as _time
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(item, nextitem):
-        """Record each test's wall time and CPU time (set-up, call and tear-down; its own process, and the
-        child processes it waited for) as one JSON line."""
-        def children():
-            times = os.times()
-            return times.children_user + times.children_system
-        wall, cpu, child = _time.perf_counter(), _time.process_time(), children()
-        yield
-        with open(_TIMES_FILE, "a", encoding="utf-8") as out:
-            out.write(_json.dumps({"test": item.nodeid, "wall": _time.perf_counter() - wall,
-                                   "cpu": _time.process_time() - cpu, "children": children() - child}) + "\n")
