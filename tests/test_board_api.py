@@ -325,7 +325,7 @@ _TEXTS = [RECORDS.joinpath(n).read_text(encoding="utf-8") for n in
           ("seed1.dom", "seed1-table.txt", "variant-french.dom", "variant-draw.dom", "variant-all-fives.dom")]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(which=st.integers(0, len(_TEXTS) - 1), at=st.floats(0, 1), cut=st.integers(0, 40),
        put=st.sampled_from(["", "?", "[0-0]", "pass", "\n", "A: ", "draws ", "[9-9]", "1. ", "{", "\""]),
        line=st.integers(1, 60), column=st.integers(1, 40))
