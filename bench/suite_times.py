@@ -5,7 +5,8 @@ in the file named by DOMINO_TEST_TIMES (nothing is written without it).
 
 The CPU time is this process's (``time.process_time``) plus that of the child processes the test waited
 for (``os.times``: the commands it ran, the workers of a pool it closed), over set-up, call and tear-down.
-It is the figure a loaded machine leaves alone; the wall time is what a user waits."""
+It is the figure a loaded machine leaves alone; the wall time is what a user waits. A child counts when it
+is reaped: the browser a module's tests share (Chromium) counts in the test whose tear-down ends it."""
 from __future__ import annotations
 
 import json
