@@ -143,4 +143,3 @@ def served_board(roots: list[str]):
     finally:
         server.should_exit = True
         thread.join(10)
-
