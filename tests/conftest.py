@@ -4,10 +4,37 @@ import pathlib
 import re
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No verdict by the clock: hypothesis fails an example that takes over 200 ms (its deadline) or whose data
+# is slow to draw (the too_slow health check), which a shared, loaded machine turns into a failure of a
+# test that is right. Every property test of the suite runs without both (a test's own settings keep these
+# unless they name them).
+settings.register_profile("domino", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("domino")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "tests" / "data"   # verbatim copies of the rule texts the tests quote
 RECORDS = ROOT / "records"
+
+# A test waits for events (a server up, a worker gone, a job running), never for a number of seconds. Each
+# wait is bounded only so that a run that hangs fails instead of blocking the suite: the bound is far above
+# what the event takes on a loaded machine (a second or two), and the behaviour it rules out (waiting for
+# good, or for a setting the test makes this long) is further above it still.
+HANG_SECONDS = 300
+
+
+def wait_until(condition, what: str, seconds: float = HANG_SECONDS, every: float = 0.05):
+    """Poll ``condition()`` until it gives something true (returned); fail naming ``what`` if it has not
+    after ``seconds`` (a hang)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not (seen := condition()):
+        assert time.monotonic() < deadline, f"waited {seconds:g} s for {what}: it hangs"
+        time.sleep(every)
+    return seen
+
 
 SEED_HANDS = {
     "A": "[0-5] [1-3] [1-4] [2-2] [3-4] [4-4] [5-6]",
@@ -30,6 +57,15 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+EXPECT_SECONDS = 60      # how long expect() waits for what it checks before it fails (a bound, not a verdict)
+
+
+def settled(page) -> None:
+    """Wait until the page has drawn two frames: what a key, click or load set going is on the page (an
+    event to wait for, not a number of milliseconds)."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 @dataclasses.dataclass
 class Seen:
     """What a page did: the requests it made, its console errors and warnings, the dialogs it opened."""
@@ -47,6 +83,8 @@ def browser():
                                    reason="the playwright Python package is not installed")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        # expect() waits for what it checks; its 5 s default is a clock a loaded machine can outrun
+        sync_api.expect.set_options(timeout=EXPECT_SECONDS * 1000)
         yield browser
         browser.close()
 
@@ -88,7 +126,6 @@ def served_board(roots: list[str]):
     that ends with the block."""
     import socket
     import threading
-    import time
 
     uvicorn = pytest.importorskip("uvicorn")
     from analyzer.server import create_app
@@ -99,10 +136,7 @@ def served_board(roots: list[str]):
     server = uvicorn.Server(uvicorn.Config(create_app(roots), host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
+    wait_until(lambda: server.started or not thread.is_alive(), "the board's server to start")
     assert server.started
     try:
         yield port

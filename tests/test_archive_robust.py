@@ -15,11 +15,11 @@ from click.testing import CliRunner
 
 from analyzer.archive import Cache, InputError, Options, load, run
 from analyzer.cli import main
-from conftest import RECORDS, ROOT
+from conftest import HANG_SECONDS, RECORDS, ROOT
 from test_archive import SEED1, SEED2, _dies_on_poison, assert_workers_end_when_killed
 
 
-def domino(*args, timeout: float = 60) -> subprocess.CompletedProcess:
+def domino(*args, timeout: float = HANG_SECONDS) -> subprocess.CompletedProcess:
     """The command line in a process of its own (bounded: a run that blocks fails the test)."""
     return subprocess.run([sys.executable, "-m", "analyzer", *map(str, args)], cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout)

@@ -460,15 +460,16 @@ def test_a_table_of_a_few_entries_still_bounds_the_pure_python_search():
 def test_the_analysis_names_a_full_table_of_the_search_over_arms(core, monkeypatch):
     """Where the node limit stops the analysis of a French hand, it says the tables were full only when
     they were: with a table too small for the search, not with one that holds every position the
-    analysis visits (each search past the limit of 30,000 stores at most that many)."""
+    analysis visits (each search past the limit of 5,000 stores at most that many: the small table holds
+    about 260 of the pure-Python search's entries, 1,100 of the compiled one's)."""
     from analyzer.match import random_match
     import analyzer.search.core as search_core
 
     monkeypatch.setattr(search_core, "ARMS_CORE", core)
     (rep,) = replay_record(random_match(find_variant("french"), 1000, games=1))
-    small = analyze_replay(rep, node_limit=30_000, table_mb=0.05)
+    small = analyze_replay(rep, node_limit=5_000, table_mb=0.05)
     assert None in small.values and "0.05 MB in all, were full" in small.stopped
-    roomy = analyze_replay(rep, node_limit=30_000, table_mb=512)
+    roomy = analyze_replay(rep, node_limit=5_000, table_mb=512)
     assert None in roomy.values and "node limit" in roomy.stopped and "--table-mb" not in roomy.stopped
 
 

@@ -26,7 +26,7 @@ from analyzer.record import Record  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
 
-from conftest import RECORDS, ROOT, SEED_DEAL, served_board  # noqa: E402
+from conftest import HANG_SECONDS, RECORDS, ROOT, SEED_DEAL, served_board, wait_until  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -240,7 +240,6 @@ def test_the_page_has_a_strict_policy_and_unknown_routes_are_json(client):
 def test_an_analysis_can_be_cancelled(folder):
     """A long analysis (a French hand, no node limit to speak of) is ended by its cancel; the next one runs."""
     import threading
-    import time
 
     app = create_app([str(folder[0])])
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
@@ -252,11 +251,9 @@ def test_an_analysis_can_be_cancelled(folder):
                                                          "exact_below": 1})
         thread = threading.Thread(target=run)
         thread.start()
-        for _ in range(100):
-            time.sleep(0.2)
-            if c.post("/api/cancel", json={"job": "long"}).json()["cancelled"]:
-                break
-        thread.join(60)
+        wait_until(lambda: c.post("/api/cancel", json={"job": "long"}).json()["cancelled"]
+                   or not thread.is_alive(), "the analysis to run (and be cancelled)", every=0.2)
+        thread.join(HANG_SECONDS)
         assert not thread.is_alive()
         assert answer["out"].status_code == 409 and answer["out"].json().get("cancelled")
         quick = c.post("/api/analyze", json={"text": RECORDS.joinpath("seed1.dom").read_text(), "max_nodes": 10**6})
@@ -328,7 +325,7 @@ _TEXTS = [RECORDS.joinpath(n).read_text(encoding="utf-8") for n in
           ("seed1.dom", "seed1-table.txt", "variant-french.dom", "variant-draw.dom", "variant-all-fives.dom")]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(which=st.integers(0, len(_TEXTS) - 1), at=st.floats(0, 1), cut=st.integers(0, 40),
        put=st.sampled_from(["", "?", "[0-0]", "pass", "\n", "A: ", "draws ", "[9-9]", "1. ", "{", "\""]),
        line=st.integers(1, 60), column=st.integers(1, 40))
@@ -357,7 +354,7 @@ def live(folder):
         yield port
 
 
-def _post(port: int, path: str, body: dict, timeout: float = 60) -> tuple[int, dict]:
+def _post(port: int, path: str, body: dict, timeout: float = HANG_SECONDS) -> tuple[int, dict]:
     import http.client
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
@@ -394,23 +391,16 @@ def test_a_client_that_goes_away_mid_analysis_frees_its_worker(live):
     """A long analysis (a French hand's fair analysis over thousands of deals) whose client closes the
     connection is ended: it no longer runs (a cancel finds nothing to cancel), and the next analyses run."""
     import socket
-    import time
 
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
     body = json.dumps({"text": text, "job": "gone", "fair": True, "worlds": 5000, "exact_below": 1}).encode()
     with socket.create_connection(("127.0.0.1", live)) as s:
         s.sendall(b"POST /api/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                   b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-        for _ in range(100):            # until the analysis runs
-            time.sleep(0.1)
-            if _post(live, "/api/cancel", {"job": "nothing"})[0] == 200 and _running(live, "gone"):
-                break
-        assert _running(live, "gone")
-    for _ in range(100):                # the connection is closed: the server ends the analysis
-        time.sleep(0.1)
-        if not _running(live, "gone"):
-            break
-    assert not _running(live, "gone")
+        wait_until(lambda: _post(live, "/api/cancel", {"job": "nothing"})[0] == 200 and _running(live, "gone"),
+                   "the analysis to run", every=0.1)
+    # the connection is closed: the server ends the analysis
+    wait_until(lambda: not _running(live, "gone"), "the server to end the analysis of a client gone", every=0.1)
     for _ in range(3):                  # no worker is left stuck: analyses run one after the other
         status, doc = _post(live, "/api/analyze", {"text": RECORDS.joinpath("seed1.dom").read_text(),
                                                     "max_nodes": 10 ** 6})

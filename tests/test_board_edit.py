@@ -7,7 +7,6 @@ import dataclasses
 import json
 import socket
 import threading
-import time
 import warnings
 
 import pytest
@@ -30,7 +29,7 @@ from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
 from analyzer.server.library import analyze_document, enter_move, write_variation  # noqa: E402
 
-from conftest import RECORDS, SEED_DEAL, SEED_HANDS, served_board  # noqa: E402
+from conftest import HANG_SECONDS, RECORDS, SEED_DEAL, SEED_HANDS, served_board, wait_until  # noqa: E402
 
 HEAD = '[Event "x"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n[Lead "B"]\n\n' + SEED_DEAL + "\n\n"
 FULL = HEAD + "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n"
@@ -95,18 +94,17 @@ def test_progress_of_a_running_analysis_and_of_none(tmp_path):
             "/api/analyze", json={"text": text, "job": "long", "fair": True, "worlds": 5000, "exact_below": 1})))
         thread.start()
         seen = []
-        for _ in range(300):
-            time.sleep(0.1)
+
+        def progressed() -> bool:
             status, doc = _post(c, "/api/progress", {"job": "long"})
             assert status == 200
             if doc["running"] and doc["total"]:
                 seen.append(doc)
-                if len(seen) >= 3 and seen[-1]["done"] > seen[0]["done"]:
-                    break
-        assert len(seen) >= 3 and seen[-1]["done"] > seen[0]["done"]
+            return len(seen) >= 3 and seen[-1]["done"] > seen[0]["done"]
+        wait_until(progressed, "three reports of a running analysis, the last further on", every=0.1)
         assert all(d["games"] == games and 0 <= d["done"] <= d["total"] for d in seen), seen
         assert _post(c, "/api/cancel", {"job": "long"})[1] == {"cancelled": True}
-        thread.join(60)
+        thread.join(HANG_SECONDS)
         assert answer["out"].status_code == 409
         assert _post(c, "/api/progress", {"job": "long"})[1]["running"] is False
 
@@ -273,7 +271,7 @@ def test_an_oversized_chunked_body_gets_a_json_413(tmp_path):
     not the framework's plain text."""
     with served_board([str(tmp_path)]) as port:
         for route in ("/api/validate", "/api/new", "/api/variation"):
-            with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+            with socket.create_connection(("127.0.0.1", port), timeout=HANG_SECONDS) as s:
                 s.sendall(f"POST {route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                           "Transfer-Encoding: chunked\r\n\r\n".encode())
                 chunk = b"x" * 65536

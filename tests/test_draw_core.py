@@ -396,7 +396,7 @@ def test_the_analysis_names_a_full_table_of_the_search_of_draw_games(core, monke
 
     monkeypatch.setattr(search_core, "DRAW_CORE", core)
     (rep,) = replay_record(random_match(find_variant("chiva", {"players": "3"}), 4000, games=1))
-    small = analyze_replay(rep, node_limit=50_000, table_mb=0.05)
+    small = analyze_replay(rep, node_limit=5_000, table_mb=0.05)     # (it holds 260 to 1,100 entries)
     assert None in small.values and "0.05 MB in all, were full" in small.stopped
-    roomy = analyze_replay(rep, node_limit=50_000, table_mb=1024)
+    roomy = analyze_replay(rep, node_limit=5_000, table_mb=1024)
     assert None in roomy.values and "node limit" in roomy.stopped and "--table-mb" not in roomy.stopped

@@ -19,7 +19,7 @@ from analyzer.record import Record
 from analyzer.report.task import report_model
 from analyzer.report import render_html, write_report
 from analyzer.report.render import PIP_LAYOUT, environment, move_rows
-from conftest import RECORDS, ROOT
+from conftest import RECORDS, ROOT, settled
 
 SEED = RECORDS / "seed1-table.txt"
 HOSTILE_NAME = "<script>alert(1)</script>"
@@ -277,7 +277,7 @@ def open_all_details(page):
 
 def test_the_page_loads_without_errors_or_requests(open_page, seed_page):
     page, seen = open_page(seed_page)
-    page.wait_for_timeout(100)
+    settled(page)
     assert seen.errors == []
     assert seen.requests == [seed_page.as_uri()]
     assert current(page) == 0 and tiles_on_line(page) == 0
@@ -463,7 +463,7 @@ def test_hostile_names_and_comments_stay_text(open_page, request, which):
         page.keyboard.press("Home")
         for _ in range(k + 1):
             page.keyboard.press("ArrowRight")
-    page.wait_for_timeout(150)
+    settled(page)
     assert seen.dialogs == []
     assert page.locator("img").count() == 0
     body = page.locator("body").inner_text()

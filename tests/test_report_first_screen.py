@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from conftest import RECORDS
+from conftest import RECORDS, settled
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -64,7 +64,7 @@ def test_jump_to_the_critical_move_shows_the_board_and_its_alternatives(browser,
     context, page = _open(browser, seed_page, DESKTOP)
     # the link in the summary, below the board: it brings the board back with C's [3-6] on it
     page.locator("#g1 .verdict a.jump-critical").click()
-    page.wait_for_timeout(200)
+    settled(page)
     assert page.locator("#g1 .controls .counter").inner_text().startswith("18 /")
     board = page.locator("#g1 .board").bounding_box()
     assert board["y"] >= -1 and board["y"] + board["height"] <= DESKTOP["height"]
