@@ -600,3 +600,17 @@ def test_an_entry_is_written_once_as_it_is_read():
     assert played.notation(where=False, marks=False) == "[2-4] +10"
     assert played.text == "[2-4]" and played.notation(pass_word="-") == "[2-4]@4>2! +10"
     assert entries[3].notation(pass_word="-") == "-"
+
+
+def test_tiles_after_a_question_mark_are_shown_at_their_place():
+    """A hand's tiles after its ``?`` on a line of their own make syntax errors found by the reader's rules
+    (not the parser's); they show their source line and a caret like every syntax error (found by
+    ``test_mutated_records_never_raise``: a tag cut open by ``A:?``)."""
+    text = '[Game "1"]\n[Score "A/C 26, B/D A:? [1-4] [1-5]\nA: [2-3]\n'
+    record = parse(text)
+    after = [d for d in record.errors if "after '?'" in d.message]
+    assert after
+    _check(record)
+    for d in after:
+        line, caret = d.context.splitlines()[-2:]
+        assert line == text.splitlines()[d.line - 1] and caret.index("^") == d.column - 1

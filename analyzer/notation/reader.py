@@ -783,7 +783,9 @@ def parse(text: str, source: str = "<record>") -> Record:
     record.errors.extend(recovery.diagnostics)
     if recovery.end_error is not None:
         record.errors.append(recovery.end_error)
-    record.errors.extend(log.diagnostics)
+    record.errors.extend(replace(d, context=recovery.context_at(d.line, d.column))   # a syntax error shows its place
+                         if d.code == Code.SYNTAX and d.context is None and d.line and d.column else d
+                         for d in log.diagnostics)
     record.errors.sort(key=lambda d: (d.line or 0, d.column or 0))
     left_out = recovery.left_out + log.left_out + max(0, len(record.errors) - MAX_DIAGNOSTICS)
     if left_out:

@@ -132,6 +132,10 @@ class Recovery:
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]
 
+    def context_at(self, line: int, column: int) -> str:
+        """The caret lines of a place of the text (its source line, a caret under ``column``)."""
+        return caret_context(self._source_line(line), column)
+
     def syntax(self, line: int, column: int, found: str, expected, message: str | None = None) -> None:
         expected = set(expected) - _SHORTHANDS
         if len(self.diagnostics) >= MAX_DIAGNOSTICS:
