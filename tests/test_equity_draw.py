@@ -237,3 +237,21 @@ def test_equity_command_for_a_draw_game():
     assert text.exit_code == 0 and "points scored during play" in text.output
     bad = CliRunner().invoke(main, ["equity", "--variant", "draw"])
     assert bad.exit_code == 2 and "no match target" in bad.output
+
+
+def test_a_draw_match_is_graded_game_by_game():
+    # a match of the draw game to 5: each game's position is the match code's score after the games before
+    # it (the record's own Score tags say the same), and its moves are graded on the match scale
+    from analyzer.analysis import analyze_replay
+    from analyzer.analysis.match_scale import match_scale
+    from analyzer.match import parse_score, random_match
+
+    v = find_variant("draw", "target=5")
+    reps = replay_record(random_match(v, 4, games=3))
+    found = match_positions(reps)
+    for k, (rep, (position, leader, _)) in enumerate(zip(reps, found)):
+        if k:
+            said = parse_score(reps[k - 1].game.tags["Score"])
+            assert position.state.scores == tuple(said[frozenset({n})] for n in rep.players)
+        scale = match_scale(analyze_replay(rep), v, position, leader)
+        assert scale.known and all(0 <= c <= 1 for row in scale.mwc for c in row if c is not None)
