@@ -138,7 +138,8 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
         roots = [(state_key(variant, variant.match.start(variant.seating.sides)), first_lead(variant))]
     index: dict = {}
     order: list = []
-    edges: list[list] = []           # per position: (probability, index) and (probability, value) pairs
+    edges: list[tuple] = []          # per position: the chance from over and known positions, the next
+    #                                  positions' indices and probabilities, 1 / (1 - its own loop's probability)
     queue = deque(r for r in roots if r not in known)
     cache: dict = {}
     apply = _applier(variant)
@@ -151,7 +152,7 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
         state = key_state(variant, key)
         if lead not in cache:
             cache[lead] = _results(variant, model, lead)
-        out_idx, out_val, constant = array("l"), array("d"), 0.0     # (compact: millions of edges)
+        here, constant, acc = len(edges), 0.0, {}
         for p, side, o in cache[lead]:
             after = apply(state, side, o)
             if after.over:
@@ -166,19 +167,24 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
                 j = index[nxt] = len(order)
                 order.append(nxt)
                 queue.append(nxt)
-            out_idx.append(j)
-            out_val.append(p)
-        edges.append((constant, out_idx, out_val))
+            acc[j] = acc.get(j, 0.0) + p
+        stay = acc.pop(here, 0.0)       # the hand leaves the match where it was (a tie past the target)
+        # (compact arrays: millions of edges); a position's own loop is solved in place: v = (rest) / (1 - stay)
+        if stay < 1.0:
+            edges.append((constant, array("l", acc), array("d", acc.values()), 1.0 / (1.0 - stay)))
+        else:                           # a match that can never move on from here: drawn
+            edges.append((0.5, array("l"), array("d"), 1.0))
         if progress is not None and len(edges) % 5000 == 0:
             progress(f"{len(edges)} of {len(order)} positions expanded")
     values = [0.5] * len(order)
     for sweep in range(100_000):
         change = 0.0
         for i in range(len(order) - 1, -1, -1):
-            constant, idx, ps = edges[i]
+            constant, idx, ps, scale = edges[i]
             v = constant
             for j, p in zip(idx, ps):
                 v += p * values[j]
+            v *= scale
             change = max(change, abs(v - values[i]))
             values[i] = v
         if change < tol:
