@@ -23,15 +23,16 @@ the award at the end, and the sample keeps the points scored during play by each
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from ..position import mask_of
-from ..rules import Variant
+from ..rules import HandFacts, HandResult, Variant
 from ..rules.facts import hand_facts
 from ..rules.lead import deal_lead, lead_tiles
 from ..rules.mechanics import position_for
 from ..search.core import SearchLimit
 from ..search.tree import TreeSearch, revealed
-from ..tiles import Move, Tile
+from ..tiles import Move
 
 __all__ = ["POLICY", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand", "hand_searcher"]
 
@@ -65,16 +66,21 @@ def deal_with_boneyard(variant: Variant, req, rng: random.Random):
     return hands, tiles[n * size:], leader, lead_tiles(variant, hands, leader, req)
 
 
+@dataclass(frozen=True)
 class SimulatedHand:
     """One hand played by the model's policy: the deal, the boneyard order, the leader, the moves in
     order (each ``(seat, move, points it scored)``; a draw is a move with ``draw`` set and its tile),
-    what each seat scored during play, the finished position's facts and the hand's result."""
+    what each seat scored during play, the finished position's facts and the hand's result, and whether
+    a decision's search reached the node limit."""
 
-    __slots__ = ("hands", "boneyard", "leader", "moves", "play_points", "facts", "result", "limited")
-
-    def __init__(self, hands, boneyard, leader, moves, play_points, facts, result, limited):
-        self.hands, self.boneyard, self.leader, self.moves = hands, boneyard, leader, moves
-        self.play_points, self.facts, self.result, self.limited = play_points, facts, result, limited
+    hands: tuple
+    boneyard: tuple
+    leader: int
+    moves: tuple
+    play_points: tuple[int, ...]
+    facts: HandFacts
+    result: HandResult
+    limited: bool
 
 
 def hand_searcher(variant: Variant) -> TreeSearch:
@@ -121,9 +127,6 @@ def play_hand(variant: Variant, req, rng: random.Random, search: TreeSearch | No
         moves.append((seat, move, gained))
     end = pos.outcome()
     facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play else None)
-    return SimulatedHand(hands, boneyard, leader, moves, tuple(points), facts, variant.hand_result(facts), limited)
+    return SimulatedHand(tuple(map(tuple, hands)), tuple(boneyard), leader, tuple(moves), tuple(points), facts,
+                         variant.hand_result(facts), limited)
 
-
-def drawn_tiles(hand: SimulatedHand) -> list[Tile]:
-    """The tiles drawn in ``hand``, in the order they were drawn."""
-    return [m.tile for _, m, _ in hand.moves if m.draw]

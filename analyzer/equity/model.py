@@ -275,7 +275,6 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
                                   f"{variant.seating.sides}")
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
-    teams = variant.seating.teams
     if covers(variant):             # a boneyard, points during play, runs or arms: equity/boneyard.py
         req, search = mode_requirement(variant, mode), hand_searcher(variant)
         for _ in range(hands):
