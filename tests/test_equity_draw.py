@@ -60,6 +60,14 @@ def _swapped(lead: tuple) -> tuple:
     return ("side", 1 - lead[1]) if lead[0] == "side" else lead
 
 
+def _scores(v, a_step: int, b_step: int, top: int):
+    """Scores ``(a, b)`` below the target to check; in a match of wins in a row only one side has any."""
+    for a in range(0, top, a_step):
+        for b in range(0, v.match.target, b_step):
+            if v.match.kind not in (MatchKind.STRAIGHT, MatchKind.SHUTOUT) or not a or not b:
+                yield a, b
+
+
 def _step(v) -> int:
     """The points scores move by (All Fives scores in fives)."""
     return 5 if v.play is not None else max(1, v.match.target // 10) if v.match.kind != MatchKind.SHUTOUT else 1
@@ -97,12 +105,11 @@ def test_never_falls_as_a_side_scores(family):
     v, table = family
     target, step = v.match.target, _step(v)
     sign = -1 if v.match.kind == MatchKind.BAD else 1        # bad points: more is worse
-    for a in range(0, target - step, step):
-        for b in range(0, target, step * 2):
-            for lead in _leads(table):
-                here = table.chance(_at(a, b, lead))
-                assert 0 <= here <= 1
-                assert sign * (table.chance(_at(a + step, b, lead)) - here) >= -1e-6, (a, b, lead)
+    for a, b in _scores(v, step, step * 2, target - step):
+        for lead in _leads(table):
+            here = table.chance(_at(a, b, lead))
+            assert 0 <= here <= 1
+            assert sign * (table.chance(_at(a + step, b, lead)) - here) >= -1e-6, (a, b, lead)
 
 
 def test_even_start_and_swapped_sides(family):
@@ -111,12 +118,11 @@ def test_even_start_and_swapped_sides(family):
     assert start[0] in ("any", "holder")             # whoever holds the tile: either side alike
     assert table.chance(MatchPosition(v.match.start(2), start)) == pytest.approx(0.5, abs=1e-6)
     step = _step(v)
-    for a in range(0, v.match.target, 2 * step):
-        for b in range(0, v.match.target, 3 * step):
-            for lead in _leads(table):
-                mine = table.chance(_at(a, b, lead))
-                theirs = table.chance(_at(b, a, _swapped(lead)))
-                assert mine + theirs == pytest.approx(1, abs=2e-6)
+    for a, b in _scores(v, 2 * step, 3 * step, v.match.target):
+        for lead in _leads(table):
+            mine = table.chance(_at(a, b, lead))
+            theirs = table.chance(_at(b, a, _swapped(lead)))
+            assert mine + theirs == pytest.approx(1, abs=2e-6)
 
 
 def test_dp_agrees_with_whole_matches(family):
