@@ -229,7 +229,7 @@ def test_all_fives_position_counts_the_points_scored_during_play(tmp_path):
         assert all(0 <= a["mwc"] <= 1 for a in d["alternatives"]) and d["mwc_loss"] >= 0
 
 
-@pytest.mark.parametrize("record", ["variant-all-fives.dom", "variant-cross.dom"])
+@pytest.mark.parametrize("record", ["variant-all-fives.dom", "variant-cross.dom", "match-chiva-2-draw.dom"])
 def test_records_are_graded_on_the_match_scale(record):
     out = CliRunner().invoke(main, ["analyze", str(ROOT / "records" / record), "--json", "--scale", "match"])
     assert out.exit_code == 0, out.output
