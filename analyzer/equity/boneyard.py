@@ -13,7 +13,7 @@ come, the points a play scores at once included (All Fives), so the policy is th
 analysis measures moves against. Where one decision needs more positions than the search's node
 limit (:data:`NODE_LIMIT`), the move with the best proven bound is played instead
 (``SearchLimit.bounds``: the highest lower bound for the first side, the lowest upper bound for the
-other) and the hand counts in the sample's ``limited`` (none did in the shipped tables).
+other) and the hand counts in the sample's ``limited`` (9 of the 6,000 hands of Chiva for two did).
 
 Every score a play makes is claimed by its player (no Muggins). The hand's result is then read as the
 replayer reads a recorded hand (``hand_facts`` with the points each seat scored during play,
