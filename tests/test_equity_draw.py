@@ -138,7 +138,7 @@ def test_dp_agrees_with_whole_matches(family):
 
 
 @pytest.mark.parametrize("name,rules,scores", [("all-fives", None, (70, 80)),
-                                               pytest.param("draw", "target=5", (3, 2), marks=pytest.mark.slow)])
+                                               ("draw", "target=5", (3, 2))])
 def test_dp_agrees_with_matches_of_played_hands(name, rules, scores):
     # whole matches from a late score, every hand freshly dealt (and its boneyard shuffled) and played by
     # the model's policy, the score kept by the match code: the table's chance within the sampling error
