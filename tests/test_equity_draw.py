@@ -20,6 +20,8 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analyzer.analysis.match_scale import match_positions
 from analyzer.cli import main
@@ -272,3 +274,14 @@ def test_a_draw_match_is_graded_game_by_game():
             assert position.state.scores == tuple(said[frozenset({n})] for n in rep.players)
         scale = match_scale(analyze_replay(rep), v, position, leader)
         assert scale.known and all(0 <= c <= 1 for row in scale.mwc for c in row if c is not None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(0, 15), b=st.integers(0, 15), more=st.integers(1, 4))
+def test_all_fives_more_points_never_hurt_and_sides_swap(a, b, more):
+    # any two scores of an All Fives match to 100 (points come in fives) and a few fives more, short of 100
+    table = shipped(find_variant("all-fives"))
+    here = table.chance(_at(5 * a, 5 * b, ("any",)))
+    assert table.chance(_at(5 * (a + more), 5 * b, ("any",))) >= here - 1e-9
+    assert table.chance(_at(5 * a, 5 * (b + more), ("any",))) <= here + 1e-9
+    assert here + table.chance(_at(5 * b, 5 * a, ("any",))) == pytest.approx(1, abs=2e-6)
