@@ -102,6 +102,11 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
     for mode, e in summary["standard_error"].items():
         click.echo(f"  lead {mode}: {e['hands']:,} hands; leading side's hand value {e['mean']:+.2f} "
                    f"(se {e['mean_se']:.2f}); it wins the hand {e['p_win']:.1%} (se {e['p_win_se']:.1%})")
+        if e.get("play_points"):
+            mine, theirs = e["play_points"]
+            click.echo(f"    points scored during play: leading side {mine['mean']:.2f} (se {mine['se']:.2f}), "
+                       f"the other {theirs['mean']:.2f} (se {theirs['se']:.2f}); the hand value counts them and the "
+                       f"award at the end")
     if score is not None:
         s = summary["score"]
         click.echo(f"MWC of the first side at {score[0]}-{score[1]}: {s['mwc_side0_leading']:.4f} when it leads, "

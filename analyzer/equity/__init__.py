@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant, find_variant
-from .model import POLICY, HandModel, ModeSample, Outcome, lead_token, mode_of, simulate_mode
+from .model import POLICY, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
 from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, first_lead, resolve, solve, state_key
 
@@ -46,10 +46,6 @@ def supported(variant: Variant) -> str | None:
     """Why no MWC table can be made for ``variant`` (None: it can)."""
     if variant.seating.sides != 2:
         return f"{variant.name} is played by {variant.seating.sides} individual players; the MWC covers two sides"
-    if variant.drawing is not None or variant.play is not None:
-        return f"{variant.name} draws from a boneyard or scores during play, which the hand model does not cover yet"
-    if variant.search != "block":
-        return f"{variant.name} is not a two-ended block game, which the hand model covers"
     if not variant.match.target:
         return f"{variant.name} ({variant.rules_text or 'defaults'}) has no match target"
     return None
@@ -139,7 +135,7 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
     if why:
         raise NotImplementedError(why)
     started = time.perf_counter()
-    model = HandModel(variant.name, dict(variant.options), {}, POLICY, seed)
+    model = HandModel(variant.name, dict(variant.options), {}, policy_of(variant), seed)
     wanted = [mode_of(first_lead(variant)), "open"]
     while wanted:
         mode = wanted.pop(0)
@@ -175,7 +171,8 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
 
 def _errors(model: HandModel) -> dict:
     return {mode: {"hands": s.hands, "mean": round(s.mean, 3), "mean_se": round(s.se, 3), "p_win": round(s.p_win, 4),
-                   "p_win_se": round(s.p_win_se, 4)} for mode, s in sorted(model.modes.items())}
+                   "p_win_se": round(s.p_win_se, 4), **({"play_points": s.play_points()} if s.play else {})}
+            for mode, s in sorted(model.modes.items())}
 
 
 def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: int = 10, seed: int = 0) -> list[float]:

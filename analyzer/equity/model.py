@@ -6,7 +6,9 @@ exact search of the deal (the int solver of two-ended block games, else the gene
 its principal variation, which is played to the end (among equal best moves, the first in move
 order). The hand's result is then read exactly as the replayer reads a recorded hand
 (``hand_facts``, ``Variant.hand_result``), and the next leader is what the variant's lead policy
-says (``LeadPolicy.requirement``). Results are kept *relative to the leading side* (side ``r`` is
+says (``LeadPolicy.requirement``). Games with a boneyard, points scored during play, runs of plays
+or arms (draw games, All Fives, cross, Hungarian) are dealt a boneyard order too and played move by
+move by the policy of :mod:`analyzer.equity.boneyard` (``policy_of``). Results are kept *relative to the leading side* (side ``r`` is
 the leader's side plus ``r``), so one model serves whichever side leads.
 
 A hand is simulated in a *lead mode*: ``open`` (seat 0 leads, with any tile the opening allows; where the
@@ -27,8 +29,9 @@ from ..rules import LeadRequirement, Variant
 from ..rules.lead import deal_lead, lead_tiles
 from ..rules.mechanics import position_for
 from ..tiles import Tile
+from .boneyard import POLICY as BONEYARD_POLICY, covers, hand_searcher, play_hand
 
-__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "mode_requirement", "simulate_mode",
+__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "mode_requirement", "policy_of", "simulate_mode",
            "deal", "dealt_position", "searcher"]
 
 POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
@@ -84,6 +87,9 @@ class ModeSample:
     total: int = 0                  # the sum of the leading side's hand values (exact)
     total_sq: int = 0
     wins: int = 0                   # hands won by the leader's side
+    # points scored during play (All Fives) by the leader's side and the other: sums and sums of squares
+    play: list[int] = field(default_factory=list)
+    limited: int = 0                # hands where a decision's search reached the node limit (boneyard.py)
 
     @property
     def mean(self) -> float:
@@ -112,22 +118,43 @@ class ModeSample:
     def probabilities(self) -> list[tuple[Outcome, float]]:
         return [(o, c / self.hands) for o, c in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))]
 
-    def add(self, outcome: Outcome, value: int) -> None:
+    def add(self, outcome: Outcome, value: int, played: list[int] | None = None, limited: bool = False) -> None:
         self.hands += 1
         self.outcomes[outcome] += 1
         self.total += value
         self.total_sq += value * value
         self.wins += outcome.winner == 0
+        self.limited += limited
+        if played is not None:
+            self.play = self.play or [0, 0, 0, 0]
+            for r in range(2):
+                self.play[r] += played[r]
+                self.play[2 + r] += played[r] * played[r]
+
+    def play_points(self) -> list[dict] | None:
+        """The points scored during play by the leader's side and by the other: each a mean and its
+        standard error (None: the variant scores nothing during play)."""
+        if not self.play or not self.hands:
+            return None
+        out = []
+        for r in range(2):
+            mean = self.play[r] / self.hands
+            var = (self.play[2 + r] - self.hands * mean ** 2) / (self.hands - 1) if self.hands > 1 else 0.0
+            out.append({"mean": round(mean, 4), "se": round(math.sqrt(max(var, 0.0) / self.hands), 4)})
+        return out
 
     def as_dict(self) -> dict:
         return {"hands": self.hands, "mean": round(self.mean, 4), "sd": round(self.sd, 4), "se": round(self.se, 4),
                 "p_win": round(self.p_win, 5), "p_win_se": round(self.p_win_se, 5),
                 "total": self.total, "total_sq": self.total_sq, "wins": self.wins,
+                **({"play": self.play, "play_points": self.play_points()} if self.play else {}),
+                **({"limited": self.limited} if self.limited else {}),
                 "outcomes": [[*o.as_list(), c] for o, c in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))]}
 
     @classmethod
     def from_dict(cls, data: dict) -> ModeSample:
-        out = cls(data["hands"], Counter(), int(data["total"]), int(data["total_sq"]), data["wins"])
+        out = cls(data["hands"], Counter(), int(data["total"]), int(data["total_sq"]), data["wins"],
+                  list(data.get("play", [])), data.get("limited", 0))
         for row in data["outcomes"]:
             out.outcomes[Outcome.from_list(row[:-1])] = row[-1]
         return out
@@ -155,6 +182,11 @@ class HandModel:
     def from_dict(cls, data: dict) -> HandModel:
         return cls(data["variant"], dict(data["rules"]), {m: ModeSample.from_dict(s) for m, s in data["modes"].items()},
                    data.get("policy", POLICY), data.get("seed", 0))
+
+
+def policy_of(variant: Variant) -> str:
+    """The stated policy the simulated hands of ``variant`` are played by."""
+    return BONEYARD_POLICY if covers(variant) else POLICY
 
 
 def mode_of(token: Token) -> str:
@@ -241,13 +273,17 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
     if variant.seating.sides != 2:
         raise NotImplementedError(f"the hand-result model is measured for games of two sides; {variant.name} has "
                                   f"{variant.seating.sides}")
-    if variant.drawing is not None or variant.play is not None:
-        raise NotImplementedError(f"the hand-result model does not cover draw games or points during play yet "
-                                  f"({variant.name})")
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
+    if covers(variant):             # a boneyard, points during play, runs or arms: equity/boneyard.py
+        req, search = mode_requirement(variant, mode), hand_searcher(variant)
+        for _ in range(hands):
+            hand = play_hand(variant, req, rng, search)
+            _add(sample, variant, hand.leader, hand.result, hand.facts, hand.play_points, hand.limited)
+            if progress is not None:
+                progress(1)
+        return sample
     search = searcher(variant)
-    teams = variant.seating.teams
     for _ in range(hands):
         pos, leader = dealt_position(variant, mode, rng)
         line = search.best_line(pos)
@@ -255,14 +291,23 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
             pos.push(move)
         end = pos.outcome()
         facts = hand_facts(pos, end.termination, end.seat, leader, None)
-        result = variant.hand_result(facts)
-        side = teams[leader]
-        scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(2))
-        outcome = Outcome(None if result.winner is None else (result.winner - side) % 2, result.points,
-                          tuple(scores[(side + i) % 2] for i in range(2)), result.termination, result.void,
-                          _next_token(variant, leader, result, facts))
-        value = variant.value(facts)
-        sample.add(outcome, value if side == 0 else -value)
+        _add(sample, variant, leader, variant.hand_result(facts), facts)
         if progress is not None:
             progress(1)
     return sample
+
+
+def _add(sample: ModeSample, variant: Variant, leader: int, result, facts, play_points: tuple[int, ...] = (),
+         limited: bool = False) -> None:
+    """Add one finished hand, led by seat ``leader``, to ``sample``, relative to the leader's side."""
+    teams = variant.seating.teams
+    side = teams[leader]
+    scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(2))
+    outcome = Outcome(None if result.winner is None else (result.winner - side) % 2, result.points,
+                      tuple(scores[(side + i) % 2] for i in range(2)), result.termination, result.void,
+                      _next_token(variant, leader, result, facts))
+    value = variant.value(facts)             # (All Fives: the points scored during play included)
+    played = [0, 0]
+    for seat, p in enumerate(play_points):
+        played[(teams[seat] - side) % 2] += p
+    sample.add(outcome, value if side == 0 else -value, played if variant.play else None, limited)

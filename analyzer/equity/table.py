@@ -23,6 +23,7 @@ from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant
 from ..rules.lead import requirement
+from ..rules.modes import MatchKind
 from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "first_lead", "PENDING_CAP"]
@@ -38,6 +39,8 @@ def state_key(variant: Variant, state: MatchState) -> tuple:
     scores = (0,) * len(state.scores) if m.kind == "games" else tuple(state.scores)     # (games: the wins decide)
     games = min(state.games, len(m.first_wins)) if m.first_wins else None
     last = state.last if m.kind in ("cutthroat", "shutout") else None
+    if m.target and min(scores) >= m.target and len(set(scores)) == 1:
+        scores = (m.target,) * len(scores)     # tied past the target: another hand, each such tie alike
     return (scores, min(state.pending, PENDING_CAP), state.playoff, last, wins, games)
 
 
@@ -74,9 +77,12 @@ def _results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[floa
         raise KeyError(f"the hand-result model of {variant.name} has no hands simulated in lead mode {mode}")
     leaders = [(lead[1], 1.0)] if lead[0] == "side" else [(s, 1.0 / sides) for s in range(sides)]
     keep_end = bool(variant.match.first_wins)
+    by_scores = _by_scores(variant)
     merged: dict = {}
     for o, p in model.modes[mode].probabilities():
-        if not keep_end:
+        if by_scores:               # only the scores (and a void hand's replay) move the match on
+            o = replace(o, winner=None, points=0, termination="")
+        elif not keep_end:
             o = replace(o, termination="")
         merged[o] = merged.get(o, 0.0) + p
     return [(q * p, s, o) for s, q in leaders for o, p in merged.items()]
@@ -87,6 +93,33 @@ def _apply(variant: Variant, state: MatchState, side: int, o: Outcome) -> MatchS
     winner = None if o.winner is None else (o.winner + side) % sides
     scores = tuple(o.scores[(s - side) % sides] for s in range(sides))
     return variant.match.apply(state, HandResult(o.termination or "domino", winner, o.points, 0, scores, o.void))
+
+
+def _by_scores(variant: Variant) -> bool:
+    """Whether the match after a hand depends on nothing but the sides' new totals (a race to a
+    target of points or bad points, no bonus for the first games), as ``MatchScoring.apply`` says."""
+    m = variant.match
+    return m.kind in (MatchKind.POINTS, MatchKind.BAD) and not m.first_wins
+
+
+def _applier(variant: Variant) -> Callable[[MatchState, int, Outcome], MatchState]:
+    """``_apply`` for ``variant``; where only the new totals matter (:func:`_by_scores`), the match
+    code's answer is kept per new totals (the DP meets each many times: All Fives has thousands of
+    results)."""
+    if not _by_scores(variant):
+        return lambda state, side, o: _apply(variant, state, side, o)
+    sides = variant.seating.sides
+    cache: dict = {}
+
+    def apply(state: MatchState, side: int, o: Outcome) -> MatchState:
+        if o.void and not any(o.scores):
+            return _apply(variant, state, side, o)
+        totals = tuple(state.scores[s] + o.scores[(s - side) % sides] for s in range(sides))
+        after = cache.get(totals)
+        if after is None:
+            after = cache[totals] = _apply(variant, state, side, o)
+        return after
+    return apply
 
 
 def _terminal(state: MatchState) -> float:
@@ -105,9 +138,11 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
         roots = [(state_key(variant, variant.match.start(variant.seating.sides)), first_lead(variant))]
     index: dict = {}
     order: list = []
-    edges: list[list] = []           # per position: (probability, index) and (probability, value) pairs
+    edges: list[tuple] = []          # per position: the chance from over and known positions, the next
+    #                                  positions' indices and probabilities, 1 / (1 - its own loop's probability)
     queue = deque(r for r in roots if r not in known)
     cache: dict = {}
+    apply = _applier(variant)
     for r in queue:
         index[r] = len(order)
         order.append(r)
@@ -117,9 +152,9 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
         state = key_state(variant, key)
         if lead not in cache:
             cache[lead] = _results(variant, model, lead)
-        out_idx, out_val, constant = array("l"), array("d"), 0.0     # (compact: millions of edges)
+        here, constant, acc = len(edges), 0.0, {}
         for p, side, o in cache[lead]:
-            after = _apply(variant, state, side, o)
+            after = apply(state, side, o)
             if after.over:
                 constant += p * _terminal(after)
                 continue
@@ -132,19 +167,24 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
                 j = index[nxt] = len(order)
                 order.append(nxt)
                 queue.append(nxt)
-            out_idx.append(j)
-            out_val.append(p)
-        edges.append((constant, out_idx, out_val))
+            acc[j] = acc.get(j, 0.0) + p
+        stay = acc.pop(here, 0.0)       # the hand leaves the match where it was (a tie past the target)
+        # (compact arrays: millions of edges); a position's own loop is solved in place: v = (rest) / (1 - stay)
+        if stay < 1.0:
+            edges.append((constant, array("l", acc), array("d", acc.values()), 1.0 / (1.0 - stay)))
+        else:                           # a match that can never move on from here: drawn
+            edges.append((0.5, array("l"), array("d"), 1.0))
         if progress is not None and len(edges) % 5000 == 0:
             progress(f"{len(edges)} of {len(order)} positions expanded")
     values = [0.5] * len(order)
     for sweep in range(100_000):
         change = 0.0
         for i in range(len(order) - 1, -1, -1):
-            constant, idx, ps = edges[i]
+            constant, idx, ps, scale = edges[i]
             v = constant
             for j, p in zip(idx, ps):
                 v += p * values[j]
+            v *= scale
             change = max(change, abs(v - values[i]))
             values[i] = v
         if change < tol:
