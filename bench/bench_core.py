@@ -24,9 +24,11 @@ know), and the pure-Python search; with the ratios of the first two to the compi
 
 Against the C yardstick (``bench/yardstick.c``, its docstring says what it does; compiled here with the
 system ``cc -O2``, not part of the package): the whole-record analysis above is run once more with every
-call of MTD(f) into the compiled core recorded (the deal, the state, the window, the first guess, the
-value and the positions searched); the yardstick, a plain stand-alone C solver of the same search with
-no Python in the loop, answers the same calls, best of ``--repeat`` runs a record, in its own CPU time.
+call into the compiled core recorded (the deal; the state, the window, the first guess of an MTD(f), or
+the moves of a decision valued in one call; the values and the positions searched); the yardstick, a plain stand-alone C solver of the same search with
+no Python in the loop, answers the same calls, in its own CPU time; ``--repeat`` rounds, each running the
+yardstick over every record, then ours over every record (so a busy spell slows both alike), each record
+three times in a row in each round; the best of all kept for each record.
 Printed: our time a record (``Solver.values`` at every decision, as ``domino analyze`` drives the core)
 over the yardstick's, median and worst, and whether the yardstick found every value and searched
 exactly as many positions in every call (it must: the same search).
@@ -175,26 +177,50 @@ def report_leaves(title: str, rows: list[dict]) -> None:
           f"and pure Python in {sum(r['same_nodes'] for r in rows)}/{len(rows)}")
 
 
+NONE = 2_000_000_000     # in a trace: no value (the move ends the hand)
+
+
+class Recorder:
+    """A compiled deal's core that writes each call into the trace as it passes it on."""
+
+    def __init__(self, core, calls: list[str]) -> None:
+        self.core, self.calls = core, calls
+
+    def __getattr__(self, name):
+        return getattr(self.core, name)
+
+    def mtdf(self, hands, pips, K, e, s, alpha, beta, guess, budget):
+        before = self.core.nodes
+        value = self.core.mtdf(hands, pips, K, e, s, alpha, beta, guess, budget)
+        self.calls.append(" ".join(map(str, ("M", K, e, s, *pips, *hands[:len(hands) - 1], max(alpha, -INF),
+                                             min(beta, INF), guess, value, self.core.nodes - before))))
+        return value
+
+    def plays(self, hands, pips, K, e, s, codes, budget):
+        values, used, over = self.core.plays(hands, pips, K, e, s, codes, budget)
+        self.calls.append(" ".join(map(str, ("P", K, e, s, *pips, *hands[:len(hands) - 1], len(codes),
+                                             *(x for c in codes for x in c),
+                                             *(NONE if v is None else v for v in values), used))))
+        return values, used, over
+
+
 def traced_record(seed: int, variant, table_mb: float) -> str:
-    """The record of deal ``seed`` as the yardstick reads it: the deal, then every MTD(f) call the
-    whole-record analysis makes into the compiled core, with its value and the positions it searched."""
+    """The record of deal ``seed`` as the yardstick reads it: the deal, then every call the whole-record
+    analysis makes into the compiled core (``mtdf`` of a state, or ``plays`` of a decision's moves), with
+    its values and the positions it searched."""
     calls, deals = [], []
-    plain = CoreDeal.mtdf
+    plain = CoreDeal._build_search
 
-    def mtdf(self, K, e, s, alpha, beta, guess, budget):
-        hands, pips = list(self.hands), list(self.pips)
-        value, used = plain(self, K, e, s, alpha, beta, guess, budget)
-        if self not in deals:
-            deals.append(self)
-        calls.append(" ".join(map(str, (K, e, s, max(alpha, -INF), min(beta, INF), guess, *pips, value, used,
-                                        *hands[:self.n]))))
-        return value, used
+    def build(self, standard):
+        plain(self, standard)
+        self.core = Recorder(self.core, calls)
+        deals.append(self)
 
-    CoreDeal.mtdf = mtdf
+    CoreDeal._build_search = build
     try:
         analyse_record(seed, variant, "compiled", table_mb)
     finally:
-        CoreDeal.mtdf = plain
+        CoreDeal._build_search = plain
     assert len(deals) == 1 and deals[0].inline and not deals[0].pass_bonus, "the yardstick plays one inline deal"
     d = deals[0]
     head = [d.n, d.max_pip, standard_scoring(variant)[1], d.bound, d.most, len(calls)]
@@ -213,13 +239,20 @@ def yardstick(seeds: list[int], variant, repeat: int, table_mb: float, clock) ->
         except (OSError, subprocess.CalledProcessError):
             return None
         trace = "\n".join([str(len(seeds)), *(traced_record(s, variant, table_mb) for s in seeds)]) + "\n"
-        out = subprocess.run([str(exe), str(repeat)], input=trace, capture_output=True, text=True, check=True).stdout
-    rows = []
-    for seed, line in zip(seeds, out.split("\n")):
-        _, t, nodes, same = line.split()
-        gc.collect()
-        ours, (_, _, n_ours) = best_of(repeat, lambda: analyse_record(seed, variant, "compiled", table_mb), clock)
-        rows.append(dict(seed=seed, ours=ours, c=float(t), nodes=int(nodes), same=same == "1" and n_ours == int(nodes)))
+        c_times, ours, nodes, same = [None] * len(seeds), [None] * len(seeds), [0] * len(seeds), [True] * len(seeds)
+        for _ in range(repeat):         # alternating rounds: a busy spell of the machine slows both alike
+            out = subprocess.run([str(exe), "3"], input=trace, capture_output=True, text=True, check=True).stdout
+            for i, line in enumerate(out.split("\n")[:len(seeds)]):
+                _, t, n, ok = line.split()
+                c_times[i] = float(t) if c_times[i] is None else min(c_times[i], float(t))
+                nodes[i] = int(n)
+                same[i] = same[i] and ok == "1"
+            for i, seed in enumerate(seeds):
+                gc.collect()
+                t, (_, _, n_ours) = best_of(3, lambda: analyse_record(seed, variant, "compiled", table_mb), clock)
+                ours[i] = t if ours[i] is None else min(ours[i], t)
+                same[i] = same[i] and n_ours == nodes[i]
+    rows = [dict(seed=seed, ours=ours[i], c=c_times[i], nodes=nodes[i], same=same[i]) for i, seed in enumerate(seeds)]
     return dict(rows=rows)
 
 

@@ -3,8 +3,10 @@
  *
  * What it does. It reads a trace (stdin) of the searches an analysis made: for each record the deal
  * (seats, sides, the hands dealt, the scoring written inline: ``cu`` and the pip bound), then every
- * call of MTD(f) the analysis made, in order (the hands and pips left, the played mask, the ends,
- * the seat to move, the window and the first guess). It answers each call with its own search, with
+ * call the analysis made into the compiled core, in order: an MTD(f) of a state (the hands and pips
+ * left, the played mask, the ends, the seat to move, the window and the first guess), or the moves of a
+ * decision, each valued in turn (the tile and the ends after it; the passes after it are forced; MTD(f)
+ * from 0 over the open window). It answers each call with its own search, with
  * no Python anywhere, and prints per record: the CPU seconds (best of ``repeat`` runs, each from an
  * empty table), the positions searched, and whether every value and every call's count of positions
  * equals the trace's.
@@ -16,10 +18,9 @@
  * opponent, then the other one, heavy tiles first); the pip bound cut; the leaf value of the losers'
  * pips (cu 0), every pip (cu 1) or bad points (cu -1). Its transposition table: one array of 2^k
  * entries of 16 bytes (key, the two bounds, the best move), buckets of four, linear probing over the
- * buckets, an entry stored at every choice, never replaced: sized for each record at most half full
- * from the positions the trace says it searches (so the same states are searched as by a table that
- * loses nothing, and the table is no larger than the record needs); a record's repeated runs told
- * apart by a generation number (no clearing between them). Hands and pips are saved once a call plays
+ * buckets, an entry stored at every choice, never replaced; a new table for each record, 256 KB to
+ * start, doubled once three quarters full, as the core's table does below its bound (so it loses
+ * nothing, and the same states are searched). Hands and pips are saved once a call plays
  * a forced move (the only moves made in place); popcount by SWAR (``-O2`` has no popcnt instruction). No node limit, no exposed tiles, no pass bonuses.
  *
  *     cc -O2 -o yardstick bench/yardstick.c && ./yardstick REPEAT < trace
@@ -60,6 +61,8 @@ static inline int16_t pack(int x) { return (int16_t)(x <= -INF ? -32768 : (x >= 
 static inline int unpack(int16_t x) { return x == -32768 ? -INF : (x == 32767 ? INF : x); }
 static inline uint64_t keyof(uint64_t K, int e, int s) { return (((K << eb) | (uint64_t)e) << sb) | (uint64_t)s; }
 
+static uint64_t used;            /* entries stored */
+
 static Entry *probe(uint64_t key, int make) {
     uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> 32 & tmask;
     for (;; i = (i + 1) & tmask) {
@@ -68,6 +71,32 @@ static Entry *probe(uint64_t key, int make) {
             if (b[j].gen != gen) return make ? b + j : NULL;
             if (b[j].key == key) return b + j;
         }
+    }
+}
+
+/* An empty table of ``buckets`` buckets of four. */
+static void table_new(uint64_t buckets) {
+    table = calloc((size_t)(4 * buckets), sizeof(Entry));
+    if (table == NULL) abort();
+    tmask = buckets - 1;
+    used = 0;
+}
+
+/* Store an entry; the table doubles once three quarters of it are taken. */
+static void store(Entry x) {
+    Entry *slot = probe(x.key, 1);
+    used += slot->gen != gen;
+    *slot = x;
+    if (4 * used > 3 * 4 * (tmask + 1)) {
+        Entry *old = table;
+        uint64_t count = 4 * (tmask + 1);
+        table_new(2 * (tmask + 1));
+        for (uint64_t k = 0; k < count; k++)
+            if (old[k].gen == gen) {
+                *probe(old[k].key, 1) = old[k];
+                used++;
+            }
+        free(old);
     }
 }
 
@@ -188,8 +217,7 @@ static int search(uint64_t K, int e, int s, int alpha, int beta) {
         if (v <= a0) hi = v;
         else if (v >= beta) lo = v;
         else lo = hi = v;
-        Entry *x = probe(key, 1);
-        *x = (Entry){key, pack(lo), pack(hi), gen, mv[bm].bit, mv[bm].e2};
+        store((Entry){key, pack(lo), pack(hi), gen, mv[bm].bit, mv[bm].e2});
         break;
     }
     if (saved) {
@@ -216,7 +244,31 @@ static int mtdf(uint64_t K, int e, int s, int alpha, int beta, int guess) {
     return g;
 }
 
-typedef struct { uint64_t K, hands[4]; int e, s, alpha, beta, guess, pips[2], value; uint64_t nodes; } Call;
+#define NONE 2000000000     /* no value: the move ends the hand */
+
+/* One call of the trace: an MTD(f) of a state (``plays`` 0), or the moves of a decision valued one after
+ * the other (``plays`` of them: tile, ends code after it, and the value of each). */
+typedef struct {
+    uint64_t K, hands[4];
+    int e, s, pips[2], alpha, beta, guess, value, plays;
+    uint8_t bits[MAXMOVES], e2s[MAXMOVES];
+    int values[MAXMOVES];
+    uint64_t nodes;
+} Call;
+/* The value for side 0 of the mover ``s`` playing ``bit`` to ends ``e2`` (the passes after it forced), as
+ * the analysis values a move: MTD(f) from 0 in the open window; NONE when the move ends the hand. */
+static int play(uint64_t K, int s, int bit, int e2) {
+    uint64_t h = H[s], b = 1ULL << bit, K2 = K | b, f = fit[e2];
+    if (h == b || !((all ^ K2) & f)) return NONE;
+    int t = next_seat(s, h & ~b, f), sd = side[s];
+    H[s] = h & ~b;
+    P[sd] -= tpips[bit];
+    int v = mtdf(K2, e2, t, -INF, INF, 0);
+    H[s] = h;
+    P[sd] += tpips[bit];
+    return side[t] == 0 ? v : -v;
+}
+
 typedef struct { int n, max_pip, cu, bound, most, sides[4], ncalls; uint64_t dealt[4]; Call *calls; } Record;
 
 static void load(const Record *r) {
@@ -265,20 +317,8 @@ static void load(const Record *r) {
 static double solve(const Record *r, uint64_t *total, int *same) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-    uint64_t need = 0, buckets = 1 << 10;
-    for (int c = 0; c < r->ncalls; c++) need += r->calls[c].nodes;
-    while (4 * buckets < 2 * need) buckets *= 2;     /* at most half full: no entry is ever replaced */
-    if (buckets - 1 != tmask) {
-        free(table);
-        tmask = buckets - 1;
-        table = calloc((size_t)(4 * buckets), sizeof(Entry));
-        gen = 0;
-    }
-    if (table == NULL) abort();
-    if (++gen == 0) {           /* the generations ran out: empty the table once */
-        memset(table, 0, (size_t)(4 * buckets) * sizeof(Entry));
-        gen = 1;
-    }
+    gen = 1;
+    table_new(1 << 12);         /* 256 KB to start, as the core's table */
     load(r);
     *same = 1;
     *total = 0;
@@ -289,12 +329,43 @@ static double solve(const Record *r, uint64_t *total, int *same) {
         P[0] = x->pips[0];
         P[1] = x->pips[1];
         nodes = 0;
-        int v = mtdf(x->K, x->e, x->s, x->alpha, x->beta, x->guess);
+        if (x->plays) {
+            for (int i = 0; i < x->plays; i++)
+                if (play(x->K, x->s, x->bits[i], x->e2s[i]) != x->values[i]) *same = 0;
+        } else if (mtdf(x->K, x->e, x->s, x->alpha, x->beta, x->guess) != x->value) {
+            *same = 0;
+        }
         *total += nodes;
-        if (v != x->value || nodes != x->nodes) *same = 0;
+        if (nodes != x->nodes) *same = 0;
     }
+    free(table);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     return (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+}
+
+static int read_call(Call *x, int seats) {
+    char kind[2];
+    unsigned long long K, h;
+    if (scanf("%1s %llu %d %d %d %d", kind, &K, &x->e, &x->s, &x->pips[0], &x->pips[1]) != 6) return -1;
+    x->K = K;
+    for (int s = 0; s < seats; s++) {
+        if (scanf("%llu", &h) != 1) return -1;
+        x->hands[s] = h;
+    }
+    if (kind[0] == 'M') {
+        x->plays = 0;
+        return scanf("%d %d %d %d %llu", &x->alpha, &x->beta, &x->guess, &x->value, &h) == 5 ? (x->nodes = h, 0) : -1;
+    }
+    if (scanf("%d", &x->plays) != 1 || x->plays < 1 || x->plays > MAXMOVES) return -1;
+    for (int i = 0; i < x->plays; i++) {
+        int bit, e2;
+        if (scanf("%d %d", &bit, &e2) != 2) return -1;
+        x->bits[i] = (uint8_t)bit;
+        x->e2s[i] = (uint8_t)e2;
+    }
+    for (int i = 0; i < x->plays; i++)
+        if (scanf("%d", &x->values[i]) != 1) return -1;
+    return scanf("%llu", &h) == 1 ? (x->nodes = h, 0) : -1;
 }
 
 int main(int argc, char **argv) {
@@ -307,14 +378,8 @@ int main(int argc, char **argv) {
         for (int s = 0; s < r->n; s++)
             if (scanf("%d %llu", &r->sides[s], (unsigned long long *)&r->dealt[s]) != 2) return 2;
         r->calls = calloc((size_t)r->ncalls + 1, sizeof(Call));
-        for (int c = 0; c < r->ncalls; c++) {
-            Call *x = r->calls + c;
-            if (scanf("%llu %d %d %d %d %d %d %d %d %llu", (unsigned long long *)&x->K, &x->e, &x->s, &x->alpha,
-                      &x->beta, &x->guess, &x->pips[0], &x->pips[1], &x->value, (unsigned long long *)&x->nodes) != 10)
-                return 2;
-            for (int s = 0; s < r->n; s++)
-                if (scanf("%llu", (unsigned long long *)&x->hands[s]) != 1) return 2;
-        }
+        for (int c = 0; c < r->ncalls; c++)
+            if (read_call(r->calls + c, r->n) < 0) return 2;
     }
     for (int i = 0; i < nrec; i++) {
         double best = -1;

@@ -115,10 +115,14 @@ class Solver:
                 K, e = deal.set_state(position)
                 paid, K = self._paid(deal, position, K)
             try:
-                for move in moves:
-                    value = self._after(deal, K, e, position, move) if ints else None
-                    if value is not None:
-                        value += paid
+                batch = self._plays(deal, K, e, position, moves, out) if ints else None
+                for move in moves[len(out):]:
+                    if batch is not None:
+                        value = batch[len(out)]
+                    else:
+                        value = self._after(deal, K, e, position, move) if ints else None
+                        if value is not None:
+                            value += paid
                     if value is None:
                         position.push(move)
                         try:
@@ -236,6 +240,32 @@ class Solver:
         finally:
             hands[s] = h
             deal.pips[sd] += tile.pips
+
+    def _plays(self, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],
+               out: list) -> list[int | None] | None:
+        """The side-0 value of each move of ``moves`` (plays on the line) in one call into the compiled core,
+        as :meth:`_after` gives them one by one (None: the move ends the hand); None where that call does
+        not serve (the pure-Python core, pass bonuses, live exposed tiles). Past the node limit the values
+        found so far go to ``out`` and :class:`SearchLimit` is raised."""
+        if type(deal) is not CoreDeal or deal.pass_bonus or deal.exposed(K):
+            return None
+        a, b = position.ends
+        codes = [(m.tile.index, deal.ends_code(m.tile.other(a), b) if m.end == a else deal.ends_code(a, m.tile.other(b)))
+                 for m in moves]
+        values, used, over = deal.core.plays(deal.hands, deal.pips, K, e, position.turn, codes,
+                                             self.node_limit - self.nodes)
+        self.nodes += used
+        if over:
+            for move, value in zip(moves, values):
+                if value is None:       # a move that ends the hand: its value is the variant's
+                    position.push(move)
+                    try:
+                        value = self._value(position, -INF, INF)
+                    finally:
+                        position.pop()
+                out.append((move, value))
+            raise SearchLimit(f"more than {self.node_limit:,} positions")
+        return values
 
     def _mtdf(self, deal: IntDeal, K: int, e: int, s: int, alpha: int, beta: int, guess: int = 0) -> int:
         """The value of a state for the side of ``s`` (:meth:`IntDeal.mtdf`) within what is left of the node limit."""
