@@ -3,6 +3,7 @@
     python bench/bench_core.py                  # 50 deals, best of 3, about a minute
     python bench/bench_core.py --deals 10 --repeat 1
     python bench/bench_core.py --yardstick-only     # ours against the C yardstick only
+    python bench/bench_core.py --yardstick-only --tree /tmp/core-base   # another tree's (main's) against it
 
 For the seeded partnership deals of ``bench_solver.py`` (same seeds, same random lines of play):
 the whole-record analysis (``Solver.values`` at every decision along the played line, one solver
@@ -49,6 +50,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+if "--tree" in sys.argv[:-1]:   # the analyser of another source tree (its cores built), e.g. a checkout of main
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--tree") + 1]).resolve()))
+    import analyzer  # noqa: E402,F401  (imported first: bench_solver puts this tree ahead again)
 
 from bench_solver import PARTNERSHIP, best_of, deal, ms, played_line, table  # noqa: E402
 
@@ -283,12 +287,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--generic-deals", type=int, default=10,
                     help="deals also measured under the jamaican, quinientos, whist and pass-bonus scorings (0: skip)")
     ap.add_argument("--yardstick-only", action="store_true", help="only ours against the C yardstick")
+    ap.add_argument("--tree", help="measure the analyser of this source tree (e.g. a checkout of main)")
     ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.wall else time.process_time
     if compiled_core() is None:
         print("the compiled core is not built (python3 -m pip install -e . builds it in place)")
         return 1
+    print(f"analyser of {Path(sys.modules['analyzer'].__file__).parent.parent}")
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; default core {CORE}; "
           f"{args.deals} deals from seed {args.seed}, best of {args.repeat} runs, "
           f"{'wall-clock' if args.wall else 'CPU'} time")
