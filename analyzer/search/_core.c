@@ -289,6 +289,17 @@ static inline uint64_t state_key(Deal *d, uint64_t K, int e, int s, uint64_t X) 
     return X ? key | (X << d->xb) : key;
 }
 
+/* The search is compiled twice where GCC makes clones for Linux on x86-64: with the popcnt instruction
+ * (the move order counts the opponents' tiles that fit) and without, the loader choosing by the CPU. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define SEARCH_CLONES __attribute__((target_clones("popcnt", "default")))
+#define tiles_in(x) __builtin_popcountll(x)
+#else
+#define SEARCH_CLONES
+#define tiles_in(x) popcount(x)
+#endif
+
+SEARCH_CLONES
 static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta) {
     uint64_t *H = d->H;
     int *P = d->P;
@@ -316,7 +327,7 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
                 v += mv[0].pips - P[sd];
                 if (d->bound > 1) v -= P[1 - sd];
             }
-            if (d->pb) v -= d->pbmax * popcount(H[d->opp1[s]] | H[d->opp2[s]]);
+            if (d->pb) v -= d->pbmax * tiles_in(H[d->opp1[s]] | H[d->opp2[s]]);
             if (v >= beta) break;
         }
         if (nm == 1) {                          /* a forced move: played here, no table entry */
@@ -385,7 +396,7 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
             uint64_t o1 = H[d->opp1[s]], o3 = H[d->opp2[s]];
             for (int i = 0; i < nm; i++) {
                 uint64_t f = d->fit[mv[i].e2];
-                mv[i].score = mv[i].pips - 20 * popcount(o1 & f) - 5 * popcount(o3 & f);
+                mv[i].score = mv[i].pips - 20 * tiles_in(o1 & f) - 5 * tiles_in(o3 & f);
             }
             if (nm == 2) {
                 if (mv[1].score > mv[0].score) { Move m = mv[0]; mv[0] = mv[1]; mv[1] = m; }
@@ -725,13 +736,15 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
-/* The table made ready for a new deal: back at the size it starts with (a large deal's table does not
- * stay large for the small ones after it), emptied once its entries (of the deals before, which no
- * deal finds again: each has its id) take half of it, so that they never make it grow; below its
- * bound the table loses no entry, so a deal searches exactly the states it would in an empty one. */
-static int table_restart(Table *t) {
+/* The table made ready for a new deal: with ``shrink``, back at the size it starts with (a large deal's
+ * table does not stay large for the small ones after it; the first world of a decision); else at the size
+ * the deals before grew it to (the other worlds of the decision, which need about as much). It is emptied
+ * once its entries (of the deals before, which no deal finds again: each has its id) take half of it, so
+ * that they never make it grow; below its bound the table loses no entry, so a deal searches exactly the
+ * states it would in an empty one. */
+static int table_restart(Table *t, int shrink) {
     uint64_t start = t->max_buckets < (1 << 12) ? t->max_buckets : (1 << 12);      /* as Table_init */
-    if (t->buckets != start) {
+    if (shrink && t->buckets != start) {
         void *old = t->raw;
         if (table_alloc(t, start) < 0) { PyErr_NoMemory(); return -1; }
         PyMem_Free(old);
@@ -782,10 +795,11 @@ static int play_move(Deal *d, uint64_t K, int e, int s, int bit_index, int e2, i
 /* One world of ``Deal_worlds``: the deal ``dealt`` loaded (the tiles of ``K`` played), then the side-0
  * value of each root move in ``out`` (as ``Solver.values`` computes a play on the line: the mover's
  * tile, the forced passes skipped, MTD(f) from the table's bound nearest 0; ``e`` -1: the lead, each move
- * a tile led, its two numbers the ends after it). Returns 1 when a move
+ * a tile led, its two numbers the ends after it; ``first``: the first world of the call, its table back at
+ * its starting size, see ``table_restart``). Returns 1 when a move
  * ends the hand (the caller asks Python for that world), 2 past the budget, -1 on an error, else 0. */
 static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s, int nmoves, const uint8_t *bits,
-                       const uint8_t *e2s, int64_t budget, int *out) {
+                       const uint8_t *e2s, int64_t budget, int first, int *out) {
     uint64_t all = 0, held = 0;
     for (int t = 0; t < d->n; t++) all |= dealt[t];
     d->all = all;
@@ -802,7 +816,7 @@ static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s,
                         "playable tile");
         return -1;
     }
-    if (table_restart(d->table) < 0) return -1;
+    if (table_restart(d->table, first) < 0) return -1;
     d->epoch = d->table->epoch;
     d->id = new_deal_id(d->table);
     d->budget = budget;
@@ -911,7 +925,7 @@ static PyObject *Deal_worlds(Deal *self, PyObject *args) {
         }
         Py_XDECREF(hands);
         int values[MAXMOVES];
-        int got = ok ? solve_world(self, dealt, (uint64_t)K, e, s, (int)nm, bits, e2s, (int64_t)budget, values) : -1;
+        int got = ok ? solve_world(self, dealt, (uint64_t)K, e, s, (int)nm, bits, e2s, (int64_t)budget, j == 0, values) : -1;
         if (got < 0) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "worlds: a deal is one mask per seat");
             Py_CLEAR(out);
