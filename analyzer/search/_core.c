@@ -736,15 +736,14 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
-/* The table made ready for a new deal: with ``shrink``, back at the size it starts with (a large deal's
- * table does not stay large for the small ones after it; the first world of a decision); else at the size
- * the deals before grew it to (the other worlds of the decision, which need about as much). It is emptied
- * once its entries (of the deals before, which no deal finds again: each has its id) take half of it, so
- * that they never make it grow; below its bound the table loses no entry, so a deal searches exactly the
- * states it would in an empty one. */
-static int table_restart(Table *t, int shrink) {
+/* The table made ready for a new deal: back at the size it starts with (a large deal's table does not
+ * stay large for the small ones after it, and a large table spreads a small search over more cache lines),
+ * emptied once its entries (of the deals before, which no deal finds again: each has its id) take half of
+ * it, so that they never make it grow; below its bound the table loses no entry, so a deal searches
+ * exactly the states it would in an empty one. */
+static int table_restart(Table *t) {
     uint64_t start = t->max_buckets < (1 << 12) ? t->max_buckets : (1 << 12);      /* as Table_init */
-    if (shrink && t->buckets != start) {
+    if (t->buckets != start) {
         void *old = t->raw;
         if (table_alloc(t, start) < 0) { PyErr_NoMemory(); return -1; }
         PyMem_Free(old);
@@ -795,11 +794,10 @@ static int play_move(Deal *d, uint64_t K, int e, int s, int bit_index, int e2, i
 /* One world of ``Deal_worlds``: the deal ``dealt`` loaded (the tiles of ``K`` played), then the side-0
  * value of each root move in ``out`` (as ``Solver.values`` computes a play on the line: the mover's
  * tile, the forced passes skipped, MTD(f) from the table's bound nearest 0; ``e`` -1: the lead, each move
- * a tile led, its two numbers the ends after it; ``first``: the first world of the call, its table back at
- * its starting size, see ``table_restart``). Returns 1 when a move
+ * a tile led, its two numbers the ends after it). Returns 1 when a move
  * ends the hand (the caller asks Python for that world), 2 past the budget, -1 on an error, else 0. */
 static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s, int nmoves, const uint8_t *bits,
-                       const uint8_t *e2s, int64_t budget, int first, int *out) {
+                       const uint8_t *e2s, int64_t budget, int *out) {
     uint64_t all = 0, held = 0;
     for (int t = 0; t < d->n; t++) all |= dealt[t];
     d->all = all;
@@ -816,7 +814,7 @@ static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s,
                         "playable tile");
         return -1;
     }
-    if (table_restart(d->table, first) < 0) return -1;
+    if (table_restart(d->table) < 0) return -1;
     d->epoch = d->table->epoch;
     d->id = new_deal_id(d->table);
     d->budget = budget;
@@ -925,7 +923,7 @@ static PyObject *Deal_worlds(Deal *self, PyObject *args) {
         }
         Py_XDECREF(hands);
         int values[MAXMOVES];
-        int got = ok ? solve_world(self, dealt, (uint64_t)K, e, s, (int)nm, bits, e2s, (int64_t)budget, j == 0, values) : -1;
+        int got = ok ? solve_world(self, dealt, (uint64_t)K, e, s, (int)nm, bits, e2s, (int64_t)budget, values) : -1;
         if (got < 0) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "worlds: a deal is one mask per seat");
             Py_CLEAR(out);
