@@ -76,6 +76,8 @@ typedef struct {
     TABLE_FIELDS(Entry)
     uint32_t next_deal;
     uint64_t epoch;     /* bumped when the deal ids run out and the table is emptied */
+    uint16_t only;      /* the worlds (``Deal_worlds``): the one deal whose entries count, the others' slots
+                           free (a new world empties the table without touching it); 0: every deal's count */
 } Table;
 
 #define TABLE_ENTRY Entry
@@ -85,7 +87,7 @@ typedef struct {
 #define TABLE_KEY_ARGS key, deal
 #define TABLE_HOME(t) home_of((t)->shift, key, deal)
 #define TABLE_SAME(t, e) ((e)->key == key && (e)->deal == deal)
-#define TABLE_EMPTY(e) ((e)->deal == 0)
+#define TABLE_EMPTY(e) ((e)->deal == 0 || ((e)->deal != t->only && t->only))    /* (``t``: the table) */
 #define TABLE_FILL 0
 #define TABLE_WORK(e) (-popcount((e)->key))          /* the most tiles played: the least work behind it */
 #define TABLE_AGAIN(t, e) table_slot((t), (e)->key, (e)->deal, 1)
@@ -214,6 +216,17 @@ static uint32_t new_deal_id(Table *t) {
         t->next_deal = 1;
     }
     return t->next_deal++;
+}
+
+/* The table shared by the deals of a solver again after the worlds (``only``): emptied, every deal to
+ * take a new id. */
+static void table_shared(Table *t) {
+    if (t->only) {
+        table_empty(t);
+        t->only = 0;
+        t->epoch++;
+        t->next_deal = 1;
+    }
 }
 
 static inline int ends_code(int w, int a, int b) {
@@ -712,6 +725,7 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
         budget = PyLong_AsLongLong(budget_obj);
         if (budget == -1 && PyErr_Occurred()) return NULL;
     }
+    table_shared(self->table);
     if (self->epoch != self->table->epoch) {
         self->epoch = self->table->epoch;
         self->id = new_deal_id(self->table);
@@ -736,10 +750,10 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
-/* The table made ready for a new deal: back at the size it starts with (a large deal's table does not
+/* The table made ready for a new world: back at the size it starts with (a large deal's table does not
  * stay large for the small ones after it, and a large table spreads a small search over more cache lines),
- * emptied once its entries (of the deals before, which no deal finds again: each has its id) take half of
- * it, so that they never make it grow; below its bound the table loses no entry, so a deal searches
+ * and empty: the new deal's id is the only one whose entries count (``only``), so the slots of the deals
+ * before are free without a pass over them; below its bound the table loses no entry, so a deal searches
  * exactly the states it would in an empty one. */
 static int table_restart(Table *t) {
     uint64_t start = t->max_buckets < (1 << 12) ? t->max_buckets : (1 << 12);      /* as Table_init */
@@ -750,10 +764,8 @@ static int table_restart(Table *t) {
         t->stores = t->replaced = t->used = 0;
         t->epoch++;
         t->next_deal = 1;
-    } else if (2 * t->used > WAYS * t->buckets || t->replaced) {
-        table_empty(t);
-        t->epoch++;
-        t->next_deal = 1;
+    } else {
+        t->used = 0;            /* (the next deal's id makes every entry's slot free: ``only``) */
     }
     return 0;
 }
@@ -815,8 +827,10 @@ static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s,
         return -1;
     }
     if (table_restart(d->table) < 0) return -1;
+    d->table->only = 0;
     d->epoch = d->table->epoch;
     d->id = new_deal_id(d->table);
+    d->table->only = (uint16_t)d->id;
     d->budget = budget;
     d->failed = 0;
     for (int i = 0; i < nmoves; i++) {
@@ -843,6 +857,7 @@ static PyObject *Deal_plays(Deal *self, PyObject *args) {
         return NULL;
     }
     if (load_state(self, hands, pips) < 0) return NULL;
+    table_shared(self->table);
     if (self->epoch != self->table->epoch) {
         self->epoch = self->table->epoch;
         self->id = new_deal_id(self->table);

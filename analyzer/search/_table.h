@@ -13,7 +13,7 @@
  *   TABLE_KEY_ARGS      the same as arguments (``key, deal``)
  *   TABLE_HOME(t)       the home bucket's index of the state named by the key parameters
  *   TABLE_SAME(t, e)    whether entry ``e`` holds that state
- *   TABLE_EMPTY(e)      whether ``e`` is a free slot (every byte TABLE_FILL)
+ *   TABLE_EMPTY(e)      whether ``e`` is a free slot (every byte TABLE_FILL, or as the owner ``t`` says)
  *   TABLE_FILL          the byte a free slot is filled with
  *   TABLE_WORK(e)       the work behind ``e``: at its bound the table replaces the entry of least work
  *   TABLE_AGAIN(t, e)   ``table_slot(t, <the key of entry e>, 1)``: where ``e`` goes when the table grows
