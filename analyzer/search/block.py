@@ -115,14 +115,12 @@ class Solver:
                 K, e = deal.set_state(position)
                 paid, K = self._paid(deal, position, K)
             try:
-                batch = self._plays(deal, K, e, position, moves, out) if ints else None
-                for move in moves[len(out):]:
-                    if batch is not None:
-                        value = batch[len(out)]
-                    else:
-                        value = self._after(deal, K, e, position, move) if ints else None
-                        if value is not None:
-                            value += paid
+                batch = _plays(self, deal, K, e, position, moves, out) if ints else None    # (no bonus paid)
+                for i, move in enumerate(moves):
+                    after = batch is None and ints
+                    value = self._after(deal, K, e, position, move) if after else batch[i] if batch else None
+                    if value is not None:
+                        value += paid
                     if value is None:
                         position.push(move)
                         try:
@@ -241,32 +239,6 @@ class Solver:
             hands[s] = h
             deal.pips[sd] += tile.pips
 
-    def _plays(self, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],
-               out: list) -> list[int | None] | None:
-        """The side-0 value of each move of ``moves`` (plays on the line) in one call into the compiled core,
-        as :meth:`_after` gives them one by one (None: the move ends the hand); None where that call does
-        not serve (the pure-Python core, pass bonuses, live exposed tiles). Past the node limit the values
-        found so far go to ``out`` and :class:`SearchLimit` is raised."""
-        if type(deal) is not CoreDeal or deal.pass_bonus or deal.exposed(K):
-            return None
-        a, b = position.ends
-        codes = [(m.tile.index, deal.ends_code(m.tile.other(a), b) if m.end == a else deal.ends_code(a, m.tile.other(b)))
-                 for m in moves]
-        values, used, over = deal.core.plays(deal.hands, deal.pips, K, e, position.turn, codes,
-                                             self.node_limit - self.nodes)
-        self.nodes += used
-        if over:
-            for move, value in zip(moves, values):
-                if value is None:       # a move that ends the hand: its value is the variant's
-                    position.push(move)
-                    try:
-                        value = self._value(position, -INF, INF)
-                    finally:
-                        position.pop()
-                out.append((move, value))
-            raise SearchLimit(f"more than {self.node_limit:,} positions")
-        return values
-
     def _mtdf(self, deal: IntDeal, K: int, e: int, s: int, alpha: int, beta: int, guess: int = 0) -> int:
         """The value of a state for the side of ``s`` (:meth:`IntDeal.mtdf`) within what is left of the node limit."""
         value, used = deal.mtdf(K, e, s, alpha, beta, guess, self.node_limit - self.nodes)
@@ -375,6 +347,23 @@ def known_position(variant: Variant, position: Position) -> Position:
         position = position.copy()
         position.reveal = ()
     return position
+
+
+def _plays(solver: Solver, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],
+           out: list) -> list[int | None] | None:
+    """The side-0 value of each of ``moves`` (plays on the line) as ``Solver._after`` gives them (None: the
+    move ends the hand), in one call into the compiled core (:meth:`CoreDeal.plays`); None where that does
+    not serve. Past the node limit the moves valued go to ``out`` and :class:`SearchLimit` is raised."""
+    budget = solver.node_limit - solver.nodes
+    if type(deal) is not CoreDeal or (got := deal.plays(K, e, position, moves, budget)) is None:
+        return None
+    values, used, over = got
+    solver.nodes += used
+    if over:
+        out.extend((m, v if v is not None else pushed(position, m, lambda: solver._value(position, -INF, INF)))
+                   for m, v in zip(moves, values))
+        raise SearchLimit(f"more than {solver.node_limit:,} positions")
+    return values
 
 
 def _history(position: Position) -> tuple:
