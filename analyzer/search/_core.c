@@ -2,7 +2,8 @@
  *
  * Same state, same moves, same order, same leaf values and pip bounds, same MTD(f) driver as the
  * pure-Python ``IntDeal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
- * one value, fail-soft in its window. Two types:
+ * one value, fail-soft in its window; ``BlockDeal.plays`` values every move of a decision in one call
+ * (``Solver.values``), ``BlockDeal.worlds`` every move in each of many deals (the fair analysis). Two types:
  *
  * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 16 bytes, in
  *   buckets of four (one cache line); an entry whose bucket is full goes to one of the next seven.
