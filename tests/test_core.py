@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 import analyzer
@@ -435,3 +437,23 @@ def test_the_commands_show_the_moves_a_decision_past_the_limit_valued():
                 lo, hi = (f"{b:+d}" if b else "0" for b in a["bounds"])
                 assert f"[{lo}, {hi}]" in text.output
     assert any(d["loss"] is None for d in partial)
+
+
+@built
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.integers(3, 6), name=st.sampled_from(["partnership", "cutthroat"]))
+def test_both_cores_count_the_same_positions_along_a_record(seed, size, name):
+    # one solver a core for the whole record, as the analysis keeps it: at every decision the compiled
+    # core (which values a decision's plays in one call, its table kept from decision to decision) and the
+    # pure-Python search (a call per move) give every move the same value and search as many positions
+    variant = find_variant(name, {"players": "2"} if name == "cutthroat" else {})
+    rng = random.Random(seed)
+    hands, leader = _deal(variant, rng, size)
+    solvers = {core: Solver(variant, core=core) for core in ("compiled", "python")}
+    pos = Position(hands, leader, max_pip=variant.dealing.max_pip)
+    while (moves := pos.legal_moves()):
+        if len(moves) > 1:
+            got = {core: solver.values(pos) for core, solver in solvers.items()}
+            assert got["compiled"] == got["python"]
+            assert solvers["compiled"].nodes == solvers["python"].nodes
+        pos.push(rng.choice(moves))

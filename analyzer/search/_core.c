@@ -2,7 +2,8 @@
  *
  * Same state, same moves, same order, same leaf values and pip bounds, same MTD(f) driver as the
  * pure-Python ``IntDeal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
- * one value, fail-soft in its window. Two types:
+ * one value, fail-soft in its window; ``BlockDeal.plays`` values every move of a decision in one call
+ * (``Solver.values``), ``BlockDeal.worlds`` every move in each of many deals (the fair analysis). Two types:
  *
  * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 16 bytes, in
  *   buckets of four (one cache line); an entry whose bucket is full goes to one of the next seven.
@@ -76,6 +77,8 @@ typedef struct {
     TABLE_FIELDS(Entry)
     uint32_t next_deal;
     uint64_t epoch;     /* bumped when the deal ids run out and the table is emptied */
+    uint16_t only;      /* the worlds (``Deal_worlds``): the one deal whose entries count, the others' slots
+                           free (a new world empties the table without touching it); 0: every deal's count */
 } Table;
 
 #define TABLE_ENTRY Entry
@@ -85,7 +88,7 @@ typedef struct {
 #define TABLE_KEY_ARGS key, deal
 #define TABLE_HOME(t) home_of((t)->shift, key, deal)
 #define TABLE_SAME(t, e) ((e)->key == key && (e)->deal == deal)
-#define TABLE_EMPTY(e) ((e)->deal == 0)
+#define TABLE_EMPTY(e) ((e)->deal == 0 || ((e)->deal != t->only && t->only))    /* (``t``: the table) */
 #define TABLE_FILL 0
 #define TABLE_WORK(e) (-popcount((e)->key))          /* the most tiles played: the least work behind it */
 #define TABLE_AGAIN(t, e) table_slot((t), (e)->key, (e)->deal, 1)
@@ -93,8 +96,9 @@ typedef struct {
 #include "_table.h"
 
 /* Store an entry (see _table.h: below its bound the table grows rather than replace). */
-static inline void table_store(Table *t, uint64_t key, uint32_t deal, int lo, int hi, int bit, int e2) {
-    Entry *x = table_place(t, key, deal);
+static inline void table_store(Table *t, uint64_t key, uint32_t deal, int lo, int hi, int bit, int e2, Entry *room,
+                               uint64_t buckets) {
+    Entry *x = table_room(t, key, deal, room, buckets);
     x->key = key;
     x->deal = (uint16_t)deal;
     x->lo = bound_pack(lo);
@@ -191,6 +195,8 @@ typedef struct {
     uint64_t all;
     uint64_t fit[100];          /* the tiles that fit an ends code */
     uint8_t ea[100], eb2[100];  /* the two open numbers of an ends code */
+    uint8_t on_a[100][MAXTILES], on_b[100][MAXTILES];  /* the ends code after a tile played on the first
+                                   (the lower) open number of an ends code, or on the second; 255: it does not fit */
     uint8_t tlow[MAXTILES], thigh[MAXTILES];
     int16_t tpips[MAXTILES];
     int side[MAXSEATS], sign[MAXSEATS], opp1[MAXSEATS], opp2[MAXSEATS];
@@ -213,6 +219,17 @@ static uint32_t new_deal_id(Table *t) {
     return t->next_deal++;
 }
 
+/* The table shared by the deals of a solver again after the worlds (``only``): emptied, every deal to
+ * take a new id. */
+static void table_shared(Table *t) {
+    if (t->only) {
+        table_empty(t);
+        t->only = 0;
+        t->epoch++;
+        t->next_deal = 1;
+    }
+}
+
 static inline int ends_code(int w, int a, int b) {
     return a <= b ? a * w + b : b * w + a;
 }
@@ -220,20 +237,20 @@ static inline int ends_code(int w, int a, int b) {
 /* The moves of the tiles ``p`` on ends ``e``, heaviest first (stable: ascending tile, then the
  * lower end first), as the Python ``gen_moves``. */
 static int gen_moves(Deal *d, uint64_t p, int e, Move *out) {
-    int w = d->w, a = d->ea[e], b = d->eb2[e], n = 0;
+    const uint8_t *on_a = d->on_a[e], *on_b = d->on_b[e];
+    int n = 0;
     while (p) {
         int i = __builtin_ctzll(p);
         p &= p - 1;
-        int lo = d->tlow[i], hi = d->thigh[i];
-        if (lo == a || hi == a) {
+        if (on_a[i] != 255) {
             out[n].bit = (uint8_t)i;
-            out[n].e2 = (uint8_t)ends_code(w, lo == a ? hi : lo, b);
+            out[n].e2 = on_a[i];
             out[n].pips = d->tpips[i];
             n++;
         }
-        if (b != a && (lo == b || hi == b)) {
+        if (on_b[i] != 255) {
             out[n].bit = (uint8_t)i;
-            out[n].e2 = (uint8_t)ends_code(w, a, lo == b ? hi : lo);
+            out[n].e2 = on_b[i];
             out[n].pips = d->tpips[i];
             n++;
         }
@@ -286,6 +303,17 @@ static inline uint64_t state_key(Deal *d, uint64_t K, int e, int s, uint64_t X) 
     return X ? key | (X << d->xb) : key;
 }
 
+/* The search is compiled twice where GCC makes clones for Linux on x86-64: with the popcnt instruction
+ * (the move order counts the opponents' tiles that fit) and without, the loader choosing by the CPU. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define SEARCH_CLONES __attribute__((target_clones("popcnt", "default")))
+#define tiles_in(x) __builtin_popcountll(x)
+#else
+#define SEARCH_CLONES
+#define tiles_in(x) popcount(x)
+#endif
+
+SEARCH_CLONES
 static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta) {
     uint64_t *H = d->H;
     int *P = d->P;
@@ -299,7 +327,8 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
         int sd = d->side[s];
         uint64_t h = H[s];
         uint64_t key = state_key(d, K, e, s, X);
-        __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, key, d->id));   /* the table's line */
+        uint64_t home = home_of(d->table->shift, key, d->id);
+        __builtin_prefetch(d->table->slots + WAYS * home);      /* the table's line, while the moves are made */
         uint64_t p = h & d->fit[e], X2 = X;     /* X2: the live exposed tiles after his move */
         if (X) {                                /* §8: his exposed tiles that fit, if any, are his moves */
             X2 = X & ~p;
@@ -312,7 +341,7 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
                 v += mv[0].pips - P[sd];
                 if (d->bound > 1) v -= P[1 - sd];
             }
-            if (d->pb) v -= d->pbmax * popcount(H[d->opp1[s]] | H[d->opp2[s]]);
+            if (d->pb) v -= d->pbmax * tiles_in(H[d->opp1[s]] | H[d->opp2[s]]);
             if (v >= beta) break;
         }
         if (nm == 1) {                          /* a forced move: played here, no table entry */
@@ -362,7 +391,8 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
         }
 
         /* a choice: the table first */
-        Entry *en = table_probe(d->table, key, d->id);
+        Entry *room, *en = table_find(d->table, home, key, d->id, &room);
+        uint64_t buckets = d->table->buckets;
         int lo = -INF, hi = INF, bbit = 255, be2 = 255;
         if (en != NULL) {
             lo = bound_unpack(en->lo);
@@ -380,7 +410,7 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
             uint64_t o1 = H[d->opp1[s]], o3 = H[d->opp2[s]];
             for (int i = 0; i < nm; i++) {
                 uint64_t f = d->fit[mv[i].e2];
-                mv[i].score = mv[i].pips - 20 * popcount(o1 & f) - 5 * popcount(o3 & f);
+                mv[i].score = mv[i].pips - 20 * tiles_in(o1 & f) - 5 * tiles_in(o3 & f);
             }
             if (nm == 2) {
                 if (mv[1].score > mv[0].score) { Move m = mv[0]; mv[0] = mv[1]; mv[1] = m; }
@@ -409,16 +439,6 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
             }
         }
 
-        for (int i = 0; i < nm; i++) {          /* the children's table lines, ahead of time */
-            uint64_t f = d->fit[mv[i].e2], K2 = K | (1ULL << mv[i].bit);
-            int t = s;
-            for (int k = 0; k < d->n; k++) {
-                t = d->next[s][k];
-                if ((t == s ? h & ~(1ULL << mv[i].bit) : H[t]) & f) break;
-            }
-            uint64_t ck = state_key(d, K2, mv[i].e2, t, X2);
-            __builtin_prefetch(bucket_of(d->table->slots, d->table->shift, ck, d->id));
-        }
         int a0 = alpha, x;
         v = -INF;
         int bm = -1;
@@ -462,7 +482,7 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
         if (v <= a0) hi = v;
         else if (v >= beta) lo = v;
         else lo = hi = v;
-        table_store(d->table, key, d->id, lo, hi, mv[bm].bit, mv[bm].e2);
+        table_store(d->table, key, d->id, lo, hi, mv[bm].bit, mv[bm].e2, room, buckets);
         break;
     }
     if (saved) {
@@ -610,9 +630,15 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
             match[hi] |= 1ULL << i;
         }
     for (int e = 0; e < w * w; e++) {
-        self->fit[e] = match[e / w] | match[e % w];
-        self->ea[e] = (uint8_t)(e / w);
-        self->eb2[e] = (uint8_t)(e % w);
+        int a = e / w, b = e % w;
+        self->fit[e] = match[a] | match[b];
+        self->ea[e] = (uint8_t)a;
+        self->eb2[e] = (uint8_t)b;
+        for (int t = 0; t < ntiles; t++) {
+            int lo = self->tlow[t], hi = self->thigh[t];
+            self->on_a[e][t] = lo == a || hi == a ? (uint8_t)ends_code(w, lo == a ? hi : lo, b) : 255;
+            self->on_b[e][t] = b != a && (lo == b || hi == b) ? (uint8_t)ends_code(w, a, lo == b ? hi : lo) : 255;
+        }
     }
     for (int s = 0; s < n; s++) {
         for (int k = 0; k < n; k++) self->next[s][k] = (s + k + 1) % n;
@@ -649,6 +675,26 @@ static void Deal_dealloc(Deal *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* The hands (one mask a seat) and pips (a count a side) of a state into the deal; -1 on an error. */
+static int load_state(Deal *self, PyObject *hands, PyObject *pips) {
+    for (int t = 0; t < self->n; t++) {
+        PyObject *item = PySequence_GetItem(hands, t);
+        if (item == NULL) return -1;
+        self->H[t] = PyLong_AsUnsignedLongLong(item);
+        Py_DECREF(item);
+        if (PyErr_Occurred()) return -1;
+    }
+    self->H[self->n] = 0;
+    for (int sd = 0; sd < 2; sd++) {
+        PyObject *item = PySequence_GetItem(pips, sd);
+        if (item == NULL) return -1;
+        self->P[sd] = (int)PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
 /* mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None, budget=None): the value for the side
  * of ``seat``; None when the search needs more than ``budget`` states (each call of ``search`` is one). */
 static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
@@ -665,21 +711,7 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
         return NULL;
     }
-    for (int t = 0; t < self->n; t++) {
-        PyObject *item = PySequence_GetItem(hands, t);
-        if (item == NULL) return NULL;
-        self->H[t] = PyLong_AsUnsignedLongLong(item);
-        Py_DECREF(item);
-        if (PyErr_Occurred()) return NULL;
-    }
-    self->H[self->n] = 0;
-    for (int sd = 0; sd < 2; sd++) {
-        PyObject *item = PySequence_GetItem(pips, sd);
-        if (item == NULL) return NULL;
-        self->P[sd] = (int)PyLong_AsLong(item);
-        Py_DECREF(item);
-        if (PyErr_Occurred()) return NULL;
-    }
+    if (load_state(self, hands, pips) < 0) return NULL;
     if (!(self->H[s] & self->fit[e])) {
         PyErr_SetString(PyExc_ValueError, "the seat to move must hold a playable tile");
         return NULL;
@@ -694,6 +726,7 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
         budget = PyLong_AsLongLong(budget_obj);
         if (budget == -1 && PyErr_Occurred()) return NULL;
     }
+    table_shared(self->table);
     if (self->epoch != self->table->epoch) {
         self->epoch = self->table->epoch;
         self->id = new_deal_id(self->table);
@@ -718,10 +751,11 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
-/* The table made ready for a new deal: back at the size it starts with (a large deal's table does not
- * stay large for the small ones after it), emptied once its entries (of the deals before, which no
- * deal finds again: each has its id) take half of it, so that they never make it grow; below its
- * bound the table loses no entry, so a deal searches exactly the states it would in an empty one. */
+/* The table made ready for a new world: back at the size it starts with (a large deal's table does not
+ * stay large for the small ones after it, and a large table spreads a small search over more cache lines),
+ * and empty: the new deal's id is the only one whose entries count (``only``), so the slots of the deals
+ * before are free without a pass over them; below its bound the table loses no entry, so a deal searches
+ * exactly the states it would in an empty one. */
 static int table_restart(Table *t) {
     uint64_t start = t->max_buckets < (1 << 12) ? t->max_buckets : (1 << 12);      /* as Table_init */
     if (t->buckets != start) {
@@ -731,11 +765,42 @@ static int table_restart(Table *t) {
         t->stores = t->replaced = t->used = 0;
         t->epoch++;
         t->next_deal = 1;
-    } else if (2 * t->used > WAYS * t->buckets || t->replaced) {
-        table_empty(t);
-        t->epoch++;
-        t->next_deal = 1;
+    } else {
+        t->used = 0;            /* (the next deal's id makes every entry's slot free: ``only``) */
     }
+    return 0;
+}
+
+/* The side-0 value of the mover ``s`` playing tile ``bit`` to ends ``e2`` from the loaded state (played
+ * ``K``, ends ``e``), in ``*out`` (as ``Solver.values`` computes a play on the line: the forced passes
+ * skipped, MTD(f) from the table's bound nearest 0). Returns 1 when the move ends the hand (no value), 2
+ * past the budget, -1 on an error, else 0. */
+static int play_move(Deal *d, uint64_t K, int e, int s, int bit_index, int e2, int *out) {
+    uint64_t h = d->H[s], bit = 1ULL << bit_index, K2 = K | bit, f = d->fit[e2];
+    int sd = d->side[s];
+    if (!(h & bit) || (e >= 0 && !(d->fit[e] & bit))) {
+        PyErr_SetString(PyExc_ValueError, "a move of a tile the mover does not hold, or that does not fit");
+        return -1;
+    }
+    if (h == bit || !((d->all ^ K2) & f)) return 1;            /* domino, or blocked */
+    int t = s;
+    for (int k = 0; k < d->n; k++) {                           /* the forced passes */
+        t = d->next[s][k];
+        if ((t == s ? h & ~bit : d->H[t]) & f) break;
+    }
+    d->H[s] = h & ~bit;
+    d->P[sd] -= d->tpips[bit_index];
+    int guess = 0;
+    Entry *en = table_probe(d->table, state_key(d, K2, e2, t, 0), d->id);
+    if (en != NULL) {
+        int lo = bound_unpack(en->lo), hi = bound_unpack(en->hi);
+        guess = guess < lo ? lo : (guess > hi ? hi : guess);
+    }
+    int v = mtd(d, K2, e2, t, 0, -INF, INF, guess);
+    d->H[s] = h;
+    d->P[sd] += d->tpips[bit_index];
+    if (d->failed) return d->failed == 2 ? 2 : -1;
+    *out = d->sign[t] * v;
     return 0;
 }
 
@@ -763,39 +828,65 @@ static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s,
         return -1;
     }
     if (table_restart(d->table) < 0) return -1;
+    d->table->only = 0;
     d->epoch = d->table->epoch;
     d->id = new_deal_id(d->table);
+    d->table->only = (uint16_t)d->id;
     d->budget = budget;
     d->failed = 0;
-    uint64_t h = d->H[s];
-    int sd = d->side[s];
     for (int i = 0; i < nmoves; i++) {
-        uint64_t bit = 1ULL << bits[i], K2 = K | bit, f = d->fit[e2s[i]];
-        if (!(h & bit)) {
-            PyErr_SetString(PyExc_ValueError, "worlds: a move of a tile the mover does not hold");
-            return -1;
-        }
-        if (h == bit || !((all ^ K2) & f)) return 1;            /* domino, or blocked */
-        int t = s;
-        for (int k = 0; k < d->n; k++) {                       /* the forced passes */
-            t = d->next[s][k];
-            if ((t == s ? h & ~bit : d->H[t]) & f) break;
-        }
-        d->H[s] = h & ~bit;
-        d->P[sd] -= d->tpips[bits[i]];
-        int guess = 0;
-        Entry *en = table_probe(d->table, state_key(d, K2, e2s[i], t, 0), d->id);
-        if (en != NULL) {
-            int lo = bound_unpack(en->lo), hi = bound_unpack(en->hi);
-            guess = guess < lo ? lo : (guess > hi ? hi : guess);
-        }
-        int v = mtd(d, K2, e2s[i], t, 0, -INF, INF, guess);
-        d->H[s] = h;
-        d->P[sd] += d->tpips[bits[i]];
-        if (d->failed) return d->failed == 2 ? 2 : -1;
-        out[i] = d->sign[t] * v;
+        int got = play_move(d, K, e, s, bits[i], e2s[i], out + i);
+        if (got != 0) return got;
     }
     return 0;
+}
+
+/* plays(hands, pips, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends
+ * code after it) of ``seat`` in the state, one after the other in this deal's table, as ``Solver.values``
+ * asks them of ``mtdf`` one by one: ``(values, states, over)``, None for a move that ends the hand,
+ * ``over`` True when the moves needed more than ``budget`` states (the values then stop before the move
+ * that did). No exposed tile (nor pass bonus) in the state. */
+static PyObject *Deal_plays(Deal *self, PyObject *args) {
+    PyObject *hands, *pips, *moves;
+    unsigned long long K;
+    long long budget;
+    int e, s;
+    if (!PyArg_ParseTuple(args, "OOKiiOL", &hands, &pips, &K, &e, &s, &moves, &budget)) return NULL;
+    if (self->table == NULL || self->pb || s < 0 || s >= self->n || e < 0 || e >= self->w * self->w
+        || (K >> self->ntiles)) {
+        PyErr_SetString(PyExc_ValueError, "plays: a deal without pass bonuses, a seat, ends and tiles played of its set");
+        return NULL;
+    }
+    if (load_state(self, hands, pips) < 0) return NULL;
+    table_shared(self->table);
+    if (self->epoch != self->table->epoch) {
+        self->epoch = self->table->epoch;
+        self->id = new_deal_id(self->table);
+    }
+    PyObject *mseq = PySequence_Fast(moves, "moves must be a sequence");
+    if (mseq == NULL) return NULL;
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(mseq);
+    PyObject *out = PyList_New(0);
+    uint64_t before = self->nodes;
+    self->budget = budget;
+    self->failed = 0;
+    int over = 0;
+    for (Py_ssize_t i = 0; out != NULL && i < nm; i++) {
+        int bit, e2, v = 0, got = -1;
+        if (PyArg_ParseTuple(PySequence_Fast_GET_ITEM(mseq, i), "ii", &bit, &e2)) {
+            if (bit < 0 || bit >= self->ntiles || e2 < 0 || e2 >= self->w * self->w)
+                PyErr_SetString(PyExc_ValueError, "moves: (tile index, ends code) pairs");
+            else
+                got = play_move(self, (uint64_t)K, e, s, bit, e2, &v);
+        }
+        if (got == 2) { over = 1; break; }
+        PyObject *x = got == 1 ? Py_NewRef(Py_None) : (got == 0 ? PyLong_FromLong(v) : NULL);
+        if (x == NULL || PyList_Append(out, x) < 0) Py_CLEAR(out);
+        Py_XDECREF(x);
+    }
+    Py_DECREF(mseq);
+    if (out == NULL) return NULL;
+    return Py_BuildValue("(NKO)", out, (unsigned long long)(self->nodes - before), over ? Py_True : Py_False);
 }
 
 /* worlds(deals, played, ends, seat, moves, budget): for each deal (the hands each seat was dealt), the
@@ -884,6 +975,9 @@ static PyMethodDef Deal_methods[] = {
     {"mtdf", (PyCFunction)Deal_mtdf, METH_VARARGS,
      "mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None, budget=None): the value for the side of "
      "seat; None past budget states."},
+    {"plays", (PyCFunction)Deal_plays, METH_VARARGS,
+     "plays(hands, pips, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends "
+     "after) in this deal's table, None where it ends the hand; (values, states, over)."},
     {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
      "worlds(deals, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends after) "
      "in each deal, each searching the states an empty table would; (values, over)."},

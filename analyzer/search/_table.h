@@ -13,7 +13,7 @@
  *   TABLE_KEY_ARGS      the same as arguments (``key, deal``)
  *   TABLE_HOME(t)       the home bucket's index of the state named by the key parameters
  *   TABLE_SAME(t, e)    whether entry ``e`` holds that state
- *   TABLE_EMPTY(e)      whether ``e`` is a free slot (every byte TABLE_FILL)
+ *   TABLE_EMPTY(e)      whether ``e`` is a free slot (every byte TABLE_FILL, or as the owner ``t`` says)
  *   TABLE_FILL          the byte a free slot is filled with
  *   TABLE_WORK(e)       the work behind ``e``: at its bound the table replaces the entry of least work
  *   TABLE_AGAIN(t, e)   ``table_slot(t, <the key of entry e>, 1)``: where ``e`` goes when the table grows
@@ -119,6 +119,23 @@ static inline TABLE_ENTRY *table_probe(TABLE_OWNER *t, TABLE_KEY_PARAMS) {
     return NULL;
 }
 
+/* The entry of a state whose home bucket is ``i`` (TABLE_HOME), or NULL; then ``*room`` is the slot its entry would take (the first free one on
+ * its probe; NULL: none). Entries are never removed one by one, so the slot stays the one
+ * :c:func:`table_slot` would give as long as it is free and the table has not grown: a search may store
+ * there after its children without probing again (:c:func:`table_room`). */
+static inline TABLE_ENTRY *table_find(TABLE_OWNER *t, uint64_t i, TABLE_KEY_PARAMS, TABLE_ENTRY **room) {
+    uint64_t mask = t->buckets - 1;
+    for (int j = 0; j < TABLE_PROBE; j++) {
+        TABLE_ENTRY *b = t->slots + WAYS * ((i + j) & mask);
+        for (int w = 0; w < WAYS; w++) {
+            if (TABLE_EMPTY(b + w)) { *room = b + w; return NULL; }    /* a bucket fills from its first slot */
+            if (TABLE_SAME(t, b + w)) { *room = b + w; return b + w; }
+        }
+    }
+    *room = NULL;
+    return NULL;
+}
+
 /* Where an entry for a state goes: its own slot, else the first empty one on its probe, else (a full
  * probe: only at the table's bound) the slot of its home bucket with the least work behind it,
  * replaced. ``replace`` 0 asks only whether the entry fits without a replacement (then the slot, or
@@ -183,6 +200,20 @@ static inline TABLE_ENTRY *table_place(TABLE_OWNER *t, TABLE_KEY_PARAMS) {
     if (x == NULL) x = table_slot(t, TABLE_KEY_ARGS, 1);
     else if (TABLE_EMPTY(x)) t->used++;
     return x;
+}
+
+/* The slot to write a state's entry to, given ``room`` from :c:func:`table_find` when the table had
+ * ``buckets`` buckets: that slot while it is the state's or still free in a table of the same size, else
+ * :c:func:`table_place`'s (then :c:func:`table_stored`). */
+static inline TABLE_ENTRY *table_room(TABLE_OWNER *t, TABLE_KEY_PARAMS, TABLE_ENTRY *room, uint64_t buckets) {
+    if (room != NULL && buckets == t->buckets) {
+        if (TABLE_SAME(t, room)) return room;
+        if (TABLE_EMPTY(room)) {
+            t->used++;
+            return room;
+        }
+    }
+    return table_place(t, TABLE_KEY_ARGS);
 }
 
 /* An entry was written: counted, and the table grows once three quarters of its slots are taken. */

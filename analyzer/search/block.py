@@ -115,8 +115,10 @@ class Solver:
                 K, e = deal.set_state(position)
                 paid, K = self._paid(deal, position, K)
             try:
-                for move in moves:
-                    value = self._after(deal, K, e, position, move) if ints else None
+                batch = _plays(self, deal, K, e, position, moves, out) if ints else None    # (no bonus paid)
+                for i, move in enumerate(moves):
+                    after = batch is None and ints
+                    value = self._after(deal, K, e, position, move) if after else batch[i] if batch else None
                     if value is not None:
                         value += paid
                     if value is None:
@@ -345,6 +347,23 @@ def known_position(variant: Variant, position: Position) -> Position:
         position = position.copy()
         position.reveal = ()
     return position
+
+
+def _plays(solver: Solver, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],
+           out: list) -> list[int | None] | None:
+    """The side-0 value of each of ``moves`` (plays on the line) as ``Solver._after`` gives them (None: the
+    move ends the hand), in one call into the compiled core (:meth:`CoreDeal.plays`); None where that does
+    not serve. Past the node limit the moves valued go to ``out`` and :class:`SearchLimit` is raised."""
+    budget = solver.node_limit - solver.nodes
+    if type(deal) is not CoreDeal or (got := deal.plays(K, e, position, moves, budget)) is None:
+        return None
+    values, used, over = got
+    solver.nodes += used
+    if over:
+        out.extend((m, v if v is not None else pushed(position, m, lambda: solver._value(position, -INF, INF)))
+                   for m, v in zip(moves, values))
+        raise SearchLimit(f"more than {solver.node_limit:,} positions")
+    return values
 
 
 def _history(position: Position) -> tuple:

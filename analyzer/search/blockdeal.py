@@ -510,6 +510,19 @@ class CoreDeal(IntDeal):
             return None
         return (*(x for row in self.bonus for pair in row for x in pair), *self.blocking)
 
+    def plays(self, K: int, e: int, position, moves: list, budget: int) -> tuple[list, int, bool] | None:
+        """``(values, states, over)``: the side-0 value of each of ``moves`` (plays on the line of
+        ``position``, whose state this deal holds: played mask ``K``, ends code ``e``) searched one after
+        the other as ``Solver.values`` asks them (None: the move ends the hand), the states searched, and
+        whether they needed more than ``budget`` (the values then stop before the move that did); None
+        where the core does not take them so (pass bonuses, live exposed tiles)."""
+        if self.pass_bonus or self.exposed(K):
+            return None
+        a, b = position.ends
+        codes = [(m.tile.index, self.ends_code(m.tile.other(a), b) if m.end == a
+                  else self.ends_code(a, m.tile.other(b))) for m in moves]
+        return self.core.plays(self.hands, self.pips, K, e, position.turn, codes, budget)
+
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         core = self.core
         before = core.nodes

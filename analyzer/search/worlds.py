@@ -4,8 +4,9 @@ The fair analysis values every alternative of a decision in each of the deals it
 apart: the same position (the tiles on the table, the line, the turn) with the other hands dealt
 otherwise. :class:`WorldsSolver` hands them all to the compiled core at once
 (``_core.BlockDeal.worlds``): for each deal the core loads the hands, readies its one table (back at
-its starting size; emptied once the deals before fill half of it: below its bound the table loses no
-entry, so a deal's entries are those an empty table would get) and values each move as
+its starting size, and empty: the new deal's id is the only one whose entries count, so the slots of the
+deals before are free without a pass over them; below its bound the table loses no entry, so a deal's
+entries are those an empty table would get) and values each move as
 ``Solver.values`` does a play on the line (the tile placed, the forced passes skipped, MTD(f) from the
 table's bound nearest 0), so the values are those of a :class:`~analyzer.search.block.Solver` made for
 each world, without a Python call per world or per move. The lead is taken too (each tile led opens
