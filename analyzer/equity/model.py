@@ -4,7 +4,10 @@ side scores, who leads the next hand), measured from simulated hands.
 Each simulated hand is a uniformly random deal played with **best play with all hands open**: the
 exact search of the deal (the int solver of two-ended block games, else the general search) gives
 its principal variation, which is played to the end (among equal best moves, the first in move
-order). The hand's result is then read exactly as the replayer reads a recorded hand
+order). In a game of individual players (Cut Throat for three or four) **each player plays for himself
+against the rest** (``POLICY_EACH``): every mover plays the move that is best for him when all the others
+play against him (the analysis's ``AgainstTheRest`` view, the value his decisions are graded by), the
+first in move order where several are equal. The hand's result is then read exactly as the replayer reads a recorded hand
 (``hand_facts``, ``Variant.hand_result``), and the next leader is what the variant's lead policy
 says (``LeadPolicy.requirement``). Results are kept *relative to the leading side* (side ``r`` is
 the leader's side plus ``r``), so one model serves whichever side leads.
@@ -28,11 +31,13 @@ from ..rules.lead import deal_lead, lead_tiles
 from ..rules.mechanics import position_for
 from ..tiles import Tile
 
-__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "mode_requirement", "simulate_mode",
+__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "lead_token", "mode_of", "mode_requirement", "simulate_mode",
            "deal", "dealt_position", "searcher"]
 
 POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
           "variation (the first best move in move order where several are equal)")
+POLICY_EACH = ("each player for himself against the rest, all hands open: every mover plays his best move when all "
+               "the others play against him (the first in move order where several are equal)")
 
 # a lead token, relative to the side that led the hand just played:
 #   ("side", r)            a player of side (leader's side + r) leads the next hand, any tile the opening allows
@@ -226,43 +231,76 @@ def dealt_position(variant: Variant, mode: str, rng: random.Random):
     return pos, leader
 
 
-def searcher(variant: Variant):
+def searcher(variant: Variant, rules=None):
+    """The exact search of ``variant``'s deals (the int solver of two-ended block games, else the general
+    search), valuing hands as ``rules`` does (default: the variant itself, for side 0)."""
     if variant.search == "block":
         from ..search.block import Solver
-        return Solver(variant, max_deals=1)
+        return Solver(rules or variant, max_deals=1)
     from ..search.tree import TreeSearch
-    return TreeSearch(variant, None)
+    return TreeSearch(rules or variant, None)
 
 
 def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample: ModeSample | None = None,
-                  progress: Callable[[int], None] | None = None) -> ModeSample:
+                  progress: Callable[[int], None] | None = None, view: Callable | None = None) -> ModeSample:
     """Simulate ``hands`` random deals of ``variant`` in lead ``mode`` with best play, all hands open
-    (see the module's note); add them to ``sample`` (a new one by default)."""
-    if variant.seating.sides != 2:
-        raise NotImplementedError(f"the hand-result model is measured for games of two sides; {variant.name} has "
-                                  f"{variant.seating.sides}")
+    (see the module's note); add them to ``sample`` (a new one by default). A game of individual
+    players needs ``view``: ``view(variant, seat)`` is the game as ``seat`` alone against the rest sees it
+    (``analysis.AgainstTheRest``), the value each mover maximises."""
+    individual = variant.seating.sides != 2
+    if individual and view is None:
+        raise NotImplementedError(f"{variant.name} is played by {variant.seating.sides} individual players: its "
+                                  f"hands are simulated with each player's view against the rest (view=...)")
     if variant.drawing is not None or variant.play is not None:
         raise NotImplementedError(f"the hand-result model does not cover draw games or points during play yet "
                                   f"({variant.name})")
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
-    search = searcher(variant)
+    play = _each_for_himself(variant, view) if individual else _best_line(variant)
+    sides = variant.seating.sides
     teams = variant.seating.teams
     for _ in range(hands):
         pos, leader = dealt_position(variant, mode, rng)
-        line = search.best_line(pos)
-        for move in line:
-            pos.push(move)
+        play(pos)
         end = pos.outcome()
         facts = hand_facts(pos, end.termination, end.seat, leader, None)
         result = variant.hand_result(facts)
         side = teams[leader]
-        scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(2))
-        outcome = Outcome(None if result.winner is None else (result.winner - side) % 2, result.points,
-                          tuple(scores[(side + i) % 2] for i in range(2)), result.termination, result.void,
+        scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(sides))
+        outcome = Outcome(None if result.winner is None else (result.winner - side) % sides, result.points,
+                          tuple(scores[(side + i) % sides] for i in range(sides)), result.termination, result.void,
                           _next_token(variant, leader, result, facts))
-        value = variant.value(facts)
-        sample.add(outcome, value if side == 0 else -value)
+        if individual:
+            sample.add(outcome, view(variant, leader).value(facts))
+        else:
+            value = variant.value(facts)
+            sample.add(outcome, value if side == 0 else -value)
         if progress is not None:
             progress(1)
     return sample
+
+
+def _best_line(variant: Variant) -> Callable:
+    """Two sides: play the deal along its principal variation (the first best move in move order)."""
+    search = searcher(variant)
+
+    def play(pos) -> None:
+        for move in search.best_line(pos):
+            pos.push(move)
+    return play
+
+
+def _each_for_himself(variant: Variant, view: Callable) -> Callable:
+    """Individual players: each mover plays his best move against the rest (the first in move order
+    where several are equal), valued by his own search (``view(variant, seat)``)."""
+    searches = [searcher(variant, view(variant, seat)) for seat in range(variant.players)]
+
+    def play(pos) -> None:
+        while pos.outcome() is None:
+            moves = pos.legal_moves()
+            if len(moves) > 1:
+                values = searches[pos.turn].values(pos)
+                best = max(v for _, v in values)
+                moves = [next(m for m, v in values if v == best)]
+            pos.push(moves[0])
+    return play
