@@ -22,6 +22,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 from ..position import mask_of
@@ -113,6 +114,14 @@ class ModeSample:
     def p_win_se(self) -> float:
         p = self.p_win
         return math.sqrt(p * (1 - p) / self.hands) if self.hands else 0.0
+
+    def seat_mean(self, r: int) -> Fraction:
+        """The mean hand value of the player ``r`` seats after the leader in a game of individual players,
+        valued against all the others (the winner's points for the winner, minus them for each other
+        player, 0 for a drawn hand): an exact fraction of the sample (``r`` 0: the leader's ``mean``)."""
+        total = sum(c * (0 if o.winner is None else o.points if o.winner == r else -o.points)
+                    for o, c in self.outcomes.items())
+        return Fraction(total, self.hands)
 
     def probabilities(self) -> list[tuple[Outcome, float]]:
         return [(o, c / self.hands) for o, c in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))]
@@ -231,14 +240,16 @@ def dealt_position(variant: Variant, mode: str, rng: random.Random):
     return pos, leader
 
 
-def searcher(variant: Variant, rules=None):
+def searcher(variant: Variant, rules=None, share: int = 1):
     """The exact search of ``variant``'s deals (the int solver of two-ended block games, else the general
-    search), valuing hands as ``rules`` does (default: the variant itself, for side 0)."""
+    search), valuing hands as ``rules`` does (default: the variant itself, for side 0); ``share``: how many
+    searches share the default table memory (one a player: each his own)."""
+    from ..search.core import TABLE_MB
     if variant.search == "block":
         from ..search.block import Solver
-        return Solver(rules or variant, max_deals=1)
+        return Solver(rules or variant, max_deals=1, table_mb=TABLE_MB / share)
     from ..search.tree import TreeSearch
-    return TreeSearch(rules or variant, None)
+    return TreeSearch(rules or variant, None, TABLE_MB / share)
 
 
 def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample: ModeSample | None = None,
@@ -293,7 +304,7 @@ def _best_line(variant: Variant) -> Callable:
 def _each_for_himself(variant: Variant, view: Callable) -> Callable:
     """Individual players: each mover plays his best move against the rest (the first in move order
     where several are equal), valued by his own search (``view(variant, seat)``)."""
-    searches = [searcher(variant, view(variant, seat)) for seat in range(variant.players)]
+    searches = [searcher(variant, view(variant, seat), variant.players) for seat in range(variant.players)]
 
     def play(pos) -> None:
         while pos.outcome() is None:
