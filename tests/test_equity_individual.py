@@ -96,12 +96,11 @@ def test_winning_a_game_never_hurts_and_the_table_turns(n, data):
         assert higher[p] >= here[p] - 1e-6
 
 
-def _play_match(v, table, state: MatchState, lead: int | None, rng: random.Random) -> int | None:
+def _play_match(v, draws: dict, state: MatchState, lead: int | None, rng: random.Random) -> int | None:
     """A whole match from ``state`` (``lead``: the seat to lead, None: the [6-6] holder), each hand's result
-    drawn from the table's model; the score kept and the next leader named by the match code itself."""
+    drawn from the model (``draws``: each lead mode's outcomes and weights); the score kept and the next
+    leader named by the match code itself."""
     n = v.seating.sides
-    draws = {m: ([o for o, _ in s.probabilities()], [p for _, p in s.probabilities()])
-             for m, s in table.model.modes.items()}
     mode = "holder:[6-6]:forced" if lead is None else "open"
     while not state.over:
         leader = rng.randrange(n) if lead is None else lead      # the [6-6] lies in any hand alike
@@ -128,8 +127,10 @@ def test_dp_agrees_with_whole_matches(n, scores, lead):
     rng = random.Random(f"{n}{scores}")
     games = 2000
     won = [0] * n
+    draws = {m: ([o for o, _ in s.probabilities()], [p for _, p in s.probabilities()])
+             for m, s in table.model.modes.items()}
     for _ in range(games):
-        won[_play_match(v, table, state, lead, rng)] += 1
+        won[_play_match(v, draws, state, lead, rng)] += 1
     for p, w in zip(chances, won):
         assert abs(w / games - p) <= 4 * (p * (1 - p) / games) ** 0.5 + 1e-3
 
@@ -192,3 +193,27 @@ def test_the_mover_s_chance_follows_his_value(n):
                 for b, e in zip(d.alternatives, chances):
                     if a.value is not None and b.value is not None and a.value > 0 >= b.value:
                         assert c > e
+
+
+@pytest.mark.parametrize("n", (3, 4))
+def test_a_seat_s_mean_from_the_outcomes_is_the_leader_s_own(n):
+    """The leader's mean hand value is summed as the hands are played (his ``AgainstTheRest`` value); read
+    back from the outcomes for the seat of the leader it is the same exact fraction, and every seat's
+    mean lies within one game of 0."""
+    from fractions import Fraction
+    for sample in shipped(n).model.modes.values():
+        assert sample.seat_mean(0) == Fraction(sample.total, sample.hands)
+        assert all(-1 <= sample.seat_mean(r) <= 1 for r in range(n))
+
+
+def test_the_equity_command_gives_every_player_s_chance():
+    import json
+    from click.testing import CliRunner
+    from analyzer.cli import main
+
+    out = CliRunner().invoke(main, ["equity", "--variant", "cutthroat", "--score", "2,0,1,0", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)["score"]["mwc_each_leading"]
+    assert len(rows) == 4 and all(sum(r) == pytest.approx(1, abs=3e-6) for r in rows)
+    for bad in ("1,1,1,1", "6,0,0,0", "1,0"):       # everybody has a game (a reset), a won match, too few scores
+        assert CliRunner().invoke(main, ["equity", "--variant", "cutthroat", "--score", bad]).exit_code == 2
