@@ -217,3 +217,27 @@ def test_the_equity_command_gives_every_player_s_chance():
     assert len(rows) == 4 and all(sum(r) == pytest.approx(1, abs=3e-6) for r in rows)
     for bad in ("1,1,1,1", "6,0,0,0", "1,0"):       # everybody has a game (a reset), a won match, too few scores
         assert CliRunner().invoke(main, ["equity", "--variant", "cutthroat", "--score", bad]).exit_code == 2
+
+
+def test_analyze_scale_match_json_of_a_cut_throat_match(tmp_path):
+    import json
+    from click.testing import CliRunner
+    from analyzer.cli import main
+    from analyzer.match import random_match
+    from analyzer.notation.writer import write_game
+
+    path = tmp_path / "ct.dom"
+    path.write_text("\n".join(write_game(g) for g in random_match(variant(4), seed=5, games=4).games), encoding="utf-8")
+    out = CliRunner().invoke(main, ["analyze", str(path), "--scale", "match", "--json"])
+    assert out.exit_code == 0, out.output
+    games = json.loads(out.output)["games"]
+    assert games[0]["match_scale"]["mwc_each"] == pytest.approx([0.25] * 4, abs=1e-6)   # the start: even
+    for g in games:
+        scale = g["match_scale"]
+        assert scale["known"] and sum(scale["mwc_each"]) == pytest.approx(1, abs=3e-6)
+        assert scale["mwc_before"] == scale["mwc_each"][0]           # the first player's, as the running values
+        for d in g["decisions"]:
+            chances = [a["mwc"] for a in d["alternatives"]]
+            assert all(0 <= c <= 1 for c in chances) and d["mwc_loss"] >= 0
+            played = next(a["mwc"] for a in d["alternatives"] if a["played"])
+            assert d["mwc_loss"] == pytest.approx(max(chances) - played, abs=2e-6)
