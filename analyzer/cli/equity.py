@@ -93,7 +93,7 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
         raise click.BadParameter(f"{v.name} has {v.seating.sides} sides: give {v.seating.sides} scores, not "
                                  f"{len(score)}", param_hint="--score")
     if score is not None and table.individual:
-        _individual(v, table, score, bootstrap, as_json, summary, data)
+        _individual(v, table, score, (bootstrap, seed), as_json, summary, data)
         return
     if score is not None:
         state = MatchState(score, (0, 0), 1)
@@ -117,18 +117,21 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
                        f"{s['se_side0_leading']:.4f} and {s['se_side1_leading']:.4f}")
 
 
-def _individual(v, table, score: tuple, bootstrap, as_json: bool, summary: dict, data: dict) -> None:
-    """--score for individual players: each player's MWC at the score, with each player to lead."""
-    if bootstrap:
-        raise click.BadParameter("--bootstrap covers games of two sides", param_hint="--bootstrap")
+def _individual(v, table, score: tuple, resample: tuple, as_json: bool, summary: dict, data: dict) -> None:
+    """--score for individual players: each player's MWC at the score, with each player to lead (and with
+    --bootstrap the standard error of the first player's)."""
     target = v.match.target
     if v.match.kind == MatchKind.CUTTHROAT and (all(score) or (max(score) >= target and 0 in score)):
         raise click.BadParameter(f"{','.join(map(str, score))} is no running score of a match to {target} while someone "
                                  f"has 0", param_hint="--score")
     # each player to lead as the winner of the last game that was won (what decides the lead after a drawn one)
-    summary["score"] = {"scores": list(score), "mwc_each_leading": [
-        [round(p, 6) for p in table.chances(MatchPosition(MatchState(score, (0,) * len(score), 1, last=s),
-                                                           ("side", s)))] for s in range(len(score))]}
+    positions = [MatchPosition(MatchState(score, (0,) * len(score), 1, last=s), ("side", s)) for s in range(len(score))]
+    summary["score"] = {"scores": list(score), "mwc_each_leading": [[round(p, 6) for p in table.chances(at)]
+                                                                    for at in positions]}
+    replicates, seed = resample
+    if replicates:
+        summary["score"].update(se_first_each_leading=[round(x, 6) for x in bootstrap_se(table, positions, replicates,
+                                                                                          seed)], replicates=replicates)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -136,6 +139,9 @@ def _individual(v, table, score: tuple, bootstrap, as_json: bool, summary: dict,
     click.echo(f"MWC of each player (in seat order) at {','.join(map(str, score))}:")
     for s, row in enumerate(summary["score"]["mwc_each_leading"]):
         click.echo(f"  player {s + 1} to lead: " + "  ".join(f"{p:.4f}" for p in row))
+    if replicates:
+        click.echo(f"  standard error of the first player's from the model's sampling ({replicates} bootstrap "
+                   f"replicates): " + ", ".join(f"{x:.4f}" for x in summary["score"]["se_first_each_leading"]))
 
 
 def _at(table, state: MatchState, side: int) -> float:
