@@ -27,7 +27,7 @@ from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_tok
 from .table import PENDING_CAP, first_lead, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "compute_table", "table_name", "DATA_DIR",
-           "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "first_lead", "lead_token", "supported", "resolve"]
+           "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported", "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = 1
