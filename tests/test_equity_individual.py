@@ -273,3 +273,15 @@ def test_dp_agrees_with_whole_matches_of_freshly_played_hands():
                 leader, mode = min(req.seats), "open"
         won += state.winner == 0
     assert abs(won / matches - p) <= 4 * (p * (1 - p) / matches) ** 0.5 + 0.01
+
+
+def test_the_informal_match_starts_even_and_differs_from_the_tournament():
+    """Informal mode: the [6-6] holder leads the first game with any tile (002); still any player alike."""
+    informal = find_variant("cutthroat", {"mode": "informal"})
+    table = load_table(informal)
+    assert table is not None and first_lead(informal) == ("holder", "[6-6]", False)
+    start = MatchPosition(informal.match.start(4), first_lead(informal))
+    assert table.chances(start) == pytest.approx((0.25,) * 4, abs=1e-6)
+    # the same samples as the tournament table (the same seeds), the first game led otherwise
+    assert table.model.modes["open"].outcomes == shipped(4).model.modes["open"].outcomes
+    assert mode_of(first_lead(informal)) == "holder:[6-6]:any" != mode_of(first_lead(variant(4)))
