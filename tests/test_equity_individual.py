@@ -285,3 +285,16 @@ def test_the_informal_match_starts_even_and_differs_from_the_tournament():
     # the same samples as the tournament table (the same seeds), the first game led otherwise
     assert table.model.modes["open"].outcomes == shipped(4).model.modes["open"].outcomes
     assert mode_of(first_lead(informal)) == "holder:[6-6]:any" != mode_of(first_lead(variant(4)))
+
+
+def test_reset_lead_winner_starts_even_and_the_reset_winner_leads():
+    """reset-lead=winner: once everybody has won a game and all go back to 0, the winner of that game leads
+    the next (not the [6-6] holder): the table's position after such a reset is led by him."""
+    v = find_variant("cutthroat", {"reset-lead": "winner"})
+    table = load_table(v)
+    assert table is not None
+    assert table.chances(MatchPosition(v.match.start(4), first_lead(v))) == pytest.approx((0.25,) * 4, abs=1e-6)
+    before = running((1, 1, 0, 1), last=1)
+    reset = table.next_position(MatchPosition(before, ("side", 1)), HandResult("domino", 2, 1, 2, (0, 0, 1, 0)), 1)
+    assert reset.state.scores == (0, 0, 0, 0) and reset.lead == ("side", 2)
+    assert sum(table.chances(reset)) == pytest.approx(1, abs=3e-6)
