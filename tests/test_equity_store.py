@@ -34,7 +34,7 @@ def _positions(data: dict) -> dict:
     for g in data["table"]:
         rest = (g["pending"], g["playoff"], g["last"], None if g["wins"] is None else tuple(g["wins"]), g["games"])
         for scores, p in zip(g["scores"], g["mwc"]):
-            out[((tuple(scores), *rest), tuple(g["lead"]))] = p
+            out[((tuple(scores), *rest), tuple(g["lead"]))] = tuple(p) if isinstance(p, list) else p    # (each player's)
     return out
 
 
@@ -120,3 +120,20 @@ def test_any_table_round_trips(groups):
         off = ((key[0][0] + 1, *key[0][1:]), *key[1:]), lead
         assert values.get(off) == want.get(off)
     assert header["positions"] == len(want) and "table" not in header
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 4), st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6),
+                                             st.integers(0, 6), st.integers(1, 10 ** 6)), min_size=1, max_size=30,
+                                   unique_by=lambda t: t[:4]))
+def test_every_players_chances_round_trip(sides, rows):
+    """A table of individual players holds every player's chance at each position (a list in the JSON form):
+    the compact form gives each position's list back as it was written (6 decimals)."""
+    rows = [(r[:sides], [round(r[4] / 1e6 / sides * (k + 1) / (sides + 1) * 2, 6) for k in range(sides)]) for r in rows]
+    data = {"format": 1, "model": {}, "positions": len(rows),
+            "table": [{"pending": 0, "playoff": False, "last": None, "wins": None, "games": None, "lead": ["side", 0],
+                       "scores": [list(sc) for sc, _ in rows], "mwc": [m for _, m in rows]}]}
+    _, values = unpack(pack(data))
+    for sc, m in rows:
+        assert values[((tuple(sc), 0, False, None, None, None), ("side", 0))] == tuple(m)
+    assert len(values) == len(rows)

@@ -21,7 +21,7 @@ from ..equity import MatchPosition, first_lead, load_table
 from ..equity.model import mode_of
 from ..rules import Variant
 from . import GameAnalysis
-from .match_scale import value_result, why_not
+from .match_scale import value_chance, why_not
 
 __all__ = ["DealLuck", "deal_luck", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
 
@@ -56,13 +56,16 @@ def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
     if sample is None or not sample.hands:
         return None
     side = variant.seating.teams[leader]
-    mean = Fraction(int(sample.total), sample.hands)
-    mean = mean if side == 0 else -mean
+    if variant.seating.sides != 2:       # individual players: the first player's own mean, from his seat
+        mean = sample.seat_mean((0 - side) % variant.seating.sides)
+    else:
+        mean = Fraction(int(sample.total), sample.hands)
+        mean = mean if side == 0 else -mean
     value = analysis.values[0]
     luck_mwc = None
     if position is not None and not position.state.over:
         if why_not(variant) is None:
-            luck_mwc = table.after(position, value_result(variant, value), leader) - table.chance(position)
+            luck_mwc = value_chance(table, variant, position, leader, value) - table.chance(position)
     return DealLuck(value, mean, value - mean, luck_mwc, mode)
 
 

@@ -8,6 +8,14 @@ classed by ``MwcThresholds``. The match position before a hand comes from the re
 it in the file (the match's own replay), else its ``Score`` tag (the score after the hand, less the
 hand's result); a hand with neither is graded in points only, and says so.
 
+**Individual players** (Cut Throat for three or four): each decision is valued for its mover against all
+the others (``AgainstTheRest``), so each alternative's MWC is the *mover's* chance to win the match, and
+his loss his drop from his best alternative. A positive value is his win of the hand, 0 a drawn hand; a
+negative one says only that another player wins it: as the values assume the others play against him,
+the MWC is the least he keeps over the players who might win it (``value_chance``). The running values,
+the MWC before the hand (``mwc_before``) and the luck are the first player's; ``mwc_each`` gives every
+player's chance before the hand.
+
 **In a fair analysis** (``--fair``) each alternative's match-winning chance is the mean, over the worlds
 the mover could not tell apart, of the MWC of that world's result (``fair_mwc``): the chance of the
 match as the mover could know it; the fair MWC loss is his drop from his best alternative by that mean.
@@ -22,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 
 from ..equity import MatchPosition, first_lead, load_table, table_name
 from ..match import parse_score
@@ -29,7 +38,8 @@ from ..replay import Replay
 from ..rules import HandResult, MatchState, Variant
 from ..rules.modes import MatchKind
 
-__all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "why_not", "fair_chance", "mover_drop"]
+__all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "value_chance", "why_not",
+           "fair_chance", "mover_drop"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,7 @@ class MatchScale:
     note: str
     position: MatchPosition | None = None
     before: float | None = None               # the MWC before the hand (the mean over the hands to come)
+    each: list[float] | None = None           # individual players: each player's MWC before the hand
     mwc: list[list[float | None]] = field(default_factory=list)
     loss: list[float | None] = field(default_factory=list)
     cls: list[str | None] = field(default_factory=list)
@@ -76,6 +87,7 @@ class MatchScale:
         return {"known": self.known, "note": self.note,
                 "scores": list(p.state.scores) if p else None, "lead": list(p.lead) if p else None,
                 "mwc_before": _r(self.before), "critical": self.critical,
+                "mwc_each": None if self.each is None else [_r(x) for x in self.each],
                 "luck": self.luck.as_dict() if self.luck is not None else None, "table": self.table}
 
     def annotate(self, data: dict) -> dict:
@@ -119,6 +131,24 @@ def value_result(variant: Variant, value: int) -> HandResult:
     return HandResult("domino", w, pts, seat, (pts, 0) if w == 0 else (0, pts))
 
 
+def value_chance(table, variant: Variant, position: MatchPosition, leader: int, value: int, seat: int = 0) -> float:
+    """The MWC after the hand led by seat ``leader``, for the side whose open-hands value ``value`` is: side
+    0 in a game of two sides (``value_result``); in a game of individual players, ``seat``, valued against
+    all the others: his win of the hand, a drawn hand, or (negative) the least MWC he keeps over the
+    others who might win it instead (see the module's note)."""
+    if variant.seating.sides == 2:
+        return table.after(position, value_result(variant, value), leader)
+    sides = variant.seating.sides
+    if value == 0:
+        drawn = HandResult("blocked", None, 0, 0, (0,) * sides, void=variant.lead.void_same and _void_draws(variant))
+        return table.after_each(position, drawn, leader)[seat]
+    winners = [seat] if value > 0 else [w for w in range(sides) if w != seat]
+    pts = abs(value)
+    return min(table.after_each(position, HandResult("domino", w, pts, variant.seating.members(w)[0],
+                                                     tuple(pts if s == w else 0 for s in range(sides))),
+                                leader)[seat] for w in winners)
+
+
 @lru_cache(maxsize=64)
 def _void_draws(variant: Variant) -> bool:
     table = load_table(variant)
@@ -129,9 +159,11 @@ def _void_draws(variant: Variant) -> bool:
 
 def why_not(variant: Variant) -> str | None:
     """Why ``variant``'s hands cannot be graded on the match scale (None: they can)."""
-    if variant.seating.sides != 2:
-        return "the match scale covers games of two sides"
-    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES):   # (games: its winner)
+    if variant.seating.sides != 2 and variant.match.kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT):
+        return ("the match scale covers games of individual players where a hand's winner is all the match "
+                "reads (Cut Throat)")
+    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES,      # (games: its winner)
+                                  MatchKind.CUTTHROAT, MatchKind.SHUTOUT):
         return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
                 "match scale needs")
     if load_table(variant) is None:
@@ -155,17 +187,25 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     if position.state.over:
         return MatchScale(False, "the match was over before this hand: graded in points only", table=name)
     out = MatchScale(True, note, position, table.chance(position), table=name)
-    memo: dict[int, float] = {}
+    individual = variant.seating.sides != 2
+    if individual:
+        out.each = list(table.chances(position))
+    memo: dict[tuple[int, int], float] = {}
 
-    def after(value: int | None) -> float | None:
+    def after(value: int | None, seat: int = 0) -> float | None:
         if value is None:
             return None
-        if value not in memo:
-            memo[value] = table.after(position, value_result(variant, value), leader)
-        return memo[value]
+        if (seat, value) not in memo:
+            memo[seat, value] = value_chance(table, variant, position, leader, value, seat)
+        return memo[seat, value]
+
+    def mover(d) -> Callable[[int | None], float | None]:
+        """The MWC of an alternative of ``d``: side 0's, or in a game of individuals its mover's."""
+        seat = analysis.players.index(d.player) if individual and d.player in analysis.players else 0
+        return lambda value: after(value, seat)
 
     for d in analysis.decisions:
-        chances = [after(a.value) for a in d.alternatives]
+        chances = [mover(d)(a.value) for a in d.alternatives]
         out.mwc.append(chances)
         loss = None if d.unsolved else mover_drop(d, chances)
         out.loss.append(loss)
@@ -174,7 +214,7 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     if lossy:
         out.critical = -max(lossy)[1]
     if getattr(analysis, "fair", False):
-        _grade_fairly(out, analysis, after, thresholds)
+        _grade_fairly(out, analysis, mover, thresholds)
     return out
 
 
@@ -187,9 +227,11 @@ def fair_chance(fair, after) -> float | None:
     return sum(n * after(v) for v, n in counts) / sum(n for _, n in counts)
 
 
-def _grade_fairly(out: MatchScale, analysis, after, thresholds: MwcThresholds) -> None:
-    """The fair analysis's decisions of ``analysis`` graded on the match scale (see the module's note)."""
+def _grade_fairly(out: MatchScale, analysis, mover, thresholds: MwcThresholds) -> None:
+    """The fair analysis's decisions of ``analysis`` graded on the match scale (see the module's note);
+    ``mover(d)``: the MWC of a value of decision ``d``, for the side its values are for."""
     for d in analysis.decisions:
+        after = mover(d)
         chances = [None if a.fair is None else fair_chance(a.fair, after) for a in d.alternatives]
         out.fair_mwc.append(chances)
         loss = None if d.fair is None else mover_drop(d, chances)

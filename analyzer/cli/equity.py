@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..analysis import AgainstTheRest
 from ..diagnostics import DominoError
 from ..equity import MatchPosition, compute_table, load_table, supported, table_name, write_table
 from ..equity import bootstrap as bootstrap_se
@@ -21,12 +22,15 @@ def _score(_ctx, _param, text):
     if text is None:
         return None
     try:
-        a, b = (int(x) for x in text.split(","))
+        scores = tuple(int(x) for x in text.split(","))
     except ValueError:
-        raise click.BadParameter(f"write the two sides' scores as A,B (e.g. 60,35), not {text!r}") from None
-    if a < 0 or b < 0:
+        scores = ()
+    if len(scores) < 2:
+        raise click.BadParameter(f"write the sides' scores as A,B (e.g. 60,35; individual players A,B,C...), "
+                                 f"not {text!r}") from None
+    if min(scores) < 0:
         raise click.BadParameter(f"scores are not negative: {text!r}")
-    return a, b
+    return scores
 
 
 @click.command()
@@ -69,7 +73,7 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
         n = hands or 4000
         click.echo(f"simulating {n:,} hands in each lead mode of {v.name} "
                    f"{'(' + v.rules_text + ')' if v.rules_text else '(defaults)'} and solving the match...", err=True)
-        table = compute_table(v, n, seed, progress=lambda text: click.echo(f"  {text}", err=True))
+        table = compute_table(v, n, seed, progress=lambda text: click.echo(f"  {text}", err=True), view=AgainstTheRest)
     data = table.as_dict()
     if output:
         folder = os.path.dirname(output)
@@ -84,6 +88,12 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
     summary = {k: data[k] for k in ("variant", "rules", "target", "kind", "hands_per_mode", "standard_error",
                                     "positions", "seconds") if k in data}
     summary["policy"] = table.model.policy
+    if score is not None and len(score) != v.seating.sides:
+        raise click.BadParameter(f"{v.name} has {v.seating.sides} sides: give {v.seating.sides} scores, not "
+                                 f"{len(score)}", param_hint="--score")
+    if score is not None and table.individual:
+        _individual(v, table, score, (bootstrap, seed), as_json, summary, data)
+        return
     if score is not None:
         state = MatchState(score, (0, 0), 1)
         summary["score"] = {"scores": list(score), "mwc_side0_leading": _at(table, state, 0),
@@ -96,17 +106,7 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
-    click.echo(f"{v.name} {'(' + v.rules_text + ')' if v.rules_text else '(defaults)'}: match to {v.match.target} "
-               f"({v.match.kind}), {data['positions']:,} positions")
-    click.echo(f"model: {table.model.policy}")
-    for mode, e in summary["standard_error"].items():
-        click.echo(f"  lead {mode}: {e['hands']:,} hands; leading side's hand value {e['mean']:+.2f} "
-                   f"(se {e['mean_se']:.2f}); it wins the hand {e['p_win']:.1%} (se {e['p_win_se']:.1%})")
-        if e.get("play_points"):
-            mine, theirs = e["play_points"]
-            click.echo(f"    points scored during play: leading side {mine['mean']:.2f} (se {mine['se']:.2f}), "
-                       f"the other {theirs['mean']:.2f} (se {theirs['se']:.2f}); the hand value counts them and the "
-                       f"award at the end")
+    _describe(v, table, summary, data)
     if score is not None:
         s = summary["score"]
         click.echo(f"MWC of the first side at {score[0]}-{score[1]}: {s['mwc_side0_leading']:.4f} when it leads, "
@@ -116,9 +116,51 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
                        f"{s['se_side0_leading']:.4f} and {s['se_side1_leading']:.4f}")
 
 
+def _individual(v, table, score: tuple, resample: tuple, as_json: bool, summary: dict, data: dict) -> None:
+    """--score for individual players: each player's MWC at the score, with each player to lead (and with
+    --bootstrap the standard error of the first player's)."""
+    target = v.match.target
+    if v.match.kind == MatchKind.CUTTHROAT and (all(score) or (max(score) >= target and 0 in score)):
+        raise click.BadParameter(f"{','.join(map(str, score))} is no running score of a match to {target} while someone "
+                                 f"has 0", param_hint="--score")
+    # each player to lead as the winner of the last game that was won (what decides the lead after a drawn one)
+    positions = [MatchPosition(MatchState(score, (0,) * len(score), 1, last=s), ("side", s)) for s in range(len(score))]
+    summary["score"] = {"scores": list(score), "mwc_each_leading": [[round(p, 6) for p in table.chances(at)]
+                                                                    for at in positions]}
+    replicates, seed = resample
+    if replicates:
+        summary["score"].update(se_first_each_leading=[round(x, 6) for x in bootstrap_se(table, positions, replicates,
+                                                                                          seed)], replicates=replicates)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    _describe(v, table, summary, data)
+    click.echo(f"MWC of each player (in seat order) at {','.join(map(str, score))}:")
+    for s, row in enumerate(summary["score"]["mwc_each_leading"]):
+        click.echo(f"  player {s + 1} to lead: " + "  ".join(f"{p:.4f}" for p in row))
+    if replicates:
+        click.echo(f"  standard error of the first player's from the model's sampling ({replicates} bootstrap "
+                   f"replicates): " + ", ".join(f"{x:.4f}" for x in summary["score"]["se_first_each_leading"]))
+
+
 def _at(table, state: MatchState, side: int) -> float:
     v = table.variant
     if v.match.kind in (MatchKind.POINTS, MatchKind.BAD) and any(s >= v.match.target for s in state.scores):
         raise click.BadParameter(f"{state.scores[0]},{state.scores[1]} is a finished match (target "
                                  f"{v.match.target})", param_hint="--score")
     return round(table.chance(MatchPosition(state, ("side", side))), 6)
+
+
+def _describe(v, table, summary: dict, data: dict) -> None:
+    click.echo(f"{v.name} {'(' + v.rules_text + ')' if v.rules_text else '(defaults)'}: match to {v.match.target} "
+               f"({v.match.kind}), {data['positions']:,} positions")
+    click.echo(f"model: {table.model.policy}")
+    for mode, e in summary["standard_error"].items():
+        click.echo(f"  lead {mode}: {e['hands']:,} hands; leading {'player' if table.individual else 'side'}'s hand "
+                   f"value {e['mean']:+.2f} (se {e['mean_se']:.2f}); it wins the hand {e['p_win']:.1%} "
+                   f"(se {e['p_win_se']:.1%})")
+        if e.get("play_points"):
+            mine, theirs = e["play_points"]
+            click.echo(f"    points scored during play: leading side {mine['mean']:.2f} (se {mine['se']:.2f}), "
+                       f"the other {theirs['mean']:.2f} (se {theirs['se']:.2f}); the hand value counts them and the "
+                       f"award at the end")

@@ -22,12 +22,15 @@ from functools import lru_cache
 from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant, find_variant
-from .model import POLICY, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
+from ..rules.variants import find_family
+from ..rules.modes import MatchKind
+from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
 from .store import PackedValues, pack, unpack
-from .table import PENDING_CAP, first_lead, resolve, solve, state_key
+from .table import PENDING_CAP, first_lead, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "first_lead", "lead_token", "supported", "resolve"]
+           "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = 1
@@ -43,57 +46,97 @@ class MatchPosition:
 
 
 def supported(variant: Variant) -> str | None:
-    """Why no MWC table can be made for ``variant`` (None: it can)."""
-    if variant.seating.sides != 2:
-        return f"{variant.name} is played by {variant.seating.sides} individual players; the MWC covers two sides"
+    """Why no MWC table can be made for ``variant`` (None: it can). Individual players (Cut Throat for
+    three or four) are a side each; a match of bad points to a target for three or more (French,
+    Hungarian) is not covered: every player's score is part of the match state, some 10^6 to 10^8 of
+    them, too many for the dynamic programming here; nor yet the hands of individual players with a
+    boneyard or points scored during play."""
+    sides = variant.seating.sides
+    if (sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and variant.match.target
+            and variant.drawing is None and variant.play is None):
+        return (f"{variant.name} is played by {sides} individual players to {variant.match.target} points: the match "
+                f"states (every player's score) are too many for the MWC's dynamic programming")
+    if sides != 2 and (variant.drawing is not None or variant.play is not None or variant.search != "block"):
+        return (f"{variant.name} is played by {sides} individual players with a boneyard or points during play, "
+                f"whose hands the MWC's model does not cover yet")
     if not variant.match.target:
         return f"{variant.name} ({variant.rules_text or 'defaults'}) has no match target"
     return None
 
 
 def table_name(variant: Variant) -> str:
-    """The data file's name for ``variant`` and its options."""
-    opts = "".join(f"_{k}={v}" for k, v in sorted(variant.options))
+    """The data file's name for ``variant`` and its options, but those at their default value (so that
+    ``cutthroat`` with ``players=4`` written out finds the default table, ``cutthroat``)."""
+    family, _ = find_family(variant.name)
+    opts = "".join(f"_{k}={v}" for k, v in sorted(variant.options) if v != family.spec(k).default)
     return f"{variant.name}{opts}.json"
 
 
 @dataclass
 class EquityTable:
-    """A solved match: side 0's MWC at every reachable position, and the model it rests on. ``values``
-    maps ``(state_key, lead)`` to the chance: a dict, or for a table read from its compact form a
-    ``store.PackedValues`` that reads its positions when looked up."""
+    """A solved match: side 0's MWC at every reachable position (individual players: each player's, a
+    tuple), and the model it rests on. ``values`` maps ``(state_key, lead)`` to the chance: a dict, or for
+    a table read from its compact form a ``store.PackedValues`` that reads its positions when looked up."""
 
     variant: Variant
     model: HandModel
     values: dict | PackedValues
     meta: dict
 
+    @property
+    def individual(self) -> bool:
+        """A table of more than two sides (individual players): each position holds every side's chance."""
+        return self.variant.seating.sides != 2
+
     def chance(self, position: MatchPosition) -> float:
         """Side 0's MWC at ``position`` (1 or 0 at a match won or lost, 1/2 at a drawn one)."""
+        if self.individual:
+            return self.chances(position)[0]
         s = position.state
         if s.over:
             return 0.5 if s.drawn or s.winner is None else float(s.winner == 0)
-        key = (state_key(self.variant, s), position.lead)
+        return self._value(position)
+
+    def chances(self, position: MatchPosition) -> tuple[float, ...]:
+        """Every side's MWC at ``position``, side 0 first (they add up to 1)."""
+        if not self.individual:
+            p = self.chance(position)
+            return (p, 1.0 - p)
+        if position.state.over:
+            return terminal_each(position.state)
+        return self._value(position)
+
+    def _value(self, position: MatchPosition):
+        key = (state_key(self.variant, position.state), position.lead)
         v = self.values.get(key)
         if v is None:                 # off the walk from the start: solve from there, on the shipped values
-            extra = solve(self.variant, self.model, [key], known=self.values)
+            extra = (solve_each if self.individual else solve)(self.variant, self.model, [key], known=self.values)
             self.values.update(extra)
             v = extra[key]
         return v
 
     def after(self, position: MatchPosition, result: HandResult, leader: int) -> float:
         """Side 0's MWC once the hand led by seat ``leader`` ends with ``result``."""
+        return self.chance(self.next_position(position, result, leader))
+
+    def after_each(self, position: MatchPosition, result: HandResult, leader: int) -> tuple[float, ...]:
+        """Every side's MWC once the hand led by seat ``leader`` ends with ``result``."""
+        return self.chances(self.next_position(position, result, leader))
+
+    def next_position(self, position: MatchPosition, result: HandResult, leader: int) -> MatchPosition:
+        """The match position once the hand led by seat ``leader`` ends with ``result`` (the next hand's
+        leader as the rules say)."""
         v = self.variant
         state = v.match.apply(position.state, result)
         if state.over:
-            return self.chance(MatchPosition(state, position.lead))
+            return MatchPosition(state, position.lead)
         side = v.seating.teams[leader]
         try:
             req = v.lead.requirement(leader, result, None, v.seating, v.match.lead(state, v.seating))
         except (AttributeError, TypeError):      # a lead rule that weighs the hands left (winner-lowest)
             req = None
         token = lead_token(req, v, leader)
-        return self.chance(MatchPosition(state, resolve(v, token, side, state)))
+        return MatchPosition(state, resolve(v, token, side, state))
 
     def as_dict(self) -> dict:
         """Plain data: the positions grouped by everything but the scores, each group a list of scores and
@@ -104,7 +147,7 @@ class EquityTable:
                                                   "wins": None if k[4] is None else list(k[4]), "games": k[5],
                                                   "lead": list(lead), "scores": [], "mwc": []})
             g["scores"].append(list(k[0]))
-            g["mwc"].append(round(p, 6))
+            g["mwc"].append([round(x, 6) for x in p] if isinstance(p, tuple) else round(p, 6))
         return {"format": FORMAT, **self.meta, "model": self.model.as_dict(), "positions": len(self.values),
                 "table": list(groups.values())}
 
@@ -115,7 +158,7 @@ class EquityTable:
             rest = (g["pending"], g["playoff"], g["last"], None if g["wins"] is None else tuple(g["wins"]), g["games"])
             lead = tuple(g["lead"])
             for scores, p in zip(g["scores"], g["mwc"]):
-                values[((tuple(scores), *rest), lead)] = p
+                values[((tuple(scores), *rest), lead)] = tuple(p) if isinstance(p, list) else p
         meta = {k: v for k, v in data.items() if k not in ("model", "table", "positions", "format")}
         return cls(variant, HandModel.from_dict(data["model"]), values, meta)
 
@@ -128,14 +171,18 @@ class EquityTable:
 
 
 def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
-                  progress: Callable[[str], None] | None = None) -> EquityTable:
+                  progress: Callable[[str], None] | None = None, view: Callable | None = None) -> EquityTable:
     """Measure ``variant``'s hand-result model from ``hands`` simulated hands in each lead mode the
-    match needs, and solve the match. Raises ``NotImplementedError`` for a variant not covered."""
+    match needs, and solve the match. Raises ``NotImplementedError`` for a variant not covered.
+    Individual players (more than two sides) need ``view``, the game as one seat against the rest
+    (``analysis.AgainstTheRest``): each mover plays his best move by it (``model.simulate_mode``)."""
     why = supported(variant)
     if why:
         raise NotImplementedError(why)
     started = time.perf_counter()
-    model = HandModel(variant.name, dict(variant.options), {}, policy_of(variant), seed)
+    sides = variant.seating.sides
+    individual = sides != 2
+    model = HandModel(variant.name, dict(variant.options), {}, POLICY_EACH if individual else policy_of(variant), seed)
     wanted = [mode_of(first_lead(variant)), "open"]
     while wanted:
         mode = wanted.pop(0)
@@ -143,25 +190,25 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
             continue
         if progress:
             progress(f"simulating {hands} hands in lead mode {mode}")
-        model.modes[mode] = simulate_mode(variant, mode, hands, seed)
+        model.modes[mode] = simulate_mode(variant, mode, hands, seed, view=view)
         for o in model.modes[mode].outcomes:          # the modes the next hands are led in
             for token in (o.next, o.next[1] if o.next[0] == "match" else o.next):
                 if token[0] != "match" and mode_of(token) not in model.modes:
                     wanted.append(mode_of(token))
         if variant.lead.next == "match" or variant.lead.tie == "match":
-            start = variant.match.start(2)
-            for state in (start, MatchState((0, 0), (0, 0), 1)):
+            start = variant.match.start(sides)
+            for state in (start, MatchState((0,) * sides, (0,) * sides, 1)):
                 req = variant.match.lead(state, variant.seating)
                 if req is not None and mode_of(lead_token(req, variant, 0)) not in model.modes:
                     wanted.append(mode_of(lead_token(req, variant, 0)))
     simulated = time.perf_counter() - started
     while True:
         try:
-            values = solve(variant, model, progress=progress)
+            values = (solve_each if individual else solve)(variant, model, progress=progress)
             break
         except KeyError as exc:         # a lead mode the walk found that no hand was simulated in
             mode = str(exc).rsplit(" ", 1)[-1].strip("'\"")
-            model.modes[mode] = simulate_mode(variant, mode, hands, seed)
+            model.modes[mode] = simulate_mode(variant, mode, hands, seed, view=view)
     meta = {"variant": variant.name, "rules": dict(variant.options), "target": variant.match.target,
             "kind": variant.match.kind, "hands_per_mode": hands, "pending_cap": PENDING_CAP,
             "seconds": {"simulation": round(simulated, 1), "dp": round(time.perf_counter() - started - simulated, 1)},
@@ -193,8 +240,9 @@ def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: in
             outcomes = list(sample.outcomes)
             drawn = Counter(rng.choices(outcomes, [sample.outcomes[o] for o in outcomes], k=sample.hands))
             modes[mode] = ModeSample(sample.hands, drawn)
-        values = solve(v, HandModel(table.model.variant, table.model.rules, modes), roots)
-        runs.append([values[r] for r in roots])
+        values = (solve_each if table.individual else solve)(v, HandModel(table.model.variant, table.model.rules,
+                                                                          modes), roots)
+        runs.append([values[r][0] if table.individual else values[r] for r in roots])
     return [statistics.stdev(col) if len(col) > 1 else 0.0 for col in zip(*runs)]
 
 

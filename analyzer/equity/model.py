@@ -4,7 +4,10 @@ side scores, who leads the next hand), measured from simulated hands.
 Each simulated hand is a uniformly random deal played with **best play with all hands open**: the
 exact search of the deal (the int solver of two-ended block games, else the general search) gives
 its principal variation, which is played to the end (among equal best moves, the first in move
-order). The hand's result is then read exactly as the replayer reads a recorded hand
+order). In a game of individual players (Cut Throat for three or four) **each player plays for himself
+against the rest** (``POLICY_EACH``): every mover plays the move that is best for him when all the others
+play against him (the analysis's ``AgainstTheRest`` view, the value his decisions are graded by), the
+first in move order where several are equal. The hand's result is then read exactly as the replayer reads a recorded hand
 (``hand_facts``, ``Variant.hand_result``), and the next leader is what the variant's lead policy
 says (``LeadPolicy.requirement``). Games with a boneyard, points scored during play, runs of plays
 or arms (draw games, All Fives, cross, Hungarian) are dealt a boneyard order too and played move by
@@ -21,6 +24,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 from ..position import mask_of
@@ -31,11 +35,14 @@ from ..rules.mechanics import position_for
 from ..tiles import Tile
 from .boneyard import POLICY as BONEYARD_POLICY, covers, hand_searcher, play_hand
 
-__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "lead_token", "mode_of", "mode_requirement", "policy_of", "simulate_mode",
+__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "lead_token", "mode_of", "mode_requirement",
+           "policy_of", "simulate_mode",
            "deal", "dealt_position", "searcher"]
 
 POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
           "variation (the first best move in move order where several are equal)")
+POLICY_EACH = ("each player for himself against the rest, all hands open: every mover plays his best move when all "
+               "the others play against him (the first in move order where several are equal)")
 
 # a lead token, relative to the side that led the hand just played:
 #   ("side", r)            a player of side (leader's side + r) leads the next hand, any tile the opening allows
@@ -114,6 +121,14 @@ class ModeSample:
     def p_win_se(self) -> float:
         p = self.p_win
         return math.sqrt(p * (1 - p) / self.hands) if self.hands else 0.0
+
+    def seat_mean(self, r: int) -> Fraction:
+        """The mean hand value of the player ``r`` seats after the leader in a game of individual players,
+        valued against all the others (the winner's points for the winner, minus them for each other
+        player, 0 for a drawn hand): an exact fraction of the sample (``r`` 0: the leader's ``mean``)."""
+        total = sum(c * (0 if o.winner is None else o.points if o.winner == r else -o.points)
+                    for o, c in self.outcomes.items())
+        return Fraction(total, self.hands)
 
     def probabilities(self) -> list[tuple[Outcome, float]]:
         return [(o, c / self.hands) for o, c in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))]
@@ -258,56 +273,94 @@ def dealt_position(variant: Variant, mode: str, rng: random.Random):
     return pos, leader
 
 
-def searcher(variant: Variant):
+def searcher(variant: Variant, rules=None, share: int = 1):
+    """The exact search of ``variant``'s deals (the int solver of two-ended block games, else the general
+    search), valuing hands as ``rules`` does (default: the variant itself, for side 0); ``share``: how many
+    searches share the default table memory (one a player: each his own)."""
+    from ..search.core import TABLE_MB
     if variant.search == "block":
         from ..search.block import Solver
-        return Solver(variant, max_deals=1)
+        return Solver(rules or variant, max_deals=1, table_mb=TABLE_MB / share)
     from ..search.tree import TreeSearch
-    return TreeSearch(variant, None)
+    return TreeSearch(rules or variant, None, TABLE_MB / share)
 
 
 def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample: ModeSample | None = None,
-                  progress: Callable[[int], None] | None = None) -> ModeSample:
+                  progress: Callable[[int], None] | None = None, view: Callable | None = None) -> ModeSample:
     """Simulate ``hands`` random deals of ``variant`` in lead ``mode`` with best play, all hands open
-    (see the module's note); add them to ``sample`` (a new one by default)."""
-    if variant.seating.sides != 2:
-        raise NotImplementedError(f"the hand-result model is measured for games of two sides; {variant.name} has "
-                                  f"{variant.seating.sides}")
+    (see the module's note); add them to ``sample`` (a new one by default). A game of individual
+    players needs ``view``: ``view(variant, seat)`` is the game as ``seat`` alone against the rest sees it
+    (``analysis.AgainstTheRest``), the value each mover maximises."""
+    individual = variant.seating.sides != 2
+    if individual and view is None:
+        raise NotImplementedError(f"{variant.name} is played by {variant.seating.sides} individual players: its "
+                                  f"hands are simulated with each player's view against the rest (view=...)")
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
     if covers(variant):             # a boneyard, points during play, runs or arms: equity/boneyard.py
+        if individual:
+            raise NotImplementedError(f"the hands of {variant.name} for {variant.seating.sides} individual players "
+                                      f"(a boneyard or points during play) are not modelled yet")
         req, search = mode_requirement(variant, mode), hand_searcher(variant)
         for _ in range(hands):
             hand = play_hand(variant, req, rng, search)
-            _add(sample, variant, hand.leader, hand.result, hand.facts, hand.play_points, hand.limited)
+            _add(sample, variant, hand.leader, hand.result, hand.facts, None, hand.play_points, hand.limited)
             if progress is not None:
                 progress(1)
         return sample
-    search = searcher(variant)
+    play = _each_for_himself(variant, view) if individual else _best_line(variant)
     for _ in range(hands):
         pos, leader = dealt_position(variant, mode, rng)
-        line = search.best_line(pos)
-        for move in line:
-            pos.push(move)
+        play(pos)
         end = pos.outcome()
         facts = hand_facts(pos, end.termination, end.seat, leader, None)
-        _add(sample, variant, leader, variant.hand_result(facts), facts)
+        _add(sample, variant, leader, variant.hand_result(facts), facts, view if individual else None)
         if progress is not None:
             progress(1)
     return sample
 
 
-def _add(sample: ModeSample, variant: Variant, leader: int, result, facts, play_points: tuple[int, ...] = (),
-         limited: bool = False) -> None:
-    """Add one finished hand, led by seat ``leader``, to ``sample``, relative to the leader's side."""
-    teams = variant.seating.teams
+def _add(sample: ModeSample, variant: Variant, leader: int, result, facts, view: Callable | None = None,
+         play_points: tuple[int, ...] = (), limited: bool = False) -> None:
+    """Add one finished hand, led by seat ``leader``, to ``sample``, relative to the leader's side; with
+    ``view`` (individual players) valued for the leader against the rest."""
+    teams, sides = variant.seating.teams, variant.seating.sides
     side = teams[leader]
-    scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(2))
-    outcome = Outcome(None if result.winner is None else (result.winner - side) % 2, result.points,
-                      tuple(scores[(side + i) % 2] for i in range(2)), result.termination, result.void,
+    scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(sides))
+    outcome = Outcome(None if result.winner is None else (result.winner - side) % sides, result.points,
+                      tuple(scores[(side + i) % sides] for i in range(sides)), result.termination, result.void,
                       _next_token(variant, leader, result, facts))
+    if view is not None:
+        sample.add(outcome, view(variant, leader).value(facts))
+        return
     value = variant.value(facts)             # (All Fives: the points scored during play included)
     played = [0, 0]
     for seat, p in enumerate(play_points):
         played[(teams[seat] - side) % 2] += p
     sample.add(outcome, value if side == 0 else -value, played if variant.play else None, limited)
+
+
+def _best_line(variant: Variant) -> Callable:
+    """Two sides: play the deal along its principal variation (the first best move in move order)."""
+    search = searcher(variant)
+
+    def play(pos) -> None:
+        for move in search.best_line(pos):
+            pos.push(move)
+    return play
+
+
+def _each_for_himself(variant: Variant, view: Callable) -> Callable:
+    """Individual players: each mover plays his best move against the rest (the first in move order
+    where several are equal), valued by his own search (``view(variant, seat)``)."""
+    searches = [searcher(variant, view(variant, seat), variant.players) for seat in range(variant.players)]
+
+    def play(pos) -> None:
+        while pos.outcome() is None:
+            moves = pos.legal_moves()
+            if len(moves) > 1:
+                values = searches[pos.turn].values(pos)
+                best = max(v for _, v in values)
+                moves = [next(m for m, v in values if v == best)]
+            pos.push(moves[0])
+    return play

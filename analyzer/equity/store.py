@@ -14,7 +14,9 @@ zlib-compressed: ``count`` signed 32-bit little-endian integers, the scores as o
 over ``span``, ascending), then ``count`` more, the MWC in millionths (the JSON form's 6 decimals:
 ``k / 1e6`` is the same float as the JSON's decimal); each sequence stored as its first number and the
 differences of the next ones (neighbouring scores have close chances: it packs 2.4 times smaller). A
-group's block is unpacked the first time one of its positions is looked up, and searched by bisection."""
+table of individual players (each position holds every player's chance, a list in the JSON form) has
+``sides`` in each group: its block holds ``sides`` such sequences of chances, one per player, after the
+scores. A group's block is unpacked the first time one of its positions is looked up, and searched by bisection."""
 from __future__ import annotations
 
 import json
@@ -70,11 +72,13 @@ def pack(data: dict) -> bytes:
         if strides[0] * span[0] >= 2 ** 31:
             raise ValueError(f"a group of {len(scores)} positions spans {span} scores: too wide for the compact form")
         flat = [sum((s - low) * st for s, low, st in zip(sc, lo, strides)) for sc in scores]
-        micro = [round(p * 1e6) for p in g["mwc"]]
+        each = bool(g["mwc"]) and isinstance(g["mwc"][0], (list, tuple))     # individual players: every one's
+        columns = list(zip(*g["mwc"])) if each else [g["mwc"]]
         order = sorted(range(len(flat)), key=flat.__getitem__)
-        block = zlib.compress(_le(_deltas([flat[i] for i in order])) + _le(_deltas([micro[i] for i in order])), 9)
+        block = zlib.compress(_le(_deltas([flat[i] for i in order])) + b"".join(
+            _le(_deltas([round(column[i] * 1e6) for i in order])) for column in columns), 9)
         groups.append({**{k: g[k] for k in _FIELDS}, "count": len(flat), "lo": lo, "span": span, "at": at,
-                       "size": len(block)})
+                       "size": len(block), **({"sides": len(columns)} if each else {})})
         blocks.append(block)
         at += len(block)
     header["groups"] = groups
@@ -102,28 +106,36 @@ def unpack(raw: bytes, where: str = "table") -> tuple[dict, PackedValues]:
 
 
 class _Group:
-    __slots__ = ("lo", "span", "strides", "count", "block", "flat", "micro")
+    __slots__ = ("lo", "span", "strides", "count", "block", "flat", "micro", "sides")
 
     def __init__(self, g: dict, block: memoryview):
         self.lo, self.span, self.count, self.block = tuple(g["lo"]), tuple(g["span"]), g["count"], block
         self.strides = tuple(_strides(g["span"]))
+        self.sides = g.get("sides")           # individual players: a chance each (None: side 0's only)
         self.flat: array | None = None
-        self.micro: array | None = None
+        self.micro: list[array] = []
 
     def _open(self, where: str) -> None:
         try:
             raw = zlib.decompress(self.block)
         except zlib.error as exc:
             raise ValueError(f"{where}: a group's block is damaged ({exc})") from None
-        if len(raw) != 8 * self.count:
-            raise ValueError(f"{where}: a group's block holds {len(raw)} bytes, not {8 * self.count}")
-        flat, micro = array(_I32), array(_I32)
-        flat.frombytes(raw[:4 * self.count])
-        micro.frombytes(raw[4 * self.count:])
-        if sys.byteorder != "little":
-            flat.byteswap()
-            micro.byteswap()
-        self.flat, self.micro = array(_U32, accumulate(flat)), array(_U32, accumulate(micro))
+        n = 4 * self.count
+        if len(raw) != n * (1 + (self.sides or 1)):
+            raise ValueError(f"{where}: a group's block holds {len(raw)} bytes, not {n * (1 + (self.sides or 1))}")
+        parts = []
+        for k in range(1 + (self.sides or 1)):
+            part = array(_I32)
+            part.frombytes(raw[k * n:(k + 1) * n])
+            if sys.byteorder != "little":
+                part.byteswap()
+            parts.append(array(_U32, accumulate(part)))
+        self.flat, self.micro = parts[0], parts[1:]
+
+    def _chance(self, i: int):
+        if self.sides is None:
+            return self.micro[0][i] / 1e6
+        return tuple(m[i] / 1e6 for m in self.micro)
 
     def find(self, scores: tuple, where: str) -> float | None:
         n = 0
@@ -135,21 +147,22 @@ class _Group:
             self._open(where)
         i = bisect_left(self.flat, n)
         if i < self.count and self.flat[i] == n:
-            return self.micro[i] / 1e6
+            return self._chance(i)
         return None
 
     def scores(self, where: str) -> Iterator[tuple[tuple, float]]:
         if self.flat is None:
             self._open(where)
-        for n, m in zip(self.flat, self.micro):
+        for i, n in enumerate(self.flat):
             sc = []
             for low, st, span in zip(self.lo, self.strides, self.span):
                 sc.append(low + (n // st) % span)
-            yield tuple(sc), m / 1e6
+            yield tuple(sc), self._chance(i)
 
 
 class PackedValues(Mapping):
-    """Side 0's MWC at each position of a compact table, ``{(state_key, lead): chance}`` as
+    """Side 0's MWC (individual players: every player's, a tuple) at each position of a compact table,
+    ``{(state_key, lead): chance}`` as
     ``EquityTable.values`` has them, read group by group when first asked; ``update`` adds positions
     solved later (off the shipped walk)."""
 
@@ -159,7 +172,7 @@ class PackedValues(Mapping):
         self._extra: dict = {}
         self._where = where
 
-    def __getitem__(self, pos: tuple) -> float:
+    def __getitem__(self, pos: tuple):
         v = self.get(pos)
         if v is None:
             raise KeyError(pos)

@@ -11,6 +11,12 @@ start are found by a breadth-first walk and the equations solved by Gauss-Seidel
 positions first, until no value moves by more than 1e-12 (one sweep is nearly exact for the games to a
 target, where scores only grow; the sweeps matter for resets and drawn hands).
 
+A match of individual players (Cut Throat for three or four) has a side per player: ``solve_each``
+solves the same equations with a chance per side, ``E_k`` = 1 for side ``k`` at a match it has won and 0
+for the others (1/N each at a drawn one), so the chances at every position add up to 1. The hand model
+is the only input that knows how a hand is played, so any model (a block game's, a draw game's) feeds
+both solvers alike.
+
 States are kept finite: counters the match never reads are dropped (``wins`` but for a match of games
 won, the points in a match of games won, ``games`` but for the first games' bonuses), and drawn hands pending are capped at
 ``PENDING_CAP`` (the chance of more in a row is below 1e-20 in every variant modelled)."""
@@ -26,7 +32,7 @@ from ..rules.lead import requirement
 from ..rules.modes import MatchKind
 from .model import HandModel, Outcome, lead_token, mode_of
 
-__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "first_lead", "PENDING_CAP"]
+__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "first_lead", "PENDING_CAP"]
 
 PENDING_CAP = 12
 Key = tuple
@@ -128,14 +134,25 @@ def _terminal(state: MatchState) -> float:
     return 1.0 if state.winner == 0 else 0.0
 
 
-def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
-          known: dict | None = None, tol: float = 1e-12, progress: Callable[[str], None] | None = None) -> dict:
-    """Side 0's match-winning chance at every position reachable from ``roots`` (default: the start
-    of a match), as ``{(state_key, lead): chance}``. ``known``: positions already solved (a shipped
-    table): the walk stops there and takes their values."""
-    known = known or {}
-    if roots is None:
-        roots = [(state_key(variant, variant.match.start(variant.seating.sides)), first_lead(variant))]
+def terminal_each(state: MatchState) -> tuple[float, ...]:
+    """Each side's chance at a finished match: 1 to its winner, else each side alike."""
+    sides = len(state.scores)
+    if state.drawn or state.winner is None:
+        return (1.0 / sides,) * sides
+    return tuple(float(s == state.winner) for s in range(sides))
+
+
+def _add(constant, p: float, value):
+    if isinstance(value, tuple):
+        return tuple(c + p * v for c, v in zip(constant, value))
+    return constant + p * value
+
+
+def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal: Callable, zero,
+          progress: Callable[[str], None] | None) -> tuple[list, list]:
+    """The positions reachable from ``roots`` (breadth first) and, per position, its equation: the
+    constant (``terminal`` of the matches the next hand ends, ``known`` values) and the (index,
+    probability) pairs of the positions the next hand leads to."""
     index: dict = {}
     order: list = []
     edges: list[tuple] = []          # per position: the chance from over and known positions, the next
@@ -152,15 +169,15 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
         state = key_state(variant, key)
         if lead not in cache:
             cache[lead] = _results(variant, model, lead)
-        here, constant, acc = len(edges), 0.0, {}
+        here, constant, acc = len(edges), zero, {}
         for p, side, o in cache[lead]:
             after = apply(state, side, o)
             if after.over:
-                constant += p * _terminal(after)
+                constant = _add(constant, p, terminal(after))
                 continue
             nxt = (state_key(variant, after), resolve(variant, o.next, side, after))
             if nxt in known:
-                constant += p * known[nxt]
+                constant = _add(constant, p, known[nxt])
                 continue
             j = index.get(nxt)
             if j is None:
@@ -173,9 +190,29 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
         if stay < 1.0:
             edges.append((constant, array("l", acc), array("d", acc.values()), 1.0 / (1.0 - stay)))
         else:                           # a match that can never move on from here: drawn
-            edges.append((0.5, array("l"), array("d"), 1.0))
+            edges.append((_drawn(zero), array("l"), array("d"), 1.0))
         if progress is not None and len(edges) % 5000 == 0:
             progress(f"{len(edges)} of {len(order)} positions expanded")
+    return order, edges
+
+
+def _drawn(zero):
+    """The value of a drawn match: 1/2 for side 0 of two, else 1/N to each side."""
+    return 0.5 if not isinstance(zero, tuple) else (1.0 / len(zero),) * len(zero)
+
+
+def _roots(variant: Variant, roots: list | None) -> list:
+    if roots is None:
+        return [(state_key(variant, variant.match.start(variant.seating.sides)), first_lead(variant))]
+    return roots
+
+
+def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
+          known: dict | None = None, tol: float = 1e-12, progress: Callable[[str], None] | None = None) -> dict:
+    """Side 0's match-winning chance at every position reachable from ``roots`` (default: the start
+    of a match), as ``{(state_key, lead): chance}``. ``known``: positions already solved (a shipped
+    table): the walk stops there and takes their values."""
+    order, edges = _walk(variant, model, _roots(variant, roots), known or {}, _terminal, 0.0, progress)
     values = [0.5] * len(order)
     for sweep in range(100_000):
         change = 0.0
@@ -192,3 +229,29 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
     return dict(zip(order, values))
 
 
+def solve_each(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
+               known: dict | None = None, tol: float = 1e-12,
+               progress: Callable[[str], None] | None = None) -> dict:
+    """Every side's match-winning chance at every position reachable from ``roots``, as
+    ``{(state_key, lead): (chance of side 0, of side 1, ...)}``: the equations of :func:`solve` with a
+    chance per side (``terminal_each`` at a finished match), for matches of any number of sides
+    (individual players: each his own side). ``known``: positions already solved, each a tuple."""
+    sides = variant.seating.sides
+    order, edges = _walk(variant, model, _roots(variant, roots), known or {}, terminal_each, (0.0,) * sides,
+                         progress)
+    values = [[1.0 / sides] * sides for _ in order]
+    for sweep in range(100_000):
+        change = 0.0
+        for i in range(len(order) - 1, -1, -1):
+            constant, idx, ps, scale = edges[i]
+            v = list(constant)
+            for j, p in zip(idx, ps):
+                w = values[j]
+                for s in range(sides):
+                    v[s] += p * w[s]
+            v = [x * scale for x in v]
+            change = max(change, max(abs(a - b) for a, b in zip(v, values[i])))
+            values[i] = v
+        if change < tol:
+            break
+    return {pos: tuple(v) for pos, v in zip(order, values)}

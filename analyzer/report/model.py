@@ -726,22 +726,25 @@ def _choices(decision: Decision, chances: list, fair: list) -> list[MatchChoice]
 
 def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
     """The match scale of one game (``scale``: its ``analysis.match_scale.MatchScale``) as the page shows it."""
-    sides = [rep.side_name(s) for s in range(2)] if len(rep.players) == rep.variant.players else ["first side",
-                                                                                                    "second side"]
+    n = rep.variant.seating.sides
+    sides = [rep.side_name(s) for s in range(n)] if len(rep.players) == rep.variant.players else ["first side",
+                                                                                                "second side"]
     luck = []
     if scale.luck is not None:
         points, mwc = float(scale.luck.points), scale.luck.mwc
-        luck = [(sides[0], points, mwc), (sides[1], -points, None if mwc is None else -mwc)]
+        luck = [(sides[0], points, mwc)]
+        if n == 2:                # (individual players: the first player's luck only; the others' is not its negative)
+            luck.append((sides[1], -points, None if mwc is None else -mwc))
     if not scale.known:
         return MatchView(False, scale.note, sides, luck=luck)
-    from ..analysis.match_scale import value_result     # (the tables: loaded where a page shows the match scale)
+    from ..analysis.match_scale import value_chance     # (the tables: loaded where a page shows the match scale)
     from ..equity import load_table
 
     table, position, leader = load_table(rep.variant), scale.position, rep.initial.turn
     chance = {}
     for v in analysis.values:
         if v is not None and v not in chance:
-            chance[v] = table.after(position, value_result(rep.variant, v), leader)
+            chance[v] = value_chance(table, rep.variant, position, leader, v)
     values = list(analysis.values)
     decisions = {d.index: (i, d) for i, d in enumerate(analysis.decisions)}
     moves = {}
@@ -752,7 +755,8 @@ def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
             continue
         i, d = decisions[k]
         fair = scale.fair_mwc[i] if i < len(scale.fair_mwc) else None
-        moves[k + 1] = MatchMove(before, after, sides[d.side] if d.side < 2 else "", _choices(d, scale.mwc[i], fair),
+        mover = d.player if n != 2 else sides[d.side] if d.side < 2 else ""
+        moves[k + 1] = MatchMove(before, after, mover, _choices(d, scale.mwc[i], fair),
                                  scale.loss[i], scale.cls[i], scale.fair_loss[i] if fair else None,
                                  scale.fair_cls[i] if fair else None)
     critical = analysis.decisions[scale.critical].index + 1 if scale.critical is not None else None

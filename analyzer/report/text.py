@@ -343,6 +343,10 @@ def match_scale_text(data: dict, analysis) -> str:
         return _text(lines + [f"Match scale: {scale['note']}", ""])
     lines.append(f"Match scale ({scale['note']}): score {'-'.join(map(str, scale['scores']))}, "
                  f"MWC of {first} before the hand {scale['mwc_before']:.1%}")
+    if scale.get("mwc_each") and len(scale["mwc_each"]) == len(analysis.sides):     # individual players: each his own
+        lines.append("  each player's MWC: " + ", ".join(f"{name} {p:.1%}" for name, p in zip(analysis.sides,
+                                                                                          scale["mwc_each"]))
+                     + " (each move's MWC loss below is its mover's own)")
     decisions = data.get("decisions", [])
     for d, shown in zip(decisions, analysis.decisions):
         if d.get("mwc_loss"):
