@@ -7,10 +7,7 @@ import sys
 
 import click
 
-from ..analysis import AgainstTheRest
 from ..diagnostics import DominoError
-from ..equity import MatchPosition, compute_table, load_table, supported, table_name, write_table
-from ..equity import bootstrap as bootstrap_se
 from ..rules import MatchState, UnknownVariant, find_variant
 from ..rules.modes import MatchKind
 from .options import rule_pairs
@@ -61,6 +58,10 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
 
     Exit status: 0 when done, 2 for a usage error (an unknown variant or option, or a variant the
     MWC does not cover)."""
+    from ..analysis import AgainstTheRest       # (the tables and the searches: loaded when the command runs)
+    from ..equity import MatchPosition, compute_table, load_table, supported, table_name, write_table
+    from ..equity import bootstrap as bootstrap_se
+
     try:
         v = find_variant(variant, rules or None)
     except (UnknownVariant, DominoError) as exc:
@@ -119,6 +120,9 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
 def _individual(v, table, score: tuple, resample: tuple, as_json: bool, summary: dict, data: dict) -> None:
     """--score for individual players: each player's MWC at the score, with each player to lead (and with
     --bootstrap the standard error of the first player's)."""
+    from ..equity import MatchPosition
+    from ..equity import bootstrap as bootstrap_se
+
     target = v.match.target
     if v.match.kind == MatchKind.CUTTHROAT and (all(score) or (max(score) >= target and 0 in score)):
         raise click.BadParameter(f"{','.join(map(str, score))} is no running score of a match to {target} while someone "
@@ -144,6 +148,8 @@ def _individual(v, table, score: tuple, resample: tuple, as_json: bool, summary:
 
 
 def _at(table, state: MatchState, side: int) -> float:
+    from ..equity import MatchPosition
+
     v = table.variant
     if v.match.kind in (MatchKind.POINTS, MatchKind.BAD) and any(s >= v.match.target for s in state.scores):
         raise click.BadParameter(f"{state.scores[0]},{state.scores[1]} is a finished match (target "
