@@ -28,6 +28,9 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "_leaf.h"
 #include "_table.h"
@@ -97,9 +100,30 @@ static Slot *lookup(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t me
     return NULL;
 }
 
+#define HUGE_PAGE (2u << 20)
+
+/* The slots of a table, all EMPTY: ``slots_alloc``, but a table of a huge page or more lies on huge pages where
+ * the system gives them on request (Linux): a probe is a random read of a table of tens of megabytes, and with
+ * small pages nearly each one misses the address cache as well. */
+static Slot *draw_slots_alloc(uint64_t count, void **raw) {
+    size_t bytes = (size_t)count * sizeof(Slot);
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(DRAW_SMALL_PAGES)
+    if (bytes >= HUGE_PAGE) {
+        void *block = PyMem_Malloc(bytes + HUGE_PAGE);
+        if (block == NULL) return NULL;
+        void *slots = (void *)(((uintptr_t)block + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+        madvise(slots, bytes, MADV_HUGEPAGE);       /* (a hint: refused, the table works as well) */
+        memset(slots, 255, bytes);
+        *raw = block;
+        return (Slot *)slots;
+    }
+#endif
+    return slots_alloc(count, sizeof(Slot), 255, raw);
+}
+
 static int slots_new(DrawSearch *d, uint64_t size) {
     void *raw;
-    Slot *slots = slots_alloc(size, sizeof(Slot), 255, &raw);     /* meta all ones: EMPTY */
+    Slot *slots = draw_slots_alloc(size, &raw);     /* meta all ones: EMPTY */
     if (slots == NULL) return -1;
     d->raw = raw;
     d->slots = slots;
@@ -260,6 +284,22 @@ static int choices(DrawSearch *d, uint64_t hand, int left, int right, int shape,
     return nc;
 }
 
+/* Ask the memory for the table slots of the choices each play leaves to the next seat when he can play (a
+ * child searched at once, the common case): the table is large, and a probe's cache miss is most of the time
+ * of a position; asked together, the misses overlap. Only a hint: nothing is read. */
+static void prefetch_children(DrawSearch *d, const uint64_t *h, int s, int k, const Choice *cs, int nc) {
+    int n = d->n, t = (s + 1) % n;
+    uint64_t hh[SEATS];
+    memcpy(hh, h, sizeof(uint64_t) * (size_t)n);
+    for (int i = 0; i < nc; i++) {
+        const Choice *c = cs + i;
+        if (c->code == DECLINE) continue;
+        hh[s] = h[s] & ~(1ULL << c->bit);
+        if (!hh[s] || !(hh[t] & (d->match[c->left] | d->match[c->right]))) continue;
+        __builtin_prefetch(d->slots + home(d, hash_of(hh, n, meta_of(c->left, c->right, c->shape, t, k, 0, s))));
+    }
+}
+
 /* The side-0 value of a choice of ``s``, fail-soft in (alpha, beta) (``_DrawDeal.search``). */
 static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, int s, int k, int offer,
                   const Last *last, int alpha, int beta) {
@@ -292,6 +332,7 @@ static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, in
     }
     int maximise = d->maximiser[s], a0 = alpha, b0 = beta, best = maximise ? -INF : INF, best_code = NO_HINT;
     uint64_t mine = h[s];
+    prefetch_children(d, h, s, k, cs, nc);
     for (int i = 0; i < nc; i++) {
         Choice *c = cs + i;
         int x;
