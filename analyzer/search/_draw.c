@@ -15,6 +15,12 @@
  *   ``_leaf.h`` (``leader`` led the hand), as the block and arms cores do; None: ``leaf(hands,
  *   termination, seat, bit, before_left, before_right)`` in Python for every finished hand.
  *
+ * ``DrawSearch.worlds(hands, orders, mover, draws, roots, limit)``: every world of one decision (each one's
+ *   hands and boneyard order) valued in one call, each with the table back at its starting size (so each is
+ *   searched as by a search of its own: the same positions and values), each root move as
+ *   ``TreeSearch.values`` values it (its points, then MTD(f) from the last value found); see
+ *   analyzer/search/drawworlds.py.
+ *
  * The state of a choice: every seat's hand (a 64-bit mask), the open ends (left, right; sorted where
  * nothing is scored during play), the shape of the ends (bit 0: the left end's tile is a double, bit 1:
  * the right's, bit 2: the lead lies alone), the seat to move, the draws taken, whether the opener may
