@@ -38,7 +38,7 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe
 
-__all__ = ["plays_draws", "draw_note", "DECLINE", "compact_state", "draw_deal", "last_play"]
+__all__ = ["plays_draws", "draw_note", "DECLINE", "compact", "compact_state", "draw_deal", "last_play"]
 
 #: The move code of the opener's choice not to add a tile to his lead (a play is ``tile index * 2 + end``).
 DECLINE = 255
@@ -309,10 +309,16 @@ class _CompiledDrawDeal(_DrawDeal):
         return value
 
 
+def compact(pos) -> bool:
+    """Whether the search goes on in the compact state at ``pos`` (of a game :func:`plays_draws`): the line has
+    its lead, no rule says which of two equal ends a tile goes on, and any boneyard is drawn in a known order."""
+    return not (pos.ends is None or pos.equal_side or (pos.drawable() and not hasattr(pos, "order")))
+
+
 def draw_deal(search, pos):
     """The compact search of ``pos``'s deal for ``search`` (a :class:`~analyzer.search.TreeSearch`), made once
     a deal, or None where ``pos`` is not played there (no lead yet, a boneyard drawn in no known order)."""
-    if pos.ends is None or pos.equal_side or (pos.drawable() and not hasattr(pos, "order")):
+    if not compact(pos):
         return None
     order = getattr(pos, "order", ())
     leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)

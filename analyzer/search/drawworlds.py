@@ -25,23 +25,10 @@ from ..position import Position
 from ..tiles import Move
 from .alphabeta import gc_paused
 from .core import DRAW_ENTRY_BYTES, NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, draw_core, resolve_draw
-from .draw import compact_state, draw_deal, plays_draws
+from .draw import compact, compact_state, plays_draws
 from .scoring import describe
 
 __all__ = ["DrawWorlds"]
-
-
-class _Rooted:
-    """What :func:`~analyzer.search.draw.draw_deal` asks of a search, to learn whether a position is played
-    in the compact state (never searched)."""
-
-    draw_core = "python"
-
-    def __init__(self, rules) -> None:
-        self._draw_deals: dict = {}
-        self.play = getattr(rules, "play", None)
-        self.maximiser = [side == 0 for side in rules.seating.teams]
-        self.rules = rules
 
 
 class DrawWorlds:
@@ -79,10 +66,9 @@ class DrawWorlds:
         entries = max(4, int(self.table_mb * (1 << 20)) // DRAW_ENTRY_BYTES)
         scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
         maximiser = [int(side == 0) for side in self.rules.seating.teams]
-        self.table = draw_core().DrawSearch(position.n, position.max_pip, list(order),
-                                            max(0, len(order) - position.keep), int(getattr(position, "rule", "until")
-                                                                                    == "until"),
-                                            scores, maximiser, described.ints(), None, entries, leader)
+        until = int(getattr(position, "rule", "until") == "until")
+        self.table = draw_core().DrawSearch(position.n, position.max_pip, list(order), max(0, len(order) - position.keep),
+                                            until, scores, maximiser, described.ints(), None, entries, leader)
         with gc_paused():
             rows, over = self.table.worlds([h for h, _ in worlds], [o for _, o in worlds], position.turn, k, roots,
                                            self.node_limit)
@@ -96,8 +82,8 @@ def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[
     tile index or -1, the compact state it leaves but the hands)``; None where a move leaves no compact state
     (a rule it does not play, a hand blocked at once) or a move draws."""
     seat = position.turn
-    rooted = _Rooted(rules)
-    play = rooted.play
+    play = getattr(rules, "play", None)
+    maximise = rules.seating.teams[seat] == 0
     roots, draws, leaders = [], set(), set()
     for move in moves:
         if move.draw:
@@ -107,14 +93,14 @@ def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[
             outcome = position.outcome()
             if outcome is not None and position.hands[seat]:
                 return None             # blocked at once: the general search's leaf, not the core's
-            if draw_deal(rooted, position) is None:
+            if not compact(position):
                 return None
             _, left, right, shape, t, drawn, k, passes, offer, (last, bit, before) = compact_state(position, play,
                                                                                                    order)
             gain = 0
             if play is not None and move.tile is not None:
                 gain = play.points(play.ends_total(position.line(), position.ends))
-                gain = gain if rooted.maximiser[seat] else -gain
+                gain = gain if maximise else -gain
             leaders.add(next(s for m, s, *_ in position.history if m.tile is not None))
         finally:
             position.pop()
