@@ -40,6 +40,8 @@ from ..search.core import TABLE_MB
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..search.worlds import WorldsSolver
+from ..search.drawworlds import DrawWorlds
+from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
@@ -252,6 +254,10 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
     try:
         if not template.draws:
             return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb)
+        batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], node_limit,
+                             table_mb)
+        if batch is not None:
+            return batch
         out = []
         same: dict[tuple, list] = {}          # worlds that differ only in the order of tiles nobody may draw
         for world in worlds:
@@ -260,18 +266,66 @@ def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
             if key in same:
                 out.append(same[key])
                 continue
-            pos = world_position(rep, deal, k, order)
-            if order is not None:
-                # the search draws in this world's order; right after the lead the opener may add a tile
-                offer = pos.bonus if pos.bonus == seat and pos.may_add(seat) else -1
-                pos = revealed(pos, list(order), offer)
-                pos.turn = seat
-            out.append(_shared_searcher(rep, seat, node_limit, table_mb).values(pos))
+            out.append(_shared_searcher(rep, seat, node_limit, table_mb).values(_drawn_position(rep, k, seat, deal,
+                                                                                               order)))
             if key is not None:
                 same[key] = out[-1]
         return out
     except SearchLimit:
         return None
+
+
+def _drawn_position(rep: Replay, k: int, seat: int, deal: tuple[int, ...], order):
+    """The decision of ``seat`` at step ``k`` of a draw game in the world dealt ``deal`` with its boneyard in
+    ``order`` (None: drawn in no known order): the search draws in this order, and right after the lead
+    the opener may add a tile."""
+    pos = world_position(rep, deal, k, order)
+    if order is not None:
+        offer = pos.bonus if pos.bonus == seat and pos.may_add(seat) else -1
+        pos = revealed(pos, list(order), offer)
+        pos.turn = seat
+    return pos
+
+
+def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, ...], tuple | None]],
+                 node_limit: int | None, table_mb: float) -> list[list[tuple[Move, int]]] | None:
+    """The value of every alternative in each of ``worlds`` (deal, boneyard order) of a draw game, all in one
+    call into the compiled draw search (``search.drawworlds``; worlds that differ only in the order of tiles
+    nobody may draw are solved once); None where it does not take them (then each world is searched alone)."""
+    if not worlds or any(order is None for _, order in worlds) or turned_up(rep.initial) is not None:
+        return None
+    template = _drawn_position(rep, k, seat, *worlds[0])
+    events = []                 # (seat, tile bit or None for a draw) of the moves before the decision
+    for step in rep.steps[:k]:
+        if step.move is not None and (step.move.draw or step.move.tile is not None):
+            events.append((step.seat, None if step.move.draw else step.move.tile.bit))
+    keep = template.keep
+    unique: dict[tuple, int] = {}
+    batch = []
+    for deal, order in worlds:
+        key = (deal, order[:len(order) - keep])
+        if key not in unique:
+            unique[key] = len(batch)
+            batch.append((_hands_at(deal, order, events), tuple(t.bit for t in order)))
+    if batch[0][0] != tuple(template.hands):
+        return None                 # (the record's moves do not give the hands so: let the replay say)
+    rows = DrawWorlds(_rules(rep, seat), node_limit, table_mb).values(template, batch)
+    if rows is None:
+        return None
+    return [rows[unique[(deal, order[:len(order) - keep])]] for deal, order in worlds]
+
+
+def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]) -> tuple[int, ...]:
+    """Every hand after ``events`` (a seat's play of a tile bit, or his draw of the next tile of ``order``)."""
+    hands = list(deal)
+    drawn = 0
+    for s, bit in events:
+        if bit is None:
+            hands[s] |= order[drawn].bit
+            drawn += 1
+        else:
+            hands[s] &= ~bit
+    return tuple(hands)
 
 
 def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,

@@ -15,6 +15,12 @@
  *   ``_leaf.h`` (``leader`` led the hand), as the block and arms cores do; None: ``leaf(hands,
  *   termination, seat, bit, before_left, before_right)`` in Python for every finished hand.
  *
+ * ``DrawSearch.worlds(hands, orders, mover, draws, roots, limit)``: every world of one decision (each one's
+ *   hands and boneyard order) valued in one call, each with the table back at its starting size (so each is
+ *   searched as by a search of its own: the same positions and values), each root move as
+ *   ``TreeSearch.values`` values it (its points, then MTD(f) from the last value found); see
+ *   analyzer/search/drawworlds.py.
+ *
  * The state of a choice: every seat's hand (a 64-bit mask), the open ends (left, right; sorted where
  * nothing is scored during play), the shape of the ends (bit 0: the left end's tile is a double, bit 1:
  * the right's, bit 2: the lead lies alone), the seat to move, the draws taken, whether the opener may
@@ -28,6 +34,9 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "_leaf.h"
 #include "_table.h"
@@ -56,7 +65,7 @@ typedef struct {
     PyObject *leaf;
     void *raw;
     Slot *slots;
-    uint64_t size, max_size, mask, used, replaced;
+    uint64_t size, max_size, start_size, mask, used, replaced;
     int shift;
     int n, max_pip, limit, until, scores, norder, leader;
     int maximiser[SEATS];
@@ -97,9 +106,30 @@ static Slot *lookup(DrawSearch *d, uint64_t hash, const uint64_t *h, uint32_t me
     return NULL;
 }
 
+#define HUGE_PAGE (2u << 20)
+
+/* The slots of a table, all EMPTY: ``slots_alloc``, but a table of a huge page or more lies on huge pages where
+ * the system gives them on request (Linux): a probe is a random read of a table of tens of megabytes, and with
+ * small pages nearly each one misses the address cache as well. */
+static Slot *draw_slots_alloc(uint64_t count, void **raw) {
+    size_t bytes = (size_t)count * sizeof(Slot);
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(DRAW_SMALL_PAGES)
+    if (bytes >= HUGE_PAGE) {
+        void *block = PyMem_Malloc(bytes + HUGE_PAGE);
+        if (block == NULL) return NULL;
+        void *slots = (void *)(((uintptr_t)block + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+        madvise(slots, bytes, MADV_HUGEPAGE);       /* (a hint: refused, the table works as well) */
+        memset(slots, 255, bytes);
+        *raw = block;
+        return (Slot *)slots;
+    }
+#endif
+    return slots_alloc(count, sizeof(Slot), 255, raw);
+}
+
 static int slots_new(DrawSearch *d, uint64_t size) {
     void *raw;
-    Slot *slots = slots_alloc(size, sizeof(Slot), 255, &raw);     /* meta all ones: EMPTY */
+    Slot *slots = draw_slots_alloc(size, &raw);     /* meta all ones: EMPTY */
     if (slots == NULL) return -1;
     d->raw = raw;
     d->slots = slots;
@@ -260,6 +290,22 @@ static int choices(DrawSearch *d, uint64_t hand, int left, int right, int shape,
     return nc;
 }
 
+/* Ask the memory for the table slots of the choices each play leaves to the next seat when he can play (a
+ * child searched at once, the common case): the table is large, and a probe's cache miss is most of the time
+ * of a position; asked together, the misses overlap. Only a hint: nothing is read. */
+static void prefetch_children(DrawSearch *d, const uint64_t *h, int s, int k, const Choice *cs, int nc) {
+    int n = d->n, t = (s + 1) % n;
+    uint64_t hh[SEATS];
+    memcpy(hh, h, sizeof(uint64_t) * (size_t)n);
+    for (int i = 0; i < nc; i++) {
+        const Choice *c = cs + i;
+        if (c->code == DECLINE) continue;
+        hh[s] = h[s] & ~(1ULL << c->bit);
+        if (!hh[s] || !(hh[t] & (d->match[c->left] | d->match[c->right]))) continue;
+        __builtin_prefetch(d->slots + home(d, hash_of(hh, n, meta_of(c->left, c->right, c->shape, t, k, 0, s))));
+    }
+}
+
 /* The side-0 value of a choice of ``s``, fail-soft in (alpha, beta) (``_DrawDeal.search``). */
 static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, int s, int k, int offer,
                   const Last *last, int alpha, int beta) {
@@ -292,6 +338,7 @@ static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, in
     }
     int maximise = d->maximiser[s], a0 = alpha, b0 = beta, best = maximise ? -INF : INF, best_code = NO_HINT;
     uint64_t mine = h[s];
+    prefetch_children(d, h, s, k, cs, nc);
     for (int i = 0; i < nc; i++) {
         Choice *c = cs + i;
         int x;
@@ -426,6 +473,7 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
     self->raw = NULL;
     self->slots = NULL;
     if (slots_new(self, size) < 0) { PyErr_NoMemory(); return -1; }
+    self->start_size = size;
     self->max_size = max_size;
     self->used = self->replaced = 0;
     return 0;
@@ -466,6 +514,153 @@ static PyObject *DrawSearch_search(DrawSearch *self, PyObject *args) {
     return Py_BuildValue("iK", v, (unsigned long long)self->nodes);
 }
 
+/* -- all the worlds of one decision ---------------------------------------------------------------- */
+
+/* A move of the decision as ``worlds`` takes it (``DrawWorlds._roots`` in analyzer/search/draw.py): the points it
+ * scores at once (side 0), the tile laid (-1: the opener adds none), and the state it leaves: the ends, their
+ * shape, the seat to move, drawn this turn, passes, the opener's offer, the last tile laid. */
+typedef struct {
+    int gain, bit, left, right, shape, t, drawn, passes, offer;
+    Last last;
+} Root;
+
+/* The table as a new search's (its starting size, empty): each world is searched as by a search of its own. */
+static int table_reset(DrawSearch *d) {
+    PyMem_Free(d->raw);
+    d->raw = NULL;
+    d->slots = NULL;
+    if (slots_new(d, d->start_size) < 0) { PyErr_NoMemory(); return -1; }
+    d->used = d->replaced = 0;
+    return 0;
+}
+
+/* The side-0 value of the state a root move leaves (``TreeSearch._mtd``: MTD(f) from ``guess``). */
+static int root_value(DrawSearch *d, uint64_t *h, const Root *r, int mover, int k, int guess) {
+    if (r->bit >= 0 && !h[mover]) return hand_value(d, h, 0, &r->last);      /* he went out */
+    int g = guess, lo = -INF, hi = INF;
+    while (lo < hi) {
+        int b = g == lo ? g + 1 : g;
+        g = r->offer ? choice(d, h, r->left, r->right, r->shape, r->t, k, 1, &r->last, b - 1, b)
+                     : follow(d, h, r->left, r->right, r->shape, r->t, r->drawn, k, r->passes, &r->last, b - 1, b);
+        if (d->failed || d->stopped) return 0;
+        if (g < b) hi = g;
+        else lo = g;
+    }
+    return g;
+}
+
+static int roots_of(DrawSearch *d, PyObject *seq, Root *out, int most) {
+    PyObject *f = PySequence_Fast(seq, "roots");
+    if (f == NULL) return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(f);
+    if (count < 1 || count > most) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, "roots: one to CHOICES moves");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int v[13];
+        if (ints_of(PySequence_Fast_GET_ITEM(f, i), 13, v, -INF, INF, "a root") < 0) { Py_DECREF(f); return -1; }
+        Root r = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], {v[9], v[10], v[11], v[12]}};
+        if (r.bit < -1 || r.bit >= TILES || r.left < 0 || r.right < 0 || r.left > d->max_pip || r.right > d->max_pip
+            || r.shape < 0 || r.shape > 7 || r.t < 0 || r.t >= d->n || r.last.seat < 0 || r.last.seat >= d->n
+            || r.last.bit < 0 || r.last.bit >= TILES || (r.offer != 0 && r.offer != 1) || r.drawn < 0 || r.passes < 0
+            || r.gain > MAX_VALUE || r.gain < -MAX_VALUE) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "a root out of the deal: tiles, ends and seats in range");
+            return -1;
+        }
+        out[i] = r;
+    }
+    Py_DECREF(f);
+    return (int)count;
+}
+
+static int masks_of(PyObject *seq, Py_ssize_t count, uint64_t *out, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (f == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != count) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: %zd masks expected", what, count);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(f, i));
+        if (PyErr_Occurred()) { Py_DECREF(f); return -1; }
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+/* worlds(hands, orders, mover, draws, roots, limit) -> (rows, over): see ``DrawWorlds`` in draw.py. */
+static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
+    PyObject *hands, *orders, *roots;
+    int mover, k;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "OOiiOL", &hands, &orders, &mover, &k, &roots, &limit)) return NULL;
+    int n = self->n;
+    Root rs[CHOICES];
+    int nr = roots_of(self, roots, rs, CHOICES);
+    if (nr < 0) return NULL;
+    if (mover < 0 || mover >= n || k < 0 || k > self->norder) {
+        PyErr_SetString(PyExc_ValueError, "the mover a seat, the draws taken within the order");
+        return NULL;
+    }
+    PyObject *hs = PySequence_Fast(hands, "hands"), *os = PySequence_Fast(orders, "orders");
+    if (hs == NULL || os == NULL) { Py_XDECREF(hs); Py_XDECREF(os); return NULL; }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(hs);
+    PyObject *rows = PyList_New(0);
+    int over = 0;
+    if (rows == NULL || PySequence_Fast_GET_SIZE(os) != count) {
+        if (rows != NULL) PyErr_SetString(PyExc_ValueError, "one order a world");
+        goto fail;
+    }
+    for (Py_ssize_t w = 0; w < count && !over; w++) {
+        uint64_t h0[SEATS] = {0}, h[SEATS];
+        if (masks_of(PySequence_Fast_GET_ITEM(hs, w), n, h0, "a world's hands") < 0
+            || masks_of(PySequence_Fast_GET_ITEM(os, w), self->norder, self->order, "a world's order") < 0
+            || table_reset(self) < 0)
+            goto fail;
+        self->nodes = 0;
+        self->budget = limit < 0 ? 0 : (uint64_t)limit;
+        self->stopped = self->failed = 0;
+        PyObject *row = PyList_New(nr);
+        if (row == NULL) goto fail;
+        int guess = 0;      /* TreeSearch._last: 0 for a new deal, then the last value found */
+        for (int i = 0; i < nr; i++) {
+            const Root *r = rs + i;
+            memcpy(h, h0, sizeof(h));
+            if (r->bit >= 0) {
+                if (!(h[mover] >> r->bit & 1)) {
+                    Py_DECREF(row);
+                    PyErr_SetString(PyExc_ValueError, "a root's tile is not in the mover's hand");
+                    goto fail;
+                }
+                h[mover] &= ~(1ULL << r->bit);
+            }
+            int v = root_value(self, h, r, mover, k, guess);
+            if (self->failed) { Py_DECREF(row); goto fail; }
+            if (self->stopped) { over = 1; break; }
+            guess = v;
+            PyList_SET_ITEM(row, i, PyLong_FromLong((long)r->gain + v));
+        }
+        if (over || PyList_Append(rows, row) < 0) {
+            Py_DECREF(row);
+            if (!over) goto fail;
+        } else {
+            Py_DECREF(row);
+        }
+    }
+    Py_DECREF(hs);
+    Py_DECREF(os);
+    return Py_BuildValue("NO", rows, over ? Py_True : Py_False);
+fail:
+    Py_XDECREF(rows);
+    Py_XDECREF(hs);
+    Py_XDECREF(os);
+    return NULL;
+}
+
 TABLE_GETTER(DrawSearch, nbytes, self->size * sizeof(Slot))
 TABLE_GETTER(DrawSearch, used, self->used)
 TABLE_GETTER(DrawSearch, replaced, self->replaced)
@@ -491,6 +686,9 @@ static PyMethodDef DrawSearch_methods[] = {
     {"search", (PyCFunction)DrawSearch_search, METH_VARARGS,
      "search(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, "
      "before_right, alpha, beta, budget) -> (value or None past the budget, positions visited)"},
+    {"worlds", (PyCFunction)DrawSearch_worlds, METH_VARARGS,
+     "worlds(hands, orders, mover, draws, roots, limit) -> (each world's value of every root move, past the limit): "
+     "every world of one decision, each with a fresh table and at most limit positions (see DrawWorlds)"},
     {NULL}
 };
 

@@ -38,7 +38,7 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe
 
-__all__ = ["plays_draws", "draw_note", "DECLINE"]
+__all__ = ["plays_draws", "draw_note", "DECLINE", "compact", "compact_state", "draw_deal", "last_play"]
 
 #: The move code of the opener's choice not to add a tile to his lead (a play is ``tile index * 2 + end``).
 DECLINE = 255
@@ -79,6 +79,24 @@ def last_play(pos) -> tuple[int, int, tuple[int, int] | None]:
     return seat, move.tile.bit, before
 
 
+def compact_state(pos, play, order: tuple) -> tuple:
+    """``(hands, left, right, shape, seat to move, drawn this turn, draws taken, passes, offer, last tile laid)``
+    of ``pos`` (a line with its lead, the hand not over) in the compact state, ``play`` the
+    :class:`~analyzer.rules.policies.PlayScoring` or None, ``order`` the boneyard's order (the last tile laid:
+    ``(seat, tile bit, ends before it)``)."""
+    left, right = pos.ends
+    shape = 0
+    if play is not None:
+        line = pos.line()
+        shape = int(line[0][0].is_double) | int(line[-1][0].is_double) << 1 | int(len(line) == 1) << 2
+    elif left > right:
+        left, right = right, left
+    k = len(order) - pos.stock if order else 0
+    offer = int(getattr(pos, "offer", -1) >= 0)
+    return (tuple(pos.hands), left, right, shape, pos.turn, 0 if offer else pos.drawn(pos.turn), k, pos.passes,
+            offer, last_play(pos))
+
+
 class _DrawDeal:
     """One deal of a draw game (or All Fives) in the compact state (see the module): ``order`` the
     boneyard's tiles in the order they are drawn, ``keep`` the tiles that stay, ``rule`` ``until`` or
@@ -107,17 +125,7 @@ class _DrawDeal:
     def state(self, pos) -> tuple:
         """``(hands, left, right, shape, seat to move, drawn this turn, draws taken, passes, offer, last tile laid)``
         of ``pos`` (a line with its lead, the hand not over)."""
-        left, right = pos.ends
-        shape = 0
-        if self.play is not None:
-            line = pos.line()
-            shape = int(line[0][0].is_double) | int(line[-1][0].is_double) << 1 | int(len(line) == 1) << 2
-        elif left > right:
-            left, right = right, left
-        k = len(self.order) - pos.stock if self.order else 0
-        offer = int(getattr(pos, "offer", -1) >= 0)
-        return (tuple(pos.hands), left, right, shape, pos.turn, 0 if offer else pos.drawn(pos.turn), k, pos.passes,
-                offer, last_play(pos))
+        return compact_state(pos, self.play, self.order)
 
     def enter(self, pos, alpha: int, beta: int) -> int:
         """The side-0 value of ``pos`` (a line with its lead, the hand not over), fail-soft in (alpha, beta)."""
@@ -301,10 +309,16 @@ class _CompiledDrawDeal(_DrawDeal):
         return value
 
 
+def compact(pos) -> bool:
+    """Whether the search goes on in the compact state at ``pos`` (of a game :func:`plays_draws`): the line has
+    its lead, no rule says which of two equal ends a tile goes on, and any boneyard is drawn in a known order."""
+    return not (pos.ends is None or pos.equal_side or (pos.drawable() and not hasattr(pos, "order")))
+
+
 def draw_deal(search, pos):
     """The compact search of ``pos``'s deal for ``search`` (a :class:`~analyzer.search.TreeSearch`), made once
     a deal, or None where ``pos`` is not played there (no lead yet, a boneyard drawn in no known order)."""
-    if pos.ends is None or pos.equal_side or (pos.drawable() and not hasattr(pos, "order")):
+    if not compact(pos):
         return None
     order = getattr(pos, "order", ())
     leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)
