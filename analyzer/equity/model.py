@@ -30,10 +30,9 @@ from typing import Callable
 from ..position import mask_of
 from ..rules.facts import hand_facts
 from ..rules import LeadRequirement, Variant
-from ..rules.lead import deal_lead, lead_tiles
 from ..rules.mechanics import position_for
 from ..tiles import Tile
-from .boneyard import POLICY as BONEYARD_POLICY, covers, hand_searcher, play_hand
+from .boneyard import POLICY as BONEYARD_POLICY, covers, deal_with_boneyard, hand_searcher, play_hand
 
 __all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "lead_token", "mode_of", "mode_requirement",
            "policy_of", "simulate_mode",
@@ -250,17 +249,8 @@ def deal(variant: Variant, mode: str, rng: random.Random):
     """A random deal, its leader and the tiles he may lead (a mask, 0: any), as the judge of the lead
     (``rules.lead.deal_lead``) chooses them for the lead ``mode``; among several allowed leaders one
     at random."""
-    n, size = variant.players, variant.dealing.hand_size
-    tiles = list(variant.dealing.tiles)
-    while True:
-        rng.shuffle(tiles)
-        hands = [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)]
-        if not variant.dealing.redeal or all(sum(t.is_double for t in h) < variant.dealing.redeal for h in hands):
-            break
-    req = mode_requirement(variant, mode)
-    verdict = deal_lead(variant, hands, req)
-    leader = verdict.leader if verdict.leader is not None else rng.choice(verdict.leaders)
-    return hands, leader, lead_tiles(variant, hands, leader, req)
+    hands, _, leader, mask = deal_with_boneyard(variant, mode_requirement(variant, mode), rng)   # (the rest unused)
+    return hands, leader, mask
 
 
 def dealt_position(variant: Variant, mode: str, rng: random.Random):
