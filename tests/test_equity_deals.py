@@ -42,14 +42,16 @@ def test_block_hands_are_opened_by_the_highest_double_dealt():
 
 
 def test_the_model_asks_the_judge_of_the_lead(monkeypatch):
+    from analyzer.equity import boneyard
+
     asked = []
-    real = model.deal_lead
+    real = boneyard.deal_lead
 
     def spy(variant, hands, req):
         asked.append(req)
         return real(variant, hands, req)
 
-    monkeypatch.setattr(model, "deal_lead", spy)
+    monkeypatch.setattr(boneyard, "deal_lead", spy)         # (both hand models deal through boneyard's deal)
     v = find_variant("partnership")
     hands, leader, opening = model.deal(v, "open", random.Random(1))
     assert asked and asked[0].seats == frozenset({0})
