@@ -194,17 +194,22 @@ def test_a_hidden_hand_gives_no_draw_luck():
     assert draw_lucks(replay(hidden, rep.variant)) == []
 
 
-def _stats_results():
+NO_TABLE = ("variant-draw.dom", "variant-cutthroat-draw.dom", "variant-draw-starter.dom")     # (no MWC table)
+
+
+def _stats_results(stated: bool = True, names=("variant-draw.dom", "variant-cutthroat-draw.dom",
+                                               "match-chiva-2-draw.dom", "variant-draw-starter.dom")):
     """The plain results ``stats`` works from, of the two-sided draw records; these variants have no MWC
-    table (so no deal luck) yet: each game is given a stated deal luck, as a table would."""
+    table (so no deal luck) yet: each game is given a stated deal luck, as a table would (``stated``)."""
     from analyzer.pipeline import Options, read_text, run_record
 
     out, lucks = [], []
-    for name in ("variant-draw.dom", "variant-cutthroat-draw.dom", "match-chiva-2-draw.dom", "variant-draw-starter.dom"):
+    for name in names:
         run = read_text(name, (RECORDS / name).read_text(encoding="utf-8"), Options(mode="analyze", scale="match"))
         result = run_record(run)
         for k, game in enumerate(result["games"]):
-            game["analysis"]["match_scale"]["luck"] = {"points": (k % 3) - 0.75, "mwc": None}
+            if stated:
+                game["analysis"]["match_scale"]["luck"] = {"points": (k % 3) - 0.75, "mwc": None}
             lucks.append((game, run.draw_lucks[k] or []))
         out.append(result)
     return out, lucks
@@ -232,6 +237,17 @@ def test_stats_shows_the_draws_luck_beside_the_deals_and_the_result_is_luck_plus
         assert row.result == pytest.approx(row.luck + row.adjusted, abs=0.011)
     pairs = player_rows(results, by="pair")
     assert sum(row.draw_luck for row in pairs) == pytest.approx(0, abs=0.02)     # a hand is zero-sum
+
+
+def test_the_draws_luck_is_shown_where_no_table_gives_the_deals():
+    from analyzer.archive.stats import player_rows
+
+    with_deal = {row.player: row for row in player_rows(_stats_results(names=NO_TABLE)[0])}
+    results, _ = _stats_results(stated=False, names=NO_TABLE)
+    assert all(g["analysis"]["match_scale"].get("luck") is None for r in results for g in r["games"])
+    for row in player_rows(results):
+        assert row.luck_hands == 0 and row.luck is None and row.adjusted is None
+        assert row.draw_luck == with_deal[row.player].draw_luck
 
 
 def test_a_draw_not_valued_is_left_out_of_the_draws_luck_only():

@@ -31,7 +31,8 @@ Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result 
   ``adjusted``: the luck-adjusted result, ``result - luck``: what the play made of the hands.
   ``draw_luck``: in draw games, the luck of the tiles drawn (``analyzer.analysis.drawluck``: each
   draw's value against the mean over the tiles that could have come, his side's draws counted for it
-  and the others' against it), over the same hands' draws whose values are known. It is shown beside
+  and the others' against it), over every hand's draws whose values are known, whether or not the
+  deal's luck is. It is shown beside
   ``luck``, not added to it: the deal's luck already values the lead with the boneyard order the
   record reveals, so it holds what the boneyard as a whole gave, and each draw is valued with the rest
   of that order fixed (docs/equity.md, "What the sum is not"). ``mwc_luck``, ``mwc_draw_luck``: the
@@ -119,8 +120,10 @@ class _Skill:
     luck: float = 0.0
     luck_hands: int = 0
     draw_luck: float = 0.0
+    draw_hands: int = 0                 # the hands whose draws' luck is counted (every draw valued or not)
     mwc_luck: float = 0.0
     mwc_draw_luck: float = 0.0
+    mwc_draw_hands: int = 0
     mwc_hands: int = 0
     errors: object = field(default_factory=lambda: _rate())         # ``analysis.luck.ErrorRate``s
     open_errors: object = field(default_factory=lambda: _rate())
@@ -174,9 +177,20 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
     result = game.get("result")
     draws = [(_side_index(game, m["player"]), m["draw_luck"]) for m in analysis.get("moves", []) if "draw_luck" in m]
     draws = [(side, d) for side, d in draws if side is not None and d is not None]     # the draws valued
-    counted = set()
-    if luck is not None and result is not None and len(analysis.get("sides") or ()) == 2:
-        drawn_mwc = all(d["mwc"] is not None for _, d in draws)
+    two = len(analysis.get("sides") or ()) == 2
+    counted, drew = set(), set()
+    for name in game["players"] if draws and two else ():         # the draws' luck, whatever the deal's
+        side, row = _side_index(game, name), who[name]
+        if side is None or row in drew:
+            continue
+        drew.add(row)
+        skill = of(row).skill
+        skill.draw_luck += sum(d["points"] if at == side else -d["points"] for at, d in draws)
+        skill.draw_hands += 1
+        if all(d["mwc"] is not None for _, d in draws):
+            skill.mwc_draw_luck += sum(d["mwc"] if at == side else -d["mwc"] for at, d in draws)
+            skill.mwc_draw_hands += 1
+    if luck is not None and result is not None and two:
         for name in game["players"]:
             side, row = _side_index(game, name), who[name]
             if side is None or row in counted:
@@ -187,12 +201,9 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
             won = result["winner"] is not None and name in result["winner"]
             skill.result += 0 if result["winner"] is None else (result["points"] if won else -result["points"])
             skill.luck += sign * luck["points"]
-            skill.draw_luck += sum(d["points"] if at == side else -d["points"] for at, d in draws)
             skill.luck_hands += 1
             if luck.get("mwc") is not None:
                 skill.mwc_luck += sign * luck["mwc"]
-                if drawn_mwc:
-                    skill.mwc_draw_luck += sum(d["mwc"] if at == side else -d["mwc"] for at, d in draws)
                 skill.mwc_hands += 1
     decided = set()
     for d in analysis.get("decisions", []):
@@ -291,6 +302,7 @@ def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -
     if skill.luck_hands:
         row.result, row.luck, row.luck_hands = skill.result, round(skill.luck, 2), skill.luck_hands
         row.adjusted = round(skill.result - skill.luck, 2)
+    if skill.draw_hands:
         row.draw_luck = round(skill.draw_luck, 2)
     row.error_rate, row.error_low, row.error_high = _interval(skill.errors, 2)
     row.error_decisions = len(skill.errors.losses)
@@ -305,6 +317,7 @@ def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -
     if scale == "match":
         if skill.mwc_hands:
             row.mwc_luck = round(skill.mwc_luck, 4)
+        if skill.mwc_draw_hands:
             row.mwc_draw_luck = round(skill.mwc_draw_luck, 4)
         row.mwc_error_rate, row.mwc_error_low, row.mwc_error_high = _interval(skill.mwc_errors, 4)
         row.mwc_error_decisions = len(skill.mwc_errors.losses)
