@@ -120,3 +120,22 @@ def test_each_row_shows_what_its_player_holds_at_every_move(open_page, draw_page
             assert sorted(shown[name][0]) == sorted(f"{a}-{b}" for a, b in tiles), (k, name)
             assert sorted(shown[name][1]) == sorted(f"{a}-{b}" for a, b in ever[name]), (k, name)
     assert not seen.errors
+
+
+def test_a_hand_of_fourteen_tiles_leaves_its_count_on_one_line(open_page, tmp_path):
+    """Cut Throat for two deals 14 tiles a hand: the tiles wrap within their column and the count beside them
+    ("14 tiles left · 85 pips") keeps a readable width (it was squeezed to a letter a line)."""
+    two = RECORDS / "match-cutthroat-partner-rules.dom"
+    out = tmp_path / "two.html"
+    out.write_text(render_html(report_model(read(two), analyse=False)), encoding="utf-8")
+    page, seen = open_page(out)
+    sizes = page.evaluate("""() => [...document.querySelectorAll('#g1 .hand')].map(h => {
+        const c = h.querySelector('.count').getBoundingClientRect(), t = h.querySelector('.htiles').getBoundingClientRect();
+        return [c.width, c.height, t.right, c.left, h.querySelectorAll('.tile').length];
+    })""")
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#g1 .count')).lineHeight) || 18")
+    assert [n for *_, n in sizes] == [14, 14]
+    for width, height, tiles_right, count_left, _ in sizes:
+        assert width >= 100 and height <= 2.5 * line        # a line or two, not a column of letters
+        assert tiles_right <= count_left                     # the tiles wrap before the count
+    assert not seen.errors
