@@ -20,6 +20,7 @@ from analyzer.cli import main
 from analyzer.equity import DATA_DIR, EquityTable, load_table, table_name, write_table
 from analyzer.equity.store import PackedValues, pack, unpack
 from analyzer.rules import find_variant
+from conftest import RECORDS
 
 SHIPPED = sorted(os.path.basename(p) for p in glob.glob(os.path.join(DATA_DIR, "*.mwc")))
 
@@ -137,3 +138,28 @@ def test_every_players_chances_round_trip(sides, rows):
     for sc, m in rows:
         assert values[((tuple(sc), 0, False, None, None, None), ("side", 0))] == tuple(m)
     assert len(values) == len(rows)
+
+
+def test_a_table_of_ones_own_is_found_through_domino_tables(tmp_path, monkeypatch):
+    """A table made by ``domino equity -o DIR/NAME.mwc`` for rules no shipped table has is used by every
+    command once ``DOMINO_TABLES`` names DIR; without it the match scale says how to make one."""
+    from analyzer.equity import TABLES_ENV, compute_table
+    from analyzer.analysis.match_scale import why_not
+
+    v = find_variant("draw", {"target": "2"})
+    monkeypatch.delenv(TABLES_ENV, raising=False)
+    assert load_table(v) is None
+    assert f"-o DIR/{table_name(v)[:-5]}.mwc" in why_not(v) and TABLES_ENV in why_not(v)
+    made = compute_table(v, hands=50, seed=3)
+    write_table(made, str(tmp_path / (table_name(v)[:-5] + ".mwc")))
+    monkeypatch.setenv(TABLES_ENV, str(tmp_path))
+    found = load_table(v)
+    assert found is not None and why_not(v) is None
+    assert dict(found.values) == pytest.approx({k: round(p, 6) for k, p in made.values.items()})
+    record = (RECORDS / "variant-draw.dom").read_text().replace('[Variant "draw"]', '[Variant "draw"]\n[Rules "target=2"]')
+    path = tmp_path / "two.dom"
+    path.write_text(record, encoding="utf-8")
+    out = CliRunner().invoke(main, ["analyze", "--scale", "match", "--json", str(path)])
+    game = json.loads(out.output)["games"][0]
+    assert game["match_scale"]["table"] == table_name(v) and all(
+        0 <= a["mwc"] <= 1 for d in game["decisions"] for a in d["alternatives"])

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
-from ..equity import MatchPosition, first_lead, load_table, table_name
+from ..equity import TABLES_ENV, MatchPosition, first_lead, load_table, supported, table_name
 from ..match import parse_score
 from ..replay import Replay
 from ..rules import HandResult, MatchState, Variant
@@ -167,8 +167,13 @@ def why_not(variant: Variant) -> str | None:
         return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
                 "match scale needs")
     if load_table(variant) is None:
+        cannot = supported(variant)
+        if cannot:
+            return f"no match-winning-chance table: {cannot}"
+        rules = "".join(f" --rule {k}={v}" for k, v in variant.options)
         return (f"no match-winning-chance table is shipped for {variant.name}"
-                f"{' (' + variant.rules_text + ')' if variant.rules_text else ''} (domino equity makes one)")
+                f"{' (' + variant.rules_text + ')' if variant.rules_text else ''}: make one with `domino equity --variant "
+                f"{variant.name}{rules} -o DIR/{table_name(variant)[:-len('.json')]}.mwc` and set {TABLES_ENV}=DIR")
     return None
 
 

@@ -29,7 +29,7 @@ from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, first_lead, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "TABLES_ENV", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -272,10 +272,20 @@ def _find(folder: str, variant: Variant) -> str | None:
     return None
 
 
+#: The environment variable naming folders (``os.pathsep`` between them) of the user's own tables, made by
+#: ``domino equity ... -o FOLDER/NAME.mwc``: they are looked in before the shipped ones.
+TABLES_ENV = "DOMINO_TABLES"
+
+
 def load_table(variant: Variant, folder: str | None = None) -> EquityTable | None:
-    """The shipped (or ``folder``'s) table of ``variant`` with its options, from its compact form
-    (``NAME.mwc``) or else its JSON form (``NAME.json``, ``table_name``); None when there is none."""
-    path = _shipped(variant) if folder is None else _find(folder, variant)
+    """The table of ``variant`` with its options, from its compact form (``NAME.mwc``) or else its JSON
+    form (``NAME.json``, ``table_name``): ``folder``'s, else the first found in the folders of
+    ``$DOMINO_TABLES``, else the shipped one; None when there is none."""
+    if folder is not None:
+        path = _find(folder, variant)
+    else:
+        own = (_find(f, variant) for f in os.environ.get(TABLES_ENV, "").split(os.pathsep) if f)
+        path = next((p for p in own if p is not None), None) or _shipped(variant)
     return None if path is None else _load(path, variant)
 
 
