@@ -143,3 +143,27 @@ def served_board(roots: list[str]):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def matches_won_by_played_hands(variant, start, n: int) -> float:
+    """Side 0's share of ``n`` whole matches from the match position ``start``, every hand freshly dealt and
+    played by the hand model's policy (``equity.model.simulate_mode``, one hand a seed, seeds 1, 2, ...), the
+    score kept by the match code (``MatchScoring.apply``), the next leader as the rules resolve it; a drawn
+    match counts 1/2. The reference the equity tables' dynamic programming is checked against."""
+    from analyzer.equity import resolve
+    from analyzer.equity.model import mode_of, simulate_mode
+    from analyzer.rules import HandResult
+
+    won, k = 0.0, 0
+    for _ in range(n):
+        state, lead = start.state, start.lead
+        while not state.over:
+            k += 1
+            side = lead[1] if lead[0] == "side" else k % 2
+            (o,) = simulate_mode(variant, mode_of(lead), 1, seed=k).outcomes
+            winner = None if o.winner is None else (o.winner + side) % 2
+            state = variant.match.apply(state, HandResult(o.termination, winner, o.points, 0,
+                                                          tuple(o.scores[(s - side) % 2] for s in range(2)), o.void))
+            lead = resolve(variant, o.next, side, state)
+        won += 1.0 if state.winner == 0 else 0.5 if state.winner is None else 0.0
+    return won / n

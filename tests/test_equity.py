@@ -23,6 +23,7 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.replay import replay
 from analyzer.rules import HandResult, MatchState, find_variant
+from conftest import matches_won_by_played_hands
 
 V = find_variant("partnership")
 
@@ -358,25 +359,13 @@ def test_jamaican_dp_agrees_with_whole_matches(jamaican, k):
 def test_dp_agrees_with_matches_of_played_hands(name, scores, lead):
     # whole matches from a late score, every hand a fresh random deal played with best play, all hands open
     # (the model's policy), the score kept by the match code: the table's chance within the sampling error
-    from analyzer.equity.model import simulate_mode
-
     v = find_variant(name)
     table = load_table(v)
     start = MatchPosition(MatchState(scores, scores, 1), lead)
-    n, won, k = 150, 0.0, 0
-    for _ in range(n):
-        state, lead_now = start.state, start.lead
-        while not state.over:
-            k += 1
-            side = lead_now[1] if lead_now[0] == "side" else k % 2
-            (o,) = simulate_mode(v, mode_of(lead_now), 1, seed=k).outcomes
-            winner = None if o.winner is None else (o.winner + side) % 2
-            state = v.match.apply(state, HandResult(o.termination, winner, o.points, 0,
-                                                    tuple(o.scores[(s - side) % 2] for s in range(2)), o.void))
-            lead_now = resolve(v, o.next, side, state)
-        won += 1.0 if state.winner == 0 else 0.5 if state.winner is None else 0.0
+    n = 150
+    share = matches_won_by_played_hands(v, start, n)
     p = table.chance(start)
-    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 0.01
+    assert abs(share - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 0.01
 
 
 # -- the 003 block game to 100: the holder of the highest double opens every hand ---------------------

@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 
 from analyzer.analysis.match_scale import match_positions
 from analyzer.cli import main
-from analyzer.equity import MatchPosition, first_lead, load_table, resolve, supported
+from analyzer.equity import MatchPosition, first_lead, load_table, supported
 from analyzer.equity.boneyard import play_hand
-from analyzer.equity.model import mode_of, mode_requirement, simulate_mode
+from analyzer.equity.model import mode_requirement
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.record import Game, HandEntry, MoveEntry
@@ -35,6 +35,7 @@ from analyzer.replay import replay
 from analyzer.rules import HandResult, MatchState, find_variant
 from analyzer.rules.modes import MatchKind
 from analyzer.search.tree import NO_EXTRA
+from conftest import matches_won_by_played_hands
 from test_equity import _play_match, shipped
 
 # (name, rules) of each shipped table of this family of games
@@ -147,20 +148,10 @@ def test_dp_agrees_with_matches_of_played_hands(name, rules, scores):
     v = find_variant(name, rules)
     table = load_table(v)
     start = _at(*scores, _leads(table)[0])
-    n, won, k = 300, 0.0, 0
-    for _ in range(n):
-        state, lead = start.state, start.lead
-        while not state.over:
-            k += 1
-            side = lead[1] if lead[0] == "side" else k % 2
-            (o,) = simulate_mode(v, mode_of(lead), 1, seed=k).outcomes
-            winner = None if o.winner is None else (o.winner + side) % 2
-            state = v.match.apply(state, HandResult(o.termination, winner, o.points, 0,
-                                                    tuple(o.scores[(s - side) % 2] for s in range(2)), o.void))
-            lead = resolve(v, o.next, side, state)
-        won += 1.0 if state.winner == 0 else 0.5 if state.winner is None else 0.0
+    n = 300
+    share = matches_won_by_played_hands(v, start, n)
     p = table.chance(start)
-    assert abs(won / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 0.01
+    assert abs(share - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 0.01
 
 
 def _record(v, hand) -> Game:
