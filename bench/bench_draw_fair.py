@@ -27,12 +27,10 @@ import json
 import os
 import platform
 import re
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent

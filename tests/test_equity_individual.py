@@ -19,7 +19,7 @@ from analyzer.analysis import analyze_replay
 from analyzer.analysis.match_scale import match_scale, value_chance, why_not
 from analyzer.equity import MatchPosition, first_lead, load_table, supported
 from analyzer.equity.model import mode_of
-from analyzer.equity.table import solve, solve_each, state_key
+from analyzer.equity.table import solve, solve_each
 from analyzer.generate import random_game
 from analyzer.replay import replay
 from analyzer.rules import HandResult, MatchState, find_variant

@@ -8,8 +8,6 @@ that never errs loses nothing (it always plays a best move) and so falls in the 
 from __future__ import annotations
 
 import json
-import math
-import random
 from pathlib import Path
 
 import pytest

@@ -417,7 +417,7 @@ def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line
             if progress is not None:
                 progress(1)
             here = line[k]
-            step, at = here.step, here.pos
+            at = here.pos
             if at is None:                # a Muggins call: points change hands, the position does not
                 if values[k + 1] is not None:
                     values[k] = values[k + 1] - scored(line[k + 1].points if k + 1 < len(line) else points, 0) \
