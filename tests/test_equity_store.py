@@ -164,3 +164,21 @@ def test_a_table_of_ones_own_is_found_through_domino_tables(tmp_path, monkeypatc
     game = json.loads(out.output)["games"][0]
     assert game["match_scale"]["table"] == table_name(v) and all(
         0 <= a["mwc"] <= 1 for d in game["decisions"] for a in d["alternatives"])
+
+
+def test_a_table_file_that_cannot_be_read_is_said_and_the_record_graded_in_points(tmp_path, monkeypatch):
+    """A file in ``DOMINO_TABLES`` that is no MWC table: the analysis grades in points and its match-scale note
+    names the file and what is wrong with it (no internal error); ``domino equity`` says so and exits 1."""
+    from analyzer.equity import TABLES_ENV
+
+    v = find_variant("jamaican")
+    (tmp_path / (table_name(v)[:-5] + ".mwc")).write_bytes(b"not a table")
+    monkeypatch.setenv(TABLES_ENV, str(tmp_path))
+    out = CliRunner().invoke(main, ["analyze", "--scale", "match", "--json", str(RECORDS / "match-jamaican.dom")])
+    data = json.loads(out.output)
+    assert not [d for g in data["games"] for d in g.get("diagnostics", []) if d["code"] == "internal-error"]
+    notes = {g["match_scale"]["note"] for g in data["games"]}
+    assert all(str(tmp_path) in n and "not a compact MWC table" in n for n in notes)
+    assert all(a.get("mwc") is None for g in data["games"] for d in g["decisions"] for a in d["alternatives"])
+    done = CliRunner().invoke(main, ["equity", "--variant", "jamaican"])
+    assert done.exit_code == 1 and "cannot be read" in done.output and "Traceback" not in done.output

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
-from ..equity import TABLES_ENV, MatchPosition, first_lead, load_table, supported, table_name
+from ..equity import TABLES_ENV, MatchPosition, first_lead, load_table, supported, table_name, table_problem
 from ..match import parse_score
 from ..replay import Replay
 from ..rules import HandResult, MatchState, Variant
@@ -167,6 +167,8 @@ def why_not(variant: Variant) -> str | None:
         return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
                 "match scale needs")
     if load_table(variant) is None:
+        if table_problem(variant):
+            return table_problem(variant)
         cannot = supported(variant)
         if cannot:
             return f"no match-winning-chance table: {cannot}"

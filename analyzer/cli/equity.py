@@ -55,10 +55,11 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
     with best play with all hands open; the match is solved by dynamic programming over its
     states. Shipped tables (for the defaults) are shown; --hands N makes a new one (minutes).
 
-    Exit status: 0 when done, 2 for a usage error (an unknown variant or option, or a variant the
-    MWC does not cover)."""
+    Exit status: 0 when done, 1 when the table's file cannot be read (one of $DOMINO_TABLES, or a
+    damaged one), 2 for a usage error (an unknown variant or option, or a variant the MWC does not
+    cover)."""
     from ..analysis import AgainstTheRest       # (the tables and the searches: loaded when the command runs)
-    from ..equity import MatchPosition, compute_table, load_table, supported, table_name, write_table
+    from ..equity import MatchPosition, compute_table, load_table, supported, table_name, table_problem, write_table
     from ..equity import bootstrap as bootstrap_se
 
     try:
@@ -69,6 +70,8 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
     if why:
         raise click.UsageError(f"no MWC table: {why}")
     table = None if hands else load_table(v)
+    if table is None and not hands and table_problem(v):
+        raise click.ClickException(f"{table_problem(v)} (--hands N makes a new one)")
     if table is None:
         n = hands or 4000
         click.echo(f"simulating {n:,} hands in each lead mode of {v.name} "

@@ -29,7 +29,7 @@ from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, first_lead, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "TABLES_ENV", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "TABLES_ENV", "table_problem", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -280,13 +280,31 @@ TABLES_ENV = "DOMINO_TABLES"
 def load_table(variant: Variant, folder: str | None = None) -> EquityTable | None:
     """The table of ``variant`` with its options, from its compact form (``NAME.mwc``) or else its JSON
     form (``NAME.json``, ``table_name``): ``folder``'s, else the first found in the folders of
-    ``$DOMINO_TABLES``, else the shipped one; None when there is none."""
+    ``$DOMINO_TABLES``, else the shipped one; None when there is none, or when its file cannot be read
+    (:func:`table_problem` then says why)."""
     if folder is not None:
         path = _find(folder, variant)
     else:
         own = (_find(f, variant) for f in os.environ.get(TABLES_ENV, "").split(os.pathsep) if f)
         path = next((p for p in own if p is not None), None) or _shipped(variant)
-    return None if path is None else _load(path, variant)
+    if path is None:
+        return None
+    try:
+        table = _load(path, variant)
+    except (OSError, ValueError, KeyError, TypeError) as exc:     # a damaged or foreign file: no table, and why
+        _UNREADABLE[table_name(variant)] = f"the table {path} cannot be read: {str(exc).removeprefix(path + ': ')}"
+        return None
+    _UNREADABLE.pop(table_name(variant), None)
+    return table
+
+
+_UNREADABLE: dict[str, str] = {}        # table name -> why its file could not be read, the last time it was
+
+
+def table_problem(variant: Variant) -> str | None:
+    """Why the file of ``variant``'s table could not be read, the last time :func:`load_table` tried (None:
+    it could, or there is none): a damaged file, or one of one's own that is no MWC table."""
+    return _UNREADABLE.get(table_name(variant))
 
 
 def write_table(table: EquityTable, path: str) -> None:
