@@ -27,7 +27,7 @@ from analyzer.rules.policies import BlockDecider, DifferenceAward, HandFacts, Po
 from analyzer.search import TreeSearch
 from analyzer.search.core import DRAW_CORE, DRAW_ENTRY_BYTES, PURE_ENV, cores_text, draw_core, resolve_draw
 from analyzer.search.draw import draw_note, plays_draws
-from analyzer.search.scoring import BY, COUNT, TIE, describe
+from analyzer.search.scoring import BY, COUNT, TIE, describe, value_bound
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from minimax_reference import DrawReference
@@ -282,6 +282,44 @@ def test_both_cores_and_the_position_walk_agree_on_the_scorings_newly_written(ca
     variant, size, lead, yard = case
     rng = random.Random(f"new{variant.name}{variant.scoring}{variant.block}")
     assert sum(compare_line(variant, rng, size, lead, yard) for _ in range(5)) > 10
+
+
+def _bound_cases():
+    for name, options, size, lead, yard in FAMILIES:
+        yield pytest.param(find_variant(name, options), size, lead, yard, id=_id((name, options)))
+    for case in NEWLY_WRITTEN:
+        yield pytest.param(*case, id=_new_id(case))
+
+
+@pytest.mark.parametrize("variant, size, lead, yard", _bound_cases())
+def test_no_finished_hand_passes_the_value_bound_the_search_prunes_with(variant, size, lead, yard):
+    """``scoring.value_bound``, which both cores prune with: every finished hand the search values, for
+    every view, is worth at most the bound either way (the points beyond the pips, plus the pips still held
+    at the end unless the bound is fixed). A game that scores during play has none, nor bad points against
+    the rest."""
+    rng = random.Random(f"bound{variant.name}{variant.scoring}{variant.block}")
+    tiles = tile_set(variant.dealing.max_pip)
+    checked = 0
+    for seat in range(variant.players if variant.seating.sides > 2 else 1):
+        rules = rules_for(variant, seat)
+        bound = value_bound(rules)
+        if getattr(rules, "play", None) is not None:
+            assert bound is None
+        if bound is None:           # (also bad points against the rest: nothing bounds them)
+            continue
+        fixed, most = bound
+        for _ in range(3):
+            pos = small_deal(variant, rng, size, lead, yard)
+            while pos.outcome() is None:
+                search = TreeSearch(rules, core="python")
+                search.values(pos)
+                for deal in search._draw_deals.values():
+                    for (hands, _, _), value in deal.leaves.items():
+                        held = 0 if fixed else sum(t.pips for h in hands for t in tiles if h & t.bit)
+                        assert abs(value) <= most + held, (hands, value, bound)
+                        checked += 1
+                pos.push(rng.choice(pos.legal_moves()))
+    assert checked > 10 or variant.play is not None or variant.scoring == PointScoring("bad")
 
 
 @built

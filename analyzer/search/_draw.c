@@ -6,14 +6,17 @@
  * the side-0 value of one position, fail-soft in its window, and the choices it visited, counted as the
  * Python search counts them, so that a node limit stops both at the same place. One type:
  *
- * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader)``: one
+ * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader, bound)``: one
  *   deal's search and its transposition table. ``order``: the boneyard's tiles (bit masks) in the order
  *   they are drawn; ``limit``: how many of them may be drawn (the rest stay); ``until``: a player who
  *   cannot play draws until he can (else one tile a turn). ``scores``: -1 no points during play, else
  *   the All Fives count (bit 0: multiples of three score too; bit 1: the pub count). ``described``: the
  *   scoring as ``LeafScoring.ints()`` (analyzer/search/scoring.py), each finished hand valued by
  *   ``_leaf.h`` (``leader`` led the hand), as the block and arms cores do; None: ``leaf(hands,
- *   termination, seat, bit, before_left, before_right)`` in Python for every finished hand.
+ *   termination, seat, bit, before_left, before_right)`` in Python for every finished hand. ``bound``:
+ *   None, or ``(fixed, most)`` (``scoring.value_bound``): no value passes ``most`` either way, plus unless
+ *   ``fixed`` the pips of every hand and of the tiles still to be drawn; a choice whose window lies beyond
+ *   it returns the bound at once, uncounted.
  *
  * ``DrawSearch.worlds(hands, orders, mover, draws, roots, limit)``: every world of one decision (each one's
  *   hands and boneyard order) valued in one call, each with the table back at its starting size (so each is
@@ -76,6 +79,9 @@ typedef struct {
     uint8_t tlow[TILES], thigh[TILES];
     uint64_t nodes, budget;
     int stopped, failed;
+    int most, fixed;    /* the value bound (most < 0: none): most, plus unless fixed the pips still to be held */
+    int rest[TILES + 1];  /* the pips of the tiles still to be drawn once k are */
+    uint64_t doubles;
 } DrawSearch;
 
 static inline uint32_t meta_of(int left, int right, int shape, int s, int k, int offer, int last) {
@@ -182,6 +188,30 @@ static Slot *slot_to_store(DrawSearch *d, uint64_t hash, const uint64_t *h, uint
 }
 
 /* -- values ---------------------------------------------------------------------------------------- */
+
+/* The pips of the tiles of ``m``: each number times the tiles carrying it, a double's twice. */
+static inline int pips_of(const DrawSearch *d, uint64_t m) {
+    int p = 0;
+    for (int v = 1; v <= d->max_pip; v++) p += v * (popcount(m & d->match[v]) + popcount(m & d->match[v] & d->doubles));
+    return p;
+}
+
+/* ``rest`` for the order now loaded. */
+static void rest_of_order(DrawSearch *d) {
+    int p = 0;
+    for (int k = d->norder; k >= 0; k--) {
+        if (k < d->limit) p += pips_of(d, d->order[k]);
+        d->rest[k] = p;
+    }
+}
+
+/* The most a value can be either way at a choice (``_DrawDeal.search``'s bound), or -1: nothing bounds it. */
+static inline int value_bound(const DrawSearch *d, const uint64_t *h, int k) {
+    if (d->most < 0 || d->fixed) return d->most;
+    uint64_t held = 0;
+    for (int t = 0; t < d->n; t++) held |= h[t];
+    return d->most + d->rest[k] + pips_of(d, held);
+}
 
 /* What a play scores when it leaves the ends counting ``total`` (``PlayScoring.points``). */
 static inline int count_points(int scores, int total) {
@@ -309,7 +339,11 @@ static void prefetch_children(DrawSearch *d, const uint64_t *h, int s, int k, co
 /* The side-0 value of a choice of ``s``, fail-soft in (alpha, beta) (``_DrawDeal.search``). */
 static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, int s, int k, int offer,
                   const Last *last, int alpha, int beta) {
-    int n = d->n;
+    int n = d->n, most = value_bound(d, h, k);
+    if (most >= 0) {            /* no value can pass the bound: the window lies beyond it */
+        if (most <= alpha) return most;
+        if (-most >= beta) return -most;
+    }
     d->nodes++;
     if (d->nodes > d->budget) { d->stopped = 1; return 0; }
     uint32_t meta = meta_of(left, right, shape, s, k, offer, last->seat);
@@ -404,13 +438,17 @@ static int ints_of(PyObject *seq, int count, int *out, int lo, int hi, const cha
 
 static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"n", "max_pip", "order", "limit", "until", "scores", "maximiser", "described", "leaf",
-                             "entries", "leader", NULL};
-    PyObject *order, *maximiser, *described, *leaf_fn;
-    int n, max_pip, limit, until, scores, leader;
+                             "entries", "leader", "bound", NULL};
+    PyObject *order, *maximiser, *described, *leaf_fn, *bound = Py_None;
+    int n, max_pip, limit, until, scores, leader, fixed = 0, most = -1;
     unsigned long long entries;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiiOOOKi", kwlist, &n, &max_pip, &order, &limit, &until,
-                                     &scores, &maximiser, &described, &leaf_fn, &entries, &leader))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiiOOOKi|O", kwlist, &n, &max_pip, &order, &limit, &until,
+                                     &scores, &maximiser, &described, &leaf_fn, &entries, &leader, &bound))
         return -1;
+    if (bound != Py_None && (!PyArg_ParseTuple(bound, "pi", &fixed, &most) || most < 0 || most > MAX_VALUE)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bound: None or (fixed, most), most 0 or more");
+        return -1;
+    }
     if (n < 2 || n > SEATS || max_pip < 0 || max_pip >= NUMBERS || leader < 0 || leader >= n) {
         PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players (the leader one of them), "
                         "sets up to double-nine");
@@ -455,7 +493,10 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
     self->limit = limit < 0 ? 0 : (limit > (int)norder ? (int)norder : limit);
     self->until = until;
     self->scores = scores;
+    self->most = most;
+    self->fixed = fixed;
     memset(self->match, 0, sizeof(self->match));
+    self->doubles = 0;
     int i = 0;
     for (int hi = 0; hi <= max_pip; hi++)           /* Tile.index: high * (high + 1) / 2 + low */
         for (int lo = 0; lo <= hi; lo++, i++) {
@@ -464,7 +505,9 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
             self->tpips[i] = lo + hi;
             self->match[lo] |= 1ULL << i;
             self->match[hi] |= 1ULL << i;
+            if (lo == hi) self->doubles |= 1ULL << i;
         }
+    rest_of_order(self);
     uint64_t max_size, size;         /* in runs of WAYS slots, then in slots */
     table_sizes(entries, WAYS, 1 << 10, &max_size, &size);
     max_size *= WAYS;
@@ -621,6 +664,7 @@ static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
             || masks_of(PySequence_Fast_GET_ITEM(os, w), self->norder, self->order, "a world's order") < 0
             || table_reset(self) < 0)
             goto fail;
+        rest_of_order(self);
         self->nodes = 0;
         self->budget = limit < 0 ? 0 : (uint64_t)limit;
         self->stopped = self->failed = 0;
@@ -703,7 +747,7 @@ static PyTypeObject DrawSearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "analyzer.search._draw.DrawSearch",
     .tp_doc = PyDoc_STR("DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, "
-                        "entries, leader): one deal of a draw game (or All Fives) and its bounded table."),
+                        "entries, leader, bound=None): one deal of a draw game (or All Fives) and its bounded table."),
     .tp_basicsize = sizeof(DrawSearch),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = PyType_GenericNew,

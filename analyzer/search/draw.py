@@ -24,7 +24,14 @@ same order, the same leaf values, table entries and count of positions, a table 
 description (:func:`~analyzer.search.scoring.describe`, evaluated by ``_leaf.h``: every block rule and
 hand scoring of the variants, All Fives' award among them, for two sides or one player against the
 rest), and asks Python for any other, once per finished hand (:func:`draw_note` says so in the
-analysis). The search prunes with no pip bound, so no scoring needs one here.
+analysis).
+
+Both prune with the scoring's value bound (:func:`~analyzer.search.scoring.value_bound`), where it has one:
+no finished hand is worth more either way than the points beyond the pips (a game, a bonus) plus every
+pip still to be held at the end (the hands' and the tiles still to be drawn), or than a fixed amount (a
+point a game, whatever the pips). A choice whose window lies beyond the bound returns it at once and is
+not counted. So a proof that a lost game is lost at least that much (MTD(f)'s last probe in a game of
+points a game) costs nothing.
 """
 from __future__ import annotations
 
@@ -36,7 +43,7 @@ from ..tiles import tile_set
 from .alphabeta import INF
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
-from .scoring import describe
+from .scoring import describe, value_bound
 
 __all__ = ["plays_draws", "draw_note", "DECLINE", "compact", "compact_state", "draw_deal", "last_play"]
 
@@ -117,6 +124,15 @@ class _DrawDeal:
         self.play = play
         self.match = number_masks(max_pip)
         self.maximiser = search.maximiser
+        # the value bound: None (nothing bounds a value), else ``most`` plus, unless ``fixed``, the pips of
+        # every hand and of the tiles still to be drawn (``rest[k]``, once ``k`` are drawn)
+        bound = value_bound(search.rules)
+        self.fixed, self.most = (False, None) if bound is None else bound
+        pips = [t.pips for t in self.tiles]
+        self.rest = [sum(pips[b.bit_length() - 1] for b in self.order[k:self.limit]) for k in range(len(self.order) + 1)]
+        doubles = sum(t.bit for t in self.tiles if t.is_double)
+        # the pips of a mask: each number times the tiles carrying it, a double's twice
+        self.weights = [(v, self.match[v], self.match[v] & doubles) for v in range(1, max_pip + 1)]
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.room = 0                   # the entries ``tt`` may hold now (TreeSearch._full)
         self.leaves: dict[tuple, int] = {}
@@ -223,6 +239,18 @@ class _DrawDeal:
                last: tuple, alpha: int, beta: int) -> int:
         """The side-0 value of a choice of ``s`` (he holds a playable tile, or may add one to his lead),
         fail-soft in (alpha, beta)."""
+        most = self.most
+        if most is not None:            # no value can pass the bound: the window lies beyond it
+            if not self.fixed:
+                held = 0
+                for h in hands:
+                    held |= h
+                most += self.rest[k] + sum(v * ((held & m).bit_count() + (held & d).bit_count())
+                                           for v, m, d in self.weights)
+            if most <= alpha:
+                return most
+            if -most >= beta:
+                return -most
         owner = self.owner
         owner.nodes += 1
         if owner.nodes > owner.node_limit:
@@ -285,7 +313,7 @@ class _CompiledDrawDeal(_DrawDeal):
         self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
                                            [int(m) for m in search.maximiser],
                                            None if described is None else described.ints(), weak_method(self._leaf), entries,
-                                           leader)
+                                           leader, None if self.most is None else (self.fixed, self.most))
 
     @property
     def table_full(self) -> bool:

@@ -26,7 +26,7 @@ from ..tiles import Move
 from .alphabeta import gc_paused
 from .core import DRAW_ENTRY_BYTES, NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, draw_core, resolve_draw
 from .draw import compact, compact_state, plays_draws
-from .scoring import describe
+from .scoring import describe, value_bound
 
 __all__ = ["DrawWorlds"]
 
@@ -68,7 +68,8 @@ class DrawWorlds:
         maximiser = [int(side == 0) for side in self.rules.seating.teams]
         until = int(getattr(position, "rule", "until") == "until")
         self.table = draw_core().DrawSearch(position.n, position.max_pip, list(order), max(0, len(order) - position.keep),
-                                            until, scores, maximiser, described.ints(), None, entries, leader)
+                                            until, scores, maximiser, described.ints(), None, entries, leader,
+                                            value_bound(self.rules))
         with gc_paused():
             rows, over = self.table.worlds([h for h, _ in worlds], [o for _, o in worlds], position.turn, k, roots,
                                            self.node_limit)

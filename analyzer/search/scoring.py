@@ -38,7 +38,7 @@ from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandScori
 from ..rules.variants import Variant
 
 __all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table", "BY", "TIE", "COUNT", "CHUCHAZO",
-           "NO_BOUND", "OWN_PIPS", "ALL_PIPS", "FIXED", "search_bound", "standard_scoring", "hand_bound"]
+           "NO_BOUND", "OWN_PIPS", "ALL_PIPS", "FIXED", "search_bound", "standard_scoring", "value_bound", "hand_bound"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
 BY = {"team": 0, "player": 1, "last-or-right": 2}
@@ -213,17 +213,29 @@ def search_bound(rules, standard: tuple[bool, int]) -> tuple[int, int]:
     return described.bound, described.most
 
 
-def hand_bound(rules, position) -> int | None:
-    """The most either side can still win or lose in the hand of ``position`` under ``rules`` (a value of it
-    lies in ``[-bound, +bound]``), from :func:`search_bound`: every pip of the set not yet on the table
-    (whoever holds them at the end: the hands, the boneyard) and the points beyond the pips; None where
-    nothing bounds it (points scored during play or pass bonuses, which a hand pays as it goes)."""
+def value_bound(rules) -> tuple[bool, int] | None:
+    """How a finished hand's value under ``rules`` is bounded either way, from :func:`search_bound`:
+    ``(False, most)`` by the pips still held at the end plus ``most``, ``(True, most)`` by ``most`` alone
+    (whatever the pips); None where nothing bounds it (points scored during play or pass bonuses, which a
+    hand pays as it goes)."""
     if getattr(rules, "play", None) is not None or counts_pass_bonuses(rules):
         return None
     kind, most = search_bound(rules, standard_scoring(rules))
     if kind == NO_BOUND:
         return None
-    if kind == FIXED:
+    return kind == FIXED, most
+
+
+def hand_bound(rules, position) -> int | None:
+    """The most either side can still win or lose in the hand of ``position`` under ``rules`` (a value of it
+    lies in ``[-bound, +bound]``), from :func:`value_bound`: every pip of the set not yet on the table
+    (whoever holds them at the end: the hands, the boneyard) and the points beyond the pips; None where
+    nothing bounds it."""
+    bound = value_bound(rules)
+    if bound is None:
+        return None
+    fixed, most = bound
+    if fixed:
         return most
     n = position.max_pip
     on_table = sum(move.tile.pips for move, *_ in position.history if move.tile is not None)
