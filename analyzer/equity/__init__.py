@@ -281,7 +281,8 @@ def load_table(variant: Variant, folder: str | None = None) -> EquityTable | Non
     """The table of ``variant`` with its options, from its compact form (``NAME.mwc``) or else its JSON
     form (``NAME.json``, ``table_name``): ``folder``'s, else the first found in the folders of
     ``$DOMINO_TABLES``, else the shipped one; None when there is none, or when its file cannot be read
-    (:func:`table_problem` then says why)."""
+    (:func:`table_problem` then says why). A file is read once a process while it is unchanged: the same
+    table is given again."""
     if folder is not None:
         path = _find(folder, variant)
     else:
@@ -290,7 +291,14 @@ def load_table(variant: Variant, folder: str | None = None) -> EquityTable | Non
     if path is None:
         return None
     try:
-        table = _load(path, variant)
+        stat = os.stat(path)
+        key = (path, variant, stat.st_mtime_ns, stat.st_size)
+        table = _LOADED.get(key)
+        if table is None:
+            table = _load(path, variant)
+            if len(_LOADED) >= 16:
+                _LOADED.clear()
+            _LOADED[key] = table
     except (OSError, ValueError, KeyError, TypeError) as exc:     # a damaged or foreign file: no table, and why
         _UNREADABLE[table_name(variant)] = f"the table {path} cannot be read: {str(exc).removeprefix(path + ': ')}"
         return None
@@ -299,6 +307,10 @@ def load_table(variant: Variant, folder: str | None = None) -> EquityTable | Non
 
 
 _UNREADABLE: dict[str, str] = {}        # table name -> why its file could not be read, the last time it was
+# the tables read by this process, per file as it is now (path, variant, modification time, size): the match
+# scale, the luck of the deal and of the draws and the report each ask for a record's table, and a table
+# keeps the positions it solved off the shipped walk (so each is solved once a process)
+_LOADED: dict[tuple, EquityTable] = {}
 
 
 def table_problem(variant: Variant) -> str | None:

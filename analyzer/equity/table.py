@@ -108,24 +108,40 @@ def _by_scores(variant: Variant) -> bool:
     return m.kind in (MatchKind.POINTS, MatchKind.BAD) and not m.first_wins
 
 
-def _applier(variant: Variant) -> Callable[[MatchState, int, Outcome], MatchState]:
-    """``_apply`` for ``variant``; where only the new totals matter (:func:`_by_scores`), the match
-    code's answer is kept per new totals (the DP meets each many times: All Fives has thousands of
-    results)."""
-    if not _by_scores(variant):
-        return lambda state, side, o: _apply(variant, state, side, o)
+def _stepper(variant: Variant, known: dict, terminal: Callable) -> Callable[[MatchState, int, Outcome], tuple]:
+    """``step(state, side, o)``: where the result ``o`` of a hand led by ``side`` takes the match at ``state``,
+    as ``(value, None)`` (a finished match's ``terminal``, or a ``known`` position's value) or ``(None, next
+    position)``. The answer is kept: where the match adds a hand's scores to its own (a race to a target of
+    points, bad points or games won), per new totals and everything else the match code reads (the state
+    but its scores, the winner, the end, the points of a result with no scores), so that the positions of
+    a walk share it (All Fives has thousands of results, and Quinientos' positions share most of their new
+    totals); else per state and result. Where only the totals matter (:func:`_by_scores`), the results
+    were merged to them."""
     sides = variant.seating.sides
+    additive = variant.match.kind in (MatchKind.POINTS, MatchKind.BAD, MatchKind.GAMES)
     cache: dict = {}
 
-    def apply(state: MatchState, side: int, o: Outcome) -> MatchState:
-        if o.void and not any(o.scores):
-            return _apply(variant, state, side, o)
-        totals = tuple(state.scores[s] + o.scores[(s - side) % sides] for s in range(sides))
-        after = cache.get(totals)
-        if after is None:
-            after = cache[totals] = _apply(variant, state, side, o)
-        return after
-    return apply
+    def step(state: MatchState, side: int, o: Outcome) -> tuple:
+        if not additive or (o.void and not any(o.scores)):
+            key = (state, side, o)
+        else:
+            totals = tuple(state.scores[s] + o.scores[(s - side) % sides] for s in range(sides)) if o.scores else None
+            key = (totals, state.wins, state.games, state.pending, state.playoff, state.last,
+                   None if o.winner is None else (o.winner + side) % sides, o.termination, o.void,
+                   None if o.scores else (state.scores, o.points), o.next, side)
+        out = cache.get(key)
+        if out is None:
+            after = _apply(variant, state, side, o)
+            if after.over:
+                out = (terminal(after), None)
+            else:
+                nxt = (state_key(variant, after), resolve(variant, o.next, side, after))
+                out = (known.get(nxt), nxt)
+                if out[0] is not None:
+                    out = (out[0], None)
+            cache[key] = out
+        return out
+    return step
 
 
 def _terminal(state: MatchState) -> float:
@@ -159,7 +175,7 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
     #                                  positions' indices and probabilities, 1 / (1 - its own loop's probability)
     queue = deque(r for r in roots if r not in known)
     cache: dict = {}
-    apply = _applier(variant)
+    step = _stepper(variant, known, terminal)
     for r in queue:
         index[r] = len(order)
         order.append(r)
@@ -171,13 +187,9 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
             cache[lead] = _results(variant, model, lead)
         here, constant, acc = len(edges), zero, {}
         for p, side, o in cache[lead]:
-            after = apply(state, side, o)
-            if after.over:
-                constant = _add(constant, p, terminal(after))
-                continue
-            nxt = (state_key(variant, after), resolve(variant, o.next, side, after))
-            if nxt in known:
-                constant = _add(constant, p, known[nxt])
+            value, nxt = step(state, side, o)
+            if nxt is None:             # the match is over, or the position known
+                constant = _add(constant, p, value)
                 continue
             j = index.get(nxt)
             if j is None:
