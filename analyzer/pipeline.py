@@ -260,13 +260,17 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
     from .analysis.luck import deal_luck            # (the match-winning-chance tables: loaded when asked for)
     from .analysis.drawluck import annotate, match_chance, with_match
     from .analysis.match_scale import match_positions, match_scale
+    from .analysis.outcomes import needs_results, principal_results
 
     run.scales = [None] * len(run.replays)
     for k, (game, rep, analysis, (position, leader, note)) in enumerate(zip(games, run.replays, run.analyses,
                                                                             match_positions(run.replays))):
         if game.get("analysis") is None or analysis is None:
             continue
-        scale = match_scale(analysis, rep.variant, position, leader, note=note)
+        results = None
+        if needs_results(rep.variant) and position is not None and analysis.values:
+            results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb)
+        scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:
             first = bool(getattr(rep, "match", None) and rep.match.number == 1)
             scale.luck = deal_luck(analysis, rep.variant, leader, first, position if scale.known else None)

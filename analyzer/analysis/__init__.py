@@ -250,7 +250,7 @@ def searcher_for(rules, fast: bool, node_limit: int | None, table_mb: float = TA
     return TreeSearch(rules, node_limit, table_mb)
 
 
-def _start(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
+def start_position(rep: Replay, prefix: int) -> tuple[Position | None, str | None]:
     """The position the analysis starts from, or why there is none. A draw game's boneyard gets the
     order the record reveals (see :class:`analyzer.search.RevealedDraws`)."""
     pos = rep.initial.copy()
@@ -337,7 +337,7 @@ def _opening(rep: Replay) -> tuple[GameAnalysis, Position | None]:
         out.stopped = ("the deal is not fully known, so exact values with every hand open cannot be computed; "
                        "the fair analysis (domino analyze --fair) judges the players whose hand is known")
         return out, None
-    pos, why = _start(rep, rep.legal_prefix)
+    pos, why = start_position(rep, rep.legal_prefix)
     if pos is None:
         out.stopped = f"no exact search for this game: {why}"
     return out, pos

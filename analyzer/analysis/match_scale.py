@@ -81,6 +81,9 @@ class MatchScale:
     fair_mwc: list[list[float | None]] = field(default_factory=list)
     fair_loss: list[float | None] = field(default_factory=list)
     fair_cls: list[str | None] = field(default_factory=list)
+    # where each alternative's result is known (``analysis.outcomes``): the MWC (first side) after each step of the
+    # line played, from its principal variation's result (None: the running values stand for their results)
+    running: list[float | None] | None = None
 
     def as_dict(self) -> dict:
         p = self.position
@@ -157,13 +160,15 @@ def _void_draws(variant: Variant) -> bool:
     return any(o.winner is None and o.void for s in table.model.modes.values() for o in s.outcomes)
 
 
-def why_not(variant: Variant) -> str | None:
-    """Why ``variant``'s hands cannot be graded on the match scale (None: they can)."""
+def why_not(variant: Variant, results: bool = False) -> str | None:
+    """Why ``variant``'s hands cannot be graded on the match scale (None: they can); ``results``: each
+    alternative's hand result is known (``analysis.outcomes``), not only its value."""
     if variant.seating.sides != 2 and variant.match.kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT):
         return ("the match scale covers games of individual players where a hand's winner is all the match "
                 "reads (Cut Throat)")
-    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES,      # (games: its winner)
-                                  MatchKind.CUTTHROAT, MatchKind.SHUTOUT):
+    kinds = (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES, MatchKind.CUTTHROAT,     # (games: its winner)
+             MatchKind.SHUTOUT) + ((MatchKind.BAD,) if results else ())
+    if variant.match.kind not in kinds:
         return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
                 "match scale needs")
     if load_table(variant) is None:
@@ -180,15 +185,20 @@ def why_not(variant: Variant) -> str | None:
 
 
 def match_scale(analysis, variant: Variant, position: MatchPosition | None, leader: int | None,
-                thresholds: MwcThresholds = MwcThresholds(), note: str = "") -> MatchScale:
+                thresholds: MwcThresholds = MwcThresholds(), note: str = "",
+                results=None) -> MatchScale:
     """Grade ``analysis`` (a ``GameAnalysis`` with every hand open) on the match scale, from the match
-    ``position`` before the hand, led by seat ``leader``."""
+    ``position`` before the hand, led by seat ``leader``. ``results``: the hand's results along the principal
+    variations (``analysis.outcomes.PrincipalResults``), which grade each alternative, and give the MWC of
+    the line played (``running``), where both sides may score in a hand (bad points, points during play)
+    instead of the result a value stands for; the fair analysis is then not graded on this scale (its
+    worlds give values only)."""
     table = load_table(variant)
     name = None if table is None else table_name(variant)
     if position is None or leader is None:
         return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only",
                           table=name)
-    why = why_not(variant)
+    why = why_not(variant, results is not None)
     if why:
         return MatchScale(False, f"{why}: graded in points only", table=name)
     if position.state.over:
@@ -211,8 +221,17 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
         seat = analysis.players.index(d.player) if individual and d.player in analysis.players else 0
         return lambda value: after(value, seat)
 
-    for d in analysis.decisions:
-        chances = [mover(d)(a.value) for a in d.alternatives]
+    def exact(result: HandResult | None, seat: int = 0) -> float | None:
+        return None if result is None else table.after_each(position, result, leader)[seat]
+
+    if results is not None:
+        out.running = [exact(r) for r in results.line]
+    for i, d in enumerate(analysis.decisions):
+        if results is not None:
+            seat = analysis.players.index(d.player) if individual and d.player in analysis.players else 0
+            chances = [None if a.value is None else exact(r, seat) for a, r in zip(d.alternatives, results.alternatives[i])]
+        else:
+            chances = [mover(d)(a.value) for a in d.alternatives]
         out.mwc.append(chances)
         loss = None if d.unsolved else mover_drop(d, chances)
         out.loss.append(loss)
@@ -220,7 +239,7 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     lossy = [(v, -i) for i, v in enumerate(out.loss) if v]
     if lossy:
         out.critical = -max(lossy)[1]
-    if getattr(analysis, "fair", False):
+    if getattr(analysis, "fair", False) and results is None:
         _grade_fairly(out, analysis, mover, thresholds)
     return out
 

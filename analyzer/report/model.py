@@ -741,15 +741,19 @@ def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
     from ..equity import load_table
 
     table, position, leader = load_table(rep.variant), scale.position, rep.initial.turn
-    chance = {}
-    for v in analysis.values:
-        if v is not None and v not in chance:
-            chance[v] = value_chance(table, rep.variant, position, leader, v)
     values = list(analysis.values)
+    if scale.running is not None:           # each step's MWC from its principal variation's result
+        running = list(scale.running)
+    else:
+        chance = {}
+        for v in values:
+            if v is not None and v not in chance:
+                chance[v] = value_chance(table, rep.variant, position, leader, v)
+        running = [chance.get(v) for v in values]
     decisions = {d.index: (i, d) for i, d in enumerate(analysis.decisions)}
     moves = {}
-    for k in range(min(analysis.analysed_steps, len(values) - 1)):
-        before, after = chance.get(values[k]), chance.get(values[k + 1])
+    for k in range(min(analysis.analysed_steps, len(values) - 1, len(running) - 1)):
+        before, after = running[k], running[k + 1]
         if k not in decisions:
             moves[k + 1] = MatchMove(before, after)
             continue

@@ -1,0 +1,113 @@
+"""Each alternative's hand result by its principal variation: what the match scale reads where an open-hands
+value does not say every side's points.
+
+An open-hands value is one number: side 0's points less side 1's. A match of points to a target needs only
+that much when the hand's winner alone scores (the block and draw games: ``match_scale.value_result``), but
+not where both sides score in one hand: Domino Whist's bad points (each side writes its own pips) and the
+points scored during play (All Fives). There the match scale plays each alternative out along its principal
+variation, the best moves for both sides with all hands open (among equal best moves the first in move
+order, as the hand-result models of ``analyzer.equity`` play their simulated hands), and reads the finished
+hand as the replayer reads a recorded one (``hand_facts``, ``Variant.hand_result``): the exact result of
+that line, every side's points apart. Points scored during play before the decision are the record's (each
+seat's running count, as the replay kept it); those of the line are all claimed (no Muggins), as in the
+models. Two lines of the same value may split the points differently: the principal one is the declared
+choice.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..replay import Replay
+from ..rules import HandResult, Variant
+from ..rules.facts import hand_facts
+from ..rules.modes import MatchKind
+from ..search.core import TABLE_MB, SearchLimit
+from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
+
+__all__ = ["PrincipalResults", "needs_results", "principal_results"]
+
+
+def needs_results(variant: Variant) -> bool:
+    """Whether a hand of ``variant`` may give points to more than one side (bad points, points scored during
+    play), so that the match scale needs each alternative's result, not its value."""
+    return variant.match.kind == MatchKind.BAD or variant.play is not None
+
+
+@dataclass(frozen=True)
+class PrincipalResults:
+    """The hand's result along principal variations of one analysed hand: ``alternatives[i][j]`` after
+    alternative ``j`` of decision ``i``, ``line[k]`` from the position after the first ``k`` steps of the
+    line played (the running value's result; None where it is not known: past the node limit, a move the
+    position no longer offers)."""
+
+    alternatives: list[list[HandResult | None]]
+    line: list[HandResult | None]
+
+
+def principal_results(rep: Replay, analysis, node_limit: int | None = None,
+                      table_mb: float = TABLE_MB) -> PrincipalResults:
+    """The results of the principal variations of ``analysis`` (an open-hands analysis of ``rep``)."""
+    variant = rep.variant
+    pos, _ = start_position(rep, rep.legal_prefix)
+    steps = min(analysis.analysed_steps, len(rep.steps))
+    if pos is None:
+        return PrincipalResults([[None] * len(d.alternatives) for d in analysis.decisions], [None] * (steps + 1))
+    leader = next((s.seat for s in rep.steps if s.move is not None and s.move.tile is not None), rep.initial.turn)
+    fast = int_solver_plays(variant)
+    searches: dict[int, object] = {}
+    decisions = {d.index: d for d in analysis.decisions}
+    alternatives, line = [], []
+    for k in range(steps + 1):
+        if k < len(rep.steps) and rep.steps[k].seat is not None and pos.outcome() is None:
+            pos.turn = rep.steps[k].seat
+        before = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores else None
+        view = 0 if variant.seating.sides == 2 else pos.turn
+        if view not in searches:
+            rules = variant if variant.seating.sides == 2 else AgainstTheRest(variant, view)
+            searches[view] = searcher_for(rules, fast, node_limit, table_mb)
+        line.append(_played_out(variant, searches[view], pos, None, leader, before))
+        d = decisions.get(k)
+        if d is not None:
+            moves = {alternative_text(m): m for m in pos.legal_moves()}
+            alternatives.append([_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before)
+                                 for a in d.alternatives])
+        if k < steps and rep.steps[k].move is not None:
+            pos.turn = rep.steps[k].seat
+            pos.push(rep.steps[k].move)
+    return PrincipalResults(alternatives, line)
+
+
+def _played_out(variant: Variant, search, pos, move, leader: int, before) -> HandResult | None:
+    """The result of the hand once ``move`` is played at ``pos`` (None: from ``pos`` itself; False: a move it
+    does not offer) and the principal variation after it (``pos`` is left as it was); ``before``: each seat's
+    points scored during play up to ``pos`` (None: none)."""
+    if move is False:
+        return None
+    play = variant.play
+    points = list(before) if before else [0] * variant.players
+    pushed = 0
+
+    def push(m) -> None:
+        nonlocal pushed
+        seat = pos.turn
+        pos.push(m)
+        pushed += 1
+        if play is not None and m.is_play:
+            points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
+
+    try:
+        if move is not None:
+            push(move)
+        if pos.outcome() is None:
+            for m in search.best_line(pos):
+                push(m)
+        end = pos.outcome()
+        if end is None:
+            return None
+        facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
+        return variant.hand_result(facts)
+    except SearchLimit:
+        return None
+    finally:
+        for _ in range(pushed):
+            pos.pop()

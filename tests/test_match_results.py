@@ -1,0 +1,100 @@
+"""The match scale where both sides score in one hand (``analysis.outcomes``): Domino Whist's bad points
+(001: each side writes its own pips; the match ends at 100 bad points, the side with fewer wins it) and All
+Fives' points scored during play. Each alternative is graded by the result of its principal variation, read
+as the replayer reads a finished hand.
+
+Facts: the principal variation's result splits the points so that their difference is the open-hands
+value of the alternative, exactly (the search's value, counted from the deal); a Whist alternative whose
+line takes a side to 100 bad points ends the match, won by the side with fewer; the bundled Whist match is
+graded on the match scale, with every alternative's chance the one its result gives and the MWC line
+along the line played."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.analysis import analyze_replay
+from analyzer.analysis.match_scale import match_scale, why_not
+from analyzer.analysis.outcomes import needs_results, principal_results
+from analyzer.cli import main
+from analyzer.equity import MatchPosition, load_table
+from analyzer.generate import random_game
+from analyzer.replay import replay
+from analyzer.rules import MatchState, find_variant
+from conftest import RECORDS
+
+
+@pytest.mark.parametrize("name", ["whist", "all-fives", "all-fives-threes"])
+def test_each_principal_result_splits_exactly_the_alternatives_value(name):
+    v = find_variant(name)
+    assert needs_results(v)
+    checked = 0
+    for seed in range(4):
+        rep = replay(random_game(v, seed), v)
+        analysis = analyze_replay(rep)
+        results = principal_results(rep, analysis)
+        assert len(results.alternatives) == len(analysis.decisions)
+        for d, row in zip(analysis.decisions, results.alternatives):
+            for alt, r in zip(d.alternatives, row):
+                difference = r.scores[0] - r.scores[1]
+                # bad points: the value is the other side's less one's own
+                assert alt.value == (-difference if v.match.kind == "bad" else difference), (seed, d.index, alt.move)
+                checked += 1
+        # the line played: each step's result is the one its running value stands for
+        for value, r in zip(analysis.values, results.line):
+            assert value == (r.scores[1] - r.scores[0] if v.match.kind == "bad" else r.scores[0] - r.scores[1])
+    assert checked > 30
+
+
+def test_two_sided_games_that_score_one_side_need_no_results():
+    assert not needs_results(find_variant("partnership")) and not needs_results(find_variant("draw"))
+    assert why_not(find_variant("whist")) is not None and why_not(find_variant("whist"), results=True) is None
+
+
+def test_a_whist_alternative_that_reaches_100_bad_points_ends_the_match():
+    """At 80-85 bad points, an alternative whose line gives side 1 fifteen or more (and side 0 fewer than
+    twenty more than side 1 has then) ends the match won by side 0: MWC 1; and the reverse 0."""
+    v = find_variant("whist")
+    table = load_table(v)
+    seen = set()
+    for seed in range(6):
+        rep = replay(random_game(v, seed), v)
+        analysis = analyze_replay(rep)
+        results = principal_results(rep, analysis)
+        leader = rep.initial.turn
+        position = MatchPosition(MatchState((80, 85), (0, 0), 3), ("side", v.seating.teams[leader]))
+        scale = match_scale(analysis, v, position, leader, results=results)
+        assert scale.known and scale.running is not None
+        for row, chances in zip(results.alternatives, scale.mwc):
+            for r, c in zip(row, chances):
+                a, b = 80 + r.scores[0], 85 + r.scores[1]
+                if max(a, b) >= 100 and a != b:
+                    assert c == (1.0 if a < b else 0.0), (a, b)
+                    seen.add(a < b)
+                else:
+                    assert 0 < c < 1
+    assert seen == {True, False}
+
+
+def test_the_bundled_whist_match_is_graded_on_the_match_scale():
+    run = CliRunner().invoke(main, ["analyze", str(RECORDS / "match-whist.dom"), "--json", "--scale", "match"])
+    assert run.exit_code == 0, run.output
+    games = json.loads(run.output)["games"]
+    assert len(games) == 2
+    v = find_variant("whist")
+    table = load_table(v)
+    # game 2 starts from game 1's result: B/D went out, each side wrote its own pips
+    first = replay(random_game(v, 1), v)
+    assert games[1]["match_scale"]["scores"] == list(first.result.scores)
+    for game in games:
+        ms = game["match_scale"]
+        assert ms["known"] and ms["table"] == "whist.json"
+        for d in game["decisions"]:
+            chances = [a["mwc"] for a in d["alternatives"]]
+            assert all(0 <= c <= 1 for c in chances)
+            best = max(chances) if d["side"] == 0 else min(chances)
+            played = next(a["mwc"] for a in d["alternatives"] if a["played"])
+            assert d["mwc_loss"] == pytest.approx(abs(best - played), abs=1e-6)
+    assert table is not None
