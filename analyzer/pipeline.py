@@ -273,7 +273,8 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:
             first = bool(getattr(rep, "match", None) and rep.match.number == 1)
-            scale.luck = deal_luck(analysis, rep.variant, leader, first, position if scale.known else None)
+            scale.luck = deal_luck(analysis, rep.variant, leader, first, position if scale.known else None,
+                                   results.line[0] if results is not None and results.line else None)
         scale.annotate(game["analysis"])
         lucks = (run.draw_lucks or [None] * len(run.replays))[k]
         chance = match_chance(rep.variant, position, leader) if lucks and scale.known and leader is not None else None

@@ -91,6 +91,8 @@ def test_the_bundled_whist_match_is_graded_on_the_match_scale():
     for game in games:
         ms = game["match_scale"]
         assert ms["known"] and ms["table"] == "whist.json"
+        luck = ms["luck"]         # the deal's luck: in points exactly the lead value less the mean; in MWC too
+        assert luck["value"] - luck["mean"] == pytest.approx(luck["points"]) and -1 < luck["mwc"] < 1
         for d in game["decisions"]:
             chances = [a["mwc"] for a in d["alternatives"]]
             assert all(0 <= c <= 1 for c in chances)

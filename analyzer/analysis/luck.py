@@ -42,10 +42,11 @@ class DealLuck:
 
 
 def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
-              position: MatchPosition | None = None) -> DealLuck | None:
+              position: MatchPosition | None = None, result=None) -> DealLuck | None:
     """The luck of the deal of ``analysis`` (led by seat ``leader``; ``first_game``: the first hand of
     a match, led by the rules of the first game). None when the lead value or the variant's model is
-    not known."""
+    not known. ``result``: the hand's result along the principal variation from the deal
+    (``analysis.outcomes``), which gives the MWC where both sides may score in a hand."""
     if not analysis.values or analysis.values[0] is None:
         return None
     table = load_table(variant)
@@ -64,7 +65,9 @@ def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
     value = analysis.values[0]
     luck_mwc = None
     if position is not None and not position.state.over:
-        if why_not(variant) is None:
+        if result is not None and why_not(variant, results=True) is None:
+            luck_mwc = table.after_each(position, result, leader)[0] - table.chance(position)
+        elif why_not(variant) is None:
             luck_mwc = value_chance(table, variant, position, leader, value) - table.chance(position)
     return DealLuck(value, mean, value - mean, luck_mwc, mode)
 
