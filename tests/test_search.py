@@ -227,8 +227,8 @@ def late_reference(rep, analysis, rules_of, from_step: int):
 
 
 def analysis_start(rep):
-    from analyzer.analysis import _start
-    return _start(rep, rep.legal_prefix)[0]
+    from analyzer.analysis import start_position
+    return start_position(rep, rep.legal_prefix)[0]
 
 
 @pytest.mark.parametrize("name,from_step", [("variant-cross.dom", 14), ("variant-cross-sleepers-no.dom", 8),
