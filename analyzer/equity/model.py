@@ -32,7 +32,7 @@ from ..rules.facts import hand_facts
 from ..rules import LeadRequirement, Variant
 from ..rules.mechanics import position_for
 from ..tiles import Tile
-from .boneyard import POLICY as BONEYARD_POLICY, covers, deal_with_boneyard, hand_searcher, play_hand
+from .boneyard import POLICY as BONEYARD_POLICY, POLICY_EACH as BONEYARD_POLICY_EACH, covers, deal_with_boneyard, hand_searcher, play_hand
 
 __all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "lead_token", "mode_of", "mode_requirement",
            "policy_of", "simulate_mode",
@@ -200,6 +200,8 @@ class HandModel:
 
 def policy_of(variant: Variant) -> str:
     """The stated policy the simulated hands of ``variant`` are played by."""
+    if variant.seating.sides != 2:
+        return BONEYARD_POLICY_EACH if covers(variant) else POLICY_EACH
     return BONEYARD_POLICY if covers(variant) else POLICY
 
 
@@ -288,13 +290,11 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
     if covers(variant):             # a boneyard, points during play, runs or arms: equity/boneyard.py
-        if individual:
-            raise NotImplementedError(f"the hands of {variant.name} for {variant.seating.sides} individual players "
-                                      f"(a boneyard or points during play) are not modelled yet")
-        req, search = mode_requirement(variant, mode), hand_searcher(variant)
+        req, search = mode_requirement(variant, mode), hand_searcher(variant, view)
         for _ in range(hands):
             hand = play_hand(variant, req, rng, search)
-            _add(sample, variant, hand.leader, hand.result, hand.facts, None, hand.play_points, hand.limited)
+            _add(sample, variant, hand.leader, hand.result, hand.facts, view if individual else None,
+                 hand.play_points, hand.limited)
             if progress is not None:
                 progress(1)
         return sample
@@ -320,13 +320,14 @@ def _add(sample: ModeSample, variant: Variant, leader: int, result, facts, view:
     outcome = Outcome(None if result.winner is None else (result.winner - side) % sides, result.points,
                       tuple(scores[(side + i) % sides] for i in range(sides)), result.termination, result.void,
                       _next_token(variant, leader, result, facts))
-    if view is not None:
-        sample.add(outcome, view(variant, leader).value(facts))
+    played = [0, 0]                          # the leader's side's points scored during play, the others'
+    for seat, p in enumerate(play_points):
+        played[0 if teams[seat] == side else 1] += p
+    if view is not None:                     # his award (or loss) and his points scored during play less theirs
+        value = view(variant, leader).value(facts) + played[0] - played[1]
+        sample.add(outcome, value, played if variant.play else None, limited)
         return
     value = variant.value(facts)             # (All Fives: the points scored during play included)
-    played = [0, 0]
-    for seat, p in enumerate(play_points):
-        played[(teams[seat] - side) % 2] += p
     sample.add(outcome, value if side == 0 else -value, played if variant.play else None, limited)
 
 

@@ -32,9 +32,10 @@ from ..rules.lead import requirement
 from ..rules.modes import MatchKind
 from .model import HandModel, Outcome, lead_token, mode_of
 
-__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "first_lead", "PENDING_CAP"]
+__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "PENDING_CAP"]
 
 PENDING_CAP = 12
+TIE_GAP = 1             # (in targets) how far behind two players tied on top past the target a third is kept
 Key = tuple
 
 
@@ -47,7 +48,21 @@ def state_key(variant: Variant, state: MatchState) -> tuple:
     last = state.last if m.kind in ("cutthroat", "shutout") else None
     if m.target and min(scores) >= m.target and len(set(scores)) == 1:
         scores = (m.target,) * len(scores)     # tied past the target: another hand, each such tie alike
+    elif m.target and len(scores) > 2 and m.kind == MatchKind.POINTS and not m.lower_wins:
+        scores = _tied_on_top(scores, m.target)
     return (scores, min(state.pending, PENDING_CAP), state.playoff, last, wins, games)
+
+
+def _tied_on_top(scores: tuple, target: int) -> tuple:
+    """Three or more players, two or more tied on top past the target (another hand: the match code ends a
+    race only at a single top score): from here only the differences matter (the top is past the target
+    whatever comes, and the single top wins), so the scores are shifted to put the top at the target; a
+    player more than the target behind counts as the target behind (``TIE_GAP``: a cap, as
+    ``PENDING_CAP``, that keeps the states finite)."""
+    top = max(scores)
+    if top < target or scores.count(top) < 2:
+        return scores
+    return tuple(max(s - (top - target), target - TIE_GAP * target) for s in scores)
 
 
 def key_state(variant: Variant, key: tuple) -> MatchState:
@@ -128,6 +143,46 @@ def _applier(variant: Variant) -> Callable[[MatchState, int, Outcome], MatchStat
     return apply
 
 
+def _score_step(variant: Variant, terminal: Callable) -> Callable:
+    """``step(state, side, o)``: where the hand ``o`` led by ``side`` takes the match from ``state``: the
+    finished match's value (``terminal``) and None, or None and the next position. In a race where only
+    the new totals matter (:func:`_by_scores`) the answer is kept per new totals and next lead (individual
+    All Fives meets thousands of results at each of thousands of positions)."""
+    apply = _applier(variant)
+
+    def step(state: MatchState, side: int, o: Outcome) -> tuple:
+        after = apply(state, side, o)
+        if after.over:
+            return terminal(after), None
+        if endless(variant, after):
+            return terminal(replace(after, over=True, drawn=True)), None
+        return None, (state_key(variant, after), resolve(variant, o.next, side, after))
+    if not _by_scores(variant):
+        return step
+    sides = variant.seating.sides
+    memo: dict = {}
+
+    def fast(state: MatchState, side: int, o: Outcome) -> tuple:
+        if o.void and not any(o.scores):
+            return step(state, side, o)
+        scores = o.scores
+        totals = tuple(state.scores[s] + scores[(s - side) % sides] for s in range(sides))
+        k = (totals, o.next, side)
+        hit = memo.get(k)
+        if hit is None:
+            hit = memo[k] = step(state, side, o)
+        return hit
+    return fast
+
+
+def endless(variant: Variant, state: MatchState) -> bool:
+    """Whether no hand can end the match from ``state``: Chiva for three (``shutout``) once every player has
+    won a game (the target counts only while another player still has no point, 002, and no reset follows).
+    The DP counts such a match as drawn (each player alike)."""
+    return (variant.match.kind == MatchKind.SHUTOUT and bool(variant.match.target)
+            and all(s >= 1 for s in state.scores))
+
+
 def _terminal(state: MatchState) -> float:
     if state.drawn or state.winner is None:
         return 0.5
@@ -159,7 +214,7 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
     #                                  positions' indices and probabilities, 1 / (1 - its own loop's probability)
     queue = deque(r for r in roots if r not in known)
     cache: dict = {}
-    apply = _applier(variant)
+    step = _score_step(variant, terminal)
     for r in queue:
         index[r] = len(order)
         order.append(r)
@@ -171,11 +226,10 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
             cache[lead] = _results(variant, model, lead)
         here, constant, acc = len(edges), zero, {}
         for p, side, o in cache[lead]:
-            after = apply(state, side, o)
-            if after.over:
-                constant = _add(constant, p, terminal(after))
+            over, nxt = step(state, side, o)
+            if over is not None:
+                constant = _add(constant, p, over)
                 continue
-            nxt = (state_key(variant, after), resolve(variant, o.next, side, after))
             if nxt in known:
                 constant = _add(constant, p, known[nxt])
                 continue
