@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import pathlib
 import random
+from itertools import accumulate
 
 import pytest
 from click.testing import CliRunner
@@ -121,18 +122,17 @@ def test_chiva_a_game_won_never_hurts_its_winner(scores, p, last):
         assert table.chances(MatchPosition(running(higher, last), ("side", last)))[p] >= here[p] - 3e-6
 
 
-def _play_match(v, table, position: MatchPosition, rng: random.Random) -> int | None:
-    """A whole match from ``position``, each hand's result drawn from the table's model, the score kept by
-    the match code and the next lead as the rules resolve it; a match no hand can end is drawn (None)."""
+def _play_match(v, draws: dict, position: MatchPosition, rng: random.Random) -> int | None:
+    """A whole match from ``position``, each hand's result drawn from the model (``draws``: each lead mode's
+    outcomes and cumulative weights), the score kept by the match code and the next lead as the rules
+    resolve it; a match no hand can end is drawn (None)."""
     state, lead = position.state, position.lead
-    draws = {m: ([o for o, _ in s.probabilities()], [q for _, q in s.probabilities()])
-             for m, s in table.model.modes.items()}
     while not state.over:
         if v.match.kind == "shutout" and all(s >= 1 for s in state.scores):
             return None
         side = lead[1] if lead[0] == "side" else rng.randrange(3)       # (the holder of a tile: anyone alike)
-        outcomes, weights = draws[mode_of(lead)]
-        o = rng.choices(outcomes, weights)[0]
+        outcomes, cumulative = draws[mode_of(lead)]
+        o = rng.choices(outcomes, cum_weights=cumulative)[0]
         winner = None if o.winner is None else (o.winner + side) % 3
         state = v.match.apply(state, HandResult(o.termination or "domino", winner, o.points, 0,
                                                 tuple(o.scores[(s - side) % 3] for s in range(3)), o.void))
@@ -152,8 +152,10 @@ def test_dp_agrees_with_whole_matches(v, position):
     rng = random.Random(repr(position))
     n = 2000
     won = [0.0] * 3
+    draws = {m: ([o for o, _ in s.probabilities()], list(accumulate(q for _, q in s.probabilities())))
+             for m, s in table.model.modes.items()}
     for _ in range(n):
-        w = _play_match(v, table, position, rng)
+        w = _play_match(v, draws, position, rng)
         for s in range(3):
             won[s] += (1 / 3 if w is None else float(w == s))
     for p, w in zip(chances, won):
