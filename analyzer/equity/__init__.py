@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
@@ -95,6 +95,7 @@ class EquityTable:
     model: HandModel
     values: dict | PackedValues
     meta: dict
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)    # (individual players' look-ups)
 
     @property
     def individual(self) -> bool:
@@ -125,7 +126,10 @@ class EquityTable:
         key = (state_key(self.variant, position.state), position.lead)
         v = self.values.get(key)
         if v is None:                 # off the walk from the start: solve from there, on the shipped values
-            extra = (solve_each if self.individual else solve)(self.variant, self.model, [key], known=self.values)
+            if self.individual:
+                extra = solve_each(self.variant, self.model, [key], known=self.values, memo=self._memo)
+            else:
+                extra = solve(self.variant, self.model, [key], known=self.values)
             self.values.update(extra)
             v = extra[key]
         return v

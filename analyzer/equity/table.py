@@ -204,7 +204,7 @@ def _add(constant, p: float, value):
 
 
 def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal: Callable, zero,
-          progress: Callable[[str], None] | None) -> tuple[list, list]:
+          progress: Callable[[str], None] | None, memo: dict | None = None) -> tuple[list, list]:
     """The positions reachable from ``roots`` (breadth first) and, per position, its equation: the
     constant (``terminal`` of the matches the next hand ends, ``known`` values) and the (index,
     probability) pairs of the positions the next hand leads to."""
@@ -213,8 +213,10 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
     edges: list[tuple] = []          # per position: the chance from over and known positions, the next
     #                                  positions' indices and probabilities, 1 / (1 - its own loop's probability)
     queue = deque(r for r in roots if r not in known)
-    cache: dict = {}
-    step = _score_step(variant, terminal)
+    memo = {} if memo is None else memo        # kept by the caller: the next walk on the same model reuses it
+    cache: dict = memo.setdefault("results", {})
+    step = memo.get("step") or memo.setdefault("step", _score_step(variant, terminal))
+    found: dict = memo.setdefault("known", {})     # ``known``'s values looked up (a packed table reads slowly)
     for r in queue:
         index[r] = len(order)
         order.append(r)
@@ -230,8 +232,13 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
             if over is not None:
                 constant = _add(constant, p, over)
                 continue
-            if nxt in known:
-                constant = _add(constant, p, known[nxt])
+            value = found.get(nxt)
+            if value is None and nxt not in index:
+                value = known.get(nxt)
+                if value is not None:
+                    found[nxt] = value
+            if value is not None:
+                constant = _add(constant, p, value)
                 continue
             j = index.get(nxt)
             if j is None:
@@ -285,14 +292,16 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
 
 def solve_each(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
                known: dict | None = None, tol: float = 1e-12,
-               progress: Callable[[str], None] | None = None) -> dict:
+               progress: Callable[[str], None] | None = None, memo: dict | None = None) -> dict:
     """Every side's match-winning chance at every position reachable from ``roots``, as
     ``{(state_key, lead): (chance of side 0, of side 1, ...)}``: the equations of :func:`solve` with a
     chance per side (``terminal_each`` at a finished match), for matches of any number of sides
-    (individual players: each his own side). ``known``: positions already solved, each a tuple."""
+    (individual players: each his own side). ``known``: positions already solved, each a tuple. ``memo``: a
+    dict the caller keeps for the next call on the same model (each lead's results, the match code's
+    answers): a shipped table's look-ups off its walk reuse them."""
     sides = variant.seating.sides
     order, edges = _walk(variant, model, _roots(variant, roots), known or {}, terminal_each, (0.0,) * sides,
-                         progress)
+                         progress, memo)
     values = [[1.0 / sides] * sides for _ in order]
     for sweep in range(100_000):
         change = 0.0
