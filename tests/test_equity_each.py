@@ -212,3 +212,25 @@ def test_chiva_for_three_records_are_graded_on_the_match_scale(record):
             # the mover's own chance: a better value for him is never a worse chance for him
             ordered = sorted(zip((a["value"] for a in d["alternatives"]), chances))
             assert all(c1 <= c2 + 1e-9 for (_, c1), (_, c2) in zip(ordered, ordered[1:]))
+
+
+def test_all_fives_for_three_is_graded_by_the_mover_s_own_chance():
+    from analyzer.analysis import analyze_replay
+    from analyzer.analysis.match_scale import match_positions, match_scale, value_chance, why_not
+    from analyzer.match import random_match, replay_record
+
+    assert why_not(FIVES) is None
+    table = shipped(FIVES)
+    at = MatchPosition(running((95, 0, 0)), ("any",))
+    assert value_chance(table, FIVES, at, 1, 5, seat=0) == 1.0           # any hand he wins by 5 or more
+    assert value_chance(table, FIVES, at, 1, -5, seat=0) < 1.0
+    replays = replay_record(random_match(FIVES, seed=2, games=3), FIVES)
+    for rep, (position, leader, note) in zip(replays, match_positions(replays)):
+        analysis = analyze_replay(rep)
+        scale = match_scale(analysis, FIVES, position, leader, note=note)
+        assert scale.known and sum(scale.each) == pytest.approx(1, abs=3e-6)
+        for d, chances, loss in zip(analysis.decisions, scale.mwc, scale.loss):
+            ordered = sorted(zip((a.value for a in d.alternatives), chances))
+            assert all(c1 <= c2 + 1e-9 for (_, c1), (_, c2) in zip(ordered, ordered[1:]))
+            played = next(c for a, c in zip(d.alternatives, chances) if a.played)
+            assert loss == pytest.approx(max(chances) - played, abs=1e-12)
