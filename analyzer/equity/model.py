@@ -11,7 +11,8 @@ first in move order where several are equal. The hand's result is then read exac
 (``hand_facts``, ``Variant.hand_result``), and the next leader is what the variant's lead policy
 says (``LeadPolicy.requirement``). Games with a boneyard, points scored during play, runs of plays
 or arms (draw games, All Fives, cross, Hungarian) are dealt a boneyard order too and played move by
-move by the policy of :mod:`analyzer.equity.boneyard` (``policy_of``). Results are kept *relative to the leading side* (side ``r`` is
+move by the policy of :mod:`analyzer.equity.boneyard` (``policy_of``; individual players, such as Chiva or All
+Fives for three, each for himself against the rest there too). Results are kept *relative to the leading side* (side ``r`` is
 the leader's side plus ``r``), so one model serves whichever side leads.
 
 A hand is simulated in a *lead mode*: ``open`` (seat 0 leads, with any tile the opening allows; where the
