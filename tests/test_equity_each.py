@@ -234,3 +234,15 @@ def test_all_fives_for_three_is_graded_by_the_mover_s_own_chance():
             assert all(c1 <= c2 + 1e-9 for (_, c1), (_, c2) in zip(ordered, ordered[1:]))
             played = next(c for a, c in zip(d.alternatives, chances) if a.played)
             assert loss == pytest.approx(max(chances) - played, abs=1e-12)
+
+
+def test_the_report_shows_chiva_for_three_on_the_match_scale(tmp_path):
+    out = tmp_path / "chiva.html"
+    res = CliRunner().invoke(main, ["report", "--scale", "match", "-o", str(out),
+                                    str(ROOT / "records" / "match-chiva-3-draw-jamaican.dom")])
+    assert res.exit_code == 0, res.output
+    page = out.read_text(encoding="utf-8")
+    assert "Match-winning chance of" in page and "On the match scale" in page
+    # the first game: every player alike before the deal is seen
+    assert "A 0 – B 0 – C 0 before the hand (game 1 of the match in the file):" in page
+    assert "33.3% to win the match" in page

@@ -94,7 +94,8 @@ class ModeSample:
     total: int = 0                  # the sum of the leading side's hand values (exact)
     total_sq: int = 0
     wins: int = 0                   # hands won by the leader's side
-    # points scored during play (All Fives) by the leader's side and the other: sums and sums of squares
+    # points scored during play (All Fives) by the leader's side and the other (individual players: the
+    # leader and the others together): sums and sums of squares
     play: list[int] = field(default_factory=list)
     limited: int = 0                # hands where a decision's search reached the node limit (boneyard.py)
 
@@ -147,8 +148,9 @@ class ModeSample:
                 self.play[2 + r] += played[r] * played[r]
 
     def play_points(self) -> list[dict] | None:
-        """The points scored during play by the leader's side and by the other: each a mean and its
-        standard error (None: the variant scores nothing during play)."""
+        """The points scored during play by the leader's side and by the other (individual players: by the
+        leader and by the others together): each a mean and its standard error (None: the variant scores
+        nothing during play)."""
         if not self.play or not self.hands:
             return None
         out = []
