@@ -199,7 +199,7 @@ def test_all_fives_model_counts_each_player_s_points_during_play():
 def test_chiva_for_three_records_are_graded_on_the_match_scale(record):
     out = CliRunner().invoke(main, ["analyze", str(ROOT / "records" / record), "--json", "--scale", "match"])
     assert out.exit_code == 0, out.output
-    games = json.loads(out.output)["games"]
+    games = json.loads(out.stdout)["games"]
     first = games[0]["match_scale"]
     assert first["known"] and first["mwc_each"] == pytest.approx([1 / 3] * 3, abs=2e-6)
     for g in games:
