@@ -246,3 +246,14 @@ def test_the_report_shows_chiva_for_three_on_the_match_scale(tmp_path):
     # the first game: every player alike before the deal is seen
     assert "A 0 – B 0 – C 0 before the hand (game 1 of the match in the file):" in page
     assert "33.3% to win the match" in page
+
+
+def test_stats_give_each_chiva_player_his_match_scale_error_rate():
+    out = CliRunner().invoke(main, ["stats", "--scale", "match", "--json",
+                                    str(ROOT / "records" / "match-chiva-3-draw-jamaican.dom")])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.stdout)
+    assert sorted(r["player"] for r in rows) == ["A", "B", "C"]
+    for r in rows:
+        assert r["mwc_error_decisions"] == r["decisions"] > 0
+        assert 0 <= r["mwc_error_low"] <= r["mwc_error_rate"] <= r["mwc_error_high"]
