@@ -3,11 +3,15 @@
     python3 bench/bench_equity.py                      # partnership: 300 hands a lead mode, 20 records
     python3 bench/bench_equity.py --hands 1000 --records 40
     python3 bench/bench_equity.py --variant jamaican
+    python3 bench/bench_equity.py --variant chiva --rule players=3 --baseline players=2 --hands 1000
 
 (a) ``compute_table``: simulate ``--hands`` random deals in each lead mode the match needs (each solved
     exactly and played along its best line) and solve the match by DP over its states; the table
     prints the seconds of each part and the seconds per simulated hand, so that the time of a shipped
-    table (its ``seconds`` field, at its own number of hands) can be set beside it.
+    table (its ``seconds`` field, at its own number of hands) can be set beside it. ``--rule K=V`` sets the
+    variant's options (individual players: each plays for himself, ``view=AgainstTheRest``); ``--baseline
+    K=V,...`` computes in the same run the table of the same variant with those options instead (e.g. Chiva
+    for two against Chiva for three) and prints the ratio of the CPU seconds a simulated hand.
 (b) grading (the library): ``--records`` random records of the variant (``analyzer.generate.random_game``, seeded),
     each analysed with every hand open (``analyze_replay``), then graded on the match scale
     (``match_scale`` from a mid-match position, the shipped table loaded once before the clock starts,
@@ -35,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.analysis import analyze_replay  # noqa: E402
+from analyzer.analysis import AgainstTheRest, analyze_replay  # noqa: E402
 from analyzer.analysis.match_scale import match_scale  # noqa: E402
 from analyzer.equity import MatchPosition, compute_table, load_table  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
@@ -48,6 +52,9 @@ from analyzer.search import CORE  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", default="partnership")
+    ap.add_argument("--rule", action="append", default=[], metavar="K=V", help="an option of the variant")
+    ap.add_argument("--baseline", default=None, metavar="K=V,...",
+                    help="(a) also the table of the variant with these options, its s/hand the baseline")
     ap.add_argument("--hands", type=int, default=300, help="hands simulated in each lead mode (a)")
     ap.add_argument("--records", type=int, default=20, help="records graded (b, c)")
     ap.add_argument("--skip-table", action="store_true", help="leave out (a)")
@@ -57,36 +64,47 @@ def main() -> None:
     ap.add_argument("--no-bytecode", dest="bytecode", action="store_false",
                     help="(c) with no bytecode files: every module compiled in each run")
     args = ap.parse_args()
-    v = find_variant(args.variant)
-    print(f"# bench_equity: {v.name}, search core {CORE}, Python {platform.python_version()}")
+    v = find_variant(args.variant, dict(r.split("=", 1) for r in args.rule) or None)
+    print(f"# bench_equity: {v.name} ({v.rules_text or 'defaults'}), search core {CORE}, Python "
+          f"{platform.python_version()}")
 
     shipped = load_table(v)
-    if args.skip_table:
-        table = None
-    else:
-        t0 = time.process_time()
-        table = compute_table(v, args.hands, seed=1)
-        total = time.process_time() - t0
-    if table is not None:
-        _print_table(args, table, total)
+    if not args.skip_table:
+        _tables(args, v)
     if shipped is not None:
         print(f"shipped table: {shipped.meta['hands_per_mode']} hands a mode, {len(shipped.values)} positions, "
               f"{shipped.meta['seconds']}")
     _grading(args, v, shipped)
 
 
-def _print_table(args, table, total: float) -> None:
-    sim, dp = table.meta["seconds"]["simulation"], table.meta["seconds"]["dp"]
-    modes = len(table.model.modes)
+def _tables(args, v) -> None:
+    """(a): the variant's table, and the baseline's in the same run; wall seconds of each part (the table's
+    ``seconds``), the whole in CPU seconds, and the ratio of CPU seconds a simulated hand."""
+    runs = [v]
+    if args.baseline:
+        runs.append(find_variant(v.name, dict(r.split("=", 1) for r in args.baseline.split(","))))
     print("\n(a) computing a table")
-    print(f"{'hands/mode':>10} {'modes':>5} {'positions':>9} {'simulate s':>10} {'s/hand':>8} {'DP s':>7} {'total s':>8}")
-    print(f"{args.hands:>10} {modes:>5} {len(table.values):>9} {sim:>10.1f} {sim / (args.hands * modes):>8.4f} "
-          f"{dp:>7.1f} {total:>8.1f}")
+    print(f"{'rules':<28} {'hands/mode':>10} {'modes':>5} {'positions':>9} {'simulate s':>10} {'CPU s/hand':>10} "
+          f"{'DP s':>7} {'CPU s':>8} {'ratio':>6}")
+    base = None
+    for w in reversed(runs):                       # the baseline first: the ratio is against it
+        t0 = time.process_time()
+        table = compute_table(w, args.hands, seed=1, view=AgainstTheRest)
+        total = time.process_time() - t0
+        sim, dp = table.meta["seconds"]["simulation"], table.meta["seconds"]["dp"]
+        hands = args.hands * len(table.model.modes)
+        per = total * sim / max(sim + dp, 1e-9) / hands           # the simulation's share of the CPU time
+        base = base or per
+        print(f"{w.rules_text or 'defaults':<28} {args.hands:>10} {len(table.model.modes):>5} {len(table.values):>9} "
+              f"{sim:>10.1f} {per:>10.4f} {dp:>7.1f} {total:>8.1f} {per / base:>6.2f}")
 
 
 def _grading(args, v, shipped) -> None:
     if shipped is None:
         print("\n(b) no shipped table: no grading on the match scale")
+        return
+    if v.seating.sides != 2:
+        print("\n(b) individual players: their grading is timed by bench/bench_individual.py")
         return
     reps = [replay(random_game(v, seed), v) for seed in range(args.records)]
     t0 = time.process_time()

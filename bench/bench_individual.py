@@ -1,10 +1,12 @@
-"""Benchmark the match scale of individual players (Cut Throat): what grading by the match-winning chance
-costs over the points scale, in the library and as a whole command.
+"""Benchmark the match scale of individual players (Cut Throat, Chiva for three, All Fives for three):
+what grading by the match-winning chance costs over the points scale, in the library and as a whole command.
 
-    python3 bench/bench_individual.py                       # four players, 6 matches, best of 3
+    python3 bench/bench_individual.py                       # Cut Throat, four players, 6 matches, best of 3
     python3 bench/bench_individual.py --players 3 --matches 10 --runs 5
+    python3 bench/bench_individual.py --variant chiva --players 3       # a boneyard: each player for himself
+    python3 bench/bench_individual.py --variant all-fives --players 3   # points scored during play
 
-Records: ``--matches`` random Cut Throat matches (``analyzer.match.random_match``, seeded, up to 8 games
+Records: ``--matches`` random matches of the variant (``analyzer.match.random_match``, seeded, up to 8 games
 each), written as one file a match, so every game has the match position the games before it give.
 (a) the library: each game analysed with every hand open (``analyze_replay``), then graded on the match
     scale (``match_scale`` from the position its match gives, the shipped table loaded once before the
@@ -48,11 +50,13 @@ def _command(folder: str, scale: bool) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variant", default="cutthroat", choices=("cutthroat", "chiva", "all-fives"))
     ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     ap.add_argument("--matches", type=int, default=6)
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
-    v = find_variant("cutthroat") if args.players == 4 else find_variant("cutthroat", {"players": str(args.players)})
+    v = (find_variant(args.variant) if args.variant == "cutthroat" and args.players == 4
+         else find_variant(args.variant, {"players": str(args.players)}))
     if load_table(v) is None:
         sys.exit(f"no shipped table for {v.name} ({v.rules_text})")
     with tempfile.TemporaryDirectory() as folder:
@@ -77,7 +81,7 @@ def main() -> None:
         for _ in range(args.runs):
             points.append(_command(folder, False))
             match.append(_command(folder, True))
-    print(f"Cut Throat for {args.players}: {args.matches} matches, {games} games; CPU seconds")
+    print(f"{v.name} for {args.players}: {args.matches} matches, {games} games; CPU seconds")
     print(f"{'part':<42}{'points':>10}{'match':>10}{'ratio':>9}")
     print(f"{'(a) library: analysis, + match_scale':<42}{analysis_s:>10.3f}{analysis_s + scale_s:>10.3f}"
           f"{(analysis_s + scale_s) / analysis_s:>9.3f}")

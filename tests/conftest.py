@@ -145,25 +145,31 @@ def served_board(roots: list[str]):
         thread.join(10)
 
 
-def matches_won_by_played_hands(variant, start, n: int) -> float:
+def matches_won_by_played_hands(variant, start, n: int, view=None) -> float:
     """Side 0's share of ``n`` whole matches from the match position ``start``, every hand freshly dealt and
-    played by the hand model's policy (``equity.model.simulate_mode``, one hand a seed, seeds 1, 2, ...), the
-    score kept by the match code (``MatchScoring.apply``), the next leader as the rules resolve it; a drawn
-    match counts 1/2. The reference the equity tables' dynamic programming is checked against."""
+    played by the hand model's policy (``equity.model.simulate_mode``, one hand a seed, seeds 1, 2, ...; a game
+    of individual players with ``view``, each player's game against the rest), the score kept by the match
+    code (``MatchScoring.apply``), the next leader as the rules resolve it (a lead any player may take: one of
+    them in turn); a drawn match, or one no hand can end (Chiva for three once everybody has a point), counts
+    1/N. The reference the equity tables' dynamic programming is checked against."""
     from analyzer.equity import resolve
     from analyzer.equity.model import mode_of, simulate_mode
     from analyzer.rules import HandResult
 
+    sides = variant.seating.sides
     won, k = 0.0, 0
     for _ in range(n):
         state, lead = start.state, start.lead
         while not state.over:
+            if variant.match.kind == "shutout" and all(s >= 1 for s in state.scores):
+                break
             k += 1
-            side = lead[1] if lead[0] == "side" else k % 2
-            (o,) = simulate_mode(variant, mode_of(lead), 1, seed=k).outcomes
-            winner = None if o.winner is None else (o.winner + side) % 2
+            side = lead[1] if lead[0] == "side" else k % sides
+            (o,) = simulate_mode(variant, mode_of(lead), 1, seed=k, view=view).outcomes
+            winner = None if o.winner is None else (o.winner + side) % sides
             state = variant.match.apply(state, HandResult(o.termination, winner, o.points, 0,
-                                                          tuple(o.scores[(s - side) % 2] for s in range(2)), o.void))
+                                                          tuple(o.scores[(s - side) % sides] for s in range(sides)),
+                                                          o.void))
             lead = resolve(variant, o.next, side, state)
-        won += 1.0 if state.winner == 0 else 0.5 if state.winner is None else 0.0
+        won += 1.0 if state.winner == 0 else 1.0 / sides if state.winner is None else 0.0
     return won / n

@@ -163,12 +163,13 @@ def _void_draws(variant: Variant) -> bool:
 def why_not(variant: Variant, results: bool = False) -> str | None:
     """Why ``variant``'s hands cannot be graded on the match scale (None: they can); ``results``: each
     alternative's hand result is known (``analysis.outcomes``), not only its value."""
-    if variant.seating.sides != 2 and variant.match.kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT):
-        return ("the match scale covers games of individual players where a hand's winner is all the match "
-                "reads (Cut Throat)")
-    kinds = (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES, MatchKind.CUTTHROAT,     # (games: its winner)
-             MatchKind.SHUTOUT) + ((MatchKind.BAD,) if results else ())
-    if variant.match.kind not in kinds:
+    bad = (MatchKind.BAD,) if results else ()
+    if variant.seating.sides != 2 and variant.match.kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT,
+                                                                  MatchKind.POINTS) + bad:
+        return ("the match scale covers games of individual players where a hand's winner (Cut Throat, Chiva) or "
+                "each player's points (All Fives) are what the match reads, not their bad points")
+    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES,      # (games: its winner)
+                                  MatchKind.CUTTHROAT, MatchKind.SHUTOUT) + bad:
         return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
                 "match scale needs")
     if load_table(variant) is None:

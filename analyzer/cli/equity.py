@@ -169,6 +169,7 @@ def _describe(v, table, summary: dict, data: dict) -> None:
                    f"(se {e['p_win_se']:.1%})")
         if e.get("play_points"):
             mine, theirs = e["play_points"]
-            click.echo(f"    points scored during play: leading side {mine['mean']:.2f} (se {mine['se']:.2f}), "
-                       f"the other {theirs['mean']:.2f} (se {theirs['se']:.2f}); the hand value counts them and the "
+            lead, rest = ("leading player", "the others together") if table.individual else ("leading side", "the other")
+            click.echo(f"    points scored during play: {lead} {mine['mean']:.2f} (se {mine['se']:.2f}), "
+                       f"{rest} {theirs['mean']:.2f} (se {theirs['se']:.2f}); the hand value counts them and the "
                        f"award at the end")

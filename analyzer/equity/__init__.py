@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
@@ -26,10 +26,10 @@ from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
 from .store import PackedValues, pack, unpack
-from .table import PENDING_CAP, first_lead, resolve, solve, solve_each, state_key, terminal_each
+from .table import PENDING_CAP, endless, first_lead, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "TABLES_ENV", "table_problem", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "TABLES_ENV", "table_problem", "MAX_SCORES", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -45,21 +45,34 @@ class MatchPosition:
     lead: tuple
 
 
+#: The most running scores (each player's, below the target) a match of individual players to a target may
+#: have for the MWC's dynamic programming (the walk visits every one, each with thousands of hand results).
+MAX_SCORES = 10_000
+
+
+def score_step(variant: Variant) -> int:
+    """The step every score of ``variant`` moves in: 5 in All Fives (a play scores a multiple of five, and
+    the award at the end is rounded to one, 003), else 1."""
+    play = variant.play
+    return 5 if play is not None and not play.threes and not play.pub else 1
+
+
 def supported(variant: Variant) -> str | None:
-    """Why no MWC table can be made for ``variant`` (None: it can). Individual players (Cut Throat for
-    three or four) are a side each; a match of bad points to a target for three or more (French,
-    Hungarian) is not covered: every player's score is part of the match state, some 10^6 to 10^8 of
-    them, too many for the dynamic programming here; nor yet the hands of individual players with a
-    boneyard or points scored during play."""
+    """Why no MWC table can be made for ``variant`` (None: it can). Individual players (Cut Throat, Chiva
+    for three, All Fives for three) are a side each; a match of individual players to a target in points
+    or bad points is covered where its running scores (every player's) are few enough for the dynamic
+    programming here (:data:`MAX_SCORES`): not the bad points of French or Hungarian for three or four,
+    nor All Fives for four or All Fives and Threes for three, nor a draw game to 100 for three."""
     sides = variant.seating.sides
-    if (sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and variant.match.target
-            and variant.drawing is None and variant.play is None):
-        return (f"{variant.name} is played by {sides} individual players to {variant.match.target} points: the match "
-                f"states (every player's score) are too many for the MWC's dynamic programming")
-    if sides != 2 and (variant.drawing is not None or variant.play is not None or variant.search != "block"):
-        return (f"{variant.name} is played by {sides} individual players with a boneyard or points during play, "
-                f"whose hands the MWC's model does not cover yet")
-    if not variant.match.target:
+    target = variant.match.target
+    if sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and target:
+        count = (-(-target // score_step(variant))) ** sides
+        if count > MAX_SCORES:
+            return (f"{variant.name} is played by {sides} individual players to {target} "
+                    f"{'bad points' if variant.match.kind == MatchKind.BAD else 'points'}: the match "
+                    f"states (every player's score, some {count:,}) are too many for the MWC's dynamic programming "
+                    f"(at most {MAX_SCORES:,})")
+    if not target:
         return f"{variant.name} ({variant.rules_text or 'defaults'}) has no match target"
     return None
 
@@ -82,6 +95,7 @@ class EquityTable:
     model: HandModel
     values: dict | PackedValues
     meta: dict
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)    # (the look-ups off the walk: ``solve``)
 
     @property
     def individual(self) -> bool:
@@ -104,13 +118,16 @@ class EquityTable:
             return (p, 1.0 - p)
         if position.state.over:
             return terminal_each(position.state)
+        if endless(self.variant, position.state):      # no hand can end it (Chiva for three): drawn
+            return (1.0 / len(position.state.scores),) * len(position.state.scores)
         return self._value(position)
 
     def _value(self, position: MatchPosition):
         key = (state_key(self.variant, position.state), position.lead)
         v = self.values.get(key)
         if v is None:                 # off the walk from the start: solve from there, on the shipped values
-            extra = (solve_each if self.individual else solve)(self.variant, self.model, [key], known=self.values)
+            solver = solve_each if self.individual else solve
+            extra = solver(self.variant, self.model, [key], known=self.values, memo=self._memo)
             self.values.update(extra)
             v = extra[key]
         return v
@@ -182,7 +199,7 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
     started = time.perf_counter()
     sides = variant.seating.sides
     individual = sides != 2
-    model = HandModel(variant.name, dict(variant.options), {}, POLICY_EACH if individual else policy_of(variant), seed)
+    model = HandModel(variant.name, dict(variant.options), {}, policy_of(variant), seed)
     wanted = [mode_of(first_lead(variant)), "open"]
     while wanted:
         mode = wanted.pop(0)

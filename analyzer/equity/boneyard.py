@@ -15,6 +15,13 @@ limit (:data:`NODE_LIMIT`), the move with the best proven bound is played instea
 (``SearchLimit.bounds``: the highest lower bound for the first side, the lowest upper bound for the
 other) and the hand counts in the sample's ``limited`` (9 of the 6,000 hands of Chiva for two did).
 
+**Individual players** (Chiva for three, All Fives for three or four, the draw game for three or four)
+play each for himself against the rest (``POLICY_EACH``): the mover's search is that of the game as he
+alone against all the others sees it (``view(variant, seat)``, the analysis's ``AgainstTheRest``: the
+others play to minimise his points, his own points of the hand to come less theirs), one search a seat,
+and he plays the move best for him by it (the first in move order where several are equal); the boneyard
+order is known to all, as for two sides.
+
 Every score a play makes is claimed by its player (no Muggins). The hand's result is then read as the
 replayer reads a recorded hand (``hand_facts`` with the points each seat scored during play,
 ``Variant.hand_result``): for All Fives its ``scores`` are each side's points scored during play plus
@@ -24,22 +31,29 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 from ..position import mask_of
 from ..rules import HandFacts, HandResult, Variant
 from ..rules.facts import hand_facts
 from ..rules.lead import deal_lead, lead_tiles
 from ..rules.mechanics import position_for
-from ..search.core import SearchLimit
+from ..search.core import TABLE_MB, SearchLimit
 from ..search.tree import TreeSearch, revealed
 from ..tiles import Move
 
-__all__ = ["POLICY", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand", "hand_searcher"]
+__all__ = ["POLICY", "POLICY_EACH", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand", "hand_searcher"]
 
 POLICY = ("best play with all hands open and the boneyard order known: each random deal and boneyard order "
           "solved exactly (the general search) and played move by move along the best move (the first best move "
           "in move order where several are equal); every score claimed, no Muggins; a decision past the node "
           "limit plays the move with the best proven bound")
+
+POLICY_EACH = ("each player for himself against the rest, all hands open and the boneyard order known: at each "
+               "choice the mover plays his best move when all the others play against him (the exact search of "
+               "his own view, his points of the hand to come less theirs; the first best move in move order where "
+               "several are equal); every score claimed, no Muggins; a decision past the node limit plays the "
+               "move with the best proven bound")
 
 #: The positions one decision's search may visit before the move with the best proven bound is played.
 NODE_LIMIT = 2_000_000
@@ -83,9 +97,16 @@ class SimulatedHand:
     limited: bool
 
 
-def hand_searcher(variant: Variant) -> TreeSearch:
-    """The search the policy asks (one per simulation: its tables carry over from hand to hand)."""
-    return TreeSearch(variant, NODE_LIMIT)
+def hand_searcher(variant: Variant, view: Callable | None = None) -> TreeSearch | list[TreeSearch]:
+    """The search the policy asks (one per simulation: its tables carry over from hand to hand); for
+    individual players one a seat, of ``view(variant, seat)`` (his game against the rest), sharing the
+    default table memory."""
+    if variant.seating.sides == 2:
+        return TreeSearch(variant, NODE_LIMIT)
+    if view is None:
+        raise NotImplementedError(f"{variant.name} is played by {variant.seating.sides} individual players: its "
+                                  f"hands are played with each player's view against the rest (view=...)")
+    return [TreeSearch(view(variant, seat), NODE_LIMIT, TABLE_MB / variant.players) for seat in range(variant.players)]
 
 
 def _choose(search: TreeSearch, pos, moves: list[Move]) -> tuple[Move, bool]:
@@ -103,10 +124,13 @@ def _choose(search: TreeSearch, pos, moves: list[Move]) -> tuple[Move, bool]:
     return (max if first else min)(values, key=lambda mv: mv[1])[0], False
 
 
-def play_hand(variant: Variant, req, rng: random.Random, search: TreeSearch | None = None) -> SimulatedHand:
+def play_hand(variant: Variant, req, rng: random.Random, search: TreeSearch | list[TreeSearch] | None = None,
+              view: Callable | None = None) -> SimulatedHand:
     """Deal a hand of ``variant`` led as the lead requirement ``req`` asks and play it to its end by the
-    model's policy (see the module's note)."""
-    search = search or hand_searcher(variant)
+    model's policy (see the module's note); individual players need ``search`` (one a seat,
+    :func:`hand_searcher`) or ``view``."""
+    search = search or hand_searcher(variant, view)
+    each = search if isinstance(search, list) else [search] * variant.players
     hands, boneyard, leader, opening = deal_with_boneyard(variant, req, rng)
     pos = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
@@ -119,7 +143,7 @@ def play_hand(variant: Variant, req, rng: random.Random, search: TreeSearch | No
     limited = False
     while (legal := pos.legal_moves()):
         seat = pos.turn
-        move, cut = _choose(search, pos, legal) if len(legal) > 1 else (legal[0], False)
+        move, cut = _choose(each[seat], pos, legal) if len(legal) > 1 else (legal[0], False)
         limited |= cut
         pos.push(move)
         gained = play.points(play.ends_total(pos.line(), pos.ends)) if play and move.is_play else 0

@@ -11,7 +11,8 @@ first in move order where several are equal. The hand's result is then read exac
 (``hand_facts``, ``Variant.hand_result``), and the next leader is what the variant's lead policy
 says (``LeadPolicy.requirement``). Games with a boneyard, points scored during play, runs of plays
 or arms (draw games, All Fives, cross, Hungarian) are dealt a boneyard order too and played move by
-move by the policy of :mod:`analyzer.equity.boneyard` (``policy_of``). Results are kept *relative to the leading side* (side ``r`` is
+move by the policy of :mod:`analyzer.equity.boneyard` (``policy_of``; individual players, such as Chiva or All
+Fives for three, each for himself against the rest there too). Results are kept *relative to the leading side* (side ``r`` is
 the leader's side plus ``r``), so one model serves whichever side leads.
 
 A hand is simulated in a *lead mode*: ``open`` (seat 0 leads, with any tile the opening allows; where the
@@ -32,7 +33,7 @@ from ..rules.facts import hand_facts
 from ..rules import LeadRequirement, Variant
 from ..rules.mechanics import position_for
 from ..tiles import Tile
-from .boneyard import POLICY as BONEYARD_POLICY, covers, deal_with_boneyard, hand_searcher, play_hand
+from .boneyard import POLICY as BONEYARD_POLICY, POLICY_EACH as BONEYARD_POLICY_EACH, covers, deal_with_boneyard, hand_searcher, play_hand
 
 __all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "lead_token", "mode_of", "mode_requirement",
            "policy_of", "simulate_mode",
@@ -93,7 +94,8 @@ class ModeSample:
     total: int = 0                  # the sum of the leading side's hand values (exact)
     total_sq: int = 0
     wins: int = 0                   # hands won by the leader's side
-    # points scored during play (All Fives) by the leader's side and the other: sums and sums of squares
+    # points scored during play (All Fives) by the leader's side and the other (individual players: the
+    # leader and the others together): sums and sums of squares
     play: list[int] = field(default_factory=list)
     limited: int = 0                # hands where a decision's search reached the node limit (boneyard.py)
 
@@ -146,8 +148,9 @@ class ModeSample:
                 self.play[2 + r] += played[r] * played[r]
 
     def play_points(self) -> list[dict] | None:
-        """The points scored during play by the leader's side and by the other: each a mean and its
-        standard error (None: the variant scores nothing during play)."""
+        """The points scored during play by the leader's side and by the other (individual players: by the
+        leader and by the others together): each a mean and its standard error (None: the variant scores
+        nothing during play)."""
         if not self.play or not self.hands:
             return None
         out = []
@@ -200,6 +203,8 @@ class HandModel:
 
 def policy_of(variant: Variant) -> str:
     """The stated policy the simulated hands of ``variant`` are played by."""
+    if variant.seating.sides != 2:
+        return BONEYARD_POLICY_EACH if covers(variant) else POLICY_EACH
     return BONEYARD_POLICY if covers(variant) else POLICY
 
 
@@ -288,13 +293,11 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
     if covers(variant):             # a boneyard, points during play, runs or arms: equity/boneyard.py
-        if individual:
-            raise NotImplementedError(f"the hands of {variant.name} for {variant.seating.sides} individual players "
-                                      f"(a boneyard or points during play) are not modelled yet")
-        req, search = mode_requirement(variant, mode), hand_searcher(variant)
+        req, search = mode_requirement(variant, mode), hand_searcher(variant, view)
         for _ in range(hands):
             hand = play_hand(variant, req, rng, search)
-            _add(sample, variant, hand.leader, hand.result, hand.facts, None, hand.play_points, hand.limited)
+            _add(sample, variant, hand.leader, hand.result, hand.facts, view if individual else None,
+                 hand.play_points, hand.limited)
             if progress is not None:
                 progress(1)
         return sample
@@ -320,13 +323,14 @@ def _add(sample: ModeSample, variant: Variant, leader: int, result, facts, view:
     outcome = Outcome(None if result.winner is None else (result.winner - side) % sides, result.points,
                       tuple(scores[(side + i) % sides] for i in range(sides)), result.termination, result.void,
                       _next_token(variant, leader, result, facts))
-    if view is not None:
-        sample.add(outcome, view(variant, leader).value(facts))
+    played = [0, 0]                          # the leader's side's points scored during play, the others'
+    for seat, p in enumerate(play_points):
+        played[0 if teams[seat] == side else 1] += p
+    if view is not None:                     # his award (or loss) and his points scored during play less theirs
+        value = view(variant, leader).value(facts) + played[0] - played[1]
+        sample.add(outcome, value, played if variant.play else None, limited)
         return
     value = variant.value(facts)             # (All Fives: the points scored during play included)
-    played = [0, 0]
-    for seat, p in enumerate(play_points):
-        played[(teams[seat] - side) % 2] += p
     sample.add(outcome, value if side == 0 else -value, played if variant.play else None, limited)
 
 

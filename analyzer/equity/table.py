@@ -32,9 +32,10 @@ from ..rules.lead import requirement
 from ..rules.modes import MatchKind
 from .model import HandModel, Outcome, lead_token, mode_of
 
-__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "first_lead", "PENDING_CAP"]
+__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "PENDING_CAP"]
 
 PENDING_CAP = 12
+TIE_GAP = 1             # (in targets) how far behind two players tied on top past the target a third is kept
 Key = tuple
 
 
@@ -47,7 +48,21 @@ def state_key(variant: Variant, state: MatchState) -> tuple:
     last = state.last if m.kind in ("cutthroat", "shutout") else None
     if m.target and min(scores) >= m.target and len(set(scores)) == 1:
         scores = (m.target,) * len(scores)     # tied past the target: another hand, each such tie alike
+    elif m.target and len(scores) > 2 and m.kind == MatchKind.POINTS and not m.lower_wins:
+        scores = _tied_on_top(scores, m.target)
     return (scores, min(state.pending, PENDING_CAP), state.playoff, last, wins, games)
+
+
+def _tied_on_top(scores: tuple, target: int) -> tuple:
+    """Three or more players, two or more tied on top past the target (another hand: the match code ends a
+    race only at a single top score): from here only the differences matter (the top is past the target
+    whatever comes, and the single top wins), so the scores are shifted to put the top at the target; a
+    player more than the target behind counts as the target behind (``TIE_GAP``: a cap, as
+    ``PENDING_CAP``, that keeps the states finite)."""
+    top = max(scores)
+    if top < target or scores.count(top) < 2:
+        return scores
+    return tuple(max(s - (top - target), target - TIE_GAP * target) for s in scores)
 
 
 def key_state(variant: Variant, key: tuple) -> MatchState:
@@ -108,15 +123,15 @@ def _by_scores(variant: Variant) -> bool:
     return m.kind in (MatchKind.POINTS, MatchKind.BAD) and not m.first_wins
 
 
-def _stepper(variant: Variant, known: dict, terminal: Callable) -> Callable[[MatchState, int, Outcome], tuple]:
+def _stepper(variant: Variant, terminal: Callable) -> Callable[[MatchState, int, Outcome], tuple]:
     """``step(state, side, o)``: where the result ``o`` of a hand led by ``side`` takes the match at ``state``,
-    as ``(value, None)`` (a finished match's ``terminal``, or a ``known`` position's value) or ``(None, next
-    position)``. The answer is kept: where the match adds a hand's scores to its own (a race to a target of
-    points, bad points or games won), per new totals and everything else the match code reads (the state
-    but its scores, the winner, the end, the points of a result with no scores), so that the positions of
-    a walk share it (All Fives has thousands of results, and Quinientos' positions share most of their new
-    totals); else per state and result. Where only the totals matter (:func:`_by_scores`), the results
-    were merged to them."""
+    as ``(value, None)`` (a finished match's ``terminal``; one no hand can end, :func:`endless`, drawn) or
+    ``(None, next position)``. The answer is kept: where the match adds a hand's scores to its own (a race to
+    a target of points, bad points or games won), per new totals and everything else the match code reads
+    (the state but its scores, the winner, the end, the points of a result with no scores), so that the
+    positions of a walk share it (All Fives has thousands of results, and Quinientos' positions share most
+    of their new totals); else per state and result. Where only the totals matter (:func:`_by_scores`), the
+    results were merged to them."""
     sides = variant.seating.sides
     additive = variant.match.kind in (MatchKind.POINTS, MatchKind.BAD, MatchKind.GAMES)
     cache: dict = {}
@@ -134,14 +149,21 @@ def _stepper(variant: Variant, known: dict, terminal: Callable) -> Callable[[Mat
             after = _apply(variant, state, side, o)
             if after.over:
                 out = (terminal(after), None)
+            elif endless(variant, after):
+                out = (terminal(replace(after, over=True, drawn=True)), None)
             else:
-                nxt = (state_key(variant, after), resolve(variant, o.next, side, after))
-                out = (known.get(nxt), nxt)
-                if out[0] is not None:
-                    out = (out[0], None)
+                out = (None, (state_key(variant, after), resolve(variant, o.next, side, after)))
             cache[key] = out
         return out
     return step
+
+
+def endless(variant: Variant, state: MatchState) -> bool:
+    """Whether no hand can end the match from ``state``: Chiva for three (``shutout``) once every player has
+    won a game (the target counts only while another player still has no point, 002, and no reset follows).
+    The DP counts such a match as drawn (each player alike)."""
+    return (variant.match.kind == MatchKind.SHUTOUT and bool(variant.match.target)
+            and all(s >= 1 for s in state.scores))
 
 
 def _terminal(state: MatchState) -> float:
@@ -165,7 +187,7 @@ def _add(constant, p: float, value):
 
 
 def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal: Callable, zero,
-          progress: Callable[[str], None] | None) -> tuple[list, list]:
+          progress: Callable[[str], None] | None, memo: dict | None = None) -> tuple[list, list]:
     """The positions reachable from ``roots`` (breadth first) and, per position, its equation: the
     constant (``terminal`` of the matches the next hand ends, ``known`` values) and the (index,
     probability) pairs of the positions the next hand leads to."""
@@ -174,8 +196,10 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
     edges: list[tuple] = []          # per position: the chance from over and known positions, the next
     #                                  positions' indices and probabilities, 1 / (1 - its own loop's probability)
     queue = deque(r for r in roots if r not in known)
-    cache: dict = {}
-    step = _stepper(variant, known, terminal)
+    memo = {} if memo is None else memo        # kept by the caller: the next walk on the same model reuses it
+    cache: dict = memo.setdefault("results", {})
+    step = memo.get("step") or memo.setdefault("step", _stepper(variant, terminal))
+    found: dict = memo.setdefault("known", {})     # ``known``'s values looked up (a packed table reads slowly)
     for r in queue:
         index[r] = len(order)
         order.append(r)
@@ -187,8 +211,16 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
             cache[lead] = _results(variant, model, lead)
         here, constant, acc = len(edges), zero, {}
         for p, side, o in cache[lead]:
-            value, nxt = step(state, side, o)
-            if nxt is None:             # the match is over, or the position known
+            over, nxt = step(state, side, o)
+            if over is not None:
+                constant = _add(constant, p, over)
+                continue
+            value = found.get(nxt)
+            if value is None and nxt not in index:
+                value = known.get(nxt)
+                if value is not None:
+                    found[nxt] = value
+            if value is not None:
                 constant = _add(constant, p, value)
                 continue
             j = index.get(nxt)
@@ -220,11 +252,12 @@ def _roots(variant: Variant, roots: list | None) -> list:
 
 
 def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
-          known: dict | None = None, tol: float = 1e-12, progress: Callable[[str], None] | None = None) -> dict:
+          known: dict | None = None, tol: float = 1e-12, progress: Callable[[str], None] | None = None,
+          memo: dict | None = None) -> dict:
     """Side 0's match-winning chance at every position reachable from ``roots`` (default: the start
     of a match), as ``{(state_key, lead): chance}``. ``known``: positions already solved (a shipped
-    table): the walk stops there and takes their values."""
-    order, edges = _walk(variant, model, _roots(variant, roots), known or {}, _terminal, 0.0, progress)
+    table): the walk stops there and takes their values. ``memo``: as for :func:`solve_each`."""
+    order, edges = _walk(variant, model, _roots(variant, roots), known or {}, _terminal, 0.0, progress, memo)
     values = [0.5] * len(order)
     for sweep in range(100_000):
         change = 0.0
@@ -243,14 +276,16 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
 
 def solve_each(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
                known: dict | None = None, tol: float = 1e-12,
-               progress: Callable[[str], None] | None = None) -> dict:
+               progress: Callable[[str], None] | None = None, memo: dict | None = None) -> dict:
     """Every side's match-winning chance at every position reachable from ``roots``, as
     ``{(state_key, lead): (chance of side 0, of side 1, ...)}``: the equations of :func:`solve` with a
     chance per side (``terminal_each`` at a finished match), for matches of any number of sides
-    (individual players: each his own side). ``known``: positions already solved, each a tuple."""
+    (individual players: each his own side). ``known``: positions already solved, each a tuple. ``memo``: a
+    dict the caller keeps for the next call on the same model (each lead's results, the match code's
+    answers): a shipped table's look-ups off its walk reuse them."""
     sides = variant.seating.sides
     order, edges = _walk(variant, model, _roots(variant, roots), known or {}, terminal_each, (0.0,) * sides,
-                         progress)
+                         progress, memo)
     values = [[1.0 / sides] * sides for _ in order]
     for sweep in range(100_000):
         change = 0.0
