@@ -48,6 +48,23 @@ def test_each_principal_result_splits_exactly_the_alternatives_value(name):
     assert checked > 30
 
 
+def test_an_individual_players_principal_result_splits_his_value():
+    """All Fives for three: each decision is valued for its mover against the two others (his points of the
+    hand less theirs together, ``AgainstTheRest``); his line's result gives every player's points apart."""
+    v = find_variant("all-fives", {"players": "3"})
+    checked = 0
+    for seed in range(3):
+        rep = replay(random_game(v, seed), v)
+        analysis = analyze_replay(rep)
+        results = principal_results(rep, analysis)
+        for d, row in zip(analysis.decisions, results.alternatives):
+            seat = analysis.players.index(d.player)
+            for alt, r in zip(d.alternatives, row):
+                assert len(r.scores) == 3 and alt.value == 2 * r.scores[seat] - sum(r.scores)
+                checked += 1
+    assert checked > 20
+
+
 def test_two_sided_games_that_score_one_side_need_no_results():
     assert not needs_results(find_variant("partnership")) and not needs_results(find_variant("draw"))
     assert why_not(find_variant("whist")) is not None and why_not(find_variant("whist"), results=True) is None
