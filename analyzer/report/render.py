@@ -197,11 +197,12 @@ def _board_data(board: Board, seat: int | None) -> dict:
 def game_data(game: GameReport, ch: Chart | None) -> dict:
     """Everything the page's script needs to draw the table at each move: numbers only, no text
     of the record (names and comments reach the page only through the escaped template)."""
+    boards = [_board_data(game.start, None)] + [_board_data(m.board, m.seat) for m in game.moves]
     return {
         "game": game.number, "moves": len(game.moves), "critical": game.critical, "mistakes": game.mistakes,
         "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
-        "boards": [_board_data(game.start, None)] + [_board_data(m.board, m.seat) for m in game.moves],
-        "lines": _lines_data(game),
+        "boards": boards,
+        "lines": _lines_data(game, boards),
         "diagrams": packed_diagrams(game.diagrams),
     }
 
@@ -215,15 +216,52 @@ def packed_diagrams(diagrams: list[str]) -> str | None:
     return base64.b64encode(zlib.compress(json.dumps(diagrams).encode("utf-8"), 9)).decode("ascii")
 
 
-def _lines_data(game: GameReport) -> dict:
+def _lines_data(game: GameReport, boards: list[dict]) -> dict:
     """Each alternative's best line for the script: by the decision's move number, for each alternative
-    in the order the page lists them, the table after each move of its line (None: no line)."""
+    in the order the page lists them, the table after each move of its line (None: no line), each written
+    as its change from the table before it (:func:`board_patch`; the first from the table before the
+    decision, ``boards[number - 1]``): a line's tables differ by a tile or two, and written whole they made
+    most of a page."""
     out = {}
     for m in game.moves:
         if m.decision is not None and any(a.line for a in m.decision.alternatives):
-            out[str(m.number)] = [None if a.line is None else [_board_data(b, seat) for b, seat in zip(a.line.boards, a.line.seats)]
-                                  for a in m.decision.alternatives]
+            rows = []
+            for a in m.decision.alternatives:
+                if a.line is None:
+                    rows.append(None)
+                    continue
+                before, row = boards[m.number - 1], []
+                for b, seat in zip(a.line.boards, a.line.seats):
+                    board = _board_data(b, seat)
+                    row.append(board_patch(before, board))
+                    before = board
+                rows.append(row)
+            out[str(m.number)] = rows
     return out
+
+
+def board_patch(before: dict, after: dict) -> dict:
+    """``after`` (a table as :func:`_board_data` writes it) as its change from ``before``, which the page's
+    script applies back (``unpatch`` in report.js): only the fields that differ; of a list as long as before,
+    the items that differ by their index (``{"2": [...]}``: a hand, a count); a line one tile longer at one
+    end as that tile (``{"left": [a, b]}`` or ``{"right": ...}``); anything else whole."""
+    patch = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if value == old:
+            continue
+        if key == "line" and isinstance(old, list) and isinstance(value, list) and len(value) == len(old) + 1:
+            if value[1:] == old:
+                patch[key] = {"left": value[0]}
+                continue
+            if value[:-1] == old:
+                patch[key] = {"right": value[-1]}
+                continue
+        if isinstance(old, list) and isinstance(value, list) and len(old) == len(value) and key != "line":
+            patch[key] = {str(i): v for i, (v, w) in enumerate(zip(value, old)) if v != w}
+            continue
+        patch[key] = value
+    return patch
 
 
 # ---- the page -------------------------------------------------------------------------------------

@@ -547,6 +547,29 @@
 
   // ---- an alternative's best line, shown on the board in place of the game -------------------------
 
+  // A table of a line from the one before it and its change (``board_patch`` in render.py): the fields
+  // written replace the old ones, but for a list changed at some items ({"2": [...]}) and a line grown by
+  // one tile at one end ({"left": [a, b]} / {"right": [a, b]}). Data only: nothing here judges a move.
+  function unpatch(before, patch) {
+    var board = {}, key;
+    for (key in before) { if (Object.prototype.hasOwnProperty.call(before, key)) { board[key] = before[key]; } }
+    for (key in patch) {
+      if (!Object.prototype.hasOwnProperty.call(patch, key)) { continue; }
+      var value = patch[key], old = before[key];
+      var sparse = value !== null && typeof value === "object" && !Array.isArray(value) && Array.isArray(old);
+      if (sparse && key === "line") {
+        board.line = value.left ? [value.left].concat(old) : old.concat([value.right]);
+      } else if (sparse) {
+        var items = old.slice();
+        Object.keys(value).forEach(function (i) { items[Number(i)] = value[i]; });
+        board[key] = items;
+      } else {
+        board[key] = value;
+      }
+    }
+    return board;
+  }
+
   // Show the line of alternative ``alt`` at the decision of move ``at``: step 0 is the table before that
   // move, step j the table after the line's j-th move (the alternative itself first).
   Game.prototype.enterLine = function (at, alt) {
@@ -555,7 +578,8 @@
     if (!steps || !source || !this.linePanel) { return; }
     if (this.cur !== at) { this.show(at, true); }
     if (this.line) { this.closeLine(); }
-    var boards = [this.data.boards[at - 1]].concat(steps);
+    var boards = [this.data.boards[at - 1]];
+    steps.forEach(function (patch) { boards.push(unpatch(boards[boards.length - 1], patch)); });
     var framed = frame(boards);
     this.line = {at: at, alt: alt, boards: boards, j: 0, plan: this.plan, viewBox: this.svg.getAttribute("viewBox"),
                  value: source.getAttribute("data-value")};
