@@ -154,3 +154,46 @@ def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
             for pos, board in zip(_replayed(rep, key[0] + 1, line.moves), line.boards):
                 assert _table(pos) == sorted(tuple(sorted(p)) for p in board.line), key
             assert pos.outcome() is not None, key
+
+
+def _unpatch(before: dict, patch: dict) -> dict:
+    """The page's ``unpatch`` (report.js), as the reference the patches are checked against."""
+    board = dict(before)
+    for key, value in patch.items():
+        old = before.get(key)
+        if isinstance(value, dict) and isinstance(old, list):
+            if key == "line":
+                board[key] = [value["left"]] + old if "left" in value else old + [value["right"]]
+            else:
+                board[key] = [value.get(str(i), v) for i, v in enumerate(old)]
+        else:
+            board[key] = value
+    return board
+
+
+@pytest.mark.parametrize("name", ["seed1.dom", "variant-cross.dom", "variant-draw.dom", "variant-all-fives.dom"])
+def test_each_step_of_a_line_is_its_table_written_as_a_change(name):
+    """The page writes each step of a line as its change from the step before (``render.board_patch``), the
+    first from the table before the decision: applied in turn, the changes give back every table of the line,
+    each smaller than the table written whole."""
+    from analyzer.report.render import board_data, board_patch, game_data
+
+    model = report_model(read(RECORDS / name))
+    checked = 0
+    for game in model.games:
+        data = game_data(game, None)
+        for m in game.moves:
+            if m.decision is None:
+                continue
+            for a, patches in zip(m.decision.alternatives, data["lines"].get(str(m.number), [])):
+                if a.line is None:
+                    assert patches is None
+                    continue
+                before = data["boards"][m.number - 1]
+                for b, seat, patch in zip(a.line.boards, a.line.seats, patches, strict=True):
+                    whole = board_data(b, seat)
+                    assert _unpatch(before, patch) == whole and patch == board_patch(before, whole)
+                    assert len(repr(patch)) < len(repr(whole))
+                    before = whole
+                    checked += 1
+    assert checked > 20

@@ -19,7 +19,8 @@ from markupsafe import Markup
 from .. import __version__
 from .model import Board, GameReport, Layout, MoveView, ReportModel, move_words, signed
 
-__all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "Chart", "chart", "PIP_LAYOUT"]
+__all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "board_data", "board_patch", "Chart",
+           "chart", "PIP_LAYOUT"]
 
 # Where the pips of each number sit on a square face of 10 x 10 (numbers above 9 are written).
 _C, _L, _R = 5.0, 2.6, 7.4
@@ -185,7 +186,8 @@ def _layout_data(layout: Layout | None) -> dict | None:
                      for a in layout.arms]}
 
 
-def _board_data(board: Board, seat: int | None) -> dict:
+def board_data(board: Board, seat: int | None) -> dict:
+    """A table as the page's script draws it (``seat``: who laid the last tile, None before the first)."""
     return {"line": [list(p) for p in board.line], "lead": board.lead,
             "hands": [[f"{a}-{b}" for a, b in hand] for hand in board.hands],
             "counts": board.counts, "pips": board.pips, "voids": board.voids,
@@ -197,7 +199,7 @@ def _board_data(board: Board, seat: int | None) -> dict:
 def game_data(game: GameReport, ch: Chart | None) -> dict:
     """Everything the page's script needs to draw the table at each move: numbers only, no text
     of the record (names and comments reach the page only through the escaped template)."""
-    boards = [_board_data(game.start, None)] + [_board_data(m.board, m.seat) for m in game.moves]
+    boards = [board_data(game.start, None)] + [board_data(m.board, m.seat) for m in game.moves]
     return {
         "game": game.number, "moves": len(game.moves), "critical": game.critical, "mistakes": game.mistakes,
         "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
@@ -232,7 +234,7 @@ def _lines_data(game: GameReport, boards: list[dict]) -> dict:
                     continue
                 before, row = boards[m.number - 1], []
                 for b, seat in zip(a.line.boards, a.line.seats):
-                    board = _board_data(b, seat)
+                    board = board_data(b, seat)
                     row.append(board_patch(before, board))
                     before = board
                 rows.append(row)
@@ -241,7 +243,7 @@ def _lines_data(game: GameReport, boards: list[dict]) -> dict:
 
 
 def board_patch(before: dict, after: dict) -> dict:
-    """``after`` (a table as :func:`_board_data` writes it) as its change from ``before``, which the page's
+    """``after`` (a table as :func:`board_data` writes it) as its change from ``before``, which the page's
     script applies back (``unpatch`` in report.js): only the fields that differ; of a list as long as before,
     the items that differ by their index (``{"2": [...]}``: a hand, a count); a line one tile longer at one
     end as that tile (``{"left": [a, b]}`` or ``{"right": ...}``); anything else whole."""
