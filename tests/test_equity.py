@@ -89,6 +89,21 @@ def test_table_is_the_dp_of_its_model(table):
         assert table.values[pos] == pytest.approx(p, abs=2e-6)
 
 
+def test_a_walk_that_forgets_the_match_codes_answers_solves_the_same(table, monkeypatch):
+    # the kept answers are bounded (``table.KEPT``): a walk that starts afresh every 50 gives the same values
+    from analyzer.equity import table as dp
+
+    root = (state_key(V, MatchState((70, 75), (0, 0), 1)), ("side", 0))
+    kept = solve(V, table.model, [root])
+    monkeypatch.setattr(dp, "KEPT", 50)
+    memo: dict = {}
+    known = {pos: p for pos, p in kept.items() if max(pos[0][0]) >= 90}     # (the walk looks these up)
+    forgetful = solve(V, table.model, [root], known=known, memo=memo)
+    assert len(kept) > 500 and len(known) > 100 and len(forgetful) == len(kept) - len(known)
+    assert all(p == pytest.approx(kept[pos], abs=1e-12) for pos, p in forgetful.items())
+    assert 0 < len(memo["known"]) <= 50
+
+
 _DRAWS: dict = {}
 
 

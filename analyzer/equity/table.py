@@ -35,6 +35,10 @@ from .model import HandModel, Outcome, lead_token, mode_of
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "PENDING_CAP"]
 
 PENDING_CAP = 12
+#: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
+#: some 450 bytes each (measured), so that making the largest table (Quinientos) or a long-running server
+#: looking up positions off a table's walk stays within about a gigabyte.
+KEPT = 1_000_000
 TIE_GAP = 1             # (in targets) how far behind two players tied on top past the target a third is kept
 Key = tuple
 
@@ -146,6 +150,8 @@ def _stepper(variant: Variant, terminal: Callable) -> Callable[[MatchState, int,
                    None if o.scores else (state.scores, o.points), o.next, side)
         out = cache.get(key)
         if out is None:
+            if len(cache) >= KEPT:          # (a bound on the memory: the answers are found again as needed)
+                cache.clear()
             after = _apply(variant, state, side, o)
             if after.over:
                 out = (terminal(after), None)
@@ -219,6 +225,8 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
             if value is None and nxt not in index:
                 value = known.get(nxt)
                 if value is not None:
+                    if len(found) >= KEPT:
+                        found.clear()
                     found[nxt] = value
             if value is not None:
                 constant = _add(constant, p, value)
