@@ -55,6 +55,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None,
     leader = next((s.seat for s in rep.steps if s.move is not None and s.move.tile is not None), rep.initial.turn)
     fast = int_solver_plays(variant)
     searches: dict[int, object] = {}
+    seen: dict[int, dict] = {}          # per view: the result from each position a principal variation went through
     decisions = {d.index: d for d in analysis.decisions}
     alternatives, line = [], []
     for k in range(steps + 1):
@@ -65,22 +66,25 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None,
         if view not in searches:
             rules = variant if variant.seating.sides == 2 else AgainstTheRest(variant, view)
             searches[view] = searcher_for(rules, fast, node_limit, table_mb)
-        line.append(_played_out(variant, searches[view], pos, None, leader, before))
+        known = seen.setdefault(view, {})
+        line.append(_played_out(variant, searches[view], pos, None, leader, before, known))
         d = decisions.get(k)
         if d is not None:
             moves = {alternative_text(m): m for m in pos.legal_moves()}
-            alternatives.append([_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before)
-                                 for a in d.alternatives])
+            alternatives.append([_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before,
+                                             known) for a in d.alternatives])
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)
     return PrincipalResults(alternatives, line)
 
 
-def _played_out(variant: Variant, search, pos, move, leader: int, before) -> HandResult | None:
+def _played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict) -> HandResult | None:
     """The result of the hand once ``move`` is played at ``pos`` (None: from ``pos`` itself; False: a move it
     does not offer) and the principal variation after it (``pos`` is left as it was); ``before``: each seat's
-    points scored during play up to ``pos`` (None: none)."""
+    points scored during play up to ``pos`` (None: none). ``seen``: the result from each position a principal
+    variation of the same search went through (the one from a position on it is the rest of it, each move
+    the first best: so the line played, its best alternatives and the move played share their work)."""
     if move is False:
         return None
     play = variant.play
@@ -95,17 +99,31 @@ def _played_out(variant: Variant, search, pos, move, leader: int, before) -> Han
         if play is not None and m.is_play:
             points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
 
+    def here() -> tuple:
+        """Where ``pos`` is: the moves that led to it (a transposition key would merge what the result may
+        tell apart: which of two equal ends a double lies at, who laid the last tile) and the points so far."""
+        return tuple((h[0], h[1]) for h in pos.history), tuple(points)
+
     try:
         if move is not None:
             push(move)
+        path = []
         if pos.outcome() is None:
+            path.append(here())
+            if path[0] in seen:
+                return seen[path[0]]
             for m in search.best_line(pos):
                 push(m)
+                if pos.outcome() is None:
+                    path.append(here())
         end = pos.outcome()
         if end is None:
             return None
         facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
-        return variant.hand_result(facts)
+        result = variant.hand_result(facts)
+        for key in path:
+            seen[key] = result
+        return result
     except SearchLimit:
         return None
     finally:
