@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis import AgainstTheRest, analyze_replay  # noqa: E402
 from analyzer.analysis.match_scale import match_scale  # noqa: E402
+from analyzer.analysis.outcomes import needs_results, principal_results  # noqa: E402
 from analyzer.equity import MatchPosition, compute_table, load_table  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.notation.writer import write_game  # noqa: E402
@@ -112,15 +113,21 @@ def _grading(args, v, shipped) -> None:
     points = time.process_time() - t0
     t0 = time.process_time()
     graded = 0
+    exact = needs_results(v)        # both sides score in a hand: each alternative's principal variation, timed too
     for k, (rep, a) in enumerate(zip(reps, analyses)):
         leader = rep.initial.turn
         state = MatchState((10 * (k % 9), 7 * (k % 13)), (0, 0), 1)
-        scale = match_scale(a, v, MatchPosition(state, ("side", v.seating.teams[leader])), leader)
+        results = principal_results(rep, a) if exact else None
+        scale = match_scale(a, v, MatchPosition(state, ("side", v.seating.teams[leader])), leader, results=results)
         graded += len(scale.loss)
     match = time.process_time() - t0
     print("\n(b) grading")
     print(f"{'records':>7} {'decisions':>9} {'points s':>9} {'match scale s':>13} {'ratio':>7}")
-    print(f"{args.records:>7} {graded:>9} {points:>9.2f} {match:>13.3f} {match / points:>7.3f}")
+    print(f"{args.records:>7} {graded:>9} {points:>9.2f} {match:>13.3f} {match / points:>7.3f}"
+          + ("  (with each alternative's principal variation: both sides score in a hand)" if exact else ""))
+    if v.match.kind == "bad":
+        print("\n(c) skipped: a Score tag gives no match position in bad points ((b) times the grading)")
+        return
     _command(args, v, reps)
 
 
