@@ -158,17 +158,17 @@ def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
 
 def _unpatch(before: dict, patch: dict) -> dict:
     """The page's ``unpatch`` (report.js), as the reference the patches are checked against."""
-    board = dict(before)
-    for key, value in patch.items():
-        old = before.get(key)
-        if isinstance(value, dict) and isinstance(old, list):
-            if key == "line":
-                board[key] = [value["left"]] + old if "left" in value else old + [value["right"]]
-            else:
-                board[key] = [value.get(str(i), v) for i, v in enumerate(old)]
-        else:
-            board[key] = value
-    return board
+    return {**before, **{key: _changed(key, before.get(key), value) for key, value in patch.items()}}
+
+
+def _changed(key, old, value):
+    if isinstance(value, dict) and isinstance(old, dict) and "+" in value:
+        return _unpatch(old, value["+"])
+    if isinstance(value, dict) and isinstance(old, list):
+        if key == "line":
+            return [value["left"]] + old if "left" in value else old + [value["right"]]
+        return [_changed("", v, value[str(i)]) if str(i) in value else v for i, v in enumerate(old)]
+    return value
 
 
 @pytest.mark.parametrize("name", ["seed1.dom", "variant-cross.dom", "variant-draw.dom", "variant-all-fives.dom"])

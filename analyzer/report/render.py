@@ -245,25 +245,29 @@ def _lines_data(game: GameReport, boards: list[dict]) -> dict:
 def board_patch(before: dict, after: dict) -> dict:
     """``after`` (a table as :func:`board_data` writes it) as its change from ``before``, which the page's
     script applies back (``unpatch`` in report.js): only the fields that differ; of a list as long as before,
-    the items that differ by their index (``{"2": [...]}``: a hand, a count); a line one tile longer at one
-    end as that tile (``{"left": [a, b]}`` or ``{"right": ...}``); anything else whole."""
+    the items that differ by their index (``{"2": [...]}``: a hand, a count, an arm); a line one tile longer at
+    one end as that tile (``{"left": [a, b]}`` or ``{"right": ...}``); a mapping with the same fields (a layout
+    with arms, an arm) as its own change, marked ``{"+": change}``; anything else whole."""
     patch = {}
     for key, value in after.items():
         old = before.get(key)
-        if value == old:
-            continue
-        if key == "line" and isinstance(old, list) and isinstance(value, list) and len(value) == len(old) + 1:
-            if value[1:] == old:
-                patch[key] = {"left": value[0]}
-                continue
-            if value[:-1] == old:
-                patch[key] = {"right": value[-1]}
-                continue
-        if isinstance(old, list) and isinstance(value, list) and len(old) == len(value) and key != "line":
-            patch[key] = {str(i): v for i, (v, w) in enumerate(zip(value, old)) if v != w}
-            continue
-        patch[key] = value
+        if value != old:
+            patch[key] = _changed(key, old, value)
     return patch
+
+
+def _changed(key: str, old, value):
+    """``value`` as its change from ``old`` (see :func:`board_patch`)."""
+    if isinstance(old, dict) and isinstance(value, dict) and old.keys() == value.keys():
+        return {"+": board_patch(old, value)}
+    if key == "line" and isinstance(old, list) and isinstance(value, list) and len(value) == len(old) + 1:
+        if value[1:] == old:
+            return {"left": value[0]}
+        if value[:-1] == old:
+            return {"right": value[-1]}
+    if key != "line" and isinstance(old, list) and isinstance(value, list) and len(old) == len(value):
+        return {str(i): _changed("", w, v) for i, (v, w) in enumerate(zip(value, old)) if v != w}
+    return value
 
 
 # ---- the page -------------------------------------------------------------------------------------

@@ -548,30 +548,35 @@
   // ---- an alternative's best line, shown on the board in place of the game -------------------------
 
   // A table of a line from the one before it and its change (``board_patch`` in render.py): the fields
-  // written replace the old ones, but for a list changed at some items ({"2": [...]}) and a line grown by
-  // one tile at one end ({"left": [a, b]} / {"right": [a, b]}). Data only: nothing here judges a move.
+  // written replace the old ones, but for a list changed at some items ({"2": ...}, each item itself a
+  // change), a line grown by one tile at one end ({"left": [a, b]} / {"right": [a, b]}) and a mapping
+  // changed in some fields ({"+": change}: a layout with arms, an arm). Data only: nothing here judges a move.
+  function changed(key, old, value) {
+    var plain = value !== null && typeof value === "object" && !Array.isArray(value);
+    if (plain && old !== null && typeof old === "object" && !Array.isArray(old)
+        && Object.prototype.hasOwnProperty.call(value, "+")) {
+      return unpatch(old, value["+"]);
+    }
+    if (plain && Array.isArray(old) && key === "line") {
+      return value.left ? [value.left].concat(old) : old.concat([value.right]);
+    }
+    if (plain && Array.isArray(old)) {
+      var items = old.slice();
+      Object.keys(value).forEach(function (i) { items[Number(i)] = changed("", old[Number(i)], value[i]); });
+      return items;
+    }
+    return value;
+  }
+
   function unpatch(before, patch) {
     var board = {}, key;
     for (key in before) { if (Object.prototype.hasOwnProperty.call(before, key)) { board[key] = before[key]; } }
     for (key in patch) {
-      if (!Object.prototype.hasOwnProperty.call(patch, key)) { continue; }
-      var value = patch[key], old = before[key];
-      var sparse = value !== null && typeof value === "object" && !Array.isArray(value) && Array.isArray(old);
-      if (sparse && key === "line") {
-        board.line = value.left ? [value.left].concat(old) : old.concat([value.right]);
-      } else if (sparse) {
-        var items = old.slice();
-        Object.keys(value).forEach(function (i) { items[Number(i)] = value[i]; });
-        board[key] = items;
-      } else {
-        board[key] = value;
-      }
+      if (Object.prototype.hasOwnProperty.call(patch, key)) { board[key] = changed(key, before[key], patch[key]); }
     }
     return board;
   }
 
-  // Show the line of alternative ``alt`` at the decision of move ``at``: step 0 is the table before that
-  // move, step j the table after the line's j-th move (the alternative itself first).
   Game.prototype.enterLine = function (at, alt) {
     var steps = (this.data.lines[String(at)] || [])[alt];
     var source = this.el.querySelector('.line-data[data-at="' + at + '"][data-alt="' + alt + '"]');
