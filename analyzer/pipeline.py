@@ -259,7 +259,7 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
     analysis, changing no field it had; keeps each game's ``MatchScale`` in ``run.scales`` (the page shows them)."""
     from .analysis.luck import deal_luck            # (the match-winning-chance tables: loaded when asked for)
     from .analysis.drawluck import annotate, match_chance, with_match
-    from .analysis.match_scale import match_positions, match_scale
+    from .analysis.match_scale import match_positions, match_scale, why_not
     from .analysis.outcomes import needs_results, principal_results
 
     run.scales = [None] * len(run.replays)
@@ -268,7 +268,8 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
         if game.get("analysis") is None or analysis is None:
             continue
         results = None
-        if needs_results(rep.variant) and position is not None and analysis.values:
+        if (needs_results(rep.variant) and analysis.values and position is not None and leader is not None
+                and not position.state.over and why_not(rep.variant, results=True) is None):    # (else never read)
             results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb)
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:

@@ -74,7 +74,6 @@ def test_a_whist_alternative_that_reaches_100_bad_points_ends_the_match():
     """At 80-85 bad points, an alternative whose line gives side 1 fifteen or more (and side 0 fewer than
     twenty more than side 1 has then) ends the match won by side 0: MWC 1; and the reverse 0."""
     v = find_variant("whist")
-    table = load_table(v)
     seen = set()
     for seed in range(6):
         rep = replay(random_game(v, seed), v)
@@ -101,7 +100,6 @@ def test_the_bundled_whist_match_is_graded_on_the_match_scale():
     games = json.loads(run.output)["games"]
     assert len(games) == 2
     v = find_variant("whist")
-    table = load_table(v)
     # game 2 starts from game 1's result: B/D went out, each side wrote its own pips
     first = replay(random_game(v, 1), v)
     assert games[1]["match_scale"]["scores"] == list(first.result.scores)
@@ -116,4 +114,3 @@ def test_the_bundled_whist_match_is_graded_on_the_match_scale():
             best = max(chances) if d["side"] == 0 else min(chances)
             played = next(a["mwc"] for a in d["alternatives"] if a["played"])
             assert d["mwc_loss"] == pytest.approx(abs(best - played), abs=1e-6)
-    assert table is not None

@@ -57,7 +57,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None,
     searches: dict[int, object] = {}
     seen: dict[int, dict] = {}          # per view: the result from each position a principal variation went through
     decisions = {d.index: d for d in analysis.decisions}
-    alternatives, line = [], []
+    alternatives, line = {}, []
     for k in range(steps + 1):
         if k < len(rep.steps) and rep.steps[k].seat is not None and pos.outcome() is None:
             pos.turn = rep.steps[k].seat
@@ -71,12 +71,12 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None,
         d = decisions.get(k)
         if d is not None:
             moves = {alternative_text(m): m for m in pos.legal_moves()}
-            alternatives.append([_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before,
-                                             known) for a in d.alternatives])
+            alternatives[k] = [_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before, known)
+                               for a in d.alternatives]
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)
-    return PrincipalResults(alternatives, line)
+    return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions], line)
 
 
 def _played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict) -> HandResult | None:
