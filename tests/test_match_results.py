@@ -19,7 +19,7 @@ from analyzer.analysis import analyze_replay
 from analyzer.analysis.match_scale import match_scale, why_not
 from analyzer.analysis.outcomes import needs_results, principal_results
 from analyzer.cli import main
-from analyzer.equity import MatchPosition, load_table
+from analyzer.equity import MatchPosition
 from analyzer.generate import random_game
 from analyzer.replay import replay
 from analyzer.rules import MatchState, find_variant
