@@ -9,12 +9,15 @@ hand results drawn from the same model."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
 
-from analyzer.equity import MatchPosition, first_lead
+from analyzer.equity import DATA_DIR, EquityTable, MatchPosition, first_lead, table_name
+from analyzer.equity.table import state_key
 from analyzer.rules import HandResult, MatchState, find_variant
+from analyzer.tiles import tile_set
 from test_equity import _play_match, shipped
 
 FAMILIES = ["chiva", "milo", "great-lakes", "doscientos", "quinientos", "south-american"]
@@ -123,3 +126,22 @@ def test_south_american_records_graded_on_the_match_scale():
         assert all(0 <= a["mwc"] <= 1 for d in game["decisions"] for a in d["alternatives"])
         wins["B/D" in block.split('[Result "')[1].split('"')[0]] += 1
     assert wins == [2, 1]
+
+
+def test_quinientos_every_first_game_leaves_the_match_on_the_shipped_table():
+    # 000, Quinientos: the winners of the first four games get 100, 75, 50 and 25 points more, so the match
+    # state counts the games played; a first game whatever its score (every pip of the set and the 100 of
+    # a capicú or chuchazo at most) must lead to a position the shipped table holds, not one solved on
+    # demand (a walk of hundreds of positions, seconds a record).
+    v = find_variant("quinientos")
+    with open(os.path.join(DATA_DIR, table_name(v).replace(".json", ".mwc")), "rb") as fh:
+        table = EquityTable.from_packed(v, fh.read())          # (its own copy: nothing solved on demand added)
+    start = MatchPosition(v.match.start(2), first_lead(v))
+    most = sum(t.pips for t in tile_set(6)) + 100
+    for winner in (0, 1):
+        for end in ("domino", "blocked"):
+            for points in range(most + 1):
+                scores = (points, 0) if winner == 0 else (0, points)
+                after = table.next_position(start, HandResult(end, winner, points, winner, scores), winner)
+                assert not after.state.over
+                assert (state_key(v, after.state), after.lead) in table.values, (winner, end, points)

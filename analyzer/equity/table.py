@@ -30,9 +30,10 @@ from typing import Callable
 from ..rules import HandResult, MatchState, Variant
 from ..rules.lead import requirement
 from ..rules.modes import MatchKind
+from ..search.scoring import value_bound
 from .model import HandModel, Outcome, lead_token, mode_of
 
-__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "PENDING_CAP"]
+__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "first_game_roots", "PENDING_CAP"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -251,6 +252,38 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
 def _drawn(zero):
     """The value of a drawn match: 1/2 for side 0 of two, else 1/N to each side."""
     return 0.5 if not isinstance(zero, tuple) else (1.0 / len(zero),) * len(zero)
+
+
+def first_game_roots(variant: Variant, model: HandModel) -> list:
+    """Where the first game may take a match with bonuses for the first games won (Quinientos,
+    ``first_wins``), for every score its winner may make, not only those the model's simulated hands
+    made: the match state counts those games (:func:`state_key`), so a recorded match whose first game
+    scored what no simulated hand did would otherwise leave the walk from the start for its next games
+    (each look-up then a walk of its own, off the table). The scores run from 0 to the most a hand can
+    score (every pip of the set and the scoring's points beyond the pips, ``scoring.value_bound``; the
+    match code adds the game's bonus); each result of the first hand the model has that scores for its winner alone
+    (winner, end, who leads next) is taken at each of them and the match code says where it leads. Empty for any other match, or a
+    scoring with no bound."""
+    if not variant.match.first_wins:
+        return []
+    bound = value_bound(variant)
+    if bound is None:
+        return []
+    fixed, most = bound
+    top = variant.dealing.max_pip
+    most += 0 if fixed else top * (top + 1) * (top + 2) // 2
+    start = variant.match.start(variant.seating.sides)
+    step = _stepper(variant, _terminal)
+    shapes = {(side, replace(o, points=0, scores=())) for _, side, o in _results(variant, model, first_lead(variant))
+              if o.winner is not None and all(x == 0 for k, x in enumerate(o.scores) if k != o.winner)}
+    roots: dict = {}
+    for side, o in sorted(shapes, key=repr):
+        for points in range(most + 1):
+            scores = tuple(points if k == o.winner else 0 for k in range(variant.seating.sides))
+            over, nxt = step(start, side, replace(o, points=points, scores=scores))
+            if over is None:
+                roots[nxt] = None
+    return list(roots)
 
 
 def _roots(variant: Variant, roots: list | None) -> list:
