@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+from unittest.mock import patch
 
 import pytest
 from click.testing import CliRunner
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from analyzer.cli import main
 from analyzer.equity import DATA_DIR, EquityTable, load_table, table_name, write_table
+from analyzer.equity import store
 from analyzer.equity.store import PackedValues, pack, unpack
 from analyzer.rules import find_variant
 from conftest import RECORDS
@@ -123,6 +125,30 @@ def test_any_table_round_trips(groups):
         off = ((key[0][0] + 1, *key[0][1:]), *key[1:]), lead
         assert values.get(off) == want.get(off)
     assert header["positions"] == len(want) and "table" not in header
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_group, min_size=1, max_size=3, unique_by=lambda g: (g["pending"], g["playoff"], g["last"],
+                                                                      str(g["wins"]), g["games"], str(g["lead"]))),
+       st.integers(1, 7))
+def test_a_table_in_blocks_finds_every_position_in_its_block(groups, chunk):
+    """Written in blocks of ``chunk`` positions (the shipped tables: ``CHUNK``), each looked-up position is
+    found in the one block that holds it, scores between two blocks' first ones included; a position not
+    in the table is found nowhere; and a reader takes the block size from the file, not its own ``CHUNK``."""
+    data = {"format": 1, "variant": "x", "model": {}, "positions": sum(len(g["cells"]) for g in groups),
+            "table": [{**{k: g[k] for k in ("pending", "playoff", "last", "wins", "games", "lead")},
+                       "scores": [list(s) for s in g["cells"]], "mwc": list(g["cells"].values())} for g in groups]}
+    with patch.object(store, "CHUNK", chunk):
+        raw = pack(data)
+    header, values = unpack(raw)
+    assert all(len(g.get("firsts", [0])) == -(-g["count"] // chunk) for g in header["groups"])
+    want = _positions(data)
+    for (key, lead), p in want.items():
+        assert values[(key, lead)] == p
+        for d in (-1, 1):
+            off = ((key[0][0] + d, *key[0][1:]), *key[1:]), lead
+            assert values.get(off) == want.get(off)
+    assert dict(values) == want and len(values) == len(want)
 
 
 @settings(max_examples=30, deadline=None)

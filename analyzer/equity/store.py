@@ -9,30 +9,35 @@ Layout: the line ``DOMINO-MWC 1``; one line of JSON, the header: everything of t
 positions (``format``, the table's meta, ``model``, ``positions``), and ``groups``: per group of the
 JSON form (the positions that differ only by their scores) its fields (``pending``, ``playoff``,
 ``last``, ``wins``, ``games``, ``lead``), ``count``, ``lo`` and ``span`` (the scores' smallest value and
-range on each side) and ``at`` / ``size`` (its block of the rest of the file). Each group's block is
-zlib-compressed: ``count`` signed 32-bit little-endian integers, the scores as one number (mixed radix
-over ``span``, ascending), then ``count`` more, the MWC in millionths (the JSON form's 6 decimals:
+range on each side), ``at`` / ``size`` (its blocks in the rest of the file), and ``chunk``, ``firsts`` /
+``sizes``: its positions in scores' order, in blocks of ``chunk`` (``CHUNK`` as written here; the last one
+fewer), each block's first score (as one number) and its size in bytes. (A group of one block has neither, as every group of the first compact tables.) Each block is zlib-compressed: its positions' number of signed 32-bit little-endian integers,
+the scores as one number (mixed radix over ``span``, ascending), then as many more, the MWC in millionths (the JSON form's 6 decimals:
 ``k / 1e6`` is the same float as the JSON's decimal); each sequence stored as its first number and the
 differences of the next ones (neighbouring scores have close chances: it packs 2.4 times smaller). A
 table of individual players (each position holds every player's chance, a list in the JSON form) has
 ``sides`` in each group: its block holds ``sides`` such sequences of chances, one per player, after the
-scores. A group's block is unpacked the first time one of its positions is looked up, and searched by bisection."""
+scores. A block is unpacked the first time one of its positions is looked up (found by bisection over the
+group's ``firsts``), and searched by bisection."""
 from __future__ import annotations
 
 import json
 import sys
 import zlib
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from collections.abc import Iterator, Mapping
 
-__all__ = ["MAGIC", "PackedValues", "pack", "unpack"]
+__all__ = ["CHUNK", "MAGIC", "PackedValues", "pack", "unpack"]
 
 MAGIC = b"DOMINO-MWC 1\n"
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
 _I32 = next(code for code in "il" if array(code).itemsize == 4)
 _FIELDS = ("pending", "playoff", "last", "wins", "games", "lead")
+#: The positions in a block: a look-up unpacks the one block its position lies in, not the whole group (the
+#: largest table's groups hold up to 250,000 positions: some 25 ms each to unpack).
+CHUNK = 4096
 
 
 def _group_key(g: dict) -> tuple:
@@ -75,12 +80,18 @@ def pack(data: dict) -> bytes:
         each = bool(g["mwc"]) and isinstance(g["mwc"][0], (list, tuple))     # individual players: every one's
         columns = list(zip(*g["mwc"])) if each else [g["mwc"]]
         order = sorted(range(len(flat)), key=flat.__getitem__)
-        block = zlib.compress(_le(_deltas([flat[i] for i in order])) + b"".join(
-            _le(_deltas([round(column[i] * 1e6) for i in order])) for column in columns), 9)
+        firsts, sizes = [], []
+        for start in range(0, len(order), CHUNK):
+            part = order[start:start + CHUNK]
+            block = zlib.compress(_le(_deltas([flat[i] for i in part])) + b"".join(
+                _le(_deltas([round(column[i] * 1e6) for i in part])) for column in columns), 9)
+            firsts.append(flat[part[0]])
+            sizes.append(len(block))
+            blocks.append(block)
         groups.append({**{k: g[k] for k in _FIELDS}, "count": len(flat), "lo": lo, "span": span, "at": at,
-                       "size": len(block), **({"sides": len(columns)} if each else {})})
-        blocks.append(block)
-        at += len(block)
+                       "size": sum(sizes), **({"chunk": CHUNK, "firsts": firsts, "sizes": sizes} if len(sizes) > 1 else {}),
+                       **({"sides": len(columns)} if each else {})})
+        at += sum(sizes)
     header["groups"] = groups
     return MAGIC + json.dumps(header, separators=(",", ":")).encode("utf-8") + b"\n" + b"".join(blocks)
 
@@ -106,23 +117,35 @@ def unpack(raw: bytes, where: str = "table") -> tuple[dict, PackedValues]:
 
 
 class _Group:
-    __slots__ = ("lo", "span", "strides", "count", "block", "flat", "micro", "sides")
+    __slots__ = ("lo", "span", "strides", "count", "chunk", "firsts", "chunks", "opened", "sides")
 
-    def __init__(self, g: dict, block: memoryview):
-        self.lo, self.span, self.count, self.block = tuple(g["lo"]), tuple(g["span"]), g["count"], block
+    def __init__(self, g: dict, block: memoryview, where: str):
+        self.lo, self.span, self.count = tuple(g["lo"]), tuple(g["span"]), g["count"]
         self.strides = tuple(_strides(g["span"]))
         self.sides = g.get("sides")           # individual players: a chance each (None: side 0's only)
-        self.flat: array | None = None
-        self.micro: list[array] = []
+        sizes = g.get("sizes") or [g["size"]]        # (a file of one block a group: its blocks were not split)
+        self.firsts = g.get("firsts") or [0]
+        self.chunk = g.get("chunk") or self.count
+        if len(self.firsts) != len(sizes) or sum(sizes) != g["size"]:
+            raise ValueError(f"{where}: a group's blocks do not add up to its size")
+        ends = list(accumulate(sizes))
+        self.chunks = [block[end - size:end] for end, size in zip(ends, sizes)]
+        self.opened: dict[int, tuple[array, list[array]]] = {}
 
-    def _open(self, where: str) -> None:
+    def _open(self, j: int, where: str) -> tuple[array, list[array]]:
+        """Block ``j``'s scores (one number each) and chances, unpacked (kept)."""
+        got = self.opened.get(j)
+        if got is not None:
+            return got
         try:
-            raw = zlib.decompress(self.block)
+            raw = zlib.decompress(self.chunks[j])
         except zlib.error as exc:
             raise ValueError(f"{where}: a group's block is damaged ({exc})") from None
-        n = 4 * self.count
-        if len(raw) != n * (1 + (self.sides or 1)):
-            raise ValueError(f"{where}: a group's block holds {len(raw)} bytes, not {n * (1 + (self.sides or 1))}")
+        width = 4 * (1 + (self.sides or 1))
+        expected = min(self.chunk, self.count - j * self.chunk) * width
+        if len(raw) != expected:
+            raise ValueError(f"{where}: a group's block holds {len(raw)} bytes, not {expected}")
+        n = len(raw) // (1 + (self.sides or 1))
         parts = []
         for k in range(1 + (self.sides or 1)):
             part = array(_I32)
@@ -130,12 +153,8 @@ class _Group:
             if sys.byteorder != "little":
                 part.byteswap()
             parts.append(array(_U32, accumulate(part)))
-        self.flat, self.micro = parts[0], parts[1:]
-
-    def _chance(self, i: int):
-        if self.sides is None:
-            return self.micro[0][i] / 1e6
-        return tuple(m[i] / 1e6 for m in self.micro)
+        got = self.opened[j] = (parts[0], parts[1:])
+        return got
 
     def find(self, scores: tuple, where: str) -> float | None:
         n = 0
@@ -143,21 +162,29 @@ class _Group:
             if not low <= s < low + span:
                 return None
             n += (s - low) * st
-        if self.flat is None:
-            self._open(where)
-        i = bisect_left(self.flat, n)
-        if i < self.count and self.flat[i] == n:
-            return self._chance(i)
+        j = bisect_right(self.firsts, n) - 1
+        if j < 0:
+            return None
+        flat, micro = self._open(j, where)
+        i = bisect_left(flat, n)
+        if i < len(flat) and flat[i] == n:
+            return _chance(micro, i, self.sides)
         return None
 
     def scores(self, where: str) -> Iterator[tuple[tuple, float]]:
-        if self.flat is None:
-            self._open(where)
-        for i, n in enumerate(self.flat):
-            sc = []
-            for low, st, span in zip(self.lo, self.strides, self.span):
-                sc.append(low + (n // st) % span)
-            yield tuple(sc), self._chance(i)
+        for j in range(len(self.chunks)):
+            flat, micro = self._open(j, where)
+            for i, n in enumerate(flat):
+                sc = []
+                for low, st, span in zip(self.lo, self.strides, self.span):
+                    sc.append(low + (n // st) % span)
+                yield tuple(sc), _chance(micro, i, self.sides)
+
+
+def _chance(micro: list[array], i: int, sides: int | None):
+    if sides is None:
+        return micro[0][i] / 1e6
+    return tuple(m[i] / 1e6 for m in micro)
 
 
 class PackedValues(Mapping):
@@ -167,7 +194,7 @@ class PackedValues(Mapping):
     solved later (off the shipped walk)."""
 
     def __init__(self, groups: list[dict], payload: memoryview, where: str = "table"):
-        self._groups = {_group_key(g): _Group(g, payload[g["at"]:g["at"] + g["size"]]) for g in groups}
+        self._groups = {_group_key(g): _Group(g, payload[g["at"]:g["at"] + g["size"]], where) for g in groups}
         self._count = sum(g["count"] for g in groups)
         self._extra: dict = {}
         self._where = where
