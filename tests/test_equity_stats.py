@@ -8,6 +8,7 @@ that never errs loses nothing (it always plays a best move) and so falls in the 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from hypothesis import given, settings, strategies as st
 from analyzer.analysis.luck import ErrorRate
 from analyzer.archive.stats import player_rows
 from analyzer.cli import main
-from analyzer.equity.bands import BANDS, Calibration, PolicySample, load_calibration, play_policy, strength_band
+from analyzer.equity.bands import (BANDS, DATA_DIR, Calibration, PolicySample, calibration_for, load_calibration,
+                                   play_policy, strength_band)
 from analyzer.rules import find_variant
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
@@ -156,9 +158,20 @@ def test_policy_that_never_errs_loses_nothing_and_is_the_top_band():
             assert cal.band_of(perfect.mean) == BANDS[0]
 
 
-def test_shipped_calibration_orders_the_policies():
-    cal = load_calibration(find_variant("partnership"))
-    assert cal is not None, "the partnership bands are shipped (bench/calibrate_bands.py)"
+CALIBRATED = sorted(f for f in os.listdir(DATA_DIR) if f.startswith("bands_"))
+
+
+def test_the_partnership_and_block7_bands_are_shipped():
+    for v in (find_variant("partnership"), find_variant("block", {"hand": "7", "players": "2"})):
+        assert load_calibration(v) is not None, "bands are shipped (bench/calibrate_bands.py)"
+
+
+@pytest.mark.parametrize("name", CALIBRATED)
+def test_shipped_calibration_orders_the_policies_and_is_found_by_its_table(name):
+    cal = calibration_for(name[len("bands_"):])
     means = [s.mean for s in cal.samples]
     assert means[0] == 0 and means == sorted(means)         # erring more often never costs less
     assert all(s.decisions >= 10_000 for s in cal.samples)
+    # stats finds a calibration by the name of the game's MWC table: each one names a shipped table
+    table = os.path.splitext(name[len("bands_"):])[0]
+    assert any(os.path.splitext(f)[0] == table for f in os.listdir(DATA_DIR)), name
