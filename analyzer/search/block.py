@@ -138,36 +138,74 @@ class Solver:
         return out
 
     def best_line(self, position: Position) -> list[Move]:
-        """A principal variation: best moves for both sides from ``position`` to the end of the hand."""
+        """The principal variation: best moves for both sides from ``position`` to the end of the hand, at each
+        choice the first in the order of ``legal_moves`` among equal best ones.
+
+        The value of the hand is the same at every position of that line, so it is searched once: at each
+        choice the moves are probed in order with a null window around it and the first that reaches it is
+        the line's (the compiled core plays the line from the lead on in one call, :meth:`CoreDeal.line`).
+        The node limit bounds each choice's probes (and the first value)."""
         position = self._check(position)
         line: list[Move] = []
+        pushed_ = 0
+        value = None        # the side-0 value of the hand from ``position`` (and so all along the line)
         with gc_paused():
             try:
                 while True:
                     moves = position.legal_moves()
                     if not moves:
                         break
+                    self.nodes = 0
+                    rest = self._core_line(position, value)
+                    if rest is not None:
+                        line.extend(rest)
+                        break
                     choice = moves[0]
                     if len(moves) > 1:
-                        self.nodes = 0
-                        target = self._value(position, -INF, INF)
-                        for move in moves:
-                            # a window around the target is enough to recognise a move that keeps it
-                            position.push(move)
-                            try:
-                                if self._value(position, target - 1, target + 1) == target:
-                                    choice = move
-                                    break
-                            finally:
-                                position.pop()
-                        else:  # pragma: no cover - the value is always reached by some move
-                            raise AssertionError("no move keeps the solved value")
+                        if value is None:
+                            value = self._value(position, -INF, INF)
+                        choice = self._first_best(position, moves, value)
                     position.push(choice)
+                    pushed_ += 1
                     line.append(choice)
             finally:
-                for _ in line:
+                for _ in range(pushed_):
                     position.pop()
         return line
+
+    def _first_best(self, position: Position, moves: list[Move], value: int) -> Move:
+        """The first of ``moves`` whose side-0 value reaches ``value`` (the position's): a null-window probe each
+        (at least ``value`` where side 0 moves, at most where side 1 does), stopping at the first that passes."""
+        maximise = self.variant.seating.teams[position.turn] == 0
+        for move in moves:
+            position.push(move)
+            try:
+                if maximise:
+                    if self._value(position, value - 1, value) >= value:
+                        return move
+                elif self._value(position, value, value + 1) <= value:
+                    return move
+            finally:
+                position.pop()
+        raise AssertionError("no move keeps the solved value")  # pragma: no cover - some move always does
+
+    def _core_line(self, position: Position, value: int | None) -> list[Move] | None:
+        """The rest of the principal variation from ``position`` (the lead played, the mover able to play;
+        ``value``: the hand's side-0 value when known) in one call into the compiled core; None where that does
+        not serve (the pure-Python search, the lead, a pass)."""
+        if self.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+            return None
+        deal = self._deal(position)
+        if type(deal) is not CoreDeal:
+            return None
+        K, _ = deal.set_state(position)
+        paid, K = self._paid(deal, position, K)
+        first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+        steps, used, over = deal.line(K, position, first, None if value is None else value - paid, self.node_limit)
+        self.nodes += used
+        if over:
+            raise SearchLimit(f"more than {self.node_limit:,} positions")
+        return steps
 
     def table_size(self) -> tuple[int, int]:
         """``(entries, bytes)`` the transposition tables of this solver hold now (the pure-Python
