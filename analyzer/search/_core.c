@@ -1009,12 +1009,13 @@ static int line_step(Deal *d, LineState *st, int first, int64_t budget, PyObject
     return 0;
 }
 
-/* line(hands, pips, played, a, b, seat, first, value, budget): the principal variation from the state to the
+/* line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state to the
  * end of the hand, the best moves for both sides, among equal ones the first in the order of
  * ``Position.legal_moves`` (``Solver.best_line``): ``(steps, states, over)``, each step ``(seat, tile index,
  * the open number it goes on)`` or a pass ``(seat, -1, -1)``. ``a``, ``b``: the ends as they lie; ``first``:
  * bit ``s`` set when seat ``s`` lays a tile on the first of two ends showing one number; ``value``: the
- * state's value for the side of ``seat`` (None: searched first). Each choice probes its moves in order with
+ * state's value for the side of ``seat`` (None: searched first, MTD(f) from ``guess`` or the nearest of the
+ * table's bounds). Each choice probes its moves in order with
  * a null window around that value and takes the first that reaches it (the value of the state after it is
  * then known too), at most ``budget`` states a choice (and for the first value); ``over`` True past it (the
  * steps then stop before that choice). */
@@ -1022,12 +1023,13 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
     PyObject *hands, *pips, *value_obj;
     unsigned long long K;
     long long budget;
-    int a, b, s, first;
+    int a, b, s, first, guess = 0;
     if (self->table == NULL) {
         PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OOKiiiiOL", &hands, &pips, &K, &a, &b, &s, &first, &value_obj, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOKiiiiOL|i", &hands, &pips, &K, &a, &b, &s, &first, &value_obj, &budget, &guess))
+        return NULL;
     if (s < 0 || s >= self->n || a < 0 || a >= self->w || b < 0 || b >= self->w) {
         PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
         return NULL;
@@ -1044,7 +1046,6 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
     self->failed = 0;
     self->budget = budget;
     if (value_obj == Py_None) {
-        int guess = 0;
         Entry *en = table_probe(self->table, state_key(self, st.K, e, s, st.X), self->id);
         if (en != NULL) guess = guess < bound_unpack(en->lo) ? bound_unpack(en->lo)
                                 : (guess > bound_unpack(en->hi) ? bound_unpack(en->hi) : guess);
@@ -1154,7 +1155,7 @@ static PyMethodDef Deal_methods[] = {
      "plays(hands, pips, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends "
      "after) in this deal's table, None where it ends the hand; (values, states, over)."},
     {"line", (PyCFunction)Deal_line, METH_VARARGS,
-     "line(hands, pips, played, a, b, seat, first, value, budget): the principal variation from the state, the "
+     "line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state, the "
      "first best move in the order of the legal moves at each choice; (steps, states, over)."},
     {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
      "worlds(deals, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends after) "

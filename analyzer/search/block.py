@@ -137,14 +137,15 @@ class Solver:
                 raise
         return out
 
-    def best_line(self, position: Position) -> list[Move]:
+    def best_line(self, position: Position, guess: int | None = None) -> list[Move]:
         """The principal variation: best moves for both sides from ``position`` to the end of the hand, at each
         choice the first in the order of ``legal_moves`` among equal best ones.
 
         The value of the hand is the same at every position of that line, so it is searched once: at each
         choice the moves are probed in order with a null window around it and the first that reaches it is
         the line's (the compiled core plays the line from the lead on in one call, :meth:`CoreDeal.line`).
-        The node limit bounds each choice's probes (and the first value)."""
+        The node limit bounds each choice's probes (and the first value). ``guess``: the hand's side-0 value as
+        far as it is known (an analysis's): where the search for it starts (never trusted)."""
         position = self._check(position)
         line: list[Move] = []
         pushed_ = 0
@@ -156,14 +157,14 @@ class Solver:
                     if not moves:
                         break
                     self.nodes = 0
-                    rest = self._core_line(position, value)
+                    rest = self._core_line(position, value, guess)
                     if rest is not None:
                         line.extend(rest)
                         break
                     choice = moves[0]
                     if len(moves) > 1:
                         if value is None:
-                            value = self._value(position, -INF, INF)
+                            value = self._value(position, -INF, INF, guess)
                         choice = self._first_best(position, moves, value)
                     position.push(choice)
                     pushed_ += 1
@@ -189,10 +190,10 @@ class Solver:
                 position.pop()
         raise AssertionError("no move keeps the solved value")  # pragma: no cover - some move always does
 
-    def _core_line(self, position: Position, value: int | None) -> list[Move] | None:
+    def _core_line(self, position: Position, value: int | None, guess: int | None) -> list[Move] | None:
         """The rest of the principal variation from ``position`` (the lead played, the mover able to play;
-        ``value``: the hand's side-0 value when known) in one call into the compiled core; None where that does
-        not serve (the pure-Python search, the lead, a pass)."""
+        ``value``: the hand's side-0 value when known, else ``guess`` where its search starts) in one call into
+        the compiled core; None where that does not serve (the pure-Python search, the lead, a pass)."""
         if self.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
             return None
         deal = self._deal(position)
@@ -201,7 +202,8 @@ class Solver:
         K, _ = deal.set_state(position)
         paid, K = self._paid(deal, position, K)
         first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
-        steps, used, over = deal.line(K, position, first, None if value is None else value - paid, self.node_limit)
+        steps, used, over = deal.line(K, position, first, None if value is None else value - paid, self.node_limit,
+                                      0 if guess is None else guess - paid)
         self.nodes += used
         if over:
             raise SearchLimit(f"more than {self.node_limit:,} positions")
@@ -227,22 +229,23 @@ class Solver:
     def _check(self, position: Position) -> Position:
         return known_position(self.variant, position)
 
-    def _value(self, position: Position, alpha: int, beta: int) -> int:
-        """The side-0 value of ``position``, fail-soft within (alpha, beta)."""
+    def _value(self, position: Position, alpha: int, beta: int, guess: int | None = None) -> int:
+        """The side-0 value of ``position``, fail-soft within (alpha, beta); MTD(f) starts at ``guess`` (side 0;
+        None: at 0 for the mover)."""
         outcome = position.outcome()
         if outcome is not None:
             return self._outcome_value(position, outcome.termination, outcome.seat)
         if position.ends is None or not position.playable_mask(position.turn):
             # the lead or a pass: null-window probes over the moves, like the search below
-            return mtdf(lambda a, b: self._step(position, a, b), alpha, beta, 0)
+            return mtdf(lambda a, b: self._step(position, a, b), alpha, beta, guess or 0)
         deal = self._deal(position)
         K, e = deal.set_state(position)
         paid, K = self._paid(deal, position, K)
         s = position.turn
         alpha, beta = (b if abs(b) >= INF else b - paid for b in (alpha, beta))     # (an open side stays open)
         if deal.sign[s] > 0:
-            return paid + self._mtdf(deal, K, e, s, alpha, beta)
-        return paid - self._mtdf(deal, K, e, s, -beta, -alpha)
+            return paid + self._mtdf(deal, K, e, s, alpha, beta, 0 if guess is None else guess - paid)
+        return paid - self._mtdf(deal, K, e, s, -beta, -alpha, 0 if guess is None else paid - guess)
 
     def _after(self, deal: IntDeal, K: int, e: int, position: Position, move: Move) -> int | None:
         """The side-0 value of playing ``move`` (a tile on the line) in ``position``, whose int state

@@ -523,18 +523,20 @@ class CoreDeal(IntDeal):
                   else self.ends_code(a, m.tile.other(b))) for m in moves]
         return self.core.plays(self.hands, self.pips, K, e, position.turn, codes, budget)
 
-    def line(self, K: int, position, first: int, value: int | None, budget: int) -> tuple[list, int, bool]:
+    def line(self, K: int, position, first: int, value: int | None, budget: int,
+             guess: int = 0) -> tuple[list, int, bool]:
         """``(moves, states, over)``: the principal variation from the state this deal holds (played mask ``K``,
         the ends and mover of ``position``) to the end of the hand, as ``Solver.best_line`` plays it (the first
         best move in the order of ``Position.legal_moves``, the forced passes included), in one call into the
         core (``BlockDeal.line``); ``first``: bit ``s`` set when seat ``s`` lays a tile on the first of two ends
         showing one number (``Position.equal_end``); ``value``: the state's side-0 value without the bonuses
-        paid before it (None: searched first); ``over``: some choice needed more than ``budget`` states (the
+        paid before it (None: searched first, MTD(f) from ``guess``, side 0 likewise); ``over``: some choice needed more than ``budget`` states (the
         moves then stop before it)."""
         a, b = position.ends
         s = position.turn
         steps, used, over = self.core.line(self.hands, self.pips, K, a, b, s, first,
-                                           None if value is None else self.sign[s] * value, budget)
+                                           None if value is None else self.sign[s] * value, budget,
+                                           self.sign[s] * guess)
         tiles = self.tiles
         return [PASS if t < 0 else placed(tiles[t], end) for _, t, end in steps], used, over
 

@@ -225,14 +225,15 @@ class TreeSearch:
         finally:
             pos.pop()
 
-    def best_line(self, pos: Position) -> list[Move]:
+    def best_line(self, pos: Position, guess: int | None = None) -> list[Move]:
         """Best moves for both sides from ``pos`` to the end of the hand: at each choice the first in the order
         of ``legal_moves`` among equal best ones.
 
         Along that line the points still to come fall by what each move scores, so the value is searched
         once: at each choice the moves are probed in order with a null window around it (:meth:`_after`) and
         the first that reaches it is the line's. The node limit bounds each choice's probes (and the first
-        value), as it bounds each call of :meth:`values`."""
+        value), as it bounds each call of :meth:`values`. ``guess``: the side-0 value of the points still to come
+        as far as it is known (an analysis's): where the search for it starts (never trusted)."""
         line: list[Move] = []
         value = None        # the side-0 value of the points still to come from where the line is
         with gc_paused():
@@ -245,6 +246,8 @@ class TreeSearch:
                     if len(moves) > 1:
                         self._start(pos)
                         if value is None:
+                            if guess is not None:
+                                self._last = guess
                             value = self._mtd(pos, -INF, INF)
                         choice = self._first_best(pos, moves, value)
                     gain = self._push(pos, choice)
