@@ -147,8 +147,9 @@ def test_the_int_solvers_line_on_records_is_the_first_best_of_every_alternatives
             assert fast.best_line(pos) == line_by(pos, rep.variant.seating.teams, reference.values), (record, core)
 
 
-@pytest.mark.parametrize("source", ["variant-all-fives.dom", "variant-all-fives-equal-ends.dom", "variant-hungarian.dom",
-                                    "variant-draw.dom", "all-fives", "all-fives-threes", "hungarian"])
+@pytest.mark.parametrize("source", ["variant-all-fives.dom", "variant-all-fives-equal-ends.dom",
+                                    "variant-hungarian.dom", "variant-draw.dom", "all-fives", "all-fives-threes",
+                                    "hungarian"])
 def test_the_general_searchs_line_is_the_first_best_of_every_alternatives_value(source):
     """All Fives' points during play (the value falls by what each move scores), Hungarian's bad points, a
     draw game's boneyard: the line of ``TreeSearch`` is the one every alternative's full value gives, along the

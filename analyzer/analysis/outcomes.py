@@ -77,8 +77,8 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
         d = decisions.get(k)
         if d is not None:
             moves = {alternative_text(m): m for m in pos.legal_moves()}
-            alternatives[k] = [_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before, known,
-                                           a.value) for a in d.alternatives]
+            alternatives[k] = [_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before,
+                                           known, a.value) for a in d.alternatives]
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)

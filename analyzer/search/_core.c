@@ -3,7 +3,9 @@
  * Same state, same moves, same order, same leaf values and pip bounds, same MTD(f) driver as the
  * pure-Python ``IntDeal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
  * one value, fail-soft in its window; ``BlockDeal.plays`` values every move of a decision in one call
- * (``Solver.values``), ``BlockDeal.worlds`` every move in each of many deals (the fair analysis). Two types:
+ * (``Solver.values``), ``BlockDeal.worlds`` every move in each of many deals (the fair analysis), and
+ * ``BlockDeal.line`` plays out the principal variation from a state (``Solver.best_line``: at each choice the
+ * first move in the order of the legal moves that reaches the state's value, by null-window probes). Two types:
  *
  * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 16 bytes, in
  *   buckets of four (one cache line); an entry whose bucket is full goes to one of the next seven.
@@ -1155,8 +1157,8 @@ static PyMethodDef Deal_methods[] = {
      "plays(hands, pips, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends "
      "after) in this deal's table, None where it ends the hand; (values, states, over)."},
     {"line", (PyCFunction)Deal_line, METH_VARARGS,
-     "line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state, the "
-     "first best move in the order of the legal moves at each choice; (steps, states, over)."},
+     "line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state, "
+     "the first best move in the order of the legal moves at each choice; (steps, states, over)."},
     {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
      "worlds(deals, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends after) "
      "in each deal, each searching the states an empty table would; (values, over)."},

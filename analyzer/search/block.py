@@ -48,7 +48,8 @@ class Solver:
     """Exact values of block-game positions where every hand is known.
 
     ``values`` gives the value of every alternative of the player to move, ``solve`` the value of
-    the position, ``best_line`` a principal variation to the end of the hand. Values are points
+    the position, ``best_line`` the principal variation to the end of the hand (the first best move in the
+    order of the legal moves at each choice). Values are points
     for side 0 (``variant.value``), positive when side 0 wins. The position is left exactly as
     it was given.
 
@@ -157,7 +158,7 @@ class Solver:
                     if not moves:
                         break
                     self.nodes = 0
-                    rest = self._core_line(position, value, guess)
+                    rest = _core_line(self, position, value, guess)
                     if rest is not None:
                         line.extend(rest)
                         break
@@ -165,7 +166,7 @@ class Solver:
                     if len(moves) > 1:
                         if value is None:
                             value = self._value(position, -INF, INF, guess)
-                        choice = self._first_best(position, moves, value)
+                        choice = _first_best(self, position, moves, value)
                     position.push(choice)
                     pushed_ += 1
                     line.append(choice)
@@ -173,41 +174,6 @@ class Solver:
                 for _ in range(pushed_):
                     position.pop()
         return line
-
-    def _first_best(self, position: Position, moves: list[Move], value: int) -> Move:
-        """The first of ``moves`` whose side-0 value reaches ``value`` (the position's): a null-window probe each
-        (at least ``value`` where side 0 moves, at most where side 1 does), stopping at the first that passes."""
-        maximise = self.variant.seating.teams[position.turn] == 0
-        for move in moves:
-            position.push(move)
-            try:
-                if maximise:
-                    if self._value(position, value - 1, value) >= value:
-                        return move
-                elif self._value(position, value, value + 1) <= value:
-                    return move
-            finally:
-                position.pop()
-        raise AssertionError("no move keeps the solved value")  # pragma: no cover - some move always does
-
-    def _core_line(self, position: Position, value: int | None, guess: int | None) -> list[Move] | None:
-        """The rest of the principal variation from ``position`` (the lead played, the mover able to play;
-        ``value``: the hand's side-0 value when known, else ``guess`` where its search starts) in one call into
-        the compiled core; None where that does not serve (the pure-Python search, the lead, a pass)."""
-        if self.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
-            return None
-        deal = self._deal(position)
-        if type(deal) is not CoreDeal:
-            return None
-        K, _ = deal.set_state(position)
-        paid, K = self._paid(deal, position, K)
-        first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
-        steps, used, over = deal.line(K, position, first, None if value is None else value - paid, self.node_limit,
-                                      0 if guess is None else guess - paid)
-        self.nodes += used
-        if over:
-            raise SearchLimit(f"more than {self.node_limit:,} positions")
-        return steps
 
     def table_size(self) -> tuple[int, int]:
         """``(entries, bytes)`` the transposition tables of this solver hold now (the pure-Python
@@ -388,6 +354,45 @@ def known_position(variant: Variant, position: Position) -> Position:
         position = position.copy()
         position.reveal = ()
     return position
+
+
+def _first_best(solver: Solver, position: Position, moves: list[Move], value: int) -> Move:
+    """For ``Solver.best_line``: the first of ``moves`` whose side-0 value reaches ``value`` (the position's), by a
+    null-window probe each (at least ``value`` where side 0 moves, at most where side 1 does), stopping at the
+    first that passes."""
+    maximise = solver.variant.seating.teams[position.turn] == 0
+    for move in moves:
+        position.push(move)
+        try:
+            if maximise:
+                if solver._value(position, value - 1, value) >= value:
+                    return move
+            elif solver._value(position, value, value + 1) <= value:
+                return move
+        finally:
+            position.pop()
+    raise AssertionError("no move keeps the solved value")  # pragma: no cover - some move always does
+
+
+def _core_line(solver: Solver, position: Position, value: int | None, guess: int | None) -> list[Move] | None:
+    """For ``Solver.best_line``: the rest of the principal variation from ``position`` (the lead played, the
+    mover able to play; ``value``: the hand's side-0 value when known, else ``guess`` where its search starts)
+    in one call into the compiled core; None where that does not serve (the pure-Python search, the lead, a
+    pass)."""
+    if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+        return None
+    deal = solver._deal(position)
+    if type(deal) is not CoreDeal:
+        return None
+    K, _ = deal.set_state(position)
+    paid, K = solver._paid(deal, position, K)
+    first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+    steps, used, over = deal.line(K, position, first, None if value is None else value - paid, solver.node_limit,
+                                  0 if guess is None else guess - paid)
+    solver.nodes += used
+    if over:
+        raise SearchLimit(f"more than {solver.node_limit:,} positions")
+    return steps
 
 
 def _plays(solver: Solver, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],

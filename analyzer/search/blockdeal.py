@@ -530,8 +530,8 @@ class CoreDeal(IntDeal):
         best move in the order of ``Position.legal_moves``, the forced passes included), in one call into the
         core (``BlockDeal.line``); ``first``: bit ``s`` set when seat ``s`` lays a tile on the first of two ends
         showing one number (``Position.equal_end``); ``value``: the state's side-0 value without the bonuses
-        paid before it (None: searched first, MTD(f) from ``guess``, side 0 likewise); ``over``: some choice needed more than ``budget`` states (the
-        moves then stop before it)."""
+        paid before it (None: searched first, MTD(f) from ``guess``, side 0 likewise); ``over``: some choice
+        needed more than ``budget`` states (the moves then stop before it)."""
         a, b = position.ends
         s = position.turn
         steps, used, over = self.core.line(self.hands, self.pips, K, a, b, s, first,
