@@ -103,17 +103,19 @@ def _played_out(variant: Variant, search, pos, move, leader: int, before, seen: 
 
     def push(m) -> None:
         nonlocal pushed
-        seat = pos.turn
+        seat, made = pos.turn, len(pos.history)
         pos.push(m)
         pushed += 1
-        moves.append(_move_code(m, seat))
+        if len(pos.history) > made:         # (the opener's choice to add no tile to his lead is no move of it)
+            moves.append(_move_code(m, seat))
         if play is not None and m.is_play:
             points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
 
     def here() -> tuple:
         """Where ``pos`` is: the moves that led to it (a transposition key would merge what the result may
-        tell apart: which of two equal ends a double lies at, who laid the last tile) and the points so far."""
-        return tuple(moves), tuple(points)
+        tell apart: which of two equal ends a double lies at, who laid the last tile), the points so far and
+        whether the opener may still add a tile to his lead (a draw game's ``offer``)."""
+        return tuple(moves), tuple(points), getattr(pos, "offer", -1)
 
     try:
         if move is not None:
