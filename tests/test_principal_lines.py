@@ -19,13 +19,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.analysis import AgainstTheRest, analyze_replay, int_solver_plays, searcher_for, start_position
+from analyzer.analysis import (AgainstTheRest, alternative_text, analyze_replay, int_solver_plays, searcher_for,
+                               start_position)
 from analyzer.analysis.outcomes import principal_results
 from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.replay import replay
 from analyzer.notation import parse
 from analyzer.rules import find_variant
+from analyzer.rules.facts import hand_facts
 from analyzer.rules.mechanics import position_for
 from analyzer.search import SearchLimit, Solver, TreeSearch
 from analyzer.search.core import compiled_core
@@ -185,3 +187,58 @@ def test_principal_results_are_the_same_with_the_analysiss_searches():
         solver = searcher_for(rep.variant, int_solver_plays(rep.variant), None)
         analysis = analyze_replay(rep, solver=solver)
         assert principal_results(rep, analysis, searches={0: solver}) == principal_results(rep, analysis)
+
+
+@pytest.mark.parametrize("name", ["all-fives", "whist"])
+def test_each_alternatives_result_is_that_of_its_own_line_played_out_alone(name):
+    """``principal_results`` shares the result of every position its lines go through (the line played, its
+    alternatives): each alternative's result is still the one its own principal variation, played out alone from
+    the decision in a fresh search, gives (All Fives: with the opener's choice to add no tile to his lead)."""
+    v = find_variant(name)
+    checked = 0
+    for seed in range(3):
+        rep = replay(random_game(v, seed), v)
+        analysis = analyze_replay(rep)
+        results = principal_results(rep, analysis)
+        leader = next(s.seat for s in rep.steps if s.move is not None and s.move.tile is not None)
+        pos, _ = start_position(rep, rep.legal_prefix)
+        decisions = {d.index: (d, row) for d, row in zip(analysis.decisions, results.alternatives)}
+        for k, step in enumerate(rep.steps[:analysis.analysed_steps]):
+            if step.seat is not None and pos.outcome() is None:
+                pos.turn = step.seat
+            if k in decisions:
+                d, row = decisions[k]
+                moves = {alternative_text(m): m for m in pos.legal_moves()}
+                for alt, got in zip(d.alternatives, row):
+                    assert got == alone(v, pos, moves[alt.move], leader, step_points(rep, k)), (seed, k, alt.move)
+                    checked += 1
+            if step.move is None:
+                break
+            pos.push(step.move)
+    assert checked > 20
+
+
+def step_points(rep, k: int) -> list[int]:
+    """Each seat's points scored during play before step ``k``, as the record counts them."""
+    before = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores else None
+    return list(before) if before else [0] * rep.variant.players
+
+
+def alone(v, pos, move, leader: int, points: list[int]):
+    """The hand's result once ``move`` and then a fresh search's principal variation are played from ``pos``."""
+    search = searcher_for(v, int_solver_plays(v), None)
+    line = [move]
+    pos.push(move)
+    line += search.best_line(pos)
+    pos.pop()
+    for m in line:
+        seat = pos.turn
+        pos.push(m)
+        if v.play is not None and m.is_play:
+            points[seat] += v.play.points(v.play.ends_total(pos.line(), pos.ends))
+    end = pos.outcome()
+    result = v.hand_result(hand_facts(pos, end.termination, end.seat, leader,
+                                      tuple(points) if v.play is not None else None))
+    for _ in line:
+        pos.pop()
+    return result
