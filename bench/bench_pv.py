@@ -21,9 +21,11 @@ alternative's and every step's; the after tree's, warm and cold, against the bef
 ``--fair RECORD``: what the fair analysis would cost if it played each world's principal variation for each
 alternative (the match scale would then read each world's result, not only its value): the CPU seconds of
 ``fair_analyze`` (one process, the default worlds) against, in the same run, those of playing out, for every
-decision point it judges and every world it would solve (drawn with its seed and count: ``worlds_at``), each
-alternative's principal variation in that world (a new solver a world, as the fair analysis has, its table warmed
-by the world's values first, not counted: the fair analysis has them) and reading its result (``hand_facts``, ``Variant.hand_result``).
+decision it judged and every world it would solve (drawn as it draws them: ``worlds_at``), each alternative's
+principal variation in that world and reading its result (``hand_facts``, ``Variant.hand_result``): ``warm``
+with the world's solver after its values (as a batch of worlds could play them where its table is warm), ``both``
+adding those values searched again (a solver of its own a world), ``cold`` with a new solver a world whose search
+of the line's value starts from the world's value. The two kinds of line are checked to give the same results.
 The machine is shared: read ratios, not seconds.
 """
 from __future__ import annotations
@@ -122,61 +124,82 @@ def _child(root: str, name: str, records: int, mode: str) -> dict | None:
 def _fair(path: Path, rounds: int) -> None:
     """``--fair``: the fair analysis against each world's principal variations, best of ``rounds`` each."""
     sys.path.insert(0, str(ROOT))
-    import random
     import time
 
-    from analyzer.analysis import analyze_replay, int_solver_plays, searcher_for
-    from analyzer.analysis.fair import WORLDS, EXACT_BELOW, fair_analyze, fair_seats
-    from analyzer.inference import world_position, worlds_at
+    from analyzer.analysis import analyze_replay
+    from analyzer.analysis.fair import fair_analyze
     from analyzer.match import replay_record
     from analyzer.notation import parse
-    from analyzer.rules.facts import hand_facts
 
     reps = [r for r in replay_record(parse(path.read_text(encoding="utf-8"), path.name)) if r.deal_ok]
     bases = [analyze_replay(rep) for rep in reps]
-    fair_s, lines_s, warm_s, lines = [], [], [], 0
+    runs = []
     for _ in range(rounds):
         t0 = time.process_time()
         judged = [fair_analyze(rep, base, workers=1) for rep, base in zip(reps, bases)]
-        fair_s.append(time.process_time() - t0)
+        fair = time.process_time() - t0
+        runs.append((fair, *_world_lines(reps, judged)))
+    f = min(r[0] for r in runs)
+    lines = runs[0][1]
+    again, warm, cold = (min(r[k] for r in runs) for k in (2, 3, 4))
+    print(f"# bench_pv --fair {path.name}: {len(reps)} games, best of {rounds}; CPU seconds")
+    print(f"{'fair analysis':>13} {'lines':>6} {'warm lines':>10} {'fair+warm':>9} {'values again':>12} "
+          f"{'fair+both':>9} {'cold lines':>10} {'fair+cold':>9}")
+    print(f"{f:>13.3f} {lines:>6} {warm:>10.3f} {(f + warm) / f:>8.2f}x {again:>12.3f} {(f + warm + again) / f:>8.2f}x "
+          f"{cold:>10.3f} {(f + cold) / f:>8.2f}x")
+    print("warm: each world's lines where its values left the table warm (inside the batch of worlds, as the fair "
+          "analysis's compiled batch would play them); both: a solver of its own a world, its values searched "
+          "again first; cold: a new solver for each world's lines, its value searched from the fair analysis's")
+
+
+def _world_lines(reps, judged) -> tuple[int, float, float, float]:
+    """For every world the fair analysis judged ``judged`` by (drawn as it draws them), each alternative's principal
+    variation played out and its result read: ``(lines, values s, warm lines s, cold lines s)``."""
+    import random
+    import time
+
+    from analyzer.analysis import int_solver_plays, searcher_for
+    from analyzer.analysis.fair import EXACT_BELOW, WORLDS
+    from analyzer.inference import world_position, worlds_at
+    from analyzer.rules.facts import hand_facts
+
+    count, clock = 0, {"values": 0.0, "warm": 0.0, "cold": 0.0}
+
+    def timed(what: str, work):
         t0 = time.process_time()
-        lines, warming = 0, 0.0
-        for rep, out in zip(reps, judged):
-            v = rep.variant
-            leader = next(s.seat for s in rep.steps if s.move is not None and s.move.tile is not None)
-            for d in out.decisions:
-                if d.fair is None:
-                    continue
-                seat = rep.players.index(d.player)
-                every = worlds_at(rep, d.index, seat)
-                rng = random.Random(d.index)
-                deals = (list(every) if every.count <= EXACT_BELOW else [every.sample(rng) for _ in range(WORLDS)])
-                for world in deals:
-                    pos = world_position(rep, every.view.deal(world), d.index)
-                    solver = searcher_for(v, int_solver_plays(v), None, max_deals=1)
-                    t1 = time.process_time()
-                    values = solver.values(pos)
-                    warming += time.process_time() - t1
-                    for move, value in values:
-                        pos.push(move)
-                        line = solver.best_line(pos, value)
-                        for m in line:
-                            pos.push(m)
-                        end = pos.outcome()
-                        v.hand_result(hand_facts(pos, end.termination, end.seat, leader, None))
-                        for _ in range(len(line) + 1):
-                            pos.pop()
-                        lines += 1
-        lines_s.append(time.process_time() - t0 - warming)       # (the world's values are the fair analysis's)
-        warm_s.append(warming)
-    f, extra, warm = min(fair_s), min(lines_s), min(warm_s)
-    print(f"# bench_pv --fair {path.name}: {len(reps)} games, best of {rounds}")
-    print(f"{'fair analysis s':>15} {'principal lines':>15} {'their s':>8} {'ratio':>6} {'fair with them':>14} "
-          f"{'values again s':>14} {'fair with both':>14}")
-    print(f"{f:>15.3f} {lines:>15} {extra:>8.3f} {extra / f:>6.2f} {(f + extra) / f:>13.2f}x {warm:>14.3f} "
-          f"{(f + extra + warm) / f:>13.2f}x")
-    print("(fair with them: the lines played where the world's values leave the table warm, inside the batch of "
-          "worlds; with both: a solver of its own a world, its values searched again)")
+        out = work()
+        clock[what] += time.process_time() - t0
+        return out
+
+    def result(v, pos, search, move, value, leader):
+        pos.push(move)
+        line = search.best_line(pos, value)
+        for m in line:
+            pos.push(m)
+        end = pos.outcome()
+        out = v.hand_result(hand_facts(pos, end.termination, end.seat, leader, None))
+        for _ in range(len(line) + 1):
+            pos.pop()
+        return out
+
+    for rep, out in zip(reps, judged):
+        v = rep.variant
+        leader = next(s.seat for s in rep.steps if s.move is not None and s.move.tile is not None)
+        for d in out.decisions:
+            if d.fair is None:
+                continue
+            every = worlds_at(rep, d.index, rep.players.index(d.player))
+            rng = random.Random(d.index)
+            deals = list(every) if every.count <= EXACT_BELOW else [every.sample(rng) for _ in range(WORLDS)]
+            for world in deals:
+                pos = world_position(rep, every.view.deal(world), d.index)
+                solver = searcher_for(v, int_solver_plays(v), None, max_deals=1)
+                values = timed("values", lambda: solver.values(pos))
+                warm = timed("warm", lambda: [result(v, pos, solver, m, x, leader) for m, x in values])
+                cold = searcher_for(v, int_solver_plays(v), None, max_deals=1)
+                assert timed("cold", lambda: [result(v, pos, cold, m, x, leader) for m, x in values]) == warm
+                count += len(values)
+    return count, clock["values"], clock["warm"], clock["cold"]
 
 
 if __name__ == "__main__":
