@@ -149,7 +149,7 @@ class Solver:
         far as it is known (an analysis's): where the search for it starts (never trusted)."""
         position = self._check(position)
         line: list[Move] = []
-        pushed_ = 0
+        made = 0            # the moves pushed on ``position`` (the compiled core gives the rest unpushed)
         value = None        # the side-0 value of the hand from ``position`` (and so all along the line)
         with gc_paused():
             try:
@@ -168,10 +168,10 @@ class Solver:
                             value = self._value(position, -INF, INF, guess)
                         choice = _first_best(self, position, moves, value)
                     position.push(choice)
-                    pushed_ += 1
+                    made += 1
                     line.append(choice)
             finally:
-                for _ in range(pushed_):
+                for _ in range(made):
                     position.pop()
         return line
 
