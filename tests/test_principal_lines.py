@@ -156,8 +156,9 @@ def test_the_int_solvers_line_on_records_is_the_first_best_of_every_alternatives
                                     "hungarian"])
 def test_the_general_searchs_line_is_the_first_best_of_every_alternatives_value(source):
     """All Fives' points during play (the value falls by what each move scores), Hungarian's bad points, a
-    draw game's boneyard: the line of ``TreeSearch`` is the one every alternative's full value gives, along the
-    line played of a record (or of two random games of the variant)."""
+    draw game's boneyard: the line of ``TreeSearch`` (its compiled cores and the pure-Python ones) is the one
+    every alternative's full value gives, along the line played of a record (or of two random games of the
+    variant)."""
     if source.endswith(".dom"):
         reps = list(replay_record(parse((RECORDS / source).read_text(encoding="utf-8"), source)))
     else:
@@ -167,9 +168,11 @@ def test_the_general_searchs_line_is_the_first_best_of_every_alternatives_value(
     for rep in reps:
         v = rep.variant
         rules = v if v.seating.sides == 2 else AgainstTheRest(v, 0)     # individuals: the first one's view
-        search, reference = TreeSearch(rules), TreeSearch(rules)
+        reference = TreeSearch(rules)
+        searches = [TreeSearch(rules, core=core) for core in CORES]
         for pos in game_positions(rep):
-            assert search.best_line(pos) == line_by(pos, rules.seating.teams, reference.values), source
+            want = line_by(pos, rules.seating.teams, reference.values)
+            assert all(search.best_line(pos) == want for search in searches), source
             checked += 1
     assert checked >= 5
 
