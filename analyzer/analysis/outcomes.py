@@ -44,9 +44,14 @@ class PrincipalResults:
     line: list[HandResult | None]
 
 
-def principal_results(rep: Replay, analysis, node_limit: int | None = None,
-                      table_mb: float = TABLE_MB) -> PrincipalResults:
-    """The results of the principal variations of ``analysis`` (an open-hands analysis of ``rep``)."""
+def principal_results(rep: Replay, analysis, node_limit: int | None = None, table_mb: float = TABLE_MB,
+                      searches: dict[int, object] | None = None) -> PrincipalResults:
+    """The results of the principal variations of ``analysis`` (an open-hands analysis of ``rep``).
+
+    ``searches``: the searches that made ``analysis`` where the caller kept them (``analyze_replay``'s
+    ``solver``: ``{0: solver}``; a game of individual players, each seat's view), whose tables hold the values
+    of its positions: each line's first value is then found at once (else a search of the view is made here).
+    Each search's value of the line's start is looked for from the analysis's value there (never trusted)."""
     variant = rep.variant
     pos, _ = start_position(rep, rep.legal_prefix)
     steps = min(analysis.analysed_steps, len(rep.steps))
@@ -54,7 +59,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None,
         return PrincipalResults([[None] * len(d.alternatives) for d in analysis.decisions], [None] * (steps + 1))
     leader = next((s.seat for s in rep.steps if s.move is not None and s.move.tile is not None), rep.initial.turn)
     fast = int_solver_plays(variant)
-    searches: dict[int, object] = {}
+    searches = dict(searches or {})
     seen: dict[int, dict] = {}          # per view: the result from each position a principal variation went through
     decisions = {d.index: d for d in analysis.decisions}
     alternatives, line = {}, []
@@ -67,42 +72,50 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None,
             rules = variant if variant.seating.sides == 2 else AgainstTheRest(variant, view)
             searches[view] = searcher_for(rules, fast, node_limit, table_mb)
         known = seen.setdefault(view, {})
-        line.append(_played_out(variant, searches[view], pos, None, leader, before, known))
+        value = analysis.values[k] if view == 0 and k < len(analysis.values) else None
+        line.append(_played_out(variant, searches[view], pos, None, leader, before, known, value))
         d = decisions.get(k)
         if d is not None:
             moves = {alternative_text(m): m for m in pos.legal_moves()}
-            alternatives[k] = [_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before, known)
-                               for a in d.alternatives]
+            alternatives[k] = [_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before,
+                                           known, a.value) for a in d.alternatives]
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)
     return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions], line)
 
 
-def _played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict) -> HandResult | None:
+def _played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict,
+                value: int | None = None) -> HandResult | None:
     """The result of the hand once ``move`` is played at ``pos`` (None: from ``pos`` itself; False: a move it
     does not offer) and the principal variation after it (``pos`` is left as it was); ``before``: each seat's
     points scored during play up to ``pos`` (None: none). ``seen``: the result from each position a principal
     variation of the same search went through (the one from a position on it is the rest of it, each move
-    the first best: so the line played, its best alternatives and the move played share their work)."""
+    the first best: so the line played, its best alternatives and the move played share their work).
+    ``value``: the analysis's value there (``search``'s side 0, the points scored during play so far counted),
+    where the search of the line's value starts."""
     if move is False:
         return None
     play = variant.play
     points = list(before) if before else [0] * variant.players
     pushed = 0
+    moves = [_move_code(h[0], h[1]) for h in pos.history]      # the moves that led to ``pos``, as plain values
 
     def push(m) -> None:
         nonlocal pushed
-        seat = pos.turn
+        seat, made = pos.turn, len(pos.history)
         pos.push(m)
         pushed += 1
+        if len(pos.history) > made:         # (the opener's choice to add no tile to his lead is no move of it)
+            moves.append(_move_code(m, seat))
         if play is not None and m.is_play:
             points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
 
     def here() -> tuple:
         """Where ``pos`` is: the moves that led to it (a transposition key would merge what the result may
-        tell apart: which of two equal ends a double lies at, who laid the last tile) and the points so far."""
-        return tuple((h[0], h[1]) for h in pos.history), tuple(points)
+        tell apart: which of two equal ends a double lies at, who laid the last tile), the points so far and
+        whether the opener may still add a tile to his lead (a draw game's ``offer``)."""
+        return tuple(moves), tuple(points), getattr(pos, "offer", -1)
 
     try:
         if move is not None:
@@ -112,7 +125,9 @@ def _played_out(variant: Variant, search, pos, move, leader: int, before, seen: 
             path.append(here())
             if path[0] in seen:
                 return seen[path[0]]
-            for m in search.best_line(pos):
+            teams = (getattr(search, "rules", None) or search.variant).seating.teams
+            guess = None if value is None else value - sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
+            for m in search.best_line(pos, guess):
                 push(m)
                 if pos.outcome() is None:
                     path.append(here())
@@ -129,3 +144,9 @@ def _played_out(variant: Variant, search, pos, move, leader: int, before, seen: 
     finally:
         for _ in range(pushed):
             pos.pop()
+
+
+def _move_code(move, seat: int) -> tuple:
+    """A move made by ``seat`` as a tuple of plain values, all the move says (hashed far faster than the move)."""
+    tile = move.tile
+    return seat, 0 if tile is None else tile.bit, move.end, move.draw, move.arm, move.open

@@ -3,7 +3,9 @@
  * Same state, same moves, same order, same leaf values and pip bounds, same MTD(f) driver as the
  * pure-Python ``IntDeal`` search (read its docstring first); one call of ``BlockDeal.mtdf`` returns
  * one value, fail-soft in its window; ``BlockDeal.plays`` values every move of a decision in one call
- * (``Solver.values``), ``BlockDeal.worlds`` every move in each of many deals (the fair analysis). Two types:
+ * (``Solver.values``), ``BlockDeal.worlds`` every move in each of many deals (the fair analysis), and
+ * ``BlockDeal.line`` plays out the principal variation from a state (``Solver.best_line``: at each choice the
+ * first move in the order of the legal moves that reaches the state's value, by null-window probes). Two types:
  *
  * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 16 bytes, in
  *   buckets of four (one cache line); an entry whose bucket is full goes to one of the next seven.
@@ -695,6 +697,25 @@ static int load_state(Deal *self, PyObject *hands, PyObject *pips) {
     return 0;
 }
 
+/* The deal ready to search a state whose packed played mask is ``*K``: the table shared again (after the
+ * worlds), the deal's id of the table's epoch, and the live exposed tiles split off ``*K`` into ``*X``
+ * (§8: see the top). -1 (an error set) where the key has no room for them or they are not the deal's. */
+static int deal_ready(Deal *self, unsigned long long *K, uint64_t *X) {
+    table_shared(self->table);
+    if (self->epoch != self->table->epoch) {
+        self->epoch = self->table->epoch;
+        self->id = new_deal_id(self->table);
+    }
+    *X = self->ntiles + 1 < 64 ? (uint64_t)*K >> (self->ntiles + 1) : 0;
+    *K &= (self->ntiles + 1 < 64 ? (1ULL << (self->ntiles + 1)) : 0) - 1;
+    if (*X && (!self->xok || (*X & ~self->all) || (*X & *K))) {
+        PyErr_SetString(PyExc_ValueError, self->xok ? "exposed tiles must be tiles of the deal not yet played"
+                        : "no room for exposed tiles in the compiled search's key for a set this large");
+        return -1;
+    }
+    return 0;
+}
+
 /* mtdf(hands, pips, played, ends, seat, alpha, beta, guess=None, budget=None): the value for the side
  * of ``seat``; None when the search needs more than ``budget`` states (each call of ``search`` is one). */
 static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
@@ -726,18 +747,8 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
         budget = PyLong_AsLongLong(budget_obj);
         if (budget == -1 && PyErr_Occurred()) return NULL;
     }
-    table_shared(self->table);
-    if (self->epoch != self->table->epoch) {
-        self->epoch = self->table->epoch;
-        self->id = new_deal_id(self->table);
-    }
-    uint64_t X = self->ntiles + 1 < 64 ? (uint64_t)K >> (self->ntiles + 1) : 0;     /* §8: see the top */
-    K &= (self->ntiles + 1 < 64 ? (1ULL << (self->ntiles + 1)) : 0) - 1;
-    if (X && (!self->xok || (X & ~self->all) || (X & K))) {
-        PyErr_SetString(PyExc_ValueError, self->xok ? "exposed tiles must be tiles of the deal not yet played"
-                        : "no room for exposed tiles in the compiled search's key for a set this large");
-        return NULL;
-    }
+    uint64_t X;
+    if (deal_ready(self, &K, &X) < 0) return NULL;
     uint64_t key = state_key(self, (uint64_t)K, e, s, X);
     Entry *en = table_probe(self->table, key, self->id);
     if (en != NULL) guess = guess < bound_unpack(en->lo) ? bound_unpack(en->lo) : (guess > bound_unpack(en->hi) ? bound_unpack(en->hi) : guess);
@@ -889,6 +900,173 @@ static PyObject *Deal_plays(Deal *self, PyObject *args) {
     return Py_BuildValue("(NKO)", out, (unsigned long long)(self->nodes - before), over ? Py_True : Py_False);
 }
 
+/* The value for the side of the mover ``s`` of his move of tile ``bit`` to ends ``e2`` from the loaded state
+ * (played ``K``, ends ``e``; ``X2``: the live exposed tiles after his move), fail-soft in (alpha, beta): one
+ * step of the loop over the moves in ``search`` (a finished hand's leaf, or the forced passes skipped and the
+ * pass bonus paid, then the search of the state after it). */
+static int move_value(Deal *d, uint64_t K, int e, int s, uint64_t X2, int bit, int e2, int alpha, int beta) {
+    uint64_t *H = d->H, h = H[s], h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit), f = d->fit[e2];
+    int sd = d->side[s], pv = d->tpips[bit], x;
+    if (!h2) return leaf(d, 0, s, K2, bit, e, pv);                      /* domino */
+    if (!((d->all ^ K2) & f)) {                                         /* blocked */
+        x = leaf(d, 1, s, K2, bit, e, pv);
+        return d->pb ? x + d->blocking[s] : x;
+    }
+    H[s] = h2;
+    d->P[sd] -= pv;
+    int t = s, k;
+    for (k = 0; k < d->n; k++) {                                        /* skip the forced passes */
+        t = d->next[s][k];
+        if (H[t] & f) break;
+    }
+    int b = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
+    if (b) K2 |= d->flag;
+    if (d->side[t] == sd) x = b + search(d, K2, e2, t, X2, alpha - b, beta - b);
+    else x = b - search(d, K2, e2, t, X2, b - beta, b - alpha);
+    H[s] = h;
+    d->P[sd] += pv;
+    return x;
+}
+
+/* ``(seat, tile, end)`` appended to ``out``; -1 on an error. */
+static int append_step(PyObject *out, int seat, int tile, int end) {
+    PyObject *x = Py_BuildValue("(iii)", seat, tile, end);
+    int r = x == NULL ? -1 : PyList_Append(out, x);
+    Py_XDECREF(x);
+    return r;
+}
+
+/* A move of a principal line: the tile's index, the ends code after it, the open number it goes on. */
+typedef struct {
+    uint8_t bit, e2, end;
+} LineMove;
+
+/* The moves of the tiles ``p`` on the ends as they lie (``a`` first, then ``b``), in the order of
+ * ``Position.legal_moves``: ascending tile, each on ``a`` before ``b`` (one move where both show one number). */
+static int line_moves(Deal *d, uint64_t p, int a, int b, LineMove *out) {
+    int n = 0;
+    for (; p; p &= p - 1) {
+        int i = __builtin_ctzll(p), lo = d->tlow[i], hi = d->thigh[i];
+        if (lo == a || hi == a)
+            out[n++] = (LineMove){(uint8_t)i, (uint8_t)ends_code(d->w, lo == a ? hi : lo, b), (uint8_t)a};
+        if (b != a && (lo == b || hi == b))
+            out[n++] = (LineMove){(uint8_t)i, (uint8_t)ends_code(d->w, a, lo == b ? hi : lo), (uint8_t)b};
+    }
+    return n;
+}
+
+/* The state of a principal line as it is played out: the loaded hands and pips, and these. */
+typedef struct {
+    uint64_t K, X;      /* the played mask (with the pass bonus's flag), the live exposed tiles */
+    int a, b, s, v;     /* the ends as they lie, the mover, the state's value for his side */
+} LineState;
+
+/* One step of a principal line: the first move of the mover in the order of ``Position.legal_moves`` whose
+ * value reaches the state's (a null-window probe each, ``budget`` states at most), appended to ``out`` as
+ * ``(seat, tile, end)`` with the forced passes after it (``(seat, -1, -1)``), and played. ``first``: bit ``s``
+ * set when seat ``s`` lays a tile on the first of two ends showing the same number (``Position.equal_end``).
+ * Returns 1 once the hand is over, 0 when it goes on, -1 on an error or past the budget (``failed``). */
+static int line_step(Deal *d, LineState *st, int first, int64_t budget, PyObject *out) {
+    int s = st->s, sd = d->side[s], e = ends_code(d->w, st->a, st->b);
+    uint64_t h = d->H[s], p = h & d->fit[e], X2 = st->X;
+    if (st->X) {                                /* §8: his exposed tiles that fit, if any, are his moves */
+        X2 = st->X & ~p;
+        if (st->X & p) p &= st->X;
+    }
+    LineMove mv[MAXMOVES];
+    int nm = line_moves(d, p, st->a, st->b, mv), c = 0;
+    if (nm > 1) {
+        d->budget = budget;
+        for (c = 0; c < nm; c++) {
+            int x = move_value(d, st->K, e, s, X2, mv[c].bit, mv[c].e2, st->v - 1, st->v);
+            if (d->failed) return -1;
+            if (x >= st->v) break;
+        }
+        if (c == nm) {
+            PyErr_SetString(PyExc_RuntimeError, "line: no move reaches the value of the state");
+            return -1;
+        }
+    }
+    int bit = mv[c].bit, e2 = mv[c].e2;
+    if (append_step(out, s, bit, mv[c].end) < 0) return -1;
+    uint64_t K = st->K, K2 = K | (1ULL << bit), f = d->fit[e2];
+    int other = d->tlow[bit] == mv[c].end ? d->thigh[bit] : d->tlow[bit];
+    if (mv[c].end == st->a && (st->a != st->b || (first >> s & 1))) st->a = other;
+    else st->b = other;
+    if (h == 1ULL << bit || !((d->all ^ K2) & f)) return 1;            /* domino, or blocked */
+    d->H[s] = h & ~(1ULL << bit);
+    d->P[sd] -= d->tpips[bit];
+    int t = s, k;
+    for (k = 0; k < d->n; k++) {
+        t = d->next[s][k];
+        if (d->H[t] & f) break;
+        if (append_step(out, t, -1, -1) < 0) return -1;
+    }
+    int bonus = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
+    if (bonus) K2 |= d->flag;
+    st->K = K2;
+    st->X = X2;
+    st->v = d->side[t] == sd ? st->v - bonus : bonus - st->v;         /* (the move's value is the state's) */
+    st->s = t;
+    return 0;
+}
+
+/* line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state to the
+ * end of the hand, the best moves for both sides, among equal ones the first in the order of
+ * ``Position.legal_moves`` (``Solver.best_line``): ``(steps, states, over)``, each step ``(seat, tile index,
+ * the open number it goes on)`` or a pass ``(seat, -1, -1)``. ``a``, ``b``: the ends as they lie; ``first``:
+ * bit ``s`` set when seat ``s`` lays a tile on the first of two ends showing one number; ``value``: the
+ * state's value for the side of ``seat`` (None: searched first, MTD(f) from ``guess`` or the nearest of the
+ * table's bounds). Each choice probes its moves in order with
+ * a null window around that value and takes the first that reaches it (the value of the state after it is
+ * then known too), at most ``budget`` states a choice (and for the first value); ``over`` True past it (the
+ * steps then stop before that choice). */
+static PyObject *Deal_line(Deal *self, PyObject *args) {
+    PyObject *hands, *pips, *value_obj;
+    unsigned long long K;
+    long long budget;
+    int a, b, s, first, guess = 0;
+    if (self->table == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOKiiiiOL|i", &hands, &pips, &K, &a, &b, &s, &first, &value_obj, &budget, &guess))
+        return NULL;
+    if (s < 0 || s >= self->n || a < 0 || a >= self->w || b < 0 || b >= self->w) {
+        PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
+        return NULL;
+    }
+    LineState st = {0, 0, a, b, s, 0};
+    if (load_state(self, hands, pips) < 0 || deal_ready(self, &K, &st.X) < 0) return NULL;
+    st.K = K;
+    int e = ends_code(self->w, a, b);
+    if (!(self->H[s] & self->fit[e])) {
+        PyErr_SetString(PyExc_ValueError, "the seat to move must hold a playable tile");
+        return NULL;
+    }
+    uint64_t before = self->nodes;
+    self->failed = 0;
+    self->budget = budget;
+    if (value_obj == Py_None) {
+        Entry *en = table_probe(self->table, state_key(self, st.K, e, s, st.X), self->id);
+        if (en != NULL) guess = guess < bound_unpack(en->lo) ? bound_unpack(en->lo)
+                                : (guess > bound_unpack(en->hi) ? bound_unpack(en->hi) : guess);
+        st.v = mtd(self, st.K, e, s, st.X, -INF, INF, guess);
+    } else {
+        st.v = (int)PyLong_AsLong(value_obj);
+        if (PyErr_Occurred()) return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    int got = self->failed ? -1 : 0;
+    while (out != NULL && got == 0) got = line_step(self, &st, first, (int64_t)budget, out);
+    if (out == NULL || (got < 0 && self->failed != 2)) {
+        Py_XDECREF(out);
+        return NULL;
+    }
+    return Py_BuildValue("(NKO)", out, (unsigned long long)(self->nodes - before),
+                         self->failed == 2 ? Py_True : Py_False);
+}
+
 /* worlds(deals, played, ends, seat, moves, budget): for each deal (the hands each seat was dealt), the
  * side-0 value of each move (tile index, ends code after it) of ``seat``, ``played`` being on the table
  * (``ends`` -1 and nothing played: the lead):
@@ -978,6 +1156,9 @@ static PyMethodDef Deal_methods[] = {
     {"plays", (PyCFunction)Deal_plays, METH_VARARGS,
      "plays(hands, pips, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends "
      "after) in this deal's table, None where it ends the hand; (values, states, over)."},
+    {"line", (PyCFunction)Deal_line, METH_VARARGS,
+     "line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state, "
+     "the first best move in the order of the legal moves at each choice; (steps, states, over)."},
     {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
      "worlds(deals, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends after) "
      "in each deal, each searching the states an empty table would; (values, over)."},

@@ -48,7 +48,8 @@ class Solver:
     """Exact values of block-game positions where every hand is known.
 
     ``values`` gives the value of every alternative of the player to move, ``solve`` the value of
-    the position, ``best_line`` a principal variation to the end of the hand. Values are points
+    the position, ``best_line`` the principal variation to the end of the hand (the first best move in the
+    order of the legal moves at each choice). Values are points
     for side 0 (``variant.value``), positive when side 0 wins. The position is left exactly as
     it was given.
 
@@ -137,35 +138,40 @@ class Solver:
                 raise
         return out
 
-    def best_line(self, position: Position) -> list[Move]:
-        """A principal variation: best moves for both sides from ``position`` to the end of the hand."""
+    def best_line(self, position: Position, guess: int | None = None) -> list[Move]:
+        """The principal variation: best moves for both sides from ``position`` to the end of the hand, at each
+        choice the first in the order of ``legal_moves`` among equal best ones.
+
+        The value of the hand is the same at every position of that line, so it is searched once: at each
+        choice the moves are probed in order with a null window around it and the first that reaches it is
+        the line's (the compiled core plays the line from the lead on in one call, :meth:`CoreDeal.line`).
+        The node limit bounds each choice's probes (and the first value). ``guess``: the hand's side-0 value as
+        far as it is known (an analysis's): where the search for it starts (never trusted)."""
         position = self._check(position)
         line: list[Move] = []
+        made = 0            # the moves pushed on ``position`` (the compiled core gives the rest unpushed)
+        value = None        # the side-0 value of the hand from ``position`` (and so all along the line)
         with gc_paused():
             try:
                 while True:
                     moves = position.legal_moves()
                     if not moves:
                         break
+                    self.nodes = 0
+                    rest = _core_line(self, position, value, guess)
+                    if rest is not None:
+                        line.extend(rest)
+                        break
                     choice = moves[0]
                     if len(moves) > 1:
-                        self.nodes = 0
-                        target = self._value(position, -INF, INF)
-                        for move in moves:
-                            # a window around the target is enough to recognise a move that keeps it
-                            position.push(move)
-                            try:
-                                if self._value(position, target - 1, target + 1) == target:
-                                    choice = move
-                                    break
-                            finally:
-                                position.pop()
-                        else:  # pragma: no cover - the value is always reached by some move
-                            raise AssertionError("no move keeps the solved value")
+                        if value is None:
+                            value = self._value(position, -INF, INF, guess)
+                        choice = _first_best(self, position, moves, value)
                     position.push(choice)
+                    made += 1
                     line.append(choice)
             finally:
-                for _ in line:
+                for _ in range(made):
                     position.pop()
         return line
 
@@ -189,22 +195,23 @@ class Solver:
     def _check(self, position: Position) -> Position:
         return known_position(self.variant, position)
 
-    def _value(self, position: Position, alpha: int, beta: int) -> int:
-        """The side-0 value of ``position``, fail-soft within (alpha, beta)."""
+    def _value(self, position: Position, alpha: int, beta: int, guess: int | None = None) -> int:
+        """The side-0 value of ``position``, fail-soft within (alpha, beta); MTD(f) starts at ``guess`` (side 0;
+        None: at 0 for the mover)."""
         outcome = position.outcome()
         if outcome is not None:
             return self._outcome_value(position, outcome.termination, outcome.seat)
         if position.ends is None or not position.playable_mask(position.turn):
             # the lead or a pass: null-window probes over the moves, like the search below
-            return mtdf(lambda a, b: self._step(position, a, b), alpha, beta, 0)
+            return mtdf(lambda a, b: self._step(position, a, b), alpha, beta, guess or 0)
         deal = self._deal(position)
         K, e = deal.set_state(position)
         paid, K = self._paid(deal, position, K)
         s = position.turn
         alpha, beta = (b if abs(b) >= INF else b - paid for b in (alpha, beta))     # (an open side stays open)
         if deal.sign[s] > 0:
-            return paid + self._mtdf(deal, K, e, s, alpha, beta)
-        return paid - self._mtdf(deal, K, e, s, -beta, -alpha)
+            return paid + self._mtdf(deal, K, e, s, alpha, beta, 0 if guess is None else guess - paid)
+        return paid - self._mtdf(deal, K, e, s, -beta, -alpha, 0 if guess is None else paid - guess)
 
     def _after(self, deal: IntDeal, K: int, e: int, position: Position, move: Move) -> int | None:
         """The side-0 value of playing ``move`` (a tile on the line) in ``position``, whose int state
@@ -347,6 +354,45 @@ def known_position(variant: Variant, position: Position) -> Position:
         position = position.copy()
         position.reveal = ()
     return position
+
+
+def _first_best(solver: Solver, position: Position, moves: list[Move], value: int) -> Move:
+    """For ``Solver.best_line``: the first of ``moves`` whose side-0 value reaches ``value`` (the position's), by a
+    null-window probe each (at least ``value`` where side 0 moves, at most where side 1 does), stopping at the
+    first that passes."""
+    maximise = solver.variant.seating.teams[position.turn] == 0
+    for move in moves:
+        position.push(move)
+        try:
+            if maximise:
+                if solver._value(position, value - 1, value) >= value:
+                    return move
+            elif solver._value(position, value, value + 1) <= value:
+                return move
+        finally:
+            position.pop()
+    raise AssertionError("no move keeps the solved value")  # pragma: no cover - some move always does
+
+
+def _core_line(solver: Solver, position: Position, value: int | None, guess: int | None) -> list[Move] | None:
+    """For ``Solver.best_line``: the rest of the principal variation from ``position`` (the lead played, the
+    mover able to play; ``value``: the hand's side-0 value when known, else ``guess`` where its search starts)
+    in one call into the compiled core; None where that does not serve (the pure-Python search, the lead, a
+    pass)."""
+    if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+        return None
+    deal = solver._deal(position)
+    if type(deal) is not CoreDeal:
+        return None
+    K, _ = deal.set_state(position)
+    paid, K = solver._paid(deal, position, K)
+    first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+    steps, used, over = deal.line(K, position, first, None if value is None else value - paid, solver.node_limit,
+                                  0 if guess is None else guess - paid)
+    solver.nodes += used
+    if over:
+        raise SearchLimit(f"more than {solver.node_limit:,} positions")
+    return steps
 
 
 def _plays(solver: Solver, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],

@@ -68,10 +68,10 @@ from __future__ import annotations
 from typing import Callable
 
 from ..diagnostics import DominoError
-from ..position import Position, tiles_of
+from ..position import Position, placed, tiles_of
 from ..rules.policies import HandFacts
 from ..rules.variants import Variant
-from ..tiles import tile_set
+from ..tiles import PASS, tile_set
 from .core import compiled_core
 from .alphabeta import INF, mtdf
 from .scoring import (counts_pass_bonuses, describe, pass_bonus_table, search_bound,
@@ -522,6 +522,23 @@ class CoreDeal(IntDeal):
         codes = [(m.tile.index, self.ends_code(m.tile.other(a), b) if m.end == a
                   else self.ends_code(a, m.tile.other(b))) for m in moves]
         return self.core.plays(self.hands, self.pips, K, e, position.turn, codes, budget)
+
+    def line(self, K: int, position, first: int, value: int | None, budget: int,
+             guess: int = 0) -> tuple[list, int, bool]:
+        """``(moves, states, over)``: the principal variation from the state this deal holds (played mask ``K``,
+        the ends and mover of ``position``) to the end of the hand, as ``Solver.best_line`` plays it (the first
+        best move in the order of ``Position.legal_moves``, the forced passes included), in one call into the
+        core (``BlockDeal.line``); ``first``: bit ``s`` set when seat ``s`` lays a tile on the first of two ends
+        showing one number (``Position.equal_end``); ``value``: the state's side-0 value without the bonuses
+        paid before it (None: searched first, MTD(f) from ``guess``, side 0 likewise); ``over``: some choice
+        needed more than ``budget`` states (the moves then stop before it)."""
+        a, b = position.ends
+        s = position.turn
+        steps, used, over = self.core.line(self.hands, self.pips, K, a, b, s, first,
+                                           None if value is None else self.sign[s] * value, budget,
+                                           self.sign[s] * guess)
+        tiles = self.tiles
+        return [PASS if t < 0 else placed(tiles[t], end) for _, t, end in steps], used, over
 
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         core = self.core

@@ -225,25 +225,51 @@ class TreeSearch:
         finally:
             pos.pop()
 
-    def best_line(self, pos: Position) -> list[Move]:
-        """Best moves for both sides from ``pos`` to the end of the hand."""
+    def best_line(self, pos: Position, guess: int | None = None) -> list[Move]:
+        """Best moves for both sides from ``pos`` to the end of the hand: at each choice the first in the order
+        of ``legal_moves`` among equal best ones.
+
+        Along that line the points still to come fall by what each move scores, so the value is searched
+        once: at each choice the moves are probed in order with a null window around it (:meth:`_after`) and
+        the first that reaches it is the line's. The node limit bounds each choice's probes (and the first
+        value), as it bounds each call of :meth:`values`. ``guess``: the side-0 value of the points still to come
+        as far as it is known (an analysis's): where the search for it starts (never trusted)."""
         line: list[Move] = []
-        try:
-            while True:
-                moves = pos.legal_moves()
-                if not moves:
-                    break
-                choice = moves[0]
-                if len(moves) > 1:
-                    values = self.values(pos)
-                    pick = max if self.maximiser[pos.turn] else min
-                    choice = pick(values, key=lambda mv: mv[1])[0]
-                pos.push(choice)
-                line.append(choice)
-        finally:
-            for _ in line:
-                pos.pop()
+        value = None        # the side-0 value of the points still to come from where the line is
+        with gc_paused():
+            try:
+                while True:
+                    moves = pos.legal_moves()
+                    if not moves:
+                        break
+                    choice = moves[0]
+                    if len(moves) > 1:
+                        self._start(pos)
+                        if value is None:
+                            if guess is not None:
+                                self._last = guess
+                            value = self._mtd(pos, -INF, INF)
+                        choice = self._first_best(pos, moves, value)
+                    gain = self._push(pos, choice)
+                    line.append(choice)
+                    if value is not None:
+                        value -= gain
+            finally:
+                for _ in line:
+                    pos.pop()
         return line
+
+    def _first_best(self, pos: Position, moves: list[Move], value: int) -> Move:
+        """The first of ``moves`` whose side-0 value (with the points it scores at once) reaches ``value``, the
+        position's: a null-window probe each (at least ``value`` where side 0 moves, at most where another
+        does), stopping at the first that passes."""
+        if self.maximiser[pos.turn]:
+            found = next((m for m in moves if self._after(pos, m, value - 1, value) >= value), None)
+        else:
+            found = next((m for m in moves if self._after(pos, m, value, value + 1) <= value), None)
+        if found is None:  # pragma: no cover - some move always keeps the value
+            raise AssertionError("no move keeps the solved value")
+        return found
 
     def table_size(self) -> tuple[int, int]:
         """``(entries, bytes)`` the tables of this search hold now: the compiled ones as allocated, the
