@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again",
-           "games_data", "validation_json", "analyse_game", "grade_on_match_scale", "record_problem", "internal_error", "worker_died", "check_rules"]
+           "games_data", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = Code.CLUSTER_LOST   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -124,6 +124,7 @@ class RecordRun:
     text: str | None = None                 # the record's text as read (the repaired record keeps its layout)
     scales: list | None = None              # per game its ``MatchScale`` (or None), once graded on the match scale
     draw_lucks: list | None = None          # per game the luck of each draw (``analysis.drawluck``), once valued
+    results: list | None = None             # per game its principal variations' results, where the match scale reads them
 
     @property
     def readable(self) -> bool:
@@ -167,12 +168,14 @@ def read(label: str, data: bytes | None, options: Options, problem: Diagnostic |
 
 
 def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
-                 table_mb: float = TABLE_MB):
-    """The analysis of one replayed game; one the search cannot take says why instead of raising."""
+                 table_mb: float = TABLE_MB, solver=None):
+    """The analysis of one replayed game; one the search cannot take says why instead of raising.
+    ``solver``: the search to value it with (default: one made for it)."""
     from .analysis import GameAnalysis, analyze_replay      # (start-up: validate needs no analysis)
 
     try:
-        return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb)
+        return analyze_replay(rep, thresholds, lines, solver=solver, node_limit=node_limit, progress=progress,
+                              table_mb=table_mb)
     except ValueError as exc:      # a position the search cannot take (SolverError)
         out = GameAnalysis(rep.title, list(rep.players), [])
         out.stopped = f"the analysis could not run: {exc}"
@@ -180,10 +183,36 @@ def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = 
 
 
 def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> RecordRun:
-    """The open-hands analysis of every game (``progress(moves)`` as moves are valued)."""
+    """The open-hands analysis of every game (``progress(moves)`` as moves are valued). On the match scale,
+    a game whose grading reads its principal variations' results (:func:`results_wanted`) has them played
+    out at once by the search that valued it, whose tables hold its positions (``run.results``)."""
     o = run.options
-    run.analyses = [analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb) for rep in run.replays]
+    wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
+    run.analyses, run.results = [], [None] * len(run.replays)
+    for k, rep in enumerate(run.replays):
+        solver = None
+        if wanted[k]:
+            from .analysis import int_solver_plays, searcher_for
+            solver = searcher_for(rep.variant, int_solver_plays(rep.variant), o.max_nodes, o.table_mb)
+        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, solver)
+        run.analyses.append(analysis)
+        if solver is not None and analysis.values:
+            from .analysis.outcomes import principal_results
+            run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches={0: solver})
     return run
+
+
+def results_wanted(replays: list) -> list[bool]:
+    """Per game of a record, whether its grading on the match scale will read its principal variations'
+    results (``analysis.outcomes``): both sides may score in its hand, a match position before it is known
+    and not over, and its variant's table can be read so; a game of two sides (individual players' views
+    are searched apart)."""
+    from .analysis.match_scale import match_positions, why_not
+    from .analysis.outcomes import needs_results
+
+    return [rep.variant.seating.sides == 2 and needs_results(rep.variant) and position is not None
+            and leader is not None and not position.state.over and why_not(rep.variant, results=True) is None
+            for rep, (position, leader, _) in zip(replays, match_positions(replays))]
 
 
 def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers: int = 1, pool=None,
@@ -267,9 +296,10 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
                                                                             match_positions(run.replays))):
         if game.get("analysis") is None or analysis is None:
             continue
-        results = None
-        if (needs_results(rep.variant) and analysis.values and position is not None and leader is not None
-                and not position.state.over and why_not(rep.variant, results=True) is None):    # (else never read)
+        results = run.results[k] if run.results else None
+        if (results is None and needs_results(rep.variant) and analysis.values and position is not None
+                and leader is not None and not position.state.over
+                and why_not(rep.variant, results=True) is None):    # (else never read)
             results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb)
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:

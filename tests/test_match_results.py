@@ -21,6 +21,7 @@ from analyzer.analysis.outcomes import needs_results, principal_results
 from analyzer.cli import main
 from analyzer.equity import MatchPosition
 from analyzer.generate import random_game
+from analyzer.pipeline import Options, analyse, read_text, results_wanted
 from analyzer.replay import replay
 from analyzer.rules import MatchState, find_variant
 from conftest import RECORDS
@@ -114,3 +115,18 @@ def test_the_bundled_whist_match_is_graded_on_the_match_scale():
             best = max(chances) if d["side"] == 0 else min(chances)
             played = next(a["mwc"] for a in d["alternatives"] if a["played"])
             assert d["mwc_loss"] == pytest.approx(abs(best - played), abs=1e-6)
+
+
+def test_the_pipeline_plays_the_lines_out_with_the_search_that_valued_the_hand():
+    # analyse() on the match scale plays each principal variation out with the analysis's own search (its tables
+    # warm): the same results as a search of their own gives, for every game whose grading reads them
+    run = analyse(read_text("match-whist.dom", (RECORDS / "match-whist.dom").read_text(encoding="utf-8"),
+                            Options(mode="analyze", scale="match")))
+    wanted = results_wanted(run.replays)
+    assert any(wanted) and [r is not None for r in run.results] == wanted
+    for rep, analysis, results in zip(run.replays, run.analyses, run.results):
+        if results is not None:
+            assert results == principal_results(rep, analysis)
+    points = analyse(read_text("match-whist.dom", (RECORDS / "match-whist.dom").read_text(encoding="utf-8"),
+                               Options(mode="analyze")))
+    assert points.results == [None] * len(points.replays)          # the points scale reads none
