@@ -39,10 +39,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.analysis import AgainstTheRest, analyze_replay  # noqa: E402
+from analyzer.analysis import AgainstTheRest, analyze_replay, int_solver_plays, searcher_for  # noqa: E402
 from analyzer.analysis.match_scale import match_scale  # noqa: E402
 from analyzer.analysis.outcomes import needs_results, principal_results  # noqa: E402
-from analyzer.equity import MatchPosition, compute_table, load_table  # noqa: E402
+from analyzer.equity import MatchPosition, compute_table, load_table, score_step  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.notation.writer import write_game  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
@@ -108,19 +108,21 @@ def _grading(args, v, shipped) -> None:
         print("\n(b) individual players: their grading is timed by bench/bench_individual.py")
         return
     reps = [replay(random_game(v, seed), v) for seed in range(args.records)]
-    t0 = time.process_time()
-    analyses = [analyze_replay(rep) for rep in reps]
-    points = time.process_time() - t0
-    t0 = time.process_time()
+    points = match = 0.0
     graded = 0
     exact = needs_results(v)        # both sides score in a hand: each alternative's principal variation, timed too
-    for k, (rep, a) in enumerate(zip(reps, analyses)):
+    for k, rep in enumerate(reps):  # (as the pipeline: the search that valued the hand plays its lines out)
+        t0 = time.process_time()
+        solver = searcher_for(v, int_solver_plays(v), None)
+        a = analyze_replay(rep, solver=solver)
+        t1 = time.process_time()
         leader = rep.initial.turn
-        state = MatchState((10 * (k % 9), 7 * (k % 13)), (0, 0), 1)
-        results = principal_results(rep, a) if exact else None
+        state = MatchState(_scores_before(v, k), (0, 0), 1)
+        results = principal_results(rep, a, searches={0: solver}) if exact else None
         scale = match_scale(a, v, MatchPosition(state, ("side", v.seating.teams[leader])), leader, results=results)
         graded += len(scale.loss)
-    match = time.process_time() - t0
+        points += t1 - t0
+        match += time.process_time() - t1
     print("\n(b) grading")
     print(f"{'records':>7} {'decisions':>9} {'points s':>9} {'match scale s':>13} {'ratio':>7}")
     print(f"{args.records:>7} {graded:>9} {points:>9.2f} {match:>13.3f} {match / points:>7.3f}"
@@ -131,13 +133,21 @@ def _grading(args, v, shipped) -> None:
     _command(args, v, reps)
 
 
+def _scores_before(v, k: int) -> tuple[int, int]:
+    """Record ``k``'s match score before its hand: spread over the match, in the variant's score step (All
+    Fives scores in fives only: a score between is off the table's walk and solved on demand, which no real
+    match asks for)."""
+    step = score_step(v)
+    return 10 * (k % 9), max(7, step) * (k % 13) // step * step
+
+
 def _command(args, v, reps) -> None:
     # (c) the command as a user runs it: the same records as files, analyze --json against --scale match
     # (which also imports the match scale, loads the table and grades), alternating runs
     with tempfile.TemporaryDirectory() as folder:
         for seed, rep in enumerate(reps):
             game, r = rep.game, rep.result
-            before = (10 * (seed % 9), 7 * (seed % 13))
+            before = _scores_before(v, seed)
             after = [before[side] + (r.points if r.winner == side else 0) for side in (0, 1)]
             game.tags["Score"] = f"{v.side_name(0, rep.players)} {after[0]}, {v.side_name(1, rep.players)} {after[1]}"
             Path(folder, f"r{seed:03d}.dom").write_text(write_game(game), encoding="utf-8")

@@ -145,3 +145,19 @@ def test_quinientos_every_first_game_leaves_the_match_on_the_shipped_table():
                 after = table.next_position(start, HandResult(end, winner, points, winner, scores), winner)
                 assert not after.state.over
                 assert (state_key(v, after.state), after.lead) in table.values, (winner, end, points)
+
+
+@pytest.mark.parametrize("name", ["all-fives", "block", "hungarian", "cross"])
+def test_a_hand_whose_leader_is_known_is_on_the_table_and_any_leader_is_their_mean(name):
+    # These variants let any player lead the next hand (the model draws him at random): the table's walk holds
+    # ("any",) positions, but a recorded hand knows its leader. Each position is there with each side leading,
+    # and "any" is the mean of them (each side leads half the time), within the 6-decimal rounding.
+    v = find_variant(name)
+    with open(os.path.join(DATA_DIR, table_name(v).replace(".json", ".mwc")), "rb") as fh:
+        table = EquityTable.from_packed(v, fh.read())          # (its own copy: nothing solved on demand added)
+    anys = [key for key, lead in table.values if lead == ("any",)]
+    assert anys
+    for key in anys[:: max(1, len(anys) // 400)]:
+        led = [table.values.get((key, ("side", s))) for s in (0, 1)]
+        assert None not in led, key
+        assert table.values[(key, ("any",))] == pytest.approx(sum(led) / 2, abs=2e-6)

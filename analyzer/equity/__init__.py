@@ -26,7 +26,7 @@ from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
 from .store import PackedValues, pack, unpack
-from .table import PENDING_CAP, endless, first_game_roots, first_lead, resolve, solve, solve_each, state_key, terminal_each
+from .table import PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
            "TABLES_ENV", "table_problem", "MAX_SCORES", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
@@ -222,8 +222,11 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
     while True:
         try:
             roots = [(state_key(variant, variant.match.start(sides)), first_lead(variant))]
-            values = (solve_each if individual else solve)(variant, model, roots + first_game_roots(variant, model),
-                                                           progress=progress)
+            solver = solve_each if individual else solve
+            values = solver(variant, model, roots + first_game_roots(variant, model), progress=progress)
+            led = [r for r in known_leader_roots(variant, list(values)) if r not in values]
+            if led:             # (each one hand from the walk's positions)
+                values.update(solver(variant, model, led, known=values, progress=progress))
             break
         except KeyError as exc:         # a lead mode the walk found that no hand was simulated in
             mode = str(exc).rsplit(" ", 1)[-1].strip("'\"")

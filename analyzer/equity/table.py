@@ -33,7 +33,7 @@ from ..rules.modes import MatchKind
 from ..search.scoring import value_bound
 from .model import HandModel, Outcome, lead_token, mode_of
 
-__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "first_game_roots", "PENDING_CAP"]
+__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "first_game_roots", "known_leader_roots", "PENDING_CAP"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -284,6 +284,15 @@ def first_game_roots(variant: Variant, model: HandModel) -> list:
             if over is None:
                 roots[nxt] = None
     return list(roots)
+
+
+def known_leader_roots(variant: Variant, positions) -> list:
+    """The positions of ``positions`` (a walk's, ``(state_key, lead)``) whose hand's leader is left open
+    (``("any",)``: a variant whose next hand any player may lead, as its model deals them), each with every
+    side leading instead: a recorded hand knows who led it (``analysis.match_scale.match_positions``), and its
+    position is then off a walk that holds ``("any",)`` alone (a walk of its own at each look-up)."""
+    sides = variant.seating.sides
+    return [(key, ("side", s)) for key, lead in positions if lead == ("any",) for s in range(sides)]
 
 
 def _roots(variant: Variant, roots: list | None) -> list:
