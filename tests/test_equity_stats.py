@@ -134,16 +134,17 @@ def test_one_game_gives_no_band_in_the_rows():
 
 
 def test_a_band_only_from_the_calibrated_variant_and_rules():
-    # a Milo match is a partnership game, but its values are not the points the bands were measured in
+    # a partnership game to 150 is a partnership game, but no bands were measured for its rules
+    assert calibration_for("partnership_target=150.json") is None
     row = player_rows([{"games": [{"players": ["A", "B"], "variant": "partnership", "errors_by_player": {},
                                    "result": None, "analysis": {
                                        "sides": ["A", "B"],
-                                       "match_scale": {"table": "partnership_score=milo_system=milo_target=5.json"},
+                                       "match_scale": {"table": "partnership_target=150.json"},
                                        "decisions": [{"player": "A", "loss": 0, "class": None, "side": 0}] * 300}}
                                   for _ in range(3)]}])[0]
     assert row.band is None and "no calibration" in row.band_note
-    res = CliRunner().invoke(main, ["stats", "--json", str(RECORDS / "match-milo.dom")])
-    assert all(r["band"] is None for r in json.loads(res.stdout))
+    res = CliRunner().invoke(main, ["stats", "--json", str(RECORDS / "variant-cutthroat-3.dom")])
+    assert all(r["band"] is None for r in json.loads(res.stdout))      # (individual players: no bands measured)
 
 
 def test_policy_that_never_errs_loses_nothing_and_is_the_top_band():
