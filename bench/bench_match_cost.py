@@ -1,0 +1,71 @@
+"""What grading on the match scale costs over points, record by record, as a user runs the command.
+
+    python3 bench/bench_match_cost.py                               # the bundled match records
+    python3 bench/bench_match_cost.py --before DIR --rounds 3       # and another checkout, in the same run
+    python3 bench/bench_match_cost.py records/match-whist.dom FILE...
+
+For each record: ``python3 -m analyzer analyze RECORD --json`` (points) and the same with ``--scale match``,
+each the CPU time (user and system) of the child process (``RUSAGE_CHILDREN``), best of ``--rounds`` runs,
+the two scales alternating, with bytecode files in a folder of the run's own (as an installed package has
+them; a first run writes them). With ``--before DIR`` (a checkout with its compiled cores built in place)
+the same commands run there too, alternating with this tree's, and the table gives both ratios. The machine
+is shared: read the ratios, not the seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ["match-quinientos.dom", "match-doscientos-block.dom", "match-jamaican.dom", "match-milo.dom",
+           "match-whist.dom", "match-chiva-3-draw.dom", "variant-all-fives.dom", "variant-hungarian.dom",
+           "variant-cutthroat-3.dom"]
+
+
+def cpu(root: Path, record: str, scale: str, env: dict) -> float:
+    """The CPU seconds of ``analyze RECORD --json --scale SCALE`` run in ``root``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "analyzer", "analyze", record, "--json", "--scale", scale], cwd=root,
+                   env=env, capture_output=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("records", nargs="*", help="record files (default: the bundled match records)")
+    ap.add_argument("--before", type=Path, default=None, help="another checkout, timed in the same run")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    records = [str(Path(r).resolve()) for r in args.records] or [str(ROOT / "records" / r) for r in RECORDS]
+    roots = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
+    print(f"# bench_match_cost: Python {platform.python_version()}, best of {args.rounds} CPU runs of each command")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, PYTHONPYCACHEPREFIX=cache)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        head = "| record | " + " | ".join(f"{name}: points s | {name}: match s | {name}: ratio" for name, _ in roots)
+        print("\n" + head + " |\n|" + "---|" * (1 + 3 * len(roots)))
+        for record in records:
+            best: dict = {}
+            for name, root in roots:            # (a first run of each writes the bytecode)
+                cpu(root, record, "match", env)
+            for _ in range(args.rounds):
+                for name, root in roots:
+                    for scale in ("points", "match"):
+                        t = cpu(root, record, scale, env)
+                        best[name, scale] = min(best.get((name, scale), t), t)
+            cells = []
+            for name, _ in roots:
+                p, m = best[name, "points"], best[name, "match"]
+                cells += [f"{p:.3f}", f"{m:.3f}", f"{m / p:.2f}x"]
+            print(f"| {Path(record).name} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
