@@ -238,11 +238,12 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     if pool is not None:
         settings["pool"] = pool
     run.judged = 0
+    wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     for k, rep in enumerate(run.replays):
         analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb) if fresh else run.analyses[k]
         if (every_deal or rep.deal_ok) and analysis is not None:
-            with (bar(k + 1) if bar is not None else nullcontext()) as progress:
-                analysis = fair_analyze(rep, analysis, progress=progress, **settings)
+            with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
+                analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)
         run.analyses[k] = analysis
         run.judged = k + 1
     return run

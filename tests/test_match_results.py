@@ -11,17 +11,21 @@ along the line played."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
+from analyzer.analysis.fair import fair_analyze
 from analyzer.analysis.match_scale import match_scale, why_not
 from analyzer.analysis.outcomes import needs_results, principal_results
 from analyzer.cli import main
 from analyzer.equity import MatchPosition
 from analyzer.generate import random_game
 from analyzer.pipeline import Options, analyse, read_text, results_wanted
+from analyzer.match import replay_record
+from analyzer.notation import parse
 from analyzer.replay import replay
 from analyzer.rules import MatchState, find_variant
 from conftest import RECORDS
@@ -130,3 +134,41 @@ def test_the_pipeline_plays_the_lines_out_with_the_search_that_valued_the_hand()
     points = analyse(read_text("match-whist.dom", (RECORDS / "match-whist.dom").read_text(encoding="utf-8"),
                                Options(mode="analyze")))
     assert points.results == [None] * len(points.replays)          # the points scale reads none
+
+
+@pytest.mark.parametrize("record, variant", [("match-whist.dom", None), (None, "all-fives")])
+def test_each_worlds_result_splits_exactly_that_worlds_value(record, variant):
+    # the fair analysis's worlds on the match scale: in each world, an alternative's result (its principal
+    # variation played out there) splits the points so that their difference is its value in that world
+    if record is not None:
+        rep = replay_record(parse((RECORDS / record).read_text(encoding="utf-8"), record))[0]
+    else:
+        v = find_variant(variant)
+        rep = replay(random_game(v, 1), v)
+    bad = rep.variant.match.kind == "bad"
+    judged = fair_analyze(rep, worlds=12, workers=1, results=True)
+    checked = 0
+    for d in judged.decisions:
+        for alt in d.alternatives:
+            if alt.fair is None:
+                continue
+            assert alt.fair.results is not None, (d.index, alt.move)
+            split = Counter()
+            for r, n in alt.fair.results:
+                split[(r.scores[1] - r.scores[0]) if bad else (r.scores[0] - r.scores[1])] += n
+            assert split == Counter(dict(alt.fair.values)), (d.index, alt.move)
+            checked += 1
+    assert checked > 10
+    plain = fair_analyze(rep, worlds=12, workers=1)          # not asked: none, and the same values
+    assert all(a.fair is None or a.fair.results is None for d in plain.decisions for a in d.alternatives)
+    assert [[a.fair for a in d.alternatives] for d in plain.decisions] == \
+        [[a.fair for a in d.alternatives] for d in judged.decisions]
+
+
+def test_the_whist_match_is_graded_fairly_on_the_match_scale():
+    res = CliRunner().invoke(main, ["analyze", "--json", "--fair", "--worlds", "20", "--exact-below", "20",
+                                    "--scale", "match", str(RECORDS / "match-whist.dom")])
+    assert res.exit_code == 0, res.output
+    graded = [d["fair"]["mwc_loss"] for g in json.loads(res.stdout)["games"] for d in g["decisions"]
+              if d.get("fair")]
+    assert graded and all(x is not None and 0 <= x <= 1 for x in graded)

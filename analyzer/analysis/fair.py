@@ -29,7 +29,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable, Sequence
 
@@ -43,6 +43,7 @@ from ..search.worlds import WorldsSolver
 from ..search.drawworlds import DrawWorlds
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
+from .outcomes import hand_leader, played_out
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
@@ -119,13 +120,16 @@ class FairValue:
     """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance, how the
     values of the worlds spread around the mean; ``values``: each value (side-0 points) it has in the
     worlds and in how many (the match scale values each world's result: ``analysis.match_scale``; not
-    written out)."""
+    written out); ``results``: where they were asked for (both sides may score in the hand), each world's
+    result along the alternative's principal variation in it and in how many (``analysis.outcomes``; None
+    where a world's is not known), which the match scale reads instead of the values."""
 
     mean: float
     ci95: tuple[float, float]
     p_win: float
     spread: Spread | None = None
     values: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
+    results: tuple | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -244,13 +248,23 @@ def _shared_searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: f
     return held[1]
 
 
-def _solve(task: tuple[int, int]) -> list[list[tuple[Move, int]]] | None:
+def _solve(task: tuple[int, int]) -> tuple[list[list[tuple[Move, int]]], list | None] | None:
     """The value of every alternative in each world of part ``task[1]`` of plan ``task[0]`` (None:
-    a world needs more positions than the node limit allows)."""
-    rep, node_limit, table_mb, plan = _JOB["rep"], _JOB["node_limit"], _JOB["table_mb"], _JOB["plans"][task[0]]
+    a world needs more positions than the node limit allows), and where the job asks for them
+    (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`)."""
+    rep, plan = _JOB["rep"], _JOB["plans"][task[0]]
+    worlds = plan.chunk(task[1])
+    rows = _values(rep, plan, worlds)
+    if rows is None:
+        return None
+    return rows, (_world_results(rep, plan, worlds, rows) if _JOB.get("results") else None)
+
+
+def _values(rep: Replay, plan: _Plan, worlds: list) -> list[list[tuple[Move, int]]] | None:
+    """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit)."""
+    node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     template = rep.position_at(k)
-    worlds = plan.chunk(task[1])
     try:
         if not template.draws:
             return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb)
@@ -334,20 +348,8 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
     the same in every world (only the hands, and the tiles out of play, change): where the int solver
     plays, all of them in one call into the compiled core (``search.worlds``), each world it leaves to
     Python (a move that ends the hand), and every world where it cannot, searched alone."""
-    table = 0
-    for move, *_ in template.history:
-        table |= move.tile.bit if move.tile is not None else 0
-    every = mask_of(rep.variant.dealing.tiles)
-
     def position(deal: tuple[int, ...]):
-        pos = template.copy()
-        pos.hands = [d & ~table for d in deal]
-        pos.hidden = [0] * len(deal)
-        held = table
-        for d in deal:
-            held |= d
-        pos.pool = every & ~held
-        return pos
+        return _dealt_position(rep, template, deal)
 
     batch = None
     if int_solver_plays(rep.variant) and deals:
@@ -357,9 +359,54 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
             for row, deal in zip(rows, deals)]
 
 
+def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
+    """The decision ``template`` (a position of a game without drawing) in the world dealt ``deal``."""
+    table = 0
+    for move, *_ in template.history:
+        table |= move.tile.bit if move.tile is not None else 0
+    pos = template.copy()
+    pos.hands = [d & ~table for d in deal]
+    pos.hidden = [0] * len(deal)
+    held = table
+    for d in deal:
+        held |= d
+    pos.pool = mask_of(rep.variant.dealing.tiles) & ~held
+    return pos
+
+
+def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple[Move, int]]]) -> list:
+    """Each alternative's result in each of ``worlds`` (as ``rows`` lists them): the hand played out along
+    its principal variation in that world with every hand open (``outcomes.played_out``, the open-hands
+    analysis's reading, here in the world the mover could not tell from the real one), the values of
+    ``rows`` its first guess. None for a world whose boneyard order is unknown or past the node limit."""
+    k, seat, view = plan.k, plan.seat, plan.worlds.view
+    node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
+    template = rep.position_at(k)
+    before = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
+    offset = _points_before(rep, k, seat, rep.variant.seating.sides > 2)
+    leader = hand_leader(rep)
+    out = []
+    for world, row in zip(worlds, rows):
+        if template.draws:
+            order = view.order(world)
+            if order is None:
+                out.append([None] * len(row))
+                continue
+            pos = _drawn_position(rep, k, seat, view.deal(world), order)
+        else:
+            pos = _dealt_position(rep, template, view.deal(world))
+        search = _shared_searcher(rep, seat, node_limit, table_mb)
+        seen: dict = {}
+        out.append([played_out(rep.variant, search, pos, move, leader, before, seen, value + offset)
+                    for move, value in row])
+    return out
+
+
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
-         node_limit: int | None, table_mb: float, pool=ProcessPoolExecutor, progress=None) -> list:
-    _JOB.update(rep=rep, node_limit=node_limit, table_mb=table_mb, plans=plans)  # a forked worker finds them here
+         node_limit: int | None, table_mb: float, pool=ProcessPoolExecutor, progress=None,
+         results: bool = False) -> list:
+    _JOB.update(rep=rep, node_limit=node_limit, table_mb=table_mb, plans=plans,   # a forked worker finds them here
+                results=results)
     sizes = [min(CHUNK, plans[p].size - part * CHUNK) for p, part in tasks]
     total, solved, out = sum(sizes), 0, []
     try:
@@ -384,7 +431,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
                  worlds: int = WORLDS, exact_below: int = EXACT_BELOW, seed: int = 0,
                  thresholds: FairThresholds = FairThresholds(), workers: int | None = None,
                  node_limit: int | None = None, table_mb: float = TABLE_MB,
-                 pool=ProcessPoolExecutor, progress: Callable[[int, int], None] | None = None) -> GameAnalysis:
+                 pool=ProcessPoolExecutor, progress: Callable[[int, int], None] | None = None,
+                 results: bool = False) -> GameAnalysis:
     """The fair analysis of a replayed game, added to its open-hands analysis ``base`` (computed here
     when not given): each decision of an analysed seat gains ``fair`` and each of its alternatives a
     :class:`FairValue`; decisions the open-hands analysis could not value (a hidden hand) are added
@@ -392,7 +440,9 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     ``node_limit`` and ``table_mb`` bound each world's search as they bound the open-hands analysis.
     ``pool(max_workers=, mp_context=)`` makes the process pool of ``workers`` > 1 (the command line's
     ends its workers when the run is killed). ``progress(done, total)`` is called (in this process) as
-    the worlds are solved, counted in worlds."""
+    the worlds are solved, counted in worlds. ``results``: also each alternative's result in each world
+    along its principal variation there (``FairValue.results``), which the match scale reads where both
+    sides may score in a hand (``outcomes.needs_results``)."""
     if worlds < 2:
         raise ValueError(f"worlds: {worlds} deals drawn give no interval; draw at least 2")
     if base is None:
@@ -427,19 +477,22 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     if individual:          # seat by seat, so that the search of one seat's rules serves all his worlds
         tasks.sort(key=lambda task: plans[task[0]].seat)
     try:
-        results = _run(rep, plans, tasks, workers, node_limit, table_mb, pool, progress)
+        parts = _run(rep, plans, tasks, workers, node_limit, table_mb, pool, progress, results)
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out
     solved: list[list | None] = [[] for _ in plans]
-    for (p, _part), part in zip(tasks, results):
-        solved[p] = None if part is None or solved[p] is None else solved[p] + part
+    lines: list[list | None] = [[] if results else None for _ in plans]
+    for (p, _part), part in zip(tasks, parts):
+        solved[p] = None if part is None or solved[p] is None else solved[p] + part[0]
+        if lines[p] is not None:
+            lines[p] = None if part is None or part[1] is None else lines[p] + part[1]
     too_big = [rep.steps[plan.k] for plan, per_world in zip(plans, solved) if per_world is None]
     if too_big:
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
                      f"{too_big[0].index + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
                      "(--max-nodes)")
-    _grade_plans(base, rep, plans, solved, thresholds, individual)
+    _grade_plans(base, rep, plans, solved, thresholds, individual, lines)
     _last_notes(out, rep, chosen, left_out, notes)
     return out
 
@@ -480,11 +533,11 @@ def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, l
 
 
 def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: list[list | None],
-                 thresholds: FairThresholds, individual: bool) -> None:
+                 thresholds: FairThresholds, individual: bool, lines: list[list | None]) -> None:
     """Each decision valued in its worlds graded, added to ``base`` where the open-hands analysis
-    has none; the fair critical move."""
+    has none; the fair critical move. ``lines``: per plan each world's results, where asked for."""
     by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
-    for plan, per_world in zip(plans, solved):
+    for plan, per_world, results in zip(plans, solved, lines):
         if per_world is None:
             continue
         k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
@@ -493,6 +546,7 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
                 side = 0 if individual else rep.variant.seating.teams[seat]
                 base.to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
             _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+            _attach_results(base.to_move, per_world, results)
             base.to_move.fair.seen = plan.worlds
             continue
         if _declined(rep, k, seat, moves):
@@ -503,6 +557,7 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
         if not any(d is decision for d in base.decisions):
             base.decisions.append(decision)
         _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+        _attach_results(decision, per_world, results)
         _mark_worst(decision, rep, plan, per_world)
     base.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
     graded = [d for d in base.decisions if d.fair is not None and d.fair.loss > 1e-9]
@@ -586,6 +641,21 @@ def _points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
         return 2 * scores[seat] - sum(scores)
     teams = rep.variant.seating.teams
     return sum(p if teams[s] == 0 else -p for s, p in enumerate(scores))
+
+
+def _attach_results(decision: Decision, per_world: list, results: list | None) -> None:
+    """Each alternative's results over the worlds (``FairValue.results``: each result and in how many
+    worlds; None where one world's is not known), from ``results`` aligned with ``per_world``."""
+    if results is None:
+        return
+    by_move: dict = {}
+    for row, found in zip(per_world, results):
+        for (move, _), result in zip(row, found):
+            by_move.setdefault(alternative_text(move), []).append(result)
+    for alt in decision.alternatives:
+        got = by_move.get(alt.move)
+        if alt.fair is not None and got and None not in got:
+            alt.fair = replace(alt.fair, results=tuple(Counter(got).items()))
 
 
 def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move], per_world: list,

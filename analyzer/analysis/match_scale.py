@@ -19,6 +19,8 @@ player's chance before the hand.
 **In a fair analysis** (``--fair``) each alternative's match-winning chance is the mean, over the worlds
 the mover could not tell apart, of the MWC of that world's result (``fair_mwc``): the chance of the
 match as the mover could know it; the fair MWC loss is his drop from his best alternative by that mean.
+Where both sides may score in a hand, a world's result is the hand played out along the alternative's
+principal variation in that world, as with every hand open (``fair_analyze(results=True)``).
 
 **The thresholds** (inaccuracy / mistake / blunder: a drop of 0.02 / 0.06 / 0.15 in MWC). At the start
 of a match to 100, where every point counts about alike, the MWC after winning the first hand by 3 / 10 /
@@ -192,8 +194,8 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     ``position`` before the hand, led by seat ``leader``. ``results``: the hand's results along the principal
     variations (``analysis.outcomes.PrincipalResults``), which grade each alternative, and give the MWC of
     the line played (``running``), where both sides may score in a hand (bad points, points during play)
-    instead of the result a value stands for; the fair analysis is then not graded on this scale (its
-    worlds give values only)."""
+    instead of the result a value stands for; a fair analysis is then graded by each world's result (its
+    alternatives' ``fair.results``: ``fair_analyze(results=True)``), and not where it has none."""
     table = load_table(variant)
     name = None if table is None else table_name(variant)
     if position is None or leader is None:
@@ -240,26 +242,39 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     lossy = [(v, -i) for i, v in enumerate(out.loss) if v]
     if lossy:
         out.critical = -max(lossy)[1]
-    if getattr(analysis, "fair", False) and results is None:
-        _grade_fairly(out, analysis, mover, thresholds)
+    if getattr(analysis, "fair", False):
+        def mover_exact(d) -> Callable[[HandResult | None], float | None]:
+            seat = analysis.players.index(d.player) if individual and d.player in analysis.players else 0
+            return lambda result: exact(result, seat)
+        _grade_fairly(out, analysis, mover, thresholds, None if results is None else mover_exact)
     return out
 
 
-def fair_chance(fair, after) -> float | None:
+def fair_chance(fair, after, exact=None) -> float | None:
     """An alternative's MWC in a fair analysis: the mean over its worlds (``fair.values``: each value
-    and in how many worlds) of ``after(value)``, the MWC of that world's result."""
+    and in how many worlds) of ``after(value)``, the MWC of that world's result. ``exact``: where both
+    sides may score in the hand, the MWC of a world's result itself (``fair.results``, each world's
+    result along the alternative's principal variation in it): None without them."""
+    if exact is not None:
+        counts = getattr(fair, "results", None) or ()
+        chances = [(exact(r), n) for r, n in counts]
+        if not chances or any(c is None for c, _ in chances):
+            return None
+        return sum(n * c for c, n in chances) / sum(n for _, n in chances)
     counts = getattr(fair, "values", ())
     if not counts:
         return None
     return sum(n * after(v) for v, n in counts) / sum(n for _, n in counts)
 
 
-def _grade_fairly(out: MatchScale, analysis, mover, thresholds: MwcThresholds) -> None:
+def _grade_fairly(out: MatchScale, analysis, mover, thresholds: MwcThresholds, mover_exact=None) -> None:
     """The fair analysis's decisions of ``analysis`` graded on the match scale (see the module's note);
-    ``mover(d)``: the MWC of a value of decision ``d``, for the side its values are for."""
+    ``mover(d)``: the MWC of a value of decision ``d``, for the side its values are for; ``mover_exact(d)``
+    (where both sides may score in a hand): the MWC of a world's result, for that side."""
     for d in analysis.decisions:
         after = mover(d)
-        chances = [None if a.fair is None else fair_chance(a.fair, after) for a in d.alternatives]
+        exact = None if mover_exact is None else mover_exact(d)
+        chances = [None if a.fair is None else fair_chance(a.fair, after, exact) for a in d.alternatives]
         out.fair_mwc.append(chances)
         loss = None if d.fair is None else mover_drop(d, chances)
         out.fair_loss.append(loss)

@@ -24,7 +24,7 @@ from ..rules.modes import MatchKind
 from ..search.core import TABLE_MB, SearchLimit
 from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "needs_results", "principal_results"]
+__all__ = ["PrincipalResults", "hand_leader", "needs_results", "played_out", "principal_results"]
 
 
 def needs_results(variant: Variant) -> bool:
@@ -57,7 +57,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     steps = min(analysis.analysed_steps, len(rep.steps))
     if pos is None:
         return PrincipalResults([[None] * len(d.alternatives) for d in analysis.decisions], [None] * (steps + 1))
-    leader = next((s.seat for s in rep.steps if s.move is not None and s.move.tile is not None), rep.initial.turn)
+    leader = hand_leader(rep)
     fast = int_solver_plays(variant)
     searches = dict(searches or {})
     seen: dict[int, dict] = {}          # per view: the result from each position a principal variation went through
@@ -73,11 +73,11 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
             searches[view] = searcher_for(rules, fast, node_limit, table_mb)
         known = seen.setdefault(view, {})
         value = analysis.values[k] if view == 0 and k < len(analysis.values) else None
-        line.append(_played_out(variant, searches[view], pos, None, leader, before, known, value))
+        line.append(played_out(variant, searches[view], pos, None, leader, before, known, value))
         d = decisions.get(k)
         if d is not None:
             moves = {alternative_text(m): m for m in pos.legal_moves()}
-            alternatives[k] = [_played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before,
+            alternatives[k] = [played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before,
                                            known, a.value) for a in d.alternatives]
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
@@ -85,7 +85,12 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions], line)
 
 
-def _played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict,
+def hand_leader(rep: Replay) -> int:
+    """The seat that led the hand of ``rep`` (laid its first tile), as ``hand_facts`` reads a finished hand."""
+    return next((s.seat for s in rep.steps if s.move is not None and s.move.tile is not None), rep.initial.turn)
+
+
+def played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict,
                 value: int | None = None) -> HandResult | None:
     """The result of the hand once ``move`` is played at ``pos`` (None: from ``pos`` itself; False: a move it
     does not offer) and the principal variation after it (``pos`` is left as it was); ``before``: each seat's
