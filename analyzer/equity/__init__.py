@@ -25,6 +25,7 @@ from ..rules import HandResult, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
+from .race import RACE_CORE, RaceValues, is_race, score_step, solve_race
 from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, endless, first_lead, resolve, solve, solve_each, state_key, terminal_each
 
@@ -48,13 +49,6 @@ class MatchPosition:
 #: The most running scores (each player's, below the target) a match of individual players to a target may
 #: have for the MWC's dynamic programming (the walk visits every one, each with thousands of hand results).
 MAX_SCORES = 10_000
-
-
-def score_step(variant: Variant) -> int:
-    """The step every score of ``variant`` moves in: 5 in All Fives (a play scores a multiple of five, and
-    the award at the end is rounded to one, 003), else 1."""
-    play = variant.play
-    return 5 if play is not None and not play.threes and not play.pub else 1
 
 
 def supported(variant: Variant) -> str | None:

@@ -32,7 +32,8 @@ from ..rules.lead import requirement
 from ..rules.modes import MatchKind
 from .model import HandModel, Outcome, lead_token, mode_of
 
-__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "PENDING_CAP"]
+__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "PENDING_CAP",
+           "hand_results", "by_scores", "apply_outcome"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -94,7 +95,7 @@ def first_lead(variant: Variant) -> tuple:
     return lead_token(req, variant, 0) if (req.seats or req.holder_of) else ("any",)
 
 
-def _results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[float, int, Outcome]]:
+def hand_results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[float, int, Outcome]]:
     """(probability, leading side, outcome) of the next hand from a position with ``lead``."""
     sides = variant.seating.sides
     mode = mode_of(lead)
@@ -102,10 +103,10 @@ def _results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[floa
         raise KeyError(f"the hand-result model of {variant.name} has no hands simulated in lead mode {mode}")
     leaders = [(lead[1], 1.0)] if lead[0] == "side" else [(s, 1.0 / sides) for s in range(sides)]
     keep_end = bool(variant.match.first_wins)
-    by_scores = _by_scores(variant)
+    merge = by_scores(variant)
     merged: dict = {}
     for o, p in model.modes[mode].probabilities():
-        if by_scores:               # only the scores (and a void hand's replay) move the match on
+        if merge:                   # only the scores (and a void hand's replay) move the match on
             o = replace(o, winner=None, points=0, termination="")
         elif not keep_end:
             o = replace(o, termination="")
@@ -113,14 +114,15 @@ def _results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[floa
     return [(q * p, s, o) for s, q in leaders for o, p in merged.items()]
 
 
-def _apply(variant: Variant, state: MatchState, side: int, o: Outcome) -> MatchState:
+def apply_outcome(variant: Variant, state: MatchState, side: int, o: Outcome) -> MatchState:
+    """The match code's state after the hand led by ``side`` ended with ``o`` (relative to ``side``)."""
     sides = variant.seating.sides
     winner = None if o.winner is None else (o.winner + side) % sides
     scores = tuple(o.scores[(s - side) % sides] for s in range(sides))
     return variant.match.apply(state, HandResult(o.termination or "domino", winner, o.points, 0, scores, o.void))
 
 
-def _by_scores(variant: Variant) -> bool:
+def by_scores(variant: Variant) -> bool:
     """Whether the match after a hand depends on nothing but the sides' new totals (a race to a
     target of points or bad points, no bonus for the first games), as ``MatchScoring.apply`` says."""
     m = variant.match
@@ -134,7 +136,7 @@ def _stepper(variant: Variant, terminal: Callable) -> Callable[[MatchState, int,
     a target of points, bad points or games won), per new totals and everything else the match code reads
     (the state but its scores, the winner, the end, the points of a result with no scores), so that the
     positions of a walk share it (All Fives has thousands of results, and Quinientos' positions share most
-    of their new totals); else per state and result. Where only the totals matter (:func:`_by_scores`), the
+    of their new totals); else per state and result. Where only the totals matter (:func:`by_scores`), the
     results were merged to them."""
     sides = variant.seating.sides
     additive = variant.match.kind in (MatchKind.POINTS, MatchKind.BAD, MatchKind.GAMES)
@@ -152,7 +154,7 @@ def _stepper(variant: Variant, terminal: Callable) -> Callable[[MatchState, int,
         if out is None:
             if len(cache) >= KEPT:          # (a bound on the memory: the answers are found again as needed)
                 cache.clear()
-            after = _apply(variant, state, side, o)
+            after = apply_outcome(variant, state, side, o)
             if after.over:
                 out = (terminal(after), None)
             elif endless(variant, after):
@@ -214,7 +216,7 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
         key, lead = pos
         state = key_state(variant, key)
         if lead not in cache:
-            cache[lead] = _results(variant, model, lead)
+            cache[lead] = hand_results(variant, model, lead)
         here, constant, acc = len(edges), zero, {}
         for p, side, o in cache[lead]:
             over, nxt = step(state, side, o)
