@@ -20,6 +20,10 @@
  * ``close(leads, grid, box, starts, offsets, next_lead, answers, active)``: marks in ``active`` every
  *   position a marked one leads to (breadth first); returns how many it marked.
  *
+ * ``back(leads, grid, box, starts, offsets, next_lead, answers, active, loops)``: marks in ``loops`` the
+ *   ``active`` positions a hand takes to a position numbered below their own (a tie past the target
+ *   shifted back): the only ones a sweep from the top does not solve exactly; returns how many.
+ *
  * ``reached(leads, grid, box, starts, offsets, cells)``: marks in ``cells`` (a byte a cell of the box) every
  *   grid point's own totals and its totals after every result; returns how many cells are marked: the
  *   new totals the match code must be asked about.
@@ -250,15 +254,18 @@ done:
     return out;
 }
 
-static PyObject *close_(PyObject *self, PyObject *args) {
+static PyObject *follow(PyObject *args, int back) {
     int leads;
-    PyObject *grid, *box, *objs[5];
-    if (!PyArg_ParseTuple(args, "iOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4]))
+    PyObject *grid, *box, *objs[6];
+    objs[5] = NULL;
+    if (back ? !PyArg_ParseTuple(args, "iOOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3],
+                                 &objs[4], &objs[5])
+             : !PyArg_ParseTuple(args, "iOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4]))
         return NULL;
     Shape sh;
     if (shape_of(grid, box, 1, leads, &sh) < 0)
         return NULL;
-    Buf bufs[5];
+    Buf bufs[6];
     memset(bufs, 0, sizeof bufs);
     PyObject *out = NULL;
     int64_t *base = NULL, *queue = NULL;
@@ -267,11 +274,12 @@ static PyObject *close_(PyObject *self, PyObject *args) {
     Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
     if (get(objs[1], &bufs[1], 8, results, 0, "offsets") < 0 || get(objs[2], &bufs[2], 4, results, 0, "next_lead") < 0
         || get(objs[3], &bufs[3], 4, sh.cells, 0, "answers") < 0
-        || get(objs[4], &bufs[4], 1, sh.positions, 1, "active") < 0)
+        || get(objs[4], &bufs[4], 1, sh.positions, !back, "active") < 0
+        || (back && get(objs[5], &bufs[5], 1, sh.positions, 1, "loops") < 0))
         goto done;
     const int64_t *starts = bufs[0].b.buf, *offsets = bufs[1].b.buf;
     const int32_t *next_lead = bufs[2].b.buf, *answers = bufs[3].b.buf;
-    uint8_t *active = bufs[4].b.buf;
+    uint8_t *active = bufs[4].b.buf, *loops = back ? bufs[5].b.buf : NULL;
     if (check_results(&sh, starts, next_lead, answers, results) < 0)
         goto done;
     base = bases(&sh);
@@ -284,7 +292,24 @@ static PyObject *close_(PyObject *self, PyObject *args) {
         goto done;
     Py_ssize_t head = 0, tail = 0, marked = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t p = 0; p < sh.positions; p++)
+    if (back) {             /* the positions with a next position numbered below their own */
+        for (Py_ssize_t p = 0; p < sh.positions; p++) {
+            if (!active[p])
+                continue;
+            int l = (int)(p % leads);
+            int64_t b = base[p / leads];
+            for (int64_t r = starts[l]; r < starts[l + 1]; r++) {
+                int32_t a = answers[b + offsets[r]];
+                if (a >= 0 && (Py_ssize_t)a * leads + next_lead[r] < p) {
+                    loops[p] = 1;
+                    marked++;
+                    break;
+                }
+            }
+        }
+        head = tail;
+    }
+    for (Py_ssize_t p = 0; p < sh.positions && !back; p++)
         if (active[p])
             queue[tail++] = p;
     while (head < tail) {
@@ -308,8 +333,16 @@ static PyObject *close_(PyObject *self, PyObject *args) {
 done:
     free(base);
     free(queue);
-    release(bufs, 5);
+    release(bufs, 6);
     return out;
+}
+
+static PyObject *close_(PyObject *self, PyObject *args) {
+    return follow(args, 0);
+}
+
+static PyObject *back(PyObject *self, PyObject *args) {
+    return follow(args, 1);
 }
 
 static PyObject *reached(PyObject *self, PyObject *args) {
@@ -359,6 +392,7 @@ static PyMethodDef methods[] = {
     {"reached", reached, METH_VARARGS, "Mark every cell of the box of totals a grid point and a result reach."},
     {"sweep", sweep, METH_VARARGS, "Gauss-Seidel sweeps of a race's equations (see the module's comment)."},
     {"close", close_, METH_VARARGS, "Mark every position the marked ones lead to."},
+    {"back", back, METH_VARARGS, "Mark the active positions that lead to one numbered below their own."},
     {NULL, NULL, 0, NULL},
 };
 

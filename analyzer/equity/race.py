@@ -271,6 +271,19 @@ class PySweeps:
         return change
 
     @classmethod
+    def back(cls, leads, grid, box, starts, offsets, next_lead, answers, active, loops):
+        base = cls._bases(grid, box)
+        marked = 0
+        for p, on in enumerate(active):
+            lead = p % leads
+            if on and any(answers[base[p // leads] + offsets[r]] >= 0
+                          and answers[base[p // leads] + offsets[r]] * leads + next_lead[r] < p
+                          for r in range(starts[lead], starts[lead + 1])):
+                loops[p] = 1
+                marked += 1
+        return marked
+
+    @classmethod
     def reached(cls, leads, grid, box, starts, offsets, cells):
         for b in cls._bases(grid, box):
             cells[b] = 1
@@ -383,6 +396,14 @@ def solve_race(variant: Variant, model: HandModel, tol: float = 1e-12, progress:
     values = array("d", [1.0 / a.sides]) * (len(active) * a.sides)
     if progress is not None:
         progress(f"solving {sum(active):,} positions ({len(a.probs):,} results, {a.asked:,} answers of the match code)")
+    # the positions a hand takes below their own number (ties past the target shifted back) and all they lead
+    # to: a part closed on itself, solved first by sweeps until it settles; then one sweep from the top is
+    # exact for every other position (all it leads to is solved before it)
+    loops = bytearray(len(active))
+    if loop.back(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active, loops):
+        loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, loops)
+        loop.sweep(a.sides, leads, a.grid, a.box, a.starts, a.probs, a.offsets, a.next_lead, a.answers, a.terminals,
+                   loops, values, tol, 100_000)
     loop.sweep(a.sides, leads, a.grid, a.box, a.starts, a.probs, a.offsets, a.next_lead, a.answers, a.terminals,
-               active, values, tol, 100_000)
+               active, values, tol, 1)
     return RaceValues(a, active, values)
