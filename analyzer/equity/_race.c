@@ -21,8 +21,9 @@
  *   position a marked one leads to (breadth first); returns how many it marked.
  *
  * ``back(leads, grid, box, starts, offsets, next_lead, answers, active, loops)``: marks in ``loops`` the
- *   ``active`` positions a hand takes to a position numbered below their own (a tie past the target
- *   shifted back): the only ones a sweep from the top does not solve exactly; returns how many.
+ *   positions a hand from an ``active`` position numbered above them takes the match to (a tie past the
+ *   target shifted back, a lead that comes round): with all they lead to, the only ones a sweep from the
+ *   top does not solve exactly; returns how many.
  *
  * ``reached(leads, grid, box, starts, offsets, cells)``: marks in ``cells`` (a byte a cell of the box) every
  *   grid point's own totals and its totals after every result; returns how many cells are marked: the
@@ -292,7 +293,7 @@ static PyObject *follow(PyObject *args, int back) {
         goto done;
     Py_ssize_t head = 0, tail = 0, marked = 0;
     Py_BEGIN_ALLOW_THREADS
-    if (back) {             /* the positions with a next position numbered below their own */
+    if (back) {             /* the positions a hand takes to from a position numbered above them */
         for (Py_ssize_t p = 0; p < sh.positions; p++) {
             if (!active[p])
                 continue;
@@ -300,14 +301,13 @@ static PyObject *follow(PyObject *args, int back) {
             int64_t b = base[p / leads];
             for (int64_t r = starts[l]; r < starts[l + 1]; r++) {
                 int32_t a = answers[b + offsets[r]];
-                if (a >= 0 && (Py_ssize_t)a * leads + next_lead[r] < p) {
-                    loops[p] = 1;
+                Py_ssize_t q = (Py_ssize_t)a * leads + next_lead[r];
+                if (a >= 0 && q < p && !loops[q]) {
+                    loops[q] = 1;
                     marked++;
-                    break;
                 }
             }
         }
-        head = tail;
     }
     for (Py_ssize_t p = 0; p < sh.positions && !back; p++)
         if (active[p])

@@ -276,11 +276,11 @@ class PySweeps:
         marked = 0
         for p, on in enumerate(active):
             lead = p % leads
-            if on and any(answers[base[p // leads] + offsets[r]] >= 0
-                          and answers[base[p // leads] + offsets[r]] * leads + next_lead[r] < p
-                          for r in range(starts[lead], starts[lead + 1])):
-                loops[p] = 1
-                marked += 1
+            for r in range(starts[lead], starts[lead + 1]) if on else ():
+                a = answers[base[p // leads] + offsets[r]]
+                if a >= 0 and a * leads + next_lead[r] < p and not loops[a * leads + next_lead[r]]:
+                    loops[a * leads + next_lead[r]] = 1
+                    marked += 1
         return marked
 
     @classmethod
@@ -396,9 +396,9 @@ def solve_race(variant: Variant, model: HandModel, tol: float = 1e-12, progress:
     values = array("d", [1.0 / a.sides]) * (len(active) * a.sides)
     if progress is not None:
         progress(f"solving {sum(active):,} positions ({len(a.probs):,} results, {a.asked:,} answers of the match code)")
-    # the positions a hand takes below their own number (ties past the target shifted back) and all they lead
-    # to: a part closed on itself, solved first by sweeps until it settles; then one sweep from the top is
-    # exact for every other position (all it leads to is solved before it)
+    # the positions a hand takes the match to from a position numbered above them (ties past the target
+    # shifted back) and all they lead to: a part closed on itself, solved first by sweeps until it settles;
+    # then one sweep from the top is exact for every other position (all it leads to is solved before it)
     loops = bytearray(len(active))
     if loop.back(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active, loops):
         loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, loops)

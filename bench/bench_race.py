@@ -1,0 +1,105 @@
+"""Benchmark the race solver (analyzer/equity/race.py and its C loop) against the DP walk (table.solve_each).
+
+    python3 bench/bench_race.py                          # All Fives for three to 100, the shipped model
+    python3 bench/bench_race.py --target 50 --runs 3     # a smaller race, best of 3
+    python3 bench/bench_race.py --tables --hands 2000    # the time to make each new table (minutes)
+
+(a) The same model and target solved by both: the walk (``solve_each``, the Python DP every table was made
+    with) and the race solver (``solve_race``: the match code asked once per new totals, then the sweeps in C),
+    and the race solver with its pure-Python loop (``--python``). CPU seconds (``time.process_time``), runs
+    alternated, best of ``--runs``; the ratio walk / race solver measured in the same run; the largest
+    difference of any player's chance at any position the walk solves.
+(b) ``--tables``: each new table made as ``domino equity`` makes it (``compute_table``: one lead mode, the
+    race solver), its phases timed: the hands simulated, the match code's answers, the sweeps; the positions
+    and the leader's mean hand value with its standard error.
+The machine is shared: read the ratios, measured in the same run, not the seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analyzer.analysis import AgainstTheRest  # noqa: E402
+from analyzer.equity import first_lead, load_table  # noqa: E402
+from analyzer.equity.model import HandModel, mode_of, policy_of, simulate_mode  # noqa: E402
+from analyzer.equity.race import race_arrays, solve_race  # noqa: E402
+from analyzer.equity.table import solve_each  # noqa: E402
+from analyzer.rules import find_variant  # noqa: E402
+
+TABLES = [("all-fives", {"players": "4"}), ("all-fives-threes", {"players": "3"}), ("hungarian", {"players": "3"})]
+
+
+def _cpu(fn):
+    start = time.process_time()
+    out = fn()
+    return time.process_time() - start, out
+
+
+def compare(target: int, runs: int, python: bool) -> None:
+    base = find_variant("all-fives", {"players": "3"})
+    shipped = load_table(base)
+    v = find_variant("all-fives", {"players": "3", "target": str(target)})
+    model = HandModel(v.name, dict(v.options), shipped.model.modes, shipped.model.policy, shipped.model.seed)
+    print(f"All Fives for three to {target}, the shipped model: "
+          f"{sum(s.hands for s in model.modes.values()):,} hands, "
+          f"{sum(len(s.outcomes) for s in model.modes.values()):,} distinct results a leader")
+    best = {"walk": float("inf"), "race": float("inf"), "answers": float("inf"), "python": float("inf")}
+    walked = solved = None
+    for _ in range(runs):
+        t, walked = _cpu(lambda: solve_each(v, model))
+        best["walk"] = min(best["walk"], t)
+        t, arrays = _cpu(lambda: race_arrays(v, model))
+        best["answers"] = min(best["answers"], t)
+        t, solved = _cpu(lambda: solve_race(v, model, arrays=arrays))
+        best["race"] = min(best["race"], t + best["answers"])
+        if python:
+            t, _ = _cpu(lambda: solve_race(v, model, arrays=arrays, core="python"))
+            best["python"] = min(best["python"], t + best["answers"])
+    diff = max(max(abs(a - b) for a, b in zip(c, solved[pos])) for pos, c in walked.items())
+    print(f"\n| solver | positions | CPU s (best of {runs}) | walk / this |")
+    print("| --- | ---: | ---: | ---: |")
+    print(f"| DP walk (`solve_each`) | {len(walked):,} | {best['walk']:.2f} | 1.00x |")
+    print(f"| race solver, compiled loop | {len(solved):,} | {best['race']:.2f} "
+          f"(answers {best['answers']:.2f}, {arrays.asked:,} of them) | {best['walk'] / best['race']:.1f}x |")
+    if python:
+        print(f"| race solver, pure-Python loop | {len(solved):,} | {best['python']:.2f} | "
+              f"{best['walk'] / best['python']:.2f}x |")
+    print(f"\nlargest difference at the walk's {len(walked):,} positions: {diff:.2e}")
+
+
+def tables(hands: int) -> None:
+    print(f"\n| table | hands | positions | simulation CPU s | answers of the match code (CPU s) | sweeps CPU s | "
+          f"leader's hand value (se) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for name, rules in TABLES:
+        v = find_variant(name, rules)
+        mode = mode_of(first_lead(v))
+        model = HandModel(v.name, dict(v.options), {}, policy_of(v), 0)
+        simulated, model.modes[mode] = _cpu(lambda: simulate_mode(v, mode, hands, 0, view=AgainstTheRest))
+        asked, arrays = _cpu(lambda: race_arrays(v, model))
+        swept, values = _cpu(lambda: solve_race(v, model, arrays=arrays))
+        s = model.modes[mode]
+        print(f"| {name} {' '.join(f'{k}={x}' for k, x in rules.items())} | {hands:,} | {len(values):,} | "
+              f"{simulated:.1f} | {arrays.asked:,} ({asked:.1f}) | {swept:.1f} | {s.mean:+.2f} ({s.se:.2f}) |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--target", type=int, default=100)
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--python", action="store_true", help="time the pure-Python loop too (slow)")
+    ap.add_argument("--tables", action="store_true", help="time the making of each new table")
+    ap.add_argument("--hands", type=int, default=2000)
+    args = ap.parse_args()
+    compare(args.target, args.runs, args.python)
+    if args.tables:
+        tables(args.hands)
+
+
+if __name__ == "__main__":
+    main()
