@@ -20,16 +20,22 @@
  * ``close(leads, grid, box, starts, offsets, next_lead, answers, active)``: marks in ``active`` every
  *   position a marked one leads to (breadth first); returns how many it marked.
  *
- * ``back(leads, grid, box, starts, offsets, next_lead, answers, active, loops)``: marks in ``loops`` the
- *   positions a hand from an ``active`` position numbered above them takes the match to (a tie past the
- *   target shifted back, a lead that comes round): with all they lead to, the only ones a sweep from the
- *   top does not solve exactly; returns how many.
+ * ``back(leads, grid, box, starts, offsets, next_lead, answers, active, loops)``: marks in ``loops`` every
+ *   position a hand may take the match to from a position numbered above it: the grid points where the
+ *   match goes on at other scores than a cell's new totals (a tie past the target shifted back), and where
+ *   a hand leaves the scores and passes the lead to one numbered below; with all they lead to, the only
+ *   positions a sweep from the top does not solve exactly. Returns ``(marked, outside)``: ``outside``
+ *   counts the cells whose answer is a grid point ``active`` does not mark (then ``close`` it first).
+ *
+ * ``live(leads, grid, box, answers, active)``: marks in ``active`` every lead of each grid point whose own
+ *   totals the match code answered with the point itself (a running score the match can be at); returns
+ *   how many positions it marked.
  *
  * ``reached(leads, grid, box, starts, offsets, cells)``: marks in ``cells`` (a byte a cell of the box) every
  *   grid point's own totals and its totals after every result; returns how many cells are marked: the
  *   new totals the match code must be asked about.
  *
- * All three release the GIL while they run. The pure-Python twin is ``race.py``'s ``_PySweeps``.
+ * ``sweep``, ``close``, ``back`` and ``reached`` release the GIL while they run. The pure-Python twin is ``race.py``'s ``_PySweeps``.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,6 +44,7 @@
 #include <string.h>
 
 #define MAX_SIDES 8
+#define UNASKED INT32_MIN         /* a cell of the box no grid point reaches: the match code was not asked */
 
 typedef struct {
     int sides, leads, dims;
@@ -188,7 +195,7 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     if (check_results(&sh, starts, next_lead, answers, results) < 0)
         goto done;
     for (Py_ssize_t c = 0; c < sh.cells; c++)
-        if (answers[c] < 0 && -1 - (Py_ssize_t)answers[c] >= nterm) {
+        if (answers[c] < 0 && answers[c] != UNASKED && -1 - (Py_ssize_t)answers[c] >= nterm) {
             PyErr_SetString(PyExc_ValueError, "answers: a finished match out of range");
             goto done;
         }
@@ -255,18 +262,15 @@ done:
     return out;
 }
 
-static PyObject *follow(PyObject *args, int back) {
+static PyObject *close_(PyObject *self, PyObject *args) {
     int leads;
-    PyObject *grid, *box, *objs[6];
-    objs[5] = NULL;
-    if (back ? !PyArg_ParseTuple(args, "iOOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3],
-                                 &objs[4], &objs[5])
-             : !PyArg_ParseTuple(args, "iOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4]))
+    PyObject *grid, *box, *objs[5];
+    if (!PyArg_ParseTuple(args, "iOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4]))
         return NULL;
     Shape sh;
     if (shape_of(grid, box, 1, leads, &sh) < 0)
         return NULL;
-    Buf bufs[6];
+    Buf bufs[5];
     memset(bufs, 0, sizeof bufs);
     PyObject *out = NULL;
     int64_t *base = NULL, *queue = NULL;
@@ -275,12 +279,11 @@ static PyObject *follow(PyObject *args, int back) {
     Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
     if (get(objs[1], &bufs[1], 8, results, 0, "offsets") < 0 || get(objs[2], &bufs[2], 4, results, 0, "next_lead") < 0
         || get(objs[3], &bufs[3], 4, sh.cells, 0, "answers") < 0
-        || get(objs[4], &bufs[4], 1, sh.positions, !back, "active") < 0
-        || (back && get(objs[5], &bufs[5], 1, sh.positions, 1, "loops") < 0))
+        || get(objs[4], &bufs[4], 1, sh.positions, 1, "active") < 0)
         goto done;
     const int64_t *starts = bufs[0].b.buf, *offsets = bufs[1].b.buf;
     const int32_t *next_lead = bufs[2].b.buf, *answers = bufs[3].b.buf;
-    uint8_t *active = bufs[4].b.buf, *loops = back ? bufs[5].b.buf : NULL;
+    uint8_t *active = bufs[4].b.buf;
     if (check_results(&sh, starts, next_lead, answers, results) < 0)
         goto done;
     base = bases(&sh);
@@ -293,23 +296,7 @@ static PyObject *follow(PyObject *args, int back) {
         goto done;
     Py_ssize_t head = 0, tail = 0, marked = 0;
     Py_BEGIN_ALLOW_THREADS
-    if (back) {             /* the positions a hand takes to from a position numbered above them */
-        for (Py_ssize_t p = 0; p < sh.positions; p++) {
-            if (!active[p])
-                continue;
-            int l = (int)(p % leads);
-            int64_t b = base[p / leads];
-            for (int64_t r = starts[l]; r < starts[l + 1]; r++) {
-                int32_t a = answers[b + offsets[r]];
-                Py_ssize_t q = (Py_ssize_t)a * leads + next_lead[r];
-                if (a >= 0 && q < p && !loops[q]) {
-                    loops[q] = 1;
-                    marked++;
-                }
-            }
-        }
-    }
-    for (Py_ssize_t p = 0; p < sh.positions && !back; p++)
+    for (Py_ssize_t p = 0; p < sh.positions; p++)
         if (active[p])
             queue[tail++] = p;
     while (head < tail) {
@@ -333,16 +320,85 @@ static PyObject *follow(PyObject *args, int back) {
 done:
     free(base);
     free(queue);
-    release(bufs, 6);
+    release(bufs, 5);
     return out;
 }
 
-static PyObject *close_(PyObject *self, PyObject *args) {
-    return follow(args, 0);
+/* the grid point of box cell ``c``'s own totals, or -1 where they lie off the grid */
+static Py_ssize_t point_of(const Shape *sh, Py_ssize_t c) {
+    Py_ssize_t coord[MAX_SIDES];
+    for (int k = sh->dims - 1; k >= 0; k--) {
+        coord[k] = c % sh->box[k];
+        c /= sh->box[k];
+    }
+    Py_ssize_t g = 0;
+    for (int k = 0; k < sh->dims; k++) {
+        if (coord[k] >= sh->grid[k])
+            return -1;
+        g = g * sh->grid[k] + coord[k];
+    }
+    return g;
 }
 
 static PyObject *back(PyObject *self, PyObject *args) {
-    return follow(args, 1);
+    int leads;
+    PyObject *grid, *box, *objs[6];
+    if (!PyArg_ParseTuple(args, "iOOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5]))
+        return NULL;
+    Shape sh;
+    if (shape_of(grid, box, 1, leads, &sh) < 0)
+        return NULL;
+    Buf bufs[6];
+    memset(bufs, 0, sizeof bufs);
+    PyObject *out = NULL;
+    if (get(objs[0], &bufs[0], 8, leads + 1, 0, "starts") < 0)
+        goto done;
+    Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
+    if (get(objs[1], &bufs[1], 8, results, 0, "offsets") < 0 || get(objs[2], &bufs[2], 4, results, 0, "next_lead") < 0
+        || get(objs[3], &bufs[3], 4, sh.cells, 0, "answers") < 0
+        || get(objs[4], &bufs[4], 1, sh.positions, 0, "active") < 0
+        || get(objs[5], &bufs[5], 1, sh.positions, 1, "loops") < 0)
+        goto done;
+    const int64_t *starts = bufs[0].b.buf, *offsets = bufs[1].b.buf;
+    const int32_t *next_lead = bufs[2].b.buf, *answers = bufs[3].b.buf;
+    const uint8_t *active = bufs[4].b.buf;
+    uint8_t *loops = bufs[5].b.buf;
+    if (check_results(&sh, starts, next_lead, answers, results) < 0)
+        goto done;
+    Py_ssize_t marked = 0, outside = 0;
+    Py_BEGIN_ALLOW_THREADS
+    /* a hand goes from a position to one numbered below it only where the match goes on at other scores
+     * than the new totals (a tie past the target shifted back), or where the scores stay and the lead
+     * comes round to one numbered below */
+    for (Py_ssize_t c = 0; c < sh.cells; c++) {
+        int32_t a = answers[c];
+        if (a < 0)
+            continue;
+        if (!active[(Py_ssize_t)a * leads])
+            outside++;
+        if (a != point_of(&sh, c))
+            for (int l = 0; l < leads; l++)
+                if (!loops[(Py_ssize_t)a * leads + l]) {
+                    loops[(Py_ssize_t)a * leads + l] = 1;
+                    marked++;
+                }
+    }
+    for (int l = 0; l < leads; l++)
+        for (int64_t r = starts[l]; r < starts[l + 1]; r++)
+            if (offsets[r] == 0 && next_lead[r] < l)
+                for (Py_ssize_t g = 0; g < sh.points; g++) {
+                    Py_ssize_t q = g * leads + next_lead[r];
+                    if (active[q] && !loops[q]) {
+                        loops[q] = 1;
+                        marked++;
+                    }
+                }
+    Py_END_ALLOW_THREADS
+    out = Py_BuildValue("(nn)", marked, outside);
+done:
+    release(bufs, 6);
+    return out;
 }
 
 static PyObject *reached(PyObject *self, PyObject *args) {
@@ -388,7 +444,42 @@ done:
     return out;
 }
 
+static PyObject *live(PyObject *self, PyObject *args) {
+    int leads;
+    PyObject *grid, *box, *objs[2];
+    if (!PyArg_ParseTuple(args, "iOOOO", &leads, &grid, &box, &objs[0], &objs[1]))
+        return NULL;
+    Shape sh;
+    if (shape_of(grid, box, 1, leads, &sh) < 0)
+        return NULL;
+    Buf bufs[2];
+    memset(bufs, 0, sizeof bufs);
+    PyObject *out = NULL;
+    int64_t *base = NULL;
+    if (get(objs[0], &bufs[0], 4, sh.cells, 0, "answers") < 0 || get(objs[1], &bufs[1], 1, sh.positions, 1, "active") < 0)
+        goto done;
+    const int32_t *answers = bufs[0].b.buf;
+    uint8_t *active = bufs[1].b.buf;
+    base = bases(&sh);
+    if (base == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t marked = 0;
+    for (Py_ssize_t g = 0; g < sh.points; g++)
+        if (answers[base[g]] == g) {
+            memset(active + g * leads, 1, (size_t)leads);
+            marked += leads;
+        }
+    out = PyLong_FromSsize_t(marked);
+done:
+    free(base);
+    release(bufs, 2);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"live", live, METH_VARARGS, "Mark every lead of the grid points the match can be at."},
     {"reached", reached, METH_VARARGS, "Mark every cell of the box of totals a grid point and a result reach."},
     {"sweep", sweep, METH_VARARGS, "Gauss-Seidel sweeps of a race's equations (see the module's comment)."},
     {"close", close_, METH_VARARGS, "Mark every position the marked ones lead to."},

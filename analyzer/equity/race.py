@@ -43,6 +43,9 @@ from .model import HandModel
 from .table import (by_scores, endless, first_lead, hand_results, resolve, state_key,
                     terminal_each)
 
+#: The answer at a cell of the box of totals no grid point reaches (the match code is not asked about it).
+UNASKED = -2 ** 31
+
 try:
     from . import _race
 except ImportError:  # pragma: no cover - a machine without a C compiler
@@ -111,13 +114,6 @@ class RaceArrays:
             out.append(c * self.step)
         return tuple(reversed(out))
 
-    def cell(self, g: int) -> int:
-        """The box cell of grid point ``g``'s own totals."""
-        c = 0
-        for s, size in zip(self.scores(g), self.box):
-            c = c * size + s // self.step
-        return c
-
 
 def _leads_and_results(variant: Variant, model: HandModel, start: MatchState) -> tuple[list, list]:
     """Every lead reachable from the first, and per lead its results merged: {(steps, next lead index): p}."""
@@ -150,13 +146,13 @@ def _leads_and_results(variant: Variant, model: HandModel, start: MatchState) ->
 def _ask(variant: Variant, grid: tuple, box: tuple, step: int, rest: tuple, cells: bytearray,
          progress: Callable[[str], None] | None) -> tuple[array, array]:
     """The match code's answer for every cell of the box of totals ``cells`` marks: a grid point, or ``-1 -
-    t`` for the ``t``-th finished match (its chances in the second array); 0 at the cells not asked about."""
+    t`` for the ``t``-th finished match (its chances in the second array); :data:`UNASKED` at the others."""
     sides = len(grid)
     start = variant.match.start(sides)
     apply = variant.match.apply          # (``table.apply_outcome`` of the totals as one hand's scores)
     terminals: dict = {}
     finished: dict = {}                  # (winner, drawn) -> the finished match's index in ``terminals``
-    answers = array("i", bytes(4 * _prod(box)))
+    answers = array("i", [UNASKED]) * _prod(box)
     for c, totals in enumerate(product(*(range(0, b * step, step) for b in box))):
         if not cells[c]:
             continue
@@ -272,15 +268,32 @@ class PySweeps:
 
     @classmethod
     def back(cls, leads, grid, box, starts, offsets, next_lead, answers, active, loops):
-        base = cls._bases(grid, box)
+        marked = outside = 0
+        for c, totals in enumerate(product(*(range(b) for b in box))):
+            a = answers[c]
+            if a < 0:
+                continue
+            outside += not active[a * leads]
+            own = _point(totals, grid, 1)
+            for q in range(a * leads, (a + 1) * leads) if a != own else ():
+                marked += not loops[q]
+                loops[q] = 1
+        for lead in range(leads):
+            for r in range(starts[lead], starts[lead + 1]):
+                if offsets[r] == 0 and next_lead[r] < lead:
+                    for q in range(next_lead[r], len(active), leads):
+                        if active[q] and not loops[q]:
+                            loops[q] = 1
+                            marked += 1
+        return marked, outside
+
+    @classmethod
+    def live(cls, leads, grid, box, answers, active):
         marked = 0
-        for p, on in enumerate(active):
-            lead = p % leads
-            for r in range(starts[lead], starts[lead + 1]) if on else ():
-                a = answers[base[p // leads] + offsets[r]]
-                if a >= 0 and a * leads + next_lead[r] < p and not loops[a * leads + next_lead[r]]:
-                    loops[a * leads + next_lead[r]] = 1
-                    marked += 1
+        for g, b in enumerate(cls._bases(grid, box)):
+            if answers[b] == g:         # a running score the match can be at
+                active[g * leads:(g + 1) * leads] = b"\x01" * leads
+                marked += leads
         return marked
 
     @classmethod
@@ -383,25 +396,28 @@ def solve_race(variant: Variant, model: HandModel, tol: float = 1e-12, progress:
     leads = len(a.leads)
     active = bytearray(_prod(a.grid) * leads)
     if roots is None:
-        for g in range(_prod(a.grid)):
-            if a.answers[a.cell(g)] == g:         # a running score the match can be at
-                active[g * leads:(g + 1) * leads] = b"\x01" * leads
+        loop.live(leads, a.grid, a.box, a.answers, active)
     else:
         for key, lead in roots:
             g = a.point(tuple(key[0]))
             if g is None or tuple(key[1:]) != a.rest or lead not in a.leads:
                 raise ValueError(f"{variant.name}: the position {key} led by {lead} is not on the race's grid")
             active[g * leads + a.leads.index(lead)] = 1
-    loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active)
+        loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active)
+    # the positions a hand may take the match to from one numbered above them (ties past the target shifted
+    # back) and all they lead to: a part closed on itself, solved first by sweeps until it settles; then one
+    # sweep from the top is exact for every other position (all it leads to is solved before it)
+    loops = bytearray(len(active))
+    _, outside = loop.back(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active, loops)
+    if outside:             # (the live points lead only to live points: nothing to add where the match code agrees)
+        loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active)
+        loop.back(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active, loops)
+    loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, loops)
     values = array("d", [1.0 / a.sides]) * (len(active) * a.sides)
     if progress is not None:
-        progress(f"solving {sum(active):,} positions ({len(a.probs):,} results, {a.asked:,} answers of the match code)")
-    # the positions a hand takes the match to from a position numbered above them (ties past the target
-    # shifted back) and all they lead to: a part closed on itself, solved first by sweeps until it settles;
-    # then one sweep from the top is exact for every other position (all it leads to is solved before it)
-    loops = bytearray(len(active))
-    if loop.back(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active, loops):
-        loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, loops)
+        progress(f"solving {sum(active):,} positions ({len(a.probs):,} results, {a.asked:,} answers of the match "
+                 f"code; {sum(loops):,} of them solved first)")
+    if any(loops):
         loop.sweep(a.sides, leads, a.grid, a.box, a.starts, a.probs, a.offsets, a.next_lead, a.answers, a.terminals,
                    loops, values, tol, 100_000)
     loop.sweep(a.sides, leads, a.grid, a.box, a.starts, a.probs, a.offsets, a.next_lead, a.answers, a.terminals,
