@@ -9,6 +9,7 @@ match is worth 1 to its winner and 0 to the others (000: "Sieger ist der Spieler
 Punkten" once a player reaches the target); every position's chances add up to 1."""
 from __future__ import annotations
 
+import pathlib
 import random
 from collections import Counter
 from itertools import accumulate
@@ -159,3 +160,35 @@ def test_what_the_race_solver_covers_and_what_it_does_not():
     for name, rules in (("french", None), ("hungarian", {"players": "4"})):
         why = supported(find_variant(name, rules))
         assert why and "individual players" in why and "too many" in why and "race solver" in why, (name, why)
+
+
+def test_a_match_of_all_fives_for_four_is_graded_on_the_match_scale(tmp_path):
+    """``records/match-all-fives-4.dom``: two games of a match (the first 0-15-55-5 by its Score tag, the
+    second taking C past 100), graded by the shipped table of All Fives for four."""
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    record = str(pathlib.Path(__file__).resolve().parent.parent / "records" / "match-all-fives-4.dom")
+    out = CliRunner().invoke(main, ["analyze", record, "--scale", "match", "--json"])
+    assert out.exit_code == 0, out.output
+    first, second = json.loads(out.output)["games"]
+    # the first hand is led by the holder of the highest double: any player alike, 1/4 each
+    assert first["match_scale"]["mwc_each"] == pytest.approx([0.25] * 4, abs=1e-6)
+    assert second["match_scale"]["scores"] == [0, 15, 55, 5]         # the first game's Score tag
+    assert sum(second["match_scale"]["mwc_each"]) == pytest.approx(1.0, abs=1e-5)
+    graded = 0
+    for game in (first, second):
+        for d in game["decisions"]:
+            chances = [a["mwc"] for a in d["alternatives"]]
+            assert all(0.0 <= c <= 1.0 for c in chances)
+            played = next(a["mwc"] for a in d["alternatives"] if a["played"])
+            assert d["mwc_loss"] == pytest.approx(max(chances) - played, abs=1e-6)
+            graded += 1
+    assert graded >= 10
+    for command in ("stats", "report"):
+        args = [command, record, "--scale", "match"] + (["-o", str(tmp_path / "page.html")] if command == "report" else [])
+        done = CliRunner().invoke(main, args)
+        assert done.exit_code == 0 and "internal-error" not in done.output, done.output
