@@ -9,6 +9,7 @@ match is worth 1 to its winner and 0 to the others (000: "Sieger ist der Spieler
 Punkten" once a player reaches the target); every position's chances add up to 1."""
 from __future__ import annotations
 
+import os
 import pathlib
 import random
 from collections import Counter
@@ -17,7 +18,7 @@ from itertools import accumulate
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analyzer.equity import MatchPosition, supported
+from analyzer.equity import MatchPosition, load_table, supported
 from analyzer.equity.model import HandModel, ModeSample, Outcome, mode_of
 from analyzer.equity.race import RACE_CORE, is_race, race_arrays, solve_race
 from analyzer.equity.table import resolve, solve_each, state_key
@@ -116,10 +117,15 @@ def test_a_won_match_is_1_and_a_lost_one_0():
     assert chances[1] == pytest.approx(1.0, abs=1e-12)
 
 
-def _play(v, model, scores, rng) -> int | None:
-    """A whole match from ``scores`` (anyone to lead), each hand drawn from ``model``, kept by the match code."""
+def _draws(model) -> tuple:
     outcomes, weights = zip(*model.modes["open"].outcomes.items())
-    cumulative = list(accumulate(weights))
+    return outcomes, list(accumulate(weights))
+
+
+def _play(v, draws, scores, rng) -> int | None:
+    """A whole match from ``scores`` (anyone to lead), each hand drawn from a model's ``draws``, kept by the
+    match code."""
+    outcomes, cumulative = draws
     state, lead, sides = _state(scores), ("any",), v.seating.sides
     while not state.over:
         side = lead[1] if lead[0] == "side" else rng.randrange(sides)
@@ -148,10 +154,33 @@ def test_the_race_solver_agrees_with_whole_matches(name, rules, target, scores):
     chances = solve_race(v, model, roots=[(state_key(v, _state(scores)), ("any",))])[
         (state_key(v, _state(scores)), ("any",))]
     n = 3000
-    won = Counter(_play(v, model, scores, rng) for _ in range(n))
+    draws = _draws(model)
+    won = Counter(_play(v, draws, scores, rng) for _ in range(n))
     for k, p in enumerate(chances):
         share = (won[k] + won[None] / v.seating.sides) / n
         assert abs(share - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3, (k, share, p)
+
+
+@pytest.mark.parametrize("scores", [(0, 0, 0, 0), (80, 55, 70, 60)], ids=["start", "80-55-70-60"])
+def test_the_shipped_all_fives_for_four_table_agrees_with_whole_matches(scores):
+    """The shipped table (20,000 hands) against whole matches played out by the match code with hands
+    drawn from its own model."""
+    v = find_variant("all-fives", {"players": "4"})
+    table = load_table(v)
+    assert table is not None and table.meta["solver"]["name"] == "race"
+    chances = table.chances(MatchPosition(_state(scores), ("any",)))
+    rng = random.Random(repr(scores))
+    n = 2000
+    draws = _draws(table.model)
+    won = Counter(_play(v, draws, scores, rng) for _ in range(n))
+    for k, p in enumerate(chances):
+        share = (won[k] + won[None] / 4) / n
+        assert abs(share - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 2e-3, (k, share, p)
+
+
+@pytest.mark.skipif(os.environ.get("DOMINO_REQUIRE_COMPILED") != "1", reason="only where the core must be built (CI)")
+def test_the_compiled_race_solver_is_built_and_used():
+    assert RACE_CORE == "compiled"
 
 
 def test_what_the_race_solver_covers_and_what_it_does_not():

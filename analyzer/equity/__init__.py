@@ -30,7 +30,7 @@ from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, endless, first_lead, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "TABLES_ENV", "table_problem", "MAX_SCORES", "MAX_RACE", "RACE_CORE", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "TABLES_ENV", "table_problem", "MAX_SCORES", "MAX_RACE", "RACE_CORE", "SHIP_POSITIONS", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
