@@ -221,3 +221,20 @@ def test_a_match_of_all_fives_for_four_is_graded_on_the_match_scale(tmp_path):
         args = [command, record, "--scale", "match"] + (["-o", str(tmp_path / "page.html")] if command == "report" else [])
         done = CliRunner().invoke(main, args)
         assert done.exit_code == 0 and "internal-error" not in done.output, done.output
+
+
+def test_the_bootstrap_of_a_race_solves_each_replicate_and_a_known_leader_one_hand_deep():
+    from analyzer.equity import EquityTable, bootstrap
+
+    v = _race("all-fives", {"players": "4"}, 20)
+    outcomes = Counter({Outcome(None, 0, (10, 0, 5, 0), "domino", False, ("any",)): 3,
+                        Outcome(None, 0, (0, 15, 0, 0), "domino", False, ("any",)): 2,
+                        Outcome(None, 0, (0, 0, 0, 25), "domino", False, ("any",)): 1})
+    model = HandModel(v.name, dict(v.options), {"open": ModeSample(6, outcomes)})
+    table = EquityTable(v, model, solve_race(v, model), {})
+    at = _state((10, 5, 0, 15))
+    spread = bootstrap(table, [MatchPosition(at, ("any",)), MatchPosition(at, ("side", 3))], replicates=3)
+    assert len(spread) == 2 and all(x >= 0.0 for x in spread)
+    # a known leader: the hand he leads, then the race's positions (one hand deep, as the walk does it)
+    walked = solve_each(v, model, [(state_key(v, at), ("side", 3))])[(state_key(v, at), ("side", 3))]
+    assert table.chances(MatchPosition(at, ("side", 3))) == pytest.approx(walked, abs=1e-9)

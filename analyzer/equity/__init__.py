@@ -285,8 +285,9 @@ def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: in
             drawn = Counter(rng.choices(outcomes, [sample.outcomes[o] for o in outcomes], k=sample.hands))
             modes[mode] = ModeSample(sample.hands, drawn)
         again = HandModel(table.model.variant, table.model.rules, modes)
-        if is_race(v):
-            values = solve_race(v, again, roots=roots)
+        if is_race(v):          # (a root led by a known player: one hand deep from the race's positions)
+            known = solve_race(v, again)
+            values = {r: known.get(r) or solve_each(v, again, [r], known=known)[r] for r in roots}
         else:
             values = (solve_each if table.individual else solve)(v, again, roots)
         runs.append([values[r][0] if table.individual else values[r] for r in roots])
