@@ -163,6 +163,122 @@ static int check_offsets(const Shape *sh, const int64_t *offsets, Py_ssize_t res
     return 0;
 }
 
+typedef struct {
+    const Shape *sh;
+    const int64_t *starts, *offsets, *base;
+    const double *probs;
+    const int32_t *next_lead, *answers;
+    const uint8_t *active;
+    double *ext;                /* every position's chances, then every finished match's */
+} Sweep;
+
+/* a result's next position (a finished match: ``positions + t``) */
+static inline Py_ssize_t next_of(const Sweep *w, int32_t a, int64_t r) {
+    return a >= 0 ? (Py_ssize_t)a * w->sh->leads + w->next_lead[r] : w->sh->positions - 1 - (Py_ssize_t)a;
+}
+
+/* position p's new chances from ``acc`` and its own loop ``stay``; returns how far they moved */
+static inline double settle(const Sweep *w, Py_ssize_t p, const double *acc, double stay) {
+    int sides = w->sh->sides;
+    double *v = w->ext + p * sides;
+    double scale = stay < 1.0 ? 1.0 / (1.0 - stay) : 0.0, change = 0.0;
+    for (int s = 0; s < sides; s++) {
+        double x = stay < 1.0 ? acc[s] * scale : 1.0 / sides;     /* no hand leaves it: drawn */
+        double d = x > v[s] ? x - v[s] : v[s] - x;
+        if (d > change)
+            change = d;
+        v[s] = x;
+    }
+    return change;
+}
+
+/* one sweep, position by position, highest first */
+static double sweep_positions(const Sweep *w) {
+    const Shape *sh = w->sh;
+    int sides = sh->sides, leads = sh->leads;
+    double acc[MAX_SIDES], change = 0.0;
+    for (Py_ssize_t g = sh->points - 1; g >= 0; g--) {
+        int64_t b = w->base[g];
+        for (int l = leads - 1; l >= 0; l--) {
+            Py_ssize_t p = g * leads + l;
+            if (!w->active[p])
+                continue;
+            double stay = 0.0;
+            for (int s = 0; s < sides; s++)
+                acc[s] = 0.0;
+            for (int64_t r = w->starts[l]; r < w->starts[l + 1]; r++) {
+                Py_ssize_t q = next_of(w, w->answers[b + w->offsets[r]], r);
+                if (q == p) {
+                    stay += w->probs[r];
+                    continue;
+                }
+                const double *x = w->ext + q * sides;
+                for (int s = 0; s < sides; s++)
+                    acc[s] += w->probs[r] * x[s];
+            }
+            double d = settle(w, p, acc, stay);
+            if (d > change)
+                change = d;
+        }
+    }
+    return change;
+}
+
+/* one sweep with one lead, a row at a time (the grid points that differ in the last player's score only),
+ * highest row first: the results that move another player's score lead to rows already swept (or to the
+ * positions solved before, ``back``), so they are summed result by result along the whole row, each a run
+ * of neighbouring cells and positions in memory; then the results that move the last player's score alone,
+ * position by position from the row's top, as ``sweep_positions`` does. ``acc``: row length * (sides + 1). */
+static double sweep_rows(const Sweep *w, double *acc) {
+    const Shape *sh = w->sh;
+    int sides = sh->sides, dims = sh->dims;
+    Py_ssize_t len = sh->grid[dims - 1], rows = sh->points / len, lastbox = sh->box[dims - 1];
+    int64_t split = w->starts[0];
+    while (split < w->starts[1] && w->offsets[split] < lastbox)   /* (results in order of their scores) */
+        split++;
+    double change = 0.0;
+    for (Py_ssize_t row = rows - 1; row >= 0; row--) {
+        Py_ssize_t g0 = row * len;
+        int64_t b0 = w->base[g0];
+        memset(acc, 0, sizeof(double) * (size_t)(len * (sides + 1)));
+        for (int64_t r = split; r < w->starts[1]; r++) {
+            const int32_t *ans = w->answers + b0 + w->offsets[r];
+            double pr = w->probs[r];
+            for (Py_ssize_t j = 0; j < len; j++) {
+                Py_ssize_t q = next_of(w, ans[j], r);
+                double *a = acc + j * (sides + 1);
+                if (q == g0 + j) {
+                    a[sides] += pr;
+                    continue;
+                }
+                const double *x = w->ext + q * sides;
+                for (int s = 0; s < sides; s++)
+                    a[s] += pr * x[s];
+            }
+        }
+        for (Py_ssize_t j = len - 1; j >= 0; j--) {
+            Py_ssize_t p = g0 + j;
+            if (!w->active[p])
+                continue;
+            double *a = acc + j * (sides + 1);
+            for (int64_t r = w->starts[0]; r < split; r++) {
+                Py_ssize_t q = next_of(w, w->answers[b0 + j + w->offsets[r]], r);
+                if (q == p) {
+                    a[sides] += w->probs[r];
+                    continue;
+                }
+                const double *x = w->ext + q * sides;
+                for (int s = 0; s < sides; s++)
+                    a[s] += w->probs[r] * x[s];
+            }
+            double d = settle(w, p, a, a[sides]);
+            if (d > change)
+                change = d;
+        }
+    }
+    return change;
+}
+
 static PyObject *sweep(PyObject *self, PyObject *args) {
     int sides, leads, max_sweeps;
     double tol;
@@ -206,53 +322,34 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     }
     if (check_offsets(&sh, offsets, results, base) < 0)
         goto done;
+    /* the chances of every position, then of every finished match: one array, so that a result's next
+     * position is found without a branch (a finished match is position ``positions + t``) */
+    double *ext = malloc(sizeof(double) * (size_t)((sh.positions + nterm) * sides));
+    if (ext == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(ext, values, sizeof(double) * (size_t)(sh.positions * sides));
+    memcpy(ext + sh.positions * sides, terminals, sizeof(double) * (size_t)(nterm * sides));
+    double *rows = malloc(sizeof(double) * (size_t)(sh.grid[sh.dims - 1] * (sides + 1)));
+    if (rows == NULL) {
+        free(ext);
+        PyErr_NoMemory();
+        goto done;
+    }
+    Sweep w = {&sh, starts, offsets, base, probs, next_lead, answers, active, ext};
     int done_sweeps = 0;
     double change = 0.0;
     Py_BEGIN_ALLOW_THREADS
-    double acc[MAX_SIDES];
     for (done_sweeps = 1; done_sweeps <= max_sweeps; done_sweeps++) {
-        change = 0.0;
-        for (Py_ssize_t g = sh.points - 1; g >= 0; g--) {
-            int64_t b = base[g];
-            for (int l = leads - 1; l >= 0; l--) {
-                Py_ssize_t p = g * leads + l;
-                if (!active[p])
-                    continue;
-                double stay = 0.0;
-                for (int s = 0; s < sides; s++)
-                    acc[s] = 0.0;
-                for (int64_t r = starts[l]; r < starts[l + 1]; r++) {
-                    int32_t a = answers[b + offsets[r]];
-                    double pr = probs[r];
-                    const double *w;
-                    if (a < 0) {
-                        w = terminals + (Py_ssize_t)(-1 - a) * sides;
-                    } else {
-                        Py_ssize_t q = (Py_ssize_t)a * leads + next_lead[r];
-                        if (q == p) {
-                            stay += pr;
-                            continue;
-                        }
-                        w = values + q * sides;
-                    }
-                    for (int s = 0; s < sides; s++)
-                        acc[s] += pr * w[s];
-                }
-                double *v = values + p * sides;
-                double scale = stay < 1.0 ? 1.0 / (1.0 - stay) : 0.0;
-                for (int s = 0; s < sides; s++) {
-                    double x = stay < 1.0 ? acc[s] * scale : 1.0 / sides;     /* no hand leaves it: drawn */
-                    double d = x > v[s] ? x - v[s] : v[s] - x;
-                    if (d > change)
-                        change = d;
-                    v[s] = x;
-                }
-            }
-        }
+        change = leads == 1 ? sweep_rows(&w, rows) : sweep_positions(&w);
         if (change < tol)
             break;
     }
     Py_END_ALLOW_THREADS
+    free(rows);
+    memcpy(values, ext, sizeof(double) * (size_t)(sh.positions * sides));
+    free(ext);
     if (done_sweeps > max_sweeps)
         done_sweeps = max_sweeps;
     out = Py_BuildValue("(id)", done_sweeps, change);
