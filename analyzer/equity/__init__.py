@@ -30,7 +30,7 @@ from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, endless, first_lead, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "TABLES_ENV", "table_problem", "MAX_SCORES", "MAX_RACE", "RACE_CORE", "SHIP_POSITIONS", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "TABLES_ENV", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SHIP_POSITIONS", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -56,24 +56,41 @@ MAX_SCORES = 10_000
 MAX_RACE = 1_100_000
 
 
+def lattice(variant: Variant) -> int | None:
+    """The coarser score step a race of individual players is solved on when its running scores are more
+    than :data:`MAX_RACE` (French and Hungarian for four: 10^8): the smallest multiple of its step that
+    brings them within :data:`MAX_RACE` (4: 26^4 = 456,976 lattice points to 100, 27^4 to 101; a lattice
+    reaches the first point at or past the target), each hand's points split
+    between the neighbouring lattice points so that the mean is kept (a reduced state, see docs/equity.md);
+    None: the race is solved on its own step (or is no race)."""
+    if not is_race(variant):
+        return None
+    step, sides, target = score_step(variant), variant.seating.sides, variant.match.target
+    if (target // step + 1) ** sides <= MAX_RACE:
+        return None
+    coarse = step
+    while (-(-target // coarse) + 1) ** sides > MAX_RACE:
+        coarse += step
+    return coarse
+
+
 def supported(variant: Variant) -> str | None:
     """Why no MWC table can be made for ``variant`` (None: it can). Individual players (Cut Throat, Chiva
     for three, All Fives for three) are a side each; a match of individual players to a target in points
-    or bad points keeps every player's score: a race (``race.is_race``) is covered up to :data:`MAX_RACE`
-    grid points (Hungarian for three, All Fives for four, All Fives and Threes for three, the draw game for
-    three to 100), any other match up to :data:`MAX_SCORES` running scores (the walk); not French or
-    Hungarian for four (10^8 grid points)."""
+    or bad points keeps every player's score: a race (``race.is_race``) is covered by the race solver,
+    up to :data:`MAX_RACE` grid points on its own score step (Hungarian for three, All Fives for four, All
+    Fives and Threes for three, the draw game for three to 100) and beyond on a coarser lattice
+    (:func:`lattice`: French and Hungarian for four, the draw game for four), any other match up to
+    :data:`MAX_SCORES` running scores (the walk)."""
     sides = variant.seating.sides
     target = variant.match.target
-    if sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and target:
-        race = is_race(variant)
-        count = (target // score_step(variant) + 1 if race else -(-target // score_step(variant))) ** sides
-        most = MAX_RACE if race else MAX_SCORES
-        if count > most:
+    if sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and target and not is_race(variant):
+        count = (-(-target // score_step(variant))) ** sides
+        if count > MAX_SCORES:
             return (f"{variant.name} is played by {sides} individual players to {target} "
                     f"{'bad points' if variant.match.kind == MatchKind.BAD else 'points'}: the match "
-                    f"states (every player's score, some {count:,}) are too many for the MWC's "
-                    f"{'race solver' if race else 'dynamic programming'} (at most {most:,})")
+                    f"states (every player's score, some {count:,}) are too many for the MWC's dynamic programming "
+                    f"(at most {MAX_SCORES:,})")
     if not target:
         return f"{variant.name} ({variant.rules_text or 'defaults'}) has no match target"
     return None
@@ -227,7 +244,7 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
     while True:
         try:
             if is_race(variant):
-                values = solve_race(variant, model, progress=progress)
+                values = solve_race(variant, model, progress=progress, lattice=lattice(variant))
             else:
                 values = (solve_each if individual else solve)(variant, model, progress=progress)
             break
@@ -240,7 +257,9 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
             "standard_error": _errors(model)}
     if isinstance(values, RaceValues):
         meta["solver"] = {"name": "race", "core": RACE_CORE, "match_code_answers": values.arrays.asked}
-        if len(values) > SHIP_POSITIONS:
+        if values.arrays.coarse:
+            meta["lattice"] = values.arrays.step
+        if len(values) > SHIP_POSITIONS or values.arrays.coarse:      # (between the lattice points: weighed)
             meta["values"] = SOLVED_ON_LOAD
     return EquityTable(variant, model, values, meta)
 
@@ -257,7 +276,7 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values):
         return values
     if not is_race(variant):
         raise ValueError(f"a table of {variant.name} solved when loaded, but its match is no race")
-    return solve_race(variant, model)
+    return solve_race(variant, model, lattice=meta.get("lattice"))
 
 
 def _errors(model: HandModel) -> dict:
@@ -286,7 +305,7 @@ def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: in
             modes[mode] = ModeSample(sample.hands, drawn)
         again = HandModel(table.model.variant, table.model.rules, modes)
         if is_race(v):          # (a root led by a known player: one hand deep from the race's positions)
-            known = solve_race(v, again)
+            known = solve_race(v, again, lattice=table.meta.get("lattice"))
             values = {r: known.get(r) or solve_each(v, again, [r], known=known)[r] for r in roots}
         else:
             values = (solve_each if table.individual else solve)(v, again, roots)

@@ -87,7 +87,7 @@ class RaceArrays:
     ``starts[l + 1]``), ``probs``, ``offsets`` (a result's totals as a step in the box's cells),
     ``next_lead``, ``answers`` (per cell), ``terminals`` (the finished matches' chances, ``sides`` each),
     ``step``, ``rest`` (the state key but its scores, alike at every position), ``asked`` (the match-code
-    calls)."""
+    calls), ``coarse`` (a lattice coarser than the variant's score step: a reduced state)."""
 
     sides: int
     step: int
@@ -102,6 +102,14 @@ class RaceArrays:
     answers: array
     terminals: array
     asked: int
+    coarse: bool = False
+
+    def cell(self, g: int) -> int:
+        """The box cell of grid point ``g``'s own totals."""
+        c = 0
+        for x, size in zip(self.scores(g), self.box):
+            c = c * size + x // self.step
+        return c
 
     def point(self, scores: tuple) -> int | None:
         """The grid point of running ``scores`` (None: off the grid)."""
@@ -115,9 +123,20 @@ class RaceArrays:
         return tuple(reversed(out))
 
 
-def _leads_and_results(variant: Variant, model: HandModel, start: MatchState) -> tuple[list, list]:
+def _split(points: int, step: int, coarse: bool) -> list[tuple[int, float]]:
+    """A hand's ``points`` in score steps, with their weights: exact (one), or on a coarser lattice split
+    between the two neighbouring lattice points so that the mean is kept."""
+    low, rest = divmod(points, step)
+    if not rest:
+        return [(low, 1.0)]
+    if not coarse:
+        raise ValueError(f"a hand's {points} points are not a multiple of the step {step}")
+    return [(low, 1.0 - rest / step), (low + 1, rest / step)]
+
+
+def _leads_and_results(variant: Variant, model: HandModel, start: MatchState, step: int,
+                       coarse: bool) -> tuple[list, list]:
     """Every lead reachable from the first, and per lead its results merged: {(steps, next lead index): p}."""
-    step, _ = grid_of(variant)
     sides = variant.seating.sides
     leads = [first_lead(variant)]
     merged: list[dict] = []
@@ -130,17 +149,23 @@ def _leads_and_results(variant: Variant, model: HandModel, start: MatchState) ->
             nxt = resolve(variant, o.next, side, start)
             if nxt not in leads:
                 leads.append(nxt)
-            steps = []
-            for s in range(sides):
-                points = o.scores[(s - side) % sides] if o.scores else 0
-                if points % step or points < 0:
-                    raise ValueError(f"{variant.name}: a hand's {points} points are not a multiple of its step {step}")
-                steps.append(points // step)
-            key = (tuple(steps), leads.index(nxt))
-            out[key] = out.get(key, 0.0) + p
+            points = [o.scores[(s - side) % sides] if o.scores else 0 for s in range(sides)]
+            if min(points) < 0:
+                raise ValueError(f"{variant.name}: a hand's scores {points} are not a race's")
+            for steps, w in _corners([_split(x, step, coarse) for x in points]):
+                key = (steps, leads.index(nxt))
+                out[key] = out.get(key, 0.0) + p * w
         merged.append(out)
         i += 1
     return leads, merged
+
+
+def _corners(splits: list) -> list[tuple[tuple, float]]:
+    """Every combination of each player's split (``_split``), with the product of its weights."""
+    out = [((), 1.0)]
+    for options in splits:
+        out = [(steps + (q,), w * v) for steps, w in out for q, v in options if v > 0.0]
+    return out
 
 
 def _ask(variant: Variant, grid: tuple, box: tuple, step: int, rest: tuple, cells: bytearray,
@@ -192,16 +217,21 @@ def _prod(sizes) -> int:
 
 
 def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], None] | None = None,
-                core: str | None = None) -> RaceArrays:
+                core: str | None = None, lattice: int | None = None) -> RaceArrays:
     """The arrays of ``variant``'s race under ``model`` (the match code asked once per cell of the box of
-    totals that a grid point reaches). Raises ``ValueError`` for a match that is no race on a grid."""
+    totals that a grid point reaches). ``lattice``: a coarser score step (a reduced state: each hand's
+    points split between the neighbouring lattice points, the mean kept). Raises ``ValueError`` for a
+    match that is no race on a grid."""
     if not is_race(variant):
         raise ValueError(f"{variant.name}: not a race of individual players to a target")
     sides = variant.seating.sides
     step, size = grid_of(variant)
+    coarse = lattice is not None and lattice != step
+    if coarse:          # (up to the first lattice point at or past the target: a score below it lies between two)
+        step, size = lattice, -(-variant.match.target // lattice) + 1
     start = variant.match.start(sides)
     rest = state_key(variant, start)[1:]
-    leads, merged = _leads_and_results(variant, model, start)
+    leads, merged = _leads_and_results(variant, model, start, step, coarse)
     most = [max((steps[k] for out in merged for steps, _ in out), default=0) for k in range(sides)]
     grid = (size,) * sides
     box = tuple(size + m for m in most)
@@ -217,7 +247,7 @@ def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], No
     asked = sweeps_of(core).reached(len(leads), grid, box, starts, offsets, cells)
     answers, terminals = _ask(variant, grid, box, step, rest, cells, progress)
     return RaceArrays(sides, step, rest, tuple(leads), grid, box, starts, probs, offsets, next_lead, answers,
-                      terminals, asked)
+                      terminals, asked, coarse)
 
 
 class PySweeps:
@@ -358,9 +388,40 @@ class RaceValues(Mapping):
     def get(self, pos, default=None):
         p = self._index(pos)
         if p is None:
+            if self.arrays.coarse and pos not in self._extra:
+                return self._between(pos, default)
             return self._extra.get(pos, default)
         n = self.arrays.sides
         return tuple(self._values[p * n:(p + 1) * n])
+
+    def _between(self, pos, default):
+        """On a coarser lattice: the chances at running scores between its points, each player's score split
+        between the two neighbouring points (the mean kept), the corners weighed (a corner where the match
+        is over: the match code's answer there)."""
+        a = self.arrays
+        try:
+            key, lead = pos
+            if tuple(key[1:]) != a.rest or lead not in a.leads:
+                return default
+            splits = [_split(x, a.step, True) for x in key[0]]
+        except (TypeError, ValueError):
+            return default
+        out = [0.0] * a.sides
+        for steps, w in _corners(splits):
+            g = _point(tuple(x * a.step for x in steps), a.grid, a.step)
+            if g is None:
+                return default
+            p = g * len(a.leads) + a.leads.index(lead)
+            answer = a.answers[a.cell(g)]
+            if self._active[p]:
+                chances = self._values[p * a.sides:(p + 1) * a.sides]
+            elif answer < 0 and answer != UNASKED:
+                chances = a.terminals[(-1 - answer) * a.sides:(-answer) * a.sides]
+            else:
+                return default
+            for k in range(a.sides):
+                out[k] += w * chances[k]
+        return tuple(out)
 
     def __getitem__(self, pos):
         v = self.get(pos)
@@ -386,13 +447,15 @@ class RaceValues(Mapping):
 
 
 def solve_race(variant: Variant, model: HandModel, tol: float = 1e-12, progress: Callable[[str], None] | None = None,
-               core: str | None = None, arrays: RaceArrays | None = None, roots: list | None = None) -> RaceValues:
+               core: str | None = None, arrays: RaceArrays | None = None, roots: list | None = None,
+               lattice: int | None = None) -> RaceValues:
     """Every player's MWC at every live position of ``variant``'s race (see the module's docstring), or only
     at those ``roots`` lead to (``(state_key, lead)`` pairs: the positions ``table.solve_each`` walks from
     them). ``core``: ``"compiled"`` or ``"python"`` (default :data:`RACE_CORE`); ``arrays``: the race's
-    arrays made before (:func:`race_arrays`)."""
+    arrays made before (:func:`race_arrays`); ``lattice``: a coarser score step (a reduced state, the chances
+    between its points weighed from the neighbouring ones)."""
     loop = sweeps_of(core)
-    a = arrays or race_arrays(variant, model, progress, core)
+    a = arrays or race_arrays(variant, model, progress, core, lattice)
     leads = len(a.leads)
     active = bytearray(_prod(a.grid) * leads)
     if roots is None:
