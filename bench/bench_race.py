@@ -3,6 +3,7 @@
     python3 bench/bench_race.py                          # All Fives for three to 100, the shipped model
     python3 bench/bench_race.py --target 50 --runs 3     # a smaller race, best of 3
     python3 bench/bench_race.py --tables --hands 2000    # the time to make each new table (minutes)
+    python3 bench/bench_race.py --lattice                # French, Hungarian for four against whole matches
 
 (a) The same model and target solved by both: the walk (``solve_each``, the Python DP every table was made
     with) and the race solver (``solve_race``: the match code asked once per new totals, then the sweeps in C),
@@ -12,6 +13,9 @@
 (b) ``--tables``: each new table made as ``domino equity`` makes it (``compute_table``: one lead mode, the
     race solver), its phases timed: the hands simulated, the match code's answers, the sweeps; the positions
     and the leader's mean hand value with its standard error.
+(c) ``--lattice``: the shipped tables of French and Hungarian for four, solved on a coarser lattice (a
+    reduced state), against ``--matches`` whole matches played out by the match code with real scores, each
+    hand drawn from the table's own model, at three positions: the largest difference and its standard errors.
 The machine is shared: read the ratios, measured in the same run, not the seconds.
 """
 from __future__ import annotations
@@ -88,6 +92,51 @@ def tables(hands: int) -> None:
               f"{simulated:.1f} | {arrays.asked:,} ({asked:.1f}) | {swept:.1f} | {s.mean:+.2f} ({s.se:.2f}) |")
 
 
+def lattice_check(name: str, rules: dict, matches: int) -> None:
+    """The shipped table of a race on a coarser lattice (French, Hungarian for four) against whole matches
+    played out by the match code with real scores, each hand drawn from the table's own model."""
+    import random
+    from collections import Counter
+    from itertools import accumulate
+
+    from analyzer.equity import MatchPosition
+    from analyzer.equity.table import resolve
+    from analyzer.rules import HandResult, MatchState
+
+    v = find_variant(name, rules or None)
+    start = time.process_time()
+    table = load_table(v)
+    loaded = time.process_time() - start
+    sides = v.seating.sides
+    draws = {m: (list(s.outcomes), list(accumulate(s.outcomes.values()))) for m, s in table.model.modes.items()}
+
+    def play(state, lead, rng):
+        while not state.over:
+            side = lead[1] if lead[0] == "side" else rng.randrange(sides)
+            outcomes, cumulative = draws[mode_of(lead)]
+            o = rng.choices(outcomes, cum_weights=cumulative)[0]
+            state = v.match.apply(state, HandResult("domino", None, 0, 0, tuple(o.scores[(s - side) % sides]
+                                                                                for s in range(sides)), o.void))
+            lead = resolve(v, o.next, side, state)
+        return state.winner
+
+    print(f"\n{name} {rules or ''}: lattice {table.meta.get('lattice')}, solved when loaded in {loaded:.1f} s of CPU; "
+          f"{matches:,} whole matches a position")
+    print("| scores, lead | table | whole matches | largest difference (its standard errors) |")
+    print("| --- | --- | --- | --- |")
+    for scores, lead in [((0,) * sides, first_lead(v)), ((50, 30, 70, 10), ("any",)), ((93, 87, 61, 97), ("any",))]:
+        state = MatchState(scores, (0,) * sides, 1)
+        chances = table.chances(MatchPosition(state, lead))
+        rng = random.Random(repr(scores))
+        won = Counter(play(state, lead, rng) for _ in range(matches))
+        share = [(won[k] + won[None] / sides) / matches for k in range(sides)]
+        k = max(range(sides), key=lambda i: abs(chances[i] - share[i]))
+        se = max((share[k] * (1 - share[k]) / matches) ** 0.5, 1e-9)
+        print(f"| {'-'.join(map(str, scores))} {lead[0]} | {' '.join(f'{x:.4f}' for x in chances)} | "
+              f"{' '.join(f'{x:.4f}' for x in share)} | {abs(chances[k] - share[k]):.4f} "
+              f"({abs(chances[k] - share[k]) / se:.1f}) |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--target", type=int, default=100)
@@ -95,7 +144,15 @@ def main() -> None:
     ap.add_argument("--python", action="store_true", help="time the pure-Python loop too (slow)")
     ap.add_argument("--tables", action="store_true", help="time the making of each new table")
     ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--lattice", action="store_true",
+                    help="check the shipped tables on a coarser lattice (French, Hungarian for four) against "
+                         "whole matches")
+    ap.add_argument("--matches", type=int, default=4000)
     args = ap.parse_args()
+    if args.lattice:
+        for name, rules in (("hungarian", {"players": "4"}), ("french", {})):
+            lattice_check(name, rules, args.matches)
+        return
     compare(args.target, args.runs, args.python)
     if args.tables:
         tables(args.hands)

@@ -240,6 +240,8 @@ static double sweep_rows(const Sweep *w, double *acc) {
     for (Py_ssize_t row = rows - 1; row >= 0; row--) {
         Py_ssize_t g0 = row * len;
         int64_t b0 = w->base[g0];
+        if (memchr(w->active + g0, 1, (size_t)len) == NULL)     /* (the loops' sweeps: a few rows) */
+            continue;
         memset(acc, 0, sizeof(double) * (size_t)(len * (sides + 1)));
         for (int64_t r = split; r < w->starts[1]; r++) {
             const int32_t *ans = w->answers + b0 + w->offsets[r];
