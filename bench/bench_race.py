@@ -10,9 +10,10 @@
     and the race solver with its pure-Python loop (``--python``). CPU seconds (``time.process_time``), runs
     alternated, best of ``--runs``; the ratio walk / race solver measured in the same run; the largest
     difference of any player's chance at any position the walk solves.
-(b) ``--tables``: each new table made as ``domino equity`` makes it (``compute_table``: one lead mode, the
-    race solver), its phases timed: the hands simulated, the match code's answers, the sweeps; the positions
-    and the leader's mean hand value with its standard error.
+(b) ``--tables`` (instead of (a)): each new table made as ``domino equity`` makes it (``compute_table``: the
+    lead modes it needs, the race solver, French and Hungarian for four on their lattice), its phases
+    timed: the hands simulated, the match code's answers, the sweeps; the positions and the leader's mean
+    hand value (lead mode ``open``) with its standard error.
 (c) ``--lattice``: the shipped tables of French and Hungarian for four, solved on a coarser lattice (a
     reduced state), against ``--matches`` whole matches played out by the match code with real scores, each
     hand drawn from the table's own model, at three positions: the largest difference and its standard errors.
@@ -29,13 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analyzer.analysis import AgainstTheRest  # noqa: E402
-from analyzer.equity import first_lead, load_table  # noqa: E402
+from analyzer.equity import first_lead, lattice, load_table  # noqa: E402
 from analyzer.equity.model import HandModel, mode_of, policy_of, simulate_mode  # noqa: E402
 from analyzer.equity.race import race_arrays, solve_race  # noqa: E402
 from analyzer.equity.table import solve_each  # noqa: E402
 from analyzer.rules import find_variant  # noqa: E402
 
-TABLES = [("all-fives", {"players": "4"}), ("all-fives-threes", {"players": "3"}), ("hungarian", {"players": "3"})]
+TABLES = [("all-fives", {"players": "4"}), ("all-fives-threes", {"players": "3"}), ("hungarian", {"players": "3"}),
+          ("hungarian", {"players": "4"}), ("french", {})]
 
 
 def _cpu(fn):
@@ -81,13 +83,16 @@ def tables(hands: int) -> None:
           f"leader's hand value (se) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for name, rules in TABLES:
-        v = find_variant(name, rules)
-        mode = mode_of(first_lead(v))
+        v = find_variant(name, rules or None)
+        modes = sorted({mode_of(first_lead(v)), "open"})
         model = HandModel(v.name, dict(v.options), {}, policy_of(v), 0)
-        simulated, model.modes[mode] = _cpu(lambda: simulate_mode(v, mode, hands, 0, view=AgainstTheRest))
-        asked, arrays = _cpu(lambda: race_arrays(v, model))
+        simulated = 0.0
+        for mode in modes:
+            t, model.modes[mode] = _cpu(lambda: simulate_mode(v, mode, hands, 0, view=AgainstTheRest))
+            simulated += t
+        asked, arrays = _cpu(lambda: race_arrays(v, model, lattice=lattice(v)))
         swept, values = _cpu(lambda: solve_race(v, model, arrays=arrays))
-        s = model.modes[mode]
+        s = model.modes["open"]
         print(f"| {name} {' '.join(f'{k}={x}' for k, x in rules.items())} | {hands:,} | {len(values):,} | "
               f"{simulated:.1f} | {arrays.asked:,} ({asked:.1f}) | {swept:.1f} | {s.mean:+.2f} ({s.se:.2f}) |")
 
@@ -153,9 +158,10 @@ def main() -> None:
         for name, rules in (("hungarian", {"players": "4"}), ("french", {})):
             lattice_check(name, rules, args.matches)
         return
-    compare(args.target, args.runs, args.python)
     if args.tables:
         tables(args.hands)
+        return
+    compare(args.target, args.runs, args.python)
 
 
 if __name__ == "__main__":
