@@ -21,9 +21,14 @@ after r)`` for every player ``k``):
   point's own totals is the point itself: a running score the match can be at) with every lead, and all
   they lead to.
 - **The sweeps** (``_race.sweep`` in C, :class:`PySweeps` its pure-Python twin): Gauss-Seidel, highest
-  grid point first, so one sweep is exact where scores only grow; more sweeps settle the loops (a hand
-  that leaves the scores alone, a tie past the target shifted back) until no chance moves by more than
-  ``tol``.
+  grid point first. A hand that leaves a position's scores alone is solved in place; the positions a hand
+  takes the match *back* to (a tie past the target shifted back: found from the answers, ``back``) and all
+  they lead to are swept first until no chance moves by more than ``tol``; then one sweep of everything is
+  exact, since scores only grow. With one lead the C loop sweeps a row at a time (the results that move
+  another player's score summed result by result along the row: runs of neighbouring cells in memory).
+- **A coarser lattice** (``lattice``: French and Hungarian for four, 10^8 running scores): each hand's points
+  split between the neighbouring lattice points, the mean kept, and a look-up between lattice points
+  weighed from its corners (:meth:`RaceValues.get`): a reduced state, an approximation (docs/equity.md).
 
 The solution is a :class:`RaceValues`, the mapping ``{(state_key, lead): chances}`` an ``EquityTable``
 holds."""
