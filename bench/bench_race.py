@@ -4,6 +4,7 @@
     python3 bench/bench_race.py --target 50 --runs 3     # a smaller race, best of 3
     python3 bench/bench_race.py --tables --hands 2000    # the time to make each new table (minutes)
     python3 bench/bench_race.py --lattice                # French, Hungarian for four against whole matches
+    python3 bench/bench_race.py --first-use              # the first load of each table stored as its model
 
 (a) The same model and target solved by both: the walk (``solve_each``, the Python DP every table was made
     with) and the race solver (``solve_race``: the match code asked once per new totals, then the sweeps in C),
@@ -17,6 +18,8 @@
 (c) ``--lattice``: the shipped tables of French and Hungarian for four, solved on a coarser lattice (a
     reduced state), against ``--matches`` whole matches played out by the match code with real scores, each
     hand drawn from the table's own model, at three positions: the largest difference and its standard errors.
+(d) ``--first-use``: each shipped table stored as its model only, loaded (solved) once, CPU seconds, against
+    reading the stored All Fives for four table in the same run.
 The machine is shared: read the ratios, measured in the same run, not the seconds.
 """
 from __future__ import annotations
@@ -142,6 +145,30 @@ def lattice_check(name: str, rules: dict, matches: int) -> None:
               f"({abs(chances[k] - share[k]) / se:.1f}) |")
 
 
+def first_use() -> None:
+    """The CPU a process spends the first time it loads each shipped table stored as its model only (the
+    race solved then), against reading the shipped All Fives for four table (stored whole) in the same run."""
+    import glob
+    import os
+
+    from analyzer.equity import DATA_DIR, SOLVED_ON_LOAD, EquityTable
+    from analyzer.equity.store import unpack
+
+    print("\n| table | positions | first load CPU s | against reading a stored table |")
+    print("| --- | ---: | ---: | ---: |")
+    base = None
+    for path in sorted(glob.glob(os.path.join(DATA_DIR, "*.mwc")), key=lambda p: "all-fives_players=4" not in p):
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        header, _ = unpack(raw, path)
+        if header.get("values") != SOLVED_ON_LOAD and "all-fives_players=4" not in path:
+            continue
+        v = find_variant(header["variant"], header["rules"] or None)
+        t, table = _cpu(lambda: EquityTable.from_packed(v, raw, path))
+        base = base or max(t, 1e-6)
+        print(f"| {os.path.basename(path)} | {len(table.values):,} | {t:.2f} | {t / base:.0f}x |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--target", type=int, default=100)
@@ -153,7 +180,12 @@ def main() -> None:
                     help="check the shipped tables on a coarser lattice (French, Hungarian for four) against "
                          "whole matches")
     ap.add_argument("--matches", type=int, default=4000)
+    ap.add_argument("--first-use", action="store_true",
+                    help="time the first load of each table stored as its model (solved when loaded)")
     args = ap.parse_args()
+    if args.first_use:
+        first_use()
+        return
     if args.lattice:
         for name, rules in (("hungarian", {"players": "4"}), ("french", {})):
             lattice_check(name, rules, args.matches)
