@@ -82,8 +82,8 @@ def compare(target: int, runs: int, python: bool) -> None:
 
 
 def tables(hands: int) -> None:
-    print(f"\n| table | hands | positions | simulation CPU s | answers of the match code (CPU s) | sweeps CPU s | "
-          f"leader's hand value (se) |")
+    print("\n| table | hands | positions | simulation CPU s | answers of the match code (CPU s) | sweeps CPU s | "
+          "leader's hand value (se) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for name, rules in TABLES:
         v = find_variant(name, rules or None)
