@@ -12,4 +12,6 @@ HEADERS = ["analyzer/search/_leaf.h", "analyzer/search/_table.h"]
 
 setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"analyzer/search/{name}.c"], depends=HEADERS,
                              extra_compile_args=["-O2"], optional=True)
-                   for name in ("_core", "_arms", "_draw")])
+                   for name in ("_core", "_arms", "_draw")]
+            + [Extension("analyzer.equity._race", ["analyzer/equity/_race.c"], extra_compile_args=["-O2"],
+                         optional=True)])

@@ -256,8 +256,8 @@ def test_equity_command_shows_the_shipped_table():
     assert data["target"] == 100 and data["positions"] > 19_000
     s = data["score"]
     assert s["mwc_side0_leading"] > s["mwc_side1_leading"] > 0.5     # 60-40 is ahead, and the lead helps
-    bad = CliRunner().invoke(main, ["equity", "--variant", "french"])     # four players' bad points: too many states
-    assert bad.exit_code == 2 and "individual players" in bad.output
+    bad = CliRunner().invoke(main, ["equity", "--variant", "draw"])       # 004's draw game: no match to a target
+    assert bad.exit_code == 2 and "no match target" in bad.output
 
 
 def test_analyze_scale_match_json(tmp_path):

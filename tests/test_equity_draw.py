@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from analyzer.analysis.match_scale import match_positions
 from analyzer.cli import main
-from analyzer.equity import MatchPosition, first_lead, load_table, supported
+from analyzer.equity import MatchPosition, first_lead, lattice, load_table, supported
 from analyzer.equity.boneyard import play_hand
 from analyzer.equity.model import mode_requirement
 from analyzer.match import replay_record
@@ -81,8 +81,11 @@ def test_these_variants_are_covered():
         assert supported(find_variant(name, rules)) is None
     assert "no match target" in supported(find_variant("draw"))      # 004's draw game: no match by default
     assert "no match target" in supported(find_variant("draw", "players=3"))
-    # three individual players to 100: every player's score in the state, too many (test_equity_each)
-    assert "individual" in supported(find_variant("draw", {"players": "3", "target": "100"}))
+    # individual players to 100: every player's score in the state, a race (test_equity_race): three on their
+    # own scores, four on a coarser lattice
+    assert supported(find_variant("draw", {"players": "3", "target": "100"})) is None
+    assert lattice(find_variant("draw", {"players": "3", "target": "100"})) is None
+    assert lattice(find_variant("draw", {"players": "4", "target": "100"})) == 4
 
 
 def test_won_and_lost_matches(family):

@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.match_scale import match_scale, value_chance, why_not
-from analyzer.equity import MatchPosition, first_lead, load_table, supported
+from analyzer.equity import MatchPosition, first_lead, lattice, load_table, supported
 from analyzer.equity.model import mode_of
 from analyzer.equity.table import solve, solve_each
 from analyzer.generate import random_game
@@ -145,10 +145,11 @@ def test_two_players_the_n_side_dp_equals_the_two_side_dp():
         assert each[pos][0] == pytest.approx(p, abs=1e-9) and each[pos][1] == pytest.approx(1 - p, abs=1e-9)
 
 
-def test_bad_points_for_many_players_are_named_not_solved():
-    for name in ("french",):
-        assert "individual players" in supported(find_variant(name))
-    assert "individual players" in supported(find_variant("hungarian", {"players": "3"}))
+def test_bad_points_for_many_players_are_races_on_a_lattice_or_exact():
+    # (test_equity_race: the race solver, French and Hungarian for four on a lattice of 4)
+    assert supported(find_variant("french")) is None and lattice(find_variant("french")) == 4
+    assert supported(find_variant("hungarian", {"players": "3"})) is None
+    assert lattice(find_variant("hungarian", {"players": "3"})) is None
     assert supported(variant(3)) is None and supported(variant(4)) is None
 
 

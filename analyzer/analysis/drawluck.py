@@ -295,6 +295,8 @@ def match_chance(variant, position, leader: int):
     from ..equity import load_table             # (the tables: loaded where the match scale is asked for)
     from .match_scale import value_result, why_not
 
+    if variant.seating.sides != 2:        # (a value of individual players does not say who else scored)
+        return None
     table = load_table(variant)
     if table is None or position is None or position.state.over or why_not(variant) is not None:
         return None

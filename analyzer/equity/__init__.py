@@ -25,11 +25,12 @@ from ..rules import HandResult, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
+from .race import RACE_CORE, RaceValues, is_race, score_step, solve_race
 from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "TABLES_ENV", "table_problem", "MAX_SCORES", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "TABLES_ENV", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SHIP_POSITIONS", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -46,26 +47,44 @@ class MatchPosition:
 
 
 #: The most running scores (each player's, below the target) a match of individual players to a target may
-#: have for the MWC's dynamic programming (the walk visits every one, each with thousands of hand results).
+#: have for the MWC's dynamic programming walk (``table.solve_each``: it visits every one, each with
+#: thousands of hand results), where the race solver does not take the match.
 MAX_SCORES = 10_000
+#: The most grid points (every player's running score, 0 to the target in the score step) a race of
+#: individual players may have for the race solver (``race.py``: dense arrays of every player's chance at
+#: each, some 24 bytes a point and player at its peak, and the match code asked once per new totals).
+MAX_RACE = 1_100_000
 
 
-def score_step(variant: Variant) -> int:
-    """The step every score of ``variant`` moves in: 5 in All Fives (a play scores a multiple of five, and
-    the award at the end is rounded to one, 003), else 1."""
-    play = variant.play
-    return 5 if play is not None and not play.threes and not play.pub else 1
+def lattice(variant: Variant) -> int | None:
+    """The coarser score step a race of individual players is solved on when its running scores are more
+    than :data:`MAX_RACE` (French and Hungarian for four: 10^8): the smallest multiple of its step that
+    brings them within :data:`MAX_RACE` (4: 26^4 = 456,976 lattice points to 100, 27^4 to 101; a lattice
+    reaches the first point at or past the target), each hand's points split
+    between the neighbouring lattice points so that the mean is kept (a reduced state, see docs/equity.md);
+    None: the race is solved on its own step (or is no race)."""
+    if not is_race(variant):
+        return None
+    step, sides, target = score_step(variant), variant.seating.sides, variant.match.target
+    if (target // step + 1) ** sides <= MAX_RACE:
+        return None
+    coarse = step
+    while (-(-target // coarse) + 1) ** sides > MAX_RACE:
+        coarse += step
+    return coarse
 
 
 def supported(variant: Variant) -> str | None:
     """Why no MWC table can be made for ``variant`` (None: it can). Individual players (Cut Throat, Chiva
     for three, All Fives for three) are a side each; a match of individual players to a target in points
-    or bad points is covered where its running scores (every player's) are few enough for the dynamic
-    programming here (:data:`MAX_SCORES`): not the bad points of French or Hungarian for three or four,
-    nor All Fives for four or All Fives and Threes for three, nor a draw game to 100 for three."""
+    or bad points keeps every player's score: a race (``race.is_race``) is covered by the race solver,
+    up to :data:`MAX_RACE` grid points on its own score step (Hungarian for three, All Fives for four, All
+    Fives and Threes for three, the draw game for three to 100) and beyond on a coarser lattice
+    (:func:`lattice`: French and Hungarian for four, the draw game for four), any other match up to
+    :data:`MAX_SCORES` running scores (the walk)."""
     sides = variant.seating.sides
     target = variant.match.target
-    if sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and target:
+    if sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and target and not is_race(variant):
         count = (-(-target // score_step(variant))) ** sides
         if count > MAX_SCORES:
             return (f"{variant.name} is played by {sides} individual players to {target} "
@@ -159,7 +178,8 @@ class EquityTable:
         """Plain data: the positions grouped by everything but the scores, each group a list of scores and
         the MWC at each (6 decimals)."""
         groups: dict = {}
-        for (k, lead), p in sorted(self.values.items(), key=lambda kv: repr(kv[0])):
+        stored = () if self.meta.get("values") == SOLVED_ON_LOAD else self.values.items()
+        for (k, lead), p in sorted(stored, key=lambda kv: repr(kv[0])):
             g = groups.setdefault((k[1:], lead), {"pending": k[1], "playoff": k[2], "last": k[3],
                                                   "wins": None if k[4] is None else list(k[4]), "games": k[5],
                                                   "lead": list(lead), "scores": [], "mwc": []})
@@ -177,14 +197,16 @@ class EquityTable:
             for scores, p in zip(g["scores"], g["mwc"]):
                 values[((tuple(scores), *rest), lead)] = tuple(p) if isinstance(p, list) else p
         meta = {k: v for k, v in data.items() if k not in ("model", "table", "positions", "format")}
-        return cls(variant, HandModel.from_dict(data["model"]), values, meta)
+        model = HandModel.from_dict(data["model"])
+        return cls(variant, model, _solved_on_load(variant, model, meta, values), meta)
 
     @classmethod
     def from_packed(cls, variant: Variant, raw: bytes, where: str = "table") -> EquityTable:
         """The table of a compact file's bytes (``store``): its positions are read when looked up."""
         header, values = unpack(raw, where)
         meta = {k: v for k, v in header.items() if k not in ("model", "groups", "positions", "format")}
-        return cls(variant, HandModel.from_dict(header["model"]), values, meta)
+        model = HandModel.from_dict(header["model"])
+        return cls(variant, model, _solved_on_load(variant, model, meta, values), meta)
 
 
 def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
@@ -221,12 +243,15 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
     simulated = time.perf_counter() - started
     while True:
         try:
-            roots = [(state_key(variant, variant.match.start(sides)), first_lead(variant))]
-            solver = solve_each if individual else solve
-            values = solver(variant, model, roots + first_game_roots(variant, model), progress=progress)
-            led = [r for r in known_leader_roots(variant, list(values)) if r not in values]
-            if led:             # (each one hand from the walk's positions)
-                values.update(solver(variant, model, led, known=values, progress=progress))
+            if is_race(variant):
+                values = solve_race(variant, model, progress=progress, lattice=lattice(variant))
+            else:
+                roots = [(state_key(variant, variant.match.start(sides)), first_lead(variant))]
+                solver = solve_each if individual else solve
+                values = solver(variant, model, roots + first_game_roots(variant, model), progress=progress)
+                led = [r for r in known_leader_roots(variant, list(values)) if r not in values]
+                if led:             # (each one hand from the walk's positions)
+                    values.update(solver(variant, model, led, known=values, progress=progress))
             break
         except KeyError as exc:         # a lead mode the walk found that no hand was simulated in
             mode = str(exc).rsplit(" ", 1)[-1].strip("'\"")
@@ -235,7 +260,28 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
             "kind": variant.match.kind, "hands_per_mode": hands, "pending_cap": PENDING_CAP,
             "seconds": {"simulation": round(simulated, 1), "dp": round(time.perf_counter() - started - simulated, 1)},
             "standard_error": _errors(model)}
+    if isinstance(values, RaceValues):
+        meta["solver"] = {"name": "race", "core": RACE_CORE, "match_code_answers": values.arrays.asked}
+        if values.arrays.coarse:
+            meta["lattice"] = values.arrays.step
+        if len(values) > SHIP_POSITIONS or values.arrays.coarse:      # (between the lattice points: weighed)
+            meta["values"] = SOLVED_ON_LOAD
     return EquityTable(variant, model, values, meta)
+
+
+#: The most positions a table's file holds; a race table with more is written as its model only, and solved
+#: when it is loaded (``meta["values"]`` is :data:`SOLVED_ON_LOAD`), then kept in memory (``load_table``).
+SHIP_POSITIONS = 400_000
+SOLVED_ON_LOAD = "solved when loaded"
+
+
+def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values):
+    """A table's values, solved by the race solver where its file holds its model only."""
+    if meta.get("values") != SOLVED_ON_LOAD:
+        return values
+    if not is_race(variant):
+        raise ValueError(f"a table of {variant.name} solved when loaded, but its match is no race")
+    return solve_race(variant, model, lattice=meta.get("lattice"))
 
 
 def _errors(model: HandModel) -> dict:
@@ -262,8 +308,12 @@ def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: in
             outcomes = list(sample.outcomes)
             drawn = Counter(rng.choices(outcomes, [sample.outcomes[o] for o in outcomes], k=sample.hands))
             modes[mode] = ModeSample(sample.hands, drawn)
-        values = (solve_each if table.individual else solve)(v, HandModel(table.model.variant, table.model.rules,
-                                                                          modes), roots)
+        again = HandModel(table.model.variant, table.model.rules, modes)
+        if is_race(v):          # (a root led by a known player: one hand deep from the race's positions)
+            known = solve_race(v, again, lattice=table.meta.get("lattice"))
+            values = {r: known.get(r) or solve_each(v, again, [r], known=known)[r] for r in roots}
+        else:
+            values = (solve_each if table.individual else solve)(v, again, roots)
         runs.append([values[r][0] if table.individual else values[r] for r in roots])
     return [statistics.stdev(col) if len(col) > 1 else 0.0 for col in zip(*runs)]
 

@@ -33,7 +33,8 @@ from ..rules.modes import MatchKind
 from ..search.scoring import value_bound
 from .model import HandModel, Outcome, lead_token, mode_of
 
-__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead", "first_game_roots", "known_leader_roots", "PENDING_CAP"]
+__all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead",
+           "first_game_roots", "known_leader_roots", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -95,7 +96,7 @@ def first_lead(variant: Variant) -> tuple:
     return lead_token(req, variant, 0) if (req.seats or req.holder_of) else ("any",)
 
 
-def _results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[float, int, Outcome]]:
+def hand_results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[float, int, Outcome]]:
     """(probability, leading side, outcome) of the next hand from a position with ``lead``."""
     sides = variant.seating.sides
     mode = mode_of(lead)
@@ -103,10 +104,10 @@ def _results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[floa
         raise KeyError(f"the hand-result model of {variant.name} has no hands simulated in lead mode {mode}")
     leaders = [(lead[1], 1.0)] if lead[0] == "side" else [(s, 1.0 / sides) for s in range(sides)]
     keep_end = bool(variant.match.first_wins)
-    by_scores = _by_scores(variant)
+    merge = by_scores(variant)
     merged: dict = {}
     for o, p in model.modes[mode].probabilities():
-        if by_scores:               # only the scores (and a void hand's replay) move the match on
+        if merge:                   # only the scores (and a void hand's replay) move the match on
             o = replace(o, winner=None, points=0, termination="")
         elif not keep_end:
             o = replace(o, termination="")
@@ -114,14 +115,15 @@ def _results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[floa
     return [(q * p, s, o) for s, q in leaders for o, p in merged.items()]
 
 
-def _apply(variant: Variant, state: MatchState, side: int, o: Outcome) -> MatchState:
+def apply_outcome(variant: Variant, state: MatchState, side: int, o: Outcome) -> MatchState:
+    """The match code's state after the hand led by ``side`` ended with ``o`` (relative to ``side``)."""
     sides = variant.seating.sides
     winner = None if o.winner is None else (o.winner + side) % sides
     scores = tuple(o.scores[(s - side) % sides] for s in range(sides))
     return variant.match.apply(state, HandResult(o.termination or "domino", winner, o.points, 0, scores, o.void))
 
 
-def _by_scores(variant: Variant) -> bool:
+def by_scores(variant: Variant) -> bool:
     """Whether the match after a hand depends on nothing but the sides' new totals (a race to a
     target of points or bad points, no bonus for the first games), as ``MatchScoring.apply`` says."""
     m = variant.match
@@ -135,7 +137,7 @@ def _stepper(variant: Variant, terminal: Callable) -> Callable[[MatchState, int,
     a target of points, bad points or games won), per new totals and everything else the match code reads
     (the state but its scores, the winner, the end, the points of a result with no scores), so that the
     positions of a walk share it (All Fives has thousands of results, and Quinientos' positions share most
-    of their new totals); else per state and result. Where only the totals matter (:func:`_by_scores`), the
+    of their new totals); else per state and result. Where only the totals matter (:func:`by_scores`), the
     results were merged to them."""
     sides = variant.seating.sides
     additive = variant.match.kind in (MatchKind.POINTS, MatchKind.BAD, MatchKind.GAMES)
@@ -153,7 +155,7 @@ def _stepper(variant: Variant, terminal: Callable) -> Callable[[MatchState, int,
         if out is None:
             if len(cache) >= KEPT:          # (a bound on the memory: the answers are found again as needed)
                 cache.clear()
-            after = _apply(variant, state, side, o)
+            after = apply_outcome(variant, state, side, o)
             if after.over:
                 out = (terminal(after), None)
             elif endless(variant, after):
@@ -215,7 +217,7 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
         key, lead = pos
         state = key_state(variant, key)
         if lead not in cache:
-            cache[lead] = _results(variant, model, lead)
+            cache[lead] = hand_results(variant, model, lead)
         here, constant, acc = len(edges), zero, {}
         for p, side, o in cache[lead]:
             over, nxt = step(state, side, o)
@@ -274,7 +276,7 @@ def first_game_roots(variant: Variant, model: HandModel) -> list:
     most += 0 if fixed else top * (top + 1) * (top + 2) // 2
     start = variant.match.start(variant.seating.sides)
     step = _stepper(variant, _terminal)
-    shapes = {(side, replace(o, points=0, scores=())) for _, side, o in _results(variant, model, first_lead(variant))
+    shapes = {(side, replace(o, points=0, scores=())) for _, side, o in hand_results(variant, model, first_lead(variant))
               if o.winner is not None and all(x == 0 for k, x in enumerate(o.scores) if k != o.winner)}
     roots: dict = {}
     for side, o in sorted(shapes, key=repr):

@@ -1,0 +1,596 @@
+/* The compiled loop of the race solver: the sweeps of analyzer/equity/race.py's equations in C.
+ *
+ * A race (a match of individual players to a target of points or bad points) is solved over dense arrays:
+ * a position is a grid point (every player's running score, in the variant's score step) and a lead (an
+ * index into the driver's list of leads), numbered ``g * leads + l`` with the grid row-major, player 0 most
+ * significant. Nothing here knows the match's rules: the driver (race.py) asked the match code, once per
+ * distinct new totals, where a hand's totals take the match, and hands in ``answers``: per cell of the
+ * *box* of totals (each player's grid score plus a hand's scores), the grid point the match goes on at
+ * (>= 0) or ``-1 - t``, the finished match's chances ``terminals[t * sides ...]``. A result of a hand led
+ * from lead ``l`` is ``probs[r]`` (its chance), ``offsets[r]`` (its scores as a step in the box's index)
+ * and ``next_lead[r]``, for ``r`` in ``starts[l] .. starts[l + 1]``.
+ *
+ * ``sweep(sides, leads, grid, box, starts, probs, offsets, next_lead, answers, terminals, active, values,
+ *   tol, max_sweeps)``: Gauss-Seidel sweeps, highest grid point first (one sweep is exact where scores
+ *   only grow), over the positions ``active`` marks, until no chance moves by more than ``tol``; a
+ *   position's own loop (a hand that leaves the match where it was) is solved in place, ``v = rest / (1 -
+ *   stay)``, and a position no hand can leave is a drawn match (1/sides each). ``values`` (``sides``
+ *   doubles a position) holds the first guess and receives the chances. Returns ``(sweeps, change)``.
+ *
+ * ``close(leads, grid, box, starts, offsets, next_lead, answers, active)``: marks in ``active`` every
+ *   position a marked one leads to (breadth first); returns how many it marked.
+ *
+ * ``back(leads, grid, box, starts, offsets, next_lead, answers, active, loops)``: marks in ``loops`` every
+ *   position a hand may take the match to from a position numbered above it: the grid points where the
+ *   match goes on at other scores than a cell's new totals (a tie past the target shifted back), and where
+ *   a hand leaves the scores and passes the lead to one numbered below; with all they lead to, the only
+ *   positions a sweep from the top does not solve exactly. Returns ``(marked, outside)``: ``outside``
+ *   counts the cells whose answer is a grid point ``active`` does not mark (then ``close`` it first).
+ *
+ * ``live(leads, grid, box, answers, active)``: marks in ``active`` every lead of each grid point whose own
+ *   totals the match code answered with the point itself (a running score the match can be at); returns
+ *   how many positions it marked.
+ *
+ * ``reached(leads, grid, box, starts, offsets, cells)``: marks in ``cells`` (a byte a cell of the box) every
+ *   grid point's own totals and its totals after every result; returns how many cells are marked: the
+ *   new totals the match code must be asked about.
+ *
+ * ``sweep``, ``close``, ``back`` and ``reached`` release the GIL while they run. The pure-Python twin is ``race.py``'s ``_PySweeps``.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SIDES 8
+#define UNASKED INT32_MIN         /* a cell of the box no grid point reaches: the match code was not asked */
+
+typedef struct {
+    int sides, leads, dims;
+    Py_ssize_t grid[MAX_SIDES], box[MAX_SIDES];
+    Py_ssize_t points, positions, cells;
+} Shape;
+
+static int shape_of(PyObject *grid, PyObject *box, int sides, int leads, Shape *sh) {
+    if (!PyTuple_Check(grid) || !PyTuple_Check(box) || PyTuple_GET_SIZE(grid) != PyTuple_GET_SIZE(box)
+        || PyTuple_GET_SIZE(grid) < 1 || PyTuple_GET_SIZE(grid) > MAX_SIDES) {
+        PyErr_SetString(PyExc_ValueError, "grid and box: tuples of the same length, 1 to 8");
+        return -1;
+    }
+    sh->sides = sides;
+    sh->leads = leads;
+    sh->dims = (int)PyTuple_GET_SIZE(grid);
+    sh->points = 1;
+    sh->cells = 1;
+    for (int k = 0; k < sh->dims; k++) {
+        sh->grid[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(grid, k));
+        sh->box[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(box, k));
+        if (PyErr_Occurred())
+            return -1;
+        if (sh->grid[k] < 1 || sh->box[k] < sh->grid[k]) {
+            PyErr_SetString(PyExc_ValueError, "each grid size at least 1 and at most its box size");
+            return -1;
+        }
+        sh->points *= sh->grid[k];
+        sh->cells *= sh->box[k];
+    }
+    if (leads < 1 || sides < 1 || sides > MAX_SIDES) {
+        PyErr_SetString(PyExc_ValueError, "leads at least 1, sides 1 to 8");
+        return -1;
+    }
+    sh->positions = sh->points * leads;
+    return 0;
+}
+
+/* each grid point's cell in the box of totals */
+static int64_t *bases(const Shape *sh) {
+    int64_t *out = malloc(sizeof(int64_t) * (size_t)sh->points);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t coord[MAX_SIDES] = {0};
+    int64_t stride[MAX_SIDES];
+    int64_t st = 1;
+    for (int k = sh->dims - 1; k >= 0; k--) {
+        stride[k] = st;
+        st *= sh->box[k];
+    }
+    for (Py_ssize_t g = 0; g < sh->points; g++) {
+        int64_t b = 0;
+        for (int k = 0; k < sh->dims; k++)
+            b += coord[k] * stride[k];
+        out[g] = b;
+        for (int k = sh->dims - 1; k >= 0; k--) {       /* the next grid point, row-major */
+            if (++coord[k] < sh->grid[k])
+                break;
+            coord[k] = 0;
+        }
+    }
+    return out;
+}
+
+typedef struct { Py_buffer b; int held; } Buf;
+
+static int get(PyObject *obj, Buf *buf, Py_ssize_t itemsize, Py_ssize_t count, int writable, const char *name) {
+    if (PyObject_GetBuffer(obj, &buf->b, writable ? PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS : PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    buf->held = 1;
+    if (buf->b.len < itemsize * count) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, at least %zd wanted", name, buf->b.len, itemsize * count);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Buf *bufs, int n) {
+    for (int i = 0; i < n; i++)
+        if (bufs[i].held)
+            PyBuffer_Release(&bufs[i].b);
+}
+
+/* every result's offset and next lead lie within the arrays: checked once, so the loops need not */
+static int check_results(const Shape *sh, const int64_t *starts, const int32_t *next_lead, const int32_t *answers,
+                         Py_ssize_t results) {
+    if (starts[0] != 0 || starts[sh->leads] != results) {
+        PyErr_SetString(PyExc_ValueError, "starts: 0 first, the number of results last");
+        return -1;
+    }
+    for (int l = 0; l < sh->leads; l++)
+        if (starts[l + 1] < starts[l]) {
+            PyErr_SetString(PyExc_ValueError, "starts: not ascending");
+            return -1;
+        }
+    for (Py_ssize_t r = 0; r < results; r++)
+        if (next_lead[r] < 0 || next_lead[r] >= sh->leads) {
+            PyErr_SetString(PyExc_ValueError, "next_lead: a lead out of range");
+            return -1;
+        }
+    for (Py_ssize_t c = 0; c < sh->cells; c++)
+        if (answers[c] >= sh->points) {
+            PyErr_SetString(PyExc_ValueError, "answers: a grid point out of range");
+            return -1;
+        }
+    return 0;
+}
+
+static int check_offsets(const Shape *sh, const int64_t *offsets, Py_ssize_t results, const int64_t *base) {
+    int64_t top = base[sh->points - 1];        /* the highest grid point's cell */
+    for (Py_ssize_t r = 0; r < results; r++)
+        if (offsets[r] < 0 || top + offsets[r] >= sh->cells) {
+            PyErr_SetString(PyExc_ValueError, "offsets: a result's totals lie outside the box");
+            return -1;
+        }
+    return 0;
+}
+
+typedef struct {
+    const Shape *sh;
+    const int64_t *starts, *offsets, *base;
+    const double *probs;
+    const int32_t *next_lead, *answers;
+    const uint8_t *active;
+    double *ext;                /* every position's chances, then every finished match's */
+} Sweep;
+
+/* a result's next position (a finished match: ``positions + t``) */
+static inline Py_ssize_t next_of(const Sweep *w, int32_t a, int64_t r) {
+    return a >= 0 ? (Py_ssize_t)a * w->sh->leads + w->next_lead[r] : w->sh->positions - 1 - (Py_ssize_t)a;
+}
+
+/* position p's new chances from ``acc`` and its own loop ``stay``; returns how far they moved */
+static inline double settle(const Sweep *w, Py_ssize_t p, const double *acc, double stay) {
+    int sides = w->sh->sides;
+    double *v = w->ext + p * sides;
+    double scale = stay < 1.0 ? 1.0 / (1.0 - stay) : 0.0, change = 0.0;
+    for (int s = 0; s < sides; s++) {
+        double x = stay < 1.0 ? acc[s] * scale : 1.0 / sides;     /* no hand leaves it: drawn */
+        double d = x > v[s] ? x - v[s] : v[s] - x;
+        if (d > change)
+            change = d;
+        v[s] = x;
+    }
+    return change;
+}
+
+/* one sweep, position by position, highest first */
+static double sweep_positions(const Sweep *w) {
+    const Shape *sh = w->sh;
+    int sides = sh->sides, leads = sh->leads;
+    double acc[MAX_SIDES], change = 0.0;
+    for (Py_ssize_t g = sh->points - 1; g >= 0; g--) {
+        int64_t b = w->base[g];
+        for (int l = leads - 1; l >= 0; l--) {
+            Py_ssize_t p = g * leads + l;
+            if (!w->active[p])
+                continue;
+            double stay = 0.0;
+            for (int s = 0; s < sides; s++)
+                acc[s] = 0.0;
+            for (int64_t r = w->starts[l]; r < w->starts[l + 1]; r++) {
+                Py_ssize_t q = next_of(w, w->answers[b + w->offsets[r]], r);
+                if (q == p) {
+                    stay += w->probs[r];
+                    continue;
+                }
+                const double *x = w->ext + q * sides;
+                for (int s = 0; s < sides; s++)
+                    acc[s] += w->probs[r] * x[s];
+            }
+            double d = settle(w, p, acc, stay);
+            if (d > change)
+                change = d;
+        }
+    }
+    return change;
+}
+
+/* one sweep with one lead, a row at a time (the grid points that differ in the last player's score only),
+ * highest row first: the results that move another player's score lead to rows already swept (or to the
+ * positions solved before, ``back``), so they are summed result by result along the whole row, each a run
+ * of neighbouring cells and positions in memory; then the results that move the last player's score alone,
+ * position by position from the row's top, as ``sweep_positions`` does. ``acc``: row length * (sides + 1). */
+static double sweep_rows(const Sweep *w, double *acc) {
+    const Shape *sh = w->sh;
+    int sides = sh->sides, dims = sh->dims;
+    Py_ssize_t len = sh->grid[dims - 1], rows = sh->points / len, lastbox = sh->box[dims - 1];
+    int64_t split = w->starts[0];
+    while (split < w->starts[1] && w->offsets[split] < lastbox)   /* (results in order of their scores) */
+        split++;
+    double change = 0.0;
+    for (Py_ssize_t row = rows - 1; row >= 0; row--) {
+        Py_ssize_t g0 = row * len;
+        int64_t b0 = w->base[g0];
+        if (memchr(w->active + g0, 1, (size_t)len) == NULL)     /* (the loops' sweeps: a few rows) */
+            continue;
+        memset(acc, 0, sizeof(double) * (size_t)(len * (sides + 1)));
+        for (int64_t r = split; r < w->starts[1]; r++) {
+            const int32_t *ans = w->answers + b0 + w->offsets[r];
+            double pr = w->probs[r];
+            for (Py_ssize_t j = 0; j < len; j++) {
+                Py_ssize_t q = next_of(w, ans[j], r);
+                double *a = acc + j * (sides + 1);
+                if (q == g0 + j) {
+                    a[sides] += pr;
+                    continue;
+                }
+                const double *x = w->ext + q * sides;
+                for (int s = 0; s < sides; s++)
+                    a[s] += pr * x[s];
+            }
+        }
+        for (Py_ssize_t j = len - 1; j >= 0; j--) {
+            Py_ssize_t p = g0 + j;
+            if (!w->active[p])
+                continue;
+            double *a = acc + j * (sides + 1);
+            for (int64_t r = w->starts[0]; r < split; r++) {
+                Py_ssize_t q = next_of(w, w->answers[b0 + j + w->offsets[r]], r);
+                if (q == p) {
+                    a[sides] += w->probs[r];
+                    continue;
+                }
+                const double *x = w->ext + q * sides;
+                for (int s = 0; s < sides; s++)
+                    a[s] += w->probs[r] * x[s];
+            }
+            double d = settle(w, p, a, a[sides]);
+            if (d > change)
+                change = d;
+        }
+    }
+    return change;
+}
+
+static PyObject *sweep(PyObject *self, PyObject *args) {
+    int sides, leads, max_sweeps;
+    double tol;
+    PyObject *grid, *box, *objs[8];
+    if (!PyArg_ParseTuple(args, "iiOOOOOOOOOOdi", &sides, &leads, &grid, &box, &objs[0], &objs[1], &objs[2],
+                          &objs[3], &objs[4], &objs[5], &objs[6], &objs[7], &tol, &max_sweeps))
+        return NULL;
+    Shape sh;
+    if (shape_of(grid, box, sides, leads, &sh) < 0)
+        return NULL;
+    Buf bufs[8];
+    memset(bufs, 0, sizeof bufs);
+    PyObject *out = NULL;
+    int64_t *base = NULL;
+    if (get(objs[0], &bufs[0], 8, leads + 1, 0, "starts") < 0)
+        goto done;
+    Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
+    if (get(objs[1], &bufs[1], 8, results, 0, "probs") < 0 || get(objs[2], &bufs[2], 8, results, 0, "offsets") < 0
+        || get(objs[3], &bufs[3], 4, results, 0, "next_lead") < 0
+        || get(objs[4], &bufs[4], 4, sh.cells, 0, "answers") < 0 || get(objs[5], &bufs[5], 8, 0, 0, "terminals") < 0
+        || get(objs[6], &bufs[6], 1, sh.positions, 0, "active") < 0
+        || get(objs[7], &bufs[7], 8, sh.positions * sides, 1, "values") < 0)
+        goto done;
+    const int64_t *starts = bufs[0].b.buf, *offsets = bufs[2].b.buf;
+    const double *probs = bufs[1].b.buf, *terminals = bufs[5].b.buf;
+    const int32_t *next_lead = bufs[3].b.buf, *answers = bufs[4].b.buf;
+    const uint8_t *active = bufs[6].b.buf;
+    double *values = bufs[7].b.buf;
+    Py_ssize_t nterm = bufs[5].b.len / (8 * sides);
+    if (check_results(&sh, starts, next_lead, answers, results) < 0)
+        goto done;
+    for (Py_ssize_t c = 0; c < sh.cells; c++)
+        if (answers[c] < 0 && answers[c] != UNASKED && -1 - (Py_ssize_t)answers[c] >= nterm) {
+            PyErr_SetString(PyExc_ValueError, "answers: a finished match out of range");
+            goto done;
+        }
+    base = bases(&sh);
+    if (base == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (check_offsets(&sh, offsets, results, base) < 0)
+        goto done;
+    /* the chances of every position, then of every finished match: one array, so that a result's next
+     * position is found without a branch (a finished match is position ``positions + t``) */
+    double *ext = malloc(sizeof(double) * (size_t)((sh.positions + nterm) * sides));
+    if (ext == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(ext, values, sizeof(double) * (size_t)(sh.positions * sides));
+    memcpy(ext + sh.positions * sides, terminals, sizeof(double) * (size_t)(nterm * sides));
+    double *rows = malloc(sizeof(double) * (size_t)(sh.grid[sh.dims - 1] * (sides + 1)));
+    if (rows == NULL) {
+        free(ext);
+        PyErr_NoMemory();
+        goto done;
+    }
+    Sweep w = {&sh, starts, offsets, base, probs, next_lead, answers, active, ext};
+    int done_sweeps = 0;
+    double change = 0.0;
+    Py_BEGIN_ALLOW_THREADS
+    for (done_sweeps = 1; done_sweeps <= max_sweeps; done_sweeps++) {
+        change = leads == 1 ? sweep_rows(&w, rows) : sweep_positions(&w);
+        if (change < tol)
+            break;
+    }
+    Py_END_ALLOW_THREADS
+    free(rows);
+    memcpy(values, ext, sizeof(double) * (size_t)(sh.positions * sides));
+    free(ext);
+    if (done_sweeps > max_sweeps)
+        done_sweeps = max_sweeps;
+    out = Py_BuildValue("(id)", done_sweeps, change);
+done:
+    free(base);
+    release(bufs, 8);
+    return out;
+}
+
+static PyObject *close_(PyObject *self, PyObject *args) {
+    int leads;
+    PyObject *grid, *box, *objs[5];
+    if (!PyArg_ParseTuple(args, "iOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4]))
+        return NULL;
+    Shape sh;
+    if (shape_of(grid, box, 1, leads, &sh) < 0)
+        return NULL;
+    Buf bufs[5];
+    memset(bufs, 0, sizeof bufs);
+    PyObject *out = NULL;
+    int64_t *base = NULL, *queue = NULL;
+    if (get(objs[0], &bufs[0], 8, leads + 1, 0, "starts") < 0)
+        goto done;
+    Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
+    if (get(objs[1], &bufs[1], 8, results, 0, "offsets") < 0 || get(objs[2], &bufs[2], 4, results, 0, "next_lead") < 0
+        || get(objs[3], &bufs[3], 4, sh.cells, 0, "answers") < 0
+        || get(objs[4], &bufs[4], 1, sh.positions, 1, "active") < 0)
+        goto done;
+    const int64_t *starts = bufs[0].b.buf, *offsets = bufs[1].b.buf;
+    const int32_t *next_lead = bufs[2].b.buf, *answers = bufs[3].b.buf;
+    uint8_t *active = bufs[4].b.buf;
+    if (check_results(&sh, starts, next_lead, answers, results) < 0)
+        goto done;
+    base = bases(&sh);
+    queue = malloc(sizeof(int64_t) * (size_t)sh.positions);
+    if (base == NULL || queue == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (check_offsets(&sh, offsets, results, base) < 0)
+        goto done;
+    Py_ssize_t head = 0, tail = 0, marked = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t p = 0; p < sh.positions; p++)
+        if (active[p])
+            queue[tail++] = p;
+    while (head < tail) {
+        Py_ssize_t p = queue[head++];
+        int l = (int)(p % leads);
+        int64_t b = base[p / leads];
+        for (int64_t r = starts[l]; r < starts[l + 1]; r++) {
+            int32_t a = answers[b + offsets[r]];
+            if (a < 0)
+                continue;
+            Py_ssize_t q = (Py_ssize_t)a * leads + next_lead[r];
+            if (!active[q]) {
+                active[q] = 1;
+                queue[tail++] = q;
+                marked++;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    out = PyLong_FromSsize_t(marked);
+done:
+    free(base);
+    free(queue);
+    release(bufs, 5);
+    return out;
+}
+
+/* the grid point of box cell ``c``'s own totals, or -1 where they lie off the grid */
+static Py_ssize_t point_of(const Shape *sh, Py_ssize_t c) {
+    Py_ssize_t coord[MAX_SIDES];
+    for (int k = sh->dims - 1; k >= 0; k--) {
+        coord[k] = c % sh->box[k];
+        c /= sh->box[k];
+    }
+    Py_ssize_t g = 0;
+    for (int k = 0; k < sh->dims; k++) {
+        if (coord[k] >= sh->grid[k])
+            return -1;
+        g = g * sh->grid[k] + coord[k];
+    }
+    return g;
+}
+
+static PyObject *back(PyObject *self, PyObject *args) {
+    int leads;
+    PyObject *grid, *box, *objs[6];
+    if (!PyArg_ParseTuple(args, "iOOOOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5]))
+        return NULL;
+    Shape sh;
+    if (shape_of(grid, box, 1, leads, &sh) < 0)
+        return NULL;
+    Buf bufs[6];
+    memset(bufs, 0, sizeof bufs);
+    PyObject *out = NULL;
+    if (get(objs[0], &bufs[0], 8, leads + 1, 0, "starts") < 0)
+        goto done;
+    Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
+    if (get(objs[1], &bufs[1], 8, results, 0, "offsets") < 0 || get(objs[2], &bufs[2], 4, results, 0, "next_lead") < 0
+        || get(objs[3], &bufs[3], 4, sh.cells, 0, "answers") < 0
+        || get(objs[4], &bufs[4], 1, sh.positions, 0, "active") < 0
+        || get(objs[5], &bufs[5], 1, sh.positions, 1, "loops") < 0)
+        goto done;
+    const int64_t *starts = bufs[0].b.buf, *offsets = bufs[1].b.buf;
+    const int32_t *next_lead = bufs[2].b.buf, *answers = bufs[3].b.buf;
+    const uint8_t *active = bufs[4].b.buf;
+    uint8_t *loops = bufs[5].b.buf;
+    if (check_results(&sh, starts, next_lead, answers, results) < 0)
+        goto done;
+    Py_ssize_t marked = 0, outside = 0;
+    Py_BEGIN_ALLOW_THREADS
+    /* a hand goes from a position to one numbered below it only where the match goes on at other scores
+     * than the new totals (a tie past the target shifted back), or where the scores stay and the lead
+     * comes round to one numbered below */
+    for (Py_ssize_t c = 0; c < sh.cells; c++) {
+        int32_t a = answers[c];
+        if (a < 0)
+            continue;
+        if (!active[(Py_ssize_t)a * leads])
+            outside++;
+        if (a != point_of(&sh, c))
+            for (int l = 0; l < leads; l++)
+                if (!loops[(Py_ssize_t)a * leads + l]) {
+                    loops[(Py_ssize_t)a * leads + l] = 1;
+                    marked++;
+                }
+    }
+    for (int l = 0; l < leads; l++)
+        for (int64_t r = starts[l]; r < starts[l + 1]; r++)
+            if (offsets[r] == 0 && next_lead[r] < l)
+                for (Py_ssize_t g = 0; g < sh.points; g++) {
+                    Py_ssize_t q = g * leads + next_lead[r];
+                    if (active[q] && !loops[q]) {
+                        loops[q] = 1;
+                        marked++;
+                    }
+                }
+    Py_END_ALLOW_THREADS
+    out = Py_BuildValue("(nn)", marked, outside);
+done:
+    release(bufs, 6);
+    return out;
+}
+
+static PyObject *reached(PyObject *self, PyObject *args) {
+    int leads;
+    PyObject *grid, *box, *objs[3];
+    if (!PyArg_ParseTuple(args, "iOOOOO", &leads, &grid, &box, &objs[0], &objs[1], &objs[2]))
+        return NULL;
+    Shape sh;
+    if (shape_of(grid, box, 1, leads, &sh) < 0)
+        return NULL;
+    Buf bufs[3];
+    memset(bufs, 0, sizeof bufs);
+    PyObject *out = NULL;
+    int64_t *base = NULL;
+    if (get(objs[0], &bufs[0], 8, leads + 1, 0, "starts") < 0)
+        goto done;
+    Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
+    if (get(objs[1], &bufs[1], 8, results, 0, "offsets") < 0 || get(objs[2], &bufs[2], 1, sh.cells, 1, "cells") < 0)
+        goto done;
+    const int64_t *offsets = bufs[1].b.buf;
+    uint8_t *cells = bufs[2].b.buf;
+    base = bases(&sh);
+    if (base == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (check_offsets(&sh, offsets, results, base) < 0)
+        goto done;
+    Py_ssize_t marked = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t g = 0; g < sh.points; g++) {
+        cells[base[g]] = 1;
+        for (Py_ssize_t r = 0; r < results; r++)
+            cells[base[g] + offsets[r]] = 1;
+    }
+    for (Py_ssize_t c = 0; c < sh.cells; c++)
+        marked += cells[c];
+    Py_END_ALLOW_THREADS
+    out = PyLong_FromSsize_t(marked);
+done:
+    free(base);
+    release(bufs, 3);
+    return out;
+}
+
+static PyObject *live(PyObject *self, PyObject *args) {
+    int leads;
+    PyObject *grid, *box, *objs[2];
+    if (!PyArg_ParseTuple(args, "iOOOO", &leads, &grid, &box, &objs[0], &objs[1]))
+        return NULL;
+    Shape sh;
+    if (shape_of(grid, box, 1, leads, &sh) < 0)
+        return NULL;
+    Buf bufs[2];
+    memset(bufs, 0, sizeof bufs);
+    PyObject *out = NULL;
+    int64_t *base = NULL;
+    if (get(objs[0], &bufs[0], 4, sh.cells, 0, "answers") < 0 || get(objs[1], &bufs[1], 1, sh.positions, 1, "active") < 0)
+        goto done;
+    const int32_t *answers = bufs[0].b.buf;
+    uint8_t *active = bufs[1].b.buf;
+    base = bases(&sh);
+    if (base == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t marked = 0;
+    for (Py_ssize_t g = 0; g < sh.points; g++)
+        if (answers[base[g]] == g) {
+            memset(active + g * leads, 1, (size_t)leads);
+            marked += leads;
+        }
+    out = PyLong_FromSsize_t(marked);
+done:
+    free(base);
+    release(bufs, 2);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"live", live, METH_VARARGS, "Mark every lead of the grid points the match can be at."},
+    {"reached", reached, METH_VARARGS, "Mark every cell of the box of totals a grid point and a result reach."},
+    {"sweep", sweep, METH_VARARGS, "Gauss-Seidel sweeps of a race's equations (see the module's comment)."},
+    {"close", close_, METH_VARARGS, "Mark every position the marked ones lead to."},
+    {"back", back, METH_VARARGS, "Mark the active positions that lead to one numbered below their own."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "analyzer.equity._race",
+    "The compiled loop of the race solver (analyzer/equity/race.py).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__race(void) {
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,493 @@
+"""The race solver: the MWC of a match of individual players to a target over dense arrays.
+
+A race (``table.by_scores``: a target of points or bad points, no bonus for the first games) moves on by
+nothing but the players' new totals and who leads next. Its positions are every player's running score
+on a grid (0 to the target in the variant's ``score_step``) and a lead; the walk of :mod:`.table` (a
+dict per position, a Python loop per result) takes under a thousand positions a second, and these
+matches have up to a million positions with thousands of results each.
+
+How it is solved (the equations of ``table.solve_each``, ``E_k(x) = sum over results r of P(r) E_k(x
+after r)`` for every player ``k``):
+
+- **The results** of each lead are the model's (``table.hand_results``: merged to the scores), each as
+  every player's points in score steps and the lead of the next hand (``table.resolve``).
+- **The match code is the only judge** of where a hand's totals take the match. It is asked once per
+  *distinct new totals*, the key ``table._stepper`` keeps its answers by: for every cell of the box of
+  totals (each player's grid score plus the most a hand gives him), ``MatchScoring.apply`` on the match's
+  start with those totals gives the state, then ``terminal_each`` (over), ``endless`` (drawn) or
+  ``state_key`` (the grid point the match goes on at: a tie on top past the target is shifted back, as
+  the walk shifts it). The answers are an array; the loop never decides who wins.
+- **The positions solved** are the *live* grid points (those where the match code's answer to the
+  point's own totals is the point itself: a running score the match can be at) with every lead, and all
+  they lead to.
+- **The sweeps** (``_race.sweep`` in C, :class:`PySweeps` its pure-Python twin): Gauss-Seidel, highest
+  grid point first. A hand that leaves a position's scores alone is solved in place; the positions a hand
+  takes the match *back* to (a tie past the target shifted back: found from the answers, ``back``) and all
+  they lead to are swept first until no chance moves by more than ``tol``; then one sweep of everything is
+  exact, since scores only grow. With one lead the C loop sweeps a row at a time (the results that move
+  another player's score summed result by result along the row: runs of neighbouring cells in memory).
+- **A coarser lattice** (``lattice``: French and Hungarian for four, 10^8 running scores): each hand's points
+  split between the neighbouring lattice points, the mean kept, and a look-up between lattice points
+  weighed from its corners (:meth:`RaceValues.get`): a reduced state, an approximation (docs/equity.md).
+
+The solution is a :class:`RaceValues`, the mapping ``{(state_key, lead): chances}`` an ``EquityTable``
+holds."""
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from itertools import product
+from typing import Callable
+
+from ..rules import HandResult, MatchState, Variant
+from ..rules.modes import MatchKind
+from ..search.core import PURE_ENV
+from .model import HandModel
+from .table import (by_scores, endless, first_lead, hand_results, resolve, state_key,
+                    terminal_each)
+
+#: The answer at a cell of the box of totals no grid point reaches (the match code is not asked about it).
+UNASKED = -2 ** 31
+
+try:
+    from . import _race
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _race = None
+
+__all__ = ["RaceValues", "RaceArrays", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
+           "sweeps_of"]
+
+#: ``"compiled"`` or ``"python"``: the loop the race solver runs on unless told otherwise.
+RACE_CORE = "compiled" if _race is not None and os.environ.get(PURE_ENV, "") in ("", "0") else "python"
+
+
+def is_race(variant: Variant) -> bool:
+    """Whether ``variant``'s match is a race the race solver takes: individual players (more than two
+    sides; two sides keep the walk and their shipped tables), to a target of points or bad points, moved
+    on by the new totals alone (``table.by_scores``)."""
+    m = variant.match
+    return variant.seating.sides > 2 and bool(m.target) and by_scores(variant) and m.kind in (
+        MatchKind.POINTS, MatchKind.BAD)
+
+
+def score_step(variant: Variant) -> int:
+    """The step every score of ``variant`` moves in: 5 in All Fives (a play scores a multiple of five, and
+    the award at the end is rounded to one, 003), else 1."""
+    play = variant.play
+    return 5 if play is not None and not play.threes and not play.pub else 1
+
+
+def grid_of(variant: Variant) -> tuple[int, int]:
+    """(score step, grid points a player): every running score 0 to the target in the variant's step."""
+    step = score_step(variant)
+    return step, variant.match.target // step + 1
+
+
+@dataclass(frozen=True)
+class RaceArrays:
+    """A race's equations as arrays (see the module's docstring): ``leads`` (the resolved leads, in
+    order), ``grid`` and ``box`` (sizes a player), ``starts`` (each lead's results: ``starts[l]`` to
+    ``starts[l + 1]``), ``probs``, ``offsets`` (a result's totals as a step in the box's cells),
+    ``next_lead``, ``answers`` (per cell), ``terminals`` (the finished matches' chances, ``sides`` each),
+    ``step``, ``rest`` (the state key but its scores, alike at every position), ``asked`` (the match-code
+    calls), ``coarse`` (a lattice coarser than the variant's score step: a reduced state)."""
+
+    sides: int
+    step: int
+    rest: tuple
+    leads: tuple
+    grid: tuple
+    box: tuple
+    starts: array
+    probs: array
+    offsets: array
+    next_lead: array
+    answers: array
+    terminals: array
+    asked: int
+    coarse: bool = False
+
+    def cell(self, g: int) -> int:
+        """The box cell of grid point ``g``'s own totals."""
+        c = 0
+        for x, size in zip(self.scores(g), self.box):
+            c = c * size + x // self.step
+        return c
+
+    def point(self, scores: tuple) -> int | None:
+        """The grid point of running ``scores`` (None: off the grid)."""
+        return _point(scores, self.grid, self.step)
+
+    def scores(self, g: int) -> tuple:
+        out = []
+        for size in reversed(self.grid):
+            g, c = divmod(g, size)
+            out.append(c * self.step)
+        return tuple(reversed(out))
+
+
+def _split(points: int, step: int, coarse: bool) -> list[tuple[int, float]]:
+    """A hand's ``points`` in score steps, with their weights: exact (one), or on a coarser lattice split
+    between the two neighbouring lattice points so that the mean is kept."""
+    low, rest = divmod(points, step)
+    if not rest:
+        return [(low, 1.0)]
+    if not coarse:
+        raise ValueError(f"a hand's {points} points are not a multiple of the step {step}")
+    return [(low, 1.0 - rest / step), (low + 1, rest / step)]
+
+
+def _leads_and_results(variant: Variant, model: HandModel, start: MatchState, step: int,
+                       coarse: bool) -> tuple[list, list]:
+    """Every lead reachable from the first, and per lead its results merged: {(steps, next lead index): p}."""
+    sides = variant.seating.sides
+    leads = [first_lead(variant)]
+    merged: list[dict] = []
+    i = 0
+    while i < len(leads):
+        out: dict = {}
+        for p, side, o in hand_results(variant, model, leads[i]):
+            if o.next[0] == "match":
+                raise ValueError(f"{variant.name}: a lead the match score decides is not a race")
+            nxt = resolve(variant, o.next, side, start)
+            if nxt not in leads:
+                leads.append(nxt)
+            points = [o.scores[(s - side) % sides] if o.scores else 0 for s in range(sides)]
+            if min(points) < 0:
+                raise ValueError(f"{variant.name}: a hand's scores {points} are not a race's")
+            for steps, w in _corners([_split(x, step, coarse) for x in points]):
+                key = (steps, leads.index(nxt))
+                out[key] = out.get(key, 0.0) + p * w
+        merged.append(out)
+        i += 1
+    return leads, merged
+
+
+def _corners(splits: list) -> list[tuple[tuple, float]]:
+    """Every combination of each player's split (``_split``), with the product of its weights."""
+    out = [((), 1.0)]
+    for options in splits:
+        out = [(steps + (q,), w * v) for steps, w in out for q, v in options if v > 0.0]
+    return out
+
+
+def _ask(variant: Variant, grid: tuple, box: tuple, step: int, rest: tuple, cells: bytearray,
+         progress: Callable[[str], None] | None) -> tuple[array, array]:
+    """The match code's answer for every cell of the box of totals ``cells`` marks: a grid point, or ``-1 -
+    t`` for the ``t``-th finished match (its chances in the second array); :data:`UNASKED` at the others."""
+    sides = len(grid)
+    start = variant.match.start(sides)
+    apply = variant.match.apply          # (``table.apply_outcome`` of the totals as one hand's scores)
+    terminals: dict = {}
+    finished: dict = {}                  # (winner, drawn) -> the finished match's index in ``terminals``
+    answers = array("i", [UNASKED]) * _prod(box)
+    for c, totals in enumerate(product(*(range(0, b * step, step) for b in box))):
+        if not cells[c]:
+            continue
+        after = apply(start, HandResult("domino", None, 0, 0, totals, False))
+        if after.over or endless(variant, after):
+            t = finished.get((after.winner, after.drawn, after.over))
+            if t is None:
+                chances = terminal_each(after) if after.over else (1.0 / sides,) * sides
+                t = finished[(after.winner, after.drawn, after.over)] = terminals.setdefault(chances, len(terminals))
+            answers[c] = -1 - t
+            continue
+        key = state_key(variant, after)
+        g = _point(key[0], grid, step)
+        if g is None or key[1:] != rest:
+            raise ValueError(f"{variant.name}: the match goes on at {key}, off the race's grid")
+        answers[c] = g
+        if progress is not None and c % 1_000_000 == 0 and c:
+            progress(f"asked the match code about the new totals up to cell {c:,} of {len(answers):,}")
+    flat = array("d", [x for chances in terminals for x in chances])
+    return answers, flat
+
+
+def _point(scores: tuple, grid: tuple, step: int) -> int | None:
+    g = 0
+    for s, size in zip(scores, grid):
+        if s % step or not 0 <= s // step < size:
+            return None
+        g = g * size + s // step
+    return g
+
+
+def _prod(sizes) -> int:
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
+
+
+def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], None] | None = None,
+                core: str | None = None, lattice: int | None = None) -> RaceArrays:
+    """The arrays of ``variant``'s race under ``model`` (the match code asked once per cell of the box of
+    totals that a grid point reaches). ``lattice``: a coarser score step (a reduced state: each hand's
+    points split between the neighbouring lattice points, the mean kept). Raises ``ValueError`` for a
+    match that is no race on a grid."""
+    if not is_race(variant):
+        raise ValueError(f"{variant.name}: not a race of individual players to a target")
+    sides = variant.seating.sides
+    step, size = grid_of(variant)
+    coarse = lattice is not None and lattice != step
+    if coarse:          # (up to the first lattice point at or past the target: a score below it lies between two)
+        step, size = lattice, -(-variant.match.target // lattice) + 1
+    start = variant.match.start(sides)
+    rest = state_key(variant, start)[1:]
+    leads, merged = _leads_and_results(variant, model, start, step, coarse)
+    most = [max((steps[k] for out in merged for steps, _ in out), default=0) for k in range(sides)]
+    grid = (size,) * sides
+    box = tuple(size + m for m in most)
+    strides = [_prod(box[k + 1:]) for k in range(sides)]
+    starts, probs, offsets, next_lead = array("q", [0]), array("d"), array("q"), array("i")
+    for out in merged:
+        for (steps, nxt), p in sorted(out.items()):
+            probs.append(p)
+            offsets.append(sum(s * st for s, st in zip(steps, strides)))
+            next_lead.append(nxt)
+        starts.append(len(probs))
+    cells = bytearray(_prod(box))
+    asked = sweeps_of(core).reached(len(leads), grid, box, starts, offsets, cells)
+    answers, terminals = _ask(variant, grid, box, step, rest, cells, progress)
+    return RaceArrays(sides, step, rest, tuple(leads), grid, box, starts, probs, offsets, next_lead, answers,
+                      terminals, asked, coarse)
+
+
+class PySweeps:
+    """The pure-Python twin of ``_race`` (the same calls, the same arrays, the same order of work)."""
+
+    @staticmethod
+    def _bases(grid: tuple, box: tuple) -> list[int]:
+        strides = [_prod(box[k + 1:]) for k in range(len(box))]
+        return [sum(c * st for c, st in zip(coords, strides)) for coords in product(*(range(g) for g in grid))]
+
+    @classmethod
+    def sweep(cls, sides, leads, grid, box, starts, probs, offsets, next_lead, answers, terminals, active, values,
+              tol, max_sweeps):
+        base = cls._bases(grid, box)
+        change, done = 0.0, 0
+        for done in range(1, max_sweeps + 1):
+            change = 0.0
+            for g in range(len(base) - 1, -1, -1):
+                for lead in range(leads - 1, -1, -1):
+                    p = g * leads + lead
+                    if active[p]:
+                        change = max(change, cls._update(p, base[g], lead, sides, leads, starts, probs, offsets,
+                                                         next_lead, answers, terminals, values))
+            if change < tol:
+                break
+        return done, change
+
+    @staticmethod
+    def _update(p, b, lead, sides, leads, starts, probs, offsets, next_lead, answers, terminals, values) -> float:
+        acc, stay = [0.0] * sides, 0.0
+        for r in range(starts[lead], starts[lead + 1]):
+            a = answers[b + offsets[r]]
+            if a < 0:
+                at = (-1 - a) * sides
+                w = terminals[at:at + sides]
+            else:
+                q = a * leads + next_lead[r]
+                if q == p:
+                    stay += probs[r]
+                    continue
+                w = values[q * sides:(q + 1) * sides]
+            for s in range(sides):
+                acc[s] += probs[r] * w[s]
+        new = [x / (1.0 - stay) for x in acc] if stay < 1.0 else [1.0 / sides] * sides
+        change = max(abs(x - values[p * sides + s]) for s, x in enumerate(new))
+        values[p * sides:(p + 1) * sides] = array("d", new)
+        return change
+
+    @classmethod
+    def back(cls, leads, grid, box, starts, offsets, next_lead, answers, active, loops):
+        marked = outside = 0
+        for c, totals in enumerate(product(*(range(b) for b in box))):
+            a = answers[c]
+            if a < 0:
+                continue
+            outside += not active[a * leads]
+            own = _point(totals, grid, 1)
+            for q in range(a * leads, (a + 1) * leads) if a != own else ():
+                marked += not loops[q]
+                loops[q] = 1
+        for lead in range(leads):
+            for r in range(starts[lead], starts[lead + 1]):
+                if offsets[r] == 0 and next_lead[r] < lead:
+                    for q in range(next_lead[r], len(active), leads):
+                        if active[q] and not loops[q]:
+                            loops[q] = 1
+                            marked += 1
+        return marked, outside
+
+    @classmethod
+    def live(cls, leads, grid, box, answers, active):
+        marked = 0
+        for g, b in enumerate(cls._bases(grid, box)):
+            if answers[b] == g:         # a running score the match can be at
+                active[g * leads:(g + 1) * leads] = b"\x01" * leads
+                marked += leads
+        return marked
+
+    @classmethod
+    def reached(cls, leads, grid, box, starts, offsets, cells):
+        for b in cls._bases(grid, box):
+            cells[b] = 1
+            for r in range(starts[leads]):
+                cells[b + offsets[r]] = 1
+        return sum(cells)
+
+    @classmethod
+    def close(cls, leads, grid, box, starts, offsets, next_lead, answers, active):
+        base = cls._bases(grid, box)
+        queue = [p for p in range(len(active)) if active[p]]
+        marked = 0
+        while queue:
+            p = queue.pop()
+            lead = p % leads
+            for r in range(starts[lead], starts[lead + 1]):
+                a = answers[base[p // leads] + offsets[r]]
+                if a >= 0 and not active[a * leads + next_lead[r]]:
+                    active[a * leads + next_lead[r]] = 1
+                    queue.append(a * leads + next_lead[r])
+                    marked += 1
+        return marked
+
+
+def sweeps_of(core: str | None = None):
+    """The loop ``core`` names (``"compiled"``, ``"python"``; None: :data:`RACE_CORE`)."""
+    core = core or RACE_CORE
+    if core == "compiled":
+        if _race is None:
+            raise ValueError("the compiled race solver was not built (no C compiler at install time)")
+        return _race
+    if core != "python":
+        raise ValueError(f"unknown race core {core!r}: 'compiled' or 'python'")
+    return PySweeps
+
+
+class RaceValues(Mapping):
+    """Every player's MWC at each solved position of a race, ``{(state_key, lead): chances}`` as
+    ``EquityTable.values`` holds them (dense arrays; ``update`` adds positions solved later)."""
+
+    def __init__(self, arrays: RaceArrays, active: bytearray, values: array):
+        self.arrays, self._active, self._values = arrays, active, values
+        self._count = sum(active)
+        self._extra: dict = {}
+
+    def _index(self, pos) -> int | None:
+        try:
+            key, lead = pos
+            if tuple(key[1:]) != self.arrays.rest or lead not in self.arrays.leads:
+                return None
+            g = self.arrays.point(tuple(key[0]))
+        except (TypeError, ValueError):
+            return None
+        if g is None:
+            return None
+        p = g * len(self.arrays.leads) + self.arrays.leads.index(lead)
+        return p if self._active[p] else None
+
+    def get(self, pos, default=None):
+        p = self._index(pos)
+        if p is None:
+            if self.arrays.coarse and pos not in self._extra:
+                return self._between(pos, default)
+            return self._extra.get(pos, default)
+        n = self.arrays.sides
+        return tuple(self._values[p * n:(p + 1) * n])
+
+    def _between(self, pos, default):
+        """On a coarser lattice: the chances at running scores between its points, each player's score split
+        between the two neighbouring points (the mean kept), the corners weighed (a corner where the match
+        is over: the match code's answer there)."""
+        a = self.arrays
+        try:
+            key, lead = pos
+            if tuple(key[1:]) != a.rest or lead not in a.leads:
+                return default
+            splits = [_split(x, a.step, True) for x in key[0]]
+        except (TypeError, ValueError):
+            return default
+        out = [0.0] * a.sides
+        for steps, w in _corners(splits):
+            g = _point(tuple(x * a.step for x in steps), a.grid, a.step)
+            if g is None:
+                return default
+            p = g * len(a.leads) + a.leads.index(lead)
+            answer = a.answers[a.cell(g)]
+            if self._active[p]:
+                chances = self._values[p * a.sides:(p + 1) * a.sides]
+            elif answer < 0 and answer != UNASKED:
+                chances = a.terminals[(-1 - answer) * a.sides:(-answer) * a.sides]
+            else:
+                return default
+            for k in range(a.sides):
+                out[k] += w * chances[k]
+        return tuple(out)
+
+    def __getitem__(self, pos):
+        v = self.get(pos)
+        if v is None:
+            raise KeyError(pos)
+        return v
+
+    def __contains__(self, pos: object) -> bool:
+        return self.get(pos) is not None
+
+    def __len__(self) -> int:
+        return self._count + len(self._extra)
+
+    def __iter__(self) -> Iterator[tuple]:
+        leads = self.arrays.leads
+        for p, on in enumerate(self._active):
+            if on:
+                yield (self.arrays.scores(p // len(leads)), *self.arrays.rest), leads[p % len(leads)]
+        yield from self._extra
+
+    def update(self, extra: dict) -> None:
+        self._extra.update(extra)
+
+
+def solve_race(variant: Variant, model: HandModel, tol: float = 1e-12, progress: Callable[[str], None] | None = None,
+               core: str | None = None, arrays: RaceArrays | None = None, roots: list | None = None,
+               lattice: int | None = None) -> RaceValues:
+    """Every player's MWC at every live position of ``variant``'s race (see the module's docstring), or only
+    at those ``roots`` lead to (``(state_key, lead)`` pairs: the positions ``table.solve_each`` walks from
+    them). ``core``: ``"compiled"`` or ``"python"`` (default :data:`RACE_CORE`); ``arrays``: the race's
+    arrays made before (:func:`race_arrays`); ``lattice``: a coarser score step (a reduced state, the chances
+    between its points weighed from the neighbouring ones)."""
+    loop = sweeps_of(core)
+    a = arrays or race_arrays(variant, model, progress, core, lattice)
+    leads = len(a.leads)
+    active = bytearray(_prod(a.grid) * leads)
+    if roots is None:
+        loop.live(leads, a.grid, a.box, a.answers, active)
+    else:
+        for key, lead in roots:
+            g = a.point(tuple(key[0]))
+            if g is None or tuple(key[1:]) != a.rest or lead not in a.leads:
+                raise ValueError(f"{variant.name}: the position {key} led by {lead} is not on the race's grid")
+            active[g * leads + a.leads.index(lead)] = 1
+        loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active)
+    # the positions a hand may take the match to from one numbered above them (ties past the target shifted
+    # back) and all they lead to: a part closed on itself, solved first by sweeps until it settles; then one
+    # sweep from the top is exact for every other position (all it leads to is solved before it)
+    loops = bytearray(len(active))
+    _, outside = loop.back(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active, loops)
+    if outside:             # (the live points lead only to live points: nothing to add where the match code agrees)
+        loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active)
+        loop.back(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, active, loops)
+    loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, loops)
+    values = array("d", [1.0 / a.sides]) * (len(active) * a.sides)
+    if progress is not None:
+        progress(f"solving {sum(active):,} positions ({len(a.probs):,} results, {a.asked:,} answers of the match "
+                 f"code; {sum(loops):,} of them solved first)")
+    if any(loops):
+        loop.sweep(a.sides, leads, a.grid, a.box, a.starts, a.probs, a.offsets, a.next_lead, a.answers, a.terminals,
+                   loops, values, tol, 100_000)
+    loop.sweep(a.sides, leads, a.grid, a.box, a.starts, a.probs, a.offsets, a.next_lead, a.answers, a.terminals,
+               active, values, tol, 1)
+    return RaceValues(a, active, values)

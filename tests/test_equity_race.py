@@ -1,0 +1,275 @@
+"""The race solver (``equity/race.py``, its loop ``equity/_race.c``): the MWC of individual players' races to
+a target (Hungarian for three, 000's bad points to 101; All Fives for three or four, 003, to 100 in fives;
+All Fives and Threes for three; the draw game for three to a target).
+
+References: the DP walk (``table.solve_each``, which asks the match code hand by hand) at every position it
+walks, within 1e-9; the pure-Python twin of the compiled loop; whole matches played out by the match code
+(``MatchScoring.apply``) with each hand's result drawn from the same model. Facts from the rules: a won
+match is worth 1 to its winner and 0 to the others (000: "Sieger ist der Spieler mit den wenigsten
+Punkten" once a player reaches the target); every position's chances add up to 1."""
+from __future__ import annotations
+
+import os
+import pathlib
+import random
+from collections import Counter
+from itertools import accumulate
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from analyzer.equity import MAX_RACE, MatchPosition, lattice, load_table, supported
+from analyzer.equity.model import HandModel, ModeSample, Outcome, mode_of
+from analyzer.equity.race import RACE_CORE, is_race, race_arrays, solve_race
+from analyzer.equity.table import resolve, solve_each, state_key
+from analyzer.rules import HandResult, find_variant
+
+#: (variant, options) of the races: bad points (lowest wins), points in fives, points by one, a draw game
+RACES = [("hungarian", {"players": "3"}), ("all-fives", {"players": "3"}), ("all-fives", {"players": "4"}),
+         ("all-fives-threes", {"players": "3"}), ("draw", {"players": "3", "target": "100"})]
+
+
+def _race(name: str, rules: dict, target: int):
+    """The race to ``target`` (Hungarian's option is its limit: the target is one more, 000)."""
+    if name == "hungarian":
+        return find_variant(name, {**rules, "limit": str(target - 1)})
+    return find_variant(name, {**rules, "target": str(target)})
+
+
+@st.composite
+def small_races(draw):
+    """A race with a small target and a small model of hand results drawn at random: each player's points
+    in the variant's step (a hand that leaves every score alone too, and a void hand), and who leads next
+    (anyone, or a seat counted from the leader)."""
+    name, rules = draw(st.sampled_from(RACES))
+    step = 5 if name == "all-fives" else 1
+    v = _race(name, rules, draw(st.integers(2, 5)) * step)
+    target = v.match.target
+    sides = v.seating.sides
+    outcomes = Counter()
+    for _ in range(draw(st.integers(1, 6))):
+        scores = tuple(draw(st.integers(0, target // step + 1)) * step for _ in range(sides))
+        nxt = draw(st.sampled_from([("any",)] + [("side", r) for r in range(sides)]))
+        void = draw(st.booleans()) and not any(scores)
+        outcomes[Outcome(None, 0, scores, "" if void else "domino", void, nxt)] += draw(st.integers(1, 4))
+    assert is_race(v)
+    sample = ModeSample(sum(outcomes.values()), outcomes)
+    return v, HandModel(v.name, dict(v.options), {"open": sample})
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_races())
+def test_the_race_solver_equals_the_walk_at_every_position(race):
+    v, model = race
+    walked = solve_each(v, model)
+    solved = solve_race(v, model)
+    for pos, chances in walked.items():
+        assert pos in solved, pos
+        assert max(abs(a - b) for a, b in zip(chances, solved[pos])) <= 1e-9, pos
+    for chances in solved.values():
+        assert abs(sum(chances) - 1.0) <= 1e-9 and min(chances) >= -1e-12
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_races())
+def test_the_compiled_loop_and_its_pure_python_twin_agree(race):
+    if RACE_CORE != "compiled":
+        pytest.skip("the compiled race solver was not built")
+    v, model = race
+    arrays = race_arrays(v, model)
+    compiled = solve_race(v, model, core="compiled", arrays=arrays)
+    python = solve_race(v, model, core="python", arrays=arrays)
+    assert list(compiled) == list(python)
+    for pos in compiled:
+        assert max(abs(a - b) for a, b in zip(compiled[pos], python[pos])) <= 1e-12
+
+
+def test_the_walk_and_the_race_solver_from_a_root_solve_the_same_positions():
+    v = _race("hungarian", {"players": "3"}, 4)
+    outcomes = Counter({Outcome(None, 0, (0, 2, 1), "domino", False, ("any",)): 3,
+                        Outcome(None, 0, (0, 0, 0), "domino", False, ("any",)): 1,
+                        Outcome(None, 0, (0, 5, 0), "domino", False, ("any",)): 1})
+    model = HandModel(v.name, dict(v.options), {"open": ModeSample(5, outcomes)})
+    root = [(state_key(v, _state((1, 3, 0))), ("any",))]
+    walked, solved = solve_each(v, model, root), solve_race(v, model, roots=root)
+    assert set(walked) == set(solved)
+    # bad points: at 1-3-0 a hand that gives 2 to the second player and 1 to the third ends it (5 >= 4), the
+    # third lowest (1) wins; the hand of no points leaves it where it was
+    for pos, chances in walked.items():
+        assert chances == pytest.approx(solved[pos], abs=1e-12)
+
+
+def _state(scores):
+    from analyzer.rules import MatchState
+    return MatchState(tuple(scores), (0,) * len(scores), 1)
+
+
+def test_a_won_match_is_1_and_a_lost_one_0():
+    v = _race("hungarian", {"players": "3"}, 6)
+    outcomes = Counter({Outcome(None, 0, (0, 1, 2), "domino", False, ("any",)): 1,
+                        Outcome(None, 0, (0, 3, 3), "domino", False, ("any",)): 1})
+    model = HandModel(v.name, dict(v.options), {"open": ModeSample(2, outcomes)})
+    values = solve_race(v, model)
+    # at 0-5-5 every hand takes someone to 6 or more with player 0 lowest: he has won (000: fewest bad points)
+    assert values[(state_key(v, _state((0, 5, 5))), ("any",))] == pytest.approx((1.0, 0.0, 0.0), abs=1e-12)
+    # at 5-0-5 every hand takes player 0 or 2 to 6 or more, and whoever leads, player 1 ends lowest (at most
+    # 3 against 6 or more and 5 or more): he wins every match
+    chances = values[(state_key(v, _state((5, 0, 5))), ("any",))]
+    assert chances[1] == pytest.approx(1.0, abs=1e-12)
+
+
+def _draws(model) -> tuple:
+    outcomes, weights = zip(*model.modes["open"].outcomes.items())
+    return outcomes, list(accumulate(weights))
+
+
+def _play(v, draws, scores, rng) -> int | None:
+    """A whole match from ``scores`` (anyone to lead), each hand drawn from a model's ``draws``, kept by the
+    match code."""
+    outcomes, cumulative = draws
+    state, lead, sides = _state(scores), ("any",), v.seating.sides
+    while not state.over:
+        side = lead[1] if lead[0] == "side" else rng.randrange(sides)
+        o = rng.choices(outcomes, cum_weights=cumulative)[0]
+        state = v.match.apply(state, HandResult("domino", None, 0, 0,
+                                                tuple(o.scores[(s - side) % sides] for s in range(sides)), o.void))
+        lead = resolve(v, o.next, side, state)
+        assert mode_of(lead) == "open"
+    return state.winner
+
+
+@pytest.mark.parametrize("name,rules,target,scores", [
+    ("hungarian", {"players": "3"}, 40, (10, 25, 0)), ("all-fives", {"players": "4"}, 60, (20, 35, 0, 10)),
+    ("all-fives-threes", {"players": "3"}, 50, (30, 30, 10))])
+def test_the_race_solver_agrees_with_whole_matches(name, rules, target, scores):
+    v = _race(name, rules, target)
+    rng = random.Random(f"{name}{target}")
+    step = 5 if name == "all-fives" else 1
+    outcomes = Counter()
+    for _ in range(60):       # a model of hands like the game's: the points of one or two players
+        pts = [0] * v.seating.sides
+        for k in rng.sample(range(v.seating.sides), rng.choice((1, 2))):
+            pts[k] = rng.randrange(0, 30 // step) * step
+        outcomes[Outcome(None, 0, tuple(pts), "domino", False, ("any",))] += rng.randrange(1, 5)
+    model = HandModel(v.name, dict(v.options), {"open": ModeSample(sum(outcomes.values()), outcomes)})
+    chances = solve_race(v, model, roots=[(state_key(v, _state(scores)), ("any",))])[
+        (state_key(v, _state(scores)), ("any",))]
+    n = 3000
+    draws = _draws(model)
+    won = Counter(_play(v, draws, scores, rng) for _ in range(n))
+    for k, p in enumerate(chances):
+        share = (won[k] + won[None] / v.seating.sides) / n
+        assert abs(share - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-3, (k, share, p)
+
+
+@pytest.mark.parametrize("scores", [(0, 0, 0, 0), (80, 55, 70, 60)], ids=["start", "80-55-70-60"])
+def test_the_shipped_all_fives_for_four_table_agrees_with_whole_matches(scores):
+    """The shipped table (20,000 hands) against whole matches played out by the match code with hands
+    drawn from its own model."""
+    v = find_variant("all-fives", {"players": "4"})
+    table = load_table(v)
+    assert table is not None and table.meta["solver"]["name"] == "race"
+    chances = table.chances(MatchPosition(_state(scores), ("any",)))
+    rng = random.Random(repr(scores))
+    n = 2000
+    draws = _draws(table.model)
+    won = Counter(_play(v, draws, scores, rng) for _ in range(n))
+    for k, p in enumerate(chances):
+        share = (won[k] + won[None] / 4) / n
+        assert abs(share - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 2e-3, (k, share, p)
+
+
+@pytest.mark.skipif(os.environ.get("DOMINO_REQUIRE_COMPILED") != "1", reason="only where the core must be built (CI)")
+def test_the_compiled_race_solver_is_built_and_used():
+    assert RACE_CORE == "compiled"
+
+
+def test_what_the_race_solver_covers_and_on_what_lattice():
+    for name, rules in RACES:
+        assert supported(find_variant(name, rules)) is None and lattice(find_variant(name, rules)) is None, name
+    # four players to 100 by one: 10^8 running scores; on a lattice of 4, 26^4 (at most MAX_RACE)
+    for name, rules in (("french", None), ("hungarian", {"players": "4"}), ("draw", {"players": "4", "target": "100"})):
+        v = find_variant(name, rules)
+        assert supported(v) is None and lattice(v) == 4 and (-(-v.match.target // 4) + 1) ** 4 <= MAX_RACE, name
+        assert (-(-v.match.target // 3) + 1) ** 4 > MAX_RACE
+
+
+def test_a_match_of_all_fives_for_four_is_graded_on_the_match_scale(tmp_path):
+    """``records/match-all-fives-4.dom``: two games of a match (the first 0-15-55-5 by its Score tag, the
+    second taking C past 100), graded by the shipped table of All Fives for four."""
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    record = str(pathlib.Path(__file__).resolve().parent.parent / "records" / "match-all-fives-4.dom")
+    out = CliRunner().invoke(main, ["analyze", record, "--scale", "match", "--json"])
+    assert out.exit_code == 0, out.output
+    first, second = json.loads(out.output)["games"]
+    # the first hand is led by the holder of the highest double: any player alike, 1/4 each
+    assert first["match_scale"]["mwc_each"] == pytest.approx([0.25] * 4, abs=1e-6)
+    assert second["match_scale"]["scores"] == [0, 15, 55, 5]         # the first game's Score tag
+    assert sum(second["match_scale"]["mwc_each"]) == pytest.approx(1.0, abs=1e-5)
+    graded = 0
+    for game in (first, second):
+        for d in game["decisions"]:
+            chances = [a["mwc"] for a in d["alternatives"]]
+            assert all(0.0 <= c <= 1.0 for c in chances)
+            played = next(a["mwc"] for a in d["alternatives"] if a["played"])
+            assert d["mwc_loss"] == pytest.approx(max(chances) - played, abs=1e-6)
+            graded += 1
+    assert graded >= 10
+    for command in ("stats", "report"):
+        args = [command, record, "--scale", "match"] + (["-o", str(tmp_path / "page.html")] if command == "report" else [])
+        done = CliRunner().invoke(main, args)
+        assert done.exit_code == 0 and "internal-error" not in done.output, done.output
+
+
+def test_the_bootstrap_of_a_race_solves_each_replicate_and_a_known_leader_one_hand_deep():
+    from analyzer.equity import EquityTable, bootstrap
+
+    v = _race("all-fives", {"players": "4"}, 20)
+    outcomes = Counter({Outcome(None, 0, (10, 0, 5, 0), "domino", False, ("any",)): 3,
+                        Outcome(None, 0, (0, 15, 0, 0), "domino", False, ("any",)): 2,
+                        Outcome(None, 0, (0, 0, 0, 25), "domino", False, ("any",)): 1})
+    model = HandModel(v.name, dict(v.options), {"open": ModeSample(6, outcomes)})
+    table = EquityTable(v, model, solve_race(v, model), {})
+    at = _state((10, 5, 0, 15))
+    spread = bootstrap(table, [MatchPosition(at, ("any",)), MatchPosition(at, ("side", 3))], replicates=3)
+    assert len(spread) == 2 and all(x >= 0.0 for x in spread)
+    # a known leader: the hand he leads, then the race's positions (one hand deep, as the walk does it)
+    walked = solve_each(v, model, [(state_key(v, at), ("side", 3))])[(state_key(v, at), ("side", 3))]
+    assert table.chances(MatchPosition(at, ("side", 3))) == pytest.approx(walked, abs=1e-9)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 60), st.integers(2, 6))
+def test_a_hand_split_between_lattice_points_keeps_its_mean(points, step):
+    from analyzer.equity.race import _split
+    parts = _split(points, step, True)
+    assert sum(w for _, w in parts) == pytest.approx(1.0) and all(w > 0 for _, w in parts)
+    assert sum(q * step * w for q, w in parts) == pytest.approx(points)
+    assert len(parts) == (1 if points % step == 0 else 2)
+
+
+def test_the_reduced_state_on_a_lattice_stays_near_the_exact_race():
+    """Hungarian for three to 61 (62^3 running scores: solved exactly) on a lattice of 4: the chances at real
+    running scores, between the lattice points, within 0.03 of the exact race's (the reduced state's stated
+    error, docs/equity.md), and the symmetric start exact."""
+    v = _race("hungarian", {"players": "3"}, 61)
+    rng = random.Random(61)
+    outcomes = Counter()
+    for _ in range(40):        # the winner of the hand 0, the other two their pips
+        outcomes[Outcome(None, 0, (0, rng.randrange(0, 25), rng.randrange(0, 25)), "domino", False, ("any",))] += 1
+    model = HandModel(v.name, dict(v.options), {"open": ModeSample(40, outcomes)})
+    exact, coarse = solve_race(v, model), solve_race(v, model, lattice=4)
+    assert coarse.arrays.coarse and len(coarse) < len(exact) / 30
+    start = (state_key(v, _state((0, 0, 0))), ("any",))
+    assert coarse[start] == pytest.approx((1 / 3,) * 3, abs=1e-9)
+    worst = 0.0
+    for scores in [(5, 13, 2), (41, 19, 37), (59, 58, 3), (21, 23, 50), (1, 2, 3), (30, 31, 33)]:
+        pos = (state_key(v, _state(scores)), ("any",))
+        assert sum(coarse[pos]) == pytest.approx(1.0, abs=1e-9)
+        worst = max(worst, max(abs(a - b) for a, b in zip(coarse[pos], exact[pos])))
+    assert worst <= 0.03
