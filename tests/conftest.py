@@ -13,6 +13,15 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("domino", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("domino")
 
+# The tables solved when loaded are kept in a cache folder (``equity.cache_folder``): the suite's own, not the
+# user's (a run starts from no kept table; the processes it starts inherit it).
+if "DOMINO_CACHE" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+    os.environ["DOMINO_CACHE"] = tempfile.mkdtemp(prefix="domino-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["DOMINO_CACHE"], True)
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "tests" / "data"   # verbatim copies of the rule texts the tests quote
 RECORDS = ROOT / "records"

@@ -13,14 +13,16 @@ import os
 import pathlib
 import random
 from collections import Counter
-from itertools import accumulate
+from itertools import accumulate, product
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analyzer.equity import MAX_RACE, MatchPosition, lattice, load_table, supported
+from analyzer import equity
+from analyzer.equity import (CACHE_ENV, MAX_RACE, SOLVED_ON_LOAD, EquityTable, MatchPosition, lattice, load_table,
+                             supported, table_name, write_table)
 from analyzer.equity.model import HandModel, ModeSample, Outcome, mode_of
-from analyzer.equity.race import RACE_CORE, is_race, race_arrays, solve_race
+from analyzer.equity.race import RACE_CORE, dump_values, is_race, load_values, race_arrays, score_step, solve_race
 from analyzer.equity.table import resolve, solve_each, state_key
 from analyzer.rules import HandResult, find_variant
 
@@ -273,3 +275,56 @@ def test_the_reduced_state_on_a_lattice_stays_near_the_exact_race():
         assert sum(coarse[pos]) == pytest.approx(1.0, abs=1e-9)
         worst = max(worst, max(abs(a - b) for a, b in zip(coarse[pos], exact[pos])))
     assert worst <= 0.03
+
+
+def _small_hungarian():
+    """Hungarian for three to 31, and a model of 30 random hands: the winner 0, the other two their pips."""
+    v = _race("hungarian", {"players": "3"}, 31)
+    rng = random.Random(31)
+    outcomes = Counter()
+    for _ in range(30):
+        outcomes[Outcome(None, 0, (0, rng.randrange(0, 15), rng.randrange(0, 15)), "domino", False, ("any",))] += 1
+    return v, HandModel(v.name, dict(v.options), {"open": ModeSample(30, outcomes)})
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_races() | st.builds(lambda: ("lattice", _small_hungarian())))
+def test_a_solved_race_kept_and_read_back_gives_every_chance_again(race):
+    # what a process keeps of a table solved when loaded (equity.cache_folder): read back, every position's
+    # chances are the same numbers (on a lattice of 4, those between its points too, weighed from the same corners)
+    coarse = race[0] == "lattice"
+    v, model = race[1] if coarse else race
+    solved = solve_race(v, model, lattice=4 if coarse else None)
+    again = load_values(dump_values(solved))
+    assert dict(again.items()) == dict(solved.items()) and len(again) == len(solved)
+    for scores in product(range(0, v.match.target, score_step(v)), repeat=v.seating.sides):
+        for lead in solved.arrays.leads:
+            pos = (state_key(v, _state(scores)), lead)
+            assert again.get(pos) == solved.get(pos)
+    with pytest.raises(ValueError):
+        load_values(dump_values(solved)[:-7])
+
+
+def test_a_table_solved_when_loaded_is_kept_for_the_next_process(tmp_path, monkeypatch):
+    # a table written as its model only (as the shipped Hungarian for three) is solved when loaded: the first
+    # load keeps what it solved in the cache folder, a later one reads it back (not solving again), and a
+    # damaged kept file is solved past and kept anew
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    v, model = _small_hungarian()
+    write_table(EquityTable(v, model, solve_race(v, model), {"values": SOLVED_ON_LOAD}), str(tmp_path / "t.mwc"))
+    raw = (tmp_path / "t.mwc").read_bytes()
+    first = EquityTable.from_packed(v, raw)
+    kept = list((tmp_path / "cache").iterdir())
+    assert len(kept) == 1 and kept[0].name.startswith(os.path.splitext(table_name(v))[0])
+    positions = [(state_key(v, _state(s)), ("any",)) for s in [(0, 0, 0), (29, 12, 5), (30, 30, 0)]]
+    want = [first.values[p] for p in positions]
+    assert want == [solve_race(v, model)[p] for p in positions]
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("solved again")
+    monkeypatch.setattr(equity, "solve_race", no_solving)
+    assert [EquityTable.from_packed(v, raw).values[p] for p in positions] == want
+    kept[0].write_bytes(kept[0].read_bytes()[:100])                     # cut short: solved again, kept anew
+    monkeypatch.setattr(equity, "solve_race", solve_race)
+    assert [EquityTable.from_packed(v, raw).values[p] for p in positions] == want
+    assert kept[0].stat().st_size > 100

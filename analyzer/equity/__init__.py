@@ -14,8 +14,10 @@ that grading needs no simulation.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -25,12 +27,12 @@ from ..rules import HandResult, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
-from .race import RACE_CORE, RaceValues, is_race, score_step, solve_race
+from .race import RACE_CORE, RaceValues, dump_values, is_race, load_values, score_step, solve_race
 from .store import PackedValues, pack, unpack
 from .table import PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, solve, solve_each, state_key, terminal_each
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "TABLES_ENV", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SHIP_POSITIONS", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "TABLES_ENV", "CACHE_ENV", "cache_folder", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SHIP_POSITIONS", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -276,12 +278,44 @@ SOLVED_ON_LOAD = "solved when loaded"
 
 
 def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values):
-    """A table's values, solved by the race solver where its file holds its model only."""
+    """A table's values, solved by the race solver where its file holds its model only: kept once solved
+    in the cache folder (:func:`cache_folder`), where the next process finds them (the first one waits
+    seconds to a minute, each one after it a fraction of a second). The kept file is named by a digest of
+    the variant, the meta and the model: a changed table is solved again. A kept file that cannot be read or
+    written is solved past, as if there were none."""
     if meta.get("values") != SOLVED_ON_LOAD:
         return values
     if not is_race(variant):
         raise ValueError(f"a table of {variant.name} solved when loaded, but its match is no race")
-    return solve_race(variant, model, lattice=meta.get("lattice"))
+    digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta, model.as_dict()],
+                                       sort_keys=True, default=str).encode()).hexdigest()[:24]
+    path = os.path.join(cache_folder(), f"{os.path.splitext(table_name(variant))[0]}-{digest}.race")
+    try:
+        with open(path, "rb") as fh:
+            return load_values(fh.read())
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        pass
+    solved = solve_race(variant, model, lattice=meta.get("lattice"))
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".part")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(dump_values(solved))
+        os.replace(temp, path)          # (whole or not at all: another process may read it at once)
+    except OSError:
+        pass
+    return solved
+
+
+#: The environment variable naming the folder where the tables solved when loaded are kept once solved
+#: (default ``$XDG_CACHE_HOME/domino``, else ``~/.cache/domino``).
+CACHE_ENV = "DOMINO_CACHE"
+
+
+def cache_folder() -> str:
+    """The folder where the tables solved when loaded are kept once solved (:data:`CACHE_ENV`)."""
+    return os.environ.get(CACHE_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "domino")
 
 
 def _errors(model: HandModel) -> dict:

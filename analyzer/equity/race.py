@@ -34,7 +34,9 @@ The solution is a :class:`RaceValues`, the mapping ``{(state_key, lead): chances
 holds."""
 from __future__ import annotations
 
+import json
 import os
+import zlib
 from array import array
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -56,7 +58,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _race = None
 
-__all__ = ["RaceValues", "RaceArrays", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
+__all__ = ["RaceValues", "RaceArrays", "dump_values", "load_values", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
            "sweeps_of"]
 
 #: ``"compiled"`` or ``"python"``: the loop the race solver runs on unless told otherwise.
@@ -491,3 +493,45 @@ def solve_race(variant: Variant, model: HandModel, tol: float = 1e-12, progress:
     loop.sweep(a.sides, leads, a.grid, a.box, a.starts, a.probs, a.offsets, a.next_lead, a.answers, a.terminals,
                active, values, tol, 1)
     return RaceValues(a, active, values)
+
+
+_KEPT = b"DOMINO-RACE 1\n"
+
+
+def dump_values(values: RaceValues) -> bytes:
+    """A solved race's values as bytes (a process's cache of a table solved when loaded, on this machine:
+    native byte order): what a look-up reads (the positions solved, their chances, and for a lattice the
+    match code's answers and the finished matches' chances it weighs with); not the equations."""
+    a = values.arrays
+    parts = {"active": array("B", bytes(values._active)), "values": values._values, "answers": a.answers,
+             "terminals": a.terminals}
+    header = {"sides": a.sides, "step": a.step, "rest": list(a.rest), "leads": [list(x) for x in a.leads],
+              "grid": list(a.grid), "box": list(a.box), "asked": a.asked, "coarse": a.coarse,
+              "arrays": {k: [v.typecode, len(v)] for k, v in parts.items()}}
+    return _KEPT + json.dumps(header).encode() + b"\n" + zlib.compress(b"".join(v.tobytes() for v in parts.values()), 1)
+
+
+def load_values(raw: bytes) -> RaceValues:
+    """The values :func:`dump_values` wrote. Raises ``ValueError`` for bytes that are not such values."""
+    if not raw.startswith(_KEPT):
+        raise ValueError("not a solved race's values")
+    end = raw.index(b"\n", len(_KEPT))
+    try:
+        h = json.loads(raw[len(_KEPT):end])
+        body = zlib.decompress(raw[end + 1:])
+    except (ValueError, zlib.error) as exc:
+        raise ValueError(f"damaged: {exc}") from None
+    parts, at = {}, 0
+    for name, (code, count) in h["arrays"].items():
+        part = array(code)
+        size = part.itemsize * count
+        part.frombytes(body[at:at + size])
+        if len(part) != count:
+            raise ValueError("cut short")
+        parts[name] = part
+        at += size
+    rest = tuple(tuple(x) if isinstance(x, list) else x for x in h["rest"])
+    arrays = RaceArrays(h["sides"], h["step"], rest, tuple(tuple(x) for x in h["leads"]), tuple(h["grid"]),
+                        tuple(h["box"]), array("q"), array("d"), array("q"), array("i"), parts["answers"],
+                        parts["terminals"], h["asked"], h["coarse"])
+    return RaceValues(arrays, bytearray(parts["active"].tobytes()), parts["values"])
