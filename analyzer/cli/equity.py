@@ -59,7 +59,8 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
     damaged one), 2 for a usage error (an unknown variant or option, or a variant the MWC does not
     cover)."""
     from ..analysis import AgainstTheRest       # (the tables and the searches: loaded when the command runs)
-    from ..equity import MatchPosition, compute_table, load_table, supported, table_name, table_problem, write_table
+    from ..equity import (SOLVED_ON_LOAD, MatchPosition, compute_table, load_table, supported, table_name, table_problem,
+                          write_table)
     from ..equity import bootstrap as bootstrap_se
 
     try:
@@ -86,8 +87,12 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
             write_table(table, output)
         except OSError as exc:
             raise click.ClickException(f"{output}: {exc.strerror or exc}") from None
-        click.echo(f"wrote {data['positions']:,} positions to {output} (the shipped name is "
-                   f"{table_name(v)[:-len('.json')]}.mwc, its compact form)", err=True)
+        shipped = f"the shipped name is {table_name(v)[:-len('.json')]}.mwc, its compact form"
+        if data.get("values") == SOLVED_ON_LOAD:
+            click.echo(f"wrote the table's model to {output} (its {data['positions']:,} positions are solved when "
+                       f"it is loaded; {shipped})", err=True)
+        else:
+            click.echo(f"wrote {data['positions']:,} positions to {output} ({shipped})", err=True)
     summary = {k: data[k] for k in ("variant", "rules", "target", "kind", "hands_per_mode", "standard_error",
                                     "positions", "seconds") if k in data}
     summary["policy"] = table.model.policy
