@@ -316,6 +316,36 @@ static inline uint64_t state_key(Deal *d, uint64_t K, int e, int s, uint64_t X) 
 #endif
 
 SEARCH_CLONES
+static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta);
+
+/* The value for the side of the mover ``s`` of his move of tile ``bit`` to ends ``e2`` from the loaded state
+ * (played ``K``, ends ``e``; ``X2``: the live exposed tiles after his move), fail-soft in (alpha, beta): the
+ * step of ``search``'s loop over the moves (a finished hand's leaf, or the forced passes skipped and the
+ * pass bonus paid, then the search of the state after it). */
+static inline int move_value(Deal *d, uint64_t K, int e, int s, uint64_t X2, int bit, int e2, int alpha, int beta) {
+    uint64_t *H = d->H, h = H[s], h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit), f = d->fit[e2];
+    int sd = d->side[s], pv = d->tpips[bit], x;
+    if (!h2) return leaf(d, 0, s, K2, bit, e, pv);                      /* domino */
+    if (!((d->all ^ K2) & f)) {                                         /* blocked */
+        x = leaf(d, 1, s, K2, bit, e, pv);
+        return d->pb ? x + d->blocking[s] : x;
+    }
+    H[s] = h2;
+    d->P[sd] -= pv;
+    int t = s, k;
+    for (k = 0; k < d->n; k++) {                                        /* skip the forced passes */
+        t = d->next[s][k];
+        if (H[t] & f) break;
+    }
+    int b = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
+    if (b) K2 |= d->flag;
+    if (d->side[t] == sd) x = b + search(d, K2, e2, t, X2, alpha - b, beta - b);
+    else x = b - search(d, K2, e2, t, X2, b - beta, b - alpha);
+    H[s] = h;
+    d->P[sd] += pv;
+    return x;
+}
+
 static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta) {
     uint64_t *H = d->H;
     int *P = d->P;
@@ -445,31 +475,7 @@ static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int 
         v = -INF;
         int bm = -1;
         for (int i = 0; i < nm; i++) {
-            int bit = mv[i].bit, e2 = mv[i].e2, pv = mv[i].pips;
-            uint64_t h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit);
-            if (!h2) {
-                x = leaf(d, 0, s, K2, bit, e, pv);
-            } else {
-                uint64_t f = d->fit[e2];
-                if (!((d->all ^ K2) & f)) {
-                    x = leaf(d, 1, s, K2, bit, e, pv);
-                    if (d->pb) x += d->blocking[s];
-                } else {
-                    H[s] = h2;
-                    P[sd] -= pv;
-                    int t = s, k;
-                    for (k = 0; k < d->n; k++) {         /* skip the forced passes */
-                        t = d->next[s][k];
-                        if (H[t] & f) break;
-                    }
-                    int b = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
-                    if (b) K2 |= d->flag;
-                    if (d->side[t] == sd) x = b + search(d, K2, e2, t, X2, alpha - b, beta - b);
-                    else x = b - search(d, K2, e2, t, X2, b - beta, b - alpha);
-                    H[s] = h;
-                    P[sd] += pv;
-                }
-            }
+            x = move_value(d, K, e, s, X2, mv[i].bit, mv[i].e2, alpha, beta);
             if (d->failed) break;
             if (x > v) {
                 v = x;
@@ -898,34 +904,6 @@ static PyObject *Deal_plays(Deal *self, PyObject *args) {
     Py_DECREF(mseq);
     if (out == NULL) return NULL;
     return Py_BuildValue("(NKO)", out, (unsigned long long)(self->nodes - before), over ? Py_True : Py_False);
-}
-
-/* The value for the side of the mover ``s`` of his move of tile ``bit`` to ends ``e2`` from the loaded state
- * (played ``K``, ends ``e``; ``X2``: the live exposed tiles after his move), fail-soft in (alpha, beta): one
- * step of the loop over the moves in ``search`` (a finished hand's leaf, or the forced passes skipped and the
- * pass bonus paid, then the search of the state after it). */
-static int move_value(Deal *d, uint64_t K, int e, int s, uint64_t X2, int bit, int e2, int alpha, int beta) {
-    uint64_t *H = d->H, h = H[s], h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit), f = d->fit[e2];
-    int sd = d->side[s], pv = d->tpips[bit], x;
-    if (!h2) return leaf(d, 0, s, K2, bit, e, pv);                      /* domino */
-    if (!((d->all ^ K2) & f)) {                                         /* blocked */
-        x = leaf(d, 1, s, K2, bit, e, pv);
-        return d->pb ? x + d->blocking[s] : x;
-    }
-    H[s] = h2;
-    d->P[sd] -= pv;
-    int t = s, k;
-    for (k = 0; k < d->n; k++) {                                        /* skip the forced passes */
-        t = d->next[s][k];
-        if (H[t] & f) break;
-    }
-    int b = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
-    if (b) K2 |= d->flag;
-    if (d->side[t] == sd) x = b + search(d, K2, e2, t, X2, alpha - b, beta - b);
-    else x = b - search(d, K2, e2, t, X2, b - beta, b - alpha);
-    H[s] = h;
-    d->P[sd] += pv;
-    return x;
 }
 
 /* ``(seat, tile, end)`` appended to ``out``; -1 on an error. */
