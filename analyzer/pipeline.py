@@ -191,7 +191,7 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
     run.analyses, run.results = [], [None] * len(run.replays)
     for k, rep in enumerate(run.replays):
         solver = None
-        if wanted[k]:
+        if wanted[k] and rep.variant.seating.sides == 2:        # (individual players: a search a seat, made there)
             from .analysis import int_solver_plays, searcher_for
             solver = searcher_for(rep.variant, int_solver_plays(rep.variant), o.max_nodes, o.table_mb)
         analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, solver)
@@ -205,13 +205,12 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
 def results_wanted(replays: list) -> list[bool]:
     """Per game of a record, whether its grading on the match scale will read its principal variations'
     results (``analysis.outcomes``): both sides may score in its hand, a match position before it is known
-    and not over, and its variant's table can be read so; a game of two sides (individual players' views
-    are searched apart)."""
+    and not over, and its variant's table can be read so."""
     from .analysis.match_scale import match_positions, why_not
     from .analysis.outcomes import needs_results
 
-    return [rep.variant.seating.sides == 2 and needs_results(rep.variant) and position is not None
-            and leader is not None and not position.state.over and why_not(rep.variant, results=True) is None
+    return [needs_results(rep.variant) and position is not None and leader is not None
+            and not position.state.over and why_not(rep.variant, results=True) is None
             for rep, (position, leader, _) in zip(replays, match_positions(replays))]
 
 
@@ -289,18 +288,17 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
     analysis, changing no field it had; keeps each game's ``MatchScale`` in ``run.scales`` (the page shows them)."""
     from .analysis.luck import deal_luck            # (the match-winning-chance tables: loaded when asked for)
     from .analysis.drawluck import annotate, match_chance, with_match
-    from .analysis.match_scale import match_positions, match_scale, why_not
-    from .analysis.outcomes import needs_results, principal_results
+    from .analysis.match_scale import match_positions, match_scale
+    from .analysis.outcomes import principal_results
 
     run.scales = [None] * len(run.replays)
+    wanted = results_wanted(run.replays)
     for k, (game, rep, analysis, (position, leader, note)) in enumerate(zip(games, run.replays, run.analyses,
                                                                             match_positions(run.replays))):
         if game.get("analysis") is None or analysis is None:
             continue
         results = run.results[k] if run.results else None
-        if (results is None and needs_results(rep.variant) and analysis.values and position is not None
-                and leader is not None and not position.state.over
-                and why_not(rep.variant, results=True) is None):    # (else never read)
+        if results is None and wanted[k] and analysis.values:        # (else never read)
             results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb)
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:
