@@ -219,9 +219,13 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
             memo[seat, value] = value_chance(table, variant, position, leader, value, seat)
         return memo[seat, value]
 
+    def seat_of(d) -> int:
+        """Whose chances an alternative of ``d`` is graded by: side 0's, or in a game of individuals its mover's."""
+        return analysis.players.index(d.player) if individual and d.player in analysis.players else 0
+
     def mover(d) -> Callable[[int | None], float | None]:
-        """The MWC of an alternative of ``d``: side 0's, or in a game of individuals its mover's."""
-        seat = analysis.players.index(d.player) if individual and d.player in analysis.players else 0
+        """The MWC of an alternative of ``d`` by its value (:func:`seat_of`)."""
+        seat = seat_of(d)
         return lambda value: after(value, seat)
 
     def exact(result: HandResult | None, seat: int = 0) -> float | None:
@@ -231,7 +235,7 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
         out.running = [exact(r) for r in results.line]
     for i, d in enumerate(analysis.decisions):
         if results is not None:
-            seat = analysis.players.index(d.player) if individual and d.player in analysis.players else 0
+            seat = seat_of(d)
             chances = [None if a.value is None else exact(r, seat) for a, r in zip(d.alternatives, results.alternatives[i])]
         else:
             chances = [mover(d)(a.value) for a in d.alternatives]
@@ -244,7 +248,7 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
         out.critical = -max(lossy)[1]
     if getattr(analysis, "fair", False):
         def mover_exact(d) -> Callable[[HandResult | None], float | None]:
-            seat = analysis.players.index(d.player) if individual and d.player in analysis.players else 0
+            seat = seat_of(d)
             return lambda result: exact(result, seat)
         _grade_fairly(out, analysis, mover, thresholds, None if results is None else mover_exact)
     return out
