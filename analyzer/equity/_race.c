@@ -153,6 +153,19 @@ static int check_results(const Shape *sh, const int64_t *starts, const int32_t *
     return 0;
 }
 
+/* The hands' results every loop over them reads: ``starts``, ``offsets``, ``next_lead`` and ``answers``, the
+ * objects ``objs[at[0..3]]`` into ``bufs[at[0..3]]``, checked (``check_results``); ``*results``: how many. */
+static int get_results(PyObject **objs, Buf *bufs, const int at[4], const Shape *sh, Py_ssize_t *results) {
+    if (get(objs[at[0]], &bufs[at[0]], 8, sh->leads + 1, 0, "starts") < 0)
+        return -1;
+    *results = ((int64_t *)bufs[at[0]].b.buf)[sh->leads];
+    if (get(objs[at[1]], &bufs[at[1]], 8, *results, 0, "offsets") < 0
+        || get(objs[at[2]], &bufs[at[2]], 4, *results, 0, "next_lead") < 0
+        || get(objs[at[3]], &bufs[at[3]], 4, sh->cells, 0, "answers") < 0)
+        return -1;
+    return check_results(sh, bufs[at[0]].b.buf, bufs[at[2]].b.buf, bufs[at[3]].b.buf, *results);
+}
+
 static int check_offsets(const Shape *sh, const int64_t *offsets, Py_ssize_t results, const int64_t *base) {
     int64_t top = base[sh->points - 1];        /* the highest grid point's cell */
     for (Py_ssize_t r = 0; r < results; r++)
@@ -295,12 +308,10 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     memset(bufs, 0, sizeof bufs);
     PyObject *out = NULL;
     int64_t *base = NULL;
-    if (get(objs[0], &bufs[0], 8, leads + 1, 0, "starts") < 0)
-        goto done;
-    Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
-    if (get(objs[1], &bufs[1], 8, results, 0, "probs") < 0 || get(objs[2], &bufs[2], 8, results, 0, "offsets") < 0
-        || get(objs[3], &bufs[3], 4, results, 0, "next_lead") < 0
-        || get(objs[4], &bufs[4], 4, sh.cells, 0, "answers") < 0 || get(objs[5], &bufs[5], 8, 0, 0, "terminals") < 0
+    Py_ssize_t results;
+    static const int at[4] = {0, 2, 3, 4};
+    if (get_results(objs, bufs, at, &sh, &results) < 0
+        || get(objs[1], &bufs[1], 8, results, 0, "probs") < 0 || get(objs[5], &bufs[5], 8, 0, 0, "terminals") < 0
         || get(objs[6], &bufs[6], 1, sh.positions, 0, "active") < 0
         || get(objs[7], &bufs[7], 8, sh.positions * sides, 1, "values") < 0)
         goto done;
@@ -310,8 +321,6 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     const uint8_t *active = bufs[6].b.buf;
     double *values = bufs[7].b.buf;
     Py_ssize_t nterm = bufs[5].b.len / (8 * sides);
-    if (check_results(&sh, starts, next_lead, answers, results) < 0)
-        goto done;
     for (Py_ssize_t c = 0; c < sh.cells; c++)
         if (answers[c] < 0 && answers[c] != UNASKED && -1 - (Py_ssize_t)answers[c] >= nterm) {
             PyErr_SetString(PyExc_ValueError, "answers: a finished match out of range");
@@ -373,18 +382,13 @@ static PyObject *close_(PyObject *self, PyObject *args) {
     memset(bufs, 0, sizeof bufs);
     PyObject *out = NULL;
     int64_t *base = NULL, *queue = NULL;
-    if (get(objs[0], &bufs[0], 8, leads + 1, 0, "starts") < 0)
-        goto done;
-    Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
-    if (get(objs[1], &bufs[1], 8, results, 0, "offsets") < 0 || get(objs[2], &bufs[2], 4, results, 0, "next_lead") < 0
-        || get(objs[3], &bufs[3], 4, sh.cells, 0, "answers") < 0
-        || get(objs[4], &bufs[4], 1, sh.positions, 1, "active") < 0)
+    Py_ssize_t results;
+    static const int at[4] = {0, 1, 2, 3};
+    if (get_results(objs, bufs, at, &sh, &results) < 0 || get(objs[4], &bufs[4], 1, sh.positions, 1, "active") < 0)
         goto done;
     const int64_t *starts = bufs[0].b.buf, *offsets = bufs[1].b.buf;
     const int32_t *next_lead = bufs[2].b.buf, *answers = bufs[3].b.buf;
     uint8_t *active = bufs[4].b.buf;
-    if (check_results(&sh, starts, next_lead, answers, results) < 0)
-        goto done;
     base = bases(&sh);
     queue = malloc(sizeof(int64_t) * (size_t)sh.positions);
     if (base == NULL || queue == NULL) {
@@ -451,20 +455,15 @@ static PyObject *back(PyObject *self, PyObject *args) {
     Buf bufs[6];
     memset(bufs, 0, sizeof bufs);
     PyObject *out = NULL;
-    if (get(objs[0], &bufs[0], 8, leads + 1, 0, "starts") < 0)
-        goto done;
-    Py_ssize_t results = ((int64_t *)bufs[0].b.buf)[leads];
-    if (get(objs[1], &bufs[1], 8, results, 0, "offsets") < 0 || get(objs[2], &bufs[2], 4, results, 0, "next_lead") < 0
-        || get(objs[3], &bufs[3], 4, sh.cells, 0, "answers") < 0
-        || get(objs[4], &bufs[4], 1, sh.positions, 0, "active") < 0
+    Py_ssize_t results;
+    static const int at[4] = {0, 1, 2, 3};
+    if (get_results(objs, bufs, at, &sh, &results) < 0 || get(objs[4], &bufs[4], 1, sh.positions, 0, "active") < 0
         || get(objs[5], &bufs[5], 1, sh.positions, 1, "loops") < 0)
         goto done;
     const int64_t *starts = bufs[0].b.buf, *offsets = bufs[1].b.buf;
     const int32_t *next_lead = bufs[2].b.buf, *answers = bufs[3].b.buf;
     const uint8_t *active = bufs[4].b.buf;
     uint8_t *loops = bufs[5].b.buf;
-    if (check_results(&sh, starts, next_lead, answers, results) < 0)
-        goto done;
     Py_ssize_t marked = 0, outside = 0;
     Py_BEGIN_ALLOW_THREADS
     /* a hand goes from a position to one numbered below it only where the match goes on at other scores
