@@ -263,17 +263,16 @@ def first_game_roots(variant: Variant, model: HandModel) -> list:
     scored what no simulated hand did would otherwise leave the walk from the start for its next games
     (each look-up then a walk of its own, off the table). The scores run from 0 to the most a hand can
     score (every pip of the set and the scoring's points beyond the pips, ``scoring.value_bound``; the
-    match code adds the game's bonus); each result of the first hand the model has that scores for its winner alone
-    (winner, end, who leads next) is taken at each of them and the match code says where it leads. Empty for any other match, or a
-    scoring with no bound."""
+    match code adds the game's bonus); each result of the first hand the model has that scores for its
+    winner alone (winner, end, who leads next) is taken at each of them and the match code says where it
+    leads. Empty for any other match, or a scoring with no bound."""
     if not variant.match.first_wins:
         return []
     bound = value_bound(variant)
     if bound is None:
         return []
     fixed, most = bound
-    top = variant.dealing.max_pip
-    most += 0 if fixed else top * (top + 1) * (top + 2) // 2
+    most += 0 if fixed else sum(t.pips for t in variant.dealing.tiles)
     start = variant.match.start(variant.seating.sides)
     step = _stepper(variant, _terminal)
     shapes = {(side, replace(o, points=0, scores=())) for _, side, o in hand_results(variant, model, first_lead(variant))
