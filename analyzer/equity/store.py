@@ -11,10 +11,12 @@ JSON form (the positions that differ only by their scores) its fields (``pending
 ``last``, ``wins``, ``games``, ``lead``), ``count``, ``lo`` and ``span`` (the scores' smallest value and
 range on each side), ``at`` / ``size`` (its blocks in the rest of the file), and ``chunk``, ``firsts`` /
 ``sizes``: its positions in scores' order, in blocks of ``chunk`` (``CHUNK`` as written here; the last one
-fewer), each block's first score (as one number) and its size in bytes. (A group of one block has neither, as every group of the first compact tables.) Each block is zlib-compressed: its positions' number of signed 32-bit little-endian integers,
-the scores as one number (mixed radix over ``span``, ascending), then as many more, the MWC in millionths (the JSON form's 6 decimals:
-``k / 1e6`` is the same float as the JSON's decimal); each sequence stored as its first number and the
-differences of the next ones (neighbouring scores have close chances: it packs 2.4 times smaller). A
+fewer), each block's first score (as one number) and its size in bytes. (A group of one block has
+neither, as every group of the first compact tables.) Each block is zlib-compressed: its positions'
+number of signed 32-bit little-endian integers, the scores as one number (mixed radix over ``span``,
+ascending), then as many more, the MWC in millionths (the JSON form's 6 decimals: ``k / 1e6`` is the
+same float as the JSON's decimal); each sequence stored as its first number and the differences of the
+next ones (neighbouring scores have close chances: it packs 2.4 times smaller). A
 table of individual players (each position holds every player's chance, a list in the JSON form) has
 ``sides`` in each group: its block holds ``sides`` such sequences of chances, one per player, after the
 scores. A block is unpacked the first time one of its positions is looked up (found by bisection over the

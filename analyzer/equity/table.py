@@ -275,7 +275,8 @@ def first_game_roots(variant: Variant, model: HandModel) -> list:
     most += 0 if fixed else sum(t.pips for t in variant.dealing.tiles)
     start = variant.match.start(variant.seating.sides)
     step = _stepper(variant, _terminal)
-    shapes = {(side, replace(o, points=0, scores=())) for _, side, o in hand_results(variant, model, first_lead(variant))
+    first = hand_results(variant, model, first_lead(variant))
+    shapes = {(side, replace(o, points=0, scores=())) for _, side, o in first
               if o.winner is not None and all(x == 0 for k, x in enumerate(o.scores) if k != o.winner)}
     roots: dict = {}
     for side, o in sorted(shapes, key=repr):
