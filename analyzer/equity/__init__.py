@@ -27,9 +27,10 @@ from ..rules import HandResult, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
-from .race import RACE_CORE, RaceValues, dump_values, is_race, load_values, score_step, solve_race
+from .race import RACE_CORE, RaceValues, dump_values, is_race, load_values, solve_race
 from .store import PackedValues, pack, unpack
-from .table import PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, solve, solve_each, state_key, terminal_each
+from .table import (PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, score_grid_roots,
+                    score_step, solve, solve_each, state_key, terminal_each)
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
            "TABLES_ENV", "CACHE_ENV", "cache_folder", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SHIP_POSITIONS", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
@@ -252,7 +253,8 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
                 solver = solve_each if individual else solve
                 values = solver(variant, model, roots + first_game_roots(variant, model), progress=progress)
                 led = [r for r in known_leader_roots(variant, list(values)) if r not in values]
-                if led:             # (each one hand from the walk's positions)
+                led += score_grid_roots(variant, list(values) + led)
+                if led:             # (each one hand from the walk's positions, or a walk of a few)
                     values.update(solver(variant, model, led, known=values, progress=progress))
             break
         except KeyError as exc:         # a lead mode the walk found that no hand was simulated in

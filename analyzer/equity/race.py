@@ -47,7 +47,7 @@ from ..rules import HandResult, MatchState, Variant
 from ..rules.modes import MatchKind
 from ..search.core import PURE_ENV
 from .model import HandModel
-from .table import (by_scores, endless, first_lead, hand_results, resolve, state_key,
+from .table import (by_scores, endless, first_lead, hand_results, resolve, score_step, state_key,
                     terminal_each)
 
 #: The answer at a cell of the box of totals no grid point reaches (the match code is not asked about it).
@@ -72,13 +72,6 @@ def is_race(variant: Variant) -> bool:
     m = variant.match
     return variant.seating.sides > 2 and bool(m.target) and by_scores(variant) and m.kind in (
         MatchKind.POINTS, MatchKind.BAD)
-
-
-def score_step(variant: Variant) -> int:
-    """The step every score of ``variant`` moves in: 5 in All Fives (a play scores a multiple of five, and
-    the award at the end is rounded to one, 003), else 1."""
-    play = variant.play
-    return 5 if play is not None and not play.threes and not play.pub else 1
 
 
 def grid_of(variant: Variant) -> tuple[int, int]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from array import array
 from collections import deque
 from dataclasses import replace
+from itertools import product
 from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant
@@ -34,7 +35,7 @@ from ..search.scoring import value_bound
 from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead",
-           "first_game_roots", "known_leader_roots", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
+           "first_game_roots", "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -295,6 +296,29 @@ def known_leader_roots(variant: Variant, positions) -> list:
     position is then off a walk that holds ``("any",)`` alone (a walk of its own at each look-up)."""
     sides = variant.seating.sides
     return [(key, ("side", s)) for key, lead in positions if lead == ("any",) for s in range(sides)]
+
+
+def score_step(variant: Variant) -> int:
+    """The step every score of ``variant`` moves in: 5 in All Fives (a play scores a multiple of five, and
+    the award at the end is rounded to one, 003), else 1."""
+    play = variant.play
+    return 5 if play is not None and not play.threes and not play.pub else 1
+
+
+def score_grid_roots(variant: Variant, positions) -> list:
+    """Where the match moves on by the new totals alone (:func:`by_scores`): every total below the target, in
+    the variant's score step, with each side leading (as a recorded hand names its leader:
+    ``analysis.match_scale.match_positions``) and everything else of a position of ``positions`` (a walk's,
+    ``(state_key, lead)``), that is not already one of them. A real match may stand at any such total, but a
+    walk from the start reaches only the sums of the model's simulated results (Domino Whist's table missed 41
+    small bad-point totals, 4-2 among them): a recorded hand at one was a walk of its own at each look-up."""
+    if not by_scores(variant) or not variant.match.target:
+        return []
+    have = set(positions)
+    sides = variant.seating.sides
+    totals = list(product(range(0, variant.match.target, score_step(variant)), repeat=sides))
+    return [r for rest in sorted({key[1:] for key, _ in have}, key=repr) for s in range(sides) for scores in totals
+            if (r := ((scores, *rest), ("side", s))) not in have]
 
 
 def _roots(variant: Variant, roots: list | None) -> list:
