@@ -24,7 +24,7 @@ from ..rules.modes import MatchKind
 from ..search.core import TABLE_MB, SearchLimit
 from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "hand_leader", "needs_results", "played_out", "principal_results"]
+__all__ = ["PrincipalResults", "hand_leader", "move_codes", "needs_results", "played_out", "principal_results"]
 
 
 def needs_results(variant: Variant) -> bool:
@@ -60,7 +60,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     leader = hand_leader(rep)
     fast = int_solver_plays(variant)
     searches = dict(searches or {})
-    seen: dict[int, dict] = {}          # per view: the result from each position a principal variation went through
+    seen: dict[int, dict] = {}          # per view: the results of the positions principal variations went through
     decisions = {d.index: d for d in analysis.decisions}
     alternatives, line = {}, []
     for k in range(steps + 1):
@@ -73,12 +73,13 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
             searches[view] = searcher_for(rules, fast, node_limit, table_mb)
         known = seen.setdefault(view, {})
         value = analysis.values[k] if view == 0 and k < len(analysis.values) else None
-        line.append(played_out(variant, searches[view], pos, None, leader, before, known, value))
+        prefix = move_codes(pos)
+        line.append(played_out(variant, searches[view], pos, None, leader, before, known, value, prefix))
         d = decisions.get(k)
         if d is not None:
             moves = {alternative_text(m): m for m in pos.legal_moves()}
             alternatives[k] = [played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before,
-                                           known, a.value) for a in d.alternatives]
+                                           known, a.value, prefix) for a in d.alternatives]
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)
@@ -91,64 +92,82 @@ def hand_leader(rep: Replay) -> int:
 
 
 def played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict,
-                value: int | None = None) -> HandResult | None:
+                value: int | None = None, prefix: tuple | None = None) -> HandResult | None:
     """The result of the hand once ``move`` is played at ``pos`` (None: from ``pos`` itself; False: a move it
     does not offer) and the principal variation after it (``pos`` is left as it was); ``before``: each seat's
     points scored during play up to ``pos`` (None: none). ``seen``: the result from each position a principal
     variation of the same search went through (the one from a position on it is the rest of it, each move
-    the first best: so the line played, its best alternatives and the move played share their work).
-    ``value``: the analysis's value there (``search``'s side 0, the points scored during play so far counted),
-    where the search of the line's value starts."""
+    the first best: so the line played, its best alternatives and the move played share their work), a tree
+    of the moves that led there (:func:`move_codes`: a transposition key would merge what the result may
+    tell apart, which of two equal ends a double lies at, who laid the last tile), each node's results by the
+    points so far and whether the opener may still add a tile to his lead (a draw game's ``offer``); an
+    empty dict to start. ``value``: the analysis's value there (``search``'s side 0, the points scored during
+    play so far counted), where the search of the line's value starts. ``prefix``: :func:`move_codes` of
+    ``pos`` where the caller has them (they are the same for every alternative of a decision)."""
     if move is False:
         return None
     play = variant.play
     points = list(before) if before else [0] * variant.players
+    history = pos.history
+    node = seen
+    for code in (prefix if prefix is not None else move_codes(pos)):
+        node = node.get(code) or node.setdefault(code, {})
     pushed = 0
-    moves = [_move_code(h[0], h[1]) for h in pos.history]      # the moves that led to ``pos``, as plain values
 
     def push(m) -> None:
-        nonlocal pushed
-        seat, made = pos.turn, len(pos.history)
+        nonlocal pushed, node
+        seat, made = pos.turn, len(history)
         pos.push(m)
         pushed += 1
-        if len(pos.history) > made:         # (the opener's choice to add no tile to his lead is no move of it)
-            moves.append(_move_code(m, seat))
+        if len(history) > made:         # (the opener's choice to add no tile to his lead is no move of it)
+            tile = m.tile
+            code = (seat, 0 if tile is None else tile.bit, m.end, m.draw, m.arm, m.open)
+            node = node.get(code) or node.setdefault(code, {})
         if play is not None and m.is_play:
             points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
 
+    offer = getattr(pos, "offer", None)
+
     def here() -> tuple:
-        """Where ``pos`` is: the moves that led to it (a transposition key would merge what the result may
-        tell apart: which of two equal ends a double lies at, who laid the last tile), the points so far and
-        whether the opener may still add a tile to his lead (a draw game's ``offer``)."""
-        return tuple(moves), tuple(points), getattr(pos, "offer", -1)
+        """Where ``pos`` is: its node of ``seen``, and the key of its result there."""
+        return node, (None, tuple(points), -1 if offer is None else pos.offer)
 
     try:
         if move is not None:
             push(move)
         path = []
         if pos.outcome() is None:
-            path.append(here())
-            if path[0] in seen:
-                return seen[path[0]]
+            at, key = here()
+            if key in at:
+                return at[key]
+            path.append((at, key))
             teams = (getattr(search, "rules", None) or search.variant).seating.teams
             guess = None if value is None else value - sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
-            for m in search.best_line(pos, guess):
+            line = search.best_line(pos, guess)
+            for m in line[:-1]:         # (a line goes on to the hand's end: no position before its last move ends it)
                 push(m)
-                if pos.outcome() is None:
-                    path.append(here())
+                path.append(here())
+            if line:
+                push(line[-1])
         end = pos.outcome()
         if end is None:
             return None
         facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
         result = variant.hand_result(facts)
-        for key in path:
-            seen[key] = result
+        for at, key in path:
+            at[key] = result
         return result
     except SearchLimit:
         return None
     finally:
         for _ in range(pushed):
             pos.pop()
+
+
+def move_codes(pos) -> tuple:
+    """Each move that led to ``pos`` as a tuple of plain values (seat, tile bit, end, draw, arm, open): all the
+    move says, hashed far faster than the move."""
+    return tuple(_move_code(h[0], h[1]) for h in pos.history)
 
 
 def _move_code(move, seat: int) -> tuple:
