@@ -168,14 +168,14 @@ def read(label: str, data: bytes | None, options: Options, problem: Diagnostic |
 
 
 def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
-                 table_mb: float = TABLE_MB, solver=None):
+                 table_mb: float = TABLE_MB, searches: dict | None = None):
     """The analysis of one replayed game; one the search cannot take says why instead of raising.
-    ``solver``: the search to value it with (default: one made for it)."""
+    ``searches``: the searches to value it with, by view (``analysis.searches_for``; default: made for it)."""
     from .analysis import GameAnalysis, analyze_replay      # (start-up: validate needs no analysis)
 
     try:
-        return analyze_replay(rep, thresholds, lines, solver=solver, node_limit=node_limit, progress=progress,
-                              table_mb=table_mb)
+        return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb,
+                              searches=searches)
     except ValueError as exc:      # a position the search cannot take (SolverError)
         out = GameAnalysis(rep.title, list(rep.players), [])
         out.stopped = f"the analysis could not run: {exc}"
@@ -190,15 +190,15 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     run.analyses, run.results = [], [None] * len(run.replays)
     for k, rep in enumerate(run.replays):
-        solver = None
-        if wanted[k] and rep.variant.seating.sides == 2:        # (individual players: a search a seat, made there)
-            from .analysis import int_solver_plays, searcher_for
-            solver = searcher_for(rep.variant, int_solver_plays(rep.variant), o.max_nodes, o.table_mb)
-        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, solver)
+        searches = None
+        if wanted[k]:
+            from .analysis import searches_for
+            searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
+        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, searches)
         run.analyses.append(analysis)
-        if solver is not None and analysis.values:
+        if searches is not None and analysis.values:
             from .analysis.outcomes import principal_results
-            run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches={0: solver})
+            run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches=searches)
     return run
 
 

@@ -19,7 +19,7 @@ from ..search.core import TABLE_MB
 from ..tiles import Move
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
-           "int_solver_plays", "searcher_for", "alternative_text"]
+           "int_solver_plays", "searcher_for", "searches_for", "alternative_text"]
 
 
 @dataclass(frozen=True)
@@ -262,10 +262,21 @@ def start_position(rep: Replay, prefix: int) -> tuple[Position | None, str | Non
     return revealed(pos, revealed_order(pos, drawn)), None
 
 
+def searches_for(variant: Variant, node_limit: int | None = None, table_mb: float = TABLE_MB) -> dict[int, object]:
+    """The searches an open-hands analysis of a game of ``variant`` values its moves with, by view: ``{0: the
+    search}`` for two sides; for individual players one a seat, the mover against all the others
+    (:class:`AgainstTheRest`), sharing ``table_mb``."""
+    fast = int_solver_plays(variant)
+    if variant.seating.sides == 2:
+        return {0: searcher_for(variant, fast, node_limit, table_mb)}
+    return {seat: searcher_for(AgainstTheRest(variant, seat), fast, node_limit, table_mb / variant.players)
+            for seat in range(variant.players)}
+
+
 def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bool = False,
                    solver: Solver | None = None, node_limit: int | None = None,
                    progress: Callable[[int], None] | None = None,
-                   table_mb: float = TABLE_MB) -> GameAnalysis:
+                   table_mb: float = TABLE_MB, searches: dict[int, object] | None = None) -> GameAnalysis:
     """Analyse the legal prefix of a replayed game with every hand open.
 
     ``node_limit``: the positions the exact search (the int solver of two-ended block games as
@@ -275,6 +286,9 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     ``progress`` is called with 1 for every move of the record whose position has been valued.
     ``table_mb``: the memory the transposition tables of the exact search may take: the int solver's,
     or the general search's, compiled or pure-Python (default ``analyzer.search.TABLE_MB``).
+    ``solver`` (two sides) or ``searches`` (either: :func:`searches_for`'s, by view): the searches to value
+    the moves with, kept by the caller, whose tables then hold what this analysis searched (default: made
+    here).
 
     Values are the hand's points for the first side (or, in a game of individuals, for the
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already
@@ -295,12 +309,11 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
         out.sides = list(rep.players)
         out.perspective = (f"each decision is valued for its mover against all the others; the running "
                            f"values are {rep.players[0]}'s")
-        solvers = {seat: searcher_for(AgainstTheRest(variant, seat), fast, node_limit, table_mb / variant.players)
-                   for seat in range(variant.players)}
+        solvers = searches or searches_for(variant, node_limit, table_mb)
         teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     if prefix < len(rep.steps):
         out.stopped = stop_reason(rep)
-    solver = solvers[0] if individual else (solver or searcher_for(variant, fast, node_limit, table_mb))
+    solver = solvers[0] if individual else (solver or (searches or searches_for(variant, node_limit, table_mb))[0])
     line, points = _played_line(out, rep, pos, prefix)
     out.analysed_steps = len(line)
 
