@@ -25,7 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ["match-quinientos.dom", "match-doscientos-block.dom", "match-jamaican.dom", "match-milo.dom",
            "match-whist.dom", "match-chiva-3-draw.dom", "variant-all-fives.dom", "variant-hungarian.dom",
-           "variant-cutthroat-3.dom"]
+           "variant-cutthroat-3.dom", "match-all-fives-4.dom", "match-all-fives-threes-3.dom", "match-hungarian-3.dom",
+           "match-hungarian-4.dom", "match-french.dom"]
 
 
 def cpu(root: Path, record: str, scale: str, env: dict) -> float:

@@ -98,6 +98,8 @@ class ModeSample:
     # leader and the others together): sums and sums of squares
     play: list[int] = field(default_factory=list)
     limited: int = 0                # hands where a decision's search reached the node limit (boneyard.py)
+    # the outcomes are in the order of ``probabilities`` (as ``as_dict`` writes them and ``from_dict`` reads them)
+    ordered: bool = field(default=False, repr=False, compare=False)
 
     @property
     def mean(self) -> float:
@@ -132,10 +134,13 @@ class ModeSample:
         return Fraction(total, self.hands)
 
     def probabilities(self) -> list[tuple[Outcome, float]]:
-        return [(o, c / self.hands) for o, c in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))]
+        """Each outcome and its share of the hands, in the order of their ``repr`` (a table's walk sums in it)."""
+        items = self.outcomes.items() if self.ordered else sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))
+        return [(o, c / self.hands) for o, c in items]
 
     def add(self, outcome: Outcome, value: int, played: list[int] | None = None, limited: bool = False) -> None:
         self.hands += 1
+        self.ordered = self.ordered and outcome in self.outcomes
         self.outcomes[outcome] += 1
         self.total += value
         self.total_sq += value * value
@@ -174,6 +179,7 @@ class ModeSample:
                   list(data.get("play", [])), data.get("limited", 0))
         for row in data["outcomes"]:
             out.outcomes[Outcome.from_list(row[:-1])] = row[-1]
+        out.ordered = True              # (``as_dict`` writes them in that order)
         return out
 
 

@@ -97,23 +97,39 @@ def first_lead(variant: Variant) -> tuple:
     return lead_token(req, variant, 0) if (req.seats or req.holder_of) else ("any",)
 
 
-def hand_results(variant: Variant, model: HandModel, lead: tuple) -> list[tuple[float, int, Outcome]]:
-    """(probability, leading side, outcome) of the next hand from a position with ``lead``."""
+def hand_results(variant: Variant, model: HandModel, lead: tuple,
+                 merged_modes: dict | None = None) -> list[tuple[float, int, Outcome]]:
+    """(probability, leading side, outcome) of the next hand from a position with ``lead``. ``merged_modes``: the
+    outcomes of each lead mode merged as the match reads them, kept by the caller for the next lead."""
     sides = variant.seating.sides
     mode = mode_of(lead)
     if mode not in model.modes:
         raise KeyError(f"the hand-result model of {variant.name} has no hands simulated in lead mode {mode}")
     leaders = [(lead[1], 1.0)] if lead[0] == "side" else [(s, 1.0 / sides) for s in range(sides)]
+    merged = (merged_modes or {}).get(mode)
+    if merged is None:
+        merged = _merged(variant, model, mode)
+        if merged_modes is not None:
+            merged_modes[mode] = merged
+    return [(q * p, s, o) for s, q in leaders for o, p in merged]
+
+
+def _merged(variant: Variant, model: HandModel, mode: str) -> list[tuple[Outcome, float]]:
+    """The outcomes of lead mode ``mode`` merged as the match reads them: the scores alone (and a void hand's
+    replay) where they alone move it on (:func:`by_scores`), else all but the end, unless the first games'
+    winners are paid (their end counts)."""
     keep_end = bool(variant.match.first_wins)
     merge = by_scores(variant)
     merged: dict = {}
     for o, p in model.modes[mode].probabilities():
-        if merge:                   # only the scores (and a void hand's replay) move the match on
-            o = replace(o, winner=None, points=0, termination="")
+        if merge:
+            key = (None, 0, o.scores, "", o.void, o.next)
         elif not keep_end:
-            o = replace(o, termination="")
-        merged[o] = merged.get(o, 0.0) + p
-    return [(q * p, s, o) for s, q in leaders for o, p in merged.items()]
+            key = (o.winner, o.points, o.scores, "", o.void, o.next)
+        else:
+            key = (o.winner, o.points, o.scores, o.termination, o.void, o.next)
+        merged[key] = merged.get(key, 0.0) + p
+    return [(Outcome(*key), p) for key, p in merged.items()]
 
 
 def apply_outcome(variant: Variant, state: MatchState, side: int, o: Outcome) -> MatchState:
@@ -218,7 +234,7 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
         key, lead = pos
         state = key_state(variant, key)
         if lead not in cache:
-            cache[lead] = hand_results(variant, model, lead)
+            cache[lead] = hand_results(variant, model, lead, memo.setdefault("merged", {}))
         here, constant, acc = len(edges), zero, {}
         for p, side, o in cache[lead]:
             over, nxt = step(state, side, o)
