@@ -97,7 +97,7 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
         if seat < last:
             row += 1       # a table row holds one round, the players in play order
         last = seat
-        points = play.points(play.ends_total(pos.line(), pos.ends)) if play and move.is_play else 0
+        points = play.points(play.ends_total(pos.line_ends(), pos.ends)) if play and move.is_play else 0
         claim = points if points and rng.random() < 0.8 else None    # now and then a score is missed
         moves.append(MoveEntry(names[seat], move.tile, move.end if write else None, round=row, draw=move.draw,
                                claim=claim, arm=move.arm if write else None))

@@ -179,7 +179,7 @@ class Position:
         says which end a tile goes on (``equal_side``), and that is the judge's."""
         if not self.crosswise or self.ends is None or self.ends[0] != self.ends[1]:
             return False
-        line = self.line()
+        line = self.line_ends()
         return len(line) > 1 and line[0][0].is_double != line[-1][0].is_double
 
     def canonical(self, move: Move) -> Move:
@@ -398,18 +398,50 @@ class Position:
             if ends is None:
                 row.append((tile, False))
                 continue
-            a, b = ends
-            if move.open is not None and move.end == a:     # a false play: its open half faces outward
-                row.appendleft((tile, move.open == tile.high and not tile.is_double))
-            elif move.open is not None:
-                row.append((tile, move.open == tile.low and not tile.is_double))
-            elif (move.end == a or (move.end is None and tile.matches(a))) and (
-                    a != b or self._first_of_equal(move, seat)):
-                # attached on the left: its matching half must face right
-                row.appendleft((tile, tile.low == a and not tile.is_double))
+            left, shown = self._attached(move, seat, ends)
+            if left:
+                row.appendleft((tile, shown))
             else:
-                row.append((tile, tile.high == b and not tile.is_double))
+                row.append((tile, shown))
         return list(row)
+
+    def line_ends(self) -> list[tuple[Tile, bool]]:
+        """The first and the last entry of :meth:`line` (one entry while one tile lies, none before the lead),
+        found from the last moves back: what the count of the open ends reads (``PlayScoring.ends_total``),
+        without laying out the whole line at every play."""
+        left = right = None
+        tiles = 0
+        for move, seat, ends, _p, _h in reversed(self.history):
+            tile = move.tile
+            if tile is None:
+                continue
+            tiles += 1
+            if ends is None:            # the lead: what no later tile covers, at either end
+                left, right = left or (tile, False), right or (tile, False)
+                break
+            on_left, shown = self._attached(move, seat, ends)
+            if on_left and left is None:
+                left = (tile, shown)
+            elif not on_left and right is None:
+                right = (tile, shown)
+            if left is not None and right is not None:
+                break
+        if left is None:
+            return []
+        return [left] if tiles == 1 else [left, right]
+
+    def _attached(self, move: Move, seat: int, ends: tuple[int, int]) -> tuple[bool, bool]:
+        """Where a tile laid by ``seat`` with ``move`` on a line whose ends were ``ends`` went: on the left
+        (else the right), and whether it is shown reversed (high half first)."""
+        tile = move.tile
+        a, b = ends
+        if move.open is not None and move.end == a:     # a false play: its open half faces outward
+            return True, move.open == tile.high and not tile.is_double
+        if move.open is not None:
+            return False, move.open == tile.low and not tile.is_double
+        if (move.end == a or (move.end is None and tile.matches(a))) and (a != b or self._first_of_equal(move, seat)):
+            return True, tile.low == a and not tile.is_double      # on the left: its matching half faces right
+        return False, tile.high == b and not tile.is_double
 
     def __repr__(self) -> str:
         hands = ", ".join(" ".join(map(str, tiles_of(h, self.max_pip))) or "-" for h in self.hands)

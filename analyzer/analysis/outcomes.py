@@ -124,7 +124,7 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
             code = (seat, 0 if tile is None else tile.bit, m.end, m.draw, m.arm, m.open)
             node = node.get(code) or node.setdefault(code, {})
         if play is not None and m.is_play:
-            points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
+            points[seat] += play.points(play.ends_total(pos.line_ends(), pos.ends))
 
     offer = getattr(pos, "offer", None)
 

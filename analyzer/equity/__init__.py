@@ -28,13 +28,13 @@ from ..rules import HandResult, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
-from .race import RACE_CORE, RaceValues, dump_values, is_race, load_values, solve_race
+from .race import RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, solve_race
 from .store import PackedValues, pack, unpack
 from .table import (PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, score_grid_roots,
                     score_step, solve, solve_each, state_key, terminal_each)
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
-           "TABLES_ENV", "CACHE_ENV", "cache_folder", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SHIP_POSITIONS", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
+           "TABLES_ENV", "CACHE_ENV", "cache_folder", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -148,11 +148,32 @@ class EquityTable:
     def _value(self, position: MatchPosition):
         key = (state_key(self.variant, position.state), position.lead)
         v = self.values.get(key)
+        if v is None and isinstance(self.values, RaceValues):
+            v = self._one_hand(key)
         if v is None:                 # off the walk from the start: solve from there, on the shipped values
             solver = solve_each if self.individual else solve
             extra = solver(self.variant, self.model, [key], known=self.values, memo=self._memo)
             self.values.update(extra)
             v = extra[key]
+        return v
+
+    def _one_hand(self, key: tuple):
+        """A race's position whose leader is known where the race leads every hand ``("any",)`` (a recorded
+        hand names its leader): one hand from the race's positions (``RaceValues.one_hand``), not a walk of its
+        own (thousands of results, each asked of the match code again: 0.1 s in All Fives for four). None
+        where that does not serve; the value is kept."""
+        lead = key[1]
+        if lead in self.values.arrays.leads or lead[0] != "side" or self.values.arrays.coarse:
+            return None
+        results = self._memo.setdefault("led", {})
+        if lead not in results:
+            try:
+                results[lead] = led_results(self.variant, self.model, self.values.arrays, lead)
+            except (ValueError, KeyError):          # (a lead mode the model has not; a result off the race)
+                results[lead] = None
+        v = None if results[lead] is None else self.values.one_hand(key, results[lead])
+        if v is not None:
+            self.values.update({key: v})
         return v
 
     def after(self, position: MatchPosition, result: HandResult, leader: int) -> float:
@@ -269,14 +290,14 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
         meta["solver"] = {"name": "race", "core": RACE_CORE, "match_code_answers": values.arrays.asked}
         if values.arrays.coarse:
             meta["lattice"] = values.arrays.step
-        if len(values) > SHIP_POSITIONS or values.arrays.coarse:      # (between the lattice points: weighed)
-            meta["values"] = SOLVED_ON_LOAD
+        meta["values"] = SOLVED_ON_LOAD
     return EquityTable(variant, model, values, meta)
 
 
-#: The most positions a table's file holds; a race table with more is written as its model only, and solved
-#: when it is loaded (``meta["values"]`` is :data:`SOLVED_ON_LOAD`), then kept in memory (``load_table``).
-SHIP_POSITIONS = 400_000
+#: A race's table is written as its model only, and solved when it is loaded (``meta["values"]`` is
+#: ``SOLVED_ON_LOAD``; kept on disk, :func:`_solved_on_load`): its arrays, the match code's answers among them,
+#: serve what its positions alone do not (a recorded hand's known leader, ``EquityTable._one_hand``; the chances
+#: between a lattice's points), and a million positions would not fit the ~2 MB a shipped table may take.
 SOLVED_ON_LOAD = "solved when loaded"
 
 

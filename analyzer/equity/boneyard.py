@@ -146,7 +146,7 @@ def play_hand(variant: Variant, req, rng: random.Random, search: TreeSearch | li
         move, cut = _choose(each[seat], pos, legal) if len(legal) > 1 else (legal[0], False)
         limited |= cut
         pos.push(move)
-        gained = play.points(play.ends_total(pos.line(), pos.ends)) if play and move.is_play else 0
+        gained = play.points(play.ends_total(pos.line_ends(), pos.ends)) if play and move.is_play else 0
         points[seat] += gained
         moves.append((seat, move, gained))
     end = pos.outcome()

@@ -135,8 +135,11 @@ class ModeSample:
 
     def probabilities(self) -> list[tuple[Outcome, float]]:
         """Each outcome and its share of the hands, in the order of their ``repr`` (a table's walk sums in it)."""
-        items = self.outcomes.items() if self.ordered else sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))
-        return [(o, c / self.hands) for o, c in items]
+        return [(o, c / self.hands) for o, c in self._in_order()]
+
+    def _in_order(self):
+        """The outcomes and their counts in the order of their ``repr`` (the order ``as_dict`` writes them)."""
+        return self.outcomes.items() if self.ordered else sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))
 
     def add(self, outcome: Outcome, value: int, played: list[int] | None = None, limited: bool = False) -> None:
         self.hands += 1
@@ -171,7 +174,7 @@ class ModeSample:
                 "total": self.total, "total_sq": self.total_sq, "wins": self.wins,
                 **({"play": self.play, "play_points": self.play_points()} if self.play else {}),
                 **({"limited": self.limited} if self.limited else {}),
-                "outcomes": [[*o.as_list(), c] for o, c in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))]}
+                "outcomes": [[*o.as_list(), c] for o, c in self._in_order()]}
 
     @classmethod
     def from_dict(cls, data: dict) -> ModeSample:

@@ -59,7 +59,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _race = None
 
-__all__ = ["RaceValues", "RaceArrays", "dump_values", "load_values", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
+__all__ = ["RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
            "sweeps_of"]
 
 #: ``"compiled"`` or ``"python"``: the loop the race solver runs on unless told otherwise.
@@ -135,28 +135,35 @@ def _split(points: int, step: int, coarse: bool) -> list[tuple[int, float]]:
     return [(low, 1.0 - rest / step), (low + 1, rest / step)]
 
 
+def _lead_results(variant: Variant, model: HandModel, lead: tuple, start: MatchState, step: int, coarse: bool,
+                  leads: list) -> dict:
+    """The results of a hand led so, merged: {(steps, next lead's index in ``leads``): p} (a lead not yet in
+    ``leads`` appended)."""
+    sides = variant.seating.sides
+    out: dict = {}
+    for p, side, o in hand_results(variant, model, lead):
+        if o.next[0] == "match":
+            raise ValueError(f"{variant.name}: a lead the match score decides is not a race")
+        nxt = resolve(variant, o.next, side, start)
+        if nxt not in leads:
+            leads.append(nxt)
+        points = [o.scores[(s - side) % sides] if o.scores else 0 for s in range(sides)]
+        if min(points) < 0:
+            raise ValueError(f"{variant.name}: a hand's scores {points} are not a race's")
+        for steps, w in _corners([_split(x, step, coarse) for x in points]):
+            key = (steps, leads.index(nxt))
+            out[key] = out.get(key, 0.0) + p * w
+    return out
+
+
 def _leads_and_results(variant: Variant, model: HandModel, start: MatchState, step: int,
                        coarse: bool) -> tuple[list, list]:
     """Every lead reachable from the first, and per lead its results merged: {(steps, next lead index): p}."""
-    sides = variant.seating.sides
     leads = [first_lead(variant)]
     merged: list[dict] = []
     i = 0
     while i < len(leads):
-        out: dict = {}
-        for p, side, o in hand_results(variant, model, leads[i]):
-            if o.next[0] == "match":
-                raise ValueError(f"{variant.name}: a lead the match score decides is not a race")
-            nxt = resolve(variant, o.next, side, start)
-            if nxt not in leads:
-                leads.append(nxt)
-            points = [o.scores[(s - side) % sides] if o.scores else 0 for s in range(sides)]
-            if min(points) < 0:
-                raise ValueError(f"{variant.name}: a hand's scores {points} are not a race's")
-            for steps, w in _corners([_split(x, step, coarse) for x in points]):
-                key = (steps, leads.index(nxt))
-                out[key] = out.get(key, 0.0) + p * w
-        merged.append(out)
+        merged.append(_lead_results(variant, model, leads[i], start, step, coarse, leads))
         i += 1
     return leads, merged
 
@@ -445,6 +452,57 @@ class RaceValues(Mapping):
 
     def update(self, extra: dict) -> None:
         self._extra.update(extra)
+
+    def one_hand(self, pos, results: list[tuple[tuple, int, float]]) -> tuple | None:
+        """Every player's chance at ``pos`` (``(state_key, lead)``, a lead that is none of the race's: a
+        recorded hand's known leader where the race leads every hand ``("any",)``), one hand from the race's
+        positions: ``results`` (:func:`led_results`) weighed by the chances where each leaves the match, as
+        the match code answered when the race was solved (a finished match's, or the position's). None where
+        that does not serve (a lattice, a position off the grid, a result's totals the match code was never
+        asked about)."""
+        a = self.arrays
+        try:
+            key, _ = pos
+            if a.coarse or tuple(key[1:]) != a.rest:
+                return None
+            g = a.point(tuple(key[0]))
+        except (TypeError, ValueError):
+            return None
+        if g is None:
+            return None
+        base, n, leads = a.cell(g), a.sides, len(a.leads)
+        strides = [_prod(a.box[k + 1:]) for k in range(n)]
+        coords = [x // a.step for x in a.scores(g)]
+        out = [0.0] * n
+        for steps, nxt, p in results:
+            if any(x + y >= b for x, y, b in zip(coords, steps, a.box)):
+                return None
+            c = base + sum(x * st for x, st in zip(steps, strides))
+            answer = a.answers[c]
+            if answer == UNASKED:
+                return None
+            if answer < 0:
+                chances = a.terminals[(-1 - answer) * n:-answer * n]
+            else:
+                q = answer * leads + nxt
+                if not self._active[q]:
+                    return None
+                chances = self._values[q * n:(q + 1) * n]
+            for k in range(n):
+                out[k] += p * chances[k]
+        return tuple(out)
+
+
+def led_results(variant: Variant, model: HandModel, arrays: RaceArrays, lead: tuple) -> list[tuple[tuple, int, float]]:
+    """The results of a hand led by ``lead`` (a known side) in ``arrays``' race, as :meth:`RaceValues.one_hand`
+    weighs them: each one's score steps, its next lead's index among the race's leads, its probability (merged
+    as the race's own). Raises ``ValueError`` where a result leads to a lead the race has not."""
+    leads = list(arrays.leads)
+    out = _lead_results(variant, model, lead, variant.match.start(variant.seating.sides), arrays.step, arrays.coarse,
+                        leads)
+    if len(leads) != len(arrays.leads):
+        raise ValueError(f"{variant.name}: a hand led by {lead} leads to {leads[len(arrays.leads):]}, not the race's")
+    return [(steps, nxt, p) for (steps, nxt), p in sorted(out.items())]
 
 
 def solve_race(variant: Variant, model: HandModel, tol: float = 1e-12, progress: Callable[[str], None] | None = None,

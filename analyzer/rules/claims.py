@@ -63,7 +63,7 @@ class ClaimJudge:
                                         f"{self.variant.name} game nobody scores during play",
                                         lambda: {"claimed": claimed, "scores": 0})
             return 0, None
-        total = play.ends_total(pos.line(), pos.ends)
+        total = play.ends_total(pos.line_ends(), pos.ends)
         points = play.points(total)
         if claimed is None:
             if points:

@@ -593,8 +593,8 @@ class PlayScoring:
 
     @staticmethod
     def ends_total(line: Sequence[tuple[Tile, bool]], ends: tuple[int, int] | None) -> int:
-        """The count of the open ends of ``line`` (left to right, as ``Position.line()``) whose open
-        numbers are ``ends`` (left, right)."""
+        """The count of the open ends of ``line`` (left to right, as ``Position.line()``; only its first and
+        last tiles are read: ``Position.line_ends()`` gives them) whose open numbers are ``ends`` (left, right)."""
         if not line or ends is None:
             return 0
         if len(line) == 1:

@@ -94,7 +94,7 @@ def compact_state(pos, play, order: tuple) -> tuple:
     left, right = pos.ends
     shape = 0
     if play is not None:
-        line = pos.line()
+        line = pos.line_ends()
         shape = int(line[0][0].is_double) | int(line[-1][0].is_double) << 1 | int(len(line) == 1) << 2
     elif left > right:
         left, right = right, left

@@ -100,7 +100,7 @@ def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[
                                                                                                    order)
             gain = 0
             if play is not None and move.tile is not None:
-                gain = play.points(play.ends_total(position.line(), position.ends))
+                gain = play.points(play.ends_total(position.line_ends(), position.ends))
                 gain = gain if maximise else -gain
             leaders.add(next(s for m, s, *_ in position.history if m.tile is not None))
         finally:

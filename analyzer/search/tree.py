@@ -366,11 +366,11 @@ class TreeSearch:
         # the open ends as they lie and whether each end's tile is a double (or the lead lies alone):
         # the count alone is not enough (ends 6 and 6 count 18 with the double at either end, and a
         # tile on the first of two equal ends covers the one on the left)
-        line = pos.line()
+        line = pos.line_ends()
         return pos.key() + (pos.ends, line[0][0].is_double, line[-1][0].is_double, len(line)) if line else pos.key()
 
     def _ends_count(self, pos: Position) -> int:
-        return self.play.ends_total(pos.line(), pos.ends)
+        return self.play.ends_total(pos.line_ends(), pos.ends)
 
     def _push(self, pos: Position, move: Move) -> int:
         """Play ``move``; the points it scores at once, for side 0."""

@@ -257,7 +257,7 @@ def _claim(variant, pos, move: Move) -> int | None:
         return None
     pos.push(move)
     try:
-        return variant.play.points(variant.play.ends_total(pos.line(), pos.ends)) or None
+        return variant.play.points(variant.play.ends_total(pos.line_ends(), pos.ends)) or None
     finally:
         pos.pop()
 
