@@ -118,7 +118,8 @@ def test_the_bundled_whist_match_is_graded_on_the_match_scale():
             assert all(0 <= c <= 1 for c in chances)
             best = max(chances) if d["side"] == 0 else min(chances)
             played = next(a["mwc"] for a in d["alternatives"] if a["played"])
-            assert d["mwc_loss"] == pytest.approx(abs(best - played), abs=1e-6)
+            # (each of the three rounded to 6 decimals apart: they may differ by 1.5e-6)
+            assert d["mwc_loss"] == pytest.approx(abs(best - played), abs=1.5e-6 + 1e-12)
 
 
 def test_the_pipeline_plays_the_lines_out_with_the_search_that_valued_the_hand():
