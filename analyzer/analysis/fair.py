@@ -41,6 +41,7 @@ from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..search.worlds import WorldsSolver
 from ..search.drawworlds import DrawWorlds
+from ..rules.facts import hand_facts
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
 from .outcomes import hand_leader, played_out
@@ -254,24 +255,31 @@ def _solve(task: tuple[int, int]) -> tuple[list[list[tuple[Move, int]]], list | 
     (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`)."""
     rep, plan = _JOB["rep"], _JOB["plans"][task[0]]
     worlds = plan.chunk(task[1])
-    rows = _values(rep, plan, worlds)
-    if rows is None:
+    results = bool(_JOB.get("results"))
+    got = _values(rep, plan, worlds, results)
+    if got is None:
         return None
-    return rows, (_world_results(rep, plan, worlds, rows) if _JOB.get("results") else None)
+    rows, lines = got
+    return rows, (_world_results(rep, plan, worlds, rows, lines) if results else None)
 
 
-def _values(rep: Replay, plan: _Plan, worlds: list) -> list[list[tuple[Move, int]]] | None:
-    """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit)."""
+def _values(rep: Replay, plan: _Plan, worlds: list,
+            lines: bool = False) -> tuple[list[list[tuple[Move, int]]], list] | None:
+    """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit), and with
+    ``lines`` each alternative's principal variation after it in each world where a compiled batch of worlds
+    gave it with the values (``WorldsSolver.lines``): ``(values, lines)``, ``lines`` aligned with ``worlds``,
+    None for a world whose lines were not given (then :func:`_world_results` plays them out itself)."""
     node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     template = rep.position_at(k)
     try:
         if not template.draws:
-            return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb)
+            return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb,
+                                lines)
         batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], node_limit,
                              table_mb)
         if batch is not None:
-            return batch
+            return batch, [None] * len(worlds)
         out = []
         same: dict[tuple, list] = {}          # worlds that differ only in the order of tiles nobody may draw
         for world in worlds:
@@ -284,7 +292,7 @@ def _values(rep: Replay, plan: _Plan, worlds: list) -> list[list[tuple[Move, int
                                                                                                order)))
             if key is not None:
                 same[key] = out[-1]
-        return out
+        return out, [None] * len(worlds)
     except SearchLimit:
         return None
 
@@ -343,20 +351,24 @@ def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]
 
 
 def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
-                 table_mb: float) -> list[list[tuple[Move, int]]]:
+                 table_mb: float, lines: bool = False) -> tuple[list[list[tuple[Move, int]]], list]:
     """The value of every alternative in each of ``deals`` of a game without drawing, whose table is
     the same in every world (only the hands, and the tiles out of play, change): where the int solver
     plays, all of them in one call into the compiled core (``search.worlds``), each world it leaves to
-    Python (a move that ends the hand), and every world where it cannot, searched alone."""
+    Python (a move that ends the hand), and every world where it cannot, searched alone. With ``lines``,
+    each alternative's principal variation in each world the compiled batch took (``WorldsSolver.lines``),
+    None for the others: ``(values, lines)`` (see :func:`_values`)."""
     def position(deal: tuple[int, ...]):
         return _dealt_position(rep, template, deal)
 
     batch = None
     if int_solver_plays(rep.variant) and deals:
-        batch = WorldsSolver(_rules(rep, seat), node_limit, table_mb).values(position(deals[0]), deals)
-    rows = batch or [None] * len(deals)
+        solver = WorldsSolver(_rules(rep, seat), node_limit, table_mb)
+        batch = solver.lines(position(deals[0]), deals) if lines else solver.values(position(deals[0]), deals)
+    rows, found = batch if lines and batch is not None else (batch, None)
+    rows, found = rows or [None] * len(deals), found or [None] * len(deals)
     return [row if row is not None else _shared_searcher(rep, seat, node_limit, table_mb).values(position(deal))
-            for row, deal in zip(rows, deals)]
+            for row, deal in zip(rows, deals)], found
 
 
 def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
@@ -374,11 +386,14 @@ def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
     return pos
 
 
-def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple[Move, int]]]) -> list:
+def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple[Move, int]]],
+                   lines: list | None = None) -> list:
     """Each alternative's result in each of ``worlds`` (as ``rows`` lists them): the hand played out along
     its principal variation in that world with every hand open (``outcomes.played_out``, the open-hands
     analysis's reading, here in the world the mover could not tell from the real one), the values of
-    ``rows`` its first guess. None for a world whose boneyard order is unknown or past the node limit."""
+    ``rows`` its first guess; where ``lines`` has a world's principal variations (a compiled batch's, see
+    :func:`_values`), each read at its end as ``played_out`` reads it (:func:`_line_result`). None for a world
+    whose boneyard order is unknown or past the node limit."""
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     template = rep.position_at(k)
@@ -386,7 +401,7 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
     offset = _points_before(rep, k, seat, rep.variant.seating.sides > 2)
     leader = hand_leader(rep)
     out = []
-    for world, row in zip(worlds, rows):
+    for world, row, found in zip(worlds, rows, lines or [None] * len(rows)):
         if template.draws:
             order = view.order(world)
             if order is None:
@@ -395,11 +410,42 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
             pos = _drawn_position(rep, k, seat, view.deal(world), order)
         else:
             pos = _dealt_position(rep, template, view.deal(world))
+        if found is not None:
+            out.append([None if line is None else _line_result(rep.variant, pos, move, line, leader, before)
+                        for (move, _), line in zip(row, found)])
+            continue
         search = _shared_searcher(rep, seat, node_limit, table_mb)
         seen: dict = {}
         out.append([played_out(rep.variant, search, pos, move, leader, before, seen, value + offset)
                     for move, value in row])
     return out
+
+
+def _line_result(variant, pos, move: Move, line: list[Move], leader: int, before):
+    """The result of the hand once ``move`` and then ``line`` (its principal variation, given) are played at
+    ``pos`` (left as it was), read as ``outcomes.played_out`` reads the end of the line it plays out
+    (``hand_facts``, ``Variant.hand_result``; ``before``: each seat's points scored during play up to ``pos``,
+    None: none); None where the line does not end the hand."""
+    # (the lead engineer is making outcomes.py's played_out cheaper: this reading of a ready line belongs
+    # beside it, and is to be unified with it there)
+    play = variant.play
+    points = list(before) if before else [0] * variant.players
+    pushed = 0
+    try:
+        for m in (move, *line):
+            seat = pos.turn
+            pos.push(m)
+            pushed += 1
+            if play is not None and m.is_play:
+                points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
+        end = pos.outcome()
+        if end is None:
+            return None
+        facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
+        return variant.hand_result(facts)
+    finally:
+        for _ in range(pushed):
+            pos.pop()
 
 
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
