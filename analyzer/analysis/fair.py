@@ -255,44 +255,81 @@ def _solve(task: tuple[int, int]) -> tuple[list[list[tuple[Move, int]]], list | 
     (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`)."""
     rep, plan = _JOB["rep"], _JOB["plans"][task[0]]
     worlds = plan.chunk(task[1])
-    results = bool(_JOB.get("results"))
-    got = _values(rep, plan, worlds, results)
+    reading = _Reading.at(rep, plan.k, plan.seat) if _JOB.get("results") else None
+    got = _values(rep, plan, worlds, reading)
     if got is None:
         return None
-    rows, lines = got
-    return rows, (_world_results(rep, plan, worlds, rows, lines) if results else None)
+    rows, known = got
+    return rows, (_world_results(rep, plan, worlds, rows, known) if reading is not None else None)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """How a world's results are read at a decision (the match scale's, ``outcomes.played_out``): the hand's
+    leader, each seat's points scored during play before it (None: none) and the side-0 points the values
+    leave out (those scored before it: ``_points_before``)."""
+
+    variant: object
+    leader: int
+    before: tuple | None
+    offset: int
+
+    @classmethod
+    def at(cls, rep: Replay, k: int, seat: int) -> _Reading:
+        before = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
+        return cls(rep.variant, hand_leader(rep), before,
+                   _points_before(rep, k, seat, rep.variant.seating.sides > 2))
+
+    def played(self, search, pos, row: list[tuple[Move, int]]) -> list:
+        """Each alternative's result in the world ``pos``, its principal variation played out by ``search`` (the
+        values of ``row`` its first guesses): a search that has just valued ``row`` in this world starts warm."""
+        seen: dict = {}
+        return [played_out(self.variant, search, pos, move, self.leader, self.before, seen, value + self.offset)
+                for move, value in row]
+
+    def lines(self, pos, row: list[tuple[Move, int]], lines: list) -> list:
+        """Each alternative's result in the world ``pos`` along its principal variation, given (``lines``, None
+        where one is not known)."""
+        return [None if line is None else _line_result(self.variant, pos, move, line, self.leader, self.before)
+                for (move, _), line in zip(row, lines)]
 
 
 def _values(rep: Replay, plan: _Plan, worlds: list,
-            lines: bool = False) -> tuple[list[list[tuple[Move, int]]], list] | None:
+            reading: _Reading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit), and with
-    ``lines`` each alternative's principal variation after it in each world where a compiled batch of worlds
-    gave it with the values (``WorldsSolver.lines``): ``(values, lines)``, ``lines`` aligned with ``worlds``,
-    None for a world whose lines were not given (then :func:`_world_results` plays them out itself)."""
+    ``reading`` each alternative's result in each world whose search could read them at once, its table warm
+    (``known``: the principal variations from a compiled batch of worlds, ``WorldsSolver.lines``, or played out
+    by the search that valued the world alone): ``(values, known)``, ``known`` aligned with ``worlds``, None for
+    a world whose results are not known yet (:func:`_world_results` plays them out)."""
     node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     template = rep.position_at(k)
     try:
         if not template.draws:
             return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb,
-                                lines)
+                                reading)
         batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], node_limit,
                              table_mb)
         if batch is not None:
             return batch, [None] * len(worlds)
-        out = []
-        same: dict[tuple, list] = {}          # worlds that differ only in the order of tiles nobody may draw
+        out, known = [], []
+        same: dict[tuple, tuple] = {}          # worlds that differ only in the order of tiles nobody may draw
         for world in worlds:
             deal, order = view.deal(world), view.order(world)
             key = (deal, order[:len(order) - template.keep]) if order is not None else None
-            if key in same:
-                out.append(same[key])
-                continue
-            out.append(_shared_searcher(rep, seat, node_limit, table_mb).values(_drawn_position(rep, k, seat, deal,
-                                                                                               order)))
-            if key is not None:
-                same[key] = out[-1]
-        return out, [None] * len(worlds)
+            if key not in same:
+                pos = _drawn_position(rep, k, seat, deal, order)
+                search = _shared_searcher(rep, seat, node_limit, table_mb)
+                row = search.values(pos)
+                found = reading.played(search, pos, row) if reading is not None and order is not None else None
+                if key is None:
+                    out.append(row)
+                    known.append(found)
+                    continue
+                same[key] = row, found
+            out.append(same[key][0])
+            known.append(same[key][1])
+        return out, known
     except SearchLimit:
         return None
 
@@ -351,24 +388,35 @@ def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]
 
 
 def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
-                 table_mb: float, lines: bool = False) -> tuple[list[list[tuple[Move, int]]], list]:
+                 table_mb: float, reading: _Reading | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
     """The value of every alternative in each of ``deals`` of a game without drawing, whose table is
     the same in every world (only the hands, and the tiles out of play, change): where the int solver
     plays, all of them in one call into the compiled core (``search.worlds``), each world it leaves to
-    Python (a move that ends the hand), and every world where it cannot, searched alone. With ``lines``,
-    each alternative's principal variation in each world the compiled batch took (``WorldsSolver.lines``),
-    None for the others: ``(values, lines)`` (see :func:`_values`)."""
+    Python (a move that ends the hand), and every world where it cannot, searched alone. With ``reading``,
+    each alternative's result in each world, along the principal variations the compiled batch gave with the
+    values (``WorldsSolver.lines``), or played out by the search that valued the world alone: ``(values,
+    known)`` (see :func:`_values`)."""
     def position(deal: tuple[int, ...]):
         return _dealt_position(rep, template, deal)
 
-    batch = None
+    rows, lines = [None] * len(deals), [None] * len(deals)
     if int_solver_plays(rep.variant) and deals:
         solver = WorldsSolver(_rules(rep, seat), node_limit, table_mb)
-        batch = solver.lines(position(deals[0]), deals) if lines else solver.values(position(deals[0]), deals)
-    rows, found = batch if lines and batch is not None else (batch, None)
-    rows, found = rows or [None] * len(deals), found or [None] * len(deals)
-    return [row if row is not None else _shared_searcher(rep, seat, node_limit, table_mb).values(position(deal))
-            for row, deal in zip(rows, deals)], found
+        if reading is None:
+            rows = solver.values(position(deals[0]), deals) or rows
+        else:
+            rows, lines = solver.lines(position(deals[0]), deals) or (rows, lines)
+    out, known = [], []
+    for row, found, deal in zip(rows, lines, deals):
+        if row is not None:
+            out.append(row)
+            known.append(None if found is None else reading.lines(position(deal), row, found))
+            continue
+        pos = position(deal)
+        search = _shared_searcher(rep, seat, node_limit, table_mb)
+        out.append(search.values(pos))
+        known.append(None if reading is None else reading.played(search, pos, out[-1]))
+    return out, known
 
 
 def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
@@ -387,21 +435,21 @@ def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
 
 
 def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple[Move, int]]],
-                   lines: list | None = None) -> list:
+                   known: list | None = None) -> list:
     """Each alternative's result in each of ``worlds`` (as ``rows`` lists them): the hand played out along
     its principal variation in that world with every hand open (``outcomes.played_out``, the open-hands
     analysis's reading, here in the world the mover could not tell from the real one), the values of
-    ``rows`` its first guess; where ``lines`` has a world's principal variations (a compiled batch's, see
-    :func:`_values`), each read at its end as ``played_out`` reads it (:func:`_line_result`). None for a world
-    whose boneyard order is unknown or past the node limit."""
+    ``rows`` its first guess; those ``known`` already (see :func:`_values`) kept. None for a world whose
+    boneyard order is unknown or past the node limit."""
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     template = rep.position_at(k)
-    before = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
-    offset = _points_before(rep, k, seat, rep.variant.seating.sides > 2)
-    leader = hand_leader(rep)
+    reading = _Reading.at(rep, k, seat)
     out = []
-    for world, row, found in zip(worlds, rows, lines or [None] * len(rows)):
+    for world, row, found in zip(worlds, rows, known or [None] * len(rows)):
+        if found is not None:
+            out.append(found)
+            continue
         if template.draws:
             order = view.order(world)
             if order is None:
@@ -410,14 +458,7 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
             pos = _drawn_position(rep, k, seat, view.deal(world), order)
         else:
             pos = _dealt_position(rep, template, view.deal(world))
-        if found is not None:
-            out.append([None if line is None else _line_result(rep.variant, pos, move, line, leader, before)
-                        for (move, _), line in zip(row, found)])
-            continue
-        search = _shared_searcher(rep, seat, node_limit, table_mb)
-        seen: dict = {}
-        out.append([played_out(rep.variant, search, pos, move, leader, before, seen, value + offset)
-                    for move, value in row])
+        out.append(reading.played(_shared_searcher(rep, seat, node_limit, table_mb), pos, row))
     return out
 
 
