@@ -309,9 +309,9 @@ def _values(rep: Replay, plan: _Plan, worlds: list,
             return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb,
                                 reading)
         batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], node_limit,
-                             table_mb)
+                             table_mb, reading)
         if batch is not None:
-            return batch, [None] * len(worlds)
+            return batch
         out, known = [], []
         same: dict[tuple, tuple] = {}          # worlds that differ only in the order of tiles nobody may draw
         for world in worlds:
@@ -347,10 +347,14 @@ def _drawn_position(rep: Replay, k: int, seat: int, deal: tuple[int, ...], order
 
 
 def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, ...], tuple | None]],
-                 node_limit: int | None, table_mb: float) -> list[list[tuple[Move, int]]] | None:
+                 node_limit: int | None, table_mb: float,
+                 reading: _Reading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` (deal, boneyard order) of a draw game, all in one
     call into the compiled draw search (``search.drawworlds``; worlds that differ only in the order of tiles
-    nobody may draw are solved once); None where it does not take them (then each world is searched alone)."""
+    nobody may draw are solved once); None where it does not take them (then each world is searched alone).
+    With ``reading``, each alternative's result in each world along the principal variations the same call
+    gave (``DrawWorlds.lines``, where points are scored during play; else not known yet): ``(values, known)``
+    (see :func:`_values`)."""
     if not worlds or any(order is None for _, order in worlds) or turned_up(rep.initial) is not None:
         return None
     template = _drawn_position(rep, k, seat, *worlds[0])
@@ -360,18 +364,26 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
             events.append((step.seat, None if step.move.draw else step.move.tile.bit))
     keep = template.keep
     unique: dict[tuple, int] = {}
-    batch = []
+    batch, first = [], []           # (the first world of each kind: whose position reads its lines)
     for deal, order in worlds:
         key = (deal, order[:len(order) - keep])
         if key not in unique:
             unique[key] = len(batch)
             batch.append((_hands_at(deal, order, events), tuple(t.bit for t in order)))
+            first.append((deal, order))
     if batch[0][0] != tuple(template.hands):
         return None                 # (the record's moves do not give the hands so: let the replay say)
-    rows = DrawWorlds(_rules(rep, seat), node_limit, table_mb).values(template, batch)
+    solver = DrawWorlds(_rules(rep, seat), node_limit, table_mb)
+    got = solver.lines(template, batch) if reading is not None else None
+    rows, lines = got if got is not None else (solver.values(template, batch), None)
     if rows is None:
         return None
-    return [rows[unique[(deal, order[:len(order) - keep])]] for deal, order in worlds]
+    known = [None] * len(batch)
+    if lines is not None:
+        for at, (deal, order) in enumerate(first):
+            known[at] = reading.lines(_drawn_position(rep, k, seat, deal, order), rows[at], lines[at])
+    places = [unique[(deal, order[:len(order) - keep])] for deal, order in worlds]
+    return [rows[at] for at in places], [known[at] for at in places]
 
 
 def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]) -> tuple[int, ...]:

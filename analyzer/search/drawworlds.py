@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..position import Position
-from ..tiles import Move
+from ..position import Position, placed
+from ..tiles import PASS, Move, tile_set
 from .alphabeta import gc_paused
 from .core import DRAW_ENTRY_BYTES, NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, draw_core, resolve_draw
 from .draw import compact, compact_state, plays_draws
 from .scoring import describe, value_bound
+from .tree import NO_EXTRA
 
 __all__ = ["DrawWorlds"]
 
@@ -53,6 +54,22 @@ class DrawWorlds:
         drawn in a fixed order, every hand known); each world is ``(hands, order)``: every seat's hand at
         the decision and the boneyard's order (tile bits, all of it, the tiles drawn so far first), the
         rest as in ``position``. None where the core does not take them (see the module)."""
+        got = self._batch(position, worlds, False)
+        return None if got is None else got[0]
+
+    def lines(self, position: Position, worlds: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> tuple | None:
+        """``(values, lines)``: the values as :meth:`values` gives them, and for each world each move's principal
+        variation after it, as ``TreeSearch.best_line`` plays it from the position after the move (the best
+        moves for both sides to the end of the hand, at each choice the first best in the order of
+        ``legal_moves``, the forced draws and passes included), a list of moves (None: past the node limit at
+        one of its choices), from the table the world's values left (``_draw.DrawSearch.worlds`` with
+        ``lines``). None where :meth:`values` is, and where nothing is scored during play (the core's ends are
+        then not the position's as they lie)."""
+        if getattr(self.rules, "play", None) is None:
+            return None
+        return self._batch(position, worlds, True)
+
+    def _batch(self, position: Position, worlds, lines: bool) -> tuple[list, list] | None:
         described = describe(self.rules)
         if self.core != "compiled" or described is None or not worlds or any(position.hidden):
             return None
@@ -71,11 +88,27 @@ class DrawWorlds:
                                             until, scores, maximiser, described.ints(), None, entries, leader,
                                             value_bound(self.rules))
         with gc_paused():
-            rows, over = self.table.worlds([h for h, _ in worlds], [o for _, o in worlds], position.turn, k, roots,
-                                           self.node_limit)
-        if over:
+            got = self.table.worlds([h for h, _ in worlds], [o for _, o in worlds], position.turn, k, roots,
+                                    self.node_limit, lines)
+        if got[1]:
             raise SearchLimit(f"more than {self.node_limit:,} positions")
-        return [list(zip(moves, row)) for row in rows]
+        rows = [list(zip(moves, row)) for row in got[0]]
+        if not lines:
+            return rows, []
+        tiles = tile_set(position.max_pip)
+        return rows, [[None if steps is None else [_step(tiles, *step) for step in steps] for steps in found]
+                      for found in got[2]]
+
+
+def _step(tiles, seat: int, tile: int, end: int, arm: int) -> Move:
+    """A step of a line as the core gives it (``_draw.c``, ``line_append``) as the position's move."""
+    if tile == -2:
+        return NO_EXTRA
+    if tile < 0:
+        return PASS
+    if end == -2:
+        return Move(tiles[tile], None, True)        # (a draw, as ``RevealedDraws.legal_moves`` makes it)
+    return placed(tiles[tile], end, arm or None)
 
 
 def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[int, int, list[tuple]] | None:
