@@ -161,13 +161,17 @@ def _fair(path: Path, rounds: int) -> None:
 def _without_batch_lines(refuse: bool):
     """A context in which the compiled batches of worlds give no lines (``refuse``), so that the fair analysis
     plays each world's out itself, as it did before they gave them."""
-    from contextlib import nullcontext
+    from contextlib import ExitStack, nullcontext
     from unittest import mock
 
     if not refuse:
         return nullcontext()
+    from analyzer.search.drawworlds import DrawWorlds
     from analyzer.search.worlds import WorldsSolver
-    return mock.patch.object(WorldsSolver, "lines", lambda self, position, deals: None)
+    stack = ExitStack()
+    for batch in (WorldsSolver, DrawWorlds):
+        stack.enter_context(mock.patch.object(batch, "lines", lambda self, position, worlds: None))
+    return stack
 
 
 if __name__ == "__main__":

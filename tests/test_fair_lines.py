@@ -23,6 +23,7 @@ from analyzer.rules import find_variant
 from analyzer.rules.mechanics import position_for
 from analyzer.search import Solver
 from analyzer.search.core import compiled_core
+from analyzer.search.drawworlds import DrawWorlds
 from analyzer.search.worlds import WorldsSolver
 from conftest import RECORDS
 from test_principal_lines import reference_line
@@ -108,19 +109,82 @@ def test_the_batch_gives_each_world_the_plain_minimax_line_and_the_result_of_the
 
 def _fair_results(rep, batch: bool, monkeypatch) -> list:
     """Every judged alternative's results over the worlds (``FairValue.results``) of the fair analysis on the
-    match scale, with the batch's lines (``batch``) or with the path without them."""
+    match scale, with the batches' lines (``batch``) or with the path without them."""
     with monkeypatch.context() as m:
         if not batch:
             m.setattr(WorldsSolver, "lines", lambda self, position, deals: None)
+            m.setattr(DrawWorlds, "lines", lambda self, position, worlds: None)
         out = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
     return [(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None for a in d.alternatives]
 
 
 @built
-@pytest.mark.parametrize("record,games", [("match-whist.dom", (0, 1))])
+@pytest.mark.parametrize("record,games", [("match-whist.dom", (0, 1)), ("variant-all-fives.dom", (0,)),
+                                          ("match-all-fives-4.dom", (0,))])
 def test_the_fair_results_on_a_record_are_those_of_the_path_without_the_batch(record, games, monkeypatch):
     reps = replay_record(parse((RECORDS / record).read_text(encoding="utf-8"), record))
     for g in games:
         with_batch = _fair_results(reps[g], True, monkeypatch)
         assert with_batch and all(results is not None for *_, results in with_batch)
         assert with_batch == _fair_results(reps[g], False, monkeypatch)
+
+
+# -- draw games: All Fives (points during play), for two and three, and All Fives and Threes -------------------
+DRAW_FAMILIES = ["all-fives", "all-fives-3", "all-fives-threes"]
+
+
+@built
+@pytest.mark.parametrize("family", DRAW_FAMILIES)
+def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_and_the_same_results(family):
+    """Each world's line from the batch (``DrawWorlds.lines``) is the first best of every alternative's full value
+    at every choice (the pure-Python search's values, one exact search a move), and the result read off it is the
+    one the path without the batch plays out (a pure-Python search of the world alone, ``played_out``)."""
+    from test_draw_worlds import FAMILIES, decision, decisions, draw_record, rules_of
+    from test_principal_lines import line_by
+
+    from analyzer.search import TreeSearch
+    from analyzer.search.drawworlds import DrawWorlds
+
+    variant = dict(FAMILIES)[family]
+    rng = random.Random(f"fair-lines-{family}")
+    checked = draws = 0
+    for _ in range(2):
+        rep = draw_record(variant, rng, draws=1)
+        leader = next(st.seat for st in rep.steps if st.move is not None and st.move.tile is not None)
+        for k, seat, listed in decisions(rep):
+            rules = rules_of(rep, seat)
+            first = decision(rep, k, seat, listed[0])[0]
+            worlds = [(tuple(decision(rep, k, seat, w)[0].hands), tuple(t.bit for t in w[1])) for w in listed[:6]]
+            got = DrawWorlds(rules).lines(first, worlds)
+            assert got is not None
+            rows, lines = got
+            assert rows == DrawWorlds(rules).values(first, worlds)
+            for world, row, found in zip(listed, rows, lines):
+                pos = decision(rep, k, seat, world)[0]
+                reference = TreeSearch(rules, core="python")
+                for (move, _), line in zip(row, found):
+                    pos.push(move)
+                    try:
+                        assert line == line_by(pos, rules.seating.teams, reference.values), (family, k, str(move))
+                    finally:
+                        pos.pop()
+                    assert fair_module._line_result(variant, pos, move, line, leader, None) == \
+                        played_out(variant, TreeSearch(rules, core="python"), pos, move, leader, None, {})
+                    checked += 1
+                    draws += any(m.draw for m in line)
+    assert checked >= 20 and draws, (checked, draws)
+
+
+@built
+def test_a_draw_game_without_points_during_play_gives_no_lines():
+    # (the compiled state keeps its ends sorted there, not as they lie: the fair analysis plays those lines out)
+    from test_draw_worlds import FAMILIES, decision, decisions, draw_record, rules_of
+
+    from analyzer.search.drawworlds import DrawWorlds
+
+    rep = draw_record(dict(FAMILIES)["draw"], random.Random("plain"), draws=1)
+    k, seat, listed = next(decisions(rep))
+    first = decision(rep, k, seat, listed[0])[0]
+    worlds = [(tuple(decision(rep, k, seat, w)[0].hands), tuple(t.bit for t in w[1])) for w in listed]
+    assert DrawWorlds(rules_of(rep, seat)).values(first, worlds) is not None
+    assert DrawWorlds(rules_of(rep, seat)).lines(first, worlds) is None
