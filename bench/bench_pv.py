@@ -21,8 +21,8 @@ alternative's and every step's; the after tree's, warm and cold, against the bef
 ``--fair RECORD``: what the match scale costs the fair analysis of RECORD (one process, the default worlds), where
 it reads each world's result along each alternative's principal variation (``fair_analyze(..., results=True)``):
 the CPU seconds on the points scale, on the match scale with each world's lines from the compiled batch of worlds
-that valued it ("batch"), and on the match scale with those lines refused ("old": a new solver a world plays
-each line out, as before), the three alternating, best of ``--rounds``; and whether the two match-scale runs
+that valued it ("batch"), and on the match scale with the batches giving their values without lines ("old": a
+new search a world plays each line out afterwards, ``outcomes.played_out``, as before they gave lines), the three alternating, best of ``--rounds``; and whether the two match-scale runs
 give every alternative the same results over the worlds.
 The machine is shared: read ratios, not seconds.
 """
@@ -154,13 +154,14 @@ def _fair(path: Path, rounds: int) -> None:
     print(f"{best['points']:>9.3f} {best['batch']:>16.3f} {best['batch'] / best['points']:>6.2f} {best['old']:>14.3f} "
           f"{best['old'] / best['points']:>6.2f} {best['old'] / best['batch']:>9.2f} {same:>5}")
     print("batch: each world's principal variations from the compiled batch of worlds that valued it (its table "
-          "warm); old: the batch's lines refused, each world's lines played out by a new solver (outcomes.played_out); "
+          "warm); old: the batches' values without their lines, each world's lines played out afterwards by a new search "
+          "(outcomes.played_out); "
           "same: every alternative's results over the worlds equal")
 
 
 def _without_batch_lines(refuse: bool):
-    """A context in which the compiled batches of worlds give no lines (``refuse``), so that the fair analysis
-    plays each world's out itself, as it did before they gave them."""
+    """A context in which the compiled batches of worlds give their values but no lines (``refuse``), so that the
+    fair analysis plays each world's out afterwards, as it did before they gave them."""
     from contextlib import ExitStack, nullcontext
     from unittest import mock
 
@@ -169,9 +170,15 @@ def _without_batch_lines(refuse: bool):
     from analyzer.search.drawworlds import DrawWorlds
     from analyzer.search.worlds import WorldsSolver
     stack = ExitStack()
-    for batch in (WorldsSolver, DrawWorlds):
-        stack.enter_context(mock.patch.object(batch, "lines", lambda self, position, worlds: None))
+    stack.enter_context(mock.patch.object(WorldsSolver, "lines", _values_only))
+    stack.enter_context(mock.patch.object(DrawWorlds, "lines", lambda self, position, worlds: None))
     return stack
+
+
+def _values_only(self, position, deals):
+    """``WorldsSolver.lines`` as before the batch gave lines: its values, no line."""
+    rows = self.values(position, deals)
+    return None if rows is None else (rows, [None] * len(rows))
 
 
 if __name__ == "__main__":

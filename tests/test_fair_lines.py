@@ -112,10 +112,16 @@ def _fair_results(rep, batch: bool, monkeypatch) -> list:
     match scale, with the batches' lines (``batch``) or with the path without them."""
     with monkeypatch.context() as m:
         if not batch:
-            m.setattr(WorldsSolver, "lines", lambda self, position, deals: None)
+            m.setattr(WorldsSolver, "lines", _values_only)
             m.setattr(DrawWorlds, "lines", lambda self, position, worlds: None)
         out = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
     return [(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None for a in d.alternatives]
+
+
+def _values_only(self, position, deals):
+    """``WorldsSolver.lines`` giving the batch's values and no line: each world's lines played out anew."""
+    rows = self.values(position, deals)
+    return None if rows is None else (rows, [None] * len(rows))
 
 
 @built
