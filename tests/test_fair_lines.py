@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis import fair as fair_module
 from analyzer.analysis.fair import fair_analyze
 from analyzer.analysis.outcomes import played_out
+from analyzer.analysis.readings import line_result
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.rules import find_variant
@@ -103,7 +103,7 @@ def test_the_batch_gives_each_world_the_plain_minimax_line_and_the_result_of_the
             finally:
                 world.pop()
             # the result read off the batch's line is the one the path without it plays out and reads
-            assert fair_module._line_result(variant, world, move, line, leader, None) == \
+            assert line_result(variant, world, move, line, leader, None) == \
                 played_out(variant, Solver(variant), world, move, leader, None, {})
 
 
@@ -174,7 +174,7 @@ def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_an
                         assert line == line_by(pos, rules.seating.teams, reference.values), (family, k, str(move))
                     finally:
                         pos.pop()
-                    assert fair_module._line_result(variant, pos, move, line, leader, None) == \
+                    assert line_result(variant, pos, move, line, leader, None) == \
                         played_out(variant, TreeSearch(rules, core="python"), pos, move, leader, None, {})
                     checked += 1
                     draws += any(m.draw for m in line)

@@ -41,10 +41,9 @@ from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..search.worlds import WorldsSolver
 from ..search.drawworlds import DrawWorlds
-from ..rules.facts import hand_facts
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
-from .outcomes import hand_leader, played_out
+from .readings import WorldReading, points_before
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
@@ -255,7 +254,7 @@ def _solve(task: tuple[int, int]) -> tuple[list[list[tuple[Move, int]]], list | 
     (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`)."""
     rep, plan = _JOB["rep"], _JOB["plans"][task[0]]
     worlds = plan.chunk(task[1])
-    reading = _Reading.at(rep, plan.k, plan.seat) if _JOB.get("results") else None
+    reading = WorldReading.at(rep, plan.k, plan.seat) if _JOB.get("results") else None
     got = _values(rep, plan, worlds, reading)
     if got is None:
         return None
@@ -263,39 +262,8 @@ def _solve(task: tuple[int, int]) -> tuple[list[list[tuple[Move, int]]], list | 
     return rows, (_world_results(rep, plan, worlds, rows, known) if reading is not None else None)
 
 
-@dataclass(frozen=True)
-class _Reading:
-    """How a world's results are read at a decision (the match scale's, ``outcomes.played_out``): the hand's
-    leader, each seat's points scored during play before it (None: none) and the side-0 points the values
-    leave out (those scored before it: ``_points_before``)."""
-
-    variant: object
-    leader: int
-    before: tuple | None
-    offset: int
-
-    @classmethod
-    def at(cls, rep: Replay, k: int, seat: int) -> _Reading:
-        before = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
-        return cls(rep.variant, hand_leader(rep), before,
-                   _points_before(rep, k, seat, rep.variant.seating.sides > 2))
-
-    def played(self, search, pos, row: list[tuple[Move, int]]) -> list:
-        """Each alternative's result in the world ``pos``, its principal variation played out by ``search`` (the
-        values of ``row`` its first guesses): a search that has just valued ``row`` in this world starts warm."""
-        seen: dict = {}
-        return [played_out(self.variant, search, pos, move, self.leader, self.before, seen, value + self.offset)
-                for move, value in row]
-
-    def lines(self, pos, row: list[tuple[Move, int]], lines: list) -> list:
-        """Each alternative's result in the world ``pos`` along its principal variation, given (``lines``, None
-        where one is not known)."""
-        return [None if line is None else _line_result(self.variant, pos, move, line, self.leader, self.before)
-                for (move, _), line in zip(row, lines)]
-
-
 def _values(rep: Replay, plan: _Plan, worlds: list,
-            reading: _Reading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
+            reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit), and with
     ``reading`` each alternative's result in each world whose search could read them at once, its table warm
     (``known``: the principal variations from a compiled batch of worlds, ``WorldsSolver.lines``, or played out
@@ -348,7 +316,7 @@ def _drawn_position(rep: Replay, k: int, seat: int, deal: tuple[int, ...], order
 
 def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, ...], tuple | None]],
                  node_limit: int | None, table_mb: float,
-                 reading: _Reading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
+                 reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` (deal, boneyard order) of a draw game, all in one
     call into the compiled draw search (``search.drawworlds``; worlds that differ only in the order of tiles
     nobody may draw are solved once); None where it does not take them (then each world is searched alone).
@@ -400,7 +368,7 @@ def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]
 
 
 def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
-                 table_mb: float, reading: _Reading | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
+                 table_mb: float, reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
     """The value of every alternative in each of ``deals`` of a game without drawing, whose table is
     the same in every world (only the hands, and the tiles out of play, change): where the int solver
     plays, all of them in one call into the compiled core (``search.worlds``), each world it leaves to
@@ -456,7 +424,7 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     template = rep.position_at(k)
-    reading = _Reading.at(rep, k, seat)
+    reading = WorldReading.at(rep, k, seat)
     out = []
     for world, row, found in zip(worlds, rows, known or [None] * len(rows)):
         if found is not None:
@@ -472,33 +440,6 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
             pos = _dealt_position(rep, template, view.deal(world))
         out.append(reading.played(_shared_searcher(rep, seat, node_limit, table_mb), pos, row))
     return out
-
-
-def _line_result(variant, pos, move: Move, line: list[Move], leader: int, before):
-    """The result of the hand once ``move`` and then ``line`` (its principal variation, given) are played at
-    ``pos`` (left as it was), read as ``outcomes.played_out`` reads the end of the line it plays out
-    (``hand_facts``, ``Variant.hand_result``; ``before``: each seat's points scored during play up to ``pos``,
-    None: none); None where the line does not end the hand."""
-    # (the lead engineer is making outcomes.py's played_out cheaper: this reading of a ready line belongs
-    # beside it, and is to be unified with it there)
-    play = variant.play
-    points = list(before) if before else [0] * variant.players
-    pushed = 0
-    try:
-        for m in (move, *line):
-            seat = pos.turn
-            pos.push(m)
-            pushed += 1
-            if play is not None and m.is_play:
-                points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
-        end = pos.outcome()
-        if end is None:
-            return None
-        facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
-        return variant.hand_result(facts)
-    finally:
-        for _ in range(pushed):
-            pos.pop()
 
 
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
@@ -731,17 +672,6 @@ def _lead_index(rep: Replay, k: int) -> int:
     return next(st.index for st in reversed(rep.steps[:k]) if st.move is not None and st.move.is_play)
 
 
-def _points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
-    """The points scored during play before step ``k`` (All Fives), as the values count them."""
-    scores = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
-    if scores is None:
-        return 0
-    if individual:
-        return 2 * scores[seat] - sum(scores)
-    teams = rep.variant.seating.teams
-    return sum(p if teams[s] == 0 else -p for s, p in enumerate(scores))
-
-
 def _attach_results(decision: Decision, per_world: list, results: list | None) -> None:
     """Each alternative's results over the worlds (``FairValue.results``: each result and in how many
     worlds; None where one world's is not known), from ``results`` aligned with ``per_world``."""
@@ -761,7 +691,7 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
            method: str, count: int, thresholds: FairThresholds, individual: bool) -> None:
     """Attach the fair values of every alternative and the fair verdict to ``decision``."""
     sign = 1 if decision.side == 0 else -1
-    offset = _points_before(rep, k, seat, individual)
+    offset = points_before(rep, k, seat, individual)
     n = len(per_world)
     table = {m: [] for m in moves}              # move -> its value in each world, side-0 points
     for values in per_world:
@@ -839,7 +769,7 @@ def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -
     if fair.verdict != "real":
         return
     sign = 1 if decision.side == 0 else -1
-    offset = _points_before(rep, plan.k, plan.seat, rep.variant.seating.sides > 2)
+    offset = points_before(rep, plan.k, plan.seat, rep.variant.seating.sides > 2)
     played = rep.steps[plan.k].move
     best = next(m for m in plan.moves if alternative_text(m) == fair.best)
     gaps = []
