@@ -10,7 +10,10 @@ it) and values each move as ``TreeSearch.values`` does: the points it scores at 
 from the last value found (0 for each new world) over the state it leaves, a hand won by the move
 valued at once. The lead is such a move (the line opened with its two numbers, the opener's right to
 add a tile after it), and so is the opener's choice to add none; every draw and pass after it is the
-core's. No Python call per world, per move or per position.
+core's. No Python call per world, per move or per position. Where points are scored during play (All
+Fives), :meth:`DrawWorlds.lines` also plays, in each world right after its values and from the table they
+left, each move's principal variation as ``TreeSearch.best_line`` plays it (the first best choice in the
+order of ``legal_moves``, the forced draws and passes between), which the match scale reads.
 
 It knows nothing of where the worlds come from (``inference``). :meth:`DrawWorlds.values` returns None
 where the core does not take them (no compiled core, a scoring ``describe`` does not know, a rule the

@@ -10,7 +10,10 @@ entries are those an empty table would get) and values each move as
 ``Solver.values`` does a play on the line (the tile placed, the forced passes skipped, MTD(f) from the
 table's bound nearest 0), so the values are those of a :class:`~analyzer.search.block.Solver` made for
 each world, without a Python call per world or per move. The lead is taken too (each tile led opens
-the line with its two numbers).
+the line with its two numbers). :meth:`WorldsSolver.lines` also plays, in each world right after its values
+and from the table they left, each move's principal variation (the line ``Solver.best_line`` plays: the
+first best move at each choice in the order of ``legal_moves``, ``_core.c``'s ``line_step``, which
+``BlockDeal.line`` plays too), which the match scale reads where both sides score in a hand.
 
 It knows nothing of where the deals come from (``inference``) and leaves to ``Solver.values`` what
 the core does not take this way: a deal in which a move ends the hand (its row is None), and every
