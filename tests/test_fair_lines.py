@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.fair import fair_analyze
 from analyzer.analysis.outcomes import played_out
-from analyzer.analysis.readings import line_result
+from analyzer.analysis.readings import dealt_facts, line_result
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.rules import find_variant
+from analyzer.rules.facts import hand_facts
 from analyzer.rules.mechanics import position_for
 from analyzer.search import Solver
 from analyzer.search.core import compiled_core
@@ -97,13 +98,21 @@ def test_the_batch_gives_each_world_the_plain_minimax_line_and_the_result_of_the
             assert found is None
             continue
         for (move, _), line in zip(row, found):
+            facts, depth = dealt_facts(world, move, line, leader), len(world.history)
             world.push(move)
             try:
-                assert line == reference_line(world, variant), (family, str(move))
+                assert line.moves == reference_line(world, variant), (family, str(move))
+                for m in line.moves:
+                    world.push(m)
+                end = world.outcome()
+                # the facts read off the line are those ``hand_facts`` reads off the position it leaves
+                assert facts == hand_facts(world, end.termination, end.seat, leader)
             finally:
-                world.pop()
+                while len(world.history) > depth:
+                    world.pop()
             # the result read off the batch's line is the one the path without it plays out and reads
-            assert line_result(variant, world, move, line, leader, None) == \
+            assert variant.hand_result(dealt_facts(world, move, line, leader)) == \
+                line_result(variant, world, move, line.moves, leader, None) == \
                 played_out(variant, Solver(variant), world, move, leader, None, {})
 
 

@@ -390,7 +390,7 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
     for row, found, deal in zip(rows, lines, deals):
         if row is not None:
             out.append(row)
-            known.append(None if found is None else reading.lines(position(deal), row, found))
+            known.append(None if found is None else reading.dealt(position(deal), row, found))
             continue
         pos = position(deal)
         search = _shared_searcher(rep, seat, node_limit, table_mb)

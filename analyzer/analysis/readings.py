@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 from ..replay import Replay
 from ..rules import HandResult, Variant
-from ..rules.facts import hand_facts
+from ..position import tiles_of
+from ..rules.facts import HandFacts, hand_facts
+from ..search.worlds import WorldLine
 from ..tiles import Move
 from .outcomes import hand_leader, played_out
 
-__all__ = ["WorldReading", "line_result", "points_before"]
+__all__ = ["WorldReading", "dealt_facts", "line_result", "points_before"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,15 @@ class WorldReading:
         return [None if line is None else line_result(self.variant, pos, move, line, self.leader, self.before)
                 for (move, _), line in zip(row, lines)]
 
+    def dealt(self, pos, row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
+        """:meth:`lines` for a game without drawing nor points during play whose lines a compiled batch of worlds
+        gave (``WorldLine``): the facts of each finished hand read off the line (:func:`dealt_facts`)."""
+        variant, leader = self.variant, self.leader
+        if variant.play is not None:        # (points during play: the position counts them)
+            return self.lines(pos, row, [None if line is None else line.moves for line in lines])
+        return [None if line is None else variant.hand_result(dealt_facts(pos, move, line, leader))
+                for (move, _), line in zip(row, lines)]
+
 
 def line_result(variant: Variant, pos, move: Move, line: list[Move], leader: int, before) -> HandResult | None:
     """The result of the hand once ``move`` and then ``line`` (its principal variation, given) are played at
@@ -75,6 +86,32 @@ def line_result(variant: Variant, pos, move: Move, line: list[Move], leader: int
     finally:
         for _ in range(pushed):
             pos.pop()
+
+
+def dealt_facts(pos, move: Move, line: WorldLine, leader: int) -> HandFacts:
+    """The facts of the hand once ``move`` (a tile laid) and then ``line`` are played at ``pos`` (a line of a game
+    without drawing nor points during play, the line ending the hand on its last tile), as ``hand_facts`` reads
+    them off the position those moves leave, without playing them: the tiles each seat holds then, the last tile
+    and the ends before it (the line's), every move's seat and tile; the hand won by the last tile's player if
+    it was his last, else blocked (credited to him)."""
+    hands = list(pos.hands)
+    history = [(entry[1], entry[0].tile) for entry in pos.history]
+    seat, tile = pos.turn, move.tile
+    hands[seat] &= ~tile.bit
+    history.append((seat, tile))
+    tiles = line.tiles
+    for s, t, _ in line.steps:
+        if t < 0:
+            history.append((s, None))
+            continue
+        seat, tile = s, tiles[t]
+        hands[s] &= ~tile.bit
+        history.append((s, tile))
+    max_pip = pos.max_pip
+    return HandFacts("blocked" if hands[seat] else "domino", seat,
+                     tuple(sum(t.pips for t in tiles_of(h, max_pip)) for h in hands),
+                     tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
+                     line.ends_before, tuple(history), None)
 
 
 def points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:

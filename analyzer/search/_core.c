@@ -937,6 +937,7 @@ static int line_moves(Deal *d, uint64_t p, int a, int b, LineMove *out) {
 typedef struct {
     uint64_t K, X;      /* the played mask (with the pass bonus's flag), the live exposed tiles */
     int a, b, s, v;     /* the ends as they lie, the mover, the state's value for his side */
+    int pa, pb;         /* the ends as they lay before the last tile laid */
 } LineState;
 
 /* The move of the mover of ``st`` laying tile ``bit`` (the ends code after it ``e2``; ``X2``: the live exposed
@@ -994,6 +995,8 @@ static int line_step(Deal *d, LineState *st, int first, int64_t budget, PyObject
     int bit = mv[c].bit;
     if (append_step(out, s, bit, mv[c].end) < 0) return -1;
     int other = d->tlow[bit] == mv[c].end ? d->thigh[bit] : d->tlow[bit];
+    st->pa = st->a;
+    st->pb = st->b;
     if (mv[c].end == st->a && (st->a != st->b || (first >> s & 1))) st->a = other;
     else st->b = other;
     return line_advance(d, st, bit, mv[c].e2, X2, out);
@@ -1032,7 +1035,7 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
         return NULL;
     }
-    LineState st = {0, 0, a, b, s, 0};
+    LineState st = {0, 0, a, b, s, 0, a, b};
     if (load_state(self, hands, pips) < 0 || deal_ready(self, &K, &st.X) < 0) return NULL;
     st.K = K;
     int e = ends_code(self->w, a, b);
@@ -1065,8 +1068,10 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
 
 /* The principal line after each root move of the world ``solve_world`` has just solved (``values``: their
  * side-0 values; the table warm with its search), as ``Solver.best_line`` plays it from the position after
- * the move: for each move the list of its steps (``Deal_line``'s: the move's own forced passes first, then
- * ``line_step`` after ``line_step``), None for one whose line needs more than ``budget`` states at a choice.
+ * the move: for each move ``(steps, ends)``, the list of its steps (``Deal_line``'s: the move's own forced passes
+ * first, then ``line_step`` after ``line_step``) and the ends as they lay before its last tile (the line ends on
+ * a tile: the hand is over once one is laid), None for one whose line needs more than ``budget`` states at a
+ * choice.
  * ``as``, ``bs``: the ends as they lie after each move; ``firsts``: ``Deal_line``'s ``first`` after each move
  * (the seats that lay a tile on the first of two equal ends, by the lead). The loaded hands and pips
  * are the world's again after each line. NULL on an error. */
@@ -1078,7 +1083,7 @@ static PyObject *world_lines(Deal *d, uint64_t K, int s, int nmoves, const uint8
     memcpy(H, d->H, sizeof(H));
     PyObject *lines = PyList_New(nmoves);
     for (int i = 0; lines != NULL && i < nmoves; i++) {
-        LineState st = {K, 0, as[i], bs[i], s, d->sign[s] * values[i]};
+        LineState st = {K, 0, as[i], bs[i], s, d->sign[s] * values[i], 0, 0};
         PyObject *steps = PyList_New(0);
         d->failed = 0;
         int got = steps == NULL ? -1 : line_advance(d, &st, bits[i], e2s[i], 0, steps);
@@ -1096,6 +1101,8 @@ static PyObject *world_lines(Deal *d, uint64_t K, int s, int nmoves, const uint8
             d->failed = 0;
         } else if (got < 0) {
             Py_CLEAR(steps);
+        } else {
+            steps = Py_BuildValue("(N(ii))", steps, st.pa, st.pb);     /* (N: the tuple takes the list) */
         }
         if (steps == NULL) Py_CLEAR(lines);
         else PyList_SET_ITEM(lines, i, steps);
@@ -1112,8 +1119,8 @@ static PyObject *world_lines(Deal *d, uint64_t K, int s, int nmoves, const uint8
  * no exposed tile. ``after`` (for each move, the ends as they lie after it and ``line``'s ``first`` there:
  * ``(a, b, first)``): also each move's principal line in each deal, from the same warm table
  * (``world_lines``): ``(values, over,
- * lines)``, ``lines`` a list per deal (None where its values are) of each move's steps (None: past ``budget``
- * states at a choice). */
+ * lines)``, ``lines`` a list per deal (None where its values are) of each move's steps and the ends before its
+ * last tile (None: past ``budget`` states at a choice). */
 static PyObject *Deal_worlds(Deal *self, PyObject *args) {
     PyObject *deals, *moves, *after = Py_None;
     unsigned long long K;

@@ -22,6 +22,7 @@ core, or no compiled core (then :meth:`WorldsSolver.values` returns None).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..position import Position, placed
@@ -33,7 +34,7 @@ from .blockdeal import CoreDeal, compiled_plays
 from .core import NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, compiled_core, resolve
 from .scoring import counts_pass_bonuses
 
-__all__ = ["WorldsSolver"]
+__all__ = ["WorldLine", "WorldsSolver"]
 
 
 class WorldsSolver:
@@ -66,8 +67,8 @@ class WorldsSolver:
         """``(values, lines)``: the values as :meth:`values` gives them, and for each deal (None where its
         values are None) each move's principal variation after it, as ``Solver.best_line`` plays it from the
         position after the move (the best moves for both sides to the end of the hand, at each choice the
-        first best in the order of ``legal_moves``, the forced passes included), a list of moves (None: past
-        the node limit at one of its choices). The lines come from the same call into the core, each deal's
+        first best in the order of ``legal_moves``, the forced passes included), a :class:`WorldLine` (None:
+        past the node limit at one of its choices). The lines come from the same call into the core, each deal's
         from the table its values left (``_core.BlockDeal.worlds`` with ``after``). None where :meth:`values`
         is."""
         return self._batch(position, deals, True)
@@ -100,10 +101,26 @@ class WorldsSolver:
         rows = [None if row is None else list(zip(moves, row)) for row in got[0]]
         if not lines:
             return rows, []
-        tiles = deal.tiles
-        return rows, [None if found is None else [None if steps is None else
-                                                  [PASS if t < 0 else placed(tiles[t], end) for _, t, end in steps]
-                                                  for steps in found] for found in got[2]]
+        tiles = tuple(deal.tiles)
+        return rows, [None if found is None else [None if line is None else WorldLine(tuple(line[0]), line[1], tiles)
+                                                  for line in found] for found in got[2]]
+
+
+@dataclass(frozen=True)
+class WorldLine:
+    """A principal variation as :meth:`WorldsSolver.lines` gives it: each step ``(seat, tile index, the open number
+    it goes on)`` (a pass: ``(seat, -1, -1)``), the forced passes included, and the ends as they lay before its
+    last tile (the line ends on the tile that ends the hand)."""
+
+    steps: tuple[tuple[int, int, int], ...]
+    ends_before: tuple[int, int]
+    tiles: tuple = field(repr=False, compare=False)     # the set's tiles, by index
+
+    @property
+    def moves(self) -> list[Move]:
+        """The steps as the position's moves."""
+        tiles = self.tiles
+        return [PASS if t < 0 else placed(tiles[t], end) for _, t, end in self.steps]
 
 
 def _root(deal: CoreDeal, position: Position, moves: list[Move]) -> list[tuple[int, ...]] | None:
