@@ -179,14 +179,22 @@ def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_an
                 reference = TreeSearch(rules, core="python")
                 for (move, _), line in zip(row, found):
                     pos.push(move)
+                    pushed = 1
                     try:
-                        assert line == line_by(pos, rules.seating.teams, reference.values), (family, k, str(move))
+                        assert list(line.moves) == line_by(pos, rules.seating.teams, reference.values), \
+                            (family, k, str(move))
+                        for m, points in zip(line.moves, line.points):    # what each move scores, as the rules count
+                            pos.push(m)
+                            pushed += 1
+                            play = variant.play
+                            assert points == (play.points(play.ends_total(pos.line(), pos.ends)) if m.is_play else 0)
                     finally:
-                        pos.pop()
-                    assert line_result(variant, pos, move, line, leader, None) == \
+                        for _ in range(pushed):
+                            pos.pop()
+                    assert line_result(variant, pos, move, line.moves, leader, None, line.points) == \
                         played_out(variant, TreeSearch(rules, core="python"), pos, move, leader, None, {})
                     checked += 1
-                    draws += any(m.draw for m in line)
+                    draws += any(m.draw for m in line.moves)
     assert checked >= 20 and draws, (checked, draws)
 
 

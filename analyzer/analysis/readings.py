@@ -48,9 +48,10 @@ class WorldReading:
                 for move, value in row]
 
     def lines(self, pos, row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
-        """Each alternative's result in the world ``pos`` along its principal variation, given (``lines``, None
-        where one is not known)."""
-        return [None if line is None else line_result(self.variant, pos, move, line, self.leader, self.before)
+        """Each alternative's result in the world ``pos`` along its principal variation, given (``lines``: a
+        ``DrawLine`` each, None where one is not known; the points its moves score during play its own)."""
+        return [None if line is None else line_result(self.variant, pos, move, line.moves, self.leader, self.before,
+                                                      line.points)
                 for (move, _), line in zip(row, lines)]
 
     def dealt(self, pos, row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
@@ -58,26 +59,31 @@ class WorldReading:
         gave (``WorldLine``): the facts of each finished hand read off the line (:func:`dealt_facts`)."""
         variant, leader = self.variant, self.leader
         if variant.play is not None:        # (points during play: the position counts them)
-            return self.lines(pos, row, [None if line is None else line.moves for line in lines])
+            return [None if line is None else line_result(variant, pos, move, line.moves, leader, self.before)
+                    for (move, _), line in zip(row, lines)]
         return [None if line is None else variant.hand_result(dealt_facts(pos, move, line, leader))
                 for (move, _), line in zip(row, lines)]
 
 
-def line_result(variant: Variant, pos, move: Move, line: list[Move], leader: int, before) -> HandResult | None:
+def line_result(variant: Variant, pos, move: Move, line, leader: int, before,
+                scored: tuple[int, ...] | None = None) -> HandResult | None:
     """The result of the hand once ``move`` and then ``line`` (its principal variation, given) are played at
     ``pos`` (left as it was), read as ``outcomes.played_out`` reads the end of the line it plays out
     (``hand_facts``, ``Variant.hand_result``; ``before``: each seat's points scored during play up to ``pos``,
-    None: none); None where the line does not end the hand."""
+    None: none; ``scored``: what each move of ``line`` scores during play for its player where the search that
+    played it says, else counted here as ``played_out`` counts them); None where the line does not end the
+    hand."""
     play = variant.play
     points = list(before) if before else [0] * variant.players
     pushed = 0
     try:
-        for m in (move, *line):
+        for i, m in enumerate((move, *line)):
             seat = pos.turn
             pos.push(m)
             pushed += 1
             if play is not None and m.is_play:
-                points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
+                points[seat] += scored[i - 1] if i and scored is not None else \
+                    play.points(play.ends_total(pos.line(), pos.ends))
         end = pos.outcome()
         if end is None:
             return None

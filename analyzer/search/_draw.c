@@ -602,11 +602,12 @@ static int root_value(DrawSearch *d, uint64_t *h, const Root *r, int mover, int 
     return g;
 }
 
-/* ``(seat, tile, end, arm)`` appended to ``out``: a play (``arm`` 1 or 2 on the first or second of two equal
- * ends that play differently, else 0), a draw (``end`` -2, the tile drawn), a pass (``tile`` and ``end`` -1), the
- * opener's choice to add no tile (``tile`` -2). -1 on an error. */
-static int line_append(PyObject *out, int seat, int tile, int end, int arm) {
-    PyObject *x = Py_BuildValue("(iiii)", seat, tile, end, arm);
+/* ``(seat, tile, end, arm, points)`` appended to ``out``: a play (``arm`` 1 or 2 on the first or second of two
+ * equal ends that play differently, else 0; ``points``: what it scores for its player), a draw (``end`` -2, the
+ * tile drawn), a pass (``tile`` and ``end`` -1), the opener's choice to add no tile (``tile`` -2). -1 on an
+ * error. */
+static int line_append(PyObject *out, int seat, int tile, int end, int arm, int points) {
+    PyObject *x = Py_BuildValue("(iiiii)", seat, tile, end, arm, points);
     int r = x == NULL ? -1 : PyList_Append(out, x);
     Py_XDECREF(x);
     return r;
@@ -656,10 +657,10 @@ static int line_choice(DrawSearch *d, LineState *st, long long limit, PyObject *
     st->offer = 0;
     st->t = (s + 1) % n;
     st->drawn = st->passes = 0;
-    if (m->code == DECLINE) return line_append(out, s, -2, -1, 0) < 0 ? -1 : 0;
+    if (m->code == DECLINE) return line_append(out, s, -2, -1, 0, 0) < 0 ? -1 : 0;
     int number = m->code & 1 ? st->right : st->left;
     int arm = st->left == st->right && (st->shape & 1) != ((st->shape >> 1) & 1) ? 1 + (m->code & 1) : 0;
-    if (line_append(out, s, m->bit, number, arm) < 0) return -1;
+    if (line_append(out, s, m->bit, number, arm, d->maximiser[s] ? m->points : -m->points) < 0) return -1;
     Last played = {s, m->bit, st->left, st->right};
     st->last = played;
     st->h[s] = mine & ~(1ULL << m->bit);
@@ -687,11 +688,11 @@ static int line_rest(DrawSearch *d, LineState *st, long long limit, PyObject *ou
             if (got != 0) return got < 0 ? -1 : 0;
         } else if (st->k < d->limit && (d->until || !st->drawn)) {
             uint64_t tile = d->order[st->k++];
-            if (line_append(out, st->t, __builtin_ctzll(tile), -2, 0) < 0) return -1;
+            if (line_append(out, st->t, __builtin_ctzll(tile), -2, 0, 0) < 0) return -1;
             st->h[st->t] |= tile;
             st->drawn++;
         } else {
-            if (line_append(out, st->t, -1, -1, 0) < 0) return -1;
+            if (line_append(out, st->t, -1, -1, 0, 0) < 0) return -1;
             st->t = (st->t + 1) % n;
             st->drawn = 0;
             st->passes++;

@@ -22,6 +22,7 @@ world alone (``TreeSearch.values``), which gives the same values.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..position import Position, placed
@@ -32,7 +33,7 @@ from .draw import compact, compact_state, plays_draws
 from .scoring import describe, value_bound
 from .tree import NO_EXTRA
 
-__all__ = ["DrawWorlds"]
+__all__ = ["DrawLine", "DrawWorlds"]
 
 
 class DrawWorlds:
@@ -64,7 +65,7 @@ class DrawWorlds:
         """``(values, lines)``: the values as :meth:`values` gives them, and for each world each move's principal
         variation after it, as ``TreeSearch.best_line`` plays it from the position after the move (the best
         moves for both sides to the end of the hand, at each choice the first best in the order of
-        ``legal_moves``, the forced draws and passes included), a list of moves (None: past the node limit at
+        ``legal_moves``, the forced draws and passes included), a :class:`DrawLine` (None: past the node limit at
         one of its choices), from the table the world's values left (``_draw.DrawSearch.worlds`` with
         ``lines``). None where :meth:`values` is, and where nothing is scored during play (the core's ends are
         then not the position's as they lie)."""
@@ -99,11 +100,21 @@ class DrawWorlds:
         if not lines:
             return rows, []
         tiles = tile_set(position.max_pip)
-        return rows, [[None if steps is None else [_step(tiles, *step) for step in steps] for steps in found]
+        return rows, [[None if steps is None else DrawLine(tuple(_step(tiles, *step) for step in steps),
+                                                           tuple(step[4] for step in steps)) for steps in found]
                       for found in got[2]]
 
 
-def _step(tiles, seat: int, tile: int, end: int, arm: int) -> Move:
+@dataclass(frozen=True)
+class DrawLine:
+    """A principal variation as :meth:`DrawWorlds.lines` gives it: its moves, and what each scores during play for
+    its player (0: nothing, a draw, a pass)."""
+
+    moves: tuple[Move, ...]
+    points: tuple[int, ...]
+
+
+def _step(tiles, seat: int, tile: int, end: int, arm: int, points: int) -> Move:
     """A step of a line as the core gives it (``_draw.c``, ``line_append``) as the position's move."""
     if tile == -2:
         return NO_EXTRA
