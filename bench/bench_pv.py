@@ -2,7 +2,7 @@
 
     python3 bench/bench_pv.py --before DIR                       # Whist, Hungarian, All Fives; 20 records
     python3 bench/bench_pv.py --before DIR --variants whist --records 40 --rounds 5
-    python3 bench/bench_pv.py --fair records/match-whist.dom    # what each world's principal result would cost
+    python3 bench/bench_pv.py --fair records/match-whist.dom    # the fair analysis on the match scale
 
 ``DIR`` is another checkout of the package, its C cores built (``python3 setup.py build_ext --inplace``): the
 baseline, e.g. the commit before the principal variations were played out by probes
@@ -18,14 +18,12 @@ grading that plays out the principal variations, and its ratio to the analysis. 
 given the searches the analysis made (``principal_results(..., searches=)``: their tables hold the analysis's
 values), where its caller keeps them. ``same`` says whether the two trees gave the same results (every
 alternative's and every step's; the after tree's, warm and cold, against the before tree's).
-``--fair RECORD``: what the fair analysis would cost if it played each world's principal variation for each
-alternative (the match scale would then read each world's result, not only its value): the CPU seconds of
-``fair_analyze`` (one process, the default worlds) against, in the same run, those of playing out, for every
-decision it judged and every world it would solve (drawn as it draws them: ``worlds_at``), each alternative's
-principal variation in that world and reading its result (``hand_facts``, ``Variant.hand_result``): ``warm``
-with the world's solver after its values (as a batch of worlds could play them where its table is warm), ``both``
-adding those values searched again (a solver of its own a world), ``cold`` with a new solver a world whose search
-of the line's value starts from the world's value. The two kinds of line are checked to give the same results.
+``--fair RECORD``: what the match scale costs the fair analysis of RECORD (one process, the default worlds), where
+it reads each world's result along each alternative's principal variation (``fair_analyze(..., results=True)``):
+the CPU seconds on the points scale, on the match scale with each world's lines from the compiled batch of worlds
+that valued it ("batch"), and on the match scale with the batches giving their values without lines ("old": a
+new search a world plays each line out afterwards, ``outcomes.played_out``, as before they gave lines), the three alternating, best of ``--rounds``; and whether the two match-scale runs
+give every alternative the same results over the worlds.
 The machine is shared: read ratios, not seconds.
 """
 from __future__ import annotations
@@ -122,7 +120,11 @@ def _child(root: str, name: str, records: int, mode: str) -> dict | None:
 
 
 def _fair(path: Path, rounds: int) -> None:
-    """``--fair``: the fair analysis against each world's principal variations, best of ``rounds`` each."""
+    """``--fair``: the fair analysis on the points scale against the same on the match scale (each world's results
+    read along each alternative's principal variation: ``fair_analyze(..., results=True)``), the lines from the
+    compiled batches of worlds ("batch") and, in the same run, without them ("old": a new solver a world plays
+    each line out, ``outcomes.played_out``, as before the batches gave lines); best of ``rounds`` each, the three
+    alternating."""
     sys.path.insert(0, str(ROOT))
     import time
 
@@ -132,74 +134,51 @@ def _fair(path: Path, rounds: int) -> None:
     from analyzer.notation import parse
 
     reps = [r for r in replay_record(parse(path.read_text(encoding="utf-8"), path.name)) if r.deal_ok]
-    bases = [analyze_replay(rep) for rep in reps]
-    runs = []
+    runs: dict[str, list[float]] = {"points": [], "batch": [], "old": []}
+    found: dict[str, list] = {}
     for _ in range(rounds):
-        t0 = time.process_time()
-        judged = [fair_analyze(rep, base, workers=1) for rep, base in zip(reps, bases)]
-        fair = time.process_time() - t0
-        runs.append((fair, *_world_lines(reps, judged)))
-    f = min(r[0] for r in runs)
-    lines = runs[0][1]
-    again, warm, cold = (min(r[k] for r in runs) for k in (2, 3, 4))
-    print(f"# bench_pv --fair {path.name}: {len(reps)} games, best of {rounds}; CPU seconds")
-    print(f"{'fair analysis':>13} {'lines':>6} {'warm lines':>10} {'fair+warm':>9} {'values again':>12} "
-          f"{'fair+both':>9} {'cold lines':>10} {'fair+cold':>9}")
-    print(f"{f:>13.3f} {lines:>6} {warm:>10.3f} {(f + warm) / f:>8.2f}x {again:>12.3f} {(f + warm + again) / f:>8.2f}x "
-          f"{cold:>10.3f} {(f + cold) / f:>8.2f}x")
-    print("warm: each world's lines where its values left the table warm (inside the batch of worlds, as the fair "
-          "analysis's compiled batch would play them); both: a solver of its own a world, its values searched "
-          "again first; cold: a new solver for each world's lines, its value searched from the fair analysis's")
+        for how in runs:
+            bases = [analyze_replay(rep) for rep in reps]       # (outside the clock: the same in all three)
+            with _without_batch_lines(how == "old"):
+                t0 = time.process_time()
+                judged = [fair_analyze(rep, base, workers=1, results=how != "points") for rep, base in zip(reps, bases)]
+                runs[how].append(time.process_time() - t0)
+            found[how] = [[(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None
+                           for a in d.alternatives] for out in judged]
+    best = {how: min(times) for how, times in runs.items()}
+    same = "yes" if found["batch"] == found["old"] else "NO"
+    print(f"# bench_pv --fair {path.name}: {len(reps)} games, CPU seconds (time.process_time), best of {rounds} "
+          "alternating rounds; ratios against the points scale of the same run")
+    print(f"{'points s':>9} {'match (batch) s':>16} {'ratio':>6} {'match (old) s':>14} {'ratio':>6} "
+          f"{'old/batch':>9} {'same':>5}")
+    print(f"{best['points']:>9.3f} {best['batch']:>16.3f} {best['batch'] / best['points']:>6.2f} {best['old']:>14.3f} "
+          f"{best['old'] / best['points']:>6.2f} {best['old'] / best['batch']:>9.2f} {same:>5}")
+    print("batch: each world's principal variations from the compiled batch of worlds that valued it (its table "
+          "warm); old: the batches' values without their lines, each world's lines played out afterwards by a new search "
+          "(outcomes.played_out); "
+          "same: every alternative's results over the worlds equal")
 
 
-def _world_lines(reps, judged) -> tuple[int, float, float, float]:
-    """For every world the fair analysis judged ``judged`` by (drawn as it draws them), each alternative's principal
-    variation played out and its result read: ``(lines, values s, warm lines s, cold lines s)``."""
-    import random
-    import time
+def _without_batch_lines(refuse: bool):
+    """A context in which the compiled batches of worlds give their values but no lines (``refuse``), so that the
+    fair analysis plays each world's out afterwards, as it did before they gave them."""
+    from contextlib import ExitStack, nullcontext
+    from unittest import mock
 
-    from analyzer.analysis import int_solver_plays, searcher_for
-    from analyzer.analysis.fair import EXACT_BELOW, WORLDS
-    from analyzer.inference import world_position, worlds_at
-    from analyzer.rules.facts import hand_facts
+    if not refuse:
+        return nullcontext()
+    from analyzer.search.drawworlds import DrawWorlds
+    from analyzer.search.worlds import WorldsSolver
+    stack = ExitStack()
+    stack.enter_context(mock.patch.object(WorldsSolver, "lines", _values_only))
+    stack.enter_context(mock.patch.object(DrawWorlds, "lines", lambda self, position, worlds: None))
+    return stack
 
-    count, clock = 0, {"values": 0.0, "warm": 0.0, "cold": 0.0}
 
-    def timed(what: str, work):
-        t0 = time.process_time()
-        out = work()
-        clock[what] += time.process_time() - t0
-        return out
-
-    def result(v, pos, search, move, value, leader):
-        pos.push(move)
-        line = search.best_line(pos, value)
-        for m in line:
-            pos.push(m)
-        end = pos.outcome()
-        out = v.hand_result(hand_facts(pos, end.termination, end.seat, leader, None))
-        for _ in range(len(line) + 1):
-            pos.pop()
-        return out
-
-    for rep, out in zip(reps, judged):
-        v = rep.variant
-        leader = next(s.seat for s in rep.steps if s.move is not None and s.move.tile is not None)
-        for d in out.decisions:
-            if d.fair is None:
-                continue
-            every = worlds_at(rep, d.index, rep.players.index(d.player))
-            rng = random.Random(d.index)
-            deals = list(every) if every.count <= EXACT_BELOW else [every.sample(rng) for _ in range(WORLDS)]
-            for world in deals:
-                pos = world_position(rep, every.view.deal(world), d.index)
-                solver = searcher_for(v, int_solver_plays(v), None, max_deals=1)
-                values = timed("values", lambda: solver.values(pos))
-                warm = timed("warm", lambda: [result(v, pos, solver, m, x, leader) for m, x in values])
-                cold = searcher_for(v, int_solver_plays(v), None, max_deals=1)
-                assert timed("cold", lambda: [result(v, pos, cold, m, x, leader) for m, x in values]) == warm
-                count += len(values)
-    return count, clock["values"], clock["warm"], clock["cold"]
+def _values_only(self, position, deals):
+    """``WorldsSolver.lines`` as before the batch gave lines: its values, no line."""
+    rows = self.values(position, deals)
+    return None if rows is None else (rows, [None] * len(rows))
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ from ..search.worlds import WorldsSolver
 from ..search.drawworlds import DrawWorlds
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
-from .outcomes import hand_leader, played_out
+from .readings import WorldReading, points_before
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
@@ -254,37 +254,50 @@ def _solve(task: tuple[int, int]) -> tuple[list[list[tuple[Move, int]]], list | 
     (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`)."""
     rep, plan = _JOB["rep"], _JOB["plans"][task[0]]
     worlds = plan.chunk(task[1])
-    rows = _values(rep, plan, worlds)
-    if rows is None:
+    reading = WorldReading.at(rep, plan.k, plan.seat) if _JOB.get("results") else None
+    got = _values(rep, plan, worlds, reading)
+    if got is None:
         return None
-    return rows, (_world_results(rep, plan, worlds, rows) if _JOB.get("results") else None)
+    rows, known = got
+    return rows, (_world_results(rep, plan, worlds, rows, known) if reading is not None else None)
 
 
-def _values(rep: Replay, plan: _Plan, worlds: list) -> list[list[tuple[Move, int]]] | None:
-    """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit)."""
+def _values(rep: Replay, plan: _Plan, worlds: list,
+            reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
+    """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit), and with
+    ``reading`` each alternative's result in each world whose search could read them at once, its table warm
+    (``known``: the principal variations from a compiled batch of worlds, ``WorldsSolver.lines``, or played out
+    by the search that valued the world alone): ``(values, known)``, ``known`` aligned with ``worlds``, None for
+    a world whose results are not known yet (:func:`_world_results` plays them out)."""
     node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     template = rep.position_at(k)
     try:
         if not template.draws:
-            return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb)
+            return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb,
+                                reading)
         batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], node_limit,
-                             table_mb)
+                             table_mb, reading)
         if batch is not None:
             return batch
-        out = []
-        same: dict[tuple, list] = {}          # worlds that differ only in the order of tiles nobody may draw
+        out, known = [], []
+        same: dict[tuple, tuple] = {}          # worlds that differ only in the order of tiles nobody may draw
         for world in worlds:
             deal, order = view.deal(world), view.order(world)
             key = (deal, order[:len(order) - template.keep]) if order is not None else None
-            if key in same:
-                out.append(same[key])
-                continue
-            out.append(_shared_searcher(rep, seat, node_limit, table_mb).values(_drawn_position(rep, k, seat, deal,
-                                                                                               order)))
-            if key is not None:
-                same[key] = out[-1]
-        return out
+            if key not in same:
+                pos = _drawn_position(rep, k, seat, deal, order)
+                search = _shared_searcher(rep, seat, node_limit, table_mb)
+                row = search.values(pos)
+                found = reading.played(search, pos, row) if reading is not None and order is not None else None
+                if key is None:
+                    out.append(row)
+                    known.append(found)
+                    continue
+                same[key] = row, found
+            out.append(same[key][0])
+            known.append(same[key][1])
+        return out, known
     except SearchLimit:
         return None
 
@@ -302,10 +315,14 @@ def _drawn_position(rep: Replay, k: int, seat: int, deal: tuple[int, ...], order
 
 
 def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, ...], tuple | None]],
-                 node_limit: int | None, table_mb: float) -> list[list[tuple[Move, int]]] | None:
+                 node_limit: int | None, table_mb: float,
+                 reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` (deal, boneyard order) of a draw game, all in one
     call into the compiled draw search (``search.drawworlds``; worlds that differ only in the order of tiles
-    nobody may draw are solved once); None where it does not take them (then each world is searched alone)."""
+    nobody may draw are solved once); None where it does not take them (then each world is searched alone).
+    With ``reading``, each alternative's result in each world along the principal variations the same call
+    gave (``DrawWorlds.lines``, where points are scored during play; else not known yet): ``(values, known)``
+    (see :func:`_values`)."""
     if not worlds or any(order is None for _, order in worlds) or turned_up(rep.initial) is not None:
         return None
     template = _drawn_position(rep, k, seat, *worlds[0])
@@ -315,18 +332,26 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
             events.append((step.seat, None if step.move.draw else step.move.tile.bit))
     keep = template.keep
     unique: dict[tuple, int] = {}
-    batch = []
+    batch, first = [], []           # (the first world of each kind: whose position reads its lines)
     for deal, order in worlds:
         key = (deal, order[:len(order) - keep])
         if key not in unique:
             unique[key] = len(batch)
             batch.append((_hands_at(deal, order, events), tuple(t.bit for t in order)))
+            first.append((deal, order))
     if batch[0][0] != tuple(template.hands):
         return None                 # (the record's moves do not give the hands so: let the replay say)
-    rows = DrawWorlds(_rules(rep, seat), node_limit, table_mb).values(template, batch)
+    solver = DrawWorlds(_rules(rep, seat), node_limit, table_mb)
+    got = solver.lines(template, batch) if reading is not None else None
+    rows, lines = got if got is not None else (solver.values(template, batch), None)
     if rows is None:
         return None
-    return [rows[unique[(deal, order[:len(order) - keep])]] for deal, order in worlds]
+    known = [None] * len(batch)
+    if lines is not None:
+        for at, (deal, order) in enumerate(first):
+            known[at] = reading.lines(_drawn_position(rep, k, seat, deal, order), rows[at], lines[at])
+    places = [unique[(deal, order[:len(order) - keep])] for deal, order in worlds]
+    return [rows[at] for at in places], [known[at] for at in places]
 
 
 def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]) -> tuple[int, ...]:
@@ -343,20 +368,35 @@ def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]
 
 
 def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
-                 table_mb: float) -> list[list[tuple[Move, int]]]:
+                 table_mb: float, reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
     """The value of every alternative in each of ``deals`` of a game without drawing, whose table is
     the same in every world (only the hands, and the tiles out of play, change): where the int solver
     plays, all of them in one call into the compiled core (``search.worlds``), each world it leaves to
-    Python (a move that ends the hand), and every world where it cannot, searched alone."""
+    Python (a move that ends the hand), and every world where it cannot, searched alone. With ``reading``,
+    each alternative's result in each world, along the principal variations the compiled batch gave with the
+    values (``WorldsSolver.lines``), or played out by the search that valued the world alone: ``(values,
+    known)`` (see :func:`_values`)."""
     def position(deal: tuple[int, ...]):
         return _dealt_position(rep, template, deal)
 
-    batch = None
+    rows, lines = [None] * len(deals), [None] * len(deals)
     if int_solver_plays(rep.variant) and deals:
-        batch = WorldsSolver(_rules(rep, seat), node_limit, table_mb).values(position(deals[0]), deals)
-    rows = batch or [None] * len(deals)
-    return [row if row is not None else _shared_searcher(rep, seat, node_limit, table_mb).values(position(deal))
-            for row, deal in zip(rows, deals)]
+        solver = WorldsSolver(_rules(rep, seat), node_limit, table_mb)
+        if reading is None:
+            rows = solver.values(position(deals[0]), deals) or rows
+        else:
+            rows, lines = solver.lines(position(deals[0]), deals) or (rows, lines)
+    out, known = [], []
+    for row, found, deal in zip(rows, lines, deals):
+        if row is not None:
+            out.append(row)
+            known.append(None if found is None else reading.dealt(position(deal), row, found))
+            continue
+        pos = position(deal)
+        search = _shared_searcher(rep, seat, node_limit, table_mb)
+        out.append(search.values(pos))
+        known.append(None if reading is None else reading.played(search, pos, out[-1]))
+    return out, known
 
 
 def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
@@ -374,19 +414,22 @@ def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
     return pos
 
 
-def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple[Move, int]]]) -> list:
+def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple[Move, int]]],
+                   known: list | None = None) -> list:
     """Each alternative's result in each of ``worlds`` (as ``rows`` lists them): the hand played out along
     its principal variation in that world with every hand open (``outcomes.played_out``, the open-hands
     analysis's reading, here in the world the mover could not tell from the real one), the values of
-    ``rows`` its first guess. None for a world whose boneyard order is unknown or past the node limit."""
+    ``rows`` its first guess; those ``known`` already (see :func:`_values`) kept. None for a world whose
+    boneyard order is unknown or past the node limit."""
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     template = rep.position_at(k)
-    before = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
-    offset = _points_before(rep, k, seat, rep.variant.seating.sides > 2)
-    leader = hand_leader(rep)
+    reading = WorldReading.at(rep, k, seat)
     out = []
-    for world, row in zip(worlds, rows):
+    for world, row, found in zip(worlds, rows, known or [None] * len(rows)):
+        if found is not None:
+            out.append(found)
+            continue
         if template.draws:
             order = view.order(world)
             if order is None:
@@ -395,10 +438,7 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
             pos = _drawn_position(rep, k, seat, view.deal(world), order)
         else:
             pos = _dealt_position(rep, template, view.deal(world))
-        search = _shared_searcher(rep, seat, node_limit, table_mb)
-        seen: dict = {}
-        out.append([played_out(rep.variant, search, pos, move, leader, before, seen, value + offset)
-                    for move, value in row])
+        out.append(reading.played(_shared_searcher(rep, seat, node_limit, table_mb), pos, row))
     return out
 
 
@@ -632,17 +672,6 @@ def _lead_index(rep: Replay, k: int) -> int:
     return next(st.index for st in reversed(rep.steps[:k]) if st.move is not None and st.move.is_play)
 
 
-def _points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
-    """The points scored during play before step ``k`` (All Fives), as the values count them."""
-    scores = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
-    if scores is None:
-        return 0
-    if individual:
-        return 2 * scores[seat] - sum(scores)
-    teams = rep.variant.seating.teams
-    return sum(p if teams[s] == 0 else -p for s, p in enumerate(scores))
-
-
 def _attach_results(decision: Decision, per_world: list, results: list | None) -> None:
     """Each alternative's results over the worlds (``FairValue.results``: each result and in how many
     worlds; None where one world's is not known), from ``results`` aligned with ``per_world``."""
@@ -662,7 +691,7 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
            method: str, count: int, thresholds: FairThresholds, individual: bool) -> None:
     """Attach the fair values of every alternative and the fair verdict to ``decision``."""
     sign = 1 if decision.side == 0 else -1
-    offset = _points_before(rep, k, seat, individual)
+    offset = points_before(rep, k, seat, individual)
     n = len(per_world)
     table = {m: [] for m in moves}              # move -> its value in each world, side-0 points
     for values in per_world:
@@ -740,7 +769,7 @@ def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -
     if fair.verdict != "real":
         return
     sign = 1 if decision.side == 0 else -1
-    offset = _points_before(rep, plan.k, plan.seat, rep.variant.seating.sides > 2)
+    offset = points_before(rep, plan.k, plan.seat, rep.variant.seating.sides > 2)
     played = rep.steps[plan.k].move
     best = next(m for m in plan.moves if alternative_text(m) == fair.best)
     gaps = []

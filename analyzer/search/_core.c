@@ -937,7 +937,34 @@ static int line_moves(Deal *d, uint64_t p, int a, int b, LineMove *out) {
 typedef struct {
     uint64_t K, X;      /* the played mask (with the pass bonus's flag), the live exposed tiles */
     int a, b, s, v;     /* the ends as they lie, the mover, the state's value for his side */
+    int pa, pb;         /* the ends as they lay before the last tile laid */
 } LineState;
+
+/* The move of the mover of ``st`` laying tile ``bit`` (the ends code after it ``e2``; ``X2``: the live exposed
+ * tiles after it) played on the line's state, the forced passes after it appended to ``out`` as ``(seat, -1,
+ * -1)``; ``st->v`` is the move's value for the mover's side, and becomes the next state's for the next mover's
+ * (a pass bonus it pays taken off). The ends as they lie are the caller's. Returns 1 once the move ends the hand
+ * (nothing played: the hand is over), 0 when it goes on, -1 on an error. */
+static int line_advance(Deal *d, LineState *st, int bit, int e2, uint64_t X2, PyObject *out) {
+    int s = st->s, sd = d->side[s];
+    uint64_t h = d->H[s], K = st->K, K2 = K | (1ULL << bit), f = d->fit[e2];
+    if (h == 1ULL << bit || !((d->all ^ K2) & f)) return 1;            /* domino, or blocked */
+    d->H[s] = h & ~(1ULL << bit);
+    d->P[sd] -= d->tpips[bit];
+    int t = s, k;
+    for (k = 0; k < d->n; k++) {
+        t = d->next[s][k];
+        if (d->H[t] & f) break;
+        if (append_step(out, t, -1, -1) < 0) return -1;
+    }
+    int bonus = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
+    if (bonus) K2 |= d->flag;
+    st->K = K2;
+    st->X = X2;
+    st->v = d->side[t] == sd ? st->v - bonus : bonus - st->v;         /* (the move's value is the state's) */
+    st->s = t;
+    return 0;
+}
 
 /* One step of a principal line: the first move of the mover in the order of ``Position.legal_moves`` whose
  * value reaches the state's (a null-window probe each, ``budget`` states at most), appended to ``out`` as
@@ -945,7 +972,7 @@ typedef struct {
  * set when seat ``s`` lays a tile on the first of two ends showing the same number (``Position.equal_end``).
  * Returns 1 once the hand is over, 0 when it goes on, -1 on an error or past the budget (``failed``). */
 static int line_step(Deal *d, LineState *st, int first, int64_t budget, PyObject *out) {
-    int s = st->s, sd = d->side[s], e = ends_code(d->w, st->a, st->b);
+    int s = st->s, e = ends_code(d->w, st->a, st->b);
     uint64_t h = d->H[s], p = h & d->fit[e], X2 = st->X;
     if (st->X) {                                /* §8: his exposed tiles that fit, if any, are his moves */
         X2 = st->X & ~p;
@@ -965,28 +992,22 @@ static int line_step(Deal *d, LineState *st, int first, int64_t budget, PyObject
             return -1;
         }
     }
-    int bit = mv[c].bit, e2 = mv[c].e2;
+    int bit = mv[c].bit;
     if (append_step(out, s, bit, mv[c].end) < 0) return -1;
-    uint64_t K = st->K, K2 = K | (1ULL << bit), f = d->fit[e2];
     int other = d->tlow[bit] == mv[c].end ? d->thigh[bit] : d->tlow[bit];
+    st->pa = st->a;
+    st->pb = st->b;
     if (mv[c].end == st->a && (st->a != st->b || (first >> s & 1))) st->a = other;
     else st->b = other;
-    if (h == 1ULL << bit || !((d->all ^ K2) & f)) return 1;            /* domino, or blocked */
-    d->H[s] = h & ~(1ULL << bit);
-    d->P[sd] -= d->tpips[bit];
-    int t = s, k;
-    for (k = 0; k < d->n; k++) {
-        t = d->next[s][k];
-        if (d->H[t] & f) break;
-        if (append_step(out, t, -1, -1) < 0) return -1;
-    }
-    int bonus = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
-    if (bonus) K2 |= d->flag;
-    st->K = K2;
-    st->X = X2;
-    st->v = d->side[t] == sd ? st->v - bonus : bonus - st->v;         /* (the move's value is the state's) */
-    st->s = t;
-    return 0;
+    return line_advance(d, st, bit, mv[c].e2, X2, out);
+}
+
+/* The principal line of a state ``st`` to the end of the hand appended to ``out`` (``line_step`` after
+ * ``line_step``). Returns 0, or -1 on an error or past the budget (``failed``). */
+static int line_rest(Deal *d, LineState *st, int first, int64_t budget, PyObject *out) {
+    int got = 0;
+    while (got == 0) got = line_step(d, st, first, budget, out);
+    return got < 0 ? -1 : 0;
 }
 
 /* line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state to the
@@ -1014,7 +1035,7 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
         return NULL;
     }
-    LineState st = {0, 0, a, b, s, 0};
+    LineState st = {0, 0, a, b, s, 0, a, b};
     if (load_state(self, hands, pips) < 0 || deal_ready(self, &K, &st.X) < 0) return NULL;
     st.K = K;
     int e = ends_code(self->w, a, b);
@@ -1036,7 +1057,7 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
     }
     PyObject *out = PyList_New(0);
     int got = self->failed ? -1 : 0;
-    while (out != NULL && got == 0) got = line_step(self, &st, first, (int64_t)budget, out);
+    if (out != NULL && got == 0) got = line_rest(self, &st, first, (int64_t)budget, out);
     if (out == NULL || (got < 0 && self->failed != 2)) {
         Py_XDECREF(out);
         return NULL;
@@ -1045,19 +1066,67 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
                          self->failed == 2 ? Py_True : Py_False);
 }
 
-/* worlds(deals, played, ends, seat, moves, budget): for each deal (the hands each seat was dealt), the
- * side-0 value of each move (tile index, ends code after it) of ``seat``, ``played`` being on the table
- * (``ends`` -1 and nothing played: the lead):
+/* The principal line after each root move of the world ``solve_world`` has just solved (``values``: their
+ * side-0 values; the table warm with its search), as ``Solver.best_line`` plays it from the position after
+ * the move: for each move ``(steps, ends)``, the list of its steps (``Deal_line``'s: the move's own forced passes
+ * first, then ``line_step`` after ``line_step``) and the ends as they lay before its last tile (the line ends on
+ * a tile: the hand is over once one is laid), None for one whose line needs more than ``budget`` states at a
+ * choice.
+ * ``as``, ``bs``: the ends as they lie after each move; ``firsts``: ``Deal_line``'s ``first`` after each move
+ * (the seats that lay a tile on the first of two equal ends, by the lead). The loaded hands and pips
+ * are the world's again after each line. NULL on an error. */
+static PyObject *world_lines(Deal *d, uint64_t K, int s, int nmoves, const uint8_t *bits, const uint8_t *e2s,
+                             const uint8_t *as, const uint8_t *bs, const int *firsts, const int *values,
+                             int64_t budget) {
+    uint64_t H[MAXSEATS + 1];
+    int P[2] = {d->P[0], d->P[1]};
+    memcpy(H, d->H, sizeof(H));
+    PyObject *lines = PyList_New(nmoves);
+    for (int i = 0; lines != NULL && i < nmoves; i++) {
+        LineState st = {K, 0, as[i], bs[i], s, d->sign[s] * values[i], 0, 0};
+        PyObject *steps = PyList_New(0);
+        d->failed = 0;
+        int got = steps == NULL ? -1 : line_advance(d, &st, bits[i], e2s[i], 0, steps);
+        if (got == 1) {
+            PyErr_SetString(PyExc_RuntimeError, "worlds: a move with a value ends the hand");
+            got = -1;
+        } else if (got == 0) {
+            got = line_rest(d, &st, firsts[i], budget, steps);
+        }
+        memcpy(d->H, H, sizeof(H));
+        d->P[0] = P[0];
+        d->P[1] = P[1];
+        if (got < 0 && d->failed == 2) {            /* past the budget: this line is not known */
+            Py_SETREF(steps, Py_NewRef(Py_None));
+            d->failed = 0;
+        } else if (got < 0) {
+            Py_CLEAR(steps);
+        } else {
+            steps = Py_BuildValue("(N(ii))", steps, st.pa, st.pb);     /* (N: the tuple takes the list) */
+        }
+        if (steps == NULL) Py_CLEAR(lines);
+        else PyList_SET_ITEM(lines, i, steps);
+    }
+    return lines;
+}
+
+/* worlds(deals, played, ends, seat, moves, budget, after=None): for each deal (the hands each seat
+ * was dealt), the side-0 value of each move (tile index, ends code after it) of ``seat``, ``played`` being on
+ * the table (``ends`` -1 and nothing played: the lead):
  * a list per deal, or None where a move ends the hand; ``(values, over)``, ``over`` True when a deal
  * needed more than ``budget`` states (the values then stop before it). Each deal searches the states
  * a new solver's empty table would (``table_restart``). For scorings computed here (no Python leaf), no pass bonus and
- * no exposed tile. */
+ * no exposed tile. ``after`` (for each move, the ends as they lie after it and ``line``'s ``first`` there:
+ * ``(a, b, first)``): also each move's principal line in each deal, from the same warm table
+ * (``world_lines``): ``(values, over,
+ * lines)``, ``lines`` a list per deal (None where its values are) of each move's steps and the ends before its
+ * last tile (None: past ``budget`` states at a choice). */
 static PyObject *Deal_worlds(Deal *self, PyObject *args) {
-    PyObject *deals, *moves;
+    PyObject *deals, *moves, *after = Py_None;
     unsigned long long K;
     long long budget;
-    int e, s;
-    if (!PyArg_ParseTuple(args, "OKiiOL", &deals, &K, &e, &s, &moves, &budget)) return NULL;
+    int e, s, firsts[MAXMOVES];
+    if (!PyArg_ParseTuple(args, "OKiiOL|O", &deals, &K, &e, &s, &moves, &budget, &after)) return NULL;
     if (self->table == NULL || self->leaf != NULL || self->pb || s < 0 || s >= self->n || e < -1
         || e >= self->w * self->w || (K >> self->ntiles) || (e < 0 && K)) {
         PyErr_SetString(PyExc_ValueError, "worlds: a deal scored here without pass bonuses, a seat, ends and "
@@ -1067,7 +1136,7 @@ static PyObject *Deal_worlds(Deal *self, PyObject *args) {
     PyObject *mseq = PySequence_Fast(moves, "moves must be a sequence");
     if (mseq == NULL) return NULL;
     Py_ssize_t nm = PySequence_Fast_GET_SIZE(mseq);
-    uint8_t bits[MAXMOVES], e2s[MAXMOVES];
+    uint8_t bits[MAXMOVES], e2s[MAXMOVES], as[MAXMOVES], bs[MAXMOVES];
     int bad = nm < 1 || nm > MAXMOVES;
     for (Py_ssize_t i = 0; i < nm && !bad; i++) {
         int bit, e2;
@@ -1077,14 +1146,26 @@ static PyObject *Deal_worlds(Deal *self, PyObject *args) {
         e2s[i] = (uint8_t)e2;
     }
     Py_DECREF(mseq);
+    PyObject *aseq = bad || after == Py_None ? NULL : PySequence_Fast(after, "after must be a sequence");
+    bad = bad || (after != Py_None && (aseq == NULL || PySequence_Fast_GET_SIZE(aseq) != nm));
+    for (Py_ssize_t i = 0; aseq != NULL && i < nm && !bad; i++) {
+        int a, b;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(aseq, i), "iii", &a, &b, &firsts[i])) { bad = 1; break; }
+        bad = a < 0 || a >= self->w || b < 0 || b >= self->w || ends_code(self->w, a, b) != e2s[i];
+        as[i] = (uint8_t)a;
+        bs[i] = (uint8_t)b;
+    }
+    Py_XDECREF(aseq);
     if (bad) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "moves: (tile index, ends code) pairs");
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "moves: (tile index, ends code) pairs; after: the "
+                                               "ends (a, b) and first after each move");
         return NULL;
     }
     PyObject *dseq = PySequence_Fast(deals, "deals must be a sequence");
     if (dseq == NULL) return NULL;
-    PyObject *out = PyList_New(0);
+    PyObject *out = PyList_New(0), *lines = after == Py_None ? NULL : PyList_New(0);
     int over = 0;
+    if (after != Py_None && lines == NULL) Py_CLEAR(out);
     for (Py_ssize_t j = 0; out != NULL && j < PySequence_Fast_GET_SIZE(dseq) && !over; j++) {
         uint64_t dealt[MAXSEATS];
         PyObject *hands = PySequence_Fast(PySequence_Fast_GET_ITEM(dseq, j), "a deal must be a sequence");
@@ -1111,10 +1192,21 @@ static PyObject *Deal_worlds(Deal *self, PyObject *args) {
         }
         if (row == NULL || PyList_Append(out, row) < 0) Py_CLEAR(out);
         Py_XDECREF(row);
+        if (out != NULL && lines != NULL) {
+            PyObject *found = got == 1 ? Py_NewRef(Py_None)
+                              : world_lines(self, (uint64_t)K, s, (int)nm, bits, e2s, as, bs, firsts, values,
+                                            (int64_t)budget);
+            if (found == NULL || PyList_Append(lines, found) < 0) Py_CLEAR(out);
+            Py_XDECREF(found);
+        }
     }
     Py_DECREF(dseq);
-    if (out == NULL) return NULL;
-    return Py_BuildValue("(NO)", out, over ? Py_True : Py_False);
+    if (out == NULL) {
+        Py_XDECREF(lines);
+        return NULL;
+    }
+    if (lines == NULL) return Py_BuildValue("(NO)", out, over ? Py_True : Py_False);
+    return Py_BuildValue("(NON)", out, over ? Py_True : Py_False, lines);
 }
 
 static PyObject *Deal_get_nodes(Deal *self, void *closure) {
@@ -1138,8 +1230,9 @@ static PyMethodDef Deal_methods[] = {
      "line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state, "
      "the first best move in the order of the legal moves at each choice; (steps, states, over)."},
     {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
-     "worlds(deals, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends after) "
-     "in each deal, each searching the states an empty table would; (values, over)."},
+     "worlds(deals, played, ends, seat, moves, budget, after=None): the side-0 value of each move (tile "
+     "index, ends after) in each deal, each searching the states an empty table would; (values, over), and with "
+     "after (the ends and line's first after each move) each move's principal line in each deal: (values, over, lines)."},
     {NULL}
 };
 

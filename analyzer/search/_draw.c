@@ -18,11 +18,12 @@
  *   ``fixed`` the pips of every hand and of the tiles still to be drawn; a choice whose window lies beyond
  *   it returns the bound at once, uncounted.
  *
- * ``DrawSearch.worlds(hands, orders, mover, draws, roots, limit)``: every world of one decision (each one's
- *   hands and boneyard order) valued in one call, each with the table back at its starting size (so each is
- *   searched as by a search of its own: the same positions and values), each root move as
- *   ``TreeSearch.values`` values it (its points, then MTD(f) from the last value found); see
- *   analyzer/search/drawworlds.py.
+ * ``DrawSearch.worlds(hands, orders, mover, draws, roots, limit, lines=False)``: every world of one decision
+ *   (each one's hands and boneyard order) valued in one call, each with the table back at its starting size (so
+ *   each is searched as by a search of its own: the same positions and values), each root move as
+ *   ``TreeSearch.values`` values it (its points, then MTD(f) from the last value found); with ``lines`` (All
+ *   Fives) also each root move's principal variation in each world, played out from the table its values left
+ *   as ``TreeSearch.best_line`` plays it (``root_line``); see analyzer/search/drawworlds.py.
  *
  * The state of a choice: every seat's hand (a 64-bit mask), the open ends (left, right; sorted where
  * nothing is scored during play), the shape of the ends (bit 0: the left end's tile is a double, bit 1:
@@ -284,8 +285,11 @@ static int follow(DrawSearch *d, const uint64_t *hands, int left, int right, int
     }
 }
 
-/* Every choice of ``s`` in the order of ``_DrawDeal.moves``. */
-static int choices(DrawSearch *d, uint64_t hand, int left, int right, int shape, int s, int offer, Choice *out) {
+/* Every choice of ``s`` in the order of ``Position.legal_moves``: ascending tile, each on the left end before
+ * the right (one place where the two show one number, unless a double lies at one of them only: All Fives'
+ * ``two_equal_ends``), then the opener's choice to add none. */
+static int legal_choices(DrawSearch *d, uint64_t hand, int left, int right, int shape, int s, int offer,
+                         Choice *out) {
     int nc = 0;
     for (uint64_t m = hand & (d->match[left] | d->match[right]); m; m &= m - 1) {
         int i = __builtin_ctzll(m), lo = d->tlow[i], hi = d->thigh[i], dbl = lo == hi;
@@ -311,6 +315,12 @@ static int choices(DrawSearch *d, uint64_t hand, int left, int right, int shape,
         Choice c = {DECLINE, 1, 0, left, right, shape, 0};
         out[nc++] = c;
     }
+    return nc;
+}
+
+/* Every choice of ``s`` in the order of ``_DrawDeal.moves``: ``legal_choices`` sorted by ``order``. */
+static int choices(DrawSearch *d, uint64_t hand, int left, int right, int shape, int s, int offer, Choice *out) {
+    int nc = legal_choices(d, hand, left, right, shape, s, offer, out);
     for (int i = 1; i < nc; i++) {          /* a stable sort, as Python's */
         Choice c = out[i];
         int j = i - 1;
@@ -592,6 +602,123 @@ static int root_value(DrawSearch *d, uint64_t *h, const Root *r, int mover, int 
     return g;
 }
 
+/* ``(seat, tile, end, arm, points)`` appended to ``out``: a play (``arm`` 1 or 2 on the first or second of two
+ * equal ends that play differently, else 0; ``points``: what it scores for its player), a draw (``end`` -2, the
+ * tile drawn), a pass (``tile`` and ``end`` -1), the opener's choice to add no tile (``tile`` -2). -1 on an
+ * error. */
+static int line_append(PyObject *out, int seat, int tile, int end, int arm, int points) {
+    PyObject *x = Py_BuildValue("(iiiii)", seat, tile, end, arm, points);
+    int r = x == NULL ? -1 : PyList_Append(out, x);
+    Py_XDECREF(x);
+    return r;
+}
+
+/* The state of a principal line as it is played out. */
+typedef struct {
+    uint64_t h[SEATS];
+    int left, right, shape, t, drawn, k, passes, offer, value;      /* value: the side-0 points still to come */
+    Last last;
+} LineState;
+
+/* The first choice of ``st->t`` in the order of ``Position.legal_moves`` whose value (with the points it scores at
+ * once) reaches the state's, by a null-window probe each (``TreeSearch._first_best``; at most ``limit`` positions
+ * for them all), appended to ``out`` and played. Returns 1 once it ends the hand, 0 when it goes on, -1 on an
+ * error or past the limit (``failed``, ``stopped``). */
+static int line_choice(DrawSearch *d, LineState *st, long long limit, PyObject *out) {
+    int n = d->n, s = st->t, v = st->value, c = 0;
+    Choice cs[CHOICES];
+    int nc = legal_choices(d, st->h[s], st->left, st->right, st->shape, s, st->offer, cs);
+    uint64_t mine = st->h[s];
+    if (nc > 1) {
+        d->nodes = 0;
+        d->budget = limit < 0 ? 0 : (uint64_t)limit;
+        for (c = 0; c < nc; c++) {
+            const Choice *m = cs + c;
+            int x, lo = d->maximiser[s] ? v - 1 : v, hi = lo + 1;
+            if (m->code == DECLINE) {
+                x = follow(d, st->h, st->left, st->right, st->shape, (s + 1) % n, 0, st->k, 0, &st->last, lo, hi);
+            } else {
+                Last played = {s, m->bit, st->left, st->right};
+                st->h[s] = mine & ~(1ULL << m->bit);
+                x = m->points + (st->h[s] ? follow(d, st->h, m->left, m->right, m->shape, (s + 1) % n, 0, st->k, 0,
+                                                   &played, lo - m->points, hi - m->points)
+                                           : hand_value(d, st->h, 0, &played));
+                st->h[s] = mine;
+            }
+            if (d->failed || d->stopped) return -1;
+            if (d->maximiser[s] ? x >= v : x <= v) break;
+        }
+        if (c == nc) {
+            PyErr_SetString(PyExc_RuntimeError, "line: no move reaches the value of the state");
+            return -1;
+        }
+    }
+    const Choice *m = cs + c;
+    st->offer = 0;
+    st->t = (s + 1) % n;
+    st->drawn = st->passes = 0;
+    if (m->code == DECLINE) return line_append(out, s, -2, -1, 0, 0) < 0 ? -1 : 0;
+    int number = m->code & 1 ? st->right : st->left;
+    int arm = st->left == st->right && (st->shape & 1) != ((st->shape >> 1) & 1) ? 1 + (m->code & 1) : 0;
+    if (line_append(out, s, m->bit, number, arm, d->maximiser[s] ? m->points : -m->points) < 0) return -1;
+    Last played = {s, m->bit, st->left, st->right};
+    st->last = played;
+    st->h[s] = mine & ~(1ULL << m->bit);
+    st->left = m->left;
+    st->right = m->right;
+    st->shape = m->shape;
+    st->value -= m->points;
+    return st->h[s] ? 0 : 1;
+}
+
+/* The principal variation from ``st`` to the end of the hand appended to ``out`` (``TreeSearch.best_line``):
+ * the forced draws and passes as ``follow`` takes them, each choice by ``line_choice``. Returns 0, or -1 on an
+ * error or past the limit at a choice. Only where the ends lie as the position has them (points during play). */
+static int line_rest(DrawSearch *d, LineState *st, long long limit, PyObject *out) {
+    int n = d->n;
+    for (;;) {
+        uint64_t fit = d->match[st->left] | d->match[st->right];
+        if (!st->offer && st->k >= d->limit) {
+            int playable = 0;
+            for (int i = 0; i < n && !playable; i++) playable = (st->h[i] & fit) != 0;
+            if ((st->passes >= n && !st->drawn) || !playable) return 0;         /* blocked */
+        }
+        if (st->offer || (st->h[st->t] & fit)) {
+            int got = line_choice(d, st, limit, out);
+            if (got != 0) return got < 0 ? -1 : 0;
+        } else if (st->k < d->limit && (d->until || !st->drawn)) {
+            uint64_t tile = d->order[st->k++];
+            if (line_append(out, st->t, __builtin_ctzll(tile), -2, 0, 0) < 0) return -1;
+            st->h[st->t] |= tile;
+            st->drawn++;
+        } else {
+            if (line_append(out, st->t, -1, -1, 0, 0) < 0) return -1;
+            st->t = (st->t + 1) % n;
+            st->drawn = 0;
+            st->passes++;
+        }
+    }
+}
+
+/* The principal variation after root ``r`` in the world just valued (``h``: the hands after it; ``rest``: the
+ * side-0 value of the state it leaves), from the table its values left: a list of steps (``line_append``), None
+ * past ``limit`` positions at a choice; NULL on an error. */
+static PyObject *root_line(DrawSearch *d, const uint64_t *h, const Root *r, int k, int rest, long long limit) {
+    LineState st = {{0}, r->left, r->right, r->shape, r->t, r->drawn, k, r->passes, r->offer, rest, r->last};
+    memcpy(st.h, h, sizeof(st.h));
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    if (r->bit >= 0 && !h[r->last.seat]) return out;                    /* he went out */
+    d->stopped = 0;
+    if (line_rest(d, &st, limit, out) < 0) {
+        Py_DECREF(out);
+        if (!d->stopped || d->failed) return NULL;
+        d->stopped = 0;
+        return Py_NewRef(Py_None);
+    }
+    return out;
+}
+
 static int roots_of(DrawSearch *d, PyObject *seq, Root *out, int most) {
     PyObject *f = PySequence_Fast(seq, "roots");
     if (f == NULL) return -1;
@@ -635,13 +762,20 @@ static int masks_of(PyObject *seq, Py_ssize_t count, uint64_t *out, const char *
     return 0;
 }
 
-/* worlds(hands, orders, mover, draws, roots, limit) -> (rows, over): see ``DrawWorlds`` in draw.py. */
+/* worlds(hands, orders, mover, draws, roots, limit, lines=False) -> (rows, over): see ``DrawWorlds`` in
+ * drawworlds.py. ``lines`` (points during play only: the ends lie as the position has them): also each root's
+ * principal variation in each world, from the table its values left (``root_line``): ``(rows, over, lines)``,
+ * ``lines`` a list per world of each root's steps (None: past ``limit`` positions at a choice). */
 static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
     PyObject *hands, *orders, *roots;
-    int mover, k;
+    int mover, k, want = 0;
     long long limit;
-    if (!PyArg_ParseTuple(args, "OOiiOL", &hands, &orders, &mover, &k, &roots, &limit)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOiiOL|p", &hands, &orders, &mover, &k, &roots, &limit, &want)) return NULL;
     int n = self->n;
+    if (want && self->scores < 0) {
+        PyErr_SetString(PyExc_ValueError, "lines: only where points are scored during play (the ends as they lie)");
+        return NULL;
+    }
     Root rs[CHOICES];
     int nr = roots_of(self, roots, rs, CHOICES);
     if (nr < 0) return NULL;
@@ -652,8 +786,9 @@ static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
     PyObject *hs = PySequence_Fast(hands, "hands"), *os = PySequence_Fast(orders, "orders");
     if (hs == NULL || os == NULL) { Py_XDECREF(hs); Py_XDECREF(os); return NULL; }
     Py_ssize_t count = PySequence_Fast_GET_SIZE(hs);
-    PyObject *rows = PyList_New(0);
+    PyObject *rows = PyList_New(0), *lines = want ? PyList_New(0) : NULL;
     int over = 0;
+    if (want && lines == NULL) goto fail;
     if (rows == NULL || PySequence_Fast_GET_SIZE(os) != count) {
         if (rows != NULL) PyErr_SetString(PyExc_ValueError, "one order a world");
         goto fail;
@@ -671,6 +806,7 @@ static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
         PyObject *row = PyList_New(nr);
         if (row == NULL) goto fail;
         int guess = 0;      /* TreeSearch._last: 0 for a new deal, then the last value found */
+        int rest[CHOICES];  /* each root's state's value */
         for (int i = 0; i < nr; i++) {
             const Root *r = rs + i;
             memcpy(h, h0, sizeof(h));
@@ -686,8 +822,23 @@ static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
             if (self->failed) { Py_DECREF(row); goto fail; }
             if (self->stopped) { over = 1; break; }
             guess = v;
+            rest[i] = v;
             PyList_SET_ITEM(row, i, PyLong_FromLong((long)r->gain + v));
         }
+        PyObject *found = want && !over ? PyList_New(nr) : NULL;
+        for (int i = 0; found != NULL && i < nr; i++) {
+            memcpy(h, h0, sizeof(h));
+            if (rs[i].bit >= 0) h[mover] &= ~(1ULL << rs[i].bit);
+            PyObject *steps = root_line(self, h, rs + i, k, rest[i], limit);
+            if (steps == NULL) Py_CLEAR(found);
+            else PyList_SET_ITEM(found, i, steps);
+        }
+        if (want && !over && (found == NULL || PyList_Append(lines, found) < 0)) {
+            Py_XDECREF(found);
+            Py_DECREF(row);
+            goto fail;
+        }
+        Py_XDECREF(found);
         if (over || PyList_Append(rows, row) < 0) {
             Py_DECREF(row);
             if (!over) goto fail;
@@ -697,9 +848,11 @@ static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
     }
     Py_DECREF(hs);
     Py_DECREF(os);
+    if (lines != NULL) return Py_BuildValue("NON", rows, over ? Py_True : Py_False, lines);
     return Py_BuildValue("NO", rows, over ? Py_True : Py_False);
 fail:
     Py_XDECREF(rows);
+    Py_XDECREF(lines);
     Py_XDECREF(hs);
     Py_XDECREF(os);
     return NULL;
@@ -731,8 +884,9 @@ static PyMethodDef DrawSearch_methods[] = {
      "search(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, "
      "before_right, alpha, beta, budget) -> (value or None past the budget, positions visited)"},
     {"worlds", (PyCFunction)DrawSearch_worlds, METH_VARARGS,
-     "worlds(hands, orders, mover, draws, roots, limit) -> (each world's value of every root move, past the limit): "
-     "every world of one decision, each with a fresh table and at most limit positions (see DrawWorlds)"},
+     "worlds(hands, orders, mover, draws, roots, limit, lines=False) -> (each world's value of every root move, past "
+     "the limit[, each root's principal variation in each world]): every world of one decision, each with a fresh "
+     "table and at most limit positions (see DrawWorlds)"},
     {NULL}
 };
 

@@ -10,7 +10,10 @@ it) and values each move as ``TreeSearch.values`` does: the points it scores at 
 from the last value found (0 for each new world) over the state it leaves, a hand won by the move
 valued at once. The lead is such a move (the line opened with its two numbers, the opener's right to
 add a tile after it), and so is the opener's choice to add none; every draw and pass after it is the
-core's. No Python call per world, per move or per position.
+core's. No Python call per world, per move or per position. Where points are scored during play (All
+Fives), :meth:`DrawWorlds.lines` also plays, in each world right after its values and from the table they
+left, each move's principal variation as ``TreeSearch.best_line`` plays it (the first best choice in the
+order of ``legal_moves``, the forced draws and passes between), which the match scale reads.
 
 It knows nothing of where the worlds come from (``inference``). :meth:`DrawWorlds.values` returns None
 where the core does not take them (no compiled core, a scoring ``describe`` does not know, a rule the
@@ -19,16 +22,18 @@ world alone (``TreeSearch.values``), which gives the same values.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
-from ..position import Position
-from ..tiles import Move
+from ..position import Position, placed
+from ..tiles import PASS, Move, tile_set
 from .alphabeta import gc_paused
 from .core import DRAW_ENTRY_BYTES, NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, draw_core, resolve_draw
 from .draw import compact, compact_state, plays_draws
 from .scoring import describe, value_bound
+from .tree import NO_EXTRA
 
-__all__ = ["DrawWorlds"]
+__all__ = ["DrawLine", "DrawWorlds"]
 
 
 class DrawWorlds:
@@ -53,6 +58,22 @@ class DrawWorlds:
         drawn in a fixed order, every hand known); each world is ``(hands, order)``: every seat's hand at
         the decision and the boneyard's order (tile bits, all of it, the tiles drawn so far first), the
         rest as in ``position``. None where the core does not take them (see the module)."""
+        got = self._batch(position, worlds, False)
+        return None if got is None else got[0]
+
+    def lines(self, position: Position, worlds: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> tuple | None:
+        """``(values, lines)``: the values as :meth:`values` gives them, and for each world each move's principal
+        variation after it, as ``TreeSearch.best_line`` plays it from the position after the move (the best
+        moves for both sides to the end of the hand, at each choice the first best in the order of
+        ``legal_moves``, the forced draws and passes included), a :class:`DrawLine` (None: past the node limit at
+        one of its choices), from the table the world's values left (``_draw.DrawSearch.worlds`` with
+        ``lines``). None where :meth:`values` is, and where nothing is scored during play (the core's ends are
+        then not the position's as they lie)."""
+        if getattr(self.rules, "play", None) is None:
+            return None
+        return self._batch(position, worlds, True)
+
+    def _batch(self, position: Position, worlds, lines: bool) -> tuple[list, list] | None:
         described = describe(self.rules)
         if self.core != "compiled" or described is None or not worlds or any(position.hidden):
             return None
@@ -71,11 +92,37 @@ class DrawWorlds:
                                             until, scores, maximiser, described.ints(), None, entries, leader,
                                             value_bound(self.rules))
         with gc_paused():
-            rows, over = self.table.worlds([h for h, _ in worlds], [o for _, o in worlds], position.turn, k, roots,
-                                           self.node_limit)
-        if over:
+            got = self.table.worlds([h for h, _ in worlds], [o for _, o in worlds], position.turn, k, roots,
+                                    self.node_limit, lines)
+        if got[1]:
             raise SearchLimit(f"more than {self.node_limit:,} positions")
-        return [list(zip(moves, row)) for row in rows]
+        rows = [list(zip(moves, row)) for row in got[0]]
+        if not lines:
+            return rows, []
+        tiles = tile_set(position.max_pip)
+        return rows, [[None if steps is None else DrawLine(tuple(_step(tiles, *step) for step in steps),
+                                                           tuple(step[4] for step in steps)) for steps in found]
+                      for found in got[2]]
+
+
+@dataclass(frozen=True)
+class DrawLine:
+    """A principal variation as :meth:`DrawWorlds.lines` gives it: its moves, and what each scores during play for
+    its player (0: nothing, a draw, a pass)."""
+
+    moves: tuple[Move, ...]
+    points: tuple[int, ...]
+
+
+def _step(tiles, seat: int, tile: int, end: int, arm: int, points: int) -> Move:
+    """A step of a line as the core gives it (``_draw.c``, ``line_append``) as the position's move."""
+    if tile == -2:
+        return NO_EXTRA
+    if tile < 0:
+        return PASS
+    if end == -2:
+        return Move(tiles[tile], None, True)        # (a draw, as ``RevealedDraws.legal_moves`` makes it)
+    return placed(tiles[tile], end, arm or None)
 
 
 def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[int, int, list[tuple]] | None:

@@ -10,7 +10,10 @@ entries are those an empty table would get) and values each move as
 ``Solver.values`` does a play on the line (the tile placed, the forced passes skipped, MTD(f) from the
 table's bound nearest 0), so the values are those of a :class:`~analyzer.search.block.Solver` made for
 each world, without a Python call per world or per move. The lead is taken too (each tile led opens
-the line with its two numbers).
+the line with its two numbers). :meth:`WorldsSolver.lines` also plays, in each world right after its values
+and from the table they left, each move's principal variation (the line ``Solver.best_line`` plays: the
+first best move at each choice in the order of ``legal_moves``, ``_core.c``'s ``line_step``, which
+``BlockDeal.line`` plays too), which the match scale reads where both sides score in a hand.
 
 It knows nothing of where the deals come from (``inference``) and leaves to ``Solver.values`` what
 the core does not take this way: a deal in which a move ends the hand (its row is None), and every
@@ -19,18 +22,19 @@ core, or no compiled core (then :meth:`WorldsSolver.values` returns None).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..position import Position
+from ..position import Position, placed
 from ..rules.variants import Variant
-from ..tiles import Move
+from ..tiles import PASS, Move
 from .alphabeta import gc_paused, hand_leader
 from .block import known_position
 from .blockdeal import CoreDeal, compiled_plays
 from .core import NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, compiled_core, resolve
 from .scoring import counts_pass_bonuses
 
-__all__ = ["WorldsSolver"]
+__all__ = ["WorldLine", "WorldsSolver"]
 
 
 class WorldsSolver:
@@ -56,6 +60,20 @@ class WorldsSolver:
         tiles as dealt, those on the table included; the line and the turn those of ``position``).
         None for a deal in which a move ends the hand, and None for them all where the core does not
         take them (see the module docstring)."""
+        got = self._batch(position, deals, False)
+        return None if got is None else got[0]
+
+    def lines(self, position: Position, deals: Sequence[tuple[int, ...]]) -> tuple[list, list] | None:
+        """``(values, lines)``: the values as :meth:`values` gives them, and for each deal (None where its
+        values are None) each move's principal variation after it, as ``Solver.best_line`` plays it from the
+        position after the move (the best moves for both sides to the end of the hand, at each choice the
+        first best in the order of ``legal_moves``, the forced passes included), a :class:`WorldLine` (None:
+        past the node limit at one of its choices). The lines come from the same call into the core, each deal's
+        from the table its values left (``_core.BlockDeal.worlds`` with ``after``). None where :meth:`values`
+        is."""
+        return self._batch(position, deals, True)
+
+    def _batch(self, position: Position, deals: Sequence[tuple[int, ...]], lines: bool) -> tuple[list, list] | None:
         position = known_position(self.variant, position)
         moves = position.legal_moves()
         if (not deals or self.core != "compiled" or not moves or moves[0].tile is None or position.exposed
@@ -73,18 +91,43 @@ class WorldsSolver:
             played |= move.tile.bit if move.tile is not None else 0
         ends = -1 if position.ends is None else deal.ends_code(*position.ends)
         before = deal.core.nodes
+        after = [r[2:] for r in root] if lines else None
         with gc_paused():
-            values, over = deal.core.worlds(deals, played, ends, position.turn, root, self.node_limit)
+            got = deal.core.worlds(deals, played, ends, position.turn, [r[:2] for r in root], self.node_limit,
+                                   after)
         self.nodes = deal.core.nodes - before
-        if over:
+        if got[1]:
             raise SearchLimit(f"more than {self.node_limit:,} positions")
-        return [None if row is None else list(zip(moves, row)) for row in values]
+        rows = [None if row is None else list(zip(moves, row)) for row in got[0]]
+        if not lines:
+            return rows, []
+        tiles = tuple(deal.tiles)
+        return rows, [None if found is None else [None if line is None else WorldLine(tuple(line[0]), line[1], tiles)
+                                                  for line in found] for found in got[2]]
 
 
-def _root(deal: CoreDeal, position: Position, moves: list[Move]) -> list[tuple[int, int]] | None:
+@dataclass(frozen=True)
+class WorldLine:
+    """A principal variation as :meth:`WorldsSolver.lines` gives it: each step ``(seat, tile index, the open number
+    it goes on)`` (a pass: ``(seat, -1, -1)``), the forced passes included, and the ends as they lay before its
+    last tile (the line ends on the tile that ends the hand)."""
+
+    steps: tuple[tuple[int, int, int], ...]
+    ends_before: tuple[int, int]
+    tiles: tuple = field(repr=False, compare=False)     # the set's tiles, by index
+
+    @property
+    def moves(self) -> list[Move]:
+        """The steps as the position's moves."""
+        tiles = self.tiles
+        return [PASS if t < 0 else placed(tiles[t], end) for _, t, end in self.steps]
+
+
+def _root(deal: CoreDeal, position: Position, moves: list[Move]) -> list[tuple[int, ...]] | None:
     """Each move of ``position`` as the core takes it: its tile's index and the ends code after it (a
-    lead: the tile's two numbers; a play as ``Solver._after`` computes it); None where a move does not
-    leave the line so or the turn does not pass on (checked on the position)."""
+    lead: the tile's two numbers; a play as ``Solver._after`` computes it), then the ends as they lie after
+    it and the seats that lay a tile on the first of two equal ends there (``BlockDeal.line``'s ``first``);
+    None where a move does not leave the line so or the turn does not pass on (checked on the position)."""
     s = position.turn
     root = []
     for m in moves:
@@ -98,7 +141,8 @@ def _root(deal: CoreDeal, position: Position, moves: list[Move]) -> list[tuple[i
         try:
             if position.ends is None or deal.ends_code(*position.ends) != e2 or position.turn != (s + 1) % position.n:
                 return None
+            first = sum(1 << seat for seat in range(position.n) if position.equal_end(seat) == 1)
+            root.append((tile.index, e2, *position.ends, first))
         finally:
             position.pop()
-        root.append((tile.index, e2))
     return root

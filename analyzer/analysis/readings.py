@@ -1,0 +1,132 @@
+"""Each alternative's result in a world of the fair analysis: what the match scale reads where both sides may
+score in a hand (``outcomes.needs_results``), in the worlds the mover could not tell apart.
+
+A world's result is the hand played out along the alternative's principal variation there with every hand
+open, read as ``analysis.outcomes`` reads the open-hands analysis's (``hand_facts``, ``Variant.hand_result``).
+:class:`WorldReading` reads them at one decision: along lines a compiled batch of worlds gave with its values
+(:func:`line_result`), or played out by the search that has just valued the world (``outcomes.played_out``).
+(``line_result`` reads a ready line as ``played_out`` reads the one it plays: the two are to be one function
+of ``outcomes``.)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..replay import Replay
+from ..rules import HandResult, Variant
+from ..position import tiles_of
+from ..rules.facts import HandFacts, hand_facts
+from ..search.worlds import WorldLine
+from ..tiles import Move
+from .outcomes import hand_leader, played_out
+
+__all__ = ["WorldReading", "dealt_facts", "line_result", "points_before"]
+
+
+@dataclass(frozen=True)
+class WorldReading:
+    """How a world's results are read at a decision: the hand's leader, each seat's points scored during play
+    before it (None: none) and the side-0 points the fair values leave out (those scored before it:
+    :func:`points_before`)."""
+
+    variant: Variant
+    leader: int
+    before: tuple | None
+    offset: int
+
+    @classmethod
+    def at(cls, rep: Replay, k: int, seat: int) -> WorldReading:
+        """The reading at the decision of ``seat`` before step ``k`` of ``rep``."""
+        before = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
+        return cls(rep.variant, hand_leader(rep), before, points_before(rep, k, seat, rep.variant.seating.sides > 2))
+
+    def played(self, search, pos, row: list[tuple[Move, int]]) -> list[HandResult | None]:
+        """Each alternative's result in the world ``pos``, its principal variation played out by ``search`` (the
+        values of ``row`` its first guesses): a search that has just valued ``row`` in this world starts warm."""
+        seen: dict = {}
+        return [played_out(self.variant, search, pos, move, self.leader, self.before, seen, value + self.offset)
+                for move, value in row]
+
+    def lines(self, pos, row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
+        """Each alternative's result in the world ``pos`` along its principal variation, given (``lines``: a
+        ``DrawLine`` each, None where one is not known; the points its moves score during play its own)."""
+        return [None if line is None else line_result(self.variant, pos, move, line.moves, self.leader, self.before,
+                                                      line.points)
+                for (move, _), line in zip(row, lines)]
+
+    def dealt(self, pos, row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
+        """:meth:`lines` for a game without drawing nor points during play whose lines a compiled batch of worlds
+        gave (``WorldLine``): the facts of each finished hand read off the line (:func:`dealt_facts`)."""
+        variant, leader = self.variant, self.leader
+        if variant.play is not None:        # (points during play: the position counts them)
+            return [None if line is None else line_result(variant, pos, move, line.moves, leader, self.before)
+                    for (move, _), line in zip(row, lines)]
+        return [None if line is None else variant.hand_result(dealt_facts(pos, move, line, leader))
+                for (move, _), line in zip(row, lines)]
+
+
+def line_result(variant: Variant, pos, move: Move, line, leader: int, before,
+                scored: tuple[int, ...] | None = None) -> HandResult | None:
+    """The result of the hand once ``move`` and then ``line`` (its principal variation, given) are played at
+    ``pos`` (left as it was), read as ``outcomes.played_out`` reads the end of the line it plays out
+    (``hand_facts``, ``Variant.hand_result``; ``before``: each seat's points scored during play up to ``pos``,
+    None: none; ``scored``: what each move of ``line`` scores during play for its player where the search that
+    played it says, else counted here as ``played_out`` counts them); None where the line does not end the
+    hand."""
+    play = variant.play
+    points = list(before) if before else [0] * variant.players
+    pushed = 0
+    try:
+        for i, m in enumerate((move, *line)):
+            seat = pos.turn
+            pos.push(m)
+            pushed += 1
+            if play is not None and m.is_play:
+                points[seat] += scored[i - 1] if i and scored is not None else \
+                    play.points(play.ends_total(pos.line(), pos.ends))
+        end = pos.outcome()
+        if end is None:
+            return None
+        facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
+        return variant.hand_result(facts)
+    finally:
+        for _ in range(pushed):
+            pos.pop()
+
+
+def dealt_facts(pos, move: Move, line: WorldLine, leader: int) -> HandFacts:
+    """The facts of the hand once ``move`` (a tile laid) and then ``line`` are played at ``pos`` (a line of a game
+    without drawing nor points during play, the line ending the hand on its last tile), as ``hand_facts`` reads
+    them off the position those moves leave, without playing them: the tiles each seat holds then, the last tile
+    and the ends before it (the line's), every move's seat and tile; the hand won by the last tile's player if
+    it was his last, else blocked (credited to him)."""
+    hands = list(pos.hands)
+    history = [(entry[1], entry[0].tile) for entry in pos.history]
+    seat, tile = pos.turn, move.tile
+    hands[seat] &= ~tile.bit
+    history.append((seat, tile))
+    tiles = line.tiles
+    for s, t, _ in line.steps:
+        if t < 0:
+            history.append((s, None))
+            continue
+        seat, tile = s, tiles[t]
+        hands[s] &= ~tile.bit
+        history.append((s, tile))
+    max_pip = pos.max_pip
+    return HandFacts("blocked" if hands[seat] else "domino", seat,
+                     tuple(sum(t.pips for t in tiles_of(h, max_pip)) for h in hands),
+                     tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
+                     line.ends_before, tuple(history), None)
+
+
+def points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
+    """The points scored during play before step ``k`` (All Fives), as the fair values count them (side 0's less
+    the others'; ``individual``: ``seat``'s less all the others')."""
+    scores = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
+    if scores is None:
+        return 0
+    if individual:
+        return 2 * scores[seat] - sum(scores)
+    teams = rep.variant.seating.teams
+    return sum(p if teams[s] == 0 else -p for s, p in enumerate(scores))

@@ -1,0 +1,213 @@
+"""Each world's principal variations from the compiled batch of worlds: the fair analysis on the match scale
+reads, in every world it solves, each alternative's result along its principal variation (the best moves for
+both sides with every hand open, at each choice the FIRST best in the order of ``legal_moves``). The batch
+(``WorldsSolver.lines``: ``_core.BlockDeal.worlds`` with ``after``) plays those lines from the table its values
+left warm. The references share nothing with it: a plain minimax over ``legal_moves`` (memoised, nothing else)
+on small deals, and the path without the batch (a new solver a world, ``outcomes.played_out``), whose results
+the fair analysis gave before, on random positions and on the records."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.analysis import analyze_replay
+from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.outcomes import played_out
+from analyzer.analysis.readings import dealt_facts, line_result
+from analyzer.match import replay_record
+from analyzer.notation import parse
+from analyzer.rules import find_variant
+from analyzer.rules.facts import hand_facts
+from analyzer.rules.mechanics import position_for
+from analyzer.search import Solver
+from analyzer.search.core import compiled_core
+from analyzer.search.drawworlds import DrawWorlds
+from analyzer.search.worlds import WorldsSolver
+from conftest import RECORDS
+from test_principal_lines import reference_line
+
+built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
+
+#: Two sides whose hand both may score (Domino Whist's bad points, §6 the end of two equal ends a tile goes
+#: on, its double lead lengthwise too), and the losers' pips and every pip left of the partnership game.
+VARIANTS = {"whist": find_variant("whist"), "whist-lengthwise": find_variant("whist", {"double-lead": "lengthwise"}),
+            "partnership": find_variant("partnership"), "all-pips": find_variant("partnership", {"score": "all"})}
+
+
+def small_worlds(variant, rng: random.Random, size: int, plies: int, count: int):
+    """A random deal of ``size`` tiles a hand (the rest out of play) laid as the variant lays its line, ``plies``
+    random moves played and on to a decision; then ``count`` deals its mover cannot tell from it (the tiles the
+    others have not played dealt again among them, each keeping his number): ``(deals, positions)``, each deal's
+    hands as dealt (bit masks) and its position at the decision (the first: the real one)."""
+    tiles = list(variant.dealing.tiles)
+    rng.shuffle(tiles)
+    n = variant.players
+    hands = [tiles[i * size:(i + 1) * size] for i in range(n)]
+    leader = rng.randrange(n)
+    pos = position_for(variant, hands, leader)
+    history = []
+    while pos.outcome() is None and (len(history) < plies or len(pos.legal_moves()) == 1):
+        history.append(rng.choice(pos.legal_moves()))
+        pos.push(history[-1])
+    if pos.outcome() is not None:
+        return [], []
+    mover = pos.turn
+    played = [{m.tile for m, seat, *_ in pos.history if seat == s and m.tile is not None} for s in range(n)]
+    deals, positions = [], []
+    for k in range(count):
+        left = [t for s in range(n) if s != mover for t in hands[s] if t not in played[s]]
+        if k:
+            rng.shuffle(left)
+        dealt = []
+        for s in range(n):
+            if s == mover:
+                dealt.append(list(hands[s]))
+                continue
+            keep = len(hands[s]) - len(played[s])
+            dealt.append(sorted(played[s], key=lambda t: t.index) + left[:keep])
+            left = left[keep:]
+        world = position_for(variant, dealt, leader)
+        for move in history:
+            world.push(move)
+        deals.append(tuple(sum(t.bit for t in h) for h in dealt))
+        positions.append(world)
+    return deals, positions
+
+
+@built
+@settings(max_examples=40)
+@given(seed=st.integers(0, 2**32 - 1), family=st.sampled_from(sorted(VARIANTS)), size=st.integers(3, 4),
+       plies=st.integers(0, 6))
+def test_the_batch_gives_each_world_the_plain_minimax_line_and_the_result_of_the_path_without_it(seed, family,
+                                                                                                 size, plies):
+    variant = VARIANTS[family]
+    deals, positions = small_worlds(variant, random.Random(seed), size, plies, 4)
+    if not deals:
+        return
+    got = WorldsSolver(variant, core="compiled").lines(positions[0], deals)
+    assert got is not None                  # these scorings, no pass bonus, no exposed tile: the core takes them
+    rows, lines = got
+    assert rows == WorldsSolver(variant, core="compiled").values(positions[0], deals)
+    leader = next(seat for move, seat, *_ in positions[0].history if move.tile is not None) \
+        if positions[0].ends is not None else positions[0].turn
+    for row, found, world in zip(rows, lines, positions):
+        if row is None:                     # a move ends the hand: that world is left to the path without the batch
+            assert found is None
+            continue
+        for (move, _), line in zip(row, found):
+            facts, depth = dealt_facts(world, move, line, leader), len(world.history)
+            world.push(move)
+            try:
+                assert line.moves == reference_line(world, variant), (family, str(move))
+                for m in line.moves:
+                    world.push(m)
+                end = world.outcome()
+                # the facts read off the line are those ``hand_facts`` reads off the position it leaves
+                assert facts == hand_facts(world, end.termination, end.seat, leader)
+            finally:
+                while len(world.history) > depth:
+                    world.pop()
+            # the result read off the batch's line is the one the path without it plays out and reads
+            assert variant.hand_result(dealt_facts(world, move, line, leader)) == \
+                line_result(variant, world, move, line.moves, leader, None) == \
+                played_out(variant, Solver(variant), world, move, leader, None, {})
+
+
+def _fair_results(rep, batch: bool, monkeypatch) -> list:
+    """Every judged alternative's results over the worlds (``FairValue.results``) of the fair analysis on the
+    match scale, with the batches' lines (``batch``) or with the path without them."""
+    with monkeypatch.context() as m:
+        if not batch:
+            m.setattr(WorldsSolver, "lines", _values_only)
+            m.setattr(DrawWorlds, "lines", lambda self, position, worlds: None)
+        out = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
+    return [(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None for a in d.alternatives]
+
+
+def _values_only(self, position, deals):
+    """``WorldsSolver.lines`` giving the batch's values and no line: each world's lines played out anew."""
+    rows = self.values(position, deals)
+    return None if rows is None else (rows, [None] * len(rows))
+
+
+@built
+@pytest.mark.parametrize("record,games", [("match-whist.dom", (0, 1)), ("variant-all-fives.dom", (0,)),
+                                          ("match-all-fives-4.dom", (0,))])
+def test_the_fair_results_on_a_record_are_those_of_the_path_without_the_batch(record, games, monkeypatch):
+    reps = replay_record(parse((RECORDS / record).read_text(encoding="utf-8"), record))
+    for g in games:
+        with_batch = _fair_results(reps[g], True, monkeypatch)
+        assert with_batch and all(results is not None for *_, results in with_batch)
+        assert with_batch == _fair_results(reps[g], False, monkeypatch)
+
+
+# -- draw games: All Fives (points during play), for two and three, and All Fives and Threes -------------------
+DRAW_FAMILIES = ["all-fives", "all-fives-3", "all-fives-threes"]
+
+
+@built
+@pytest.mark.parametrize("family", DRAW_FAMILIES)
+def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_and_the_same_results(family):
+    """Each world's line from the batch (``DrawWorlds.lines``) is the first best of every alternative's full value
+    at every choice (the pure-Python search's values, one exact search a move), and the result read off it is the
+    one the path without the batch plays out (a pure-Python search of the world alone, ``played_out``)."""
+    from test_draw_worlds import FAMILIES, decision, decisions, draw_record, rules_of
+    from test_principal_lines import line_by
+
+    from analyzer.search import TreeSearch
+    from analyzer.search.drawworlds import DrawWorlds
+
+    variant = dict(FAMILIES)[family]
+    rng = random.Random(f"fair-lines-{family}")
+    checked = draws = 0
+    for _ in range(2):
+        rep = draw_record(variant, rng, draws=1)
+        leader = next(st.seat for st in rep.steps if st.move is not None and st.move.tile is not None)
+        for k, seat, listed in decisions(rep):
+            rules = rules_of(rep, seat)
+            first = decision(rep, k, seat, listed[0])[0]
+            worlds = [(tuple(decision(rep, k, seat, w)[0].hands), tuple(t.bit for t in w[1])) for w in listed[:6]]
+            got = DrawWorlds(rules).lines(first, worlds)
+            assert got is not None
+            rows, lines = got
+            assert rows == DrawWorlds(rules).values(first, worlds)
+            for world, row, found in zip(listed, rows, lines):
+                pos = decision(rep, k, seat, world)[0]
+                reference = TreeSearch(rules, core="python")
+                for (move, _), line in zip(row, found):
+                    pos.push(move)
+                    pushed = 1
+                    try:
+                        assert list(line.moves) == line_by(pos, rules.seating.teams, reference.values), \
+                            (family, k, str(move))
+                        for m, points in zip(line.moves, line.points):    # what each move scores, as the rules count
+                            pos.push(m)
+                            pushed += 1
+                            play = variant.play
+                            assert points == (play.points(play.ends_total(pos.line(), pos.ends)) if m.is_play else 0)
+                    finally:
+                        for _ in range(pushed):
+                            pos.pop()
+                    assert line_result(variant, pos, move, line.moves, leader, None, line.points) == \
+                        played_out(variant, TreeSearch(rules, core="python"), pos, move, leader, None, {})
+                    checked += 1
+                    draws += any(m.draw for m in line.moves)
+    assert checked >= 20 and draws, (checked, draws)
+
+
+@built
+def test_a_draw_game_without_points_during_play_gives_no_lines():
+    # (the compiled state keeps its ends sorted there, not as they lie: the fair analysis plays those lines out)
+    from test_draw_worlds import FAMILIES, decision, decisions, draw_record, rules_of
+
+    from analyzer.search.drawworlds import DrawWorlds
+
+    rep = draw_record(dict(FAMILIES)["draw"], random.Random("plain"), draws=1)
+    k, seat, listed = next(decisions(rep))
+    first = decision(rep, k, seat, listed[0])[0]
+    worlds = [(tuple(decision(rep, k, seat, w)[0].hands), tuple(t.bit for t in w[1])) for w in listed]
+    assert DrawWorlds(rules_of(rep, seat)).values(first, worlds) is not None
+    assert DrawWorlds(rules_of(rep, seat)).lines(first, worlds) is None
