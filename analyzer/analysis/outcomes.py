@@ -22,9 +22,11 @@ from ..rules import HandResult, Variant
 from ..rules.facts import hand_facts
 from ..rules.modes import MatchKind
 from ..search.core import TABLE_MB, SearchLimit
+from ..tiles import Move
 from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "hand_leader", "move_codes", "needs_results", "played_out", "principal_results"]
+__all__ = ["PrincipalResults", "finished_result", "hand_leader", "line_result", "move_codes", "needs_results", "played_out",
+           "principal_results"]
 
 
 def needs_results(variant: Variant) -> bool:
@@ -149,19 +151,52 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
                 path.append(here())
             if line:
                 push(line[-1])
-        end = pos.outcome()
-        if end is None:
-            return None
-        facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
-        result = variant.hand_result(facts)
-        for at, key in path:
-            at[key] = result
+        result = finished_result(variant, pos, leader, points)
+        if result is not None:
+            for at, key in path:
+                at[key] = result
         return result
     except SearchLimit:
         return None
     finally:
         for _ in range(pushed):
             pos.pop()
+
+
+def line_result(variant: Variant, pos, move: Move, line, leader: int, before,
+                scored: tuple[int, ...] | None = None) -> HandResult | None:
+    """The result of the hand once ``move`` and then ``line`` (its principal variation, given: a compiled batch
+    of worlds plays them, ``analysis.readings``) are played at ``pos`` (left as it was), read as
+    :func:`played_out` reads the end of the line it plays out (``before``: each seat's points scored during
+    play up to ``pos``, None: none; ``scored``: what each move of ``line`` scores during play for its player
+    where the search that played it says, else counted here as :func:`played_out` counts them); None where the
+    line does not end the hand."""
+    play = variant.play
+    points = list(before) if before else [0] * variant.players
+    pushed = 0
+    try:
+        for i, m in enumerate((move, *line)):
+            seat = pos.turn
+            pos.push(m)
+            pushed += 1
+            if play is not None and m.is_play:
+                points[seat] += scored[i - 1] if i and scored is not None else \
+                    play.points(play.ends_total(pos.line_ends(), pos.ends))
+        return finished_result(variant, pos, leader, points)
+    finally:
+        for _ in range(pushed):
+            pos.pop()
+
+
+def finished_result(variant: Variant, pos, leader: int, points: list[int]) -> HandResult | None:
+    """The result of the hand at ``pos`` once it is over (None: it is not), read as the replayer reads a
+    recorded hand (``hand_facts``, ``Variant.hand_result``); ``points``: each seat's points scored during play
+    (read where the variant scores during play)."""
+    end = pos.outcome()
+    if end is None:
+        return None
+    facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if variant.play is not None else None)
+    return variant.hand_result(facts)
 
 
 def move_codes(pos) -> tuple:

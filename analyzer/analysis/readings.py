@@ -4,9 +4,9 @@ score in a hand (``outcomes.needs_results``), in the worlds the mover could not 
 A world's result is the hand played out along the alternative's principal variation there with every hand
 open, read as ``analysis.outcomes`` reads the open-hands analysis's (``hand_facts``, ``Variant.hand_result``).
 :class:`WorldReading` reads them at one decision: along lines a compiled batch of worlds gave with its values
-(:func:`line_result`), or played out by the search that has just valued the world (``outcomes.played_out``).
-(``line_result`` reads a ready line as ``played_out`` reads the one it plays: the two are to be one function
-of ``outcomes``.)
+(``outcomes.line_result``), or played out by the search that has just valued the world (``outcomes.played_out``):
+both read the finished hand by ``outcomes.finished_result``. A line of a game without drawing nor points during
+play is read without being played (:func:`dealt_facts`).
 """
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from ..replay import Replay
 from ..rules import HandResult, Variant
 from ..position import tiles_of
-from ..rules.facts import HandFacts, hand_facts
+from ..rules.facts import HandFacts
 from ..search.worlds import WorldLine
 from ..tiles import Move
-from .outcomes import hand_leader, played_out
+from .outcomes import hand_leader, line_result, played_out
 
-__all__ = ["WorldReading", "dealt_facts", "line_result", "points_before"]
+__all__ = ["WorldReading", "dealt_facts", "points_before"]
 
 
 @dataclass(frozen=True)
@@ -63,35 +63,6 @@ class WorldReading:
                     for (move, _), line in zip(row, lines)]
         return [None if line is None else variant.hand_result(dealt_facts(pos, move, line, leader))
                 for (move, _), line in zip(row, lines)]
-
-
-def line_result(variant: Variant, pos, move: Move, line, leader: int, before,
-                scored: tuple[int, ...] | None = None) -> HandResult | None:
-    """The result of the hand once ``move`` and then ``line`` (its principal variation, given) are played at
-    ``pos`` (left as it was), read as ``outcomes.played_out`` reads the end of the line it plays out
-    (``hand_facts``, ``Variant.hand_result``; ``before``: each seat's points scored during play up to ``pos``,
-    None: none; ``scored``: what each move of ``line`` scores during play for its player where the search that
-    played it says, else counted here as ``played_out`` counts them); None where the line does not end the
-    hand."""
-    play = variant.play
-    points = list(before) if before else [0] * variant.players
-    pushed = 0
-    try:
-        for i, m in enumerate((move, *line)):
-            seat = pos.turn
-            pos.push(m)
-            pushed += 1
-            if play is not None and m.is_play:
-                points[seat] += scored[i - 1] if i and scored is not None else \
-                    play.points(play.ends_total(pos.line(), pos.ends))
-        end = pos.outcome()
-        if end is None:
-            return None
-        facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
-        return variant.hand_result(facts)
-    finally:
-        for _ in range(pushed):
-            pos.pop()
 
 
 def dealt_facts(pos, move: Move, line: WorldLine, leader: int) -> HandFacts:
