@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.cli import main
-from analyzer.equity.bands import calibration_for, play_policy, play_policy_hand, policy_searches
+from analyzer.equity.bands import load_calibration, play_policy_hand, policy_searches
 from analyzer.notation import write
 from analyzer.record import Game, HandEntry, MoveEntry
 from analyzer.replay import replay
@@ -66,3 +66,35 @@ def test_policy_losses_are_the_analysis_s_losses(name, rules):
             Counter(("ABCDEF"[seat], loss) for seat, loss in hand.decisions)
         checked += sum(bool(loss) for _, loss in hand.decisions)
     assert checked, "some decisions lost points (the test can fail)"
+
+
+def _stats(folder) -> dict[str, dict]:
+    res = CliRunner().invoke(main, ["stats", "--json", str(folder)])
+    assert res.exit_code == 0, res.output
+    return {r["player"]: r for r in json.loads(res.stdout)}
+
+
+@pytest.mark.parametrize("name,rules", [("draw", {"target": "5"}), ("cutthroat", {"players": "3"})])
+def test_stats_gives_the_band_of_a_draw_game_and_of_individual_players(tmp_path, name, rules):
+    # two games played by the policy that never errs: by the analysis no decision loses a point, so each
+    # player's interval is 0 to 0, and from two games the calibration of the game's own table places him
+    # in the top band; two games by the policy that errs wherever it can: some 10 to 30 decisions a player
+    # give an interval too wide for a band, and stats says so
+    v = find_variant(name, rules)
+    assert load_calibration(v) is not None          # shipped (bench/calibrate_bands.py)
+    searches = policy_searches(v, AgainstTheRest)
+    for rate in (0.0, 1.0):
+        folder = tmp_path / f"rate{rate:g}"
+        folder.mkdir()
+        rng = random.Random(f"stats:{name}:{rate}")
+        for k in range(2):
+            (folder / f"game{k}.dom").write_text(write(record_of(v, play_policy_hand(v, rate, rng, searches))),
+                                                 encoding="utf-8")
+        rows = _stats(folder)
+        assert sorted(rows) == list("ABCDEF"[:v.players])
+        for row in rows.values():
+            if rate == 0:
+                assert row["band"] == "expert" and row["error_rate"] == 0, row
+                assert row["band_note"] == f"from {row['error_decisions']} decisions (open hands) in 2 games"
+            else:
+                assert row["band"] is None and "more decisions needed" in row["band_note"], row
