@@ -144,7 +144,7 @@ def test_a_band_only_from_the_calibrated_variant_and_rules():
                                   for _ in range(3)]}])[0]
     assert row.band is None and "no calibration" in row.band_note
     res = CliRunner().invoke(main, ["stats", "--json", str(RECORDS / "variant-cutthroat-3.dom")])
-    assert all(r["band"] is None for r in json.loads(res.stdout))      # (individual players: no bands measured)
+    assert all(r["band"] is None for r in json.loads(res.stdout))      # (one game: never a band)
 
 
 def test_policy_that_never_errs_loses_nothing_and_is_the_top_band():

@@ -3,13 +3,26 @@ hand open) placed among the error rates of policies of known strength, measured 
 
 **The calibration** (:func:`calibrate`, run by ``bench/calibrate_bands.py``, shipped as
 ``equity/data/bands_NAME.json``): random deals of a variant (dealt and led as the hand-result model
-deals them, :func:`analyzer.equity.model.deal`), played out by four players who all follow one
+deals them, ``equity.boneyard.deal_with_boneyard``), played out by all the players, who follow one
 *policy*: at each decision with more than one legal move the player takes a best move with every
-hand open (the exact values of every move, ``Solver.values``), except that with probability ``rate``
-he takes one of the moves that are not best, each alike (where every move is best he cannot err).
-The loss of a decision is the mover's drop from the best value, exactly as the analyser grades a
-move with every hand open. The policy of rate 0 never loses a point; the policy of rate 1 errs
-wherever it can. The mean loss per decision of the policies of rates 0.05, 0.15 and 0.35 are the band
+hand open (the exact values of every move), except that with probability ``rate`` he takes one of
+the moves that are not best, each alike (where every move is best he cannot err). The loss of a
+decision is the mover's drop from the best value, exactly as the analyser grades the move in the
+record of the hand (``analysis.analyze_replay``; a test checks it decision for decision):
+
+- two sides value the moves for the mover's side; **individual players** (Cut Throat, Chiva, All Fives
+  or Hungarian for three or four, French) each by his own view against the rest (``view``:
+  ``analysis.AgainstTheRest``, one search a seat), the value the analysis grades him by;
+- points a play scores at once (All Fives) are in the values, as in the analysis's;
+- **a game with a boneyard** (draw games, All Fives, Chiva for two or three, cross with its sleepers)
+  is graded with the boneyard order its record reveals: the tiles drawn, in their order, then the rest
+  ascending. So the deal is played with its random order, then played again (with the same random
+  choices) with the order its draws revealed, until the order it is played with is the one its record
+  reveals (:func:`play_policy_hand`);
+- a decision whose search meets the node limit is left out (``PolicySample.limited``) and the move
+  with the best proven bound is played.
+
+The policy of rate 0 never loses a point; the policy of rate 1 errs wherever it can. The mean loss per decision of the policies of rates 0.05, 0.15 and 0.35 are the band
 edges: a player who errs less than the first plays like **expert**, then **advanced**,
 **intermediate**, and above the last **beginner**.
 
@@ -26,7 +39,6 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-
 from typing import Callable
 
 from ..position import mask_of
