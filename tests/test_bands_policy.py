@@ -16,6 +16,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.cli import main
@@ -66,6 +67,19 @@ def test_policy_losses_are_the_analysis_s_losses(name, rules):
             Counter(("ABCDEF"[seat], loss) for seat, loss in hand.decisions)
         checked += sum(bool(loss) for _, loss in hand.decisions)
     assert checked, "some decisions lost points (the test can fail)"
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**9), rate=st.sampled_from([0.0, 0.35, 1.0]),
+       kind=st.sampled_from([("draw", {"target": "5"}), ("all-fives", {"players": "3"}), ("cross", None)]))
+def test_a_policy_plays_with_the_boneyard_order_its_record_reveals(seed, rate, kind):
+    # the order it was played with: the tiles it drew, in the order drawn, then the rest ascending; the
+    # policy that never errs loses nothing
+    v = find_variant(*kind)
+    hand = play_policy_hand(v, rate, random.Random(seed), policy_searches(v, AgainstTheRest))
+    drawn = [move.tile for _, move, _ in hand.moves if move.draw]
+    assert list(hand.boneyard) == drawn + sorted(set(hand.boneyard) - set(drawn))
+    assert rate > 0 or all(loss == 0 for _, loss in hand.decisions)
 
 
 def _stats(folder) -> dict[str, dict]:

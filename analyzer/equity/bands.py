@@ -22,9 +22,9 @@ record of the hand (``analysis.analyze_replay``; a test checks it decision for d
 - a decision whose search meets the node limit is left out (``PolicySample.limited``) and the move
   with the best proven bound is played.
 
-The policy of rate 0 never loses a point; the policy of rate 1 errs wherever it can. The mean loss per decision of the policies of rates 0.05, 0.15 and 0.35 are the band
-edges: a player who errs less than the first plays like **expert**, then **advanced**,
-**intermediate**, and above the last **beginner**.
+The policy of rate 0 never loses a point; the policy of rate 1 errs wherever it can. The mean loss per
+decision of the policies of rates 0.05, 0.15 and 0.35 are the band edges: a player who errs less than
+the first plays like **expert**, then **advanced**, **intermediate**, and above the last **beginner**.
 
 **When a band is given** (:func:`strength_band`): the player's decisions come from at least two games
 (never from one game), and the 95% interval of his error rate is narrow enough: its half-width at most
@@ -131,11 +131,12 @@ def policy_searches(variant: Variant, view: Callable | None = None) -> list:
     return [searcher(variant, view(variant, seat), variant.players) for seat in range(variant.players)]
 
 
-def play_policy_hand(variant: Variant, rate: float, rng: random.Random, searches: list, mode: str = "open") -> PolicyHand:
-    """Deal one hand of ``variant`` (lead ``mode``; where the holder of a tile opens every hand with it, he
-    does) and play it by the policy of error ``rate`` with the
-    mover's searches ``searches`` (:func:`policy_searches`); each decision's loss is the mover's drop from
-    his best value, as ``analysis.analyze_replay`` grades the record of the hand.
+def play_policy_hand(variant: Variant, rate: float, rng: random.Random, searches: list,
+                     mode: str = "open") -> PolicyHand:
+    """Deal one hand of ``variant`` (lead ``mode``; where the holder of a tile opens every hand with it,
+    he does) and play it by the policy of error ``rate``, each mover valuing his moves by his search of
+    ``searches`` (:func:`policy_searches`); each decision's loss is the mover's drop from his best value,
+    as ``analysis.analyze_replay`` grades the record of the hand.
 
     A game with a boneyard is graded with the boneyard order its record reveals: the tiles drawn, in
     their order, then the rest ascending (``search.tree.revealed_order``). So the deal's random order is
