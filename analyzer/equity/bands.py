@@ -326,15 +326,21 @@ def strength_band(mean: float | None, ci95: tuple[float, float] | None, decision
                   calibration: Calibration | None) -> Band:
     """The band of a player whose ``decisions`` (from ``games`` games) lost ``mean`` points on average,
     95% interval ``ci95``; no band (and why) without a calibration, from one game, or where the
-    interval is wider than the calibration's ``max_half`` either side."""
+    interval is wider than the calibration's ``max_half`` either side. The interval is taken no narrower
+    than that of the policy at the edge of the band his rate falls in over as many decisions
+    (:meth:`PolicySample.half`): a few decisions that happen to lose nothing (a spread of 0, an interval of
+    0 to 0) prove no band, where losses are rare (Cut Throat: a point lost in some 30 decisions of the
+    policy that errs wherever it can)."""
     if games < 2:
         return Band(None, decisions, games, "never from one game")
     if calibration is None:
         return Band(None, decisions, games, "no calibration of the bands for this variant")
     if mean is None or ci95 is None:
         return Band(None, decisions, games, "too few decisions for an interval")
-    half = (ci95[1] - ci95[0]) / 2
+    band = calibration.band_of(mean)
+    edge = calibration.sample(EDGE_RATES[min(BANDS.index(band), len(EDGE_RATES) - 1)])
+    half = max((ci95[1] - ci95[0]) / 2, edge.half(decisions))
     if half > calibration.max_half + 1e-12:
         return Band(None, decisions, games,
                     f"the interval (+-{half:.2f}) is wider than +-{calibration.max_half:.2f}: more decisions needed")
-    return Band(calibration.band_of(mean), decisions, games)
+    return Band(band, decisions, games)
