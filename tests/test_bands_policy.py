@@ -11,6 +11,7 @@ policy that never errs loses nothing by that judge."""
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 
@@ -20,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 from analyzer.analysis import AgainstTheRest, analyze_replay
 from analyzer.cli import main
-from analyzer.equity.bands import load_calibration, play_policy_hand, policy_searches
+from analyzer.equity.bands import DATA_DIR, calibration_for, load_calibration, play_policy_hand, policy_searches
 from analyzer.notation import write
 from analyzer.record import Game, HandEntry, MoveEntry
 from analyzer.replay import replay
@@ -122,3 +123,10 @@ def test_stats_says_why_two_games_give_no_band(tmp_path, name, rules):
         assert sorted(rows) == list("ABCDEF"[:v.players])
         for row in rows.values():
             assert row["band"] is None and "more decisions needed" in row["band_note"], row
+
+
+def test_every_shipped_table_has_its_bands():
+    # stats finds a game's bands by the name of its MWC table: every shipped table has them
+    tables = [os.path.splitext(f)[0] for f in os.listdir(DATA_DIR) if f.endswith(".mwc")]
+    assert len(tables) >= 30
+    assert [t for t in tables if calibration_for(t + ".json") is None] == []
