@@ -5,7 +5,9 @@
     python3 bench/calibrate_bands.py --deals 200 --no-write           # a quick look, nothing written
 
 Each policy (``analyzer.equity.bands``: a best move with every hand open, except that with probability
-``rate`` a move that is not best) plays ``--deals`` random deals; the table prints each policy's error
+``rate`` a move that is not best; in a game of individual players each mover by his own view against the
+rest, ``analysis.AgainstTheRest``; in a draw game with the boneyard order its record reveals) plays
+``--deals`` random deals; the table prints each policy's error
 rate (mean loss per decision with a choice, points, every hand open) with its standard error and
 the spread of one decision's loss, then the calibration table: the half-width of the 95% interval of
 each policy's error rate over N decisions, and whether a band is given there. Unless ``--no-write``, the
@@ -22,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from analyzer.analysis import AgainstTheRest  # noqa: E402
 from analyzer.equity.bands import BANDS, DATA_DIR, calibrate, calibration_name  # noqa: E402
 from analyzer.rules import find_variant  # noqa: E402
 from analyzer.search import CORE  # noqa: E402
@@ -41,12 +44,13 @@ def main() -> None:
 
     def shown(s):
         print(f"  rate {s.rate:<5g} {s.games} games, {s.decisions} decisions: {s.mean:.3f} points a decision "
-              f"(se {s.sd / max(1, s.decisions) ** 0.5:.3f}, sd of one decision {s.sd:.2f})", flush=True)
+              f"(se {s.sd / max(1, s.decisions) ** 0.5:.3f}, sd of one decision {s.sd:.2f})"
+              + (f"; {s.limited} decisions past the node limit left out" if s.limited else ""), flush=True)
 
-    cal = calibrate(v, args.deals, args.seed, progress=shown)
+    cal = calibrate(v, args.deals, args.seed, progress=shown, view=AgainstTheRest)
     print(f"\nband edges (points a decision): " + ", ".join(f"{a} < {e:.3f}" for a, e in zip(BANDS, cal.edges))
           + f" <= {BANDS[-1]}; a band is given when the 95% half-interval is at most {cal.max_half:.3f} "
-          f"and the decisions come from two games or more; {cal.seconds:.0f} s")
+          f"and the decisions come from two games or more; {cal.seconds:.0f} s, {cal.cpu:.0f} s of CPU")
     rows = cal.interval_table()
     cols = list(rows[0])
     print("\n| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))

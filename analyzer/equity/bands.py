@@ -3,15 +3,28 @@ hand open) placed among the error rates of policies of known strength, measured 
 
 **The calibration** (:func:`calibrate`, run by ``bench/calibrate_bands.py``, shipped as
 ``equity/data/bands_NAME.json``): random deals of a variant (dealt and led as the hand-result model
-deals them, :func:`analyzer.equity.model.deal`), played out by four players who all follow one
+deals them, ``equity.boneyard.deal_with_boneyard``), played out by all the players, who follow one
 *policy*: at each decision with more than one legal move the player takes a best move with every
-hand open (the exact values of every move, ``Solver.values``), except that with probability ``rate``
-he takes one of the moves that are not best, each alike (where every move is best he cannot err).
-The loss of a decision is the mover's drop from the best value, exactly as the analyser grades a
-move with every hand open. The policy of rate 0 never loses a point; the policy of rate 1 errs
-wherever it can. The mean loss per decision of the policies of rates 0.05, 0.15 and 0.35 are the band
-edges: a player who errs less than the first plays like **expert**, then **advanced**,
-**intermediate**, and above the last **beginner**.
+hand open (the exact values of every move), except that with probability ``rate`` he takes one of
+the moves that are not best, each alike (where every move is best he cannot err). The loss of a
+decision is the mover's drop from the best value, exactly as the analyser grades the move in the
+record of the hand (``analysis.analyze_replay``; a test checks it decision for decision):
+
+- two sides value the moves for the mover's side; **individual players** (Cut Throat, Chiva, All Fives
+  or Hungarian for three or four, French) each by his own view against the rest (``view``:
+  ``analysis.AgainstTheRest``, one search a seat), the value the analysis grades him by;
+- points a play scores at once (All Fives) are in the values, as in the analysis's;
+- **a game with a boneyard** (draw games, All Fives, Chiva for two or three, cross with its sleepers)
+  is graded with the boneyard order its record reveals: the tiles drawn, in their order, then the rest
+  ascending. So the deal is played with its random order, then played again (with the same random
+  choices) with the order its draws revealed, until the order it is played with is the one its record
+  reveals (:func:`play_policy_hand`);
+- a decision whose search meets the node limit is left out (``PolicySample.limited``) and the move
+  with the best proven bound is played.
+
+The policy of rate 0 never loses a point; the policy of rate 1 errs wherever it can. The mean loss per
+decision of the policies of rates 0.05, 0.15 and 0.35 are the band edges: a player who errs less than
+the first plays like **expert**, then **advanced**, **intermediate**, and above the last **beginner**.
 
 **When a band is given** (:func:`strength_band`): the player's decisions come from at least two games
 (never from one game), and the 95% interval of his error rate is narrow enough: its half-width at most
@@ -26,11 +39,18 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
-from ..rules import Variant
-from .model import dealt_position, searcher
+from ..position import mask_of
+from ..rules import LeadRequirement, Variant
+from ..rules.mechanics import position_for
+from ..search.core import SearchLimit
+from ..search.tree import revealed, revealed_order
+from .boneyard import bound_move, deal_with_boneyard
+from .model import mode_requirement, searcher
 
-__all__ = ["BANDS", "EDGE_RATES", "RATES", "PolicySample", "Calibration", "Band", "play_policy", "calibrate",
+__all__ = ["BANDS", "EDGE_RATES", "RATES", "PolicySample", "PolicyHand", "Calibration", "Band", "play_policy",
+           "play_policy_hand", "policy_searches", "policy_text", "calibrate",
            "load_calibration", "calibration_for", "calibration_name", "strength_band", "Z95"]
 
 BANDS = ("expert", "advanced", "intermediate", "beginner")
@@ -50,6 +70,7 @@ class PolicySample:
     decisions: int = 0
     total: int = 0
     total_sq: int = 0
+    limited: int = 0        # decisions left out: their search met the node limit
 
     def add(self, loss: int) -> None:
         self.decisions += 1
@@ -74,37 +95,116 @@ class PolicySample:
     def as_dict(self) -> dict:
         return {"rate": self.rate, "games": self.games, "decisions": self.decisions, "total": self.total,
                 "total_sq": self.total_sq, "mean": round(self.mean, 4), "sd": round(self.sd, 4),
-                "se": round(self.sd / math.sqrt(self.decisions), 4) if self.decisions else None}
+                "se": round(self.sd / math.sqrt(self.decisions), 4) if self.decisions else None,
+                **({"limited": self.limited} if self.limited else {})}
 
     @classmethod
     def from_dict(cls, data: dict) -> PolicySample:
-        return cls(data["rate"], data["games"], data["decisions"], data["total"], data["total_sq"])
+        return cls(data["rate"], data["games"], data["decisions"], data["total"], data["total_sq"],
+                   data.get("limited", 0))
 
 
-def play_policy(variant: Variant, rate: float, deals: int, seed: int = 0, sample: PolicySample | None = None,
-                mode: str = "open") -> PolicySample:
-    """Play ``deals`` random deals of ``variant`` with every player following the policy of error
-    ``rate`` (see the module's note); each decision's loss added to ``sample``."""
-    sample = sample or PolicySample(rate)
-    rng = random.Random(f"bands:{variant.name}:{rate}:{seed}")
-    search = searcher(variant)
-    teams = variant.seating.teams
-    for _ in range(deals):
-        pos, _ = dealt_position(variant, mode, rng)
-        while pos.legal_moves():
-            values = search.values(pos)
-            if len(values) > 1:
-                sign = 1 if teams[pos.turn] == 0 else -1
+@dataclass(frozen=True)
+class PolicyHand:
+    """One deal played by a policy: the hands, the boneyard order it was played with (the tiles drawn, then
+    the rest ascending, as the analysis reads a record: see :func:`play_policy_hand`), the leader, the
+    moves in order (each ``(seat, move, points it scored during play)``; a draw game's opener who adds no
+    tile to his lead makes the move ``NO_EXTRA``) and its decisions in order, each ``(seat, loss)`` (the
+    loss None where its search met the node limit)."""
+
+    hands: tuple
+    boneyard: tuple
+    leader: int
+    moves: tuple
+    decisions: tuple
+
+
+def policy_searches(variant: Variant, view: Callable | None = None) -> list:
+    """The searches a policy values each seat's moves by (one game after another: their tables carry
+    over): for two sides one search of the game, shared; for individual players each seat's own game
+    against the rest, ``view(variant, seat)`` (``analysis.AgainstTheRest``), as the analysis grades him."""
+    if variant.seating.sides == 2:
+        return [searcher(variant)] * variant.players
+    if view is None:
+        raise NotImplementedError(f"{variant.name} is played by {variant.seating.sides} individual players: its "
+                                  f"policies value each mover's moves by his view against the rest (view=...)")
+    return [searcher(variant, view(variant, seat), variant.players) for seat in range(variant.players)]
+
+
+def play_policy_hand(variant: Variant, rate: float, rng: random.Random, searches: list,
+                     mode: str = "open") -> PolicyHand:
+    """Deal one hand of ``variant`` (lead ``mode``; where the holder of a tile opens every hand with it,
+    he does) and play it by the policy of error ``rate``, each mover valuing his moves by his search of
+    ``searches`` (:func:`policy_searches`); each decision's loss is the mover's drop from his best value,
+    as ``analysis.analyze_replay`` grades the record of the hand.
+
+    A game with a boneyard is graded with the boneyard order its record reveals: the tiles drawn, in
+    their order, then the rest ascending (``search.tree.revealed_order``). So the deal's random order is
+    played, then the game is played again with the order its draws revealed, until the order it is played
+    with is the one its own record reveals (each time with the same random choices; it ends, since the
+    tiles drawn grow fewer each time it does not)."""
+    every = variant.opening.every_game_tile        # every hand opened by its holder with it (French: [0-0])
+    req = (LeadRequirement(holder_of=every, tile=every, reason="every hand is opened by its holder with it")
+           if every is not None else mode_requirement(variant, mode))
+    hands, boneyard, leader, opening = deal_with_boneyard(variant, req, rng)
+    start = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
+    start.pool &= mask_of(variant.dealing.tiles)
+    start.opening = opening
+    if not (getattr(start, "draws", False) and start.stock):
+        moves, losses = _play(start, rate, rng, searches, variant)
+        return PolicyHand(tuple(map(tuple, hands)), tuple(boneyard), leader, moves, losses)
+    choices = rng.getrandbits(64)
+    order = list(boneyard)
+    while True:
+        moves, losses = _play(revealed(start.copy(), order), rate, random.Random(choices), searches, variant)
+        shown = revealed_order(start, [m.tile for _, m, _ in moves if m.draw])
+        if shown == order:
+            return PolicyHand(tuple(map(tuple, hands)), tuple(order), leader, moves, losses)
+        order = shown
+
+
+def _play(pos, rate: float, rng: random.Random, searches: list, variant: Variant) -> tuple[tuple, tuple]:
+    """Play ``pos`` to the end of the hand by the policy of error ``rate``: the moves (seat, move, points
+    scored) and the decisions, each (seat, loss; None where the search met the node limit)."""
+    teams, individual, play = variant.seating.teams, variant.seating.sides != 2, variant.play
+    moves, losses = [], []
+    while (legal := pos.legal_moves()):
+        seat = pos.turn
+        move = legal[0]
+        if len(legal) > 1:
+            sign = 1 if individual or teams[seat] == 0 else -1
+            try:
+                values = searches[seat].values(pos)
+            except SearchLimit as exc:
+                move, values = bound_move(exc, legal, sign > 0), None
+                losses.append((seat, None))
+            if values is not None:
                 best = max(sign * v for _, v in values)
                 worse = [(m, v) for m, v in values if sign * v < best]
                 if worse and rng.random() < rate:
                     move, value = rng.choice(worse)
                 else:
                     move, value = rng.choice([(m, v) for m, v in values if sign * v == best])
-                sample.add(best - sign * value)
+                losses.append((seat, best - sign * value))
+        pos.push(move)
+        moves.append((seat, move, play.points(play.ends_total(pos.line(), pos.ends)) if play and move.is_play else 0))
+    return tuple(moves), tuple(losses)
+
+
+def play_policy(variant: Variant, rate: float, deals: int, seed: int = 0, sample: PolicySample | None = None,
+                mode: str = "open", view: Callable | None = None) -> PolicySample:
+    """Play ``deals`` random deals of ``variant`` with every player following the policy of error
+    ``rate`` (see the module's note); each decision's loss added to ``sample``. Individual players need
+    ``view`` (:func:`policy_searches`)."""
+    sample = sample or PolicySample(rate)
+    rng = random.Random(f"bands:{variant.name}:{rate}:{seed}")
+    searches = policy_searches(variant, view)
+    for _ in range(deals):
+        for _, loss in play_policy_hand(variant, rate, rng, searches, mode).decisions:
+            if loss is None:
+                sample.limited += 1
             else:
-                move = values[0][0]
-            pos.push(move)
+                sample.add(loss)
         sample.games += 1
     return sample
 
@@ -133,6 +233,7 @@ class Calibration:
     seconds: float = 0.0
     policy: str = field(default=("four players follow one policy: a best move with every hand open, except that "
                                  "with probability `rate` a move that is not best (each alike)"))
+    cpu: float | None = None        # the CPU seconds of the calibration (None: not recorded)
 
     def sample(self, rate: float) -> PolicySample:
         return next(s for s in self.samples if s.rate == rate)
@@ -163,26 +264,39 @@ class Calibration:
 
     def as_dict(self) -> dict:
         return {"variant": self.variant, "rules": self.rules, "policy": self.policy, "seed": self.seed,
-                "seconds": round(self.seconds, 1), "bands": list(BANDS), "edge_rates": list(EDGE_RATES),
+                "seconds": round(self.seconds, 1), **({"cpu": round(self.cpu, 1)} if self.cpu is not None else {}),
+                "bands": list(BANDS), "edge_rates": list(EDGE_RATES),
                 "edges": [round(e, 4) for e in self.edges], "max_half": round(self.max_half, 4),
                 "samples": [s.as_dict() for s in self.samples]}
 
     @classmethod
     def from_dict(cls, data: dict) -> Calibration:
         return cls(data["variant"], dict(data["rules"]), [PolicySample.from_dict(s) for s in data["samples"]],
-                   data.get("seed", 0), data.get("seconds", 0.0))
+                   data.get("seed", 0), data.get("seconds", 0.0), data.get("policy", cls.policy), data.get("cpu"))
 
 
-def calibrate(variant: Variant, deals: int, seed: int = 0, rates=RATES, progress=None) -> Calibration:
-    """Measure the error rate of each policy of ``rates`` on ``deals`` random deals of ``variant``."""
-    t0 = time.perf_counter()
+def policy_text(variant: Variant) -> str:
+    """The policy a calibration of ``variant`` states: who follows it, and by what values."""
+    who = (f"{variant.players} players each for himself (his own view against the rest, as the analysis grades "
+           f"him) follow" if variant.seating.sides != 2 else f"{variant.players} players follow")
+    known = ("; the boneyard order known, as the record of the game reveals it (the tiles drawn, then the rest "
+             "ascending)" if variant.drawing is not None else "")
+    return (f"{who} one policy: a best move with every hand open{known}, except that with probability `rate` a "
+            f"move that is not best (each alike)")
+
+
+def calibrate(variant: Variant, deals: int, seed: int = 0, rates=RATES, progress=None,
+              view: Callable | None = None) -> Calibration:
+    """Measure the error rate of each policy of ``rates`` on ``deals`` random deals of ``variant``
+    (individual players: ``view``, see :func:`policy_searches`)."""
+    t0, c0 = time.perf_counter(), time.process_time()
     samples = []
     for rate in rates:
-        samples.append(play_policy(variant, rate, deals, seed))
+        samples.append(play_policy(variant, rate, deals, seed, view=view))
         if progress is not None:
             progress(samples[-1])
-    return Calibration(variant.name, dict(variant.options), samples, seed,
-                       time.perf_counter() - t0)
+    return Calibration(variant.name, dict(variant.options), samples, seed, time.perf_counter() - t0,
+                       policy_text(variant), time.process_time() - c0)
 
 
 def calibration_name(variant: Variant) -> str:
@@ -212,15 +326,21 @@ def strength_band(mean: float | None, ci95: tuple[float, float] | None, decision
                   calibration: Calibration | None) -> Band:
     """The band of a player whose ``decisions`` (from ``games`` games) lost ``mean`` points on average,
     95% interval ``ci95``; no band (and why) without a calibration, from one game, or where the
-    interval is wider than the calibration's ``max_half`` either side."""
+    interval is wider than the calibration's ``max_half`` either side. The interval is taken no narrower
+    than that of the policy at the edge of the band his rate falls in over as many decisions
+    (:meth:`PolicySample.half`): a few decisions that happen to lose nothing (a spread of 0, an interval of
+    0 to 0) prove no band, where losses are small and rare (Cut Throat: the policy that errs wherever it
+    can loses 0.174 points a decision on average)."""
     if games < 2:
         return Band(None, decisions, games, "never from one game")
     if calibration is None:
         return Band(None, decisions, games, "no calibration of the bands for this variant")
     if mean is None or ci95 is None:
         return Band(None, decisions, games, "too few decisions for an interval")
-    half = (ci95[1] - ci95[0]) / 2
+    band = calibration.band_of(mean)
+    edge = calibration.sample(EDGE_RATES[min(BANDS.index(band), len(EDGE_RATES) - 1)])
+    half = max((ci95[1] - ci95[0]) / 2, edge.half(decisions))
     if half > calibration.max_half + 1e-12:
         return Band(None, decisions, games,
                     f"the interval (+-{half:.2f}) is wider than +-{calibration.max_half:.2f}: more decisions needed")
-    return Band(calibration.band_of(mean), decisions, games)
+    return Band(band, decisions, games)

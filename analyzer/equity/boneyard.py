@@ -42,7 +42,8 @@ from ..search.core import TABLE_MB, SearchLimit
 from ..search.tree import TreeSearch, revealed
 from ..tiles import Move
 
-__all__ = ["POLICY", "POLICY_EACH", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand", "hand_searcher"]
+__all__ = ["POLICY", "POLICY_EACH", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand",
+           "hand_searcher", "bound_move"]
 
 POLICY = ("best play with all hands open and the boneyard order known: each random deal and boneyard order "
           "solved exactly (the general search) and played move by move along the best move (the first best move "
@@ -109,18 +110,25 @@ def hand_searcher(variant: Variant, view: Callable | None = None) -> TreeSearch 
     return [TreeSearch(view(variant, seat), NODE_LIMIT, TABLE_MB / variant.players) for seat in range(variant.players)]
 
 
+def bound_move(exc: SearchLimit, moves: list[Move], first: bool) -> Move:
+    """Where the search of a decision among ``moves`` met the node limit (``exc``): the move with the best
+    proven bound for the mover (``first``: side 0, the highest lower bound; else the lowest upper bound),
+    the first move where nothing is proven."""
+    if not exc.bounds:
+        return moves[0]
+    inf = float("inf")
+    if first:
+        return max(exc.bounds, key=lambda b: -inf if b[1] is None else b[1])[0]
+    return min(exc.bounds, key=lambda b: inf if b[2] is None else b[2])[0]
+
+
 def _choose(search: TreeSearch, pos, moves: list[Move]) -> tuple[Move, bool]:
     """The policy's move among ``moves`` (two or more), and whether the node limit cut its search."""
     first = search.maximiser[pos.turn]
     try:
         values = search.values(pos)
     except SearchLimit as exc:
-        if not exc.bounds:
-            return moves[0], True
-        inf = float("inf")
-        if first:
-            return max(exc.bounds, key=lambda b: -inf if b[1] is None else b[1])[0], True
-        return min(exc.bounds, key=lambda b: inf if b[2] is None else b[2])[0], True
+        return bound_move(exc, moves, first), True
     return (max if first else min)(values, key=lambda mv: mv[1])[0], False
 
 
