@@ -22,7 +22,8 @@ from analyzer import equity
 from analyzer.equity import (CACHE_ENV, MAX_RACE, SOLVED_ON_LOAD, EquityTable, MatchPosition, lattice, load_table,
                              supported, table_name, write_table)
 from analyzer.equity.model import HandModel, ModeSample, Outcome, mode_of
-from analyzer.equity.race import RACE_CORE, dump_values, is_race, load_values, race_arrays, score_step, solve_race
+from analyzer.equity.race import (RACE_CORE, dump_values, is_race, led_results, load_values, race_arrays, score_step,
+                                 solve_race)
 from analyzer.equity.table import resolve, solve_each, state_key
 from analyzer.rules import HandResult, find_variant
 
@@ -84,6 +85,28 @@ def test_the_compiled_loop_and_its_pure_python_twin_agree(race):
     assert list(compiled) == list(python)
     for pos in compiled:
         assert max(abs(a - b) for a, b in zip(compiled[pos], python[pos])) <= 1e-12
+
+
+@settings(max_examples=80, deadline=None)       # (about a quarter of them ask a position of a known leader)
+@given(small_races(), st.data())
+def test_a_known_leader_one_hand_from_the_race_is_the_walk_from_there(race, data):
+    # A recorded hand names its leader; where the race leads every hand ("any",) such a position is none of
+    # its own. RaceValues.one_hand weighs the hand's results (race.led_results) with the match code's answers
+    # the solve kept: the same chances as the walk from that position on the race's values (solve_each).
+    v, model = race
+    solved = solve_race(v, model)
+    arrays = solved.arrays
+    sides = v.seating.sides
+    step = arrays.step
+    scores = tuple(data.draw(st.integers(0, (v.match.target - 1) // step)) * step for _ in range(sides))
+    seat = data.draw(st.integers(0, sides - 1))
+    key = ((scores, *arrays.rest), ("side", seat))
+    if ("side", seat) in arrays.leads or arrays.point(scores) is None or solved.get((key[0], arrays.leads[0])) is None:
+        return
+    walked = solve_each(v, model, [key], known=solved)[key]
+    one = solved.one_hand(key, led_results(v, model, arrays, ("side", seat)))
+    assert one is not None
+    assert max(abs(a - b) for a, b in zip(one, walked)) <= 1e-12
 
 
 def test_the_walk_and_the_race_solver_from_a_root_solve_the_same_positions():
