@@ -373,9 +373,11 @@ def sweeps_of(core: str | None = None):
 
 class RaceValues(Mapping):
     """Every player's MWC at each solved position of a race, ``{(state_key, lead): chances}`` as
-    ``EquityTable.values`` holds them (dense arrays; ``update`` adds positions solved later)."""
+    ``EquityTable.values`` holds them (dense arrays, as solved or mapped from a kept file: :func:`load_values`;
+    ``update`` adds positions solved later)."""
 
-    def __init__(self, arrays: RaceArrays, active: bytearray, values: array, count: int | None = None):
+    def __init__(self, arrays: RaceArrays, active: bytearray | memoryview, values: array | memoryview,
+                 count: int | None = None):
         self.arrays, self._active, self._values = arrays, active, values
         self._count = sum(active) if count is None else count
         self._extra: dict = {}
