@@ -16,7 +16,7 @@ from analyzer.search import SearchLimit, Solver
 from analyzer.search.blockdeal import IntDeal, compiled_plays
 from analyzer.search.core import compiled_core
 from analyzer.tiles import Tile
-from test_exposed_tiles import ROWS_1_3, minimax, whist
+from test_exposed_tiles import ROWS_1_3, move_values, whist
 
 built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
 WHIST = find_variant("whist")
@@ -37,13 +37,7 @@ def without_exposures(pos):
 
 def reference(pos, memo):
     """The value of every legal move of ``pos`` by plain minimax over ``legal_moves()``."""
-    pos = as_valued(pos)
-    out = []
-    for move in pos.legal_moves():
-        pos.push(move)
-        out.append((move, minimax(pos, WHIST, memo)))
-        pos.pop()
-    return out
+    return move_values(as_valued(pos), WHIST, memo)
 
 
 def small_games(count: int, size: int, seed: int):

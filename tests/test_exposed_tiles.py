@@ -54,6 +54,16 @@ def minimax(pos, variant, memo: dict) -> int:
     return memo[key]
 
 
+def move_values(pos, variant, memo: dict) -> list:
+    """Every legal move of ``pos`` and its value for A/C by :func:`minimax`, in the order of ``legal_moves()``."""
+    out = []
+    for move in pos.legal_moves():
+        pos.push(move)
+        out.append((move, minimax(pos, variant, memo)))
+        pos.pop()
+    return out
+
+
 def test_an_exposed_tile_that_fits_is_the_only_legal_play_and_binds_once():
     # C's [4-6] lies open from row 4; in row 4 A [4-4] B [0-1] leave the ends 0 and 4: C must play it
     rep = whist('[Exposed "C [4-6] from 4"]', ROWS_1_3 + "4. A [4-4] B [0-1]")

@@ -32,7 +32,7 @@ from analyzer.rules.mechanics import position_for
 from analyzer.search import SearchLimit, Solver, TreeSearch
 from analyzer.search.core import compiled_core
 from conftest import RECORDS
-from test_exposed_tiles import minimax
+from test_exposed_tiles import move_values
 from test_solver import VARIANTS as SOLVER_VARIANTS
 
 CORES = ["python"] + (["compiled"] if compiled_core() is not None else [])
@@ -73,15 +73,7 @@ def reference_line(pos, variant) -> list:
     """The principal variation by plain minimax over ``legal_moves`` (``test_exposed_tiles``: memoised, nothing
     else): at each choice every legal move's value, the first best."""
     memo: dict = {}
-
-    def values(pos) -> list:
-        out = []
-        for move in pos.legal_moves():
-            pos.push(move)
-            out.append((move, minimax(pos, variant, memo)))
-            pos.pop()
-        return out
-    return line_by(pos, variant.seating.teams, values)
+    return line_by(pos, variant.seating.teams, lambda at: move_values(at, variant, memo))
 
 
 def small_position(variant, rng: random.Random, size: int):
