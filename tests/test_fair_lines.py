@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.match_scale import fair_chance
 from analyzer.analysis.outcomes import played_out
 from analyzer.analysis.outcomes import line_result
 from analyzer.analysis.readings import dealt_facts
@@ -212,3 +213,42 @@ def test_a_draw_game_without_points_during_play_gives_no_lines():
     worlds = [(tuple(decision(rep, k, seat, w)[0].hands), tuple(t.bit for t in w[1])) for w in listed]
     assert DrawWorlds(rules_of(rep, seat)).values(first, worlds) is not None
     assert DrawWorlds(rules_of(rep, seat)).lines(first, worlds) is None
+
+
+def _first_line_dropped(lines):
+    """``WorldsSolver.lines`` as it is when the first alternative's line in the first world of a batch needed more
+    positions than the node limit allows at one of its choices (the batch's values all known)."""
+    def dropped(self, position, deals):
+        got = lines(self, position, deals)
+        if got is None:
+            return None
+        rows, found = got
+        found = list(found)
+        first = next((i for i, row in enumerate(found) if row), None)
+        if first is not None:
+            found[first] = [None] + list(found[first][1:])
+        return rows, found
+    return dropped
+
+
+@built
+def test_a_world_whose_line_is_past_the_node_limit_leaves_that_alternative_without_a_fair_mwc(monkeypatch):
+    """A line the batch could not play to the end (past the node limit at one of its choices) gives that
+    alternative no results over the worlds, so no fair MWC (``fair_chance``: the mean needs every world's result),
+    though its fair values stand; every other alternative keeps the results it has with every line known."""
+    rep = replay_record(parse((RECORDS / "match-whist.dom").read_text(encoding="utf-8"), "match-whist.dom"))[0]
+    whole = _fair_results(rep, True, monkeypatch)
+    with monkeypatch.context() as m:
+        m.setattr(WorldsSolver, "lines", _first_line_dropped(WorldsSolver.lines))
+        cut = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
+    alternatives = [(d.index, a.move, a.fair) for d in cut.decisions if d.fair is not None for a in d.alternatives]
+    assert [(k, move) for k, move, _ in alternatives] == [(k, move) for k, move, _ in whole]
+    missing = 0
+    for (_, _, fair), (*_, results) in zip(alternatives, whole):
+        if fair.results is None:        # (``FairValue.results``: None where one world's result is not known)
+            missing += 1
+            assert fair.values and fair_chance(fair, None, lambda r: 0.5) is None
+        else:
+            assert fair.results == results
+            assert fair_chance(fair, None, lambda r: 0.5) == pytest.approx(0.5)
+    assert missing
