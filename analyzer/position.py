@@ -7,7 +7,7 @@ from typing import Iterable, Sequence
 
 from .tiles import PASS, Move, Tile, tile_set
 
-__all__ = ["Position", "Outcome", "mask_of", "tiles_of", "exposed_turn"]
+__all__ = ["Position", "Outcome", "mask_of", "mask_pips", "tiles_of", "exposed_turn"]
 
 
 def mask_of(tiles: Iterable[Tile]) -> int:
@@ -52,6 +52,28 @@ def tiles_of(mask: int, max_pip: int | None = None) -> list[Tile]:
         out.append(tiles[low.bit_length() - 1])
         mask ^= low
     return out
+
+
+def mask_pips(mask: int) -> int:
+    """The pips of the tiles of ``mask`` (``sum(t.pips for t in tiles_of(mask))``), read a byte at a time from
+    a table of each byte's 256 values (a tile's bit does not depend on the set)."""
+    tables = _byte_pips((mask.bit_length() + 7) >> 3)
+    total = k = 0
+    while mask:
+        total += tables[k][mask & 255]
+        mask >>= 8
+        k += 1
+    return total
+
+
+@cache
+def _byte_pips(count: int) -> tuple[tuple[int, ...], ...]:
+    """For each of ``count`` bytes of a mask, the pips of the tiles of each of its 256 values."""
+    max_pip = 0
+    while (max_pip + 1) * (max_pip + 2) // 2 < 8 * count:
+        max_pip += 1
+    pips = [t.pips for t in tile_set(max_pip)]
+    return tuple(tuple(sum(pips[8 * k + j] for j in range(8) if v >> j & 1) for v in range(256)) for k in range(count))
 
 
 def exposed_turn(exposed: int, playable: int, tile: int) -> tuple[int, int]:
@@ -276,7 +298,7 @@ class Position:
         return tuple(sorted(set(self.ends)))
 
     def pips(self, seat: int) -> int:
-        return sum(t.pips for t in tiles_of(self.hands[seat], self.max_pip))
+        return mask_pips(self.hands[seat])
 
     def count(self, seat: int) -> int:
         return self.hands[seat].bit_count() + self.hidden[seat]

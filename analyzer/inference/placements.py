@@ -15,7 +15,7 @@ import random
 from typing import Iterator
 
 from ..diagnostics import DominoError
-from ..position import tiles_of
+from ..position import mask_pips
 from ..rules.lead import heaviest_of
 from ..tiles import Tile
 
@@ -294,7 +294,7 @@ class HeaviestFirst(Placements):
         super().__init__(tuple(view.unseen[i] for i in order), tuple(view.allowed[i] for i in order), view.room)
         self.order, self.k, self.whole = order, len(view.room), whole
         self.sums = [sum(t.pips for t in self.unseen[:i]) for i in range(len(order) + 1)]   # the i heaviest
-        self.room += tuple(sum(t.pips for t in tiles_of(view.fixed[s] | view.played[s])) for s in range(view.players))
+        self.room += tuple(mask_pips(view.fixed[s] | view.played[s]) for s in range(view.players))
         self.decided: set[tuple[int, tuple[int, ...]]] = set()     # states counted by their room alone
         self.count = self.ways(0, self.room)
 
