@@ -364,9 +364,12 @@ def line_move(tiles, seat: int, tile: int, end: int, arm: int, points: int) -> M
         return NO_EXTRA
     if tile < 0:
         return PASS
-    if end == -2:
-        return Move(tiles[tile], None, True)        # (a draw, as ``RevealedDraws.legal_moves`` makes it)
+    if end == -2:                   # a draw, as ``RevealedDraws.legal_moves`` makes it (made once a tile)
+        return _DRAWS.get(tiles[tile]) or _DRAWS.setdefault(tiles[tile], Move(tiles[tile], None, True))
     return placed(tiles[tile], end, arm or None)
+
+
+_DRAWS: dict = {}       # a tile -> the move drawing it (a set's tiles bound how many)
 
 
 def compact(pos) -> bool:
