@@ -46,7 +46,7 @@ DRAWS = [
 
 def walked(search: TreeSearch) -> TreeSearch:
     """``search`` walking every line in Python, as ``best_line`` did before it called the compiled line."""
-    search._compiled_line = lambda pos, value, spent: None
+    search._compiled_line = lambda pos, value, choice: None
     return search
 
 
@@ -62,7 +62,7 @@ def compact_position(case, seed: int, plies: int, grow: int = 0):
         search = TreeSearch(rules, core="compiled")
         k = 0
         while moves := pos.legal_moves():
-            if k >= plies and len(moves) > 1 and search._compiled_line(pos, search.solve(pos), 0) is not None:
+            if k >= plies and len(moves) > 1 and search._compiled_line(pos, search.solve(pos), False) is not None:
                 return rules, pos
             pos.push(rng.choice(moves))
             k += 1
@@ -72,7 +72,7 @@ def check_line(case, seed: int, plies: int, guess) -> None:
     rules, pos = compact_position(case, seed, plies)
     want = line_by(pos, rules.seating.teams, lambda at: list(reference_values(at, rules).items()))
     compiled = TreeSearch(rules, core="compiled")
-    assert compiled._compiled_line(pos, TreeSearch(rules).solve(pos), 0) == want     # the compiled call alone
+    assert compiled._compiled_line(pos, TreeSearch(rules).solve(pos), False) == want     # the compiled call alone
     assert compiled.best_line(pos, guess) == want
     assert TreeSearch(rules, core="python").best_line(pos, guess) == want
     assert walked(TreeSearch(rules, core="compiled")).best_line(pos, guess) == want

@@ -229,13 +229,9 @@ class TreeSearch:
         once: at each choice the moves are probed in order with a null window around it (:meth:`_after`) and
         the first that reaches it is the line's. The node limit bounds each choice's probes (and the first
         value), as it bounds each call of :meth:`values`. ``guess``: the side-0 value of the points still to come
-        as far as it is known (an analysis's): where the search for it starts (never trusted).
-
-        Once the value is known and the position is in a compact state searched in C (arms nobody draws to any
-        more, a draw game or All Fives with its lead), the rest of the line is played there in one call
-        (:meth:`_compiled_line`): the same probes in the same order, so the same line."""
-        line: list[Move] = []
-        rest: list[Move] = []
+        as far as it is known (an analysis's): where the search for it starts (never trusted). Once the value
+        is known in a compact state searched in C, the rest is played there in one call (:meth:`_compiled_line`)."""
+        line, rest = [], []
         value = None        # the side-0 value of the points still to come from where the line is
         with gc_paused():
             try:
@@ -247,11 +243,9 @@ class TreeSearch:
                             if guess is not None:
                                 self._last = guess
                             value = self._mtd(pos, -INF, INF)
-                    if value is not None:
-                        found = self._compiled_line(pos, value, self.nodes if len(moves) > 1 else 0)
-                        if found is not None:
-                            rest = found
-                            break
+                    if value is not None and (found := self._compiled_line(pos, value, len(moves) > 1)) is not None:
+                        rest = found
+                        break
                     if len(moves) > 1:
                         choice = self._first_best(pos, moves, value)
                     gain = self._push(pos, choice)
@@ -263,18 +257,16 @@ class TreeSearch:
                     pos.pop()
         return line + rest
 
-    def _compiled_line(self, pos: Position, value: int, spent: int) -> list[Move] | None:
-        """The rest of :meth:`best_line` from ``pos`` (the hand not over, ``value`` its side-0 value, ``spent`` the
-        positions the current choice's search has visited) played by the compiled state that searches it, in one
-        call; None where ``pos`` is not searched in one (a position :meth:`_search` walks, a core in Python)."""
+    def _compiled_line(self, pos: Position, value: int, choice: bool) -> list[Move] | None:
+        """The rest of :meth:`best_line` from ``pos`` (``value`` its side-0 value; ``choice``: the nodes spent so far
+        count against this choice's probes) in one call of the compiled state that searches ``pos``; None where none
+        does (:meth:`_search` walks it, the core runs in Python): the same probes in the same order, the same line."""
+        spent = self.nodes if choice else 0
         if self.arm_state and pos.has_arms:
-            if (self.core != "compiled" or self.play is not None or not pos.arms or pos.drawable()
-                    or getattr(pos, "offer", -1) >= 0):
-                return None
-            return self._arm_deal(pos).line(pos, value, spent)
-        if self.draw_state and self.draw_core == "compiled" and (deal := draw_deal(self, pos)) is not None:
-            return deal.line(pos, value, spent)
-        return None
+            compact = self.core == "compiled" and self.play is None and pos.arms and not pos.drawable()
+            return self._arm_deal(pos).line(pos, value, spent) if compact and getattr(pos, "offer", -1) < 0 else None
+        deal = draw_deal(self, pos) if self.draw_state and self.draw_core == "compiled" else None
+        return None if deal is None else deal.line(pos, value, spent)
 
     def _first_best(self, pos: Position, moves: list[Move], value: int) -> Move:
         """The first of ``moves`` whose side-0 value (with the points it scores at once) reaches ``value``, the
@@ -786,12 +778,9 @@ class _CompiledArmDeal(_ArmDeal):
         return value
 
     def line(self, pos: ArmPosition, value: int, spent: int) -> list[Move]:
-        """The principal variation from ``pos`` (nobody draws any more, the hand not over; ``value`` its side-0 value)
-        to the end of the hand, in one call (``ArmSearch.line``), as ``TreeSearch.best_line`` walks it: at each choice
-        the first move in the order of ``legal_moves`` that keeps the value, named by the position's own arms
-        (``arm=``), each choice's probes at most ``node_limit`` positions (the first choice's ``spent`` of them
-        already; a forced pass before a probe's state counts one, as the walk counts it where its table of positions
-        does not cut it short), past it :class:`SearchLimit`."""
+        """The rest of ``TreeSearch.best_line`` from ``pos`` (``value`` its side-0 value) in one call (``ArmSearch.line``),
+        named by the position's own arms; each choice's probes count as the walk's (``spent`` already; a forced pass
+        before a probe's state one, where the walk's table does not cut it short): past ``node_limit``, SearchLimit."""
         owner = self.owner
         arms = tuple((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms)
         steps, nodes, after = self.core.line(tuple(pos.hands), arms, pos.turn, value, owner.node_limit, spent)
