@@ -56,6 +56,7 @@ from ..tiles import PASS, Move, Tile
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
            "arms_note", "arms_scoring"]
 
+
 class _Revealed:
     """Draws from a boneyard in a fixed order (``order``: every boneyard tile), for a draw position.
 
