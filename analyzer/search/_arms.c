@@ -17,6 +17,10 @@
  *   analyzer/search/scoring.py; ``leader`` led the hand), computed by ``_leaf.h`` (no open numbers
  *   before the last tile: no bonus for it, as in Python).
  *
+ * ``ArmSearch.line(hands, arms, seat, value, limit, spent)``: the principal variation from a state to the end of the
+ *   hand, as ``TreeSearch.best_line`` plays it: ``arms`` as the position has them, in its order, so that each
+ *   choice's moves are probed in the order of ``ArmPosition.legal_moves`` and named by its arms (``arm_line``).
+ *
  * The state: every seat's hand (a 64-bit mask), the arms and the seat to move. Alike arms are
  * interchangeable, so the arms are a multiset, packed in 64 bits: the count of open arms of each number
  * (4 bits each, numbers 0 to 9: bits 0-39) and up to four other arms (an empty, closed or
@@ -434,6 +438,181 @@ static int search(ArmSearch *d, uint64_t *h, uint64_t a, int s, int alpha, int b
     return best;
 }
 
+/* -- the principal variation ------------------------------------------------------------------------ */
+
+#define MAXARMS 64
+
+/* A principal line as it is played out: the hands, the arms as the position has them (``ArmPosition.arms``, in its
+ * order: each ``number * 4 + state``), the seat to move and the side-0 value of the state; ``spent``: the positions
+ * the first choice's budget has spent already (``TreeSearch.best_line`` searches the value there, counted with its
+ * probes); ``probed``, ``after``: whether a choice was probed, and the value of the state its move left
+ * (``TreeSearch._last``). */
+typedef struct {
+    uint64_t h[MAXSEATS];
+    int arm[MAXARMS], narms, t, value;
+    long long spent;
+    int probed, after;
+} ArmLine;
+
+/* The packed arms of the position's (as ``ArmSearch.search`` packs the sorted codes); 0 with an error set where
+ * they do not pack (more than four arms at the spinner, fifteen open arms of a number). */
+static int packed_arms(const ArmLine *st, uint64_t *out) {
+    int open[MAXNUM] = {0}, other[4], nother = 0;
+    for (int i = 0; i < st->narms; i++) {
+        int c = st->arm[i];
+        if ((c & 3) == OPEN ? ++open[c >> 2] > 15 : nother == 4) {
+            PyErr_SetString(PyExc_ValueError, "more arms than the search packs (four at the spinner, 15 open of a number)");
+            return -1;
+        }
+        if ((c & 3) != OPEN) other[nother++] = c;
+    }
+    *out = pack_arms(open, MAXNUM, other, nother);
+    return 0;
+}
+
+/* The arms (indexes into ``st->arm``) a tile may go on now (``ArmPosition.playable_arms``): the first empty side of
+ * the spinner while one is, else every arm that is not closed; and the tiles that fit them, as a mask. */
+static uint64_t playable_arms(ArmSearch *d, const ArmLine *st, int *out, int *count) {
+    int np = 0;
+    uint64_t f = 0;
+    for (int i = 0; i < st->narms && !np; i++)
+        if ((st->arm[i] & 3) == START) out[np++] = i;
+    for (int i = 0; i < st->narms && (np == 0 || (st->arm[out[0]] & 3) != START); i++)
+        if ((st->arm[i] & 3) == DOUBLE || (st->arm[i] & 3) == OPEN) out[np++] = i;
+    for (int j = 0; j < np; j++) {
+        int c = st->arm[out[j]];
+        f |= (c & 3) == DOUBLE ? d->dbl[c >> 2] : d->match[c >> 2];
+    }
+    *count = np;
+    return f;
+}
+
+/* The moves of the seat to move in the order of ``ArmPosition.legal_moves``: its tiles ascending, each on the
+ * playable arms in their order, alike arms (the same number and state) once (``ArmPosition.placements``). Each
+ * move: the tile's index in ``bits``, the arm's in ``arms``. */
+static int line_moves(ArmSearch *d, const ArmLine *st, int *bits, int *arms) {
+    int play[MAXARMS], np, nm = 0;
+    uint64_t f = playable_arms(d, st, play, &np);
+    for (uint64_t m = st->h[st->t] & f; m; m &= m - 1) {
+        int b = __builtin_ctzll(m), seen[MAXARMS], ns = 0;
+        for (int j = 0; j < np; j++) {
+            int c = st->arm[play[j]], dup = 0;
+            if (!((((c & 3) == DOUBLE ? d->dbl[c >> 2] : d->match[c >> 2]) >> b) & 1)) continue;
+            for (int i = 0; i < ns && !dup; i++) dup = seen[i] == c;
+            if (dup) continue;
+            seen[ns++] = c;
+            bits[nm] = b;
+            arms[nm++] = play[j];
+        }
+    }
+    return nm;
+}
+
+/* Tile ``b`` laid on arm ``k`` of the line's arms (``ArmPosition._attach``): 0, or -1 with an error set where the
+ * arms grow past ``MAXARMS``. */
+static int line_attach(ArmSearch *d, ArmLine *st, int k, int b) {
+    int c = st->arm[k], num = c >> 2, lo = d->tlow[b], hi = d->thigh[b], far = lo == num ? hi : lo;
+    if ((c & 3) == START) {
+        int starts = 0;
+        st->arm[k] = (far << 2) | CLOSED;
+        for (int i = 0; i < st->narms; i++) starts += (st->arm[i] & 3) == START;
+        for (int i = 0; i < st->narms && !starts; i++)        /* every side of the spinner is filled */
+            if ((st->arm[i] & 3) == CLOSED) st->arm[i] = (st->arm[i] & ~3) | (d->french ? DOUBLE : OPEN);
+    } else if ((c & 3) == DOUBLE) {
+        st->arm[k] = (num << 2) | OPEN;
+    } else {
+        st->arm[k] = (far << 2) | OPEN;
+        if (d->branch && lo == hi) {                            /* crosswise: two new arms from its sides */
+            if (st->narms + 2 > MAXARMS) {
+                PyErr_SetString(PyExc_ValueError, "more arms than the line keeps");
+                return -1;
+            }
+            st->arm[st->narms++] = (num << 2) | OPEN;
+            st->arm[st->narms++] = (num << 2) | OPEN;
+        }
+    }
+    return 0;
+}
+
+/* The side-0 value of laying tile ``b`` on arm ``k``, by the null-window probe of ``TreeSearch._first_best``
+ * (``lo``, ``lo + 1``): as the walk of the positions finds it, a finished hand's value, else the forced passes up
+ * to the next seat who can play (one position each, as the walk counts them) and the search of his state. -1 with
+ * ``failed`` on an error. */
+static int line_probe(ArmSearch *d, const ArmLine *st, int k, int b, int lo) {
+    ArmLine next = *st;
+    int s = st->t, n = d->n;
+    uint64_t left = st->h[s] & ~(1ULL << b), a;
+    next.h[s] = left;
+    if (!left) return leaf(d, next.h, 0, s, b);
+    if (line_attach(d, &next, k, b) < 0 || packed_arms(&next, &a) < 0) {
+        d->failed = 1;
+        return 0;
+    }
+    uint64_t f = fit(d, a);
+    int t = (s + 1) % n;
+    while (!(next.h[t] & f)) {
+        if (t == s) break;
+        t = (t + 1) % n;
+    }
+    if (t == s && !(left & f)) return leaf(d, next.h, 1, s, b);
+    d->nodes += (uint64_t)((t - s - 1 + n) % n);
+    if (d->nodes > d->budget) { d->stopped = 1; return 0; }
+    return search(d, next.h, a, t, lo, lo + 1);
+}
+
+/* ``(seat, tile, number, arm)`` appended to ``out``: a play (``arm`` 1-based, ``number`` the arm's open number), a
+ * pass (``tile`` -1). -1 on an error. */
+static int arm_step(PyObject *out, int seat, int tile, int number, int arm) {
+    PyObject *x = Py_BuildValue("(iiii)", seat, tile, number, arm);
+    int r = x == NULL ? -1 : PyList_Append(out, x);
+    Py_XDECREF(x);
+    return r;
+}
+
+/* The principal variation from ``st`` to the end of the hand appended to ``out`` (``TreeSearch.best_line``): at each
+ * choice the first move in the order of ``ArmPosition.legal_moves`` whose value reaches the state's, by a null-window
+ * probe each (at most ``limit`` positions for them all); passes where the seat to move cannot play. 0, or -1 on an
+ * error or past the limit (``failed``, ``stopped``). */
+static int arm_line(ArmSearch *d, ArmLine *st, long long limit, PyObject *out) {
+    int n = d->n, bits[4 * MAXTILES], arms[4 * MAXTILES];
+    for (;;) {
+        int play[MAXARMS], np, s = st->t, c = 0, can = 0;
+        uint64_t f = playable_arms(d, st, play, &np);
+        for (int i = 0; i < n && !can; i++) can = (st->h[i] & f) != 0;
+        if (!can) return 0;                                     /* blocked */
+        if (!(st->h[s] & f)) {
+            if (arm_step(out, s, -1, -1, 0) < 0) return -1;
+            st->t = (s + 1) % n;
+            continue;
+        }
+        int nm = line_moves(d, st, bits, arms), v = st->value;
+        if (nm > 1) {
+            long long budget = limit - st->spent;
+            d->nodes = 0;
+            d->budget = budget < 0 ? 0 : (uint64_t)budget;
+            st->spent = 0;
+            for (c = 0; c < nm; c++) {
+                int x = line_probe(d, st, arms[c], bits[c], d->maximiser[s] ? v - 1 : v);
+                if (d->failed || d->stopped) return -1;
+                if (d->maximiser[s] ? x >= v : x <= v) {
+                    st->probed = 1;
+                    st->after = x;
+                    break;
+                }
+            }
+            if (c == nm) {
+                PyErr_SetString(PyExc_RuntimeError, "line: no move reaches the value of the state");
+                return -1;
+            }
+        }
+        if (arm_step(out, s, bits[c], st->arm[arms[c]] >> 2, arms[c] + 1) < 0) return -1;
+        st->h[s] &= ~(1ULL << bits[c]);
+        if (!st->h[s]) return 0;                                /* he is out */
+        if (line_attach(d, st, arms[c], bits[c]) < 0) return -1;
+        st->t = (s + 1) % n;
+    }
+}
+
 /* -- the Python type ------------------------------------------------------------------------------ */
 
 static int seats_of(PyObject *seq, int n, int *out, int lo, int hi, const char *what) {
@@ -573,6 +752,58 @@ static PyObject *ArmSearch_search(ArmSearch *self, PyObject *args) {
     return Py_BuildValue("iK", v, (unsigned long long)self->nodes);
 }
 
+/* line(hands, arms, seat, value, limit, spent) -> (steps, positions, after): the principal variation from a state
+ * (``arms``: the position's arm codes in its order) whose side-0 value is ``value`` to the end of the hand, as
+ * ``TreeSearch.best_line`` plays it (``arm_line``): each choice's probes at most ``limit`` positions, the first
+ * choice's ``spent`` of them already. ``steps``: ``(seat, tile, number, arm)`` each (``arm_step``), None past the
+ * limit; ``positions``: those of the last choice probed; ``after``: the value of the state its move left (None: no
+ * choice was probed). */
+static PyObject *ArmSearch_line(ArmSearch *self, PyObject *args) {
+    PyObject *hands, *arms;
+    ArmLine st;
+    long long limit, spent;
+    uint64_t packed;
+    memset(&st, 0, sizeof(st));
+    if (!PyArg_ParseTuple(args, "O!O!iiLL", &PyTuple_Type, &hands, &PyTuple_Type, &arms, &st.t, &st.value, &limit,
+                          &spent))
+        return NULL;
+    int n = self->n;
+    if (PyTuple_GET_SIZE(hands) != n || st.t < 0 || st.t >= n || PyTuple_GET_SIZE(arms) > MAXARMS
+        || st.value > MAX_VALUE || st.value < -MAX_VALUE) {
+        PyErr_SetString(PyExc_ValueError, "one hand a seat, the seat to move among them, at most 64 arms, a value in "
+                        "the search's range");
+        return NULL;
+    }
+    for (int t = 0; t < n; t++) {
+        st.h[t] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, t));
+        if (PyErr_Occurred()) return NULL;
+    }
+    st.narms = (int)PyTuple_GET_SIZE(arms);
+    for (int i = 0; i < st.narms; i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(arms, i));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        if (c < 0 || (c >> 2) > self->max_pip) {
+            PyErr_SetString(PyExc_ValueError, "an arm code out of the set");
+            return NULL;
+        }
+        st.arm[i] = (int)c;
+    }
+    if (packed_arms(&st, &packed) < 0) return NULL;
+    st.spent = spent;
+    self->stopped = self->failed = 0;
+    self->nodes = 0;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    if (arm_line(self, &st, limit, out) < 0) {
+        Py_DECREF(out);
+        if (!self->stopped || self->failed) return NULL;
+        self->stopped = 0;
+        out = Py_NewRef(Py_None);
+    }
+    if (!st.probed) return Py_BuildValue("NKO", out, (unsigned long long)self->nodes, Py_None);
+    return Py_BuildValue("NKi", out, (unsigned long long)self->nodes, st.after);
+}
+
 TABLE_GETTER(ArmSearch, nbytes, WAYS * self->buckets * sizeof(Entry))
 TABLE_GETTER(ArmSearch, max_entries, WAYS * self->max_buckets)
 TABLE_GETTER(ArmSearch, used, self->used)
@@ -598,6 +829,9 @@ static void ArmSearch_dealloc(ArmSearch *self) {
 static PyMethodDef ArmSearch_methods[] = {
     {"search", (PyCFunction)ArmSearch_search, METH_VARARGS,
      "search(hands, arms, seat, alpha, beta, budget) -> (value or None past the budget, positions visited)"},
+    {"line", (PyCFunction)ArmSearch_line, METH_VARARGS,
+     "line(hands, arms, seat, value, limit, spent) -> (the principal variation's steps or None past the limit, "
+     "positions of the last choice probed, the value its move left or None)"},
     {NULL}
 };
 

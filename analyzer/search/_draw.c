@@ -18,6 +18,9 @@
  *   ``fixed`` the pips of every hand and of the tiles still to be drawn; a choice whose window lies beyond
  *   it returns the bound at once, uncounted.
  *
+ * ``DrawSearch.line(hands, left, right, ..., value, limit, spent)``: the principal variation from one state to the end
+ *   of the hand, as ``TreeSearch.best_line`` plays it (``line_rest``, shared with ``worlds``).
+ *
  * ``DrawSearch.worlds(hands, orders, mover, draws, roots, limit, lines=False)``: every world of one decision
  *   (each one's hands and boneyard order) valued in one call, each with the table back at its starting size (so
  *   each is searched as by a search of its own: the same positions and values), each root move as
@@ -532,6 +535,24 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+/* A state as ``search`` and ``line`` take it, checked, its hands read into ``h``: 0, or -1 with an error set. */
+static int state_in(DrawSearch *d, PyObject *hands, uint64_t *h, int left, int right, int shape, int s, int k,
+                    const Last *last) {
+    int n = d->n;
+    if (PyTuple_GET_SIZE(hands) != n || s < 0 || s >= n || last->seat < 0 || last->seat >= n || left < 0
+        || right < 0 || left > d->max_pip || right > d->max_pip || shape < 0 || shape > 7 || k < 0
+        || k > d->norder || last->bit < 0 || last->bit >= TILES) {
+        PyErr_SetString(PyExc_ValueError, "a state out of the deal: one hand a seat, ends and seats in range");
+        return -1;
+    }
+    memset(h, 0, sizeof(uint64_t) * SEATS);
+    for (int t = 0; t < n; t++) {
+        h[t] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, t));
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
 /* search(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left,
  * before_right, alpha, beta, budget) -> (value, positions): value None past the budget. */
 static PyObject *DrawSearch_search(DrawSearch *self, PyObject *args) {
@@ -543,18 +564,8 @@ static PyObject *DrawSearch_search(DrawSearch *self, PyObject *args) {
                           &passes, &offer, &last.seat, &last.bit, &last.before_left, &last.before_right, &alpha,
                           &beta, &budget))
         return NULL;
-    int n = self->n;
-    if (PyTuple_GET_SIZE(hands) != n || s < 0 || s >= n || last.seat < 0 || last.seat >= n || left < 0
-        || right < 0 || left > self->max_pip || right > self->max_pip || shape < 0 || shape > 7 || k < 0
-        || k > self->norder || last.bit < 0 || last.bit >= TILES) {
-        PyErr_SetString(PyExc_ValueError, "a state out of the deal: one hand a seat, ends and seats in range");
-        return NULL;
-    }
-    uint64_t h[SEATS] = {0};
-    for (int t = 0; t < n; t++) {
-        h[t] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, t));
-        if (PyErr_Occurred()) return NULL;
-    }
+    uint64_t h[SEATS];
+    if (state_in(self, hands, h, left, right, shape, s, k, &last) < 0) return NULL;
     self->nodes = 0;
     self->budget = budget < 0 ? 0 : (uint64_t)budget;
     self->stopped = self->failed = 0;
@@ -613,40 +624,60 @@ static int line_append(PyObject *out, int seat, int tile, int end, int arm, int 
     return r;
 }
 
-/* The state of a principal line as it is played out. */
+/* The state of a principal line as it is played out: the ends as they lie in the position (the state's are
+ * sorted where nothing is scored during play, and its shape is then 0 at every choice, as ``compact_state`` gives
+ * it), ``value`` the side-0 points still to come; ``spent``: the positions the first choice's budget has spent
+ * already (``TreeSearch.best_line`` searches the value there, counted with its probes); ``probed``, ``after``:
+ * whether a choice was probed, and the value of the state its move left (``TreeSearch._last``). */
 typedef struct {
     uint64_t h[SEATS];
-    int left, right, shape, t, drawn, k, passes, offer, value;      /* value: the side-0 points still to come */
+    int left, right, shape, t, drawn, k, passes, offer, value;
     Last last;
+    long long spent;
+    int probed, after;
 } LineState;
+
+/* The state's ends of the position's ``left``, ``right``: sorted where nothing is scored during play. */
+static inline void state_ends(const DrawSearch *d, int left, int right, int *a, int *b) {
+    int swap = d->scores < 0 && left > right;
+    *a = swap ? right : left;
+    *b = swap ? left : right;
+}
 
 /* The first choice of ``st->t`` in the order of ``Position.legal_moves`` whose value (with the points it scores at
  * once) reaches the state's, by a null-window probe each (``TreeSearch._first_best``; at most ``limit`` positions
  * for them all), appended to ``out`` and played. Returns 1 once it ends the hand, 0 when it goes on, -1 on an
  * error or past the limit (``failed``, ``stopped``). */
 static int line_choice(DrawSearch *d, LineState *st, long long limit, PyObject *out) {
-    int n = d->n, s = st->t, v = st->value, c = 0;
+    int n = d->n, s = st->t, v = st->value, c = 0, a, b, flat = d->scores < 0;
     Choice cs[CHOICES];
     int nc = legal_choices(d, st->h[s], st->left, st->right, st->shape, s, st->offer, cs);
     uint64_t mine = st->h[s];
+    state_ends(d, st->left, st->right, &a, &b);
     if (nc > 1) {
+        long long budget = limit - st->spent;
         d->nodes = 0;
-        d->budget = limit < 0 ? 0 : (uint64_t)limit;
+        d->budget = budget < 0 ? 0 : (uint64_t)budget;
+        st->spent = 0;
         for (c = 0; c < nc; c++) {
             const Choice *m = cs + c;
             int x, lo = d->maximiser[s] ? v - 1 : v, hi = lo + 1;
             if (m->code == DECLINE) {
-                x = follow(d, st->h, st->left, st->right, st->shape, (s + 1) % n, 0, st->k, 0, &st->last, lo, hi);
+                x = follow(d, st->h, a, b, st->shape, (s + 1) % n, 0, st->k, 0, &st->last, lo, hi);
             } else {
                 Last played = {s, m->bit, st->left, st->right};
                 st->h[s] = mine & ~(1ULL << m->bit);
-                x = m->points + (st->h[s] ? follow(d, st->h, m->left, m->right, m->shape, (s + 1) % n, 0, st->k, 0,
-                                                   &played, lo - m->points, hi - m->points)
+                x = m->points + (st->h[s] ? follow(d, st->h, m->left, m->right, flat ? 0 : m->shape, (s + 1) % n, 0,
+                                                   st->k, 0, &played, lo - m->points, hi - m->points)
                                            : hand_value(d, st->h, 0, &played));
                 st->h[s] = mine;
             }
             if (d->failed || d->stopped) return -1;
-            if (d->maximiser[s] ? x >= v : x <= v) break;
+            if (d->maximiser[s] ? x >= v : x <= v) {
+                st->probed = 1;
+                st->after = x - m->points;
+                break;
+            }
         }
         if (c == nc) {
             PyErr_SetString(PyExc_RuntimeError, "line: no move reaches the value of the state");
@@ -664,16 +695,17 @@ static int line_choice(DrawSearch *d, LineState *st, long long limit, PyObject *
     Last played = {s, m->bit, st->left, st->right};
     st->last = played;
     st->h[s] = mine & ~(1ULL << m->bit);
-    st->left = m->left;
-    st->right = m->right;
-    st->shape = m->shape;
+    int far = d->tlow[m->bit] == number ? d->thigh[m->bit] : d->tlow[m->bit];    /* the ends as they lie */
+    if (m->code & 1) st->right = far;
+    else st->left = far;
+    st->shape = flat ? 0 : m->shape;
     st->value -= m->points;
     return st->h[s] ? 0 : 1;
 }
 
 /* The principal variation from ``st`` to the end of the hand appended to ``out`` (``TreeSearch.best_line``):
  * the forced draws and passes as ``follow`` takes them, each choice by ``line_choice``. Returns 0, or -1 on an
- * error or past the limit at a choice. Only where the ends lie as the position has them (points during play). */
+ * error or past the limit at a choice. */
 static int line_rest(DrawSearch *d, LineState *st, long long limit, PyObject *out) {
     int n = d->n;
     for (;;) {
@@ -704,7 +736,8 @@ static int line_rest(DrawSearch *d, LineState *st, long long limit, PyObject *ou
  * side-0 value of the state it leaves), from the table its values left: a list of steps (``line_append``), None
  * past ``limit`` positions at a choice; NULL on an error. */
 static PyObject *root_line(DrawSearch *d, const uint64_t *h, const Root *r, int k, int rest, long long limit) {
-    LineState st = {{0}, r->left, r->right, r->shape, r->t, r->drawn, k, r->passes, r->offer, rest, r->last};
+    LineState st = {.left = r->left, .right = r->right, .shape = r->shape, .t = r->t, .drawn = r->drawn, .k = k,
+                    .passes = r->passes, .offer = r->offer, .value = rest, .last = r->last};
     memcpy(st.h, h, sizeof(st.h));
     PyObject *out = PyList_New(0);
     if (out == NULL) return NULL;
@@ -717,6 +750,42 @@ static PyObject *root_line(DrawSearch *d, const uint64_t *h, const Root *r, int 
         return Py_NewRef(Py_None);
     }
     return out;
+}
+
+/* line(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, before_right,
+ * value, limit, spent) -> (steps, positions, after): the principal variation from a state (``left``, ``right``: the
+ * ends as they lie in the position; the rest as ``search`` takes it) whose side-0 value is ``value`` to the end of the
+ * hand, as ``TreeSearch.best_line`` plays it (``line_rest``): each choice's probes at most ``limit`` positions, the
+ * first choice's ``spent`` of them already. ``steps`` as ``line_append`` gives them, None past the limit;
+ * ``positions``: those of the last choice probed; ``after``: the value of the state its move left (None: no choice
+ * was probed). */
+static PyObject *DrawSearch_line(DrawSearch *self, PyObject *args) {
+    PyObject *hands;
+    LineState st;
+    long long limit, spent;
+    memset(&st, 0, sizeof(st));
+    if (!PyArg_ParseTuple(args, "O!iiiiiiiiiiiiiLL", &PyTuple_Type, &hands, &st.left, &st.right, &st.shape, &st.t,
+                          &st.drawn, &st.k, &st.passes, &st.offer, &st.last.seat, &st.last.bit, &st.last.before_left,
+                          &st.last.before_right, &st.value, &limit, &spent))
+        return NULL;
+    if (state_in(self, hands, st.h, st.left, st.right, st.shape, st.t, st.k, &st.last) < 0) return NULL;
+    if (st.value > MAX_VALUE || st.value < -MAX_VALUE) {
+        PyErr_SetString(PyExc_ValueError, "line: a value out of the compiled search's range");
+        return NULL;
+    }
+    st.spent = spent;
+    self->stopped = self->failed = 0;
+    self->nodes = 0;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    if (line_rest(self, &st, limit, out) < 0) {
+        Py_DECREF(out);
+        if (!self->stopped || self->failed) return NULL;
+        self->stopped = 0;
+        out = Py_NewRef(Py_None);
+    }
+    if (!st.probed) return Py_BuildValue("NKO", out, (unsigned long long)self->nodes, Py_None);
+    return Py_BuildValue("NKi", out, (unsigned long long)self->nodes, st.after);
 }
 
 static int roots_of(DrawSearch *d, PyObject *seq, Root *out, int most) {
@@ -883,6 +952,10 @@ static PyMethodDef DrawSearch_methods[] = {
     {"search", (PyCFunction)DrawSearch_search, METH_VARARGS,
      "search(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, "
      "before_right, alpha, beta, budget) -> (value or None past the budget, positions visited)"},
+    {"line", (PyCFunction)DrawSearch_line, METH_VARARGS,
+     "line(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, "
+     "before_right, value, limit, spent) -> (the principal variation's steps or None past the limit, positions of "
+     "the last choice probed, the value its move left or None)"},
     {"worlds", (PyCFunction)DrawSearch_worlds, METH_VARARGS,
      "worlds(hands, orders, mover, draws, roots, limit, lines=False) -> (each world's value of every root move, past "
      "the limit[, each root's principal variation in each world]): every world of one decision, each with a fresh "

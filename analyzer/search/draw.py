@@ -37,15 +37,19 @@ from __future__ import annotations
 
 import weakref
 
-from ..position import number_masks, tiles_of
+from ..position import number_masks, placed, tiles_of
 from ..rules.policies import HandFacts
-from ..tiles import tile_set
+from ..tiles import PASS, Move, tile_set
 from .alphabeta import INF
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
 
-__all__ = ["plays_draws", "draw_note", "DECLINE", "compact", "compact_state", "draw_deal", "last_play"]
+__all__ = ["plays_draws", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state", "draw_deal", "last_play",
+           "line_move"]
+
+#: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
+NO_EXTRA = Move(None, None, arm=0)
 
 #: The move code of the opener's choice not to add a tile to his lead (a play is ``tile index * 2 + end``).
 DECLINE = 255
@@ -335,6 +339,37 @@ class _CompiledDrawDeal(_DrawDeal):
         if value is None:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         return value
+
+    def line(self, pos, value: int, spent: int) -> list[Move]:
+        """The principal variation from ``pos`` (a line with its lead, the hand not over; ``value`` its side-0 value) to
+        the end of the hand, in one call (``DrawSearch.line``), as ``TreeSearch.best_line`` walks it: at each choice
+        the first move in the order of ``legal_moves`` that keeps the value, each choice's probes at most
+        ``node_limit`` positions (the first choice's ``spent`` of them already), past it :class:`SearchLimit`."""
+        hands, _, _, shape, t, drawn, k, passes, offer, (seat, bit, before) = self.state(pos)
+        owner = self.owner
+        bl, br = before if before is not None else (-1, -1)
+        steps, nodes, after = self.core.line(hands, *pos.ends, shape, t, drawn, k, passes, offer, seat,
+                                             bit.bit_length() - 1, bl, br, value, owner.node_limit, spent)
+        if after is not None:           # the walk's count and last value, after its last choice's probes
+            owner.nodes, owner._last = nodes, after
+        if steps is None:
+            raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        return [line_move(self.tiles, *step) for step in steps]
+
+
+def line_move(tiles, seat: int, tile: int, end: int, arm: int, points: int) -> Move:
+    """A step of a principal variation as the compiled core gives it (``_draw.c``, ``line_append``: the seat, the tile's
+    index, the end, the arm, the points) as the position's move; ``tiles`` the set's tiles."""
+    if tile == -2:
+        return NO_EXTRA
+    if tile < 0:
+        return PASS
+    if end == -2:                   # a draw, as ``RevealedDraws.legal_moves`` makes it (made once a tile)
+        return _DRAWS.get(tiles[tile]) or _DRAWS.setdefault(tiles[tile], Move(tiles[tile], None, True))
+    return placed(tiles[tile], end, arm or None)
+
+
+_DRAWS: dict = {}       # a tile -> the move drawing it (a set's tiles bound how many)
 
 
 def compact(pos) -> bool:

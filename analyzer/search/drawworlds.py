@@ -25,13 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..position import Position, placed
-from ..tiles import PASS, Move, tile_set
+from ..position import Position
+from ..tiles import Move, tile_set
 from .alphabeta import gc_paused
 from .core import DRAW_ENTRY_BYTES, NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, draw_core, resolve_draw
-from .draw import compact, compact_state, plays_draws
+from .draw import compact, compact_state, line_move, plays_draws
 from .scoring import describe, value_bound
-from .tree import NO_EXTRA
 
 __all__ = ["DrawLine", "DrawWorlds"]
 
@@ -100,7 +99,7 @@ class DrawWorlds:
         if not lines:
             return rows, []
         tiles = tile_set(position.max_pip)
-        return rows, [[None if steps is None else DrawLine(tuple(_step(tiles, *step) for step in steps),
+        return rows, [[None if steps is None else DrawLine(tuple(line_move(tiles, *step) for step in steps),
                                                            tuple(step[4] for step in steps)) for steps in found]
                       for found in got[2]]
 
@@ -112,17 +111,6 @@ class DrawLine:
 
     moves: tuple[Move, ...]
     points: tuple[int, ...]
-
-
-def _step(tiles, seat: int, tile: int, end: int, arm: int, points: int) -> Move:
-    """A step of a line as the core gives it (``_draw.c``, ``line_append``) as the position's move."""
-    if tile == -2:
-        return NO_EXTRA
-    if tile < 0:
-        return PASS
-    if end == -2:
-        return Move(tiles[tile], None, True)        # (a draw, as ``RevealedDraws.legal_moves`` makes it)
-    return placed(tiles[tile], end, arm or None)
 
 
 def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[int, int, list[tuple]] | None:

@@ -50,14 +50,11 @@ from .scoring import hand_bound, standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, check_table_mb,
                    filled, resolve_arms, resolve_draw, weak_method)
-from .draw import draw_deal, plays_draws
-from ..tiles import Move, Tile
+from .draw import NO_EXTRA, draw_deal, plays_draws
+from ..tiles import PASS, Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
            "arms_note", "arms_scoring"]
-
-#: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
-NO_EXTRA = Move(None, None, arm=0)
 
 
 class _Revealed:
@@ -233,15 +230,13 @@ class TreeSearch:
         once: at each choice the moves are probed in order with a null window around it (:meth:`_after`) and
         the first that reaches it is the line's. The node limit bounds each choice's probes (and the first
         value), as it bounds each call of :meth:`values`. ``guess``: the side-0 value of the points still to come
-        as far as it is known (an analysis's): where the search for it starts (never trusted)."""
-        line: list[Move] = []
+        as far as it is known (an analysis's): where the search for it starts (never trusted). Once the value
+        is known in a compact state searched in C, the rest is played there in one call (:meth:`_compiled_line`)."""
+        line, rest = [], []
         value = None        # the side-0 value of the points still to come from where the line is
         with gc_paused():
             try:
-                while True:
-                    moves = pos.legal_moves()
-                    if not moves:
-                        break
+                while moves := pos.legal_moves():
                     choice = moves[0]
                     if len(moves) > 1:
                         self._start(pos)
@@ -249,6 +244,10 @@ class TreeSearch:
                             if guess is not None:
                                 self._last = guess
                             value = self._mtd(pos, -INF, INF)
+                    if value is not None and (found := self._compiled_line(pos, value, len(moves) > 1)) is not None:
+                        rest = found
+                        break
+                    if len(moves) > 1:
                         choice = self._first_best(pos, moves, value)
                     gain = self._push(pos, choice)
                     line.append(choice)
@@ -257,7 +256,18 @@ class TreeSearch:
             finally:
                 for _ in line:
                     pos.pop()
-        return line
+        return line + rest
+
+    def _compiled_line(self, pos: Position, value: int, choice: bool) -> list[Move] | None:
+        """The rest of :meth:`best_line` from ``pos`` (``value`` its side-0 value; ``choice``: the nodes spent so far
+        count against this choice's probes) in one call of the compiled state that searches ``pos``; None where none
+        does (:meth:`_search` walks it, the core runs in Python): the same probes in the same order, the same line."""
+        spent = self.nodes if choice else 0
+        if self.arm_state and pos.has_arms:
+            compact = self.core == "compiled" and self.play is None and pos.arms and not pos.drawable()
+            return self._arm_deal(pos).line(pos, value, spent) if compact and getattr(pos, "offer", -1) < 0 else None
+        deal = draw_deal(self, pos) if self.draw_state and self.draw_core == "compiled" else None
+        return None if deal is None else deal.line(pos, value, spent)
 
     def _first_best(self, pos: Position, moves: list[Move], value: int) -> Move:
         """The first of ``moves`` whose side-0 value (with the points it scores at once) reaches ``value``, the
@@ -344,13 +354,17 @@ class TreeSearch:
 
     def _arms(self, pos: ArmPosition, alpha: int, beta: int) -> int:
         """A layout with arms once nobody draws any more: the compiled search (:class:`_ArmDeal`)."""
+        arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
+        return self._arm_deal(pos).search(tuple(pos.hands), arms, pos.turn, alpha, beta)
+
+    def _arm_deal(self, pos: ArmPosition) -> _ArmDeal:
+        """The search over arms of ``pos``'s deal, made once for each (players, leader, layout, set)."""
         sig = (pos.n, hand_leader(pos), pos.layout, pos.max_pip)
         deal = self._arm_deals.get(sig)
         if deal is None:
             self._arm_deals.clear()     # one at a time: each may fill ``table_mb``
             deal = self._arm_deals[sig] = (_CompiledArmDeal if self.core == "compiled" else _ArmDeal)(self, *sig)
-        arms = tuple(sorted((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms))
-        return deal.search(tuple(pos.hands), arms, pos.turn, alpha, beta)
+        return deal
 
     def _mtd(self, pos: Position, alpha: int, beta: int) -> int:
         """The value of ``pos`` by MTD(f), its first guess the last value this search found (the
@@ -763,3 +777,17 @@ class _CompiledArmDeal(_ArmDeal):
         if value is None:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         return value
+
+    def line(self, pos: ArmPosition, value: int, spent: int) -> list[Move]:
+        """The rest of ``TreeSearch.best_line`` from ``pos`` (``value`` its side-0 value) in one call (``ArmSearch.line``),
+        named by the position's own arms; each choice's probes count as the walk's (``spent`` already; a forced pass
+        before a probe's state one, where the walk's table does not cut it short): past ``node_limit``, SearchLimit."""
+        owner = self.owner
+        arms = tuple((a.number << 2) | _STATE_CODE[a.state] for a in pos.arms)
+        steps, nodes, after = self.core.line(tuple(pos.hands), arms, pos.turn, value, owner.node_limit, spent)
+        if after is not None:           # the walk's count and last value, after its last choice's probes
+            owner.nodes, owner._last = nodes, after
+        if steps is None:
+            raise SearchLimit(f"more than {owner.node_limit:,} positions")
+        tiles = self.tiles
+        return [PASS if tile < 0 else Move(tiles[tile], number, arm=arm) for _, tile, number, arm in steps]
