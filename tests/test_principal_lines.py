@@ -215,19 +215,55 @@ def test_each_alternatives_result_is_that_of_its_own_line_played_out_alone(name)
     assert checked > 20
 
 
+@pytest.mark.parametrize("name", ["hungarian-3", "all-fives-3"])
+def test_in_a_game_of_individuals_the_line_played_is_the_first_players_and_each_alternative_its_movers(name):
+    """A game of individual players: the running values are the first player's (each against all the others), so
+    the result at each step of the line played is that of the first player's principal variation from there; each
+    alternative of a decision is valued for its mover, so its result is that of the mover's principal variation
+    after it (Hungarian for three: a player plays on while he can; All Fives for three: points during play)."""
+    family, players = name.rsplit("-", 1)
+    v = find_variant(family, {"players": players})
+    checked = 0
+    for seed in range(2):
+        rep = replay(random_game(v, seed), v)
+        analysis = analyze_replay(rep)
+        results = principal_results(rep, analysis)
+        leader = next(s.seat for s in rep.steps if s.move is not None and s.move.tile is not None)
+        pos, _ = start_position(rep, rep.legal_prefix)
+        decisions = {d.index: (d, row) for d, row in zip(analysis.decisions, results.alternatives)}
+        for k, step in enumerate(rep.steps[:analysis.analysed_steps]):
+            if step.seat is not None and pos.outcome() is None:
+                pos.turn = step.seat
+            assert results.line[k] == alone(v, pos, None, leader, step_points(rep, k), AgainstTheRest(v, 0)), (seed, k)
+            if k in decisions:
+                d, row = decisions[k]
+                moves = {alternative_text(m): m for m in pos.legal_moves()}
+                mover = AgainstTheRest(v, pos.turn)
+                for alt, got in zip(d.alternatives, row):
+                    assert got == alone(v, pos, moves[alt.move], leader, step_points(rep, k), mover), (seed, k)
+                    checked += 1
+            if step.move is None:
+                break
+            pos.push(step.move)
+    assert checked > 5
+
+
 def step_points(rep, k: int) -> list[int]:
     """Each seat's points scored during play before step ``k``, as the record counts them."""
     before = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores else None
     return list(before) if before else [0] * rep.variant.players
 
 
-def alone(v, pos, move, leader: int, points: list[int]):
-    """The hand's result once ``move`` and then a fresh search's principal variation are played from ``pos``."""
-    search = searcher_for(v, int_solver_plays(v), None)
-    line = [move]
-    pos.push(move)
-    line += search.best_line(pos)
-    pos.pop()
+def alone(v, pos, move, leader: int, points: list[int], rules=None):
+    """The hand's result once ``move`` (None: no move) and then a fresh search's principal variation are played
+    from ``pos`` (``rules``: the search's, default ``v``: a game of individual players names a view)."""
+    search = searcher_for(rules or v, int_solver_plays(v), None)
+    if move is None:
+        line = search.best_line(pos)
+    else:
+        pos.push(move)
+        line = [move] + search.best_line(pos)
+        pos.pop()
     for m in line:
         seat = pos.turn
         pos.push(m)

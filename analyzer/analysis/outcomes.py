@@ -38,9 +38,11 @@ def needs_results(variant: Variant) -> bool:
 @dataclass(frozen=True)
 class PrincipalResults:
     """The hand's result along principal variations of one analysed hand: ``alternatives[i][j]`` after
-    alternative ``j`` of decision ``i``, ``line[k]`` from the position after the first ``k`` steps of the
-    line played (the running value's result; None where it is not known: past the node limit, a move the
-    position no longer offers)."""
+    alternative ``j`` of decision ``i`` (in a game of individual players, in its mover's view: he plays against
+    all the others, as the decision is valued), ``line[k]`` from the position after the first ``k`` steps of the
+    line played (the running value's result: in a game of individual players, in the first player's view, as
+    the running values are; None where it is not known: past the node limit, a move the position no longer
+    offers)."""
 
     alternatives: list[list[HandResult | None]]
     line: list[HandResult | None]
@@ -63,25 +65,29 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     fast = int_solver_plays(variant)
     searches = dict(searches or {})
     seen: dict[int, dict] = {}          # per view: the results of the positions principal variations went through
+
+    def view(seat: int):
+        """The search of ``seat``'s view (two sides: the one search), made here where the caller kept none."""
+        if seat not in searches:
+            rules = variant if variant.seating.sides == 2 else AgainstTheRest(variant, seat)
+            searches[seat] = searcher_for(rules, fast, node_limit, table_mb)
+        return searches[seat]
+
     decisions = {d.index: d for d in analysis.decisions}
     alternatives, line = {}, []
     for k in range(steps + 1):
         if k < len(rep.steps) and rep.steps[k].seat is not None and pos.outcome() is None:
             pos.turn = rep.steps[k].seat
         before = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores else None
-        view = 0 if variant.seating.sides == 2 else pos.turn
-        if view not in searches:
-            rules = variant if variant.seating.sides == 2 else AgainstTheRest(variant, view)
-            searches[view] = searcher_for(rules, fast, node_limit, table_mb)
-        known = seen.setdefault(view, {})
-        value = analysis.values[k] if view == 0 and k < len(analysis.values) else None
         prefix = move_codes(pos)
-        line.append(played_out(variant, searches[view], pos, None, leader, before, known, value, prefix))
+        value = analysis.values[k] if k < len(analysis.values) else None
+        line.append(played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value, prefix))
         d = decisions.get(k)
         if d is not None:
+            mover = 0 if variant.seating.sides == 2 else pos.turn
             moves = {alternative_text(m): m for m in pos.legal_moves()}
-            alternatives[k] = [played_out(variant, searches[view], pos, moves.get(a.move, False), leader, before,
-                                           known, a.value, prefix) for a in d.alternatives]
+            alternatives[k] = [played_out(variant, view(mover), pos, moves.get(a.move, False), leader, before,
+                                           seen.setdefault(mover, {}), a.value, prefix) for a in d.alternatives]
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)
