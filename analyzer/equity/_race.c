@@ -35,6 +35,11 @@
  *   grid point's own totals and its totals after every result; returns how many cells are marked: the
  *   new totals the match code must be asked about.
  *
+ * ``find(block, columns, n)``: in an unpacked block of a compact MWC table (store.py: ``columns`` sequences of
+ *   as many signed 32-bit little-endian integers, each its first number and the differences of the next ones;
+ *   the first the scores as one number, ascending), the other columns' numbers at the position whose scores
+ *   are ``n``: a tuple, None where the block has no such position. The twin is store.py's (``accumulate``).
+ *
  * ``sweep``, ``close``, ``back`` and ``reached`` release the GIL while they run. The pure-Python twin is ``race.py``'s ``_PySweeps``.
  */
 #define PY_SSIZE_T_CLEAN
@@ -576,12 +581,52 @@ done:
     return out;
 }
 
+static int64_t le32(const unsigned char *p) {
+    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+static PyObject *find(PyObject *self, PyObject *args) {
+    Py_buffer block;
+    int columns;
+    long long n;
+    if (!PyArg_ParseTuple(args, "y*iL", &block, &columns, &n)) return NULL;
+    if (columns < 1 || block.len % (4 * (Py_ssize_t)columns)) {
+        PyBuffer_Release(&block);
+        PyErr_SetString(PyExc_ValueError, "find: a block of columns of 32-bit numbers");
+        return NULL;
+    }
+    const unsigned char *raw = block.buf;
+    Py_ssize_t count = block.len / (4 * columns), i;
+    int64_t sum = 0;
+    for (i = 0; i < count; i++) {
+        sum += le32(raw + 4 * i);
+        if (sum >= n) break;
+    }
+    PyObject *out;
+    if (i == count || sum != n) {
+        out = Py_NewRef(Py_None);
+    } else {
+        out = PyTuple_New(columns - 1);
+        for (int k = 1; out != NULL && k < columns; k++) {
+            const unsigned char *col = raw + 4 * count * k;
+            int64_t v = 0;
+            for (Py_ssize_t j = 0; j <= i; j++) v += le32(col + 4 * j);
+            PyObject *num = PyLong_FromLongLong(v);
+            if (num == NULL) Py_CLEAR(out);
+            else PyTuple_SET_ITEM(out, k - 1, num);
+        }
+    }
+    PyBuffer_Release(&block);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"live", live, METH_VARARGS, "Mark every lead of the grid points the match can be at."},
     {"reached", reached, METH_VARARGS, "Mark every cell of the box of totals a grid point and a result reach."},
     {"sweep", sweep, METH_VARARGS, "Gauss-Seidel sweeps of a race's equations (see the module's comment)."},
     {"close", close_, METH_VARARGS, "Mark every position the marked ones lead to."},
     {"back", back, METH_VARARGS, "Mark the active positions that lead to one numbered below their own."},
+    {"find", find, METH_VARARGS, "The numbers at one position of an unpacked block of a compact MWC table."},
     {NULL, NULL, 0, NULL},
 };
 
