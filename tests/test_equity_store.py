@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli import main
-from analyzer.equity import DATA_DIR, SOLVED_ON_LOAD, EquityTable, load_table, table_name, write_table
+from analyzer.equity import DATA_DIR, SOLVED_ON_LOAD, EquityTable, HandModel, load_table, table_name, write_table
 from analyzer.equity import store
 from analyzer.equity.store import PackedValues, pack, unpack
 from analyzer.rules import find_variant
@@ -249,3 +249,16 @@ def test_a_damaged_block_is_refused_when_a_position_in_it_is_looked_up():
         _, values = unpack(raw[:-100] + bytes(100), "zeroed.mwc", core)
         with pytest.raises(ValueError, match="zeroed.mwc: a group's block is damaged"):
             values.get(key)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_race_file_names_its_kept_values_by_its_model_as_written(name):
+    """A race's kept values are named by a digest of its model as the file holds it (not written out again):
+    for every shipped race that is the model as ``HandModel.as_dict`` writes it, so a process finds the
+    values an earlier one kept whichever it digests."""
+    with open(os.path.join(DATA_DIR, name), "rb") as fh:
+        header, _ = unpack(fh.read(), name)
+    if header.get("values") != SOLVED_ON_LOAD:
+        return
+    again = HandModel.from_dict(header["model"]).as_dict()
+    assert json.dumps(again, sort_keys=True, default=str) == json.dumps(header["model"], sort_keys=True, default=str)

@@ -223,7 +223,7 @@ class EquityTable:
                 values[((tuple(scores), *rest), lead)] = tuple(p) if isinstance(p, list) else p
         meta = {k: v for k, v in data.items() if k not in ("model", "table", "positions", "format")}
         model = HandModel.from_dict(data["model"])
-        return cls(variant, model, _solved_on_load(variant, model, meta, values), meta)
+        return cls(variant, model, _solved_on_load(variant, model, meta, values, data["model"]), meta)
 
     @classmethod
     def from_packed(cls, variant: Variant, raw: bytes, where: str = "table") -> EquityTable:
@@ -231,7 +231,7 @@ class EquityTable:
         header, values = unpack(raw, where)
         meta = {k: v for k, v in header.items() if k not in ("model", "groups", "positions", "format")}
         model = HandModel.from_dict(header["model"])
-        return cls(variant, model, _solved_on_load(variant, model, meta, values), meta)
+        return cls(variant, model, _solved_on_load(variant, model, meta, values, header["model"]), meta)
 
 
 def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
@@ -301,18 +301,21 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
 SOLVED_ON_LOAD = "solved when loaded"
 
 
-def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values):
+def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, model_data: dict | None = None):
     """A table's values, solved by the race solver where its file holds its model only: kept once solved
     in the cache folder (:func:`cache_folder`), where the next process finds them (the first one waits
     seconds to a minute, each one after it a few milliseconds: the file is mapped, not read). The kept file
     (as solved, 8 bytes a chance: 25 to 75 MB for the shipped races) is named by a digest of
     the variant, the meta and the model: a changed table is solved again. A kept file that cannot be read or
-    written is solved past, as if there were none."""
+    written is solved past, as if there were none. ``model_data``: the model as the file holds it, where it was
+    read from one (``model.as_dict()`` gives it again for a file ``write_table`` wrote: the digest is the same,
+    without writing the model out again)."""
     if meta.get("values") != SOLVED_ON_LOAD:
         return values
     if not is_race(variant):
         raise ValueError(f"a table of {variant.name} solved when loaded, but its match is no race")
-    digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta, model.as_dict()],
+    digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta,
+                                        model.as_dict() if model_data is None else model_data],
                                        sort_keys=True, default=str).encode()).hexdigest()[:24]
     path = os.path.join(cache_folder(), f"{os.path.splitext(table_name(variant))[0]}-{digest}.race")
     try:

@@ -141,17 +141,26 @@ def _lead_results(variant: Variant, model: HandModel, lead: tuple, start: MatchS
     ``leads`` appended)."""
     sides = variant.seating.sides
     out: dict = {}
+    where: dict = {}            # (next token, side) -> the next lead's index in ``leads`` (asked once each)
     for p, side, o in hand_results(variant, model, lead):
-        if o.next[0] == "match":
-            raise ValueError(f"{variant.name}: a lead the match score decides is not a race")
-        nxt = resolve(variant, o.next, side, start)
-        if nxt not in leads:
-            leads.append(nxt)
-        points = [o.scores[(s - side) % sides] if o.scores else 0 for s in range(sides)]
+        at = where.get((o.next, side))
+        if at is None:
+            if o.next[0] == "match":
+                raise ValueError(f"{variant.name}: a lead the match score decides is not a race")
+            nxt = resolve(variant, o.next, side, start)
+            if nxt not in leads:
+                leads.append(nxt)
+            at = where[o.next, side] = leads.index(nxt)
+        scores = o.scores
+        points = [scores[(s - side) % sides] for s in range(sides)] if scores else [0] * sides
         if min(points) < 0:
             raise ValueError(f"{variant.name}: a hand's scores {points} are not a race's")
+        if not any(x % step for x in points):     # (every split exact, of weight one: ``_corners``' one corner)
+            key = (tuple(x // step for x in points), at)
+            out[key] = out.get(key, 0.0) + p
+            continue
         for steps, w in _corners([_split(x, step, coarse) for x in points]):
-            key = (steps, leads.index(nxt))
+            key = (steps, at)
             out[key] = out.get(key, 0.0) + p * w
     return out
 
