@@ -28,7 +28,8 @@ from ..rules import HandResult, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
-from .race import RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, solve_race
+from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, side_leads_results,
+                   solve_race)
 from .store import PackedValues, pack, unpack
 from .table import (PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, score_grid_roots,
                     score_step, solve, solve_each, state_key, terminal_each)
@@ -167,10 +168,13 @@ class EquityTable:
             return None
         results = self._memo.setdefault("led", {})
         if lead not in results:
-            try:
-                results[lead] = led_results(self.variant, self.model, self.values.arrays, lead)
-            except (ValueError, KeyError):          # (a lead mode the model has not; a result off the race)
-                results[lead] = None
+            got = self.values.led(lead)         # (as the kept file holds them, where it does)
+            if got is None:
+                try:
+                    got = led_results(self.variant, self.model, self.values.arrays, lead)
+                except (ValueError, KeyError):          # (a lead mode the model has not; a result off the race)
+                    got = None
+            results[lead] = got
         v = None if results[lead] is None else self.values.one_hand(key, results[lead])
         if v is not None:
             self.values.update({key: v})
@@ -332,7 +336,7 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, mode
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".part")
         with os.fdopen(fd, "wb") as fh:
-            fh.write(dump_values(solved))
+            fh.write(dump_values(solved, side_leads_results(variant, model, solved.arrays)))
         os.replace(temp, path)          # (whole or not at all: another process may read it at once)
     except OSError:
         pass

@@ -180,8 +180,9 @@ class ModeSample:
     def from_dict(cls, data: dict) -> ModeSample:
         out = cls(data["hands"], Counter(), int(data["total"]), int(data["total_sq"]), data["wins"],
                   list(data.get("play", [])), data.get("limited", 0))
-        for row in data["outcomes"]:
-            out.outcomes[Outcome.from_list(row[:-1])] = row[-1]
+        outcomes = out.outcomes
+        for w, p, scores, t, v, n, count in data["outcomes"]:     # (``Outcome.from_list`` of each row but its count)
+            outcomes[Outcome(w, p, tuple(scores), t, v, _token_from(n))] = count
         out.ordered = True              # (``as_dict`` writes them in that order)
         return out
 

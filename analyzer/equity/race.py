@@ -59,7 +59,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _race = None
 
-__all__ = ["RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
+__all__ = ["RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "side_leads_results", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
            "sweeps_of"]
 
 #: ``"compiled"`` or ``"python"``: the loop the race solver runs on unless told otherwise.
@@ -386,10 +386,21 @@ class RaceValues(Mapping):
     ``update`` adds positions solved later)."""
 
     def __init__(self, arrays: RaceArrays, active: bytearray | memoryview, values: array | memoryview,
-                 count: int | None = None):
+                 count: int | None = None, led: dict | None = None):
         self.arrays, self._active, self._values = arrays, active, values
         self._count = sum(active) if count is None else count
         self._extra: dict = {}
+        self._led = led or {}       # lead -> (steps, next leads, probabilities): :func:`led_results`' as kept
+
+    def led(self, lead: tuple) -> list[tuple[tuple, int, float]] | None:
+        """:func:`led_results` of ``lead`` as the kept file holds them (:func:`dump_values`), None where it does
+        not (solved in this process, a file without them, a lead whose results do not serve)."""
+        got = self._led.get(lead)
+        if got is None:
+            return None
+        steps, nxt, probs = got
+        n = self.arrays.sides
+        return [(tuple(steps[i * n:(i + 1) * n]), nxt[i], probs[i]) for i in range(len(nxt))]
 
     def _index(self, pos) -> int | None:
         try:
@@ -562,15 +573,43 @@ _KEPT = b"DOMINO-RACE 2\n"
 _ALIGN = 8
 
 
-def dump_values(values: RaceValues) -> bytes:
+def side_leads_results(variant: Variant, model: HandModel, arrays: RaceArrays) -> dict:
+    """:func:`led_results` of each side's lead that is none of the race's (a recorded hand's known leader where
+    the race leads every hand ``("any",)``, ``EquityTable._one_hand``), for :func:`dump_values` to keep; a lead
+    whose results do not serve (a lattice, a lead mode the model has not, a result off the race) left out."""
+    out = {}
+    if arrays.coarse:
+        return out
+    for side in range(arrays.sides):
+        lead = ("side", side)
+        if lead in arrays.leads:
+            continue
+        try:
+            out[lead] = led_results(variant, model, arrays, lead)
+        except (ValueError, KeyError):
+            continue
+    return out
+
+
+def dump_values(values: RaceValues, led: dict | None = None) -> bytes:
     """A solved race's values as bytes (a process's cache of a table solved when loaded, on this machine:
     native byte order): what a look-up reads (the positions solved, their chances, and for a lattice the
     match code's answers and the finished matches' chances it weighs with), not the equations. Each array is
     written as it lies in memory, at a multiple of 8 bytes, so that :func:`load_values` reads it in place
-    from a mapped file (tens of megabytes unpacked at each start took a quarter to a third of a second)."""
+    from a mapped file (tens of megabytes unpacked at each start took a quarter to a third of a second).
+    ``led``: :func:`side_leads_results`, kept too (each a process's few tens of milliseconds at its first
+    recorded leader): :meth:`RaceValues.led` gives them back."""
     a = values.arrays
     parts = {"active": array("B", bytes(values._active)), "values": values._values, "answers": a.answers,
              "terminals": a.terminals}
+    kept_led, start = [], 0
+    if led:
+        rows = [row for results in led.values() for row in results]
+        parts.update(led_steps=array("i", [x for steps, _, _ in rows for x in steps]),
+                     led_next=array("i", [nxt for _, nxt, _ in rows]), led_p=array("d", [p for _, _, p in rows]))
+        for lead, results in led.items():
+            kept_led.append([list(lead), start, len(results)])
+            start += len(results)
     arrays, body, at = {}, [], 0
     for name, part in parts.items():
         raw = part.tobytes()
@@ -580,7 +619,7 @@ def dump_values(values: RaceValues) -> bytes:
         at += len(raw) + pad
     header = {"sides": a.sides, "step": a.step, "rest": list(a.rest), "leads": [list(x) for x in a.leads],
               "grid": list(a.grid), "box": list(a.box), "asked": a.asked, "coarse": a.coarse, "count": len(values),
-              "size": at, "order": sys.byteorder, "arrays": arrays}
+              "size": at, "order": sys.byteorder, "arrays": arrays, **({"led": kept_led} if kept_led else {})}
     head = _KEPT + json.dumps(header).encode()
     head += b" " * (-(len(head) + 1) % _ALIGN) + b"\n"
     return head + b"".join(body)
@@ -608,10 +647,14 @@ def load_values(raw) -> RaceValues:
         for name, (code, count, at) in h["arrays"].items():
             size = array(code).itemsize * count
             parts[name] = body[at:at + size].cast(code)
-    except (KeyError, TypeError) as exc:
+        led, n = {}, h["sides"]
+        for lead, start, count in h.get("led", []):
+            led[tuple(lead)] = (parts["led_steps"][start * n:(start + count) * n],
+                                parts["led_next"][start:start + count], parts["led_p"][start:start + count])
+    except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"damaged: {exc}") from None
     rest = tuple(tuple(x) if isinstance(x, list) else x for x in h["rest"])
     arrays = RaceArrays(h["sides"], h["step"], rest, tuple(tuple(x) for x in h["leads"]), tuple(h["grid"]),
                         tuple(h["box"]), array("q"), array("d"), array("q"), array("i"), parts["answers"],
                         parts["terminals"], h["asked"], h["coarse"])
-    return RaceValues(arrays, parts["active"], parts["values"], h["count"])
+    return RaceValues(arrays, parts["active"], parts["values"], h["count"], led)
