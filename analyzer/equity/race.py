@@ -59,7 +59,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _race = None
 
-__all__ = ["RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "side_leads_results", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
+__all__ = ["KeptResults", "RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "side_leads_results", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
            "sweeps_of"]
 
 #: ``"compiled"`` or ``"python"``: the loop the race solver runs on unless told otherwise.
@@ -380,6 +380,26 @@ def sweeps_of(core: str | None = None):
     return PySweeps
 
 
+@dataclass(frozen=True)
+class KeptResults:
+    """A known leader's results (:func:`led_results`) as a kept file holds them (:meth:`RaceValues.led`): each
+    one's score steps (``sides`` numbers a result), its next lead's index and its probability, in arrays the
+    compiled ``_race.one_hand`` reads in place; iterated, the tuples :func:`led_results` gives."""
+
+    steps: memoryview
+    next_lead: memoryview
+    probs: memoryview
+    sides: int
+
+    def __len__(self) -> int:
+        return len(self.next_lead)
+
+    def __iter__(self) -> Iterator[tuple[tuple, int, float]]:
+        n, steps = self.sides, self.steps
+        for i, (nxt, p) in enumerate(zip(self.next_lead, self.probs)):
+            yield tuple(steps[i * n:(i + 1) * n]), nxt, p
+
+
 class RaceValues(Mapping):
     """Every player's MWC at each solved position of a race, ``{(state_key, lead): chances}`` as
     ``EquityTable.values`` holds them (dense arrays, as solved or mapped from a kept file: :func:`load_values`;
@@ -392,15 +412,11 @@ class RaceValues(Mapping):
         self._extra: dict = {}
         self._led = led or {}       # lead -> (steps, next leads, probabilities): :func:`led_results`' as kept
 
-    def led(self, lead: tuple) -> list[tuple[tuple, int, float]] | None:
+    def led(self, lead: tuple) -> KeptResults | None:
         """:func:`led_results` of ``lead`` as the kept file holds them (:func:`dump_values`), None where it does
         not (solved in this process, a file without them, a lead whose results do not serve)."""
         got = self._led.get(lead)
-        if got is None:
-            return None
-        steps, nxt, probs = got
-        n = self.arrays.sides
-        return [(tuple(steps[i * n:(i + 1) * n]), nxt[i], probs[i]) for i in range(len(nxt))]
+        return None if got is None else KeptResults(*got, self.arrays.sides)
 
     def _index(self, pos) -> int | None:
         try:
@@ -475,7 +491,7 @@ class RaceValues(Mapping):
     def update(self, extra: dict) -> None:
         self._extra.update(extra)
 
-    def one_hand(self, pos, results: list[tuple[tuple, int, float]]) -> tuple | None:
+    def one_hand(self, pos, results: list[tuple[tuple, int, float]] | KeptResults) -> tuple | None:
         """Every player's chance at ``pos`` (``(state_key, lead)``, a lead that is none of the race's: a
         recorded hand's known leader where the race leads every hand ``("any",)``), one hand from the race's
         positions: ``results`` (:func:`led_results`) weighed by the chances where each leaves the match, as
@@ -495,6 +511,9 @@ class RaceValues(Mapping):
         base, n, leads = a.cell(g), a.sides, len(a.leads)
         strides = [_prod(a.box[k + 1:]) for k in range(n)]
         coords = [x // a.step for x in a.scores(g)]
+        if type(results) is KeptResults and _race is not None and RACE_CORE == "compiled":   # (the same sums in C)
+            return _race.one_hand(a.answers, a.terminals, self._active, self._values, tuple(a.box), tuple(coords),
+                                  base, leads, results.steps, results.next_lead, results.probs)
         out = [0.0] * n
         for steps, nxt, p in results:
             if any(x + y >= b for x, y, b in zip(coords, steps, a.box)):
