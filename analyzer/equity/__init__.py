@@ -42,6 +42,10 @@ DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = 1
 
 
+#: The most results :meth:`EquityTable.after_each` keeps the chances after (then it starts again).
+AFTER_KEPT = 1 << 16
+
+
 @dataclass(frozen=True)
 class MatchPosition:
     """A match before a hand: the running score (``MatchState``) and who leads the hand (a lead token:
@@ -185,8 +189,16 @@ class EquityTable:
         return self.chance(self.next_position(position, result, leader))
 
     def after_each(self, position: MatchPosition, result: HandResult, leader: int) -> tuple[float, ...]:
-        """Every side's MWC once the hand led by seat ``leader`` ends with ``result``."""
-        return self.chances(self.next_position(position, result, leader))
+        """Every side's MWC once the hand led by seat ``leader`` ends with ``result`` (kept: the alternatives of
+        a hand often end it alike)."""
+        kept = self._memo.setdefault("after", {})
+        key = (position, result, leader)
+        got = kept.get(key)
+        if got is None:
+            if len(kept) >= AFTER_KEPT:       # (a process that grades record after record: bounded)
+                kept.clear()
+            got = kept[key] = self.chances(self.next_position(position, result, leader))
+        return got
 
     def next_position(self, position: MatchPosition, result: HandResult, leader: int) -> MatchPosition:
         """The match position once the hand led by seat ``leader`` ends with ``result`` (the next hand's
