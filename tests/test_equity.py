@@ -10,6 +10,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
@@ -472,3 +474,24 @@ def test_archive_error_rates_over_records():
     assert rates["A"].decisions == decisions > 2
     lo, hi = rates["A"].ci95
     assert lo <= rates["A"].mean <= hi
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 40), st.integers(0, 40), st.integers(0, 3)),
+                min_size=1, max_size=12))
+def test_the_chances_after_a_result_are_the_same_asked_again(hands):
+    """``after_each`` keeps what it gave: asked again for the same position, result and leader, or after
+    others in between (Domino Whist's bad points: every side scores), it gives the chances a fresh look-up of the
+    next position does."""
+    v = find_variant("whist")
+    table = load_table(v)
+    position = MatchPosition(v.match.start(2), first_lead(v))
+    asked = []
+    for winner, a, b, leader in hands:
+        result = HandResult("domino", winner, 0, leader, (a, b))
+        asked.append((position, result, leader))
+        for p, r, s in [asked[-1], *asked]:
+            assert table.after_each(p, r, s) == table.chances(table.next_position(p, r, s))
+        after = table.next_position(position, result, leader)
+        if not after.state.over:
+            position = after

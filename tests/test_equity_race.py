@@ -23,7 +23,7 @@ from analyzer.equity import (CACHE_ENV, MAX_RACE, SOLVED_ON_LOAD, EquityTable, M
                              supported, table_name, write_table)
 from analyzer.equity.model import HandModel, ModeSample, Outcome, mode_of
 from analyzer.equity.race import (RACE_CORE, dump_values, is_race, led_results, load_values, race_arrays, score_step,
-                                 solve_race)
+                                  side_leads_results, solve_race)
 from analyzer.equity.table import resolve, solve_each, state_key
 from analyzer.rules import HandResult, find_variant
 
@@ -327,6 +327,34 @@ def test_a_solved_race_kept_and_read_back_gives_every_chance_again(race):
             assert again.get(pos) == solved.get(pos)
     with pytest.raises(ValueError):
         load_values(dump_values(solved)[:-7])
+
+
+@settings(max_examples=20, deadline=None)
+@given(small_races())
+def test_a_known_leaders_results_kept_with_the_race_are_those_computed(race):
+    # the kept file holds each side's lead's results (race.led_results, what RaceValues.one_hand weighs): read
+    # back, the same results in the same order, the same numbers; a lead whose results do not serve is not kept,
+    # nor are any in a file kept without them
+    v, model = race
+    solved = solve_race(v, model)
+    kept = side_leads_results(v, model, solved.arrays)
+    again = load_values(dump_values(solved, kept))
+    for seat in range(v.seating.sides):
+        lead = ("side", seat)
+        try:
+            want = None if lead in solved.arrays.leads else led_results(v, model, solved.arrays, lead)
+        except (ValueError, KeyError):
+            want = None
+        got = again.led(lead)
+        assert (None if got is None else list(got)) == want and kept.get(lead) == want
+        assert load_values(dump_values(solved)).led(lead) is None
+        if got is None:
+            continue
+        # one hand from each grid point with the kept results: the compiled sums are the pure-Python ones, exactly
+        for scores in product(range(0, v.match.target, score_step(v)), repeat=v.seating.sides):
+            key = (state_key(v, _state(scores)), lead)
+            assert again.one_hand(key, got) == again.one_hand(key, want) == solved.one_hand(key, want)
+    assert dict(again.items()) == dict(solved.items())
 
 
 def test_a_table_solved_when_loaded_is_kept_for_the_next_process(tmp_path, monkeypatch):

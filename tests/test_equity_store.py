@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli import main
-from analyzer.equity import DATA_DIR, SOLVED_ON_LOAD, EquityTable, load_table, table_name, write_table
+from analyzer.equity import DATA_DIR, SOLVED_ON_LOAD, EquityTable, HandModel, load_table, table_name, write_table
 from analyzer.equity import store
 from analyzer.equity.store import PackedValues, pack, unpack
 from analyzer.rules import find_variant
@@ -214,3 +214,51 @@ def test_a_table_file_that_cannot_be_read_is_said_and_the_record_graded_in_point
     assert all(a.get("mwc") is None for g in data["games"] for d in g["decisions"] for a in d["alternatives"])
     done = CliRunner().invoke(main, ["equity", "--variant", "jamaican"])
     assert done.exit_code == 1 and "cannot be read" in done.output and "Traceback" not in done.output
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_group, min_size=1, max_size=3, unique_by=lambda g: (g["pending"], g["playoff"], g["last"],
+                                                                      str(g["wins"]), g["games"], str(g["lead"]))),
+       st.integers(1, 7))
+def test_the_compiled_reader_finds_what_the_table_holds(groups, chunk):
+    """The compiled reader (``_race.find``: one position read off a block in place) and its pure-Python twin
+    (the block added up, searched by bisection) give each position's chance as the JSON form states it, and
+    nothing for scores the table does not hold (one either side of each, past a block's ends included)."""
+    data = {"format": 1, "variant": "x", "model": {}, "positions": sum(len(g["cells"]) for g in groups),
+            "table": [{**{k: g[k] for k in ("pending", "playoff", "last", "wins", "games", "lead")},
+                       "scores": [list(s) for s in g["cells"]], "mwc": list(g["cells"].values())} for g in groups]}
+    with patch.object(store, "CHUNK", chunk):
+        raw = pack(data)
+    compiled, python = (unpack(raw, core=core)[1] for core in ("compiled", "python"))
+    want = _positions(data)
+    for (key, lead), p in want.items():
+        assert compiled.get((key, lead)) == python.get((key, lead)) == p
+        for d in (-1, 1):
+            off = ((key[0][0] + d, *key[0][1:]), *key[1:]), lead
+            assert compiled.get(off) == python.get(off) == want.get(off)
+
+
+def test_a_damaged_block_is_refused_when_a_position_in_it_is_looked_up():
+    with open(os.path.join(DATA_DIR, "chiva.mwc"), "rb") as fh:
+        raw = fh.read()
+    header, _ = unpack(raw)
+    g = header["groups"][-1]
+    key = (((*g["lo"],), g["pending"], g["playoff"], g["last"], None if g["wins"] is None else tuple(g["wins"]),
+            g["games"]), tuple(g["lead"]))
+    for core in ("compiled", "python"):
+        _, values = unpack(raw[:-100] + bytes(100), "zeroed.mwc", core)
+        with pytest.raises(ValueError, match="zeroed.mwc: a group's block is damaged"):
+            values.get(key)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_race_file_names_its_kept_values_by_its_model_as_written(name):
+    """A race's kept values are named by a digest of its model as the file holds it (not written out again):
+    for every shipped race that is the model as ``HandModel.as_dict`` writes it, so a process finds the
+    values an earlier one kept whichever it digests."""
+    with open(os.path.join(DATA_DIR, name), "rb") as fh:
+        header, _ = unpack(fh.read(), name)
+    if header.get("values") != SOLVED_ON_LOAD:
+        return
+    again = HandModel.from_dict(header["model"]).as_dict()
+    assert json.dumps(again, sort_keys=True, default=str) == json.dumps(header["model"], sort_keys=True, default=str)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from analyzer.analysis import (AgainstTheRest, alternative_text, analyze_replay, int_solver_plays, searcher_for,
                                start_position)
-from analyzer.analysis.outcomes import principal_results
+from analyzer.analysis.outcomes import finished_result, line_facts, played_out, principal_results
 from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.replay import replay
@@ -30,6 +30,7 @@ from analyzer.rules import find_variant
 from analyzer.rules.facts import hand_facts
 from analyzer.rules.mechanics import position_for
 from analyzer.search import SearchLimit, Solver, TreeSearch
+from analyzer.search.block import principal_line
 from analyzer.search.core import compiled_core
 from conftest import RECORDS
 from test_exposed_tiles import move_values
@@ -106,6 +107,49 @@ def test_best_line_is_the_first_best_move_of_a_plain_minimax_at_every_choice(see
     want = reference_line(pos, variant)
     for core in CORES:
         assert Solver(variant, core=core).best_line(pos, guess) == want, (core, [str(m) for m, *_ in pos.history])
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), family=st.sampled_from(sorted(BLOCK_FAMILIES)), size=st.integers(3, 5))
+def test_the_facts_read_off_a_line_are_those_of_the_position_it_leaves(seed, family, size):
+    """``principal_line`` gives the plain minimax's line with each move's player (the seat to move when it is
+    pushed) and, where the compiled core laid its last tile, the ends before it: the facts read off the line
+    without playing it (``line_facts``) are those ``hand_facts`` reads off the position the line leaves, and
+    the result ``played_out`` gives from there (read so) is the one of that position (``finished_result``)."""
+    variant = BLOCK_FAMILIES[family]
+    pos = small_position(variant, random.Random(seed), size)
+    leader = next((seat for m, seat, *_ in pos.history if m.tile is not None), pos.turn)
+    want = reference_line(pos, variant)
+    for core in CORES:
+        line = principal_line(Solver(variant, core=core), pos)
+        assert line.moves == want
+        depth = len(pos.history)
+        try:
+            seats = []
+            for m in line.moves:
+                seats.append(pos.turn)
+                pos.push(m)
+            assert tuple(seats) == line.seats
+            end = pos.outcome()
+            if core == "python" or not want:   # (the pure-Python search does not read the ends: the line is pushed)
+                assert line.ends_before is None
+                continue
+            facts = line_facts(pos_at(pos, depth), list(zip(line.seats, (m.tile for m in line.moves))),
+                               line.ends_before, leader)
+            assert facts == hand_facts(pos, end.termination, end.seat, leader)
+            result = finished_result(variant, pos, leader, [0] * variant.players)
+        finally:
+            while len(pos.history) > depth:
+                pos.pop()
+        assert played_out(variant, Solver(variant, core=core), pos, None, leader, None, {}) == result
+
+
+def pos_at(pos, depth: int):
+    """A copy of ``pos`` with its moves after the first ``depth`` taken back."""
+    at = pos.copy()
+    while len(at.history) > depth:
+        at.pop()
+    return at
 
 
 def game_positions(rep):

@@ -19,14 +19,16 @@ from dataclasses import dataclass
 
 from ..replay import Replay
 from ..rules import HandResult, Variant
-from ..rules.facts import hand_facts
+from ..position import tiles_of
+from ..rules.facts import HandFacts, hand_facts
 from ..rules.modes import MatchKind
+from ..search.block import PrincipalLine, Solver, principal_line
 from ..search.core import TABLE_MB, SearchLimit
 from ..tiles import Move
 from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "finished_result", "hand_leader", "line_result", "move_codes", "needs_results", "played_out",
-           "principal_results"]
+__all__ = ["PrincipalResults", "finished_result", "hand_leader", "line_facts", "line_result", "move_codes", "needs_results",
+           "played_out", "principal_results"]
 
 
 def needs_results(variant: Variant) -> bool:
@@ -151,7 +153,14 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
             path.append((at, key))
             teams = (getattr(search, "rules", None) or search.variant).seating.teams
             guess = None if value is None else value - sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
-            line = search.best_line(pos, guess)
+            dealt = type(search) is Solver and play is None and offer is None and not any(pos.hidden)
+            line = principal_line(search, pos, guess) if dealt else None
+            if line is not None and line.ends_before is not None:       # (read off the line, not played)
+                result = _read_line(variant, pos, line, leader, node, key, path)
+                for at, key in path:
+                    at[key] = result
+                return result
+            line = search.best_line(pos, guess) if line is None else line.moves
             for m in line[:-1]:         # (a line goes on to the hand's end: no position before its last move ends it)
                 push(m)
                 path.append(here())
@@ -167,6 +176,42 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
     finally:
         for _ in range(pushed):
             pos.pop()
+
+
+def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: dict, key: tuple,
+               path: list) -> HandResult:
+    """For :func:`played_out`: the result of the hand once ``line`` (a dealt game's, ended by the compiled core:
+    its ends before the last tile known) is played at ``pos``, read off the line (:func:`line_facts`) without
+    playing it; the node of ``seen`` (from ``node``, ``pos``'s) of each position before its last move, with
+    ``key`` (the same all along: no points during play, no offer), appended to ``path``."""
+    for m, seat in zip(line.moves[:-1], line.seats):
+        tile = m.tile
+        code = (seat, 0 if tile is None else tile.bit, m.end, m.draw, m.arm, m.open)
+        node = node.get(code) or node.setdefault(code, {})
+        path.append((node, key))
+    facts = line_facts(pos, [(seat, m.tile) for m, seat in zip(line.moves, line.seats)], line.ends_before, leader)
+    return variant.hand_result(facts)
+
+
+def line_facts(pos, played, ends_before: tuple[int, int], leader: int) -> HandFacts:
+    """The facts of the hand once ``played`` (each move's player and tile, None: a pass; the last a tile that ends
+    the hand) is played at ``pos`` (a game without drawing nor points during play, every tile known), as
+    ``hand_facts`` reads them off the position those moves leave, without playing them: the tiles each seat
+    holds then, the last tile and ``ends_before`` (the ends before it), every move's seat and tile; the hand won
+    by the last tile's player if it was his last, else blocked (credited to him)."""
+    hands = list(pos.hands)
+    history = [(entry[1], entry[0].tile) for entry in pos.history]
+    seat = tile = None
+    for s, t in played:
+        history.append((s, t))
+        if t is not None:
+            seat, tile = s, t
+            hands[s] &= ~t.bit
+    max_pip = pos.max_pip
+    return HandFacts("blocked" if hands[seat] else "domino", seat,
+                     tuple(sum(t.pips for t in tiles_of(h, max_pip)) for h in hands),
+                     tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
+                     ends_before, tuple(history), None)
 
 
 def line_result(variant: Variant, pos, move: Move, line, leader: int, before,

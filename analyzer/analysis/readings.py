@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 from ..replay import Replay
 from ..rules import HandResult, Variant
-from ..position import tiles_of
 from ..rules.facts import HandFacts
 from ..search.worlds import WorldLine
 from ..tiles import Move
-from .outcomes import hand_leader, line_result, played_out
+from .outcomes import hand_leader, line_facts, line_result, played_out
 
 __all__ = ["WorldReading", "dealt_facts", "points_before"]
 
@@ -68,27 +67,10 @@ class WorldReading:
 def dealt_facts(pos, move: Move, line: WorldLine, leader: int) -> HandFacts:
     """The facts of the hand once ``move`` (a tile laid) and then ``line`` are played at ``pos`` (a line of a game
     without drawing nor points during play, the line ending the hand on its last tile), as ``hand_facts`` reads
-    them off the position those moves leave, without playing them: the tiles each seat holds then, the last tile
-    and the ends before it (the line's), every move's seat and tile; the hand won by the last tile's player if
-    it was his last, else blocked (credited to him)."""
-    hands = list(pos.hands)
-    history = [(entry[1], entry[0].tile) for entry in pos.history]
-    seat, tile = pos.turn, move.tile
-    hands[seat] &= ~tile.bit
-    history.append((seat, tile))
+    them off the position those moves leave, without playing them (:func:`outcomes.line_facts`)."""
     tiles = line.tiles
-    for s, t, _ in line.steps:
-        if t < 0:
-            history.append((s, None))
-            continue
-        seat, tile = s, tiles[t]
-        hands[s] &= ~tile.bit
-        history.append((s, tile))
-    max_pip = pos.max_pip
-    return HandFacts("blocked" if hands[seat] else "domino", seat,
-                     tuple(sum(t.pips for t in tiles_of(h, max_pip)) for h in hands),
-                     tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
-                     line.ends_before, tuple(history), None)
+    played = [(pos.turn, move.tile), *((s, None if t < 0 else tiles[t]) for s, t, _ in line.steps)]
+    return line_facts(pos, played, line.ends_before, leader)
 
 
 def points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:

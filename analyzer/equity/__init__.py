@@ -28,7 +28,8 @@ from ..rules import HandResult, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
-from .race import RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, solve_race
+from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, side_leads_results,
+                   solve_race)
 from .store import PackedValues, pack, unpack
 from .table import (PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, score_grid_roots,
                     score_step, solve, solve_each, state_key, terminal_each)
@@ -39,6 +40,10 @@ __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = 1
+
+
+#: The most results :meth:`EquityTable.after_each` keeps the chances after (then it starts again).
+AFTER_KEPT = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -167,10 +172,13 @@ class EquityTable:
             return None
         results = self._memo.setdefault("led", {})
         if lead not in results:
-            try:
-                results[lead] = led_results(self.variant, self.model, self.values.arrays, lead)
-            except (ValueError, KeyError):          # (a lead mode the model has not; a result off the race)
-                results[lead] = None
+            got = self.values.led(lead)         # (as the kept file holds them, where it does)
+            if got is None:
+                try:
+                    got = led_results(self.variant, self.model, self.values.arrays, lead)
+                except (ValueError, KeyError):          # (a lead mode the model has not; a result off the race)
+                    got = None
+            results[lead] = got
         v = None if results[lead] is None else self.values.one_hand(key, results[lead])
         if v is not None:
             self.values.update({key: v})
@@ -181,8 +189,16 @@ class EquityTable:
         return self.chance(self.next_position(position, result, leader))
 
     def after_each(self, position: MatchPosition, result: HandResult, leader: int) -> tuple[float, ...]:
-        """Every side's MWC once the hand led by seat ``leader`` ends with ``result``."""
-        return self.chances(self.next_position(position, result, leader))
+        """Every side's MWC once the hand led by seat ``leader`` ends with ``result`` (kept: the alternatives of
+        a hand often end it alike)."""
+        kept = self._memo.setdefault("after", {})
+        key = (position, result, leader)
+        got = kept.get(key)
+        if got is None:
+            if len(kept) >= AFTER_KEPT:       # (a process that grades record after record: bounded)
+                kept.clear()
+            got = kept[key] = self.chances(self.next_position(position, result, leader))
+        return got
 
     def next_position(self, position: MatchPosition, result: HandResult, leader: int) -> MatchPosition:
         """The match position once the hand led by seat ``leader`` ends with ``result`` (the next hand's
@@ -223,7 +239,7 @@ class EquityTable:
                 values[((tuple(scores), *rest), lead)] = tuple(p) if isinstance(p, list) else p
         meta = {k: v for k, v in data.items() if k not in ("model", "table", "positions", "format")}
         model = HandModel.from_dict(data["model"])
-        return cls(variant, model, _solved_on_load(variant, model, meta, values), meta)
+        return cls(variant, model, _solved_on_load(variant, model, meta, values, data["model"]), meta)
 
     @classmethod
     def from_packed(cls, variant: Variant, raw: bytes, where: str = "table") -> EquityTable:
@@ -231,7 +247,7 @@ class EquityTable:
         header, values = unpack(raw, where)
         meta = {k: v for k, v in header.items() if k not in ("model", "groups", "positions", "format")}
         model = HandModel.from_dict(header["model"])
-        return cls(variant, model, _solved_on_load(variant, model, meta, values), meta)
+        return cls(variant, model, _solved_on_load(variant, model, meta, values, header["model"]), meta)
 
 
 def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
@@ -301,18 +317,21 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
 SOLVED_ON_LOAD = "solved when loaded"
 
 
-def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values):
+def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, model_data: dict | None = None):
     """A table's values, solved by the race solver where its file holds its model only: kept once solved
     in the cache folder (:func:`cache_folder`), where the next process finds them (the first one waits
     seconds to a minute, each one after it a few milliseconds: the file is mapped, not read). The kept file
     (as solved, 8 bytes a chance: 25 to 75 MB for the shipped races) is named by a digest of
     the variant, the meta and the model: a changed table is solved again. A kept file that cannot be read or
-    written is solved past, as if there were none."""
+    written is solved past, as if there were none. ``model_data``: the model as the file holds it, where it was
+    read from one (``model.as_dict()`` gives it again for a file ``write_table`` wrote: the digest is the same,
+    without writing the model out again)."""
     if meta.get("values") != SOLVED_ON_LOAD:
         return values
     if not is_race(variant):
         raise ValueError(f"a table of {variant.name} solved when loaded, but its match is no race")
-    digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta, model.as_dict()],
+    digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta,
+                                        model.as_dict() if model_data is None else model_data],
                                        sort_keys=True, default=str).encode()).hexdigest()[:24]
     path = os.path.join(cache_folder(), f"{os.path.splitext(table_name(variant))[0]}-{digest}.race")
     try:
@@ -329,7 +348,7 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".part")
         with os.fdopen(fd, "wb") as fh:
-            fh.write(dump_values(solved))
+            fh.write(dump_values(solved, side_leads_results(variant, model, solved.arrays)))
         os.replace(temp, path)          # (whole or not at all: another process may read it at once)
     except OSError:
         pass

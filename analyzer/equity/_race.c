@@ -35,6 +35,18 @@
  *   grid point's own totals and its totals after every result; returns how many cells are marked: the
  *   new totals the match code must be asked about.
  *
+ * ``find(block, columns, n)``: in an unpacked block of a compact MWC table (store.py: ``columns`` sequences of
+ *   as many signed 32-bit little-endian integers, each its first number and the differences of the next ones;
+ *   the first the scores as one number, ascending), the other columns' numbers at the position whose scores
+ *   are ``n``: a tuple, None where the block has no such position. The twin is store.py's (``accumulate``).
+ *
+ * ``one_hand(answers, terminals, active, values, box, coords, base, leads, steps, next_lead, probs)``: every
+ *   player's chance one hand from the grid point at ``coords`` (its box cell ``base``): each result ``r`` (its
+ *   score steps ``steps[r * sides ...]``, the next lead's index ``next_lead[r]``, its chance ``probs[r]``) weighed
+ *   by the chances where it leaves the match (a finished match's, or the active position's), added up in the
+ *   results' order: a tuple, None where a result leaves the box, meets a cell the match code was not asked about
+ *   or a position not solved. The twin is race.py's ``RaceValues.one_hand``.
+ *
  * ``sweep``, ``close``, ``back`` and ``reached`` release the GIL while they run. The pure-Python twin is ``race.py``'s ``_PySweeps``.
  */
 #define PY_SSIZE_T_CLEAN
@@ -576,12 +588,133 @@ done:
     return out;
 }
 
+static int64_t le32(const unsigned char *p) {
+    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+static PyObject *find(PyObject *self, PyObject *args) {
+    Py_buffer block;
+    int columns;
+    long long n;
+    if (!PyArg_ParseTuple(args, "y*iL", &block, &columns, &n)) return NULL;
+    if (columns < 1 || block.len % (4 * (Py_ssize_t)columns)) {
+        PyBuffer_Release(&block);
+        PyErr_SetString(PyExc_ValueError, "find: a block of columns of 32-bit numbers");
+        return NULL;
+    }
+    const unsigned char *raw = block.buf;
+    Py_ssize_t count = block.len / (4 * columns), i;
+    int64_t sum = 0;
+    for (i = 0; i < count; i++) {
+        sum += le32(raw + 4 * i);
+        if (sum >= n) break;
+    }
+    PyObject *out;
+    if (i == count || sum != n) {
+        out = Py_NewRef(Py_None);
+    } else {
+        out = PyTuple_New(columns - 1);
+        for (int k = 1; out != NULL && k < columns; k++) {
+            const unsigned char *col = raw + 4 * count * k;
+            int64_t v = 0;
+            for (Py_ssize_t j = 0; j <= i; j++) v += le32(col + 4 * j);
+            PyObject *num = PyLong_FromLongLong(v);
+            if (num == NULL) Py_CLEAR(out);
+            else PyTuple_SET_ITEM(out, k - 1, num);
+        }
+    }
+    PyBuffer_Release(&block);
+    return out;
+}
+
+/* one_hand's buffers: each of ``count`` items of ``size`` bytes (count -1: any count), else an error naming it. */
+static int take(PyObject *obj, Py_buffer *view, Py_ssize_t size, const char *name) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return -1;
+    if (view->len % size) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "one_hand: %s is no array of %zd-byte items", name, size);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *one_hand(PyObject *self, PyObject *args) {
+    PyObject *objs[4], *box, *coords, *rs[3];
+    Py_ssize_t base;
+    int leads;
+    if (!PyArg_ParseTuple(args, "OOOOO!O!niOOO", &objs[0], &objs[1], &objs[2], &objs[3], &PyTuple_Type, &box,
+                          &PyTuple_Type, &coords, &base, &leads, &rs[0], &rs[1], &rs[2]))
+        return NULL;
+    int n = (int)PyTuple_GET_SIZE(box);
+    if (n < 1 || n > MAX_SIDES || PyTuple_GET_SIZE(coords) != n || leads < 1) {
+        PyErr_SetString(PyExc_ValueError, "one_hand: box and coords of the same length, 1 to 8; leads >= 1");
+        return NULL;
+    }
+    Py_ssize_t b[MAX_SIDES], x[MAX_SIDES], stride[MAX_SIDES];
+    for (int k = 0; k < n; k++) {
+        b[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(box, k));
+        x[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(coords, k));
+    }
+    if (PyErr_Occurred()) return NULL;
+    for (int k = n - 1; k >= 0; k--) stride[k] = k == n - 1 ? 1 : stride[k + 1] * b[k + 1];
+    Py_buffer v[7];
+    const char *names[7] = {"answers", "terminals", "active", "values", "steps", "next_lead", "probs"};
+    Py_ssize_t sizes[7] = {4, 8, 1, 8, 4, 4, 8};
+    PyObject *all[7] = {objs[0], objs[1], objs[2], objs[3], rs[0], rs[1], rs[2]};
+    int got = 0;
+    for (; got < 7; got++)
+        if (take(all[got], &v[got], sizes[got], names[got]) < 0) break;
+    PyObject *out = NULL;
+    if (got == 7) {
+        const int32_t *answers = v[0].buf, *steps = v[4].buf, *nxt = v[5].buf;
+        const double *terminals = v[1].buf, *values = v[3].buf, *probs = v[6].buf;
+        const uint8_t *active = v[2].buf;
+        Py_ssize_t results = v[5].len / 4, cells = v[0].len / 4, nterm = v[1].len / 8, npos = v[2].len;
+        double sum[MAX_SIDES] = {0};
+        int ok = v[4].len / 4 == results * n && v[6].len / 8 == results && v[3].len / 8 >= npos * n;
+        if (!ok) PyErr_SetString(PyExc_ValueError, "one_hand: steps, next leads and chances of as many results");
+        for (Py_ssize_t r = 0; ok == 1 && r < results; r++) {
+            Py_ssize_t c = base;
+            for (int k = 0; k < n; k++) {
+                if (steps[r * n + k] < 0 || x[k] + steps[r * n + k] >= b[k]) ok = 2;
+                c += steps[r * n + k] * stride[k];
+            }
+            if (ok != 1 || c < 0 || c >= cells || answers[c] == UNASKED) { ok = 2; break; }
+            const double *chances;
+            if (answers[c] < 0) {
+                Py_ssize_t t = -1 - (Py_ssize_t)answers[c];
+                if ((t + 1) * n > nterm) { ok = 2; break; }
+                chances = terminals + t * n;
+            } else {
+                Py_ssize_t q = (Py_ssize_t)answers[c] * leads + nxt[r];
+                if (nxt[r] < 0 || nxt[r] >= leads || q >= npos || !active[q]) { ok = 2; break; }
+                chances = values + q * n;
+            }
+            for (int k = 0; k < n; k++) sum[k] += probs[r] * chances[k];
+        }
+        if (ok == 2) {
+            out = Py_NewRef(Py_None);
+        } else if (ok == 1) {
+            out = PyTuple_New(n);
+            for (int k = 0; out != NULL && k < n; k++) {
+                PyObject *f = PyFloat_FromDouble(sum[k]);
+                if (f == NULL) Py_CLEAR(out);
+                else PyTuple_SET_ITEM(out, k, f);
+            }
+        }
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"live", live, METH_VARARGS, "Mark every lead of the grid points the match can be at."},
     {"reached", reached, METH_VARARGS, "Mark every cell of the box of totals a grid point and a result reach."},
     {"sweep", sweep, METH_VARARGS, "Gauss-Seidel sweeps of a race's equations (see the module's comment)."},
     {"close", close_, METH_VARARGS, "Mark every position the marked ones lead to."},
     {"back", back, METH_VARARGS, "Mark the active positions that lead to one numbered below their own."},
+    {"one_hand", one_hand, METH_VARARGS, "Every player's chance one hand from a grid point, the results given."},
+    {"find", find, METH_VARARGS, "The numbers at one position of an unpacked block of a compact MWC table."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -129,9 +129,26 @@ class ModeSample:
         """The mean hand value of the player ``r`` seats after the leader in a game of individual players,
         valued against all the others (the winner's points for the winner, minus them for each other
         player, 0 for a drawn hand): an exact fraction of the sample (``r`` 0: the leader's ``mean``)."""
-        total = sum(c * (0 if o.winner is None else o.points if o.winner == r else -o.points)
-                    for o, c in self.outcomes.items())
+        pending = self.__dict__.get("_pending")
+        if pending is not None:         # (read from a file, not yet made outcomes: their fields as they are)
+            total = sum(c * (0 if w is None else p if w == r else -p) for (w, p, *_), c in pending.items())
+        else:
+            total = sum(c * (0 if o.winner is None else o.points if o.winner == r else -o.points)
+                        for o, c in self.outcomes.items())
         return Fraction(total, self.hands)
+
+    def __getattr__(self, name: str):
+        """``outcomes`` of a sample read by :meth:`from_dict`, made the first time they are asked for (a table's
+        model holds thousands: a process that reads only a mode's sums never makes them)."""
+        pending = self.__dict__.get("_pending") if name == "outcomes" else None
+        if pending is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        outcomes = Counter()
+        for key, count in pending.items():
+            outcomes[Outcome(*key)] = count
+        self.outcomes = outcomes
+        del self.__dict__["_pending"]
+        return outcomes
 
     def probabilities(self) -> list[tuple[Outcome, float]]:
         """Each outcome and its share of the hands, in the order of their ``repr`` (a table's walk sums in it)."""
@@ -180,8 +197,13 @@ class ModeSample:
     def from_dict(cls, data: dict) -> ModeSample:
         out = cls(data["hands"], Counter(), int(data["total"]), int(data["total_sq"]), data["wins"],
                   list(data.get("play", [])), data.get("limited", 0))
-        for row in data["outcomes"]:
-            out.outcomes[Outcome.from_list(row[:-1])] = row[-1]
+        # each row's fields as ``Outcome.from_list`` takes them (checked here: a row that is none is refused now),
+        # made outcomes when first asked for (``__getattr__``); keyed so, equal rows merge as equal outcomes do
+        pending = {}
+        for w, p, scores, t, v, n, count in data["outcomes"]:          # (``_token_from``, a plain token inline)
+            pending[w, p, tuple(scores), t, v, _token_from(n) if n[0] == "match" else tuple(n)] = count
+        del out.outcomes
+        out._pending = pending
         out.ordered = True              # (``as_dict`` writes them in that order)
         return out
 

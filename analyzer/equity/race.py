@@ -59,7 +59,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _race = None
 
-__all__ = ["RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
+__all__ = ["KeptResults", "RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "side_leads_results", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
            "sweeps_of"]
 
 #: ``"compiled"`` or ``"python"``: the loop the race solver runs on unless told otherwise.
@@ -141,17 +141,26 @@ def _lead_results(variant: Variant, model: HandModel, lead: tuple, start: MatchS
     ``leads`` appended)."""
     sides = variant.seating.sides
     out: dict = {}
+    where: dict = {}            # (next token, side) -> the next lead's index in ``leads`` (asked once each)
     for p, side, o in hand_results(variant, model, lead):
-        if o.next[0] == "match":
-            raise ValueError(f"{variant.name}: a lead the match score decides is not a race")
-        nxt = resolve(variant, o.next, side, start)
-        if nxt not in leads:
-            leads.append(nxt)
-        points = [o.scores[(s - side) % sides] if o.scores else 0 for s in range(sides)]
+        at = where.get((o.next, side))
+        if at is None:
+            if o.next[0] == "match":
+                raise ValueError(f"{variant.name}: a lead the match score decides is not a race")
+            nxt = resolve(variant, o.next, side, start)
+            if nxt not in leads:
+                leads.append(nxt)
+            at = where[o.next, side] = leads.index(nxt)
+        scores = o.scores
+        points = [scores[(s - side) % sides] for s in range(sides)] if scores else [0] * sides
         if min(points) < 0:
             raise ValueError(f"{variant.name}: a hand's scores {points} are not a race's")
+        if not any(x % step for x in points):     # (every split exact, of weight one: ``_corners``' one corner)
+            key = (tuple(x // step for x in points), at)
+            out[key] = out.get(key, 0.0) + p
+            continue
         for steps, w in _corners([_split(x, step, coarse) for x in points]):
-            key = (steps, leads.index(nxt))
+            key = (steps, at)
             out[key] = out.get(key, 0.0) + p * w
     return out
 
@@ -371,16 +380,43 @@ def sweeps_of(core: str | None = None):
     return PySweeps
 
 
+@dataclass(frozen=True)
+class KeptResults:
+    """A known leader's results (:func:`led_results`) as a kept file holds them (:meth:`RaceValues.led`): each
+    one's score steps (``sides`` numbers a result), its next lead's index and its probability, in arrays the
+    compiled ``_race.one_hand`` reads in place; iterated, the tuples :func:`led_results` gives."""
+
+    steps: memoryview
+    next_lead: memoryview
+    probs: memoryview
+    sides: int
+
+    def __len__(self) -> int:
+        return len(self.next_lead)
+
+    def __iter__(self) -> Iterator[tuple[tuple, int, float]]:
+        n, steps = self.sides, self.steps
+        for i, (nxt, p) in enumerate(zip(self.next_lead, self.probs)):
+            yield tuple(steps[i * n:(i + 1) * n]), nxt, p
+
+
 class RaceValues(Mapping):
     """Every player's MWC at each solved position of a race, ``{(state_key, lead): chances}`` as
     ``EquityTable.values`` holds them (dense arrays, as solved or mapped from a kept file: :func:`load_values`;
     ``update`` adds positions solved later)."""
 
     def __init__(self, arrays: RaceArrays, active: bytearray | memoryview, values: array | memoryview,
-                 count: int | None = None):
+                 count: int | None = None, led: dict | None = None):
         self.arrays, self._active, self._values = arrays, active, values
         self._count = sum(active) if count is None else count
         self._extra: dict = {}
+        self._led = led or {}       # lead -> (steps, next leads, probabilities): :func:`led_results`' as kept
+
+    def led(self, lead: tuple) -> KeptResults | None:
+        """:func:`led_results` of ``lead`` as the kept file holds them (:func:`dump_values`), None where it does
+        not (solved in this process, a file without them, a lead whose results do not serve)."""
+        got = self._led.get(lead)
+        return None if got is None else KeptResults(*got, self.arrays.sides)
 
     def _index(self, pos) -> int | None:
         try:
@@ -455,7 +491,7 @@ class RaceValues(Mapping):
     def update(self, extra: dict) -> None:
         self._extra.update(extra)
 
-    def one_hand(self, pos, results: list[tuple[tuple, int, float]]) -> tuple | None:
+    def one_hand(self, pos, results: list[tuple[tuple, int, float]] | KeptResults) -> tuple | None:
         """Every player's chance at ``pos`` (``(state_key, lead)``, a lead that is none of the race's: a
         recorded hand's known leader where the race leads every hand ``("any",)``), one hand from the race's
         positions: ``results`` (:func:`led_results`) weighed by the chances where each leaves the match, as
@@ -475,6 +511,9 @@ class RaceValues(Mapping):
         base, n, leads = a.cell(g), a.sides, len(a.leads)
         strides = [_prod(a.box[k + 1:]) for k in range(n)]
         coords = [x // a.step for x in a.scores(g)]
+        if type(results) is KeptResults and _race is not None and RACE_CORE == "compiled":   # (the same sums in C)
+            return _race.one_hand(a.answers, a.terminals, self._active, self._values, tuple(a.box), tuple(coords),
+                                  base, leads, results.steps, results.next_lead, results.probs)
         out = [0.0] * n
         for steps, nxt, p in results:
             if any(x + y >= b for x, y, b in zip(coords, steps, a.box)):
@@ -553,15 +592,43 @@ _KEPT = b"DOMINO-RACE 2\n"
 _ALIGN = 8
 
 
-def dump_values(values: RaceValues) -> bytes:
+def side_leads_results(variant: Variant, model: HandModel, arrays: RaceArrays) -> dict:
+    """:func:`led_results` of each side's lead that is none of the race's (a recorded hand's known leader where
+    the race leads every hand ``("any",)``, ``EquityTable._one_hand``), for :func:`dump_values` to keep; a lead
+    whose results do not serve (a lattice, a lead mode the model has not, a result off the race) left out."""
+    out = {}
+    if arrays.coarse:
+        return out
+    for side in range(arrays.sides):
+        lead = ("side", side)
+        if lead in arrays.leads:
+            continue
+        try:
+            out[lead] = led_results(variant, model, arrays, lead)
+        except (ValueError, KeyError):
+            continue
+    return out
+
+
+def dump_values(values: RaceValues, led: dict | None = None) -> bytes:
     """A solved race's values as bytes (a process's cache of a table solved when loaded, on this machine:
     native byte order): what a look-up reads (the positions solved, their chances, and for a lattice the
     match code's answers and the finished matches' chances it weighs with), not the equations. Each array is
     written as it lies in memory, at a multiple of 8 bytes, so that :func:`load_values` reads it in place
-    from a mapped file (tens of megabytes unpacked at each start took a quarter to a third of a second)."""
+    from a mapped file (tens of megabytes unpacked at each start took a quarter to a third of a second).
+    ``led``: :func:`side_leads_results`, kept too (each a process's few tens of milliseconds at its first
+    recorded leader): :meth:`RaceValues.led` gives them back."""
     a = values.arrays
     parts = {"active": array("B", bytes(values._active)), "values": values._values, "answers": a.answers,
              "terminals": a.terminals}
+    kept_led, start = [], 0
+    if led:
+        rows = [row for results in led.values() for row in results]
+        parts.update(led_steps=array("i", [x for steps, _, _ in rows for x in steps]),
+                     led_next=array("i", [nxt for _, nxt, _ in rows]), led_p=array("d", [p for _, _, p in rows]))
+        for lead, results in led.items():
+            kept_led.append([list(lead), start, len(results)])
+            start += len(results)
     arrays, body, at = {}, [], 0
     for name, part in parts.items():
         raw = part.tobytes()
@@ -571,7 +638,7 @@ def dump_values(values: RaceValues) -> bytes:
         at += len(raw) + pad
     header = {"sides": a.sides, "step": a.step, "rest": list(a.rest), "leads": [list(x) for x in a.leads],
               "grid": list(a.grid), "box": list(a.box), "asked": a.asked, "coarse": a.coarse, "count": len(values),
-              "size": at, "order": sys.byteorder, "arrays": arrays}
+              "size": at, "order": sys.byteorder, "arrays": arrays, **({"led": kept_led} if kept_led else {})}
     head = _KEPT + json.dumps(header).encode()
     head += b" " * (-(len(head) + 1) % _ALIGN) + b"\n"
     return head + b"".join(body)
@@ -599,10 +666,14 @@ def load_values(raw) -> RaceValues:
         for name, (code, count, at) in h["arrays"].items():
             size = array(code).itemsize * count
             parts[name] = body[at:at + size].cast(code)
-    except (KeyError, TypeError) as exc:
+        led, n = {}, h["sides"]
+        for lead, start, count in h.get("led", []):
+            led[tuple(lead)] = (parts["led_steps"][start * n:(start + count) * n],
+                                parts["led_next"][start:start + count], parts["led_p"][start:start + count])
+    except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"damaged: {exc}") from None
     rest = tuple(tuple(x) if isinstance(x, list) else x for x in h["rest"])
     arrays = RaceArrays(h["sides"], h["step"], rest, tuple(tuple(x) for x in h["leads"]), tuple(h["grid"]),
                         tuple(h["box"]), array("q"), array("d"), array("q"), array("i"), parts["answers"],
                         parts["terminals"], h["asked"], h["coarse"])
-    return RaceValues(arrays, parts["active"], parts["values"], h["count"])
+    return RaceValues(arrays, parts["active"], parts["values"], h["count"], led)

@@ -20,10 +20,12 @@ next ones (neighbouring scores have close chances: it packs 2.4 times smaller). 
 table of individual players (each position holds every player's chance, a list in the JSON form) has
 ``sides`` in each group: its block holds ``sides`` such sequences of chances, one per player, after the
 scores. A block is unpacked the first time one of its positions is looked up (found by bisection over the
-group's ``firsts``), and searched by bisection."""
+group's ``firsts``) and kept; the compiled ``_race.find`` reads one position off it in place (summing the
+differences up to it), the pure-Python twin adds each sequence up once and searches it by bisection."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 import zlib
 from array import array
@@ -31,7 +33,14 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from collections.abc import Iterator, Mapping
 
-__all__ = ["CHUNK", "MAGIC", "PackedValues", "pack", "unpack"]
+from ..search.core import PURE_ENV
+
+try:
+    from . import _race
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _race = None
+
+__all__ = ["CHUNK", "FIND_CORE", "MAGIC", "PackedValues", "pack", "unpack"]
 
 MAGIC = b"DOMINO-MWC 1\n"
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
@@ -40,6 +49,8 @@ _FIELDS = ("pending", "playoff", "last", "wins", "games", "lead")
 #: The positions in a block: a look-up unpacks the one block its position lies in, not the whole group (the
 #: largest table's groups hold up to 250,000 positions: some 25 ms each to unpack).
 CHUNK = 4096
+#: ``"compiled"`` or ``"python"``: who reads a position off an unpacked block (``_race.find``, or its twin here).
+FIND_CORE = "compiled" if _race is not None and os.environ.get(PURE_ENV, "") in ("", "0") else "python"
 
 
 def _group_key(g: dict) -> tuple:
@@ -98,9 +109,10 @@ def pack(data: dict) -> bytes:
     return MAGIC + json.dumps(header, separators=(",", ":")).encode("utf-8") + b"\n" + b"".join(blocks)
 
 
-def unpack(raw: bytes, where: str = "table") -> tuple[dict, PackedValues]:
+def unpack(raw: bytes, where: str = "table", core: str | None = None) -> tuple[dict, PackedValues]:
     """The header (the JSON form but its positions) and the positions (a lazy mapping) of a compact
-    table ``raw``. Raises ``ValueError`` naming ``where`` for bytes that are not one."""
+    table ``raw``. Raises ``ValueError`` naming ``where`` for bytes that are not one. ``core``: who reads a
+    position off a block, ``"compiled"`` or ``"python"`` (None: :data:`FIND_CORE`)."""
     if not raw.startswith(MAGIC):
         raise ValueError(f"{where}: not a compact MWC table (it does not start with {MAGIC.strip().decode()!r})")
     end = raw.index(b"\n", len(MAGIC))
@@ -115,16 +127,17 @@ def unpack(raw: bytes, where: str = "table") -> tuple[dict, PackedValues]:
     if sum(g["size"] for g in groups) != len(payload):
         raise ValueError(f"{where}: its groups' blocks take {sum(g['size'] for g in groups)} bytes, the file has "
                          f"{len(payload)} after its header (cut short?)")
-    return header, PackedValues(groups, payload, where)
+    return header, PackedValues(groups, payload, where, core)
 
 
 class _Group:
-    __slots__ = ("lo", "span", "strides", "count", "chunk", "firsts", "chunks", "opened", "sides")
+    __slots__ = ("lo", "span", "strides", "count", "chunk", "firsts", "chunks", "raw", "opened", "sides", "compiled")
 
-    def __init__(self, g: dict, block: memoryview, where: str):
+    def __init__(self, g: dict, block: memoryview, where: str, compiled: bool):
         self.lo, self.span, self.count = tuple(g["lo"]), tuple(g["span"]), g["count"]
         self.strides = tuple(_strides(g["span"]))
         self.sides = g.get("sides")           # individual players: a chance each (None: side 0's only)
+        self.compiled = compiled
         sizes = g.get("sizes") or [g["size"]]        # (a file of one block a group: its blocks were not split)
         self.firsts = g.get("firsts") or [0]
         self.chunk = g.get("chunk") or self.count
@@ -132,21 +145,30 @@ class _Group:
             raise ValueError(f"{where}: a group's blocks do not add up to its size")
         ends = list(accumulate(sizes))
         self.chunks = [block[end - size:end] for end, size in zip(ends, sizes)]
+        self.raw: dict[int, bytes] = {}
         self.opened: dict[int, tuple[array, list[array]]] = {}
 
-    def _open(self, j: int, where: str) -> tuple[array, list[array]]:
-        """Block ``j``'s scores (one number each) and chances, unpacked (kept)."""
-        got = self.opened.get(j)
+    def _raw(self, j: int, where: str) -> bytes:
+        """Block ``j`` decompressed (kept): its sequences of differences, the scores' first."""
+        got = self.raw.get(j)
         if got is not None:
             return got
         try:
             raw = zlib.decompress(self.chunks[j])
         except zlib.error as exc:
             raise ValueError(f"{where}: a group's block is damaged ({exc})") from None
-        width = 4 * (1 + (self.sides or 1))
-        expected = min(self.chunk, self.count - j * self.chunk) * width
+        expected = min(self.chunk, self.count - j * self.chunk) * 4 * (1 + (self.sides or 1))
         if len(raw) != expected:
             raise ValueError(f"{where}: a group's block holds {len(raw)} bytes, not {expected}")
+        self.raw[j] = raw
+        return raw
+
+    def _open(self, j: int, where: str) -> tuple[array, list[array]]:
+        """Block ``j``'s scores (one number each) and chances, added up (kept)."""
+        got = self.opened.get(j)
+        if got is not None:
+            return got
+        raw = self._raw(j, where)
         n = len(raw) // (1 + (self.sides or 1))
         parts = []
         for k in range(1 + (self.sides or 1)):
@@ -167,6 +189,11 @@ class _Group:
         j = bisect_right(self.firsts, n) - 1
         if j < 0:
             return None
+        if self.compiled:
+            got = _race.find(self._raw(j, where), 1 + (self.sides or 1), n)
+            if got is None:
+                return None
+            return got[0] / 1e6 if self.sides is None else tuple(m / 1e6 for m in got)
         flat, micro = self._open(j, where)
         i = bisect_left(flat, n)
         if i < len(flat) and flat[i] == n:
@@ -195,8 +222,12 @@ class PackedValues(Mapping):
     ``EquityTable.values`` has them, read group by group when first asked; ``update`` adds positions
     solved later (off the shipped walk)."""
 
-    def __init__(self, groups: list[dict], payload: memoryview, where: str = "table"):
-        self._groups = {_group_key(g): _Group(g, payload[g["at"]:g["at"] + g["size"]], where) for g in groups}
+    def __init__(self, groups: list[dict], payload: memoryview, where: str = "table", core: str | None = None):
+        compiled = (core or FIND_CORE) == "compiled"
+        if compiled and _race is None:
+            raise ValueError("the compiled race core was not built (no C compiler at install time)")
+        self._groups = {_group_key(g): _Group(g, payload[g["at"]:g["at"] + g["size"]], where, compiled)
+                        for g in groups}
         self._count = sum(g["count"] for g in groups)
         self._extra: dict = {}
         self._where = where

@@ -1012,8 +1012,9 @@ static int line_rest(Deal *d, LineState *st, int first, int64_t budget, PyObject
 
 /* line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state to the
  * end of the hand, the best moves for both sides, among equal ones the first in the order of
- * ``Position.legal_moves`` (``Solver.best_line``): ``(steps, states, over)``, each step ``(seat, tile index,
- * the open number it goes on)`` or a pass ``(seat, -1, -1)``. ``a``, ``b``: the ends as they lie; ``first``:
+ * ``Position.legal_moves`` (``Solver.best_line``): ``(steps, states, over, ends)``, each step ``(seat, tile
+ * index, the open number it goes on)`` or a pass ``(seat, -1, -1)``, ``ends`` the ends as they lay before the
+ * last tile of the steps (``(a, b)`` where there is none): what ``hand_facts`` reads of a finished hand. ``a``, ``b``: the ends as they lie; ``first``:
  * bit ``s`` set when seat ``s`` lays a tile on the first of two ends showing one number; ``value``: the
  * state's value for the side of ``seat`` (None: searched first, MTD(f) from ``guess`` or the nearest of the
  * table's bounds). Each choice probes its moves in order with
@@ -1062,8 +1063,8 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
         Py_XDECREF(out);
         return NULL;
     }
-    return Py_BuildValue("(NKO)", out, (unsigned long long)(self->nodes - before),
-                         self->failed == 2 ? Py_True : Py_False);
+    return Py_BuildValue("(NKO(ii))", out, (unsigned long long)(self->nodes - before),
+                         self->failed == 2 ? Py_True : Py_False, st.pa, st.pb);
 }
 
 /* The principal line after each root move of the world ``solve_world`` has just solved (``values``: their
@@ -1228,7 +1229,8 @@ static PyMethodDef Deal_methods[] = {
      "after) in this deal's table, None where it ends the hand; (values, states, over)."},
     {"line", (PyCFunction)Deal_line, METH_VARARGS,
      "line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state, "
-     "the first best move in the order of the legal moves at each choice; (steps, states, over)."},
+     "the first best move in the order of the legal moves at each choice; (steps, states, over, ends before the "
+     "last tile)."},
     {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
      "worlds(deals, played, ends, seat, moves, budget, after=None): the side-0 value of each move (tile "
      "index, ends after) in each deal, each searching the states an empty table would; (values, over), and with "

@@ -15,6 +15,7 @@ and a hand that goes on after the first player is out (``Variant.end == "pair"``
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import MutableMapping
 
 from ..position import Position
@@ -27,7 +28,7 @@ from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, 
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
 from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
 
-__all__ = ["Solver", "SolverError", "core_note", "known_position"]
+__all__ = ["PrincipalLine", "Solver", "SolverError", "core_note", "known_position", "principal_line"]
 
 
 def core_note(rules, core: str | None = None) -> str | None:
@@ -140,40 +141,10 @@ class Solver:
 
     def best_line(self, position: Position, guess: int | None = None) -> list[Move]:
         """The principal variation: best moves for both sides from ``position`` to the end of the hand, at each
-        choice the first in the order of ``legal_moves`` among equal best ones.
-
-        The value of the hand is the same at every position of that line, so it is searched once: at each
-        choice the moves are probed in order with a null window around it and the first that reaches it is
-        the line's (the compiled core plays the line from the lead on in one call, :meth:`CoreDeal.line`).
-        The node limit bounds each choice's probes (and the first value). ``guess``: the hand's side-0 value as
-        far as it is known (an analysis's): where the search for it starts (never trusted)."""
-        position = self._check(position)
-        line: list[Move] = []
-        made = 0            # the moves pushed on ``position`` (the compiled core gives the rest unpushed)
-        value = None        # the side-0 value of the hand from ``position`` (and so all along the line)
-        with gc_paused():
-            try:
-                while True:
-                    moves = position.legal_moves()
-                    if not moves:
-                        break
-                    self.nodes = 0
-                    rest = _core_line(self, position, value, guess)
-                    if rest is not None:
-                        line.extend(rest)
-                        break
-                    choice = moves[0]
-                    if len(moves) > 1:
-                        if value is None:
-                            value = self._value(position, -INF, INF, guess)
-                        choice = _first_best(self, position, moves, value)
-                    position.push(choice)
-                    made += 1
-                    line.append(choice)
-            finally:
-                for _ in range(made):
-                    position.pop()
-        return line
+        choice the first in the order of ``legal_moves`` among equal best ones (:func:`principal_line`).
+        ``guess``: the hand's side-0 value as far as it is known (an analysis's): where the search for it
+        starts (never trusted)."""
+        return principal_line(self, position, guess).moves
 
     def table_size(self) -> tuple[int, int]:
         """``(entries, bytes)`` the transposition tables of this solver hold now (the pure-Python
@@ -374,11 +345,66 @@ def _first_best(solver: Solver, position: Position, moves: list[Move], value: in
     raise AssertionError("no move keeps the solved value")  # pragma: no cover - some move always does
 
 
-def _core_line(solver: Solver, position: Position, value: int | None, guess: int | None) -> list[Move] | None:
-    """For ``Solver.best_line``: the rest of the principal variation from ``position`` (the lead played, the
+@dataclass(frozen=True)
+class PrincipalLine:
+    """A principal variation (:func:`principal_line`) with what the facts of the hand it finishes need besides
+    the position: each move's player, and the ends as they lay before its last tile where the compiled core
+    laid that tile (None: not known here, the line played in Python or empty)."""
+
+    moves: list[Move]
+    seats: tuple[int, ...]
+    ends_before: tuple[int, int] | None
+
+
+def principal_line(solver: Solver, position: Position, guess: int | None = None) -> PrincipalLine:
+    """The principal variation of ``solver`` from ``position`` (``Solver.best_line``): best moves for both sides to
+    the end of the hand, at each choice the first in the order of ``legal_moves`` among equal best ones.
+
+    The value of the hand is the same at every position of that line, so it is searched once: at each
+    choice the moves are probed in order with a null window around it and the first that reaches it is
+    the line's (the compiled core plays the line from the lead on in one call, :meth:`CoreDeal.line`).
+    The node limit bounds each choice's probes (and the first value). ``guess``: the hand's side-0 value as
+    far as it is known (an analysis's): where the search for it starts (never trusted)."""
+    position = solver._check(position)
+    line: list[Move] = []
+    seats: list[int] = []
+    ends = None
+    made = 0            # the moves pushed on ``position`` (the compiled core gives the rest unpushed)
+    value = None        # the side-0 value of the hand from ``position`` (and so all along the line)
+    with gc_paused():
+        try:
+            while True:
+                moves = position.legal_moves()
+                if not moves:
+                    break
+                solver.nodes = 0
+                rest = _core_line(solver, position, value, guess)
+                if rest is not None:
+                    line.extend(rest[0])
+                    seats.extend(rest[1])
+                    ends = rest[2] if rest[0] else None
+                    break
+                choice = moves[0]
+                if len(moves) > 1:
+                    if value is None:
+                        value = solver._value(position, -INF, INF, guess)
+                    choice = _first_best(solver, position, moves, value)
+                seats.append(position.turn)
+                position.push(choice)
+                made += 1
+                line.append(choice)
+        finally:
+            for _ in range(made):
+                position.pop()
+    return PrincipalLine(line, tuple(seats), ends)
+
+
+def _core_line(solver: Solver, position: Position, value: int | None,
+               guess: int | None) -> tuple[list[Move], list[int], tuple[int, int]] | None:
+    """For :func:`principal_line`: the rest of the principal variation from ``position`` (the lead played, the
     mover able to play; ``value``: the hand's side-0 value when known, else ``guess`` where its search starts)
-    in one call into the compiled core; None where that does not serve (the pure-Python search, the lead, a
-    pass)."""
+    in one call into the compiled core: its moves, their players and the ends before its last tile; None where
+    that does not serve (the pure-Python search, the lead, a pass)."""
     if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
         return None
     deal = solver._deal(position)
@@ -387,12 +413,12 @@ def _core_line(solver: Solver, position: Position, value: int | None, guess: int
     K, _ = deal.set_state(position)
     paid, K = solver._paid(deal, position, K)
     first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
-    steps, used, over = deal.line(K, position, first, None if value is None else value - paid, solver.node_limit,
-                                  0 if guess is None else guess - paid)
+    steps, used, over, ends, seats = deal.line(K, position, first, None if value is None else value - paid,
+                                               solver.node_limit, 0 if guess is None else guess - paid)
     solver.nodes += used
     if over:
         raise SearchLimit(f"more than {solver.node_limit:,} positions")
-    return steps
+    return steps, seats, ends
 
 
 def _plays(solver: Solver, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],

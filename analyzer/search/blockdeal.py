@@ -524,21 +524,24 @@ class CoreDeal(IntDeal):
         return self.core.plays(self.hands, self.pips, K, e, position.turn, codes, budget)
 
     def line(self, K: int, position, first: int, value: int | None, budget: int,
-             guess: int = 0) -> tuple[list, int, bool]:
-        """``(moves, states, over)``: the principal variation from the state this deal holds (played mask ``K``,
+             guess: int = 0) -> tuple[list, int, bool, tuple[int, int], list[int]]:
+        """``(moves, states, over, ends, seats)``: the principal variation from the state this deal holds (played mask ``K``,
         the ends and mover of ``position``) to the end of the hand, as ``Solver.best_line`` plays it (the first
         best move in the order of ``Position.legal_moves``, the forced passes included), in one call into the
         core (``BlockDeal.line``); ``first``: bit ``s`` set when seat ``s`` lays a tile on the first of two ends
         showing one number (``Position.equal_end``); ``value``: the state's side-0 value without the bonuses
         paid before it (None: searched first, MTD(f) from ``guess``, side 0 likewise); ``over``: some choice
-        needed more than ``budget`` states (the moves then stop before it)."""
+        needed more than ``budget`` states (the moves then stop before it); ``ends``: the ends as they lay before
+        the last tile of the moves (as ``position.ends`` has them; ``position``'s own where there is none);
+        ``seats``: each move's player."""
         a, b = position.ends
         s = position.turn
-        steps, used, over = self.core.line(self.hands, self.pips, K, a, b, s, first,
-                                           None if value is None else self.sign[s] * value, budget,
-                                           self.sign[s] * guess)
+        steps, used, over, ends = self.core.line(self.hands, self.pips, K, a, b, s, first,
+                                                 None if value is None else self.sign[s] * value, budget,
+                                                 self.sign[s] * guess)
         tiles = self.tiles
-        return [PASS if t < 0 else placed(tiles[t], end) for _, t, end in steps], used, over
+        return ([PASS if t < 0 else placed(tiles[t], end) for _, t, end in steps], used, over, ends,
+                [seat for seat, _, _ in steps])
 
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         core = self.core
