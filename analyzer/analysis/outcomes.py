@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..replay import Replay
 from ..rules import HandResult, Variant
-from ..position import tiles_of
+from ..position import mask_pips
 from ..rules.facts import HandFacts, hand_facts
 from ..rules.modes import MatchKind
 from ..search.block import PrincipalLine, Solver, principal_line
@@ -207,9 +207,7 @@ def line_facts(pos, played, ends_before: tuple[int, int], leader: int) -> HandFa
         if t is not None:
             seat, tile = s, t
             hands[s] &= ~t.bit
-    max_pip = pos.max_pip
-    return HandFacts("blocked" if hands[seat] else "domino", seat,
-                     tuple(sum(t.pips for t in tiles_of(h, max_pip)) for h in hands),
+    return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
                      tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
                      ends_before, tuple(history), None)
 

@@ -68,7 +68,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..diagnostics import DominoError
-from ..position import Position, placed, tiles_of
+from ..position import Position, mask_pips, placed
 from ..rules.policies import HandFacts
 from ..rules.variants import Variant
 from ..tiles import PASS, tile_set
@@ -190,7 +190,7 @@ class IntDeal:
         """``(pips, tiles)`` of a hand given as a mask."""
         pc = self.held.get(mask)
         if pc is None:
-            pc = self.held[mask] = (sum(t.pips for t in tiles_of(mask, self.max_pip)), mask.bit_count())
+            pc = self.held[mask] = (mask_pips(mask), mask.bit_count())
         return pc
 
     def leaf_value(self, term: int, seat: int, played: int, bit: int, e: int) -> int:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import weakref
 from itertools import islice
 
-from ..position import Position, tiles_of
+from ..position import Position, mask_pips, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
@@ -627,7 +627,7 @@ class _ArmDeal:
             if pips is None:
                 if len(self.held) > CACHE_SIZE:
                     self.held.clear()
-                pips = self.held[h] = sum(t.pips for t in tiles_of(h, self.max_pip))
+                pips = self.held[h] = mask_pips(h)
             p[self.side[seat]] += pips
         high, low = (p[0] + p[1], -p[0] - p[1]) if self.all_pips else (p[1], -p[0])
         if self.race:
