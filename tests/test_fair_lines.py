@@ -18,7 +18,7 @@ from analyzer.analysis.fair import fair_analyze
 from analyzer.analysis.match_scale import fair_chance
 from analyzer.analysis.outcomes import played_out
 from analyzer.analysis.outcomes import line_result
-from analyzer.analysis.readings import dealt_facts
+from analyzer.analysis.readings import dealt_facts, drawn_facts
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.rules import find_variant
@@ -195,9 +195,29 @@ def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_an
                             pos.pop()
                     assert line_result(variant, pos, move, line.moves, leader, None, line.points) == \
                         played_out(variant, TreeSearch(rules, core="python"), pos, move, leader, None, {})
+                    # the facts read off the line, without playing it, are those hand_facts reads once it is played
+                    assert drawn_facts(pos, tuple(pos.hands), move, line, leader, None) == \
+                        facts_after(variant, pos, [move, *line.moves], leader)
                     checked += 1
                     draws += any(m.draw for m in line.moves)
     assert checked >= 20 and draws, (checked, draws)
+
+
+def facts_after(variant, pos, moves, leader: int):
+    """``hand_facts`` of the hand once ``moves`` are played at ``pos`` (left as it was), each play's points during
+    play counted as the rules count them off the whole line laid out."""
+    points = [0] * variant.players
+    for m in moves:
+        seat = pos.turn
+        pos.push(m)
+        if m.is_play:
+            points[seat] += variant.play.points(variant.play.ends_total(pos.line(), pos.ends))
+    try:
+        end = pos.outcome()
+        return hand_facts(pos, end.termination, end.seat, leader, tuple(points))
+    finally:
+        for _ in moves:
+            pos.pop()
 
 
 @built

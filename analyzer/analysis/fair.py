@@ -332,13 +332,12 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
             events.append((step.seat, None if step.move.draw else step.move.tile.bit))
     keep = template.keep
     unique: dict[tuple, int] = {}
-    batch, first = [], []           # (the first world of each kind: whose position reads its lines)
+    batch = []
     for deal, order in worlds:
         key = (deal, order[:len(order) - keep])
         if key not in unique:
             unique[key] = len(batch)
             batch.append((_hands_at(deal, order, events), tuple(t.bit for t in order)))
-            first.append((deal, order))
     if batch[0][0] != tuple(template.hands):
         return None                 # (the record's moves do not give the hands so: let the replay say)
     solver = DrawWorlds(_rules(rep, seat), node_limit, table_mb)
@@ -348,8 +347,8 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
         return None
     known = [None] * len(batch)
     if lines is not None:
-        for at, (deal, order) in enumerate(first):
-            known[at] = reading.lines(_drawn_position(rep, k, seat, deal, order), rows[at], lines[at])
+        for at, (hands, _) in enumerate(batch):
+            known[at] = reading.lines(template, hands, rows[at], lines[at])
     places = [unique[(deal, order[:len(order) - keep])] for deal, order in worlds]
     return [rows[at] for at in places], [known[at] for at in places]
 

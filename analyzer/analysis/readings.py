@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from ..replay import Replay
 from ..rules import HandResult, Variant
 from ..rules.facts import HandFacts
+from ..position import mask_pips
+from ..search.drawworlds import DrawLine
 from ..search.worlds import WorldLine
 from ..tiles import Move
 from .outcomes import hand_leader, line_facts, line_result, played_out
 
-__all__ = ["WorldReading", "dealt_facts", "points_before"]
+__all__ = ["WorldReading", "dealt_facts", "drawn_facts", "points_before"]
 
 
 @dataclass(frozen=True)
@@ -46,11 +48,13 @@ class WorldReading:
         return [played_out(self.variant, search, pos, move, self.leader, self.before, seen, value + self.offset)
                 for move, value in row]
 
-    def lines(self, pos, row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
-        """Each alternative's result in the world ``pos`` along its principal variation, given (``lines``: a
-        ``DrawLine`` each, None where one is not known; the points its moves score during play its own)."""
-        return [None if line is None else line_result(self.variant, pos, move, line.moves, self.leader, self.before,
-                                                      line.points)
+    def lines(self, pos, hands: tuple[int, ...], row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
+        """Each alternative's result in a world of a draw game scoring during play along its principal variation,
+        given (``lines``: a ``DrawLine`` each, None where one is not known): the facts of each finished hand read
+        off the line (:func:`drawn_facts`); ``pos``: the decision in any of the worlds, ``hands``: this world's at
+        the decision (the worlds differ in nothing else the facts read)."""
+        variant, leader, before = self.variant, self.leader, self.before
+        return [None if line is None else variant.hand_result(drawn_facts(pos, hands, move, line, leader, before))
                 for (move, _), line in zip(row, lines)]
 
     def dealt(self, pos, row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
@@ -71,6 +75,40 @@ def dealt_facts(pos, move: Move, line: WorldLine, leader: int) -> HandFacts:
     tiles = line.tiles
     played = [(pos.turn, move.tile), *((s, None if t < 0 else tiles[t]) for s, t, _ in line.steps)]
     return line_facts(pos, played, line.ends_before, leader)
+
+
+def drawn_facts(pos, hands: tuple[int, ...], move: Move, line: DrawLine, leader: int, before) -> HandFacts:
+    """The facts of the hand once ``move`` (the decision's: a tile laid, or the opener's choice to add none) and then
+    ``line`` are played at ``pos`` with ``hands`` (a draw game scoring during play; ``before``: each seat's points
+    scored during play up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
+    (``DrawPosition.outcome``: won by the last tile's player if it was his last, else blocked, credited to him),
+    without playing them: the tiles each seat holds then (those drawn added), every play's and pass's seat and
+    tile (a draw is none of the position's history), the last tile and the ends before it (the line's), what each
+    seat scored during play."""
+    hands = list(hands)
+    history = [(entry[1], entry[0].tile) for entry in pos.history]
+    points = list(before) if before else [0] * len(hands)
+    seat, tile = next(((e[1], e[0].tile) for e in reversed(pos.history) if e[0].tile is not None), (pos.turn, None))
+    if move.tile is not None:
+        seat, tile = pos.turn, move.tile
+        hands[seat] &= ~tile.bit
+        history.append((seat, tile))
+        points[seat] += line.first
+    tiles = line.tiles
+    for s, t, end, _, scored in line.steps:
+        if t == -1:
+            history.append((s, None))
+        elif t >= 0 and end == -2:
+            hands[s] |= tiles[t].bit
+        elif t >= 0:
+            seat, tile = s, tiles[t]
+            hands[s] &= ~tile.bit
+            history.append((s, tile))
+            points[s] += scored
+    out = history[-1][1] is not None and not hands[history[-1][0]]
+    return HandFacts("domino" if out else "blocked", seat, tuple(mask_pips(h) for h in hands),
+                     tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
+                     line.ends_before, tuple(history), tuple(points))
 
 
 def points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:

@@ -733,7 +733,8 @@ static int line_rest(DrawSearch *d, LineState *st, long long limit, PyObject *ou
 }
 
 /* The principal variation after root ``r`` in the world just valued (``h``: the hands after it; ``rest``: the
- * side-0 value of the state it leaves), from the table its values left: a list of steps (``line_append``), None
+ * side-0 value of the state it leaves), from the table its values left: ``(steps, before_left, before_right)``, a
+ * list of steps (``line_append``) and the ends as they lay before the last tile laid (-1, -1: before the lead), None
  * past ``limit`` positions at a choice; NULL on an error. */
 static PyObject *root_line(DrawSearch *d, const uint64_t *h, const Root *r, int k, int rest, long long limit) {
     LineState st = {.left = r->left, .right = r->right, .shape = r->shape, .t = r->t, .drawn = r->drawn, .k = k,
@@ -741,15 +742,16 @@ static PyObject *root_line(DrawSearch *d, const uint64_t *h, const Root *r, int 
     memcpy(st.h, h, sizeof(st.h));
     PyObject *out = PyList_New(0);
     if (out == NULL) return NULL;
-    if (r->bit >= 0 && !h[r->last.seat]) return out;                    /* he went out */
-    d->stopped = 0;
-    if (line_rest(d, &st, limit, out) < 0) {
-        Py_DECREF(out);
-        if (!d->stopped || d->failed) return NULL;
+    if (!(r->bit >= 0 && !h[r->last.seat])) {                          /* (else he went out) */
         d->stopped = 0;
-        return Py_NewRef(Py_None);
+        if (line_rest(d, &st, limit, out) < 0) {
+            Py_DECREF(out);
+            if (!d->stopped || d->failed) return NULL;
+            d->stopped = 0;
+            return Py_NewRef(Py_None);
+        }
     }
-    return out;
+    return Py_BuildValue("(Nii)", out, st.last.before_left, st.last.before_right);
 }
 
 /* line(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, before_right,
@@ -834,7 +836,8 @@ static int masks_of(PyObject *seq, Py_ssize_t count, uint64_t *out, const char *
 /* worlds(hands, orders, mover, draws, roots, limit, lines=False) -> (rows, over): see ``DrawWorlds`` in
  * drawworlds.py. ``lines`` (points during play only: the ends lie as the position has them): also each root's
  * principal variation in each world, from the table its values left (``root_line``): ``(rows, over, lines)``,
- * ``lines`` a list per world of each root's steps (None: past ``limit`` positions at a choice). */
+ * ``lines`` a list per world of each root's steps and the ends before its last tile (None: past ``limit`` positions
+ * at a choice). */
 static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
     PyObject *hands, *orders, *roots;
     int mover, k, want = 0;
@@ -958,7 +961,7 @@ static PyMethodDef DrawSearch_methods[] = {
      "the last choice probed, the value its move left or None)"},
     {"worlds", (PyCFunction)DrawSearch_worlds, METH_VARARGS,
      "worlds(hands, orders, mover, draws, roots, limit, lines=False) -> (each world's value of every root move, past "
-     "the limit[, each root's principal variation in each world]): every world of one decision, each with a fresh "
+     "the limit[, each root's principal variation in each world and the ends before its last tile]): every world of one decision, each with a fresh "
      "table and at most limit positions (see DrawWorlds)"},
     {NULL}
 };

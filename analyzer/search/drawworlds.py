@@ -22,7 +22,7 @@ world alone (``TreeSearch.values``), which gives the same values.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..position import Position
@@ -99,18 +99,33 @@ class DrawWorlds:
         if not lines:
             return rows, []
         tiles = tile_set(position.max_pip)
-        return rows, [[None if steps is None else DrawLine(tuple(line_move(tiles, *step) for step in steps),
-                                                           tuple(step[4] for step in steps)) for steps in found]
+        side = 1 if self.rules.seating.teams[position.turn] == 0 else -1
+        return rows, [[None if line is None else DrawLine(tuple(line[0]), None if line[1] < 0 else line[1:], tiles,
+                                                          side * root[0]) for line, root in zip(found, roots)]
                       for found in got[2]]
 
 
 @dataclass(frozen=True)
 class DrawLine:
-    """A principal variation as :meth:`DrawWorlds.lines` gives it: its moves, and what each scores during play for
-    its player (0: nothing, a draw, a pass)."""
+    """A principal variation as :meth:`DrawWorlds.lines` gives it: each step as the core gives it (``_draw.c``,
+    ``line_append``: ``(seat, tile index, end, arm, points)``, a draw's end -2, a pass's tile -1, the opener's choice
+    to add no tile -2), the forced draws and passes included; the ends as they lay before the last tile laid (None:
+    before the lead); and ``first``: what the move before the line (the decision's) scores for its player."""
 
-    moves: tuple[Move, ...]
-    points: tuple[int, ...]
+    steps: tuple[tuple[int, int, int, int, int], ...]
+    ends_before: tuple[int, int] | None
+    tiles: tuple = field(repr=False, compare=False)     # the set's tiles, by index
+    first: int = 0
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The steps as the position's moves."""
+        return tuple(line_move(self.tiles, *step) for step in self.steps)
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """What each move scores during play for its player (0: nothing, a draw, a pass)."""
+        return tuple(step[4] for step in self.steps)
 
 
 def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[int, int, list[tuple]] | None:
