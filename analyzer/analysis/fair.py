@@ -386,10 +386,13 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
         else:
             rows, lines = solver.lines(position(deals[0]), deals) or (rows, lines)
     out, known = [], []
+    reader = table = None           # (the decision in the first world, the tiles laid: the worlds' lines are read off it)
     for row, found, deal in zip(rows, lines, deals):
         if row is not None:
             out.append(row)
-            known.append(None if found is None else reading.dealt(position(deal), row, found))
+            if found is not None and reader is None:
+                reader, table = position(deal), _on_table(template)
+            known.append(None if found is None else reading.dealt(reader, tuple(d & ~table for d in deal), row, found))
             continue
         pos = position(deal)
         search = _shared_searcher(rep, seat, node_limit, table_mb)
@@ -398,11 +401,17 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
     return out, known
 
 
+def _on_table(pos) -> int:
+    """The tiles laid at ``pos``, as a mask."""
+    table = 0
+    for move, *_ in pos.history:
+        table |= move.tile.bit if move.tile is not None else 0
+    return table
+
+
 def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
     """The decision ``template`` (a position of a game without drawing) in the world dealt ``deal``."""
-    table = 0
-    for move, *_ in template.history:
-        table |= move.tile.bit if move.tile is not None else 0
+    table = _on_table(template)
     pos = template.copy()
     pos.hands = [d & ~table for d in deal]
     pos.hidden = [0] * len(deal)

@@ -193,23 +193,26 @@ def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: di
     return variant.hand_result(facts)
 
 
-def line_facts(pos, played, ends_before: tuple[int, int], leader: int) -> HandFacts:
-    """The facts of the hand once ``played`` (each move's player and tile, None: a pass; the last a tile that ends
-    the hand) is played at ``pos`` (a game without drawing nor points during play, every tile known), as
-    ``hand_facts`` reads them off the position those moves leave, without playing them: the tiles each seat
-    holds then, the last tile and ``ends_before`` (the ends before it), every move's seat and tile; the hand won
-    by the last tile's player if it was his last, else blocked (credited to him)."""
-    hands = list(pos.hands)
-    history = [(entry[1], entry[0].tile) for entry in pos.history]
-    seat = tile = None
+def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, hands: tuple[int, ...] | None = None,
+               history: tuple | None = None, play_points: tuple[int, ...] | None = None) -> HandFacts:
+    """The facts of the hand once ``played`` (each move's player and tile, None: a pass; the line ending the hand)
+    is played at ``pos`` (every tile known), as ``hand_facts`` reads them off the position those moves leave,
+    without playing them: the tiles each seat holds then, the last tile and ``ends_before`` (the ends before it),
+    every move's seat and tile; the hand won by the last tile's player if it was his last, else blocked (credited
+    to him). ``hands``: the hands to take the tiles from (default ``pos.hands``: a draw game adds those drawn on
+    the way), ``history``: each move's seat and tile up to ``pos`` where the caller has them (else read off
+    ``pos``), ``play_points``: what each seat scored during play (a game scoring so)."""
+    hands = list(pos.hands if hands is None else hands)
+    if history is None:
+        history = tuple((entry[1], entry[0].tile) for entry in pos.history)
+    history += tuple(played)
+    seat, tile = next(((s, t) for s, t in reversed(history) if t is not None), (history[-1][0], None))
     for s, t in played:
-        history.append((s, t))
         if t is not None:
-            seat, tile = s, t
             hands[s] &= ~t.bit
     return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
                      tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
-                     ends_before, tuple(history), None)
+                     ends_before, history, play_points)
 
 
 def line_result(variant: Variant, pos, move: Move, line, leader: int, before,

@@ -3,10 +3,10 @@ score in a hand (``outcomes.needs_results``), in the worlds the mover could not 
 
 A world's result is the hand played out along the alternative's principal variation there with every hand
 open, read as ``analysis.outcomes`` reads the open-hands analysis's (``hand_facts``, ``Variant.hand_result``).
-:class:`WorldReading` reads them at one decision: along lines a compiled batch of worlds gave with its values
-(``outcomes.line_result``), or played out by the search that has just valued the world (``outcomes.played_out``):
-both read the finished hand by ``outcomes.finished_result``. A line of a game without drawing nor points during
-play is read without being played (:func:`dealt_facts`).
+:class:`WorldReading` reads them at one decision: along the lines a compiled batch of worlds gave with its values,
+read off the line without playing it (:func:`dealt_facts` for the dealt games, :func:`drawn_facts` for draw games
+scoring during play: ``outcomes.line_facts``), or played out by the search that has just valued the world
+(``outcomes.played_out``).
 """
 from __future__ import annotations
 
@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from ..replay import Replay
 from ..rules import HandResult, Variant
 from ..rules.facts import HandFacts
-from ..position import mask_pips
 from ..search.drawworlds import DrawLine
 from ..search.worlds import WorldLine
 from ..tiles import Move
-from .outcomes import hand_leader, line_facts, line_result, played_out
+from .outcomes import hand_leader, line_facts, played_out
 
 __all__ = ["WorldReading", "dealt_facts", "drawn_facts", "points_before"]
 
@@ -57,58 +56,49 @@ class WorldReading:
         return [None if line is None else variant.hand_result(drawn_facts(pos, hands, move, line, leader, before))
                 for (move, _), line in zip(row, lines)]
 
-    def dealt(self, pos, row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
-        """:meth:`lines` for a game without drawing nor points during play whose lines a compiled batch of worlds
-        gave (``WorldLine``): the facts of each finished hand read off the line (:func:`dealt_facts`)."""
+    def dealt(self, pos, hands: tuple[int, ...], row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
+        """:meth:`lines` for a game the int solver plays (no drawing, no points during play) whose lines a compiled
+        batch of worlds gave (``WorldLine``): ``pos`` the decision in any of the worlds, ``hands`` this world's; the
+        facts of each finished hand read off the line (:func:`dealt_facts`), the history so far read once."""
         variant, leader = self.variant, self.leader
-        if variant.play is not None:        # (points during play: the position counts them)
-            return [None if line is None else line_result(variant, pos, move, line.moves, leader, self.before)
-                    for (move, _), line in zip(row, lines)]
-        return [None if line is None else variant.hand_result(dealt_facts(pos, move, line, leader))
+        history = tuple((entry[1], entry[0].tile) for entry in pos.history)
+        return [None if line is None else variant.hand_result(dealt_facts(pos, move, line, leader, hands, history))
                 for (move, _), line in zip(row, lines)]
 
 
-def dealt_facts(pos, move: Move, line: WorldLine, leader: int) -> HandFacts:
-    """The facts of the hand once ``move`` (a tile laid) and then ``line`` are played at ``pos`` (a line of a game
-    without drawing nor points during play, the line ending the hand on its last tile), as ``hand_facts`` reads
-    them off the position those moves leave, without playing them (:func:`outcomes.line_facts`)."""
+def dealt_facts(pos, move: Move, line: WorldLine, leader: int, hands: tuple[int, ...] | None = None,
+                history: tuple | None = None) -> HandFacts:
+    """The facts of the hand once ``move`` (a tile laid) and then ``line`` are played at ``pos`` (with ``hands``
+    where given; ``history``: its moves' seats and tiles, where the caller has them: a line of a game without
+    drawing nor points during play, the line ending the hand on its last tile), as ``hand_facts`` reads them off
+    the position those moves leave, without playing them (:func:`outcomes.line_facts`)."""
     tiles = line.tiles
     played = [(pos.turn, move.tile), *((s, None if t < 0 else tiles[t]) for s, t, _ in line.steps)]
-    return line_facts(pos, played, line.ends_before, leader)
+    return line_facts(pos, played, line.ends_before, leader, hands, history)
 
 
 def drawn_facts(pos, hands: tuple[int, ...], move: Move, line: DrawLine, leader: int, before) -> HandFacts:
     """The facts of the hand once ``move`` (the decision's: a tile laid, or the opener's choice to add none) and then
     ``line`` are played at ``pos`` with ``hands`` (a draw game scoring during play; ``before``: each seat's points
     scored during play up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
-    (``DrawPosition.outcome``: won by the last tile's player if it was his last, else blocked, credited to him),
-    without playing them: the tiles each seat holds then (those drawn added), every play's and pass's seat and
-    tile (a draw is none of the position's history), the last tile and the ends before it (the line's), what each
-    seat scored during play."""
+    (:func:`outcomes.line_facts`, the tiles drawn on the way added to the hands: a draw is none of the position's
+    history), without playing them; each seat's points scored during play, the line's."""
     hands = list(hands)
-    history = [(entry[1], entry[0].tile) for entry in pos.history]
     points = list(before) if before else [0] * len(hands)
-    seat, tile = next(((e[1], e[0].tile) for e in reversed(pos.history) if e[0].tile is not None), (pos.turn, None))
+    played = []
     if move.tile is not None:
-        seat, tile = pos.turn, move.tile
-        hands[seat] &= ~tile.bit
-        history.append((seat, tile))
-        points[seat] += line.first
+        played.append((pos.turn, move.tile))
+        points[pos.turn] += line.first
     tiles = line.tiles
     for s, t, end, _, scored in line.steps:
         if t == -1:
-            history.append((s, None))
+            played.append((s, None))
         elif t >= 0 and end == -2:
             hands[s] |= tiles[t].bit
         elif t >= 0:
-            seat, tile = s, tiles[t]
-            hands[s] &= ~tile.bit
-            history.append((s, tile))
+            played.append((s, tiles[t]))
             points[s] += scored
-    out = history[-1][1] is not None and not hands[history[-1][0]]
-    return HandFacts("domino" if out else "blocked", seat, tuple(mask_pips(h) for h in hands),
-                     tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
-                     line.ends_before, tuple(history), tuple(points))
+    return line_facts(pos, played, line.ends_before, leader, tuple(hands), play_points=tuple(points))
 
 
 def points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
