@@ -533,6 +533,45 @@ class RaceValues(Mapping):
                 out[k] += p * chances[k]
         return tuple(out)
 
+    def after_hand(self, rows: list[tuple[float, tuple | None, tuple | None]]) -> tuple | None:
+        """Every player's chance one hand from a position of a coarser lattice at real running scores (a recorded
+        hand's known leader where the race leads every hand ``("any",)``): ``rows`` are its results as the walk
+        (``table.solve_each``) reads them, ``(p, over, nxt)`` (``table.hand_rows``): the finished match's chances,
+        or else the position ``(state_key, lead)`` the match goes on at, whose chances :meth:`get` gives (between
+        the lattice's points, weighed from the corners around it); each weighed by ``p`` and added up in order: the
+        walk's sums, without the walk (the compiled race core's ``_race.between``, the same sums in the same
+        order). None where that does not serve (no lattice; a position :meth:`get` has not, or one a walk solved:
+        the walk decides)."""
+        a = self.arrays
+        if not a.coarse:
+            return None
+        n, compiled = a.sides, _race is not None and RACE_CORE == "compiled"
+        scores, next_lead, fixed = array("i"), array("i"), array("d")
+        out = (0.0,) * n
+        for p, over, nxt in rows:
+            if over is None:
+                key, lead = nxt
+                if nxt in self._extra or tuple(key[1:]) != a.rest or lead not in a.leads or min(key[0]) < 0:
+                    return None
+                if compiled:
+                    scores.extend(key[0])
+                    next_lead.append(a.leads.index(lead))
+                    fixed.extend((0.0,) * n)
+                    continue
+                over = self.get(nxt)
+                if over is None:
+                    return None
+            if compiled:
+                scores.extend((-1,) * n)
+                next_lead.append(0)
+                fixed.extend(over)
+            else:
+                out = tuple(c + p * v for c, v in zip(out, over))      # (as the walk adds them up)
+        if compiled:
+            return _race.between(a.answers, a.terminals, self._active, self._values, tuple(a.grid), tuple(a.box),
+                                 a.step, len(a.leads), scores, next_lead, array("d", [p for p, _, _ in rows]), fixed)
+        return out
+
 
 def led_results(variant: Variant, model: HandModel, arrays: RaceArrays, lead: tuple) -> list[tuple[tuple, int, float]]:
     """The results of a hand led by ``lead`` (a known side) in ``arrays``' race, as :meth:`RaceValues.one_hand`

@@ -35,7 +35,7 @@ from ..search.scoring import value_bound
 from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead",
-           "first_game_roots", "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
+           "first_game_roots", "hand_rows", "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -267,6 +267,18 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
             progress(f"{len(edges)} of {len(order)} positions expanded")
     return order, edges
 
+
+def hand_rows(variant: Variant, model: HandModel, pos: tuple, memo: dict) -> list[tuple[float, tuple | None, tuple | None]]:
+    """The results of the hand at ``pos`` (``(state_key, lead)``) as :func:`solve_each`'s walk reads them, in its
+    order: ``(p, over, nxt)``, the finished match's chances (each player's) or else the position the match goes on
+    at. ``memo``: the walk's (each lead's results and the match code's answers, kept for the next call and walk)."""
+    key, lead = pos
+    cache: dict = memo.setdefault("results", {})
+    step = memo.get("step") or memo.setdefault("step", _stepper(variant, terminal_each))
+    if lead not in cache:
+        cache[lead] = hand_results(variant, model, lead, memo.setdefault("merged", {}))
+    state = key_state(variant, key)
+    return [(p, *step(state, side, o)) for p, side, o in cache[lead]]
 
 def _drawn(zero):
     """The value of a drawn match: 1/2 for side 0 of two, else 1/N to each side."""
