@@ -26,6 +26,7 @@ from array import array
 from collections import deque
 from dataclasses import replace
 from itertools import product
+from operator import add
 from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant
@@ -158,21 +159,26 @@ def _stepper(variant: Variant, terminal: Callable) -> Callable[[MatchState, int,
     results were merged to them."""
     sides = variant.seating.sides
     additive = variant.match.kind in (MatchKind.POINTS, MatchKind.BAD, MatchKind.GAMES)
+    apply = variant.match.apply
+    seats = [[(s - side) % sides for s in range(sides)] for side in range(sides)]   # (a result's scores by seat)
     cache: dict = {}
 
     def step(state: MatchState, side: int, o: Outcome) -> tuple:
-        if not additive or (o.void and not any(o.scores)):
+        scores = o.scores
+        if scores:
+            scores = tuple([scores[k] for k in seats[side]])       # (``apply_outcome``'s, made once)
+        if not additive or (o.void and not any(scores)):
             key = (state, side, o)
         else:
-            totals = tuple(state.scores[s] + o.scores[(s - side) % sides] for s in range(sides)) if o.scores else None
-            key = (totals, state.wins, state.games, state.pending, state.playoff, state.last,
-                   None if o.winner is None else (o.winner + side) % sides, o.termination, o.void,
-                   None if o.scores else (state.scores, o.points), o.next, side)
+            key = (tuple(map(add, state.scores, scores)) if scores else None, state.wins, state.games, state.pending,
+                   state.playoff, state.last, None if o.winner is None else (o.winner + side) % sides,
+                   o.termination, o.void, None if scores else (state.scores, o.points), o.next, side)
         out = cache.get(key)
         if out is None:
             if len(cache) >= KEPT:          # (a bound on the memory: the answers are found again as needed)
                 cache.clear()
-            after = apply_outcome(variant, state, side, o)
+            winner = None if o.winner is None else (o.winner + side) % sides
+            after = apply(state, HandResult(o.termination or "domino", winner, o.points, 0, scores, o.void))
             if after.over:
                 out = (terminal(after), None)
             elif endless(variant, after):
