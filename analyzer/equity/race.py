@@ -28,7 +28,9 @@ after r)`` for every player ``k``):
   another player's score summed result by result along the row: runs of neighbouring cells in memory).
 - **A coarser lattice** (``lattice``: French and Hungarian for four, 10^8 running scores): each hand's points
   split between the neighbouring lattice points, the mean kept, and a look-up between lattice points
-  weighed from its corners (:meth:`RaceValues.get`): a reduced state, an approximation (docs/equity.md).
+  weighed from its corners (:meth:`RaceValues.get`): a reduced state, an approximation (docs/equity.md). A
+  recorded hand's known leader there is one hand from the lattice's positions (:meth:`RaceValues.after_hand`:
+  the walk's sums, without the walk).
 
 The solution is a :class:`RaceValues`, the mapping ``{(state_key, lead): chances}`` an ``EquityTable``
 holds."""
