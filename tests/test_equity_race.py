@@ -347,9 +347,10 @@ def test_a_known_leader_between_a_lattices_points_is_the_walk_from_there(race):
         return
     walked = solve_each(v, model, [key], known=solved)
     rows = hand_rows(v, model, key, {})
-    compiled = solved.after_hand(rows)
+    compiled, between = solved.after_hand(rows), [solved.get(nxt) for _, over, nxt in rows if over is None]
     with mock.patch.object(race_module, "RACE_CORE", "python"):
         python = solved.after_hand(rows)
+        assert between == [solved.get(nxt) for _, over, nxt in rows if over is None]   # (a look-up between points)
     assert compiled == python
     if len(walked) == 1 and all(nxt != key for _, _, nxt in rows):    # (the walk went no deeper than one hand)
         assert compiled is not None

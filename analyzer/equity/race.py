@@ -55,6 +55,7 @@ from .table import (by_scores, endless, first_lead, hand_results, resolve, score
 
 #: The answer at a cell of the box of totals no grid point reaches (the match code is not asked about it).
 UNASKED = -2 ** 31
+_ONE = array("d", [1.0])        # (one result of chance 1: a look-up between a lattice's points, ``_race.between``)
 
 try:
     from . import _race
@@ -451,8 +452,16 @@ class RaceValues(Mapping):
             key, lead = pos
             if tuple(key[1:]) != a.rest or lead not in a.leads:
                 return default
+            if _race is not None and RACE_CORE == "compiled":      # (the same sums in C: 0 + 1 * each corner's)
+                scores = array("i", key[0])
+                if len(scores) != a.sides or min(scores) < 0:
+                    return default
+                got = _race.between(a.answers, a.terminals, self._active, self._values, a.grid, a.box, a.step,
+                                    len(a.leads), scores, array("i", [a.leads.index(lead)]), _ONE,
+                                    array("d", bytes(8 * a.sides)))
+                return default if got is None else got
             splits = [_split(x, a.step, True) for x in key[0]]
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return default
         out = [0.0] * a.sides
         for steps, w in _corners(splits):
