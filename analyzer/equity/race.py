@@ -558,22 +558,24 @@ class RaceValues(Mapping):
             return None
         n, compiled = a.sides, _race is not None and RACE_CORE == "compiled"
         scores, next_lead, fixed = array("i"), array("i"), array("d")
-        out = (0.0,) * n
+        rest, extra, index = a.rest, self._extra, {lead: i for i, lead in enumerate(a.leads)}
+        out, zero, none = (0.0,) * n, (0.0,) * n, (-1,) * n
         for p, over, nxt in rows:
             if over is None:
                 key, lead = nxt
-                if nxt in self._extra or tuple(key[1:]) != a.rest or lead not in a.leads or min(key[0]) < 0:
+                at = index.get(lead)
+                if at is None or tuple(key[1:]) != rest or (extra and nxt in extra) or min(key[0]) < 0:
                     return None
                 if compiled:
                     scores.extend(key[0])
-                    next_lead.append(a.leads.index(lead))
-                    fixed.extend((0.0,) * n)
+                    next_lead.append(at)
+                    fixed.extend(zero)
                     continue
                 over = self.get(nxt)
                 if over is None:
                     return None
             if compiled:
-                scores.extend((-1,) * n)
+                scores.extend(none)
                 next_lead.append(0)
                 fixed.extend(over)
             else:
