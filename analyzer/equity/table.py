@@ -274,7 +274,8 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
     return order, edges
 
 
-def hand_rows(variant: Variant, model: HandModel, pos: tuple, memo: dict) -> list[tuple[float, tuple | None, tuple | None]]:
+def hand_rows(variant: Variant, model: HandModel, pos: tuple,
+              memo: dict) -> list[tuple[float, tuple | None, tuple | None]]:
     """The results of the hand at ``pos`` (``(state_key, lead)``) as :func:`solve_each`'s walk reads them, in its
     order: ``(p, over, nxt)``, the finished match's chances (each player's) or else the position the match goes on
     at. ``memo``: the walk's (each lead's results and the match code's answers, kept for the next call and walk)."""
