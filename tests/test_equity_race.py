@@ -14,6 +14,7 @@ import pathlib
 import random
 from collections import Counter
 from itertools import accumulate, product
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -24,7 +25,8 @@ from analyzer.equity import (CACHE_ENV, MAX_RACE, SOLVED_ON_LOAD, EquityTable, M
 from analyzer.equity.model import HandModel, ModeSample, Outcome, mode_of
 from analyzer.equity.race import (RACE_CORE, dump_values, is_race, led_results, load_values, race_arrays, score_step,
                                   side_leads_results, solve_race)
-from analyzer.equity.table import resolve, solve_each, state_key
+from analyzer.equity import race as race_module
+from analyzer.equity.table import hand_rows, resolve, solve_each, state_key
 from analyzer.rules import HandResult, find_variant
 
 #: (variant, options) of the races: bad points (lowest wins), points in fives, points by one, a draw game
@@ -310,6 +312,78 @@ def _small_hungarian():
         outcomes[Outcome(None, 0, (0, rng.randrange(0, 15), rng.randrange(0, 15)), "domino", False, ("any",))] += 1
     return v, HandModel(v.name, dict(v.options), {"open": ModeSample(30, outcomes)})
 
+
+
+@st.composite
+def lattice_races(draw):
+    """A race of three players by one point (Hungarian's bad points, the draw game's points) to a small target on
+    a lattice of 2 to 4, a model of hands drawn at random (as :func:`small_races`, any points), and a position
+    at real running scores (between the lattice's points) with a known leader."""
+    name, rules = draw(st.sampled_from([RACES[0], RACES[4]]))
+    step = draw(st.integers(2, 4))          # (the draw game's target on the lattice: a tie on top shifted to it)
+    v = _race(name, rules, draw(st.integers(5, 14)) if name == "hungarian" else draw(st.integers(2, 4)) * step)
+    target, sides = v.match.target, v.seating.sides
+    outcomes = Counter()
+    mixed = draw(st.integers(0, 3)) == 0        # (a seat led next too: a race whose own leads may hold the known one)
+    for _ in range(draw(st.integers(1, 6))):
+        scores = tuple(draw(st.integers(0, target + 1)) for _ in range(sides))
+        nxt = draw(st.sampled_from([("any",)] * 3 + [("side", r) for r in range(sides)] * mixed))
+        void = draw(st.booleans()) and not any(scores)
+        outcomes[Outcome(None, 0, scores, "" if void else "domino", void, nxt)] += draw(st.integers(1, 4))
+    model = HandModel(v.name, dict(v.options), {"open": ModeSample(sum(outcomes.values()), outcomes)})
+    scores = tuple(draw(st.integers(0, target - 1)) for _ in range(sides))
+    return v, model, step, (state_key(v, _state(scores)), ("side", draw(st.integers(0, sides - 1))))
+
+
+@settings(max_examples=80, deadline=None)
+@given(lattice_races())
+def test_a_known_leader_between_a_lattices_points_is_the_walk_from_there(race):
+    # On a coarser lattice a recorded hand's known leader, at real running scores, is one hand from the lattice's
+    # positions: RaceValues.after_hand weighs the hand's results (table.hand_rows) from the corners around each, in
+    # C and in its pure-Python twin; the walk from that position on the race's values (solve_each) is the reference
+    v, model, step, key = race
+    solved = solve_race(v, model, lattice=step)
+    if key[1] in solved.arrays.leads:
+        return
+    walked = solve_each(v, model, [key], known=solved)
+    rows = hand_rows(v, model, key, {})
+    compiled, between = solved.after_hand(rows), [solved.get(nxt) for _, over, nxt in rows if over is None]
+    with mock.patch.object(race_module, "RACE_CORE", "python"):
+        python = solved.after_hand(rows)
+        assert between == [solved.get(nxt) for _, over, nxt in rows if over is None]   # (a look-up between points)
+    assert compiled == python
+    if len(walked) == 1 and all(nxt != key for _, _, nxt in rows):    # (the walk went no deeper than one hand)
+        assert compiled is not None
+    if compiled is not None:
+        assert max(abs(a - b) for a, b in zip(compiled, walked[key])) <= 1e-12
+        assert abs(sum(compiled) - 1.0) <= 1e-9
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("record", ["match-french.dom", "match-hungarian-4.dom"])
+def test_the_shipped_lattices_known_leaders_are_the_walk_from_there(record):
+    # French and Hungarian for four (a lattice of 4): each game's position in the record, its leader known, as the
+    # match scale looks it up (EquityTable.chances) and as the walk from there on the table's values gives it
+    from analyzer.analysis.match_scale import match_positions
+    from analyzer.match import replay_record
+    from analyzer.notation import read
+    replays = replay_record(read(pathlib.Path(__file__).parent.parent / "records" / record))
+    positions = [p for p, _, _ in match_positions(replays) if p is not None]
+    v = replays[0].variant
+    table = load_table(v)
+    assert table.values.arrays.coarse and len(positions) == len(replays)
+    off = 0
+    for position in positions:
+        key = (state_key(v, position.state), position.lead)
+        if key in table.values:
+            continue
+        off += 1
+        walked = solve_each(v, table.model, [key], known=table.values)
+        assert len(walked) == 1
+        got = table.chances(position)
+        assert table.values.get(key) == got and sum(got) == pytest.approx(1.0, abs=1e-9)
+        assert max(abs(a - b) for a, b in zip(got, walked[key])) <= 1e-12
+    assert off
 
 @settings(max_examples=15, deadline=None)
 @given(small_races() | st.builds(lambda: ("lattice", _small_hungarian())))

@@ -31,8 +31,8 @@ from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_tok
 from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, side_leads_results,
                    solve_race)
 from .store import PackedValues, pack, unpack
-from .table import (PENDING_CAP, endless, first_game_roots, first_lead, known_leader_roots, resolve, score_grid_roots,
-                    score_step, solve, solve_each, state_key, terminal_each)
+from .table import (PENDING_CAP, endless, first_game_roots, first_lead, hand_rows, known_leader_roots, resolve,
+                    score_grid_roots, score_step, solve, solve_each, state_key, terminal_each)
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
            "TABLES_ENV", "CACHE_ENV", "cache_folder", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
@@ -165,11 +165,36 @@ class EquityTable:
     def _one_hand(self, key: tuple):
         """A race's position whose leader is known where the race leads every hand ``("any",)`` (a recorded
         hand names its leader): one hand from the race's positions (``RaceValues.one_hand``), not a walk of its
-        own (thousands of results, each asked of the match code again: 0.1 s in All Fives for four). None
-        where that does not serve; the value is kept."""
+        own (thousands of results, each asked of the match code again: 0.1 s in All Fives for four); on a coarser
+        lattice the hand's results weighed from the lattice's corners as the walk weighs them (its sums without
+        the walk: some 35 ms a look-up in French and Hungarian for four). None where that does not serve; the
+        value is kept."""
         lead = key[1]
-        if lead in self.values.arrays.leads or lead[0] != "side" or self.values.arrays.coarse:
+        if lead in self.values.arrays.leads or lead[0] != "side":
             return None
+        if self.values.arrays.coarse:
+            v = self._between_lattice(key)
+        else:
+            v = self._on_grid(key, lead)
+        if v is not None:
+            self.values.update({key: v})
+        return v
+
+    def _between_lattice(self, key: tuple):
+        """On a coarser lattice: the hand's results as the walk reads them (``table.hand_rows``, the match code
+        asked once per distinct new totals), weighed by ``RaceValues.after_hand`` (the walk's sums, its 16
+        corners a result for four players in C): the walk's answer. None where that does not serve."""
+        try:
+            rows = hand_rows(self.variant, self.model, key, self._memo)
+        except (ValueError, KeyError):          # (a lead mode the model has not: the walk says so)
+            return None
+        if any(nxt == key for _, _, nxt in rows):       # (a hand that may leave it where it is: the walk's sweeps)
+            return None
+        return self.values.after_hand(rows)
+
+    def _on_grid(self, key: tuple, lead: tuple):
+        """On the race's grid: the lead's results (kept with the race, else :func:`race.led_results`) weighed by
+        ``RaceValues.one_hand``."""
         results = self._memo.setdefault("led", {})
         if lead not in results:
             got = self.values.led(lead)         # (as the kept file holds them, where it does)
@@ -179,10 +204,7 @@ class EquityTable:
                 except (ValueError, KeyError):          # (a lead mode the model has not; a result off the race)
                     got = None
             results[lead] = got
-        v = None if results[lead] is None else self.values.one_hand(key, results[lead])
-        if v is not None:
-            self.values.update({key: v})
-        return v
+        return None if results[lead] is None else self.values.one_hand(key, results[lead])
 
     def after(self, position: MatchPosition, result: HandResult, leader: int) -> float:
         """Side 0's MWC once the hand led by seat ``leader`` ends with ``result``."""

@@ -47,6 +47,17 @@
  *   results' order: a tuple, None where a result leaves the box, meets a cell the match code was not asked about
  *   or a position not solved. The twin is race.py's ``RaceValues.one_hand``.
  *
+ * ``between(answers, terminals, active, values, grid, box, step, leads, scores, next_lead, probs, fixed)``: on a
+ *   coarser lattice (``step`` points a lattice step), every player's chance one hand from a position whose
+ *   results' running scores are real, not on the lattice: each result ``r`` either ends the match (``scores[r *
+ *   sides]`` < 0: its chances are ``fixed[r * sides ...]``) or goes on at the running scores ``scores[r * sides
+ *   ...]`` led by ``next_lead[r]``, weighed from the surrounding lattice points (each score split between its two
+ *   neighbours, the mean kept: the weight ``1 - rest / step`` below, ``rest / step`` above, a split of weight 0
+ *   left out; the corners in order, player 0 most significant; a corner not solved takes the finished match
+ *   where the match code answered one); ``probs[r]`` times that, added up in the results' order: a tuple,
+ *   None where a corner lies off the lattice or is neither solved nor a finished match. The same sums in the
+ *   same order as race.py's ``RaceValues.between`` and its twin, the walk's (``table.solve_each``).
+ *
  * ``sweep``, ``close``, ``back`` and ``reached`` release the GIL while they run. The pure-Python twin is ``race.py``'s ``_PySweeps``.
  */
 #define PY_SSIZE_T_CLEAN
@@ -707,6 +718,109 @@ static PyObject *one_hand(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* between's weighing of one result: its running scores ``s`` split between the lattice points around them */
+static int weigh_corners(const int32_t *s, int n, int step, const Py_ssize_t *grid, const Py_ssize_t *box, int leads,
+                         int lead, const int32_t *answers, Py_ssize_t cells, const double *terminals, Py_ssize_t nterm,
+                         const uint8_t *active, const double *values, Py_ssize_t npos, double *acc) {
+    Py_ssize_t low[MAX_SIDES], rest[MAX_SIDES], gstride[MAX_SIDES], bstride[MAX_SIDES];
+    for (int k = n - 1; k >= 0; k--) {
+        gstride[k] = k == n - 1 ? 1 : gstride[k + 1] * grid[k + 1];
+        bstride[k] = k == n - 1 ? 1 : bstride[k + 1] * box[k + 1];
+    }
+    for (int k = 0; k < n; k++) {
+        low[k] = s[k] / step;
+        rest[k] = s[k] % step;
+        acc[k] = 0.0;
+    }
+    for (unsigned m = 0; m < (1u << n); m++) {
+        double w = 1.0;
+        Py_ssize_t g = 0, c = 0;
+        int skip = 0;
+        for (int k = 0; k < n; k++) {
+            int up = (m >> (n - 1 - k)) & 1;
+            if (up && rest[k] == 0) { skip = 1; break; }      /* (a split of weight 0: no corner) */
+            w = w * (up ? (double)rest[k] / step : 1.0 - (double)rest[k] / step);
+            Py_ssize_t x = low[k] + up;
+            if (x >= grid[k]) return 0;
+            g += x * gstride[k];
+            c += x * bstride[k];
+        }
+        if (skip) continue;
+        const double *chances;
+        Py_ssize_t p = g * leads + lead;
+        if (p < npos && active[p]) {
+            chances = values + p * n;
+        } else if (c < cells && answers[c] < 0 && answers[c] != UNASKED && (-(Py_ssize_t)answers[c]) * n <= nterm) {
+            chances = terminals + (-1 - (Py_ssize_t)answers[c]) * n;
+        } else {
+            return 0;
+        }
+        for (int k = 0; k < n; k++) acc[k] += w * chances[k];
+    }
+    return 1;
+}
+
+static PyObject *between(PyObject *self, PyObject *args) {
+    PyObject *objs[4], *grid, *box, *rs[4];
+    int step, leads;
+    if (!PyArg_ParseTuple(args, "OOOOO!O!iiOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &PyTuple_Type, &grid,
+                          &PyTuple_Type, &box, &step, &leads, &rs[0], &rs[1], &rs[2], &rs[3]))
+        return NULL;
+    int n = (int)PyTuple_GET_SIZE(box);
+    if (n < 1 || n > MAX_SIDES || PyTuple_GET_SIZE(grid) != n || leads < 1 || step < 1) {
+        PyErr_SetString(PyExc_ValueError, "between: grid and box of the same length, 1 to 8; leads, step >= 1");
+        return NULL;
+    }
+    Py_ssize_t gs[MAX_SIDES], bs[MAX_SIDES];
+    for (int k = 0; k < n; k++) {
+        gs[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(grid, k));
+        bs[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(box, k));
+    }
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer v[8];
+    const char *names[8] = {"answers", "terminals", "active", "values", "scores", "next_lead", "probs", "fixed"};
+    Py_ssize_t sizes[8] = {4, 8, 1, 8, 4, 4, 8, 8};
+    PyObject *all[8] = {objs[0], objs[1], objs[2], objs[3], rs[0], rs[1], rs[2], rs[3]};
+    int got = 0;
+    for (; got < 8; got++)
+        if (take(all[got], &v[got], sizes[got], names[got]) < 0) break;
+    PyObject *out = NULL;
+    if (got == 8) {
+        const int32_t *answers = v[0].buf, *scores = v[4].buf, *nxt = v[5].buf;
+        const double *terminals = v[1].buf, *values = v[3].buf, *probs = v[6].buf, *fixed = v[7].buf;
+        const uint8_t *active = v[2].buf;
+        Py_ssize_t results = v[5].len / 4, cells = v[0].len / 4, nterm = v[1].len / 8, npos = v[2].len;
+        double sum[MAX_SIDES] = {0}, acc[MAX_SIDES];
+        int ok = v[4].len / 4 == results * n && v[6].len / 8 == results && v[7].len / 8 == results * n
+                 && v[3].len / 8 >= npos * n;
+        if (!ok) PyErr_SetString(PyExc_ValueError, "between: scores, next leads, chances of as many results");
+        for (Py_ssize_t r = 0; ok == 1 && r < results; r++) {
+            const int32_t *s = scores + r * n;
+            const double *chances = fixed + r * n;
+            if (s[0] >= 0) {
+                for (int k = 1; k < n; k++) if (s[k] < 0) ok = 2;
+                if (ok != 1 || nxt[r] < 0 || nxt[r] >= leads
+                    || !weigh_corners(s, n, step, gs, bs, leads, nxt[r], answers, cells, terminals, nterm, active,
+                                      values, npos, acc)) { ok = 2; break; }
+                chances = acc;
+            }
+            for (int k = 0; k < n; k++) sum[k] += probs[r] * chances[k];
+        }
+        if (ok == 2) {
+            out = Py_NewRef(Py_None);
+        } else if (ok == 1) {
+            out = PyTuple_New(n);
+            for (int k = 0; out != NULL && k < n; k++) {
+                PyObject *f = PyFloat_FromDouble(sum[k]);
+                if (f == NULL) Py_CLEAR(out);
+                else PyTuple_SET_ITEM(out, k, f);
+            }
+        }
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"live", live, METH_VARARGS, "Mark every lead of the grid points the match can be at."},
     {"reached", reached, METH_VARARGS, "Mark every cell of the box of totals a grid point and a result reach."},
@@ -714,6 +828,7 @@ static PyMethodDef methods[] = {
     {"close", close_, METH_VARARGS, "Mark every position the marked ones lead to."},
     {"back", back, METH_VARARGS, "Mark the active positions that lead to one numbered below their own."},
     {"one_hand", one_hand, METH_VARARGS, "Every player's chance one hand from a grid point, the results given."},
+    {"between", between, METH_VARARGS, "Every player's chance one hand from a position, weighed from a lattice."},
     {"find", find, METH_VARARGS, "The numbers at one position of an unpacked block of a compact MWC table."},
     {NULL, NULL, 0, NULL},
 };

@@ -33,7 +33,6 @@ from ..rules.facts import hand_facts
 from ..rules import LeadRequirement, Variant
 from ..rules.mechanics import position_for
 from ..tiles import Tile
-from .boneyard import POLICY as BONEYARD_POLICY, POLICY_EACH as BONEYARD_POLICY_EACH, covers, deal_with_boneyard, hand_searcher, play_hand
 
 __all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "lead_token", "mode_of", "mode_requirement",
            "policy_of", "simulate_mode",
@@ -234,6 +233,7 @@ class HandModel:
 
 def policy_of(variant: Variant) -> str:
     """The stated policy the simulated hands of ``variant`` are played by."""
+    from .boneyard import POLICY as BONEYARD_POLICY, POLICY_EACH as BONEYARD_POLICY_EACH, covers   # (making tables)
     if variant.seating.sides != 2:
         return BONEYARD_POLICY_EACH if covers(variant) else POLICY_EACH
     return BONEYARD_POLICY if covers(variant) else POLICY
@@ -285,6 +285,7 @@ def deal(variant: Variant, mode: str, rng: random.Random):
     """A random deal, its leader and the tiles he may lead (a mask, 0: any), as the judge of the lead
     (``rules.lead.deal_lead``) chooses them for the lead ``mode``; among several allowed leaders one
     at random."""
+    from .boneyard import deal_with_boneyard     # (simulating hands: a process that grades needs none of it)
     hands, _, leader, mask = deal_with_boneyard(variant, mode_requirement(variant, mode), rng)   # (the rest unused)
     return hands, leader, mask
 
@@ -321,6 +322,7 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
     if individual and view is None:
         raise NotImplementedError(f"{variant.name} is played by {variant.seating.sides} individual players: its "
                                   f"hands are simulated with each player's view against the rest (view=...)")
+    from .boneyard import covers, hand_searcher, play_hand
     sample = sample or ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
     if covers(variant):             # a boneyard, points during play, runs or arms: equity/boneyard.py

@@ -28,7 +28,9 @@ after r)`` for every player ``k``):
   another player's score summed result by result along the row: runs of neighbouring cells in memory).
 - **A coarser lattice** (``lattice``: French and Hungarian for four, 10^8 running scores): each hand's points
   split between the neighbouring lattice points, the mean kept, and a look-up between lattice points
-  weighed from its corners (:meth:`RaceValues.get`): a reduced state, an approximation (docs/equity.md).
+  weighed from its corners (:meth:`RaceValues.get`): a reduced state, an approximation (docs/equity.md). A
+  recorded hand's known leader there is one hand from the lattice's positions (:meth:`RaceValues.after_hand`:
+  the walk's sums, without the walk).
 
 The solution is a :class:`RaceValues`, the mapping ``{(state_key, lead): chances}`` an ``EquityTable``
 holds."""
@@ -53,6 +55,7 @@ from .table import (by_scores, endless, first_lead, hand_results, resolve, score
 
 #: The answer at a cell of the box of totals no grid point reaches (the match code is not asked about it).
 UNASKED = -2 ** 31
+_ONE = array("d", [1.0])        # (one result of chance 1: a look-up between a lattice's points, ``_race.between``)
 
 try:
     from . import _race
@@ -449,8 +452,16 @@ class RaceValues(Mapping):
             key, lead = pos
             if tuple(key[1:]) != a.rest or lead not in a.leads:
                 return default
+            if _race is not None and RACE_CORE == "compiled":      # (the same sums in C: 0 + 1 * each corner's)
+                scores = array("i", key[0])
+                if len(scores) != a.sides or min(scores) < 0:
+                    return default
+                got = _race.between(a.answers, a.terminals, self._active, self._values, a.grid, a.box, a.step,
+                                    len(a.leads), scores, array("i", [a.leads.index(lead)]), _ONE,
+                                    array("d", bytes(8 * a.sides)))
+                return default if got is None else got
             splits = [_split(x, a.step, True) for x in key[0]]
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return default
         out = [0.0] * a.sides
         for steps, w in _corners(splits):
@@ -532,6 +543,47 @@ class RaceValues(Mapping):
             for k in range(n):
                 out[k] += p * chances[k]
         return tuple(out)
+
+    def after_hand(self, rows: list[tuple[float, tuple | None, tuple | None]]) -> tuple | None:
+        """Every player's chance one hand from a position of a coarser lattice at real running scores (a recorded
+        hand's known leader where the race leads every hand ``("any",)``): ``rows`` are its results as the walk
+        (``table.solve_each``) reads them, ``(p, over, nxt)`` (``table.hand_rows``): the finished match's chances,
+        or else the position ``(state_key, lead)`` the match goes on at, whose chances :meth:`get` gives (between
+        the lattice's points, weighed from the corners around it); each weighed by ``p`` and added up in order: the
+        walk's sums, without the walk (the compiled race core's ``_race.between``, the same sums in the same
+        order). None where that does not serve (no lattice; a position :meth:`get` has not, or one a walk solved:
+        the walk decides)."""
+        a = self.arrays
+        if not a.coarse:
+            return None
+        n, compiled = a.sides, _race is not None and RACE_CORE == "compiled"
+        scores, next_lead, fixed = array("i"), array("i"), array("d")
+        rest, extra, index = a.rest, self._extra, {lead: i for i, lead in enumerate(a.leads)}
+        out, zero, none = (0.0,) * n, (0.0,) * n, (-1,) * n
+        for p, over, nxt in rows:
+            if over is None:
+                key, lead = nxt
+                at = index.get(lead)
+                if at is None or tuple(key[1:]) != rest or (extra and nxt in extra) or min(key[0]) < 0:
+                    return None
+                if compiled:
+                    scores.extend(key[0])
+                    next_lead.append(at)
+                    fixed.extend(zero)
+                    continue
+                over = self.get(nxt)
+                if over is None:
+                    return None
+            if compiled:
+                scores.extend(none)
+                next_lead.append(0)
+                fixed.extend(over)
+            else:
+                out = tuple(c + p * v for c, v in zip(out, over))      # (as the walk adds them up)
+        if compiled:
+            return _race.between(a.answers, a.terminals, self._active, self._values, tuple(a.grid), tuple(a.box),
+                                 a.step, len(a.leads), scores, next_lead, array("d", [p for p, _, _ in rows]), fixed)
+        return out
 
 
 def led_results(variant: Variant, model: HandModel, arrays: RaceArrays, lead: tuple) -> list[tuple[tuple, int, float]]:

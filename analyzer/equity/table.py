@@ -26,6 +26,7 @@ from array import array
 from collections import deque
 from dataclasses import replace
 from itertools import product
+from operator import add
 from typing import Callable
 
 from ..rules import HandResult, MatchState, Variant
@@ -35,7 +36,7 @@ from ..search.scoring import value_bound
 from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead",
-           "first_game_roots", "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
+           "first_game_roots", "hand_rows", "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -158,21 +159,26 @@ def _stepper(variant: Variant, terminal: Callable) -> Callable[[MatchState, int,
     results were merged to them."""
     sides = variant.seating.sides
     additive = variant.match.kind in (MatchKind.POINTS, MatchKind.BAD, MatchKind.GAMES)
+    apply = variant.match.apply
+    seats = [[(s - side) % sides for s in range(sides)] for side in range(sides)]   # (a result's scores by seat)
     cache: dict = {}
 
     def step(state: MatchState, side: int, o: Outcome) -> tuple:
-        if not additive or (o.void and not any(o.scores)):
+        scores = o.scores
+        if scores:
+            scores = tuple([scores[k] for k in seats[side]])       # (``apply_outcome``'s, made once)
+        if not additive or (o.void and not any(scores)):
             key = (state, side, o)
         else:
-            totals = tuple(state.scores[s] + o.scores[(s - side) % sides] for s in range(sides)) if o.scores else None
-            key = (totals, state.wins, state.games, state.pending, state.playoff, state.last,
-                   None if o.winner is None else (o.winner + side) % sides, o.termination, o.void,
-                   None if o.scores else (state.scores, o.points), o.next, side)
+            key = (tuple(map(add, state.scores, scores)) if scores else None, state.wins, state.games, state.pending,
+                   state.playoff, state.last, None if o.winner is None else (o.winner + side) % sides,
+                   o.termination, o.void, None if scores else (state.scores, o.points), o.next, side)
         out = cache.get(key)
         if out is None:
             if len(cache) >= KEPT:          # (a bound on the memory: the answers are found again as needed)
                 cache.clear()
-            after = apply_outcome(variant, state, side, o)
+            winner = None if o.winner is None else (o.winner + side) % sides
+            after = apply(state, HandResult(o.termination or "domino", winner, o.points, 0, scores, o.void))
             if after.over:
                 out = (terminal(after), None)
             elif endless(variant, after):
@@ -267,6 +273,19 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
             progress(f"{len(edges)} of {len(order)} positions expanded")
     return order, edges
 
+
+def hand_rows(variant: Variant, model: HandModel, pos: tuple,
+              memo: dict) -> list[tuple[float, tuple | None, tuple | None]]:
+    """The results of the hand at ``pos`` (``(state_key, lead)``) as :func:`solve_each`'s walk reads them, in its
+    order: ``(p, over, nxt)``, the finished match's chances (each player's) or else the position the match goes on
+    at. ``memo``: the walk's (each lead's results and the match code's answers, kept for the next call and walk)."""
+    key, lead = pos
+    cache: dict = memo.setdefault("results", {})
+    step = memo.get("step") or memo.setdefault("step", _stepper(variant, terminal_each))
+    if lead not in cache:
+        cache[lead] = hand_results(variant, model, lead, memo.setdefault("merged", {}))
+    state = key_state(variant, key)
+    return [(p, *step(state, side, o)) for p, side, o in cache[lead]]
 
 def _drawn(zero):
     """The value of a drawn match: 1/2 for side 0 of two, else 1/N to each side."""
