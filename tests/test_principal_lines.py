@@ -230,12 +230,17 @@ def test_principal_results_are_the_same_with_the_analysiss_searches():
         assert principal_results(rep, analysis, searches={0: solver}) == principal_results(rep, analysis)
 
 
-@pytest.mark.parametrize("name", ["all-fives", "whist"])
-def test_each_alternatives_result_is_that_of_its_own_line_played_out_alone(name):
+@pytest.mark.parametrize("name", ["all-fives", "whist", "hungarian-3", "all-fives-3"])
+def test_each_result_is_that_of_its_own_line_played_out_alone(name):
     """``principal_results`` shares the result of every position its lines go through (the line played, its
     alternatives): each alternative's result is still the one its own principal variation, played out alone from
-    the decision in a fresh search, gives (All Fives: with the opener's choice to add no tile to his lead)."""
-    v = find_variant(name)
+    the decision in a fresh search, gives (All Fives: with the opener's choice to add no tile to his lead), and so
+    is each step's of the line played. In a game of individual players the running values are the first player's
+    (each against all the others), so each step's result is that of the first player's principal variation, and a
+    decision is valued for its mover, so each alternative's is that of the mover's (Hungarian for three: a player
+    plays on while he can; All Fives for three: points during play)."""
+    v = find_variant(name.removesuffix("-3"), {"players": "3"} if name.endswith("-3") else {})
+    individual = v.seating.sides > 2
     checked = 0
     for seed in range(3):
         rep = replay(random_game(v, seed), v)
@@ -247,49 +252,19 @@ def test_each_alternatives_result_is_that_of_its_own_line_played_out_alone(name)
         for k, step in enumerate(rep.steps[:analysis.analysed_steps]):
             if step.seat is not None and pos.outcome() is None:
                 pos.turn = step.seat
+            first = AgainstTheRest(v, 0) if individual else v
+            assert results.line[k] == alone(v, pos, None, leader, step_points(rep, k), first), (seed, k)
             if k in decisions:
                 d, row = decisions[k]
                 moves = {alternative_text(m): m for m in pos.legal_moves()}
+                mover = AgainstTheRest(v, pos.turn) if individual else v
                 for alt, got in zip(d.alternatives, row):
-                    assert got == alone(v, pos, moves[alt.move], leader, step_points(rep, k)), (seed, k, alt.move)
+                    assert got == alone(v, pos, moves[alt.move], leader, step_points(rep, k), mover), (seed, k, alt.move)
                     checked += 1
             if step.move is None:
                 break
             pos.push(step.move)
-    assert checked > 20
-
-
-@pytest.mark.parametrize("name", ["hungarian-3", "all-fives-3"])
-def test_in_a_game_of_individuals_the_line_played_is_the_first_players_and_each_alternative_its_movers(name):
-    """A game of individual players: the running values are the first player's (each against all the others), so
-    the result at each step of the line played is that of the first player's principal variation from there; each
-    alternative of a decision is valued for its mover, so its result is that of the mover's principal variation
-    after it (Hungarian for three: a player plays on while he can; All Fives for three: points during play)."""
-    family, players = name.rsplit("-", 1)
-    v = find_variant(family, {"players": players})
-    checked = 0
-    for seed in range(2):
-        rep = replay(random_game(v, seed), v)
-        analysis = analyze_replay(rep)
-        results = principal_results(rep, analysis)
-        leader = next(s.seat for s in rep.steps if s.move is not None and s.move.tile is not None)
-        pos, _ = start_position(rep, rep.legal_prefix)
-        decisions = {d.index: (d, row) for d, row in zip(analysis.decisions, results.alternatives)}
-        for k, step in enumerate(rep.steps[:analysis.analysed_steps]):
-            if step.seat is not None and pos.outcome() is None:
-                pos.turn = step.seat
-            assert results.line[k] == alone(v, pos, None, leader, step_points(rep, k), AgainstTheRest(v, 0)), (seed, k)
-            if k in decisions:
-                d, row = decisions[k]
-                moves = {alternative_text(m): m for m in pos.legal_moves()}
-                mover = AgainstTheRest(v, pos.turn)
-                for alt, got in zip(d.alternatives, row):
-                    assert got == alone(v, pos, moves[alt.move], leader, step_points(rep, k), mover), (seed, k)
-                    checked += 1
-            if step.move is None:
-                break
-            pos.push(step.move)
-    assert checked > 5
+    assert checked > 10
 
 
 def step_points(rep, k: int) -> list[int]:

@@ -638,6 +638,17 @@ static PyObject *find(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ``n`` chances as a tuple of floats (NULL on an error): one_hand's and between's answer. */
+static PyObject *chances_tuple(const double *sum, int n) {
+    PyObject *out = PyTuple_New(n);
+    for (int k = 0; out != NULL && k < n; k++) {
+        PyObject *f = PyFloat_FromDouble(sum[k]);
+        if (f == NULL) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, k, f);
+    }
+    return out;
+}
+
 /* one_hand's buffers: each of ``count`` items of ``size`` bytes (count -1: any count), else an error naming it. */
 static int take(PyObject *obj, Py_buffer *view, Py_ssize_t size, const char *name) {
     if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return -1;
@@ -703,16 +714,8 @@ static PyObject *one_hand(PyObject *self, PyObject *args) {
             }
             for (int k = 0; k < n; k++) sum[k] += probs[r] * chances[k];
         }
-        if (ok == 2) {
-            out = Py_NewRef(Py_None);
-        } else if (ok == 1) {
-            out = PyTuple_New(n);
-            for (int k = 0; out != NULL && k < n; k++) {
-                PyObject *f = PyFloat_FromDouble(sum[k]);
-                if (f == NULL) Py_CLEAR(out);
-                else PyTuple_SET_ITEM(out, k, f);
-            }
-        }
+        if (ok == 2) out = Py_NewRef(Py_None);
+        else if (ok == 1) out = chances_tuple(sum, n);
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
     return out;
@@ -806,16 +809,8 @@ static PyObject *between(PyObject *self, PyObject *args) {
             }
             for (int k = 0; k < n; k++) sum[k] += probs[r] * chances[k];
         }
-        if (ok == 2) {
-            out = Py_NewRef(Py_None);
-        } else if (ok == 1) {
-            out = PyTuple_New(n);
-            for (int k = 0; out != NULL && k < n; k++) {
-                PyObject *f = PyFloat_FromDouble(sum[k]);
-                if (f == NULL) Py_CLEAR(out);
-                else PyTuple_SET_ITEM(out, k, f);
-            }
-        }
+        if (ok == 2) out = Py_NewRef(Py_None);
+        else if (ok == 1) out = chances_tuple(sum, n);
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
     return out;
