@@ -17,7 +17,6 @@ from analyzer.analysis import analyze_replay
 from analyzer.analysis.fair import fair_analyze
 from analyzer.analysis.match_scale import fair_chance
 from analyzer.analysis.outcomes import played_out
-from analyzer.analysis.outcomes import line_result
 from analyzer.analysis.readings import dealt_facts, drawn_facts
 from analyzer.match import replay_record
 from analyzer.notation import parse
@@ -114,7 +113,7 @@ def test_the_batch_gives_each_world_the_plain_minimax_line_and_the_result_of_the
                     world.pop()
             # the result read off the batch's line is the one the path without it plays out and reads
             assert variant.hand_result(dealt_facts(world, move, line, leader)) == \
-                line_result(variant, world, move, line.moves, leader, None) == \
+                variant.hand_result(facts_after(variant, world, [move, *line.moves], leader)) == \
                 played_out(variant, Solver(variant), world, move, leader, None, {})
 
 
@@ -193,7 +192,7 @@ def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_an
                     finally:
                         for _ in range(pushed):
                             pos.pop()
-                    assert line_result(variant, pos, move, line.moves, leader, None, line.points) == \
+                    assert variant.hand_result(facts_after(variant, pos, [move, *line.moves], leader)) == \
                         played_out(variant, TreeSearch(rules, core="python"), pos, move, leader, None, {})
                     # the facts read off the line, without playing it, are those hand_facts reads once it is played
                     assert drawn_facts(pos, tuple(pos.hands), move, line, leader, None) == \
@@ -205,16 +204,17 @@ def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_an
 
 def facts_after(variant, pos, moves, leader: int):
     """``hand_facts`` of the hand once ``moves`` are played at ``pos`` (left as it was), each play's points during
-    play counted as the rules count them off the whole line laid out."""
+    play (where the variant scores so) counted as the rules count them off the whole line laid out."""
+    play = variant.play
     points = [0] * variant.players
     for m in moves:
         seat = pos.turn
         pos.push(m)
-        if m.is_play:
-            points[seat] += variant.play.points(variant.play.ends_total(pos.line(), pos.ends))
+        if play is not None and m.is_play:
+            points[seat] += play.points(play.ends_total(pos.line(), pos.ends))
     try:
         end = pos.outcome()
-        return hand_facts(pos, end.termination, end.seat, leader, tuple(points))
+        return hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
     finally:
         for _ in moves:
             pos.pop()

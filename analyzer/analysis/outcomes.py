@@ -24,10 +24,9 @@ from ..rules.facts import HandFacts, hand_facts
 from ..rules.modes import MatchKind
 from ..search.block import PrincipalLine, Solver, principal_line
 from ..search.core import TABLE_MB, SearchLimit
-from ..tiles import Move
 from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "finished_result", "hand_leader", "line_facts", "line_result", "move_codes", "needs_results",
+__all__ = ["PrincipalResults", "finished_result", "hand_leader", "line_facts", "move_codes", "needs_results",
            "played_out", "principal_results"]
 
 
@@ -213,31 +212,6 @@ def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, ha
     return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
                      tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
                      ends_before, history, play_points)
-
-
-def line_result(variant: Variant, pos, move: Move, line, leader: int, before,
-                scored: tuple[int, ...] | None = None) -> HandResult | None:
-    """The result of the hand once ``move`` and then ``line`` (its principal variation, given: a compiled batch
-    of worlds plays them, ``analysis.readings``) are played at ``pos`` (left as it was), read as
-    :func:`played_out` reads the end of the line it plays out (``before``: each seat's points scored during
-    play up to ``pos``, None: none; ``scored``: what each move of ``line`` scores during play for its player
-    where the search that played it says, else counted here as :func:`played_out` counts them); None where the
-    line does not end the hand."""
-    play = variant.play
-    points = list(before) if before else [0] * variant.players
-    pushed = 0
-    try:
-        for i, m in enumerate((move, *line)):
-            seat = pos.turn
-            pos.push(m)
-            pushed += 1
-            if play is not None and m.is_play:
-                points[seat] += scored[i - 1] if i and scored is not None else \
-                    play.points(play.ends_total(pos.line_ends(), pos.ends))
-        return finished_result(variant, pos, leader, points)
-    finally:
-        for _ in range(pushed):
-            pos.pop()
 
 
 def finished_result(variant: Variant, pos, leader: int, points: list[int]) -> HandResult | None:
