@@ -431,6 +431,38 @@ def test_a_known_leaders_results_kept_with_the_race_are_those_computed(race):
     assert dict(again.items()) == dict(solved.items())
 
 
+def test_a_race_kept_under_its_earlier_name_is_found_not_solved_again(tmp_path, monkeypatch):
+    # up to 0.2.0 a kept race was named by a digest of the variant's name and options, the table's meta and
+    # its model as the file's header held it (no ``score_totals`` then): such a file is taken over at the new
+    # name, not solved again, and gives the race's values
+    import hashlib
+    import json
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    v, model = _small_hungarian()
+    solved = solve_race(v, model)
+    meta = {"values": SOLVED_ON_LOAD}
+    write_table(EquityTable(v, model, solved, meta), str(tmp_path / "t.mwc"))
+    earlier = model.as_dict()
+    for sample in earlier["modes"].values():
+        sample.pop("score_totals")
+    digest = hashlib.sha256(json.dumps([v.name, sorted(v.options), meta, earlier], sort_keys=True,
+                                       default=str).encode()).hexdigest()[:24]
+    cache.mkdir()
+    old = cache / f"{os.path.splitext(table_name(v))[0]}-{digest}.race"
+    old.write_bytes(dump_values(solved))
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("solved again")
+    monkeypatch.setattr(equity, "solve_race", no_solving)
+    table = EquityTable.from_packed(v, (tmp_path / "t.mwc").read_bytes())
+    positions = [(state_key(v, _state(s)), ("any",)) for s in [(0, 0, 0), (29, 12, 5), (30, 30, 0)]]
+    assert [table.values[p] for p in positions] == [solved[p] for p in positions]
+    kept = list(cache.iterdir())
+    assert len(kept) == 1 and kept[0] != old
+
+
 def test_a_table_solved_when_loaded_is_kept_for_the_next_process(tmp_path, monkeypatch):
     # a table written as its model only (as the shipped Hungarian for three) is solved when loaded: the first
     # load keeps what it solved in the cache folder, a later one reads it back (not solving again), and a

@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli import main
-from analyzer.equity import DATA_DIR, SOLVED_ON_LOAD, EquityTable, HandModel, load_table, table_name, write_table
+from analyzer.equity import (DATA_DIR, SOLVED_ON_LOAD, EquityTable, HandModel, load_table, table_name, write_table,
+                             table_problem as store_problem)
 from analyzer.equity import store
 from analyzer.equity.store import PackedValues, pack, unpack
 from analyzer.rules import find_variant
@@ -252,13 +253,49 @@ def test_a_damaged_block_is_refused_when_a_position_in_it_is_looked_up():
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_a_race_file_names_its_kept_values_by_its_model_as_written(name):
-    """A race's kept values are named by a digest of its model as the file holds it (not written out again):
-    for every shipped race that is the model as ``HandModel.as_dict`` writes it, so a process finds the
-    values an earlier one kept whichever it digests."""
+def test_each_shipped_model_holds_the_points_its_outcomes_add_up_to(name):
+    """A compact file keeps each lead mode's points per side summed over its hands (``score_totals``: what every
+    player's mean hand value, the deal's luck, is read off) beside its outcomes, which are parsed only when asked
+    for: the sums are exactly those of the outcomes' scores."""
     with open(os.path.join(DATA_DIR, name), "rb") as fh:
         header, _ = unpack(fh.read(), name)
-    if header.get("values") != SOLVED_ON_LOAD:
-        return
-    again = HandModel.from_dict(header["model"]).as_dict()
-    assert json.dumps(again, sort_keys=True, default=str) == json.dumps(header["model"], sort_keys=True, default=str)
+    model = HandModel.from_dict(header["model"])
+    for mode, sample in model.modes.items():
+        assert "_rows" in vars(sample)              # (not parsed yet)
+        stored = header["model"]["modes"][mode]["score_totals"]
+        sides = max(len(o.scores) for o in sample.outcomes)
+        assert stored == [sum(c * o.scores[r] for o, c in sample.outcomes.items() if r < len(o.scores))
+                          for r in range(sides)]
+
+
+def test_a_damaged_model_is_refused_when_the_file_is_read(tmp_path, monkeypatch):
+    """A byte changed in the model's outcomes (which are parsed only when asked for) is found by their CRC when
+    the file is read: the table cannot be read, and the match scale says why, naming the file."""
+    v = find_variant("whist")
+    raw = open(os.path.join(DATA_DIR, f"{os.path.splitext(table_name(v))[0]}.mwc"), "rb").read()
+    at = raw.index(b'"open":[[') + 12
+    damaged = raw[:at] + bytes([raw[at] ^ 1]) + raw[at + 1:]
+    with pytest.raises(ValueError, match="odd.mwc: its model's outcomes are damaged"):
+        unpack(damaged, "odd.mwc")
+    with pytest.raises(ValueError, match="short.mwc: its model's outcomes are damaged"):
+        unpack(raw[:at], "short.mwc")
+    (tmp_path / f"{os.path.splitext(table_name(v))[0]}.mwc").write_bytes(damaged)
+    assert load_table(v, str(tmp_path)) is None
+    assert "its model's outcomes are damaged" in store_problem(v)
+
+
+def test_a_file_of_the_first_layout_is_read_as_before():
+    """A compact table written before the model's outcomes had a line of their own (``DOMINO-MWC 1``: the whole
+    model in the header) reads as the same table."""
+    v = find_variant("whist")
+    raw = open(os.path.join(DATA_DIR, f"{os.path.splitext(table_name(v))[0]}.mwc"), "rb").read()
+    table = EquityTable.from_packed(v, raw)
+    data = table.as_dict()
+    for sample in data["model"]["modes"].values():
+        del sample["score_totals"]              # (the first layout's files have no such key)
+    header = {k: v for k, v in data.items() if k != "table"}
+    header["groups"] = unpack(raw)[0]["groups"]
+    blocks = raw[len(raw) - sum(g["size"] for g in header["groups"]):]
+    first = b"DOMINO-MWC 1\n" + json.dumps(header, separators=(",", ":")).encode() + b"\n" + blocks
+    again = EquityTable.from_packed(v, first)
+    assert again.model == table.model and again.meta == table.meta and dict(again.values) == dict(table.values)

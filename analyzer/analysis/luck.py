@@ -20,7 +20,7 @@ from fractions import Fraction
 from ..equity import MatchPosition, first_lead, load_table
 from ..equity.model import mode_of
 from ..rules import Variant
-from . import GameAnalysis
+from . import AgainstTheRest, GameAnalysis
 from .match_scale import value_chance, why_not
 
 __all__ = ["DealLuck", "deal_luck", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
@@ -58,7 +58,7 @@ def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
         return None
     side = variant.seating.teams[leader]
     if variant.seating.sides != 2:       # individual players: the first player's own mean, from his seat
-        mean = sample.seat_mean((0 - side) % variant.seating.sides)
+        mean = sample.seat_mean((0 - side) % variant.seating.sides, AgainstTheRest(variant, 0).bad)
     else:
         mean = Fraction(int(sample.total), sample.hands)
         mean = mean if side == 0 else -mean

@@ -261,7 +261,8 @@ class EquityTable:
                 values[((tuple(scores), *rest), lead)] = tuple(p) if isinstance(p, list) else p
         meta = {k: v for k, v in data.items() if k not in ("model", "table", "positions", "format")}
         model = HandModel.from_dict(data["model"])
-        return cls(variant, model, _solved_on_load(variant, model, meta, values, data["model"]), meta)
+        source = json.dumps(data["model"], sort_keys=True, default=str).encode()
+        return cls(variant, model, _solved_on_load(variant, model, meta, values, source), meta)
 
     @classmethod
     def from_packed(cls, variant: Variant, raw: bytes, where: str = "table") -> EquityTable:
@@ -269,7 +270,8 @@ class EquityTable:
         header, values = unpack(raw, where)
         meta = {k: v for k, v in header.items() if k not in ("model", "groups", "positions", "format")}
         model = HandModel.from_dict(header["model"])
-        return cls(variant, model, _solved_on_load(variant, model, meta, values, header["model"]), meta)
+        source = memoryview(raw)[:len(raw) - sum(g["size"] for g in header["groups"])]     # (all but the blocks)
+        return cls(variant, model, _solved_on_load(variant, model, meta, values, source), meta)
 
 
 def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
@@ -339,23 +341,29 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
 SOLVED_ON_LOAD = "solved when loaded"
 
 
-def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, model_data: dict | None = None):
+def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, source: bytes):
     """A table's values, solved by the race solver where its file holds its model only: kept once solved
     in the cache folder (:func:`cache_folder`), where the next process finds them (the first one waits
     seconds to a minute, each one after it a few milliseconds: the file is mapped, not read). The kept file
-    (as solved, 8 bytes a chance: 25 to 75 MB for the shipped races) is named by a digest of
-    the variant, the meta and the model: a changed table is solved again. A kept file that cannot be read or
-    written is solved past, as if there were none. ``model_data``: the model as the file holds it, where it was
-    read from one (``model.as_dict()`` gives it again for a file ``write_table`` wrote: the digest is the same,
-    without writing the model out again)."""
+    (as solved, 8 bytes a chance: 25 to 75 MB for the shipped races) is named by a digest of the variant,
+    the meta and ``source``, the model as the file holds it (a compact table's bytes before its blocks: hashed,
+    not parsed): a changed table is solved again. A kept file that cannot be read or written is solved past,
+    as if there were none; one kept under the name of earlier versions (:func:`_earlier_name`) is renamed."""
     if meta.get("values") != SOLVED_ON_LOAD:
         return values
     if not is_race(variant):
         raise ValueError(f"a table of {variant.name} solved when loaded, but its match is no race")
-    digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta,
-                                        model.as_dict() if model_data is None else model_data],
-                                       sort_keys=True, default=str).encode()).hexdigest()[:24]
-    path = os.path.join(cache_folder(), f"{os.path.splitext(table_name(variant))[0]}-{digest}.race")
+    digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta], sort_keys=True,
+                                       default=str).encode())
+    digest.update(source)
+    digest = digest.hexdigest()[:24]
+    stem = os.path.join(cache_folder(), os.path.splitext(table_name(variant))[0])
+    path = f"{stem}-{digest}.race"
+    if not os.path.exists(path):
+        try:
+            os.replace(_earlier_name(stem, variant, model, meta), path)
+        except OSError:
+            pass
     try:
         with open(path, "rb") as fh:
             try:                    # (read in place: its pages as the look-ups need them)
@@ -375,6 +383,18 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, mode
     except OSError:
         pass
     return solved
+
+
+def _earlier_name(stem: str, variant: Variant, model: HandModel, meta: dict) -> str:
+    """The name a kept race had up to version 0.2.0: a digest of the variant, the meta and the model as
+    ``HandModel.as_dict`` wrote it then (without each mode's ``score_totals``), so that a user's kept races are found
+    again, not solved again."""
+    data = model.as_dict()
+    for sample in data["modes"].values():
+        del sample["score_totals"]
+    digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta, data], sort_keys=True,
+                                       default=str).encode()).hexdigest()[:24]
+    return f"{stem}-{digest}.race"
 
 
 #: The environment variable naming the folder where the tables solved when loaded are kept once solved

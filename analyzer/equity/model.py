@@ -124,26 +124,48 @@ class ModeSample:
         p = self.p_win
         return math.sqrt(p * (1 - p) / self.hands) if self.hands else 0.0
 
-    def seat_mean(self, r: int) -> Fraction:
+    def seat_mean(self, r: int, bad: bool = False) -> Fraction:
         """The mean hand value of the player ``r`` seats after the leader in a game of individual players,
-        valued against all the others (the winner's points for the winner, minus them for each other
-        player, 0 for a drawn hand): an exact fraction of the sample (``r`` 0: the leader's ``mean``)."""
-        pending = self.__dict__.get("_pending")
-        if pending is not None:         # (read from a file, not yet made outcomes: their fields as they are)
-            total = sum(c * (0 if w is None else p if w == r else -p) for (w, p, *_), c in pending.items())
-        else:
-            total = sum(c * (0 if o.winner is None else o.points if o.winner == r else -o.points)
-                        for o, c in self.outcomes.items())
-        return Fraction(total, self.hands)
+        valued against all the others as the analysis values his hands (``analysis.AgainstTheRest``): his
+        points in the hand (those scored during play with them) less all the others' together, or where each
+        player writes his own pips as bad points (``bad``), the others' bad points less his, each of them;
+        an exact fraction of the sample (``r`` 0: the leader's ``mean``)."""
+        totals = self.score_totals()
+        mine, every = (totals[r] if r < len(totals) else 0), sum(totals)
+        return Fraction(every - len(totals) * mine if bad else 2 * mine - every, self.hands)
+
+    def score_totals(self) -> list[int]:
+        """Each side's points in a hand (``Outcome.scores``: index ``r``, the side ``r`` after the leader's),
+        summed over the sample: as a file holds them where it does (:meth:`as_dict`), else summed over the
+        outcomes."""
+        totals = self.__dict__.get("_totals")
+        if totals is None:
+            rows = self._pending.items() if "outcomes" not in self.__dict__ else (
+                ((o.winner, o.points, o.scores), c) for o, c in self.outcomes.items())
+            totals = []
+            for (_, _, scores, *_), c in rows:
+                totals.extend([0] * (len(scores) - len(totals)))
+                for side, points in enumerate(scores):
+                    totals[side] += c * points
+            self._totals = totals
+        return totals
 
     def __getattr__(self, name: str):
         """``outcomes`` of a sample read by :meth:`from_dict`, made the first time they are asked for (a table's
-        model holds thousands: a process that reads only a mode's sums never makes them)."""
-        pending = self.__dict__.get("_pending") if name == "outcomes" else None
-        if pending is None:
+        model holds thousands: a process that reads only a mode's sums never makes them); ``_pending``, their
+        fields as the file has them, read the first time they are asked for where the file gave them as a
+        function (``store.unpack``: a compact table's outcomes are parsed only when asked for)."""
+        if name == "_pending":
+            rows = self.__dict__.get("_rows")
+            if rows is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            self._pending = _pending(rows())
+            del self.__dict__["_rows"]
+            return self._pending
+        if name != "outcomes" or ("_pending" not in self.__dict__ and "_rows" not in self.__dict__):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         outcomes = Counter()
-        for key, count in pending.items():
+        for key, count in self._pending.items():
             outcomes[Outcome(*key)] = count
         self.outcomes = outcomes
         del self.__dict__["_pending"]
@@ -160,6 +182,7 @@ class ModeSample:
     def add(self, outcome: Outcome, value: int, played: list[int] | None = None, limited: bool = False) -> None:
         self.hands += 1
         self.ordered = self.ordered and outcome in self.outcomes
+        self.__dict__.pop("_totals", None)
         self.outcomes[outcome] += 1
         self.total += value
         self.total_sq += value * value
@@ -189,22 +212,35 @@ class ModeSample:
                 "p_win": round(self.p_win, 5), "p_win_se": round(self.p_win_se, 5),
                 "total": self.total, "total_sq": self.total_sq, "wins": self.wins,
                 **({"play": self.play, "play_points": self.play_points()} if self.play else {}),
-                **({"limited": self.limited} if self.limited else {}),
+                **({"limited": self.limited} if self.limited else {}), "score_totals": self.score_totals(),
                 "outcomes": [[*o.as_list(), c] for o, c in self._in_order()]}
 
     @classmethod
     def from_dict(cls, data: dict) -> ModeSample:
+        """The sample of its plain data (:meth:`as_dict`); ``outcomes`` the rows, or a function giving them when
+        first asked for (``store.unpack``)."""
         out = cls(data["hands"], Counter(), int(data["total"]), int(data["total_sq"]), data["wins"],
                   list(data.get("play", [])), data.get("limited", 0))
-        # each row's fields as ``Outcome.from_list`` takes them (checked here: a row that is none is refused now),
-        # made outcomes when first asked for (``__getattr__``); keyed so, equal rows merge as equal outcomes do
-        pending = {}
-        for w, p, scores, t, v, n, count in data["outcomes"]:          # (``_token_from``, a plain token inline)
-            pending[w, p, tuple(scores), t, v, _token_from(n) if n[0] == "match" else tuple(n)] = count
         del out.outcomes
-        out._pending = pending
+        rows = data["outcomes"]
+        if callable(rows):
+            out._rows = rows
+        else:
+            out._pending = _pending(rows)
+        if "score_totals" in data:
+            out._totals = [int(x) for x in data["score_totals"]]
         out.ordered = True              # (``as_dict`` writes them in that order)
         return out
+
+
+def _pending(rows: list) -> dict:
+    """Each row's fields as ``Outcome.from_list`` takes them, and its count (checked here: a row that is none is
+    refused now), made outcomes when first asked for (``ModeSample.__getattr__``); keyed so, equal rows merge as
+    equal outcomes do."""
+    pending = {}
+    for w, p, scores, t, v, n, count in rows:          # (``_token_from``, a plain token inline)
+        pending[w, p, tuple(scores), t, v, _token_from(n) if n[0] == "match" else tuple(n)] = count
+    return pending
 
 
 @dataclass

@@ -39,7 +39,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import zlib
 from array import array
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass

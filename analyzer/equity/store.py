@@ -5,8 +5,13 @@ parsing every position and building a dictionary of them, which for a big table 
 positions, 2.1 MB) costs more than grading a record. The compact form holds the same data and is read
 without touching the positions: a process looks up only the few it needs.
 
-Layout: the line ``DOMINO-MWC 1``; one line of JSON, the header: everything of the JSON form but the
-positions (``format``, the table's meta, ``model``, ``positions``), and ``groups``: per group of the
+Layout: the line ``DOMINO-MWC 2``; one line of JSON, the header: everything of the JSON form but the
+positions and the model's outcomes (``format``, the table's meta, ``model`` without its modes' ``outcomes``,
+``positions``), ``outcomes``: the size in bytes and the CRC-32 of the next line, and ``groups``; one line of
+JSON, each lead mode's outcomes (``{mode: rows}``: most of a race's file, parsed only when asked for: a
+process that finds the race solved in the cache folder never needs them, and a damaged line is found by its
+CRC when the file is read); then the groups' blocks. A file of the first layout (``DOMINO-MWC 1``: the
+whole model in the header, no outcomes line) is read as well. ``groups``: per group of the
 JSON form (the positions that differ only by their scores) its fields (``pending``, ``playoff``,
 ``last``, ``wins``, ``games``, ``lead``), ``count``, ``lo`` and ``span`` (the scores' smallest value and
 range on each side), ``at`` / ``size`` (its blocks in the rest of the file), and ``chunk``, ``firsts`` /
@@ -30,6 +35,7 @@ import sys
 import zlib
 from array import array
 from bisect import bisect_left, bisect_right
+from functools import partial
 from itertools import accumulate
 from collections.abc import Iterator, Mapping
 
@@ -42,7 +48,8 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
 
 __all__ = ["CHUNK", "FIND_CORE", "MAGIC", "PackedValues", "pack", "unpack"]
 
-MAGIC = b"DOMINO-MWC 1\n"
+MAGIC = b"DOMINO-MWC 2\n"
+_FIRST = b"DOMINO-MWC 1\n"     # the first layout: the whole model in the header (read, no longer written)
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
 _I32 = next(code for code in "il" if array(code).itemsize == 4)
 _FIELDS = ("pending", "playoff", "last", "wins", "games", "lead")
@@ -106,28 +113,62 @@ def pack(data: dict) -> bytes:
                        **({"sides": len(columns)} if each else {})})
         at += sum(sizes)
     header["groups"] = groups
-    return MAGIC + json.dumps(header, separators=(",", ":")).encode("utf-8") + b"\n" + b"".join(blocks)
+    modes = header["model"].get("modes", {})
+    if modes:
+        header["model"] = {**header["model"], "modes": {m: {k: v for k, v in s.items() if k != "outcomes"}
+                                                        for m, s in modes.items()}}
+    rows = json.dumps({m: s["outcomes"] for m, s in modes.items()}, separators=(",", ":")).encode("utf-8")
+    header["outcomes"] = {"bytes": len(rows), "crc32": zlib.crc32(rows)}
+    return (MAGIC + json.dumps(header, separators=(",", ":")).encode("utf-8") + b"\n" + rows + b"\n"
+            + b"".join(blocks))
 
 
 def unpack(raw: bytes, where: str = "table", core: str | None = None) -> tuple[dict, PackedValues]:
-    """The header (the JSON form but its positions) and the positions (a lazy mapping) of a compact
-    table ``raw``. Raises ``ValueError`` naming ``where`` for bytes that are not one. ``core``: who reads a
-    position off a block, ``"compiled"`` or ``"python"`` (None: :data:`FIND_CORE`)."""
-    if not raw.startswith(MAGIC):
-        raise ValueError(f"{where}: not a compact MWC table (it does not start with {MAGIC.strip().decode()!r})")
-    end = raw.index(b"\n", len(MAGIC))
-    try:
-        header = json.loads(raw[len(MAGIC):end])
-    except ValueError as exc:
-        raise ValueError(f"{where}: its header is not JSON ({exc})") from None
+    """The header (the JSON form but its positions; its model's outcomes, each mode's a function giving them
+    when first called) and the positions (a lazy mapping) of a compact table ``raw``. Raises ``ValueError``
+    naming ``where`` for bytes that are not one. ``core``: who reads a position off a block, ``"compiled"``
+    or ``"python"`` (None: :data:`FIND_CORE`)."""
+    header, end = _header(raw, where)
+    outcomes = header.pop("outcomes", None) if raw.startswith(MAGIC) else None
+    if outcomes is not None:
+        try:
+            rows = memoryview(raw)[end + 1:end + 1 + outcomes["bytes"]]
+            whole = len(rows) == outcomes["bytes"] and raw[end + 1 + len(rows):end + 2 + len(rows)] == b"\n"
+        except (TypeError, KeyError):
+            whole = False
+        if not whole or zlib.crc32(rows) != outcomes["crc32"]:
+            raise ValueError(f"{where}: its model's outcomes are damaged or cut short")
+        parsed: list = []
+
+        def mode_rows(mode: str):
+            if not parsed:
+                parsed.append(json.loads(bytes(rows)))
+            return parsed[0][mode]
+
+        for mode, sample in header["model"].get("modes", {}).items():
+            sample["outcomes"] = partial(mode_rows, mode)
+        end += 1 + len(rows)
     payload = memoryview(raw)[end + 1:]
-    groups = header.get("groups") if isinstance(header, dict) else None
-    if not isinstance(groups, list) or "model" not in header:
-        raise ValueError(f"{where}: its header has no groups of positions or no model")
+    groups = header["groups"]
     if sum(g["size"] for g in groups) != len(payload):
         raise ValueError(f"{where}: its groups' blocks take {sum(g['size'] for g in groups)} bytes, the file has "
                          f"{len(payload)} after its header (cut short?)")
     return header, PackedValues(groups, payload, where, core)
+
+
+def _header(raw: bytes, where: str) -> tuple[dict, int]:
+    """The header of a compact table ``raw`` (of either layout), and where its line ends."""
+    first = next((m for m in (MAGIC, _FIRST) if raw.startswith(m)), None)
+    if first is None:
+        raise ValueError(f"{where}: not a compact MWC table (it does not start with {MAGIC.strip().decode()!r})")
+    try:
+        end = raw.index(b"\n", len(first))
+        header = json.loads(raw[len(first):end])
+    except ValueError as exc:
+        raise ValueError(f"{where}: its header is not JSON ({exc})") from None
+    if not isinstance(header, dict) or not isinstance(header.get("groups"), list) or "model" not in header:
+        raise ValueError(f"{where}: its header has no groups of positions or no model")
+    return header, end
 
 
 class _Group:
