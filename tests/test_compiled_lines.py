@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from analyzer.rules import find_variant
 from analyzer.search import SearchLimit, TreeSearch
+from analyzer.search.draw import DrawLine
 from analyzer.search.core import arms_core, draw_core
 from analyzer.tiles import Tile
 from conftest import RECORDS
@@ -72,7 +73,9 @@ def check_line(case, seed: int, plies: int, guess) -> None:
     rules, pos = compact_position(case, seed, plies)
     want = line_by(pos, rules.seating.teams, lambda at: list(reference_values(at, rules).items()))
     compiled = TreeSearch(rules, core="compiled")
-    assert compiled._compiled_line(pos, TreeSearch(rules).solve(pos), False) == want     # the compiled call alone
+    alone = compiled._compiled_line(pos, TreeSearch(rules).solve(pos), False)            # the compiled call alone
+    drawn = isinstance(alone, DrawLine)
+    assert (list(alone.moves) if drawn else alone) == want
     assert compiled.best_line(pos, guess) == want
     assert TreeSearch(rules, core="python").best_line(pos, guess) == want
     assert walked(TreeSearch(rules, core="compiled")).best_line(pos, guess) == want
@@ -81,6 +84,8 @@ def check_line(case, seed: int, plies: int, guess) -> None:
         assert move in pos.legal_moves()
         pos.push(move)
     assert pos.outcome() is not None
+    if drawn:               # a draw game's line also gives the ends as they lay before its last tile
+        assert alone.ends_before == next(ends for move, _, ends, *_ in reversed(pos.history) if move.tile is not None)
     while len(pos.history) > history:
         pos.pop()
 

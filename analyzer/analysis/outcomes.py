@@ -19,14 +19,17 @@ from dataclasses import dataclass
 
 from ..replay import Replay
 from ..rules import HandResult, Variant
+from ..tiles import Move
 from ..position import mask_pips
 from ..rules.facts import HandFacts, hand_facts
-from ..rules.modes import MatchKind
+from ..rules.modes import MatchKind, Turns
 from ..search.block import PrincipalLine, Solver, principal_line
+from ..search import TreeSearch
 from ..search.core import TABLE_MB, SearchLimit
+from ..search.draw import DrawLine
 from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "finished_result", "hand_leader", "line_facts", "move_codes", "needs_results",
+__all__ = ["PrincipalResults", "drawn_facts", "finished_result", "hand_leader", "line_facts", "move_codes", "needs_results",
            "played_out", "principal_results"]
 
 
@@ -153,16 +156,16 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
             teams = (getattr(search, "rules", None) or search.variant).seating.teams
             guess = None if value is None else value - sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
             dealt = type(search) is Solver and play is None and offer is None and not any(pos.hidden)
-            line = principal_line(search, pos, guess) if dealt else None
-            if line is not None and line.ends_before is not None:       # (read off the line, not played)
-                result = _read_line(variant, pos, line, leader, node, key, path)
-                for at, key in path:
-                    at[key] = result
-                return result
-            line = search.best_line(pos, guess) if line is None else line.moves
-            for m in line[:-1]:         # (a line goes on to the hand's end: no position before its last move ends it)
+            line, read = _principal(variant, search, pos, guess, dealt)
+            for m in (line if read is not None else line[:-1]):       # (no position before a line's last move ends it)
                 push(m)
                 path.append(here())
+            if read is not None:        # (the rest read off the line, not played)
+                result = variant.hand_result(drawn_facts(pos, tuple(pos.hands), None, read, leader, points)) \
+                    if isinstance(read, DrawLine) else _read_line(variant, pos, read, leader, node, key, path)
+                for at, k in path:
+                    at[k] = result
+                return result
             if line:
                 push(line[-1])
         result = finished_result(variant, pos, leader, points)
@@ -175,6 +178,22 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
     finally:
         for _ in range(pushed):
             pos.pop()
+
+
+def _principal(variant: Variant, search, pos, guess: int | None,
+               dealt: bool) -> tuple[list[Move], PrincipalLine | DrawLine | None]:
+    """For :func:`played_out`: the principal variation from ``pos`` in two parts, the moves to play and the rest
+    where it is read off without playing it (None: nowhere): a dealt game's line the compiled core ended (``dealt``:
+    the int solver plays it; its ends before the last tile known), a draw game's rest from its compiled compact
+    state (one play a turn: a player out ends the hand)."""
+    if dealt and (line := principal_line(search, pos, guess)) is not None:
+        return ([], line) if line.ends_before is not None else (list(line.moves), None)
+    if not isinstance(search, TreeSearch):
+        return search.best_line(pos, guess), None
+    walked, rest = search.principal(pos, guess)
+    if isinstance(rest, DrawLine):
+        return (walked, rest) if variant.turns == Turns.ONE else (walked + list(rest.moves), None)
+    return walked + rest, None
 
 
 def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: dict, key: tuple,
@@ -212,6 +231,30 @@ def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, ha
     return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
                      tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
                      ends_before, history, play_points)
+
+
+def drawn_facts(pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, leader: int, before) -> HandFacts:
+    """The facts of the hand once ``move`` (the decision's: a tile laid, or the opener's choice to add none; None:
+    no move, the line starts at ``pos``) and then ``line`` are played at ``pos`` with ``hands`` (a draw game scoring during play; ``before``: each seat's points
+    scored during play up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
+    (:func:`outcomes.line_facts`, the tiles drawn on the way added to the hands: a draw is none of the position's
+    history), without playing them; each seat's points scored during play, the line's."""
+    hands = list(hands)
+    points = list(before) if before else [0] * len(hands)
+    played = []
+    if move is not None and move.tile is not None:
+        played.append((pos.turn, move.tile))
+        points[pos.turn] += line.first
+    tiles = line.tiles
+    for s, t, end, _, scored in line.steps:
+        if t == -1:
+            played.append((s, None))
+        elif t >= 0 and end == -2:
+            hands[s] |= tiles[t].bit
+        elif t >= 0:
+            played.append((s, tiles[t]))
+            points[s] += scored
+    return line_facts(pos, played, line.ends_before, leader, tuple(hands), play_points=tuple(points))
 
 
 def finished_result(variant: Variant, pos, leader: int, points: list[int]) -> HandResult | None:

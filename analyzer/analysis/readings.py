@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from ..replay import Replay
 from ..rules import HandResult, Variant
 from ..rules.facts import HandFacts
-from ..search.drawworlds import DrawLine
 from ..search.worlds import WorldLine
 from ..tiles import Move
-from .outcomes import hand_leader, line_facts, played_out
+from .outcomes import drawn_facts, hand_leader, line_facts, played_out
 
 __all__ = ["WorldReading", "dealt_facts", "drawn_facts", "points_before"]
 
@@ -75,30 +74,6 @@ def dealt_facts(pos, move: Move, line: WorldLine, leader: int, hands: tuple[int,
     tiles = line.tiles
     played = [(pos.turn, move.tile), *((s, None if t < 0 else tiles[t]) for s, t, _ in line.steps)]
     return line_facts(pos, played, line.ends_before, leader, hands, history)
-
-
-def drawn_facts(pos, hands: tuple[int, ...], move: Move, line: DrawLine, leader: int, before) -> HandFacts:
-    """The facts of the hand once ``move`` (the decision's: a tile laid, or the opener's choice to add none) and then
-    ``line`` are played at ``pos`` with ``hands`` (a draw game scoring during play; ``before``: each seat's points
-    scored during play up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
-    (:func:`outcomes.line_facts`, the tiles drawn on the way added to the hands: a draw is none of the position's
-    history), without playing them; each seat's points scored during play, the line's."""
-    hands = list(hands)
-    points = list(before) if before else [0] * len(hands)
-    played = []
-    if move.tile is not None:
-        played.append((pos.turn, move.tile))
-        points[pos.turn] += line.first
-    tiles = line.tiles
-    for s, t, end, _, scored in line.steps:
-        if t == -1:
-            played.append((s, None))
-        elif t >= 0 and end == -2:
-            hands[s] |= tiles[t].bit
-        elif t >= 0:
-            played.append((s, tiles[t]))
-            points[s] += scored
-    return line_facts(pos, played, line.ends_before, leader, tuple(hands), play_points=tuple(points))
 
 
 def points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:

@@ -755,12 +755,13 @@ static PyObject *root_line(DrawSearch *d, const uint64_t *h, const Root *r, int 
 }
 
 /* line(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, before_right,
- * value, limit, spent) -> (steps, positions, after): the principal variation from a state (``left``, ``right``: the
+ * value, limit, spent) -> (steps, positions, after, before_left, before_right): the principal variation from a state (``left``, ``right``: the
  * ends as they lie in the position; the rest as ``search`` takes it) whose side-0 value is ``value`` to the end of the
  * hand, as ``TreeSearch.best_line`` plays it (``line_rest``): each choice's probes at most ``limit`` positions, the
  * first choice's ``spent`` of them already. ``steps`` as ``line_append`` gives them, None past the limit;
  * ``positions``: those of the last choice probed; ``after``: the value of the state its move left (None: no choice
- * was probed). */
+ * was probed); ``before_left``, ``before_right``: the ends as they lay before the last tile laid (-1, -1: before the
+ * lead). */
 static PyObject *DrawSearch_line(DrawSearch *self, PyObject *args) {
     PyObject *hands;
     LineState st;
@@ -786,8 +787,11 @@ static PyObject *DrawSearch_line(DrawSearch *self, PyObject *args) {
         self->stopped = 0;
         out = Py_NewRef(Py_None);
     }
-    if (!st.probed) return Py_BuildValue("NKO", out, (unsigned long long)self->nodes, Py_None);
-    return Py_BuildValue("NKi", out, (unsigned long long)self->nodes, st.after);
+    if (!st.probed)
+        return Py_BuildValue("NKOii", out, (unsigned long long)self->nodes, Py_None, st.last.before_left,
+                             st.last.before_right);
+    return Py_BuildValue("NKiii", out, (unsigned long long)self->nodes, st.after, st.last.before_left,
+                         st.last.before_right);
 }
 
 static int roots_of(DrawSearch *d, PyObject *seq, Root *out, int most) {

@@ -36,6 +36,7 @@ points a game) costs nothing.
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass, field
 
 from ..position import number_masks, placed, tiles_of
 from ..rules.policies import HandFacts
@@ -45,7 +46,7 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
 
-__all__ = ["plays_draws", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state", "draw_deal", "last_play",
+__all__ = ["DrawLine", "plays_draws", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state", "draw_deal", "last_play",
            "line_move"]
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
@@ -340,7 +341,7 @@ class _CompiledDrawDeal(_DrawDeal):
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         return value
 
-    def line(self, pos, value: int, spent: int) -> list[Move]:
+    def line(self, pos, value: int, spent: int) -> DrawLine:
         """The principal variation from ``pos`` (a line with its lead, the hand not over; ``value`` its side-0 value) to
         the end of the hand, in one call (``DrawSearch.line``), as ``TreeSearch.best_line`` walks it: at each choice
         the first move in the order of ``legal_moves`` that keeps the value, each choice's probes at most
@@ -348,13 +349,36 @@ class _CompiledDrawDeal(_DrawDeal):
         hands, _, _, shape, t, drawn, k, passes, offer, (seat, bit, before) = self.state(pos)
         owner = self.owner
         bl, br = before if before is not None else (-1, -1)
-        steps, nodes, after = self.core.line(hands, *pos.ends, shape, t, drawn, k, passes, offer, seat,
-                                             bit.bit_length() - 1, bl, br, value, owner.node_limit, spent)
+        steps, nodes, after, left, right = self.core.line(hands, *pos.ends, shape, t, drawn, k, passes, offer, seat,
+                                                          bit.bit_length() - 1, bl, br, value, owner.node_limit, spent)
         if after is not None:           # the walk's count and last value, after its last choice's probes
             owner.nodes, owner._last = nodes, after
         if steps is None:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
-        return [line_move(self.tiles, *step) for step in steps]
+        return DrawLine(tuple(steps), None if left < 0 else (left, right), self.tiles)
+
+
+@dataclass(frozen=True)
+class DrawLine:
+    """A principal variation as the compiled draw search gives it (``DrawSearch.line``, ``DrawWorlds.lines``): each step as the core gives it (``_draw.c``,
+    ``line_append``: ``(seat, tile index, end, arm, points)``, a draw's end -2, a pass's tile -1, the opener's choice
+    to add no tile -2), the forced draws and passes included; the ends as they lay before the last tile laid (None:
+    before the lead); and ``first``: what the move before the line (the decision's) scores for its player."""
+
+    steps: tuple[tuple[int, int, int, int, int], ...]
+    ends_before: tuple[int, int] | None
+    tiles: tuple = field(repr=False, compare=False)     # the set's tiles, by index
+    first: int = 0
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The steps as the position's moves."""
+        return tuple(line_move(self.tiles, *step) for step in self.steps)
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """What each move scores during play for its player (0: nothing, a draw, a pass)."""
+        return tuple(step[4] for step in self.steps)
 
 
 def line_move(tiles, seat: int, tile: int, end: int, arm: int, points: int) -> Move:

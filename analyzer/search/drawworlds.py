@@ -22,17 +22,16 @@ world alone (``TreeSearch.values``), which gives the same values.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..position import Position
 from ..tiles import Move, tile_set
 from .alphabeta import gc_paused
 from .core import DRAW_ENTRY_BYTES, NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, draw_core, resolve_draw
-from .draw import compact, compact_state, line_move, plays_draws
+from .draw import DrawLine, compact, compact_state, plays_draws
 from .scoring import describe, value_bound
 
-__all__ = ["DrawLine", "DrawWorlds"]
+__all__ = ["DrawWorlds"]
 
 
 class DrawWorlds:
@@ -103,29 +102,6 @@ class DrawWorlds:
         return rows, [[None if line is None else DrawLine(tuple(line[0]), None if line[1] < 0 else line[1:], tiles,
                                                           side * root[0]) for line, root in zip(found, roots)]
                       for found in got[2]]
-
-
-@dataclass(frozen=True)
-class DrawLine:
-    """A principal variation as :meth:`DrawWorlds.lines` gives it: each step as the core gives it (``_draw.c``,
-    ``line_append``: ``(seat, tile index, end, arm, points)``, a draw's end -2, a pass's tile -1, the opener's choice
-    to add no tile -2), the forced draws and passes included; the ends as they lay before the last tile laid (None:
-    before the lead); and ``first``: what the move before the line (the decision's) scores for its player."""
-
-    steps: tuple[tuple[int, int, int, int, int], ...]
-    ends_before: tuple[int, int] | None
-    tiles: tuple = field(repr=False, compare=False)     # the set's tiles, by index
-    first: int = 0
-
-    @property
-    def moves(self) -> tuple[Move, ...]:
-        """The steps as the position's moves."""
-        return tuple(line_move(self.tiles, *step) for step in self.steps)
-
-    @property
-    def points(self) -> tuple[int, ...]:
-        """What each move scores during play for its player (0: nothing, a draw, a pass)."""
-        return tuple(step[4] for step in self.steps)
 
 
 def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[int, int, list[tuple]] | None:

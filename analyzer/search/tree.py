@@ -50,7 +50,7 @@ from .scoring import hand_bound, standard_scoring
 from .scoring import describe
 from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, arms_core, check_table_mb,
                    filled, resolve_arms, resolve_draw, weak_method)
-from .draw import NO_EXTRA, draw_deal, plays_draws
+from .draw import NO_EXTRA, DrawLine, draw_deal, plays_draws
 from ..tiles import PASS, Move, Tile
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
@@ -223,15 +223,20 @@ class TreeSearch:
             pos.pop()
 
     def best_line(self, pos: Position, guess: int | None = None) -> list[Move]:
-        """Best moves for both sides from ``pos`` to the end of the hand: at each choice the first in the order
-        of ``legal_moves`` among equal best ones.
+        """Best moves for both sides from ``pos`` to the end of the hand (:meth:`principal`'s two parts joined)."""
+        line, rest = self.principal(pos, guess)
+        return line + (list(rest.moves) if isinstance(rest, DrawLine) else rest)
 
-        Along that line the points still to come fall by what each move scores, so the value is searched
-        once: at each choice the moves are probed in order with a null window around it (:meth:`_after`) and
-        the first that reaches it is the line's. The node limit bounds each choice's probes (and the first
-        value), as it bounds each call of :meth:`values`. ``guess``: the side-0 value of the points still to come
-        as far as it is known (an analysis's): where the search for it starts (never trusted). Once the value
-        is known in a compact state searched in C, the rest is played there in one call (:meth:`_compiled_line`)."""
+    def principal(self, pos: Position, guess: int | None = None) -> tuple[list[Move], list[Move] | DrawLine]:
+        """Best moves for both sides from ``pos`` to the end of the hand, at each choice the first in the order of
+        ``legal_moves`` among equal best ones: those walked here, and the rest as the compiled compact state that
+        took the line gives it (:meth:`_compiled_line`; none where none did), a draw game's a ``DrawLine``.
+
+        The value is searched once: along the line the points still to come fall by what each move scores; at each
+        choice the moves are probed in order with a null window around it (:meth:`_after`), the first that reaches
+        it is the line's. The node limit bounds each choice's probes (and the first value), as it bounds each call
+        of :meth:`values`. ``guess``: the side-0 value of the points still to come as far as it is known (an
+        analysis's): where the search for it starts (never trusted)."""
         line, rest = [], []
         value = None        # the side-0 value of the points still to come from where the line is
         with gc_paused():
@@ -256,12 +261,11 @@ class TreeSearch:
             finally:
                 for _ in line:
                     pos.pop()
-        return line + rest
+        return line, rest
 
-    def _compiled_line(self, pos: Position, value: int, choice: bool) -> list[Move] | None:
-        """The rest of :meth:`best_line` from ``pos`` (``value`` its side-0 value; ``choice``: the nodes spent so far
-        count against this choice's probes) in one call of the compiled state that searches ``pos``; None where none
-        does (:meth:`_search` walks it, the core runs in Python): the same probes in the same order, the same line."""
+    def _compiled_line(self, pos: Position, value: int, choice: bool) -> list[Move] | DrawLine | None:
+        """The rest of :meth:`principal` from ``pos`` (``value`` its side-0 value; ``choice``: the nodes spent so far count
+        against this choice's probes) in one call of the compiled state searching ``pos`` (None: none does), the same line."""
         spent = self.nodes if choice else 0
         if self.arm_state and pos.has_arms:
             compact = self.core == "compiled" and self.play is None and pos.arms and not pos.drawable()
@@ -270,9 +274,8 @@ class TreeSearch:
         return None if deal is None else deal.line(pos, value, spent)
 
     def _first_best(self, pos: Position, moves: list[Move], value: int) -> Move:
-        """The first of ``moves`` whose side-0 value (with the points it scores at once) reaches ``value``, the
-        position's: a null-window probe each (at least ``value`` where side 0 moves, at most where another
-        does), stopping at the first that passes."""
+        """The first of ``moves`` whose side-0 value (with the points it scores at once) reaches ``value``, the position's:
+        a null-window probe each (at least ``value`` where side 0 moves, at most where another does)."""
         if self.maximiser[pos.turn]:
             found = next((m for m in moves if self._after(pos, m, value - 1, value) >= value), None)
         else:
@@ -293,9 +296,7 @@ class TreeSearch:
     def table_full(self) -> bool:
         """Whether a table of this search was full and gave up entries since the search was made (the
         node limit may then stop a search that a larger ``table_mb`` would finish)."""
-        if self._dropped:
-            return True
-        return any(d.table_full for d in self._deals() if not d.python_table)
+        return self._dropped or any(d.table_full for d in self._deals() if not d.python_table)
 
     # -- internals ------------------------------------------------------------------------------
     def _deals(self) -> tuple:
