@@ -45,7 +45,7 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
 
-__all__ = ["plays_draws", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state", "draw_deal", "last_play",
+__all__ = ["plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state", "draw_deal", "last_play",
            "line_move"]
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
@@ -70,8 +70,17 @@ def plays_draws(rules) -> bool:
     from ..rules.mechanics import Mechanic
 
     rest = set(mechanics) - {Mechanic.POINTS}
-    return rest <= {Mechanic.DRAW} and bool(set(mechanics) & {Mechanic.DRAW, Mechanic.POINTS}) \
-        and variant.dealing.max_pip <= MAX_PIP and variant.players <= 4
+    drawn = rest <= {Mechanic.DRAW} and bool(set(mechanics) & {Mechanic.DRAW, Mechanic.POINTS})
+    return (drawn or set(mechanics) == {Mechanic.RUNS}) and variant.dealing.max_pip <= MAX_PIP \
+        and variant.players <= 4
+
+
+def plays_runs(rules) -> bool:
+    """Whether a player of ``rules`` plays on while he can (Hungarian, :class:`~analyzer.rules.turns.RunPosition`):
+    the compact state's ``run``."""
+    from ..rules.mechanics import Mechanic
+
+    return Mechanic.RUNS in getattr(getattr(rules, "variant", rules), "mechanics", ())
 
 
 def draw_note(rules, core: str | None = None) -> str | None:
@@ -111,13 +120,16 @@ def compact_state(pos, play, order: tuple) -> tuple:
 class _DrawDeal:
     """One deal of a draw game (or All Fives) in the compact state (see the module): ``order`` the
     boneyard's tiles in the order they are drawn, ``keep`` the tiles that stay, ``rule`` ``until`` or
-    ``one``, ``play`` the :class:`~analyzer.rules.policies.PlayScoring` or None."""
+    ``one``, ``play`` the :class:`~analyzer.rules.policies.PlayScoring` or None; ``run``: a player plays on
+    while he can, and the hand goes on until nobody can play (Hungarian)."""
 
     python_table = True     # its table is a dict of TreeSearch's shared bound
 
-    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
+    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play,
+                 run: bool = False):
         self.owner = weakref.proxy(search)      # (no cycle: a dropped search frees its tables at once)
         self.n = n
+        self.run = run
         self.leader = leader
         self.max_pip = max_pip
         self.tiles = tile_set(max_pip)
@@ -178,6 +190,23 @@ class _DrawDeal:
             value = self.leaves[key] = self.owner.rules.value(facts)
         return value
 
+    def over(self, hands: tuple[int, ...], last: tuple) -> int:
+        """The value of a hand nobody can play on (``last`` the last tile laid): blocked, credited to the seat
+        that laid it; where players play on while they can (``run``, ``RunPosition.outcome``), the lowest seat
+        whose hand is empty went out, if any."""
+        if self.run:
+            out = next((s for s, h in enumerate(hands) if not h), None)
+            if out is not None:
+                return self.leaf(hands, "domino", (out, *last[1:]))
+        return self.leaf(hands, "blocked", last)
+
+    def next_seat(self, hand: int, s: int, left: int, right: int) -> int:
+        """Who moves after ``s`` laid a tile leaving ``hand`` and the ends ``left``, ``right``: ``s`` again where
+        players play on while they can (``run``) and his hand still fits an end, else the next seat."""
+        if self.run and hand & (self.match[left] | self.match[right]):
+            return s
+        return (s + 1) % self.n
+
     def follow(self, hands: tuple[int, ...], left: int, right: int, shape: int, t: int, drawn: int, k: int,
                passes: int, last: tuple, alpha: int, beta: int) -> int:
         """The value once ``t`` is to move (having drawn ``drawn`` tiles this turn, ``passes`` passes since
@@ -189,7 +218,7 @@ class _DrawDeal:
         n = self.n
         while True:
             if k >= self.limit and ((passes >= n and not drawn) or not any(h & fit for h in hands)):
-                return self.leaf(hands, "blocked", last)
+                return self.over(hands, last)
             if hands[t] & fit:
                 return self.search(hands, left, right, shape, t, k, 0, last, alpha, beta)
             if k < self.limit and (self.until or not drawn):
@@ -281,11 +310,11 @@ class _DrawDeal:
                 mine = hands[s] & ~bit
                 now = hands[:s] + (mine,) + hands[s + 1:]
                 played = (s, bit, (left, right))
-                if not mine:
+                if not mine and not self.run:
                     x = points + self.leaf(now, "domino", played)
                 else:
-                    x = points + self.follow(now, a, b, sh, (s + 1) % n, 0, k, 0, played, alpha - points,
-                                            beta - points)
+                    x = points + self.follow(now, a, b, sh, self.next_seat(mine, s, a, b), 0, k, 0, played,
+                                            alpha - points, beta - points)
             if maximise:            # (alphabeta.fold_child inlined, as in _ArmDeal: once per child)
                 if x > best:
                     best, best_code = x, code
@@ -308,8 +337,9 @@ class _CompiledDrawDeal(_DrawDeal):
 
     python_table = False    # its table is the C search's own
 
-    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
-        super().__init__(search, n, leader, max_pip, order, keep, rule, play)
+    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play,
+                 run: bool = False):
+        super().__init__(search, n, leader, max_pip, order, keep, rule, play, run)
         described = describe(search.rules)
         self.python_leaves = described is None
         entries = max(4, int(search.table_mb * (1 << 20)) // DRAW_ENTRY_BYTES)
@@ -317,7 +347,7 @@ class _CompiledDrawDeal(_DrawDeal):
         self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
                                            [int(m) for m in search.maximiser],
                                            None if described is None else described.ints(), weak_method(self._leaf), entries,
-                                           leader, None if self.most is None else (self.fixed, self.most))
+                                           leader, None if self.most is None else (self.fixed, self.most), int(run))
 
     @property
     def table_full(self) -> bool:
@@ -385,9 +415,9 @@ def draw_deal(search, pos):
         return None
     order = getattr(pos, "order", ())
     leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)
-    sig = (pos.n, leader, pos.max_pip, order, pos.keep, getattr(pos, "rule", "until"))
+    sig = (pos.n, leader, pos.max_pip, order, getattr(pos, "keep", 0), getattr(pos, "rule", "until"))
     deal = search._draw_deals.get(sig)
     if deal is None:
         cls = _CompiledDrawDeal if search.draw_core == "compiled" else _DrawDeal
-        deal = search._draw_deals[sig] = cls(search, *sig, search.play)
+        deal = search._draw_deals[sig] = cls(search, *sig, search.play, plays_runs(search.rules))
     return deal
