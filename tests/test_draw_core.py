@@ -54,8 +54,9 @@ FAMILIES = [
 ]
 
 
-# Hungarian (004: "Jeder Spieler legt so viele Steine wie möglich hintereinander an"): a player plays on while he
-# can; a player out no longer plays, but the hand goes on until nobody can play (RunPosition)
+# Hungarian (004: "Ist er am Ende, versucht der nächste Spieler möglichst viele seiner Steine an der Kette
+# anzusetzen", "Kann keiner der Spieler mehr auslegen..."): a player plays on while he can; a player out no
+# longer plays, but the hand goes on until nobody can play (RunPosition)
 HUNGARIAN = [
     ("hungarian", {"players": "2"}, 7, Tile(6, 6), 0),
     ("hungarian", {"players": "3"}, 5, Tile(6, 6), 0),

@@ -1,12 +1,12 @@
-/* The compiled search of two-ended draw games in a fixed boneyard order, and of All Fives: the
- * ``_DrawDeal`` of analyzer/search/draw.py in C.
+/* The compiled search of two-ended draw games in a fixed boneyard order, of All Fives and of Hungarian's runs:
+ * the ``_DrawDeal`` of analyzer/search/draw.py in C.
  *
  * Same state, same forced draws and passes, same moves in the same order, same leaf values and table
  * entries as the pure-Python search (read ``_DrawDeal`` first): a call of ``DrawSearch.search`` returns
  * the side-0 value of one position, fail-soft in its window, and the choices it visited, counted as the
  * Python search counts them, so that a node limit stops both at the same place. One type:
  *
- * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader, bound)``: one
+ * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader, bound, run)``: one
  *   deal's search and its transposition table. ``order``: the boneyard's tiles (bit masks) in the order
  *   they are drawn; ``limit``: how many of them may be drawn (the rest stay); ``until``: a player who
  *   cannot play draws until he can (else one tile a turn). ``scores``: -1 no points during play, else
@@ -16,7 +16,9 @@
  *   termination, seat, bit, before_left, before_right)`` in Python for every finished hand. ``bound``:
  *   None, or ``(fixed, most)`` (``scoring.value_bound``): no value passes ``most`` either way, plus unless
  *   ``fixed`` the pips of every hand and of the tiles still to be drawn; a choice whose window lies beyond
- *   it returns the bound at once, uncounted.
+ *   it returns the bound at once, uncounted. ``run`` (Hungarian): after a tile its player moves again while his hand
+ *   fits an end, a player whose hand is empty passes while the others play on, and a hand nobody can play on is
+ *   ``domino`` for the lowest seat whose hand is empty, if any (``over_value``).
  *
  * ``DrawSearch.line(hands, left, right, ..., value, limit, spent)``: the principal variation from one state to the end
  *   of the hand, as ``TreeSearch.best_line`` plays it (``line_rest``, shared with ``worlds``).
@@ -268,8 +270,9 @@ static int over_value(DrawSearch *d, const uint64_t *h, const Last *last) {
     return hand_value(d, h, 1, last);
 }
 
-/* Who moves after ``s`` laid a tile leaving his hand ``hand`` and the ends ``left``, ``right`` (``_DrawDeal.next_seat``):
- * ``s`` again where players play on while they can and his hand still fits, else the next seat. */
+/* Who moves after ``s`` laid a tile leaving his hand ``hand`` and the ends ``left``, ``right``
+ * (``_DrawDeal.next_seat``): ``s`` again where players play on while they can and his hand still fits, else the
+ * next seat. */
 static inline int next_seat(const DrawSearch *d, uint64_t hand, int s, int left, int right) {
     return d->run && (hand & (d->match[left] | d->match[right])) ? s : (s + 1) % d->n;
 }
@@ -1002,7 +1005,8 @@ static PyTypeObject DrawSearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "analyzer.search._draw.DrawSearch",
     .tp_doc = PyDoc_STR("DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, "
-                        "entries, leader, bound=None): one deal of a draw game (or All Fives) and its bounded table."),
+                        "entries, leader, bound=None, run=False): one deal of a draw game (or All Fives, or "
+                        "Hungarian's runs) and its bounded table."),
     .tp_basicsize = sizeof(DrawSearch),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = PyType_GenericNew,

@@ -1,4 +1,4 @@
-"""Draw games in a fixed boneyard order, and All Fives, searched as ints (inside :class:`~analyzer.search.TreeSearch`).
+"""Draw games in a fixed boneyard order, All Fives and Hungarian as ints (in :class:`~analyzer.search.TreeSearch`).
 
 :class:`~analyzer.search.tree.RevealedDraws` plays a two-ended draw game with its boneyard drawn in one
 fixed order; the general search walks it through the position contract. Once the line has its lead,
@@ -12,8 +12,16 @@ play; ``one``: one tile a turn), else passes; the hand is blocked once nothing m
 (``keep`` tiles stay) and nobody can play, and over when a player is out. So every state searched is
 a real choice: a seat holding a playable tile, or the opener deciding whether to add one.
 
-The rules are those of :class:`~analyzer.rules.turns.DrawPosition` and ``RevealedDraws``, the points
-during play those of :class:`~analyzer.rules.policies.PlayScoring` (``tests/test_draw_core.py`` checks
+Hungarian (``run``, :class:`~analyzer.rules.turns.RunPosition`; 004: "Ist er am Ende, versucht der nächste
+Spieler möglichst viele seiner Steine an der Kette anzusetzen", "Kann keiner der Spieler mehr auslegen,
+notiert ein Buchführer die jedem Spieler verbleibenden Punkte") plays in the same state, without a boneyard:
+after a tile the player who laid it moves again while his hand still fits an end; a player whose hand is
+empty is not out of the hand, he passes while the others play on, and the hand is over once nobody can play:
+``domino``, credited to the lowest seat whose hand is empty, if any, else blocked, credited to the seat that
+laid the last tile.
+
+The rules are those of :class:`~analyzer.rules.turns.DrawPosition`, ``RevealedDraws`` and ``RunPosition``,
+the points during play those of :class:`~analyzer.rules.policies.PlayScoring` (``tests/test_draw_core.py`` checks
 the values against the position walk and a plain minimax). Values are side 0's points still to come,
 as in the general search; moves are ordered by the table's move, then by the points they score at
 once, then heaviest tile first.
@@ -45,8 +53,8 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
 
-__all__ = ["plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state", "draw_deal", "last_play",
-           "line_move"]
+__all__ = ["plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state", "draw_deal",
+           "last_play", "line_move"]
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
@@ -61,8 +69,8 @@ MAX_PIP = 9
 def plays_draws(rules) -> bool:
     """Whether the searches of ``rules`` go through the compact state once the line has its lead: a
     two-ended draw game, or one that scores during play (All Fives), with one play a turn, a hand
-    over when one player is out (:func:`draw_deal` also asks that nothing be said about which of two
-    equal ends a tile goes on)."""
+    over when one player is out; or Hungarian's runs (:func:`plays_runs`) on the two-ended line
+    (:func:`draw_deal` also asks that nothing be said about which of two equal ends a tile goes on)."""
     variant = getattr(rules, "variant", rules)
     mechanics = getattr(variant, "mechanics", None)
     if mechanics is None:
