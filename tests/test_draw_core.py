@@ -493,7 +493,7 @@ def test_the_environment_chooses_the_pure_python_search_of_draw_games_and_names_
 
 @built
 def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
-    for name in ("variant-draw.dom", "variant-all-fives.dom"):
+    for name in ("variant-draw.dom", "variant-all-fives.dom", "variant-hungarian.dom"):
         (rep,) = replay_record(read(RECORDS / name))
         compiled = analyze_replay(rep)
         monkeypatch.setattr("analyzer.search.core.DRAW_CORE", "python")
@@ -502,6 +502,24 @@ def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
         assert compiled.values == python.values and None not in compiled.values
         assert [[(a.move, a.value) for a in d.alternatives] for d in compiled.decisions] == \
             [[(a.move, a.value) for a in d.alternatives] for d in python.decisions]
+
+
+@built
+@pytest.mark.parametrize("name", ["match-hungarian-3.dom", "match-hungarian-4.dom"])
+def test_the_analysis_of_hungarian_records_is_the_position_walks(name, monkeypatch):
+    """Every game of the Hungarian matches analysed in the compact state (compiled) values every alternative as
+    the general search walking the positions (``RunPosition``) does."""
+    games = 0
+    for rep in replay_record(read(RECORDS / name)):
+        compact = analyze_replay(rep)
+        monkeypatch.setattr("analyzer.search.tree.plays_draws", lambda rules: False)
+        walk = analyze_replay(rep)
+        monkeypatch.undo()
+        assert compact.values == walk.values and None not in compact.values
+        assert [[(a.move, a.value) for a in d.alternatives] for d in compact.decisions] == \
+            [[(a.move, a.value) for a in d.alternatives] for d in walk.decisions]
+        games += 1
+    assert games >= 2
 
 
 @built
