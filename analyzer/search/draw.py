@@ -44,6 +44,7 @@ points a game) costs nothing.
 from __future__ import annotations
 
 import weakref
+from functools import lru_cache
 
 from ..position import number_masks, placed, tiles_of
 from ..rules.policies import HandFacts
@@ -354,8 +355,9 @@ class _CompiledDrawDeal(_DrawDeal):
         scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
         self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
                                            [int(m) for m in search.maximiser],
-                                           None if described is None else described.ints(), weak_method(self._leaf), entries,
-                                           leader, None if self.most is None else (self.fixed, self.most), int(run))
+                                           None if described is None else _leaf_ints(described),
+                                           weak_method(self._leaf), entries, leader,
+                                           None if self.most is None else (self.fixed, self.most), int(run))
 
     @property
     def table_full(self) -> bool:
@@ -393,6 +395,13 @@ class _CompiledDrawDeal(_DrawDeal):
         if steps is None:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         return [line_move(self.tiles, *step) for step in steps]
+
+
+@lru_cache(maxsize=64)
+def _leaf_ints(described) -> tuple[int, ...]:
+    """``described.ints()`` (a :class:`~analyzer.search.scoring.LeafScoring`) once a description: it copies the
+    description deeply, and a fair analysis makes a deal's search (a search of its own) in each of its worlds."""
+    return described.ints()
 
 
 def line_move(tiles, seat: int, tile: int, end: int, arm: int, points: int) -> Move:
