@@ -1,8 +1,9 @@
-"""Benchmark the search of draw games (in the revealed boneyard order) and All Fives: compiled, pure Python, and
-the old walk over positions, in the same run.
+"""Benchmark the search of draw games (in the revealed boneyard order), All Fives and Hungarian: compiled, pure
+Python, and the old walk over positions, in the same run.
 
     python bench/bench_draw.py        # 10 hands a family (1 also by the position walk), the fair analysis
     python bench/bench_draw.py --hands 3 --walk 1 --no-fair       # a quick look
+    python bench/bench_draw.py --family hungarian --walk 10 --no-fair     # Hungarian's runs, every hand walked too
 
 Seeded random hands come from ``analyzer.match.random_match`` (a random legal move at every turn; hand ``i``
 of a family uses seed ``--seed + i``). Each is analysed as ``domino analyze`` does it with every hand open
@@ -52,7 +53,8 @@ from analyzer.rules.variants import find_variant  # noqa: E402
 
 FAMILIES = [("draw", {}), ("draw", {"draw": "one", "keep": "0"}), ("draw", {"players": "3"}),
             ("cutthroat", {"draw": "yes"}), ("chiva", {"players": "2"}), ("chiva", {"players": "3"}),
-            ("all-fives", {}), ("all-fives", {"draw": "no"}), ("all-fives-threes", {})]
+            ("all-fives", {}), ("all-fives", {"draw": "no"}), ("all-fives-threes", {}),
+            ("hungarian", {"players": "2"}), ("hungarian", {"players": "3"}), ("hungarian", {"players": "4"})]
 
 
 @contextmanager
@@ -114,6 +116,8 @@ def ratio(slow: list[float], fast: list[float]) -> str:
 def open_hands(args, clock) -> None:
     rows, memory = [], []
     for name, options in FAMILIES:
+        if args.family and name not in args.family:
+            continue
         variant = find_variant(name, options)
         reps = [hand(variant, args.seed + i) for i in range(args.hands)]
         runs = {}
@@ -165,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--walk", type=int, default=1, help="of them, also analysed by the position walk")
     ap.add_argument("--seed", type=int, default=4000, help="seed of hand 0 (hand i uses seed + i)")
     ap.add_argument("--jobs", type=int, default=2, help="processes of the fair analysis")
+    ap.add_argument("--family", action="append", help="only this family (draw, cutthroat, chiva, all-fives, "
+                    "all-fives-threes, hungarian); may be repeated")
     ap.add_argument("--no-fair", action="store_true", help="leave out the fair analysis of the record")
     ap.add_argument("--no-memory", dest="memory", action="store_false", help="leave out the memory runs")
     ap.add_argument("--wall", action="store_true", help="time in wall-clock seconds, not CPU seconds")

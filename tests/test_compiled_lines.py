@@ -19,6 +19,7 @@ from analyzer.rules import find_variant
 from analyzer.search import SearchLimit, TreeSearch
 from analyzer.search.draw import DrawLine
 from analyzer.search.core import arms_core, draw_core
+from analyzer.search.draw import plays_runs
 from analyzer.tiles import Tile
 from conftest import RECORDS
 from test_principal_lines import line_by, record_positions
@@ -43,11 +44,24 @@ DRAWS = [
     ("draw", {"players": "3", "draw": "one"}, 3, Tile(5, 5), 4),
     ("chiva", {"players": "3"}, 3, Tile(6, 6), 4),
 ]
+# Hungarian: a player plays on while he can, the hand goes on after a player is out (the compact state's ``run``)
+RUNS = [
+    ("hungarian", {"players": "2"}, 5, Tile(6, 6), 0),
+    ("hungarian", {"players": "3"}, 4, Tile(6, 6), 0),
+    ("hungarian", {"players": "4"}, 3, Tile(6, 6), 0),
+]
 
 
 def walked(search: TreeSearch) -> TreeSearch:
     """``search`` walking every line in Python, as ``best_line`` did before it called the compiled line."""
     search._compiled_line = lambda pos, value, choice: None
+    return search
+
+
+def positional(rules) -> TreeSearch:
+    """The pure-Python search walking the positions themselves, not the compact state of draw games (and runs)."""
+    search = TreeSearch(rules, core="python")
+    search.draw_state = False
     return search
 
 
@@ -79,6 +93,8 @@ def check_line(case, seed: int, plies: int, guess) -> None:
     assert compiled.best_line(pos, guess) == want
     assert TreeSearch(rules, core="python").best_line(pos, guess) == want
     assert walked(TreeSearch(rules, core="compiled")).best_line(pos, guess) == want
+    if case in DRAWS + RUNS:
+        assert positional(rules).best_line(pos, guess) == want
     history = len(pos.history)
     for move in want:                       # a line of the position's own moves, to the end of the hand
         assert move in pos.legal_moves()
@@ -106,6 +122,16 @@ def test_the_compiled_line_of_draw_games_is_the_plain_minimax_line_and_the_walks
     check_line(case, seed, plies, guess)
 
 
+@built
+@settings(max_examples=40, deadline=None)
+@given(case=st.sampled_from(RUNS), seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 8),
+       guess=st.none() | st.integers(-60, 60))
+def test_the_compiled_line_of_hungarian_is_the_plain_minimax_line_and_the_walks(case, seed, plies, guess):
+    """Hungarian's line from a choice after the lead: a player's run goes on at once after each of his tiles that
+    leaves him a fitting one, the passes of those who cannot play (a player out among them) are its moves."""
+    check_line(case, seed, plies, guess)
+
+
 def least_limit(make, pos) -> int:
     """The smallest node limit under which ``make(limit).best_line(pos)`` gives its line."""
     lo, hi = 0, 1
@@ -126,7 +152,7 @@ def least_limit(make, pos) -> int:
 
 
 @built
-@pytest.mark.parametrize("case", [DRAWS[0], DRAWS[4], ARMS[0], ARMS[3]], ids=lambda c: f"{c[0]}-{len(c[1])}")
+@pytest.mark.parametrize("case", [DRAWS[0], DRAWS[4], ARMS[0], ARMS[3], RUNS[1]], ids=lambda c: f"{c[0]}-{len(c[1])}")
 def test_the_node_limit_stops_the_compiled_line_where_it_stops_the_walk(case):
     """Each choice's probes count against the node limit as the walk counts them (the first choice's with the
     search of the value), so the least limit that lets the line through is the walk's."""
@@ -144,7 +170,8 @@ def test_the_node_limit_stops_the_compiled_line_where_it_stops_the_walk(case):
 @built
 @pytest.mark.parametrize("record,slow", [("match-french.dom", 0), ("match-all-fives-4.dom", 10),
                                          ("match-all-fives-threes-3.dom", 10), ("variant-cross.dom", 6),
-                                         ("variant-draw.dom", 10)])
+                                         ("variant-draw.dom", 10), ("match-hungarian-3.dom", 10),
+                                         ("variant-hungarian.dom", 10)])
 def test_the_records_lines_are_the_same_compiled_walked_and_in_python(record, slow):
     """Along the first positions of the line played of a record's games, from each position and after each of its
     moves, the compiled line is the walk's, and on the first ``slow`` positions (the pure-Python search is slow)
@@ -157,8 +184,8 @@ def test_the_records_lines_are_the_same_compiled_walked_and_in_python(record, sl
         key = (id(rep), pos.turn if v.seating.sides > 2 else 0)
         if key not in searches:
             searches[key] = [TreeSearch(rules, core="compiled"), walked(TreeSearch(rules, core="compiled")),
-                             TreeSearch(rules, core="python")]
-        fast, walk, python = searches[key]
+                             TreeSearch(rules, core="python"), positional(rules)]
+        fast, walk, python, general = searches[key]
         for move in [None] + pos.legal_moves():
             if move is not None:
                 pos.push(move)
@@ -168,6 +195,8 @@ def test_the_records_lines_are_the_same_compiled_walked_and_in_python(record, sl
                     assert line == walk.best_line(pos), (record, [str(m) for m, *_ in pos.history])
                     if k < slow:
                         assert line == python.best_line(pos), (record, [str(m) for m, *_ in pos.history])
+                    if k < slow and plays_runs(rules):      # (Hungarian: the walk of the positions is quick)
+                        assert line == general.best_line(pos), (record, [str(m) for m, *_ in pos.history])
                     checked += 1
             finally:
                 if move is not None:

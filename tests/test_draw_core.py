@@ -26,7 +26,7 @@ from analyzer.rules import find_variant
 from analyzer.rules.policies import BlockDecider, DifferenceAward, HandFacts, PointScoring
 from analyzer.search import TreeSearch
 from analyzer.search.core import DRAW_CORE, DRAW_ENTRY_BYTES, PURE_ENV, cores_text, draw_core, resolve_draw
-from analyzer.search.draw import draw_note, plays_draws
+from analyzer.search.draw import compact_state, draw_note, plays_draws, plays_runs
 from analyzer.search.scoring import BY, COUNT, TIE, describe, value_bound
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
@@ -51,6 +51,16 @@ FAMILIES = [
     ("all-fives", {"players": "3"}, 3, Tile(5, 5), 5),
     ("all-fives-threes", {}, 4, Tile(3, 3), 6),
     ("all-fives-threes", {"draw": "one", "count": "pub"}, 3, Tile(3, 3), 5),
+]
+
+
+# Hungarian (004: "Ist er am Ende, versucht der nächste Spieler möglichst viele seiner Steine an der Kette
+# anzusetzen", "Kann keiner der Spieler mehr auslegen..."): a player plays on while he can; a player out no
+# longer plays, but the hand goes on until nobody can play (RunPosition)
+HUNGARIAN = [
+    ("hungarian", {"players": "2"}, 7, Tile(6, 6), 0),
+    ("hungarian", {"players": "3"}, 5, Tile(6, 6), 0),
+    ("hungarian", {"players": "4"}, 4, Tile(6, 6), 0),
 ]
 
 
@@ -87,12 +97,13 @@ def searches(rules, cores) -> list[TreeSearch]:
     return out + [walk]
 
 
-def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = True, leaves: list | None = None) -> int:
+def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = True, leaves: list | None = None,
+                 seen: list | None = None) -> int:
     """One random deal played out at random; at every decision, for every view (two sides, or each
     player against the rest), the compact state in both cores and (``walk``) the position walk give
     every alternative the same value, both cores after visiting the same positions. Returns the
     alternatives compared; ``leaves`` gets ``(leader, finished hand)`` of every finished hand the
-    pure-Python compact search valued."""
+    pure-Python compact search valued, ``seen`` a copy of every decision compared."""
     cores = ("compiled", "python") if draw_core() is not None else ("python",)
     pos = small_deal(variant, rng, size, lead, yard)
     views = [rules_for(variant, seat) for seat in range(variant.players if variant.seating.sides > 2 else 1)]
@@ -113,6 +124,8 @@ def compare_line(variant, rng, size: int, lead: Tile, yard: int, walk: bool = Tr
                 if leaves is not None:
                     leaves.extend((deal.leader, key) for deal in found[len(cores) - 1]._draw_deals.values()
                                   for key in deal.leaves)
+            if seen is not None:
+                seen.append(pos.copy())
         pos.push(rng.choice(moves))
     return compared
 
@@ -128,13 +141,177 @@ def test_every_draw_family_is_searched_in_the_compact_state():
     for name, options, *_ in FAMILIES:
         variant = find_variant(name, options)
         assert plays_draws(rules_for(variant)), name
+        assert not plays_runs(rules_for(variant)), name
     assert not plays_draws(find_variant("partnership")) and not plays_draws(find_variant("cross"))
-    assert not plays_draws(find_variant("hungarian", {"players": "2"}))
+    for name, options, *_ in HUNGARIAN:         # a player plays on while he can: the compact state's ``run``
+        variant = find_variant(name, options)
+        assert plays_draws(variant) and all(plays_runs(rules_for(variant, s)) for s in range(variant.players))
 
 
 @pytest.mark.parametrize("case", FAMILIES, ids=_id)
 def test_both_cores_and_the_position_walk_agree_on_random_hands(case):
     assert compare_family(case, 4, "normal") > 10
+
+
+def _runs_on(pos) -> bool:
+    """Whether the player to move at ``pos`` laid the last tile: his run goes on."""
+    return pos.history[-1][0].tile is not None and pos.history[-1][1] == pos.turn
+
+
+@pytest.mark.parametrize("case", HUNGARIAN, ids=_id)
+def test_both_cores_and_the_position_walk_agree_on_hungarian_hands(case):
+    """Hungarian in the compact state (``run``), for each player against the rest: every alternative's value at
+    every decision is the position walk's (``RunPosition``), in both cores, after the same positions. The deals
+    compared hold decisions right after the lead where the leader plays on, decisions further into a run, and
+    decisions with a player out while the others play on."""
+    name, options, size, lead, yard = case
+    variant = find_variant(name, options)
+    rng, seen = random.Random(f"hungarian{variant.players}"), []
+    assert sum(compare_line(variant, rng, size, lead, yard, seen=seen) for _ in range(6)) > 40
+    assert any(len(pos.history) == 1 and _runs_on(pos) for pos in seen)            # the leader plays on
+    assert any(len(pos.history) > 1 and _runs_on(pos) for pos in seen)
+    if variant.players > 2:          # (two players: once one is out the other's run is forced to its end)
+        assert any(0 in pos.hands for pos in seen)                                  # one out, the rest play on
+
+
+@built
+def test_a_hungarian_hand_goes_on_after_a_player_is_out_in_both_cores():
+    """A hand of four where seat 0 goes out with his second tile and the others hold tiles that play on: the
+    search goes on past his going out (the values are those of the position walk), and the hand's end is
+    credited to him (``domino``, the lowest seat out) whoever laid the last tile."""
+    variant = find_variant("hungarian", {"players": "4"})
+    hands = [[Tile(6, 6), Tile(5, 6)], [Tile(4, 5), Tile(4, 4), Tile(2, 6)], [Tile(3, 5), Tile(1, 3)],
+             [Tile(0, 4), Tile(0, 0)]]
+    from analyzer.rules.mechanics import position_for
+    from analyzer.tiles import Move
+
+    pos = position_for(variant, hands, 0, max_pip=6)
+    pos.push(Move(Tile(6, 6), None))
+    assert pos.turn == 0                    # [6-5] fits: his run goes on
+    pos.push(Move(Tile(5, 6), 6))
+    assert pos.hands[0] == 0 and pos.outcome() is None and pos.turn == 1
+    for rules in (AgainstTheRest(variant, s) for s in range(4)):
+        found = searches(rules, ("compiled", "python"))
+        values = [search.values(pos) for search in found]
+        assert values[0] == values[1] == values[2] and found[0].nodes == found[1].nodes
+        python = next(iter(found[1]._draw_deals.values()))
+        assert python.leaves and all(term == "domino" and last[0] == 0 for _, term, last in python.leaves)
+
+
+class _Facts:
+    """``rules`` recording the facts of every finished hand it values: a scoring the compiled search does not know
+    (``describe``), so that it asks Python for each."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.variant = getattr(rules, "variant", rules)
+        self.seating = rules.seating
+        self.play = None
+        self.facts: list[HandFacts] = []
+
+    def value(self, facts: HandFacts) -> int:
+        self.facts.append(facts)
+        return self.rules.value(facts)
+
+
+def _facts(facts: HandFacts) -> tuple:
+    """The facts a search can know, the ends before the last tile as a pair in either order (the compact state
+    sorts them where nothing is scored during play; the scorings read them so: ``PointScoring._bonuses``)."""
+    before = None if facts.ends_before is None else tuple(sorted(facts.ends_before))
+    return (facts.termination, facts.seat, facts.pips, facts.counts, facts.leader, facts.hands, facts.last_tile, before)
+
+
+@built
+@pytest.mark.parametrize("case", HUNGARIAN, ids=_id)
+def test_a_finished_hungarian_hand_has_the_facts_the_position_gives_it_in_both_cores(case):
+    """Every finished hand the compact state values, in either core, has the facts ``RunPosition`` gives the
+    same hand (those of the plain minimax's leaves: ``domino`` credited to the lowest seat out, else ``blocked``
+    to the last to lay a tile; the pips, counts, leader, hands, last tile and the ends before it); among them
+    hands where a player went out and another after him."""
+    name, options, size, lead, yard = case
+    variant = find_variant(name, options)
+    checked = later = 0
+    for deal in range(5):
+        plain, pos, _ = plain_deal(variant, f"facts{name}{options}{deal}", size - 1, lead, yard)
+        if pos.outcome() is not None:
+            continue
+        rules = _Facts(rules_for(variant, deal % variant.players))
+        assert describe(rules) is None
+        DrawReference(rules, ()).value(plain)
+        known: dict[tuple, set] = {}
+        for facts in rules.facts:
+            known.setdefault(_facts(facts)[5:], set()).add(_facts(facts))
+        for core in ("compiled", "python"):
+            rules.facts.clear()
+            TreeSearch(rules, core=core).values(pos)
+            assert rules.facts
+            for facts in rules.facts:
+                assert _facts(facts) in known.get(_facts(facts)[5:], ()), (core, facts)
+            checked += len(rules.facts)
+            later += sum(f.termination == "domino" and f.counts.count(0) > 1 for f in rules.facts)
+    assert checked > 20 and (later > 0 or variant.players == 2)
+
+
+def _other_deals(pos, rng, count: int) -> list[tuple[int, ...]]:
+    """``count`` hands of ``pos`` with the tiles of every seat but the mover's dealt again among them (as many a
+    seat as before)."""
+    out = []
+    others = [s for s in range(pos.n) if s != pos.turn]
+    tiles = [t for s in others for t in tile_set(pos.max_pip) if pos.hands[s] & t.bit]
+    for _ in range(count):
+        rng.shuffle(tiles)
+        hands, at = list(pos.hands), 0
+        for s in others:
+            size = pos.hands[s].bit_count()
+            hands[s] = sum(t.bit for t in tiles[at:at + size])
+            at += size
+        out.append(tuple(hands))
+    return out
+
+
+def _hungarian_decisions(variant, rng, size: int, lead: Tile):
+    """Every decision along random lines of random small deals of ``variant``, without end."""
+    while True:
+        pos = small_deal(variant, rng, size, lead)
+        while pos.outcome() is None:
+            moves = pos.legal_moves()
+            if len(moves) > 1:
+                yield pos
+            pos.push(rng.choice(moves))
+
+
+@built
+@pytest.mark.parametrize("case", HUNGARIAN, ids=_id)
+def test_the_compiled_worlds_of_a_hungarian_decision_are_each_worlds_own_search(case):
+    """``DrawSearch.worlds`` with ``run`` (the fair analysis does not call it for Hungarian yet: it searches each
+    deal alone): in every world, every move's value is the one ``TreeSearch.values`` gives it there; among the
+    moves, ones that empty the mover's hand (the hand goes on without him)."""
+    name, options, size, lead, yard = case
+    variant = find_variant(name, options)
+    rng, checked, out = random.Random(f"worlds{variant.players}"), 0, 0
+    for pos in _hungarian_decisions(variant, rng, size - 2, lead):
+        if checked >= 30 and out >= 2:
+            break
+        rules, mover = rules_for(variant, rng.randrange(variant.players)), pos.turn
+        moves, roots = pos.legal_moves(), []
+        for move in moves:
+            pos.push(move)
+            _, left, right, shape, t, drawn, _, passes, offer, (last, bit, before) = compact_state(pos, None, ())
+            out += not pos.hands[mover]
+            pos.pop()
+            roots.append((0, move.tile.index, left, right, shape, t, drawn, passes, offer, last, bit.bit_length() - 1,
+                          *(before or (-1, -1))))
+        worlds = _other_deals(pos, rng, 2)
+        leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)
+        core = draw_core().DrawSearch(pos.n, pos.max_pip, [], 0, 1, -1, [int(s == 0) for s in rules.seating.teams],
+                                      describe(rules).ints(), None, 1 << 16, leader, value_bound(rules), True)
+        rows, over = core.worlds(worlds, [[] for _ in worlds], mover, 0, roots, 10**7)
+        assert not over
+        for hands, row in zip(worlds, rows):
+            world = pos.copy()
+            world.hands = list(hands)
+            assert row == [v for _, v in TreeSearch(rules, core="python").values(world)]
+            checked += 1
 
 
 # deals a family in the slow test: (with a tile less a seat, whole small deals)
@@ -153,6 +330,8 @@ def test_both_cores_agree_on_thousands_of_random_hands():
     for variant, size, lead, yard in NEWLY_WRITTEN:
         rng = random.Random(f"many-new{variant.name}{variant.scoring}{variant.block}")
         compared += sum(compare_line(variant, rng, size, lead, yard, walk=False) for _ in range(whole))
+    for name, options, size, lead, yard in HUNGARIAN:
+        compared += compare_family((name, options, size + 1, lead, yard), whole, "many", walk=False)
     assert compared > 20_000
 
 
@@ -172,7 +351,7 @@ def plain_deal(variant, seed, size: int, lead: Tile, yard: int):
 
 # (the reference does not model the pubs' count of fives and threes; the position walk above checks it)
 @pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
-@pytest.mark.parametrize("case", [f for f in FAMILIES if f[1].get("count") != "pub"], ids=_id)
+@pytest.mark.parametrize("case", [f for f in FAMILIES + HUNGARIAN if f[1].get("count") != "pub"], ids=_id)
 def test_the_compact_search_equals_plain_minimax_on_small_deals(case, core):
     from analyzer.search import NO_EXTRA
 
@@ -206,11 +385,11 @@ def test_the_compact_search_equals_plain_minimax_on_small_deals(case, core):
 
 
 @built
-@pytest.mark.parametrize("case", [FAMILIES[0], FAMILIES[7]], ids=_id)
+@pytest.mark.parametrize("case", [FAMILIES[0], FAMILIES[7], HUNGARIAN[1]], ids=_id)
 def test_the_node_limit_stops_both_cores_at_the_same_place(case):
     name, options, size, lead, yard = case
     variant = find_variant(name, options)
-    limit_stops_both_cores(variant, small_deal(variant, random.Random(0), size + 2, lead, yard), 100)
+    limit_stops_both_cores(rules_for(variant, 1), small_deal(variant, random.Random(0), size + 2, lead, yard), 100)
 
 
 @built
@@ -376,7 +555,7 @@ def test_the_environment_chooses_the_pure_python_search_of_draw_games_and_names_
 
 @built
 def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
-    for name in ("variant-draw.dom", "variant-all-fives.dom"):
+    for name in ("variant-draw.dom", "variant-all-fives.dom", "variant-hungarian.dom"):
         (rep,) = replay_record(read(RECORDS / name))
         compiled = analyze_replay(rep)
         monkeypatch.setattr("analyzer.search.core.DRAW_CORE", "python")
@@ -385,6 +564,24 @@ def test_the_analysis_of_records_is_the_same_with_either_core(monkeypatch):
         assert compiled.values == python.values and None not in compiled.values
         assert [[(a.move, a.value) for a in d.alternatives] for d in compiled.decisions] == \
             [[(a.move, a.value) for a in d.alternatives] for d in python.decisions]
+
+
+@built
+@pytest.mark.parametrize("name", ["match-hungarian-3.dom", "match-hungarian-4.dom"])
+def test_the_analysis_of_hungarian_records_is_the_position_walks(name, monkeypatch):
+    """Every game of the Hungarian matches analysed in the compact state (compiled) values every alternative as
+    the general search walking the positions (``RunPosition``) does."""
+    games = 0
+    for rep in replay_record(read(RECORDS / name)):
+        compact = analyze_replay(rep)
+        monkeypatch.setattr("analyzer.search.tree.plays_draws", lambda rules: False)
+        walk = analyze_replay(rep)
+        monkeypatch.undo()
+        assert compact.values == walk.values and None not in compact.values
+        assert [[(a.move, a.value) for a in d.alternatives] for d in compact.decisions] == \
+            [[(a.move, a.value) for a in d.alternatives] for d in walk.decisions]
+        games += 1
+    assert games >= 2
 
 
 @built

@@ -155,7 +155,7 @@ def test_a_game_without_a_boneyard_drawn_in_order_is_left_to_the_search_of_each_
     variant = small("hungarian", 3, 3, players="2")
     rep = draw_record(small("draw", 3, 3, players="2"), random.Random("draw-worlds-none"), draws=1)
     k, seat, listed = next(decisions(rep))
-    assert batch_of(rep, k, seat, listed, variant) is None          # Hungarian rules: not the compact state
+    assert batch_of(rep, k, seat, listed, variant) is None          # Hungarian rules: no batch of worlds
     assert batch_of(rep, k, seat, listed, rules_of(rep, seat), core="python") is None
 
 

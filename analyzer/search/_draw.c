@@ -1,12 +1,12 @@
-/* The compiled search of two-ended draw games in a fixed boneyard order, and of All Fives: the
- * ``_DrawDeal`` of analyzer/search/draw.py in C.
+/* The compiled search of two-ended draw games in a fixed boneyard order, of All Fives and of Hungarian's runs:
+ * the ``_DrawDeal`` of analyzer/search/draw.py in C.
  *
  * Same state, same forced draws and passes, same moves in the same order, same leaf values and table
  * entries as the pure-Python search (read ``_DrawDeal`` first): a call of ``DrawSearch.search`` returns
  * the side-0 value of one position, fail-soft in its window, and the choices it visited, counted as the
  * Python search counts them, so that a node limit stops both at the same place. One type:
  *
- * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader, bound)``: one
+ * ``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader, bound, run)``: one
  *   deal's search and its transposition table. ``order``: the boneyard's tiles (bit masks) in the order
  *   they are drawn; ``limit``: how many of them may be drawn (the rest stay); ``until``: a player who
  *   cannot play draws until he can (else one tile a turn). ``scores``: -1 no points during play, else
@@ -16,7 +16,9 @@
  *   termination, seat, bit, before_left, before_right)`` in Python for every finished hand. ``bound``:
  *   None, or ``(fixed, most)`` (``scoring.value_bound``): no value passes ``most`` either way, plus unless
  *   ``fixed`` the pips of every hand and of the tiles still to be drawn; a choice whose window lies beyond
- *   it returns the bound at once, uncounted.
+ *   it returns the bound at once, uncounted. ``run`` (Hungarian): after a tile its player moves again while his hand
+ *   fits an end, a player whose hand is empty passes while the others play on, and a hand nobody can play on is
+ *   ``domino`` for the lowest seat whose hand is empty, if any (``over_value``).
  *
  * ``DrawSearch.line(hands, left, right, ..., value, limit, spent)``: the principal variation from one state to the end
  *   of the hand, as ``TreeSearch.best_line`` plays it (``line_rest``, shared with ``worlds``).
@@ -75,6 +77,7 @@ typedef struct {
     uint64_t size, max_size, start_size, mask, used, replaced;
     int shift;
     int n, max_pip, limit, until, scores, norder, leader;
+    int run;            /* a player plays on while he can; the hand goes on until nobody can play (Hungarian) */
     int maximiser[SEATS];
     int python_leaves;
     LeafScoring sc;     /* the scoring, evaluated by _leaf.h (unless python_leaves) */
@@ -254,6 +257,26 @@ static int hand_value(DrawSearch *d, const uint64_t *h, int term, const Last *la
     return (int)v;
 }
 
+/* The side-0 value of a hand nobody can play on (``_DrawDeal.over``): blocked, credited to the seat that laid the
+ * last tile; where players play on while they can (``run``), the lowest seat whose hand is empty went out, if any. */
+static int over_value(DrawSearch *d, const uint64_t *h, const Last *last) {
+    if (d->run)
+        for (int t = 0; t < d->n; t++)
+            if (!h[t]) {
+                Last out = *last;
+                out.seat = t;
+                return hand_value(d, h, 0, &out);
+            }
+    return hand_value(d, h, 1, last);
+}
+
+/* Who moves after ``s`` laid a tile leaving his hand ``hand`` and the ends ``left``, ``right``
+ * (``_DrawDeal.next_seat``): ``s`` again where players play on while they can and his hand still fits, else the
+ * next seat. */
+static inline int next_seat(const DrawSearch *d, uint64_t hand, int s, int left, int right) {
+    return d->run && (hand & (d->match[left] | d->match[right])) ? s : (s + 1) % d->n;
+}
+
 /* -- the search ------------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -274,7 +297,7 @@ static int follow(DrawSearch *d, const uint64_t *hands, int left, int right, int
         if (k >= d->limit) {
             int playable = 0;
             for (int i = 0; i < n && !playable; i++) playable = (h[i] & fit) != 0;
-            if ((passes >= n && !drawn) || !playable) return hand_value(d, h, 1, last);
+            if ((passes >= n && !drawn) || !playable) return over_value(d, h, last);
         }
         if (h[t] & fit) return choice(d, h, left, right, shape, t, k, 0, last, alpha, beta);
         if (k < d->limit && (d->until || !drawn)) {
@@ -337,14 +360,15 @@ static int choices(DrawSearch *d, uint64_t hand, int left, int right, int shape,
  * child searched at once, the common case): the table is large, and a probe's cache miss is most of the time
  * of a position; asked together, the misses overlap. Only a hint: nothing is read. */
 static void prefetch_children(DrawSearch *d, const uint64_t *h, int s, int k, const Choice *cs, int nc) {
-    int n = d->n, t = (s + 1) % n;
+    int n = d->n;
     uint64_t hh[SEATS];
     memcpy(hh, h, sizeof(uint64_t) * (size_t)n);
     for (int i = 0; i < nc; i++) {
         const Choice *c = cs + i;
         if (c->code == DECLINE) continue;
         hh[s] = h[s] & ~(1ULL << c->bit);
-        if (!hh[s] || !(hh[t] & (d->match[c->left] | d->match[c->right]))) continue;
+        int t = next_seat(d, hh[s], s, c->left, c->right);
+        if ((!hh[s] && !d->run) || !(hh[t] & (d->match[c->left] | d->match[c->right]))) continue;
         __builtin_prefetch(d->slots + home(d, hash_of(hh, n, meta_of(c->left, c->right, c->shape, t, k, 0, s))));
     }
 }
@@ -394,9 +418,9 @@ static int choice(DrawSearch *d, uint64_t *h, int left, int right, int shape, in
         } else {
             Last played = {s, c->bit, left, right};
             h[s] = mine & ~(1ULL << c->bit);
-            if (!h[s]) x = c->points + hand_value(d, h, 0, &played);
-            else x = c->points + follow(d, h, c->left, c->right, c->shape, (s + 1) % n, 0, k, 0, &played,
-                                        alpha - c->points, beta - c->points);
+            if (!h[s] && !d->run) x = c->points + hand_value(d, h, 0, &played);
+            else x = c->points + follow(d, h, c->left, c->right, c->shape, next_seat(d, h[s], s, c->left, c->right),
+                                        0, k, 0, &played, alpha - c->points, beta - c->points);
             h[s] = mine;
         }
         if (d->failed || d->stopped) return 0;
@@ -451,12 +475,12 @@ static int ints_of(PyObject *seq, int count, int *out, int lo, int hi, const cha
 
 static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"n", "max_pip", "order", "limit", "until", "scores", "maximiser", "described", "leaf",
-                             "entries", "leader", "bound", NULL};
+                             "entries", "leader", "bound", "run", NULL};
     PyObject *order, *maximiser, *described, *leaf_fn, *bound = Py_None;
-    int n, max_pip, limit, until, scores, leader, fixed = 0, most = -1;
+    int n, max_pip, limit, until, scores, leader, fixed = 0, most = -1, run = 0;
     unsigned long long entries;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiiOOOKi|O", kwlist, &n, &max_pip, &order, &limit, &until,
-                                     &scores, &maximiser, &described, &leaf_fn, &entries, &leader, &bound))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiiOOOKi|Op", kwlist, &n, &max_pip, &order, &limit, &until,
+                                     &scores, &maximiser, &described, &leaf_fn, &entries, &leader, &bound, &run))
         return -1;
     if (bound != Py_None && (!PyArg_ParseTuple(bound, "pi", &fixed, &most) || most < 0 || most > MAX_VALUE)) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bound: None or (fixed, most), most 0 or more");
@@ -505,6 +529,7 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
     self->norder = (int)norder;
     self->limit = limit < 0 ? 0 : (limit > (int)norder ? (int)norder : limit);
     self->until = until;
+    self->run = run;
     self->scores = scores;
     self->most = most;
     self->fixed = fixed;
@@ -600,7 +625,7 @@ static int table_reset(DrawSearch *d) {
 
 /* The side-0 value of the state a root move leaves (``TreeSearch._mtd``: MTD(f) from ``guess``). */
 static int root_value(DrawSearch *d, uint64_t *h, const Root *r, int mover, int k, int guess) {
-    if (r->bit >= 0 && !h[mover]) return hand_value(d, h, 0, &r->last);      /* he went out */
+    if (r->bit >= 0 && !h[mover] && !d->run) return hand_value(d, h, 0, &r->last);      /* he went out */
     int g = guess, lo = -INF, hi = INF;
     while (lo < hi) {
         int b = g == lo ? g + 1 : g;
@@ -667,9 +692,11 @@ static int line_choice(DrawSearch *d, LineState *st, long long limit, PyObject *
             } else {
                 Last played = {s, m->bit, st->left, st->right};
                 st->h[s] = mine & ~(1ULL << m->bit);
-                x = m->points + (st->h[s] ? follow(d, st->h, m->left, m->right, flat ? 0 : m->shape, (s + 1) % n, 0,
-                                                   st->k, 0, &played, lo - m->points, hi - m->points)
-                                           : hand_value(d, st->h, 0, &played));
+                x = m->points + (st->h[s] || d->run
+                                     ? follow(d, st->h, m->left, m->right, flat ? 0 : m->shape,
+                                              next_seat(d, st->h[s], s, m->left, m->right), 0, st->k, 0, &played,
+                                              lo - m->points, hi - m->points)
+                                     : hand_value(d, st->h, 0, &played));
                 st->h[s] = mine;
             }
             if (d->failed || d->stopped) return -1;
@@ -700,7 +727,8 @@ static int line_choice(DrawSearch *d, LineState *st, long long limit, PyObject *
     else st->left = far;
     st->shape = flat ? 0 : m->shape;
     st->value -= m->points;
-    return st->h[s] ? 0 : 1;
+    st->t = next_seat(d, st->h[s], s, st->left, st->right);
+    return st->h[s] || d->run ? 0 : 1;
 }
 
 /* The principal variation from ``st`` to the end of the hand appended to ``out`` (``TreeSearch.best_line``):
@@ -742,7 +770,7 @@ static PyObject *root_line(DrawSearch *d, const uint64_t *h, const Root *r, int 
     memcpy(st.h, h, sizeof(st.h));
     PyObject *out = PyList_New(0);
     if (out == NULL) return NULL;
-    if (!(r->bit >= 0 && !h[r->last.seat])) {                          /* (else he went out) */
+    if (!(r->bit >= 0 && !h[r->last.seat] && !d->run)) {               /* (else he went out) */
         d->stopped = 0;
         if (line_rest(d, &st, limit, out) < 0) {
             Py_DECREF(out);
@@ -981,7 +1009,8 @@ static PyTypeObject DrawSearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "analyzer.search._draw.DrawSearch",
     .tp_doc = PyDoc_STR("DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, "
-                        "entries, leader, bound=None): one deal of a draw game (or All Fives) and its bounded table."),
+                        "entries, leader, bound=None, run=False): one deal of a draw game (or All Fives, or "
+                        "Hungarian's runs) and its bounded table."),
     .tp_basicsize = sizeof(DrawSearch),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = PyType_GenericNew,

@@ -1,4 +1,4 @@
-"""Draw games in a fixed boneyard order, and All Fives, searched as ints (inside :class:`~analyzer.search.TreeSearch`).
+"""Draw games in a fixed boneyard order, All Fives and Hungarian as ints (in :class:`~analyzer.search.TreeSearch`).
 
 :class:`~analyzer.search.tree.RevealedDraws` plays a two-ended draw game with its boneyard drawn in one
 fixed order; the general search walks it through the position contract. Once the line has its lead,
@@ -12,8 +12,16 @@ play; ``one``: one tile a turn), else passes; the hand is blocked once nothing m
 (``keep`` tiles stay) and nobody can play, and over when a player is out. So every state searched is
 a real choice: a seat holding a playable tile, or the opener deciding whether to add one.
 
-The rules are those of :class:`~analyzer.rules.turns.DrawPosition` and ``RevealedDraws``, the points
-during play those of :class:`~analyzer.rules.policies.PlayScoring` (``tests/test_draw_core.py`` checks
+Hungarian (``run``, :class:`~analyzer.rules.turns.RunPosition`; 004: "Ist er am Ende, versucht der nächste
+Spieler möglichst viele seiner Steine an der Kette anzusetzen", "Kann keiner der Spieler mehr auslegen,
+notiert ein Buchführer die jedem Spieler verbleibenden Punkte") plays in the same state, without a boneyard:
+after a tile the player who laid it moves again while his hand still fits an end; a player whose hand is
+empty is not out of the hand, he passes while the others play on, and the hand is over once nobody can play:
+``domino``, credited to the lowest seat whose hand is empty, if any, else blocked, credited to the seat that
+laid the last tile.
+
+The rules are those of :class:`~analyzer.rules.turns.DrawPosition`, ``RevealedDraws`` and ``RunPosition``,
+the points during play those of :class:`~analyzer.rules.policies.PlayScoring` (``tests/test_draw_core.py`` checks
 the values against the position walk and a plain minimax). Values are side 0's points still to come,
 as in the general search; moves are ordered by the table's move, then by the points they score at
 once, then heaviest tile first.
@@ -37,6 +45,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..position import number_masks, placed, tiles_of
 from ..rules.policies import HandFacts
@@ -46,8 +55,8 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
 
-__all__ = ["DrawLine", "plays_draws", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state", "draw_deal", "last_play",
-           "line_move"]
+__all__ = ["DrawLine", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state",
+           "draw_deal", "last_play", "line_move"]
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
@@ -62,8 +71,8 @@ MAX_PIP = 9
 def plays_draws(rules) -> bool:
     """Whether the searches of ``rules`` go through the compact state once the line has its lead: a
     two-ended draw game, or one that scores during play (All Fives), with one play a turn, a hand
-    over when one player is out (:func:`draw_deal` also asks that nothing be said about which of two
-    equal ends a tile goes on)."""
+    over when one player is out; or Hungarian's runs (:func:`plays_runs`) on the two-ended line
+    (:func:`draw_deal` also asks that nothing be said about which of two equal ends a tile goes on)."""
     variant = getattr(rules, "variant", rules)
     mechanics = getattr(variant, "mechanics", None)
     if mechanics is None:
@@ -71,8 +80,17 @@ def plays_draws(rules) -> bool:
     from ..rules.mechanics import Mechanic
 
     rest = set(mechanics) - {Mechanic.POINTS}
-    return rest <= {Mechanic.DRAW} and bool(set(mechanics) & {Mechanic.DRAW, Mechanic.POINTS}) \
-        and variant.dealing.max_pip <= MAX_PIP and variant.players <= 4
+    drawn = rest <= {Mechanic.DRAW} and bool(set(mechanics) & {Mechanic.DRAW, Mechanic.POINTS})
+    return (drawn or set(mechanics) == {Mechanic.RUNS}) and variant.dealing.max_pip <= MAX_PIP \
+        and variant.players <= 4
+
+
+def plays_runs(rules) -> bool:
+    """Whether a player of ``rules`` plays on while he can (Hungarian, :class:`~analyzer.rules.turns.RunPosition`):
+    the compact state's ``run``."""
+    from ..rules.mechanics import Mechanic
+
+    return Mechanic.RUNS in getattr(getattr(rules, "variant", rules), "mechanics", ())
 
 
 def draw_note(rules, core: str | None = None) -> str | None:
@@ -112,13 +130,16 @@ def compact_state(pos, play, order: tuple) -> tuple:
 class _DrawDeal:
     """One deal of a draw game (or All Fives) in the compact state (see the module): ``order`` the
     boneyard's tiles in the order they are drawn, ``keep`` the tiles that stay, ``rule`` ``until`` or
-    ``one``, ``play`` the :class:`~analyzer.rules.policies.PlayScoring` or None."""
+    ``one``, ``play`` the :class:`~analyzer.rules.policies.PlayScoring` or None; ``run``: a player plays on
+    while he can, and the hand goes on until nobody can play (Hungarian)."""
 
     python_table = True     # its table is a dict of TreeSearch's shared bound
 
-    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
+    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play,
+                 run: bool = False):
         self.owner = weakref.proxy(search)      # (no cycle: a dropped search frees its tables at once)
         self.n = n
+        self.run = run
         self.leader = leader
         self.max_pip = max_pip
         self.tiles = tile_set(max_pip)
@@ -179,6 +200,23 @@ class _DrawDeal:
             value = self.leaves[key] = self.owner.rules.value(facts)
         return value
 
+    def over(self, hands: tuple[int, ...], last: tuple) -> int:
+        """The value of a hand nobody can play on (``last`` the last tile laid): blocked, credited to the seat
+        that laid it; where players play on while they can (``run``, ``RunPosition.outcome``), the lowest seat
+        whose hand is empty went out, if any."""
+        if self.run:
+            out = next((s for s, h in enumerate(hands) if not h), None)
+            if out is not None:
+                return self.leaf(hands, "domino", (out, *last[1:]))
+        return self.leaf(hands, "blocked", last)
+
+    def next_seat(self, hand: int, s: int, left: int, right: int) -> int:
+        """Who moves after ``s`` laid a tile leaving ``hand`` and the ends ``left``, ``right``: ``s`` again where
+        players play on while they can (``run``) and his hand still fits an end, else the next seat."""
+        if self.run and hand & (self.match[left] | self.match[right]):
+            return s
+        return (s + 1) % self.n
+
     def follow(self, hands: tuple[int, ...], left: int, right: int, shape: int, t: int, drawn: int, k: int,
                passes: int, last: tuple, alpha: int, beta: int) -> int:
         """The value once ``t`` is to move (having drawn ``drawn`` tiles this turn, ``passes`` passes since
@@ -190,7 +228,7 @@ class _DrawDeal:
         n = self.n
         while True:
             if k >= self.limit and ((passes >= n and not drawn) or not any(h & fit for h in hands)):
-                return self.leaf(hands, "blocked", last)
+                return self.over(hands, last)
             if hands[t] & fit:
                 return self.search(hands, left, right, shape, t, k, 0, last, alpha, beta)
             if k < self.limit and (self.until or not drawn):
@@ -282,11 +320,11 @@ class _DrawDeal:
                 mine = hands[s] & ~bit
                 now = hands[:s] + (mine,) + hands[s + 1:]
                 played = (s, bit, (left, right))
-                if not mine:
+                if not mine and not self.run:
                     x = points + self.leaf(now, "domino", played)
                 else:
-                    x = points + self.follow(now, a, b, sh, (s + 1) % n, 0, k, 0, played, alpha - points,
-                                            beta - points)
+                    x = points + self.follow(now, a, b, sh, self.next_seat(mine, s, a, b), 0, k, 0, played,
+                                            alpha - points, beta - points)
             if maximise:            # (alphabeta.fold_child inlined, as in _ArmDeal: once per child)
                 if x > best:
                     best, best_code = x, code
@@ -309,16 +347,18 @@ class _CompiledDrawDeal(_DrawDeal):
 
     python_table = False    # its table is the C search's own
 
-    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play):
-        super().__init__(search, n, leader, max_pip, order, keep, rule, play)
+    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play,
+                 run: bool = False):
+        super().__init__(search, n, leader, max_pip, order, keep, rule, play, run)
         described = describe(search.rules)
         self.python_leaves = described is None
         entries = max(4, int(search.table_mb * (1 << 20)) // DRAW_ENTRY_BYTES)
         scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
         self.core = draw_core().DrawSearch(n, max_pip, list(self.order), self.limit, int(self.until), scores,
                                            [int(m) for m in search.maximiser],
-                                           None if described is None else described.ints(), weak_method(self._leaf), entries,
-                                           leader, None if self.most is None else (self.fixed, self.most))
+                                           None if described is None else _leaf_ints(described),
+                                           weak_method(self._leaf), entries, leader,
+                                           None if self.most is None else (self.fixed, self.most), int(run))
 
     @property
     def table_full(self) -> bool:
@@ -381,6 +421,13 @@ class DrawLine:
         return tuple(step[4] for step in self.steps)
 
 
+@lru_cache(maxsize=64)
+def _leaf_ints(described) -> tuple[int, ...]:
+    """``described.ints()`` (a :class:`~analyzer.search.scoring.LeafScoring`) once a description: it copies the
+    description deeply, and a fair analysis makes a deal's search (a search of its own) in each of its worlds."""
+    return described.ints()
+
+
 def line_move(tiles, seat: int, tile: int, end: int, arm: int, points: int) -> Move:
     """A step of a principal variation as the compiled core gives it (``_draw.c``, ``line_append``: the seat, the tile's
     index, the end, the arm, the points) as the position's move; ``tiles`` the set's tiles."""
@@ -409,9 +456,9 @@ def draw_deal(search, pos):
         return None
     order = getattr(pos, "order", ())
     leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)
-    sig = (pos.n, leader, pos.max_pip, order, pos.keep, getattr(pos, "rule", "until"))
+    sig = (pos.n, leader, pos.max_pip, order, getattr(pos, "keep", 0), getattr(pos, "rule", "until"))
     deal = search._draw_deals.get(sig)
     if deal is None:
         cls = _CompiledDrawDeal if search.draw_core == "compiled" else _DrawDeal
-        deal = search._draw_deals[sig] = cls(search, *sig, search.play)
+        deal = search._draw_deals[sig] = cls(search, *sig, search.play, plays_runs(search.rules))
     return deal

@@ -17,8 +17,8 @@ order of ``legal_moves``, the forced draws and passes between), which the match 
 
 It knows nothing of where the worlds come from (``inference``). :meth:`DrawWorlds.values` returns None
 where the core does not take them (no compiled core, a scoring ``describe`` does not know, a rule the
-compact state does not play, a move that leaves a hand blocked at once): the caller then searches each
-world alone (``TreeSearch.values``), which gives the same values.
+compact state does not play or Hungarian's runs, a move that leaves a hand blocked at once): the caller then
+searches each world alone (``TreeSearch.values``), which gives the same values.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from ..position import Position
 from ..tiles import Move, tile_set
 from .alphabeta import gc_paused
 from .core import DRAW_ENTRY_BYTES, NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, draw_core, resolve_draw
-from .draw import DrawLine, compact, compact_state, plays_draws
+from .draw import DrawLine, compact, compact_state, plays_draws, plays_runs
 from .scoring import describe, value_bound
 
 __all__ = ["DrawWorlds"]
@@ -46,7 +46,8 @@ class DrawWorlds:
         self.rules = rules
         self.node_limit = NODE_LIMIT if node_limit is None else node_limit
         self.table_mb = table_mb
-        self.core = resolve_draw(core) if plays_draws(rules) else "python"
+        # (Hungarian has no boneyard: the fair analysis searches each of its deals alone, in the compact state)
+        self.core = resolve_draw(core) if plays_draws(rules) and not plays_runs(rules) else "python"
         self.table = None           # the last call's DrawSearch (its table's memory: ``table.nbytes``)
 
     def values(self, position: Position,

@@ -29,8 +29,8 @@ be used, so states alike but for them share a table entry), pip bounds for the s
 count the tile the player to move must play, the moves that leave the next opponent the fewest tiles to
 play first), in C where ``analyzer.search._arms`` was built (:class:`_CompiledArmDeal`: the same
 moves, order, values and positions visited, a table bounded by ``table_mb``; see
-``analyzer.search.core``). A two-ended draw game (and All Fives) goes on in a compact state of its
-own once the line has its lead (:mod:`analyzer.search.draw`, in C where ``analyzer.search._draw``
+``analyzer.search.core``). A two-ended draw game (and All Fives, and Hungarian's runs) goes on in a compact
+state of its own once the line has its lead (:mod:`analyzer.search.draw`, in C where ``analyzer.search._draw``
 was built). MTD(f) starts from the last value the search found. A ``node_limit`` bounds the work of
 one call; past it :class:`SearchLimit` is raised and the caller says which values are missing rather
 than give a guess."""
