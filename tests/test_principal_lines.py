@@ -230,16 +230,18 @@ def test_principal_results_are_the_same_with_the_analysiss_searches():
         assert principal_results(rep, analysis, searches={0: solver}) == principal_results(rep, analysis)
 
 
-@pytest.mark.parametrize("name", ["all-fives", "whist", "hungarian-3", "all-fives-3"])
-def test_each_result_is_that_of_its_own_line_played_out_alone(name):
+@pytest.mark.parametrize("name, players", [("all-fives", None), ("whist", None), ("hungarian", "3"), ("hungarian", "4"),
+                                           ("all-fives", "3")])
+def test_each_result_is_that_of_its_own_line_played_out_alone(name, players):
     """``principal_results`` shares the result of every position its lines go through (the line played, its
     alternatives): each alternative's result is still the one its own principal variation, played out alone from
     the decision in a fresh search, gives (All Fives: with the opener's choice to add no tile to his lead), and so
     is each step's of the line played. In a game of individual players the running values are the first player's
     (each against all the others), so each step's result is that of the first player's principal variation, and a
-    decision is valued for its mover, so each alternative's is that of the mover's (Hungarian for three: a player
-    plays on while he can; All Fives for three: points during play)."""
-    v = find_variant(name.removesuffix("-3"), {"players": "3"} if name.endswith("-3") else {})
+    decision is valued for its mover, so each alternative's is that of the mover's (Hungarian for three and four: a
+    player plays on while he can, and the hand goes on past a player out; All Fives for three: points during
+    play)."""
+    v = find_variant(name, {"players": players} if players else {})
     individual = v.seating.sides > 2
     checked = 0
     for seed in range(3):

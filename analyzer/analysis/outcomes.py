@@ -161,7 +161,8 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
                 push(m)
                 path.append(here())
             if read is not None:        # (the rest read off the line, not played)
-                result = variant.hand_result(drawn_facts(pos, tuple(pos.hands), None, read, leader, points)) \
+                runs = variant.turns == Turns.RUN
+                result = variant.hand_result(drawn_facts(pos, tuple(pos.hands), None, read, leader, points, runs)) \
                     if isinstance(read, DrawLine) else _read_line(variant, pos, read, leader, node, key, path)
                 for at, k in path:
                     at[k] = result
@@ -184,16 +185,14 @@ def _principal(variant: Variant, search, pos, guess: int | None,
                dealt: bool) -> tuple[list[Move], PrincipalLine | DrawLine | None]:
     """For :func:`played_out`: the principal variation from ``pos`` in two parts, the moves to play and the rest
     where it is read off without playing it (None: nowhere): a dealt game's line the compiled core ended (``dealt``:
-    the int solver plays it; its ends before the last tile known), a draw game's rest from its compiled compact
-    state (one play a turn: a player out ends the hand)."""
+    the int solver plays it; its ends before the last tile known), a draw game's (or Hungarian's) rest from its
+    compiled compact state."""
     if dealt and (line := principal_line(search, pos, guess)) is not None:
         return ([], line) if line.ends_before is not None else (list(line.moves), None)
     if not isinstance(search, TreeSearch):
         return search.best_line(pos, guess), None
     walked, rest = search.principal(pos, guess)
-    if isinstance(rest, DrawLine):
-        return (walked, rest) if variant.turns == Turns.ONE else (walked + list(rest.moves), None)
-    return walked + rest, None
+    return (walked, rest) if isinstance(rest, DrawLine) else (walked + rest, None)
 
 
 def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: dict, key: tuple,
@@ -212,12 +211,13 @@ def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: di
 
 
 def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, hands: tuple[int, ...] | None = None,
-               history: tuple | None = None, play_points: tuple[int, ...] | None = None) -> HandFacts:
+               history: tuple | None = None, play_points: tuple[int, ...] | None = None, runs: bool = False) -> HandFacts:
     """The facts of the hand once ``played`` (each move's player and tile, None: a pass; the line ending the hand)
     is played at ``pos`` (every tile known), as ``hand_facts`` reads them off the position those moves leave,
     without playing them: the tiles each seat holds then, the last tile and ``ends_before`` (the ends before it),
     every move's seat and tile; the hand won by the last tile's player if it was his last, else blocked (credited
-    to him). ``hands``: the hands to take the tiles from (default ``pos.hands``: a draw game adds those drawn on
+    to him); ``runs``: where players play on while they can and the hand goes on past a player out
+    (``RunPosition.outcome``), won by the lowest seat whose hand is empty, if any. ``hands``: the hands to take the tiles from (default ``pos.hands``: a draw game adds those drawn on
     the way), ``history``: each move's seat and tile up to ``pos`` where the caller has them (else read off
     ``pos``), ``play_points``: what each seat scored during play (a game scoring so)."""
     hands = list(pos.hands if hands is None else hands)
@@ -228,12 +228,16 @@ def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, ha
     for s, t in played:
         if t is not None:
             hands[s] &= ~t.bit
+    out = next((s for s, h in enumerate(hands) if not h), None) if runs else None
+    if out is not None:
+        seat = out
     return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
                      tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
                      ends_before, history, play_points)
 
 
-def drawn_facts(pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, leader: int, before) -> HandFacts:
+def drawn_facts(pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, leader: int, before,
+                runs: bool = False) -> HandFacts:
     """The facts of the hand once ``move`` (the decision's: a tile laid, or the opener's choice to add none; None:
     no move, the line starts at ``pos``) and then ``line`` are played at ``pos`` with ``hands`` (a draw game scoring during play; ``before``: each seat's points
     scored during play up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
@@ -254,7 +258,7 @@ def drawn_facts(pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, 
         elif t >= 0:
             played.append((s, tiles[t]))
             points[s] += scored
-    return line_facts(pos, played, line.ends_before, leader, tuple(hands), play_points=tuple(points))
+    return line_facts(pos, played, line.ends_before, leader, tuple(hands), play_points=tuple(points), runs=runs)
 
 
 def finished_result(variant: Variant, pos, leader: int, points: list[int]) -> HandResult | None:
