@@ -4,7 +4,7 @@ The result is plain data (dataclasses of ints and strings) that the report and t
 without calling the search again."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Callable
 
 from ..position import Position
@@ -140,8 +140,8 @@ class Decision:
         return max(0, max(lows) - high)
 
     def as_dict(self, fair: bool = False) -> dict:
-        d = asdict(self)
-        d["class"] = d.pop("cls")
+        d = {f.name: getattr(self, f.name) for f in fields(self)}       # (its fields are plain values, but these two:
+        d["class"] = d.pop("cls")                                       # ``asdict`` would copy every world's results)
         d.pop("fair")
         d["alternatives"] = [a.as_dict(fair) for a in self.alternatives]
         if fair:
