@@ -4,7 +4,8 @@ of the search of that world alone (``TreeSearch.values``, compiled and pure Pyth
 minimax of ``tests/minimax_reference.py`` (``DrawReference``), at every decision of small random draw
 hands of every draw family (the lead and the opener's extra tile among them), the worlds being those
 the inference lists for the mover; the node limit stops the batch where it stops the search of a
-world alone; the fair analysis gives the same verdicts with the batch and without it."""
+world alone; the fair analysis gives the same verdicts with the batch and without it, Hungarian's (no boneyard)
+among them."""
 from __future__ import annotations
 
 import random
@@ -151,12 +152,28 @@ def test_the_fair_analysis_is_the_same_with_the_batch_and_world_by_world(family,
     assert fair_analyze(rep, **settings).as_dict() == batched
 
 
-def test_a_game_without_a_boneyard_drawn_in_order_is_left_to_the_search_of_each_world():
-    variant = small("hungarian", 3, 3, players="2")
+def test_a_search_not_compiled_leaves_the_worlds_to_the_search_of_each():
     rep = draw_record(small("draw", 3, 3, players="2"), random.Random("draw-worlds-none"), draws=1)
     k, seat, listed = next(decisions(rep))
-    assert batch_of(rep, k, seat, listed, variant) is None          # Hungarian rules: no batch of worlds
     assert batch_of(rep, k, seat, listed, rules_of(rep, seat), core="python") is None
+
+
+@built
+@pytest.mark.parametrize("players", ["2", "3", "4"])
+def test_hungarian_s_fair_analysis_is_the_same_with_the_batch_and_world_by_world(players, monkeypatch):
+    """Hungarian has no boneyard: its worlds go to the batch with an empty order (a player plays on while he can,
+    the hand goes on past a player out), on the points scale (the match scale reads each world's lines off the
+    world's own search); every verdict is the one each world searched alone gives."""
+    variant = find_variant("hungarian", {"players": players})
+    rep = replay(random_game(variant, 7), variant)
+    settings = dict(worlds=12, exact_below=30, seed=3, workers=1)
+    calls = []
+    values = DrawWorlds.values
+    monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: calls.append(1) or values(self, *a))
+    batched = fair_analyze(rep, **settings).as_dict()
+    assert calls and any(d.get("fair") for d in batched["decisions"])
+    monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: None)
+    assert fair_analyze(rep, **settings).as_dict() == batched
 
 
 @built

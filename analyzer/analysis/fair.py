@@ -40,6 +40,7 @@ from ..search.core import TABLE_MB
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..search.worlds import WorldsSolver
+from ..search.draw import plays_runs
 from ..search.drawworlds import DrawWorlds
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
@@ -378,6 +379,9 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
     def position(deal: tuple[int, ...]):
         return _dealt_position(rep, template, deal)
 
+    if plays_runs(rep.variant) and deals and reading is None and \
+            (rows := _solve_runs(rep, template, deals, seat, node_limit, table_mb)) is not None:
+        return rows, [None] * len(deals)
     rows, lines = [None] * len(deals), [None] * len(deals)
     if int_solver_plays(rep.variant) and deals:
         solver = WorldsSolver(_rules(rep, seat), node_limit, table_mb)
@@ -399,6 +403,18 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
         out.append(search.values(pos))
         known.append(None if reading is None else reading.played(search, pos, out[-1]))
     return out, known
+
+
+def _solve_runs(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
+                table_mb: float) -> list[list[tuple[Move, int]]] | None:
+    """:func:`_solve_dealt`'s values for Hungarian: every world in one call into the compiled draw search
+    (``search.drawworlds``, each world's order empty); None where it does not take them (then each world is
+    searched alone). Not on the match scale: the batch gives no lines where nothing is scored during play, and
+    a world searched alone reads its lines off its warm table."""
+    table = _on_table(template)
+    solver = DrawWorlds(_rules(rep, seat), node_limit, table_mb)
+    return solver.values(_dealt_position(rep, template, deals[0]), [(tuple(d & ~table for d in deal), ())
+                                                                     for deal in deals])
 
 
 def _on_table(pos) -> int:

@@ -13,11 +13,12 @@ add a tile after it), and so is the opener's choice to add none; every draw and 
 core's. No Python call per world, per move or per position. Where points are scored during play (All
 Fives), :meth:`DrawWorlds.lines` also plays, in each world right after its values and from the table they
 left, each move's principal variation as ``TreeSearch.best_line`` plays it (the first best choice in the
-order of ``legal_moves``, the forced draws and passes between), which the match scale reads.
+order of ``legal_moves``, the forced draws and passes between), which the match scale reads. Hungarian's deals
+(no boneyard: each world's order empty; a player plays on while he can) go the same way, their values only.
 
 It knows nothing of where the worlds come from (``inference``). :meth:`DrawWorlds.values` returns None
 where the core does not take them (no compiled core, a scoring ``describe`` does not know, a rule the
-compact state does not play or Hungarian's runs, a move that leaves a hand blocked at once): the caller then
+compact state does not play, a move that leaves a hand blocked at once): the caller then
 searches each world alone (``TreeSearch.values``), which gives the same values.
 """
 from __future__ import annotations
@@ -46,8 +47,8 @@ class DrawWorlds:
         self.rules = rules
         self.node_limit = NODE_LIMIT if node_limit is None else node_limit
         self.table_mb = table_mb
-        # (Hungarian has no boneyard: the fair analysis searches each of its deals alone, in the compact state)
-        self.core = resolve_draw(core) if plays_draws(rules) and not plays_runs(rules) else "python"
+        self.core = resolve_draw(core) if plays_draws(rules) else "python"
+        self.run = plays_runs(rules)        # Hungarian: no boneyard (each world's order empty), a player plays on
         self.table = None           # the last call's DrawSearch (its table's memory: ``table.nbytes``)
 
     def values(self, position: Position,
@@ -67,7 +68,7 @@ class DrawWorlds:
         ``legal_moves``, the forced draws and passes included), a :class:`DrawLine` (None: past the node limit at
         one of its choices), from the table the world's values left (``_draw.DrawSearch.worlds`` with
         ``lines``). None where :meth:`values` is, and where nothing is scored during play (the core's ends are
-        then not the position's as they lie)."""
+        then not the position's as they lie, nor its moves' order)."""
         if getattr(self.rules, "play", None) is None:
             return None
         return self._batch(position, worlds, True)
@@ -77,7 +78,7 @@ class DrawWorlds:
         if self.core != "compiled" or described is None or not worlds or any(position.hidden):
             return None
         moves = position.legal_moves()
-        order = tuple(t.bit for t in position.order)
+        order = tuple(t.bit for t in getattr(position, "order", ()))
         roots = _roots(self.rules, position, moves, order)
         if roots is None:
             return None
@@ -87,9 +88,9 @@ class DrawWorlds:
         scores = -1 if play is None else int(play.threes) | int(play.pub) << 1
         maximiser = [int(side == 0) for side in self.rules.seating.teams]
         until = int(getattr(position, "rule", "until") == "until")
-        self.table = draw_core().DrawSearch(position.n, position.max_pip, list(order), max(0, len(order) - position.keep),
-                                            until, scores, maximiser, described.ints(), None, entries, leader,
-                                            value_bound(self.rules))
+        self.table = draw_core().DrawSearch(position.n, position.max_pip, list(order),
+                                            max(0, len(order) - getattr(position, "keep", 0)), until, scores, maximiser,
+                                            described.ints(), None, entries, leader, value_bound(self.rules), self.run)
         with gc_paused():
             got = self.table.worlds([h for h, _ in worlds], [o for _, o in worlds], position.turn, k, roots,
                                     self.node_limit, lines)
