@@ -369,21 +369,22 @@ def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]
 
 def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
                  table_mb: float, reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
-    """The value of every alternative in each of ``deals`` of a game without drawing, whose table is
-    the same in every world (only the hands, and the tiles out of play, change): where the int solver
-    plays, all of them in one call into the compiled core (``search.worlds``), each world it leaves to
-    Python (a move that ends the hand), and every world where it cannot, searched alone. With ``reading``,
+    """The value of every alternative in each of ``deals`` of a game without drawing, whose table is the same in
+    every world (only the hands, and the tiles out of play, change): where the int solver plays (Hungarian: the
+    draw games' batch), all in one call into the compiled core (``search.worlds``, ``drawworlds``), each world it
+    leaves to Python (a move that ends the hand), and every world where it cannot, searched alone. With ``reading``,
     each alternative's result in each world, along the principal variations the compiled batch gave with the
     values (``WorldsSolver.lines``), or played out by the search that valued the world alone: ``(values,
     known)`` (see :func:`_values`)."""
     def position(deal: tuple[int, ...]):
         return _dealt_position(rep, template, deal)
 
-    if plays_runs(rep.variant) and deals and reading is None and \
-            (rows := _solve_runs(rep, template, deals, seat, node_limit, table_mb)) is not None:
-        return rows, [None] * len(deals)
     rows, lines = [None] * len(deals), [None] * len(deals)
-    if int_solver_plays(rep.variant) and deals:
+    if plays_runs(rep.variant) and deals and reading is None:    # Hungarian: every world in one call of the draw
+        table = _on_table(template)                             # batch (no lines where nothing scores during play)
+        rows = DrawWorlds(_rules(rep, seat), node_limit, table_mb).values(
+            position(deals[0]), [(tuple(d & ~table for d in deal), ()) for deal in deals]) or rows
+    elif int_solver_plays(rep.variant) and deals:
         solver = WorldsSolver(_rules(rep, seat), node_limit, table_mb)
         if reading is None:
             rows = solver.values(position(deals[0]), deals) or rows
@@ -405,24 +406,9 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
     return out, known
 
 
-def _solve_runs(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
-                table_mb: float) -> list[list[tuple[Move, int]]] | None:
-    """:func:`_solve_dealt`'s values for Hungarian: every world in one call into the compiled draw search
-    (``search.drawworlds``, each world's order empty); None where it does not take them (then each world is
-    searched alone). Not on the match scale: the batch gives no lines where nothing is scored during play, and
-    a world searched alone reads its lines off its warm table."""
-    table = _on_table(template)
-    solver = DrawWorlds(_rules(rep, seat), node_limit, table_mb)
-    return solver.values(_dealt_position(rep, template, deals[0]), [(tuple(d & ~table for d in deal), ())
-                                                                     for deal in deals])
-
-
 def _on_table(pos) -> int:
-    """The tiles laid at ``pos``, as a mask."""
-    table = 0
-    for move, *_ in pos.history:
-        table |= move.tile.bit if move.tile is not None else 0
-    return table
+    """The tiles laid at ``pos``, as a mask (each laid once: their bits add up)."""
+    return sum(move.tile.bit for move, *_ in pos.history if move.tile is not None)
 
 
 def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
