@@ -380,24 +380,23 @@ def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
         return _dealt_position(rep, template, deal)
 
     rows, lines = [None] * len(deals), [None] * len(deals)
-    if plays_runs(rep.variant) and deals and reading is None:    # Hungarian: every world in one call of the draw
-        table = _on_table(template)                             # batch (no lines where nothing scores during play)
-        rows = DrawWorlds(_rules(rep, seat), node_limit, table_mb).values(
-            position(deals[0]), [(tuple(d & ~table for d in deal), ()) for deal in deals]) or rows
-    elif int_solver_plays(rep.variant) and deals:
-        solver = WorldsSolver(_rules(rep, seat), node_limit, table_mb)
+    runs, table = plays_runs(rep.variant), _on_table(template)       # (Hungarian: the draw games' batch)
+    if (runs or int_solver_plays(rep.variant)) and deals:
+        solver = (DrawWorlds if runs else WorldsSolver)(_rules(rep, seat), node_limit, table_mb)
+        batch = [(tuple(d & ~table for d in deal), ()) for deal in deals] if runs else deals
         if reading is None:
-            rows = solver.values(position(deals[0]), deals) or rows
+            rows = solver.values(position(deals[0]), batch) or rows
         else:
-            rows, lines = solver.lines(position(deals[0]), deals) or (rows, lines)
+            rows, lines = solver.lines(position(deals[0]), batch) or (rows, lines)
     out, known = [], []
-    reader = table = None           # (the decision in the first world, the tiles laid: the worlds' lines are read off it)
+    reader = None           # (the decision in the first world: the worlds' lines are read off it)
     for row, found, deal in zip(rows, lines, deals):
         if row is not None:
             out.append(row)
             if found is not None and reader is None:
-                reader, table = position(deal), _on_table(template)
-            known.append(None if found is None else reading.dealt(reader, tuple(d & ~table for d in deal), row, found))
+                reader = position(deal)
+            known.append(None if found is None else (reading.lines if runs else reading.dealt)(
+                reader, tuple(d & ~table for d in deal), row, found))
             continue
         pos = position(deal)
         search = _shared_searcher(rep, seat, node_limit, table_mb)

@@ -161,8 +161,7 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
                 push(m)
                 path.append(here())
             if read is not None:        # (the rest read off the line, not played)
-                runs = variant.turns == Turns.RUN
-                result = variant.hand_result(drawn_facts(pos, tuple(pos.hands), None, read, leader, points, runs)) \
+                result = variant.hand_result(drawn_facts(variant, pos, tuple(pos.hands), None, read, leader, points)) \
                     if isinstance(read, DrawLine) else _read_line(variant, pos, read, leader, node, key, path)
                 for at, k in path:
                     at[k] = result
@@ -236,13 +235,14 @@ def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, ha
                      ends_before, history, play_points)
 
 
-def drawn_facts(pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, leader: int, before,
-                runs: bool = False) -> HandFacts:
-    """The facts of the hand once ``move`` (the decision's: a tile laid, or the opener's choice to add none; None:
-    no move, the line starts at ``pos``) and then ``line`` are played at ``pos`` with ``hands`` (a draw game scoring during play; ``before``: each seat's points
-    scored during play up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
+def drawn_facts(variant: Variant, pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, leader: int,
+                before) -> HandFacts:
+    """The facts of the hand of ``variant`` once ``move`` (the decision's: a tile laid, or the opener's choice to add
+    none; None: no move, the line starts at ``pos``) and then ``line`` (the compiled draw search's: a draw game's,
+    All Fives', Hungarian's) are played at ``pos`` with ``hands`` (``before``: each seat's points scored during play
+    up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
     (:func:`outcomes.line_facts`, the tiles drawn on the way added to the hands: a draw is none of the position's
-    history), without playing them; each seat's points scored during play, the line's."""
+    history), without playing them; where the variant scores during play, each seat's points, the line's."""
     hands = list(hands)
     points = list(before) if before else [0] * len(hands)
     played = []
@@ -258,7 +258,8 @@ def drawn_facts(pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, 
         elif t >= 0:
             played.append((s, tiles[t]))
             points[s] += scored
-    return line_facts(pos, played, line.ends_before, leader, tuple(hands), play_points=tuple(points), runs=runs)
+    return line_facts(pos, played, line.ends_before, leader, tuple(hands),
+                      play_points=None if variant.play is None else tuple(points), runs=variant.turns == Turns.RUN)
 
 
 def finished_result(variant: Variant, pos, leader: int, points: list[int]) -> HandResult | None:

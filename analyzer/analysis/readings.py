@@ -47,13 +47,13 @@ class WorldReading:
                 for move, value in row]
 
     def lines(self, pos, hands: tuple[int, ...], row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
-        """Each alternative's result in a world of a draw game scoring during play along its principal variation,
-        given (``lines``: a ``DrawLine`` each, None where one is not known): the facts of each finished hand read
-        off the line (:func:`drawn_facts`); ``pos``: the decision in any of the worlds, ``hands``: this world's at
-        the decision (the worlds differ in nothing else the facts read)."""
+        """Each alternative's result in a world of a draw game scoring during play (or of Hungarian) along its
+        principal variation, given (``lines``: a ``DrawLine`` each, None where one is not known): the facts of each
+        finished hand read off the line (:func:`drawn_facts`); ``pos``: the decision in any of the worlds,
+        ``hands``: this world's at the decision (the worlds differ in nothing else the facts read)."""
         variant, leader, before = self.variant, self.leader, self.before
-        return [None if line is None else variant.hand_result(drawn_facts(pos, hands, move, line, leader, before))
-                for (move, _), line in zip(row, lines)]
+        return [None if line is None else variant.hand_result(drawn_facts(variant, pos, hands, move, line, leader,
+                                                                          before)) for (move, _), line in zip(row, lines)]
 
     def dealt(self, pos, hands: tuple[int, ...], row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
         """:meth:`lines` for a game the int solver plays (no drawing, no points during play) whose lines a compiled

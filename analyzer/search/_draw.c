@@ -606,7 +606,8 @@ static PyObject *DrawSearch_search(DrawSearch *self, PyObject *args) {
 /* -- all the worlds of one decision ---------------------------------------------------------------- */
 
 /* A move of the decision as ``worlds`` takes it (``DrawWorlds._roots`` in analyzer/search/draw.py): the points it
- * scores at once (side 0), the tile laid (-1: the opener adds none), and the state it leaves: the ends, their
+ * scores at once (side 0), the tile laid (-1: the opener adds none), and the state it leaves: the ends (as they
+ * lie in the position: the search sorts them where nothing is scored during play, the lines play them so), their
  * shape, the seat to move, drawn this turn, passes, the opener's offer, the last tile laid. */
 typedef struct {
     int gain, bit, left, right, shape, t, drawn, passes, offer;
@@ -624,13 +625,21 @@ static int table_reset(DrawSearch *d) {
 }
 
 /* The side-0 value of the state a root move leaves (``TreeSearch._mtd``: MTD(f) from ``guess``). */
+/* The state's ends of the position's ``left``, ``right``: sorted where nothing is scored during play. */
+static inline void state_ends(const DrawSearch *d, int left, int right, int *a, int *b) {
+    int swap = d->scores < 0 && left > right;
+    *a = swap ? right : left;
+    *b = swap ? left : right;
+}
+
 static int root_value(DrawSearch *d, uint64_t *h, const Root *r, int mover, int k, int guess) {
     if (r->bit >= 0 && !h[mover] && !d->run) return hand_value(d, h, 0, &r->last);      /* he went out */
-    int g = guess, lo = -INF, hi = INF;
+    int g = guess, lo = -INF, hi = INF, left, right;
+    state_ends(d, r->left, r->right, &left, &right);
     while (lo < hi) {
         int b = g == lo ? g + 1 : g;
-        g = r->offer ? choice(d, h, r->left, r->right, r->shape, r->t, k, 1, &r->last, b - 1, b)
-                     : follow(d, h, r->left, r->right, r->shape, r->t, r->drawn, k, r->passes, &r->last, b - 1, b);
+        g = r->offer ? choice(d, h, left, right, r->shape, r->t, k, 1, &r->last, b - 1, b)
+                     : follow(d, h, left, right, r->shape, r->t, r->drawn, k, r->passes, &r->last, b - 1, b);
         if (d->failed || d->stopped) return 0;
         if (g < b) hi = g;
         else lo = g;
@@ -661,13 +670,6 @@ typedef struct {
     long long spent;
     int probed, after;
 } LineState;
-
-/* The state's ends of the position's ``left``, ``right``: sorted where nothing is scored during play. */
-static inline void state_ends(const DrawSearch *d, int left, int right, int *a, int *b) {
-    int swap = d->scores < 0 && left > right;
-    *a = swap ? right : left;
-    *b = swap ? left : right;
-}
 
 /* The first choice of ``st->t`` in the order of ``Position.legal_moves`` whose value (with the points it scores at
  * once) reaches the state's, by a null-window probe each (``TreeSearch._first_best``; at most ``limit`` positions
@@ -876,10 +878,6 @@ static PyObject *DrawSearch_worlds(DrawSearch *self, PyObject *args) {
     long long limit;
     if (!PyArg_ParseTuple(args, "OOiiOL|p", &hands, &orders, &mover, &k, &roots, &limit, &want)) return NULL;
     int n = self->n;
-    if (want && self->scores < 0) {
-        PyErr_SetString(PyExc_ValueError, "lines: only where points are scored during play (the ends as they lie)");
-        return NULL;
-    }
     Root rs[CHOICES];
     int nr = roots_of(self, roots, rs, CHOICES);
     if (nr < 0) return NULL;

@@ -10,11 +10,11 @@ it) and values each move as ``TreeSearch.values`` does: the points it scores at 
 from the last value found (0 for each new world) over the state it leaves, a hand won by the move
 valued at once. The lead is such a move (the line opened with its two numbers, the opener's right to
 add a tile after it), and so is the opener's choice to add none; every draw and pass after it is the
-core's. No Python call per world, per move or per position. Where points are scored during play (All
-Fives), :meth:`DrawWorlds.lines` also plays, in each world right after its values and from the table they
+core's. No Python call per world, per move or per position. :meth:`DrawWorlds.lines` also plays, in each world right after its values and from the table they
 left, each move's principal variation as ``TreeSearch.best_line`` plays it (the first best choice in the
-order of ``legal_moves``, the forced draws and passes between), which the match scale reads. Hungarian's deals
-(no boneyard: each world's order empty; a player plays on while he can) go the same way, their values only.
+order of ``legal_moves``, the forced draws and passes between), which the match scale reads where both sides
+score in a hand (All Fives' points during play, Hungarian's bad points). Hungarian's deals go the same way (no
+boneyard: each world's order empty; a player plays on while he can).
 
 It knows nothing of where the worlds come from (``inference``). :meth:`DrawWorlds.values` returns None
 where the core does not take them (no compiled core, a scoring ``describe`` does not know, a rule the
@@ -67,10 +67,7 @@ class DrawWorlds:
         moves for both sides to the end of the hand, at each choice the first best in the order of
         ``legal_moves``, the forced draws and passes included), a :class:`DrawLine` (None: past the node limit at
         one of its choices), from the table the world's values left (``_draw.DrawSearch.worlds`` with
-        ``lines``). None where :meth:`values` is, and where nothing is scored during play (the core's ends are
-        then not the position's as they lie, nor its moves' order)."""
-        if getattr(self.rules, "play", None) is None:
-            return None
+        ``lines``). None where :meth:`values` is."""
         return self._batch(position, worlds, True)
 
     def _batch(self, position: Position, worlds, lines: bool) -> tuple[list, list] | None:
@@ -124,8 +121,8 @@ def _roots(rules, position, moves: list[Move], order: tuple[int, ...]) -> tuple[
                 return None             # blocked at once: the general search's leaf, not the core's
             if not compact(position):
                 return None
-            _, left, right, shape, t, drawn, k, passes, offer, (last, bit, before) = compact_state(position, play,
-                                                                                                   order)
+            _, _, _, shape, t, drawn, k, passes, offer, (last, bit, before) = compact_state(position, play, order)
+            left, right = position.ends         # (as they lie: the core sorts them for its search, not its lines)
             gain = 0
             if play is not None and move.tile is not None:
                 gain = play.points(play.ends_total(position.line_ends(), position.ends))
