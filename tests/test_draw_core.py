@@ -330,8 +330,8 @@ def test_both_cores_agree_on_thousands_of_random_hands():
     for variant, size, lead, yard in NEWLY_WRITTEN:
         rng = random.Random(f"many-new{variant.name}{variant.scoring}{variant.block}")
         compared += sum(compare_line(variant, rng, size, lead, yard, walk=False) for _ in range(whole))
-    for name, options, size, lead, yard in HUNGARIAN:
-        compared += compare_family((name, options, size + 1, lead, yard), whole, "many", walk=False)
+    for case in HUNGARIAN:                  # (a tile more a seat would triple their time)
+        compared += compare_family(case, whole, "many", walk=False)
     assert compared > 20_000
 
 
