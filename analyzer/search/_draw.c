@@ -27,7 +27,7 @@
  *   (each one's hands and boneyard order) valued in one call, each with the table back at its starting size (so
  *   each is searched as by a search of its own: the same positions and values), each root move as
  *   ``TreeSearch.values`` values it (its points, then MTD(f) from the last value found); with ``lines`` (All
- *   Fives) also each root move's principal variation in each world, played out from the table its values left
+ *   Fives, Hungarian) also each root move's principal variation in each world, played out from the table its values left
  *   as ``TreeSearch.best_line`` plays it (``root_line``); see analyzer/search/drawworlds.py.
  *
  * The state of a choice: every seat's hand (a 64-bit mask), the open ends (left, right; sorted where
@@ -624,7 +624,6 @@ static int table_reset(DrawSearch *d) {
     return 0;
 }
 
-/* The side-0 value of the state a root move leaves (``TreeSearch._mtd``: MTD(f) from ``guess``). */
 /* The state's ends of the position's ``left``, ``right``: sorted where nothing is scored during play. */
 static inline void state_ends(const DrawSearch *d, int left, int right, int *a, int *b) {
     int swap = d->scores < 0 && left > right;
@@ -632,6 +631,8 @@ static inline void state_ends(const DrawSearch *d, int left, int right, int *a, 
     *b = swap ? left : right;
 }
 
+/* The side-0 value of the state a root move leaves (``TreeSearch._mtd``: MTD(f) from ``guess``; the root's ends as
+ * they lie, sorted here for the search). */
 static int root_value(DrawSearch *d, uint64_t *h, const Root *r, int mover, int k, int guess) {
     if (r->bit >= 0 && !h[mover] && !d->run) return hand_value(d, h, 0, &r->last);      /* he went out */
     int g = guess, lo = -INF, hi = INF, left, right;
@@ -785,10 +786,11 @@ static PyObject *root_line(DrawSearch *d, const uint64_t *h, const Root *r, int 
 }
 
 /* line(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, before_right,
- * value, limit, spent) -> (steps, positions, after, before_left, before_right): the principal variation from a state (``left``, ``right``: the
- * ends as they lie in the position; the rest as ``search`` takes it) whose side-0 value is ``value`` to the end of the
- * hand, as ``TreeSearch.best_line`` plays it (``line_rest``): each choice's probes at most ``limit`` positions, the
- * first choice's ``spent`` of them already. ``steps`` as ``line_append`` gives them, None past the limit;
+ * value, limit, spent) -> (steps, positions, after, before_left, before_right): the principal variation from a state
+ * (``left``, ``right``: the ends as they lie in the position; the rest as ``search`` takes it) whose side-0 value is
+ * ``value`` to the end of the hand, as ``TreeSearch.best_line`` plays it (``line_rest``): each choice's probes at most
+ * ``limit`` positions, the first choice's ``spent`` of them already. ``steps`` as ``line_append`` gives them, None
+ * past the limit;
  * ``positions``: those of the last choice probed; ``after``: the value of the state its move left (None: no choice
  * was probed); ``before_left``, ``before_right``: the ends as they lay before the last tile laid (-1, -1: before the
  * lead). */
