@@ -29,8 +29,8 @@ from ..search.core import TABLE_MB, SearchLimit
 from ..search.draw import DrawLine
 from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "drawn_facts", "finished_result", "hand_leader", "line_facts", "move_codes", "needs_results",
-           "played_out", "principal_results"]
+__all__ = ["PrincipalResults", "drawn_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
+           "needs_results", "played_out", "principal_results"]
 
 
 def needs_results(variant: Variant) -> bool:
@@ -210,15 +210,17 @@ def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: di
 
 
 def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, hands: tuple[int, ...] | None = None,
-               history: tuple | None = None, play_points: tuple[int, ...] | None = None, runs: bool = False) -> HandFacts:
+               history: tuple | None = None, play_points: tuple[int, ...] | None = None,
+               runs: bool = False) -> HandFacts:
     """The facts of the hand once ``played`` (each move's player and tile, None: a pass; the line ending the hand)
     is played at ``pos`` (every tile known), as ``hand_facts`` reads them off the position those moves leave,
     without playing them: the tiles each seat holds then, the last tile and ``ends_before`` (the ends before it),
     every move's seat and tile; the hand won by the last tile's player if it was his last, else blocked (credited
     to him); ``runs``: where players play on while they can and the hand goes on past a player out
-    (``RunPosition.outcome``), won by the lowest seat whose hand is empty, if any. ``hands``: the hands to take the tiles from (default ``pos.hands``: a draw game adds those drawn on
-    the way), ``history``: each move's seat and tile up to ``pos`` where the caller has them (else read off
-    ``pos``), ``play_points``: what each seat scored during play (a game scoring so)."""
+    (``RunPosition.outcome``), won by the lowest seat whose hand is empty, if any. ``hands``: the hands to take the
+    tiles from (default ``pos.hands``: a draw game adds those drawn on the way), ``history``: each move's seat and
+    tile up to ``pos`` where the caller has them (else read off ``pos``), ``play_points``: what each seat scored
+    during play (a game scoring so)."""
     hands = list(pos.hands if hands is None else hands)
     if history is None:
         history = tuple((entry[1], entry[0].tile) for entry in pos.history)
@@ -227,9 +229,8 @@ def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, ha
     for s, t in played:
         if t is not None:
             hands[s] &= ~t.bit
-    out = next((s for s, h in enumerate(hands) if not h), None) if runs else None
-    if out is not None:
-        seat = out
+    if runs:
+        seat = next((s for s, h in enumerate(hands) if not h), seat)
     return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
                      tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
                      ends_before, history, play_points)

@@ -400,10 +400,11 @@ class _CompiledDrawDeal(_DrawDeal):
 
 @dataclass(frozen=True)
 class DrawLine:
-    """A principal variation as the compiled draw search gives it (``DrawSearch.line``, ``DrawWorlds.lines``): each step as the core gives it (``_draw.c``,
-    ``line_append``: ``(seat, tile index, end, arm, points)``, a draw's end -2, a pass's tile -1, the opener's choice
-    to add no tile -2), the forced draws and passes included; the ends as they lay before the last tile laid (None:
-    before the lead); and ``first``: what the move before the line (the decision's) scores for its player."""
+    """A principal variation as the compiled draw search gives it (``DrawSearch.line``, ``DrawWorlds.lines``): each
+    step as the core gives it (``_draw.c``, ``line_append``: ``(seat, tile index, end, arm, points)``, a draw's end -2,
+    a pass's tile -1, the opener's choice to add no tile -2), the forced draws and passes included; the ends as they
+    lay before the last tile laid (None: before the lead); and ``first``: what the move before the line (the
+    decision's) scores for its player."""
 
     steps: tuple[tuple[int, int, int, int, int], ...]
     ends_before: tuple[int, int] | None

@@ -1,4 +1,4 @@
-"""All the worlds of one decision of a draw game (or All Fives) solved in one call into the compiled core.
+"""All the worlds of one decision of a draw game (All Fives, Hungarian) solved in one call into the compiled core.
 
 The fair analysis values every alternative of a decision in each world its mover cannot tell apart:
 the same line, the same turn, the same number of tiles drawn, with the other hands and the boneyard's
@@ -10,11 +10,12 @@ it) and values each move as ``TreeSearch.values`` does: the points it scores at 
 from the last value found (0 for each new world) over the state it leaves, a hand won by the move
 valued at once. The lead is such a move (the line opened with its two numbers, the opener's right to
 add a tile after it), and so is the opener's choice to add none; every draw and pass after it is the
-core's. No Python call per world, per move or per position. :meth:`DrawWorlds.lines` also plays, in each world right after its values and from the table they
-left, each move's principal variation as ``TreeSearch.best_line`` plays it (the first best choice in the
-order of ``legal_moves``, the forced draws and passes between), which the match scale reads where both sides
-score in a hand (All Fives' points during play, Hungarian's bad points). Hungarian's deals go the same way (no
-boneyard: each world's order empty; a player plays on while he can).
+core's. No Python call per world, per move or per position. :meth:`DrawWorlds.lines` also plays, in each
+world right after its values and from the table they left, each move's principal variation as
+``TreeSearch.best_line`` plays it (the first best choice in the order of ``legal_moves``, the forced draws
+and passes between), which the match scale reads where both sides score in a hand (All Fives' points during
+play, Hungarian's bad points). Hungarian's deals go the same way (no boneyard: each world's order empty; a
+player plays on while he can).
 
 It knows nothing of where the worlds come from (``inference``). :meth:`DrawWorlds.values` returns None
 where the core does not take them (no compiled core, a scoring ``describe`` does not know, a rule the
