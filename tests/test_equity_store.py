@@ -282,6 +282,10 @@ def test_a_damaged_model_is_refused_when_the_file_is_read(tmp_path, monkeypatch)
     (tmp_path / f"{os.path.splitext(table_name(v))[0]}.mwc").write_bytes(damaged)
     assert load_table(v, str(tmp_path)) is None
     assert "its model's outcomes are damaged" in store_problem(v)
+    monkeypatch.setenv("DOMINO_TABLES", str(tmp_path))      # (a game of bad points: the file is still the reason)
+    out = CliRunner().invoke(main, ["analyze", "--scale", "match", "--json", str(RECORDS / "match-whist.dom")])
+    notes = {g["match_scale"]["note"] for g in json.loads(out.output)["games"]}
+    assert all(str(tmp_path) in n and "its model's outcomes are damaged" in n for n in notes), notes
 
 
 def test_a_file_of_the_first_layout_is_read_as_before():

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.fair import fair_analyze
 from analyzer.analysis.match_scale import fair_chance
-from analyzer.analysis.outcomes import played_out
-from analyzer.analysis.readings import dealt_facts, drawn_facts
+from analyzer.analysis.outcomes import drawn_facts, played_out
+from analyzer.analysis.readings import dealt_facts
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.rules import find_variant

@@ -164,7 +164,10 @@ def _void_draws(variant: Variant) -> bool:
 
 def why_not(variant: Variant, results: bool = False) -> str | None:
     """Why ``variant``'s hands cannot be graded on the match scale (None: they can); ``results``: each
-    alternative's hand result is known (``analysis.outcomes``), not only its value."""
+    alternative's hand result is known (``analysis.outcomes``), not only its value. A table file that cannot be
+    read is said first: it is why the results were not read either."""
+    if load_table(variant) is None and table_problem(variant):
+        return table_problem(variant)
     bad = (MatchKind.BAD,) if results else ()
     if variant.seating.sides != 2 and variant.match.kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT,
                                                                   MatchKind.POINTS) + bad:

@@ -4,8 +4,8 @@ score in a hand (``outcomes.needs_results``), in the worlds the mover could not 
 A world's result is the hand played out along the alternative's principal variation there with every hand
 open, read as ``analysis.outcomes`` reads the open-hands analysis's (``hand_facts``, ``Variant.hand_result``).
 :class:`WorldReading` reads them at one decision: along the lines a compiled batch of worlds gave with its values,
-read off the line without playing it (:func:`dealt_facts` for the dealt games, :func:`drawn_facts` for draw games
-scoring during play: ``outcomes.line_facts``), or played out by the search that has just valued the world
+read off the line without playing it (:func:`dealt_facts` for the dealt games, ``outcomes.drawn_facts`` for draw
+games scoring during play and Hungarian: ``outcomes.line_facts``), or played out by the search that has just valued the world
 (``outcomes.played_out``).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..search.worlds import WorldLine
 from ..tiles import Move
 from .outcomes import drawn_facts, hand_leader, line_facts, played_out
 
-__all__ = ["WorldReading", "dealt_facts", "drawn_facts", "points_before"]
+__all__ = ["WorldReading", "dealt_facts", "points_before"]
 
 
 @dataclass(frozen=True)

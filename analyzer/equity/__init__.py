@@ -356,9 +356,8 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
     digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta], sort_keys=True,
                                        default=str).encode())
     digest.update(source)
-    digest = digest.hexdigest()[:24]
     stem = os.path.join(cache_folder(), os.path.splitext(table_name(variant))[0])
-    path = f"{stem}-{digest}.race"
+    path = f"{stem}-{digest.hexdigest()[:24]}.race"
     if not os.path.exists(path):
         try:
             os.replace(_earlier_name(stem, variant, model, meta), path)
