@@ -3,11 +3,14 @@
     python3 bench/bench_match_cost.py                               # the bundled match records
     python3 bench/bench_match_cost.py --before DIR --rounds 3       # and another checkout, in the same run
     python3 bench/bench_match_cost.py records/match-whist.dom FILE...
+    python3 bench/bench_match_cost.py --copies 12                   # each as an archive of 12 copies
 
 For each record: ``python3 -m analyzer analyze RECORD --json`` (points) and the same with ``--scale match``,
 each the CPU time (user and system) of the child process (``RUSAGE_CHILDREN``), best of ``--rounds`` runs,
 the two scales alternating, with bytecode files in a folder of the run's own (as an installed package has
-them; a first run writes them). With ``--before DIR`` (a checkout with its compiled cores built in place)
+them; a first run writes them). With ``--copies N`` each record is analysed as a folder of N copies of
+it, in one process: an archive's cost per game, where the start-up (some 0.1 s: the imports, the table
+loaded) is paid once, not once a record. With ``--before DIR`` (a checkout with its compiled cores built in place)
 the same commands run there too, alternating with this tree's, and the table gives both ratios. The machine
 is shared: read the ratios, not the seconds. Each tree keeps the tables it solves when loaded (the races of
 individual players) in a cache folder of its own in the run's folder: the first, untimed run of a record solves
@@ -43,15 +46,30 @@ def cpu(root: Path, record: str, scale: str, env: dict) -> float:
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
+def archive(record: str, copies: int, where: Path) -> str:
+    """A folder of ``copies`` copies of ``record`` in ``where`` (named after it), for ``analyze`` to read as one archive."""
+    folder = where / Path(record).stem
+    folder.mkdir()
+    text = Path(record).read_bytes()
+    for k in range(copies):
+        (folder / f"{k + 1:03d}.dom").write_bytes(text)
+    return str(folder)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", nargs="*", help="record files (default: the bundled match records)")
     ap.add_argument("--before", type=Path, default=None, help="another checkout, timed in the same run")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--copies", type=int, default=0, help="analyse each record as a folder of N copies of it")
     args = ap.parse_args()
     records = [str(Path(r).resolve()) for r in args.records] or [str(ROOT / "records" / r) for r in RECORDS]
+    folders = tempfile.TemporaryDirectory() if args.copies else None
+    if folders is not None:
+        records = [archive(record, args.copies, Path(folders.name)) for record in records]
     roots = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
-    print(f"# bench_match_cost: Python {platform.python_version()}, best of {args.rounds} CPU runs of each command")
+    print(f"# bench_match_cost: Python {platform.python_version()}, best of {args.rounds} CPU runs of each command"
+          + (f", each record as an archive of {args.copies} copies" if args.copies else ""))
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, PYTHONPYCACHEPREFIX=cache)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
