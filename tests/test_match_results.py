@@ -75,6 +75,31 @@ def test_two_sided_games_that_score_one_side_need_no_results():
     assert why_not(find_variant("whist")) is not None and why_not(find_variant("whist"), results=True) is None
 
 
+def test_rules_without_a_table_say_the_table_is_missing_not_that_a_value_needs_results(monkeypatch):
+    """Whist to 7 bad points has no shipped table, so its results are never read: the match scale names the table to
+    make (as for any rules without one), not the bad points a value alone leaves unsaid (the results would give
+    them). A hand of which no move was analysed says so."""
+    from analyzer.analysis import GameAnalysis
+    from analyzer.equity import TABLES_ENV
+
+    monkeypatch.delenv(TABLES_ENV, raising=False)
+    v = find_variant("whist", {"target": "7"})
+    for results in (False, True):
+        assert "no match-winning-chance table is shipped for whist" in why_not(v, results=results)
+        assert "domino equity --variant whist --rule target=7" in why_not(v, results=results)
+    out = CliRunner().invoke(main, ["analyze", str(RECORDS / "match-whist.dom"), "--scale", "match", "--rule",
+                                    "target=7"])
+    assert out.exit_code == 0
+    assert out.output.count("Match scale: no match-winning-chance table is shipped for whist") == 2
+    assert "does not give" not in out.output
+    whist = find_variant("whist")
+    empty = GameAnalysis("a hand with errors", ["A", "B", "C", "D"], [])
+    scale = match_scale(empty, whist, MatchPosition(MatchState((10, 20), (0, 0), 1), ("side", 0)), 0)
+    assert not scale.known and scale.note.startswith("no move of this hand was analysed")
+    assert "no match-winning-chance table" in match_scale(empty, v, MatchPosition(MatchState((1, 2), (0, 0), 1),
+                                                                                   ("side", 0)), 0).note
+
+
 def test_a_whist_alternative_that_reaches_100_bad_points_ends_the_match():
     """At 80-85 bad points, an alternative whose line gives side 1 fifteen or more (and side 0 fewer than
     twenty more than side 1 has then) ends the match won by side 0: MWC 1; and the reverse 0."""

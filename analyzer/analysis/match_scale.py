@@ -165,21 +165,20 @@ def _void_draws(variant: Variant) -> bool:
 def why_not(variant: Variant, results: bool = False) -> str | None:
     """Why ``variant``'s hands cannot be graded on the match scale (None: they can); ``results``: each
     alternative's hand result is known (``analysis.outcomes``), not only its value. A table file that cannot be
-    read is said first: it is why the results were not read either."""
+    read is said first, and a missing table before the results not known: the results are read only where a
+    table is, so the table is what is missing."""
     if load_table(variant) is None and table_problem(variant):
         return table_problem(variant)
-    bad = (MatchKind.BAD,) if results else ()
-    if variant.seating.sides != 2 and variant.match.kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT,
-                                                                  MatchKind.POINTS) + bad:
-        return ("the match scale covers games of individual players where a hand's winner (Cut Throat, Chiva) or "
-                "each player's points (All Fives) are what the match reads, not their bad points")
-    if variant.match.kind not in (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES,      # (games: its winner)
-                                  MatchKind.CUTTHROAT, MatchKind.SHUTOUT) + bad:
-        return (f"an open-hands value does not give both sides' {variant.match.kind} points of the hand, which the "
-                "match scale needs")
+    kind = variant.match.kind
+    if variant.seating.sides != 2 and kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT, MatchKind.POINTS,
+                                                   MatchKind.BAD):
+        return ("the match scale covers games of individual players where a hand's winner (Cut Throat, Chiva), each "
+                "player's points (All Fives) or bad points (French, Hungarian) are what the match reads")
+    if kind not in (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES,      # (games: its winner)
+                    MatchKind.CUTTHROAT, MatchKind.SHUTOUT, MatchKind.BAD):
+        return (f"an open-hands value does not give both sides' {kind} points of the hand, which the match scale "
+                "needs")
     if load_table(variant) is None:
-        if table_problem(variant):
-            return table_problem(variant)
         cannot = supported(variant)
         if cannot:
             return f"no match-winning-chance table: {cannot}"
@@ -187,6 +186,10 @@ def why_not(variant: Variant, results: bool = False) -> str | None:
         return (f"no match-winning-chance table is shipped for {variant.name}"
                 f"{' (' + variant.rules_text + ')' if variant.rules_text else ''}: make one with `domino equity --variant "
                 f"{variant.name}{rules} -o DIR/{table_name(variant)[:-len('.json')]}.mwc` and set {TABLES_ENV}=DIR")
+    if kind == MatchKind.BAD and not results:
+        whose = "both sides'" if variant.seating.sides == 2 else "every player's"
+        return (f"an open-hands value does not give {whose} bad points of the hand, which the match scale needs (each "
+                "alternative's result along its line)")
     return None
 
 
@@ -205,6 +208,8 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
         return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only",
                           table=name)
     why = why_not(variant, results is not None)
+    if why and not analysis.decisions and not analysis.values and why_not(variant, True) is None:
+        return MatchScale(False, "no move of this hand was analysed: nothing to grade", table=name)  # (no results)
     if why:
         return MatchScale(False, f"{why}: graded in points only", table=name)
     if position.state.over:
