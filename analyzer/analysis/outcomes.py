@@ -84,17 +84,14 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
             pos.turn = rep.steps[k].seat
         before = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores else None
         prefix = move_codes(pos)
-        history = tuple((entry[1], entry[0].tile) for entry in pos.history)
         value = analysis.values[k] if k < len(analysis.values) else None
-        line.append(played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value, prefix,
-                               history))
+        line.append(played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value, prefix))
         d = decisions.get(k)
         if d is not None:
             mover = 0 if variant.seating.sides == 2 else pos.turn
             moves = {alternative_text(m): m for m in pos.legal_moves()}
             alternatives[k] = [played_out(variant, view(mover), pos, moves.get(a.move, False), leader, before,
-                                           seen.setdefault(mover, {}), a.value, prefix, history)
-                               for a in d.alternatives]
+                                           seen.setdefault(mover, {}), a.value, prefix) for a in d.alternatives]
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)
@@ -107,8 +104,7 @@ def hand_leader(rep: Replay) -> int:
 
 
 def played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict,
-                value: int | None = None, prefix: tuple | None = None,
-                history: tuple | None = None) -> HandResult | None:
+                value: int | None = None, prefix: tuple | None = None) -> HandResult | None:
     """The result of the hand once ``move`` is played at ``pos`` (None: from ``pos`` itself; False: a move it
     does not offer) and the principal variation after it (``pos`` is left as it was); ``before``: each seat's
     points scored during play up to ``pos`` (None: none). ``seen``: the result from each position a principal
@@ -119,28 +115,26 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
     points so far and whether the opener may still add a tile to his lead (a draw game's ``offer``); an
     empty dict to start. ``value``: the analysis's value there (``search``'s side 0, the points scored during
     play so far counted), where the search of the line's value starts. ``prefix``: :func:`move_codes` of
-    ``pos`` where the caller has them (they are the same for every alternative of a decision), ``history``: each
-    move's seat and tile up to ``pos`` likewise (:func:`line_facts`)."""
+    ``pos`` where the caller has them (they are the same for every alternative of a decision)."""
     if move is False:
         return None
     play = variant.play
     points = list(before) if before else [0] * variant.players
-    moves = pos.history
+    history = pos.history
     node = seen
     for code in (prefix if prefix is not None else move_codes(pos)):
         node = node.get(code) or node.setdefault(code, {})
-    pushed, walked = 0, []
+    pushed = 0
 
     def push(m) -> None:
         nonlocal pushed, node
-        seat, made = pos.turn, len(moves)
+        seat, made = pos.turn, len(history)
         pos.push(m)
         pushed += 1
-        if len(moves) > made:           # (the opener's choice to add no tile to his lead is no move of it)
+        if len(history) > made:         # (the opener's choice to add no tile to his lead is no move of it)
             tile = m.tile
             code = (seat, 0 if tile is None else tile.bit, m.end, m.draw, m.arm, m.open)
             node = node.get(code) or node.setdefault(code, {})
-            walked.append((seat, tile))
         if play is not None and m.is_play:
             points[seat] += play.points(play.ends_total(pos.line_ends(), pos.ends))
 
@@ -167,10 +161,8 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
                 push(m)
                 path.append(here())
             if read is not None:        # (the rest read off the line, not played)
-                so_far = None if history is None else history + tuple(walked)
-                result = variant.hand_result(drawn_facts(variant, pos, tuple(pos.hands), None, read, leader, points,
-                                                         so_far)) \
-                    if isinstance(read, DrawLine) else _read_line(variant, pos, read, leader, node, key, path, so_far)
+                result = variant.hand_result(drawn_facts(variant, pos, tuple(pos.hands), None, read, leader, points)) \
+                    if isinstance(read, DrawLine) else _read_line(variant, pos, read, leader, node, key, path)
                 for at, k in path:
                     at[k] = result
                 return result
@@ -203,7 +195,7 @@ def _principal(variant: Variant, search, pos, guess: int | None,
 
 
 def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: dict, key: tuple,
-               path: list, history: tuple | None = None) -> HandResult:
+               path: list) -> HandResult:
     """For :func:`played_out`: the result of the hand once ``line`` (a dealt game's, ended by the compiled core:
     its ends before the last tile known) is played at ``pos``, read off the line (:func:`line_facts`) without
     playing it; the node of ``seen`` (from ``node``, ``pos``'s) of each position before its last move, with
@@ -213,8 +205,7 @@ def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: di
         code = (seat, 0 if tile is None else tile.bit, m.end, m.draw, m.arm, m.open)
         node = node.get(code) or node.setdefault(code, {})
         path.append((node, key))
-    facts = line_facts(pos, [(seat, m.tile) for m, seat in zip(line.moves, line.seats)], line.ends_before, leader,
-                       history=history)
+    facts = line_facts(pos, [(seat, m.tile) for m, seat in zip(line.moves, line.seats)], line.ends_before, leader)
     return variant.hand_result(facts)
 
 
@@ -246,14 +237,13 @@ def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, ha
 
 
 def drawn_facts(variant: Variant, pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, leader: int,
-                before, history: tuple | None = None) -> HandFacts:
+                before) -> HandFacts:
     """The facts of the hand of ``variant`` once ``move`` (the decision's: a tile laid, or the opener's choice to add
     none; None: no move, the line starts at ``pos``) and then ``line`` (the compiled draw search's: a draw game's,
     All Fives', Hungarian's) are played at ``pos`` with ``hands`` (``before``: each seat's points scored during play
     up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
     (:func:`outcomes.line_facts`, the tiles drawn on the way added to the hands: a draw is none of the position's
-    history), without playing them; where the variant scores during play, each seat's points, the line's.
-    ``history``: each move's seat and tile up to ``pos``, where the caller has them (:func:`line_facts`)."""
+    history), without playing them; where the variant scores during play, each seat's points, the line's."""
     hands = list(hands)
     points = list(before) if before else [0] * len(hands)
     played = []
@@ -269,7 +259,7 @@ def drawn_facts(variant: Variant, pos, hands: tuple[int, ...], move: Move | None
         elif t >= 0:
             played.append((s, tiles[t]))
             points[s] += scored
-    return line_facts(pos, played, line.ends_before, leader, tuple(hands), history,
+    return line_facts(pos, played, line.ends_before, leader, tuple(hands),
                       play_points=None if variant.play is None else tuple(points), runs=variant.turns == Turns.RUN)
 
 
