@@ -209,7 +209,8 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
                           table=name)
     why = why_not(variant, results is not None)
     if why and not analysis.decisions and not analysis.values and why_not(variant, True) is None:
-        return MatchScale(False, "no move of this hand was analysed: nothing to grade", table=name)  # (no results)
+        # (the results were not read only because nothing was analysed: say that, not what results would give)
+        return MatchScale(False, "no move of this hand was analysed: nothing to grade", table=name)
     if why:
         return MatchScale(False, f"{why}: graded in points only", table=name)
     if position.state.over:
