@@ -470,7 +470,7 @@ def _bound_cases():
         yield pytest.param(*case, id=_new_id(case))
 
 
-@pytest.mark.parametrize("variant, size, lead, yard", _bound_cases())
+@pytest.mark.parametrize("variant, size, lead, yard", list(_bound_cases()))
 def test_no_finished_hand_passes_the_value_bound_the_search_prunes_with(variant, size, lead, yard):
     """``scoring.value_bound``, which both cores prune with: every finished hand the search values, for
     every view, is worth at most the bound either way (the points beyond the pips, plus the pips still held
