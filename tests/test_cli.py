@@ -80,6 +80,8 @@ def test_validate_exit_codes():
     assert res.exit_code == 2 and "--rule nonsense=1" in res.output
     res = run("validate", "--rule", "target=abc", SEED2)
     assert res.exit_code == 2 and "--rule target=abc" in res.output and "whole number" in res.output
+    res = run("validate", "--rule", "target=-5", SEED2)
+    assert res.exit_code == 2 and "--rule target=-5" in res.output and "whole number" in res.output
     # an option some variants have is checked against each record's own variant
     res = run("validate", "--rule", "set=9", SEED2)
     assert res.exit_code == 1 and "bad-rule" in res.output

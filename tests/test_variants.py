@@ -1,5 +1,6 @@
 """Each distinctive rule of the rule texts, tested with the texts' own words and examples."""
 import dataclasses
+import re
 
 import pytest
 
@@ -37,6 +38,16 @@ def test_unknown_variant_option_and_value_are_clear_errors_listing_what_exists()
         find_variant("jamaican", {"capicu": "yes"})
     with pytest.raises(BadOptionValue, match="draw, leader, more-tiles"):
         find_variant("partnership", "tie=coin-toss")
+
+
+def test_a_whole_number_option_refuses_a_sign_it_would_otherwise_drop():
+    """A target is a whole number: "-5" is none (it once read as 5, the sign lost with the name's hyphens), and
+    neither is "+5"; spaces around a number are no part of it."""
+    for value in ("-5", "+5", "5-", "1-0"):
+        with pytest.raises(BadOptionValue, match=f"whole number, not '{re.escape(value)}'"):
+            find_variant("whist", {"target": value})
+    assert find_variant("whist", {"target": " 150 "}).match.target == 150
+    assert find_variant("whist", {"target": "007"}).match.target == 7
 
 
 def test_rules_tag_grammar_and_aliases():

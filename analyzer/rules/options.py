@@ -61,6 +61,7 @@ class OptionSpec:
                 return "no"
             raise BadOptionValue(f"option {self.key!r} of the {variant} variant is yes or no, not {value!r}")
         if self.kind == "int":
+            v = value.strip()               # (not normalised: "-5" would read as 5)
             if not v.isdecimal():
                 raise BadOptionValue(f"option {self.key!r} of the {variant} variant is a whole number"
                                      + (f" ({', '.join(self.values)})" if self.values else "") + f", not {value!r}")
