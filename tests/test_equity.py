@@ -22,10 +22,10 @@ from analyzer.equity.model import mode_of
 from analyzer.equity.table import solve, state_key
 from analyzer.generate import random_game
 from analyzer.match import replay_record
-from analyzer.notation import read
+from analyzer.notation import parse, read
 from analyzer.replay import replay
 from analyzer.rules import HandResult, MatchState, find_variant
-from conftest import matches_won_by_played_hands
+from conftest import RECORDS, matches_won_by_played_hands
 
 V = find_variant("partnership")
 
@@ -235,6 +235,22 @@ def test_match_positions_from_the_file():
     # a game of the file with no Game tags and no Score tag: no position
     rep = replay(random_game(V, 3), V)
     assert match_positions([rep])[0][0] is None
+
+
+def test_a_score_tag_at_which_the_match_was_already_won_grades_in_points_only():
+    """The seed deal (A/C win 46) with a Score tag of A/C 146 after it: A/C had 100 before the hand, and a side at
+    100 has won the match to 100 (000), so no hand of that match is left to grade; at A/C 96 they had 50."""
+    text = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
+    for stated, before, over in (("A/C 146, B/D 30", (100, 30), True), ("A/C 96, B/D 30", (50, 30), False),
+                                 ("A/C 145, B/D 100", (99, 100), True)):
+        replays = replay_record(parse(text.replace("[Result", f'[Score "{stated}"]\n[Result', 1)))
+        (position, leader, how), = match_positions(replays)
+        assert position.state.scores == before and position.state.over == over and "Score tag" in how
+        scale = match_scale(analyze_replay(replays[0]), replays[0].variant, position, leader)
+        assert scale.known != over
+        if over:
+            assert scale.note.startswith(f"the match was over before this hand, at {before[0]}-{before[1]}")
+            assert position.state.winner == (0 if before[0] >= 100 else 1)
 
 
 def test_no_position_grades_in_points_only():

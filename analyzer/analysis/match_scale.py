@@ -214,7 +214,8 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     if why:
         return MatchScale(False, f"{why}: graded in points only", table=name)
     if position.state.over:
-        return MatchScale(False, "the match was over before this hand: graded in points only", table=name)
+        return MatchScale(False, f"the match was over before this hand, at {'-'.join(map(str, position.state.scores))}: "
+                          "graded in points only", table=name)
     out = MatchScale(True, note, position, table.chance(position), table=name)
     individual = variant.seating.sides != 2
     if individual:
@@ -356,5 +357,6 @@ def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState | N
         if names not in claimed or claimed[names] - added[side] < 0:
             return None
         scores.append(claimed[names] - added[side])
-    return MatchState(tuple(scores), (0, 0), 1)
+    # the match code settles that score as a hand bringing it from the start would (a side at the target has won)
+    return variant.match.apply(variant.match.start(2), HandResult("blocked", None, 0, 0, tuple(scores)))
 
