@@ -389,7 +389,8 @@ def _rate_cell(rate, low, high) -> str:
 
 
 #: What the second table's columns mean, printed under it.
-SKILL_NOTE = ("luck: the open-hands value of his side's deals at the lead less the variant's mean; "
+SKILL_NOTE = ("luck: the open-hands value of his side's deals at the lead less the variant's mean (games of two "
+              "sides only: no hand of a game of individual players counts in hands, result or luck); "
               "adjusted: result less luck; draws' luck (draw games, shown apart, not in luck): each draw's value against "
               "the mean over the tiles that could have come; error rate: mean loss a decision with a choice (fair where judged, else open hands) and its "
               "95% interval; band: of the open-hands error rate, from two games or more and a narrow enough interval")
