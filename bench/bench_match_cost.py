@@ -47,7 +47,8 @@ def cpu(root: Path, record: str, scale: str, env: dict) -> float:
 
 
 def archive(record: str, copies: int, where: Path) -> str:
-    """A folder of ``copies`` copies of ``record`` in ``where`` (named after it), for ``analyze`` to read as one archive."""
+    """A folder of ``copies`` copies of ``record`` in ``where`` (named after it), for ``analyze`` to read as one
+    archive."""
     folder = where / Path(record).stem
     folder.mkdir()
     text = Path(record).read_bytes()

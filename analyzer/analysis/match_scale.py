@@ -214,8 +214,8 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     if why:
         return MatchScale(False, f"{why}: graded in points only", table=name)
     if position.state.over:
-        return MatchScale(False, f"the match was over before this hand, at {'-'.join(map(str, position.state.scores))}: "
-                          "graded in points only", table=name)
+        score = "-".join(map(str, position.state.scores))
+        return MatchScale(False, f"the match was over before this hand, at {score}: graded in points only", table=name)
     out = MatchScale(True, note, position, table.chance(position), table=name)
     individual = variant.seating.sides != 2
     if individual:
