@@ -341,6 +341,9 @@ def _lead_of(variant: Variant, leader: int | None) -> tuple:
 
 
 def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState | None:
+    """The match before the hand of ``rep`` from its ``Score`` tag ``stated`` (the score after it, less the hand's
+    result), as the match code settles that score (over where a side had reached the target); None where the tag
+    cannot be read as this game's two sides' points."""
     if variant.match.kind != MatchKind.POINTS or variant.seating.sides != 2:
         return None
     try:

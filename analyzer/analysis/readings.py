@@ -5,8 +5,8 @@ A world's result is the hand played out along the alternative's principal variat
 open, read as ``analysis.outcomes`` reads the open-hands analysis's (``hand_facts``, ``Variant.hand_result``).
 :class:`WorldReading` reads them at one decision: along the lines a compiled batch of worlds gave with its values,
 read off the line without playing it (:func:`dealt_facts` for the dealt games, ``outcomes.drawn_facts`` for draw
-games scoring during play and Hungarian: ``outcomes.line_facts``), or played out by the search that has just valued the world
-(``outcomes.played_out``).
+games scoring during play and Hungarian: ``outcomes.line_facts``), or played out by the search that has just
+valued the world (``outcomes.played_out``).
 """
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ class WorldReading:
         ``hands``: this world's at the decision (the worlds differ in nothing else the facts read)."""
         variant, leader, before = self.variant, self.leader, self.before
         return [None if line is None else variant.hand_result(drawn_facts(variant, pos, hands, move, line, leader,
-                                                                          before)) for (move, _), line in zip(row, lines)]
+                                                                          before))
+                for (move, _), line in zip(row, lines)]
 
     def dealt(self, pos, hands: tuple[int, ...], row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
         """:meth:`lines` for a game the int solver plays (no drawing, no points during play) whose lines a compiled
