@@ -61,6 +61,8 @@ class Options:
     repair_edits: int = 0                   # validate --repair: the full repair search, with at most this many edits
     write_repaired: bool = False            # validate --write-repaired: the text of the repaired record too
     scale: str = "points"                   # analyze --scale match: also grade every move by its drop in MWC
+    luck_each: bool = False                 # stats, report --scale match: each player's deal luck in a game of
+    #                                         individual players (one search of the deal a player)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -125,6 +127,8 @@ class RecordRun:
     scales: list | None = None              # per game its ``MatchScale`` (or None), once graded on the match scale
     draw_lucks: list | None = None          # per game the luck of each draw (``analysis.drawluck``), once valued
     results: list | None = None             # per game its principal variations' results, where the match scale reads them
+    policy: list | None = None              # per game of individual players (``luck_each``): its deal's result played
+    #                                         out by the hand model's policy (``analysis.outcomes.policy_result``)
 
     @property
     def readable(self) -> bool:
@@ -185,20 +189,26 @@ def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = 
 def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> RecordRun:
     """The open-hands analysis of every game (``progress(moves)`` as moves are valued). On the match scale,
     a game whose grading reads its principal variations' results (:func:`results_wanted`) has them played
-    out at once by the search that valued it, whose tables hold its positions (``run.results``)."""
+    out at once by the search that valued it, whose tables hold its positions (``run.results``); with
+    ``luck_each``, a game of individual players has its deal played out by the hand model's policy so too, which
+    its players' deal luck is measured by (``run.policy``)."""
     o = run.options
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
-    run.analyses, run.results = [], [None] * len(run.replays)
+    run.analyses, run.results, run.policy = [], [None] * len(run.replays), [None] * len(run.replays)
     for k, rep in enumerate(run.replays):
+        each = o.scale == "match" and o.luck_each and rep.variant.seating.sides > 2
         searches = None
-        if wanted[k]:
+        if wanted[k] or each:
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
         analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, searches)
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
-            from .analysis.outcomes import principal_results
-            run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches=searches)
+            from .analysis.outcomes import policy_result, principal_results
+            if wanted[k]:
+                run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches=searches)
+            if each:
+                run.policy[k] = policy_result(rep, o.max_nodes, o.table_mb, searches=searches)
     return run
 
 
@@ -302,9 +312,13 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
             results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb)
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:
-            first = bool(getattr(rep, "match", None) and rep.match.number == 1)
-            scale.luck = deal_luck(analysis, rep.variant, leader, first, position if scale.known else None,
-                                   results.line[0] if results is not None and results.line else None)
+            scale.luck_each = each_luck(run, k, position if scale.known else None, leader)
+            if scale.luck_each is not None:
+                scale.luck = scale.luck_each[0]
+            elif rep.variant.seating.sides == 2:
+                scale.luck = deal_luck(analysis, rep.variant, leader, first_hand(rep), position if scale.known else None,
+                                       results.line[0] if results is not None and results.line else None,
+                                       played=rep.result)
         scale.annotate(game["analysis"])
         lucks = (run.draw_lucks or [None] * len(run.replays))[k]
         chance = match_chance(rep.variant, position, leader) if lucks and scale.known and leader is not None else None
@@ -312,6 +326,25 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
             run.draw_lucks[k] = with_match(lucks, chance)
             annotate(game["analysis"], run.draw_lucks[k], rep.steps)
         run.scales[k] = scale
+
+
+def first_hand(rep) -> bool:
+    """Whether ``rep`` is the first hand of its match (led by the rules of the first game)."""
+    return bool(getattr(rep, "match", None) and rep.match.number == 1)
+
+
+def each_luck(run: RecordRun, k: int, position, leader: int) -> list | None:
+    """Each player's deal luck in game ``k`` of ``run``, a game of individual players whose deal was played out
+    by the hand model's policy (``run.policy``: ``Options.luck_each``), from the match ``position`` before it
+    (None: in points only); None for any other game."""
+    from .analysis.luck import deal_luck, hand_value
+
+    result = (run.policy or [None] * len(run.replays))[k]
+    if result is None:
+        return None
+    rep = run.replays[k]
+    return [deal_luck(run.analyses[k], rep.variant, leader, first_hand(rep), position, result, seat,
+                      hand_value(rep.variant, result, seat), rep.result) for seat in range(rep.variant.players)]
 
 
 def value_draws(run: RecordRun, games: list[dict]) -> None:

@@ -382,13 +382,15 @@ def test_the_cli_cache_reuses_results(tmp_path):
     assert cli("analyze", "--cache", tmp_path / "c", SEED1, SEED2).output == first
 
 
-def test_analyze_and_stats_share_their_cache_entries(tmp_path):
-    # the same analysis: stats after analyze --scale match (or the other way) works nothing out again
-    # (stats grades on the match scale always: it gives each deal's luck)
+def test_analyze_and_stats_keep_their_own_cache_entries_and_reuse_them(tmp_path):
+    # stats asks for more than analyze --scale match (each player's deal luck in games of individual players),
+    # so each keeps its own entries; a second run of either works nothing out again
     cli("analyze", "--scale", "match", "--cache", tmp_path / "c", SEED2, SEED1)
     cli("stats", "--cache", tmp_path / "c", SEED2, SEED1)
+    assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 4
     cli("analyze", "--scale", "match", "--table-mb", "128", "--cache", tmp_path / "c", SEED2, SEED1)
-    assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 2
+    cli("stats", "--cache", tmp_path / "c", SEED2, SEED1)
+    assert sum(1 for _ in (tmp_path / "c").rglob("*.json")) == 4
 
 
 def test_progress_counts_every_move_of_the_records():

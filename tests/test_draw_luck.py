@@ -201,6 +201,7 @@ def _stats_results(stated: bool = True, names=("variant-draw.dom", "variant-cutt
                                                "match-chiva-2-draw.dom", "variant-draw-starter.dom")):
     """The plain results ``stats`` works from, of the two-sided draw records; these variants have no MWC
     table (so no deal luck) yet: each game is given a stated deal luck, as a table would (``stated``)."""
+    from analyzer.analysis.luck import hand_value
     from analyzer.pipeline import Options, read_text, run_record
 
     out, lucks = [], []
@@ -208,8 +209,10 @@ def _stats_results(stated: bool = True, names=("variant-draw.dom", "variant-cutt
         run = read_text(name, (RECORDS / name).read_text(encoding="utf-8"), Options(mode="analyze", scale="match"))
         result = run_record(run)
         for k, game in enumerate(result["games"]):
-            if stated:
-                game["analysis"]["match_scale"]["luck"] = {"points": (k % 3) - 0.75, "mwc": None}
+            if stated:      # (with the hand as played, for the first side: what a table's luck carries)
+                rep = run.replays[k]
+                game["analysis"]["match_scale"]["luck"] = {"points": (k % 3) - 0.75, "mwc": None,
+                                                           "result": hand_value(rep.variant, rep.result)}
             lucks.append((game, run.draw_lucks[k] or []))
         out.append(result)
     return out, lucks

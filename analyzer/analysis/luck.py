@@ -8,6 +8,15 @@ after its luck is what its play made of the deal (``luck-adjusted result = resul
 match scale the deal's luck is the MWC after the hand's open-hands result less the MWC before the hand
 (which is the mean over the hands to come). Deal luck plus the mean is the lead value, exactly.
 
+**Individual players** (Cut Throat, Chiva, Hungarian, French, All Fives for three or four): each player has
+his own luck, measured as his model's mean is: the deal played out from the lead by the model's policy
+(each mover his best move against all the others: ``outcomes.policy_result``), valued for him against the
+rest (``hand_value``), less the mean for his seat after the leader (``ModeSample.seat_mean``); in MWC his
+chance after that result less his chance before. Not the analysis's lead value: that assumes all the others
+play against him, so it lies below what the policy's hands give him (the model's mean), and the luck would
+lean against every player. One playout of the deal, so only where asked for (``Options.luck_each``: ``stats``
+and ``report --scale match``).
+
 **Error rate** (``error_rates``): per player, the mean loss per decision that had a real choice (open
 hands, points; and in MWC where the match scale graded the hand), with a 95% interval (normal
 approximation, mean +- 1.96 standard errors; none from fewer than two decisions)."""
@@ -19,35 +28,65 @@ from fractions import Fraction
 
 from ..equity import MatchPosition, first_lead, load_table
 from ..equity.model import mode_of
-from ..rules import Variant
+from ..rules import HandResult, Variant
 from . import AgainstTheRest, GameAnalysis
 from .match_scale import value_chance, why_not
 
-__all__ = ["DealLuck", "deal_luck", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
+__all__ = ["DealLuck", "deal_luck", "hand_value", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
 
 
 @dataclass(frozen=True)
 class DealLuck:
-    """The luck of one deal for the first side (the other side's is its negative)."""
+    """The luck of one deal for one view: the first side (the other side's is its negative), or in a game of
+    individual players one player against all the others (``seat``)."""
 
-    value: int                     # the open-hands value at the lead (first side)
-    mean: Fraction                 # the variant's mean for a hand led by this leader's side (first side)
+    value: int                     # the open-hands value at the lead (individual players: the model's policy's)
+    mean: Fraction                 # the variant's mean for a hand led by this leader's side (in this view)
     points: Fraction               # value - mean
     mwc: float | None = None       # MWC after the open-hands result less MWC before; None without a position
     mode: str = "open"
+    result: int | None = None      # the hand as played, in the same view (``hand_value``); None: not finished
+    seat: int = 0
 
     def as_dict(self) -> dict:
         return {"value": self.value, "mean": float(self.mean), "points": float(self.points), "mwc": self.mwc,
-                "mode": self.mode}
+                "mode": self.mode, "result": self.result, "seat": self.seat}
+
+
+def hand_value(variant: Variant, result: HandResult, seat: int = 0) -> int:
+    """A finished hand's ``result`` in the units of the open-hands values: for the first side (two sides),
+    or for the player at ``seat`` against all the others (:class:`~analyzer.analysis.AgainstTheRest`).
+    Where every side's points of the hand are given (``scores``: points scored during play and at its end,
+    or bad points), their difference: a side's less the other's, a player's twice less all of them, or where
+    each writes his own pips as bad points, all of them less his each; else the winner's points."""
+    teams, sides = variant.seating.teams, variant.seating.sides
+    mine = teams[seat] if sides != 2 else 0
+    bad = getattr(variant.scoring, "count", None) == "bad"
+    if len(result.scores) == sides:
+        if sides == 2:
+            margin = result.scores[0] - result.scores[1]
+            return -margin if bad else margin
+        total = sum(result.scores)
+        return total - sides * result.scores[mine] if bad else 2 * result.scores[mine] - total
+    if result.winner is None:
+        return 0
+    return result.points if result.winner == mine else -result.points
 
 
 def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
-              position: MatchPosition | None = None, result=None) -> DealLuck | None:
+              position: MatchPosition | None = None, result=None, seat: int = 0, value: int | None = None,
+              played: HandResult | None = None) -> DealLuck | None:
     """The luck of the deal of ``analysis`` (led by seat ``leader``; ``first_game``: the first hand of
     a match, led by the rules of the first game). None when the lead value or the variant's model is
     not known. ``result``: the hand's result along the principal variation from the deal
-    (``analysis.outcomes``), which gives the MWC where both sides may score in a hand."""
-    if not analysis.values or analysis.values[0] is None:
+    (``analysis.outcomes``), which gives the MWC where both sides may score in a hand. In a game of individual
+    players, ``seat`` says whose luck, ``result`` is the deal played out by the hand model's policy
+    (``outcomes.policy_result``) and ``value`` its value for him (``hand_value``): the analysis's own value at
+    the lead assumes all the others play against him, which the model's mean does not (None without
+    ``value``). ``played``: the hand's result as played (``DealLuck.result``)."""
+    if value is None and variant.seating.sides == 2 and analysis.values:
+        value = analysis.values[0]
+    if value is None:
         return None
     table = load_table(variant)
     if table is None:
@@ -57,19 +96,19 @@ def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
     if sample is None or not sample.hands:
         return None
     side = variant.seating.teams[leader]
-    if variant.seating.sides != 2:       # individual players: the first player's own mean, from his seat
-        mean = sample.seat_mean((0 - side) % variant.seating.sides, AgainstTheRest(variant, 0).bad)
+    if variant.seating.sides != 2:       # individual players: the player's own mean, from his seat after the leader
+        mean = sample.seat_mean((seat - side) % variant.seating.sides, AgainstTheRest(variant, seat).bad)
     else:
         mean = Fraction(int(sample.total), sample.hands)
         mean = mean if side == 0 else -mean
-    value = analysis.values[0]
     luck_mwc = None
     if position is not None and not position.state.over:
         if result is not None and why_not(variant, results=True) is None:
-            luck_mwc = table.after_each(position, result, leader)[0] - table.chance(position)
+            luck_mwc = table.after_each(position, result, leader)[seat] - table.chances(position)[seat]
         elif why_not(variant) is None:
-            luck_mwc = value_chance(table, variant, position, leader, value) - table.chance(position)
-    return DealLuck(value, mean, value - mean, luck_mwc, mode)
+            luck_mwc = value_chance(table, variant, position, leader, value, seat) - table.chances(position)[seat]
+    return DealLuck(value, mean, value - mean, luck_mwc, mode,
+                    None if played is None else hand_value(variant, played, seat), seat)
 
 
 @dataclass
@@ -78,7 +117,7 @@ class PlayerLuck:
 
     player: str
     hands: int = 0
-    result: int = 0                 # points his side won less points it lost
+    result: int = 0                 # his side's points of its hands less the other's (``hand_value``)
     luck: Fraction = Fraction(0)
     mwc_luck: float = 0.0
     mwc_hands: int = 0
@@ -96,7 +135,8 @@ class PlayerLuck:
 
 def player_luck(games) -> list[PlayerLuck]:
     """Per player (by name), over ``games``: (replay, analysis, match position or None) triples, the
-    analysis with every hand open. Hands without a lead value or result are left out."""
+    analysis with every hand open, of a game of two sides (a game of individual players needs each player's
+    own lead value: the pipeline's ``luck_each``). Hands without a lead value or result are left out."""
     rows: dict[str, PlayerLuck] = {}
     for rep, analysis, position in games:
         v = rep.variant
@@ -104,17 +144,14 @@ def player_luck(games) -> list[PlayerLuck]:
             continue
         leader = rep.initial.turn
         first = bool(getattr(rep, "match", None) and rep.match.number == 1)
-        luck = deal_luck(analysis, v, leader, first, position)
+        luck = deal_luck(analysis, v, leader, first, position, played=rep.result)
         if luck is None:
             continue
-        r = rep.result
         for seat, name in enumerate(rep.players):
-            side = v.seating.teams[seat]
-            sign = 1 if side == 0 else -1
+            sign = 1 if v.seating.teams[seat] == 0 else -1
             row = rows.setdefault(name, PlayerLuck(name))
             row.hands += 1
-            if r.winner is not None:
-                row.result += r.points if r.winner == side else -r.points
+            row.result += sign * luck.result
             row.luck += sign * luck.points
             if luck.mwc is not None:
                 row.mwc_luck += sign * luck.mwc

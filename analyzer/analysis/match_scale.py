@@ -78,6 +78,7 @@ class MatchScale:
     cls: list[str | None] = field(default_factory=list)
     critical: int | None = None                # the decision that lost the most MWC
     luck: object | None = None                 # the deal's luck (``analysis.luck.DealLuck``), when known
+    luck_each: list | None = None              # individual players, where asked for: each player's (or None)
     table: str | None = None                   # the MWC table the variant has (its file's name), None: none
     # in a fair analysis: per decision, each alternative's mean MWC over the worlds, the drop and its class
     fair_mwc: list[list[float | None]] = field(default_factory=list)
@@ -93,7 +94,9 @@ class MatchScale:
                 "scores": list(p.state.scores) if p else None, "lead": list(p.lead) if p else None,
                 "mwc_before": _r(self.before), "critical": self.critical,
                 "mwc_each": None if self.each is None else [_r(x) for x in self.each],
-                "luck": self.luck.as_dict() if self.luck is not None else None, "table": self.table}
+                "luck": self.luck.as_dict() if self.luck is not None else None, "table": self.table,
+                "luck_each": None if self.luck_each is None else [None if x is None else x.as_dict()
+                                                                  for x in self.luck_each]}
 
     def annotate(self, data: dict) -> dict:
         """Add the match scale to an analysis as plain data (``GameAnalysis.as_dict``): ``"mwc"`` to

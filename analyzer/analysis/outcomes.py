@@ -30,7 +30,7 @@ from ..search.draw import DrawLine
 from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
 
 __all__ = ["PrincipalResults", "drawn_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
-           "needs_results", "played_out", "principal_results"]
+           "needs_results", "played_out", "policy_result", "principal_results"]
 
 
 def needs_results(variant: Variant) -> bool:
@@ -96,6 +96,33 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)
     return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions], line)
+
+
+def policy_result(rep: Replay, node_limit: int | None = None, table_mb: float = TABLE_MB,
+                  searches: dict[int, object] | None = None) -> HandResult | None:
+    """In a game of individual players, the result of the hand when its deal is played out from the lead by
+    the policy of the variant's hand-result model (``equity.model.POLICY_EACH``: each mover his best move
+    against all the others, the first best in move order), what each player's deal luck is measured by (the
+    model's mean is over hands played so). ``searches``: the analysis's searches by seat, where the caller
+    kept them (their tables hold its positions; else made here). None where the deal cannot be played out
+    exactly (a hand not known, a choice past the node limit)."""
+    from ..equity.boneyard import play_out      # (the hand models: loaded where a deal's luck is asked for)
+
+    variant = rep.variant
+    pos, _ = start_position(rep, rep.legal_prefix)
+    if pos is None:
+        return None
+    if rep.steps and rep.steps[0].seat is not None:
+        pos.turn = rep.steps[0].seat
+    fast = int_solver_plays(variant)
+    searches = dict(searches or {})
+    each = [searches.get(seat) or searcher_for(AgainstTheRest(variant, seat), fast, node_limit, table_mb)
+            for seat in range(variant.players)]
+    try:        # (``pos`` is the analysis's own copy of the deal: played to its end here, not undone)
+        _, _, facts, limited = play_out(variant, pos, each, hand_leader(rep))
+    except (SearchLimit, NotImplementedError):
+        return None
+    return None if limited else variant.hand_result(facts)
 
 
 def hand_leader(rep: Replay) -> int:

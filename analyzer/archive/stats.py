@@ -25,9 +25,12 @@ For each player, by name across records (case and blanks do not count: ``alice``
 
 Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result model, ``analyzer.equity``):
 
-- ``result``: points his side won less points it lost, over the hands whose deal's luck is known
+- ``result``: his side's points of each hand less the other side's (``analysis.luck.hand_value``: points
+  scored during play and bad points included), over the hands whose deal's luck is known
   (``luck_hands``); ``luck``: the luck of those deals for his side (the open-hands value at the lead,
-  with the boneyard order the record reveals, less the variant's mean for the side that led);
+  with the boneyard order the record reveals, less the variant's mean for the side that led). In a game
+  of individual players both are his own against all the others, the luck from the deal played out by the
+  hand model's policy (each for himself) less the mean for his seat (``"luck_each"``: ``Options.luck_each``);
   ``adjusted``: the luck-adjusted result, ``result - luck``: what the play made of the hands.
   ``draw_luck``: in draw games, the luck of the tiles drawn (``analyzer.analysis.drawluck``: each
   draw's value against the mean over the tiles that could have come, his side's draws counted for it
@@ -170,6 +173,19 @@ def _side_index(game: dict, name: str) -> int | None:
     return next((k for k, side in enumerate(sides) if name in side.split("/")), None)
 
 
+def _lucks(game: dict, luck: dict | None, two: bool) -> list[tuple[str, dict, int]]:
+    """Each player of ``game`` with the deal's luck in his view and its sign for him: in a game of two sides the
+    first side's (``luck``), negated for the second side; in a game of individual players his own
+    (``"luck_each"``, where the analysis searched it: ``Options.luck_each``)."""
+    if two:
+        if luck is None:
+            return []
+        return [(name, luck, 1 if side == 0 else -1) for name in game["players"]
+                if (side := _side_index(game, name)) is not None]
+    each = ((game.get("analysis") or {}).get("match_scale") or {}).get("luck_each") or []
+    return [(name, entry, 1) for name, entry in zip(game["players"], each) if entry is not None]
+
+
 def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
     """Add ``game``'s luck, result and losses to the tallies of its players (``who``: name -> row name)."""
     analysis = game.get("analysis") or {}
@@ -190,20 +206,18 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
         if all(d["mwc"] is not None for _, d in draws):
             skill.mwc_draw_luck += sum(d["mwc"] if at == side else -d["mwc"] for at, d in draws)
             skill.mwc_draw_hands += 1
-    if luck is not None and result is not None and two:
-        for name in game["players"]:
-            side, row = _side_index(game, name), who[name]
-            if side is None or row in counted:
+    if result is not None:
+        for name, entry, sign in _lucks(game, luck, two):
+            row = who[name]
+            if row in counted or entry.get("result") is None:
                 continue
             counted.add(row)
-            sign = 1 if side == 0 else -1
             skill = of(row).skill
-            won = result["winner"] is not None and name in result["winner"]
-            skill.result += 0 if result["winner"] is None else (result["points"] if won else -result["points"])
-            skill.luck += sign * luck["points"]
+            skill.result += sign * entry["result"]
+            skill.luck += sign * entry["points"]
             skill.luck_hands += 1
-            if luck.get("mwc") is not None:
-                skill.mwc_luck += sign * luck["mwc"]
+            if entry.get("mwc") is not None:
+                skill.mwc_luck += sign * entry["mwc"]
                 skill.mwc_hands += 1
     decided = set()
     for d in analysis.get("decisions", []):
@@ -389,9 +403,10 @@ def _rate_cell(rate, low, high) -> str:
 
 
 #: What the second table's columns mean, printed under it.
-SKILL_NOTE = ("luck: the open-hands value of his side's deals at the lead less the variant's mean (games of two "
-              "sides only: no hand of a game of individual players counts in hands, result or luck); "
-              "adjusted: result less luck; draws' luck (draw games, shown apart, not in luck): each draw's value against "
+SKILL_NOTE = ("result: his side's points of each hand less the other side's (a game of individual players: his "
+              "against all the others); luck: the open-hands value of his side's deals at the lead less the variant's "
+              "mean (a game of individual players: the deal played out by the hand model's policy, valued for him, "
+              "less the mean for his seat); adjusted: result less luck; draws' luck (draw games, shown apart, not in luck): each draw's value against "
               "the mean over the tiles that could have come; error rate: mean loss a decision with a choice (fair where judged, else open hands) and its "
               "95% interval; band: of the open-hands error rate, from two games or more and a narrow enough interval")
 

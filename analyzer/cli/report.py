@@ -52,7 +52,8 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("report", variant, rules, thresholds, max_nodes, lines=True, insert_passes=insert_passes,
-                          table_mb=table_mb, scale=scale)      # (every alternative's best line, for the page's line view)
+                          table_mb=table_mb, scale=scale,      # (every alternative's best line, for the page's line view)
+                          luck_each=scale == "match")          # (each player's deal luck: the summary and the index)
     fair_only(fair)
     if fair:
         options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,

@@ -38,8 +38,9 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     per 100 decisions, accuracy and the record's errors on the player's moves.
 
     Accuracy is the share of a player's real choices (more than one legal move) that lost less than
-    the inaccuracy threshold against the best move, every hand open. The analysis is the same as
-    `domino analyze --scale match` (and shares its --cache).
+    the inaccuracy threshold against the best move, every hand open. The analysis is that of
+    `domino analyze --scale match`, with each player's deal luck in games of individual players (one
+    more search of each deal a player: a --cache of stats is its own).
 
     A second table gives luck and skill: each player's result over the hands whose deal's luck is
     known, that luck (the open-hands value at the lead less the variant's mean, plus in a draw game
@@ -57,9 +58,10 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
     fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
-    # graded on the match scale always: it gives each deal's luck (its MWC columns are shown with --scale match)
+    # graded on the match scale always: it gives each deal's luck (its MWC columns are shown with --scale match),
+    # in a game of individual players each player's
     options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
-                          table_mb=table_mb, scale="match")
+                          table_mb=table_mb, scale="match", luck_each=True)
     if fair_worlds:
         options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed)
     summary, done = Summary(), []

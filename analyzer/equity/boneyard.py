@@ -42,7 +42,7 @@ from ..search.core import TABLE_MB, SearchLimit
 from ..search.tree import TreeSearch, revealed
 from ..tiles import Move
 
-__all__ = ["POLICY", "POLICY_EACH", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand",
+__all__ = ["POLICY", "POLICY_EACH", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand", "play_out",
            "hand_searcher", "bound_move"]
 
 POLICY = ("best play with all hands open and the boneyard order known: each random deal and boneyard order "
@@ -124,7 +124,8 @@ def bound_move(exc: SearchLimit, moves: list[Move], first: bool) -> Move:
 
 def _choose(search: TreeSearch, pos, moves: list[Move]) -> tuple[Move, bool]:
     """The policy's move among ``moves`` (two or more), and whether the node limit cut its search."""
-    first = search.maximiser[pos.turn]
+    rules = getattr(search, "rules", None) or search.variant      # (the int solver values for side 0 too)
+    first = rules.seating.teams[pos.turn] == 0
     try:
         values = search.values(pos)
     except SearchLimit as exc:
@@ -145,6 +146,17 @@ def play_hand(variant: Variant, req, rng: random.Random, search: TreeSearch | li
     pos.opening = opening
     if variant.drawing is not None or (pos.has_arms and boneyard):
         pos = revealed(pos, boneyard)
+    moves, points, facts, limited = play_out(variant, pos, each, leader)
+    return SimulatedHand(tuple(map(tuple, hands)), tuple(boneyard), leader, tuple(moves), tuple(points), facts,
+                         variant.hand_result(facts), limited)
+
+
+def play_out(variant: Variant, pos, each: list, leader: int) -> tuple[list[tuple[int, Move, int]], list[int],
+                                                                      HandFacts, bool]:
+    """Play ``pos`` (a hand of ``variant`` led by seat ``leader``) to its end by the model's policy, each seat's
+    move chosen by its search (``each``, one a seat: the same one for two sides): the moves played (seat, move,
+    points it scored), each seat's points scored during play, the finished hand's facts, and whether a node
+    limit cut a choice. ``pos`` is left at the hand's end."""
     play = variant.play
     points = [0] * variant.players
     moves: list[tuple[int, Move, int]] = []
@@ -158,7 +170,5 @@ def play_hand(variant: Variant, req, rng: random.Random, search: TreeSearch | li
         points[seat] += gained
         moves.append((seat, move, gained))
     end = pos.outcome()
-    facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play else None)
-    return SimulatedHand(tuple(map(tuple, hands)), tuple(boneyard), leader, tuple(moves), tuple(points), facts,
-                         variant.hand_result(facts), limited)
+    return moves, points, hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play else None), limited
 

@@ -416,14 +416,9 @@ def _best_line(variant: Variant) -> Callable:
 def _each_for_himself(variant: Variant, view: Callable) -> Callable:
     """Individual players: each mover plays his best move against the rest (the first in move order
     where several are equal), valued by his own search (``view(variant, seat)``)."""
+    from .boneyard import play_out
     searches = [searcher(variant, view(variant, seat), variant.players) for seat in range(variant.players)]
 
     def play(pos) -> None:
-        while pos.outcome() is None:
-            moves = pos.legal_moves()
-            if len(moves) > 1:
-                values = searches[pos.turn].values(pos)
-                best = max(v for _, v in values)
-                moves = [next(m for m, v in values if v == best)]
-            pos.push(moves[0])
+        play_out(variant, pos, searches, 0)
     return play

@@ -730,11 +730,12 @@ def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
     sides = [rep.side_name(s) for s in range(n)] if len(rep.players) == rep.variant.players else ["first side",
                                                                                                 "second side"]
     luck = []
-    if scale.luck is not None:
+    if scale.luck_each is not None:         # individual players: each his own (not the others' negative)
+        luck = [(sides[seat], float(x.points), x.mwc) for seat, x in enumerate(scale.luck_each)
+                if x is not None and seat < len(sides)]
+    elif scale.luck is not None:
         points, mwc = float(scale.luck.points), scale.luck.mwc
-        luck = [(sides[0], points, mwc)]
-        if n == 2:                # (individual players: the first player's luck only; the others' is not its negative)
-            luck.append((sides[1], -points, None if mwc is None else -mwc))
+        luck = [(sides[0], points, mwc), (sides[1], -points, None if mwc is None else -mwc)]
     if not scale.known:
         return MatchView(False, scale.note, sides, luck=luck)
     from ..analysis.match_scale import value_chance     # (the tables: loaded where a page shows the match scale)

@@ -335,10 +335,17 @@ def match_scale_text(data: dict, analysis) -> str:
         return ""
     first = analysis.sides[0] if analysis.sides else "the first side"
     lines = []
-    luck = scale.get("luck")
-    if luck is not None:
+    luck, each = scale.get("luck"), scale.get("luck_each")
+    if each and len(each) == len(analysis.sides):       # individual players: each his own
+        lines.append("Luck of the deal (the deal played out by the model's policy, less the mean): " + "; ".join(
+            f"{name} {x['points']:+.1f} points" + (f", {x['mwc']:+.1%} MWC" if x["mwc"] is not None else "")
+            for name, x in zip(analysis.sides, each) if x is not None))
+    elif luck is not None:
         lines.append(f"Luck of the deal for {first}: {luck['points']:+.1f} points (value at the lead {luck['value']:+d}, "
                      f"the mean {luck['mean']:+.1f})" + (f", {luck['mwc']:+.1%} MWC" if luck["mwc"] is not None else ""))
+    elif len(analysis.sides) > 2:
+        lines.append("Luck of the deal: each player's is given by `domino stats` and `domino report --scale match` "
+                     "(one playout of the deal by the hand model's policy)")
     if not scale["known"]:
         return _text(lines + [f"Match scale: {scale['note']}", ""])
     lines.append(f"Match scale ({scale['note']}): score {'-'.join(map(str, scale['scores']))}, "
