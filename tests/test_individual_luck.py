@@ -207,3 +207,18 @@ def test_analyze_leaves_the_individual_luck_to_stats_and_says_so():
     assert "each player's is given by `domino stats`" in text
     rows = json.loads(CliRunner().invoke(main, ["stats", path, "--json"]).stdout)
     assert all(r["luck_hands"] == 1 and r["luck"] is not None for r in rows)
+
+
+def test_the_report_shows_each_players_luck_of_the_deal(tmp_path):
+    import re
+    from html import unescape
+
+    out = CliRunner().invoke(main, ["report", str(RECORDS / "variant-cutthroat-3.dom"), "--scale", "match",
+                                    "-o", str(tmp_path / "page.html")])
+    assert out.exit_code == 0, out.output
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    (luck,) = re.findall(r'<dd class="luck">(.*?)</dd>', page, re.S)
+    text = unescape(re.sub(r"<[^>]+>", "", luck))
+    for name in ("A", "B", "C"):            # each player his own, not the first player's and its negative
+        assert re.search(rf"\b{name} [+-]\d+\.\d points \([+-]\d+\.\d% MWC\)", text), text
+    assert "each player for himself" in text
