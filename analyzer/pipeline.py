@@ -337,7 +337,8 @@ def each_luck(run: RecordRun, k: int, position, leader: int) -> list | None:
     """Each player's deal luck in game ``k`` of ``run``, a game of individual players whose deal was played out
     by the hand model's policy (``run.policy``: ``Options.luck_each``), from the match ``position`` before it
     (None: in points only); None for any other game."""
-    from .analysis.luck import deal_luck, hand_value
+    from .analysis import hand_value
+    from .analysis.luck import deal_luck
 
     result = (run.policy or [None] * len(run.replays))[k]
     if result is None:

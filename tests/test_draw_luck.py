@@ -201,7 +201,7 @@ def _stats_results(stated: bool = True, names=("variant-draw.dom", "variant-cutt
                                                "match-chiva-2-draw.dom", "variant-draw-starter.dom")):
     """The plain results ``stats`` works from, of the two-sided draw records; these variants have no MWC
     table (so no deal luck) yet: each game is given a stated deal luck, as a table would (``stated``)."""
-    from analyzer.analysis.luck import hand_value
+    from analyzer.analysis import hand_value
     from analyzer.pipeline import Options, read_text, run_record
 
     out, lucks = [], []

@@ -1,6 +1,6 @@
 """Each player's deal luck in games of individual players, and a hand's result in the units of the values.
 
-Facts: a finished hand's result, valued for a side or a player (``luck.hand_value``), is what the exact search
+Facts: a finished hand's result, valued for a side or a player (``analysis.hand_value``), is what the exact search
 values that finished position at (the analysis's last running value), points scored during play and bad points
 included (All Fives for two, 15 points to 10: +5, not the winner's 10); the hand model's policy for individual
 players plays, at each choice, the mover's first best move by plain minimax of his view (he against all the
@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.analysis import AgainstTheRest, searches_for, start_position
-from analyzer.analysis.luck import hand_value
+from analyzer.analysis import hand_value
 from analyzer.analysis.outcomes import hand_leader, policy_result
 from analyzer.cli import main
 from analyzer.equity import load_table

@@ -28,6 +28,7 @@ from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.replay import replay
 from analyzer.rules import MatchState, find_variant
+from analyzer.search.core import draw_core
 from conftest import RECORDS
 
 
@@ -200,3 +201,43 @@ def test_a_match_where_both_sides_score_is_graded_fairly_on_the_match_scale(reco
     graded = [d["fair"]["mwc_loss"] for g in json.loads(res.stdout)["games"] for d in g["decisions"]
               if d.get("fair")]
     assert graded and all(x is not None and 0 <= x <= 1 for x in graded)
+
+
+@pytest.mark.skipif(draw_core() is None, reason="the compiled search of draw games was not built (no C compiler)")
+def test_a_draw_games_line_taken_at_the_analysiss_value_is_the_searched_one_and_a_wrong_value_is_refused(monkeypatch):
+    from analyzer.analysis import hand_value, searches_for, start_position
+    from analyzer.analysis import outcomes
+    from analyzer.analysis.outcomes import hand_leader, played_out
+
+    (rep, *_) = replay_record(parse((RECORDS / "match-hungarian-4.dom").read_text(encoding="utf-8")))
+    v = rep.variant
+    searches = searches_for(v)
+    analysis = analyze_replay(rep, searches=searches)
+    fast = principal_results(rep, analysis, searches=searches)
+    monkeypatch.setattr(outcomes, "_trusted", lambda *args: None)          # every line's value searched
+    assert principal_results(rep, analysis, searches=searches_for(v)) == fast
+    monkeypatch.undo()
+    # a value the line does not have is refused: the line taken at it is not worth it
+    pos, _ = start_position(rep, rep.legal_prefix)
+    leader, refused, kept = hand_leader(rep), 0, 0
+    for k, step in enumerate(rep.steps):
+        pos.turn = step.seat
+        if k in {d.index for d in analysis.decisions} and pos.ends is not None:
+            seat = pos.turn
+            for move in pos.legal_moves():
+                pos.push(move)
+                value = searches[seat].solve(pos) if pos.outcome() is None else None
+                if value is not None:
+                    for claimed in (value, value + 1, value - 1):
+                        got = outcomes._trusted(v, searches[seat], pos, claimed, claimed, leader, [0] * v.players)
+                        if claimed == value:
+                            kept += got is not None
+                            assert got is None or got == played_out(v, searches_for(v)[seat], pos, None, leader,
+                                                                    None, {})
+                        else:
+                            refused += got is None
+                            assert got is None or hand_value(v, got, seat) == claimed
+                pos.pop()
+        if step.move is not None:
+            pos.push(step.move)
+    assert kept and refused

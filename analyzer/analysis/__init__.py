@@ -10,7 +10,7 @@ from typing import Callable
 from ..position import Position
 from ..replay import Replay
 from ..match import replay_record
-from ..rules import HandFacts, Seating, Variant
+from ..rules import HandFacts, HandResult, Seating, Variant
 from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, arms_note, revealed, revealed_order
 from ..search.draw import draw_note
 from ..search.block import Solver, SolverError, core_note
@@ -19,7 +19,7 @@ from ..search.core import TABLE_MB
 from ..tiles import Move
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
-           "int_solver_plays", "searcher_for", "searches_for", "alternative_text"]
+           "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,26 @@ class AgainstTheRest:
         if result.winner is None:
             return 0
         return result.points if result.winner == self.variant.seating.teams[self.seat] else -result.points
+
+
+def hand_value(variant: Variant, result: HandResult, seat: int = 0) -> int:
+    """A finished hand's ``result`` in the units of the open-hands values: for the first side (two sides),
+    or for the player at ``seat`` against all the others (:class:`~analyzer.analysis.AgainstTheRest`).
+    Where every side's points of the hand are given (``scores``: points scored during play and at its end,
+    or bad points), their difference: a side's less the other's, a player's twice less all of them, or where
+    each writes his own pips as bad points, all of them less his each; else the winner's points."""
+    teams, sides = variant.seating.teams, variant.seating.sides
+    mine = teams[seat] if sides != 2 else 0
+    bad = getattr(variant.scoring, "count", None) == "bad"
+    if len(result.scores) == sides:
+        if sides == 2:
+            margin = result.scores[0] - result.scores[1]
+            return -margin if bad else margin
+        total = sum(result.scores)
+        return total - sides * result.scores[mine] if bad else 2 * result.scores[mine] - total
+    if result.winner is None:
+        return 0
+    return result.points if result.winner == mine else -result.points
 
 
 @dataclass

@@ -29,10 +29,10 @@ from fractions import Fraction
 from ..equity import MatchPosition, first_lead, load_table
 from ..equity.model import mode_of
 from ..rules import HandResult, Variant
-from . import AgainstTheRest, GameAnalysis
+from . import AgainstTheRest, GameAnalysis, hand_value
 from .match_scale import value_chance, why_not
 
-__all__ = ["DealLuck", "deal_luck", "hand_value", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
+__all__ = ["DealLuck", "deal_luck", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
 
 
 @dataclass(frozen=True)
@@ -51,26 +51,6 @@ class DealLuck:
     def as_dict(self) -> dict:
         return {"value": self.value, "mean": float(self.mean), "points": float(self.points), "mwc": self.mwc,
                 "mode": self.mode, "result": self.result, "seat": self.seat}
-
-
-def hand_value(variant: Variant, result: HandResult, seat: int = 0) -> int:
-    """A finished hand's ``result`` in the units of the open-hands values: for the first side (two sides),
-    or for the player at ``seat`` against all the others (:class:`~analyzer.analysis.AgainstTheRest`).
-    Where every side's points of the hand are given (``scores``: points scored during play and at its end,
-    or bad points), their difference: a side's less the other's, a player's twice less all of them, or where
-    each writes his own pips as bad points, all of them less his each; else the winner's points."""
-    teams, sides = variant.seating.teams, variant.seating.sides
-    mine = teams[seat] if sides != 2 else 0
-    bad = getattr(variant.scoring, "count", None) == "bad"
-    if len(result.scores) == sides:
-        if sides == 2:
-            margin = result.scores[0] - result.scores[1]
-            return -margin if bad else margin
-        total = sum(result.scores)
-        return total - sides * result.scores[mine] if bad else 2 * result.scores[mine] - total
-    if result.winner is None:
-        return 0
-    return result.points if result.winner == mine else -result.points
 
 
 def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,

@@ -27,7 +27,7 @@ from ..search.block import PrincipalLine, Solver, principal_line
 from ..search import TreeSearch
 from ..search.core import TABLE_MB, SearchLimit
 from ..search.draw import DrawLine
-from . import AgainstTheRest, alternative_text, int_solver_plays, searcher_for, start_position
+from . import AgainstTheRest, alternative_text, hand_value, int_solver_plays, searcher_for, start_position
 
 __all__ = ["PrincipalResults", "drawn_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
            "needs_results", "played_out", "policy_result", "principal_results"]
@@ -59,7 +59,8 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     ``searches``: the searches that made ``analysis`` where the caller kept them (``analyze_replay``'s
     ``solver``: ``{0: solver}``; a game of individual players, each seat's view), whose tables hold the values
     of its positions: each line's first value is then found at once (else a search of the view is made here).
-    Each search's value of the line's start is looked for from the analysis's value there (never trusted)."""
+    Each search's value of the line's start is looked for from the analysis's value there, or in a draw game's
+    compact state taken as the line's where the line's result is worth it (:func:`played_out`)."""
     variant = rep.variant
     pos, _ = start_position(rep, rep.legal_prefix)
     steps = min(analysis.analysed_steps, len(rep.steps))
@@ -141,7 +142,8 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
     tell apart, which of two equal ends a double lies at, who laid the last tile), each node's results by the
     points so far and whether the opener may still add a tile to his lead (a draw game's ``offer``); an
     empty dict to start. ``value``: the analysis's value there (``search``'s side 0, the points scored during
-    play so far counted), where the search of the line's value starts. ``prefix``: :func:`move_codes` of
+    play so far counted): in a draw game's compact state the line is taken in one compiled call at that value, kept
+    where its result is worth it (:func:`_trusted`); else where the search of the line's value starts. ``prefix``: :func:`move_codes` of
     ``pos`` where the caller has them (they are the same for every alternative of a decision)."""
     if move is False:
         return None
@@ -183,6 +185,10 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
             teams = (getattr(search, "rules", None) or search.variant).seating.teams
             guess = None if value is None else value - sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
             dealt = type(search) is Solver and play is None and offer is None and not any(pos.hidden)
+            if guess is not None and not dealt and isinstance(search, TreeSearch) and \
+                    (result := _trusted(variant, search, pos, guess, value, leader, points)) is not None:
+                at[key] = result
+                return result
             line, read = _principal(variant, search, pos, guess, dealt)
             for m in (line if read is not None else line[:-1]):       # (no position before a line's last move ends it)
                 push(m)
@@ -205,6 +211,19 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
     finally:
         for _ in range(pushed):
             pos.pop()
+
+
+def _trusted(variant: Variant, search: TreeSearch, pos, guess: int, value: int, leader: int,
+             points: list[int]) -> HandResult | None:
+    """For :func:`played_out`: the result of a draw game's principal variation from ``pos`` taken in one compiled call
+    with the analysis's value as exact (``guess``: of the points still to come; ``value``: counting from the deal), kept
+    only where the result is worth that value in the search's view (:func:`~analyzer.analysis.hand_value`): else None,
+    and the line's value is searched (:func:`_principal`), as it is where no compiled state plays ``pos``."""
+    line = search.line_from(pos, guess)
+    if line is None:
+        return None
+    result = variant.hand_result(drawn_facts(variant, pos, tuple(pos.hands), None, line, leader, points))
+    return result if hand_value(variant, result, getattr(search.rules, "seat", 0)) == value else None
 
 
 def _principal(variant: Variant, search, pos, guess: int | None,

@@ -25,7 +25,7 @@ For each player, by name across records (case and blanks do not count: ``alice``
 
 Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result model, ``analyzer.equity``):
 
-- ``result``: his side's points of each hand less the other side's (``analysis.luck.hand_value``: points
+- ``result``: his side's points of each hand less the other side's (``analysis.hand_value``: points
   scored during play and bad points included), over the hands whose deal's luck is known
   (``luck_hands``); ``luck``: the luck of those deals for his side (the open-hands value at the lead,
   with the boneyard order the record reveals, less the variant's mean for the side that led). In a game
