@@ -399,6 +399,7 @@ def test_a_client_that_goes_away_mid_analysis_frees_its_worker(live):
                   b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
         wait_until(lambda: _post(live, "/api/cancel", {"job": "nothing"})[0] == 200 and _running(live, "gone"),
                    "the analysis to run", every=0.1)
+        assert _busy(live, "gone")              # another of that name is refused while it runs
     # the connection is closed: the server ends the analysis
     wait_until(lambda: not _running(live, "gone"), "the server to end the analysis of a client gone", every=0.1)
     for _ in range(3):                  # no worker is left stuck: analyses run one after the other
@@ -408,6 +409,13 @@ def test_a_client_that_goes_away_mid_analysis_frees_its_worker(live):
 
 
 def _running(port: int, job: str) -> bool:
-    """Whether the analysis ``job`` runs: starting another of that name is refused as busy (a JSON 503)."""
+    """Whether the analysis ``job`` runs, as its progress says (asking so starts nothing: an analysis of that name
+    started to find out could take the name before the one awaited, which would then be refused as busy)."""
+    status, doc = _post(port, "/api/progress", {"job": job})
+    return status == 200 and doc["running"]
+
+
+def _busy(port: int, job: str) -> bool:
+    """Whether starting another analysis named ``job`` is refused as busy (a JSON 503)."""
     status, doc = _post(port, "/api/analyze", {"text": "", "job": job})
-    return status == 503
+    return status == 503 and "running already" in doc["error"]

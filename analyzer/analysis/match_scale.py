@@ -13,8 +13,9 @@ the others (``AgainstTheRest``), so each alternative's MWC is the *mover's* chan
 his loss his drop from his best alternative. A positive value is his win of the hand, 0 a drawn hand; a
 negative one says only that another player wins it: as the values assume the others play against him,
 the MWC is the least he keeps over the players who might win it (``value_chance``). The running values,
-the MWC before the hand (``mwc_before``) and the luck are the first player's; ``mwc_each`` gives every
-player's chance before the hand.
+the MWC before the hand (``mwc_before``) and ``luck`` are the first player's; ``mwc_each`` gives every
+player's chance before the hand, ``luck_each`` every player's deal luck where it was asked for (else there is
+none: ``analysis.luck``).
 
 **In a fair analysis** (``--fair``) each alternative's match-winning chance is the mean, over the worlds
 the mover could not tell apart, of the MWC of that world's result (``fair_mwc``): the chance of the
