@@ -26,7 +26,7 @@ from ..rules.modes import MatchKind, Turns
 from ..search.block import PrincipalLine, Solver, principal_line
 from ..search import TreeSearch
 from ..search.core import TABLE_MB, SearchLimit
-from ..search.draw import DrawLine
+from ..search.draw import DrawLine, line_at
 from . import AgainstTheRest, alternative_text, hand_value, int_solver_plays, searcher_for, start_position
 
 __all__ = ["PrincipalResults", "drawn_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
@@ -219,7 +219,7 @@ def _trusted(variant: Variant, search: TreeSearch, pos, guess: int, value: int, 
     with the analysis's value as exact (``guess``: of the points still to come; ``value``: counting from the deal), kept
     only where the result is worth that value in the search's view (:func:`~analyzer.analysis.hand_value`): else None,
     and the line's value is searched (:func:`_principal`), as it is where no compiled state plays ``pos``."""
-    line = search.line_from(pos, guess)
+    line = line_at(search, pos, guess)
     if line is None:
         return None
     result = variant.hand_result(drawn_facts(variant, pos, tuple(pos.hands), None, line, leader, points))

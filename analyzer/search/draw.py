@@ -55,7 +55,7 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
 
-__all__ = ["DrawLine", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state",
+__all__ = ["DrawLine", "line_at", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state",
            "draw_deal", "last_play", "line_move"]
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
@@ -463,3 +463,20 @@ def draw_deal(search, pos):
         cls = _CompiledDrawDeal if search.draw_core == "compiled" else _DrawDeal
         deal = search._draw_deals[sig] = cls(search, *sig, search.play, plays_runs(search.rules))
     return deal
+
+
+def line_at(search, pos, value: int) -> DrawLine | None:
+    """The principal variation from ``pos`` in a draw game's compact state, searched in C for ``search`` (a
+    :class:`~analyzer.search.TreeSearch`), in one call, ``value`` taken as its side-0 value of the points still to
+    come: a caller that knows it exactly (an analysis's value of the same search) skips ``TreeSearch.principal``'s
+    search of the value. A wrong ``value`` gives a line that does not keep it (the caller checks the line's result),
+    or none. None where no compiled draw state searches ``pos`` (the pure-Python core, a layout with arms, no lead)."""
+    if (search.arm_state and pos.has_arms) or not (search.draw_state and search.draw_core == "compiled"):
+        return None
+    deal = draw_deal(search, pos)
+    if deal is None:
+        return None
+    try:
+        return deal.line(pos, value, 0)
+    except RuntimeError:        # (the core found no move that reaches ``value`` at a choice: not the value)
+        return None

@@ -263,19 +263,6 @@ class TreeSearch:
                     pos.pop()
         return line, rest
 
-    def line_from(self, pos: Position, value: int) -> DrawLine | None:
-        """The principal variation from ``pos`` (a draw game's, in its compact state) in one compiled call, ``value``
-        taken as its side-0 value of the points still to come: a caller that knows it exactly (an analysis's value
-        of the same search), which skips :meth:`principal`'s search of the value. A wrong ``value`` gives a line that
-        does not keep it (the caller checks the line's result), or none. None where no compiled draw state searches ``pos``."""
-        if self.arm_state and pos.has_arms:
-            return None
-        try:
-            found = self._compiled_line(pos, value, False)
-        except RuntimeError:        # (the core found no move that reaches ``value`` at a choice: not the value)
-            return None
-        return found if isinstance(found, DrawLine) else None
-
     def _compiled_line(self, pos: Position, value: int, choice: bool) -> list[Move] | DrawLine | None:
         """The rest of :meth:`principal` from ``pos`` (``value`` its side-0 value; ``choice``: the nodes spent so far count
         against this choice's probes) in one call of the compiled state searching ``pos`` (None: none does), the same line."""
