@@ -62,7 +62,7 @@ class Options:
     write_repaired: bool = False            # validate --write-repaired: the text of the repaired record too
     scale: str = "points"                   # analyze --scale match: also grade every move by its drop in MWC
     luck_each: bool = False                 # stats, report --scale match: each player's deal luck in a game of
-    #                                         individual players (one search of the deal a player)
+    #                                         individual players (the deal played out by the hand model's policy)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -296,7 +296,7 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
     the match-winning chance (``analysis.match_scale``), from the match position its record gives, with
     the luck of its deal; adds ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"`` and ``"match_scale"`` to its
     analysis, changing no field it had; keeps each game's ``MatchScale`` in ``run.scales`` (the page shows them)."""
-    from .analysis.luck import deal_luck            # (the match-winning-chance tables: loaded when asked for)
+    from .analysis.luck import deal_luck, first_hand    # (the match-winning-chance tables: loaded when asked for)
     from .analysis.drawluck import annotate, match_chance, with_match
     from .analysis.match_scale import match_positions, match_scale
     from .analysis.outcomes import principal_results
@@ -312,11 +312,12 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
             results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb)
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:
-            scale.luck_each = each_luck(run, k, position if scale.known else None, leader)
+            scale.luck_each = _each_luck(run, k, position if scale.known else None, leader)
             if scale.luck_each is not None:
                 scale.luck = scale.luck_each[0]
             elif rep.variant.seating.sides == 2:
-                scale.luck = deal_luck(analysis, rep.variant, leader, first_hand(rep), position if scale.known else None,
+                scale.luck = deal_luck(analysis, rep.variant, leader, first_hand(rep),
+                                       position if scale.known else None,
                                        results.line[0] if results is not None and results.line else None,
                                        played=rep.result)
         scale.annotate(game["analysis"])
@@ -328,17 +329,12 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
         run.scales[k] = scale
 
 
-def first_hand(rep) -> bool:
-    """Whether ``rep`` is the first hand of its match (led by the rules of the first game)."""
-    return bool(getattr(rep, "match", None) and rep.match.number == 1)
-
-
-def each_luck(run: RecordRun, k: int, position, leader: int) -> list | None:
+def _each_luck(run: RecordRun, k: int, position, leader: int) -> list | None:
     """Each player's deal luck in game ``k`` of ``run``, a game of individual players whose deal was played out
     by the hand model's policy (``run.policy``: ``Options.luck_each``), from the match ``position`` before it
     (None: in points only); None for any other game."""
     from .analysis import hand_value
-    from .analysis.luck import deal_luck
+    from .analysis.luck import deal_luck, first_hand
 
     result = (run.policy or [None] * len(run.replays))[k]
     if result is None:

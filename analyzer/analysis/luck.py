@@ -32,7 +32,7 @@ from ..rules import HandResult, Variant
 from . import AgainstTheRest, GameAnalysis, hand_value
 from .match_scale import value_chance, why_not
 
-__all__ = ["DealLuck", "deal_luck", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
+__all__ = ["DealLuck", "deal_luck", "first_hand", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,11 @@ class DealLuck:
     def as_dict(self) -> dict:
         return {"value": self.value, "mean": float(self.mean), "points": float(self.points), "mwc": self.mwc,
                 "mode": self.mode, "result": self.result, "seat": self.seat}
+
+
+def first_hand(rep) -> bool:
+    """Whether ``rep`` is the first hand of its match (led by the rules of the first game)."""
+    return bool(getattr(rep, "match", None) and rep.match.number == 1)
 
 
 def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
@@ -122,9 +127,7 @@ def player_luck(games) -> list[PlayerLuck]:
         v = rep.variant
         if v.seating.sides != 2 or rep.result is None or len(rep.players) != v.players:
             continue
-        leader = rep.initial.turn
-        first = bool(getattr(rep, "match", None) and rep.match.number == 1)
-        luck = deal_luck(analysis, v, leader, first, position, played=rep.result)
+        luck = deal_luck(analysis, v, rep.initial.turn, first_hand(rep), position, played=rep.result)
         if luck is None:
             continue
         for seat, name in enumerate(rep.players):

@@ -142,9 +142,10 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
     tell apart, which of two equal ends a double lies at, who laid the last tile), each node's results by the
     points so far and whether the opener may still add a tile to his lead (a draw game's ``offer``); an
     empty dict to start. ``value``: the analysis's value there (``search``'s side 0, the points scored during
-    play so far counted): in a draw game's compact state the line is taken in one compiled call at that value, kept
-    where its result is worth it (:func:`_trusted`); else where the search of the line's value starts. ``prefix``: :func:`move_codes` of
-    ``pos`` where the caller has them (they are the same for every alternative of a decision)."""
+    play so far counted): in a draw game's compact state the line is taken in one compiled call at that value,
+    kept where its result is worth it (:func:`_trusted`); else where the search of the line's value starts.
+    ``prefix``: :func:`move_codes` of ``pos`` where the caller has them (they are the same for every alternative
+    of a decision)."""
     if move is False:
         return None
     play = variant.play

@@ -39,8 +39,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
 
     Accuracy is the share of a player's real choices (more than one legal move) that lost less than
     the inaccuracy threshold against the best move, every hand open. The analysis is that of
-    `domino analyze --scale match`, with each player's deal luck in games of individual players (one
-    more search of each deal a player: a --cache of stats is its own).
+    `domino analyze --scale match`, with each player's deal luck in games of individual players (each
+    deal played out by the hand model's policy once more: a --cache of stats is its own).
 
     A second table gives luck and skill: each player's result over the hands whose deal's luck is
     known, that luck (the open-hands value at the lead less the variant's mean, plus in a draw game
