@@ -419,6 +419,6 @@ def _each_for_himself(variant: Variant, view: Callable) -> Callable:
     from .boneyard import play_out
     searches = [searcher(variant, view(variant, seat), variant.players) for seat in range(variant.players)]
 
-    def play(pos) -> None:
-        play_out(variant, pos, searches, 0)
+    def play(pos) -> None:      # (the facts play_out reads at the end are not used: the caller reads the hand
+        play_out(variant, pos, searches, 0)     # with its leader, as for two sides)
     return play
