@@ -19,14 +19,14 @@ from dataclasses import dataclass
 
 from ..replay import Replay
 from ..rules import HandResult, Variant
-from ..tiles import Move
+from ..tiles import Move, tile_set
 from ..position import mask_pips
 from ..rules.facts import HandFacts, hand_facts
 from ..rules.modes import MatchKind, Turns
-from ..search.block import PrincipalLine, Solver, principal_line
+from ..search.block import PrincipalLine, Solver, principal_end, principal_line
 from ..search import TreeSearch
 from ..search.core import TABLE_MB, SearchLimit
-from ..search.draw import DrawLine, line_at
+from ..search.draw import DrawLine, ends_at, line_at
 from . import AgainstTheRest, alternative_text, hand_value, int_solver_plays, searcher_for, start_position
 
 __all__ = ["PrincipalResults", "drawn_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
@@ -79,24 +79,186 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
         return searches[seat]
 
     decisions = {d.index: d for d in analysis.decisions}
-    alternatives, line = {}, []
+    exact = node_limit is None          # (every value exact: a line from a position is the one after its first move)
+    ends = _Ends(variant, leader, pos) if exact and _Ends.takes(variant, pos) else None
+    alternatives, line, later = {}, [None] * (steps + 1), set()
     for k in range(steps + 1):
         if k < len(rep.steps) and rep.steps[k].seat is not None and pos.outcome() is None:
             pos.turn = rep.steps[k].seat
         before = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores else None
-        prefix = move_codes(pos)
         value = analysis.values[k] if k < len(analysis.values) else None
-        line.append(played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value, prefix))
+        prefix = None
         d = decisions.get(k)
         if d is not None:
             mover = 0 if variant.seating.sides == 2 else pos.turn
-            moves = {alternative_text(m): m for m in pos.legal_moves()}
-            alternatives[k] = [played_out(variant, view(mover), pos, moves.get(a.move, False), leader, before,
-                                           seen.setdefault(mover, {}), a.value, prefix) for a in d.alternatives]
+            legal = pos.legal_moves()
+            found = ends.alternatives(view(mover), pos, legal, d, before) if ends is not None else None
+            moves = None if found is not None else {alternative_text(m): m for m in legal}
+            if found is None and ends is not None:     # (the lead: each move's line read from the position it leaves)
+                found = [ends.after(view(mover), pos, moves[a.move], a.value, before) if a.move in moves else None
+                         for a in d.alternatives]
+            if found is None or None in found:      # (played out where not read off a line's end)
+                prefix = move_codes(pos)
+                moves = moves or {alternative_text(m): m for m in legal}
+                found = [played_out(variant, view(mover), pos, moves.get(a.move, False), leader, before,
+                                    seen.setdefault(mover, {}), a.value, prefix) if found is None or found[j] is None
+                         else found[j] for j, a in enumerate(d.alternatives)]
+            alternatives[k] = found
+            if exact and mover == 0 and (first := _first_best(view(0), pos, legal, d)) is not None:
+                line[k] = found[first]      # (the principal variation from ``pos`` plays it first)
+        if line[k] is None:
+            if exact and k < steps and rep.steps[k].move is not None and pos.outcome() is None \
+                    and len(pos.legal_moves()) == 1 and _claimed(variant, pos, rep.steps[k], before):
+                later.add(k)        # a forced move: the principal variation goes on as the line played
+            elif ends is None or (read := ends.line(view(0), pos, value, before)) is None:
+                line[k] = played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value,
+                                     prefix or move_codes(pos))
+            else:
+                line[k] = read
         if k < steps and rep.steps[k].move is not None:
             pos.turn = rep.steps[k].seat
             pos.push(rep.steps[k].move)
+    for k in sorted(later, reverse=True):
+        line[k] = line[k + 1]
     return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions], line)
+
+
+def _first_best(search, pos, legal: list[Move], decision) -> int | None:
+    """The index among ``decision``'s alternatives of the move the principal variation from ``pos`` plays (the first
+    in the order of ``legal`` whose value is the best for the mover in ``search``'s view, as ``TreeSearch.best_line``
+    plays it), None where a move ``pos`` offers has no value."""
+    by = {a.move: (j, a.value) for j, a in enumerate(decision.alternatives)}
+    got = [by.get(alternative_text(m)) for m in legal]
+    if any(g is None or g[1] is None for g in got):
+        return None
+    teams = (getattr(search, "rules", None) or search.variant).seating.teams
+    pick = max if teams[pos.turn] == 0 else min
+    best = pick(v for _, v in got)
+    return next(j for j, v in got if v == best)
+
+
+def _claimed(variant: Variant, pos, step, before) -> bool:
+    """Whether the record counts what ``step``'s move (``pos``'s only one) scores during play as a principal
+    variation counts it (all claimed): else the line from ``pos`` differs from the one after it by the points."""
+    play = variant.play
+    if play is None:
+        return True
+    pos.push(step.move)
+    try:
+        gained = play.points(play.ends_total(pos.line_ends(), pos.ends)) if step.move.is_play else 0
+    finally:
+        pos.pop()
+    was = before or (0,) * variant.players
+    return all(now - then == (gained if s == step.seat else 0)
+               for s, (now, then) in enumerate(zip(step.scores or was, was)))
+
+
+class _Ends:
+    """For :func:`principal_results`: the results of principal variations read off where each line ends, found in one
+    compiled call without making its moves: in a draw game's compact state (a draw game, All Fives, Hungarian:
+    ``search.draw.ends_at``, for the line from a position or for every alternative of a decision at once), or in a
+    dealt game's compiled core (``search.block.principal_end``); each distinct end read once (its facts,
+    ``Variant.hand_result``). Each line is taken at the analysis's value, and its result kept only where it is worth
+    that value in the search's view (:func:`hand_value`), as :func:`_trusted` keeps a line; else the caller plays
+    the line out (:func:`played_out`)."""
+
+    def __init__(self, variant: Variant, leader: int, pos):
+        self.variant, self.leader, self.n = variant, leader, variant.players
+        self.tiles = tile_set(pos.max_pip)
+        self.runs = variant.turns == Turns.RUN
+        self.memo: dict = {}
+
+    @staticmethod
+    def takes(variant: Variant, pos) -> bool:
+        """Whether the results of ``variant`` may be read off a line's end: every hand known (an open-hands
+        analysis), and no pass bonus (the only score that reads the moves that led there, not the end)."""
+        return not any(pos.hidden) and not getattr(variant.scoring, "pass_bonus", False)
+
+    def line(self, search, pos, value: int | None, before) -> HandResult | None:
+        """The result of the principal variation from ``pos`` at ``value`` (the analysis's, ``search``'s side 0),
+        ``before`` each seat's points scored during play up to it (None: none); None where not read so."""
+        if value is None or pos.outcome() is not None:
+            return None
+        if isinstance(search, TreeSearch):
+            end = ends_at(search, pos, value - self._so_far(search, before))
+            return self._kept(search, end, before, value) if end else None
+        if type(search) is Solver and self.variant.play is None and getattr(pos, "offer", None) is None:
+            end = principal_end(search, pos, value)
+            return None if end is None else self._kept(search, end, None, value)
+        return None
+
+    def after(self, search, pos, move: Move, value: int | None, before) -> HandResult | None:
+        """The result of the principal variation after ``move`` at ``pos`` (``value``: the analysis's of the move),
+        as :meth:`line` reads it from the position the move leaves (``pos`` is left as it was)."""
+        seat, play = pos.turn, self.variant.play
+        pos.push(move)
+        try:
+            if play is not None and move.is_play:
+                points = list(before or (0,) * self.n)
+                points[seat] += play.points(play.ends_total(pos.line_ends(), pos.ends))
+                before = tuple(points)
+            return self.line(search, pos, value, before)
+        finally:
+            pos.pop()
+
+    def alternatives(self, search, pos, legal: list[Move], decision, before) -> list | None:
+        """The result of the principal variation after each alternative of ``decision`` at ``pos`` (``legal``: its
+        moves, the order the core plays them in), each None where not read so; None where no compiled draw state
+        reads them."""
+        if not isinstance(search, TreeSearch):
+            return None
+        texts = {alternative_text(m): i for i, m in enumerate(legal)}
+        values: list[int | None] = [None] * len(legal)
+        for a in decision.alternatives:
+            if a.move in texts:
+                values[texts[a.move]] = a.value
+        so_far = self._so_far(search, before)
+        try:
+            got = ends_at(search, pos, 0, [None if v is None else v - so_far for v in values])
+        except ValueError:      # (the core offers other moves: not its state)
+            return None
+        if got is False:
+            return None
+        return [None if (i := texts.get(a.move)) is None or got[i] is None
+                else self._kept(search, got[i], before, a.value) for a in decision.alternatives]
+
+    @staticmethod
+    def _so_far(search, before) -> int:
+        """The points scored during play so far, in ``search``'s side 0 (the analysis's values count them)."""
+        if not before:
+            return 0
+        teams = search.rules.seating.teams
+        return sum(p if teams[s] == 0 else -p for s, p in enumerate(before))
+
+    def _kept(self, search, end: tuple, before, value: int) -> HandResult | None:
+        """The result of the hand at ``end`` (``DrawSearch.ends``'s, or ``principal_end``'s), where it is worth
+        ``value`` for ``search``'s side 0 (else None: the line does not keep the value)."""
+        key = (end, tuple(before) if before else None)
+        result = self.memo.get(key)
+        if result is None:
+            facts = self._dealt(end) if isinstance(end[0], tuple) else self._drawn(end, before)
+            result = self.memo[key] = self.variant.hand_result(facts)
+        rules = getattr(search, "rules", None) or search.variant
+        return result if hand_value(self.variant, result, getattr(rules, "seat", 0)) == value else None
+
+    def _drawn(self, end: tuple, before) -> HandFacts:
+        """The facts of the hand at a draw game's ``end``, as :func:`drawn_facts` reads them off the line's steps."""
+        n = self.n
+        hands, (seat, bit, bl, br), points = end[:n], end[n:n + 4], end[n + 4:]
+        if self.runs:
+            seat = next((s for s, h in enumerate(hands) if not h), seat)
+        play = None
+        if self.variant.play is not None:
+            play = tuple(p + (before[s] if before else 0) for s, p in enumerate(points))
+        return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
+                         tuple(h.bit_count() for h in hands), self.leader, hands, self.tiles[bit],
+                         None if bl < 0 else (bl, br), None, play)
+
+    def _dealt(self, end: tuple) -> HandFacts:
+        """The facts of the hand at a dealt game's ``end``, as :func:`line_facts` reads them off the line."""
+        hands, seat, bit, ends = end
+        return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
+                         tuple(h.bit_count() for h in hands), self.leader, hands, self.tiles[bit], ends)
 
 
 def policy_result(rep: Replay, node_limit: int | None = None, table_mb: float = TABLE_MB,

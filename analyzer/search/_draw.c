@@ -23,6 +23,9 @@
  * ``DrawSearch.line(hands, left, right, ..., value, limit, spent)``: the principal variation from one state to the end
  *   of the hand, as ``TreeSearch.best_line`` plays it (``line_rest``, shared with ``worlds``).
  *
+ * ``DrawSearch.ends(hands, left, right, ..., value, values, limit)``: where the principal variation from one state, or
+ *   after each of its choices, ends (each hand, the last tile, what each seat scored), without its steps.
+ *
  * ``DrawSearch.worlds(hands, orders, mover, draws, roots, limit, lines=False)``: every world of one decision
  *   (each one's hands and boneyard order) valued in one call, each with the table back at its starting size (so
  *   each is searched as by a search of its own: the same positions and values), each root move as
@@ -651,8 +654,9 @@ static int root_value(DrawSearch *d, uint64_t *h, const Root *r, int mover, int 
 /* ``(seat, tile, end, arm, points)`` appended to ``out``: a play (``arm`` 1 or 2 on the first or second of two
  * equal ends that play differently, else 0; ``points``: what it scores for its player), a draw (``end`` -2, the
  * tile drawn), a pass (``tile`` and ``end`` -1), the opener's choice to add no tile (``tile`` -2). -1 on an
- * error. */
+ * error; ``out`` NULL: nothing kept. */
 static int line_append(PyObject *out, int seat, int tile, int end, int arm, int points) {
+    if (out == NULL) return 0;          /* (``ends``: the line's end is kept, not its steps) */
     PyObject *x = Py_BuildValue("(iiiii)", seat, tile, end, arm, points);
     int r = x == NULL ? -1 : PyList_Append(out, x);
     Py_XDECREF(x);
@@ -663,14 +667,41 @@ static int line_append(PyObject *out, int seat, int tile, int end, int arm, int 
  * sorted where nothing is scored during play, and its shape is then 0 at every choice, as ``compact_state`` gives
  * it), ``value`` the side-0 points still to come; ``spent``: the positions the first choice's budget has spent
  * already (``TreeSearch.best_line`` searches the value there, counted with its probes); ``probed``, ``after``:
- * whether a choice was probed, and the value of the state its move left (``TreeSearch._last``). */
+ * whether a choice was probed, and the value of the state its move left (``TreeSearch._last``); ``points``: what
+ * each seat's plays along the line scored for him. */
 typedef struct {
     uint64_t h[SEATS];
     int left, right, shape, t, drawn, k, passes, offer, value;
     Last last;
     long long spent;
     int probed, after;
+    int points[SEATS];  /* what each seat scored during play along the line, for himself */
 } LineState;
+
+/* Choice ``m`` of ``st->t`` (one of ``legal_choices`` at ``st``) appended to ``out`` and played: the state it leaves,
+ * its points taken off the value still to come and counted for its player. Returns 1 once it ends the hand, 0 when
+ * it goes on, -1 on an error. */
+static int line_play(DrawSearch *d, LineState *st, const Choice *m, PyObject *out) {
+    int s = st->t;
+    st->offer = 0;
+    st->t = (s + 1) % d->n;
+    st->drawn = st->passes = 0;
+    if (m->code == DECLINE) return line_append(out, s, -2, -1, 0, 0) < 0 ? -1 : 0;
+    int number = m->code & 1 ? st->right : st->left, own = d->maximiser[s] ? m->points : -m->points;
+    int arm = st->left == st->right && (st->shape & 1) != ((st->shape >> 1) & 1) ? 1 + (m->code & 1) : 0;
+    if (line_append(out, s, m->bit, number, arm, own) < 0) return -1;
+    Last played = {s, m->bit, st->left, st->right};
+    st->last = played;
+    st->h[s] &= ~(1ULL << m->bit);
+    int far = d->tlow[m->bit] == number ? d->thigh[m->bit] : d->tlow[m->bit];    /* the ends as they lie */
+    if (m->code & 1) st->right = far;
+    else st->left = far;
+    st->shape = d->scores < 0 ? 0 : m->shape;
+    st->value -= m->points;
+    st->points[s] += own;
+    st->t = next_seat(d, st->h[s], s, st->left, st->right);
+    return st->h[s] || d->run ? 0 : 1;
+}
 
 /* The first choice of ``st->t`` in the order of ``Position.legal_moves`` whose value (with the points it scores at
  * once) reaches the state's, by a null-window probe each (``TreeSearch._first_best``; at most ``limit`` positions
@@ -714,24 +745,7 @@ static int line_choice(DrawSearch *d, LineState *st, long long limit, PyObject *
             return -1;
         }
     }
-    const Choice *m = cs + c;
-    st->offer = 0;
-    st->t = (s + 1) % n;
-    st->drawn = st->passes = 0;
-    if (m->code == DECLINE) return line_append(out, s, -2, -1, 0, 0) < 0 ? -1 : 0;
-    int number = m->code & 1 ? st->right : st->left;
-    int arm = st->left == st->right && (st->shape & 1) != ((st->shape >> 1) & 1) ? 1 + (m->code & 1) : 0;
-    if (line_append(out, s, m->bit, number, arm, d->maximiser[s] ? m->points : -m->points) < 0) return -1;
-    Last played = {s, m->bit, st->left, st->right};
-    st->last = played;
-    st->h[s] = mine & ~(1ULL << m->bit);
-    int far = d->tlow[m->bit] == number ? d->thigh[m->bit] : d->tlow[m->bit];    /* the ends as they lie */
-    if (m->code & 1) st->right = far;
-    else st->left = far;
-    st->shape = flat ? 0 : m->shape;
-    st->value -= m->points;
-    st->t = next_seat(d, st->h[s], s, st->left, st->right);
-    return st->h[s] || d->run ? 0 : 1;
+    return line_play(d, st, cs + c, out);
 }
 
 /* The principal variation from ``st`` to the end of the hand appended to ``out`` (``TreeSearch.best_line``):
@@ -824,6 +838,93 @@ static PyObject *DrawSearch_line(DrawSearch *self, PyObject *args) {
                              st.last.before_right);
     return Py_BuildValue("NKiii", out, (unsigned long long)self->nodes, st.after, st.last.before_left,
                          st.last.before_right);
+}
+
+/* The end of the line ``st`` leads to as ``ends`` gives it: ``(hands..., last_seat, last_tile, before_left, before_right,
+ * points...)``, each seat's hand and what it scored along the line (for himself); None past the limit at a choice or
+ * where no move there reaches the value (a value that is not the state's); NULL on an error. ``played``: what
+ * ``line_play`` gave for the choice that led to ``st`` (1: it ended the hand, -1: none was played). */
+static PyObject *line_end(DrawSearch *d, LineState *st, long long limit, int played) {
+    int n = d->n;
+    if (played != 1) {
+        d->stopped = 0;
+        if (line_rest(d, st, limit, NULL) < 0) {
+            if (d->failed) return NULL;
+            if (!d->stopped && !PyErr_ExceptionMatches(PyExc_RuntimeError)) return NULL;
+            PyErr_Clear();                  /* (the value is not the state's: no line reaches it) */
+            d->stopped = 0;
+            return Py_NewRef(Py_None);
+        }
+    }
+    PyObject *out = PyTuple_New(2 * n + 4);
+    if (out == NULL) return NULL;
+    for (int t = 0; t < n; t++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(st->h[t]), *p = PyLong_FromLong(st->points[t]);
+        if (x == NULL || p == NULL) { Py_XDECREF(x); Py_XDECREF(p); Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, t, x);
+        PyTuple_SET_ITEM(out, n + 4 + t, p);
+    }
+    int last[4] = {st->last.seat, st->last.bit, st->last.before_left, st->last.before_right};
+    for (int i = 0; i < 4; i++) {
+        PyObject *x = PyLong_FromLong(last[i]);
+        if (x == NULL) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, n + i, x);
+    }
+    return out;
+}
+
+/* ends(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, before_right,
+ * value, values, limit) -> the end of the principal variation from a state (as ``line`` takes it) whose side-0 value is
+ * ``value``, as ``line`` plays it, without its steps: ``(hands..., last_seat, last_tile, before_left, before_right,
+ * points...)``, each seat's hand at the end, the last tile laid and the ends before it (-1, -1: before the lead), what
+ * each seat scored during play along the line (for himself); None past the limit at a choice or where no move reaches
+ * the value. ``values`` (None: the line from the state): a list with one side-0 value (or None) for each choice of the
+ * seat to move, in the order of ``Position.legal_moves`` (``legal_choices``: ValueError for another count), each the
+ * value of the state that choice leaves with the points it scores: a list of the end of each choice's line (None where
+ * its value is None). */
+static PyObject *DrawSearch_ends(DrawSearch *self, PyObject *args) {
+    PyObject *hands, *values;
+    LineState st0;
+    long long limit;
+    memset(&st0, 0, sizeof(st0));
+    if (!PyArg_ParseTuple(args, "O!iiiiiiiiiiiiiOL", &PyTuple_Type, &hands, &st0.left, &st0.right, &st0.shape,
+                          &st0.t, &st0.drawn, &st0.k, &st0.passes, &st0.offer, &st0.last.seat, &st0.last.bit,
+                          &st0.last.before_left, &st0.last.before_right, &st0.value, &values, &limit))
+        return NULL;
+    if (state_in(self, hands, st0.h, st0.left, st0.right, st0.shape, st0.t, st0.k, &st0.last) < 0) return NULL;
+    self->stopped = self->failed = 0;
+    self->nodes = 0;
+    if (values == Py_None) {
+        if (st0.value > MAX_VALUE || st0.value < -MAX_VALUE) return Py_NewRef(Py_None);
+        return line_end(self, &st0, limit, -1);
+    }
+    Choice cs[CHOICES];
+    int nc = legal_choices(self, st0.h[st0.t], st0.left, st0.right, st0.shape, st0.t, st0.offer, cs);
+    PyObject *f = PySequence_Fast(values, "values");
+    if (f == NULL) return NULL;
+    if (PySequence_Fast_GET_SIZE(f) != nc) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "ends: %d choices, not %zd values", nc, PySequence_Fast_GET_SIZE(f));
+        return NULL;
+    }
+    PyObject *out = PyList_New(nc);
+    if (out == NULL) { Py_DECREF(f); return NULL; }
+    for (int c = 0; c < nc; c++) {
+        PyObject *v = PySequence_Fast_GET_ITEM(f, c), *end;
+        long x = v == Py_None ? 0 : PyLong_AsLong(v);
+        if (x == -1 && PyErr_Occurred()) { Py_DECREF(f); Py_DECREF(out); return NULL; }
+        if (v == Py_None || x > MAX_VALUE || x < -MAX_VALUE) {
+            end = Py_NewRef(Py_None);
+        } else {
+            LineState st = st0;
+            st.value = (int)x;
+            end = line_end(self, &st, limit, line_play(self, &st, cs + c, NULL));
+            if (end == NULL) { Py_DECREF(f); Py_DECREF(out); return NULL; }
+        }
+        PyList_SET_ITEM(out, c, end);
+    }
+    Py_DECREF(f);
+    return out;
 }
 
 static int roots_of(DrawSearch *d, PyObject *seq, Root *out, int most) {
@@ -991,6 +1092,11 @@ static PyMethodDef DrawSearch_methods[] = {
      "line(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, "
      "before_right, value, limit, spent) -> (the principal variation's steps or None past the limit, positions of "
      "the last choice probed, the value its move left or None)"},
+    {"ends", (PyCFunction)DrawSearch_ends, METH_VARARGS,
+     "ends(hands, left, right, shape, seat, drawn, draws, passes, offer, last_seat, last_tile, before_left, "
+     "before_right, value, values, limit) -> the end of the principal variation from the state (values None), or of "
+     "each choice's after it (values: each choice's value): (hands..., last_seat, last_tile, before_left, "
+     "before_right, points...) or None"},
     {"worlds", (PyCFunction)DrawSearch_worlds, METH_VARARGS,
      "worlds(hands, orders, mover, draws, roots, limit, lines=False) -> (each world's value of every root move, past "
      "the limit[, each root's principal variation in each world and the ends before its last tile]): every world of one decision, each with a fresh "

@@ -28,7 +28,7 @@ from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, 
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
 from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
 
-__all__ = ["PrincipalLine", "Solver", "SolverError", "core_note", "known_position", "principal_line"]
+__all__ = ["PrincipalLine", "Solver", "SolverError", "core_note", "known_position", "principal_end", "principal_line"]
 
 
 def core_note(rules, core: str | None = None) -> str | None:
@@ -419,6 +419,35 @@ def _core_line(solver: Solver, position: Position, value: int | None,
     if over:
         raise SearchLimit(f"more than {solver.node_limit:,} positions")
     return steps, seats, ends
+
+
+def principal_end(solver: Solver, position: Position, value: int) -> tuple | None:
+    """Where the principal variation from ``position`` ends (:func:`principal_line`), found in one call into the
+    compiled core with ``value`` (the hand's side-0 value from ``position``, an analysis's) taken as exact, without
+    making its moves: ``(hands, seat, tile index, ends)``, each seat's tiles then, the player and index of the last
+    tile laid, the ends as they lay before it. None where the core does not serve (as :func:`principal_line`: the
+    pure-Python search, the lead, a pass to come), past the node limit, or where no move reaches ``value`` at a
+    choice. A wrong ``value`` may give a line that does not keep it: the caller checks what it reads."""
+    if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+        return None
+    deal = solver._deal(position)
+    if type(deal) is not CoreDeal:
+        return None
+    K, _ = deal.set_state(position)
+    paid, K = solver._paid(deal, position, K)
+    first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+    try:
+        steps, _, over, ends = deal.steps(K, position, first, value - paid, solver.node_limit)
+    except RuntimeError:        # (no move reaches ``value``: not the position's)
+        return None
+    if over:
+        return None
+    hands, seat, tile = list(position.hands), None, None
+    for s, t, _ in steps:
+        if t >= 0:
+            hands[s] &= ~(1 << t)
+            seat, tile = s, t
+    return (tuple(hands), seat, tile, ends) if tile is not None else None
 
 
 def _plays(solver: Solver, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],

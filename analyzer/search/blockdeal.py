@@ -236,6 +236,16 @@ class IntDeal:
         self.moves[(playable << self.ends_bits) | e] = moves
         return moves
 
+    def steps(self, K: int, position, first: int, value: int | None, budget: int,
+              guess: int = 0) -> tuple[list[tuple[int, int, int]], int, bool, tuple[int, int]]:
+        """:meth:`line` as the core gives it (``BlockDeal.line``): ``(steps, states, over, ends)``, each step ``(seat,
+        tile index, the open number it goes on)``, a pass ``(seat, -1, -1)``. A ``value`` that is not the state's
+        gives a line that does not keep it, or RuntimeError."""
+        a, b = position.ends
+        s = position.turn
+        return self.core.line(self.hands, self.pips, K, a, b, s, first, None if value is None else self.sign[s] * value,
+                              budget, self.sign[s] * guess)
+
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         """``(value, states)``: the value for the side of ``s`` (MTD(f), see
         :func:`~analyzer.search.alphabeta.mtdf`, starting at ``guess`` or the nearest of the table's
@@ -534,14 +544,20 @@ class CoreDeal(IntDeal):
         needed more than ``budget`` states (the moves then stop before it); ``ends``: the ends as they lay before
         the last tile of the moves (as ``position.ends`` has them; ``position``'s own where there is none);
         ``seats``: each move's player."""
-        a, b = position.ends
-        s = position.turn
-        steps, used, over, ends = self.core.line(self.hands, self.pips, K, a, b, s, first,
-                                                 None if value is None else self.sign[s] * value, budget,
-                                                 self.sign[s] * guess)
+        steps, used, over, ends = self.steps(K, position, first, value, budget, guess)
         tiles = self.tiles
         return ([PASS if t < 0 else placed(tiles[t], end) for _, t, end in steps], used, over, ends,
                 [seat for seat, _, _ in steps])
+
+    def steps(self, K: int, position, first: int, value: int | None, budget: int,
+              guess: int = 0) -> tuple[list[tuple[int, int, int]], int, bool, tuple[int, int]]:
+        """:meth:`line` as the core gives it (``BlockDeal.line``): ``(steps, states, over, ends)``, each step ``(seat,
+        tile index, the open number it goes on)``, a pass ``(seat, -1, -1)``. A ``value`` that is not the state's
+        gives a line that does not keep it, or RuntimeError."""
+        a, b = position.ends
+        s = position.turn
+        return self.core.line(self.hands, self.pips, K, a, b, s, first, None if value is None else self.sign[s] * value,
+                              budget, self.sign[s] * guess)
 
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         core = self.core

@@ -55,7 +55,7 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
 
-__all__ = ["DrawLine", "line_at", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state",
+__all__ = ["DrawLine", "ends_at", "line_at", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state",
            "draw_deal", "last_play", "line_move"]
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
@@ -398,6 +398,19 @@ class _CompiledDrawDeal(_DrawDeal):
         return DrawLine(tuple(steps), None if left < 0 else (left, right), self.tiles)
 
 
+    def ends(self, pos, value: int, values: list | None) -> tuple | list | None:
+        """Where the principal variation from ``pos`` (``values`` None; ``value`` its side-0 value of the points still
+        to come), or after each move ``pos`` offers (``values``: each one's value so, counting what it scores, in the
+        order of ``legal_moves``), ends, as :meth:`line` plays it (``DrawSearch.ends``): ``(hands..., last seat, last
+        tile index, before left, before right, points...)``, each seat's hand at the end, the last tile laid and the
+        ends before it (-1, -1: before the lead), what each seat scored during play along the line (for himself);
+        None where a value reaches no line (not the position's) or past the node limit at a choice."""
+        hands, _, _, shape, t, drawn, k, passes, offer, (seat, bit, before) = self.state(pos)
+        bl, br = before if before is not None else (-1, -1)
+        return self.core.ends(hands, *pos.ends, shape, t, drawn, k, passes, offer, seat, bit.bit_length() - 1, bl, br,
+                              value, values, self.owner.node_limit)
+
+
 @dataclass(frozen=True)
 class DrawLine:
     """A principal variation as the compiled draw search gives it (``DrawSearch.line``, ``DrawWorlds.lines``): each
@@ -463,6 +476,18 @@ def draw_deal(search, pos):
         cls = _CompiledDrawDeal if search.draw_core == "compiled" else _DrawDeal
         deal = search._draw_deals[sig] = cls(search, *sig, search.play, plays_runs(search.rules))
     return deal
+
+
+def ends_at(search, pos, value: int, values: list | None = None):
+    """:meth:`_CompiledDrawDeal.ends` of ``pos``'s deal for ``search`` (a :class:`~analyzer.search.TreeSearch`): where
+    the principal variation from ``pos`` at ``value``, or after each of its moves at ``values``, ends, each in one
+    compiled call; False where no compiled draw state searches ``pos`` (as :func:`line_at`)."""
+    if (search.arm_state and pos.has_arms) or not (search.draw_state and search.draw_core == "compiled"):
+        return False
+    deal = draw_deal(search, pos)
+    if deal is None:
+        return False
+    return deal.ends(pos, value, values)
 
 
 def line_at(search, pos, value: int) -> DrawLine | None:
