@@ -12,7 +12,7 @@ from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.replay import replay
 from analyzer.rules import find_variant
-from analyzer.search.block import Solver, principal_end, principal_line
+from analyzer.search.block import Solver, principal_end, principal_ends, principal_line
 from analyzer.search.core import compiled_core, draw_core
 from analyzer.search.draw import draw_deal, ends_at, last_play
 from conftest import RECORDS
@@ -144,34 +144,48 @@ def test_the_compiled_end_of_a_line_is_where_its_steps_lead(record):
     assert checked > 5 and refused
 
 
+def _line_end(v, pos) -> tuple:
+    """Where ``principal_line`` from ``pos`` (a solver of its own: the value searched) ends, as ``principal_end``
+    gives it: each seat's tiles, the last tile's player and index, the ends before it."""
+    line = principal_line(Solver(v), pos)
+    hands = list(pos.hands)
+    for m, s in zip(line.moves, line.seats):
+        if m.tile is not None:
+            hands[s] &= ~m.tile.bit
+    last = next((s, m.tile.index) for m, s in zip(reversed(line.moves), reversed(line.seats)) if m.tile is not None)
+    return (tuple(hands), *last, line.ends_before)
+
+
 @pytest.mark.skipif(compiled_core() is None, reason="the compiled block search was not built")
 def test_a_dealt_games_compiled_end_is_where_its_principal_variation_leads():
     """``principal_end`` (the line in one compiled call at the value given) against ``principal_line`` (its value
     searched first): the same last tile, ends before it and hands, from every position of a Whist match where the
-    mover can play; a value one off is refused by the results read off it."""
+    mover can play; ``principal_ends`` (after every move at once, a pass to come or not) as ``principal_line``
+    from each position a move leaves; a value one off is refused by the results read off it."""
     rep = _games("match-whist.dom", None)[0]
     v = rep.variant
     solver = Solver(v)
     leader = hand_leader(rep)
-    checked = refused = 0
+    checked = refused = batched = 0
     for pos in _compact_positions(rep):
         if not pos.playable_mask(pos.turn):
             continue
         value = solver.solve(pos)
-        end = principal_end(solver, pos, value)
-        line = principal_line(Solver(v), pos)
-        hands = list(pos.hands)
-        for m, s in zip(line.moves, line.seats):
-            if m.tile is not None:
-                hands[s] &= ~m.tile.bit
-        last = next((s, m.tile.index) for m, s in zip(reversed(line.moves), reversed(line.seats)) if m.tile is not None)
-        assert end == (tuple(hands), *last, line.ends_before)
+        assert principal_end(solver, pos, value) == _line_end(v, pos)
         checked += 1
+        values, wanted = [], []
+        for move in pos.legal_moves():
+            pos.push(move)
+            over = pos.outcome() is not None
+            values.append(None if over else solver.solve(pos))
+            wanted.append(None if over else _line_end(v, pos))
+            pos.pop()
+        assert principal_ends(solver, pos, values) == wanted
+        batched += len(values) > 1
         ends = outcomes._Ends(v, leader, pos)
         assert ends.line(solver, pos, value, None) is not None
         for claimed in (value + 1, value - 1):
             got = ends.line(solver, pos, claimed, None)
             refused += got is None
             assert got is None or hand_value(v, got, 0) == claimed
-    assert checked > 10 and refused
-
+    assert checked > 10 and refused and batched > 5

@@ -242,8 +242,17 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
         seat = seat_of(d)
         return lambda value: after(value, seat)
 
+    each: dict[int, tuple[float, ...]] = {}       # id of a result of ``results`` (they live as long) -> MWCs
+
     def exact(result: HandResult | None, seat: int = 0) -> float | None:
-        return None if result is None else table.after_each(position, result, leader)[seat]
+        """The MWC of ``seat`` (side 0, or in a game of individuals that player) once the hand ends with ``result``
+        (the alternatives of a hand often end it with the same result, read once: ``analysis.outcomes``)."""
+        if result is None:
+            return None
+        got = each.get(id(result))
+        if got is None:
+            got = each[id(result)] = table.after_each(position, result, leader)
+        return got[seat]
 
     if results is not None:
         out.running = [exact(r) for r in results.line]

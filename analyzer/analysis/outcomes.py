@@ -23,7 +23,7 @@ from ..tiles import Move, tile_set
 from ..position import mask_pips
 from ..rules.facts import HandFacts, hand_facts
 from ..rules.modes import MatchKind, Turns
-from ..search.block import PrincipalLine, Solver, principal_end, principal_line
+from ..search.block import PrincipalLine, Solver, principal_end, principal_ends, principal_line
 from ..search import TreeSearch
 from ..search.core import TABLE_MB, SearchLimit
 from ..search.draw import DrawLine, ends_at, line_at
@@ -203,21 +203,26 @@ class _Ends:
 
     def alternatives(self, search, pos, legal: list[Move], decision, before) -> list | None:
         """The result of the principal variation after each alternative of ``decision`` at ``pos`` (``legal``: its
-        moves, the order the core plays them in), each None where not read so; None where no compiled draw state
-        reads them."""
-        if not isinstance(search, TreeSearch):
+        moves, the order the cores play them in), each None where not read so; None where no compiled core reads
+        them (a draw game's compact state, a dealt game's core)."""
+        dealt = type(search) is Solver and self.variant.play is None and getattr(pos, "offer", None) is None
+        if not (dealt or isinstance(search, TreeSearch)):
             return None
         texts = {alternative_text(m): i for i, m in enumerate(legal)}
         values: list[int | None] = [None] * len(legal)
         for a in decision.alternatives:
             if a.move in texts:
                 values[texts[a.move]] = a.value
-        so_far = self._so_far(search, before)
-        try:
-            got = ends_at(search, pos, 0, [None if v is None else v - so_far for v in values])
-        except ValueError:      # (the core offers other moves: not its state)
-            return None
-        if got is False:
+        if dealt:
+            got = principal_ends(search, pos, values)
+            before = None
+        else:
+            so_far = self._so_far(search, before)
+            try:
+                got = ends_at(search, pos, 0, [None if v is None else v - so_far for v in values])
+            except ValueError:      # (the core offers other moves: not its state)
+                return None
+        if got is None or got is False:
             return None
         return [None if (i := texts.get(a.move)) is None or got[i] is None
                 else self._kept(search, got[i], before, a.value) for a in decision.alternatives]

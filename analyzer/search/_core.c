@@ -5,7 +5,8 @@
  * one value, fail-soft in its window; ``BlockDeal.plays`` values every move of a decision in one call
  * (``Solver.values``), ``BlockDeal.worlds`` every move in each of many deals (the fair analysis), and
  * ``BlockDeal.line`` plays out the principal variation from a state (``Solver.best_line``: at each choice the
- * first move in the order of the legal moves that reaches the state's value, by null-window probes). Two types:
+ * first move in the order of the legal moves that reaches the state's value, by null-window probes);
+ * ``BlockDeal.ends`` finds where it ends after each move of a state, without its steps. Two types:
  *
  * ``Table(entries)``: a bounded transposition table of at most ``entries`` slots of 16 bytes, in
  *   buckets of four (one cache line); an entry whose bucket is full goes to one of the next seven.
@@ -906,8 +907,9 @@ static PyObject *Deal_plays(Deal *self, PyObject *args) {
     return Py_BuildValue("(NKO)", out, (unsigned long long)(self->nodes - before), over ? Py_True : Py_False);
 }
 
-/* ``(seat, tile, end)`` appended to ``out``; -1 on an error. */
+/* ``(seat, tile, end)`` appended to ``out``; -1 on an error; ``out`` NULL: nothing kept. */
 static int append_step(PyObject *out, int seat, int tile, int end) {
+    if (out == NULL) return 0;          /* (``ends``: the line's end is kept, not its steps) */
     PyObject *x = Py_BuildValue("(iii)", seat, tile, end);
     int r = x == NULL ? -1 : PyList_Append(out, x);
     Py_XDECREF(x);
@@ -938,6 +940,7 @@ typedef struct {
     uint64_t K, X;      /* the played mask (with the pass bonus's flag), the live exposed tiles */
     int a, b, s, v;     /* the ends as they lie, the mover, the state's value for his side */
     int pa, pb;         /* the ends as they lay before the last tile laid */
+    int ls, lb;         /* the seat that laid the last tile, and its index */
 } LineState;
 
 /* The move of the mover of ``st`` laying tile ``bit`` (the ends code after it ``e2``; ``X2``: the live exposed
@@ -994,6 +997,8 @@ static int line_step(Deal *d, LineState *st, int first, int64_t budget, PyObject
     }
     int bit = mv[c].bit;
     if (append_step(out, s, bit, mv[c].end) < 0) return -1;
+    st->ls = s;
+    st->lb = bit;
     int other = d->tlow[bit] == mv[c].end ? d->thigh[bit] : d->tlow[bit];
     st->pa = st->a;
     st->pb = st->b;
@@ -1065,6 +1070,91 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
     }
     return Py_BuildValue("(NKO(ii))", out, (unsigned long long)(self->nodes - before),
                          self->failed == 2 ? Py_True : Py_False, st.pa, st.pb);
+}
+
+/* ends(hands, pips, played, a, b, seat, first, values, budget): where the principal variation after each move of
+ * ``seat`` ends, each as ``line`` plays it from the state that move leaves (``values``: one side-0 value, or None, for
+ * each move in the order of ``Position.legal_moves``, ``line_moves``: ValueError for another count; each taken as the
+ * value of the state the move leaves), without its steps: a list of ``(hands, seat, tile, (a, b))``, each seat's hand
+ * at the end, the player and index of the last tile laid and the ends as they lay before it; None for a move whose
+ * value is None, whose line needs more than ``budget`` states at a choice, or where no move reaches the value at a
+ * choice (a value that is not the move's). The rest as ``line`` takes it. */
+static PyObject *Deal_ends(Deal *self, PyObject *args) {
+    PyObject *hands, *pips, *values;
+    unsigned long long K;
+    long long budget;
+    int a, b, s, first;
+    if (self->table == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOKiiiiOL", &hands, &pips, &K, &a, &b, &s, &first, &values, &budget)) return NULL;
+    if (s < 0 || s >= self->n || a < 0 || a >= self->w || b < 0 || b >= self->w) {
+        PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
+        return NULL;
+    }
+    LineState st0 = {0, 0, a, b, s, 0, a, b, s, 0};
+    if (load_state(self, hands, pips) < 0 || deal_ready(self, &K, &st0.X) < 0) return NULL;
+    st0.K = K;
+    int e = ends_code(self->w, a, b);
+    uint64_t p = self->H[s] & self->fit[e], X2 = st0.X;
+    if (st0.X) {                                /* §8: as ``line_step`` */
+        X2 = st0.X & ~p;
+        if (st0.X & p) p &= st0.X;
+    }
+    LineMove mv[MAXMOVES];
+    int nm = line_moves(self, p, a, b, mv);
+    PyObject *f = PySequence_Fast(values, "values");
+    if (f == NULL) return NULL;
+    if (PySequence_Fast_GET_SIZE(f) != nm) {
+        PyErr_Format(PyExc_ValueError, "ends: %d moves, not %zd values", nm, PySequence_Fast_GET_SIZE(f));
+        Py_DECREF(f);
+        return NULL;
+    }
+    uint64_t H[MAXSEATS + 1];
+    int P[2] = {self->P[0], self->P[1]};
+    memcpy(H, self->H, sizeof(H));
+    PyObject *out = PyList_New(nm);
+    for (int i = 0; out != NULL && i < nm; i++) {
+        PyObject *v = PySequence_Fast_GET_ITEM(f, i), *end = NULL;
+        long x = v == Py_None ? 0 : PyLong_AsLong(v);
+        if (x == -1 && PyErr_Occurred()) { Py_CLEAR(out); break; }
+        if (v == Py_None || x > MAX_VALUE || x < -MAX_VALUE) {
+            PyList_SET_ITEM(out, i, Py_NewRef(Py_None));
+            continue;
+        }
+        LineState st = st0;
+        int bit = mv[i].bit, other = self->tlow[bit] == mv[i].end ? self->thigh[bit] : self->tlow[bit];
+        st.v = self->sign[s] * (int)x;
+        st.ls = s;
+        st.lb = bit;
+        if (mv[i].end == st.a && (st.a != st.b || (first >> s & 1))) st.a = other;
+        else st.b = other;
+        self->failed = 0;
+        self->budget = budget;
+        int got = line_advance(self, &st, bit, mv[i].e2, X2, NULL);
+        if (got == 0) got = line_rest(self, &st, first, (int64_t)budget, NULL);
+        if (got < 0 && (self->failed == 2 || (!self->failed && PyErr_ExceptionMatches(PyExc_RuntimeError)))) {
+            PyErr_Clear();              /* past the budget, or the value is not the move's: no line read */
+            self->failed = 0;
+            end = Py_NewRef(Py_None);
+        } else if (got >= 0) {
+            PyObject *hs = PyTuple_New(self->n);
+            for (int t = 0; hs != NULL && t < self->n; t++) {
+                PyObject *h = PyLong_FromUnsignedLongLong(t == st.ls ? self->H[t] & ~(1ULL << st.lb) : self->H[t]);
+                if (h == NULL) Py_CLEAR(hs);
+                else PyTuple_SET_ITEM(hs, t, h);
+            }
+            end = hs == NULL ? NULL : Py_BuildValue("(Nii(ii))", hs, st.ls, st.lb, st.pa, st.pb);
+        }
+        memcpy(self->H, H, sizeof(H));          /* (the state's hands and pips again for the next move) */
+        self->P[0] = P[0];
+        self->P[1] = P[1];
+        if (end == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, end);
+    }
+    Py_DECREF(f);
+    return out;
 }
 
 /* The principal line after each root move of the world ``solve_world`` has just solved (``values``: their
@@ -1231,6 +1321,9 @@ static PyMethodDef Deal_methods[] = {
      "line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state, "
      "the first best move in the order of the legal moves at each choice; (steps, states, over, ends before the "
      "last tile)."},
+    {"ends", (PyCFunction)Deal_ends, METH_VARARGS,
+     "ends(hands, pips, played, a, b, seat, first, values, budget): where the principal variation after each move "
+     "of seat ends, each at its value: (hands, seat, tile, ends before the last tile) or None, a list."},
     {"worlds", (PyCFunction)Deal_worlds, METH_VARARGS,
      "worlds(deals, played, ends, seat, moves, budget, after=None): the side-0 value of each move (tile "
      "index, ends after) in each deal, each searching the states an empty table would; (values, over), and with "

@@ -28,7 +28,8 @@ from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, 
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
 from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
 
-__all__ = ["PrincipalLine", "Solver", "SolverError", "core_note", "known_position", "principal_end", "principal_line"]
+__all__ = ["PrincipalLine", "Solver", "SolverError", "core_note", "known_position", "principal_end", "principal_ends",
+           "principal_line"]
 
 
 def core_note(rules, core: str | None = None) -> str | None:
@@ -419,6 +420,24 @@ def _core_line(solver: Solver, position: Position, value: int | None,
     if over:
         raise SearchLimit(f"more than {solver.node_limit:,} positions")
     return steps, seats, ends
+
+
+def principal_ends(solver: Solver, position: Position, values: list[int | None]) -> list | None:
+    """:func:`principal_end` after each move of ``position`` (``values``: each one's side-0 value of the hand, in the
+    order of ``legal_moves``; None: not read) in one call into the compiled core: a list of the ends (None where
+    not read). None where the core does not serve (as :func:`principal_end`; a pass bonus to count) or offers
+    other moves."""
+    if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+        return None
+    deal = solver._deal(position)
+    if type(deal) is not CoreDeal or deal.pass_bonus:
+        return None
+    K, _ = deal.set_state(position)
+    first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+    try:
+        return deal.ends(K, position, first, values, solver.node_limit)
+    except ValueError:          # (the core offers other moves than ``values`` counts)
+        return None
 
 
 def principal_end(solver: Solver, position: Position, value: int) -> tuple | None:

@@ -246,6 +246,13 @@ class IntDeal:
         return self.core.line(self.hands, self.pips, K, a, b, s, first, None if value is None else self.sign[s] * value,
                               budget, self.sign[s] * guess)
 
+    def ends(self, K: int, position, first: int, values: list, budget: int) -> list:
+        """Where the principal variation after each move of ``position``'s mover ends (``BlockDeal.ends``), each taken
+        at its side-0 value in ``values`` (one a move, in the order of ``Position.legal_moves``; None: not read):
+        ``(hands, seat, tile index, ends before it)`` or None for each."""
+        a, b = position.ends
+        return self.core.ends(self.hands, self.pips, K, a, b, position.turn, first, values, budget)
+
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         """``(value, states)``: the value for the side of ``s`` (MTD(f), see
         :func:`~analyzer.search.alphabeta.mtdf`, starting at ``guess`` or the nearest of the table's
@@ -558,6 +565,13 @@ class CoreDeal(IntDeal):
         s = position.turn
         return self.core.line(self.hands, self.pips, K, a, b, s, first, None if value is None else self.sign[s] * value,
                               budget, self.sign[s] * guess)
+
+    def ends(self, K: int, position, first: int, values: list, budget: int) -> list:
+        """Where the principal variation after each move of ``position``'s mover ends (``BlockDeal.ends``), each taken
+        at its side-0 value in ``values`` (one a move, in the order of ``Position.legal_moves``; None: not read):
+        ``(hands, seat, tile index, ends before it)`` or None for each."""
+        a, b = position.ends
+        return self.core.ends(self.hands, self.pips, K, a, b, position.turn, first, values, budget)
 
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         core = self.core
