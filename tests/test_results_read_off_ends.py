@@ -30,13 +30,11 @@ def _games(record: str | None, variant: str | None, seed: int = 0) -> list:
 
 def _played_out(monkeypatch, rep, analysis):
     """The reference: every line's value searched and the line played out move by move (``played_out``), the
-    line played's result at each step too (none taken from the next step's or from an alternative's)."""
+    line played's result at each step too (none taken from the next step's or from an alternative's), as under a
+    node limit (one no line reaches)."""
     with monkeypatch.context() as m:
-        m.setattr(outcomes._Ends, "takes", staticmethod(lambda variant, pos: False))
         m.setattr(outcomes, "_trusted", lambda *args: None)
-        m.setattr(outcomes, "_claimed", lambda *args: False)
-        m.setattr(outcomes, "_first_best", lambda *args: None)
-        return principal_results(rep, analysis, searches=searches_for(rep.variant))
+        return principal_results(rep, analysis, node_limit=10 ** 12)
 
 
 @pytest.mark.parametrize("record, variant, seed", [

@@ -59,8 +59,15 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     ``searches``: the searches that made ``analysis`` where the caller kept them (``analyze_replay``'s
     ``solver``: ``{0: solver}``; a game of individual players, each seat's view), whose tables hold the values
     of its positions: each line's first value is then found at once (else a search of the view is made here).
-    Each search's value of the line's start is looked for from the analysis's value there, or in a draw game's
-    compact state taken as the line's where the line's result is worth it (:func:`played_out`)."""
+
+    Where a compiled core plays the line (a draw game's compact state, a dealt game's core) and no pass bonus
+    reads the moves, each line is taken at the analysis's value and its result read off where it ends, without
+    making its moves (``_Ends``: every alternative of a decision in one call); else it is played out
+    (:func:`played_out`: the line's value searched, or taken so where its result is worth it). Without a node
+    limit (every value exact) the line played's result is also had without a line of its own where it is one
+    already read: at a decision of the first view, the first best alternative's (the move the principal variation
+    plays there); across a forced move, the next step's (the principal variation goes on by that move), unless
+    the record does not claim all that move scores during play."""
     variant = rep.variant
     pos, _ = start_position(rep, rep.legal_prefix)
     steps = min(analysis.analysed_steps, len(rep.steps))
@@ -89,28 +96,34 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
         value = analysis.values[k] if k < len(analysis.values) else None
         prefix = None
         d = decisions.get(k)
+        over = pos.outcome() is not None
+        legal = pos.legal_moves() if d is not None or (exact and not over) else []
         if d is not None:
             mover = 0 if variant.seating.sides == 2 else pos.turn
-            legal = pos.legal_moves()
-            found = ends.alternatives(view(mover), pos, legal, d, before) if ends is not None else None
-            moves = None if found is not None else {alternative_text(m): m for m in legal}
+            index = {alternative_text(m): i for i, m in enumerate(legal)}      # each offered move's place
+            values: list[int | None] = [None] * len(legal)                      # its value, by the analysis
+            for a in d.alternatives:
+                if a.move in index:
+                    values[index[a.move]] = a.value
+            found = ends.alternatives(view(mover), pos, values, d, index, before) if ends is not None else None
+            moves = None if found is not None else dict(zip(index, legal))
             if found is None and ends is not None:     # (the lead: each move's line read from the position it leaves)
                 found = [ends.after(view(mover), pos, moves[a.move], a.value, before) if a.move in moves else None
                          for a in d.alternatives]
             if found is None or None in found:      # (played out where not read off a line's end)
                 prefix = move_codes(pos)
-                moves = moves or {alternative_text(m): m for m in legal}
+                moves = moves or dict(zip(index, legal))
                 found = [played_out(variant, view(mover), pos, moves.get(a.move, False), leader, before,
                                     seen.setdefault(mover, {}), a.value, prefix) if found is None or found[j] is None
                          else found[j] for j, a in enumerate(d.alternatives)]
             alternatives[k] = found
-            if exact and mover == 0 and (first := _first_best(view(0), pos, legal, d)) is not None:
-                line[k] = found[first]      # (the principal variation from ``pos`` plays it first)
+            if exact and mover == 0 and values and None not in values:
+                line[k] = found[_first_best(view(0), pos, values, d, index)]   # (the principal variation's first move)
         if line[k] is None:
-            if exact and k < steps and rep.steps[k].move is not None and pos.outcome() is None \
-                    and len(pos.legal_moves()) == 1 and _claimed(variant, pos, rep.steps[k], before):
+            if exact and k < steps and rep.steps[k].move is not None and not over and len(legal) == 1 \
+                    and _claimed(variant, pos, rep.steps[k], before):
                 later.add(k)        # a forced move: the principal variation goes on as the line played
-            elif ends is None or (read := ends.line(view(0), pos, value, before)) is None:
+            elif ends is None or over or (read := ends.line(view(0), pos, value, before)) is None:
                 line[k] = played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value,
                                      prefix or move_codes(pos))
             else:
@@ -123,18 +136,13 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions], line)
 
 
-def _first_best(search, pos, legal: list[Move], decision) -> int | None:
-    """The index among ``decision``'s alternatives of the move the principal variation from ``pos`` plays (the first
-    in the order of ``legal`` whose value is the best for the mover in ``search``'s view, as ``TreeSearch.best_line``
-    plays it), None where a move ``pos`` offers has no value."""
-    by = {a.move: (j, a.value) for j, a in enumerate(decision.alternatives)}
-    got = [by.get(alternative_text(m)) for m in legal]
-    if any(g is None or g[1] is None for g in got):
-        return None
+def _first_best(search, pos, values: list[int], decision, index: dict[str, int]) -> int:
+    """The index among ``decision``'s alternatives of the move the principal variation from ``pos`` plays: the first
+    in the order of ``legal_moves`` (``values``: each one's value; ``index``: each one's place by its text) whose
+    value is the best for the mover in ``search``'s view, as ``TreeSearch.best_line`` plays it."""
     teams = (getattr(search, "rules", None) or search.variant).seating.teams
-    pick = max if teams[pos.turn] == 0 else min
-    best = pick(v for _, v in got)
-    return next(j for j, v in got if v == best)
+    at = values.index(max(values) if teams[pos.turn] == 0 else min(values))
+    return next(j for j, a in enumerate(decision.alternatives) if index.get(a.move) == at)
 
 
 def _claimed(variant: Variant, pos, step, before) -> bool:
@@ -201,18 +209,15 @@ class _Ends:
         finally:
             pos.pop()
 
-    def alternatives(self, search, pos, legal: list[Move], decision, before) -> list | None:
-        """The result of the principal variation after each alternative of ``decision`` at ``pos`` (``legal``: its
-        moves, the order the cores play them in), each None where not read so; None where no compiled core reads
-        them (a draw game's compact state, a dealt game's core)."""
+    def alternatives(self, search, pos, values: list[int | None], decision, index: dict[str, int],
+                     before) -> list | None:
+        """The result of the principal variation after each alternative of ``decision`` at ``pos`` (``values``: the
+        value of each move ``pos`` offers, in the order of ``legal_moves``, the order the cores play them in;
+        ``index``: each move's place there by its text), each None where not read so; None where no compiled core
+        reads them (a draw game's compact state, a dealt game's core)."""
         dealt = type(search) is Solver and self.variant.play is None and getattr(pos, "offer", None) is None
         if not (dealt or isinstance(search, TreeSearch)):
             return None
-        texts = {alternative_text(m): i for i, m in enumerate(legal)}
-        values: list[int | None] = [None] * len(legal)
-        for a in decision.alternatives:
-            if a.move in texts:
-                values[texts[a.move]] = a.value
         if dealt:
             got = principal_ends(search, pos, values)
             before = None
@@ -224,7 +229,7 @@ class _Ends:
                 return None
         if got is None or got is False:
             return None
-        return [None if (i := texts.get(a.move)) is None or got[i] is None
+        return [None if (i := index.get(a.move)) is None or got[i] is None
                 else self._kept(search, got[i], before, a.value) for a in decision.alternatives]
 
     @staticmethod
