@@ -94,29 +94,14 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
             pos.turn = rep.steps[k].seat
         before = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores else None
         value = analysis.values[k] if k < len(analysis.values) else None
-        prefix = None
         d = decisions.get(k)
         over = pos.outcome() is not None
         legal = pos.legal_moves() if d is not None or (exact and not over) else []
         if d is not None:
             mover = 0 if variant.seating.sides == 2 else pos.turn
-            index = {alternative_text(m): i for i, m in enumerate(legal)}      # each offered move's place
-            values: list[int | None] = [None] * len(legal)                      # its value, by the analysis
-            for a in d.alternatives:
-                if a.move in index:
-                    values[index[a.move]] = a.value
-            found = ends.alternatives(view(mover), pos, values, d, index, before) if ends is not None else None
-            moves = None if found is not None else dict(zip(index, legal))
-            if found is None and ends is not None:     # (the lead: each move's line read from the position it leaves)
-                found = [ends.after(view(mover), pos, moves[a.move], a.value, before) if a.move in moves else None
-                         for a in d.alternatives]
-            if found is None or None in found:      # (played out where not read off a line's end)
-                prefix = move_codes(pos)
-                moves = moves or dict(zip(index, legal))
-                found = [played_out(variant, view(mover), pos, moves.get(a.move, False), leader, before,
-                                    seen.setdefault(mover, {}), a.value, prefix) if found is None or found[j] is None
-                         else found[j] for j, a in enumerate(d.alternatives)]
-            alternatives[k] = found
+            values, index = _offered(legal, d)
+            alternatives[k] = found = _alternatives(variant, view(mover), pos, legal, d, values, index, ends, leader,
+                                                    before, seen.setdefault(mover, {}))
             if exact and mover == 0 and values and None not in values:
                 line[k] = found[_first_best(view(0), pos, values, d, index)]   # (the principal variation's first move)
         if line[k] is None:
@@ -124,8 +109,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
                     and _claimed(variant, pos, rep.steps[k], before):
                 later.add(k)        # a forced move: the principal variation goes on as the line played
             elif ends is None or over or (read := ends.line(view(0), pos, value, before)) is None:
-                line[k] = played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value,
-                                     prefix or move_codes(pos))
+                line[k] = played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value)
             else:
                 line[k] = read
         if k < steps and rep.steps[k].move is not None:
@@ -134,6 +118,36 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     for k in sorted(later, reverse=True):
         line[k] = line[k + 1]
     return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions], line)
+
+
+def _offered(legal: list[Move], decision) -> tuple[list[int | None], dict[str, int]]:
+    """``(values, index)``: the value of each move offered (``legal``, in the order of ``legal_moves``) as
+    ``decision``'s alternatives give it (None: none does), and each move's place by its text."""
+    index = {alternative_text(m): i for i, m in enumerate(legal)}
+    values: list[int | None] = [None] * len(legal)
+    for a in decision.alternatives:
+        if a.move in index:
+            values[index[a.move]] = a.value
+    return values, index
+
+
+def _alternatives(variant: Variant, search, pos, legal: list[Move], decision, values: list[int | None],
+                  index: dict[str, int], ends: _Ends | None, leader: int, before, seen: dict) -> list:
+    """For :func:`principal_results`: the result after each alternative of ``decision`` at ``pos`` (``search``: its
+    mover's view; ``values``, ``index``: :func:`_offered`), read off each line's end where ``ends`` reads them (every
+    alternative in one call; at the lead each from the position the move leaves), else played out
+    (:func:`played_out`)."""
+    found = ends.alternatives(search, pos, values, decision, index, before) if ends is not None else None
+    moves = None if found is not None else {text: legal[i] for text, i in index.items()}
+    if found is None and ends is not None:
+        found = [ends.after(search, pos, moves[a.move], a.value, before) if a.move in moves else None
+                 for a in decision.alternatives]
+    if found is not None and None not in found:
+        return found
+    prefix = move_codes(pos)
+    moves = moves or {text: legal[i] for text, i in index.items()}
+    return [played_out(variant, search, pos, moves.get(a.move, False), leader, before, seen, a.value, prefix)
+            if found is None or found[j] is None else found[j] for j, a in enumerate(decision.alternatives)]
 
 
 def _first_best(search, pos, values: list[int], decision, index: dict[str, int]) -> int:
