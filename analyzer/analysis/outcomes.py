@@ -179,7 +179,7 @@ class _Ends:
     """For :func:`principal_results`: the results of principal variations read off where each line ends, found in one
     compiled call without making its moves: in a draw game's compact state (a draw game, All Fives, Hungarian:
     ``search.draw.ends_at``, for the line from a position or for every alternative of a decision at once), or in a
-    dealt game's compiled core (``search.block.principal_end``); each distinct end read once (its facts,
+    dealt game's compiled core (``search.block.principal_end``, ``principal_ends``); each distinct end read once (its facts,
     ``Variant.hand_result``). Each line is taken at the analysis's value, and its result kept only where it is worth
     that value in the search's view (:func:`hand_value`), as :func:`_trusted` keeps a line; else the caller plays
     the line out (:func:`played_out`)."""
@@ -204,7 +204,7 @@ class _Ends:
         if isinstance(search, TreeSearch):
             end = ends_at(search, pos, value - self._so_far(search, before))
             return self._kept(search, end, before, value) if end else None
-        if type(search) is Solver and self.variant.play is None and getattr(pos, "offer", None) is None:
+        if self._dealt_core(search, pos):
             end = principal_end(search, pos, value)
             return None if end is None else self._kept(search, end, None, value)
         return None
@@ -229,7 +229,7 @@ class _Ends:
         value of each move ``pos`` offers, in the order of ``legal_moves``, the order the cores play them in;
         ``index``: each move's place there by its text), each None where not read so; None where no compiled core
         reads them (a draw game's compact state, a dealt game's core)."""
-        dealt = type(search) is Solver and self.variant.play is None and getattr(pos, "offer", None) is None
+        dealt = self._dealt_core(search, pos)
         if not (dealt or isinstance(search, TreeSearch)):
             return None
         if dealt:
@@ -245,6 +245,11 @@ class _Ends:
             return None
         return [None if (i := index.get(a.move)) is None or got[i] is None
                 else self._kept(search, got[i], before, a.value) for a in decision.alternatives]
+
+    def _dealt_core(self, search, pos) -> bool:
+        """Whether ``search`` is a dealt game's solver (its compiled core may play the line; no points during play,
+        no opener's offer)."""
+        return type(search) is Solver and self.variant.play is None and getattr(pos, "offer", None) is None
 
     @staticmethod
     def _so_far(search, before) -> int:

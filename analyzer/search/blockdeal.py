@@ -236,23 +236,6 @@ class IntDeal:
         self.moves[(playable << self.ends_bits) | e] = moves
         return moves
 
-    def steps(self, K: int, position, first: int, value: int | None, budget: int,
-              guess: int = 0) -> tuple[list[tuple[int, int, int]], int, bool, tuple[int, int]]:
-        """:meth:`line` as the core gives it (``BlockDeal.line``): ``(steps, states, over, ends)``, each step ``(seat,
-        tile index, the open number it goes on)``, a pass ``(seat, -1, -1)``. A ``value`` that is not the state's
-        gives a line that does not keep it, or RuntimeError."""
-        a, b = position.ends
-        s = position.turn
-        return self.core.line(self.hands, self.pips, K, a, b, s, first, None if value is None else self.sign[s] * value,
-                              budget, self.sign[s] * guess)
-
-    def ends(self, K: int, position, first: int, values: list, budget: int) -> list:
-        """Where the principal variation after each move of ``position``'s mover ends (``BlockDeal.ends``), each taken
-        at its side-0 value in ``values`` (one a move, in the order of ``Position.legal_moves``; None: not read):
-        ``(hands, seat, tile index, ends before it)`` or None for each."""
-        a, b = position.ends
-        return self.core.ends(self.hands, self.pips, K, a, b, position.turn, first, values, budget)
-
     def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
         """``(value, states)``: the value for the side of ``s`` (MTD(f), see
         :func:`~analyzer.search.alphabeta.mtdf`, starting at ``guess`` or the nearest of the table's

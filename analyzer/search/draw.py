@@ -55,8 +55,8 @@ from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
 
-__all__ = ["DrawLine", "ends_at", "line_at", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact", "compact_state",
-           "draw_deal", "last_play", "line_move"]
+__all__ = ["DrawLine", "ends_at", "line_at", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact",
+           "compact_state", "draw_deal", "last_play", "line_move"]
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
@@ -396,7 +396,6 @@ class _CompiledDrawDeal(_DrawDeal):
         if steps is None:
             raise SearchLimit(f"more than {owner.node_limit:,} positions")
         return DrawLine(tuple(steps), None if left < 0 else (left, right), self.tiles)
-
 
     def ends(self, pos, value: int, values: list | None) -> tuple | list | None:
         """Where the principal variation from ``pos`` (``values`` None; ``value`` its side-0 value of the points still
