@@ -171,7 +171,8 @@ def why_not(variant: Variant, results: bool = False) -> str | None:
     alternative's hand result is known (``analysis.outcomes``), not only its value. A table file that cannot be
     read is said first, and a missing table before the results not known: the results are read only where a
     table is, so the table is what is missing."""
-    if load_table(variant) is None and table_problem(variant):
+    table = load_table(variant)
+    if table is None and table_problem(variant):
         return table_problem(variant)
     kind = variant.match.kind
     if variant.seating.sides != 2 and kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT, MatchKind.POINTS,
@@ -182,7 +183,7 @@ def why_not(variant: Variant, results: bool = False) -> str | None:
                     MatchKind.CUTTHROAT, MatchKind.SHUTOUT, MatchKind.BAD):
         return (f"an open-hands value does not give both sides' {kind} points of the hand, which the match scale "
                 "needs")
-    if load_table(variant) is None:
+    if table is None:
         cannot = supported(variant)
         if cannot:
             return f"no match-winning-chance table: {cannot}"

@@ -108,9 +108,20 @@ def supported(variant: Variant) -> str | None:
 def table_name(variant: Variant) -> str:
     """The data file's name for ``variant`` and its options, but those at their default value (so that
     ``cutthroat`` with ``players=4`` written out finds the default table, ``cutthroat``)."""
+    got = _NAMES.get(id(variant))
+    if got is not None and got[0] is variant:
+        return got[1]
     family, _ = find_family(variant.name)
     opts = "".join(f"_{k}={v}" for k, v in sorted(variant.options) if v != family.spec(k).default)
-    return f"{variant.name}{opts}.json"
+    if len(_NAMES) >= 256:
+        _NAMES.clear()
+    _NAMES[id(variant)] = (variant, f"{variant.name}{opts}.json")
+    return _NAMES[id(variant)][1]
+
+
+# each variant's table name, by the variant's identity (a variant is made once a name and options, ``find_variant``;
+# the match scale asks for a record's table several times a hand): id -> (the variant, kept so the id stays its, name)
+_NAMES: dict[int, tuple[Variant, str]] = {}
 
 
 @dataclass
@@ -487,13 +498,21 @@ def load_table(variant: Variant, folder: str | None = None) -> EquityTable | Non
         return None
     try:
         stat = os.stat(path)
-        key = (path, variant, stat.st_mtime_ns, stat.st_size)
-        table = _LOADED.get(key)
+        key = (path, stat.st_mtime_ns, stat.st_size)
+        last = _LAST.get(id(variant))
+        if last is not None and last[0] is variant and last[1] == key:     # (the one asked for last: no hash of it)
+            table = last[2]
+            _UNREADABLE.pop(table_name(variant), None)
+            return table
+        table = _LOADED.get(key + (variant,))
         if table is None:
             table = _load(path, variant)
             if len(_LOADED) >= 16:
                 _LOADED.clear()
-            _LOADED[key] = table
+            _LOADED[key + (variant,)] = table
+        if len(_LAST) >= 64:
+            _LAST.clear()
+        _LAST[id(variant)] = (variant, key, table)
     except (OSError, ValueError, KeyError, TypeError) as exc:     # a damaged or foreign file: no table, and why
         _UNREADABLE[table_name(variant)] = f"the table {path} cannot be read: {str(exc).removeprefix(path + ': ')}"
         return None
@@ -502,10 +521,13 @@ def load_table(variant: Variant, folder: str | None = None) -> EquityTable | Non
 
 
 _UNREADABLE: dict[str, str] = {}        # table name -> why its file could not be read, the last time it was
-# the tables read by this process, per file as it is now (path, variant, modification time, size): the match
+# the tables read by this process, per file as it is now (path, modification time, size, variant): the match
 # scale, the luck of the deal and of the draws and the report each ask for a record's table, and a table
 # keeps the positions it solved off the shipped walk (so each is solved once a process)
 _LOADED: dict[tuple, EquityTable] = {}
+# the table last given for each variant, by the variant's identity: id -> (the variant, (path, modification time,
+# size), its table), found again without hashing the variant, while its file is as it was
+_LAST: dict[int, tuple[Variant, tuple, EquityTable]] = {}
 
 
 def table_problem(variant: Variant) -> str | None:
