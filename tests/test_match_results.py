@@ -213,6 +213,8 @@ def test_a_draw_games_line_taken_at_the_analysiss_value_is_the_searched_one_and_
     v = rep.variant
     searches = searches_for(v)
     analysis = analyze_replay(rep, searches=searches)
+    # (each line played out, not read off its end: ``outcomes._Ends``, tests/test_results_read_off_ends.py)
+    monkeypatch.setattr(outcomes._Ends, "takes", staticmethod(lambda variant, pos: False))
     fast = principal_results(rep, analysis, searches=searches)
     monkeypatch.setattr(outcomes, "_trusted", lambda *args: None)          # every line's value searched
     assert principal_results(rep, analysis, searches=searches_for(v)) == fast

@@ -29,7 +29,7 @@ from ..search.core import TABLE_MB, SearchLimit
 from ..search.draw import DrawLine, ends_at, line_at
 from . import AgainstTheRest, alternative_text, hand_value, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "drawn_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
+__all__ = ["PrincipalResults", "drawn_facts", "end_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
            "needs_results", "played_out", "policy_result", "principal_results"]
 
 
@@ -179,10 +179,10 @@ class _Ends:
     """For :func:`principal_results`: the results of principal variations read off where each line ends, found in one
     compiled call without making its moves: in a draw game's compact state (a draw game, All Fives, Hungarian:
     ``search.draw.ends_at``, for the line from a position or for every alternative of a decision at once), or in a
-    dealt game's compiled core (``search.block.principal_end``, ``principal_ends``); each distinct end read once (its facts,
-    ``Variant.hand_result``). Each line is taken at the analysis's value, and its result kept only where it is worth
-    that value in the search's view (:func:`hand_value`), as :func:`_trusted` keeps a line; else the caller plays
-    the line out (:func:`played_out`)."""
+    dealt game's compiled core (``search.block.principal_end``, ``principal_ends``); each distinct end read once
+    (:func:`end_facts`, ``Variant.hand_result``). Each line is taken at the analysis's value, and its result kept
+    only where it is worth that value in the search's view (:func:`hand_value`), as :func:`_trusted` keeps a line;
+    else the caller plays the line out (:func:`played_out`)."""
 
     def __init__(self, variant: Variant, leader: int, pos):
         self.variant, self.leader, self.n = variant, leader, variant.players
@@ -274,20 +274,16 @@ class _Ends:
         """The facts of the hand at a draw game's ``end``, as :func:`drawn_facts` reads them off the line's steps."""
         n = self.n
         hands, (seat, bit, bl, br), points = end[:n], end[n:n + 4], end[n + 4:]
-        if self.runs:
-            seat = next((s for s, h in enumerate(hands) if not h), seat)
         play = None
         if self.variant.play is not None:
             play = tuple(p + (before[s] if before else 0) for s, p in enumerate(points))
-        return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
-                         tuple(h.bit_count() for h in hands), self.leader, hands, self.tiles[bit],
-                         None if bl < 0 else (bl, br), None, play)
+        return end_facts(hands, seat, self.tiles[bit], None if bl < 0 else (bl, br), self.leader, play_points=play,
+                         runs=self.runs)
 
     def _dealt(self, end: tuple) -> HandFacts:
         """The facts of the hand at a dealt game's ``end``, as :func:`line_facts` reads them off the line."""
         hands, seat, bit, ends = end
-        return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
-                         tuple(h.bit_count() for h in hands), self.leader, hands, self.tiles[bit], ends)
+        return end_facts(hands, seat, self.tiles[bit], ends, self.leader)
 
 
 def policy_result(rep: Replay, node_limit: int | None = None, table_mb: float = TABLE_MB,
@@ -467,11 +463,23 @@ def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, ha
     for s, t in played:
         if t is not None:
             hands[s] &= ~t.bit
+    return end_facts(hands, seat, tile, ends_before, leader, history, play_points, runs, pos.hidden)
+
+
+def end_facts(hands, seat: int, tile, ends_before: tuple[int, int] | None, leader: int, history: tuple | None = None,
+              play_points: tuple[int, ...] | None = None, runs: bool = False,
+              hidden: tuple[int, ...] | None = None) -> HandFacts:
+    """The facts of a hand that ends with ``hands`` (each seat's tiles, bit masks; ``hidden``: how many unknown tiles
+    each holds besides), ``tile`` laid last by ``seat`` on the ends ``ends_before``: won by him if it was his last,
+    else blocked (credited to him); ``runs``: where players play on while they can and the hand goes on past a
+    player out (``RunPosition.outcome``), won by the lowest seat whose hand is empty, if any. ``history`` and
+    ``play_points`` as ``HandFacts`` takes them."""
     if runs:
         seat = next((s for s, h in enumerate(hands) if not h), seat)
-    return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands),
-                     tuple(h.bit_count() + hidden for h, hidden in zip(hands, pos.hidden)), leader, tuple(hands), tile,
-                     ends_before, history, play_points)
+    counts = tuple(h.bit_count() for h in hands) if hidden is None else \
+        tuple(h.bit_count() + more for h, more in zip(hands, hidden))
+    return HandFacts("blocked" if hands[seat] else "domino", seat, tuple(mask_pips(h) for h in hands), counts, leader,
+                     tuple(hands), tile, ends_before, history, play_points)
 
 
 def drawn_facts(variant: Variant, pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, leader: int,
