@@ -406,14 +406,10 @@ def _core_line(solver: Solver, position: Position, value: int | None,
     mover able to play; ``value``: the hand's side-0 value when known, else ``guess`` where its search starts)
     in one call into the compiled core: its moves, their players and the ends before its last tile; None where
     that does not serve (the pure-Python search, the lead, a pass)."""
-    if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+    state = _core_state(solver, position)
+    if state is None:
         return None
-    deal = solver._deal(position)
-    if type(deal) is not CoreDeal:
-        return None
-    K, _ = deal.set_state(position)
-    paid, K = solver._paid(deal, position, K)
-    first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+    deal, K, paid, first = state
     steps, used, over, ends, seats = deal.line(K, position, first, None if value is None else value - paid,
                                                solver.node_limit, 0 if guess is None else guess - paid)
     solver.nodes += used
@@ -422,18 +418,30 @@ def _core_line(solver: Solver, position: Position, value: int | None,
     return steps, seats, ends
 
 
+def _core_state(solver: Solver, position: Position) -> tuple[CoreDeal, int, int, int] | None:
+    """``(deal, K, paid, first)``: the compiled deal of ``position`` loaded with its state, its played mask ``K`` (the
+    pass bonus's flag with it), the bonuses paid so far (``Solver._paid``) and ``BlockDeal.line``'s ``first`` (bit
+    ``s``: seat ``s`` lays a tile on the first of two ends showing one number); None where the compiled core does
+    not play the line from ``position`` (the pure-Python search, the lead, a mover who cannot play)."""
+    if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+        return None
+    deal = solver._deal(position)
+    if type(deal) is not CoreDeal:
+        return None
+    K, _ = deal.set_state(position)
+    paid, K = solver._paid(deal, position, K)
+    return deal, K, paid, sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+
+
 def principal_ends(solver: Solver, position: Position, values: list[int | None]) -> list | None:
     """:func:`principal_end` after each move of ``position`` (``values``: each one's side-0 value of the hand, in the
     order of ``legal_moves``; None: not read) in one call into the compiled core: a list of the ends (None where
     not read). None where the core does not serve (as :func:`principal_end`; a pass bonus to count) or offers
     other moves."""
-    if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+    state = _core_state(solver, position)
+    if state is None or state[0].pass_bonus:
         return None
-    deal = solver._deal(position)
-    if type(deal) is not CoreDeal or deal.pass_bonus:
-        return None
-    K, _ = deal.set_state(position)
-    first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+    deal, K, _, first = state
     try:
         return deal.ends(K, position, first, values, solver.node_limit)
     except ValueError:          # (the core offers other moves than ``values`` counts)
@@ -447,14 +455,10 @@ def principal_end(solver: Solver, position: Position, value: int) -> tuple | Non
     tile laid, the ends as they lay before it. None where the core does not serve (as :func:`principal_line`: the
     pure-Python search, the lead, a pass to come), past the node limit, or where no move reaches ``value`` at a
     choice. A wrong ``value`` may give a line that does not keep it: the caller checks what it reads."""
-    if solver.core != "compiled" or position.ends is None or not position.playable_mask(position.turn):
+    state = _core_state(solver, position)
+    if state is None:
         return None
-    deal = solver._deal(position)
-    if type(deal) is not CoreDeal:
-        return None
-    K, _ = deal.set_state(position)
-    paid, K = solver._paid(deal, position, K)
-    first = sum(1 << s for s in range(position.n) if position.equal_end(s) == 1)
+    deal, K, paid, first = state
     try:
         steps, _, over, ends = deal.steps(K, position, first, value - paid, solver.node_limit)
     except RuntimeError:        # (no move reaches ``value``: not the position's)
