@@ -32,7 +32,8 @@ from ..rules import HandResult, Variant
 from . import AgainstTheRest, GameAnalysis, hand_value
 from .match_scale import value_chance, why_not
 
-__all__ = ["DealLuck", "deal_luck", "first_hand", "PlayerLuck", "player_luck", "ErrorRate", "error_rates", "archive_error_rates"]
+__all__ = ["DealLuck", "deal_luck", "first_hand", "PlayerLuck", "player_luck", "ErrorRate", "error_rates",
+           "archive_error_rates"]
 
 
 @dataclass(frozen=True)

@@ -406,9 +406,10 @@ def _rate_cell(rate, low, high) -> str:
 SKILL_NOTE = ("result: his side's points of each hand less the other side's (a game of individual players: his "
               "against all the others); luck: the open-hands value of his side's deals at the lead less the variant's "
               "mean (a game of individual players: the deal played out by the hand model's policy, valued for him, "
-              "less the mean for his seat); adjusted: result less luck; draws' luck (draw games, shown apart, not in luck): each draw's value against "
-              "the mean over the tiles that could have come; error rate: mean loss a decision with a choice (fair where judged, else open hands) and its "
-              "95% interval; band: of the open-hands error rate, from two games or more and a narrow enough interval")
+              "less the mean for his seat); adjusted: result less luck; draws' luck (draw games, shown apart, not in "
+              "luck): each draw's value against the mean over the tiles that could have come; error rate: mean loss a "
+              "decision with a choice (fair where judged, else open hands) and its 95% interval; band: of the "
+              "open-hands error rate, from two games or more and a narrow enough interval")
 
 
 def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:

@@ -113,10 +113,11 @@ def table_name(variant: Variant) -> str:
         return got[1]
     family, _ = find_family(variant.name)
     opts = "".join(f"_{k}={v}" for k, v in sorted(variant.options) if v != family.spec(k).default)
+    name = f"{variant.name}{opts}.json"
     if len(_NAMES) >= 256:
         _NAMES.clear()
-    _NAMES[id(variant)] = (variant, f"{variant.name}{opts}.json")
-    return _NAMES[id(variant)][1]
+    _NAMES[id(variant)] = (variant, name)
+    return name
 
 
 # each variant's table name, by the variant's identity (a variant is made once a name and options, ``find_variant``;
@@ -502,17 +503,16 @@ def load_table(variant: Variant, folder: str | None = None) -> EquityTable | Non
         last = _LAST.get(id(variant))
         if last is not None and last[0] is variant and last[1] == key:     # (the one asked for last: no hash of it)
             table = last[2]
-            _UNREADABLE.pop(table_name(variant), None)
-            return table
-        table = _LOADED.get(key + (variant,))
-        if table is None:
-            table = _load(path, variant)
-            if len(_LOADED) >= 16:
-                _LOADED.clear()
-            _LOADED[key + (variant,)] = table
-        if len(_LAST) >= 64:
-            _LAST.clear()
-        _LAST[id(variant)] = (variant, key, table)
+        else:
+            table = _LOADED.get(key + (variant,))
+            if table is None:
+                table = _load(path, variant)
+                if len(_LOADED) >= 16:
+                    _LOADED.clear()
+                _LOADED[key + (variant,)] = table
+            if len(_LAST) >= 64:
+                _LAST.clear()
+            _LAST[id(variant)] = (variant, key, table)
     except (OSError, ValueError, KeyError, TypeError) as exc:     # a damaged or foreign file: no table, and why
         _UNREADABLE[table_name(variant)] = f"the table {path} cannot be read: {str(exc).removeprefix(path + ': ')}"
         return None

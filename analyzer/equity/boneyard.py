@@ -42,8 +42,8 @@ from ..search.core import TABLE_MB, SearchLimit
 from ..search.tree import TreeSearch, revealed
 from ..tiles import Move
 
-__all__ = ["POLICY", "POLICY_EACH", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand", "play_out",
-           "hand_searcher", "bound_move"]
+__all__ = ["POLICY", "POLICY_EACH", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand",
+           "play_out", "hand_searcher", "bound_move"]
 
 POLICY = ("best play with all hands open and the boneyard order known: each random deal and boneyard order "
           "solved exactly (the general search) and played move by move along the best move (the first best move "

@@ -840,8 +840,8 @@ static PyObject *DrawSearch_line(DrawSearch *self, PyObject *args) {
                          st.last.before_right);
 }
 
-/* The end of the line ``st`` leads to as ``ends`` gives it: ``(hands..., last_seat, last_tile, before_left, before_right,
- * points...)``, each seat's hand and what it scored along the line (for himself); None past the limit at a choice or
+/* The end of the line ``st`` leads to as ``ends`` gives it: ``(hands..., last_seat, last_tile, before_left,
+ * before_right, points...)``, each seat's hand and what it scored along the line (for himself); None past the limit at a choice or
  * where no move there reaches the value (a value that is not the state's); NULL on an error. ``played``: what
  * ``line_play`` gave for the choice that led to ``st`` (1: it ended the hand, -1: none was played). */
 static PyObject *line_end(DrawSearch *d, LineState *st, long long limit, int played) {
