@@ -27,7 +27,7 @@ from analyzer.equity.race import (RACE_CORE, dump_values, is_race, led_results, 
                                   side_leads_results, solve_race)
 from analyzer.equity import race as race_module
 from analyzer.equity.table import hand_rows, resolve, solve_each, state_key
-from analyzer.rules import HandResult, find_variant
+from analyzer.rules import HandResult, MatchState, find_variant
 
 #: (variant, options) of the races: bad points (lowest wins), points in fives, points by one, a draw game
 RACES = [("hungarian", {"players": "3"}), ("all-fives", {"players": "3"}), ("all-fives", {"players": "4"}),
@@ -357,6 +357,11 @@ def test_a_known_leader_between_a_lattices_points_is_the_walk_from_there(race):
     if compiled is not None:
         assert max(abs(a - b) for a, b in zip(compiled, walked[key])) <= 1e-12
         assert abs(sum(compiled) - 1.0) <= 1e-9
+    # the same sums with the match code asked only where a score reaches the target (EquityTable._between_added)
+    table = EquityTable(v, model, solved, {})
+    fast = table._between_added(key)
+    if fast is not equity._SLOW:
+        assert fast == (None if any(nxt == key for _, _, nxt in rows) else compiled)
 
 
 @pytest.mark.slow
@@ -384,6 +389,47 @@ def test_the_shipped_lattices_known_leaders_are_the_walk_from_there(record):
         assert table.values.get(key) == got and sum(got) == pytest.approx(1.0, abs=1e-9)
         assert max(abs(a - b) for a, b in zip(got, walked[key])) <= 1e-12
     assert off
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, rules", [("french", {}), ("hungarian", {"players": "4"})])
+def test_a_known_leader_on_a_shipped_lattice_asks_the_match_code_only_near_the_target(name, rules):
+    # French and Hungarian for four: a known leader's position at random running scores, some near the target (where
+    # results end the match or tie on top), weighed with the match code asked only about the results that take a
+    # score to the target: the same numbers as with every result's row made (table.hand_rows, RaceValues.after_hand),
+    # and that way at every one of these positions
+    v = find_variant(name, rules)
+    table, sides, target = load_table(v), v.seating.sides, v.match.target
+    rng, memo = random.Random(2026), {}
+    for _ in range(20):
+        scores = tuple(rng.randrange(target - 25 if rng.random() < 0.4 else 0, target) for _ in range(sides))
+        key = (state_key(v, _state(scores)), ("side", rng.randrange(sides)))
+        rows = hand_rows(v, table.model, key, memo)
+        fast = table._between_added(key)
+        assert fast is not equity._SLOW and fast == table.values.after_hand(rows)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["hungarian", "french", "all-fives", "draw"]), st.integers(3, 4), st.data())
+def test_below_a_races_target_a_hand_adds_its_scores_and_the_match_goes_on(name, players, data):
+    # MatchScoring.open_below, what the match scale's look-ups rely on: in a race to a target of points or bad points
+    # (000: the match ends when a player reaches the limit; 003, All Fives: the first to the target), a hand that
+    # leaves every score below the target adds its scores, the match goes on, and the match names no next leader
+    rules = {} if name == "french" else {"players": str(players), **({"target": "100"} if name == "draw" else {})}
+    v = find_variant(name, rules)
+    m, sides = v.match, v.seating.sides
+    bound = m.open_below()
+    assert bound == m.target
+    before = tuple(data.draw(st.integers(0, bound - 1)) for _ in range(sides))
+    added = tuple(data.draw(st.integers(0, bound - 1 - x)) for x in before)
+    winner = data.draw(st.sampled_from([None, *range(sides)]))
+    state = m.apply(MatchState(before, (0,) * sides), HandResult("domino", winner, 0, 0, added))
+    assert not state.over and state.scores == tuple(a + b for a, b in zip(before, added))
+    assert m.lead(state, v.seating) is None
+    # past it the match code decides: a player at the target or more ends a match of bad points
+    if m.kind == "bad":
+        reached = (bound - before[0],) + added[1:]
+        assert m.apply(MatchState(before, (0,) * sides), HandResult("domino", winner, 0, 0, reached)).over
+
 
 @settings(max_examples=15, deadline=None)
 @given(small_races() | st.builds(lambda: ("lattice", _small_hungarian())))

@@ -20,6 +20,7 @@ import json
 import os
 import tempfile
 import time
+from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
@@ -31,8 +32,9 @@ from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_tok
 from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, side_leads_results,
                    solve_race)
 from .store import PackedValues, pack, unpack
-from .table import (PENDING_CAP, endless, first_game_roots, first_lead, hand_rows, known_leader_roots, resolve,
-                    score_grid_roots, score_step, solve, solve_each, state_key, terminal_each)
+from .table import (PENDING_CAP, added_rows, each_step, endless, first_game_roots, first_lead, hand_rows, key_state,
+                    known_leader_roots, resolve, rows_reaching, score_grid_roots, score_step, solve, solve_each, state_key,
+                    terminal_each)
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
            "TABLES_ENV", "CACHE_ENV", "cache_folder", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
@@ -123,6 +125,7 @@ def table_name(variant: Variant) -> str:
 # each variant's table name, by the variant's identity (a variant is made once a name and options, ``find_variant``;
 # the match scale asks for a record's table several times a hand): id -> (the variant, kept so the id stays its, name)
 _NAMES: dict[int, tuple[Variant, str]] = {}
+_SLOW = object()        # (``EquityTable._between_added``: the rows made one by one instead)
 
 
 @dataclass
@@ -196,6 +199,9 @@ class EquityTable:
         """On a coarser lattice: the hand's results as the walk reads them (``table.hand_rows``, the match code
         asked once per distinct new totals), weighed by ``RaceValues.after_hand`` (the walk's sums, its 16
         corners a result for four players in C): the walk's answer. None where that does not serve."""
+        fast = self._between_added(key)
+        if fast is not _SLOW:
+            return fast
         try:
             rows = hand_rows(self.variant, self.model, key, self._memo)
         except (ValueError, KeyError):          # (a lead mode the model has not: the walk says so)
@@ -203,6 +209,53 @@ class EquityTable:
         if any(nxt == key for _, _, nxt in rows):       # (a hand that may leave it where it is: the walk's sweeps)
             return None
         return self.values.after_hand(rows)
+
+    def _between_added(self, key: tuple):
+        """:meth:`_between_lattice` in a race of points or bad points (``MatchScoring.open_below``) without the match
+        code asked about every result: only about those that take a score to the target (near a match's end), and
+        one result of each group that leads next alike (``table.AddedRows``), whose answer must be that the match
+        goes on at the scores it adds, led next as the group's others are; the rest go on so, weighed in C from the
+        scores they add (``RaceValues.after_added``): the same sums in the same order as :meth:`_between_lattice`'s
+        rows. ``_SLOW`` where that does not serve (its rows then made one by one)."""
+        variant, values = self.variant, self.values
+        bound = variant.match.open_below()
+        if bound is None or not values.compiled_between or values.extra_on_leads:
+            return _SLOW
+        try:
+            rows = added_rows(variant, self.model, key[1], self._memo)
+        except (ValueError, KeyError):
+            return _SLOW
+        (scores, *rest), n = key[0], variant.seating.sides
+        if rows is None or tuple(rest) != values.arrays.rest or min(scores) < 0:
+            return _SLOW
+        step, state, index = each_step(variant, self._memo), key_state(variant, key[0]), values.lead_index
+        added, fixed = array("i", rows.added), array("d", bytes(8 * n * len(rows.rows)))
+        reached = rows_reaching(rows, scores, bound)
+        for r in reached:           # (the match code's answer: a finished match, or where it goes on, looked up)
+            p, side, o = rows.rows[r]
+            over, nxt = step(state, side, o)
+            if over is None:
+                if (nxt == key or index.get(nxt[1]) is None or tuple(nxt[0][1:]) != values.arrays.rest
+                        or min(nxt[0][0]) < 0):
+                    return None
+                over = values.get(nxt)
+                if over is None:
+                    return None
+            added[r * n] = -1
+            fixed[r * n:(r + 1) * n] = array("d", over)
+        leads, taken = [], set(reached)
+        for members in rows.members:        # (one result of each group asked: it must go on at the scores it adds)
+            r = next((r for r in members if r not in taken), None)
+            if r is None:
+                leads.append(0)
+                continue
+            p, side, o = rows.rows[r]
+            over, nxt = step(state, side, o)
+            moved = tuple(x + rows.added[r * n + k] for k, x in enumerate(scores))
+            if over is not None or nxt[0] != (moved, *rest) or nxt[1] not in index:
+                return _SLOW
+            leads.append(index[nxt[1]])
+        return values.after_added(scores, added, rows.next_leads(tuple(leads)), rows.probs, fixed)
 
     def _on_grid(self, key: tuple, lead: tuple):
         """On the race's grid: the lead's results (kept with the race, else :func:`race.led_results`) weighed by

@@ -56,7 +56,9 @@
  *   left out; the corners in order, player 0 most significant; a corner not solved takes the finished match
  *   where the match code answered one); ``probs[r]`` times that, added up in the results' order: a tuple,
  *   None where a corner lies off the lattice or is neither solved nor a finished match. The same sums in the
- *   same order as race.py's ``RaceValues.between`` and its twin, the walk's (``table.solve_each``).
+ *   same order as race.py's ``RaceValues.between`` and its twin, the walk's (``table.solve_each``). With ``base``
+ *   (a tuple, the position's running scores), each ``scores`` row that does not end the match is what the result
+ *   adds to them (``RaceValues.after_added``: one array a lead, not one a position).
  *
  * ``sweep``, ``close``, ``back`` and ``reached`` release the GIL while they run. The pure-Python twin is ``race.py``'s ``_PySweeps``.
  */
@@ -764,10 +766,10 @@ static int weigh_corners(const int32_t *s, int n, int step, const Py_ssize_t *gr
 }
 
 static PyObject *between(PyObject *self, PyObject *args) {
-    PyObject *objs[4], *grid, *box, *rs[4];
+    PyObject *objs[4], *grid, *box, *rs[4], *base = Py_None;
     int step, leads;
-    if (!PyArg_ParseTuple(args, "OOOOO!O!iiOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &PyTuple_Type, &grid,
-                          &PyTuple_Type, &box, &step, &leads, &rs[0], &rs[1], &rs[2], &rs[3]))
+    if (!PyArg_ParseTuple(args, "OOOOO!O!iiOOOO|O", &objs[0], &objs[1], &objs[2], &objs[3], &PyTuple_Type, &grid,
+                          &PyTuple_Type, &box, &step, &leads, &rs[0], &rs[1], &rs[2], &rs[3], &base))
         return NULL;
     int n = (int)PyTuple_GET_SIZE(box);
     if (n < 1 || n > MAX_SIDES || PyTuple_GET_SIZE(grid) != n || leads < 1 || step < 1) {
@@ -778,6 +780,21 @@ static PyObject *between(PyObject *self, PyObject *args) {
     for (int k = 0; k < n; k++) {
         gs[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(grid, k));
         bs[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(box, k));
+    }
+    int32_t at[MAX_SIDES] = {0}, moved[MAX_SIDES];
+    if (base != Py_None) {
+        if (!PyTuple_Check(base) || PyTuple_GET_SIZE(base) != n) {
+            PyErr_SetString(PyExc_ValueError, "between: base is a tuple of one running score a player");
+            return NULL;
+        }
+        for (int k = 0; k < n; k++) {
+            long x = PyLong_AsLong(PyTuple_GET_ITEM(base, k));
+            if (x < 0 || x > INT32_MAX / 2) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "between: base scores from 0");
+                return NULL;
+            }
+            at[k] = (int32_t)x;
+        }
     }
     if (PyErr_Occurred()) return NULL;
     Py_buffer v[8];
@@ -802,6 +819,13 @@ static PyObject *between(PyObject *self, PyObject *args) {
             const double *chances = fixed + r * n;
             if (s[0] >= 0) {
                 for (int k = 1; k < n; k++) if (s[k] < 0) ok = 2;
+                if (base != Py_None) {              /* (the result's scores added to the position's) */
+                    for (int k = 0; k < n; k++) {
+                        if (s[k] > INT32_MAX / 2) ok = 2;
+                        moved[k] = ok == 1 ? at[k] + s[k] : 0;
+                    }
+                    s = moved;
+                }
                 if (ok != 1 || nxt[r] < 0 || nxt[r] >= leads
                     || !weigh_corners(s, n, step, gs, bs, leads, nxt[r], answers, cells, terminals, nterm, active,
                                       values, npos, acc)) { ok = 2; break; }

@@ -413,6 +413,8 @@ class RaceValues(Mapping):
         self._count = sum(active) if count is None else count
         self._extra: dict = {}
         self._led = led or {}       # lead -> (steps, next leads, probabilities): :func:`led_results`' as kept
+        self.lead_index = {lead: i for i, lead in enumerate(arrays.leads)}
+        self.extra_on_leads = False     # a position of the race's own leads among ``update``'s (``after_hand`` asks)
 
     def led(self, lead: tuple) -> KeptResults | None:
         """:func:`led_results` of ``lead`` as the kept file holds them (:func:`dump_values`), None where it does
@@ -500,6 +502,23 @@ class RaceValues(Mapping):
 
     def update(self, extra: dict) -> None:
         self._extra.update(extra)
+        leads = self.arrays.leads
+        self.extra_on_leads = self.extra_on_leads or any(lead in leads for _, lead in extra)
+
+    @property
+    def compiled_between(self) -> bool:
+        """Whether :meth:`after_added` serves: a coarser lattice, weighed by the compiled race core."""
+        return self.arrays.coarse and _race is not None and RACE_CORE == "compiled"
+
+    def after_added(self, scores: tuple, added: array, next_lead: array, probs: array, fixed: array) -> tuple | None:
+        """:meth:`after_hand`'s sums from the running ``scores``, each result given by what it adds to them
+        (``added``, ``sides`` numbers a result; a first number -1: the result's chances are ``fixed``'s, a finished
+        match's or the position it goes on at looked up), led next by ``next_lead`` (an index of the race's leads), of
+        chance ``probs``: the same sums in the same order, in C (:attr:`compiled_between`), without a position's
+        rows made one by one (``EquityTable._between_added``). None where that does not serve (:meth:`after_hand`)."""
+        a = self.arrays
+        return _race.between(a.answers, a.terminals, self._active, self._values, tuple(a.grid), tuple(a.box), a.step,
+                             len(a.leads), added, next_lead, probs, fixed, tuple(scores))
 
     def one_hand(self, pos, results: list[tuple[tuple, int, float]] | KeptResults) -> tuple | None:
         """Every player's chance at ``pos`` (``(state_key, lead)``, a lead that is none of the race's: a

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from dataclasses import replace
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
 from itertools import product
 from operator import add
 from typing import Callable
@@ -36,7 +37,7 @@ from ..search.scoring import value_bound
 from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead",
-           "first_game_roots", "hand_rows", "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
+           "first_game_roots", "hand_rows", "each_step", "AddedRows", "added_rows", "rows_reaching", "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -274,6 +275,12 @@ def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal
     return order, edges
 
 
+def each_step(variant: Variant, memo: dict) -> Callable[[MatchState, int, Outcome], tuple]:
+    """The walk's ``step`` of a match of individual players (each player's chances at a finished match), kept in
+    ``memo`` with the match code's answers, as :func:`hand_rows` and :func:`solve_each`'s walk share it."""
+    return memo.get("step") or memo.setdefault("step", _stepper(variant, terminal_each))
+
+
 def hand_rows(variant: Variant, model: HandModel, pos: tuple,
               memo: dict) -> list[tuple[float, tuple | None, tuple | None]]:
     """The results of the hand at ``pos`` (``(state_key, lead)``) as :func:`solve_each`'s walk reads them, in its
@@ -281,11 +288,84 @@ def hand_rows(variant: Variant, model: HandModel, pos: tuple,
     at. ``memo``: the walk's (each lead's results and the match code's answers, kept for the next call and walk)."""
     key, lead = pos
     cache: dict = memo.setdefault("results", {})
-    step = memo.get("step") or memo.setdefault("step", _stepper(variant, terminal_each))
+    step = each_step(variant, memo)
     if lead not in cache:
         cache[lead] = hand_results(variant, model, lead, memo.setdefault("merged", {}))
     state = key_state(variant, key)
     return [(p, *step(state, side, o)) for p, side, o in cache[lead]]
+
+
+@dataclass(frozen=True)
+class AddedRows:
+    """A known leader's hand results (:func:`hand_rows`' rows, without a position) in a race of points or bad points
+    (``MatchScoring.open_below``): per row what it adds to each seat's score (``added``, ``sides`` numbers a row, in
+    the seats' order), its chance (``probs``), and which rows lead next alike (``groups``: a row's group, the same
+    side leading and the same lead token; ``members``: each group's rows); ``asked``: the rows the match code is always
+    asked about (a hand played again, a result of no scores); ``by_seat[k]``: the rows by what they add to seat ``k``, most first, with those
+    amounts negated (``(amounts, rows)``, for :func:`rows_reaching`)."""
+
+    rows: list
+    added: array
+    probs: array
+    groups: array
+    members: tuple[tuple[int, ...], ...]
+    asked: tuple[int, ...]
+    by_seat: tuple[tuple[list[int], list[int]], ...]
+    _leads: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def next_leads(self, leads: tuple[int, ...]) -> array:
+        """Each row's next lead, its group's of ``leads`` (kept: most positions give their groups the same)."""
+        got = self._leads.get(leads)
+        if got is None:
+            if len(self._leads) >= 64:
+                self._leads.clear()
+            got = self._leads[leads] = array("i", [leads[g] for g in self.groups])
+        return got
+
+
+def added_rows(variant: Variant, model: HandModel, lead: tuple, memo: dict) -> AddedRows | None:
+    """:class:`AddedRows` of ``lead`` (a known leader), kept in ``memo`` (the walk's, as :func:`hand_rows` keeps its
+    results); None where the match is no race of points or bad points (:func:`by_scores`, a target) or a result
+    takes points away."""
+    kept = memo.setdefault("added", {})
+    if lead in kept:
+        return kept[lead]
+    kept[lead] = None
+    if variant.match.open_below() is None or not by_scores(variant) or lead[0] != "side":
+        return None
+    cache: dict = memo.setdefault("results", {})
+    if lead not in cache:
+        cache[lead] = hand_results(variant, model, lead, memo.setdefault("merged", {}))
+    rows, sides = cache[lead], variant.seating.sides
+    added, probs, groups, asked, names = array("i"), array("d"), array("i"), [], {}
+    for r, (p, side, o) in enumerate(rows):
+        scores = tuple(o.scores[(s - side) % sides] for s in range(sides)) if o.scores else (0,) * sides
+        if min(scores) < 0:
+            return None
+        if o.void or not o.scores:
+            asked.append(r)
+        added.extend(scores)
+        probs.append(p)
+        groups.append(names.setdefault((side, o.next), len(names)))
+    by_seat = []
+    for k in range(sides):
+        order = sorted(range(len(rows)), key=lambda r: -added[r * sides + k])
+        by_seat.append(([-added[r * sides + k] for r in order], order))
+    members: list[list[int]] = [[] for _ in names]
+    for r, g in enumerate(groups):
+        members[g].append(r)
+    kept[lead] = AddedRows(rows, added, probs, groups, tuple(map(tuple, members)), tuple(asked), tuple(by_seat))
+    return kept[lead]
+
+
+def rows_reaching(rows: AddedRows, scores: tuple, bound: int) -> list[int]:
+    """The rows of ``rows`` that take some seat from ``scores`` to ``bound`` or past it (the match code decides
+    those), with those always asked, in order."""
+    out = set(rows.asked)
+    for k, (amounts, order) in enumerate(rows.by_seat):
+        out.update(order[:bisect_right(amounts, scores[k] - bound)])
+    return sorted(out)
+
 
 def _drawn(zero):
     """The value of a drawn match: 1/2 for side 0 of two, else 1/N to each side."""

@@ -73,6 +73,13 @@ class MatchScoring:
     def start(self, sides: int) -> MatchState:
         return MatchState((0,) * sides, (0,) * sides)
 
+    def open_below(self) -> int | None:
+        """In a race to a target of points or bad points (``points``, ``bad``, a target set): the target, below which no
+        score ends the match: a hand that leaves every side's score below it, and is not played again (``void``),
+        adds its scores (a bonus for the first games won too), counts the game and its winner, and leaves the match
+        going on (:meth:`apply`); the match does not say who leads next (:meth:`lead`). None for any other match."""
+        return self.target if self.kind in (MatchKind.POINTS, MatchKind.BAD) and self.target else None
+
     def apply(self, state: MatchState, result: HandResult) -> MatchState:
         """The match after one more hand."""
         sides = len(state.scores)
@@ -125,7 +132,8 @@ class MatchScoring:
                 return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True,
                                   note=f"the other side has fewer than {self.min_other} games: the match is drawn")
             return MatchState(tuple(scores), tuple(wins), games, note=note)
-        reached = [s for s in range(sides) if self.target and scores[s] >= self.target]
+        bound = self.open_below()         # (points or bad points: the kinds left here)
+        reached = [s for s in range(sides) if bound is not None and scores[s] >= bound]
         if reached:
             if self.kind == MatchKind.BAD:
                 low = min(scores)
