@@ -4,13 +4,17 @@
     python3 bench/bench_match_cost.py --before DIR --rounds 3       # and another checkout, in the same run
     python3 bench/bench_match_cost.py records/match-whist.dom FILE...
     python3 bench/bench_match_cost.py --copies 12                   # each as an archive of 12 copies
+    python3 bench/bench_match_cost.py --matches 12                  # an archive of 12 random matches a variant
 
 For each record: ``python3 -m analyzer analyze RECORD --json`` (points) and the same with ``--scale match``,
 each the CPU time (user and system) of the child process (``RUSAGE_CHILDREN``), best of ``--rounds`` runs,
 the two scales alternating, with bytecode files in a folder of the run's own (as an installed package has
 them; a first run writes them). With ``--copies N`` each record is analysed as a folder of N copies of
 it, in one process: an archive's cost per game, where the start-up (some 0.1 s: the imports, the table
-loaded) is paid once, not once a record. With ``--before DIR`` (a checkout with its compiled cores built in place)
+loaded) is paid once, not once a record. Copies repeat the same match positions, whose look-ups a process keeps after the first copy: ``--matches N``
+is the archive of distinct games, each variant of :data:`MATCHES` an archive of N random matches
+(``analyzer.match.random_match``, seeds 1 to N, up to 6 games each), written once for the run and
+read by each tree alike. With ``--before DIR`` (a checkout with its compiled cores built in place)
 the same commands run there too, alternating with this tree's, and the table gives both ratios. The machine
 is shared: read the ratios, not the seconds. Each tree keeps the tables it solves when loaded (the races of
 individual players) in a cache folder of its own in the run's folder: the first, untimed run of a record solves
@@ -32,6 +36,11 @@ RECORDS = ["match-quinientos.dom", "match-doscientos-block.dom", "match-jamaican
            "match-whist.dom", "match-chiva-3-draw.dom", "variant-all-fives.dom", "variant-hungarian.dom",
            "variant-cutthroat-3.dom", "match-all-fives-4.dom", "match-all-fives-threes-3.dom", "match-hungarian-3.dom",
            "match-hungarian-4.dom", "match-french.dom"]
+
+#: the variants of ``--matches``: (name, options): each family the match scale grades, those whose results are read
+MATCHES = [("whist", {}), ("hungarian", {"players": "3"}), ("hungarian", {"players": "4"}), ("french", {}),
+           ("all-fives", {}), ("all-fives-threes", {"players": "3"}), ("all-fives", {"players": "4"}),
+           ("partnership", {}), ("jamaican", {}), ("cutthroat", {"players": "3"}), ("chiva", {"players": "3"})]
 
 
 def cpu(root: Path, record: str, scale: str, env: dict) -> float:
@@ -57,20 +66,39 @@ def archive(record: str, copies: int, where: Path) -> str:
     return str(folder)
 
 
+def random_matches(name: str, rules: dict, count: int, where: Path) -> str:
+    """A folder in ``where`` of ``count`` random matches of the variant ``name`` with ``rules`` (seeds 1 to
+    ``count``, up to 6 games each), for ``analyze`` to read as one archive."""
+    from analyzer.match import random_match
+    from analyzer.notation.writer import write
+    from analyzer.rules import find_variant
+
+    variant = find_variant(name, rules)
+    folder = where / (name + "".join(f"_{k}={v}" for k, v in rules.items()))
+    folder.mkdir()
+    for seed in range(1, count + 1):
+        (folder / f"{seed:03d}.dom").write_text(write(random_match(variant, seed, games=6)), encoding="utf-8")
+    return str(folder)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", nargs="*", help="record files (default: the bundled match records)")
     ap.add_argument("--before", type=Path, default=None, help="another checkout, timed in the same run")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--copies", type=int, default=0, help="analyse each record as a folder of N copies of it")
+    ap.add_argument("--matches", type=int, default=0, help="analyse N random matches of each variant, one archive")
     args = ap.parse_args()
     records = [str(Path(r).resolve()) for r in args.records] or [str(ROOT / "records" / r) for r in RECORDS]
-    folders = tempfile.TemporaryDirectory() if args.copies else None
-    if folders is not None:
+    folders = tempfile.TemporaryDirectory() if args.copies or args.matches else None
+    if args.matches:
+        records = [random_matches(name, rules, args.matches, Path(folders.name)) for name, rules in MATCHES]
+    elif folders is not None:
         records = [archive(record, args.copies, Path(folders.name)) for record in records]
     roots = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
     print(f"# bench_match_cost: Python {platform.python_version()}, best of {args.rounds} CPU runs of each command"
-          + (f", each record as an archive of {args.copies} copies" if args.copies else ""))
+          + (f", each variant an archive of {args.matches} random matches" if args.matches
+             else f", each record as an archive of {args.copies} copies" if args.copies else ""))
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, PYTHONPYCACHEPREFIX=cache)
         env.pop("PYTHONDONTWRITEBYTECODE", None)

@@ -263,12 +263,15 @@ class _Ends:
         """The result of the hand at ``end`` (``DrawSearch.ends``'s, or ``principal_end``'s), where it is worth
         ``value`` for ``search``'s side 0 (else None: the line does not keep the value)."""
         key = (end, tuple(before) if before else None)
-        result = self.memo.get(key)
-        if result is None:
+        got = self.memo.get(key)
+        if got is None:
             facts = self._dealt(end) if isinstance(end[0], tuple) else self._drawn(end, before)
-            result = self.memo[key] = self.variant.hand_result(facts)
-        rules = getattr(search, "rules", None) or search.variant
-        return result if hand_value(self.variant, result, getattr(rules, "seat", 0)) == value else None
+            got = self.memo[key] = (self.variant.hand_result(facts), {})
+        result, worth = got
+        seat = getattr(getattr(search, "rules", None) or search.variant, "seat", 0)
+        if seat not in worth:           # (what it is worth in each view, found once)
+            worth[seat] = hand_value(self.variant, result, seat)
+        return result if worth[seat] == value else None
 
     def _drawn(self, end: tuple, before) -> HandFacts:
         """The facts of the hand at a draw game's ``end``, as :func:`drawn_facts` reads them off the line's steps."""
