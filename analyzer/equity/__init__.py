@@ -33,8 +33,8 @@ from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, loa
                    solve_race)
 from .store import PackedValues, pack, unpack
 from .table import (PENDING_CAP, added_rows, each_step, endless, first_game_roots, first_lead, hand_rows, key_state,
-                    known_leader_roots, resolve, rows_reaching, score_grid_roots, score_step, solve, solve_each, state_key,
-                    terminal_each)
+                    known_leader_roots, resolve, rows_reaching, score_grid_roots, score_step, solve, solve_each,
+                    state_key, terminal_each)
 
 __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
            "TABLES_ENV", "CACHE_ENV", "cache_folder", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",

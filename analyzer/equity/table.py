@@ -37,7 +37,9 @@ from ..search.scoring import value_bound
 from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead",
-           "first_game_roots", "hand_rows", "each_step", "AddedRows", "added_rows", "rows_reaching", "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
+           "first_game_roots", "hand_rows", "each_step", "AddedRows", "added_rows", "rows_reaching",
+           "known_leader_roots",
+           "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
@@ -300,9 +302,9 @@ class AddedRows:
     """A known leader's hand results (:func:`hand_rows`' rows, without a position) in a race of points or bad points
     (``MatchScoring.open_below``): per row what it adds to each seat's score (``added``, ``sides`` numbers a row, in
     the seats' order), its chance (``probs``), and which rows lead next alike (``groups``: a row's group, the same
-    side leading and the same lead token; ``members``: each group's rows); ``asked``: the rows the match code is always
-    asked about (a hand played again, a result of no scores); ``by_seat[k]``: the rows by what they add to seat ``k``, most first, with those
-    amounts negated (``(amounts, rows)``, for :func:`rows_reaching`)."""
+    side leading and the same lead token; ``members``: each group's rows); ``asked``: the rows the match code is
+    always asked about (a hand played again, a result of no scores); ``by_seat[k]``: the rows by what they add to
+    seat ``k``, most first, with those amounts negated (``(amounts, rows)``, for :func:`rows_reaching`)."""
 
     rows: list
     added: array

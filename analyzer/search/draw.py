@@ -470,7 +470,8 @@ def draw_deal(search, pos):
     first, leader = pos.history[0][:2]
     if first.tile is None:          # (a lead that was no tile laid: a pass, a draw before it)
         leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)
-    sig = (pos.n, leader, pos.max_pip, getattr(pos, "order", ()), getattr(pos, "keep", 0), getattr(pos, "rule", "until"))
+    order = getattr(pos, "order", ())
+    sig = (pos.n, leader, pos.max_pip, order, getattr(pos, "keep", 0), getattr(pos, "rule", "until"))
     deal = search._draw_deals.get(sig)
     if deal is None:
         cls = _CompiledDrawDeal if search.draw_core == "compiled" else _DrawDeal
