@@ -6,19 +6,19 @@
     python3 bench/bench_match_cost.py --copies 12                   # each as an archive of 12 copies
     python3 bench/bench_match_cost.py --matches 12                  # an archive of 12 random matches a variant
 
-For each record: ``python3 -m analyzer analyze RECORD --json`` (points) and the same with ``--scale match``,
-each the CPU time (user and system) of the child process (``RUSAGE_CHILDREN``), best of ``--rounds`` runs,
-the two scales alternating, with bytecode files in a folder of the run's own (as an installed package has
-them; a first run writes them). With ``--copies N`` each record is analysed as a folder of N copies of
-it, in one process: an archive's cost per game, where the start-up (some 0.1 s: the imports, the table
-loaded) is paid once, not once a record. But copies repeat the same match positions, whose look-ups a
-process keeps after the first copy: ``--matches N`` is an archive of distinct games, each variant of
-:data:`MATCHES` an archive of N random matches (``analyzer.match.random_match``, seeds 1 to N, up to 6
-games each), written once for the run and read by each tree alike. With ``--before DIR`` (a checkout with
-its compiled cores built in place) the same commands run there too, alternating with this tree's, and the table gives both ratios. The machine
-is shared: read the ratios, not the seconds. Each tree keeps the tables it solves when loaded (the races of
-individual players) in a cache folder of its own in the run's folder: the first, untimed run of a record solves
-them (a minute or more for some), as the first use on a machine does; the timed runs find them there.
+For each record: ``python3 -m analyzer analyze RECORD --json`` (points) and the same with ``--scale match``, each
+the CPU time (user and system) of the child process (``RUSAGE_CHILDREN``), best of ``--rounds`` runs, the two
+scales alternating, with bytecode files in a folder of the run's own (as an installed package has them; a first run
+writes them). With ``--copies N`` each record is analysed as a folder of N copies of it, in one process: an
+archive's cost per game, where the start-up (some 0.1 s: the imports, the table loaded) is paid once, not once a
+record. But copies repeat the same match positions, whose look-ups a process keeps after the first copy:
+``--matches N`` is an archive of distinct games, each variant of :data:`MATCHES` an archive of N random matches
+(``analyzer.match.random_match``, seeds 1 to N, up to 6 games each), written once for the run and read by each tree
+alike. With ``--before DIR`` (a checkout with its compiled cores built in place) the same commands run there too,
+alternating with this tree's, and the table gives both ratios. The machine is shared: read the ratios, not the
+seconds. Each tree keeps the tables it solves when loaded (the races of individual players) in a cache folder of
+its own in the run's folder: the first, untimed run of a record solves them (a minute or more for some), as the
+first use on a machine does; the timed runs find them there.
 """
 from __future__ import annotations
 
