@@ -339,24 +339,24 @@ def added_rows(variant: Variant, model: HandModel, lead: tuple, memo: dict) -> A
     if lead not in cache:
         cache[lead] = hand_results(variant, model, lead, memo.setdefault("merged", {}))
     rows, sides = cache[lead], variant.seating.sides
-    added, probs, groups, asked, names = array("i"), array("d"), array("i"), [], {}
-    for r, (p, side, o) in enumerate(rows):
-        scores = tuple(o.scores[(s - side) % sides] for s in range(sides)) if o.scores else (0,) * sides
-        if min(scores) < 0:
-            return None
-        if o.void or not o.scores:
-            asked.append(r)
-        added.extend(scores)
-        probs.append(p)
-        groups.append(names.setdefault((side, o.next), len(names)))
+    turned = [tuple(o.scores[(s - side) % sides] for s in range(sides)) if o.scores else (0,) * sides
+              for _, side, o in rows]
+    if any(x < 0 for scores in turned for x in scores):
+        return None
+    names: dict = {}
+    groups = array("i", [names.setdefault((side, o.next), len(names)) for _, side, o in rows])
+    asked = tuple(r for r, (_, _, o) in enumerate(rows) if o.void or not o.scores)
     by_seat = []
     for k in range(sides):
-        order = sorted(range(len(rows)), key=lambda r: -added[r * sides + k])
-        by_seat.append(([-added[r * sides + k] for r in order], order))
+        less = [-scores[k] for scores in turned]
+        order = sorted(range(len(rows)), key=less.__getitem__)
+        by_seat.append(([less[r] for r in order], order))
     members: list[list[int]] = [[] for _ in names]
     for r, g in enumerate(groups):
         members[g].append(r)
-    kept[lead] = AddedRows(rows, added, probs, groups, tuple(map(tuple, members)), tuple(asked), tuple(by_seat))
+    added = array("i", [x for scores in turned for x in scores])
+    probs = array("d", [p for p, _, _ in rows])
+    kept[lead] = AddedRows(rows, added, probs, groups, tuple(map(tuple, members)), asked, tuple(by_seat))
     return kept[lead]
 
 
