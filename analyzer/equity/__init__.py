@@ -232,7 +232,7 @@ class EquityTable:
         added, fixed = array("i", rows.added), array("d", bytes(8 * n * len(rows.rows)))
         reached = rows_reaching(rows, scores, bound)
         for r in reached:           # (the match code's answer: a finished match, or where it goes on, looked up)
-            p, side, o = rows.rows[r]
+            _, side, o = rows.rows[r]
             over, nxt = step(state, side, o)
             if over is None:
                 if (nxt == key or index.get(nxt[1]) is None or tuple(nxt[0][1:]) != values.arrays.rest
@@ -249,7 +249,7 @@ class EquityTable:
             if r is None:
                 leads.append(0)
                 continue
-            p, side, o = rows.rows[r]
+            _, side, o = rows.rows[r]
             over, nxt = step(state, side, o)
             moved = tuple(x + rows.added[r * n + k] for k, x in enumerate(scores))
             if over is not None or nxt[0] != (moved, *rest) or nxt[1] not in index:

@@ -38,8 +38,8 @@ from .model import HandModel, Outcome, lead_token, mode_of
 
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead",
            "first_game_roots", "hand_rows", "each_step", "AddedRows", "added_rows", "rows_reaching",
-           "known_leader_roots",
-           "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores", "apply_outcome"]
+           "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores",
+           "apply_outcome"]
 
 PENDING_CAP = 12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
