@@ -280,6 +280,24 @@ def _partnership_chance():
     return match_chance(variant, MatchPosition(variant.match.start(2), ("side", 0)), 0)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(-4, 4) | st.integers(-60, 60), st.integers(0, 1)), min_size=1, max_size=20),
+       st.integers(0, 99), st.integers(0, 99), st.integers(0, 1))
+def test_a_draws_mwc_is_the_tables_after_the_hand_the_value_stands_for(asked, ours, theirs, leader):
+    # asked in any order, values again and for either side: each answer is the table's chance after the hand the
+    # value stands for, for the side asked about (the closure keeps answers: it must not mix values or sides up)
+    from analyzer.analysis.drawluck import match_chance
+    from analyzer.analysis.match_scale import value_result
+    from analyzer.equity import MatchPosition, load_table
+
+    variant = find_variant("partnership")
+    position = MatchPosition(replace(variant.match.start(2), scores=(ours, theirs)), ("side", leader))
+    chance, table = match_chance(variant, position, leader), load_table(variant)
+    for value, side in asked:
+        first = table.after(position, value_result(variant, value if side == 0 else -value), leader)
+        assert chance(value, side) == (first if side == 0 else 1 - first)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(-60, 60), min_size=2, max_size=12, unique=True), st.integers(0, 1))
 def test_on_the_match_scale_the_best_tile_drawn_gains_and_the_worst_loses(values, side):

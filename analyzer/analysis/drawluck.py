@@ -301,8 +301,14 @@ def match_chance(variant, position, leader: int):
     if table is None or position is None or position.state.over or why_not(variant) is not None:
         return None
 
+    firsts: dict[int, float] = {}       # side 0's MWC by side 0's value: the tiles a drawer could have drawn
+    #                                     give a hand's few values again and again
+
     def chance(value: int, side: int) -> float:
-        first = table.after(position, value_result(variant, value if side == 0 else -value), leader)
+        value = value if side == 0 else -value
+        first = firsts.get(value)
+        if first is None:
+            first = firsts[value] = table.after(position, value_result(variant, value), leader)
         return first if side == 0 else 1 - first
     return chance
 
