@@ -2,15 +2,17 @@
 
     python3 bench/bench_suite.py [--top 60] [--out times.jsonl] [-- PYTEST ARGS]
         runs ``python3 -m pytest -q -p no:randomly PYTEST ARGS`` (the whole suite when none are given, as
-        the README's command; ``-- -m "not slow"`` for the fast run) once, recording each test's wall and
-        CPU time (bench/suite_times.py), and prints the tables
+        the README's command, its tests spread over every core as the project's settings say: ``-- -n 0``
+        for one process; ``-- -m "not slow"`` for the fast run) once, recording each test's wall and CPU time
+        (bench/suite_times.py), and prints the tables (the tests' wall times add up to more than the run's
+        when they ran side by side)
     python3 bench/bench_suite.py --times times.jsonl [--top 60]
         the tables of a run recorded before (``--out``)
     python3 bench/bench_suite.py --compare /path/to/other/tree [--rounds 3] TEST [TEST ...]
         each TEST (a node id, ``tests/test_x.py::test_name``: every parametrisation of it) run in the
-        other tree and in this one, the runs alternated (the machine is shared: its load moves both
-        alike); prints the best CPU time of each (the tests' own: pytest's start-up left out) and the
-        ratio other / this (above 1: faster here)
+        other tree and in this one, each in one process (``-n 0``), the runs alternated (the machine is
+        shared: its load moves both alike); prints the best CPU time of each (the tests' own: pytest's
+        start-up left out) and the ratio other / this (above 1: faster here)
 
 CPU time (this process and the children a test waited for) is the figure to compare: on a machine that
 other jobs share, the wall time says as much about them as about the tests. Run it under ``nice -n 10``.
@@ -90,7 +92,7 @@ def compare(other: Path, tests: list[str], rounds: int) -> None:
             for test in tests:
                 for name, tree in (("other", other), ("this", HERE)):
                     times = Path(folder) / f"{name}-{k}-{abs(hash(test))}.jsonl"
-                    status, _, _ = pytest_run(tree, [test], times)
+                    status, _, _ = pytest_run(tree, ["-n", "0", test], times)     # (in one process)
                     rows = read_times(times) if times.exists() else []
                     if status != 0 or not rows:
                         raise SystemExit(f"{tree}: {test} did not pass (exit status {status})")
