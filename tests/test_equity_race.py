@@ -28,6 +28,7 @@ from analyzer.equity.race import (RACE_CORE, dump_values, is_race, led_results, 
 from analyzer.equity import race as race_module
 from analyzer.equity.table import hand_rows, resolve, solve_each, state_key
 from analyzer.rules import HandResult, MatchState, find_variant
+from analyzer.rules.modes import MatchKind
 
 #: (variant, options) of the races: bad points (lowest wins), points in fives, points by one, a draw game
 RACES = [("hungarian", {"players": "3"}), ("all-fives", {"players": "3"}), ("all-fives", {"players": "4"}),
@@ -390,6 +391,7 @@ def test_the_shipped_lattices_known_leaders_are_the_walk_from_there(record):
         assert max(abs(a - b) for a, b in zip(got, walked[key])) <= 1e-12
     assert off
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name, rules", [("french", {}), ("hungarian", {"players": "4"})])
 def test_a_known_leader_on_a_shipped_lattice_asks_the_match_code_only_near_the_target(name, rules):
@@ -426,7 +428,7 @@ def test_below_a_races_target_a_hand_adds_its_scores_and_the_match_goes_on(name,
     assert not state.over and state.scores == tuple(a + b for a, b in zip(before, added))
     assert m.lead(state, v.seating) is None
     # past it the match code decides: a player at the target or more ends a match of bad points
-    if m.kind == "bad":
+    if m.kind == MatchKind.BAD:
         reached = (bound - before[0],) + added[1:]
         assert m.apply(MatchState(before, (0,) * sides), HandResult("domino", winner, 0, 0, reached)).over
 
