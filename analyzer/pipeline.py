@@ -206,7 +206,8 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
             if wanted[k]:
-                run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches=searches)
+                run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches=searches,
+                                                   played=o.mode == "report")
             if each:
                 run.policy[k] = policy_result(rep, o.max_nodes, o.table_mb, searches=searches)
     return run
@@ -309,7 +310,8 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
             continue
         results = run.results[k] if run.results else None
         if results is None and wanted[k] and analysis.values:        # (else never read)
-            results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb)
+            results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb,
+                                        played=run.options.mode == "report")
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:
             scale.luck_each = _each_luck(run, k, position if scale.known else None, leader)

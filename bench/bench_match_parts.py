@@ -21,6 +21,10 @@ rounds. Within the match scale's runs, the CPU time of:
 Each is given as a share of the points scale's time on the same archives: the walks are what any reading of results
 after the search must pay at the least. One untimed archive first (the tables loaded, the code warm). The machine is
 shared: read the shares and ratios, not the seconds.
+
+And, where a dealt game's compiled core searches (Domino Whist, the block games; not a draw game's core, which counts
+no states of its walks), the states it searched on the match scale against those on the points scale, the same
+archives: a count, not a time, the same on any machine. What the match scale adds there is the walks' states.
 """
 from __future__ import annotations
 
@@ -59,12 +63,17 @@ def _timed(function, part: str):
     return timed
 
 
+CORES: list = []     # the dealt games' compiled cores of a run (their ``nodes``: the states each searched)
+
+
 class _TimedCore:
     """A compiled core whose walks (``ends``, ``line``) add their CPU time to ``SPENT["walks"]``; every other call
     goes to the core as it is."""
 
     def __init__(self, core):
         self._core = core
+        if hasattr(core, "nodes"):
+            CORES.append(core)
         self.ends = _timed(core.ends, "walks")
         self.line = _timed(core.line, "walks")
 
@@ -104,14 +113,20 @@ def measure(spec: str, matches: int, rounds: int) -> dict:
 
     def run(scale: str, texts: list[bytes]) -> float:
         options_ = pipeline.Options(mode="analyze", scale=scale)
+        CORES.clear()
         start = time.process_time()
         for i, text in enumerate(texts):
             pipeline.process(f"{i:03d}.dom", text, options_)
-        return time.process_time() - start
+        spent = time.process_time() - start
+        nodes[scale] += sum(core.nodes for core in CORES)
+        CORES.clear()
+        return spent
 
+    nodes = {"points": 0, "match": 0}
     warm = archive(rounds)
     run("match", warm)
     run("points", warm)
+    nodes.update(points=0, match=0)
     for part in SPENT:
         SPENT[part] = 0.0
     cpu = {"points": 0.0, "match": 0.0}
@@ -121,7 +136,7 @@ def measure(spec: str, matches: int, rounds: int) -> dict:
         games += sum(text.count(b"[Game ") for text in texts) or len(texts)
         for scale in (("points", "match") if k % 2 else ("match", "points")):
             cpu[scale] += run(scale, texts)
-    return {"spec": spec, "games": games, **cpu, **SPENT}
+    return {"spec": spec, "games": games, **cpu, **SPENT, "nodes": nodes}
 
 
 def main() -> None:
@@ -133,14 +148,16 @@ def main() -> None:
     _time_the_parts()
     print(f"# bench_match_parts: Python {sys.version.split()[0]}, CPU summed over {args.rounds} archives of "
           f"{args.matches} random matches a variant, in one process; shares of the points scale's time\n")
-    print("| variant | games | points ms a game | match / points | results | of them compiled walks | grading |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| variant | games | points ms a game | match / points | results | of them compiled walks | grading | "
+          "states searched: match / points |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for spec in args.variants or VARIANTS:
         got = measure(spec, args.matches, args.rounds)
-        points = got["points"]
+        points, nodes = got["points"], got["nodes"]
+        states = f"{nodes['match'] / nodes['points']:.3f}" if nodes["points"] else "-"
         print(f"| {spec} | {got['games']} | {1000 * points / got['games']:.2f} | {got['match'] / points:.3f} | "
-              f"{got['results'] / points:.3f} | {got['walks'] / points:.3f} | {got['grading'] / points:.3f} |",
-              flush=True)
+              f"{got['results'] / points:.3f} | {got['walks'] / points:.3f} | {got['grading'] / points:.3f} | "
+              f"{states} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -156,11 +156,28 @@ def test_the_pipeline_plays_the_lines_out_with_the_search_that_valued_the_hand()
     wanted = results_wanted(run.replays)
     assert any(wanted) and [r is not None for r in run.results] == wanted
     for rep, analysis, results in zip(run.replays, run.analyses, run.results):
-        if results is not None:
-            assert results == principal_results(rep, analysis)
+        if results is not None:     # (analyze prints no MWC line: the line played's result from the deal alone)
+            assert results == principal_results(rep, analysis, played=False)
     points = analyse(read_text("match-whist.dom", (RECORDS / "match-whist.dom").read_text(encoding="utf-8"),
                                Options(mode="analyze")))
     assert points.results == [None] * len(points.replays)          # the points scale reads none
+
+
+@pytest.mark.parametrize("record", ["match-whist.dom", "match-hungarian-4.dom", "match-french.dom"])
+def test_without_the_line_played_the_results_are_the_same_and_the_deals_one_is_read(record):
+    # what analyze and stats read (no MWC line beside the values): every alternative's result and the deal's, each
+    # the one read with the line played; a report reads the line played's result at every step. French's first hand
+    # is led by the holder of the double blank, forced: the deal's result is then the one after that lead.
+    text = (RECORDS / record).read_text(encoding="utf-8")
+    runs = {mode: analyse(read_text(record, text, Options(mode=mode, scale="match"))) for mode in ("analyze", "report")}
+    assert any(r is not None for r in runs["report"].results)
+    for rep, analysis, short, whole in zip(runs["report"].replays, runs["report"].analyses, runs["analyze"].results,
+                                           runs["report"].results):
+        assert (short is None) == (whole is None)
+        if whole is not None:
+            assert len(whole.line) == min(analysis.analysed_steps, len(rep.steps)) + 1 > 1
+            assert short.alternatives == whole.alternatives
+            assert short.line == whole.line[:1] and short.line[0] is not None
 
 
 @pytest.mark.parametrize("record, variant", [("match-whist.dom", None), (None, "all-fives")])

@@ -86,7 +86,8 @@ class MatchScale:
     fair_loss: list[float | None] = field(default_factory=list)
     fair_cls: list[str | None] = field(default_factory=list)
     # where each alternative's result is known (``analysis.outcomes``): the MWC (first side) after each step of the
-    # line played, from its principal variation's result (None: the running values stand for their results)
+    # line played, from its principal variation's result (None: the running values stand for their results; the
+    # deal's alone where only its result was read: ``outcomes.principal_results``' ``played``, a report's MWC line)
     running: list[float | None] | None = None
 
     def as_dict(self) -> dict:

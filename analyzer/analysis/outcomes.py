@@ -46,15 +46,18 @@ class PrincipalResults:
     all the others, as the decision is valued), ``line[k]`` from the position after the first ``k`` steps of the
     line played (the running value's result: in a game of individual players, in the first player's view, as
     the running values are; None where it is not known: past the node limit, a move the position no longer
-    offers)."""
+    offers; ``line[0]`` alone where the line played was not asked for: :func:`principal_results`' ``played``)."""
 
     alternatives: list[list[HandResult | None]]
     line: list[HandResult | None]
 
 
 def principal_results(rep: Replay, analysis, node_limit: int | None = None, table_mb: float = TABLE_MB,
-                      searches: dict[int, object] | None = None) -> PrincipalResults:
+                      searches: dict[int, object] | None = None, played: bool = True) -> PrincipalResults:
     """The results of the principal variations of ``analysis`` (an open-hands analysis of ``rep``).
+
+    ``played``: also the result from each position of the line played (``line[k]``, the MWC line a report draws
+    beside the values); False: from the deal alone (``line[0]``, what the deal's luck reads), ``line`` of length 1.
 
     ``searches``: the searches that made ``analysis`` where the caller kept them (``analyze_replay``'s
     ``solver``: ``{0: solver}``; a game of individual players, each seat's view), whose tables hold the values
@@ -90,6 +93,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     ends = _Ends(variant, leader, pos) if exact and _Ends.takes(variant, pos) else None
     alternatives, line, later = {}, [None] * (steps + 1), set()
     for k in range(steps + 1):
+        wanted = played or k == 0       # (the line played's result from here)
         if k < len(rep.steps) and rep.steps[k].seat is not None and pos.outcome() is None:
             pos.turn = rep.steps[k].seat
         before = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores else None
@@ -102,10 +106,10 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
             values, index = _offered(legal, d)
             alternatives[k] = found = _alternatives(variant, view(mover), pos, legal, d, values, index, ends, leader,
                                                     before, seen.setdefault(mover, {}))
-            if exact and mover == 0 and values and None not in values:
+            if wanted and exact and mover == 0 and values and None not in values:
                 line[k] = found[_first_best(view(0), pos, values, d, index)]   # (the principal variation's first move)
-        if line[k] is None:
-            if exact and k < steps and rep.steps[k].move is not None and not over and len(legal) == 1 \
+        if wanted and line[k] is None:
+            if played and exact and k < steps and rep.steps[k].move is not None and not over and len(legal) == 1 \
                     and _claimed(variant, pos, rep.steps[k], before):
                 later.add(k)        # a forced move: the principal variation goes on as the line played
             elif ends is None or over or (read := ends.line(view(0), pos, value, before)) is None:
@@ -117,7 +121,8 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
             pos.push(rep.steps[k].move)
     for k in sorted(later, reverse=True):
         line[k] = line[k + 1]
-    return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions], line)
+    return PrincipalResults([alternatives.get(d.index, [None] * len(d.alternatives)) for d in analysis.decisions],
+                            line if played else line[:1])
 
 
 def _offered(legal: list[Move], decision) -> tuple[list[int | None], dict[str, int]]:
