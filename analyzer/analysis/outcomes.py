@@ -100,7 +100,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
         value = analysis.values[k] if k < len(analysis.values) else None
         d = decisions.get(k)
         over = pos.outcome() is not None
-        legal = pos.legal_moves() if d is not None or (exact and not over) else []
+        legal = pos.legal_moves() if d is not None or (played and exact and not over) else []
         if d is not None:
             mover = 0 if variant.seating.sides == 2 else pos.turn
             values, index = _offered(legal, d)
