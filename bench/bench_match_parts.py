@@ -111,6 +111,8 @@ def measure(spec: str, matches: int, rounds: int) -> dict:
         return [write(random_match(variant, seed, games=6)).encode()
                 for seed in range(1 + matches * k, 1 + matches * (k + 1))]
 
+    nodes = {"points": 0, "match": 0}       # the states the dealt games' cores searched, by scale
+
     def run(scale: str, texts: list[bytes]) -> float:
         options_ = pipeline.Options(mode="analyze", scale=scale)
         CORES.clear()
@@ -122,7 +124,6 @@ def measure(spec: str, matches: int, rounds: int) -> dict:
         CORES.clear()
         return spent
 
-    nodes = {"points": 0, "match": 0}
     warm = archive(rounds)
     run("match", warm)
     run("points", warm)
