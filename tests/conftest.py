@@ -54,6 +54,15 @@ SEED_HANDS = {
 SEED_DEAL = "\n".join(f"{p}: {t}" for p, t in SEED_HANDS.items())
 
 
+def game_alone(text: str, number: int, score: str | None = None) -> str:
+    """Game ``number`` of a match file's ``text`` alone: without its Game tag and the Event tags around it, with the
+    Score tag ``score`` in place of its own (None: its own kept)."""
+    game = text.split('[Game "')[number].split("\n", 1)[1]
+    lines = [line for line in game.splitlines() if not line.startswith("[Event ")
+             and (score is None or not line.startswith("[Score "))]
+    return (f'[Score "{score}"]\n' if score is not None else "") + "\n".join(lines) + "\n"
+
+
 @pytest.fixture
 def seed_deal() -> str:
     """The example deal of INTERNATIONAL DOMINOES as quoted in the seed text."""

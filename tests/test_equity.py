@@ -25,7 +25,7 @@ from analyzer.match import replay_record
 from analyzer.notation import parse, read
 from analyzer.replay import replay
 from analyzer.rules import HandResult, MatchState, find_variant
-from conftest import RECORDS, matches_won_by_played_hands
+from conftest import RECORDS, game_alone, matches_won_by_played_hands
 
 V = find_variant("partnership")
 
@@ -251,6 +251,27 @@ def test_a_score_tag_at_which_the_match_was_already_won_grades_in_points_only():
         if over:
             assert scale.note.startswith(f"the match was over before this hand, at {before[0]}-{before[1]}")
             assert position.state.winner == (0 if before[0] >= 100 else 1)
+
+
+def test_a_score_tag_that_gives_no_position_says_why():
+    """A Score tag is the score after the hand: the match before it is that less the hand's result, in a race of
+    points or bad points. A Jamaican match counts wins in a row (a loss resets them) and drawn games that raise the
+    next game's worth, which no Score tag says; a tag that names other sides, one less than the hand's own result,
+    or one that cannot be read, gives no position either; each says so, and the hand is graded in points only."""
+    jamaican = (RECORDS / "match-jamaican.dom").read_text(encoding="utf-8")
+    game_two = game_alone(jamaican, 2)                                  # (its own Score tag: A/C 2, B/D 0)
+    seed = (RECORDS / "seed2.dom").read_text(encoding="utf-8")           # (A/C win 46)
+    cases = [(game_two, "Game tags"),
+             (seed.replace("[Result", '[Score "A/C 96"]\n[Result', 1), "2 sides, A/C, B/D"),
+             (seed.replace("[Result", '[Score "A/C 40, B/D 30"]\n[Result', 1), "A/C has 40, less than the 46"),
+             (seed.replace("[Result", '[Score "A/C 96, B/D ten"]\n[Result', 1), 'write it as "A/C 0, B/D 0"')]
+    for text, why in cases:
+        replays = replay_record(parse(text))
+        (position, _, how), = match_positions(replays)
+        assert position is None and how.startswith("no match position from the Score tag") and why in how
+        scale = match_scale(analyze_replay(replays[0]), replays[0].variant, position, replays[0].initial.turn,
+                            note=how)
+        assert not scale.known and scale.note.endswith("graded in points only")
 
 
 def test_no_position_grades_in_points_only():

@@ -29,7 +29,7 @@ from analyzer.notation import parse
 from analyzer.replay import replay
 from analyzer.rules import MatchState, find_variant
 from analyzer.search.core import draw_core
-from conftest import RECORDS
+from conftest import RECORDS, game_alone
 
 
 @pytest.mark.parametrize("name", ["whist", "all-fives", "all-fives-threes"])
@@ -178,6 +178,35 @@ def test_without_the_line_played_the_results_are_the_same_and_the_deals_one_is_r
             assert len(whole.line) == min(analysis.analysed_steps, len(rep.steps)) + 1 > 1
             assert short.alternatives == whole.alternatives
             assert short.line == whole.line[:1] and short.line[0] is not None
+
+
+@pytest.mark.parametrize("record", ["match-whist.dom", "match-hungarian-4.dom", "match-all-fives-4.dom"])
+def test_a_games_score_tag_alone_gives_the_match_position_its_match_gives(record):
+    # a game of a race of points or bad points, of two sides or of individual players, written alone with the
+    # match's score after it as its Score tag: the score after the hand less its result is the match before it,
+    # as the whole file's replay has it, and every alternative is graded the same
+    from analyzer.analysis.match_scale import match_positions
+    from analyzer.match import score_text
+
+    text = (RECORDS / record).read_text(encoding="utf-8")
+    whole = replay_record(parse(text))
+    k = 1                                                   # (the second game: the match no longer at its start)
+    rep = whole[k]
+    alone = game_alone(text, k + 1, score_text(rep.variant, rep.players, rep.match.state.scores))
+    (position, leader, how), = match_positions(replay_record(parse(alone)))
+    expected, expected_leader, _ = match_positions(whole)[k]
+    assert "Score tag" in how and leader == expected_leader
+    assert position.state.scores == expected.state.scores == whole[k - 1].match.state.scores
+    assert position.lead == expected.lead and position.state.over == expected.state.over
+
+    def graded(source: str) -> list:
+        out = CliRunner().invoke(main, ["analyze", "-", "--json", "--scale", "match"], input=source)
+        assert out.exit_code == 0, out.output
+        games = json.loads(out.stdout)["games"]
+        return [[a["mwc"] for a in d["alternatives"]] for d in games[-1 if source is alone else k]["decisions"]]
+
+    chances = graded(alone)
+    assert chances == graded(text) and any(c is not None for d in chances for c in d)
 
 
 @pytest.mark.parametrize("record, variant", [("match-whist.dom", None), (None, "all-fives")])

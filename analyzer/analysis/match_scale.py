@@ -339,12 +339,17 @@ def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, i
             before = entry.state
             continue
         stated = rep.game.tags.get("Score")
-        if stated is None or rep.result is None or leader is None:
+        if stated is None:
             out.append((None, leader, "no match position: the record has no Game tags and no Score tag"))
             continue
-        state = _before_stated(v, rep, stated)
-        if state is None:
-            out.append((None, leader, f"the Score tag {stated!r} cannot be read as this game's sides' points"))
+        try:
+            if leader is None:
+                raise ValueError("its players are not the variant's")
+            if rep.result is None:
+                raise ValueError("it is the score after the hand, and the hand's result is not known")
+            state = _before_stated(v, rep, stated)
+        except ValueError as exc:
+            out.append((None, leader, f"no match position from the Score tag {stated!r}: {exc}"))
             continue
         out.append((MatchPosition(state, _lead_of(v, leader)), leader,
                     "the Score tag (the score after the hand, less the hand's result)"))
@@ -355,26 +360,34 @@ def _lead_of(variant: Variant, leader: int | None) -> tuple:
     return ("any",) if leader is None else ("side", variant.seating.teams[leader])
 
 
-def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState | None:
+def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState:
     """The match before the hand of ``rep`` from its ``Score`` tag ``stated`` (the score after it, less the hand's
-    result), as the match code settles that score (over where a side had reached the target); None where the tag
-    cannot be read as this game's two sides' points."""
-    if variant.match.kind != MatchKind.POINTS or variant.seating.sides != 2:
-        return None
+    result), as the match code settles that score (over where a side had reached the target). A race of points or
+    bad points, of two sides or of individual players, is its scores; any other match carries more than a Score tag
+    says (the games won, a run of wins, drawn games that raise the next game's worth): ``ValueError`` says so, or why
+    the tag cannot be read as this game's sides' scores."""
+    match, sides = variant.match, variant.seating.sides
+    if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
+        raise ValueError(f"a match of {match.kind.value} carries more than its scores (games won, runs of wins, drawn "
+                         "games): give the games before the hand in the file, with Game tags")
+    names = [variant.side_name(side, rep.players) for side in range(sides)]
     try:
         claimed = parse_score(stated)
     except ValueError:
-        return None
-    scores = []
+        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores after the "
+                         "hand") from None
     result = rep.result
-    added = list(result.scores) if result.scores else [0, 0]
+    added = list(result.scores) if result.scores else [0] * sides
     if not result.scores and result.winner is not None:
         added[result.winner] = result.points
-    for side in range(2):
-        names = frozenset(variant.side_name(side, rep.players).split("/"))
-        if names not in claimed or claimed[names] - added[side] < 0:
-            return None
-        scores.append(claimed[names] - added[side])
+    scores = []
+    for side, name in enumerate(names):
+        got = claimed.get(frozenset(name.split("/")))
+        if got is None or len(claimed) != sides:
+            raise ValueError(f"it does not give the points of this game's {sides} sides, {', '.join(names)}")
+        if got < added[side]:
+            raise ValueError(f"{name} has {got}, less than the {added[side]} the hand gives them")
+        scores.append(got - added[side])
     # the match code settles that score as a hand bringing it from the start would (a side at the target has won)
-    return variant.match.apply(variant.match.start(2), HandResult("blocked", None, 0, 0, tuple(scores)))
+    return match.apply(match.start(sides), HandResult("blocked", None, 0, 0, tuple(scores)))
 
