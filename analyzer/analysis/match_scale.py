@@ -360,6 +360,12 @@ def _lead_of(variant: Variant, leader: int | None) -> tuple:
     return ("any",) if leader is None else ("side", variant.seating.teams[leader])
 
 
+#: what a match that is no race of points or bad points counts besides its scores (:func:`_before_stated`)
+_COUNTS = {MatchKind.GAMES: "games won", MatchKind.STRAIGHT: "wins in a row, and drawn games that raise the next "
+           "game's worth", MatchKind.CUTTHROAT: "games won, all back to 0 once everyone has won one",
+           MatchKind.SHUTOUT: "games won, and drawn games that raise the next game's worth"}
+
+
 def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState:
     """The match before the hand of ``rep`` from its ``Score`` tag ``stated`` (the score after it, less the hand's
     result), as the match code settles that score (over where a side had reached the target). A race of points or
@@ -368,8 +374,8 @@ def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState:
     the tag cannot be read as this game's sides' scores."""
     match, sides = variant.match, variant.seating.sides
     if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
-        raise ValueError(f"a match of {match.kind.value} carries more than its scores (games won, runs of wins, drawn "
-                         "games): give the games before the hand in the file, with Game tags")
+        raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
+                         "the hand in the file, with Game tags")
     names = [variant.side_name(side, rep.players) for side in range(sides)]
     try:
         claimed = parse_score(stated)
