@@ -382,10 +382,7 @@ def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState:
     except ValueError:
         raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores after the "
                          "hand") from None
-    result = rep.result
-    added = list(result.scores) if result.scores else [0] * sides
-    if not result.scores and result.winner is not None:
-        added[result.winner] = result.points
+    added = rep.result.added(sides)
     scores = []
     for side, name in enumerate(names):
         got = claimed.get(frozenset(name.split("/")))

@@ -53,6 +53,14 @@ class HandResult:
     bonuses: tuple[tuple[str, int], ...] = ()
     note: str = ""              # which rule decided it, when it is not the plain one
 
+    def added(self, sides: int) -> list[int]:
+        """What the hand adds to each of ``sides`` sides' match score: its ``scores``, else its points to the
+        winner (a first game's bonus, which the match counts, is the match's: ``MatchScoring.apply``)."""
+        out = list(self.scores) if self.scores else [0] * sides
+        if not self.scores and self.winner is not None:
+            out[self.winner] = self.points
+        return out
+
 
 def hand_facts(pos: Position, termination: str, seat: int, leader: int,
                play_points: tuple[int, ...] | None = None) -> HandFacts:

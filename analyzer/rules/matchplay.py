@@ -113,9 +113,7 @@ class MatchScoring:
                 return MatchState((0,) * sides, tuple(wins), games, last=w, note="everybody has won a game: all "
                                   "scores go back to 0")
             return MatchState(tuple(scores), tuple(wins), games, note=note, last=w)
-        added = list(result.scores) if result.scores else [0] * sides
-        if not result.scores and result.winner is not None:
-            added[result.winner] = result.points
+        added = result.added(sides)
         if (self.first_wins and result.winner is not None and games <= len(self.first_wins)
                 and result.termination == "domino"):
             bonus = self.first_wins[games - 1]
