@@ -511,6 +511,40 @@ def test_a_race_kept_under_its_earlier_name_is_found_not_solved_again(tmp_path, 
     assert len(kept) == 1 and kept[0] != old
 
 
+def test_the_first_solve_of_a_race_is_told_on_standard_error_but_not_under_quiet(tmp_path, monkeypatch):
+    # a race's table solved on its first use keeps a command waiting seconds to a minute: the command says why on
+    # standard error, before and after, naming the variant and where the solve is kept (the analysis on standard
+    # output, without it); --quiet prints the errors only
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    from analyzer.equity import PACKED, TABLES_ENV
+    from analyzer.match import random_match
+    from analyzer.notation import write
+
+    v, model = _small_hungarian()
+    record = write(random_match(v, 1, games=2))
+    for k, quiet in enumerate([True, False]):
+        tables, cache = tmp_path / f"tables{k}", tmp_path / f"cache{k}"      # (each a table's first load)
+        tables.mkdir()
+        write_table(EquityTable(v, model, solve_race(v, model), {"values": SOLVED_ON_LOAD}),
+                    str(tables / (os.path.splitext(table_name(v))[0] + PACKED)))
+        monkeypatch.setenv(TABLES_ENV, str(tables))
+        monkeypatch.setenv(CACHE_ENV, str(cache))
+        out = CliRunner().invoke(main, ["analyze", "-", "--scale", "match"] + ["--quiet"] * quiet, input=record)
+        assert out.exit_code == 0, out.output
+        assert len(list(cache.iterdir())) == 1                              # (solved and kept either way)
+        told = [line for line in out.stderr.splitlines() if line.startswith("domino: ")]
+        if quiet:
+            assert told == []
+        else:
+            assert len(told) == 2, out.stderr
+            assert told[0].startswith("domino: solving the MWC table of hungarian (players=3, limit=30) on its "
+                                      "first use") and str(cache) in told[0]
+            assert told[1].startswith("domino: solved the table of hungarian (players=3, limit=30) in ")
+            assert "MWC" in out.stdout and "domino: " not in out.stdout
+
+
 def test_a_table_solved_when_loaded_is_kept_for_the_next_process(tmp_path, monkeypatch):
     # a table written as its model only (as the shipped Hungarian for three) is solved when loaded: the first
     # load keeps what it solved in the cache folder, a later one reads it back (not solving again), and a

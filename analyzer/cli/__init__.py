@@ -12,6 +12,8 @@ A command's module is loaded when the command is asked for, so ``domino --versio
 load neither the reader nor the searches."""
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import MutableMapping
 
 import click
@@ -87,6 +89,31 @@ def _version(ctx, _param, value) -> None:
     ctx.exit()
 
 
+class _Notices(logging.Handler):
+    """The library's notices of a long wait (``analyzer.equity``'s INFO records: a race's table solved on its first
+    use) on standard error, a ``domino: ...`` line each; none under a command's ``--quiet``. Where a progress bar
+    is drawn on a terminal, the notice takes its line and the bar is drawn again below at its next step."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None and ctx.params.get("quiet"):
+            return
+        try:
+            clear = "\r\033[K" if sys.stderr.isatty() else ""       # (a progress bar's line)
+            click.echo(f"{clear}domino: {record.getMessage()}", err=True)
+        except (OSError, ValueError):       # (standard error closed: the notice is not worth a traceback)
+            pass
+
+
+def _show_notices() -> None:
+    """Show the library's notices of a long wait (:class:`_Notices`), once a process."""
+    log = logging.getLogger("analyzer.equity")
+    if not any(isinstance(h, _Notices) for h in log.handlers):
+        log.addHandler(_Notices(logging.INFO))
+    if log.getEffectiveLevel() > logging.INFO:
+        log.setLevel(logging.INFO)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
               help="Show the version and exit.")
@@ -97,6 +124,7 @@ def main() -> None:
     for records ending in .dom or .txt) and - for standard input. Exit status: 0 when every record
     is valid, 1 when any is invalid or cannot be read, 2 for a usage error, 3 when the run is incomplete
     (--scheduler: the cluster was lost, and the records not worked out say so)."""
+    _show_notices()
 
 
 main.commands = _Commands()

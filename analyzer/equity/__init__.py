@@ -15,6 +15,7 @@ that grading needs no simulation.
 from __future__ import annotations
 
 import hashlib
+import logging
 import mmap
 import json
 import os
@@ -42,6 +43,10 @@ __all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = 1
+
+#: Tells of a long wait (a race's table solved on its first use: :func:`_solved_on_load`) as INFO records; the
+#: library prints nothing, the command line shows them on standard error.
+_log = logging.getLogger(__name__)
 
 
 #: The most results :meth:`EquityTable.after_each` keeps the chances after (then it starts again).
@@ -413,7 +418,8 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
     (as solved, 8 bytes a chance: 25 to 75 MB for the shipped races) is named by a digest of the variant,
     the meta and ``source``, the model as the file holds it (a compact table's bytes before its blocks: hashed,
     not parsed): a changed table is solved again. A kept file that cannot be read or written is solved past,
-    as if there were none; one kept under the name of earlier versions (:func:`_earlier_name`) is renamed."""
+    as if there were none; one kept under the name of earlier versions (:func:`_earlier_name`) is renamed.
+    A solve is told before and after, as INFO records of the ``analyzer.equity`` logger."""
     if meta.get("values") != SOLVED_ON_LOAD:
         return values
     if not is_race(variant):
@@ -437,10 +443,16 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
         return load_values(kept)
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         pass
+    folder = os.path.dirname(path)
+    rules = f" ({variant.rules_text})" if variant.rules_text else ""
+    _log.info("solving the MWC table of %s%s on its first use (seconds to a minute; kept in %s for later runs)",
+              variant.name, rules, folder)
+    started = time.perf_counter()
     solved = solve_race(variant, model, lattice=meta.get("lattice"))
+    _log.info("solved the table of %s%s in %.0f s", variant.name, rules, time.perf_counter() - started)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".part")
+        os.makedirs(folder, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=folder, suffix=".part")
         with os.fdopen(fd, "wb") as fh:
             fh.write(dump_values(solved, side_leads_results(variant, model, solved.arrays)))
         os.replace(temp, path)          # (whole or not at all: another process may read it at once)
