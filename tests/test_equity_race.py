@@ -559,11 +559,18 @@ def test_a_table_solved_when_loaded_is_kept_for_the_next_process(tmp_path, monke
     positions = [(state_key(v, _state(s)), ("any",)) for s in [(0, 0, 0), (29, 12, 5), (30, 30, 0)]]
     want = [first.values[p] for p in positions]
     assert want == [solve_race(v, model)[p] for p in positions]
+    # the solving process reads what it kept as every later one does: each known leader's results with it (as
+    # solved they are not: the look-ups of a recorded hand's leader walk the results again)
+    leads = [("side", seat) for seat in range(3)]
+    made = [list(led_results(v, model, solve_race(v, model).arrays, lead)) for lead in leads]
+    assert [list(first.values.led(lead)) for lead in leads] == made and all(made)
 
     def no_solving(*args, **kwargs):
         raise AssertionError("solved again")
     monkeypatch.setattr(equity, "solve_race", no_solving)
-    assert [EquityTable.from_packed(v, raw).values[p] for p in positions] == want
+    later = EquityTable.from_packed(v, raw).values
+    assert [later[p] for p in positions] == want
+    assert [list(later.led(lead)) for lead in leads] == made
     kept[0].write_bytes(kept[0].read_bytes()[:100])                     # cut short: solved again, kept anew
     monkeypatch.setattr(equity, "solve_race", solve_race)
     assert [EquityTable.from_packed(v, raw).values[p] for p in positions] == want
