@@ -545,6 +545,54 @@ def test_the_first_solve_of_a_race_is_told_on_standard_error_but_not_under_quiet
             assert "MWC" in out.stdout and "domino: " not in out.stdout
 
 
+def test_a_process_that_finds_the_race_being_solved_waits_and_reads_what_was_kept(tmp_path, monkeypatch):
+    # processes started together (--jobs) that each load a race's table on its first use solve it once: one holds
+    # the lock beside the kept file while it solves, another says it waits, then reads what the first one kept
+    import fcntl
+    import logging
+    import shutil
+    import threading
+
+    v, model = _small_hungarian()
+    write_table(EquityTable(v, model, solve_race(v, model), {"values": SOLVED_ON_LOAD}), str(tmp_path / "t.mwc"))
+    raw = (tmp_path / "t.mwc").read_bytes()
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "first"))
+    first = EquityTable.from_packed(v, raw)
+    kept, = (tmp_path / "first").iterdir()
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("solved again")
+    monkeypatch.setattr(equity, "solve_race", no_solving)
+    waiting, got = threading.Event(), []
+
+    class Told(logging.Handler):
+        def emit(self, record):
+            if record.getMessage().startswith("waiting for the MWC table of hungarian (players=3, limit=30)"):
+                waiting.set()
+    log = logging.getLogger("analyzer.equity")
+    told, level = Told(), log.level
+    log.addHandler(told)
+    log.setLevel(logging.INFO)
+    try:
+        with open(cache / f"{kept.name}.lock", "ab") as lock:           # (another process, solving)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            other = threading.Thread(target=lambda: got.append(EquityTable.from_packed(v, raw)))
+            other.start()
+            assert waiting.wait(60)
+            shutil.copy(kept, cache / kept.name)                        # (what it kept, before it lets go)
+        other.join(60)
+    finally:
+        log.removeHandler(told)
+        log.setLevel(level)
+    positions = [(state_key(v, _state(s)), ("any",)) for s in [(0, 0, 0), (29, 12, 5), (30, 30, 0)]]
+    assert [got[0].values[p] for p in positions] == [first.values[p] for p in positions]
+    assert [p.name for p in cache.iterdir()] == [kept.name]             # (the lock gone with it)
+
+
 def test_a_table_solved_when_loaded_is_kept_for_the_next_process(tmp_path, monkeypatch):
     # a table written as its model only (as the shipped Hungarian for three) is solved when loaded: the first
     # load keeps what it solved in the cache folder, a later one reads it back (not solving again), and a

@@ -22,6 +22,7 @@ import os
 import tempfile
 import time
 from array import array
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
@@ -439,23 +440,57 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
         return kept
     folder = os.path.dirname(path)
     rules = f" ({variant.rules_text})" if variant.rules_text else ""
-    _log.info("solving the MWC table of %s%s on its first use (seconds to a minute; kept in %s for later runs)",
-              variant.name, rules, folder)
-    started = time.perf_counter()
-    solved = solve_race(variant, model, lattice=meta.get("lattice"))
-    _log.info("solved the table of %s%s in %.0f s", variant.name, rules, time.perf_counter() - started)
-    try:
-        os.makedirs(folder, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=folder, suffix=".part")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(dump_values(solved, side_leads_results(variant, model, solved.arrays)))
-        os.replace(temp, path)          # (whole or not at all: another process may read it at once)
-    except OSError:
-        return solved
+    with _solving(path, f"{variant.name}{rules}"):
+        kept = _read_kept(path)             # (kept by the process this one waited for)
+        if kept is not None:
+            return kept
+        _log.info("solving the MWC table of %s%s on its first use (seconds to a minute; kept in %s for later runs)",
+                  variant.name, rules, folder)
+        started = time.perf_counter()
+        solved = solve_race(variant, model, lattice=meta.get("lattice"))
+        _log.info("solved the table of %s%s in %.0f s", variant.name, rules, time.perf_counter() - started)
+        try:
+            os.makedirs(folder, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=folder, suffix=".part")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(dump_values(solved, side_leads_results(variant, model, solved.arrays)))
+            os.replace(temp, path)          # (whole or not at all: another process may read it at once)
+        except OSError:
+            return solved
     # read back as every later process reads it: with each known leader's merged results, which the values as
     # solved lack (their look-ups some 40% slower for the rest of the process)
     kept = _read_kept(path)
     return solved if kept is None else kept
+
+
+@contextmanager
+def _solving(path: str, name: str):
+    """Held while this process solves the race kept at ``path``: a lock on ``path.lock``, so that processes
+    started together (``--jobs``) solve it once, the others waiting (told as an INFO record) and then reading
+    what it kept. Where the cache folder cannot hold the lock (or the system has no ``fcntl``), nothing is held:
+    each process solves, as before."""
+    try:
+        import fcntl
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fh = open(f"{path}.lock", "ab")
+    except (ImportError, OSError):
+        yield
+        return
+    with fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            _log.info("waiting for the MWC table of %s, which another process is solving", name)
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        except OSError:         # (a file system that locks no files)
+            pass
+        try:
+            yield
+        finally:                # (the lock goes with the file's closing; a process that comes later finds the
+            try:                # kept file before it looks for a lock, and one that waited reads it once it has it)
+                os.unlink(f"{path}.lock")
+            except OSError:
+                pass
 
 
 def _read_kept(path: str):
