@@ -515,6 +515,8 @@ def test_the_first_solve_of_a_race_is_told_on_standard_error_but_not_under_quiet
     # a race's table solved on its first use keeps a command waiting seconds to a minute: the command says why on
     # standard error, before and after, naming the variant and where the solve is kept (the analysis on standard
     # output, without it); --quiet prints the errors only
+    import shutil
+
     from click.testing import CliRunner
 
     from analyzer.cli import main
@@ -543,6 +545,17 @@ def test_the_first_solve_of_a_race_is_told_on_standard_error_but_not_under_quiet
                                       "first use") and str(cache) in told[0]
             assert told[1].startswith("domino: solved the table of hungarian (players=3, limit=30) in ")
             assert "MWC" in out.stdout and "domino: " not in out.stdout
+    # a cache folder that cannot be made: the analysis is the same, and the notice says the solve was not kept
+    (tmp_path / "a-file").write_text("")
+    unkept = tmp_path / "a-file" / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(unkept))
+    shutil.copytree(tmp_path / "tables0", tmp_path / "tables2")           # (another path: a first load again)
+    monkeypatch.setenv(TABLES_ENV, str(tmp_path / "tables2"))
+    again = CliRunner().invoke(main, ["analyze", "-", "--scale", "match"], input=record)
+    assert again.exit_code == 0 and again.stdout == out.stdout
+    told = [line for line in again.stderr.splitlines() if line.startswith("domino: ")]
+    assert len(told) == 3 and told[2].startswith(f"domino: could not keep the table of hungarian (players=3, "
+                                                 f"limit=30) in {unkept} (") and "Traceback" not in again.stderr
 
 
 def test_a_process_that_finds_the_race_being_solved_waits_and_reads_what_was_kept(tmp_path, monkeypatch):

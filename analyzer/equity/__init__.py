@@ -455,7 +455,9 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
             with os.fdopen(fd, "wb") as fh:
                 fh.write(dump_values(solved, side_leads_results(variant, model, solved.arrays)))
             os.replace(temp, path)          # (whole or not at all: another process may read it at once)
-        except OSError:
+        except OSError as exc:
+            _log.info("could not keep the table of %s%s in %s (%s): the next run solves it again", variant.name,
+                      rules, folder, exc.strerror or exc)
             return solved
     # read back as every later process reads it: with each known leader's merged results, which the values as
     # solved lack (their look-ups some 40% slower for the rest of the process)
