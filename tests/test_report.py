@@ -433,7 +433,12 @@ def test_the_keys_step_the_game_navigated_or_scrolled_to(open_page, tmp_path):
     path.write_text(render_html(report_model(read(RECORDS / "match-further.dom"), analyse=False)),
                     encoding="utf-8")
     page, seen = open_page(path)
+    # the link sets the hash at once, but the page learns of it from the hashchange event that follows (queued,
+    # its own handler first): wait for that event, or the keys may come first (a reader presses them long after)
+    page.evaluate("() => { window.followed = new Promise(done => addEventListener('hashchange', done, "
+                  "{once: true})); }")
     page.locator("nav.games a", has_text="2.").click()
+    page.evaluate("window.followed.then(() => true)")
     assert page.evaluate("location.hash") == "#g2"
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
