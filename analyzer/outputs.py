@@ -3,14 +3,84 @@
 :func:`write_atomic` writes to a temporary file beside the target and renames it into place only when
 the data is complete and flushed to the disk: a failure (a full disk, a read-only folder, an interrupted
 process) leaves the old file as it was and no partial file, and the error names the file. A new file gets
-the usual mode (the umask's, as ``open`` gives it); a file replaced keeps its mode."""
+the usual mode (the umask's, as ``open`` gives it); a file replaced keeps its mode. A process killed outright
+(``kill -9``) while writing leaves at most the hidden temporary file of the one file it was writing
+(``.NAME.XXXXXXXX.part`` beside it), never a partial ``NAME``.
+
+:func:`replaceable` tells whether an existing file is the tool's own output of a kind, which a command may
+replace; any other file is replaced only when the user says so (``--force``). The tool's own output is known
+by its mark near the beginning of the file (:data:`GENERATOR`)."""
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import stat
 import tempfile
 
-__all__ = ["OutputError", "write_atomic"]
+__all__ = ["OutputError", "write_atomic", "GENERATOR", "KINDS", "replaceable", "clear_damaged"]
+
+#: The mark of the tool's own outputs: a page's ``<meta name="generator" content="domino-analyzer X.Y">``, a tree of
+#: lines' ``generator`` attribute (GraphML and JSON: ``domino-analyzer X.Y``).
+GENERATOR = "domino-analyzer"
+
+_HEAD = 64 * 1024       # bytes of an existing file looked at for its mark (near its beginning; GraphML's: its end)
+_TAIL = 4096
+
+
+def _page(head: bytes, _tail: bytes) -> bool:
+    return b'<meta name="generator" content="' + GENERATOR.encode() in head[:8192]
+
+
+def _graph(head: bytes, tail: bytes) -> bool:
+    start = head.lstrip()[:200]
+    mark = GENERATOR.encode()
+    if start.startswith((b"<?xml", b"<graphml")):       # GraphML: the graph's data come after its nodes and edges
+        return b"<graphml" in head and b'attr.name="generator"' in head and b">" + mark + b" " in tail
+    return start.startswith(b"{") and b'"generator": "' + mark in head[:4096]
+
+
+def _diagram(head: bytes, _tail: bytes) -> bool:
+    # the SVG of ``domino diagram`` (and the board's and the report's save): its own style sheet
+    return head.startswith(b'<svg xmlns="http://www.w3.org/2000/svg"') and b"<style>text{" in head[:1024] \
+        and b".tile.last{" in head[:2048]
+
+
+def _table(head: bytes, _tail: bytes) -> bool:
+    # an MWC table: the compact form's first line, or the JSON form (``EquityTable.as_dict``)
+    return head.startswith(b"DOMINO-MWC ") or (head.startswith(b'{"format":') and b'"model":' in head)
+
+
+#: The kinds of output :func:`replaceable` knows, each with its test of a file's first bytes and its name for
+#: the user. A ``record`` (``validate --write-repaired``) has no mark: no existing file is one of the tool's own.
+KINDS = {"page": (_page, "a page domino wrote (an HTML report or index page)"),
+         "graph": (_graph, "a tree of lines domino wrote (GraphML or JSON)"),
+         "diagram": (_diagram, "a diagram domino drew (SVG)"),
+         "table": (_table, "an MWC table (.mwc or its JSON form)"),
+         "record": (lambda _head, _tail: False, "a file domino may replace (an existing record is never replaced)")}
+
+
+def replaceable(path: str | os.PathLike, kind: str) -> bool:
+    """Whether a command writing an output of ``kind`` (one of :data:`KINDS`) may replace what is at ``path``
+    without being told to: nothing there, or a file that is the tool's own output of that kind (its mark in
+    its first bytes). A folder, a device or a file that cannot be read is not."""
+    target = os.fspath(path)
+    if not os.path.lexists(target):
+        return True
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        try:
+            head = handle.read(_HEAD)
+            handle.seek(max(len(head), os.fstat(fd).st_size - _TAIL))
+            tail = head[-_TAIL:] + handle.read(_TAIL)
+        except OSError:
+            return False
+    return KINDS[kind][0](head, tail[-_TAIL:])
 
 
 class OutputError(OSError):
@@ -57,3 +127,24 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, encoding: str = 
         if temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
+
+
+def clear_damaged(path: str | os.PathLike) -> bool:
+    """Remove what is at ``path`` when it is not a regular file (a folder, a symbolic link, a FIFO...), so that
+    the file can be written there: for the tool's own cache entries only, whose names nobody else uses (a damaged
+    entry of any kind is redone and replaced). True when something was removed; never raises."""
+    target = os.fspath(path)
+    try:
+        kind = os.lstat(target).st_mode
+    except OSError:
+        return False
+    if stat.S_ISREG(kind):
+        return False
+    try:
+        if stat.S_ISDIR(kind):
+            shutil.rmtree(target)
+        else:
+            os.unlink(target)
+    except OSError:
+        return False
+    return True

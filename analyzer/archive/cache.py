@@ -11,12 +11,14 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Callable
 
 from .. import __version__
+from ..outputs import clear_damaged
 from .inputs import InputError
 
 __all__ = ["Cache", "CacheUnusable", "code_digest", "source_digest"]
@@ -55,9 +57,10 @@ class Cache:
     """Results (plain JSON data) stored under ``directory/ab/abcdef....json``, each after the checksum
     of its text: an entry damaged on disk is redone, never served.
 
-    A directory that cannot be made or written raises :class:`CacheUnusable` here. A write that fails
-    later (a full disk) does not end the run: the cache stops storing, ``broken`` says why, and
-    ``warn`` (if given) is called with that text once."""
+    A directory that cannot be made or written raises :class:`CacheUnusable` here. A damaged entry (a
+    folder where a file belongs...) is redone and replaced. A write that fails later (a full disk) does
+    not end the run: the cache stops storing, ``broken`` says why, and ``warn`` (if given) is called
+    with that text once."""
 
     def __init__(self, directory: str | os.PathLike, warn: Callable[[str], None] | None = None):
         self.directory = os.fspath(directory)
@@ -87,10 +90,13 @@ class Cache:
         return os.path.join(self.directory, key[:2], key + ".json")
 
     def get(self, key: str) -> dict | None:
-        """The stored result, or None (also for an entry that cannot be read or whose bytes changed on
-        disk: its checksum line says so, and it is redone)."""
-        try:
-            with open(self._path(key), "rb") as handle:
+        """The stored result, or None (also for an entry that cannot be read, is no file or whose bytes
+        changed on disk: its checksum line says so, and it is redone)."""
+        try:        # (not blocking on a FIFO in the entry's place, as a plain open would: no entry at all)
+            fd = os.open(self._path(key), os.O_RDONLY | os.O_NONBLOCK)
+            with os.fdopen(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return None
                 stored = handle.read()
         except OSError:
             return None
@@ -105,26 +111,49 @@ class Cache:
 
     def put(self, key: str, result: dict) -> None:
         """Store ``result`` atomically (readers see the old entry or the whole new one), after a line
-        with the checksum of its JSON text. A failed write (a full disk, a lost mount) stops the
-        caching, once said (see the class), and never raises."""
+        with the checksum of its JSON text. A damaged entry of any kind in the way (a folder, a link or a
+        FIFO under the entry's name, a file where its folder belongs) is removed and the entry written
+        again. A write that fails all the same (a full disk, a lost mount) stops the caching, once said
+        (see the class), and never raises."""
         if self.broken is not None:
             return
         body = json.dumps(result).encode()
+        path = self._path(key)
+        try:
+            self._write(path, hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+        except OSError as first:
+            try:
+                if not self._clear_way(path):
+                    raise first
+                self._write(path, hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+            except OSError as exc:
+                self.broken = (f"the cache {self.directory} cannot be written ({exc.strerror or exc}): "
+                               "the run goes on without caching")
+                if self.warn is not None:
+                    self.warn(self.broken)
+
+    @staticmethod
+    def _write(path: str, data: bytes) -> None:
+        """``data`` to ``path`` through a temporary file renamed into place; nothing half-written is left
+        behind. (Not flushed to the disk: an entry a power cut spoils fails its checksum and is redone.)"""
         tmp = None
         try:
-            path = self._path(key)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
-                handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+                handle.write(data)
             os.replace(tmp, path)
-        except BaseException as exc:
-            if tmp is not None:         # no half-written entry is left behind
+            tmp = None
+        finally:
+            if tmp is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
-            if not isinstance(exc, OSError):
-                raise
-            self.broken = (f"the cache {self.directory} cannot be written ({exc.strerror or exc}): "
-                           "the run goes on without caching")
-            if self.warn is not None:
-                self.warn(self.broken)
+
+    def _clear_way(self, path: str) -> bool:
+        """Remove a damaged entry in the way of ``path`` (see :meth:`put`); True when there was one."""
+        folder = os.path.dirname(path)
+        if os.path.islink(folder) or (os.path.lexists(folder) and not os.path.isdir(folder)):
+            with contextlib.suppress(OSError):
+                os.unlink(folder)
+                return True
+        return clear_damaged(path)

@@ -17,6 +17,7 @@ from typing import BinaryIO, Iterable
 
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
+from ..notation import MAX_RECORD_BYTES, too_large
 from ..notation.text import decode
 
 __all__ = ["RECORD_EXTENSIONS", "STDIN", "Source", "RecordFile", "InputError", "expand", "load", "decode"]
@@ -52,10 +53,12 @@ class RecordFile:
     (nothing is kept, so a list of them holds no record's bytes)."""
 
     label: str                       # the path as given (or found under a directory)
+    limit: int = MAX_RECORD_BYTES    # the most bytes read: a larger file is its own error, told before reading
 
     def read(self) -> Source:
         """The file's bytes, or why they cannot be read (missing, no permission, not a regular file:
-        a FIFO, a socket or a device would block the run or never end); never raises."""
+        a FIFO, a socket or a device would block the run or never end; larger than ``limit``, told from
+        its size before any byte is read); never raises."""
         try:
             # O_NONBLOCK: opening a FIFO waits for a writer otherwise; on a regular file it changes nothing
             fd = os.open(self.label, os.O_RDONLY | os.O_NONBLOCK)
@@ -67,10 +70,16 @@ class RecordFile:
             kind = os.fstat(fd).st_mode
             if not stat.S_ISREG(kind):
                 return self._problem(f"not a regular file but {_KINDS.get(stat.S_IFMT(kind), 'a special file')}")
+            size = os.fstat(fd).st_size
+            if size > self.limit:
+                return self._problem(too_large(size, self.limit))
             try:
-                return Source(self.label, handle.read())
+                data = handle.read(self.limit + 1)
             except OSError as error:
                 return self._problem(error.strerror or str(error))
+            if len(data) > self.limit:          # (it grew since its size was looked at)
+                return self._problem(too_large(None, self.limit))
+            return Source(self.label, data)
 
     def _problem(self, why: str) -> Source:
         return Source(self.label, error=Diagnostic("error", Code.UNREADABLE, f"cannot read the file: {why}",
@@ -117,14 +126,19 @@ def expand(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def load(paths: Iterable[str], stdin: BinaryIO | None = None) -> list[Source | RecordFile]:
+def load(paths: Iterable[str], stdin: BinaryIO | None = None,
+         limit: int = MAX_RECORD_BYTES) -> list[Source | RecordFile]:
     """Every input (see :func:`expand`): standard input read now, each file as a :class:`RecordFile`
-    read when its turn comes (one that cannot be read then gives its error)."""
+    read when its turn comes (one that cannot be read then gives its error). A file or standard input of
+    more than ``limit`` bytes is that record's error (:data:`~analyzer.notation.MAX_RECORD_BYTES`)."""
     out: list[Source | RecordFile] = []
     for path in expand(paths):
         if path == STDIN:
             stream = stdin if stdin is not None else sys.stdin.buffer
-            out.append(Source("<stdin>", stream.read()))
+            data = stream.read(limit + 1)
+            out.append(Source("<stdin>", data) if len(data) <= limit else Source(
+                "<stdin>", error=Diagnostic("error", Code.UNREADABLE, f"cannot read the file: "
+                                            f"{too_large(None, limit)}", source="<stdin>")))
         else:
-            out.append(RecordFile(path))
+            out.append(RecordFile(path, limit))
     return out

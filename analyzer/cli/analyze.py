@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, scale_option,
-                      search_options, thresholds_option, variant_option)
+from .options import (PATHS, fair_only, fair_options, force_option, output_options, passes_option, run_options,
+                      scale_option, search_options, thresholds_option, variant_option)
 
 __all__ = ["analyze"]
 
@@ -19,7 +19,9 @@ __all__ = ["analyze"]
 @run_options
 @click.option("--graph", "graph_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
-                   "(numbered -1, -2... when there are several games).")
+                   "(numbered -1, -2... when there are several games). An existing file is replaced only "
+                   "when it is a tree domino wrote, or with --force.")
+@force_option
 @click.option("--lines", is_flag=True, help="Give each alternative its best continuation to the end of the hand.")
 @thresholds_option
 @search_options
@@ -27,8 +29,8 @@ __all__ = ["analyze"]
 @fair_options
 @scale_option
 @clean_errors
-def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, lines, thresholds,
-            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed, scale):
+def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, force, lines,
+            thresholds, max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed, scale):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -74,8 +76,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
         fair_options_ = dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed)
         return _analyze_fair(inputs, known, options, fair_options_, seats, jobs, as_json, quiet, jsonl)
-    if graph_path is not None:
-        output_target(graph_path, inputs, "--graph")
+    if graph_path is not None:          # (each game's numbered file when there are several: checked as it is written)
+        output_target(graph_path, inputs, "--graph", "graph", force)
     summary, analyses, graphs = Summary(), [], []
     for result in results(inputs, options, jobs, scheduler, cache_dir, known=known):
         summary.add(result)
@@ -99,7 +101,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 click.echo(match_scale_text(game["analysis"], analysis), nl=False)
             echo_errors(result)          # every error of a broken record, at its file:line:column
     if graph_path is not None:
-        _write_graphs(graph_path, graphs, quiet or as_json or jsonl)
+        _write_graphs(graph_path, graphs, quiet or as_json or jsonl, inputs, force)
     finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
 
 
@@ -180,19 +182,29 @@ def _judged(run) -> dict:
     return out
 
 
-def _write_graphs(graph_path: str, analyses: list, quiet: bool) -> None:
+def _write_graphs(graph_path: str, analyses: list, quiet: bool, inputs: list, force: bool) -> None:
+    """Each game's tree, written whole or not at all, with the mark that makes it the tool's own
+    (:data:`analyzer.outputs.GENERATOR`: a later run may replace it without --force)."""
+    import io
+
+    from .. import __version__
     from ..analysis.lines import build_tree, tree_json, write_graphml
-    from .output import folder_for
+    from ..outputs import GENERATOR, write_atomic
+    from .output import output_target
 
     for k, analysis in enumerate(analyses, 1):
         path = graph_path if len(analyses) == 1 else _numbered(graph_path, k)
+        if path != graph_path:
+            output_target(path, inputs, "--graph", "graph", force)
         graph = build_tree(analysis)
-        folder_for(path)
+        graph.graph["generator"] = f"{GENERATOR} {__version__}"
         if path.endswith(".json"):
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(tree_json(graph))
+            data: str | bytes = tree_json(graph)
         else:
-            write_graphml(graph, path)
+            buffer = io.BytesIO()
+            write_graphml(graph, buffer)
+            data = buffer.getvalue()
+        write_atomic(path, data, make_folder=True)
         if not quiet:
             click.echo(f"wrote the tree of game {k} to {path} ({graph.number_of_nodes()} positions)", err=True)
 

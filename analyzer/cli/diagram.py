@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from .options import variant_option
+from .options import force_option, variant_option
 
 __all__ = ["diagram"]
 
@@ -18,25 +18,28 @@ __all__ = ["diagram"]
 @click.option("--hands", default="all", show_default=True, metavar="all|none|SEAT",
               help="Show every hand, none (face down), or one player's (the others face down).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True, metavar="OUT",
-              help="The SVG file to write.")
+              help="The SVG file to write (an existing file only when it is a diagram domino drew, or with --force).")
+@force_option
 @variant_option
 @clean_errors
-def diagram(file, game, move, hands, output, variant, rules):
+def diagram(file, game, move, hands, output, force, variant, rules):
     """Write the position after move K of game N of FILE as a standalone SVG: the line of play or the
     layout with its arms, the hands shown or face down, the last move marked."""
+    from ..archive.inputs import decode
     from ..match import replay_record
     from ..notation import parse
+    from ..outputs import write_atomic
     from ..report.diagram import game_diagram
     from ..rules import UnknownVariant
-    from .output import check_variant, folder_for, output_target, sources
+    from .output import check_variant, output_target, sources
 
     check_variant(variant, rules)
-    output_target(output, sources([file]), "--output")
-    try:
-        with open(file, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.ClickException(f"{file}: {exc}") from None
+    (source,) = sources([file])
+    output_target(output, [source], "--output", "diagram", force)
+    source = source.read()              # (as every record is read: with the size cap, a text's encoding checked)
+    text, problem = decode(source.data, file) if source.readable else (None, source.error)
+    if problem is not None:
+        raise click.ClickException(f"{file}: {problem.message}")
     try:
         replays = replay_record(parse(text, file), variant, rules=rules)
     except (UnknownVariant, ValueError) as exc:
@@ -53,9 +56,7 @@ def diagram(file, game, move, hands, output, variant, rules):
         svg = game_diagram(rep, steps if move is None else move, hands)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--hands") from None
-    folder_for(output)
-    with open(output, "w", encoding="utf-8") as fh:
-        fh.write(svg)
+    write_atomic(output, svg, make_folder=True)
     if move is not None and rep.legal_prefix < move:
         click.echo(f"note: the record breaks the rules at move {rep.legal_prefix + 1}: the diagram shows the "
                    "position before it", err=True)

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
 from ..diagnostics import DominoError
 from ..rules import MatchState, UnknownVariant, find_variant
 from ..rules.modes import MatchKind
-from .options import rule_pairs
+from .options import force_option, rule_pairs
 
 __all__ = ["equity"]
 
@@ -40,14 +39,15 @@ def _score(_ctx, _param, text):
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the simulated deals.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the table (and its model) to FILE: as JSON, or in the compact form the tables ship in "
-                   "if FILE ends in .mwc.")
+                   "if FILE ends in .mwc (an existing FILE only when it is an MWC table, or with --force).")
+@force_option
 @click.option("--score", callback=_score, default=None, metavar="A,B",
               help="Print the first side's MWC at this score, with each side to lead.")
 @click.option("--bootstrap", type=click.IntRange(2, 1000), default=None, metavar="N",
               help="With --score: the standard error of the MWC there from the model's sampling (N replicates of "
                    "the model, each solved from that score; early scores take long).")
 @click.option("--json", "as_json", is_flag=True, help="Print the model's summary as JSON.")
-def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
+def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json):
     """The match-winning chance (MWC) table of a variant: the chance that the first side (seats 1
     and 3) wins the match from each score and leader.
 
@@ -70,6 +70,9 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
     why = supported(v)
     if why:
         raise click.UsageError(f"no MWC table: {why}")
+    if output is not None:              # (before the simulation: minutes)
+        from .output import output_target
+        output_target(output, [], "-o", "table", force)
     table = None if hands else load_table(v)
     if table is None and not hands and table_problem(v):
         raise click.ClickException(f"{table_problem(v)} (--hands N makes a new one)")
@@ -80,13 +83,10 @@ def equity(variant, rules, hands, seed, output, score, bootstrap, as_json):
         table = compute_table(v, n, seed, progress=lambda text: click.echo(f"  {text}", err=True), view=AgainstTheRest)
     data = table.as_dict()
     if output:
-        folder = os.path.dirname(output)
         try:
-            if folder:
-                os.makedirs(folder, exist_ok=True)
             write_table(table, output)
-        except OSError as exc:
-            raise click.ClickException(f"{output}: {exc.strerror or exc}") from None
+        except OSError as exc:      # (an OutputError: its text names the file)
+            raise click.ClickException(str(exc)) from None
         shipped = f"the shipped name is {table_name(v)[:-len('.json')]}.mwc, its compact form"
         if data.get("values") == SOLVED_ON_LOAD:
             click.echo(f"wrote the table's model to {output} (its {data['positions']:,} positions are solved when "

@@ -6,9 +6,25 @@ import click
 from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
-           "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option"]
+           "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option"]
 
-PATHS = click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())
+#: the default of ``--max-size`` (MB): :data:`analyzer.notation.MAX_RECORD_BYTES`, the board's cap (not imported:
+#: ``--help`` loads no reader)
+MAX_SIZE_MB = 4
+
+
+def _max_size(ctx, _param, value: int) -> int:
+    ctx.meta["max_size"] = value * 1024 * 1024          # (read by ``output.sources``)
+    return value
+
+
+def PATHS(f):       # noqa: N802 (the decorator of the record paths, used as ``@PATHS``)
+    """The record paths (``PATH...``) and ``--max-size MB``: the largest record file read."""
+    f = click.option("--max-size", type=click.IntRange(1, 4096), default=MAX_SIZE_MB, show_default=True, metavar="MB",
+                     expose_value=False, callback=_max_size,
+                     help="The largest record file read, in MB: a larger one is that record's error (told from its "
+                          "size before it is read), the rest of the run done.")(f)
+    return click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())(f)
 
 
 def variant_option(f):
@@ -124,3 +140,11 @@ def scale_option(f):
                         help="match: also grade every move by its drop in match-winning chance (MWC), from the "
                              "match position the record gives (the games before it, a Score tag); --json adds "
                              "\"mwc\" to each alternative and \"mwc_loss\" to each decision.")(f)
+
+
+def force_option(f):
+    """``--force``: an existing output file that is not the tool's own output of its kind is replaced."""
+    return click.option("--force", is_flag=True,
+                        help="Replace an existing output file even when it is not domino's own output of that kind "
+                             "(without it such a file is never replaced: a page, a tree of lines or a table is "
+                             "known by the mark domino writes in it; an existing record never is).")(f)

@@ -11,11 +11,13 @@ import click
 
 from ..archive import Cache, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
+from ..notation import MAX_RECORD_BYTES
 from ..archive.runner import estimate_moves, progress_share
+from ..outputs import KINDS, replaceable
 from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
 
-__all__ = ["options_for", "check_variant", "sources", "output_target", "folder_for", "Progress", "WorldsBar", "results",
+__all__ = ["options_for", "check_variant", "sources", "output_target", "Progress", "WorldsBar", "results",
            "echo_errors", "echo_jsonl", "finish"]
 
 
@@ -40,18 +42,24 @@ def check_variant(variant: str | None, rules: dict[str, str]) -> None:
 
 
 def sources(paths) -> list[Source]:
-    """The record files ``paths`` name (files, folders, ``-``); none at all is a usage error."""
-    found = load(paths, sys.stdin.buffer if "-" in paths else None)
+    """The record files ``paths`` name (files, folders, ``-``); none at all is a usage error. A file larger
+    than ``--max-size`` (else the 4 MB of :data:`analyzer.notation.MAX_RECORD_BYTES`) is that record's error."""
+    ctx = click.get_current_context(silent=True)
+    limit = (ctx.meta.get("max_size") if ctx is not None else None) or MAX_RECORD_BYTES
+    found = load(paths, sys.stdin.buffer if "-" in paths else None, limit)
     if not found:
         raise click.UsageError(f"no record files ({', '.join('*' + e for e in RECORD_EXTENSIONS)}) "
                                f"in {', '.join(paths)}")
     return found
 
 
-def output_target(output: str, inputs: list[Source], option: str) -> None:
+def output_target(output: str, inputs: list[Source], option: str, kind: str | None = None,
+                  force: bool = False) -> None:
     """A usage error, before any work, when ``output`` cannot be written: an empty path, a folder where
     a file is meant, a path through a file, a place that is not writable, or one of the inputs (no
-    command writes over its own input). Missing folders on the way are made when writing."""
+    command writes over its own input); with ``kind`` (one of :data:`analyzer.outputs.KINDS`), an existing
+    file that is not the tool's own output of that kind, unless ``force`` (``--force``). Missing folders on
+    the way are made when writing."""
     if not output:
         raise click.UsageError(f"{option} needs a path; \"\" names nothing")
     if os.path.isdir(output):
@@ -68,13 +76,9 @@ def output_target(output: str, inputs: list[Source], option: str) -> None:
     for source in inputs:
         if source.label != "<stdin>" and os.path.exists(source.label) and os.path.samefile(output, source.label):
             raise click.UsageError(f"{option} {output} would overwrite the input {source.label}; name another file")
-
-
-def folder_for(path: str) -> None:
-    """Make the folder a file is about to be written to, when it is missing."""
-    folder = os.path.dirname(path)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
+    if kind is not None and not force and not replaceable(output, kind):
+        raise click.UsageError(f"{option} {output} exists and is not {KINDS[kind][1]}: it is left as it is; "
+                               f"name another file, or add --force to replace it")
 
 
 def _terminal() -> bool:

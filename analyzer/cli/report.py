@@ -7,8 +7,8 @@ import os
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, scale_option,
-                      search_options, thresholds_option, variant_option)
+from .options import (PATHS, fair_only, fair_options, force_option, output_options, passes_option, run_options,
+                      scale_option, search_options, thresholds_option, variant_option)
 
 __all__ = ["report"]
 
@@ -17,7 +17,9 @@ __all__ = ["report"]
 @PATHS
 @click.option("-o", "--output", type=click.Path(), metavar="OUT",
               help="One record: the page to write (default: reports/NAME.html for NAME.dom or NAME.txt, reports/stdin.html for -). Several "
-                   "records or a folder: the folder for their pages and index.html (default: reports).")
+                   "records or a folder: the folder for their pages and index.html (default: reports). An existing "
+                   "file is replaced only when it is a page domino wrote, or with --force.")
+@force_option
 @variant_option
 @thresholds_option
 @search_options
@@ -27,8 +29,8 @@ __all__ = ["report"]
 @fair_options
 @scale_option
 @clean_errors
-def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler, cache_dir,
-           insert_passes, fair, seats, worlds, exact_below, seed, scale):
+def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler,
+           cache_dir, insert_passes, fair, seats, worlds, exact_below, seed, scale):
     """Write an annotated HTML replay of every game: each move on the table, the exact value of
     every alternative, the errors of play and of the record, and the critical move.
 
@@ -75,7 +77,7 @@ def report(paths, output, variant, rules, thresholds, max_nodes, table_mb, quiet
         targets = [os.path.join(folder, page) for page in page_names([below(s.label, list(paths)) for s in inputs])]
         targets.append(os.path.join(folder, "index.html"))
     for target in targets:
-        output_target(target, inputs, "-o")
+        output_target(target, inputs, "-o", "page", force)
     summary, done = Summary(), []
     for result, target in zip(results(inputs, options, jobs, scheduler, cache_dir), targets):
         summary.add(result)

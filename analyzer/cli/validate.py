@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from .options import PATHS, output_options, passes_option, run_options, variant_option
+from .options import PATHS, force_option, output_options, passes_option, run_options, variant_option
 
 __all__ = ["validate"]
 
@@ -23,11 +23,12 @@ __all__ = ["validate"]
               help="With --repair: the most edits a repair may make.")
 @click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
               metavar="OUT", help="Write the record (one PATH) with each game's best repair to OUT (implies "
-                                  "--repair; the input file is never changed).")
+                                  "--repair; the input file is never changed, an existing OUT only with --force).")
+@force_option
 @passes_option
 @clean_errors
 def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, do_repair, max_edits,
-             out_path, insert_passes):
+             out_path, force, insert_passes):
     """Check every move of every game against the rules.
 
     With --repair, every invalid game also gets its best few repairs: the edits, the rows before
@@ -48,7 +49,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
         do_repair = True
         if len(inputs) != 1 or inputs[0].label == "<stdin>":
             raise click.UsageError("--write-repaired takes exactly one FILE")
-        output_target(out_path, inputs, "--write-repaired")
+        output_target(out_path, inputs, "--write-repaired", "record", force)
     source = click.get_current_context().get_parameter_source("max_edits")
     if not do_repair and source is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--max-edits goes with --repair")
@@ -75,13 +76,11 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
 
 def _write_repaired(repaired: dict, out_path: str) -> None:
     """Write the repaired record the pipeline made (``{"text", "games"}``) to ``out_path``."""
-    from .output import folder_for
+    from ..outputs import write_atomic
 
     games = repaired.get("games", 0)
     if not games:
         click.echo(f"nothing written to {out_path}: no game could be repaired", err=True)
         return
-    folder_for(out_path)
-    with open(out_path, "w", encoding="utf-8") as fh:
-        fh.write(repaired["text"])
+    write_atomic(out_path, repaired["text"], make_folder=True)
     click.echo(f"wrote {out_path} with {games} repaired game{'s' * (games != 1)}", err=True)

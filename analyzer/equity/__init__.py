@@ -19,7 +19,6 @@ import logging
 import mmap
 import json
 import os
-import tempfile
 import time
 from array import array
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
+from ..outputs import clear_damaged, write_atomic
 from ..rules import HandResult, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
@@ -439,6 +439,7 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
     if kept is not None:
         return kept
     folder = os.path.dirname(path)
+    clear_damaged(path)                     # (a folder or any other thing in the way of the kept file: redone)
     rules = f" ({variant.rules_text})" if variant.rules_text else ""
     with _solving(path, f"{variant.name}{rules}"):
         kept = _read_kept(path)             # (kept by the process this one waited for)
@@ -449,15 +450,11 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
         started = time.perf_counter()
         solved = solve_race(variant, model, lattice=meta.get("lattice"))
         _log.info("solved the table of %s%s in %.0f s", variant.name, rules, time.perf_counter() - started)
-        try:
-            os.makedirs(folder, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=folder, suffix=".part")
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(dump_values(solved, side_leads_results(variant, model, solved.arrays)))
-            os.replace(temp, path)          # (whole or not at all: another process may read it at once)
+        try:                # (whole or not at all, nothing left behind: another process may read it at once)
+            write_atomic(path, dump_values(solved, side_leads_results(variant, model, solved.arrays)), make_folder=True)
         except OSError as exc:
             _log.info("could not keep the table of %s%s in %s (%s): the next run solves it again", variant.name,
-                      rules, folder, exc.strerror or exc)
+                      rules, folder, str(exc).removeprefix(path + ": "))
             return solved
     # read back as every later process reads it: with each known leader's merged results, which the values as
     # solved lack (their look-ups some 40% slower for the rest of the process)
@@ -649,16 +646,14 @@ def table_problem(variant: Variant) -> str | None:
 
 
 def write_table(table: EquityTable, path: str) -> None:
-    """Write ``table`` to ``path``: its compact form if the name ends in ``.mwc``, else its JSON form.
-    Raises ``OSError`` as ``open`` does."""
+    """Write ``table`` to ``path`` whole or not at all (:func:`analyzer.outputs.write_atomic`, its folder made
+    when missing): its compact form if the name ends in ``.mwc``, else its JSON form. Raises
+    :class:`~analyzer.outputs.OutputError` (an ``OSError`` naming the file) when it cannot be written."""
     data = table.as_dict()
     if path.endswith(PACKED):
-        with open(path, "wb") as fh:
-            fh.write(pack(data))
+        write_atomic(path, pack(data), make_folder=True)
         return
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, separators=(",", ":"))
-        fh.write("\n")
+    write_atomic(path, json.dumps(data, separators=(",", ":")) + "\n", make_folder=True)
 
 
 def mwc(variant: Variant | str, position: MatchPosition | MatchState, lead: tuple | None = None) -> float:

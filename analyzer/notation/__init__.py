@@ -16,21 +16,40 @@ from .reader import parse
 from .text import decode
 from .writer import write, write_game, write_table
 
-__all__ = ["decode", "parse", "read", "write", "write_game", "write_table"]
+__all__ = ["decode", "parse", "read", "write", "write_game", "write_table", "MAX_RECORD_BYTES", "too_large"]
+
+#: The largest record file read, in bytes (the board's cap too): a larger file is that record's error, told from
+#: its size before it is read (a 3 GB dump is refused at once, not read into memory).
+MAX_RECORD_BYTES = 4 * 1024 * 1024
 
 
-def read(path: str | os.PathLike) -> Record:
+def too_large(size: int | None, limit: int) -> str:
+    """Why a file of ``size`` bytes (None: more than ``limit``, its size unknown) is not read as a record."""
+    def text(n: int) -> str:
+        return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n:,} bytes"
+    if size is None:
+        return f"the file holds more than the {text(limit)} a record file may have"
+    return f"the file is {text(size)}, more than the {text(limit)} a record file may have"
+
+
+def read(path: str | os.PathLike, limit: int = MAX_RECORD_BYTES) -> Record:
     """Read the record file at ``path``; its diagnostics name the path as given.
 
     A file that cannot be opened raises :class:`NotationError`; what is in it never does (a file
-    that is not UTF-8 text gives a record with no game and one error saying so)."""
+    that is not UTF-8 text, or larger than ``limit`` bytes (:data:`MAX_RECORD_BYTES`; its size is looked
+    at before it is read), gives a record with no game and one error saying so)."""
     source = os.fspath(path)
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            data = handle.read(limit + 1) if size <= limit else b""
     except OSError as error:
         raise NotationError([Diagnostic("error", Code.UNREADABLE, f"cannot read the record: "
                                         f"{error.strerror or error}", source=source)]) from error
+    if size > limit or len(data) > limit:        # (the second: a file that grew, or one whose size says nothing)
+        return Record(source=source, errors=[Diagnostic("error", Code.UNREADABLE, "cannot read the record: "
+                                                        + too_large(size if size > limit else None, limit),
+                                                        source=source)])
     text, problem = decode(data, source)
     if problem is not None:         # binary, UTF-16, Latin-1...: no game, one clear error
         return Record(source=source, errors=[problem])

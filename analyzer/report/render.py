@@ -17,6 +17,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from .. import __version__
+from ..outputs import write_atomic
 from .model import Board, GameReport, Layout, MoveView, ReportModel, move_words, signed
 
 __all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "board_data", "board_patch", "Chart",
@@ -309,10 +310,7 @@ def write_report(model: ReportModel, path_out: str | os.PathLike) -> None:
 
 
 def write_page(html: str, path_out: str | os.PathLike) -> None:
-    """Write a rendered page, making its folder when missing. A file name that is not UTF-8 (held by
-    Python as lone surrogates) is shown with a replacement character."""
-    directory = os.path.dirname(os.fspath(path_out))
-    if directory:
-        os.makedirs(directory, exist_ok=True)
-    with open(path_out, "w", encoding="utf-8", errors="replace") as fh:
-        fh.write(html)
+    """Write a rendered page whole or not at all (:func:`analyzer.outputs.write_atomic`: a failure raises
+    ``OutputError`` naming the file, the old page left as it was), making its folder when missing. A file name
+    that is not UTF-8 (held by Python as lone surrogates) is shown with a replacement character."""
+    write_atomic(path_out, html, errors="replace", make_folder=True)
