@@ -165,7 +165,9 @@ def _solve_or_die(task):
     from analyzer.analysis import fair
     if "POISON" in (fair._JOB["rep"].game.tags.get("Event") or ""):
         os._exit(9)
-    return _SOLVE(task)
+    # (a forked worker inherits the test's _SOLVE; one started by a fork server, where the test process runs
+    # threads, imports this module afresh and has the analyser's own)
+    return (globals().get("_SOLVE") or fair._solve)(task)
 
 
 def _poisoned(tmp_path):
@@ -185,7 +187,7 @@ def test_a_fair_worker_that_dies_costs_only_its_record(tmp_path, monkeypatch):
     from analyzer.analysis import fair
     _poisoned(tmp_path)
     _SOLVE = fair._solve
-    monkeypatch.setattr(fair, "_solve", _solve_or_die)    # the forked workers inherit it
+    monkeypatch.setattr(fair, "_solve", _solve_or_die)    # the workers are given it (forked: they inherit it)
     res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "2", "--worlds", "4", "--exact-below", "1",
                                     "--jsonl", str(tmp_path)])
     assert res.exit_code == 1 and (res.exception is None or isinstance(res.exception, SystemExit))

@@ -23,7 +23,6 @@ Worlds are independent, so they are solved in a process pool (``workers``).
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import random
 from concurrent.futures import ProcessPoolExecutor
@@ -42,6 +41,7 @@ from ..search.block import SolverError
 from ..search.worlds import WorldsSolver
 from ..search.draw import plays_runs
 from ..search.drawworlds import DrawWorlds
+from ..workers import pool_context
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
@@ -451,6 +451,12 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
     return out
 
 
+def _adopt_job(job: dict) -> None:
+    """In a worker not forked (this process ran threads: :func:`analyzer.workers.pool_context`): the job a forked
+    worker finds in ``_JOB``."""
+    _JOB.update(job)
+
+
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
          node_limit: int | None, table_mb: float, pool=ProcessPoolExecutor, progress=None,
          results: bool = False) -> list:
@@ -463,8 +469,9 @@ def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers:
             if workers <= 1 or len(tasks) <= 1:
                 done = map(_solve, tasks)
             else:
-                ctx = multiprocessing.get_context("fork")
-                done = stack.enter_context(pool(max_workers=workers, mp_context=ctx)).map(_solve, tasks)
+                ctx = pool_context()        # (fork only with no other thread alive; else the job travels)
+                job = {} if ctx.get_start_method() == "fork" else {"initializer": _adopt_job, "initargs": (dict(_JOB),)}
+                done = stack.enter_context(pool(max_workers=workers, mp_context=ctx, **job)).map(_solve, tasks)
             for result, size in zip(done, sizes):
                 out.append(result)
                 solved += size

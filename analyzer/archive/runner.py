@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
 from ..report.task import finish, process
+from ..workers import pool_context
 from .cache import Cache
 from .cluster import on_cluster
 from .inputs import RecordFile, Source
@@ -147,21 +148,43 @@ def _here(todo, options, progress, known: dict):
 
 def _watch_parent(parent: int) -> None:
     """In a pool's worker: end it when the run that started it is gone (killed outright: the worker
-    would otherwise wait forever on a queue that its siblings keep open)."""
+    would otherwise wait forever on a queue that its siblings keep open). A worker started by a fork
+    server (:func:`analyzer.workers.pool_context`) is the server's child: it ends when the server does
+    (which ends with the run) or the run is gone."""
+    first = os.getppid()
+
     def watch():
-        while os.getppid() == parent:
+        while os.getppid() == first and (first == parent or _alive(parent)):
             time.sleep(1)
         os._exit(1)
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
-def worker_pool(max_workers: int, mp_context=None) -> ProcessPoolExecutor:
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:         # (alive, another user's: not this run's, but no reason to end)
+        return True
+    return True
+
+
+def _start_worker(parent: int, initializer, initargs: tuple) -> None:
+    _watch_parent(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def worker_pool(max_workers: int, mp_context=None, initializer=None, initargs: tuple = ()) -> ProcessPoolExecutor:
     """A process pool whose workers end when the run that started it is killed (``--jobs``, and the
-    worlds of ``analyze --fair --jobs``)."""
+    worlds of ``analyze --fair --jobs``), each started safely (:func:`analyzer.workers.pool_context`: forked
+    only when this process runs no other thread) unless ``mp_context`` says how; ``initializer(*initargs)`` is
+    called in each worker as ``ProcessPoolExecutor`` calls it."""
     from concurrent.futures import ProcessPoolExecutor     # (start-up: a run in this process needs no pool)
 
-    return ProcessPoolExecutor(max_workers=max_workers, mp_context=mp_context, initializer=_watch_parent,
-                               initargs=(os.getpid(),))
+    return ProcessPoolExecutor(max_workers=max_workers, mp_context=mp_context or pool_context(),
+                               initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
 
 
 def _in_pool(jobs, todo, options):

@@ -1,0 +1,39 @@
+"""How a pool's worker processes are started: safely in a process that runs threads.
+
+``fork`` copies the process as it is, the locks other threads hold included: a child forked from a process that
+runs threads may deadlock (Python 3.12 warns of it; 3.14 no longer forks by default). The workers are forked only
+where this process runs no other thread (then ``fork`` is safe, and the quickest: a worker starts with all the
+parent has loaded); elsewhere (a program that embeds the library and runs threads, a test process) they are started
+by a fork server, a clean process started for the purpose, and whatever a worker needs travels to it (an
+initializer's arguments). The results are the same either way."""
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from multiprocessing.context import BaseContext
+
+__all__ = ["fork_is_safe", "pool_context"]
+
+
+def fork_is_safe() -> bool:
+    """Whether this process runs no thread but the one asking (Python's and the system's count: a thread a
+    compiled library started counts too)."""
+    if threading.active_count() > 1:
+        return False
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Threads:"):
+                    return int(line.split()[1]) <= 1
+    except (OSError, ValueError, IndexError):
+        pass
+    return True
+
+
+def pool_context() -> BaseContext:
+    """The context a pool's workers are started in: ``fork`` where it is safe (:func:`fork_is_safe`), else
+    ``forkserver`` (``spawn`` where the system has no fork server)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and fork_is_safe():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
