@@ -8,11 +8,13 @@ by a fork server, a clean process started for the purpose, and whatever a worker
 initializer's arguments). The results are the same either way."""
 from __future__ import annotations
 
+import importlib
 import multiprocessing
+import sys
 import threading
 from multiprocessing.context import BaseContext
 
-__all__ = ["fork_is_safe", "pool_context"]
+__all__ = ["fork_is_safe", "pool_context", "pool_options"]
 
 
 def fork_is_safe() -> bool:
@@ -37,3 +39,19 @@ def pool_context() -> BaseContext:
     if "fork" in methods and fork_is_safe():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def pool_options(module: str, name: str) -> dict:
+    """The ``mp_context`` of a pool (:func:`pool_context`) whose workers read the dict ``name`` of ``module`` as this
+    process filled it before the pool was made: a forked worker inherits it; a worker started by a fork server is
+    given a copy (``initializer`` and ``initargs`` too, as ``ProcessPoolExecutor`` takes them)."""
+    context = pool_context()
+    if context.get_start_method() == "fork":
+        return {"mp_context": context}
+    return {"mp_context": context, "initializer": _fill,
+            "initargs": (module, name, dict(getattr(sys.modules[module], name)))}
+
+
+def _fill(module: str, name: str, values: dict) -> None:
+    """In a worker not forked: the dict ``name`` of ``module`` as the process that made the pool filled it."""
+    getattr(importlib.import_module(module), name).update(values)

@@ -41,7 +41,7 @@ from ..search.block import SolverError
 from ..search.worlds import WorldsSolver
 from ..search.draw import plays_runs
 from ..search.drawworlds import DrawWorlds
-from ..workers import pool_context
+from ..workers import pool_options
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
@@ -451,12 +451,6 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
     return out
 
 
-def _adopt_job(job: dict) -> None:
-    """In a worker not forked (this process ran threads: :func:`analyzer.workers.pool_context`): the job a forked
-    worker finds in ``_JOB``."""
-    _JOB.update(job)
-
-
 def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
          node_limit: int | None, table_mb: float, pool=ProcessPoolExecutor, progress=None,
          results: bool = False) -> list:
@@ -469,9 +463,8 @@ def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers:
             if workers <= 1 or len(tasks) <= 1:
                 done = map(_solve, tasks)
             else:
-                ctx = pool_context()        # (fork only with no other thread alive; else the job travels)
-                job = {} if ctx.get_start_method() == "fork" else {"initializer": _adopt_job, "initargs": (dict(_JOB),)}
-                done = stack.enter_context(pool(max_workers=workers, mp_context=ctx, **job)).map(_solve, tasks)
+                start = pool_options(__name__, "_JOB")     # (forked only with no other thread alive)
+                done = stack.enter_context(pool(max_workers=workers, **start)).map(_solve, tasks)
             for result, size in zip(done, sizes):
                 out.append(result)
                 solved += size
