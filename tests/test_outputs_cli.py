@@ -240,3 +240,20 @@ def test_kill_9_during_a_report_of_an_archive_leaves_each_page_whole_or_absent(t
     # what a kill may leave besides: the hidden temporary file of the one page being written then
     left = [p.name for p in site.iterdir() if p not in pages]
     assert len(left) <= 1 and all(n.startswith(".g") and ".dom.html." in n and n.endswith(".part") for n in left), left
+
+
+def test_an_mwc_table_is_known_as_the_tool_s_own_in_both_forms(tmp_path):
+    from analyzer.equity import load_table, write_table
+    from analyzer.rules import find_variant
+
+    table = load_table(find_variant("partnership"))
+    for name in ("t.json", "t.mwc"):
+        write_table(table, str(tmp_path / "made" / name))           # (its folder made; written whole)
+        assert replaceable(tmp_path / "made" / name, "table")
+        assert not replaceable(tmp_path / "made" / name, "page") and not replaceable(tmp_path / "made" / name, "graph")
+    assert sorted(p.name for p in (tmp_path / "made").iterdir()) == ["t.json", "t.mwc"]
+    # equity -o checks before its simulation (minutes): a table may be replaced, a page may not
+    page = tmp_path / "page.html"
+    assert cli("report", SEED2, "-o", page).exit_code == 0
+    res = cli("equity", "--hands", "50", "-o", page)
+    assert res.exit_code == 2 and "exists and is not an MWC table" in res.output and "simulating" not in res.output
