@@ -9,10 +9,12 @@ initializer's arguments). The results are the same either way."""
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import sys
 import threading
-from multiprocessing.context import BaseContext
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 __all__ = ["fork_is_safe", "pool_context", "pool_options"]
 
@@ -35,6 +37,8 @@ def fork_is_safe() -> bool:
 def pool_context() -> BaseContext:
     """The context a pool's workers are started in: ``fork`` where it is safe (:func:`fork_is_safe`), else
     ``forkserver`` (``spawn`` where the system has no fork server)."""
+    import multiprocessing      # (when a pool is made: a run in this process loads none of it)
+
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and fork_is_safe():
         return multiprocessing.get_context("fork")
