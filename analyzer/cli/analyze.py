@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, fair_options, output_options, passes_option, run_options, scale_option,
-                      search_options, thresholds_option, variant_option)
+from .options import (PATHS, fair_only, fair_options, max_worlds_check, output_options, passes_option, run_options,
+                      scale_option, search_options, thresholds_option, variant_option)
 
 __all__ = ["analyze"]
 
@@ -28,7 +28,7 @@ __all__ = ["analyze"]
 @scale_option
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, lines, thresholds,
-            max_nodes, table_mb, insert_passes, fair, seats, worlds, exact_below, seed, scale):
+            max_nodes, table_mb, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -72,7 +72,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
             if given:
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
-        fair_options_ = dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed)
+        max_worlds_check(worlds, max_worlds)
+        fair_options_ = dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds)
         return _analyze_fair(inputs, known, options, fair_options_, seats, jobs, as_json, quiet, jsonl)
     if graph_path is not None:
         output_target(graph_path, inputs, "--graph")
