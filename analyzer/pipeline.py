@@ -55,7 +55,7 @@ class Options:
     table_mb: float = TABLE_MB              # the search's transposition table (memory only: same values)
     fair_worlds: int = 0                    # > 0: add the fair analysis with this many deals a decision (stats --fair)
     fair_seed: int = 0
-    fair_max_worlds: int | None = None      # the most deals for a decision whose best is not told apart (None: 8x)
+    fair_max_worlds: int | None = None      # the most deals for a decision whose best is not told apart (None: 4x)
     fair_hidden: bool = False               # a record with hidden hands gets the fair analysis, fair_worlds or not
     #                                         (``fair_plan``: analyze and report; stats only with --fair)
     fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many

@@ -3,7 +3,7 @@
 Hidden-hand decisions: bundled records of several variants with every hand but one player's hidden (``B: ?``),
 so each decision of that player is judged by the fair analysis (leads and mid-hand). Each record is analysed
 with ``--seeds`` seeds at the commands' defaults (200 deals a decision; in a tree with adaptive sampling, to
-``--max-worlds``, 8 times as many, where the best is not told apart). A decision's *verdict* is its best move
+``--max-worlds``, 4 times as many, where the best is not told apart). A decision's *verdict* is its best move
 where the best is told apart, else the set of moves not told apart; its stability is the share of the seeds
 that give its most common verdict. The time is the wall time of one record's fair analysis (the open-hands
 analysis, the same before and after, not counted), median and worst over the seeds.
@@ -40,7 +40,7 @@ def hidden(name: str, keep: str) -> str:
     return re.sub(r"^(?!%s:)([A-Za-z0-9]+): \[.*$" % re.escape(keep), r"\1: ?", text, flags=re.M)
 
 
-def work(cases: list[str], seeds: int, jobs: int) -> dict:
+def work(cases: list[str], seeds: int, jobs: int, max_worlds: int | None = None) -> dict:
     """In the tree on ``sys.path``: each case analysed with each seed: per case, per seed, the time and the
     verdict of each decision."""
     import inspect
@@ -52,7 +52,7 @@ def work(cases: list[str], seeds: int, jobs: int) -> dict:
 
     options = {}
     if "max_worlds" in inspect.signature(fair.fair_analyze).parameters:
-        options["max_worlds"] = fair.GROWTH * fair.WORLDS          # the commands' default
+        options["max_worlds"] = max_worlds or fair.GROWTH * fair.WORLDS          # the commands' default
     out = {}
     for case in cases:
         name, keep = case.split(":")
@@ -76,10 +76,19 @@ def work(cases: list[str], seeds: int, jobs: int) -> dict:
     return out
 
 
+def _contradicted(said: list[str]) -> int:
+    """The runs that name a best (told apart) which another run leaves out of its verdict (its best, or the
+    moves it does not tell apart): the flips a reader would see as the analysis changing its mind."""
+    sets = [set(v.split(" = ")) for v in said]
+    return sum(1 for s in sets if len(s) == 1 and any(not (s & other) for other in sets))
+
+
 def run_tree(tree: pathlib.Path, args) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     cmd = [sys.executable, str(pathlib.Path(__file__).resolve()), "--worker", "--seeds", str(args.seeds),
            "--jobs", str(args.jobs), "--records", *args.records]
+    if args.max_worlds:
+        cmd += ["--max-worlds", str(args.max_worlds)]
     done = subprocess.run(cmd, env=env, cwd=str(tree), capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -98,12 +107,18 @@ def summary(label: str, data: dict) -> list[dict]:
             share = Counter(said).most_common(1)[0][1] / len(said)
             stable.append(share)
             deals += [r["verdicts"][index]["worlds"] for r in rows if index in r["verdicts"]]
-            decisions.append({"case": case, "index": index, "share": share, "verdicts": Counter(said)})
+            decisions.append({"case": case, "index": index, "share": share, "verdicts": Counter(said),
+                              "contradicted": _contradicted(said), "runs": len(said)})
         print(f"{case:<28} {len(stable):>3} {sum(s >= 0.95 for s in stable):>3}/{len(stable):<3} "
               f"{min(stable):>6.0%} {statistics.median(deals):>15,.0f} {statistics.median(times):>11.2f}s "
               f"{max(times):>6.2f}s")
     shares = [d["share"] for d in decisions]
     print(f"{'all':<28} {len(shares):>3} {sum(s >= 0.95 for s in shares):>3}/{len(shares):<3} {min(shares):>6.0%}")
+    runs = sum(d["runs"] for d in decisions)
+    same = sum(d["share"] * d["runs"] for d in decisions)
+    wrong = sum(d["contradicted"] for d in decisions)
+    print(f"runs giving their decision's most common verdict: {same / runs:.1%} of {runs}; runs whose verdict "
+          f"contradicts another run's (a best the other leaves out of its best or its tied set): {wrong / runs:.1%}")
     for d in decisions:
         if d["share"] < 0.95:
             print(f"  unstable: {d['case']} step {d['index']}: " + "; ".join(f"{v} x{n}" for v, n in
@@ -117,10 +132,11 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--records", nargs="+", default=CASES, metavar="FILE:PLAYER")
     ap.add_argument("--before", type=pathlib.Path, help="another source tree to measure in the same run")
+    ap.add_argument("--max-worlds", type=int, help="the budget of a decision (default: the commands')")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        print(json.dumps(work(args.records, args.seeds, args.jobs)))
+        print(json.dumps(work(args.records, args.seeds, args.jobs, args.max_worlds)))
         return
     after = run_tree(HERE, args)
     before = run_tree(args.before, args) if args.before else None

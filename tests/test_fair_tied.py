@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from analyzer.analysis import fair as fair_module
 from analyzer.analysis.fair import fair_analyze
-from analyzer.analysis.fairstats import Z95, look_z, looks, tied_moves
+from analyzer.analysis.fairstats import Z95, look_z, looks, tied_moves, worth_more
 from analyzer.cli import main
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -64,8 +64,8 @@ def test_two_moves_equal_in_every_deal_are_tied_when_every_deal_is_solved(every_
 
 @pytest.mark.parametrize("budget", [20, 40, 160])
 def test_two_moves_equal_in_every_deal_are_tied_at_any_budget(budget):
-    """Sampled (a deal at a time, whatever the budget) the two stay tied; since they come to the same in every
-    deal drawn, no more deals are drawn for them."""
+    """Sampled, whatever the budget, the two stay tied; since they come to the same in every deal drawn, no
+    more deals are drawn for them."""
     analysis = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1, worlds=20, max_worlds=budget, exact_below=1)
     d = _decision(analysis, EQUAL)
     assert d.fair.method == "sampled" and set(d.fair.tied) == {"[2-4]@2", "[2-4]@4"}
@@ -92,14 +92,15 @@ def test_the_same_seed_gives_the_same_verdicts_whatever_the_processes():
 
 
 def test_more_deals_are_drawn_only_where_the_best_is_not_told_apart():
+    """Each decision is looked at with 20, 40, 80 or 160 deals; one that grew is still tied where the budget
+    stops it at half its deals."""
     analysis = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1, worlds=20, max_worlds=160, exact_below=1)
-    for d in analysis.decisions:
-        if d.fair is None:
-            continue
-        assert d.fair.worlds in looks(20, 160)
-        if d.fair.worlds < 160 and d.fair.tied:
-            # stopped early while tied: only where the tied moves come to the same in every deal
-            assert d.index == EQUAL
+    grown = [d for d in analysis.decisions if d.fair is not None and d.fair.worlds > 20]
+    assert grown and all(d.fair.worlds in looks(20, 160) for d in grown)
+    for d in grown:
+        fewer = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1, worlds=20, max_worlds=d.fair.worlds // 2,
+                             exact_below=1)
+        assert _decision(fewer, d.index).fair.tied
 
 
 def test_every_deal_solved_ties_only_moves_equal_on_the_mean(every_world):
@@ -127,11 +128,21 @@ def test_the_looks_share_the_error():
 def test_tied_moves_from_the_shared_deals():
     same = [3, -5, 7, 0, 12, -1]
     table = {"a": same, "b": list(same), "c": [v - 20 for v in same]}
-    assert tied_moves(table, "a", 1, False) == (["a", "b"], True)
+    assert tied_moves(table, "a", 1, False) == ["a", "b"]
+    assert not worth_more(table, "a", 1, ["a", "b"], Z95, 10**6)      # equal in every deal: more never tell
     clear = {"a": [10, 12, 9, 11], "b": [0, 1, -1, 2]}
-    assert tied_moves(clear, "a", 1, False) == ([], False)
+    assert tied_moves(clear, "a", 1, False) == []
     # side 1 minimises: its best is the least
-    assert tied_moves({"a": [-10, -12, -9, -11], "b": [0, 1, -1, 2]}, "a", -1, False) == ([], False)
+    assert tied_moves({"a": [-10, -12, -9, -11], "b": [0, 1, -1, 2]}, "a", -1, False) == []
+
+
+def test_more_deals_only_where_they_may_tell_the_moves_apart():
+    """A gap of 1 point with a spread of 10 needs some (1.96 * 10 / 1)**2 = 384 deals to be told apart."""
+    gaps = [11, -9] * 20             # mean 1, sd about 10.1, over 40 deals
+    table = {"a": [g for g in gaps], "b": [0] * 40}
+    close = tied_moves(table, "a", 1, False)
+    assert close == ["a", "b"]
+    assert worth_more(table, "a", 1, close, Z95, 800) and not worth_more(table, "a", 1, close, Z95, 200)
 
 
 def test_the_text_and_json_say_not_told_apart_and_never_best(tmp_path):

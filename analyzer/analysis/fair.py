@@ -46,7 +46,7 @@ from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
 from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
-                        percentile, tied_moves, value_summary)
+                        percentile, tied_moves, value_summary, worth_more)
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
@@ -407,7 +407,8 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
     """Every plan's worlds solved: all of them at once, then, round by round, more worlds for each sampled
     decision whose best is not told apart from another move (``fairstats.tied_moves`` at the ``z`` of
     ``budget``, the numbers of worlds it may be looked at with): its next number of worlds, until it is told
-    apart, its close moves come to the same in every world drawn, or the budget is spent. A part's worlds are
+    apart, more worlds would not tell it apart within the budget (``fairstats.worth_more``), or the budget is
+    spent. Each round starts its own processes (and searches). A part's worlds are
     drawn with its own seed, so the worlds of a larger number extend those of a smaller, whatever the processes.
     Returns per plan its values in each world (None: past the node limit) and, with ``results``, each world's
     results (see :func:`_solve`); ``progress(done, total)`` counts the worlds of every round."""
@@ -431,9 +432,9 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
             if per_world is None:
                 continue
             sign = 1 if individual or teams[plan.seat] == 0 else -1
-            close, same = tied_moves(*_table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual), sign,
-                                     False, z)
-            if close and not same:
+            table, best = _table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual)
+            close = tied_moves(table, best, sign, False, z)
+            if close and worth_more(table, best, sign, close, z, budget[-1]):
                 first, plan.size = plan.size // CHUNK, more[0]       # (a part not full is solved again, whole)
                 tasks += [(p, part) for part in range(first, -(-plan.size // CHUNK))]
     joined = [_joined(got[p], plan) for p, plan in enumerate(plans)]
@@ -679,7 +680,7 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
     exact = method == "exact"
     table, best = _table(rep, k, seat, moves, per_world, sign, individual)
     stats = {m: value_summary(vs, sign, exact) for m, vs in table.items()}
-    tied = tuple(alternative_text(m) for m in tied_moves(table, best, sign, exact, z)[0])
+    tied = tuple(alternative_text(m) for m in tied_moves(table, best, sign, exact, z))
     for alt in decision.alternatives:
         alt.fair = stats[next(m for m in moves if alternative_text(m) == alt.move)]
     n = len(per_world)

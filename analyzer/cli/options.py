@@ -98,7 +98,7 @@ def fair_options(f):
                      help="With --fair: solve every consistent deal when there are at most N.")(f)
     f = click.option("--max-worlds", type=click.IntRange(min=2), default=None, metavar="N",
                      help="With --fair: the most deals drawn for a decision whose best move the first --worlds do "
-                          "not tell apart from another (doubling from --worlds; default 8 times --worlds; "
+                          "not tell apart from another (doubling from --worlds; default 4 times --worlds; "
                           "--max-worlds equal to --worlds: no more).")(f)
     f = click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
                      help="With --fair: deals drawn for a decision that has more than --exact-below of them (more, "

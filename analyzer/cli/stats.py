@@ -25,7 +25,7 @@ __all__ = ["stats"]
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N",
               help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
 @click.option("--max-worlds", type=click.IntRange(min=2), default=None, metavar="N",
-              help="With --fair: the most deals for a decision whose best move is not told apart (default 8 times N).")
+              help="With --fair: the most deals for a decision whose best move is not told apart (default 4 times N).")
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
               help="match: also the luck and error rate in match-winning chance (MWC), where the record gives "
                    "the match position.")

@@ -484,11 +484,14 @@ def _with_lines(d: Decision, pos: Position, voids: list[set[int]], rep: Replay) 
 
 def _holds(rep: Replay, k: int, seat: int, seen=None) -> Holds | None:
     """The mover's view before step ``k`` (see :mod:`analyzer.inference`): from ``seen``, the worlds the
-    fair analysis counted there, else counted here (an analysis read back from its data)."""
-    from ..inference import InferenceUnsupported, NoWorld, holds_of, holds_table
+    fair analysis counted there (None: an analysis read back from its data, which keeps no worlds; the page
+    counts none itself)."""
+    from ..inference import InferenceUnsupported, NoWorld, holds_of
 
+    if seen is None:
+        return None
     try:
-        count, table = holds_of(seen) if seen is not None else holds_table(rep, k, seat)
+        count, table = holds_of(seen)
     except (NoWorld, InferenceUnsupported):
         return None
     holders = [h for h in table if h != rep.players[seat]]

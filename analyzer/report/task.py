@@ -70,13 +70,14 @@ def report_model(record, variant=None, thresholds=None, analyse: bool = True, ru
     return page(run)
 
 
-def page_model(label, replays, analyses, thresholds, triages, repaired):
+def page_model(label, replays, analyses, thresholds, triages=None, repaired=None):
     """What the page of a record shows: its games, and for each invalid one its likely slip (``triages``: the
-    errors marked as the slip and what follows from it) and the repaired record, analysed (``repaired``)."""
+    errors marked as the slip and what follows from it; none given: the errors as found) and the repaired
+    record, analysed (``repaired``), as the pipeline gave them (``pipeline.repairs_analysed``)."""
     from .model import build_report             # (start-up: validate makes no page)
 
     model = build_report(label, replays, analyses, thresholds, triages, repaired)
-    fixed = [t.best.replay for t in triages if t is not None and t.best is not None and t.best.replay is not None]
+    fixed = [t.best.replay for t in triages or () if t is not None and t.best is not None and t.best.replay is not None]
     for game, rep in zip(model.games + model.repaired, list(replays) + fixed):
         game.diagrams = position_diagrams(rep)
     return model
