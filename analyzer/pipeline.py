@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .analysis import Thresholds
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
-           "repaired_text", "process", "run_record", "fair_worlds", "repairs_analysed", "safely", "view_inference", "UnknownView", "again",
+           "repaired_text", "process", "run_record", "fair_worlds", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
            "games_data", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
@@ -311,9 +311,26 @@ def repairs_analysed(run: RecordRun, analyse: bool = True) -> RecordRun:
     if fair_worlds(run):
         copy.options = replace(o, fair_worlds=fair_worlds(run))
         judge_fairly(copy)
+    mover_views(copy.analyses)
     for (k, _), analysis in zip(fixed, copy.analyses):
         run.repaired[k] = analysis
     return run
+
+
+def mover_views(analyses: list) -> None:
+    """For a page: each fair decision of ``analyses`` given its mover's view of who holds what, from the worlds
+    its fair analysis counted (``FairDecision.holds``: ``inference.holds_of``); none where they are not kept
+    (an analysis read back from its data) or admit no view."""
+    from .inference import InferenceUnsupported, NoWorld, holds_of
+
+    for analysis in analyses:
+        for d in analysis.decisions if analysis is not None else ():
+            fair = d.fair
+            if fair is not None and getattr(fair, "seen", None) is not None and fair.holds is None:
+                try:
+                    fair.holds = holds_of(fair.seen)
+                except (NoWorld, InferenceUnsupported):
+                    pass
 
 
 def repaired_text(run: RecordRun) -> tuple[str | None, int]:
@@ -433,6 +450,7 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
     out = run.data()
     if o.mode == "report":
         repairs_analysed(run)
+        mover_views(run.analyses or [])
     if o.mode != "validate" and run.analyses is not None:
         value_draws(run, out["games"])
     if o.scale == "match" and run.analyses is not None:

@@ -83,3 +83,32 @@ def test_a_partial_record_to_move_says_nothing_of_open_hands(tmp_path):
     assert "What should" in html and "By what A knows" in html
     assert "With every hand open" not in html and 'class="badge best-badge">best</span>' not in html.split(
         'class="to-move"')[1]
+
+
+def test_the_page_counts_no_worlds_itself(monkeypatch):
+    """Who holds what comes from the pipeline (``mover_views``, over the worlds the fair analysis counted): the
+    page built from the analysis alone shows none and counts nothing."""
+    import analyzer.inference as inference
+    from analyzer.analysis import analyze_replay
+    from analyzer.analysis.fair import fair_analyze
+    from analyzer.match import replay_record
+    from analyzer.notation import read
+    from analyzer.pipeline import mover_views
+    from analyzer.report import build_report, render_html
+
+    (rep,) = replay_record(read(RECORDS / "draw-one-view.dom"))
+    analysis = fair_analyze(rep, analyze_replay(rep), worlds=4, exact_below=400, workers=1)
+
+    def counted(*args, **kwargs):
+        raise AssertionError("the page counted worlds")
+
+    with monkeypatch.context() as m:
+        for name in ("holds_of", "holds_table", "worlds_at"):
+            m.setattr(inference, name, counted)
+        model = build_report("draw-one-view.dom", [rep], [analysis])
+        render_html(model)
+    assert all(move.holds is None for move in model.games[0].moves)
+    mover_views([analysis])
+    judged = [move for move in build_report("draw-one-view.dom", [rep], [analysis]).games[0].moves
+              if move.decision is not None and move.decision.fair is not None]
+    assert judged and all(move.holds is not None for move in judged)

@@ -92,6 +92,8 @@ class FairDecision:
                               # see ``analysis.fairstats``): then ``best`` is the first by the mean, no verdict
     seen: object = field(default=None, repr=False, compare=False)   # the ``inference.Worlds`` the mover could
                               # not tell apart, as counted here (not kept when pickled)
+    holds: tuple | None = field(default=None, repr=False, compare=False)   # who holds what in them, for a page:
+                              # ``inference.holds_of(seen)`` (``pipeline.mover_views``)
 
     def as_dict(self) -> dict:
         out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": self.best,

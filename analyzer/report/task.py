@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..match import replay_record
-from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds, judge_fairly, read, repairs_analysed,
-                        run_record, safely)
+from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds, judge_fairly, mover_views, read,
+                        repairs_analysed, run_record, safely)
 from .text import repair_text
 
 __all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
@@ -67,6 +67,7 @@ def report_model(record, variant=None, thresholds=None, analyse: bool = True, ru
         analyse_run(run)
         if fair_worlds(run):        # (a record with hidden hands: the fair analysis, as the command's)
             judge_fairly(run)
+            mover_views(run.analyses)
     return page(run)
 
 
