@@ -57,7 +57,7 @@ class Options:
     fair_seed: int = 0
     fair_max_worlds: int | None = None      # the most deals for a decision whose best is not told apart (None: 4x)
     fair_hidden: bool = False               # a record with hidden hands gets the fair analysis, fair_worlds or not
-    #                                         (``fair_plan``: analyze and report; stats only with --fair)
+    #                                         (``fair_worlds()``: report; analyze --fair's own loop for them; stats no)
     fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many
     fair_seats: tuple[str, ...] = ()        # the players to judge (default: every one whose hand is known)
     triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
@@ -326,7 +326,7 @@ def mover_views(analyses: list) -> None:
     for analysis in analyses:
         for d in analysis.decisions if analysis is not None else ():
             fair = d.fair
-            if fair is not None and getattr(fair, "seen", None) is not None and fair.holds is None:
+            if fair is not None and getattr(fair, "seen", None) is not None and getattr(fair, "holds", None) is None:
                 try:
                     fair.holds = holds_of(fair.seen)
                 except (NoWorld, InferenceUnsupported):
