@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .analysis import Thresholds
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
-           "repaired_text", "process", "run_record", "safely", "view_inference", "UnknownView", "again",
+           "repaired_text", "process", "run_record", "fair_worlds", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
            "games_data", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
@@ -55,6 +55,9 @@ class Options:
     table_mb: float = TABLE_MB              # the search's transposition table (memory only: same values)
     fair_worlds: int = 0                    # > 0: add the fair analysis with this many deals a decision (stats --fair)
     fair_seed: int = 0
+    fair_max_worlds: int | None = None      # the most deals for a decision whose best is not told apart (None: 4x)
+    fair_hidden: bool = False               # a record with hidden hands gets the fair analysis, fair_worlds or not
+    #                                         (``fair_worlds()``: report; analyze --fair's own loop for them; stats no)
     fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many
     fair_seats: tuple[str, ...] = ()        # the players to judge (default: every one whose hand is known)
     triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
@@ -129,6 +132,7 @@ class RecordRun:
     results: list | None = None             # per game its principal variations' results, where the match scale reads them
     policy: list | None = None              # per game of individual players (``luck_each``): its deal's result played
     #                                         out by the hand model's policy (``analysis.outcomes.policy_result``)
+    repaired: list | None = None            # per game, the analysis of its likeliest repair (or None), for its page
 
     @property
     def readable(self) -> bool:
@@ -236,15 +240,17 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     open-hands analysis alone. Its worlds in ``workers`` processes made by ``pool`` (see
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
-    from .analysis.fair import FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+    from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
 
     o = run.options
     fresh = run.analyses is None
     if fresh:
         run.analyses = [None] * len(run.replays)
-    settings = dict(worlds=o.fair_worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
+    worlds = fair_worlds(run)
+    settings = dict(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
                     seats=seats or o.fair_seats, thresholds=FairThresholds(o.limits), workers=workers,
-                    node_limit=o.max_nodes, table_mb=o.table_mb)
+                    node_limit=o.max_nodes, table_mb=o.table_mb,
+                    max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
     if pool is not None:
         settings["pool"] = pool
     run.judged = 0
@@ -257,6 +263,19 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         run.analyses[k] = analysis
         run.judged = k + 1
     return run
+
+
+def fair_worlds(run: RecordRun) -> int:
+    """The one choice of whether a record gets the fair analysis, for every command: the deals a decision
+    starts with (``Options.fair_worlds``: ``--fair``), else for a record with hidden hands, where the options
+    ask for it (``fair_hidden``: ``analyze``, ``report``), the default (``analysis.fair.WORLDS``); 0: none."""
+    if run.options.fair_worlds:
+        return run.options.fair_worlds
+    if run.options.fair_hidden and run.partial and run.options.mode != "validate":
+        from .analysis.fair import WORLDS
+
+        return WORLDS
+    return 0
 
 
 def triage(run: RecordRun) -> RecordRun:
@@ -274,6 +293,44 @@ def triage(run: RecordRun) -> RecordRun:
             return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
     run.triages, run.reports = triage_games(run.replays, run.again(), search=search)
     return run
+
+
+def repairs_analysed(run: RecordRun, analyse: bool = True) -> RecordRun:
+    """What a record's page shows of its invalid games: each one's errors triaged (its likely slip) and
+    its likeliest repair analysed as the record's games are (with the lines; fair where the record is
+    judged fairly: ``fair_worlds``), in ``run.repaired`` (``analyse`` False: triaged only)."""
+    triage(run)
+    run.repaired = [None] * len(run.replays)
+    fixed = [(k, t.best.replay) for k, t in enumerate(run.triages)
+             if analyse and t is not None and t.best is not None and t.best.replay is not None]
+    if not fixed:
+        return run
+    o = run.options
+    copy = RecordRun(run.label, o, run.record, [rep for _, rep in fixed])
+    copy.analyses = [analyse_game(rep, o.limits, True, o.max_nodes, table_mb=o.table_mb) for _, rep in fixed]
+    if fair_worlds(run):
+        copy.options = replace(o, fair_worlds=fair_worlds(run))
+        judge_fairly(copy)
+    mover_views(copy.analyses)
+    for (k, _), analysis in zip(fixed, copy.analyses):
+        run.repaired[k] = analysis
+    return run
+
+
+def mover_views(analyses: list) -> None:
+    """For a page: each fair decision of ``analyses`` given its mover's view of who holds what, from the worlds
+    its fair analysis counted (``FairDecision.holds``: ``inference.holds_of``); none where they are not kept
+    (an analysis read back from its data) or admit no view."""
+    from .inference import InferenceUnsupported, NoWorld, holds_of
+
+    for analysis in analyses:
+        for d in analysis.decisions if analysis is not None else ():
+            fair = d.fair
+            if fair is not None and getattr(fair, "seen", None) is not None and getattr(fair, "holds", None) is None:
+                try:
+                    fair.holds = holds_of(fair.seen)
+                except (NoWorld, InferenceUnsupported):
+                    pass
 
 
 def repaired_text(run: RecordRun) -> tuple[str | None, int]:
@@ -385,12 +442,15 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
         return run.data()
     if o.mode != "validate":
         analyse(run, progress)
-        if o.fair_worlds:
+        if fair_worlds(run):
             judge_fairly(run, bar=lambda number: nullcontext(_in_moves(len(run.replays[number - 1].steps),
                                                                        progress)))
     if o.mode == "validate" and (o.triage or o.repair_edits):
         triage(run)
     out = run.data()
+    if o.mode == "report":
+        repairs_analysed(run)
+        mover_views(run.analyses or [])
     if o.mode != "validate" and run.analyses is not None:
         value_draws(run, out["games"])
     if o.scale == "match" and run.analyses is not None:

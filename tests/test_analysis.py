@@ -269,7 +269,8 @@ def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
 def test_one_drawn_deal_proves_no_real_mistake():
     """A verdict "real" needs the mean loss over the drawn deals above zero by its 95% interval, which
     one deal cannot give; the library refuses to draw fewer than two, as the command line does."""
-    from analyzer.analysis.fair import _significant, fair_analyze
+    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis.fairstats import significant as _significant
 
     assert not _significant([12.0], exact=False) and _significant([12.0], exact=True)
     assert _significant([12.0, 11.0, 13.0], exact=False)

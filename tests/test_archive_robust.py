@@ -188,7 +188,7 @@ def test_a_fair_worker_that_dies_costs_only_its_record(tmp_path, monkeypatch):
     _poisoned(tmp_path)
     _SOLVE = fair._solve
     monkeypatch.setattr(fair, "_solve", _solve_or_die)    # the workers are given it (forked: they inherit it)
-    res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "2", "--worlds", "4", "--exact-below", "1",
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "2", "--worlds", "4", "--max-worlds", "4", "--exact-below", "1",
                                     "--jsonl", str(tmp_path)])
     assert res.exit_code == 1 and (res.exception is None or isinstance(res.exception, SystemExit))
     results = [json.loads(line) for line in res.stdout.splitlines()]

@@ -16,6 +16,7 @@ from analyzer.analysis.fair import fair_analyze
 from analyzer.cli import main
 from analyzer.match import replay_record
 from analyzer.notation import read
+from analyzer.pipeline import mover_views
 from analyzer.report import build_report, render_html
 from analyzer.report.verdicts import HINDSIGHT, holds_groups, holds_lines, void_numbers
 from conftest import RECORDS
@@ -74,6 +75,7 @@ def c_model():
     reps = replay_record(record)
     analyses = [fair_analyze(rep, analyze_replay(rep), seats=["C"], worlds=4, exact_below=400, workers=1)
                 for rep in reps]
+    mover_views(analyses)           # (who holds what: the pipeline gives it to the page)
     return build_report(record.source, reps, analyses)
 
 

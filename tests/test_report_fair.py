@@ -11,6 +11,7 @@ from analyzer.analysis import analyze_replay
 from analyzer.analysis.fair import fair_analyze
 from analyzer.match import replay_record
 from analyzer.notation import parse, read
+from analyzer.pipeline import mover_views
 from analyzer.report import build_report, render_html
 from conftest import RECORDS
 
@@ -21,6 +22,7 @@ def fair_report(record, **settings):
     """The report model of ``record`` with the fair analysis of every game."""
     reps = replay_record(record)
     analyses = [fair_analyze(rep, analyze_replay(rep), **settings) for rep in reps]
+    mover_views(analyses)           # (who holds what: the pipeline gives it to the page)
     return build_report(record.source, reps, analyses)
 
 

@@ -5,7 +5,9 @@ the worlds consistent with what the mover had seen (:mod:`analyzer.inference`), 
 open-hands value in that world. All alternatives of one decision are valued on the same worlds,
 so the gap between two of them is measured world by world. When a decision has at most
 ``exact_below`` worlds every one is solved (the values are exact); otherwise ``worlds`` of them are
-drawn uniformly, with a 95% confidence interval for each mean. Every world weighs the same.
+drawn uniformly, with a 95% confidence interval for each mean, and more (doubling, to ``max_worlds``)
+while the fair best is not told apart from another move (:mod:`analyzer.analysis.fairstats`); the moves it
+is not told apart from are named on the verdict (``FairDecision.tied``). Every world weighs the same.
 
 The verdicts on a graded move (see :class:`FairThresholds`): *real* when the fair loss reaches a
 class and the gap to the best alternative is significant over the shared worlds, *uncertain* when
@@ -22,14 +24,12 @@ Worlds are independent, so they are solved in a process pool (``workers``).
 """
 from __future__ import annotations
 
-import math
 import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Callable, Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
@@ -45,92 +45,16 @@ from ..workers import pool_options
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
-from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
+from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
+                        percentile, tied_moves, value_summary, worth_more)
+from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS",
-           "Spread", "WorstWorld", "percentile", "PERCENTILES"]
+           "Spread", "WorstWorld", "percentile", "PERCENTILES", "fair_verdict", "Z95", "GROWTH"]
 
 EXACT_BELOW = 1000      # enumerate every world when there are at most this many
-WORLDS = 200            # else draw this many
-Z95 = 1.959963984540054
-
-
-@dataclass(frozen=True)
-class FairThresholds:
-    """When a move is graded in the fair analysis: its fair loss in points reaches the class of
-    ``points`` (the ``--thresholds``, 3/10/25 by default), or its chance to win the hand falls short
-    of the best alternative's by at least ``win`` (0.05 / 0.15 / 0.30 for an inaccuracy, a mistake,
-    a blunder); the worse of the two counts. The move is a *real* mistake only when, over the shared
-    worlds, the gap to the best is significant: exact when every world was solved, otherwise the 95%
-    interval of the mean gap (in points or in wins) lies above zero."""
-
-    points: Thresholds = Thresholds()
-    win: tuple[float, float, float] = (0.05, 0.15, 0.30)
-
-    def classify(self, loss: Fraction | int, win_loss: Fraction | int) -> str | None:
-        """The class of a move losing ``loss`` points and ``win_loss`` of the chance to win, both exact (a
-        mean over worlds as a fraction: 20.9 - 10.9 is a loss of exactly 10, a mistake at threshold 10)."""
-        names = ("inaccuracy", "mistake", "blunder")
-        by_points = self.points.classify(loss)
-        rank = names.index(by_points) if by_points else -1
-        for k, limit in enumerate(self.win):
-            if win_loss >= Fraction(str(limit)):     # (the limit as written: 0.15 is 3/20)
-                rank = max(rank, k)
-        return names[rank] if rank >= 0 else None
-
-
-PERCENTILES = (0, 10, 25, 50, 75, 90, 100)     # the spread of a fair value: min, deciles, quartiles, median, max
-
-
-def percentile(values: Sequence[int], p: int) -> int:
-    """The ``p``-th percentile of ``values`` by nearest rank: the least value that at least ``p`` percent
-    of them do not exceed (the 0th: the least). A value some world gives, so a whole number of points."""
-    ordered = sorted(values)
-    rank = max(1, -(-p * len(ordered) // 100))
-    return ordered[rank - 1]
-
-
-@dataclass(frozen=True)
-class Spread:
-    """How an alternative's value is spread over the worlds: its percentiles (:data:`PERCENTILES`), in the
-    points of the fair mean. Percentiles rather than a histogram: they are whole points every world can
-    be checked against, read the same in text and JSON, and need no choice of bins (the values range from
-    a few points to a hundred)."""
-
-    values: tuple[int, ...]          # the value at each of PERCENTILES
-
-    @classmethod
-    def of(cls, values: Sequence[int]) -> Spread:
-        return cls(tuple(percentile(values, p) for p in PERCENTILES))
-
-    def as_dict(self) -> dict:
-        return {("min" if p == 0 else "max" if p == 100 else f"p{p}"): v for p, v in zip(PERCENTILES, self.values)}
-
-    @property
-    def low(self) -> int:
-        return self.values[0]
-
-    @property
-    def high(self) -> int:
-        return self.values[-1]
-
-
-@dataclass
-class FairValue:
-    """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance, how the
-    values of the worlds spread around the mean; ``values``: each value (side-0 points) it has in the
-    worlds and in how many (the match scale values each world's result: ``analysis.match_scale``; not
-    written out); ``results``: where they were asked for (both sides may score in the hand), each world's
-    result along the alternative's principal variation in it and in how many (``analysis.outcomes``; None
-    where a world's is not known), which the match scale reads instead of the values."""
-
-    mean: float
-    ci95: tuple[float, float]
-    p_win: float
-    spread: Spread | None = None
-    values: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
-    results: tuple | None = field(default=None, repr=False, compare=False)
+WORLDS = 200            # else draw this many to start with (more where the best is not told apart: ``max_worlds``)
 
 
 @dataclass(frozen=True)
@@ -164,12 +88,17 @@ class FairDecision:
     verdict: str              # "real", "uncertain", "hindsight" or "none" (see the module)
     total: int = 0            # how many worlds there are in all
     worst: WorstWorld | None = None   # at a real mistake: where the move played does worst against the best
+    tied: tuple[str, ...] = ()  # the moves not told apart from the best, ``best`` first (empty: it is told apart;
+                              # see ``analysis.fairstats``): then ``best`` is the first by the mean, no verdict
     seen: object = field(default=None, repr=False, compare=False)   # the ``inference.Worlds`` the mover could
                               # not tell apart, as counted here (not kept when pickled)
+    holds: tuple | None = field(default=None, repr=False, compare=False)   # who holds what in them, for a page:
+                              # ``inference.holds_of(seen)`` (``pipeline.mover_views``)
 
     def as_dict(self) -> dict:
         out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": self.best,
-               "loss": self.loss, "class": self.cls, "verdict": self.verdict, "total_worlds": self.total}
+               "loss": self.loss, "class": self.cls, "verdict": self.verdict, "total_worlds": self.total,
+               "tied": list(self.tied)}
         if self.worst is not None:
             out["worst_world"] = self.worst.as_dict()
         return out
@@ -475,13 +404,65 @@ def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers:
         _JOB.clear()
 
 
+def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, limits: tuple, pool, progress,
+            results: bool) -> tuple[list, list]:
+    """Every plan's worlds solved: all of them at once, then, round by round, more worlds for each sampled
+    decision whose best is not told apart from another move (``fairstats.tied_moves`` at the ``z`` of
+    ``budget``, the numbers of worlds it may be looked at with): its next number of worlds, until it is told
+    apart, more worlds would not tell it apart within the budget (``fairstats.worth_more``), or the budget is
+    spent. Each round starts its own processes (and searches). A part's worlds are
+    drawn with its own seed, so the worlds of a larger number extend those of a smaller, whatever the processes.
+    Returns per plan its values in each world (None: past the node limit) and, with ``results``, each world's
+    results (see :func:`_solve`); ``progress(done, total)`` counts the worlds of every round."""
+    individual, teams = rep.variant.seating.sides > 2, rep.variant.seating.teams
+    z = look_z(len(budget))
+    got: list[dict] = [{} for _ in plans]
+    tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
+    before = 0
+    while tasks:
+        if individual:      # seat by seat, so that the search of one seat's rules serves all his worlds
+            tasks.sort(key=lambda task: plans[task[0]].seat)
+        step = None if progress is None else (lambda done, total, b=before: progress(b + done, b + total))
+        parts = _run(rep, plans, tasks, workers, *limits, pool, step, results)
+        for (p, part), res in zip(tasks, parts):
+            got[p][part] = res
+        before += sum(min(CHUNK, plans[p].size - part * CHUNK) for p, part in tasks)
+        tasks = []
+        for p, plan in enumerate(plans):
+            more = [n for n in budget if n > plan.size]
+            per_world = _joined(got[p], plan)[0] if plan.method == "sampled" and more else None
+            if per_world is None:
+                continue
+            sign = 1 if individual or teams[plan.seat] == 0 else -1
+            table, best = _table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual)
+            close = tied_moves(table, best, sign, False, z)
+            if close and worth_more(table, best, sign, close, z, budget[-1]):
+                first, plan.size = plan.size // CHUNK, more[0]       # (a part not full is solved again, whole)
+                tasks += [(p, part) for part in range(first, -(-plan.size // CHUNK))]
+    joined = [_joined(got[p], plan) for p, plan in enumerate(plans)]
+    return [values for values, _ in joined], [found if results else None for _, found in joined]
+
+
+def _joined(parts: dict, plan: _Plan) -> tuple[list | None, list | None]:
+    """A plan's values in each world and each world's results (None: not known), from its parts in order."""
+    values: list | None = []
+    found: list | None = []
+    for part in range(-(-plan.size // CHUNK)):
+        got = parts[part]
+        if got is None:
+            return None, None
+        values += got[0]
+        found = None if found is None or got[1] is None else found + got[1]
+    return values, found
+
+
 # -- the analysis -----------------------------------------------------------------------------------
 def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequence[str] = (),
                  worlds: int = WORLDS, exact_below: int = EXACT_BELOW, seed: int = 0,
                  thresholds: FairThresholds = FairThresholds(), workers: int | None = None,
                  node_limit: int | None = None, table_mb: float = TABLE_MB,
                  pool=ProcessPoolExecutor, progress: Callable[[int, int], None] | None = None,
-                 results: bool = False) -> GameAnalysis:
+                 results: bool = False, max_worlds: int | None = None) -> GameAnalysis:
     """The fair analysis of a replayed game, added to its open-hands analysis ``base`` (computed here
     when not given): each decision of an analysed seat gains ``fair`` and each of its alternatives a
     :class:`FairValue`; decisions the open-hands analysis could not value (a hidden hand) are added
@@ -491,9 +472,13 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     ends its workers when the run is killed). ``progress(done, total)`` is called (in this process) as
     the worlds are solved, counted in worlds. ``results``: also each alternative's result in each world
     along its principal variation there (``FairValue.results``), which the match scale reads where both
-    sides may score in a hand (``outcomes.needs_results``)."""
+    sides may score in a hand (``outcomes.needs_results``). A sampled decision whose best is not told apart
+    from another move draws more worlds, doubling from ``worlds`` to ``max_worlds`` (default ``worlds``: no more;
+    the commands' default is :data:`GROWTH` times ``worlds``): see :mod:`analyzer.analysis.fairstats`."""
     if worlds < 2:
         raise ValueError(f"worlds: {worlds} deals drawn give no interval; draw at least 2")
+    if max_worlds is not None and max_worlds < worlds:
+        raise ValueError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
     if base is None:
         base = analyze_replay(rep, thresholds.points, node_limit=node_limit, table_mb=table_mb)
     if any(rep.initial.hidden) and rep.deal_ok:
@@ -522,26 +507,18 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     except InferenceUnsupported as exc:
         out.fair_note = f"no fair analysis: {exc}"
         return out
-    tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
-    if individual:          # seat by seat, so that the search of one seat's rules serves all his worlds
-        tasks.sort(key=lambda task: plans[task[0]].seat)
+    budget = looks(worlds, worlds if max_worlds is None else max_worlds)
     try:
-        parts = _run(rep, plans, tasks, workers, node_limit, table_mb, pool, progress, results)
+        solved, lines = _sample(rep, plans, budget, workers, (node_limit, table_mb), pool, progress, results)
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out
-    solved: list[list | None] = [[] for _ in plans]
-    lines: list[list | None] = [[] if results else None for _ in plans]
-    for (p, _part), part in zip(tasks, parts):
-        solved[p] = None if part is None or solved[p] is None else solved[p] + part[0]
-        if lines[p] is not None:
-            lines[p] = None if part is None or part[1] is None else lines[p] + part[1]
     too_big = [rep.steps[plan.k] for plan, per_world in zip(plans, solved) if per_world is None]
     if too_big:
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
                      f"{too_big[0].index + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
                      "(--max-nodes)")
-    _grade_plans(base, rep, plans, solved, thresholds, individual, lines)
+    _grade_plans(base, rep, plans, solved, thresholds, individual, lines, look_z(len(budget)))
     _last_notes(out, rep, chosen, left_out, notes)
     return out
 
@@ -582,9 +559,10 @@ def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, l
 
 
 def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: list[list | None],
-                 thresholds: FairThresholds, individual: bool, lines: list[list | None]) -> None:
+                 thresholds: FairThresholds, individual: bool, lines: list[list | None], z: float = Z95) -> None:
     """Each decision valued in its worlds graded, added to ``base`` where the open-hands analysis
-    has none; the fair critical move. ``lines``: per plan each world's results, where asked for."""
+    has none; the fair critical move. ``lines``: per plan each world's results, where asked for; ``z``: the
+    bound a sampled gap is judged at."""
     by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
     for plan, per_world, results in zip(plans, solved, lines):
         if per_world is None:
@@ -594,7 +572,7 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
             if base.to_move is None:
                 side = 0 if individual else rep.variant.seating.teams[seat]
                 base.to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
-            _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+            _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual, z)
             _attach_results(base.to_move, per_world, results)
             base.to_move.fair.seen = plan.worlds
             continue
@@ -605,7 +583,7 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
             decision = by_index.get(k) or _bare_decision(rep, k, seat, moves)
         if not any(d is decision for d in base.decisions):
             base.decisions.append(decision)
-        _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual)
+        _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual, z)
         _attach_results(decision, per_world, results)
         _mark_worst(decision, rep, plan, per_world)
     base.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
@@ -697,77 +675,39 @@ def _attach_results(decision: Decision, per_world: list, results: list | None) -
 
 
 def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move], per_world: list,
-           method: str, count: int, thresholds: FairThresholds, individual: bool) -> None:
-    """Attach the fair values of every alternative and the fair verdict to ``decision``."""
+           method: str, count: int, thresholds: FairThresholds, individual: bool, z: float = Z95) -> None:
+    """Attach the fair values of every alternative and the fair verdict to ``decision`` (``z``: the bound a
+    sampled gap is judged at, see ``fairstats.look_z``)."""
     sign = 1 if decision.side == 0 else -1
-    offset = points_before(rep, k, seat, individual)
+    exact = method == "exact"
+    table, best = _table(rep, k, seat, moves, per_world, sign, individual)
+    stats = {m: value_summary(vs, sign, exact) for m, vs in table.items()}
+    tied = tuple(alternative_text(m) for m in tied_moves(table, best, sign, exact, z))
+    for alt in decision.alternatives:
+        alt.fair = stats[next(m for m in moves if alternative_text(m) == alt.move)]
     n = len(per_world)
-    table = {m: [] for m in moves}              # move -> its value in each world, side-0 points
+    if k == len(rep.steps):         # nothing played yet (the record stops here): only what is best
+        decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0, None, "none", count,
+                                     tied=tied)
+        return
+    played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
+    loss, cls, verdict = fair_verdict(table[best], table[played], sign, exact, thresholds, decision.cls, z)
+    decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), round(float(loss), 4), cls, verdict,
+                                 count, tied=tied)
+
+
+def _table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list, sign: int,
+           individual: bool) -> tuple[dict, Move]:
+    """Each move's value in each world (side-0 points, the points scored before the decision added) and the
+    fair best: by the exact sums over the shared worlds (every value a whole number of points), then by the
+    worlds won."""
+    offset = points_before(rep, k, seat, individual)
+    table = {m: [] for m in moves}
     for values in per_world:
         for m, v in values:
             table[m].append(v + offset)
-    exact = method == "exact"
-    stats = {m: _summary(vs, sign, exact) for m, vs in table.items()}
-    # the best by the exact sums over the shared worlds (every value is a whole number of points)
     wins = {m: sum(1 for v in vs if sign * v > 0) for m, vs in table.items()}
-    best = max(moves, key=lambda m: (sign * sum(table[m]), wins[m]))
-    if k == len(rep.steps):         # nothing played yet (the record stops here): only what is best
-        for alt in decision.alternatives:
-            alt.fair = stats[next(m for m in moves if alternative_text(m) == alt.move)]
-            alt.best = alt.best or (decision.best_value is None and alternative_text(best) == alt.move)
-        decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0, None, "none", count)
-        return
-    played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
-    loss, cls, verdict = fair_verdict(table[best], table[played], sign, exact, thresholds, decision.cls)
-    for alt in decision.alternatives:
-        move = next(m for m in moves if alternative_text(m) == alt.move)
-        alt.fair = stats[move]
-    decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), round(float(loss), 4), cls, verdict,
-                                 count)
-
-
-def fair_verdict(best: list[int], played: list[int], sign: int, exact: bool, thresholds: FairThresholds,
-                 open_cls: str | None) -> tuple[Fraction, str | None, str]:
-    """The fair loss of the move played (exact: a fraction of whole points), its class and the verdict,
-    from the values (side-0 points) of the best move and of the move played in each shared world;
-    ``sign`` 1 when the mover maximises; ``open_cls``: the move's class with every hand open."""
-    n = len(best)
-    loss = max(Fraction(0), Fraction(sign * (sum(best) - sum(played)), n))
-    won = [int(sign * b > 0) - int(sign * p > 0) for b, p in zip(best, played)]
-    cls = thresholds.classify(loss, max(Fraction(0), Fraction(sum(won), n)))
-    gaps = [sign * (b - p) for b, p in zip(best, played)]
-    significant = _significant(gaps, exact) or _significant([float(w) for w in won], exact)
-    if cls and significant:
-        return loss, cls, "real"
-    if cls:
-        return loss, cls, "uncertain"       # graded by what he knew, but the deals do not show the gap is real
-    return loss, cls, "hindsight" if open_cls else "none"
-
-
-def _summary(values: list[int], sign: int, exact: bool) -> FairValue:
-    n = len(values)
-    mean = sum(values) / n
-    p_win = sum(1 for v in values if sign * v > 0) / n
-    counts = tuple(sorted(Counter(values).items()))
-    if exact or n < 2:
-        return FairValue(round(mean, 4), (round(mean, 4), round(mean, 4)), round(p_win, 4), Spread.of(values),
-                         counts)
-    half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-    return FairValue(round(mean, 4), (round(mean - half, 4), round(mean + half, 4)), round(p_win, 4),
-                     Spread.of(values), counts)
-
-
-def _significant(gaps: list[float], exact: bool) -> bool:
-    """Whether the mean of the paired gaps is above zero: exactly, or by its 95% interval (which one
-    drawn deal does not give: not significant)."""
-    n = len(gaps)
-    mean = sum(gaps) / n
-    if exact:
-        return mean > 1e-9
-    if n < 2:
-        return False
-    sd = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1))
-    return mean - Z95 * sd / math.sqrt(n) > 1e-9
+    return table, max(moves, key=lambda m: (sign * sum(table[m]), wins[m]))
 
 
 def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -> None:

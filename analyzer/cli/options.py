@@ -6,7 +6,8 @@ import click
 from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
-           "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option"]
+           "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
+           "max_worlds_check"]
 
 #: the default of ``--max-size`` (MB): :data:`analyzer.notation.MAX_RECORD_BYTES`, the board's cap (not imported:
 #: ``--help`` loads no reader)
@@ -106,14 +107,19 @@ def search_options(f):
 
 
 def fair_options(f):
-    """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--worlds``,
+    """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--worlds``, ``--max-worlds``,
     ``--exact-below``, ``--seed``."""
     f = click.option("--seed", type=int, default=0, show_default=True, metavar="N",
                      help="With --fair: the seed of the drawing of deals (the same seed, the same run).")(f)
     f = click.option("--exact-below", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
                      help="With --fair: solve every consistent deal when there are at most N.")(f)
+    f = click.option("--max-worlds", type=click.IntRange(min=2), default=None, metavar="N",
+                     help="With --fair: the most deals drawn for a decision whose best move the first --worlds do "
+                          "not tell apart from another (doubling from --worlds; default 4 times --worlds; "
+                          "--max-worlds equal to --worlds: no more).")(f)
     f = click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
-                     help="With --fair: deals drawn for a decision that has more than --exact-below of them.")(f)
+                     help="With --fair: deals drawn for a decision that has more than --exact-below of them (more, "
+                          "to --max-worlds, where the best move is not told apart).")(f)
     f = click.option("--seat", "seats", multiple=True, metavar="NAME",
                      help="With --fair: the player to judge (repeatable; default every player whose hand is "
                           "known).")(f)
@@ -128,10 +134,17 @@ def fair_only(fair: bool) -> None:
         return
     ctx = click.get_current_context()
     for name, option in (("seats", "--seat"), ("worlds", "--worlds"), ("exact_below", "--exact-below"),
-                         ("seed", "--seed")):
+                         ("seed", "--seed"), ("max_worlds", "--max-worlds")):
         source = ctx.get_parameter_source(name)
         if source is not None and source != click.core.ParameterSource.DEFAULT:
             raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)
+
+
+def max_worlds_check(worlds: int | None, max_worlds: int | None) -> None:
+    """A usage error for a ``--max-worlds`` below the deals drawn first (``--worlds``)."""
+    if worlds and max_worlds is not None and max_worlds < worlds:
+        raise click.BadParameter(f"{max_worlds} is fewer than the {worlds} deals drawn first (--worlds)",
+                                 param_hint="--max-worlds")
 
 
 def scale_option(f):

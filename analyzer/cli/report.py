@@ -7,8 +7,8 @@ import os
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, fair_options, force_option, output_options, passes_option, run_options,
-                      scale_option, search_options, thresholds_option, variant_option)
+from .options import (PATHS, fair_only, fair_options, force_option, max_worlds_check, output_options, passes_option,
+                      run_options, scale_option, search_options, thresholds_option, variant_option)
 
 __all__ = ["report"]
 
@@ -30,7 +30,7 @@ __all__ = ["report"]
 @scale_option
 @clean_errors
 def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler,
-           cache_dir, insert_passes, fair, seats, worlds, exact_below, seed, scale):
+           cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale):
     """Write an annotated HTML replay of every game: each move on the table, the exact value of
     every alternative, the errors of play and of the record, and the critical move.
 
@@ -39,7 +39,8 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     nothing from the network.
 
     With --fair, each move is also judged by what its player could know (as analyze --fair): the fair
-    value of every alternative, the two verdicts and the mover's view of who holds what.
+    value of every alternative, the two verdicts and the mover's view of who holds what. A record with
+    hidden hands gets that analysis without --fair too (the same answer as analyze gives it).
 
     With --scale match, each game whose match position the record gives also shows the match-winning
     chance (MWC) beside its values, each alternative's MWC and loss, and the luck of the deal for each
@@ -57,9 +58,12 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
                           table_mb=table_mb, scale=scale,      # (every alternative's best line, for the page's line view)
                           luck_each=scale == "match")          # (each player's deal luck: the summary and the index)
     fair_only(fair)
+    # a record with hidden hands gets the fair analysis as with analyze (the pipeline decides: ``fair_worlds``)
+    options = dataclasses.replace(options, fair_hidden=True)
     if fair:
+        max_worlds_check(worlds, max_worlds)
         options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
-                                      fair_seats=tuple(seats))
+                                      fair_seats=tuple(seats), fair_max_worlds=max_worlds)
     inputs = sources(paths)
     if output == "":
         output_target(output, inputs, "-o")

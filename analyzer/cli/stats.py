@@ -7,7 +7,8 @@ import json
 import click
 
 from .errors import clean_errors
-from .options import PATHS, fair_only, passes_option, run_options, search_options, thresholds_option, variant_option
+from .options import (PATHS, fair_only, max_worlds_check, passes_option, run_options, search_options, thresholds_option,
+                      variant_option)
 
 __all__ = ["stats"]
 
@@ -23,6 +24,8 @@ __all__ = ["stats"]
                                   "and real and hindsight-only mistakes per 100 decisions.")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N",
               help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+@click.option("--max-worlds", type=click.IntRange(min=2), default=None, metavar="N",
+              help="With --fair: the most deals for a decision whose best move is not told apart (default 4 times N).")
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
               help="match: also the luck and error rate in match-winning chance (MWC), where the record gives "
                    "the match position.")
@@ -32,7 +35,7 @@ __all__ = ["stats"]
 @passes_option
 @run_options
 @clean_errors
-def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, scale, by, max_nodes, table_mb,
+def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_worlds, scale, by, max_nodes, table_mb,
           insert_passes, jobs, scheduler, cache_dir):
     """Sum up every player, by name across the records: games, decisions, average loss, mistakes
     per 100 decisions, accuracy and the record's errors on the player's moves.
@@ -63,7 +66,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
                           table_mb=table_mb, scale="match", luck_each=True)
     if fair_worlds:
-        options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed)
+        max_worlds_check(fair_worlds, max_worlds)
+        options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed, fair_max_worlds=max_worlds)
     summary, done = Summary(), []
     for result in results(sources(paths), options, jobs, scheduler, cache_dir):
         summary.add(result)

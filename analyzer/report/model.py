@@ -482,15 +482,12 @@ def _with_lines(d: Decision, pos: Position, voids: list[set[int]], rep: Replay) 
     return replace(view, alternatives=alts)
 
 
-def _holds(rep: Replay, k: int, seat: int, seen=None) -> Holds | None:
-    """The mover's view before step ``k`` (see :mod:`analyzer.inference`): from ``seen``, the worlds the
-    fair analysis counted there, else counted here (an analysis read back from its data)."""
-    from ..inference import InferenceUnsupported, NoWorld, holds_of, holds_table
-
-    try:
-        count, table = holds_of(seen) if seen is not None else holds_table(rep, k, seat)
-    except (NoWorld, InferenceUnsupported):
+def _holds(rep: Replay, seat: int, held=None) -> Holds | None:
+    """The mover's view before his decision, as the pipeline gave it (``held``: ``FairDecision.holds``, the
+    worlds his fair analysis counted, each tile's chance in each hand; None: not given, none shown)."""
+    if held is None:
         return None
+    count, table = held
     holders = [h for h in table if h != rep.players[seat]]
     tiles = sorted({t for h in holders for t in table[h]}, key=lambda t: _tile_of(t))
     rows = [(_tile_of(t), [table[h].get(t, 0.0) for h in holders]) for t in tiles]
@@ -607,7 +604,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
             analysed=k < analysed,
             decision=shown if shown is not None else _decision(decisions[k]) if k in decisions else None,
             ends_hand=step.ends_hand,
-            holds=_holds(rep, k, step.seat, getattr(decisions[k].fair, "seen", None))
+            holds=_holds(rep, step.seat, getattr(decisions[k].fair, "holds", None))
             if k in decisions and decisions[k].fair is not None else None))
 
     critical = analysis.critical.index + 1 if analysis and analysis.critical else None

@@ -19,6 +19,7 @@ from markupsafe import Markup
 from .. import __version__
 from ..outputs import write_atomic
 from .model import Board, GameReport, Layout, MoveView, ReportModel, move_words, signed
+from .verdicts import fair_best_words, tied_words
 
 __all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "board_data", "board_patch", "Chart",
            "chart", "PIP_LAYOUT"]
@@ -46,6 +47,8 @@ def environment() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["signed"] = signed
     env.filters["words"] = move_words
+    env.filters["tied"] = lambda fair: tied_words(fair, move_words)
+    env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["plural"] = plural
     return env
 

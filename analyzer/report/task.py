@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..match import replay_record
-from ..pipeline import RecordRun, again, analyse_game, read, run_record, safely
-from ..search.core import TABLE_MB
+from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds, judge_fairly, mover_views, read,
+                        repairs_analysed, run_record, safely)
 from .text import repair_text
 
 __all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
@@ -37,10 +37,11 @@ def process(label: str, data: bytes, options, progress: Callable[[int], None] | 
 
 
 def page(run: RecordRun):
-    """The page model of the record (:class:`~analyzer.report.model.ReportModel`)."""
-    o = run.options
-    model = page_model(run.label, run.replays, run.analyses, o.limits, o.max_nodes, table_mb=o.table_mb,
-                       again=run.again())
+    """The page model of the record (:class:`~analyzer.report.model.ReportModel`): what the pipeline gave it,
+    its triaged errors and analysed repairs (``pipeline.repairs_analysed``) too."""
+    if run.triages is None or run.repaired is None:
+        repairs_analysed(run, analyse=run.analyses is not None)
+    model = page_model(run.label, run.replays, run.analyses, run.options.limits, run.triages, run.repaired)
     if run.scales:          # ``--scale match``: the match scale of each game beside its values
         from .model import with_match_views
 
@@ -54,30 +55,30 @@ def page(run: RecordRun):
 
 def report_model(record, variant=None, thresholds=None, analyse: bool = True, rules: dict[str, str] | None = None):
     """Replay (and analyse, with every alternative's best line) every game of ``record`` and gather what
-    its page shows."""
+    its page shows, by the pipeline's steps (as ``domino report`` without ``--fair``)."""
     from ..analysis import Thresholds           # (start-up: validate makes no page)
 
     thresholds = thresholds or Thresholds()
-    replays = replay_record(record, variant, rules=rules)
-    analyses = [analyse_game(rep, thresholds, lines=True) for rep in replays] if analyse else None
-    return page_model(record.source, replays, analyses, thresholds, analyse=analyse,
-                      again=again(record, variant, rules))
+    t = thresholds
+    options = Options("report", variant, tuple((rules or {}).items()), thresholds=f"{t.inaccuracy},{t.mistake},{t.blunder}",
+                      lines=True, fair_hidden=True)
+    run = RecordRun(record.source, options, record, replay_record(record, variant, rules=rules))
+    if analyse:
+        analyse_run(run)
+        if fair_worlds(run):        # (a record with hidden hands: the fair analysis, as the command's)
+            judge_fairly(run)
+            mover_views(run.analyses)
+    return page(run)
 
 
-def page_model(label, replays, analyses, thresholds, max_nodes: int | None = None, analyse: bool = True,
-               table_mb: float = TABLE_MB, again=None):
-    """What the page of a record shows: its games, and for each invalid one its likely slip (the
-    errors marked as the slip and what follows from it) and the repaired record, analysed.
-    ``again``: how the games are replayed with some repaired (see :func:`~analyzer.repair.triage.triage_games`)."""
-    from ..repair.triage import triage_games    # (start-up: validate loads the repair only for a broken record)
+def page_model(label, replays, analyses, thresholds, triages=None, repaired=None):
+    """What the page of a record shows: its games, and for each invalid one its likely slip (``triages``: the
+    errors marked as the slip and what follows from it; none given: the errors as found) and the repaired
+    record, analysed (``repaired``), as the pipeline gave them (``pipeline.repairs_analysed``)."""
     from .model import build_report             # (start-up: validate makes no page)
 
-    triages, _ = triage_games(replays, again)
-    repaired = [analyse_game(t.best.replay, thresholds, True, max_nodes, table_mb=table_mb)   # (with the lines)
-                if analyse and t is not None and t.best is not None and t.best.replay is not None else None
-                for t in triages]
     model = build_report(label, replays, analyses, thresholds, triages, repaired)
-    fixed = [t.best.replay for t in triages if t is not None and t.best is not None and t.best.replay is not None]
+    fixed = [t.best.replay for t in triages or () if t is not None and t.best is not None and t.best.replay is not None]
     for game, rep in zip(model.games + model.repaired, list(replays) + fixed):
         game.diagrams = position_diagrams(rep)
     return model

@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
-from .verdicts import alternative_marks, bounds_text, sure_value, chance_holder, chance_text, holds_lines, open_verdict
+from .verdicts import (alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+                       open_verdict, tied_words)
 
 __all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
@@ -134,7 +135,8 @@ def fair_text(d) -> str:
     how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
     mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
-    return _text([f"    fair ({f.view}'s view, {how}): best {f.best}; loss {f.loss:.2f}{mark}"])
+    verdict = tied_words(f) or f"best {f.best}"
+    return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {f.loss:.2f}{mark}"])
 
 
 def worst_lines(d) -> list[str]:
@@ -186,16 +188,16 @@ def _fair_columns(alt, holder: str) -> str:
 
 def _to_move_text(d, holder: str) -> str:
     """The decision a record stops at (``[Result "*"]``): what the player to move should play now."""
-    best = ", ".join(a.move for a in d.alternatives if a.best) or "not known with every hand open"
-    lines = [f"To move at the end of the record: {d.player}; best {best}"
+    best = ", ".join(a.move for a in d.alternatives if a.best)
+    lines = [f"To move at the end of the record: {d.player}" + (f"; best {best}" if best else "; no value with every hand open")
              + (f" ({signed(d.best_value)})" if d.best_value is not None else "")]
     if d.fair is not None:
         f = d.fair
         how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
-        lines.append(f"    fair ({f.view}'s view, {how}): best {f.best}")
+        lines.append(f"    fair ({f.view}'s view, {how}): {tied_words(f) or 'best ' + f.best}")
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}  "
-                     f"{'best' if alt.best else ''}".rstrip())
+                     f"{', '.join(alternative_marks(d, alt))}".rstrip())
     return _text(lines)
 
 
@@ -266,7 +268,7 @@ def analysis_text(number: int, result) -> str:
         c = result.fair_critical
         lines.append(f"Critical move by what the player could know: {c.player} {c.played}"
                      + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
-                     f"average over {c.fair.worlds:,} deals ({c.fair.method}); best was {c.fair.best}; "
+                     f"average over {c.fair.worlds:,} deals ({c.fair.method}); best was {fair_best_words(c.fair)}; "
                      f"verdict: {c.fair.verdict}")
     for d in result.decisions:
         lines += worst_lines(d) if getattr(d, "fair", None) is not None else []

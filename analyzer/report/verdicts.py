@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BEST", "HINDSIGHT", "NEARLY", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "NEARLY", "tied_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
 BEST = "best"
 #: The mark of the open-hands best where a fair analysis names another: what hindsight would pick.
 HINDSIGHT = "hindsight's pick"
+#: The mark of the moves the fair analysis cannot tell apart from its best (none of them is called best).
+TIED = "not told apart"
 #: A chance this close to 0 or 1 reads as nearly certain.
 NEARLY = 0.1
 
@@ -31,17 +33,47 @@ def chance_text(holder: str, p_win: float) -> str:
     return f"{holder} {'win' if '/' in holder else 'wins'} {p_win:.0%}"
 
 
+def _listed(names: list[str], last: str = "and") -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+def tied_words(fair, say=str) -> str | None:
+    """``"[4-4] and [2-2] are not told apart after 200 deals"``: the moves a fair verdict cannot tell apart from
+    its best (``FairDecision.tied``; each move said by ``say``), None where the best is told apart."""
+    tied = list(getattr(fair, "tied", None) or ())
+    if not tied:
+        return None
+    names = _listed([say(m) for m in tied])
+    if fair.method == "exact":      # every deal solved: the means are equal
+        return f"{names} are not told apart: they come to the same over all {fair.worlds:,} deals"
+    return f"{names} are not told apart after {fair.worlds:,} deals"
+
+
+def fair_best_words(fair, say=str) -> str:
+    """The fair best as a sentence's object: ``[4-6]@6``, or where it is not told apart from other moves
+    ``[4-4] or [2-2] (not told apart after 200 deals)``."""
+    tied = list(getattr(fair, "tied", None) or ())
+    if not tied:
+        return say(fair.best)
+    how = "equal over every deal" if fair.method == "exact" else f"not told apart after {fair.worlds:,} deals"
+    return f"{_listed([say(m) for m in tied], 'or')} ({how})"
+
+
 def alternative_marks(d, alt) -> list[str]:
     """The marks of one alternative of decision ``d``: ``played``, :data:`BEST` (one verdict a list: the fair
-    best where the decision has a fair analysis, else the open-hands best) and :data:`HINDSIGHT` (the
-    open-hands best, where the fair analysis prefers a move that is not one of them)."""
+    best where the decision has a fair analysis, else the open-hands best), :data:`TIED` (instead of a best:
+    the moves the fair analysis cannot tell apart) and :data:`HINDSIGHT` (the open-hands best, where the fair
+    analysis prefers a move that is not one of them).""" 
     fair = getattr(d, "fair", None)
     marks = ["played"] if alt.played else []
     if fair is None:
         return marks + ([BEST] if alt.best else [])
-    if alt.move == fair.best:
+    tied = tuple(getattr(fair, "tied", None) or ())
+    if alt.move in tied:
+        marks.append(TIED)            # (no move of them is the best: the deals do not tell them apart)
+    elif alt.move == fair.best and not tied:
         marks.append(BEST)
-    elif alt.best and not any(a.best and a.move == fair.best for a in d.alternatives):
+    elif alt.best and not any(a.best and a.move in (tied or (fair.best,)) for a in d.alternatives):
         marks.append(HINDSIGHT)       # (where hindsight agrees with the verdict, its pick needs no mark)
     return marks
 

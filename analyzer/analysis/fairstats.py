@@ -1,0 +1,215 @@
+"""The statistics of the fair analysis: its thresholds, an alternative's value over the worlds (mean,
+interval, spread), the verdict on a move played and whether the fair best is told apart from the rest.
+
+**Told apart.** The fair best (the greatest mean over the shared worlds) is *told apart* from another
+move when the gap between them is significant: exact when every world was solved (the mean gap above 0),
+else the lower end of the interval of the mean paired gap above 0, over the worlds both were valued in.
+The moves the best is not told apart from are named with it (:func:`tied_moves`): the analysis then says
+they are not told apart, never which is best.
+
+**Adaptive sampling.** Where a decision is sampled and its best is not told apart, more worlds are drawn,
+the number doubling from ``worlds`` until it is told apart or ``max_worlds`` is reached (:func:`looks`).
+Every look at the data is a chance to declare a gap that is not there, so the looks share the error: each
+of the ``L`` looks a decision may take tests at level 5%/``L`` (Bonferroni over the looks: whatever the
+data, the chance that any look finds a gap above 0 where there is none stays within the 2.5% of one
+95% interval's lower end), the interval's ``z`` from
+:func:`look_z` (1.96 for one look, 2.39 for three, 2.50 for four). A bound that is the same at every look
+(Pocock's shape) rather than one strict early and lax late (O'Brien-Fleming's): a clear best is told apart
+at the first look, which is where most of them are, and a union bound needs no assumption on how the
+looks' statistics are correlated. The same ``z`` judges the move played (a *real* mistake), since it too
+is read at the look the sampling stopped at. Sampling also stops early where more worlds would not tell the
+best apart within the budget (:func:`worth_more`): where the gap to a close move, at the mean and spread
+seen so far, would need more worlds than ``max_worlds`` (``(z * sd / mean)**2``), and where it is 0 so far
+(two moves that come to the same in every world drawn, such as one tile on either of two ends showing the
+same number). Stopping for futility only ever keeps moves tied, so it adds no error to the looks' bound; it
+spends the budget where it can change the verdict (a close lead of a partnership hand costs some 15 ms a
+world).
+
+The values (side-0 points) come in as whole numbers per world, so exact means and gaps are fractions."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Sequence
+
+from . import Thresholds
+
+__all__ = ["FairThresholds", "FairValue", "Spread", "percentile", "PERCENTILES", "Z95", "fair_verdict",
+           "value_summary", "significant", "looks", "look_z", "tied_moves", "worth_more", "GROWTH"]
+
+Z95 = 1.959963984540054
+GROWTH = 4              # the commands' default budget: ``max_worlds`` this many times ``worlds``
+
+
+@dataclass(frozen=True)
+class FairThresholds:
+    """When a move is graded in the fair analysis: its fair loss in points reaches the class of
+    ``points`` (the ``--thresholds``, 3/10/25 by default), or its chance to win the hand falls short
+    of the best alternative's by at least ``win`` (0.05 / 0.15 / 0.30 for an inaccuracy, a mistake,
+    a blunder); the worse of the two counts. The move is a *real* mistake only when, over the shared
+    worlds, the gap to the best is significant: exact when every world was solved, otherwise the
+    interval of the mean gap (in points or in wins) lies above zero (the 95% interval, made wider where
+    the sampling looked more than once: :func:`look_z`)."""
+
+    points: Thresholds = Thresholds()
+    win: tuple[float, float, float] = (0.05, 0.15, 0.30)
+
+    def classify(self, loss: Fraction | int, win_loss: Fraction | int) -> str | None:
+        """The class of a move losing ``loss`` points and ``win_loss`` of the chance to win, both exact (a
+        mean over worlds as a fraction: 20.9 - 10.9 is a loss of exactly 10, a mistake at threshold 10)."""
+        names = ("inaccuracy", "mistake", "blunder")
+        by_points = self.points.classify(loss)
+        rank = names.index(by_points) if by_points else -1
+        for k, limit in enumerate(self.win):
+            if win_loss >= Fraction(str(limit)):     # (the limit as written: 0.15 is 3/20)
+                rank = max(rank, k)
+        return names[rank] if rank >= 0 else None
+
+
+PERCENTILES = (0, 10, 25, 50, 75, 90, 100)     # the spread of a fair value: min, deciles, quartiles, median, max
+
+
+def percentile(values: Sequence[int], p: int) -> int:
+    """The ``p``-th percentile of ``values`` by nearest rank: the least value that at least ``p`` percent
+    of them do not exceed (the 0th: the least). A value some world gives, so a whole number of points."""
+    ordered = sorted(values)
+    rank = max(1, -(-p * len(ordered) // 100))
+    return ordered[rank - 1]
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How an alternative's value is spread over the worlds: its percentiles (:data:`PERCENTILES`), in the
+    points of the fair mean. Percentiles rather than a histogram: they are whole points every world can
+    be checked against, read the same in text and JSON, and need no choice of bins (the values range from
+    a few points to a hundred)."""
+
+    values: tuple[int, ...]          # the value at each of PERCENTILES
+
+    @classmethod
+    def of(cls, values: Sequence[int]) -> Spread:
+        return cls(tuple(percentile(values, p) for p in PERCENTILES))
+
+    def as_dict(self) -> dict:
+        return {("min" if p == 0 else "max" if p == 100 else f"p{p}"): v for p, v in zip(PERCENTILES, self.values)}
+
+    @property
+    def low(self) -> int:
+        return self.values[0]
+
+    @property
+    def high(self) -> int:
+        return self.values[-1]
+
+
+@dataclass
+class FairValue:
+    """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance, how the
+    values of the worlds spread around the mean; ``values``: each value (side-0 points) it has in the
+    worlds and in how many (the match scale values each world's result: ``analysis.match_scale``; not
+    written out); ``results``: where they were asked for (both sides may score in the hand), each world's
+    result along the alternative's principal variation in it and in how many (``analysis.outcomes``; None
+    where a world's is not known), which the match scale reads instead of the values."""
+
+    mean: float
+    ci95: tuple[float, float]
+    p_win: float
+    spread: Spread | None = None
+    values: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
+    results: tuple | None = field(default=None, repr=False, compare=False)
+
+
+def fair_verdict(best: list[int], played: list[int], sign: int, exact: bool, thresholds: FairThresholds,
+                 open_cls: str | None, z: float = Z95) -> tuple[Fraction, str | None, str]:
+    """The fair loss of the move played (exact: a fraction of whole points), its class and the verdict,
+    from the values (side-0 points) of the best move and of the move played in each shared world;
+    ``sign`` 1 when the mover maximises; ``open_cls``: the move's class with every hand open; ``z``: the
+    bound a sampled gap's interval is taken at (:func:`look_z`)."""
+    n = len(best)
+    loss = max(Fraction(0), Fraction(sign * (sum(best) - sum(played)), n))
+    won = [int(sign * b > 0) - int(sign * p > 0) for b, p in zip(best, played)]
+    cls = thresholds.classify(loss, max(Fraction(0), Fraction(sum(won), n)))
+    gaps = [sign * (b - p) for b, p in zip(best, played)]
+    shown = significant(gaps, exact, z) or significant([float(w) for w in won], exact, z)
+    if cls and shown:
+        return loss, cls, "real"
+    if cls:
+        return loss, cls, "uncertain"       # graded by what he knew, but the deals do not show the gap is real
+    return loss, cls, "hindsight" if open_cls else "none"
+
+
+def value_summary(values: list[int], sign: int, exact: bool) -> FairValue:
+    """An alternative's fair value from its value (side-0 points) in each world: the mean, its 95% interval
+    (none where every world was solved), the chance to win, the spread and the values counted."""
+    n = len(values)
+    mean = sum(values) / n
+    p_win = sum(1 for v in values if sign * v > 0) / n
+    counts = tuple(sorted(Counter(values).items()))
+    if exact or n < 2:
+        return FairValue(round(mean, 4), (round(mean, 4), round(mean, 4)), round(p_win, 4), Spread.of(values),
+                         counts)
+    half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return FairValue(round(mean, 4), (round(mean - half, 4), round(mean + half, 4)), round(p_win, 4),
+                     Spread.of(values), counts)
+
+
+def significant(gaps: list[float], exact: bool, z: float = Z95) -> bool:
+    """Whether the mean of the paired gaps is above zero: exactly, or by the lower end of its interval
+    at ``z`` (the 95% interval by default; one drawn deal gives none: not significant)."""
+    n = len(gaps)
+    mean = sum(gaps) / n
+    if exact:
+        return mean > 1e-9
+    if n < 2:
+        return False
+    sd = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1))
+    return mean - z * sd / math.sqrt(n) > 1e-9
+
+
+def looks(worlds: int, max_worlds: int) -> list[int]:
+    """The numbers of worlds a sampled decision may be looked at with: ``worlds``, doubling, the last
+    ``max_worlds`` (at least one look: ``worlds`` itself where the budget is no greater)."""
+    out = [worlds]
+    while out[-1] < max_worlds:
+        out.append(min(2 * out[-1], max_worlds))
+    return out
+
+
+def look_z(count: int) -> float:
+    """The ``z`` of the interval each of ``count`` looks tests at: the two-sided 95% interval with its 5%
+    shared out among the looks (Bonferroni), so that over all of them the chance of a gap declared where
+    there is none stays within that of one look at the 95% interval."""
+    return Z95 if count <= 1 else NormalDist().inv_cdf(1 - 0.05 / count / 2)
+
+
+def tied_moves(table: dict, best, sign: int, exact: bool, z: float = Z95) -> list:
+    """The moves ``best`` is not told apart from, ``best`` first then by their means for the mover (empty
+    where it is told apart from every move), from ``table`` (move -> its value in each shared world, side-0
+    points; ``sign`` 1 when the mover maximises)."""
+    close = [move for move, values in table.items() if move != best
+             and not significant([sign * (b - v) for b, v in zip(table[best], values)], exact, z)]
+    if not close:
+        return []
+    close.sort(key=lambda m: -sign * sum(table[m]))
+    return [best] + close
+
+
+def worth_more(table: dict, best, sign: int, close: list, z: float, budget: int) -> bool:
+    """Whether more worlds may tell ``best`` apart from the ``close`` moves within ``budget`` worlds: for each,
+    the worlds its gap would need at the mean and spread seen so far, ``(z * sd / mean)**2``, are within the
+    budget (a gap of 0 so far, such as two moves that come to the same in every world: never)."""
+    for move in close:
+        if move == best:
+            continue
+        gaps = [sign * (b - v) for b, v in zip(table[best], table[move])]
+        n = len(gaps)
+        mean = sum(gaps) / n
+        if mean <= 1e-9 or n < 2:
+            return False
+        sd = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1))
+        if (z * sd / mean) ** 2 > budget:
+            return False
+    return True
