@@ -28,6 +28,7 @@ from fractions import Fraction
 
 from ..equity import MatchPosition, first_lead, load_table
 from ..equity.model import mode_of
+from ..match import opens_match
 from ..rules import HandResult, Variant
 from . import AgainstTheRest, GameAnalysis, hand_value
 from .match_scale import value_chance, why_not
@@ -55,8 +56,9 @@ class DealLuck:
 
 
 def first_hand(rep) -> bool:
-    """Whether ``rep`` is the first hand of its match (led by the rules of the first game)."""
-    return bool(getattr(rep, "match", None) and rep.match.number == 1)
+    """Whether ``rep`` is the first hand of its match (led by the rules of the first game:
+    ``analyzer.match.opens_match``)."""
+    return opens_match(rep)
 
 
 def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
