@@ -349,17 +349,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
         rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
                                           worth=chosen.match.worth(state)))
-        if draw_problem or draw is not None:
-            rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
-            draw_problem = None
-        if moved:
-            rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, f"§12, match {part} of the progression: {moved}",
-                                              "Players"))
-        if k == 0:
-            rep.deal_diagnostics[:0] = diags
-        if new_match:
-            rep.end_diagnostics.append(_diag(rep, Code.MATCH_OVER, "the match before was already over; this game "
-                                             "starts a new match", "Game", severity="info"))
+        _match_notes(rep, draw, draw_problem, number, part, moved, diags if k == 0 else [], new_match)
+        draw_problem = None
         how = f"game {number} of the match in the file"
         if not known:
             before, how = _later_start(chosen, rep, number)
@@ -393,6 +384,21 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         report.replays.append(rep)
         prev = rep
     return report
+
+
+def _match_notes(rep: Replay, draw: SeatDraw | None, draw_problem: Diagnostic | None, number: int, part: int,
+                 moved: str | None, first: list[Diagnostic], new_match: bool) -> None:
+    """What the match says of game ``rep``: its seats by the tiles drawn (Domino Whist), how the seats moved in a
+    progression, the file's own problems (``first``, on its first game), and that it starts a new match."""
+    if draw_problem or draw is not None:
+        rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
+    if moved:
+        rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, f"§12, match {part} of the progression: {moved}",
+                                          "Players"))
+    rep.deal_diagnostics[:0] = first
+    if new_match:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_OVER, "the match before was already over; this game "
+                                         "starts a new match", "Game", severity="info"))
 
 
 def _shown(variant: Variant, rep: Replay, state: MatchState, known: bool) -> str:
