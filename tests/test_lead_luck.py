@@ -70,3 +70,47 @@ def test_the_leads_luck_is_the_leading_sides_mean(hands):
         deal_only += luck.result - luck.points
     # the deal's luck alone (as before) left A/C's extra lead in their adjusted result: one lead's worth
     assert deal_only == leading
+
+
+def test_the_docs_example_the_books_deal():
+    # docs/archives.md: records/seed2.dom, B leading, worth +18 to A/C with every hand open; B/D's lead is worth
+    # 11.29 to them on average; A/C won 46 (blocked): luck +18, adjusted +28, B/D's losses 49 less A/C's 21
+    from analyzer.match import replay_record
+    from analyzer.notation import read
+
+    rep, = replay_record(read("records/seed2.dom"))
+    analysis = analyze_replay(rep)
+    luck = deal_luck(analysis, V, rep.initial.turn, played=rep.result)
+    assert rep.players[rep.initial.turn] == "B" and luck.value == 18 and luck.result == 46
+    assert round(float(luck.lead), 2) == -11.29 and round(float(luck.points), 2) == 29.29 and luck.total == 18
+    lost = {side: sum(d.loss for d in analysis.decisions if d.side == side) for side in (0, 1)}
+    assert lost == {0: 21, 1: 49}
+    rows = {row.player: row for row in player_luck([(rep, analysis, None)])}
+    assert rows["A"].adjusted == 28 == lost[1] - lost[0] and rows["B"].adjusted == -28
+
+
+def test_the_docs_stats_example_of_the_jamaican_match():
+    # docs/equity.md, "Luck": the sentence's figures are those `domino stats --scale match --by pair` gives
+    import json
+    import re
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    from conftest import ROOT
+
+    text = " ".join((ROOT / "docs" / "equity.md").read_text(encoding="utf-8").split())
+    said = re.search(r"A/C result \+(\d+), luck \+(\d+), adjusted \+(\d+), MWC luck (-[\d.]+); error rate ([\d.]+) "
+                     r"points a decision \(95% interval ([\d.]+) to ([\d.]+), (\d+) decisions\) against B/D's ([\d.]+) "
+                     r"\(([\d.]+) to ([\d.]+), (\d+)\)", text)
+    assert said, "the example is not in docs/equity.md"
+    out = CliRunner().invoke(main, ["stats", "--scale", "match", "--by", "pair", "records/match-jamaican.dom",
+                                    "--json"])
+    assert out.exit_code == 0, out.output
+    rows = {row["player"]: row for row in json.JSONDecoder().raw_decode(out.output)[0]}
+    ac, bd = rows["A/C"], rows["B/D"]
+    assert ac["adjusted"] == ac["result"] - ac["luck"] and bd["luck"] == -ac["luck"]
+    got = (ac["result"], ac["luck"], ac["adjusted"], ac["mwc_luck"], ac["error_rate"], ac["error_low"],
+           ac["error_high"], ac["error_decisions"], bd["error_rate"], bd["error_low"], bd["error_high"],
+           bd["error_decisions"])
+    assert [float(x) for x in said.groups()] == [float(x) for x in got]

@@ -27,8 +27,9 @@ Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result 
 
 - ``result``: his side's points of each hand less the other side's (``analysis.hand_value``: points
   scored during play and bad points included), over the hands whose deal's luck is known
-  (``luck_hands``); ``luck``: the luck of those deals for his side (the open-hands value at the lead,
-  with the boneyard order the record reveals, less the variant's mean for the side that led). In a game
+  (``luck_hands``); ``luck``: the luck of those hands for his side, the deal's and the lead's (the open-hands
+  value at the lead, with the boneyard order the record reveals, less the variant's mean over every deal and
+  leader: ``analysis.luck.DealLuck.total``; perfect play has an adjusted result of 0). In a game
   of individual players both are his own against all the others, the luck from the deal played out by the
   hand model's policy (each for himself) less the mean for his seat (``"luck_each"``: ``Options.luck_each``);
   ``adjusted``: the luck-adjusted result, ``result - luck``: what the play made of the hands.
@@ -423,11 +424,13 @@ def _rate_cell(rate, low, high) -> str:
 
 #: What the second table's columns mean, printed under it.
 SKILL_NOTE = ("result: his side's points of each hand less the other side's (a game of individual players: his "
-              "against all the others); luck: the open-hands value of his side's deals at the lead less the variant's "
-              "mean (a game of individual players: the deal played out by the hand model's policy, valued for him, "
-              "less the mean for his seat); adjusted: result less luck; draws' luck (draw games, shown apart, not in "
+              "against all the others); luck: the deal's and the lead's, the open-hands value of his side's hands at "
+              "the lead less the variant's mean over every deal and leader (a game of individual players: the deal "
+              "played out by the hand model's policy, valued for him, less the mean over every seat); adjusted: "
+              "result less luck, 0 for perfect play; draws' luck (draw games, shown apart, not in "
               "luck): each draw's value against the mean over the tiles that could have come; error rate: mean loss a "
-              "decision with a choice (fair where judged, else open hands) and its 95% interval; band: of the "
+              "decision with a choice (fair where judged, else open hands) and its 95% interval (a score interval: "
+              "docs/archives.md); band: of the "
               "open-hands error rate, from two games or more and a narrow enough interval")
 
 
