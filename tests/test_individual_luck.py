@@ -188,8 +188,14 @@ def test_stats_tallies_each_player_of_an_individual_game(graded):
                 # the rules' result for him against the rest: each other's bad points less his, or his points
                 # of the hand less all the others' together
                 expected_result[name] += sum(o - mine for o in others) if bad else mine - sum(others)
-                expected_luck[name] += game["analysis"]["match_scale"]["luck_each"][seat]["points"]
+                luck = game["analysis"]["match_scale"]["luck_each"][seat]
+                # his luck: the deal's and the lead's (his seat's mean after the leader less the mean over every
+                # seat, which rotation gives each player alike)
+                assert luck["total"] == pytest.approx(luck["points"] + luck["lead"])
+                expected_luck[name] += luck["total"]
                 counted[name] += 1
+            # the leads' luck of a hand adds up to 0 over its players: every seat's mean less their mean
+            assert sum(x["lead"] for x in game["analysis"]["match_scale"]["luck_each"]) == pytest.approx(0, abs=1e-9)
     rows = {row.player: row for row in player_rows([r for _, r in graded])}
     for name, row in rows.items():
         assert row.luck_hands == counted[name]

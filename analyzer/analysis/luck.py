@@ -18,8 +18,9 @@ lean against every player. One playout of the deal, so only where asked for (``O
 and ``report --scale match``).
 
 **Error rate** (``error_rates``): per player, the mean loss per decision that had a real choice (open
-hands, points; and in MWC where the match scale graded the hand), with a 95% interval (normal
-approximation, mean +- 1.96 standard errors; none from fewer than two decisions)."""
+hands, points; and in MWC where the match scale graded the hand), with a 95% interval: a score interval
+(``score_interval``) that holds where most losses are 0 and a few large, from few decisions (a simulation
+test measures its coverage); never of zero width, none from fewer than two decisions."""
 from __future__ import annotations
 
 import math
@@ -28,12 +29,13 @@ from fractions import Fraction
 
 from ..equity import MatchPosition, first_lead, load_table
 from ..equity.model import mode_of
+from ..match import opens_match
 from ..rules import HandResult, Variant
 from . import AgainstTheRest, GameAnalysis, hand_value
 from .match_scale import value_chance, why_not
 
 __all__ = ["DealLuck", "deal_luck", "first_hand", "PlayerLuck", "player_luck", "ErrorRate", "error_rates",
-           "archive_error_rates"]
+           "archive_error_rates", "error_size", "score_interval", "BLUNDER_SIZE", "pooled_size"]
 
 
 @dataclass(frozen=True)
@@ -48,15 +50,24 @@ class DealLuck:
     mode: str = "open"
     result: int | None = None      # the hand as played, in the same view (``hand_value``); None: not finished
     seat: int = 0
+    lead: Fraction = Fraction(0)   # the lead's luck: the mean for this leader less the mean over every leader
+
+    @property
+    def total(self) -> Fraction:
+        """The luck of the hand: the deal's and the lead's (the open-hands value at the lead less the mean over
+        every deal and every leader, by rotation)."""
+        return self.points + self.lead
 
     def as_dict(self) -> dict:
         return {"value": self.value, "mean": float(self.mean), "points": float(self.points), "mwc": self.mwc,
-                "mode": self.mode, "result": self.result, "seat": self.seat}
+                "mode": self.mode, "result": self.result, "seat": self.seat, "lead": float(self.lead),
+                "total": float(self.total)}
 
 
 def first_hand(rep) -> bool:
-    """Whether ``rep`` is the first hand of its match (led by the rules of the first game)."""
-    return bool(getattr(rep, "match", None) and rep.match.number == 1)
+    """Whether ``rep`` is the first hand of its match (led by the rules of the first game:
+    ``analyzer.match.opens_match``)."""
+    return opens_match(rep)
 
 
 def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
@@ -82,11 +93,16 @@ def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
     if sample is None or not sample.hands:
         return None
     side = variant.seating.teams[leader]
-    if variant.seating.sides != 2:       # individual players: the player's own mean, from his seat after the leader
-        mean = sample.seat_mean((seat - side) % variant.seating.sides, AgainstTheRest(variant, seat).bad)
+    sides = variant.seating.sides
+    if sides != 2:       # individual players: the player's own mean, from his seat after the leader
+        bad = AgainstTheRest(variant, seat).bad
+        mean = sample.seat_mean((seat - side) % sides, bad)
+        every = sum((sample.seat_mean(r, bad) for r in range(sides)), Fraction(0)) / sides
     else:
-        mean = Fraction(int(sample.total), sample.hands)
-        mean = mean if side == 0 else -mean
+        lead = Fraction(int(sample.total), sample.hands)       # (the leading side's mean)
+        mean = lead if side == 0 else -lead
+        share = Fraction(len(variant.seating.members(0)), variant.players)     # the hands side 0 leads, by rotation
+        every = share * lead - (1 - share) * lead
     luck_mwc = None
     if position is not None and not position.state.over:
         if result is not None and why_not(variant, results=True) is None:
@@ -94,7 +110,7 @@ def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
         elif why_not(variant) is None:
             luck_mwc = value_chance(table, variant, position, leader, value, seat) - table.chances(position)[seat]
     return DealLuck(value, mean, value - mean, luck_mwc, mode,
-                    None if played is None else hand_value(variant, played, seat), seat)
+                    None if played is None else hand_value(variant, played, seat), seat, mean - every)
 
 
 @dataclass
@@ -136,20 +152,49 @@ def player_luck(games) -> list[PlayerLuck]:
             row = rows.setdefault(name, PlayerLuck(name))
             row.hands += 1
             row.result += sign * luck.result
-            row.luck += sign * luck.points
+            row.luck += sign * luck.total
             if luck.mwc is not None:
                 row.mwc_luck += sign * luck.mwc
                 row.mwc_hands += 1
     return sorted(rows.values(), key=lambda row: row.player)
 
 
+#: The size of an error (:func:`error_size`) where neither a player's losses nor anything else says more: the
+#: smallest loss each scale calls a blunder (the points scale's 25, the match scale's 0.15 in MWC).
+BLUNDER_SIZE = {"points": 25.0, "match": 0.15}
+
+
+def error_size(losses) -> float | None:
+    """The size of an error, weighted by its size: the sum of the squared losses over the sum of the losses (of
+    the policy that errs wherever it can, of a player, of an archive); None where no loss is above 0."""
+    total = sum(losses)
+    return sum(x * x for x in losses) / total if total > 0 else None
+
+
+def score_interval(mean: float, n: int, size: float, z: float = 1.96) -> tuple[float, float]:
+    """The interval of a mean loss per decision (``mean`` of ``n`` losses, each 0 or an error): the means ``m``
+    whose distance from ``mean`` is at most ``z`` standard errors, the variance of one loss taken at ``m`` as
+    ``size * m - m * m`` (an error of size-biased mean ``size`` made at the rate ``m / size``: Wilson's score
+    interval of a proportion, in units of ``size``). Never of zero width: where every loss is 0 it is 0 to
+    ``z^2 size / (n + z^2)``."""
+    a = 1 + z * z / n
+    b = 2 * mean + z * z * size / n
+    root = math.sqrt(max(0.0, b * b - 4 * a * mean * mean))
+    return (max(0.0, min(mean, (b - root) / (2 * a))), max(mean, (b + root) / (2 * a)))     # (the mean within: rounding)
+
+
 @dataclass
 class ErrorRate:
-    """A player's mean loss per decision with a choice, and its 95% interval."""
+    """A player's error rate: his mean loss per decision with a choice, and its 95% interval (``ci95``: a
+    score interval, :func:`score_interval`, that holds for losses that are mostly 0 and sometimes large, from
+    few decisions). ``size``: the size of an error (:func:`error_size`) to assume at least, where the player's
+    own few losses may not show how large an error is (the variant's, from the strength bands' calibration;
+    else the archive's; else ``BLUNDER_SIZE``); None: his own, else the blunder threshold of the points scale."""
 
     player: str
     decisions: int = 0
     losses: list[float] = field(default_factory=list, repr=False)
+    size: float | None = None
 
     @property
     def mean(self) -> float | None:
@@ -160,10 +205,9 @@ class ErrorRate:
         n = len(self.losses)
         if n < 2:
             return None
-        m = self.mean
-        sd = math.sqrt(sum((x - m) ** 2 for x in self.losses) / (n - 1))
-        half = 1.96 * sd / math.sqrt(n)
-        return (max(0.0, m - half), m + half)
+        own = error_size(self.losses) or 0.0
+        size = max(own, self.size if self.size is not None else (own or BLUNDER_SIZE["points"]))
+        return score_interval(self.mean, n, size)
 
     def as_dict(self) -> dict:
         ci = self.ci95
@@ -186,7 +230,19 @@ def error_rates(analyses, scale: str = "points") -> list[ErrorRate]:
             row = rows.setdefault(d.player, ErrorRate(d.player))
             row.decisions += 1
             row.losses.append(float(loss))
+    size = pooled_size(rows.values(), scale)
+    for row in rows.values():
+        row.size = size
     return sorted(rows.values(), key=lambda row: row.player)
+
+
+def pooled_size(rates, scale: str = "points", calibrated: float | None = None) -> float:
+    """The size of an error each of ``rates`` (``ErrorRate``s) is given at least (``ErrorRate.size``): the
+    variant's (``calibrated``: the bands' calibration), else that of all their losses together, else the scale's
+    blunder threshold (``BLUNDER_SIZE``)."""
+    if calibrated:
+        return calibrated
+    return error_size([x for rate in rates for x in rate.losses]) or BLUNDER_SIZE[scale]
 
 
 def archive_error_rates(results) -> list[ErrorRate]:

@@ -36,9 +36,9 @@ from functools import lru_cache
 from typing import Callable
 
 from ..equity import TABLES_ENV, MatchPosition, first_lead, load_table, supported, table_name, table_problem
-from ..match import parse_score
+from ..match import opens_match, score_before
 from ..replay import Replay
-from ..rules import HandResult, MatchState, Variant
+from ..rules import HandResult, Variant
 from ..rules.modes import MatchKind
 
 __all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "value_chance", "why_not",
@@ -324,19 +324,21 @@ def mover_drop(decision, chances: list[float | None]) -> float | None:
 
 def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, int | None, str]]:
     """For each replayed game of a record: the match position before it, the seat that led it, and
-    where the position comes from (or why none is known)."""
+    where the position comes from (or why none is known). The games before it in the file (the match's own
+    replay, ``analyzer.match``: a file that starts at ``[Game "N"]``, N > 1, starts from that game's Score tag,
+    never from 0-0), else its Score tag (the score after the hand, less the hand's result), else none. The lead is
+    the first game's (the rules of the first game: 000's forced [6-6]) only for the first game of a match."""
     out = []
-    before: MatchState | None = None
     for rep in replays:
         v = rep.variant
         leader = rep.initial.turn if rep.players and len(rep.players) == v.players else None
         entry = getattr(rep, "match", None)
         if entry is not None:
-            if entry.new_match or entry.number == 1 or before is None:
-                before = v.match.start(v.seating.sides)
-            lead = first_lead(v) if entry.number == 1 else _lead_of(v, leader)
-            out.append((MatchPosition(before, lead), leader, f"game {entry.number} of the match in the file"))
-            before = entry.state
+            if entry.before is None:
+                out.append((None, leader, entry.how))
+                continue
+            lead = first_lead(v) if entry.opens else _lead_of(v, leader)
+            out.append((MatchPosition(entry.before, lead), leader, entry.how))
             continue
         stated = rep.game.tags.get("Score")
         if stated is None:
@@ -345,52 +347,14 @@ def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, i
         try:
             if leader is None:
                 raise ValueError("its players are not the variant's")
-            if rep.result is None:
-                raise ValueError("it is the score after the hand, and the hand's result is not known")
-            state = _before_stated(v, rep, stated)
+            state = score_before(v, rep, stated)
         except ValueError as exc:
             out.append((None, leader, f"no match position from the Score tag {stated!r}: {exc}"))
             continue
-        out.append((MatchPosition(state, _lead_of(v, leader)), leader,
-                    "the Score tag (the score after the hand, less the hand's result)"))
+        lead = first_lead(v) if opens_match(rep) else _lead_of(v, leader)
+        out.append((MatchPosition(state, lead), leader, "the Score tag (the score after the hand, less the hand's result)"))
     return out
 
 
 def _lead_of(variant: Variant, leader: int | None) -> tuple:
     return ("any",) if leader is None else ("side", variant.seating.teams[leader])
-
-
-#: what a match that is no race of points or bad points counts besides its scores (:func:`_before_stated`)
-_COUNTS = {MatchKind.GAMES: "games won", MatchKind.STRAIGHT: "wins in a row, and drawn games that raise the next "
-           "game's worth", MatchKind.CUTTHROAT: "games won, all back to 0 once everyone has won one",
-           MatchKind.SHUTOUT: "games won, and drawn games that raise the next game's worth"}
-
-
-def _before_stated(variant: Variant, rep: Replay, stated: str) -> MatchState:
-    """The match before the hand of ``rep`` from its ``Score`` tag ``stated`` (the score after it, less the hand's
-    result), as the match code settles that score (over where a side had reached the target). A race of points or
-    bad points, of two sides or of individual players, is its scores; any other match carries more than a Score tag
-    says (the games won, a run of wins, drawn games that raise the next game's worth): ``ValueError`` says so, or why
-    the tag cannot be read as this game's sides' scores."""
-    match, sides = variant.match, variant.seating.sides
-    if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
-        raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
-                         "the hand in the file, with Game tags")
-    names = [variant.side_name(side, rep.players) for side in range(sides)]
-    try:
-        claimed = parse_score(stated)
-    except ValueError:
-        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores after the "
-                         "hand") from None
-    added = rep.result.added(sides)
-    scores = []
-    for side, name in enumerate(names):
-        got = claimed.get(frozenset(name.split("/")))
-        if got is None or len(claimed) != sides:
-            raise ValueError(f"it does not give the points of this game's {sides} sides, {', '.join(names)}")
-        if got < added[side]:
-            raise ValueError(f"{name} has {got}, less than the {added[side]} the hand gives them")
-        scores.append(got - added[side])
-    # the match code settles that score as a hand bringing it from the start would (a side at the target has won)
-    return match.apply(match.start(sides), HandResult("blocked", None, 0, 0, tuple(scores)))
-

@@ -27,8 +27,9 @@ Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result 
 
 - ``result``: his side's points of each hand less the other side's (``analysis.hand_value``: points
   scored during play and bad points included), over the hands whose deal's luck is known
-  (``luck_hands``); ``luck``: the luck of those deals for his side (the open-hands value at the lead,
-  with the boneyard order the record reveals, less the variant's mean for the side that led). In a game
+  (``luck_hands``); ``luck``: the luck of those hands for his side, the deal's and the lead's (the open-hands
+  value at the lead, with the boneyard order the record reveals, less the variant's mean over every deal and
+  leader: ``analysis.luck.DealLuck.total``; perfect play has an adjusted result of 0). In a game
   of individual players both are his own against all the others, the luck from the deal played out by the
   hand model's policy (each for himself) less the mean for his seat (``"luck_each"``: ``Options.luck_each``);
   ``adjusted``: the luck-adjusted result, ``result - luck``: what the play made of the hands.
@@ -42,7 +43,9 @@ Luck and skill (``analyzer.analysis.luck``; where the variant has a hand-result 
   same in match-winning chance (with ``--scale match``, over the hands whose match position is known).
 - ``error_rate``: the mean loss per decision with a choice (points), by the fair analysis where it
   judged the decision, else with every hand open (``error_basis`` says which), with its 95% interval
-  (``error_low``, ``error_high``; none from fewer than two decisions) and ``error_decisions``, the
+  (``error_low``, ``error_high``: a score interval, ``analysis.luck.score_interval``, that holds where most losses
+  are 0 and a few large, with the size of an error the variant's calibration gives, else the archive's; never of
+  zero width; none from fewer than two decisions) and ``error_decisions``, the
   decisions it rests on; ``mwc_error_*`` the same in match-winning chance (with ``--scale match``: the
   decisions the match scale graded).
 - ``band``: the strength band (``analyzer.equity.bands``) of the open-hands error rate, as the
@@ -214,7 +217,7 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
             counted.add(row)
             skill = of(row).skill
             skill.result += sign * entry["result"]
-            skill.luck += sign * entry["points"]
+            skill.luck += sign * entry.get("total", entry["points"])      # (the deal's luck and the lead's)
             skill.luck_hands += 1
             if entry.get("mwc") is not None:
                 skill.mwc_luck += sign * entry["mwc"]
@@ -288,9 +291,21 @@ def player_rows(results, by: str = "player", scale: str = "points") -> list[Play
             judged = len(t.fair)
             row.real_mistakes_per_100 = _per_100(sum(v == "real" for v in t.fair_classes), judged)
             row.hindsight_mistakes_per_100 = _per_100(sum(v == "hindsight" for v in t.fair_classes), judged)
-        _fill_skill(row, t.skill, calibrations, scale)
         rows.append(row)
+    sizes = _pooled_sizes(tally.values())
+    for row, t in zip(rows, tally.values()):
+        _fill_skill(row, t.skill, calibrations, scale, sizes)
     return rows
+
+
+def _pooled_sizes(tallies) -> dict[str, float]:
+    """The size of an error (``analysis.luck.error_size``) over every decision of the archive, on each scale: what
+    an interval assumes where a player's own losses and the variant's calibration say nothing of it."""
+    from ..analysis.luck import pooled_size
+
+    skills = [t.skill for t in tallies]
+    return {"points": pooled_size([s.errors for s in skills]), "match": pooled_size([s.mwc_errors for s in skills],
+                                                                                    "match")}
 
 
 def _calibration(table: str | None):
@@ -309,9 +324,15 @@ def _interval(rate, digits: int) -> tuple:
             None if ci is None else round(ci[0], digits), None if ci is None else round(ci[1], digits))
 
 
-def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -> None:
-    """Fill ``row``'s columns of luck and skill from ``skill``."""
+def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str, sizes: dict[str, float]) -> None:
+    """Fill ``row``'s columns of luck and skill from ``skill``; ``sizes``: the size of an error on each scale over
+    the archive (:func:`_pooled_sizes`), where the variant has no calibration to say it."""
     from ..equity.bands import strength_band
+
+    calibration = calibrations.get(next(iter(skill.variants))) if len(skill.variants) == 1 else None
+    size = calibration.error_size if calibration is not None else None
+    skill.errors.size = skill.open_errors.size = size or sizes["points"]
+    skill.mwc_errors.size = sizes["match"]
 
     if skill.luck_hands:
         row.result, row.luck, row.luck_hands = skill.result, round(skill.luck, 2), skill.luck_hands
@@ -323,7 +344,6 @@ def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str) -
     row.error_basis = " and ".join(sorted(skill.bases)) or None
     open_rate = skill.open_errors
     if open_rate.losses:
-        calibration = calibrations.get(next(iter(skill.variants))) if len(skill.variants) == 1 else None
         why = "" if len(skill.variants) == 1 else "games of several variants"
         band = strength_band(open_rate.mean, open_rate.ci95, len(open_rate.losses), skill.decided_games, calibration)
         row.band, row.band_note = band.name, (why or band.why or
@@ -404,11 +424,13 @@ def _rate_cell(rate, low, high) -> str:
 
 #: What the second table's columns mean, printed under it.
 SKILL_NOTE = ("result: his side's points of each hand less the other side's (a game of individual players: his "
-              "against all the others); luck: the open-hands value of his side's deals at the lead less the variant's "
-              "mean (a game of individual players: the deal played out by the hand model's policy, valued for him, "
-              "less the mean for his seat); adjusted: result less luck; draws' luck (draw games, shown apart, not in "
+              "against all the others); luck: the deal's and the lead's, the open-hands value of his side's hands at "
+              "the lead less the variant's mean over every deal and leader (a game of individual players: the deal "
+              "played out by the hand model's policy, valued for him, less the mean over every seat); adjusted: "
+              "result less luck, 0 for perfect play; draws' luck (draw games, shown apart, not in "
               "luck): each draw's value against the mean over the tiles that could have come; error rate: mean loss a "
-              "decision with a choice (fair where judged, else open hands) and its 95% interval; band: of the "
+              "decision with a choice (fair where judged, else open hands) and its 95% interval (a score interval: "
+              "docs/archives.md); band: of the "
               "open-hands error rate, from two games or more and a narrow enough interval")
 
 

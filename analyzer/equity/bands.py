@@ -28,8 +28,8 @@ the first plays like **expert**, then **advanced**, **intermediate**, and above 
 
 **When a band is given** (:func:`strength_band`): the player's decisions come from at least two games
 (never from one game), and the 95% interval of his error rate is narrow enough: its half-width at most
-``max_half``, the width of the narrowest band below the last (an interval centred in a band then reaches at
-most into its neighbours). With the spread of one decision's loss the calibration measured, the calibration table
+``max_half``, the width of the narrowest band below the last, and neither of its ends beyond the bands next to
+his (the interval, ``analysis.luck.score_interval``, need not be centred on the rate). With the spread of one decision's loss the calibration measured, the calibration table
 (:meth:`Calibration.interval_table`) says how many decisions give what interval."""
 from __future__ import annotations
 
@@ -249,6 +249,14 @@ class Calibration:
         e = (0.0, *self.edges)
         return min(b - a for a, b in zip(e, e[1:]))
 
+    @property
+    def error_size(self) -> float | None:
+        """The size of an error in this variant, weighted by its size (``analysis.luck.error_size``): of the policy
+        that errs wherever it can (rate 1), the sum of its squared losses over the sum of its losses; None where
+        it lost nothing."""
+        top = max(self.samples, key=lambda s: s.rate)
+        return top.total_sq / top.total if top.total else None
+
     def band_of(self, rate: float) -> str:
         """The band an error rate (points a decision) falls in."""
         for name, edge in zip(BANDS, self.edges):
@@ -343,4 +351,8 @@ def strength_band(mean: float | None, ci95: tuple[float, float] | None, decision
     if half > calibration.max_half + 1e-12:
         return Band(None, decisions, games,
                     f"the interval (+-{half:.2f}) is wider than +-{calibration.max_half:.2f}: more decisions needed")
+    reach = {abs(BANDS.index(calibration.band_of(end)) - BANDS.index(band)) for end in ci95}
+    if max(reach) > 1:
+        return Band(None, decisions, games, f"the interval ({ci95[0]:.2f} to {ci95[1]:.2f}) reaches beyond the bands "
+                    f"next to {band}: more decisions needed")
     return Band(band, decisions, games)

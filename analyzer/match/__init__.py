@@ -21,10 +21,11 @@ from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
 from ..rules.matchplay import seat_now, settlement
 from ..rules.codes import Code
+from ..rules.modes import MatchKind
 from ..generate import SEAT_NAMES, random_hand
 
 __all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score",
-           "score_text", "progression_seats", "same_deals",
+           "score_text", "score_before", "ScoreContradiction", "opens_match", "progression_seats", "same_deals",
            "random_match", "random_hand", "SEAT_NAMES"]
 
 
@@ -38,6 +39,9 @@ class MatchEntry:
     state: MatchState                # the match after this game
     score: str                       # "A/C 46, B/D 10"
     new_match: bool = False          # this game starts a new match (the one before was over)
+    before: MatchState | None = None # the match before this game (None: not known, ``how`` says why)
+    opens: bool = False              # the first game of its match: led by the rules of the first game
+    how: str = ""                    # where ``before`` comes from, or why it is not known
 
     def as_dict(self) -> dict:
         s = self.state
@@ -102,6 +106,61 @@ def parse_score(text: str) -> dict[frozenset[str], int]:
     return out
 
 
+class ScoreContradiction(ValueError):
+    """A Score tag that contradicts the hand it follows (less than the hand's own result)."""
+
+
+#: what a match that is no race of points or bad points counts besides its scores (:func:`score_before`)
+_COUNTS = {MatchKind.GAMES: "games won", MatchKind.STRAIGHT: "wins in a row, and drawn games that raise the next "
+           "game's worth", MatchKind.CUTTHROAT: "games won, all back to 0 once everyone has won one",
+           MatchKind.SHUTOUT: "games won, and drawn games that raise the next game's worth"}
+
+
+def score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
+    """The match before the hand of ``rep`` from its ``Score`` tag ``stated`` (the score after it, less the hand's
+    result), as the match code settles that score (over where a side had reached the target). A race of points or
+    bad points, of two sides or of individual players, is its scores; any other match carries more than a Score tag
+    says (the games won, a run of wins, drawn games that raise the next game's worth): ``ValueError`` says so, or why
+    the tag cannot be read as this game's sides' scores; ``ScoreContradiction`` where it gives a side less than the
+    hand's own result."""
+    match, sides = variant.match, variant.seating.sides
+    if len(rep.players) != variant.players:
+        raise ValueError("its players are not the variant's")
+    if rep.result is None:
+        raise ValueError("it is the score after the hand, and the hand's result is not known")
+    if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
+        raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
+                         "the hand in the file, with Game tags")
+    names = [variant.side_name(side, rep.players) for side in range(sides)]
+    try:
+        claimed = parse_score(stated)
+    except ValueError:
+        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores after the "
+                         "hand") from None
+    added = rep.result.added(sides)
+    scores = []
+    for side, name in enumerate(names):
+        got = claimed.get(frozenset(name.split("/")))
+        if got is None or len(claimed) != sides:
+            raise ValueError(f"it does not give the points of this game's {sides} sides, {', '.join(names)}")
+        if got < added[side]:
+            raise ScoreContradiction(f"{name} has {got}, less than the {added[side]} the hand gives them")
+        scores.append(got - added[side])
+    # the match code settles that score as a hand bringing it from the start would (a side at the target has won)
+    return match.apply(match.start(sides), HandResult("blocked", None, 0, 0, tuple(scores)))
+
+
+def opens_match(rep: Replay) -> bool:
+    """Whether ``rep`` is the first hand of its match, led by the rules of the first game: in a match file the
+    first game of a match whose start the file holds; alone, a hand that reads as the first game by its forced lead
+    (000: "Beim ersten Spiel einer neuen Partie fängt der Spieler mit der [6-6] an und muss diese Doppelsechs
+    vorsetzen", ``assumed-first-game``)."""
+    entry = getattr(rep, "match", None)
+    if entry is not None:
+        return bool(entry.opens)
+    return any(d.code == Code.ASSUMED_FIRST_GAME for d in rep.diagnostics)
+
+
 def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, names: tuple[str, ...],
                      same_match: bool = True) -> LeadRequirement | None:
     """Who must lead the next game, given the last one and the match so far (seats of ``names``);
@@ -156,12 +215,13 @@ def _by_seat(variant: Variant, last: tuple[str, ...], names: tuple[str, ...], re
 def _deal_again(game: Game, played: tuple | None, variant: Variant, source: str, insert_passes: bool,
                 state: MatchState) -> Replay:
     """A game tagged ``[Deal "same"]`` in a match (its hands filled by :func:`same_deals`): led as the game
-    it plays again, and another line of play, so it does not count in the match."""
-    req, worth, number = (played[1], played[2], played[3]) if played is not None else (None, 1, 1)
+    it plays again, from the match before it, and another line of play, so it does not count in the match."""
+    req, worth, number, entry = played[1:] if played is not None else (None, 1, 1, None)
     rep = check_decided_result(replay(game, variant, source, lead=req, insert_passes=insert_passes, worth=worth))
-    rep.match = MatchEntry(number, req.reason if req else "", rep.result, state,
-                           score_text(variant, rep.players, state.scores) if len(rep.players) >= variant.players
-                           else "", False)
+    known = entry is None or entry.before is not None
+    rep.match = MatchEntry(number, req.reason if req else "", rep.result, state, _shown(variant, rep, state, known),
+                           False, entry.before if entry else None, entry.opens if entry else False,
+                           entry.how if entry else "no game before it in the file to play again")
     return rep
 
 
@@ -260,7 +320,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     further: LeadRequirement | None = None
     progression = chosen.option("progression") == "yes" and chosen.people in (4, 5)
     part = 1                             # the match's place in a progression (Domino Whist §12)
-    played: tuple | None = None          # the last game played: (game, its lead requirement, its worth, number)
+    played: tuple | None = None          # the last game played: (game, its lead requirement, its worth, number, entry)
+    known = True                         # the match before the next game is known (see ``_later_start``)
     for k, game in enumerate(games):
         if game.tags.get("Deal", "").strip().lower() == "same":
             rep = _deal_again(game, played, chosen, source, insert_passes, state)
@@ -276,50 +337,100 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             state = chosen.match.start(sides)
             prev = None
             number = 0
+        if not report.replays and game.number not in (None, 1):
+            number, known = game.number - 1, False      # the file starts later in a match: its score not known yet
         number += 1
         if "SeatDraw" in game.tags and (chosen.irregularities == "whist" or chosen.opening.drawn):
             draw, draw_problem = _seat_draw(game, chosen)
             part = 1
         report.draw = draw
         req = _requirement(chosen, game, names, prev, state, number, further, draw)
+        if not known and chosen.match.lead(state, chosen.seating) is not None:
+            req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
         rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
                                           worth=chosen.match.worth(state)))
-        played = (game, req, chosen.match.worth(state), number)
-        if draw_problem or draw is not None:
-            rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
-            draw_problem = None
-        if moved:
-            rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, f"§12, match {part} of the progression: {moved}",
-                                              "Players"))
-        if k == 0:
-            rep.deal_diagnostics[:0] = diags
-        if new_match:
-            rep.end_diagnostics.append(_diag(rep, Code.MATCH_OVER, "the match before was already over; this game "
-                                             "starts a new match", "Game", severity="info"))
+        _match_notes(rep, draw, draw_problem, number, part, moved, diags if k == 0 else [], new_match)
+        draw_problem = None
+        how = f"game {number} of the match in the file"
+        if not known:
+            before, how = _later_start(chosen, rep, number)
+            known, state = before is not None, before or state
+        entry = MatchEntry(number, req.reason if req else "", None, state, "", new_match,
+                           state if known else None, number == 1, how)
+        played = (game, req, chosen.match.worth(state), number, entry)
         if rep.redealt:
             # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
             rep.end_diagnostics.append(_diag(rep, Code.REDEAL_GAME, "the tiles are dealt again; this game does "
                                              "not count", "Redeal", severity="info"))
             rep.__dict__.pop("diagnostics", None)
-            rep.match = MatchEntry(number, req.reason if req else "", None, state,
-                                   score_text(chosen, rep.players, state.scores)
-                                   if len(rep.players) >= chosen.players else "", new_match)
-            report.entries.append(rep.match)
+            entry.score = _shown(chosen, rep, state, known)
+            rep.match = entry
+            report.entries.append(entry)
             report.replays.append(rep)
             number -= 1
             continue
         if number == 1 and rep.players and len(rep.players) == chosen.players:
             first_leader = rep.players[rep.initial.turn]
-        state, shown = _score_game(chosen, game, rep, state, draw)
+        if known:
+            state, shown = _score_game(chosen, game, rep, state, draw)
+        else:
+            shown = _shown(chosen, rep, state, known)
         if not report.sides and len(rep.players) == chosen.players:
             report.sides = [chosen.side_name(s, rep.players) for s in range(sides)]
         rep.__dict__.pop("diagnostics", None)
-        entry = MatchEntry(number, req.reason if req else "", rep.result, state, shown, new_match)
+        entry.result, entry.state, entry.score = rep.result, state, shown
         rep.match = entry
         report.entries.append(entry)
         report.replays.append(rep)
         prev = rep
     return report
+
+
+def _match_notes(rep: Replay, draw: SeatDraw | None, draw_problem: Diagnostic | None, number: int, part: int,
+                 moved: str | None, first: list[Diagnostic], new_match: bool) -> None:
+    """What the match says of game ``rep``: its seats by the tiles drawn (Domino Whist), how the seats moved in a
+    progression, the file's own problems (``first``, on its first game), and that it starts a new match."""
+    if draw_problem or draw is not None:
+        rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
+    if moved:
+        rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, f"§12, match {part} of the progression: {moved}",
+                                          "Players"))
+    rep.deal_diagnostics[:0] = first
+    if new_match:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_OVER, "the match before was already over; this game "
+                                         "starts a new match", "Game", severity="info"))
+
+
+def _shown(variant: Variant, rep: Replay, state: MatchState, known: bool) -> str:
+    """The match score after ``rep`` as text ("not known" where the file does not give it)."""
+    if not known:
+        return "not known"
+    return score_text(variant, rep.players, state.scores) if len(rep.players) >= variant.players else ""
+
+
+def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState | None, str]:
+    """A file that starts later in a match (its first game tagged ``[Game "N"]``, N > 1): the match before game
+    ``number`` (``rep``) is its ``Score`` tag less the hand's result (:func:`score_before`), else not known
+    (None), never the start of a match: where it comes from or why it is not known. Where the Score tag
+    contradicts the hand (less than its own result), an error at the tag."""
+    stated = rep.game.tags.get("Score")
+    if stated is None:
+        rep.end_diagnostics.append(_diag(
+            rep, Code.MATCH_NOTE, f"game {number} of a match with no game before it in the file and no Score tag: the "
+            "match score before it is not known, so the running score is not kept and the hand is graded in points "
+            "only; give the score after the hand ([Score \"A/C 46, B/D 10\"]) or the games before it", "Game",
+            severity="info"))
+        return None, (f"no match position: game {number} of a match, and neither the games before it nor a Score tag "
+                      "are in the file")
+    try:
+        before = score_before(variant, rep, stated)
+    except ScoreContradiction as exc:
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag \"{stated}\" cannot follow this "
+                                         f"hand: {exc}", "Score"))
+        return None, f"no match position from the Score tag {stated!r}: {exc}"
+    except ValueError as exc:
+        return None, f"no match position from the Score tag {stated!r}: {exc}"
+    return before, "the Score tag (the score after the hand, less the hand's result)"
 
 
 def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: tuple[str, ...], progression: bool,
@@ -530,6 +641,35 @@ class _Prev:
         self.initial = _Initial()
 
 
+def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[str, str] | None,
+           insert_passes: bool) -> Replay:
+    """A game replayed on its own (no Game tags). One that reads as the first game of a match by its lead (the
+    first game's forced tile led: ``assumed-first-game``) is replayed again with the lead free where its Score tag
+    puts it after the start of a match (the score before it, the tag less the hand's result, not 0 for every side):
+    000, "Bei den folgenden Spielen ... kann mit jedem beliebigen Stein das Spiel eröffnen", so that lead was a
+    choice, and the rules of a later game (the match, which the record does not give) decide who leads."""
+    rep = check_decided_result(replay(game, variant, source, rules=rules, insert_passes=insert_passes))
+    stated = game.tags.get("Score")
+    if stated is None or not opens_match(rep):
+        return rep
+    try:
+        before = score_before(rep.variant, rep, stated)
+    except ValueError:
+        return rep
+    if not any(before.scores):
+        return rep
+    later = LeadRequirement(reason="the Score tag puts this game after the start of a match")
+    again = check_decided_result(replay(game, variant, source, rules=rules, lead=later, insert_passes=insert_passes))
+    tile = rep.variant.opening.first_game_tile
+    again.deal_diagnostics.append(_diag(
+        again, Code.MATCH_NOTE, f"the Score tag puts this game after the start of a match (the score before it "
+        f"{score_text(rep.variant, rep.players, before.scores)}), so it is no first game: {tile} was led by choice, "
+        "not as the first game's forced lead, and who leads is not checked (the match decides it)", "Score",
+        severity="info", rule="lead"))
+    again.__dict__.pop("diagnostics", None)
+    return again
+
+
 def replay_record(record, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
                   match: bool | None = None, insert_passes: bool = False) -> list[Replay]:
     """Replay every game of a record; each notation error goes to the game whose text holds it.
@@ -543,8 +683,7 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
     if match and games:
         replays = replay_match(games, variant, record.source, rules=rules, insert_passes=insert_passes).replays
     else:
-        replays = [check_decided_result(replay(g, variant, record.source, rules=rules, insert_passes=insert_passes))
-                   for g in games]
+        replays = [_alone(g, variant, record.source, rules, insert_passes) for g in games]
         for game, rep in zip(games, replays):
             if game.tags.get("Score") is not None:
                 rep.end_diagnostics.append(_diag(
