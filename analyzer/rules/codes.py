@@ -70,6 +70,7 @@ class Code(StrEnum):
     NO_GAME = "no-game"
     NO_PLAYER = "no-player"
     NOTATION = "notation"
+    NUMBER_TOO_LONG = "number-too-long"
     PASS_INSERTED = "pass-inserted"
     PLAY_AFTER_END = "play-after-end"
     PLAYERS = "players"
