@@ -89,6 +89,7 @@ class Code(StrEnum):
     SEAT_DRAW = "seat-draw"
     SETTLEMENT = "settlement"
     SIT_OUT = "sit-out"
+    SLIP_SEARCH_STOPPED = "slip-search-stopped"
     SYNTAX = "syntax"
     TILE_ALREADY_PLAYED = "tile-already-played"
     TILE_FOREIGN = "tile-foreign"
