@@ -285,44 +285,47 @@ def campaign(args) -> None:
             return next((d["text"] for d in errors if d and d["code"] in ("internal-error", "notation")), None)
         return work
 
-    for kind, count in plan:
+    def batches():
+        """The inputs in batches of 50, the kinds in turn (the pathological ones first), so that a run
+        stopped by --minutes has met every kind."""
+        yield "pathological", [t for _, t in {**PATHOLOGICAL, **MORE}.items()]
+        left = {kind: count for kind, count in plan if kind != "pathological"}
+        while any(left.values()):
+            for kind in left:
+                if left[kind] > 0:
+                    k = min(left[kind], 50)
+                    left[kind] -= k
+                    yield kind, made[kind](k)
+
+    for kind, texts in batches():
         if stopped:
             break
-        texts = [t for _, t in {**PATHOLOGICAL, **MORE}.items()] if kind == "pathological" else []
-        left = count
-        while (left > 0 or texts) and not stopped:
-            if kind != "pathological":
-                texts = made[kind](min(left, 500))
-                left -= len(texts)
-            for text in texts:
-                done += 1
-                name = f"{kind.replace(' ', '-')}-{done}"
-                note(kind, "read+validate", name, text, lambda: library(text))
-                if done % args.sample == 0 or kind == "pathological":
-                    note(kind, "validate (slip search)", name, text, lambda: through(validate)(text))
-                    note(kind, "analyze", name, text, lambda: through(analyze)(text))
-                if pool is not None and (done % every == 0 or kind == "pathological" and len(text) < 100_000):
-                    command = CLI_COMMANDS[len(runs) % len(CLI_COMMANDS)]
-                    path = tmp / f"{name}.dom"
-                    path.write_text(text, encoding="utf-8")
-                    runs.append((kind, command, name, path, pool.submit(cli_run, path, command, tmp / name, 300)))
-                elif pool is None and (done % (args.sample * 20) == 0 or kind == "pathological" and len(text) < 100_000):
-                    command = commands[(done // (args.sample * 20)) % len(commands)]
-                    path = tmp / "input.dom"
-                    path.write_text(text, encoding="utf-8")
+        for text in texts:
+            done += 1
+            name = f"{kind.replace(' ', '-')}-{done}"
+            note(kind, "read+validate", name, text, lambda: library(text))
+            if done % args.sample == 0 or kind == "pathological":
+                note(kind, "validate (slip search)", name, text, lambda: through(validate)(text))
+                note(kind, "analyze", name, text, lambda: through(analyze)(text))
+            if pool is not None and (done % every == 0 or kind == "pathological" and len(text) < 100_000):
+                command = CLI_COMMANDS[len(runs) % len(CLI_COMMANDS)]
+                path = tmp / f"{name}.dom"
+                path.write_text(text, encoding="utf-8")
+                runs.append((kind, command, name, path, pool.submit(cli_run, path, command, tmp / name, 300)))
+            elif pool is None and (done % (args.sample * 20) == 0 or kind == "pathological" and len(text) < 100_000):
+                command = commands[(done // (args.sample * 20)) % len(commands)]
+                path = tmp / "input.dom"
+                path.write_text(text, encoding="utf-8")
 
-                    def run_cli(command=command, path=path):
-                        args_ = [a.format(out=tmp / "page.html") for a in command] + [str(path)]
-                        r = CliRunner().invoke(cli, args_)
-                        if r.exception is not None and not isinstance(r.exception, SystemExit):
-                            return repr(r.exception)
-                        return "bad output or status" if _failed_output(r.output, r.exit_code) else None
-                    note(kind, f"CLI {command[0]}", name, text, run_cli)
-                if deadline and time.time() > deadline:
-                    stopped = True
-                    break
-            texts = []
-            if kind == "pathological":
+                def run_cli(command=command, path=path):
+                    args_ = [a.format(out=tmp / "page.html") for a in command] + [str(path)]
+                    r = CliRunner().invoke(cli, args_)
+                    if r.exception is not None and not isinstance(r.exception, SystemExit):
+                        return repr(r.exception)
+                    return "bad output or status" if _failed_output(r.output, r.exit_code) else None
+                note(kind, f"CLI {command[0]}", name, text, run_cli)
+            if deadline and time.time() > deadline:
+                stopped = True
                 break
     if pool is not None:                # the CLI runs: wait for each (past --minutes, the ones not begun are dropped)
         from concurrent.futures import wait

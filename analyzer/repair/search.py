@@ -28,15 +28,17 @@ __all__ = ["Search", "PositionSearch", "MOVE_WORK", "shared_work"]
 
 # The search's work is bounded as well as its candidates, so that it grows with the record and not
 # faster (a candidate copies the record, and the candidates at a place look along the rest of it, so
-# the nodes alone cost more the longer the record). One unit is about one cell of the record looked at
-# or copied (some 0.05 us here); a trial's step (one move replayed by the checker) costs ``step_work``
-# units, a confirmation by the replayer REPLAY_WORK a move. The budget is what ``max_nodes`` candidates
-# cost on a record of ordinary length (``node_work`` each: the fixed part, a second or two), plus
-# MOVE_WORK for each move and hand line of the record (about twice what its replay costs): the search
-# costs at most a small multiple of the record's replay plus a fixed bound (bench/bench_triage.py
-# measures it). Units of work, not seconds, so that a result is the same on any machine.
-MOVE_WORK = 2_000
-REPLAY_WORK = 1_000
+# the nodes alone cost more the longer the record). One unit is about one cell of the record copied
+# (some 0.02 us here); a cell looked at for a candidate costs SCAN_WORK, a trial's step (one move
+# replayed by the checker) ``step_work``, a confirmation by the replayer REPLAY_WORK a move. A search's
+# budget is what ``max_nodes`` candidates cost on a record of ordinary length (``node_work`` each: the
+# fixed part, a second or two for the triage's bound), plus MOVE_WORK for each move and hand line of the
+# record (about twice what replaying it costs): the search costs at most a small multiple of the
+# record's replay plus a fixed bound (bench/bench_triage.py measures it). Units of work, not seconds,
+# so that a result is the same on any machine.
+MOVE_WORK = 5_000
+REPLAY_WORK = 2_500
+SCAN_WORK = 6
 
 # The work left to every search of one record (see ``shared_work``): a file of many broken games shares
 # one budget, so its validation, too, costs at most a small multiple of its replay plus a fixed bound.
@@ -59,7 +61,7 @@ class Search:
     the position path (:class:`PositionSearch`) shares, with its own checker and candidate edits."""
 
     default_nodes = 400_000
-    step_work, node_work = 100, 600       # (see MOVE_WORK)
+    step_work, node_work = 250, 1_500     # (see MOVE_WORK)
     checker_kind, edits_kind, builder_kind = LeanChecker, LeanEdits, Builder
 
     def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
@@ -230,7 +232,7 @@ class Search:
     def visit(self, seq, deal, frontiers, L, code, edits, cost, min_pos, depth) -> None:
         """Try every edit at ``min_pos`` .. ``L`` (the first error) and go on from each."""
         # the candidates at each place look along the rest of the record (a later move to swap in)
-        self.work += (L + 2 - max(min_pos, 0)) * len(seq)
+        self.work += SCAN_WORK * (L + 2 - max(min_pos, 0)) * len(seq)
         for new_seq, new_deal, start, edit, next_min in self.edits.candidates(seq, deal, frontiers, L, code,
                                                                         min_pos, depth):
             if self.stopped:
@@ -280,7 +282,7 @@ class PositionSearch(Search):
     trial costs some ten lean ones, hence the smaller budget and the sharper focus of the last edit."""
 
     default_nodes = 40_000
-    step_work, node_work = 1_000, 2_000   # a trial's step costs some ten lean ones
+    step_work, node_work = 2_500, 4_000   # a trial's step costs some ten lean ones
     checker_kind, edits_kind, builder_kind = PositionChecker, PositionEdits, PositionBuilder
 
     def search(self, game: Game) -> tuple[list, bool]:

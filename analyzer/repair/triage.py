@@ -43,10 +43,10 @@ TRIAGE_NODES = 60_000
 # would cost the square of its length). Past it the later games are triaged each on its own.
 MATCH_REPLAYS = 1_000
 # The work every search of one record shares (units of :mod:`analyzer.repair.search`): this fixed part
-# (some three seconds here; five times as much for ``validate --repair``), and MOVE_WORK for each move
+# (some three seconds here; three times as much for ``validate --repair``), and MOVE_WORK for each move
 # and hand line of the record. A file of many broken games gets a slip for each while the budget lasts;
 # the games after it get their errors without one, and a note that says so.
-RECORD_WORK = 60_000_000
+RECORD_WORK = 150_000_000
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
     marked as following from that slip; past :data:`MATCH_REPLAYS` games replayed so, the later games
     are triaged each on its own (a long match broken in many games stays linear). ``search(rep)``:
     the repair search of one game (default :func:`search_slips`, bounded)."""
-    total = (RECORD_WORK if search is None else 5 * RECORD_WORK) + MOVE_WORK * sum(
+    total = (RECORD_WORK if search is None else 3 * RECORD_WORK) + MOVE_WORK * sum(
         len(rep.game.moves) + len(rep.game.hands) for rep in replays)
     with shared_work(total):
         return _triage_games(replays, again, search or search_slips)
