@@ -11,7 +11,13 @@ from functools import lru_cache
 from .diagnostics import Diagnostic
 from .tiles import Move, Tile
 
-__all__ = ["Span", "MoveEntry", "HandEntry", "Game", "Record", "StatedResult", "ANNOTATIONS"]
+__all__ = ["Span", "MoveEntry", "HandEntry", "Game", "Record", "StatedResult", "ANNOTATIONS", "MAX_DIGITS"]
+
+MAX_DIGITS = 9
+"""The most digits a number read from a record may have (a game or move number, a claim, a score, a
+tag's number): no game is numbered in the billions nor scores as much, and Python's ``int()`` refuses
+a text of more than 4,300 digits. The reader reports a longer one (``number-too-long``) where it
+stands and reads the rest of the record without it."""
 
 ANNOTATIONS = ("!!", "??", "!?", "?!", "!", "?", "*")
 
@@ -124,7 +130,7 @@ class StatedResult:
         m = _RESULT_RE.match(text)
         if not m or (not m.group("draw") and not m.group("side") and not m.group("term")):
             raise ValueError(
-                f"cannot read result {text!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\", \"A/C 2 milo\" or "
+                f"cannot read result {_cut(text)!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\", \"A/C 2 milo\" or "
                 "\"draw blocked\"")
         term = m.group("term").lower() if m.group("term") else None
         milo = term == "milo"
@@ -132,6 +138,9 @@ class StatedResult:
         if m.group("draw") or not m.group("side"):
             return cls(None, 0, term, milo)
         points = m.group("points")
+        if points is not None and len(points) > MAX_DIGITS:
+            raise ValueError(f"cannot read result {_cut(text)!r}: its points have {len(points)} digits, and a "
+                             f"result has at most {MAX_DIGITS}")
         return cls(tuple(m.group("side").split("/")), int(points) if points is not None else None, term, milo)
 
     def agrees(self, points: int) -> bool:
@@ -142,6 +151,11 @@ class StatedResult:
         head = "draw" if self.side is None else "/".join(self.side) + ("" if self.points is None else f" {self.points}")
         called = "milo" if self.milo else self.termination
         return f"{head} {called}" if called else head
+
+
+def _cut(text: str, width: int = 40) -> str:
+    """``text``, cut to ``width`` characters with '...' (a message never quotes a huge value whole)."""
+    return text if len(text) <= width else text[:width] + "..."
 
 
 @lru_cache(maxsize=1024)
@@ -177,7 +191,7 @@ class Game:
     def number(self) -> int | None:
         """The game's number within its match (the ``Game`` tag)."""
         value = self.tags.get("Game", "").strip()
-        return int(value) if value.isdecimal() else None
+        return int(value) if value.isdecimal() and len(value) <= MAX_DIGITS else None
 
 
 @dataclass

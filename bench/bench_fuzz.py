@@ -29,6 +29,17 @@ pathological texts. It prints, by kind and command: inputs, tracebacks, internal
 error was printed), the worst CPU seconds for one input and which input it was, and the peak memory
 (the process's maximum resident set). ``--save DIR`` writes every failing and the slowest inputs there.
 ``--minutes`` stops early (the table says how many inputs were done).
+
+Issue 55 adds to the campaign: a sixth kind of input, **numbers** (bundled records with a number made
+4,301 digits long, past Python's int-str limit, or 10 to 30 digits: a Game tag, a move or row number,
+a claim, a muggins call, a Result, Score or Rules tag); the round trip of every record read
+(``parse(write(parse(x))) == parse(x)``, the ``round trip`` column); and ``--cli M``: M runs of the
+command line as its own processes (``python3 -m analyzer ...``, ``--cli-jobs`` at a time, beside the
+library's work), the commands varied (validate, validate --json, validate --repair, replay, analyze
+--max-nodes, report -o, stats, diagram), each checked for a traceback, an internal error and an exit
+status that disagrees with the output (1 exactly when an error is printed or a JSON entry is invalid).
+
+    python bench/bench_fuzz.py --campaign 100000 --sample 50 --cli 5000 --cli-jobs 2 --minutes 60
 """
 from __future__ import annotations
 
@@ -79,6 +90,27 @@ def mutated_texts(rng: random.Random, n: int) -> list[str]:
     return out
 
 
+_NUMBER_SITES = (r'(\[Game ")(\d+)', r"(\n)(\d+)(\.\s)", r"(\n)(\d+)( \[)", r"( \+)(\d+)", r"(muggins )(\d+)",
+                 r'(\[Result "[^"\d]*)(\d+)', r'(\[Score "[^"\d]*)(\d+)', r'(\[Rules "[^"\d]*)(\d+)')
+
+
+def number_texts(rng: random.Random, n: int, files: list[str]) -> list[str]:
+    """Bundled records with a number of a record made too long (4,301 digits, or 10 to 30): issue 55."""
+    import re
+    out = []
+    for _ in range(n):
+        text = rng.choice(files)
+        for _ in range(rng.randint(1, 3)):
+            site = re.compile(_NUMBER_SITES[rng.randrange(len(_NUMBER_SITES))])
+            found = list(site.finditer(text))
+            if found:
+                m = rng.choice(found)
+                digits = "9" * rng.choice((4301, rng.randint(10, 30)))
+                text = text[:m.start(2)] + digits + text[m.end(2):]
+        out.append(text)
+    return out
+
+
 def read_checked(text: str) -> None:
     record = parse(text)
     codes = [d.code for d in record.errors]
@@ -122,12 +154,61 @@ class Row:
     """One line of the campaign's table: a kind of input through one command."""
 
     def __init__(self) -> None:
-        self.inputs = self.tracebacks = self.internal = 0
+        self.inputs = self.tracebacks = self.internal = self.status = self.round_trip = 0
         self.worst, self.which = 0.0, ""
 
 
 def _failed_output(text: str, status: int) -> bool:
     return "Traceback" in text or "internal" in text or ("error[" in text and status != 1)
+
+
+# the commands of the CLI runs (as processes), in turn; {out}: a fresh output path
+CLI_COMMANDS = (["validate"], ["validate", "--json"], ["replay"], ["analyze", "--max-nodes", "2000"],
+                ["validate", "--repair"], ["report", "-o", "{out}.html"], ["stats", "--max-nodes", "2000"],
+                ["replay", "--json"], ["analyze", "--max-nodes", "2000", "--json"], ["diagram", "--move", "3", "-o", "{out}.svg"])
+
+
+def cli_verdict(command: list[str], status: int, out: str, err: str) -> tuple[str, str] | None:
+    """(column, why) of a CLI run that failed: a traceback or an internal error (``internal``), or an
+    exit status that disagrees with what was printed (``status``); None when the run is sound."""
+    both = out + err
+    if "Traceback" in both or "internal error" in both or "internal-error" in both or status < 0:
+        return "internal", both[-400:]
+    if status not in (0, 1, 2):
+        return "status", f"exit status {status}"
+    if status == 2:             # a usage error: said so on stderr (a diagram of a record with no game, say)
+        return None if err.strip() else ("status", "exit status 2 with nothing said")
+    if "--json" in command:
+        import json
+        try:
+            data = json.loads(out) if out.strip().startswith(("[", "{")) else [json.loads(line) for line in out.splitlines() if line.strip()]
+        except ValueError:
+            return "status", "output that is not JSON"
+        invalid = _holds_error(data)
+        return ("status", f"exit {status} but {'an invalid' if invalid else 'no invalid'} entry") if invalid != (status == 1) else None
+    if command[0] in ("validate", "replay", "analyze"):
+        shown = "error[" in out or "Error:" in err
+        return ("status", f"exit {status} but {'an error' if shown else 'no error'} printed") if shown != (status == 1) else None
+    return None
+
+
+def _holds_error(data) -> bool:
+    """Whether JSON output holds an error: an invalid game or a diagnostic of severity error."""
+    if isinstance(data, dict):
+        if data.get("valid") is False or data.get("severity") == "error":
+            return True
+        return any(_holds_error(v) for v in data.values())
+    return isinstance(data, list) and any(_holds_error(v) for v in data)
+
+
+def cli_run(path: Path, command: list[str], out: Path, timeout: float) -> tuple[str, str] | None:
+    import subprocess
+    args = [sys.executable, "-m", "analyzer"] + [a.format(out=out) for a in command] + [str(path)]
+    try:
+        r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return "internal", f"no answer in {timeout:.0f} s"
+    return cli_verdict(command, r.returncode, r.stdout, r.stderr)
 
 
 def campaign(args) -> None:
@@ -137,13 +218,15 @@ def campaign(args) -> None:
     from analyzer.archive.runner import Options, process
     from analyzer.cli import main as cli
     from analyzer.match import replay_record
+    from analyzer.notation import write
 
     rng = random.Random(args.seed)
     files = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "records").iterdir())
              if p.suffix in (".dom", ".txt")]
-    share = {"random": 0.2, "mutated records": 0.35, "issue mutations": 0.3, "generated": 0.15}
+    share = {"random": 0.2, "mutated records": 0.3, "issue mutations": 0.25, "numbers": 0.1, "generated": 0.15}
     made = {"random": lambda k: random_texts(rng, k), "mutated records": lambda k: mutated_texts(rng, k),
-            "issue mutations": lambda k: issue_texts(rng, k, files), "generated": lambda k: generated_texts(rng, k)}
+            "issue mutations": lambda k: issue_texts(rng, k, files), "generated": lambda k: generated_texts(rng, k),
+            "numbers": lambda k: number_texts(rng, k, files)}
     plan = [(kind, int(args.campaign * f)) for kind, f in share.items()]
     plan.append(("pathological", len(PATHOLOGICAL) + len(MORE)))
     rows: dict[tuple[str, str], Row] = {}
@@ -156,6 +239,10 @@ def campaign(args) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench_fuzz_"))
     validate, analyze = Options("validate"), Options("analyze", max_nodes=20_000)
     done, stopped = 0, False
+    from concurrent.futures import ThreadPoolExecutor
+    pool = ThreadPoolExecutor(args.cli_jobs) if args.cli else None      # CLI runs as processes, beside the rest
+    every = max(1, args.campaign // args.cli) if args.cli else 0
+    runs: list = []
 
     def note(kind: str, command: str, name: str, text: str, work) -> None:
         row = rows.setdefault((kind, command), Row())
@@ -167,7 +254,9 @@ def campaign(args) -> None:
             row.tracebacks += 1
             bad = traceback.format_exc(limit=3)
         took = time.process_time() - start
-        if bad:
+        if isinstance(bad, str) and bad.startswith("round trip"):
+            row.round_trip += 1
+        elif bad:
             row.internal += 1
         if took > row.worst:
             row.worst, row.which = took, name
@@ -184,6 +273,8 @@ def campaign(args) -> None:
         for rep in replay_record(record):
             if any(d.code in ("internal-error", "notation") for d in rep.diagnostics):
                 return "replay: internal diagnostic"
+        if parse(write(record)) != record:         # the writer's round trip (the games, not the errors)
+            return "round trip: parse(write(parse(x))) != parse(x)"
         return None
 
     def through(options):
@@ -194,48 +285,78 @@ def campaign(args) -> None:
             return next((d["text"] for d in errors if d and d["code"] in ("internal-error", "notation")), None)
         return work
 
-    for kind, count in plan:
+    def batches():
+        """The inputs in batches of 50, the kinds in turn (the pathological ones first), so that a run
+        stopped by --minutes has met every kind."""
+        yield "pathological", [t for _, t in {**PATHOLOGICAL, **MORE}.items()]
+        left = {kind: count for kind, count in plan if kind != "pathological"}
+        while any(left.values()):
+            for kind in left:
+                if left[kind] > 0:
+                    k = min(left[kind], 50)
+                    left[kind] -= k
+                    yield kind, made[kind](k)
+
+    for kind, texts in batches():
         if stopped:
             break
-        texts = [t for _, t in {**PATHOLOGICAL, **MORE}.items()] if kind == "pathological" else []
-        left = count
-        while (left > 0 or texts) and not stopped:
-            if kind != "pathological":
-                texts = made[kind](min(left, 500))
-                left -= len(texts)
-            for text in texts:
-                done += 1
-                name = f"{kind.replace(' ', '-')}-{done}"
-                note(kind, "read+validate", name, text, lambda: library(text))
-                if done % args.sample == 0 or kind == "pathological":
-                    note(kind, "validate (slip search)", name, text, lambda: through(validate)(text))
-                    note(kind, "analyze", name, text, lambda: through(analyze)(text))
-                if done % (args.sample * 20) == 0 or kind == "pathological" and len(text) < 100_000:
-                    command = commands[(done // (args.sample * 20)) % len(commands)]
-                    path = tmp / "input.dom"
-                    path.write_text(text, encoding="utf-8")
+        for text in texts:
+            done += 1
+            name = f"{kind.replace(' ', '-')}-{done}"
+            note(kind, "read+validate", name, text, lambda: library(text))
+            if done % args.sample == 0 or kind == "pathological":
+                note(kind, "validate (slip search)", name, text, lambda: through(validate)(text))
+                note(kind, "analyze", name, text, lambda: through(analyze)(text))
+            if pool is not None and (done % every == 0 or kind == "pathological" and len(text) < 100_000):
+                command = CLI_COMMANDS[len(runs) % len(CLI_COMMANDS)]
+                path = tmp / f"{name}.dom"
+                path.write_text(text, encoding="utf-8")
+                runs.append((kind, command, name, path, pool.submit(cli_run, path, command, tmp / name, 300)))
+            elif pool is None and (done % (args.sample * 20) == 0 or kind == "pathological" and len(text) < 100_000):
+                command = commands[(done // (args.sample * 20)) % len(commands)]
+                path = tmp / "input.dom"
+                path.write_text(text, encoding="utf-8")
 
-                    def run_cli(command=command, path=path):
-                        args_ = [a.format(out=tmp / "page.html") for a in command] + [str(path)]
-                        r = CliRunner().invoke(cli, args_)
-                        if r.exception is not None and not isinstance(r.exception, SystemExit):
-                            return repr(r.exception)
-                        return "bad output or status" if _failed_output(r.output, r.exit_code) else None
-                    note(kind, f"CLI {command[0]}", name, text, run_cli)
-                if deadline and time.time() > deadline:
-                    stopped = True
-                    break
-            texts = []
-            if kind == "pathological":
+                def run_cli(command=command, path=path):
+                    args_ = [a.format(out=tmp / "page.html") for a in command] + [str(path)]
+                    r = CliRunner().invoke(cli, args_)
+                    if r.exception is not None and not isinstance(r.exception, SystemExit):
+                        return repr(r.exception)
+                    return "bad output or status" if _failed_output(r.output, r.exit_code) else None
+                note(kind, f"CLI {command[0]}", name, text, run_cli)
+            if deadline and time.time() > deadline:
+                stopped = True
                 break
+    if pool is not None:                # the CLI runs: wait for each (past --minutes, the ones not begun are dropped)
+        from concurrent.futures import wait
+        wait([run[-1] for run in runs], timeout=max(0.0, deadline - time.time()) if deadline else None)
+        pool.shutdown(wait=True, cancel_futures=True)
+        for kind, command, name, path, future in runs:
+            if future.cancelled():
+                continue
+            row = rows.setdefault((kind, "CLI process " + command[0] + (" --json" if "--json" in command else "")
+                                   + (" --repair" if "--repair" in command else "")), Row())
+            row.inputs += 1
+            failed = future.result()
+            if failed is not None:
+                setattr(row, failed[0], getattr(row, failed[0]) + 1)
+                if save:
+                    (save / f"{name}-cli.txt").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+                    (save / f"{name}-cli.why").write_text(f"{' '.join(command)}\n{failed[1]}", encoding="utf-8")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"Python {platform.python_version()}, {platform.machine()}; {done:,} inputs"
           + (f" (stopped after {args.minutes} minutes of the {args.campaign:,} planned)" if stopped else "")
           + f"; seed {args.seed}; peak memory (max RSS) {peak:.0f} MB")
-    print(f"{'kind':<18}{'command':<24}{'inputs':>9}{'tracebacks':>11}{'internal':>9}{'worst s':>9}  worst input")
-    for (kind, command), row in rows.items():
-        print(f"{kind:<18}{command:<24}{row.inputs:>9,}{row.tracebacks:>11}{row.internal:>9}{row.worst:>9.2f}  {row.which}")
-    total = sum(r.tracebacks + r.internal for r in rows.values())
+    print(f"{'kind':<18}{'command':<32}{'inputs':>9}{'tracebacks':>11}{'internal':>9}{'status':>7}{'round trip':>11}"
+          f"{'worst s':>9}  worst input")
+    for (kind, command), row in sorted(rows.items()):
+        print(f"{kind:<18}{command:<32}{row.inputs:>9,}{row.tracebacks:>11}{row.internal:>9}{row.status:>7}{row.round_trip:>11}"
+              f"{row.worst:>9.2f}  {row.which}")
+    every_kind = sum(r.inputs for (_, c), r in rows.items() if c == "read+validate")
+    print(f"records read, replayed and round-tripped: {every_kind:,}; through the slip search and the analysis: "
+          f"{sum(r.inputs for (_, c), r in rows.items() if c == 'analyze'):,}; CLI processes: "
+          f"{sum(r.inputs for (_, c), r in rows.items() if c.startswith('CLI process')):,}")
+    total = sum(r.tracebacks + r.internal + r.status + r.round_trip for r in rows.values())
     if total:
         raise SystemExit(f"{total} failures")
 
@@ -248,6 +369,8 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=200, help="campaign: one input in this many through every stage")
     ap.add_argument("--minutes", type=float, default=0, help="campaign: stop after this long")
     ap.add_argument("--save", metavar="DIR", help="campaign: write failing and slow inputs here")
+    ap.add_argument("--cli", type=int, default=0, metavar="M", help="campaign: M runs of the command line as processes")
+    ap.add_argument("--cli-jobs", type=int, default=1, help="campaign: CLI processes at a time")
     args = ap.parse_args()
     if args.campaign:
         campaign(args)

@@ -121,3 +121,103 @@ def test_on_a_long_table_row_free_text_and_stray_words_are_told_apart_as_on_a_sh
     # three stray words fill the columns B to D, the fourth is one cell too many
     assert [d.code for d in stray[:3]] == ["bad-move"] * 3 and stray[3].code in ("bad-move", "too-many-cells")
     assert {d.code for d in stray[3:5]} == {"bad-move", "too-many-cells"} and stray[3].column == stray[4].column
+
+
+# ---- numbers: every number of a record is bounded where it is read (issue 55) ---------------------------
+# Python's int() refuses a text of more than 4,300 digits; a record's numbers have at most MAX_DIGITS.
+
+import re  # noqa: E402
+
+from click.testing import CliRunner  # noqa: E402
+
+from analyzer.cli import main as cli  # noqa: E402
+from analyzer.match import replay_record  # noqa: E402
+from analyzer.record import MAX_DIGITS  # noqa: E402
+from conftest import RECORDS  # noqa: E402
+
+# name -> (record, the text of a number, what replaces it with a number of {n} digits, where it stands)
+NUMBERS = {
+    "game tag": ("seed1.dom", '[Variant "partnership"]', '[Game "{n}"]\n[Variant "partnership"]', (3, 1)),
+    "move number": ("seed1.dom", "\n3. A [0-5]", "\n{n}. A [0-5]", (17, 1)),
+    "row number": ("seed1-table.txt", "\n2 [1-4]", "\n{n} [1-4]", (17, 1)),
+    "claim": ("match-all-fives-4.dom", "B [1-3] +15", "B [1-3] +{n}", (17, 34)),
+    "muggins call": ("match-all-fives-4.dom", "C [3-4] D [5-6]", "C [3-4] D muggins {n} D [5-6]", (17, 56)),
+}
+
+
+def _with_number(name: str, digits: int) -> str:
+    record, old, new, _ = NUMBERS[name]
+    text = (RECORDS / record).read_text(encoding="utf-8")
+    assert old in text
+    return text.replace(old, new.format(n="9" * digits), 1)
+
+
+@pytest.mark.parametrize("digits", [MAX_DIGITS + 1, 4301])
+@pytest.mark.parametrize("name", list(NUMBERS))
+def test_a_number_too_long_is_one_error_at_its_place_and_the_rest_is_read(name, digits):
+    record, *_, place = NUMBERS[name]
+    original = parse((RECORDS / record).read_text(encoding="utf-8"))
+    read = parse(_with_number(name, digits))
+    (error,) = [d for d in read.errors if d.code == "number-too-long"]
+    assert (error.line, error.column) == place and str(digits) in error.message and len(error.message) < 300
+    assert [d.code for d in read.errors if d is not error] == [d.code for d in original.errors]
+    # nothing else lost: every game and every move of the record is read, in order
+    assert len(read.games) == len(original.games)
+    moves = [[(m.player, m.tile) for m in g.moves] for g in read.games]
+    before = [[(m.player, m.tile) for m in g.moves] for g in original.games]
+    assert moves == before          # (a muggins call is no move of the list: the unreadable one is left out)
+    assert parse(write(read)) == read
+
+
+@pytest.mark.parametrize("name", ["move number", "row number"])
+def test_a_move_or_row_number_too_long_is_taken_as_the_one_after_the_number_before(name):
+    # the records number their rows 1, 2, 3...: the number after the one before is the one replaced
+    original = parse((RECORDS / NUMBERS[name][0]).read_text(encoding="utf-8")).games[0]
+    assert [m.round for m in parse(_with_number(name, 4301)).games[0].moves] == [m.round for m in original.moves]
+
+
+def test_a_claim_too_long_is_not_read_and_the_play_stands():
+    read = parse(_with_number("claim", 4301))
+    move = next(m for m in read.games[0].moves if m.player == "B" and str(m.tile) == "[1-3]" and not m.draw)
+    assert move.claim is None
+
+
+def test_a_game_tag_too_long_leaves_the_game_unnumbered_and_replays():
+    read = parse(_with_number("game tag", 4301))
+    assert read.games[0].number is None and len(read.games[0].tags["Game"]) == 4301
+    for rep in replay_record(read):
+        assert not {"internal-error", "notation"} & {d.code for d in rep.diagnostics}
+
+
+def _cli(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    for bad in ("Traceback", "internal", "int_max_str_digits", "Exceeds the limit"):
+        assert bad not in result.output, result.output[-800:]
+    return result
+
+
+@pytest.mark.parametrize("name", ["game tag", "move number", "claim"])
+def test_validate_and_replay_report_a_number_too_long_and_still_print_the_other_records(tmp_path, name):
+    path = tmp_path / "big.dom"
+    path.write_text(_with_number(name, 4301), encoding="utf-8")
+    other = str(RECORDS / "seed2.dom")
+    line, column = NUMBERS[name][3]
+    for command in ("validate", "replay"):
+        result = _cli(command, str(path), other)
+        assert result.exit_code == 1
+        assert f"{path}:{line}:{column}: error[number-too-long]" in result.output
+        # the other record is read and printed too (its places, and the run's count of two records)
+        assert f"{other}:" in result.output and "2 records (" in result.output
+
+
+@pytest.mark.parametrize("tag, code", [('[Rules "players=4"]', "bad-rule"), ('[Result "C 45 domino"]', "result-syntax")])
+def test_a_tag_number_too_long_is_the_tag_s_error_in_a_short_message(tag, code):
+    text = (RECORDS / "match-all-fives-4.dom").read_text(encoding="utf-8")
+    long = re.sub(r"\d+", "9" * 4301, tag, count=1)
+    read = parse(text.replace(tag, long, 1))
+    reps = replay_record(read)
+    found = [d for rep in reps for d in rep.diagnostics if d.code == code]
+    assert found and found[0].line == read.games[0].tag_pos[tag[1:].split()[0]].line
+    assert all(len(d.message) < 400 for rep in reps for d in rep.diagnostics)
+    assert not {"internal-error", "notation"} & {d.code for rep in reps for d in rep.diagnostics}

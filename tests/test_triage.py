@@ -315,3 +315,62 @@ def test_of_two_repairs_of_a_game_the_one_the_match_agrees_with_wins():
     assert [(e.kind, e.after) for e in best.edits] == [("insert-move", "[5-5]")], [str(e) for e in best.edits]
     assert all(r.valid for r in again(record)([best.game]))
     assert len(_primaries(triages[0])) == 1
+
+
+# ---- the search is bounded by work that grows with the record, not faster (issue 55, item 4) ----------------
+
+from analyzer.repair.search import MOVE_WORK, PositionSearch, Search  # noqa: E402
+from analyzer.repair.triage import RECORD_WORK, TRIAGE_NODES  # noqa: E402
+
+
+def _with_illegal_rows(n: int) -> str:
+    """``records/seed2.dom`` (a whole legal game) followed by ``n`` rows of moves after the hand is over."""
+    text = (RECORDS / "seed2.dom").read_text(encoding="utf-8").rstrip("\n") + "\n"
+    return text + "".join(f"{9 + k}. A [0-0] B [1-1] C [2-2] D [3-3]\n" for k in range(n))
+
+
+def _budget(rep) -> int:
+    """A search's own budget (see analyzer.repair.search): its candidates on a record of ordinary length,
+    and MOVE_WORK for each move and hand line."""
+    return TRIAGE_NODES * Search.node_work + MOVE_WORK * (len(rep.game.moves) + len(rep.game.hands))
+
+
+def test_a_game_followed_by_thousands_of_illegal_rows_is_searched_within_a_budget_linear_in_its_length():
+    (rep,) = replay_record(parse(_with_illegal_rows(1000), "rows.dom"))
+    assert not rep.valid and len(rep.game.moves) > 4000
+    report = search_slips(rep)
+    # every candidate copies the record: the nodes alone would cost the square of its length; the work is
+    # bounded by what the node bound costs on an ordinary record plus a share for each move (at most one
+    # trial past it: the bound is checked before each candidate)
+    trial = (Search.step_work + 2) * len(rep.game.moves) * 2
+    assert report.work <= _budget(rep) + trial and report.searched < TRIAGE_NODES
+    assert not report.complete and report.best is None
+    # the errors are listed without a slip, with a note that says why
+    t = triage(rep, report=report)
+    (note,) = [d for d in t.diagnostics if d.code == "slip-search-stopped"]
+    assert note.severity == "info" and f"{report.searched:,} candidate" in note.message
+    assert all(not d.details["follow_on"] for d in t.diagnostics if d.severity == "error")
+    assert [d.key for d in t.diagnostics if d is not note] == [d.key for d in rep.diagnostics]
+
+
+def test_a_record_of_ordinary_length_keeps_its_slip():
+    # the bound of work leaves the short records' search as it was: the book's example finds its slip
+    (rep,) = replay_record(read(RECORDS / "seed1.dom"))
+    report = search_slips(rep)
+    assert report.best is not None and report.complete and report.work < _budget(rep)
+    assert "slip-search-stopped" not in {d.code for d in triage(rep, report=report).diagnostics}
+
+
+def test_the_games_of_one_file_share_one_budget():
+    # a game with no deal and no move whose stated result no line reaches: each search runs to its bound
+    lone = ('[Event "x"]\n[Game "1"]\n[Variant "whist"]\n[Players "A, B, C, D"]\n[Lead "A"]\n'
+            '[Result "B/D 7 domino"]\nA\n')
+    replays = replay_record(parse("\n".join([lone] * 30), "lone.dom"))     # (the reader makes 15 games of them)
+    assert len(replays) >= 10 and not any(rep.valid for rep in replays)
+    triages, reports = triage_games(replays)
+    moves = sum(len(rep.game.moves) + len(rep.game.hands) for rep in replays)
+    trial = (PositionSearch.step_work + 2) * len(replays) * 2     # (at most a trial past the bound, each search)
+    assert sum(r.work for r in reports.values()) <= RECORD_WORK + MOVE_WORK * moves + trial
+    # the first games are searched to their own bound, the later ones get what is left: none; each says so
+    assert reports[0].searched == TRIAGE_NODES and reports[len(replays) - 1].searched == 0
+    assert all("slip-search-stopped" in {d.code for d in t.diagnostics} for t in triages)

@@ -21,9 +21,10 @@ from lark.exceptions import UnexpectedInput
 
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
-from ..record import NOWHERE, Game, HandEntry, MoveEntry, Record, Span
+from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
 from .lexer import RecordLexer
+from .players import derive_players, split_players
 from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
 
 __all__ = ["parse", "parser", "split_players", "derive_players"]
@@ -36,27 +37,6 @@ def grammar_text(name: str = "record.lark") -> str:
     if local.is_file():
         return local.read_text(encoding="utf-8")
     return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
-
-
-# ---- players ----------------------------------------------------------------------------------------
-
-def split_players(value: str) -> tuple[str, ...]:
-    """Read a Players tag: ``"A, B, C, D"``, or ``"A B C D"`` when it has no comma."""
-    parts = value.split(",") if "," in value else value.split()
-    return tuple(p.strip() for p in parts if p.strip())
-
-
-def derive_players(tags: dict[str, str], hands, moves) -> tuple[str, ...]:
-    """The play order of a PGN-like game: the Players tag, else the deal's order followed by anyone
-    else in the order they first move."""
-    if "Players" in tags:
-        return split_players(tags["Players"])
-    seen: dict[str, None] = {}
-    for hand in hands:
-        seen.setdefault(hand.player, None)
-    for move in moves:
-        seen.setdefault(move.player, None)
-    return tuple(seen)
 
 
 # ---- the pieces a rule returns before they become a Game ------------------------------------------
@@ -97,7 +77,7 @@ class _Move:
 
 @dataclass
 class _MoveNumber:
-    number: int
+    number: int | None        # None: too long to read (reported)
     pos: Span
 
 
@@ -114,7 +94,7 @@ class _Column:
 
 @dataclass
 class _Row:
-    number: int
+    number: int | None        # None: too long to read (reported)
     items: list
     pos: Span
 
@@ -170,11 +150,6 @@ def _tile(text: str) -> Tile:
 
 def _annotation(token: Token | None) -> str | None:
     return str(token) if token else None
-
-
-def _claim(token: Token | None) -> int | None:
-    """The points of a claim token (``+10``)."""
-    return int(token[1:]) if token else None
 
 
 def unescape(text: str, chars: str) -> str:
@@ -438,6 +413,21 @@ class RecordTransformer(Transformer):
         after = [self._tile_read(t) for t in tokens if t.type != "QMARK"]
         return _Then(holding, after) if after else holding
 
+    def _number(self, token: Token, digits: str, what: str) -> int | None:
+        """The number ``digits`` (of ``token``) writes, or None, reported, when it is longer than
+        :data:`~analyzer.record.MAX_DIGITS` (``int()`` itself refuses more than 4,300 digits)."""
+        if len(digits) <= MAX_DIGITS:
+            return int(digits)
+        self.log.report(_first_pos(token), Code.NUMBER_TOO_LONG, f"{what} {digits[:12]}... has {len(digits)} "
+                        f"digits; a number of a record has at most {MAX_DIGITS}: "
+                        + ("it is taken as the number after the one before" if "number" in what else "it is not read"),
+                        digits=len(digits))
+        return None
+
+    def _claim(self, token: Token | None) -> int | None:
+        """The points of a claim token (``+10``); None without one, or for one too long to read."""
+        return self._number(token, token[1:], "the claim") if token else None
+
     def _tile_read(self, token: Token) -> _TileRead:
         """A TILE token's tile, or a BADTILE token reported (``tile`` None)."""
         if token.type == "TILE":
@@ -451,13 +441,16 @@ class RecordTransformer(Transformer):
         return _MoveList(items)
 
     def move_number(self, token) -> _MoveNumber:
-        return _MoveNumber(int(token.rstrip(".")), _first_pos(token))
+        return _MoveNumber(self._number(token, token.rstrip("."), "the move number"), _first_pos(token))
 
     def move(self, name, play) -> _Move:
         return _Move(str(name), play, _span(name.line, name.column))
 
     def muggins_move(self, name, keyword, points) -> _Move:
-        return _Move(str(name), _Play(None, _first_pos(keyword), muggins=int(points)), _first_pos(name))
+        called = self._number(points, str(points), "the muggins call's points")
+        if called is None:             # (reported): the call is not read
+            return _Move(str(name), _Play(None, _first_pos(keyword), readable=False), _first_pos(name))
+        return _Move(str(name), _Play(None, _first_pos(keyword), muggins=called), _first_pos(name))
 
     def nameless_tile(self, token, end, arm, annotation, claim) -> _Move:
         play = self.tile_play([token, end, arm, annotation, claim])
@@ -484,22 +477,22 @@ class RecordTransformer(Transformer):
             self.log.report(_first_pos(arm), Code.BAD_ARM, "arms are numbered from 1 (>1 to >4)",
                             tile=str(tile))
             arm_number = None
-        return _Play(tile, pos, end=number, annotation=_annotation(annotation), claim=_claim(claim),
+        return _Play(tile, pos, end=number, annotation=_annotation(annotation), claim=self._claim(claim),
                      arm=arm_number)
 
     def pass_play(self, token, annotation, claim=None) -> _Play:
-        return _Play(None, _first_pos(token), annotation=_annotation(annotation), claim=_claim(claim))
+        return _Play(None, _first_pos(token), annotation=_annotation(annotation), claim=self._claim(claim))
 
     def draw_play(self, keyword, token, annotation, claim) -> _Play:
         tile = self._tile_read(token)
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
         return _Play(tile.tile, _first_pos(keyword), draw=True, annotation=_annotation(annotation),
-                     claim=_claim(claim))
+                     claim=self._claim(claim))
 
     def draw_unknown(self, keyword, token, annotation, claim) -> _Play:
         return _Play(None, _first_pos(keyword), draw=True, annotation=_annotation(annotation),
-                     claim=_claim(claim))
+                     claim=self._claim(claim))
 
     def bad_play(self, token, annotation, claim=None) -> _Play:
         self.log.report(_first_pos(token), Code.BAD_MOVE, f"'{shown(token)}' is not a move; write a "
@@ -520,7 +513,7 @@ class RecordTransformer(Transformer):
         return _Column(str(name), _first_pos(name))
 
     def row(self, number, *items) -> _Row:
-        return _Row(int(number.rstrip(".")), list(items), _first_pos(number))
+        return _Row(self._number(number, number.rstrip("."), "the row number"), list(items), _first_pos(number))
 
     def no_move(self, token) -> _NoMove:
         return _NoMove(_first_pos(token))
@@ -567,6 +560,11 @@ class _GameBuilder:
                                     "twice; the last one counts", "warning", tag=item.name)
                 game.tags[item.name] = item.value
                 game.tag_pos[item.name] = item.pos
+                if item.name == "Game" and item.value.strip().isdecimal() and len(item.value.strip()) > MAX_DIGITS:
+                    digits = item.value.strip()
+                    self.log.report(item.pos, Code.NUMBER_TOO_LONG, f"the Game tag's number {digits[:12]}... has "
+                                    f"{len(digits)} digits; a game number has at most {MAX_DIGITS}, so the game "
+                                    "is taken as not numbered", digits=len(digits))
             else:
                 hand = item.holding if isinstance(item, _Then) else item     # (tiles after its ?: _first_line)
                 if any(getattr(h, "holding", h).player == hand.player for h in hands):
@@ -613,7 +611,8 @@ class _GameBuilder:
                 continue
             self._report_nameless(nameless)
             if isinstance(item, _MoveNumber):
-                round_no = item.number
+                # a number too long to read (reported) is taken as the one after the number before
+                round_no = item.number if item.number is not None else (round_no or 0) + 1
             elif isinstance(item, _Move):
                 if item.play.readable:
                     self.events.append(_entry(item.player, item.play, round_no))
@@ -643,7 +642,9 @@ class _GameBuilder:
     def _rows(self, table: _Table, players: tuple[str, ...]) -> None:
         previous = None
         for row in table.rows:
-            if previous is not None and row.number != previous + 1:
+            if row.number is None:          # too long to read (reported): the row after the one before
+                row.number = (previous or 0) + 1
+            elif previous is not None and row.number != previous + 1:
                 self.log.report(row.pos, Code.ROW_NUMBER, f"row {row.number} follows row {previous}",
                                 "warning", row=row.number)
             previous = row.number

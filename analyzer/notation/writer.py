@@ -10,7 +10,8 @@ from collections import Counter
 from functools import cache
 
 from ..record import Game, MoveEntry, Record, Span
-from .reader import derive_players, parse, parser
+from .players import derive_players
+from .reader import parse, parser
 
 __all__ = ["write", "write_game", "write_table", "table_writable", "rewrite", "write_comment"]
 

@@ -258,12 +258,18 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
                         if original.actual_result is not None else None, Code.RESULT_MISMATCH)
     search.problem = _why_not(search.problem, problems, original.errors)
     _, legal = search.search(game)
+    search.settle()
+    work = search.work
     if legal:     # the replayer objects to something no edit of moves or deal touches
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
     confirmed, counts, best_rank = _confirmed(search, limit)
     if not confirmed and mended is None and stated is not None and search.problem is None and max_edits > 1:
         # nothing ends as stated: the Result tag may be a slip too (one edit of it, the rest of the moves)
-        confirmed = _with_result(kind(game, variant, max_edits - 1, max_nodes, lead, worth), game, limit)
+        second = kind(game, variant, max_edits - 1, max_nodes, lead, worth)
+        second.max_work = min(second.max_work, max(0, search.max_work - search.work))   # one budget, shared
+        confirmed = _with_result(second, game, limit)
+        second.settle()
+        work += second.work
         counts = {}
         for r in confirmed:
             counts[len(r.edits)] = counts.get(len(r.edits), 0) + 1
@@ -275,10 +281,10 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6))
     counts = {k: v for k, v in counts.items() if v > 0}
     if not confirmed and search.problem is None and any(d.code == "exposed-tile" for d in original.errors):
-        search.problem = _unkept(original.errors, max_edits, search.nodes < max_nodes)
+        search.problem = _unkept(original.errors, max_edits, not search.stopped)
     best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
     return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),
-                        in_common(best), search.nodes < max_nodes, search.nodes, search.problem)
+                        in_common(best), not search.stopped, search.nodes, search.problem, work)
 
 
 def _why_not(problem: str | None, problems: list[Diagnostic], errors: list[Diagnostic]) -> str | None:

@@ -86,9 +86,10 @@ class LeanEdits:
                 yield (seq[:p] + [new] + seq[p + 1:], deal, p,
                        ("change-end", COSTS["change-end"], here, here[END], None, None), p + 1)
             # swap this move with a later one that would be legal here
+            bit = here[BIT]             # (a tile's bit names it, 0 a pass: ints compare faster than tiles)
             for j in (range(p + 1, len(seq)) if everything else (L,)):
                 there = seq[j]
-                if there[TILE] == here[TILE] or not (there[BIT] & lmask if there[BIT] else lpass):
+                if there[BIT] == bit or not (there[BIT] & lmask if there[BIT] else lpass):
                     continue
                 a = cell(name, there[TILE], there[END], here[SRC], here[ORIG], there[ANNOT])
                 b = cell(there[NAME], here[TILE], here[END], there[SRC], there[ORIG], here[ANNOT])

@@ -188,6 +188,7 @@ class RepairReport:
     complete: bool                       # False when the search stopped at its node budget
     searched: int                        # candidate records tried
     problem: str | None = None           # why nothing can be searched (e.g. an unreadable Result)
+    work: int = 0                        # the search's work (units of analyzer.repair.search; its bound grows with the record)
 
     @property
     def found(self) -> bool:
@@ -209,7 +210,8 @@ class RepairReport:
             return self.problem
         if not self.repairs:
             bound = edit_count(self.max_edits)
-            tail = "" if self.complete else f" (the search stopped after {self.searched} candidates)"
+            tail = "" if self.complete else (f" (the search stopped at its bound, after {self.searched} candidates: "
+                                             "the bound grows with the record's length)")
             return f"no repair within {bound}{tail}"
         n = self.smallest
         edits = edit_count

@@ -5,6 +5,8 @@ and :mod:`.position_edits`; the repairs found are kept by the record they give, 
 way to it, and the replayer confirms a line that ends as the record states."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Iterator
 
 from ..record import Game, HandEntry, MoveEntry, StatedResult
@@ -22,7 +24,36 @@ from .position_edits import PositionEdits
 from .positional import PositionChecker, PositionState
 from .setting import Setting
 
-__all__ = ["Search", "PositionSearch"]
+__all__ = ["Search", "PositionSearch", "MOVE_WORK", "shared_work"]
+
+# The search's work is bounded as well as its candidates, so that it grows with the record and not
+# faster (a candidate copies the record, and the candidates at a place look along the rest of it, so
+# the nodes alone cost more the longer the record). One unit is about one cell of the record copied
+# (some 0.02 us here); a cell looked at for a candidate costs SCAN_WORK, a trial's step (one move
+# replayed by the checker) ``step_work``, a confirmation by the replayer REPLAY_WORK a move. A search's
+# budget is what ``max_nodes`` candidates cost on a record of ordinary length (``node_work`` each: the
+# fixed part, a second or two for the triage's bound), plus MOVE_WORK for each move and hand line of the
+# record (about twice what replaying it costs): the search costs at most a small multiple of the
+# record's replay plus a fixed bound (bench/bench_triage.py measures it). Units of work, not seconds,
+# so that a result is the same on any machine.
+MOVE_WORK = 5_000
+REPLAY_WORK = 2_500
+SCAN_WORK = 6
+
+# The work left to every search of one record (see ``shared_work``): a file of many broken games shares
+# one budget, so its validation, too, costs at most a small multiple of its replay plus a fixed bound.
+_LEFT: ContextVar[list[int] | None] = ContextVar("repair_work_left", default=None)
+
+
+@contextmanager
+def shared_work(total: int):
+    """Within the block, the searches share ``total`` units of work (each still within its own budget);
+    each search's work is taken from it when it is done (:meth:`Search.settle`)."""
+    token = _LEFT.set([total])
+    try:
+        yield
+    finally:
+        _LEFT.reset(token)
 
 
 class Search:
@@ -30,6 +61,7 @@ class Search:
     the position path (:class:`PositionSearch`) shares, with its own checker and candidate edits."""
 
     default_nodes = 400_000
+    step_work, node_work = 250, 1_500     # (see MOVE_WORK)
     checker_kind, edits_kind, builder_kind = LeanChecker, LeanEdits, Builder
 
     def __init__(self, game: Game, variant: Variant, max_edits: int, max_nodes: int,
@@ -39,6 +71,11 @@ class Search:
         self.max_edits = max_edits
         self.max_nodes = max_nodes
         self.nodes = 0
+        self.max_work = max_nodes * self.node_work + MOVE_WORK * (len(game.moves) + len(game.hands))
+        self.work = 0
+        self.pool = _LEFT.get()         # the record's shared budget, if any: this search takes what is left of it
+        if self.pool is not None:
+            self.max_work = min(self.max_work, max(self.pool[0], 0))
         self.setting = setting = Setting.of(game, variant, lead, worth)
         self.problem = None
         if variant.end not in (End.ONE, End.PAIR):
@@ -150,8 +187,20 @@ class Search:
         ok = self.confirmed.get(key)
         if ok is None:
             game = self.builder.game_for(seq, deal)
+            self.work += REPLAY_WORK * len(seq)
             ok = self.confirmed[key] = self.replayed(game).valid
         return ok
+
+    def settle(self) -> None:
+        """Take this search's work from the record's shared budget (once, when it is done)."""
+        if self.pool is not None:
+            self.pool[0] -= self.work
+            self.pool = None
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the search stopped at its bound (of candidates or of work) before it was done."""
+        return self.nodes >= self.max_nodes or self.work >= self.max_work
 
     def confirm_key(self, seq: list, deal: Deal) -> tuple:
         """What the replayer's verdict on the record ``seq`` and ``deal`` give depends on (see ``confirmed``)."""
@@ -182,9 +231,11 @@ class Search:
 
     def visit(self, seq, deal, frontiers, L, code, edits, cost, min_pos, depth) -> None:
         """Try every edit at ``min_pos`` .. ``L`` (the first error) and go on from each."""
+        # the candidates at each place look along the rest of the record (a later move to swap in)
+        self.work += SCAN_WORK * (L + 2 - max(min_pos, 0)) * len(seq)
         for new_seq, new_deal, start, edit, next_min in self.edits.candidates(seq, deal, frontiers, L, code,
                                                                         min_pos, depth):
-            if self.nodes >= self.max_nodes:
+            if self.stopped:
                 return
             self.nodes += 1
             keep = [] if depth > 1 else None
@@ -196,6 +247,9 @@ class Search:
                 if keep is not None:
                     keep.extend(frontiers[:start])
                 nL, ncode = self.run(new_seq, start, frontiers[start], deal, keep)
+            # the copy of the record, and the trial's steps (from the deal, or the edit point)
+            self.work += len(new_seq) + self.step_work * ((len(new_seq) if nL is None else nL + 1)
+                                                          - (0 if new_deal is not deal else start))
             new_edits = edits + (edit,)
             new_cost = cost + edit[1]
             if nL is None:
@@ -228,6 +282,7 @@ class PositionSearch(Search):
     trial costs some ten lean ones, hence the smaller budget and the sharper focus of the last edit."""
 
     default_nodes = 40_000
+    step_work, node_work = 2_500, 4_000   # a trial's step costs some ten lean ones
     checker_kind, edits_kind, builder_kind = PositionChecker, PositionEdits, PositionBuilder
 
     def search(self, game: Game) -> tuple[list, bool]:
@@ -241,7 +296,7 @@ class PositionSearch(Search):
         # costs too much to count every larger repair, as the lean search does)
         for bound in range(1, self.max_edits + 1 if self.problem is None else 1):
             self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, bound)
-            if self.nodes >= self.max_nodes or self.confirmed_any():
+            if self.stopped or self.confirmed_any():
                 break
         return seq, False
 

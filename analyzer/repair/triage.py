@@ -31,8 +31,9 @@ from ..rules.codes import Code
 from . import in_common, repair, tag_repair
 from .edits import Edit, Repair, RepairReport
 from .muggins import dropped_calls
+from .search import MOVE_WORK, shared_work
 
-__all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES"]
+__all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES", "RECORD_WORK"]
 
 # The bound of the search behind ``validate``: candidate records tried per broken game (the
 # two-ended search tries about 100,000 a second here; the position path about a tenth of that).
@@ -41,6 +42,11 @@ TRIAGE_NODES = 60_000
 # repaired game and each repair checked replays the match again, so a long match broken in many games
 # would cost the square of its length). Past it the later games are triaged each on its own.
 MATCH_REPLAYS = 1_000
+# The work every search of one record shares (units of :mod:`analyzer.repair.search`): this fixed part
+# (some three seconds here; three times as much for ``validate --repair``), and MOVE_WORK for each move
+# and hand line of the record. A file of many broken games gets a slip for each while the budget lasts;
+# the games after it get their errors without one, and a note that says so.
+RECORD_WORK = 150_000_000
 
 
 @dataclass(frozen=True)
@@ -163,7 +169,7 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
     best = report.best
     if best is None:
         return Triage(tuple(replace(d, details={**d.details, "follow_on": False}) if d.severity == "error" else d
-                            for d in rep.diagnostics), report)
+                            for d in rep.diagnostics) + _stopped(rep, report), report)
     where = _index_of(rep)
     end = len(rep.steps)
     moves = _replayed_index(rep)
@@ -196,6 +202,18 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
     return Triage(tuple(out), report)
 
 
+def _stopped(rep: Replay, report: RepairReport) -> tuple[Diagnostic, ...]:
+    """The note that the search for the likely slip stopped at its bound with none found (the errors
+    are then listed without one), or nothing."""
+    if report.complete or report.problem or report.valid:
+        return ()
+    return (Diagnostic("info", Code.SLIP_SEARCH_STOPPED, f"the search for the likely slip stopped at its bound "
+                       f"({report.searched:,} candidate records, a budget that grows with the record's length) "
+                       "without finding one: each error is listed as found; 'validate --repair' searches further",
+                       rep.game.pos.line or None, rep.game.pos.column or None, rep.source,
+                       {"searched": report.searched}),)
+
+
 def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | None = None, *,
                  search: Callable[[Replay], RepairReport] | None = None) -> tuple[list[Triage | None], dict]:
     """Triage every game of a record: ``(triages, reports)``, a :class:`Triage` per game (None for a
@@ -207,7 +225,13 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
     marked as following from that slip; past :data:`MATCH_REPLAYS` games replayed so, the later games
     are triaged each on its own (a long match broken in many games stays linear). ``search(rep)``:
     the repair search of one game (default :func:`search_slips`, bounded)."""
-    search = search or search_slips
+    total = (RECORD_WORK if search is None else 3 * RECORD_WORK) + MOVE_WORK * sum(
+        len(rep.game.moves) + len(rep.game.hands) for rep in replays)
+    with shared_work(total):
+        return _triage_games(replays, again, search or search_slips)
+
+
+def _triage_games(replays: list[Replay], again, search: Callable[[Replay], RepairReport]) -> tuple[list, dict]:
     current, games = list(replays), [rep.game for rep in replays]
     match = again is not None and any(rep.match is not None for rep in replays)
     out: list[Triage | None] = []

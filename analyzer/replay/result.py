@@ -1,11 +1,12 @@
 """The end of a replayed hand: how it ended, its result, and the Result tag and remark checked against them."""
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, tiles_of
-from ..record import StatedResult
+from ..record import MAX_DIGITS, StatedResult
 from ..rules.facts import HandResult, hand_facts
 from ..rules.judge import tiles_text as _tiles_text
 from ..rules.variants import Variant
@@ -51,7 +52,10 @@ class HandEnding:
             except ValueError:
                 # the forms it takes, written with this game's own players
                 sides = [self.variant.side_name(k, self.players) for k in range(self.variant.seating.sides)]
-                out.append(self.diag(Code.RESULT_SYNTAX, f"cannot read result {tag!r}; write it as \"{sides[-1]} 10 "
+                shown = tag if len(tag) <= 40 else tag[:40] + "..."
+                long = max((len(run) for run in re.findall(r"\d+", tag)), default=0)
+                why = f" (a number of {long} digits: a number has at most {MAX_DIGITS})" if long > MAX_DIGITS else ""
+                out.append(self.diag(Code.RESULT_SYNTAX, f"cannot read result {shown!r}{why}; write it as \"{sides[-1]} 10 "
                                      f"domino\", \"{sides[0]} 46 blocked\" or \"draw blocked\" (this game's players)", tag_pos))
         last_pos = steps[-1].entry.pos if steps else self.game.pos
         if outcome is None:

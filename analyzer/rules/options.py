@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostics import DominoError
+from ..record import MAX_DIGITS
 
 __all__ = ["VariantError", "UnknownVariant", "UnknownOption", "BadOptionValue", "OptionSpec",
            "parse_rules", "normalise", "YES", "NO"]
@@ -62,9 +63,11 @@ class OptionSpec:
             raise BadOptionValue(f"option {self.key!r} of the {variant} variant is yes or no, not {value!r}")
         if self.kind == "int":
             v = value.strip()               # (not normalised: "-5" would read as 5)
-            if not v.isdecimal():
+            if not v.isdecimal() or len(v) > MAX_DIGITS:
+                shown = value if len(value) <= 20 else value[:20] + "..."
                 raise BadOptionValue(f"option {self.key!r} of the {variant} variant is a whole number"
-                                     + (f" ({', '.join(self.values)})" if self.values else "") + f", not {value!r}")
+                                     + (f" ({', '.join(self.values)})" if self.values else "") + f", not {shown!r}"
+                                     + (f" (a number has at most {MAX_DIGITS} digits)" if v.isdecimal() else ""))
             v = str(int(v))
         if self.values and v not in self.values:
             raise BadOptionValue(f"option {self.key!r} of the {variant} variant takes "
