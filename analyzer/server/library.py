@@ -432,7 +432,10 @@ def variants_data(variant: str | None = None, rules: dict | None = None) -> dict
         v = find_variant(item["name"])
         out.append({**item, "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
     options = _options("validate", variant, rules or {})
-    v = find_variant(options.variant or "partnership", dict(options.rules))
+    try:
+        v = find_variant(options.variant or "partnership", dict(options.rules))
+    except (UnknownVariant, DominoError, ValueError) as exc:
+        raise BoardError(str(exc)) from None
     return {"variants": out, "deal": {"variant": v.name, "players": v.players, "hand_size": v.dealing.hand_size,
                                       "max_pip": v.dealing.max_pip}}
 

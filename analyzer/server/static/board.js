@@ -16,11 +16,23 @@
     position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0
   };
   var text = $("text");
+  // the run's access token: the server put it in the page (which it serves only to whoever brings it); the
+  // address loses its ?token= so it is neither bookmarked nor shown over a shoulder
+  var meta = document.querySelector("meta[name=board-token]");
+  var TOKEN = meta ? meta.getAttribute("content") : "";
+  (function () {
+    var address = new URL(location.href);
+    if (address.searchParams.has("token")) {
+      address.searchParams.delete("token");
+      history.replaceState(null, "", address.pathname + address.search + address.hash);
+    }
+  }());
 
   // ---- talking to the server ------------------------------------------------------------------
   function post(route, body) {
     return fetch("/api/" + route, {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)
+      method: "POST", headers: {"Content-Type": "application/json", "Authorization": "Bearer " + TOKEN},
+      body: JSON.stringify(body)
     }).then(function (r) {
       return r.json().then(function (data) { return {ok: r.ok, status: r.status, data: data}; },
         function () { return {ok: false, status: r.status, data: {error: "the server sent no JSON (" + r.status + ")"}}; });
