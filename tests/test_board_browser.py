@@ -208,7 +208,7 @@ def test_unsaved_text_survives_a_reload(board):
     page.fill("#text", page.input_value("#text") + "{not saved yet}\n")
     page.reload()
     page.wait_for_selector("#notice:not([hidden])")
-    assert "Unsaved text" in page.inner_text("#notice")
+    assert "unsaved text" in page.inner_text("#notice").lower()
     assert page.input_value("#text").endswith("{not saved yet}\n")
     assert "{not saved yet}" not in (folder / "seed1.dom").read_text(encoding="utf-8")
     page.click("#notice button:has-text('Discard')")

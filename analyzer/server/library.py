@@ -174,7 +174,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     # where the record breaks the rules: what was legal there (the entering stays at the end of the game)
     seated = len(rep.players) == rep.variant.players == pos.n        # (a text still being typed may not be)
     moving = outcome is None and rep.deal_ok and seated
-    legal = _legal(rep, pos) if moving else []
+    legal = _legal(rep, pos, voids[pos.turn]) if moving else []
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
         "title": rep.title, "variant": rep.variant.name, "players": list(rep.players),
@@ -226,14 +226,19 @@ def _at_cursor(record, replays, cursor: tuple[int, int]) -> tuple[int, int]:
     return game, step
 
 
-def _legal(rep, pos) -> list[dict]:
+def _legal(rep, pos, lacks=()) -> list[dict]:
     """Every move the player to move may make, as the judge has it (``Position.legal_moves`` is the
     judge's set, ``tests/test_judge.py``); a draw names each tile that may be drawn (the record writes
-    which one the player took)."""
+    which one the player took). A player whose hand the record does not show whole: every move he could
+    make, each tile he could hold (``analyzer.rules.offers``: not yet seen, not excluded by his passes,
+    ``lacks``) judged by the rules."""
     from ..position import tiles_of
+    from ..rules.offers import offers
 
-    out = []
     seat = pos.turn
+    if pos.hidden[seat]:
+        return [_move_data(rep, pos, seat, move) for move in offers(rep.variant, rep.players, pos, lacks)]
+    out = []
     for move in pos.legal_moves():
         if move.draw and move.tile is None:
             for tile in tiles_of(pos.pool, pos.max_pip):
