@@ -238,3 +238,71 @@ def test_the_boards_keys(browser, tmp_path):
         expect(page.locator("#stepinfo")).to_contain_text("the deal")
         context.close()
         assert errors == []
+
+
+def test_a_variation_is_analysed_at_its_own_position(browser, tmp_path):
+    """Analyse inside a variation values the moves of the position shown (not those where it branches)."""
+    shutil.copy(RECORDS / "seed1.dom", tmp_path / "seed1.dom")
+    with served_board([str(tmp_path)]) as port:
+        context = browser.new_context(viewport=DESKTOP)
+        errors: list[str] = []
+        page = _open(context, f"http://127.0.0.1:{port}", errors, f"&path={tmp_path / 'seed1.dom'}")
+        expect(page.locator("#stepinfo")).to_contain_text("the deal")
+        page.check("input[name=clickmode][value=variation]")
+        for _ in range(2):                       # two moves of a variation from the deal
+            page.locator("#legal button.move").last.click()
+            expect(page.locator("#back")).to_be_visible()
+        expect(page.locator("#stepinfo")).to_contain_text("move 2 of 2")
+        offered = set(page.eval_on_selector_all("#legal button.move", "bs => bs.map(b => b.dataset.move)"))
+        assert len(offered) > 1
+        page.click("#analyse")
+        expect(page.locator("#valuesnote")).to_contain_text("The variation ends here")
+        valued = set(page.eval_on_selector_all("#valuerows tr[data-move]", "rs => rs.map(r => r.dataset.move)"))
+        assert valued == offered
+        assert all(re.fullmatch(r"[+-]?\d+", v.strip()) for v in page.eval_on_selector_all(
+            "#valuerows tr[data-move] td.val", "cs => cs.map(c => c.textContent)"))
+        context.close()
+        assert errors == []
+
+
+@pytest.mark.slow
+def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_called_best(browser, tmp_path):
+    """A fair analysis (a hand hidden): each value with its 95% interval; where the analysis says the best is
+    not told apart from others (its decision's ``tied``), the page says so, never "best", and offers more
+    deals. (The field comes from the fair analysis; here it is added to the server's real answer.)"""
+    shutil.copy(RECORDS / "draw-one-view.dom", tmp_path / "one.dom")
+    with served_board([str(tmp_path)]) as port:
+        context = browser.new_context(viewport=DESKTOP)
+        errors: list[str] = []
+        page = _open(context, f"http://127.0.0.1:{port}", errors, f"&path={tmp_path / 'one.dom'}")
+        asked, tied_at = [], []
+
+        def tie(route):
+            asked.append(route.request.post_data_json.get("worlds"))
+            response = route.fetch()
+            doc = response.json()
+            for game in doc["games"]:
+                for d in game["decisions"]:
+                    if d.get("fair") and len(d["alternatives"]) > 1:
+                        d["fair"]["tied"] = [a["move"] for a in d["alternatives"][:2]]
+                        tied_at.append(d["index"])
+            route.fulfill(response=response, json=doc)
+        page.route("**/api/analyze*", tie)
+        expect(page.locator("#stepinfo")).to_contain_text("the deal")
+        page.click("#analyse")
+        expect(page.locator("#status")).to_have_text("analysed", timeout=120_000)
+        # a decision of the viewer's with a choice: step there with the keys
+        page.click("h1")
+        for k in range(1, tied_at[0] + 1):
+            page.keyboard.press("ArrowRight")
+            expect(page.locator("#stepinfo")).to_contain_text(f"after move {k} of")
+        expect(page.locator("#valuesnote")).to_contain_text("are not told apart after")
+        assert "best" not in page.inner_text("#valuesnote").replace("best play", "")
+        assert page.locator("#valuerows tr.best").count() == 0
+        vals = page.eval_on_selector_all("#valuerows tr[data-move] td.val", "cs => cs.map(c => c.textContent)")
+        assert vals and all(re.search(r"fair [−+]?\d\.\d\d \(95%: [−+]?\d\.\d\d to [−+]?\d\.\d\d\)", v) for v in vals), vals
+        page.click("#moredeals")
+        expect(page.locator("#status")).to_have_text("analysed", timeout=120_000)
+        assert asked == [None, 800]
+        context.close()
+        assert errors == []

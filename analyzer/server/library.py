@@ -32,7 +32,7 @@ from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 
 __all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
-           "write_variation", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
+           "write_variation", "branch_text", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
 
 
 class BoardError(ValueError):
@@ -426,6 +426,32 @@ def write_variation(text: str, label: str, game: int, step: int, line: list[str]
             [dataclasses.replace(m, comment=None) for m in old.moves]:
         raise BoardError("the variation could not be written as a comment there without changing the moves")
     return {"text": new, "offset": offset, "comment": note}
+
+
+def branch_text(text: str, label: str, game: int, step: int, line: list[str], along: int,
+                variant: str | None = None, rules: dict | None = None) -> dict:
+    """A record of game ``game`` alone that ends at the position of a variation: its first ``step`` moves, then
+    the first ``along`` moves of ``line`` (each judged legal in turn), its result left open; what the board
+    analyses to value the position a variation shows. ``{"text", "step"}`` (``step``: the moves it holds)."""
+    record, replays = _replays(text, label, variant, rules)
+    rep = _game(replays, game)
+    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
+        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
+    pos, _, last, shown = position_at(rep, step)
+    if shown < step or not rep.deal_ok:
+        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
+    _play_line(rep, pos, line, along, last)
+    moves = [dataclasses.replace(s.entry, pos=NOWHERE, round=None, comment=None) for s in rep.steps[:step]]
+    for item in line[:along]:
+        player, _, words = item.partition(" ")
+        if words == "no extra tile":
+            continue
+        move = Move.parse(words)
+        moves.append(MoveEntry(player, move.tile, move.end, draw=move.draw, arm=move.arm))
+    old = record.games[game]
+    tags = {k: v for k, v in old.tags.items() if k != "Result"}
+    branch = dataclasses.replace(old, tags=tags, moves=moves)
+    return {"text": write(Record([branch], record.source, [])), "step": len(moves)}
 
 
 def variants_data(variant: str | None = None, rules: dict | None = None) -> dict:

@@ -546,7 +546,10 @@
   }
 
   // ---- analysis ------------------------------------------------------------------------------------
-  function analyse() {
+  // Analyse values the position on the board: in the record, the record (where its written moves end and
+  // the hand goes on, with one of the legal moves added, not to the text, so that every move there is valued);
+  // in a variation, a record of the game that ends at the variation's position (the server writes it).
+  function analyse(more) {
     var job = "job-" + Date.now() + "-" + Math.floor(Math.random() * 1e9);
     state.job = job;
     var analysedText = text.value;
@@ -554,17 +557,26 @@
     $("analyse").disabled = true;
     $("cancel").hidden = false;
     status("analysing…");
-    // at the end of the record, where the next move is not written yet, the record is analysed with one
-    // of the legal moves added (not to the text): its decision there values every move
-    var ahead = p && p.at_end && p.turn && p.legal.length > 1 ? p : null;
-    var ready = ahead ? post("enter", request({game: p.game, move: p.legal[0].move, player: p.legal[0].player}))
+    var v = p && p.variation;
+    var at = v ? {game: p.game, step: p.step, line: v.line.slice(0, v.along), along: v.along} : null;
+    var base = v ? post("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
       : Promise.resolve(null);
     showProgress(job);
-    ready.then(function (entered) {
-      var body = request({job: job, lines: true});
-      if ($("fair").checked) { body.fair = true; }
-      if (entered && entered.ok) { body.text = entered.data.text; }
-      return post("analyze", body);
+    var ahead = null;
+    base.then(function (branch) {
+      if (branch && !branch.ok) { return branch; }
+      var source = branch ? branch.data.text : text.value;
+      var game = branch ? 0 : p ? p.game : 0;
+      if (at) { at.target = {game: 0, step: branch.data.step}; }
+      ahead = p && p.turn && p.legal.length > 1 && (v || p.at_end) ? {game: game, step: at ? at.target.step : p.step} : null;
+      var ready = ahead ? post("enter", request({text: source, game: game, move: p.legal[0].move, player: p.legal[0].player}))
+        : Promise.resolve(null);
+      return ready.then(function (entered) {
+        var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
+        if ($("fair").checked) { body.fair = true; }
+        if (more) { body.worlds = more; }
+        return post("analyze", body);
+      });
     }).then(function (r) {
       if (state.job !== job) { return; }
       state.job = null;
@@ -574,7 +586,9 @@
       if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
       state.analysis = r.data;
       state.analysed = analysedText;
-      state.ahead = ahead ? {game: ahead.game, step: ahead.step} : null;
+      state.analysedAt = at;
+      state.worlds = more || 200;
+      state.ahead = ahead;
       status("analysed");
       drawValues();
     });
@@ -610,80 +624,119 @@
     if (state.job) { post("cancel", {job: state.job}); }
   }
 
+  // the analysed game and the decision index that value the position on the board, or null
+  function valuedHere(a, p) {
+    var at = state.analysedAt;
+    if (p.variation) {
+      var same = at && at.game === p.game && at.step === p.step && at.along === p.variation.along &&
+        at.line.join("|") === p.variation.line.slice(0, p.variation.along).join("|");
+      if (same) { return {g: a.games[at.target.game], index: at.target.step}; }
+      // a line of the record's analysis: the values where it branches, said so
+      return at ? null : a.games[p.game] ? {g: a.games[p.game], index: p.step, branch: true} : null;
+    }
+    return at ? null : a.games[p.game] ? {g: a.games[p.game], index: p.step} : null;
+  }
+
+  function signedFixed(v) { return (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(2); }
+
   function drawValues() {
     var box = $("values");
     var a = state.analysis;
     var p = state.position;
-    if (!a || !p || !a.games[p.game]) { box.hidden = true; return; }
+    if (!a || !p) { box.hidden = true; return; }
+    var here = valuedHere(a, p);
     box.hidden = false;
-    var g = a.games[p.game];
     var rows = $("valuerows");
     rows.textContent = "";
+    $("moredeals").hidden = true;
+    if (!here) {
+      $("valuesnote").textContent = "The analysis is of another position: Analyse values the one on the board.";
+      return;
+    }
+    var g = here.g, index = here.index;
     var note = [];
     if (state.analysed !== text.value) { note.push("The text has changed since this analysis: analyse again."); }
+    if (here.branch) { note.push("The values where the variation begins (Analyse values the position shown)."); }
     var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
     note.push(side + ".");
-    if (g.values && g.values[p.step] !== undefined && g.values[p.step] !== null) {
-      note.push("Value here with best play: " + signed(g.values[p.step]) + ".");
+    if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
+      note.push("Value here with best play: " + signed(g.values[index]) + ".");
     }
     var d = null;
-    g.decisions.forEach(function (x) { if (x.index === p.step && d === null) { d = x; } });
+    g.decisions.forEach(function (x) { if (x.index === index && d === null) { d = x; } });
     if (!d) {
-      note.push(p.step < g.analysed_steps ? "No choice here: the move is forced." :
+      note.push(index < g.analysed_steps ? "No choice here: the move is forced." :
         (g.stopped || "The record's moves end here."));
-    } else {
-      var ahead = state.ahead && state.ahead.game === p.game && state.ahead.step === p.step;
-      note.push(ahead ? "The record ends here: the value of each move " + d.player + " may make." :
-        d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 ? ", best" : "") + ".");
-      var worth = function (alt) {
-        if (alt.value !== null && alt.value !== undefined) { return alt.value; }
-        return alt.fair ? alt.fair.mean : null;
-      };
-      d.alternatives.slice().sort(function (x, y) {
-        var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
-        return d.side === 0 ? vy - vx : vx - vy;
-      }).forEach(function (alt) {
-        var played = alt.played && !ahead;
-        var tr = el("tr", (played ? "played" : "") + (alt.best ? " best" : ""));
-        tr.setAttribute("data-move", alt.move);
-        tr.appendChild(el("td", "mv", alt.move));
-        var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
-          alt.fair ? "fair " + (alt.fair.mean > 0 ? "+" : "") + alt.fair.mean.toFixed(2) : "?";
-        tr.appendChild(el("td", "val", shown));
-        tr.appendChild(el("td", "marks", [played ? "played" : "", alt.best ? "best" : ""].filter(Boolean).join(", ")));
-        rows.appendChild(tr);
-        if (alt.line) {
-          var more = el("tr", "line");
-          var cell = el("td", "", null);
-          cell.colSpan = 3;
-          var details = el("details", "", null);
-          details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
-          var list = el("ol", "linemoves", null);
-          alt.line.forEach(function (m, k) {
-            var item = el("li", p.variation && p.variation.line[0] === alt.line[0] && p.variation.along === k + 1 ? "here" : "", null);
-            var go = el("button", "step", m);
-            go.type = "button";
-            go.title = "show the board after this move of the line";
-            go.addEventListener("click", function () {
-              state.mine = false;
-              showPosition({game: p.game, step: d.index, line: alt.line, along: k + 1});
-            });
-            item.appendChild(go);
-            list.appendChild(item);
-          });
-          if (p.variation && p.variation.line[0] === alt.line[0]) { details.open = true; }
-          details.appendChild(list);
-          cell.appendChild(details);
-          more.appendChild(cell);
-          rows.appendChild(more);
-        }
-      });
-      if (d.fair) {
+      $("valuesnote").textContent = note.join(" ");
+      return;
+    }
+    var tied = d.fair && d.fair.tied && d.fair.tied.length ? d.fair.tied : null;
+    var ahead = state.ahead && state.ahead.step === index;
+    note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
+      d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 && !tied ? ", best" : "") + ".");
+    var worth = function (alt) {
+      if (alt.value !== null && alt.value !== undefined) { return alt.value; }
+      return alt.fair ? alt.fair.mean : null;
+    };
+    d.alternatives.slice().sort(function (x, y) {
+      var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
+      return d.side === 0 ? vy - vx : vx - vy;
+    }).forEach(function (alt) {
+      var played = alt.played && !ahead;
+      // "best" only where the best is told apart from the next (the analysis says which are not: "tied")
+      var best = alt.best && !(tied && tied.indexOf(alt.move) >= 0);
+      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (tied && tied.indexOf(alt.move) >= 0 ? " tied" : ""));
+      tr.setAttribute("data-move", alt.move);
+      tr.appendChild(el("td", "mv", alt.move));
+      var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
+        alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " + signedFixed(alt.fair.ci95[0]) +
+          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "?";
+      tr.appendChild(el("td", "val", shown));
+      tr.appendChild(el("td", "marks", [played ? "played" : "", best ? "best" : "",
+        tied && tied.indexOf(alt.move) >= 0 ? "not told apart" : ""].filter(Boolean).join(", ")));
+      rows.appendChild(tr);
+      if (alt.line) { rows.appendChild(lineRow(p, d, alt)); }
+    });
+    if (d.fair) {
+      if (tied) {
+        note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
+          d.fair.worlds + " deals (" + d.fair.method + ").");
+        $("moredeals").hidden = !(state.worlds < 10000);
+      } else {
         note.push("By what " + d.player + " could know (" + d.fair.worlds + " deals, " + d.fair.method + "): best " +
           d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
       }
     }
     $("valuesnote").textContent = note.join(" ");
+  }
+
+  function lineRow(p, d, alt) {
+    var more = el("tr", "line");
+    var cell = el("td", "", null);
+    cell.colSpan = 3;
+    var details = el("details", "", null);
+    details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
+    var list = el("ol", "linemoves", null);
+    var base = state.analysedAt;
+    alt.line.forEach(function (m, k) {
+      var item = el("li", p.variation && p.variation.line[0] === alt.line[0] && p.variation.along === k + 1 ? "here" : "", null);
+      var go = el("button", "step", m);
+      go.type = "button";
+      go.title = "show the board after this move of the line";
+      go.addEventListener("click", function () {
+        state.mine = false;
+        // from a variation's analysis, the line goes on from the variation's moves
+        var line = base ? base.line.concat(alt.line) : alt.line;
+        showPosition({game: p.game, step: base ? base.step : d.index, line: line, along: (base ? base.line.length : 0) + k + 1});
+      });
+      item.appendChild(go);
+      list.appendChild(item);
+    });
+    if (p.variation && p.variation.line[0] === alt.line[0]) { details.open = true; }
+    details.appendChild(list);
+    cell.appendChild(details);
+    more.appendChild(cell);
+    return more;
   }
 
   // ---- files, saving, the text kept in the browser -----------------------------------------------------
@@ -922,7 +975,8 @@
   });
   $("next").addEventListener("click", function () { step(1); });
   $("repair").addEventListener("click", repair);
-  $("analyse").addEventListener("click", analyse);
+  $("analyse").addEventListener("click", function () { analyse(); });
+  $("moredeals").addEventListener("click", function () { analyse(Math.min(10000, (state.worlds || 200) * 4)); });
   $("cancel").addEventListener("click", cancel);
   $("save").addEventListener("click", function () { save(); });
   $("files").addEventListener("change", function () {
