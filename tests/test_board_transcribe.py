@@ -306,3 +306,23 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
         assert asked == [None, 800]
         context.close()
         assert errors == []
+
+
+def test_on_a_phone_the_board_is_in_the_first_screen_and_the_text_wraps(browser, tmp_path):
+    shutil.copy(RECORDS / "seed1.dom", tmp_path / "seed1.dom")
+    with served_board([str(tmp_path)]) as port:
+        context = browser.new_context(viewport=PHONE)
+        errors: list[str] = []
+        page = _open(context, f"http://127.0.0.1:{port}", errors, f"&path={tmp_path / 'seed1.dom'}")
+        expect(page.locator("#tomove")).to_contain_text("to move")
+        for part in ("#stepinfo", "#table"):
+            box = page.locator(part).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (part, box)
+        assert page.evaluate("(() => { const t = document.getElementById('text'); "
+                             "return t.scrollWidth <= t.clientWidth; })()")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.click(".tabs button[data-tab=text]")
+        expect(page.locator(".tabs button[data-tab=text]")).to_have_attribute("aria-selected", "true")
+        page.wait_for_function("document.getElementById('text').getBoundingClientRect().top < 200")
+        context.close()
+        assert errors == []

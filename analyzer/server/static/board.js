@@ -105,6 +105,26 @@
     return v > 0 ? "+" + v : String(v);
   }
 
+  // ---- a phone's tabs: the board (first), the text, the values, each brought into sight ---------------------
+  var SECTIONS = {board: ".board", text: ".editor", values: "#values"};
+
+  function tab(name, go) {
+    document.body.setAttribute("data-tab", name);
+    Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (b) {
+      b.setAttribute("aria-selected", String(b.getAttribute("data-tab") === name));
+    });
+    var target = document.querySelector(SECTIONS[name]);
+    if (go && phone() && target && !target.hidden) {
+      window.scrollTo(0, target.getBoundingClientRect().top + window.scrollY - document.querySelector(".tabs").offsetHeight);
+    }
+  }
+
+  function phone() { return getComputedStyle(document.querySelector(".tabs")).display !== "none"; }
+
+  Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (b) {
+    b.addEventListener("click", function () { tab(b.getAttribute("data-tab"), true); });
+  });
+
   // ---- the gutter and the diagnostics ------------------------------------------------------------
   function drawGutter() {
     var lines = text.value.split("\n").length;
@@ -127,6 +147,7 @@
   }
 
   function goTo(line, column) {
+    tab("text");
     var rows = text.value.split("\n");
     var at = 0;
     for (var k = 0; k < line - 1 && k < rows.length; k++) { at += rows[k].length + 1; }
@@ -591,6 +612,7 @@
       state.ahead = ahead;
       status("analysed");
       drawValues();
+      if (phone()) { tab("values", true); }
     });
   }
 
