@@ -47,7 +47,7 @@ def test_a_new_record_typed_is_restored_on_the_next_load(browser, tmp_path, serv
         errors: list[str] = []
         page = _open(context, base, errors)
         if served:
-            page.wait_for_function("document.getElementById('files').options.length > 1")
+            expect(page.locator("#files option")).to_have_count(served + 1)
             if served == 1:
                 expect(page.locator("#text")).not_to_have_value("")     # the one file is opened
             page.select_option("#files", "")
@@ -69,7 +69,7 @@ def test_a_new_record_typed_is_restored_on_the_next_load(browser, tmp_path, serv
         assert (tmp_path / "typed.dom").read_text(encoding="utf-8") == TYPED
         page.close()
         page = _open(context, base, errors)
-        page.wait_for_function("document.getElementById('files').options.length > 1")
+        expect(page.locator("#files option")).to_have_count(served + 2)
         assert not page.locator("#notice").is_visible() or "unsaved" not in page.inner_text("#notice")
         context.close()
         assert errors == []
@@ -323,6 +323,6 @@ def test_on_a_phone_the_board_is_in_the_first_screen_and_the_text_wraps(browser,
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.click(".tabs button[data-tab=text]")
         expect(page.locator(".tabs button[data-tab=text]")).to_have_attribute("aria-selected", "true")
-        page.wait_for_function("document.getElementById('text').getBoundingClientRect().top < 200")
+        expect(page.locator("#text")).to_be_in_viewport()
         context.close()
         assert errors == []
