@@ -403,8 +403,11 @@
         $("ends").textContent = "";
         return;
       }
+      // the same board again (the next board was asked at once after a move, and again as the cursor
+      // settled): nothing is redrawn, so a click on a move is never lost under a redraw
+      var same = state.position && JSON.stringify(state.position) === JSON.stringify(r.data);
       state.position = r.data;
-      drawPosition();
+      if (!same) { drawPosition(); }
     });
   }
 
@@ -524,6 +527,7 @@
       if (!r.ok) { status(r.data.error, true); return; }
       text.focus();
       setText(r.data.text, r.data.offset, "move", m.player + " " + m.move);
+      positionAtCursor();             // the next board at once (the cursor stands after the move)
       if (typed) { $("keymove").focus(); }
       said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
         plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
