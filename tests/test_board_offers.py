@@ -81,3 +81,14 @@ def test_the_moves_of_a_real_game_are_offered_with_the_hands_hidden(seed, varian
         text = enter_move(text, "x", 0, m["move"] + (f" +{m['claim']}" if m["claim"] else ""), m["player"])["text"]
     errors = [d for g in validate_document(text, "x")["games"] for d in g["diagnostics"] if d["severity"] == "error"]
     assert errors == [], (text, errors)
+
+
+def test_a_result_is_written_only_when_the_hand_is_over():
+    from analyzer.server.library import BoardError, result_entry
+
+    with pytest.raises(BoardError, match="not over"):
+        result_entry(_sheet("partnership", "A, B, C, D", "1. A [2-6] B pass\n"), "x", 0)
+    game = random_game("all-fives", 7)
+    full = write(Record([game], "x", []))
+    stated = game.tags["Result"]
+    assert result_entry(full.replace(f'[Result "{stated}"]\n', ""), "x", 0) == {"text": full, "result": stated}

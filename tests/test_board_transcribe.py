@@ -326,3 +326,29 @@ def test_on_a_phone_the_board_is_in_the_first_screen_and_the_text_wraps(browser,
         expect(page.locator("#text")).to_be_in_viewport()
         context.close()
         assert errors == []
+
+
+def test_the_result_is_written_in_one_click_when_the_hand_is_over(browser, tmp_path):
+    """The sheet's last move entered: the result, as the rules reckon it (a Result tag equal to the generated
+    game's own), is offered and written in one click; Undo takes it back."""
+    game = random_game("partnership", 3)
+    full = write(Record([game], "x", []))
+    stated = game.tags["Result"]
+    without = full.replace(f'[Result "{stated}"]\n', "")
+    (tmp_path / "sheet.dom").write_text(without, encoding="utf-8")
+    with served_board([str(tmp_path)]) as port:
+        context = browser.new_context(viewport=DESKTOP)
+        errors: list[str] = []
+        page = _open(context, f"http://127.0.0.1:{port}", errors, f"&path={tmp_path / 'sheet.dom'}")
+        expect(page.locator("#stepinfo")).to_contain_text("the deal")
+        page.click("h1")
+        page.keyboard.press("End")
+        expect(page.locator("#tomove")).to_contain_text("The hand is over", timeout=10_000)
+        expect(page.locator("#writeresult")).to_have_text(f"Write the result: {stated}", timeout=10_000)
+        page.click("#writeresult")
+        expect(page.locator("#text")).to_have_value(full)
+        expect(page.locator("#writeresult")).to_have_count(0)
+        page.click("#undo")
+        expect(page.locator("#text")).to_have_value(without)
+        context.close()
+        assert errors == []

@@ -32,7 +32,7 @@ from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 
 __all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
-           "write_variation", "branch_text", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
+           "write_variation", "branch_text", "result_entry", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
 
 
 class BoardError(ValueError):
@@ -181,11 +181,20 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
         "hidden": list(pos.hidden), "board": board, "ends": pos.ends_text(),
         "turn": rep.players[pos.turn] if moving else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
+        "result": _result_words(rep, outcome, step, steps, variation), "stated": record.games[game].tags.get("Result"),
         "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
         "moves": [{"player": s.entry.player, "move": s.entry.text if s.move is None else str(s.move),
                    "line": s.entry.pos.line or None, "column": s.entry.pos.column or None}
                   for s in rep.steps],
     }
+
+
+def _result_words(rep, outcome, step: int, steps: int, variation) -> str | None:
+    """The game's result as its Result tag would state it, where the board stands at the game's end."""
+    if outcome is None or step != steps or variation is not None or rep.legal_prefix != steps:
+        return None
+    stated = rep.actual_result
+    return None if stated is None else str(stated)
 
 
 def _play_line(rep, pos, line: list[str], along: int, last):
@@ -452,6 +461,32 @@ def branch_text(text: str, label: str, game: int, step: int, line: list[str], al
     tags = {k: v for k, v in old.tags.items() if k != "Result"}
     branch = dataclasses.replace(old, tags=tags, moves=moves)
     return {"text": write(Record([branch], record.source, [])), "step": len(moves)}
+
+
+def result_entry(text: str, label: str, game: int, variant: str | None = None, rules: dict | None = None) -> dict:
+    """``text`` with game ``game``'s result, as the rules reckon it after its last move, in its ``Result`` tag
+    (the tag written anew where the game has one, else added after its last tag). ``{"text", "result"}``."""
+    record, replays = _replays(text, label, variant, rules)
+    rep = _game(replays, game)
+    stated = rep.actual_result if rep.valid or rep.legal_prefix == len(rep.steps) else None
+    if stated is None:
+        raise BoardError(f"game {game + 1} is not over by the rules after its last move: no result to write")
+    words = str(stated)
+    tag = f'[Result "{words}"]'
+    g = record.games[game]
+    rows = text.split("\n")
+    where = g.tag_pos.get("Result")
+    if where is not None and where.line:
+        row = rows[where.line - 1]
+        new = re.sub(r'\[\s*Result\s+"[^"\n]*"\s*\]', lambda _m: tag, row, count=1)
+        if new == row and tag not in row:
+            raise BoardError(f"line {where.line}: the Result tag could not be written anew there")
+        rows[where.line - 1] = new
+    else:
+        lines = [span.line for span in g.tag_pos.values() if span.line]
+        at = max(lines) if lines else max(1, g.pos.line) - 1
+        rows.insert(at, tag)
+    return {"text": "\n".join(rows), "result": words}
 
 
 def variants_data(variant: str | None = None, rules: dict | None = None) -> dict:

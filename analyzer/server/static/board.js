@@ -273,6 +273,22 @@
     $("clickmode").hidden = !p.turn || !!p.variation;
     if (p.over) {
       head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
+      // the result as the rules reckon it, written into the record's Result tag in one click (the server writes it)
+      if (p.result && p.result !== p.stated && !playing) {
+        var write = el("button", "result", "Write the result: " + p.result);
+        write.type = "button";
+        write.id = "writeresult";
+        write.title = p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
+          "Add the Result tag to the record";
+        write.addEventListener("click", function () {
+          post("result", request({game: p.game})).then(function (r) {
+            if (!r.ok) { status(r.data.error, true); return; }
+            setText(r.data.text, undefined, "result", "the result " + r.data.result);
+            said("The result " + r.data.result + " is written into the record's Result tag.");
+          });
+        });
+        box.appendChild(write);
+      }
       return;
     }
     $("other").hidden = !(p.turn && p.at_end && !playing);
