@@ -352,3 +352,29 @@ def test_the_result_is_written_in_one_click_when_the_hand_is_over(browser, tmp_p
         expect(page.locator("#text")).to_have_value(without)
         context.close()
         assert errors == []
+
+
+def test_the_variant_chosen_in_the_page_is_written_into_the_record_on_save(browser, tmp_path):
+    """A record with no Variant tag, judged in the page as All Fives: saved, the file says so, and the file
+    alone is judged as the page judged it."""
+    from analyzer.server.library import validate_document
+
+    text = '[Event "x"]\n[Players "A, B"]\n\nA: ?\nB: ?\n\n1. A [5-5] +10 B [0-5]@5 +10\n'
+    (tmp_path / "x.dom").write_text(text, encoding="utf-8")
+    with served_board([str(tmp_path)]) as port:
+        context = browser.new_context(viewport=DESKTOP)
+        errors: list[str] = []
+        page = _open(context, f"http://127.0.0.1:{port}", errors, f"&path={tmp_path / 'x.dom'}")
+        expect(page.locator("#stepinfo")).to_contain_text("the deal")
+        page.fill("#variant", "all-fives")
+        page.dispatch_event("#variant", "change")
+        page.click("#save")
+        expect(page.locator("#filestate")).to_have_text(re.compile(r"^saved "))
+        saved = (tmp_path / "x.dom").read_text(encoding="utf-8")
+        assert '[Variant "all-fives"]' in saved and saved.replace('[Variant "all-fives"]\n', "") == text
+        judged = validate_document(text, "x", "all-fives")
+        assert validate_document(saved, "x")["summary"] == judged["summary"]
+        page.click("#undo")
+        expect(page.locator("#text")).to_have_value(text)
+        context.close()
+        assert errors == []

@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .library import (BoardError, NODE_LIMIT, branch_text, enter_move, new_record, position_data, result_entry,
-                      variants_data, write_variation)
+                      variant_tags, variants_data, write_variation)
 from .files import FileConflict, FileRefused, Roots
 from .guard import Gate, cookie_name, new_token
 from .jobs import Busy, Cancelled, Workers
@@ -186,6 +186,11 @@ async def _result(data):
     return await run_in_threadpool(result_entry, _text(data), _label(data), _int(data, "game", 0), variant, rules)
 
 
+async def _tags(data):
+    variant, rules = _rules(data)
+    return await run_in_threadpool(variant_tags, _text(data), _label(data), variant, rules)
+
+
 async def _variants(data):
     return await run_in_threadpool(variants_data, *_rules(data))
 
@@ -313,7 +318,7 @@ class _Board:
         """(the API's route, its handler, whether it watches for its client going away)."""
         return [("validate", self.validate, True), ("analyze", self.analyze, True), ("cancel", self.cancel, False),
                 ("progress", self.progress, False), ("position", _position, False), ("enter", _enter, False),
-                ("repair", self.repair, True), ("variation", _variation, False), ("branch", _branch, False), ("result", _result, False),
+                ("repair", self.repair, True), ("variation", _variation, False), ("branch", _branch, False), ("result", _result, False), ("tags", _tags, False),
                 ("variants", _variants, False),
                 ("new", _new, False), ("files", self.listing, False), ("open", self.open_file, False),
                 ("save", self.save_file, False)]

@@ -32,7 +32,7 @@ from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 
 __all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
-           "write_variation", "branch_text", "result_entry", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
+           "write_variation", "branch_text", "result_entry", "variant_tags", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
 
 
 class BoardError(ValueError):
@@ -135,6 +135,13 @@ def _game(replays, game: int):
     return replays[game]
 
 
+def _written(record, game: int):
+    """Game ``game`` as the text writes it (a text with no tag, hand or move yet writes none)."""
+    if not 0 <= game < len(record.games):
+        raise BoardError("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
+    return record.games[game]
+
+
 def _pair(tile) -> list[int] | None:
     return None if tile is None else [tile.low, tile.high]
 
@@ -181,7 +188,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
         "hidden": list(pos.hidden), "board": board, "ends": pos.ends_text(),
         "turn": rep.players[pos.turn] if moving else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
-        "result": _result_words(rep, outcome, step, steps, variation), "stated": record.games[game].tags.get("Result"),
+        "result": _result_words(rep, outcome, step, steps, variation), "stated": _written(record, game).tags.get("Result") if game < len(record.games) else None,
         "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
         "moves": [{"player": s.entry.player, "move": s.entry.text if s.move is None else str(s.move),
                    "line": s.entry.pos.line or None, "column": s.entry.pos.column or None}
@@ -457,7 +464,7 @@ def branch_text(text: str, label: str, game: int, step: int, line: list[str], al
             continue
         move = Move.parse(words)
         moves.append(MoveEntry(player, move.tile, move.end, draw=move.draw, arm=move.arm))
-    old = record.games[game]
+    old = _written(record, game)
     tags = {k: v for k, v in old.tags.items() if k != "Result"}
     branch = dataclasses.replace(old, tags=tags, moves=moves)
     return {"text": write(Record([branch], record.source, [])), "step": len(moves)}
@@ -472,21 +479,44 @@ def result_entry(text: str, label: str, game: int, variant: str | None = None, r
     if stated is None:
         raise BoardError(f"game {game + 1} is not over by the rules after its last move: no result to write")
     words = str(stated)
-    tag = f'[Result "{words}"]'
-    g = record.games[game]
-    rows = text.split("\n")
-    where = g.tag_pos.get("Result")
+    rows = _set_tag(text.split("\n"), _written(record, game), "Result", words)
+    return {"text": "\n".join(rows), "result": words}
+
+
+def _set_tag(rows: list[str], g: Game, name: str, value: str) -> list[str]:
+    """``rows`` (the text's lines) with game ``g``'s tag ``name`` set to ``value``: written anew where the game
+    has it, else added after its last tag (before its first line when it has none)."""
+    tag = f'[{name} "{value}"]'
+    where = g.tag_pos.get(name)
+    rows = list(rows)
     if where is not None and where.line:
         row = rows[where.line - 1]
-        new = re.sub(r'\[\s*Result\s+"[^"\n]*"\s*\]', lambda _m: tag, row, count=1)
+        new = re.sub(r'\[\s*' + name + r'\s+"[^"\n]*"\s*\]', lambda _m: tag, row, count=1)
         if new == row and tag not in row:
-            raise BoardError(f"line {where.line}: the Result tag could not be written anew there")
+            raise BoardError(f"line {where.line}: the {name} tag could not be written anew there")
         rows[where.line - 1] = new
     else:
         lines = [span.line for span in g.tag_pos.values() if span.line]
-        at = max(lines) if lines else max(1, g.pos.line) - 1
-        rows.insert(at, tag)
-    return {"text": "\n".join(rows), "result": words}
+        rows.insert(max(lines) if lines else max(1, g.pos.line) - 1, tag)
+    return rows
+
+
+def variant_tags(text: str, label: str, variant: str | None, rules: dict | None = None) -> dict:
+    """``text`` with the variant and rules chosen in the page written into every game's ``Variant`` and
+    ``Rules`` tags, so that the file reads as the page judged it; ``{"text", "validation"}`` (its validation
+    as the file now reads it, with no variant given from outside)."""
+    options = _options("validate", variant, rules or {})
+    if not options.variant and not options.rules:
+        raise BoardError("choose a variant (or rules) to write into the record")
+    record = parse(text, label)
+    rows = text.split("\n")
+    for g in reversed(record.games):          # (from the last game: a tag added moves the lines after it)
+        if options.rules:
+            rows = _set_tag(rows, g, "Rules", ", ".join(f"{k}={v}" for k, v in options.rules))
+        if options.variant:
+            rows = _set_tag(rows, g, "Variant", find_variant(options.variant).name)
+    new = "\n".join(rows)
+    return {"text": new, "validation": validate_document(new, label)}
 
 
 def variants_data(variant: str | None = None, rules: dict | None = None) -> dict:

@@ -910,6 +910,19 @@
     saveTo(state.path, state.token);
   }
 
+  // the variant chosen in the page is written into the record's Variant tag before it is saved, so the file
+  // reads as the page judged it (the server writes the tags; Undo takes them back)
+  function tagged() {
+    var variant = $("variant").value.trim();
+    if (!variant) { return Promise.resolve(true); }
+    return post("tags", request()).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return false; }
+      if (r.data.text !== text.value) { setText(r.data.text, undefined, "variant", "the variant " + variant); }
+      $("variant").value = "";
+      return true;
+    });
+  }
+
   function saveAs() {
     var name = window.prompt("Save as: a file name (*.dom or *.txt) in the folder the board was started with",
       state.path ? fileName(state.path).replace(/(\.[a-z]+)$/i, "-2$1") : "new.dom");
@@ -918,7 +931,10 @@
 
   function saveTo(path, token) {
     var before = state.path;
-    return post("save", {path: path, text: text.value, token: token}).then(function (r) {
+    return tagged().then(function (ok) {
+      return ok ? post("save", {path: path, text: text.value, token: token}) : null;
+    }).then(function (r) {
+      if (!r) { return; }
       if (r.status === 409) {
         var buttons = [["Overwrite the file on disk", function () { notice(""); saveTo(path, r.data.token); }]];
         if (path === before) {
