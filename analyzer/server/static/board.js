@@ -409,8 +409,10 @@
   function showPosition(body) {
     var seq = ++state.seq;
     if (!body.line) { state.mine = false; }
+    if (body.step === undefined || body.line) { state.asked = null; }
     return post("position", request(body)).then(function (r) {
       if (seq !== state.seq) { return; }
+      state.asked = null;
       if (!r.ok) {
         state.position = null;
         $("stepinfo").textContent = "";
@@ -442,7 +444,10 @@
       showPosition({game: p.game, step: p.step, line: p.variation.line, along: along});
       return;
     }
-    var k = Math.max(0, Math.min(p.steps, p.step + delta));
+    // keys pressed faster than the board answers go on from the step last asked for, not the one drawn
+    var from = state.asked && state.asked.game === p.game ? state.asked.step : p.step;
+    var k = Math.max(0, Math.min(p.steps, from + delta));
+    state.asked = {game: p.game, step: k};
     showPosition({game: p.game, step: k});
   }
 
