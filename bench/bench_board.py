@@ -50,9 +50,13 @@ from analyzer.server.library import (analyze_document, enter_move, new_record, p
                                      validate_document, write_variation)
 
 
+TOKEN = "bench-board-token"     # the access token of the board this bench serves
+
+
 def post(base: str, route: str, body: dict) -> dict:
     req = urllib.request.Request(f"{base}/api/{route}", data=json.dumps(body).encode("utf-8"),
-                                 headers={"Content-Type": "application/json"}, method="POST")
+                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"},
+                                 method="POST")
     try:
         with urllib.request.urlopen(req, timeout=600) as r:
             return json.loads(r.read())
@@ -85,7 +89,7 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="bench-board-")
     record = Path(folder) / "match.dom"
     record.write_text(valid, encoding="utf-8")
-    server = uvicorn.Server(uvicorn.Config(create_app([folder], workers), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(create_app([folder], workers, token=TOKEN), host="127.0.0.1", port=port,
                                            log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -192,7 +196,7 @@ def _page(base: str, record: Path, valid: str, broken: str, repeat: int) -> list
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                      args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1366, "height": 900})
-        page.goto(f"{base}/?path={record}")
+        page.goto(f"{base}/?token={TOKEN}&path={record}")
         page.wait_for_selector("#status:has-text('valid')")
         page.evaluate("""() => {
             window.benchTimes = {};

@@ -138,10 +138,13 @@ def open_page(browser):
 import contextlib  # noqa: E402
 
 
+BOARD_TOKEN = "board-test-token"      # the access token of the boards the tests serve (docs/board.md)
+
+
 @contextlib.contextmanager
 def served_board(roots: list[str]):
     """The board's app for ``roots`` served by uvicorn on 127.0.0.1 at a free port (yielded), in a thread
-    that ends with the block."""
+    that ends with the block; every request carries :data:`BOARD_TOKEN`."""
     import socket
     import threading
 
@@ -151,7 +154,8 @@ def served_board(roots: list[str]):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(roots), host="127.0.0.1", port=port, log_level="error"))
+    app = create_app(roots, token=BOARD_TOKEN)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     wait_until(lambda: server.started or not thread.is_alive(), "the board's server to start")

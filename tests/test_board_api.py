@@ -26,7 +26,9 @@ from analyzer.record import Record  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
 
-from conftest import HANG_SECONDS, RECORDS, ROOT, SEED_DEAL, served_board, wait_until  # noqa: E402
+from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, ROOT, SEED_DEAL, served_board, wait_until  # noqa: E402
+
+AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +43,8 @@ def folder(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(folder):
-    app = create_app([str(folder[0])])
-    with TestClient(app, raise_server_exceptions=False) as c:
+    app = create_app([str(folder[0])], token=BOARD_TOKEN)
+    with TestClient(app, raise_server_exceptions=False, headers=AUTH) as c:
         yield c
 
 
@@ -241,9 +243,9 @@ def test_an_analysis_can_be_cancelled(folder):
     """A long analysis (a French hand, no node limit to speak of) is ended by its cancel; the next one runs."""
     import threading
 
-    app = create_app([str(folder[0])])
+    app = create_app([str(folder[0])], token=BOARD_TOKEN)
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with TestClient(app, raise_server_exceptions=False, headers=AUTH) as c:
         answer = {}
 
         def run():
@@ -273,10 +275,10 @@ def test_another_sites_page_cannot_use_the_board(client, folder):
 
 
 def test_only_its_own_host_names(folder):
-    app = create_app([str(folder[0])], hosts=["127.0.0.1", "localhost"])
-    with TestClient(app, base_url="http://rebound.example", raise_server_exceptions=False) as c:
+    app = create_app([str(folder[0])], token=BOARD_TOKEN, hosts=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://rebound.example", raise_server_exceptions=False, headers=AUTH) as c:
         assert c.post("/api/files", json={}).status_code == 400
-    with TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False) as c:
+    with TestClient(app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False, headers=AUTH) as c:
         assert c.post("/api/files", json={}).status_code == 200
 
 
@@ -359,7 +361,7 @@ def _post(port: int, path: str, body: dict, timeout: float = HANG_SECONDS) -> tu
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json", **AUTH})
         res = conn.getresponse()
         return res.status, json.loads(res.read())
     finally:
@@ -395,7 +397,8 @@ def test_a_client_that_goes_away_mid_analysis_frees_its_worker(live):
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
     body = json.dumps({"text": text, "job": "gone", "fair": True, "worlds": 5000, "exact_below": 1}).encode()
     with socket.create_connection(("127.0.0.1", live)) as s:
-        s.sendall(b"POST /api/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        s.sendall(b"POST /api/analyze?token=" + BOARD_TOKEN.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  b"Content-Type: application/json\r\n"
                   b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
         wait_until(lambda: _post(live, "/api/cancel", {"job": "nothing"})[0] == 200 and _running(live, "gone"),
                    "the analysis to run", every=0.1)

@@ -17,7 +17,9 @@ uvicorn = pytest.importorskip("uvicorn")
 expect = pytest.importorskip("playwright.sync_api").expect
 
 
-from conftest import RECORDS, ROOT, SEED_DEAL, SEED_HANDS, served_board  # noqa: E402
+from conftest import BOARD_TOKEN, RECORDS, ROOT, SEED_DEAL, SEED_HANDS, served_board  # noqa: E402
+
+AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -50,7 +52,7 @@ def board(browser, served):
         errors: list[str] = []
         page.on("console", lambda msg: errors.append(msg.text) if msg.type in ("error", "warning") else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(base + "/" + (f"?path={folder / name}" if name else ""))
+        page.goto(base + f"/?token={BOARD_TOKEN}" + (f"&path={folder / name}" if name else ""))
         page.wait_for_load_state("load")
         return page, errors
 
@@ -206,7 +208,7 @@ def test_unsaved_text_survives_a_reload(board):
     page.fill("#text", page.input_value("#text") + "{not saved yet}\n")
     page.reload()
     page.wait_for_selector("#notice:not([hidden])")
-    assert "Unsaved text" in page.inner_text("#notice")
+    assert "unsaved text" in page.inner_text("#notice").lower()
     assert page.input_value("#text").endswith("{not saved yet}\n")
     assert "{not saved yet}" not in (folder / "seed1.dom").read_text(encoding="utf-8")
     page.click("#notice button:has-text('Discard')")

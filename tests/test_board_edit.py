@@ -29,7 +29,9 @@ from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
 from analyzer.server.library import analyze_document, enter_move, write_variation  # noqa: E402
 
-from conftest import HANG_SECONDS, RECORDS, SEED_DEAL, SEED_HANDS, served_board, wait_until  # noqa: E402
+from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, SEED_DEAL, SEED_HANDS, served_board, wait_until  # noqa: E402
+
+AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
 
 HEAD = '[Event "x"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n[Lead "B"]\n\n' + SEED_DEAL + "\n\n"
 FULL = HEAD + "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n"
@@ -37,7 +39,7 @@ FULL = HEAD + "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    with TestClient(create_app([str(tmp_path_factory.mktemp("roots"))]), raise_server_exceptions=False) as c:
+    with TestClient(create_app([str(tmp_path_factory.mktemp("roots"))], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
         yield c
 
 
@@ -85,7 +87,7 @@ def test_progress_of_a_running_analysis_and_of_none(tmp_path):
     deals) while it runs; after its cancel it is not running."""
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
     games = len(parse(text).games)
-    with TestClient(create_app([str(tmp_path)]), raise_server_exceptions=False) as c:
+    with TestClient(create_app([str(tmp_path)], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
         assert _post(c, "/api/progress", {"job": "none"}) == (200, {"job": "none", "running": False, "phase": None,
                                                                    "game": None, "games": None, "done": None,
                                                                    "total": None})
@@ -197,7 +199,7 @@ def test_a_variation_the_rules_do_not_allow_is_refused(client, body, status, wor
 # ---- a new record ----------------------------------------------------------------------------------------
 
 def test_the_variants_for_the_form_are_those_of_the_command():
-    with TestClient(create_app([]), raise_server_exceptions=False) as c:
+    with TestClient(create_app([], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
         status, doc = _post(c, "/api/variants", {})
     assert status == 200
     assert [{k: v for k, v in item.items() if k not in ("players", "hand_size", "max_pip")}
@@ -272,7 +274,7 @@ def test_an_oversized_chunked_body_gets_a_json_413(tmp_path):
     with served_board([str(tmp_path)]) as port:
         for route in ("/api/validate", "/api/new", "/api/variation"):
             with socket.create_connection(("127.0.0.1", port), timeout=HANG_SECONDS) as s:
-                s.sendall(f"POST {route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                s.sendall(f"POST {route}?token={BOARD_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                           "Transfer-Encoding: chunked\r\n\r\n".encode())
                 chunk = b"x" * 65536
                 try:

@@ -15,21 +15,31 @@ __all__ = ["serve"]
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (another than 127.0.0.1 opens the board, and the files, to the network).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="The port to listen on.")
+@click.option("--token", default=None, metavar="SECRET",
+              help="The access token every request must carry (default: a new random one each run, printed in "
+                   "the page's address).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Another host name the board answers to (besides --host and the loopback names); repeatable.")
 @clean_errors
-def serve(paths, host, port):
+def serve(paths, host, port, token, allow_hosts):
     """Open the analysis board: the record's text beside the board, live validation, moves entered by
     clicking, analysis at any position, saving back to the file.
 
     The board reads and writes only the files PATHS name and the record files under the folders they
-    name (default: the current folder)."""
+    name (default: the current folder). Every request needs the run's access token: open the address it
+    prints (…/?token=SECRET); a script sends `Authorization: Bearer SECRET`."""
     try:
         from ..server import serve as run
         from ..server.files import FileRefused
     except ImportError as exc:
         raise click.ClickException(f"the board needs Starlette and uvicorn: pip install 'domino-analyzer[board]' "
                                    f"({exc})") from None
-    click.echo(f"the board: http://{host if ':' not in host else f'[{host}]'}:{port}/  (Ctrl-C stops it)", err=True)
+    if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):
+        raise click.BadParameter("give a token of at least 8 characters, no blank", param_hint="--token")
+
+    def started(url: str) -> None:
+        click.echo(f"the board: {url}  (Ctrl-C stops it)", err=True)
     try:
-        run(list(paths), host, port)
+        run(list(paths), host, port, token=token, allow_hosts=allow_hosts, started=started)
     except FileRefused as exc:
         raise click.ClickException(str(exc)) from None

@@ -9,14 +9,35 @@ from .app import create_app
 __all__ = ["create_app", "serve"]
 
 
-def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning") -> None:
-    """Run the board until it is stopped (Ctrl-C)."""
+def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning",
+          token: str | None = None, allow_hosts: tuple[str, ...] = (), started=None) -> None:
+    """Run the board until it is stopped (Ctrl-C, SIGTERM: at once, every worker ended). ``token``: the
+    secret every API call must carry (default a fresh one); ``allow_hosts``: more names to answer to
+    than ``host`` and the loopback names; ``started(url)`` is told the page's address once it listens."""
     import uvicorn
 
+    from .guard import allowed_hosts, new_token
     from .jobs import Workers
 
-    workers = Workers()
+    workers, checks = Workers(), Workers(limit=2, queue=True)
     workers.warm()
-    loopback = host in ("127.0.0.1", "localhost", "::1")
-    hosts = ["127.0.0.1", "localhost", "[::1]"] if loopback else None
-    uvicorn.run(create_app(paths, workers, hosts=hosts), host=host, port=port, log_level=log_level)
+    checks.warm()
+    token = token or new_token()
+    app = create_app(paths, workers, hosts=allowed_hosts(host, allow_hosts), token=token, checks=checks)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            # the workers first: a request waiting on one answers at once, so the server stops at once
+            workers.close()
+            checks.close()
+            self.force_exit = True
+            super().handle_exit(sig, frame)
+
+        async def startup(self, sockets=None):
+            await super().startup(sockets)
+            if started is not None and self.started:
+                name = host if host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+                bound = self.servers[0].sockets[0].getsockname()[1] if self.servers else port
+                started(f"http://{name if ':' not in name else f'[{name}]'}:{bound}/?token={token}")
+
+    Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=2)).run()

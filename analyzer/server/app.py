@@ -16,15 +16,15 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .library import (BoardError, NODE_LIMIT, enter_move, new_record, position_data, repair_text, validate_document,
-                      variants_data, write_variation)
+from .library import (BoardError, NODE_LIMIT, branch_text, enter_move, new_record, position_data, result_entry,
+                      variant_tags, variants_data, write_variation)
 from .files import FileConflict, FileRefused, Roots
+from .guard import Gate, cookie_name, new_token
 from .jobs import Busy, Cancelled, Workers
 
 __all__ = ["create_app", "MAX_BODY", "CSP"]
@@ -59,25 +59,6 @@ async def _body(request: Request) -> dict:
     return data
 
 
-class _DeclaredLength:
-    """A request that declares a body over :data:`MAX_BODY` gets the JSON error at once; Starlette's own
-    limit on each route of the API (``max_body_size``) stops a body that does not declare its length."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            length = dict(scope.get("headers") or ()).get(b"content-length", b"0")
-            if not length.isdigit():
-                response = _error("the request's Content-Length is not a number of bytes", 400)
-                return await response(scope, receive, send)
-            if int(length) > MAX_BODY:
-                response = _error(f"the request is larger than {MAX_BODY // 1024} KB", 413)
-                return await response(scope, receive, send)
-        await self.app(scope, receive, send)
-
-
 def _same_origin(request: Request) -> None:
     """Refuse what another web site's page could send to the board through the user's browser: a body
     that is not declared JSON (a cross-site page cannot send ``application/json`` without the browser
@@ -94,6 +75,10 @@ def _text(data: dict) -> str:
     text = data.get("text")
     if not isinstance(text, str):
         raise ApiError('give the record as "text", a string')
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ApiError(f'"text" holds a character no file can hold (a lone surrogate at {exc.start})') from None
     return text
 
 
@@ -109,12 +94,13 @@ def _rules(data: dict) -> tuple[str | None, dict[str, str]]:
 
 
 def _int(data: dict, key: str, default=None, low: int = 0, high: int | None = None):
+    """``data[key]``, a whole number in bounds (absent: ``default``; null only where the default is null)."""
     value = data.get(key, default)
-    if value is None:
+    if value is None and default is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
         bound = f" from {low} to {high:,}" if high is not None else f" of at least {low}"
-        raise ApiError(f'"{key}" is a whole number{bound}')
+        raise ApiError(f'"{key}" is a whole number{bound}' + ("" if default is None else ", or left out"))
     return value
 
 
@@ -123,14 +109,14 @@ def _label(data: dict) -> str:
     return name if isinstance(name, str) and name and len(name) < 1000 else "<board>"
 
 
-def _api(handler):
+def _api(handler, watches: bool = False):
     """The endpoint of an API call: a same-origin POST whose JSON body ``handler`` answers; each
     error the library raises becomes its status and message."""
     async def endpoint(request: Request):
         try:
             _same_origin(request)
             data = await _body(request)
-            answer = await (handler(data, request) if getattr(handler, "watches", False) else handler(data))
+            answer = await (handler(data, request) if watches else handler(data))
             return JSONResponse(answer, headers=HEADERS)
         except ApiError as exc:
             return _error(str(exc), exc.status, **exc.more)
@@ -145,11 +131,6 @@ def _api(handler):
         except Cancelled as exc:
             return _error(str(exc), 409, cancelled=True)
     return endpoint
-
-
-async def _validate(data):
-    variant, rules = _rules(data)
-    return await run_in_threadpool(validate_document, _text(data), _label(data), variant, rules)
 
 
 async def _position(data):
@@ -191,6 +172,25 @@ async def _variation(data):
                                    _int(data, "step", 0), line, variant, rules)
 
 
+async def _branch(data):
+    variant, rules = _rules(data)
+    line = _moves(data)
+    if line is None:
+        raise ApiError('give the variation as "line", a list of moves like "B [0-1]", and how many of them as "along"')
+    return await run_in_threadpool(branch_text, _text(data), _label(data), _int(data, "game", 0),
+                                   _int(data, "step", 0), line, _int(data, "along", 0), variant, rules)
+
+
+async def _result(data):
+    variant, rules = _rules(data)
+    return await run_in_threadpool(result_entry, _text(data), _label(data), _int(data, "game", 0), variant, rules)
+
+
+async def _tags(data):
+    variant, rules = _rules(data)
+    return await run_in_threadpool(variant_tags, _text(data), _label(data), variant, rules)
+
+
 async def _variants(data):
     return await run_in_threadpool(variants_data, *_rules(data))
 
@@ -208,14 +208,34 @@ async def _new(data):
     return await run_in_threadpool(new_record, variant, rules, players, hands, event, lead)
 
 
-async def _repair(data):
-    variant, rules = _rules(data)
-    return await run_in_threadpool(repair_text, _text(data), _label(data), _int(data, "game", 0),
-                                   variant, rules)
+def _page(token: str):
+    """The page, carrying the token to its script (a ``<meta>`` tag); brought with ``?token=``, the token is
+    kept in a cookie for this port (HttpOnly, SameSite=Strict), so a reload without it opens the page."""
+    html = (STATIC / "board.html").read_text(encoding="utf-8").replace(
+        '<meta name="board-token" content="">', f'<meta name="board-token" content="{token}">')
+
+    async def page(request: Request):
+        response = HTMLResponse(html, headers=HEADERS)
+        if request.query_params.get("token") == token:
+            response.set_cookie(cookie_name(request.scope.get("server", (None, None))[1]), token, httponly=True,
+                                samesite="strict", path="/")
+        return response
+    return page
 
 
-async def _page(_request):
-    return FileResponse(STATIC / "board.html", headers=HEADERS)
+async def _watched(request: Request, workers: Workers, job: str, name: str, replace: bool = False, **kwargs):
+    """``library.name(**kwargs)`` in one of ``workers``' processes, ended at once when the client goes away
+    (the page closed or reloaded, the network dropped): no worker runs on for nobody."""
+    work = asyncio.ensure_future(run_in_threadpool(workers.run, job, name, replace, **kwargs))
+    while True:
+        done, _ = await asyncio.wait({work}, timeout=0.25)
+        if done:
+            return work.result()
+        if await request.is_disconnected():
+            workers.cancel(job)
+            with contextlib.suppress(Cancelled, Busy, BoardError):
+                await work
+            raise Cancelled("the client went away")
 
 
 async def _http_error(_request, exc: HTTPException):
@@ -230,81 +250,107 @@ async def _failure(request, exc: Exception):
     return _error(f"internal error ({type(exc).__name__}); please report it", 500)
 
 
-def create_app(roots: list[str] | None = None, workers: Workers | None = None, max_nodes: int | None = None,
-               hosts: list[str] | None = None) -> Starlette:
-    """The board's application, reading and writing only under ``roots``; analyses in ``workers``'
-    processes, each decision's search bounded by ``max_nodes`` at most (default the library's limit);
-    ``hosts``: the names it answers to (another name in a request's Host is refused, so a web site
-    cannot reach the board by making its own name point at this machine); None: any."""
-    files = Roots(list(roots or []))
-    workers = workers or Workers()
-    cap = max_nodes or NODE_LIMIT
+class _Board:
+    """The routes that keep state: the files (``Roots``), the analyses' workers and the checks' workers."""
 
-    async def analyze(data, request):
+    def __init__(self, files: Roots, workers: Workers, checks: Workers, cap: int):
+        self.files, self.workers, self.checks, self.cap = files, workers, checks, cap
+
+    @staticmethod
+    def _page_job(data, kind: str) -> tuple[str, bool]:
+        """A page's job name for its checks (``job``: the page's own name, so its next replaces its last)."""
+        job = data.get("job")
+        if isinstance(job, str) and 0 < len(job) <= 100:
+            return f"{kind}:{job}", True
+        return f"{kind}:{uuid.uuid4().hex}", False
+
+    async def validate(self, data, request):
+        variant, rules = _rules(data)
+        job, replace = self._page_job(data, "validate")
+        return await _watched(request, self.checks, job, "validate_document", replace, text=_text(data),
+                              label=_label(data), variant=variant, rules=rules)
+
+    async def repair(self, data, request):
+        variant, rules = _rules(data)
+        job, replace = self._page_job(data, "repair")
+        return await _watched(request, self.checks, job, "repair_text", replace, text=_text(data),
+                              label=_label(data), game=_int(data, "game", 0), variant=variant, rules=rules)
+
+    async def analyze(self, data, request):
         variant, rules = _rules(data)
         job = data.get("job")
         job = job if isinstance(job, str) and 0 < len(job) <= 100 else uuid.uuid4().hex
+        cap = self.cap
         kwargs = dict(text=_text(data), label=_label(data), variant=variant, rules=rules,
                       fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
                       max_nodes=min(_int(data, "max_nodes", cap, 1), cap),
                       seed=_int(data, "seed", 0), worlds=_int(data, "worlds", 200, 2, 10_000),
                       exact_below=_int(data, "exact_below", 1000, 1, 100_000), progress=True)
-        work = asyncio.ensure_future(run_in_threadpool(workers.run, job, "analyze_document", **kwargs))
-        while True:
-            done, _ = await asyncio.wait({work}, timeout=0.25)
-            if done:
-                return work.result()
-            if await request.is_disconnected():
-                # the page went away (closed, reloaded, the network dropped): its analysis is ended, not left
-                # to hold a worker for nobody
-                workers.cancel(job)
-                with contextlib.suppress(Cancelled):
-                    await work
-                raise Cancelled("the client went away")
+        return await _watched(request, self.workers, job, "analyze_document", **kwargs)
 
-    analyze.watches = True                 # (the endpoint passes it the request: it watches for a disconnect)
-
-    async def cancel(data):
+    async def cancel(self, data):
         job = data.get("job")
         if not isinstance(job, str):
             raise ApiError('give the analysis to cancel as "job"')
-        return {"cancelled": workers.cancel(job)}
+        return {"cancelled": self.workers.cancel(job)}
 
-    async def progress(data):
+    async def progress(self, data):
         job = data.get("job")
         if not isinstance(job, str):
             raise ApiError('give the analysis as "job"')
-        done = workers.progress(job)
+        done = self.workers.progress(job)
         return {"job": job, "running": done is not None, **{k: (done or {}).get(k) for k in
                                                               ("phase", "game", "games", "done", "total")}}
 
-    async def listing(_data):
-        return {"roots": files.paths, "files": await run_in_threadpool(files.listing)}
+    async def listing(self, _data):
+        return {"roots": self.files.paths, "files": await run_in_threadpool(self.files.listing)}
 
-    async def open_file(data):
-        return await run_in_threadpool(files.open, data.get("path"))
+    async def open_file(self, data):
+        return await run_in_threadpool(self.files.open, data.get("path"))
 
-    async def save_file(data):
+    async def save_file(self, data):
         token = data.get("token")
         if token is not None and not isinstance(token, str):
             raise ApiError('"token" is the token the file was opened with, or null for a new file')
-        return await run_in_threadpool(files.save, data.get("path"), _text(data), token)
+        return await run_in_threadpool(self.files.save, data.get("path"), _text(data), token)
 
-    routes = [Route("/", _page), Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    for path, handler in (("validate", _validate), ("analyze", analyze), ("cancel", cancel), ("progress", progress),
-                          ("position", _position), ("enter", _enter), ("repair", _repair), ("variation", _variation),
-                          ("variants", _variants), ("new", _new), ("files", listing), ("open", open_file),
-                          ("save", save_file)):
-        routes.append(Route(f"/api/{path}", _api(handler), methods=["POST"], max_body_size=MAX_BODY))
+    def routes(self) -> list[tuple[str, object, bool]]:
+        """(the API's route, its handler, whether it watches for its client going away)."""
+        return [("validate", self.validate, True), ("analyze", self.analyze, True), ("cancel", self.cancel, False),
+                ("progress", self.progress, False), ("position", _position, False), ("enter", _enter, False),
+                ("repair", self.repair, True), ("variation", _variation, False), ("branch", _branch, False), ("result", _result, False), ("tags", _tags, False),
+                ("variants", _variants, False),
+                ("new", _new, False), ("files", self.listing, False), ("open", self.open_file, False),
+                ("save", self.save_file, False)]
+
+
+def create_app(roots: list[str] | None = None, workers: Workers | None = None, max_nodes: int | None = None,
+               hosts: list[str] | None = None, token: str | None = None, checks: Workers | None = None) -> Starlette:
+    """The board's application, reading and writing only the record files of ``roots``; analyses in
+    ``workers``' processes, each decision's search bounded by ``max_nodes`` at most (default the library's
+    limit); validations and repairs in ``checks``' (one a page at a time: the next keystroke's ends the
+    last); ``hosts``: the names it answers to (another name in a request's Host is refused, so a web site
+    cannot reach the board by making its own name point at this machine; None: any); ``token``: the
+    secret every API call must carry (default a fresh one, ``app.state.token``)."""
+    files = Roots(list(roots or []))
+    workers = workers or Workers()
+    checks = checks or Workers(limit=2, queue=True)
+    token = token or new_token()
+    board = _Board(files, workers, checks, max_nodes or NODE_LIMIT)
+    routes = [Route("/", _page(token)), Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    for path, handler, watches in board.routes():
+        routes.append(Route(f"/api/{path}", _api(handler, watches), methods=["POST"], max_body_size=MAX_BODY))
+
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         yield
         workers.close()
+        checks.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _failure},
-                    lifespan=lifespan, middleware=[Middleware(_DeclaredLength)]
-                    + ([Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []))
+                    lifespan=lifespan, middleware=[Middleware(Gate, token=token, hosts=hosts, max_body=MAX_BODY)])
     app.state.workers = workers
+    app.state.checks = checks
+    app.state.token = token
     app.state.roots = files
     return app
-

@@ -1,19 +1,24 @@
 """The record files the board may read and write: only those under the paths it was started with.
 
-A file is opened with a token (the hash of its bytes); saving needs the token it was opened with, so
-a file changed on disk since then (by an editor, another page) is never overwritten silently."""
+Only record files: the files the server was started with, and under its folders the files named
+``*.dom`` or ``*.txt`` whose path below the folder has no part beginning with a dot (no dot-file, no
+dot-folder such as ``.git``), in a folder that exists (a save makes no folder), reached through no link
+that leaves the folder. A file is opened with a token (the hash of its bytes); saving needs the token it
+was opened with, so a file changed on disk since then (by an editor, another page) is never overwritten
+silently. A save is written whole or not at all (:func:`analyzer.outputs.write_atomic`)."""
 from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import threading
 
+from ..outputs import OutputError, write_atomic
 from .library import record_files
 
 __all__ = ["Roots", "FileRefused", "FileConflict", "token_of"]
 
 MAX_FILE = 4 * 1024 * 1024         # a record larger than this is no record
+RECORD_SUFFIXES = (".dom", ".txt")  # the files under a folder the board may open and write
 
 
 class FileRefused(Exception):
@@ -46,9 +51,11 @@ class Roots:
         """Every record file under the roots, with the root it is under."""
         out = []
         for path in record_files(self.paths):
-            real = os.path.realpath(path)
-            if self.inside(real):
-                out.append({"path": real, "name": self._name(real)})
+            try:
+                real = self.resolve(path)
+            except FileRefused:
+                continue           # (a hidden file, a link out of the folder: not the board's)
+            out.append({"path": real, "name": self._name(real)})
         return out
 
     def _name(self, real: str) -> str:
@@ -68,13 +75,31 @@ class Roots:
         return False
 
     def resolve(self, path: object) -> str:
-        """The real path of ``path``, refused unless it lies under a root (after every link)."""
-        if not isinstance(path, str) or not path or "\0" in path:
+        """The real path of ``path``, refused unless it is a root file, or a record file under a root
+        folder (``*.dom``, ``*.txt``; no part of its path below the folder beginning with a dot; its
+        folder there already) after every link."""
+        if not isinstance(path, str) or not path or "\0" in path or len(path) > 4096:
             raise FileRefused("give the file's path as a string")
-        real = os.path.realpath(path if os.path.isabs(path) else os.path.join(self._base(), path))
-        if not self.inside(real):
+        given = os.path.abspath(path if os.path.isabs(path) else os.path.join(self._base(), path))
+        real = os.path.realpath(given)
+        if real in self.paths and not os.path.isdir(real):
+            return real                 # a file the server was started with, whatever its name
+        root = next((r for r in self.paths if os.path.isdir(r) and self._under(real, r)), None)
+        if root is None:
             raise FileRefused(f"{path} is outside the files and folders this server was started with")
+        shown = self._name(real)
+        if any(part.startswith(".") for part in os.path.relpath(real, root).split(os.sep)) or \
+                any(part.startswith(".") for part in os.path.normpath(path).split(os.sep) if part not in ("", "..")):
+            raise FileRefused(f"{shown}: the board opens no hidden file or folder (a name beginning with a dot)")
+        if not real.lower().endswith(RECORD_SUFFIXES):
+            raise FileRefused(f"{shown}: the board opens and writes only record files (*.dom, *.txt)")
+        if not os.path.isdir(os.path.dirname(real)):
+            raise FileRefused(f"{shown}: no such folder (the board makes no folder)")
         return real
+
+    @staticmethod
+    def _under(real: str, root: str) -> bool:
+        return real != root and os.path.commonpath([root, real]) == root
 
     def _base(self) -> str:
         first = self.paths[0]
@@ -82,6 +107,8 @@ class Roots:
 
     def open(self, path: object) -> dict:
         real = self.resolve(path)
+        if os.path.exists(real) and not os.path.isfile(real):
+            raise FileRefused(f"{self._name(real)} is not a plain file: no record")
         try:
             with open(real, "rb") as fh:
                 data = fh.read(MAX_FILE + 1)
@@ -101,6 +128,8 @@ class Roots:
         """Write ``text`` to ``path`` if the file is still as it was opened (``token``; None: a new file
         that must not exist yet). The file is replaced whole (a temporary file renamed over it)."""
         real = self.resolve(path)
+        if os.path.exists(real) and not os.path.isfile(real):
+            raise FileRefused(f"{self._name(real)} is not a plain file: no record")
         data = text.encode("utf-8")
         with self._lock:
             try:
@@ -117,14 +146,8 @@ class Roots:
                            f"{self._name(real)} exists already: open it first" if now is not None else
                            f"{self._name(real)} is gone from the disk since it was opened")
                 raise FileConflict(message, now)
-            folder = os.path.dirname(real)
             try:
-                fd, temp = tempfile.mkstemp(prefix=".board-", dir=folder)
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                if os.path.exists(real):
-                    os.chmod(temp, os.stat(real).st_mode & 0o777)
-                os.replace(temp, real)
-            except OSError as exc:
-                raise FileRefused(f"{self._name(real)}: {exc.strerror or exc}") from None
+                write_atomic(real, data)
+            except OutputError as exc:
+                raise FileRefused(str(exc)) from None
         return {"path": real, "name": self._name(real), "token": token_of(data)}

@@ -26,8 +26,11 @@ class Busy(Exception):
 def _serve(conn) -> None:
     """A worker's loop: ``(function name, kwargs)`` in, ``("ok", result)`` or ``("error", message)`` out;
     with ``progress=True`` in the kwargs, ``("progress", data)`` as the function reports it, before."""
+    import signal
+
     from . import library
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C reaches the whole process group: the server ends us
     while True:
         try:
             name, kwargs = conn.recv()
@@ -77,13 +80,14 @@ class _Worker:
 class Workers:
     """The worker processes of one server."""
 
-    def __init__(self, limit: int = 2):
-        self.limit = limit
-        self._lock = threading.Lock()
+    def __init__(self, limit: int = 2, queue: bool = False):
+        self.limit, self.queue = limit, queue      # queue: a job over the limit waits for a worker (else Busy)
+        self._lock = threading.Condition()
         self._idle: list[_Worker] = []
         self._running: dict[str, _Worker] = {}
         self._cancelled: set[str] = set()
         self._progress: dict[str, dict] = {}
+        self.closed = False
 
     def warm(self) -> None:
         """Start a worker ahead of the first analysis."""
@@ -91,18 +95,30 @@ class Workers:
             if not self._idle:
                 self._idle.append(_Worker())
 
-    def run(self, job: str, name: str, **kwargs) -> Any:
+    def run(self, job: str, name: str, replace: bool = False, **kwargs) -> Any:
         """Run ``library.name(**kwargs)`` in a worker (blocking: call it from a thread); ``job`` names it
-        for :meth:`cancel`. Raises :class:`Cancelled`, :class:`Busy` or the library's ``BoardError``."""
+        for :meth:`cancel`. ``replace``: a job of that name running already is ended first (a validation
+        superseded by the next keystroke), else it makes this one :class:`Busy`. Raises
+        :class:`Cancelled`, :class:`Busy` or the library's ``BoardError``."""
         with self._lock:
+            if job in self._running and replace:
+                self._running[job].process.kill()
+                self._lock.wait_for(lambda: job not in self._running, timeout=10)
             if job in self._running:
                 raise Busy(f"an analysis named {job!r} is running already")
+            if self.queue:
+                self._lock.wait_for(lambda: len(self._running) < self.limit or self.closed, timeout=600)
             if len(self._running) >= self.limit:
                 raise Busy(f"{self.limit} analyses are running already: wait for one, or cancel it")
+            if self.closed:
+                raise Cancelled("the board is stopping")
             worker = self._idle.pop() if self._idle else None
         if worker is None or not worker.process.is_alive():
             worker = _Worker()
         with self._lock:
+            if self.closed or job in self._running:
+                worker.kill()
+                raise Cancelled("the board is stopping") if self.closed else Busy(f"{job!r} is running already")
             self._running[job] = worker
             self._progress[job] = {}
         ok = False
@@ -120,9 +136,10 @@ class Workers:
                 self._running.pop(job, None)
                 self._progress.pop(job, None)
                 self._cancelled.discard(job)
-                if ok and worker.process.is_alive() and len(self._idle) < 1:
+                if ok and worker.process.is_alive() and len(self._idle) < 1 and not self.closed:
                     self._idle.append(worker)
                     worker = None
+                self._lock.notify_all()
             if worker is not None:
                 worker.kill()
 
@@ -142,7 +159,9 @@ class Workers:
         return True
 
     def close(self) -> None:
+        """End every worker now (the server stops): each analysis running answers as cancelled."""
         with self._lock:
+            self.closed = True
             workers = self._idle + list(self._running.values())
             self._idle, self._running = [], {}
         for worker in workers:

@@ -32,7 +32,7 @@ from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 
 __all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
-           "write_variation", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
+           "write_variation", "branch_text", "result_entry", "variant_tags", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
 
 
 class BoardError(ValueError):
@@ -135,6 +135,13 @@ def _game(replays, game: int):
     return replays[game]
 
 
+def _written(record, game: int):
+    """Game ``game`` as the text writes it (a text with no tag, hand or move yet writes none)."""
+    if not 0 <= game < len(record.games):
+        raise BoardError("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
+    return record.games[game]
+
+
 def _pair(tile) -> list[int] | None:
     return None if tile is None else [tile.low, tile.high]
 
@@ -174,18 +181,27 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     # where the record breaks the rules: what was legal there (the entering stays at the end of the game)
     seated = len(rep.players) == rep.variant.players == pos.n        # (a text still being typed may not be)
     moving = outcome is None and rep.deal_ok and seated
-    legal = _legal(rep, pos) if moving else []
+    legal = _legal(rep, pos, voids[pos.turn]) if moving else []
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
         "title": rep.title, "variant": rep.variant.name, "players": list(rep.players),
         "hidden": list(pos.hidden), "board": board, "ends": pos.ends_text(),
         "turn": rep.players[pos.turn] if moving else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
+        "result": _result_words(rep, outcome, step, steps, variation), "stated": _written(record, game).tags.get("Result") if game < len(record.games) else None,
         "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
         "moves": [{"player": s.entry.player, "move": s.entry.text if s.move is None else str(s.move),
                    "line": s.entry.pos.line or None, "column": s.entry.pos.column or None}
                   for s in rep.steps],
     }
+
+
+def _result_words(rep, outcome, step: int, steps: int, variation) -> str | None:
+    """The game's result as its Result tag would state it, where the board stands at the game's end."""
+    if outcome is None or step != steps or variation is not None or rep.legal_prefix != steps:
+        return None
+    stated = rep.actual_result
+    return None if stated is None else str(stated)
 
 
 def _play_line(rep, pos, line: list[str], along: int, last):
@@ -226,14 +242,19 @@ def _at_cursor(record, replays, cursor: tuple[int, int]) -> tuple[int, int]:
     return game, step
 
 
-def _legal(rep, pos) -> list[dict]:
+def _legal(rep, pos, lacks=()) -> list[dict]:
     """Every move the player to move may make, as the judge has it (``Position.legal_moves`` is the
     judge's set, ``tests/test_judge.py``); a draw names each tile that may be drawn (the record writes
-    which one the player took)."""
+    which one the player took). A player whose hand the record does not show whole: every move he could
+    make, each tile he could hold (``analyzer.rules.offers``: not yet seen, not excluded by his passes,
+    ``lacks``) judged by the rules."""
     from ..position import tiles_of
+    from ..rules.offers import offers
 
-    out = []
     seat = pos.turn
+    if pos.hidden[seat]:
+        return [_move_data(rep, pos, seat, move) for move in offers(rep.variant, rep.players, pos, lacks)]
+    out = []
     for move in pos.legal_moves():
         if move.draw and move.tile is None:
             for tile in tiles_of(pos.pool, pos.max_pip):
@@ -423,6 +444,81 @@ def write_variation(text: str, label: str, game: int, step: int, line: list[str]
     return {"text": new, "offset": offset, "comment": note}
 
 
+def branch_text(text: str, label: str, game: int, step: int, line: list[str], along: int,
+                variant: str | None = None, rules: dict | None = None) -> dict:
+    """A record of game ``game`` alone that ends at the position of a variation: its first ``step`` moves, then
+    the first ``along`` moves of ``line`` (each judged legal in turn), its result left open; what the board
+    analyses to value the position a variation shows. ``{"text", "step"}`` (``step``: the moves it holds)."""
+    record, replays = _replays(text, label, variant, rules)
+    rep = _game(replays, game)
+    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
+        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
+    pos, _, last, shown = position_at(rep, step)
+    if shown < step or not rep.deal_ok:
+        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
+    _play_line(rep, pos, line, along, last)
+    moves = [dataclasses.replace(s.entry, pos=NOWHERE, round=None, comment=None) for s in rep.steps[:step]]
+    for item in line[:along]:
+        player, _, words = item.partition(" ")
+        if words == "no extra tile":
+            continue
+        move = Move.parse(words)
+        moves.append(MoveEntry(player, move.tile, move.end, draw=move.draw, arm=move.arm))
+    old = _written(record, game)
+    tags = {k: v for k, v in old.tags.items() if k != "Result"}
+    branch = dataclasses.replace(old, tags=tags, moves=moves)
+    return {"text": write(Record([branch], record.source, [])), "step": len(moves)}
+
+
+def result_entry(text: str, label: str, game: int, variant: str | None = None, rules: dict | None = None) -> dict:
+    """``text`` with game ``game``'s result, as the rules reckon it after its last move, in its ``Result`` tag
+    (the tag written anew where the game has one, else added after its last tag). ``{"text", "result"}``."""
+    record, replays = _replays(text, label, variant, rules)
+    rep = _game(replays, game)
+    stated = rep.actual_result if rep.valid or rep.legal_prefix == len(rep.steps) else None
+    if stated is None:
+        raise BoardError(f"game {game + 1} is not over by the rules after its last move: no result to write")
+    words = str(stated)
+    rows = _set_tag(text.split("\n"), _written(record, game), "Result", words)
+    return {"text": "\n".join(rows), "result": words}
+
+
+def _set_tag(rows: list[str], g: Game, name: str, value: str) -> list[str]:
+    """``rows`` (the text's lines) with game ``g``'s tag ``name`` set to ``value``: written anew where the game
+    has it, else added after its last tag (before its first line when it has none)."""
+    tag = f'[{name} "{value}"]'
+    where = g.tag_pos.get(name)
+    rows = list(rows)
+    if where is not None and where.line:
+        row = rows[where.line - 1]
+        new = re.sub(r'\[\s*' + name + r'\s+"[^"\n]*"\s*\]', lambda _m: tag, row, count=1)
+        if new == row and tag not in row:
+            raise BoardError(f"line {where.line}: the {name} tag could not be written anew there")
+        rows[where.line - 1] = new
+    else:
+        lines = [span.line for span in g.tag_pos.values() if span.line]
+        rows.insert(max(lines) if lines else max(1, g.pos.line) - 1, tag)
+    return rows
+
+
+def variant_tags(text: str, label: str, variant: str | None, rules: dict | None = None) -> dict:
+    """``text`` with the variant and rules chosen in the page written into every game's ``Variant`` and
+    ``Rules`` tags, so that the file reads as the page judged it; ``{"text", "validation"}`` (its validation
+    as the file now reads it, with no variant given from outside)."""
+    options = _options("validate", variant, rules or {})
+    if not options.variant and not options.rules:
+        raise BoardError("choose a variant (or rules) to write into the record")
+    record = parse(text, label)
+    rows = text.split("\n")
+    for g in reversed(record.games):          # (from the last game: a tag added moves the lines after it)
+        if options.rules:
+            rows = _set_tag(rows, g, "Rules", ", ".join(f"{k}={v}" for k, v in options.rules))
+        if options.variant:
+            rows = _set_tag(rows, g, "Variant", find_variant(options.variant).name)
+    new = "\n".join(rows)
+    return {"text": new, "validation": validate_document(new, label)}
+
+
 def variants_data(variant: str | None = None, rules: dict | None = None) -> dict:
     """Every variant as ``domino variants --json`` lists it, with its deal under its default options
     (``players``, ``hand_size``, ``max_pip``: the new-record form's choices), and ``deal``: that of
@@ -432,7 +528,10 @@ def variants_data(variant: str | None = None, rules: dict | None = None) -> dict
         v = find_variant(item["name"])
         out.append({**item, "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
     options = _options("validate", variant, rules or {})
-    v = find_variant(options.variant or "partnership", dict(options.rules))
+    try:
+        v = find_variant(options.variant or "partnership", dict(options.rules))
+    except (UnknownVariant, DominoError, ValueError) as exc:
+        raise BoardError(str(exc)) from None
     return {"variants": out, "deal": {"variant": v.name, "players": v.players, "hand_size": v.dealing.hand_size,
                                       "max_pip": v.dealing.max_pip}}
 

@@ -16,11 +16,25 @@
     position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0
   };
   var text = $("text");
+  // this page's name for its validations: the server ends the one still running when the next comes
+  var PAGE = "page-" + Date.now().toString(36) + "-" + Math.floor(Math.random() * 1e9).toString(36);
+  // the run's access token: the server put it in the page (which it serves only to whoever brings it); the
+  // address loses its ?token= so it is neither bookmarked nor shown over a shoulder
+  var meta = document.querySelector("meta[name=board-token]");
+  var TOKEN = meta ? meta.getAttribute("content") : "";
+  (function () {
+    var address = new URL(location.href);
+    if (address.searchParams.has("token")) {
+      address.searchParams.delete("token");
+      history.replaceState(null, "", address.pathname + address.search + address.hash);
+    }
+  }());
 
   // ---- talking to the server ------------------------------------------------------------------
-  function post(route, body) {
+  function post(route, body, signal) {
     return fetch("/api/" + route, {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)
+      method: "POST", headers: {"Content-Type": "application/json", "Authorization": "Bearer " + TOKEN},
+      body: JSON.stringify(body), signal: signal
     }).then(function (r) {
       return r.json().then(function (data) { return {ok: r.ok, status: r.status, data: data}; },
         function () { return {ok: false, status: r.status, data: {error: "the server sent no JSON (" + r.status + ")"}}; });
@@ -91,6 +105,26 @@
     return v > 0 ? "+" + v : String(v);
   }
 
+  // ---- a phone's tabs: the board (first), the text, the values, each brought into sight ---------------------
+  var SECTIONS = {board: ".board", text: ".editor", values: "#values"};
+
+  function tab(name, go) {
+    document.body.setAttribute("data-tab", name);
+    Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (b) {
+      b.setAttribute("aria-selected", String(b.getAttribute("data-tab") === name));
+    });
+    var target = document.querySelector(SECTIONS[name]);
+    if (go && phone() && target && !target.hidden) {
+      window.scrollTo(0, target.getBoundingClientRect().top + window.scrollY - document.querySelector(".tabs").offsetHeight);
+    }
+  }
+
+  function phone() { return getComputedStyle(document.querySelector(".tabs")).display !== "none"; }
+
+  Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (b) {
+    b.addEventListener("click", function () { tab(b.getAttribute("data-tab"), true); });
+  });
+
   // ---- the gutter and the diagnostics ------------------------------------------------------------
   function drawGutter() {
     var lines = text.value.split("\n").length;
@@ -113,6 +147,7 @@
   }
 
   function goTo(line, column) {
+    tab("text");
     var rows = text.value.split("\n");
     var at = 0;
     for (var k = 0; k < line - 1 && k < rows.length; k++) { at += rows[k].length + 1; }
@@ -238,6 +273,22 @@
     $("clickmode").hidden = !p.turn || !!p.variation;
     if (p.over) {
       head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
+      // the result as the rules reckon it, written into the record's Result tag in one click (the server writes it)
+      if (p.result && p.result !== p.stated && !playing) {
+        var write = el("button", "result", "Write the result: " + p.result);
+        write.type = "button";
+        write.id = "writeresult";
+        write.title = p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
+          "Add the Result tag to the record";
+        write.addEventListener("click", function () {
+          post("result", request({game: p.game})).then(function (r) {
+            if (!r.ok) { status(r.data.error, true); return; }
+            setText(r.data.text, undefined, "result", "the result " + r.data.result);
+            said("The result " + r.data.result + " is written into the record's Result tag.");
+          });
+        });
+        box.appendChild(write);
+      }
       return;
     }
     $("other").hidden = !(p.turn && p.at_end && !playing);
@@ -255,9 +306,58 @@
       b.title = p.turn + " " + m.move + (m.claim ? " +" + m.claim : "");
       if (m.tile) { b.appendChild(tile(m.tile)); }
       b.appendChild(el("span", "", m.kind === "draw" ? "draws [" + m.tile[0] + "-" + m.tile[1] + "]" : moveLabel(m)));
-      b.addEventListener("click", function () { if (playing) { play(m); } else { enter(m); } });
+      b.addEventListener("click", function () { act(m); });
       box.appendChild(b);
     });
+  }
+
+  // a move offered by the server, clicked or typed: played in a variation, or written into the record
+  function act(m, typed) {
+    var p = state.position;
+    var playing = !!p.variation || clickMode() === "variation";
+    if (playing) { play(m); } else { enter(m, typed); }
+  }
+
+  // Keyboard entry: "46" or "4-6" picks the offered play of [4-6] ("46@6" or "4-6 6" names the end where it
+  // fits two), "d46" its draw, "p" the pass. Only the moves the server offered are matched: nothing is judged.
+  function keyEntry(words) {
+    var p = state.position;
+    if (!p || !p.legal.length) { return; }
+    var w = words.trim().toLowerCase().replace(/^\[|\]/g, "");
+    var hits = [], what = words.trim();
+    if (w === "p" || w === "pass") {
+      hits = p.legal.filter(function (m) { return m.kind === "pass"; });
+      what = "a pass";
+    } else {
+      var k = /^(d(?:raws?)?\s*)?\[?(\d{1,2})(?:\s*-\s*|(?=\d))(\d{1,2})\]?(?:\s*(@|>|\s)\s*(\d{1,2}))?$/.exec(w);
+      if (!k) { said("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass."); return; }
+      var a = Number(k[2]), b = Number(k[3]), lo = Math.min(a, b), hi = Math.max(a, b);
+      var kind = k[1] ? "draw" : "play";
+      what = (kind === "draw" ? "draws " : "") + "[" + lo + "-" + hi + "]";
+      hits = p.legal.filter(function (m) {
+        return m.kind === kind && m.tile && m.tile[0] === lo && m.tile[1] === hi;
+      });
+      if (k[5] !== undefined && hits.length > 1) {
+        var n = Number(k[5]);
+        var named = hits.filter(function (m) { return k[4] === ">" ? m.arm === n : m.end === n; });
+        if (!named.length) { named = hits.filter(function (m) { return m.arm === n || m.end === n; }); }
+        hits = named;
+      }
+    }
+    var buttons = $("legal").querySelectorAll("button.move");
+    Array.prototype.forEach.call(buttons, function (b) {
+      b.classList.toggle("hit", hits.length > 1 && hits.some(function (m) { return m.move === b.getAttribute("data-move"); }));
+    });
+    if (hits.length === 1) {
+      $("keymove").value = "";
+      act(hits[0], true);
+    } else if (hits.length > 1) {
+      said(what + " goes on " + hits.map(function (m) { return m.arm ? "arm " + m.arm : "the " + m.end; }).join(" or ") +
+        ": add the end (" + hits.map(function (m) { return w.replace(/[@>\s]\d+$/, "") + (m.arm ? ">" + m.arm : "@" + m.end); })
+        .join(" or ") + "), or click one");
+    } else {
+      said(what + " is not among the moves " + p.turn + " could make here.");
+    }
   }
 
   function drawPosition() {
@@ -309,8 +409,10 @@
   function showPosition(body) {
     var seq = ++state.seq;
     if (!body.line) { state.mine = false; }
+    if (body.step === undefined || body.line) { state.asked = null; }
     return post("position", request(body)).then(function (r) {
       if (seq !== state.seq) { return; }
+      state.asked = null;
       if (!r.ok) {
         state.position = null;
         $("stepinfo").textContent = "";
@@ -319,8 +421,11 @@
         $("ends").textContent = "";
         return;
       }
+      // the same board again (the next board was asked at once after a move, and again as the cursor
+      // settled): nothing is redrawn, so a click on a move is never lost under a redraw
+      var same = state.position && JSON.stringify(state.position) === JSON.stringify(r.data);
       state.position = r.data;
-      drawPosition();
+      if (!same) { drawPosition(); }
     });
   }
 
@@ -339,15 +444,85 @@
       showPosition({game: p.game, step: p.step, line: p.variation.line, along: along});
       return;
     }
-    var k = Math.max(0, Math.min(p.steps, p.step + delta));
+    // keys pressed faster than the board answers go on from the step last asked for, not the one drawn
+    var from = state.asked && state.asked.game === p.game ? state.asked.step : p.step;
+    var k = Math.max(0, Math.min(p.steps, from + delta));
+    state.asked = {game: p.game, step: k};
     showPosition({game: p.game, step: k});
   }
 
   // ---- entering, repairing -----------------------------------------------------------------------
-  function setText(value, caret) {
+  // ---- undo and redo: the page keeps its own history (assigning the textarea's value drops the browser's) ----
+  var hist = {undo: [], redo: [], last: {value: "", start: 0, end: 0}, kind: null, typed: 0};
+
+  function snap() { return {value: text.value, start: text.selectionStart, end: text.selectionEnd}; }
+
+  function remember(kind, label) {
+    if (hist.last.value === text.value && kind === "typing") { return; }
+    hist.undo.push({snap: hist.last, kind: kind, label: label || ""});
+    if (hist.undo.length > 1000) { hist.undo.shift(); }
+    hist.redo = [];
+  }
+
+  function typedChange() {
+    var now = Date.now();
+    // keystrokes close together are one change; a pause, or another kind of change between, begins the next
+    if (hist.kind !== "typing" || now - hist.typed > 1000) { remember("typing"); }
+    hist.kind = "typing";
+    hist.typed = now;
+    hist.last = snap();
+    drawHistory();
+  }
+
+  function setText(value, caret, kind, label) {
+    remember(kind || "edit", label);
     text.value = value;
     if (caret !== undefined) { text.setSelectionRange(caret, caret); }
+    hist.kind = kind || "edit";
+    hist.last = snap();
+    drawHistory();
     changed(true);
+  }
+
+  function restore(s) {
+    text.value = s.value;
+    text.setSelectionRange(Math.min(s.start, s.value.length), Math.min(s.end, s.value.length));
+    hist.kind = null;
+    hist.last = snap();
+    drawHistory();
+    said("");
+    changed(true);
+  }
+
+  function undo() {
+    var item = hist.undo.pop();
+    if (!item) { return; }
+    hist.redo.push({snap: snap(), kind: item.kind, label: item.label});
+    restore(item.snap);
+    status("undone" + (item.label ? ": " + item.label : ""));
+  }
+
+  function redo() {
+    var item = hist.redo.pop();
+    if (!item) { return; }
+    hist.undo.push({snap: snap(), kind: item.kind, label: item.label});
+    restore(item.snap);
+    status("redone" + (item.label ? ": " + item.label : ""));
+  }
+
+  // a record opened or chosen: its history begins there
+  function forget() {
+    hist.undo = []; hist.redo = []; hist.kind = null; hist.last = snap();
+    drawHistory();
+  }
+
+  function drawHistory() {
+    $("undo").disabled = !hist.undo.length;
+    $("redo").disabled = !hist.redo.length;
+    var top = hist.undo[hist.undo.length - 1];
+    var back = $("takeback");
+    back.hidden = !(top && top.kind === "move");
+    if (top && top.kind === "move") { back.textContent = "Take back " + top.label; }
   }
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
@@ -364,7 +539,7 @@
     return at < p.steps ? at : null;
   }
 
-  function enter(m) {
+  function enter(m, typed) {
     var p = state.position;
     var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
     var at = insertAt(p);
@@ -372,7 +547,9 @@
     post("enter", request(body)).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       text.focus();
-      setText(r.data.text, r.data.offset);
+      setText(r.data.text, r.data.offset, "move", m.player + " " + m.move);
+      positionAtCursor();             // the next board at once (the cursor stands after the move)
+      if (typed) { $("keymove").focus(); }
       said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
         plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
         " now checked against it." : "");
@@ -397,7 +574,7 @@
     post("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       text.focus();
-      setText(r.data.text, r.data.offset);
+      setText(r.data.text, r.data.offset, "variation", "the variation");
       said("The variation is written into the record as the comment " + r.data.comment + " (the notation has no " +
         "form for a variation).");
     });
@@ -409,13 +586,16 @@
     post("repair", request({game: game})).then(function (r) {
       $("repair").disabled = false;
       if (!r.ok) { status(r.data.error, true); return; }
-      setText(r.data.text);
+      setText(r.data.text, undefined, "repair", "the repair");
       status("repaired: " + r.data.likely.replace(/^likely slips?: /, ""));
     });
   }
 
   // ---- analysis ------------------------------------------------------------------------------------
-  function analyse() {
+  // Analyse values the position on the board: in the record, the record (where its written moves end and
+  // the hand goes on, with one of the legal moves added, not to the text, so that every move there is valued);
+  // in a variation, a record of the game that ends at the variation's position (the server writes it).
+  function analyse(more) {
     var job = "job-" + Date.now() + "-" + Math.floor(Math.random() * 1e9);
     state.job = job;
     var analysedText = text.value;
@@ -423,17 +603,26 @@
     $("analyse").disabled = true;
     $("cancel").hidden = false;
     status("analysing…");
-    // at the end of the record, where the next move is not written yet, the record is analysed with one
-    // of the legal moves added (not to the text): its decision there values every move
-    var ahead = p && p.at_end && p.turn && p.legal.length > 1 ? p : null;
-    var ready = ahead ? post("enter", request({game: p.game, move: p.legal[0].move, player: p.legal[0].player}))
+    var v = p && p.variation;
+    var at = v ? {game: p.game, step: p.step, line: v.line.slice(0, v.along), along: v.along} : null;
+    var base = v ? post("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
       : Promise.resolve(null);
     showProgress(job);
-    ready.then(function (entered) {
-      var body = request({job: job, lines: true});
-      if ($("fair").checked) { body.fair = true; }
-      if (entered && entered.ok) { body.text = entered.data.text; }
-      return post("analyze", body);
+    var ahead = null;
+    base.then(function (branch) {
+      if (branch && !branch.ok) { return branch; }
+      var source = branch ? branch.data.text : text.value;
+      var game = branch ? 0 : p ? p.game : 0;
+      if (at) { at.target = {game: 0, step: branch.data.step}; }
+      ahead = p && p.turn && p.legal.length > 1 && (v || p.at_end) ? {game: game, step: at ? at.target.step : p.step} : null;
+      var ready = ahead ? post("enter", request({text: source, game: game, move: p.legal[0].move, player: p.legal[0].player}))
+        : Promise.resolve(null);
+      return ready.then(function (entered) {
+        var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
+        if ($("fair").checked) { body.fair = true; }
+        if (more) { body.worlds = more; }
+        return post("analyze", body);
+      });
     }).then(function (r) {
       if (state.job !== job) { return; }
       state.job = null;
@@ -443,9 +632,12 @@
       if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
       state.analysis = r.data;
       state.analysed = analysedText;
-      state.ahead = ahead ? {game: ahead.game, step: ahead.step} : null;
+      state.analysedAt = at;
+      state.worlds = more || 200;
+      state.ahead = ahead;
       status("analysed");
       drawValues();
+      if (phone()) { tab("values", true); }
     });
   }
 
@@ -479,80 +671,119 @@
     if (state.job) { post("cancel", {job: state.job}); }
   }
 
+  // the analysed game and the decision index that value the position on the board, or null
+  function valuedHere(a, p) {
+    var at = state.analysedAt;
+    if (p.variation) {
+      var same = at && at.game === p.game && at.step === p.step && at.along === p.variation.along &&
+        at.line.join("|") === p.variation.line.slice(0, p.variation.along).join("|");
+      if (same) { return {g: a.games[at.target.game], index: at.target.step}; }
+      // a line of the record's analysis: the values where it branches, said so
+      return at ? null : a.games[p.game] ? {g: a.games[p.game], index: p.step, branch: true} : null;
+    }
+    return at ? null : a.games[p.game] ? {g: a.games[p.game], index: p.step} : null;
+  }
+
+  function signedFixed(v) { return (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(2); }
+
   function drawValues() {
     var box = $("values");
     var a = state.analysis;
     var p = state.position;
-    if (!a || !p || !a.games[p.game]) { box.hidden = true; return; }
+    if (!a || !p) { box.hidden = true; return; }
+    var here = valuedHere(a, p);
     box.hidden = false;
-    var g = a.games[p.game];
     var rows = $("valuerows");
     rows.textContent = "";
+    $("moredeals").hidden = true;
+    if (!here) {
+      $("valuesnote").textContent = "The analysis is of another position: Analyse values the one on the board.";
+      return;
+    }
+    var g = here.g, index = here.index;
     var note = [];
     if (state.analysed !== text.value) { note.push("The text has changed since this analysis: analyse again."); }
+    if (here.branch) { note.push("The values where the variation begins (Analyse values the position shown)."); }
     var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
     note.push(side + ".");
-    if (g.values && g.values[p.step] !== undefined && g.values[p.step] !== null) {
-      note.push("Value here with best play: " + signed(g.values[p.step]) + ".");
+    if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
+      note.push("Value here with best play: " + signed(g.values[index]) + ".");
     }
     var d = null;
-    g.decisions.forEach(function (x) { if (x.index === p.step && d === null) { d = x; } });
+    g.decisions.forEach(function (x) { if (x.index === index && d === null) { d = x; } });
     if (!d) {
-      note.push(p.step < g.analysed_steps ? "No choice here: the move is forced." :
+      note.push(index < g.analysed_steps ? "No choice here: the move is forced." :
         (g.stopped || "The record's moves end here."));
-    } else {
-      var ahead = state.ahead && state.ahead.game === p.game && state.ahead.step === p.step;
-      note.push(ahead ? "The record ends here: the value of each move " + d.player + " may make." :
-        d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 ? ", best" : "") + ".");
-      var worth = function (alt) {
-        if (alt.value !== null && alt.value !== undefined) { return alt.value; }
-        return alt.fair ? alt.fair.mean : null;
-      };
-      d.alternatives.slice().sort(function (x, y) {
-        var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
-        return d.side === 0 ? vy - vx : vx - vy;
-      }).forEach(function (alt) {
-        var played = alt.played && !ahead;
-        var tr = el("tr", (played ? "played" : "") + (alt.best ? " best" : ""));
-        tr.setAttribute("data-move", alt.move);
-        tr.appendChild(el("td", "mv", alt.move));
-        var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
-          alt.fair ? "fair " + (alt.fair.mean > 0 ? "+" : "") + alt.fair.mean.toFixed(2) : "?";
-        tr.appendChild(el("td", "val", shown));
-        tr.appendChild(el("td", "marks", [played ? "played" : "", alt.best ? "best" : ""].filter(Boolean).join(", ")));
-        rows.appendChild(tr);
-        if (alt.line) {
-          var more = el("tr", "line");
-          var cell = el("td", "", null);
-          cell.colSpan = 3;
-          var details = el("details", "", null);
-          details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
-          var list = el("ol", "linemoves", null);
-          alt.line.forEach(function (m, k) {
-            var item = el("li", p.variation && p.variation.line[0] === alt.line[0] && p.variation.along === k + 1 ? "here" : "", null);
-            var go = el("button", "step", m);
-            go.type = "button";
-            go.title = "show the board after this move of the line";
-            go.addEventListener("click", function () {
-              state.mine = false;
-              showPosition({game: p.game, step: d.index, line: alt.line, along: k + 1});
-            });
-            item.appendChild(go);
-            list.appendChild(item);
-          });
-          if (p.variation && p.variation.line[0] === alt.line[0]) { details.open = true; }
-          details.appendChild(list);
-          cell.appendChild(details);
-          more.appendChild(cell);
-          rows.appendChild(more);
-        }
-      });
-      if (d.fair) {
+      $("valuesnote").textContent = note.join(" ");
+      return;
+    }
+    var tied = d.fair && d.fair.tied && d.fair.tied.length ? d.fair.tied : null;
+    var ahead = state.ahead && state.ahead.step === index;
+    note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
+      d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 && !tied ? ", best" : "") + ".");
+    var worth = function (alt) {
+      if (alt.value !== null && alt.value !== undefined) { return alt.value; }
+      return alt.fair ? alt.fair.mean : null;
+    };
+    d.alternatives.slice().sort(function (x, y) {
+      var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
+      return d.side === 0 ? vy - vx : vx - vy;
+    }).forEach(function (alt) {
+      var played = alt.played && !ahead;
+      // "best" only where the best is told apart from the next (the analysis says which are not: "tied")
+      var best = alt.best && !(tied && tied.indexOf(alt.move) >= 0);
+      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (tied && tied.indexOf(alt.move) >= 0 ? " tied" : ""));
+      tr.setAttribute("data-move", alt.move);
+      tr.appendChild(el("td", "mv", alt.move));
+      var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
+        alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " + signedFixed(alt.fair.ci95[0]) +
+          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "?";
+      tr.appendChild(el("td", "val", shown));
+      tr.appendChild(el("td", "marks", [played ? "played" : "", best ? "best" : "",
+        tied && tied.indexOf(alt.move) >= 0 ? "not told apart" : ""].filter(Boolean).join(", ")));
+      rows.appendChild(tr);
+      if (alt.line) { rows.appendChild(lineRow(p, d, alt)); }
+    });
+    if (d.fair) {
+      if (tied) {
+        note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
+          d.fair.worlds + " deals (" + d.fair.method + ").");
+        $("moredeals").hidden = !(state.worlds < 10000);
+      } else {
         note.push("By what " + d.player + " could know (" + d.fair.worlds + " deals, " + d.fair.method + "): best " +
           d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
       }
     }
     $("valuesnote").textContent = note.join(" ");
+  }
+
+  function lineRow(p, d, alt) {
+    var more = el("tr", "line");
+    var cell = el("td", "", null);
+    cell.colSpan = 3;
+    var details = el("details", "", null);
+    details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
+    var list = el("ol", "linemoves", null);
+    var base = state.analysedAt;
+    alt.line.forEach(function (m, k) {
+      var item = el("li", p.variation && p.variation.line[0] === alt.line[0] && p.variation.along === k + 1 ? "here" : "", null);
+      var go = el("button", "step", m);
+      go.type = "button";
+      go.title = "show the board after this move of the line";
+      go.addEventListener("click", function () {
+        state.mine = false;
+        // from a variation's analysis, the line goes on from the variation's moves
+        var line = base ? base.line.concat(alt.line) : alt.line;
+        showPosition({game: p.game, step: base ? base.step : d.index, line: line, along: (base ? base.line.length : 0) + k + 1});
+      });
+      item.appendChild(go);
+      list.appendChild(item);
+    });
+    if (p.variation && p.variation.line[0] === alt.line[0]) { details.open = true; }
+    details.appendChild(list);
+    cell.appendChild(details);
+    more.appendChild(cell);
+    return more;
   }
 
   // ---- files, saving, the text kept in the browser -----------------------------------------------------
@@ -561,15 +792,78 @@
 
   function fileState(words) { $("filestate").textContent = words; }
 
+  // the text not saved is kept in the browser under its file's path (or "new"), until it is saved or
+  // discarded by the user: an empty editor never replaces it, and nothing is removed that no file holds
   function keep() {
     fileState(unsaved() ? "unsaved (kept in this browser)" : "");
     try {
-      if (unsaved()) {
-        localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString()}));
-      } else {
+      if (unsaved() && text.value.trim() !== "" && !(state.path === null && text.value === TEMPLATE)) {
+        localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString(),
+                                                    name: state.path ? fileName(state.path) : "new record"}));
+      } else if (!unsaved() && state.path) {
         localStorage.removeItem(key());
       }
     } catch (e) { /* storage full or refused: the text stays in the page */ }
+  }
+
+  function kept(path) {
+    try { return JSON.parse(localStorage.getItem(STORE + (path || "new")) || "null"); } catch (e) { return null; }
+  }
+
+  // every text kept in this browser: [{path (null: the new record), name, time, text}], the latest first
+  function allKept() {
+    var out = [];
+    try {
+      for (var k = 0; k < localStorage.length; k++) {
+        var name = localStorage.key(k);
+        if (name.indexOf(STORE) !== 0) { continue; }
+        var item = JSON.parse(localStorage.getItem(name) || "null");
+        if (item && typeof item.text === "string" && item.text.trim()) {
+          var path = name.slice(STORE.length);
+          item.path = path === "new" ? null : path;
+          out.push(item);
+        }
+      }
+    } catch (e) { /* storage refused */ }
+    return out.sort(function (a, b) { return a.time < b.time ? 1 : -1; });
+  }
+
+  function fileName(path) {
+    var o = Array.prototype.filter.call($("files").options, function (x) { return x.value === path; })[0];
+    return o ? o.textContent : path.split("/").pop();
+  }
+
+  function when(time) {
+    var d = new Date(time);
+    return isNaN(d) ? String(time) : d.toLocaleString();
+  }
+
+  // the other texts kept in this browser, each with a button to show it
+  function otherKept() {
+    return allKept().filter(function (k) { return k.path !== state.path; }).map(function (k) {
+      return ["Show the unsaved " + (k.path ? fileName(k.path) : "new record") + " (" + when(k.time) + ")", function () {
+        keep();
+        if (k.path) { $("files").value = k.path; openFile(k.path); } else { $("files").value = ""; showNew(); }
+      }];
+    });
+  }
+
+  function discard() {
+    try { localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
+    setText(state.saved, 0, "discard", "the discarded text");
+    notice("The unsaved text is discarded (Undo brings it back).", otherKept());
+  }
+
+  // the new record: the text kept in this browser, with a notice, else the template
+  function showNew() {
+    state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
+    var stored = kept(null);
+    text.value = stored ? stored.text : TEMPLATE;
+    forget();
+    notice(stored ? "Your unsaved new record from " + when(stored.time) + " is restored: save it (Save as…) or discard it." : "",
+      stored ? [["Discard it", discard]].concat(otherKept()) : otherKept());
+    changed(false);
+    keep();
   }
 
   function notice(message, buttons) {
@@ -594,50 +888,80 @@
       state.token = r.data.token;
       state.saved = r.data.text;
       state.analysis = null;
-      var stored = null;
-      try { stored = JSON.parse(localStorage.getItem(key()) || "null"); } catch (e) { stored = null; }
-      notice("");
+      var stored = kept(state.path);
+      notice("", otherKept());
       if (stored && stored.text !== r.data.text) {
         text.value = stored.text;
         if (stored.token) { state.token = stored.token; }
-        notice("Unsaved text from " + stored.time + " restored" + (stored.token !== r.data.token ?
-          "; the file on disk has changed since, so saving will ask first" : "; the file on disk is unchanged") + ".",
-          [["Discard it", function () { text.value = r.data.text; state.token = r.data.token; notice(""); changed(false); }]]);
+        notice("Your unsaved text of " + r.data.name + " from " + when(stored.time) + " is restored" +
+          (stored.token !== r.data.token ? "; the file on disk has changed since, so saving will ask first" :
+            "; the file on disk is unchanged") + ": save it or discard it.",
+          [["Discard it", function () { state.token = r.data.token; discard(); }]].concat(otherKept()));
       } else {
         text.value = r.data.text;
+        var others = otherKept();
+        if (others.length) { notice("Unsaved text is kept in this browser for another record.", others); }
       }
       text.setSelectionRange(0, 0);
+      forget();
       changed(false);
     });
   }
 
-  function save(force) {
-    var path = state.path;
-    if (!path) {
-      path = window.prompt("Save the new record as (a file name in the folder the board was started with):", "new.dom");
-      if (!path) { return; }
-    }
-    post("save", {path: path, text: text.value, token: force !== undefined ? force : state.token}).then(function (r) {
+  // Save: to the record's file (a new record asks for a name); Save as: to a file named now. A file that
+  // changed on disk since it was opened, or exists already, is never overwritten without asking.
+  function save() {
+    if (!state.path) { saveAs(); return; }
+    saveTo(state.path, state.token);
+  }
+
+  // the variant chosen in the page is written into the record's Variant tag before it is saved, so the file
+  // reads as the page judged it (the server writes the tags; Undo takes them back)
+  function tagged() {
+    var variant = $("variant").value.trim();
+    if (!variant) { return Promise.resolve(true); }
+    return post("tags", request()).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return false; }
+      if (r.data.text !== text.value) { setText(r.data.text, undefined, "variant", "the variant " + variant); }
+      $("variant").value = "";
+      return true;
+    });
+  }
+
+  function saveAs() {
+    var name = window.prompt("Save as: a file name (*.dom or *.txt) in the folder the board was started with",
+      state.path ? fileName(state.path).replace(/(\.[a-z]+)$/i, "-2$1") : "new.dom");
+    if (name) { saveTo(name.trim(), null); }
+  }
+
+  function saveTo(path, token) {
+    var before = state.path;
+    return tagged().then(function (ok) {
+      return ok ? post("save", {path: path, text: text.value, token: token}) : null;
+    }).then(function (r) {
+      if (!r) { return; }
       if (r.status === 409) {
-        notice(r.data.error, [
-          ["Overwrite the file on disk", function () { notice(""); save(r.data.token); }],
-          ["Show the disk's version (yours stays in this browser)", function () {
+        var buttons = [["Overwrite the file on disk", function () { notice(""); saveTo(path, r.data.token); }]];
+        if (path === before) {
+          buttons.push(["Show the disk's version (yours stays in this browser)", function () {
             keep(); notice(""); openFile(path);
-          }]
-        ]);
+          }]);
+        }
+        buttons.push(["Save as another name…", saveAs]);
+        notice(r.data.error, buttons);
         fileState("not saved");
         return;
       }
       if (!r.ok) { status(r.data.error, true); return; }
-      var fresh = !state.path;
-      try { localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
+      var oldKey = key();
       state.path = r.data.path;
       state.name = r.data.path;
       state.token = r.data.token;
       state.saved = text.value;
-      notice("");
+      try { localStorage.removeItem(oldKey); localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
+      notice("", otherKept());
       fileState("saved " + r.data.name);
-      if (fresh) { listFiles(r.data.path); }
+      if (before !== r.data.path) { listFiles(r.data.path); }
     });
   }
 
@@ -659,8 +983,13 @@
   // ---- wiring ----------------------------------------------------------------------------------------
   var validate = debounce(function () {
     var sent = text.value;
-    post("validate", request()).then(function (r) {
-      if (sent !== text.value) { return; }
+    // the validation still running for an older text is dropped (the server ends it: its client went, and
+    // this page's next validation replaces it)
+    if (state.checking) { state.checking.abort(); }
+    var checking = state.checking = new AbortController();
+    post("validate", request({job: PAGE}), checking.signal).then(function (r) {
+      if (state.checking === checking) { state.checking = null; }
+      if (sent !== text.value || checking.signal.aborted) { return; }
       if (!r.ok) { status(r.data.error, true); return; }
       state.validation = r.data;
       drawGutter();
@@ -676,7 +1005,12 @@
     follow();
   }
 
-  text.addEventListener("input", function () { said(""); changed(true); });
+  text.addEventListener("input", function () { said(""); typedChange(); changed(true); });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("takeback").addEventListener("click", undo);
+  $("saveas").addEventListener("click", saveAs);
+  $("keyform").addEventListener("submit", function (ev) { ev.preventDefault(); keyEntry($("keymove").value); });
   $("writevariation").addEventListener("click", writeVariation);
   Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
     radio.addEventListener("change", drawPosition);
@@ -694,7 +1028,7 @@
       if (!r.ok) { status(r.data.error, true); return; }
       $("othermove").value = "";
       text.focus();
-      setText(r.data.text, r.data.offset);
+      setText(r.data.text, r.data.offset, "move", p.turn + " " + move);
     });
   });
   $("prev").addEventListener("click", function () { step(-1); });
@@ -704,24 +1038,35 @@
   });
   $("next").addEventListener("click", function () { step(1); });
   $("repair").addEventListener("click", repair);
-  $("analyse").addEventListener("click", analyse);
+  $("analyse").addEventListener("click", function () { analyse(); });
+  $("moredeals").addEventListener("click", function () { analyse(Math.min(10000, (state.worlds || 200) * 4)); });
   $("cancel").addEventListener("click", cancel);
   $("save").addEventListener("click", function () { save(); });
   $("files").addEventListener("change", function () {
     keep();
     var path = $("files").value;
-    if (path) {
-      openFile(path);
-    } else {
-      state.path = null; state.name = "<board>"; state.token = null; state.saved = "";
-      var stored = null;
-      try { stored = JSON.parse(localStorage.getItem(key()) || "null"); } catch (e) { stored = null; }
-      text.value = stored ? stored.text : TEMPLATE;
-      changed(false);
-    }
+    if (path) { openFile(path); } else { showNew(); }
   });
   document.addEventListener("keydown", function (ev) {
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "s") { ev.preventDefault(); save(); }
+    var k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    if ((ev.ctrlKey || ev.metaKey) && k === "s") { ev.preventDefault(); save(); return; }
+    var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text";
+    if ((ev.ctrlKey || ev.metaKey) && !field && !ev.altKey) {
+      if (k === "z" && !ev.shiftKey) { ev.preventDefault(); undo(); return; }
+      if ((k === "z" && ev.shiftKey) || k === "y") { ev.preventDefault(); redo(); return; }
+    }
+    // the board's keys, as the report has them, where no text is being typed
+    if (field || ev.target === text || ev.ctrlKey || ev.metaKey || ev.altKey) {
+      if (ev.key === "Escape" && ev.target.id === "keymove") { $("keymove").value = ""; said(""); }
+      return;
+    }
+    var p = state.position;
+    if (!p) { return; }
+    if (ev.key === "ArrowLeft") { ev.preventDefault(); step(-1); }
+    else if (ev.key === "ArrowRight") { ev.preventDefault(); step(1); }
+    else if (ev.key === "Home") { ev.preventDefault(); step(-1e9); }
+    else if (ev.key === "End") { ev.preventDefault(); step(1e9); }
+    else if (ev.key === "Escape" && p.variation) { ev.preventDefault(); showPosition({game: p.game, step: p.step}); }
   });
   window.addEventListener("beforeunload", keep);
 
@@ -733,20 +1078,25 @@
       $("files").value = "";
       state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
       notice("");
-      text.value = value;
       text.focus();
-      text.setSelectionRange(value.length, value.length);
-      changed(true);
+      setText(value, value.length, "new", "the new record");
     }
   };
 
   var wanted = new URLSearchParams(location.search).get("path");
+  // on every load: the file asked for; else the latest text kept unsaved in this browser (a new record or a
+  // file's), with a notice; else the one file served; else an empty editor
+  drawHistory();
   listFiles().then(function (files) {
     files = files || [];
-    var first = wanted || (files.length === 1 ? files[0].path : null);
+    var latest = allKept()[0];
+    var first = wanted || (latest ? latest.path : files.length === 1 ? files[0].path : undefined);
     if (first) {
       $("files").value = first;
       openFile(first);
+    } else if (first === null) {
+      $("files").value = "";
+      showNew();
     } else {
       changed(false);
     }

@@ -1,0 +1,141 @@
+"""A scripted transcriber at the board: score sheets without hands entered move by move in the real page
+(headless Chromium through Playwright, the real server on 127.0.0.1), counting the clicks and keystrokes
+and timing each click to the board's answer (the next position drawn), median and worst; the baseline,
+measured in the same run, is the library's own work for the same move in this process (the move written
+into the text, ``enter_move``, and the next board, ``position_data``).
+
+    python bench/bench_transcriber.py                 # a partnership hand and a Fives-and-Threes hand
+    python bench/bench_transcriber.py --seeds 3 5     # the generated games to enter
+
+Each sheet is a generated legal game (``analyzer.generate.random_game``) given as a score sheet gives it:
+the tags, every hand ``?``, the plays. Every move is one click on the move the board offers (the server
+lists each tile the mover could hold, ``analyzer.rules.offers``); the goal is one click a move and no typed
+move. At the end the page's text must equal the sheet (checked: the bench fails otherwise).
+"""
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TOKEN = "bench-transcriber-token"
+
+
+def sheet(variant: str, seed: int) -> tuple[str, list[tuple[str, str, int | None]]]:
+    """The sheet's header (every hand ``?``) and its moves ``(player, move, claim)``."""
+    from analyzer.generate import random_game
+    from analyzer.match import replay_record
+    from analyzer.notation import parse, write
+    from analyzer.record import Record
+
+    game = random_game(variant, seed)
+    rep = replay_record(parse(write(Record([game], "x", [])), "x"))[0]
+    moves = [(s.entry.player, str(s.move), s.entry.claim) for s in rep.steps if s.move is not None]
+    rules = f'[Rules "{game.tags["Rules"]}"]\n' if "Rules" in game.tags else ""
+    header = (f'[Event "sheet {variant} {seed}"]\n[Variant "{variant}"]\n{rules}[Players "{", ".join(rep.players)}"]\n'
+              f'[Lead "{moves[0][0]}"]\n\n' + "".join(f"{p}: ?\n" for p in rep.players))
+    return header, moves
+
+
+def baseline(header: str, moves) -> list[float]:
+    """The library's time for each move: written into the text, then the next board."""
+    from analyzer.server.library import enter_move, position_data
+
+    text, out = header, []
+    position_data(text, "<board>")
+    for player, move, claim in moves:
+        start = time.perf_counter()
+        text = enter_move(text, "<board>", 0, move + (f" +{claim}" if claim else ""), player)["text"]
+        position_data(text, "<board>")
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def transcribe(page, base: str, path: Path, moves) -> tuple[list[float], int, int]:
+    """Enter ``moves`` by clicks in the page; (seconds from each click to the next board, clicks, keystrokes)."""
+    page.goto(f"{base}/?token={TOKEN}&path={path}")
+    page.wait_for_selector("#tomove:has-text('to move')")
+    times, clicks = [], 0
+    for k, (player, move, _claim) in enumerate(moves, 1):
+        page.wait_for_selector(f"#tomove:has-text('{player} to move')")
+        button = page.locator(f'#legal button.move[data-move="{move}"]')
+        start = time.perf_counter()
+        button.click()
+        clicks += 1
+        page.wait_for_selector(f"#stepinfo:has-text('after move {k} of {k}')")
+        times.append(time.perf_counter() - start)
+    return times, clicks, 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, nargs=2, default=(3, 5), metavar=("PARTNERSHIP", "FIVES_THREES"))
+    args = parser.parse_args()
+
+    import uvicorn
+    from playwright.sync_api import sync_playwright
+
+    from analyzer.server import create_app
+    from analyzer.server.jobs import Workers
+
+    sheets = [("partnership", *sheet("partnership", args.seeds[0])),
+              ("all-fives-threes", *sheet("all-fives-threes", args.seeds[1]))]
+    folder = Path(tempfile.mkdtemp(prefix="bench-transcriber-"))
+    for variant, header, _ in sheets:
+        (folder / f"{variant}.dom").write_text(header, encoding="utf-8")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    workers, checks = Workers(), Workers(limit=2, queue=True)
+    checks.warm()
+    server = uvicorn.Server(uvicorn.Config(create_app([str(folder)], workers, token=TOKEN, checks=checks),
+                                           host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{port}"
+    print("a sheet without hands entered by clicks; seconds from a click to the next board drawn;")
+    print("baseline: the same move written and the next board made by the library in this process")
+    print(f"{'sheet':18} {'moves':>5} {'clicks':>6} {'keys':>4} {'median':>7} {'worst':>7} {'base med':>8} "
+          f"{'base worst':>10} {'ratio':>6}")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                         args=["--no-sandbox", "--disable-gpu"])
+            for variant, header, moves in sheets:
+                page = browser.new_page(viewport={"width": 1366, "height": 900})
+                path = folder / f"{variant}.dom"
+                times, clicks, keys = transcribe(page, base, path, moves)
+                text = page.input_value("#text")
+                page.close()
+                base_times = baseline(header, moves)
+                from analyzer.server.library import enter_move
+                expected = header
+                for player, move, claim in moves:
+                    expected = enter_move(expected, "<board>", 0, move + (f" +{claim}" if claim else ""),
+                                          player)["text"]
+                if text != expected:
+                    raise SystemExit(f"{variant}: the page's text is not the sheet:\n{text}\n---\n{expected}")
+                med, worst = statistics.median(times), max(times)
+                bmed, bworst = statistics.median(base_times), max(base_times)
+                print(f"{variant:18} {len(moves):5d} {clicks:6d} {keys:4d} {med:7.3f} {worst:7.3f} {bmed:8.3f} "
+                      f"{bworst:10.3f} {med / bmed:6.1f}")
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        workers.close()
+        checks.close()
+
+
+if __name__ == "__main__":
+    main()
