@@ -10,7 +10,7 @@ import threading
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import example, HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
@@ -57,7 +57,9 @@ def _validate(client, text):
 def test_a_fair_analysis_reports_its_moves_then_its_worlds():
     """The progress counts the moves valued with all hands open, then the worlds: each count only grows,
     and at the end it has counted every world of every judged decision the
-    analysis reports (``fair.worlds``)."""
+    analysis reports (``fair.worlds``). The total may grow too: a decision whose best is not told apart
+    draws more worlds in a later round (the adaptive sampling), and the total then counts them (a part of a
+    round's worlds that was not full is solved again, whole: the count is of the worlds searched)."""
     text = RECORDS.joinpath("draw-one-view.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
     doc = analyze_document(text, "x", progress=seen.append, worlds=60, exact_below=10)
@@ -67,9 +69,11 @@ def test_a_fair_analysis_reports_its_moves_then_its_worlds():
     assert seen.index(moves[-1]) < seen.index(counted[0])
     # (a hand hidden: no move can be valued with all hands open, so the count stays at nothing done)
     assert moves[-1]["total"] == len(parse(text).games[0].moves) and moves[-1]["done"] == 0
-    assert worlds > 0 and {s["total"] for s in counted} == {worlds} and counted[-1]["done"] == worlds
+    assert worlds > 0 and counted[-1]["done"] == counted[-1]["total"] >= worlds
+    assert all(s["done"] <= s["total"] for s in counted)
     for phase in (moves, counted):
         assert [s["done"] for s in phase] == sorted(s["done"] for s in phase)
+        assert [s["total"] for s in phase] == sorted(s["total"] for s in phase)
 
 
 def test_an_exact_analysis_reports_the_moves_it_values():
@@ -340,6 +344,7 @@ def test_a_move_left_out_and_put_back_by_the_board_gives_the_game_again(variant,
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000), where=st.floats(0, 1), length=st.integers(1, 4),
        table=st.booleans())
+@example(variant="draw", seed=0, where=0.0, length=2, table=False)    # the opener adds a tile to his lead (004)
 def test_a_variation_written_in_leaves_the_moves_as_they_were(variant, seed, where, length, table):
     """The game's own next moves, played as a variation from any step and written in, stand in the record as
     one comment (where the variation branches) and change none of its moves."""

@@ -219,6 +219,9 @@ def _play_line(rep, pos, line: list[str], along: int, last):
             move = Move.parse(text)
         except ValueError as exc:
             raise BoardError(f"move {k} of the line ({item!r}): {exc}") from None
+        seat = rep.players.index(player) if player in rep.players else pos.turn
+        if seat != pos.turn and move.is_play and pos.may_add(seat):
+            pos.turn = seat           # the opener adds a matching tile to his lead (as the replay has it)
         legal = pos.legal_moves()
         drawn = move.draw and move.tile is not None and any(m.draw for m in legal) and pos.pool & move.tile.bit
         if player != rep.players[pos.turn] or not (move in legal or drawn):
