@@ -343,8 +343,11 @@ def match_scale_text(data: dict, analysis) -> str:
             f"{name} {x['points']:+.1f} points" + (f", {x['mwc']:+.1%} MWC" if x["mwc"] is not None else "")
             for name, x in zip(analysis.sides, each) if x is not None))
     elif luck is not None:
+        lead = luck.get("lead") or 0
         lines.append(f"Luck of the deal for {first}: {luck['points']:+.1f} points (value at the lead {luck['value']:+d}, "
-                     f"the mean {luck['mean']:+.1f})" + (f", {luck['mwc']:+.1%} MWC" if luck["mwc"] is not None else ""))
+                     f"the mean {luck['mean']:+.1f})" + (f", {luck['mwc']:+.1%} MWC" if luck["mwc"] is not None else "")
+                     + (f"; of the lead {lead:+.1f}, in all {luck.get('total', luck['points'] + lead):+.1f} points"
+                        if lead else ""))
     elif len(analysis.sides) > 2:
         lines.append("Luck of the deal: each player's is given by `domino stats` and `domino report --scale match` "
                      "(one playout of the deal by the hand model's policy)")

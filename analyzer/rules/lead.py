@@ -270,8 +270,9 @@ def _which_game(op: Opening, first_tile: Tile | None, out: list[LeadProblem]) ->
     out.append(LeadProblem(
         Code.UNCHECKED_LEAD, f"who leads is not checked: in the first game of a match the holder of "
         f"{op.first_game_tile} leads{' it' if tile else ''}, in the others the match "
-        "decides, and the record does not say which game this is; add [Game \"1\"] (or its number) "
-        "to have the lead checked", "game", {"rule": "lead"}, "info"))
+        "decides, and the record does not say which game this is; if it is the first game of a match, add "
+        "[Game \"1\"] to have the lead checked, else add [Game \"N\"] with its number and the games before it "
+        "(or a Score tag)", "game", {"rule": "lead"}, "info"))
     return None
 
 
