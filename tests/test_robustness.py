@@ -498,3 +498,26 @@ def test_a_deal_listed_hundreds_of_times_bounds_the_repair_search_by_as_much():
     assert len(game.hands) == 302 and "deal-size" in {d.code for d in rep.errors}
     report = repair(game, variant=rep.variant)
     assert 0 < report.searched <= _PositionSearch.default_nodes * 2 / 302 + 1
+
+
+# ---- 6. found by the campaign of issue 55 (bench/bench_fuzz.py --campaign) ---------------------------------------
+
+FUZZ55 = sorted((RECORDS.parent / "tests" / "data" / "fuzz55").glob("round-trip-*.txt"))
+
+
+@pytest.mark.parametrize("path", FUZZ55, ids=lambda p: p.stem)
+def test_prose_under_a_table_with_brackets_braces_or_a_semicolon_reads_back_as_it_was(path):
+    # random texts whose closing remark has a line of prose holding '{', '}' or ';': written back as prose
+    # it read as prose no more (a comment or a ; remark split it); such a line is now written as a ; remark
+    record = parse(path.read_text(encoding="utf-8"))
+    assert any(g.remark for g in record.games)
+    assert parse(write(record)) == record
+
+
+def test_a_starter_tag_in_a_game_of_tags_alone_is_no_internal_error():
+    # a draw game's Starter tag turns up a tile for the player before the first to play: a game of tags
+    # alone (its players and deal lost to a broken tag) has no seat for it (it divided by zero)
+    text = '[Variant "draw"]\n[Starter "[4-5]"]\n[Lead "Anna"]\n[Result "Ben 1 domino"]\n'
+    (rep,) = replay_record(parse(text))
+    assert "players" in {d.code for d in rep.errors}
+    assert not {"internal-error", "notation"} & {d.code for d in rep.diagnostics}

@@ -217,8 +217,12 @@ def _table_remark(remark: str | None, row_lines: list[str], last_row: int, own_l
     if row_lines and not own_line and _free_text(remark, "TEXT_REMARK"):
         row_lines[last_row] += "  " + remark
         return []
-    return [line if row_lines and _free_text(line, "PARAGRAPH") else f"; {line}".rstrip()
+    # (a line of prose with a bracket, a brace or a ';' may read back otherwise in another place: a ; remark)
+    return [line if row_lines and _free_text(line, "PARAGRAPH") and not _MARKUP.search(line) else f"; {line}".rstrip()
             for line in remark.split("\n")]
+
+
+_MARKUP = re.compile(r"[\[\]{};]")
 
 
 def _free_text(text: str, terminal: str) -> bool:

@@ -203,7 +203,7 @@ class _Replayer(HandEnding, WhistIrregularities):
             pos.opening = verdict.tiles
         pos.turn = verdict.leader or 0
         self.leader = pos.turn
-        if verdict.starter is not None:
+        if verdict.starter is not None and pos.n:        # (a game of tags alone has no seat to turn it up for)
             turn_up(pos, verdict.starter, pos.turn)       # the line opened by a tile from the boneyard
             self.played[verdict.starter] = _lead_place(game, "Starter").line or None   # where it lies: the tag
         return out + [self.diag(p.code, p.message, _lead_place(game, p.where), p.severity, **p.details)
