@@ -11,7 +11,7 @@ from functools import lru_cache
 from .diagnostics import Diagnostic
 from .tiles import Move, Tile
 
-__all__ = ["Span", "MoveEntry", "HandEntry", "Game", "Record", "StatedResult", "ANNOTATIONS", "MAX_DIGITS"]
+__all__ = ["Span", "MoveEntry", "HandEntry", "Game", "Record", "StatedResult", "ANNOTATIONS", "MAX_DIGITS", "clip"]
 
 MAX_DIGITS = 9
 """The most digits a number read from a record may have (a game or move number, a claim, a score, a
@@ -130,7 +130,7 @@ class StatedResult:
         m = _RESULT_RE.match(text)
         if not m or (not m.group("draw") and not m.group("side") and not m.group("term")):
             raise ValueError(
-                f"cannot read result {_cut(text)!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\", \"A/C 2 milo\" or "
+                f"cannot read result {clip(text)!r}; write it as \"B/D 10 domino\", \"A/C 46 blocked\", \"A/C 2 milo\" or "
                 "\"draw blocked\"")
         term = m.group("term").lower() if m.group("term") else None
         milo = term == "milo"
@@ -139,7 +139,7 @@ class StatedResult:
             return cls(None, 0, term, milo)
         points = m.group("points")
         if points is not None and len(points) > MAX_DIGITS:
-            raise ValueError(f"cannot read result {_cut(text)!r}: its points have {len(points)} digits, and a "
+            raise ValueError(f"cannot read result {clip(text)!r}: its points have {len(points)} digits, and a "
                              f"result has at most {MAX_DIGITS}")
         return cls(tuple(m.group("side").split("/")), int(points) if points is not None else None, term, milo)
 
@@ -153,7 +153,7 @@ class StatedResult:
         return f"{head} {called}" if called else head
 
 
-def _cut(text: str, width: int = 40) -> str:
+def clip(text: str, width: int = 40) -> str:
     """``text``, cut to ``width`` characters with '...' (a message never quotes a huge value whole)."""
     return text if len(text) <= width else text[:width] + "..."
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic
-from ..record import Game, Record
+from ..record import Game, Record, clip
 from ..replay import Replay, replay, resolve_variant
 from ..replay.result import compare_result
 from ..record import StatedResult
@@ -570,7 +570,7 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) 
         claimed = parse_score(stated)
     except ValueError:
         example = score_text(variant, rep.players, (46, 10) + (0,) * (variant.seating.sides - 2))
-        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, f"cannot read the score {stated!r}; write it as "
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, f"cannot read the score {clip(stated)!r}; write it as "
                                          f"\"{example}\" (this game's players)", "Score"))
         return
     actual = {frozenset(variant.side_name(s, rep.players).split("/")): v for s, v in enumerate(state.scores)}

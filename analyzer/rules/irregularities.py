@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..diagnostics import Diagnostic
+from ..record import clip
 from ..tiles import Tile
 from .codes import Code
 
@@ -60,7 +61,7 @@ def read_exposed(replayer, initial) -> tuple[list[tuple[int, Tile, int, str]], l
     where = game.tag_pos.get("Exposed")
 
     def unreadable(part: str) -> None:
-        problems.append(replayer.diag(Code.BAD_EXPOSED, f"cannot read {part.strip()!r} in the Exposed tag; write the "
+        problems.append(replayer.diag(Code.BAD_EXPOSED, f"cannot read {clip(part.strip())!r} in the Exposed tag; write the "
                                       "player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile exposed during "
                                       "play the row it binds from: \"C [0-4] from 5\"", where))
 

@@ -23,7 +23,7 @@ from ..notation import parse, write
 from ..notation.writer import rewrite, write_comment
 from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
                         validation_json)
-from ..record import NOWHERE, Game, HandEntry, MoveEntry, Record
+from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
 from ..report.diagram import position_at
 from ..report.model import board_view
 from ..rules import UnknownVariant, find_variant
@@ -304,7 +304,11 @@ def enter_move(text: str, label: str, game: int, move: str, player: str | None =
     words = move.strip().split(" +")
     try:
         parsed = Move.parse(words[0])
-        claim = int(words[1]) if len(words) > 1 else None
+        claim = None
+        if len(words) > 1:
+            if not words[1].isdigit() or len(words[1]) > MAX_DIGITS:
+                raise ValueError(f"a claim is a number of points of at most {MAX_DIGITS} digits, not {words[1][:20]!r}")
+            claim = int(words[1])
     except ValueError as exc:
         raise BoardError(str(exc)) from None
     if player is None:
