@@ -159,6 +159,24 @@ def test_repair_applies_the_likely_slip(client):
     assert games[0]["valid"]
 
 
+def test_a_repair_of_a_german_book_table_changes_only_its_rows_in_the_sheets_words(client):
+    """The book's table as printed (seed1-table.txt) drops a row before round 7 (the likely slip): the repair
+    puts the row back in the sheet's own words (``passt``, its columns), renumbers the rounds after it, and
+    leaves every other line as it was (``Spieler A:``, the rows before it)."""
+    text = RECORDS.joinpath("seed1-table.txt").read_text(encoding="utf-8")
+    out = client.post("/api/repair", json={"text": text, "game": 0})
+    assert out.status_code == 200, out.text
+    fixed = out.json()["text"]
+    old, new = text.split("\n"), fixed.split("\n")
+    first = next(k for k, (a, b) in enumerate(zip(old, new)) if a != b)
+    assert old[:first] == new[:first] and any(line.startswith("Spieler A:") for line in new[:first])
+    assert "pass " not in fixed.replace("passt", "") and " pass\n" not in fixed
+    assert new[first].split()[0] == "7" and "passt" in new[first].split()
+    assert [line.split()[1:] for line in new[first + 1:first + 3]] == [line.split()[1:] for line in old[first:first + 2]]
+    games = client.post("/api/validate", json={"text": fixed}).json()["games"]
+    assert games[0]["valid"]
+
+
 def test_files_open_and_save_with_the_conflict_check(client, folder):
     root, _ = folder
     listing = client.post("/api/files", json={}).json()

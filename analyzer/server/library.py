@@ -627,9 +627,9 @@ def repair_text(text: str, label: str, game: int, variant: str | None = None, ru
             if body[k:k + len(before)] == [r.strip() for r in before]:
                 lines[start + k:start + k + len(before)] = after
                 return {"text": "\n".join(lines), "likely": t.likely}
-    written = write(best.game).rstrip("\n").split("\n")
-    lines[start:end] = written + ([""] if end < len(lines) else [])
-    return {"text": "\n".join(lines), "likely": t.likely}
+    games = list(record.games)      # (a book table keeps its words and spacing: only its changed cells anew)
+    games[game] = best.game
+    return {"text": rewrite(text, record, games), "likely": t.likely}
 
 
 def _game_span(record, game: int, count: int) -> tuple[int, int]:
