@@ -185,3 +185,32 @@ def test_the_drawing_escapes_the_record_and_runs_nothing():
     x, y, w, h = (float(marked[0].get(k)) for k in ("x", "y", "width", "height"))
     pips = [c for c in root.iter(NS + "circle") if x < float(c.get("cx")) < x + w and y < float(c.get("cy")) < y + h]
     assert len(pips) == 1 + 5
+
+
+def test_a_wide_layout_on_a_phone_scrolls_sideways_with_readable_tiles(browser, served):
+    """French game 2 at its end (B's [0-5], its widest layout) on a phone: the drawing is wider than the
+    screen, so the table scrolls sideways inside the board (the page itself does not), its tiles at least
+    24 px long, the spinner in sight, the last tile marked."""
+    context, page, errors = _open(browser, served, "variant-french.dom", PHONE)
+    try:
+        _cursor_at(page, "9. A pass B [0-5]", after=True)
+        _shown(page, "[0-5]")
+        page.wait_for_function("() => document.querySelector('#table img.layout').style.width !== ''")
+        seen = _read(page)
+        assert 2 * U * seen["box"]["width"] / seen["natural"] >= 24
+        table = page.evaluate("() => { const t = document.getElementById('table'), r = t.getBoundingClientRect();"
+                              " return {x: r.x, width: r.width, scroll: t.scrollWidth, client: t.clientWidth,"
+                              " left: t.scrollLeft, page: document.documentElement.scrollWidth}; }")
+        assert table["scroll"] > table["client"] and table["left"] > 0
+        assert table["x"] >= 0 and table["x"] + table["width"] <= PHONE["width"] + 1
+        assert table["page"] <= PHONE["width"]
+        # the spinner, at the drawing's origin, is in sight
+        x0 = float(ElementTree.fromstring(seen["text"]).get("viewBox").split()[0])
+        spinner = seen["box"]["x"] + (0 - x0) * seen["box"]["width"] / seen["natural"]
+        assert table["x"] < spinner < table["x"] + table["width"]
+        marked = [t for t in seen["tiles"] if t["last"]]
+        assert len(marked) == 1 and marked[0]["pips"] == 0 + 5
+        assert errors == []
+        page.screenshot(path="/tmp/board-shots/layout-french-wide-390.png", full_page=True)
+    finally:
+        context.close()

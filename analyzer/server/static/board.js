@@ -206,12 +206,24 @@
   // The table as the server draws it: the SVG of ``domino diagram`` (the report's saved diagram too, one
   // drawing), the line or the layout with its arms, the last tile marked. Shown as an image from a data:
   // address: a picture, never markup in the page, so nothing in it can run or style the page.
+  var TABLE_SCALE = 0.6;     // the least the table's drawing is shrunk to: a tile 24 pixels long
+
   function drawTable(p) {
     var box = $("table");
     box.textContent = "";
     var img = el("img", "layout");
     img.alt = p.board.line.length ? "the table: " + p.board.line.length + " tile" + (p.board.line.length === 1 ? "" : "s") +
       " laid" + (p.board.last ? ", the last [" + p.board.last[0] + "-" + p.board.last[1] + "]" : "") : "the table: nothing played yet";
+    img.addEventListener("load", function () {
+      // a wide layout on a phone: its tiles kept readable (at least TABLE_SCALE of their drawn size) in a
+      // table that scrolls sideways, its middle in sight, rather than shrunk to a thumbnail
+      var least = Math.ceil(img.naturalWidth * TABLE_SCALE);
+      if (img.getBoundingClientRect().width < least) {
+        img.style.maxWidth = "none";
+        img.style.width = least + "px";
+        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+      }
+    });
     img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(p.drawing);
     box.appendChild(img);
     $("ends").textContent = "open ends: " + p.ends;
