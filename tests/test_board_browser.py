@@ -247,19 +247,6 @@ def test_desktop_and_phone_widths(board, width, viewport):
     assert errors == []
 
 
-def test_french_arms_on_the_board(board):
-    open_, _ = board
-    page, errors = open_("variant-french.dom")
-    page.wait_for_selector("#diagnostics li, #tomove")
-    text = page.input_value("#text")
-    last = text.rstrip("\n").count("\n") + 1
-    _cursor(page, last, 1)
-    page.wait_for_selector(".table .arm")
-    assert page.eval_on_selector_all(".table .arm .armname", "els => els.length") >= 2
-    page.screenshot(path="/tmp/board-french.png", full_page=True)
-    assert errors == []
-
-
 @pytest.mark.slow
 def test_analyse_where_the_record_ends_values_every_move(board, tmp_path):
     """At the end of the written moves (D to move after B [1-1], C pass) "analyse" values both of D's

@@ -12,7 +12,7 @@ from ..tiles import Tile
 from .model import Board, board_view
 from .render import PIP_LAYOUT
 
-__all__ = ["position_at", "Diagram", "diagram_svg", "game_diagram"]
+__all__ = ["position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram"]
 
 U = 20                  # the side of a tile's half, in SVG units
 GAP = 3
@@ -176,10 +176,14 @@ def _arms(c: _Canvas, board: Board) -> float:
     return c.y1
 
 
+def _table(c: _Canvas, board: Board) -> None:
+    _arms(c, board) if board.layout is not None else _line(c, board)
+
+
 def diagram_svg(d: Diagram) -> str:
     """The standalone SVG of ``d``."""
     c = _Canvas()
-    _arms(c, d.board) if d.board.layout is not None else _line(c, d.board)
+    _table(c, d.board)
     y = c.y1 + 2 * U
     left = c.x0
     for seat, name in enumerate(d.players):
@@ -196,13 +200,26 @@ def diagram_svg(d: Diagram) -> str:
             x += 2 * U + GAP
         y += U + 1.3 * U
     c.text(left, y, d.caption, size=12, cls="caption")
+    return _svg(c, d.caption)
+
+
+def table_svg(board: Board, label: str) -> str:
+    """The standalone SVG of the table of ``board`` alone (the line of play or the layout with its arms, the
+    last tile marked), drawn as :func:`diagram_svg` draws it: the board's picture. ``label``: its accessible
+    name (escaped)."""
+    c = _Canvas()
+    _table(c, board)
+    return _svg(c, label)
+
+
+def _svg(c: _Canvas, label: str) -> str:
     pad = 10
     x0, y0, w, h = c.x0 - pad, c.y0 - pad, c.x1 - c.x0 + 2 * pad, c.y1 - c.y0 + 2 * pad
     style = ("text{font-family:DejaVu Sans,Arial,sans-serif;fill:#1d2330}.tile{fill:#fffdf6;stroke:#222;stroke-width:1}"
              ".tile.last{fill:#ffe08a;stroke:#9a6a00;stroke-width:2}.back{fill:#3d5a80;stroke:#222;stroke-width:1}"
              ".bar{stroke:#666;stroke-width:1}.pip{fill:#222}.arm{fill:#2f6b45}.note{fill:#5b6475}")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0:g} {y0:g} {w:g} {h:g}" width="{w:g}" height="{h:g}" '
-            f'role="img" aria-label={quoteattr(d.caption)}>\n<style>{style}</style>\n'
+            f'role="img" aria-label={quoteattr(label)}>\n<style>{style}</style>\n'
             f'<rect x="{x0:g}" y="{y0:g}" width="{w:g}" height="{h:g}" fill="#ffffff"/>\n'
             + "\n".join(c.items) + "\n</svg>\n")
 

@@ -24,7 +24,7 @@ from ..notation.writer import rewrite, write_comment
 from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
                         validation_json)
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
-from ..report.diagram import position_at
+from ..report.diagram import position_at, table_svg
 from ..report.model import board_view
 from ..rules import UnknownVariant, find_variant
 from ..rules.catalog import catalog
@@ -171,7 +171,8 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
             raise BoardError(f"the record breaks the rules at move {shown + 1}: no line can be played after it")
         last = _play_line(rep, pos, line, along, last)
         variation = {"line": list(line), "along": along}
-    board = dataclasses.asdict(board_view(pos, voids, last))
+    view = board_view(pos, voids, last)
+    board = dataclasses.asdict(view)
     outcome = pos.outcome()
     stopped = None
     if not rep.deal_ok:
@@ -186,6 +187,8 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
         "title": rep.title, "variant": rep.variant.name, "players": list(rep.players),
         "hidden": list(pos.hidden), "board": board, "ends": pos.ends_text(),
+        # the table as ``domino diagram`` and the report's saved diagram draw it (one drawing), the last tile marked
+        "drawing": table_svg(view, f"the table of {rep.title}"),
         "turn": rep.players[pos.turn] if moving else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
         "result": _result_words(rep, outcome, step, steps, variation), "stated": _written(record, game).tags.get("Result") if game < len(record.games) else None,

@@ -203,37 +203,30 @@
     return where + (m.claim ? " +" + m.claim : "");
   }
 
+  // The table as the server draws it: the SVG of ``domino diagram`` (the report's saved diagram too, one
+  // drawing), the line or the layout with its arms, the last tile marked. Shown as an image from a data:
+  // address: a picture, never markup in the page, so nothing in it can run or style the page.
+  var TABLE_SCALE = 0.6;     // the least the table's drawing is shrunk to: a tile 24 pixels long
+
   function drawTable(p) {
     var box = $("table");
     box.textContent = "";
-    var b = p.board;
-    if (b.layout) {
-      if (b.layout.lead) { box.appendChild(row("lead", [b.layout.lead], b.last)); }
-      b.layout.arms.forEach(function (a) {
-        var open = a.state === "closed" ? "closed" : "open " + a.open + (a.state === "open" ? "" : " (" + a.state + ")");
-        box.appendChild(row("arm " + a.number + " · " + open, a.tiles, b.last));
-      });
-      if (!b.layout.lead && !b.layout.arms.length) { box.appendChild(el("span", "empty", "nothing played yet")); }
-    } else {
-      var line = el("div", "line");
-      b.line.forEach(function (t, k) {
-        var last = b.last && ((t[0] === b.last[0] && t[1] === b.last[1]) || (t[0] === b.last[1] && t[1] === b.last[0]));
-        line.appendChild(tile(t, (t[0] === t[1] ? "double" : "") + (last ? " last" : "") + (k === b.lead ? " lead" : "")));
-      });
-      if (!b.line.length) { line.appendChild(el("span", "empty", "nothing played yet")); }
-      box.appendChild(line);
-    }
-    $("ends").textContent = "open ends: " + p.ends;
-  }
-
-  function row(label, tiles, last) {
-    var r = el("div", "arm");
-    r.appendChild(el("span", "armname", label));
-    tiles.forEach(function (t) {
-      var isLast = last && t[0] + t[1] === last[0] + last[1] && Math.min(t[0], t[1]) === Math.min(last[0], last[1]);
-      r.appendChild(tile(t, isLast ? "last" : ""));
+    var img = el("img", "layout");
+    img.alt = p.board.line.length ? "the table: " + p.board.line.length + " tile" + (p.board.line.length === 1 ? "" : "s") +
+      " laid" + (p.board.last ? ", the last [" + p.board.last[0] + "-" + p.board.last[1] + "]" : "") : "the table: nothing played yet";
+    img.addEventListener("load", function () {
+      // a wide layout on a phone: its tiles kept readable (at least TABLE_SCALE of their drawn size) in a
+      // table that scrolls sideways, its middle in sight, rather than shrunk to a thumbnail
+      var least = Math.ceil(img.naturalWidth * TABLE_SCALE);
+      if (img.getBoundingClientRect().width < least) {
+        img.style.maxWidth = "none";
+        img.style.width = least + "px";
+        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+      }
     });
-    return r;
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(p.drawing);
+    box.appendChild(img);
+    $("ends").textContent = "open ends: " + p.ends;
   }
 
   function drawHands(p) {
