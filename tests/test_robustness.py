@@ -514,6 +514,17 @@ def test_prose_under_a_table_with_brackets_braces_or_a_semicolon_reads_back_as_i
     assert parse(write(record)) == record
 
 
+def test_a_hand_whose_tiles_all_stand_on_the_first_moves_line_reads_back_as_an_unknown_hand():
+    # a mutation of seed2-table.txt (found by test_mutated_records_read_back_equal_from_the_writer): C's
+    # tiles stand on the line of the first move, so they are no tiles of his hand, and his lone '?' is left;
+    # written back as 'C: ?', which reads as an unknown hand: the first reading is now that same hand
+    text = ("Spieler A:\n[0-5] [1-3]\nSpieler C:\n[0-2] [2-5]?A [3-3] [4-6]\nSpieler D:\n[0-3] [6-6]\n")
+    record = parse(text)
+    hand = record.games[0].hands[-1]
+    assert hand.player == "C" and hand.tiles is None and hand.unknown == 0
+    assert parse(write(record)) == record
+
+
 def test_a_starter_tag_in_a_game_of_tags_alone_is_no_internal_error():
     # a draw game's Starter tag turns up a tile for the player before the first to play: a game of tags
     # alone (its players and deal lost to a broken tag) has no seat for it (it divided by zero)

@@ -592,6 +592,8 @@ class _GameBuilder:
                              if j not in keep]
                     hand = replace(hand, tiles=tuple(hand.tiles[j] for j in keep),
                                    tile_pos=tuple(hand.tile_pos[j] for j in keep))
+                    if not hand.tiles and hand.unknown == 1:   # 'C: ?', as written back (see _hand)
+                        hand = replace(hand, tiles=None, unknown=0)
             moved = [t for t in after if t.tile is not None and t.pos.line == line]
             if moved:
                 self._report_nameless([_Move(None, _Play(t.tile, t.pos), t.pos) for t in moved])
