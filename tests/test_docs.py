@@ -56,12 +56,11 @@ def test_every_command_line_in_the_docs_names_options_its_command_has():
     assert not wrong, wrong
 
 
-def test_the_readme_report_and_fair_example_prints_what_its_comment_says(monkeypatch):
-    """The README's second library example: a page rendered to a string, and the fair analysis of C's
-    moves in the book deal (its claim, and the README's section on --fair: C's [3-6] loses 20.1 on
-    average over all 375 deals C could not tell apart, a real blunder)."""
-    section = TEXT["README.md"].split("## As a library", 1)[1]
-    first, second = re.findall(r"```python\n(.*?)```", section, re.S)[:2]
+def test_the_library_report_and_fair_example_prints_what_its_comment_says(monkeypatch):
+    """docs/library.md's second example: a page rendered to a string, and the fair analysis of C's
+    moves in the book deal (its claim, and docs/fair.md: C's [3-6] loses 20.1 on average over all 375
+    deals C could not tell apart, a real blunder)."""
+    first, second = re.findall(r"```python\n(.*?)```", TEXT["library.md"], re.S)[:2]
     said = re.search(r"print\(.*#\s*(.+)$", second, re.M).group(1).strip()
     assert said == "[3-6]@6 20.1 375 real"
     monkeypatch.chdir(ROOT)
@@ -69,7 +68,7 @@ def test_the_readme_report_and_fair_example_prints_what_its_comment_says(monkeyp
     namespace: dict = {}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(imports + "\n" + second, "README.md", "exec"), namespace)
+        exec(compile(imports + "\n" + second, "library.md", "exec"), namespace)
     assert out.getvalue().strip() == said
     assert namespace["html"].startswith("<!DOCTYPE html>") and "INTERNATIONAL DOMINOES" in namespace["html"]
 
@@ -86,3 +85,30 @@ def test_the_stats_columns_are_the_ones_docs_archives_md_lists():
     result = CliRunner().invoke(main, ["stats", "--json", str(ROOT / "records" / "seed2.dom")])
     (row, *_) = json.loads(result.stdout)
     assert ["player", *listed] == list(row)
+
+
+LINKED = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def _anchors(path) -> set[str]:
+    """The anchors of a Markdown page's headings, as GitHub makes them."""
+    heads = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in heads}
+
+
+def test_every_link_of_the_readme_and_docs_leads_somewhere():
+    """Each relative link (a page, a picture, a record) names a file that exists, and an anchor into a
+    page names one of its headings."""
+    broken = []
+    for page in LINKED:
+        text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            file, _, anchor = target.partition("#")
+            where = (page.parent / file).resolve() if file else page
+            if not where.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+            elif anchor and where.suffix == ".md" and anchor not in _anchors(where):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert not broken, broken

@@ -1,0 +1,137 @@
+"""Every command the README and the guides (docs/guides/) show is run on the bundled records, and the
+output they show is what it prints.
+
+The convention of those pages: a ```sh block holds commands, one a line (``# exit N`` after one says
+the exit status it ends with; none: 0); the ```text block that comes next (before any other block) is
+the output of its last command, lines the output holds in that order (``...`` alone: lines left out; a line ending in `` ...``:
+a line that starts so). ``pip`` steps are the set-up's (tests/test_setup.py); ``domino serve`` is
+started, its address read and stopped."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs" / "guides").glob("*.md"))]
+FENCE = re.compile(r"```(\w*)\n(.*?)```", re.S)
+
+
+def _blocks(path) -> list[tuple[str, list[str], list[str] | None]]:
+    """``(where, commands, shown)`` for each ```sh block of ``path`` that runs ``domino``: its
+    commands and the output shown after it (None: none shown)."""
+    text = path.read_text(encoding="utf-8")
+    fences = list(FENCE.finditer(text))
+    out = []
+    for k, fence in enumerate(fences):
+        if fence.group(1) != "sh":
+            continue
+        commands = [line.strip() for line in fence.group(2).splitlines() if "domino " in line]
+        if not commands:
+            continue
+        shown = None
+        nxt = fences[k + 1] if k + 1 < len(fences) else None
+        if nxt is not None and nxt.group(1) == "text":
+            shown = nxt.group(2).splitlines()
+        line = text.count("\n", 0, fence.start()) + 1
+        out.append((f"{path.relative_to(ROOT)}:{line}", commands, shown))
+    return out
+
+
+BLOCKS = [block for page in PAGES for block in _blocks(page)]
+
+
+def _command(line: str) -> tuple[list[str], int]:
+    """The ``domino`` words of a shown line (after a ``pip`` step) and the exit status it claims."""
+    status = 0
+    if "#" in line:
+        line, comment = line.split("#", 1)
+        found = re.search(r"exit (\d)", comment)
+        status = int(found.group(1)) if found else 0
+    words = shlex.split(line.split("&&")[-1])
+    assert words[0] == "domino", line
+    return words[1:], status
+
+
+def _env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="100")
+
+
+def _serve(args: list[str], cwd) -> str:
+    """Start ``domino serve ARGS`` on a free port, return the line it prints first, stop it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", *args, "--port", str(port)], cwd=cwd,
+                            env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    return first
+
+
+def matches(shown: list[str], output: str) -> list[str]:
+    """The shown lines the output does not hold, in order (empty: it holds them all)."""
+    lines = [line.rstrip() for line in output.splitlines()]
+    at, missing = 0, []
+    for want in (w.rstrip() for w in shown):
+        if want in ("", "..."):
+            continue
+        prefix = want[:-4] if want.endswith(" ...") else None
+        for k in range(at, len(lines)):
+            if (lines[k].startswith(prefix) if prefix is not None else lines[k] == want):
+                at = k + 1
+                break
+        else:
+            missing.append(want)
+    return missing
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    """A folder holding a copy of the bundled records, as a clone has them."""
+    shutil.copytree(ROOT / "records", tmp_path / "records")
+    return tmp_path
+
+
+def test_the_pages_show_commands_and_their_output():
+    assert PAGES[0].name == "README.md"
+    for page in PAGES:
+        assert _blocks(page), f"{page}: no command shown"
+    assert sum(shown is not None for _, _, shown in BLOCKS) >= 3
+
+
+@pytest.mark.parametrize("where, commands, shown", BLOCKS, ids=[b[0] for b in BLOCKS])
+def test_each_command_shown_runs_and_prints_what_the_page_shows(where, commands, shown, workdir):
+    output = ""
+    for line in commands:
+        args, status = _command(line)
+        if args[0] == "serve":
+            output = _serve(args[1:], workdir)
+            assert output.startswith("the board: http://127.0.0.1:"), (where, line, output)
+            continue
+        done = subprocess.run([sys.executable, "-m", "analyzer", *args], cwd=workdir, env=_env(),
+                              capture_output=True, text=True, timeout=900)
+        output = done.stdout + done.stderr
+        assert done.returncode == status, (where, line, done.returncode, output[-2000:])
+        assert "Traceback" not in output, (where, line)
+    if shown is not None:
+        missing = matches(shown, output)
+        assert not missing, (where, commands[-1], missing, output[-3000:])
+
+
+def test_the_matching_reads_the_pages_convention():
+    out = "a line\nsecond line, long\nthird\n"
+    assert matches(["a line", "...", "third"], out) == []
+    assert matches(["second ...", "third"], out) == []
+    assert matches(["third", "a line"], out) == ["a line"]           # in order
+    assert matches(["second"], out) == ["second"]                    # a whole line unless it ends in ' ...'
