@@ -112,3 +112,4 @@ def test_every_link_of_the_readme_and_docs_leads_somewhere():
             elif anchor and where.suffix == ".md" and anchor not in _anchors(where):
                 broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
     assert not broken, broken
+    assert any("docs/guides/" in t for t in re.findall(r"\]\(([^)]+)\)", TEXT["README.md"]))
