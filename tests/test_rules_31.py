@@ -180,7 +180,7 @@ def test_the_decision_at_the_end_in_the_commands(tmp_path):
     from analyzer.cli import main
     path = RECORDS / "variant-all-fives-to-move.dom"
     out = CliRunner().invoke(main, ["analyze", str(path)])
-    assert "To move at the end of the record: A; best" in out.output, out.output
+    assert "To move at the end of the record: A (A's values: A wants higher); best" in out.output, out.output
     data = CliRunner().invoke(main, ["analyze", str(path), "--json"])
     import json
     assert json.loads(data.output)["games"][0]["to_move"]["player"] == "A"

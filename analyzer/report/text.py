@@ -9,7 +9,7 @@ from ..rules.layout import arms_text
 from .verdicts import (alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        open_verdict, tied_words)
 
-__all__ = ["match_scale_text", "signed", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
+__all__ = ["match_scale_text", "signed", "point_of_view", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
 
 
@@ -139,16 +139,16 @@ def fair_text(d) -> str:
     return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {f.loss:.2f}{mark}"])
 
 
-def worst_lines(d) -> list[str]:
+def worst_lines(d, whose: str = "") -> list[str]:
     """At a real mistake, the deal where the move played does worst against the fair best: the gap, both
-    values and the hands of that deal at the decision."""
+    values (``whose``: ``A/C``, whose values they are) and the hands of that deal at the decision."""
     w = getattr(d.fair, "worst", None)
     if w is None:
         return []
     where = f"round {d.round}" if d.round is not None else f"move {d.index + 1}"
     rest = (f"; {'boneyard' if w.ordered else 'sleepers'} {' '.join(map(str, w.rest))}" if w.rest else "")
     return [f"Worst deal for {d.player}'s {d.played} ({where}, line {d.line}): loses {w.gap} against {d.fair.best} "
-            f"({signed(w.played_value)} instead of {signed(w.best_value)})",
+            f"({signed(w.played_value)} instead of {signed(w.best_value)}{' for ' + whose if whose else ''})",
             "  hands: " + "; ".join(f"{name} {' '.join(map(str, tiles)) or '-'}" for name, tiles in w.hands) + rest]
 
 
@@ -186,10 +186,12 @@ def _fair_columns(alt, holder: str) -> str:
             + f"  {chance_text(holder, alt.fair.p_win)}" + spread_text(alt.fair))
 
 
-def _to_move_text(d, holder: str) -> str:
-    """The decision a record stops at (``[Result "*"]``): what the player to move should play now."""
+def _to_move_text(d, holder: str, view: str) -> str:
+    """The decision a record stops at (``[Result "*"]``): what the player to move should play now (``view``:
+    its :func:`point_of_view`)."""
     best = ", ".join(a.move for a in d.alternatives if a.best)
-    lines = [f"To move at the end of the record: {d.player}" + (f"; best {best}" if best else "; no value with every hand open")
+    lines = [f"To move at the end of the record: {d.player} ({view})"
+             + (f"; best {best}" if best else "; no value with every hand open")
              + (f" ({signed(d.best_value)})" if d.best_value is not None else "")]
     if d.fair is not None:
         f = d.fair
@@ -199,6 +201,16 @@ def _to_move_text(d, holder: str) -> str:
         lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}  "
                      f"{', '.join(alternative_marks(d, alt))}".rstrip())
     return _text(lines)
+
+
+def point_of_view(d, result) -> str:
+    """Whose values a decision's are and which way the mover wants them: ``A/C values: B wants lower``
+    (the first side's values; its own side wants them higher), ``C's values: C wants higher`` where each
+    plays for himself (each decision valued for its mover against the rest)."""
+    if result.perspective or not result.sides:
+        return f"{d.player}'s values: {d.player} wants higher"
+    whose = result.sides[0] + ("'s" if "/" not in result.sides[0] else "")
+    return f"{whose} values: {d.player} wants {'higher' if d.side == 0 else 'lower'}"
 
 
 def _decision_text(d, result) -> str:
@@ -218,7 +230,8 @@ def _decision_text(d, result) -> str:
     else:
         verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
     best = "" if getattr(d, "fair", None) is not None else f" best {signed(d.best_value)};"
-    text = _text([f"  {where}{d.player} (line {d.line}): played {d.played} = {signed(d.played_value)};"
+    text = _text([f"  {where}{d.player} (line {d.line}; {point_of_view(d, result)}): played {d.played} = "
+                  f"{signed(d.played_value)};"
                   f"{best} {verdict}"])
     if getattr(d, "fair", None) is not None:
         text += fair_text(d)
@@ -254,7 +267,7 @@ def analysis_text(number: int, result) -> str:
     text = _text(lines) + "".join(_decision_text(d, result) for d in result.decisions)
     if getattr(result, "to_move", None) is not None:     # the record stops at a decision
         d = result.to_move
-        text += _to_move_text(d, chance_holder(d, result.sides, bool(result.perspective)))
+        text += _to_move_text(d, chance_holder(d, result.sides, bool(result.perspective)), point_of_view(d, result))
     lines = []
     if result.critical:
         c = result.critical
@@ -271,7 +284,8 @@ def analysis_text(number: int, result) -> str:
                      f"average over {c.fair.worlds:,} deals ({c.fair.method}); best was {fair_best_words(c.fair)}; "
                      f"verdict: {c.fair.verdict}")
     for d in result.decisions:
-        lines += worst_lines(d) if getattr(d, "fair", None) is not None else []
+        whose = d.player if result.perspective or not result.sides else result.sides[0]
+        lines += worst_lines(d, whose) if getattr(d, "fair", None) is not None else []
     if result.turning_point is not None:
         i = result.turning_point
         player, move = result.moves[i]
