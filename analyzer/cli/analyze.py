@@ -39,7 +39,12 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     (as with --fair).
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
-    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so).
+
+    \b
+    Example (every decision of the book deal valued, and its critical move):
+      domino analyze records/seed2.dom
+    """
     from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
     from ..archive import Summary
     from ..pipeline import read

@@ -24,7 +24,12 @@ __all__ = ["diagram"]
 @clean_errors
 def diagram(file, game, move, hands, output, force, variant, rules):
     """Write the position after move K of game N of FILE as a standalone SVG: the line of play or the
-    layout with its arms, the hands shown or face down, the last move marked."""
+    layout with its arms, the hands shown or face down, the last move marked.
+
+    \b
+    Example (the position after 16 moves of the book deal):
+      domino diagram records/seed2.dom --move 16 -o position.svg
+    """
     from ..archive.inputs import decode
     from ..match import replay_record
     from ..notation import parse

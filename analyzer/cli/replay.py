@@ -25,7 +25,12 @@ __all__ = ["replay_command"]
 def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, view):
     """Show every game move by move: the open ends, every hand, and what each pass proves.
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error.
+
+    \b
+    Example (the book deal move by move):
+      domino replay records/seed2.dom
+    """
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..pipeline import UnknownView, read, view_inference
     from ..replay.json import replay_data

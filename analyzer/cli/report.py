@@ -47,7 +47,12 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     side; the index page adds each player's and each pair's luck, luck-adjusted result and error rate.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
-    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so).
+
+    \b
+    Example (the book deal's page, to open in a browser):
+      domino report records/seed2.dom -o seed2.html
+    """
     from ..archive import Summary, player_rows  # (the work: loaded once a command runs, not for --help)
     from ..report.index import build_index, page_names, render_index
     from ..report.names import below, renamed, shown_name

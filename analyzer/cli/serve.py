@@ -27,7 +27,12 @@ def serve(paths, host, port, token, allow_hosts):
 
     The board reads and writes only the files PATHS name and the record files under the folders they
     name (default: the current folder). Every request needs the run's access token: open the address it
-    prints (…/?token=SECRET); a script sends `Authorization: Bearer SECRET`."""
+    prints (…/?token=SECRET); a script sends `Authorization: Bearer SECRET`.
+
+    \b
+    Example (the board on every record of a folder; open the address it prints):
+      domino serve records/
+    """
     try:
         from ..server import serve as run
         from ..server.files import FileRefused

@@ -53,7 +53,12 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     or more and a narrow enough interval, his strength band (see docs/equity.md).
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
-    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so).
+
+    \b
+    Example (a row per player over a match's games):
+      domino stats records/match-milo.dom
+    """
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..archive.stats import player_rows, rows_csv, rows_table
     from .output import echo_errors, finish, options_for, results, sources

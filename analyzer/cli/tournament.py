@@ -24,7 +24,12 @@ def tournament(file, as_json, as_csv):
     the table gives no points).
 
     Exit status: 0 when the file agrees with its scheme, 1 when it does not or cannot be read, 2 for
-    a usage error."""
+    a usage error.
+
+    \b
+    Example (a Domino Whist tournament of eight players checked; the standings):
+      domino tournament records/tournament-8.tour
+    """
     from ..archive.inputs import decode, load
     from ..archive.stats import csv_text
     from ..match.tournament import check_tournament, parse_tournament, ranking, round_scores

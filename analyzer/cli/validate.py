@@ -38,7 +38,12 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     that follows from it says so, and the likeliest repair is printed after the errors.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
-    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
+    a --scheduler run is incomplete (the cluster was lost: the records not worked out say so).
+
+    \b
+    Example (the book's printed table, with its dropped row found):
+      domino validate records/seed1-table.txt
+    """
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..pipeline import validation_json
     from ..report.text import validation_text

@@ -15,7 +15,12 @@ __all__ = ["variants"]
 @click.option("-v", "--verbose", is_flag=True, help="Explain every option and preset.")
 @clean_errors
 def variants(as_json, verbose):
-    """List every variant, its options with their defaults, and the rule text it comes from."""
+    """List every variant, its options with their defaults, and the rule text it comes from.
+
+    \b
+    Example (every option of every variant explained):
+      domino variants -v
+    """
     from ..rules.catalog import catalog, catalog_text
 
     if as_json:
