@@ -43,8 +43,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
 
     \b
     Example (every decision of the book deal valued, and its critical move):
-      domino analyze records/seed2.dom
-    """
+      domino analyze records/seed2.dom"""
     from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
     from ..archive import Summary
     from ..pipeline import read

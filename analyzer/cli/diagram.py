@@ -28,8 +28,7 @@ def diagram(file, game, move, hands, output, force, variant, rules):
 
     \b
     Example (the position after 16 moves of the book deal):
-      domino diagram records/seed2.dom --move 16 -o position.svg
-    """
+      domino diagram records/seed2.dom --move 16 -o position.svg"""
     from ..archive.inputs import decode
     from ..match import replay_record
     from ..notation import parse

@@ -56,13 +56,11 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
     states. Shipped tables (for the defaults) are shown; --hands N makes a new one (minutes).
 
     Exit status: 0 when done, 1 when the table's file cannot be read (one of $DOMINO_TABLES, or a
-    damaged one), 2 for a usage error (an unknown variant or option, or a variant the MWC does not
-    cover).
+    damaged one), 2 for a usage error (an unknown variant or option, or one the MWC does not cover).
 
     \b
     Example (the partnership game's chance to win the match at 50-80):
-      domino equity --variant partnership --score 50,80
-    """
+      domino equity --variant partnership --score 50,80"""
     from ..analysis import AgainstTheRest       # (the tables and the searches: loaded when the command runs)
     from ..equity import (SOLVED_ON_LOAD, MatchPosition, compute_table, load_table, supported, table_name, table_problem,
                           write_table)

@@ -29,8 +29,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
 
     \b
     Example (the book deal move by move):
-      domino replay records/seed2.dom
-    """
+      domino replay records/seed2.dom"""
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..pipeline import UnknownView, read, view_inference
     from ..replay.json import replay_data

@@ -31,28 +31,22 @@ __all__ = ["report"]
 @clean_errors
 def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler,
            cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale):
-    """Write an annotated HTML replay of every game: each move on the table, the exact value of
-    every alternative, the errors of play and of the record, and the critical move.
+    """Write an annotated HTML replay of every game: each move, every alternative's exact value, the
+    errors of play and of the record, the critical move; for several records a page each and an index
+    (the games, the per-player summary). Each page is self-contained (nothing from the network).
 
-    For a folder or several records: one page per record and an index page with a sortable table
-    of the games and the per-player summary. Every page is one self-contained file that loads
-    nothing from the network.
-
-    With --fair, each move is also judged by what its player could know (as analyze --fair): the fair
-    value of every alternative, the two verdicts and the mover's view of who holds what. A record with
-    hidden hands gets that analysis without --fair too (the same answer as analyze gives it).
-
-    With --scale match, each game whose match position the record gives also shows the match-winning
-    chance (MWC) beside its values, each alternative's MWC and loss, and the luck of the deal for each
-    side; the index page adds each player's and each pair's luck, luck-adjusted result and error rate.
+    With --fair, each move is also judged by what its player could know (as analyze --fair): fair
+    values, the two verdicts and the mover's view of who holds what (a record with hidden hands
+    gets it without --fair too). With --scale match, a game whose match position the record gives
+    shows the match-winning chance (MWC) beside its values, each alternative's MWC and loss, and the
+    luck of the deal; the index adds each player's and pair's luck, adjusted result and error rate.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so).
 
     \b
     Example (the book deal's page, to open in a browser):
-      domino report records/seed2.dom -o seed2.html
-    """
+      domino report records/seed2.dom -o seed2.html"""
     from ..archive import Summary, player_rows  # (the work: loaded once a command runs, not for --help)
     from ..report.index import build_index, page_names, render_index
     from ..report.names import below, renamed, shown_name

@@ -31,8 +31,7 @@ def serve(paths, host, port, token, allow_hosts):
 
     \b
     Example (the board on every record of a folder; open the address it prints):
-      domino serve records/
-    """
+      domino serve records/"""
     try:
         from ..server import serve as run
         from ..server.files import FileRefused

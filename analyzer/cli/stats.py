@@ -57,8 +57,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
 
     \b
     Example (a row per player over a match's games):
-      domino stats records/match-milo.dom
-    """
+      domino stats records/match-milo.dom"""
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..archive.stats import player_rows, rows_csv, rows_table
     from .output import echo_errors, finish, options_for, results, sources

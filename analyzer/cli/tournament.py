@@ -28,8 +28,7 @@ def tournament(file, as_json, as_csv):
 
     \b
     Example (a Domino Whist tournament of eight players checked; the standings):
-      domino tournament records/tournament-8.tour
-    """
+      domino tournament records/tournament-8.tour"""
     from ..archive.inputs import decode, load
     from ..archive.stats import csv_text
     from ..match.tournament import check_tournament, parse_tournament, ranking, round_scores

@@ -42,8 +42,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
 
     \b
     Example (the book's printed table, with its dropped row found):
-      domino validate records/seed1-table.txt
-    """
+      domino validate records/seed1-table.txt"""
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..pipeline import validation_json
     from ..report.text import validation_text

@@ -19,8 +19,7 @@ def variants(as_json, verbose):
 
     \b
     Example (every option of every variant explained):
-      domino variants -v
-    """
+      domino variants -v"""
     from ..rules.catalog import catalog, catalog_text
 
     if as_json:
