@@ -111,6 +111,7 @@ def test_the_pages_show_commands_and_their_output():
     assert sum(shown is not None for _, _, shown in BLOCKS) >= 15
 
 
+@pytest.mark.slow                   # (a page's commands take up to a minute: the README's --fair run, the guides)
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
 def test_each_command_shown_runs_and_prints_what_the_page_shows(page, workdir):
     """The page's blocks in order, in one folder (a later block may read what an earlier one wrote)."""

@@ -29,6 +29,7 @@ def test_each_commands_help_has_one_example_of_itself(name):
     assert all((ROOT / w).exists() for w in words[2:] if w.startswith("records/")), words
 
 
+@pytest.mark.slow                   # (a process each, some seconds: equity's table, stats' analyses)
 @pytest.mark.parametrize("name", [name for name in COMMANDS if name != "serve"])
 def test_each_example_runs_on_the_bundled_records(name, tmp_path):
     shutil.copytree(ROOT / "records", tmp_path / "records")
