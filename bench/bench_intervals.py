@@ -6,7 +6,7 @@ error the variant's calibration says) against the normal approximation it replac
     python3 bench/bench_intervals.py --archives 10000 --variant whist
 
 Each cell: the share of archives whose interval holds the true rate, and (after /) the share that understate it
-(the interval below the true rate). Seeded: the same arguments print the same table (``analysis.coverage``)."""
+(the interval below the true rate). Seeded: the same arguments print the same table (``tests/erring_players.py``)."""
 from __future__ import annotations
 
 import argparse
@@ -15,9 +15,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # the simulated players
 
-from analyzer.analysis.coverage import MODELS, coverage, mean_error
-from analyzer.equity.bands import EDGE_RATES, calibration_for
+from analyzer.equity.bands import EDGE_RATES, calibration_for  # noqa: E402
+from erring_players import MODELS, coverage, mean_error  # noqa: E402
 
 MATCH = 36
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from analyzer.analysis import fair as fair_module
 from analyzer.analysis.fair import fair_analyze
-from analyzer.analysis.fairstats import Z95, look_z, looks, tied_moves, worth_more
+from analyzer.analysis.fairstats import Z95, look_z, looks, needed, tied_moves, worth_more
 from analyzer.cli import main
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -137,12 +137,26 @@ def test_tied_moves_from_the_shared_deals():
 
 
 def test_more_deals_only_where_they_may_tell_the_moves_apart():
-    """A gap of 1 point with a spread of 10 needs some (1.96 * 10 / 1)**2 = 384 deals to be told apart."""
+    """A gap of 1 point with a spread of 10 over 40 deals: at a gap one standard error above (1 + 10.13 / sqrt(40)
+    = 2.6) it needs some (1.96 * 10.13 / 2.6)**2 = 58 deals to be told apart."""
     gaps = [11, -9] * 20             # mean 1, sd about 10.1, over 40 deals
     table = {"a": [g for g in gaps], "b": [0] * 40}
     close = tied_moves(table, "a", 1, False)
     assert close == ["a", "b"]
-    assert worth_more(table, "a", 1, close, Z95, 800) and not worth_more(table, "a", 1, close, Z95, 200)
+    assert needed(gaps, Z95) == pytest.approx((Z95 * 10.13 / (1 + 10.13 / 40 ** 0.5)) ** 2, rel=0.01)
+    assert worth_more(table, "a", 1, close, Z95, 100) and not worth_more(table, "a", 1, close, Z95, 50)
+
+
+def test_a_move_equal_in_every_deal_does_not_stop_the_sampling_for_another():
+    """The best, a move the same in every deal (never told apart) and a third whose gap more deals may show:
+    judged move by move, the third keeps the sampling going."""
+    rng = __import__("random").Random(3)
+    best = [rng.randint(-20, 20) for _ in range(200)]
+    table = {"a": best, "same": list(best), "c": [v - 1 + rng.randint(-15, 15) for v in best]}   # a gap of 1
+    close = tied_moves(table, "a", 1, False)
+    assert set(close) == {"a", "same", "c"}
+    assert not worth_more(table, "a", 1, ["a", "same"], Z95, 800)
+    assert worth_more(table, "a", 1, close, Z95, 800) and worth_more(table, "a", 1, ["a", "c", "same"], Z95, 800)
 
 
 def test_the_text_and_json_say_not_told_apart_and_never_best(tmp_path):

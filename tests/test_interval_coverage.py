@@ -1,7 +1,7 @@
 """The error rate's 95% interval covers (issue 54): over players who err at the bands' rates (0.05, 0.15, 0.35),
 archives of one match and of four (36 decisions a match), the interval ``stats`` gives holds the true error rate
 (the rate times the mean loss of an error) in 90% to 99% of archives, for an error's loss with a long tail
-(geometric) and one mostly small with a few large (``analysis.coverage``); never of zero width where a decision was
+(geometric) and one mostly small with a few large (``tests/erring_players.py``); never of zero width where a decision was
 graded. The normal approximation it replaced (mean +- 1.96 sd / sqrt(n)) does not: it understates a rare erring
 player's rate. Deterministic (seeded), no search: the losses are simulated decision by decision."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.analysis.coverage import coverage, mean_error
+from erring_players import coverage, mean_error
 from analyzer.analysis.luck import BLUNDER_SIZE, ErrorRate, error_size, score_interval
 from analyzer.equity.bands import EDGE_RATES, calibration_for
 
@@ -38,7 +38,7 @@ def test_the_models_have_the_size_they_say():
     # the geometric model's size of an error is the one asked for; the split model's, 33.7, near the partnership's
     import random
     rng = random.Random(1)
-    from analyzer.analysis.coverage import error_loss
+    from erring_players import error_loss
     for model, size in (("geometric", SIZE), ("split", 33.7)):
         sample = [error_loss(rng, model, SIZE) for _ in range(200_000)]
         assert error_size(sample) == pytest.approx(size, rel=0.03)

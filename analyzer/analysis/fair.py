@@ -153,13 +153,16 @@ class _Plan:
     size: int                 # how many worlds are solved
     seed: int
 
-    def chunk(self, part: int) -> list:
-        """The worlds of task ``part``: a slice of the listed ones, or drawn with the part's own
-        seed (so a run is the same whatever the number of processes)."""
+    def chunk(self, part: int, size: int | None = None) -> list:
+        """The worlds of task ``part`` when ``size`` worlds are solved (default ``self.size``; a pool's
+        workers are told it with the task, since the plan they were given may have grown since): a slice of
+        the listed ones, or drawn with the part's own seed (so a run is the same whatever the number of
+        processes)."""
+        size = self.size if size is None else size
         if self.listed is not None:
-            return self.listed[part * CHUNK:(part + 1) * CHUNK]
+            return self.listed[part * CHUNK:min((part + 1) * CHUNK, size)]
         rng = random.Random((self.seed * 1_000_003 + self.k) * 100_003 + part)
-        return [self.worlds.sample(rng) for _ in range(min(CHUNK, self.size - part * CHUNK))]
+        return [self.worlds.sample(rng) for _ in range(min(CHUNK, size - part * CHUNK))]
 
 
 def _shared_searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: float):
@@ -178,12 +181,12 @@ def _shared_searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: f
     return held[1]
 
 
-def _solve(task: tuple[int, int]) -> tuple[list[list[tuple[Move, int]]], list | None] | None:
-    """The value of every alternative in each world of part ``task[1]`` of plan ``task[0]`` (None:
-    a world needs more positions than the node limit allows), and where the job asks for them
-    (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`)."""
+def _solve(task: tuple[int, int, int]) -> tuple[list[list[tuple[Move, int]]], list | None] | None:
+    """The value of every alternative in each world of part ``task[1]`` of plan ``task[0]`` when it solves
+    ``task[2]`` worlds (None: a world needs more positions than the node limit allows), and where the job
+    asks for them (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`)."""
     rep, plan = _JOB["rep"], _JOB["plans"][task[0]]
-    worlds = plan.chunk(task[1])
+    worlds = plan.chunk(task[1], task[2])
     reading = WorldReading.at(rep, plan.k, plan.seat) if _JOB.get("results") else None
     got = _values(rep, plan, worlds, reading)
     if got is None:
@@ -380,67 +383,71 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
     return out
 
 
-def _run(rep: Replay, plans: list[_Plan], tasks: list[tuple[int, int]], workers: int,
-         node_limit: int | None, table_mb: float, pool=ProcessPoolExecutor, progress=None,
-         results: bool = False) -> list:
-    _JOB.update(rep=rep, node_limit=node_limit, table_mb=table_mb, plans=plans,   # a forked worker finds them here
-                results=results)
-    sizes = [min(CHUNK, plans[p].size - part * CHUNK) for p, part in tasks]
-    total, solved, out = sum(sizes), 0, []
-    try:
-        with ExitStack() as stack:
-            if workers <= 1 or len(tasks) <= 1:
-                done = map(_solve, tasks)
-            else:
-                start = pool_options(__name__, "_JOB")     # (forked only with no other thread alive)
-                done = stack.enter_context(pool(max_workers=workers, **start)).map(_solve, tasks)
-            for result, size in zip(done, sizes):
-                out.append(result)
-                solved += size
-                if progress is not None:
-                    progress(solved, total)
-        return out
-    finally:
-        _JOB.clear()
-
-
 def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, limits: tuple, pool, progress,
             results: bool) -> tuple[list, list]:
     """Every plan's worlds solved: all of them at once, then, round by round, more worlds for each sampled
     decision whose best is not told apart from another move (``fairstats.tied_moves`` at the ``z`` of
     ``budget``, the numbers of worlds it may be looked at with): its next number of worlds, until it is told
     apart, more worlds would not tell it apart within the budget (``fairstats.worth_more``), or the budget is
-    spent. Each round starts its own processes (and searches). A part's worlds are
-    drawn with its own seed, so the worlds of a larger number extend those of a smaller, whatever the processes.
+    spent. One pool of ``workers`` processes (made by ``pool``, at the first round with more than one task)
+    serves every round, its searches kept warm; each task carries the number of worlds its plan solves then,
+    since a worker holds the plans as they were when it started. A part's worlds are drawn with its own seed,
+    so the worlds of a larger number extend those of a smaller, and a run is the same whatever the processes.
     Returns per plan its values in each world (None: past the node limit) and, with ``results``, each world's
-    results (see :func:`_solve`); ``progress(done, total)`` counts the worlds of every round."""
+    results (see :func:`_solve`). ``progress(done, total)``: the worlds solved so far (each counted once) and
+    the most there may be in all, the budget: every decision that may still draw more counted at
+    ``budget[-1]``, so the total only shrinks, as decisions are settled, and ends equal to ``done``."""
     individual, teams = rep.variant.seating.sides > 2, rep.variant.seating.teams
     z = look_z(len(budget))
     got: list[dict] = [{} for _ in plans]
+    have: list[dict] = [{} for _ in plans]        # worlds solved per part (a part not full is solved again, whole)
     tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
-    before = 0
-    while tasks:
-        if individual:      # seat by seat, so that the search of one seat's rules serves all his worlds
-            tasks.sort(key=lambda task: plans[task[0]].seat)
-        step = None if progress is None else (lambda done, total, b=before: progress(b + done, b + total))
-        parts = _run(rep, plans, tasks, workers, *limits, pool, step, results)
-        for (p, part), res in zip(tasks, parts):
-            got[p][part] = res
-        before += sum(min(CHUNK, plans[p].size - part * CHUNK) for p, part in tasks)
-        tasks = []
-        for p, plan in enumerate(plans):
-            more = [n for n in budget if n > plan.size]
-            per_world = _joined(got[p], plan)[0] if plan.method == "sampled" and more else None
-            if per_world is None:
-                continue
-            sign = 1 if individual or teams[plan.seat] == 0 else -1
-            table, best = _table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual)
-            close = tied_moves(table, best, sign, False, z)
-            if close and worth_more(table, best, sign, close, z, budget[-1]):
-                first, plan.size = plan.size // CHUNK, more[0]       # (a part not full is solved again, whole)
-                tasks += [(p, part) for part in range(first, -(-plan.size // CHUNK))]
+    growing = {p for p, plan in enumerate(plans) if plan.method == "sampled" and budget[-1] > plan.size}
+    _JOB.update(rep=rep, node_limit=limits[0], table_mb=limits[1], plans=plans,   # a forked worker finds them here
+                results=results)
+    try:
+        with ExitStack() as stack:
+            executor = None
+            while tasks:
+                if individual:      # seat by seat, so that the search of one seat's rules serves all his worlds
+                    tasks.sort(key=lambda task: plans[task[0]].seat)
+                if executor is None and workers > 1 and len(tasks) > 1:
+                    start = pool_options(__name__, "_JOB")     # (forked only with no other thread alive)
+                    executor = stack.enter_context(pool(max_workers=workers, **start))
+                sized = [(p, part, plans[p].size) for p, part in tasks]
+                for (p, part, size), res in zip(sized, (executor.map if executor else map)(_solve, sized)):
+                    got[p][part] = res
+                    have[p][part] = min(CHUNK, size - part * CHUNK)
+                    if progress is not None:
+                        progress(sum(sum(h.values()) for h in have),
+                                 sum(budget[-1] if q in growing else plan.size for q, plan in enumerate(plans)))
+                tasks = _next_round(rep, plans, got, budget, z, individual, teams)
+                growing = {p for p, _ in tasks}         # (the others are settled: their worlds are all solved)
+            if progress is not None:       # every decision settled: the total is the worlds solved
+                progress(sum(sum(h.values()) for h in have), sum(plan.size for plan in plans))
+    finally:
+        _JOB.clear()
     joined = [_joined(got[p], plan) for p, plan in enumerate(plans)]
     return [values for values, _ in joined], [found if results else None for _, found in joined]
+
+
+def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[int], z: float, individual: bool,
+                teams) -> list[tuple[int, int]]:
+    """The tasks of the next round: each sampled plan whose best is not told apart, where more worlds may tell
+    it apart within the budget, grown to its next number of worlds (its ``size`` set to it)."""
+    tasks = []
+    for p, plan in enumerate(plans):
+        more = [n for n in budget if n > plan.size]
+        per_world = _joined(got[p], plan)[0] if plan.method == "sampled" and more else None
+        if per_world is None:
+            continue
+        sign = 1 if individual or teams[plan.seat] == 0 else -1
+        table, best = _table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual)
+        close = tied_moves(table, best, sign, False, z)
+        if close and worth_more(table, best, sign, close, z, budget[-1]):
+            first, plan.size = plan.size // CHUNK, more[0]       # (a part not full is solved again, whole)
+            tasks += [(p, part) for part in range(first, -(-plan.size // CHUNK))]
+    return tasks
 
 
 def _joined(parts: dict, plan: _Plan) -> tuple[list | None, list | None]:

@@ -120,7 +120,9 @@ class Progress:
 class WorldsBar:
     """A bar on standard error that counts the worlds of one game solved by the fair analysis (a
     French hand has thousands: minutes), with the time left; nothing when the output is not a terminal.
-    Its value in a ``with`` is the ``progress(done, total)`` of the worlds."""
+    Its value in a ``with`` is the ``progress(done, total)`` of the worlds. Its length is the budget, the
+    most worlds there may be (``fair._sample``: every decision that may still draw more deals counted at
+    ``--max-worlds``), re-based as decisions are settled, so it only shrinks and the bar never runs past it."""
 
     def __init__(self, label: str):
         self.label, self.bar = label, None
@@ -135,6 +137,8 @@ class WorldsBar:
             self.bar = click.progressbar(length=total, label=f"worlds of {self.label}", file=sys.stderr,
                                          show_eta=True, show_pos=True)
             self.bar.__enter__()
+        if total != self.bar.length:
+            self.bar.length = total          # (fewer deals to draw than the budget allowed: re-based)
         self.bar.update(done - self.bar.pos)
 
     def __exit__(self, *exc):

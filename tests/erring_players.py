@@ -1,5 +1,6 @@
 """How often the error rate's 95% interval (``luck.ErrorRate.ci95``) holds the true error rate: players who err at
-a known rate, simulated decision by decision (no search), over archives of a given size.
+a known rate, simulated decision by decision (no search), over archives of a given size. Simulation for the
+coverage test and ``bench/bench_intervals.py`` only, so it lives beside the tests, not in the library.
 
 **The players**: at each decision with a choice a player errs with probability ``rate`` (the bands' policies:
 0.05, 0.15, 0.35), else his loss is 0. **An error's loss** (whole points, at least 1) follows one of two models,
@@ -17,7 +18,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from .luck import ErrorRate
+from analyzer.analysis.luck import ErrorRate
 
 __all__ = ["MODELS", "Coverage", "error_loss", "mean_error", "coverage", "normal_interval"]
 

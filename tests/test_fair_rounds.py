@@ -1,0 +1,63 @@
+"""The adaptive rounds of the fair analysis (issue 54): one pool of processes serves every round of a record,
+with the same verdicts as one process; the progress counts against the budget, which only shrinks, so a bar
+drawn from it never runs past its length."""
+from __future__ import annotations
+
+import pathlib
+from concurrent.futures import ProcessPoolExecutor
+
+from analyzer.analysis.fair import fair_analyze
+from analyzer.cli import output
+from analyzer.match import replay_record
+from analyzer.notation import read
+
+RECORDS = pathlib.Path(__file__).resolve().parent.parent / "records"
+SETTINGS = dict(seats=["C"], worlds=20, max_worlds=160, exact_below=1, seed=7)
+
+
+def _game():
+    (rep,) = replay_record(read(RECORDS / "seed2.dom"))
+    return rep
+
+
+def _said(analysis):
+    return [(d.index, d.fair.best, d.fair.tied, d.fair.worlds, [a.fair.mean for a in d.alternatives])
+            for d in analysis.decisions if d.fair is not None]
+
+
+def test_one_pool_serves_every_round_with_the_verdicts_of_one_process():
+    made = []
+
+    def pool(**options):
+        made.append(options)
+        return ProcessPoolExecutor(**options)
+
+    rounds = []
+    pooled = fair_analyze(_game(), workers=2, pool=pool, progress=lambda done, total: rounds.append(total),
+                          **SETTINGS)
+    alone = fair_analyze(_game(), workers=1, **SETTINGS)
+    assert _said(pooled) == _said(alone)
+    assert any(worlds > 20 for _, _, _, worlds, _ in _said(alone))        # (more than one round was drawn)
+    assert len(made) == 1 and made[0]["max_workers"] == 2
+
+
+def test_the_progress_counts_against_a_budget_that_only_shrinks():
+    seen = []
+    analysis = fair_analyze(_game(), workers=1, progress=lambda done, total: seen.append((done, total)), **SETTINGS)
+    dones, totals = [d for d, _ in seen], [t for _, t in seen]
+    assert dones == sorted(dones) and totals == sorted(totals, reverse=True)
+    assert all(d <= t for d, t in seen)
+    sampled = [d for d in analysis.decisions if d.fair is not None]
+    assert totals[0] == 160 * len(sampled)                 # every decision at the budget, at first
+    assert seen[-1] == (sum(d.fair.worlds for d in sampled),) * 2      # each world counted once, at the end
+
+
+def test_the_worlds_bar_is_re_based_to_the_budget(monkeypatch):
+    monkeypatch.setattr(output, "_terminal", lambda: True)
+    with output.WorldsBar("seed2.dom") as bar:
+        bar(10, 400)
+        assert bar.bar.length == 400 and bar.bar.pos == 10
+        bar(200, 250)                       # decisions settled: fewer deals than the budget allowed
+        assert bar.bar.length == 250 and bar.bar.pos == 200
+        bar(250, 250)
+        assert bar.bar.pos == bar.bar.length == 250
