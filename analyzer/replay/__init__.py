@@ -21,6 +21,8 @@ from .irregular import WhistIrregularities
 from .result import HandEnding, wins
 from .step import Step
 from .tags import false_plays, resolve_variant, starter_tag
+from .setup import setup_start
+from ..notation.setup import read_setup
 from ..rules.codes import Code
 
 __all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
@@ -479,9 +481,16 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     r.facts = None
     r.scores = [0] * len(r.players)
     r.pending = None
-    pos, deal_diags = r.deal()
-    diags.extend(deal_diags)
-    diags.extend(r.lead(pos))
+    setup, setup_diags = read_setup(game, source)
+    diags.extend(setup_diags)
+    if setup is None:
+        pos, deal_diags = r.deal()
+        diags.extend(deal_diags)
+        diags.extend(r.lead(pos))
+    else:                       # a game set up from a position: no deal, no lead (see .setup)
+        start = setup_start(game, variant, r.players, setup, source)
+        pos, r.lacks, r.scores, r.leader = start.position, start.lacks_entries(game), start.scores, start.position.turn
+        diags.extend(start.diagnostics)
     if variant.irregularities and game.tags.get("Exposed", "").strip():
         diags.extend(_exposures(r, pos))
     initial = pos.copy()
