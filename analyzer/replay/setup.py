@@ -116,6 +116,8 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
     scores = _scores(check, variant, players, setup)
     laid = tuple(t for t in line if t.bit & every and t not in owner)
     pos = _position(variant, hands, hidden, turn, laid if laid == line else (), setup, len(dealing.tiles))
+    if setup.line is None and setup.ends is not None and not pos.pool:
+        _check_table(check, setup, tiles_of(table_mask(pos), dealing.max_pip))
     return SetUpStart(pos, check.found, lacks, scores, players, check.tag("Lacks"))
 
 
@@ -140,6 +142,21 @@ def _check_numbers(check: _Checker, setup: SetUp, hands, max_pip: int, every: in
                   + (f"the double-{max_pip} set has no {end}" if end > max_pip else
                      f"the Counts tag puts no tile with a {end} on the table" if free else
                      f"every tile with a {end} is in a hand shown"), check.tag("Ends"), end=end)
+
+
+def _check_table(check: _Checker, setup: SetUp, table: list[Tile]) -> None:
+    """Where every hand is shown and nothing is left undealt, the tiles on the table are the rest: their
+    counts must be the Counts tag's, and they must carry the ends."""
+    for number, count in setup.counts:
+        have = sum(t.matches(number) for t in table)
+        if have != count:
+            check(Code.SETUP_TILES, f"the Counts tag puts {count} tiles with a {number} on the table, but the tiles "
+                                    f"no hand holds, which lie there, carry it on {have}", check.tag("Counts"),
+                  number=number)
+    for end in sorted(set(setup.ends)):
+        if not any(t.matches(end) for t in table):
+            check(Code.SETUP_ENDS, f"the table cannot show a {end} at an end: no tile left for it carries one",
+                  check.tag("Ends"), end=end)
 
 
 def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden, set_size: int) -> None:
@@ -215,6 +232,10 @@ def _position(variant: Variant, hands, hidden, turn: int, line: tuple[Tile, ...]
             _lay(other, tuple(reversed(line)), before)
             if [t for t, _ in other.line()] == list(line):
                 pos = other
+    elif setup.ends is not None:        # the table known by its ends and counts: its tiles are not named
+        pos.ends = tuple(setup.ends)
+        rest = pos.pool & ~_unseen_mask(hidden, setup, pos)
+        pos.pool &= ~rest
     if Mechanic.DRAW in variant.mechanics or variant.drawing is not None:
         held = sum(len(h) + hidden[s] for s, h in enumerate(hands))
         stock = setup.boneyard if setup.boneyard is not None else set_size - held - len(line)
@@ -223,6 +244,13 @@ def _position(variant: Variant, hands, hidden, turn: int, line: tuple[Tile, ...]
     pos.turn = turn
     pos.passes = 0
     return pos
+
+
+def _unseen_mask(hidden, setup: SetUp, pos: Position) -> int:
+    """Where the tiles on the table are not named: the pool's tiles that may still be held or in the
+    boneyard (all of them), or none when nobody holds a tile not shown and no tile is left undealt (the
+    tiles not in a hand are then the table's, known)."""
+    return pos.pool if any(hidden) or setup.boneyard else 0
 
 
 def _lay(pos: Position, line: tuple[Tile, ...], before: int) -> None:
