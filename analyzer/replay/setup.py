@@ -9,10 +9,10 @@ the set holds, ends the tiles on the table cannot make (``setup-ends``), hand si
 (``setup-count``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..diagnostics import Diagnostic
-from ..notation.setup import SetUp, value_place
+from ..notation.setup import SetUp, line_ends, value_place
 from ..position import Position, mask_of, tiles_of
 from ..record import Game, MoveEntry, Span
 from ..rules import Variant
@@ -115,6 +115,14 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         lacks.append((seat_of[name], numbers))
     scores = _scores(check, variant, players, setup)
     laid = tuple(t for t in line if t.bit & every and t not in owner)
+    if line and line_ends(line) is None:
+        laid = ()                                   # (reported: tiles that do not join)
+    if Mechanic.ARMS in variant.mechanics and (setup.line or setup.ends):
+        check(Code.BAD_SETUP, f"the set-up form lays a line of two open ends; {variant.name} lays arms, which it "
+                              "cannot give yet", check.tag("Line" if setup.line else "Ends"))
+        laid, setup = (), replace(setup, line=None, ends=None)
+    if setup.ends is not None and any(x > dealing.max_pip for x in setup.ends):
+        setup = replace(setup, ends=None)           # (reported: a number of no set)
     pos = _position(variant, hands, hidden, turn, laid if laid == line else (), setup, len(dealing.tiles))
     if setup.line is None and setup.ends is not None and not pos.pool:
         _check_table(check, setup, tiles_of(table_mask(pos), dealing.max_pip))
@@ -165,6 +173,12 @@ def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden,
     size = variant.dealing.hand_size
     n = len(hands)
     held = [len(h) + hidden[s] for s, h in enumerate(hands)]
+    for seat, count in enumerate(held):
+        if count == 0 and variant.end.value == "one":
+            hand = next((h for h in check.game.hands if h.player == check.game.players[seat]), None) \
+                if check.game.players else None
+            check(Code.SETUP_COUNT, f"{hand.player if hand else 'a player'} holds no tile: the hand is over, and a "
+                                    "set-up stands before its end", hand.pos if hand else None)
     table = setup.table_count
     drawing = variant.drawing is not None
     sleepers = variant.dealing.sleepers(n)
