@@ -114,15 +114,18 @@ def _problem(source: str, number: int, game: dict, d: dict, replays: list) -> Pr
 
 def _position(replays: list, number: int, step: int, player: str) -> tuple[str, str]:
     """The set-up text of the position before move ``step`` of game ``number`` as ``player`` saw it, and its
-    drawing (his hand face up); empty where the record cannot give it (a layout with arms, a draw mid-turn)."""
+    drawing (his hand face up); empty where the set-up form cannot give it (the branches of a tree layout)."""
     from .report.diagram import game_diagram
     if number > len(replays):
         return "", ""
     rep = replays[number - 1]
-    if getattr(rep.initial, "has_arms", False) or step >= len(rep.steps):
+    if step >= len(rep.steps):
         return "", ""
     others = tuple(name for name in rep.players if name != player)
-    game = setup_game(rep, step, others)
+    try:
+        game = setup_game(rep, step, others)
+    except ValueError:                      # (a tree of arms: no set-up form yet)
+        return "", ""
     game.tags["Result"] = "*"
     game.moves.clear()
     game.tags["Problem"] = f"{player} to play: what do you play?"

@@ -129,7 +129,8 @@ def _cuts(variant: str, seed: int) -> tuple:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(("partnership", "block", "draw", "all-fives", "cutthroat")), st.integers(0, 10 ** 6),
+@given(st.sampled_from(("partnership", "block", "draw", "all-fives", "cutthroat", "french", "cross")),
+       st.integers(0, 10 ** 6),
        st.booleans())
 def test_a_position_cut_from_a_generated_record_reads_back_and_replays_to_the_same_end(variant, seed, hide):
     rep, k = _cuts(variant, seed)
@@ -146,6 +147,7 @@ def test_a_position_cut_from_a_generated_record_reads_back_and_replays_to_the_sa
     assert back.valid, (text, [str(d) for d in back.errors])
     start, original = back.initial, rep.position_at(k)
     assert sorted(start.ends) == sorted(original.ends) and start.turn == original.turn
+    assert getattr(start, "arms", None) == getattr(original, "arms", None)
     assert table_mask(start) & ~start.pool == table_mask(original) & ~original.pool or hide
     assert [s.move for s in back.steps] == [s.move for s in rep.steps[k:]] or hide
     assert back.result == rep.result or hide
@@ -168,3 +170,40 @@ def test_a_set_up_written_from_its_value_reads_back_as_that_value(line, boneyard
     expected = SetUp(setup.line, line_ends(tuple(line)) if line else None, (), None, boneyard, to_move,
                      setup.lacks, setup.points, setup.match_score)
     assert read == expected
+
+
+ARMS = """[Variant "french"]
+[Players "A, B, C, D"]
+[SetUp "1"]
+[Arms "[0-0]; [0-6] [6-6]; [0-5]; [0-1] [1-1]; [0-4]"]
+[ToMove "A"]
+[Result "*"]
+
+A: [1-6] [2-6] [3-6] [4-4] [2-4]
+B: ? ? ? ? ?
+C: ? ? ? ? ?
+D: ? ? ? ? ? ?
+
+1. A [4-4]>4
+"""
+
+
+def test_a_layout_with_arms_is_set_up_by_its_spinner_and_arms_and_reads_back():
+    record = parse(ARMS)
+    assert write(record) == ARMS
+    setup, problems = read_setup(record.games[0])
+    assert not problems and setup.spinner == Tile(0, 0) and len(setup.arms) == 4
+    rep = replay(record.games[0])
+    assert rep.valid, [str(d) for d in rep.errors]
+    # arm 4 ends in 4 and, French, must take [4-4] next; arms 1 and 3 are open on 6 and 1
+    assert [a.number for a in rep.initial.arms] == [6, 5, 1, 4]
+    assert rep.steps[0].move.arm == 4
+
+
+def test_arms_the_tiles_cannot_make_are_an_error_at_the_tag():
+    # French: arm 2 ends in 5 and must take [5-5] before [3-5]
+    text = ARMS.replace("[0-5];", "[0-5] [3-5];").replace("B: ? ? ? ? ?", "B: ? ? ? ?")
+    assert ("setup-ends", 4, 8) in _errors(text)
+    # a line where the layout has arms
+    assert ("bad-setup", 4, 8) in _errors(ARMS.replace('[Arms "[0-0]; [0-6] [6-6]; [0-5]; [0-1] [1-1]; [0-4]"]',
+                                                       '[Line "[0-6] [6-6]"]'))

@@ -39,7 +39,7 @@ def _cut(variant: str, seed: int, hidden=()):
     return rep, k, back
 
 
-@pytest.mark.parametrize("variant", ["partnership", "block", "cutthroat", "all-fives", "draw"])
+@pytest.mark.parametrize("variant", ["partnership", "block", "cutthroat", "all-fives", "draw", "french", "cross"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_set_up_cut_from_a_record_gets_the_records_open_hands_values(variant, seed):
     rep, k, back = _cut(variant, seed)

@@ -5,6 +5,7 @@ position* (known tiles, unknown ones as ``?``, as in a deal), and its tags say t
 
     [SetUp "1"]
     [Line "[3-5] [5-5] [5-6]"]        the tiles on the table, from one open end to the other
+    [Arms "[6-6]; [3-6] [1-3]; [2-6]"] a layout with arms: the spinner, then each arm outward (French, cross)
     [Ends "3 6"]                      the two open ends (with Line: optional, must agree)
     [Counts "5:4 6:3"]                the table known only by counts: 4 tiles with a 5, 3 with a 6
     [OnTable "9"]                     how many tiles lie on the table (with Line: optional)
@@ -31,7 +32,7 @@ from ..tiles import Tile
 __all__ = ["SetUp", "SETUP_TAGS", "is_setup", "read_setup", "setup_tags", "value_place"]
 
 #: The tags of the set-up form, in the order the writer puts them.
-SETUP_TAGS = ("SetUp", "Line", "Ends", "Counts", "OnTable", "Boneyard", "ToMove", "Lacks", "Points", "MatchScore")
+SETUP_TAGS = ("SetUp", "Line", "Arms", "Ends", "Counts", "OnTable", "Boneyard", "ToMove", "Lacks", "Points", "MatchScore")
 
 _TILE = re.compile(r"\[\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*\]")
 _NUMBER = re.compile(r"\d+")
@@ -62,10 +63,14 @@ class SetUp:
     lacks: tuple[tuple[str, tuple[int, ...]], ...] = ()
     points: tuple[tuple[str, int], ...] = ()
     match_score: str | None = None
+    spinner: Tile | None = None                   # a layout with arms: the lead double
+    arms: tuple[tuple[Tile, ...], ...] = ()       # ... and each arm's tiles outward, arm 1 first
 
     @property
     def table_count(self) -> int | None:
-        """How many tiles lie on the table: the line's, else the ``OnTable`` tag's."""
+        """How many tiles lie on the table: the line's, the arms', else the ``OnTable`` tag's."""
+        if self.spinner is not None:
+            return 1 + sum(map(len, self.arms))
         return len(self.line) if self.line is not None else self.on_table
 
 
@@ -118,6 +123,9 @@ def read_setup(game: Game, source: str = "<record>") -> tuple[SetUp | None, list
             problems("Ends", 0, f"the Ends tag says {ends[0]} and {ends[1]}, but the Line tag's tiles leave "
                                 f"{from_line[0]} and {from_line[1]} open")
         ends = from_line if from_line is not None else ends
+    spinner, arms = _arms(tags.get("Arms"), problems)
+    if spinner is not None and (line is not None or "Ends" in tags):
+        problems("Arms", 0, "a layout is given by its Arms or by its Line and Ends, not both")
     counts = _counts(tags.get("Counts"), problems)
     on_table = _number(tags.get("OnTable"), "OnTable", problems)
     if line is not None and on_table is not None and on_table != len(line):
@@ -125,7 +133,8 @@ def read_setup(game: Game, source: str = "<record>") -> tuple[SetUp | None, list
     boneyard = _number(tags.get("Boneyard"), "Boneyard", problems)
     to_move = tags.get("ToMove", "").strip() or None
     return SetUp(line, ends, counts, on_table, boneyard, to_move, _lacks(tags.get("Lacks"), problems),
-                 _points(tags.get("Points"), problems), tags.get("MatchScore", "").strip() or None), problems.found
+                 _points(tags.get("Points"), problems), tags.get("MatchScore", "").strip() or None, spinner,
+                 arms), problems.found
 
 
 def line_ends(line: tuple[Tile, ...]) -> tuple[int, int] | None:
@@ -169,6 +178,24 @@ def _tiles(text: str, name: str, problems: _Problems) -> tuple[Tile, ...] | None
             return None
         seen.add(tile)
     return tuple(out)
+
+
+def _arms(text: str | None, problems: _Problems) -> tuple[Tile | None, tuple[tuple[Tile, ...], ...]]:
+    """The Arms tag: the spinner, then each arm's tiles outward, separated by ``;``."""
+    if text is None:
+        return None, ()
+    parts = text.split(";")
+    first = _tiles(parts[0], "Arms", problems)
+    arms = [_tiles(part, "Arms", problems) for part in parts[1:]]
+    if first is None or len(first) != 1 or any(arm is None for arm in arms):
+        if first is not None and len(first) != 1:
+            problems("Arms", 0, "the Arms tag starts with the one tile the arms start from (the spinner), then ';'")
+        return None, ()
+    every = [t for arm in arms for t in arm] + list(first)
+    if len(set(every)) != len(every):
+        problems("Arms", 0, "a tile stands twice in the Arms tag")
+        return None, ()
+    return first[0], tuple(arms)
 
 
 def _ends(text: str | None, problems: _Problems) -> tuple[int, int] | None:
@@ -249,7 +276,9 @@ def setup_tags(setup: SetUp) -> dict[str, str]:
     """The tags that say ``setup`` (in :data:`SETUP_TAGS` order; what it leaves open is left out):
     read back by :func:`read_setup`, they give ``setup`` again."""
     out = {"SetUp": "1"}
-    if setup.line is not None:
+    if setup.spinner is not None:
+        out["Arms"] = "; ".join([str(setup.spinner)] + [" ".join(map(str, arm)) for arm in setup.arms])
+    elif setup.line is not None:
         out["Line"] = " ".join(map(str, setup.line))
     elif setup.ends is not None:
         out["Ends"] = f"{setup.ends[0]} {setup.ends[1]}"

@@ -87,12 +87,15 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         hands[seat] = tuple(t for t in tiles if t.bit & every)
         hidden[seat] = hand.unknown if hand.tiles is not None else 1     # 'B: ?': one tile not shown
     line = tuple(setup.line or ())
+    if setup.spinner is not None:               # (a layout with arms: its tiles are checked as a line's)
+        line = (setup.spinner,) + tuple(t for arm in setup.arms for t in arm)
+    where = "Arms" if setup.spinner is not None else "Line"
     for tile in line:
         if not tile.bit & every:
-            check(Code.SETUP_TILES, f"{tile} in the Line tag is no tile of the double-{dealing.max_pip} set",
-                  check.tag("Line"), tile=str(tile))
+            check(Code.SETUP_TILES, f"{tile} in the {where} tag is no tile of the double-{dealing.max_pip} set",
+                  check.tag(where), tile=str(tile))
         elif tile in owner:
-            check(Code.SETUP_TILES, f"{tile} lies on the table and in {owner[tile]}'s hand", check.tag("Line"),
+            check(Code.SETUP_TILES, f"{tile} lies on the table and in {owner[tile]}'s hand", check.tag(where),
                   tile=str(tile))
     _check_numbers(check, setup, hands, dealing.max_pip, every, owner)
     _check_sizes(check, variant, setup, hands, hidden, len(dealing.tiles))
@@ -115,12 +118,19 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         lacks.append((seat_of[name], numbers))
     scores = _scores(check, variant, players, setup)
     laid = tuple(t for t in line if t.bit & every and t not in owner)
-    if line and line_ends(line) is None:
+    if setup.spinner is None and line and line_ends(line) is None:
         laid = ()                                   # (reported: tiles that do not join)
-    if Mechanic.ARMS in variant.mechanics and (setup.line or setup.ends):
-        check(Code.BAD_SETUP, f"the set-up form lays a line of two open ends; {variant.name} lays arms, which it "
-                              "cannot give yet", check.tag("Line" if setup.line else "Ends"))
-        laid, setup = (), replace(setup, line=None, ends=None)
+    arms = Mechanic.ARMS in variant.mechanics
+    if arms and (setup.line or setup.ends) or not arms and setup.spinner is not None:
+        check(Code.BAD_SETUP, f"{variant.name} lays arms: write the layout as the Arms tag" if arms else
+              f"{variant.name} lays a line of two open ends: write the layout as the Line tag",
+              check.tag("Arms" if setup.spinner is not None else "Line" if setup.line else "Ends"))
+        laid, setup = (), replace(setup, line=None, ends=None, spinner=None, arms=())
+    elif arms and setup.spinner is not None and laid == line and not _arms_laid(variant, setup):
+        check(Code.SETUP_ENDS, "the tiles of the Arms tag do not make that layout: the spinner is a double, its "
+                               "sides are filled in order, each tile matches the one before it on its arm",
+              check.tag("Arms"))
+        laid = ()
     if setup.ends is not None and any(x > dealing.max_pip for x in setup.ends):
         setup = replace(setup, ends=None)           # (reported: a number of no set)
     pos = _position(variant, hands, hidden, turn, laid if laid == line else (), setup, len(dealing.tiles))
@@ -238,7 +248,9 @@ def _position(variant: Variant, hands, hidden, turn: int, line: tuple[Tile, ...]
     pos = position_for(variant, [h for h in hands], turn, max_pip=variant.dealing.max_pip, hidden=hidden)
     pos.pool &= variant.dealing.mask
     before = (turn - 1) % n if n else 0
-    if line:
+    if line and setup.spinner is not None:
+        _lay_arms(pos, setup, before)
+    elif line:
         start = pos.copy()
         _lay(pos, line, before)
         if [t for t, _ in pos.line()] != list(line):     # laid from the other end: the ends in the Line's order
@@ -265,6 +277,38 @@ def _unseen_mask(hidden, setup: SetUp, pos: Position) -> int:
     boneyard (all of them), or none when nobody holds a tile not shown and no tile is left undealt (the
     tiles not in a hand are then the table's, known)."""
     return pos.pool if any(hidden) or setup.boneyard else 0
+
+
+def _arms_laid(variant: Variant, setup: SetUp) -> bool:
+    """Whether the Arms tag's tiles make that layout under ``variant`` (laid on a position of its own)."""
+    pos = position_for(variant, [()] * variant.players, 0, max_pip=variant.dealing.max_pip)
+    return _lay_arms(pos, setup, 0)
+
+
+def _lay_arms(pos: Position, setup: SetUp, before: int) -> bool:
+    """Lay the spinner and each arm outward, depth by depth (every side of the spinner is filled before an
+    arm goes on), through the hand of seat ``before``; False where a tile cannot go on its arm."""
+    def put(tile: Tile, arm: int | None) -> bool:
+        pos.pool &= ~tile.bit
+        pos.hands[before] |= tile.bit
+        pos.turn = before
+        if arm is None:
+            move = Move(tile)
+        elif pos.arm_problem(arm, tile) is None:        # (not placements: it gives one of arms alike)
+            move = Move(tile, pos.arms[arm - 1].number, arm=arm)
+        else:
+            pos.hands[before] &= ~tile.bit
+            return False
+        pos.push(move)
+        return True
+
+    if not setup.spinner.is_double or not put(setup.spinner, None):
+        return False
+    for depth in range(max(map(len, setup.arms), default=0)):
+        for k, arm in enumerate(setup.arms, 1):
+            if depth < len(arm) and not put(arm[depth], k):
+                return False
+    return True
 
 
 def _lay(pos: Position, line: tuple[Tile, ...], before: int) -> None:
@@ -307,7 +351,15 @@ def setup_game(rep, k: int, hidden: tuple[str, ...] = ()) -> Game:
             sides[side] = sides.get(side, 0) + scores[seat]
         points = tuple(sides.items())
     drawing = rep.variant.drawing is not None or pos.draws
-    setup = SetUp(line=tuple(t for t, _ in pos.line()), boneyard=pos.stock if drawing else None,
+    spinner, arms = None, ()
+    if pos.has_arms:
+        chains = pos.chains()
+        if any(chain.origin is not None for chain in chains) or (pos.lead_tile() and not pos.lead_tile().is_double):
+            raise ValueError("the set-up form gives a spinner's arms, not the branches of a tree")
+        spinner = pos.lead_tile()
+        arms = tuple(tuple(Tile.of(*halves) for halves in chain.tiles) for chain in chains if chain.tiles)
+    setup = SetUp(line=None if pos.has_arms else tuple(t for t, _ in pos.line()),
+                  boneyard=pos.stock if drawing else None, spinner=spinner, arms=arms,
                   to_move=rep.players[pos.turn],
                   lacks=tuple((rep.players[s], tuple(sorted(x))) for s, x in sorted(lacks.items())),
                   points=points)
