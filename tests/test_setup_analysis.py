@@ -103,3 +103,24 @@ def test_counts_the_tiles_left_for_the_table_do_not_have_are_an_error_at_the_tag
     text = COUNTS.replace("{TABLE}", '[Ends "3 6"]\n[Counts "5:3 6:2"]')
     errors = [(d.code, d.line, d.column) for d in replay(parse(text).games[0]).errors]
     assert ("setup-tiles", 6, 10) in errors     # the rest carries one 6, not two
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_every_command_takes_a_set_up_game(tmp_path, hidden):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    text = COUNTS.replace("{TABLE}", '[Line "[3-5] [5-5] [5-6]"]')
+    if hidden:
+        text = text.replace("B: [0-0] [0-1] [0-6] [1-1] [1-6] [2-3]", "B: ? ? ? ? ? ?")
+    path = tmp_path / "problem.dom"
+    path.write_text(text)
+    for args in (["validate"], ["replay"], ["analyze", "--worlds", "20"] if hidden else ["analyze"],
+                 ["report", "-o", str(tmp_path / "r.html")] + (["--fair", "--worlds", "20"] if hidden else []),
+                 ["diagram", "-o", str(tmp_path / "d.svg"), "--move", "0", "--hands", "D"]):
+        args = [args[0], str(path), *args[1:]]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, (args, result.output)
+        assert "internal-error" not in result.output and "Traceback" not in result.output
+    assert "the position set up" in (tmp_path / "d.svg").read_text()
+    assert "[6-6]" in (tmp_path / "r.html").read_text()
