@@ -209,6 +209,12 @@ def decorated_game(variant: str, seed: int) -> Game:
     and remark drawn from :func:`_free`; some in the table form. (The reader does not judge legality:
     the writer must give back whatever it reads.)"""
     game, rng = random_game(variant, seed), random.Random(seed)
+    setup = random.Random(~seed).random() < 0.25 and variant not in ("french", "cross")
+    if setup:          # a game set up from a position (docs/notation.md): the game cut before one of its moves
+        from analyzer.replay import replay
+        from analyzer.replay.setup import setup_game
+        rep = replay(game)
+        game = setup_game(rep, random.Random(~seed).randrange(1, len(rep.steps)), rep.players[-1:])
     moves = []
     for m in game.moves:
         if m.tile is not None and not m.draw:
@@ -219,7 +225,7 @@ def decorated_game(variant: str, seed: int) -> Game:
         if m.tile is not None and rng.random() < 0.1:
             moves.append(MoveEntry(rng.choice(game.players), None, muggins=rng.randint(1, 30)))
     tags = {**game.tags, **{rng.choice(["Event", "Annotator", "Site"]): _free(rng) for _ in range(rng.randrange(3))}}
-    form = rng.choice(["pgn", "table"])
+    form = rng.choice(["pgn", "table"]) if not setup else "pgn"
     if form == "table":         # a table numbers its rows
         n = len(game.players)
         moves = [replace(m, round=1 + k // n) for k, m in enumerate(moves)]

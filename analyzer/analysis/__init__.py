@@ -399,7 +399,7 @@ def _played_line(out: GameAnalysis, rep: Replay, pos: Position,
     # finds the later positions in its table; one that needs more than the node limit allows leaves
     # out its own values only
     line: list[_Point] = []
-    points = (0,) * rep.variant.players      # what each seat has scored during play so far (All Fives)
+    points = rep.start_scores or (0,) * rep.variant.players   # what each seat has scored during play so far (All Fives)
     for step in rep.steps[:prefix]:
         if pos.outcome() is not None:
             break

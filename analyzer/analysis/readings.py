@@ -80,7 +80,7 @@ def dealt_facts(pos, move: Move, line: WorldLine, leader: int, hands: tuple[int,
 def points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:
     """The points scored during play before step ``k`` (All Fives), as the fair values count them (side 0's less
     the others'; ``individual``: ``seat``'s less all the others')."""
-    scores = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), None)
+    scores = next((s.scores for s in reversed(rep.steps[:k]) if s.scores is not None), rep.start_scores)
     if scores is None:
         return 0
     if individual:

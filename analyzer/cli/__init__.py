@@ -23,7 +23,7 @@ from .. import __version__
 __all__ = ["main", "COMMANDS"]
 
 #: the commands, in the order ``--help`` lists them (by name)
-COMMANDS = ("analyze", "diagram", "equity", "replay", "report", "serve", "stats", "tournament", "validate",
+COMMANDS = ("analyze", "diagram", "equity", "replay", "report", "serve", "stats", "tournament", "train", "validate",
             "variants")
 
 
@@ -76,6 +76,8 @@ def _load(name: str):
         from .serve import serve as command
     elif name == "diagram":
         from .diagram import diagram as command
+    elif name == "train":
+        from .train import train as command
     return command
 
 

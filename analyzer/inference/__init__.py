@@ -31,7 +31,7 @@ from ..tiles import Tile
 from .boneyard import draw_view
 from .deals import block_view
 from .placements import InferenceUnsupported
-from .worlds import PUBLIC, NoWorld, View, Worlds, describe_step, whole_hands
+from .worlds import PUBLIC, NoWorld, View, Worlds, describe_step, laid_at_start, whole_hands
 
 __all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table", "holds_of",
            "decided_result"]
@@ -46,6 +46,10 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     viewer's worlds are its deals and boneyard orders (:func:`analyzer.inference.boneyard.draw_view`); the
     record's own (``record``) are not listed there: :class:`InferenceUnsupported`."""
     variant = rep.variant
+    if getattr(rep, "setup_lacks", None) is not None and rep.initial.ends is not None \
+            and not laid_at_start(rep.initial) and rep.initial.pool:
+        raise InferenceUnsupported("the tiles on the table are known only by counts: the worlds of such a "
+                                   "set-up are not listed yet")
     if variant.drawing is not None:
         if record:
             raise InferenceUnsupported("the record's own worlds are not listed for draw games")
@@ -76,7 +80,9 @@ def world_position(rep, deal: tuple[int, ...], seen: int, order: tuple[Tile, ...
                        max_pip=initial.max_pip)
     pos.pool &= mask_of(variant.dealing.tiles)
     pos.opening = initial.opening
-    if (up := turned_up(initial)) is not None:
+    if getattr(rep, "setup_lacks", None) is not None:
+        relay(pos, initial)               # a game set up from a position: its line, its boneyard
+    elif (up := turned_up(initial)) is not None:
         turn_up(pos, *up)                 # the line opened by a tile from the boneyard (Starter tag)
     if order is None:
         return dataclasses.replace(rep, initial=pos).position_at(seen)
@@ -93,6 +99,21 @@ def world_position(rep, deal: tuple[int, ...], seen: int, order: tuple[Tile, ...
     if seen < len(rep.steps) and rep.steps[seen].seat is not None and pos.outcome() is None:
         pos.turn = rep.steps[seen].seat
     return pos
+
+
+def relay(pos: Position, initial: Position) -> None:
+    """Lay on ``pos`` (a world's deal at a set-up) the tiles ``initial`` (the set-up's first position) starts
+    with, as the set-up laid them (through no hand), and take its boneyard, mover and passes."""
+    for move, seat, *_ in initial.history:
+        if move.tile is not None:
+            pos.pool &= ~move.tile.bit
+            pos.hands[seat] |= move.tile.bit
+        pos.turn = seat
+        pos.push(move)
+    if pos.draws:
+        pos.stock = initial.stock
+        pos.bonus = initial.bonus
+    pos.turn, pos.passes = initial.turn, initial.passes
 
 
 def holds_table(rep, seen: int, viewer: int | None = PUBLIC) -> tuple[int, dict[str, dict[str, float]]]:

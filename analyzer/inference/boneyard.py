@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..position import mask_of, tiles_of
-from ..rules.mechanics import turned_up
+
 from ..tiles import Tile
-from .worlds import NoWorld, View, Worlds, describe_step, lead_revealed, moves_again, moves_seen
+from .worlds import NoWorld, View, Worlds, describe_step, laid_at_start, lead_revealed, moves_again, moves_seen
 
 __all__ = ["DrawView", "DrawWorlds", "draw_view"]
 
@@ -122,8 +122,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     for _, _, tile in draws:
         if tile is not None:
             known |= tile.bit
-    up = turned_up(initial)
-    opened = up[0].bit if up is not None else 0          # a tile turned up from the boneyard (Starter tag)
+    opened = laid_at_start(initial)     # a tile turned up from the boneyard (Starter tag), a set-up's line
     items = tuple(tiles_of(mask_of(variant.dealing.tiles) & ~known & ~opened, initial.max_pip))
 
     def clear(seat: int, start: int, end: int, bit: int) -> bool:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ..position import Position, mask_of, tiles_of
 from ..rules.modes import Turns
-from .worlds import (PUBLIC, NoWorld, View, describe_step, fitting, fitting_now, lead_revealed, moves_again, moves_seen,
-                     whole_hands)
+from .worlds import (PUBLIC, NoWorld, View, describe_step, fitting, fitting_now, laid_at_start, lead_revealed, moves_again,
+                     moves_seen, whole_hands)
 
 __all__ = ["block_view"]
 
@@ -29,6 +29,9 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
             passes.append((last.seat, fit, f"the end of {rep.players[last.seat]}'s run before {describe_step(rep, step)}"))
             lacks[last.seat] |= fit
 
+    for move, seat, *_ in initial.history:   # a game set up from a position: its line, laid as by these seats
+        if move.tile is not None:
+            played[seat] |= move.tile.bit
     for j, step, _pos, fit in moves_seen(rep, seen):
         move, seat = step.move, step.seat
         run_ended(step, fit)
@@ -54,7 +57,7 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
     shown = lead_revealed(rep, seen)
     for s in range(n):
         lacks[s] |= shown.absent | shown.lacks.get(s, 0)
-    stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n))
+    stock = len(variant.dealing.tiles) - sum(initial.count(s) for s in range(n)) - laid_at_start(initial).bit_count()
     holders = list(rep.players)
     if stock > 0:
         holders.append("boneyard" if variant.drawing is not None else "sleepers")

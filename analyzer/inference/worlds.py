@@ -17,7 +17,7 @@ from ..tiles import PASS, Tile
 from .placements import Cases, DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
-           "describe_step", "first_lead", "lead_revealed", "moves_again", "fitting_now", "highest_cases"]
+           "describe_step", "first_lead", "laid_at_start", "lead_revealed", "moves_again", "fitting_now", "highest_cases"]
 
 PUBLIC = None
 
@@ -105,7 +105,10 @@ class WholeHands:
 
 
 def whole_hands(rep, seen: int) -> WholeHands | None:
-    """The :class:`WholeHands` facts of the first ``seen`` moves of ``rep`` (None: none)."""
+    """The :class:`WholeHands` facts of the first ``seen`` moves of ``rep`` (None: none; a game set up from a
+    position has no deal to weigh)."""
+    if getattr(rep, "setup_lacks", None) is not None:
+        return None
     variant, n, dealing = rep.variant, len(rep.players), rep.variant.dealing
     redeal = dealing if dealing.redeal and dealing.forced and "Redeal" not in rep.game.tags else None
     lead, leader, req = first_lead(rep, max(seen, 1)), None, None       # who leads is known before he does
@@ -293,8 +296,21 @@ def first_lead(rep, seen: int):
     return next((st for st in rep.steps[:seen] if st.move is not None and st.move.is_play), None)
 
 
+def laid_at_start(initial: Position) -> int:
+    """The tiles lying on the table of a replay's first position (a mask): a tile turned up from the boneyard
+    (the Starter tag), the line of a game set up from a position; 0 for a deal."""
+    return mask_of(move.tile for move, *_ in initial.history if move.tile is not None)
+
+
 def lead_revealed(rep, seen: int) -> Revealed:
-    """What the lead (in the first ``seen`` moves) shows everyone (:func:`analyzer.rules.lead.reveals`)."""
+    """What the lead (in the first ``seen`` moves) shows everyone (:func:`analyzer.rules.lead.reveals`); in a
+    game set up from a position, no lead: what the passes before it proved (the Lacks tag)."""
+    if getattr(rep, "setup_lacks", None) is not None:
+        lacks: dict[int, int] = {}
+        for seat, numbers in rep.setup_lacks:
+            lacks[seat] = lacks.get(seat, 0) | mask_of(t for t in rep.variant.dealing.tiles
+                                                       if any(t.matches(x) for x in numbers))
+        return Revealed(lacks=lacks)
     lead = first_lead(rep, max(seen, 1))      # who leads is known before he does; what he leads is not
     return reveals(rep.variant, rep.game.number, rep.lead, rep.players, None if lead is None else lead.seat,
                    lead.move.tile if lead is not None and seen else None, rep.game.tags.get("LeadFrom"))

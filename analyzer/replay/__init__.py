@@ -21,6 +21,8 @@ from .irregular import WhistIrregularities
 from .result import HandEnding, wins
 from .step import Step
 from .tags import false_plays, resolve_variant, starter_tag
+from .setup import setup_start
+from ..notation.setup import read_setup
 from ..rules.codes import Code
 
 __all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
@@ -53,6 +55,8 @@ class Replay:
     lead: LeadRequirement | None = None   # who had to lead, as the match decided it (None: the variant's rule)
     worth: int | None = None    # what the game is worth in its match after drawn games (see ``replay``)
     written: Game | None = None  # the game as written, when it leaves forced passes out (``game`` has them)
+    setup_lacks: tuple | None = None   # a game set up from a position: ((seat, numbers), ...) the passes proved
+    start_scores: tuple[int, ...] | None = None   # ... and each seat's points scored before it (All Fives)
 
     @cached_property
     def diagnostics(self) -> list[Diagnostic]:
@@ -118,7 +122,7 @@ class Replay:
         for step in reversed(self.steps):
             if step.scores is not None:
                 return step.scores
-        return (0,) * len(self.players)
+        return self.start_scores or (0,) * len(self.players)
 
     @property
     def actual_result(self) -> StatedResult | None:
@@ -479,9 +483,17 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     r.facts = None
     r.scores = [0] * len(r.players)
     r.pending = None
-    pos, deal_diags = r.deal()
-    diags.extend(deal_diags)
-    diags.extend(r.lead(pos))
+    setup, setup_diags = read_setup(game, source)
+    diags.extend(setup_diags)
+    if setup is None:
+        pos, deal_diags = r.deal()
+        diags.extend(deal_diags)
+        diags.extend(r.lead(pos))
+    else:                       # a game set up from a position: no deal, no lead (see .setup)
+        start = setup_start(game, variant, r.players, setup, source)
+        pos, r.lacks, r.scores, r.leader = start.position, start.lacks_entries(game), start.scores, start.position.turn
+        r.setup_lacks, r.start_scores = list(r.lacks), tuple(r.scores)
+        diags.extend(start.diagnostics)
     if variant.irregularities and game.tags.get("Exposed", "").strip():
         diags.extend(_exposures(r, pos))
     initial = pos.copy()
@@ -499,7 +511,9 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         from ..rules.irregularities import annotate
         annotate(variant, steps, end_diags)
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
-                 facts=r.facts, lead=lead, worth=worth, written=written)
+                 facts=r.facts, lead=lead, worth=worth, written=written,
+                 setup_lacks=None if setup is None else tuple((s, x) for s, x, _ in r.setup_lacks),
+                 start_scores=None if setup is None else r.start_scores)
     return out
 
 

@@ -233,7 +233,7 @@ def game_diagram(rep: Replay, step: int, hands: str = "all") -> str:
         raise ValueError(f"--hands is all, none or a player of this game ({', '.join(names)}), not {hands!r}")
     face = tuple(hands == "all" or hands == name for name in names)
     if shown == 0:
-        caption = f"{rep.title}: the deal"
+        caption = f"{rep.title}: " + ("the position set up" if rep.setup_lacks is not None else "the deal")
     else:
         s = rep.steps[shown - 1]
         caption = f"{rep.title}: after move {shown} ({s.entry.player} {s.entry.text if s.move is None else s.move})"

@@ -1,0 +1,93 @@
+"""``domino train``: problems from a player's own mistakes (``analyzer.train``)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import click
+
+from .errors import clean_errors
+from .options import PATHS, force_option, max_worlds_check, passes_option, run_options, search_options, \
+    thresholds_option, variant_option
+
+__all__ = ["train"]
+
+
+@click.command()
+@PATHS
+@click.option("--player", required=True, metavar="NAME", help="The player whose mistakes become problems (by name, "
+              "as stats counts him: case and blanks aside).")
+@click.option("--min-class", type=click.Choice(["inaccuracy", "mistake", "blunder"]), default="inaccuracy",
+              show_default=True, help="The least fair grade of a move made a problem.")
+@click.option("--max", "most", type=click.IntRange(min=1), default=None, metavar="N",
+              help="At most N problems (the real mistakes first, then the largest fair loss).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="PAGE",
+              help="Write the problems as a page that asks first and shows the answer on a click.")
+@click.option("-o", "--output", "deck_path", type=click.Path(dir_okay=False), default=None, metavar="DECK.apkg",
+              help="Write the problems as an Anki deck (needs genanki: pip install 'analyzer[anki]').")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
+              metavar="FILE", help="Write the problems as JSON to FILE (-: standard output).")
+@click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
+              help="The deals drawn for a decision with more than 1000 of them (as stats --fair N).")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+              help="The seed of the drawing of deals (the same seed, the same problems).")
+@click.option("--max-worlds", type=click.IntRange(min=2), default=None, metavar="N",
+              help="The most deals for a decision whose best move is not told apart (default 4 times --worlds).")
+@click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
+              help="match: grade on the match-winning chance as well, where the record gives the match position.")
+@variant_option
+@thresholds_option
+@search_options
+@passes_option
+@run_options
+@force_option
+@clean_errors
+def train(paths, player, min_class, most, html_path, deck_path, json_path, worlds, seed, max_worlds, scale, variant,
+          rules, thresholds, max_nodes, table_mb, insert_passes, jobs, scheduler, cache_dir, force):
+    """Make problems of PLAYER's own mistakes across the records: every move the fair analysis graded
+    (--min-class or worse, by what he could know), real mistakes first, then by loss. Each problem is the
+    position he faced as he saw it, the question, and the answer (the best move, the move played, each
+    alternative's fair value with its interval, the best line). JSON always (standard output unless
+    --json names a file); a page with --html, an Anki deck with -o.
+
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    from ..archive import Summary           # (the work: loaded once a command runs, not for --help)
+    from ..outputs import write_atomic
+    from ..train import anki_deck, problem_set, problems
+    from .output import echo_errors, finish, options_for, output_target, results, sources
+
+    inputs = sources(paths)
+    for path, option, kind in ((html_path, "--html", "page"), (deck_path, "--output", None),
+                               (None if json_path == "-" else json_path, "--json", None)):
+        if path is not None:
+            output_target(path, inputs, option, kind, force)
+    if deck_path is not None:
+        try:
+            import genanki  # noqa: F401
+        except ImportError:
+            raise click.UsageError("-o writes an Anki deck with genanki, which is not installed: "
+                                   "pip install 'analyzer[anki]'") from None
+    max_worlds_check(worlds, max_worlds)
+    options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=True, insert_passes=insert_passes,
+                          table_mb=table_mb, scale=scale)
+    options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_max_worlds=max_worlds)
+    summary, done = Summary(), []
+    for result in results(inputs, options, jobs, scheduler, cache_dir):
+        summary.add(result)
+        done.append(result)
+        if result["error"]:
+            echo_errors(result, err=True)
+    found = problems(done, player, min_class, most)
+    text = json.dumps(problem_set(found, player), indent=2)
+    if json_path == "-":
+        click.echo(text)
+    else:
+        write_atomic(json_path, text + "\n", make_folder=True)
+    if html_path is not None:
+        from ..report.problems import render_problems
+        write_atomic(html_path, render_problems(found, player), make_folder=True)
+        click.echo(f"wrote {html_path}: {len(found)} problem{'s' * (len(found) != 1)}", err=True)
+    if deck_path is not None:
+        notes = anki_deck(found, player, deck_path)
+        click.echo(f"wrote {deck_path}: {notes} note{'s' * (notes != 1)}", err=True)
+    finish(summary, False, err=True)

@@ -1,0 +1,376 @@
+"""The first position of a game set up from a position (``[SetUp "1"]``, :mod:`analyzer.notation.setup`).
+
+The hands are the hands at the position, the tiles of the Line tag lie on the table (laid, as a turned-up
+starter is, through no hand: each is taken into the hand of the player before the mover and pushed, so the
+position's line, its ends and its drawing are the ones a game played to there has), the boneyard holds what
+the Boneyard tag says, and the player of the ToMove tag moves. A position the rules cannot reach is an error
+at the tag or hand that says it: a tile of no set or twice (``setup-tiles``), more tiles of a number than
+the set holds, ends the tiles on the table cannot make (``setup-ends``), hand sizes that do not add up
+(``setup-count``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..diagnostics import Diagnostic
+from ..notation.setup import SetUp, line_ends, value_place
+from ..position import Position, mask_of, tiles_of
+from ..record import Game, MoveEntry, Span
+from ..rules import Variant
+from ..rules.codes import Code
+from ..rules.mechanics import Mechanic, position_for
+from ..tiles import Move, Tile
+
+__all__ = ["SetUpStart", "setup_start", "table_mask"]
+
+
+@dataclass
+class SetUpStart:
+    """The first position of a set-up game and what the set-up says besides it."""
+
+    position: Position
+    diagnostics: list[Diagnostic]
+    lacks: list[tuple[int, tuple[int, ...]]]      # (seat, numbers) his passes proved he lacks
+    scores: list[int]                             # each seat's points scored in the hand so far
+    players: tuple[str, ...] = ()
+    where: Span | None = None                     # the Lacks tag
+
+    def lacks_entries(self, game: Game) -> list[tuple[int, tuple[int, ...], MoveEntry]]:
+        """The lacks as the replay keeps a pass's: ``(seat, numbers, entry)``, the entry a pass standing
+        where the Lacks tag does."""
+        at = self.where or game.pos
+        return [(seat, numbers, MoveEntry(self.players[seat], None, pos=at)) for seat, numbers in self.lacks]
+
+
+def table_mask(pos: Position) -> int:
+    """The tiles lying on the table of ``pos`` (neither in a known hand nor among the unseen ones)."""
+    held = pos.pool
+    for hand in pos.hands:
+        held |= hand
+    return ((1 << len(pos.tiles)) - 1) & ~held
+
+
+class _Checker:
+    def __init__(self, game: Game, source: str):
+        self.game, self.source, self.found = game, source, []
+
+    def __call__(self, code: Code, message: str, at: Span | None, **details) -> None:
+        at = at or self.game.pos
+        self.found.append(Diagnostic("error", code, message, at.line or None, at.column or None, self.source, details))
+
+    def tag(self, name: str) -> Span:
+        return value_place(self.game, name) if name in self.game.tags else self.game.pos
+
+
+def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: SetUp, source: str) -> SetUpStart:
+    """The first position of ``game`` (set up as ``setup`` says) under ``variant``, and its problems."""
+    check = _Checker(game, source)
+    seat_of = {name: seat for seat, name in enumerate(players)}
+    dealing = variant.dealing
+    every = dealing.mask
+    n = len(players)
+    hands: list[tuple[Tile, ...]] = [()] * n
+    hidden = [0] * n
+    owner: dict[Tile, str] = {}
+    for hand in game.hands:
+        seat = seat_of.get(hand.player)
+        if seat is None:
+            continue
+        tiles = tuple(hand.tiles or ())
+        for k, tile in enumerate(tiles):
+            at = hand.tile_pos[k] if k < len(hand.tile_pos) else hand.pos
+            if not tile.bit & every:
+                check(Code.SETUP_TILES, f"{tile} is no tile of the double-{dealing.max_pip} set", at, tile=str(tile))
+            elif tile in owner:
+                check(Code.SETUP_TILES, f"{tile} is {hand.player}'s and {owner[tile]}'s: a tile lies in one place",
+                      at, tile=str(tile))
+            owner.setdefault(tile, hand.player)
+        hands[seat] = tuple(t for t in tiles if t.bit & every)
+        hidden[seat] = hand.unknown if hand.tiles is not None else 1     # 'B: ?': one tile not shown
+    line = tuple(setup.line or ())
+    if setup.spinner is not None:               # (a layout with arms: its tiles are checked as a line's)
+        line = (setup.spinner,) + tuple(t for arm in setup.arms for t in arm)
+    where = "Arms" if setup.spinner is not None else "Line"
+    for tile in line:
+        if not tile.bit & every:
+            check(Code.SETUP_TILES, f"{tile} in the {where} tag is no tile of the double-{dealing.max_pip} set",
+                  check.tag(where), tile=str(tile))
+        elif tile in owner:
+            check(Code.SETUP_TILES, f"{tile} lies on the table and in {owner[tile]}'s hand", check.tag(where),
+                  tile=str(tile))
+    _check_numbers(check, setup, hands, dealing.max_pip, every, owner)
+    _check_sizes(check, variant, setup, hands, hidden, len(dealing.tiles))
+    turn = 0
+    if setup.to_move is not None:
+        if setup.to_move in seat_of:
+            turn = seat_of[setup.to_move]
+        else:
+            check(Code.SETUP_COUNT, f"the ToMove tag names {setup.to_move}, who is no player of this game "
+                                    f"({', '.join(players)})", check.tag("ToMove"))
+    lacks = []
+    for name, numbers in setup.lacks:
+        if name not in seat_of:
+            check(Code.SETUP_COUNT, f"the Lacks tag names {name}, who is no player of this game", check.tag("Lacks"))
+            continue
+        held = [t for t in hands[seat_of[name]] if any(t.matches(x) for x in numbers)]
+        if held:
+            check(Code.SETUP_TILES, f"the Lacks tag says {name} has no {' and no '.join(map(str, numbers))}, but his "
+                                    f"hand holds {held[0]}", check.tag("Lacks"))
+        lacks.append((seat_of[name], numbers))
+    scores = _scores(check, variant, players, setup)
+    laid = tuple(t for t in line if t.bit & every and t not in owner)
+    if setup.spinner is None and line and line_ends(line) is None:
+        laid = ()                                   # (reported: tiles that do not join)
+    arms = Mechanic.ARMS in variant.mechanics
+    if arms and (setup.line or setup.ends) or not arms and setup.spinner is not None:
+        check(Code.BAD_SETUP, f"{variant.name} lays arms: write the layout as the Arms tag" if arms else
+              f"{variant.name} lays a line of two open ends: write the layout as the Line tag",
+              check.tag("Arms" if setup.spinner is not None else "Line" if setup.line else "Ends"))
+        laid, setup = (), replace(setup, line=None, ends=None, spinner=None, arms=())
+    elif arms and setup.spinner is not None and laid == line and not _arms_laid(variant, setup):
+        check(Code.SETUP_ENDS, "the tiles of the Arms tag do not make that layout: the spinner is a double, its "
+                               "sides are filled in order, each tile matches the one before it on its arm",
+              check.tag("Arms"))
+        laid = ()
+    if setup.ends is not None and any(x > dealing.max_pip for x in setup.ends):
+        setup = replace(setup, ends=None)           # (reported: a number of no set)
+    pos = _position(variant, hands, hidden, turn, laid if laid == line else (), setup, len(dealing.tiles))
+    if setup.line is None and setup.ends is not None and not pos.pool:
+        _check_table(check, setup, tiles_of(table_mask(pos), dealing.max_pip))
+    return SetUpStart(pos, check.found, lacks, scores, players, check.tag("Lacks"))
+
+
+def _check_numbers(check: _Checker, setup: SetUp, hands, max_pip: int, every: int, owner: dict) -> None:
+    """Numbers: a count of more tiles than the set has of that number (less those in known hands), an end
+    of no set, an end no tile left for the table can make."""
+    of_number = max_pip + 1                   # tiles carrying a given number in a double-max_pip set
+    for number, count in setup.counts:
+        in_hands = sum(t.matches(number) for t in owner)
+        if number > max_pip or count + in_hands > of_number:
+            check(Code.SETUP_TILES, f"the Counts tag puts {count} tiles with a {number} on the table, but the "
+                                    f"double-{max_pip} set has {of_number if number <= max_pip else 0} of them"
+                                    + (f" and the hands shown hold {in_hands}" if in_hands else ""),
+                  check.tag("Counts"), number=number)
+    if setup.ends is None or setup.line is not None:
+        return
+    counts = dict(setup.counts)
+    for end in sorted(set(setup.ends)):
+        free = [t for t in tiles_of(every, max_pip) if t.matches(end) and t not in owner]
+        if end > max_pip or not free or counts.get(end, 1) == 0:
+            check(Code.SETUP_ENDS, f"the table cannot show a {end} at an end: "
+                  + (f"the double-{max_pip} set has no {end}" if end > max_pip else
+                     f"the Counts tag puts no tile with a {end} on the table" if free else
+                     f"every tile with a {end} is in a hand shown"), check.tag("Ends"), end=end)
+
+
+def _check_table(check: _Checker, setup: SetUp, table: list[Tile]) -> None:
+    """Where every hand is shown and nothing is left undealt, the tiles on the table are the rest: their
+    counts must be the Counts tag's, and they must carry the ends."""
+    for number, count in setup.counts:
+        have = sum(t.matches(number) for t in table)
+        if have != count:
+            check(Code.SETUP_TILES, f"the Counts tag puts {count} tiles with a {number} on the table, but the tiles "
+                                    f"no hand holds, which lie there, carry it on {have}", check.tag("Counts"),
+                  number=number)
+    for end in sorted(set(setup.ends)):
+        if not any(t.matches(end) for t in table):
+            check(Code.SETUP_ENDS, f"the table cannot show a {end} at an end: no tile left for it carries one",
+                  check.tag("Ends"), end=end)
+
+
+def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden, set_size: int) -> None:
+    """Hand sizes: each hand holds no more than he could (dealt, in a block game); the hands, the table
+    and the boneyard make the set; in a block game the tiles on the table came from the hands."""
+    size = variant.dealing.hand_size
+    n = len(hands)
+    held = [len(h) + hidden[s] for s, h in enumerate(hands)]
+    for seat, count in enumerate(held):
+        if count == 0 and variant.end.value == "one":
+            hand = next((h for h in check.game.hands if h.player == check.game.players[seat]), None) \
+                if check.game.players else None
+            check(Code.SETUP_COUNT, f"{hand.player if hand else 'a player'} holds no tile: the hand is over, and a "
+                                    "set-up stands before its end", hand.pos if hand else None)
+    table = setup.table_count
+    drawing = variant.drawing is not None
+    sleepers = variant.dealing.sleepers(n)
+    boneyard = setup.boneyard
+    where = check.tag("Boneyard") if "Boneyard" in check.game.tags else (
+        check.game.hands[0].pos if check.game.hands else check.game.pos)
+    if not drawing:
+        for seat, count in enumerate(held):
+            if count > size:
+                hand = next((h for h in check.game.hands if h.player == check.game.players[seat]), None) \
+                    if check.game.players else None
+                check(Code.SETUP_COUNT, f"a hand of {count} tiles in a game whose hands are dealt {size}",
+                      hand.pos if hand else where)
+        if boneyard is not None and boneyard != sleepers:
+            check(Code.SETUP_COUNT, f"the Boneyard tag says {boneyard}, but this game leaves {sleepers} tiles "
+                                    "undealt, and nobody draws", where)
+        boneyard = sleepers
+        if table is not None and table != n * size - sum(held):
+            check(Code.SETUP_COUNT, f"the hands hold {sum(held)} tiles and {table} lie on the table: "
+                                    f"{n} hands of {size} make {n * size}", where)
+        return
+    if boneyard is None:
+        if table is None:
+            check(Code.SETUP_COUNT, "a draw game set up without its line needs the Boneyard tag (how many tiles "
+                                    "are left to draw)", where)
+        return
+    if table is not None and sum(held) + table + boneyard != set_size:
+        check(Code.SETUP_COUNT, f"the hands hold {sum(held)} tiles, {table} lie on the table and {boneyard} in the "
+                                f"boneyard: {sum(held) + table + boneyard}, but the set has {set_size}", where)
+
+
+def _scores(check: _Checker, variant: Variant, players, setup: SetUp) -> list[int]:
+    """Each seat's points in the hand so far from the Points tag (a side's points go to its first player
+    named, as the replay counts them per seat)."""
+    scores = [0] * len(players)
+    if not setup.points:
+        return scores
+    if variant.play is None:
+        check(Code.SETUP_COUNT, f"the Points tag gives points scored during the hand, but {variant.name} scores "
+                                "none during play", check.tag("Points"))
+        return scores
+    seat_of = {name: seat for seat, name in enumerate(players)}
+    for side, points in setup.points:
+        names = side.split("/")
+        if not all(name in seat_of for name in names):
+            check(Code.SETUP_COUNT, f"the Points tag names {side}, no side of this game", check.tag("Points"))
+            continue
+        scores[seat_of[names[0]]] += points
+    return scores
+
+
+def _position(variant: Variant, hands, hidden, turn: int, line: tuple[Tile, ...], setup: SetUp,
+              set_size: int) -> Position:
+    """The position: the hands, the line laid through the hand of the player before the mover, the
+    boneyard, the mover to move."""
+    n = len(hands)
+    pos = position_for(variant, [h for h in hands], turn, max_pip=variant.dealing.max_pip, hidden=hidden)
+    pos.pool &= variant.dealing.mask
+    before = (turn - 1) % n if n else 0
+    if line and setup.spinner is not None:
+        _lay_arms(pos, setup, before)
+    elif line:
+        start = pos.copy()
+        _lay(pos, line, before)
+        if [t for t, _ in pos.line()] != list(line):     # laid from the other end: the ends in the Line's order
+            other = start.copy()
+            _lay(other, tuple(reversed(line)), before)
+            if [t for t, _ in other.line()] == list(line):
+                pos = other
+    elif setup.ends is not None:        # the table known by its ends and counts: its tiles are not named
+        pos.ends = tuple(setup.ends)
+        rest = pos.pool & ~_unseen_mask(hidden, setup, pos)
+        pos.pool &= ~rest
+    if Mechanic.DRAW in variant.mechanics or variant.drawing is not None:
+        held = sum(len(h) + hidden[s] for s, h in enumerate(hands))
+        stock = setup.boneyard if setup.boneyard is not None else set_size - held - len(line)
+        pos.stock = max(stock, 0)
+        pos.bonus = -1
+    pos.turn = turn
+    pos.passes = 0
+    return pos
+
+
+def _unseen_mask(hidden, setup: SetUp, pos: Position) -> int:
+    """Where the tiles on the table are not named: the pool's tiles that may still be held or in the
+    boneyard (all of them), or none when nobody holds a tile not shown and no tile is left undealt (the
+    tiles not in a hand are then the table's, known)."""
+    return pos.pool if any(hidden) or setup.boneyard else 0
+
+
+def _arms_laid(variant: Variant, setup: SetUp) -> bool:
+    """Whether the Arms tag's tiles make that layout under ``variant`` (laid on a position of its own)."""
+    pos = position_for(variant, [()] * variant.players, 0, max_pip=variant.dealing.max_pip)
+    return _lay_arms(pos, setup, 0)
+
+
+def _lay_arms(pos: Position, setup: SetUp, before: int) -> bool:
+    """Lay the spinner and each arm outward, depth by depth (every side of the spinner is filled before an
+    arm goes on), through the hand of seat ``before``; False where a tile cannot go on its arm."""
+    def put(tile: Tile, arm: int | None) -> bool:
+        pos.pool &= ~tile.bit
+        pos.hands[before] |= tile.bit
+        pos.turn = before
+        if arm is None:
+            move = Move(tile)
+        elif pos.arm_problem(arm, tile) is None:        # (not placements: it gives one of arms alike)
+            move = Move(tile, pos.arms[arm - 1].number, arm=arm)
+        else:
+            pos.hands[before] &= ~tile.bit
+            return False
+        pos.push(move)
+        return True
+
+    if not setup.spinner.is_double or not put(setup.spinner, None):
+        return False
+    for depth in range(max(map(len, setup.arms), default=0)):
+        for k, arm in enumerate(setup.arms, 1):
+            if depth < len(arm) and not put(arm[depth], k):
+                return False
+    return True
+
+
+def _lay(pos: Position, line: tuple[Tile, ...], before: int) -> None:
+    """Lay ``line`` on the empty table of ``pos``, tile by tile, through the hand of seat ``before``."""
+    open_ = None
+    for k, tile in enumerate(line):
+        pos.pool &= ~tile.bit
+        pos.hands[before] |= tile.bit
+        pos.turn = before
+        if k == 0:
+            nxt = line[1] if len(line) > 1 else None
+            open_ = tile.low if tile.is_double or (nxt is not None and nxt.matches(tile.low)) else tile.high
+            pos.push(Move(tile))
+        else:
+            pos.push(Move(tile, open_))
+            open_ = tile.other(open_)
+
+
+def setup_game(rep, k: int, hidden: tuple[str, ...] = ()) -> Game:
+    """The game ``rep`` (a :class:`analyzer.replay.Replay` of a line game) cut before its move ``k``,
+    written as a set-up: the line on the table, every hand as it is then (the players of ``hidden`` by
+    the count of their tiles), the boneyard, the mover, what the passes so far proved, the points scored,
+    and the moves from ``k`` on. Tags other than the set-up's and Result are kept."""
+    from ..notation.setup import SETUP_TAGS, setup_tags
+    from ..record import HandEntry
+    pos = rep.position_at(k)
+    n = len(rep.players)
+    lacks: dict[int, set[int]] = {}
+    for step in rep.steps[:k]:
+        if step.move is not None and step.move.draw:
+            lacks.pop(step.seat, None)
+        elif step.lacks and step.seat is not None:
+            lacks.setdefault(step.seat, set()).update(step.lacks)
+    scores = rep.steps[k - 1].scores if k and rep.steps[k - 1].scores is not None else None
+    points = ()
+    if scores is not None and rep.variant.play is not None:
+        sides: dict[str, int] = {}
+        for seat in range(n):
+            side = rep.variant.side_name(rep.variant.seating.teams[seat], rep.players)
+            sides[side] = sides.get(side, 0) + scores[seat]
+        points = tuple(sides.items())
+    drawing = rep.variant.drawing is not None or pos.draws
+    spinner, arms = None, ()
+    if pos.has_arms:
+        chains = pos.chains()
+        if any(chain.origin is not None for chain in chains) or (pos.lead_tile() and not pos.lead_tile().is_double):
+            raise ValueError("the set-up form gives a spinner's arms, not the branches of a tree")
+        spinner = pos.lead_tile()
+        arms = tuple(tuple(Tile.of(*halves) for halves in chain.tiles) for chain in chains if chain.tiles)
+    setup = SetUp(line=None if pos.has_arms else tuple(t for t, _ in pos.line()),
+                  boneyard=pos.stock if drawing else None, spinner=spinner, arms=arms,
+                  to_move=rep.players[pos.turn],
+                  lacks=tuple((rep.players[s], tuple(sorted(x))) for s, x in sorted(lacks.items())),
+                  points=points)
+    dealt = SETUP_TAGS + ("Lead", "LeadFrom", "Starter", "SeatDraw", "Deal", "Redeal")
+    tags = {name: value for name, value in rep.game.tags.items() if name not in dealt}
+    tags.update(setup_tags(setup))
+    hands = []
+    for s, name in enumerate(rep.players):
+        shown = () if name in hidden else tuple(tiles_of(pos.hands[s], pos.max_pip))
+        unknown = pos.count(s) - len(shown)
+        hands.append(HandEntry(name, None, unknown=0) if not shown and unknown == 1 else
+                     HandEntry(name, shown, unknown=unknown))    # (one '?' alone reads as no tile known)
+    moves = list(rep.game.moves[k:])
+    return Game(tags=tags, players=tuple(rep.players), hands=tuple(hands), moves=moves)

@@ -1,0 +1,45 @@
+"""The page of a problem set (``domino train``): each problem asks first and shows its answer on a click.
+
+Rendering only: the problems are :class:`analyzer.train.Problem` values the pipeline computed; the page
+is the autoescaped template ``templates/problems.html.j2`` with its own CSS and script inlined (the
+Content-Security-Policy lets only those run), each position's drawing an ``img`` of its SVG."""
+from __future__ import annotations
+
+import base64
+
+from .. import __version__
+from .render import content_policy, environment, static_text
+
+__all__ = ["render_problems", "anki_fields", "svg_source"]
+
+
+def svg_source(svg: str) -> str:
+    """A drawing as an ``img`` source (a data URL: no markup of it enters the page)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def render_problems(found, player: str) -> str:
+    """The HTML page of the problems ``found`` of ``player``."""
+    css, script = static_text("problems.css"), static_text("problems.js")
+    page = environment().get_template("problems.html.j2")
+    return page.render(player=player, problems=found, images=[svg_source(p.svg) if p.svg else None for p in found],
+                       css=css, script=script, csp=content_policy(css, script), version=__version__)
+
+
+def anki_fields(problem) -> tuple[str, str]:
+    """The front (the position and the question) and the back (the answer) of a problem's Anki note, as
+    escaped HTML."""
+    front = environment().from_string(_FRONT).render(p=problem, image=svg_source(problem.svg) if problem.svg else None)
+    back = environment().from_string(_BACK).render(p=problem)
+    return str(front), str(back)
+
+
+_FRONT = """{% if image %}<img src="{{ image }}" alt="the position">{% endif %}
+<p>{{ p.title }}, game {{ p.game }}{% if p.round %}, round {{ p.round }}{% endif %}</p>
+<p><b>{{ p.question }}</b></p>"""
+
+_BACK = """<p>Best: <b>{{ p.best }}</b>; played: {{ p.played }} (fair loss {{ "%.2f"|format(p.loss) }}, {{ p.cls }},
+{{ p.verdict }})</p>
+<ul>{% for a in p.alternatives %}<li>{{ a.move }}: {{ "%+.2f"|format(a.fair) }} [{{ "%+.2f"|format(a.ci95[0]) }},
+{{ "%+.2f"|format(a.ci95[1]) }}]{% if a.best %} best{% endif %}{% if a.played %} played{% endif %}</li>{% endfor %}</ul>
+{% if p.line %}<p>Best line: {{ p.line|join(" ") }}</p>{% endif %}"""

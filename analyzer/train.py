@@ -1,0 +1,162 @@
+"""Problems from one's own games: a player's real mistakes, as positions to solve again.
+
+:func:`problems` reads the pipeline's results of a fair analysis (``analyze --fair`` over an archive: the
+same results ``domino stats --fair`` sums up) and keeps the decisions of one player that the fair
+analysis graded (its loss, by what he could know, reaches a class: ``inaccuracy``, ``mistake`` or
+``blunder``), real mistakes first (the gap to the best is significant over the worlds), then by loss.
+Each :class:`Problem` is the position he faced as he saw it (a set-up game, :mod:`analyzer.notation.setup`,
+with his hand shown and the others' by their counts, and its drawing), the question, and the answer: the
+best move, the move played, every alternative's fair value with its 95% interval, and the best line with
+every hand open. The HTML page is :mod:`analyzer.report.problems`'s; :func:`anki_deck` writes an Anki deck
+with genanki (the optional extra ``anki``)."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .archive.stats import player_key
+from .notation import parse, read, write
+from .replay import replay
+from .replay.setup import setup_game
+
+__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set"]
+
+#: the classes of a graded move, least first (``--min-class``)
+CLASSES = ("inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One decision of the player, to solve again. ``position``: the set-up record of the position as he
+    saw it (moves cut before his, his hand shown, every other by its count); ``svg``: its drawing;
+    ``alternatives``: ``{"move", "fair", "ci95", "p_win", "best", "played"}`` per legal move, best first;
+    ``line``: the best move's line with every hand open (as ``analyze --lines`` gives it; empty: not known)."""
+
+    source: str
+    game: int                   # the game's number in its file (1: the first)
+    title: str
+    player: str
+    step: int                   # the move's index in the game (``analyze --json``'s ``index``)
+    round: int | None
+    line_number: int | None
+    question: str
+    played: str
+    best: str
+    loss: float
+    cls: str
+    verdict: str                # "real" or "uncertain" (see analysis.fair)
+    method: str                 # "exact" or "sampled"
+    worlds: int
+    alternatives: tuple[dict, ...]
+    line: tuple[str, ...] = ()
+    position: str = ""
+    svg: str = field(default="", repr=False)
+
+    def as_dict(self, drawing: bool = False) -> dict:
+        out = asdict(self)
+        out["alternatives"] = [dict(a) for a in self.alternatives]
+        out["line"] = list(self.line)
+        if not drawing:
+            del out["svg"]
+        return out
+
+
+def _graded(decision: dict, least: int) -> bool:
+    fair = decision.get("fair") or {}
+    return fair.get("class") in CLASSES and CLASSES.index(fair["class"]) >= least and fair.get("verdict") in (
+        "real", "uncertain")
+
+
+def problems(results, player: str, min_class: str = "inaccuracy", most: int | None = None) -> list[Problem]:
+    """The problems of ``player`` (by name, as ``stats`` counts him: case and blanks aside) in ``results``
+    (the pipeline's results of an analysis with the fair analysis): each decision of his the fair analysis
+    graded ``min_class`` or worse, real mistakes first, then by fair loss (largest first); at most ``most``."""
+    least = CLASSES.index(min_class)
+    key = player_key(player)
+    found = []
+    for result in results:
+        games = result.get("games") or []
+        record = None
+        for number, game in enumerate(games, 1):
+            analysis = game.get("analysis") or {}
+            for d in analysis.get("decisions", []):
+                if player_key(d["player"]) != key or not _graded(d, least):
+                    continue
+                if record is None:
+                    record = _replays(result["source"])
+                found.append(_problem(result["source"], number, game, d, record))
+    found.sort(key=lambda p: (p.verdict != "real", -p.loss, p.source, p.game, p.step))
+    return found if most is None else found[:most]
+
+
+def _replays(source: str) -> list:
+    """The replayed games of the record at ``source``, as a match replays them (a game may take its deal
+    from the one before: ``Deal "same"``); none where it cannot be read again (gone since: no drawing)."""
+    from .match import replay_record
+    try:
+        return replay_record(read(source))
+    except Exception:
+        return []
+
+
+def _problem(source: str, number: int, game: dict, d: dict, replays: list) -> Problem:
+    fair = d["fair"]
+    alternatives = sorted(({"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
+                            "p_win": a["fair"].get("p_win"), "best": a["move"] == fair["best"],
+                            "played": a["played"]} for a in d["alternatives"] if a.get("fair")),
+                          key=lambda a: (not a["best"], -a["fair"] if d["side"] == 0 else a["fair"]))
+    best = next((a for a in d["alternatives"] if a["move"] == fair["best"]), {})
+    position, svg = _position(replays, number, d["index"], d["player"])
+    return Problem(source, number, game.get("title") or "", d["player"], d["index"], d.get("round"), d.get("line"),
+                   f"{d['player']} to play: what do you play?", d["played"], fair["best"], float(fair["loss"]),
+                   fair["class"], fair["verdict"], fair["method"], int(fair["worlds"]), tuple(alternatives),
+                   tuple(best.get("line") or ()), position, svg)
+
+
+def _position(replays: list, number: int, step: int, player: str) -> tuple[str, str]:
+    """The set-up text of the position before move ``step`` of game ``number`` as ``player`` saw it, and its
+    drawing (his hand face up); empty where the set-up form cannot give it (the branches of a tree layout)."""
+    from .report.diagram import game_diagram
+    if number > len(replays):
+        return "", ""
+    rep = replays[number - 1]
+    if step >= len(rep.steps):
+        return "", ""
+    others = tuple(name for name in rep.players if name != player)
+    try:
+        game = setup_game(rep, step, others)
+    except ValueError:                      # (a tree of arms: no set-up form yet)
+        return "", ""
+    game.tags["Result"] = "*"
+    game.moves.clear()
+    game.tags["Problem"] = f"{player} to play: what do you play?"
+    text = write(game)
+    cut = replay(parse(text).games[0])
+    if cut.errors:
+        return text, ""
+    return text, game_diagram(cut, 0, player)
+
+
+def problem_set(found: list[Problem], player: str) -> dict:
+    """The JSON document of a problem set."""
+    return {"player": player, "count": len(found), "problems": [p.as_dict() for p in found]}
+
+
+def anki_deck(found: list[Problem], player: str, path: str) -> int:
+    """Write ``found`` as an Anki deck (``.apkg``) to ``path`` with genanki: a note per problem, the
+    position and the question in front, the answer behind. Returns the notes written. ImportError where
+    genanki is not installed (the extra ``anki``: ``pip install analyzer[anki]``)."""
+    import genanki
+    from .report.problems import anki_fields
+    model = genanki.Model(
+        1_607_392_319, "domino problem",
+        fields=[{"name": "Question"}, {"name": "Answer"}, {"name": "Key"}],
+        templates=[{"name": "Problem", "qfmt": "{{Question}}",
+                    "afmt": "{{FrontSide}}<hr id=answer>{{Answer}}"}],
+        sort_field_index=2)
+    deck = genanki.Deck(2_059_400_110 + sum(map(ord, player_key(player))), f"domino: {player}'s problems")
+    for problem in found:
+        question, answer = anki_fields(problem)
+        key = f"{problem.source}#{problem.game}#{problem.step}"
+        deck.add_note(genanki.Note(model=model, fields=[question, answer, key], guid=genanki.guid_for(key)))
+    genanki.Package(deck).write_to_file(path)
+    return len(found)

@@ -1,0 +1,209 @@
+"""The set-up form (``[SetUp "1"]``, docs/notation.md): a game that starts from a position. Read, written
+back letter for letter, validated from the position, with every impossible position an error at its line
+and column; a position cut from a real record reads back as the same position."""
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from analyzer.generate import random_game
+from analyzer.notation import parse, write
+from analyzer.notation.setup import SetUp, line_ends, read_setup, setup_tags
+from analyzer.record import Game
+from analyzer.replay import replay
+from analyzer.replay.setup import setup_game, table_mask
+from analyzer.tiles import Tile
+
+COLUMN = """[Event "column, problem 1"]
+[Variant "partnership"]
+[Players "A, B, C, D"]
+[SetUp "1"]
+[Line "[3-5] [5-5] [5-6]"]
+[ToMove "D"]
+[Lacks "B 4"]
+[Result "*"]
+
+A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4]
+B: [0-0] [0-1] [0-6] [1-1] [1-6] [2-3]
+C: [0-2] [2-4] [2-5] [3-3] [3-6] [4-5]
+D: [0-3] [0-4] [1-2] [1-5] [2-6] [4-6] [6-6]
+
+1. D [6-6] A [3-4] B [0-6]
+"""
+
+
+def _errors(text: str) -> list[tuple[str, int, int]]:
+    rep = replay(parse(text).games[0])
+    return [(d.code, d.line, d.column) for d in rep.errors]
+
+
+def test_a_set_up_game_reads_writes_back_letter_for_letter_and_replays_from_its_position():
+    record = parse(COLUMN)
+    assert not record.errors and write(record) == COLUMN
+    setup, problems = read_setup(record.games[0])
+    assert problems == []
+    assert setup.line == (Tile(3, 5), Tile(5, 5), Tile(5, 6)) and sorted(setup.ends) == [3, 6]
+    assert setup.to_move == "D" and setup.lacks == (("B", (4,)),)
+    rep = replay(record.games[0])
+    assert rep.valid, [str(d) for d in rep.errors]
+    first = rep.initial
+    assert sorted(first.ends) == [3, 6] and first.turn == 3
+    assert table_mask(first) == Tile(3, 5).bit | Tile(5, 5).bit | Tile(5, 6).bit
+    assert [t for t, _ in first.line()] in ([Tile(3, 5), Tile(5, 5), Tile(5, 6)], [Tile(5, 6), Tile(5, 5), Tile(3, 5)])
+    # the moves are judged from the position: D's [6-6] on the 6, A's [3-4] on the 3, then 4 and 6 open
+    assert [s.move.end for s in rep.steps] == [6, 3, 6] and sorted(rep.steps[-1].ends_after) == [0, 4]
+
+
+def test_the_line_s_ends_are_the_numbers_its_outer_tiles_leave_open():
+    assert line_ends((Tile(3, 5), Tile(5, 5), Tile(5, 6))) == (3, 6)
+    assert line_ends((Tile(5, 5), Tile(3, 5))) == (5, 3)
+    assert line_ends((Tile(2, 4),)) == (2, 4)
+    assert line_ends((Tile(3, 5), Tile(1, 2))) is None
+
+
+def test_a_pass_the_lacks_tag_proves_is_held_against_a_later_play():
+    text = COLUMN.replace('[Lacks "B 4"]', '[Lacks "A 3"]').replace("A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4]",
+                                                                     "A: ? ? ? ? ? ?")
+    codes = [c for c, _, _ in _errors(text)]
+    assert "false-pass" in codes      # A plays [3-4] after the set-up said he had no 3
+
+
+@pytest.mark.parametrize("change, code, line, column", [
+    # more tiles of a number than the set holds: eight 5s, where the double-six set has seven
+    (('[Line "[3-5] [5-5] [5-6]"]', '[Ends "3 6"]\n[Counts "5:8"]\n[OnTable "3"]'), "setup-tiles", 6, 10),
+    # a tile on the table and in a hand
+    (('[Line "[3-5] [5-5] [5-6]"]', '[Line "[3-5] [5-5] [5-6] [6-6]"]'), "setup-tiles", 5, 8),
+    # tiles that do not join into a line
+    (('[Line "[3-5] [5-5] [5-6]"]', '[Line "[3-5] [1-2] [5-6]"]'), "bad-setup", 5, 8),
+    # ends the table cannot make: every 6 is in a hand shown... here the Ends tag disagrees with the line
+    (('[ToMove "D"]', '[Ends "3 4"]\n[ToMove "D"]'), "bad-setup", 6, 8),
+    # a hand size that does not add up: D holds 8 in a game dealt 7
+    (("D: [0-3] [0-4] [1-2] [1-5] [2-6] [4-6] [6-6]", "D: [0-3] [0-4] [1-2] [1-5] [2-6] [4-6] [6-6] ?"), "setup-count", 13, 1),
+    # the hands and the table do not make 4 hands of 7
+    (("C: [0-2] [2-4] [2-5] [3-3] [3-6] [4-5]", "C: [0-2] [2-4] [2-5] [3-3] [3-6]"), "setup-count", 10, 1),
+    # a set-up tag that cannot be read
+    (('[Lacks "B 4"]', '[Lacks "B four"]'), "bad-setup", 7, 9),
+])
+def test_an_impossible_position_is_an_error_at_its_line_and_column(change, code, line, column):
+    old, new = change
+    text = COLUMN.replace(old, new)
+    assert text != COLUMN
+    assert (code, line, column) in _errors(text), _errors(text)
+
+
+def test_ends_no_tile_left_for_the_table_can_make_are_an_error():
+    # every tile with a 6 is in a hand or... 6s: [0-6] [1-6] B, [3-6] C, [2-6] [4-6] [6-6] D, [5-6] left: put it in A
+    text = COLUMN.replace('[Line "[3-5] [5-5] [5-6]"]', '[Ends "3 6"]\n[OnTable "3"]').replace(
+        "A: [0-5] [1-3] [1-4] [2-2] [3-4] [4-4]", "A: [0-5] [1-3] [1-4] [2-2] [3-4] [5-6]")
+    assert ("setup-ends", 5, 8) in _errors(text)
+
+
+def test_a_set_up_tag_without_setup_is_reported():
+    text = COLUMN.replace('[SetUp "1"]\n', "")
+    assert ("bad-setup", 4, 8) in _errors(text)
+
+
+def test_all_fives_points_scored_before_the_position_count():
+    game = random_game("all-fives", 11)
+    rep = replay(game)
+    assert rep.valid
+    k = next(k for k in range(len(rep.steps) - 1, 0, -1)
+             if rep.steps[k - 1].scores and any(rep.steps[k - 1].scores) and rep.steps[k - 1].move.tile is not None)
+    cut = setup_game(rep, k)
+    assert "Points" in cut.tags
+    again = replay(parse(write(cut)).games[0])
+    assert again.valid, [str(d) for d in again.errors]
+    side_points = lambda r, scores: sorted(sum(scores[s] for s in r.variant.seating.members(side))
+                                           for side in range(2))
+    assert side_points(again, again.scores) == side_points(rep, rep.scores)
+
+
+def _cuts(variant: str, seed: int) -> tuple:
+    game = random_game(variant, seed)
+    rep = replay(game)
+    # a set-up stands at the start of a turn (it cannot say that the mover has drawn already)
+    # nor a Muggins call on the play before it
+    starts = [k for k in range(1, len(rep.steps)) if rep.steps[k - 1].seat != rep.steps[k].seat
+              and not rep.steps[k].entry.is_muggins]
+    return rep, random.Random(seed).choice(starts)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(("partnership", "block", "draw", "all-fives", "cutthroat", "french", "cross")),
+       st.integers(0, 10 ** 6),
+       st.booleans())
+def test_a_position_cut_from_a_generated_record_reads_back_and_replays_to_the_same_end(variant, seed, hide):
+    rep, k = _cuts(variant, seed)
+    assert rep.valid
+    hidden = (rep.players[1],) if hide else ()
+    cut = setup_game(rep, k, hidden)
+    if hide:                # the points of a hand not shown are not known: the result stays open
+        cut.tags["Result"] = "*"
+    text = write(cut)
+    assert write(parse(text)) == text
+    again = parse(text).games[0]
+    assert again == cut
+    back = replay(again)
+    assert back.valid, (text, [str(d) for d in back.errors])
+    start, original = back.initial, rep.position_at(k)
+    assert sorted(start.ends) == sorted(original.ends) and start.turn == original.turn
+    assert getattr(start, "arms", None) == getattr(original, "arms", None)
+    assert table_mask(start) & ~start.pool == table_mask(original) & ~original.pool or hide
+    assert [s.move for s in back.steps] == [s.move for s in rep.steps[k:]] or hide
+    assert back.result == rep.result or hide
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)).map(lambda p: Tile.of(*p)), max_size=5, unique=True),
+       st.one_of(st.none(), st.integers(0, 30)), st.sampled_from([None, "A", "Bo"]),
+       st.lists(st.integers(0, 6), min_size=1, max_size=3, unique=True))
+def test_a_set_up_written_from_its_value_reads_back_as_that_value(line, boneyard, to_move, numbers):
+    setup = SetUp(line=tuple(line) if line else None, boneyard=boneyard, to_move=to_move,
+                  lacks=(("A", tuple(sorted(numbers))),), points=(("A/C", 10),), match_score="A/C 40, B/D 25")
+    game = Game(tags=setup_tags(setup), players=("A", "Bo"))
+    text = write(game)
+    read, problems = read_setup(parse(text).games[0])
+    if line and line_ends(tuple(line)) is None:
+        assert any(p.code == "bad-setup" for p in problems)
+        return
+    assert problems == []
+    expected = SetUp(setup.line, line_ends(tuple(line)) if line else None, (), None, boneyard, to_move,
+                     setup.lacks, setup.points, setup.match_score)
+    assert read == expected
+
+
+ARMS = """[Variant "french"]
+[Players "A, B, C, D"]
+[SetUp "1"]
+[Arms "[0-0]; [0-6] [6-6]; [0-5]; [0-1] [1-1]; [0-4]"]
+[ToMove "A"]
+[Result "*"]
+
+A: [1-6] [2-6] [3-6] [4-4] [2-4]
+B: ? ? ? ? ?
+C: ? ? ? ? ?
+D: ? ? ? ? ? ?
+
+1. A [4-4]>4
+"""
+
+
+def test_a_layout_with_arms_is_set_up_by_its_spinner_and_arms_and_reads_back():
+    record = parse(ARMS)
+    assert write(record) == ARMS
+    setup, problems = read_setup(record.games[0])
+    assert not problems and setup.spinner == Tile(0, 0) and len(setup.arms) == 4
+    rep = replay(record.games[0])
+    assert rep.valid, [str(d) for d in rep.errors]
+    # arm 4 ends in 4 and, French, must take [4-4] next; arms 1 and 3 are open on 6 and 1
+    assert [a.number for a in rep.initial.arms] == [6, 5, 1, 4]
+    assert rep.steps[0].move.arm == 4
+
+
+def test_arms_the_tiles_cannot_make_are_an_error_at_the_tag():
+    # French: arm 2 ends in 5 and must take [5-5] before [3-5]
+    text = ARMS.replace("[0-5];", "[0-5] [3-5];").replace("B: ? ? ? ? ?", "B: ? ? ? ?")
+    assert ("setup-ends", 4, 8) in _errors(text)
+    # a line where the layout has arms
+    assert ("bad-setup", 4, 8) in _errors(ARMS.replace('[Arms "[0-0]; [0-6] [6-6]; [0-5]; [0-1] [1-1]; [0-4]"]',
+                                                       '[Line "[0-6] [6-6]"]'))

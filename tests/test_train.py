@@ -1,0 +1,121 @@
+"""``domino train``: the problems of a player are exactly the moves of his that the fair analysis graded
+(the ones ``stats --fair`` counts), each answer is what ``analyze --fair --json`` says of that move, the
+page asks first and reveals on a click or a key (Chromium, desktop and phone widths), and the Anki deck
+holds a note per problem."""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import zipfile
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.notation import parse
+from analyzer.replay import replay
+from conftest import RECORDS, settled
+
+RECORD = str(RECORDS / "seed-both.dom")
+WORLDS = "50"
+
+
+def _run(*args) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code in (0, 1), result.output       # (1: the record has errors the book printed)
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("train")
+    _run("train", RECORD, "--player", "b", "--worlds", WORLDS, "--json", str(out / "p.json"),
+         "--html", str(out / "p.html"), "-o", str(out / "deck.apkg"))
+    analysed = json.loads(_run("analyze", RECORD, "--fair", "--worlds", WORLDS, "--json"))
+    stats = json.loads(_run("stats", RECORD, "--fair", WORLDS, "--json"))
+    return json.loads((out / "p.json").read_text()), analysed, stats, out
+
+
+def test_the_problems_are_the_players_graded_moves_each_answer_the_fair_analysis(runs):
+    problems, analysed, stats, _ = runs
+    graded = [(g["file"], number, d) for number, g in enumerate(analysed["games"], 1) for d in g["decisions"]
+              if d["player"] == "B" and (d.get("fair") or {}).get("class") and d["fair"]["verdict"] in ("real", "uncertain")]
+    assert problems["count"] == len(graded) > 0
+    mine = {(p["game"], p["step"]): p for p in problems["problems"]}
+    assert set(mine) == {(number, d["index"]) for _, number, d in graded}
+    for _, number, d in graded:
+        p = mine[(number, d["index"])]
+        assert (p["played"], p["best"], p["loss"], p["cls"], p["verdict"]) == (
+            d["played"], d["fair"]["best"], d["fair"]["loss"], d["fair"]["class"], d["fair"]["verdict"])
+        assert sorted((a["move"], a["fair"], a["ci95"]) for a in p["alternatives"]) == sorted(
+            (a["move"], a["fair"]["mean"], a["fair"]["ci95"]) for a in d["alternatives"])
+    # real mistakes first, then by loss
+    order = [(p["verdict"] != "real", -p["loss"]) for p in problems["problems"]]
+    assert order == sorted(order)
+    # stats --fair counts the same real mistakes among the same judged moves
+    judged = [d for g in analysed["games"] for d in g["decisions"]
+              if d["player"] == "B" and (d.get("fair") or {}).get("loss") is not None]
+    row = next(r for r in stats if r["player"] == "B")
+    real = sum(p["verdict"] == "real" for p in problems["problems"])
+    assert row["real_mistakes_per_100"] == pytest.approx(100 * real / len(judged), abs=0.05)
+
+
+def test_each_problem_is_the_position_he_saw_as_a_set_up_that_reads_back(runs):
+    problems, *_ = runs
+    for p in problems["problems"]:
+        rep = replay(parse(p["position"]).games[0])
+        assert rep.valid and not rep.steps
+        seat = rep.players.index(p["player"])
+        assert rep.initial.turn == seat and not rep.initial.hidden[seat]
+        assert all(rep.initial.hidden[s] and not rep.initial.hands[s] for s in range(len(rep.players)) if s != seat)
+
+
+def test_min_class_and_max_keep_the_worst_first(runs, tmp_path):
+    problems, *_ = runs
+    _run("train", RECORD, "--player", "B", "--worlds", WORLDS, "--min-class", "mistake", "--max", "1",
+         "--json", str(tmp_path / "m.json"))
+    kept = json.loads((tmp_path / "m.json").read_text())["problems"]
+    wanted = [p for p in problems["problems"] if p["cls"] in ("mistake", "blunder")][:1]
+    assert [(p["game"], p["step"]) for p in kept] == [(p["game"], p["step"]) for p in wanted]
+
+
+def test_the_anki_deck_holds_a_note_per_problem(runs):
+    problems, _, _, out = runs
+    with zipfile.ZipFile(out / "deck.apkg") as deck:
+        (out / "collection.anki2").write_bytes(deck.read("collection.anki2"))
+    with sqlite3.connect(out / "collection.anki2") as db:
+        notes = db.execute("select flds from notes").fetchall()
+    assert len(notes) == problems["count"]
+    assert all("what do you play?" in fields for (fields,) in notes)
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+def test_the_page_asks_first_then_reveals_and_goes_on(browser, runs, width, height):
+    problems, _, _, out = runs
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto((out / "p.html").as_uri())
+    page.wait_for_load_state("load")
+    first = page.locator("#problem-1")
+    assert first.is_visible() and not first.locator(".answer").is_visible()
+    assert page.locator("#problem-2").is_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    first.locator(".reveal").click()
+    settled(page)
+    assert first.locator(".answer").is_visible()
+    assert first.locator("strong.best").inner_text() == problems["problems"][0]["best"]
+    first.locator(".next").click()
+    settled(page)
+    assert first.is_hidden() and page.locator("#problem-2").is_visible()
+    page.keyboard.press(" ")                 # the keys: space reveals, P goes back
+    settled(page)
+    assert page.locator("#problem-2 .answer").is_visible()
+    page.keyboard.press("p")
+    settled(page)
+    assert first.is_visible()
+    assert not errors
+    context.close()
