@@ -50,7 +50,11 @@ def train(paths, player, min_class, most, html_path, deck_path, json_path, world
     alternative's fair value with its interval, the best line). JSON always (standard output unless
     --json names a file); a page with --html, an Anki deck with -o.
 
-    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error."""
+    Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error.
+
+    \b
+    Example (B's mistakes in the book deal as a page that asks first):
+      domino train records/seed2.dom --player B --worlds 50 --html problems.html"""
     from ..archive import Summary           # (the work: loaded once a command runs, not for --help)
     from ..outputs import write_atomic
     from ..train import anki_deck, problem_set, problems
