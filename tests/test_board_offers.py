@@ -91,4 +91,5 @@ def test_a_result_is_written_only_when_the_hand_is_over():
     game = random_game("all-fives", 7)
     full = write(Record([game], "x", []))
     stated = game.tags["Result"]
-    assert result_entry(full.replace(f'[Result "{stated}"]\n', ""), "x", 0) == {"text": full, "result": stated}
+    assert result_entry(full.replace(f'[Result "{stated}"]\n', ""), "x", 0) == {"text": full, "result": stated,
+                                                                            "closing": None}

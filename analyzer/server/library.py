@@ -20,7 +20,7 @@ from ..archive.inputs import expand
 from ..diagnostics import DominoError
 from ..match import replay_record
 from ..notation import parse, write
-from ..notation.writer import rewrite, write_comment
+from ..notation.writer import rewrite, write_closing, write_comment
 from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
                         validation_json)
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
@@ -191,7 +191,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
         "drawing": table_svg(view, f"the table of {rep.title}"),
         "turn": rep.players[pos.turn] if moving else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
-        "result": _result_words(rep, outcome, step, steps, variation), "stated": _written(record, game).tags.get("Result") if game < len(record.games) else None,
+        **_result_offer(text, record, game, rep, outcome, step, variation),
         "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
         "moves": [{"player": s.entry.player, "move": s.entry.text if s.move is None else str(s.move),
                    "line": s.entry.pos.line or None, "column": s.entry.pos.column or None}
@@ -199,12 +199,78 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     }
 
 
-def _result_words(rep, outcome, step: int, steps: int, variation) -> str | None:
-    """The game's result as its Result tag would state it, where the board stands at the game's end."""
-    if outcome is None or step != steps or variation is not None or rep.legal_prefix != steps:
+def _result_offer(text: str, record, game: int, rep, outcome, step: int, variation) -> dict:
+    """What the board offers to write as the game's result, where it stands at the game's end: ``result``, the
+    result as a Result tag would state it; ``stated``, the Result tag the game has; ``closing``, the lines a
+    book table without a Result tag is closed with instead (:func:`closing_words`); ``written``: whether the
+    record states it already (its Result tag says so, or its table has its closing remark)."""
+    g = record.games[game] if game < len(record.games) else None
+    stated = g.tags.get("Result") if g is not None else None
+    words = None
+    if outcome is not None and step == len(rep.steps) and variation is None and rep.legal_prefix == len(rep.steps):
+        words = None if rep.actual_result is None else str(rep.actual_result)
+    closing = _closing(text, g, rep) if words is not None and g is not None else None
+    if closing is not None:
+        written = False
+    elif g is not None and g.form == "table" and stated is None and g.remark is not None:
+        written = True                # (its closing remark says how it ended; validate checks a blocked one)
+    else:
+        written = stated == words
+    return {"result": words, "stated": stated, "closing": None if closing is None else [x for x in closing[:1] if x]
+            + list(closing[1]), "written": written}
+
+
+def _closing(text: str, g: Game, rep) -> tuple[str | None, tuple[str, ...]] | None:
+    """The closing line of book table ``g`` (read from ``text``) with no Result tag and no closing remark yet,
+    in the sheet's own words: (the words after its last row's cells, the lines of prose under it); None for
+    another game, or one that states its result already."""
+    if g.form != "table" or "Result" in g.tags or g.remark is not None or rep.result is None or not g.table_pos.line:
         return None
-    stated = rep.actual_result
-    return None if stated is None else str(stated)
+    return closing_words(text.split("\n")[g.table_pos.line - 1], rep.result, rep.variant.seating, rep.players)
+
+
+def closing_words(header: str, r, seating, players) -> tuple[str | None, tuple[str, ...]]:
+    """How a book table whose header row is ``header`` closes on result ``r`` (a ``HandResult``), in the
+    header's language (``Runde``/``Spieler``: German, else English) and naming the players as its columns do:
+    as the book closes its tables (000), a blocked game's last row ends with ``Das Spiel ist gesperrt!`` and
+    the winners are named under it (``Die Spieler A und C gewinnen 46 Punkte.``); a domino is said under it
+    (``Spieler B macht Domino und die Spieler A und C verlieren 10 Punkte.``). (the words after the last
+    row's cells or None, the lines of prose)."""
+    german = bool(re.match(r"\s*runde\b", header, re.I) or re.search(r"\bspieler\b", header, re.I))
+    word = re.search(r"\b(spieler|player)\b", header, re.I)
+    title = word.group(1).capitalize() if word else ""
+    and_ = " und " if german else " and "
+
+    def who(seats, first: bool = False) -> str:
+        names = [players[s] for s in seats]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + and_ + names[-1]
+        if len(names) == 1:
+            return f"{title} {listed}".strip()
+        many = f"{title}s" if title and not german else title
+        head = ("die " if german else "the ") + many if title else ""
+        out = f"{head} {listed}".strip()
+        return out[:1].upper() + out[1:] if first else out
+
+    def verb(seats, de: str, en: str) -> str:
+        one = len(seats) == 1
+        return (de + ("t" if one else "en")) if german else (en + ("s" if one else ""))
+
+    points = f"{r.points} {('Punkt' if r.points == 1 else 'Punkte') if german else ('point' if r.points == 1 else 'points')}"
+    winners = seating.members(r.winner) if r.winner is not None else ()
+    draw = "Das Spiel ist unentschieden." if german else "The game is a draw."
+    if r.termination == "blocked":
+        said = f"{who(winners, True)} {verb(winners, 'gewinn', 'win')} {points}." if winners else draw
+        return ("Das Spiel ist gesperrt!" if german else "The game is blocked!"), (said,)
+    call = "Milo" if any(n == "milo" for n, _ in r.bonuses) else "Domino"
+    out = f"{who([r.seat], True)} {'macht ' + call if german else 'goes out (' + call.lower() + ')'}"
+    if not winners:
+        return None, (f"{out}. {draw}",)
+    if seating.sides == 2 and r.seat in winners:
+        losers = seating.members(1 - r.winner)
+        return None, (f"{out}{and_}{who(losers)} {verb(losers, 'verlier', 'lose')} {points}.",)
+    if tuple(winners) == (r.seat,):
+        return None, (f"{out}{and_}{verb(winners, 'gewinn', 'win')} {points}.",)
+    return None, (f"{out}. {who(winners, True)} {verb(winners, 'gewinn', 'win')} {points}.",)
 
 
 def _play_line(rep, pos, line: list[str], along: int, last):
@@ -481,16 +547,26 @@ def branch_text(text: str, label: str, game: int, step: int, line: list[str], al
 
 
 def result_entry(text: str, label: str, game: int, variant: str | None = None, rules: dict | None = None) -> dict:
-    """``text`` with game ``game``'s result, as the rules reckon it after its last move, in its ``Result`` tag
-    (the tag written anew where the game has one, else added after its last tag). ``{"text", "result"}``."""
+    """``text`` with game ``game``'s result, as the rules reckon it after its last move, written in the record's
+    form: a book table with no Result tag and no closing remark is closed by its own closing line in the sheet's
+    words (:func:`closing_words`, ``notation.writer.write_closing``); any other game gets it in its ``Result``
+    tag (the tag written anew where the game has one, else added after its last tag). ``{"text", "result",
+    "closing"}`` (``closing``: the closing line's words written, else None)."""
     record, replays = _replays(text, label, variant, rules)
     rep = _game(replays, game)
     stated = rep.actual_result if rep.valid or rep.legal_prefix == len(rep.steps) else None
     if stated is None:
         raise BoardError(f"game {game + 1} is not over by the rules after its last move: no result to write")
     words = str(stated)
+    closing = _closing(text, _written(record, game), rep)
+    if closing is not None:           # a book table: closed by its own closing line, in its own words
+        try:
+            new = write_closing(text, record, game, *closing)
+            return {"text": new, "result": words, "closing": [x for x in closing[:1] if x] + list(closing[1])}
+        except ValueError:
+            pass                      # (words the table would not read back: the Result tag instead)
     rows = _set_tag(text.split("\n"), _written(record, game), "Result", words)
-    return {"text": "\n".join(rows), "result": words}
+    return {"text": "\n".join(rows), "result": words, "closing": None}
 
 
 def _set_tag(rows: list[str], g: Game, name: str, value: str) -> list[str]:

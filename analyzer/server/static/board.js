@@ -266,18 +266,22 @@
     $("clickmode").hidden = !p.turn || !!p.variation;
     if (p.over) {
       head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
-      // the result as the rules reckon it, written into the record's Result tag in one click (the server writes it)
-      if (p.result && p.result !== p.stated && !playing) {
-        var write = el("button", "result", "Write the result: " + p.result);
+      // the result as the rules reckon it, written in one click in the record's form (the server writes it):
+      // a book table's own closing line in the sheet's words, else the Result tag
+      if (p.result && !p.written && !playing) {
+        var words = p.closing ? p.closing.join(" ") : p.result;
+        var write = el("button", "result", "Write the result: " + words);
         write.type = "button";
         write.id = "writeresult";
-        write.title = p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
+        write.title = p.closing ? "Close the table with its closing line (" + p.result + ")" :
+          p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
           "Add the Result tag to the record";
         write.addEventListener("click", function () {
           post("result", request({game: p.game})).then(function (r) {
             if (!r.ok) { status(r.data.error, true); return; }
             setText(r.data.text, undefined, "result", "the result " + r.data.result);
-            said("The result " + r.data.result + " is written into the record's Result tag.");
+            said(r.data.closing ? "The table is closed with its closing line: " + r.data.closing.join(" ") :
+              "The result " + r.data.result + " is written into the record's Result tag.");
           });
         });
         box.appendChild(write);
