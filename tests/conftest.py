@@ -139,6 +139,33 @@ import contextlib  # noqa: E402
 
 
 BOARD_TOKEN = "board-test-token"      # the access token of the boards the tests serve (docs/board.md)
+BOARD_AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}     # a request's header that carries it
+
+
+@contextlib.contextmanager
+def board_client(roots: list[str], **more):
+    """Starlette's test client of the board's app for ``roots`` (``more``: the client's options, such as
+    ``base_url``), every request carrying :data:`BOARD_TOKEN`, a server error answered as the server answers
+    it (a 500), not raised in the test."""
+    import warnings
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():      # (Starlette 1.x would rather have httpx2 drive its test client)
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from analyzer.server import create_app
+
+    with TestClient(create_app(roots, token=BOARD_TOKEN), raise_server_exceptions=False, headers=BOARD_AUTH,
+                    **more) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def client(board_roots):
+    """The board's test client (:func:`board_client`) for the roots the module's ``board_roots`` fixture gives."""
+    with board_client(board_roots) as c:
+        yield c
 
 
 @contextlib.contextmanager

@@ -378,3 +378,30 @@ def test_the_variant_chosen_in_the_page_is_written_into_the_record_on_save(brows
         expect(page.locator("#text")).to_have_value(text)
         context.close()
         assert errors == []
+
+
+def test_the_draw_game_openers_extra_tile_is_a_click(browser, tmp_path):
+    """The draw game (004: the opener "may add a matching tile", and moves again): after his double, with every
+    hand unknown, the board offers him each tile of the double's number apart from the moves of the player to
+    move; one click writes it into the record, and he is then offered nothing more."""
+    text = ('[Event "x"]\n[Variant "draw"]\n[Players "A, B"]\n[Lead "A"]\n\nA: ?\nB: ?\n\n1. A [6-6]\n')
+    (tmp_path / "draw.dom").write_text(text, encoding="utf-8")
+    with served_board([str(tmp_path)]) as port:
+        context = browser.new_context(viewport=DESKTOP)
+        errors: list[str] = []
+        page = _open(context, f"http://127.0.0.1:{port}", errors, f"&path={tmp_path / 'draw.dom'}")
+        expect(page.locator("#stepinfo")).to_contain_text("the deal")
+        page.click("h1")
+        page.keyboard.press("End")
+        expect(page.locator("#tomove")).to_contain_text("B to move")
+        expect(page.locator("#extranote")).to_contain_text("A, who opened, adds a matching tile")
+        extra = page.locator("#legal button.extra")
+        expect(extra).to_have_count(6)
+        assert set(extra.evaluate_all("bs => bs.map(b => b.dataset.player)")) == {"A"}
+        page.click("#legal button.extra[data-move='[3-6]@6']")
+        expect(page.locator("#text")).to_have_value(re.compile(r"A \[3-6\]@6"))
+        expect(page.locator("#tomove")).to_contain_text("B to move")
+        expect(page.locator("#legal button.move").first).to_be_visible()
+        expect(page.locator("#extranote")).to_have_count(0)
+        context.close()
+        assert errors == []

@@ -182,7 +182,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     # where the record breaks the rules: what was legal there (the entering stays at the end of the game)
     seated = len(rep.players) == rep.variant.players == pos.n        # (a text still being typed may not be)
     moving = outcome is None and rep.deal_ok and seated
-    legal = _legal(rep, pos, voids[pos.turn]) if moving else []
+    legal = _legal(rep, pos, voids) if moving else []
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
         "title": rep.title, "variant": rep.variant.name, "players": list(rep.players),
@@ -314,45 +314,51 @@ def _at_cursor(record, replays, cursor: tuple[int, int]) -> tuple[int, int]:
     return game, step
 
 
-def _legal(rep, pos, lacks=()) -> list[dict]:
+def _legal(rep, pos, voids) -> list[dict]:
     """Every move the player to move may make, as the judge has it (``Position.legal_moves`` is the
     judge's set, ``tests/test_judge.py``); a draw names each tile that may be drawn (the record writes
     which one the player took). A player whose hand the record does not show whole: every move he could
     make, each tile he could hold (``analyzer.rules.offers``: not yet seen, not excluded by his passes,
-    ``lacks``) judged by the rules."""
+    ``voids``: the numbers each seat's passes prove he lacks) judged by the rules. Then the plays of the
+    draw game's opener who may still add a matching tile to his lead (004), out of turn (``"extra": true``)."""
     from ..position import tiles_of
-    from ..rules.offers import offers
+    from ..rules.offers import extra_offers, offers
 
     seat = pos.turn
     if pos.hidden[seat]:
-        return [_move_data(rep, pos, seat, move) for move in offers(rep.variant, rep.players, pos, lacks)]
-    out = []
-    for move in pos.legal_moves():
-        if move.draw and move.tile is None:
-            for tile in tiles_of(pos.pool, pos.max_pip):
-                out.append(_move_data(rep, pos, seat, Move(tile, None, True)))
-            continue
-        if move.arm == 0 and move.tile is None and not move.draw:
-            continue             # the opener's "no extra tile" is no entry of the record: the next move is
-        out.append(_move_data(rep, pos, seat, move))
-    return out
+        out = [_move_data(rep, pos, seat, move) for move in offers(rep.variant, rep.players, pos, voids[seat])]
+    else:
+        out = []
+        for move in pos.legal_moves():
+            if move.draw and move.tile is None:
+                for tile in tiles_of(pos.pool, pos.max_pip):
+                    out.append(_move_data(rep, pos, seat, Move(tile, None, True)))
+                continue
+            if move.arm == 0 and move.tile is None and not move.draw:
+                continue         # the opener's "no extra tile" is no entry of the record: the next move is
+            out.append(_move_data(rep, pos, seat, move))
+    opener = pos.bonus
+    extra = extra_offers(rep.variant, rep.players, pos, voids[opener]) if opener >= 0 else []
+    return out + [{**_move_data(rep, pos, opener, move), "extra": True} for move in extra]
 
 
 def _move_data(rep, pos, seat: int, move: Move) -> dict:
     kind = "draw" if move.draw else "pass" if move.tile is None else "play"
     return {"player": rep.players[seat], "move": str(move), "kind": kind, "tile": _pair(move.tile),
-            "end": move.end, "arm": move.arm, "claim": _claim(rep.variant, pos, move)}
+            "end": move.end, "arm": move.arm, "claim": _claim(rep.variant, pos, move, seat)}
 
 
-def _claim(variant, pos, move: Move) -> int | None:
-    """The points a play scores at once (All Fives), which the record claims after the move."""
+def _claim(variant, pos, move: Move, seat: int) -> int | None:
+    """The points a play by ``seat`` scores at once (All Fives), which the record claims after the move."""
     if variant.play is None or not move.is_play:
         return None
+    turn, pos.turn = pos.turn, seat
     pos.push(move)
     try:
         return variant.play.points(variant.play.ends_total(pos.line_ends(), pos.ends)) or None
     finally:
         pos.pop()
+        pos.turn = turn
 
 
 def enter_move(text: str, label: str, game: int, move: str, player: str | None = None,

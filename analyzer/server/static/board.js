@@ -296,11 +296,20 @@
     if (!playing && at !== null) {
       box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
     }
+    var opener = null;
     p.legal.forEach(function (m) {
-      var b = el("button", "move " + m.kind);
+      if (m.extra && opener === null) {
+        // the draw game's opener may add a matching tile to his lead and move again (004): the server offers it
+        opener = m.player;
+        var note = el("p", "note extra", "or " + opener + ", who opened, adds a matching tile to his lead (he moves again):");
+        note.id = "extranote";
+        box.appendChild(note);
+      }
+      var b = el("button", "move " + m.kind + (m.extra ? " extra" : ""));
       b.type = "button";
       b.setAttribute("data-move", m.move);
-      b.title = p.turn + " " + m.move + (m.claim ? " +" + m.claim : "");
+      b.setAttribute("data-player", m.player);
+      b.title = m.player + " " + m.move + (m.claim ? " +" + m.claim : "");
       if (m.tile) { b.appendChild(tile(m.tile)); }
       b.appendChild(el("span", "", m.kind === "draw" ? "draws [" + m.tile[0] + "-" + m.tile[1] + "]" : moveLabel(m)));
       b.addEventListener("click", function () { act(m); });
@@ -334,6 +343,9 @@
       hits = p.legal.filter(function (m) {
         return m.kind === kind && m.tile && m.tile[0] === lo && m.tile[1] === hi;
       });
+      // the player to move's play first; the opener's extra tile (004) where only he could play it
+      var own = hits.filter(function (m) { return !m.extra; });
+      if (own.length) { hits = own; }
       if (k[5] !== undefined && hits.length > 1) {
         var n = Number(k[5]);
         var named = hits.filter(function (m) { return k[4] === ">" ? m.arm === n : m.end === n; });
@@ -343,7 +355,9 @@
     }
     var buttons = $("legal").querySelectorAll("button.move");
     Array.prototype.forEach.call(buttons, function (b) {
-      b.classList.toggle("hit", hits.length > 1 && hits.some(function (m) { return m.move === b.getAttribute("data-move"); }));
+      b.classList.toggle("hit", hits.length > 1 && hits.some(function (m) {
+        return m.move === b.getAttribute("data-move") && m.player === b.getAttribute("data-player");
+      }));
     });
     if (hits.length === 1) {
       $("keymove").value = "";
