@@ -55,11 +55,12 @@ def _validate(client, text):
 # ---- progress --------------------------------------------------------------------------------------------
 
 def test_a_fair_analysis_reports_its_moves_then_its_worlds():
-    """The progress counts the moves valued with all hands open, then the worlds: each count only grows,
-    and at the end it has counted every world of every judged decision the
-    analysis reports (``fair.worlds``). The total may grow too: a decision whose best is not told apart
-    draws more worlds in a later round (the adaptive sampling), and the total then counts them (a part of a
-    round's worlds that was not full is solved again, whole: the count is of the worlds searched)."""
+    """The progress counts the moves valued with all hands open, then the worlds, round by round: a decision
+    whose best is not told apart draws more worlds in a later round (the adaptive sampling), and each round is
+    counted on its own, from nothing to its own total, which never grows while it is counted (a bar never
+    grows longer while it fills). In all, the rounds count every world of every judged decision the analysis
+    reports (``fair.worlds``; a part of a round's worlds that was not full is solved again, whole: the count
+    is of the worlds searched)."""
     text = RECORDS.joinpath("draw-one-view.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
     doc = analyze_document(text, "x", progress=seen.append, worlds=60, exact_below=10)
@@ -69,11 +70,43 @@ def test_a_fair_analysis_reports_its_moves_then_its_worlds():
     assert seen.index(moves[-1]) < seen.index(counted[0])
     # (a hand hidden: no move can be valued with all hands open, so the count stays at nothing done)
     assert moves[-1]["total"] == len(parse(text).games[0].moves) and moves[-1]["done"] == 0
-    assert worlds > 0 and counted[-1]["done"] == counted[-1]["total"] >= worlds
-    assert all(s["done"] <= s["total"] for s in counted)
-    for phase in (moves, counted):
-        assert [s["done"] for s in phase] == sorted(s["done"] for s in phase)
-        assert [s["total"] for s in phase] == sorted(s["total"] for s in phase)
+    assert [s["done"] for s in moves] == sorted(s["done"] for s in moves)
+    rounds = [s["round"] for s in counted]
+    assert rounds == sorted(rounds) and set(rounds) == set(range(1, rounds[-1] + 1))
+    assert rounds[-1] > 1              # (here some best is not told apart at 60 deals: more are drawn)
+    ends = []
+    for number in set(rounds):
+        round_ = [s for s in counted if s["round"] == number]
+        assert len({s["total"] for s in round_}) == 1
+        assert [s["done"] for s in round_] == sorted(s["done"] for s in round_)
+        assert all(0 < s["done"] <= s["total"] for s in round_) and round_[-1]["done"] == round_[-1]["total"]
+        ends.append(round_[-1]["total"])
+    assert sum(ends) >= worlds > 0
+
+
+@pytest.mark.slow
+def test_more_deals_pass_the_adaptive_budget_as_the_command_does():
+    """``max_worlds`` is ``domino analyze --max-worlds``: the API's analysis with it is the command's, and no
+    decision is given more deals than the budget, nor fewer than the deals drawn first."""
+    from conftest import ROOT
+    import subprocess
+    import sys
+
+    path = RECORDS / "draw-one-view.dom"
+    text = path.read_text(encoding="utf-8")
+    for budget in (60, 120):
+        api = analyze_document(text, str(path), fair=True, worlds=60, exact_below=10, max_worlds=budget)
+        out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", "--fair", "--worlds", "60",
+                              "--max-worlds", str(budget), "--exact-below", "10", str(path)], capture_output=True,
+                             text=True, cwd=ROOT)
+        cli = json.loads(out.stdout)
+        drawn = [d["fair"]["worlds"] for d in api["games"][0]["decisions"] if d.get("fair")]
+        assert drawn == [d["fair"]["worlds"] for d in cli["games"][0]["decisions"] if d.get("fair")]
+        assert drawn and all(60 <= n <= budget for n in drawn)
+        assert api["games"][0]["decisions"] == cli["games"][0]["decisions"]
+    assert max(drawn) == 120           # (a best not told apart at 60 deals is given the budget)
+    with pytest.raises(Exception, match="fewer than the 60 deals"):
+        analyze_document(text, "x", fair=True, worlds=60, max_worlds=30)
 
 
 def test_an_exact_analysis_reports_the_moves_it_values():

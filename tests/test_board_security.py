@@ -133,6 +133,9 @@ def test_the_host_check_holds_for_every_host(tree):
     ("/api/variants", {"variant": "all-fives", "rules": {"target": "-5"}}, "target"),
     ("/api/analyze", {"text": SEED, "max_nodes": None}, "max_nodes"),
     ("/api/analyze", {"text": SEED, "worlds": None}, "worlds"),
+    ("/api/analyze", {"text": SEED, "max_worlds": "800"}, "max_worlds"),
+    ("/api/analyze", {"text": SEED, "max_worlds": 10**6}, "max_worlds"),
+    ("/api/analyze", {"text": SEED, "worlds": 400, "max_worlds": 200}, "fewer than the 400 deals"),
     ("/api/validate", {"text": "\ud800"}, "surrogate"),
 ])
 def test_bad_bodies_are_a_clear_4xx(client, route, body, words):
@@ -148,7 +151,7 @@ _value = st.recursive(_scalar, lambda inner: st.lists(inner, max_size=4) |
                       st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=10)
 _keys = st.sampled_from(["text", "name", "variant", "rules", "game", "step", "cursor", "line", "along", "move",
                          "player", "players", "hands", "event", "lead", "job", "path", "token", "max_nodes", "seed",
-                         "worlds", "exact_below", "fair", "lines"])
+                         "worlds", "max_worlds", "exact_below", "fair", "lines"])
 _texts = st.sampled_from([SEED, SEED[:300], "", "A: ?\nB: ?\n\n1. A [0-0]\n", "[Variant \"all-fives\"]\n"])
 
 

@@ -278,7 +278,7 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
         asked, tied_at = [], []
 
         def tie(route):
-            asked.append(route.request.post_data_json.get("worlds"))
+            asked.append((route.request.post_data_json.get("worlds"), route.request.post_data_json.get("max_worlds")))
             response = route.fetch()
             doc = response.json()
             for game in doc["games"]:
@@ -303,7 +303,8 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
         assert vals and all(re.search(r"fair [−+]?\d\.\d\d \(95%: [−+]?\d\.\d\d to [−+]?\d\.\d\d\)", v) for v in vals), vals
         page.click("#moredeals")
         expect(page.locator("#status")).to_have_text("analysed", timeout=120_000)
-        assert asked == [None, 800]
+        # More deals: the same 200 deals first, the adaptive budget four times the default 800 (--max-worlds)
+        assert asked == [(None, None), (None, 3200)]
         context.close()
         assert errors == []
 

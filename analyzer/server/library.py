@@ -63,13 +63,17 @@ def validate_document(text: str, label: str, variant: str | None = None, rules: 
 def analyze_document(text: str, label: str, variant: str | None = None, rules: dict | None = None,
                      fair: bool = False, lines: bool = False, max_nodes: int | None = None,
                      seed: int = 0, worlds: int = 200, exact_below: int = 1000,
-                     progress: Callable[[dict], None] | None = None) -> dict:
+                     progress: Callable[[dict], None] | None = None, max_worlds: int | None = None) -> dict:
     """What ``domino analyze --json`` prints for ``text`` (``--fair``, ``--lines``, ``--max-nodes``): the
     fair analysis too where asked or where a game of the text has a hand that is not known, as the
-    command does; the record read and replayed once (``analyzer.pipeline``). ``progress`` is told how far
+    command does; the record read and replayed once (``analyzer.pipeline``). ``worlds``, ``max_worlds``:
+    ``--worlds`` and ``--max-worlds``, the deals drawn first for each decision and the most it may be given
+    where its best is not told apart (None: the command's default budget). ``progress`` is told how far
     the analysis has come: ``{"phase": "moves", "done", "total", "games"}`` as the moves of all games
     are valued with the hands open, then in a fair analysis ``{"phase": "worlds", "game", "games", "done", "total"}`` as
-    each game's worlds are solved (game from 1; ``total`` None until they are listed)."""
+    each game's worlds are solved (game from 1; ``total`` None until they are listed; ``round``: the
+    adaptive sampling's round, from 1, whose worlds ``done`` and ``total`` count: a round of more deals for
+    the decisions not told apart is counted on its own, so a total never grows while it is counted)."""
     options = _options("analyze", variant, rules or {}, max_nodes=max_nodes, lines=lines)
     summary = Summary()
     run = read_text(label, text, options)
@@ -82,7 +86,10 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
         analyses = [{"file": result["source"], **game["analysis"], "valid": game["valid"],
                      "diagnostics": game["diagnostics"]} for game in result["games"]]
         return {"games": analyses, "summary": summary.as_dict()}
-    run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below)
+    if max_worlds is not None and max_worlds < worlds:
+        raise BoardError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
+    run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
+                                      fair_max_worlds=max_worlds)
     if progress is None:
         result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=1).data())
     else:
@@ -109,12 +116,21 @@ def _progress_moves(report: Callable[[dict], None], run):
 
 def _progress_bar(report: Callable[[dict], None], games: int):
     """``judge_fairly``'s ``bar``: for game ``number``, the ``progress(done, total)`` of its worlds that
-    tells ``report``."""
+    tells ``report``, round by round: the fair analysis counts the worlds of every adaptive round together
+    (``done`` and ``total`` from the first round's), its total growing when a round of more deals begins;
+    each round is told from nothing done to its own total (``round``: 1, 2, ...)."""
     @contextlib.contextmanager
     def bar(number: int):
-        report({"phase": "worlds", "game": number, "games": games, "done": 0, "total": None})
-        yield lambda done, total: report({"phase": "worlds", "game": number, "games": games, "done": done,
-                                          "total": total})
+        seen = {"total": None, "base": 0, "round": 1}
+
+        def progress(done: int, total: int) -> None:
+            if seen["total"] is not None and total != seen["total"]:       # a round of more deals begins
+                seen.update(base=seen["total"], round=seen["round"] + 1)
+            seen["total"] = total
+            report({"phase": "worlds", "game": number, "games": games, "round": seen["round"],
+                    "done": done - seen["base"], "total": total - seen["base"]})
+        report({"phase": "worlds", "game": number, "games": games, "round": 1, "done": 0, "total": None})
+        yield progress
     return bar
 
 

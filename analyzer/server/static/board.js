@@ -7,6 +7,10 @@
   var $ = function (id) { return document.getElementById(id); };
   var NS = "http://www.w3.org/2000/svg";
   var STORE = "domino-board:";
+  // the fair analysis's adaptive budget: the most deals a decision whose best is not told apart may be given
+  // (the server's default, as the command's: --max-worlds four times the 200 deals drawn first); "More deals"
+  // asks four times the last, up to the server's limit (MAX_WORLDS)
+  var BUDGET = 800, MAX_BUDGET = 51200;
   // a new record: the tags and a hand a player, each "?" until it is known (a hand may be partly known:
   // "A: [0-0] [1-1] ? ? ? ? ?")
   var TEMPLATE = '[Event "new game"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n\n' +
@@ -631,7 +635,7 @@
       return ready.then(function (entered) {
         var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
         if ($("fair").checked) { body.fair = true; }
-        if (more) { body.worlds = more; }
+        if (more) { body.max_worlds = more; }     // the adaptive budget: more deals only where they are needed
         return post("analyze", body);
       });
     }).then(function (r) {
@@ -644,7 +648,7 @@
       state.analysis = r.data;
       state.analysed = analysedText;
       state.analysedAt = at;
-      state.worlds = more || 200;
+      state.budget = more || BUDGET;
       state.ahead = ahead;
       status("analysed");
       drawValues();
@@ -668,8 +672,10 @@
         if (r.ok && d.running && d.total) {
           bar.max = d.total;
           bar.value = d.done;
+          // (a round of more deals, for the moves not yet told apart, is counted on its own: its bar starts anew)
           words.textContent = d.phase === "worlds" ?
-            (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of " + d.total + " deals solved" :
+            (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of " + d.total +
+            (d.round > 1 ? " more deals solved (round " + d.round + ": the moves not yet told apart)" : " deals solved") :
             d.done + " of " + d.total + " moves valued";
         }
         setTimeout(tick, 400);
@@ -759,7 +765,7 @@
       if (tied) {
         note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
           d.fair.worlds + " deals (" + d.fair.method + ").");
-        $("moredeals").hidden = !(state.worlds < 10000);
+        $("moredeals").hidden = !(state.budget < MAX_BUDGET);
       } else {
         note.push("By what " + d.player + " could know (" + d.fair.worlds + " deals, " + d.fair.method + "): best " +
           d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
@@ -1050,7 +1056,7 @@
   $("next").addEventListener("click", function () { step(1); });
   $("repair").addEventListener("click", repair);
   $("analyse").addEventListener("click", function () { analyse(); });
-  $("moredeals").addEventListener("click", function () { analyse(Math.min(10000, (state.worlds || 200) * 4)); });
+  $("moredeals").addEventListener("click", function () { analyse(Math.min(MAX_BUDGET, (state.budget || BUDGET) * 4)); });
   $("cancel").addEventListener("click", cancel);
   $("save").addEventListener("click", function () { save(); });
   $("files").addEventListener("change", function () {
