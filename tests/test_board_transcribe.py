@@ -299,6 +299,11 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
         expect(page.locator("#valuesnote")).to_contain_text("are not told apart after")
         assert "best" not in page.inner_text("#valuesnote").replace("best play", "")
         assert page.locator("#valuerows tr.best").count() == 0
+        # the words of `domino analyze --fair` ("[2-6]@2 and [2-6]@6 are not told apart after 200 deals", each
+        # such move marked "not told apart"), never "tied"
+        marks = page.eval_on_selector_all("#valuerows tr.tied td.marks", "cs => cs.map(c => c.textContent)")
+        assert len(marks) == 2 and all(m.endswith("not told apart") for m in marks), marks
+        assert "tied" not in page.inner_text("#values").lower()
         vals = page.eval_on_selector_all("#valuerows tr[data-move] td.val", "cs => cs.map(c => c.textContent)")
         assert vals and all(re.search(r"fair [−+]?\d\.\d\d \(95%: [−+]?\d\.\d\d to [−+]?\d\.\d\d\)", v) for v in vals), vals
         page.click("#moredeals")
