@@ -194,6 +194,46 @@ def served_board(roots: list[str]):
         thread.join(10)
 
 
+BOARD_DESKTOP = {"width": 1366, "height": 900}      # the widths the board is tested at: a laptop's
+BOARD_PHONE = {"width": 390, "height": 844}         # and a phone's
+
+
+def open_board(context, base: str, errors: list, query: str = ""):
+    """A new page of ``context`` at the board served at ``base`` (``query``: more of the address, as
+    ``&path=...``), loaded; its console errors and uncaught exceptions go to ``errors``."""
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(f"{base}/?token={BOARD_TOKEN}{query}")
+    page.wait_for_load_state("load")
+    return page
+
+
+@contextlib.contextmanager
+def board_page(browser, root: pathlib.Path, opened: str | None = None, viewport: dict | None = None):
+    """The board served for the folder ``root`` (:func:`served_board`) and a page of it in Chromium at
+    ``viewport`` (default :data:`BOARD_DESKTOP`), the file ``opened`` of ``root`` opened (None: none asked
+    for); yields the page. At the end its context is closed, and the page had no script error."""
+    with served_board([str(root)]) as port:
+        context = browser.new_context(viewport=viewport or BOARD_DESKTOP)
+        errors: list[str] = []
+        try:
+            yield open_board(context, f"http://127.0.0.1:{port}", errors, f"&path={root / opened}" if opened else "")
+        finally:
+            context.close()
+        assert errors == []
+
+
+def board_at_end(page) -> None:
+    """The board of a page just opened (:func:`board_page`) stepped to the end of its game: the End key,
+    pressed on the board (not in the text) once the deal is shown."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#stepinfo")).to_contain_text("the deal")
+    page.click("h1")
+    page.keyboard.press("End")
+
+
 def matches_won_by_played_hands(variant, start, n: int, view=None) -> float:
     """Side 0's share of ``n`` whole matches from the match position ``start``, every hand freshly dealt and
     played by the hand model's policy (``equity.model.simulate_mode``, one hand a seed, seeds 1, 2, ...; a game

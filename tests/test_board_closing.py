@@ -117,18 +117,11 @@ def test_the_closing_line_is_written_in_one_click_and_saved(browser, tmp_path):
     """In Chromium: the book's table without its closing words, at its end: one click writes them, Save writes
     the file, and ``domino validate`` of the file is clean and reads the book's result; Undo takes them back."""
     expect = pytest.importorskip("playwright.sync_api").expect
-    from conftest import BOARD_TOKEN, served_board
+    from conftest import board_at_end, board_page
 
     (tmp_path / "book.txt").write_text(OPEN_BOOK, encoding="utf-8")
-    with served_board([str(tmp_path)]) as port:
-        context = browser.new_context(viewport={"width": 1366, "height": 900})
-        errors: list[str] = []
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"http://127.0.0.1:{port}/?token={BOARD_TOKEN}&path={tmp_path / 'book.txt'}")
-        expect(page.locator("#stepinfo")).to_contain_text("the deal")
-        page.click("h1")
-        page.keyboard.press("End")
+    with board_page(browser, tmp_path, "book.txt") as page:
+        board_at_end(page)
         expect(page.locator("#tomove")).to_contain_text("The hand is over")
         expect(page.locator("#writeresult")).to_have_text(
             "Write the result: Das Spiel ist gesperrt! Die Spieler A und C gewinnen 46 Punkte.")
@@ -144,5 +137,3 @@ def test_the_closing_line_is_written_in_one_click_and_saved(browser, tmp_path):
         assert game["valid"] and _same_result(game, "A/C 46 blocked")
         page.click("#undo")
         expect(page.locator("#text")).to_have_value(OPEN_BOOK)
-        context.close()
-        assert errors == []

@@ -7,7 +7,6 @@ import dataclasses
 import json
 import socket
 import threading
-import warnings
 
 import pytest
 from hypothesis import example, HealthCheck, assume, given, settings
@@ -15,9 +14,6 @@ from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-with warnings.catch_warnings():      # (Starlette 1.x would rather have httpx2 drive its test client)
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
 
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
@@ -25,13 +21,10 @@ from analyzer.notation import parse, write  # noqa: E402
 from analyzer.notation.writer import table_writable, write_table  # noqa: E402
 from analyzer.record import Record  # noqa: E402
 from analyzer.rules.catalog import catalog  # noqa: E402
-from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
 from analyzer.server.library import analyze_document, enter_move, write_variation  # noqa: E402
 
-from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, SEED_DEAL, SEED_HANDS, served_board, wait_until  # noqa: E402
-
-AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
+from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, SEED_DEAL, SEED_HANDS, board_client, served_board, wait_until  # noqa: E402
 
 HEAD = '[Event "x"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n[Lead "B"]\n\n' + SEED_DEAL + "\n\n"
 FULL = HEAD + "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n"
@@ -39,7 +32,7 @@ FULL = HEAD + "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    with TestClient(create_app([str(tmp_path_factory.mktemp("roots"))], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
+    with board_client([str(tmp_path_factory.mktemp("roots"))]) as c:
         yield c
 
 
@@ -124,10 +117,10 @@ def test_progress_of_a_running_analysis_and_of_none(tmp_path):
     deals) while it runs; after its cancel it is not running."""
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
     games = len(parse(text).games)
-    with TestClient(create_app([str(tmp_path)], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
+    with board_client([str(tmp_path)]) as c:
         assert _post(c, "/api/progress", {"job": "none"}) == (200, {"job": "none", "running": False, "phase": None,
-                                                                   "game": None, "games": None, "done": None,
-                                                                   "total": None})
+                                                                   "game": None, "games": None, "round": None,
+                                                                   "done": None, "total": None})
         answer = {}
         thread = threading.Thread(target=lambda: answer.setdefault("out", c.post(
             "/api/analyze", json={"text": text, "job": "long", "fair": True, "worlds": 5000, "exact_below": 1})))
@@ -236,7 +229,7 @@ def test_a_variation_the_rules_do_not_allow_is_refused(client, body, status, wor
 # ---- a new record ----------------------------------------------------------------------------------------
 
 def test_the_variants_for_the_form_are_those_of_the_command():
-    with TestClient(create_app([], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
+    with board_client([]) as c:
         status, doc = _post(c, "/api/variants", {})
     assert status == 200
     assert [{k: v for k, v in item.items() if k not in ("players", "hand_size", "max_pip")}

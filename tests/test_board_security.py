@@ -27,9 +27,9 @@ from analyzer.server import create_app  # noqa: E402
 from analyzer.server.guard import allowed_hosts  # noqa: E402
 from analyzer.server.jobs import Cancelled, Workers  # noqa: E402
 
-from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, ROOT, wait_until  # noqa: E402
+from conftest import BOARD_AUTH, BOARD_TOKEN, HANG_SECONDS, RECORDS, ROOT, wait_until  # noqa: E402
 
-AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
+AUTH = BOARD_AUTH
 SEED = RECORDS.joinpath("seed1.dom").read_text(encoding="utf-8")
 
 
@@ -50,10 +50,9 @@ def tree(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def client(tree):
-    app = create_app([str(tree[0])], token=BOARD_TOKEN)
-    with TestClient(app, raise_server_exceptions=False, headers=AUTH) as c:
-        yield c
+def board_roots(tree):
+    """The roots of the module's board (``client``, conftest.py)."""
+    return [str(tree[0])]
 
 
 # ---- which files ---------------------------------------------------------------------------------

@@ -504,6 +504,17 @@ def _insert(text: str, game: Game, rep, entry: MoveEntry) -> dict:
     return {"text": new, "offset": offset}
 
 
+def _line_from(rep, step: int, line: list[str], along: int) -> None:
+    """Check that the first ``along`` moves of ``line`` may be played from step ``step`` of ``rep``: each
+    legal in turn (:class:`BoardError` names the step, the broken record or the move that is not)."""
+    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
+        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
+    pos, _, last, shown = position_at(rep, step)
+    if shown < step or not rep.deal_ok:
+        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
+    _play_line(rep, pos, line, along, last)
+
+
 def write_variation(text: str, label: str, game: int, step: int, line: list[str], variant: str | None = None,
                     rules: dict | None = None) -> dict:
     """``text`` with the variation ``line`` (moves like ``"C pass"``, each judged legal in turn from step
@@ -514,12 +525,7 @@ def write_variation(text: str, label: str, game: int, step: int, line: list[str]
     rep = _game(replays, game)
     if not isinstance(line, list) or not line:
         raise BoardError("the variation has no move: play one on the board first")
-    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
-        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
-    pos, _, last, shown = position_at(rep, step)
-    if shown < step or not rep.deal_ok:
-        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
-    _play_line(rep, pos, line, len(line), last)
+    _line_from(rep, step, line, len(line))
     note = write_comment("variation: " + " ".join(line))
     old = record.games[game]
     rows = text.split("\n")
@@ -549,12 +555,7 @@ def branch_text(text: str, label: str, game: int, step: int, line: list[str], al
     analyses to value the position a variation shows. ``{"text", "step"}`` (``step``: the moves it holds)."""
     record, replays = _replays(text, label, variant, rules)
     rep = _game(replays, game)
-    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
-        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
-    pos, _, last, shown = position_at(rep, step)
-    if shown < step or not rep.deal_ok:
-        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
-    _play_line(rep, pos, line, along, last)
+    _line_from(rep, step, line, along)
     moves = [dataclasses.replace(s.entry, pos=NOWHERE, round=None, comment=None) for s in rep.steps[:step]]
     for item in line[:along]:
         player, _, words = item.partition(" ")
@@ -627,6 +628,15 @@ def variant_tags(text: str, label: str, variant: str | None, rules: dict | None 
     return {"text": new, "validation": validate_document(new, label)}
 
 
+def _chosen(variant: str | None, rules: dict | None):
+    """The variant chosen (default partnership) under ``rules``; an unknown one is a :class:`BoardError`."""
+    options = _options("validate", variant, rules or {})
+    try:
+        return find_variant(options.variant or "partnership", dict(options.rules))
+    except (UnknownVariant, DominoError, ValueError) as exc:
+        raise BoardError(str(exc)) from None
+
+
 def variants_data(variant: str | None = None, rules: dict | None = None) -> dict:
     """Every variant as ``domino variants --json`` lists it, with its deal under its default options
     (``players``, ``hand_size``, ``max_pip``: the new-record form's choices), and ``deal``: that of
@@ -635,11 +645,7 @@ def variants_data(variant: str | None = None, rules: dict | None = None) -> dict
     for item in catalog():
         v = find_variant(item["name"])
         out.append({**item, "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
-    options = _options("validate", variant, rules or {})
-    try:
-        v = find_variant(options.variant or "partnership", dict(options.rules))
-    except (UnknownVariant, DominoError, ValueError) as exc:
-        raise BoardError(str(exc)) from None
+    v = _chosen(variant, rules)
     return {"variants": out, "deal": {"variant": v.name, "players": v.players, "hand_size": v.dealing.hand_size,
                                       "max_pip": v.dealing.max_pip}}
 
@@ -650,11 +656,7 @@ def new_record(variant: str | None, rules: dict | None, players: list[str] | Non
     and what ``validate`` says of it. ``players`` in play order (default ``A``, ``B``, ...); ``hands``,
     one a player: ``null`` (not known: ``?``) or ``{"tiles": [[low, high], ...], "unknown": N}`` (N more
     tiles not known; default: the rest of the variant's hand). ``{"text", "validation"}``."""
-    options = _options("validate", variant, rules or {})
-    try:
-        v = find_variant(options.variant or "partnership", dict(options.rules))
-    except (UnknownVariant, DominoError, ValueError) as exc:
-        raise BoardError(str(exc)) from None
+    v = _chosen(variant, rules)
     names = list(players) if players else [chr(ord("A") + k) for k in range(v.players)]
     if len(names) != v.players or len(set(names)) != len(names) or \
             not all(re.fullmatch(r"[A-Za-z][\w.'-]{0,30}", n or "") for n in names):

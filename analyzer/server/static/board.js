@@ -509,21 +509,18 @@
     changed(true);
   }
 
-  function undo() {
-    var item = hist.undo.pop();
+  // a change taken from one history (undo: the changes made; redo: the ones undone) onto the other
+  function shift(from, to, done) {
+    var item = from.pop();
     if (!item) { return; }
-    hist.redo.push({snap: snap(), kind: item.kind, label: item.label});
+    to.push({snap: snap(), kind: item.kind, label: item.label});
     restore(item.snap);
-    status("undone" + (item.label ? ": " + item.label : ""));
+    status(done + (item.label ? ": " + item.label : ""));
   }
 
-  function redo() {
-    var item = hist.redo.pop();
-    if (!item) { return; }
-    hist.undo.push({snap: snap(), kind: item.kind, label: item.label});
-    restore(item.snap);
-    status("redone" + (item.label ? ": " + item.label : ""));
-  }
+  function undo() { shift(hist.undo, hist.redo, "undone"); }
+
+  function redo() { shift(hist.redo, hist.undo, "redone"); }
 
   // a record opened or chosen: its history begins there
   function forget() {
