@@ -204,6 +204,8 @@ def open_board(context, base: str, errors: list, query: str = ""):
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    # (the console says "Failed to load resource: ... 409" without the address: each failed request named)
+    page.on("response", lambda r: errors.append(f"{r.status} from {r.url}") if r.status >= 400 else None)
     page.goto(f"{base}/?token={BOARD_TOKEN}{query}")
     page.wait_for_load_state("load")
     return page

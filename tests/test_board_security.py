@@ -262,3 +262,24 @@ def _alive(pid: int) -> bool:
             return fh.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_pages_check_replaced_by_its_next_answers_superseded_not_an_error(tree):
+    """Over HTTP: a page's validation still running when its next arrives (the same ``job``) answers 200
+    ``{"superseded": true}``, not a 4xx (the browser would show a failed load in its console, though the page
+    dropped the request); the next answers the validation. (A long text stands for a slow validation.)"""
+    from conftest import board_client
+
+    slow = SEED + "\n" + "\n".join(SEED.replace('[Event "', f'[Event "{k} ') for k in range(60))
+    with board_client([str(tree[0])]) as c:
+        answer = {}
+        first = threading.Thread(target=lambda: answer.setdefault("first", c.post(
+            "/api/validate", json={"text": slow, "job": "page"})))
+        first.start()
+        wait_until(lambda: c.app.state.checks.progress("validate:page") is not None or not first.is_alive(),
+                   "the first validation to run")
+        second = c.post("/api/validate", json={"text": SEED, "job": "page"})
+        first.join(HANG_SECONDS)
+        assert second.status_code == 200 and second.json()["summary"]["games"] == 1
+        # (the first, of 61 games, still runs when the second comes: it is ended)
+        assert answer["first"].status_code == 200 and answer["first"].json() == {"superseded": True}

@@ -265,17 +265,26 @@ class _Board:
             return f"{kind}:{job}", True
         return f"{kind}:{uuid.uuid4().hex}", False
 
-    async def validate(self, data, request):
+    async def _check(self, request, kind: str, data, name: str, **kwargs):
+        """A page's check (``kind``: validate, repair) in the checks' workers, its job the page's own: the next of
+        the page replaces it. One replaced so answers ``{"superseded": true}``, no error: the page has moved on
+        (it dropped the request, but the answer may reach the browser first, which would show a 409 as a failed
+        load in its console)."""
         variant, rules = _rules(data)
-        job, replace = self._page_job(data, "validate")
-        return await _watched(request, self.checks, job, "validate_document", replace, text=_text(data),
-                              label=_label(data), variant=variant, rules=rules)
+        job, replace = self._page_job(data, kind)
+        try:
+            return await _watched(request, self.checks, job, name, replace, text=_text(data), label=_label(data),
+                                  variant=variant, rules=rules, **kwargs)
+        except Cancelled:
+            if not replace:
+                raise
+            return {"superseded": True}
+
+    async def validate(self, data, request):
+        return await self._check(request, "validate", data, "validate_document")
 
     async def repair(self, data, request):
-        variant, rules = _rules(data)
-        job, replace = self._page_job(data, "repair")
-        return await _watched(request, self.checks, job, "repair_text", replace, text=_text(data),
-                              label=_label(data), game=_int(data, "game", 0), variant=variant, rules=rules)
+        return await self._check(request, "repair", data, "repair_text", game=_int(data, "game", 0))
 
     async def analyze(self, data, request):
         variant, rules = _rules(data)

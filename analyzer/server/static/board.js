@@ -301,7 +301,16 @@
       box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
     }
     var opener = null;
-    p.legal.forEach(function (m) {
+    // the mover's plays, then the opener's extra tile (it follows his double at once, as on the sheet), then
+    // the mover's pass and draws
+    var plays = p.legal.filter(function (m) { return m.kind === "play" && !m.extra; });
+    var extras = p.legal.filter(function (m) { return m.extra; });
+    var rest = p.legal.filter(function (m) { return m.kind !== "play" && !m.extra; });
+    plays.concat(extras, extras.length && rest.length ? [null] : [], rest).forEach(function (m) {
+      if (m === null) {
+        box.appendChild(el("p", "note", "or " + p.turn + ":"));
+        return;
+      }
       if (m.extra && opener === null) {
         // the draw game's opener may add a matching tile to his lead and move again (004): the server offers it
         opener = m.player;
@@ -597,6 +606,7 @@
     $("repair").disabled = true;
     post("repair", request({game: game})).then(function (r) {
       $("repair").disabled = false;
+      if (r.data.superseded) { return; }
       if (!r.ok) { status(r.data.error, true); return; }
       setText(r.data.text, undefined, "repair", "the repair");
       status("repaired: " + r.data.likely.replace(/^likely slips?: /, ""));
@@ -1003,7 +1013,8 @@
     var checking = state.checking = new AbortController();
     post("validate", request({job: PAGE}), checking.signal).then(function (r) {
       if (state.checking === checking) { state.checking = null; }
-      if (sent !== text.value || checking.signal.aborted) { return; }
+      // (a validation this page's next replaced answers "superseded": the next one's answer is the one to show)
+      if (sent !== text.value || checking.signal.aborted || r.data.superseded) { return; }
       if (!r.ok) { status(r.data.error, true); return; }
       state.validation = r.data;
       drawGutter();
