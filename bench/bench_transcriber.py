@@ -4,13 +4,15 @@ and timing each click to the board's answer (the next position drawn), median an
 measured in the same run, is the library's own work for the same move in this process (the move written
 into the text, ``enter_move``, and the next board, ``position_data``).
 
-    python bench/bench_transcriber.py                 # a partnership hand and a Fives-and-Threes hand
-    python bench/bench_transcriber.py --seeds 3 5     # the generated games to enter
+    python bench/bench_transcriber.py                 # a partnership, a Fives-and-Threes and a draw-game hand
+    python bench/bench_transcriber.py --seeds 3 5 7   # the generated games to enter
 
 Each sheet is a generated legal game (``analyzer.generate.random_game``) given as a score sheet gives it:
 the tags, every hand ``?``, the plays. Every move is one click on the move the board offers (the server
 lists each tile the mover could hold, ``analyzer.rules.offers``); the goal is one click a move and no typed
-move. At the end the page's text must equal the sheet (checked: the bench fails otherwise).
+move. The draw game's sheet (seed 7) has the opener add a matching tile to his double (004): that move too
+is one click, on the tile the board offers him out of turn. At the end the page's text must equal the sheet
+(checked: the bench fails otherwise).
 """
 from __future__ import annotations
 
@@ -65,8 +67,9 @@ def transcribe(page, base: str, path: Path, moves) -> tuple[list[float], int, in
     page.wait_for_selector("#tomove:has-text('to move')")
     times, clicks = [], 0
     for k, (player, move, _claim) in enumerate(moves, 1):
-        page.wait_for_selector(f"#tomove:has-text('{player} to move')")
-        button = page.locator(f'#legal button.move[data-move="{move}"]')
+        # (the board after the last click is drawn: its moves are this one's; the opener's extra tile is his)
+        button = page.locator(f'#legal button.move[data-move="{move}"][data-player="{player}"]')
+        button.wait_for()
         start = time.perf_counter()
         button.click()
         clicks += 1
@@ -77,7 +80,7 @@ def transcribe(page, base: str, path: Path, moves) -> tuple[list[float], int, in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, nargs=2, default=(3, 5), metavar=("PARTNERSHIP", "FIVES_THREES"))
+    parser.add_argument("--seeds", type=int, nargs=3, default=(3, 5, 7), metavar=("PARTNERSHIP", "FIVES_THREES", "DRAW"))
     args = parser.parse_args()
 
     import uvicorn
@@ -87,7 +90,7 @@ def main() -> None:
     from analyzer.server.jobs import Workers
 
     sheets = [("partnership", *sheet("partnership", args.seeds[0])),
-              ("all-fives-threes", *sheet("all-fives-threes", args.seeds[1]))]
+              ("all-fives-threes", *sheet("all-fives-threes", args.seeds[1])), ("draw", *sheet("draw", args.seeds[2]))]
     folder = Path(tempfile.mkdtemp(prefix="bench-transcriber-"))
     for variant, header, _ in sheets:
         (folder / f"{variant}.dom").write_text(header, encoding="utf-8")

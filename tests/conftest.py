@@ -139,6 +139,33 @@ import contextlib  # noqa: E402
 
 
 BOARD_TOKEN = "board-test-token"      # the access token of the boards the tests serve (docs/board.md)
+BOARD_AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}     # a request's header that carries it
+
+
+@contextlib.contextmanager
+def board_client(roots: list[str], **more):
+    """Starlette's test client of the board's app for ``roots`` (``more``: the client's options, such as
+    ``base_url``), every request carrying :data:`BOARD_TOKEN`, a server error answered as the server answers
+    it (a 500), not raised in the test."""
+    import warnings
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():      # (Starlette 1.x would rather have httpx2 drive its test client)
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from analyzer.server import create_app
+
+    with TestClient(create_app(roots, token=BOARD_TOKEN), raise_server_exceptions=False, headers=BOARD_AUTH,
+                    **more) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def client(board_roots):
+    """The board's test client (:func:`board_client`) for the roots the module's ``board_roots`` fixture gives."""
+    with board_client(board_roots) as c:
+        yield c
 
 
 @contextlib.contextmanager
@@ -165,6 +192,48 @@ def served_board(roots: list[str]):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+BOARD_DESKTOP = {"width": 1366, "height": 900}      # the widths the board is tested at: a laptop's
+BOARD_PHONE = {"width": 390, "height": 844}         # and a phone's
+
+
+def open_board(context, base: str, errors: list, query: str = ""):
+    """A new page of ``context`` at the board served at ``base`` (``query``: more of the address, as
+    ``&path=...``), loaded; its console errors and uncaught exceptions go to ``errors``."""
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    # (the console says "Failed to load resource: ... 409" without the address: each failed request named)
+    page.on("response", lambda r: errors.append(f"{r.status} from {r.url}") if r.status >= 400 else None)
+    page.goto(f"{base}/?token={BOARD_TOKEN}{query}")
+    page.wait_for_load_state("load")
+    return page
+
+
+@contextlib.contextmanager
+def board_page(browser, root: pathlib.Path, opened: str | None = None, viewport: dict | None = None):
+    """The board served for the folder ``root`` (:func:`served_board`) and a page of it in Chromium at
+    ``viewport`` (default :data:`BOARD_DESKTOP`), the file ``opened`` of ``root`` opened (None: none asked
+    for); yields the page. At the end its context is closed, and the page had no script error."""
+    with served_board([str(root)]) as port:
+        context = browser.new_context(viewport=viewport or BOARD_DESKTOP)
+        errors: list[str] = []
+        try:
+            yield open_board(context, f"http://127.0.0.1:{port}", errors, f"&path={root / opened}" if opened else "")
+        finally:
+            context.close()
+        assert errors == []
+
+
+def board_at_end(page) -> None:
+    """The board of a page just opened (:func:`board_page`) stepped to the end of its game: the End key,
+    pressed on the board (not in the text) once the deal is shown."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#stepinfo")).to_contain_text("the deal")
+    page.click("h1")
+    page.keyboard.press("End")
 
 
 def matches_won_by_played_hands(variant, start, n: int, view=None) -> float:

@@ -26,9 +26,9 @@ from analyzer.record import Record  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
 
-from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, ROOT, SEED_DEAL, served_board, wait_until  # noqa: E402
+from conftest import BOARD_AUTH, BOARD_TOKEN, HANG_SECONDS, board_client, RECORDS, ROOT, SEED_DEAL, served_board, wait_until  # noqa: E402
 
-AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
+AUTH = BOARD_AUTH
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +42,9 @@ def folder(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def client(folder):
-    app = create_app([str(folder[0])], token=BOARD_TOKEN)
-    with TestClient(app, raise_server_exceptions=False, headers=AUTH) as c:
-        yield c
+def board_roots(folder):
+    """The roots of the module's board (``client``, conftest.py)."""
+    return [str(folder[0])]
 
 
 def _cli(*args) -> dict:
@@ -261,9 +260,8 @@ def test_an_analysis_can_be_cancelled(folder):
     """A long analysis (a French hand, no node limit to speak of) is ended by its cancel; the next one runs."""
     import threading
 
-    app = create_app([str(folder[0])], token=BOARD_TOKEN)
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
-    with TestClient(app, raise_server_exceptions=False, headers=AUTH) as c:
+    with board_client([str(folder[0])]) as c:
         answer = {}
 
         def run():

@@ -7,7 +7,6 @@ import dataclasses
 import json
 import socket
 import threading
-import warnings
 
 import pytest
 from hypothesis import example, HealthCheck, assume, given, settings
@@ -15,9 +14,6 @@ from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-with warnings.catch_warnings():      # (Starlette 1.x would rather have httpx2 drive its test client)
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
 
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
@@ -25,13 +21,10 @@ from analyzer.notation import parse, write  # noqa: E402
 from analyzer.notation.writer import table_writable, write_table  # noqa: E402
 from analyzer.record import Record  # noqa: E402
 from analyzer.rules.catalog import catalog  # noqa: E402
-from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
 from analyzer.server.library import analyze_document, enter_move, write_variation  # noqa: E402
 
-from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, SEED_DEAL, SEED_HANDS, served_board, wait_until  # noqa: E402
-
-AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
+from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, SEED_DEAL, SEED_HANDS, board_client, served_board, wait_until  # noqa: E402
 
 HEAD = '[Event "x"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n[Lead "B"]\n\n' + SEED_DEAL + "\n\n"
 FULL = HEAD + "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n"
@@ -39,7 +32,7 @@ FULL = HEAD + "1. B [1-1] C pass D [1-5]@1\n2. A [1-4]@1\n"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    with TestClient(create_app([str(tmp_path_factory.mktemp("roots"))], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
+    with board_client([str(tmp_path_factory.mktemp("roots"))]) as c:
         yield c
 
 
@@ -55,11 +48,12 @@ def _validate(client, text):
 # ---- progress --------------------------------------------------------------------------------------------
 
 def test_a_fair_analysis_reports_its_moves_then_its_worlds():
-    """The progress counts the moves valued with all hands open, then the worlds: each count only grows,
-    and at the end it has counted every world of every judged decision the
-    analysis reports (``fair.worlds``). The total may grow too: a decision whose best is not told apart
-    draws more worlds in a later round (the adaptive sampling), and the total then counts them (a part of a
-    round's worlds that was not full is solved again, whole: the count is of the worlds searched)."""
+    """The progress counts the moves valued with all hands open, then the worlds, round by round: a decision
+    whose best is not told apart draws more worlds in a later round (the adaptive sampling), and each round is
+    counted on its own, from nothing to its own total, which never grows while it is counted (a bar never
+    grows longer while it fills). In all, the rounds count every world of every judged decision the analysis
+    reports (``fair.worlds``; a part of a round's worlds that was not full is solved again, whole: the count
+    is of the worlds searched)."""
     text = RECORDS.joinpath("draw-one-view.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
     doc = analyze_document(text, "x", progress=seen.append, worlds=60, exact_below=10)
@@ -69,11 +63,43 @@ def test_a_fair_analysis_reports_its_moves_then_its_worlds():
     assert seen.index(moves[-1]) < seen.index(counted[0])
     # (a hand hidden: no move can be valued with all hands open, so the count stays at nothing done)
     assert moves[-1]["total"] == len(parse(text).games[0].moves) and moves[-1]["done"] == 0
-    assert worlds > 0 and counted[-1]["done"] == counted[-1]["total"] >= worlds
-    assert all(s["done"] <= s["total"] for s in counted)
-    for phase in (moves, counted):
-        assert [s["done"] for s in phase] == sorted(s["done"] for s in phase)
-        assert [s["total"] for s in phase] == sorted(s["total"] for s in phase)
+    assert [s["done"] for s in moves] == sorted(s["done"] for s in moves)
+    rounds = [s["round"] for s in counted]
+    assert rounds == sorted(rounds) and set(rounds) == set(range(1, rounds[-1] + 1))
+    assert rounds[-1] > 1              # (here some best is not told apart at 60 deals: more are drawn)
+    ends = []
+    for number in set(rounds):
+        round_ = [s for s in counted if s["round"] == number]
+        assert len({s["total"] for s in round_}) == 1
+        assert [s["done"] for s in round_] == sorted(s["done"] for s in round_)
+        assert all(0 < s["done"] <= s["total"] for s in round_) and round_[-1]["done"] == round_[-1]["total"]
+        ends.append(round_[-1]["total"])
+    assert sum(ends) >= worlds > 0
+
+
+@pytest.mark.slow
+def test_more_deals_pass_the_adaptive_budget_as_the_command_does():
+    """``max_worlds`` is ``domino analyze --max-worlds``: the API's analysis with it is the command's, and no
+    decision is given more deals than the budget, nor fewer than the deals drawn first."""
+    from conftest import ROOT
+    import subprocess
+    import sys
+
+    path = RECORDS / "draw-one-view.dom"
+    text = path.read_text(encoding="utf-8")
+    for budget in (60, 120):
+        api = analyze_document(text, str(path), fair=True, worlds=60, exact_below=10, max_worlds=budget)
+        out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", "--fair", "--worlds", "60",
+                              "--max-worlds", str(budget), "--exact-below", "10", str(path)], capture_output=True,
+                             text=True, cwd=ROOT)
+        cli = json.loads(out.stdout)
+        drawn = [d["fair"]["worlds"] for d in api["games"][0]["decisions"] if d.get("fair")]
+        assert drawn == [d["fair"]["worlds"] for d in cli["games"][0]["decisions"] if d.get("fair")]
+        assert drawn and all(60 <= n <= budget for n in drawn)
+        assert api["games"][0]["decisions"] == cli["games"][0]["decisions"]
+    assert max(drawn) == 120           # (a best not told apart at 60 deals is given the budget)
+    with pytest.raises(Exception, match="fewer than the 60 deals"):
+        analyze_document(text, "x", fair=True, worlds=60, max_worlds=30)
 
 
 def test_an_exact_analysis_reports_the_moves_it_values():
@@ -91,10 +117,10 @@ def test_progress_of_a_running_analysis_and_of_none(tmp_path):
     deals) while it runs; after its cancel it is not running."""
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
     games = len(parse(text).games)
-    with TestClient(create_app([str(tmp_path)], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
+    with board_client([str(tmp_path)]) as c:
         assert _post(c, "/api/progress", {"job": "none"}) == (200, {"job": "none", "running": False, "phase": None,
-                                                                   "game": None, "games": None, "done": None,
-                                                                   "total": None})
+                                                                   "game": None, "games": None, "round": None,
+                                                                   "done": None, "total": None})
         answer = {}
         thread = threading.Thread(target=lambda: answer.setdefault("out", c.post(
             "/api/analyze", json={"text": text, "job": "long", "fair": True, "worlds": 5000, "exact_below": 1})))
@@ -203,7 +229,7 @@ def test_a_variation_the_rules_do_not_allow_is_refused(client, body, status, wor
 # ---- a new record ----------------------------------------------------------------------------------------
 
 def test_the_variants_for_the_form_are_those_of_the_command():
-    with TestClient(create_app([], token=BOARD_TOKEN), raise_server_exceptions=False, headers=AUTH) as c:
+    with board_client([]) as c:
         status, doc = _post(c, "/api/variants", {})
     assert status == 200
     assert [{k: v for k, v in item.items() if k not in ("players", "hand_size", "max_pip")}

@@ -4,6 +4,8 @@ where the rules allow them, no tile his passes exclude; the moves of real games 
 always among them, and each one offered, written in, is judged legal by ``validate``."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +15,8 @@ from analyzer.match import replay_record
 from analyzer.notation import parse, write
 from analyzer.record import Record
 from analyzer.server.library import enter_move, position_data, validate_document
+
+from conftest import board_client
 
 HEAD = '[Event "x"]\n[Variant "{v}"]\n[Players "{p}"]\n[Lead "A"]\n\n'
 
@@ -70,12 +74,9 @@ def test_the_moves_of_a_real_game_are_offered_with_the_hands_hidden(seed, varian
         if s.move is None:
             continue
         board = position_data(text, "x")
-        offered = {m["move"]: m for m in board["legal"]}
-        if board["turn"] != s.entry.player and s.index == 1:
-            # the opener adding a matching tile to his lead (the draw game's rule 004) is typed, not offered
-            text = enter_move(text, "x", 0, str(s.move), s.entry.player)["text"]
-            continue
-        assert board["turn"] == s.entry.player
+        # (the opener adding a matching tile to his lead, the draw game's rule 004: offered him out of turn)
+        offered = {m["move"]: m for m in board["legal"] if m["player"] == s.entry.player}
+        assert board["turn"] == s.entry.player or s.index == 1 and all(m.get("extra") for m in offered.values())
         assert str(s.move) in offered, (str(s.move), sorted(offered))
         m = offered[str(s.move)]
         text = enter_move(text, "x", 0, m["move"] + (f" +{m['claim']}" if m["claim"] else ""), m["player"])["text"]
@@ -91,4 +92,37 @@ def test_a_result_is_written_only_when_the_hand_is_over():
     game = random_game("all-fives", 7)
     full = write(Record([game], "x", []))
     stated = game.tags["Result"]
-    assert result_entry(full.replace(f'[Result "{stated}"]\n', ""), "x", 0) == {"text": full, "result": stated}
+    assert result_entry(full.replace(f'[Result "{stated}"]\n', ""), "x", 0) == {"text": full, "result": stated,
+                                                                            "closing": None}
+
+
+# the draw game (004): "highest double opens and may add a matching tile"; a hand of 8 for two players
+DRAW = ('[Event "x"]\n[Variant "draw"]\n[Players "A, B"]\n[Lead "A"]\n\n'
+        "A: [6-6] [3-6] [5-6] [0-1] [0-2] [0-3] [1-1] [0-4]\nB: [0-0] [1-2] [1-3] [2-2] [2-3] [3-3] [4-4] [0-5]\n\n"
+        "1. A [6-6]\n")
+
+
+@pytest.mark.parametrize("hands", ["known", "unknown"])
+def test_the_draw_game_openers_extra_tile_is_offered_through_the_api(hands):
+    """After the opener's double, the board offers him (out of turn, marked ``extra``) each matching tile he could
+    add: with his hand known, exactly his tiles with a 6; with it unknown, every unseen tile with a 6. Entered
+    through /api/enter, the record validates and he has added it: nothing more is offered him, B is to move."""
+    text = DRAW if hands == "known" else re.sub(r"^([AB]): .*$", r"\1: ?", DRAW, flags=re.M)
+    with board_client([]) as client:
+        board = client.post("/api/position", json={"text": text}).json()
+        assert board["turn"] == "B"
+        extra = [m for m in board["legal"] if m.get("extra")]
+        assert {m["player"] for m in extra} == {"A"} and all(m["kind"] == "play" and m["end"] == 6 for m in extra)
+        tiles = sorted(tuple(m["tile"]) for m in extra)
+        assert tiles == ([(3, 6), (5, 6)] if hands == "known" else [(k, 6) for k in range(6)])
+        assert all(not m.get("extra") for m in board["legal"] if m["player"] == "B")
+        m = next(m for m in extra if m["tile"] == [3, 6])
+        entered = client.post("/api/enter", json={"text": text, "move": m["move"], "player": m["player"]}).json()
+        checked = client.post("/api/validate", json={"text": entered["text"]}).json()
+        assert [d["code"] for d in checked["games"][0]["diagnostics"] if d["severity"] == "error"] == []
+        after = client.post("/api/position", json={"text": entered["text"]}).json()
+        assert after["turn"] == "B" and not any(m.get("extra") for m in after["legal"])
+        assert after["board"]["line"] != board["board"]["line"]
+    # where the opener holds no other tile of his double's number, none is offered
+    plain = DRAW.replace("[3-6] [5-6]", "[3-4] [4-5]")
+    assert not any(m.get("extra") for m in position_data(plain, "x")["legal"])

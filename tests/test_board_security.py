@@ -27,9 +27,9 @@ from analyzer.server import create_app  # noqa: E402
 from analyzer.server.guard import allowed_hosts  # noqa: E402
 from analyzer.server.jobs import Cancelled, Workers  # noqa: E402
 
-from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, ROOT, wait_until  # noqa: E402
+from conftest import BOARD_AUTH, BOARD_TOKEN, HANG_SECONDS, RECORDS, ROOT, wait_until  # noqa: E402
 
-AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
+AUTH = BOARD_AUTH
 SEED = RECORDS.joinpath("seed1.dom").read_text(encoding="utf-8")
 
 
@@ -50,10 +50,9 @@ def tree(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def client(tree):
-    app = create_app([str(tree[0])], token=BOARD_TOKEN)
-    with TestClient(app, raise_server_exceptions=False, headers=AUTH) as c:
-        yield c
+def board_roots(tree):
+    """The roots of the module's board (``client``, conftest.py)."""
+    return [str(tree[0])]
 
 
 # ---- which files ---------------------------------------------------------------------------------
@@ -133,6 +132,9 @@ def test_the_host_check_holds_for_every_host(tree):
     ("/api/variants", {"variant": "all-fives", "rules": {"target": "-5"}}, "target"),
     ("/api/analyze", {"text": SEED, "max_nodes": None}, "max_nodes"),
     ("/api/analyze", {"text": SEED, "worlds": None}, "worlds"),
+    ("/api/analyze", {"text": SEED, "max_worlds": "800"}, "max_worlds"),
+    ("/api/analyze", {"text": SEED, "max_worlds": 10**6}, "max_worlds"),
+    ("/api/analyze", {"text": SEED, "worlds": 400, "max_worlds": 200}, "fewer than the 400 deals"),
     ("/api/validate", {"text": "\ud800"}, "surrogate"),
 ])
 def test_bad_bodies_are_a_clear_4xx(client, route, body, words):
@@ -148,7 +150,7 @@ _value = st.recursive(_scalar, lambda inner: st.lists(inner, max_size=4) |
                       st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=10)
 _keys = st.sampled_from(["text", "name", "variant", "rules", "game", "step", "cursor", "line", "along", "move",
                          "player", "players", "hands", "event", "lead", "job", "path", "token", "max_nodes", "seed",
-                         "worlds", "exact_below", "fair", "lines"])
+                         "worlds", "max_worlds", "exact_below", "fair", "lines"])
 _texts = st.sampled_from([SEED, SEED[:300], "", "A: ?\nB: ?\n\n1. A [0-0]\n", "[Variant \"all-fives\"]\n"])
 
 
@@ -260,3 +262,24 @@ def _alive(pid: int) -> bool:
             return fh.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_pages_check_replaced_by_its_next_answers_superseded_not_an_error(tree):
+    """Over HTTP: a page's validation still running when its next arrives (the same ``job``) answers 200
+    ``{"superseded": true}``, not a 4xx (the browser would show a failed load in its console, though the page
+    dropped the request); the next answers the validation. (A long text stands for a slow validation.)"""
+    from conftest import board_client
+
+    slow = SEED + "\n" + "\n".join(SEED.replace('[Event "', f'[Event "{k} ') for k in range(60))
+    with board_client([str(tree[0])]) as c:
+        answer = {}
+        first = threading.Thread(target=lambda: answer.setdefault("first", c.post(
+            "/api/validate", json={"text": slow, "job": "page"})))
+        first.start()
+        wait_until(lambda: c.app.state.checks.progress("validate:page") is not None or not first.is_alive(),
+                   "the first validation to run")
+        second = c.post("/api/validate", json={"text": SEED, "job": "page"})
+        first.join(HANG_SECONDS)
+        assert second.status_code == 200 and second.json()["summary"]["games"] == 1
+        # (the first, of 61 games, still runs when the second comes: it is ended)
+        assert answer["first"].status_code == 200 and answer["first"].json() == {"superseded": True}

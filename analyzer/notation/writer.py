@@ -7,13 +7,14 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 
 from ..record import Game, MoveEntry, Record, Span
 from .players import derive_players
 from .reader import parse, parser
 
-__all__ = ["write", "write_game", "write_table", "table_writable", "rewrite", "write_comment"]
+__all__ = ["write", "write_game", "write_table", "table_writable", "rewrite", "write_comment", "write_closing"]
 
 
 @cache
@@ -466,3 +467,38 @@ def _aligned_columns(game: Game) -> dict[str, int] | None:
     if kept < 0.75 * max(len(game.moves), 1) or len(game.moves) < len(game.players):
         return None
     return {p: c.most_common(1)[0][0] for p, c in columns.items() if c}
+
+
+# ---- a book table's closing line -------------------------------------------------------------------
+
+def write_closing(text: str, record: Record, index: int, on_row: str | None = None, prose: tuple[str, ...] = ()) -> str:
+    """``text`` (which ``record`` was read from) with game ``index``, a book table that has no closing remark
+    yet, closed as the book closes its tables: ``on_row`` after the last row's cells (000: ``6 [3-4] [2-3]
+    [2-4] Das Spiel ist gesperrt!``), then ``prose``, lines of prose under the table after a blank line (000:
+    ``Spieler B macht Domino und die Spieler A und C verlieren 10 Punkte.``); nothing else changes. ValueError
+    where the game is no table with rows, has its closing remark already, or the text so made would not read
+    back as the game with that closing remark."""
+    game = record.games[index] if 0 <= index < len(record.games) else None
+    if game is None or game.form != "table" or not game.moves or not all(m.pos.line for m in game.moves):
+        raise ValueError("only a book table with rows is closed by a closing line")
+    if game.remark is not None:
+        raise ValueError("the table has its closing remark already")
+    if on_row is not None and not _free_text(on_row, "TEXT_REMARK") or \
+            any(not _free_text(line, "PARAGRAPH") or _MARKUP.search(line) for line in prose):
+        raise ValueError("the closing words would not read as the table's remark")
+    lines = text.split("\n")
+    last = max(m.pos.line for m in game.moves) - 1
+    if on_row is not None:
+        row = lines[last].rstrip()
+        lines[last] = row + ("  " if "  " in row.strip() else " ") + on_row       # spaced as its cells are
+    end = max([last + 1] + [m.comment_pos.line for m in game.moves if m.comment])
+    if prose:
+        follows = end < len(lines) and lines[end].strip() != ""
+        lines[end:end] = ["", *prose] + ([""] if follows else [])
+    made = "\n".join(lines)
+    remark = "\n".join(([on_row] if on_row is not None else []) + list(prose)) or None
+    expected = list(record.games)
+    expected[index] = replace(game, remark=remark)
+    if parse(made, record.source).games != expected:
+        raise ValueError("the closing words would not read back as the table's closing remark there")
+    return made

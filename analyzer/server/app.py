@@ -32,6 +32,7 @@ __all__ = ["create_app", "MAX_BODY", "CSP"]
 _log = logging.getLogger("analyzer.server")
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 MAX_BODY = 2 * 1024 * 1024          # bytes a request may carry (a record is far smaller)
+MAX_WORLDS = 51_200                 # the most deals a decision may be given (``max_worlds``: "More deals")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
@@ -264,17 +265,26 @@ class _Board:
             return f"{kind}:{job}", True
         return f"{kind}:{uuid.uuid4().hex}", False
 
-    async def validate(self, data, request):
+    async def _check(self, request, kind: str, data, name: str, **kwargs):
+        """A page's check (``kind``: validate, repair) in the checks' workers, its job the page's own: the next of
+        the page replaces it. One replaced so answers ``{"superseded": true}``, no error: the page has moved on
+        (it dropped the request, but the answer may reach the browser first, which would show a 409 as a failed
+        load in its console)."""
         variant, rules = _rules(data)
-        job, replace = self._page_job(data, "validate")
-        return await _watched(request, self.checks, job, "validate_document", replace, text=_text(data),
-                              label=_label(data), variant=variant, rules=rules)
+        job, replace = self._page_job(data, kind)
+        try:
+            return await _watched(request, self.checks, job, name, replace, text=_text(data), label=_label(data),
+                                  variant=variant, rules=rules, **kwargs)
+        except Cancelled:
+            if not replace:
+                raise
+            return {"superseded": True}
+
+    async def validate(self, data, request):
+        return await self._check(request, "validate", data, "validate_document")
 
     async def repair(self, data, request):
-        variant, rules = _rules(data)
-        job, replace = self._page_job(data, "repair")
-        return await _watched(request, self.checks, job, "repair_text", replace, text=_text(data),
-                              label=_label(data), game=_int(data, "game", 0), variant=variant, rules=rules)
+        return await self._check(request, "repair", data, "repair_text", game=_int(data, "game", 0))
 
     async def analyze(self, data, request):
         variant, rules = _rules(data)
@@ -285,7 +295,10 @@ class _Board:
                       fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
                       max_nodes=min(_int(data, "max_nodes", cap, 1), cap),
                       seed=_int(data, "seed", 0), worlds=_int(data, "worlds", 200, 2, 10_000),
+                      max_worlds=_int(data, "max_worlds", None, 2, MAX_WORLDS),
                       exact_below=_int(data, "exact_below", 1000, 1, 100_000), progress=True)
+        if kwargs["max_worlds"] is not None and kwargs["max_worlds"] < kwargs["worlds"]:
+            raise ApiError(f'"max_worlds" ({kwargs["max_worlds"]}) is fewer than the {kwargs["worlds"]} deals drawn first')
         return await _watched(request, self.workers, job, "analyze_document", **kwargs)
 
     async def cancel(self, data):
@@ -300,7 +313,7 @@ class _Board:
             raise ApiError('give the analysis as "job"')
         done = self.workers.progress(job)
         return {"job": job, "running": done is not None, **{k: (done or {}).get(k) for k in
-                                                              ("phase", "game", "games", "done", "total")}}
+                                                              ("phase", "game", "games", "round", "done", "total")}}
 
     async def listing(self, _data):
         return {"roots": self.files.paths, "files": await run_in_threadpool(self.files.listing)}

@@ -20,7 +20,7 @@ from ..archive.inputs import expand
 from ..diagnostics import DominoError
 from ..match import replay_record
 from ..notation import parse, write
-from ..notation.writer import rewrite, write_comment
+from ..notation.writer import rewrite, write_closing, write_comment
 from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
                         validation_json)
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
@@ -63,13 +63,17 @@ def validate_document(text: str, label: str, variant: str | None = None, rules: 
 def analyze_document(text: str, label: str, variant: str | None = None, rules: dict | None = None,
                      fair: bool = False, lines: bool = False, max_nodes: int | None = None,
                      seed: int = 0, worlds: int = 200, exact_below: int = 1000,
-                     progress: Callable[[dict], None] | None = None) -> dict:
+                     progress: Callable[[dict], None] | None = None, max_worlds: int | None = None) -> dict:
     """What ``domino analyze --json`` prints for ``text`` (``--fair``, ``--lines``, ``--max-nodes``): the
     fair analysis too where asked or where a game of the text has a hand that is not known, as the
-    command does; the record read and replayed once (``analyzer.pipeline``). ``progress`` is told how far
+    command does; the record read and replayed once (``analyzer.pipeline``). ``worlds``, ``max_worlds``:
+    ``--worlds`` and ``--max-worlds``, the deals drawn first for each decision and the most it may be given
+    where its best is not told apart (None: the command's default budget). ``progress`` is told how far
     the analysis has come: ``{"phase": "moves", "done", "total", "games"}`` as the moves of all games
     are valued with the hands open, then in a fair analysis ``{"phase": "worlds", "game", "games", "done", "total"}`` as
-    each game's worlds are solved (game from 1; ``total`` None until they are listed)."""
+    each game's worlds are solved (game from 1; ``total`` None until they are listed; ``round``: the
+    adaptive sampling's round, from 1, whose worlds ``done`` and ``total`` count: a round of more deals for
+    the decisions not told apart is counted on its own, so a total never grows while it is counted)."""
     options = _options("analyze", variant, rules or {}, max_nodes=max_nodes, lines=lines)
     summary = Summary()
     run = read_text(label, text, options)
@@ -82,7 +86,10 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
         analyses = [{"file": result["source"], **game["analysis"], "valid": game["valid"],
                      "diagnostics": game["diagnostics"]} for game in result["games"]]
         return {"games": analyses, "summary": summary.as_dict()}
-    run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below)
+    if max_worlds is not None and max_worlds < worlds:
+        raise BoardError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
+    run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
+                                      fair_max_worlds=max_worlds)
     if progress is None:
         result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=1).data())
     else:
@@ -109,12 +116,21 @@ def _progress_moves(report: Callable[[dict], None], run):
 
 def _progress_bar(report: Callable[[dict], None], games: int):
     """``judge_fairly``'s ``bar``: for game ``number``, the ``progress(done, total)`` of its worlds that
-    tells ``report``."""
+    tells ``report``, round by round: the fair analysis counts the worlds of every adaptive round together
+    (``done`` and ``total`` from the first round's), its total growing when a round of more deals begins;
+    each round is told from nothing done to its own total (``round``: 1, 2, ...)."""
     @contextlib.contextmanager
     def bar(number: int):
-        report({"phase": "worlds", "game": number, "games": games, "done": 0, "total": None})
-        yield lambda done, total: report({"phase": "worlds", "game": number, "games": games, "done": done,
-                                          "total": total})
+        seen = {"total": None, "base": 0, "round": 1}
+
+        def progress(done: int, total: int) -> None:
+            if seen["total"] is not None and total != seen["total"]:       # a round of more deals begins
+                seen.update(base=seen["total"], round=seen["round"] + 1)
+            seen["total"] = total
+            report({"phase": "worlds", "game": number, "games": games, "round": seen["round"],
+                    "done": done - seen["base"], "total": total - seen["base"]})
+        report({"phase": "worlds", "game": number, "games": games, "round": 1, "done": 0, "total": None})
+        yield progress
     return bar
 
 
@@ -182,7 +198,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     # where the record breaks the rules: what was legal there (the entering stays at the end of the game)
     seated = len(rep.players) == rep.variant.players == pos.n        # (a text still being typed may not be)
     moving = outcome is None and rep.deal_ok and seated
-    legal = _legal(rep, pos, voids[pos.turn]) if moving else []
+    legal = _legal(rep, pos, voids) if moving else []
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
         "title": rep.title, "variant": rep.variant.name, "players": list(rep.players),
@@ -191,7 +207,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
         "drawing": table_svg(view, f"the table of {rep.title}"),
         "turn": rep.players[pos.turn] if moving else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
-        "result": _result_words(rep, outcome, step, steps, variation), "stated": _written(record, game).tags.get("Result") if game < len(record.games) else None,
+        **_result_offer(text, record, game, rep, outcome, step, variation),
         "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
         "moves": [{"player": s.entry.player, "move": s.entry.text if s.move is None else str(s.move),
                    "line": s.entry.pos.line or None, "column": s.entry.pos.column or None}
@@ -199,12 +215,78 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     }
 
 
-def _result_words(rep, outcome, step: int, steps: int, variation) -> str | None:
-    """The game's result as its Result tag would state it, where the board stands at the game's end."""
-    if outcome is None or step != steps or variation is not None or rep.legal_prefix != steps:
+def _result_offer(text: str, record, game: int, rep, outcome, step: int, variation) -> dict:
+    """What the board offers to write as the game's result, where it stands at the game's end: ``result``, the
+    result as a Result tag would state it; ``stated``, the Result tag the game has; ``closing``, the lines a
+    book table without a Result tag is closed with instead (:func:`closing_words`); ``written``: whether the
+    record states it already (its Result tag says so, or its table has its closing remark)."""
+    g = record.games[game] if game < len(record.games) else None
+    stated = g.tags.get("Result") if g is not None else None
+    words = None
+    if outcome is not None and step == len(rep.steps) and variation is None and rep.legal_prefix == len(rep.steps):
+        words = None if rep.actual_result is None else str(rep.actual_result)
+    closing = _closing(text, g, rep) if words is not None and g is not None else None
+    if closing is not None:
+        written = False
+    elif g is not None and g.form == "table" and stated is None and g.remark is not None:
+        written = True                # (its closing remark says how it ended; validate checks a blocked one)
+    else:
+        written = stated == words
+    return {"result": words, "stated": stated, "closing": None if closing is None else [x for x in closing[:1] if x]
+            + list(closing[1]), "written": written}
+
+
+def _closing(text: str, g: Game, rep) -> tuple[str | None, tuple[str, ...]] | None:
+    """The closing line of book table ``g`` (read from ``text``) with no Result tag and no closing remark yet,
+    in the sheet's own words: (the words after its last row's cells, the lines of prose under it); None for
+    another game, or one that states its result already."""
+    if g.form != "table" or "Result" in g.tags or g.remark is not None or rep.result is None or not g.table_pos.line:
         return None
-    stated = rep.actual_result
-    return None if stated is None else str(stated)
+    return closing_words(text.split("\n")[g.table_pos.line - 1], rep.result, rep.variant.seating, rep.players)
+
+
+def closing_words(header: str, r, seating, players) -> tuple[str | None, tuple[str, ...]]:
+    """How a book table whose header row is ``header`` closes on result ``r`` (a ``HandResult``), in the
+    header's language (``Runde``/``Spieler``: German, else English) and naming the players as its columns do:
+    as the book closes its tables (000), a blocked game's last row ends with ``Das Spiel ist gesperrt!`` and
+    the winners are named under it (``Die Spieler A und C gewinnen 46 Punkte.``); a domino is said under it
+    (``Spieler B macht Domino und die Spieler A und C verlieren 10 Punkte.``). (the words after the last
+    row's cells or None, the lines of prose)."""
+    german = bool(re.match(r"\s*runde\b", header, re.I) or re.search(r"\bspieler\b", header, re.I))
+    word = re.search(r"\b(spieler|player)\b", header, re.I)
+    title = word.group(1).capitalize() if word else ""
+    and_ = " und " if german else " and "
+
+    def who(seats, first: bool = False) -> str:
+        names = [players[s] for s in seats]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + and_ + names[-1]
+        if len(names) == 1:
+            return f"{title} {listed}".strip()
+        many = f"{title}s" if title and not german else title
+        head = ("die " if german else "the ") + many if title else ""
+        out = f"{head} {listed}".strip()
+        return out[:1].upper() + out[1:] if first else out
+
+    def verb(seats, de: str, en: str) -> str:
+        one = len(seats) == 1
+        return (de + ("t" if one else "en")) if german else (en + ("s" if one else ""))
+
+    points = f"{r.points} {('Punkt' if r.points == 1 else 'Punkte') if german else ('point' if r.points == 1 else 'points')}"
+    winners = seating.members(r.winner) if r.winner is not None else ()
+    draw = "Das Spiel ist unentschieden." if german else "The game is a draw."
+    if r.termination == "blocked":
+        said = f"{who(winners, True)} {verb(winners, 'gewinn', 'win')} {points}." if winners else draw
+        return ("Das Spiel ist gesperrt!" if german else "The game is blocked!"), (said,)
+    call = "Milo" if any(n == "milo" for n, _ in r.bonuses) else "Domino"
+    out = f"{who([r.seat], True)} {'macht ' + call if german else 'goes out (' + call.lower() + ')'}"
+    if not winners:
+        return None, (f"{out}. {draw}",)
+    if seating.sides == 2 and r.seat in winners:
+        losers = seating.members(1 - r.winner)
+        return None, (f"{out}{and_}{who(losers)} {verb(losers, 'verlier', 'lose')} {points}.",)
+    if tuple(winners) == (r.seat,):
+        return None, (f"{out}{and_}{verb(winners, 'gewinn', 'win')} {points}.",)
+    return None, (f"{out}. {who(winners, True)} {verb(winners, 'gewinn', 'win')} {points}.",)
 
 
 def _play_line(rep, pos, line: list[str], along: int, last):
@@ -248,45 +330,51 @@ def _at_cursor(record, replays, cursor: tuple[int, int]) -> tuple[int, int]:
     return game, step
 
 
-def _legal(rep, pos, lacks=()) -> list[dict]:
+def _legal(rep, pos, voids) -> list[dict]:
     """Every move the player to move may make, as the judge has it (``Position.legal_moves`` is the
     judge's set, ``tests/test_judge.py``); a draw names each tile that may be drawn (the record writes
     which one the player took). A player whose hand the record does not show whole: every move he could
     make, each tile he could hold (``analyzer.rules.offers``: not yet seen, not excluded by his passes,
-    ``lacks``) judged by the rules."""
+    ``voids``: the numbers each seat's passes prove he lacks) judged by the rules. Then the plays of the
+    draw game's opener who may still add a matching tile to his lead (004), out of turn (``"extra": true``)."""
     from ..position import tiles_of
-    from ..rules.offers import offers
+    from ..rules.offers import extra_offers, offers
 
     seat = pos.turn
     if pos.hidden[seat]:
-        return [_move_data(rep, pos, seat, move) for move in offers(rep.variant, rep.players, pos, lacks)]
-    out = []
-    for move in pos.legal_moves():
-        if move.draw and move.tile is None:
-            for tile in tiles_of(pos.pool, pos.max_pip):
-                out.append(_move_data(rep, pos, seat, Move(tile, None, True)))
-            continue
-        if move.arm == 0 and move.tile is None and not move.draw:
-            continue             # the opener's "no extra tile" is no entry of the record: the next move is
-        out.append(_move_data(rep, pos, seat, move))
-    return out
+        out = [_move_data(rep, pos, seat, move) for move in offers(rep.variant, rep.players, pos, voids[seat])]
+    else:
+        out = []
+        for move in pos.legal_moves():
+            if move.draw and move.tile is None:
+                for tile in tiles_of(pos.pool, pos.max_pip):
+                    out.append(_move_data(rep, pos, seat, Move(tile, None, True)))
+                continue
+            if move.arm == 0 and move.tile is None and not move.draw:
+                continue         # the opener's "no extra tile" is no entry of the record: the next move is
+            out.append(_move_data(rep, pos, seat, move))
+    opener = pos.bonus
+    extra = extra_offers(rep.variant, rep.players, pos, voids[opener]) if opener >= 0 else []
+    return out + [{**_move_data(rep, pos, opener, move), "extra": True} for move in extra]
 
 
 def _move_data(rep, pos, seat: int, move: Move) -> dict:
     kind = "draw" if move.draw else "pass" if move.tile is None else "play"
     return {"player": rep.players[seat], "move": str(move), "kind": kind, "tile": _pair(move.tile),
-            "end": move.end, "arm": move.arm, "claim": _claim(rep.variant, pos, move)}
+            "end": move.end, "arm": move.arm, "claim": _claim(rep.variant, pos, move, seat)}
 
 
-def _claim(variant, pos, move: Move) -> int | None:
-    """The points a play scores at once (All Fives), which the record claims after the move."""
+def _claim(variant, pos, move: Move, seat: int) -> int | None:
+    """The points a play by ``seat`` scores at once (All Fives), which the record claims after the move."""
     if variant.play is None or not move.is_play:
         return None
+    turn, pos.turn = pos.turn, seat
     pos.push(move)
     try:
         return variant.play.points(variant.play.ends_total(pos.line_ends(), pos.ends)) or None
     finally:
         pos.pop()
+        pos.turn = turn
 
 
 def enter_move(text: str, label: str, game: int, move: str, player: str | None = None,
@@ -416,6 +504,17 @@ def _insert(text: str, game: Game, rep, entry: MoveEntry) -> dict:
     return {"text": new, "offset": offset}
 
 
+def _line_from(rep, step: int, line: list[str], along: int) -> None:
+    """Check that the first ``along`` moves of ``line`` may be played from step ``step`` of ``rep``: each
+    legal in turn (:class:`BoardError` names the step, the broken record or the move that is not)."""
+    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
+        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
+    pos, _, last, shown = position_at(rep, step)
+    if shown < step or not rep.deal_ok:
+        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
+    _play_line(rep, pos, line, along, last)
+
+
 def write_variation(text: str, label: str, game: int, step: int, line: list[str], variant: str | None = None,
                     rules: dict | None = None) -> dict:
     """``text`` with the variation ``line`` (moves like ``"C pass"``, each judged legal in turn from step
@@ -426,12 +525,7 @@ def write_variation(text: str, label: str, game: int, step: int, line: list[str]
     rep = _game(replays, game)
     if not isinstance(line, list) or not line:
         raise BoardError("the variation has no move: play one on the board first")
-    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
-        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
-    pos, _, last, shown = position_at(rep, step)
-    if shown < step or not rep.deal_ok:
-        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
-    _play_line(rep, pos, line, len(line), last)
+    _line_from(rep, step, line, len(line))
     note = write_comment("variation: " + " ".join(line))
     old = record.games[game]
     rows = text.split("\n")
@@ -461,12 +555,7 @@ def branch_text(text: str, label: str, game: int, step: int, line: list[str], al
     analyses to value the position a variation shows. ``{"text", "step"}`` (``step``: the moves it holds)."""
     record, replays = _replays(text, label, variant, rules)
     rep = _game(replays, game)
-    if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
-        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
-    pos, _, last, shown = position_at(rep, step)
-    if shown < step or not rep.deal_ok:
-        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
-    _play_line(rep, pos, line, along, last)
+    _line_from(rep, step, line, along)
     moves = [dataclasses.replace(s.entry, pos=NOWHERE, round=None, comment=None) for s in rep.steps[:step]]
     for item in line[:along]:
         player, _, words = item.partition(" ")
@@ -481,16 +570,26 @@ def branch_text(text: str, label: str, game: int, step: int, line: list[str], al
 
 
 def result_entry(text: str, label: str, game: int, variant: str | None = None, rules: dict | None = None) -> dict:
-    """``text`` with game ``game``'s result, as the rules reckon it after its last move, in its ``Result`` tag
-    (the tag written anew where the game has one, else added after its last tag). ``{"text", "result"}``."""
+    """``text`` with game ``game``'s result, as the rules reckon it after its last move, written in the record's
+    form: a book table with no Result tag and no closing remark is closed by its own closing line in the sheet's
+    words (:func:`closing_words`, ``notation.writer.write_closing``); any other game gets it in its ``Result``
+    tag (the tag written anew where the game has one, else added after its last tag). ``{"text", "result",
+    "closing"}`` (``closing``: the closing line's words written, else None)."""
     record, replays = _replays(text, label, variant, rules)
     rep = _game(replays, game)
     stated = rep.actual_result if rep.valid or rep.legal_prefix == len(rep.steps) else None
     if stated is None:
         raise BoardError(f"game {game + 1} is not over by the rules after its last move: no result to write")
     words = str(stated)
+    closing = _closing(text, _written(record, game), rep)
+    if closing is not None:           # a book table: closed by its own closing line, in its own words
+        try:
+            new = write_closing(text, record, game, *closing)
+            return {"text": new, "result": words, "closing": [x for x in closing[:1] if x] + list(closing[1])}
+        except ValueError:
+            pass                      # (words the table would not read back: the Result tag instead)
     rows = _set_tag(text.split("\n"), _written(record, game), "Result", words)
-    return {"text": "\n".join(rows), "result": words}
+    return {"text": "\n".join(rows), "result": words, "closing": None}
 
 
 def _set_tag(rows: list[str], g: Game, name: str, value: str) -> list[str]:
@@ -529,6 +628,15 @@ def variant_tags(text: str, label: str, variant: str | None, rules: dict | None 
     return {"text": new, "validation": validate_document(new, label)}
 
 
+def _chosen(variant: str | None, rules: dict | None):
+    """The variant chosen (default partnership) under ``rules``; an unknown one is a :class:`BoardError`."""
+    options = _options("validate", variant, rules or {})
+    try:
+        return find_variant(options.variant or "partnership", dict(options.rules))
+    except (UnknownVariant, DominoError, ValueError) as exc:
+        raise BoardError(str(exc)) from None
+
+
 def variants_data(variant: str | None = None, rules: dict | None = None) -> dict:
     """Every variant as ``domino variants --json`` lists it, with its deal under its default options
     (``players``, ``hand_size``, ``max_pip``: the new-record form's choices), and ``deal``: that of
@@ -537,11 +645,7 @@ def variants_data(variant: str | None = None, rules: dict | None = None) -> dict
     for item in catalog():
         v = find_variant(item["name"])
         out.append({**item, "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
-    options = _options("validate", variant, rules or {})
-    try:
-        v = find_variant(options.variant or "partnership", dict(options.rules))
-    except (UnknownVariant, DominoError, ValueError) as exc:
-        raise BoardError(str(exc)) from None
+    v = _chosen(variant, rules)
     return {"variants": out, "deal": {"variant": v.name, "players": v.players, "hand_size": v.dealing.hand_size,
                                       "max_pip": v.dealing.max_pip}}
 
@@ -552,11 +656,7 @@ def new_record(variant: str | None, rules: dict | None, players: list[str] | Non
     and what ``validate`` says of it. ``players`` in play order (default ``A``, ``B``, ...); ``hands``,
     one a player: ``null`` (not known: ``?``) or ``{"tiles": [[low, high], ...], "unknown": N}`` (N more
     tiles not known; default: the rest of the variant's hand). ``{"text", "validation"}``."""
-    options = _options("validate", variant, rules or {})
-    try:
-        v = find_variant(options.variant or "partnership", dict(options.rules))
-    except (UnknownVariant, DominoError, ValueError) as exc:
-        raise BoardError(str(exc)) from None
+    v = _chosen(variant, rules)
     names = list(players) if players else [chr(ord("A") + k) for k in range(v.players)]
     if len(names) != v.players or len(set(names)) != len(names) or \
             not all(re.fullmatch(r"[A-Za-z][\w.'-]{0,30}", n or "") for n in names):

@@ -7,6 +7,10 @@
   var $ = function (id) { return document.getElementById(id); };
   var NS = "http://www.w3.org/2000/svg";
   var STORE = "domino-board:";
+  // the fair analysis's adaptive budget: the most deals a decision whose best is not told apart may be given
+  // (the server's default, as the command's: --max-worlds four times the 200 deals drawn first); "More deals"
+  // asks four times the last, up to the server's limit (MAX_WORLDS)
+  var BUDGET = 800, MAX_BUDGET = 51200;
   // a new record: the tags and a hand a player, each "?" until it is known (a hand may be partly known:
   // "A: [0-0] [1-1] ? ? ? ? ?")
   var TEMPLATE = '[Event "new game"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n\n' +
@@ -266,18 +270,22 @@
     $("clickmode").hidden = !p.turn || !!p.variation;
     if (p.over) {
       head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
-      // the result as the rules reckon it, written into the record's Result tag in one click (the server writes it)
-      if (p.result && p.result !== p.stated && !playing) {
-        var write = el("button", "result", "Write the result: " + p.result);
+      // the result as the rules reckon it, written in one click in the record's form (the server writes it):
+      // a book table's own closing line in the sheet's words, else the Result tag
+      if (p.result && !p.written && !playing) {
+        var words = p.closing ? p.closing.join(" ") : p.result;
+        var write = el("button", "result", "Write the result: " + words);
         write.type = "button";
         write.id = "writeresult";
-        write.title = p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
+        write.title = p.closing ? "Close the table with its closing line (" + p.result + ")" :
+          p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
           "Add the Result tag to the record";
         write.addEventListener("click", function () {
           post("result", request({game: p.game})).then(function (r) {
             if (!r.ok) { status(r.data.error, true); return; }
             setText(r.data.text, undefined, "result", "the result " + r.data.result);
-            said("The result " + r.data.result + " is written into the record's Result tag.");
+            said(r.data.closing ? "The table is closed with its closing line: " + r.data.closing.join(" ") :
+              "The result " + r.data.result + " is written into the record's Result tag.");
           });
         });
         box.appendChild(write);
@@ -292,11 +300,29 @@
     if (!playing && at !== null) {
       box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
     }
-    p.legal.forEach(function (m) {
-      var b = el("button", "move " + m.kind);
+    var opener = null;
+    // the mover's plays, then the opener's extra tile (it follows his double at once, as on the sheet), then
+    // the mover's pass and draws
+    var plays = p.legal.filter(function (m) { return m.kind === "play" && !m.extra; });
+    var extras = p.legal.filter(function (m) { return m.extra; });
+    var rest = p.legal.filter(function (m) { return m.kind !== "play" && !m.extra; });
+    plays.concat(extras, extras.length && rest.length ? [null] : [], rest).forEach(function (m) {
+      if (m === null) {
+        box.appendChild(el("p", "note", "or " + p.turn + ":"));
+        return;
+      }
+      if (m.extra && opener === null) {
+        // the draw game's opener may add a matching tile to his lead and move again (004): the server offers it
+        opener = m.player;
+        var note = el("p", "note extra", "or " + opener + ", who opened, adds a matching tile to his lead (he moves again):");
+        note.id = "extranote";
+        box.appendChild(note);
+      }
+      var b = el("button", "move " + m.kind + (m.extra ? " extra" : ""));
       b.type = "button";
       b.setAttribute("data-move", m.move);
-      b.title = p.turn + " " + m.move + (m.claim ? " +" + m.claim : "");
+      b.setAttribute("data-player", m.player);
+      b.title = m.player + " " + m.move + (m.claim ? " +" + m.claim : "");
       if (m.tile) { b.appendChild(tile(m.tile)); }
       b.appendChild(el("span", "", m.kind === "draw" ? "draws [" + m.tile[0] + "-" + m.tile[1] + "]" : moveLabel(m)));
       b.addEventListener("click", function () { act(m); });
@@ -330,6 +356,9 @@
       hits = p.legal.filter(function (m) {
         return m.kind === kind && m.tile && m.tile[0] === lo && m.tile[1] === hi;
       });
+      // the player to move's play first; the opener's extra tile (004) where only he could play it
+      var own = hits.filter(function (m) { return !m.extra; });
+      if (own.length) { hits = own; }
       if (k[5] !== undefined && hits.length > 1) {
         var n = Number(k[5]);
         var named = hits.filter(function (m) { return k[4] === ">" ? m.arm === n : m.end === n; });
@@ -339,7 +368,9 @@
     }
     var buttons = $("legal").querySelectorAll("button.move");
     Array.prototype.forEach.call(buttons, function (b) {
-      b.classList.toggle("hit", hits.length > 1 && hits.some(function (m) { return m.move === b.getAttribute("data-move"); }));
+      b.classList.toggle("hit", hits.length > 1 && hits.some(function (m) {
+        return m.move === b.getAttribute("data-move") && m.player === b.getAttribute("data-player");
+      }));
     });
     if (hits.length === 1) {
       $("keymove").value = "";
@@ -487,21 +518,18 @@
     changed(true);
   }
 
-  function undo() {
-    var item = hist.undo.pop();
+  // a change taken from one history (undo: the changes made; redo: the ones undone) onto the other
+  function shift(from, to, done) {
+    var item = from.pop();
     if (!item) { return; }
-    hist.redo.push({snap: snap(), kind: item.kind, label: item.label});
+    to.push({snap: snap(), kind: item.kind, label: item.label});
     restore(item.snap);
-    status("undone" + (item.label ? ": " + item.label : ""));
+    status(done + (item.label ? ": " + item.label : ""));
   }
 
-  function redo() {
-    var item = hist.redo.pop();
-    if (!item) { return; }
-    hist.undo.push({snap: snap(), kind: item.kind, label: item.label});
-    restore(item.snap);
-    status("redone" + (item.label ? ": " + item.label : ""));
-  }
+  function undo() { shift(hist.undo, hist.redo, "undone"); }
+
+  function redo() { shift(hist.redo, hist.undo, "redone"); }
 
   // a record opened or chosen: its history begins there
   function forget() {
@@ -578,6 +606,7 @@
     $("repair").disabled = true;
     post("repair", request({game: game})).then(function (r) {
       $("repair").disabled = false;
+      if (r.data.superseded) { return; }
       if (!r.ok) { status(r.data.error, true); return; }
       setText(r.data.text, undefined, "repair", "the repair");
       status("repaired: " + r.data.likely.replace(/^likely slips?: /, ""));
@@ -613,7 +642,7 @@
       return ready.then(function (entered) {
         var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
         if ($("fair").checked) { body.fair = true; }
-        if (more) { body.worlds = more; }
+        if (more) { body.max_worlds = more; }     // the adaptive budget: more deals only where they are needed
         return post("analyze", body);
       });
     }).then(function (r) {
@@ -626,7 +655,7 @@
       state.analysis = r.data;
       state.analysed = analysedText;
       state.analysedAt = at;
-      state.worlds = more || 200;
+      state.budget = more || BUDGET;
       state.ahead = ahead;
       status("analysed");
       drawValues();
@@ -650,8 +679,10 @@
         if (r.ok && d.running && d.total) {
           bar.max = d.total;
           bar.value = d.done;
+          // (a round of more deals, for the moves not yet told apart, is counted on its own: its bar starts anew)
           words.textContent = d.phase === "worlds" ?
-            (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of " + d.total + " deals solved" :
+            (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of " + d.total +
+            (d.round > 1 ? " more deals solved (round " + d.round + ": the moves not yet told apart)" : " deals solved") :
             d.done + " of " + d.total + " moves valued";
         }
         setTimeout(tick, 400);
@@ -741,7 +772,7 @@
       if (tied) {
         note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
           d.fair.worlds + " deals (" + d.fair.method + ").");
-        $("moredeals").hidden = !(state.worlds < 10000);
+        $("moredeals").hidden = !(state.budget < MAX_BUDGET);
       } else {
         note.push("By what " + d.player + " could know (" + d.fair.worlds + " deals, " + d.fair.method + "): best " +
           d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
@@ -982,7 +1013,8 @@
     var checking = state.checking = new AbortController();
     post("validate", request({job: PAGE}), checking.signal).then(function (r) {
       if (state.checking === checking) { state.checking = null; }
-      if (sent !== text.value || checking.signal.aborted) { return; }
+      // (a validation this page's next replaced answers "superseded": the next one's answer is the one to show)
+      if (sent !== text.value || checking.signal.aborted || r.data.superseded) { return; }
       if (!r.ok) { status(r.data.error, true); return; }
       state.validation = r.data;
       drawGutter();
@@ -1032,7 +1064,7 @@
   $("next").addEventListener("click", function () { step(1); });
   $("repair").addEventListener("click", repair);
   $("analyse").addEventListener("click", function () { analyse(); });
-  $("moredeals").addEventListener("click", function () { analyse(Math.min(10000, (state.worlds || 200) * 4)); });
+  $("moredeals").addEventListener("click", function () { analyse(Math.min(MAX_BUDGET, (state.budget || BUDGET) * 4)); });
   $("cancel").addEventListener("click", cancel);
   $("save").addEventListener("click", function () { save(); });
   $("files").addEventListener("change", function () {
