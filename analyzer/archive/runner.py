@@ -9,6 +9,7 @@ every one before it are done; with a :class:`~analyzer.archive.cache.Cache` a re
 options are unchanged is not redone."""
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import threading
@@ -52,7 +53,8 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
     """The result of every source, in input order, each as soon as it and those before are done.
 
     Each file is read when the work reaches it (at most a few records ahead of the results: the
-    bytes of an archive are never all in memory). ``jobs`` > 1: a pool of that many processes;
+    bytes of an archive are never all in memory). ``jobs`` > 1: a pool of that many processes (none for a
+    single record to work out: it is done here);
     ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``). ``progress(moves, result)``
     is called in this process: with ``result`` None for each move valued while a record is analysed
     here (``jobs`` 1), and with the result when a record is done (``moves``: the rest of its moves);
@@ -100,10 +102,14 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
 
     if scheduler is not None:
         done = on_cluster(scheduler, todo(), options)
-    elif jobs > 1:
-        done = _in_pool(jobs, todo(), options)
     else:
-        done = _here(todo(), options, progress, known or {})
+        taken = todo()
+        first = list(itertools.islice(taken, 2))     # (a pool for one record to do: its start-up for nothing)
+        taken = itertools.chain(first, taken)
+        if jobs > 1 and len(first) > 1:
+            done = _in_pool(jobs, taken, options)
+        else:
+            done = _here(taken, options, progress, known or {})
     following = [0]
 
     def ready() -> Iterator[dict]:
