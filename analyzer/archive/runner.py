@@ -14,14 +14,12 @@ import os
 import re
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, wait
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
 from ..report.task import finish, process
 from ..workers import pool_context
 from .cache import Cache
-from .cluster import on_cluster
 from .inputs import RecordFile, Source
 
 if TYPE_CHECKING:
@@ -101,6 +99,8 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
             progress(max(0, share * _moves(result) - counted), result)
 
     if scheduler is not None:
+        from .cluster import on_cluster     # (start-up: a run here loads none of the cluster's code)
+
         done = on_cluster(scheduler, todo(), options)
     else:
         taken = todo()
@@ -201,6 +201,7 @@ def _in_pool(jobs, todo, options):
     only ``jobs`` records are in flight at a time, so those are the suspects; each is tried again
     alone, one that kills its worker again gets an ``internal-error`` result, and the rest of the
     archive goes on in a new pool."""
+    from concurrent.futures import FIRST_COMPLETED, wait     # (start-up: a run here needs no pool)
     from concurrent.futures.process import BrokenProcessPool
 
     todo = iter(todo)
