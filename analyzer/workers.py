@@ -9,6 +9,7 @@ initializer's arguments). The results are the same either way."""
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import threading
 from typing import TYPE_CHECKING
@@ -16,7 +17,23 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
-__all__ = ["fork_is_safe", "pool_context", "pool_options"]
+__all__ = ["cores", "fork_is_safe", "pool_context", "pool_options"]
+
+
+def cores() -> int:
+    """The cores this process may run on: the default of ``--jobs``. As Python 3.13's ``os.process_cpu_count``:
+    the environment variable ``PYTHON_CPU_COUNT`` (a number) first, then the cores the process is allowed
+    (``sched_getaffinity``), else the machine's; at least 1."""
+    given = os.environ.get("PYTHON_CPU_COUNT", "").strip()
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    counted = getattr(os, "process_cpu_count", None)
+    if counted is not None:
+        return max(1, counted() or 1)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def fork_is_safe() -> bool:

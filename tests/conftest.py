@@ -22,6 +22,11 @@ if "DOMINO_CACHE" not in os.environ:
     os.environ["DOMINO_CACHE"] = tempfile.mkdtemp(prefix="domino-test-cache-")
     atexit.register(shutil.rmtree, os.environ["DOMINO_CACHE"], True)
 
+# ``--jobs`` defaults to the cores (``analyzer.workers.cores``): the suite's commands run in one process each
+# unless a test asks for more (pytest-xdist runs the tests themselves on the cores; a pool for each would
+# oversubscribe them). A test of the default sets or removes the variable itself.
+os.environ.setdefault("PYTHON_CPU_COUNT", "1")
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "tests" / "data"   # verbatim copies of the rule texts the tests quote
 RECORDS = ROOT / "records"

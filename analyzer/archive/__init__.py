@@ -9,11 +9,22 @@ from .cache import Cache, CacheUnusable
 from .inputs import RECORD_EXTENSIONS, InputError, RecordFile, Source, decode, expand, load
 from ..pipeline import Options, check_rules
 from ..report.task import process
-from .cluster import ClusterUnavailable
 from .runner import run
-from .stats import PlayerRow, player_rows
 from .summary import Summary
 
 __all__ = ["Cache", "CacheUnusable", "RECORD_EXTENSIONS", "InputError", "RecordFile", "Source", "decode", "expand",
            "load", "ClusterUnavailable", "Options", "check_rules", "process", "run", "PlayerRow", "player_rows",
            "Summary"]
+
+
+_LATER = {"ClusterUnavailable": "cluster", "PlayerRow": "stats", "player_rows": "stats"}
+
+
+def __getattr__(name: str):
+    """The cluster's and the per-player summary's names, loaded when first asked for (start-up: ``validate``
+    and ``analyze`` run without them)."""
+    if name in _LATER:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LATER[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

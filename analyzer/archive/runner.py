@@ -9,18 +9,17 @@ every one before it are done; with a :class:`~analyzer.archive.cache.Cache` a re
 options are unchanged is not redone."""
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, wait
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
 from ..report.task import finish, process
 from ..workers import pool_context
 from .cache import Cache
-from .cluster import on_cluster
 from .inputs import RecordFile, Source
 
 if TYPE_CHECKING:
@@ -52,7 +51,8 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
     """The result of every source, in input order, each as soon as it and those before are done.
 
     Each file is read when the work reaches it (at most a few records ahead of the results: the
-    bytes of an archive are never all in memory). ``jobs`` > 1: a pool of that many processes;
+    bytes of an archive are never all in memory). ``jobs`` > 1: a pool of that many processes (none for a
+    single record to work out: it is done here);
     ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``). ``progress(moves, result)``
     is called in this process: with ``result`` None for each move valued while a record is analysed
     here (``jobs`` 1), and with the result when a record is done (``moves``: the rest of its moves);
@@ -99,11 +99,17 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
             progress(max(0, share * _moves(result) - counted), result)
 
     if scheduler is not None:
+        from .cluster import on_cluster     # (start-up: a run here loads none of the cluster's code)
+
         done = on_cluster(scheduler, todo(), options)
-    elif jobs > 1:
-        done = _in_pool(jobs, todo(), options)
     else:
-        done = _here(todo(), options, progress, known or {})
+        taken = todo()
+        first = list(itertools.islice(taken, 2))     # (a pool for one record to do: its start-up for nothing)
+        taken = itertools.chain(first, taken)
+        if jobs > 1 and len(first) > 1:
+            done = _in_pool(jobs, taken, options)
+        else:
+            done = _here(taken, options, progress, known or {})
     following = [0]
 
     def ready() -> Iterator[dict]:
@@ -195,6 +201,7 @@ def _in_pool(jobs, todo, options):
     only ``jobs`` records are in flight at a time, so those are the suspects; each is tried again
     alone, one that kills its worker again gets an ``internal-error`` result, and the rest of the
     archive goes on in a new pool."""
+    from concurrent.futures import FIRST_COMPLETED, wait     # (start-up: a run here needs no pool)
     from concurrent.futures.process import BrokenProcessPool
 
     todo = iter(todo)

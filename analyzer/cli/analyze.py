@@ -48,7 +48,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     from ..archive import Summary
     from ..pipeline import read
     from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
-    from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
+    from .output import JsonGames, echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=lines or graph_path is not None,
                           insert_passes=insert_passes, table_mb=table_mb, scale=scale)
@@ -83,21 +83,24 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
         return _analyze_fair(inputs, known, options, fair_options_, seats, jobs, as_json, quiet, jsonl)
     if graph_path is not None:          # (each game's numbered file when there are several: checked as it is written)
         output_target(graph_path, inputs, "--graph", "graph", force)
-    summary, analyses, graphs = Summary(), [], []
+    summary, graphs = Summary(), []
+    document = JsonGames(as_json and not (jsonl or quiet))      # (written as the records finish)
     for result in results(inputs, options, jobs, scheduler, cache_dir, known=known):
         summary.add(result)
-        games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
-        graphs += [analysis for _, analysis in games]
+        if graph_path is not None:      # (the trees are written at the end: the only analyses held)
+            graphs += [GameAnalysis.from_dict(game["analysis"]) for game in result["games"]]
         if jsonl:
             echo_jsonl(result)
         elif quiet or result["error"]:
             echo_errors(result, err=as_json and not quiet)
         elif as_json:
-            analyses += [{"file": result["source"], **game["analysis"], "valid": game["valid"],
-                          "diagnostics": game["diagnostics"]} for game in result["games"]]
+            for game in result["games"]:
+                document.add({"file": result["source"], **game["analysis"], "valid": game["valid"],
+                              "diagnostics": game["diagnostics"]})
         else:
             if len(inputs) > 1:
                 click.echo(f"{result['source']}:")
+            games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
             for number, (game, analysis) in enumerate(games, 1):
                 if no_game(game):        # an empty file: its one error below, no analysis
                     continue
@@ -107,7 +110,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
             echo_errors(result)          # every error of a broken record, at its file:line:column
     if graph_path is not None:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl, inputs, force)
-    finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
+    finish(summary, quiet, err=jsonl, games=document)
 
 
 def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int, as_json: bool, quiet: bool,
@@ -120,10 +123,11 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
     from ..archive.runner import worker_pool
     from ..pipeline import judge_fairly, read, safely
     from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
-    from .output import WorldsBar, echo_errors, echo_jsonl, finish
+    from .output import JsonGames, WorldsBar, echo_errors, echo_jsonl, finish
 
     options = dataclasses.replace(options, **settings)
-    summary, analyses = Summary(), []
+    summary = Summary()
+    document = JsonGames(as_json and not (jsonl or quiet))      # (written as the records finish)
     for i, src in enumerate(inputs):
         src = src.read()
         run = known.pop(i, None) or read(src.label, src.data, options, src.error)
@@ -163,15 +167,14 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
             data = plain if "match_scale" in plain or any("draw_luck" in m for m in plain.get("moves", ())) \
                 else fair.as_dict()
             if as_json:
-                analyses.append({"file": src.label, **data, "valid": game["valid"],
-                                 "diagnostics": game["diagnostics"]})
+                document.add({"file": src.label, **data, "valid": game["valid"], "diagnostics": game["diagnostics"]})
             elif not no_game(game):    # an empty file: its one error, no analysis
                 click.echo(analysis_text(number, fair), nl=False)
                 click.echo(draw_luck_text(data), nl=False)
                 click.echo(match_scale_text(data, fair), nl=False)
         if done and not as_json and not result["error"]:
             echo_errors(result)          # every error of a broken record, after its analysis
-    finish(summary, quiet, err=jsonl, games=analyses if as_json and not (jsonl or quiet) else None)
+    finish(summary, quiet, err=jsonl, games=document)
 
 
 def _judged(run) -> dict:

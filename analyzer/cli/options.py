@@ -6,7 +6,7 @@ import click
 from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
-           "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
+           "jobs_option", "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
            "max_worlds_check"]
 
 #: the default of ``--max-size`` (MB): :data:`analyzer.notation.MAX_RECORD_BYTES`, the board's cap (not imported:
@@ -64,8 +64,24 @@ def run_options(f):
                           "tool version and options), and an interrupted run resumes.")(f)
     f = click.option("--scheduler", metavar="ADDRESS",
                      help="Run the work on a Dask cluster (tcp://host:8786); needs the 'cluster' extra.")(f)
-    return click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
-                        help="Records worked on at once, in N processes.")(f)
+    return jobs_option(f)
+
+
+def _jobs(_ctx, _param, value: int | None) -> int:
+    if value is not None:
+        return value
+    from ..workers import cores     # (the default: counted when a command runs, not for --help)
+
+    return cores()
+
+
+def jobs_option(f):
+    """``--jobs N``: the processes the work runs in; default the cores this process may use
+    (:func:`analyzer.workers.cores`), ``--jobs 1`` for one."""
+    return click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=_jobs, metavar="N",
+                        show_default="the cores this process may use",
+                        help="Work in N processes at once: records, or the deals of the fair analysis "
+                             "(--jobs 1: one process). The results are the same whatever N.")(f)
 
 
 def passes_option(f):

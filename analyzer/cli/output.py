@@ -18,7 +18,7 @@ from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
 
 __all__ = ["options_for", "check_variant", "sources", "output_target", "Progress", "WorldsBar", "results",
-           "echo_errors", "echo_jsonl", "finish"]
+           "echo_errors", "echo_jsonl", "JsonGames", "finish"]
 
 
 def options_for(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None, lines=False,
@@ -184,12 +184,43 @@ def echo_jsonl(result: dict) -> None:
     click.echo(json.dumps({k: v for k, v in result.items() if k not in _NOT_IN_JSONL}))
 
 
-def finish(summary: Summary, quiet: bool, err: bool = False, games: list | None = None) -> None:
-    """The closing summary line (or, for ``--json``, the document of ``games`` with the summary),
-    then the exit status: 0 all valid, 1 any invalid or any error reported at all (``summary.codes``: every
-    error diagnostic and record error the run printed), 3 incomplete (records not worked out: the cluster was lost)."""
-    if games is not None:
-        click.echo(json.dumps({"games": games, "summary": summary.as_dict()}, indent=2))
+class JsonGames:
+    """The document of ``--json``, ``{"games": [...], "summary": {...}}``, written game by game as the records
+    finish (``add``; none held: constant memory over any archive) and closed with the summary by
+    :func:`finish`; the same bytes as ``json.dumps`` of the whole document with ``indent=2``. Writes
+    nothing when not ``on`` (no ``--json``, or ``--jsonl`` or ``--quiet`` with it)."""
+
+    def __init__(self, on: bool):
+        self.on, self.written = on, 0
+
+    def __bool__(self) -> bool:
+        return self.on
+
+    def add(self, game: dict) -> None:
+        """One game of the document (its entry of ``"games"``), written now."""
+        if self.on:
+            head = '{\n  "games": [\n    ' if not self.written else ",\n    "
+            # (json.dumps writes no raw newline inside a value: every one it writes is an indentation's)
+            click.echo(head + json.dumps(game, indent=2).replace("\n", "\n    "), nl=False)
+            self.written += 1
+
+    def close(self, summary: dict) -> None:
+        head = '\n  ],\n  "summary": ' if self.written else '{\n  "games": [],\n  "summary": '
+        click.echo(head + json.dumps(summary, indent=2).replace("\n", "\n  ") + "\n}")
+
+
+def finish(summary: Summary, quiet: bool, err: bool = False, games: JsonGames | list | None = None) -> None:
+    """The closing summary line (or, for ``--json``, the close of the document of ``games`` with the summary:
+    a :class:`JsonGames` written as it went, or a list written whole), then the exit status: 0 all valid, 1 any
+    invalid or any error reported at all (``summary.codes``: every error diagnostic and record error the run
+    printed), 3 incomplete (records not worked out: the cluster was lost)."""
+    if isinstance(games, list):
+        document = JsonGames(True)
+        for game in games:
+            document.add(game)
+        games = document
+    if games:
+        games.close(summary.as_dict())
     elif not quiet:
         click.echo(str(summary), err=err)
     sys.exit(3 if summary.incomplete else 0 if summary.ok and not summary.codes else 1)

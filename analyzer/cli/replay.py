@@ -34,10 +34,11 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
     from ..pipeline import UnknownView, read, view_inference
     from ..replay.json import replay_data
     from ..report.text import replay_text
-    from .output import echo_errors, finish, options_for, sources
+    from .output import JsonGames, echo_errors, finish, options_for, sources
 
     options = options_for("validate", variant, rules, insert_passes=insert_passes)
-    summary, games = Summary(), []
+    summary = Summary()
+    document = JsonGames(as_json and not (jsonl or quiet))      # (written as the records finish)
     inputs = sources(paths)
     several = len(inputs) > 1
 
@@ -62,8 +63,9 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
         elif quiet or result["error"]:
             echo_errors(result, err=as_json and not quiet)
         elif as_json:
-            games += [{"file": src.label, **data(rep)} for rep in run.replays]
+            for rep in run.replays:
+                document.add({"file": src.label, **data(rep)})
         else:
             for number, rep in enumerate(run.replays, 1):
                 click.echo(replay_text(number, rep, inferred(rep), view), nl=False)
-    finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
+    finish(summary, quiet, err=jsonl, games=document)

@@ -46,7 +46,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..pipeline import validation_json
     from ..report.text import validation_text
-    from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
+    from .output import JsonGames, echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     inputs = sources(paths)
     if out_path is not None:
@@ -61,7 +61,8 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
     # the same pass over the record as its replay
     options = options_for("validate", variant, rules, insert_passes=insert_passes, triage=not do_repair,
                           repair_edits=max_edits if do_repair else 0, write_repaired=out_path is not None)
-    summary, games = Summary(), []
+    summary = Summary()
+    document = JsonGames(as_json and not (jsonl or quiet))      # (written as the records finish)
     for result in results(inputs, options, jobs, scheduler, cache_dir):
         summary.add(result)
         found = {k: r for k, r in enumerate(result.get("repairs_found") or ()) if r is not None}
@@ -70,12 +71,13 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
         elif quiet:
             echo_errors(result)
         elif as_json:
-            games += validation_json(result, {k: r["report"] for k, r in found.items()})
+            for game in validation_json(result, {k: r["report"] for k, r in found.items()}):
+                document.add(game)
         else:
             click.echo(validation_text(result, {k: r["text"] for k, r in found.items()}), nl=False)
         if out_path is not None:
             _write_repaired(result.get("repaired") or {}, out_path)
-    finish(summary, quiet, err=jsonl, games=games if as_json and not (jsonl or quiet) else None)
+    finish(summary, quiet, err=jsonl, games=document)
 
 
 def _write_repaired(repaired: dict, out_path: str) -> None:

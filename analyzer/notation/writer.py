@@ -4,7 +4,6 @@ The reader reads back what the writer writes: ``parse(write(record)) == record``
 the reader produced."""
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from dataclasses import replace
@@ -381,6 +380,8 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
     b = [tuple(_move_key(m) for m in moves) for _, moves in new_rows]
     replaced: dict[int, str | None] = {}      # a row's line: its new text (None: the row goes)
     inserted: dict[int, list[str]] = {}       # the new rows before a line
+    import difflib      # (start-up: only a rewrite of a table needs it)
+
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "equal" or op == "replace" and i2 - i1 == j2 - j1:
             for i, j in zip(range(i1, i2), range(j1, j2)):
