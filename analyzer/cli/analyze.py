@@ -47,7 +47,6 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
     from ..archive import Summary
     from ..pipeline import read
-    from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
     from .output import JsonGames, echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=lines or graph_path is not None,
@@ -98,19 +97,28 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 document.add({"file": result["source"], **game["analysis"], "valid": game["valid"],
                               "diagnostics": game["diagnostics"]})
         else:
-            if len(inputs) > 1:
-                click.echo(f"{result['source']}:")
-            games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
-            for number, (game, analysis) in enumerate(games, 1):
-                if no_game(game):        # an empty file: its one error below, no analysis
-                    continue
-                click.echo(analysis_text(number, analysis), nl=False)
-                click.echo(draw_luck_text(game["analysis"]), nl=False)
-                click.echo(match_scale_text(game["analysis"], analysis), nl=False)
-            echo_errors(result)          # every error of a broken record, at its file:line:column
+            _echo_text(result, len(inputs) > 1)
     if graph_path is not None:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl, inputs, force)
     finish(summary, quiet, err=jsonl, games=document)
+
+
+def _echo_text(result: dict, named: bool) -> None:
+    """One record's analysis as text (its file named first when there are several), then its errors."""
+    from ..analysis import GameAnalysis
+    from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
+    from .output import echo_errors
+
+    if named:
+        click.echo(f"{result['source']}:")
+    games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
+    for number, (game, analysis) in enumerate(games, 1):
+        if no_game(game):        # an empty file: its one error below, no analysis
+            continue
+        click.echo(analysis_text(number, analysis), nl=False)
+        click.echo(draw_luck_text(game["analysis"]), nl=False)
+        click.echo(match_scale_text(game["analysis"], analysis), nl=False)
+    echo_errors(result)          # every error of a broken record, at its file:line:column
 
 
 def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int, as_json: bool, quiet: bool,
