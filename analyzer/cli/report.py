@@ -49,7 +49,7 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so)."""
     from ..archive import Summary, player_rows  # (the work: loaded once a command runs, not for --help)
-    from ..report.index import build_index, page_names, render_index
+    from ..report.index import build_index, index_entry, page_names, render_index
     from ..report.names import below, renamed, shown_name
     from ..report.render import write_page
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
@@ -88,7 +88,7 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
         if result["error"] is None:       # the page names the record as given relative to it, or by its name
             write_page(renamed(result["page"], result["source"], shown_name(result["source"], target, list(paths))),
                        target)
-        done.append({k: v for k, v in result.items() if k != "page"})
+        done.append(index_entry(result))        # (what the index needs: not the page, not the lines)
         if jsonl:
             echo_jsonl(result)
         elif quiet or result["error"]:
