@@ -8,6 +8,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import zlib
 from dataclasses import dataclass
 from functools import cache
@@ -62,12 +63,17 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
+@cache
 def static_text(name: str) -> Markup:
-    """A packaged CSS or script file, to be inlined (our own text, never record text)."""
+    """A packaged CSS or script file, to be inlined (our own text, never record text), without the comments on
+    lines of their own and the indentation (every page carries it: a sixth of a small page)."""
     text = files("analyzer.report").joinpath("static", name).read_text(encoding="utf-8")
     if "</" in text:
         raise ValueError(f"static/{name} must not contain '</': it is inlined into the page")
-    return Markup(text)
+    if name.endswith(".css"):
+        text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = (line.strip() for line in text.splitlines())
+    return Markup("\n".join(line for line in lines if line and not line.startswith("//")))
 
 
 # ---- the value chart ------------------------------------------------------------------------------
@@ -199,10 +205,11 @@ def _n(v: float):
 
 
 def place_data(p: Place) -> list:
-    """A tile where :mod:`~analyzer.report.geometry` puts it, for the script: ``[x, y, upright, top (left)
-    number, other number, lead]`` and, on a layout with arms, ``arm, index on the arm``, else its place in the
-    line from the lead (the page draws a line's tiles left to right)."""
-    out = [_n(p.x), _n(p.y), int(p.vertical), p.a, p.b, int(p.lead)]
+    """A tile where :mod:`~analyzer.report.geometry` puts it, for the script, without its numbers (the page names
+    the tile: ``"3-5"``): ``[x, y, upright, the higher number on top (left), lead]`` and, on a layout with arms,
+    ``arm, index on the arm``, else its place in the line from the lead (the page draws a line left to right).
+    Many tiles of a game and its lines share a place."""
+    out = [_n(p.x), _n(p.y), int(p.vertical), int(p.a > p.b), int(p.lead)]
     return out + [p.arm, p.k] if p.arm is not None else out + [p.rank]
 
 

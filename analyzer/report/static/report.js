@@ -28,10 +28,11 @@
     return node;
   }
 
-  // A tile at its place ``p`` (one of the game's ``spots``): [x, y, upright, top (left) number, other number, lead,
-  // and its arm and index on the arm, or in a line of play its place from the lead].
-  function drawTile(parent, p, cls) {
-    var v = p[2] === 1, a = p[3], b = p[4];
+  // The tile ``key`` ("3-5") at its place ``p`` (one of the game's ``spots``): [x, y, upright, the higher number
+  // on top (left), lead, and its arm and index on the arm, or in a line of play its place from the lead].
+  function drawTile(parent, p, key, cls) {
+    var n = key.split("-").map(Number), v = p[2] === 1;
+    var a = p[3] === 1 ? n[1] : n[0], b = p[3] === 1 ? n[0] : n[1];
     var w = v ? U : 2 * U, h = v ? 2 * U : U;
     var g = mk("g", {"class": "dt" + (cls ? " " + cls : ""), transform: "translate(" + p[0] + " " + p[1] + ")"}, parent);
     mk("title", {}, g).textContent = "[" + a + "-" + b + "]";
@@ -45,9 +46,9 @@
       mk("use", {href: "#pf" + a, x: 0, y: 0, width: U, height: U}, g);
       mk("use", {href: "#pf" + b, x: U, y: 0, width: U, height: U}, g);
     }
-    if (p.length > 7) {
-      g.setAttribute("data-arm", String(p[6]));
-      g.setAttribute("data-k", String(p[7]));
+    if (p.length > 6) {
+      g.setAttribute("data-arm", String(p[5]));
+      g.setAttribute("data-k", String(p[6]));
     }
     return g;
   }
@@ -380,8 +381,8 @@
     var tiles = shown.keys.map(function (k) {
       return {k: k, p: spots[shown.moved && shown.moved[k] !== undefined ? shown.moved[k] : places[k]]};
     }).filter(function (t) { return t.p; });
-    if (!this.arms) { tiles.sort(function (s, t) { return s.p[6] - t.p[6]; }); }    // a line left to right
-    tiles.forEach(function (t) { drawTile(svg, t.p, t.k === last ? "last" : (t.p[5] === 1 ? "lead" : "")); });
+    if (!this.arms) { tiles.sort(function (s, t) { return s.p[5] - t.p[5]; }); }    // a line left to right
+    tiles.forEach(function (t) { drawTile(svg, t.p, t.k, t.k === last ? "last" : (t.p[4] === 1 ? "lead" : "")); });
     var arms = Object.keys(shown.labels).map(Number).sort(function (a, b) { return a - b; });
     arms.forEach(function (arm) {
       var l = shown.labels[String(arm)];
