@@ -14,7 +14,7 @@ tile's top left corner, whether it stands upright and which number is on its top
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def tile_key(a: int, b: int) -> str:
     return key
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Place:
     """A tile on the table: its top left corner, upright or not, ``a`` on its top (left) half."""
 
@@ -74,10 +74,10 @@ class Place:
         return 2 * U if self.vertical else U
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Label:
     """An arm's label: where it stands, its words (``arm 1: 5, closed``) and what the words of the open ends
-    say of it (``where``: right, from [4-4] on arm 1...; ``state``: 5, closed)."""
+    say of it (``where``: right, from [4-4] on arm 1...; ``state``: 5, closed); ``box``: the room it takes."""
 
     arm: int
     x: float
@@ -87,12 +87,12 @@ class Label:
     where: str
     state: str
     apart: bool = False
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
-    @property
-    def box(self) -> tuple[float, float, float, float]:
+    def __post_init__(self):
         w = len(self.words) * FONT * 0.56
         x0 = self.x if self.anchor == "start" else self.x - w if self.anchor == "end" else self.x - w / 2
-        return (x0, self.y - FONT * 0.8, w, FONT)
+        self.box = (x0, self.y - FONT * 0.8, w, FONT)
 
 
 @dataclass
@@ -117,8 +117,12 @@ def _box(item) -> tuple[float, float, float, float]:
 
 
 def _meet(p, q) -> bool:
-    ax, ay, aw, ah = _box(p)
-    bx, by, bw, bh = _box(q)
+    return _overlap(_box(p), _box(q))
+
+
+def _overlap(a, b) -> bool:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
     return min(ax + aw, bx + bw) - max(ax, bx) > 0.01 and min(ay + ah, by + bh) - max(ay, by) > 0.01
 
 
@@ -129,16 +133,16 @@ def _run(out: list, tiles: list[tuple[int, int, int]], x: float, way: int, half:
     the right arm turns down at the edge, the left arm up; the tile after a corner runs back under it."""
     turn, row, corner = way, 0.0, None
     for i, inner, outer in tiles:
-        double = inner == outer
+        double, rank = inner == outer, i - lead
         if corner is not None:
             if double:              # crosswise to the turn: flat under the corner
                 mid = (corner[0] + corner[1]) / 2
-                p = Place(mid - U, row - U / 2, False, inner, outer)
+                p = Place(mid - U, row - U / 2, False, inner, outer, rank=rank)
                 x = mid + way * U
             else:
                 edge = corner[1] if way < 0 else corner[0]
                 p = Place(edge - 2 * U if way < 0 else edge, row - U / 2, False,
-                          outer if way < 0 else inner, inner if way < 0 else outer)
+                          outer if way < 0 else inner, inner if way < 0 else outer, rank=rank)
                 x = edge + way * 2 * U
             corner = None
         else:
@@ -147,18 +151,18 @@ def _run(out: list, tiles: list[tuple[int, int, int]], x: float, way: int, half:
             if not double and abs(far) > half:        # no room: this tile turns the corner
                 low = start if way > 0 else start - U
                 p = Place(low, row - U / 2 if turn > 0 else row + U / 2 - 2 * U, True,
-                          inner if turn > 0 else outer, outer if turn > 0 else inner)
+                          inner if turn > 0 else outer, outer if turn > 0 else inner, rank=rank)
                 corner = (low, low + U)
                 row += turn * (2 * U + GAP)
                 way = -way
             elif double:
-                p = Place(min(start, far), row - U, True, inner, outer)
+                p = Place(min(start, far), row - U, True, inner, outer, rank=rank)
                 x = far
             else:
                 p = Place(min(start, far), row - U / 2, False, inner if way > 0 else outer,
-                          outer if way > 0 else inner)
+                          outer if way > 0 else inner, rank=rank)
                 x = far
-        out[i] = replace(p, rank=i - lead)
+        out[i] = p
 
 
 def line_places(line: list[tuple[int, int]], lead: int | None, half: float = WIDE) -> list[Place]:
@@ -306,9 +310,11 @@ def arms_scene(lay: Layout | None, plan: Plan | None = None) -> Scene:
             spots.append(_label_spots(arm, f"from [{double.a}-{double.b}] on arm {arm.origin[0]}", tiles, end, way))
         else:
             apart.append(arm)
+    taken = [(p.x, p.y, p.w, p.h) for p in out.tiles]
     for choice in spots:                  # each label where it covers no tile and no label before it
-        taken = out.tiles + out.labels
-        out.labels.append(next((s for s in choice if not any(_meet(s, q) for q in taken)), choice[0]))
+        label = next((s for s in choice if not any(_overlap(s.box, q) for q in taken)), choice[0])
+        out.labels.append(label)
+        taken.append(label.box)
     y = plan.top
     for arm in apart:
         if arm.origin:

@@ -20,6 +20,7 @@ __all__ = ["Issue", "board_view", "LineStep", "LineView", "line_steps", "ArmView
            "MatchView", "match_view", "with_match_views", "with_draw_luck"]
 
 Pair = tuple[int, int]
+_MOVES: dict[str, Move] = {}           # each move's text read once (the same few in line after line)
 
 
 def signed(value: int | None) -> str:
@@ -123,8 +124,7 @@ class Board:
 
 @dataclass(frozen=True)
 class LineStep:
-    """One move of an alternative's best line as the page draws it: who moved, the tile he laid (or drew), what he
-    has left and the open ends (a layout with arms: the layout)."""
+    """One move of an alternative's best line as the page draws it: who, the tile laid (or drawn), what is left."""
 
     seat: int
     tile: Pair | None                # the tile laid or drawn, as (low, high); None: a pass
@@ -146,9 +146,7 @@ class LineView:
     line: list[Pair]                 # the line of play after the last move, left to right (none for arms)
     lead: int | None
 
-    @property
-    def seats(self) -> list[int]:                 # who makes each move
-        return [s.seat for s in self.steps]
+    seats = property(lambda self: [s.seat for s in self.steps])      # who makes each move
 
 
 @dataclass(frozen=True)
@@ -466,7 +464,8 @@ def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:
             name = players[pos.turn] + " "
             if not text.startswith(name):
                 raise ValueError(f"{text!r}: {players[pos.turn]} is to move")
-            move = Move.parse(text[len(name):])
+            said = text[len(name):]
+            move = _MOVES.get(said) or _MOVES.setdefault(said, Move.parse(said))
             if (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():   # (a draw: the boneyard's tile)
                 raise ValueError(f"{text!r} is not legal here")
             seat = pos.turn

@@ -361,11 +361,16 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
         plan = plan_arms(layouts)
         scenes = [arms_scene(lay, plan) for lay in layouts]
         game_at = table["views"][0]["at"]
-        base = {p.key: spots.index(p) for p in scenes[0].tiles if game_at.get(p.key) != spots.index(p)}
+        base = {}
+        for p in scenes[0].tiles:
+            spot = spots.index(p)
+            if game_at.get(p.key) != spot:
+                base[p.key] = spot
         put = []
         for s, scene in zip(line.steps, scenes[1:]):
             key = tile_key(*s.tile) if s.laid and s.tile else None
-            put.append(next((spots.index(p) for p in scene.tiles if p.key == key), None))
+            laid = next((p for p in scene.tiles if p.key == key), None) if key else None
+            put.append(None if laid is None else spots.index(laid))
         view = {"box": _box_data(arms_box(scenes)), "put": put}
         if base:
             view["base"] = base
