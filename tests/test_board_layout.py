@@ -153,9 +153,14 @@ def test_line_with_doubles_crosswise_last_tile_marked(browser, served, viewport,
         moves = text[text.index("1. B [1-1]"):text.index("B [0-1]")]
         plays = re.findall(r"\[(\d)-(\d)\]", moves)
         assert len(seen["tiles"]) == len(plays) == 9
-        doubles = [t for t in seen["tiles"] if t["w"] < t["h"]]
+        upright = [t for t in seen["tiles"] if t["w"] < t["h"]]
+        # the report's drawing (report.geometry): a snake, whose tile at a corner stands upright too; here the
+        # sixth tile left of the lead, [1-2], turns at the table's edge: the leftmost tile
+        corners = [t for t in upright if t["x"] == min(u["x"] for u in seen["tiles"])]
+        doubles = [t for t in upright if t not in corners]
+        assert len(corners) == 1 and corners[0]["pips"] == 1 + 2
         assert len(doubles) == sum(a == b for a, b in plays) == 2
-        assert all(t["h"] < t["w"] for t in seen["tiles"] if t not in doubles)
+        assert all(t["h"] < t["w"] for t in seen["tiles"] if t not in upright)
         marked = [t for t in seen["tiles"] if t["last"]]
         assert len(marked) == 1 and marked[0] in doubles and marked[0]["pips"] == 8
         assert sorted(t["pips"] for t in doubles) == [2, 8]
@@ -188,20 +193,19 @@ def test_the_drawing_escapes_the_record_and_runs_nothing():
 
 
 def test_a_wide_layout_on_a_phone_scrolls_sideways_with_readable_tiles(browser, served):
-    """French game 2 at its end (B's [0-5], its widest layout) on a phone: the drawing is wider than the
-    screen, so the table scrolls sideways inside the board (the page itself does not), its tiles at least
-    24 px long, the spinner in sight, the last tile marked."""
+    """French game 2 at its end (B's [0-5], its widest layout) on a phone: its tiles at least 24 px long, the
+    table scrolling sideways inside the board where the drawing is wider than the screen (the page itself never
+    does; the report's drawing turns long arms, so this one fits), the spinner in sight, the last tile marked."""
     context, page, errors = _open(browser, served, "variant-french.dom", PHONE)
     try:
         _cursor_at(page, "9. A pass B [0-5]", after=True)
         _shown(page, "[0-5]")
-        page.wait_for_function("() => document.querySelector('#table img.layout').style.width !== ''")
         seen = _read(page)
         assert 2 * U * seen["box"]["width"] / seen["natural"] >= 24
         table = page.evaluate("() => { const t = document.getElementById('table'), r = t.getBoundingClientRect();"
                               " return {x: r.x, width: r.width, scroll: t.scrollWidth, client: t.clientWidth,"
                               " left: t.scrollLeft, page: document.documentElement.scrollWidth}; }")
-        assert table["scroll"] > table["client"] and table["left"] > 0
+        assert table["scroll"] <= table["client"] + 1 or table["left"] > 0
         assert table["x"] >= 0 and table["x"] + table["width"] <= PHONE["width"] + 1
         assert table["page"] <= PHONE["width"]
         # the spinner, at the drawing's origin, is in sight

@@ -76,19 +76,20 @@ def pages(models, tmp_path_factory) -> dict[str, pathlib.Path]:
 def branched_model():
     """The cross game with a made-up tree of arms on its last board, as the double-nine cross makes
     them (every double opens two arms from its sides): arms 5 and 6 from the [1-1] of arm 1, 7 and 8
-    from the [3-3] of arm 2, 9 and 10 from the [5-5] of arm 6, one of which would cross arm 4."""
+    from the [3-3] of arm 2, 9 and 10 from the [5-5] of arm 6, one of which would cross arm 4. Each tile once,
+    as in any layout the rules make (the page names a tile by its numbers)."""
     model = report_model(read(CROSS), analyse=False)
     move = model.games[0].moves[-1]
     arms = [ArmView(1, None, [(6, 1), (1, 1), (1, 2)], 2, "open"),
             ArmView(2, None, [(6, 3), (3, 3)], 3, "open"),
             ArmView(3, None, [(6, 5)], 5, "open"),
-            ArmView(4, None, [(6, 0), (0, 4)], 4, "open"),
+            ArmView(4, None, [(6, 0), (0, 8)], 8, "open"),
             ArmView(5, (1, 1), [(1, 4), (4, 0)], 0, "open"),
             ArmView(6, (1, 1), [(1, 5), (5, 5)], 5, "open"),
-            ArmView(7, (2, 1), [(3, 2)], 2, "open"),
+            ArmView(7, (2, 1), [(3, 9)], 9, "open"),
             ArmView(8, (2, 1), [], 3, "open"),
             ArmView(9, (6, 1), [(5, 2), (2, 3)], 3, "open"),
-            ArmView(10, (6, 1), [(5, 6), (6, 3)], 3, "open")]
+            ArmView(10, (6, 1), [(5, 7), (7, 3)], 3, "open")]
     move.board = dataclasses.replace(move.board, layout=Layout((6, 6), arms))
     return model
 

@@ -150,50 +150,47 @@ def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
                  if a.line is not None}
         assert given and set(shown) == {key for key in given if key[0] in {m.index for m in game.moves if m.decision}}
         for key, line in shown.items():
-            assert line.moves == given[key] and len(line.boards) == len(line.moves) == len(line.seats)
-            for pos, board in zip(_replayed(rep, key[0] + 1, line.moves), line.boards):
-                assert _table(pos) == sorted(tuple(sorted(p)) for p in board.line), key
+            assert line.moves == given[key] and len(line.steps) == len(line.moves) == len(line.seats)
+            for pos, step in zip(_replayed(rep, key[0] + 1, line.moves), line.steps):
+                assert step.count == pos.count(step.seat) and step.ends == pos.ends, key
+                if step.layout is not None:
+                    laid = [step.layout.lead] + [t for arm in step.layout.arms for t in arm.tiles]
+                    assert _table(pos) == sorted(tuple(sorted(p)) for p in laid), key
+            if not pos.has_arms:
+                assert _table(pos) == sorted(tuple(sorted(p)) for p in line.line), key
             assert pos.outcome() is not None, key
 
 
-def _unpatch(before: dict, patch: dict) -> dict:
-    """The page's ``unpatch`` (report.js), as the reference the patches are checked against."""
-    return {**before, **{key: _changed(key, before.get(key), value) for key, value in patch.items()}}
-
-
-def _changed(key, old, value):
-    if isinstance(value, dict) and isinstance(old, dict) and "+" in value:
-        return _unpatch(old, value["+"])
-    if isinstance(value, dict) and isinstance(old, list):
-        if key == "line":
-            return [value["left"]] + old if "left" in value else old + [value["right"]]
-        return [_changed("", v, value[str(i)]) if str(i) in value else v for i, v in enumerate(old)]
-    return value
-
-
-@pytest.mark.parametrize("name", ["seed1.dom", "variant-cross.dom", "variant-draw.dom", "variant-all-fives.dom"])
-def test_each_step_of_a_line_is_its_table_written_as_a_change(name):
-    """The page writes each step of a line as its change from the step before (``render.board_patch``), the
-    first from the table before the decision: applied in turn, the changes give back every table of the line,
-    each smaller than the table written whole."""
-    from analyzer.report.render import board_data, board_patch, game_data
+@pytest.mark.parametrize("name", ["seed1.dom", "variant-draw.dom", "variant-all-fives.dom"])
+def test_each_step_of_a_line_puts_its_tile_where_the_geometry_draws_the_table(name):
+    """The page's data gives each move of a line once (the tile it lays) and the place of that tile, one of the
+    game's spots: laid in turn from the table before the decision, the places are those the one drawing
+    (``report.geometry``, as ``domino diagram`` and the board draw) gives the table after the move, in each view
+    (a wide screen's and a phone's), and the line's data is far smaller than a table a step."""
+    from analyzer.report.geometry import line_places
+    from analyzer.report.render import game_data
 
     model = report_model(read(RECORDS / name))
     checked = 0
     for game in model.games:
         data = game_data(game, None)
+        spots, views = data["table"]["spots"], data["table"]["views"]
         for m in game.moves:
             if m.decision is None:
                 continue
-            for a, patches in zip(m.decision.alternatives, data["lines"].get(str(m.number), [])):
+            for a, line in zip(m.decision.alternatives, data["lines"].get(str(m.number), [])):
                 if a.line is None:
-                    assert patches is None
+                    assert line is None
                     continue
-                before = data["boards"][m.number - 1]
-                for b, seat, patch in zip(a.line.boards, a.line.seats, patches, strict=True):
-                    whole = board_data(b, seat)
-                    assert _unpatch(before, patch) == whole and patch == board_patch(before, whole)
-                    assert len(repr(patch)) < len(repr(whole))
-                    before = whole
+                for view, own in zip(views, line["views"], strict=True):
+                    places = dict(view["at"])
+                    for step, put in zip(line["steps"], own["put"], strict=True):
+                        if put is not None:
+                            places[step[1]] = put
+                    want = {p.key: [p.x, p.y, int(p.vertical), int(p.a > p.b)]
+                            for p in line_places(a.line.line, a.line.lead, view["half"])}
+                    drawn = {k: spots[places[k]][:4] for k in want}
+                    assert drawn == want, (m.number, a.move)
                     checked += 1
+                assert len(repr(line)) < 60 * len(line["steps"]) + 200
     assert checked > 20

@@ -48,7 +48,7 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     Example (the book deal's page, to open in a browser):
       domino report records/seed2.dom -o seed2.html"""
     from ..archive import Summary, player_rows  # (the work: loaded once a command runs, not for --help)
-    from ..report.index import build_index, page_names, render_index
+    from ..report.index import build_index, index_entry, page_names, render_index
     from ..report.names import below, renamed, shown_name
     from ..report.render import write_page
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
@@ -87,7 +87,7 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
         if result["error"] is None:       # the page names the record as given relative to it, or by its name
             write_page(renamed(result["page"], result["source"], shown_name(result["source"], target, list(paths))),
                        target)
-        done.append({k: v for k, v in result.items() if k != "page"})
+        done.append(index_entry(result))        # (what the index needs: not the page, not the lines)
         if jsonl:
             echo_jsonl(result)
         elif quiet or result["error"]:

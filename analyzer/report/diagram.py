@@ -4,19 +4,20 @@ arms, the hands shown or face down, the last move marked. Plain data in (the rep
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 from ..position import Position
 from ..replay import Replay
 from ..tiles import Tile
+from .geometry import U as GU, board_scene
 from .model import Board, board_view
 from .render import PIP_LAYOUT
 
 __all__ = ["position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram"]
 
 U = 20                  # the side of a tile's half, in SVG units
-GAP = 3
-PER_ROW = 12            # tiles in a row of a line of play before it wraps
+GAP = 3                 # between the tiles of a hand
 
 
 def position_at(rep: Replay, step: int) -> tuple[Position, list[set[int]], Tile | None, int]:
@@ -67,117 +68,57 @@ class _Canvas:
         width = len(words) * size * 0.6
         self.grow(x - (width if anchor == "end" else width / 2 if anchor == "middle" else 0), y - size, width, size * 1.3)
 
-    def face(self, x: float, y: float, n: int) -> None:
-        """The half showing ``n`` with its top left corner at (x, y)."""
-        if n in PIP_LAYOUT:
-            for px, py in PIP_LAYOUT[n]:
-                self.items.append(f'<circle cx="{x + px * U / 10:g}" cy="{y + py * U / 10:g}" r="{U * 0.1:g}" class="pip"/>')
-        else:
-            self.items.append(f'<text x="{x + U / 2:g}" y="{y + U * 0.72:g}" font-size="{U * 0.62:g}" '
-                              f'text-anchor="middle" class="pip">{n}</text>')
-
     def tile(self, x: float, y: float, a: int, b: int, vertical: bool = False, last: bool = False) -> None:
         """A tile with ``a`` on its left (top, when ``vertical``) half."""
-        w, h = (U, 2 * U) if vertical else (2 * U, U)
-        self.items.append(f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{w - 1:g}" height="{h - 1:g}" rx="3" '
-                          f'class="tile{" last" if last else ""}"/>')
-        if vertical:
-            self.items.append(f'<line x1="{x + 3:g}" y1="{y + U:g}" x2="{x + U - 3:g}" y2="{y + U:g}" class="bar"/>')
-            self.face(x, y, a)
-            self.face(x, y + U, b)
-        else:
-            self.items.append(f'<line x1="{x + U:g}" y1="{y + 3:g}" x2="{x + U:g}" y2="{y + U - 3:g}" class="bar"/>')
-            self.face(x, y, a)
-            self.face(x + U, y, b)
-        self.grow(x, y, w, h)
+        self.items.append(_tile_text(x, y, a, b, vertical, last))
+        self.grow(x, y, U if vertical else 2 * U, 2 * U if vertical else U)
 
     def back(self, x: float, y: float) -> None:
         self.items.append(f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{2 * U - 1:g}" height="{U - 1:g}" rx="3" class="back"/>')
         self.grow(x, y, 2 * U, U)
 
 
+def _face(x: float, y: float, n: int) -> str:
+    """The half showing ``n`` with its top left corner at (x, y)."""
+    if n in PIP_LAYOUT:
+        return "".join(f'<circle cx="{x + px * U / 10:g}" cy="{y + py * U / 10:g}" r="{U * 0.1:g}" class="pip"/>'
+                       for px, py in PIP_LAYOUT[n])
+    return (f'<text x="{x + U / 2:g}" y="{y + U * 0.72:g}" font-size="{U * 0.62:g}" '
+            f'text-anchor="middle" class="pip">{n}</text>')
+
+
+@lru_cache(maxsize=8192)
+def _tile_text(x: float, y: float, a: int, b: int, vertical: bool, last: bool) -> str:
+    """A tile's SVG: the same tile at the same place is drawn in position after position (the diagram of every
+    position of a game), so each is written once."""
+    w, h = (U, 2 * U) if vertical else (2 * U, U)
+    rect = (f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{w - 1:g}" height="{h - 1:g}" rx="3" '
+            f'class="tile{" last" if last else ""}"/>')
+    if vertical:
+        return "\n".join([rect, f'<line x1="{x + 3:g}" y1="{y + U:g}" x2="{x + U - 3:g}" y2="{y + U:g}" class="bar"/>',
+                          _face(x, y, a), _face(x, y + U, b)])
+    return "\n".join([rect, f'<line x1="{x + U:g}" y1="{y + 3:g}" x2="{x + U:g}" y2="{y + U - 3:g}" class="bar"/>',
+                      _face(x, y, a), _face(x + U, y, b)])
+
+
 def _is(pair, last) -> bool:
     return last is not None and sorted(pair) == sorted(last)
 
 
-def _line(c: _Canvas, board: Board) -> float:
-    """The line of play left to right, wrapped into rows; the height it takes."""
-    x = y = 0.0
-    for k, (a, b) in enumerate(board.line):
-        if k and k % PER_ROW == 0:
-            x, y = 0.0, y + 2 * U + 2 * GAP
-        double = a == b
-        c.tile(x, y + (0 if double else U / 2), a, b, vertical=double, last=_is((a, b), board.last))
-        x += (U if double else 2 * U) + GAP
-    if not board.line:
-        c.text(0, U, "nothing played yet", cls="note")
-    return c.y1
-
-
-_DIRECTIONS = {1: (1, 0), 2: (-1, 0), 3: (0, -1), 4: (0, 1)}     # arm 1 right, 2 left, 3 up, 4 down
-
-
-def _arms(c: _Canvas, board: Board) -> float:
-    """The layout with arms as a cross around its lead: the spinner's arms 1 to 4 right, left, up and
-    down, each tile outward from the lead (a double across its arm); branch arms in rows below."""
-    lay = board.layout
-    if lay.lead is None:
-        c.text(0, U, "nothing played yet", cls="note")
-        return c.y1
-    a, b = lay.lead
-    double = a == b
-    # the lead: a spinner lies across arms 1 and 2
-    lw, lh = (U, 2 * U) if double else (2 * U, U)
-    lx, ly = -lw / 2, -lh / 2
-    c.tile(lx, ly, b if not double else a, a if not double else b, vertical=double,
-           last=_is(lay.lead, board.last) and not any(arm.tiles for arm in lay.arms))
-    branches = []
-    for arm in lay.arms:
-        if arm.origin is not None or arm.number not in _DIRECTIONS:
-            branches.append(arm)
-            continue
-        dx, dy = _DIRECTIONS[arm.number]
-        # where the arm leaves the lead
-        if dx:
-            edge = (lx + lw) if dx > 0 else lx
-            x, y = edge + dx * GAP, 0.0
-        else:
-            edge = (ly + lh) if dy > 0 else ly
-            x, y = 0.0, edge + dy * GAP
-        for near, far in arm.tiles:
-            crosswise = near == far
-            horizontal = (dx != 0) != crosswise
-            w, h = (2 * U, U) if horizontal else (U, 2 * U)
-            # the tile's near half toward the lead
-            if dx > 0 or dy > 0:
-                first, second = near, far
-            else:
-                first, second = far, near
-            if crosswise:
-                first = second = near
-            tx = x if dx > 0 else x - w if dx < 0 else -w / 2
-            ty = y if dy > 0 else y - h if dy < 0 else -h / 2
-            c.tile(tx, ty, first, second, vertical=not horizontal, last=_is((near, far), board.last))
-            x, y = x + dx * (w + GAP), y + dy * (h + GAP)
-        label = f"{arm.number}: " + ("closed" if arm.state == "closed" else str(arm.open))
-        c.text(x + dx * U * 0.9, y + dy * U * 0.9 + (4 if not dy else 0), label, size=10,
-               anchor="middle", cls="arm")
-    y = c.y1 + 2 * GAP
-    for arm in branches:
-        y += 1.2 * U
-        c.text(c.x0, y, f"arm {arm.number} (from a double of arm {arm.origin[0] if arm.origin else '?'}): "
-               + ("closed" if arm.state == "closed" else f"open {arm.open}"), size=10, cls="arm")
-        x = c.x0
-        y += GAP
-        for near, far in arm.tiles:
-            c.tile(x, y, near, far, last=_is((near, far), board.last))
-            x += 2 * U + GAP
-        y += U
-    return c.y1
+SCALE = U / GU          # the diagram's units to the geometry's (``report.geometry``: the page's)
 
 
 def _table(c: _Canvas, board: Board) -> None:
-    _arms(c, board) if board.layout is not None else _line(c, board)
+    """The table of ``board`` as the page draws it (``report.geometry``): the line of play as a snake, or the
+    layout with its arms and their labels; the last tile marked."""
+    scene = board_scene(board)
+    for p in scene.tiles:
+        c.tile(p.x * SCALE, p.y * SCALE, p.a, p.b, vertical=p.vertical, last=_is((p.a, p.b), board.last))
+    for label in scene.labels:
+        words = label.words[len("arm "):] if label.words.startswith("arm ") else label.words
+        c.text(label.x * SCALE, label.y * SCALE, words, size=11, anchor=label.anchor, cls="arm")
+    if not scene.tiles:
+        c.text(0, U, "nothing played yet", cls="note")
 
 
 def diagram_svg(d: Diagram) -> str:

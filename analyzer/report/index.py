@@ -13,7 +13,7 @@ from typing import Any
 
 from .render import content_policy, environment, static_text, with_match_css
 
-__all__ = ["IndexRow", "ArchiveIndex", "build_index", "render_index", "page_names"]
+__all__ = ["IndexRow", "ArchiveIndex", "build_index", "render_index", "page_names", "index_entry"]
 
 
 @dataclass
@@ -62,6 +62,28 @@ def _critical(analysis: dict | None) -> tuple[str | None, int]:
     where = f" in round {c['round']}" if c["round"] is not None else f" (move {c['index'] + 1})"
     cls = f" ({c['class']})" if c["class"] else ""
     return f"{c['player']} {c['played']}{where}: loses {c['loss']}{cls}", c["loss"]
+
+
+def index_entry(result: dict) -> dict:
+    """What an archive's report keeps of a record's result once its page is written, for the index and the
+    players' table (:func:`build_index`, ``archive.player_rows``): the result without its page and without the
+    best lines of the analysis (``lines``, each alternative's ``line``: the page's line view, most of a result), so that what is held while the
+    archive runs stays small. ``result`` is left as it was."""
+    def alternative(a: dict) -> dict:
+        return {k: v for k, v in a.items() if k != "line"} if isinstance(a, dict) else a
+
+    def game(g: dict) -> dict:
+        analysis = g.get("analysis")
+        if not isinstance(analysis, dict):
+            return g
+        decisions = [{**d, "alternatives": [alternative(a) for a in d.get("alternatives") or ()]}
+                     if isinstance(d, dict) else d for d in analysis.get("decisions") or ()]
+        return {**g, "analysis": {**{k: v for k, v in analysis.items() if k != "lines"}, "decisions": decisions}}
+
+    out = {k: v for k, v in result.items() if k != "page"}
+    if out.get("games"):
+        out["games"] = [game(g) if isinstance(g, dict) else g for g in out["games"]]
+    return out
 
 
 def build_index(results: list[dict], pages: list[str | None], players: list, summary: str,

@@ -15,11 +15,12 @@ from ..replay.result import result_sentence
 from ..rules.layout import ArmPosition
 from ..tiles import Move, Tile
 
-__all__ = ["Issue", "board_view", "LineView", "line_boards", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
+__all__ = ["Issue", "board_view", "LineStep", "LineView", "line_steps", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
            "GameReport", "ReportModel", "build_report", "build_game", "move_words", "signed", "MatchChoice", "MatchMove",
            "MatchView", "match_view", "with_match_views", "with_draw_luck"]
 
 Pair = tuple[int, int]
+_MOVES: dict[str, Move] = {}           # each move's text read once (the same few in line after line)
 
 
 def signed(value: int | None) -> str:
@@ -122,14 +123,30 @@ class Board:
 
 
 @dataclass(frozen=True)
+class LineStep:
+    """One move of an alternative's best line as the page draws it: who, the tile laid (or drawn), what is left."""
+
+    seat: int
+    tile: Pair | None                # the tile laid or drawn, as (low, high); None: a pass
+    laid: bool                       # the tile went on the table (else: drawn from the boneyard)
+    count: int                       # tiles the mover still holds
+    pips: int | None                 # pips in his hand (None: not known)
+    ends: tuple[int, ...] | None     # the open numbers after it
+    layout: Layout | None = None     # a layout with arms: the picture after it
+
+
+@dataclass(frozen=True)
 class LineView:
-    """An alternative's best line to the end of the hand with every hand open, as the page steps through
-    it: each move (``"B [0-0]"``, the alternative first) and the table after it. Playing it out scores the
-    alternative's value, so the value after every step is that value."""
+    """An alternative's best line to the end of the hand with every hand open, as the page steps through it: each
+    move (``"B [0-0]"``, the alternative first), what it changes, and the line of play after the last move.
+    Playing it out scores the alternative's value, so the value after every step is that value."""
 
     moves: list[str]
-    boards: list[Board]
-    seats: list[int]                 # who makes each move
+    steps: list[LineStep]
+    line: list[Pair]                 # the line of play after the last move, left to right (none for arms)
+    lead: int | None
+
+    seats = property(lambda self: [s.seat for s in self.steps])      # who makes each move
 
 
 @dataclass(frozen=True)
@@ -438,35 +455,35 @@ def _decision(d: Decision) -> DecisionView:
                         d.loss, d.cls, d.fair, d.unsolved, d.least_loss)
 
 
-def line_boards(pos: Position, voids: list[set[int]], moves: list[str], players: list[str]) -> list[tuple[int, Board]]:
-    """Who makes each move of ``moves`` (``"B [0-0]"``, each by the player to move) played from ``pos``
-    (left as it was), and the table after it; ValueError for a move that is not the player to move's or
-    not legal there."""
-    boards = []
-    pushed = 0
+def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:
+    """The line ``moves`` (``"B [0-0]"``, each by the player to move) played from ``pos`` (left as it was); ValueError
+    for a move that is not the player to move's or not legal there."""
+    steps, pushed = [], 0
     try:
         for text in moves:
             name = players[pos.turn] + " "
             if not text.startswith(name):
                 raise ValueError(f"{text!r}: {players[pos.turn]} is to move")
-            move = Move.parse(text[len(name):])
+            said = text[len(name):]
+            move = _MOVES.get(said) or _MOVES.setdefault(said, Move.parse(said))
             if (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():   # (a draw: the boneyard's tile)
                 raise ValueError(f"{text!r} is not legal here")
             seat = pos.turn
             pos.push(move)
-            pushed += 1
-            boards.append((seat, _board(pos, voids, move.tile if move.is_play else None)))
+            pushed, tile = pushed + 1, None if move.tile is None else (move.tile.low, move.tile.high)
+            steps.append(LineStep(seat, tile, move.is_play, pos.count(seat), None if pos.hidden[seat] else pos.pips(seat),
+                                  pos.ends, _layout(pos) if pos.has_arms else None))
+        line, lead = _pair_line(pos) if not pos.has_arms else ([], None)
     finally:
         for _ in range(pushed):
             pos.pop()
-    return boards
+    return LineView(list(moves), steps, line, lead)
 
 
-def _with_lines(d: Decision, pos: Position, voids: list[set[int]], rep: Replay) -> DecisionView:
+def _with_lines(d: Decision, pos: Position, rep: Replay) -> DecisionView:
     """The view of decision ``d`` with each alternative's best line on the table (an alternative whose
     line cannot be played on the page's table, the opener's choice to add no tile, keeps none)."""
-    view = _decision(d)
-    lines = {a.move: a.line for a in d.alternatives if a.line}
+    view, lines = _decision(d), {a.move: a.line for a in d.alternatives if a.line}
     if not lines:
         return view
     alts = []
@@ -474,8 +491,7 @@ def _with_lines(d: Decision, pos: Position, voids: list[set[int]], rep: Replay) 
         line = None
         if a.move in lines:
             try:
-                steps = line_boards(pos, voids, lines[a.move], list(rep.players))
-                line = LineView(lines[a.move], [b for _, b in steps], [seat for seat, _ in steps])
+                line = line_steps(pos, lines[a.move], list(rep.players))
             except ValueError:
                 pass
         alts.append(replace(a, line=line))
@@ -584,7 +600,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         if step.move is not None and step.seat is not None:
             pos.turn = step.seat
             if step.index in decisions:          # its alternatives, each with its line from this table
-                shown = _with_lines(decisions[step.index], pos, voids, rep)
+                shown = _with_lines(decisions[step.index], pos, rep)
             pos.push(step.move)
             last = step.move.tile
         if step.lacks and step.seat is not None:

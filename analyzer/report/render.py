@@ -8,6 +8,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import zlib
 from dataclasses import dataclass
 from functools import cache
@@ -18,10 +19,11 @@ from markupsafe import Markup
 
 from .. import __version__
 from ..outputs import write_atomic
-from .model import Board, GameReport, Layout, MoveView, ReportModel, move_words, signed
+from .geometry import NARROW, WIDE, Label, Place, arms_box, arms_scene, line_box, line_places, plan_arms, tile_key
+from .model import Board, GameReport, LineView, MoveView, ReportModel, move_words, signed
 from .verdicts import fair_best_words, tied_words
 
-__all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "board_data", "board_patch", "Chart",
+__all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "board_data", "table_data", "line_data", "place_data", "Chart",
            "chart", "PIP_LAYOUT"]
 
 # Where the pips of each number sit on a square face of 10 x 10 (numbers above 9 are written).
@@ -50,6 +52,7 @@ def environment() -> Environment:
     env.filters["tied"] = lambda fair: tied_words(fair, move_words)
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["plural"] = plural
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
     return env
 
 
@@ -60,12 +63,17 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
+@cache
 def static_text(name: str) -> Markup:
-    """A packaged CSS or script file, to be inlined (our own text, never record text)."""
+    """A packaged CSS or script file, to be inlined (our own text, never record text), without the comments on
+    lines of their own and the indentation (every page carries it: a sixth of a small page)."""
     text = files("analyzer.report").joinpath("static", name).read_text(encoding="utf-8")
     if "</" in text:
         raise ValueError(f"static/{name} must not contain '</': it is inlined into the page")
-    return Markup(text)
+    if name.endswith(".css"):
+        text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = (line.strip() for line in text.splitlines())
+    return Markup("\n".join(line for line in lines if line and not line.startswith("//")))
 
 
 # ---- the value chart ------------------------------------------------------------------------------
@@ -180,35 +188,129 @@ def move_rows(game: GameReport) -> list[MoveRow]:
 
 # ---- the data the script reads --------------------------------------------------------------------
 
-def _layout_data(layout: Layout | None) -> dict | None:
-    """A layout with arms for the script: the lead tile and each arm's tiles, open number and state."""
-    if layout is None:
-        return None
-    return {"lead": list(layout.lead) if layout.lead else None,
-            "arms": [{"arm": a.number, "origin": list(a.origin) if a.origin else None,
-                      "tiles": [list(t) for t in a.tiles], "open": a.open, "state": a.state}
-                     for a in layout.arms]}
-
-
 def board_data(board: Board, seat: int | None) -> dict:
-    """A table as the page's script draws it (``seat``: who laid the last tile, None before the first)."""
-    return {"line": [list(p) for p in board.line], "lead": board.lead,
-            "hands": [[f"{a}-{b}" for a, b in hand] for hand in board.hands],
+    """A table's numbers for the page's script, but for where its tiles lie (:func:`table_data`: the tiles it
+    adds to the table before it): the hands, counts, pips and passes, the open ends and the last tile (``seat``:
+    who laid it, None before the first move)."""
+    return {"hands": [[f"{a}-{b}" for a, b in hand] for hand in board.hands],
             "counts": board.counts, "pips": board.pips, "voids": board.voids,
             "ends": list(board.ends) if board.ends else None,
-            "last": list(board.last) if board.last else None, "seat": seat,
-            "layout": _layout_data(board.layout)}
+            "last": list(board.last) if board.last else None, "seat": seat}
+
+
+def _n(v: float):
+    """A coordinate as short as JSON writes it: 5 rather than 5.0."""
+    v = round(v, 2)
+    return int(v) if v == int(v) else v
+
+
+def place_data(p: Place) -> list:
+    """A tile where :mod:`~analyzer.report.geometry` puts it, for the script, without its numbers (the page names
+    the tile: ``"3-5"``): ``[x, y, upright, the higher number on top (left), lead]`` and, on a layout with arms,
+    ``arm, index on the arm``, else its place in the line from the lead (the page draws a line left to right).
+    Many tiles of a game and its lines share a place."""
+    out = [_n(p.x), _n(p.y), int(p.vertical), int(p.a > p.b), int(p.lead)]
+    return out + [p.arm, p.k] if p.arm is not None else out + [p.rank]
+
+
+def _label_data(label: Label) -> list:
+    return [_n(label.x), _n(label.y), label.anchor, label.words, label.where, label.state, int(label.apart)]
+
+
+def _box_data(box) -> list:
+    x0, y0, x1, y1 = box
+    return [_n(x0), _n(y0), _n(x1 - x0), _n(y1 - y0)]
+
+
+def _keys(board: Board) -> set[str]:
+    if board.layout is not None:
+        lay = board.layout
+        return set() if lay.lead is None else {tile_key(*lay.lead)} | {tile_key(*t) for a in lay.arms for t in a.tiles}
+    return {tile_key(*p) for p in board.line}
+
+
+def _labels_change(before: dict, after: dict) -> dict:
+    """The labels of ``after`` that differ from ``before``'s (by arm), an arm gone as None."""
+    out = {arm: value for arm, value in after.items() if before.get(arm) != value}
+    out.update({arm: None for arm in before if arm not in after})
+    return out
+
+
+class Spots(list):
+    """The distinct places of the tiles of a game and its lines (:func:`place_data`), each written once."""
+
+    def __init__(self):
+        super().__init__()
+        self._seen: dict[tuple, int] = {}
+
+    def index(self, p: Place) -> int:
+        data = place_data(p)
+        key = tuple(data)
+        if key not in self._seen:
+            self._seen[key] = len(self)
+            self.append(data)
+        return self._seen[key]
+
+
+def table_data(boards: list[Board], data: list[dict]) -> dict:
+    """Where the tiles of a game's table lie at each of its ``boards`` (the deal, then after each move), for the
+    script (each board's ``data``, :func:`board_data`, gains the tiles it adds, ``put``, and any it takes away,
+    ``drop``; on a layout with arms the labels that change, ``labels``, and tiles placed anew, ``moved``): per
+    view (a line of play: a wide screen and a phone's, ``geometry.WIDE`` and ``NARROW``) the frame and every
+    tile's place by its name (``"3-5"``), an index into ``spots``, the places themselves (:func:`place_data`;
+    the lines of the game's alternatives place their tiles by the same list: :func:`line_data`). Drawn by
+    :mod:`~analyzer.report.geometry`, as ``domino diagram``."""
+    spots = Spots()
+    arms = any(b.layout is not None for b in boards)
+    if arms:
+        plan = plan_arms([b.layout for b in boards])
+        scenes = [arms_scene(b.layout, plan) for b in boards]
+        views = [{"half": None, "box": _box_data(arms_box(scenes)), "at": {}}]
+        before_labels: dict = {}
+        for d, scene in zip(data, scenes):
+            at, moved = views[0]["at"], {}
+            for p in scene.tiles:
+                place = spots.index(p)
+                if at.setdefault(p.key, place) != place:
+                    moved[p.key] = place
+            labels = {str(label.arm): _label_data(label) for label in scene.labels}
+            change = _labels_change(before_labels, labels)
+            if change:
+                d["labels"] = change
+            if moved:
+                d["moved"] = moved
+            before_labels = labels
+    else:
+        views = []
+        for half in (WIDE, NARROW):
+            last = line_places(boards[-1].line, boards[-1].lead, half)
+            at = {p.key: spots.index(p) for p in last}
+            for b in boards[:-1]:           # a tile that leaves the line before the end (none does, in the rules here)
+                if not _keys(b) <= at.keys():
+                    for p in line_places(b.line, b.lead, half):
+                        at.setdefault(p.key, spots.index(p))
+            views.append({"half": half, "box": _box_data(line_box(last, half)), "at": at})
+    before: set[str] = set()
+    for b, d in zip(boards, data):
+        keys = _keys(b)
+        d["put"] = sorted(keys - before)
+        if before - keys:
+            d["drop"] = sorted(before - keys)
+        before = keys
+    return {"arms": arms, "views": views, "spots": spots}
 
 
 def game_data(game: GameReport, ch: Chart | None) -> dict:
     """Everything the page's script needs to draw the table at each move: numbers only, no text
     of the record (names and comments reach the page only through the escaped template)."""
-    boards = [board_data(game.start, None)] + [board_data(m.board, m.seat) for m in game.moves]
+    boards = [game.start] + [m.board for m in game.moves]
+    data = [board_data(game.start, None)] + [board_data(m.board, m.seat) for m in game.moves]
+    table = table_data(boards, data)
     return {
         "game": game.number, "moves": len(game.moves), "critical": game.critical, "mistakes": game.mistakes,
         "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
-        "boards": boards,
-        "lines": _lines_data(game, boards),
+        "boards": data, "table": table,
+        "lines": _lines_data(game, boards, table),
         "diagrams": packed_diagrams(game.diagrams),
     }
 
@@ -222,56 +324,75 @@ def packed_diagrams(diagrams: list[str]) -> str | None:
     return base64.b64encode(zlib.compress(json.dumps(diagrams).encode("utf-8"), 9)).decode("ascii")
 
 
-def _lines_data(game: GameReport, boards: list[dict]) -> dict:
-    """Each alternative's best line for the script: by the decision's move number, for each alternative
-    in the order the page lists them, the table after each move of its line (None: no line), each written
-    as its change from the table before it (:func:`board_patch`; the first from the table before the
-    decision, ``boards[number - 1]``): a line's tables differ by a tile or two, and written whole they made
-    most of a page."""
+def _lines_data(game: GameReport, boards: list[Board], table: dict) -> dict:
+    """Each alternative's best line for the script: by the decision's move number, for each alternative in the
+    order the page lists them, :func:`line_data` (None: no line)."""
     out = {}
+    labels = _game_labels(boards, table)
     for m in game.moves:
         if m.decision is not None and any(a.line for a in m.decision.alternatives):
-            rows = []
-            for a in m.decision.alternatives:
-                if a.line is None:
-                    rows.append(None)
-                    continue
-                before, row = boards[m.number - 1], []
-                for b, seat in zip(a.line.boards, a.line.seats):
-                    board = board_data(b, seat)
-                    row.append(board_patch(before, board))
-                    before = board
-                rows.append(row)
-            out[str(m.number)] = rows
+            out[str(m.number)] = [None if a.line is None else line_data(a.line, boards[m.number - 1], table,
+                                                                        labels[m.number - 1])
+                                  for a in m.decision.alternatives]
     return out
 
 
-def board_patch(before: dict, after: dict) -> dict:
-    """``after`` (a table as :func:`board_data` writes it) as its change from ``before``, which the page's
-    script applies back (``unpatch`` in report.js): only the fields that differ; of a list as long as before,
-    the items that differ by their index (``{"2": [...]}``: a hand, a count, an arm); a line one tile longer at
-    one end as that tile (``{"left": [a, b]}`` or ``{"right": ...}``); a mapping with the same fields (a layout
-    with arms, an arm) as its own change, marked ``{"+": change}``; anything else whole."""
-    patch = {}
-    for key, value in after.items():
-        old = before.get(key)
-        if value != old:
-            patch[key] = _changed(key, old, value)
-    return patch
+def _game_labels(boards: list[Board], table: dict) -> list[dict]:
+    """The labels of a layout with arms at each board of the game, as the script holds them."""
+    if not table["arms"]:
+        return [{} for _ in boards]
+    plan = plan_arms([b.layout for b in boards])
+    return [{str(label.arm): _label_data(label) for label in arms_scene(b.layout, plan).labels} for b in boards]
 
 
-def _changed(key: str, old, value):
-    """``value`` as its change from ``old`` (see :func:`board_patch`)."""
-    if isinstance(old, dict) and isinstance(value, dict) and old.keys() == value.keys():
-        return {"+": board_patch(old, value)}
-    if key == "line" and isinstance(old, list) and isinstance(value, list) and len(value) == len(old) + 1:
-        if value[1:] == old:
-            return {"left": value[0]}
-        if value[:-1] == old:
-            return {"right": value[-1]}
-    if key != "line" and isinstance(old, list) and isinstance(value, list) and len(old) == len(value):
-        return {str(i): _changed("", w, v) for i, (v, w) in enumerate(zip(value, old)) if v != w}
-    return value
+def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
+    """One alternative's best line for the script, from the table ``start`` before the decision: each move once,
+    as ``[seat, the tile laid or drawn ("3-5", None for a pass), laid, the mover's tiles left, his pips, the open
+    ends]`` (and on a layout with arms the labels that change), and per view of the game's ``table`` the frame of
+    the line, the place of the tile each move lays (``put``: an index into the game's ``spots``, None for none)
+    and, where the line draws a tile of the table before it elsewhere than the game does, its place (``base``)."""
+    steps = []
+    for s in line.steps:
+        steps.append([s.seat, None if s.tile is None else tile_key(*s.tile), int(s.laid), s.count, s.pips,
+                      list(s.ends) if s.ends else None])
+    spots = table["spots"]
+    if table["arms"]:
+        layouts = [start.layout] + [s.layout for s in line.steps]
+        plan = plan_arms(layouts)
+        scenes = [arms_scene(lay, plan) for lay in layouts]
+        game_at = table["views"][0]["at"]
+        base = {}
+        for p in scenes[0].tiles:
+            spot = spots.index(p)
+            if game_at.get(p.key) != spot:
+                base[p.key] = spot
+        put = []
+        for s, scene in zip(line.steps, scenes[1:]):
+            key = tile_key(*s.tile) if s.laid and s.tile else None
+            laid = next((p for p in scene.tiles if p.key == key), None) if key else None
+            put.append(None if laid is None else spots.index(laid))
+        view = {"box": _box_data(arms_box(scenes)), "put": put}
+        if base:
+            view["base"] = base
+        out = {"views": [view]}
+        before = labels
+        for k, scene in enumerate(scenes):
+            now = {str(label.arm): _label_data(label) for label in scene.labels}
+            change = _labels_change(before, now)
+            if k == 0 and change:
+                out["labels"] = change
+            elif k and change:
+                steps[k - 1].append(change)
+            before = now
+    else:
+        views = []
+        for view in table["views"]:
+            places = {p.key: p for p in line_places(line.line, line.lead, view["half"])}
+            put = [spots.index(places[tile_key(*s.tile)]) if s.laid and s.tile else None for s in line.steps]
+            views.append({"box": _box_data(line_box(list(places.values()), view["half"])), "put": put})
+        out = {"views": views}
+    out["steps"] = steps
+    return out
 
 
 # ---- the page -------------------------------------------------------------------------------------

@@ -1,0 +1,391 @@
+"""Where every tile of a table goes: the one drawing of a position, which the report's page, ``domino diagram``
+and the board all draw from (the page's script only puts ready tiles at the places given here).
+
+A line of play has its lead in the middle and runs out both ways, turning at the edge (``half`` units from the
+centre) into a snake, a double across the line, the tile at a corner upright. A layout with arms (French, cross,
+tree) has the lead in the middle and an arm out of each side (arms 1 to 4 right, left, up, down, in the order they
+were started): a long arm turns clockwise once, into the quarter no other arm enters; an arm that branches from a
+double runs straight out of that double's side when nothing is in its way, else it is drawn apart, as a labelled
+strip under the layout (:func:`plan_arms` decides which, once for every step of what is shown, so that a tile
+stays where it is while one steps through).
+
+Coordinates are in units of half a tile's short side (:data:`U` = 10 a half), y downwards; a :class:`Place` is a
+tile's top left corner, whether it stands upright and which number is on its top (left) half."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import Board, Layout
+
+__all__ = ["U", "GAP", "WIDE", "NARROW", "Place", "Label", "Scene", "Plan", "line_places", "line_box", "arms_scene",
+           "plan_arms", "arms_box", "board_scene", "tile_key"]
+
+U = 10                  # the short side of a tile
+GAP = 1                 # between two tiles of a line
+WIDE = 130              # how far a line of play runs from its lead before it turns: a wide screen, the diagram
+NARROW = 50             # ... and on a phone (the tiles of the line as large as those of a hand: report.js)
+REACH = (120, 70)       # how far from the centre an arm runs before it turns (across, up and down)
+FONT = 6                # the size of an arm's label
+_SIDES = ((1, 0), (-1, 0), (0, -1), (0, 1))
+_SIDE_WORDS = ("right", "left", "up", "down")
+
+
+_KEYS: dict[tuple[int, int], str] = {}
+
+
+def tile_key(a: int, b: int) -> str:
+    """A tile's name on the page, whichever way it lies: ``"3-5"`` (as the hands name it)."""
+    key = _KEYS.get((a, b))
+    if key is None:
+        key = _KEYS[(a, b)] = f"{min(a, b)}-{max(a, b)}"
+    return key
+
+
+@dataclass(slots=True)
+class Place:
+    """A tile on the table: its top left corner, upright or not, ``a`` on its top (left) half."""
+
+    x: float
+    y: float
+    vertical: bool
+    a: int
+    b: int
+    lead: bool = False
+    arm: int | None = None           # a layout with arms: the arm (0: the lead tile) and the tile's index on it
+    k: int = 0
+    apart: bool = False              # on an arm drawn apart, under the layout
+    rank: int = 0                    # a line of play: where it stands from the lead (-1: next to it on the left)
+    centre: tuple[float, float] = (0.0, 0.0)      # (the middle of the tile, and the way its arm runs there:
+    way: tuple[int, int] = (0, 0)                  # where an arm that branches from a double leaves it)
+
+    @property
+    def key(self) -> str:
+        return tile_key(self.a, self.b)
+
+    @property
+    def w(self) -> float:
+        return U if self.vertical else 2 * U
+
+    @property
+    def h(self) -> float:
+        return 2 * U if self.vertical else U
+
+
+@dataclass(slots=True)
+class Label:
+    """An arm's label: where it stands, its words (``arm 1: 5, closed``) and what the words of the open ends
+    say of it (``where``: right, from [4-4] on arm 1...; ``state``: 5, closed); ``box``: the room it takes."""
+
+    arm: int
+    x: float
+    y: float
+    anchor: str                      # start / middle / end
+    words: str
+    where: str
+    state: str
+    apart: bool = False
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+    def __post_init__(self):
+        w = len(self.words) * FONT * 0.56
+        x0 = self.x if self.anchor == "start" else self.x - w if self.anchor == "end" else self.x - w / 2
+        self.box = (x0, self.y - FONT * 0.8, w, FONT)
+
+
+@dataclass
+class Scene:
+    """A layout with arms, placed: its tiles, each arm's label (in arm order)."""
+
+    tiles: list[Place] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """The branch arms drawn apart, and where their strips start: one plan for every step shown."""
+
+    strips: set[int] = field(default_factory=set)
+    top: float = 0.0
+    left: float = 0.0
+
+
+def _box(item) -> tuple[float, float, float, float]:
+    return item.box if isinstance(item, Label) else (item.x, item.y, item.w, item.h)
+
+
+def _meet(p, q) -> bool:
+    return _overlap(_box(p), _box(q))
+
+
+def _overlap(a, b) -> bool:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    return min(ax + aw, bx + bw) - max(ax, bx) > 0.01 and min(ay + ah, by + bh) - max(ay, by) > 0.01
+
+
+# ---- a line of play --------------------------------------------------------------------------------
+
+def _run(out: list, tiles: list[tuple[int, int, int]], x: float, way: int, half: float, lead: int) -> None:
+    """Place ``tiles`` (index, inner number, outer number) running from ``x`` along ``way`` (1 right, -1 left):
+    the right arm turns down at the edge, the left arm up; the tile after a corner runs back under it."""
+    turn, row, corner = way, 0.0, None
+    for i, inner, outer in tiles:
+        double, rank = inner == outer, i - lead
+        if corner is not None:
+            if double:              # crosswise to the turn: flat under the corner
+                mid = (corner[0] + corner[1]) / 2
+                p = Place(mid - U, row - U / 2, False, inner, outer, rank=rank)
+                x = mid + way * U
+            else:
+                edge = corner[1] if way < 0 else corner[0]
+                p = Place(edge - 2 * U if way < 0 else edge, row - U / 2, False,
+                          outer if way < 0 else inner, inner if way < 0 else outer, rank=rank)
+                x = edge + way * 2 * U
+            corner = None
+        else:
+            start = x + way * GAP
+            far = start + way * (U if double else 2 * U)
+            if not double and abs(far) > half:        # no room: this tile turns the corner
+                low = start if way > 0 else start - U
+                p = Place(low, row - U / 2 if turn > 0 else row + U / 2 - 2 * U, True,
+                          inner if turn > 0 else outer, outer if turn > 0 else inner, rank=rank)
+                corner = (low, low + U)
+                row += turn * (2 * U + GAP)
+                way = -way
+            elif double:
+                p = Place(min(start, far), row - U, True, inner, outer, rank=rank)
+                x = far
+            else:
+                p = Place(min(start, far), row - U / 2, False, inner if way > 0 else outer,
+                          outer if way > 0 else inner, rank=rank)
+                x = far
+        out[i] = p
+
+
+def line_places(line: list[tuple[int, int]], lead: int | None, half: float = WIDE) -> list[Place]:
+    """Each tile of the line of play ``line`` (left to right, each as (left half, right half); the lead at index
+    ``lead``) where it lies, in the line's order (none before the lead)."""
+    if lead is None or not line:
+        return []
+    out: list = [None] * len(line)
+    a, b = line[lead]
+    double = a == b
+    out[lead] = Place(-U / 2, -U, True, a, b, lead=True) if double else Place(-U, -U / 2, False, a, b, lead=True)
+    _run(out, [(i, line[i][0], line[i][1]) for i in range(lead + 1, len(line))], U / 2 if double else U, 1, half, lead)
+    _run(out, [(j, line[j][1], line[j][0]) for j in range(lead - 1, -1, -1)], -U / 2 if double else -U, -1, half, lead)
+    return out
+
+
+def line_box(places: list[Place], half: float = WIDE) -> tuple[float, float, float, float]:
+    """The frame of a line of play: as wide as the line may run, and as tall as its rows (x0, y0, x1, y1)."""
+    x0, x1, y0, y1 = -half - 2 * U, half + 2 * U, -U - 2, U + 2
+    for p in places:
+        x0, x1 = min(x0, p.x - 2), max(x1, p.x + p.w + 2)
+        y0, y1 = min(y0, p.y - 2), max(y1, p.y + p.h + 2)
+    return (x0, y0, x1, y1)
+
+
+# ---- a layout with arms ----------------------------------------------------------------------------
+
+def _cw(d):
+    return (-d[1], d[0])             # y grows downwards: right -> down -> left -> up
+
+
+def _ccw(d):
+    return (d[1], -d[0])
+
+
+def _halves(c0, c1, n0, n1, **rest) -> Place:
+    """A tile from the centres of its two halves, ``n0`` on the first."""
+    first = c0[0] < c1[0] or c0[1] < c1[1]
+    return Place(min(c0[0], c1[0]) - U / 2, min(c0[1], c1[1]) - U / 2, c0[0] == c1[0],
+                 n0 if first else n1, n1 if first else n0, **rest)
+
+
+def _across(c, d, n, **rest) -> Place:
+    """A double lying crosswise to an arm that runs along ``d``."""
+    if d[0]:
+        return Place(c[0] - U / 2, c[1] - U, True, n, n, **rest)
+    return Place(c[0] - U, c[1] - U / 2, False, n, n, **rest)
+
+
+def _walk(arm, start, d, reach: float, apart: bool = False):
+    """The tiles of one arm from ``start`` (the middle of the edge it leaves), running along ``d``: the
+    placed tiles, the point past its open end and the way it runs there."""
+    x, y = start
+    turned, placed = False, []
+    for k, (near, far) in enumerate(arm.tiles):
+        double = near == far
+        length = U if double else 2 * U
+        after = k > 0 and arm.tiles[k - 1][0] == arm.tiles[k - 1][1]   # no corner right after a crosswise double
+        extra = {"arm": arm.number, "k": k, "apart": apart}
+        if not turned and not double and not after and x * d[0] + y * d[1] + GAP + length > reach:
+            w = _cw(d)                                     # the near half goes on, the far half turns
+            mid = (x + d[0] * (GAP + U / 2), y + d[1] * (GAP + U / 2))
+            c = (mid[0] + w[0] * U, mid[1] + w[1] * U)
+            d, turned = w, True
+            p = _halves(mid, c, near, far, centre=c, way=d, **extra)
+            x, y = c[0] + d[0] * U / 2, c[1] + d[1] * U / 2
+        else:
+            c = (x + d[0] * (GAP + length / 2), y + d[1] * (GAP + length / 2))
+            h = (d[0] * U / 2, d[1] * U / 2)
+            p = (_across(c, d, near, centre=c, way=d, **extra) if double
+                 else _halves((c[0] - h[0], c[1] - h[1]), (c[0] + h[0], c[1] + h[1]), near, far, centre=c, way=d,
+                              **extra))
+            x, y = c[0] + d[0] * length / 2, c[1] + d[1] * length / 2
+        placed.append(p)
+    return placed, (x, y), d
+
+
+def _state(arm) -> str:
+    if arm.state == "start":
+        return f"empty (takes a {arm.open})"
+    if arm.state == "closed":
+        return f"{arm.open}, closed"
+    if arm.state == "double":
+        return f"{arm.open}, needs [{arm.open}-{arm.open}]"
+    return str(arm.open)
+
+
+def _label_at(arm, where: str, at, d) -> Label:
+    words = f"arm {arm.number}: " + ("empty" if arm.state == "start" else _state(arm))
+    x, y = at[0] + d[0] * 3, at[1] + d[1] * 3
+    anchor = "start" if d[0] > 0 else "end" if d[0] < 0 else "middle"
+    y = y + FONT * 0.8 if d[1] > 0 else y - FONT * 0.2 if d[1] < 0 else y + FONT * 0.35
+    return Label(arm.number, x, y, anchor, words, where, _state(arm))
+
+
+def _label_spots(arm, where: str, tiles: list[Place], end, d) -> list[Label]:
+    """Where an arm's label may go, best first: just beyond its open end, else beside its last tile."""
+    spots = [_label_at(arm, where, end, d)]
+    if tiles:
+        last = tiles[-1]
+        cx, cy = last.x + last.w / 2, last.y + last.h / 2
+        for w in (_ccw(d), _cw(d)):
+            reach = last.w / 2 if w[0] else last.h / 2
+            spots.append(_label_at(arm, where, (cx + w[0] * reach, cy + w[1] * reach), w))
+    return spots
+
+
+def arms_scene(lay: Layout | None, plan: Plan | None = None) -> Scene:
+    """Every tile and label of the layout ``lay`` placed by ``plan`` (:func:`plan_arms`; none: no arm apart)."""
+    plan = plan or Plan()
+    out = Scene()
+    if lay is None or lay.lead is None:
+        return out
+    a, b = lay.lead
+    spinner = a == b
+    out.tiles.append(Place(-U / 2, -U, True, a, b, lead=True, arm=0) if spinner
+                     else Place(-U, -U / 2, False, b, a, lead=True, arm=0))
+    starts = (((U / 2, 0), (-U / 2, 0), (0, -U), (0, U)) if spinner
+              else ((U, 0), (-U, 0), (0, -U / 2), (0, U / 2)))
+    drawn: dict[int, list[Place]] = {}
+    sides: dict[tuple, int] = {}
+    spots, apart, main = [], [], 0
+    for arm in lay.arms:
+        if arm.origin is None and main < 4:
+            d = _SIDES[main]
+            tiles, end, way = _walk(arm, starts[main], d, REACH[0] if d[0] else REACH[1])
+            drawn[arm.number] = tiles
+            out.tiles += tiles
+            spots.append(_label_spots(arm, _SIDE_WORDS[main], tiles, end, way))
+            main += 1
+    for arm in lay.arms:
+        if arm.number in drawn:
+            continue
+        parent = drawn.get(arm.origin[0]) if arm.origin else None
+        double = parent[arm.origin[1]] if parent and arm.origin[1] < len(parent) else None
+        side = sides.get(tuple(arm.origin), 0) if arm.origin else 2
+        if arm.origin:
+            sides[tuple(arm.origin)] = side + 1
+        if double is not None and double.a == double.b and side < 2 and arm.number not in plan.strips:
+            d = _cw(double.way) if side else _ccw(double.way)
+            start = (double.centre[0] + d[0] * U, double.centre[1] + d[1] * U)
+            tiles, end, way = _walk(arm, start, d, math.inf)
+            drawn[arm.number] = tiles
+            out.tiles += tiles
+            spots.append(_label_spots(arm, f"from [{double.a}-{double.b}] on arm {arm.origin[0]}", tiles, end, way))
+        else:
+            apart.append(arm)
+    taken = [(p.x, p.y, p.w, p.h) for p in out.tiles]
+    for choice in spots:                  # each label where it covers no tile and no label before it
+        label = next((s for s in choice if not any(_overlap(s.box, q) for q in taken)), choice[0])
+        out.labels.append(label)
+        taken.append(label.box)
+    y = plan.top
+    for arm in apart:
+        if arm.origin:
+            t = lay.arms[arm.origin[0] - 1].tiles[arm.origin[1]]
+            where = f"from [{t[0]}-{t[1]}] on arm {arm.origin[0]}"
+        else:
+            where = "from the lead"
+        out.labels.append(Label(arm.number, plan.left, y + FONT, "start", f"arm {arm.number}, {where}: {_state(arm)}",
+                                where, _state(arm), apart=True))
+        tiles, _, _ = _walk(arm, (plan.left - GAP, y + FONT + 3 + U), (1, 0), math.inf, apart=True)
+        out.tiles += tiles
+        y += FONT + 3 + 2 * U + 6
+    out.labels.sort(key=lambda label: label.arm)
+    return out
+
+
+def _clash(scene: Scene, branch: set[int]) -> int:
+    """The branch arm to draw apart because it meets a tile or label of another arm, or 0."""
+    items = [p for p in scene.tiles + scene.labels if not p.apart]
+    for i, p in enumerate(items):
+        for q in items[i + 1:]:
+            if p.arm != q.arm and _meet(p, q):
+                later, sooner = max(p.arm, q.arm), min(p.arm, q.arm)
+                if later in branch:
+                    return later
+                if sooner in branch:
+                    return sooner
+    return 0
+
+
+def plan_arms(layouts: list[Layout | None]) -> Plan:
+    """Which branch arms are drawn apart so that, at every step of ``layouts``, no arm meets another (a branch
+    arm that would is put in a strip under everything the cross ever covers)."""
+    plan = Plan()
+    layouts = [lay for lay in layouts if lay is not None and lay.lead is not None]
+    branch = {a.number for lay in layouts for a in lay.arms if a.origin is not None}
+    if not branch:
+        return plan
+    again = True
+    while again:
+        again = False
+        for lay in layouts:
+            arm = _clash(arms_scene(lay, plan), branch)
+            if arm:
+                plan.strips.add(arm)
+                again = True
+                break
+    if plan.strips:
+        bottom, left = -math.inf, math.inf
+        for lay in layouts:
+            scene = arms_scene(lay, plan)
+            for item in scene.tiles + scene.labels:
+                if not item.apart:
+                    x, y, w, h = _box(item)
+                    bottom, left = max(bottom, y + h), min(left, x)
+        plan.top, plan.left = bottom + 8, left
+    return plan
+
+
+def arms_box(scenes: list[Scene]) -> tuple[float, float, float, float]:
+    """The frame that holds every one of ``scenes`` (a small layout is not blown up): (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = -120.0, -50.0, 120.0, 50.0
+    for scene in scenes:
+        for item in scene.tiles + scene.labels:
+            x, y, w, h = _box(item)
+            x0, y0, x1, y1 = min(x0, x - 3), min(y0, y - 3), max(x1, x + w + 3), max(y1, y + h + 3)
+    return (x0, y0, x1, y1)
+
+
+def board_scene(board: Board, half: float = WIDE) -> Scene:
+    """The table of ``board`` alone, placed (a layout with arms by its own plan): the diagram's and the board's."""
+    if board.layout is not None:
+        return arms_scene(board.layout, plan_arms([board.layout]))
+    return Scene([p for p in line_places(board.line, board.lead, half) if p is not None])
