@@ -260,6 +260,9 @@ class LeadPolicy:
                 won = a if facts.pips[a] < facts.pips[b] else b
                 return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
                                        "played last or the next player, whoever has fewer pips) leads")
+            if self.block == "last" and prev.termination == "blocked":
+                return LeadRequirement(frozenset({prev.seat}), reason="the player who laid the last tile won "
+                                       "the block and leads")
             if self.tie == "blocker" and prev.note == "tie:last":
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             if facts is None:
@@ -310,7 +313,8 @@ class BlockDecider:
 
     ``by``: ``team`` (fewer pips on the side), ``player`` (the side of the single player with the
     fewest pips; Jamaican), ``last-or-right`` (the player who played last or the one after him,
-    whoever has fewer pips; Doscientos). ``tie`` decides equal pips: ``draw``, ``leader`` (the
+    whoever has fewer pips; Doscientos), ``last`` (the side of the player who laid the last tile, whatever
+    the pips: "the player who laid the last tile wins a block", a form real logs take). ``tie`` decides equal pips: ``draw``, ``leader`` (the
     side that led the hand), ``more-tiles`` (the side with more tiles left), ``last`` (the side
     that played last), ``last-loses``, ``replay`` (the hand does not count) or ``own-pips``
     (each side scores its own pips). ``doubles_once``: a double left in a hand counts one half only
@@ -342,6 +346,8 @@ class BlockDecider:
             sides = {teams[s] for s, p in enumerate(facts.pips) if p == low}
             if len(sides) == 1:
                 return sides.pop(), ""
+        elif self.by == "last":         # the player who laid the last tile wins the block, whatever the pips
+            return teams[facts.seat], ""
         elif self.by == "last-or-right":
             a, b = facts.seat, (facts.seat + 1) % len(facts.pips)
             if facts.pips[a] != facts.pips[b]:
