@@ -7,16 +7,19 @@ the others."""
 from __future__ import annotations
 
 from .families import Family
+from .kozel import kozel_parts
 from .matchplay import MatchScoring
 from .options import OptionSpec
 from .policies import BlockDecider, BlockRule, Dealing, HandScoring, LeadPolicy, Opening, PointScoring, Seating
 
-__all__ = ["CUBAN", "LATIN_FAMILIES", "SOURCES"]
+__all__ = ["CUBAN", "KOZEL", "LATIN_FAMILIES", "SOURCES"]
 
 #: Where the rules of each family come from (the seed field of a family outside the rule texts).
 SOURCES = {
     "cuban": ("Cuban double-nine", "onlinedominogames.com/cuban-dominoes; dominorules.com/cuban-dominoes "
               "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban"),
+    "kozel": ("Kozel", "the public specification of the app that recorded the games (as issue 56 states it); "
+              "ulodshi.ru (Domino Rules: Goat); infonick.net (domino rules); play.livegames.ru/domino.html"),
 }
 
 CUBAN_LEAD = {"rotate": "rotate", "winners": "winners", "winner": "winner-lowest", "highest-double": "any"}
@@ -70,4 +73,29 @@ CUBAN = Family(
     aliases=("cuban-double-nine", "doble-nueve", "domino-cubano", "double-nine-partnership", "cuba"),
 )
 
-LATIN_FAMILIES = {f.name: f for f in (CUBAN,)}
+def _build_kozel(o: dict[str, str], given: set[str]) -> dict:
+    return kozel_parts(o["eggs"] == "yes", int(o["limit"]), o["zero-lead"])
+
+
+KOZEL = Family(
+    "kozel",
+    "Kozel (the goat): four players in fixed partnerships, all 28 tiles dealt; the [1-1] holder leads while both "
+    "records are 0, later the player who went out or the fisher; the losers are charged their pips ([0-0] alone "
+    "10), a charge below 13 to a clean record goes on the fence, equal fish are eggs carried on; the team that "
+    "reaches 101 loses",
+    "kozel",
+    (
+        OptionSpec("eggs", "yes", "a fish: the higher remainder loses and is charged it, equal remainders are eggs "
+                   "carried to the next loser (yes); or each team is charged its own and nobody wins (no)",
+                   kind="bool"),
+        OptionSpec("limit", "101", "the record that loses the game (101, or 50)", kind="int"),
+        OptionSpec("zero-lead", "one-one", "while both records are 0 the [1-1] holder leads it (one-one), or, as the "
+                   "app sometimes allows, the player who went out or the fisher leads as later (winner)",
+                   values=("one-one", "winner")),
+    ),
+    _build_kozel,
+    aliases=("kozyol", "kozel-domino", "goat", "kozel-50"),
+    presets={"kozel-50": {"limit": "50"}},
+)
+
+LATIN_FAMILIES = {f.name: f for f in (CUBAN, KOZEL)}

@@ -79,21 +79,27 @@ class Dealing:
     set_aside: tuple[Tile, ...] = ()
     redeal: int = 0
     forced: bool = False
+    suit: int = 0             # also a new deal for a hand with this many tiles of one number (Kozel: 6; 0: never)
+
+    @staticmethod
+    def longest_suit(hand) -> int:
+        """The most tiles of one number in ``hand`` (a double counts once)."""
+        return max((sum(1 for t in hand if t.matches(n)) for n in range(13)), default=0)
 
     def redeal_due(self, hand: set[Tile] | frozenset[Tile]) -> bool:
-        """Whether this hand holds enough doubles for a new deal."""
-        return bool(self.redeal) and sum(t.is_double for t in hand) >= self.redeal
+        """Whether this hand holds enough doubles (or tiles of one number) for a new deal."""
+        return (bool(self.redeal) and sum(t.is_double for t in hand) >= self.redeal) or \
+            (bool(self.suit) and self.longest_suit(hand) >= self.suit)
 
     def redeal_problem(self, hand: set[Tile] | frozenset[Tile] | None) -> str | None:
         """Why a game marked as re-dealt for this hand's doubles may not be (None: it may)."""
         if not self.redeal:
             return "these rules deal again for no hand (option redeal)"
-        if hand is None:
+        if hand is None or self.redeal_due(hand):
             return None
         doubles = sum(t.is_double for t in hand)
-        if doubles < self.redeal:
-            return f"the hand holds {doubles} double{'s' * (doubles != 1)}; a new deal needs {self.redeal}"
-        return None
+        return (f"the hand holds {doubles} double{'s' * (doubles != 1)}; a new deal needs {self.redeal}"
+                + (f" (or {self.suit} tiles of one number; it has {self.longest_suit(hand)})" if self.suit else ""))
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
