@@ -24,7 +24,7 @@ from ..tiles import Tile
 from .facts import HandFacts, HandResult
 from .matchplay import MatchScoring, MatchState
 from .modes import MatchKind
-from .policies import DOUBLE_BLANK, LeadPolicy, LeadRequirement, PointScoring, Seating
+from .policies import DOUBLE_BLANK, Dealing, LeadPolicy, LeadRequirement, Opening, PointScoring, Seating
 
 __all__ = ["ONE_ONE", "FENCE", "remainders", "KozelBlock", "KozelScoring", "KozelLead", "KozelMatch", "fisher"]
 
@@ -167,7 +167,6 @@ class KozelMatch(MatchScoring):
 
 def kozel_parts(eggs: bool, limit: int, zero_lead: str) -> dict:
     """The policies of a Kozel variant (``rules/families``-style parts for :class:`~analyzer.rules.variants.Variant`)."""
-    from .policies import Dealing, Opening
     return dict(seating=Seating.partners(), dealing=Dealing(7, 6, (), 5, True, 6),
                 opening=Opening(first_game_tile=ONE_ONE), block=KozelBlock(eggs),
                 scoring=KozelScoring("bad"), match=KozelMatch(limit, MatchKind.BAD, zero_lead=zero_lead),
