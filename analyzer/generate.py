@@ -73,7 +73,7 @@ def random_hand(variant: Variant, rng: random.Random, req: LeadRequirement | Non
         req = LeadRequirement(holder_of=every, tile=every)
     while True:
         hands, boneyard = _shuffled(variant, rng, size)
-        if not variant.dealing.redeal or all(sum(t.is_double for t in h) < variant.dealing.redeal for h in hands):
+        if not variant.dealing.redeal or not any(variant.dealing.redeal_due(set(h)) for h in hands):
             break
     if leader is None:
         verdict = deal_lead(variant, hands, req)

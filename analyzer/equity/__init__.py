@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Callable
 
 from ..outputs import clear_damaged, write_atomic
-from ..rules import HandResult, MatchState, Variant, find_variant
+from ..rules import HandResult, MatchScoring, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
@@ -101,6 +101,9 @@ def supported(variant: Variant) -> str | None:
     :data:`MAX_SCORES` running scores (the walk)."""
     sides = variant.seating.sides
     target = variant.match.target
+    if type(variant.match).apply is not MatchScoring.apply:
+        return (f"{variant.name}'s match keeps more than the scores (Kozel: the fences and the eggs carried), "
+                "which the MWC's dynamic programming does not model yet")
     if sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and target and not is_race(variant):
         count = (-(-target // score_step(variant))) ** sides
         if count > MAX_SCORES:

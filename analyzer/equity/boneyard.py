@@ -74,7 +74,7 @@ def deal_with_boneyard(variant: Variant, req, rng: random.Random):
     while True:
         rng.shuffle(tiles)
         hands = [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)]
-        if not variant.dealing.redeal or all(sum(t.is_double for t in h) < variant.dealing.redeal for h in hands):
+        if not variant.dealing.redeal or not any(variant.dealing.redeal_due(set(h)) for h in hands):
             break
     verdict = deal_lead(variant, hands, req)
     leader = verdict.leader if verdict.leader is not None else rng.choice(verdict.leaders)

@@ -261,7 +261,15 @@ def progression_seats(before: tuple[str, ...], after: tuple[str, ...], keeper: s
     Einzelspiel die Vorhand hätte, an seinem Platz" (``keeper``: he)."""
     if len(before) != 4 or sorted(before) != sorted(after):
         return None         # other people (said elsewhere)
-    moved = [k for k in range(4) if before[k] != after[k]]
+    # the seats are a circle: the Players tag may list the same table from another seat (a rotation)
+    problems = [_progression_moves(before, after[r:] + after[:r], after, keeper) for r in range(4)]
+    return None if None in problems else problems[0]
+
+
+def _progression_moves(before: tuple[str, ...], turned: tuple[str, ...], after: tuple[str, ...], keeper: str | None
+                       ) -> str | None:
+    """:func:`progression_seats` with the next match's table listed from the seat ``turned`` starts at."""
+    moved = [k for k in range(4) if before[k] != turned[k]]
     if len(moved) == 2:     # (two who trade places: the other two stay)
         if keeper is None or keeper not in (before[k] for k in moved):
             return None
@@ -269,8 +277,8 @@ def progression_seats(before: tuple[str, ...], after: tuple[str, ...], keeper: s
                 f"{', '.join(before)} to {', '.join(after)}")
     return (f"two of the four keep their places and only the other two swap (§12), but the seats go from "
             f"{', '.join(before)} to {', '.join(after)}"
-            + (f" ({', '.join(before[k] for k in moved)} all move)" if moved else " (nobody moves, so the partners "
-               "stay the same)"))
+            + (f" ({', '.join(before[k] for k in moved)} all move)" if len(moved) > 2 else " (nobody moves, so the "
+               "partners stay the same)" if not moved else ""))
 
 
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:

@@ -11,11 +11,12 @@ from ..record import Game, MoveEntry, Span, StatedResult
 from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.facts import hand_facts
 from ..rules.mechanics import position_for, turn_up
+from ..rules.modes import End
 from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
 from ..rules.claims import Problem
-from ..rules.replayed import after_end, pass_inserted, undecided_placement, unknown_player
+from ..rules.replayed import after_end, pass_inserted, skips_out, undecided_placement, unknown_player
 from ..tiles import Move, Tile
 from .irregular import WhistIrregularities
 from .result import HandEnding, wins
@@ -144,6 +145,7 @@ class Replay:
 
 class _Replayer(HandEnding, WhistIrregularities):
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
+    skip_out = False            # the strict block game: a player who is out may be skipped (his pass inserted)
     false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
     worth: int | None = None    # what the game is worth in its match after drawn games (Jamaican, Chiva)
     exposed_rows: tuple = ()    # Domino Whist §8: (row, tiles) exposed during play, binding from that row
@@ -227,7 +229,7 @@ class _Replayer(HandEnding, WhistIrregularities):
         pushed = 0
         at_start = self._snapshot(pos)
         # with omitted passes, the passes found are written into the moves (a look-ahead into a copy)
-        moves = self.game.moves if collect or not self.insert_passes else list(moves or self.game.moves)
+        moves = self.game.moves if collect or not (self.insert_passes or self.skip_out) else list(moves or self.game.moves)
         i = start - 1
         while (i := i + 1) < len(moves):
             entry = moves[i]
@@ -236,12 +238,13 @@ class _Replayer(HandEnding, WhistIrregularities):
             seat = self.seat_of.get(entry.player)
             before = pos.ends
             diags: list[Diagnostic] = []
-            forced = self.forced_pass(pos, entry, seat) if self.insert_passes else None
+            out = self.skip_out and skips_out(pos)
+            forced = self.forced_pass(pos, entry, seat) if self.insert_passes or out else None
             if forced is not None:
                 moves.insert(i, forced)
                 entry, seat = forced, pos.turn
                 if collect:
-                    diags.append(self.problem(pass_inserted(entry.player, pos.ends_text()), entry.pos))
+                    diags.append(self.problem(pass_inserted(entry.player, pos.ends_text(), out), entry.pos))
             move: Move | None = None
             lacks: tuple[int, ...] = ()
             scored = 0
@@ -468,10 +471,12 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     variant, diags = resolve_variant(game, variant, rules, source)
     insert_passes = insert_passes or game.tags.get("Passes", "").strip().lower() == "omitted"
     written = None
-    if insert_passes:
+    skip_out = variant.end == End.PAIR
+    if insert_passes or skip_out:
         written, game = game, replace(game, moves=list(game.moves))
     r = _Replayer(game, variant, source)
     r.insert_passes = insert_passes
+    r.skip_out = skip_out
     r.worth = worth
     if "FalsePlay" in game.tags and variant.irregularities:
         r.false_plays, problems = false_plays(game, r.seat_of, source)

@@ -1,6 +1,7 @@
 """The catalogue of variants as plain data, for ``domino variants`` and the docs."""
 from __future__ import annotations
 
+from .latin import SOURCES
 from .variants import FAMILIES
 
 __all__ = ["RULE_TEXTS", "rule_text", "catalog", "catalog_text"]
@@ -19,6 +20,8 @@ RULE_TEXTS = {
 def rule_text(seed: str) -> str:
     """The rule text ``seed`` (a file of the seeds) by its title and where it is from (``"Domino mit Partner",
     pagat.com``), or the file name where none is known."""
+    if seed in SOURCES:
+        return f'"{SOURCES[seed][0]}" (no rule text of the seeds)'
     if seed not in RULE_TEXTS:
         return seed
     title, origin = RULE_TEXTS[seed]
@@ -27,8 +30,8 @@ def rule_text(seed: str) -> str:
 
 
 def catalog() -> list[dict]:
-    """Every variant: name, aliases, one-line description, seed file and the title of its rule text, options
-    and named presets.
+    """Every variant: name, aliases, one-line description, seed file and the title of its rule text (``sources``:
+    where the rules of a game no rule text describes come from), options and named presets.
 
     Each option is ``{"key", "default", "kind", "values", "help"}``; ``values`` is empty for a
     free whole number. ``presets`` maps an alias or system name to the options it sets."""
@@ -40,6 +43,7 @@ def catalog() -> list[dict]:
             "description": family.description,
             "seed": family.seed,
             "rule_text": rule_text(family.seed),
+            "sources": SOURCES[family.seed][1].split("; ") if family.seed in SOURCES else [],
             "options": [{"key": s.key, "default": s.default, "kind": s.kind,
                          "values": ["yes", "no"] if s.kind == "bool" else list(s.values), "help": s.help}
                         for s in family.options],
@@ -53,6 +57,8 @@ def catalog_text(verbose: bool = False) -> str:
     lines = []
     for v in catalog():
         lines.append(f"{v['name']}  (rule text: {v['rule_text']})")
+        if v["sources"]:
+            lines.append(f"  sources: {'; '.join(v['sources'])}")
         lines.append(f"  {v['description']}")
         if v["aliases"]:
             lines.append(f"  aliases: {', '.join(v['aliases'])}")

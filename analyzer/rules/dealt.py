@@ -92,8 +92,10 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
             doubles = sum(t.is_double for t in hand)
             must = v.dealing.forced and has_moves
             # a deal with no moves after it reads as dealt again (``replay.redeal_inferred``): said, not warned
-            out.append(DealProblem(Code.REDEAL, f"{entry.player} is dealt {doubles} doubles: under redeal="
-                                   f"{v.dealing.redeal} the tiles {'must' if must else 'may'} be dealt again"
+            why = (f"{doubles} doubles: under redeal={v.dealing.redeal}" if doubles >= v.dealing.redeal else
+                   f"{v.dealing.longest_suit(hand)} tiles of one number: with {v.dealing.suit} or more")
+            out.append(DealProblem(Code.REDEAL, f"{entry.player} is dealt {why} the tiles {'must' if must else 'may'} "
+                                   "be dealt again"
                                    + (", so this hand may not be played" if must else "")
                                    + ("" if has_moves else "; no move follows, so the record reads as dealt again"),
                                    entry.pos, {"doubles": doubles},

@@ -124,8 +124,8 @@ PARTNERSHIP = Family(
                    "last loses, the hand is replayed, or each side scores its own pips",
                    values=("draw", "leader", "more-tiles", "last", "last-loses", "replay", "own-pips")),
         OptionSpec("block", "team", "a blocked hand is won by the side with fewer pips, or (Doscientos) by "
-                   "the player who played last or the next player, whoever has fewer",
-                   values=("team", "last-or-right")),
+                   "the player who played last or the next player, whoever has fewer, or (last) by the side of "
+                   "the player who laid the last tile, whatever the pips", values=("team", "last-or-right", "last")),
         OptionSpec("divide", "1", "divide each score by 10, rounding down, but at least 1", kind="int",
                    values=("1", "10")),
         OptionSpec("target", "100", "points (or, with match=games, games) that win the match; 0: no end",
@@ -383,13 +383,22 @@ BLOCK = Family(
 DRAW_HAND = {2: 8, 3: 5, 4: 5, 5: 4, 6: 4}
 
 
+def _adjust_draw(values: dict[str, str], explicit: set[str]) -> None:
+    """The hand size follows the number of players unless it is given."""
+    if "hand" not in explicit:
+        values["hand"] = str(DRAW_HAND[int(values["players"])])
+
+
 def _build_draw(o: dict[str, str], given: set[str]) -> dict:
-    n = int(o["players"])
+    n, hand = int(o["players"]), int(o["hand"])
     until = o["draw"] == "until"
     keep = int(o["keep"]) if "keep" in given else (2 if until else 0)
+    if not 1 <= hand or hand * n + keep >= 28:
+        raise BadOptionValue(f"option 'hand' of the draw variant: {n} players with {hand} tiles each leave no "
+                             f"tile to draw (the boneyard keeps {keep})")
     extra = _yes(o["extra"]) if "extra" in given else until
     once = (o["doubles"] == "once") if "doubles" in given else until
-    return dict(seating=Seating.individual(n), dealing=Dealing(DRAW_HAND[n]), drawing=Drawing(o["draw"], keep),
+    return dict(seating=Seating.individual(n), dealing=Dealing(hand), drawing=Drawing(o["draw"], keep),
                 opening=Opening(first_game_tile=None, highest_double=True, extra=extra),
                 block=BlockDecider("player", "draw", doubles_once=once), scoring=PointScoring("game"),
                 match=MatchScoring(int(o["target"])), lead=LeadPolicy("any"))
@@ -413,9 +422,12 @@ DRAW = Family(
         OptionSpec("doubles", "once", "a blocked hand is won by the fewest pips, a double counting one half "
                    "(004) or both", values=("once", "full")),
         OptionSpec("target", "0", "points (one a game) that win the match; 0: no end", kind="int"),
+        OptionSpec("hand", "8", "tiles each (default 8 for two players, 5 for three or four, 4 for five or six; "
+                   "most computer logs of the two-player game deal 7)", kind="int"),
     ),
     _build_draw,
     aliases=("draw-game", "grundregel", "ziehspiel", "talon"),
+    adjust=_adjust_draw,
 )
 
 
@@ -462,8 +474,11 @@ def _build_fives(threes: bool):
         draw = o["draw"]
         if not 1 <= hand or hand * n > 28:
             raise BadOptionValue(f"option 'hand': {n} players cannot each be dealt {hand} of the 28 tiles")
+        if draw != "no" and hand * n + int(o["keep"]) > 28:
+            raise BadOptionValue(f"option 'keep': {n} players with {hand} tiles each leave fewer than "
+                                 f"{o['keep']} tiles in the stock")
         return dict(seating=Seating.individual(n), dealing=Dealing(hand),
-                    drawing=None if draw == "no" else Drawing(draw, 0),
+                    drawing=None if draw == "no" else Drawing(draw, int(o["keep"])),
                     opening=Opening(first_game_tile=None, highest_double=o["lead"] == "double"),
                     block=BlockDecider("player", "draw"), scoring=DifferenceAward(5, _yes(o["award"])),
                     play=PlayScoring(threes=threes, pub=o.get("count") == "pub"),
@@ -484,6 +499,8 @@ _FIVES_OPTIONS = (
                "(pubs)", values=("double", "any")),
     OptionSpec("award", "yes", "at the end of the hand the winner scores each loser's pips less their own, rounded "
                "up to five (003), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
+    OptionSpec("keep", "0", "tiles of the stock that are never drawn (003: every tile may be drawn; 2: Muggins as "
+               "Foster's Hoyle states it, the last two tiles of the stock stay there)", kind="int", values=("0", "2")),
 )
 
 ALL_FIVES = Family(

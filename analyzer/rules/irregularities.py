@@ -45,7 +45,9 @@ def annotate(variant, steps, end_diags) -> None:
                 later = next((s for s in steps[k + 1:] if s.seat is not None), None)
                 if later is not None and later.seat != step.seat:
                     consequence = ("the next player has already moved, so the false play stands and no "
-                                   "correction can be demanded")
+                                   "correction can be demanded; say where the tile lies with the tag FalsePlay, "
+                                   f"[FalsePlay \"{step.entry.player} {step.entry.tile}@END=OPEN\"] (the open end it "
+                                   "lies on and the half it leaves open), and it stands as a warning")
             step.diagnostics[j] = replace(d, message=f"{d.message} ({name}: {consequence})",
                                           details={**d.details, "rule": name})
 

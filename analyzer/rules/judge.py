@@ -20,7 +20,7 @@ from ..position import Position, exposed_turn, placed, tiles_of
 from ..tiles import PASS, Move, Tile
 from .claims import ClaimJudge, Problem
 from .codes import Code
-from .modes import Turns
+from .modes import Layout, Turns
 
 __all__ = ["Judge", "Problem", "Verdict", "tiles_text"]
 
@@ -92,8 +92,12 @@ class Judge(ClaimJudge):
             if pos.ends is None or pos.hidden[pos.turn]:
                 return ""
             playable = pos.playable(pos.turn)
+            if not playable and not pos.hands[pos.turn]:
+                return f"; {mover} holds no tile"
             if not playable:
-                return f"; {mover} holds nothing that fits the open ends {pos.ends_text()}"
+                omitted = ("; if the record leaves forced passes out, say so with the tag [Passes \"omitted\"]"
+                           if not self.pass_(pos, pos.turn).problems else "")
+                return f"; {mover} holds nothing that fits the open ends {pos.ends_text()}" + omitted
             return f"; {mover} could play {tiles_text(playable)} on the open ends {pos.ends_text()}"
         return self._problem(Code.TURN_ORDER, lambda: f"it is {mover}'s turn, not {name}'s" + due(),
                              lambda: {"expected": mover}), False
@@ -173,6 +177,9 @@ class Judge(ClaimJudge):
                     why = f"it is in {self.players[holder]}'s hand"
                 elif pos.hidden[seat] == 0 and not pos.hands[seat]:
                     why = f"{name} has no tiles left"
+                elif pos.ends is None and pos.draws and pos.pool & bit:
+                    why = ("it was not dealt to anyone; if it was turned up from the boneyard to open the line, say "
+                           f"so with the tag [Starter \"{tile}\"]")
                 else:
                     why = "it was not dealt to anyone"
                 return (f"{name} does not hold {tile}: {why}; {name} holds "
@@ -183,7 +190,7 @@ class Judge(ClaimJudge):
             if pos.opening and not pos.opening & bit:
                 return Verdict((placed(tile, None),), (self._problem(
                     Code.LEAD_TILE, lambda: f"this hand must be opened with "
-                    f"{tiles_text(tiles_of(pos.opening, pos.max_pip))}, not {tile}",
+                    f"{tiles_text(tiles_of(pos.opening, pos.max_pip))}, not {tile}" + self._lead_tags(pos),
                     lambda: {"expected": [str(t) for t in tiles_of(pos.opening, pos.max_pip)]}),))
             return Verdict((placed(tile, None),))
         if pos.has_arms:
@@ -246,6 +253,16 @@ class Judge(ClaimJudge):
             Code.FALSE_PLAY_STANDS, lambda: f"{tile} does not fit the open ends {pos.ends_text()} ({self._could(pos, seat)}); "
             f"it lies on the {stands.end}, leaving {stands.open} open",
             lambda: {"open_ends": list(pos.ends), "end": stands.end, "open": stands.open}, severity="warning"),))
+
+    def _lead_tags(self, pos: Position) -> str:
+        """The tags that would make another lead valid, named in the error (a lead handed to the partner, a line
+        opened by a tile turned up from the boneyard)."""
+        if self.variant.lead.hand_over:
+            return "; if the lead was handed to the partner, who leads any tile, say so with the tag LeadFrom"
+        if pos.draws and self.variant.layout == Layout.LINE:
+            return ("; if the line was opened by a tile turned up from the boneyard, say so with the tag Starter "
+                    "([Starter \"[4-5]\"])")
+        return ""
 
     def _could(self, pos: Position, seat: int) -> str:
         name = self.players[seat]

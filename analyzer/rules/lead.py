@@ -215,7 +215,22 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
             out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must lead this game ({req.reason}), not "
                                    f"{players[leader]}", "move", {"expected": names}))
     tiles, leaders, leader = _opening_tiles(variant, req, game_number, hands, whole, players, leader, leaders, out)
+    if variant.lead.hand_over and giver_tag is None and leader is not None:
+        out[:] = [_name_lead_from(p, variant, players, leader) for p in out]
     return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out), game_number)
+
+
+def _name_lead_from(problem: LeadProblem, variant, players: Sequence[str], leader: int) -> LeadProblem:
+    """A lead by the partner of the player who had it, where the rules let a player hand the lead over: the
+    problem names the tag that makes it valid (``LeadFrom``)."""
+    if problem.code != Code.LEAD_PLAYER:
+        return problem
+    expected = str(problem.details.get("expected", ""))
+    givers = [players[s] for s in variant.seating.partners_of(leader) if players[s] in expected.split(" or ")]
+    if not givers:
+        return problem
+    return problem._replace(message=f"{problem.message}; if {givers[0]} handed the lead to their partner, say so "
+                   f"with the tag [LeadFrom \"{givers[0]}\"]")
 
 
 def starter_lead(variant, starter: Tile, hands: Hands, players: Sequence[str], decided: LeadRequirement | None,

@@ -31,6 +31,8 @@ class MatchState:
     drawn: bool = False                # the match ended drawn (South American)
     note: str = ""                     # what happened in the last game (a reset, a bonus...)
     last: int | None = None            # the side that won the last game that was won (Cut Throat)
+    fence: tuple[int, ...] = ()        # Kozel: the charges each side has on the fence (record still 0)
+    eggs: int = 0                      # Kozel: the eggs carried to the next loser
 
 
 @dataclass(frozen=True, slots=True)

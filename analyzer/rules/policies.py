@@ -79,21 +79,27 @@ class Dealing:
     set_aside: tuple[Tile, ...] = ()
     redeal: int = 0
     forced: bool = False
+    suit: int = 0             # also a new deal for a hand with this many tiles of one number (Kozel: 6; 0: never)
+
+    @staticmethod
+    def longest_suit(hand) -> int:
+        """The most tiles of one number in ``hand`` (a double counts once)."""
+        return max((sum(1 for t in hand if t.matches(n)) for n in range(13)), default=0)
 
     def redeal_due(self, hand: set[Tile] | frozenset[Tile]) -> bool:
-        """Whether this hand holds enough doubles for a new deal."""
-        return bool(self.redeal) and sum(t.is_double for t in hand) >= self.redeal
+        """Whether this hand holds enough doubles (or tiles of one number) for a new deal."""
+        return (bool(self.redeal) and sum(t.is_double for t in hand) >= self.redeal) or \
+            (bool(self.suit) and self.longest_suit(hand) >= self.suit)
 
     def redeal_problem(self, hand: set[Tile] | frozenset[Tile] | None) -> str | None:
         """Why a game marked as re-dealt for this hand's doubles may not be (None: it may)."""
         if not self.redeal:
             return "these rules deal again for no hand (option redeal)"
-        if hand is None:
+        if hand is None or self.redeal_due(hand):
             return None
         doubles = sum(t.is_double for t in hand)
-        if doubles < self.redeal:
-            return f"the hand holds {doubles} double{'s' * (doubles != 1)}; a new deal needs {self.redeal}"
-        return None
+        return (f"the hand holds {doubles} double{'s' * (doubles != 1)}; a new deal needs {self.redeal}"
+                + (f" (or {self.suit} tiles of one number; it has {self.longest_suit(hand)})" if self.suit else ""))
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -260,6 +266,9 @@ class LeadPolicy:
                 won = a if facts.pips[a] < facts.pips[b] else b
                 return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
                                        "played last or the next player, whoever has fewer pips) leads")
+            if self.block == "last" and prev.termination == "blocked":
+                return LeadRequirement(frozenset({prev.seat}), reason="the player who laid the last tile won "
+                                       "the block and leads")
             if self.tie == "blocker" and prev.note == "tie:last":
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             if facts is None:
@@ -310,7 +319,8 @@ class BlockDecider:
 
     ``by``: ``team`` (fewer pips on the side), ``player`` (the side of the single player with the
     fewest pips; Jamaican), ``last-or-right`` (the player who played last or the one after him,
-    whoever has fewer pips; Doscientos). ``tie`` decides equal pips: ``draw``, ``leader`` (the
+    whoever has fewer pips; Doscientos), ``last`` (the side of the player who laid the last tile, whatever
+    the pips: "the player who laid the last tile wins a block", a form real logs take). ``tie`` decides equal pips: ``draw``, ``leader`` (the
     side that led the hand), ``more-tiles`` (the side with more tiles left), ``last`` (the side
     that played last), ``last-loses``, ``replay`` (the hand does not count) or ``own-pips``
     (each side scores its own pips). ``doubles_once``: a double left in a hand counts one half only
@@ -342,6 +352,8 @@ class BlockDecider:
             sides = {teams[s] for s, p in enumerate(facts.pips) if p == low}
             if len(sides) == 1:
                 return sides.pop(), ""
+        elif self.by == "last":         # the player who laid the last tile wins the block, whatever the pips
+            return teams[facts.seat], ""
         elif self.by == "last-or-right":
             a, b = facts.seat, (facts.seat + 1) % len(facts.pips)
             if facts.pips[a] != facts.pips[b]:

@@ -11,7 +11,7 @@ from ..tiles import Move, Tile
 from .claims import Problem
 from .codes import Code
 
-__all__ = ["unknown_player", "after_end", "pass_inserted", "undecided_placement", "false_pass_proved", "exposed_after_play"]
+__all__ = ["unknown_player", "after_end", "pass_inserted", "skips_out", "undecided_placement", "false_pass_proved", "exposed_after_play"]
 
 
 def unknown_player(name: str, players: tuple[str, ...]) -> Problem:
@@ -31,8 +31,13 @@ def after_end(entry: MoveEntry, outcome: Outcome, players: tuple[str, ...]) -> P
     return Problem(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand was over ({how})")
 
 
-def pass_inserted(player: str, ends: str) -> Problem:
-    """A forced pass the record leaves out ([Passes "omitted"]), inserted: ``pass-inserted`` (info)."""
+def pass_inserted(player: str, ends: str, out: bool = False) -> Problem:
+    """A forced pass the record leaves out ([Passes "omitted"]), inserted: ``pass-inserted`` (info).
+    ``out``: the player holds no tile (the strict block game, where a player who is out is simply skipped
+    until his partner is out too)."""
+    if out:
+        return Problem(Code.PASS_INSERTED, f"{player} is out and is skipped (the hand goes on until both "
+                       "players of a pair are out)", severity="info")
     return Problem(Code.PASS_INSERTED, f"{player} cannot play on {ends} and passes here (the record leaves "
                    "forced passes out)", severity="info")
 
@@ -64,3 +69,10 @@ def exposed_after_play(player: str, tile: Tile, row: int) -> Problem:
     then: ``bad-exposed``."""
     return Problem(Code.BAD_EXPOSED, f"the Exposed tag names {player}'s {tile} as exposed during play before row "
                    f"{row}, but {player} had played it by then")
+
+
+def skips_out(pos) -> bool:
+    """Whether the player to move is out of a hand that goes on (the strict block game, "bis beide Spieler
+    eines Paares ausscheiden"): he holds no tile, so the record may simply skip him; his pass is inserted."""
+    return (getattr(pos, "teams", None) is not None and pos.outcome() is None and not pos.hidden[pos.turn]
+            and pos.count(pos.turn) == 0)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .families import FAMILIES, PARTNERSHIP, Family
+from .families import FAMILIES as TEXT_FAMILIES, PARTNERSHIP, Family
+from .latin import LATIN_FAMILIES
 from .modes import End, Layout, MatchKind, Mechanic, Turns
 from .options import BadOptionValue, UnknownOption, UnknownVariant, VariantError, normalise, parse_rules
 from .matchplay import MatchScoring
@@ -120,6 +121,15 @@ class Variant:
 
     # -- what the search can and cannot know ----------------------------------------------------
     @property
+    def search_scale(self) -> int:
+        """How many times the default node limit (``analyzer.search.NODE_LIMIT``) the exact search of one
+        decision may use when the caller names no limit: 1 for the deals of the rule texts (at most the 28 tiles of
+        the double-six in the hands), 8 for a larger deal (Cuban double-nine: 40 tiles in the hands, whose free
+        leads need up to about 10 million positions; bench/bench_cuban.py)."""
+        return 8 if self.dealing.hand_size * self.players > 28 else 1
+
+
+    @property
     def exact_search(self) -> bool:
         """Whether the analysis values are the hand's true score under best play with every hand
         open, with no further assumption (a draw game's values assume a boneyard order, a game of
@@ -163,6 +173,8 @@ class Variant:
             notes.append("the hand goes on until both players of a pair are out")
         return "; ".join(notes) + "." if notes else ""
 
+
+FAMILIES: dict[str, Family] = {**TEXT_FAMILIES, **LATIN_FAMILIES}   # the rule texts' systems, then the others
 
 _CACHE: dict[tuple, Variant] = {}
 

@@ -66,7 +66,7 @@ class Solver:
     to that bound as it fills, then replaces entries; the pure-Python deals share the bound too: a full
     dict takes the room of the other deals' dicts, oldest first, and starts again when it holds all).
 
-    ``node_limit`` (default :data:`analyzer.search.NODE_LIMIT`) bounds the work of one call of
+    ``node_limit`` (default :data:`analyzer.search.NODE_LIMIT` times the variant's ``search_scale``) bounds the work of one call of
     ``solve`` or ``values`` (and of each move of ``best_line``), as in the general search: past
     that many states :class:`~analyzer.search.SearchLimit` is raised. A state is one call of the
     search (forced moves and passes played inside it are not counted again); both cores count
@@ -81,7 +81,7 @@ class Solver:
     def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4,
                  table_mb: float = TABLE_MB, core: str | None = None, node_limit: int | None = None) -> None:
         check_table_mb(table_mb)
-        self.node_limit = NODE_LIMIT if node_limit is None else node_limit
+        self.node_limit = NODE_LIMIT * getattr(variant, "search_scale", 1) if node_limit is None else node_limit
         self.nodes = 0
         self.variant = variant
         self.tt = {} if tt is None else tt

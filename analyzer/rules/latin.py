@@ -1,0 +1,101 @@
+"""Games people play beyond the rule texts (issue 56): the Cuban double-nine partnership game.
+
+Its rules come from published descriptions, not from the seeds' rule texts, so its ``seed`` names those
+sources (``rules/catalog.py`` prints them) and docs/variants.md says in its own words what each source says
+and which option follows which. :func:`analyzer.rules.variants.find_variant` looks these families up with
+the others."""
+from __future__ import annotations
+
+from .families import Family
+from .kozel import kozel_parts
+from .matchplay import MatchScoring
+from .options import OptionSpec
+from .policies import BlockDecider, BlockRule, Dealing, HandScoring, LeadPolicy, Opening, PointScoring, Seating
+
+__all__ = ["CUBAN", "KOZEL", "LATIN_FAMILIES", "SOURCES"]
+
+#: Where the rules of each family come from (the seed field of a family outside the rule texts).
+SOURCES = {
+    "cuban": ("Cuban double-nine", "onlinedominogames.com/cuban-dominoes; dominorules.com/cuban-dominoes "
+              "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban"),
+    "kozel": ("Kozel", "the public specification of the app that recorded the games (as issue 56 states it); "
+              "ulodshi.ru (Domino Rules: Goat); infonick.net (domino rules); play.livegames.ru/domino.html"),
+}
+
+CUBAN_LEAD = {"rotate": "rotate", "winners": "winners", "winner": "winner-lowest", "highest-double": "any"}
+
+
+def _build_cuban(o: dict[str, str], given: set[str]) -> dict:
+    every_highest = o["lead"] == "highest-double"
+    score, block, tie = o["score"], o["block"], o["tie"]
+    if block == "team" and tie == "draw":
+        decider = BlockRule()
+    else:
+        decider = BlockDecider("player" if block == "player" else "team", tie)
+    scoring = HandScoring(score) if score in ("losers", "all") else PointScoring("block-difference")
+    return dict(
+        seating=Seating.partners(),
+        dealing=Dealing(10, 9),
+        opening=Opening(first_game_tile=None, highest_double=every_highest,
+                        first_highest=o["first"] == "highest-double", drawn=o["first"] == "draw"),
+        block=decider,
+        scoring=scoring,
+        match=MatchScoring(int(o["target"])),
+        lead=LeadPolicy(CUBAN_LEAD[o["lead"]], True, "blocker" if tie == "last" else ""),
+    )
+
+
+CUBAN = Family(
+    "cuban",
+    "Cuban double-nine: four players in fixed partnerships, 10 tiles each from the double-nine set, the other 15 "
+    "out of play; the highest double opens the first hand; a block is won by the side with fewer pips; the winners "
+    "score the losers' pips; to 100",
+    "cuban",
+    (
+        OptionSpec("first", "highest-double", "who opens the first hand of a match: the holder of the highest double "
+                   "dealt, with it (Kelley), or a player chosen by lot with any tile (draw: the SeatDraw tag, anyone "
+                   "without it)", values=("highest-double", "draw")),
+        OptionSpec("lead", "rotate", "who leads the later hands: the next player after the last leader (rotate), "
+                   "either player of the side that won (winners), the player who went out or, after a block, the "
+                   "winners' player with fewer pips (winner), or the holder of the highest double dealt with it, "
+                   "every hand (highest-double)", values=("rotate", "winners", "winner", "highest-double")),
+        OptionSpec("block", "team", "a blocked hand is won by the side with fewer pips (team), or by the side of "
+                   "the single player with the fewest (player)", values=("team", "player")),
+        OptionSpec("tie", "draw", "a block with equal counts: nobody scores (draw), the side that led the hand "
+                   "wins (leader), the side of the player who blocked wins (last)", values=("draw", "leader", "last")),
+        OptionSpec("score", "losers", "the winners score the losers' pips (losers), every pip left, their own "
+                   "too (all), or the losers' pips after a domino and the difference of the two sides after a block "
+                   "(difference)", values=("losers", "all", "difference")),
+        OptionSpec("target", "100", "points that win the match (Kelley: most often 100; 50, 101, 150 and 200 are "
+                   "played too)", kind="int"),
+    ),
+    _build_cuban,
+    aliases=("cuban-double-nine", "doble-nueve", "domino-cubano", "double-nine-partnership", "cuba"),
+)
+
+def _build_kozel(o: dict[str, str], given: set[str]) -> dict:
+    return kozel_parts(o["eggs"] == "yes", int(o["limit"]), o["zero-lead"])
+
+
+KOZEL = Family(
+    "kozel",
+    "Kozel (the goat): four players in fixed partnerships, all 28 tiles dealt; the [1-1] holder leads while both "
+    "records are 0, later the player who went out or the fisher; the losers are charged their pips ([0-0] alone "
+    "10), a charge below 13 to a clean record goes on the fence, equal fish are eggs carried on; the team that "
+    "reaches 101 loses",
+    "kozel",
+    (
+        OptionSpec("eggs", "yes", "a fish: the higher remainder loses and is charged it, equal remainders are eggs "
+                   "carried to the next loser (yes); or each team is charged its own and nobody wins (no)",
+                   kind="bool"),
+        OptionSpec("limit", "101", "the record that loses the game (101, or 50)", kind="int"),
+        OptionSpec("zero-lead", "one-one", "while both records are 0 the [1-1] holder leads it (one-one), or, as the "
+                   "app sometimes allows, the player who went out or the fisher leads as later (winner)",
+                   values=("one-one", "winner")),
+    ),
+    _build_kozel,
+    aliases=("kozyol", "kozel-domino", "goat", "kozel-50"),
+    presets={"kozel-50": {"limit": "50"}},
+)
+
+LATIN_FAMILIES = {f.name: f for f in (CUBAN, KOZEL)}
