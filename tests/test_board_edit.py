@@ -232,11 +232,33 @@ def test_the_variants_for_the_form_are_those_of_the_command():
     with board_client([]) as c:
         status, doc = _post(c, "/api/variants", {})
     assert status == 200
+    families = [item for item in doc["variants"] if "preset_of" not in item]
     assert [{k: v for k, v in item.items() if k not in ("players", "hand_size", "max_pip")}
-            for item in doc["variants"]] == json.loads(json.dumps(catalog()))
+            for item in families] == json.loads(json.dumps(catalog()))
+    # then every named preset of the catalogue, each set of options once (an alias of the same options left out)
+    presets = {item["name"]: (item["preset_of"], item["options_set"]) for item in doc["variants"] if "preset_of" in item}
+    for family in catalog():
+        offered = [opts for name, (of, opts) in presets.items() if of == family["name"]]
+        assert sorted(map(str, offered)) == sorted({str(o) for o in family["presets"].values()})
+    assert presets["great-lakes"][0] == "partnership" and presets["kozel-50"][0] == "kozel"
     deal = {v["name"]: (v["players"], v["hand_size"], v["max_pip"]) for v in doc["variants"]}
     # the rule texts: partnership deals all 28 tiles to four, the draw game seven or eight to two
     assert deal["partnership"] == (4, 7, 6) and deal["draw"][0] == 2
+
+
+@pytest.mark.parametrize("preset", ["great-lakes", "milo", "pub-fives-threes", "kozel-50", "double-nine-cross"])
+def test_a_new_record_from_a_preset_names_the_preset_and_reads_with_its_options(client, preset):
+    """A preset chosen in the form is written by its own name, so the record reads with the preset's options
+    (writing the family's name would drop them), and the deal is the preset's."""
+    from analyzer.rules import find_variant
+    status, out = _post(client, "/api/new", {"variant": preset, "rules": {}})
+    assert status == 200, out
+    game = parse(out["text"]).games[0]
+    assert game.tags["Variant"] == preset
+    chosen = find_variant(preset)
+    assert find_variant(game.tags["Variant"], game.tags.get("Rules")) == chosen
+    assert len(game.players) == chosen.players
+    assert out["validation"] == _validate(client, out["text"])
 
 
 def test_a_new_record_from_the_form(client):

@@ -26,7 +26,7 @@ from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, proc
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
 from ..report.diagram import position_at, table_svg
 from ..report.model import board_view
-from ..rules import UnknownVariant, find_variant
+from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
@@ -645,6 +645,16 @@ def variants_data(variant: str | None = None, rules: dict | None = None) -> dict
     for item in catalog():
         v = find_variant(item["name"])
         out.append({**item, "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
+    for item in catalog():          # then each named preset once (an alias of the same options only once)
+        seen: list[dict] = []
+        for name, options in item["presets"].items():
+            if options in seen:
+                continue
+            seen.append(options)
+            v = find_variant(name)
+            out.append({"name": name, "preset_of": item["name"], "options_set": options,
+                        "description": f"{item['name']} with " + ", ".join(f"{k}={x}" for k, x in options.items()),
+                        "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
     v = _chosen(variant, rules)
     return {"variants": out, "deal": {"variant": v.name, "players": v.players, "hand_size": v.dealing.hand_size,
                                       "max_pip": v.dealing.max_pip}}
@@ -674,7 +684,9 @@ def new_record(variant: str | None, rules: dict | None, players: list[str] | Non
             seen[tile] = hand.player
     if lead is not None and lead not in names:
         raise BoardError(f"the lead {lead!r} is not one of the players ({', '.join(names)})")
-    tags = {"Event": (event or "").strip() or "new game", "Variant": v.name, "Players": ", ".join(names)}
+    preset = bool(variant) and bool(find_family(variant)[1])        # a named preset is written by its name
+    tags = {"Event": (event or "").strip() or "new game", "Variant": variant.strip() if preset else v.name,
+            "Players": ", ".join(names)}
     if rules:
         tags["Rules"] = ", ".join(f"{k}={val}" for k, val in sorted(rules.items()))
     if lead:

@@ -31,7 +31,7 @@
       var deal = r.data.deal;
       if (!$("nvariant").options.length) {
         r.data.variants.forEach(function (v) {
-          var o = B.el("option", "", v.name);
+          var o = B.el("option", "", v.preset_of ? v.name + " (" + v.preset_of + ")" : v.name);
           o.value = v.name;
           o.title = v.description;
           $("nvariant").appendChild(o);
