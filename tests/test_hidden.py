@@ -218,3 +218,25 @@ def test_the_decision_names_every_legal_move_and_a_strategy_that_sums_to_one():
     best_open = max(open_values.values())
     played = [m for m, p in got.strategy if p > 1e-9]
     assert all(open_values[m] == best_open for m in played)
+
+
+def test_the_public_deals_of_a_record_hold_the_actual_one_and_share_what_is_public():
+    from pathlib import Path
+
+    from analyzer.hidden import TooLarge, public_deals, within_bound
+    from analyzer.match import replay_record
+    from analyzer.notation import read
+
+    (rep, *_) = replay_record(read(Path(__file__).resolve().parents[1] / "records" / "openspiel-block7-3.dom"))
+    with pytest.raises(TooLarge):           # 14 sleepers: early on, far too many deals
+        public_deals(rep, 4)
+    seen = 13
+    actual = rep.position_at(seen)
+    deals = public_deals(rep, seen)
+    assert within_bound(actual, len(deals))
+    assert any(d.hands == actual.hands for d in deals)
+    assert all((d.ends, d.turn, d.count(0), d.count(1)) == (actual.ends, actual.turn, actual.count(0),
+                                                           actual.count(1)) for d in deals)
+    got = hidden_decision(rep.variant, actual, deals)
+    assert [m for m, _ in got.moves] == actual.legal_moves()
+    assert sum(p for _, p in got.strategy) == pytest.approx(1.0)

@@ -9,10 +9,10 @@ mover's optimal strategy at his decision (mixed where it must be).
 """
 from __future__ import annotations
 
-from .decision import MAX_DEALS, HiddenDecision, TooLarge, hidden_decision, public_deals
+from .decision import MAX_DEALS, MAX_HAND, HiddenDecision, TooLarge, hidden_decision, public_deals, within_bound
 from .game import HiddenGame, InfoSet, build_game, side0_value
 from .lp import HiddenUnavailable, SolvedGame, behaviour, best_response, solve_game
 
-__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "MAX_DEALS", "TooLarge", "HiddenUnavailable",
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "MAX_DEALS", "MAX_HAND", "within_bound", "TooLarge", "HiddenUnavailable",
            "HiddenGame", "InfoSet", "build_game", "side0_value", "SolvedGame", "solve_game", "behaviour",
            "best_response"]

@@ -10,10 +10,12 @@ from ..tiles import Move
 from .game import build_game
 from .lp import behaviour, forced_value, solve_game
 
-__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "MAX_DEALS", "TooLarge"]
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge"]
 
-#: The most deals :func:`public_deals` lists for one decision (the size bound: docs/hidden.md).
-MAX_DEALS = 400
+#: The size bound (docs/hidden.md, bench/bench_hidden.py): at most this many deals for one decision, and
+#: every hand at most :data:`MAX_HAND` tiles; solved in seconds within it.
+MAX_DEALS = 700
+MAX_HAND = 4
 
 
 class TooLarge(ValueError):
@@ -72,6 +74,12 @@ def hidden_decision(rules, pos: Position, deals: Sequence[Position], weights: Se
         strategy = tuple(zip(node.moves, map(float, behaviour(node, solved.plans[0]))))
     return HiddenDecision(mover, len(deals), float(sign * solved.value), values, strategy, reach,
                           (len(game.infosets[0]), len(game.infosets[1])), game.nodes)
+
+
+def within_bound(pos: Position, deals: int) -> bool:
+    """Whether a decision of ``pos`` with ``deals`` deals is small enough to solve exactly here (two players,
+    every hand at most :data:`MAX_HAND` tiles, at most :data:`MAX_DEALS` deals)."""
+    return pos.n == 2 and deals <= MAX_DEALS and all(pos.count(s) <= MAX_HAND for s in range(pos.n))
 
 
 def public_deals(rep, seen: int, limit: int = MAX_DEALS) -> list[Position]:
