@@ -240,3 +240,16 @@ def test_the_public_deals_of_a_record_hold_the_actual_one_and_share_what_is_publ
     got = hidden_decision(rep.variant, actual, deals)
     assert [m for m, _ in got.moves] == actual.legal_moves()
     assert sum(p for _, p in got.strategy) == pytest.approx(1.0)
+
+
+def test_a_draw_game_with_every_hand_and_the_boneyard_known_has_the_open_hands_value():
+    rng = random.Random(11)
+    for _ in range(8):
+        tiles = list(tile_set(6))
+        rng.shuffle(tiles)
+        size, yard = rng.randint(2, 3), rng.randint(1, 3)
+        pos = draw_deal([tiles[:size], tiles[size:2 * size]], tiles[2 * size:2 * size + yard], max_pip=6)
+        pos.push(pos.legal_moves()[0])
+        got = hidden_decision(DRAW, pos, [pos])
+        assert got.value == pytest.approx(TreeSearch(DRAW).solve(pos), abs=1e-7)
+        assert dict(got.moves) == pytest.approx(dict(TreeSearch(DRAW).values(pos)), abs=1e-7)
