@@ -253,3 +253,29 @@ def test_a_draw_game_with_every_hand_and_the_boneyard_known_has_the_open_hands_v
         got = hidden_decision(DRAW, pos, [pos])
         assert got.value == pytest.approx(TreeSearch(DRAW).solve(pos), abs=1e-7)
         assert dict(got.moves) == pytest.approx(dict(TreeSearch(DRAW).values(pos)), abs=1e-7)
+
+
+def test_each_moves_value_equals_the_matrix_game_with_the_movers_choice_fixed():
+    """A move's value is the game value when the mover's actual decision plays it: the brute force's matrix
+    game keeping only the mover's pure strategies that play it there."""
+    checked = 0
+    for name, deals in tiny_games():
+        rules = BLOCK if name != "draw" else DRAW
+        pos = deals[0]
+        if len(pos.legal_moves()) < 2:
+            continue
+        mover = pos.turn
+        sets = infosets(deals)
+        rows, cols = pure_strategies(sets, mover), pure_strategies(sets, 1 - mover)
+        if len(rows) * len(cols) > PURE_LIMIT:
+            continue
+        got = hidden_decision(rules, pos, deals)
+        here = (mover, (("hand", pos.hands[mover]),))
+        sign = 1 if mover == 0 else -1
+        for k, (move, value) in enumerate(got.moves):
+            kept = [r for r in rows if r[here] == k]
+            matrix = [[sign * play(deals, lambda key, m, r=r, c=c: one_hot(r if key[0] == mover else c)(key, m), rules)
+                       for c in cols] for r in kept]
+            assert sign * value == pytest.approx(matrix_value(matrix), abs=1e-7), (name, move)
+        checked += 1
+    assert checked >= 5
