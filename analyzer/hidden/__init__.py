@@ -1,0 +1,18 @@
+"""Exact values under hidden information for small two-player endgames (see docs/hidden.md).
+
+:func:`hidden_decision` values the decision of the player to move in a position when both players play
+optimally by what they know: a root chance node over the deals the public record allows (uniform), each
+player's information sets keyed by his own hand and what he has seen since (:mod:`.game`), the two-player
+zero-sum game solved exactly by the sequence-form linear program with HiGHS (:mod:`.lp`, scipy). It gives
+the game value, each move's value (the game value when the mover's actual hand plays that move) and the
+mover's optimal strategy at his decision (mixed where it must be).
+"""
+from __future__ import annotations
+
+from .decision import MAX_DEALS, MAX_HAND, HiddenDecision, TooLarge, hidden_decision, public_deals, within_bound
+from .game import HiddenGame, InfoSet, build_game, side0_value
+from .lp import HiddenUnavailable, SolvedGame, behaviour, best_response, solve_game
+
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "MAX_DEALS", "MAX_HAND", "within_bound", "TooLarge", "HiddenUnavailable",
+           "HiddenGame", "InfoSet", "build_game", "side0_value", "SolvedGame", "solve_game", "behaviour",
+           "best_response"]

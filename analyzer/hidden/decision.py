@@ -1,0 +1,96 @@
+"""One decision valued exactly under hidden information (see :mod:`analyzer.hidden`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..inference import worlds_at, world_position
+from ..position import Position
+from ..tiles import Move
+from .game import build_game
+from .lp import behaviour, forced_value, solve_game
+
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge"]
+
+#: The size bound (docs/hidden.md, bench/bench_hidden.py): at most this many deals for one decision, and
+#: every hand at most :data:`MAX_HAND` tiles; solved in seconds within it.
+MAX_DEALS = 700
+MAX_HAND = 4
+
+
+class TooLarge(ValueError):
+    """The decision has more deals than the bound."""
+
+
+@dataclass(frozen=True)
+class HiddenDecision:
+    """The exact hidden-information values of one decision, all for side 0 (as the exact search's).
+
+    ``value``: the game value (the mean over every deal of the position, both players optimal by what they
+    know); ``moves``: each legal move of the mover with the game value when his actual hand plays it (his
+    other possible hands, and the opponent, still optimal); ``strategy``: the probability of each move in the
+    mover's optimal strategy at this decision (the LP's; more than one move where he must mix or where moves
+    are equally good); ``reach``: the weight of the deals that give the mover his actual hand (a move's loss
+    per such deal is its value's gap to ``value`` divided by it)."""
+
+    mover: int
+    deals: int
+    value: float
+    moves: tuple[tuple[Move, float], ...]
+    strategy: tuple[tuple[Move, float], ...]
+    reach: float
+    infosets: tuple[int, int]       # the information sets of the mover and of the other player
+    nodes: int
+
+    def loss(self, move: Move) -> float:
+        """What ``move`` costs the mover per deal that gives him his hand, against the best (>= 0)."""
+        best = max(v * self._sign() for _, v in self.moves)
+        return (best - dict(self.moves)[move] * self._sign()) / self.reach
+
+    def _sign(self) -> int:
+        return 1 if self.mover == 0 else -1
+
+
+def hidden_decision(rules, pos: Position, deals: Sequence[Position], weights: Sequence[float] | None = None
+                    ) -> HiddenDecision:
+    """The decision of the player to move in ``pos`` (his actual hand), in the game dealt one of ``deals``
+    (positions of the same moment, each player's hand and the boneyard's order filled in; ``pos``'s own deal
+    must be one of them). ``rules``: the variant (two seats, side 0 against side 1)."""
+    mover = pos.turn
+    game = build_game(rules, deals, mover, weights)
+    solved = solve_game(game)
+    key = (mover, (("hand", pos.hands[mover]),))
+    at = game.index[0].get(key)
+    sign = 1 if rules.seating.teams[mover] == 0 else -1
+    moves = pos.legal_moves()
+    reach = sum(w for d, w in zip(deals, weights or [1.0] * len(deals)) if d.hands[mover] == pos.hands[mover])
+    reach /= float(sum(weights or [1.0] * len(deals)))
+    if at is None:                  # one legal move: no choice
+        values = tuple((m, sign * solved.value) for m in moves)
+        strategy = tuple((m, 1.0) for m in moves)
+    else:
+        node = game.infosets[0][at]
+        values = tuple((m, float(sign * forced_value(game, node, k))) for k, m in enumerate(node.moves))
+        strategy = tuple(zip(node.moves, map(float, behaviour(node, solved.plans[0]))))
+    return HiddenDecision(mover, len(deals), float(sign * solved.value), values, strategy, reach,
+                          (len(game.infosets[0]), len(game.infosets[1])), game.nodes)
+
+
+def within_bound(pos: Position, deals: int) -> bool:
+    """Whether a decision of ``pos`` with ``deals`` deals is small enough to solve exactly here (two players,
+    every hand at most :data:`MAX_HAND` tiles, at most :data:`MAX_DEALS` deals)."""
+    return pos.n == 2 and deals <= MAX_DEALS and all(pos.count(s) <= MAX_HAND for s in range(pos.n))
+
+
+def public_deals(rep, seen: int, limit: int = MAX_DEALS) -> list[Position]:
+    """The positions after the first ``seen`` moves of the replayed block game ``rep``, one for every deal
+    the public record allows (what nobody at the table can rule out: :func:`analyzer.inference.worlds_at`
+    with the public view). :class:`TooLarge` past ``limit``."""
+    if rep.variant.drawing is not None:
+        raise NotImplementedError("the deals of a draw game's record are not listed here yet: pass the "
+                                  "revealed positions to hidden_decision")
+    worlds = worlds_at(rep, seen)
+    if worlds.count > limit:
+        raise TooLarge(f"{worlds.count:,} deals agree with the record here; the exact hidden-information "
+                       f"solver takes at most {limit:,}")
+    return [world_position(rep, worlds.view.deal(w), seen) for w in worlds]
