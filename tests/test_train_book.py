@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.notation import read
+from conftest import settled
 
 PROBLEMS = Path(__file__).resolve().parent.parent / "docs" / "problems"
 FILES = sorted(PROBLEMS.glob("*.dom"))
@@ -73,3 +74,26 @@ def test_a_folder_with_a_record_that_is_no_problem_gets_no_book(tmp_path):
     shutil.copy(PROBLEMS.parent.parent / "records" / "seed2.dom", folder / "b.dom")
     _run("report", folder, "-o", tmp_path / "pages")
     assert (tmp_path / "pages" / "index.html").exists() and not (tmp_path / "pages" / "book.html").exists()
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+def test_the_book_asks_first_then_reveals_in_chromium(browser, book, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto((book / "book.html").as_uri())
+    page.wait_for_load_state("load")
+    first = page.locator("#problem-1")
+    assert first.is_visible() and not first.locator(".answer").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    assert first.locator(".question").inner_text() == read(str(FILES[0])).games[0].tags["Problem"]
+    first.locator(".reveal").click()
+    settled(page)
+    assert first.locator(".answer").is_visible() and first.locator("strong.best").inner_text()
+    first.locator(".next").click()
+    settled(page)
+    assert first.is_hidden() and page.locator("#problem-2").is_visible()
+    assert not errors
+    context.close()
