@@ -18,7 +18,7 @@ from .notation import parse, read, write
 from .replay import replay
 from .replay.setup import setup_game
 
-__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set"]
+__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set", "book_problems"]
 
 #: the classes of a graded move, least first (``--min-class``)
 CLASSES = ("inaccuracy", "mistake", "blunder")
@@ -50,6 +50,7 @@ class Problem:
     line: tuple[str, ...] = ()
     position: str = ""
     svg: str = field(default="", repr=False)
+    tied: tuple[str, ...] = ()          # the moves the best is not told apart from (a book's problem)
 
     def as_dict(self, drawing: bool = False) -> dict:
         out = asdict(self)
@@ -134,6 +135,50 @@ def _position(replays: list, number: int, step: int, player: str) -> tuple[str, 
     if cut.errors:
         return text, ""
     return text, game_diagram(cut, 0, player)
+
+
+def book_problems(result: dict) -> list[Problem] | None:
+    """The problems of one record written by hand (:func:`problems` is for a player's own games): each
+    game of ``result`` (the pipeline's result of the record, analysed) is a set-up with a ``Problem``
+    tag naming the question, answered by the analysis of the position: exact where every hand is shown,
+    else the fair analysis from the mover's view. None where the record is not a book's: an error, a game
+    without the tag, or one that does not stop at a decision."""
+    games = result.get("games") or []
+    if result.get("error") or not games:
+        return None
+    replays = _replays(result["source"])
+    if len(replays) != len(games):
+        return None
+    found = []
+    for number, (game, rep) in enumerate(zip(games, replays), 1):
+        question = rep.game.tags.get("Problem")
+        decision = (game.get("analysis") or {}).get("to_move")
+        if not question or decision is None or not game["valid"]:
+            return None
+        found.append(_book_problem(result["source"], number, game, decision, rep, question))
+    return found
+
+
+def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: str) -> Problem:
+    from .report.diagram import game_diagram
+    fair = d.get("fair")
+    if fair is None:                    # every hand shown: the exact values
+        alternatives = [{"move": a["move"], "fair": a["value"], "ci95": [a["value"], a["value"]], "p_win": None,
+                         "best": a["best"], "played": False} for a in d["alternatives"] if a.get("value") is not None]
+        best = next((a["move"] for a in alternatives if a["best"]), "")
+        method, worlds, tied = "exact", 1, ()
+    else:
+        best, method, worlds, tied = fair["best"], fair["method"], int(fair["worlds"]), tuple(fair.get("tied") or ())
+        alternatives = [{"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
+                         "p_win": a["fair"].get("p_win"), "best": a["move"] == best, "played": False}
+                        for a in d["alternatives"] if a.get("fair")]
+    alternatives.sort(key=lambda a: (not a["best"], -a["fair"] if d["side"] == 0 else a["fair"]))
+    line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or ()
+    text = write(rep.game)
+    svg = game_diagram(rep, 0, "all" if fair is None else d["player"])
+    return Problem(source, number, game.get("title") or "", d["player"], d["index"], None, None, question, "",
+                   best, 0.0, "", "exact" if fair is None else fair["verdict"], method, worlds, tuple(alternatives),
+                   tuple(line), text, svg, tied)
 
 
 def problem_set(found: list[Problem], player: str) -> dict:

@@ -89,6 +89,8 @@ class MatchScale:
     # line played, from its principal variation's result (None: the running values stand for their results; the
     # deal's alone where only its result was read: ``outcomes.principal_results``' ``played``, a report's MWC line)
     running: list[float | None] | None = None
+    # a record that stops at a decision (a set-up problem): each alternative's MWC, open-hands and fair
+    to_move: list[tuple[float | None, float | None]] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         p = self.position
@@ -113,6 +115,11 @@ class MatchScale:
             d["mwc_class"] = self.cls[i] if known else None
             if i < len(self.fair_mwc):
                 self._annotate_fair(d, i)
+        if self.known and data.get("to_move") and self.to_move:
+            for alt, (mwc, fair) in zip(data["to_move"]["alternatives"], self.to_move):
+                alt["mwc"] = _r(mwc)
+                if isinstance(alt.get("fair"), dict):
+                    alt["fair"]["mwc"] = _r(fair)
         return data
 
     def _annotate_fair(self, d: dict, i: int) -> None:
@@ -276,6 +283,10 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
             seat = seat_of(d)
             return lambda result: exact(result, seat)
         _grade_fairly(out, analysis, mover, thresholds, None if results is None else mover_exact)
+    d = getattr(analysis, "to_move", None)
+    if d is not None and results is None:       # (where each world's result is needed, not read for it)
+        out.to_move = [(mover(d)(a.value), None if a.fair is None else fair_chance(a.fair, mover(d)))
+                       for a in d.alternatives]
     return out
 
 
@@ -340,6 +351,10 @@ def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, i
             lead = first_lead(v) if entry.opens else _lead_of(v, leader)
             out.append((MatchPosition(entry.before, lead), leader, entry.how))
             continue
+        given = rep.game.tags.get("MatchScore") if getattr(rep, "setup_lacks", None) is not None else None
+        if given is not None:           # a game set up from a position: the match score before it
+            out.append(_set_up(v, rep, leader, given))
+            continue
         stated = rep.game.tags.get("Score")
         if stated is None:
             out.append((None, leader, "no match position: the record has no Game tags and no Score tag"))
@@ -354,6 +369,15 @@ def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, i
         lead = first_lead(v) if opens_match(rep) else _lead_of(v, leader)
         out.append((MatchPosition(state, lead), leader, "the Score tag (the score after the hand, less the hand's result)"))
     return out
+
+
+def _set_up(v: Variant, rep: Replay, leader: int | None, given: str) -> tuple[MatchPosition | None, int | None, str]:
+    """The match position of a game set up from a position, from its MatchScore tag (the score before the hand)."""
+    try:
+        state = score_before(v, rep, given, after=False)
+    except ValueError as exc:
+        return None, leader, f"no match position from the MatchScore tag {given!r}: {exc}"
+    return MatchPosition(state, _lead_of(v, leader)), leader, "the MatchScore tag (the score before the hand)"
 
 
 def _lead_of(variant: Variant, leader: int | None) -> tuple:

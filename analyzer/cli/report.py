@@ -81,13 +81,14 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
         targets.append(os.path.join(folder, "index.html"))
     for target in targets:
         output_target(target, inputs, "-o", "page", force)
-    summary, done = Summary(), []
+    summary, done, book = Summary(), [], None if single else _book_target(targets, inputs, force)  # (problems: a book)
     for result, target in zip(results(inputs, options, jobs, scheduler, cache_dir), targets):
         summary.add(result)
         if result["error"] is None:       # the page names the record as given relative to it, or by its name
             write_page(renamed(result["page"], result["source"], shown_name(result["source"], target, list(paths))),
                        target)
         done.append(index_entry(result))        # (what the index needs: not the page, not the lines)
+        book = _in_book(book, result)
         if jsonl:
             echo_jsonl(result)
         elif quiet or result["error"]:
@@ -106,4 +107,37 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
         write_page(render_index(build_index(done, pages, rows, str(summary), title, skill=skill)), targets[-1])
         if not quiet and not jsonl:
             click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
+        _write_book(book, title, quiet or jsonl)
     finish(summary, quiet or single, err=jsonl)
+
+
+def _book_target(targets: list[str], inputs, force: bool) -> tuple[str, list]:
+    """Where the book of problems goes (beside the index), checked before any work, and the book so far."""
+    from .output import output_target
+    folder = os.path.dirname(targets[-1])
+    target = os.path.join(folder, "book.html")
+    if target in targets:                           # (a record named book.dom has that page)
+        target = os.path.join(folder, "problems-book.html")
+    output_target(target, inputs, "-o", "page", force)
+    return target, []
+
+
+def _in_book(book: tuple[str, list] | None, result: dict) -> tuple[str, list] | None:
+    """The book with the problems of ``result`` added (:func:`analyzer.train.book_problems`); None as soon as
+    a record is not all problems (a set-up game with a Problem tag each): no book then."""
+    from ..train import book_problems
+    if book is None:
+        return None
+    found = book_problems(result)
+    return None if found is None else (book[0], book[1] + found)
+
+
+def _write_book(book: tuple[str, list] | None, title: str, quiet: bool) -> None:
+    """Write the book of problems (the page ``domino train --html`` writes, asking first) when there is one."""
+    if not book or not book[1]:
+        return
+    from ..report.problems import render_problems
+    from ..report.render import write_page
+    write_page(render_problems(book[1], "", book=f"Problems: {title.removeprefix('Archive: ')}"), book[0])
+    if not quiet:
+        click.echo(f"wrote {book[0]}: a book of {len(book[1])} problem{'s' * (len(book[1]) != 1)} with their solutions")

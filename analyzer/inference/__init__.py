@@ -31,6 +31,7 @@ from ..tiles import Tile
 from .boneyard import draw_view
 from .deals import block_view
 from .placements import InferenceUnsupported
+from .tabled import table_view
 from .worlds import PUBLIC, NoWorld, View, Worlds, describe_step, laid_at_start, whole_hands
 
 __all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table", "holds_of",
@@ -48,8 +49,10 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     variant = rep.variant
     if getattr(rep, "setup_lacks", None) is not None and rep.initial.ends is not None \
             and not laid_at_start(rep.initial) and rep.initial.pool:
-        raise InferenceUnsupported("the tiles on the table are known only by counts: the worlds of such a "
-                                   "set-up are not listed yet")
+        if variant.drawing is not None:
+            raise InferenceUnsupported("the tiles on the table are known only by counts in a draw game: the worlds "
+                                       "of such a set-up (its boneyard's orders besides) are not listed yet")
+        return table_view(rep, block_view(rep, seen, viewer, record=record))
     if variant.drawing is not None:
         if record:
             raise InferenceUnsupported("the record's own worlds are not listed for draw games")
@@ -113,6 +116,8 @@ def relay(pos: Position, initial: Position) -> None:
     if pos.draws:
         pos.stock = initial.stock
         pos.bonus = initial.bonus
+    if initial.ends is not None and not initial.history:      # the table by its ends and counts (tiles not named)
+        pos.ends = initial.ends
     pos.turn, pos.passes = initial.turn, initial.passes
 
 

@@ -116,7 +116,7 @@ _COUNTS = {MatchKind.GAMES: "games won", MatchKind.STRAIGHT: "wins in a row, and
            MatchKind.SHUTOUT: "games won, and drawn games that raise the next game's worth"}
 
 
-def score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
+def score_before(variant: Variant, rep: Replay, stated: str, after: bool = True) -> MatchState:
     """The match before the hand of ``rep`` from its ``Score`` tag ``stated`` (the score after it, less the hand's
     result), as the match code settles that score (over where a side had reached the target). A race of points or
     bad points, of two sides or of individual players, is its scores; any other match carries more than a Score tag
@@ -126,7 +126,7 @@ def score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
     match, sides = variant.match, variant.seating.sides
     if len(rep.players) != variant.players:
         raise ValueError("its players are not the variant's")
-    if rep.result is None:
+    if after and rep.result is None:
         raise ValueError("it is the score after the hand, and the hand's result is not known")
     if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
         raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
@@ -135,9 +135,9 @@ def score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
     try:
         claimed = parse_score(stated)
     except ValueError:
-        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores after the "
-                         "hand") from None
-    added = rep.result.added(sides)
+        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores "
+                         f"{'after' if after else 'before'} the hand") from None
+    added = rep.result.added(sides) if after else (0,) * sides
     scores = []
     for side, name in enumerate(names):
         got = claimed.get(frozenset(name.split("/")))

@@ -18,11 +18,12 @@ def svg_source(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def render_problems(found, player: str) -> str:
-    """The HTML page of the problems ``found`` of ``player``."""
+def render_problems(found, player: str, book: str | None = None) -> str:
+    """The HTML page of the problems ``found`` of ``player``; with ``book`` (its title), a book of problems
+    written by hand (:func:`analyzer.train.book_problems`: no move played, the answer the position's)."""
     css, script = static_text("problems.css"), static_text("problems.js")
     page = environment().get_template("problems.html.j2")
-    return page.render(player=player, problems=found, images=[svg_source(p.svg) if p.svg else None for p in found],
+    return page.render(player=player, book=book, problems=found, images=[svg_source(p.svg) if p.svg else None for p in found],
                        css=css, script=script, csp=content_policy(css, script), version=__version__)
 
 
