@@ -316,12 +316,37 @@ def game_data(game: GameReport, ch: Chart | None) -> dict:
 
 
 def packed_diagrams(diagrams: list[str]) -> str | None:
-    """The SVG of every position of a game for the page to save, packed: a JSON list, deflated (zlib) and
-    in base64 (the drawings repeat their tiles: a tenth of the size). The script unpacks it with the
-    browser's DecompressionStream; the text only ever becomes a file or an image, never markup of the page."""
+    """The SVG of every position of a game for the page to save, packed: each drawing by its lines, a line the
+    drawing before has as ``[where, how many]`` of its lines in a row (:func:`line_delta`), the list as JSON,
+    deflated (zlib) and in base64 (a position repeats most of the one before it: a fortieth of the size). The
+    script unpacks it with the browser's DecompressionStream; the text only ever becomes a file or an image,
+    never markup of the page."""
     if not diagrams:
         return None
-    return base64.b64encode(zlib.compress(json.dumps(diagrams).encode("utf-8"), 9)).decode("ascii")
+    packed, before = [], []
+    for svg in diagrams:
+        lines = svg.split("\n")
+        packed.append(line_delta(before, lines))
+        before = lines
+    return base64.b64encode(zlib.compress(json.dumps(packed, separators=(",", ":")).encode("utf-8"), 6)).decode("ascii")
+
+
+def line_delta(before: list[str], lines: list[str]) -> list:
+    """``lines`` as a list of new lines (strings) and runs of ``before``'s (``[first, count]``): joined in order,
+    they give ``lines`` back."""
+    where: dict[str, int] = {}
+    for k, line in enumerate(before):
+        where.setdefault(line, k)
+    out: list = []
+    for line in lines:
+        k = where.get(line)
+        if k is None:
+            out.append(line)
+        elif out and isinstance(out[-1], list) and sum(out[-1]) < len(before) and before[sum(out[-1])] == line:
+            out[-1][1] += 1
+        else:
+            out.append([k, 1])
+    return out
 
 
 def _lines_data(game: GameReport, boards: list[Board], table: dict) -> dict:
@@ -405,10 +430,22 @@ def render_html(model: ReportModel) -> str:
     if any(g.match is not None for g in model.shown):
         css = with_match_css(css)           # (report --scale match: its own rules; other pages stay as they were)
     page = environment().get_template("report.html.j2")
-    return page.render(
+    return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
         data=[game_data(g, c) for g, c in zip(shown, charts)],
-        pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__)
+        pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__))
+
+
+_INLINE = re.compile(r"(<script\b.*?</script>|<style>.*?</style>)", re.S)
+_BETWEEN = re.compile(r">\s*\n\s*<")
+
+
+def tight(html: str) -> str:
+    """The page without the template's indentation: a run of white space with a line break between two tags
+    becomes one line break (the same one space to the browser), but inside the inlined script and style (their
+    hashes are the page's policy) and in the record's own text (never between two tags: it is escaped)."""
+    parts = _INLINE.split(html)
+    return "".join(part if k % 2 else _BETWEEN.sub(">\n<", part) for k, part in enumerate(parts))
 
 
 def _digest(text: str) -> str:

@@ -85,6 +85,7 @@
     this.points = section.querySelectorAll(".chart .pt");
     this.cursor = section.querySelector(".chart .cursor");
     this.hands = section.querySelectorAll(".hand");
+    this.listLines();
     var table = this.data.table;
     this.arms = table.arms;
     if (this.arms) {
@@ -217,7 +218,17 @@
       var bin = atob(this.data.diagrams), bytes = new Uint8Array(bin.length);
       for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
       var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-      this.unpacked = new Response(stream).text().then(JSON.parse);
+      this.unpacked = new Response(stream).text().then(function (text) {
+        var before = [];            // each drawing: its new lines, and runs [first, count] of the one before's
+        return JSON.parse(text).map(function (parts) {
+          var lines = [];
+          parts.forEach(function (p) {
+            if (typeof p === "string") { lines.push(p); } else { lines.push.apply(lines, before.slice(p[0], p[0] + p[1])); }
+          });
+          before = lines;
+          return lines.join("\n");
+        });
+      });
     }
     return this.unpacked;
   };
@@ -291,6 +302,23 @@
     });
     return {boards: boards, tables: tables};
   }
+
+  // each line's moves, sent once as data ("[0-2]@0|pass|..."): listed under its mover's name as the hand shows it
+  Game.prototype.listLines = function () {
+    var names = {}, lines = this.data.lines;
+    Array.prototype.forEach.call(this.hands, function (h) {
+      names[h.getAttribute("data-seat")] = h.querySelector(".who b").textContent;
+    });
+    Array.prototype.forEach.call(this.el.querySelectorAll(".line-data"), function (d) {
+      var ol = d.querySelector("ol.line-moves"), said = ol.getAttribute("data-m").split("|");
+      var steps = lines[d.getAttribute("data-at")][+d.getAttribute("data-alt")].steps;
+      said.forEach(function (t, j) {
+        var li = document.createElement("li");
+        li.textContent = names[steps[j][0]] + " " + t;
+        ol.appendChild(li);
+      });
+    });
+  };
 
   Game.prototype.enterLine = function (at, alt) {
     var line = (this.data.lines[String(at)] || [])[alt];
