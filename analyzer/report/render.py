@@ -63,6 +63,15 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
+_BLOCK = re.compile(r"\s*\{([^{}]*)\}\s*")
+
+
+def _tight_block(m: re.Match) -> str:
+    """A CSS rule's declarations without the spaces around their ``:``, ``;`` and ``,`` (no string of ours holds one)."""
+    body = re.sub(r",\s+", ",", re.sub(r"\s*:\s*", ":", re.sub(r"\s*;\s*", ";", m.group(1))))
+    return "{" + body.strip().rstrip(";") + "}"
+
+
 @cache
 def static_text(name: str) -> Markup:
     """A packaged CSS or script file, to be inlined (our own text, never record text), without the comments on
@@ -71,9 +80,19 @@ def static_text(name: str) -> Markup:
     if "</" in text:
         raise ValueError(f"static/{name} must not contain '</': it is inlined into the page")
     if name.endswith(".css"):
-        text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+        text = _BLOCK.sub(_tight_block, re.sub(r"/\*.*?\*/", "", text, flags=re.S))
     lines = (line.strip() for line in text.splitlines())
+    if name.endswith(".js"):
+        lines = (_code(line) for line in lines)
     return Markup("\n".join(line for line in lines if line and not line.startswith("//")))
+
+
+def _code(line: str) -> str:
+    """A line of our script without a comment after its code (``x = 1;  // why``), none inside a string."""
+    m = re.search(r"\s+//\s", line)
+    if m and not line.startswith("//") and all(line[:m.start()].count(q) % 2 == 0 for q in "\"'`"):
+        return line[:m.start()]
+    return line
 
 
 # ---- the value chart ------------------------------------------------------------------------------
@@ -420,6 +439,31 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
     return out
 
 
+def _field(f) -> str:
+    return "-" if f is None else ".".join(map(str, f)) if isinstance(f, list) else str(f)
+
+
+def packed_line(line: dict) -> dict:
+    """A line of :func:`line_data` as the page carries it: its ``steps`` as one string, ``"seat tile laid count
+    pips ends;..."`` (``-``: none, the ends as ``1.6``), a layout's label changes by step in ``step_labels``, and
+    each view's ``put`` as ``"2 - 285"``: a third of the size of the JSON arrays (the script unpacks them)."""
+    out = dict(line, steps=";".join(" ".join(_field(f) for f in st[:6]) for st in line["steps"]),
+               views=[dict(view, put=" ".join(_field(k) for k in view["put"])) for view in line["views"]])
+    labels = {str(j): st[6] for j, st in enumerate(line["steps"]) if len(st) > 6}
+    if labels:
+        out["step_labels"] = labels
+    return out
+
+
+def packed_game(data: dict) -> dict:
+    """:func:`game_data` as the page carries it: each line packed (:func:`packed_line`), the spots as one string
+    (``"x y upright higher lead rank;..."``), each board's hands as ``"0-1 2-2|..."``."""
+    table = dict(data["table"], spots=";".join(" ".join(map(str, spot)) for spot in data["table"]["spots"]))
+    lines = {at: [None if line is None else packed_line(line) for line in alts] for at, alts in data["lines"].items()}
+    boards = [dict(b, hands="|".join(" ".join(hand) for hand in b["hands"])) for b in data["boards"]]
+    return dict(data, boards=boards, table=table, lines=lines)
+
+
 # ---- the page -------------------------------------------------------------------------------------
 
 def render_html(model: ReportModel) -> str:
@@ -432,18 +476,19 @@ def render_html(model: ReportModel) -> str:
     page = environment().get_template("report.html.j2")
     return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
-        data=[game_data(g, c) for g, c in zip(shown, charts)],
+        data=[packed_game(game_data(g, c)) for g, c in zip(shown, charts)],
         pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__))
 
 
 _INLINE = re.compile(r"(<script\b.*?</script>|<style>.*?</style>)", re.S)
-_BETWEEN = re.compile(r">\s*\n\s*<")
+_BETWEEN = re.compile(r">(?:\s*\n\s*|[ \t]{2,})<")
 
 
 def tight(html: str) -> str:
-    """The page without the template's indentation: a run of white space with a line break between two tags
-    becomes one line break (the same one space to the browser), but inside the inlined script and style (their
-    hashes are the page's policy) and in the record's own text (never between two tags: it is escaped)."""
+    """The page without the template's indentation: a run of white space with a line break (or of spaces)
+    between two tags becomes one line break (the same one space to the browser), but inside the inlined script
+    and style (their hashes are the page's policy) and in the record's own text (never between two tags: it is
+    escaped)."""
     parts = _INLINE.split(html)
     return "".join(part if k % 2 else _BETWEEN.sub(">\n<", part) for k, part in enumerate(parts))
 
