@@ -261,14 +261,17 @@ class Spots(list):
     def __init__(self):
         super().__init__()
         self._seen: dict[tuple, int] = {}
+        self._raw: dict[tuple, int] = {}         # by the place's own numbers: the same place met again, at once
 
     def index(self, p: Place) -> int:
-        data = place_data(p)
-        key = tuple(data)
-        if key not in self._seen:
-            self._seen[key] = len(self)
-            self.append(data)
-        return self._seen[key]
+        raw = (p.x, p.y, p.vertical, p.a > p.b, p.lead, p.arm, p.k, p.rank)
+        found = self._raw.get(raw)
+        if found is None:
+            data = place_data(p)
+            found = self._raw[raw] = self._seen.setdefault(tuple(data), len(self))
+            if found == len(self):
+                self.append(data)
+        return found
 
 
 def table_data(boards: list[Board], data: list[dict]) -> dict:
