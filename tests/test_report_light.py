@@ -128,3 +128,25 @@ def test_the_page_draws_each_tile_where_table_svg_draws_it(open_page, pages, nam
         if move is not None and move.is_play:         # (after a pass the page marks none, the diagram the last laid)
             assert _pairs(marked) == [(last.low, last.high)] and len(re.findall(r'class="tile last"', svg)) == 1
     assert seen.errors == []
+
+
+def test_a_one_hand_page_with_every_line_is_at_most_150_kb(open_page, tmp_path):
+    """Issue 57: a generated one-hand partnership record's page, every alternative's line on it, weighs at most
+    150 KB, and in Chromium each of its lines still lists its moves and steps to the end of the hand."""
+    from analyzer.match import random_match
+    from analyzer.notation import write
+    from analyzer.pipeline import Options
+    from analyzer.report.task import process
+
+    record = write(random_match("partnership", seed=1, games=1))
+    html = process("generated", record.encode("utf-8"), Options("report", lines=True, fair_hidden=True))["page"]
+    assert len(html.encode("utf-8")) <= 150 * 1024
+    path = tmp_path / "generated.html"
+    path.write_text(html, encoding="utf-8")
+    page, seen = open_page(path)
+    walked = page.evaluate(WALK_ALL)
+    assert len(walked) > 20
+    for line in walked:
+        assert len(line["steps"]) == len(line["moves"]) + 1 and line["step"] == str(len(line["moves"]))
+        assert all(move.split(" ", 1)[0] in "ABCD" for move in line["moves"])
+    assert seen.errors == []

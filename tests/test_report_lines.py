@@ -3,6 +3,8 @@ see, at every step, the table that replaying the line gives; then get back to th
 phone widths; a line of play, a layout with arms and a draw game."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from analyzer.match import replay_record
@@ -124,13 +126,22 @@ def test_lines_with_arms_and_draws_show_the_tables_the_line_gives(open_page, pag
     assert seen.errors == []
 
 
-def test_the_line_moves_are_escaped():
+def test_the_line_moves_are_escaped(open_page, tmp_path):
+    """The page sends each line's moves once, without the names; the script lists them under the mover's name
+    as the hands show it, as text."""
     from test_report import HOSTILE_NAME, _hostile_record
 
     html = render_html(report_model(_hostile_record()))
     assert html.count('class="line-data"') > 10
     assert HOSTILE_NAME not in html
-    assert "<li>&lt;script&gt;alert(1)&lt;/script&gt; [2-2]@2</li>" in html
+    assert '<b>&lt;script&gt;alert(1)&lt;/script&gt;</b>' in html
+    assert re.search(r'data-m="[^"]*\[2-2\]@2', html)
+    path = tmp_path / "hostile.html"
+    path.write_text(html, encoding="utf-8")
+    page, seen = open_page(path)
+    listed = page.evaluate("Array.from(document.querySelectorAll('.line-moves li')).map(li => li.textContent)")
+    assert f"{HOSTILE_NAME} [2-2]@2" in listed
+    assert page.locator(".line-moves script").count() == 0 and seen.dialogs == [] and seen.errors == []
 
 
 @pytest.mark.parametrize("name", ["seed1.dom", "variant-cross.dom", pytest.param("variant-french.dom", marks=pytest.mark.slow),

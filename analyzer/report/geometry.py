@@ -182,9 +182,10 @@ def line_places(line: list[tuple[int, int]], lead: int | None, half: float = WID
 def line_box(places: list[Place], half: float = WIDE) -> tuple[float, float, float, float]:
     """The frame of a line of play: as wide as the line may run, and as tall as its rows (x0, y0, x1, y1)."""
     x0, x1, y0, y1 = -half - 2 * U, half + 2 * U, -U - 2, U + 2
-    for p in places:
-        x0, x1 = min(x0, p.x - 2), max(x1, p.x + p.w + 2)
-        y0, y1 = min(y0, p.y - 2), max(y1, p.y + p.h + 2)
+    if places:
+        x0, y0 = min(x0, min(p.x for p in places) - 2), min(y0, min(p.y for p in places) - 2)
+        x1 = max(x1, max(p.x + (U if p.vertical else 2 * U) for p in places) + 2)
+        y1 = max(y1, max(p.y + (2 * U if p.vertical else U) for p in places) + 2)
     return (x0, y0, x1, y1)
 
 

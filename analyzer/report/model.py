@@ -145,6 +145,7 @@ class LineView:
     steps: list[LineStep]
     line: list[Pair]                 # the line of play after the last move, left to right (none for arms)
     lead: int | None
+    said: tuple[str, ...] = ()       # each move without its player's name (``"[0-0]"``): the page names him
 
     seats = property(lambda self: [s.seat for s in self.steps])      # who makes each move
 
@@ -458,14 +459,14 @@ def _decision(d: Decision) -> DecisionView:
 def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:
     """The line ``moves`` (``"B [0-0]"``, each by the player to move) played from ``pos`` (left as it was); ValueError
     for a move that is not the player to move's or not legal there."""
-    steps, pushed = [], 0
+    steps, said, pushed = [], [], 0
     try:
         for text in moves:
             name = players[pos.turn] + " "
             if not text.startswith(name):
                 raise ValueError(f"{text!r}: {players[pos.turn]} is to move")
-            said = text[len(name):]
-            move = _MOVES.get(said) or _MOVES.setdefault(said, Move.parse(said))
+            said.append(text[len(name):])
+            move = _MOVES.get(said[-1]) or _MOVES.setdefault(said[-1], Move.parse(said[-1]))
             if (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():   # (a draw: the boneyard's tile)
                 raise ValueError(f"{text!r} is not legal here")
             seat = pos.turn
@@ -477,7 +478,7 @@ def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:
     finally:
         for _ in range(pushed):
             pos.pop()
-    return LineView(list(moves), steps, line, lead)
+    return LineView(list(moves), steps, line, lead, tuple(said))
 
 
 def _with_lines(d: Decision, pos: Position, rep: Replay) -> DecisionView:

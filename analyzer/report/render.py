@@ -63,6 +63,15 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
+_BLOCK = re.compile(r"\s*\{([^{}]*)\}\s*")
+
+
+def _tight_block(m: re.Match) -> str:
+    """A CSS rule's declarations without the spaces around their ``:``, ``;`` and ``,`` (no string of ours holds one)."""
+    body = re.sub(r",\s+", ",", re.sub(r"\s*:\s*", ":", re.sub(r"\s*;\s*", ";", m.group(1))))
+    return "{" + body.strip().rstrip(";") + "}"
+
+
 @cache
 def static_text(name: str) -> Markup:
     """A packaged CSS or script file, to be inlined (our own text, never record text), without the comments on
@@ -71,9 +80,19 @@ def static_text(name: str) -> Markup:
     if "</" in text:
         raise ValueError(f"static/{name} must not contain '</': it is inlined into the page")
     if name.endswith(".css"):
-        text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+        text = _BLOCK.sub(_tight_block, re.sub(r"/\*.*?\*/", "", text, flags=re.S))
     lines = (line.strip() for line in text.splitlines())
+    if name.endswith(".js"):
+        lines = (_code(line) for line in lines)
     return Markup("\n".join(line for line in lines if line and not line.startswith("//")))
+
+
+def _code(line: str) -> str:
+    """A line of our script without a comment after its code (``x = 1;  // why``), none inside a string."""
+    m = re.search(r"\s+//\s", line)
+    if m and not line.startswith("//") and all(line[:m.start()].count(q) % 2 == 0 for q in "\"'`"):
+        return line[:m.start()]
+    return line
 
 
 # ---- the value chart ------------------------------------------------------------------------------
@@ -242,14 +261,17 @@ class Spots(list):
     def __init__(self):
         super().__init__()
         self._seen: dict[tuple, int] = {}
+        self._raw: dict[tuple, int] = {}         # by the place's own numbers: the same place met again, at once
 
     def index(self, p: Place) -> int:
-        data = place_data(p)
-        key = tuple(data)
-        if key not in self._seen:
-            self._seen[key] = len(self)
-            self.append(data)
-        return self._seen[key]
+        raw = (p.x, p.y, p.vertical, p.a > p.b, p.lead, p.arm, p.k, p.rank)
+        found = self._raw.get(raw)
+        if found is None:
+            data = place_data(p)
+            found = self._raw[raw] = self._seen.setdefault(tuple(data), len(self))
+            if found == len(self):
+                self.append(data)
+        return found
 
 
 def table_data(boards: list[Board], data: list[dict]) -> dict:
@@ -316,12 +338,37 @@ def game_data(game: GameReport, ch: Chart | None) -> dict:
 
 
 def packed_diagrams(diagrams: list[str]) -> str | None:
-    """The SVG of every position of a game for the page to save, packed: a JSON list, deflated (zlib) and
-    in base64 (the drawings repeat their tiles: a tenth of the size). The script unpacks it with the
-    browser's DecompressionStream; the text only ever becomes a file or an image, never markup of the page."""
+    """The SVG of every position of a game for the page to save, packed: each drawing by its lines, a line the
+    drawing before has as ``[where, how many]`` of its lines in a row (:func:`line_delta`), the list as JSON,
+    deflated (zlib) and in base64 (a position repeats most of the one before it: a fortieth of the size). The
+    script unpacks it with the browser's DecompressionStream; the text only ever becomes a file or an image,
+    never markup of the page."""
     if not diagrams:
         return None
-    return base64.b64encode(zlib.compress(json.dumps(diagrams).encode("utf-8"), 9)).decode("ascii")
+    packed, before = [], []
+    for svg in diagrams:
+        lines = svg.split("\n")
+        packed.append(line_delta(before, lines))
+        before = lines
+    return base64.b64encode(zlib.compress(json.dumps(packed, separators=(",", ":")).encode("utf-8"), 6)).decode("ascii")
+
+
+def line_delta(before: list[str], lines: list[str]) -> list:
+    """``lines`` as a list of new lines (strings) and runs of ``before``'s (``[first, count]``): joined in order,
+    they give ``lines`` back."""
+    where: dict[str, int] = {}
+    for k, line in enumerate(before):
+        where.setdefault(line, k)
+    out: list = []
+    for line in lines:
+        k = where.get(line)
+        if k is None:
+            out.append(line)
+        elif out and isinstance(out[-1], list) and sum(out[-1]) < len(before) and before[sum(out[-1])] == line:
+            out[-1][1] += 1
+        else:
+            out.append([k, 1])
+    return out
 
 
 def _lines_data(game: GameReport, boards: list[Board], table: dict) -> dict:
@@ -395,6 +442,31 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
     return out
 
 
+def _field(f) -> str:
+    return "-" if f is None else ".".join(map(str, f)) if isinstance(f, list) else str(f)
+
+
+def packed_line(line: dict) -> dict:
+    """A line of :func:`line_data` as the page carries it: its ``steps`` as one string, ``"seat tile laid count
+    pips ends;..."`` (``-``: none, the ends as ``1.6``), a layout's label changes by step in ``step_labels``, and
+    each view's ``put`` as ``"2 - 285"``: a third of the size of the JSON arrays (the script unpacks them)."""
+    out = dict(line, steps=";".join(" ".join(_field(f) for f in st[:6]) for st in line["steps"]),
+               views=[dict(view, put=" ".join(_field(k) for k in view["put"])) for view in line["views"]])
+    labels = {str(j): st[6] for j, st in enumerate(line["steps"]) if len(st) > 6}
+    if labels:
+        out["step_labels"] = labels
+    return out
+
+
+def packed_game(data: dict) -> dict:
+    """:func:`game_data` as the page carries it: each line packed (:func:`packed_line`), the spots as one string
+    (``"x y upright higher lead rank;..."``), each board's hands as ``"0-1 2-2|..."``."""
+    table = dict(data["table"], spots=";".join(" ".join(map(str, spot)) for spot in data["table"]["spots"]))
+    lines = {at: [None if line is None else packed_line(line) for line in alts] for at, alts in data["lines"].items()}
+    boards = [dict(b, hands="|".join(" ".join(hand) for hand in b["hands"])) for b in data["boards"]]
+    return dict(data, boards=boards, table=table, lines=lines)
+
+
 # ---- the page -------------------------------------------------------------------------------------
 
 def render_html(model: ReportModel) -> str:
@@ -405,10 +477,23 @@ def render_html(model: ReportModel) -> str:
     if any(g.match is not None for g in model.shown):
         css = with_match_css(css)           # (report --scale match: its own rules; other pages stay as they were)
     page = environment().get_template("report.html.j2")
-    return page.render(
+    return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
-        data=[game_data(g, c) for g, c in zip(shown, charts)],
-        pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__)
+        data=[packed_game(game_data(g, c)) for g, c in zip(shown, charts)],
+        pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__))
+
+
+_INLINE = re.compile(r"(<script\b.*?</script>|<style>.*?</style>)", re.S)
+_BETWEEN = re.compile(r">(?:\s*\n\s*|[ \t]{2,})<")
+
+
+def tight(html: str) -> str:
+    """The page without the template's indentation: a run of white space with a line break (or of spaces)
+    between two tags becomes one line break (the same one space to the browser), but inside the inlined script
+    and style (their hashes are the page's policy) and in the record's own text (never between two tags: it is
+    escaped)."""
+    parts = _INLINE.split(html)
+    return "".join(part if k % 2 else _BETWEEN.sub(">\n<", part) for k, part in enumerate(parts))
 
 
 def _digest(text: str) -> str:

@@ -74,6 +74,9 @@
   function Game(section) {
     this.el = section;
     this.data = JSON.parse(section.querySelector("script.game-data").textContent);
+    this.data.boards.forEach(function (b) {       // each hand "0-1 2-2" (render.packed_game)
+      b.hands = b.hands.split("|").map(function (h) { return h ? h.split(" ") : []; });
+    });
     this.number = this.data.game;
     this.n = this.data.moves;
     this.cur = -1;
@@ -85,7 +88,10 @@
     this.points = section.querySelectorAll(".chart .pt");
     this.cursor = section.querySelector(".chart .cursor");
     this.hands = section.querySelectorAll(".hand");
+    Object.keys(this.data.lines).forEach(function (at) { this.data.lines[at].forEach(unpackLine); }, this);
+    this.listLines();
     var table = this.data.table;
+    table.spots = table.spots ? table.spots.split(";").map(function (s) { return s.split(" ").map(Number); }) : [];
     this.arms = table.arms;
     if (this.arms) {
       this.svg.classList.add("arms");
@@ -139,6 +145,9 @@
     this.linePanel = section.querySelector(".line-view");
     this.line = null;
     Array.prototype.forEach.call(section.querySelectorAll("button.show-line"), function (b) {
+      var move = Array.prototype.map.call(b.parentNode.querySelectorAll(".mt, .on"), function (s) { return s.textContent; });
+      b.title = "its best line, step by step on the board";
+      b.setAttribute("aria-label", "show the best line after " + move.join(" ") + " on the board");
       b.addEventListener("click", function () {
         active = self;
         scrolled = false;
@@ -217,7 +226,17 @@
       var bin = atob(this.data.diagrams), bytes = new Uint8Array(bin.length);
       for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
       var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-      this.unpacked = new Response(stream).text().then(JSON.parse);
+      this.unpacked = new Response(stream).text().then(function (text) {
+        var before = [];            // each drawing: its new lines, and runs [first, count] of the one before's
+        return JSON.parse(text).map(function (parts) {
+          var lines = [];
+          parts.forEach(function (p) {
+            if (typeof p === "string") { lines.push(p); } else { lines.push.apply(lines, before.slice(p[0], p[0] + p[1])); }
+          });
+          before = lines;
+          return lines.join("\n");
+        });
+      });
     }
     return this.unpacked;
   };
@@ -291,6 +310,51 @@
     });
     return {boards: boards, tables: tables};
   }
+
+  // A line as render.line_data packs it: its steps "seat tile laid count pips ends;..." ("-": none, the ends
+  // "1.6") with a layout's label changes by step, and each view's places "2 - 285" into the arrays drawn from.
+  function unpackLine(line) {
+    if (!line || typeof line.steps !== "string") { return; }
+    var none = function (f, then) { return f === "-" ? null : then(f); };
+    var labels = line.step_labels || {};
+    line.steps = line.steps.split(";").map(function (s, j) {
+      var f = s.split(" ");
+      var st = [+f[0], none(f[1], String), +f[2], +f[3], none(f[4], Number),
+                none(f[5], function (e) { return e.split(".").map(Number); })];
+      if (labels[j]) { st.push(labels[j]); }
+      return st;
+    });
+    line.views.forEach(function (v) { v.put = v.put.split(" ").map(function (f) { return none(f, Number); }); });
+  }
+
+  // each line's moves, sent once as data ("[0-2]@0|pass|..."): listed under its mover's name as the hand shows it
+  Game.prototype.listLines = function () {
+    var names = {}, lines = this.data.lines;
+    Array.prototype.forEach.call(this.hands, function (h) {
+      names[h.getAttribute("data-seat")] = h.querySelector(".who b").textContent;
+    });
+    Array.prototype.forEach.call(this.el.querySelectorAll(".line-data"), function (d) {
+      var ol = d.querySelector("ol.line-moves"), said = ol.getAttribute("data-m").split("|");
+      var at = d.getAttribute("data-at"), steps = lines[at][+d.getAttribute("data-alt")].steps;
+      // its title: "Best line after B [0-1] (move 1), every hand open: each step keeps its value, +18 (A/C win 18)"
+      var v = d.getAttribute("data-value"), title = document.createElement("p"), move = document.createElement("b");
+      var value = document.createElement("span"), words = document.createElement("span");
+      move.textContent = d.getAttribute("data-move");
+      value.className = "val " + (v === "" ? "none" : v.charAt(0) === "+" ? "pos" : v.charAt(0) === "-" ? "neg" : "zero");
+      value.textContent = v === "" ? "\u2013" : v;
+      words.className = "muted";
+      words.textContent = "(" + d.getAttribute("data-words") + ")";
+      title.className = "line-title";
+      title.append("Best line after " + names[steps[0][0]] + " ", move, " (move " + at + "), every hand open: each step keeps its value, ",
+                   value, " ", words);
+      d.insertBefore(title, ol);
+      said.forEach(function (t, j) {
+        var li = document.createElement("li");
+        li.textContent = names[steps[j][0]] + " " + t;
+        ol.appendChild(li);
+      });
+    });
+  };
 
   Game.prototype.enterLine = function (at, alt) {
     var line = (this.data.lines[String(at)] || [])[alt];
