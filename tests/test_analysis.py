@@ -258,7 +258,8 @@ def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
                        progress=lambda done, total: calls.append((done, total)))
     solved = sum(d.fair.worlds for d in out.decisions if d.fair is not None)
     assert solved > 30 and calls[-1] == (solved, solved)
-    assert all(a[0] < b[0] for a, b in zip(calls, calls[1:])) and {t for _, t in calls} == {solved}
+    # (the total is the most deals there may still be: it only shrinks as decisions are told apart or settle)
+    assert all(a[0] <= b[0] and a[1] >= b[1] for a, b in zip(calls, calls[1:]))
     monkeypatch.setattr(cli, "_terminal", lambda: True)
     res = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "A", "--worlds", "30", "--exact-below", "10",
                                     str(RECORDS / "variant-block7.dom")])

@@ -313,7 +313,7 @@ class _Board:
             raise ApiError('give the analysis as "job"')
         done = self.workers.progress(job)
         return {"job": job, "running": done is not None, **{k: (done or {}).get(k) for k in
-                                                              ("phase", "game", "games", "round", "done", "total")}}
+                                                              ("phase", "game", "games", "done", "total")}}
 
     async def listing(self, _data):
         return {"roots": self.files.paths, "files": await run_in_threadpool(self.files.listing)}

@@ -71,9 +71,9 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
     where its best is not told apart (None: the command's default budget). ``progress`` is told how far
     the analysis has come: ``{"phase": "moves", "done", "total", "games"}`` as the moves of all games
     are valued with the hands open, then in a fair analysis ``{"phase": "worlds", "game", "games", "done", "total"}`` as
-    each game's worlds are solved (game from 1; ``total`` None until they are listed; ``round``: the
-    adaptive sampling's round, from 1, whose worlds ``done`` and ``total`` count: a round of more deals for
-    the decisions not told apart is counted on its own, so a total never grows while it is counted)."""
+    each game's worlds are solved (game from 1; ``total`` None until they are listed, then the most deals
+    there may still be, every decision not told apart counted at its budget: it only shrinks, so a bar
+    never grows while it fills, and ends equal to the deals solved)."""
     options = _options("analyze", variant, rules or {}, max_nodes=max_nodes, lines=lines)
     summary = Summary()
     run = read_text(label, text, options)
@@ -115,21 +115,15 @@ def _progress_moves(report: Callable[[dict], None], run):
 
 
 def _progress_bar(report: Callable[[dict], None], games: int):
-    """``judge_fairly``'s ``bar``: for game ``number``, the ``progress(done, total)`` of its worlds that
-    tells ``report``, round by round: the fair analysis counts the worlds of every adaptive round together
-    (``done`` and ``total`` from the first round's), its total growing when a round of more deals begins;
-    each round is told from nothing done to its own total (``round``: 1, 2, ...)."""
+    """``judge_fairly``'s ``bar``: for game ``number``, the ``progress(done, total)`` of its worlds, told to
+    ``report`` as it comes: the fair analysis counts every deal solved, its ``total`` the most deals there may
+    still be (every decision not told apart counted at its budget), which only shrinks, so a bar never grows
+    longer while it fills, and ends equal to the deals solved."""
     @contextlib.contextmanager
     def bar(number: int):
-        seen = {"total": None, "base": 0, "round": 1}
-
         def progress(done: int, total: int) -> None:
-            if seen["total"] is not None and total != seen["total"]:       # a round of more deals begins
-                seen.update(base=seen["total"], round=seen["round"] + 1)
-            seen["total"] = total
-            report({"phase": "worlds", "game": number, "games": games, "round": seen["round"],
-                    "done": done - seen["base"], "total": total - seen["base"]})
-        report({"phase": "worlds", "game": number, "games": games, "round": 1, "done": 0, "total": None})
+            report({"phase": "worlds", "game": number, "games": games, "done": done, "total": total})
+        report({"phase": "worlds", "game": number, "games": games, "done": 0, "total": None})
         yield progress
     return bar
 

@@ -679,10 +679,10 @@
         if (r.ok && d.running && d.total) {
           bar.max = d.total;
           bar.value = d.done;
-          // (a round of more deals, for the moves not yet told apart, is counted on its own: its bar starts anew)
+          // (the total is the most deals there may still be: it only shrinks, as moves are told apart)
           words.textContent = d.phase === "worlds" ?
-            (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of " + d.total +
-            (d.round > 1 ? " more deals solved (round " + d.round + ": the moves not yet told apart)" : " deals solved") :
+            (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of at most " + d.total +
+            " deals solved" :
             d.done + " of " + d.total + " moves valued";
         }
         setTimeout(tick, 400);
