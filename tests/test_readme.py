@@ -44,3 +44,10 @@ def test_the_first_command_analyses_a_record_that_validates():
     result = CliRunner().invoke(main, ["validate", str(ROOT / record)])
     assert result.exit_code == 0 and "0 invalid" in result.output
     assert "error[" not in result.output
+
+
+def test_the_readme_counts_the_variants_the_tool_has():
+    """The README's opening says in how many variants the tool reads records: the catalogue's count."""
+    from analyzer.rules.catalog import catalog
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert int(re.search(r"in (\d+) variants", text).group(1)) == len(catalog())
