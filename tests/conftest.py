@@ -116,8 +116,8 @@ def browser():
 def open_page(browser):
     contexts = []
 
-    def open_(path: pathlib.Path, fragment: str = ""):
-        context = browser.new_context(viewport={"width": 1360, "height": 900})
+    def open_(path: pathlib.Path, fragment: str = "", width: int = 1360, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
         page = context.new_page()

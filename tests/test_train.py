@@ -5,7 +5,6 @@ holds a note per problem."""
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import zipfile
 
@@ -91,15 +90,9 @@ def test_the_anki_deck_holds_a_note_per_problem(runs):
 
 
 @pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
-def test_the_page_asks_first_then_reveals_and_goes_on(browser, runs, width, height):
+def test_the_page_asks_first_then_reveals_and_goes_on(open_page, runs, width, height):
     problems, _, _, out = runs
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
-    page = context.new_page()
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto((out / "p.html").as_uri())
-    page.wait_for_load_state("load")
+    page, seen = open_page(out / "p.html", width=width, height=height)
     first = page.locator("#problem-1")
     assert first.is_visible() and not first.locator(".answer").is_visible()
     assert page.locator("#problem-2").is_hidden()
@@ -117,5 +110,4 @@ def test_the_page_asks_first_then_reveals_and_goes_on(browser, runs, width, heig
     page.keyboard.press("p")
     settled(page)
     assert first.is_visible()
-    assert not errors
-    context.close()
+    assert not seen.errors and not seen.dialogs

@@ -77,14 +77,8 @@ def test_a_folder_with_a_record_that_is_no_problem_gets_no_book(tmp_path):
 
 
 @pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
-def test_the_book_asks_first_then_reveals_in_chromium(browser, book, width, height):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
-    page = context.new_page()
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto((book / "book.html").as_uri())
-    page.wait_for_load_state("load")
+def test_the_book_asks_first_then_reveals_in_chromium(open_page, book, width, height):
+    page, seen = open_page(book / "book.html", width=width, height=height)
     first = page.locator("#problem-1")
     assert first.is_visible() and not first.locator(".answer").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
@@ -95,5 +89,4 @@ def test_the_book_asks_first_then_reveals_in_chromium(browser, book, width, heig
     first.locator(".next").click()
     settled(page)
     assert first.is_hidden() and page.locator("#problem-2").is_visible()
-    assert not errors
-    context.close()
+    assert not seen.errors and not seen.dialogs
