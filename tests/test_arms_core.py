@@ -157,10 +157,10 @@ def test_a_side_that_surely_goes_out_first_leaves_the_other_nothing_to_win():
     assert high == 0 and low == -side0 == reference(pos, variant)
 
 # records a family in the slow test: (with a tile less a seat, whole small deals); about 50 s in all
-MANY = {"french": (2000, 150), "cross": (2000, 1000), "cross-sleepers=no": (2000, 1000),
-        "cross-set=9-sleepers=no": (400, 15), "cross-set=9": (400, 15),
-        "draw-players=2": (1000, 100), "all-fives-draw=no": (1000, 100),
-        "all-fives-threes-draw=one-count=pub": (1000, 100)}
+MANY = {"french": (1000, 75), "cross": (1000, 500), "cross-sleepers=no": (1000, 500),
+        "cross-set=9-sleepers=no": (200, 8), "cross-set=9": (200, 8),
+        "draw-players=2": (500, 50), "all-fives-draw=no": (500, 50),
+        "all-fives-threes-draw=one-count=pub": (500, 50)}
 
 
 @built
@@ -172,7 +172,7 @@ def test_cores_agree_on_thousands_of_random_hands():
         short, whole = MANY[_id(case)]
         compared += compare_family((name, options, size - 1, lead, sleepers), short, "many-short")
         compared += compare_family(case, whole, "many")
-    assert compared > 20_000
+    assert compared > 10_000
 
 
 @pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])

@@ -315,7 +315,7 @@ def test_the_compiled_worlds_of_a_hungarian_decision_are_each_worlds_own_search(
 
 
 # deals a family in the slow test: (with a tile less a seat, whole small deals)
-MANY = 1000, 200
+MANY = 500, 100
 
 
 @built

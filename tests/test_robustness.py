@@ -268,7 +268,7 @@ def test_generated_records_read_back_equal_from_the_writer(text):
 
 
 # the suite's run; DOMINO_ROUND_TRIPS=10000 is the campaign's (issue 34: at least 10,000 generated records)
-ROUND_TRIPS = int(os.environ.get("DOMINO_ROUND_TRIPS", "2000"))
+ROUND_TRIPS = int(os.environ.get("DOMINO_ROUND_TRIPS", "1000"))
 
 
 @pytest.mark.slow

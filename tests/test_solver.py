@@ -239,10 +239,10 @@ def test_agrees_with_minimax_under_other_scoring(name):
 def test_agrees_with_minimax_many_deals(name):
     variant = VARIANTS[name]
     if variant.players == 2:
-        check_deals(variant, 1000, 5, 8, seed=4)
+        check_deals(variant, 500, 5, 8, seed=4)
     else:
-        check_deals(variant, 2000, 3, 4, seed=4)
-        check_deals(variant, 40, 5, 5, seed=5)
+        check_deals(variant, 1000, 3, 4, seed=4)
+        check_deals(variant, 20, 5, 5, seed=5)
 
 
 def test_standard_rules_take_the_inline_path_and_agree_with_the_generic_one():
