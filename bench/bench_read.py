@@ -5,8 +5,9 @@
     python bench/bench_read.py --process --records 600 [--before /path/to/other/tree] [--runs 7]
 
 The records are random legal games (``analyzer.generate.random_game``) of the default variant
-(partnership, four players, the whole set dealt), one record file each, half written in the PGN-like
-form and half as the book table. The chess games are random legal games of up to 80 plies played with
+(partnership, four players, the whole set dealt), one record file each, a third written in the PGN-like
+form, a third as the book table and a third as the book table without ends (no ``@N`` where a tile fits
+both ends: the reader infers them, as it must for most printed tables). The chess games are random legal games of up to 80 plies played with
 python-chess and exported as PGN (with the seven-tag roster); python-chess then reads each back
 (``chess.pgn.read_game``, which replays and checks every move). Both sides are timed in the same run,
 taking turns, as CPU time (``time.process_time``), each the best of ``--repeat`` rounds (the machine
@@ -54,13 +55,15 @@ def domino_texts(n: int) -> tuple[list[str], int]:
     texts, moves = [], 0
     for seed in range(n):
         game = random_game("partnership", seed=seed)
-        if seed % 2:                 # the book table: a new row where a column does not follow
+        if seed % 3:                 # the book table: a new row where a column does not follow
             column = {p: i for i, p in enumerate(game.players)}
             row, last = 1, -1
             for i, move in enumerate(game.moves):
                 row += column[move.player] <= last
                 last = column[move.player]
-                game.moves[i] = replace(move, round=row)
+                # every third record a table without ends, as books print them: which end a tile that fits
+                # both went to is the reader's to find (the end inference)
+                game.moves[i] = replace(move, round=row, end=None if seed % 3 == 2 else move.end)
             texts.append(write_table(game))
         else:
             texts.append(write(game))

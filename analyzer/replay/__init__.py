@@ -216,12 +216,15 @@ class _Replayer(HandEnding, WhistIrregularities):
                       for p in verdict.problems]
 
     # -- the moves -------------------------------------------------------------------------
-    def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None) -> _Run:
+    def run(self, pos: Position, start: int, collect: bool, moves: list[MoveEntry] | None = None,
+            give_up: int | None = None) -> _Run:
         """Replay moves ``start..`` on ``pos``: the error count, (when ``collect``) the steps, and the
         index of the first move with an error (``len(moves)``: only the end disagrees; None: none).
 
         The position is left after the last move when collecting, and restored otherwise. ``moves``:
-        the entries to read (default the game's; a look-ahead with omitted passes reads a copy)."""
+        the entries to read (default the game's; a look-ahead with omitted passes reads a copy).
+        ``give_up`` (a look-ahead only): stop at a first error before that index, the count then partial
+        (``choose`` has another placement whose first error comes later: this one is worse whatever follows)."""
         errors = 0
         soft = 0            # warnings among them (a missed claim): they weigh a placement, but are no error
         first: int | None = None
@@ -280,9 +283,12 @@ class _Replayer(HandEnding, WhistIrregularities):
                                   scored=scored, arms=getattr(pos, "arms", None)))
             if first is None and errors > soft:
                 first = i
+                if give_up is not None and i < give_up and not collect:
+                    break
         if not collect:
             # the stated result can decide a placement as well (only some ends block the hand)
-            errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])
+            if first is None or give_up is None or first >= give_up:
+                errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])
             if first is None and errors > soft:
                 first = len(moves)
             for _ in range(pushed):
@@ -387,22 +393,29 @@ class _Replayer(HandEnding, WhistIrregularities):
         """Pick the placement the rest of the record agrees with; say whether it stays undecided.
 
         A placement under which the first error comes later wins (a move is reported illegal only if
-        it is illegal under every placement the record allows), then the one with fewer errors."""
+        it is illegal under every placement the record allows), then the one with fewer errors. A
+        look-ahead stops at a first error that comes before the best placement's so far: it cannot win,
+        and the errors after it (nested undecided placements among them) would only be counted."""
         scored = []
         moves = moves if moves is not None else self.game.moves
         entry = moves[i]
+        clean = len(self.game.moves) + 1          # (the first error of a look-ahead that meets none)
+        reach: int | None = None                  # the latest first error among the placements tried
         for move in candidates:
             scores, pending = list(self.scores), self.pending
             pos.push(move)
             self.played[move.tile] = -1
             claimed = [p for p in self.score_play(pos, entry, pos.history[-1][1], move)[0] if p[3] == "error"]
-            errors, _, first = self.run(pos, i + 1, collect=False, moves=moves)
+            errors, _, first = self.run(pos, i + 1, collect=False, moves=moves,
+                                        give_up=None if claimed else reach)
             if claimed:
                 errors, first = errors + len(claimed), i
             del self.played[move.tile]
             pos.pop()
             self.scores, self.pending = scores, pending
-            scored.append(((-(len(self.game.moves) + 1) if first is None else -first, errors), move))
+            at = clean if first is None else first
+            reach = at if reach is None else max(reach, at)
+            scored.append(((-at, errors), move))
         scored.sort(key=lambda s: s[0])
         return scored[0][1], scored[0][0] == scored[1][0]
 
