@@ -1,7 +1,7 @@
 """The catalogue of variants as plain data, for ``domino variants`` and the docs."""
 from __future__ import annotations
 
-from .latin import SOURCES
+from .latin import PRESET_SOURCES, SOURCES
 from .variants import FAMILIES
 
 __all__ = ["RULE_TEXTS", "rule_text", "catalog", "catalog_text"]
@@ -31,7 +31,8 @@ def rule_text(seed: str) -> str:
 
 def catalog() -> list[dict]:
     """Every variant: name, aliases, one-line description, seed file and the title of its rule text (``sources``:
-    where the rules of a game no rule text describes come from), options and named presets.
+    where the rules of a game no rule text describes come from), options and named presets (``preset_sources``: the
+    sources of a preset no rule text describes, Venezuelan partnership).
 
     Each option is ``{"key", "default", "kind", "values", "help"}``; ``values`` is empty for a
     free whole number. ``presets`` maps an alias or system name to the options it sets."""
@@ -48,6 +49,7 @@ def catalog() -> list[dict]:
                          "values": ["yes", "no"] if s.kind == "bool" else list(s.values), "help": s.help}
                         for s in family.options],
             "presets": {k: dict(v) for k, v in family.presets.items() if v},
+            "preset_sources": {k: PRESET_SOURCES[k].split("; ") for k in family.presets if k in PRESET_SOURCES},
         })
     return out
 
@@ -69,5 +71,7 @@ def catalog_text(verbose: bool = False) -> str:
         if verbose and v["presets"]:
             for name, opts in v["presets"].items():
                 lines.append(f"  {name}: " + ", ".join(f"{k}={x}" for k, x in opts.items()))
+        for name, where in v["preset_sources"].items():
+            lines.append(f"  sources of {name}: {'; '.join(where)}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -68,6 +68,9 @@ PARTNERSHIP_SYSTEMS = {
                    "chuchazo": "any", "first-wins": "yes"},
     "south-american": {"match": "games", "target": "10", "redeal": "5", "must-redeal": "yes"},
     "milo": {"score": "milo", "target": "5"},
+    # Venezuelan partnership (docs/variants.md names the sources): every pip left counts, a tranque goes to the
+    # side of the single player with the fewest pips, to 100; the [6-6] opens the first hand, the lead rotates
+    "venezuelan": {"score": "all", "block": "player", "target": "100"},
 }
 
 
@@ -92,7 +95,7 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         match=MatchScoring(target, MatchKind.GAMES if kind == "games" else MatchKind.POINTS, int(o["min-games"]) if kind == "games" else 0,
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else (), lower_wins=o["tie"] == "own-pips"),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
-                         "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] != "team" else "",
+                         "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] in ("last-or-right", "last") else "",
                         next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"]),
                         blank=blank),
     )
@@ -101,7 +104,7 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
 PARTNERSHIP = Family(
     "partnership",
     "Four players in fixed partnerships, all 28 tiles dealt, block game; to 100 and all its variants "
-    "(Great Lakes, Doscientos, Quinientos, South American, Milo)",
+    "(Great Lakes, Doscientos, Quinientos, South American, Milo, Venezuelan)",
     "000_3c92c1f714ce882e.txt",
     (
         OptionSpec("system", "standard", "a named system: sets the other options' defaults",
@@ -125,7 +128,8 @@ PARTNERSHIP = Family(
                    values=("draw", "leader", "more-tiles", "last", "last-loses", "replay", "own-pips")),
         OptionSpec("block", "team", "a blocked hand is won by the side with fewer pips, or (Doscientos) by "
                    "the player who played last or the next player, whoever has fewer, or (last) by the side of "
-                   "the player who laid the last tile, whatever the pips", values=("team", "last-or-right", "last")),
+                   "the player who laid the last tile, whatever the pips, or (player: Venezuelan) by the side of "
+                   "the single player with the fewest pips", values=("team", "last-or-right", "last", "player")),
         OptionSpec("divide", "1", "divide each score by 10, rounding down, but at least 1", kind="int",
                    values=("1", "10")),
         OptionSpec("target", "100", "points (or, with match=games, games) that win the match; 0: no end",
@@ -156,8 +160,10 @@ PARTNERSHIP = Family(
     ),
     _build_partnership,
     aliases=("partner", "partners", "domino-mit-partner", "partnerdomino", "partnership-domino", "doscientos",
-             "quinientos", "great-lakes", "great-lakes-101", "south-american", "suedamerikanisch", "milo"),
-    presets={**PARTNERSHIP_SYSTEMS, "suedamerikanisch": PARTNERSHIP_SYSTEMS["south-american"]},
+             "quinientos", "great-lakes", "great-lakes-101", "south-american", "suedamerikanisch", "milo",
+             "venezuelan", "venezolano", "domino-venezolano"),
+    presets={**PARTNERSHIP_SYSTEMS, "suedamerikanisch": PARTNERSHIP_SYSTEMS["south-american"],
+             "venezolano": PARTNERSHIP_SYSTEMS["venezuelan"], "domino-venezolano": PARTNERSHIP_SYSTEMS["venezuelan"]},
 )
 
 

@@ -1,4 +1,5 @@
-"""Games people play beyond the rule texts (issue 56): the Cuban double-nine partnership game.
+"""Games people play beyond the rule texts (issue 56): the Cuban double-nine partnership game and Kozel, and the
+sources of the Venezuelan partnership preset.
 
 Its rules come from published descriptions, not from the seeds' rule texts, so its ``seed`` names those
 sources (``rules/catalog.py`` prints them) and docs/variants.md says in its own words what each source says
@@ -12,7 +13,7 @@ from .matchplay import MatchScoring
 from .options import OptionSpec
 from .policies import BlockDecider, BlockRule, Dealing, HandScoring, LeadPolicy, Opening, PointScoring, Seating
 
-__all__ = ["CUBAN", "KOZEL", "LATIN_FAMILIES", "SOURCES"]
+__all__ = ["CUBAN", "KOZEL", "LATIN_FAMILIES", "PRESET_SOURCES", "SOURCES"]
 
 #: Where the rules of each family come from (the seed field of a family outside the rule texts).
 SOURCES = {
@@ -20,6 +21,16 @@ SOURCES = {
               "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban"),
     "kozel": ("Kozel", "the public specification of the app that recorded the games (as issue 56 states it); "
               "ulodshi.ru (Domino Rules: Goat); infonick.net (domino rules); play.livegames.ru/domino.html"),
+}
+
+#: Where the rules of a preset of a rule text's family come from, when no rule text describes it (the catalogue's
+#: ``preset_sources``): Venezuelan partnership, a preset of the partnership family (docs/variants.md).
+PRESET_SOURCES = {
+    "venezuelan": "tiosabiasque.com (Un juego que crea amistades... el domino: the score, the tranque); que-es.net "
+                  "(Que es domino: the first lead, the lead to the right); es.wikipedia.org (Domino: the tranque, the "
+                  "tie; as copied on tiendamab.com); sportstalksocial.com (ksmith7, Dominoes: a Venezuelan family "
+                  "pastime: pairs, to 100); Taipei Times / AFP 2022-03-17 (dominoes in Venezuela, the Federacion "
+                  "Venezolana de Domino, the zapato)",
 }
 
 CUBAN_LEAD = {"rotate": "rotate", "winners": "winners", "winner": "winner-lowest", "highest-double": "any"}

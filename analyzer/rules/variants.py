@@ -227,7 +227,9 @@ def _find_variant(name: str | None, options: Mapping[str, str] | str | None, pla
         explicit.add(k)
     if preset and "system" in values:
         alias = normalise(name or "")
-        values["system"] = alias if alias in family.spec("system").values else "south-american"
+        systems = family.spec("system").values          # an alias of a system (suedamerikanisch, venezolano) is it
+        values["system"] = alias if alias in systems else next(
+            (s for s in systems if family.presets.get(s) == preset), values["system"])
     if "system" in given:
         system = family.spec("system").parse(given["system"], family.name)
         for k, v in family.presets[system].items():
