@@ -168,3 +168,63 @@ def test_an_error_a_tag_would_make_valid_names_the_tag(record, tag, code):
     rep = _without(record, tag)
     named = [d for d in rep.errors if d.code == code]
     assert named and all(tag in d.message for d in named), [d.message for d in rep.errors]
+
+
+# -- errors that an option would make valid name the option ---------------------------------------------------
+def _without_rules(variant: str, rules: str, code: str, seeds: int = 200):
+    """The first random game of ``variant`` with ``rules`` (valid) whose record, its Rules tag taken away, has an
+    error ``code``: that error, and the game's record."""
+    for seed in range(seeds):
+        text = write_game(random_game(find_variant(variant, rules), seed))
+        (valid,) = _replay_text(text)
+        assert valid.valid, [d.message for d in valid.errors]
+        (rep,) = _replay_text(text.replace(f'[Rules "{rules}"]\n', ""))
+        named = [d for d in rep.errors if d.code == code]
+        if named:
+            return named, rep
+    raise AssertionError(f"no random {variant} game with {rules} is {code} without it")
+
+
+@pytest.mark.parametrize("variant, rules, code", [
+    ("draw", "hand=7", "deal-size"),            # most computer logs of the two-player draw game deal 7 tiles
+    ("block", "players=2, hand=8", "deal-size"),
+    ("partnership", "block=last", "result-mismatch"),    # "the player who laid the last tile wins a block"
+    ("all-fives", "keep=2", "result-mismatch"),          # Foster's Muggins: the stock's last two tiles never drawn
+])
+def test_an_error_an_option_would_make_valid_names_the_option(variant, rules, code):
+    """A record valid under an option of its variant, written without it, gets errors that name the option (as an
+    error a tag would make valid names the tag): a 7-tile draw game's `deal-size` names [Rules "hand=7"], a block the
+    last player wins names block=last, a hand blocked with two tiles left in the stock names keep=2."""
+    option = rules.split(", ")[-1]
+    named, rep = _without_rules(variant, rules, code)
+    assert all(f'[Rules "{option}"]' in d.message for d in named), [d.message for d in named]
+    if code == "deal-size":
+        assert len(named) == len(rep.game.hands)      # each hand's error names it
+
+
+def test_a_pass_before_the_last_two_tiles_of_the_stock_names_keep():
+    """Muggins (Foster): "the last two tiles of the stock are never drawn", so a player who cannot play passes while
+    two remain; without keep=2 the pass is `must-draw`, and the error names [Rules "keep=2"]."""
+    named, rep = _without_rules("all-fives", "keep=2", "result-mismatch")
+    names = [p.strip() for p in rep.game.tags["Players"].split(",")]
+    assert 0 < rep.final.stock <= 2 and not any(rep.final.playable_mask(s) for s in range(rep.final.n))
+    turn = rep.final.turn                   # (a player who has drawn this turn passes; the next one must draw)
+    passes = " ".join(f"{names[(turn + k) % len(names)]} pass" for k in range(len(names)))
+    text = write_game(rep.game).replace(f'[Result "{rep.game.tags["Result"]}"]\n', "") + passes + "\n"
+    (passed,) = _replay_text(text)
+    must = [d for d in passed.errors if d.code == "must-draw"]
+    assert must and all('[Rules "keep=2"]' in d.message for d in must), [d.message for d in passed.errors]
+
+
+def test_an_error_no_single_option_would_make_valid_names_none():
+    """A hand of 7 in the partnership game, which deals 7, is no deal-size error; a draw game whose hands differ in
+    size (7 and 8) has no one hand size to name, so its errors name no option."""
+    game = random_game(find_variant("draw", "hand=7"), 1)
+    text = write_game(game).replace('[Rules "hand=7"]\n', "")
+    first = game.hands[0]
+    spare = next(t for t in (Tile(a, b) for a in range(7) for b in range(a, 7))
+                 if all(t not in h.tiles for h in game.hands) and str(t) not in text)
+    line = f"{first.player}: " + " ".join(map(str, first.tiles))
+    (rep,) = _replay_text(text.replace(line, f"{line} {spare}"))
+    sizes = [d for d in rep.errors if d.code == "deal-size"]
+    assert sizes and not any("[Rules" in d.message for d in sizes)

@@ -8,6 +8,7 @@ from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, tiles_of
 from ..record import MAX_DIGITS, StatedResult
 from ..rules.facts import HandResult, hand_facts
+from ..rules.hints import result_hint, unfinished_hint
 from ..rules.judge import tiles_text as _tiles_text
 from ..rules.variants import Variant
 from .step import Step
@@ -64,14 +65,17 @@ class HandEnding:
                 over = ("the record does not show that the hand is over (a hand it does not show may hold a tile "
                         "that could be laid)" if unsure else "the hand is not over")
                 out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but after its last move "
-                                     f"{over}: {self._unfinished(pos)}", tag_pos))
+                                     f"{over}: {self._unfinished(pos)}{unfinished_hint(self.variant, pos)}", tag_pos))
             elif self.game.moves:
                 out.append(self.diag(Code.INCOMPLETE, f"the record ends before the hand is over: {self._unfinished(pos)}",
                                      last_pos, severity="warning"))
         elif stated is not None:
             problem = self._compare(stated, outcome, result)
             if problem:
-                out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but {problem}", tag_pos))
+                hint = "" if self.facts is None else result_hint(self.variant, self.facts, lambda other, r: compare_result(
+                    stated, outcome, r, other, self.players, self.worth) is None)
+                out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but {problem}{hint}",
+                                     tag_pos))
         remark = (self.game.remark or "").lower()
         if any(w in remark for w in BLOCK_WORDS) and (outcome is None or outcome.termination != "blocked"):
             out.append(self.diag(Code.REMARK_MISMATCH, f"the remark says the hand is blocked, but "

@@ -12,6 +12,7 @@ from ..position import tiles_of
 from ..record import HandEntry, Span
 from ..tiles import Tile
 from .codes import Code
+from .hints import deal_size_hint
 from .judge import tiles_text
 
 __all__ = ["DealProblem", "DealVerdict", "judge_deal"]
@@ -54,6 +55,9 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
     partial = [0] * n             # tiles of a partly known hand the record does not show
     seen_mask = 0                 # the tiles dealt so far; by bit: to whom and where
     seen: dict[int, tuple[str, Span]] = {}
+    shown = {len(e.tiles) + e.unknown for e in entries if e.tiles is not None and e.player in seat_of}
+    # every hand shown has the same other size: the option that deals it, named in the error (issue 56)
+    hint = deal_size_hint(v, shown.pop()) if len(shown) == 1 and size not in shown else ""
     for entry in entries:
         seat = seat_of.get(entry.player)
         if seat is None:
@@ -85,7 +89,7 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
                                        f"{holder} at line {first.line}", where, {"tile": str(tile)}))
         if len(entry.tiles) + entry.unknown != size:
             out.append(DealProblem(Code.DEAL_SIZE, f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
-                                   f"tiles; each player gets {size}", entry.pos))
+                                   f"tiles; each player gets {size}" + hint, entry.pos))
         hands[seat] = hand
         partial[seat] = entry.unknown
         if v.dealing.redeal_due(hand) and redeal_tag is None:

@@ -20,6 +20,7 @@ from ..position import Position, exposed_turn, placed, tiles_of
 from ..tiles import PASS, Move, Tile
 from .claims import ClaimJudge, Problem
 from .codes import Code
+from .hints import keep_hint
 from .modes import Layout, Turns
 
 __all__ = ["Judge", "Problem", "Verdict", "tiles_text"]
@@ -148,7 +149,7 @@ class Judge(ClaimJudge):
         if pos.draws and not pos.hidden[seat] and pos.can_draw(seat):
             return Verdict((PASS,), (self._problem(
                 Code.MUST_DRAW, lambda: f"{name} passes but cannot play on {pos.ends_text()} and must draw from the "
-                f"{pos.stock_words[0]} ({_stock_text(pos)})",
+                f"{pos.stock_words[0]} ({_stock_text(pos)})" + keep_hint(self.variant, pos.stock, pos.stock_words[0]),
                 lambda: {"open_ends": list(pos.ends), "boneyard": pos.stock}),))
         return _OK_PASS
 

@@ -1,0 +1,106 @@
+"""Options that would make an error valid (issue 56): where a record breaks a rule of its variant that another
+value of one of the variant's options allows, the error names that option, as an error a tag would make valid
+names the tag (``Judge._lead_tags``, ``[Passes "omitted"]``, ``FalsePlay``).
+
+Whether the other value allows it is decided here, by the variant built with that value (its deal, its draw, its
+end of hand): a hand of 7 where the draw game deals 8 (``hand=7``), a pass with only the stock's last two tiles
+left (``keep=2``, Foster's Muggins), a block the player who laid the last tile wins (``block=last``). A change is
+offered only when the variant it builds plays the same hand (the same seating, set, deal, draw, opening, layout,
+turns and end), so the record's moves stay what they were."""
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from .options import VariantError
+from .policies import HandFacts, HandResult
+from .variants import FAMILIES, Variant, find_variant
+
+__all__ = ["deal_size_hint", "keep_hint", "result_hint", "unfinished_hint"]
+
+
+def _changed(variant: Variant, key: str, value: str) -> Variant | None:
+    """``variant`` with option ``key`` set to ``value``, or None when the family refuses that value there."""
+    options = dict(variant.options)
+    if options.get(key) == value:
+        return None
+    options[key] = value
+    try:
+        return find_variant(variant.name, options, players=variant.players)
+    except VariantError:
+        return None
+
+
+def _changes(variant: Variant, extra: tuple[tuple[str, str], ...] = ()) -> Iterator[tuple[str, str, Variant]]:
+    """Every variant one option away from ``variant``: ``extra`` first (values of a free whole number), then each
+    other value of each option with listed values (yes/no for a yes/no option)."""
+    family = FAMILIES[variant.name]
+    keys = {s.key for s in family.options}
+    seen = set()
+    for key, value in extra:
+        if key in keys and (key, value) not in seen:
+            seen.add((key, value))
+            other = _changed(variant, key, value)
+            if other is not None:
+                yield key, value, other
+    for spec in family.options:
+        values = ("yes", "no") if spec.kind == "bool" else spec.values
+        for value in values:
+            if spec.key == "system" or (spec.key, value) in seen:
+                continue            # a system sets many options at once: not one option's change
+            seen.add((spec.key, value))
+            other = _changed(variant, spec.key, value)
+            if other is not None:
+                yield spec.key, value, other
+
+
+def _same_play(a: Variant, b: Variant) -> bool:
+    """Whether the two variants play a hand alike (the moves of a record mean the same under both)."""
+    return (a.seating, a.dealing, a.drawing, a.opening, a.layout, a.turns, a.end, a.play) == \
+        (b.seating, b.dealing, b.drawing, b.opening, b.layout, b.turns, b.end, b.play)
+
+
+def _tag(found: list[str]) -> str:
+    return " or ".join(f'[Rules "{change}"]' for change in found)
+
+
+def deal_size_hint(variant: Variant, size: int) -> str:
+    """The option under which each player is dealt ``size`` tiles from the same set (``hand=7`` for the draw
+    game), as the words that end a ``deal-size`` error; "" when no single option does."""
+    found = [f"{key}={value}" for key, value, other in _changes(variant, (("hand", str(size)),))
+             if other.dealing.hand_size == size and other.players == variant.players
+             and other.dealing.max_pip == variant.dealing.max_pip]
+    return f" (a game dealt {size} tiles a player is {_tag(found[:2])})" if found else ""
+
+
+def keep_hint(variant: Variant, stock: int, where: str = "stock") -> str:
+    """The option under which a player who cannot play passes with ``stock`` tiles left to draw (``keep=2``:
+    Foster's Muggins, the stock's last two tiles never drawn), as the words that end a ``must-draw`` error
+    (``where``: what the game calls its stock, the boneyard)."""
+    if variant.drawing is None:
+        return ""
+    found = [f"{key}={value}" for key, value, other in _changes(variant)
+             if key == "keep" and other.drawing is not None and other.drawing.keep >= stock
+             and (other.seating, other.dealing, other.opening) == (variant.seating, variant.dealing, variant.opening)]
+    return (f"; if the {where}'s last {stock} tile{'s' * (stock != 1)} are never drawn, say so with "
+            f"{_tag(found[:1])}") if found else ""
+
+
+def unfinished_hint(variant: Variant, pos) -> str:
+    """The option under which the hand of ``pos`` (a position of ``variant``) is over, blocked: nobody can play and
+    only tiles that option never draws are left in the stock (``keep=2``), as the words that end a
+    ``result-mismatch`` error whose record says the hand is over."""
+    if pos.ends is None or pos.stock <= 0 or any(pos.hidden) or any(pos.playable_mask(s) for s in range(pos.n)):
+        return ""
+    hint = keep_hint(variant, pos.stock, pos.stock_words[0])
+    return f"{hint}, and then the hand ends blocked here" if hint else ""
+
+
+def result_hint(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandResult], bool]) -> str:
+    """The options under which the finished hand of ``facts`` has the result the record states (``agrees``: the
+    caller's comparison with the Result tag), as the words that end a ``result-mismatch`` error: a block won by
+    the player who laid the last tile (``block=last``), every pip left scored (``score=all``), ..."""
+    found = []
+    for key, value, other in _changes(variant):
+        if _same_play(variant, other) and agrees(other, other.hand_result(facts)):
+            found.append(f"{key}={value}")
+    return f" ({_tag(found[:3])} would make it valid)" if found else ""
