@@ -98,8 +98,9 @@ def matches(shown: list[str], output: str) -> list[str]:
 
 @pytest.fixture
 def workdir(tmp_path):
-    """A folder holding a copy of the bundled records, as a clone has them."""
+    """A folder holding a copy of the bundled records and problems (docs/problems), as a clone has them."""
     shutil.copytree(ROOT / "records", tmp_path / "records")
+    shutil.copytree(ROOT / "docs" / "problems", tmp_path / "docs" / "problems")
     return tmp_path
 
 
