@@ -112,6 +112,19 @@ def test_the_pages_show_commands_and_their_output():
     assert sum(shown is not None for _, _, shown in BLOCKS) >= 15
 
 
+def test_the_guides_pictures_are_the_screenshot_scripts():
+    """A picture a guide shows is a PNG in docs/shots/ that docs/shots/make_shots.py makes."""
+    script = (ROOT / "docs" / "shots" / "make_shots.py").read_text(encoding="utf-8")
+    pictures = [(page, picture) for page in PAGES[1:]
+                for picture in re.findall(r"!\[[^\]]+\]\(([^)]+)\)", page.read_text(encoding="utf-8"))]
+    assert pictures, "no guide shows a picture"
+    for page, picture in pictures:
+        path = (page.parent / picture).resolve()
+        assert path.parent == ROOT / "docs" / "shots", (page.name, picture)
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", (page.name, picture)
+        assert f'"{path.name}"' in script, (page.name, picture)         # the script makes it
+
+
 @pytest.mark.slow                   # (a page's commands take up to a minute: the README's --fair run, the guides)
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
 def test_each_command_shown_runs_and_prints_what_the_page_shows(page, workdir):
