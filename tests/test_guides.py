@@ -98,8 +98,9 @@ def matches(shown: list[str], output: str) -> list[str]:
 
 @pytest.fixture
 def workdir(tmp_path):
-    """A folder holding a copy of the bundled records, as a clone has them."""
+    """A folder holding a copy of the bundled records and problems (docs/problems), as a clone has them."""
     shutil.copytree(ROOT / "records", tmp_path / "records")
+    shutil.copytree(ROOT / "docs" / "problems", tmp_path / "docs" / "problems")
     return tmp_path
 
 
@@ -109,6 +110,19 @@ def test_the_pages_show_commands_and_their_output():
     for page in PAGES:
         assert _blocks(page), f"{page}: no command shown"
     assert sum(shown is not None for _, _, shown in BLOCKS) >= 15
+
+
+def test_the_guides_pictures_are_the_screenshot_scripts():
+    """A picture a guide shows is a PNG in docs/shots/ that docs/shots/make_shots.py makes."""
+    script = (ROOT / "docs" / "shots" / "make_shots.py").read_text(encoding="utf-8")
+    pictures = [(page, picture) for page in PAGES[1:]
+                for picture in re.findall(r"!\[[^\]]+\]\(([^)]+)\)", page.read_text(encoding="utf-8"))]
+    assert pictures, "no guide shows a picture"
+    for page, picture in pictures:
+        path = (page.parent / picture).resolve()
+        assert path.parent == ROOT / "docs" / "shots", (page.name, picture)
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", (page.name, picture)
+        assert f'"{path.name}"' in script, (page.name, picture)         # the script makes it
 
 
 @pytest.mark.slow                   # (a page's commands take up to a minute: the README's --fair run, the guides)
