@@ -51,6 +51,7 @@ class Problem:
     position: str = ""
     svg: str = field(default="", repr=False)
     tied: tuple[str, ...] = ()          # the moves the best is not told apart from (a book's problem)
+    view: str = ""                      # whose values they are: "A/C values: B wants lower"
 
     def as_dict(self, drawing: bool = False) -> dict:
         out = asdict(self)
@@ -110,7 +111,15 @@ def _problem(source: str, number: int, game: dict, d: dict, replays: list) -> Pr
     return Problem(source, number, game.get("title") or "", d["player"], d["index"], d.get("round"), d.get("line"),
                    f"{d['player']} to play: what do you play?", d["played"], fair["best"], float(fair["loss"]),
                    fair["class"], fair["verdict"], fair["method"], int(fair["worlds"]), tuple(alternatives),
-                   tuple(best.get("line") or ()), position, svg)
+                   tuple(best.get("line") or ()), position, svg, view=_view(game, d))
+
+
+def _view(game: dict, d: dict) -> str:
+    """Whose values a problem's are and which way its player wants them (``analyze``'s words; ``game``: the
+    pipeline's game, its analysis holding the sides)."""
+    from .report.text import view_words
+    analysis = game.get("analysis") or {}
+    return view_words(d["player"], d["side"], analysis.get("sides") or [], bool(analysis.get("perspective")))
 
 
 def _position(replays: list, number: int, step: int, player: str) -> tuple[str, str]:
@@ -178,7 +187,7 @@ def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: 
     svg = game_diagram(rep, 0, "all" if fair is None else d["player"])
     return Problem(source, number, game.get("title") or "", d["player"], d["index"], None, None, question, "",
                    best, 0.0, "", "exact" if fair is None else fair["verdict"], method, worlds, tuple(alternatives),
-                   tuple(line), text, svg, tied)
+                   tuple(line), text, svg, tied, _view(game, d))
 
 
 def problem_set(found: list[Problem], player: str) -> dict:

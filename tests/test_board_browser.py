@@ -334,6 +334,7 @@ def test_a_deal_and_moves_entered_by_clicking(board, width, viewport):
     assert page.input_value("#text") == want
     expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
     # B leads his [1-1]; C's hand is not known, so the board offers him every move a hand could make
+    expect(page.locator("#tomove")).to_contain_text("B to move")
     page.click("#legal button[data-move='[1-1]']")
     expect(page.locator("#tomove")).to_contain_text("C to move")
     page.click("#legal button[data-move='pass']")

@@ -65,6 +65,26 @@ def test_a_new_record_typed_is_restored_on_the_next_load(browser, tmp_path, serv
         assert errors == []
 
 
+@pytest.mark.parametrize("served", [0, 2])
+def test_a_fresh_browser_is_greeted_by_a_new_record_ready_to_fill_in(browser, tmp_path, served):
+    """With nothing kept in the browser and no one file to open, the page starts on a new record: the template
+    (docs/board.md: the tags and a hand a player, each `?`), which reads as a valid record, the leader's tiles
+    offered; not an empty editor whose first word is an error."""
+    for name in ("seed1.dom", "errors.dom")[:served]:
+        shutil.copy(RECORDS / name, tmp_path / name)
+    with served_board([str(tmp_path)]) as port:
+        context = browser.new_context(viewport=DESKTOP)
+        errors: list[str] = []
+        page = open_board(context, f"http://127.0.0.1:{port}", errors)
+        expect(page.locator("#text")).to_have_value(re.compile(r'\[Players "A, B, C, D"\]\n\nA: \?\nB: \?\nC: \?\nD: \?\n$'))
+        assert page.input_value("#files") == ""
+        expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
+        expect(page.locator("#legal button.move.play").first).to_be_visible()
+        assert page.locator("#diagnostics li.error").count() == 0
+        context.close()
+        assert errors == []
+
+
 def _sheet(seed: int) -> tuple[str, list[str], list[tuple[str, str]]]:
     """A partnership game as a score sheet gives it: the tags, every hand ``?``, the plays; (its header, the
     moves as the judge writes them with the end each went on, ``(player, move)`` in order)."""

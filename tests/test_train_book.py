@@ -33,7 +33,8 @@ def _sections(page: str) -> list[dict]:
         rows = re.findall(r"<tr[^>]*><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>", body)
         out.append({"question": html.unescape(re.search(r'<p class="question">(.*?)</p>', body).group(1)),
                     "best": html.unescape(re.search(r'<strong class="best">(.*?)</strong>', body).group(1)),
-                    "moves": {html.unescape(m): float(v) for m, v, _ in rows}})
+                    "moves": {html.unescape(m): float(v) for m, v, _ in rows},
+                    "view": html.unescape(re.search(r"<caption>(.*?)</caption>", body).group(1))})
     return out
 
 
@@ -46,6 +47,7 @@ def book(tmp_path_factory):
 
 def test_the_book_holds_every_problem_with_the_answer_analyze_gives(book):
     assert FILES and {p.name for p in book.iterdir()} >= {"index.html", "book.html"}
+    assert re.findall(r'<a href="([^"]+)">The book of problems</a>', (book / "index.html").read_text()) == ["book.html"]
     assert len(list(book.glob("*.dom.html"))) == len(FILES)      # the record pages are still written
     sections = _sections((book / "book.html").read_text())
     assert len(sections) == len(FILES)
@@ -67,6 +69,21 @@ def test_the_book_holds_every_problem_with_the_answer_analyze_gives(book):
     assert kinds == {"exact", "fair"}
 
 
+def test_each_answer_says_whose_values_they_are_and_which_way_the_mover_wants_them(book):
+    """Issue 52's point of view on the book's answers: "A/C values: B wants lower" (analyze's words), and the
+    best move is the one the mover wants: the highest value where he wants higher, else the lowest."""
+    for path, section in zip(FILES, _sections((book / "book.html").read_text())):
+        game = json.loads(_run("analyze", path, "--json"))["games"][0]
+        mover = game["to_move"]["player"]
+        found = re.fullmatch(r"(.+?)(?:'s)? values: (.+) wants (higher|lower)", section["view"])
+        assert found and found.group(2) == mover, section["view"]
+        side = next(k for k, s in enumerate(game["sides"]) if mover in s.split("/"))
+        assert found.group(1) == game["sides"][0] and found.group(3) == ("higher" if side == 0 else "lower")
+        values = section["moves"].values()
+        want = max(values) if found.group(3) == "higher" else min(values)
+        assert section["moves"][section["best"]] == want
+
+
 def test_a_folder_with_a_record_that_is_no_problem_gets_no_book(tmp_path):
     folder = tmp_path / "mixed"
     folder.mkdir()
@@ -74,6 +91,7 @@ def test_a_folder_with_a_record_that_is_no_problem_gets_no_book(tmp_path):
     shutil.copy(PROBLEMS.parent.parent / "records" / "seed2.dom", folder / "b.dom")
     _run("report", folder, "-o", tmp_path / "pages")
     assert (tmp_path / "pages" / "index.html").exists() and not (tmp_path / "pages" / "book.html").exists()
+    assert "book of problems" not in (tmp_path / "pages" / "index.html").read_text()
 
 
 @pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])

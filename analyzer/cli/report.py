@@ -104,7 +104,9 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
         done = [{**r, "source": shown_name(r["source"], targets[-1], list(paths))} for r in done]
         given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
         title = f"Archive: {', '.join(given)}"
-        write_page(render_index(build_index(done, pages, rows, str(summary), title, skill=skill)), targets[-1])
+        shelf = os.path.basename(book[0]) if book and book[1] else None
+        write_page(render_index(build_index(done, pages, rows, str(summary), title, skill=skill, book=shelf)),
+                   targets[-1])
         if not quiet and not jsonl:
             click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
         _write_book(book, title, quiet or jsonl)

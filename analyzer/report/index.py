@@ -38,6 +38,7 @@ class ArchiveIndex:
     players: list[Any]           # a row per player (``analyzer.archive.stats.PlayerRow``s, or dicts of theirs)
     summary: str                 # the run's closing line (``analyzer.archive.summary.Summary``)
     skill: tuple[list, list] | None = None     # ``report --scale match``: rows per player and per pair (luck, error rate)
+    book: str | None = None      # the book of problems beside the index (its file name), where there is one
 
 
 def page_names(labels: list[str]) -> list[str]:
@@ -87,10 +88,12 @@ def index_entry(result: dict) -> dict:
 
 
 def build_index(results: list[dict], pages: list[str | None], players: list, summary: str,
-                title: str = "Archive", skill: tuple[list, list] | None = None) -> ArchiveIndex:
+                title: str = "Archive", skill: tuple[list, list] | None = None,
+                book: str | None = None) -> ArchiveIndex:
     """The index of an archive from the pipeline's ``results``, the page name of each record, the
     rows of its ``players`` and the ``summary`` line of the run; ``skill``: the rows of luck and
-    error rate per player and per pair (``report --scale match``)."""
+    error rate per player and per pair (``report --scale match``); ``book``: the file name of the book of
+    problems written beside the index, linked from it."""
     rows = []
     for result, page in zip(results, pages):
         if result["error"] is not None:
@@ -102,7 +105,7 @@ def build_index(results: list[dict], pages: list[str | None], players: list, sum
             rows.append(IndexRow(result["source"], page, f"g{number}", number, game["event"] or game["title"],
                                  ", ".join(game["players"]), game["result_text"] or "no result",
                                  game["valid"], game["errors"], critical, loss))
-    return ArchiveIndex(title, rows, players, summary, skill)
+    return ArchiveIndex(title, rows, players, summary, skill, book)
 
 
 def render_index(index: ArchiveIndex) -> str:

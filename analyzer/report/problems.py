@@ -41,6 +41,7 @@ _FRONT = """{% if image %}<img src="{{ image }}" alt="the position">{% endif %}
 
 _BACK = """<p>Best: <b>{{ p.best }}</b>; played: {{ p.played }} (fair loss {{ "%.2f"|format(p.loss) }}, {{ p.cls }},
 {{ p.verdict }})</p>
+{% if p.view %}<p>{{ p.view }}</p>{% endif %}
 <ul>{% for a in p.alternatives %}<li>{{ a.move }}: {{ "%+.2f"|format(a.fair) }} [{{ "%+.2f"|format(a.ci95[0]) }},
 {{ "%+.2f"|format(a.ci95[1]) }}]{% if a.best %} best{% endif %}{% if a.played %} played{% endif %}</li>{% endfor %}</ul>
 {% if p.line %}<p>Best line: {{ p.line|join(" ") }}</p>{% endif %}"""

@@ -9,7 +9,7 @@ from ..rules.layout import arms_text
 from .verdicts import (alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        open_verdict, tied_words)
 
-__all__ = ["match_scale_text", "signed", "point_of_view", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
+__all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
 
 
@@ -207,10 +207,16 @@ def point_of_view(d, result) -> str:
     """Whose values a decision's are and which way the mover wants them: ``A/C values: B wants lower``
     (the first side's values; its own side wants them higher), ``C's values: C wants higher`` where each
     plays for himself (each decision valued for its mover against the rest)."""
-    if result.perspective or not result.sides:
-        return f"{d.player}'s values: {d.player} wants higher"
-    whose = result.sides[0] + ("'s" if "/" not in result.sides[0] else "")
-    return f"{whose} values: {d.player} wants {'higher' if d.side == 0 else 'lower'}"
+    return view_words(d.player, d.side, result.sides, bool(result.perspective))
+
+
+def view_words(player: str, side: int, sides, perspective: bool) -> str:
+    """:func:`point_of_view` from its parts (a decision's ``player`` and ``side``, the game's ``sides`` and
+    whether each decision is valued for its mover), as ``analyze --json`` gives them."""
+    if perspective or not sides:
+        return f"{player}'s values: {player} wants higher"
+    whose = sides[0] + ("'s" if "/" not in sides[0] else "")
+    return f"{whose} values: {player} wants {'higher' if side == 0 else 'lower'}"
 
 
 def _decision_text(d, result) -> str:

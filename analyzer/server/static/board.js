@@ -1103,6 +1103,9 @@
       $("files").value = "";
       state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
       notice("");
+      // the board of the text replaced is not this record's: its moves are taken away until the new board comes
+      state.position = null;
+      $("legal").textContent = "";
       text.focus();
       setText(value, value.length, "new", "the new record");
     }
@@ -1110,7 +1113,8 @@
 
   var wanted = new URLSearchParams(location.search).get("path");
   // on every load: the file asked for; else the latest text kept unsaved in this browser (a new record or a
-  // file's), with a notice; else the one file served; else an empty editor
+  // file's), with a notice; else the one file served; else a new record, its template ready to fill in (an
+  // empty editor would greet the user with a record that has no game)
   drawHistory();
   listFiles().then(function (files) {
     files = files || [];
@@ -1119,11 +1123,9 @@
     if (first) {
       $("files").value = first;
       openFile(first);
-    } else if (first === null) {
+    } else {
       $("files").value = "";
       showNew();
-    } else {
-      changed(false);
     }
   });
 }());
