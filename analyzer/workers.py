@@ -23,13 +23,12 @@ __all__ = ["cores", "fork_is_safe", "pool_context", "pool_options"]
 def cores() -> int:
     """The cores this process may run on: the default of ``--jobs``. As Python 3.13's ``os.process_cpu_count``:
     the environment variable ``PYTHON_CPU_COUNT`` (a number) first, then the cores the process is allowed
-    (``sched_getaffinity``), else the machine's; at least 1."""
+    (``sched_getaffinity``), else the machine's; at least 1. The variable is read when asked, on every
+    version alike (3.13's ``os.process_cpu_count`` keeps the value the interpreter started with: a process
+    started with ``PYTHON_CPU_COUNT=1`` would count one core for good, whatever its environment says later)."""
     given = os.environ.get("PYTHON_CPU_COUNT", "").strip()
     if given.isdigit() and int(given) > 0:
         return int(given)
-    counted = getattr(os, "process_cpu_count", None)
-    if counted is not None:
-        return max(1, counted() or 1)
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
