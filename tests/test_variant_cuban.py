@@ -4,12 +4,13 @@ import random
 
 import pytest
 
-from analyzer.generate import random_game
+from analyzer.generate import random_game, random_hand
 from analyzer.match import random_match, replay_record
 from analyzer.notation import parse, write
 from analyzer.notation.writer import write_game
 from analyzer.rules import HandFacts, find_variant
 from analyzer.rules.mechanics import position_for
+from analyzer.rules.policies import LeadRequirement
 from analyzer.search.block import Solver
 from analyzer.tiles import Tile, tile_set
 from minimax_reference import Reference, from_move
@@ -177,3 +178,184 @@ def test_solver_agrees_with_minimax_on_a_full_deal_cut_late():
         hands = [pool[10 * k:10 * (k + 1)] for k in range(4)]
         checked += _compare(CUBAN, hands, seed % 4, rng, moves_first=22)
     assert checked >= 3
+
+
+# -- the options of the lead and of a tied block, on records (issue 56's audit) -------------------------------
+SEATS = ("A", "B", "C", "D")
+
+
+def _move_line(text: str, game: int) -> tuple[int, str]:
+    """The line number and text of game ``game``'s first move row (1-based, as the diagnostics count)."""
+    lines = text.splitlines()
+    seen = 0
+    for k, line in enumerate(lines):
+        if line.startswith("[Game "):
+            seen += 1
+        elif seen == game and line.startswith("1. "):
+            return k + 1, line
+    raise AssertionError(f"no move row in game {game}")
+
+
+def _lead_error(text: str, game: int, codes=("lead-player", "lead-tile")):
+    """The lead error of game ``game`` (1-based) of ``text``, checked to sit at the first move's tile."""
+    reps = replay_record(parse(text, "cuban.dom"))
+    assert all(r.valid for r in reps[:game - 1]), [d.message for r in reps for d in r.errors]
+    wrong = [d for d in reps[game - 1].errors if d.code in codes]
+    assert wrong, [str(d) for d in reps[game - 1].errors]
+    number, line = _move_line(text, game)
+    tile = line.split()[2]
+    assert (wrong[0].line, wrong[0].column) == (number, line.index(tile) + 1), str(wrong[0])
+    return wrong[0]
+
+
+def _second_game(options: str, seed: int, leader: int, tile_check=None):
+    """A match of two hands under ``options``: the first a legal random hand, the second a random hand of another
+    deal led by seat ``leader`` (with any tile unless ``tile_check`` rejects the lead), as text."""
+    variant = find_variant("cuban", options)
+    record = random_match(variant, seed=seed, games=2)
+    for k in range(200):
+        game, _, _ = random_hand(CUBAN, random.Random(k), LeadRequirement(seats=frozenset({leader})), SEATS)
+        if tile_check is None or tile_check(game):
+            break
+    game.tags = {"Game": "2", **{t: v for t, v in game.tags.items() if t != "Rules"}, "Rules": variant.rules_text}
+    record.games[1:] = [game]
+    return record, write(record)
+
+
+def test_lead_winners_either_player_of_the_side_that_won_leads():
+    """``lead=winners``: "either player of the side that won" leads the next hand, any tile (docs/variants.md,
+    Cuban, the lead); a player of the losing side leading is ``lead-player`` at the lead."""
+    first = random_match(find_variant("cuban", "lead=winners"), seed=5, games=1).games[0]
+    won = first.tags["Result"].split()[0]                         # "A/C": the side that won the first hand
+    assert won in ("A/C", "B/D")
+    for seat in range(4):
+        _, text = _second_game("lead=winners", 5, seat)
+        if SEATS[seat] in won.split("/"):
+            reps = replay_record(parse(text, "cuban.dom"))
+            assert all(r.valid for r in reps), (seat, [str(d) for r in reps for d in r.errors])
+        else:
+            assert _lead_error(text, 2, ("lead-player",))
+    # under the default (the next player after the last leader) the winners' partner of that leader may not lead
+    leader = SEATS.index(first.tags["Lead"])
+    partner = (leader + 2) % 4
+    _, text = _second_game("lead=winners", 5, partner)
+    if SEATS[partner] in won.split("/"):
+        assert _lead_error(text.replace('[Rules "lead=winners"]', '[Rules "lead=rotate"]'), 2, ("lead-player",))
+
+
+def test_lead_highest_double_every_hand():
+    """``lead=highest-double``: every hand is opened as the first, by the holder of the highest double dealt, with it
+    ("The player holding the highest double sets it", digigamers.com, The Block Game, also known as Cuban
+    Dominoes with the double-nine and ten tiles each); another tile, or another player, is a lead error."""
+    variant = find_variant("cuban", "lead=highest-double")
+    reps = replay_record(parse(write(random_match(variant, seed=5, games=4))))
+    assert len(reps) >= 3 and all(r.valid for r in reps), [str(d) for r in reps for d in r.errors]
+    for rep in reps:
+        dealt = [t for h in rep.game.hands for t in h.tiles]
+        top = max(t for t in dealt if t.is_double)
+        assert rep.steps[0].move.tile == top and top in rep.game.hands[rep.initial.turn].tiles
+
+    def top_of(game):
+        dealt = [t for h in game.hands for t in h.tiles]
+        return max(t for t in dealt if t.is_double)
+
+    def holder(game):
+        return next(k for k, h in enumerate(game.hands) if top_of(game) in h.tiles)
+
+    # the holder of the highest double leads another tile: lead-tile
+    for k in range(400):
+        game, _, _ = random_hand(CUBAN, random.Random(k), LeadRequirement(seats=frozenset({k % 4})), SEATS)
+        lead = next(m for m in game.moves if m.tile is not None)
+        if holder(game) == k % 4 and lead.tile != top_of(game):
+            break
+    else:
+        raise AssertionError("no deal led by the holder of the highest double with another tile")
+    record = random_match(variant, seed=5, games=1)
+    game.tags = {"Game": "2", **{t: v for t, v in game.tags.items() if t != "Rules"}, "Rules": variant.rules_text}
+    record.games.append(game)
+    assert _lead_error(write(record), 2, ("lead-tile", "lead-player"))
+    # somebody else leads: lead-player
+    for k in range(100):
+        game, _, _ = random_hand(CUBAN, random.Random(k), LeadRequirement(seats=frozenset({1})), SEATS)
+        if holder(game) != 1:
+            break
+    else:
+        raise AssertionError("no deal where B does not hold the highest double")
+    record = random_match(variant, seed=5, games=1)
+    game.tags = {"Game": "2", **{t: v for t, v in game.tags.items() if t != "Rules"}, "Rules": variant.rules_text}
+    record.games.append(game)
+    assert _lead_error(write(record), 2, ("lead-player",))
+
+
+def test_first_draw_a_player_chosen_by_lot_leads_any_tile():
+    """``first=draw``: "The first player is decided by a draw of lot" and "Lead player can start with any tile"
+    (onlinedominogames.com): the first hand is led by the player the SeatDraw tag names, any tile; with no
+    SeatDraw tag anyone may lead it; under the default (the highest double) such a lead is an error."""
+    variant = find_variant("cuban", "first=draw")
+    record = random_match(variant, seed=5, games=3)
+    text = write(record)
+    assert "[SeatDraw " in text
+    reps = replay_record(parse(text))
+    assert all(r.valid for r in reps), [str(d) for r in reps for d in r.errors]
+    dealt = [t for h in reps[0].game.hands for t in h.tiles]
+    assert reps[0].steps[0].move.tile != max(t for t in dealt if t.is_double)      # any tile, not the double
+    # no SeatDraw tag: each of the four may lead the first hand, any tile
+    refused = 0
+    for seat in range(4):
+        game, _, _ = random_hand(CUBAN, random.Random(seat), LeadRequirement(seats=frozenset({seat})), SEATS)
+        game.tags = {"Game": "1", **{t: v for t, v in game.tags.items() if t != "Rules"}, "Rules": "first=draw"}
+        text = write_game(game)
+        (rep,) = replay_record(parse(text, "cuban.dom"))
+        assert rep.valid and rep.initial.turn == seat, [str(d) for d in rep.errors]
+        top = max(t for h in game.hands for t in h.tiles if t.is_double)
+        if rep.steps[0].move.tile != top:
+            assert _lead_error(text.replace('[Rules "first=draw"]', '[Rules "first=highest-double"]'), 1)
+            refused += 1
+    assert refused >= 2
+    # with the SeatDraw tag, another player than the one it names leading: lead-player
+    first = record.games[0]
+    named = first.tags["Lead"]
+    other = next(s for s in range(4) if SEATS[s] != named)
+    game, _, _ = random_hand(CUBAN, random.Random(1), LeadRequirement(seats=frozenset({other})), SEATS)
+    game.tags = {"Game": "1", **{t: v for t, v in game.tags.items() if t != "Rules"}, "Rules": "first=draw",
+                 "SeatDraw": first.tags["SeatDraw"]}
+    assert _lead_error(write_game(game), 1, ("lead-player",))
+
+
+def _left(game) -> list[int]:
+    """Each side's pips left in the hands at the end of ``game`` (the deal less the tiles the record plays)."""
+    played = {m.tile for m in game.moves if m.tile is not None}
+    out = [0, 0]
+    for k, hand in enumerate(game.hands):
+        out[k % 2] += sum(t.low + t.high for t in hand.tiles if t not in played)
+    return out
+
+
+def test_tie_last_a_tied_block_goes_to_the_side_that_blocked():
+    """``tie=last``: "a block with equal counts: ... the side of the player who blocked wins" (docs/variants.md,
+    Cuban, a block; the blocking game's rule that the player who caused the block is paid, en.wikipedia.org,
+    Dominoes, Blocking game), scoring the losers' pips ("Winning team scores total pip count of remaining dominoes
+    in losing team's hands", onlinedominogames.com); with the default ``tie=draw`` nobody scores."""
+    variant = find_variant("cuban", "tie=last")
+    game, _, _ = random_hand(variant, random.Random(4), None, SEATS)     # a deal whose block leaves equal counts
+    text = write_game(game)
+    assert "blocked" in game.tags["Result"]
+    left = _left(game)
+    assert left[0] == left[1]
+    blocker = SEATS.index([m.player for m in game.moves if m.tile is not None][-1])
+    side = ("A/C", "B/D")[blocker % 2]
+    stated = f'[Result "{side} {left[1 - blocker % 2]} blocked"]'
+    assert stated in text
+    (rep,) = replay_record(parse(text))
+    assert rep.valid, [str(d) for d in rep.errors]
+    assert rep.result.winner == blocker % 2 and rep.result.points == left[0]
+    # the same hand as a draw, or won by the other side, is refused under tie=last
+    for wrong in ('[Result "draw blocked"]', f'[Result "{("A/C", "B/D")[1 - blocker % 2]} {left[0]} blocked"]'):
+        (bad,) = replay_record(parse(text.replace(stated, wrong)))
+        assert "result-mismatch" in [d.code for d in bad.errors], wrong
+    # under the default tie=draw the tied block scores nothing: the draw is valid, the blocker's win is not
+    plain = text.replace('[Rules "tie=last"]', '[Rules "tie=draw"]')
+    (rep,) = replay_record(parse(plain.replace(stated, '[Result "draw blocked"]')))
+    assert rep.valid and rep.result.winner is None and rep.result.points == 0
+    (bad,) = replay_record(parse(plain))
+    assert "result-mismatch" in [d.code for d in bad.errors]

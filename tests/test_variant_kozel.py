@@ -208,3 +208,109 @@ def test_a_hand_of_six_of_one_number_played_is_an_error():
     for seed in range(40):
         game = random_game(KOZEL, seed)
         assert not any(KOZEL.dealing.redeal_due(set(h.tiles)) for h in game.hands)
+
+
+# -- on records: zero-lead=winner, a re-deal keeping the scores (issue 56's audit) ------------------------------
+def _first_move(text: str, game: int) -> tuple[int, int]:
+    """The line and column (1-based) of the lead tile of game ``game`` of ``text``."""
+    seen = 0
+    for k, line in enumerate(text.splitlines()):
+        if line.startswith("[Game "):
+            seen += 1
+        elif seen == game and line.startswith("1. "):
+            return k + 1, line.index(line.split()[2]) + 1
+    raise AssertionError(f"no move row in game {game}")
+
+
+@pytest.mark.parametrize("seed, how", [(25, "domino"), (95, "fish")])
+def test_zero_lead_winner_on_a_record(seed, how):
+    """"The app itself sometimes lets the player who went out lead while both records are still 0": under
+    ``zero-lead=winner`` the round after one that leaves both records 0 is led by the player who went out (or after
+    a fish by the fisher, "the last player to lay a non-double before it"), any tile; under the default the same
+    record is a lead error at that lead, since "the [1-1] holder leads ... every round while both records are 0"."""
+    variant = find_variant("kozel", "zero-lead=winner")
+    text = write(random_match(variant, seed=seed, games=2))
+    reps = replay_record(parse(text, "kozel.dom"))
+    assert len(reps) == 2 and all(r.valid for r in reps), [str(d) for r in reps for d in r.errors]
+    first, second = reps
+    assert first.game.tags["Score"] == "A/C 0, B/D 0" and how in first.game.tags["Result"].replace("draw blocked",
+                                                                                                   "fish")
+    laid = [(m.player, m.tile) for m in first.game.moves if m.tile is not None]
+    expected = laid[-1][0] if how == "domino" else [p for p, t in laid if not t.is_double][-1]
+    assert second.game.tags["Lead"] == expected and second.players[second.initial.turn] == expected
+    assert second.steps[0].move.tile != ONE_ONE
+    default = text.replace('[Rules "zero-lead=winner"]\n', "")
+    (_, bad) = replay_record(parse(default, "kozel.dom"))
+    wrong = [d for d in bad.errors if d.code in ("lead-player", "lead-tile")]
+    assert wrong and (wrong[0].line, wrong[0].column) == _first_move(default, 2), [str(d) for d in bad.errors]
+
+
+def test_a_re_deal_keeps_the_scores():
+    """"re-deal when a hand has five doubles or more or six tiles or more of one number (scores kept)": a round
+    dealt again in the middle of a match ([Redeal "B"], its deal and no moves) counts for nothing; the records stay
+    as they were and the next deal is led as the dealt-again one would have been."""
+    record = random_match(KOZEL, seed=124, games=3)
+    text = write(record)
+    hands = {"A": "[0-0] [0-1] [0-2] [1-1] [1-2] [2-2] [0-6]",
+             "B": "[3-0] [3-1] [3-2] [3-3] [3-4] [3-5] [0-4]",      # six tiles of the 3
+             "C": "[1-4] [1-5] [1-6] [2-4] [2-5] [2-6] [0-5]",
+             "D": "[3-6] [4-4] [4-5] [4-6] [5-5] [5-6] [6-6]"}
+    redeal = ('[Game "2"]\n[Variant "kozel"]\n[Players "A, B, C, D"]\n[Redeal "B"]\n\n'
+              + "\n".join(f"{k}: {v}" for k, v in hands.items()) + "\n\n")
+    at = text.index('[Event', text.index('[Game "2"]') - 200)
+    text = text[:at] + redeal + text[at:]
+    reps = replay_record(parse(text, "kozel.dom"))
+    assert len(reps) == 4 and all(r.valid for r in reps), [str(d) for r in reps for d in r.errors]
+    assert reps[1].redealt and "redeal-game" in [d.code for d in reps[1].diagnostics]
+    stated = [g.tags.get("Score") for g in record.games]                     # the scores the match wrote
+    assert stated[0] == "A/C 0, B/D 30"
+    assert reps[1].match.state.scores == reps[0].match.state.scores == (0, 30)
+    assert reps[2].game.tags["Score"] == stated[1] and reps[3].game.tags["Score"] == stated[2]
+    assert reps[3].match.state.scores == (0, 44)
+    # the deal after the re-deal is led by the player who went out of the last round played (A), as it would be
+    assert [m.player for m in reps[0].game.moves if m.tile is not None][-1] == "A" == reps[2].game.tags["Lead"]
+    # a Redeal tag for a hand that needs none is an error
+    unfounded = text.replace('[Redeal "B"]', '[Redeal "A"]')
+    assert "redeal-unfounded" in [d.code for d in replay_record(parse(unfounded))[1].errors]
+
+
+RECORDS = __import__("pathlib").Path(__file__).resolve().parent.parent / "records"
+
+
+def _remainders(game) -> list[int]:
+    """Each team's pips left at the end of ``game`` (the deal less the tiles played; [0-0] alone counts 10)."""
+    played = {m.tile for m in game.moves if m.tile is not None}
+    out = [0, 0]
+    for k, hand in enumerate(game.hands):
+        left = [t for t in hand.tiles if t not in played]
+        out[k % 2] += 10 if left == [T("[0-0]")] else sum(t.low + t.high for t in left)
+    return out
+
+
+def test_the_record_of_kozel_50_without_eggs_ends_in_a_draw_at_the_limit():
+    """records/match-kozel-50-no-eggs.dom (docs/variants.md): "in the variant without eggs, each team is charged its
+    own and nobody wins" a fish; "The team whose record reaches the limit (101, or 50) loses the game; in the
+    variant without eggs, both at the limit: the higher loses, equal is a draw". The charges are summed here from
+    the record's tiles, not read from the tool."""
+    reps = replay_record(parse((RECORDS / "match-kozel-50-no-eggs.dom").read_text(), "match-kozel-50-no-eggs.dom"))
+    assert all(r.valid for r in reps), [str(d) for r in reps for d in r.errors]
+    assert reps[0].variant.match.target == 50 and reps[0].variant.option("eggs") == "no"
+    records = [0, 0]
+    fish = 0
+    for rep in reps:
+        rest = _remainders(rep.game)
+        if rep.result.termination == "blocked":
+            fish += 1
+            assert rep.result.winner is None
+            charges = rest                                      # each team its own
+        else:
+            charges = [0, 0]
+            charges[1 - rep.result.winner] = rest[1 - rep.result.winner]
+        for side in (0, 1):
+            assert records[side] or not charges[side] or charges[side] >= 13     # no fence in this record
+            records[side] += charges[side]
+        assert rep.match.state.scores == tuple(records)
+    assert fish >= 2 and records[0] == records[1] >= 50
+    final = reps[-1].match.state
+    assert final.over and final.drawn and final.winner is None
+    assert reps[0].steps[0].move.tile == ONE_ONE                 # both records 0: the [1-1] holder leads
