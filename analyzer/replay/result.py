@@ -1,6 +1,7 @@
 """The end of a replayed hand: how it ended, its result, and the Result tag and remark checked against them."""
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -72,8 +73,8 @@ class HandEnding:
         elif stated is not None:
             problem = self._compare(stated, outcome, result)
             if problem:
-                hint = "" if self.facts is None else result_hint(self.variant, self.facts, lambda other, r: compare_result(
-                    stated, outcome, r, other, self.players, self.worth) is None)
+                hint = "" if self.facts is None else _result_hint(self.variant, self.facts, stated, outcome,
+                                                                  tuple(self.players), self.worth)
                 out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but {problem}{hint}",
                                      tag_pos))
         remark = (self.game.remark or "").lower()
@@ -94,6 +95,15 @@ class HandEnding:
 
     def _compare(self, stated: StatedResult, outcome: Outcome, result: HandResult | None) -> str | None:
         return compare_result(stated, outcome, result, self.variant, self.players, self.worth)
+
+
+@functools.lru_cache(maxsize=512)
+def _result_hint(variant: Variant, facts, stated: StatedResult, outcome: Outcome, players: tuple[str, ...],
+                 worth: int | None) -> str:
+    """:func:`analyzer.rules.hints.result_hint` for a Result tag that disagrees with the hand, kept: the slip
+    search replays the same ending under many candidate repairs, and each other option's result is worked out
+    anew (some forty variants a hand)."""
+    return result_hint(variant, facts, lambda other, r: compare_result(stated, outcome, r, other, players, worth) is None)
 
 
 def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | None, variant: Variant,
