@@ -47,8 +47,8 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     \b
     Example (the book deal's page, to open in a browser):
       domino report records/seed2.dom -o seed2.html"""
-    from ..archive import Summary, player_rows  # (the work: loaded once a command runs, not for --help)
-    from ..report.index import build_index, index_entry, page_names, render_index
+    from ..archive import Summary  # (the work: loaded once a command runs, not for --help)
+    from ..report.index import index_entry, page_names
     from ..report.names import below, renamed, shown_name
     from ..report.render import write_page
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
@@ -98,19 +98,29 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
             click.echo(f"wrote {target}: {games} game{'s' * (games != 1)}"
                        + (f", {invalid} with errors (shown in the page)" if invalid else ""))
     if not single:
-        pages = [None if r["error"] else os.path.basename(t) for r, t in zip(done, targets)]
-        rows = player_rows(done)
-        skill = (player_rows(done, "player", scale), player_rows(done, "pair", scale)) if scale == "match" else None
-        done = [{**r, "source": shown_name(r["source"], targets[-1], list(paths))} for r in done]
-        given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
-        title = f"Archive: {', '.join(given)}"
-        shelf = os.path.basename(book[0]) if book and book[1] else None
-        write_page(render_index(build_index(done, pages, rows, str(summary), title, skill=skill, book=shelf)),
-                   targets[-1])
-        if not quiet and not jsonl:
-            click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
+        title = _write_index(paths, done, targets, summary, scale, book, quiet or jsonl)
         _write_book(book, title, quiet or jsonl)
     finish(summary, quiet or single, err=jsonl)
+
+
+def _write_index(paths, done: list[dict], targets: list[str], summary, scale: str, book, quiet: bool) -> str:
+    """Write the archive's index (the last of ``targets``) from each record's entry in ``done``, linking the
+    book of problems where there is one; its title is returned (the book's is made from it)."""
+    from ..archive import player_rows
+    from ..report.index import build_index, render_index
+    from ..report.names import shown_name
+    from ..report.render import write_page
+    pages = [None if r["error"] else os.path.basename(t) for r, t in zip(done, targets)]
+    rows = player_rows(done)
+    skill = (player_rows(done, "player", scale), player_rows(done, "pair", scale)) if scale == "match" else None
+    done = [{**r, "source": shown_name(r["source"], targets[-1], list(paths))} for r in done]
+    given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
+    title = f"Archive: {', '.join(given)}"
+    shelf = os.path.basename(book[0]) if book and book[1] else None
+    write_page(render_index(build_index(done, pages, rows, str(summary), title, skill=skill, book=shelf)), targets[-1])
+    if not quiet:
+        click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
+    return title
 
 
 def _book_target(targets: list[str], inputs, force: bool) -> tuple[str, list]:
