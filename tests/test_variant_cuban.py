@@ -262,6 +262,13 @@ def test_lead_highest_double_every_hand():
     def holder(game):
         return next(k for k, h in enumerate(game.hands) if top_of(game) in h.tiles)
 
+    def second_game(game) -> str:
+        """The text of a match whose second game is ``game`` (under the variant's rules)."""
+        record = random_match(variant, seed=5, games=1)
+        game.tags = {"Game": "2", **{t: v for t, v in game.tags.items() if t != "Rules"}, "Rules": variant.rules_text}
+        record.games.append(game)
+        return write(record)
+
     # the holder of the highest double leads another tile: lead-tile
     for k in range(400):
         game, _, _ = random_hand(CUBAN, random.Random(k), LeadRequirement(seats=frozenset({k % 4})), SEATS)
@@ -270,10 +277,7 @@ def test_lead_highest_double_every_hand():
             break
     else:
         raise AssertionError("no deal led by the holder of the highest double with another tile")
-    record = random_match(variant, seed=5, games=1)
-    game.tags = {"Game": "2", **{t: v for t, v in game.tags.items() if t != "Rules"}, "Rules": variant.rules_text}
-    record.games.append(game)
-    assert _lead_error(write(record), 2, ("lead-tile", "lead-player"))
+    assert _lead_error(second_game(game), 2, ("lead-tile", "lead-player"))
     # somebody else leads: lead-player
     for k in range(100):
         game, _, _ = random_hand(CUBAN, random.Random(k), LeadRequirement(seats=frozenset({1})), SEATS)
@@ -281,10 +285,7 @@ def test_lead_highest_double_every_hand():
             break
     else:
         raise AssertionError("no deal where B does not hold the highest double")
-    record = random_match(variant, seed=5, games=1)
-    game.tags = {"Game": "2", **{t: v for t, v in game.tags.items() if t != "Rules"}, "Rules": variant.rules_text}
-    record.games.append(game)
-    assert _lead_error(write(record), 2, ("lead-player",))
+    assert _lead_error(second_game(game), 2, ("lead-player",))
 
 
 def test_first_draw_a_player_chosen_by_lot_leads_any_tile():
