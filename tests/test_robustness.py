@@ -531,6 +531,25 @@ def test_prose_under_a_table_with_brackets_braces_or_a_semicolon_reads_back_as_i
     assert parse(write(record)) == record
 
 
+def test_a_decision_where_the_record_stops_over_the_node_limit_is_said_not_valued():
+    # a mutated record (campaign seed 55): hidden hands, so the fair analysis; the decision where the record
+    # stops (to_move, after the last step) needs more than --max-nodes in a deal, and the note naming the
+    # first such decision read rep.steps at that index: IndexError, the record an internal-error
+    import json
+
+    from click.testing import CliRunner
+    from analyzer.cli import main
+
+    path = RECORDS.parent / "tests" / "data" / "fuzz55" / "fair-to-move-over-the-node-limit.txt"
+    result = CliRunner().invoke(main, ["analyze", "--max-nodes", "2000", "--jobs", "1", "--json", str(path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    games = json.loads(result.stdout)["games"]
+    codes = {d["code"] for g in games for d in g["diagnostics"]}
+    assert "internal-error" not in codes and result.exit_code == 1        # (the record has syntax errors)
+    notes = " ".join(str(g.get("fair_note") or "") for g in games)
+    assert "not valued" in notes and "(--max-nodes)" in notes
+
+
 def test_a_hand_whose_tiles_all_stand_on_the_first_moves_line_reads_back_as_an_unknown_hand():
     # a mutation of seed2-table.txt (found by test_mutated_records_read_back_equal_from_the_writer): C's
     # tiles stand on the line of the first move, so they are no tiles of his hand, and his lone '?' is left;

@@ -520,10 +520,11 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out
-    too_big = [rep.steps[plan.k] for plan, per_world in zip(plans, solved) if per_world is None]
+    # (by the decision's index: the one where the record stops, ``to_move``, is after the last step)
+    too_big = [plan.k for plan, per_world in zip(plans, solved) if per_world is None]
     if too_big:
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
-                     f"{too_big[0].index + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
+                     f"{min(too_big) + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
                      "(--max-nodes)")
     _grade_plans(base, rep, plans, solved, thresholds, individual, lines, look_z(len(budget)))
     _last_notes(out, rep, chosen, left_out, notes)
