@@ -81,6 +81,7 @@ def test_a_fresh_browser_is_greeted_by_a_new_record_ready_to_fill_in(browser, tm
         expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
         expect(page.locator("#legal button.move.play").first).to_be_visible()
         assert page.locator("#diagnostics li.error").count() == 0
+        assert "unsaved" not in page.inner_text("#filestate")      # the untouched template is nobody's text
         context.close()
         assert errors == []
 

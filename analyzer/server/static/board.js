@@ -812,7 +812,8 @@
 
   // ---- files, saving, the text kept in the browser -----------------------------------------------------
   function key() { return STORE + (state.path || "new"); }
-  function unsaved() { return text.value !== state.saved; }
+  // a new record's template, untouched, holds nothing of the user's: nothing to save or to keep
+  function unsaved() { return text.value !== state.saved && !(state.path === null && text.value === TEMPLATE); }
 
   function fileState(words) { $("filestate").textContent = words; }
 
@@ -821,7 +822,7 @@
   function keep() {
     fileState(unsaved() ? "unsaved (kept in this browser)" : "");
     try {
-      if (unsaved() && text.value.trim() !== "" && !(state.path === null && text.value === TEMPLATE)) {
+      if (unsaved() && text.value.trim() !== "") {
         localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString(),
                                                     name: state.path ? fileName(state.path) : "new record"}));
       } else if (!unsaved() && state.path) {
