@@ -20,6 +20,7 @@ from ..archive.inputs import expand
 from ..diagnostics import DominoError
 from ..match import replay_record
 from ..notation import parse, write
+from ..notation.setup import is_setup
 from ..notation.writer import rewrite, write_closing, write_comment
 from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
                         validation_json)
@@ -196,7 +197,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     legal = _legal(rep, pos, voids) if moving else []
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
-        "title": rep.title, "variant": rep.variant.name, "players": list(rep.players),
+        "title": rep.title, "variant": rep.variant.name, "players": list(rep.players), "setup": is_setup(rep.game),
         "hidden": list(pos.hidden), "board": board, "ends": pos.ends_text(),
         # the table as ``domino diagram`` and the report's saved diagram draw it (one drawing), the last tile marked
         "drawing": table_svg(view, f"the table of {rep.title}"),

@@ -399,7 +399,7 @@
     state.game = p.game;
     state.step = p.step;
     var info = (p.games > 1 ? "game " + (p.game + 1) + " of " + p.games + " · " : "") +
-      (p.step === 0 ? "the deal" : "after move " + p.step) + " of " + p.steps;
+      (p.step === 0 ? (p.setup ? "the position set up" : "the deal") : "after move " + p.step) + " of " + p.steps;
     if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
     if (p.variation) {
       var v = p.variation;
