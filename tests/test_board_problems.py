@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 import warnings
 
 import pytest
@@ -24,7 +22,7 @@ from analyzer.notation import parse  # noqa: E402
 from analyzer.notation.setup import read_setup  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 
-from conftest import BOARD_TOKEN, ROOT  # noqa: E402
+from conftest import BOARD_TOKEN, ROOT, analyze_to_move  # noqa: E402
 
 PROBLEMS = ROOT / "docs" / "problems"
 TRAIN = ROOT / "tests" / "data" / "train-seed-B.json"     # `domino train records/seed1.dom records/seed2.dom --player B --json`
@@ -199,13 +197,6 @@ def test_the_new_routes_need_the_token(tree):
             assert c.post(f"/api/{route}", json={"path": "maria.json"}).status_code == 401
 
 
-def _analyze(text: str, tmp_path) -> dict:
-    path = tmp_path / "position.dom"
-    path.write_text(text, encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", str(path)], capture_output=True,
-                         text=True, cwd=ROOT)
-    return json.loads(out.stdout)["games"][0]["to_move"]
-
 
 @pytest.mark.parametrize("name", ["1-seed1-open.dom", "2-seed2-hidden.dom", "3-all-fives.dom"])
 def test_a_book_problems_answer_is_what_analyze_says(client, tmp_path, name):
@@ -215,7 +206,7 @@ def test_a_book_problems_answer_is_what_analyze_says(client, tmp_path, name):
     answer = client.post("/api/answer", json={"text": text})
     assert answer.status_code == 200, answer.text
     answer = answer.json()
-    decision = _analyze(text, tmp_path)
+    decision = analyze_to_move(text, tmp_path)
     exact = "fair" not in decision
     assert answer["method"] == ("exact" if exact else decision["fair"]["method"])
     want = {a["move"]: (a["value"], [a["value"], a["value"]]) if exact else (a["fair"]["mean"], a["fair"]["ci95"])

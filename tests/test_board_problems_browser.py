@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -20,7 +18,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 from analyzer.notation import parse  # noqa: E402
 from analyzer.notation.setup import read_setup  # noqa: E402
 
-from conftest import BOARD_DESKTOP, BOARD_PHONE, ROOT, board_page  # noqa: E402
+from conftest import BOARD_DESKTOP, BOARD_PHONE, ROOT, analyze_to_move, board_page  # noqa: E402
 
 PROBLEMS = ROOT / "docs" / "problems"
 TRAIN = ROOT / "tests" / "data" / "train-seed-B.json"
@@ -34,13 +32,6 @@ def root(tmp_path_factory):
     shutil.copy(TRAIN, folder / "maria.json")
     return folder
 
-
-def _analyze(text: str, tmp_path) -> dict:
-    path = tmp_path / "position.dom"
-    path.write_text(text, encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", str(path)], capture_output=True,
-                         text=True, cwd=ROOT)
-    return json.loads(out.stdout)["games"][0]["to_move"]
 
 
 def _said(text: str) -> tuple:
@@ -110,7 +101,7 @@ def test_a_position_set_up_by_clicks_is_valid_and_analysed(browser, root, tmp_pa
         expect(page.locator("#legal button.move")).to_have_count(2)
         page.click("#analyse")
         expect(page.locator("#valuerows tr[data-move]")).to_have_count(2)
-        want = {a["move"]: f"+{a['value']}" if a["value"] > 0 else str(a["value"]) for a in _analyze(written, tmp_path)["alternatives"]}
+        want = {a["move"]: f"+{a['value']}" if a["value"] > 0 else str(a["value"]) for a in analyze_to_move(written, tmp_path)["alternatives"]}
         shown = {r.get_attribute("data-move"): r.locator("td.val").inner_text()
                  for r in page.locator("#valuerows tr[data-move]").all()}
         assert shown == want
@@ -144,7 +135,7 @@ def test_a_table_by_counts_with_hidden_hands_fair_values(browser, root, tmp_path
         written = page.input_value("#text")
         assert '[Ends "2 4"]\n[Counts "0:4 1:5 2:4 4:4 5:4"]\n[OnTable "12"]\n' in written
         page.click("#analyse")
-        decision = _analyze(written, tmp_path)
+        decision = analyze_to_move(written, tmp_path)
         expect(page.locator("#valuerows tr[data-move]")).to_have_count(len(decision["alternatives"]))
         for a in decision["alternatives"]:
             f = a["fair"]
@@ -200,7 +191,7 @@ def test_a_book_problem_answered_by_the_servers_analysis(browser, root, tmp_path
     """The book: problem 1 (every hand shown) answered by a click on the best move, the values those of
     ``analyze --json``; the keys: N goes on to problem 2, P back."""
     text = (PROBLEMS / "1-seed1-open.dom").read_text(encoding="utf-8")
-    decision = _analyze(text, tmp_path)
+    decision = analyze_to_move(text, tmp_path)
     best = next(a["move"] for a in decision["alternatives"] if a["best"])
     with board_page(browser, root, viewport=BOARD_PHONE) as page:
         page.click("#problemsbutton")

@@ -1125,9 +1125,51 @@
   // for the forms (form.js, setup.js) and the problem sets (problems.js): the page's own helpers, a new record's
   // text put in the editor, and the board put on a problem's position (null: back to the record's text)
   var hooks = {move: null, key: null};
+
+  // a form's rules as typed: "players=3, target=200" -> {"players": "3", "target": "200"} (the server judges them)
+  function rulesOf(typed) {
+    var out = {};
+    typed.split(/[,;]/).forEach(function (part) {
+      var kv = part.split("=");
+      if (kv.length === 2 && kv[0].trim()) { out[kv[0].trim()] = kv[1].trim(); }
+    });
+    return out;
+  }
+
+  // a form's record, written by the server (``route``: new, setup), put in the editor as a new record; what the
+  // form cannot write is told to ``error`` and the form stays
+  function writeRecord(route, body, button, form, error) {
+    button.disabled = true;
+    return post(route, body).then(function (r) {
+      button.disabled = false;
+      if (!r.ok) { error(r.data.error); return; }
+      error("");
+      form.hidden = true;
+      window.DominoBoard.newRecord(r.data.text);
+    });
+  }
+
+  // the deal of the variant and rules a form chose, from the server (null: refused, told to ``error``); the
+  // form's list of variants filled the first time
+  function dealOf(select, rules, error) {
+    return post("variants", {variant: select.value || null, rules: rulesOf(rules.value)}).then(function (r) {
+      if (!r.ok) { error(r.data.error); return null; }
+      error("");
+      if (!select.options.length) {
+        r.data.variants.forEach(function (v) {
+          var o = el("option", "", v.preset_of ? v.name + " (" + v.preset_of + ")" : v.name);
+          o.value = v.name;
+          o.title = v.description;
+          select.appendChild(o);
+        });
+        select.value = r.data.deal.variant;
+      }
+      return r.data.deal;
+    });
+  }
   window.DominoBoard = {
     post: post, tile: tile, el: el, status: status, track: track, untrack: untrack, hooks: hooks, tab: tab,
-    signedFixed: signedFixed, setWords: setWords,
+    signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord,
     showProblem: function (position) {
       state.problem = position;
       state.analysis = null;

@@ -13,14 +13,7 @@
   var form = {deal: null, names: [], hands: [], unknown: [], lacks: [], line: [], place: "line", toMove: 0,
               ends: [null, null]};
 
-  function rules() {
-    var out = {};
-    $("srules").value.split(/[,;]/).forEach(function (part) {
-      var kv = part.split("=");
-      if (kv.length === 2 && kv[0].trim()) { out[kv[0].trim()] = kv[1].trim(); }
-    });
-    return out;
-  }
+  function rules() { return B.rules($("srules").value); }
 
   function error(words) {
     $("serror").hidden = !words;
@@ -30,19 +23,8 @@
   function byCounts() { return $("scounts").checked; }
 
   function refresh() {
-    return B.post("variants", {variant: $("svariant").value || null, rules: rules()}).then(function (r) {
-      if (!r.ok) { error(r.data.error); return; }
-      error("");
-      var deal = r.data.deal;
-      if (!$("svariant").options.length) {
-        r.data.variants.forEach(function (v) {
-          var o = B.el("option", "", v.preset_of ? v.name + " (" + v.preset_of + ")" : v.name);
-          o.value = v.name;
-          o.title = v.description;
-          $("svariant").appendChild(o);
-        });
-        $("svariant").value = deal.variant;
-      }
+    return B.deal($("svariant"), $("srules"), error).then(function (deal) {
+      if (!deal) { return; }
       var same = form.deal && form.deal.players === deal.players && form.deal.max_pip === deal.max_pip;
       form.deal = deal;
       if (!same) {
@@ -325,14 +307,7 @@
       to_move: form.names[form.toMove], lacks: form.lacks, boneyard: number($("sboneyard")),
       points: perSide("points"), match_score: perSide("score")
     };
-    $("swrite").disabled = true;
-    B.post("setup", body).then(function (r) {
-      $("swrite").disabled = false;
-      if (!r.ok) { error(r.data.error); return; }
-      error("");
-      $("setupform").hidden = true;
-      B.newRecord(r.data.text);
-    });
+    B.writeRecord("setup", body, $("swrite"), $("setupform"), error);
   }
 
   $("setuprecord").addEventListener("click", function () {
