@@ -1136,6 +1136,14 @@
     return out;
   }
 
+  // a form's deal changed (``was`` null or another seating or set): its seats named A, B, ... again, else null
+  function newSeats(was, deal) {
+    if (was && was.players === deal.players && was.max_pip === deal.max_pip) { return null; }
+    var names = [];
+    for (var k = 0; k < deal.players; k++) { names.push(String.fromCharCode(65 + k)); }
+    return names;
+  }
+
   // a form's record, written by the server (``route``: new, setup), put in the editor as a new record; what the
   // form cannot write is told to ``error`` and the form stays
   function writeRecord(route, body, button, form, error) {
@@ -1169,7 +1177,7 @@
   }
   window.DominoBoard = {
     post: post, tile: tile, el: el, status: status, track: track, untrack: untrack, hooks: hooks, tab: tab,
-    signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord,
+    signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord, newSeats: newSeats,
     showProblem: function (position) {
       state.problem = position;
       state.analysis = null;

@@ -19,11 +19,10 @@
   function refresh() {
     return B.deal($("nvariant"), $("nrules"), error).then(function (deal) {
       if (!deal) { return; }
-      var same = form.deal && form.deal.players === deal.players && form.deal.max_pip === deal.max_pip;
+      var seats = B.newSeats(form.deal, deal);
       form.deal = deal;
-      if (!same) {
-        form.names = [];
-        for (var k = 0; k < deal.players; k++) { form.names.push(String.fromCharCode(65 + k)); }
+      if (seats) {
+        form.names = seats;
         form.hands = form.names.map(function () { return []; });
         form.who = 0;
       }

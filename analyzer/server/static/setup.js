@@ -25,11 +25,10 @@
   function refresh() {
     return B.deal($("svariant"), $("srules"), error).then(function (deal) {
       if (!deal) { return; }
-      var same = form.deal && form.deal.players === deal.players && form.deal.max_pip === deal.max_pip;
+      var seats = B.newSeats(form.deal, deal);
       form.deal = deal;
-      if (!same) {
-        form.names = [];
-        for (var k = 0; k < deal.players; k++) { form.names.push(String.fromCharCode(65 + k)); }
+      if (seats) {
+        form.names = seats;
         form.hands = form.names.map(function () { return []; });
         form.unknown = form.names.map(function () { return 0; });
         form.lacks = form.names.map(function () { return []; });
