@@ -18,7 +18,7 @@ from .notation import parse, read, write
 from .replay import replay
 from .replay.setup import setup_game
 
-__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set", "book_problems"]
+__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set", "book_problems", "decision_answer"]
 
 #: the classes of a graded move, least first (``--min-class``)
 CLASSES = ("inaccuracy", "mistake", "blunder")
@@ -170,24 +170,38 @@ def book_problems(result: dict) -> list[Problem] | None:
 
 def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: str) -> Problem:
     from .report.diagram import game_diagram
+    answer = decision_answer(game, d)
+    text = write(rep.game)
+    svg = game_diagram(rep, 0, "all" if answer["method"] == "exact" else d["player"])
+    return Problem(source, number, game.get("title") or "", d["player"], d["index"], None, None, question, "",
+                   answer["best"], 0.0, "", answer["verdict"], answer["method"], answer["worlds"],
+                   tuple(answer["alternatives"]), tuple(answer["line"]), text, svg, tuple(answer["tied"]),
+                   answer["view"])
+
+
+def decision_answer(game: dict, d: dict) -> dict:
+    """The answer to decision ``d`` of ``game`` (the pipeline's analysed game; ``d`` as ``analyze --json``
+    gives it, such as its ``to_move``), as a problem gives it: ``best``, ``method`` (``exact`` where every
+    hand is shown, else the fair analysis's), ``verdict``, ``worlds``, ``tied`` (the moves the best is not
+    told apart from), ``view`` (whose values they are), ``line`` (the best move's line, where the analysis
+    has it) and ``alternatives`` (``{"move", "fair", "ci95", "p_win", "best", "played"}``, best first: an
+    exact value is its own interval)."""
     fair = d.get("fair")
     if fair is None:                    # every hand shown: the exact values
         alternatives = [{"move": a["move"], "fair": a["value"], "ci95": [a["value"], a["value"]], "p_win": None,
-                         "best": a["best"], "played": False} for a in d["alternatives"] if a.get("value") is not None]
+                         "best": a["best"], "played": a["played"]} for a in d["alternatives"] if a.get("value") is not None]
         best = next((a["move"] for a in alternatives if a["best"]), "")
-        method, worlds, tied = "exact", 1, ()
+        method, worlds, tied, verdict = "exact", 1, [], "exact"
     else:
-        best, method, worlds, tied = fair["best"], fair["method"], int(fair["worlds"]), tuple(fair.get("tied") or ())
+        best, method, worlds, tied = fair["best"], fair["method"], int(fair["worlds"]), list(fair.get("tied") or ())
+        verdict = fair["verdict"]
         alternatives = [{"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
-                         "p_win": a["fair"].get("p_win"), "best": a["move"] == best, "played": False}
+                         "p_win": a["fair"].get("p_win"), "best": a["move"] == best, "played": a["played"]}
                         for a in d["alternatives"] if a.get("fair")]
     alternatives.sort(key=lambda a: (not a["best"], -a["fair"] if d["side"] == 0 else a["fair"]))
-    line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or ()
-    text = write(rep.game)
-    svg = game_diagram(rep, 0, "all" if fair is None else d["player"])
-    return Problem(source, number, game.get("title") or "", d["player"], d["index"], None, None, question, "",
-                   best, 0.0, "", "exact" if fair is None else fair["verdict"], method, worlds, tuple(alternatives),
-                   tuple(line), text, svg, tied, _view(game, d))
+    line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or []
+    return {"best": best, "method": method, "verdict": verdict, "worlds": worlds, "tied": tied,
+            "view": _view(game, d), "line": list(line), "alternatives": alternatives}
 
 
 def problem_set(found: list[Problem], player: str) -> dict:

@@ -269,3 +269,17 @@ def matches_won_by_played_hands(variant, start, n: int, view=None) -> float:
             lead = resolve(variant, o.next, side, state)
         won += 1.0 if state.winner == 0 else 1.0 / sides if state.winner is None else 0.0
     return won / n
+
+
+def analyze_to_move(text: str, folder: pathlib.Path) -> dict:
+    """What ``domino analyze --json`` says of the decision where the record ``text`` stops (its ``to_move``),
+    the text written to a file in ``folder`` and analysed by the command, as a user would."""
+    import json
+    import subprocess
+    import sys
+
+    path = folder / "position.dom"
+    path.write_text(text, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", str(path)], capture_output=True,
+                         text=True, cwd=ROOT)
+    return json.loads(out.stdout)["games"][0]["to_move"]

@@ -143,14 +143,15 @@ def test_bad_bodies_are_a_clear_4xx(client, route, body, words):
 
 
 ROUTES = ("validate", "analyze", "cancel", "progress", "position", "enter", "repair", "variation", "variants", "new",
-          "files", "open", "save")
+          "files", "open", "save", "setup", "problemsets", "problems", "answer")
 _scalar = st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False) | \
     st.text(max_size=30) | st.sampled_from(["[3-6]@6", "pass", "B [1-1]", "partnership", "all-fives", "x.dom"])
 _value = st.recursive(_scalar, lambda inner: st.lists(inner, max_size=4) |
                       st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=10)
 _keys = st.sampled_from(["text", "name", "variant", "rules", "game", "step", "cursor", "line", "along", "move",
                          "player", "players", "hands", "event", "lead", "job", "path", "token", "max_nodes", "seed",
-                         "worlds", "max_worlds", "exact_below", "fair", "lines"])
+                         "worlds", "max_worlds", "exact_below", "fair", "lines", "table", "to_move", "lacks", "boneyard",
+                         "points", "match_score", "problem"])
 _texts = st.sampled_from([SEED, SEED[:300], "", "A: ?\nB: ?\n\n1. A [0-0]\n", "[Variant \"all-fives\"]\n"])
 
 
@@ -165,6 +166,8 @@ def test_no_body_gets_a_5xx(client, route, body, text, raw):
         body["text"] = text
     if route == "analyze":
         body.update(fair=False, max_nodes=10**5)
+    if route == "answer":
+        body.update(worlds=2, max_worlds=2)
     content = raw if raw is not None else json.dumps(body)
     out = client.post(f"/api/{route}", content=content, headers={"content-type": "application/json"})
     assert out.status_code < 500, (route, body, out.text)

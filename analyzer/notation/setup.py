@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 from ..diagnostics import Diagnostic
-from ..record import MAX_DIGITS, Game, Span
+from ..record import MAX_DIGITS, Game, HandEntry, Span
 from ..rules.codes import Code
 from ..tiles import Tile
 
-__all__ = ["SetUp", "SETUP_TAGS", "is_setup", "read_setup", "setup_tags", "value_place"]
+__all__ = ["SetUp", "SETUP_TAGS", "is_setup", "read_setup", "setup_tags", "value_place", "position_hand",
+           "setup_record"]
 
 #: The tags of the set-up form, in the order the writer puts them.
 SETUP_TAGS = ("SetUp", "Line", "Arms", "Ends", "Counts", "OnTable", "Boneyard", "ToMove", "Lacks", "Points", "MatchScore")
@@ -297,3 +299,30 @@ def setup_tags(setup: SetUp) -> dict[str, str]:
     if setup.match_score is not None:
         out["MatchScore"] = setup.match_score
     return out
+
+
+def position_hand(player: str, tiles: Sequence[Tile], unknown: int) -> HandEntry:
+    """``player``'s hand at a set-up's position: ``tiles`` shown and ``unknown`` more that nobody sees, as
+    the reader reads it back (a ``?`` alone is one tile not shown, not a hand not known)."""
+    shown = tuple(tiles)
+    if not shown and unknown == 1:
+        return HandEntry(player, None, unknown=0)
+    return HandEntry(player, shown, unknown=unknown)
+
+
+def setup_record(setup: SetUp, hands: Sequence[HandEntry], tags: Mapping[str, str] | None = None,
+                 problem: str | None = None) -> Game:
+    """A game that starts from ``setup`` with ``hands`` (:func:`position_hand`): ``tags`` first (Event,
+    Variant, Players...; a Result among them is made ``*`` where it stands), then the set-up's
+    (:func:`setup_tags`), the ``Problem`` tag naming the question (None: none) and ``[Result "*"]`` where
+    the tags have none (the game stops at the position: the analyses value its decision).
+    The notation's writer writes it; the reader gives it back."""
+    out = {name: value for name, value in (tags or {}).items() if name not in SETUP_TAGS + ("Problem",)}
+    if "Result" in out:
+        out["Result"] = "*"           # (where the tags put it)
+    out.update(setup_tags(setup))
+    if problem:
+        out["Problem"] = problem
+    out.setdefault("Result", "*")
+    players = tuple(hand.player for hand in hands)
+    return Game(tags=out, players=players, hands=tuple(hands))

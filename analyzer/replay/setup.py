@@ -332,8 +332,7 @@ def setup_game(rep, k: int, hidden: tuple[str, ...] = ()) -> Game:
     written as a set-up: the line on the table, every hand as it is then (the players of ``hidden`` by
     the count of their tiles), the boneyard, the mover, what the passes so far proved, the points scored,
     and the moves from ``k`` on. Tags other than the set-up's and Result are kept."""
-    from ..notation.setup import SETUP_TAGS, setup_tags
-    from ..record import HandEntry
+    from ..notation.setup import SETUP_TAGS, position_hand, setup_tags
     pos = rep.position_at(k)
     n = len(rep.players)
     lacks: dict[int, set[int]] = {}
@@ -369,8 +368,6 @@ def setup_game(rep, k: int, hidden: tuple[str, ...] = ()) -> Game:
     hands = []
     for s, name in enumerate(rep.players):
         shown = () if name in hidden else tuple(tiles_of(pos.hands[s], pos.max_pip))
-        unknown = pos.count(s) - len(shown)
-        hands.append(HandEntry(name, None, unknown=0) if not shown and unknown == 1 else
-                     HandEntry(name, shown, unknown=unknown))    # (one '?' alone reads as no tile known)
+        hands.append(position_hand(name, shown, pos.count(s) - len(shown)))
     moves = list(rep.game.moves[k:])
     return Game(tags=tags, players=tuple(rep.players), hands=tuple(hands), moves=moves)

@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from .library import (BoardError, NODE_LIMIT, branch_text, enter_move, new_record, position_data, result_entry,
                       variant_tags, variants_data, write_variation)
 from .files import FileConflict, FileRefused, Roots
+from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 from .guard import Gate, cookie_name, new_token
 from .jobs import Busy, Cancelled, Workers
 
@@ -209,6 +210,11 @@ async def _new(data):
     return await run_in_threadpool(new_record, variant, rules, players, hands, event, lead)
 
 
+async def _setup(data):
+    variant, rules = _rules(data)
+    return await run_in_threadpool(setup_text, {**data, "variant": variant, "rules": rules})
+
+
 def _page(token: str):
     """The page, carrying the token to its script (a ``<meta>`` tag); brought with ``?token=``, the token is
     kept in a cookie for this port (HttpOnly, SameSite=Strict), so a reload without it opens the page."""
@@ -315,6 +321,28 @@ class _Board:
         return {"job": job, "running": done is not None, **{k: (done or {}).get(k) for k in
                                                               ("phase", "game", "games", "done", "total")}}
 
+    async def answer(self, data, request):
+        """The answer to a problem (its position's decision, analysed as ``analyze --json`` does) in a worker."""
+        job = data.get("job")
+        job = job if isinstance(job, str) and 0 < len(job) <= 100 else uuid.uuid4().hex
+        max_worlds = _int(data, "max_worlds", None, 2, MAX_WORLDS)
+        worlds = _int(data, "worlds", 200, 2, 10_000)
+        if max_worlds is not None and max_worlds < worlds:
+            raise ApiError(f'"max_worlds" ({max_worlds}) is fewer than the {worlds} deals drawn first')
+        return await _watched(request, self.workers, job, "problem_answer", text=_text(data), label=_label(data),
+                              seed=_int(data, "seed", 0), worlds=worlds, max_worlds=max_worlds, progress=True)
+
+    async def problem_sets(self, _data):
+        return {"sets": await run_in_threadpool(self.files.problem_sets, PROBLEM_TAG.search)}
+
+    async def problems(self, data):
+        real, kind, name, content = await run_in_threadpool(self.files.problems, data.get("path"))
+        if kind == "train":
+            found = await run_in_threadpool(problem_set_data, content, name)
+        else:
+            found = await run_in_threadpool(book_data, content)
+        return {"path": real, "name": name, **found}
+
     async def listing(self, _data):
         return {"roots": self.files.paths, "files": await run_in_threadpool(self.files.listing)}
 
@@ -334,7 +362,8 @@ class _Board:
                 ("repair", self.repair, True), ("variation", _variation, False), ("branch", _branch, False), ("result", _result, False), ("tags", _tags, False),
                 ("variants", _variants, False),
                 ("new", _new, False), ("files", self.listing, False), ("open", self.open_file, False),
-                ("save", self.save_file, False)]
+                ("save", self.save_file, False), ("setup", _setup, False), ("problemsets", self.problem_sets, False),
+                ("problems", self.problems, False), ("answer", self.answer, True)]
 
 
 def create_app(roots: list[str] | None = None, workers: Workers | None = None, max_nodes: int | None = None,

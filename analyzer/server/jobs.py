@@ -24,11 +24,11 @@ class Busy(Exception):
 
 
 def _serve(conn) -> None:
-    """A worker's loop: ``(function name, kwargs)`` in, ``("ok", result)`` or ``("error", message)`` out;
+    """A worker's loop: ``(function name, kwargs)`` in (a function of :mod:`.library`, or of :mod:`.setups`), ``("ok", result)`` or ``("error", message)`` out;
     with ``progress=True`` in the kwargs, ``("progress", data)`` as the function reports it, before."""
     import signal
 
-    from . import library
+    from . import library, setups
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C reaches the whole process group: the server ends us
     while True:
@@ -39,7 +39,8 @@ def _serve(conn) -> None:
         if kwargs.get("progress") is True:
             kwargs["progress"] = lambda data: conn.send(("progress", data))
         try:
-            conn.send(("ok", getattr(library, name)(**kwargs)))
+            work = getattr(library, name, None) or getattr(setups, name)
+            conn.send(("ok", work(**kwargs)))
         except library.BoardError as exc:
             conn.send(("error", str(exc)))
         except Exception as exc:  # a bug: a message, never a traceback

@@ -20,6 +20,7 @@ from ..archive.inputs import expand
 from ..diagnostics import DominoError
 from ..match import replay_record
 from ..notation import parse, write
+from ..notation.setup import is_setup
 from ..notation.writer import rewrite, write_closing, write_comment
 from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
                         validation_json)
@@ -32,7 +33,8 @@ from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 
 __all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
-           "write_variation", "branch_text", "result_entry", "variant_tags", "variants_data", "new_record", "record_files", "NODE_LIMIT"]
+           "write_variation", "branch_text", "result_entry", "variant_tags", "variants_data", "new_record", "record_files",
+           "chosen_variant", "seat_names", "tile_list", "NODE_LIMIT"]
 
 
 class BoardError(ValueError):
@@ -195,7 +197,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     legal = _legal(rep, pos, voids) if moving else []
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
-        "title": rep.title, "variant": rep.variant.name, "players": list(rep.players),
+        "title": rep.title, "variant": rep.variant.name, "players": list(rep.players), "setup": is_setup(rep.game),
         "hidden": list(pos.hidden), "board": board, "ends": pos.ends_text(),
         # the table as ``domino diagram`` and the report's saved diagram draw it (one drawing), the last tile marked
         "drawing": table_svg(view, f"the table of {rep.title}"),
@@ -622,7 +624,7 @@ def variant_tags(text: str, label: str, variant: str | None, rules: dict | None 
     return {"text": new, "validation": validate_document(new, label)}
 
 
-def _chosen(variant: str | None, rules: dict | None):
+def chosen_variant(variant: str | None, rules: dict | None):
     """The variant chosen (default partnership) under ``rules``; an unknown one is a :class:`BoardError`."""
     options = _options("validate", variant, rules or {})
     try:
@@ -649,9 +651,11 @@ def variants_data(variant: str | None = None, rules: dict | None = None) -> dict
             out.append({"name": name, "preset_of": item["name"], "options_set": options,
                         "description": f"{item['name']} with " + ", ".join(f"{k}={x}" for k, x in options.items()),
                         "players": v.players, "hand_size": v.dealing.hand_size, "max_pip": v.dealing.max_pip})
-    v = _chosen(variant, rules)
+    v = chosen_variant(variant, rules)
     return {"variants": out, "deal": {"variant": v.name, "players": v.players, "hand_size": v.dealing.hand_size,
-                                      "max_pip": v.dealing.max_pip}}
+                                      "max_pip": v.dealing.max_pip, "draws": v.drawing is not None,
+                                      "scores_in_play": v.play is not None,
+                                      "sides": [list(v.seating.members(side)) for side in range(v.seating.sides)]}}
 
 
 def new_record(variant: str | None, rules: dict | None, players: list[str] | None, hands: list | None,
@@ -660,12 +664,8 @@ def new_record(variant: str | None, rules: dict | None, players: list[str] | Non
     and what ``validate`` says of it. ``players`` in play order (default ``A``, ``B``, ...); ``hands``,
     one a player: ``null`` (not known: ``?``) or ``{"tiles": [[low, high], ...], "unknown": N}`` (N more
     tiles not known; default: the rest of the variant's hand). ``{"text", "validation"}``."""
-    v = _chosen(variant, rules)
-    names = list(players) if players else [chr(ord("A") + k) for k in range(v.players)]
-    if len(names) != v.players or len(set(names)) != len(names) or \
-            not all(re.fullmatch(r"[A-Za-z][\w.'-]{0,30}", n or "") for n in names):
-        raise BoardError(f"{v.name} seats {v.players} players: give {v.players} different names, each one word "
-                         "beginning with a letter")
+    v = chosen_variant(variant, rules)
+    names = seat_names(v, players)
     hands = list(hands) if hands is not None else [None] * len(names)
     if len(hands) != len(names):
         raise BoardError(f"give one hand a player ({len(names)}), null for a hand not known")
@@ -689,17 +689,34 @@ def new_record(variant: str | None, rules: dict | None, players: list[str] | Non
     return {"text": text, "validation": validate_document(text, "<board>")}
 
 
-def _new_hand(name: str, hand, size: int, max_pip: int) -> HandEntry:
-    if hand is None:
-        return HandEntry(name, None)
-    tiles = hand.get("tiles") if isinstance(hand, dict) else None
+def seat_names(v, players: list[str] | None) -> list[str]:
+    """The players' names in play order for variant ``v`` (None: A, B, ...); names that do not fit its seats
+    are a :class:`BoardError`."""
+    names = list(players) if players else [chr(ord("A") + k) for k in range(v.players)]
+    if len(names) != v.players or len(set(names)) != len(names) or \
+            not all(isinstance(n, str) and re.fullmatch(r"[A-Za-z][\w.'-]{0,30}", n) for n in names):
+        raise BoardError(f"{v.name} seats {v.players} players: give {v.players} different names, each one word "
+                         "beginning with a letter")
+    return names
+
+
+def tile_list(what: str, tiles, max_pip: int) -> list[Tile]:
+    """``tiles`` (``[[low, high], ...]`` from the page) as tiles of the double-``max_pip`` set, in the order
+    given; ``what`` (``"A's hand"``) names them in the :class:`BoardError` for anything else."""
     if not isinstance(tiles, list) or not all(isinstance(t, list) and len(t) == 2 and
                                               all(isinstance(x, int) and not isinstance(x, bool) for x in t)
                                               for t in tiles):
-        raise BoardError(f"{name}'s hand: give its tiles as [[low, high], ...] (or null for a hand not known)")
+        raise BoardError(f"{what}: give its tiles as [[low, high], ...]")
     if any(not 0 <= x <= max_pip for t in tiles for x in t):
-        raise BoardError(f"{name}'s hand: this set's tiles go from 0 to {max_pip}")
-    known = tuple(sorted(Tile(min(t), max(t)) for t in tiles))
+        raise BoardError(f"{what}: this set's tiles go from 0 to {max_pip}")
+    return [Tile(min(t), max(t)) for t in tiles]
+
+
+def _new_hand(name: str, hand, size: int, max_pip: int) -> HandEntry:
+    if hand is None:
+        return HandEntry(name, None)
+    known = tuple(sorted(tile_list(f"{name}'s hand", hand.get("tiles") if isinstance(hand, dict) else None,
+                                   max_pip)))
     if len(set(known)) != len(known):
         raise BoardError(f"{name}'s hand holds a tile twice")
     unknown = hand.get("unknown", size - len(known))

@@ -17,7 +17,8 @@
     "A: ?\nB: ?\nC: ?\nD: ?\n";
   var state = {
     path: null, name: "<board>", token: null, saved: "", game: 0, step: null,
-    position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0
+    position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0,
+    problem: null           // the position of the problem open (problems.js): the board's text while it is
   };
   var text = $("text");
   // this page's name for its validations: the server ends the one still running when the next comes
@@ -45,8 +46,11 @@
     }, function () { return {ok: false, status: 0, data: {error: "the server cannot be reached: your text is kept in this browser"}}; });
   }
 
+  // the text the board stands on: the record's, or the position of the problem open (problems.js)
+  function boardText() { return state.problem !== null ? state.problem : text.value; }
+
   function request(extra) {
-    var body = {text: text.value, name: state.name, variant: $("variant").value.trim() || null, rules: {}};
+    var body = {text: boardText(), name: state.name, variant: $("variant").value.trim() || null, rules: {}};
     Object.keys(extra || {}).forEach(function (k) { body[k] = extra[k]; });
     return body;
   }
@@ -297,7 +301,11 @@
     var at = insertAt(p);
     head.textContent = p.turn + " to move: click a move to " + (playing ? "play it in a variation (the record stays as it is)" :
       at === null ? "write it into the record" : "put it into the record before move " + (at + 1));
-    if (!playing && at !== null) {
+    if (state.problem !== null) {        // a problem: a click answers it (problems.js)
+      $("clickmode").hidden = true;
+      $("other").hidden = true;
+      head.textContent = p.turn + " to move: click the move you would play";
+    } else if (!playing && at !== null) {
       box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
     }
     var opener = null;
@@ -333,6 +341,7 @@
   // a move offered by the server, clicked or typed: played in a variation, or written into the record
   function act(m, typed) {
     var p = state.position;
+    if (hooks.move && hooks.move(m)) { return; }     // a problem's answer (problems.js)
     var playing = !!p.variation || clickMode() === "variation";
     if (playing) { play(m); } else { enter(m, typed); }
   }
@@ -390,7 +399,7 @@
     state.game = p.game;
     state.step = p.step;
     var info = (p.games > 1 ? "game " + (p.game + 1) + " of " + p.games + " · " : "") +
-      (p.step === 0 ? "the deal" : "after move " + p.step) + " of " + p.steps;
+      (p.step === 0 ? (p.setup ? "the position set up" : "the deal") : "after move " + p.step) + " of " + p.steps;
     if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
     if (p.variation) {
       var v = p.variation;
@@ -458,7 +467,11 @@
     return {line: before.length, column: before[before.length - 1].length + 1};
   }
 
-  function positionAtCursor() { return showPosition({cursor: cursorAt()}); }
+  function positionAtCursor() {
+    // (a problem open: the board stands on its position, not on the record's text under the cursor)
+    if (state.problem !== null) { return showPosition({game: 0}); }
+    return showPosition({cursor: cursorAt()});
+  }
 
   function step(delta) {
     if (!state.position) { return; }
@@ -620,20 +633,17 @@
   function analyse(more) {
     var job = "job-" + Date.now() + "-" + Math.floor(Math.random() * 1e9);
     state.job = job;
-    var analysedText = text.value;
+    var analysedText = boardText();
     var p = state.position;
-    $("analyse").disabled = true;
-    $("cancel").hidden = false;
-    status("analysing…");
+    track(job);
     var v = p && p.variation;
     var at = v ? {game: p.game, step: p.step, line: v.line.slice(0, v.along), along: v.along} : null;
     var base = v ? post("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
       : Promise.resolve(null);
-    showProgress(job);
     var ahead = null;
     base.then(function (branch) {
       if (branch && !branch.ok) { return branch; }
-      var source = branch ? branch.data.text : text.value;
+      var source = branch ? branch.data.text : analysedText;
       var game = branch ? 0 : p ? p.game : 0;
       if (at) { at.target = {game: 0, step: branch.data.step}; }
       ahead = p && p.turn && p.legal.length > 1 && (v || p.at_end) ? {game: game, step: at ? at.target.step : p.step} : null;
@@ -646,11 +656,7 @@
         return post("analyze", body);
       });
     }).then(function (r) {
-      if (state.job !== job) { return; }
-      state.job = null;
-      $("analyse").disabled = false;
-      $("cancel").hidden = true;
-      $("progressbox").hidden = true;
+      if (!untrack(job)) { return; }
       if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
       state.analysis = r.data;
       state.analysed = analysedText;
@@ -661,6 +667,25 @@
       drawValues();
       if (phone()) { tab("values", true); }
     });
+  }
+
+  // an analysis (or a problem's answer) running as ``job``: the Cancel button and the progress bar follow it
+  function track(job) {
+    state.job = job;
+    $("analyse").disabled = true;
+    $("cancel").hidden = false;
+    status("analysing…");
+    showProgress(job);
+  }
+
+  // the analysis ``job`` answered: false where another has replaced it since (its answer is not shown)
+  function untrack(job) {
+    if (state.job !== job) { return false; }
+    state.job = null;
+    $("analyse").disabled = false;
+    $("cancel").hidden = true;
+    $("progressbox").hidden = true;
+    return true;
   }
 
   // how far the analysis has come, asked of the server until it answers: the moves valued with all hands
@@ -726,7 +751,7 @@
     }
     var g = here.g, index = here.index;
     var note = [];
-    if (state.analysed !== text.value) { note.push("The text has changed since this analysis: analyse again."); }
+    if (state.analysed !== boardText()) { note.push("The text has changed since this analysis: analyse again."); }
     if (here.branch) { note.push("The values where the variation begins (Analyse values the position shown)."); }
     var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
     note.push(side + ".");
@@ -1086,6 +1111,7 @@
       if (ev.key === "Escape" && ev.target.id === "keymove") { $("keymove").value = ""; said(""); }
       return;
     }
+    if (hooks.key && hooks.key(ev)) { return; }     // a problem's keys (problems.js)
     var p = state.position;
     if (!p) { return; }
     if (ev.key === "ArrowLeft") { ev.preventDefault(); step(-1); }
@@ -1096,9 +1122,70 @@
   });
   window.addEventListener("beforeunload", keep);
 
-  // for the new-record form (form.js): the page's own helpers, and a new record's text put in the editor
+  // for the forms (form.js, setup.js) and the problem sets (problems.js): the page's own helpers, a new record's
+  // text put in the editor, and the board put on a problem's position (null: back to the record's text)
+  var hooks = {move: null, key: null};
+
+  // a form's rules as typed: "players=3, target=200" -> {"players": "3", "target": "200"} (the server judges them)
+  function rulesOf(typed) {
+    var out = {};
+    typed.split(/[,;]/).forEach(function (part) {
+      var kv = part.split("=");
+      if (kv.length === 2 && kv[0].trim()) { out[kv[0].trim()] = kv[1].trim(); }
+    });
+    return out;
+  }
+
+  // a form's deal changed (``was`` null or another seating or set): its seats named A, B, ... again, else null
+  function newSeats(was, deal) {
+    if (was && was.players === deal.players && was.max_pip === deal.max_pip) { return null; }
+    var names = [];
+    for (var k = 0; k < deal.players; k++) { names.push(String.fromCharCode(65 + k)); }
+    return names;
+  }
+
+  // a form's record, written by the server (``route``: new, setup), put in the editor as a new record; what the
+  // form cannot write is told to ``error`` and the form stays
+  function writeRecord(route, body, button, form, error) {
+    button.disabled = true;
+    return post(route, body).then(function (r) {
+      button.disabled = false;
+      if (!r.ok) { error(r.data.error); return; }
+      error("");
+      form.hidden = true;
+      window.DominoBoard.newRecord(r.data.text);
+    });
+  }
+
+  // the deal of the variant and rules a form chose, from the server (null: refused, told to ``error``); the
+  // form's list of variants filled the first time
+  function dealOf(select, rules, error) {
+    return post("variants", {variant: select.value || null, rules: rulesOf(rules.value)}).then(function (r) {
+      if (!r.ok) { error(r.data.error); return null; }
+      error("");
+      if (!select.options.length) {
+        r.data.variants.forEach(function (v) {
+          var o = el("option", "", v.preset_of ? v.name + " (" + v.preset_of + ")" : v.name);
+          o.value = v.name;
+          o.title = v.description;
+          select.appendChild(o);
+        });
+        select.value = r.data.deal.variant;
+      }
+      return r.data.deal;
+    });
+  }
   window.DominoBoard = {
-    post: post, tile: tile, el: el,
+    post: post, tile: tile, el: el, status: status, track: track, untrack: untrack, hooks: hooks, tab: tab,
+    signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord, newSeats: newSeats,
+    showProblem: function (position) {
+      state.problem = position;
+      state.analysis = null;
+      state.position = null;
+      $("values").hidden = true;
+      document.body.classList.toggle("problem", position !== null);
+      return position !== null ? showPosition({game: 0}) : positionAtCursor();
+    },
     newRecord: function (value) {
       keep();
       $("files").value = "";

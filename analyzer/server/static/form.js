@@ -8,15 +8,7 @@
   var $ = function (id) { return document.getElementById(id); };
   var form = {deal: null, names: [], hands: [], who: 0};
 
-  function rules() {
-    // "players=3, target=200" -> {"players": "3", "target": "200"} (the server judges the options)
-    var out = {};
-    $("nrules").value.split(/[,;]/).forEach(function (part) {
-      var kv = part.split("=");
-      if (kv.length === 2 && kv[0].trim()) { out[kv[0].trim()] = kv[1].trim(); }
-    });
-    return out;
-  }
+  function rules() { return B.rules($("nrules").value); }
 
   function error(words) {
     $("nerror").hidden = !words;
@@ -25,24 +17,12 @@
 
   // the deal of the chosen variant and rules, from the server; the seats and hands follow it
   function refresh() {
-    return B.post("variants", {variant: $("nvariant").value || null, rules: rules()}).then(function (r) {
-      if (!r.ok) { error(r.data.error); return; }
-      error("");
-      var deal = r.data.deal;
-      if (!$("nvariant").options.length) {
-        r.data.variants.forEach(function (v) {
-          var o = B.el("option", "", v.preset_of ? v.name + " (" + v.preset_of + ")" : v.name);
-          o.value = v.name;
-          o.title = v.description;
-          $("nvariant").appendChild(o);
-        });
-        $("nvariant").value = deal.variant;
-      }
-      var same = form.deal && form.deal.players === deal.players && form.deal.max_pip === deal.max_pip;
+    return B.deal($("nvariant"), $("nrules"), error).then(function (deal) {
+      if (!deal) { return; }
+      var seats = B.newSeats(form.deal, deal);
       form.deal = deal;
-      if (!same) {
-        form.names = [];
-        for (var k = 0; k < deal.players; k++) { form.names.push(String.fromCharCode(65 + k)); }
+      if (seats) {
+        form.names = seats;
         form.hands = form.names.map(function () { return []; });
         form.who = 0;
       }
@@ -150,14 +130,7 @@
       lead: $("nlead").value || null,
       hands: form.hands.map(function (h) { return h.length ? {tiles: h} : null; })
     };
-    $("nwrite").disabled = true;
-    B.post("new", body).then(function (r) {
-      $("nwrite").disabled = false;
-      if (!r.ok) { error(r.data.error); return; }
-      error("");
-      $("newform").hidden = true;
-      B.newRecord(r.data.text);
-    });
+    B.writeRecord("new", body, $("nwrite"), $("newform"), error);
   }
 
   $("newrecord").addEventListener("click", function () {
