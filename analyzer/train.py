@@ -11,6 +11,7 @@ every hand open. The HTML page is :mod:`analyzer.report.problems`'s; :func:`anki
 with genanki (the optional extra ``anki``)."""
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 from .archive.stats import player_key
@@ -52,6 +53,7 @@ class Problem:
     svg: str = field(default="", repr=False)
     tied: tuple[str, ...] = ()          # the moves the best is not told apart from (a book's problem)
     view: str = ""                      # whose values they are: "A/C values: B wants lower"
+    scale: str = "points"               # "match": graded on the match-winning chance (``loss`` a fraction)
 
     def as_dict(self, drawing: bool = False) -> dict:
         out = asdict(self)
@@ -62,16 +64,26 @@ class Problem:
         return out
 
 
-def _graded(decision: dict, least: int) -> bool:
+def _on_match_scale(decision: dict) -> bool:
+    """Whether the fair analysis graded ``decision`` on the match scale (its hand's match position known)."""
+    return (decision.get("fair") or {}).get("mwc_loss") is not None
+
+
+def _graded(decision: dict, least: int, scale: str) -> bool:
     fair = decision.get("fair") or {}
-    return fair.get("class") in CLASSES and CLASSES.index(fair["class"]) >= least and fair.get("verdict") in (
-        "real", "uncertain")
+    cls = fair.get("mwc_class" if scale == "match" and _on_match_scale(decision) else "class")
+    return cls in CLASSES and CLASSES.index(cls) >= least and fair.get("verdict") in ("real", "uncertain")
 
 
-def problems(results, player: str, min_class: str = "inaccuracy", most: int | None = None) -> list[Problem]:
+def problems(results, player: str, min_class: str = "inaccuracy", most: int | None = None,
+             scale: str = "points") -> list[Problem]:
     """The problems of ``player`` (by name, as ``stats`` counts him: case and blanks aside) in ``results``
     (the pipeline's results of an analysis with the fair analysis): each decision of his the fair analysis
-    graded ``min_class`` or worse, real mistakes first, then by fair loss (largest first); at most ``most``."""
+    graded ``min_class`` or worse, real mistakes first, then by fair loss (largest first); at most ``most``.
+    ``scale`` "match" (the results of an analysis on the match scale): a decision whose hand has its match
+    position is graded, answered and ordered by the match-winning chance its player could expect (the fair
+    MWC: each alternative's mean over the worlds); one whose hand has none is graded in points, as ``analyze``
+    grades it, and comes after those graded on the match scale (a loss in points is no fraction of a match)."""
     least = CLASSES.index(min_class)
     key = player_key(player)
     found = []
@@ -81,12 +93,12 @@ def problems(results, player: str, min_class: str = "inaccuracy", most: int | No
         for number, game in enumerate(games, 1):
             analysis = game.get("analysis") or {}
             for d in analysis.get("decisions", []):
-                if player_key(d["player"]) != key or not _graded(d, least):
+                if player_key(d["player"]) != key or not _graded(d, least, scale):
                     continue
                 if record is None:
                     record = _replays(result["source"])
-                found.append(_problem(result["source"], number, game, d, record))
-    found.sort(key=lambda p: (p.verdict != "real", -p.loss, p.source, p.game, p.step))
+                found.append(_problem(result["source"], number, game, d, record, scale == "match"))
+    found.sort(key=lambda p: (p.scale != "match", p.verdict != "real", -p.loss, p.source, p.game, p.step))
     return found if most is None else found[:most]
 
 
@@ -100,18 +112,31 @@ def _replays(source: str) -> list:
         return []
 
 
-def _problem(source: str, number: int, game: dict, d: dict, replays: list) -> Problem:
+def _problem(source: str, number: int, game: dict, d: dict, replays: list, match: bool = False) -> Problem:
+    """The problem of decision ``d``; ``match``: on the match scale where its hand has a match position (the
+    best move the one of the highest fair MWC for the mover: it may differ from the best in points)."""
     fair = d["fair"]
-    alternatives = sorted(({"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
-                            "p_win": a["fair"].get("p_win"), "best": a["move"] == fair["best"],
-                            "played": a["played"]} for a in d["alternatives"] if a.get("fair")),
-                          key=lambda a: (not a["best"], -a["fair"] if d["side"] == 0 else a["fair"]))
-    best = next((a for a in d["alternatives"] if a["move"] == fair["best"]), {})
+    match = match and _on_match_scale(d)
+    sign = 1 if d["side"] == 0 else -1          # (the values and the MWC are the first side's)
+    chosen = [a for a in d["alternatives"] if a.get("fair")]
+    key = "mwc" if match else "mean"
+
+    def worth(a: dict) -> float:            # (for the mover: higher is better; no MWC: last)
+        value = a["fair"].get(key)
+        return -math.inf if value is None else sign * value
+    if match:
+        best, loss, cls = max(chosen, key=worth)["move"], float(fair["mwc_loss"]), fair["mwc_class"]
+    else:
+        best, loss, cls = fair["best"], float(fair["loss"]), fair["class"]
+    alternatives = [{"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
+                     "p_win": a["fair"].get("p_win"), "mwc": a["fair"].get("mwc"), "best": a["move"] == best,
+                     "played": a["played"]} for a in sorted(chosen, key=lambda a: (a["move"] != best, -worth(a)))]
+    line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or ()
     position, svg = _position(replays, number, d["index"], d["player"])
     return Problem(source, number, game.get("title") or "", d["player"], d["index"], d.get("round"), d.get("line"),
-                   f"{d['player']} to play: what do you play?", d["played"], fair["best"], float(fair["loss"]),
-                   fair["class"], fair["verdict"], fair["method"], int(fair["worlds"]), tuple(alternatives),
-                   tuple(best.get("line") or ()), position, svg, view=_view(game, d))
+                   f"{d['player']} to play: what do you play?", d["played"], best, loss, cls, fair["verdict"],
+                   fair["method"], int(fair["worlds"]), tuple(alternatives), tuple(line), position, svg,
+                   view=_view(game, d), scale="match" if match else "points")
 
 
 def _view(game: dict, d: dict) -> str:

@@ -207,3 +207,64 @@ def test_arms_the_tiles_cannot_make_are_an_error_at_the_tag():
     # a line where the layout has arms
     assert ("bad-setup", 4, 8) in _errors(ARMS.replace('[Arms "[0-0]; [0-6] [6-6]; [0-5]; [0-1] [1-1]; [0-4]"]',
                                                        '[Line "[0-6] [6-6]"]'))
+
+
+# -- errors of the tags of the other families: a draw game's Boneyard, All Fives' Points, a cross's Arms -----
+def _cut_text(variant: str, seed: int) -> str:
+    """A generated game of ``variant`` cut mid-hand (at a new turn) as a set-up record, valid as written."""
+    rep = replay(random_game(variant, seed))
+    k = next(k for k in range(len(rep.steps) // 2, len(rep.steps))
+             if rep.steps[k - 1].seat != rep.steps[k].seat and not rep.steps[k].entry.is_muggins)
+    text = write(setup_game(rep, k))
+    assert replay(parse(text).games[0]).valid
+    return text
+
+
+def _at(text: str, tag: str) -> tuple[int, int]:
+    """The line and column of ``tag``'s value in ``text`` (1-based: the first letter inside its quotes)."""
+    number, line = next((n, line) for n, line in enumerate(text.splitlines(), 1) if line.startswith(f"[{tag} "))
+    return number, line.index('"') + 2
+
+
+def _retag(text: str, tag: str, value: str) -> str:
+    lines = [f'[{tag} "{value}"]' if line.startswith(f"[{tag} ") else line for line in text.splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_draw_games_boneyard_that_the_set_hands_and_table_do_not_leave_is_an_error_at_the_tag(seed):
+    # the double-six set's 28 tiles are the hands, the line and the stock: one tile more or less is no position
+    text = _cut_text("draw", seed)
+    left = int(parse(text).games[0].tags["Boneyard"])
+    for wrong in (left + 1, left - 1):
+        bad = _retag(text, "Boneyard", str(wrong))
+        assert ("setup-count", *_at(bad, "Boneyard")) in _errors(bad), _errors(bad)
+
+
+def test_all_fives_points_naming_no_side_or_in_a_game_without_them_are_errors_at_the_tag():
+    text = _cut_text("all-fives", 3)
+    assert "[Points " in text
+    # a side this game of A and B does not have
+    bad = _retag(text, "Points", "A 0, C 5")
+    assert ("setup-count", *_at(bad, "Points")) in _errors(bad), _errors(bad)
+    # points that cannot be read
+    bad = _retag(text, "Points", "A ten")
+    assert ("bad-setup", *_at(bad, "Points")) in _errors(bad), _errors(bad)
+    # the block game scores nothing while the hand is played: points during it are no position of it
+    block = _cut_text("block", 3).replace("[ToMove ", '[Points "A 5, B 0"]\n[ToMove ')
+    assert ("setup-count", *_at(block, "Points")) in _errors(block), _errors(block)
+
+
+def test_a_cross_whose_arms_the_tiles_cannot_make_is_an_error_at_the_tag():
+    text = _cut_text("cross", 3)
+    arms = parse(text).games[0].tags["Arms"]
+    spinner, first, *rest = [part.strip() for part in arms.split(";")]
+    # a tile that does not match the one before it on its arm: the first arm's first tile moved to its end
+    tiles = first.split()
+    assert len(tiles) > 1
+    moved = "; ".join([spinner, " ".join(tiles[1:] + tiles[:1]), *rest])
+    bad = _retag(text, "Arms", moved)
+    assert ("setup-ends", *_at(bad, "Arms")) in _errors(bad), _errors(bad)
+    # a spinner that is no double: no cross can be read from the tag
+    bad = _retag(text, "Arms", "; ".join(["[0-1]", first, *rest]))
+    assert ("bad-setup", *_at(bad, "Arms")) in _errors(bad), _errors(bad)

@@ -111,3 +111,84 @@ def test_the_page_asks_first_then_reveals_and_goes_on(open_page, runs, width, he
     settled(page)
     assert first.is_visible()
     assert not seen.errors and not seen.dialogs
+
+
+# -- on the match scale --------------------------------------------------------------------------------
+# match-milo.dom: a partnership match to 5 whose every hand has its match position (MWC table: Milo's);
+# match-further.dom: a match to 30 points, which no MWC table covers (``analyze`` grades it in points only)
+MATCH = [str(RECORDS / "match-milo.dom"), str(RECORDS / "match-further.dom")]
+
+
+@pytest.fixture(scope="module")
+def match_runs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("train-match")
+    _run("train", *MATCH, "--player", "B", "--scale", "match", "--worlds", "20", "--json", str(out / "p.json"),
+         "--html", str(out / "p.html"), "-o", str(out / "deck.apkg"))
+    analysed = json.loads(_run("analyze", *MATCH, "--fair", "--scale", "match", "--worlds", "20", "--json"))
+    return json.loads((out / "p.json").read_text()), analysed, out
+
+
+@pytest.mark.slow
+def test_on_the_match_scale_the_problems_are_graded_and_answered_by_match_winning_chance(match_runs):
+    problems, analysed, _ = match_runs
+    mine = {(p["source"], p["game"], p["step"]): p for p in problems["problems"]}
+    on_match = points = 0
+    numbers = {}
+    for g in analysed["games"]:                    # (each game's number in its own file)
+        numbers[g["file"]] = numbers.get(g["file"], 0) + 1
+        for d in g["decisions"]:
+            fair = d.get("fair") or {}
+            if d["player"] != "B" or fair.get("verdict") not in ("real", "uncertain"):
+                continue
+            match = fair.get("mwc_loss") is not None
+            cls = fair.get("mwc_class") if match else fair.get("class")
+            p = mine.pop((g["file"], numbers[g["file"]], d["index"]), None)
+            assert (p is not None) == (cls is not None), (g["file"], d["index"])
+            if p is None:
+                continue
+            assert p["scale"] == ("match" if match else "points") and p["cls"] == cls
+            if not match:
+                points += 1
+                assert (p["best"], p["loss"]) == (fair["best"], fair["loss"])
+                continue
+            on_match += 1
+            sign = 1 if d["side"] == 0 else -1          # (the MWC is A/C's: B and D want it low)
+            chances = {a["move"]: a["fair"]["mwc"] for a in d["alternatives"] if a.get("fair")}
+            assert {a["move"]: a["mwc"] for a in p["alternatives"]} == chances
+            assert p["best"] == max(chances, key=lambda m: sign * chances[m])
+            assert p["loss"] == fair["mwc_loss"] == pytest.approx(
+                sign * (chances[p["best"]] - chances[d["played"]]), abs=2e-6)
+    assert not mine and on_match and points
+    # graded on the match scale first (a loss in points is no fraction of a match), real mistakes first, by loss
+    order = [(p["scale"] != "match", p["verdict"] != "real", -p["loss"]) for p in problems["problems"]]
+    assert order == sorted(order)
+
+
+@pytest.mark.slow
+def test_the_page_and_the_deck_give_the_match_winning_chances(match_runs):
+    problems, _, out = match_runs
+    page = (out / "p.html").read_text()
+    first = problems["problems"][0]
+    assert first["scale"] == "match" and "Fair MWC" in page
+    assert f"{100 * first['loss']:.2f}% of match-winning chance" in page
+    with zipfile.ZipFile(out / "deck.apkg") as deck:
+        (out / "collection.anki2").write_bytes(deck.read("collection.anki2"))
+    with sqlite3.connect(out / "collection.anki2") as db:
+        backs = [fields for (fields,) in db.execute("select flds from notes")]
+    assert sum("MWC" in fields for fields in backs) == sum(p["scale"] == "match" for p in problems["problems"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+def test_the_match_page_shows_the_mwc_column_within_the_width(open_page, match_runs, width, height):
+    problems, _, out = match_runs
+    page, seen = open_page(out / "p.html", width=width, height=height)
+    first = page.locator("#problem-1")
+    first.locator(".reveal").click()
+    settled(page)
+    assert first.locator("table.alternatives th").all_inner_texts()[3] == "Fair MWC"
+    best = first.locator("tr.best td").all_inner_texts()
+    assert best[0] == problems["problems"][0]["best"] and best[3].endswith("%")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    page.screenshot(path=str(out / f"match-{width}.png"), full_page=True)
+    assert not seen.errors and not seen.dialogs

@@ -81,7 +81,7 @@ def train(paths, player, min_class, most, html_path, deck_path, json_path, world
         done.append(result)
         if result["error"]:
             echo_errors(result, err=True)
-    found = problems(done, player, min_class, most)
+    found = problems(done, player, min_class, most, scale)
     text = json.dumps(problem_set(found, player), indent=2)
     if json_path == "-":
         click.echo(text)

@@ -39,9 +39,10 @@ _FRONT = """{% if image %}<img src="{{ image }}" alt="the position">{% endif %}
 <p>{{ p.title }}, game {{ p.game }}{% if p.round %}, round {{ p.round }}{% endif %}</p>
 <p><b>{{ p.question }}</b></p>"""
 
-_BACK = """<p>Best: <b>{{ p.best }}</b>; played: {{ p.played }} (fair loss {{ "%.2f"|format(p.loss) }}, {{ p.cls }},
-{{ p.verdict }})</p>
+_BACK = """<p>Best: <b>{{ p.best }}</b>; played: {{ p.played }} (fair loss {% if p.scale == "match" %}{{
+"%.2f%%"|format(100 * p.loss) }} MWC{% else %}{{ "%.2f"|format(p.loss) }}{% endif %}, {{ p.cls }}, {{ p.verdict }})</p>
 {% if p.view %}<p>{{ p.view }}</p>{% endif %}
 <ul>{% for a in p.alternatives %}<li>{{ a.move }}: {{ "%+.2f"|format(a.fair) }} [{{ "%+.2f"|format(a.ci95[0]) }},
-{{ "%+.2f"|format(a.ci95[1]) }}]{% if a.best %} best{% endif %}{% if a.played %} played{% endif %}</li>{% endfor %}</ul>
+{{ "%+.2f"|format(a.ci95[1]) }}]{% if p.scale == "match" and a.mwc is not none %}, {{ "%.1f%%"|format(100 * a.mwc) }}
+MWC{% endif %}{% if a.best %} best{% endif %}{% if a.played %} played{% endif %}</li>{% endfor %}</ul>
 {% if p.line %}<p>Best line: {{ p.line|join(" ") }}</p>{% endif %}"""
