@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.notation import parse
+from analyzer.generate import random_game
+from analyzer.notation import parse, write
 from analyzer.replay import replay
 from conftest import RECORDS, settled
 
@@ -38,13 +39,22 @@ def runs(tmp_path_factory):
 
 def test_the_problems_are_the_players_graded_moves_each_answer_the_fair_analysis(runs):
     problems, analysed, stats, _ = runs
-    graded = [(g["file"], number, d) for number, g in enumerate(analysed["games"], 1) for d in g["decisions"]
-              if d["player"] == "B" and (d.get("fair") or {}).get("class") and d["fair"]["verdict"] in ("real", "uncertain")]
+    _the_graded_moves_answered_as_analysed(problems, analysed, stats)
+
+
+def _the_graded_moves_answered_as_analysed(problems: dict, analysed: dict, stats: list) -> None:
+    """B's problems are the moves of his that ``analyze --fair`` graded, each answered as it says, real mistakes
+    first, and ``stats --fair`` counts as many real mistakes among as many judged moves."""
+    graded, numbers = [], {}
+    for g in analysed["games"]:                 # (a game's number is its place in its own file)
+        numbers[g["file"]] = numbers.get(g["file"], 0) + 1
+        graded += [(g["file"], numbers[g["file"]], d) for d in g["decisions"] if d["player"] == "B"
+                   and (d.get("fair") or {}).get("class") and d["fair"]["verdict"] in ("real", "uncertain")]
     assert problems["count"] == len(graded) > 0
-    mine = {(p["game"], p["step"]): p for p in problems["problems"]}
-    assert set(mine) == {(number, d["index"]) for _, number, d in graded}
-    for _, number, d in graded:
-        p = mine[(number, d["index"])]
+    mine = {(p["source"], p["game"], p["step"]): p for p in problems["problems"]}
+    assert set(mine) == {(file, number, d["index"]) for file, number, d in graded}
+    for file, number, d in graded:
+        p = mine[(file, number, d["index"])]
         assert (p["played"], p["best"], p["loss"], p["cls"], p["verdict"]) == (
             d["played"], d["fair"]["best"], d["fair"]["loss"], d["fair"]["class"], d["fair"]["verdict"])
         assert sorted((a["move"], a["fair"], a["ci95"]) for a in p["alternatives"]) == sorted(
@@ -58,6 +68,30 @@ def test_the_problems_are_the_players_graded_moves_each_answer_the_fair_analysis
     row = next(r for r in stats if r["player"] == "B")
     real = sum(p["verdict"] == "real" for p in problems["problems"])
     assert row["real_mistakes_per_100"] == pytest.approx(100 * real / len(judged), abs=0.05)
+
+
+@pytest.fixture(scope="module")
+def generated_runs(tmp_path_factory):
+    """``train``, ``analyze --fair`` and ``stats --fair`` over a generated archive: a folder of random
+    partnership and block games (random legal play: mistakes of every size)."""
+    folder = tmp_path_factory.mktemp("archive")
+    for seed, variant in enumerate(("partnership", "block", "partnership", "block")):
+        (folder / f"game-{seed}.dom").write_text(write(random_game(variant, 100 + seed)), encoding="utf-8")
+    out = tmp_path_factory.mktemp("train-generated")
+    _run("train", str(folder), "--player", "B", "--worlds", "20", "--json", str(out / "p.json"))
+    analysed = json.loads(_run("analyze", str(folder), "--fair", "--worlds", "20", "--json"))
+    stats = json.loads(_run("stats", str(folder), "--fair", "20", "--json"))
+    return json.loads((out / "p.json").read_text()), analysed, stats
+
+
+@pytest.mark.slow
+def test_on_a_generated_archive_the_problems_are_the_graded_moves_each_answer_the_fair_analysis(generated_runs):
+    problems, analysed, stats = generated_runs
+    assert len({p["source"] for p in problems["problems"]}) > 1          # (from several records of the folder)
+    _the_graded_moves_answered_as_analysed(problems, analysed, stats)
+    for p in problems["problems"]:                  # each the position he saw, read back from its set-up
+        rep = replay(parse(p["position"]).games[0])
+        assert rep.valid and rep.initial.turn == rep.players.index(p["player"])
 
 
 def test_each_problem_is_the_position_he_saw_as_a_set_up_that_reads_back(runs):
