@@ -48,6 +48,7 @@ import resource
 import traceback
 import platform
 import random
+import statistics
 import sys
 import time
 import tracemalloc
@@ -201,14 +202,32 @@ def _holds_error(data) -> bool:
     return isinstance(data, list) and any(_holds_error(v) for v in data)
 
 
-def cli_run(path: Path, command: list[str], out: Path, timeout: float) -> tuple[str, str] | None:
+def cli_run(path: Path, command: list[str], out: Path, timeout: float) -> tuple[tuple[str, str] | None, float]:
+    """One CLI run as its own process: its verdict (:func:`cli_verdict`; a run still going after ``timeout``
+    seconds of wall time is killed and counted ``internal``) and the CPU seconds it and the workers it waited
+    for took (``os.wait4``: on a loaded machine, the figure that says what the input costs)."""
+    import os
+    import signal
     import subprocess
     args = [sys.executable, "-m", "analyzer"] + [a.format(out=out) for a in command] + [str(path)]
-    try:
-        r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
-    except subprocess.TimeoutExpired:
-        return "internal", f"no answer in {timeout:.0f} s"
-    return cli_verdict(command, r.returncode, r.stdout, r.stderr)
+    with open(f"{out}.stdout", "w+", encoding="utf-8") as so, open(f"{out}.stderr", "w+", encoding="utf-8") as se:
+        child = subprocess.Popen(args, stdout=so, stderr=se, stdin=subprocess.DEVNULL, cwd=ROOT,
+                                 start_new_session=True)
+        deadline, status = time.time() + timeout, None
+        while status is None:                   # (reaped here, with its rusage: not by Popen)
+            pid, code, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                status = os.waitstatus_to_exitcode(code)
+            elif time.time() > deadline:
+                os.killpg(child.pid, signal.SIGKILL)
+                _, _, usage = os.wait4(child.pid, 0)
+                return ("internal", f"no answer in {timeout:.0f} s"), usage.ru_utime + usage.ru_stime
+            else:
+                time.sleep(0.05)
+        child.returncode = status
+        so.seek(0)
+        se.seek(0)
+        return cli_verdict(command, status, so.read(), se.read()), usage.ru_utime + usage.ru_stime
 
 
 def campaign(args) -> None:
@@ -311,7 +330,7 @@ def campaign(args) -> None:
                 command = CLI_COMMANDS[len(runs) % len(CLI_COMMANDS)]
                 path = tmp / f"{name}.dom"
                 path.write_text(text, encoding="utf-8")
-                runs.append((kind, command, name, path, pool.submit(cli_run, path, command, tmp / name, 300)))
+                runs.append((kind, command, name, path, pool.submit(cli_run, path, command, tmp / name, args.cli_timeout)))
             elif pool is None and (done % (args.sample * 20) == 0 or kind == "pathological" and len(text) < 100_000):
                 command = commands[(done // (args.sample * 20)) % len(commands)]
                 path = tmp / "input.dom"
@@ -337,7 +356,12 @@ def campaign(args) -> None:
             row = rows.setdefault((kind, "CLI process " + command[0] + (" --json" if "--json" in command else "")
                                    + (" --repair" if "--repair" in command else "")), Row())
             row.inputs += 1
-            failed = future.result()
+            failed, cpu = future.result()
+            if cpu > row.worst:
+                row.worst, row.which = cpu, name
+            if save and cpu > args.cli_slow:
+                (save / f"{name}-cli-slow.txt").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+                (save / f"{name}-cli-slow.why").write_text(f"{' '.join(command)}\n{cpu:.1f} s of CPU", encoding="utf-8")
             if failed is not None:
                 setattr(row, failed[0], getattr(row, failed[0]) + 1)
                 if save:
@@ -352,6 +376,10 @@ def campaign(args) -> None:
     for (kind, command), row in sorted(rows.items()):
         print(f"{kind:<18}{command:<32}{row.inputs:>9,}{row.tracebacks:>11}{row.internal:>9}{row.status:>7}{row.round_trip:>11}"
               f"{row.worst:>9.2f}  {row.which}")
+    if runs:
+        cpus = [f.result()[1] for *_, f in runs if not f.cancelled()]
+        print(f"CLI runs: {len(cpus):,}; over {args.cli_slow:.0f} s of CPU: {sum(c > args.cli_slow for c in cpus)}; "
+              f"CPU a run: median {statistics.median(cpus) if cpus else 0:.2f} s, worst {max(cpus, default=0):.1f} s")
     every_kind = sum(r.inputs for (_, c), r in rows.items() if c == "read+validate")
     print(f"records read, replayed and round-tripped: {every_kind:,}; through the slip search and the analysis: "
           f"{sum(r.inputs for (_, c), r in rows.items() if c == 'analyze'):,}; CLI processes: "
@@ -371,6 +399,10 @@ def main() -> None:
     ap.add_argument("--save", metavar="DIR", help="campaign: write failing and slow inputs here")
     ap.add_argument("--cli", type=int, default=0, metavar="M", help="campaign: M runs of the command line as processes")
     ap.add_argument("--cli-jobs", type=int, default=1, help="campaign: CLI processes at a time")
+    ap.add_argument("--cli-timeout", type=float, default=300, metavar="S",
+                    help="campaign: a CLI run still going after S seconds of wall time is killed and counted internal")
+    ap.add_argument("--cli-slow", type=float, default=60, metavar="S",
+                    help="campaign: a CLI run that took more than S seconds of CPU is saved (--save) as slow")
     args = ap.parse_args()
     if args.campaign:
         campaign(args)
