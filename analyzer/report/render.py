@@ -446,25 +446,96 @@ def _field(f) -> str:
     return "-" if f is None else ".".join(map(str, f)) if isinstance(f, list) else str(f)
 
 
-def packed_line(line: dict) -> dict:
-    """A line of :func:`line_data` as the page carries it: its ``steps`` as one string, ``"seat tile laid count
-    pips ends;..."`` (``-``: none, the ends as ``1.6``), a layout's label changes by step in ``step_labels``, and
-    each view's ``put`` as ``"2 - 285"``: a third of the size of the JSON arrays (the script unpacks them)."""
-    out = dict(line, steps=";".join(" ".join(_field(f) for f in st[:6]) for st in line["steps"]),
-               views=[dict(view, put=" ".join(_field(k) for k in view["put"])) for view in line["views"]])
-    labels = {str(j): st[6] for j, st in enumerate(line["steps"]) if len(st) > 6}
-    if labels:
-        out["step_labels"] = labels
+class Shared(list):
+    """Distinct values of the page's data (lists of numbers and strings), each written once: the data names
+    one by its index in the list."""
+
+    def __init__(self):
+        super().__init__()
+        self._at: dict[str, int] = {}
+
+    def index(self, value: list) -> int:
+        key = json.dumps(value, separators=(",", ":"))
+        found = self._at.get(key)
+        if found is None:
+            found = self._at[key] = len(self)
+            self.append(value)
+        return found
+
+    def change(self, labels: dict | None) -> dict | None:
+        """A layout's label changes by arm (:func:`_labels_change`) as indexes into this list (None: gone)."""
+        return None if labels is None else {arm: None if v is None else self.index(v) for arm, v in labels.items()}
+
+
+def _line_rows(line: dict, said: tuple[str, ...], labels: Shared) -> list[tuple]:
+    """Each move of a line as the page carries it: the move (``"seat tile laid count pips ends"``, ``-``: none,
+    the ends as ``1.6``), its words, the place of its tile in each view and the labels it changes (indexes)."""
+    rows = []
+    for j, st in enumerate(line["steps"]):
+        change = labels.change(st[6]) if len(st) > 6 else None
+        rows.append((" ".join(_field(f) for f in st[:6]), said[j], tuple(_field(v["put"][j]) for v in line["views"]),
+                     json.dumps(change, sort_keys=True) if change else ""))
+    return rows
+
+
+def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared) -> dict:
+    """The lines of :func:`line_data` as the page carries them, each line's moves once and what lines have in
+    common once: a line whose last moves are those of a line before it (the same moves from the same table,
+    laid at the same places) gives only its own first moves and ``tail``, ``[at, alt, first]``: the rest is
+    that line's from its move ``first``. Its moves are ``steps``, ``"seat tile laid count pips ends;..."``,
+    their words ``said`` (``"[0-2]@0|pass"``: the page names the mover), each view's ``put`` as ``"2 - 285"``
+    and the labels a move changes by its index (``step_labels``), a third of the JSON arrays' size and less
+    (the script unpacks them). ``said``: each line's words, by the decision and alternative."""
+    seen: dict[tuple, list[int]] = {}         # the moves to the end of a line -> [at, alt, first] of the first
+    out = {}
+    for at, alts in lines.items():
+        packed = []
+        for alt, line in enumerate(alts):
+            if line is None:
+                packed.append(None)
+                continue
+            rows = _line_rows(line, said[at][alt], labels)
+            cut = next((j for j in range(len(rows)) if tuple(rows[j:]) in seen), len(rows))
+            tail = seen[tuple(rows[cut:])] if cut < len(rows) else None
+            for j in range(cut):
+                seen.setdefault(tuple(rows[j:]), [int(at), alt, j])
+            own = rows[:cut]
+            one = {"steps": ";".join(r[0] for r in own), "said": "|".join(r[1] for r in own),
+                   "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(line["views"])]}
+            step_labels = {str(j): json.loads(r[3]) for j, r in enumerate(own) if r[3]}
+            if step_labels:
+                one["step_labels"] = step_labels
+            if line.get("labels"):
+                one["labels"] = labels.change(line["labels"])
+            if tail is not None:
+                one["tail"] = tail
+            packed.append(one)
+        out[at] = packed
     return out
 
 
-def packed_game(data: dict) -> dict:
-    """:func:`game_data` as the page carries it: each line packed (:func:`packed_line`), the spots as one string
-    (``"x y upright higher lead rank;..."``), each board's hands as ``"0-1 2-2|..."``."""
+def packed_game(data: dict, said: dict[str, list]) -> dict:
+    """:func:`game_data` as the page carries it: the lines packed (:func:`packed_lines`, ``said``: each line's
+    words), the spots as one string (``"x y upright higher lead rank;..."``), each board's hands as
+    ``"0-1 2-2|..."``, and the labels of a layout's arms once each (``labels``, the boards and lines naming them
+    by index)."""
+    labels = Shared()
     table = dict(data["table"], spots=";".join(" ".join(map(str, spot)) for spot in data["table"]["spots"]))
-    lines = {at: [None if line is None else packed_line(line) for line in alts] for at, alts in data["lines"].items()}
-    boards = [dict(b, hands="|".join(" ".join(hand) for hand in b["hands"])) for b in data["boards"]]
-    return dict(data, boards=boards, table=table, lines=lines)
+    boards = []
+    for b in data["boards"]:
+        b = dict(b, hands="|".join(" ".join(hand) for hand in b["hands"]))
+        if "labels" in b:
+            b["labels"] = labels.change(b["labels"])
+        boards.append(b)
+    lines = packed_lines(data["lines"], said, labels)
+    return dict(data, boards=boards, table=table, lines=lines, labels=labels)
+
+
+def line_words(game: GameReport) -> dict[str, list]:
+    """Each alternative's best line's moves without the mover's name (``LineView.said``), by the decision's move
+    number as :func:`game_data` gives the lines."""
+    return {str(m.number): [a.line.said if a.line is not None else () for a in m.decision.alternatives]
+            for m in game.moves if m.decision is not None and any(a.line for a in m.decision.alternatives)}
 
 
 # ---- the page -------------------------------------------------------------------------------------
@@ -479,7 +550,7 @@ def render_html(model: ReportModel) -> str:
     page = environment().get_template("report.html.j2")
     return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
-        data=[packed_game(game_data(g, c)) for g, c in zip(shown, charts)],
+        data=[packed_game(game_data(g, c), line_words(g)) for g, c in zip(shown, charts)],
         pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__))
 
 

@@ -88,7 +88,9 @@
     this.points = section.querySelectorAll(".chart .pt");
     this.cursor = section.querySelector(".chart .cursor");
     this.hands = section.querySelectorAll(".hand");
-    Object.keys(this.data.lines).forEach(function (at) { this.data.lines[at].forEach(unpackLine); }, this);
+    var labels = this.data.labels || [];
+    this.data.boards.forEach(function (b) { if (b.labels) { b.labels = withLabels(b.labels, labels); } });
+    unpackLines(this.data.lines, labels);
     this.listLines();
     var table = this.data.table;
     table.spots = table.spots ? table.spots.split(";").map(function (s) { return s.split(" ").map(Number); }) : [];
@@ -311,31 +313,56 @@
     return {boards: boards, tables: tables};
   }
 
-  // A line as render.line_data packs it: its steps "seat tile laid count pips ends;..." ("-": none, the ends
-  // "1.6") with a layout's label changes by step, and each view's places "2 - 285" into the arrays drawn from.
-  function unpackLine(line) {
-    if (!line || typeof line.steps !== "string") { return; }
+  // The lines as render.packed_lines packs them: each line's moves "seat tile laid count pips ends;..." ("-":
+  // none, the ends "1.6"), their words "[0-2]@0|pass", the labels they change (indexes into the game's
+  // ``labels``) and each view's places "2 - 285"; a line with a ``tail`` [at, alt, first] goes on as that line
+  // from its move ``first``. Unpacked into the arrays drawn from: the moves [seat, tile, laid, count, pips,
+  // ends, (labels)], ``said``, each view's ``put``.
+  function unpackLines(lines, labels) {
     var none = function (f, then) { return f === "-" ? null : then(f); };
-    var labels = line.step_labels || {};
-    line.steps = line.steps.split(";").map(function (s, j) {
-      var f = s.split(" ");
-      var st = [+f[0], none(f[1], String), +f[2], +f[3], none(f[4], Number),
-                none(f[5], function (e) { return e.split(".").map(Number); })];
-      if (labels[j]) { st.push(labels[j]); }
-      return st;
-    });
-    line.views.forEach(function (v) { v.put = v.put.split(" ").map(function (f) { return none(f, Number); }); });
+    var split = function (text, sep) { return text === "" ? [] : text.split(sep); };
+    function unpack(line) {
+      if (!line || line.said.constructor === Array) { return line; }
+      var steps = split(line.steps, ";").map(function (s, j) {
+        var f = s.split(" ");
+        var st = [+f[0], none(f[1], String), +f[2], +f[3], none(f[4], Number),
+                  none(f[5], function (e) { return e.split(".").map(Number); })];
+        if (line.step_labels && line.step_labels[j]) { st.push(withLabels(line.step_labels[j], labels)); }
+        return st;
+      });
+      var said = split(line.said, "|");
+      var puts = line.views.map(function (v) { return split(v.put, " ").map(function (f) { return none(f, Number); }); });
+      if (line.tail) {
+        var rest = unpack(lines[String(line.tail[0])][line.tail[1]]), from = line.tail[2];
+        steps = steps.concat(rest.steps.slice(from));
+        said = said.concat(rest.said.slice(from));
+        puts = puts.map(function (put, v) { return put.concat(rest.views[v].put.slice(from)); });
+      }
+      line.steps = steps;
+      line.said = said;
+      line.views.forEach(function (v, i) { v.put = puts[i]; });
+      if (line.labels) { line.labels = withLabels(line.labels, labels); }
+      return line;
+    }
+    Object.keys(lines).forEach(function (at) { lines[at].forEach(unpack); });
   }
 
-  // each line's moves, sent once as data ("[0-2]@0|pass|..."): listed under its mover's name as the hand shows it
+  // A layout's label changes by arm, the labels named by their index into the game's ``labels`` (null: gone).
+  function withLabels(change, labels) {
+    var out = {};
+    Object.keys(change).forEach(function (arm) { out[arm] = change[arm] === null ? null : labels[change[arm]]; });
+    return out;
+  }
+
+  // each line's moves, sent once as data (unpackLines): listed under its mover's name as the hand shows it
   Game.prototype.listLines = function () {
     var names = {}, lines = this.data.lines;
     Array.prototype.forEach.call(this.hands, function (h) {
       names[h.getAttribute("data-seat")] = h.querySelector(".who b").textContent;
     });
     Array.prototype.forEach.call(this.el.querySelectorAll(".line-data"), function (d) {
-      var ol = d.querySelector("ol.line-moves"), said = ol.getAttribute("data-m").split("|");
-      var at = d.getAttribute("data-at"), steps = lines[at][+d.getAttribute("data-alt")].steps;
+      var ol = d.querySelector("ol.line-moves"), at = d.getAttribute("data-at");
+      var line = lines[at][+d.getAttribute("data-alt")], steps = line.steps, said = line.said;
       // its title: "Best line after B [0-1] (move 1), every hand open: each step keeps its value, +18 (A/C win 18)"
       var v = d.getAttribute("data-value"), title = document.createElement("p"), move = document.createElement("b");
       var value = document.createElement("span"), words = document.createElement("span");
