@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .. import __version__
 from typing import Any
 
-from .render import content_policy, environment, static_text, with_match_css
+from .render import content_policy, environment, static_text, with_css, with_match_css
 
 __all__ = ["IndexRow", "ArchiveIndex", "build_index", "render_index", "page_names", "index_entry"]
 
@@ -110,7 +110,7 @@ def build_index(results: list[dict], pages: list[str | None], players: list, sum
 
 def render_index(index: ArchiveIndex) -> str:
     """The index as one HTML page with its CSS and script inlined."""
-    css, script = static_text("report.css"), static_text("index.js")
+    css, script = with_css(static_text("report.css"), "index.css"), static_text("index.js")
     if index.skill:
         css = with_match_css(css)           # (report --scale match: the rules of its luck and skill table)
     page = environment().get_template("index.html.j2")

@@ -23,7 +23,7 @@ from .geometry import NARROW, WIDE, Label, Place, arms_box, arms_scene, line_box
 from .model import Board, GameReport, LineView, MoveView, ReportModel, move_words, signed
 from .verdicts import fair_best_words, tied_words
 
-__all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "board_data", "table_data", "line_data", "place_data", "Chart",
+__all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "game_data", "board_data", "table_data", "line_data", "place_data", "Chart",
            "chart", "PIP_LAYOUT"]
 
 # Where the pips of each number sit on a square face of 10 x 10 (numbers above 9 are written).
@@ -545,7 +545,9 @@ def render_html(model: ReportModel) -> str:
     shown = model.shown
     charts = [chart(g) for g in shown]
     css, script = static_text("report.css"), static_text("report.js")
-    if any(g.match is not None for g in model.shown):
+    if any(g.fair or any(m.holds for m in g.moves) or (g.to_move and g.to_move.fair) for g in shown):
+        css = with_css(css, "fair.css")     # (the fair analysis: its own rules, on the pages that have one)
+    if any(g.match is not None for g in shown):
         css = with_match_css(css)           # (report --scale match: its own rules; other pages stay as they were)
     page = environment().get_template("report.html.j2")
     return tight(page.render(
@@ -571,9 +573,14 @@ def _digest(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
+def with_css(css: Markup, name: str) -> Markup:
+    """The page's CSS with the rules of ``static/NAME`` after it (the rules only some pages need)."""
+    return Markup(css + "\n" + static_text(name))
+
+
 def with_match_css(css: Markup) -> Markup:
     """The page's CSS with the rules of the match scale (``static/match.css``) after it."""
-    return Markup(css + "\n" + static_text("match.css"))
+    return with_css(css, "match.css")
 
 
 def content_policy(css: str, script: str) -> str:
