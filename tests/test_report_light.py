@@ -45,8 +45,7 @@ WALK_ALL = """() => {
         steps.push(drawn());
         while (!next.disabled) { next.click(); steps.push(drawn()); }
         out.push({at: +b.dataset.at, alt: +b.dataset.alt, steps, step: g.dataset.lineStep,
-                  moves: [...g.querySelectorAll(`.line-data[data-at="${b.dataset.at}"][data-alt="${b.dataset.alt}"] li`)]
-                      .map(li => li.textContent)});
+                  moves: [...g.querySelectorAll('.line-view .line-moves li')].map(li => li.textContent)});
     }
     return out;
 }"""

@@ -226,10 +226,9 @@ def _n(v: float):
 def place_data(p: Place) -> list:
     """A tile where :mod:`~analyzer.report.geometry` puts it, for the script, without its numbers (the page names
     the tile: ``"3-5"``): ``[x, y, upright, the higher number on top (left), lead]`` and, on a layout with arms,
-    ``arm, index on the arm``, else its place in the line from the lead (the page draws a line left to right).
-    Many tiles of a game and its lines share a place."""
+    ``arm, index on the arm``. Many tiles of a game and its lines share a place."""
     out = [_n(p.x), _n(p.y), int(p.vertical), int(p.a > p.b), int(p.lead)]
-    return out + [p.arm, p.k] if p.arm is not None else out + [p.rank]
+    return out + [p.arm, p.k] if p.arm is not None else out
 
 
 def _label_data(label: Label) -> list:
@@ -264,7 +263,7 @@ class Spots(list):
         self._raw: dict[tuple, int] = {}         # by the place's own numbers: the same place met again, at once
 
     def index(self, p: Place) -> int:
-        raw = (p.x, p.y, p.vertical, p.a > p.b, p.lead, p.arm, p.k, p.rank)
+        raw = (p.x, p.y, p.vertical, p.a > p.b, p.lead, p.arm, p.k)
         found = self._raw.get(raw)
         if found is None:
             data = place_data(p)
@@ -516,11 +515,11 @@ def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared) 
 
 def packed_game(data: dict, said: dict[str, list]) -> dict:
     """:func:`game_data` as the page carries it: the lines packed (:func:`packed_lines`, ``said``: each line's
-    words), the spots as one string (``"x y upright higher lead rank;..."``), each board's hands as
+    words), the spots as one string (:func:`packed_spot`, ``;`` between them), each board's hands as
     ``"0-1 2-2|..."``, and the labels of a layout's arms once each (``labels``, the boards and lines naming them
     by index)."""
     labels = Shared()
-    table = dict(data["table"], spots=";".join(" ".join(map(str, spot)) for spot in data["table"]["spots"]))
+    table = dict(data["table"], spots=";".join(map(packed_spot, data["table"]["spots"])))
     boards = []
     for b in data["boards"]:
         b = dict(b, hands="|".join(" ".join(hand) for hand in b["hands"]))
@@ -529,6 +528,13 @@ def packed_game(data: dict, said: dict[str, list]) -> dict:
         boards.append(b)
     lines = packed_lines(data["lines"], said, labels)
     return dict(data, boards=boards, table=table, lines=lines, labels=labels)
+
+
+def packed_spot(spot: list) -> str:
+    """A place of :func:`place_data` as the page carries it: ``"x y flags"``, the flags upright (1), the higher number
+    on top (2) and lead (4) added, then on a layout with arms ``arm k``."""
+    x, y, upright, higher, lead, *arm = spot
+    return " ".join(map(str, [x, y, upright + 2 * higher + 4 * lead, *arm]))
 
 
 def line_words(game: GameReport) -> dict[str, list]:

@@ -29,7 +29,7 @@
   }
 
   // The tile ``key`` ("3-5") at its place ``p`` (one of the game's ``spots``): [x, y, upright, the higher number
-  // on top (left), lead, and its arm and index on the arm, or in a line of play its place from the lead].
+  // on top (left), lead, and on a layout with arms its arm and index on the arm].
   function drawTile(parent, p, key, cls) {
     var n = key.split("-").map(Number), v = p[2] === 1;
     var a = p[3] === 1 ? n[1] : n[0], b = p[3] === 1 ? n[0] : n[1];
@@ -91,9 +91,11 @@
     var labels = this.data.labels || [];
     this.data.boards.forEach(function (b) { if (b.labels) { b.labels = withLabels(b.labels, labels); } });
     unpackLines(this.data.lines, labels);
-    this.listLines();
     var table = this.data.table;
-    table.spots = table.spots ? table.spots.split(";").map(function (s) { return s.split(" ").map(Number); }) : [];
+    table.spots = table.spots ? table.spots.split(";").map(function (s) {     // "x y flags (arm k)": packed_spot
+      var f = s.split(" ").map(Number);
+      return [f[0], f[1], f[2] & 1, (f[2] >> 1) & 1, (f[2] >> 2) & 1].concat(f.slice(3));
+    }) : [];
     this.arms = table.arms;
     if (this.arms) {
       this.svg.classList.add("arms");
@@ -354,39 +356,37 @@
     return out;
   }
 
-  // each line's moves, sent once as data (unpackLines): listed under its mover's name as the hand shows it
-  Game.prototype.listLines = function () {
-    var names = {}, lines = this.data.lines;
+  // The head of the panel over a line: its title ("Best line after B [0-1] (move 1), every hand open: each step
+  // keeps its value, +18 (A/C win 18)", from its button's data) and its moves, sent once as data (unpackLines),
+  // listed under each mover's name as the hand shows it, as text.
+  Game.prototype.lineHead = function (button, at, line) {
+    var names = {};
     Array.prototype.forEach.call(this.hands, function (h) {
       names[h.getAttribute("data-seat")] = h.querySelector(".who b").textContent;
     });
-    Array.prototype.forEach.call(this.el.querySelectorAll(".line-data"), function (d) {
-      var ol = d.querySelector("ol.line-moves"), at = d.getAttribute("data-at");
-      var line = lines[at][+d.getAttribute("data-alt")], steps = line.steps, said = line.said;
-      // its title: "Best line after B [0-1] (move 1), every hand open: each step keeps its value, +18 (A/C win 18)"
-      var v = d.getAttribute("data-value"), title = document.createElement("p"), move = document.createElement("b");
-      var value = document.createElement("span"), words = document.createElement("span");
-      move.textContent = d.getAttribute("data-move");
-      value.className = "val " + (v === "" ? "none" : v.charAt(0) === "+" ? "pos" : v.charAt(0) === "-" ? "neg" : "zero");
-      value.textContent = v === "" ? "\u2013" : v;
-      words.className = "muted";
-      words.textContent = "(" + d.getAttribute("data-words") + ")";
-      title.className = "line-title";
-      title.append("Best line after " + names[steps[0][0]] + " ", move, " (move " + at + "), every hand open: each step keeps its value, ",
-                   value, " ", words);
-      d.insertBefore(title, ol);
-      said.forEach(function (t, j) {
-        var li = document.createElement("li");
-        li.textContent = names[steps[j][0]] + " " + t;
-        ol.appendChild(li);
-      });
+    var v = button.getAttribute("data-value"), title = document.createElement("p"), move = document.createElement("b");
+    var value = document.createElement("span"), words = document.createElement("span"), ol = document.createElement("ol");
+    move.textContent = button.getAttribute("data-move");
+    value.className = "val " + (v === "" ? "none" : v.charAt(0) === "+" ? "pos" : v.charAt(0) === "-" ? "neg" : "zero");
+    value.textContent = v === "" ? "\u2013" : v;
+    words.className = "muted";
+    words.textContent = "(" + button.getAttribute("data-words") + ")";
+    title.className = "line-title";
+    title.append("Best line after " + names[line.steps[0][0]] + " ", move, " (move " + at + "), every hand open: each step keeps its value, ",
+                 value, " ", words);
+    ol.className = "line-moves";
+    line.said.forEach(function (t, j) {
+      var li = document.createElement("li");
+      li.textContent = names[line.steps[j][0]] + " " + t;
+      ol.appendChild(li);
     });
+    return [title, ol];
   };
 
   Game.prototype.enterLine = function (at, alt) {
     var line = (this.data.lines[String(at)] || [])[alt];
-    var source = this.el.querySelector('.line-data[data-at="' + at + '"][data-alt="' + alt + '"]');
-    if (!line || !source || !this.linePanel) { return; }
+    var button = this.el.querySelector('button.show-line[data-at="' + at + '"][data-alt="' + alt + '"]');
+    if (!line || !button || !this.linePanel) { return; }
     if (this.cur !== at) { this.show(at, true); }
     if (this.line) { this.closeLine(); }
     var made = lineBoards(this.data.boards[at - 1], this.tables[at - 1], line);
@@ -396,11 +396,11 @@
     Object.keys(own.base || {}).forEach(function (k) { places[k] = own.base[k]; });
     line.steps.forEach(function (st, j) { if (own.put[j] !== null) { places[st[1]] = own.put[j]; } });
     this.line = {at: at, alt: alt, boards: made.boards, tables: made.tables, places: places, j: 0,
-                 viewBox: this.svg.getAttribute("viewBox"), value: source.getAttribute("data-value")};
+                 viewBox: this.svg.getAttribute("viewBox"), value: button.getAttribute("data-value")};
     this.svg.setAttribute("viewBox", viewBox(own.box));
     var head = this.linePanel.querySelector(".line-head");
     while (head.firstChild) { head.removeChild(head.firstChild); }
-    Array.prototype.forEach.call(source.children, function (c) { head.appendChild(c.cloneNode(true)); });
+    this.lineHead(button, at, line).forEach(function (c) { head.appendChild(c); });
     this.linePanel.querySelector(".back-to-game").textContent = "Back to the game (move " + at + ")";
     this.linePanel.hidden = false;
     this.el.classList.add("in-line");
@@ -472,7 +472,6 @@
     var tiles = shown.keys.map(function (k) {
       return {k: k, p: spots[shown.moved && shown.moved[k] !== undefined ? shown.moved[k] : places[k]]};
     }).filter(function (t) { return t.p; });
-    if (!this.arms) { tiles.sort(function (s, t) { return s.p[5] - t.p[5]; }); }    // a line left to right
     tiles.forEach(function (t) { drawTile(svg, t.p, t.k, t.k === last ? "last" : (t.p[4] === 1 ? "lead" : "")); });
     var arms = Object.keys(shown.labels).map(Number).sort(function (a, b) { return a - b; });
     arms.forEach(function (arm) {
