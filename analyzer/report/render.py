@@ -226,9 +226,10 @@ def _n(v: float):
 def place_data(p: Place) -> list:
     """A tile where :mod:`~analyzer.report.geometry` puts it, for the script, without its numbers (the page names
     the tile: ``"3-5"``): ``[x, y, upright, the higher number on top (left), lead]`` and, on a layout with arms,
-    ``arm, index on the arm``. Many tiles of a game and its lines share a place."""
+    ``arm, index on the arm``, else its place in the line from the lead (the page draws a line left to right).
+    Many tiles of a game and its lines share a place."""
     out = [_n(p.x), _n(p.y), int(p.vertical), int(p.a > p.b), int(p.lead)]
-    return out + [p.arm, p.k] if p.arm is not None else out
+    return out + [p.arm, p.k] if p.arm is not None else out + [p.rank]
 
 
 def _label_data(label: Label) -> list:
@@ -263,7 +264,7 @@ class Spots(list):
         self._raw: dict[tuple, int] = {}         # by the place's own numbers: the same place met again, at once
 
     def index(self, p: Place) -> int:
-        raw = (p.x, p.y, p.vertical, p.a > p.b, p.lead, p.arm, p.k)
+        raw = (p.x, p.y, p.vertical, p.a > p.b, p.lead, p.arm, p.k, p.rank)
         found = self._raw.get(raw)
         if found is None:
             data = place_data(p)
@@ -515,26 +516,39 @@ def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared) 
 
 def packed_game(data: dict, said: dict[str, list]) -> dict:
     """:func:`game_data` as the page carries it: the lines packed (:func:`packed_lines`, ``said``: each line's
-    words), the spots as one string (:func:`packed_spot`, ``;`` between them), each board's hands as
-    ``"0-1 2-2|..."``, and the labels of a layout's arms once each (``labels``, the boards and lines naming them
+    words), the spots as one string (:func:`packed_spot`, ``;`` between them), each board as one
+    (:func:`packed_board`; the tiles it takes away, the labels that change and tiles placed anew in ``more``, by
+    the board's index), and the labels of a layout's arms once each (``labels``, the boards and lines naming them
     by index)."""
     labels = Shared()
     table = dict(data["table"], spots=";".join(map(packed_spot, data["table"]["spots"])))
-    boards = []
-    for b in data["boards"]:
-        b = dict(b, hands="|".join(" ".join(hand) for hand in b["hands"]))
-        if "labels" in b:
-            b["labels"] = labels.change(b["labels"])
-        boards.append(b)
+    boards, more = [], {}
+    for k, b in enumerate(data["boards"]):
+        boards.append(packed_board(b))
+        extra = {key: b[key] for key in ("drop", "labels", "moved") if key in b}
+        if "labels" in extra:
+            extra["labels"] = labels.change(extra["labels"])
+        if extra:
+            more[str(k)] = extra
     lines = packed_lines(data["lines"], said, labels)
-    return dict(data, boards=boards, table=table, lines=lines, labels=labels)
+    return dict(data, boards=boards, more=more, table=table, lines=lines, labels=labels)
+
+
+def packed_board(b: dict) -> str:
+    """A board of :func:`board_data` (with the tiles it ``put``) as the page carries it, its fields in one string:
+    ``"seat;counts;pips;ends;last;put;voids;hands"``, a list's numbers joined by ``.`` (``-``: none), the tiles
+    put by ``,``, each seat's voids and hand by ``|`` (a hand's tiles by a space)."""
+    return ";".join([_field(b["seat"]), ".".join(map(_field, b["counts"])), ".".join(map(_field, b["pips"])),
+                     _field(b["ends"]), _field(b["last"]), ",".join(b["put"]),
+                     "|".join(".".join(map(str, v)) for v in b["voids"]),
+                     "|".join(" ".join(hand) for hand in b["hands"])])
 
 
 def packed_spot(spot: list) -> str:
     """A place of :func:`place_data` as the page carries it: ``"x y flags"``, the flags upright (1), the higher number
-    on top (2) and lead (4) added, then on a layout with arms ``arm k``."""
-    x, y, upright, higher, lead, *arm = spot
-    return " ".join(map(str, [x, y, upright + 2 * higher + 4 * lead, *arm]))
+    on top (2) and lead (4) added, then on a layout with arms ``arm k``, else the rank from the lead."""
+    x, y, upright, higher, lead, *rest = spot
+    return " ".join(map(str, [x, y, upright + 2 * higher + 4 * lead, *rest]))
 
 
 def line_words(game: GameReport) -> dict[str, list]:

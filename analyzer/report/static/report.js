@@ -29,7 +29,7 @@
   }
 
   // The tile ``key`` ("3-5") at its place ``p`` (one of the game's ``spots``): [x, y, upright, the higher number
-  // on top (left), lead, and on a layout with arms its arm and index on the arm].
+  // on top (left), lead, and its arm and index on the arm, or in a line of play its place from the lead].
   function drawTile(parent, p, key, cls) {
     var n = key.split("-").map(Number), v = p[2] === 1;
     var a = p[3] === 1 ? n[1] : n[0], b = p[3] === 1 ? n[0] : n[1];
@@ -74,9 +74,8 @@
   function Game(section) {
     this.el = section;
     this.data = JSON.parse(section.querySelector("script.game-data").textContent);
-    this.data.boards.forEach(function (b) {       // each hand "0-1 2-2" (render.packed_game)
-      b.hands = b.hands.split("|").map(function (h) { return h ? h.split(" ") : []; });
-    });
+    var more = this.data.more || {};
+    this.data.boards = this.data.boards.map(function (text, k) { return unpackBoard(text, more[k]); });
     this.number = this.data.game;
     this.n = this.data.moves;
     this.cur = -1;
@@ -92,7 +91,7 @@
     this.data.boards.forEach(function (b) { if (b.labels) { b.labels = withLabels(b.labels, labels); } });
     unpackLines(this.data.lines, labels);
     var table = this.data.table;
-    table.spots = table.spots ? table.spots.split(";").map(function (s) {     // "x y flags (arm k)": packed_spot
+    table.spots = table.spots ? table.spots.split(";").map(function (s) {     // "x y flags (arm k | rank)": packed_spot
       var f = s.split(" ").map(Number);
       return [f[0], f[1], f[2] & 1, (f[2] >> 1) & 1, (f[2] >> 2) & 1].concat(f.slice(3));
     }) : [];
@@ -315,6 +314,19 @@
     return {boards: boards, tables: tables};
   }
 
+  // A board as render.packed_board packs it: "seat;counts;pips;ends;last;put;voids;hands" (a list's numbers by
+  // ".", "-" none, the tiles put by ",", each seat's voids and hand by "|", a hand's tiles by " "); ``extra``: the
+  // tiles it takes away, the labels that change and tiles placed anew.
+  function unpackBoard(text, extra) {
+    var f = text.split(";");
+    var numbers = function (t) { return t === "-" ? null : t === "" ? [] : t.split(".").map(function (n) { return n === "-" ? null : +n; }); };
+    var b = {seat: f[0] === "-" ? null : +f[0], counts: numbers(f[1]), pips: numbers(f[2]), ends: numbers(f[3]),
+             last: numbers(f[4]), put: f[5] ? f[5].split(",") : [],
+             voids: f[6].split("|").map(numbers), hands: f[7].split("|").map(function (h) { return h ? h.split(" ") : []; })};
+    Object.keys(extra || {}).forEach(function (key) { b[key] = extra[key]; });
+    return b;
+  }
+
   // The lines as render.packed_lines packs them: each line's moves "seat tile laid count pips ends;..." ("-":
   // none, the ends "1.6"), their words "[0-2]@0|pass", the labels they change (indexes into the game's
   // ``labels``) and each view's places "2 - 285"; a line with a ``tail`` [at, alt, first] goes on as that line
@@ -472,6 +484,7 @@
     var tiles = shown.keys.map(function (k) {
       return {k: k, p: spots[shown.moved && shown.moved[k] !== undefined ? shown.moved[k] : places[k]]};
     }).filter(function (t) { return t.p; });
+    if (!this.arms) { tiles.sort(function (s, t) { return s.p[5] - t.p[5]; }); }    // a line left to right
     tiles.forEach(function (t) { drawTile(svg, t.p, t.k, t.k === last ? "last" : (t.p[4] === 1 ? "lead" : "")); });
     var arms = Object.keys(shown.labels).map(Number).sort(function (a, b) { return a - b; });
     arms.forEach(function (arm) {
