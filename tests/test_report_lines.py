@@ -141,7 +141,7 @@ def test_the_line_moves_are_escaped(open_page, tmp_path):
     assert html.count('class="show-line"') > 10
     assert HOSTILE_NAME not in html
     assert '<b>&lt;script&gt;alert(1)&lt;/script&gt;</b>' in html
-    assert re.search(r'"said":"[^"]*\[2-2\]@2', html)
+    assert html.count('"said":"') > 10              # each line's words sent as data, the names added by the script
     path = tmp_path / "hostile.html"
     path.write_text(html, encoding="utf-8")
     page, seen = open_page(path)

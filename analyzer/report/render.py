@@ -473,9 +473,17 @@ def _line_rows(line: dict, said: tuple[str, ...], labels: Shared) -> list[tuple]
     rows = []
     for j, st in enumerate(line["steps"]):
         change = labels.change(st[6]) if len(st) > 6 else None
-        rows.append((" ".join(_field(f) for f in st[:6]), said[j], tuple(_field(v["put"][j]) for v in line["views"]),
+        rows.append((" ".join(_field(f) for f in st[:6]), _packed_said(said[j], st[1]),
+                     tuple(_field(v["put"][j]) for v in line["views"]),
                      json.dumps(change, sort_keys=True) if change else ""))
     return rows
+
+
+def _packed_said(said: str, tile: str | None) -> str:
+    """A move's words as a line carries them: without the tile the move names (``"@6"`` for ``"[4-6]@6"`` laying
+    ``4-6``), or whole after ``!`` (``"!pass"``) when they do not start with it."""
+    head = f"[{tile}]" if tile is not None else None
+    return said[len(head):] if head is not None and said.startswith(head) else "!" + said
 
 
 def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared) -> dict:
@@ -483,7 +491,7 @@ def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared) 
     common once: a line whose last moves are those of a line before it (the same moves from the same table,
     laid at the same places) gives only its own first moves and ``tail``, ``[at, alt, first]``: the rest is
     that line's from its move ``first``. Its moves are ``steps``, ``"seat tile laid count pips ends;..."``,
-    their words ``said`` (``"[0-2]@0|pass"``: the page names the mover), each view's ``put`` as ``"2 - 285"``
+    their words ``said`` (``"@0|!pass"``, :func:`_packed_said`: the page names the mover), each view's ``put`` as ``"2 - 285"``
     and the labels a move changes by its index (``step_labels``), a third of the JSON arrays' size and less
     (the script unpacks them). ``said``: each line's words, by the decision and alternative."""
     seen: dict[tuple, list[int]] = {}         # the moves to the end of a line -> [at, alt, first] of the first

@@ -328,7 +328,7 @@
   }
 
   // The lines as render.packed_lines packs them: each line's moves "seat tile laid count pips ends;..." ("-":
-  // none, the ends "1.6"), their words "[0-2]@0|pass", the labels they change (indexes into the game's
+  // none, the ends "1.6"), their words "@0|!pass" (render._packed_said), the labels they change (indexes into the game's
   // ``labels``) and each view's places "2 - 285"; a line with a ``tail`` [at, alt, first] goes on as that line
   // from its move ``first``. Unpacked into the arrays drawn from: the moves [seat, tile, laid, count, pips,
   // ends, (labels)], ``said``, each view's ``put``.
@@ -344,7 +344,9 @@
         if (line.step_labels && line.step_labels[j]) { st.push(withLabels(line.step_labels[j], labels)); }
         return st;
       });
-      var said = split(line.said, "|");
+      var said = split(line.said, "|").map(function (t, j) {     // "@6": after the tile laid; "!pass": whole
+        return t.charAt(0) === "!" ? t.slice(1) : "[" + steps[j][1] + "]" + t;
+      });
       var puts = line.views.map(function (v) { return split(v.put, " ").map(function (f) { return none(f, Number); }); });
       if (line.tail) {
         var rest = unpack(lines[String(line.tail[0])][line.tail[1]]), from = line.tail[2];
