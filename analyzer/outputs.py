@@ -17,6 +17,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterable
 
 __all__ = ["OutputError", "write_atomic", "GENERATOR", "KINDS", "replaceable", "clear_damaged"]
 
@@ -93,15 +94,17 @@ def _umask_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes, *, encoding: str = "utf-8",
+def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str], *, encoding: str = "utf-8",
                  errors: str = "strict", make_folder: bool = False) -> None:
-    """Write ``data`` (text is encoded with ``encoding``) to ``path`` atomically: readers see the old
-    file or the whole new one. ``make_folder`` makes the missing folders first. Raises
-    :class:`OutputError` naming ``path`` on any failure, with nothing left behind."""
+    """Write ``data`` (text is encoded with ``encoding``; an iterable of texts is written piece by piece as it
+    comes, never held whole) to ``path`` atomically: readers see the old file or the whole new one.
+    ``make_folder`` makes the missing folders first. Raises :class:`OutputError` naming ``path`` on any failure,
+    with nothing left behind."""
     target = os.fspath(path)
     shown = target.encode("utf-8", "replace").decode("utf-8")
     if isinstance(data, str):
         data = data.encode(encoding, errors)
+    pieces = (data,) if isinstance(data, bytes) else (piece.encode(encoding, errors) for piece in data)
     folder = os.path.dirname(target) or "."
     temp = None
     try:
@@ -113,7 +116,8 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, encoding: str = 
             mode = _umask_mode()
         fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(target)[:40] + ".", suffix=".part", dir=folder)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for piece in pieces:
+                handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, mode)

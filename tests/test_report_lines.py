@@ -31,9 +31,15 @@ def pages(tmp_path_factory):
 
 
 def _lines(page, at: int) -> list[list[str]]:
-    """The moves of each alternative's line at move ``at``, as the page lists them."""
-    return page.evaluate("""at => Array.from(document.querySelectorAll('#g1 .line-data[data-at="' + at + '"]'))
-        .map(d => [parseInt(d.dataset.alt, 10), Array.from(d.querySelectorAll('li')).map(li => li.textContent)])""", at)
+    """The moves of each alternative's line at move ``at``, as the page lists them over the board once its button
+    is clicked (then back to the game)."""
+    return page.evaluate("""at => Array.from(document.querySelectorAll('#g1 button.show-line[data-at="' + at + '"]'))
+        .map(b => {
+            b.click();
+            const moves = Array.from(document.querySelectorAll('#g1 .line-view .line-moves li')).map(li => li.textContent);
+            document.querySelector('#g1 .line-view .back-to-game').click();
+            return [parseInt(b.dataset.alt, 10), moves];
+        })""", at)
 
 
 def _on_board(page) -> list[tuple[int, int]]:
@@ -132,14 +138,17 @@ def test_the_line_moves_are_escaped(open_page, tmp_path):
     from test_report import HOSTILE_NAME, _hostile_record
 
     html = render_html(report_model(_hostile_record()))
-    assert html.count('class="line-data"') > 10
+    assert html.count('class="show-line"') > 10
     assert HOSTILE_NAME not in html
     assert '<b>&lt;script&gt;alert(1)&lt;/script&gt;</b>' in html
-    assert re.search(r'data-m="[^"]*\[2-2\]@2', html)
+    assert html.count('"said":"') > 10              # each line's words sent as data, the names added by the script
     path = tmp_path / "hostile.html"
     path.write_text(html, encoding="utf-8")
     page, seen = open_page(path)
-    listed = page.evaluate("Array.from(document.querySelectorAll('.line-moves li')).map(li => li.textContent)")
+    listed = page.evaluate("""() => Array.from(document.querySelectorAll('button.show-line')).flatMap(b => {
+        b.click();
+        return Array.from(document.querySelectorAll('.line-view .line-moves li')).map(li => li.textContent);
+    })""")
     assert f"{HOSTILE_NAME} [2-2]@2" in listed
     assert page.locator(".line-moves script").count() == 0 and seen.dialogs == [] and seen.errors == []
 

@@ -61,7 +61,7 @@ import csv
 import io
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["PlayerRow", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "COLUMNS", "SKILL_COLUMNS"]
+__all__ = ["PlayerRow", "PlayerTally", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "COLUMNS", "SKILL_COLUMNS"]
 
 _MISTAKES = ("mistake", "blunder")
 
@@ -241,30 +241,34 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
             skill.mwc_errors.losses.append(float(mwc))
 
 
-def player_rows(results, by: str = "player", scale: str = "points") -> list[PlayerRow]:
-    """One row per player met in ``results`` (the runner's results, analysed or not), in the order
-    the players are first met; names that differ only in case or blanks are one player
-    (:func:`player_key`), shown as first spelt. ``by="pair"``: a row per side instead; ``scale="match"``:
-    the match-winning-chance columns filled too."""
-    tally: dict[str, _Tally] = {}
-    spelling: dict[str, str] = {}
-    calibrations: dict[str, object] = {}
+class PlayerTally:
+    """The players' rows of an archive summed up as its results come (:meth:`add`, one result at a time: nothing of
+    a result is kept but the numbers its rows need), read at the end (:meth:`rows`). ``by``: a row per player
+    (``"player"``) or per side (``"pair"``), as :func:`player_rows`."""
 
-    def of(name: str) -> _Tally:
+    def __init__(self, by: str = "player"):
+        self.by = by
+        self.tally: dict[str, _Tally] = {}
+        self.spelling: dict[str, str] = {}
+        self.calibrations: dict[str, object] = {}
+
+    def of(self, name: str) -> _Tally:
         """The tally of the player ``name`` stands for (his first spelling is the one shown)."""
         key = player_key(name)
-        spelling.setdefault(key, name)
-        return tally.setdefault(key, _Tally())
+        self.spelling.setdefault(key, name)
+        return self.tally.setdefault(key, _Tally())
 
-    def calibrated(table: str | None):
+    def calibrated(self, table: str | None):
         """``table`` (the name of a game's MWC table), its bands' calibration looked up once."""
-        if table not in calibrations:
-            calibrations[table] = _calibration(table)
+        if table not in self.calibrations:
+            self.calibrations[table] = _calibration(table)
         return table
 
-    for result in results:
+    def add(self, result: dict) -> None:
+        """Count the games of one result of the runner (analysed or not)."""
+        of = self.of
         for game in result["games"]:
-            who = _sides_of(game, by)
+            who = _sides_of(game, self.by)
             for name in dict.fromkeys(who.values()):
                 t = of(name)
                 t.games += 1
@@ -279,23 +283,38 @@ def player_rows(results, by: str = "player", scale: str = "points") -> list[Play
                 if fair is not None and fair.get("loss") is not None:
                     t.fair.append(fair["loss"])
                     t.fair_classes.append(fair.get("verdict"))
-            _add_skill(game, who, of, calibrated)
-    rows = []
-    for key, t in tally.items():
-        n = len(t.losses)
-        mistakes = [c in _MISTAKES for c in t.classes]
-        row = PlayerRow(spelling[key], t.games, t.decisions, _mean(t.losses), _mean(t.fair), _per_100(sum(mistakes), n),
-                        accuracy=_per_100(sum(c is None for c in t.classes), n),
-                        errors_per_record=round(t.errors / t.games, 2) if t.games else 0.0)
-        if t.fair:          # the fair analysis judged this player: its two verdicts per mistake
-            judged = len(t.fair)
-            row.real_mistakes_per_100 = _per_100(sum(v == "real" for v in t.fair_classes), judged)
-            row.hindsight_mistakes_per_100 = _per_100(sum(v == "hindsight" for v in t.fair_classes), judged)
-        rows.append(row)
-    sizes = _pooled_sizes(tally.values())
-    for row, t in zip(rows, tally.values()):
-        _fill_skill(row, t.skill, calibrations, scale, sizes)
-    return rows
+            _add_skill(game, who, of, self.calibrated)
+
+    def rows(self, scale: str = "points") -> list[PlayerRow]:
+        """One row per player met, in the order first met; ``scale="match"``: the match-winning-chance columns
+        filled too."""
+        rows = []
+        for key, t in self.tally.items():
+            n = len(t.losses)
+            mistakes = [c in _MISTAKES for c in t.classes]
+            row = PlayerRow(self.spelling[key], t.games, t.decisions, _mean(t.losses), _mean(t.fair),
+                            _per_100(sum(mistakes), n), accuracy=_per_100(sum(c is None for c in t.classes), n),
+                            errors_per_record=round(t.errors / t.games, 2) if t.games else 0.0)
+            if t.fair:          # the fair analysis judged this player: its two verdicts per mistake
+                judged = len(t.fair)
+                row.real_mistakes_per_100 = _per_100(sum(v == "real" for v in t.fair_classes), judged)
+                row.hindsight_mistakes_per_100 = _per_100(sum(v == "hindsight" for v in t.fair_classes), judged)
+            rows.append(row)
+        sizes = _pooled_sizes(self.tally.values())
+        for row, t in zip(rows, self.tally.values()):
+            _fill_skill(row, t.skill, self.calibrations, scale, sizes)
+        return rows
+
+
+def player_rows(results, by: str = "player", scale: str = "points") -> list[PlayerRow]:
+    """One row per player met in ``results`` (the runner's results, analysed or not), in the order
+    the players are first met; names that differ only in case or blanks are one player
+    (:func:`player_key`), shown as first spelt. ``by="pair"``: a row per side instead; ``scale="match"``:
+    the match-winning-chance columns filled too (:class:`PlayerTally`, all of ``results`` added)."""
+    tally = PlayerTally(by)
+    for result in results:
+        tally.add(result)
+    return tally.rows(scale)
 
 
 def _pooled_sizes(tallies) -> dict[str, float]:

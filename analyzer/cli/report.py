@@ -48,7 +48,7 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     Example (the book deal's page, to open in a browser):
       domino report records/seed2.dom -o seed2.html"""
     from ..archive import Summary  # (the work: loaded once a command runs, not for --help)
-    from ..report.index import index_entry, page_names
+    from ..report.index import IndexRows, index_rows, page_names
     from ..report.names import below, renamed, shown_name
     from ..report.render import write_page
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
@@ -81,13 +81,20 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
         targets.append(os.path.join(folder, "index.html"))
     for target in targets:
         output_target(target, inputs, "-o", "page", force)
-    summary, done, book = Summary(), [], None if single else _book_target(targets, inputs, force)  # (problems: a book)
+    summary, book = Summary(), None if single else _book_target(targets, inputs, force)  # (problems: a book)
+    # an archive's index: its rows kept in a file and its players' numbers summed as the records finish, so that
+    # nothing of a finished record is held (memory that does not grow with the archive)
+    rows, tallies = (None, None) if single else (IndexRows(), _tallies(scale))
     for result, target in zip(results(inputs, options, jobs, scheduler, cache_dir), targets):
         summary.add(result)
         if result["error"] is None:       # the page names the record as given relative to it, or by its name
             write_page(renamed(result["page"], result["source"], shown_name(result["source"], target, list(paths))),
                        target)
-        done.append(index_entry(result))        # (what the index needs: not the page, not the lines)
+        if rows is not None:
+            page = None if result["error"] else os.path.basename(target)
+            rows.add(index_rows({**result, "source": shown_name(result["source"], targets[-1], list(paths))}, page))
+            for tally in tallies.values():
+                tally.add(result)
         book = _in_book(book, result)
         if jsonl:
             echo_jsonl(result)
@@ -98,28 +105,32 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
             click.echo(f"wrote {target}: {games} game{'s' * (games != 1)}"
                        + (f", {invalid} with errors (shown in the page)" if invalid else ""))
     if not single:
-        title = _write_index(paths, done, targets, summary, scale, book, quiet or jsonl)
+        with rows:
+            title = _write_index(paths, rows, tallies, targets[-1], summary, scale, book, quiet or jsonl)
         _write_book(book, title, quiet or jsonl)
     finish(summary, quiet or single, err=jsonl)
 
 
-def _write_index(paths, done: list[dict], targets: list[str], summary, scale: str, book, quiet: bool) -> str:
-    """Write the archive's index (the last of ``targets``) from each record's entry in ``done``, linking the
-    book of problems where there is one; its title is returned (the book's is made from it)."""
-    from ..archive import player_rows
-    from ..report.index import build_index, render_index
-    from ..report.names import shown_name
-    from ..report.render import write_page
-    pages = [None if r["error"] else os.path.basename(t) for r, t in zip(done, targets)]
-    rows = player_rows(done)
-    skill = (player_rows(done, "player", scale), player_rows(done, "pair", scale)) if scale == "match" else None
-    done = [{**r, "source": shown_name(r["source"], targets[-1], list(paths))} for r in done]
+def _tallies(scale: str) -> dict:
+    """The players' numbers of an archive's index, summed as the records finish: by player, and with ``--scale
+    match`` by pair too (the luck and skill table)."""
+    from ..archive.stats import PlayerTally
+    return {"player": PlayerTally("player"), **({"pair": PlayerTally("pair")} if scale == "match" else {})}
+
+
+def _write_index(paths, rows, tallies: dict, target: str, summary, scale: str, book, quiet: bool) -> str:
+    """Write the archive's index to ``target`` from its ``rows`` (``report.index.IndexRows``) and players'
+    ``tallies``, linking the book of problems where there is one; its title is returned (the book's is made
+    from it)."""
+    from ..report.index import ArchiveIndex, write_index
+    players = tallies["player"].rows()
+    skill = (tallies["player"].rows(scale), tallies["pair"].rows(scale)) if scale == "match" else None
     given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
     title = f"Archive: {', '.join(given)}"
     shelf = os.path.basename(book[0]) if book and book[1] else None
-    write_page(render_index(build_index(done, pages, rows, str(summary), title, skill=skill, book=shelf)), targets[-1])
+    write_index(ArchiveIndex(title, rows, players, str(summary), skill, shelf), target)
     if not quiet:
-        click.echo(f"wrote {targets[-1]} and {sum(p is not None for p in pages)} record pages")
+        click.echo(f"wrote {target} and {rows.pages} record pages")
     return title
 
 

@@ -73,6 +73,13 @@ class _Canvas:
         self.items.append(_tile_text(x, y, a, b, vertical, last))
         self.grow(x, y, U if vertical else 2 * U, 2 * U if vertical else U)
 
+    def held(self, x: float, y: float, a: int, b: int) -> None:
+        """A tile of a hand, ``a`` on its left half: drawn at its own origin and moved to (x, y), so that a tile
+        that shifts along its hand as the tiles before it leave is the same text but for the move (the page packs
+        the diagrams of every position of a game, each against the one before it: a third of the size)."""
+        self.items.append(f'<g transform="translate({x:g} {y:g})">\n{_tile_text(0, 0, a, b, False, False)}\n</g>')
+        self.grow(x, y, 2 * U, U)
+
     def back(self, x: float, y: float) -> None:
         self.items.append(f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{2 * U - 1:g}" height="{U - 1:g}" rx="3" class="back"/>')
         self.grow(x, y, 2 * U, U)
@@ -134,7 +141,7 @@ def diagram_svg(d: Diagram) -> str:
         x = left
         tiles = d.board.hands[seat] if d.shown[seat] else []
         for a, b in tiles:
-            c.tile(x, y, a, b)
+            c.held(x, y, a, b)
             x += 2 * U + GAP
         for _ in range(count - len(tiles)):
             c.back(x, y)

@@ -5,15 +5,20 @@ per-player rows and the summary line of the run (the archive computes both); ren
 ``templates/index.html.j2`` as one self-contained page, like the game pages."""
 from __future__ import annotations
 
+import json
+import os
 import re
-from dataclasses import dataclass
-
-from .. import __version__
+import tempfile
+from collections.abc import Iterable
+from dataclasses import astuple, dataclass
 from typing import Any
 
-from .render import content_policy, environment, static_text, with_match_css
+from .. import __version__
+from ..outputs import write_atomic
+from .render import content_policy, environment, static_text, with_css, with_match_css
 
-__all__ = ["IndexRow", "ArchiveIndex", "build_index", "render_index", "page_names", "index_entry"]
+__all__ = ["IndexRow", "IndexRows", "ArchiveIndex", "build_index", "index_rows", "render_index", "write_index",
+           "page_names"]
 
 
 @dataclass
@@ -31,10 +36,41 @@ class IndexRow:
     loss: int                    # the critical move's loss (for sorting), 0 without one
 
 
+class IndexRows:
+    """The rows of an archive's index, added as its records finish (in input order) and kept in a temporary file,
+    not in memory: read back one at a time when the index is written (:func:`write_index`), so that what an
+    archive's report holds does not grow with the archive. Closed (the file removed) by :meth:`close` or at the
+    end of a ``with`` block."""
+
+    def __init__(self):
+        self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.pages = 0                   # the records with a page
+
+    def add(self, rows: list[IndexRow]) -> None:
+        """Keep ``rows``, a record's (:func:`index_rows`), after those added before."""
+        self.pages += any(row.page is not None for row in rows)
+        for row in rows:
+            self._file.write(json.dumps(astuple(row)) + "\n")
+
+    def __iter__(self):
+        self._file.seek(0)
+        for line in self._file:
+            yield IndexRow(*json.loads(line))
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> IndexRows:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 @dataclass
 class ArchiveIndex:
     title: str
-    rows: list[IndexRow]
+    rows: Iterable[IndexRow]     # a list, or the rows kept as the records finished (:class:`IndexRows`)
     players: list[Any]           # a row per player (``analyzer.archive.stats.PlayerRow``s, or dicts of theirs)
     summary: str                 # the run's closing line (``analyzer.archive.summary.Summary``)
     skill: tuple[list, list] | None = None     # ``report --scale match``: rows per player and per pair (luck, error rate)
@@ -65,28 +101,6 @@ def _critical(analysis: dict | None) -> tuple[str | None, int]:
     return f"{c['player']} {c['played']}{where}: loses {c['loss']}{cls}", c["loss"]
 
 
-def index_entry(result: dict) -> dict:
-    """What an archive's report keeps of a record's result once its page is written, for the index and the
-    players' table (:func:`build_index`, ``archive.player_rows``): the result without its page and without the
-    best lines of the analysis (``lines``, each alternative's ``line``: the page's line view, most of a result), so that what is held while the
-    archive runs stays small. ``result`` is left as it was."""
-    def alternative(a: dict) -> dict:
-        return {k: v for k, v in a.items() if k != "line"} if isinstance(a, dict) else a
-
-    def game(g: dict) -> dict:
-        analysis = g.get("analysis")
-        if not isinstance(analysis, dict):
-            return g
-        decisions = [{**d, "alternatives": [alternative(a) for a in d.get("alternatives") or ()]}
-                     if isinstance(d, dict) else d for d in analysis.get("decisions") or ()]
-        return {**g, "analysis": {**{k: v for k, v in analysis.items() if k != "lines"}, "decisions": decisions}}
-
-    out = {k: v for k, v in result.items() if k != "page"}
-    if out.get("games"):
-        out["games"] = [game(g) if isinstance(g, dict) else g for g in out["games"]]
-    return out
-
-
 def build_index(results: list[dict], pages: list[str | None], players: list, summary: str,
                 title: str = "Archive", skill: tuple[list, list] | None = None,
                 book: str | None = None) -> ArchiveIndex:
@@ -94,24 +108,40 @@ def build_index(results: list[dict], pages: list[str | None], players: list, sum
     rows of its ``players`` and the ``summary`` line of the run; ``skill``: the rows of luck and
     error rate per player and per pair (``report --scale match``); ``book``: the file name of the book of
     problems written beside the index, linked from it."""
-    rows = []
-    for result, page in zip(results, pages):
-        if result["error"] is not None:
-            rows.append(IndexRow(result["source"], None, "", 0, "(not read)", "", result["error"]["message"],
-                                 False, 1, None, 0))
-            continue
-        for number, game in enumerate(result["games"], 1):
-            critical, loss = _critical(game["analysis"])
-            rows.append(IndexRow(result["source"], page, f"g{number}", number, game["event"] or game["title"],
-                                 ", ".join(game["players"]), game["result_text"] or "no result",
-                                 game["valid"], game["errors"], critical, loss))
+    rows = [row for result, page in zip(results, pages) for row in index_rows(result, page)]
     return ArchiveIndex(title, rows, players, summary, skill, book)
+
+
+def index_rows(result: dict, page: str | None) -> list[IndexRow]:
+    """The rows of one record's result (the pipeline's) in the index: a game each, or
+    one for a record that could not be read; ``page``: the record's page (a relative link)."""
+    if result["error"] is not None:
+        return [IndexRow(result["source"], None, "", 0, "(not read)", "", result["error"]["message"], False, 1, None, 0)]
+    rows = []
+    for number, game in enumerate(result["games"], 1):
+        critical, loss = _critical(game["analysis"])
+        rows.append(IndexRow(result["source"], page, f"g{number}", number, game["event"] or game["title"],
+                             ", ".join(game["players"]), game["result_text"] or "no result",
+                             game["valid"], game["errors"], critical, loss))
+    return rows
+
+
+def _pieces(index: ArchiveIndex):
+    """The index page's text, piece by piece as the template makes it (a row at a time)."""
+    css, script = with_css(static_text("report.css"), "index.css"), static_text("index.js")
+    if index.skill:
+        css = with_match_css(css)           # (report --scale match: the rules of its luck and skill table)
+    page = environment().get_template("index.html.j2")
+    return page.generate(index=index, css=css, script=script, csp=content_policy(css, script), version=__version__)
 
 
 def render_index(index: ArchiveIndex) -> str:
     """The index as one HTML page with its CSS and script inlined."""
-    css, script = static_text("report.css"), static_text("index.js")
-    if index.skill:
-        css = with_match_css(css)           # (report --scale match: the rules of its luck and skill table)
-    page = environment().get_template("index.html.j2")
-    return page.render(index=index, css=css, script=script, csp=content_policy(css, script), version=__version__)
+    return "".join(_pieces(index))
+
+
+def write_index(index: ArchiveIndex, path: str | os.PathLike) -> None:
+    """Write the index page to ``path`` as :func:`render_index` makes it, piece by piece (its rows read as it goes,
+    the page never held whole), whole or not at all (:func:`analyzer.outputs.write_atomic`: a failure raises
+    ``OutputError`` naming the file); its folder is made when missing."""
+    write_atomic(path, _pieces(index), errors="replace", make_folder=True)

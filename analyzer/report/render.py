@@ -23,7 +23,7 @@ from .geometry import NARROW, WIDE, Label, Place, arms_box, arms_scene, line_box
 from .model import Board, GameReport, LineView, MoveView, ReportModel, move_words, signed
 from .verdicts import fair_best_words, tied_words
 
-__all__ = ["environment", "render_html", "write_report", "write_page", "game_data", "board_data", "table_data", "line_data", "place_data", "Chart",
+__all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "game_data", "board_data", "table_data", "line_data", "place_data", "Chart",
            "chart", "PIP_LAYOUT"]
 
 # Where the pips of each number sit on a square face of 10 x 10 (numbers above 9 are written).
@@ -446,25 +446,124 @@ def _field(f) -> str:
     return "-" if f is None else ".".join(map(str, f)) if isinstance(f, list) else str(f)
 
 
-def packed_line(line: dict) -> dict:
-    """A line of :func:`line_data` as the page carries it: its ``steps`` as one string, ``"seat tile laid count
-    pips ends;..."`` (``-``: none, the ends as ``1.6``), a layout's label changes by step in ``step_labels``, and
-    each view's ``put`` as ``"2 - 285"``: a third of the size of the JSON arrays (the script unpacks them)."""
-    out = dict(line, steps=";".join(" ".join(_field(f) for f in st[:6]) for st in line["steps"]),
-               views=[dict(view, put=" ".join(_field(k) for k in view["put"])) for view in line["views"]])
-    labels = {str(j): st[6] for j, st in enumerate(line["steps"]) if len(st) > 6}
-    if labels:
-        out["step_labels"] = labels
+class Shared(list):
+    """Distinct values of the page's data (lists of numbers and strings), each written once: the data names
+    one by its index in the list."""
+
+    def __init__(self):
+        super().__init__()
+        self._at: dict[str, int] = {}
+
+    def index(self, value: list) -> int:
+        key = json.dumps(value, separators=(",", ":"))
+        found = self._at.get(key)
+        if found is None:
+            found = self._at[key] = len(self)
+            self.append(value)
+        return found
+
+    def change(self, labels: dict | None) -> dict | None:
+        """A layout's label changes by arm (:func:`_labels_change`) as indexes into this list (None: gone)."""
+        return None if labels is None else {arm: None if v is None else self.index(v) for arm, v in labels.items()}
+
+
+def _line_rows(line: dict, said: tuple[str, ...], labels: Shared) -> list[tuple]:
+    """Each move of a line as the page carries it: the move (``"seat tile laid count pips ends"``, ``-``: none,
+    the ends as ``1.6``), its words, the place of its tile in each view and the labels it changes (indexes)."""
+    rows = []
+    for j, st in enumerate(line["steps"]):
+        change = labels.change(st[6]) if len(st) > 6 else None
+        rows.append((" ".join(_field(f) for f in st[:6]), _packed_said(said[j], st[1]),
+                     tuple(_field(v["put"][j]) for v in line["views"]),
+                     json.dumps(change, sort_keys=True) if change else ""))
+    return rows
+
+
+def _packed_said(said: str, tile: str | None) -> str:
+    """A move's words as a line carries them: without the tile the move names (``"@6"`` for ``"[4-6]@6"`` laying
+    ``4-6``), or whole after ``!`` (``"!pass"``) when they do not start with it."""
+    head = f"[{tile}]" if tile is not None else None
+    return said[len(head):] if head is not None and said.startswith(head) else "!" + said
+
+
+def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared) -> dict:
+    """The lines of :func:`line_data` as the page carries them, each line's moves once and what lines have in
+    common once: a line whose last moves are those of a line before it (the same moves from the same table,
+    laid at the same places) gives only its own first moves and ``tail``, ``[at, alt, first]``: the rest is
+    that line's from its move ``first``. Its moves are ``steps``, ``"seat tile laid count pips ends;..."``,
+    their words ``said`` (``"@0|!pass"``, :func:`_packed_said`: the page names the mover), each view's ``put`` as ``"2 - 285"``
+    and the labels a move changes by its index (``step_labels``), a third of the JSON arrays' size and less
+    (the script unpacks them). ``said``: each line's words, by the decision and alternative."""
+    seen: dict[tuple, list[int]] = {}         # the moves to the end of a line -> [at, alt, first] of the first
+    out = {}
+    for at, alts in lines.items():
+        packed = []
+        for alt, line in enumerate(alts):
+            if line is None:
+                packed.append(None)
+                continue
+            rows = _line_rows(line, said[at][alt], labels)
+            cut = next((j for j in range(len(rows)) if tuple(rows[j:]) in seen), len(rows))
+            tail = seen[tuple(rows[cut:])] if cut < len(rows) else None
+            for j in range(cut):
+                seen.setdefault(tuple(rows[j:]), [int(at), alt, j])
+            own = rows[:cut]
+            one = {"steps": ";".join(r[0] for r in own), "said": "|".join(r[1] for r in own),
+                   "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(line["views"])]}
+            step_labels = {str(j): json.loads(r[3]) for j, r in enumerate(own) if r[3]}
+            if step_labels:
+                one["step_labels"] = step_labels
+            if line.get("labels"):
+                one["labels"] = labels.change(line["labels"])
+            if tail is not None:
+                one["tail"] = tail
+            packed.append(one)
+        out[at] = packed
     return out
 
 
-def packed_game(data: dict) -> dict:
-    """:func:`game_data` as the page carries it: each line packed (:func:`packed_line`), the spots as one string
-    (``"x y upright higher lead rank;..."``), each board's hands as ``"0-1 2-2|..."``."""
-    table = dict(data["table"], spots=";".join(" ".join(map(str, spot)) for spot in data["table"]["spots"]))
-    lines = {at: [None if line is None else packed_line(line) for line in alts] for at, alts in data["lines"].items()}
-    boards = [dict(b, hands="|".join(" ".join(hand) for hand in b["hands"])) for b in data["boards"]]
-    return dict(data, boards=boards, table=table, lines=lines)
+def packed_game(data: dict, said: dict[str, list]) -> dict:
+    """:func:`game_data` as the page carries it: the lines packed (:func:`packed_lines`, ``said``: each line's
+    words), the spots as one string (:func:`packed_spot`, ``;`` between them), each board as one
+    (:func:`packed_board`; the tiles it takes away, the labels that change and tiles placed anew in ``more``, by
+    the board's index), and the labels of a layout's arms once each (``labels``, the boards and lines naming them
+    by index)."""
+    labels = Shared()
+    table = dict(data["table"], spots=";".join(map(packed_spot, data["table"]["spots"])))
+    boards, more = [], {}
+    for k, b in enumerate(data["boards"]):
+        boards.append(packed_board(b))
+        extra = {key: b[key] for key in ("drop", "labels", "moved") if key in b}
+        if "labels" in extra:
+            extra["labels"] = labels.change(extra["labels"])
+        if extra:
+            more[str(k)] = extra
+    lines = packed_lines(data["lines"], said, labels)
+    return dict(data, boards=boards, more=more, table=table, lines=lines, labels=labels)
+
+
+def packed_board(b: dict) -> str:
+    """A board of :func:`board_data` (with the tiles it ``put``) as the page carries it, its fields in one string:
+    ``"seat;counts;pips;ends;last;put;voids;hands"``, a list's numbers joined by ``.`` (``-``: none), the tiles
+    put by ``,``, each seat's voids and hand by ``|`` (a hand's tiles by a space)."""
+    return ";".join([_field(b["seat"]), ".".join(map(_field, b["counts"])), ".".join(map(_field, b["pips"])),
+                     _field(b["ends"]), _field(b["last"]), ",".join(b["put"]),
+                     "|".join(".".join(map(str, v)) for v in b["voids"]),
+                     "|".join(" ".join(hand) for hand in b["hands"])])
+
+
+def packed_spot(spot: list) -> str:
+    """A place of :func:`place_data` as the page carries it: ``"x y flags"``, the flags upright (1), the higher number
+    on top (2) and lead (4) added, then on a layout with arms ``arm k``, else the rank from the lead."""
+    x, y, upright, higher, lead, *rest = spot
+    return " ".join(map(str, [x, y, upright + 2 * higher + 4 * lead, *rest]))
+
+
+def line_words(game: GameReport) -> dict[str, list]:
+    """Each alternative's best line's moves without the mover's name (``LineView.said``), by the decision's move
+    number as :func:`game_data` gives the lines."""
+    return {str(m.number): [a.line.said if a.line is not None else () for a in m.decision.alternatives]
+            for m in game.moves if m.decision is not None and any(a.line for a in m.decision.alternatives)}
 
 
 # ---- the page -------------------------------------------------------------------------------------
@@ -474,12 +573,14 @@ def render_html(model: ReportModel) -> str:
     shown = model.shown
     charts = [chart(g) for g in shown]
     css, script = static_text("report.css"), static_text("report.js")
-    if any(g.match is not None for g in model.shown):
+    if any(g.fair or any(m.holds for m in g.moves) or (g.to_move and g.to_move.fair) for g in shown):
+        css = with_css(css, "fair.css")     # (the fair analysis: its own rules, on the pages that have one)
+    if any(g.match is not None for g in shown):
         css = with_match_css(css)           # (report --scale match: its own rules; other pages stay as they were)
     page = environment().get_template("report.html.j2")
     return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
-        data=[packed_game(game_data(g, c)) for g, c in zip(shown, charts)],
+        data=[packed_game(game_data(g, c), line_words(g)) for g, c in zip(shown, charts)],
         pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__))
 
 
@@ -500,9 +601,14 @@ def _digest(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
+def with_css(css: Markup, name: str) -> Markup:
+    """The page's CSS with the rules of ``static/NAME`` after it (the rules only some pages need)."""
+    return Markup(css + "\n" + static_text(name))
+
+
 def with_match_css(css: Markup) -> Markup:
     """The page's CSS with the rules of the match scale (``static/match.css``) after it."""
-    return Markup(css + "\n" + static_text("match.css"))
+    return with_css(css, "match.css")
 
 
 def content_policy(css: str, script: str) -> str:

@@ -74,9 +74,8 @@
   function Game(section) {
     this.el = section;
     this.data = JSON.parse(section.querySelector("script.game-data").textContent);
-    this.data.boards.forEach(function (b) {       // each hand "0-1 2-2" (render.packed_game)
-      b.hands = b.hands.split("|").map(function (h) { return h ? h.split(" ") : []; });
-    });
+    var more = this.data.more || {};
+    this.data.boards = this.data.boards.map(function (text, k) { return unpackBoard(text, more[k]); });
     this.number = this.data.game;
     this.n = this.data.moves;
     this.cur = -1;
@@ -88,10 +87,14 @@
     this.points = section.querySelectorAll(".chart .pt");
     this.cursor = section.querySelector(".chart .cursor");
     this.hands = section.querySelectorAll(".hand");
-    Object.keys(this.data.lines).forEach(function (at) { this.data.lines[at].forEach(unpackLine); }, this);
-    this.listLines();
+    var labels = this.data.labels || [];
+    this.data.boards.forEach(function (b) { if (b.labels) { b.labels = withLabels(b.labels, labels); } });
+    unpackLines(this.data.lines, labels);
     var table = this.data.table;
-    table.spots = table.spots ? table.spots.split(";").map(function (s) { return s.split(" ").map(Number); }) : [];
+    table.spots = table.spots ? table.spots.split(";").map(function (s) {     // "x y flags (arm k | rank)": packed_spot
+      var f = s.split(" ").map(Number);
+      return [f[0], f[1], f[2] & 1, (f[2] >> 1) & 1, (f[2] >> 2) & 1].concat(f.slice(3));
+    }) : [];
     this.arms = table.arms;
     if (this.arms) {
       this.svg.classList.add("arms");
@@ -311,55 +314,93 @@
     return {boards: boards, tables: tables};
   }
 
-  // A line as render.line_data packs it: its steps "seat tile laid count pips ends;..." ("-": none, the ends
-  // "1.6") with a layout's label changes by step, and each view's places "2 - 285" into the arrays drawn from.
-  function unpackLine(line) {
-    if (!line || typeof line.steps !== "string") { return; }
-    var none = function (f, then) { return f === "-" ? null : then(f); };
-    var labels = line.step_labels || {};
-    line.steps = line.steps.split(";").map(function (s, j) {
-      var f = s.split(" ");
-      var st = [+f[0], none(f[1], String), +f[2], +f[3], none(f[4], Number),
-                none(f[5], function (e) { return e.split(".").map(Number); })];
-      if (labels[j]) { st.push(labels[j]); }
-      return st;
-    });
-    line.views.forEach(function (v) { v.put = v.put.split(" ").map(function (f) { return none(f, Number); }); });
+  // A board as render.packed_board packs it: "seat;counts;pips;ends;last;put;voids;hands" (a list's numbers by
+  // ".", "-" none, the tiles put by ",", each seat's voids and hand by "|", a hand's tiles by " "); ``extra``: the
+  // tiles it takes away, the labels that change and tiles placed anew.
+  function unpackBoard(text, extra) {
+    var f = text.split(";");
+    var numbers = function (t) { return t === "-" ? null : t === "" ? [] : t.split(".").map(function (n) { return n === "-" ? null : +n; }); };
+    var b = {seat: f[0] === "-" ? null : +f[0], counts: numbers(f[1]), pips: numbers(f[2]), ends: numbers(f[3]),
+             last: numbers(f[4]), put: f[5] ? f[5].split(",") : [],
+             voids: f[6].split("|").map(numbers), hands: f[7].split("|").map(function (h) { return h ? h.split(" ") : []; })};
+    Object.keys(extra || {}).forEach(function (key) { b[key] = extra[key]; });
+    return b;
   }
 
-  // each line's moves, sent once as data ("[0-2]@0|pass|..."): listed under its mover's name as the hand shows it
-  Game.prototype.listLines = function () {
-    var names = {}, lines = this.data.lines;
+  // The lines as render.packed_lines packs them: each line's moves "seat tile laid count pips ends;..." ("-":
+  // none, the ends "1.6"), their words "@0|!pass" (render._packed_said), the labels they change (indexes into the game's
+  // ``labels``) and each view's places "2 - 285"; a line with a ``tail`` [at, alt, first] goes on as that line
+  // from its move ``first``. Unpacked into the arrays drawn from: the moves [seat, tile, laid, count, pips,
+  // ends, (labels)], ``said``, each view's ``put``.
+  function unpackLines(lines, labels) {
+    var none = function (f, then) { return f === "-" ? null : then(f); };
+    var split = function (text, sep) { return text === "" ? [] : text.split(sep); };
+    function unpack(line) {
+      if (!line || line.said.constructor === Array) { return line; }
+      var steps = split(line.steps, ";").map(function (s, j) {
+        var f = s.split(" ");
+        var st = [+f[0], none(f[1], String), +f[2], +f[3], none(f[4], Number),
+                  none(f[5], function (e) { return e.split(".").map(Number); })];
+        if (line.step_labels && line.step_labels[j]) { st.push(withLabels(line.step_labels[j], labels)); }
+        return st;
+      });
+      var said = split(line.said, "|").map(function (t, j) {     // "@6": after the tile laid; "!pass": whole
+        return t.charAt(0) === "!" ? t.slice(1) : "[" + steps[j][1] + "]" + t;
+      });
+      var puts = line.views.map(function (v) { return split(v.put, " ").map(function (f) { return none(f, Number); }); });
+      if (line.tail) {
+        var rest = unpack(lines[String(line.tail[0])][line.tail[1]]), from = line.tail[2];
+        steps = steps.concat(rest.steps.slice(from));
+        said = said.concat(rest.said.slice(from));
+        puts = puts.map(function (put, v) { return put.concat(rest.views[v].put.slice(from)); });
+      }
+      line.steps = steps;
+      line.said = said;
+      line.views.forEach(function (v, i) { v.put = puts[i]; });
+      if (line.labels) { line.labels = withLabels(line.labels, labels); }
+      return line;
+    }
+    Object.keys(lines).forEach(function (at) { lines[at].forEach(unpack); });
+  }
+
+  // A layout's label changes by arm, the labels named by their index into the game's ``labels`` (null: gone).
+  function withLabels(change, labels) {
+    var out = {};
+    Object.keys(change).forEach(function (arm) { out[arm] = change[arm] === null ? null : labels[change[arm]]; });
+    return out;
+  }
+
+  // The head of the panel over a line: its title ("Best line after B [0-1] (move 1), every hand open: each step
+  // keeps its value, +18 (A/C win 18)", from its button's data) and its moves, sent once as data (unpackLines),
+  // listed under each mover's name as the hand shows it, as text.
+  Game.prototype.lineHead = function (button, at, line) {
+    var names = {};
     Array.prototype.forEach.call(this.hands, function (h) {
       names[h.getAttribute("data-seat")] = h.querySelector(".who b").textContent;
     });
-    Array.prototype.forEach.call(this.el.querySelectorAll(".line-data"), function (d) {
-      var ol = d.querySelector("ol.line-moves"), said = ol.getAttribute("data-m").split("|");
-      var at = d.getAttribute("data-at"), steps = lines[at][+d.getAttribute("data-alt")].steps;
-      // its title: "Best line after B [0-1] (move 1), every hand open: each step keeps its value, +18 (A/C win 18)"
-      var v = d.getAttribute("data-value"), title = document.createElement("p"), move = document.createElement("b");
-      var value = document.createElement("span"), words = document.createElement("span");
-      move.textContent = d.getAttribute("data-move");
-      value.className = "val " + (v === "" ? "none" : v.charAt(0) === "+" ? "pos" : v.charAt(0) === "-" ? "neg" : "zero");
-      value.textContent = v === "" ? "\u2013" : v;
-      words.className = "muted";
-      words.textContent = "(" + d.getAttribute("data-words") + ")";
-      title.className = "line-title";
-      title.append("Best line after " + names[steps[0][0]] + " ", move, " (move " + at + "), every hand open: each step keeps its value, ",
-                   value, " ", words);
-      d.insertBefore(title, ol);
-      said.forEach(function (t, j) {
-        var li = document.createElement("li");
-        li.textContent = names[steps[j][0]] + " " + t;
-        ol.appendChild(li);
-      });
+    var v = button.getAttribute("data-value"), title = document.createElement("p"), move = document.createElement("b");
+    var value = document.createElement("span"), words = document.createElement("span"), ol = document.createElement("ol");
+    move.textContent = button.getAttribute("data-move");
+    value.className = "val " + (v === "" ? "none" : v.charAt(0) === "+" ? "pos" : v.charAt(0) === "-" ? "neg" : "zero");
+    value.textContent = v === "" ? "\u2013" : v;
+    words.className = "muted";
+    words.textContent = "(" + button.getAttribute("data-words") + ")";
+    title.className = "line-title";
+    title.append("Best line after " + names[line.steps[0][0]] + " ", move, " (move " + at + "), every hand open: each step keeps its value, ",
+                 value, " ", words);
+    ol.className = "line-moves";
+    line.said.forEach(function (t, j) {
+      var li = document.createElement("li");
+      li.textContent = names[line.steps[j][0]] + " " + t;
+      ol.appendChild(li);
     });
+    return [title, ol];
   };
 
   Game.prototype.enterLine = function (at, alt) {
     var line = (this.data.lines[String(at)] || [])[alt];
-    var source = this.el.querySelector('.line-data[data-at="' + at + '"][data-alt="' + alt + '"]');
-    if (!line || !source || !this.linePanel) { return; }
+    var button = this.el.querySelector('button.show-line[data-at="' + at + '"][data-alt="' + alt + '"]');
+    if (!line || !button || !this.linePanel) { return; }
     if (this.cur !== at) { this.show(at, true); }
     if (this.line) { this.closeLine(); }
     var made = lineBoards(this.data.boards[at - 1], this.tables[at - 1], line);
@@ -369,11 +410,11 @@
     Object.keys(own.base || {}).forEach(function (k) { places[k] = own.base[k]; });
     line.steps.forEach(function (st, j) { if (own.put[j] !== null) { places[st[1]] = own.put[j]; } });
     this.line = {at: at, alt: alt, boards: made.boards, tables: made.tables, places: places, j: 0,
-                 viewBox: this.svg.getAttribute("viewBox"), value: source.getAttribute("data-value")};
+                 viewBox: this.svg.getAttribute("viewBox"), value: button.getAttribute("data-value")};
     this.svg.setAttribute("viewBox", viewBox(own.box));
     var head = this.linePanel.querySelector(".line-head");
     while (head.firstChild) { head.removeChild(head.firstChild); }
-    Array.prototype.forEach.call(source.children, function (c) { head.appendChild(c.cloneNode(true)); });
+    this.lineHead(button, at, line).forEach(function (c) { head.appendChild(c); });
     this.linePanel.querySelector(".back-to-game").textContent = "Back to the game (move " + at + ")";
     this.linePanel.hidden = false;
     this.el.classList.add("in-line");
