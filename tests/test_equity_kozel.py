@@ -3,16 +3,13 @@ checked against a plain walk of whole match states through the match code, and t
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
 
-from analyzer.equity import MatchPosition, load_table
-from analyzer.equity.kozel import Transitions, _OVER, fence_cap, solve_kozel
+from analyzer.equity import EquityTable, MatchPosition, load_table
+from analyzer.equity.kozel import Transitions, _OVER, fence_cap, kozel_table_values
 from analyzer.equity.model import HandModel, ModeSample, Outcome
 from analyzer.rules import HandResult, MatchState, find_variant
-from analyzer.rules.kozel import FENCE
 
 HOLDER = "holder:[1-1]:forced"
 
@@ -45,7 +42,7 @@ def _small_model(variant, eggs: bool) -> HandModel:
     return _model(variant, {HOLDER: rows, "open": open_rows})
 
 
-def _plain(variant, model, fence_room: int = 30, eggs_room: int = 40) -> dict:
+def _plain(variant, model, fence_room: int = 12, eggs_room: int = 16) -> dict:
     """Side 0's chance at every match state reachable from the start, by a plain walk of whole states through the
     match code (``KozelMatch.apply``, ``KozelMatch.lead``) and value iteration: fences and eggs capped only far
     beyond the DP's caps (``fence_room``, ``eggs_room`` more), so that the caps' equivalence is checked too."""
@@ -81,9 +78,11 @@ def _plain(variant, model, fence_room: int = 30, eggs_room: int = 40) -> dict:
             todo.append(nxt)
         edges[pos] = row
     values = dict.fromkeys(edges, 0.5)
+    order = sorted(edges, key=lambda pos: (-sum(pos[0].scores), -sum(pos[0].fence), -pos[0].eggs))   # (later first)
     for _ in range(100_000):
         change = 0.0
-        for pos, row in edges.items():
+        for pos in order:
+            row = edges[pos]
             v = sum(p * (x if isinstance(x, float) else values[x]) for p, x in row)
             change, values[pos] = max(change, abs(v - values[pos])), v
         if change < 1e-13:
@@ -91,19 +90,17 @@ def _plain(variant, model, fence_room: int = 30, eggs_room: int = 40) -> dict:
     return values
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eggs", [True, False])
 @pytest.mark.parametrize("zero_lead", ["one-one", "winner"])
 def test_dp_equals_a_plain_walk_of_whole_states(eggs, zero_lead):
-    """On a tiny limit (30: fences up to 17, records to 29) and a model of few results, every state the plain walk
+    """On a tiny limit (24: fences up to 11, records to 23) and a model of few results, every state the plain walk
     reaches has the DP's chance (eggs looked up one cell deep from the DP's table), with each side to lead."""
-    v = find_variant("kozel", {"limit": "30", "eggs": "yes" if eggs else "no", "zero-lead": zero_lead})
+    v = find_variant("kozel", {"limit": "24", "eggs": "yes" if eggs else "no", "zero-lead": zero_lead})
     model = _small_model(v, eggs)
-    t, values = solve_kozel(v, model)
-    from analyzer.equity import EquityTable
-    from analyzer.equity.kozel import kozel_table_values
     table = EquityTable(v, model, kozel_table_values(v, model).stored, {})
     plain = _plain(v, model)
-    assert len(plain) > 200
+    assert len(plain) > 150
     worst = 0.0
     for (state, side), want in plain.items():
         if state.fence[0] > fence_cap(v) + 5 or state.fence[1] > fence_cap(v) + 5:
@@ -209,3 +206,30 @@ def test_shipped_tables_cover_every_cell(name, rules):
     size = fence_cap(v) + 1 + v.match.target - 1
     assert len(table.values) == 2 * size * size
     assert all(0.0 <= p <= 1.0 for _, p in table.values.items())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("record", ["match-kozel.dom", "match-kozel-50-no-eggs.dom"])
+def test_analyze_grades_the_bundled_records_on_the_match_scale(record):
+    """``domino analyze RECORD --scale match``: every game of the bundled Kozel records (a fence, eggs carried, a
+    fish without eggs, the draw at the limit) is graded in MWC, none in points only; the chance before each game
+    follows from the games before it (eggs carried into game 8 of the game to 101)."""
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    path = Path(__file__).resolve().parent.parent / "records" / record
+    out = CliRunner().invoke(main, ["analyze", str(path), "--scale", "match", "--json"])
+    assert out.exit_code == 0, out.output
+    games = json.loads(out.output)["games"]
+    assert len(games) >= 3
+    for g in games:
+        scale = g["match_scale"]
+        assert scale["known"], scale["note"]
+        assert 0.0 < scale["mwc_before"] < 1.0
+        assert all(alt["mwc"] is not None for d in g["decisions"] for alt in d["alternatives"])
+    text = CliRunner().invoke(main, ["analyze", str(path), "--scale", "match"]).output
+    assert "points only" not in text and "MWC" in text
