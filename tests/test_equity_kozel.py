@@ -7,7 +7,7 @@ import random
 import pytest
 
 from analyzer.equity import EquityTable, MatchPosition, load_table
-from analyzer.equity.kozel import Transitions, _OVER, fence_cap, kozel_table_values
+from analyzer.equity.kozel import Transitions, OVER, fence_cap, kozel_table_values
 from analyzer.equity.model import HandModel, ModeSample, Outcome
 from analyzer.rules import HandResult, MatchState, find_variant
 
@@ -127,7 +127,7 @@ def test_transitions_compose_to_the_match_code():
         after = m.apply(state, HandResult("domino", w, charge, 0, scores))
         lw = t.win[i if w == 0 else j]
         ll = t.lose[j if w == 0 else i][charge + eggs]
-        if ll == _OVER:
+        if ll == OVER:
             assert after.over and after.winner == w
             continue
         assert not after.over

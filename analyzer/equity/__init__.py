@@ -565,6 +565,10 @@ def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: in
             drawn = Counter(rng.choices(outcomes, [sample.outcomes[o] for o in outcomes], k=sample.hands))
             modes[mode] = ModeSample(sample.hands, drawn)
         again = HandModel(table.model.variant, table.model.rules, modes)
+        if is_kozel(v):         # (the whole game solved again: a position with eggs one cell deep from it)
+            solved = kozel_table_values(v, again)
+            runs.append([solved.chance(p.state, p.lead) for p in positions])
+            continue
         if is_race(v):          # (a root led by a known player: one hand deep from the race's positions)
             known = solve_race(v, again, lattice=table.meta.get("lattice"))
             values = {r: known.get(r) or solve_each(v, again, [r], known=known)[r] for r in roots}

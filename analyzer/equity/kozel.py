@@ -38,10 +38,10 @@ from ..rules import HandResult, MatchState, Variant
 from ..rules.kozel import FENCE, KozelMatch
 from .model import HandModel, Outcome, mode_of, lead_token
 
-__all__ = ["is_kozel", "fence_cap", "Transitions", "solve_kozel", "KozelValues", "kozel_key", "TOL"]
+__all__ = ["is_kozel", "fence_cap", "OVER", "Transitions", "solve_kozel", "KozelValues", "kozel_key", "TOL"]
 
 TOL = 1e-12
-_OVER = -1          # (a level past the limit: the match is over)
+OVER = -1          # (a level past the limit: the match is over)
 
 
 def is_kozel(variant: Variant) -> bool:
@@ -79,7 +79,7 @@ class Transitions:
     Levels are indices: a fence ``f`` (record 0) is ``f`` (0 to :func:`fence_cap`), a record ``r`` is
     ``cap + r`` (1 to the limit less one). ``lose[i][x]``: a team at level ``i`` that loses a hand and is charged
     ``x`` (eggs included); ``fish[i][x]``: charged ``x`` in a fish nobody wins; ``win[i]``: it wins a hand;
-    ``_OVER`` where its record reaches the limit."""
+    ``OVER`` where its record reaches the limit."""
 
     def __init__(self, variant: Variant, model: HandModel):
         m = variant.match
@@ -129,7 +129,7 @@ class Transitions:
         """Side 0's new level at level ``i`` (side 1 at record 0, no fence) after ``result``, the match code's."""
         after = self.variant.match.apply(self.state(i, 0), result)
         if after.over and after.winner != 0:
-            return _OVER
+            return OVER
         return self.level(after.scores[0], (after.fence or (0, 0))[0])
 
     def mode(self, i: int, j: int) -> str:
@@ -188,10 +188,10 @@ def _cell(t: Transitions, i: int, j: int, value: Callable[[int, int], float], eg
     for w, nxt in product((0, 1), repeat=2):
         if w == 0:
             here = t.win[i]
-            rows[w, nxt] = [1.0 if to == _OVER else value(nxt, here * n + to) for to in t.lose[j]]
+            rows[w, nxt] = [1.0 if to == OVER else value(nxt, here * n + to) for to in t.lose[j]]
         else:
             here = t.win[j]
-            rows[w, nxt] = [0.0 if to == _OVER else value(nxt, to * n + here) for to in t.lose[i]]
+            rows[w, nxt] = [0.0 if to == OVER else value(nxt, to * n + here) for to in t.lose[i]]
     out: dict[int, tuple[float, float]] = {}
     for e in reversed(t.eggs if eggs is None else eggs):
         base, loops = [0.0, 0.0], [[0.0, 0.0], [0.0, 0.0]]
@@ -202,10 +202,10 @@ def _cell(t: Transitions, i: int, j: int, value: Callable[[int, int], float], eg
                 acc += sum(map(mul, probs, rows[w, nxt][e:e + len(probs)]))
             for p, a, b, nxt in g.fish:
                 ia, jb = t.fish[i][min(a, top)], t.fish[j][min(b, top)]
-                if ia == _OVER and jb == _OVER:
+                if ia == OVER and jb == OVER:
                     acc += p * t.over_both(i, j, a, b)
-                elif ia == _OVER or jb == _OVER:
-                    acc += p * (0.0 if ia == _OVER else 1.0)
+                elif ia == OVER or jb == OVER:
+                    acc += p * (0.0 if ia == OVER else 1.0)
                 else:
                     acc += p * value(nxt, ia * n + jb)
             for p, laid, nxt in g.ties:
