@@ -38,7 +38,7 @@ from ..rules import HandResult, MatchState, Variant
 from ..rules.kozel import FENCE, KozelMatch
 from .model import HandModel, Outcome, mode_of, lead_token
 
-__all__ = ["is_kozel", "fence_cap", "OVER", "Transitions", "solve_kozel", "KozelValues", "kozel_key", "TOL"]
+__all__ = ["is_kozel", "fence_cap", "OVER", "Transitions", "solve_kozel", "KozelValues", "kozel_table_values", "TOL"]
 
 TOL = 1e-12
 OVER = -1          # (a level past the limit: the match is over)
@@ -52,14 +52,6 @@ def is_kozel(variant: Variant) -> bool:
 def fence_cap(variant: Variant) -> int:
     """The fence from which every charge that opens the record takes it to the limit: all fences past it are one."""
     return max(variant.match.target - FENCE, 0)
-
-
-def kozel_key(variant: Variant, state: MatchState) -> tuple:
-    """The table's key of a Kozel match state without eggs: each team's record, or at record 0 its fence negated
-    (capped, :func:`fence_cap`), in the place of the scores; the rest as every table's (``table.state_key``)."""
-    cap, fence = fence_cap(variant), state.fence or (0, 0)
-    levels = tuple(r if r else -min(f, cap) for r, f in zip(state.scores, fence))
-    return (levels, 0, False, None, None, None)
 
 
 @dataclass
@@ -120,6 +112,12 @@ class Transitions:
 
     def level(self, record: int, fence: int) -> int:
         return self.cap + record if record else min(fence, self.cap)
+
+    def key(self, i: int, j: int) -> tuple:
+        """The table's key of levels ``(i, j)`` with no eggs: each team's record, or at record 0 its fence negated,
+        in the place of the scores; the rest as every table's (``table.state_key``)."""
+        levels = tuple(r or -f for r, f in (self.record(i), self.record(j)))
+        return (levels, 0, False, None, None, None)
 
     def state(self, i: int, j: int, eggs: int = 0) -> MatchState:
         (a, fa), (b, fb) = self.record(i), self.record(j)
@@ -310,12 +308,10 @@ class KozelValues:
         return pair[lead[1]] if lead[0] == "side" else (pair[0] + pair[1]) / 2
 
     def _stored_value(self, side: int, k: int) -> float:
-        t = self.transitions
-        i, j = divmod(k, t.size)
-        levels = tuple(t.record(x)[0] or -t.record(x)[1] for x in (i, j))
-        got = self.stored.get(((levels, 0, False, None, None, None), ("side", side)))
+        key = self.transitions.key(*divmod(k, self.transitions.size))
+        got = self.stored.get((key, ("side", side)))
         if got is None:
-            raise KeyError(f"the Kozel table has no chance at {levels} with side {side} to lead")
+            raise KeyError(f"the Kozel table has no chance at {key[0]} with side {side} to lead")
         return got
 
     # the mapping the table's file is written from and looked up in (``EquityTable.as_dict``, ``_value``)
@@ -338,9 +334,8 @@ def kozel_table_values(variant: Variant, model: HandModel,
     t, values = solve_kozel(variant, model, progress)
     n, stored = t.size, {}
     for i, j in product(range(n), repeat=2):
-        levels = tuple(t.record(x)[0] or -t.record(x)[1] for x in (i, j))
         for side in (0, 1):
-            stored[((levels, 0, False, None, None, None), ("side", side))] = values[side][i * n + j]
+            stored[(t.key(i, j), ("side", side))] = values[side][i * n + j]
     out = KozelValues(variant, model, stored)
     out._t = t
     return out
