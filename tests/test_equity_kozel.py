@@ -126,7 +126,7 @@ def test_transitions_compose_to_the_match_code():
         scores = (0, charge) if w == 0 else (charge, 0)
         after = m.apply(state, HandResult("domino", w, charge, 0, scores))
         lw = t.win[i if w == 0 else j]
-        ll = t.lose[j if w == 0 else i][charge + eggs]
+        ll = t.lose(j if w == 0 else i)[charge + eggs]
         if ll == OVER:
             assert after.over and after.winner == w
             continue

@@ -69,8 +69,8 @@ class Transitions:
     """Each team's new level after a hand, as the match code gives it, and the chances of a Kozel hand by lead mode.
 
     Levels are indices: a fence ``f`` (record 0) is ``f`` (0 to :func:`fence_cap`), a record ``r`` is
-    ``cap + r`` (1 to the limit less one). ``lose[i][x]``: a team at level ``i`` that loses a hand and is charged
-    ``x`` (eggs included); ``fish[i][x]``: charged ``x`` in a fish nobody wins; ``win[i]``: it wins a hand;
+    ``cap + r`` (1 to the limit less one). ``lose(i)[x]``: a team at level ``i`` that loses a hand and is charged
+    ``x`` (eggs included); ``fish(i)[x]``: charged ``x`` in a fish nobody wins; ``win[i]``: it wins a hand;
     ``OVER`` where its record reaches the limit."""
 
     def __init__(self, variant: Variant, model: HandModel):
@@ -84,13 +84,28 @@ class Transitions:
         self.eggs = self.eggs_from(0)
         self.top = max(charges) + self.eggs_cap + 1
         self.win = [self._probe(i, HandResult("domino", 0, 1, 0, (0, 1))) for i in range(self.size)]
-        self.lose = [[self._probe(i, HandResult("domino", 1, x, 0, (x, 0))) if x else i for x in range(self.top + 1)]
-                     for i in range(self.size)]
-        self.fish = self.lose if variant.block.eggs else [
-            [self._probe(i, HandResult("blocked", None, 0, 0, (x, 0))) if x else i for x in range(self.top + 1)]
-            for i in range(self.size)]
-        self.holder = [m.lead(self.state(i, j), variant.seating) for i, j in product(range(self.size), repeat=2)]
+        self._lose: dict[int, list[int]] = {}         # (each asked for once: a look-up needs a few levels' rows)
+        self._fish: dict[int, list[int]] = {}
+        self._modes: dict[tuple[int, int], str] = {}
         self._groups: dict = {}
+
+    def lose(self, i: int) -> list[int]:
+        """Level ``i``'s new level when its team loses a hand and is charged ``x`` (eggs included), by ``x``."""
+        row = self._lose.get(i)
+        if row is None:
+            row = self._lose[i] = [self._probe(i, HandResult("domino", 1, x, 0, (x, 0))) if x else i
+                                   for x in range(self.top + 1)]
+        return row
+
+    def fish(self, i: int) -> list[int]:
+        """Level ``i``'s new level when its team is charged ``x`` in a fish nobody wins (``eggs=no``), by ``x``."""
+        if self.variant.block.eggs:
+            return self.lose(i)
+        row = self._fish.get(i)
+        if row is None:
+            row = self._fish[i] = [self._probe(i, HandResult("blocked", None, 0, 0, (x, 0))) if x else i
+                                   for x in range(self.top + 1)]
+        return row
 
     def eggs_from(self, eggs: int) -> list[int]:
         """The eggs a cell carrying ``eggs`` may come to: it and every sum of it and the eggs the model's fish lay,
@@ -132,8 +147,11 @@ class Transitions:
 
     def mode(self, i: int, j: int) -> str:
         """The lead mode of the hand at levels ``(i, j)``: the [1-1] holder's while the match says so."""
-        req = self.holder[i * self.size + j]
-        return "open" if req is None else mode_of(lead_token(req, self.variant, 0))
+        got = self._modes.get((i, j))
+        if got is None:
+            req = self.variant.match.lead(self.state(i, j), self.variant.seating)
+            got = self._modes[i, j] = "open" if req is None else mode_of(lead_token(req, self.variant, 0))
+        return got
 
     def groups(self, mode: str, side: int) -> _Groups:
         """Lead ``mode``'s outcomes with ``side`` leading, absolute (kept)."""
@@ -186,10 +204,10 @@ def _cell(t: Transitions, i: int, j: int, value: Callable[[int, int], float], eg
     for w, nxt in product((0, 1), repeat=2):
         if w == 0:
             here = t.win[i]
-            rows[w, nxt] = [1.0 if to == OVER else value(nxt, here * n + to) for to in t.lose[j]]
+            rows[w, nxt] = [1.0 if to == OVER else value(nxt, here * n + to) for to in t.lose(j)]
         else:
             here = t.win[j]
-            rows[w, nxt] = [0.0 if to == OVER else value(nxt, to * n + here) for to in t.lose[i]]
+            rows[w, nxt] = [0.0 if to == OVER else value(nxt, to * n + here) for to in t.lose(i)]
     out: dict[int, tuple[float, float]] = {}
     for e in reversed(t.eggs if eggs is None else eggs):
         base, loops = [0.0, 0.0], [[0.0, 0.0], [0.0, 0.0]]
@@ -199,7 +217,7 @@ def _cell(t: Transitions, i: int, j: int, value: Callable[[int, int], float], eg
             for (w, nxt), probs in g.won.items():
                 acc += sum(map(mul, probs, rows[w, nxt][e:e + len(probs)]))
             for p, a, b, nxt in g.fish:
-                ia, jb = t.fish[i][min(a, top)], t.fish[j][min(b, top)]
+                ia, jb = t.fish(i)[min(a, top)], t.fish(j)[min(b, top)]
                 if ia == OVER and jb == OVER:
                     acc += p * t.over_both(i, j, a, b)
                 elif ia == OVER or jb == OVER:
@@ -268,7 +286,7 @@ def solve_kozel(variant: Variant, model: HandModel, progress: Callable[[str], No
 def _loops(t: Transitions, i: int, j: int) -> bool:
     """Whether a hand won may leave cell ``(i, j)`` as it was (a fence at the cap charged again, the winner's
     level unchanged)."""
-    return (t.win[i] == i and j in t.lose[j][1:]) or (t.win[j] == j and i in t.lose[i][1:])
+    return (t.win[i] == i and j in t.lose(j)[1:]) or (t.win[j] == j and i in t.lose(i)[1:])
 
 
 class KozelValues:
