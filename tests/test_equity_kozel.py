@@ -187,13 +187,17 @@ def test_a_fence_is_cleared_by_winning(kozel):
 
 
 def test_eggs_make_the_next_losers_charge_larger(kozel):
-    """'Their sum carried to the next loser': near the limit eggs favour the side far from it (its opponents are
-    nearer to losing whichever loses next), and a team that would survive a plain loss but not one with the eggs
-    added is worse off with them."""
+    """'Their sum carried to the next loser': eggs make the next hand won weigh more, so with the same lead they help
+    the side nearer the limit and hurt the side further from it; eggs of the limit or more lose the game for the
+    next team to lose a hand (its record reaches the limit), so the chance is then the same at every record, the
+    chance that the leading side wins the next hand that is won, and all such eggs are one."""
     v, table = kozel
-    assert table.chance(_pos((30, 90), eggs=20)) > table.chance(_pos((30, 90)))
-    assert table.chance(_pos((90, 30), eggs=20)) < table.chance(_pos((90, 30)))
-    # eggs of the limit or more lose the game for the next team to lose a hand: all such eggs are one
+    behind = [table.chance(_pos((90, 30), eggs=e)) for e in (0, 20, 60)]
+    ahead = [table.chance(_pos((30, 90), eggs=e)) for e in (0, 20, 60)]
+    assert behind == sorted(behind) and behind[0] < behind[-1]
+    assert ahead == sorted(ahead, reverse=True) and ahead[0] > ahead[-1]
+    decided = [table.chance(_pos(scores, eggs=101)) for scores in ((30, 90), (90, 30), (60, 60), (13, 13))]
+    assert max(decided) - min(decided) < 1e-9 and decided[0] > 0.5          # (the leader wins a hand more often)
     assert table.chance(_pos((30, 40), eggs=101)) == pytest.approx(table.chance(_pos((30, 40), eggs=140)), abs=1e-12)
 
 
