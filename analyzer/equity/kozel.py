@@ -339,6 +339,15 @@ class KozelValues:
     def items(self):
         return self.stored.items()
 
+    def keys(self):
+        return self.stored.keys()
+
+    def __getitem__(self, key):
+        return self.stored[key]
+
+    def __iter__(self):
+        return iter(self.stored)
+
     def update(self, extra: dict) -> None:
         self.stored.update(extra)
 
