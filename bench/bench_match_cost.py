@@ -35,12 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ["match-quinientos.dom", "match-doscientos-block.dom", "match-jamaican.dom", "match-milo.dom",
            "match-whist.dom", "match-chiva-3-draw.dom", "variant-all-fives.dom", "variant-hungarian.dom",
            "variant-cutthroat-3.dom", "match-all-fives-4.dom", "match-all-fives-threes-3.dom", "match-hungarian-3.dom",
-           "match-hungarian-4.dom", "match-french.dom"]
+           "match-hungarian-4.dom", "match-french.dom", "match-kozel.dom", "match-kozel-50-no-eggs.dom"]
 
 #: the variants of ``--matches``: (name, options): each family the match scale grades, those whose results are read
 MATCHES = [("whist", {}), ("hungarian", {"players": "3"}), ("hungarian", {"players": "4"}), ("french", {}),
            ("all-fives", {}), ("all-fives-threes", {"players": "3"}), ("all-fives", {"players": "4"}),
-           ("partnership", {}), ("jamaican", {}), ("cutthroat", {"players": "3"}), ("chiva", {"players": "3"})]
+           ("partnership", {}), ("jamaican", {}), ("cutthroat", {"players": "3"}), ("chiva", {"players": "3"}),
+           ("kozel", {})]
 
 
 def cpu(root: Path, record: str, scale: str, env: dict) -> float:

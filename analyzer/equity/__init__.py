@@ -34,6 +34,7 @@ from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_tok
 from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, side_leads_results,
                    solve_race)
 from .store import PackedValues, pack, unpack
+from .kozel import KozelValues, is_kozel, kozel_table_values
 from .table import (PENDING_CAP, added_rows, each_step, endless, first_game_roots, first_lead, hand_rows, key_state,
                     known_leader_roots, resolve, rows_reaching, score_grid_roots, score_step, solve, solve_each,
                     state_key, terminal_each)
@@ -101,9 +102,9 @@ def supported(variant: Variant) -> str | None:
     :data:`MAX_SCORES` running scores (the walk)."""
     sides = variant.seating.sides
     target = variant.match.target
-    if type(variant.match).apply is not MatchScoring.apply:
-        return (f"{variant.name}'s match keeps more than the scores (Kozel: the fences and the eggs carried), "
-                "which the MWC's dynamic programming does not model yet")
+    if type(variant.match).apply is not MatchScoring.apply and not is_kozel(variant):
+        return (f"{variant.name}'s match keeps more than the scores, which the MWC's dynamic programming does not "
+                "model")
     if sides != 2 and variant.match.kind in (MatchKind.BAD, MatchKind.POINTS) and target and not is_race(variant):
         count = (-(-target // score_step(variant))) ** sides
         if count > MAX_SCORES:
@@ -149,6 +150,10 @@ class EquityTable:
     meta: dict
     _memo: dict = field(default_factory=dict, repr=False, compare=False)    # (the look-ups off the walk: ``solve``)
 
+    def __post_init__(self):
+        if is_kozel(self.variant) and not isinstance(self.values, KozelValues):   # (Kozel's own DP: ``kozel.py``)
+            self.values = KozelValues(self.variant, self.model, self.values)
+
     @property
     def individual(self) -> bool:
         """A table of more than two sides (individual players): each position holds every side's chance."""
@@ -175,6 +180,8 @@ class EquityTable:
         return self._value(position)
 
     def _value(self, position: MatchPosition):
+        if isinstance(self.values, KozelValues):        # (records, fences and eggs: ``kozel.py``)
+            return self.values.chance(position.state, position.lead)
         key = (state_key(self.variant, position.state), position.lead)
         v = self.values.get(key)
         if v is None and isinstance(self.values, RaceValues):
@@ -382,7 +389,9 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
     simulated = time.perf_counter() - started
     while True:
         try:
-            if is_race(variant):
+            if is_kozel(variant):
+                values = kozel_table_values(variant, model, progress)
+            elif is_race(variant):
                 values = solve_race(variant, model, progress=progress, lattice=lattice(variant))
             else:
                 roots = [(state_key(variant, variant.match.start(sides)), first_lead(variant))]
@@ -556,6 +565,10 @@ def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: in
             drawn = Counter(rng.choices(outcomes, [sample.outcomes[o] for o in outcomes], k=sample.hands))
             modes[mode] = ModeSample(sample.hands, drawn)
         again = HandModel(table.model.variant, table.model.rules, modes)
+        if is_kozel(v):         # (the whole game solved again: a position with eggs one cell deep from it)
+            solved = kozel_table_values(v, again)
+            runs.append([solved.chance(p.state, p.lead) for p in positions])
+            continue
         if is_race(v):          # (a root led by a known player: one hand deep from the race's positions)
             known = solve_race(v, again, lattice=table.meta.get("lattice"))
             values = {r: known.get(r) or solve_each(v, again, [r], known=known)[r] for r in roots}

@@ -61,14 +61,16 @@ class Outcome:
     termination: str
     void: bool
     next: Token
+    carried: int = 0        # points the hand leaves to a later hand's loser (Kozel's eggs: ``MatchScoring.carried``)
 
     def as_list(self) -> list:
-        return [self.winner, self.points, list(self.scores), self.termination, self.void, _token_data(self.next)]
+        out = [self.winner, self.points, list(self.scores), self.termination, self.void, _token_data(self.next)]
+        return [*out, self.carried] if self.carried else out
 
     @classmethod
     def from_list(cls, data: list) -> Outcome:
-        w, p, s, t, v, n = data
-        return cls(w, p, tuple(s), t, v, _token_from(n))
+        w, p, s, t, v, n, *carried = data
+        return cls(w, p, tuple(s), t, v, _token_from(n), *carried)
 
 
 def _token_data(token: Token) -> list:
@@ -236,10 +238,12 @@ class ModeSample:
 def _pending(rows: list) -> dict:
     """Each row's fields as ``Outcome.from_list`` takes them, and its count (checked here: a row that is none is
     refused now), made outcomes when first asked for (``ModeSample.__getattr__``); keyed so, equal rows merge as
-    equal outcomes do."""
+    equal outcomes do (a row of seven fields and its count: the points it carries, ``Outcome.carried``)."""
     pending = {}
-    for w, p, scores, t, v, n, count in rows:          # (``_token_from``, a plain token inline)
-        pending[w, p, tuple(scores), t, v, _token_from(n) if n[0] == "match" else tuple(n)] = count
+    for w, p, scores, t, v, n, *carried, count in rows:          # (``_token_from``, a plain token inline)
+        if len(carried) > 1:
+            raise ValueError(f"an outcome of {len(carried) + 7} fields: {[w, p, scores, t, v, n, *carried, count]}")
+        pending[(w, p, tuple(scores), t, v, _token_from(n) if n[0] == "match" else tuple(n), *carried)] = count
     return pending
 
 
@@ -391,7 +395,7 @@ def _add(sample: ModeSample, variant: Variant, leader: int, result, facts, view:
     scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(sides))
     outcome = Outcome(None if result.winner is None else (result.winner - side) % sides, result.points,
                       tuple(scores[(side + i) % sides] for i in range(sides)), result.termination, result.void,
-                      _next_token(variant, leader, result, facts))
+                      _next_token(variant, leader, result, facts), variant.match.carried(result))
     played = [0, 0]                          # the leader's side's points scored during play, the others'
     for seat, p in enumerate(play_points):
         played[0 if teams[seat] == side else 1] += p

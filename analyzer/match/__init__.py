@@ -19,6 +19,7 @@ from ..replay.result import compare_result
 from ..record import StatedResult
 from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
+from ..rules.kozel import KozelMatch
 from ..rules.matchplay import seat_now, settlement
 from ..rules.codes import Code
 from ..rules.modes import MatchKind
@@ -131,6 +132,9 @@ def score_before(variant: Variant, rep: Replay, stated: str, after: bool = True)
     if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
         raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
                          "the hand in the file, with Game tags")
+    if isinstance(match, KozelMatch):
+        raise ValueError("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag says: give "
+                         "the games before the hand in the file, with Game tags")
     names = [variant.side_name(side, rep.players) for side in range(sides)]
     try:
         claimed = parse_score(stated)

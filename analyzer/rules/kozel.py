@@ -26,10 +26,11 @@ from .matchplay import MatchScoring, MatchState
 from .modes import MatchKind
 from .policies import DOUBLE_BLANK, Dealing, LeadPolicy, LeadRequirement, Opening, PointScoring, Seating
 
-__all__ = ["ONE_ONE", "FENCE", "remainders", "KozelBlock", "KozelScoring", "KozelLead", "KozelMatch", "fisher"]
+__all__ = ["ONE_ONE", "FENCE", "EGGS", "remainders", "KozelBlock", "KozelScoring", "KozelLead", "KozelMatch", "fisher"]
 
 ONE_ONE = Tile(1, 1)
 FENCE = 13          # a charge below this, to a team whose record is 0, goes on the fence
+EGGS = "eggs"       # the bonus a fish with equal remainders names (``HandResult.bonuses``): their sum
 
 
 def remainders(facts: HandFacts, seating: Seating) -> list[int]:
@@ -74,7 +75,7 @@ class KozelScoring(PointScoring):
             loser = 1 - winner
             scores[loser] = rest[loser]
         elif note == "eggs":
-            bonuses = (("eggs", sum(rest)),)
+            bonuses = ((EGGS, sum(rest)),)
         else:
             scores = rest
         points = max(scores) if winner is not None else 0
@@ -119,7 +120,7 @@ class KozelMatch(MatchScoring):
         scores, fence = list(state.scores), list(state.fence or (0, 0))
         wins = list(state.wins)
         eggs, notes = state.eggs, []
-        laid = dict(result.bonuses).get("eggs")
+        laid = self.carried(result)
         if laid:
             eggs += laid
             notes.append(f"eggs: {laid} carried to the next loser ({eggs} in all)")
@@ -157,6 +158,15 @@ class KozelMatch(MatchScoring):
 
     def open_below(self) -> int | None:
         return None
+
+    def carried(self, result: HandResult) -> int:
+        """The eggs ``result`` lays (a fish with equal remainders: their sum, carried to the next loser)."""
+        return dict(result.bonuses).get(EGGS, 0)
+
+    @staticmethod
+    def with_carried(result: HandResult, carried: int) -> HandResult:
+        """``result`` laying ``carried`` eggs (as :class:`KozelScoring` names them): the inverse of :meth:`carried`."""
+        return replace(result, bonuses=((EGGS, carried),)) if carried else result
 
     def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
         if self.zero_lead == "one-one" and not any(state.scores):

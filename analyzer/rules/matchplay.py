@@ -184,6 +184,10 @@ class MatchScoring:
             return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
         return MatchState(tuple(scores), tuple(wins), games, note=note)
 
+    def carried(self, result: HandResult) -> int:
+        """The points ``result`` leaves to be paid by a later hand's loser (Kozel's eggs); 0 in every other match."""
+        return 0
+
     def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
         """Who leads the next game when the match state decides it (``straight``; ``cutthroat``
         played "wie beim Partnerspiel": at all 0 the [6-6] holder, else the last winner; ``shutout``:
