@@ -23,7 +23,7 @@ from . import alternative_text
 from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
-__all__ = ["METHOD", "HiddenVerdict", "exact_points", "hidden_verdict", "hidden_unavailable"]
+__all__ = ["METHOD", "HiddenVerdict", "exact_deals", "exact_points", "hidden_verdict", "hidden_unavailable"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
 #                                  in every world, or in the worlds drawn)
@@ -40,7 +40,7 @@ def hidden_unavailable() -> str | None:
     return None
 
 
-def _deals(rep: Replay, k: int, seat: int, moves: Sequence[Move]):
+def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move]):
     """The position of the decision and the public deals with their weights where the solver takes it
     (two players, within the bound, the legal moves the position's own), else None."""
     if len(rep.players) != 2 or rep.variant.seating.sides != 2:
@@ -66,7 +66,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]]
     left to the sampling)."""
     out: dict[tuple[int, int], HiddenDecision] = {}
     for k, seat, moves in points:
-        found = _deals(rep, k, seat, moves)
+        found = exact_deals(rep, k, seat, moves)
         if found is None:
             continue
         actual, deals, weights = found
