@@ -7,7 +7,7 @@ from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
            "jobs_option", "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
-           "max_worlds_check", "exact_hidden_note"]
+           "max_worlds_check", "fair_settings"]
 
 #: the default of ``--max-size`` (MB): :data:`analyzer.notation.MAX_RECORD_BYTES`, the board's cap (not imported:
 #: ``--help`` loads no reader)
@@ -161,7 +161,17 @@ def fair_only(fair: bool) -> None:
             raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)
 
 
-def exact_hidden_note(exact_hidden: bool, scale: str = "points") -> None:
+def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: int, exact_hidden: bool,
+                  scale: str) -> dict:
+    """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-worlds``
+    against ``--worlds``, and ``--exact-hidden`` said once where it cannot be kept."""
+    max_worlds_check(worlds, max_worlds)
+    _exact_hidden_note(exact_hidden, scale)
+    return dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds,
+                fair_exact_hidden=exact_hidden)
+
+
+def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:
     """Say once, on standard error, why ``--exact-hidden`` cannot be kept (scipy missing)."""
     if not exact_hidden or scale == "match":
         return
