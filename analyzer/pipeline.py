@@ -60,6 +60,8 @@ class Options:
     #                                         (``fair_worlds()``: report; analyze --fair's own loop for them; stats no)
     fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many
     fair_seats: tuple[str, ...] = ()        # the players to judge (default: every one whose hand is known)
+    fair_exact_hidden: bool = True          # a small decision of a two-player game valued exactly under hidden
+    #                                         information (``analysis.hiddenfair``; not on the match scale)
     triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
     repair_edits: int = 0                   # validate --repair: the full repair search, with at most this many edits
     write_repaired: bool = False            # validate --write-repaired: the text of the repaired record too
@@ -249,7 +251,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     worlds = fair_worlds(run)
     settings = dict(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
                     seats=seats or o.fair_seats, thresholds=FairThresholds(o.limits), workers=workers,
-                    node_limit=o.max_nodes, table_mb=o.table_mb,
+                    node_limit=o.max_nodes, table_mb=o.table_mb, exact_hidden=o.fair_exact_hidden and o.scale != "match",
                     max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
     if pool is not None:
         settings["pool"] = pool

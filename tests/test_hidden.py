@@ -253,6 +253,25 @@ def test_a_draw_game_with_every_hand_and_the_boneyard_known_has_the_open_hands_v
         got = hidden_decision(DRAW, pos, [pos])
         assert got.value == pytest.approx(TreeSearch(DRAW).solve(pos), abs=1e-7)
         assert dict(got.moves) == pytest.approx(dict(TreeSearch(DRAW).values(pos)), abs=1e-7)
+        assert got.hand_value == pytest.approx(got.value, abs=1e-7)      # one deal: the mover's hand is all of it
+        assert dict(got.hand_values()) == pytest.approx(dict(TreeSearch(DRAW).values(pos)), abs=1e-7)
+
+
+def test_the_hand_values_of_the_movers_hands_weighed_by_their_deals_make_the_game_value():
+    """Split by the mover's hand at the root, the optimal strategies' payoff adds up to the game value: the
+    part of each hand (its ``hand_value`` times its ``reach``, read off the same solved game) sums to it."""
+    for name, deals in tiny_games():
+        rules = BLOCK if name != "draw" else DRAW
+        pos = deals[0]
+        mover = pos.turn
+        game = build_game(rules, deals, mover)
+        solved = solve_game(game)
+        x, y = solved.plans
+        parts = [sum(x[a] * y[b] * w for (a, b), w in part.items()) for part in game.by_hand.values()]
+        assert sum(parts) == pytest.approx(solved.value, abs=1e-7), name
+        got = hidden_decision(rules, pos, deals)
+        assert got.hand_value * got.reach * (1 if mover == 0 else -1) == pytest.approx(
+            parts[list(game.by_hand).index(pos.hands[mover])], abs=1e-6)
 
 
 def test_each_moves_value_equals_the_matrix_game_with_the_movers_choice_fixed():

@@ -45,6 +45,7 @@ from ..workers import pool_options
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
+from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
 from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
                         percentile, tied_moves, value_summary, worth_more)
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
@@ -81,7 +82,8 @@ class WorstWorld:
 class FairDecision:
     view: str                 # the mover, whose knowledge the worlds follow
     worlds: int               # the worlds solved (all of them, or the number drawn)
-    method: str               # "exact" or "sampled"
+    method: str               # "exact" or "sampled" (open hands in every world, or in those drawn), or
+                              # "exact-hidden" (the exact solver under hidden information: ``analysis.hiddenfair``)
     best: str
     loss: float               # from the mover's side, never negative
     cls: str | None
@@ -94,6 +96,7 @@ class FairDecision:
                               # not tell apart, as counted here (not kept when pickled)
     holds: tuple | None = field(default=None, repr=False, compare=False)   # who holds what in them, for a page:
                               # ``inference.holds_of(seen)`` (``pipeline.mover_views``)
+    hidden: dict | None = None  # "exact-hidden": the solver's figures (``hiddenfair.HiddenVerdict.summary``)
 
     def as_dict(self) -> dict:
         out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": self.best,
@@ -101,6 +104,8 @@ class FairDecision:
                "tied": list(self.tied)}
         if self.worst is not None:
             out["worst_world"] = self.worst.as_dict()
+        if self.hidden is not None:
+            out["hidden"] = self.hidden
         return out
 
     def __getstate__(self) -> dict:
@@ -148,10 +153,11 @@ class _Plan:
     seat: int
     moves: list[Move]
     worlds: object            # the decision's ``inference.Worlds``
-    method: str               # "exact" or "sampled"
+    method: str               # "exact" or "sampled"; "exact-hidden": solved by the exact solver (``hidden``)
     listed: list | None       # every world (exact), else None
     size: int                 # how many worlds are solved
     seed: int
+    hidden: object = None     # "exact-hidden": the decision's ``hidden.HiddenDecision`` (no world solved)
 
     def chunk(self, part: int, size: int | None = None) -> list:
         """The worlds of task ``part`` when ``size`` worlds are solved (default ``self.size``; a pool's
@@ -469,7 +475,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
                  thresholds: FairThresholds = FairThresholds(), workers: int | None = None,
                  node_limit: int | None = None, table_mb: float = TABLE_MB,
                  pool=ProcessPoolExecutor, progress: Callable[[int, int], None] | None = None,
-                 results: bool = False, max_worlds: int | None = None) -> GameAnalysis:
+                 results: bool = False, max_worlds: int | None = None, exact_hidden: bool = False) -> GameAnalysis:
     """The fair analysis of a replayed game, added to its open-hands analysis ``base`` (computed here
     when not given): each decision of an analysed seat gains ``fair`` and each of its alternatives a
     :class:`FairValue`; decisions the open-hands analysis could not value (a hidden hand) are added
@@ -481,7 +487,9 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     along its principal variation there (``FairValue.results``), which the match scale reads where both
     sides may score in a hand (``outcomes.needs_results``). A sampled decision whose best is not told apart
     from another move draws more worlds, doubling from ``worlds`` to ``max_worlds`` (default ``worlds``: no more;
-    the commands' default is :data:`GROWTH` times ``worlds``): see :mod:`analyzer.analysis.fairstats`."""
+    the commands' default is :data:`GROWTH` times ``worlds``): see :mod:`analyzer.analysis.fairstats`.
+    ``exact_hidden``: a decision of a two-player game small enough is valued exactly under hidden information
+    instead (:mod:`analyzer.analysis.hiddenfair`; without scipy, sampled as the others, and the note says so)."""
     if worlds < 2:
         raise ValueError(f"worlds: {worlds} deals drawn give no interval; draw at least 2")
     if max_worlds is not None and max_worlds < worlds:
@@ -506,8 +514,12 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     # list the worlds of every decision with few (a sampled one draws them where it is solved),
     # then solve them all in one go
     plans = []
+    hidden: dict = {}
+    if exact_hidden and not individual and hidden_unavailable() is None:    # (without scipy: sampled; the
+        hidden, failed = exact_points(rep, points)                          # command says so once)
+        notes += [failed] if failed else []
     try:
-        _list_worlds(plans, rep, points, worlds, exact_below, seed)
+        _list_worlds(plans, rep, points, worlds, exact_below, seed, hidden)
     except NoWorld as exc:
         out.fair_note = f"the fair analysis stops: {exc}"
         out.fair_error = str(exc)
@@ -553,13 +565,15 @@ def _first_notes(rep: Replay, chosen: list[int]) -> list[str]:
 
 
 def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, list[Move]]], worlds: int,
-                 exact_below: int, seed: int) -> None:
-    """The plan of each decision point, added to ``plans``: every world listed where there are at most
-    ``exact_below``, else ``worlds`` drawn (a decision without a world raises ``NoWorld``, the plans
-    before it kept)."""
+                 exact_below: int, seed: int, hidden: dict) -> None:
+    """The plan of each decision point, added to ``plans``: the exact solver's where ``hidden`` has it (by
+    step and seat), else every world listed where there are at most ``exact_below``, else ``worlds`` drawn
+    (a decision without a world raises ``NoWorld``, the plans before it kept)."""
     for k, seat, moves in points:
         every = worlds_at(rep, k, seat)
-        if every.count <= exact_below:
+        if (k, seat) in hidden:
+            plans.append(_Plan(k, seat, moves, every, HIDDEN, [], 0, seed, hidden[(k, seat)]))
+        elif every.count <= exact_below:
             listed = list(every)
             plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
         else:
@@ -580,8 +594,11 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
             if base.to_move is None:
                 side = 0 if individual else rep.variant.seating.teams[seat]
                 base.to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
-            _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual, z)
-            _attach_results(base.to_move, per_world, results)
+            if plan.hidden is not None:
+                _grade_hidden(base.to_move, rep, plan, thresholds)
+            else:
+                _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual, z)
+                _attach_results(base.to_move, per_world, results)
             base.to_move.fair.seen = plan.worlds
             continue
         if _declined(rep, k, seat, moves):
@@ -591,6 +608,9 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
             decision = by_index.get(k) or _bare_decision(rep, k, seat, moves)
         if not any(d is decision for d in base.decisions):
             base.decisions.append(decision)
+        if plan.hidden is not None:
+            _grade_hidden(decision, rep, plan, thresholds)
+            continue
         _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual, z)
         _attach_results(decision, per_world, results)
         _mark_worst(decision, rep, plan, per_world)
@@ -702,6 +722,18 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
     loss, cls, verdict = fair_verdict(table[best], table[played], sign, exact, thresholds, decision.cls, z)
     decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), round(float(loss), 4), cls, verdict,
                                  count, tied=tied)
+
+
+def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: FairThresholds) -> None:
+    """Attach the exact solver's values of every alternative and its verdict to ``decision``
+    (:func:`analysis.hiddenfair.hidden_verdict`), and the worlds its mover could not tell apart."""
+    k, seat, solved = plan.k, plan.seat, plan.hidden
+    played = None if k == len(rep.steps) else rep.steps[k].move
+    got: HiddenVerdict = hidden_verdict(rep, k, seat, solved, played, decision.cls, thresholds)
+    for alt in decision.alternatives:
+        alt.fair = got.values[next(m for m in plan.moves if alternative_text(m) == alt.move)]
+    decision.fair = FairDecision(rep.players[seat], solved.deals, HIDDEN, got.best, got.loss, got.cls, got.verdict,
+                                 solved.deals, tied=got.tied, seen=plan.worlds, hidden=got.summary)
 
 
 def _table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list, sign: int,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, fair_options, force_option, max_worlds_check, output_options, passes_option,
+from .options import (PATHS, fair_only, fair_options, fair_settings, force_option, output_options, passes_option,
                       run_options, scale_option, search_options, thresholds_option, variant_option)
 
 __all__ = ["analyze"]
@@ -30,7 +30,8 @@ __all__ = ["analyze"]
 @scale_option
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, force, lines,
-            thresholds, max_nodes, table_mb, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale):
+            thresholds, max_nodes, table_mb, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale,
+            exact_hidden):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -77,8 +78,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
             if given:
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
-        max_worlds_check(worlds, max_worlds)
-        fair_options_ = dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds)
+        fair_options_ = fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale)
         return _analyze_fair(inputs, known, options, fair_options_, seats, jobs, as_json, quiet, jsonl)
     if graph_path is not None:          # (each game's numbered file when there are several: checked as it is written)
         output_target(graph_path, inputs, "--graph", "graph", force)

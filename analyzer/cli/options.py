@@ -7,7 +7,7 @@ from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
            "jobs_option", "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
-           "max_worlds_check"]
+           "max_worlds_check", "fair_settings"]
 
 #: the default of ``--max-size`` (MB): :data:`analyzer.notation.MAX_RECORD_BYTES`, the board's cap (not imported:
 #: ``--help`` loads no reader)
@@ -124,7 +124,12 @@ def search_options(f):
 
 def fair_options(f):
     """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--worlds``, ``--max-worlds``,
-    ``--exact-below``, ``--seed``."""
+    ``--exact-below``, ``--seed``, ``--exact-hidden/--no-exact-hidden``."""
+    f = click.option("--exact-hidden/--no-exact-hidden", default=True, show_default=True,
+                     help="With --fair: value a decision of a two-player game exactly under hidden information "
+                          "(both players playing their best by what they know) where it is small enough: every "
+                          "hand at most 4 tiles and at most 700 deals the record allows (needs scipy; not with "
+                          "--scale match); else, or with --no-exact-hidden, sample open hands.")(f)
     f = click.option("--seed", type=int, default=0, show_default=True, metavar="N",
                      help="With --fair: the seed of the drawing of deals (the same seed, the same run).")(f)
     f = click.option("--exact-below", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
@@ -150,10 +155,31 @@ def fair_only(fair: bool) -> None:
         return
     ctx = click.get_current_context()
     for name, option in (("seats", "--seat"), ("worlds", "--worlds"), ("exact_below", "--exact-below"),
-                         ("seed", "--seed"), ("max_worlds", "--max-worlds")):
+                         ("seed", "--seed"), ("max_worlds", "--max-worlds"), ("exact_hidden", "--no-exact-hidden")):
         source = ctx.get_parameter_source(name)
         if source is not None and source != click.core.ParameterSource.DEFAULT:
             raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)
+
+
+def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: int, exact_hidden: bool,
+                  scale: str) -> dict:
+    """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-worlds``
+    against ``--worlds``, and ``--exact-hidden`` said once where it cannot be kept."""
+    max_worlds_check(worlds, max_worlds)
+    _exact_hidden_note(exact_hidden, scale)
+    return dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds,
+                fair_exact_hidden=exact_hidden)
+
+
+def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:
+    """Say once, on standard error, why ``--exact-hidden`` cannot be kept (scipy missing)."""
+    if not exact_hidden or scale == "match":
+        return
+    from ..analysis.hiddenfair import hidden_unavailable       # (the analysis: loaded when a command runs)
+
+    why = hidden_unavailable()
+    if why is not None:
+        click.echo(f"--exact-hidden: {why}.", err=True)
 
 
 def max_worlds_check(worlds: int | None, max_worlds: int | None) -> None:

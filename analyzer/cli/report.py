@@ -7,7 +7,7 @@ import os
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, fair_options, force_option, max_worlds_check, output_options, passes_option,
+from .options import (PATHS, fair_only, fair_options, fair_settings, force_option, output_options, passes_option,
                       run_options, scale_option, search_options, thresholds_option, variant_option)
 
 __all__ = ["report"]
@@ -30,7 +30,7 @@ __all__ = ["report"]
 @scale_option
 @clean_errors
 def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler,
-           cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale):
+           cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale, exact_hidden):
     """Write an annotated HTML replay of every game: each move, every alternative's exact value, the
     errors of play and of the record, the critical move; for several records a page each and an index
     (the games, the per-player summary). Each page is self-contained (nothing from the network).
@@ -60,9 +60,8 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     # a record with hidden hands gets the fair analysis as with analyze (the pipeline decides: ``fair_worlds``)
     options = dataclasses.replace(options, fair_hidden=True)
     if fair:
-        max_worlds_check(worlds, max_worlds)
-        options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
-                                      fair_seats=tuple(seats), fair_max_worlds=max_worlds)
+        options = dataclasses.replace(options, fair_seats=tuple(seats),
+                                      **fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale))
     inputs = sources(paths)
     if output == "":
         output_target(output, inputs, "-o")

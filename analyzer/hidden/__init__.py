@@ -9,10 +9,11 @@ mover's optimal strategy at his decision (mixed where it must be).
 """
 from __future__ import annotations
 
-from .decision import MAX_DEALS, MAX_HAND, HiddenDecision, TooLarge, hidden_decision, public_deals, within_bound
+from .decision import (MAX_DEALS, MAX_HAND, HiddenDecision, TooLarge, hidden_decision, public_deals, public_game,
+                       within_bound)
 from .game import HiddenGame, InfoSet, build_game, side0_value
 from .lp import HiddenUnavailable, SolvedGame, behaviour, best_response, solve_game
 
-__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "MAX_DEALS", "MAX_HAND", "within_bound", "TooLarge", "HiddenUnavailable",
-           "HiddenGame", "InfoSet", "build_game", "side0_value", "SolvedGame", "solve_game", "behaviour",
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "MAX_DEALS", "MAX_HAND", "within_bound",
+           "TooLarge", "HiddenUnavailable", "HiddenGame", "InfoSet", "build_game", "side0_value", "SolvedGame", "solve_game", "behaviour",
            "best_response"]

@@ -6,11 +6,12 @@ from typing import Sequence
 
 from ..inference import worlds_at, world_position
 from ..position import Position
+from ..search.tree import revealed
 from ..tiles import Move
 from .game import build_game
 from .lp import behaviour, forced_value, solve_game
 
-__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge"]
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge"]
 
 #: The size bound (docs/hidden.md, bench/bench_hidden.py): at most this many deals for one decision, and
 #: every hand at most :data:`MAX_HAND` tiles; solved in seconds within it.
@@ -41,11 +42,19 @@ class HiddenDecision:
     reach: float
     infosets: tuple[int, int]       # the information sets of the mover and of the other player
     nodes: int
+    hand_value: float = 0.0         # the mean over the deals that give the mover his actual hand, both playing
+    #                                 the optimal strategies found (side 0)
 
     def loss(self, move: Move) -> float:
         """What ``move`` costs the mover per deal that gives him his hand, against the best (>= 0)."""
         best = max(v * self._sign() for _, v in self.moves)
         return (best - dict(self.moves)[move] * self._sign()) / self.reach
+
+    def hand_values(self) -> tuple[tuple[Move, float], ...]:
+        """Each move's value per deal that gives the mover his actual hand (side 0): ``hand_value`` less what
+        the move costs against the game value (``(value - move's value) / reach``). Where he need not mix, the
+        best move's is ``hand_value`` and the gap between two moves is the gap between their losses."""
+        return tuple((m, self.hand_value - (self.value - v) / self.reach) for m, v in self.moves)
 
     def _sign(self) -> int:
         return 1 if self.mover == 0 else -1
@@ -72,8 +81,11 @@ def hidden_decision(rules, pos: Position, deals: Sequence[Position], weights: Se
         node = game.infosets[0][at]
         values = tuple((m, float(sign * forced_value(game, node, k))) for k, m in enumerate(node.moves))
         strategy = tuple(zip(node.moves, map(float, behaviour(node, solved.plans[0]))))
+    x, y = solved.plans
+    mine = game.by_hand.get(pos.hands[mover], {})
+    hand_value = sign * sum(x[s1] * y[s2] * w for (s1, s2), w in mine.items()) / reach
     return HiddenDecision(mover, len(deals), float(sign * solved.value), values, strategy, reach,
-                          (len(game.infosets[0]), len(game.infosets[1])), game.nodes)
+                          (len(game.infosets[0]), len(game.infosets[1])), game.nodes, float(hand_value))
 
 
 def within_bound(pos: Position, deals: int) -> bool:
@@ -85,12 +97,60 @@ def within_bound(pos: Position, deals: int) -> bool:
 def public_deals(rep, seen: int, limit: int = MAX_DEALS) -> list[Position]:
     """The positions after the first ``seen`` moves of the replayed block game ``rep``, one for every deal
     the public record allows (what nobody at the table can rule out: :func:`analyzer.inference.worlds_at`
-    with the public view). :class:`TooLarge` past ``limit``."""
+    with the public view). :class:`TooLarge` past ``limit``. A draw game's: :func:`public_game`."""
     if rep.variant.drawing is not None:
-        raise NotImplementedError("the deals of a draw game's record are not listed here yet: pass the "
-                                  "revealed positions to hidden_decision")
+        raise ValueError("a draw game's deals weigh differently: list them with public_game")
+    return public_game(rep, seen, limit)[0]
+
+
+#: A draw game's public worlds listed to find its distinct deals: at most this many times the bound (its
+#: worlds count every order of the tiles drawn and left, most of which make the same game from here)
+LISTED = 50
+
+
+def public_game(rep, seen: int, limit: int = MAX_DEALS) -> tuple[list[Position], list[int]]:
+    """The deals the public record allows after the first ``seen`` moves of ``rep`` (as
+    :func:`public_deals`) and the weight of each. In a draw game a public world is the deal and the
+    boneyard's whole order; two worlds that leave the same hands and the same order of the tiles that may
+    still be drawn make the same game from here, so they are one deal here (its position with the boneyard
+    revealed: :func:`analyzer.search.revealed`) weighing as many worlds. :class:`TooLarge` past ``limit``
+    deals (or, in a draw game, past ``LISTED`` times it worlds)."""
     worlds = worlds_at(rep, seen)
-    if worlds.count > limit:
+    drawing = rep.variant.drawing is not None
+    if worlds.count > limit * (LISTED if drawing else 1):
         raise TooLarge(f"{worlds.count:,} deals agree with the record here; the exact hidden-information "
                        f"solver takes at most {limit:,}")
-    return [world_position(rep, worlds.view.deal(w), seen) for w in worlds]
+    view = worlds.view
+    if not drawing:
+        return [world_position(rep, view.deal(w), seen) for w in worlds], [1] * worlds.count
+    events = [(st.seat, st.move) for st in rep.steps[:seen] if st.move is not None]
+    drawn = sum(1 for _, move in events if move.draw)
+    keep = rep.position_at(seen).keep
+    found: dict[tuple, list] = {}
+    for w in worlds:
+        order = view.order(w)
+        hands = list(view.deal(w))
+        taken = 0
+        for s, move in events:
+            if move.draw:
+                hands[s] |= order[taken].bit
+                taken += 1
+            elif move.tile is not None:
+                hands[s] &= ~move.tile.bit
+        key = (tuple(hands), tuple(order[drawn:len(order) - keep]))
+        if key in found:
+            found[key][1] += 1
+        elif len(found) >= limit:
+            raise TooLarge(f"more than {limit:,} distinct deals agree with the record here; the exact "
+                           f"hidden-information solver takes at most {limit:,}")
+        else:
+            found[key] = [(view.deal(w), order), 1]
+    deals, weights = [], []
+    for (deal, order), weight in found.values():
+        pos = world_position(rep, deal, seen, order)
+        turn = pos.turn
+        pos = revealed(pos, list(order))
+        pos.turn = turn
+        deals.append(pos)
+        weights.append(weight)
+    return deals, weights

@@ -51,6 +51,8 @@ class HiddenGame:
     payoff: dict[tuple[int, int], float]
     index: tuple[dict[tuple, int], dict[tuple, int]]     # info set key -> its position in ``infosets[p]``
     nodes: int = 0                  # decisions and finished hands walked
+    by_hand: dict[int, dict[tuple[int, int], float]] = field(default_factory=dict)   # ``payoff`` split by the
+    #                                 maximiser's hand at the root (a mask): the part of the deals giving him it
 
 
 def side0_value(rules, pos: Position) -> int:
@@ -83,6 +85,8 @@ class _Builder:
         self.index: tuple[dict, dict] = ({}, {})
         self.seq_counts = [1, 1]
         self.payoff: dict[tuple[int, int], float] = {}
+        self.by_hand: dict[int, dict[tuple[int, int], float]] = {}
+        self.hand = 0                   # the maximiser's hand in the deal being walked
         self.nodes = 0
 
     def player(self, seat: int) -> int:
@@ -111,6 +115,8 @@ class _Builder:
             value = self.sign * (gained + side0_value(self.rules, pos))
             pair = (seqs[0], seqs[1])
             self.payoff[pair] = self.payoff.get(pair, 0.0) + weight * value
+            part = self.by_hand.setdefault(self.hand, {})
+            part[pair] = part.get(pair, 0.0) + weight * value
             return
         seat = pos.turn
         p = self.player(seat)
@@ -151,5 +157,6 @@ def build_game(rules, deals: Sequence[Position], first: int, weights: Sequence[f
     for pos, w in zip(deals, weights):
         pos = pos.copy()
         root = ([("hand", pos.hands[first])], [("hand", pos.hands[1 - first])])
+        b.hand = pos.hands[first]
         b.walk(pos, w / total, [0, 0], root, 0)
-    return HiddenGame(first, b.infosets, b.seq_counts, b.payoff, b.index, b.nodes)
+    return HiddenGame(first, b.infosets, b.seq_counts, b.payoff, b.index, b.nodes, b.by_hand)

@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from .verdicts import (alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
-                       open_verdict, tied_words)
+                       how_words, open_verdict, tied_words)
 
 __all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
@@ -132,7 +132,7 @@ def replay_text(number: int, rep: Replay, inferred: dict | None = None, view: st
 def fair_text(d) -> str:
     """The fair verdict of a decision (``analyze --fair``)."""
     f = d.fair
-    how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
+    how = how_words(f)
     mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
     verdict = tied_words(f) or f"best {f.best}"
@@ -183,7 +183,7 @@ def _fair_columns(alt, holder: str) -> str:
         return ""
     lo, hi = alt.fair.ci95
     return (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
-            + f"  {chance_text(holder, alt.fair.p_win)}" + spread_text(alt.fair))
+            + f"  {chance_text(holder, alt.fair.p_win)}".rstrip() + spread_text(alt.fair))
 
 
 def _to_move_text(d, holder: str, view: str) -> str:
@@ -195,7 +195,7 @@ def _to_move_text(d, holder: str, view: str) -> str:
              + (f" ({signed(d.best_value)})" if d.best_value is not None else "")]
     if d.fair is not None:
         f = d.fair
-        how = f"all {f.worlds:,} deals" if f.method == "exact" else f"{f.worlds:,} of {f.total:,} deals, sampled"
+        how = how_words(f)
         lines.append(f"    fair ({f.view}'s view, {how}): {tied_words(f) or 'best ' + f.best}")
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}  "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "NEARLY", "tied_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "NEARLY", "HIDDEN", "how_words", "tied_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -18,6 +18,19 @@ HINDSIGHT = "hindsight's pick"
 TIED = "not told apart"
 #: A chance this close to 0 or 1 reads as nearly certain.
 NEARLY = 0.1
+#: The method of a fair verdict valued exactly under hidden information (``analysis.hiddenfair.METHOD``).
+HIDDEN = "exact-hidden"
+
+
+def how_words(fair) -> str:
+    """How a fair verdict was reached, in a few words: ``exact under hidden information, 360 deals`` (both
+    players playing their best by what they know), ``all 480 deals`` (every deal solved with open hands) or
+    ``200 of 3,060 deals, sampled`` (open hands in the deals drawn)."""
+    if fair.method == HIDDEN:
+        return f"exact under hidden information, {fair.worlds:,} deals"
+    if fair.method == "exact":
+        return f"all {fair.worlds:,} deals"
+    return f"{fair.worlds:,} of {fair.total:,} deals, sampled"
 
 
 def chance_holder(d, sides: list[str], individual: bool) -> str:
@@ -28,9 +41,10 @@ def chance_holder(d, sides: list[str], individual: bool) -> str:
     return sides[d.side]
 
 
-def chance_text(holder: str, p_win: float) -> str:
-    """``"B/D win 26%"``: a win chance, with the side it belongs to (a name with a slash is a side)."""
-    return f"{holder} {'win' if '/' in holder else 'wins'} {p_win:.0%}"
+def chance_text(holder: str, p_win: float | None) -> str:
+    """``"B/D win 26%"``: a win chance, with the side it belongs to (a name with a slash is a side); empty
+    where there is none (a value under hidden information)."""
+    return "" if p_win is None else f"{holder} {'win' if '/' in holder else 'wins'} {p_win:.0%}"
 
 
 def _listed(names: list[str], last: str = "and") -> str:
@@ -44,7 +58,7 @@ def tied_words(fair, say=str) -> str | None:
     if not tied:
         return None
     names = _listed([say(m) for m in tied])
-    if fair.method == "exact":      # every deal solved: the means are equal
+    if fair.method in ("exact", HIDDEN):      # every deal solved: the values are equal
         return f"{names} are not told apart: they come to the same over all {fair.worlds:,} deals"
     return f"{names} are not told apart after {fair.worlds:,} deals"
 
@@ -55,7 +69,7 @@ def fair_best_words(fair, say=str) -> str:
     tied = list(getattr(fair, "tied", None) or ())
     if not tied:
         return say(fair.best)
-    how = "equal over every deal" if fair.method == "exact" else f"not told apart after {fair.worlds:,} deals"
+    how = "equal over every deal" if fair.method in ("exact", HIDDEN) else f"not told apart after {fair.worlds:,} deals"
     return f"{_listed([say(m) for m in tied], 'or')} ({how})"
 
 

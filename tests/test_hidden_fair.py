@@ -1,0 +1,158 @@
+"""The fair analysis's exact decisions under hidden information (analyzer.analysis.hiddenfair): ``analyze --fair``
+values a small decision of a two-player game with the exact solver, and its values are the solver's."""
+from __future__ import annotations
+
+import builtins
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("scipy")
+
+from analyzer.analysis import Thresholds, alternative_text  # noqa: E402
+from analyzer.analysis.fair import _decision_points, fair_analyze  # noqa: E402
+from analyzer.cli import main  # noqa: E402
+from analyzer.hidden import MAX_DEALS, MAX_HAND, hidden_decision, public_game  # noqa: E402
+from analyzer.inference import world_position, worlds_at  # noqa: E402
+from analyzer.match import replay_record  # noqa: E402
+from analyzer.notation import read  # noqa: E402
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+DRAW = RECORDS / "variant-draw.dom"             # the draw game for two: its last decision has 360 public deals
+
+
+def fair_json(path: Path, *extra: str) -> dict:
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--json", "--jobs", "1", str(path), *extra])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)["games"][0]
+
+
+def in_bound(rep, k: int) -> bool:
+    """Whether the decision at step ``k`` is within the solver's bound, counted apart from the wiring: every
+    hand at most MAX_HAND tiles and at most MAX_DEALS deals by the public view; in a draw game, the worlds
+    that leave the same hands and the same order of the tiles still to be drawn are one deal (listed where
+    there are at most 100,000 worlds: the record's earlier decisions have millions, far beyond)."""
+    pos = rep.position_at(k)
+    if any(pos.count(s) > MAX_HAND for s in range(2)):
+        return False
+    worlds = worlds_at(rep, k)
+    if rep.variant.drawing is None:
+        return worlds.count <= MAX_DEALS
+    if worlds.count > 100_000:
+        return False
+    distinct = set()
+    for w in worlds:
+        order = worlds.view.order(w)
+        at = world_position(rep, worlds.view.deal(w), k, order)
+        distinct.add((tuple(at.hands), tuple(order[len(order) - at.stock:len(order) - at.keep])))
+    return len(distinct) <= MAX_DEALS
+
+
+def test_a_small_decision_of_a_draw_game_has_the_solvers_values_and_a_verdict_from_them():
+    game = fair_json(DRAW)
+    (rep,) = replay_record(read(DRAW))
+    hidden = [d for d in game["decisions"] if d["fair"] and d["fair"]["method"] == "exact-hidden"]
+    assert hidden, "the draw game's last decision (3 and 2 tiles in hand) is within the bound"
+    thresholds = Thresholds()
+    for d in hidden:
+        k = d["index"]
+        pos = rep.position_at(k)
+        deals, weights = public_game(rep, k)
+        actual = next(p for p in deals if p.hands[pos.turn] == pos.hands[pos.turn])
+        solved = hidden_decision(rep.variant, actual, deals, weights)
+        got = d["fair"]["hidden"]
+        assert got["value"] == pytest.approx(solved.value, abs=1e-6)
+        assert got["deals"] == d["fair"]["worlds"] == len(deals)
+        by_text = {a["move"]: a["fair"]["mean"] for a in d["alternatives"]}
+        for (move, value), (_, game_value) in zip(solved.hand_values(), solved.moves):
+            text = alternative_text(move)
+            assert by_text[text] == pytest.approx(value, abs=1e-4)
+            assert got["moves"][text] == pytest.approx(game_value, abs=1e-6)
+        # the verdict: the best has the best value for the mover, the loss is the gap, graded by the thresholds
+        sign = 1 if d["side"] == 0 else -1
+        best = max(by_text.values(), key=lambda v: sign * v)
+        assert sign * by_text[d["fair"]["best"]] == pytest.approx(sign * best, abs=1e-4)
+        played = next(a["move"] for a in d["alternatives"] if a["played"])
+        assert d["fair"]["loss"] == pytest.approx(sign * (best - by_text[played]), abs=1e-4)
+        assert d["fair"]["class"] == thresholds.classify(Fraction(str(d["fair"]["loss"])))
+        assert all(a["fair"]["p_win"] is None for a in d["alternatives"])   # the solver values points, not wins
+
+
+def test_every_decision_within_the_bound_is_exact_and_every_one_beyond_it_is_sampled():
+    game = fair_json(DRAW)
+    (rep,) = replay_record(read(DRAW))
+    methods = {d["index"]: d["fair"]["method"] for d in game["decisions"] if d["fair"]}
+    assert len(methods) >= 5
+    for k, method in methods.items():
+        assert (method == "exact-hidden") == in_bound(rep, k), k
+        if method != "exact-hidden":
+            assert method in ("exact", "sampled")
+
+
+def test_no_exact_hidden_samples_open_hands_everywhere():
+    game = fair_json(DRAW, "--no-exact-hidden")
+    methods = {d["fair"]["method"] for d in game["decisions"] if d["fair"]}
+    assert methods <= {"exact", "sampled"} and methods
+    assert all("hidden" not in d["fair"] for d in game["decisions"] if d["fair"])
+
+
+def test_the_text_and_the_page_say_which_decisions_are_exact_under_hidden_information(tmp_path):
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "1", str(DRAW)])
+    assert res.exit_code == 0, res.output
+    lines = [line for line in res.stdout.splitlines() if "fair (" in line]
+    assert sum("exact under hidden information, 360 deals" in line for line in lines) == 1
+    assert any("sampled" in line for line in lines)
+    page = tmp_path / "draw.html"
+    res = CliRunner().invoke(main, ["report", "--fair", "--jobs", "1", str(DRAW), "-o", str(page)])
+    assert res.exit_code == 0, res.output
+    assert page.read_text().count(">exact under hidden information</span>: 360 deals") == 1
+
+
+def test_a_cut_throat_game_for_two_is_valued_exactly_near_its_end():
+    rep = replay_record(read(RECORDS / "match-cutthroat-partner-rules.dom"))[0]
+    out = fair_analyze(rep, exact_hidden=True, workers=1)
+    hidden = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact-hidden"]
+    assert hidden
+    for d in hidden:
+        deals, weights = public_game(rep, d.index)
+        pos = rep.position_at(d.index)
+        actual = next(p for p in deals if p.hands[pos.turn] == pos.hands[pos.turn])
+        solved = hidden_decision(rep.variant, actual, deals, weights)
+        assert d.fair.hidden["value"] == pytest.approx(solved.value, abs=1e-6)
+        means = sorted(a.fair.mean for a in d.alternatives)
+        assert means == pytest.approx(sorted(v for _, v in solved.hand_values()), abs=1e-4)
+    sampled = fair_analyze(rep, exact_hidden=False, workers=1)
+    assert not any(d.fair is not None and d.fair.method == "exact-hidden" for d in sampled.decisions)
+
+
+def test_a_draw_games_public_deals_weigh_every_world_once_and_hold_the_actual_one():
+    (rep,) = replay_record(read(DRAW))
+    last = _decision_points(rep, [0, 1])[-1][0]
+    for k in range(last, len(rep.steps) + 1):       # (the last decision, then the positions after it)
+        deals, weights = public_game(rep, k)
+        assert sum(weights) == worlds_at(rep, k).count
+        pos = rep.position_at(k)
+        assert any(d.hands == pos.hands for d in deals)
+        assert len({(tuple(d.hands), d.order[len(d.order) - d.stock:len(d.order) - d.keep]) for d in deals}) \
+            == len(deals)
+
+
+def test_without_scipy_the_option_says_so_once_and_the_fair_analysis_goes_on(monkeypatch):
+    real = builtins.__import__
+
+    def no_scipy(name, *args, **kwargs):
+        if name == "scipy" or name.startswith("scipy."):
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_scipy)
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--json", "--jobs", "1", str(DRAW)])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.count("--exact-hidden: no exact values under hidden information: they need scipy") == 1
+    assert "Traceback" not in res.output
+    game = json.loads(res.stdout)["games"][0]
+    methods = {d["fair"]["method"] for d in game["decisions"] if d["fair"]}
+    assert methods <= {"exact", "sampled"} and methods
