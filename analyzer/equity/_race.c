@@ -72,6 +72,7 @@
 #include <string.h>
 
 #define MAX_SIDES 8
+#define MAX_LEADS 64             /* the most leads a race's rows are swept with (its results split per lead) */
 #define UNASKED INT32_MIN         /* a cell of the box no grid point reaches: the match code was not asked */
 
 typedef struct {
@@ -265,59 +266,64 @@ static double sweep_positions(const Sweep *w) {
     return change;
 }
 
-/* one sweep with one lead, a row at a time (the grid points that differ in the last player's score only),
- * highest row first: the results that move another player's score lead to rows already swept (or to the
- * positions solved before, ``back``), so they are summed result by result along the whole row, each a run
- * of neighbouring cells and positions in memory; then the results that move the last player's score alone,
- * position by position from the row's top, as ``sweep_positions`` does. ``acc``: row length * (sides + 1). */
+/* one sweep a row at a time (the grid points that differ in the last player's score only, with every lead), highest
+ * row first: the results that move another player's score lead to rows already swept (or to the positions solved
+ * before, ``back``), so they are summed result by result along the whole row, each a run of neighbouring cells in
+ * memory; then the results that move the last player's score alone, position by position from the row's top (its
+ * leads highest first), as ``sweep_positions`` does. ``acc``: row length * leads * (sides + 1). */
 static double sweep_rows(const Sweep *w, double *acc) {
     const Shape *sh = w->sh;
-    int sides = sh->sides, dims = sh->dims;
+    int sides = sh->sides, dims = sh->dims, leads = sh->leads;
     Py_ssize_t len = sh->grid[dims - 1], rows = sh->points / len, lastbox = sh->box[dims - 1];
-    int64_t split = w->starts[0];
-    while (split < w->starts[1] && w->offsets[split] < lastbox)   /* (results in order of their scores) */
-        split++;
+    int64_t split[MAX_LEADS];
+    for (int l = 0; l < leads; l++) {     /* (each lead's results in order of their scores) */
+        split[l] = w->starts[l];
+        while (split[l] < w->starts[l + 1] && w->offsets[split[l]] < lastbox)
+            split[l]++;
+    }
     double change = 0.0;
     for (Py_ssize_t row = rows - 1; row >= 0; row--) {
         Py_ssize_t g0 = row * len;
         int64_t b0 = w->base[g0];
-        if (memchr(w->active + g0, 1, (size_t)len) == NULL)     /* (the loops' sweeps: a few rows) */
+        if (memchr(w->active + g0 * leads, 1, (size_t)(len * leads)) == NULL)     /* (the loops' sweeps: a few rows) */
             continue;
-        memset(acc, 0, sizeof(double) * (size_t)(len * (sides + 1)));
-        for (int64_t r = split; r < w->starts[1]; r++) {
-            const int32_t *ans = w->answers + b0 + w->offsets[r];
-            double pr = w->probs[r];
-            for (Py_ssize_t j = 0; j < len; j++) {
-                Py_ssize_t q = next_of(w, ans[j], r);
-                double *a = acc + j * (sides + 1);
-                if (q == g0 + j) {
-                    a[sides] += pr;
-                    continue;
+        memset(acc, 0, sizeof(double) * (size_t)(len * leads * (sides + 1)));
+        for (int l = 0; l < leads; l++)
+            for (int64_t r = split[l]; r < w->starts[l + 1]; r++) {
+                const int32_t *ans = w->answers + b0 + w->offsets[r];
+                double pr = w->probs[r];
+                for (Py_ssize_t j = 0; j < len; j++) {
+                    Py_ssize_t q = next_of(w, ans[j], r);
+                    double *a = acc + (j * leads + l) * (sides + 1);
+                    if (q == (g0 + j) * leads + l) {
+                        a[sides] += pr;
+                        continue;
+                    }
+                    const double *x = w->ext + q * sides;
+                    for (int s = 0; s < sides; s++)
+                        a[s] += pr * x[s];
                 }
-                const double *x = w->ext + q * sides;
-                for (int s = 0; s < sides; s++)
-                    a[s] += pr * x[s];
             }
-        }
-        for (Py_ssize_t j = len - 1; j >= 0; j--) {
-            Py_ssize_t p = g0 + j;
-            if (!w->active[p])
-                continue;
-            double *a = acc + j * (sides + 1);
-            for (int64_t r = w->starts[0]; r < split; r++) {
-                Py_ssize_t q = next_of(w, w->answers[b0 + j + w->offsets[r]], r);
-                if (q == p) {
-                    a[sides] += w->probs[r];
+        for (Py_ssize_t j = len - 1; j >= 0; j--)
+            for (int l = leads - 1; l >= 0; l--) {
+                Py_ssize_t p = (g0 + j) * leads + l;
+                if (!w->active[p])
                     continue;
+                double *a = acc + (j * leads + l) * (sides + 1);
+                for (int64_t r = w->starts[l]; r < split[l]; r++) {
+                    Py_ssize_t q = next_of(w, w->answers[b0 + j + w->offsets[r]], r);
+                    if (q == p) {
+                        a[sides] += w->probs[r];
+                        continue;
+                    }
+                    const double *x = w->ext + q * sides;
+                    for (int s = 0; s < sides; s++)
+                        a[s] += w->probs[r] * x[s];
                 }
-                const double *x = w->ext + q * sides;
-                for (int s = 0; s < sides; s++)
-                    a[s] += w->probs[r] * x[s];
+                double d = settle(w, p, a, a[sides]);
+                if (d > change)
+                    change = d;
             }
-            double d = settle(w, p, a, a[sides]);
-            if (d > change)
-                change = d;
-        }
     }
     return change;
 }
@@ -326,8 +332,8 @@ static double sweep_rows(const Sweep *w, double *acc) {
  * sums every result over its whole length; a few positions scattered over many rows, the loops of ``back``, are
  * cheaper one by one: All Fives for four's 2,481, swept 9 times, took 3.1 s by rows) */
 static int by_rows(const Shape *sh, const uint8_t *active) {
-    Py_ssize_t len = sh->grid[sh->dims - 1], marked = 0, rows = 0;
-    for (Py_ssize_t g0 = 0; g0 < sh->points; g0 += len) {
+    Py_ssize_t len = sh->grid[sh->dims - 1] * sh->leads, marked = 0, rows = 0;
+    for (Py_ssize_t g0 = 0; g0 < sh->positions; g0 += len) {
         Py_ssize_t in_row = 0;
         for (Py_ssize_t j = 0; j < len; j++)
             in_row += active[g0 + j] != 0;
@@ -385,7 +391,8 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     }
     memcpy(ext, values, sizeof(double) * (size_t)(sh.positions * sides));
     memcpy(ext + sh.positions * sides, terminals, sizeof(double) * (size_t)(nterm * sides));
-    double *rows = malloc(sizeof(double) * (size_t)(sh.grid[sh.dims - 1] * (sides + 1)));
+    int rowwise = leads <= MAX_LEADS && by_rows(&sh, active);
+    double *rows = malloc(sizeof(double) * (size_t)(rowwise ? sh.grid[sh.dims - 1] * leads * (sides + 1) : 1));
     if (rows == NULL) {
         free(ext);
         PyErr_NoMemory();
@@ -395,7 +402,6 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     int done_sweeps = 0;
     double change = 0.0;
     Py_BEGIN_ALLOW_THREADS
-    int rowwise = leads == 1 && by_rows(&sh, active);
     for (done_sweeps = 1; done_sweeps <= max_sweeps; done_sweeps++) {
         change = rowwise ? sweep_rows(&w, rows) : sweep_positions(&w);
         if (change < tol)

@@ -241,7 +241,7 @@ def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], No
     totals that a grid point reaches). ``lattice``: a coarser score step (a reduced state: each hand's
     points split between the neighbouring lattice points, the mean kept). ``answers``: the match code's answers
     asked before (a race shipped solved, ``shipped.py``), given the arrays without them it returns ``(answers,
-    terminals)``, and raises ``ValueError`` where they are not this race's. Raises ``ValueError`` for a
+    terminals, asked)``, and raises ``ValueError`` where they are not this race's. Raises ``ValueError`` for a
     match that is no race on a grid."""
     if not is_race(variant):
         raise ValueError(f"{variant.name}: not a race of individual players to a target")
@@ -264,12 +264,12 @@ def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], No
             offsets.append(sum(s * st for s, st in zip(steps, strides)))
             next_lead.append(nxt)
         starts.append(len(probs))
+    if answers is not None:         # (the cells they answer not marked again: a second of the solve's first steps)
+        unasked = RaceArrays(sides, step, rest, tuple(leads), grid, box, starts, probs, offsets, next_lead, array("i"),
+                             array("d"), 0, coarse)
+        return replace(unasked, **dict(zip(("answers", "terminals", "asked"), answers(unasked))))
     cells = bytearray(_prod(box))
     asked = sweeps_of(core).reached(len(leads), grid, box, starts, offsets, cells)
-    if answers is not None:
-        unasked = RaceArrays(sides, step, rest, tuple(leads), grid, box, starts, probs, offsets, next_lead, array("i"),
-                             array("d"), asked, coarse)
-        return replace(unasked, **dict(zip(("answers", "terminals"), answers(unasked))))
     answers, terminals = _ask(variant, grid, box, step, rest, cells, progress)
     return RaceArrays(sides, step, rest, tuple(leads), grid, box, starts, probs, offsets, next_lead, answers,
                       terminals, asked, coarse)

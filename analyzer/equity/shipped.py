@@ -42,7 +42,7 @@ SUFFIX = ".solved"
 QUANTUM = 1_000_000
 _I32 = next(code for code in "il" if array(code).itemsize == 4)
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
-_SHAPE = ("sides", "step", "rest", "leads", "grid", "box", "asked", "coarse")
+_SHAPE = ("sides", "step", "rest", "leads", "grid", "box", "coarse")
 
 
 def _prod(sizes) -> int:
@@ -140,10 +140,11 @@ class Solved:
         self.header, self.answers, self.terminals, self.numbers = header, answers, terminals, numbers
 
     def agrees(self, arrays) -> bool:
-        """Whether the race ``arrays`` (``race_arrays`` but the answers) has this file's shape."""
+        """Whether the race ``arrays`` (``race_arrays`` but the answers) has this file's shape (the model, which
+        decides which cells are asked about, is the digest's)."""
         h = self.header
         mine = (h["sides"], h["step"], _rest(h["rest"]), tuple(tuple(x) for x in h["leads"]), tuple(h["grid"]),
-                tuple(h["box"]), h["asked"], h["coarse"])
+                tuple(h["box"]), h["coarse"])
         return mine == tuple(getattr(arrays, k) for k in _SHAPE)
 
 
@@ -215,7 +216,7 @@ def solve_shipped(raw: bytes, digest: str, variant: Variant, model: HandModel, l
     def given(arrays):
         if not solved.agrees(arrays):
             raise ValueError("made for a race of another shape")
-        return solved.answers, solved.terminals
+        return solved.answers, solved.terminals, solved.header["asked"]
 
     arrays = race_arrays(variant, model, core=core, lattice=lattice, answers=given)
     if solved.numbers is not None:
