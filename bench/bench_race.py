@@ -5,6 +5,7 @@
     python3 bench/bench_race.py --tables --hands 2000    # the time to make each new table (minutes)
     python3 bench/bench_race.py --lattice                # French, Hungarian for four against whole matches
     python3 bench/bench_race.py --first-use              # the first load of each table stored as its model
+    python3 bench/bench_race.py --first-use --before DIR # the same as whole processes, against another tree
 
 (a) The same model and target solved by both: the walk (``solve_each``, the Python DP every table was made
     with) and the race solver (``solve_race``: the match code asked once per new totals, then the sweeps in C),
@@ -18,8 +19,10 @@
 (c) ``--lattice``: the shipped tables of French and Hungarian for four, solved on a coarser lattice (a
     reduced state), against ``--matches`` whole matches played out by the match code with real scores, each
     hand drawn from the table's own model, at three positions: the largest difference and its standard errors.
-(d) ``--first-use``: each shipped table stored as its model only, loaded (solved) once, CPU seconds, against
-    reading the stored All Fives for four table in the same run.
+(d) ``--first-use``: each shipped table stored as its model only, loaded (solved, or read as shipped solved:
+    ``equity/shipped.py``) once, CPU seconds, against reading the stored All Fives for four table in the same run;
+    with ``--before DIR``, each table's first use as a whole process in that source tree and this one, alternated,
+    each with a cache folder of its own (issue 57: at most 5 s, or shipped solved).
 The machine is shared: read the ratios, measured in the same run, not the seconds.
 """
 from __future__ import annotations
@@ -145,15 +148,61 @@ def lattice_check(name: str, rules: dict, matches: int) -> None:
               f"({abs(chances[k] - share[k]) / se:.1f}) |")
 
 
+#: One process's first use of a table (its first look-up, with a cache folder of its own): the table named by its
+#: variant and options, looked up at the start of its match.
+_FIRST_USE = """
+import sys
+from analyzer.equity import MatchPosition, first_lead, load_table
+from analyzer.rules import find_variant
+v = find_variant(sys.argv[1], dict(x.split("=") for x in sys.argv[2:]) or None)
+table = load_table(v)
+print(table.chances(MatchPosition(v.match.start(v.seating.sides), first_lead(v))))
+"""
+
+
+def first_use_trees(before: Path) -> None:
+    """The CPU of a whole process's first use of each race table (Python started, the table loaded, solved or read,
+    kept in a fresh cache folder, one position looked up), in another source tree (``before``) and this one,
+    alternated in the same run; against a process that loads a table shipped with its values (All Fives for four
+    before it stored only its model: Partnership)."""
+    import os
+    import resource
+    import subprocess
+    import tempfile
+
+    def once(tree: Path, name: str, rules: dict) -> float:
+        with tempfile.TemporaryDirectory(prefix="bench-race-") as folder:
+            env = {**os.environ, "PYTHONPATH": str(tree), "DOMINO_CACHE": folder}
+            env.pop("DOMINO_TABLES", None)
+            start = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([sys.executable, "-c", _FIRST_USE, name, *(f"{k}={x}" for k, x in rules.items())],
+                           cwd=tree, env=env, check=True, capture_output=True)
+            end = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return end.ru_utime - start.ru_utime + end.ru_stime - start.ru_stime
+
+    trees = {"before": before.resolve(), "after": ROOT}
+    print(f"\nfirst use of each race table, a whole process each, CPU s (before: {trees['before']}, after: "
+          f"{trees['after']})")
+    print("| table | before | after | before / after | after / a table shipped with its values |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    base = once(ROOT, "partnership", {})
+    for name, rules in [("all-fives", {"players": "3"})] + TABLES:
+        got = {which: once(tree, name, rules) for which, tree in trees.items()}
+        print(f"| {name} {' '.join(f'{k}={x}' for k, x in rules.items())} | {got['before']:.2f} | {got['after']:.2f} | "
+              f"{got['before'] / got['after']:.1f}x | {got['after'] / base:.1f}x |", flush=True)
+
+
 def first_use() -> None:
     """The CPU a process spends the first time it loads each shipped table stored as its model only (the
     race solved then), against reading the shipped All Fives for four table (stored whole) in the same run."""
     import glob
     import os
+    import tempfile
 
     from analyzer.equity import DATA_DIR, SOLVED_ON_LOAD, EquityTable
     from analyzer.equity.store import unpack
 
+    os.environ["DOMINO_CACHE"] = tempfile.mkdtemp(prefix="bench-race-")      # (a first use: nothing kept yet)
     print("\n| table | positions | first load CPU s | against reading a stored table |")
     print("| --- | ---: | ---: | ---: |")
     base = None
@@ -182,9 +231,13 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=4000)
     ap.add_argument("--first-use", action="store_true",
                     help="time the first load of each table stored as its model (solved when loaded)")
+    ap.add_argument("--before", type=Path, help="with --first-use: another source tree, its first uses alongside")
     args = ap.parse_args()
     if args.first_use:
-        first_use()
+        if args.before is not None:
+            first_use_trees(args.before)
+        else:
+            first_use()
         return
     if args.lattice:
         for name, rules in (("hungarian", {"players": "4"}), ("french", {})):

@@ -33,6 +33,7 @@ from ..rules.modes import MatchKind
 from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
 from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, side_leads_results,
                    solve_race)
+from .shipped import SUFFIX, solve_shipped
 from .store import PackedValues, pack, unpack
 from .kozel import KozelValues, is_kozel, kozel_table_values
 from .table import (PENDING_CAP, added_rows, each_step, endless, first_game_roots, first_lead, hand_rows, key_state,
@@ -457,11 +458,13 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
         kept = _read_kept(path)             # (kept by the process this one waited for)
         if kept is not None:
             return kept
-        _log.info("solving the MWC table of %s%s on its first use (seconds to a minute; kept in %s for later runs)",
-                  variant.name, rules, folder)
-        started = time.perf_counter()
-        solved = solve_race(variant, model, lattice=meta.get("lattice"))
-        _log.info("solved the table of %s%s in %.0f s", variant.name, rules, time.perf_counter() - started)
+        solved = _shipped_solution(variant, model, meta, digest.hexdigest()[:24], rules)
+        if solved is None:
+            _log.info("solving the MWC table of %s%s on its first use (seconds to a minute; kept in %s for later "
+                      "runs)", variant.name, rules, folder)
+            started = time.perf_counter()
+            solved = solve_race(variant, model, lattice=meta.get("lattice"))
+            _log.info("solved the table of %s%s in %.0f s", variant.name, rules, time.perf_counter() - started)
         try:                # (whole or not at all, nothing left behind: another process may read it at once)
             write_atomic(path, dump_values(solved, side_leads_results(variant, model, solved.arrays)), make_folder=True)
         except OSError as exc:
@@ -472,6 +475,22 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
     # solved lack (their look-ups some 40% slower for the rest of the process)
     kept = _read_kept(path)
     return solved if kept is None else kept
+
+
+def _shipped_solution(variant: Variant, model: HandModel, meta: dict, digest: str, rules: str) -> RaceValues | None:
+    """The race as shipped solved (``shipped.py``: ``data/NAME.solved``, made for the model whose kept name has
+    ``digest``); None where none is shipped for this model, or where the file does not serve (told as an INFO record:
+    the race is then solved)."""
+    path = os.path.join(DATA_DIR, os.path.splitext(table_name(variant))[0] + SUFFIX)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        return solve_shipped(raw, digest, variant, model, meta.get("lattice"))
+    except (OSError, LookupError):          # (none shipped, or for another model: a table of one's own)
+        return None
+    except ValueError as exc:
+        _log.info("the shipped solution of %s%s cannot be read (%s): solving it", variant.name, rules, exc)
+        return None
 
 
 @contextmanager

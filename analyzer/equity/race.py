@@ -41,7 +41,7 @@ import os
 import sys
 from array import array
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import Callable
 
@@ -236,10 +236,12 @@ def _prod(sizes) -> int:
 
 
 def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], None] | None = None,
-                core: str | None = None, lattice: int | None = None) -> RaceArrays:
+                core: str | None = None, lattice: int | None = None, answers: Callable | None = None) -> RaceArrays:
     """The arrays of ``variant``'s race under ``model`` (the match code asked once per cell of the box of
     totals that a grid point reaches). ``lattice``: a coarser score step (a reduced state: each hand's
-    points split between the neighbouring lattice points, the mean kept). Raises ``ValueError`` for a
+    points split between the neighbouring lattice points, the mean kept). ``answers``: the match code's answers
+    asked before (a race shipped solved, ``shipped.py``), given the arrays without them it returns ``(answers,
+    terminals, asked)``, and raises ``ValueError`` where they are not this race's. Raises ``ValueError`` for a
     match that is no race on a grid."""
     if not is_race(variant):
         raise ValueError(f"{variant.name}: not a race of individual players to a target")
@@ -262,6 +264,10 @@ def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], No
             offsets.append(sum(s * st for s, st in zip(steps, strides)))
             next_lead.append(nxt)
         starts.append(len(probs))
+    if answers is not None:         # (the cells they answer not marked again: a second of the solve's first steps)
+        unasked = RaceArrays(sides, step, rest, tuple(leads), grid, box, starts, probs, offsets, next_lead, array("i"),
+                             array("d"), 0, coarse)
+        return replace(unasked, **dict(zip(("answers", "terminals", "asked"), answers(unasked))))
     cells = bytearray(_prod(box))
     asked = sweeps_of(core).reached(len(leads), grid, box, starts, offsets, cells)
     answers, terminals = _ask(variant, grid, box, step, rest, cells, progress)

@@ -15,6 +15,7 @@ It reads lark's lexer objects (the ``TextSlice`` of lark 1.3, a ``BasicLexer``'s
 contextual lexer on every record, mutated records and random text."""
 from __future__ import annotations
 
+import re
 from copy import copy
 
 from lark import Token
@@ -26,6 +27,31 @@ __all__ = ["RecordLexer"]
 _new_token = Token._future_new      # Token(...) without the check for the old argument order
 
 
+class _Deferred:
+    """A pattern compiled when it is first matched: the patterns lark's scanners are built of for a state, which the
+    state's scanner reads and compiles once, with the blanks before them (lark's own matches them only on an
+    error's path: compiled there and then; every record's first states compiled them for nothing, 10 ms a
+    process)."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern, flags: int = 0):
+        self.pattern, self.flags, self._compiled = pattern, flags, None
+
+    def __getattr__(self, name: str):
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return getattr(self._compiled, name)
+
+
+class _DeferredRe:
+    """lark's ``re_module`` for the scanners of one state: ``re``, but that a compiled pattern is :class:`_Deferred`."""
+
+    error = re.error
+    match = staticmethod(re.match)
+    compile = _Deferred
+
+
 class _StateScanner:
     """One parser state's scanner: the ignored terminals, then one of the terminals it accepts."""
 
@@ -35,7 +61,7 @@ class _StateScanner:
         scanner = basic.scanner
         patterns = [m.pattern for m in scanner._mres]      # lark splits a huge alternation in parts
         flags = scanner._mres[0].flags if patterns else 0
-        self.match = basic.re.compile(f"(?:{ignore_pattern})*+(?:{'|'.join(patterns)})", flags).match
+        self.match = re.compile(f"(?:{ignore_pattern})*+(?:{'|'.join(patterns)})", flags).match
         self.callback = basic.callback
         self.newline_types = basic.newline_types
         self.allowed = scanner.allowed_types - basic.ignore_types or {"<END-OF-FILE>"}
@@ -62,6 +88,7 @@ class RecordLexer(Lexer):
         conf = copy(self.conf)
         conf.terminals = [self.terminals_by_name[n] for n in names if n in self.terminals_by_name]
         conf.skip_validation = True
+        conf.re_module = _DeferredRe
         return BasicLexer(conf)
 
     def _scanner(self, state: int, parser_state) -> _StateScanner:
