@@ -25,6 +25,9 @@ from analyzer.notation import write  # noqa: E402
 from analyzer.record import Record  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
+from analyzer.server.library import analyze_document  # noqa: E402
+from analyzer.cli import main  # noqa: E402
+from click.testing import CliRunner  # noqa: E402
 
 from conftest import BOARD_AUTH, BOARD_TOKEN, HANG_SECONDS, board_client, RECORDS, ROOT, SEED_DEAL, served_board, wait_until  # noqa: E402
 
@@ -438,3 +441,16 @@ def _busy(port: int, job: str) -> bool:
     """Whether starting another analysis named ``job`` is refused as busy (a JSON 503)."""
     status, doc = _post(port, "/api/analyze", {"text": "", "job": job})
     return status == 503 and "running already" in doc["error"]
+
+
+def test_each_fair_verdict_says_how_it_was_reached_in_the_commands_words():
+    # the draw game's last decision is valued exactly under hidden information (360 deals), the others sampled:
+    # the board shows the words domino analyze --fair prints for each (report.verdicts.how_words), not a code
+    pytest.importorskip("scipy")
+    text = (RECORDS / "variant-draw.dom").read_text(encoding="utf-8")
+    doc = analyze_document(text, "variant-draw.dom", fair=True)
+    hows = {d["fair"]["method"]: d["fair"]["how"] for d in doc["games"][0]["decisions"] if d.get("fair")}
+    assert hows["exact-hidden"] == "exact under hidden information, 360 deals"
+    assert hows["sampled"].endswith("deals, sampled") and " of " in hows["sampled"]
+    printed = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "1", str(RECORDS / "variant-draw.dom")]).output
+    assert all(how in printed for how in hows.values()), printed

@@ -258,7 +258,7 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
     deals. (The field comes from the fair analysis; here it is added to the server's real answer.)"""
     shutil.copy(RECORDS / "draw-one-view.dom", tmp_path / "one.dom")
     with board_page(browser, tmp_path, "one.dom") as page:
-        asked, tied_at = [], []
+        asked, tied_at, hows = [], [], []
 
         def tie(route):
             asked.append((route.request.post_data_json.get("worlds"), route.request.post_data_json.get("max_worlds")))
@@ -269,6 +269,7 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
                     if d.get("fair") and len(d["alternatives"]) > 1:
                         d["fair"]["tied"] = [a["move"] for a in d["alternatives"][:2]]
                         tied_at.append(d["index"])
+                        hows.append(d["fair"]["how"])
             route.fulfill(response=response, json=doc)
         page.route("**/api/analyze*", tie)
         expect(page.locator("#stepinfo")).to_contain_text("the deal")
@@ -280,6 +281,8 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
             page.keyboard.press("ArrowRight")
             expect(page.locator("#stepinfo")).to_contain_text(f"after move {k} of")
         expect(page.locator("#valuesnote")).to_contain_text("are not told apart after")
+        # how the verdict was reached, in the command's words ("200 of 3,060 deals, sampled")
+        expect(page.locator("#valuesnote")).to_contain_text(f"are not told apart after {hows[0]}.")
         assert "best" not in page.inner_text("#valuesnote").replace("best play", "")
         assert page.locator("#valuerows tr.best").count() == 0
         # the words of `domino analyze --fair` ("[2-6]@2 and [2-6]@6 are not told apart after 200 deals", each

@@ -27,6 +27,7 @@ from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, proc
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
 from ..report.diagram import position_at, table_svg
 from ..report.model import board_view
+from ..report.verdicts import how_words
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..search import NODE_LIMIT
@@ -99,9 +100,23 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
         bar = _progress_bar(progress, len(run.replays))
         result = safely(label, lambda: judge_fairly(analyse(run, moves), every_deal=True, workers=1, bar=bar).data())
     summary.add(result)
-    analyses = [{"file": label, **run.analyses[k].as_dict(), "valid": game["valid"],
+    analyses = [{"file": label, **_told_how(run.analyses[k]), "valid": game["valid"],
                  "diagnostics": game["diagnostics"]} for k, game in enumerate(result["games"][:run.judged])]
     return {"games": analyses, "summary": summary.as_dict()}
+
+
+def _told_how(analysis) -> dict:
+    """``analysis.as_dict()`` with each fair verdict's ``"how"``: how it was reached in the words of the report
+    and the command line (``report.verdicts.how_words``: "exact under hidden information, 360 deals", "200 of
+    3,060 deals, sampled"), for the board to show as it is."""
+    data = analysis.as_dict()
+    shown = list(zip(data.get("decisions", []), analysis.decisions))
+    if data.get("to_move") and analysis.to_move is not None:
+        shown.append((data["to_move"], analysis.to_move))
+    for d, decision in shown:
+        if isinstance(d.get("fair"), dict) and decision.fair is not None:
+            d["fair"]["how"] = how_words(decision.fair)
+    return data
 
 
 def _progress_moves(report: Callable[[dict], None], run):

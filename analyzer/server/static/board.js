@@ -796,10 +796,10 @@
     if (d.fair) {
       if (tied) {
         note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
-          d.fair.worlds + " deals (" + d.fair.method + ").");
+          (d.fair.how || d.fair.worlds + " deals (" + d.fair.method + ")") + ".");
         $("moredeals").hidden = !(state.budget < MAX_BUDGET);
       } else {
-        note.push("By what " + d.player + " could know (" + d.fair.worlds + " deals, " + d.fair.method + "): best " +
+        note.push("By what " + d.player + " could know (" + (d.fair.how || d.fair.worlds + " deals, " + d.fair.method) + "): best " +
           d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
       }
     }
