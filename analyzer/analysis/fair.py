@@ -438,22 +438,13 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
 
 
 def _solved(sized: list[tuple[int, int, int]], executor) -> Iterator[tuple[tuple[int, int, int], object]]:
-    """Each task of ``sized`` with what :func:`_solve` gives for it, in order (in ``executor``'s processes, else
-    here). Once one part of a plan is past the node limit (None), its other parts are not solved (cancelled where
-    they wait in the pool) and give None too: the decision is not valued, whatever they would give, and each of
-    them would spend up to the node limit again on its own first world (a plan of 200 worlds has 8 parts, one of
-    1,000 listed worlds 40)."""
+    """Each task of ``sized`` with what :func:`_solve` gives it, in order (in ``executor``'s processes, else here).
+    Once a part of a plan is past the node limit (None), its other parts are not solved (cancelled in the pool) and
+    give None: the decision is not valued whatever they give, and each would spend the node limit again."""
+    futures = [executor.submit(_solve, task) for task in sized] if executor is not None else []
     failed: set[int] = set()
-    if executor is None:
-        for task in sized:
-            res = None if task[0] in failed else _solve(task)
-            if res is None:
-                failed.add(task[0])
-            yield task, res
-        return
-    futures = [executor.submit(_solve, task) for task in sized]
-    for i, (task, future) in enumerate(zip(sized, futures)):
-        res = None if task[0] in failed else future.result()
+    for i, task in enumerate(sized):
+        res = None if task[0] in failed else futures[i].result() if futures else _solve(task)
         if res is None and task[0] not in failed:
             failed.add(task[0])
             for later, waiting in zip(sized[i + 1:], futures[i + 1:]):
