@@ -10,6 +10,13 @@ Each run is one process, ``python3 -m analyzer ...`` from this checkout, timed b
 seconds are the figure to compare. A run over ``--timeout`` seconds is stopped and shown as ``>T``.
 The records folder as a whole is timed too (``records/``). The fair analysis at its default 200
 worlds takes minutes on some records and is never run here; ``--fair`` runs it at ``--worlds 20``.
+
+    python bench/bench_commands.py --slow-inputs BEFORE [--max-nodes 2000,100000] [FILE ...]
+
+Issue 55: ``stats`` and ``report`` (``--jobs 1``: every world solved in the process timed) on the inputs the
+fuzz campaign found slow (default: ``tests/data/fuzz55/*.dom``), at each ``--max-nodes``, in the checkout
+``BEFORE`` (e.g. a worktree of main) and in this one, one after the other in the same run: CPU seconds of
+each and their ratio (before / after).
 """
 from __future__ import annotations
 
@@ -89,7 +96,14 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--out", default="", help="also write the table (tab-separated) here")
     ap.add_argument("--tree", default=str(ROOT), help="the checkout to run (e.g. a copy from before a change)")
+    ap.add_argument("--slow-inputs", metavar="BEFORE", default="",
+                    help="issue 55: stats and report on the slow inputs, in BEFORE and in this checkout")
+    ap.add_argument("--max-nodes", default="2000,100000", help="with --slow-inputs: the node limits, comma-separated")
+    ap.add_argument("files", nargs="*", help="with --slow-inputs: the inputs (default: tests/data/fuzz55/*.dom)")
     a = ap.parse_args()
+    if a.slow_inputs:
+        slow_inputs(Path(a.slow_inputs), [int(n) for n in a.max_nodes.split(",")], a.files, a.timeout)
+        return
     commands = a.commands.split(",") if a.commands else list(QUICK) + (list(FAIR) if a.fair else [])
     records = sorted((ROOT / "records").iterdir())
     paths = [r for r in records if r.suffix in (".dom", ".txt") and a.only in r.name]
@@ -110,6 +124,23 @@ def main() -> None:
             print(f"{row[0]:<20} {row[1]:<36} {row[2]:>7} {row[3]:>7} {row[4]:>7} {row[5]}", flush=True)
     if a.out:
         Path(a.out).write_text("".join("\t".join(r) + "\n" for r in rows))
+
+
+def slow_inputs(before: Path, limits: list[int], files: list[str], timeout: float) -> None:
+    """The table of ``--slow-inputs``: CPU seconds of stats and report before and after, same run."""
+    paths = [Path(f).resolve() for f in files] or sorted((ROOT / "tests" / "data" / "fuzz55").glob("*.dom"))
+    print(f"{'command':<8} {'input':<40} {'max-nodes':>9} {'before s':>9} {'after s':>8} {'ratio':>6}", flush=True)
+    with tempfile.TemporaryDirectory() as out:
+        for path in paths:
+            for nodes in limits:
+                for command in ("stats", "report"):
+                    args = [command, "--jobs", "1", "--max-nodes", str(nodes), str(path)]
+                    if command == "report":
+                        args += ["-o", str(Path(out) / "page.html"), "--force"]
+                    cpu = [run(args, timeout, tree)[1] for tree in (before, ROOT)]
+                    ratio = f"{float(cpu[0]) / max(float(cpu[1]), 0.01):.2f}" if "-" not in cpu else "-"
+                    print(f"{command:<8} {path.name[:40]:<40} {nodes:>9,} {cpu[0]:>9} {cpu[1]:>8} {ratio:>6}",
+                          flush=True)
 
 
 if __name__ == "__main__":

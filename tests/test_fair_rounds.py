@@ -61,3 +61,41 @@ def test_the_worlds_bar_is_re_based_to_the_budget(monkeypatch):
         assert bar.bar.length == 250 and bar.bar.pos == 200
         bar(250, 250)
         assert bar.bar.pos == bar.bar.length == 250
+
+
+# ---- a decision past the node limit (issue 55: a report of a mutated French record ran for minutes) ---------
+
+OVER = pathlib.Path(__file__).resolve().parent / "data" / "fuzz55" / "fair-french-over-the-node-limit.dom"
+
+
+def _solves(monkeypatch) -> list[tuple[tuple[int, int], int, bool]]:
+    """Each world-solving task the fair analysis runs in this process: (its decision and seat, its part, whether
+    it came back past the node limit)."""
+    from analyzer.analysis import fair
+
+    runs, solve = [], fair._solve
+
+    def counted(task):
+        got = solve(task)
+        plan = fair._JOB["plans"][task[0]]
+        runs.append(((plan.k, plan.seat), task[1], got is None))
+        return got
+    monkeypatch.setattr(fair, "_solve", counted)
+    return runs
+
+
+def test_a_decision_past_the_node_limit_solves_no_more_of_its_worlds(monkeypatch):
+    # a mutated French record (hidden hands: the fair analysis; 200 worlds a decision, in 8 parts of 25): at a
+    # small node limit most decisions need more in their first world; each such decision is not valued whatever
+    # its other parts give, so none of them is started (each would spend the node limit again on its first world)
+    runs = _solves(monkeypatch)
+    rep = next(r for r in replay_record(read(OVER)) if r.deal_ok and r.steps)
+    analysis = fair_analyze(rep, worlds=200, workers=1, node_limit=2000)
+    failed = {plan for plan, _, over in runs if over}
+    assert len(failed) >= 5                                 # (the record's point: many decisions past the limit)
+    for plan in failed:
+        parts = [(part, over) for p, part, over in runs if p == plan]
+        assert parts[-1][1] and not any(over for _, over in parts[:-1])     # nothing solved after the first past it
+    assert "not valued" in analysis.fair_note and "2,000 positions" in analysis.fair_note
+    over = [d for d in analysis.decisions if d.index in {k for k, _ in failed}]
+    assert over and all(d.fair is None for d in over)

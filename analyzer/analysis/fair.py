@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..position import mask_of, tiles_of
@@ -421,7 +421,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
                     start = pool_options(__name__, "_JOB")     # (forked only with no other thread alive)
                     executor = stack.enter_context(pool(max_workers=workers, **start))
                 sized = [(p, part, plans[p].size) for p, part in tasks]
-                for (p, part, size), res in zip(sized, (executor.map if executor else map)(_solve, sized)):
+                for (p, part, size), res in _solved(sized, executor):
                     got[p][part] = res
                     have[p][part] = min(CHUNK, size - part * CHUNK)
                     if progress is not None:
@@ -435,6 +435,22 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
         _JOB.clear()
     joined = [_joined(got[p], plan) for p, plan in enumerate(plans)]
     return [values for values, _ in joined], [found if results else None for _, found in joined]
+
+
+def _solved(sized: list[tuple[int, int, int]], executor) -> Iterator[tuple[tuple[int, int, int], object]]:
+    """Each task of ``sized`` with what :func:`_solve` gives it, in order (in ``executor``'s processes, else here).
+    Once a part of a plan is past the node limit (None), its other parts are not solved (cancelled in the pool) and
+    give None: the decision is not valued whatever they give, and each would spend the node limit again."""
+    futures = [executor.submit(_solve, task) for task in sized] if executor is not None else []
+    failed: set[int] = set()
+    for i, task in enumerate(sized):
+        res = None if task[0] in failed else futures[i].result() if futures else _solve(task)
+        if res is None and task[0] not in failed:
+            failed.add(task[0])
+            for later, waiting in zip(sized[i + 1:], futures[i + 1:]):
+                if later[0] == task[0]:
+                    waiting.cancel()
+        yield task, res
 
 
 def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[int], z: float, individual: bool,
