@@ -167,6 +167,16 @@ DRAW_CASES = [("0:4 1:2 2:4 3:6 4:4 5:4 6:5", "", set()),
               ("1:2 3:6 6:5", "B 4", {4})]
 
 
+def _draw_world(worlds, world) -> tuple:
+    """A world of a draw game by counts as the brute force writes it: (table, B's dealt hand, boneyard order)."""
+    b, order = frozenset(t for t in SET if t.bit & worlds.view.deal(world)[1]), worlds.view.order(world)
+    return frozenset(t for t in SET if t not in DRAW_A) - b - set(order), b, order
+
+
+def _counted(counts: str) -> dict[int, int]:
+    return {int(x): int(c) for x, c in (p.split(":") for p in counts.split())}
+
+
 @pytest.mark.parametrize("counts, lacks, lacking", DRAW_CASES)
 def test_the_worlds_of_a_draw_game_by_counts_are_the_brute_forces(counts, lacks, lacking):
     text = DRAW.format(COUNTS=counts, LACKS=f'[Lacks "{lacks}"]\n' if lacks else "")
@@ -174,11 +184,8 @@ def test_the_worlds_of_a_draw_game_by_counts_are_the_brute_forces(counts, lacks,
     assert rep.valid, [str(d) for d in rep.errors]
     worlds = worlds_at(rep, 0, 0)
     unseen = frozenset(t for t in SET if t not in DRAW_A)
-    mine = set()
-    for world in worlds:
-        b, order = frozenset(t for t in SET if t.bit & worlds.view.deal(world)[1]), worlds.view.order(world)
-        mine.add((unseen - b - set(order), b, order))
-    theirs = _draw_brute({int(x): int(c) for x, c in (p.split(":") for p in counts.split())}, lacking)
+    mine = {_draw_world(worlds, world) for world in worlds}
+    theirs = _draw_brute(_counted(counts), lacking)
     assert worlds.count == len(mine) == len(theirs) > 6 and mine == theirs
     # each tile's probability in each place, as the brute force counts it
     probs = worlds.probabilities()
@@ -190,9 +197,22 @@ def test_the_worlds_of_a_draw_game_by_counts_are_the_brute_forces(counts, lacks,
     # a world drawn is one of them
     rng = random.Random(5)
     for _ in range(20):
-        world = worlds.sample(rng)
-        b = frozenset(t for t in SET if t.bit & worlds.view.deal(world)[1])
-        assert (unseen - b - set(worlds.view.order(world)), b, worlds.view.order(world)) in theirs
+        assert _draw_world(worlds, worlds.sample(rng)) in theirs
+
+
+def test_the_worlds_after_moves_of_a_draw_game_by_counts_are_the_brute_forces_that_agree_with_them():
+    """A plays [6-6] (the ends stay 3 and 6), B draws a tile unseen and plays [3-4]: B was dealt nothing with a
+    3 or a 6, the [3-4] is the first tile of the boneyard, and it did not lie on the table."""
+    counts = DRAW_CASES[1][0]
+    text = DRAW.format(COUNTS=counts, LACKS="") + "\n1. A [6-6]@6 B draws ? B [3-4]@3\n"
+    rep = replay(parse(text).games[0])
+    assert rep.valid, [str(d) for d in rep.errors]
+    worlds = worlds_at(rep, 3, 0)
+    mine = {_draw_world(worlds, world) for world in worlds}
+    theirs = {(table, b, order)
+              for table, b, order in _draw_brute(_counted(counts), set())
+              if not any(t.matches(3) or t.matches(6) for t in b) and order[0] == Tile.of(3, 4)}
+    assert worlds.count == len(mine) == len(theirs) > 2 and mine == theirs
 
 
 def _draw_shown(table, b) -> str:
@@ -206,7 +226,7 @@ def _draw_shown(table, b) -> str:
 
 def test_the_fair_values_of_a_draw_game_by_counts_are_the_means_over_its_worlds():
     counts = DRAW_CASES[0][0]
-    theirs = _draw_brute({int(x): int(c) for x, c in (p.split(":") for p in counts.split())}, set())
+    theirs = _draw_brute(_counted(counts), set())
     text = DRAW.format(COUNTS=counts, LACKS="")
     fair = fair_analyze(replay(parse(text).games[0]), workers=1, exact_below=1000).to_move
     assert fair.fair.method == "exact" and fair.fair.total == len(theirs)
