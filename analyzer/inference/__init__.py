@@ -45,19 +45,17 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
 
     Raises :class:`NoWorld` when a move before ``seen`` contradicts an earlier pass. In a draw game a
     viewer's worlds are its deals and boneyard orders (:func:`analyzer.inference.boneyard.draw_view`); the
-    record's own (``record``) are not listed there: :class:`InferenceUnsupported`."""
-    variant = rep.variant
-    if getattr(rep, "setup_lacks", None) is not None and rep.initial.ends is not None \
-            and not laid_at_start(rep.initial) and rep.initial.pool:
-        if variant.drawing is not None:
-            raise InferenceUnsupported("the tiles on the table are known only by counts in a draw game: the worlds "
-                                       "of such a set-up (its boneyard's orders besides) are not listed yet")
-        return table_view(rep, block_view(rep, seen, viewer, record=record))
-    if variant.drawing is not None:
-        if record:
-            raise InferenceUnsupported("the record's own worlds are not listed for draw games")
-        return dataclasses.replace(draw_view(rep, seen, viewer), whole=whole_hands(rep, seen))
-    return block_view(rep, seen, viewer, record=record)
+    record's own (``record``) are not listed there: :class:`InferenceUnsupported`. A game set up with its table
+    known only by counts also lists the tables (:func:`analyzer.inference.tabled.table_view`), over either."""
+    by_counts = (getattr(rep, "setup_lacks", None) is not None and rep.initial.ends is not None
+                 and not laid_at_start(rep.initial) and bool(rep.initial.pool))
+    if rep.variant.drawing is None:
+        view = block_view(rep, seen, viewer, record=record)
+    elif record:
+        raise InferenceUnsupported("the record's own worlds are not listed for draw games")
+    else:
+        view = dataclasses.replace(draw_view(rep, seen, viewer), whole=whole_hands(rep, seen))
+    return table_view(rep, view) if by_counts else view
 
 
 def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> Worlds:
@@ -89,6 +87,7 @@ def world_position(rep, deal: tuple[int, ...], seen: int, order: tuple[Tile, ...
         turn_up(pos, *up)                 # the line opened by a tile from the boneyard (Starter tag)
     if order is None:
         return dataclasses.replace(rep, initial=pos).position_at(seen)
+    pos.pool &= mask_of(order)            # (the rest lies on a table known only by counts: not in the boneyard)
     drawn = 0
     for step in rep.steps[:seen]:
         move = step.move
