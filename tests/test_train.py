@@ -17,6 +17,9 @@ from analyzer.notation import parse, write
 from analyzer.replay import replay
 from conftest import RECORDS, settled
 
+# every test here reads the module's three fair analyses at 50 worlds (``runs``: some 9 s of CPU)
+pytestmark = pytest.mark.slow
+
 RECORD = str(RECORDS / "seed-both.dom")
 WORLDS = "50"
 
