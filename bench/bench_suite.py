@@ -8,6 +8,10 @@
         when they ran side by side)
     python3 bench/bench_suite.py --times times.jsonl [--top 60]
         the tables of a run recorded before (``--out``)
+    python3 bench/bench_suite.py --times times.jsonl --schedule [--workers 2]
+        the same, then the run's end as pytest-xdist's ways of dealing the tests out would have it on that many
+        quiet cores (each test taking its CPU time, in the order pytest collects them here): when each worker
+        ends, for ``--dist load`` (the default), ``loadfile`` and ``worksteal``
     python3 bench/bench_suite.py --compare /path/to/other/tree [--rounds 3] TEST [TEST ...]
         each TEST (a node id, ``tests/test_x.py::test_name``: every parametrisation of it) run in the
         other tree and in this one, each in one process (``-n 0``), the runs alternated (the machine is
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import heapq
 import json
 import os
 import resource
@@ -84,6 +89,95 @@ def tables(rows: list[dict], top: int) -> None:
           + "".join(f"\n    over: {r['test']} {r['wall']:.1f} s" for r in over))
 
 
+def collected(tree: Path) -> list[str]:
+    """The node ids pytest collects in ``tree``, in its order (one process, as each xdist worker collects)."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:randomly"],
+                          cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+def _run_queues(durations: list[float], queues: list[list[int]], refill) -> list[float]:
+    """When each worker ends: each runs its queue in order; ``refill(worker, queues, last)`` after each test
+    may add to the queues (the scheduler's answer to a finished test)."""
+    ends = [0.0] * len(queues)
+    running = [(durations[q[0]], k) for k, q in enumerate(queues) if q]
+    heapq.heapify(running)
+    while running:
+        now, k = heapq.heappop(running)
+        last = queues[k].pop(0)
+        refill(k, queues, durations[last])
+        ends[k] = now
+        if queues[k]:
+            heapq.heappush(running, (now + durations[queues[k][0]], k))
+    return ends
+
+
+def dist_load(durations: list[float], workers: int) -> list[float]:
+    """xdist's ``load`` (3.x, scheduler/load.py): a quarter of a worker's share each to start, then each worker
+    topped up to half its share of what is left whenever it has fewer than a quarter of it left."""
+    pending = list(range(len(durations)))
+    chunk = max(len(pending) // workers // 4, 2)
+    queues = [pending[k * chunk:(k + 1) * chunk] for k in range(workers)]
+    del pending[:chunk * workers]
+
+    def refill(k, queues, duration):
+        if pending:
+            low, high = max(2, len(pending) // workers // 4), max(2, len(pending) // workers // 2)
+            if len(queues[k]) < low and not (duration >= 0.1 and len(queues[k]) >= 2):
+                count = high - len(queues[k])
+                queues[k] += pending[:count]
+                del pending[:count]
+    return _run_queues(durations, queues, refill)
+
+
+def dist_loadfile(durations: list[float], workers: int, files: list[str]) -> list[float]:
+    """xdist's ``loadfile`` (scheduler/loadscope.py): whole files, the most tests first, the next file to a
+    worker once it has two tests or fewer left."""
+    units: dict[str, list[int]] = {}
+    for k, name in enumerate(files):
+        units.setdefault(name, []).append(k)
+    queue = sorted(units.values(), key=lambda u: -len(u))
+    queues = [queue.pop(0) if queue else [] for _ in range(workers)]
+
+    def refill(k, queues, duration):
+        if queue and len(queues[k]) <= 2:
+            queues[k] += queue.pop(0)
+    for k in range(workers):
+        refill(k, queues, 0.0)
+    return _run_queues(durations, queues, refill)
+
+
+def dist_worksteal(durations: list[float], workers: int) -> list[float]:
+    """xdist's ``worksteal``: the tests split in ``workers`` runs of the collection's order; a worker left with
+    one test takes the later half of what the worker with the most has left."""
+    n = len(durations)
+    queues = [list(range(k * n // workers, (k + 1) * n // workers)) for k in range(workers)]
+
+    def refill(k, queues, duration):
+        if len(queues[k]) <= 1:
+            victim = max((j for j in range(len(queues)) if j != k), key=lambda j: len(queues[j]), default=None)
+            if victim is not None and len(queues[victim]) > 2:
+                half = (len(queues[victim]) - 1) // 2
+                queues[k] += queues[victim][-half:]
+                del queues[victim][-half:]
+    return _run_queues(durations, queues, refill)
+
+
+def schedule(rows: list[dict], order: list[str], workers: int) -> None:
+    """When each of ``workers`` quiet cores would end the run under each way of dealing the tests out."""
+    cpu = {r["test"]: r["cpu"] + r["children"] for r in rows}
+    unknown = [t for t in order if t not in cpu]
+    durations = [cpu.get(t, 0.0) for t in order]
+    total = sum(durations)
+    print(f"\n{len(order)} tests collected here, {len(unknown)} without a time in the run (taken as 0 s); "
+          f"their CPU over {workers} cores: {total / workers:.0f} s ({total / workers / 60:.1f} min) at best")
+    print(f"{'--dist':>10} {'last ends s':>11} {'min':>5}  each worker ends (s)")
+    for name, ends in (("load", dist_load(durations, workers)),
+                       ("loadfile", dist_loadfile(durations, workers, [t.split("::")[0] for t in order])),
+                       ("worksteal", dist_worksteal(durations, workers))):
+        print(f"{name:>10} {max(ends):11.0f} {max(ends) / 60:5.1f}  {' '.join(f'{e:.0f}' for e in ends)}")
+
+
 def compare(other: Path, tests: list[str], rounds: int) -> None:
     """Best-of-``rounds`` CPU time of each test in ``other`` and here, runs alternated."""
     best: dict[tuple[str, str], float] = {}
@@ -116,11 +210,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="keep the run's per-test times in this file (JSON lines)")
     parser.add_argument("--times", type=Path, help="print the tables of a run recorded before, run nothing")
     parser.add_argument("--compare", type=Path, metavar="TREE", help="another source tree to compare tests with")
+    parser.add_argument("--schedule", action="store_true",
+                        help="with --times: the run's end under xdist's load, loadfile and worksteal (simulated)")
+    parser.add_argument("--workers", type=int, default=2, help="cores for --schedule")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each test in each tree (--compare)")
     parser.add_argument("args", nargs="*", help="pytest's arguments (after --), or the tests to --compare")
     options = parser.parse_args()
     if options.times:
         tables(read_times(options.times), options.top)
+        if options.schedule:
+            schedule(read_times(options.times), collected(HERE), options.workers)
     elif options.compare:
         if not options.args:
             parser.error("--compare needs the tests to run")

@@ -63,7 +63,9 @@ def test_shipped_compact_table_is_its_json_form(name):
     packed = dict(table.values)         # (read once: a packed table reads each position as it is asked for)
     assert dict(again.values) == _positions(data) == packed
     assert again.model == table.model and again.meta == table.meta
-    assert unpack(pack(data))[1].items() == packed.items()
+    # the JSON form packs back to the very bytes shipped: what they unpack to is ``packed`` again (checked as
+    # bytes, not by reading every position of a second packed table: a third of this test's time)
+    assert pack(data) == raw
 
 
 def test_each_table_ships_in_one_form():

@@ -164,6 +164,7 @@ def test_a_lead_that_is_no_double_shows_the_leading_side_holds_none():
 # 001 §8: "Wird im Zuge der Aufnahme der Steine oder während des Spiels ein Stein aufgedeckt, so muss
 #  dieser Stein offen auf dem Tisch liegen bleiben und bei der ersten Gelegenheit, bei der er
 #  regelgerecht angelegt werden kann, gespielt werden."
+@pytest.mark.slow
 def test_an_exposed_tile_is_known_to_every_player_from_the_moment_it_lies_open():
     from conftest import RECORDS
 
@@ -314,6 +315,7 @@ def test_a_record_with_a_hidden_hand_is_not_said_to_be_unfinished_when_it_may_be
 
 
 # -- rules on whole hands: no per-tile fact, so the per-tile worlds are filtered by them ------------
+@pytest.mark.slow
 def test_the_hungarian_leader_holds_the_heaviest_hand_dealt():
     # 004: "Der Spieler mit der höchsten Augenzahl beginnt mit dem Auslegen": A led, so no other hand
     # was dealt more pips than A's (a tie leaves either free to lead)

@@ -17,6 +17,9 @@ from analyzer.notation import parse, write
 from analyzer.replay import replay
 from conftest import RECORDS, settled
 
+# every test here reads the fair analyses its module's fixtures make (``runs``: three at 50 worlds, some 9 s)
+pytestmark = pytest.mark.slow
+
 RECORD = str(RECORDS / "seed-both.dom")
 WORLDS = "50"
 
