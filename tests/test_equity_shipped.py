@@ -41,11 +41,13 @@ class _Digest(Exception):
     pass
 
 
-def _digest(monkeypatch, variant, raw: bytes) -> str:
-    """The digest a process looks for the shipped solution of a table ``raw`` under (its kept file's)."""
+def _digest(monkeypatch, variant, raw: bytes, cache: str) -> str:
+    """The digest a process looks for the shipped solution of a table ``raw`` under (its kept file's), asked in
+    an empty cache folder ``cache`` (where the suite's own has kept the table, the shipped file is not asked for)."""
     def told(variant, model, meta, digest, rules):
         raise _Digest(digest)
     with monkeypatch.context() as m:
+        m.setenv(equity.CACHE_ENV, cache)
         m.setattr(equity, "_shipped_solution", told)
         with pytest.raises(_Digest) as got:
             EquityTable.from_packed(variant, raw)
@@ -83,7 +85,7 @@ def test_the_shipped_all_fives_for_three_is_its_race_solved(tmp_path, monkeypatc
     assert len(list(tmp_path.glob("*.race"))) == 1
 
 
-def test_every_shipped_solution_is_made_for_its_tables_model(monkeypatch):
+def test_every_shipped_solution_is_made_for_its_tables_model(monkeypatch, tmp_path):
     # each .solved file is read only for the model it was made from: its digest is the one a process looks for it
     # under (of the variant, the table's meta and its model), and every table stored as its model ships one
     races = []
@@ -97,7 +99,7 @@ def test_every_shipped_solution_is_made_for_its_tables_model(monkeypatch):
         shipped = open(path[:-len(PACKED)] + SUFFIX, "rb").read()
         assert shipped.startswith(MAGIC)
         head = json.loads(shipped[len(MAGIC):shipped.index(b"\n", len(MAGIC))])
-        assert head["digest"] == _digest(monkeypatch, v, raw), path
+        assert head["digest"] == _digest(monkeypatch, v, raw, str(tmp_path)), path
         assert (head["quantum"] is None) == bool(header.get("lattice"))       # (a lattice's: its answers alone)
         races.append(os.path.basename(path))
     assert len(races) == 6
@@ -152,7 +154,7 @@ def test_a_damaged_shipped_solution_is_solved_past_and_said_so(tmp_path, monkeyp
     write_table(EquityTable(v, model, solved, {"values": SOLVED_ON_LOAD}), str(tmp_path / (stem + PACKED)))
     raw = (tmp_path / (stem + PACKED)).read_bytes()
     monkeypatch.setattr(equity, "DATA_DIR", str(tmp_path))
-    digest = _digest(monkeypatch, v, raw)
+    digest = _digest(monkeypatch, v, raw, str(tmp_path / "cache-first"))
     packed = pack_solved(solved, digest)
     positions = [p for p in solved if p[0][0] in [(0, 0, 0), (19, 12, 5), (20, 20, 0)]]
     for k, (why, bad) in enumerate([*_damaged(packed).items(), ("for another model", pack_solved(solved, "f" * 24))]):

@@ -614,3 +614,16 @@ def test_tiles_after_a_question_mark_are_shown_at_their_place():
     for d in after:
         line, caret = d.context.splitlines()[-2:]
         assert line == text.splitlines()[d.line - 1] and caret.index("^") == d.column - 1
+
+
+def test_a_table_player_no_play_can_name_is_an_error_at_the_tag_and_the_round_trip_holds():
+    # found by the issue-55 campaign (seed 56): a Players tag mangled to "A, B,[passC, D" over a table whose
+    # columns it names; the column's plays were read for "[passC", which the writer cannot write back
+    from analyzer.notation import write
+    text = (SEEDS / "fuzz56" / "players-tag-unwritable-name.dom").read_text(
+        encoding="utf-8")
+    record = parse(text)
+    said = [d for d in record.errors if d.code == "players" and "[passC" in str(d)]
+    assert said and (said[0].line, said[0].column) == (4, 1)
+    assert all(m.player != "[passC" for g in record.games for m in g.moves)
+    assert parse(write(record)) == record

@@ -27,6 +27,9 @@ from .lexer import RecordLexer
 from .players import derive_players, split_players
 from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
 
+#: a player's name as a move gives it (the grammar's NAME: a letter, then letters, digits or _)
+PLAYER_NAME = re.compile(r"[^\W\d]\w*")
+
 __all__ = ["parse", "parser", "split_players", "derive_players"]
 
 
@@ -633,13 +636,25 @@ class _GameBuilder:
 
     def _table_players(self, game: Game, table: _Table, hands) -> tuple[str, ...]:
         if not table.columns:          # a bare "Round": the players are named elsewhere
-            return derive_players(game.tags, hands, [])
+            players = derive_players(game.tags, hands, [])
+            self._unwritable_players(game, players)
+            return players
         players = tuple(c.name for c in table.columns)
+        self._unwritable_players(game, players)
         if "Players" in game.tags and split_players(game.tags["Players"]) != players:
             self.log.report(game.tag_pos["Players"], Code.PLAYERS_MISMATCH,
                             f"the Players tag says {game.tags['Players']!r} but the table's columns "
                             f"are {', '.join(players)}; the columns count", "warning")
         return players
+
+    def _unwritable_players(self, game: Game, players: tuple[str, ...]) -> None:
+        """A table's player whose name no move can give (the Players tag may hold any text; a column's plays
+        are written back as 'NAME TILE'): an error at the tag, and his column's plays are not read."""
+        for name in players:
+            if not PLAYER_NAME.fullmatch(name):
+                self.log.report(game.tag_pos.get("Players", self.pos), Code.PLAYERS,
+                                f"{name!r} is no name a play can be written with (a letter, then letters, digits "
+                                "or _): the plays of its column are not read", player=name)
 
     def _rows(self, table: _Table, players: tuple[str, ...]) -> None:
         previous = None
@@ -658,7 +673,7 @@ class _GameBuilder:
                     continue
                 if column >= len(players):
                     extra.append(item)
-                elif isinstance(item, _Play) and item.readable:
+                elif isinstance(item, _Play) and item.readable and PLAYER_NAME.fullmatch(players[column]):
                     self.events.append(_entry(players[column], item, row.number))
                 column += 1
             if extra:
