@@ -2,6 +2,8 @@
 in (read by the reader, and by the writer to know whether a game needs its Players tag)."""
 from __future__ import annotations
 
+import re
+
 __all__ = ["split_players", "derive_players"]
 
 
@@ -22,3 +24,13 @@ def derive_players(tags: dict[str, str], hands, moves) -> tuple[str, ...]:
     for move in moves:
         seen.setdefault(move.player, None)
     return tuple(seen)
+
+
+#: a player's name as a play gives it ('B [1-1]': the grammar's NAME, a letter then letters, digits or _)
+_PLAYABLE = re.compile(r"[^\W\d]\w*")
+
+
+def playable_name(name: str) -> bool:
+    """Whether a play can be written with ``name`` (a Players tag may hold any text; a table's column of a
+    name that no play can give could not be written back as 'NAME TILE')."""
+    return _PLAYABLE.fullmatch(name) is not None

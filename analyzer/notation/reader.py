@@ -1,12 +1,11 @@
 """Read record text into a :class:`~analyzer.record.Record`, collecting every problem as a diagnostic.
 
-The grammar (``grammar/record.lark``) is parsed LALR(1) with a contextual lexer (:mod:`.lexer`:
-lark's, reading the blanks with the token after them), and the transformer is applied inside the
-parser as each rule is reduced, so no parse tree is built; positions come from the tokens. A syntax
-error is recorded (:mod:`.recovery`), the parser skips the offending word (or supplies a missing
-``]``, or drops an unfinished construct) and goes on, so a broken record still yields every error
-and every move that could be read. The transformer turns each rule into a
-domain object; :class:`_GameBuilder` then puts the pieces of one game together."""
+The grammar (``grammar/record.lark``) is parsed LALR(1) with a contextual lexer (:mod:`.lexer`: lark's, reading the
+blanks with the token after them), and the transformer is applied inside the parser as each rule is reduced, so no
+parse tree is built; positions come from the tokens. A syntax error is recorded (:mod:`.recovery`), the parser
+skips the offending word (or supplies a missing ``]``, or drops an unfinished construct) and goes on, so a broken
+record still yields every error and every move that could be read. The transformer turns each rule into a domain
+object; :class:`_GameBuilder` then puts the pieces of one game together."""
 from __future__ import annotations
 
 import re
@@ -24,11 +23,8 @@ from ..rules.codes import Code
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
 from .lexer import RecordLexer
-from .players import derive_players, split_players
+from .players import derive_players, playable_name, split_players
 from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
-
-#: a player's name as a move gives it (the grammar's NAME: a letter, then letters, digits or _)
-PLAYER_NAME = re.compile(r"[^\W\d]\w*")
 
 __all__ = ["parse", "parser", "split_players", "derive_players"]
 
@@ -540,7 +536,7 @@ class _GameBuilder:
             game.table_pos = body.pos
             self.events.extend(body.notes)
             game.players = self._table_players(game, body, hands)
-            self._rows(body, game.players)
+            self._rows(body, game.players, game.tag_pos.get("Players", self.pos))
         elif body is not None:
             self._movetext(body)
         moves = [e for e in self.events if isinstance(e, MoveEntry)]
@@ -636,27 +632,17 @@ class _GameBuilder:
 
     def _table_players(self, game: Game, table: _Table, hands) -> tuple[str, ...]:
         if not table.columns:          # a bare "Round": the players are named elsewhere
-            players = derive_players(game.tags, hands, [])
-            self._unwritable_players(game, players)
-            return players
+            return derive_players(game.tags, hands, [])
         players = tuple(c.name for c in table.columns)
-        self._unwritable_players(game, players)
         if "Players" in game.tags and split_players(game.tags["Players"]) != players:
             self.log.report(game.tag_pos["Players"], Code.PLAYERS_MISMATCH,
                             f"the Players tag says {game.tags['Players']!r} but the table's columns "
                             f"are {', '.join(players)}; the columns count", "warning")
         return players
 
-    def _unwritable_players(self, game: Game, players: tuple[str, ...]) -> None:
-        """A table's player whose name no move can give (the Players tag may hold any text; a column's plays
-        are written back as 'NAME TILE'): an error at the tag, and his column's plays are not read."""
-        for name in players:
-            if not PLAYER_NAME.fullmatch(name):
-                self.log.report(game.tag_pos.get("Players", self.pos), Code.PLAYERS,
-                                f"{name!r} is no name a play can be written with (a letter, then letters, digits "
-                                "or _): the plays of its column are not read", player=name)
-
-    def _rows(self, table: _Table, players: tuple[str, ...]) -> None:
+    def _rows(self, table: _Table, players: tuple[str, ...], named_at: Span) -> None:
+        for name in filter(lambda name: not playable_name(name), players):    # (a Players tag holds any text)
+            self.log.report(named_at, Code.PLAYERS, f"no play can name {name!r}: its column's plays are not read")
         previous = None
         for row in table.rows:
             if row.number is None:          # too long to read (reported): the row after the one before
@@ -673,7 +659,7 @@ class _GameBuilder:
                     continue
                 if column >= len(players):
                     extra.append(item)
-                elif isinstance(item, _Play) and item.readable and PLAYER_NAME.fullmatch(players[column]):
+                elif isinstance(item, _Play) and item.readable and playable_name(players[column]):
                     self.events.append(_entry(players[column], item, row.number))
                 column += 1
             if extra:
