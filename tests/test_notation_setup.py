@@ -4,7 +4,7 @@ and column; a position cut from a real record reads back as the same position.""
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from analyzer.generate import random_game
 from analyzer.notation import parse, write
@@ -132,6 +132,11 @@ def _cuts(variant: str, seed: int) -> tuple:
 @given(st.sampled_from(("partnership", "block", "draw", "all-fives", "cutthroat", "french", "cross")),
        st.integers(0, 10 ** 6),
        st.booleans())
+# a known bug, found by this test in the full run of 2026-11-26 (present at d759be9 too): All Fives seed 87 cut at
+# move 5, a line whose two ends both show 3 ([3-3] at one, [3-4] at the other); the set-up's replay lays a later
+# '[0-3]@3>2' where its count of the ends disagrees with the record's (wrong-score on 'A [2-2] +10'); open
+@example("all-fives", 87, False).xfail(reason="a set-up cut of All Fives with equal ends: the end a play names",
+                                       raises=AssertionError)
 def test_a_position_cut_from_a_generated_record_reads_back_and_replays_to_the_same_end(variant, seed, hide):
     rep, k = _cuts(variant, seed)
     assert rep.valid
