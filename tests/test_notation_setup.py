@@ -1,6 +1,7 @@
 """The set-up form (``[SetUp "1"]``, docs/notation.md): a game that starts from a position. Read, written
 back letter for letter, validated from the position, with every impossible position an error at its line
 and column; a position cut from a real record reads back as the same position."""
+import dataclasses
 import random
 
 import pytest
@@ -129,14 +130,13 @@ def _cuts(variant: str, seed: int) -> tuple:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(("partnership", "block", "draw", "cutthroat", "french", "cross")),   # (All Fives: below)
+@given(st.sampled_from(("partnership", "block", "draw", "cutthroat", "french", "cross", "all-fives", "whist",
+                        "all-fives-threes")),
        st.integers(0, 10 ** 6),
        st.booleans())
-# a known bug, open, which random All Fives cuts find often (so All Fives is drawn no more until it is mended), found by this test in the full run of 2026-11-26 (present at d759be9 too): All Fives seed 87 cut at
-# move 5, a line whose two ends both show 3 ([3-3] at one, [3-4] at the other); the set-up's replay lays a later
-# '[0-3]@3>2' where its count of the ends disagrees with the record's (wrong-score on 'A [2-2] +10'); open
-@example("all-fives", 87, False).xfail(reason="a set-up cut of All Fives with equal ends: the end a play names",
-                                       raises=AssertionError)
+# found by this test in a full run: a line whose two ends both show 3 ([3-3] at one, [3-4] at the other); the
+# set-up laid it from its double, so a later '[0-3]@3>2' went on the other end than in the record
+@example("all-fives", 87, False)
 def test_a_position_cut_from_a_generated_record_reads_back_and_replays_to_the_same_end(variant, seed, hide):
     rep, k = _cuts(variant, seed)
     assert rep.valid
@@ -155,7 +155,9 @@ def test_a_position_cut_from_a_generated_record_reads_back_and_replays_to_the_sa
     assert getattr(start, "arms", None) == getattr(original, "arms", None)
     assert table_mask(start) & ~start.pool == table_mask(original) & ~original.pool or hide
     assert [s.move for s in back.steps] == [s.move for s in rep.steps[k:]] or hide
-    assert back.result == rep.result or hide
+    # who laid the last tile of the line the set-up does not say: a blocked hand's credit may differ
+    same = lambda r: r if r is None or r.termination != "blocked" else dataclasses.replace(r, seat=None)
+    assert same(back.result) == same(rep.result) or hide
 
 
 @settings(max_examples=60, deadline=None)

@@ -251,13 +251,7 @@ def _position(variant: Variant, hands, hidden, turn: int, line: tuple[Tile, ...]
     if line and setup.spinner is not None:
         _lay_arms(pos, setup, before)
     elif line:
-        start = pos.copy()
         _lay(pos, line, before)
-        if [t for t, _ in pos.line()] != list(line):     # laid from the other end: the ends in the Line's order
-            other = start.copy()
-            _lay(other, tuple(reversed(line)), before)
-            if [t for t, _ in other.line()] == list(line):
-                pos = other
     elif setup.ends is not None:        # the table known by its ends and counts: its tiles are not named
         pos.ends = tuple(setup.ends)
         rest = pos.pool & ~_unseen_mask(hidden, setup, pos)
@@ -312,19 +306,33 @@ def _lay_arms(pos: Position, setup: SetUp, before: int) -> bool:
 
 
 def _lay(pos: Position, line: tuple[Tile, ...], before: int) -> None:
-    """Lay ``line`` on the empty table of ``pos``, tile by tile, through the hand of seat ``before``."""
-    open_ = None
-    for k, tile in enumerate(line):
-        pos.pool &= ~tile.bit
-        pos.hands[before] |= tile.bit
+    """Lay ``line`` on the empty table of ``pos``, tile by tile, through the hand of seat ``before``, so that
+    the Line's first open end is end 1 (``>1``) and its last end 2, as :meth:`Position.line` shows them.
+
+    A lead lies lower half to end 1; so the line is laid from its first tile that reads lower half first
+    (or a double), outward to the right (end 2) and then to the left (end 1), each tile on the end named,
+    which matters where both ends show one number. A Line none of whose tiles reads so is the picture of
+    one that does read from its other end: laid from there (end 1 is then its last end)."""
+    left, _ = line_ends(line)
+    halves = []                                 # each tile's (left, right) halves, reading the Line
+    for tile in line:
+        halves.append((left, tile.other(left)))
+        left = halves[-1][1]
+    lead = next((k for k, (a, b) in enumerate(halves) if a <= b), None)
+    if lead is None:
+        _lay(pos, tuple(reversed(line)), before)
+        return
+
+    def put(move: Move) -> None:
+        pos.pool &= ~move.tile.bit
+        pos.hands[before] |= move.tile.bit
         pos.turn = before
-        if k == 0:
-            nxt = line[1] if len(line) > 1 else None
-            open_ = tile.low if tile.is_double or (nxt is not None and nxt.matches(tile.low)) else tile.high
-            pos.push(Move(tile))
-        else:
-            pos.push(Move(tile, open_))
-            open_ = tile.other(open_)
+        pos.push(move)
+    put(Move(line[lead]))
+    for k in range(lead + 1, len(line)):
+        put(Move(line[k], halves[k][0], arm=2))
+    for k in range(lead - 1, -1, -1):
+        put(Move(line[k], halves[k][1], arm=1))
 
 
 def setup_game(rep, k: int, hidden: tuple[str, ...] = ()) -> Game:
