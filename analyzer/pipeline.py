@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .analysis import Thresholds
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
-           "repaired_text", "process", "run_record", "fair_worlds", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
+           "repaired_text", "process", "run_record", "fair_worlds", "fair_every_game", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
            "games_data", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
@@ -58,6 +58,8 @@ class Options:
     fair_max_worlds: int | None = None      # the most deals for a decision whose best is not told apart (None: 4x)
     fair_hidden: bool = False               # a record with hidden hands gets the fair analysis, fair_worlds or not
     #                                         (``fair_worlds()``: report; analyze --fair's own loop for them; stats no)
+    fair_hidden_only: bool = False          # the fair analysis for the games with a hidden hand only (asked for by
+    #                                         those hands, not --fair: the other games keep their exact values)
     fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many
     fair_seats: tuple[str, ...] = ()        # the players to judge (default: every one whose hand is known)
     fair_exact_hidden: bool = True          # a small decision of a two-player game valued exactly under hidden
@@ -257,9 +259,10 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         settings["pool"] = pool
     run.judged = 0
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
+    every_game = fair_every_game(o)
     for k, rep in enumerate(run.replays):
         analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb) if fresh else run.analyses[k]
-        if (every_deal or rep.deal_ok) and analysis is not None:
+        if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
                 analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)
         run.analyses[k] = analysis
@@ -278,6 +281,13 @@ def fair_worlds(run: RecordRun) -> int:
 
         return WORLDS
     return 0
+
+
+def fair_every_game(options: Options) -> bool:
+    """Whether every game of a record judged fairly gets the fair analysis (``--fair``), or only those with a
+    hand not known (the fair analysis asked for by those hands: ``report`` without ``--fair``, ``analyze`` of
+    records with hidden hands), the others keeping their exact values with every hand open."""
+    return bool(options.fair_worlds) and not options.fair_hidden_only
 
 
 def triage(run: RecordRun) -> RecordRun:
@@ -311,7 +321,7 @@ def repairs_analysed(run: RecordRun, analyse: bool = True) -> RecordRun:
     copy = RecordRun(run.label, o, run.record, [rep for _, rep in fixed])
     copy.analyses = [analyse_game(rep, o.limits, True, o.max_nodes, table_mb=o.table_mb) for _, rep in fixed]
     if fair_worlds(run):
-        copy.options = replace(o, fair_worlds=fair_worlds(run))
+        copy.options = replace(o, fair_worlds=fair_worlds(run), fair_hidden_only=not fair_every_game(o))
         judge_fairly(copy)
     mover_views(copy.analyses)
     for (k, _), analysis in zip(fixed, copy.analyses):

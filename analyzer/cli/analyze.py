@@ -36,8 +36,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
     when it wins; in games of individual players, for the mover against all the others. The
-    critical move is the one that lost the most. Records with hidden hands get the fair analysis
-    (as with --fair).
+    critical move is the one that lost the most. A game with a hand not known gets the fair
+    analysis (as with --fair); the other games of such records keep their exact values.
 
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so).
@@ -67,11 +67,13 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 return False
         return True
 
-    if not fair and all_partial():
+    hidden_only = not fair and all_partial()
+    if hidden_only:
         fair = True
-        click.echo("Some hands of these records are not known, so no exact values with every hand open: "
-                   "each move of a player whose hand is known is judged by what that player could know "
-                   "(the fair analysis, as with --fair).", err=True)
+        click.echo("Some hands of these records are not known, so no exact values with every hand open there: "
+                   "in a game with a hand not known, each move of a player whose hand is known is judged by what "
+                   "that player could know (the fair analysis, as with --fair); the other games get their exact "
+                   "values.", err=True)
     fair_only(fair)
     if fair:
         for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
@@ -79,6 +81,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
         fair_options_ = fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale)
+        fair_options_["fair_hidden_only"] = hidden_only
         return _analyze_fair(inputs, known, options, fair_options_, seats, jobs, as_json, quiet, jsonl)
     if graph_path is not None:          # (each game's numbered file when there are several: checked as it is written)
         output_target(graph_path, inputs, "--graph", "graph", force)
