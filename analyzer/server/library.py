@@ -80,8 +80,9 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
     options = _options("analyze", variant, rules or {}, max_nodes=max_nodes, lines=lines)
     summary = Summary()
     run = read_text(label, text, options)
-    if not fair and run.replays and run.partial:
-        fair = True           # as the command does for records whose hands are not all known
+    hidden_only = not fair and bool(run.replays) and run.partial
+    if hidden_only:
+        fair = True           # as the command does for the games whose hands are not all known
     if not fair:
         moves = _progress_moves(progress, run) if progress is not None else None
         result = safely(label, lambda: run_record(run, moves))
@@ -92,7 +93,7 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
     if max_worlds is not None and max_worlds < worlds:
         raise BoardError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
     run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
-                                      fair_max_worlds=max_worlds)
+                                      fair_max_worlds=max_worlds, fair_hidden_only=hidden_only)
     if progress is None:
         result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=1).data())
     else:
