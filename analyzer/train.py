@@ -117,26 +117,14 @@ def _problem(source: str, number: int, game: dict, d: dict, replays: list, match
     best move the one of the highest fair MWC for the mover: it may differ from the best in points)."""
     fair = d["fair"]
     match = match and _on_match_scale(d)
-    sign = 1 if d["side"] == 0 else -1          # (the values and the MWC are the first side's)
-    chosen = [a for a in d["alternatives"] if a.get("fair")]
-    key = "mwc" if match else "mean"
-
-    def worth(a: dict) -> float:            # (for the mover: higher is better; no MWC: last)
-        value = a["fair"].get(key)
-        return -math.inf if value is None else sign * value
-    if match:
-        best, loss, cls = max(chosen, key=worth)["move"], float(fair["mwc_loss"]), fair["mwc_class"]
-    else:
-        best, loss, cls = fair["best"], float(fair["loss"]), fair["class"]
-    alternatives = [{"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
-                     "p_win": a["fair"].get("p_win"), "mwc": a["fair"].get("mwc"), "best": a["move"] == best,
-                     "played": a["played"]} for a in sorted(chosen, key=lambda a: (a["move"] != best, -worth(a)))]
-    line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or ()
+    answer = decision_answer(game, d, match)
+    loss, cls = (float(fair["mwc_loss"]), fair["mwc_class"]) if match else (float(fair["loss"]), fair["class"])
     position, svg = _position(replays, number, d["index"], d["player"])
     return Problem(source, number, game.get("title") or "", d["player"], d["index"], d.get("round"), d.get("line"),
-                   f"{d['player']} to play: what do you play?", d["played"], best, loss, cls, fair["verdict"],
-                   fair["method"], int(fair["worlds"]), tuple(alternatives), tuple(line), position, svg,
-                   view=_view(game, d), scale="match" if match else "points")
+                   f"{d['player']} to play: what do you play?", d["played"], answer["best"], loss, cls,
+                   fair["verdict"], fair["method"], int(fair["worlds"]),
+                   tuple(answer["alternatives"]),
+                   tuple(answer["line"]), position, svg, view=answer["view"], scale="match" if match else "points")
 
 
 def _view(game: dict, d: dict) -> str:
@@ -204,26 +192,38 @@ def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: 
                    answer["view"])
 
 
-def decision_answer(game: dict, d: dict) -> dict:
+def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
     """The answer to decision ``d`` of ``game`` (the pipeline's analysed game; ``d`` as ``analyze --json``
     gives it, such as its ``to_move``), as a problem gives it: ``best``, ``method`` (``exact`` where every
     hand is shown, else the fair analysis's), ``verdict``, ``worlds``, ``tied`` (the moves the best is not
     told apart from), ``view`` (whose values they are), ``line`` (the best move's line, where the analysis
-    has it) and ``alternatives`` (``{"move", "fair", "ci95", "p_win", "best", "played"}``, best first: an
-    exact value is its own interval)."""
+    has it) and ``alternatives`` (``{"move", "fair", "ci95", "p_win", "mwc", "best", "played"}``, best first:
+    an exact value is its own interval). ``match``: a fair decision answered on the match scale (the best
+    move the one of the highest fair MWC for the mover, the alternatives in that order)."""
     fair = d.get("fair")
+    sign = 1 if d["side"] == 0 else -1          # (the values and the MWC are the first side's)
     if fair is None:                    # every hand shown: the exact values
         alternatives = [{"move": a["move"], "fair": a["value"], "ci95": [a["value"], a["value"]], "p_win": None,
-                         "best": a["best"], "played": a["played"]} for a in d["alternatives"] if a.get("value") is not None]
+                         "mwc": None, "best": a["best"], "played": a["played"]}
+                        for a in d["alternatives"] if a.get("value") is not None]
         best = next((a["move"] for a in alternatives if a["best"]), "")
         method, worlds, tied, verdict = "exact", 1, [], "exact"
+        match = False
     else:
-        best, method, worlds, tied = fair["best"], fair["method"], int(fair["worlds"]), list(fair.get("tied") or ())
+        method, worlds, tied = fair["method"], int(fair["worlds"]), list(fair.get("tied") or ())
         verdict = fair["verdict"]
         alternatives = [{"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
-                         "p_win": a["fair"].get("p_win"), "best": a["move"] == best, "played": a["played"]}
-                        for a in d["alternatives"] if a.get("fair")]
-    alternatives.sort(key=lambda a: (not a["best"], -a["fair"] if d["side"] == 0 else a["fair"]))
+                         "p_win": a["fair"].get("p_win"), "mwc": a["fair"].get("mwc"), "best": False,
+                         "played": a["played"]} for a in d["alternatives"] if a.get("fair")]
+
+    def worth(a: dict) -> float:            # (for the mover: higher is better; no MWC: last)
+        value = a["mwc" if match else "fair"]
+        return -math.inf if value is None else sign * value
+    if fair is not None:
+        best = max(alternatives, key=worth)["move"] if match else fair["best"]
+        for a in alternatives:
+            a["best"] = a["move"] == best
+    alternatives.sort(key=lambda a: (not a["best"], -worth(a)))
     line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or []
     return {"best": best, "method": method, "verdict": verdict, "worlds": worlds, "tied": tied,
             "view": _view(game, d), "line": list(line), "alternatives": alternatives}
