@@ -139,9 +139,9 @@ def _generated_page(variant: str, seed: int) -> str:
     return process("generated", record.encode("utf-8"), Options("report", lines=True, fair_hidden=True))["page"]
 
 
-# the variants whose one-hand pages the limit covers (Domino Whist's 28-tile lines and the layouts with arms are
-# larger: docs/report.md gives their sizes)
-LIGHT_VARIANTS = ("partnership", "jamaican", "block", "draw", "all-fives")
+# the variants whose one-hand pages the limit covers (the layouts with arms are larger: docs/archives.md gives
+# their sizes)
+LIGHT_VARIANTS = ("partnership", "whist", "jamaican", "block", "draw", "all-fives")
 
 
 @pytest.mark.slow

@@ -458,8 +458,9 @@ def _decision(d: Decision) -> DecisionView:
 
 def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:
     """The line ``moves`` (``"B [0-0]"``, each by the player to move) played from ``pos`` (left as it was); ValueError
-    for a move that is not the player to move's or not legal there."""
-    steps, said, pushed = [], [], 0
+    for a move not the player to move's, or a first move (the alternative) not legal there: the rest, the search's
+    best line, is played as the analysis played it, not judged again."""
+    steps, said, pushed, arms = [], [], 0, pos.has_arms
     try:
         for text in moves:
             name = players[pos.turn] + " "
@@ -467,14 +468,13 @@ def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:
                 raise ValueError(f"{text!r}: {players[pos.turn]} is to move")
             said.append(text[len(name):])
             move = _MOVES.get(said[-1]) or _MOVES.setdefault(said[-1], Move.parse(said[-1]))
-            if (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():   # (a draw: the boneyard's tile)
-                raise ValueError(f"{text!r} is not legal here")
-            seat = pos.turn
+            if not pushed and (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():
+                raise ValueError(f"{text!r} is not legal here")     # (a draw: the boneyard's tile)
+            seat, tile, pushed = pos.turn, move.tile, pushed + 1
             pos.push(move)
-            pushed, tile = pushed + 1, None if move.tile is None else (move.tile.low, move.tile.high)
-            steps.append(LineStep(seat, tile, move.is_play, pos.count(seat), None if pos.hidden[seat] else pos.pips(seat),
-                                  pos.ends, _layout(pos) if pos.has_arms else None))
-        line, lead = _pair_line(pos) if not pos.has_arms else ([], None)
+            steps.append(LineStep(seat, None if tile is None else (tile.low, tile.high), move.is_play, pos.count(seat),
+                                  None if pos.hidden[seat] else pos.pips(seat), pos.ends, _layout(pos) if arms else None))
+        line, lead = _pair_line(pos) if not arms else ([], None)
     finally:
         for _ in range(pushed):
             pos.pop()

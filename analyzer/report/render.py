@@ -141,20 +141,20 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
     peak = max([10] + [abs(v) for _, v in known] + [abs(v) for _, v in fair])
     peak = int(-(-peak // 10) * 10)                  # round up to tens
     # room for the value labels at the left: 41 for "+50", more for "+100" (a phone draws them larger)
-    left, right, top, bottom = 8.0 + 11.0 * len(signed(peak)), width - 12.0, 14.0, height - 28.0
+    left, right, top, bottom = 8 + 11 * len(signed(peak)), width - 12, 14, height - 28     # (whole: "41", not "41.0")
     moves = max(len(game.moves), 1)
     dx = (right - left) / moves
     scale = (bottom - top) / (2 * peak)
     zero = top + peak * scale
 
     def y(v: int) -> float:
-        return round(zero - v * scale, 2)
+        return _n(zero - v * scale)
 
     points = []
     for k, v in known:
         move = game.moves[k - 1] if k else None
         what = f"move {k}: {move.player} {move.text}" if move else "the deal"
-        points.append(ChartPoint(k, round(left + k * dx, 2), y(v), v, move.cls if move else None,
+        points.append(ChartPoint(k, _n(left + k * dx), y(v), v, move.cls if move else None,
                                  bool(move and move.critical), bool(move and move.turning_point),
                                  f"{what}; value {signed(v)} ({game.value_words(v)})"))
     # the line breaks where a move has no value (its search went past the node limit)
@@ -162,14 +162,14 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
                     for i, p in enumerate(points))
     yticks = [(y(v), signed(v)) for v in (peak, peak // 2, 0, -(peak // 2), -peak)]
     step = 1 if moves <= 16 else 2 if moves <= 32 else 5 if moves <= 80 else 10
-    xticks = [(round(left + k * dx, 2), str(k)) for k in range(0, moves + 1, step)]
+    xticks = [(_n(left + k * dx), str(k)) for k in range(0, moves + 1, step)]
     stop = None
     if known and game.analysed < len(game.moves) and game.stopped:
-        stop = round(left + known[-1][0] * dx, 2)
-    fair_points = [(round(left + k * dx, 2), y(v), f"move {k}: fair value of the move played {v:+.1f}")
+        stop = _n(left + known[-1][0] * dx)
+    fair_points = [(_n(left + k * dx), y(v), f"move {k}: fair value of the move played {v:+.1f}")
                    for k, v in fair]
     fair_path = " ".join(f"{'M' if i == 0 else 'L'}{x},{yy}" for i, (x, yy, _) in enumerate(fair_points))
-    return Chart(width, height, left, right, top, bottom, round(zero, 2), left, round(dx, 3), points, path,
+    return Chart(width, height, left, right, top, bottom, _n(zero), left, round(dx, 3), points, path,
                  yticks, xticks, stop, fair_path, fair_points)
 
 
@@ -376,10 +376,11 @@ def _lines_data(game: GameReport, boards: list[Board], table: dict) -> dict:
     order the page lists them, :func:`line_data` (None: no line)."""
     out = {}
     labels = _game_labels(boards, table)
+    ends: dict = {}         # the places of a line of play in a view, by the line: many lines end on the same table
     for m in game.moves:
         if m.decision is not None and any(a.line for a in m.decision.alternatives):
             out[str(m.number)] = [None if a.line is None else line_data(a.line, boards[m.number - 1], table,
-                                                                        labels[m.number - 1])
+                                                                        labels[m.number - 1], ends)
                                   for a in m.decision.alternatives]
     return out
 
@@ -392,16 +393,16 @@ def _game_labels(boards: list[Board], table: dict) -> list[dict]:
     return [{str(label.arm): _label_data(label) for label in arms_scene(b.layout, plan).labels} for b in boards]
 
 
-def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
+def line_data(line: LineView, start: Board, table: dict, labels: dict, ends: dict | None = None) -> dict:
     """One alternative's best line for the script, from the table ``start`` before the decision: each move once,
     as ``[seat, the tile laid or drawn ("3-5", None for a pass), laid, the mover's tiles left, his pips, the open
     ends]`` (and on a layout with arms the labels that change), and per view of the game's ``table`` the frame of
     the line, the place of the tile each move lays (``put``: an index into the game's ``spots``, None for none)
-    and, where the line draws a tile of the table before it elsewhere than the game does, its place (``base``)."""
-    steps = []
-    for s in line.steps:
-        steps.append([s.seat, None if s.tile is None else tile_key(*s.tile), int(s.laid), s.count, s.pips,
-                      list(s.ends) if s.ends else None])
+    and, where the line draws a tile of the table before it elsewhere than the game does, its place (``base``).
+    ``ends``: the places and frame of each line of play met before, by its tiles, lead and view (kept by the
+    caller for the lines of one game: the lines of its decisions often end on the same table)."""
+    steps = [[s.seat, None if s.tile is None else tile_key(*s.tile), int(s.laid), s.count, s.pips,
+              list(s.ends) if s.ends else None] for s in line.steps]
     spots = table["spots"]
     if table["arms"]:
         layouts = [start.layout] + [s.layout for s in line.steps]
@@ -433,10 +434,17 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
             before = now
     else:
         views = []
+        laid = [st[1] if st[2] and st[1] else None for st in steps]
+        ends = {} if ends is None else ends
+        row = tuple(line.line)
         for view in table["views"]:
-            places = {p.key: p for p in line_places(line.line, line.lead, view["half"])}
-            put = [spots.index(places[tile_key(*s.tile)]) if s.laid and s.tile else None for s in line.steps]
-            views.append({"box": _box_data(line_box(list(places.values()), view["half"])), "put": put})
+            key = (row, line.lead, view["half"])
+            found = ends.get(key)
+            if found is None:
+                placed = line_places(line.line, line.lead, view["half"])
+                found = ends[key] = ({tile_key(p.a, p.b): p for p in placed}, _box_data(line_box(placed, view["half"])))
+            places, box = found
+            views.append({"box": box, "put": [None if k is None else spots.index(places[k]) for k in laid]})
         out = {"views": views}
     out["steps"] = steps
     return out
@@ -471,11 +479,13 @@ def _line_rows(line: dict, said: tuple[str, ...], labels: Shared) -> list[tuple]
     """Each move of a line as the page carries it: the move (``"seat tile laid count pips ends"``, ``-``: none,
     the ends as ``1.6``), its words, the place of its tile in each view and the labels it changes (indexes)."""
     rows = []
+    puts = [["-" if k is None else str(k) for k in v["put"]] for v in line["views"]]
     for j, st in enumerate(line["steps"]):
+        seat, tile, laid, count, pips, ends = st[:6]
         change = labels.change(st[6]) if len(st) > 6 else None
-        rows.append((" ".join(_field(f) for f in st[:6]), _packed_said(said[j], st[1]),
-                     tuple(_field(v["put"][j]) for v in line["views"]),
-                     json.dumps(change, sort_keys=True) if change else ""))
+        rows.append((f"{seat} {tile or '-'} {laid} {count} {'-' if pips is None else pips} "
+                     f"{'.'.join(map(str, ends)) if ends else '-'}", _packed_said(said[j], tile),
+                     tuple(p[j] for p in puts), json.dumps(change, sort_keys=True) if change else ""))
     return rows
 
 
