@@ -51,7 +51,8 @@ from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spr
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
-__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS",
+__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "fair_choice", "EXACT_BELOW",
+           "WORLDS",
            "Spread", "WorstWorld", "percentile", "PERCENTILES", "fair_verdict", "Z95", "GROWTH"]
 
 EXACT_BELOW = 1000      # enumerate every world when there are at most this many
@@ -750,6 +751,23 @@ def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: Fair
         alt.fair = got.values[next(m for m in plan.moves if alternative_text(m) == alt.move)]
     decision.fair = FairDecision(rep.players[seat], solved.deals, HIDDEN, got.best, got.loss, got.cls, got.verdict,
                                  solved.deals, tied=got.tied, seen=plan.worlds, hidden=got.summary)
+
+
+def fair_choice(rep: Replay, k: int, seat: int, deals: Sequence[tuple[int, ...]], node_limit: int | None = None,
+                table_mb: float = TABLE_MB) -> tuple[Move, dict[Move, list[int]]]:
+    """The fair best of ``seat``'s decision at step ``k`` of ``rep`` (a game without drawing) over ``deals`` (the
+    worlds he cannot tell apart, each seat's tiles as dealt: ``inference.View.deal``), picked as the analysis picks
+    it (the highest sum of the open-hands values over the shared worlds for his side, then the most worlds won,
+    then the first in move order), and each legal move's value in each deal (side-0 points, the points scored
+    before the decision added). Raises ``SearchLimit`` where a deal needs more than ``node_limit`` positions."""
+    template = rep.position_at(k)
+    if template.draws:
+        raise NotImplementedError("fair_choice takes games without drawing")
+    individual = rep.variant.seating.sides > 2
+    rows = _solve_dealt(rep, template, list(deals), seat, node_limit, table_mb)[0]
+    sign = 1 if individual or rep.variant.seating.teams[seat] == 0 else -1
+    table, best = _table(rep, k, seat, template.legal_moves(), rows, sign, individual)
+    return best, table
 
 
 def _table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list, sign: int,
