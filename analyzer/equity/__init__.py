@@ -359,21 +359,22 @@ class EquityTable:
 
 def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
                   progress: Callable[[str], None] | None = None, view: Callable | None = None,
-                  choose: Chooser | None = None) -> EquityTable:
+                  choose: Chooser | None = None, samples: dict[str, ModeSample] | None = None) -> EquityTable:
     """Measure ``variant``'s hand-result model from ``hands`` simulated hands in each lead mode the
     match needs, and solve the match. Raises ``NotImplementedError`` for a variant not covered.
     Individual players (more than two sides) need ``view``, the game as one seat against the rest
     (``analysis.AgainstTheRest``): each mover plays his best move by it (``model.simulate_mode``).
     ``choose``: the hands are played by this policy instead (a block game of two sides; the model is named by
-    its ``policy``: ``analysis.fairplay.FairPlayer`` plays by what each player knows)."""
+    its ``policy``: ``analysis.fairplay.FairPlayer`` plays by what each player knows). ``samples``: lead modes
+    already simulated by the same policy (in other processes), not simulated again."""
     why = supported(variant)
     if why:
         raise NotImplementedError(why)
     started = time.perf_counter()
     sides = variant.seating.sides
     individual = sides != 2
-    model = HandModel(variant.name, dict(variant.options), {}, policy_of(variant) if choose is None else choose.policy,
-                      seed)
+    model = HandModel(variant.name, dict(variant.options), dict(samples or {}),
+                      policy_of(variant) if choose is None else choose.policy, seed)
     wanted = [mode_of(first_lead(variant)), "open"]
     while wanted:
         mode = wanted.pop(0)
