@@ -5,26 +5,44 @@ The hand-result models of the MWC tables are simulated with every hand open (``e
 at each decision with a choice the mover's worlds (the deals he cannot tell apart after the moves seen, by
 the project's inference, ``inference.worlds_at``) are drawn, ``worlds`` of them uniformly (all of them where
 there are no more), every legal move is valued with all hands open in each of them, and he plays the fair best
-(``fair.fair_choice``: the highest sum over the shared worlds for his side, then the most worlds won, then the
+(:func:`fair_choice`: the highest sum over the shared worlds for his side, then the most worlds won, then the
 first in move order). The hand so far is written as a record and replayed, so the worlds are exactly those the
 fair analysis would list for that record. It is handed to ``equity.model.simulate_mode`` (``choose``), which
 lies below the analysis in the pipeline."""
 from __future__ import annotations
 
 import random
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..equity.model import Choice
 from ..inference import Worlds, worlds_at
 from ..record import Game, HandEntry, MoveEntry
-from ..replay import replay
+from ..replay import Replay, replay
 from ..search.core import TABLE_MB
 from ..tiles import Move
-from .fair import fair_choice
+from .fair import decision_table, solve_dealt
 
-__all__ = ["FairPlayer", "hand_record", "NAMES"]
+__all__ = ["FairPlayer", "fair_choice", "hand_record", "NAMES"]
 
 NAMES = ("A", "B", "C", "D", "E", "F")
+
+
+def fair_choice(rep: Replay, k: int, seat: int, deals: Sequence[tuple[int, ...]], node_limit: int | None = None,
+                table_mb: float = TABLE_MB) -> tuple[Move, dict[Move, list[int]]]:
+    """The fair best of ``seat``'s decision at step ``k`` of ``rep`` (a game without drawing) over ``deals`` (the
+    worlds he cannot tell apart, each seat's tiles as dealt: ``inference.View.deal``), picked as the fair analysis
+    picks it (``fair.decision_table``: the highest sum of the open-hands values over the shared worlds for his
+    side, then the most worlds won, then the first in move order), and each legal move's value in each deal
+    (side-0 points, the points scored before the decision added; ``fair.solve_dealt`` values them). Raises
+    ``SearchLimit`` where a deal needs more than ``node_limit`` positions."""
+    template = rep.position_at(k)
+    if template.draws:
+        raise NotImplementedError("fair_choice takes games without drawing")
+    individual = rep.variant.seating.sides > 2
+    rows = solve_dealt(rep, template, list(deals), seat, node_limit, table_mb)[0]
+    sign = 1 if individual or rep.variant.seating.teams[seat] == 0 else -1
+    table, best = decision_table(rep, k, seat, template.legal_moves(), rows, sign, individual)
+    return best, table
 
 
 def hand_record(choice: Choice) -> Game:
@@ -58,7 +76,7 @@ class FairPlayer:
         return (f"each player plays by what he knows: at each decision with a choice, every legal move valued with "
                 f"all hands open in {self.worlds} deals he cannot tell apart (drawn uniformly by the fair analysis's "
                 f"inference; all of them where there are no more), the move with the highest mean for his side played "
-                f"(then the most deals won, then the first in move order: analysis.fair.fair_choice)")
+                f"(then the most deals won, then the first in move order, as the fair analysis picks its best)")
 
     def __call__(self, choice: Choice) -> Move:
         rep = replay(hand_record(choice), choice.variant, lead=choice.requirement)
