@@ -146,12 +146,13 @@ def _bootstrap(v, old, new, replicates: int, scores: list[tuple[int, int]]) -> N
 
 
 def _records(v, generated: int, folder: Path) -> list[Path]:
-    """The bundled match records whose table is the variant's, and ``generated`` random matches of it."""
+    """The bundled records whose table is the variant's (a lone game is the first of its match), and ``generated``
+    random matches of it."""
     name = table_name(v)
     out = []
     for path in sorted((ROOT / "records").glob("*.dom")):
         games = read(path).games
-        if len(games) < 2:
+        if not games:
             continue
         tags = games[0].tags
         rules = dict(kv.strip().split("=", 1) for kv in tags.get("Rules", "").replace(";", ",").split(",") if "=" in kv)
