@@ -1,8 +1,9 @@
 """MWC tables from hands played by what the players know, made and measured against the shipped ones (issue 53).
 
-    nice -n 10 python3 bench/fair_play_tables.py make --variant partnership --hands 3000 --worlds 16
+    nice -n 10 python3 bench/fair_play_tables.py make --variant partnership --hands 2500 --worlds 16 \
+        --mode 'holder:[6-6]:forced' --mode open
     nice -n 10 python3 bench/fair_play_tables.py make --variant whist --hands 2000 --worlds 16
-    python3 bench/fair_play_tables.py compare --variant partnership [--bootstrap 5] [--records ...] [--generated 4]
+    nice -n 10 python3 bench/fair_play_tables.py compare --variant partnership --bootstrap 5 --generated 4
 
 ``make`` simulates the variant's hand-result model with the fair-play policy (``analysis.fairplay.FairPlayer``:
 each decision by the mean open-hands value over ``--worlds`` deals the mover cannot tell apart, drawn by the
