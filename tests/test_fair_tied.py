@@ -39,18 +39,18 @@ def every_world():
     """C's decisions of seed2 with every deal C could not tell apart solved, and each move's value in each
     deal (read off the analysis's table of values, as the verdict sees it)."""
     tables = {}
-    real = fair_module._table
+    real = fair_module.decision_table
 
     def spy(rep, k, seat, moves, per_world, sign, individual):
         table, best = real(rep, k, seat, moves, per_world, sign, individual)
         tables[k] = {str(m): list(v) for m, v in table.items()}
         return table, best
 
-    fair_module._table = spy
+    fair_module.decision_table = spy
     try:
         analysis = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1)
     finally:
-        fair_module._table = real
+        fair_module.decision_table = real
     return analysis, tables
 
 

@@ -51,7 +51,8 @@ from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spr
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
-__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "EXACT_BELOW", "WORLDS",
+__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "decision_table",
+           "EXACT_BELOW", "WORLDS",
            "Spread", "WorstWorld", "percentile", "PERCENTILES", "fair_verdict", "Z95", "GROWTH"]
 
 EXACT_BELOW = 1000      # enumerate every world when there are at most this many
@@ -213,7 +214,7 @@ def _values(rep: Replay, plan: _Plan, worlds: list,
     template = rep.position_at(k)
     try:
         if not template.draws:
-            return _solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb,
+            return solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb,
                                 reading)
         batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], node_limit,
                              table_mb, reading)
@@ -305,7 +306,7 @@ def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]
     return tuple(hands)
 
 
-def _solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
+def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
                  table_mb: float, reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
     """The value of every alternative in each of ``deals`` of a game without drawing, whose table is the same in
     every world (only the hands, and the tiles out of play, change): where the int solver plays (Hungarian: the
@@ -464,7 +465,7 @@ def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[i
         if per_world is None:
             continue
         sign = 1 if individual or teams[plan.seat] == 0 else -1
-        table, best = _table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual)
+        table, best = decision_table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual)
         close = tied_moves(table, best, sign, False, z)
         if close and worth_more(table, best, sign, close, z, budget[-1]):
             first, plan.size = plan.size // CHUNK, more[0]       # (a part not full is solved again, whole)
@@ -724,7 +725,7 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
     sampled gap is judged at, see ``fairstats.look_z``)."""
     sign = 1 if decision.side == 0 else -1
     exact = method == "exact"
-    table, best = _table(rep, k, seat, moves, per_world, sign, individual)
+    table, best = decision_table(rep, k, seat, moves, per_world, sign, individual)
     stats = {m: value_summary(vs, sign, exact) for m, vs in table.items()}
     tied = tuple(alternative_text(m) for m in tied_moves(table, best, sign, exact, z))
     for alt in decision.alternatives:
@@ -752,7 +753,7 @@ def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: Fair
                                  solved.deals, tied=got.tied, seen=plan.worlds, hidden=got.summary)
 
 
-def _table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list, sign: int,
+def decision_table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list, sign: int,
            individual: bool) -> tuple[dict, Move]:
     """Each move's value in each world (side-0 points, the points scored before the decision added) and the
     fair best: by the exact sums over the shared worlds (every value a whole number of points), then by the

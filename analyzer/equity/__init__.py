@@ -30,7 +30,8 @@ from ..outputs import clear_damaged, write_atomic
 from ..rules import HandResult, MatchScoring, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..rules.modes import MatchKind
-from .model import POLICY, POLICY_EACH, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of, simulate_mode
+from .model import (POLICY, POLICY_EACH, Chooser, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of,
+                    simulate_mode)
 from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, side_leads_results,
                    solve_race)
 from .shipped import SUFFIX, solve_shipped
@@ -357,18 +358,23 @@ class EquityTable:
 
 
 def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
-                  progress: Callable[[str], None] | None = None, view: Callable | None = None) -> EquityTable:
+                  progress: Callable[[str], None] | None = None, view: Callable | None = None,
+                  choose: Chooser | None = None, samples: dict[str, ModeSample] | None = None) -> EquityTable:
     """Measure ``variant``'s hand-result model from ``hands`` simulated hands in each lead mode the
     match needs, and solve the match. Raises ``NotImplementedError`` for a variant not covered.
     Individual players (more than two sides) need ``view``, the game as one seat against the rest
-    (``analysis.AgainstTheRest``): each mover plays his best move by it (``model.simulate_mode``)."""
+    (``analysis.AgainstTheRest``): each mover plays his best move by it (``model.simulate_mode``).
+    ``choose``: the hands are played by this policy instead (a block game of two sides; the model is named by
+    its ``policy``: ``analysis.fairplay.FairPlayer`` plays by what each player knows). ``samples``: lead modes
+    already simulated by the same policy (in other processes), not simulated again."""
     why = supported(variant)
     if why:
         raise NotImplementedError(why)
     started = time.perf_counter()
     sides = variant.seating.sides
     individual = sides != 2
-    model = HandModel(variant.name, dict(variant.options), {}, policy_of(variant), seed)
+    model = HandModel(variant.name, dict(variant.options), dict(samples or {}),
+                      policy_of(variant) if choose is None else choose.policy, seed)
     wanted = [mode_of(first_lead(variant)), "open"]
     while wanted:
         mode = wanted.pop(0)
@@ -376,7 +382,7 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
             continue
         if progress:
             progress(f"simulating {hands} hands in lead mode {mode}")
-        model.modes[mode] = simulate_mode(variant, mode, hands, seed, view=view)
+        model.modes[mode] = simulate_mode(variant, mode, hands, seed, view=view, choose=choose)
         for o in model.modes[mode].outcomes:          # the modes the next hands are led in
             for token in (o.next, o.next[1] if o.next[0] == "match" else o.next):
                 if token[0] != "match" and mode_of(token) not in model.modes:
@@ -405,7 +411,7 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
             break
         except KeyError as exc:         # a lead mode the walk found that no hand was simulated in
             mode = str(exc).rsplit(" ", 1)[-1].strip("'\"")
-            model.modes[mode] = simulate_mode(variant, mode, hands, seed, view=view)
+            model.modes[mode] = simulate_mode(variant, mode, hands, seed, view=view, choose=choose)
     meta = {"variant": variant.name, "rules": dict(variant.options), "target": variant.match.target,
             "kind": variant.match.kind, "hands_per_mode": hands, "pending_cap": PENDING_CAP,
             "seconds": {"simulation": round(simulated, 1), "dp": round(time.perf_counter() - started - simulated, 1)},

@@ -18,7 +18,14 @@ the leader's side plus ``r``), so one model serves whichever side leads.
 A hand is simulated in a *lead mode*: ``open`` (seat 0 leads, with any tile the opening allows; where the
 holder of the highest double opens every hand with it, as in the 003 block game, he leads) or
 ``holder:T:forced`` / ``holder:T:any`` (the holder of tile ``T`` leads, with ``T`` or with any tile:
-the first hand of a partnership match, the [6-6] holder after a reset or a drawn hand)."""
+the first hand of a partnership match, the [6-6] holder after a reset or a drawn hand).
+
+**Another policy** may play the hands of a block game of two sides: ``simulate_mode(..., choose=...)`` plays each
+deal move by move, the chooser picking at every decision with two or more legal moves (:class:`Choice`, what the
+hand has shown so far); its ``policy`` names it in the model. The deals are those of the open-hands policy with
+the same seed (a chooser draws from its own generator), so the two models are measured on the same hands. The
+fair-play chooser (each decision by the mean over the worlds the mover cannot tell apart) is
+``analysis.fairplay.FairPlayer``: it lies above this module in the pipeline, so it is handed in."""
 from __future__ import annotations
 
 import math
@@ -26,16 +33,16 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Protocol
 
-from ..position import mask_of
+from ..position import mask_of, tiles_of
 from ..rules.facts import hand_facts
 from ..rules import LeadRequirement, Variant
 from ..rules.mechanics import position_for
-from ..tiles import Tile
+from ..tiles import Move, Tile
 
-__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "lead_token", "mode_of", "mode_requirement",
-           "policy_of", "simulate_mode",
+__all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "Choice", "Chooser", "lead_token", "mode_of",
+           "mode_requirement", "policy_of", "simulate_mode", "play_chosen",
            "deal", "dealt_position", "searcher"]
 
 POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
@@ -49,6 +56,36 @@ POLICY_EACH = ("each player for himself against the rest, all hands open: every 
 #   ("any",)               anybody may lead (each side alike)
 #   ("match", fallback)    the match score decides (MatchScoring.lead); ``fallback`` where it does not
 Token = tuple
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision of a simulated hand, as a chooser is asked it: the deal (each seat's tiles as dealt), the seat
+    that led and what the lead mode asked of him (``mode_requirement``), the moves played so far (seat, move; the
+    forced passes among them), and the legal moves of the seat to move (two or more). ``position``: the hand now,
+    every hand open (a chooser that plays fair reads only what the mover could know; it must leave it as it is)."""
+
+    variant: Variant
+    hands: tuple[tuple[Tile, ...], ...]
+    leader: int
+    requirement: LeadRequirement
+    played: tuple[tuple[int, Move], ...]
+    legal: tuple[Move, ...]
+    position: object = field(repr=False, compare=False)
+
+    @property
+    def seat(self) -> int:
+        """The seat to move."""
+        return self.position.turn
+
+
+class Chooser(Protocol):
+    """A policy that plays a simulated hand move by move: ``policy`` states it (the model keeps the text)."""
+
+    policy: str
+
+    def __call__(self, choice: Choice) -> Move:
+        ...
 
 
 @dataclass(frozen=True)
@@ -353,12 +390,17 @@ def searcher(variant: Variant, rules=None, share: int = 1):
 
 
 def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample: ModeSample | None = None,
-                  progress: Callable[[int], None] | None = None, view: Callable | None = None) -> ModeSample:
+                  progress: Callable[[int], None] | None = None, view: Callable | None = None,
+                  choose: Chooser | None = None) -> ModeSample:
     """Simulate ``hands`` random deals of ``variant`` in lead ``mode`` with best play, all hands open
     (see the module's note); add them to ``sample`` (a new one by default). A game of individual
     players needs ``view``: ``view(variant, seat)`` is the game as ``seat`` alone against the rest sees it
-    (``analysis.AgainstTheRest``), the value each mover maximises."""
+    (``analysis.AgainstTheRest``), the value each mover maximises. ``choose``: another policy plays the
+    hands (a block game of two sides: the same deals, each decision the chooser's; see the module's note)."""
     individual = variant.seating.sides != 2
+    if choose is not None and (individual or variant.drawing is not None or variant.play is not None
+                               or variant.search != "block"):
+        raise NotImplementedError(f"{variant.name}: a chooser plays block games of two sides only")
     if individual and view is None:
         raise NotImplementedError(f"{variant.name} is played by {variant.seating.sides} individual players: its "
                                   f"hands are simulated with each player's view against the rest (view=...)")
@@ -377,7 +419,10 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
     play = _each_for_himself(variant, view) if individual else _best_line(variant)
     for _ in range(hands):
         pos, leader = dealt_position(variant, mode, rng)
-        play(pos)
+        if choose is None:
+            play(pos)
+        else:
+            play_chosen(variant, pos, leader, mode_requirement(variant, mode), choose)
         end = pos.outcome()
         facts = hand_facts(pos, end.termination, end.seat, leader, None)
         _add(sample, variant, leader, variant.hand_result(facts), facts, view if individual else None)
@@ -405,6 +450,21 @@ def _add(sample: ModeSample, variant: Variant, leader: int, result, facts, view:
         return
     value = variant.value(facts)             # (All Fives: the points scored during play included)
     sample.add(outcome, value if side == 0 else -value, played if variant.play else None, limited)
+
+
+def play_chosen(variant: Variant, pos, leader: int, requirement: LeadRequirement, choose: Chooser) -> None:
+    """Play the dealt hand ``pos`` (led by seat ``leader`` as ``requirement`` asks) to its end, the move of every
+    decision with two or more legal moves the chooser's (:class:`Choice`); ``pos`` is left at the hand's end."""
+    hands = tuple(tuple(tiles_of(pos.hands[s], pos.max_pip)) for s in range(pos.n))
+    played: list[tuple[int, Move]] = []
+    while (legal := pos.legal_moves()):
+        seat = pos.turn
+        move = legal[0] if len(legal) == 1 else choose(
+            Choice(variant, hands, leader, requirement, tuple(played), tuple(legal), pos))
+        if move not in legal:
+            raise ValueError(f"the chooser played {move}, not a legal move of seat {seat} ({legal})")
+        pos.push(move)
+        played.append((seat, move))
 
 
 def _best_line(variant: Variant) -> Callable:
