@@ -1,0 +1,302 @@
+"""The one-sided bound of a partnership decision: the mover's side by its information, the opponents' hands open.
+
+The mover's side (his partner and he) commits to a *joint pure strategy*: a move at each of its players'
+information sets, a player's information set keyed by his seat, his own hand and every move since the
+decision (all moves are public in a block game). The opponents see every hand and the side's strategy and
+answer each deal by minimax. A strategy's value is its mean over the deals the mover cannot tell apart (by
+their weights); the bound is the best strategy's value, and a move's bound the best of the strategies that
+play it at the decision. The deals all give the mover his actual hand, so the partner's strategy is the best
+for that hand (as if the side had planned its play knowing it); he still sees neither opponent's hand.
+
+Since the opponents know more than they would and the side less than with every hand open, the bound is at
+most the fair (open-hands) value of each move, and the side can guarantee it against any play of the
+opponents, whatever they know (docs/hidden.md, "The one-sided partnership bound").
+
+The search (:class:`_Search`) is a branch and bound over the side's strategies. Every deal's game tree is
+built once (``legal_moves``, ``push``, ``pop``: the rules decide) and its nodes' values kept: an opponent's
+node the least of its children, a side node the child of its information set's move where one is chosen,
+else the best child (the side choosing per deal, with open hands: an upper bound). Choosing a move updates the
+values on the paths above the nodes of that information set only, and the mean of the deals' values bounds
+every strategy that completes the choices made. The search chooses, nearest the decision first, the
+information sets the choices made can still reach, tries each move best bound first, and leaves a branch whose
+bound is no better than the best strategy found; where no reachable information set is left open, the bound is
+that strategy's exact value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..inference import world_position, worlds_at
+from ..position import Position
+from ..tiles import Move
+from .decision import TooLarge
+from .game import side0_value
+
+__all__ = ["OneSidedDecision", "one_sided_decision", "mover_deals", "within_one_sided_bound", "ONE_SIDED_HAND",
+           "ONE_SIDED_DEALS", "ONE_SIDED_TRIES"]
+
+#: The size bound (docs/hidden.md): every hand at most this many tiles, and at most ONE_SIDED_DEALS deals the
+#: mover cannot tell apart; a decision takes seconds within it
+ONE_SIDED_HAND = 2
+ONE_SIDED_DEALS = 700
+#: The choices the branch and bound may try for one decision before it gives up (:class:`TooLarge`)
+ONE_SIDED_TRIES = 50_000
+EPS = 1e-9
+
+_LEAF, _SIDE, _OPP = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class OneSidedDecision:
+    """The one-sided bound of one decision, all values for side 0 and per deal (the mean over the deals).
+
+    ``value``: the bound (the best move's); ``moves``: each legal move's bound (the best joint strategy of the
+    mover's side that plays it here); ``infosets``: the information sets of the mover and of his partner;
+    ``nodes``: the deals' tree nodes; ``searched``: the choices the branch and bound tried; ``side``: the
+    mover's side (0 or 1)."""
+
+    mover: int
+    side: int
+    deals: int
+    value: float
+    moves: tuple[tuple[Move, float], ...]
+    infosets: tuple[int, int]
+    nodes: int
+    searched: int
+
+    def loss(self, move: Move) -> float:
+        """What ``move`` costs the mover's side per deal against the best move, by the bound (>= 0)."""
+        sign = 1 if self.side == 0 else -1
+        best = max(sign * v for _, v in self.moves)
+        return best - sign * dict(self.moves)[move]
+
+
+class _InfoSet:
+    __slots__ = ("seat", "depth", "moves", "states", "choice", "reach", "weight")
+
+    def __init__(self, seat: int, depth: int, moves: list[Move]) -> None:
+        self.seat, self.depth, self.moves = seat, depth, moves
+        self.states: list[int] = []
+        self.choice = -1                # the move chosen (its index), -1 while open
+        self.reach = 0                  # its nodes the choices made reach
+
+
+class _Search:
+    """The deals' trees as flat arrays of nodes, their values (for the mover's side) and the branch and bound."""
+
+    def __init__(self, rules, deals: Sequence[Position], weights: Sequence[float], mover: int, limit: int) -> None:
+        teams = rules.seating.teams
+        self.side = [teams[s] == teams[mover] for s in range(len(teams))]
+        self.sign = 1 if teams[mover] == 0 else -1
+        self.rules = rules
+        self.kind: list[int] = []
+        self.value: list[float] = []
+        self.parent: list[int] = []
+        self.children: list[list[int]] = []
+        self.infoset: list[int] = []            # a side node's information set, else -1
+        self.below: list[list[list[int]]] = []  # a side node's nearest side nodes under each of its moves
+        self.reached: list[bool] = []
+        self.sets: list[_InfoSet] = []
+        self.index: dict[tuple, int] = {}
+        total = float(sum(weights))
+        self.weights = [w / total for w in weights]
+        self.roots = [self._build(d.copy(), mover, d.hands, (), -1) for d in deals]
+        self.root_of = {r: k for k, r in enumerate(self.roots)}
+        self.log: list[tuple] = []              # what to undo: ("v", node, old) / ("r", node) / ("c", set)
+        self.total = sum(w * self.value[r] for w, r in zip(self.weights, self.roots))
+        self.tried = 0
+        self.limit = limit
+        for r in self.roots:
+            if self.kind[r] == _SIDE:
+                self._reach(r)
+            else:
+                for n in self._side_below(r):
+                    self._reach(n)
+        self.log.clear()
+
+    # -- the trees ---------------------------------------------------------------------------------
+    def _build(self, pos: Position, mover: int, dealt: list[int], history: tuple, parent: int) -> int:
+        node = len(self.kind)
+        self.parent.append(parent)
+        self.children.append([])
+        self.infoset.append(-1)
+        self.below.append([])
+        self.reached.append(False)
+        moves = pos.legal_moves()
+        if not moves:
+            self.kind.append(_LEAF)
+            self.value.append(float(self.sign * side0_value(self.rules, pos)))
+            return node
+        seat = pos.turn
+        side = self.side[seat] and len(moves) > 1           # (one legal move is no choice: as an opponent's)
+        self.kind.append(_SIDE if side else _OPP)
+        self.value.append(0.0)
+        if side:
+            key = (seat, dealt[seat], history)
+            at = self.index.get(key)
+            if at is None:
+                at = self.index[key] = len(self.sets)
+                self.sets.append(_InfoSet(seat, len(history), moves))
+            elif self.sets[at].moves != moves:
+                raise ValueError("an information set of the mover's side has two sets of moves: the deals given "
+                                 "are not of the same moment")
+            self.sets[at].states.append(node)
+            self.infoset[node] = at
+        for move in moves:
+            pos.push(move)
+            try:
+                self.children[node].append(self._build(pos, mover, dealt, history + (move,), node))
+            finally:
+                pos.pop()
+        self.value[node] = self._eval(node)
+        if side:
+            self.below[node] = [self._side_below(c) for c in self.children[node]]
+        return node
+
+    def _side_below(self, node: int) -> list[int]:
+        """The nearest side nodes at or under ``node`` (through opponents' nodes)."""
+        if self.kind[node] == _SIDE:
+            return [node]
+        return [n for c in self.children[node] for n in self._side_below(c)]
+
+    def _eval(self, node: int) -> float:
+        kids = self.children[node]
+        if self.kind[node] == _OPP:
+            return min(self.value[c] for c in kids)
+        choice = self.sets[self.infoset[node]].choice
+        return self.value[kids[choice]] if choice >= 0 else max(self.value[c] for c in kids)
+
+    # -- choosing and undoing ----------------------------------------------------------------------
+    def _reach(self, node: int) -> None:
+        """The choices made reach ``node`` (a side node), and through it what its set's choice leads to."""
+        self.reached[node] = True
+        self.log.append(("r", node))
+        s = self.sets[self.infoset[node]]
+        s.reach += 1
+        if s.choice >= 0:
+            for n in self.below[node][s.choice]:
+                self._reach(n)
+
+    def choose(self, at: int, k: int) -> int:
+        """Choose move ``k`` at information set ``at``; returns the mark to undo it to."""
+        mark = len(self.log)
+        s = self.sets[at]
+        s.choice = k
+        self.log.append(("c", at))
+        for node in s.states:
+            self._update(node)
+            if self.reached[node]:
+                for n in self.below[node][k]:
+                    self._reach(n)
+        return mark
+
+    def _update(self, node: int) -> None:
+        while node >= 0:
+            new = self._eval(node)
+            old = self.value[node]
+            if new == old:
+                return
+            self.value[node] = new
+            self.log.append(("v", node, old))
+            if self.parent[node] < 0:
+                self.total += self.weights[self.root_of[node]] * (new - old)
+            node = self.parent[node]
+
+    def undo(self, mark: int) -> None:
+        while len(self.log) > mark:
+            entry = self.log.pop()
+            if entry[0] == "v":
+                node, old = entry[1], entry[2]
+                if self.parent[node] < 0:
+                    self.total += self.weights[self.root_of[node]] * (old - self.value[node])
+                self.value[node] = old
+            elif entry[0] == "r":
+                self.reached[entry[1]] = False
+                self.sets[self.infoset[entry[1]]].reach -= 1
+            else:
+                self.sets[entry[1]].choice = -1
+
+    # -- the branch and bound ----------------------------------------------------------------------
+    def _open(self) -> int:
+        """The open information set the choices made reach, nearest the decision (-1: none)."""
+        best, key = -1, None
+        for i, s in enumerate(self.sets):
+            if s.choice < 0 and s.reach:
+                k = s.depth
+                if key is None or k < key:
+                    best, key = i, k
+        return best
+
+    def best(self, floor: float = float("-inf")) -> float:
+        """The best value of a strategy that completes the choices made (``floor`` if none beats it)."""
+        at = self._open()
+        if at < 0:
+            return max(floor, self.total)
+        branches = []
+        for k in range(len(self.sets[at].moves)):
+            mark = self.choose(at, k)
+            branches.append((self.total, k))
+            self.undo(mark)
+        for bound, k in sorted(branches, reverse=True):
+            if bound <= floor + EPS:
+                break
+            self.tried += 1
+            if self.tried > self.limit:
+                raise TooLarge(f"the one-sided bound tried {self.limit:,} choices of the mover's side and gave up")
+            mark = self.choose(at, k)
+            floor = max(floor, self.best(floor))
+            self.undo(mark)
+        return floor
+
+
+def one_sided_decision(rules, pos: Position, deals: Sequence[Position], weights: Sequence[float] | None = None,
+                       limit: int = ONE_SIDED_TRIES) -> OneSidedDecision:
+    """The one-sided bound of the decision of the player to move in ``pos`` (a partnership game: two sides),
+    over ``deals``: positions of the same moment, each with every hand filled in and all giving the mover his
+    hand in ``pos`` (the deals he cannot tell apart, each of ``weights``, uniform if None). :class:`TooLarge`
+    where the search tries more than ``limit`` choices."""
+    mover = pos.turn
+    if rules.seating.sides != 2 or pos.n < 3:
+        raise ValueError("the one-sided bound is for partnership games: two sides, a partner beside the mover")
+    if getattr(rules, "play", None) is not None:
+        raise ValueError("the one-sided bound values finished hands only, not points scored during play")
+    if not deals:
+        raise ValueError("no deal to solve")
+    if any(d.hands[mover] != pos.hands[mover] or d.turn != mover for d in deals):
+        raise ValueError("every deal must give the mover his hand, with him to move")
+    search = _Search(rules, deals, weights or [1.0] * len(deals), mover, limit)
+    root = search.index.get((mover, pos.hands[mover], ()))
+    moves = pos.legal_moves()
+    if root is None:                    # one legal move: no choice
+        values = [search.best()] * len(moves)
+    else:
+        values = []
+        for k in range(len(moves)):
+            mark = search.choose(root, k)
+            values.append(search.best())
+            search.undo(mark)
+    sign = search.sign
+    mine = sum(1 for s in search.sets if s.seat == mover)
+    return OneSidedDecision(mover, rules.seating.teams[mover], len(deals), sign * max(values), tuple((m, sign * v) for m, v in zip(moves, values)),
+                            (mine, len(search.sets) - mine), len(search.kind), search.tried)
+
+
+def mover_deals(rep, seen: int, limit: int = ONE_SIDED_DEALS) -> list[Position]:
+    """The positions after the first ``seen`` moves of the replayed block game ``rep``, one for every deal
+    the player to move cannot tell apart (:func:`analyzer.inference.worlds_at` with his view: the fair
+    analysis's worlds). :class:`TooLarge` past ``limit``."""
+    if rep.variant.drawing is not None:
+        raise ValueError("the one-sided bound is for block games (no boneyard)")
+    seat = rep.position_at(seen).turn
+    worlds = worlds_at(rep, seen, seat)
+    if worlds.count > limit:
+        raise TooLarge(f"{worlds.count:,} deals agree with what the mover has seen; the one-sided bound takes "
+                       f"at most {limit:,}")
+    return [world_position(rep, worlds.view.deal(w), seen) for w in worlds]
+
+
+def within_one_sided_bound(pos: Position, deals: int) -> bool:
+    """Whether the one-sided bound of a decision of ``pos`` with ``deals`` deals is within the size bound
+    (every hand at most :data:`ONE_SIDED_HAND` tiles, at most :data:`ONE_SIDED_DEALS` deals)."""
+    return deals <= ONE_SIDED_DEALS and all(pos.count(s) <= ONE_SIDED_HAND for s in range(pos.n))
