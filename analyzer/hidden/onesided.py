@@ -265,9 +265,11 @@ def one_sided_decision(rules, pos: Position, deals: Sequence[Position], weights:
         raise ValueError("no deal to solve")
     if any(d.hands[mover] != pos.hands[mover] or d.turn != mover for d in deals):
         raise ValueError("every deal must give the mover his hand, with him to move")
+    moves = pos.legal_moves()
+    if not moves:
+        raise ValueError("the hand is over: there is no decision to value")
     search = _Search(rules, deals, weights or [1.0] * len(deals), mover, limit)
     root = search.index.get((mover, pos.hands[mover], ()))
-    moves = pos.legal_moves()
     if root is None:                    # one legal move: no choice
         values = [search.best()] * len(moves)
     else:
