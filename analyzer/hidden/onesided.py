@@ -17,10 +17,12 @@ built once (``legal_moves``, ``push``, ``pop``: the rules decide) and its nodes'
 node the least of its children, a side node the child of its information set's move where one is chosen,
 else the best child (the side choosing per deal, with open hands: an upper bound). Choosing a move updates the
 values on the paths above the nodes of that information set only, and the mean of the deals' values bounds
-every strategy that completes the choices made. The search chooses, nearest the decision first, the
-information sets the choices made can still reach, tries each move best bound first, and leaves a branch whose
-bound is no better than the best strategy found; where no reachable information set is left open, the bound is
-that strategy's exact value.
+every strategy that completes the choices made. The deals that share an open information set (one the choices
+made may still lead to) are one part of the problem; parts sharing none are independent, and each is searched
+alone (:meth:`_Search.parts`), then the values added. In a part the search chooses the open information set
+nearest the decision that the choices made reach, tries each move best bound first, and leaves a branch whose
+bound is no better than the best strategy found; where no open information set is left, the bound is that
+strategy's exact value.
 """
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ __all__ = ["OneSidedDecision", "one_sided_decision", "mover_deals", "within_one_
 ONE_SIDED_HAND = 2
 ONE_SIDED_DEALS = 700
 #: The choices the branch and bound may try for one decision before it gives up (:class:`TooLarge`)
-ONE_SIDED_TRIES = 50_000
+ONE_SIDED_TRIES = 10_000
 EPS = 1e-9
 
 _LEAF, _SIDE, _OPP = 0, 1, 2
@@ -73,13 +75,12 @@ class OneSidedDecision:
 
 
 class _InfoSet:
-    __slots__ = ("seat", "depth", "moves", "states", "choice", "reach", "weight")
+    __slots__ = ("seat", "depth", "moves", "states", "choice")
 
     def __init__(self, seat: int, depth: int, moves: list[Move]) -> None:
         self.seat, self.depth, self.moves = seat, depth, moves
         self.states: list[int] = []
         self.choice = -1                # the move chosen (its index), -1 while open
-        self.reach = 0                  # its nodes the choices made reach
 
 
 class _Search:
@@ -95,34 +96,21 @@ class _Search:
         self.parent: list[int] = []
         self.children: list[list[int]] = []
         self.infoset: list[int] = []            # a side node's information set, else -1
-        self.below: list[list[list[int]]] = []  # a side node's nearest side nodes under each of its moves
-        self.reached: list[bool] = []
         self.sets: list[_InfoSet] = []
         self.index: dict[tuple, int] = {}
         total = float(sum(weights))
         self.weights = [w / total for w in weights]
-        self.roots = [self._build(d.copy(), mover, d.hands, (), -1) for d in deals]
-        self.root_of = {r: k for k, r in enumerate(self.roots)}
-        self.log: list[tuple] = []              # what to undo: ("v", node, old) / ("r", node) / ("c", set)
-        self.total = sum(w * self.value[r] for w, r in zip(self.weights, self.roots))
+        self.roots = [self._build(d.copy(), d.hands, (), -1) for d in deals]
+        self.log: list[tuple[int, float] | int] = []     # what to undo: (node, old value), or a set's index
         self.tried = 0
         self.limit = limit
-        for r in self.roots:
-            if self.kind[r] == _SIDE:
-                self._reach(r)
-            else:
-                for n in self._side_below(r):
-                    self._reach(n)
-        self.log.clear()
 
     # -- the trees ---------------------------------------------------------------------------------
-    def _build(self, pos: Position, mover: int, dealt: list[int], history: tuple, parent: int) -> int:
+    def _build(self, pos: Position, dealt: list[int], history: tuple, parent: int) -> int:
         node = len(self.kind)
         self.parent.append(parent)
         self.children.append([])
         self.infoset.append(-1)
-        self.below.append([])
-        self.reached.append(False)
         moves = pos.legal_moves()
         if not moves:
             self.kind.append(_LEAF)
@@ -146,19 +134,11 @@ class _Search:
         for move in moves:
             pos.push(move)
             try:
-                self.children[node].append(self._build(pos, mover, dealt, history + (move,), node))
+                self.children[node].append(self._build(pos, dealt, history + (move,), node))
             finally:
                 pos.pop()
         self.value[node] = self._eval(node)
-        if side:
-            self.below[node] = [self._side_below(c) for c in self.children[node]]
         return node
-
-    def _side_below(self, node: int) -> list[int]:
-        """The nearest side nodes at or under ``node`` (through opponents' nodes)."""
-        if self.kind[node] == _SIDE:
-            return [node]
-        return [n for c in self.children[node] for n in self._side_below(c)]
 
     def _eval(self, node: int) -> float:
         kids = self.children[node]
@@ -168,75 +148,101 @@ class _Search:
         return self.value[kids[choice]] if choice >= 0 else max(self.value[c] for c in kids)
 
     # -- choosing and undoing ----------------------------------------------------------------------
-    def _reach(self, node: int) -> None:
-        """The choices made reach ``node`` (a side node), and through it what its set's choice leads to."""
-        self.reached[node] = True
-        self.log.append(("r", node))
-        s = self.sets[self.infoset[node]]
-        s.reach += 1
-        if s.choice >= 0:
-            for n in self.below[node][s.choice]:
-                self._reach(n)
-
     def choose(self, at: int, k: int) -> int:
         """Choose move ``k`` at information set ``at``; returns the mark to undo it to."""
         mark = len(self.log)
-        s = self.sets[at]
-        s.choice = k
-        self.log.append(("c", at))
-        for node in s.states:
-            self._update(node)
-            if self.reached[node]:
-                for n in self.below[node][k]:
-                    self._reach(n)
+        self.sets[at].choice = k
+        self.log.append(at)
+        for node in self.sets[at].states:
+            while node >= 0:
+                new, old = self._eval(node), self.value[node]
+                if new == old:
+                    break
+                self.value[node] = new
+                self.log.append((node, old))
+                node = self.parent[node]
         return mark
-
-    def _update(self, node: int) -> None:
-        while node >= 0:
-            new = self._eval(node)
-            old = self.value[node]
-            if new == old:
-                return
-            self.value[node] = new
-            self.log.append(("v", node, old))
-            if self.parent[node] < 0:
-                self.total += self.weights[self.root_of[node]] * (new - old)
-            node = self.parent[node]
 
     def undo(self, mark: int) -> None:
         while len(self.log) > mark:
             entry = self.log.pop()
-            if entry[0] == "v":
-                node, old = entry[1], entry[2]
-                if self.parent[node] < 0:
-                    self.total += self.weights[self.root_of[node]] * (old - self.value[node])
-                self.value[node] = old
-            elif entry[0] == "r":
-                self.reached[entry[1]] = False
-                self.sets[self.infoset[entry[1]]].reach -= 1
+            if isinstance(entry, tuple):
+                self.value[entry[0]] = entry[1]
             else:
-                self.sets[entry[1]].choice = -1
+                self.sets[entry].choice = -1
 
     # -- the branch and bound ----------------------------------------------------------------------
-    def _open(self) -> int:
-        """The open information set the choices made reach, nearest the decision (-1: none)."""
-        best, key = -1, None
-        for i, s in enumerate(self.sets):
-            if s.choice < 0 and s.reach:
-                k = s.depth
-                if key is None or k < key:
-                    best, key = i, k
-        return best
+    def mean(self, scope: Sequence[int]) -> float:
+        """The deals ``scope``'s part of the mean (each deal's root value by its weight)."""
+        return sum(self.weights[d] * self.value[self.roots[d]] for d in scope)
 
-    def best(self, floor: float = float("-inf")) -> float:
-        """The best value of a strategy that completes the choices made (``floor`` if none beats it)."""
-        at = self._open()
-        if at < 0:
-            return max(floor, self.total)
+    def parts(self, scope: Sequence[int]) -> list[tuple[list[int], int]]:
+        """The independent parts of what is left open in the deals ``scope``: the deals that share an open
+        information set the choices made may still lead to, joined; each part with the open set nearest the
+        decision that the choices made reach."""
+        joined: dict[int, int] = {}                 # a deal -> another of its part (union-find)
+
+        def find(d: int) -> int:
+            while joined.setdefault(d, d) != d:
+                joined[d] = joined[joined[d]]
+                d = joined[d]
+            return d
+
+        first: dict[int, int] = {}                  # an open set -> the first deal found in it
+        reached: list[int] = []                     # the open sets the choices made reach
+        for d in scope:
+            stack = [(self.roots[d], True)]
+            while stack:
+                node, chosen = stack.pop()
+                kind = self.kind[node]
+                if kind == _LEAF:
+                    continue
+                if kind == _SIDE:
+                    at = self.infoset[node]
+                    k = self.sets[at].choice
+                    if k >= 0:
+                        stack.append((self.children[node][k], chosen))
+                        continue
+                    if at in first:
+                        joined[find(d)] = find(first[at])
+                    else:
+                        first[at] = d
+                        find(d)
+                    if chosen:
+                        reached.append(at)
+                    chosen = False
+                stack.extend((c, chosen) for c in self.children[node])
+        parts: dict[int, tuple[list[int], list[int]]] = {}
+        for d in joined:
+            parts.setdefault(find(d), ([], []))[0].append(d)
+        for at in reached:
+            parts[find(first[at])][1].append(at)
+        return [(deals, min(sets, key=lambda at: (self.sets[at].depth, at))) for deals, sets in parts.values()]
+
+    def best(self, scope: Sequence[int], floor: float = float("-inf")) -> float:
+        """The best part of the mean over the deals ``scope`` of a strategy completing the choices made (or
+        ``floor`` if none beats it): each independent part searched alone, against what it must reach for the
+        whole to beat ``floor`` given the others' bounds."""
+        parts = self.parts(scope)
+        bounds = [self.mean(deals) for deals, _ in parts]
+        got = self.mean(scope) - sum(bounds)       # the deals nothing open touches
+        left = sum(bounds)                          # the bound of the parts not searched yet
+        for (deals, at), bound in zip(parts, bounds):
+            left -= bound
+            part_floor = floor - got - left         # (what the part must beat for the whole to beat floor)
+            value = self._best_part(deals, at, part_floor)
+            if value <= part_floor + EPS:
+                return floor
+            got += value
+        return max(floor, got)
+
+    def _best_part(self, deals: list[int], at: int, floor: float) -> float:
+        """One part: each move of its open set ``at``, the one of the best bound first, while it may beat
+        ``floor``."""
         branches = []
         for k in range(len(self.sets[at].moves)):
             mark = self.choose(at, k)
-            branches.append((self.total, k))
+            branches.append((self.mean(deals), k))
             self.undo(mark)
         for bound, k in sorted(branches, reverse=True):
             if bound <= floor + EPS:
@@ -245,7 +251,7 @@ class _Search:
             if self.tried > self.limit:
                 raise TooLarge(f"the one-sided bound tried {self.limit:,} choices of the mover's side and gave up")
             mark = self.choose(at, k)
-            floor = max(floor, self.best(floor))
+            floor = max(floor, self.best(deals, floor))
             self.undo(mark)
         return floor
 
@@ -270,13 +276,14 @@ def one_sided_decision(rules, pos: Position, deals: Sequence[Position], weights:
         raise ValueError("the hand is over: there is no decision to value")
     search = _Search(rules, deals, weights or [1.0] * len(deals), mover, limit)
     root = search.index.get((mover, pos.hands[mover], ()))
+    every = range(len(deals))
     if root is None:                    # one legal move: no choice
-        values = [search.best()] * len(moves)
+        values = [search.best(every)] * len(moves)
     else:
         values = []
         for k in range(len(moves)):
             mark = search.choose(root, k)
-            values.append(search.best())
+            values.append(search.best(every))
             search.undo(mark)
     sign = search.sign
     mine = sum(1 for s in search.sets if s.seat == mover)
