@@ -287,8 +287,9 @@ def one_sided_decision(rules, pos: Position, deals: Sequence[Position], weights:
             search.undo(mark)
     sign = search.sign
     mine = sum(1 for s in search.sets if s.seat == mover)
-    return OneSidedDecision(mover, rules.seating.teams[mover], len(deals), sign * max(values), tuple((m, sign * v) for m, v in zip(moves, values)),
-                            (mine, len(search.sets) - mine), len(search.kind), search.tried)
+    return OneSidedDecision(mover, rules.seating.teams[mover], len(deals), sign * max(values),
+                            tuple((m, sign * v) for m, v in zip(moves, values)), (mine, len(search.sets) - mine),
+                            len(search.kind), search.tried)
 
 
 def mover_deals(rep, seen: int, limit: int = ONE_SIDED_DEALS) -> list[Position]:
