@@ -5,15 +5,20 @@ optimally by what they know: a root chance node over the deals the public record
 player's information sets keyed by his own hand and what he has seen since (:mod:`.game`), the two-player
 zero-sum game solved exactly by the sequence-form linear program with HiGHS (:mod:`.lp`, scipy). It gives
 the game value, each move's value (the game value when the mover's actual hand plays that move) and the
-mover's optimal strategy at his decision (mixed where it must be).
+mover's optimal strategy at his decision (mixed where it must be). For partnership games,
+:func:`one_sided_decision` gives the one-sided bound (:mod:`.onesided`): the mover's side by its information,
+the opponents' hands open.
 """
 from __future__ import annotations
 
 from .decision import (MAX_DEALS, MAX_HAND, HiddenDecision, TooLarge, hidden_decision, public_deals, public_game,
                        within_bound)
 from .game import HiddenGame, InfoSet, build_game, side0_value
+from .onesided import (ONE_SIDED_DEALS, ONE_SIDED_HAND, ONE_SIDED_TRIES, OneSidedDecision, mover_deals,
+                       one_sided_decision, within_one_sided_bound)
 from .lp import HiddenUnavailable, SolvedGame, behaviour, best_response, solve_game
 
 __all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "MAX_DEALS", "MAX_HAND", "within_bound",
            "TooLarge", "HiddenUnavailable", "HiddenGame", "InfoSet", "build_game", "side0_value", "SolvedGame", "solve_game", "behaviour",
-           "best_response"]
+           "best_response", "OneSidedDecision", "one_sided_decision", "mover_deals", "within_one_sided_bound",
+           "ONE_SIDED_HAND", "ONE_SIDED_DEALS", "ONE_SIDED_TRIES"]
