@@ -80,7 +80,7 @@
 #else
 #define ALWAYS_INLINE static inline
 #endif
-#define ROW_RESULTS 4           /* the results a row's sums take at once (row_sums) */
+#define ROW_RESULTS 8           /* the results a row's sums take at once (row_sums) */
 #define MAX_LEADS 64             /* the most leads a race's rows are swept with (its results split per lead) */
 #define UNASKED INT32_MIN         /* a cell of the box no grid point reaches: the match code was not asked */
 
@@ -347,8 +347,8 @@ static void sums(const Sweep *w, double *acc, double *stay, Py_ssize_t g0, int64
  * results at a time: the rows they read lie close, and stay in the cache from one row to the next); then each row
  * from the block's top, the results that move the next to last player's score (and maybe the last's) summed along
  * the row, then those that move the last player's score alone, position by position from the row's top (its
- * leads highest first), as ``sweep_positions`` does. ``acc``: n * row length * leads * (sides + 1). */
-static double sweep_blocks(const Sweep *w, double *acc, Py_ssize_t n) {
+ * leads highest first), as ``sweep_positions`` does. ``acc``: n * row length * leads * (sides + 1); ``live``: n. */
+static double sweep_blocks(const Sweep *w, double *acc, uint8_t *live, Py_ssize_t n) {
     const Shape *sh = w->sh;
     int sides = sh->sides, dims = sh->dims, leads = sh->leads;
     Py_ssize_t len = sh->grid[dims - 1], lastbox = sh->box[dims - 1], size = n * len * leads;
@@ -369,18 +369,21 @@ static double sweep_blocks(const Sweep *w, double *acc, Py_ssize_t n) {
         if (memchr(w->active + first * leads, 1, (size_t)size) == NULL)     /* (the loops' sweeps: a few blocks) */
             continue;
         memset(acc, 0, sizeof(double) * (size_t)(size * (sides + 1)));
+        for (Py_ssize_t k = 0; k < n; k++)         /* (a row with no marked position is not summed) */
+            live[k] = memchr(w->active + (first + k * len) * leads, 1, (size_t)(len * leads)) != NULL;
         for (int l = 0; l < leads; l++)
             for (int64_t r = outer[l]; r < w->starts[l + 1]; r += ROW_RESULTS) {
                 int64_t r1 = r + ROW_RESULTS < w->starts[l + 1] ? r + ROW_RESULTS : w->starts[l + 1];
                 for (Py_ssize_t k = 0; k < n; k++)
-                    sums(w, acc + k * len * leads * sides, stay + k * len * leads, first + k * len,
-                         w->base[first + k * len], l, r, r1, len);
+                    if (live[k])
+                        sums(w, acc + k * len * leads * sides, stay + k * len * leads, first + k * len,
+                             w->base[first + k * len], l, r, r1, len);
             }
         for (Py_ssize_t k = n - 1; k >= 0; k--) {
             Py_ssize_t g0 = first + k * len;
             int64_t b0 = w->base[g0];
             double *racc = acc + k * len * leads * sides, *rstay = stay + k * len * leads;
-            if (memchr(w->active + g0 * leads, 1, (size_t)(len * leads)) == NULL)
+            if (!live[k])
                 continue;
             for (int l = 0; l < leads; l++)
                 sums(w, racc, rstay, g0, b0, l, split[l], outer[l], len);
@@ -483,7 +486,8 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
             memcpy(ext + (l * sh.points + g) * sides, values + (g * leads + l) * sides, sizeof(double) * (size_t)sides);
     memcpy(ext + sh.positions * sides, terminals, sizeof(double) * (size_t)(nterm * sides));
     Py_ssize_t block = block_rows(&sh, active);
-    double *rows = malloc(sizeof(double) * (size_t)(block ? block * sh.grid[sh.dims - 1] * leads * (sides + 1) : 1));
+    double *rows = malloc(sizeof(double) * (size_t)(block ? block * sh.grid[sh.dims - 1] * leads * (sides + 1) + block
+                                                          : 1));     /* (the sums, then a byte a row: ``live``) */
     if (rows == NULL) {
         free(ext);
         PyErr_NoMemory();
@@ -494,7 +498,8 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     double change = 0.0;
     Py_BEGIN_ALLOW_THREADS
     for (done_sweeps = 1; done_sweeps <= max_sweeps; done_sweeps++) {
-        change = block ? sweep_blocks(&w, rows, block) : sweep_positions(&w);
+        change = block ? sweep_blocks(&w, rows, (uint8_t *)(rows + block * sh.grid[sh.dims - 1] * leads * (sides + 1)),
+                                      block) : sweep_positions(&w);
         if (change < tol)
             break;
     }
