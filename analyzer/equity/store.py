@@ -125,7 +125,14 @@ def pack(data: dict) -> bytes:
     if modes:
         header["model"] = {**header["model"], "modes": {m: {k: v for k, v in s.items() if k != "outcomes"}
                                                         for m, s in modes.items()}}
-    rows = _xz(json.dumps({m: s["outcomes"] for m, s in modes.items()}, separators=(",", ":")).encode("utf-8"))
+    return _written(header, json.dumps({m: s["outcomes"] for m, s in modes.items()}, separators=(",", ":")).encode(),
+                    blocks)
+
+
+def _written(header: dict, rows: bytes, blocks: list[bytes]) -> bytes:
+    """The file of the current layout: ``header`` (``outcomes`` set here), the model's outcomes ``rows`` (JSON) and
+    the groups' ``blocks`` (packed)."""
+    rows = _xz(rows)
     header["outcomes"] = {"bytes": len(rows), "crc32": zlib.crc32(rows)}
     head = _xz(json.dumps(header, separators=(",", ":")).encode("utf-8"))
     return MAGIC + b"%d\n" % len(head) + head + rows + b"".join(blocks)
@@ -157,10 +164,7 @@ def repack(raw: bytes, where: str = "table") -> bytes:
             g["sizes"] = [len(b) for b in out]
         blocks += out
         at += g["size"]
-    rows = _xz(rows)
-    header["outcomes"] = {"bytes": len(rows), "crc32": zlib.crc32(rows)}
-    head = _xz(json.dumps(header, separators=(",", ":")).encode("utf-8"))
-    return MAGIC + b"%d\n" % len(head) + head + rows + b"".join(blocks)
+    return _written(header, bytes(rows), blocks)
 
 
 def _xz(data: bytes) -> bytes:
