@@ -10,7 +10,9 @@ kept solution is packed: the match code's answers, and the chances rounded to mi
 coarser lattice (French, Hungarian for four: theirs would take 1.5 to 3 MB, and their sweeps take seconds),
 whose first use sweeps the shipped answers. The packed file is read back and checked against the solution before it
 is written: the answers equal, every live position's chances within half a millionth (the last player's within
-the others' together). Prints each table's size and its first use read from the file (CPU)."""
+the others' together). Prints each table's size and its first use read from the file (CPU). A table in an earlier
+layout of the compact form (``store.repack``) is written in the current one first (every table, not the races alone:
+a race's shipped solution is made for its table's bytes, its digest names them)."""
 from __future__ import annotations
 
 import glob
@@ -26,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from analyzer.equity import CACHE_ENV, DATA_DIR, SOLVED_ON_LOAD, EquityTable  # noqa: E402
 from analyzer.equity.race import load_values  # noqa: E402
 from analyzer.equity.shipped import QUANTUM, SUFFIX, pack_solved, solve_shipped  # noqa: E402
-from analyzer.equity.store import unpack  # noqa: E402
+from analyzer.equity.store import MAGIC, repack, unpack  # noqa: E402
 from analyzer.rules import find_variant  # noqa: E402
 
 
@@ -50,6 +52,10 @@ def ship(path: str) -> None:
     name = os.path.basename(path)
     with open(path, "rb") as fh:
         raw = fh.read()
+    if not raw.startswith(MAGIC):           # (an earlier layout: the table rewritten in the current one first)
+        raw = repack(raw, path)
+        with open(path, "wb") as fh:
+            fh.write(raw)
     header, _ = unpack(raw, path)
     if header.get("values") != SOLVED_ON_LOAD:
         return

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import glob
 import json
+import lzma
 import os
+import zlib
 from unittest.mock import patch
 
 import pytest
@@ -42,9 +44,9 @@ def _positions(data: dict) -> dict:
     return out
 
 
-# (a table of a megabyte or more, Quinientos' 970,843 positions: most of a minute)
+# (a table of half a megabyte or more packed, Quinientos' 970,843 positions: most of a minute)
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow)
-                                  if os.path.getsize(os.path.join(DATA_DIR, n)) >= 1 << 20 else n for n in SHIPPED])
+                                  if os.path.getsize(os.path.join(DATA_DIR, n)) >= 1 << 19 else n for n in SHIPPED])
 def test_shipped_compact_table_is_its_json_form(name):
     with open(os.path.join(DATA_DIR, name), "rb") as fh:
         raw = fh.read()
@@ -276,7 +278,8 @@ def test_a_damaged_model_is_refused_when_the_file_is_read(tmp_path, monkeypatch)
     the file is read: the table cannot be read, and the match scale says why, naming the file."""
     v = find_variant("whist")
     raw = open(os.path.join(DATA_DIR, f"{os.path.splitext(table_name(v))[0]}.mwc"), "rb").read()
-    at = raw.index(b'"open":[[') + 12
+    line = raw.index(b"\n", len(store.MAGIC))
+    at = line + 1 + int(raw[len(store.MAGIC):line]) + 40           # (in the model's outcomes, past the header)
     damaged = raw[:at] + bytes([raw[at] ^ 1]) + raw[at + 1:]
     with pytest.raises(ValueError, match="odd.mwc: its model's outcomes are damaged"):
         unpack(damaged, "odd.mwc")
@@ -291,18 +294,48 @@ def test_a_damaged_model_is_refused_when_the_file_is_read(tmp_path, monkeypatch)
     assert all(str(tmp_path) in n and "its model's outcomes are damaged" in n for n in notes), notes
 
 
-def test_a_file_of_the_first_layout_is_read_as_before():
+def _zlib_blocks(raw: bytes) -> tuple[list, bytes]:
+    """The groups of the compact table ``raw`` and its blocks as the first two layouts wrote them (zlib's)."""
+    groups, blocks, at = unpack(raw)[0]["groups"], [], 0
+    payload = raw[len(raw) - sum(g["size"] for g in groups):]
+    for g in groups:
+        sizes, start, out = g.get("sizes") or [g["size"]], g["at"], []
+        for size in sizes:
+            out.append(zlib.compress(lzma.decompress(payload[start:start + size]), 9))
+            start += size
+        g["at"], g["size"] = at, sum(map(len, out))
+        if "sizes" in g:
+            g["sizes"] = [len(b) for b in out]
+        at += g["size"]
+        blocks += out
+    return groups, b"".join(blocks)
+
+
+@pytest.mark.parametrize("layout", [1, 2])
+def test_a_file_of_an_earlier_layout_is_read_as_before_and_repacked_the_same(layout):
     """A compact table written before the model's outcomes had a line of their own (``DOMINO-MWC 1``: the whole
-    model in the header) reads as the same table."""
+    model in the header) or before its text and blocks were packed as XZ streams (``DOMINO-MWC 2``: the header and
+    outcomes as lines of JSON, the blocks zlib's) reads as the same table, and ``store.repack`` writes it in the
+    current layout, as the same table again."""
     v = find_variant("whist")
     raw = open(os.path.join(DATA_DIR, f"{os.path.splitext(table_name(v))[0]}.mwc"), "rb").read()
+    assert raw.startswith(store.MAGIC)
     table = EquityTable.from_packed(v, raw)
     data = table.as_dict()
-    for sample in data["model"]["modes"].values():
-        del sample["score_totals"]              # (the first layout's files have no such key)
     header = {k: v for k, v in data.items() if k != "table"}
-    header["groups"] = unpack(raw)[0]["groups"]
-    blocks = raw[len(raw) - sum(g["size"] for g in header["groups"]):]
-    first = b"DOMINO-MWC 1\n" + json.dumps(header, separators=(",", ":")).encode() + b"\n" + blocks
-    again = EquityTable.from_packed(v, first)
-    assert again.model == table.model and again.meta == table.meta and dict(again.values) == dict(table.values)
+    header["groups"], blocks = _zlib_blocks(raw)
+    if layout == 1:
+        for sample in data["model"]["modes"].values():
+            del sample["score_totals"]              # (the first layout's files have no such key)
+        older = b"DOMINO-MWC 1\n" + json.dumps(header, separators=(",", ":")).encode() + b"\n" + blocks
+    else:
+        modes = header["model"]["modes"]
+        rows = json.dumps({m: s["outcomes"] for m, s in modes.items()}, separators=(",", ":")).encode()
+        header["model"] = {**header["model"], "modes": {m: {k: x for k, x in s.items() if k != "outcomes"}
+                                                        for m, s in modes.items()}}
+        header["outcomes"] = {"bytes": len(rows), "crc32": zlib.crc32(rows)}
+        older = b"DOMINO-MWC 2\n" + json.dumps(header, separators=(",", ":")).encode() + b"\n" + rows + b"\n" + blocks
+    for form in (older, store.repack(older)):
+        again = EquityTable.from_packed(v, form)
+        assert again.model == table.model and again.meta == table.meta and dict(again.values) == dict(table.values)
+    assert store.repack(older).startswith(store.MAGIC) and len(store.repack(older)) < len(older)

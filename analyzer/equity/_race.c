@@ -16,6 +16,9 @@
  *   position's own loop (a hand that leaves the match where it was) is solved in place, ``v = rest / (1 -
  *   stay)``, and a position no hand can leave is a drawn match (1/sides each). ``values`` (``sides``
  *   doubles a position) holds the first guess and receives the chances. Returns ``(sweeps, change)``.
+ *   Swept a block of rows at a time (``sweep_blocks``): a result that the match code sends into its own block at
+ *   other scores than its new totals reads the block's chances of the sweep before (such positions are the loops
+ *   ``back`` marks, solved before the last, exact sweep).
  *
  * ``close(leads, grid, box, starts, offsets, next_lead, answers, active)``: marks in ``active`` every
  *   position a marked one leads to (breadth first); returns how many it marked.
@@ -72,6 +75,12 @@
 #include <string.h>
 
 #define MAX_SIDES 8
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+#define ROW_RESULTS 8           /* the results a row's sums take at once (row_sums) */
 #define MAX_LEADS 64             /* the most leads a race's rows are swept with (its results split per lead) */
 #define UNASKED INT32_MIN         /* a cell of the box no grid point reaches: the match code was not asked */
 
@@ -211,12 +220,13 @@ typedef struct {
     const double *probs;
     const int32_t *next_lead, *answers;
     const uint8_t *active;
-    double *ext;                /* every position's chances, then every finished match's */
+    double *ext;                /* every position's chances, lead by lead (``l * points + g``: a result's next
+                                 * positions along a row lie side by side), then every finished match's */
 } Sweep;
 
-/* a result's next position (a finished match: ``positions + t``) */
+/* a result's next position in ``ext`` (a finished match: ``positions + t``) */
 static inline Py_ssize_t next_of(const Sweep *w, int32_t a, int64_t r) {
-    return a >= 0 ? (Py_ssize_t)a * w->sh->leads + w->next_lead[r] : w->sh->positions - 1 - (Py_ssize_t)a;
+    return a >= 0 ? (Py_ssize_t)w->next_lead[r] * w->sh->points + a : w->sh->positions - 1 - (Py_ssize_t)a;
 }
 
 /* position p's new chances from ``acc`` and its own loop ``stay``; returns how far they moved */
@@ -242,9 +252,9 @@ static double sweep_positions(const Sweep *w) {
     for (Py_ssize_t g = sh->points - 1; g >= 0; g--) {
         int64_t b = w->base[g];
         for (int l = leads - 1; l >= 0; l--) {
-            Py_ssize_t p = g * leads + l;
-            if (!w->active[p])
+            if (!w->active[g * leads + l])
                 continue;
+            Py_ssize_t p = l * sh->points + g;
             double stay = 0.0;
             for (int s = 0; s < sides; s++)
                 acc[s] = 0.0;
@@ -266,81 +276,163 @@ static double sweep_positions(const Sweep *w) {
     return change;
 }
 
-/* one sweep a row at a time (the grid points that differ in the last player's score only, with every lead), highest
- * row first: the results that move another player's score lead to rows already swept (or to the positions solved
- * before, ``back``), so they are summed result by result along the whole row, each a run of neighbouring cells in
- * memory; then the results that move the last player's score alone, position by position from the row's top (its
- * leads highest first), as ``sweep_positions`` does. ``acc``: row length * leads * (sides + 1). */
-static double sweep_rows(const Sweep *w, double *acc) {
+/* the results ``r0 .. r1`` of lead ``l`` summed along the row whose first grid point is ``g0`` (its cell ``b0``):
+ * into ``acc`` (``sides`` a position, ``j * leads + l``) and ``stay`` (a result that leaves a position where it
+ * was), a position's sums in the results' order, ``ROW_RESULTS`` results at a time (a position's sums held in
+ * registers meanwhile). ``sides`` a constant where it is inlined with one (the sums unrolled). */
+ALWAYS_INLINE void row_sums(const Sweep *w, double *acc, double *stay, Py_ssize_t g0, int64_t b0, int l, int64_t r0,
+                            int64_t r1, Py_ssize_t len, int sides) {
+    int leads = w->sh->leads;
+    Py_ssize_t self = l * w->sh->points + g0;
+    int64_t r = r0;
+    for (; r + ROW_RESULTS <= r1; r += ROW_RESULTS) {   /* (a position's sums in registers over a few results) */
+        const int32_t *ans[ROW_RESULTS];
+        for (int k = 0; k < ROW_RESULTS; k++)
+            ans[k] = w->answers + b0 + w->offsets[r + k];
+        for (Py_ssize_t j = 0; j < len; j++) {
+            double *a = acc + (j * leads + l) * sides, sum[MAX_SIDES];
+            for (int s = 0; s < sides; s++)
+                sum[s] = a[s];
+            for (int k = 0; k < ROW_RESULTS; k++) {
+                Py_ssize_t q = next_of(w, ans[k][j], r + k);
+                if (q == self + j) {
+                    stay[j * leads + l] += w->probs[r + k];
+                    continue;
+                }
+                const double *x = w->ext + q * sides;
+                double pr = w->probs[r + k];
+                for (int s = 0; s < sides; s++)
+                    sum[s] += pr * x[s];
+            }
+            for (int s = 0; s < sides; s++)
+                a[s] = sum[s];
+        }
+    }
+    for (; r < r1; r++) {
+        const int32_t *ans = w->answers + b0 + w->offsets[r];
+        double pr = w->probs[r];
+        for (Py_ssize_t j = 0; j < len; j++) {
+            Py_ssize_t q = next_of(w, ans[j], r);
+            if (q == self + j) {
+                stay[j * leads + l] += pr;
+                continue;
+            }
+            const double *x = w->ext + q * sides;
+            double *a = acc + (j * leads + l) * sides;
+            for (int s = 0; s < sides; s++)
+                a[s] += pr * x[s];
+        }
+    }
+}
+
+/* ``row_sums`` with ``sides`` a constant where it is a common one */
+static void sums(const Sweep *w, double *acc, double *stay, Py_ssize_t g0, int64_t b0, int l, int64_t r0, int64_t r1,
+                 Py_ssize_t len) {
+    switch (w->sh->sides) {
+    case 3:
+        row_sums(w, acc, stay, g0, b0, l, r0, r1, len, 3);
+        break;
+    case 4:
+        row_sums(w, acc, stay, g0, b0, l, r0, r1, len, 4);
+        break;
+    default:
+        row_sums(w, acc, stay, g0, b0, l, r0, r1, len, w->sh->sides);
+    }
+}
+
+/* one sweep a block of ``n`` rows at a time (a row: the grid points that differ in the last player's score only,
+ * with every lead; a block: 1 row, or the rows that differ in the last two players' scores only), highest block
+ * first. The results that move an earlier player's score lead to blocks already swept (or to the positions solved
+ * before, ``back``), so they are summed result by result along the whole block (``row_sums`` row by row, a few
+ * results at a time: the rows they read lie close, and stay in the cache from one row to the next); then each row
+ * from the block's top, the results that move the next to last player's score (and maybe the last's) summed along
+ * the row, then those that move the last player's score alone, position by position from the row's top (its
+ * leads highest first), as ``sweep_positions`` does. ``acc``: n * row length * leads * (sides + 1); ``live``: n. */
+static double sweep_blocks(const Sweep *w, double *acc, uint8_t *live, Py_ssize_t n) {
     const Shape *sh = w->sh;
     int sides = sh->sides, dims = sh->dims, leads = sh->leads;
-    Py_ssize_t len = sh->grid[dims - 1], rows = sh->points / len, lastbox = sh->box[dims - 1];
-    int64_t split[MAX_LEADS];
+    Py_ssize_t len = sh->grid[dims - 1], lastbox = sh->box[dims - 1], size = n * len * leads;
+    Py_ssize_t blockbox = n > 1 ? lastbox * sh->box[dims - 2] : lastbox;
+    double *stay = acc + size * sides;
+    int64_t split[MAX_LEADS], outer[MAX_LEADS];
     for (int l = 0; l < leads; l++) {     /* (each lead's results in order of their scores) */
         split[l] = w->starts[l];
         while (split[l] < w->starts[l + 1] && w->offsets[split[l]] < lastbox)
             split[l]++;
+        outer[l] = split[l];
+        while (outer[l] < w->starts[l + 1] && w->offsets[outer[l]] < blockbox)
+            outer[l]++;
     }
     double change = 0.0;
-    for (Py_ssize_t row = rows - 1; row >= 0; row--) {
-        Py_ssize_t g0 = row * len;
-        int64_t b0 = w->base[g0];
-        if (memchr(w->active + g0 * leads, 1, (size_t)(len * leads)) == NULL)     /* (the loops' sweeps: a few rows) */
+    for (Py_ssize_t top = sh->points / len - n; top >= 0; top -= n) {
+        Py_ssize_t first = top * len;       /* (the block's first grid point) */
+        if (memchr(w->active + first * leads, 1, (size_t)size) == NULL)     /* (the loops' sweeps: a few blocks) */
             continue;
-        memset(acc, 0, sizeof(double) * (size_t)(len * leads * (sides + 1)));
+        memset(acc, 0, sizeof(double) * (size_t)(size * (sides + 1)));
+        for (Py_ssize_t k = 0; k < n; k++)         /* (a row with no marked position is not summed) */
+            live[k] = memchr(w->active + (first + k * len) * leads, 1, (size_t)(len * leads)) != NULL;
         for (int l = 0; l < leads; l++)
-            for (int64_t r = split[l]; r < w->starts[l + 1]; r++) {
-                const int32_t *ans = w->answers + b0 + w->offsets[r];
-                double pr = w->probs[r];
-                for (Py_ssize_t j = 0; j < len; j++) {
-                    Py_ssize_t q = next_of(w, ans[j], r);
-                    double *a = acc + (j * leads + l) * (sides + 1);
-                    if (q == (g0 + j) * leads + l) {
-                        a[sides] += pr;
-                        continue;
-                    }
-                    const double *x = w->ext + q * sides;
-                    for (int s = 0; s < sides; s++)
-                        a[s] += pr * x[s];
-                }
+            for (int64_t r = outer[l]; r < w->starts[l + 1]; r += ROW_RESULTS) {
+                int64_t r1 = r + ROW_RESULTS < w->starts[l + 1] ? r + ROW_RESULTS : w->starts[l + 1];
+                for (Py_ssize_t k = 0; k < n; k++)
+                    if (live[k])
+                        sums(w, acc + k * len * leads * sides, stay + k * len * leads, first + k * len,
+                             w->base[first + k * len], l, r, r1, len);
             }
-        for (Py_ssize_t j = len - 1; j >= 0; j--)
-            for (int l = leads - 1; l >= 0; l--) {
-                Py_ssize_t p = (g0 + j) * leads + l;
-                if (!w->active[p])
-                    continue;
-                double *a = acc + (j * leads + l) * (sides + 1);
-                for (int64_t r = w->starts[l]; r < split[l]; r++) {
-                    Py_ssize_t q = next_of(w, w->answers[b0 + j + w->offsets[r]], r);
-                    if (q == p) {
-                        a[sides] += w->probs[r];
+        for (Py_ssize_t k = n - 1; k >= 0; k--) {
+            Py_ssize_t g0 = first + k * len;
+            int64_t b0 = w->base[g0];
+            double *racc = acc + k * len * leads * sides, *rstay = stay + k * len * leads;
+            if (!live[k])
+                continue;
+            for (int l = 0; l < leads; l++)
+                sums(w, racc, rstay, g0, b0, l, split[l], outer[l], len);
+            for (Py_ssize_t j = len - 1; j >= 0; j--)
+                for (int l = leads - 1; l >= 0; l--) {
+                    if (!w->active[(g0 + j) * leads + l])
                         continue;
+                    Py_ssize_t p = l * sh->points + g0 + j;
+                    double *a = racc + (j * leads + l) * sides, *st = rstay + j * leads + l;
+                    for (int64_t r = w->starts[l]; r < split[l]; r++) {
+                        Py_ssize_t q = next_of(w, w->answers[b0 + j + w->offsets[r]], r);
+                        if (q == p) {
+                            *st += w->probs[r];
+                            continue;
+                        }
+                        const double *x = w->ext + q * sides;
+                        for (int s = 0; s < sides; s++)
+                            a[s] += w->probs[r] * x[s];
                     }
-                    const double *x = w->ext + q * sides;
-                    for (int s = 0; s < sides; s++)
-                        a[s] += w->probs[r] * x[s];
+                    double d = settle(w, p, a, *st);
+                    if (d > change)
+                        change = d;
                 }
-                double d = settle(w, p, a, a[sides]);
-                if (d > change)
-                    change = d;
-            }
+        }
     }
     return change;
 }
 
-/* whether a sweep goes a row at a time: the rows that hold a marked position hold at least a quarter marked (a row
- * sums every result over its whole length; a few positions scattered over many rows, the loops of ``back``, are
- * cheaper one by one: All Fives for four's 2,481, swept 9 times, took 3.1 s by rows) */
-static int by_rows(const Shape *sh, const uint8_t *active) {
-    Py_ssize_t len = sh->grid[sh->dims - 1] * sh->leads, marked = 0, rows = 0;
-    for (Py_ssize_t g0 = 0; g0 < sh->positions; g0 += len) {
-        Py_ssize_t in_row = 0;
-        for (Py_ssize_t j = 0; j < len; j++)
-            in_row += active[g0 + j] != 0;
-        marked += in_row;
-        rows += in_row > 0;
+/* the rows a sweep's block holds: 0 (position by position), 1, or the next to last player's grid size (see
+ * ``sweep_blocks``), the most whose blocks that hold a marked position hold at least a quarter marked (a block sums
+ * every result over its whole length; a few positions scattered over many blocks, the loops of ``back``, are cheaper
+ * one by one: All Fives for four's 2,481, swept 9 times, took 3.1 s by rows) */
+static Py_ssize_t block_rows(const Shape *sh, const uint8_t *active) {
+    if (sh->leads > MAX_LEADS)
+        return 0;
+    Py_ssize_t tries[2] = {sh->dims > 1 ? sh->grid[sh->dims - 2] : 1, 1};
+    for (int t = 0; t < 2; t++) {
+        Py_ssize_t len = tries[t] * sh->grid[sh->dims - 1] * sh->leads, marked = 0, blocks = 0;
+        for (Py_ssize_t g0 = 0; g0 < sh->positions; g0 += len) {
+            Py_ssize_t in_block = 0;
+            for (Py_ssize_t j = 0; j < len; j++)
+                in_block += active[g0 + j] != 0;
+            marked += in_block;
+            blocks += in_block > 0;
+        }
+        if (marked * 4 >= blocks * len)
+            return tries[t];
     }
-    return marked * 4 >= rows * len;
+    return 0;
 }
 
 static PyObject *sweep(PyObject *self, PyObject *args) {
@@ -389,10 +481,13 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    memcpy(ext, values, sizeof(double) * (size_t)(sh.positions * sides));
+    for (Py_ssize_t g = 0; g < sh.points; g++)
+        for (int l = 0; l < leads; l++)
+            memcpy(ext + (l * sh.points + g) * sides, values + (g * leads + l) * sides, sizeof(double) * (size_t)sides);
     memcpy(ext + sh.positions * sides, terminals, sizeof(double) * (size_t)(nterm * sides));
-    int rowwise = leads <= MAX_LEADS && by_rows(&sh, active);
-    double *rows = malloc(sizeof(double) * (size_t)(rowwise ? sh.grid[sh.dims - 1] * leads * (sides + 1) : 1));
+    Py_ssize_t block = block_rows(&sh, active);
+    double *rows = malloc(sizeof(double) * (size_t)(block ? block * sh.grid[sh.dims - 1] * leads * (sides + 1) + block
+                                                          : 1));     /* (the sums, then a byte a row: ``live``) */
     if (rows == NULL) {
         free(ext);
         PyErr_NoMemory();
@@ -403,13 +498,16 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     double change = 0.0;
     Py_BEGIN_ALLOW_THREADS
     for (done_sweeps = 1; done_sweeps <= max_sweeps; done_sweeps++) {
-        change = rowwise ? sweep_rows(&w, rows) : sweep_positions(&w);
+        change = block ? sweep_blocks(&w, rows, (uint8_t *)(rows + block * sh.grid[sh.dims - 1] * leads * (sides + 1)),
+                                      block) : sweep_positions(&w);
         if (change < tol)
             break;
     }
     Py_END_ALLOW_THREADS
     free(rows);
-    memcpy(values, ext, sizeof(double) * (size_t)(sh.positions * sides));
+    for (Py_ssize_t g = 0; g < sh.points; g++)
+        for (int l = 0; l < leads; l++)
+            memcpy(values + (g * leads + l) * sides, ext + (l * sh.points + g) * sides, sizeof(double) * (size_t)sides);
     free(ext);
     if (done_sweeps > max_sweeps)
         done_sweeps = max_sweeps;

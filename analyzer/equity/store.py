@@ -5,19 +5,23 @@ parsing every position and building a dictionary of them, which for a big table 
 positions, 2.1 MB) costs more than grading a record. The compact form holds the same data and is read
 without touching the positions: a process looks up only the few it needs.
 
-Layout: the line ``DOMINO-MWC 2``; one line of JSON, the header: everything of the JSON form but the
-positions and the model's outcomes (``format``, the table's meta, ``model`` without its modes' ``outcomes``,
-``positions``), ``outcomes``: the size in bytes and the CRC-32 of the next line, and ``groups``; one line of
-JSON, each lead mode's outcomes (``{mode: rows}``: most of a race's file, parsed only when asked for: a
-process that finds the race solved in the cache folder never needs them, and a damaged line is found by its
-CRC when the file is read); then the groups' blocks. A file of the first layout (``DOMINO-MWC 1``: the
-whole model in the header, no outcomes line) is read as well. ``groups``: per group of the
+Layout: the line ``DOMINO-MWC 3``; a line with the size in bytes of the header that follows; the header,
+one line of JSON packed as an XZ stream: everything of the JSON form but the positions and the model's
+outcomes (``format``, the table's meta, ``model`` without its modes' ``outcomes``, ``positions``),
+``outcomes``: the size in bytes and the CRC-32 of the next part, and ``groups``; the outcomes, each lead
+mode's (``{mode: rows}`` as JSON, packed as an XZ stream: most of a race's file, unpacked and parsed only
+when asked for: a process that finds the race solved in the cache folder never needs them, and a damaged
+byte is found by the CRC when the file is read); then the groups' blocks. Every XZ stream carries the
+CRC-32 of what it packs, checked as it is unpacked (LZMA2: the shipped tables in 1.8 MB, not 4.7 MB as
+lines of JSON and zlib blocks). Files of the earlier layouts are read as well (``repack`` writes them in this
+one): ``DOMINO-MWC 2`` (the header and the outcomes each a line of JSON as it is, the blocks zlib's) and
+``DOMINO-MWC 1`` (as 2, but the whole model in the header, no outcomes line). ``groups``: per group of the
 JSON form (the positions that differ only by their scores) its fields (``pending``, ``playoff``,
 ``last``, ``wins``, ``games``, ``lead``), ``count``, ``lo`` and ``span`` (the scores' smallest value and
 range on each side), ``at`` / ``size`` (its blocks in the rest of the file), and ``chunk``, ``firsts`` /
 ``sizes``: its positions in scores' order, in blocks of ``chunk`` (``CHUNK`` as written here; the last one
 fewer), each block's first score (as one number) and its size in bytes. (A group of one block has
-neither, as every group of the first compact tables.) Each block is zlib-compressed: its positions'
+neither, as every group of the first compact tables.) Each block is an XZ stream of its positions'
 number of signed 32-bit little-endian integers, the scores as one number (mixed radix over ``span``,
 ascending), then as many more, the MWC in millionths (the JSON form's 6 decimals: ``k / 1e6`` is the
 same float as the JSON's decimal); each sequence stored as its first number and the differences of the
@@ -30,6 +34,7 @@ differences up to it), the pure-Python twin adds each sequence up once and searc
 from __future__ import annotations
 
 import json
+import lzma
 import os
 import sys
 import zlib
@@ -46,10 +51,13 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _race = None
 
-__all__ = ["CHUNK", "FIND_CORE", "MAGIC", "PackedValues", "pack", "unpack"]
+__all__ = ["CHUNK", "FIND_CORE", "MAGIC", "PackedValues", "pack", "repack", "unpack"]
 
-MAGIC = b"DOMINO-MWC 2\n"
+MAGIC = b"DOMINO-MWC 3\n"
+_SECOND = b"DOMINO-MWC 2\n"    # the second layout: its text as it is, its blocks zlib's (read, no longer written)
 _FIRST = b"DOMINO-MWC 1\n"     # the first layout: the whole model in the header (read, no longer written)
+#: The most bytes a compact table's header or model unpacks to (a file that claims more is refused, not unpacked).
+_MOST = 1 << 28
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
 _I32 = next(code for code in "il" if array(code).itemsize == 4)
 _FIELDS = ("pending", "playoff", "last", "wins", "games", "lead")
@@ -103,8 +111,8 @@ def pack(data: dict) -> bytes:
         firsts, sizes = [], []
         for start in range(0, len(order), CHUNK):
             part = order[start:start + CHUNK]
-            block = zlib.compress(_le(_deltas([flat[i] for i in part])) + b"".join(
-                _le(_deltas([round(column[i] * 1e6) for i in part])) for column in columns), 9)
+            block = _xz(_le(_deltas([flat[i] for i in part])) + b"".join(
+                _le(_deltas([round(column[i] * 1e6) for i in part])) for column in columns))
             firsts.append(flat[part[0]])
             sizes.append(len(block))
             blocks.append(block)
@@ -117,10 +125,65 @@ def pack(data: dict) -> bytes:
     if modes:
         header["model"] = {**header["model"], "modes": {m: {k: v for k, v in s.items() if k != "outcomes"}
                                                         for m, s in modes.items()}}
-    rows = json.dumps({m: s["outcomes"] for m, s in modes.items()}, separators=(",", ":")).encode("utf-8")
+    return _written(header, json.dumps({m: s["outcomes"] for m, s in modes.items()}, separators=(",", ":")).encode(),
+                    blocks)
+
+
+def _written(header: dict, rows: bytes, blocks: list[bytes]) -> bytes:
+    """The file of the current layout: ``header`` (``outcomes`` set here), the model's outcomes ``rows`` (JSON) and
+    the groups' ``blocks`` (packed)."""
+    rows = _xz(rows)
     header["outcomes"] = {"bytes": len(rows), "crc32": zlib.crc32(rows)}
-    return (MAGIC + json.dumps(header, separators=(",", ":")).encode("utf-8") + b"\n" + rows + b"\n"
-            + b"".join(blocks))
+    head = _xz(json.dumps(header, separators=(",", ":")).encode("utf-8"))
+    return MAGIC + b"%d\n" % len(head) + head + rows + b"".join(blocks)
+
+
+def repack(raw: bytes, where: str = "table") -> bytes:
+    """A compact table of an earlier layout ``raw`` in the current one: the same header, model and positions (each
+    block's numbers as they were), packed as :func:`pack` packs them."""
+    header, end = _header(raw, where)
+    if raw.startswith(MAGIC):
+        return raw
+    outcomes = header.pop("outcomes", None)
+    if outcomes is None:            # (the first layout: the model's outcomes in the header)
+        modes = header["model"].get("modes", {})
+        rows = json.dumps({m: s.pop("outcomes") for m, s in modes.items()}, separators=(",", ":")).encode("utf-8")
+    else:
+        rows = raw[end + 1:end + 1 + outcomes["bytes"]]
+        end += 1 + len(rows)
+        if len(rows) != outcomes["bytes"] or zlib.crc32(rows) != outcomes["crc32"]:
+            raise ValueError(f"{where}: its model's outcomes are damaged or cut short")
+    payload, blocks, at = raw[end + 1:], [], 0
+    for g in header["groups"]:
+        sizes, start, out = g.get("sizes") or [g["size"]], g["at"], []
+        for size in sizes:
+            out.append(_xz(zlib.decompress(payload[start:start + size])))
+            start += size
+        g["at"], g["size"] = at, sum(map(len, out))
+        if "sizes" in g:
+            g["sizes"] = [len(b) for b in out]
+        blocks += out
+        at += g["size"]
+    return _written(header, bytes(rows), blocks)
+
+
+def _xz(data: bytes) -> bytes:
+    """``data`` packed as an XZ stream (LZMA2, its CRC-32 checked when unpacked), its dictionary no larger than it."""
+    return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=[
+        {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": max(1 << 12, len(data))}])
+
+
+def _unxz(data, most: int) -> bytes:
+    """An XZ stream ``data`` unpacked, at most ``most`` bytes of it; raises ``ValueError`` for one damaged, cut short
+    or larger."""
+    d = lzma.LZMADecompressor(lzma.FORMAT_XZ)
+    try:
+        out = d.decompress(data, max_length=most)
+    except lzma.LZMAError as exc:
+        raise ValueError(str(exc)) from None
+    if not d.eof or d.unused_data:
+        raise ValueError("cut short" if not d.eof else "bytes after its end")
+    return out
 
 
 def unpack(raw: bytes, where: str = "table", core: str | None = None) -> tuple[dict, PackedValues]:
@@ -129,11 +192,13 @@ def unpack(raw: bytes, where: str = "table", core: str | None = None) -> tuple[d
     naming ``where`` for bytes that are not one. ``core``: who reads a position off a block, ``"compiled"``
     or ``"python"`` (None: :data:`FIND_CORE`)."""
     header, end = _header(raw, where)
-    outcomes = header.pop("outcomes", None) if raw.startswith(MAGIC) else None
+    layout = raw[:len(MAGIC)]
+    outcomes = header.pop("outcomes", None) if layout != _FIRST else None
     if outcomes is not None:
+        gap = layout == _SECOND         # (the second layout: its outcomes a line of their own)
         try:
-            rows = memoryview(raw)[end + 1:end + 1 + outcomes["bytes"]]
-            whole = len(rows) == outcomes["bytes"] and raw[end + 1 + len(rows):end + 2 + len(rows)] == b"\n"
+            rows = memoryview(raw)[end + gap:end + gap + outcomes["bytes"]]
+            whole = len(rows) == outcomes["bytes"] and (not gap or raw[end + 1 + len(rows):end + 2 + len(rows)] == b"\n")
         except (TypeError, KeyError):
             whole = False
         if not whole or zlib.crc32(rows) != outcomes["crc32"]:
@@ -142,28 +207,43 @@ def unpack(raw: bytes, where: str = "table", core: str | None = None) -> tuple[d
 
         def mode_rows(mode: str):
             if not parsed:
-                parsed.append(json.loads(bytes(rows)))
+                text = bytes(rows)
+                if not gap:
+                    try:
+                        text = _unxz(text, _MOST)
+                    except ValueError as exc:
+                        raise ValueError(f"{where}: its model's outcomes are damaged ({exc})") from None
+                parsed.append(json.loads(text))
             return parsed[0][mode]
 
         for mode, sample in header["model"].get("modes", {}).items():
             sample["outcomes"] = partial(mode_rows, mode)
-        end += 1 + len(rows)
-    payload = memoryview(raw)[end + 1:]
+        end += gap + len(rows)
+    payload = memoryview(raw)[end + (layout != MAGIC):]
     groups = header["groups"]
     if sum(g["size"] for g in groups) != len(payload):
         raise ValueError(f"{where}: its groups' blocks take {sum(g['size'] for g in groups)} bytes, the file has "
                          f"{len(payload)} after its header (cut short?)")
-    return header, PackedValues(groups, payload, where, core)
+    return header, PackedValues(groups, payload, where, core, zipped=layout == MAGIC)
 
 
 def _header(raw: bytes, where: str) -> tuple[dict, int]:
-    """The header of a compact table ``raw`` (of either layout), and where its line ends."""
-    first = next((m for m in (MAGIC, _FIRST) if raw.startswith(m)), None)
+    """The header of a compact table ``raw`` (of any layout), and where it ends (the third layout: past its packed
+    header; the others: at the line's end)."""
+    first = next((m for m in (MAGIC, _SECOND, _FIRST) if raw.startswith(m)), None)
     if first is None:
         raise ValueError(f"{where}: not a compact MWC table (it does not start with {MAGIC.strip().decode()!r})")
     try:
         end = raw.index(b"\n", len(first))
-        header = json.loads(raw[len(first):end])
+        if first == MAGIC:
+            size = int(raw[len(first):end])
+            text, end = raw[end + 1:end + 1 + size], end + 1 + size
+            if len(text) != size:
+                raise ValueError("cut short")
+            text = _unxz(text, _MOST)
+        else:
+            text = raw[len(first):end]
+        header = json.loads(text)
     except ValueError as exc:
         raise ValueError(f"{where}: its header is not JSON ({exc})") from None
     if not isinstance(header, dict) or not isinstance(header.get("groups"), list) or "model" not in header:
@@ -172,13 +252,15 @@ def _header(raw: bytes, where: str) -> tuple[dict, int]:
 
 
 class _Group:
-    __slots__ = ("lo", "span", "strides", "count", "chunk", "firsts", "chunks", "raw", "opened", "sides", "compiled")
+    __slots__ = ("lo", "span", "strides", "count", "chunk", "firsts", "chunks", "raw", "opened", "sides", "compiled",
+                 "zipped")
 
-    def __init__(self, g: dict, block: memoryview, where: str, compiled: bool):
+    def __init__(self, g: dict, block: memoryview, where: str, compiled: bool, zipped: bool = True):
         self.lo, self.span, self.count = tuple(g["lo"]), tuple(g["span"]), g["count"]
         self.strides = tuple(_strides(g["span"]))
         self.sides = g.get("sides")           # individual players: a chance each (None: side 0's only)
         self.compiled = compiled
+        self.zipped = zipped                # (XZ streams; else zlib's, as the first two layouts wrote them)
         sizes = g.get("sizes") or [g["size"]]        # (a file of one block a group: its blocks were not split)
         self.firsts = g.get("firsts") or [0]
         self.chunk = g.get("chunk") or self.count
@@ -194,11 +276,11 @@ class _Group:
         got = self.raw.get(j)
         if got is not None:
             return got
-        try:
-            raw = zlib.decompress(self.chunks[j])
-        except zlib.error as exc:
-            raise ValueError(f"{where}: a group's block is damaged ({exc})") from None
         expected = min(self.chunk, self.count - j * self.chunk) * 4 * (1 + (self.sides or 1))
+        try:
+            raw = _unxz(self.chunks[j], expected + 1) if self.zipped else zlib.decompress(self.chunks[j])
+        except (zlib.error, ValueError) as exc:
+            raise ValueError(f"{where}: a group's block is damaged ({exc})") from None
         if len(raw) != expected:
             raise ValueError(f"{where}: a group's block holds {len(raw)} bytes, not {expected}")
         self.raw[j] = raw
@@ -263,11 +345,12 @@ class PackedValues(Mapping):
     ``EquityTable.values`` has them, read group by group when first asked; ``update`` adds positions
     solved later (off the shipped walk)."""
 
-    def __init__(self, groups: list[dict], payload: memoryview, where: str = "table", core: str | None = None):
+    def __init__(self, groups: list[dict], payload: memoryview, where: str = "table", core: str | None = None,
+                 zipped: bool = True):
         compiled = (core or FIND_CORE) == "compiled"
         if compiled and _race is None:
             raise ValueError("the compiled race core was not built (no C compiler at install time)")
-        self._groups = {_group_key(g): _Group(g, payload[g["at"]:g["at"] + g["size"]], where, compiled)
+        self._groups = {_group_key(g): _Group(g, payload[g["at"]:g["at"] + g["size"]], where, compiled, zipped)
                         for g in groups}
         self._count = sum(g["count"] for g in groups)
         self._extra: dict = {}
