@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.match_scale import MwcThresholds, match_positions, match_scale, value_result
 from analyzer.cli import main
-from analyzer.equity import MatchPosition, first_lead, load_table, mwc, resolve
+from analyzer.equity import MatchPosition, first_lead, load_table, mwc, open_model_table, resolve
 from analyzer.equity.model import mode_of
 from analyzer.equity.table import solve, state_key
 from analyzer.generate import random_game
@@ -158,12 +158,16 @@ def test_values_are_the_signed_points_of_the_results(name):
 
 
 def test_model_states_its_sample(table):
-    data = json.loads(json.dumps(table.as_dict()))          # the table's JSON form (it ships in its compact form)
-    assert "best play with all hands open" in data["model"]["policy"]
-    for mode, e in data["standard_error"].items():
-        assert e["hands"] >= 1000 and 0 < e["mean_se"] < 1.5 and 0 < e["p_win_se"] < 0.02
-        sample = data["model"]["modes"][mode]
-        assert sum(row[-1] for row in sample["outcomes"]) == sample["hands"] == e["hands"]
+    # the table in use is made from play by what the players know; the luck of the deal reads the one made
+    # with every hand open (docs/equity.md, "Match tables from play by what players know")
+    for shipped_table, policy in ((table, "each player plays by what he knows"),
+                                  (open_model_table(V), "best play with all hands open")):
+        data = json.loads(json.dumps(shipped_table.as_dict()))      # the JSON form (it ships in its compact form)
+        assert policy in data["model"]["policy"]
+        for mode, e in data["standard_error"].items():
+            assert e["hands"] >= 1000 and 0 < e["mean_se"] < 1.5 and 0 < e["p_win_se"] < 0.02
+            sample = data["model"]["modes"][mode]
+            assert sum(row[-1] for row in sample["outcomes"]) == sample["hands"] == e["hands"]
 
 
 # -- the match scale ---------------------------------------------------------------------------
@@ -219,12 +223,14 @@ def test_value_results_and_thresholds(table):
     assert t.classify(0) is None and t.classify(t.mistake) == "mistake" and t.classify(1) == "blunder"
     # the documented calibration: at the start of the match, the points scale's 3 / 10 / 25 are worth the
     # match thresholds in MWC (winning the first hand by that many points, against a drawn first hand)
+    # (made with the open-hands table; the fair-play one in use gives them within a fifth: docs/equity.md)
     start = MatchPosition(V.match.start(2), first_lead(V))
-    for leader in (0, 1):
-        drawn = table.after(start, value_result(V, 0), leader)
-        for points, threshold in ((3, t.inaccuracy), (10, t.mistake), (25, t.blunder)):
-            gain = table.after(start, value_result(V, points), leader) - drawn
-            assert abs(gain - threshold) <= 0.15 * threshold
+    for model, within in ((open_model_table(V), 0.15), (table, 0.2)):
+        for leader in (0, 1):
+            drawn = model.after(start, value_result(V, 0), leader)
+            for points, threshold in ((3, t.inaccuracy), (10, t.mistake), (25, t.blunder)):
+                gain = model.after(start, value_result(V, points), leader) - drawn
+                assert abs(gain - threshold) <= within * threshold
 
 
 def test_match_positions_from_the_file():
@@ -343,7 +349,7 @@ def test_deal_luck_plus_mean_is_the_lead_value(table):
         luck = deal_luck(a, V, leader, position=at(40, 55, ("side", V.seating.teams[leader])))
         assert luck.points + luck.mean == a.values[0]                   # exactly (fractions)
         # the mean is the model's own: the mean hand value of the leading side over its sampled outcomes
-        sample = table.model.modes["open"]
+        sample = open_model_table(V).model.modes["open"]       # (the hands played with every hand open)
         signed = sum(c * (o.points if o.winner == 0 else -o.points if o.winner == 1 else 0)
                      for o, c in sample.outcomes.items())
         mean = Fraction(signed, sample.hands)

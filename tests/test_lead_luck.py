@@ -13,7 +13,7 @@ import pytest
 
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.luck import deal_luck, player_luck
-from analyzer.equity import load_table
+from analyzer.equity import open_model_table
 from analyzer.generate import SEAT_NAMES, random_game
 from analyzer.record import MoveEntry
 from analyzer.replay import replay
@@ -58,7 +58,7 @@ def test_perfect_play_has_an_adjusted_result_of_zero(hands):
 
 
 def test_the_leads_luck_is_the_leading_sides_mean(hands):
-    sample = load_table(V).model.modes["open"]
+    sample = open_model_table(V).model.modes["open"]        # (the hands played with every hand open)
     leading = Fraction(int(sample.total), sample.hands)          # the side that leads gains this on average
     assert leading > 5
     deal_only = Fraction(0)

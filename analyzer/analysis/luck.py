@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..equity import MatchPosition, first_lead, load_table
+from ..equity import MatchPosition, first_lead, load_table, open_model_table
 from ..equity.model import mode_of
 from ..match import opens_match
 from ..rules import HandResult, Variant
@@ -89,7 +89,8 @@ def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
     if table is None:
         return None
     mode = mode_of(first_lead(variant)) if first_game else "open"
-    sample = table.model.modes.get(mode)
+    model = open_model_table(variant)           # (the mean of hands played with every hand open, as ``value`` is)
+    sample = None if model is None else model.model.modes.get(mode)
     if sample is None or not sample.hands:
         return None
     side = variant.seating.teams[leader]

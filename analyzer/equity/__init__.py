@@ -41,7 +41,7 @@ from .table import (PENDING_CAP, added_rows, each_step, endless, first_game_root
                     known_leader_roots, resolve, rows_reaching, score_grid_roots, score_step, solve, solve_each,
                     state_key, terminal_each)
 
-__all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "write_table", "compute_table", "table_name", "DATA_DIR",
+__all__ = ["MatchPosition", "EquityTable", "mwc", "load_table", "open_model_table", "write_table", "compute_table", "table_name", "DATA_DIR",
            "TABLES_ENV", "CACHE_ENV", "cache_folder", "table_problem", "MAX_SCORES", "MAX_RACE", "lattice", "RACE_CORE", "SOLVED_ON_LOAD", "score_step", "HandModel", "ModeSample", "bootstrap", "Outcome", "POLICY", "POLICY_EACH", "first_lead", "lead_token", "supported",
            "resolve"]
 
@@ -619,6 +619,21 @@ def _load(path: str, variant: Variant) -> EquityTable:
 def _shipped(variant: Variant) -> str | None:
     """The shipped file of ``variant``'s table: its compact form, else its JSON form; None: none."""
     return _find(DATA_DIR, variant)
+
+
+OPEN_DIR = os.path.join(DATA_DIR, "open")
+
+
+def open_model_table(variant: Variant) -> EquityTable | None:
+    """The table whose hand model was simulated with every hand open: what the luck of the deal is measured
+    against (``analysis.luck``: a deal's open-hands value less the mean of such hands). Where the table in use
+    is made from play by what the players know (the shipped partnership and Domino Whist tables, see
+    docs/equity.md), the shipped open-hands one (``data/open/``), unless ``$DOMINO_TABLES`` gives the
+    variant's table; else :func:`load_table`'s."""
+    own = any(_find(f, variant) for f in os.environ.get(TABLES_ENV, "").split(os.pathsep) if f)
+    if not own and _find(OPEN_DIR, variant) is not None:
+        return load_table(variant, OPEN_DIR)
+    return load_table(variant)
 
 
 def _find(folder: str, variant: Variant) -> str | None:
