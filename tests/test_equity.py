@@ -538,3 +538,14 @@ def test_the_chances_after_a_result_are_the_same_asked_again(hands):
         after = table.next_position(position, result, leader)
         if not after.state.over:
             position = after
+
+
+def test_the_luck_reads_the_open_hands_model_unless_the_user_gives_the_table(tmp_path, monkeypatch):
+    import shutil
+
+    from analyzer.equity import DATA_DIR
+    assert "each player plays by what he knows" in load_table(V).model.policy      # the default: fair play
+    assert "best play with all hands open" in open_model_table(V).model.policy      # the luck's baseline
+    shutil.copy(f"{DATA_DIR}/partnership.mwc", tmp_path / "partnership.mwc")       # a table of the user's own
+    monkeypatch.setenv("DOMINO_TABLES", str(tmp_path))
+    assert "each player plays by what he knows" in open_model_table(V).model.policy
