@@ -393,31 +393,43 @@ class _Replayer(HandEnding, WhistIrregularities):
         """Pick the placement the rest of the record agrees with; say whether it stays undecided.
 
         A placement under which the first error comes later wins (a move is reported illegal only if
-        it is illegal under every placement the record allows), then the one with fewer errors. A
-        look-ahead stops at a first error that comes before the best placement's so far: it cannot win,
-        and the errors after it (nested undecided placements among them) would only be counted."""
-        scored = []
+        it is illegal under every placement the record allows), then the one with fewer errors. Each
+        look-ahead first stops at its first error (where it comes is all a placement that loses needs:
+        the errors after it, nested undecided placements among them, would only be counted); only the
+        placements whose first error comes latest, if it comes at all, are then counted to the end."""
         moves = moves if moves is not None else self.game.moves
-        entry = moves[i]
-        clean = len(self.game.moves) + 1          # (the first error of a look-ahead that meets none)
-        reach: int | None = None                  # the latest first error among the placements tried
-        for move in candidates:
-            scores, pending = list(self.scores), self.pending
-            pos.push(move)
-            self.played[move.tile] = -1
-            claimed = [p for p in self.score_play(pos, entry, pos.history[-1][1], move)[0] if p[3] == "error"]
-            errors, _, first = self.run(pos, i + 1, collect=False, moves=moves,
-                                        give_up=None if claimed else reach)
-            if claimed:
-                errors, first = errors + len(claimed), i
-            del self.played[move.tile]
-            pos.pop()
-            self.scores, self.pending = scores, pending
-            at = clean if first is None else first
-            reach = at if reach is None else max(reach, at)
+        looked = [self._ahead(pos, i, move, moves, whole=False) for move in candidates]
+        latest = max(at for _, at, _ in looked)
+        scored = []
+        for move, (errors, at, whole) in zip(candidates, looked):
+            if at == latest and not whole:
+                errors, at, _ = self._ahead(pos, i, move, moves, whole=True)
             scored.append(((-at, errors), move))
         scored.sort(key=lambda s: s[0])
         return scored[0][1], scored[0][0] == scored[1][0]
+
+    def _ahead(self, pos: Position, i: int, move: Move, moves: list[MoveEntry], whole: bool
+               ) -> tuple[int, int, bool]:
+        """The rest of the record after entry ``i`` placed as ``move``: its errors, the index of its first
+        error (``len(self.game.moves) + 1`` when none comes), and whether those errors are all of them
+        (``whole``: counted to the end; else the look-ahead stops at its first error)."""
+        clean = len(self.game.moves) + 1
+        scores, pending = list(self.scores), self.pending
+        pos.push(move)
+        self.played[move.tile] = -1
+        claimed = [p for p in self.score_play(pos, moves[i], pos.history[-1][1], move)[0] if p[3] == "error"]
+        if claimed and not whole:                 # (its first error is the placement itself)
+            errors, first, counted = len(claimed), i, False
+        else:
+            errors, _, first = self.run(pos, i + 1, collect=False, moves=moves,
+                                        give_up=None if whole else clean)
+            counted = whole or first is None         # (none: it went to the end)
+            if claimed:
+                errors, first = errors + len(claimed), i
+        del self.played[move.tile]
+        pos.pop()
+        self.scores, self.pending = scores, pending
+        return errors, clean if first is None else first, counted
 
     # -- scoring during play (All Fives) ----------------------------------------------------
     def score_play(self, pos: Position, entry: MoveEntry, seat: int | None, move: Move | None
