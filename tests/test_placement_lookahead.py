@@ -1,9 +1,10 @@
-"""Which end a tile went to, where the record does not say (a book table prints no ``@N``): the replay tries
-each placement and keeps the one the rest of the record agrees with (``_Replayer.choose``). A look-ahead
-gives up at a first error before the best placement's so far (issue 57, item 7: reading tables without
-ends). The reference is the look-ahead that never gives up: every placement, every diagnostic and every
-step equal, on generated records of several families with every end left out, some broken by a dropped or
-a swapped move (their first errors then decide)."""
+"""Which end a tile went to, where the record does not say (a book table prints no ``@N``): the replay tries each
+placement and keeps the one the rest of the record agrees with (``_Replayer.choose``, in
+``analyzer/replay/placement.py``). A look-ahead first stops at its first error; only the placements whose
+first error comes latest are then counted to the end (issue 57, item 7: reading tables without ends). The
+reference is the look-ahead that never gives up: every placement, every diagnostic and every step equal, on
+generated records of several families with every end left out, some broken by a dropped or a swapped move
+(their first errors then decide)."""
 from __future__ import annotations
 
 import random

@@ -16,9 +16,10 @@ from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
 from ..rules.claims import Problem
-from ..rules.replayed import after_end, pass_inserted, skips_out, undecided_placement, unknown_player
+from ..rules.replayed import after_end, pass_inserted, skips_out, unknown_player
 from ..tiles import Move, Tile
 from .irregular import WhistIrregularities
+from .placement import Placing
 from .result import HandEnding, wins
 from .step import Step
 from .tags import false_plays, resolve_variant, starter_tag
@@ -143,7 +144,7 @@ class Replay:
                 "seat": self.players[r.seat]}
 
 
-class _Replayer(HandEnding, WhistIrregularities):
+class _Replayer(HandEnding, WhistIrregularities, Placing):
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
     skip_out = False            # the strict block game: a player who is out may be skipped (his pass inserted)
     false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
@@ -345,7 +346,7 @@ class _Replayer(HandEnding, WhistIrregularities):
                 if collect:
                     diags.append(exposed)
         if verdict.playable:
-            move = self._placed(pos, moves, i, entry, candidates, collect, diags)
+            move = self.placed(pos, moves, i, entry, candidates, collect, diags)
             if move.is_pass and pos.ends is not None:
                 lacks = pos.numbers_open()
             pos.push(move)
@@ -359,22 +360,6 @@ class _Replayer(HandEnding, WhistIrregularities):
             pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
         return move, lacks, errors, soft
 
-    def _placed(self, pos: Position, moves: list[MoveEntry], i: int, entry: MoveEntry, candidates: list[Move],
-                collect: bool, diags: list[Diagnostic]) -> Move:
-        """The placement of a playable entry: the one candidate, or the one the rest of the record agrees
-        with (``choose``), said when the record leaves it undecided."""
-        if len(candidates) <= 1:
-            return candidates[0]
-        move, ambiguous = self.choose(pos, i, candidates, moves)
-        if ambiguous and collect:
-            pos.push(move)
-            harmless = pos.outcome() is not None
-            pos.pop()
-            ends = pos.ends_text() if move.arm is not None else ends_text(pos.ends)   # (a line: both its ends)
-            diags.append(self.problem(undecided_placement(entry.tile, candidates, move, pos.has_arms, ends, harmless),
-                                      entry.pos))
-        return move
-
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
         """With omitted passes: the pass the record leaves out before ``entry``, when the player to move
         is not its mover and the judge says that player can only pass (None: nothing to insert)."""
@@ -387,49 +372,6 @@ class _Replayer(HandEnding, WhistIrregularities):
         if verdict.problems or not verdict.playable:
             return None
         return MoveEntry(self.players[pos.turn], None, round=entry.round, pos=entry.pos)
-
-    def choose(self, pos: Position, i: int, candidates: list[Move], moves: list[MoveEntry] | None = None
-               ) -> tuple[Move, bool]:
-        """Pick the placement the rest of the record agrees with; say whether it stays undecided.
-
-        A placement under which the first error comes later wins (a move is reported illegal only if
-        it is illegal under every placement the record allows), then the one with fewer errors. Each
-        look-ahead first stops at its first error (where it comes is all a placement that loses needs:
-        the errors after it, nested undecided placements among them, would only be counted); only the
-        placements whose first error comes latest, if it comes at all, are then counted to the end."""
-        moves = moves if moves is not None else self.game.moves
-        looked = [self._ahead(pos, i, move, moves, whole=False) for move in candidates]
-        latest = max(at for _, at, _ in looked)
-        scored = []
-        for move, (errors, at, whole) in zip(candidates, looked):
-            if at == latest and not whole:
-                errors, at, _ = self._ahead(pos, i, move, moves, whole=True)
-            scored.append(((-at, errors), move))
-        scored.sort(key=lambda s: s[0])
-        return scored[0][1], scored[0][0] == scored[1][0]
-
-    def _ahead(self, pos: Position, i: int, move: Move, moves: list[MoveEntry], whole: bool
-               ) -> tuple[int, int, bool]:
-        """The rest of the record after entry ``i`` placed as ``move``: its errors, the index of its first
-        error (``len(self.game.moves) + 1`` when none comes), and whether those errors are all of them
-        (``whole``: counted to the end; else the look-ahead stops at its first error)."""
-        clean = len(self.game.moves) + 1
-        scores, pending = list(self.scores), self.pending
-        pos.push(move)
-        self.played[move.tile] = -1
-        claimed = [p for p in self.score_play(pos, moves[i], pos.history[-1][1], move)[0] if p[3] == "error"]
-        if claimed and not whole:                 # (its first error is the placement itself)
-            errors, first, counted = len(claimed), i, False
-        else:
-            errors, _, first = self.run(pos, i + 1, collect=False, moves=moves,
-                                        give_up=None if whole else clean)
-            counted = whole or first is None         # (none: it went to the end)
-            if claimed:
-                errors, first = errors + len(claimed), i
-        del self.played[move.tile]
-        pos.pop()
-        self.scores, self.pending = scores, pending
-        return errors, clean if first is None else first, counted
 
     # -- scoring during play (All Fives) ----------------------------------------------------
     def score_play(self, pos: Position, entry: MoveEntry, seat: int | None, move: Move | None
