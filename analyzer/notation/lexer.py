@@ -121,6 +121,7 @@ class RecordLexer(Lexer):
         ignored = [conf.terminals_by_name[name] for name in conf.ignore]
         self.ignore_pattern = "|".join(t.pattern.to_regexp() for t in ignored) or "(?!)"
         self.ignore = frozenset(conf.ignore)
+        self._blanks = re.compile(f"(?:{self.ignore_pattern})*+").match
         self._by_accepts: dict[frozenset, _StateScanner] = {}
         self._by_state: dict[int, _StateScanner] = {}
         self._root: BasicLexer | None = None
@@ -164,9 +165,12 @@ class RecordLexer(Lexer):
                     m = scanner.match(text, pos, end)
                 elif not scanner.uses:          # a state read often: its own, shorter expression is quicker
                     scanner.compile()
-            if m is None:
-                self._fail(lexer_state, parser_state, scanner)
-                return                              # the rest of the text is blanks
+            if m is None:           # no token: the rest of the text is blanks (stepped over), else an error
+                if self._blanks(text, pos, end).end() == end:
+                    line_ctr.feed(text[pos:end])        # (as _fail would, without building lark's scanner)
+                else:
+                    self._fail(lexer_state, parser_state, scanner)
+                return
             type_ = m.lastgroup
             start = m.start(type_)
             if start > pos:                         # blanks before the token: count their lines
