@@ -159,6 +159,8 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         self.seat_of = {name: seat for seat, name in enumerate(self.players)}
         self.played: dict[Tile, int | None] = {}
         self.judge = Judge(variant, self.players, played_line=lambda tile: self.played.get(tile))
+        self.path: list[tuple[int, Move]] = []          # the undecided placements taken so far (see Placing)
+        self.chosen: dict[tuple, tuple[Move, bool]] = {}
 
     # -- diagnostics ------------------------------------------------------------------------
     def diag(self, code: str, message: str, pos: Span | None, severity: str = "error", **details) -> Diagnostic:

@@ -22,7 +22,15 @@ class Placing:
         with (``choose``), said when the record leaves it undecided."""
         if len(candidates) <= 1:
             return candidates[0]
-        move, ambiguous = self.choose(pos, i, candidates, moves)
+        # what is replayed from here depends only on the placements taken before: the same choice again
+        # (the replay's own, after a look-ahead of the placement it takes found it) is not looked for again;
+        # not where passes are inserted (each look-ahead reads its own copy of the moves, numbered anew)
+        key = (i, tuple(self.path))
+        found = None if self.insert_passes or self.skip_out else self.chosen.get(key)
+        if found is None:
+            found = self.chosen[key] = self.choose(pos, i, candidates, moves)
+        move, ambiguous = found
+        self.path.append((i, move))
         if ambiguous and collect:
             pos.push(move)
             harmless = pos.outcome() is not None
@@ -58,7 +66,8 @@ class Placing:
         error (``len(self.game.moves) + 1`` when none comes), and whether those errors are all of them
         (``whole``: counted to the end; else the look-ahead stops at its first error)."""
         clean = len(self.game.moves) + 1
-        scores, pending = list(self.scores), self.pending
+        scores, pending, taken = list(self.scores), self.pending, len(self.path)
+        self.path.append((i, move))
         pos.push(move)
         self.played[move.tile] = -1
         claimed = [p for p in self.score_play(pos, moves[i], pos.history[-1][1], move)[0] if p[3] == "error"]
@@ -71,6 +80,7 @@ class Placing:
             if claimed:
                 errors, first = errors + len(claimed), i
         del self.played[move.tile]
+        del self.path[taken:]
         pos.pop()
         self.scores, self.pending = scores, pending
         return errors, clean if first is None else first, counted
