@@ -2,8 +2,8 @@
 the placement the rest of the record agrees with, found by looking ahead.
 
 A part of the replayer (:class:`analyzer.replay._Replayer`), which holds the game and what the replay has
-found so far (``played``, ``scores``, ``pending``), replays the rest of the record (``run``) and scores a play
-(``score_play``)."""
+found so far (``played``, ``scores``, ``pending``; ``path``, the undecided placements taken, and ``chosen``, the
+choices made by entry and path), replays the rest of the record (``run``) and scores a play (``score_play``)."""
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
