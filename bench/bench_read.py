@@ -4,10 +4,15 @@
     python bench/bench_read.py --records 200 --repeat 1
     python bench/bench_read.py --process --records 600 [--before /path/to/other/tree] [--runs 7]
 
-The records are random legal games (``analyzer.generate.random_game``) of the default variant
-(partnership, four players, the whole set dealt), one record file each, a third written in the PGN-like
-form, a third as the book table and a third as the book table without ends (no ``@N`` where a tile fits
-both ends: the reader infers them, as it must for most printed tables). The chess games are random legal games of up to 80 plies played with
+python-chess is a dependency of this bench only (``python3 -m pip install --user chess``, or the
+package's ``bench`` extra); the package itself never imports it.
+
+The records are a transcriber's file as issue 57 describes it: random legal games
+(``analyzer.generate.random_game``) of the default variant (partnership, four players, the whole set
+dealt), one record each, alternately written in the PGN-like form and as a book table whose plays do not
+say their end (no ``@N`` where a tile fits both ends: the reader infers them, as it must for most
+printed tables); the tables alternately in English and in German (``Runde``, ``Spieler A``,
+``passt``). The chess games are random legal games of up to 80 plies played with
 python-chess and exported as PGN (with the seven-tag roster); python-chess then reads each back
 (``chess.pgn.read_game``, which replays and checks every move). Both sides are timed in the same run,
 taking turns, as CPU time (``time.process_time``), each the best of ``--repeat`` rounds (the machine
@@ -26,7 +31,8 @@ compared byte for byte. The processes take turns, ``--runs`` rounds (the first r
 the bytecode and warms the disk's caches, not counted); each tree's bytecode goes to a folder of its
 own under the system's temporary folder. Shown for each: the median and worst wall time and CPU time
 (user + system, from ``wait4``), the records per second by the median CPU time, the peak resident
-memory, and the ratio of the rate to python-chess's (and to the other tree's).
+memory, and the ratio of the rate to python-chess's (and to the other tree's); then the same ratios
+round by round (each process against python-chess of the same round): their median and worst.
 """
 from __future__ import annotations
 
@@ -35,6 +41,7 @@ import io
 import os
 import platform
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -51,20 +58,33 @@ from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import parse, write, write_table  # noqa: E402
 
 
+def _german(table: str, players) -> str:
+    """A book table written by ``write_table`` as a German book prints it: ``Runde`` over the round
+    numbers, ``Spieler X`` for each player (his hand's line and his column), ``passt`` for a pass."""
+    head, rows = table.split("\nRound ", 1)
+    for player in players:
+        head = head.replace(f"\n{player}: ", f"\nSpieler {player}: ")
+    header, rows = rows.split("\n", 1)
+    header = "Runde " + " ".join(f"Spieler {p}" for p in header.split())
+    return f"{head}\n{header}\n" + re.sub(r"(?<= )pass\b", "passt", rows)
+
+
 def domino_texts(n: int) -> tuple[list[str], int]:
+    """The transcriber's file of ``n`` records (module docstring) and its number of moves."""
     texts, moves = [], 0
     for seed in range(n):
         game = random_game("partnership", seed=seed)
-        if seed % 3:                 # the book table: a new row where a column does not follow
+        if seed % 2:                 # the book table: a new row where a column does not follow
             column = {p: i for i, p in enumerate(game.players)}
             row, last = 1, -1
             for i, move in enumerate(game.moves):
                 row += column[move.player] <= last
                 last = column[move.player]
-                # every third record a table without ends, as books print them: which end a tile that fits
-                # both went to is the reader's to find (the end inference)
-                game.moves[i] = replace(move, round=row, end=None if seed % 3 == 2 else move.end)
-            texts.append(write_table(game))
+                # no ends, as books print them: which end a tile that fits both went to is the reader's
+                # to find (the end inference)
+                game.moves[i] = replace(move, round=row, end=None)
+            table = write_table(game)
+            texts.append(_german(table, game.players) if seed % 4 == 3 else table)
         else:
             texts.append(write(game))
         moves += len(game.moves)
@@ -166,6 +186,11 @@ def process_mode(args) -> None:
         if len(trees) > 1:
             line += f"{rate[label] / rate['domino, before']:>10.2f}"
         print(line)
+    print("\nround by round, CPU (each process against python-chess of the same round): the rate's ratio")
+    for label in trees:
+        ratios = [chess[1] / mine[1] for chess, mine in zip(times["python-chess"], times[label])]
+        print(f"{label:<16} median {statistics.median(ratios):.2f}x  worst {min(ratios):.2f}x  "
+              f"best {max(ratios):.2f}x")
 
 
 def main() -> None:
@@ -179,7 +204,7 @@ def main() -> None:
     try:
         import chess.pgn
     except ImportError:
-        sys.exit("python-chess is missing: python3 -m pip install '.[bench]'")
+        sys.exit("python-chess is missing (a dependency of this bench only): python3 -m pip install --user chess")
     if args.process:
         process_mode(args)
         return

@@ -4,12 +4,14 @@ the same commands of another source tree.
 
     python3 bench/bench_startup.py --before /path/to/other/tree [--runs 15]
 
-Both trees run in the same session, their runs interleaved (the machine is shared: its load moves
-both alike), on the same records (this tree's records/); each tree's bytecode is compiled by a
-first run into a folder of its own under the system's temporary folder (never into the trees),
-as an installed package has it. Prints the median and worst wall time of each command in each
-tree, wall and CPU, the ratios before / after (above 1: this tree starts faster), and each command's
-median against `python3 -c "import click, lark"` in the same run (issue 57: at most 2x)."""
+Both trees run in the same session, every command of both in each round, in turn (the machine is
+shared: its load moves them all alike), on the same records (this tree's records/); each tree's bytecode
+is compiled by a first round (not counted) into a folder of its own under the system's temporary folder
+(never into the trees), as an installed package has it. Prints the median and worst wall time of each
+command in each tree, wall and CPU, the ratios before / after (above 1: this tree starts faster), and
+each command's median against `python3 -c "import click, lark"` in the same run (issue 57: at most 2x);
+then each command's ratio to that yardstick round by round (the yardstick run just before it, in the
+same round): the median and the worst round."""
 from __future__ import annotations
 
 import argparse
@@ -56,12 +58,12 @@ def main() -> None:
     times: dict = {(name, which): [] for name in COMMANDS for which in trees}
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
         caches = {which: Path(folder) / which for which in trees}
-        for name, command in COMMANDS.items():
-            for which, tree in trees.items():    # a first run of each, not counted (bytecode, the disk's caches)
-                once(tree, command, caches[which])
-            for _ in range(args.runs):
+        for round_ in range(args.runs + 1):     # the first round not counted (bytecode, the disk's caches)
+            for name, command in COMMANDS.items():
                 for which, tree in trees.items():
-                    times[name, which].append(once(tree, command, caches[which]))
+                    took = once(tree, command, caches[which])
+                    if round_:
+                        times[name, which].append(took)
     print(f"start-up of `python3 -m analyzer`, {args.runs} runs each, seconds "
           f"(before: {trees['before']}, after: {trees['after']}); `{BASELINE}`: the same in both")
     for k, what in ((0, "wall"), (1, "CPU (user + system)")):
@@ -74,6 +76,17 @@ def main() -> None:
             mb, ma = statistics.median(b), statistics.median(a)
             print(f"{name:<20} {mb:>14.3f} {max(b):>7.3f} {ma:>13.3f} {max(a):>7.3f} {mb / ma:>19.2f}x "
                   f"{max(b) / max(a):>6.2f}x {ma / base:>25.2f}x")
+    print(f"\nround by round: each command over `{BASELINE}` of the same round and tree, median and worst")
+    print(f"{'command':<20} {'before wall':>12} {'worst':>7} {'after wall':>11} {'worst':>7} "
+          f"{'before CPU':>11} {'worst':>7} {'after CPU':>10} {'worst':>7}")
+    for name in COMMANDS:
+        cells = []
+        for k in (0, 1):
+            for which in trees:
+                ratios = [t[k] / y[k] for t, y in zip(times[name, which], times[BASELINE, which])]
+                cells.append(f"{statistics.median(ratios):.2f}x {max(ratios):.2f}x")
+        print(f"{name:<20} " + " ".join(f"{c.split()[0]:>{w}} {c.split()[1]:>7}"
+                                         for c, w in zip(cells, (12, 11, 11, 10))))
 
 if __name__ == "__main__":
     main()

@@ -540,6 +540,20 @@ def test_a_repaired_table_is_written_as_the_table_it_was():
 
 # ---- the record lexer reads as lark's contextual lexer does ---------------------------------------
 
+def _reading_with(lark):
+    """``parse`` with the parser ``lark`` instead of the record parser."""
+    from analyzer.notation import reader
+
+    def read_with(text: str) -> Record:
+        own = reader.parser
+        reader.parser = lambda: lark
+        try:
+            return parse(text)
+        finally:
+            reader.parser = own
+    return read_with
+
+
 @pytest.fixture(scope="module")
 def lark_lexed():
     """``parse`` with lark's own contextual lexer instead of the record lexer (the reference)."""
@@ -547,17 +561,27 @@ def lark_lexed():
 
     from analyzer.notation import reader
 
-    reference = Lark(reader.grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
-                     transformer=reader.RecordTransformer())
+    return _reading_with(Lark(reader.grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=True,
+                              transformer=reader.RecordTransformer()))
 
-    def read_with_lark(text: str) -> Record:
-        own = reader.parser
-        reader.parser = lambda: reference
-        try:
-            return parse(text)
-        finally:
-            reader.parser = own
-    return read_with_lark
+
+@pytest.fixture(scope="module")
+def shared_lexed():
+    """``parse`` with a record lexer whose states never compile their own expressions: every token is read by
+    the expression of every terminal where that reads alike (a state's first tokens in each process), the
+    state's own only where it does not."""
+    from lark import Lark
+
+    from analyzer.notation import lexer, reader
+
+    class SharedLexer(lexer.RecordLexer):
+        def _scanner(self, state, parser_state):
+            scanner = super()._scanner(state, parser_state)
+            scanner.uses = -1               # (never counts down to its own expression)
+            return scanner
+
+    return _reading_with(Lark(reader.grammar_text(), parser="lalr", lexer=SharedLexer, maybe_placeholders=True,
+                              transformer=reader.RecordTransformer()))
 
 
 def _same_reading(text: str, read_with_lark) -> None:
@@ -583,6 +607,24 @@ def test_the_record_lexer_reads_mutated_records_and_random_text_as_lark_does(lar
     _same_reading(mutated_record(data), lark_lexed)
     _same_reading(data.draw(st.text(max_size=80)), lark_lexed)
     _same_reading("".join(data.draw(st.lists(PIECES, max_size=30))), lark_lexed)
+
+
+def test_every_terminals_expression_reads_every_record_file_as_lark_does(lark_lexed, shared_lexed):
+    for path in sorted(RECORDS.iterdir()):
+        text = path.read_text(encoding="utf-8")
+        assert shared_lexed(text) == lark_lexed(text)
+    _same_reading("", shared_lexed)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_terminals_expression_reads_mutated_records_and_random_text_as_lark_does(lark_lexed, shared_lexed,
+                                                                                        data):
+    for text in (mutated_record(data), data.draw(st.text(max_size=80)),
+                 "".join(data.draw(st.lists(PIECES, max_size=30)))):
+        ours, theirs = shared_lexed(text), lark_lexed(text)
+        assert ours.errors == theirs.errors and ours == theirs
+        assert [[m.pos for m in g.moves] for g in ours.games] == [[m.pos for m in g.moves] for g in theirs.games]
 
 
 def test_an_entry_is_written_once_as_it_is_read():

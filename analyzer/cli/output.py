@@ -2,6 +2,7 @@
 run over the records with its progress bar, and the closing lines and exit status."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -96,19 +97,21 @@ class Progress:
         total = share * sum(estimate_moves(s) for s in inputs) if self.show else 0
         self.done = 0
         self.start = time.monotonic()
-        self.bar = click.progressbar(length=max(total, 1), label=label, file=sys.stderr, hidden=not self.show,
-                                     show_eta=True, item_show_func=self._item)
+        # (no bar at all when none is shown: click's bar loads its terminal code, 3 ms of a start-up)
+        self.bar = click.progressbar(length=max(total, 1), label=label, file=sys.stderr, show_eta=True,
+                                     item_show_func=self._item) if self.show else None
 
     def _item(self, _item) -> str:
         rate = self.done / max(time.monotonic() - self.start, 1e-9)
         return f"{self.done}/{self.records} records, {rate:.1f} records/s"
 
     def __enter__(self):
-        self.bar.__enter__()
+        if self.bar is not None:
+            self.bar.__enter__()
         return self
 
     def __exit__(self, *exc):
-        return self.bar.__exit__(*exc)
+        return self.bar is not None and self.bar.__exit__(*exc)
 
     def __call__(self, moves: int, result: dict | None) -> None:
         if result is not None:
@@ -148,10 +151,28 @@ class WorldsBar:
         return False
 
 
+_settled = False
+
+
+def _settle() -> None:
+    """The start-up is over (the command's modules loaded, its options and sources read): what the process
+    holds now it keeps to the end, so the garbage collector stops walking it (``gc.freeze``, once a process,
+    the young garbage collected first so that none of it is kept). Each later collection walks only what the
+    work makes, and so do the interpreter's last ones as it ends: ``validate`` of one small record spends a
+    fifth less, most of it at the end. A worker forked later shares these objects' pages untouched."""
+    global _settled
+    if not _settled:
+        _settled = True
+        gc.collect(1)
+        gc.freeze()
+
+
 def results(inputs, options: Options, jobs: int, scheduler, cache_dir, label: str = "analysing",
             known: dict | None = None):
     """Run ``options`` over ``inputs`` with a progress bar when the work is long; yields results
-    (``known``: records read here already, see :func:`analyzer.archive.run`)."""
+    (``known``: records read here already, see :func:`analyzer.archive.run`). The start-up ends here
+    (:func:`_settle`)."""
+    _settle()
     # a folder that cannot be made or written: a usage error now; a write failing later: one warning
     cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
                                                           else f"warning: {text}", err=True)) if cache_dir else None

@@ -52,20 +52,61 @@ class _DeferredRe:
     compile = _Deferred
 
 
+#: the tokens a state reads with every terminal's expression before its own is compiled (a long record's
+#: states: each token is read quicker by the state's shorter expression)
+_OWN_AFTER = 64
+
+
+def _alternation(basic: BasicLexer, ignore_pattern: str):
+    """The ``match`` of one regular expression that reads the ignored terminals, then one of ``basic``'s
+    terminals (in lark's order: the first that matches is the token)."""
+    scanner = basic.scanner
+    patterns = [m.pattern for m in scanner._mres]      # lark splits a huge alternation in parts
+    flags = scanner._mres[0].flags if patterns else 0
+    return re.compile(f"(?:{ignore_pattern})*+(?:{'|'.join(patterns)})", flags).match
+
+
 class _StateScanner:
-    """One parser state's scanner: the ignored terminals, then one of the terminals it accepts."""
+    """One parser state's scanner: the ignored terminals, then one of the terminals it accepts.
 
-    __slots__ = ("match", "callback", "newline_types", "allowed", "basic")
+    Its own expression is compiled only when first needed (a dozen states a record, each some 800
+    characters of expression: most of what reading one small record costs after the imports). Until then
+    the expression of every terminal (one a process) reads for it wherever that gives the same token: a
+    match of a terminal the state accepts, all the state's terminals before it in lark's order being
+    in that expression too (each tried there first, and none matched), or no match at all when every
+    terminal of the state is there."""
 
-    def __init__(self, basic: BasicLexer, ignore_pattern: str):
+    __slots__ = ("_match", "callback", "newline_types", "allowed", "basic", "ignore_pattern", "fast", "subset",
+                 "uses")
+
+    def __init__(self, basic: BasicLexer, ignore_pattern: str, every: "_StateScanner | None" = None):
         scanner = basic.scanner
-        patterns = [m.pattern for m in scanner._mres]      # lark splits a huge alternation in parts
-        flags = scanner._mres[0].flags if patterns else 0
-        self.match = re.compile(f"(?:{ignore_pattern})*+(?:{'|'.join(patterns)})", flags).match
+        self.basic, self.ignore_pattern = basic, ignore_pattern
+        self._match = None
         self.callback = basic.callback
         self.newline_types = basic.newline_types
         self.allowed = scanner.allowed_types - basic.ignore_types or {"<END-OF-FILE>"}
-        self.basic = basic
+        self.fast: frozenset = frozenset()
+        self.subset = False
+        self.uses = _OWN_AFTER
+        if every is not None:
+            shared = every.basic.scanner.allowed_types
+            fast = []
+            for terminal in scanner.terminals:
+                if terminal.name not in shared:
+                    break
+                fast.append(terminal.name)
+            self.fast = frozenset(fast)
+            self.subset = len(fast) == len(scanner.terminals)
+
+    def compile(self) -> None:
+        """Compile the state's own expression (read from now on)."""
+        self._match = _alternation(self.basic, self.ignore_pattern)
+
+    def match(self, text: str, pos: int, end: int):
+        if self._match is None:
+            self.compile()
+        return self._match(text, pos, end)
 
 
 class RecordLexer(Lexer):
@@ -80,9 +121,11 @@ class RecordLexer(Lexer):
         ignored = [conf.terminals_by_name[name] for name in conf.ignore]
         self.ignore_pattern = "|".join(t.pattern.to_regexp() for t in ignored) or "(?!)"
         self.ignore = frozenset(conf.ignore)
+        self._blanks = re.compile(f"(?:{self.ignore_pattern})*+").match
         self._by_accepts: dict[frozenset, _StateScanner] = {}
         self._by_state: dict[int, _StateScanner] = {}
         self._root: BasicLexer | None = None
+        self._every: _StateScanner | None = None        # every terminal's (and the ignored ones')
 
     def _basic(self, names) -> BasicLexer:
         conf = copy(self.conf)
@@ -95,7 +138,9 @@ class RecordLexer(Lexer):
         accepts = frozenset(parser_state.parse_conf.states[state])
         scanner = self._by_accepts.get(accepts)
         if scanner is None:
-            scanner = _StateScanner(self._basic(accepts | self.ignore), self.ignore_pattern)
+            if self._every is None:
+                self._every = _StateScanner(self._basic(self.terminals_by_name), self.ignore_pattern)
+            scanner = _StateScanner(self._basic(accepts | self.ignore), self.ignore_pattern, self._every)
             self._by_accepts[accepts] = scanner
         self._by_state[state] = scanner
         return scanner
@@ -111,10 +156,21 @@ class RecordLexer(Lexer):
                 return
             state = parser_state.position
             scanner = by_state.get(state) or self._scanner(state, parser_state)
-            m = scanner.match(text, pos, end)
-            if m is None:
-                self._fail(lexer_state, parser_state, scanner)
-                return                              # the rest of the text is blanks
+            if scanner._match is not None:
+                m = scanner._match(text, pos, end)
+            else:               # (the state's own expression not compiled yet: every terminal's, where it reads alike)
+                m = self._every.match(text, pos, end)
+                scanner.uses -= 1
+                if (m.lastgroup not in scanner.fast) if m is not None else not scanner.subset:
+                    m = scanner.match(text, pos, end)
+                elif not scanner.uses:          # a state read often: its own, shorter expression is quicker
+                    scanner.compile()
+            if m is None:           # no token: the rest of the text is blanks (stepped over), else an error
+                if self._blanks(text, pos, end).end() == end:
+                    line_ctr.feed(text[pos:end])        # (as _fail would, without building lark's scanner)
+                else:
+                    self._fail(lexer_state, parser_state, scanner)
+                return
             type_ = m.lastgroup
             start = m.start(type_)
             if start > pos:                         # blanks before the token: count their lines

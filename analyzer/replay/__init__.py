@@ -16,9 +16,10 @@ from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
 from ..rules.claims import Problem
-from ..rules.replayed import after_end, pass_inserted, skips_out, undecided_placement, unknown_player
+from ..rules.replayed import after_end, pass_inserted, skips_out, unknown_player
 from ..tiles import Move, Tile
 from .irregular import WhistIrregularities
+from .placement import Placing
 from .result import HandEnding, wins
 from .step import Step
 from .tags import false_plays, resolve_variant, starter_tag
@@ -143,7 +144,7 @@ class Replay:
                 "seat": self.players[r.seat]}
 
 
-class _Replayer(HandEnding, WhistIrregularities):
+class _Replayer(HandEnding, WhistIrregularities, Placing):
     insert_passes = False       # the record leaves forced passes out (see ``replay``)
     skip_out = False            # the strict block game: a player who is out may be skipped (his pass inserted)
     false_plays: dict = {}      # Domino Whist: (player, tile) -> where a false play that stands lies
@@ -158,6 +159,8 @@ class _Replayer(HandEnding, WhistIrregularities):
         self.seat_of = {name: seat for seat, name in enumerate(self.players)}
         self.played: dict[Tile, int | None] = {}
         self.judge = Judge(variant, self.players, played_line=lambda tile: self.played.get(tile))
+        self.path: list[tuple[int, Move]] = []          # the undecided placements taken so far (see Placing)
+        self.chosen: dict[tuple, tuple[Move, bool]] = {}
 
     # -- diagnostics ------------------------------------------------------------------------
     def diag(self, code: str, message: str, pos: Span | None, severity: str = "error", **details) -> Diagnostic:
@@ -345,7 +348,7 @@ class _Replayer(HandEnding, WhistIrregularities):
                 if collect:
                     diags.append(exposed)
         if verdict.playable:
-            move = self._placed(pos, moves, i, entry, candidates, collect, diags)
+            move = self.placed(pos, moves, i, entry, candidates, collect, diags)
             if move.is_pass and pos.ends is not None:
                 lacks = pos.numbers_open()
             pos.push(move)
@@ -359,22 +362,6 @@ class _Replayer(HandEnding, WhistIrregularities):
             pos.turn = (seat + 1) % pos.n     # the recorded mover had his turn
         return move, lacks, errors, soft
 
-    def _placed(self, pos: Position, moves: list[MoveEntry], i: int, entry: MoveEntry, candidates: list[Move],
-                collect: bool, diags: list[Diagnostic]) -> Move:
-        """The placement of a playable entry: the one candidate, or the one the rest of the record agrees
-        with (``choose``), said when the record leaves it undecided."""
-        if len(candidates) <= 1:
-            return candidates[0]
-        move, ambiguous = self.choose(pos, i, candidates, moves)
-        if ambiguous and collect:
-            pos.push(move)
-            harmless = pos.outcome() is not None
-            pos.pop()
-            ends = pos.ends_text() if move.arm is not None else ends_text(pos.ends)   # (a line: both its ends)
-            diags.append(self.problem(undecided_placement(entry.tile, candidates, move, pos.has_arms, ends, harmless),
-                                      entry.pos))
-        return move
-
     def forced_pass(self, pos: Position, entry: MoveEntry, seat: int | None) -> MoveEntry | None:
         """With omitted passes: the pass the record leaves out before ``entry``, when the player to move
         is not its mover and the judge says that player can only pass (None: nothing to insert)."""
@@ -387,37 +374,6 @@ class _Replayer(HandEnding, WhistIrregularities):
         if verdict.problems or not verdict.playable:
             return None
         return MoveEntry(self.players[pos.turn], None, round=entry.round, pos=entry.pos)
-
-    def choose(self, pos: Position, i: int, candidates: list[Move], moves: list[MoveEntry] | None = None
-               ) -> tuple[Move, bool]:
-        """Pick the placement the rest of the record agrees with; say whether it stays undecided.
-
-        A placement under which the first error comes later wins (a move is reported illegal only if
-        it is illegal under every placement the record allows), then the one with fewer errors. A
-        look-ahead stops at a first error that comes before the best placement's so far: it cannot win,
-        and the errors after it (nested undecided placements among them) would only be counted."""
-        scored = []
-        moves = moves if moves is not None else self.game.moves
-        entry = moves[i]
-        clean = len(self.game.moves) + 1          # (the first error of a look-ahead that meets none)
-        reach: int | None = None                  # the latest first error among the placements tried
-        for move in candidates:
-            scores, pending = list(self.scores), self.pending
-            pos.push(move)
-            self.played[move.tile] = -1
-            claimed = [p for p in self.score_play(pos, entry, pos.history[-1][1], move)[0] if p[3] == "error"]
-            errors, _, first = self.run(pos, i + 1, collect=False, moves=moves,
-                                        give_up=None if claimed else reach)
-            if claimed:
-                errors, first = errors + len(claimed), i
-            del self.played[move.tile]
-            pos.pop()
-            self.scores, self.pending = scores, pending
-            at = clean if first is None else first
-            reach = at if reach is None else max(reach, at)
-            scored.append(((-at, errors), move))
-        scored.sort(key=lambda s: s[0])
-        return scored[0][1], scored[0][0] == scored[1][0]
 
     # -- scoring during play (All Fives) ----------------------------------------------------
     def score_play(self, pos: Position, entry: MoveEntry, seat: int | None, move: Move | None
