@@ -29,6 +29,7 @@ from typing import Callable
 from ..outputs import clear_damaged, write_atomic
 from ..rules import HandResult, MatchScoring, MatchState, Variant, find_variant
 from ..rules.variants import find_family
+from ..userdirs import CACHE_ENV, cache_folder
 from ..rules.modes import MatchKind
 from .model import (POLICY, POLICY_EACH, Chooser, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of,
                     simulate_mode)
@@ -552,17 +553,6 @@ def _earlier_name(stem: str, variant: Variant, model: HandModel, meta: dict) -> 
     digest = hashlib.sha256(json.dumps([variant.name, sorted(variant.options), meta, data], sort_keys=True,
                                        default=str).encode()).hexdigest()[:24]
     return f"{stem}-{digest}.race"
-
-
-#: The environment variable naming the folder where the tables solved when loaded are kept once solved
-#: (default ``$XDG_CACHE_HOME/domino``, else ``~/.cache/domino``).
-CACHE_ENV = "DOMINO_CACHE"
-
-
-def cache_folder() -> str:
-    """The folder where the tables solved when loaded are kept once solved (:data:`CACHE_ENV`)."""
-    return os.environ.get(CACHE_ENV) or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "domino")
 
 
 def _errors(model: HandModel) -> dict:

@@ -9,6 +9,7 @@ object; :class:`_GameBuilder` then puts the pieces of one game together."""
 from __future__ import annotations
 
 import re
+import sys
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
@@ -22,6 +23,7 @@ from ..diagnostics import Diagnostic
 from ..rules.codes import Code
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
+from ..userdirs import kept_file
 from .lexer import RecordLexer
 from .players import derive_players, playable_name, split_players
 from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
@@ -743,13 +745,11 @@ def _transformer_key() -> tuple:
 
 @cache
 def _parser(key: tuple) -> Lark:
-    # cache=True: lark keeps the grammar's analysis in a file of the temporary folder, so that the
-    # next process builds the parser in a tenth of the time
+    # the grammar's analysis kept in the user's cache folder (not the shared temporary one, where another could
+    # plant a pickle): the next process builds the parser in a tenth of the time (lark checks the grammar)
     lark = Lark(grammar_text(), parser="lalr", lexer=RecordLexer, maybe_placeholders=True,
-                transformer=RecordTransformer(), cache=True)
-    for rule in lark.rules:
-        # lark names a rule's origin with a Token; the parser looks the name up in tables keyed by
-        # str, and Token's own __eq__ then runs at every reduction. A plain str compares in C.
+                transformer=RecordTransformer(), cache=kept_file("parser-py%d.%d.lark" % sys.version_info[:2]) or False)
+    for rule in lark.rules:     # a rule's origin a plain str: the parser's look-ups compare in C, not Token.__eq__
         rule.origin.name = str(rule.origin.name)
     return lark
 
