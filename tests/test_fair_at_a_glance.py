@@ -82,13 +82,13 @@ def c_model():
 def test_the_report_marks_the_fair_verdicts_in_the_move_grid_and_titles(c_model):
     html = unescape(render_html(c_model))
     grid = re.search(r'<table class="moves">.*?</table>', html, re.S).group(0)
-    cell = re.search(r'<button type="button" class="mv[^"]*"[^>]*data-move="18"[^>]*>', grid).group(0)
+    cell = re.search(r'<button class="mv[^"]*"[^>]*data-move="18"[^>]*>', grid).group(0)
     # C's [3-6]: a real blunder by what C knew, in the cell's class and its title
     assert "verdict-real" in cell and "real blunder: loses 20.1 by what C knew" in cell
     inner = re.search(r'data-move="18".*?</button>', grid, re.S).group(0)
     assert ">critical<" in inner and ">real blunder<" in inner      # the critical move keeps its fair mark
     # B's [1-1], not judged by what B knew (only C was): open-hands class only
-    first = re.search(r'<button type="button" class="mv[^"]*"[^>]*data-move="1"[^>]*>', grid).group(0)
+    first = re.search(r'<button class="mv[^"]*"[^>]*data-move="1"[^>]*>', grid).group(0)
     assert "cls-mistake" in first and "verdict-" not in first
 
 
