@@ -620,10 +620,15 @@ def open_model_table(variant: Variant) -> EquityTable | None:
     is made from play by what the players know (the shipped partnership and Domino Whist tables, see
     docs/equity.md), the shipped open-hands one (``data/open/``), unless ``$DOMINO_TABLES`` gives the
     variant's table; else :func:`load_table`'s."""
-    own = any(_find(f, variant) for f in os.environ.get(TABLES_ENV, "").split(os.pathsep) if f)
-    if not own and _find(OPEN_DIR, variant) is not None:
+    if _own_table(variant) is None and _find(OPEN_DIR, variant) is not None:
         return load_table(variant, OPEN_DIR)
     return load_table(variant)
+
+
+def _own_table(variant: Variant) -> str | None:
+    """The file of ``variant``'s table in the first folder of ``$DOMINO_TABLES`` that has one; None: none."""
+    own = (_find(f, variant) for f in os.environ.get(TABLES_ENV, "").split(os.pathsep) if f)
+    return next((p for p in own if p is not None), None)
 
 
 def _find(folder: str, variant: Variant) -> str | None:
@@ -648,8 +653,7 @@ def load_table(variant: Variant, folder: str | None = None) -> EquityTable | Non
     if folder is not None:
         path = _find(folder, variant)
     else:
-        own = (_find(f, variant) for f in os.environ.get(TABLES_ENV, "").split(os.pathsep) if f)
-        path = next((p for p in own if p is not None), None) or _shipped(variant)
+        path = _own_table(variant) or _shipped(variant)
     if path is None:
         return None
     try:

@@ -279,13 +279,18 @@ def _arms_laid(variant: Variant, setup: SetUp) -> bool:
     return _lay_arms(pos, setup, 0)
 
 
+def _to_lay(pos: Position, tile: Tile, before: int) -> None:
+    """Give ``tile`` (of the table's) to seat ``before`` to lay next: out of the pool, into his hand, his turn."""
+    pos.pool &= ~tile.bit
+    pos.hands[before] |= tile.bit
+    pos.turn = before
+
+
 def _lay_arms(pos: Position, setup: SetUp, before: int) -> bool:
     """Lay the spinner and each arm outward, depth by depth (every side of the spinner is filled before an
     arm goes on), through the hand of seat ``before``; False where a tile cannot go on its arm."""
     def put(tile: Tile, arm: int | None) -> bool:
-        pos.pool &= ~tile.bit
-        pos.hands[before] |= tile.bit
-        pos.turn = before
+        _to_lay(pos, tile, before)
         if arm is None:
             move = Move(tile)
         elif pos.arm_problem(arm, tile) is None:        # (not placements: it gives one of arms alike)
@@ -324,9 +329,7 @@ def _lay(pos: Position, line: tuple[Tile, ...], before: int) -> None:
         return
 
     def put(move: Move) -> None:
-        pos.pool &= ~move.tile.bit
-        pos.hands[before] |= move.tile.bit
-        pos.turn = before
+        _to_lay(pos, move.tile, before)
         pos.push(move)
     put(Move(line[lead]))
     for k in range(lead + 1, len(line)):
