@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..analysis import Decision, GameAnalysis, Thresholds
+from ..analysis import Decision, GameAnalysis, Thresholds, alternative_text
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..position import Position, tiles_of
@@ -15,7 +15,7 @@ from ..replay.result import result_sentence
 from ..rules.layout import ArmPosition
 from ..tiles import Move, Tile
 
-__all__ = ["Issue", "board_view", "LineStep", "LineView", "line_steps", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
+__all__ = ["Issue", "board_view", "LineStep", "LineView", "line_steps", "LinePlayer", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
            "GameReport", "ReportModel", "build_report", "build_game", "move_words", "signed", "MatchChoice", "MatchMove",
            "MatchView", "match_view", "with_match_views", "with_draw_luck"]
 
@@ -460,43 +460,112 @@ def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:
     """The line ``moves`` (``"B [0-0]"``, each by the player to move) played from ``pos`` (left as it was); ValueError
     for a move not the player to move's, or a first move (the alternative) not legal there: the rest, the search's
     best line, is played as the analysis played it, not judged again."""
-    steps, said, pushed, arms = [], [], 0, pos.has_arms
-    try:
+    return LinePlayer(players).play(pos, moves, ("line",))
+
+
+class LinePlayer:
+    """The best lines of one game's decisions played on the page's table, each position they reach played once.
+
+    A position of a line is named by where the line starts and the moves played from there (a number a move,
+    looked up once); a line that starts with the moves the game went on with is named from the game's position
+    they reach (``game``: the game's move texts, as the analysis writes a line's moves, and whether the turn there
+    is the one the moves give), so the line of the move played at one decision and the lines of the next share
+    their positions. The best line from a position is always the same (the search's first best move at each
+    choice), so many lines end in moves met before: each step, and the line of play a line ends on, is kept by the
+    position it reaches, and only a line's moves before such a shared rest are played on the table."""
+
+    def __init__(self, players: list[str], game: list[tuple[str | None, bool]] = ()):
+        self.players = players
+        self.game = list(game)
+        self._ids: dict[tuple, int] = {}
+        self._steps: dict[int, LineStep] = {}           # a position -> the step that reached it
+        self._ends: dict[int, tuple] = {}                # the position a line ends on -> (its line of play, lead)
+
+    def _id(self, key: tuple) -> int:
+        found = self._ids.get(key)
+        return found if found is not None else self._ids.setdefault(key, len(self._ids))
+
+    def play(self, pos: Position, moves: list[str], start: tuple) -> LineView:
+        """:func:`line_steps` of ``moves`` from ``pos``, the position named ``start`` (``("game", k)``: the game's
+        before its move ``k``)."""
+        nodes, at, g = [], self._id(start), start[1] if start[0] == "game" else None
         for text in moves:
-            name = players[pos.turn] + " "
-            if not text.startswith(name):
-                raise ValueError(f"{text!r}: {players[pos.turn]} is to move")
-            said.append(text[len(name):])
-            move = _MOVES.get(said[-1]) or _MOVES.setdefault(said[-1], Move.parse(said[-1]))
-            if not pushed and (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():
-                raise ValueError(f"{text!r} is not legal here")     # (a draw: the boneyard's tile)
-            seat, tile, pushed = pos.turn, move.tile, pushed + 1
-            pos.push(move)
-            steps.append(LineStep(seat, None if tile is None else (tile.low, tile.high), move.is_play, pos.count(seat),
-                                  None if pos.hidden[seat] else pos.pips(seat), pos.ends, _layout(pos) if arms else None))
-        line, lead = _pair_line(pos) if not arms else ([], None)
-    finally:
-        for _ in range(pushed):
-            pos.pop()
-    return LineView(list(moves), steps, line, lead, tuple(said))
+            if g is not None and g < len(self.game) and self.game[g][0] == text and self.game[g][1]:
+                g += 1
+                at = self._id(("game", g))
+            else:
+                g = None
+                at = self._id((at, text))
+            nodes.append(at)
+        shared = len(nodes)                                # the first of the steps kept from another line
+        while shared and nodes[shared - 1] in self._steps:
+            shared -= 1
+        end = self._ends.get(nodes[-1]) if nodes else None
+        if end is None:
+            shared = len(nodes)
+        steps, said, pushed, arms = [], [], 0, pos.has_arms
+        try:
+            for j, text in enumerate(moves):
+                name = self.players[pos.turn] + " " if j < shared else text[:text.index(" ") + 1]
+                if not text.startswith(name):
+                    raise ValueError(f"{text!r}: {self.players[pos.turn]} is to move")
+                said.append(text[len(name):])
+                if j >= shared:
+                    steps.append(self._steps[nodes[j]])
+                    continue
+                move = _MOVES.get(said[-1]) or _MOVES.setdefault(said[-1], Move.parse(said[-1]))
+                if not pushed and (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():
+                    raise ValueError(f"{text!r} is not legal here")     # (a draw: the boneyard's tile)
+                seat, tile, pushed = pos.turn, move.tile, pushed + 1
+                pos.push(move)
+                step = LineStep(seat, None if tile is None else (tile.low, tile.high), move.is_play, pos.count(seat),
+                                None if pos.hidden[seat] else pos.pips(seat), pos.ends, _layout(pos) if arms else None)
+                steps.append(self._steps.setdefault(nodes[j], step))
+            if end is None:
+                end = _pair_line(pos) if not arms else ([], None)
+                if nodes:
+                    self._ends[nodes[-1]] = end
+        finally:
+            for _ in range(pushed):
+                pos.pop()
+        return LineView(list(moves), steps, end[0], end[1], tuple(said))
 
 
-def _with_lines(d: Decision, pos: Position, rep: Replay) -> DecisionView:
+def _with_lines(d: Decision, pos: Position, rep: Replay, lines: LinePlayer | None = None) -> DecisionView:
     """The view of decision ``d`` with each alternative's best line on the table (an alternative whose
-    line cannot be played on the page's table, the opener's choice to add no tile, keeps none)."""
-    view, lines = _decision(d), {a.move: a.line for a in d.alternatives if a.line}
-    if not lines:
+    line cannot be played on the page's table, the opener's choice to add no tile, keeps none); ``lines``: the
+    game's :class:`LinePlayer` (``pos``: the game's position before move ``d.index``)."""
+    view, moves = _decision(d), {a.move: a.line for a in d.alternatives if a.line}
+    if not moves:
         return view
+    lines = lines or LinePlayer(list(rep.players))
     alts = []
     for a in view.alternatives:
         line = None
-        if a.move in lines:
+        if a.move in moves:
             try:
-                line = line_steps(pos, lines[a.move], list(rep.players))
+                line = lines.play(pos, moves[a.move], ("game", d.index))
             except ValueError:
                 pass
         alts.append(replace(a, line=line))
     return replace(view, alternatives=alts)
+
+
+def _game_texts(rep: Replay) -> list[tuple[str | None, bool]]:
+    """Each move of the game as the analysis writes a line's moves (``"B [0-0]"``; None: not played), and whether
+    the player to move after it is the one who moves next in the record (so that a line that plays the game's
+    moves reaches the game's own position)."""
+    out = []
+    pos = rep.initial.copy()
+    for k, step in enumerate(rep.steps):
+        if step.move is None or step.seat is None:
+            out.append((None, False))
+            continue
+        pos.turn = step.seat
+        pos.push(step.move)
+        after = rep.steps[k + 1].seat if k + 1 < len(rep.steps) else None
+        out.append((f"{rep.players[step.seat]} {alternative_text(step.move)}", after is None or after == pos.turn))
+    return out
 
 
 def _holds(rep: Replay, seat: int, held=None) -> Holds | None:
@@ -595,13 +664,15 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
     voids: list[set[int]] = [set() for _ in range(n)]
     start = _board(pos, voids, None)
     moves: list[MoveView] = []
+    lines = LinePlayer(list(rep.players), _game_texts(rep)) if any(a.line for d in decisions.values()
+                                                                    for a in d.alternatives) else None
     for step in rep.steps:
         entry = step.entry
         last = shown = None
         if step.move is not None and step.seat is not None:
             pos.turn = step.seat
             if step.index in decisions:          # its alternatives, each with its line from this table
-                shown = _with_lines(decisions[step.index], pos, rep)
+                shown = _with_lines(decisions[step.index], pos, rep, lines)
             pos.push(step.move)
             last = step.move.tile
         if step.lacks and step.seat is not None:

@@ -475,17 +475,27 @@ class Shared(list):
         return None if labels is None else {arm: None if v is None else self.index(v) for arm, v in labels.items()}
 
 
-def _line_rows(line: dict, said: tuple[str, ...], labels: Shared) -> list[tuple]:
+def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict) -> list[tuple]:
     """Each move of a line as the page carries it: the move (``"seat tile laid count pips ends"``, ``-``: none,
-    the ends as ``1.6``), its words, the place of its tile in each view and the labels it changes (indexes)."""
+    the ends as ``1.6``, and the labels it changes as ``arm:index`` by ``,``), its words, the place of its tile
+    in each view, and the move as the page writes it (:func:`_short_step`: a pass that changes nothing, ``"seat -"``;
+    ``start``: the board before the line, :func:`board_data`). The first three are what two lines must share to
+    share a tail."""
     rows = []
     puts = [["-" if k is None else str(k) for k in v["put"]] for v in line["views"]]
+    counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
     for j, st in enumerate(line["steps"]):
-        seat, tile, laid, count, pips, ends = st[:6]
+        seat, tile, laid, count, pips_, ends_ = st[:6]
         change = labels.change(st[6]) if len(st) > 6 else None
-        rows.append((f"{seat} {tile or '-'} {laid} {count} {'-' if pips is None else pips} "
-                     f"{'.'.join(map(str, ends)) if ends else '-'}", _packed_said(said[j], tile),
-                     tuple(p[j] for p in puts), json.dumps(change, sort_keys=True) if change else ""))
+        text = (f"{seat} {tile or '-'} {laid} {count} {'-' if pips_ is None else pips_} "
+                f"{'.'.join(map(str, ends_)) if ends_ else '-'}")
+        if change:
+            text += " " + ",".join(f"{arm}:{'-' if k is None else k}" for arm, k in sorted(change.items()))
+        quiet = tile is None and not change and count == counts[seat] and pips_ == pips[seat] and (ends_ or None) == (ends or None)
+        words = _packed_said(said[j], tile)
+        shown = (f"{seat} -", "" if words == "!pass" else words) if quiet else (text, words)
+        rows.append((text, words, tuple(p[j] for p in puts), shown))
+        counts[seat], pips[seat], ends = count, pips_, ends_
     return rows
 
 
@@ -496,15 +506,21 @@ def _packed_said(said: str, tile: str | None) -> str:
     return said[len(head):] if head is not None and said.startswith(head) else "!" + said
 
 
-def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared) -> dict:
+def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared, boards: list[dict]) -> dict:
     """The lines of :func:`line_data` as the page carries them, each line's moves once and what lines have in
     common once: a line whose last moves are those of a line before it (the same moves from the same table,
     laid at the same places) gives only its own first moves and ``tail``, ``[at, alt, first]``: the rest is
-    that line's from its move ``first``. Its moves are ``steps``, ``"seat tile laid count pips ends;..."``,
-    their words ``said`` (``"@0|!pass"``, :func:`_packed_said`: the page names the mover), each view's ``put`` as ``"2 - 285"``
-    and the labels a move changes by its index (``step_labels``), a third of the JSON arrays' size and less
-    (the script unpacks them). ``said``: each line's words, by the decision and alternative."""
-    seen: dict[tuple, list[int]] = {}         # the moves to the end of a line -> [at, alt, first] of the first
+    that line's from its move ``first``. Its moves are ``steps``, ``"seat tile laid count pips ends labels;..."``
+    (a pass that changes nothing but whose turn it is: ``"seat -"``; the labels a move changes as ``arm:index``,
+    indexes into the game's labels), their words ``said`` (``"@0|!pass"``, :func:`_packed_said`, empty for such a
+    pass: the page names the mover), each view's ``put`` as ``"2 - 285"``, a third of the JSON arrays' size and
+    less (the script unpacks them). ``said``: each line's words, by the decision and alternative; ``boards``: the
+    game's boards (:func:`board_data`), a line of decision ``at`` starting from board ``at - 1``.
+
+    A line's rest is found by the chain of its moves from the end: each suffix of moves gets a number (the move
+    and the number of the suffix after it, looked up once), so finding the shared tail costs a look-up a move."""
+    seen: dict[int, list[int]] = {}           # a suffix's number -> [at, alt, first] of its first line
+    suffixes: dict[tuple, int] = {}           # (a move, the number of the suffix after it) -> the suffix's number
     out = {}
     for at, alts in lines.items():
         packed = []
@@ -512,17 +528,18 @@ def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared) 
             if line is None:
                 packed.append(None)
                 continue
-            rows = _line_rows(line, said[at][alt], labels)
-            cut = next((j for j in range(len(rows)) if tuple(rows[j:]) in seen), len(rows))
-            tail = seen[tuple(rows[cut:])] if cut < len(rows) else None
+            rows = _line_rows(line, said[at][alt], labels, boards[int(at) - 1])
+            ids = [0] * (len(rows) + 1)       # ids[j]: the number of the moves from j to the end (the empty one: 0)
+            for j in range(len(rows) - 1, -1, -1):
+                key = (rows[j][:3], ids[j + 1])
+                ids[j] = suffixes.get(key) or suffixes.setdefault(key, len(suffixes) + 1)
+            cut = next((j for j in range(len(rows)) if ids[j] in seen), len(rows))
+            tail = seen[ids[cut]] if cut < len(rows) else None
             for j in range(cut):
-                seen.setdefault(tuple(rows[j:]), [int(at), alt, j])
+                seen.setdefault(ids[j], [int(at), alt, j])
             own = rows[:cut]
-            one = {"steps": ";".join(r[0] for r in own), "said": "|".join(r[1] for r in own),
+            one = {"steps": ";".join(r[3][0] for r in own), "said": "|".join(r[3][1] for r in own),
                    "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(line["views"])]}
-            step_labels = {str(j): json.loads(r[3]) for j, r in enumerate(own) if r[3]}
-            if step_labels:
-                one["step_labels"] = step_labels
             if line.get("labels"):
                 one["labels"] = labels.change(line["labels"])
             if tail is not None:
@@ -548,8 +565,18 @@ def packed_game(data: dict, said: dict[str, list]) -> dict:
             extra["labels"] = labels.change(extra["labels"])
         if extra:
             more[str(k)] = extra
-    lines = packed_lines(data["lines"], said, labels)
-    return dict(data, boards=boards, more=more, table=table, lines=lines, labels=labels)
+    lines = packed_lines(data["lines"], said, labels, data["boards"])
+    return dict(data, boards=boards, more=more, table=table, lines=lines, labels=[packed_label(v) for v in labels])
+
+
+def packed_label(label: list) -> str:
+    """An arm's label of :func:`_label_data` as the page carries it: ``"x y anchor|words|where|state"``, its words
+    without the ``arm N`` they start with (the page writes that part itself, in its own style)."""
+    x, y, anchor, words, where, state, _ = label
+    return f"{x} {y} {anchor}|{words[_ARM.match(words).end():]}|{where}|{state}"
+
+
+_ARM = re.compile(r"arm \d+")
 
 
 def packed_board(b: dict) -> str:

@@ -87,7 +87,7 @@
     this.points = section.querySelectorAll(".chart .pt");
     this.cursor = section.querySelector(".chart .cursor");
     this.hands = section.querySelectorAll(".hand");
-    var labels = this.data.labels || [];
+    var labels = (this.data.labels || []).map(unpackLabel);
     this.data.boards.forEach(function (b) { if (b.labels) { b.labels = withLabels(b.labels, labels); } });
     unpackLines(this.data.lines, labels);
     var table = this.data.table;
@@ -305,9 +305,10 @@
       if (tile !== null) {
         hands[seat] = laid ? hands[seat].filter(function (t) { return t !== tile; }) : hands[seat].concat([tile]);
       }
-      counts[seat] = st[3];
-      pips[seat] = st[4];
-      boards.push({hands: hands, counts: counts, pips: pips, voids: before.voids, ends: st[5],
+      var quiet = st.length === 2;         // a pass that changes nothing: the numbers before it stand
+      counts[seat] = quiet ? before.counts[seat] : st[3];
+      pips[seat] = quiet ? before.pips[seat] : st[4];
+      boards.push({hands: hands, counts: counts, pips: pips, voids: before.voids, ends: quiet ? before.ends : st[5],
                    last: laid ? tile.split("-").map(Number) : null, seat: seat});
       tables.push(nextTable(tables[tables.length - 1], laid ? [tile] : [], null, st[6]));
     });
@@ -327,25 +328,31 @@
     return b;
   }
 
-  // The lines as render.packed_lines packs them: each line's moves "seat tile laid count pips ends;..." ("-":
-  // none, the ends "1.6"), their words "@0|!pass" (render._packed_said), the labels they change (indexes into the game's
-  // ``labels``) and each view's places "2 - 285"; a line with a ``tail`` [at, alt, first] goes on as that line
-  // from its move ``first``. Unpacked into the arrays drawn from: the moves [seat, tile, laid, count, pips,
-  // ends, (labels)], ``said``, each view's ``put``.
+  // The lines as render.packed_lines packs them: each line's moves "seat tile laid count pips ends labels;..."
+  // ("-": none, the ends "1.6", the labels a move changes "arm:index,..." into the game's ``labels``; a pass
+  // that changes nothing "seat -"), their words "@0|!pass" (render._packed_said; empty for such a pass) and each
+  // view's places "2 - 285"; a line with a ``tail`` [at, alt, first] goes on as that line from its move ``first``.
+  // Unpacked into the arrays drawn from: the moves [seat, tile, laid, count, pips, ends, (labels)] (such a pass
+  // [seat, null]: lineBoards keeps the numbers before it), ``said``, each view's ``put``.
   function unpackLines(lines, labels) {
     var none = function (f, then) { return f === "-" ? null : then(f); };
     var split = function (text, sep) { return text === "" ? [] : text.split(sep); };
     function unpack(line) {
       if (!line || line.said.constructor === Array) { return line; }
-      var steps = split(line.steps, ";").map(function (s, j) {
+      var steps = split(line.steps, ";").map(function (s) {
         var f = s.split(" ");
+        if (f.length === 2) { return [+f[0], null]; }
         var st = [+f[0], none(f[1], String), +f[2], +f[3], none(f[4], Number),
                   none(f[5], function (e) { return e.split(".").map(Number); })];
-        if (line.step_labels && line.step_labels[j]) { st.push(withLabels(line.step_labels[j], labels)); }
+        if (f.length > 6) {
+          var change = {};
+          f[6].split(",").forEach(function (c) { var a = c.split(":"); change[a[0]] = none(a[1], Number); });
+          st.push(withLabels(change, labels));
+        }
         return st;
       });
       var said = split(line.said, "|").map(function (t, j) {     // "@6": after the tile laid; "!pass": whole
-        return t.charAt(0) === "!" ? t.slice(1) : "[" + steps[j][1] + "]" + t;
+        return t.charAt(0) === "!" ? t.slice(1) : steps[j][1] === null ? "pass" : "[" + steps[j][1] + "]" + t;
       });
       var puts = line.views.map(function (v) { return split(v.put, " ").map(function (f) { return none(f, Number); }); });
       if (line.tail) {
@@ -361,6 +368,12 @@
       return line;
     }
     Object.keys(lines).forEach(function (at) { lines[at].forEach(unpack); });
+  }
+
+  // An arm's label as render.packed_label packs it: "x y anchor|words after 'arm N'|where|state".
+  function unpackLabel(text) {
+    var f = text.split("|"), at = f[0].split(" ");
+    return [+at[0], +at[1], at[2], f[1], f[2], f[3]];
   }
 
   // A layout's label changes by arm, the labels named by their index into the game's ``labels`` (null: gone).
@@ -494,7 +507,7 @@
       var text = mk("text", {"class": "arm-label", x: l[0], y: l[1], "text-anchor": l[2], "data-arm": arm}, svg);
       var head = "arm " + arm;
       mk("tspan", {"class": "arm-no"}, text).textContent = head;
-      text.appendChild(document.createTextNode(l[3].slice(head.length)));
+      text.appendChild(document.createTextNode(l[3]));
     });
     var n = shown.keys.length;
     svg.setAttribute("data-tiles", String(n));
