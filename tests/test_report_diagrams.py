@@ -3,7 +3,10 @@ standalone SVG of that position, the very drawing ``domino diagram`` makes; the 
 rasterised by the browser. Desktop and phone widths; a line of play and a layout with arms."""
 from __future__ import annotations
 
+import base64
+import json
 import struct
+import zlib
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -11,6 +14,8 @@ import pytest
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.report.diagram import game_diagram
+from analyzer.report.render import line_delta, packed_diagrams
+from analyzer.report.task import position_diagrams
 from conftest import RECORDS
 from test_cli import run
 
@@ -100,3 +105,33 @@ def test_the_packed_drawings_hold_nothing_of_the_record_as_markup():
 
     html = render_html(report_model(_hostile_record()))
     assert HOSTILE_NAME not in html and "save-diagram" in html
+
+
+def _unpacked(packed: str) -> list[str]:
+    """The drawings of :func:`packed_diagrams`, unpacked as the page's script unpacks them."""
+    before, out = [], []
+    for parts in json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8")):
+        lines = []
+        for p in parts:
+            lines.extend([p] if isinstance(p, str) else before[p[0]:p[0] + p[1]])
+        out.append("\n".join(lines))
+        before = lines
+    return out
+
+
+@pytest.mark.parametrize("name,game", [("seed1.dom", 0), ("variant-cross.dom", 0), ("variant-french.dom", 2)],
+                         ids=["line", "cross", "french-arms"])
+def test_the_packed_drawings_are_domino_diagram_of_every_position(name, game):
+    rep = replay_record(read(RECORDS / name))[game]
+    drawn = position_diagrams(rep)
+    assert len(drawn) == len(rep.steps) + 1
+    assert _unpacked(packed_diagrams(drawn)) == [game_diagram(rep, k) for k in range(len(rep.steps) + 1)]
+
+
+def test_a_line_delta_gives_the_lines_back():
+    before = ["<g>", "a", "</g>", "<g>", "b", "</g>", "c"]
+    for lines in (["<g>", "b", "</g>", "c"], ["x", "<g>", "a", "</g>", "</g>", "c", "y"], [], before, ["c", "c"]):
+        delta = line_delta(before, lines)
+        assert [line for p in delta for line in ([p] if isinstance(p, str) else before[p[0]:p[0] + p[1]])] == lines
+        assert not any(isinstance(p, str) and p in before for p in delta)      # a line held before is never sent again
+    assert line_delta(before, ["b", "</g>", "c", "z"]) == [[4, 3], "z"]          # lines in a row: one run

@@ -355,19 +355,26 @@ def packed_diagrams(diagrams: list[str]) -> str | None:
 
 def line_delta(before: list[str], lines: list[str]) -> list:
     """``lines`` as a list of new lines (strings) and runs of ``before``'s (``[first, count]``): joined in order,
-    they give ``lines`` back."""
-    where: dict[str, int] = {}
-    for k, line in enumerate(before):
-        where.setdefault(line, k)
+    they give ``lines`` back. A line ``before`` holds starts a run at its first place there, and the run goes on
+    while the next line is the one after it in ``before``."""
+    first = dict(zip(reversed(before), range(len(before) - 1, -1, -1)))    # (the last written wins: the first place)
+    after = before + [None]         # the line after a run's end (None, no line, after the last)
     out: list = []
+    run: list = []
+    nxt = len(before)               # where the run in hand would go on (none: at the end)
     for line in lines:
-        k = where.get(line)
+        if after[nxt] == line:
+            run[1] += 1
+            nxt += 1
+            continue
+        k = first.get(line)
         if k is None:
             out.append(line)
-        elif out and isinstance(out[-1], list) and sum(out[-1]) < len(before) and before[sum(out[-1])] == line:
-            out[-1][1] += 1
+            nxt = len(before)
         else:
-            out.append([k, 1])
+            run = [k, 1]
+            out.append(run)
+            nxt = k + 1
     return out
 
 
