@@ -3,6 +3,7 @@ arms, the hands shown or face down, the last move marked. Plain data in (the rep
 :class:`~analyzer.report.model.Board`), text out; every name from the record is escaped."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
@@ -14,31 +15,44 @@ from .geometry import U as GU, board_scene
 from .model import Board, board_view
 from .render import PIP_LAYOUT
 
-__all__ = ["position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram"]
+__all__ = ["positions", "position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram", "game_diagrams"]
 
 U = 20                  # the side of a tile's half, in SVG units
 GAP = 3                 # between the tiles of a hand
 
 
-def position_at(rep: Replay, step: int) -> tuple[Position, list[set[int]], Tile | None, int]:
-    """The position of game ``rep`` after ``step`` moves, as far as the record is legal: ``(position,
-    the numbers each seat's passes prove he lacks, the last tile laid, the moves played)``."""
-    shown = min(step, rep.legal_prefix) if rep.deal_ok else 0
+def positions(rep: Replay) -> Iterator[tuple[Position, list[set[int]], Tile | None, int]]:
+    """The position of game ``rep`` after each number of moves, from none to all of them, as :func:`position_at`
+    gives it: one walk through the game (each drawing of a game's positions would replay it from the deal
+    again). The position and its voids are the walk's own, changed in place as it goes on."""
     pos = rep.initial.copy()
     voids: list[set[int]] = [set() for _ in range(pos.n)]
     last = None
-    for s in rep.steps[:shown]:
-        if s.move is not None:
-            pos.turn = s.seat         # each move by its seat, as the replay made it (the opener's extra tile too)
-            pos.push(s.move)
-            if s.move.is_play:
-                last = s.move.tile
-        if s.seat is not None:
-            voids[s.seat].update(s.lacks)
-    nxt = rep.steps[shown].seat if shown < len(rep.steps) else None
-    if nxt is not None and pos.may_add(nxt):      # the opener who adds his extra tile (004) moves again
-        pos.turn = nxt
-    return pos, voids, last, shown
+    legal = min(len(rep.steps), rep.legal_prefix) if rep.deal_ok else 0
+    for shown in range(len(rep.steps) + 1):
+        if 0 < shown <= legal:
+            s = rep.steps[shown - 1]
+            if s.move is not None:
+                pos.turn = s.seat         # each move by its seat, as the replay made it (the opener's extra tile too)
+                pos.push(s.move)
+                if s.move.is_play:
+                    last = s.move.tile
+            if s.seat is not None:
+                voids[s.seat].update(s.lacks)
+        moved = min(shown, legal)
+        nxt = rep.steps[moved].seat if moved < len(rep.steps) else None
+        if nxt is not None and pos.may_add(nxt):      # the opener who adds his extra tile (004) moves again
+            pos.turn = nxt
+        yield pos, voids, last, moved
+
+
+def position_at(rep: Replay, step: int) -> tuple[Position, list[set[int]], Tile | None, int]:
+    """The position of game ``rep`` after ``step`` moves, as far as the record is legal: ``(position,
+    the numbers each seat's passes prove he lacks, the last tile laid, the moves played)``."""
+    for k, at in enumerate(positions(rep)):
+        if k >= step:
+            break
+    return at
 
 
 @dataclass(frozen=True)
@@ -175,11 +189,27 @@ def _svg(c: _Canvas, label: str) -> str:
 def game_diagram(rep: Replay, step: int, hands: str = "all") -> str:
     """The SVG of game ``rep`` after ``step`` moves (as far as the record is legal); ``hands``: ``all``,
     ``none`` or a player's name (his hand face up, the others face down)."""
-    pos, voids, last, shown = position_at(rep, step)
+    return _drawing(rep, step, position_at(rep, step), _faces(rep, hands))
+
+
+def game_diagrams(rep: Replay, hands: str = "all") -> list[str]:
+    """The SVG of game ``rep`` after each number of moves, from none to all of them: :func:`game_diagram` of
+    every step, drawn in one walk through the game (the page's diagrams to save)."""
+    face = _faces(rep, hands)
+    return [_drawing(rep, k, at, face) for k, at in enumerate(positions(rep))]
+
+
+def _faces(rep: Replay, hands: str) -> tuple[bool, ...]:
+    """Per seat, whether ``hands`` shows his hand face up."""
     names = tuple(rep.players)
     if hands not in ("all", "none") and hands not in names:
         raise ValueError(f"--hands is all, none or a player of this game ({', '.join(names)}), not {hands!r}")
-    face = tuple(hands == "all" or hands == name for name in names)
+    return tuple(hands == "all" or hands == name for name in names)
+
+
+def _drawing(rep: Replay, step: int, at: tuple, face: tuple[bool, ...]) -> str:
+    """The SVG of game ``rep`` after ``step`` moves, ``at`` its position (:func:`position_at`)."""
+    pos, voids, last, shown = at
     if shown == 0:
         caption = f"{rep.title}: " + ("the position set up" if rep.setup_lacks is not None else "the deal")
     else:
@@ -187,4 +217,4 @@ def game_diagram(rep: Replay, step: int, hands: str = "all") -> str:
         caption = f"{rep.title}: after move {shown} ({s.entry.player} {s.entry.text if s.move is None else s.move})"
     if shown < step:
         caption += f"; the record breaks the rules at move {shown + 1}"
-    return diagram_svg(Diagram(board_view(pos, voids, last), names, face, caption, pos.max_pip))
+    return diagram_svg(Diagram(board_view(pos, voids, last), tuple(rep.players), face, caption, pos.max_pip))
