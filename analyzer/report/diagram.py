@@ -87,16 +87,27 @@ class _Canvas:
         self.items.append(_tile_text(x, y, a, b, vertical, last))
         self.grow(x, y, U if vertical else 2 * U, 2 * U if vertical else U)
 
-    def held(self, x: float, y: float, a: int, b: int) -> None:
-        """A tile of a hand, ``a`` on its left half: drawn at its own origin and moved to (x, y), so that a tile
-        that shifts along its hand as the tiles before it leave is the same text but for the move (the page packs
-        the diagrams of every position of a game, each against the one before it: a third of the size)."""
-        self.items.append(f'<g transform="translate({x:g} {y:g})">\n{_tile_text(0, 0, a, b, False, False)}\n</g>')
-        self.grow(x, y, 2 * U, U)
+    def hand(self, x: float, y: float, tiles: tuple[tuple[int, int], ...], backs: int) -> None:
+        """A hand in a row from (x, y): ``tiles`` face up, then ``backs`` tiles face down."""
+        if tiles or backs:
+            self.items.append(_hand_text(x, y, tiles, backs))
+            self.grow(x, y, (len(tiles) + backs) * (2 * U + GAP) - GAP, U)
 
-    def back(self, x: float, y: float) -> None:
-        self.items.append(f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{2 * U - 1:g}" height="{U - 1:g}" rx="3" class="back"/>')
-        self.grow(x, y, 2 * U, U)
+
+@lru_cache(maxsize=4096)
+def _hand_text(x: float, y: float, tiles: tuple[tuple[int, int], ...], backs: int) -> str:
+    """A hand's SVG (:meth:`_Canvas.hand`): a hand no move changed is drawn in position after position, so each is
+    written once. A tile face up is drawn at its own origin and moved to its place, so that a tile that shifts along
+    its hand as the tiles before it leave is the same text but for the move (the page packs the diagrams of every
+    position of a game, each against the one before it: a third of the size)."""
+    items = []
+    for a, b in tiles:
+        items.append(f'<g transform="translate({x:g} {y:g})">\n{_tile_text(0, 0, a, b, False, False)}\n</g>')
+        x += 2 * U + GAP
+    for _ in range(backs):
+        items.append(f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{2 * U - 1:g}" height="{U - 1:g}" rx="3" class="back"/>')
+        x += 2 * U + GAP
+    return "\n".join(items)
 
 
 def _face(x: float, y: float, n: int) -> str:
@@ -152,14 +163,8 @@ def diagram_svg(d: Diagram) -> str:
         count = d.board.counts[seat]
         c.text(left, y, f"{name}: {count} tile{'s' * (count != 1)}", size=12, cls="who")
         y += 6
-        x = left
-        tiles = d.board.hands[seat] if d.shown[seat] else []
-        for a, b in tiles:
-            c.held(x, y, a, b)
-            x += 2 * U + GAP
-        for _ in range(count - len(tiles)):
-            c.back(x, y)
-            x += 2 * U + GAP
+        tiles = tuple(map(tuple, d.board.hands[seat])) if d.shown[seat] else ()
+        c.hand(left, y, tiles, count - len(tiles))
         y += U + 1.3 * U
     c.text(left, y, d.caption, size=12, cls="caption")
     return _svg(c, d.caption)
