@@ -121,16 +121,17 @@ def _face(x: float, y: float, n: int) -> str:
 
 @lru_cache(maxsize=8192)
 def _tile_text(x: float, y: float, a: int, b: int, vertical: bool, last: bool) -> str:
-    """A tile's SVG: the same tile at the same place is drawn in position after position (the diagram of every
-    position of a game), so each is written once."""
+    """A tile's SVG, on one line: the same tile at the same place is drawn in position after position (the diagram
+    of every position of a game), so each is written once; and the page packs those diagrams line by line against
+    the one before (``render.packed_diagrams``), a tile a line."""
     w, h = (U, 2 * U) if vertical else (2 * U, U)
     rect = (f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{w - 1:g}" height="{h - 1:g}" rx="3" '
             f'class="tile{" last" if last else ""}"/>')
     if vertical:
-        return "\n".join([rect, f'<line x1="{x + 3:g}" y1="{y + U:g}" x2="{x + U - 3:g}" y2="{y + U:g}" class="bar"/>',
-                          _face(x, y, a), _face(x, y + U, b)])
-    return "\n".join([rect, f'<line x1="{x + U:g}" y1="{y + 3:g}" x2="{x + U:g}" y2="{y + U - 3:g}" class="bar"/>',
-                      _face(x, y, a), _face(x + U, y, b)])
+        return "".join([rect, f'<line x1="{x + 3:g}" y1="{y + U:g}" x2="{x + U - 3:g}" y2="{y + U:g}" class="bar"/>',
+                        _face(x, y, a), _face(x, y + U, b)])
+    return "".join([rect, f'<line x1="{x + U:g}" y1="{y + 3:g}" x2="{x + U:g}" y2="{y + U - 3:g}" class="bar"/>',
+                    _face(x, y, a), _face(x + U, y, b)])
 
 
 def _is(pair, last) -> bool:
