@@ -109,11 +109,18 @@ def test_the_packed_drawings_hold_nothing_of_the_record_as_markup():
 
 def _unpacked(packed: str) -> list[str]:
     """The drawings of :func:`packed_diagrams`, unpacked as the page's script unpacks them."""
-    before, out = [], []
-    for parts in json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8")):
+    plans, _, text = zlib.decompress(base64.b64decode(packed)).decode("utf-8").partition("\n")
+    return _replayed(json.loads(plans), text.split("\n"))
+
+
+def _replayed(plans: list[list[int]], fresh: list[str]) -> list[str]:
+    """The drawings of :func:`line_delta`'s ``plans``, ``fresh`` their new lines."""
+    before, out, taken = [], [], 0
+    for plan in plans:
         lines = []
-        for p in parts:
-            lines.extend([p] if isinstance(p, str) else before[p[0]:p[0] + p[1]])
+        for first, count in zip(plan[::2], plan[1::2]):
+            lines += fresh[taken:taken + count] if first < 0 else before[first:first + count]
+            taken += count if first < 0 else 0
         out.append("\n".join(lines))
         before = lines
     return out
@@ -130,8 +137,9 @@ def test_the_packed_drawings_are_domino_diagram_of_every_position(name, game):
 
 def test_a_line_delta_gives_the_lines_back():
     before = ["<g>", "a", "</g>", "<g>", "b", "</g>", "c"]
-    for lines in (["<g>", "b", "</g>", "c"], ["x", "<g>", "a", "</g>", "</g>", "c", "y"], [], before, ["c", "c"]):
-        delta = line_delta(before, lines)
-        assert [line for p in delta for line in ([p] if isinstance(p, str) else before[p[0]:p[0] + p[1]])] == lines
-        assert not any(isinstance(p, str) and p in before for p in delta)      # a line held before is never sent again
-    assert line_delta(before, ["b", "</g>", "c", "z"]) == [[4, 3], "z"]          # lines in a row: one run
+    for lines in (["<g>", "b", "</g>", "c"], ["x", "<g>", "a", "</g>", "</g>", "c", "y", "z"], [], before, ["c", "c"]):
+        fresh = []
+        plans = [line_delta([], before, fresh), line_delta(before, lines, fresh)]
+        assert _replayed(plans, fresh) == ["\n".join(before), "\n".join(lines)]
+        assert not set(fresh[len(before):]) & set(before)         # a line held before is never sent again
+    assert line_delta(before, ["b", "</g>", "c", "y", "z"], []) == [4, 3, -1, 2]     # lines in a row: one run
