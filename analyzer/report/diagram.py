@@ -110,8 +110,10 @@ def _hand_text(x: float, y: float, tiles: tuple[tuple[int, int], ...], backs: in
     return "\n".join(items)
 
 
+@lru_cache(maxsize=4096)
 def _face(x: float, y: float, n: int) -> str:
-    """The half showing ``n`` with its top left corner at (x, y)."""
+    """The half showing ``n`` with its top left corner at (x, y) (each written once: the halves of the tiles in
+    the hands are all drawn at the same two places)."""
     if n in PIP_LAYOUT:
         return "".join(f'<circle cx="{x + px * U / 10:g}" cy="{y + py * U / 10:g}" r="{U * 0.1:g}" class="pip"/>'
                        for px, py in PIP_LAYOUT[n])
