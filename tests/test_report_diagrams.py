@@ -3,7 +3,10 @@ standalone SVG of that position, the very drawing ``domino diagram`` makes; the 
 rasterised by the browser. Desktop and phone widths; a line of play and a layout with arms."""
 from __future__ import annotations
 
+import base64
+import json
 import struct
+import zlib
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -11,6 +14,8 @@ import pytest
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.report.diagram import game_diagram
+from analyzer.report.render import line_delta, packed_diagrams
+from analyzer.report.task import position_diagrams
 from conftest import RECORDS
 from test_cli import run
 
@@ -100,3 +105,41 @@ def test_the_packed_drawings_hold_nothing_of_the_record_as_markup():
 
     html = render_html(report_model(_hostile_record()))
     assert HOSTILE_NAME not in html and "save-diagram" in html
+
+
+def _unpacked(packed: str) -> list[str]:
+    """The drawings of :func:`packed_diagrams`, unpacked as the page's script unpacks them."""
+    plans, _, text = zlib.decompress(base64.b64decode(packed)).decode("utf-8").partition("\n")
+    return _replayed(json.loads(plans), text.split("\n"))
+
+
+def _replayed(plans: list[list[int]], fresh: list[str]) -> list[str]:
+    """The drawings of :func:`line_delta`'s ``plans``, ``fresh`` their new lines."""
+    before, out, taken = [], [], 0
+    for plan in plans:
+        lines = []
+        for first, count in zip(plan[::2], plan[1::2]):
+            lines += fresh[taken:taken + count] if first < 0 else before[first:first + count]
+            taken += count if first < 0 else 0
+        out.append("\n".join(lines))
+        before = lines
+    return out
+
+
+@pytest.mark.parametrize("name,game", [("seed1.dom", 0), ("variant-cross.dom", 0), ("variant-french.dom", 2)],
+                         ids=["line", "cross", "french-arms"])
+def test_the_packed_drawings_are_domino_diagram_of_every_position(name, game):
+    rep = replay_record(read(RECORDS / name))[game]
+    drawn = position_diagrams(rep)
+    assert len(drawn) == len(rep.steps) + 1
+    assert _unpacked(packed_diagrams(drawn)) == [game_diagram(rep, k) for k in range(len(rep.steps) + 1)]
+
+
+def test_a_line_delta_gives_the_lines_back():
+    before = ["<g>", "a", "</g>", "<g>", "b", "</g>", "c"]
+    for lines in (["<g>", "b", "</g>", "c"], ["x", "<g>", "a", "</g>", "</g>", "c", "y", "z"], [], before, ["c", "c"]):
+        fresh = []
+        plans = [line_delta([], before, fresh), line_delta(before, lines, fresh)]
+        assert _replayed(plans, fresh) == ["\n".join(before), "\n".join(lines)]
+        assert not set(fresh[len(before):]) & set(before)         # a line held before is never sent again
+    assert line_delta(before, ["b", "</g>", "c", "y", "z"], []) == [4, 3, -1, 2]     # lines in a row: one run

@@ -3,6 +3,7 @@ arms, the hands shown or face down, the last move marked. Plain data in (the rep
 :class:`~analyzer.report.model.Board`), text out; every name from the record is escaped."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
@@ -14,31 +15,44 @@ from .geometry import U as GU, board_scene
 from .model import Board, board_view
 from .render import PIP_LAYOUT
 
-__all__ = ["position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram"]
+__all__ = ["positions", "position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram", "game_diagrams"]
 
 U = 20                  # the side of a tile's half, in SVG units
 GAP = 3                 # between the tiles of a hand
 
 
-def position_at(rep: Replay, step: int) -> tuple[Position, list[set[int]], Tile | None, int]:
-    """The position of game ``rep`` after ``step`` moves, as far as the record is legal: ``(position,
-    the numbers each seat's passes prove he lacks, the last tile laid, the moves played)``."""
-    shown = min(step, rep.legal_prefix) if rep.deal_ok else 0
+def positions(rep: Replay) -> Iterator[tuple[Position, list[set[int]], Tile | None, int]]:
+    """The position of game ``rep`` after each number of moves, from none to all of them, as :func:`position_at`
+    gives it: one walk through the game (each drawing of a game's positions would replay it from the deal
+    again). The position and its voids are the walk's own, changed in place as it goes on."""
     pos = rep.initial.copy()
     voids: list[set[int]] = [set() for _ in range(pos.n)]
     last = None
-    for s in rep.steps[:shown]:
-        if s.move is not None:
-            pos.turn = s.seat         # each move by its seat, as the replay made it (the opener's extra tile too)
-            pos.push(s.move)
-            if s.move.is_play:
-                last = s.move.tile
-        if s.seat is not None:
-            voids[s.seat].update(s.lacks)
-    nxt = rep.steps[shown].seat if shown < len(rep.steps) else None
-    if nxt is not None and pos.may_add(nxt):      # the opener who adds his extra tile (004) moves again
-        pos.turn = nxt
-    return pos, voids, last, shown
+    legal = min(len(rep.steps), rep.legal_prefix) if rep.deal_ok else 0
+    for shown in range(len(rep.steps) + 1):
+        if 0 < shown <= legal:
+            s = rep.steps[shown - 1]
+            if s.move is not None:
+                pos.turn = s.seat         # each move by its seat, as the replay made it (the opener's extra tile too)
+                pos.push(s.move)
+                if s.move.is_play:
+                    last = s.move.tile
+            if s.seat is not None:
+                voids[s.seat].update(s.lacks)
+        moved = min(shown, legal)
+        nxt = rep.steps[moved].seat if moved < len(rep.steps) else None
+        if nxt is not None and pos.may_add(nxt):      # the opener who adds his extra tile (004) moves again
+            pos.turn = nxt
+        yield pos, voids, last, moved
+
+
+def position_at(rep: Replay, step: int) -> tuple[Position, list[set[int]], Tile | None, int]:
+    """The position of game ``rep`` after ``step`` moves, as far as the record is legal: ``(position,
+    the numbers each seat's passes prove he lacks, the last tile laid, the moves played)``."""
+    for k, at in enumerate(positions(rep)):
+        if k >= step:
+            break
+    return at
 
 
 @dataclass(frozen=True)
@@ -73,20 +87,33 @@ class _Canvas:
         self.items.append(_tile_text(x, y, a, b, vertical, last))
         self.grow(x, y, U if vertical else 2 * U, 2 * U if vertical else U)
 
-    def held(self, x: float, y: float, a: int, b: int) -> None:
-        """A tile of a hand, ``a`` on its left half: drawn at its own origin and moved to (x, y), so that a tile
-        that shifts along its hand as the tiles before it leave is the same text but for the move (the page packs
-        the diagrams of every position of a game, each against the one before it: a third of the size)."""
-        self.items.append(f'<g transform="translate({x:g} {y:g})">\n{_tile_text(0, 0, a, b, False, False)}\n</g>')
-        self.grow(x, y, 2 * U, U)
-
-    def back(self, x: float, y: float) -> None:
-        self.items.append(f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{2 * U - 1:g}" height="{U - 1:g}" rx="3" class="back"/>')
-        self.grow(x, y, 2 * U, U)
+    def hand(self, x: float, y: float, tiles: tuple[tuple[int, int], ...], backs: int) -> None:
+        """A hand in a row from (x, y): ``tiles`` face up, then ``backs`` tiles face down."""
+        if tiles or backs:
+            self.items.append(_hand_text(x, y, tiles, backs))
+            self.grow(x, y, (len(tiles) + backs) * (2 * U + GAP) - GAP, U)
 
 
+@lru_cache(maxsize=4096)
+def _hand_text(x: float, y: float, tiles: tuple[tuple[int, int], ...], backs: int) -> str:
+    """A hand's SVG (:meth:`_Canvas.hand`): a hand no move changed is drawn in position after position, so each is
+    written once. A tile face up is drawn at its own origin and moved to its place, so that a tile that shifts along
+    its hand as the tiles before it leave is the same text but for the move (the page packs the diagrams of every
+    position of a game, each against the one before it: a third of the size)."""
+    items = []
+    for a, b in tiles:
+        items.append(f'<g transform="translate({x:g} {y:g})">\n{_tile_text(0, 0, a, b, False, False)}\n</g>')
+        x += 2 * U + GAP
+    for _ in range(backs):
+        items.append(f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{2 * U - 1:g}" height="{U - 1:g}" rx="3" class="back"/>')
+        x += 2 * U + GAP
+    return "\n".join(items)
+
+
+@lru_cache(maxsize=4096)
 def _face(x: float, y: float, n: int) -> str:
-    """The half showing ``n`` with its top left corner at (x, y)."""
+    """The half showing ``n`` with its top left corner at (x, y) (each written once: the halves of the tiles in
+    the hands are all drawn at the same two places)."""
     if n in PIP_LAYOUT:
         return "".join(f'<circle cx="{x + px * U / 10:g}" cy="{y + py * U / 10:g}" r="{U * 0.1:g}" class="pip"/>'
                        for px, py in PIP_LAYOUT[n])
@@ -96,16 +123,17 @@ def _face(x: float, y: float, n: int) -> str:
 
 @lru_cache(maxsize=8192)
 def _tile_text(x: float, y: float, a: int, b: int, vertical: bool, last: bool) -> str:
-    """A tile's SVG: the same tile at the same place is drawn in position after position (the diagram of every
-    position of a game), so each is written once."""
+    """A tile's SVG, on one line: the same tile at the same place is drawn in position after position (the diagram
+    of every position of a game), so each is written once; and the page packs those diagrams line by line against
+    the one before (``render.packed_diagrams``), a tile a line."""
     w, h = (U, 2 * U) if vertical else (2 * U, U)
     rect = (f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{w - 1:g}" height="{h - 1:g}" rx="3" '
             f'class="tile{" last" if last else ""}"/>')
     if vertical:
-        return "\n".join([rect, f'<line x1="{x + 3:g}" y1="{y + U:g}" x2="{x + U - 3:g}" y2="{y + U:g}" class="bar"/>',
-                          _face(x, y, a), _face(x, y + U, b)])
-    return "\n".join([rect, f'<line x1="{x + U:g}" y1="{y + 3:g}" x2="{x + U:g}" y2="{y + U - 3:g}" class="bar"/>',
-                      _face(x, y, a), _face(x + U, y, b)])
+        return "".join([rect, f'<line x1="{x + 3:g}" y1="{y + U:g}" x2="{x + U - 3:g}" y2="{y + U:g}" class="bar"/>',
+                        _face(x, y, a), _face(x, y + U, b)])
+    return "".join([rect, f'<line x1="{x + U:g}" y1="{y + 3:g}" x2="{x + U:g}" y2="{y + U - 3:g}" class="bar"/>',
+                    _face(x, y, a), _face(x + U, y, b)])
 
 
 def _is(pair, last) -> bool:
@@ -138,14 +166,8 @@ def diagram_svg(d: Diagram) -> str:
         count = d.board.counts[seat]
         c.text(left, y, f"{name}: {count} tile{'s' * (count != 1)}", size=12, cls="who")
         y += 6
-        x = left
-        tiles = d.board.hands[seat] if d.shown[seat] else []
-        for a, b in tiles:
-            c.held(x, y, a, b)
-            x += 2 * U + GAP
-        for _ in range(count - len(tiles)):
-            c.back(x, y)
-            x += 2 * U + GAP
+        tiles = tuple(map(tuple, d.board.hands[seat])) if d.shown[seat] else ()
+        c.hand(left, y, tiles, count - len(tiles))
         y += U + 1.3 * U
     c.text(left, y, d.caption, size=12, cls="caption")
     return _svg(c, d.caption)
@@ -175,11 +197,27 @@ def _svg(c: _Canvas, label: str) -> str:
 def game_diagram(rep: Replay, step: int, hands: str = "all") -> str:
     """The SVG of game ``rep`` after ``step`` moves (as far as the record is legal); ``hands``: ``all``,
     ``none`` or a player's name (his hand face up, the others face down)."""
-    pos, voids, last, shown = position_at(rep, step)
+    return _drawing(rep, step, position_at(rep, step), _faces(rep, hands))
+
+
+def game_diagrams(rep: Replay, hands: str = "all") -> list[str]:
+    """The SVG of game ``rep`` after each number of moves, from none to all of them: :func:`game_diagram` of
+    every step, drawn in one walk through the game (the page's diagrams to save)."""
+    face = _faces(rep, hands)
+    return [_drawing(rep, k, at, face) for k, at in enumerate(positions(rep))]
+
+
+def _faces(rep: Replay, hands: str) -> tuple[bool, ...]:
+    """Per seat, whether ``hands`` shows his hand face up."""
     names = tuple(rep.players)
     if hands not in ("all", "none") and hands not in names:
         raise ValueError(f"--hands is all, none or a player of this game ({', '.join(names)}), not {hands!r}")
-    face = tuple(hands == "all" or hands == name for name in names)
+    return tuple(hands == "all" or hands == name for name in names)
+
+
+def _drawing(rep: Replay, step: int, at: tuple, face: tuple[bool, ...]) -> str:
+    """The SVG of game ``rep`` after ``step`` moves, ``at`` its position (:func:`position_at`)."""
+    pos, voids, last, shown = at
     if shown == 0:
         caption = f"{rep.title}: " + ("the position set up" if rep.setup_lacks is not None else "the deal")
     else:
@@ -187,4 +225,4 @@ def game_diagram(rep: Replay, step: int, hands: str = "all") -> str:
         caption = f"{rep.title}: after move {shown} ({s.entry.player} {s.entry.text if s.move is None else s.move})"
     if shown < step:
         caption += f"; the record breaks the rules at move {shown + 1}"
-    return diagram_svg(Diagram(board_view(pos, voids, last), names, face, caption, pos.max_pip))
+    return diagram_svg(Diagram(board_view(pos, voids, last), tuple(rep.players), face, caption, pos.max_pip))

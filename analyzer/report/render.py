@@ -338,37 +338,48 @@ def game_data(game: GameReport, ch: Chart | None) -> dict:
 
 
 def packed_diagrams(diagrams: list[str]) -> str | None:
-    """The SVG of every position of a game for the page to save, packed: each drawing by its lines, a line the
-    drawing before has as ``[where, how many]`` of its lines in a row (:func:`line_delta`), the list as JSON,
-    deflated (zlib) and in base64 (a position repeats most of the one before it: a fortieth of the size). The
-    script unpacks it with the browser's DecompressionStream; the text only ever becomes a file or an image,
-    never markup of the page."""
+    """The SVG of every position of a game for the page to save, packed: each drawing by its lines against the
+    drawing before (:func:`line_delta`), its plan (runs of the lines before and of new lines) as JSON on the first
+    line, then every new line in order, deflated (zlib) and in base64 (a position repeats most of the one before:
+    a fortieth of the size; the new lines as plain text, nothing to escape). The script unpacks it with the
+    browser's DecompressionStream; the text only ever becomes a file or an image, never markup of the page."""
     if not diagrams:
         return None
-    packed, before = [], []
+    plans, fresh, before = [], [], []
     for svg in diagrams:
         lines = svg.split("\n")
-        packed.append(line_delta(before, lines))
+        plans.append(line_delta(before, lines, fresh))
         before = lines
-    return base64.b64encode(zlib.compress(json.dumps(packed, separators=(",", ":")).encode("utf-8"), 6)).decode("ascii")
+    text = json.dumps(plans, separators=(",", ":")) + "\n" + "\n".join(fresh)
+    return base64.b64encode(zlib.compress(text.encode("utf-8"), 6)).decode("ascii")
 
 
-def line_delta(before: list[str], lines: list[str]) -> list:
-    """``lines`` as a list of new lines (strings) and runs of ``before``'s (``[first, count]``): joined in order,
-    they give ``lines`` back."""
-    where: dict[str, int] = {}
-    for k, line in enumerate(before):
-        where.setdefault(line, k)
-    out: list = []
+def line_delta(before: list[str], lines: list[str], fresh: list[str]) -> list[int]:
+    """``lines`` against ``before``: pairs ``first, count`` in a flat list, each ``count`` lines of ``before`` from
+    ``first`` on, or (``first`` -1) the next ``count`` lines of ``fresh``, where the new ones are added; in order,
+    they give ``lines`` back. A line ``before`` holds starts a run at its first place there, and the run goes on
+    while the next line is the one after it in ``before``."""
+    first = dict(zip(reversed(before), range(len(before) - 1, -1, -1)))    # (the last written wins: the first place)
+    after = before + [None]         # the line after a run's end (None, no line, after the last)
+    plan: list[int] = []
+    nxt = len(before)               # where the run in hand would go on (the end: none in hand)
     for line in lines:
-        k = where.get(line)
-        if k is None:
-            out.append(line)
-        elif out and isinstance(out[-1], list) and sum(out[-1]) < len(before) and before[sum(out[-1])] == line:
-            out[-1][1] += 1
+        if after[nxt] == line:
+            plan[-1] += 1
+            nxt += 1
+            continue
+        k = first.get(line)
+        if k is not None:
+            plan += (k, 1)
+            nxt = k + 1
+        elif nxt == -1:             # (a new line after new lines)
+            plan[-1] += 1
+            fresh.append(line)
         else:
-            out.append([k, 1])
-    return out
+            plan += (-1, 1)
+            nxt = -1
+            fresh.append(line)
+    return plan
 
 
 def _lines_data(game: GameReport, boards: list[Board], table: dict) -> dict:

@@ -87,6 +87,6 @@ def page_model(label, replays, analyses, thresholds, triages=None, repaired=None
 def position_diagrams(rep) -> list[str]:
     """The diagram of every position of game ``rep``, from the deal to the last move, each as
     ``domino diagram --move K`` draws it (every hand the record shows face up)."""
-    from .diagram import game_diagram           # (start-up: validate makes no page)
+    from .diagram import game_diagrams          # (start-up: validate makes no page)
 
-    return [game_diagram(rep, k) for k in range(len(rep.steps) + 1)]
+    return game_diagrams(rep)

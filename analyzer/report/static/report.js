@@ -230,12 +230,16 @@
       for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
       var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
       this.unpacked = new Response(stream).text().then(function (text) {
-        var before = [];            // each drawing: its new lines, and runs [first, count] of the one before's
-        return JSON.parse(text).map(function (parts) {
+        // the plans (JSON) on the first line, then the new lines: each drawing by pairs first, count: count lines
+        // of the drawing before from first on, or (first -1) the next count new lines
+        var cut = text.indexOf("\n"), fresh = text.slice(cut + 1).split("\n"), taken = 0, before = [];
+        return JSON.parse(text.slice(0, cut)).map(function (plan) {
           var lines = [];
-          parts.forEach(function (p) {
-            if (typeof p === "string") { lines.push(p); } else { lines.push.apply(lines, before.slice(p[0], p[0] + p[1])); }
-          });
+          for (var i = 0; i < plan.length; i += 2) {
+            var from = plan[i] < 0 ? fresh : before, at = plan[i] < 0 ? taken : plan[i];
+            lines.push.apply(lines, from.slice(at, at + plan[i + 1]));
+            if (plan[i] < 0) { taken += plan[i + 1]; }
+          }
           before = lines;
           return lines.join("\n");
         });
