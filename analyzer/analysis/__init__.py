@@ -13,7 +13,7 @@ from ..match import replay_record
 from ..rules import HandFacts, HandResult, Seating, Variant
 from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, arms_note, revealed, revealed_order
 from ..search.draw import draw_note
-from ..search.block import Solver, SolverError, core_note
+from ..search.block import Solver, SolverError, core_note, principal_line
 from ..search.alphabeta import proven_best
 from ..search.core import TABLE_MB
 from ..tiles import Move
@@ -680,14 +680,18 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
     for move, value in values:
         seat = pos.turn
         pos.push(move)
-        continuation = solver.best_line(pos)
-        seats = []
-        for m in continuation:          # who moves is the position's to say (runs, draws)
-            seats.append(pos.turn)
-            pos.push(m)
-        made = [pos.pop() for _ in continuation][::-1]     # a draw comes back with the tile it drew
+        if isinstance(solver, Solver):          # a block game: the principal line names each move's player
+            found = principal_line(solver, pos)
+            continuation, seats, shown = found.moves, found.seats, found.moves
+        else:
+            continuation = solver.best_line(pos)
+            seats = []
+            for m in continuation:          # who moves is the position's to say (runs, draws)
+                seats.append(pos.turn)
+                pos.push(m)
+            made = [pos.pop() for _ in continuation][::-1]     # a draw comes back with the tile it drew
+            shown = [d if m.draw and d is not None and d.draw else m for m, d in zip(continuation, made)]
         pos.pop()
-        shown = [d if m.draw and d is not None and d.draw else m for m, d in zip(continuation, made)]
         alts.append({"move": alternative_text(move), "seat": seat, "value": value, "played": move == played,
                      "continuation": [(seat_, str(m)) for seat_, m in zip(seats, continuation)],
                      "line": [f"{players[seat]} {alternative_text(move)}"]

@@ -410,12 +410,14 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict, ends: dic
     ends]`` (and on a layout with arms the labels that change), and per view of the game's ``table`` the frame of
     the line, the place of the tile each move lays (``put``: an index into the game's ``spots``, None for none)
     and, where the line draws a tile of the table before it elsewhere than the game does, its place (``base``).
-    ``ends``: the places and frame of each line of play met before, by its tiles, lead and view (kept by the
-    caller for the lines of one game: the lines of its decisions often end on the same table)."""
-    steps = [[s.seat, None if s.tile is None else tile_key(*s.tile), int(s.laid), s.count, s.pips,
-              list(s.ends) if s.ends else None] for s in line.steps]
+    ``ends``: what the lines of one game share, kept by the caller: the places (indexes into the spots) and frame
+    of each line of play met before, by its tiles, lead and view (the lines of its decisions often end on the same
+    table), and on a line each step's data, by the step (the lines share their steps where they reach the same
+    positions); not to be kept beyond the game (a step is known by its ``id``)."""
+    ends = {} if ends is None else ends
     spots = table["spots"]
     if table["arms"]:
+        steps = [_step_data(s) for s in line.steps]
         layouts = [start.layout] + [s.layout for s in line.steps]
         plan = plan_arms(layouts)
         scenes = [arms_scene(lay, plan) for lay in layouts]
@@ -444,21 +446,29 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict, ends: dic
                 steps[k - 1].append(change)
             before = now
     else:
+        # a step's data is the same wherever the lines of a game share it (model.LinePlayer): made once, by the step
+        steps = [ends.get(id(s)) or ends.setdefault(id(s), _step_data(s)) for s in line.steps]
         views = []
         laid = [st[1] if st[2] and st[1] else None for st in steps]
-        ends = {} if ends is None else ends
         row = tuple(line.line)
         for view in table["views"]:
             key = (row, line.lead, view["half"])
             found = ends.get(key)
             if found is None:
                 placed = line_places(line.line, line.lead, view["half"])
-                found = ends[key] = ({tile_key(p.a, p.b): p for p in placed}, _box_data(line_box(placed, view["half"])))
+                found = ends[key] = ({tile_key(p.a, p.b): spots.index(p) for p in placed},
+                                     _box_data(line_box(placed, view["half"])))
             places, box = found
-            views.append({"box": box, "put": [None if k is None else spots.index(places[k]) for k in laid]})
+            views.append({"box": box, "put": [None if k is None else places[k] for k in laid]})
         out = {"views": views}
     out["steps"] = steps
     return out
+
+
+def _step_data(s) -> list:
+    """A line's step for the script: ``[seat, tile ("3-5"), laid, count, pips, ends]`` (:func:`line_data`)."""
+    return [s.seat, None if s.tile is None else tile_key(*s.tile), int(s.laid), s.count, s.pips,
+            list(s.ends) if s.ends else None]
 
 
 def _field(f) -> str:
