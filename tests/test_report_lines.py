@@ -214,3 +214,29 @@ def test_each_step_of_a_line_puts_its_tile_where_the_geometry_draws_the_table(na
                     checked += 1
                 assert len(repr(line)) < 60 * len(line["steps"]) + 200
     assert checked > 20
+
+
+@pytest.mark.parametrize("variant,seed", [("partnership", 1), ("whist", 2), ("draw", 3), ("cross", 4), ("block", 5)])
+def test_lines_that_share_positions_give_each_line_as_played_alone(variant, seed):
+    """The page's lines reach many positions twice (the line of the move played at one decision goes on as the
+    best line of the next): each position is played once (``model.LinePlayer``) and its step kept for the next
+    line. Every line of the page must be step for step the line played alone on the table before its decision
+    (the reference: ``line_steps``, nothing kept), and some steps must indeed be shared."""
+    from analyzer.match import random_match
+    from analyzer.notation import parse, write
+    from analyzer.report.model import line_steps
+
+    record = parse(write(random_match(variant, seed=seed, games=1)), "generated")
+    model = report_model(record)
+    rep, game = replay_record(record)[0], model.games[0]
+    pos, lines, shared, seen = rep.initial.copy(), 0, 0, set()
+    for step, view in zip(rep.steps, game.moves):
+        pos.turn = step.seat
+        for a in (view.decision.alternatives if view.decision else ()):
+            if a.line is not None:
+                assert a.line == line_steps(pos, a.line.moves, list(rep.players)), (view.number, a.move)
+                shared += sum(id(s) in seen for s in a.line.steps)
+                seen.update(id(s) for s in a.line.steps)
+                lines += 1
+        pos.push(step.move)
+    assert lines > 10 and shared > 0
