@@ -1,6 +1,7 @@
 """What a report page costs against the analysis of the same record, in two trees measured in the same run
 (issue 57 item 3): CPU seconds a record for ``report`` (the page, every alternative's best line on it) and for
-``analyze`` (the median of ``--repeat`` runs, in one process of each tree), the page's size, and the peak
+``analyze`` and ``analyze --lines`` (the analysis with every alternative's best line, as the page shows them; the
+median of ``--repeat`` runs, in one process of each tree), the page's size, and the peak
 memory of ``domino report`` over archives of generated records (a fresh process each, its maximum RSS), and
 with ``--sizes N`` the size of one-hand pages generated from N seeds of several variants (median and largest).
 
@@ -37,15 +38,16 @@ def _one(tree: str, repeat: int, folder: str) -> dict:
     from analyzer.report.task import process
 
     analyze = Options("analyze")
+    lines = Options("analyze", lines=True)
     report = Options("report", lines=True, fair_hidden=True)
     out = {}
     first = (Path(folder) / RECORDS[0]).read_bytes()
-    for options in (analyze, report):          # start-up: the imports and the search's table, once, untimed
+    for options in (analyze, lines, report):   # start-up: the imports and the search's table, once, untimed
         process(RECORDS[0], first, options)
     for name in RECORDS:
         data = (Path(folder) / name).read_bytes()
         figures = {}
-        for label, options in (("analyze", analyze), ("report", report)):
+        for label, options in (("analyze", analyze), ("lines", lines), ("report", report)):
             times, result = [], None
             for _ in range(repeat):
                 start = time.process_time()
@@ -135,14 +137,17 @@ def main() -> None:
             if done.returncode:
                 raise SystemExit(done.stderr[-3000:])
             figures[which] = json.loads(done.stdout)
-        print(f"{'record':<20} {'tree':<7} {'analyze s':>9} {'report s':>9} {'report/analyze':>14} {'page KB':>8}")
+        print("CPU seconds a record (median of the repeats): analyze, analyze --lines (every alternative's best line,\n"
+              "as the page shows them) and report; the report's cost against each; the page's size")
+        print(f"{'record':<20} {'tree':<7} {'analyze s':>9} {'--lines s':>9} {'report s':>9} {'/analyze':>9} "
+              f"{'/--lines':>9} {'page KB':>8}")
         for name in RECORDS:
             for which in trees:
                 f = figures[which][name]
-                print(f"{name:<20} {which:<7} {f['analyze']:>9.3f} {f['report']:>9.3f} "
-                      f"{f['report'] / f['analyze']:>13.1f}x {f['page'] / 1024:>8.0f}")
+                print(f"{name:<20} {which:<7} {f['analyze']:>9.4f} {f['lines']:>9.4f} {f['report']:>9.4f} "
+                      f"{f['report'] / f['analyze']:>8.1f}x {f['report'] / f['lines']:>8.1f}x {f['page'] / 1024:>8.0f}")
             b, a = figures["before"][name], figures["after"][name]
-            print(f"{'':<20} {'ratio':<7} {'':>9} {a['report'] / b['report']:>8.2f}x {'':>14} "
+            print(f"{'':<20} {'ratio':<7} {'':>9} {'':>9} {a['report'] / b['report']:>8.2f}x {'':>9} {'':>9} "
                   f"{a['page'] / b['page']:>7.2f}x")
         if args.sizes:
             _print_sizes(trees, args.sizes)
