@@ -481,6 +481,18 @@ class LinePlayer:
         self._ids: dict[tuple, int] = {}
         self._steps: dict[int, LineStep] = {}           # a position -> the step that reached it
         self._ends: dict[int, tuple] = {}                # the position a line ends on -> (its line of play, lead)
+        self._moves: dict[str, tuple] = {}               # a move's text -> what it says (:meth:`_read`)
+
+    def _read(self, text: str) -> tuple[str, str, Move, Pair | None]:
+        """A line's move ``"B [0-0]"`` read once: the player's name (the longest of the players' that it starts with:
+        a name may hold a space), the move's words, the move and its tile."""
+        name = max((p for p in self.players if text.startswith(p + " ")), key=len, default=None)
+        if name is None:
+            raise ValueError(f"{text!r}: not a move of a player")
+        words = text[len(name) + 1:]
+        move = _MOVES.get(words) or _MOVES.setdefault(words, Move.parse(words))
+        found = self._moves[text] = (name, words, move, None if move.tile is None else (move.tile.low, move.tile.high))
+        return found
 
     def _id(self, key: tuple) -> int:
         found = self._ids.get(key)
@@ -507,20 +519,20 @@ class LinePlayer:
         steps, said, pushed, arms = [], [], 0, pos.has_arms
         try:
             for j, text in enumerate(moves):
-                name = self.players[pos.turn] + " " if j < shared else text[:text.index(" ") + 1]
-                if not text.startswith(name):
-                    raise ValueError(f"{text!r}: {self.players[pos.turn]} is to move")
-                said.append(text[len(name):])
+                name, words, move, pair = self._moves.get(text) or self._read(text)
+                said.append(words)
                 if j >= shared:
                     steps.append(self._steps[nodes[j]])
                     continue
-                move = _MOVES.get(said[-1]) or _MOVES.setdefault(said[-1], Move.parse(said[-1]))
+                seat = pos.turn
+                if name != self.players[seat]:
+                    raise ValueError(f"{text!r}: {self.players[seat]} is to move")
                 if not pushed and (replace(move, tile=None) if move.draw else move) not in pos.legal_moves():
                     raise ValueError(f"{text!r} is not legal here")     # (a draw: the boneyard's tile)
-                seat, tile, pushed = pos.turn, move.tile, pushed + 1
+                pushed += 1
                 pos.push(move)
-                step = LineStep(seat, None if tile is None else (tile.low, tile.high), move.is_play, pos.count(seat),
-                                None if pos.hidden[seat] else pos.pips(seat), pos.ends, _layout(pos) if arms else None)
+                step = LineStep(seat, pair, move.is_play, pos.count(seat), None if pos.hidden[seat] else pos.pips(seat),
+                                pos.ends, _layout(pos) if arms else None)
                 steps.append(self._steps.setdefault(nodes[j], step))
             if end is None:
                 end = _pair_line(pos) if not arms else ([], None)
