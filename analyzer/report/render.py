@@ -496,28 +496,37 @@ class Shared(list):
         return None if labels is None else {arm: None if v is None else self.index(v) for arm, v in labels.items()}
 
 
-def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict) -> list[tuple]:
+def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict, texts: dict) -> list[tuple]:
     """Each move of a line as the page carries it: the move (``"seat tile laid count pips ends"``, ``-``: none,
     the ends as ``1.6``, and the labels it changes as ``arm:index`` by ``,``), its words, the place of its tile
     in each view, and the move as the page writes it (:func:`_short_step`: a pass that changes nothing, ``"seat -"``;
     ``start``: the board before the line, :func:`board_data`). The first three are what two lines must share to
-    share a tail."""
+    share a tail. ``texts``: a move's text and words by its step (the lines of a game share steps, :func:`line_data`;
+    a step that changes labels is written each time)."""
     rows = []
-    puts = [["-" if k is None else str(k) for k in v["put"]] for v in line["views"]]
+    puts = [[_PUT.get(k) or str(k) for k in v["put"]] for v in line["views"]]
     counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
     for j, st in enumerate(line["steps"]):
         seat, tile, laid, count, pips_, ends_ = st[:6]
         change = labels.change(st[6]) if len(st) > 6 else None
-        text = (f"{seat} {tile or '-'} {laid} {count} {'-' if pips_ is None else pips_} "
-                f"{'.'.join(map(str, ends_)) if ends_ else '-'}")
-        if change:
-            text += " " + ",".join(f"{arm}:{'-' if k is None else k}" for arm, k in sorted(change.items()))
+        made = texts.get(id(st)) if not change else None
+        if made is None:
+            made = (f"{seat} {tile or '-'} {laid} {count} {'-' if pips_ is None else pips_} "
+                    f"{'.'.join(map(str, ends_)) if ends_ else '-'}", _packed_said(said[j], tile))
+            if change:
+                made = (made[0] + " " + ",".join(f"{arm}:{'-' if k is None else k}" for arm, k in sorted(change.items())),
+                        made[1])
+            else:
+                texts[id(st)] = made
+        text, words = made
         quiet = tile is None and not change and count == counts[seat] and pips_ == pips[seat] and (ends_ or None) == (ends or None)
-        words = _packed_said(said[j], tile)
-        shown = (f"{seat} -", "" if words == "!pass" else words) if quiet else (text, words)
-        rows.append((text, words, tuple(p[j] for p in puts), shown))
+        rows.append((text, words, tuple(p[j] for p in puts),
+                     (f"{seat} -", "" if words == "!pass" else words) if quiet else made))
         counts[seat], pips[seat], ends = count, pips_, ends_
     return rows
+
+
+_PUT = {None: "-"}
 
 
 def _packed_said(said: str, tile: str | None) -> str:
@@ -542,6 +551,7 @@ def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared, 
     and the number of the suffix after it, looked up once), so finding the shared tail costs a look-up a move."""
     seen: dict[int, list[int]] = {}           # a suffix's number -> [at, alt, first] of its first line
     suffixes: dict[tuple, int] = {}           # (a move, the number of the suffix after it) -> the suffix's number
+    texts: dict[int, tuple] = {}              # a step's text and words (:func:`_line_rows`), by the step
     out = {}
     for at, alts in lines.items():
         packed = []
@@ -549,7 +559,7 @@ def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared, 
             if line is None:
                 packed.append(None)
                 continue
-            rows = _line_rows(line, said[at][alt], labels, boards[int(at) - 1])
+            rows = _line_rows(line, said[at][alt], labels, boards[int(at) - 1], texts)
             ids = [0] * (len(rows) + 1)       # ids[j]: the number of the moves from j to the end (the empty one: 0)
             for j in range(len(rows) - 1, -1, -1):
                 key = (rows[j][:3], ids[j + 1])
