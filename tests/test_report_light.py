@@ -14,7 +14,7 @@ from analyzer.report.diagram import position_at, table_svg
 from analyzer.report.geometry import U as GU
 from analyzer.report.model import board_view
 from analyzer.tiles import Move
-from conftest import RECORDS
+from conftest import RECORDS, wait_ready
 from test_cli import run
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -70,6 +70,7 @@ def test_every_alternatives_line_steps_through_on_the_light_page(browser, pages,
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(pages[name].as_uri())
+        wait_ready(page)
         walked = page.evaluate(WALK_ALL)
         assert len(walked) >= 10 and len({w["at"] for w in walked}) >= 4
         for w in walked:

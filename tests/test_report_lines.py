@@ -13,7 +13,7 @@ from analyzer.position import tiles_of
 from analyzer.report import render_html
 from analyzer.report.task import report_model
 from analyzer.tiles import Move
-from conftest import RECORDS
+from conftest import RECORDS, wait_ready
 from test_cli import run
 
 
@@ -78,6 +78,7 @@ def test_stepping_through_a_line_shows_the_tables_the_line_gives(browser, pages,
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(pages["seed1.dom"].as_uri() + "#g1-m18")
+        wait_ready(page)
         # C's [3-6] at move 18 (the book's critical move): every alternative has its line
         lines = _lines(page, 18)
         assert len(lines) == 4
