@@ -609,7 +609,7 @@
     return;
   }
   Promise.all(sections.map(function (section) {
-    return inflated(section).then(null, function () { return null; });
+    return Promise.resolve(section).then(inflated).then(null, function () { return null; });   // (damaged: none)
   })).then(function (all) {
     sections.forEach(function (section, k) {
       if (all[k]) {
