@@ -92,7 +92,9 @@ def main() -> None:
             print(f"{Path(tree).name:<24} {r['record']:<24} {r['positions']:>9} {r['cold']:>9.2f} {r['warm']:>6.2f} "
                   f"{r['pack']:>6.2f} {r['cold'] + r['pack']:>9.2f} {r['packed']:>8} {r['page']:>8}")
     print("\nms of CPU per record (median); draw: task.position_diagrams, cold with the drawing's caches emptied "
-          "before each run; pack: render.packed_diagrams; page: the report's HTML in bytes")
+          "before each run; pack: render.packed_diagrams (packed: its characters; a tree since the page deflates each "
+          "game's data whole gives the text before that deflate, an older one the drawings deflated alone); page: the "
+          "report's HTML in bytes")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,30 @@ def settled(page) -> None:
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
+def wait_ready(page, ready: str = "yes") -> None:
+    """Wait until a report page has set up every game: its script inflates each game's data, then marks the page
+    ``<html data-ready="yes">`` (``"no"``: the browser could not, a note in place of the controls); a page without
+    games' data (an archive's index) has nothing to wait for."""
+    page.wait_for_load_state("load")
+    if not page.locator("script.game-data").count():
+        return
+    page.wait_for_function("document.documentElement.hasAttribute('data-ready')", timeout=EXPECT_SECONDS * 1000)
+    assert page.evaluate("document.documentElement.dataset.ready") == ready
+
+
+# A game's data as the page's script reads it (render.deflated: JSON, deflated, in base64), by the game's section id.
+GAME_DATA = """async (id) => {
+    const text = document.querySelector('#' + id + ' script.game-data').textContent;
+    const bytes = Uint8Array.from(atob(text), c => c.charCodeAt(0));
+    return JSON.parse(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'))).text());
+}"""
+
+
+def page_game_data(page, game: str = "g1") -> dict:
+    """The data of the game whose section is ``game`` (``g1``, ``g1r``), unpacked in the page."""
+    return page.evaluate(GAME_DATA, game)
+
+
 @dataclasses.dataclass
 class Seen:
     """What a page did: the requests it made, its console errors and warnings, the dialogs it opened."""
@@ -131,7 +155,7 @@ def open_page(browser):
             d.dismiss()
         page.on("dialog", dialog)
         page.goto(path.as_uri() + fragment)
-        page.wait_for_load_state("load")
+        wait_ready(page)
         return page, seen
 
     yield open_

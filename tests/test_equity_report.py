@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.notation import parse
+from conftest import wait_ready
 
 HOSTILE = "<b>A</b>"
 
@@ -101,6 +102,7 @@ def test_in_the_browser(browser, pages, width, height, tmp_path):
         page.on("console", lambda msg: errors.append(msg.text) if msg.type in ("error", "warning") else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto((out / "match.dom.html").as_uri())
+        wait_ready(page)
         # the critical move of game 1 (A [0-2], move 14): it loses MWC, shown beside its value line
         page.locator(".jump-critical").first.click()
         detail = page.locator("section.detail:not([hidden])").first

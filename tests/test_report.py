@@ -10,6 +10,7 @@ import json
 import pathlib
 import re
 import struct
+import zlib
 from html import unescape
 
 import pytest
@@ -184,13 +185,37 @@ def test_the_page_is_self_contained(seed_model):
     assert unescape(policy).startswith("default-src 'none'; img-src data:;")
 
 
+_GAME_DATA = re.compile(r'<script type="application/zlib" class="game-data">(.*?)</script>', re.S)
+
+
+def _page_data(html: str) -> list[dict]:
+    """Each game's data of a page, unpacked as its script unpacks it (base64, deflated JSON)."""
+    return [json.loads(zlib.decompress(base64.b64decode(block, validate=True)).decode("utf-8"))
+            for block in _GAME_DATA.findall(html)]
+
+
 def test_the_css_and_script_are_our_packaged_files_inlined(seed_model):
     html = render_html(seed_model)
     assert html.count("<style>") == 1 and html.count("<script>") == 1
-    assert "function Game(section)" in html
-    data = re.findall(r'<script type="application/json" class="game-data">(.*?)</script>', html, re.S)
+    assert "function Game(section, data)" in html
+    data = _page_data(html)
     # the record's game, then its repaired copy (the book's record breaks from round 7)
-    assert len(data) == 2 and json.loads(data[0])["critical"] == 18
+    assert len(data) == 2 and data[0]["critical"] == 18
+
+
+def test_the_pages_game_data_is_the_packed_game_deflated(seed_model):
+    """Each game's block on the page is :func:`render.packed_game` of its :func:`render.game_data` (the packed
+    drawings to save in it, as their text), as JSON, deflated once and in base64: nothing in it to escape."""
+    from analyzer.report.render import chart, game_data, line_words, packed_diagrams, packed_game
+
+    html = render_html(seed_model)
+    blocks = _GAME_DATA.findall(html)
+    assert all(re.fullmatch(r"[A-Za-z0-9+/]+=*", block) for block in blocks)
+    want = [packed_game(game_data(g, chart(g)), line_words(g)) for g in seed_model.shown]
+    assert _page_data(html) == json.loads(json.dumps(want)) and len(want) == 2
+    assert all(d["diagrams"] == packed_diagrams(g.diagrams) and d["diagrams"].count("\n") > 100
+               for d, g in zip(_page_data(html), seed_model.shown))
+    assert sum(map(len, blocks)) < len(json.dumps(want)) / 3       # (the JSON is some four times larger)
 
 
 def test_hostile_text_is_escaped(hostile_html, hostile_text_page):
@@ -199,9 +224,10 @@ def test_hostile_text_is_escaped(hostile_html, hostile_text_page):
         assert "<img" not in html and "alert(2)</script>" not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
         # our script and the game data (the record's game and its repaired copy), nothing else
-        assert html.count("<script") == 1 + html.count('<script type="application/json" class="game-data">') >= 2
-        for block in re.findall(r'<script type="application/json" class="game-data">(.*?)</script>', html, re.S):
-            assert "<" not in block and ">" not in block
+        assert html.count("<script") == 1 + html.count('<script type="application/zlib" class="game-data">') >= 2
+        for block in _GAME_DATA.findall(html):
+            assert re.fullmatch(r"[A-Za-z0-9+/]+=*", block)
+        assert all(HOSTILE_NAME not in json.dumps(d, ensure_ascii=False) for d in _page_data(html))
     assert "&lt;img src=x onerror=alert(1)&gt;" in hostile_html
 
 

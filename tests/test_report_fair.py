@@ -13,7 +13,7 @@ from analyzer.match import replay_record
 from analyzer.notation import parse, read
 from analyzer.pipeline import mover_views
 from analyzer.report import build_report, render_html
-from conftest import RECORDS
+from conftest import RECORDS, wait_ready
 
 FAIR = {"worlds": 4, "exact_below": 400, "workers": 1, "seats": ["C"]}
 
@@ -92,6 +92,7 @@ def test_on_a_phone_the_board_comes_first_and_is_as_wide_as_the_hands(browser, f
     try:
         page = context.new_page()
         page.goto(fair_page.as_uri())
+        wait_ready(page)
         board = page.locator("#g1 .board").bounding_box()
         deal = page.locator("#g1 .card.players").bounding_box()
         hand = page.locator("#g1 .hand").first.bounding_box()
@@ -125,6 +126,7 @@ def test_report_fair_on_the_command_line_shows_the_fair_analysis(browser, cli_fa
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(cli_fair_page.as_uri() + f"#g1-m{c36.number}")
+        wait_ready(page)
         shown = page.locator("section.detail:not([hidden])")
         # every alternative of C's [3-6] with its fair value, the verdict mark and C's view of the hands
         assert shown.locator("table.alts td.fair").count() == len(c36.decision.alternatives)

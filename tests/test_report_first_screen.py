@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from conftest import RECORDS, settled
+from conftest import RECORDS, page_game_data, settled, wait_ready
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -40,7 +40,7 @@ def _open(browser, path, viewport, fragment="", touch=False):
     context.route(re.compile(r"^(https?|wss?|ftp)://"), lambda route: route.abort())
     page = context.new_page()
     page.goto(path.as_uri() + fragment)
-    page.wait_for_load_state("load")
+    wait_ready(page)
     return context, page
 
 
@@ -106,7 +106,7 @@ def test_on_a_touch_screen_the_key_hints_are_buttons(browser, seed_page, tmp_pat
 
 def test_on_a_phone_the_fair_table_keeps_each_row_on_one_line(browser, partial_page):
     context, page = _open(browser, partial_page, PHONE, touch=True)
-    judged = page.evaluate("JSON.parse(document.querySelector('#g1 script.game-data').textContent).mistakes")
+    judged = page_game_data(page)["mistakes"]
     decisions = page.evaluate("""Array.from(document.querySelectorAll('#g1 section.detail'))
         .filter(s => s.querySelector('table.alts')).map(s => s.dataset.move)""")
     assert decisions and judged

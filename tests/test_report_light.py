@@ -14,7 +14,7 @@ from analyzer.report.diagram import position_at, table_svg
 from analyzer.report.geometry import U as GU
 from analyzer.report.model import board_view
 from analyzer.tiles import Move
-from conftest import RECORDS
+from conftest import RECORDS, wait_ready
 from test_cli import run
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -70,6 +70,7 @@ def test_every_alternatives_line_steps_through_on_the_light_page(browser, pages,
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(pages[name].as_uri())
+        wait_ready(page)
         walked = page.evaluate(WALK_ALL)
         assert len(walked) >= 10 and len({w["at"] for w in walked}) >= 4
         for w in walked:
@@ -139,9 +140,9 @@ def _generated_page(variant: str, seed: int) -> str:
     return process("generated", record.encode("utf-8"), Options("report", lines=True, fair_hidden=True))["page"]
 
 
-# the variants whose one-hand pages the limit covers (the layouts with arms are larger: docs/archives.md gives
-# their sizes)
-LIGHT_VARIANTS = ("partnership", "whist", "jamaican", "block", "draw", "all-fives")
+# the variants whose one-hand pages the limit covers (cross and french: layouts with arms, since each game's data
+# is deflated; docs/archives.md gives the sizes of the others)
+LIGHT_VARIANTS = ("partnership", "whist", "jamaican", "block", "draw", "all-fives", "cross", "french")
 
 
 @pytest.mark.slow
@@ -153,19 +154,47 @@ def test_one_hand_pages_with_every_line_are_at_most_150_kb(variant):
     assert max(sizes) <= 150 * 1024, sizes
 
 
-@pytest.mark.parametrize("variant,seed", [("partnership", 1), ("jamaican", 3), ("draw", 2),
+@pytest.mark.parametrize("variant,seed", [("partnership", 1), ("jamaican", 3), ("draw", 2), ("cross", 4),
+                                          pytest.param("french", 10, marks=pytest.mark.slow),
                                           pytest.param("block", 4, marks=pytest.mark.slow),
                                           pytest.param("all-fives", 5, marks=pytest.mark.slow)])
 def test_every_line_of_a_light_page_steps_to_the_end_of_the_hand(open_page, tmp_path, variant, seed):
-    """In Chromium each line of a generated one-hand page lists its moves and steps to the end of the hand."""
+    """In Chromium each line of a generated one-hand page lists its moves and steps to the end of the hand, once
+    the page has inflated its game's data and marked itself ready (cross 4 and french 10: the largest pages of
+    their twelve seeds)."""
     html = _generated_page(variant, seed)
     assert len(html.encode("utf-8")) <= 150 * 1024
     path = tmp_path / "generated.html"
     path.write_text(html, encoding="utf-8")
-    page, seen = open_page(path)
+    page, seen = open_page(path)        # (it waits for <html data-ready="yes">: conftest.wait_ready)
+    assert page.evaluate("document.documentElement.dataset.ready") == "yes"
+    assert page.evaluate("document.querySelector('#g1').dataset.current") == "0"
     walked = page.evaluate(WALK_ALL)
     assert len(walked) >= 5
     for line in walked:
         assert len(line["steps"]) == len(line["moves"]) + 1 and line["step"] == str(len(line["moves"]))
         assert all(move.split(" ", 1)[0] in "ABCD" for move in line["moves"])
     assert seen.errors == []
+
+
+def test_a_browser_without_decompression_says_so_in_place_of_the_controls(browser, pages):
+    """Where the browser has no DecompressionStream the page cannot inflate its games' data: a short note stands
+    where each game's controls were, the page is marked ``data-ready="no"``, and no script error is raised."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type in ("error", "warning") else None)
+        page.add_init_script("delete window.DecompressionStream")
+        page.goto(pages["seed1.dom"].as_uri() + "#g1-m18")
+        wait_ready(page, "no")
+        for k in range(page.locator("section.game").count()):
+            game = page.locator("section.game").nth(k)
+            assert game.locator(".no-board").is_visible() and "newer browser" in game.locator(".no-board").inner_text()
+            assert not game.locator(".controls").is_visible()
+            assert game.locator("button.show-line").first.is_disabled()
+        assert page.locator("#g1 table.moves").is_visible()      # the moves stay on the page
+        assert errors == []
+    finally:
+        context.close()

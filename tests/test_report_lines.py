@@ -3,6 +3,7 @@ see, at every step, the table that replaying the line gives; then get back to th
 phone widths; a line of play, a layout with arms and a draw game."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -13,7 +14,7 @@ from analyzer.position import tiles_of
 from analyzer.report import render_html
 from analyzer.report.task import report_model
 from analyzer.tiles import Move
-from conftest import RECORDS
+from conftest import RECORDS, wait_ready
 from test_cli import run
 
 
@@ -78,6 +79,7 @@ def test_stepping_through_a_line_shows_the_tables_the_line_gives(browser, pages,
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(pages["seed1.dom"].as_uri() + "#g1-m18")
+        wait_ready(page)
         # C's [3-6] at move 18 (the book's critical move): every alternative has its line
         lines = _lines(page, 18)
         assert len(lines) == 4
@@ -135,13 +137,14 @@ def test_lines_with_arms_and_draws_show_the_tables_the_line_gives(open_page, pag
 def test_the_line_moves_are_escaped(open_page, tmp_path):
     """The page sends each line's moves once, without the names; the script lists them under the mover's name
     as the hands show it, as text."""
-    from test_report import HOSTILE_NAME, _hostile_record
+    from test_report import HOSTILE_NAME, _hostile_record, _page_data
 
     html = render_html(report_model(_hostile_record()))
     assert html.count('class="show-line"') > 10
     assert HOSTILE_NAME not in html
     assert '<b>&lt;script&gt;alert(1)&lt;/script&gt;</b>' in html
-    assert html.count('"said":"') > 10              # each line's words sent as data, the names added by the script
+    data = json.dumps(_page_data(html), ensure_ascii=False)
+    assert data.count('"said": "') > 10 and HOSTILE_NAME not in data   # each line's words sent as data, the names added by the script
     path = tmp_path / "hostile.html"
     path.write_text(html, encoding="utf-8")
     page, seen = open_page(path)

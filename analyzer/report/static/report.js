@@ -1,6 +1,6 @@
 /* The report's script: steps through each game and draws the table at the current move.
-   It reads the numbers embedded in each game's JSON block and writes only numbers and its own
-   words into the page (textContent, attributes), never markup. */
+   It reads the numbers embedded in each game's data block (JSON, deflated, in base64) and writes only numbers
+   and its own words into the page (textContent, attributes), never markup. */
 (function () {
   "use strict";
 
@@ -71,9 +71,17 @@
 
   // ---- one game ------------------------------------------------------------------------------------
 
-  function Game(section) {
+  // A game's data as render.deflated packs it (the text of its script block: JSON, deflated, in base64): a promise.
+  function inflated(section) {
+    var bin = atob(section.querySelector("script.game-data").textContent.trim()), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
+  function Game(section, data) {
     this.el = section;
-    this.data = JSON.parse(section.querySelector("script.game-data").textContent);
+    this.data = data;
     var more = this.data.more || {};
     this.data.boards = this.data.boards.map(function (text, k) { return unpackBoard(text, more[k]); });
     this.number = this.data.game;
@@ -140,7 +148,7 @@
       });
     });
     this.saver = section.querySelector(".save-diagram");
-    if (this.saver && this.data.diagrams && typeof DecompressionStream === "function") {
+    if (this.saver && this.data.diagrams) {
       this.saver.hidden = false;
       this.saver.querySelector(".save-svg").addEventListener("click", function () { self.saveDiagram("svg"); });
       this.saver.querySelector(".save-png").addEventListener("click", function () { self.saveDiagram("png"); });
@@ -223,17 +231,15 @@
 
   // ---- the diagram of a position, saved as a file ------------------------------------------------------
 
-  // The SVG of every position of the game (domino diagram's drawings), unpacked once.
+  // The SVG of every position of the game (domino diagram's drawings), unpacked once (a promise) from the text of
+  // render.packed_diagrams: the plans (JSON) on the first line, then the new lines: each drawing by pairs first,
+  // count: count lines of the drawing before from first on, or (first -1) the next count new lines.
   Game.prototype.diagrams = function () {
     if (!this.unpacked) {
-      var bin = atob(this.data.diagrams), bytes = new Uint8Array(bin.length);
-      for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
-      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-      this.unpacked = new Response(stream).text().then(function (text) {
-        // the plans (JSON) on the first line, then the new lines: each drawing by pairs first, count: count lines
-        // of the drawing before from first on, or (first -1) the next count new lines
+      var text = this.data.diagrams;
+      this.unpacked = new Promise(function (done) {
         var cut = text.indexOf("\n"), fresh = text.slice(cut + 1).split("\n"), taken = 0, before = [];
-        return JSON.parse(text.slice(0, cut)).map(function (plan) {
+        done(JSON.parse(text.slice(0, cut)).map(function (plan) {
           var lines = [];
           for (var i = 0; i < plan.length; i += 2) {
             var from = plan[i] < 0 ? fresh : before, at = plan[i] < 0 ? taken : plan[i];
@@ -242,7 +248,7 @@
           }
           before = lines;
           return lines.join("\n");
-        });
+        }));
       });
     }
     return this.unpacked;
@@ -581,14 +587,56 @@
     return true;
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll("section.game"), function (section) {
-    games.push(new Game(section));
+  // In place of a game's controls when its board cannot work: a short note, the moves and their analysis still
+  // on the page.
+  function noBoard(section, words) {
+    var controls = section.querySelector(".controls"), note = document.createElement("p");
+    note.className = "no-board";
+    note.textContent = words;
+    controls.hidden = true;
+    controls.parentNode.insertBefore(note, controls);
+    Array.prototype.forEach.call(section.querySelectorAll("button.show-line"), function (b) { b.disabled = true; });
+  }
+
+  // Each game's data inflated, then every game set up as the page was at its load, and the page marked ready
+  // (<html data-ready="yes">; "no" when the browser cannot inflate it: a note where the controls were).
+  var sections = Array.prototype.slice.call(document.querySelectorAll("section.game"));
+  if (typeof DecompressionStream !== "function") {
+    sections.forEach(function (section) {
+      noBoard(section, "The board needs a newer browser (one with DecompressionStream) to step through this game: the moves and their analysis are below.");
+    });
+    document.documentElement.setAttribute("data-ready", "no");
+    return;
+  }
+  Promise.all(sections.map(function (section) {
+    return Promise.resolve(section).then(inflated).then(null, function () { return null; });   // (damaged: none)
+  })).then(function (all) {
+    sections.forEach(function (section, k) {
+      if (all[k]) {
+        games.push(new Game(section, all[k]));
+      } else {
+        noBoard(section, "The board's data of this game is damaged: it cannot step through the game.");
+      }
+    });
+    start();
+    document.documentElement.setAttribute("data-ready", games.length === sections.length ? "yes" : "no");
   });
-  games.forEach(function (g) { g.show(0, false); });
-  active = games[0] || null;
-  followHash(true);
-  window.addEventListener("hashchange", function () { followHash(false); });
-  window.addEventListener("scroll", function () { scrolled = true; }, {passive: true});
+
+  function start() {
+    games.forEach(function (g) { g.show(0, false); });
+    active = games[0] || null;
+    followHash(true);
+    window.addEventListener("hashchange", function () { followHash(false); });
+    window.addEventListener("scroll", function () { scrolled = true; }, {passive: true});
+    games.forEach(function (game) {
+      Array.prototype.forEach.call(game.el.querySelectorAll("button.graded"), function (button) {
+        button.addEventListener("click", function () {
+          active = game;
+          nextGraded(game, button.classList.contains("next-graded"));
+        });
+      });
+    });
+  }
 
   // How much of a game the window shows, in pixels of height.
   function inView(g) {
@@ -621,15 +669,6 @@
     game.show(to, true);
     return true;
   }
-
-  games.forEach(function (game) {
-    Array.prototype.forEach.call(game.el.querySelectorAll("button.graded"), function (button) {
-      button.addEventListener("click", function () {
-        active = game;
-        nextGraded(game, button.classList.contains("next-graded"));
-      });
-    });
-  });
 
   document.addEventListener("keydown", function (ev) {
     if (!active || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
