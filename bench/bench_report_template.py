@@ -11,7 +11,8 @@ write the same pages, byte for byte, of many records (the pages of each tree kep
 
 The records timed: a generated one-hand partnership record (``random_match("partnership", seed=1)``), the book's
 hand (``records/seed1.dom``), a cross record and the fair page of ``records/seed2.dom`` (``report --fair``).
-The records compared: every record of ``records/`` and ``tests/data`` that makes a page, and one-hand records
+The records compared: every record of ``records/`` and ``tests/data`` that makes a page (and the match records'
+pages on the match scale, ``records/seed2.dom``'s with ``--fair`` and with a node limit), and one-hand records
 generated from seeds 0 to ``--seeds`` - 1 of several variants.
 """
 from __future__ import annotations
@@ -29,29 +30,32 @@ TIMED = ["generated", "seed1.dom", "variant-cross.dom", "seed2.dom --fair"]
 VARIANTS = ["partnership", "whist", "cross", "block", "draw", "all-fives"]
 
 
-def _options(fair: bool):
+def _options(how: str = ""):
+    """The options of ``domino report``, and ``--fair``, ``--scale match`` or ``--max-nodes 2000`` by ``how``."""
     from analyzer.pipeline import Options
 
-    return Options("report", lines=True, fair_hidden=True, fair_worlds=200 if fair else 0)
+    more = {"fair": dict(fair_worlds=200), "match": dict(scale="match", luck_each=True),
+            "nodes": dict(max_nodes=2000), "": {}}[how]
+    return Options("report", lines=True, fair_hidden=True, **more)
 
 
-def _record(name: str) -> tuple[str, bytes, bool]:
-    """The label, text and --fair of a record timed."""
+def _record(name: str) -> tuple[str, bytes, str]:
+    """The label, text and options (:func:`_options`) of a record timed."""
     from analyzer.match import random_match
     from analyzer.notation import write
 
     if name == "generated":
-        return name, write(random_match("partnership", seed=1, games=1)).encode("utf-8"), False
+        return name, write(random_match("partnership", seed=1, games=1)).encode("utf-8"), ""
     file, _, fair = name.partition(" ")
-    return file, (HERE / "records" / file).read_bytes(), bool(fair)
+    return file, (HERE / "records" / file).read_bytes(), "fair" if fair else ""
 
 
-def _model(label: str, data: bytes, fair: bool):
+def _model(label: str, data: bytes, how: str = ""):
     """The page model of a record, as ``domino report`` makes it (None: the record makes no page)."""
     from analyzer.pipeline import read, run_record
     from analyzer.report.task import page
 
-    run = read(label, data, _options(fair))
+    run = read(label, data, _options(how))
     run_record(run)
     return None if run.problem is not None else page(run)
 
@@ -81,14 +85,18 @@ def _time(tree: str, repeat: int) -> dict:
     return out
 
 
-def _compare_inputs(seeds: int) -> list[tuple[str, bytes]]:
+def _compare_inputs(seeds: int) -> list[tuple[str, bytes, str]]:
+    """The label, text and options (:func:`_options`) of each page compared: the records as ``report`` makes them,
+    the match records on the match scale too, seed2.dom with ``--fair`` and with a node limit, the generated."""
     from analyzer.match import random_match
     from analyzer.notation import write
 
     files = sorted(p for folder in ("records", "tests/data") for p in (HERE / folder).iterdir()
                    if p.is_file() and p.suffix in (".dom", ".txt"))
-    inputs = [(str(p.relative_to(HERE)), p.read_bytes()) for p in files]
-    inputs += [(f"{v}-{s}", write(random_match(v, seed=s, games=1)).encode("utf-8"))
+    inputs = [(str(p.relative_to(HERE)), p.read_bytes(), "") for p in files]
+    inputs += [(label, data, "match") for label, data, _ in inputs if Path(label).name.startswith("match-")]
+    inputs += [("records/seed2.dom", (HERE / "records/seed2.dom").read_bytes(), how) for how in ("fair", "nodes")]
+    inputs += [(f"{v}-{s}", write(random_match(v, seed=s, games=1)).encode("utf-8"), "")
                for v in VARIANTS for s in range(seeds)]
     return inputs
 
@@ -99,14 +107,13 @@ def _pages(tree: str, folder: str, seeds: int) -> list[str]:
     from analyzer.report.render import render_html
 
     made = []
-    fair = [(f"{label}.fair", data) for label, data, fair in map(_record, TIMED) if fair]
-    for label, data in _compare_inputs(seeds) + fair:
+    for label, data, how in _compare_inputs(seeds):
         try:
-            model = _model(label.removesuffix(".fair"), data, label.endswith(".fair"))
+            model = _model(label, data, how)
         except Exception:               # (a record the pipeline cannot read or analyse: no page, in either tree)
             continue
         if model is not None:
-            name = label.replace("/", "_").replace(" ", "_") + ".html"
+            name = label.replace("/", "_") + (f".{how}" if how else "") + ".html"
             (Path(folder) / name).write_text(render_html(model), encoding="utf-8")
             made.append(name)
     return made
