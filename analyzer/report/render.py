@@ -52,7 +52,7 @@ def environment() -> Environment:
     env.filters["tied"] = lambda fair: tied_words(fair, move_words)
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["plural"] = plural
-    env.globals.update(tile=tile, move_tile=move_tile, value=value, spread_scale=spread_scale)
+    env.globals.update(tile=tile, move_tile=move_tile, value=value, spread_scale=spread_scale, tile_symbols=tile_symbols)
     env.filters["valued"] = valued
     env.filters["spreads"] = spreads
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
@@ -69,6 +69,13 @@ def plural(n: int, word: str) -> str:
 # ---- the small pieces every page repeats --------------------------------------------------------------
 # Plain functions rather than macros: the page draws hundreds of them, and a macro call costs the template more
 # than the piece itself. Each escapes what it is given; the HTML around it is ours.
+
+@cache
+def tile_symbols(max_pip: int) -> Markup:
+    """The SVG symbols the tiles of a page draw from (``templates/tiles.html.j2``), for numbers up to ``max_pip``: the
+    same on every page, rendered once."""
+    return Markup(environment().get_template("tiles.html.j2").render(max_pip=max_pip, pips=PIP_LAYOUT))
+
 
 def tile(pair, cls: str = "") -> Markup:
     """A tile of ``pair`` (its two numbers). A small tile (``cls`` ``small``: a table of moves, of hands) draws its body
@@ -181,6 +188,7 @@ class ChartPoint:
     critical: bool
     turning: bool
     label: str
+    column: float = 0                # x of the left edge of its column (a click there selects the move)
 
 
 @dataclass(frozen=True)
@@ -228,9 +236,10 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
     for k, v in known:
         move = game.moves[k - 1] if k else None
         what = f"move {k}: {move.player} {move.text}" if move else "the deal"
-        points.append(ChartPoint(k, _n(left + k * dx), y(v), v, move.cls if move else None,
+        x = _n(left + k * dx)
+        points.append(ChartPoint(k, x, y(v), v, move.cls if move else None,
                                  bool(move and move.critical), bool(move and move.turning_point),
-                                 f"{what}; value {signed(v)} ({game.value_words(v)})"))
+                                 f"{what}; value {signed(v)} ({game.value_words(v)})", _n(x - round(dx, 3) / 2)))
     # the line breaks where a move has no value (its search went past the node limit)
     path = " ".join(f"{'L' if i and p.move == points[i - 1].move + 1 else 'M'}{p.x},{p.y}"
                     for i, p in enumerate(points))
@@ -664,8 +673,7 @@ def render_html(model: ReportModel) -> str:
     page = environment().get_template("report.html.j2")
     return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
-        data=[packed_game(game_data(g, c), line_words(g)) for g, c in zip(shown, charts)],
-        pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__))
+        data=[packed_game(game_data(g, c), line_words(g)) for g, c in zip(shown, charts)], css=css, script=script, csp=content_policy(css, script), version=__version__))
 
 
 # the inlined script and style, whole (``[^<]*`` runs between the rare ``<`` of a script, the page's data has none:
