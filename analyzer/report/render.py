@@ -55,6 +55,7 @@ def environment() -> Environment:
     env.globals.update(tile=tile, move_tile=move_tile, value=value, spread_scale=spread_scale, tile_symbols=tile_symbols)
     env.filters["valued"] = valued
     env.filters["spreads"] = spreads
+    env.filters["certainty"] = certainty
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
     return env
 
@@ -123,10 +124,16 @@ def spreads(alternatives: list) -> list:
     return [a.fair.spread for a in alternatives if a.fair and a.fair.spread]
 
 
+def certainty(ps: list[float]) -> str:
+    """How sure the chances that each player holds a group of tiles are: ``certain`` (each 0 or 1), ``nearly`` (one of
+    them 0.9 or more) or ``open``."""
+    return "certain" if all(p in (0, 1) for p in ps) else "nearly" if any(p >= 0.9 for p in ps) else "open"
+
+
 @dataclass(frozen=True)
 class SpreadScale:
-    """The common scale of a decision's spread plots (macros.html.j2: ``spread_plot``, 100 wide), from the least
-    value of its spreads (``lo``) to the greatest (``hi``), 96 wide between margins of 2."""
+    """The common scale of a decision's spread plots, from the least value of its spreads (``lo``) to the greatest
+    (``hi``): 96 wide between margins of 2, on a plot 100 wide."""
     lo: int = 0
     hi: int = 0
 
@@ -134,9 +141,24 @@ class SpreadScale:
         """Where the value ``v`` lies on the plot (one decimal, as the plot writes it)."""
         return f"{2 + 96 * (v - self.lo) / ((self.hi - self.lo) or 1):.1f}"
 
-    def width(self, a: float, b: float) -> str:
-        """How wide the plot draws the values from ``a`` to ``b``."""
-        return f"{96 * (b - a) / ((self.hi - self.lo) or 1):.1f}"
+    def plot(self, spread, mean: float, worlds: int) -> Markup:
+        """A fair value's spread over the ``worlds`` on this scale (numbers only: nothing of the record): the whiskers
+        from the least to the greatest value, ticks at 10% and 90%, the box the middle half, the median a bar, the
+        ``mean`` a dot, the values in its label and title."""
+        v, x = spread.values, self.x
+        least, p10, q1, median, q3, p90, most = map(signed, v)
+        zero = f'<line class="zero" x1="{x(0)}" y1="0" x2="{x(0)}" y2="14"/>' if self.lo < 0 < self.hi else ""
+        width = f"{96 * (v[4] - v[2]) / ((self.hi - self.lo) or 1):.1f}"
+        return Markup(
+            f'<svg class="spread" viewBox="0 0 100 14" role="img" aria-label="spread over {worlds} deals: least {least}, '
+            f'10% {p10}, quartiles {q1} / {median} / {q3}, 90% {p90}, greatest {most}"><title>over {worlds} deals: '
+            f'least {least} · 10% {p10} · quartiles {q1} / {median} / {q3} · 90% {p90} · greatest {most}</title>{zero}'
+            f'<line class="whisker" x1="{x(v[0])}" y1="7" x2="{x(v[6])}" y2="7"/>'
+            f'<line class="tick" x1="{x(v[1])}" y1="4" x2="{x(v[1])}" y2="10"/>'
+            f'<line class="tick" x1="{x(v[5])}" y1="4" x2="{x(v[5])}" y2="10"/>'
+            f'<rect class="box" x="{x(v[2])}" y="2.5" width="{width}" height="9"/>'
+            f'<line class="median" x1="{x(v[3])}" y1="2" x2="{x(v[3])}" y2="12"/>'
+            f'<circle class="mean" cx="{x(mean)}" cy="7" r="1.8"/></svg>')
 
 
 def spread_scale(found: list) -> SpreadScale:
@@ -665,15 +687,26 @@ def render_html(model: ReportModel) -> str:
     """The report as one HTML page with its CSS, script and data inlined."""
     shown = model.shown
     charts = [chart(g) for g in shown]
-    css, script = static_text("report.css"), static_text("report.js")
-    if any(g.fair or any(m.holds for m in g.moves) or (g.to_move and g.to_move.fair) for g in shown):
-        css = with_css(css, "fair.css")     # (the fair analysis: its own rules, on the pages that have one)
-    if any(g.match is not None for g in shown):
-        css = with_match_css(css)           # (report --scale match: its own rules; other pages stay as they were)
+    css, script, csp = page_assets(any(g.fair or any(m.holds for m in g.moves) or (g.to_move and g.to_move.fair)
+                                       for g in shown), any(g.match is not None for g in shown))
     page = environment().get_template("report.html.j2")
     return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
-        data=[packed_game(game_data(g, c), line_words(g)) for g, c in zip(shown, charts)], css=css, script=script, csp=content_policy(css, script), version=__version__))
+        data=[packed_game(game_data(g, c), line_words(g)) for g, c in zip(shown, charts)], css=css, script=script,
+        csp=csp, version=__version__))
+
+
+@cache
+def page_assets(fair: bool, match: bool) -> tuple[Markup, Markup, str]:
+    """A report page's CSS, script and policy (:func:`content_policy`): the rules of the fair analysis (``fair``) and of
+    the match scale (``report --scale match``) only on the pages that show them, other pages as they were; the same for
+    every page of a kind, made once."""
+    css, script = static_text("report.css"), static_text("report.js")
+    if fair:
+        css = with_css(css, "fair.css")
+    if match:
+        css = with_match_css(css)
+    return css, script, content_policy(css, script)
 
 
 # the inlined script and style, whole (``[^<]*`` runs between the rare ``<`` of a script, the page's data has none:
