@@ -53,8 +53,8 @@ def environment() -> Environment:
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["plural"] = plural
     # the pieces every page repeats: filters, which the template calls directly (a function it calls by its context)
-    env.filters.update(tile=tile, move_tile=move_tile, value=value, valued=valued, spreads=spreads,
-                       spread_scale=spread_scale, certainty=certainty)
+    env.filters.update(tile=tile, move_tile=move_tile, value=value, line_button=line_button, valued=valued,
+                       spreads=spreads, spread_scale=spread_scale, certainty=certainty)
     env.globals["tile_symbols"] = tile_symbols
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
     return env
@@ -113,6 +113,14 @@ def value(v: int | None) -> Markup:
     if v is None:
         return Markup('<span class="val none">–</span>')
     return Markup(f'<span class="val {"pos" if v > 0 else "neg" if v < 0 else "zero"}">{escape(signed(v))}</span>')
+
+
+def line_button(a, number: int, index: int, words: str) -> Markup:
+    """The button that steps the board through the best line of the alternative ``a`` (report.js: Game.enterLine), the
+    ``index``-th of the decision at move ``number``, its title from ``words`` (no type: the page has no form a button
+    could submit, and the type on each of them weighs)."""
+    return Markup(f'<button class="show-line" data-at="{number}" data-alt="{index}" data-value="{signed(a.value)}" '
+                  f'data-move="{escape(a.text)}" data-words="{escape(words)}">line ▸</button>')
 
 
 def valued(alternatives: list) -> list:
