@@ -56,6 +56,7 @@ def environment() -> Environment:
     env.filters.update(tile=tile, move_tile=move_tile, value=value, line_button=line_button, valued=valued,
                        spreads=spreads, spread_scale=spread_scale, certainty=certainty)
     env.globals["tile_symbols"] = tile_symbols
+    env.filters["enumerate"] = enumerate            # (a loop by it builds no ``loop`` object)
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
     return env
 
