@@ -55,8 +55,8 @@ def environment() -> Environment:
     # the pieces every page repeats: filters, which the template calls directly (a function it calls by its context)
     env.filters.update(tile=tile, move_tile=move_tile, value=value, line_button=line_button, valued=valued,
                        spreads=spreads, spread_scale=spread_scale, certainty=certainty)
-    env.globals["tile_symbols"] = tile_symbols
     env.filters["enumerate"] = enumerate            # (a loop by it builds no ``loop`` object)
+    env.globals["tile_symbols"] = tile_symbols
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
     return env
 
@@ -93,8 +93,8 @@ def _tile(a, b, cls: str) -> Markup:
     if cls == "small":
         return Markup(f'<svg class="tile small" viewBox="0 0 21 11" role="img" aria-label="[{a}-{b}]"><use href="#tb"/>'
                       f'<use href="#pl{a}"/><use href="#pr{b}"/></svg>')
-    return Markup(f'<svg class="tile {escape(cls)}" viewBox="0 0 21 11" role="img" aria-label="[{a}-{b}]" data-t="{a}-{b}">'
-                  f'<use class="body" href="#th"/><use href="#pl{a}"/><use href="#pr{b}"/></svg>')
+    return Markup(f'<svg class="tile {escape(cls)}" viewBox="0 0 21 11" role="img" aria-label="[{a}-{b}]" '
+                  f'data-t="{a}-{b}"><use class="body" href="#th"/><use href="#pl{a}"/><use href="#pr{b}"/></svg>')
 
 
 @lru_cache(maxsize=4096, typed=True)
@@ -147,9 +147,13 @@ class SpreadScale:
     lo: int = 0
     hi: int = 0
 
+    @property
+    def span(self) -> int:
+        return (self.hi - self.lo) or 1
+
     def x(self, v: float) -> str:
         """Where the value ``v`` lies on the plot (one decimal, as the plot writes it)."""
-        return f"{2 + 96 * (v - self.lo) / ((self.hi - self.lo) or 1):.1f}"
+        return f"{2 + 96 * (v - self.lo) / self.span:.1f}"
 
     def plot(self, spread, mean: float, worlds: int) -> Markup:
         """A fair value's spread over the ``worlds`` on this scale (numbers only: nothing of the record): the whiskers
@@ -158,11 +162,12 @@ class SpreadScale:
         v, x = spread.values, self.x
         least, p10, q1, median, q3, p90, most = map(signed, v)
         zero = f'<line class="zero" x1="{x(0)}" y1="0" x2="{x(0)}" y2="14"/>' if self.lo < 0 < self.hi else ""
-        width = f"{96 * (v[4] - v[2]) / ((self.hi - self.lo) or 1):.1f}"
+        width = f"{96 * (v[4] - v[2]) / self.span:.1f}"
         return Markup(
-            f'<svg class="spread" viewBox="0 0 100 14" role="img" aria-label="spread over {worlds} deals: least {least}, '
-            f'10% {p10}, quartiles {q1} / {median} / {q3}, 90% {p90}, greatest {most}"><title>over {worlds} deals: '
-            f'least {least} · 10% {p10} · quartiles {q1} / {median} / {q3} · 90% {p90} · greatest {most}</title>{zero}'
+            f'<svg class="spread" viewBox="0 0 100 14" role="img" aria-label="spread over {worlds} deals: least '
+            f'{least}, 10% {p10}, quartiles {q1} / {median} / {q3}, 90% {p90}, greatest {most}"><title>over {worlds} '
+            f'deals: least {least} · 10% {p10} · quartiles {q1} / {median} / {q3} · 90% {p90} · greatest {most}</title>'
+            f'{zero}'
             f'<line class="whisker" x1="{x(v[0])}" y1="7" x2="{x(v[6])}" y2="7"/>'
             f'<line class="tick" x1="{x(v[1])}" y1="4" x2="{x(v[1])}" y2="10"/>'
             f'<line class="tick" x1="{x(v[5])}" y1="4" x2="{x(v[5])}" y2="10"/>'
@@ -722,7 +727,8 @@ def page_assets(fair: bool, match: bool) -> tuple[Markup, Markup, str]:
 # the inlined script and style, whole (``[^<]*`` runs between the rare ``<`` of a script, the page's data has none:
 # a fifth of the time of ``<script\b.*?</script>``, which tries the end at every character)
 _INLINE = re.compile(r"(<script\b[^<]*(?:<(?!/script>)[^<]*)*</script>|<style>[^<]*(?:<(?!/style>)[^<]*)*</style>)")
-_BETWEEN = re.compile(r">(?=\s)(?:\s*\n\s*|[ \t]{2,})<")    # (the look-ahead passes a ">" with no white space after it at once: a fifth faster)
+# (the look-ahead passes at once a ">" with no white space after it: a fifth faster, the same matches)
+_BETWEEN = re.compile(r">(?=\s)(?:\s*\n\s*|[ \t]{2,})<")
 
 
 def tight(html: str) -> str:
