@@ -54,7 +54,7 @@ def environment() -> Environment:
     env.filters["plural"] = plural
     # the pieces every page repeats: filters, which the template calls directly (a function it calls by its context)
     env.filters.update(tile=tile, move_tile=move_tile, value=value, line_button=line_button, valued=valued,
-                       spreads=spreads, spread_scale=spread_scale, certainty=certainty)
+                       spreads=spreads, spread_scale=spread_scale, certainty=certainty, chart_points=chart_points)
     env.filters["enumerate"] = enumerate            # (a loop by it builds no ``loop`` object)
     env.globals["tile_symbols"] = tile_symbols
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
@@ -249,6 +249,25 @@ class Chart:
 
     def x(self, move: int) -> float:
         return self.x0 + move * self.dx
+
+
+def chart_points(ch: Chart, anchor: str) -> Markup:
+    """The points of the value chart, one a move (written here: by the template, a quarter of its page), each a link to
+    its move of the game ``anchor``, titled by its label (escaped: it names the player and the move), over the column
+    a click selects; the critical move's labelled."""
+    href, column = escape(anchor), f'y="{ch.top}" width="{ch.dx}" height="{ch.bottom - ch.top}"'
+    out = []
+    for p in ch.points:
+        cls = f"{f' cls-{escape(p.cls)}' if p.cls else ''}{' critical' if p.critical else ''}"
+        out.append(f'<a class="pt-link" href="#{href}-m{p.move}" data-move="{p.move}">'
+                   f'<title>{escape(p.label)}</title>\n<rect class="hit" x="{p.column}" {column}/>\n'
+                   f'<circle class="pt{cls}" cx="{p.x}" cy="{p.y}" r="{6 if p.critical else 4 if p.cls else 3}"/>'
+                   '\n</a>\n')
+        if p.critical:
+            below = p.value >= 0            # (the label under a point above the zero line)
+            out.append(f'<text class="crit-label {"below" if below else "above"}" x="{p.x}" '
+                       f'y="{p.y + (16 if below else -10)}" text-anchor="middle">critical</text>\n')
+    return Markup("".join(out))
 
 
 def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None:
