@@ -238,6 +238,36 @@ def test_templates_escape_and_refuse_undefined_names():
         env.from_string("{{ no_such_name }}").render()
 
 
+def test_the_pieces_written_in_python_escape_what_they_are_given():
+    """The tiles, moves, values and line buttons the page repeats are filters of render.py, not macros: they
+    escape their text as the template would."""
+    from types import SimpleNamespace
+
+    from analyzer.report.render import line_button, move_tile, tile, value
+
+    assert move_tile("[4-6]@<b>") == ('<svg class="tile small" viewBox="0 0 21 11" role="img" aria-label="[4-6]">'
+                                      '<use href="#tb"/><use href="#pl4"/><use href="#pr6"/></svg> '
+                                      '<span class="mt">[4-6]</span> <span class="on">on the &lt;b&gt;</span>')
+    assert move_tile("<i>") == '<span class="mt">&lt;i&gt;</span>'
+    assert 'data-t="&lt;-1"' in tile(("<", 1)) and "<<" not in tile(("<", 1))
+    assert value(-3) == '<span class="val neg">-3</span>' and value(None) == '<span class="val none">–</span>'
+    button = line_button(SimpleNamespace(value=5, text='"><script>'), 7, 2, "A/C <win> 5")
+    assert button == ('<button class="show-line" data-at="7" data-alt="2" data-value="+5" '
+                      'data-move="&#34;&gt;&lt;script&gt;" data-words="A/C &lt;win&gt; 5">line ▸</button>')
+
+
+def test_tight_squeezes_the_white_space_between_tags_only():
+    """A run of white space with a line break, or of two spaces, between two tags becomes one line break; one space
+    stays, and so do the text of a tag, the inlined style and script, every character, and what lies between them."""
+    from analyzer.report.render import tight
+
+    style = "<style>a {\n  b: c }</style>"
+    script = '<script>if (a < b) {\n   x = "<p>\n  </p>";\n}</script>'
+    data = '<script type="application/json" class="game-data">{"a":  "b"}</script>'
+    html = f"<p>\n   <b>a  b</b>  <i>x</i> <u>y</u>\t\n</p>{style}\n  {script}{data}\n"
+    assert tight(html) == f"<p>\n<b>a  b</b>\n<i>x</i> <u>y</u>\n</p>{style}\n  {script}{data}\n"
+
+
 def test_jinja2_is_imported_only_by_the_report():
     users = [p.relative_to(ROOT) for p in (ROOT / "analyzer").rglob("*.py")
              if re.search(r"^\s*(from|import)\s+jinja2", p.read_text(encoding="utf-8"), re.M)]

@@ -12,11 +12,11 @@ import os
 import re
 import zlib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .. import __version__
 from ..outputs import write_atomic
@@ -53,6 +53,11 @@ def environment() -> Environment:
     env.filters["tied"] = lambda fair: tied_words(fair, move_words)
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["plural"] = plural
+    # the pieces every page repeats: filters, which the template calls directly (a function it calls by its context)
+    env.filters.update(tile=tile, move_tile=move_tile, value=value, line_button=line_button, valued=valued,
+                       spreads=spreads, spread_scale=spread_scale, certainty=certainty, chart_points=chart_points)
+    env.filters["enumerate"] = enumerate            # (a loop by it builds no ``loop`` object)
+    env.globals["tile_symbols"] = tile_symbols
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
     return env
 
@@ -62,6 +67,119 @@ def plural(n: int, word: str) -> str:
     if n == 1:
         return f"1 {word}"
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+# ---- the small pieces every page repeats --------------------------------------------------------------
+# Python rather than macros: the page draws hundreds of them, and a macro call costs the template more than the piece
+# itself. Each escapes what it is given; the HTML around it is ours.
+
+@cache
+def tile_symbols(max_pip: int) -> Markup:
+    """The SVG symbols the tiles of a page draw from (``templates/tiles.html.j2``), for numbers up to ``max_pip``: the
+    same on every page, rendered once."""
+    return Markup(environment().get_template("tiles.html.j2").render(max_pip=max_pip, pips=PIP_LAYOUT))
+
+
+def tile(pair, cls: str = "") -> Markup:
+    """A tile of ``pair`` (its two numbers). A small tile (``cls`` ``small``: a table of moves, of hands) draws its body
+    from the page's symbol #tb; a hand's tile from #th, whose body takes its colours from the ``<use class="body">``
+    (the CSS styles it by the tile's state), and names its tile in ``data-t`` for the script (which greys the tiles
+    gone)."""
+    return _tile(pair[0], pair[1], cls)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _tile(a, b, cls: str) -> Markup:
+    a, b = escape(a), escape(b)
+    if cls == "small":
+        return Markup(f'<svg class="tile small" viewBox="0 0 21 11" role="img" aria-label="[{a}-{b}]"><use href="#tb"/>'
+                      f'<use href="#pl{a}"/><use href="#pr{b}"/></svg>')
+    return Markup(f'<svg class="tile {escape(cls)}" viewBox="0 0 21 11" role="img" aria-label="[{a}-{b}]" '
+                  f'data-t="{a}-{b}"><use class="body" href="#th"/><use href="#pl{a}"/><use href="#pr{b}"/></svg>')
+
+
+@lru_cache(maxsize=4096, typed=True)
+def move_tile(text: str) -> Markup:
+    """A move as a table of choices shows it: ``[4-6]@6`` -> the small tile, ``[4-6]`` and ``on the 6``."""
+    head, at, end = text.partition("@")
+    halves = head.strip("[]").split("-")
+    drawn = f"{tile((int(halves[0]), int(halves[1])), 'small')} " if len(halves) == 2 and all(
+        h.isdecimal() for h in halves) else ""
+    return Markup(f'{drawn}<span class="mt">{escape(head)}</span>'
+                  + (f' <span class="on">on the {escape(end)}</span>' if at else ""))
+
+
+@lru_cache(maxsize=4096, typed=True)
+def value(v: int | None) -> Markup:
+    """A value, coloured by its sign (``+46``, ``-10``, ``0``; a dash for none)."""
+    if v is None:
+        return Markup('<span class="val none">–</span>')
+    return Markup(f'<span class="val {"pos" if v > 0 else "neg" if v < 0 else "zero"}">{escape(signed(v))}</span>')
+
+
+def line_button(a, number: int, index: int, words: str) -> Markup:
+    """The button that steps the board through the best line of the alternative ``a`` (report.js: Game.enterLine), the
+    ``index``-th of the decision at move ``number``, its title from ``words`` (no type: the page has no form a button
+    could submit, and the type on each of them weighs)."""
+    return Markup(f'<button class="show-line" data-at="{number}" data-alt="{index}" data-value="{signed(a.value)}" '
+                  f'data-move="{escape(a.text)}" data-words="{escape(words)}">line ▸</button>')
+
+
+def valued(alternatives: list) -> list:
+    """The alternatives of a decision with a value with every hand open."""
+    return [a for a in alternatives if a.value is not None]
+
+
+def spreads(alternatives: list) -> list:
+    """The spreads over the deals of the alternatives' fair values, where they have one."""
+    return [a.fair.spread for a in alternatives if a.fair and a.fair.spread]
+
+
+def certainty(ps: list[float]) -> str:
+    """How sure the chances that each player holds a group of tiles are: ``certain`` (each 0 or 1), ``nearly`` (one of
+    them 0.9 or more) or ``open``."""
+    return "certain" if all(p in (0, 1) for p in ps) else "nearly" if any(p >= 0.9 for p in ps) else "open"
+
+
+@dataclass(frozen=True)
+class SpreadScale:
+    """The common scale of a decision's spread plots, from the least value of its spreads (``lo``) to the greatest
+    (``hi``): 96 wide between margins of 2, on a plot 100 wide."""
+    lo: int = 0
+    hi: int = 0
+
+    @property
+    def span(self) -> int:
+        return (self.hi - self.lo) or 1
+
+    def x(self, v: float) -> str:
+        """Where the value ``v`` lies on the plot (one decimal, as the plot writes it)."""
+        return f"{2 + 96 * (v - self.lo) / self.span:.1f}"
+
+    def plot(self, spread, mean: float, worlds: int) -> Markup:
+        """A fair value's spread over the ``worlds`` on this scale (numbers only: nothing of the record): the whiskers
+        from the least to the greatest value, ticks at 10% and 90%, the box the middle half, the median a bar, the
+        ``mean`` a dot, the values in its label and title."""
+        v, x = spread.values, self.x
+        least, p10, q1, median, q3, p90, most = map(signed, v)
+        zero = f'<line class="zero" x1="{x(0)}" y1="0" x2="{x(0)}" y2="14"/>' if self.lo < 0 < self.hi else ""
+        width = f"{96 * (v[4] - v[2]) / self.span:.1f}"
+        return Markup(
+            f'<svg class="spread" viewBox="0 0 100 14" role="img" aria-label="spread over {worlds} deals: least '
+            f'{least}, 10% {p10}, quartiles {q1} / {median} / {q3}, 90% {p90}, greatest {most}"><title>over {worlds} '
+            f'deals: least {least} · 10% {p10} · quartiles {q1} / {median} / {q3} · 90% {p90} · greatest {most}</title>'
+            f'{zero}'
+            f'<line class="whisker" x1="{x(v[0])}" y1="7" x2="{x(v[6])}" y2="7"/>'
+            f'<line class="tick" x1="{x(v[1])}" y1="4" x2="{x(v[1])}" y2="10"/>'
+            f'<line class="tick" x1="{x(v[5])}" y1="4" x2="{x(v[5])}" y2="10"/>'
+            f'<rect class="box" x="{x(v[2])}" y="2.5" width="{width}" height="9"/>'
+            f'<line class="median" x1="{x(v[3])}" y1="2" x2="{x(v[3])}" y2="12"/>'
+            f'<circle class="mean" cx="{x(mean)}" cy="7" r="1.8"/></svg>')
+
+
+def spread_scale(found: list) -> SpreadScale:
+    """The common scale of the spreads of a decision's alternatives (:func:`spreads`; none: unused)."""
+    return SpreadScale(min(s.low for s in found), max(s.high for s in found)) if found else SpreadScale()
 
 
 _BLOCK = re.compile(r"\s*\{([^{}]*)\}\s*")
@@ -108,6 +226,7 @@ class ChartPoint:
     critical: bool
     turning: bool
     label: str
+    column: float = 0                # x of the left edge of its column (a click there selects the move)
 
 
 @dataclass(frozen=True)
@@ -133,6 +252,25 @@ class Chart:
         return self.x0 + move * self.dx
 
 
+def chart_points(ch: Chart, anchor: str) -> Markup:
+    """The points of the value chart, one a move (written here: by the template, a quarter of its page), each a link to
+    its move of the game ``anchor``, titled by its label (escaped: it names the player and the move), over the column
+    a click selects; the critical move's labelled."""
+    href, column = escape(anchor), f'y="{ch.top}" width="{ch.dx}" height="{ch.bottom - ch.top}"'
+    out = []
+    for p in ch.points:
+        cls = f"{f' cls-{escape(p.cls)}' if p.cls else ''}{' critical' if p.critical else ''}"
+        out.append(f'<a class="pt-link" href="#{href}-m{p.move}" data-move="{p.move}">'
+                   f'<title>{escape(p.label)}</title>\n<rect class="hit" x="{p.column}" {column}/>\n'
+                   f'<circle class="pt{cls}" cx="{p.x}" cy="{p.y}" r="{6 if p.critical else 4 if p.cls else 3}"/>'
+                   '\n</a>\n')
+        if p.critical:
+            below = p.value >= 0            # (the label under a point above the zero line)
+            out.append(f'<text class="crit-label {"below" if below else "above"}" x="{p.x}" '
+                       f'y="{p.y + (16 if below else -10)}" text-anchor="middle">critical</text>\n')
+    return Markup("".join(out))
+
+
 def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None:
     """The geometry of the value chart: one point per analysed move (None: nothing analysed)."""
     known = [(k, v) for k, v in enumerate(game.values) if v is not None]
@@ -155,9 +293,10 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
     for k, v in known:
         move = game.moves[k - 1] if k else None
         what = f"move {k}: {move.player} {move.text}" if move else "the deal"
-        points.append(ChartPoint(k, _n(left + k * dx), y(v), v, move.cls if move else None,
+        x = _n(left + k * dx)
+        points.append(ChartPoint(k, x, y(v), v, move.cls if move else None,
                                  bool(move and move.critical), bool(move and move.turning_point),
-                                 f"{what}; value {signed(v)} ({game.value_words(v)})"))
+                                 f"{what}; value {signed(v)} ({game.value_words(v)})", _n(x - round(dx, 3) / 2)))
     # the line breaks where a move has no value (its search went past the node limit)
     path = " ".join(f"{'L' if i and p.move == points[i - 1].move + 1 else 'M'}{p.x},{p.y}"
                     for i, p in enumerate(points))
@@ -640,16 +779,13 @@ def render_html(model: ReportModel) -> str:
     """The report as one HTML page with its CSS, script and data inlined."""
     shown = model.shown
     charts = [chart(g) for g in shown]
-    css, script = static_text("report.css"), static_text("report.js")
-    if any(g.fair or any(m.holds for m in g.moves) or (g.to_move and g.to_move.fair) for g in shown):
-        css = with_css(css, "fair.css")     # (the fair analysis: its own rules, on the pages that have one)
-    if any(g.match is not None for g in shown):
-        css = with_match_css(css)           # (report --scale match: its own rules; other pages stay as they were)
+    css, script, csp = page_assets(any(g.fair or any(m.holds for m in g.moves) or (g.to_move and g.to_move.fair)
+                                       for g in shown), any(g.match is not None for g in shown))
     page = environment().get_template("report.html.j2")
     return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
-        data=[deflated(packed_game(game_data(g, c), line_words(g))) for g, c in zip(shown, charts)],
-        pips=PIP_LAYOUT, css=css, script=script, csp=content_policy(css, script), version=__version__))
+        data=[deflated(packed_game(game_data(g, c), line_words(g))) for g, c in zip(shown, charts)], css=css,
+        script=script, csp=csp, version=__version__))
 
 
 DEFLATE_LEVEL = 3      # zlib's level for a game's data: a cross one-hand game's 92 KB of JSON to 20.5 KB of base64 in
@@ -664,8 +800,24 @@ def deflated(data: dict) -> str:
     return base64.b64encode(zlib.compress(text.encode("utf-8"), DEFLATE_LEVEL)).decode("ascii")
 
 
-_INLINE = re.compile(r"(<script\b.*?</script>|<style>.*?</style>)", re.S)
-_BETWEEN = re.compile(r">(?:\s*\n\s*|[ \t]{2,})<")
+@cache
+def page_assets(fair: bool, match: bool) -> tuple[Markup, Markup, str]:
+    """A report page's CSS, script and policy (:func:`content_policy`): the rules of the fair analysis (``fair``) and of
+    the match scale (``report --scale match``) only on the pages that show them, other pages as they were; the same for
+    every page of a kind, made once."""
+    css, script = static_text("report.css"), static_text("report.js")
+    if fair:
+        css = with_css(css, "fair.css")
+    if match:
+        css = with_match_css(css)
+    return css, script, content_policy(css, script)
+
+
+# the inlined script and style, whole (``[^<]*`` runs between the rare ``<`` of a script, the page's data has none:
+# a fifth of the time of ``<script\b.*?</script>``, which tries the end at every character)
+_INLINE = re.compile(r"(<script\b[^<]*(?:<(?!/script>)[^<]*)*</script>|<style>[^<]*(?:<(?!/style>)[^<]*)*</style>)")
+# (the look-ahead passes at once a ">" with no white space after it: a fifth faster, the same matches)
+_BETWEEN = re.compile(r">(?=\s)(?:\s*\n\s*|[ \t]{2,})<")
 
 
 def tight(html: str) -> str:
