@@ -1,5 +1,5 @@
 """What the report's diagrams to save cost (issue 57 item 3): per record, the CPU of drawing every position of
-each game (``task.position_diagrams``) and of packing them for the page (``render.packed_diagrams``), and the
+each game (``task.position_diagrams``) and of packing them for the page (``pagedata.packed_diagrams``), and the
 page's size, in this tree and in others given (each in its own process, in the same run: the machine may be
 shared). CPU milliseconds, the median of ``--repeat`` runs; "cold": the drawing's caches emptied before each run
 (a record drawn alone), "warm": kept (a record drawn after others like it).
@@ -40,7 +40,7 @@ def measure(paths: list[str], repeat: int) -> list[dict]:
     from analyzer.match import replay_record
     from analyzer.notation import read
     from analyzer.report import diagram, render_html
-    from analyzer.report.render import packed_diagrams
+    from analyzer.report.pagedata import packed_diagrams
     from analyzer.report.task import position_diagrams, report_model
 
     def empty_caches():
@@ -92,7 +92,7 @@ def main() -> None:
             print(f"{Path(tree).name:<24} {r['record']:<24} {r['positions']:>9} {r['cold']:>9.2f} {r['warm']:>6.2f} "
                   f"{r['pack']:>6.2f} {r['cold'] + r['pack']:>9.2f} {r['packed']:>8} {r['page']:>8}")
     print("\nms of CPU per record (median); draw: task.position_diagrams, cold with the drawing's caches emptied "
-          "before each run; pack: render.packed_diagrams (packed: its characters; a tree since the page deflates each "
+          "before each run; pack: pagedata.packed_diagrams (packed: its characters; a tree since the page deflates each "
           "game's data whole gives the text before that deflate, an older one the drawings deflated alone); page: the "
           "report's HTML in bytes")
 

@@ -100,7 +100,7 @@ def wait_ready(page, ready: str = "yes") -> None:
     assert page.evaluate("document.documentElement.dataset.ready") == ready
 
 
-# A game's data as the page's script reads it (render.deflated: JSON, deflated, in base64), by the game's section id.
+# A game's data as the page's script reads it (pagedata.deflated: JSON, deflated, in base64), by the game's section id.
 GAME_DATA = """async (id) => {
     const text = document.querySelector('#' + id + ' script.game-data').textContent;
     const bytes = Uint8Array.from(atob(text), c => c.charCodeAt(0));

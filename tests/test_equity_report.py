@@ -56,7 +56,8 @@ def test_names_are_escaped():
     from analyzer.pipeline import analyse_game
     from analyzer.analysis import Thresholds
     from analyzer.report.index import build_index, render_index
-    from analyzer.report.model import build_report, with_match_views
+    from analyzer.report.model import build_report
+    from analyzer.report.matchscale import with_match_views
     from analyzer.report.render import render_html
 
     record = parse((RECORDS / "match-jamaican.dom").read_text(encoding="utf-8"), "names.dom")

@@ -204,9 +204,10 @@ def test_the_css_and_script_are_our_packaged_files_inlined(seed_model):
 
 
 def test_the_pages_game_data_is_the_packed_game_deflated(seed_model):
-    """Each game's block on the page is :func:`render.packed_game` of its :func:`render.game_data` (the packed
+    """Each game's block on the page is :func:`pagedata.packed_game` of its :func:`pagedata.game_data` (the packed
     drawings to save in it, as their text), as JSON, deflated once and in base64: nothing in it to escape."""
-    from analyzer.report.render import chart, game_data, line_words, packed_diagrams, packed_game
+    from analyzer.report.pagedata import game_data, line_words, packed_diagrams, packed_game
+    from analyzer.report.render import chart
 
     html = render_html(seed_model)
     blocks = _GAME_DATA.findall(html)

@@ -12,7 +12,7 @@ import pytest
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.report.diagram import game_diagram
-from analyzer.report.render import line_delta, packed_diagrams
+from analyzer.report.pagedata import line_delta, packed_diagrams
 from analyzer.report.task import position_diagrams
 from conftest import RECORDS, wait_ready
 from test_cli import run

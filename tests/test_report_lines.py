@@ -191,7 +191,7 @@ def test_each_step_of_a_line_puts_its_tile_where_the_geometry_draws_the_table(na
     (``report.geometry``, as ``domino diagram`` and the board draw) gives the table after the move, in each view
     (a wide screen's and a phone's), and the line's data is far smaller than a table a step."""
     from analyzer.report.geometry import line_places
-    from analyzer.report.render import game_data
+    from analyzer.report.pagedata import game_data
 
     model = report_model(read(RECORDS / name))
     checked = 0

@@ -125,7 +125,7 @@ def _face(x: float, y: float, n: int) -> str:
 def _tile_text(x: float, y: float, a: int, b: int, vertical: bool, last: bool) -> str:
     """A tile's SVG, on one line: the same tile at the same place is drawn in position after position (the diagram
     of every position of a game), so each is written once; and the page packs those diagrams line by line against
-    the one before (``render.packed_diagrams``), a tile a line."""
+    the one before (``pagedata.packed_diagrams``), a tile a line."""
     w, h = (U, 2 * U) if vertical else (2 * U, U)
     rect = (f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{w - 1:g}" height="{h - 1:g}" rx="3" '
             f'class="tile{" last" if last else ""}"/>')

@@ -43,7 +43,7 @@ def page(run: RecordRun):
         repairs_analysed(run, analyse=run.analyses is not None)
     model = page_model(run.label, run.replays, run.analyses, run.options.limits, run.triages, run.repaired)
     if run.scales:          # ``--scale match``: the match scale of each game beside its values
-        from .model import with_match_views
+        from .matchscale import with_match_views
 
         model = with_match_views(model, run.replays, run.analyses, run.scales)
     if run.draw_lucks:      # a draw game with every hand open: the luck of its draws in the summary

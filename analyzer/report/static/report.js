@@ -71,7 +71,7 @@
 
   // ---- one game ------------------------------------------------------------------------------------
 
-  // A game's data as render.deflated packs it (the text of its script block: JSON, deflated, in base64): a promise.
+  // A game's data as pagedata.deflated packs it (the text of its script block: JSON, deflated, in base64): a promise.
   function inflated(section) {
     var bin = atob(section.querySelector("script.game-data").textContent.trim()), bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
@@ -232,7 +232,7 @@
   // ---- the diagram of a position, saved as a file ------------------------------------------------------
 
   // The SVG of every position of the game (domino diagram's drawings), unpacked once (a promise) from the text of
-  // render.packed_diagrams: the plans (JSON) on the first line, then the new lines: each drawing by pairs first,
+  // pagedata.packed_diagrams: the plans (JSON) on the first line, then the new lines: each drawing by pairs first,
   // count: count lines of the drawing before from first on, or (first -1) the next count new lines.
   Game.prototype.diagrams = function () {
     if (!this.unpacked) {
@@ -303,7 +303,7 @@
   // ---- an alternative's best line, shown on the board in place of the game -------------------------
 
   // The boards of a line from the game's board before the decision and each move of the line (line_data in
-  // render.py): [seat, the tile laid or drawn, laid, the mover's tiles left, his pips, the open ends, (the
+  // pagedata.py): [seat, the tile laid or drawn, laid, the mover's tiles left, his pips, the open ends, (the
   // labels that change)]. The tile laid leaves the mover's hand; its place comes with the data.
   function lineBoards(start, table, line) {
     var first = {hands: start.hands, counts: start.counts, pips: start.pips, voids: start.voids, ends: start.ends,
@@ -325,7 +325,7 @@
     return {boards: boards, tables: tables};
   }
 
-  // A board as render.packed_board packs it: "seat;counts;pips;ends;last;put;voids;hands" (a list's numbers by
+  // A board as pagedata.packed_board packs it: "seat;counts;pips;ends;last;put;voids;hands" (a list's numbers by
   // ".", "-" none, the tiles put by ",", each seat's voids and hand by "|", a hand's tiles by " "); ``extra``: the
   // tiles it takes away, the labels that change and tiles placed anew.
   function unpackBoard(text, extra) {
@@ -338,9 +338,9 @@
     return b;
   }
 
-  // The lines as render.packed_lines packs them: each line's moves "seat tile laid count pips ends labels;..."
+  // The lines as pagedata.packed_lines packs them: each line's moves "seat tile laid count pips ends labels;..."
   // ("-": none, the ends "1.6", the labels a move changes "arm:index,..." into the game's ``labels``; a pass
-  // that changes nothing "seat -"), their words "@0|!pass" (render._packed_said; empty for such a pass) and each
+  // that changes nothing "seat -"), their words "@0|!pass" (pagedata._packed_said; empty for such a pass) and each
   // view's places "2 - 285"; a line with a ``tail`` [at, alt, first] goes on as that line from its move ``first``.
   // Unpacked into the arrays drawn from: the moves [seat, tile, laid, count, pips, ends, (labels)] (such a pass
   // [seat, null]: lineBoards keeps the numbers before it), ``said``, each view's ``put``.
@@ -380,7 +380,7 @@
     Object.keys(lines).forEach(function (at) { lines[at].forEach(unpack); });
   }
 
-  // An arm's label as render.packed_label packs it: "x y anchor|words after 'arm N'|where|state".
+  // An arm's label as pagedata.packed_label packs it: "x y anchor|words after 'arm N'|where|state".
   function unpackLabel(text) {
     var f = text.split("|"), at = f[0].split(" ");
     return [+at[0], +at[1], at[2], f[1], f[2], f[3]];

@@ -1,0 +1,457 @@
+"""The data each game's page carries for its script (``static/report.js``): numbers and our own short strings,
+never text of the record (names and comments reach the page only through the escaped template): the boards
+after each move, where each tile lies (:mod:`~analyzer.report.geometry`, the one drawing), each alternative's
+best line once, the packed drawings of every position to save, all of it packed (:func:`packed_game`) and deflated
+(:func:`deflated`). No jinja2 here: :mod:`~analyzer.report.render` puts it into the page."""
+from __future__ import annotations
+
+import base64
+import json
+import re
+import zlib
+
+from .geometry import NARROW, WIDE, Label, Place, arms_box, arms_scene, line_box, line_places, plan_arms, tile_key
+from .model import Board, GameReport, LineView
+
+__all__ = ["game_data", "packed_game", "line_words", "deflated", "DEFLATE_LEVEL", "board_data", "table_data",
+           "line_data", "place_data", "packed_diagrams", "line_delta", "packed_lines", "packed_board", "packed_spot",
+           "packed_label", "Spots", "Shared", "short"]
+
+
+def board_data(board: Board, seat: int | None) -> dict:
+    """A table's numbers for the page's script, but for where its tiles lie (:func:`table_data`: the tiles it
+    adds to the table before it): the hands, counts, pips and passes, the open ends and the last tile (``seat``:
+    who laid it, None before the first move)."""
+    return {"hands": [[f"{a}-{b}" for a, b in hand] for hand in board.hands],
+            "counts": board.counts, "pips": board.pips, "voids": board.voids,
+            "ends": list(board.ends) if board.ends else None,
+            "last": list(board.last) if board.last else None, "seat": seat}
+
+
+def short(v: float):
+    """A coordinate as short as JSON writes it: 5 rather than 5.0."""
+    v = round(v, 2)
+    return int(v) if v == int(v) else v
+
+
+def place_data(p: Place) -> list:
+    """A tile where :mod:`~analyzer.report.geometry` puts it, for the script, without its numbers (the page names
+    the tile: ``"3-5"``): ``[x, y, upright, the higher number on top (left), lead]`` and, on a layout with arms,
+    ``arm, index on the arm``, else its place in the line from the lead (the page draws a line left to right).
+    Many tiles of a game and its lines share a place."""
+    out = [short(p.x), short(p.y), int(p.vertical), int(p.a > p.b), int(p.lead)]
+    return out + [p.arm, p.k] if p.arm is not None else out + [p.rank]
+
+
+def _label_data(label: Label) -> list:
+    return [short(label.x), short(label.y), label.anchor, label.words, label.where, label.state, int(label.apart)]
+
+
+def _box_data(box) -> list:
+    x0, y0, x1, y1 = box
+    return [short(x0), short(y0), short(x1 - x0), short(y1 - y0)]
+
+
+def _keys(board: Board) -> set[str]:
+    if board.layout is not None:
+        lay = board.layout
+        return set() if lay.lead is None else {tile_key(*lay.lead)} | {tile_key(*t) for a in lay.arms for t in a.tiles}
+    return {tile_key(*p) for p in board.line}
+
+
+def _labels_change(before: dict, after: dict) -> dict:
+    """The labels of ``after`` that differ from ``before``'s (by arm), an arm gone as None."""
+    out = {arm: value for arm, value in after.items() if before.get(arm) != value}
+    out.update({arm: None for arm in before if arm not in after})
+    return out
+
+
+class Spots(list):
+    """The distinct places of the tiles of a game and its lines (:func:`place_data`), each written once."""
+
+    def __init__(self):
+        super().__init__()
+        self._seen: dict[tuple, int] = {}
+        self._raw: dict[tuple, int] = {}         # by the place's own numbers: the same place met again, at once
+
+    def index(self, p: Place) -> int:
+        raw = (p.x, p.y, p.vertical, p.a > p.b, p.lead, p.arm, p.k, p.rank)
+        found = self._raw.get(raw)
+        if found is None:
+            data = place_data(p)
+            found = self._raw[raw] = self._seen.setdefault(tuple(data), len(self))
+            if found == len(self):
+                self.append(data)
+        return found
+
+
+def table_data(boards: list[Board], data: list[dict]) -> dict:
+    """Where the tiles of a game's table lie at each of its ``boards`` (the deal, then after each move), for the
+    script (each board's ``data``, :func:`board_data`, gains the tiles it adds, ``put``, and any it takes away,
+    ``drop``; on a layout with arms the labels that change, ``labels``, and tiles placed anew, ``moved``): per
+    view (a line of play: a wide screen and a phone's, ``geometry.WIDE`` and ``NARROW``) the frame and every
+    tile's place by its name (``"3-5"``), an index into ``spots``, the places themselves (:func:`place_data`;
+    the lines of the game's alternatives place their tiles by the same list: :func:`line_data`). Drawn by
+    :mod:`~analyzer.report.geometry`, as ``domino diagram``."""
+    spots = Spots()
+    arms = any(b.layout is not None for b in boards)
+    if arms:
+        plan = plan_arms([b.layout for b in boards])
+        scenes = [arms_scene(b.layout, plan) for b in boards]
+        views = [{"half": None, "box": _box_data(arms_box(scenes)), "at": {}}]
+        before_labels: dict = {}
+        for d, scene in zip(data, scenes):
+            at, moved = views[0]["at"], {}
+            for p in scene.tiles:
+                place = spots.index(p)
+                if at.setdefault(p.key, place) != place:
+                    moved[p.key] = place
+            labels = {str(label.arm): _label_data(label) for label in scene.labels}
+            change = _labels_change(before_labels, labels)
+            if change:
+                d["labels"] = change
+            if moved:
+                d["moved"] = moved
+            before_labels = labels
+    else:
+        views = []
+        for half in (WIDE, NARROW):
+            last = line_places(boards[-1].line, boards[-1].lead, half)
+            at = {p.key: spots.index(p) for p in last}
+            for b in boards[:-1]:           # a tile that leaves the line before the end (none does, in the rules here)
+                if not _keys(b) <= at.keys():
+                    for p in line_places(b.line, b.lead, half):
+                        at.setdefault(p.key, spots.index(p))
+            views.append({"half": half, "box": _box_data(line_box(last, half)), "at": at})
+    before: set[str] = set()
+    for b, d in zip(boards, data):
+        keys = _keys(b)
+        d["put"] = sorted(keys - before)
+        if before - keys:
+            d["drop"] = sorted(before - keys)
+        before = keys
+    return {"arms": arms, "views": views, "spots": spots}
+
+
+def game_data(game: GameReport, ch=None) -> dict:
+    """Everything the page's script needs to draw the table at each move: numbers only, no text
+    of the record (names and comments reach the page only through the escaped template). ``ch``: the page's value
+    chart (``render.chart``), whose x of move 0 and step between moves the script reads (None: no chart)."""
+    boards = [game.start] + [m.board for m in game.moves]
+    data = [board_data(game.start, None)] + [board_data(m.board, m.seat) for m in game.moves]
+    table = table_data(boards, data)
+    return {
+        "game": game.number, "moves": len(game.moves), "critical": game.critical, "mistakes": game.mistakes,
+        "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
+        "boards": data, "table": table,
+        "lines": _lines_data(game, boards, table),
+        "diagrams": packed_diagrams(game.diagrams),
+    }
+
+
+def packed_diagrams(diagrams: list[str]) -> str | None:
+    """The SVG of every position of a game for the page to save, packed as text: each drawing by its lines against
+    the drawing before (:func:`line_delta`), its plan (runs of the lines before and of new lines) as JSON on the
+    first line, then every new line in order (a position repeats most of the one before). The text travels in the
+    game's data, deflated with the rest of it (:func:`deflated`); the script only ever makes a file or an image of
+    it, never markup of the page."""
+    if not diagrams:
+        return None
+    plans, fresh, before = [], [], []
+    for svg in diagrams:
+        lines = svg.split("\n")
+        plans.append(line_delta(before, lines, fresh))
+        before = lines
+    return json.dumps(plans, separators=(",", ":")) + "\n" + "\n".join(fresh)
+
+
+def line_delta(before: list[str], lines: list[str], fresh: list[str]) -> list[int]:
+    """``lines`` against ``before``: pairs ``first, count`` in a flat list, each ``count`` lines of ``before`` from
+    ``first`` on, or (``first`` -1) the next ``count`` lines of ``fresh``, where the new ones are added; in order,
+    they give ``lines`` back. A line ``before`` holds starts a run at its first place there, and the run goes on
+    while the next line is the one after it in ``before``."""
+    first = dict(zip(reversed(before), range(len(before) - 1, -1, -1)))    # (the last written wins: the first place)
+    after = before + [None]         # the line after a run's end (None, no line, after the last)
+    plan: list[int] = []
+    nxt = len(before)               # where the run in hand would go on (the end: none in hand)
+    for line in lines:
+        if after[nxt] == line:
+            plan[-1] += 1
+            nxt += 1
+            continue
+        k = first.get(line)
+        if k is not None:
+            plan += (k, 1)
+            nxt = k + 1
+        elif nxt == -1:             # (a new line after new lines)
+            plan[-1] += 1
+            fresh.append(line)
+        else:
+            plan += (-1, 1)
+            nxt = -1
+            fresh.append(line)
+    return plan
+
+
+def _lines_data(game: GameReport, boards: list[Board], table: dict) -> dict:
+    """Each alternative's best line for the script: by the decision's move number, for each alternative in the
+    order the page lists them, :func:`line_data` (None: no line)."""
+    out = {}
+    labels = _game_labels(boards, table)
+    ends: dict = {}         # the places of a line of play in a view, by the line: many lines end on the same table
+    for m in game.moves:
+        if m.decision is not None and any(a.line for a in m.decision.alternatives):
+            out[str(m.number)] = [None if a.line is None else line_data(a.line, boards[m.number - 1], table,
+                                                                        labels[m.number - 1], ends)
+                                  for a in m.decision.alternatives]
+    return out
+
+
+def _game_labels(boards: list[Board], table: dict) -> list[dict]:
+    """The labels of a layout with arms at each board of the game, as the script holds them."""
+    if not table["arms"]:
+        return [{} for _ in boards]
+    plan = plan_arms([b.layout for b in boards])
+    return [{str(label.arm): _label_data(label) for label in arms_scene(b.layout, plan).labels} for b in boards]
+
+
+def line_data(line: LineView, start: Board, table: dict, labels: dict, ends: dict | None = None) -> dict:
+    """One alternative's best line for the script, from the table ``start`` before the decision: each move once,
+    as ``[seat, the tile laid or drawn ("3-5", None for a pass), laid, the mover's tiles left, his pips, the open
+    ends]`` (and on a layout with arms the labels that change), and per view of the game's ``table`` the frame of
+    the line, the place of the tile each move lays (``put``: an index into the game's ``spots``, None for none)
+    and, where the line draws a tile of the table before it elsewhere than the game does, its place (``base``).
+    ``ends``: what the lines of one game share, kept by the caller: the places (indexes into the spots) and frame
+    of each line of play met before, by its tiles, lead and view (the lines of its decisions often end on the same
+    table), and on a line each step's data, by the step (the lines share their steps where they reach the same
+    positions); not to be kept beyond the game (a step is known by its ``id``)."""
+    ends = {} if ends is None else ends
+    spots = table["spots"]
+    if table["arms"]:
+        steps = [_step_data(s) for s in line.steps]
+        layouts = [start.layout] + [s.layout for s in line.steps]
+        plan = plan_arms(layouts)
+        scenes = [arms_scene(lay, plan) for lay in layouts]
+        game_at = table["views"][0]["at"]
+        base = {}
+        for p in scenes[0].tiles:
+            spot = spots.index(p)
+            if game_at.get(p.key) != spot:
+                base[p.key] = spot
+        put = []
+        for s, scene in zip(line.steps, scenes[1:]):
+            key = tile_key(*s.tile) if s.laid and s.tile else None
+            laid = next((p for p in scene.tiles if p.key == key), None) if key else None
+            put.append(None if laid is None else spots.index(laid))
+        view = {"box": _box_data(arms_box(scenes)), "put": put}
+        if base:
+            view["base"] = base
+        out = {"views": [view]}
+        before = labels
+        for k, scene in enumerate(scenes):
+            now = {str(label.arm): _label_data(label) for label in scene.labels}
+            change = _labels_change(before, now)
+            if k == 0 and change:
+                out["labels"] = change
+            elif k and change:
+                steps[k - 1].append(change)
+            before = now
+    else:
+        # a step's data is the same wherever the lines of a game share it (model.LinePlayer): made once, by the step
+        steps = [ends.get(id(s)) or ends.setdefault(id(s), _step_data(s)) for s in line.steps]
+        views = []
+        laid = [st[1] if st[2] and st[1] else None for st in steps]
+        row = tuple(line.line)
+        for view in table["views"]:
+            key = (row, line.lead, view["half"])
+            found = ends.get(key)
+            if found is None:
+                placed = line_places(line.line, line.lead, view["half"])
+                found = ends[key] = ({tile_key(p.a, p.b): spots.index(p) for p in placed},
+                                     _box_data(line_box(placed, view["half"])))
+            places, box = found
+            views.append({"box": box, "put": [None if k is None else places[k] for k in laid]})
+        out = {"views": views}
+    out["steps"] = steps
+    return out
+
+
+def _step_data(s) -> list:
+    """A line's step for the script: ``[seat, tile ("3-5"), laid, count, pips, ends]`` (:func:`line_data`)."""
+    return [s.seat, None if s.tile is None else tile_key(*s.tile), int(s.laid), s.count, s.pips,
+            list(s.ends) if s.ends else None]
+
+
+def _field(f) -> str:
+    return "-" if f is None else ".".join(map(str, f)) if isinstance(f, list) else str(f)
+
+
+class Shared(list):
+    """Distinct values of the page's data (lists of numbers and strings), each written once: the data names
+    one by its index in the list."""
+
+    def __init__(self):
+        super().__init__()
+        self._at: dict[str, int] = {}
+
+    def index(self, value: list) -> int:
+        key = json.dumps(value, separators=(",", ":"))
+        found = self._at.get(key)
+        if found is None:
+            found = self._at[key] = len(self)
+            self.append(value)
+        return found
+
+    def change(self, labels: dict | None) -> dict | None:
+        """A layout's label changes by arm (:func:`_labels_change`) as indexes into this list (None: gone)."""
+        return None if labels is None else {arm: None if v is None else self.index(v) for arm, v in labels.items()}
+
+
+def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict, texts: dict) -> list[tuple]:
+    """Each move of a line as the page carries it: the move (``"seat tile laid count pips ends"``, ``-``: none,
+    the ends as ``1.6``, and the labels it changes as ``arm:index`` by ``,``), its words, the place of its tile
+    in each view, and the move as the page writes it (:func:`_short_step`: a pass that changes nothing, ``"seat -"``;
+    ``start``: the board before the line, :func:`board_data`). The first three are what two lines must share to
+    share a tail. ``texts``: a move's text and words by its step (the lines of a game share steps, :func:`line_data`;
+    a step that changes labels is written each time)."""
+    rows = []
+    puts = [[_PUT.get(k) or str(k) for k in v["put"]] for v in line["views"]]
+    counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
+    for j, st in enumerate(line["steps"]):
+        seat, tile, laid, count, pips_, ends_ = st[:6]
+        change = labels.change(st[6]) if len(st) > 6 else None
+        made = texts.get(id(st)) if not change else None
+        if made is None:
+            made = (f"{seat} {tile or '-'} {laid} {count} {'-' if pips_ is None else pips_} "
+                    f"{'.'.join(map(str, ends_)) if ends_ else '-'}", _packed_said(said[j], tile))
+            if change:
+                made = (made[0] + " " + ",".join(f"{arm}:{'-' if k is None else k}" for arm, k in sorted(change.items())),
+                        made[1])
+            else:
+                texts[id(st)] = made
+        text, words = made
+        quiet = tile is None and not change and count == counts[seat] and pips_ == pips[seat] and (ends_ or None) == (ends or None)
+        rows.append((text, words, tuple(p[j] for p in puts),
+                     (f"{seat} -", "" if words == "!pass" else words) if quiet else made))
+        counts[seat], pips[seat], ends = count, pips_, ends_
+    return rows
+
+
+_PUT = {None: "-"}
+
+
+def _packed_said(said: str, tile: str | None) -> str:
+    """A move's words as a line carries them: without the tile the move names (``"@6"`` for ``"[4-6]@6"`` laying
+    ``4-6``), or whole after ``!`` (``"!pass"``) when they do not start with it."""
+    head = f"[{tile}]" if tile is not None else None
+    return said[len(head):] if head is not None and said.startswith(head) else "!" + said
+
+
+def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared, boards: list[dict]) -> dict:
+    """The lines of :func:`line_data` as the page carries them, each line's moves once and what lines have in
+    common once: a line whose last moves are those of a line before it (the same moves from the same table,
+    laid at the same places) gives only its own first moves and ``tail``, ``[at, alt, first]``: the rest is
+    that line's from its move ``first``. Its moves are ``steps``, ``"seat tile laid count pips ends labels;..."``
+    (a pass that changes nothing but whose turn it is: ``"seat -"``; the labels a move changes as ``arm:index``,
+    indexes into the game's labels), their words ``said`` (``"@0|!pass"``, :func:`_packed_said`, empty for such a
+    pass: the page names the mover), each view's ``put`` as ``"2 - 285"``, a third of the JSON arrays' size and
+    less (the script unpacks them). ``said``: each line's words, by the decision and alternative; ``boards``: the
+    game's boards (:func:`board_data`), a line of decision ``at`` starting from board ``at - 1``.
+
+    A line's rest is found by the chain of its moves from the end: each suffix of moves gets a number (the move
+    and the number of the suffix after it, looked up once), so finding the shared tail costs a look-up a move."""
+    seen: dict[int, list[int]] = {}           # a suffix's number -> [at, alt, first] of its first line
+    suffixes: dict[tuple, int] = {}           # (a move, the number of the suffix after it) -> the suffix's number
+    texts: dict[int, tuple] = {}              # a step's text and words (:func:`_line_rows`), by the step
+    out = {}
+    for at, alts in lines.items():
+        packed = []
+        for alt, line in enumerate(alts):
+            if line is None:
+                packed.append(None)
+                continue
+            rows = _line_rows(line, said[at][alt], labels, boards[int(at) - 1], texts)
+            ids = [0] * (len(rows) + 1)       # ids[j]: the number of the moves from j to the end (the empty one: 0)
+            for j in range(len(rows) - 1, -1, -1):
+                key = (rows[j][:3], ids[j + 1])
+                ids[j] = suffixes.get(key) or suffixes.setdefault(key, len(suffixes) + 1)
+            cut = next((j for j in range(len(rows)) if ids[j] in seen), len(rows))
+            tail = seen[ids[cut]] if cut < len(rows) else None
+            for j in range(cut):
+                seen.setdefault(ids[j], [int(at), alt, j])
+            own = rows[:cut]
+            one = {"steps": ";".join(r[3][0] for r in own), "said": "|".join(r[3][1] for r in own),
+                   "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(line["views"])]}
+            if line.get("labels"):
+                one["labels"] = labels.change(line["labels"])
+            if tail is not None:
+                one["tail"] = tail
+            packed.append(one)
+        out[at] = packed
+    return out
+
+
+def packed_game(data: dict, said: dict[str, list]) -> dict:
+    """:func:`game_data` as the page carries it: the lines packed (:func:`packed_lines`, ``said``: each line's
+    words), the spots as one string (:func:`packed_spot`, ``;`` between them), each board as one
+    (:func:`packed_board`; the tiles it takes away, the labels that change and tiles placed anew in ``more``, by
+    the board's index), and the labels of a layout's arms once each (``labels``, the boards and lines naming them
+    by index)."""
+    labels = Shared()
+    table = dict(data["table"], spots=";".join(map(packed_spot, data["table"]["spots"])))
+    boards, more = [], {}
+    for k, b in enumerate(data["boards"]):
+        boards.append(packed_board(b))
+        extra = {key: b[key] for key in ("drop", "labels", "moved") if key in b}
+        if "labels" in extra:
+            extra["labels"] = labels.change(extra["labels"])
+        if extra:
+            more[str(k)] = extra
+    lines = packed_lines(data["lines"], said, labels, data["boards"])
+    return dict(data, boards=boards, more=more, table=table, lines=lines, labels=[packed_label(v) for v in labels])
+
+
+def packed_label(label: list) -> str:
+    """An arm's label of :func:`_label_data` as the page carries it: ``"x y anchor|words|where|state"``, its words
+    without the ``arm N`` they start with (the page writes that part itself, in its own style)."""
+    x, y, anchor, words, where, state, _ = label
+    return f"{x} {y} {anchor}|{words[_ARM.match(words).end():]}|{where}|{state}"
+
+
+_ARM = re.compile(r"arm \d+")
+
+
+def packed_board(b: dict) -> str:
+    """A board of :func:`board_data` (with the tiles it ``put``) as the page carries it, its fields in one string:
+    ``"seat;counts;pips;ends;last;put;voids;hands"``, a list's numbers joined by ``.`` (``-``: none), the tiles
+    put by ``,``, each seat's voids and hand by ``|`` (a hand's tiles by a space)."""
+    return ";".join([_field(b["seat"]), ".".join(map(_field, b["counts"])), ".".join(map(_field, b["pips"])),
+                     _field(b["ends"]), _field(b["last"]), ",".join(b["put"]),
+                     "|".join(".".join(map(str, v)) for v in b["voids"]),
+                     "|".join(" ".join(hand) for hand in b["hands"])])
+
+
+def packed_spot(spot: list) -> str:
+    """A place of :func:`place_data` as the page carries it: ``"x y flags"``, the flags upright (1), the higher number
+    on top (2) and lead (4) added, then on a layout with arms ``arm k``, else the rank from the lead."""
+    x, y, upright, higher, lead, *rest = spot
+    return " ".join(map(str, [x, y, upright + 2 * higher + 4 * lead, *rest]))
+
+
+def line_words(game: GameReport) -> dict[str, list]:
+    """Each alternative's best line's moves without the mover's name (``LineView.said``), by the decision's move
+    number as :func:`game_data` gives the lines."""
+    return {str(m.number): [a.line.said if a.line is not None else () for a in m.decision.alternatives]
+            for m in game.moves if m.decision is not None and any(a.line for a in m.decision.alternatives)}
+
+
+DEFLATE_LEVEL = 3      # zlib's level for a game's data: a cross one-hand game's 92 KB of JSON to 20.5 KB of base64 in
+                       # 0.5 ms (level 1: 22 KB, 0.35 ms; level 6: 17 KB, 1.3 ms, a page's render 15 to 150 ms)
+
+
+def deflated(data: dict) -> str:
+    """A game's data as the page carries it: :func:`packed_game`'s JSON (compact, as UTF-8), deflated (zlib) and in
+    base64, nothing in it to escape. The script inflates it with the browser's DecompressionStream before it sets
+    the game up (a game's data, the packed drawings with it, is a fifth of its JSON)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return base64.b64encode(zlib.compress(text.encode("utf-8"), DEFLATE_LEVEL)).decode("ascii")
