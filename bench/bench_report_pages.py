@@ -93,7 +93,7 @@ def _write_inputs(folder: Path, sizes: list[int]) -> list[Path]:
     return archives
 
 
-SIZE_VARIANTS = ["partnership", "whist", "jamaican", "block", "draw", "all-fives", "cross"]
+SIZE_VARIANTS = ["partnership", "whist", "jamaican", "block", "draw", "all-fives", "cross", "french"]
 
 
 def _sizes(tree: str, seeds: int) -> dict:
