@@ -94,7 +94,7 @@ class _Canvas:
             self.grow(x, y, (len(tiles) + backs) * (2 * U + GAP) - GAP, U)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)        # (a game's hands, a few hundred: the hands of games done before are not met again)
 def _hand_text(x: float, y: float, tiles: tuple[tuple[int, int], ...], backs: int) -> str:
     """A hand's SVG (:meth:`_Canvas.hand`): a hand no move changed is drawn in position after position, so each is
     written once. A tile face up is drawn at its own origin and moved to its place, so that a tile that shifts along
