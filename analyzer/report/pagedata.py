@@ -267,10 +267,11 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict, ends: dic
             found = ends.get(key)
             if found is None:
                 placed = line_places(line.line, line.lead, view["half"])
-                found = ends[key] = ({tile_key(p.a, p.b): spots.index(p) for p in placed},
-                                     _box_data(line_box(placed, view["half"])))
-            places, box = found
-            views.append({"box": box, "put": [None if k is None else places[k] for k in laid]})
+                found = ends[key] = ({tile_key(p.a, p.b): p for p in placed}, _box_data(line_box(placed, view["half"])),
+                                     {})
+            places, box, spot = found           # (the spot of a tile a line lays, by its name: asked for once)
+            views.append({"box": box, "put": [None if k is None else spot[k] if k in spot else spot.setdefault(k, spots.index(places[k]))
+                                              for k in laid]})
         out = {"views": views}
     out["steps"] = steps
     return out
