@@ -243,3 +243,94 @@ def test_lines_that_share_positions_give_each_line_as_played_alone(variant, seed
                 lines += 1
         pos.push(step.move)
     assert lines > 10 and shared > 0
+
+
+def _unpacked_steps(packed: dict, at: str, alt: int, start: dict, labels: list) -> tuple[list, list, list]:
+    """A line of ``pagedata.packed_lines`` read back as the page's script reads it (report.js: unpackLines and
+    lineBoards): its moves as ``[seat, tile, laid, count, pips, ends, (labels)]``, a pass written ``"seat -"`` taking
+    the numbers of the board before it, its words and each view's places, a line's ``tail`` from the line it names."""
+    line = packed[at][alt]
+    steps, said = [], []
+    counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
+    for text, words in zip(line["steps"].split(";") if line["steps"] else [], line["said"].split("|") if line["said"] else []):
+        f = text.split(" ")
+        if len(f) == 2:
+            seat = int(f[0])
+            st = [seat, None, 0, counts[seat], pips[seat], ends]
+        else:
+            st = [int(f[0]), None if f[1] == "-" else f[1], int(f[2]), int(f[3]), None if f[4] == "-" else int(f[4]),
+                  None if f[5] == "-" else [int(n) for n in f[5].split(".")]]
+            if len(f) > 6:
+                st.append({arm: None if k == "-" else labels[int(k)] for arm, k in (c.split(":") for c in f[6].split(","))})
+        counts[st[0]], pips[st[0]], ends = st[3], st[4], st[5]
+        steps.append(st)
+        said.append(words[1:] if words.startswith("!") else "pass" if st[1] is None else f"[{st[1]}]{words}")
+    puts = [[None if p == "-" else int(p) for p in v["put"].split(" ")] if v["put"] else [] for v in line["views"]]
+    if "tail" in line:
+        t_at, t_alt, first = line["tail"]
+        # the rest of the named line, read in its own context, from its move ``first`` on
+        rest_steps, rest_said, rest_puts = _unpacked_steps(packed, str(t_at), t_alt, _START[str(t_at)], labels)
+        steps += rest_steps[first:]
+        said += rest_said[first:]
+        puts = [p + r[first:] for p, r in zip(puts, rest_puts)]
+    return steps, said, puts
+
+
+_START: dict = {}
+
+
+@pytest.mark.parametrize("variant,seed", [("partnership", 1), ("whist", 2), ("draw", 3), ("cross", 4), ("block", 5),
+                                          ("french", 6), ("all-fives", 7)])
+def test_the_packed_lines_read_back_as_the_lines(variant, seed):
+    """The lines as the page carries them (``pagedata.packed_lines``: a line's moves once, a pass that changes nothing
+    as ``"seat -"``, the labels a move changes in its move, what lines share as a ``tail``) read back, as the page's
+    script reads them, into every move of every line, its words and the place of its tile in each view."""
+    from analyzer.match import random_match
+    from analyzer.notation import parse, write
+    from analyzer.report.pagedata import game_data, line_words, packed_game
+
+    game = report_model(parse(write(random_match(variant, seed=seed, games=1)), "generated")).games[0]
+    data = game_data(game, None)
+    said = line_words(game)
+    packed = packed_game(data, said)
+    _START.clear()
+    _START.update({at: data["boards"][int(at) - 1] for at in data["lines"]})
+    index = {json_key(v): k for k, v in enumerate(_shared_labels(data))}
+    checked = quiet = 0
+    for at, alts in data["lines"].items():
+        for alt, line in enumerate(alts):
+            if line is None:
+                assert packed["lines"][at][alt] is None
+                continue
+            steps, words, puts = _unpacked_steps(packed["lines"], at, alt, _START[at], list(range(len(packed["labels"]))))   # (labels by index)
+            want = [st[:6] + ([{arm: None if v is None else index[json_key(v)] for arm, v in st[6].items()}]
+                              if len(st) > 6 else []) for st in line["steps"]]
+            assert steps == want, (at, alt)
+            assert words == list(said[at][alt]), (at, alt)
+            assert puts == [v["put"] for v in line["views"]], (at, alt)
+            quiet += packed["lines"][at][alt]["steps"].count(" -;") + packed["lines"][at][alt]["steps"].endswith(" -")
+            checked += 1
+    assert checked > 5
+    if variant in ("partnership", "whist", "block"):
+        assert quiet > 0         # blocked and passing players: some passes packed short
+
+
+def json_key(value) -> str:
+    import json
+    return json.dumps(value, sort_keys=True)
+
+
+def _shared_labels(data: dict) -> list:
+    """The labels of the game's data in the order ``packed_game`` numbers them (the boards' first, then the lines')."""
+    from analyzer.report.pagedata import Shared
+
+    shared = Shared()
+    for b in data["boards"]:
+        shared.change(b.get("labels"))
+    for alts in data["lines"].values():
+        for line in alts:
+            if line is not None:
+                for st in line["steps"]:
+                    shared.change(st[6] if len(st) > 6 else None)
+                shared.change(line.get("labels"))
+    return list(shared)
