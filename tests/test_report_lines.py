@@ -334,22 +334,3 @@ def _shared_labels(data: dict) -> list:
                     shared.change(st[6] if len(st) > 6 else None)
                 shared.change(line.get("labels"))
     return list(shared)
-
-
-@pytest.mark.parametrize("variant,seed", [("partnership", 1), ("whist", 2), ("draw", 3), ("block", 5), ("jamaican", 8)])
-def test_the_places_kept_from_line_to_line_are_those_placed_alone(variant, seed):
-    """The page places the line of play each line ends on keeping each side's places by the tiles from the lead
-    (``geometry.line_places(..., kept)``: the lines of one table begin alike); every tile of every line, in the wide
-    and the narrow view, must lie where the line placed alone puts it."""
-    from analyzer.match import random_match
-    from analyzer.notation import parse, write
-    from analyzer.report.geometry import NARROW, WIDE, line_places
-
-    game = report_model(parse(write(random_match(variant, seed=seed, games=1)), "generated")).games[0]
-    rows = [(a.line.line, a.line.lead) for m in game.moves if m.decision for a in m.decision.alternatives if a.line]
-    rows += [(m.board.line, m.board.lead) for m in game.moves]
-    for half in (WIDE, NARROW):
-        kept: dict = {}
-        for row, lead in rows:
-            assert line_places(row, lead, half, kept) == line_places(row, lead, half), (row, lead, half)
-    assert len(rows) > 10 and len(kept) > 20

@@ -128,12 +128,10 @@ def _overlap(a, b) -> bool:
 
 # ---- a line of play --------------------------------------------------------------------------------
 
-def _placed(tiles, x: float, way: int, half: float, lead: int, state: tuple | None = None):
-    """Place ``tiles`` (index, inner number, outer number) running from ``x`` along ``way`` (1 right, -1 left): the
-    right arm turns down at the edge, the left arm up; the tile after a corner runs back under it. Yields each tile's
-    index, its place and the run's state after it (``state``: where a run placed before left off, its tiles not
-    given again)."""
-    x, way, turn, row, corner = state or (x, way, way, 0.0, None)
+def _run(out: list, tiles: list[tuple[int, int, int]], x: float, way: int, half: float, lead: int) -> None:
+    """Place ``tiles`` (index, inner number, outer number) running from ``x`` along ``way`` (1 right, -1 left):
+    the right arm turns down at the edge, the left arm up; the tile after a corner runs back under it."""
+    turn, row, corner = way, 0.0, None
     for i, inner, outer in tiles:
         double, rank = inner == outer, i - lead
         if corner is not None:
@@ -164,43 +162,20 @@ def _placed(tiles, x: float, way: int, half: float, lead: int, state: tuple | No
                 p = Place(min(start, far), row - U / 2, False, inner if way > 0 else outer,
                           outer if way > 0 else inner, rank=rank)
                 x = far
-        yield i, p, (x, way, turn, row, corner)
+        out[i] = p
 
 
-def _run(out: list, tiles: list[tuple[int, int, int]], x: float, way: int, half: float, lead: int,
-         kept: dict | None = None) -> None:
-    """:func:`_placed` into ``out`` by index. ``kept``: the places of the runs placed before, by the tiles from the
-    lead (a tile's place depends only on the tiles between it and the lead on its side, and on its rank from the
-    lead: the runs of many lines of one table begin alike), each run's tile found there placed anew no more."""
-    if kept is None:
-        for i, p, _ in _placed(tiles, x, way, half, lead):
-            out[i] = p
-        return
-    at, state = kept.setdefault(("run", x, way, half), (len(kept), None))[0], None
-    for n, (i, inner, outer) in enumerate(tiles):
-        found = kept.get((at, inner, outer))
-        if found is None:
-            for (i, inner, outer), (_, p, state) in zip(tiles[n:], _placed(tiles[n:], x, way, half, lead, state)):
-                at = kept.setdefault((at, inner, outer), (len(kept), p, state))[0]
-                out[i] = p
-            return
-        at, out[i], state = found
-
-
-def line_places(line: list[tuple[int, int]], lead: int | None, half: float = WIDE, kept: dict | None = None) -> list[Place]:
+def line_places(line: list[tuple[int, int]], lead: int | None, half: float = WIDE) -> list[Place]:
     """Each tile of the line of play ``line`` (left to right, each as (left half, right half); the lead at index
-    ``lead``) where it lies, in the line's order (none before the lead). ``kept``: the places of the lines placed
-    before (:func:`_run`), kept by the caller for lines that share their tiles nearest the lead."""
+    ``lead``) where it lies, in the line's order (none before the lead)."""
     if lead is None or not line:
         return []
     out: list = [None] * len(line)
     a, b = line[lead]
     double = a == b
     out[lead] = Place(-U / 2, -U, True, a, b, lead=True) if double else Place(-U, -U / 2, False, a, b, lead=True)
-    _run(out, [(i, line[i][0], line[i][1]) for i in range(lead + 1, len(line))], U / 2 if double else U, 1, half, lead,
-         kept)
-    _run(out, [(j, line[j][1], line[j][0]) for j in range(lead - 1, -1, -1)], -U / 2 if double else -U, -1, half, lead,
-         kept)
+    _run(out, [(i, line[i][0], line[i][1]) for i in range(lead + 1, len(line))], U / 2 if double else U, 1, half, lead)
+    _run(out, [(j, line[j][1], line[j][0]) for j in range(lead - 1, -1, -1)], -U / 2 if double else -U, -1, half, lead)
     return out
 
 

@@ -266,7 +266,7 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict, ends: dic
             key = (row, line.lead, view["half"])
             found = ends.get(key)
             if found is None:
-                placed = line_places(line.line, line.lead, view["half"], ends.setdefault("places", {}))
+                placed = line_places(line.line, line.lead, view["half"])
                 found = ends[key] = ({tile_key(p.a, p.b): p for p in placed}, _box_data(line_box(placed, view["half"])),
                                      {})
             places, box, spot = found           # (the spot of a tile a line lays, by its name: asked for once)
