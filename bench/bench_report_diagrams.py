@@ -40,7 +40,10 @@ def measure(paths: list[str], repeat: int) -> list[dict]:
     from analyzer.match import replay_record
     from analyzer.notation import read
     from analyzer.report import diagram, render_html
-    from analyzer.report.pagedata import packed_diagrams
+    try:
+        from analyzer.report.pagedata import packed_diagrams
+    except ImportError:                         # (a tree from before report/pagedata.py)
+        from analyzer.report.render import packed_diagrams
     from analyzer.report.task import position_diagrams, report_model
 
     def empty_caches():
