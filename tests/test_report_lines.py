@@ -4,7 +4,6 @@ phone widths; a line of play, a layout with arms and a draw game."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -245,11 +244,12 @@ def test_lines_that_share_positions_give_each_line_as_played_alone(variant, seed
     assert lines > 10 and shared > 0
 
 
-def _unpacked_steps(packed: dict, at: str, alt: int, start: dict, labels: list) -> tuple[list, list, list]:
+def _unpacked_steps(packed: dict, at: str, alt: int, starts: dict, labels: list) -> tuple[list, list, list]:
     """A line of ``pagedata.packed_lines`` read back as the page's script reads it (report.js: unpackLines and
     lineBoards): its moves as ``[seat, tile, laid, count, pips, ends, (labels)]``, a pass written ``"seat -"`` taking
-    the numbers of the board before it, its words and each view's places, a line's ``tail`` from the line it names."""
-    line = packed[at][alt]
+    the numbers of the board before it (``starts``: the board before each decision's lines, by its move number),
+    its words and each view's places, a line's ``tail`` from the line it names."""
+    line, start = packed[at][alt], starts[at]
     steps, said = [], []
     counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
     for text, words in zip(line["steps"].split(";") if line["steps"] else [], line["said"].split("|") if line["said"] else []):
@@ -269,14 +269,12 @@ def _unpacked_steps(packed: dict, at: str, alt: int, start: dict, labels: list) 
     if "tail" in line:
         t_at, t_alt, first = line["tail"]
         # the rest of the named line, read in its own context, from its move ``first`` on
-        rest_steps, rest_said, rest_puts = _unpacked_steps(packed, str(t_at), t_alt, _START[str(t_at)], labels)
+        rest_steps, rest_said, rest_puts = _unpacked_steps(packed, str(t_at), t_alt, starts, labels)
         steps += rest_steps[first:]
         said += rest_said[first:]
         puts = [p + r[first:] for p, r in zip(puts, rest_puts)]
     return steps, said, puts
 
-
-_START: dict = {}
 
 
 @pytest.mark.parametrize("variant,seed", [("partnership", 1), ("whist", 2), ("draw", 3), ("cross", 4), ("block", 5),
@@ -293,8 +291,7 @@ def test_the_packed_lines_read_back_as_the_lines(variant, seed):
     data = game_data(game, None)
     said = line_words(game)
     packed = packed_game(data, said)
-    _START.clear()
-    _START.update({at: data["boards"][int(at) - 1] for at in data["lines"]})
+    starts = {at: data["boards"][int(at) - 1] for at in data["lines"]}
     index = {json_key(v): k for k, v in enumerate(_shared_labels(data))}
     checked = quiet = 0
     for at, alts in data["lines"].items():
@@ -302,7 +299,7 @@ def test_the_packed_lines_read_back_as_the_lines(variant, seed):
             if line is None:
                 assert packed["lines"][at][alt] is None
                 continue
-            steps, words, puts = _unpacked_steps(packed["lines"], at, alt, _START[at], list(range(len(packed["labels"]))))   # (labels by index)
+            steps, words, puts = _unpacked_steps(packed["lines"], at, alt, starts, list(range(len(packed["labels"]))))
             want = [st[:6] + ([{arm: None if v is None else index[json_key(v)] for arm, v in st[6].items()}]
                               if len(st) > 6 else []) for st in line["steps"]]
             assert steps == want, (at, alt)
@@ -316,7 +313,6 @@ def test_the_packed_lines_read_back_as_the_lines(variant, seed):
 
 
 def json_key(value) -> str:
-    import json
     return json.dumps(value, sort_keys=True)
 
 

@@ -544,14 +544,13 @@ class LinePlayer:
         return LineView(list(moves), steps, end[0], end[1], tuple(said))
 
 
-def _with_lines(d: Decision, pos: Position, rep: Replay, lines: LinePlayer | None = None) -> DecisionView:
+def _with_lines(d: Decision, pos: Position, lines: LinePlayer) -> DecisionView:
     """The view of decision ``d`` with each alternative's best line on the table (an alternative whose
     line cannot be played on the page's table, the opener's choice to add no tile, keeps none); ``lines``: the
     game's :class:`LinePlayer` (``pos``: the game's position before move ``d.index``)."""
     view, moves = _decision(d), {a.move: a.line for a in d.alternatives if a.line}
     if not moves:
         return view
-    lines = lines or LinePlayer(list(rep.players))
     alts = []
     for a in view.alternatives:
         line = None
@@ -685,7 +684,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         if step.move is not None and step.seat is not None:
             pos.turn = step.seat
             if step.index in decisions:          # its alternatives, each with its line from this table
-                shown = _with_lines(decisions[step.index], pos, rep, lines)
+                shown = _with_lines(decisions[step.index], pos, lines)
             pos.push(step.move)
             last = step.move.tile
         if step.lacks and step.seat is not None:

@@ -198,11 +198,11 @@ def _lines_data(game: GameReport, boards: list[Board], table: dict) -> dict:
     order the page lists them, :func:`line_data` (None: no line)."""
     out = {}
     labels = _game_labels(boards, table)
-    ends: dict = {}         # the places of a line of play in a view, by the line: many lines end on the same table
+    kept: dict = {}         # what the game's lines share (:func:`line_data`): many lines end on the same table
     for m in game.moves:
         if m.decision is not None and any(a.line for a in m.decision.alternatives):
             out[str(m.number)] = [None if a.line is None else line_data(a.line, boards[m.number - 1], table,
-                                                                        labels[m.number - 1], ends)
+                                                                        labels[m.number - 1], kept)
                                   for a in m.decision.alternatives]
     return out
 
@@ -215,17 +215,17 @@ def _game_labels(boards: list[Board], table: dict) -> list[dict]:
     return [{str(label.arm): _label_data(label) for label in arms_scene(b.layout, plan).labels} for b in boards]
 
 
-def line_data(line: LineView, start: Board, table: dict, labels: dict, ends: dict | None = None) -> dict:
+def line_data(line: LineView, start: Board, table: dict, labels: dict, kept: dict | None = None) -> dict:
     """One alternative's best line for the script, from the table ``start`` before the decision: each move once,
     as ``[seat, the tile laid or drawn ("3-5", None for a pass), laid, the mover's tiles left, his pips, the open
     ends]`` (and on a layout with arms the labels that change), and per view of the game's ``table`` the frame of
     the line, the place of the tile each move lays (``put``: an index into the game's ``spots``, None for none)
     and, where the line draws a tile of the table before it elsewhere than the game does, its place (``base``).
-    ``ends``: what the lines of one game share, kept by the caller: the places (indexes into the spots) and frame
+    ``kept``: what the lines of one game share, kept by the caller: the places (indexes into the spots) and frame
     of each line of play met before, by its tiles, lead and view (the lines of its decisions often end on the same
     table), and on a line each step's data, by the step (the lines share their steps where they reach the same
     positions); not to be kept beyond the game (a step is known by its ``id``)."""
-    ends = {} if ends is None else ends
+    kept = {} if kept is None else kept
     spots = table["spots"]
     if table["arms"]:
         steps = [_step_data(s) for s in line.steps]
@@ -258,20 +258,22 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict, ends: dic
             before = now
     else:
         # a step's data is the same wherever the lines of a game share it (model.LinePlayer): made once, by the step
-        steps = [ends.get(id(s)) or ends.setdefault(id(s), _step_data(s)) for s in line.steps]
+        steps = [kept.get(id(s)) or kept.setdefault(id(s), _step_data(s)) for s in line.steps]
         views = []
         laid = [st[1] if st[2] and st[1] else None for st in steps]
         row = tuple(line.line)
         for view in table["views"]:
             key = (row, line.lead, view["half"])
-            found = ends.get(key)
+            found = kept.get(key)
             if found is None:
                 placed = line_places(line.line, line.lead, view["half"])
-                found = ends[key] = ({tile_key(p.a, p.b): p for p in placed}, _box_data(line_box(placed, view["half"])),
+                found = kept[key] = ({tile_key(p.a, p.b): p for p in placed}, _box_data(line_box(placed, view["half"])),
                                      {})
             places, box, spot = found           # (the spot of a tile a line lays, by its name: asked for once)
-            views.append({"box": box, "put": [None if k is None else spot[k] if k in spot else spot.setdefault(k, spots.index(places[k]))
-                                              for k in laid]})
+            for k in laid:
+                if k is not None and k not in spot:
+                    spot[k] = spots.index(places[k])
+            views.append({"box": box, "put": [None if k is None else spot[k] for k in laid]})
         out = {"views": views}
     out["steps"] = steps
     return out
@@ -311,12 +313,12 @@ class Shared(list):
 def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict, texts: dict) -> list[tuple]:
     """Each move of a line as the page carries it: the move (``"seat tile laid count pips ends"``, ``-``: none,
     the ends as ``1.6``, and the labels it changes as ``arm:index`` by ``,``), its words, the place of its tile
-    in each view, and the move as the page writes it (:func:`_short_step`: a pass that changes nothing, ``"seat -"``;
-    ``start``: the board before the line, :func:`board_data`). The first three are what two lines must share to
+    in each view, and the move as the page writes it (a pass that changes nothing but whose turn it is, ``"seat -"``:
+    the numbers before it stand; ``start``: the board before the line, :func:`board_data`). The first three are what two lines must share to
     share a tail. ``texts``: a move's text and words by its step (the lines of a game share steps, :func:`line_data`;
     a step that changes labels is written each time)."""
     rows = []
-    puts = [[_PUT.get(k) or str(k) for k in v["put"]] for v in line["views"]]
+    puts = [["-" if k is None else str(k) for k in v["put"]] for v in line["views"]]
     counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
     for j, st in enumerate(line["steps"]):
         seat, tile, laid, count, pips_, ends_ = st[:6]
@@ -337,8 +339,6 @@ def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict, t
         counts[seat], pips[seat], ends = count, pips_, ends_
     return rows
 
-
-_PUT = {None: "-"}
 
 
 def _packed_said(said: str, tile: str | None) -> str:
