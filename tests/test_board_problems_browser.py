@@ -150,6 +150,8 @@ def test_a_problem_set_answered_revealed_and_the_next(browser, root, width, view
     whose answer the button reveals; Close gives the record back as it was."""
     given = json.loads(TRAIN.read_text())["problems"]
     with board_page(browser, root, viewport=viewport) as page:
+        # (the board lists the files, then puts the new record in the editor: read it once it is there)
+        expect(page.locator("#text")).not_to_have_value("")
         before = page.input_value("#text")
         page.click("#problemsbutton")
         expect(page.locator("#problemsets option")).to_have_count(2)
