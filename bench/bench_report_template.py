@@ -1,6 +1,6 @@
 """What the report's template costs a page, in two trees measured in the same run (issue 57 item 3): the CPU
-milliseconds of ``render_html`` without the script's data (``game_data``, ``packed_game`` and ``line_words`` are
-worked out once, before the clock starts: another part's cost), the median (and the least, steadier on a busy
+milliseconds of ``render_html`` without the script's data (``game_data`` and ``packed_game``, with ``line_words`` in
+a tree from before the lines were packed from the game's, are worked out once, before the clock starts: another part's cost), the median (and the least, steadier on a busy
 machine) of ``--repeat`` renderings of the page model of each record (its analysis done once, untimed), and with
 ``--compare FOLDER`` whether the two trees write the same pages, byte for byte, of many records (the pages of each
 tree kept in ``FOLDER/before`` and ``FOLDER/after``).
@@ -68,10 +68,13 @@ def _time(tree: str, repeat: int) -> dict:
     out = {}
     for name in TIMED:
         model = _model(*_record(name))
-        data = {id(g): render.packed_game(render.game_data(g, c), render.line_words(g))
+        words = getattr(render, "line_words", None)     # (a tree before packed_game took the game itself)
+        data = {id(g): render.packed_game(render.game_data(g, c), words(g) if words else g)
                 for g, c in zip(model.shown, map(render.chart, model.shown))}
-        real = render.game_data, render.packed_game, render.line_words
-        render.game_data, render.packed_game, render.line_words = (lambda g, c: g), (lambda g, said: data[id(g)]), id
+        real = render.game_data, render.packed_game, words
+        render.game_data, render.packed_game = (lambda g, c: g), (lambda g, said: data[id(g)])
+        if words:
+            render.line_words = id
         try:
             render.render_html(model)                 # (the templates compiled, the static files read: once)
             times = []
@@ -80,7 +83,9 @@ def _time(tree: str, repeat: int) -> dict:
                 render.render_html(model)
                 times.append(time.process_time() - start)
         finally:
-            render.game_data, render.packed_game, render.line_words = real
+            render.game_data, render.packed_game = real[:2]
+            if words:
+                render.line_words = words
         out[name] = [1000 * statistics.median(times), 1000 * min(times)]
     return out
 

@@ -206,13 +206,13 @@ def test_the_css_and_script_are_our_packaged_files_inlined(seed_model):
 def test_the_pages_game_data_is_the_packed_game_deflated(seed_model):
     """Each game's block on the page is :func:`pagedata.packed_game` of its :func:`pagedata.game_data` (the packed
     drawings to save in it, as their text), as JSON, deflated once and in base64: nothing in it to escape."""
-    from analyzer.report.pagedata import game_data, line_words, packed_diagrams, packed_game
+    from analyzer.report.pagedata import game_data, packed_diagrams, packed_game
     from analyzer.report.render import chart
 
     html = render_html(seed_model)
     blocks = _GAME_DATA.findall(html)
     assert all(re.fullmatch(r"[A-Za-z0-9+/]+=*", block) for block in blocks)
-    want = [packed_game(game_data(g, chart(g)), line_words(g)) for g in seed_model.shown]
+    want = [packed_game(game_data(g, chart(g)), g) for g in seed_model.shown]
     assert _page_data(html) == json.loads(json.dumps(want)) and len(want) == 2
     assert all(d["diagrams"] == packed_diagrams(g.diagrams) and d["diagrams"].count("\n") > 100
                for d, g in zip(_page_data(html), seed_model.shown))

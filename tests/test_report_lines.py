@@ -190,17 +190,18 @@ def test_each_step_of_a_line_puts_its_tile_where_the_geometry_draws_the_table(na
     (``report.geometry``, as ``domino diagram`` and the board draw) gives the table after the move, in each view
     (a wide screen's and a phone's), and the line's data is far smaller than a table a step."""
     from analyzer.report.geometry import line_places
-    from analyzer.report.pagedata import game_data
+    from analyzer.report.pagedata import game_data, lines_data
 
     model = report_model(read(RECORDS / name))
     checked = 0
     for game in model.games:
         data = game_data(game, None)
+        lines = lines_data(game, data)
         spots, views = data["table"]["spots"], data["table"]["views"]
         for m in game.moves:
             if m.decision is None:
                 continue
-            for a, line in zip(m.decision.alternatives, data["lines"].get(str(m.number), [])):
+            for a, line in zip(m.decision.alternatives, lines.get(str(m.number), [])):
                 if a.line is None:
                     assert line is None
                     continue
@@ -285,16 +286,18 @@ def test_the_packed_lines_read_back_as_the_lines(variant, seed):
     script reads them, into every move of every line, its words and the place of its tile in each view."""
     from analyzer.match import random_match
     from analyzer.notation import parse, write
-    from analyzer.report.pagedata import game_data, line_words, packed_game
+    from analyzer.report.pagedata import game_data, lines_data, packed_game
 
     game = report_model(parse(write(random_match(variant, seed=seed, games=1)), "generated")).games[0]
     data = game_data(game, None)
-    said = line_words(game)
-    packed = packed_game(data, said)
-    starts = {at: data["boards"][int(at) - 1] for at in data["lines"]}
-    index = {json_key(v): k for k, v in enumerate(_shared_labels(data))}
+    packed = packed_game(data, game)
+    lines = lines_data(game, data)          # (the reference: each line unpacked, its places in the same spots)
+    said = {str(m.number): [a.line.said if a.line else None for a in m.decision.alternatives]
+            for m in game.moves if m.decision is not None}
+    starts = {at: data["boards"][int(at) - 1] for at in lines}
+    index = {json_key(v): k for k, v in enumerate(_shared_labels(data, lines))}
     checked = quiet = 0
-    for at, alts in data["lines"].items():
+    for at, alts in lines.items():
         for alt, line in enumerate(alts):
             if line is None:
                 assert packed["lines"][at][alt] is None
@@ -316,14 +319,14 @@ def json_key(value) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def _shared_labels(data: dict) -> list:
+def _shared_labels(data: dict, lines: dict) -> list:
     """The labels of the game's data in the order ``packed_game`` numbers them (the boards' first, then the lines')."""
     from analyzer.report.pagedata import Shared
 
     shared = Shared()
     for b in data["boards"]:
         shared.change(b.get("labels"))
-    for alts in data["lines"].values():
+    for alts in lines.values():
         for line in alts:
             if line is not None:
                 for st in line["steps"]:

@@ -13,8 +13,8 @@ import zlib
 from .geometry import NARROW, WIDE, Label, Place, arms_box, arms_scene, line_box, line_places, plan_arms, tile_key
 from .model import Board, GameReport, LineView
 
-__all__ = ["game_data", "packed_game", "line_words", "deflated", "DEFLATE_LEVEL", "board_data", "table_data",
-           "line_data", "place_data", "packed_diagrams", "line_delta", "packed_lines", "packed_board", "packed_spot",
+__all__ = ["game_data", "packed_game", "deflated", "DEFLATE_LEVEL", "board_data", "table_data",
+           "line_data", "lines_data", "place_data", "packed_diagrams", "line_delta", "packed_lines", "packed_board", "packed_spot",
            "packed_label", "Spots", "Shared", "short"]
 
 
@@ -134,17 +134,16 @@ def table_data(boards: list[Board], data: list[dict]) -> dict:
 
 
 def game_data(game: GameReport, ch=None) -> dict:
-    """Everything the page's script needs to draw the table at each move: numbers only, no text
-    of the record (names and comments reach the page only through the escaped template). ``ch``: the page's value
-    chart (``render.chart``), whose x of move 0 and step between moves the script reads (None: no chart)."""
+    """Everything the page's script needs to draw the table at each move but the alternatives' lines (packed
+    straight from the game's, :func:`packed_game`): numbers only, no text of the record (names and comments reach
+    the page only through the escaped template). ``ch``: the page's value chart (``render.chart``), whose x of move 0
+    and step between moves the script reads (None: no chart)."""
     boards = [game.start] + [m.board for m in game.moves]
     data = [board_data(game.start, None)] + [board_data(m.board, m.seat) for m in game.moves]
-    table = table_data(boards, data)
     return {
         "game": game.number, "moves": len(game.moves), "critical": game.critical, "mistakes": game.mistakes,
         "chart": {"x0": ch.x0, "dx": ch.dx} if ch else None,
-        "boards": data, "table": table,
-        "lines": _lines_data(game, boards, table),
+        "boards": data, "table": table_data(boards, data),
         "diagrams": packed_diagrams(game.diagrams),
     }
 
@@ -193,16 +192,17 @@ def line_delta(before: list[str], lines: list[str], fresh: list[str]) -> list[in
     return plan
 
 
-def _lines_data(game: GameReport, boards: list[Board], table: dict) -> dict:
-    """Each alternative's best line for the script: by the decision's move number, for each alternative in the
-    order the page lists them, :func:`line_data` (None: no line)."""
+def lines_data(game: GameReport, data: dict) -> dict:
+    """Each alternative's best line as the script reads it, unpacked: by the decision's move number, for each
+    alternative in the order the page lists them, :func:`line_data` (None: no line); ``data``: the game's
+    :func:`game_data`. What :func:`packed_lines` packs (it makes the same from the game's lines at once)."""
+    boards, table = [game.start] + [m.board for m in game.moves], data["table"]
     out = {}
     labels = _game_labels(boards, table)
-    kept: dict = {}         # what the game's lines share (:func:`line_data`): many lines end on the same table
     for m in game.moves:
         if m.decision is not None and any(a.line for a in m.decision.alternatives):
             out[str(m.number)] = [None if a.line is None else line_data(a.line, boards[m.number - 1], table,
-                                                                        labels[m.number - 1], kept)
+                                                                        labels[m.number - 1])
                                   for a in m.decision.alternatives]
     return out
 
@@ -215,17 +215,14 @@ def _game_labels(boards: list[Board], table: dict) -> list[dict]:
     return [{str(label.arm): _label_data(label) for label in arms_scene(b.layout, plan).labels} for b in boards]
 
 
-def line_data(line: LineView, start: Board, table: dict, labels: dict, kept: dict | None = None) -> dict:
+def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
     """One alternative's best line for the script, from the table ``start`` before the decision: each move once,
     as ``[seat, the tile laid or drawn ("3-5", None for a pass), laid, the mover's tiles left, his pips, the open
     ends]`` (and on a layout with arms the labels that change), and per view of the game's ``table`` the frame of
     the line, the place of the tile each move lays (``put``: an index into the game's ``spots``, None for none)
     and, where the line draws a tile of the table before it elsewhere than the game does, its place (``base``).
-    ``kept``: what the lines of one game share, kept by the caller: the places (indexes into the spots) and frame
-    of each line of play met before, by its tiles, lead and view (the lines of its decisions often end on the same
-    table), and on a line each step's data, by the step (the lines share their steps where they reach the same
-    positions); not to be kept beyond the game (a step is known by its ``id``)."""
-    kept = {} if kept is None else kept
+    (:func:`packed_lines` packs the same, made straight from the lines of a line of play.)
+    """
     spots = table["spots"]
     if table["arms"]:
         steps = [_step_data(s) for s in line.steps]
@@ -257,23 +254,13 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict, kept: dic
                 steps[k - 1].append(change)
             before = now
     else:
-        # a step's data is the same wherever the lines of a game share it (model.LinePlayer): made once, by the step
-        steps = [kept.get(id(s)) or kept.setdefault(id(s), _step_data(s)) for s in line.steps]
+        steps = [_step_data(s) for s in line.steps]
         views = []
-        laid = [st[1] if st[2] and st[1] else None for st in steps]
-        row = tuple(line.line)
         for view in table["views"]:
-            key = (row, line.lead, view["half"])
-            found = kept.get(key)
-            if found is None:
-                placed = line_places(line.line, line.lead, view["half"])
-                found = kept[key] = ({tile_key(p.a, p.b): p for p in placed}, _box_data(line_box(placed, view["half"])),
-                                     {})
-            places, box, spot = found           # (the spot of a tile a line lays, by its name: asked for once)
-            for k in laid:
-                if k is not None and k not in spot:
-                    spot[k] = spots.index(places[k])
-            views.append({"box": box, "put": [None if k is None else spot[k] for k in laid]})
+            placed = line_places(line.line, line.lead, view["half"])
+            where = {p.key: p for p in placed}
+            views.append({"box": _box_data(line_box(placed, view["half"])),
+                          "put": [spots.index(where[st[1]]) if st[2] and st[1] else None for st in steps]})
         out = {"views": views}
     out["steps"] = steps
     return out
@@ -310,35 +297,41 @@ class Shared(list):
         return None if labels is None else {arm: None if v is None else self.index(v) for arm, v in labels.items()}
 
 
-def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict, texts: dict) -> list[tuple]:
-    """Each move of a line as the page carries it: the move (``"seat tile laid count pips ends"``, ``-``: none,
-    the ends as ``1.6``, and the labels it changes as ``arm:index`` by ``,``), its words, the place of its tile
-    in each view, and the move as the page writes it (a pass that changes nothing but whose turn it is, ``"seat -"``:
-    the numbers before it stand; ``start``: the board before the line, :func:`board_data`). The first three are what two lines must share to
-    share a tail. ``texts``: a move's text and words by its step (the lines of a game share steps, :func:`line_data`;
-    a step that changes labels is written each time)."""
+def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict) -> list[tuple]:
+    """Each move of a line of :func:`line_data` as the page carries it: the move (:func:`_step_text`, and the labels
+    it changes as ``arm:index`` by ``,``), its words, the place of its tile in each view, and the move as the page
+    writes it (:func:`_written`; ``start``: the board before the line, :func:`board_data`). The first three are
+    what two lines must share to share a tail."""
     rows = []
     puts = [["-" if k is None else str(k) for k in v["put"]] for v in line["views"]]
     counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
     for j, st in enumerate(line["steps"]):
         seat, tile, laid, count, pips_, ends_ = st[:6]
         change = labels.change(st[6]) if len(st) > 6 else None
-        made = texts.get(id(st)) if not change else None
-        if made is None:
-            made = (f"{seat} {tile or '-'} {laid} {count} {'-' if pips_ is None else pips_} "
-                    f"{'.'.join(map(str, ends_)) if ends_ else '-'}", _packed_said(said[j], tile))
-            if change:
-                made = (made[0] + " " + ",".join(f"{arm}:{'-' if k is None else k}" for arm, k in sorted(change.items())),
-                        made[1])
-            else:
-                texts[id(st)] = made
-        text, words = made
-        quiet = tile is None and not change and count == counts[seat] and pips_ == pips[seat] and (ends_ or None) == (ends or None)
-        rows.append((text, words, tuple(p[j] for p in puts),
-                     (f"{seat} -", "" if words == "!pass" else words) if quiet else made))
+        text = _step_text(seat, tile, laid, count, pips_, ends_)
+        if change:
+            text += " " + ",".join(f"{arm}:{'-' if k is None else k}" for arm, k in sorted(change.items()))
+        made = (text, _packed_said(said[j], tile))
+        quiet = not change and _quiet(tile, count, pips_, ends_, counts[seat], pips[seat], ends)
+        rows.append((*made, tuple(p[j] for p in puts), _written(seat, made, quiet)))
         counts[seat], pips[seat], ends = count, pips_, ends_
     return rows
 
+
+def _step_text(seat: int, tile: str | None, laid, count: int, pips: int | None, ends) -> str:
+    """A line's move as the page carries it: ``"seat tile laid count pips ends"`` (``-``: none; the ends as ``1.6``)."""
+    return f"{seat} {tile or '-'} {int(laid)} {count} {'-' if pips is None else pips} {'.'.join(map(str, ends)) if ends else '-'}"
+
+
+def _quiet(tile, count, pips, ends, count_before, pips_before, ends_before) -> bool:
+    """A pass that changes nothing: no tile, and the mover's count and pips and the open ends as they were."""
+    return tile is None and count == count_before and pips == pips_before and (ends or None) == (ends_before or None)
+
+
+def _written(seat: int, made: tuple[str, str], quiet: bool) -> tuple[str, str]:
+    """A line's move and words as the page writes them: a quiet pass (:func:`_quiet`) as ``"seat -"`` and no words
+    (the numbers before it stand, and the page names the mover)."""
+    return (f"{seat} -", "" if made[1] == "!pass" else made[1]) if quiet else made
 
 
 def _packed_said(said: str, tile: str | None) -> str:
@@ -348,58 +341,118 @@ def _packed_said(said: str, tile: str | None) -> str:
     return said[len(head):] if head is not None and said.startswith(head) else "!" + said
 
 
-def packed_lines(lines: dict[str, list], said: dict[str, list], labels: Shared, boards: list[dict]) -> dict:
-    """The lines of :func:`line_data` as the page carries them, each line's moves once and what lines have in
-    common once: a line whose last moves are those of a line before it (the same moves from the same table,
-    laid at the same places) gives only its own first moves and ``tail``, ``[at, alt, first]``: the rest is
-    that line's from its move ``first``. Its moves are ``steps``, ``"seat tile laid count pips ends labels;..."``
-    (a pass that changes nothing but whose turn it is: ``"seat -"``; the labels a move changes as ``arm:index``,
-    indexes into the game's labels), their words ``said`` (``"@0|!pass"``, :func:`_packed_said`, empty for such a
-    pass: the page names the mover), each view's ``put`` as ``"2 - 285"``, a third of the JSON arrays' size and
-    less (the script unpacks them). ``said``: each line's words, by the decision and alternative; ``boards``: the
-    game's boards (:func:`board_data`), a line of decision ``at`` starting from board ``at - 1``.
+def packed_lines(game: GameReport, data: dict, labels: Shared) -> dict:
+    """Each alternative's best line as the page carries it (:func:`lines_data` unpacked, made from the game's lines
+    at once), each line's moves once and what lines have in common once: a line whose last moves are those of a line
+    before it (the same moves from the same table, laid at the same places) gives only its own first moves and
+    ``tail``, ``[at, alt, first]``: the rest is that line's from its move ``first``. Its moves are ``steps``,
+    ``"seat tile laid count pips ends labels;..."`` (a pass that changes nothing but whose turn it is: ``"seat -"``;
+    the labels a move changes as ``arm:index``, indexes into ``labels``, the game's), their words ``said``
+    (``"@0|!pass"``, :func:`_packed_said`, empty for such a pass: the page names the mover), each view's ``box`` and
+    ``put`` as ``"2 - 285"`` (the tile's spot, :func:`line_data`), a third of the JSON arrays' size and less (the
+    script unpacks them). ``data``: the game's :func:`game_data`, a line of decision ``at`` starting from its board
+    ``at - 1``.
 
     A line's rest is found by the chain of its moves from the end: each suffix of moves gets a number (the move
-    and the number of the suffix after it, looked up once), so finding the shared tail costs a look-up a move."""
+    and the number of the suffix after it, looked up once), so finding the shared tail costs a look-up a move. On a
+    line of play a move is known by its step (``model.LinePlayer`` plays each position of a game's lines once, and
+    the same steps to the end are the same moves to the same line of play), and only a line's own moves are written;
+    on a layout with arms, whose lines each have their own plan of the arms, by what it writes."""
+    table, boards = data["table"], data["boards"]
     seen: dict[int, list[int]] = {}           # a suffix's number -> [at, alt, first] of its first line
     suffixes: dict[tuple, int] = {}           # (a move, the number of the suffix after it) -> the suffix's number
     texts: dict[int, tuple] = {}              # a step's text and words (:func:`_line_rows`), by the step
+    places: dict = {}                         # a line of play's places by tile, frame and spots (:func:`_line_views`)
+    game_labels = _game_labels([game.start] + [m.board for m in game.moves], table) if table["arms"] else None
     out = {}
-    for at, alts in lines.items():
-        packed = []
-        for alt, line in enumerate(alts):
+    for m in game.moves:
+        if m.decision is None or not any(a.line for a in m.decision.alternatives):
+            continue
+        at, start, packed = m.number, boards[m.number - 1], []
+        for alt, a in enumerate(m.decision.alternatives):
+            line = a.line
             if line is None:
                 packed.append(None)
                 continue
-            rows = _line_rows(line, said[at][alt], labels, boards[int(at) - 1], texts)
-            ids = [0] * (len(rows) + 1)       # ids[j]: the number of the moves from j to the end (the empty one: 0)
-            for j in range(len(rows) - 1, -1, -1):
-                key = (rows[j][:3], ids[j + 1])
+            if game_labels is not None:
+                unpacked = line_data(line, game.start if at == 1 else game.moves[at - 2].board, table,
+                                     game_labels[at - 1])
+                rows = _line_rows(unpacked, line.said, labels, start)
+                keys = [r[:3] for r in rows]
+                views = unpacked["views"]
+            else:
+                unpacked, rows, keys = None, None, [id(s) for s in line.steps]
+                views = _line_views(line, table, places)
+            ids = [0] * (len(keys) + 1)       # ids[j]: the number of the moves from j to the end (the empty one: 0)
+            for j in range(len(keys) - 1, -1, -1):
+                key = (keys[j], ids[j + 1])
                 ids[j] = suffixes.get(key) or suffixes.setdefault(key, len(suffixes) + 1)
-            cut = next((j for j in range(len(rows)) if ids[j] in seen), len(rows))
-            tail = seen[ids[cut]] if cut < len(rows) else None
+            cut = next((j for j in range(len(keys)) if ids[j] in seen), len(keys))
             for j in range(cut):
-                seen.setdefault(ids[j], [int(at), alt, j])
+                seen.setdefault(ids[j], [at, alt, j])
+            if rows is None:
+                rows = _own_rows(line, cut, start, views, table["spots"], texts)
+                views = [{"box": box} for _, box, _ in views]
             own = rows[:cut]
             one = {"steps": ";".join(r[3][0] for r in own), "said": "|".join(r[3][1] for r in own),
-                   "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(line["views"])]}
-            if line.get("labels"):
-                one["labels"] = labels.change(line["labels"])
-            if tail is not None:
-                one["tail"] = tail
+                   "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(views)]}
+            if unpacked is not None and unpacked.get("labels"):
+                one["labels"] = labels.change(unpacked["labels"])
+            if cut < len(keys):
+                one["tail"] = seen[ids[cut]]
             packed.append(one)
-        out[at] = packed
+        out[str(at)] = packed
     return out
 
 
-def packed_game(data: dict, said: dict[str, list]) -> dict:
-    """:func:`game_data` as the page carries it: the lines packed (:func:`packed_lines`, ``said``: each line's
-    words), the spots as one string (:func:`packed_spot`, ``;`` between them), each board as one
-    (:func:`packed_board`; the tiles it takes away, the labels that change and tiles placed anew in ``more``, by
-    the board's index), and the labels of a layout's arms once each (``labels``, the boards and lines naming them
-    by index)."""
+def _line_views(line: LineView, table: dict, kept: dict) -> list[tuple]:
+    """Per view of the game's ``table``, where the tiles of ``line``'s line of play lie (by the tile's name), its
+    frame, and the spots of those asked for (by the name, as the page writes it): kept by the line of play, lead
+    and view (``kept``: the game's, many lines end on the same table)."""
+    out, row = [], tuple(line.line)
+    for view in table["views"]:
+        key = (row, line.lead, view["half"])
+        found = kept.get(key)
+        if found is None:
+            placed = line_places(line.line, line.lead, view["half"])
+            found = kept[key] = ({p.key: p for p in placed}, _box_data(line_box(placed, view["half"])), {})
+        out.append(found)
+    return out
+
+
+def _own_rows(line: LineView, cut: int, start: dict, views: list[tuple], spots: Spots, texts: dict) -> list[tuple]:
+    """The first ``cut`` moves of a line of play as :func:`_line_rows` gives them, straight from its steps (each
+    step's text and words made once, ``texts``; ``views``: :func:`_line_views`)."""
+    rows = []
+    counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
+    for j in range(cut):
+        s = line.steps[j]
+        made = texts.get(id(s))
+        if made is None:
+            tile = None if s.tile is None else tile_key(*s.tile)
+            made = texts[id(s)] = (_step_text(s.seat, tile, s.laid, s.count, s.pips, s.ends),
+                                   _packed_said(line.said[j], tile), tile if s.laid else None)
+        seat, laid, puts = s.seat, made[2], []
+        for where, _, spot in views:
+            if laid is None:
+                puts.append("-")
+                continue
+            k = spot.get(laid)
+            if k is None:
+                k = spot[laid] = str(spots.index(where[laid]))
+            puts.append(k)
+        rows.append((made[0], made[1], tuple(puts),
+                     _written(seat, made[:2], _quiet(s.tile, s.count, s.pips, s.ends, counts[seat], pips[seat], ends))))
+        counts[seat], pips[seat], ends = s.count, s.pips, s.ends
+    return rows
+
+
+def packed_game(data: dict, game: GameReport) -> dict:
+    """:func:`game_data` as the page carries it: the game's lines packed (:func:`packed_lines`), the spots as one
+    string (:func:`packed_spot`, ``;`` between them), each board as one (:func:`packed_board`; the tiles it takes
+    away, the labels that change and tiles placed anew in ``more``, by the board's index), and the labels of a
+    layout's arms once each (``labels``, the boards and lines naming them by index)."""
     labels = Shared()
-    table = dict(data["table"], spots=";".join(map(packed_spot, data["table"]["spots"])))
     boards, more = [], {}
     for k, b in enumerate(data["boards"]):
         boards.append(packed_board(b))
@@ -408,7 +461,8 @@ def packed_game(data: dict, said: dict[str, list]) -> dict:
             extra["labels"] = labels.change(extra["labels"])
         if extra:
             more[str(k)] = extra
-    lines = packed_lines(data["lines"], said, labels, data["boards"])
+    lines = packed_lines(game, data, labels)          # (it adds spots: the spots are packed after it)
+    table = dict(data["table"], spots=";".join(map(packed_spot, data["table"]["spots"])))
     return dict(data, boards=boards, more=more, table=table, lines=lines, labels=[packed_label(v) for v in labels])
 
 
@@ -437,13 +491,6 @@ def packed_spot(spot: list) -> str:
     on top (2) and lead (4) added, then on a layout with arms ``arm k``, else the rank from the lead."""
     x, y, upright, higher, lead, *rest = spot
     return " ".join(map(str, [x, y, upright + 2 * higher + 4 * lead, *rest]))
-
-
-def line_words(game: GameReport) -> dict[str, list]:
-    """Each alternative's best line's moves without the mover's name (``LineView.said``), by the decision's move
-    number as :func:`game_data` gives the lines."""
-    return {str(m.number): [a.line.said if a.line is not None else () for a in m.decision.alternatives]
-            for m in game.moves if m.decision is not None and any(a.line for a in m.decision.alternatives)}
 
 
 DEFLATE_LEVEL = 3      # zlib's level for a game's data: a cross one-hand game's 92 KB of JSON to 20.5 KB of base64 in

@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 from .. import __version__
 from ..outputs import write_atomic
 from .model import GameReport, MoveView, ReportModel, move_words, signed
-from .pagedata import deflated, game_data, line_words, packed_game, short
+from .pagedata import deflated, game_data, packed_game, short
 from .verdicts import fair_best_words, tied_words
 
 __all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "Chart", "chart", "PIP_LAYOUT"]
@@ -353,7 +353,7 @@ def render_html(model: ReportModel) -> str:
     page = environment().get_template("report.html.j2")
     return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
-        data=[deflated(packed_game(game_data(g, c), line_words(g))) for g, c in zip(shown, charts)], css=css,
+        data=[deflated(packed_game(game_data(g, c), g)) for g, c in zip(shown, charts)], css=css,
         script=script, csp=csp, version=__version__))
 
 
