@@ -343,66 +343,88 @@ def _packed_said(said: str, tile: str | None) -> str:
 
 def packed_lines(game: GameReport, data: dict, labels: Shared) -> dict:
     """Each alternative's best line as the page carries it (:func:`lines_data` unpacked, made from the game's lines
-    at once), each line's moves once and what lines have in common once: a line whose last moves are those of a line
-    before it (the same moves from the same table, laid at the same places) gives only its own first moves and
+    at once), each line's moves once and what lines have in common once: a line whose last moves are those of
+    another line (the same moves from the same table, laid at the same places) gives only its own first moves and
     ``tail``, ``[at, alt, first]``: the rest is that line's from its move ``first``. Its moves are ``steps``,
     ``"seat tile laid count pips ends labels;..."`` (a pass that changes nothing but whose turn it is: ``"seat -"``;
     the labels a move changes as ``arm:index``, indexes into ``labels``, the game's), their words ``said``
     (``"@0|!pass"``, :func:`_packed_said`, empty for such a pass: the page names the mover), each view's ``box`` and
     ``put`` as ``"2 - 285"`` (the tile's spot, :func:`line_data`), a third of the JSON arrays' size and less (the
     script unpacks them). ``data``: the game's :func:`game_data`, a line of decision ``at`` starting from its board
-    ``at - 1``.
-
-    A line's rest is found by the chain of its moves from the end: each suffix of moves gets a number (the move
-    and the number of the suffix after it, looked up once), so finding the shared tail costs a look-up a move. On a
-    line of play a move is known by its step (``model.LinePlayer`` plays each position of a game's lines once, and
-    the same steps to the end are the same moves to the same line of play), and only a line's own moves are written;
-    on a layout with arms, whose lines each have their own plan of the arms, by what it writes."""
+    ``at - 1``. The tails: :class:`_PlayLines` on a line of play, :class:`_ArmLines` on a layout with arms."""
     table, boards = data["table"], data["boards"]
-    seen: dict[int, list[int]] = {}           # a suffix's number -> [at, alt, first] of its first line
-    suffixes: dict[tuple, int] = {}           # (a move, the number of the suffix after it) -> the suffix's number
-    texts: dict[int, tuple] = {}              # a step's text and words (:func:`_line_rows`), by the step
-    places: dict = {}                         # a line of play's places by tile, frame and spots (:func:`_line_views`)
-    game_labels = _game_labels([game.start] + [m.board for m in game.moves], table) if table["arms"] else None
-    out = {}
-    for m in game.moves:
-        if m.decision is None or not any(a.line for a in m.decision.alternatives):
-            continue
-        at, start, packed = m.number, boards[m.number - 1], []
-        for alt, a in enumerate(m.decision.alternatives):
-            line = a.line
-            if line is None:
-                packed.append(None)
-                continue
-            if game_labels is not None:
-                unpacked = line_data(line, game.start if at == 1 else game.moves[at - 2].board, table,
-                                     game_labels[at - 1])
-                rows = _line_rows(unpacked, line.said, labels, start)
-                keys = [r[:3] for r in rows]
-                views = unpacked["views"]
-            else:
-                unpacked, rows, keys = None, None, [id(s) for s in line.steps]
-                views = _line_views(line, table, places)
-            ids = [0] * (len(keys) + 1)       # ids[j]: the number of the moves from j to the end (the empty one: 0)
-            for j in range(len(keys) - 1, -1, -1):
-                key = (keys[j], ids[j + 1])
-                ids[j] = suffixes.get(key) or suffixes.setdefault(key, len(suffixes) + 1)
-            cut = next((j for j in range(len(keys)) if ids[j] in seen), len(keys))
-            for j in range(cut):
-                seen.setdefault(ids[j], [at, alt, j])
-            if rows is None:
-                rows = _own_rows(line, cut, start, views, table["spots"], texts)
-                views = [{"box": box} for _, box, _ in views]
-            own = rows[:cut]
-            one = {"steps": ";".join(r[3][0] for r in own), "said": "|".join(r[3][1] for r in own),
-                   "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(views)]}
-            if unpacked is not None and unpacked.get("labels"):
-                one["labels"] = labels.change(unpacked["labels"])
-            if cut < len(keys):
-                one["tail"] = seen[ids[cut]]
-            packed.append(one)
-        out[str(at)] = packed
-    return out
+    decisions = [m for m in game.moves if m.decision is not None and any(a.line for a in m.decision.alternatives)]
+    pack = _ArmLines(game, table, labels) if table["arms"] else _PlayLines(decisions, table)
+    return {str(m.number): [None if a.line is None else pack(m.number, alt, a.line, boards[m.number - 1])
+                            for alt, a in enumerate(m.decision.alternatives)] for m in decisions}
+
+
+def _packed_line(own: list[tuple], views: list[dict], tail: list[int] | None) -> dict:
+    """A line as :func:`packed_lines` writes it: its own moves (rows of :func:`_line_rows`), each view with their
+    places, and the line whose moves it ends with."""
+    one = {"steps": ";".join(r[3][0] for r in own), "said": "|".join(r[3][1] for r in own),
+           "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(views)]}
+    if tail is not None:
+        one["tail"] = tail
+    return one
+
+
+class _PlayLines:
+    """The lines of a game with a line of play, packed (:func:`packed_lines`). ``model.LinePlayer`` gives each
+    position the lines reach one step, the child of the step before it, so two lines that end on the same step end
+    with the same moves (those of the shorter), to the same line of play, from the same tables: every line but the
+    longest of those ending on a step is that one's tail, and nothing of it is written but its frames."""
+
+    def __init__(self, decisions: list, table: dict):
+        self.table = table
+        self.longest: dict[int, tuple[int, int, int]] = {}     # a line's last step -> (length, at, alt) of the longest
+        for m in decisions:
+            for alt, a in enumerate(m.decision.alternatives):
+                if a.line is not None and a.line.steps:
+                    key, n = id(a.line.steps[-1]), len(a.line.steps)
+                    if n > self.longest.get(key, (0,))[0]:
+                        self.longest[key] = (n, m.number, alt)
+        self.texts: dict[int, tuple] = {}          # a step's text and words (:func:`_own_rows`), by the step
+        self.places: dict = {}                     # a line of play's places, frame and spots (:func:`_line_views`)
+
+    def __call__(self, at: int, alt: int, line: LineView, start: dict) -> dict:
+        views = _line_views(line, self.table, self.places)
+        n, tail = len(line.steps), None
+        if n:
+            longest, t_at, t_alt = self.longest[id(line.steps[-1])]
+            if (t_at, t_alt) != (at, alt):
+                n, tail = 0, [t_at, t_alt, longest - n]
+        return _packed_line(_own_rows(line, n, start, views, self.table["spots"], self.texts),
+                            [{"box": box} for _, box, _ in views], tail)
+
+
+class _ArmLines:
+    """The lines of a game with a layout with arms, packed (:func:`packed_lines`). Each line has its own plan of the
+    arms, so a line shares the moves another ends with only where they are written alike: each suffix of a line's
+    moves, as written, gets a number (the move and the number of the suffix after it, looked up once), and a line
+    ends with the line that first wrote its longest suffix written before."""
+
+    def __init__(self, game: GameReport, table: dict, labels: Shared):
+        self.game, self.table, self.labels = game, table, labels
+        self.game_labels = _game_labels([game.start] + [m.board for m in game.moves], table)
+        self.seen: dict[int, list[int]] = {}           # a suffix's number -> [at, alt, first] of its first line
+        self.suffixes: dict[tuple, int] = {}           # (a move, the number of the suffix after it) -> its number
+
+    def __call__(self, at: int, alt: int, line: LineView, start: dict) -> dict:
+        unpacked = line_data(line, self.game.start if at == 1 else self.game.moves[at - 2].board, self.table,
+                             self.game_labels[at - 1])
+        rows = _line_rows(unpacked, line.said, self.labels, start)
+        ids = [0] * (len(rows) + 1)       # ids[j]: the number of the moves from j to the end (the empty one: 0)
+        for j in range(len(rows) - 1, -1, -1):
+            key = (rows[j][:3], ids[j + 1])
+            ids[j] = self.suffixes.get(key) or self.suffixes.setdefault(key, len(self.suffixes) + 1)
+        cut = next((j for j in range(len(rows)) if ids[j] in self.seen), len(rows))
+        for j in range(cut):
+            self.seen.setdefault(ids[j], [at, alt, j])
+        one = _packed_line(rows[:cut], unpacked["views"], self.seen[ids[cut]] if cut < len(rows) else None)
+        if unpacked.get("labels"):
+            one["labels"] = self.labels.change(unpacked["labels"])
+        return one
 
 
 def _line_views(line: LineView, table: dict, kept: dict) -> list[tuple]:
