@@ -1,7 +1,8 @@
 """What a report page costs against the analysis of the same record, in two trees measured in the same run
 (issue 57 item 3): CPU seconds a record for ``report`` (the page, every alternative's best line on it) and for
 ``analyze`` and ``analyze --lines`` (the analysis with every alternative's best line, as the page shows them; the
-median of ``--repeat`` runs, in one process of each tree), the page's size, and the peak
+median of ``--repeat`` runs, in one process of each tree), the page's size, the page without its lines' steps
+(``report`` with the lines off: about what a page that played its lines itself would cost), and the peak
 memory of ``domino report`` over archives of generated records (a fresh process each, its maximum RSS), and
 with ``--sizes N`` the size of one-hand pages generated from N seeds of several variants (median and largest).
 
@@ -40,14 +41,15 @@ def _one(tree: str, repeat: int, folder: str) -> dict:
     analyze = Options("analyze")
     lines = Options("analyze", lines=True)
     report = Options("report", lines=True, fair_hidden=True)
+    bare = Options("report", lines=False, fair_hidden=True)      # the page without the lines' steps
     out = {}
     first = (Path(folder) / RECORDS[0]).read_bytes()
-    for options in (analyze, lines, report):   # start-up: the imports and the search's table, once, untimed
+    for options in (analyze, lines, report, bare):   # start-up: the imports and the search's table, once, untimed
         process(RECORDS[0], first, options)
     for name in RECORDS:
         data = (Path(folder) / name).read_bytes()
         figures = {}
-        for label, options in (("analyze", analyze), ("lines", lines), ("report", report)):
+        for label, options in (("analyze", analyze), ("lines", lines), ("report", report), ("bare", bare)):
             times, result = [], None
             for _ in range(repeat):
                 start = time.process_time()
@@ -138,14 +140,18 @@ def main() -> None:
                 raise SystemExit(done.stderr[-3000:])
             figures[which] = json.loads(done.stdout)
         print("CPU seconds a record (median of the repeats): analyze, analyze --lines (every alternative's best line,\n"
-              "as the page shows them) and report; the report's cost against each; the page's size")
+              "as the page shows them) and report; the report's cost against each; the page's size; and the page\n"
+              "without the lines' steps (report with lines off: what a page that played its lines itself would cost\n"
+              "here) against analyze --lines (a tree without the figure: -)")
         print(f"{'record':<20} {'tree':<7} {'analyze s':>9} {'--lines s':>9} {'report s':>9} {'/analyze':>9} "
-              f"{'/--lines':>9} {'page KB':>8}")
+              f"{'/--lines':>9} {'page KB':>8} {'no lines':>9}")
         for name in RECORDS:
             for which in trees:
                 f = figures[which][name]
+                bare = f"{f['bare'] / f['lines']:>8.1f}x" if "bare" in f else f"{'-':>9}"
                 print(f"{name:<20} {which:<7} {f['analyze']:>9.4f} {f['lines']:>9.4f} {f['report']:>9.4f} "
-                      f"{f['report'] / f['analyze']:>8.1f}x {f['report'] / f['lines']:>8.1f}x {f['page'] / 1024:>8.0f}")
+                      f"{f['report'] / f['analyze']:>8.1f}x {f['report'] / f['lines']:>8.1f}x {f['page'] / 1024:>8.0f} "
+                      f"{bare}")
             b, a = figures["before"][name], figures["after"][name]
             print(f"{'':<20} {'ratio':<7} {'':>9} {'':>9} {a['report'] / b['report']:>8.2f}x {'':>9} {'':>9} "
                   f"{a['page'] / b['page']:>7.2f}x")
