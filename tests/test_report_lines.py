@@ -253,7 +253,10 @@ def _unpacked_steps(packed: dict, at: str, alt: int, starts: dict, labels: list)
     line, start = packed[at][alt], starts[at]
     steps, said = [], []
     counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
-    for text, words in zip(line["steps"].split(";") if line["steps"] else [], line["said"].split("|") if line["said"] else []):
+    texts = line["steps"].split(";") if line["steps"] else []
+    said_ = line["said"].split("|") if texts else []          # (as the script: a word a move, a quiet pass's empty)
+    assert len(said_) == len(texts)
+    for text, words in zip(texts, said_):
         f = text.split(" ")
         if len(f) == 2:
             seat = int(f[0])

@@ -361,7 +361,8 @@
         }
         return st;
       });
-      var said = split(line.said, "|").map(function (t, j) {     // "@6": after the tile laid; "!pass": whole
+      // a word a move (a lone quiet pass's word is empty: the words are read by the moves, not by their own text)
+      var said = (steps.length ? line.said.split("|") : []).map(function (t, j) {     // "@6": after the tile laid; "!pass": whole
         return t.charAt(0) === "!" ? t.slice(1) : steps[j][1] === null ? "pass" : "[" + steps[j][1] + "]" + t;
       });
       var puts = line.views.map(function (v) { return split(v.put, " ").map(function (f) { return none(f, Number); }); });
