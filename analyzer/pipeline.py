@@ -58,6 +58,8 @@ class Options:
     fair_max_worlds: int | None = None      # the most deals for a decision whose best is not told apart (None: 4x)
     fair_hidden: bool = False               # a record with hidden hands gets the fair analysis, fair_worlds or not
     #                                         (``fair_worlds()``: report; analyze --fair's own loop for them; stats no)
+    max_deals: int = 1000                   # a sheet without hands: the most deals it allows analysed (else drawn)
+    fair_hands: int = 8                     # ... and the most hands of a player judged fairly (else drawn)
     fair_hidden_only: bool = False          # the fair analysis for the games with a hidden hand only (asked for by
     #                                         those hands, not --fair: the other games keep their exact values)
     fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many
@@ -180,11 +182,24 @@ def read(label: str, data: bytes | None, options: Options, problem: Diagnostic |
 
 
 def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
-                 table_mb: float = TABLE_MB, searches: dict | None = None):
+                 table_mb: float = TABLE_MB, searches: dict | None = None, sheet: dict | None = None):
     """The analysis of one replayed game; one the search cannot take says why instead of raising.
-    ``searches``: the searches to value it with, by view (``analysis.searches_for``; default: made for it)."""
+    ``searches``: the searches to value it with, by view (``analysis.searches_for``; default: made for it).
+    A valid game whose record does not write every hand (a sheet) is analysed over the deals it allows
+    (``analysis.sheets.sheet_analyze``, with ``sheet``'s settings: ``max_deals``, ``seed``, ``workers``, ``pool``)."""
     from .analysis import GameAnalysis, analyze_replay      # (start-up: validate needs no analysis)
+    from .inference.sheet import is_sheet
 
+    if is_sheet(rep) and rep.valid and len(rep.players) == rep.variant.players:
+        from .analysis.sheets import sheet_analyze
+
+        try:
+            return sheet_analyze(rep, thresholds, node_limit=node_limit, table_mb=table_mb, lines=lines,
+                                 **(sheet or {}))
+        except ValueError as exc:
+            out = GameAnalysis(rep.title, list(rep.players), [])
+            out.stopped = f"the analysis could not run: {exc}"
+            return out
     try:
         return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb,
                               searches=searches)
@@ -209,7 +224,7 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if wanted[k] or each:
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
-        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, searches)
+        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, searches, sheet_settings(o))
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
@@ -219,6 +234,16 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
             if each:
                 run.policy[k] = policy_result(rep, o.max_nodes, o.table_mb, searches=searches)
     return run
+
+
+def sheet_settings(options: Options, workers: int | None = None, pool=None) -> dict:
+    """How a sheet without hands is analysed over its deals (``analysis.sheets.sheet_analyze``)."""
+    out: dict = {"max_deals": options.max_deals, "seed": options.fair_seed}
+    if workers is not None:
+        out["workers"] = workers
+    if pool is not None:
+        out["pool"] = pool
+    return out
 
 
 def results_wanted(replays: list) -> list[bool]:
@@ -261,7 +286,17 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     every_game = fair_every_game(o)
     for k, rep in enumerate(run.replays):
-        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb) if fresh else run.analyses[k]
+        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb,
+                                sheet=sheet_settings(o, workers, pool)) if fresh else run.analyses[k]
+        if analysis is not None and analysis.deals is not None:       # a sheet: judged in every hand it allows
+            from .analysis.sheets import sheet_fair
+            fair = {key: settings[key] for key in ("worlds", "exact_below", "thresholds", "node_limit", "table_mb",
+                                                   "exact_hidden", "max_worlds")}
+            run.analyses[k] = sheet_fair(rep, analysis, hands=o.fair_hands, seed=o.fair_seed, workers=workers,
+                                         seats=seats or o.fair_seats, **({"pool": pool} if pool is not None else {}),
+                                         **fair)
+            run.judged = k + 1
+            continue
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
                 analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)

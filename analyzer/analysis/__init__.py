@@ -17,6 +17,7 @@ from ..search.block import Solver, SolverError, core_note, principal_line
 from ..search.alphabeta import proven_best
 from ..search.core import TABLE_MB
 from ..tiles import Move
+from .dealvalues import DealsSummary, OverDeals
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
@@ -110,9 +111,13 @@ class Alternative:
     fair: object | None = None    # its fair value (``analysis.fair.FairValue``), in a fair analysis
     line: list[str] | None = None  # its best continuation, the move itself first (``"B [0-0]"``), when asked for
     bounds: list | None = None    # past the node limit: ``[low, high]``, the proven bounds of its value (None: open)
+    over_deals: object | None = None  # a sheet without hands: its value over the deals the sheet allows
+    #                                   (``analysis.sheets.OverDeals``), where ``value`` is None
 
     def as_dict(self, fair: bool = False) -> dict:
         d = {"move": self.move, "value": self.value, "best": self.best, "played": self.played}
+        if self.over_deals is not None:
+            d["over_deals"] = self.over_deals.as_dict()
         if self.bounds is not None:
             d["bounds"] = list(self.bounds)
         if self.line is not None:
@@ -143,6 +148,8 @@ class Decision:
     cls: str | None               # inaccuracy / mistake / blunder
     fair: object | None = None    # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
     unsolved: int = 0             # alternatives the search did not value within the node limit
+    loss_over: object | None = None   # a sheet without hands: the loss of the move played over the deals the
+    #                                   sheet allows (``analysis.sheets.OverDeals``), where ``loss`` is None
 
     @property
     def least_loss(self) -> int | None:
@@ -163,6 +170,9 @@ class Decision:
         d = {f.name: getattr(self, f.name) for f in fields(self)}       # (its fields are plain values, but these two:
         d["class"] = d.pop("cls")                                       # ``asdict`` would copy every world's results)
         d.pop("fair")
+        d.pop("loss_over")
+        if self.loss_over is not None:
+            d["loss_over_deals"] = self.loss_over.as_dict()
         d["alternatives"] = [a.as_dict(fair) for a in self.alternatives]
         if fair:
             d["fair"] = None if self.fair is None else self.fair.as_dict()
@@ -174,8 +184,10 @@ class Decision:
         d = {k: v for k, v in data.items() if k in _DECISION_FIELDS}
         d["cls"] = data["class"]
         # (what other steps add to an alternative's data, such as the match scale's "mwc", stays in the data)
-        d["alternatives"] = [Alternative(**{k: v for k, v in a.items() if k in _ALTERNATIVE_FIELDS})
+        d["alternatives"] = [Alternative(**{k: v for k, v in a.items() if k in _ALTERNATIVE_FIELDS and k != "over_deals"},
+                                         over_deals=OverDeals.from_dict(a.get("over_deals")))
                              for a in data["alternatives"]]
+        d["loss_over"] = OverDeals.from_dict(data.get("loss_over_deals"))
         return cls(**d)
 
 
@@ -218,6 +230,11 @@ class GameAnalysis:
     # a record that stops at a decision ("what should he play now?", [Result "*"]): the values of every move of
     # the player to move there, nothing played (``played`` "", no loss); its ``fair`` in a fair analysis
     to_move: Decision | None = None
+    # a sheet without hands (``analysis.sheets``): the deals it allows (``DealsSummary``), why none fits it, and
+    # where it allows one deal, the game replayed with it written
+    deals: object | None = None
+    deals_error: str | None = None
+    deals_game: object | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
         fair = self.fair
@@ -232,6 +249,9 @@ class GameAnalysis:
             "note": self.note, "perspective": self.perspective,
             "to_move": self.to_move.as_dict(fair) if self.to_move else None,
         }
+        if self.deals is not None or self.deals_error is not None:
+            out["deals"] = None if self.deals is None else self.deals.as_dict()
+            out["deals_error"] = self.deals_error
         if fair:
             out.update(fair_seats=self.fair_seats, fair_note=self.fair_note, fair_error=self.fair_error,
                        fair_critical=self.fair_critical.as_dict(fair) if self.fair_critical else None)
@@ -248,7 +268,8 @@ class GameAnalysis:
                    analysed_steps=data["analysed_steps"],
                    stopped=data["stopped"], note=data["note"], perspective=data["perspective"],
                    lines=data.get("lines", []),
-                   to_move=Decision.from_dict(data["to_move"]) if data.get("to_move") else None)
+                   to_move=Decision.from_dict(data["to_move"]) if data.get("to_move") else None,
+                   deals=DealsSummary.from_dict(data.get("deals")), deals_error=data.get("deals_error"))
 
 
 def _sign(v: int) -> int:

@@ -98,6 +98,8 @@ class FairDecision:
     holds: tuple | None = field(default=None, repr=False, compare=False)   # who holds what in them, for a page:
                               # ``inference.holds_of(seen)`` (``pipeline.mover_views``)
     hidden: dict | None = None  # "exact-hidden": the solver's figures (``hiddenfair.HiddenVerdict.summary``)
+    over_hands: object | None = None  # "over-hands" (a sheet without hands, ``analysis.sheets``): the loss over the
+                              # hands the mover may have held (``OverHands``); ``loss`` its mean
 
     def as_dict(self) -> dict:
         out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": self.best,
@@ -107,6 +109,8 @@ class FairDecision:
             out["worst_world"] = self.worst.as_dict()
         if self.hidden is not None:
             out["hidden"] = self.hidden
+        if self.over_hands is not None:
+            out["over_hands"] = self.over_hands.as_dict()
         return out
 
     def __getstate__(self) -> dict:

@@ -31,7 +31,7 @@ __all__ = ["analyze"]
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, force, lines,
             thresholds, max_nodes, table_mb, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale,
-            exact_hidden):
+            exact_hidden, max_deals, hands):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -45,6 +45,8 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     \b
     Example (every decision of the book deal valued, and its critical move):
       domino analyze records/seed2.dom"""
+    import dataclasses
+
     from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
     from ..archive import Summary
     from ..pipeline import read
@@ -52,6 +54,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
 
     options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=lines or graph_path is not None,
                           insert_passes=insert_passes, table_mb=table_mb, scale=scale)
+    options = dataclasses.replace(options, max_deals=max_deals, fair_hands=hands)
     inputs = sources(paths)             # read once: standard input cannot be read twice
     known: dict = {}                    # the records read here to see whether they are all partial
 
@@ -71,16 +74,16 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     if hidden_only:
         fair = True
         click.echo("Some hands of these records are not known, so no exact values with every hand open there: "
-                   "in a game with a hand not known, each move of a player whose hand is known is judged by what "
-                   "that player could know (the fair analysis, as with --fair); the other games get their exact "
-                   "values.", err=True)
+                   "a game with a hand not known is valued over the deals its whole record allows (with every hand "
+                   "open in each), and each move judged by what its player could know in every hand he may have "
+                   "held (the fair analysis, as with --fair); the other games get their exact values.", err=True)
     fair_only(fair)
     if fair:
         for given, name in ((graph_path, "--graph"), (scheduler, "--scheduler"), (cache_dir, "--cache")):
             if given:
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
-        fair_options_ = fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale)
+        fair_options_ = fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale, max_deals, hands)
         fair_options_["fair_hidden_only"] = hidden_only
         return _analyze_fair(inputs, known, options, fair_options_, seats, jobs, as_json, quiet, jsonl)
     if graph_path is not None:          # (each game's numbered file when there are several: checked as it is written)

@@ -124,7 +124,16 @@ def search_options(f):
 
 def fair_options(f):
     """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--worlds``, ``--max-worlds``,
-    ``--exact-below``, ``--seed``, ``--exact-hidden/--no-exact-hidden``."""
+    ``--exact-below``, ``--seed``, ``--exact-hidden/--no-exact-hidden``; for a sheet without hands ``--max-deals``
+    and ``--hands``."""
+    f = click.option("--hands", "hands", type=click.IntRange(min=1, max=1000), default=8, show_default=True,
+                     metavar="N",
+                     help="A sheet without hands: judge each player fairly in every hand he may have held over the "
+                          "deals analysed where there are at most N, else in N drawn by the deals they stand for.")(f)
+    f = click.option("--max-deals", type=click.IntRange(min=1, max=100_000), default=1000, show_default=True,
+                     metavar="N",
+                     help="A sheet without hands (hands written ?): analyse every deal the whole record allows "
+                          "where there are at most N, else N drawn uniformly (their means then with intervals).")(f)
     f = click.option("--exact-hidden/--no-exact-hidden", default=True, show_default=True,
                      help="With --fair: value a decision of a two-player game exactly under hidden information "
                           "(both players playing their best by what they know) where it is small enough: every "
@@ -162,13 +171,13 @@ def fair_only(fair: bool) -> None:
 
 
 def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: int, exact_hidden: bool,
-                  scale: str) -> dict:
+                  scale: str, max_deals: int = 1000, hands: int = 8) -> dict:
     """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-worlds``
     against ``--worlds``, and ``--exact-hidden`` said once where it cannot be kept."""
     max_worlds_check(worlds, max_worlds)
     _exact_hidden_note(exact_hidden, scale)
     return dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds,
-                fair_exact_hidden=exact_hidden)
+                fair_exact_hidden=exact_hidden, max_deals=max_deals, fair_hands=hands)
 
 
 def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:

@@ -30,7 +30,8 @@ __all__ = ["report"]
 @scale_option
 @clean_errors
 def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler,
-           cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale, exact_hidden):
+           cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale, exact_hidden, max_deals,
+           hands):
     """Write an annotated HTML replay of every game: each move, every alternative's exact value, the
     errors of play and of the record, the critical move; for several records a page each and an index
     (the games, the per-player summary). Each page is self-contained (nothing from the network).
@@ -58,10 +59,11 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
                           luck_each=scale == "match")          # (each player's deal luck: the summary and the index)
     fair_only(fair)
     # a record with hidden hands gets the fair analysis as with analyze (the pipeline decides: ``fair_worlds``)
-    options = dataclasses.replace(options, fair_hidden=True)
+    options = dataclasses.replace(options, fair_hidden=True, max_deals=max_deals, fair_hands=hands)
     if fair:
         options = dataclasses.replace(options, fair_seats=tuple(seats),
-                                      **fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale))
+                                      **fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale,
+                                                                     max_deals, hands))
     inputs = sources(paths)
     if output == "":
         output_target(output, inputs, "-o")

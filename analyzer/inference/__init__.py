@@ -25,7 +25,6 @@ from __future__ import annotations
 import dataclasses
 
 from ..position import Position, mask_of, tiles_of
-from ..rules.facts import hand_facts
 from ..rules.mechanics import position_for, turn_up, turned_up
 from ..tiles import Tile
 from .boneyard import draw_view
@@ -34,8 +33,7 @@ from .placements import InferenceUnsupported
 from .tabled import table_view
 from .worlds import PUBLIC, NoWorld, View, Worlds, describe_step, laid_at_start, whole_hands
 
-__all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table", "holds_of",
-           "decided_result"]
+__all__ = ["View", "Worlds", "NoWorld", "InferenceUnsupported", "view_at", "worlds_at", "world_position", "holds_table", "holds_of"]
 
 
 def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False) -> View:
@@ -44,17 +42,16 @@ def view_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = False
     knowledge instead (every hand it shows, fully or partly).
 
     Raises :class:`NoWorld` when a move before ``seen`` contradicts an earlier pass. In a draw game a
-    viewer's worlds are its deals and boneyard orders (:func:`analyzer.inference.boneyard.draw_view`); the
-    record's own (``record``) are not listed there: :class:`InferenceUnsupported`. A game set up with its table
+    viewer's worlds are its deals and boneyard orders (:func:`analyzer.inference.boneyard.draw_view`), and so
+    are the record's own (``record``: every tile it names drawn known too). A game set up with its table
     known only by counts also lists the tables (:func:`analyzer.inference.tabled.table_view`), over either."""
     by_counts = (getattr(rep, "setup_lacks", None) is not None and rep.initial.ends is not None
                  and not laid_at_start(rep.initial) and bool(rep.initial.pool))
     if rep.variant.drawing is None:
         view = block_view(rep, seen, viewer, record=record)
-    elif record:
-        raise InferenceUnsupported("the record's own worlds are not listed for draw games")
     else:
-        view = dataclasses.replace(draw_view(rep, seen, viewer), whole=whole_hands(rep, seen))
+        view = dataclasses.replace(draw_view(rep, seen, None if record else viewer, record=record),
+                                   whole=whole_hands(rep, seen))
     return table_view(rep, view) if by_counts else view
 
 
@@ -131,27 +128,3 @@ def holds_of(worlds: Worlds) -> tuple[int, dict[str, dict[str, float]]]:
     table = {holder: {str(t): float(p) for t, p in sorted(probs.items())}
              for holder, probs in worlds.probabilities().items()}
     return worlds.count, table
-
-
-def decided_result(rep, limit: int = 1000):
-    """The result of a finished hand whose record hides tiles still held at the end, when every deal
-    the record allows (at most ``limit`` of them) gives the same winner and points; else None."""
-    if rep.outcome is None or len(rep.players) != rep.variant.players:
-        return None
-    seen = len(rep.steps)
-    try:
-        worlds = worlds_at(rep, seen, record=True)
-    except (NoWorld, InferenceUnsupported):
-        return None
-    if worlds.count > limit:
-        return None
-    leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
-    found = None
-    for world in worlds:
-        pos = world_position(rep, worlds.view.deal(world), seen)
-        result = rep.variant.hand_result(hand_facts(pos, rep.outcome.termination, rep.outcome.seat, leader,
-                                                    rep.scores))
-        if found is not None and (result.winner, result.points) != (found.winner, found.points):
-            return None
-        found = result
-    return found

@@ -99,8 +99,10 @@ class DrawWorlds(Worlds):
         return tuple(order) + tuple(lists[-1])
 
 
-def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
-    """What ``viewer`` (a seat, or None for the public) knows after ``seen`` moves of a draw game."""
+def draw_view(rep, seen: int, viewer: int | None, *, record: bool = False) -> DrawView:
+    """What ``viewer`` (a seat, or None for the public) knows after ``seen`` moves of a draw game. ``record``:
+    the record's own knowledge instead: every hand it shows (wholly or partly) and every tile it names drawn
+    (a sheet that writes no hand: the deals the whole record allows, :mod:`analyzer.inference.sheet`)."""
     variant = rep.variant
     initial = rep.initial
     n = len(rep.players)
@@ -111,7 +113,7 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
         move, seat = step.move, step.seat
         if move.draw:
             events[seat].append((j, fit))
-            draws.append((j, seat, move.tile if seat == viewer else None))
+            draws.append((j, seat, move.tile if seat == viewer or record else None))
         elif move.tile is not None:
             plays[move.tile] = (seat, j)
         elif fit:
@@ -119,6 +121,10 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     shown = lead_revealed(rep, seen)
     higher = shown.absent
     known = initial.hands[viewer] if viewer is not None else 0
+    if record:
+        viewer = None
+        for s in range(n):
+            known |= initial.hands[s]
     for _, _, tile in draws:
         if tile is not None:
             known |= tile.bit
@@ -141,9 +147,9 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     groups: list[tuple[int, tuple[bool, ...]]] = sorted(set(columns.values()))
     holders = list(rep.players) + [f"{rep.players[seat]}'s draws" for seat, _ in groups] + ["boneyard"]
     bone = len(holders) - 1
-    room = [initial.count(s) - (initial.hands[s].bit_count() if s == viewer else 0) for s in range(n)]
+    room = [initial.count(s) - (initial.hands[s].bit_count() if s == viewer or record else 0) for s in range(n)]
     room += [sum(1 for c in columns.values() if c == g) for g in groups] + [initial.stock - len(draws)]
-    fixed = [known & initial.hands[s] if s == viewer else 0 for s in range(n)] + [0] * (len(groups) + 1)
+    fixed = [known & initial.hands[s] if s == viewer or record else 0 for s in range(n)] + [0] * (len(groups) + 1)
     allowed = []
     for i, tile in enumerate(items):
         bits = 0
@@ -169,6 +175,9 @@ def draw_view(rep, seen: int, viewer: int | None) -> DrawView:
     now = [0] * (n + 1)
     if viewer is not None:
         now[viewer] = known & ~gone
+    elif record:
+        for s in range(n):
+            now[s] = initial.hands[s] & ~gone
     return DrawView(viewer, seen, tuple(holders), tuple(fixed), tuple(room), items, tuple(allowed), (0,) * n, n, gone,
                     draws=tuple(-1 if tile is not None else n + groups.index(columns[k])
                                 for k, (_, _, tile) in enumerate(draws)),

@@ -221,7 +221,7 @@ def _deal_again(game: Game, played: tuple | None, variant: Variant, source: str,
     """A game tagged ``[Deal "same"]`` in a match (its hands filled by :func:`same_deals`): led as the game
     it plays again, from the match before it, and another line of play, so it does not count in the match."""
     req, worth, number, entry = played[1:] if played is not None else (None, 1, 1, None)
-    rep = check_decided_result(replay(game, variant, source, lead=req, insert_passes=insert_passes, worth=worth))
+    rep = check_decided_result(replay(game, variant, source, lead=req, insert_passes=insert_passes, worth=worth), DEALS_CHECKED)
     known = entry is None or entry.before is not None
     rep.match = MatchEntry(number, req.reason if req else "", rep.result, state, _shown(variant, rep, state, known),
                            False, entry.before if entry else None, entry.opens if entry else False,
@@ -291,10 +291,18 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
     return Diagnostic(severity, code, message, where.line or None, where.column or None, rep.source, details)
 
 
-def check_decided_result(rep: Replay) -> Replay:
+DEALS_CHECKED = 50_000     # a written result is checked against every deal a sheet's moves allow up to this many
+
+
+def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     """A stated result is still checked where the hidden tiles cannot change it: every deal the
-    record allows gives the same winner and points (:func:`analyzer.inference.decided_result`).
-    ``rep``, a finished hand whose record hides tiles still held, gets the verdict."""
+    record allows gives the same winner and points (:func:`analyzer.inference.sheet.decided_result`).
+    ``rep``, a finished hand whose record hides tiles still held, gets the verdict. A record that does not
+    write every hand and has no other error is also checked for a deal that fits it at all
+    (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its moves allow at
+    most ``limit`` deals): where none does, the move that leaves none (or the Result tag) is the error."""
+    if any(rep.initial.hidden) and rep.setup_lacks is None and rep.valid:
+        _check_deals(rep, limit)
     if rep.outcome is None or rep.result is not None or not any(rep.final.hidden):
         return rep
     tag = rep.game.tags.get("Result")
@@ -302,7 +310,7 @@ def check_decided_result(rep: Replay) -> Replay:
         stated = StatedResult.parse(tag) if tag is not None else None
     except ValueError:
         return rep
-    from ..inference import decided_result      # (start-up: only a record that hides tiles at its end counts)
+    from ..inference.sheet import decided_result  # (start-up: only a record that hides tiles at its end counts)
 
     if stated is None or (decided := decided_result(rep)) is None:
         return rep
@@ -313,6 +321,28 @@ def check_decided_result(rep: Replay) -> Replay:
                                          "(whatever the tiles it does not show)", "Result"))
     rep.__dict__.pop("diagnostics", None)
     return rep
+
+
+def _check_deals(rep: Replay, limit: int) -> None:
+    """The error of a sheet no deal fits (see :func:`check_decided_result`)."""
+    from ..inference import InferenceUnsupported             # (start-up: only a record that hides a hand counts)
+    from ..inference.sheet import first_contradiction
+
+    try:
+        problem = first_contradiction(rep, limit)
+    except InferenceUnsupported:
+        return
+    if problem is None:
+        return
+    if problem.step is None:
+        rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
+        rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, str(problem), "Result"))
+    else:
+        step = next(st for st in rep.steps if st.index == problem.step)
+        where = step.entry.pos
+        step.diagnostics.append(Diagnostic("error", Code.NO_DEAL, str(problem), where.line or None,
+                                           where.column or None, rep.source))
+    rep.__dict__.pop("diagnostics", None)
 
 
 def replay_match(games: list[Game], variant: Variant | str | None = None, source: str = "<record>", *,
@@ -360,7 +390,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         if not known and chosen.match.lead(state, chosen.seating) is not None:
             req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
         rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
-                                          worth=chosen.match.worth(state)))
+                                          worth=chosen.match.worth(state)), DEALS_CHECKED)
         _match_notes(rep, draw, draw_problem, number, part, moved, diags if k == 0 else [], new_match)
         draw_problem = None
         how = f"game {number} of the match in the file"
@@ -660,7 +690,7 @@ def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[s
     puts it after the start of a match (the score before it, the tag less the hand's result, not 0 for every side):
     000, "Bei den folgenden Spielen ... kann mit jedem beliebigen Stein das Spiel eröffnen", so that lead was a
     choice, and the rules of a later game (the match, which the record does not give) decide who leads."""
-    rep = check_decided_result(replay(game, variant, source, rules=rules, insert_passes=insert_passes))
+    rep = check_decided_result(replay(game, variant, source, rules=rules, insert_passes=insert_passes), DEALS_CHECKED)
     stated = game.tags.get("Score")
     if stated is None or not opens_match(rep):
         return rep
@@ -671,7 +701,8 @@ def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[s
     if not any(before.scores):
         return rep
     later = LeadRequirement(reason="the Score tag puts this game after the start of a match")
-    again = check_decided_result(replay(game, variant, source, rules=rules, lead=later, insert_passes=insert_passes))
+    again = check_decided_result(replay(game, variant, source, rules=rules, lead=later, insert_passes=insert_passes),
+                                 DEALS_CHECKED)
     tile = rep.variant.opening.first_game_tile
     again.deal_diagnostics.append(_diag(
         again, Code.MATCH_NOTE, f"the Score tag puts this game after the start of a match (the score before it "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
-from .verdicts import (alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (OVER_HANDS, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, open_verdict, tied_words)
 
 __all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
@@ -136,6 +136,12 @@ def fair_text(d) -> str:
     mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
     verdict = tied_words(f) or f"best {f.best}"
+    if f.method == OVER_HANDS:
+        h = f.over_hands
+        ci = f" [{h.ci95[0]:.2f}, {h.ci95[1]:.2f}]" if h.ci95 is not None else ""
+        best = f"best {f.best} in every hand; " if f.best else ""
+        return _text([f"    fair ({f.view}'s view, {how}): {best}loss {f.loss:.2f}{ci} on average, {h.min:.2f} to "
+                      f"{h.max:.2f}; a real mistake in {h.real} of {h.judged} hands{mark}"])
     return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {f.loss:.2f}{mark}"])
 
 
@@ -164,7 +170,8 @@ def spread_text(fair) -> str:
 def alternative_order(alt, side: int) -> tuple[bool, float]:
     """Best first for the mover: by the fair mean where there is one (the fair best is the verdict), else by
     the open-hands value (past the node limit: the bound the mover is sure of); a move with neither last."""
-    value = alt.fair.mean if getattr(alt, "fair", None) is not None else sure_value(alt, side)
+    value = (alt.fair.mean if getattr(alt, "fair", None) is not None else alt.over_deals.mean
+             if getattr(alt, "over_deals", None) is not None else sure_value(alt, side))
     if value is None:
         return True, 0
     return False, -value if side == 0 else value
@@ -229,6 +236,8 @@ def _decision_text(d, result) -> str:
             verdict += "; best, proven by the bounds"
         elif d.least_loss:
             verdict += f"; loss at least {d.least_loss}"
+    elif getattr(d, "loss_over", None) is not None:     # a sheet: its values over the deals it allows
+        verdict = f"loss {loss_range_words(d.loss_over)} over the deals" + (f"  {d.cls.upper()}" if d.cls else "")
     elif d.loss is None:          # a hand is hidden: nothing is known of the move with every hand open
         verdict = "no value with every hand open"
     elif getattr(d, "fair", None) is not None:     # the fair verdict follows: this one is hindsight's
@@ -236,15 +245,22 @@ def _decision_text(d, result) -> str:
     else:
         verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
     best = "" if getattr(d, "fair", None) is not None else f" best {signed(d.best_value)};"
+    if getattr(d, "loss_over", None) is not None:
+        played = next((a for a in d.alternatives if a.played and a.over_deals is not None), None)
+        value, best = ("?" if played is None else f"{played.over_deals.mean:+.2f}"), ""
+    else:
+        value = signed(d.played_value)
     text = _text([f"  {where}{d.player} (line {d.line}; {point_of_view(d, result)}): played {d.played} = "
-                  f"{signed(d.played_value)};"
-                  f"{best} {verdict}"])
+                  f"{value};{best} {verdict}"])
     if getattr(d, "fair", None) is not None:
         text += fair_text(d)
     lines = []
     width = max([5] + [len(_value_text(a)) for a in d.alternatives if a.value is None])     # (bounds are wider)
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         marks = ", ".join(alternative_marks(d, alt))
+        if getattr(alt, "over_deals", None) is not None:
+            lines.append(f"      {alt.move:<10} {over_text(alt.over_deals)}  {marks}".rstrip())
+            continue
         lines.append(f"      {alt.move:<10} {_value_text(alt):>{width}}"
                      f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}  {marks}")
         if getattr(alt, "line", None) is not None:
@@ -268,6 +284,12 @@ def analysis_text(number: int, result) -> str:
         deal = result.values[0]
         lines.append("Value of the deal with best play: "
                      + (signed(deal) if deal is not None else "not computed (see the note below)"))
+    deals = getattr(result, "deals", None)
+    if deals is not None:
+        lines.append(f"Deals: {deals.words()}")
+        said = deals.one_result
+        lines.append(f"Result: {said}, in every deal analysed" if said else "Result: not the same in every deal: "
+                     + "; ".join(f"{text} in {n:,}" for text, n in deals.results))
     if result.fair_note:
         lines.append(f"Fair analysis: {result.fair_note}")
     text = _text(lines) + "".join(_decision_text(d, result) for d in result.decisions)
@@ -275,7 +297,14 @@ def analysis_text(number: int, result) -> str:
         d = result.to_move
         text += _to_move_text(d, chance_holder(d, result.sides, bool(result.perspective)), point_of_view(d, result))
     lines = []
-    if result.critical:
+    if result.critical and getattr(result.critical, "loss_over", None) is not None and result.critical.loss is None:
+        c = result.critical
+        best = ", ".join(a.move for a in c.alternatives if a.best)
+        lines.append(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
+                     + f" (line {c.line}, column {c.column}): loses {c.loss_over.min} to {c.loss_over.max} in the "
+                     f"{c.loss_over.deals:,} deals analysed, {c.loss_over.mean:.2f} on average"
+                     + (f" ({c.cls})" if c.cls else "") + f"; best on average {best}")
+    elif result.critical:
         c = result.critical
         best = ", ".join(a.move for a in c.alternatives if a.best)
         lines.append(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
@@ -287,8 +316,9 @@ def analysis_text(number: int, result) -> str:
         c = result.fair_critical
         lines.append(f"Critical move by what the player could know: {c.player} {c.played}"
                      + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
-                     f"average over {c.fair.worlds:,} deals ({c.fair.method}); best was {fair_best_words(c.fair)}; "
-                     f"verdict: {c.fair.verdict}")
+                     + (f"average over {how_words(c.fair)}" if c.fair.method == OVER_HANDS else
+                        f"average over {c.fair.worlds:,} deals ({c.fair.method})")
+                     + f"; best was {fair_best_words(c.fair)}; verdict: {c.fair.verdict}")
     for d in result.decisions:
         whose = d.player if result.perspective or not result.sides else result.sides[0]
         lines += worst_lines(d, whose) if getattr(d, "fair", None) is not None else []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "NEARLY", "HIDDEN", "how_words", "tied_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -28,6 +28,11 @@ def how_words(fair) -> str:
     ``200 of 3,060 deals, sampled`` (open hands in the deals drawn)."""
     if fair.method == HIDDEN:
         return f"exact under hidden information, {fair.worlds:,} deals"
+    if fair.method == OVER_HANDS:
+        h = fair.over_hands
+        if h.judged >= h.hands:
+            return f"{'the one hand' if h.hands == 1 else f'all {h.hands:,} hands'} he may have held"
+        return f"{h.judged} drawn of the {h.hands:,} hands he may have held"
     if fair.method == "exact":
         return f"all {fair.worlds:,} deals"
     return f"{fair.worlds:,} of {fair.total:,} deals, sampled"
@@ -63,10 +68,29 @@ def tied_words(fair, say=str) -> str | None:
     return f"{names} are not told apart after {fair.worlds:,} deals"
 
 
+OVER_HANDS = "over-hands"      # a sheet's fair verdict, over the hands the mover may have held (``analysis.sheets``)
+
+
+def over_text(o, unit: str = "") -> str:
+    """A value over a sheet's deals: ``+6.12 [+4.07, +8.17] (-30 to +42, 448 deals)``, the interval where the
+    deals are a sample."""
+    ci = f" [{o.ci95[0]:+.2f}, {o.ci95[1]:+.2f}]" if o.ci95 is not None and o.ci95[0] != o.ci95[1] else ""
+    span = f"{o.min:+d} to {o.max:+d}" if o.min != o.max else "the same"
+    return f"{o.mean:+.2f}{ci} ({span} in {o.deals:,} deal{'s' * (o.deals != 1)}{unit})"
+
+
+def loss_range_words(o) -> str:
+    """The loss of a move over a sheet's deals: ``36.17 on average, 0 to 76``."""
+    ci = f" [{o.ci95[0]:.2f}, {o.ci95[1]:.2f}]" if o.ci95 is not None and o.ci95[0] != o.ci95[1] else ""
+    return f"{o.mean:.2f}{ci} on average, {o.min} to {o.max}"
+
+
 def fair_best_words(fair, say=str) -> str:
     """The fair best as a sentence's object: ``[4-6]@6``, or where it is not told apart from other moves
     ``[4-4] or [2-2] (not told apart after 200 deals)``."""
     tied = list(getattr(fair, "tied", None) or ())
+    if fair.method == OVER_HANDS and not fair.best:
+        return "not the same move in every hand he may have held"
     if not tied:
         return say(fair.best)
     how = "equal over every deal" if fair.method in ("exact", HIDDEN) else f"not told apart after {fair.worlds:,} deals"

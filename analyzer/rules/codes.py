@@ -68,6 +68,7 @@ class Code(StrEnum):
     MISSED_SCORE = "missed-score"
     MUST_DRAW = "must-draw"
     NO_BONEYARD = "no-boneyard"
+    NO_DEAL = "no-deal"
     NO_GAME = "no-game"
     NO_PLAYER = "no-player"
     NOTATION = "notation"

@@ -1,0 +1,342 @@
+"""Every move of a sheet without hands judged on the deals the whole record allows.
+
+A record that does not write every hand (a score sheet, a server's move log) has no open-hands values of its
+own. Its deals (:mod:`analyzer.inference.sheet`) each make it a record with every hand written; this module
+analyses the sheet over them:
+
+* **Hindsight over the deals.** Each deal is written into the record (its hands, and in a draw game the tile
+  of every draw) and analysed as that record is (:func:`analyzer.analysis.analyze_replay`). Each alternative of
+  each decision gets its value over the deals in which its player could play it (:class:`OverDeals`: the mean,
+  the lowest and the highest; with a 95% interval where the deals are a sample), and the move played its loss
+  likewise, counting 0 in a deal where it was his only move. The critical move is the one with the highest
+  mean loss. Where the sheet allows one deal, the analysis *is* the analysis of the record with it written.
+* **Fair verdicts over the hands a player may have held.** The deals are grouped by the hand the mover held
+  (in a draw game, with the tiles he drew): a hand is what he knew, so the fair analysis of one deal of the
+  group (:func:`analyzer.analysis.fair.fair_analyze`, his seat only) is the fair analysis of all of them. The
+  loss of the move played is averaged over the hands, each weighing the deals it stands for
+  (:class:`OverHands`), with its interval where the hands judged are a sample of them. A player whose hand
+  the sheet fixes (he went out, or it is written) has one hand: he is judged as if it were written.
+
+The deals are analysed in a process pool (``workers``), a chunk of deals or one hand a task.
+"""
+from __future__ import annotations
+
+import math
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
+from dataclasses import replace
+
+from ..inference import InferenceUnsupported, NoWorld
+from ..inference.sheet import MAX_DEALS, SheetDeal, SheetDeals, sheet_deals
+from ..position import tiles_of
+from ..replay import Replay, replay
+from ..search.core import TABLE_MB
+from ..workers import pool_options
+from . import Alternative, Decision, GameAnalysis, Thresholds, analyze_replay, searches_for
+from .dealvalues import DealsSummary, OverDeals, OverHands
+
+__all__ = ["OverDeals", "OverHands", "DealsSummary", "sheet_analyze", "sheet_fair", "written_replay",
+           "written_game", "HANDS"]
+
+HANDS = 8               # the hands of a player judged fairly: every one where he may have held at most this many,
+#                         else this many drawn by the deals they stand for
+CHUNK = 40              # deals a task analyses
+
+
+# -- a deal written into the record --------------------------------------------------------------------------
+
+def written_game(rep: Replay, deal: SheetDeal):
+    """The game of ``rep`` with ``deal`` written: every hand, and in a draw game the tile of every draw."""
+    seat_of = {name: s for s, name in enumerate(rep.players)}
+    max_pip = rep.initial.max_pip
+    hands = tuple(replace(h, tiles=tuple(tiles_of(deal.hands[seat_of[h.player]], max_pip)), unknown=0)
+                  if h.player in seat_of else h for h in rep.game.hands)
+    moves = rep.game.moves
+    if deal.order is not None:
+        drawn = iter(deal.order)
+        moves = [replace(m, tile=next(drawn)) if m.draw else m for m in moves]
+    return replace(rep.game, hands=hands, moves=moves)
+
+
+def written_replay(rep: Replay, deal: SheetDeal) -> Replay:
+    """``rep``'s game replayed with ``deal`` written (the lead and the worth its match gave it kept)."""
+    out = replay(written_game(rep, deal), rep.variant, rep.source, lead=rep.lead, worth=rep.worth)
+    return replace(out, match=rep.match)
+
+
+# -- the deals analysed, in this process or in a pool ------------------------------------------------------
+_JOB: dict = {}
+
+
+def _analyse_chunk(part: int) -> list:
+    """The compact analysis of each deal of chunk ``part``: per decision ``(index, played, [(move, value)],
+    loss)``, then the deal's result words."""
+    rep, deals, thresholds = _JOB["rep"], _JOB["deals"], _JOB["thresholds"]
+    searches = _JOB.setdefault("searches", searches_for(rep.variant, _JOB["node_limit"], _JOB["table_mb"]))
+    out = []
+    for deal in deals[part * CHUNK:(part + 1) * CHUNK]:
+        written = written_replay(rep, deal)
+        got = analyze_replay(written, thresholds, node_limit=_JOB["node_limit"], searches=searches)
+        rows = [(d.index, d.played, [(a.move, a.value) for a in d.alternatives], d.loss) for d in got.decisions]
+        out.append((rows, _result_words(written)))
+    return out
+
+
+def _result_words(written: Replay) -> str:
+    from ..replay.result import result_sentence
+
+    if written.outcome is None:
+        return "the hand is not over"
+    return result_sentence(written.outcome, written.result, written.variant, written.players)
+
+
+def _run(tasks: list, work, workers: int, pool) -> list:
+    """``work(task)`` for every task, in a pool of ``workers`` processes where more than one task is asked."""
+    if workers <= 1 or len(tasks) <= 1:
+        return [work(t) for t in tasks]
+    with ExitStack() as stack:
+        executor = stack.enter_context(pool(max_workers=min(workers, len(tasks)), **pool_options(__name__, "_JOB")))
+        return list(executor.map(work, tasks))
+
+
+def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_deals: int = MAX_DEALS, seed: int = 0,
+                  workers: int | None = None, node_limit: int | None = None, table_mb: float = TABLE_MB,
+                  lines: bool = False, pool=ProcessPoolExecutor) -> GameAnalysis:
+    """The hindsight analysis of a sheet over the deals its record allows (see the module): a
+    :class:`GameAnalysis` whose ``deals`` says how many, each decision's alternatives valued ``over_deals`` and
+    the move played's ``loss_over``. Where the record allows no deal, ``stopped`` and ``deals_error`` say why;
+    where the inference does not list this family's deals, ``stopped`` says so by name."""
+    out = GameAnalysis(rep.title, list(rep.players), [rep.side_name(s) for s in range(rep.variant.seating.sides)])
+    if rep.variant.seating.sides > 2:
+        out.sides = list(rep.players)
+        out.perspective = (f"each decision is valued for its mover against all the others; the running values are "
+                           f"{rep.players[0]}'s")
+    try:
+        found = sheet_deals(rep, max_deals, seed)
+    except NoWorld as exc:
+        out.stopped = f"no deal fits the sheet: {exc}"
+        out.deals_error = str(exc)
+        return out
+    except InferenceUnsupported as exc:
+        out.stopped = f"the deals of this sheet are not listed ({rep.variant.name}): {exc}"
+        return out
+    summary = _summary(rep, found, max_deals)
+    if found.count == 1 and found.exact:
+        written = written_replay(rep, found.deals[0])
+        got = analyze_replay(written, thresholds, lines, node_limit=node_limit, table_mb=table_mb)
+        got.deals, got.deals_game = replace(summary, results=((_result_words(written), 1),)), written
+        for d in got.decisions:
+            _exact_over(d)
+        return got
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    _JOB.update(rep=rep, deals=list(found.deals), thresholds=thresholds, node_limit=node_limit, table_mb=table_mb)
+    try:
+        parts = _run(list(range(-(-len(found.deals) // CHUNK))), _analyse_chunk, workers, pool)
+    finally:
+        _JOB.clear()
+    per_deal = [deal for part in parts for deal in part]
+    words: dict[str, int] = {}
+    for _, said in per_deal:
+        words[said] = words.get(said, 0) + 1
+    out.deals = replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1])))
+    out.decisions = _gathered(rep, [rows for rows, _ in per_deal], thresholds, found.method == "sampled")
+    losses = [d for d in out.decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
+    out.critical = max(losses, key=lambda d: (d.loss_over.mean, -d.index)) if losses else None
+    out.analysed_steps = rep.legal_prefix
+    out.note = ("values over the deals the sheet allows: each deal's exact values with every hand open, "
+                "then their mean, least and most")
+    return out
+
+
+def _summary(rep: Replay, found: SheetDeals, max_deals: int) -> DealsSummary:
+    return DealsSummary(found.count, found.analysed, found.method, found.exact, found.before_result, (),
+                        found.count_ci95, max_deals)
+
+
+def _exact_over(decision: Decision) -> None:
+    """A decision of the one deal a sheet allows: its values over that deal are its values."""
+    for alt in decision.alternatives:
+        if alt.value is not None:
+            alt.over_deals = OverDeals(float(alt.value), alt.value, alt.value, 1)
+    if decision.loss is not None:
+        decision.loss_over = OverDeals(float(decision.loss), decision.loss, decision.loss, 1)
+
+
+def over(values: list[int], sampled: bool) -> OverDeals:
+    """The :class:`OverDeals` of ``values`` (one a deal), with the mean's interval when they are a sample."""
+    n = len(values)
+    mean = sum(values) / n
+    ci = None
+    if sampled and n > 1:
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+        half = 1.96 * sd / math.sqrt(n)
+        ci = (round(mean - half, 4), round(mean + half, 4))
+    return OverDeals(round(mean, 4), min(values), max(values), n, ci)
+
+
+def _gathered(rep: Replay, per_deal: list[list], thresholds: Thresholds, sampled: bool) -> list[Decision]:
+    """Each decision of any deal, its alternatives over the deals where they could be played and the loss of
+    the move played over every deal (0 where it was the only move)."""
+    by_index: dict[int, dict] = {}
+    for rows in per_deal:
+        for index, played, alts, loss in rows:
+            got = by_index.setdefault(index, {"played": played, "alts": {}, "losses": []})
+            for move, value in alts:
+                if value is not None:
+                    got["alts"].setdefault(move, []).append(value)
+            if loss is not None:
+                got["losses"].append(loss)
+    out = []
+    teams = rep.variant.seating.teams
+    for index in sorted(by_index):
+        got = by_index[index]
+        step = rep.steps[index]
+        losses = got["losses"] + [0] * (len(per_deal) - len(got["losses"]))
+        loss = over(losses, sampled)
+        side = 0 if rep.variant.seating.sides > 2 else teams[step.seat]
+        sign = 1 if side == 0 else -1
+        alts = [Alternative(move, None, played=move == got["played"], over_deals=over(values, sampled))
+                for move, values in got["alts"].items()]
+        alts.sort(key=lambda a: -sign * a.over_deals.mean)
+        if alts:
+            top = alts[0].over_deals.mean
+            for a in alts:
+                a.best = abs(a.over_deals.mean - top) < 1e-9
+        decision = Decision(index, rep.players[step.seat], side, step.entry.pos.line or None,
+                            step.entry.pos.column or None, step.entry.round, got["played"], None, alts, None, None,
+                            thresholds.classify(loss.mean))
+        decision.loss_over = loss
+        out.append(decision)
+    return out
+
+
+# -- fair verdicts over the hands a player may have held --------------------------------------------------
+
+def _hand_key(rep: Replay, deal: SheetDeal, seat: int) -> tuple:
+    """What ``seat`` knew of his own tiles in ``deal``: his hand, and in a draw game the tiles he drew."""
+    if deal.order is None:
+        return (deal.hands[seat],)
+    drawn, k = [], 0
+    for step in rep.steps:
+        if step.move is not None and step.move.draw:
+            if step.seat == seat:
+                drawn.append(deal.order[k])
+            k += 1
+    return deal.hands[seat], tuple(drawn)
+
+
+def _judge_hand(task: tuple[int, int]) -> dict:
+    """The fair analysis of seat ``task[0]`` in deal ``task[1]``: per decision index, its fair verdict."""
+    from .fair import fair_analyze
+
+    rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
+    seat, at = task
+    written = written_replay(rep, deals[at])
+    got = fair_analyze(written, seats=[rep.players[seat]], workers=1, **settings)
+    return {d.index: (d.fair, {a.move: a.fair for a in d.alternatives})
+            for d in got.decisions if d.fair is not None and d.player == rep.players[seat]}
+
+
+def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed: int = 0, workers: int | None = None,
+               seats=(), pool=ProcessPoolExecutor, **settings) -> GameAnalysis:
+    """The fair verdicts of a sheet analysed by :func:`sheet_analyze` (``analysis``, whose deals were analysed
+    with the same ``seed`` and ``max_deals``), added to its decisions: for each player, every hand he may have
+    held over those deals where there are at most ``hands``, else ``hands`` drawn by the deals they stand for;
+    each judged by :func:`analyzer.analysis.fair.fair_analyze` (``settings``: its options), and each decision's
+    fair loss averaged over them (:class:`OverHands`, on the decision's ``fair``)."""
+    analysis.fair = True
+    settings.pop("seed", None)
+    points = settings["thresholds"].points if "thresholds" in settings else Thresholds()
+    if analysis.deals is None:
+        analysis.fair_note = "no fair analysis: " + (analysis.stopped or "the sheet's deals are not known")
+        return analysis
+    found = sheet_deals(rep, analysis.deals.max_deals, seed)
+    deals = list(found.deals)
+    rng = random.Random(seed * 7919 + 1)
+    tasks, weights = [], []            # (seat, a deal of the hand); per task, the deals it stands for
+    spread: dict[int, tuple[int, bool]] = {}
+    chosen_seats = [s for s, name in enumerate(rep.players) if not seats or name in seats]
+    for seat in chosen_seats:
+        groups: dict[tuple, list[int]] = {}
+        for at, deal in enumerate(deals):
+            groups.setdefault(_hand_key(rep, deal, seat), []).append(at)
+        if len(groups) <= hands:
+            chosen = [(members[0], len(members)) for members in groups.values()]
+        else:
+            picks: dict[tuple, int] = {}
+            for _ in range(hands):
+                key = _hand_key(rep, deals[rng.randrange(len(deals))], seat)
+                picks[key] = picks.get(key, 0) + 1
+            chosen = [(groups[key][0], n) for key, n in picks.items()]
+        spread[seat] = (len(groups), len(groups) > hands)
+        for at, weight in chosen:
+            tasks.append((seat, at))
+            weights.append(weight)
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    _JOB.update(rep=rep, deals=deals, settings={**settings, "seed": seed})
+    try:
+        verdicts = _run(tasks, _judge_hand, workers, pool)
+    finally:
+        _JOB.clear()
+    by_index = {d.index: d for d in analysis.decisions}
+    for seat in chosen_seats:
+        mine = [(w, v) for (s, _), w, v in zip(tasks, weights, verdicts) if s == seat]
+        indices = sorted({k for _, v in mine for k in v} | {d.index for d in analysis.decisions
+                                                            if d.player == rep.players[seat]})
+        for k in indices:
+            decision = by_index.get(k)
+            if decision is None:
+                continue
+            decision.fair = _over_hands(rep, seat, mine, k, spread[seat], points)
+            if spread[seat][0] == 1 and k in mine[0][1]:     # his one hand: each move's fair value too
+                values = mine[0][1][k][1]
+                for alt in decision.alternatives:
+                    alt.fair = values.get(alt.move)
+    judged = [d for d in analysis.decisions if d.fair is not None]
+    graded = [d for d in judged if d.fair.loss > 1e-9]
+    analysis.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
+    analysis.fair_seats = [rep.players[s] for s in spread]
+    parts = [f"{rep.players[s]}: {n} hand{'s' * (n != 1)}" + (f" ({hands} drawn)" if more else "")
+             for s, (n, more) in spread.items()]
+    analysis.fair_note = ("the moves of every player, each judged fairly in every hand he may have held over the "
+                          "deals analysed and averaged over them; " + ", ".join(parts))
+    return analysis
+
+
+def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, bool], thresholds: Thresholds):
+    """The fair verdict of decision ``k`` over the hands judged (``mine``: per hand its weight and verdicts by
+    decision): the mean loss classed by the points' ``thresholds``; *real* where the move is a real mistake in
+    every hand judged, *uncertain* where the mean reaches a class but not so, else none."""
+    from .fair import FairDecision
+
+    losses, weights, real, bests, worlds, total_worlds = [], [], 0, set(), 0, 0
+    for weight, verdicts in mine:
+        fair = verdicts[k][0] if k in verdicts else None
+        losses.append(0.0 if fair is None else fair.loss)       # a hand where he had no choice loses nothing
+        weights.append(weight)
+        if fair is not None:
+            real += fair.verdict == "real"
+            bests.add(fair.best if not fair.tied else None)
+            worlds += fair.worlds
+            total_worlds += fair.total
+    mean = sum(w * x for w, x in zip(weights, losses)) / sum(weights)
+    ci = None
+    if spread[1] and len(losses) > 1:          # the hands judged are drawn: the mean's interval over the draws
+        draws = [x for w, x in zip(weights, losses) for _ in range(w)]
+        n = len(draws)
+        half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in draws) / (n - 1)) / math.sqrt(n)
+        ci = (round(max(0.0, mean - half), 4), round(mean + half, 4))
+    best = next(iter(bests)) if len(bests) == 1 else None
+    hands = OverHands(round(mean, 4), ci, min(losses), max(losses), spread[0], len(mine), real, best)
+    fairs = [verdicts[k][0] if k in verdicts else None for _, verdicts in mine]
+    if spread[0] == 1 and fairs[0] is not None:     # the sheet fixes his hand: judged as if it were written
+        return replace(fairs[0], over_hands=hands)
+    # the class of the mean loss in points, or the class the move reaches in every hand (by its chance to win too)
+    names = (None, "inaccuracy", "mistake", "blunder")
+    every = min((names.index(f.cls) if f is not None else 0) for f in fairs)
+    cls = names[max(names.index(thresholds.classify(mean)), every)]
+    verdict = "real" if cls is not None and real == len(mine) else "uncertain" if cls is not None else "none"
+    return FairDecision(rep.players[seat], worlds, "over-hands", best or "", round(mean, 4), cls, verdict,
+                        total_worlds, over_hands=hands)

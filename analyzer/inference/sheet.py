@@ -1,0 +1,281 @@
+"""The deals a whole record allows: a sheet that does not write every hand.
+
+A score sheet, a server's move log or a game read from a video lists the plays, passes and draws but not
+the deal. Yet the record fixes most of it: every tile a player laid was in his hand, a pass rules out
+every number then open, every tile of a block game is dealt, and a draw game's named draws came off the
+boneyard in that order. The deals it allows are the worlds of the record's own view at its end
+(:func:`analyzer.inference.worlds_at` with ``record=True``: what the whole record says, the moves after a
+decision included), narrowed by a written result: a deal whose hand ends with another winner or other
+points than the Result tag states is not one the sheet allows.
+
+:func:`sheet_deals` counts them (exactly where they can be listed, else estimated from a uniform sample with
+its interval), lists them when few and draws them uniformly when many. :func:`first_contradiction` finds the
+move (or the Result tag) that leaves no deal, with what it contradicts. A deal of a draw game comes with its
+boneyard order, as the fair analysis treats them (:mod:`analyzer.inference.boneyard`)."""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from ..position import tiles_of
+from ..record import StatedResult
+from ..rules.facts import HandResult, hand_facts
+from ..tiles import Tile
+from . import world_position, worlds_at
+from .placements import InferenceUnsupported
+from .worlds import NoWorld, PUBLIC, Worlds, describe_step
+
+__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "is_sheet", "LIST_LIMIT",
+           "MAX_DEALS", "result_key"]
+
+LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result; beyond, a sample estimates
+MAX_DEALS = 1000        # the deals analysed: every one where there are at most this many, else this many drawn
+
+
+@dataclass(frozen=True)
+class SheetDeal:
+    """One deal the record allows: each seat's dealt hand (a mask) and, in a draw game, the boneyard's order
+    (the k-th draw takes ``order[k]``; None in a game without draws)."""
+
+    hands: tuple[int, ...]
+    order: tuple[Tile, ...] | None = None
+
+
+@dataclass(frozen=True)
+class SheetDeals:
+    """The deals a record allows and those to analyse.
+
+    ``count``: how many deals the record allows (those giving its written result, where it writes one);
+    ``exact``: whether that count is exact, else estimated from ``sampled`` uniform draws among the
+    ``before_result`` deals the moves allow, with ``count_ci95`` its 95% interval. ``deals``: the deals to
+    analyse, every one (``method`` "all") or ``len(deals)`` drawn uniformly ("sampled"). ``results``: each
+    hand result the deals analysed give, with in how many of them (winner, points, termination)."""
+
+    count: int
+    exact: bool
+    method: str
+    deals: tuple[SheetDeal, ...]
+    before_result: int
+    results: tuple[tuple[tuple, int], ...] = ()
+    count_ci95: tuple[int, int] | None = None
+
+    @property
+    def analysed(self) -> int:
+        return len(self.deals)
+
+
+def is_sheet(rep) -> bool:
+    """Whether ``rep`` is a game whose record does not write every hand (a sheet): its deals are to be found."""
+    return any(rep.initial.hidden) and rep.setup_lacks is None
+
+
+def result_key(result: HandResult | None) -> tuple:
+    """What a result is compared by: the winning side, the points and the ending."""
+    return (None, 0, "") if result is None else (result.winner, result.points, result.termination)
+
+
+class _Ending:
+    """The hand's end in each deal: its result, and whether it is the one the record states."""
+
+    def __init__(self, rep, worlds: Worlds):
+        self.rep, self.view = rep, worlds.view
+        self.seen = len(rep.steps)
+        self.leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
+        self.stated = None
+        tag = rep.game.tags.get("Result")
+        if tag is not None and rep.outcome is not None and len(rep.players) == rep.variant.players:
+            try:
+                self.stated = StatedResult.parse(tag)
+            except ValueError:
+                self.stated = None
+
+    def result(self, world) -> HandResult | None:
+        rep = self.rep
+        if rep.outcome is None or len(rep.players) != rep.variant.players:
+            return None
+        n = len(rep.players)
+        if self.view.order(world) is None and len(world) >= n:
+            pos = rep.final.copy()           # (a game without draws: the world is every hand at the end)
+            pos.hands, pos.hidden = list(world[:n]), [0] * n
+        else:
+            pos = world_position(rep, self.view.deal(world), self.seen, self.view.order(world))
+        return rep.variant.hand_result(hand_facts(pos, rep.outcome.termination, rep.outcome.seat, self.leader,
+                                                  rep.scores))
+
+    def agrees(self, result: HandResult | None) -> bool:
+        if self.stated is None or result is None:
+            return True
+        from ..replay.result import compare_result        # (the replay's one comparison of a stated result)
+
+        return compare_result(self.stated, self.rep.outcome, result, self.rep.variant, self.rep.players,
+                              self.rep.worth) is None
+
+
+def decided_result(rep, limit: int = 1000) -> HandResult | None:
+    """The result of a finished hand whose record hides tiles still held at the end, when every deal
+    the record allows (at most ``limit`` of them) gives the same winner and points; else None."""
+    if rep.outcome is None or len(rep.players) != rep.variant.players:
+        return None
+    try:
+        worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
+    except (NoWorld, InferenceUnsupported):
+        return None
+    if worlds.count > limit:
+        return None
+    ending, found = _Ending(rep, worlds), None
+    for world in worlds:
+        result = ending.result(world)
+        if found is not None and (result.winner, result.points) != (found.winner, found.points):
+            return None
+        found = result
+    return found
+
+
+def _deal(view, world) -> SheetDeal:
+    return SheetDeal(tuple(view.deal(world)), view.order(world))
+
+
+def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int = LIST_LIMIT) -> SheetDeals:
+    """The deals the whole record of ``rep`` allows (see the module), and ``max_deals`` of them drawn
+    uniformly (with ``seed``) where there are more. Raises :class:`NoWorld` where none is allowed (the
+    moves, or the written result: see :func:`first_contradiction` for where) and
+    :class:`InferenceUnsupported` where the inference does not list this family's deals."""
+    if max_deals < 1:
+        raise ValueError(f"max_deals: at least one deal is analysed, not {max_deals}")
+    worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
+    ending = _Ending(rep, worlds)
+    total = worlds.count
+    rng = random.Random(seed)
+    if ending.stated is None:
+        if total <= max_deals:
+            listed = [_deal(worlds.view, w) for w in worlds]
+            return SheetDeals(total, True, "all", tuple(listed), total, _tally(ending, worlds, list(worlds)))
+        drawn = [worlds.sample(rng) for _ in range(max_deals)]
+        return SheetDeals(total, True, "sampled", tuple(_deal(worlds.view, w) for w in drawn), total,
+                          _tally(ending, worlds, drawn))
+    if total <= list_limit:
+        kept = [w for w in worlds if ending.agrees(ending.result(w))]
+        if not kept:
+            raise NoWorld(_no_result(rep, ending, worlds, list(worlds)), None, _result_line(rep))
+        count, method = len(kept), "all"
+        if count > max_deals:
+            kept, method = [kept[i] for i in sorted(rng.sample(range(count), max_deals))], "sampled"
+        return SheetDeals(count, True, method, tuple(_deal(worlds.view, w) for w in kept), total,
+                          _tally(ending, worlds, kept))
+    # too many to list: a uniform sample of the moves' deals, kept where they give the written result
+    tries, kept = 0, []
+    while len(kept) < max_deals and tries < 20 * max_deals:
+        world = worlds.sample(rng)
+        tries += 1
+        if ending.agrees(ending.result(world)):
+            kept.append(world)
+    if not kept:
+        raise NoWorld(f"the record states \"{ending.stated}\" but none of the {tries:,} deals drawn from the "
+                      f"{total:,} its moves allow gives it", None, _result_line(rep))
+    share = len(kept) / tries
+    half = 1.96 * math.sqrt(share * (1 - share) / tries)
+    interval = (max(1, int(total * max(0.0, share - half))), min(total, math.ceil(total * (share + half))))
+    return SheetDeals(round(total * share), False, "sampled", tuple(_deal(worlds.view, w) for w in kept), total,
+                      _tally(ending, worlds, kept), interval)
+
+
+def _tally(ending: _Ending, worlds: Worlds, chosen: list) -> tuple[tuple[tuple, int], ...]:
+    counts: dict[tuple, int] = {}
+    for world in chosen:
+        key = result_key(ending.result(world))
+        counts[key] = counts.get(key, 0) + 1
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0]))))
+
+
+def _result_line(rep) -> int | None:
+    where = rep.game.tag_pos.get("Result")
+    return where.line if where is not None and where.line else None
+
+
+def _no_result(rep, ending: _Ending, worlds: Worlds, some: list) -> str:
+    """Why the written result fits no deal: the results the deals give, by winner and ending, their points
+    from least to most."""
+    from ..replay.result import result_sentence
+
+    spans: dict[tuple, list[HandResult]] = {}
+    for world in some:
+        result = ending.result(world)
+        spans.setdefault((result.winner is None, result.winner or 0, result.termination), []).append(result)
+    words = []
+    for key in sorted(spans):
+        low = min(spans[key], key=lambda r: r.points)
+        high = max(r.points for r in spans[key])
+        said = result_sentence(rep.outcome, low, rep.variant, rep.players, ", ")
+        words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
+    return (f"the record states \"{ending.stated}\" but no deal the sheet allows gives it: the {worlds.count:,} "
+            f"deal{'s' * (worlds.count != 1)} its moves allow end {'; or '.join(words)}")
+
+
+def first_contradiction(rep, list_limit: int = LIST_LIMIT) -> NoWorld | None:
+    """Where the record of ``rep`` (a sheet: see :func:`is_sheet`) allows no deal: the first move after which
+    none is left (``NoWorld.step`` its index), with what it contradicts, or its Result tag (``step`` None) where
+    the moves allow deals but none gives the written result (looked at where the moves allow at most
+    ``list_limit`` deals); None where some deal fits, or where that is not known. Raises
+    :class:`InferenceUnsupported` where the inference does not list this family's deals."""
+    try:
+        worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
+    except NoWorld as exc:
+        return exc if exc.step is not None and exc.step < len(rep.steps) - 1 else _first_without(rep)
+    ending = _Ending(rep, worlds)
+    if ending.stated is None or worlds.count > list_limit:
+        return None
+    listed = list(worlds)
+    if any(ending.agrees(ending.result(w)) for w in listed):
+        return None
+    return NoWorld(_no_result(rep, ending, worlds, listed), None, _result_line(rep))
+
+
+def _first_without(rep) -> NoWorld:
+    """The first move after which no deal agrees with the record (there is none after the last)."""
+    low, high = 0, len(rep.steps)            # deals after ``low`` moves, none after ``high``
+    while high - low > 1:
+        mid = (low + high) // 2
+        try:
+            worlds_at(rep, mid, PUBLIC, record=True)
+            low = mid
+        except NoWorld as exc:
+            if exc.step is not None and exc.step < mid - 1:
+                return exc                   # a play a pass ruled out: named by the view itself
+            high = mid
+    step = rep.steps[high - 1]
+    return NoWorld(_contradiction(rep, low, step), step.index, step.entry.pos.line or None)
+
+
+def _contradiction(rep, before: int, step) -> str:
+    """What the move ``step`` (after ``before`` moves with deals left) contradicts, in words."""
+    seat = step.seat
+    name = rep.players[seat] if seat is not None else "the player"
+    where = describe_step(rep, step)
+    try:
+        worlds = worlds_at(rep, before, PUBLIC, record=True)
+    except (NoWorld, InferenceUnsupported):
+        worlds = None
+    if worlds is None or seat is None:
+        return f"no deal agrees with the record once {where} is played"
+    probs = worlds.probabilities().get(rep.players[seat], {})
+    pos = rep.position_at(before)
+    move = step.move
+    if move is not None and move.tile is not None and not move.draw:
+        return (f"{name} plays {move.tile} at {where}, but every deal the sheet allows up to then puts it in "
+                f"another hand")
+    fit = [t for t in rep.variant.dealing.tiles if pos.ends is not None and pos.placements(t)]
+    sure = [t for t in fit if probs.get(t, 0) == 1]
+    numbers = " and ".join(str(n) for n in sorted(set(pos.ends or ())))
+    verb = "draws" if move is not None and move.draw else "passes"
+    if sure:
+        return (f"{name} {verb} on {numbers} at {where}, but every deal the sheet allows up to then gives him "
+                f"{', '.join(str(t) for t in sure)}")
+    maybe = [t for t in fit if probs.get(t, 0) > 0]
+    return (f"{name} {verb} on {numbers} at {where}, but every deal the sheet allows up to then gives him one of "
+            f"{', '.join(str(t) for t in maybe) or 'the tiles that fit'}: the tiles left cannot be placed otherwise")
+
+
+def dealt_tiles(deal: SheetDeal, seat: int, max_pip: int) -> tuple[Tile, ...]:
+    """The tiles ``seat`` was dealt in ``deal``."""
+    return tuple(tiles_of(deal.hands[seat], max_pip))
