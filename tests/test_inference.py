@@ -380,15 +380,19 @@ def test_a_record_of_one_hand_and_the_moves_is_analysed_for_that_player(tmp_path
     path.write_text(ONE_HAND)
     data = json.loads(run("analyze", "--fair", "--json", "--worlds", "3", "--exact-below", "3", str(path)).output)
     game = data["games"][0]
-    assert game["fair_seats"] == ["A"]
-    assert "B: the record does not show the whole hand" in game["fair_note"]
+    # every player is judged: A in the one hand the record writes, the others over the hands the sheet allows
+    assert game["fair_seats"] == ["A", "B", "C", "D"]
+    assert game["deals"]["count"] > 1 and game["deals"]["method"] in ("all", "sampled")
     decided = [d for d in game["decisions"] if d["fair"] is not None]
-    assert decided and all(d["player"] == "A" for d in decided)
+    mine = [d for d in decided if d["player"] == "A"]
     # A had a choice at each of his plays but the last: [1-4] (with [1-3], [0-5], [5-6]) and after
-    assert [d["played"] for d in decided][:1] == ["[1-4]@1"]
-    for d in decided:
+    assert [d["played"] for d in mine][:1] == ["[1-4]@1"]
+    for d in mine:          # his hand is written: judged as if the others' were hidden, as before
         assert d["played_value"] is None and all(a["value"] is None for a in d["alternatives"])
-        assert d["fair"]["method"] in ("exact", "sampled")
+        assert d["fair"]["method"] in ("exact", "sampled") and d["fair"]["over_hands"]["hands"] == 1
+        assert all(a["over_deals"]["deals"] >= 1 for a in d["alternatives"])
+    others = [d for d in decided if d["player"] != "A"]
+    assert others and all(d["fair"]["method"] == "over-hands" for d in others if d["fair"]["over_hands"]["hands"] > 1)
     out = run("analyze", "--fair", "--worlds", "2", "--exact-below", "2", "--seat", "A", str(path)).output
     assert "Fair analysis: the moves of A" in out and "fair (A's view" in out
 
@@ -465,7 +469,7 @@ def test_analyze_without_fair_judges_a_partial_record_by_what_its_player_could_k
     result = run("analyze", "--json", "--worlds", "3", "--exact-below", "3", str(path))
     assert "not known" in result.stderr and "fair analysis" in result.stderr
     game = json.loads(result.stdout)["games"][0]
-    assert game["fair_seats"] == ["A"]
+    assert game["fair_seats"] == ["A", "B", "C", "D"] and game["deals"]["count"] > 1
     assert any(d["fair"] is not None for d in game["decisions"])
 
 

@@ -144,7 +144,7 @@ def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_dea
     out.decisions = _gathered(rep, [rows for rows, _ in per_deal], thresholds, found.method == "sampled")
     losses = [d for d in out.decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
     out.critical = max(losses, key=lambda d: (d.loss_over.mean, -d.index)) if losses else None
-    out.analysed_steps = rep.legal_prefix
+    out.analysed_steps = 0           # (no running value with every hand open: each deal has its own)
     out.note = ("values over the deals the sheet allows: each deal's exact values with every hand open, "
                 "then their mean, least and most")
     return out
@@ -300,8 +300,9 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed:
     analysis.fair_seats = [rep.players[s] for s in spread]
     parts = [f"{rep.players[s]}: {n} hand{'s' * (n != 1)}" + (f" ({hands} drawn)" if more else "")
              for s, (n, more) in spread.items()]
-    analysis.fair_note = ("the moves of every player, each judged fairly in every hand he may have held over the "
-                          "deals analysed and averaged over them; " + ", ".join(parts))
+    names = ", ".join(rep.players[s] for s in chosen_seats)
+    analysis.fair_note = (f"the moves of {names}, each judged by what he could know in every hand he may have held "
+                          "over the deals analysed, and averaged over those hands; " + ", ".join(parts))
     return analysis
 
 

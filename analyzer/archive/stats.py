@@ -226,12 +226,13 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
     for d in analysis.get("decisions", []):
         skill = of(who.get(d["player"], d["player"])).skill
         fair = d.get("fair") or {}
-        loss = fair.get("loss") if fair.get("loss") is not None else d["loss"]
+        opened = open_loss(d)
+        loss = fair.get("loss") if fair.get("loss") is not None else opened
         if loss is not None:
             skill.errors.losses.append(float(loss))
             skill.bases.add("fair" if fair.get("loss") is not None else "open")
-        if d["loss"] is not None:
-            skill.open_errors.losses.append(float(d["loss"]))
+        if opened is not None:
+            skill.open_errors.losses.append(float(opened))
             skill.variants.add(calibrated(((game.get("analysis") or {}).get("match_scale") or {}).get("table")))
             if id(skill) not in decided:
                 decided.add(id(skill))
@@ -239,6 +240,14 @@ def _add_skill(game: dict, who: dict[str, str], of, calibrated) -> None:
         mwc = fair.get("mwc_loss") if fair.get("mwc_loss") is not None else d.get("mwc_loss")
         if mwc is not None:
             skill.mwc_errors.losses.append(float(mwc))
+
+
+def open_loss(d: dict) -> float | None:
+    """A decision's loss with every hand open: its own, or on a sheet without hands its mean over the deals the
+    sheet allows (``loss_over_deals``); None where neither is known."""
+    if d["loss"] is not None:
+        return d["loss"]
+    return (d.get("loss_over_deals") or {}).get("mean")
 
 
 class PlayerTally:
@@ -276,8 +285,9 @@ class PlayerTally:
             for d in (game.get("analysis") or {}).get("decisions", []):
                 t = of(who.get(d["player"], d["player"]))
                 t.decisions += 1
-                if d["loss"] is not None:       # (None: no open-hands value, a hand the record does not show)
-                    t.losses.append(d["loss"])
+                opened = open_loss(d)           # (None: no open-hands value, a hand the record does not show)
+                if opened is not None:
+                    t.losses.append(opened)
                     t.classes.append(d["class"])
                 fair = d.get("fair")
                 if fair is not None and fair.get("loss") is not None:

@@ -226,8 +226,9 @@ def first_contradiction(rep, list_limit: int = LIST_LIMIT) -> NoWorld | None:
     if ending.stated is None or worlds.count > list_limit:
         return None
     listed = list(worlds)
-    if any(ending.agrees(ending.result(w)) for w in listed):
-        return None
+    results = [ending.result(w) for w in listed]
+    if any(ending.agrees(r) for r in results) or len({(r.winner, r.points) for r in results}) == 1:
+        return None             # (one result whatever the deal: the match's check of a decided result says it)
     return NoWorld(_no_result(rep, ending, worlds, listed), None, _result_line(rep))
 
 

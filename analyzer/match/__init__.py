@@ -303,6 +303,8 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     most ``limit`` deals): where none does, the move that leaves none (or the Result tag) is the error."""
     if any(rep.initial.hidden) and rep.setup_lacks is None and rep.valid:
         _check_deals(rep, limit)
+        if not rep.valid:
+            return rep
     if rep.outcome is None or rep.result is not None or not any(rep.final.hidden):
         return rep
     tag = rep.game.tags.get("Result")

@@ -259,7 +259,8 @@ def _decision_text(d, result) -> str:
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         marks = ", ".join(alternative_marks(d, alt))
         if getattr(alt, "over_deals", None) is not None:
-            lines.append(f"      {alt.move:<10} {over_text(alt.over_deals)}  {marks}".rstrip())
+            holder = chance_holder(d, result.sides, bool(result.perspective))
+            lines.append(f"      {alt.move:<10} {over_text(alt.over_deals)}{_fair_columns(alt, holder)}  {marks}".rstrip())
             continue
         lines.append(f"      {alt.move:<10} {_value_text(alt):>{width}}"
                      f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}  {marks}")
