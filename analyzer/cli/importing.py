@@ -17,14 +17,14 @@ FORMAT_NAMES = ("kozel-video", "yard", "csv")
 
 
 @click.command("import")
-@click.argument("fmt", metavar="FORMAT", type=click.Choice(FORMAT_NAMES))
+@click.argument("format", metavar="FORMAT", type=click.Choice(FORMAT_NAMES))
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", metavar="OUT",
               help="The record file to write (default, or -: standard output); an existing file only with --force.")
 @force_option
 @variant_option
 @clean_errors
-def import_command(fmt, file, output, force, variant, rules):
+def import_command(format, file, output, force, variant, rules):     # noqa: A002 (the argument's name, FORMAT)
     """Import the move log FILE of FORMAT as a record: kozel-video (the kozel-game-v1 JSON of the Kozel video
     parser), yard (yard-dominoes share codes, one a line) or csv (one row a move: player, tile, side). Hands the
     source does not give are written ? (the tiles a player plays shown, ? for the rest). The record is then
@@ -38,6 +38,7 @@ def import_command(fmt, file, output, force, variant, rules):
     from ..notation.imports import ImportSourceError, import_log
     from .output import check_variant, output_target
 
+    fmt = format
     check_variant(variant, rules)
     to_file = output not in (None, "-")
     if to_file:

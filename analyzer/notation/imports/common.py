@@ -46,7 +46,7 @@ class Problems:
         """Raise :class:`ImportSourceError` when any problem was found."""
         if not self.found:
             return
-        found = list(self.found)
+        found = sorted(self.found, key=lambda d: (d.line or 0, d.column or 0))      # (in the order of the source)
         if self.more:
             found.append(Diagnostic("error", Code.TOO_MANY_ERRORS, f"{self.more} more problems are left out",
                                     None, None, self.source, {"left_out": self.more}))

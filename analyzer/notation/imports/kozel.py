@@ -242,7 +242,7 @@ def _move(doc: _Doc, at: tuple, k: int, player: str | None, action: str | None, 
     if ends[side] is not None and ends[side] != touching:
         doc.bad(at + ("stone",), f"{stone!r} laid {action} puts {touching} against the {action} end, which shows "
                 f"{ends[side]} (the format writes a tile as it lies, left to right)", Code.TILE_NO_MATCH)
-        ends[side] = a if side == 0 else b
+        ends[side] = None
         return None
     other = ends[1 - side]
     end = touching if tile.matches(other) and other != touching else None

@@ -112,7 +112,6 @@ def import_moves(text: str, source: str = "<moves>", variant: str | None = None,
     rows = _rows(text, problems)
     if not rows and not problems:
         problems.add(Code.NO_GAME, "the list holds no move", 1, 1)
-    problems.check()
     names = word_names([row.text("player") for row in rows if row.text("player")])
     name, chosen = variant or "partnership", dict(rules or {})
     games, places = [], []
@@ -232,9 +231,10 @@ def _placed(who: str, halves: tuple[int, int], side: str, ends: list[int], bad) 
             ends.extend([-1, -1])
         return MoveEntry(who, tile)
     at = _SIDES[side]
+    if ends[at] < 0:                # (not followed: the replayer finds where it goes)
+        return MoveEntry(who, tile)
     if not tile.matches(ends[at]):
-        shown = "is not known (a tile before it was placed without a side)" if ends[at] < 0 else f"shows {ends[at]}"
-        bad(Code.TILE_NO_MATCH, "side", f"{tile} does not fit the {side} end, which {shown}")
+        bad(Code.TILE_NO_MATCH, "side", f"{tile} does not fit the {side} end, which shows {ends[at]}")
         return None
     other = ends[1 - at]
     end = ends[at] if tile.matches(other) and other != ends[at] else None
