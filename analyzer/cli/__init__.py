@@ -23,7 +23,7 @@ from .. import __version__
 __all__ = ["main", "COMMANDS"]
 
 #: the commands, in the order ``--help`` lists them (by name)
-COMMANDS = ("analyze", "diagram", "equity", "replay", "report", "serve", "stats", "tournament", "train", "validate",
+COMMANDS = ("analyze", "diagram", "equity", "import", "replay", "report", "serve", "stats", "tournament", "train", "validate",
             "variants")
 
 
@@ -78,6 +78,8 @@ def _load(name: str):
         from .diagram import diagram as command
     elif name == "train":
         from .train import train as command
+    elif name == "import":
+        from .importing import import_command as command
     return command
 
 

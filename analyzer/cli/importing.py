@@ -1,0 +1,120 @@
+"""``domino import``: a move log of another program (the Kozel video parser's JSON, a yard-dominoes share code,
+a CSV move list) written as a record, then validated."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from .errors import clean_errors
+from .options import force_option, variant_option
+
+__all__ = ["import_command"]
+
+#: the formats (the library's ``analyzer.notation.imports.FORMATS``, named here so ``--help`` loads no importer)
+FORMAT_NAMES = ("kozel-video", "yard", "csv")
+
+
+@click.command("import")
+@click.argument("format", metavar="FORMAT", type=click.Choice(FORMAT_NAMES))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", metavar="OUT",
+              help="The record file to write (default, or -: standard output); an existing file only with --force.")
+@force_option
+@variant_option
+@clean_errors
+def import_command(format, file, output, force, variant, rules):     # noqa: A002 (the argument's name, FORMAT)
+    """Import the move log FILE of FORMAT as a record: kozel-video (the kozel-game-v1 JSON of the Kozel video
+    parser), yard (yard-dominoes share codes, one a line) or csv (one row a move: player, tile, side). Hands the
+    source does not give are written ? (the tiles a player plays shown, ? for the rest). The record is then
+    validated: exit 0 when every game is valid, 1 when the log cannot be imported or a game is not valid.
+
+    \b
+    Example (a Kozel game's two rounds):
+      domino import kozel-video records/import-kozel-video.json -o kozel.dom"""
+    from ..match import replay_record
+    from ..notation import parse, write
+    from ..notation.imports import ImportSourceError, import_log
+    from .output import check_variant, output_target
+
+    fmt = format
+    check_variant(variant, rules)
+    to_file = output not in (None, "-")
+    if to_file:
+        output_target(output, [], "-o", "record", force)
+        if file != "-" and os.path.exists(file) and os.path.exists(output) and os.path.samefile(file, output):
+            raise click.UsageError(f"-o {output} would overwrite the input {file}; name another file")
+    text = _read(file)
+    try:
+        imported = import_log(fmt, text, file if file != "-" else "<stdin>", variant, rules)
+    except ImportSourceError as exc:
+        for diagnostic in exc.diagnostics:
+            click.echo(str(diagnostic), err=True)
+        click.echo(f"{file}: not imported ({len(exc.diagnostics)} problem{'s' * (len(exc.diagnostics) != 1)})",
+                   err=True)
+        sys.exit(1)
+    record_text = write(imported.record)
+    label = output if to_file else "<stdout>"
+    replays = replay_record(parse(record_text, label))
+    _write(record_text, output if to_file else None)
+    sys.exit(_said(replays, imported, file, fmt, label))
+
+
+def _read(file: str) -> str:
+    """The text of ``file`` (``-``: standard input), UTF-8; a file that is not is a clean error."""
+    from ..notation import MAX_RECORD_BYTES, too_large
+    from ..notation.text import decode
+
+    try:
+        if file == "-":
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with open(file, "rb") as handle:
+                data = handle.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise click.ClickException(f"{file}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise click.ClickException(f"{file}: {too_large(None, MAX_RECORD_BYTES)}")
+    text, problem = decode(data, file)
+    if problem is not None:
+        raise click.ClickException(f"{file}: {problem.message}")
+    return text
+
+
+def _write(text: str, output: str | None) -> None:
+    from ..outputs import write_atomic
+
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text, make_folder=True)
+
+
+def _said(replays: list, imported, file: str, fmt: str, label: str) -> int:
+    """Each error of the imported record with its place in the source, and the summary line (standard error);
+    the exit status."""
+    places = _places(replays, imported)
+    for rep in replays:
+        for diagnostic in rep.diagnostics:
+            if diagnostic.severity != "error":
+                continue
+            where = places.get((diagnostic.line, diagnostic.column))
+            click.echo(str(diagnostic) + (f"\n  in {file}: {where}" if where else ""), err=True)
+    valid = sum(rep.valid for rep in replays)
+    games, moves = len(imported.record.games), imported.moves
+    for note in imported.notes:
+        click.echo(f"note: {note}", err=True)
+    verdict = "every game valid" if valid == len(replays) else f"{valid} valid, {len(replays) - valid} invalid"
+    click.echo(f"imported {games} game{'s' * (games != 1)}, {moves} move{'s' * (moves != 1)} from {file} ({fmt}) "
+               f"into {label}: {verdict}", err=True)
+    return 0 if valid == len(replays) else 1
+
+
+def _places(replays: list, imported) -> dict[tuple[int, int], str]:
+    """The place in the source of each move of the record read back, by its line and column in the record."""
+    out: dict[tuple[int, int], str] = {}
+    for rep, places in zip(replays, imported.places):
+        for move, place in zip(rep.game.moves, places):
+            out[(move.pos.line, move.pos.column)] = place
+    return out

@@ -1,0 +1,292 @@
+"""The game log of the Kozel video parser (``kozel-game-v1``, Veselchak-U/domino_video_parser,
+``contracts/format.md``): one JSON document a finished game, its rounds each a deal of the four hands and
+the moves, each move a player, an action (``start``, ``left``, ``right``, ``pass``) and a tile written in
+the order it lies on the line, left to right. Each round becomes a game of the record (``kozel``)."""
+from __future__ import annotations
+
+from ...record import Game, HandEntry, MoveEntry, Record
+from ...rules.codes import Code
+from ...tiles import Tile
+from .common import Imported, Problems, read_tile, word_names
+from .jsonplaces import JsonText, path_text
+
+__all__ = ["import_kozel"]
+
+FORMAT = "kozel-game-v1"
+_ACTIONS = ("start", "left", "right", "pass")
+
+
+class _Doc:
+    """The JSON document and its problems: values looked up by path, each problem at its place."""
+
+    def __init__(self, text: str, source: str):
+        self.json = JsonText(text)
+        self.problems = Problems(source)
+
+    def bad(self, path: tuple, message: str, code: Code = Code.SYNTAX) -> None:
+        line, column = self.json.place(path)
+        self.problems.add(code, message, line, column, path_text(path))
+
+    def get(self, value, path: tuple, key, kind: type | tuple, what: str, required: bool = True):
+        """``value[key]`` when it is of ``kind``; else the problem said and None."""
+        if not isinstance(value, dict):
+            return None
+        if key not in value:
+            if required:
+                self.bad(path, f"has no {key!r}: {what}")
+            return None
+        got = value[key]
+        if not isinstance(got, kind) or isinstance(got, bool) and bool not in (kind if isinstance(kind, tuple)
+                                                                                else (kind,)):
+            self.bad(path + (key,), f"should be {what}")
+            return None
+        return got
+
+    def place(self, path: tuple) -> str:
+        line, _column = self.json.place(path)
+        return path_text(path) + (f", line {line}" if line else "")
+
+
+def import_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
+                 rules: dict[str, str] | None = None) -> Imported:
+    """The record of a ``kozel-game-v1`` document: a game for each round (variant ``kozel``, its ``eggs`` and
+    ``limit`` from ``fishVariant`` and ``scoreLimit``; ``variant`` and ``rules`` override them), every hand
+    known, the lead, the result and the running records as the document states them. Raises
+    :class:`~.common.ImportSourceError` with every problem at its place (a JSON path and its line)."""
+    doc = _Doc(text, source)
+    if doc.json.error:
+        message, line, column = doc.json.error
+        doc.problems.add(Code.SYNTAX, f"not JSON: {message}", line, column)
+        doc.problems.check()
+    for path, line, column in doc.json.twice:
+        doc.problems.add(Code.SYNTAX, "this key is given twice in its object (the format forbids it)", line, column,
+                         path_text(path))
+    data = doc.json.data
+    if not isinstance(data, dict):
+        doc.bad((), f"should be an object, the {FORMAT} game")
+        doc.problems.check()
+    header = _header(doc, data, variant, rules)
+    seats = _teams(doc, data)
+    rounds = doc.get(data, (), "rounds", list, "the rounds, a list") or []
+    doc.problems.check()
+    order = tuple(seats[s][0] for s in sorted(seats))
+    names = word_names(list(order))
+    sides = _sides(seats, names)
+    games, places, eggs = [], [], 0
+    for i, round_ in enumerate(rounds):
+        game, where, eggs = _round(doc, round_, ("rounds", i), i, order, names, sides, header, eggs)
+        games.append(game)
+        places.append(where)
+    if not rounds:
+        doc.bad(("rounds",), "holds no round")
+    doc.problems.check()
+    _final(doc, data, games)
+    notes = ["the line's left and right: a tile's open number is kept where it fits both ends (@N)"]
+    if any(names[n] != n for n in order):
+        notes.append("names made words of the notation: " + ", ".join(f"{n!r} is {names[n]}" for n in order
+                                                                       if names[n] != n))
+    return Imported(Record(games, source=source), tuple(places), tuple(notes))
+
+
+def _header(doc: _Doc, data: dict, variant: str | None, rules: dict[str, str] | None) -> dict[str, str]:
+    """The tags every round's game carries: the variant and its rules, from the document's header."""
+    fmt = doc.get(data, (), "format", str, f'the format, "{FORMAT}"')
+    if fmt is not None and fmt != FORMAT:
+        doc.bad(("format",), f"is {fmt!r}; this importer reads {FORMAT!r}")
+    fish = doc.get(data, (), "fishVariant", str, '"withEggs" or "withoutEggs"')
+    if fish is not None and fish not in ("withEggs", "withoutEggs"):
+        doc.bad(("fishVariant",), f'is {fish!r}, not "withEggs" or "withoutEggs"')
+    limit = doc.get(data, (), "scoreLimit", int, "the limit, 101 or 50")
+    if limit is not None and limit not in (101, 50):
+        doc.bad(("scoreLimit",), f"is {limit}, not 101 or 50")
+    chosen = {"eggs": "no" if fish == "withoutEggs" else "yes", "limit": str(limit or 101)}
+    chosen.update(rules or {})
+    return {"Variant": variant or "kozel", "Rules": ", ".join(f"{k}={v}" for k, v in chosen.items())}
+
+
+def _teams(doc: _Doc, data: dict) -> dict[int, tuple[str, str]]:
+    """The players by seat (1 to 4): each its name and its team's name; every problem of the teams said."""
+    seats: dict[int, tuple[str, str]] = {}
+    teams = doc.get(data, (), "teams", list, "the two teams, a list")
+    if teams is None:
+        return seats
+    if len(teams) != 2:
+        doc.bad(("teams",), f"holds {len(teams)} teams, not 2")
+    seen: set[str] = set()
+    for t, team in enumerate(teams):
+        at = ("teams", t)
+        name = doc.get(team, at, "name", str, "the team's name")
+        players = doc.get(team, at, "players", list, "the team's two players, a list") or []
+        if len(players) != 2:
+            doc.bad(at + ("players",), f"holds {len(players)} players, not 2")
+        for p, player in enumerate(players):
+            there = at + ("players", p)
+            who = doc.get(player, there, "name", str, "the player's name")
+            seat = doc.get(player, there, "seat", int, "the seat, 1 to 4")
+            if who is not None and (not who.strip() or who in seen):
+                doc.bad(there + ("name",), "is empty" if not who.strip() else f"{who!r} is a name given twice")
+            if seat is not None and not 1 <= seat <= 4:
+                doc.bad(there + ("seat",), f"is {seat}, not a seat 1 to 4")
+            elif seat is not None and seat in seats:
+                doc.bad(there + ("seat",), f"seat {seat} is taken twice")
+            elif seat is not None and who is not None:
+                seats[seat] = (who, name or f"team {t + 1}")
+            seen.add(who or "")
+    if len(seats) == 4 and (seats[1][1] != seats[3][1] or seats[2][1] != seats[4][1]):
+        doc.bad(("teams",), "partners sit opposite: one team at seats 1 and 3, the other at 2 and 4")
+    elif not doc.problems and len(seats) != 4:
+        doc.bad(("teams",), "the four seats 1 to 4 are not all taken")
+    return seats
+
+
+def _sides(seats: dict[int, tuple[str, str]], names: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """Each team's name: its players' names in the notation, in seat order (the side ``Анна/Иван``)."""
+    return {seats[a][1]: (names[seats[a][0]], names[seats[b][0]]) for a, b in ((1, 3), (2, 4))}
+
+
+def _round(doc: _Doc, round_, at: tuple, i: int, order: tuple, names: dict, sides: dict, header: dict,
+           eggs: int) -> tuple[Game, tuple[str, ...], int]:
+    """One round as a game; the eggs carried after it."""
+    if not isinstance(round_, dict):
+        doc.bad(at, "should be an object, a round: its number, deal, moves and result")
+    number = doc.get(round_, at, "number", int, "the round's number")
+    if number is not None and number != i + 1:
+        doc.bad(at + ("number",), f"is {number}: round {i + 1} of the list is numbered {i + 1}")
+    hands = _deal(doc, doc.get(round_, at, "deal", dict, "the four hands dealt") or {}, at + ("deal",), order, names)
+    moves, places = _moves(doc, doc.get(round_, at, "moves", list, "the moves, a list") or [], at + ("moves",),
+                           names, len(order))
+    tags = {"Event": " v ".join(sides), "Game": str(i + 1), **header,
+            "Players": ", ".join(names[p] for p in order)}
+    if moves:
+        tags["Lead"] = moves[0].player
+    result = doc.get(round_, at, "result", dict, "the round's result")
+    if result is not None:
+        eggs = _result(doc, result, at + ("result",), names, sides, tags, eggs)
+    return Game(tags=tags, players=tuple(names[p] for p in order), hands=hands, moves=moves), places, eggs
+
+
+def _deal(doc: _Doc, deal: dict, at: tuple, order: tuple, names: dict) -> tuple[HandEntry, ...]:
+    """The hands dealt, in seat order (a player the deal leaves out: ``?``)."""
+    for name in deal:
+        if name not in names:
+            doc.bad(at + (name,), f"{name!r} is no player of the teams", Code.UNKNOWN_PLAYER)
+    hands = []
+    for player in order:
+        stones = doc.get(deal, at, player, list, "the player's seven tiles, a list", required=False)
+        if stones is None:
+            hands.append(HandEntry(names[player], None))
+            continue
+        tiles = []
+        for k, stone in enumerate(stones):
+            got = read_tile(stone) if isinstance(stone, str) else "should be a tile, a string such as \"1-6\""
+            if isinstance(got, str):
+                doc.bad(at + (player, k), got, Code.BAD_TILE)
+            else:
+                tiles.append(Tile.of(*got))
+        hands.append(HandEntry(names[player], tuple(tiles)))
+    return tuple(hands)
+
+
+def _moves(doc: _Doc, moves: list, at: tuple, names: dict, seats: int) -> tuple[list[MoveEntry], tuple[str, ...]]:
+    """The moves, each with the open number it went on where the tile fits both ends; the orientation the
+    format gives each tile (left to right) checked against the ends."""
+    out: list[MoveEntry] = []
+    places: list[str] = []
+    ends: list = []                 # [left, right] once the line is started (None: not known)
+    for k, move in enumerate(moves):
+        there = at + (k,)
+        player = doc.get(move, there, "player", str, "the player's name")
+        action = doc.get(move, there, "action", str, "start, left, right or pass")
+        stone = doc.get(move, there, "stone", str, "the tile, such as \"1-6\"", required=False)
+        if player is not None and player not in names:
+            doc.bad(there + ("player",), f"{player!r} is no player of the teams", Code.UNKNOWN_PLAYER)
+            player = None
+        if action is not None and action not in _ACTIONS:
+            doc.bad(there + ("action",), f"is {action!r}, not start, left, right or pass", Code.BAD_MOVE)
+            action = None
+        entry = _move(doc, there, k, names.get(player or ""), action, stone, ends, seats)
+        if entry is not None:
+            out.append(entry)
+            places.append(doc.place(there))
+    return out, tuple(places)
+
+
+def _move(doc: _Doc, at: tuple, k: int, player: str | None, action: str | None, stone: str | None,
+          ends: list[int], seats: int) -> MoveEntry | None:
+    """One move (None where it cannot be read: its problem is said); ``ends`` follows the line."""
+    if player is None or action is None:
+        return None
+    if (action == "start") != (k == 0):
+        doc.bad(at + ("action",), "the first move of a round is its start, and only the first" if k == 0
+                else "a round has one start, its first move", Code.BAD_MOVE)
+        return None
+    if action == "pass":
+        if stone is not None:
+            doc.bad(at + ("stone",), "a pass has no tile", Code.BAD_MOVE)
+        return MoveEntry(player, None, round=k // seats + 1)
+    if stone is None:
+        doc.bad(at, f"has no 'stone': a {action} lays a tile", Code.BAD_MOVE)
+        return None
+    got = read_tile(stone)
+    if isinstance(got, str):
+        doc.bad(at + ("stone",), got, Code.BAD_TILE)
+        ends[:] = [None, None]          # (the ends are not known after it: not checked until the tiles tell them)
+        return None
+    a, b = got
+    tile = Tile.of(a, b)
+    if action == "start":
+        ends[:] = [a, b]
+        return MoveEntry(player, tile, round=1)
+    side = 0 if action == "left" else 1
+    touching = b if side == 0 else a
+    if ends[side] is not None and ends[side] != touching:
+        doc.bad(at + ("stone",), f"{stone!r} laid {action} puts {touching} against the {action} end, which shows "
+                f"{ends[side]} (the format writes a tile as it lies, left to right)", Code.TILE_NO_MATCH)
+        ends[side] = None
+        return None
+    other = ends[1 - side]
+    end = touching if tile.matches(other) and other != touching else None
+    ends[side] = a if side == 0 else b
+    return MoveEntry(player, tile, end, round=k // seats + 1)
+
+
+def _result(doc: _Doc, result: dict, at: tuple, names: dict, sides: dict, tags: dict, eggs: int) -> int:
+    """The Result and Score tags of a round from its result; the eggs carried after it."""
+    reason = doc.get(result, at, "reason", str, "emptyHand, fish or eggs")
+    winner = doc.get(result, at, "winner_team", (str, type(None)), "the winning team's name, or null")
+    scored = doc.get(result, at, "round_score", dict, "each team's charge in the round")
+    total = doc.get(result, at, "total_score", dict, "each team's record after the round")
+    after = doc.get(result, at, "eggs", int, "the eggs carried", required=False) or 0
+    if reason is not None and reason not in ("emptyHand", "fish", "eggs"):
+        doc.bad(at + ("reason",), f"is {reason!r}, not emptyHand, fish or eggs")
+        return after
+    for key, value in (("winner_team", winner), *((f"{key}.{team}", team) for key, d in
+                                                  (("round_score", scored), ("total_score", total)) for team in d or {})):
+        if value is not None and value not in sides:
+            doc.bad(at + tuple(key.split(".", 1)), f"{value!r} is no team of the game", Code.UNKNOWN_PLAYER)
+            return after
+    if reason == "emptyHand" and winner is None:
+        doc.bad(at + ("winner_team",), "a round won by going out has a winner")
+        return after
+    ending = "domino" if reason == "emptyHand" else "blocked"
+    if winner is None:
+        tags["Result"] = f"draw {ending}"
+    else:
+        loser = next(team for team in sides if team != winner)
+        charge = (scored or {}).get(loser)
+        points = charge - eggs if isinstance(charge, int) and charge >= eggs else None
+        tags["Result"] = "/".join(sides[winner]) + (f" {points}" if points is not None else "") + f" {ending}"
+    if total and all(isinstance(total.get(team), int) for team in sides):
+        tags["Score"] = ", ".join(f"{'/'.join(sides[team])} {total[team]}" for team in sides)
+    return after
+
+
+def _final(doc: _Doc, data: dict, games: list[Game]) -> None:
+    """The game's own result (the winner, or a draw) as a comment of the last round's game."""
+    result = doc.get(data, (), "result", dict, "the game's result", required=False)
+    if not result or not games:
+        return
+    if result.get("draw") is True:
+        games[-1].comments.append(f"{FORMAT}: the game is drawn")
+    elif isinstance(result.get("winner"), str):
+        games[-1].comments.append(f"{FORMAT}: the game is won by {result['winner']}")

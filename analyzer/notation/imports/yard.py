@@ -1,0 +1,197 @@
+"""The share code of the yard-dominoes web app (Shan12377/yard-dominoes, ``apps/web/src/replay.ts``): one hand
+in a short text that rides in a link (``...#hand=CODE``). Five digits of header (the code's version ``1``, the
+seat that posed, the seat that shared it, the number of seats, the set's format), then one step a character or
+two: ``X`` a pass, ``D`` a draw (the tile is never shown), ``P``, ``L`` or ``R`` and a tile's character (the
+pose, a play on the left or the right end), or an arm's digit ``0`` to ``3`` and a tile's character (French).
+No hand is in the code: the record shows each player's tiles played, and ``?`` for the rest."""
+from __future__ import annotations
+
+import re
+
+from ...record import Game, MoveEntry, Record
+from ...rules.codes import Code
+from ...tiles import Tile
+from .common import Imported, Problems, dealt_hands, dealt_size, numbered, rules_text
+
+__all__ = ["import_yard", "TILE_CHARS", "SET_FORMATS"]
+
+#: the character of each tile: [0-0], [0-1], ... [0-6], [1-1], ... [6-6], in this order
+TILE_CHARS = "0123456789abcdefghijklmnopqr"
+_TILES = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+#: the set formats of the header's fifth digit
+SET_FORMATS = ("sixlove", "firstToSix", "single", "french")
+_CODE = re.compile(r"[^\s&#]*")
+
+
+def import_yard(text: str, source: str = "<yard>", variant: str | None = None,
+                rules: dict[str, str] | None = None) -> Imported:
+    """The record of the share codes in ``text``, one a line (a whole link, ``...#hand=CODE``, is read as its
+    code; blank lines and lines starting with ``#`` are left out): a game each. Four seats play ``jamaican``
+    (partners), three or two ``cutthroat`` (two that draw: ``draw=yes``), the French format ``french``;
+    ``variant`` and ``rules`` override that. Raises :class:`~.common.ImportSourceError` with every problem at
+    its line and column (the character of the code)."""
+    problems = Problems(source)
+    games, places = [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#") and "hand=" not in line:
+            continue
+        start = line.find("hand=") + 5 if "hand=" in line else len(line) - len(line.lstrip())
+        code = _CODE.match(line, start).group()
+        game, where = _hand(code, number, start, problems, variant, rules)
+        if game is not None:
+            games.append(game)
+            places.append(where)
+    if not games and not problems:
+        problems.add(Code.NO_GAME, "no share code found (a line such as 10040P.L9)", 1, 1)
+    problems.check()
+    return Imported(Record(games, source=source), tuple(places),
+                    ("no hand is in a share code: each is written with the tiles it plays, and ? for the rest",
+                     "a tile drawn is never shown: draws ?", "the match (the set's score, the hand's number in it) "
+                     "is not in the code: each hand is a game of its own"))
+
+
+def _header(code: str, line: int, at: int, problems: Problems) -> tuple[int, int, int, int] | None:
+    """The poser, the sharer, the seats and the set's format; None (the problem said) where they are wrong."""
+    def bad(k: int, message: str) -> None:
+        problems.add(Code.SYNTAX, message, line, at + k + 1)
+
+    if len(code) < 5:
+        bad(len(code), f"the code {code!r} ends after {len(code)} characters, inside its header of five (the version 1, "
+                       "the seat that posed, the seat that shared it, the seats, the format)")
+        return None
+    digits = [int(c) if c.isdigit() else None for c in code[:5]]
+    if code[0] != "1":
+        bad(0, f"version {code[0]!r}: only version 1 of the share code is known")
+        return None
+    seats = digits[3]
+    if seats is None or not 2 <= seats <= 4:
+        bad(3, f"the seats are {code[3]!r}, not 2, 3 or 4")
+        return None
+    for k, what in ((1, "the seat that posed"), (2, "the seat that shared the hand")):
+        if digits[k] is None or digits[k] >= seats:
+            bad(k, f"{what} is {code[k]!r}, not a seat 0 to {seats - 1}")
+            return None
+    if digits[4] is None or digits[4] >= len(SET_FORMATS):
+        bad(4, f"the set's format is {code[4]!r}, not 0 to {len(SET_FORMATS) - 1} ({', '.join(SET_FORMATS)})")
+        return None
+    return digits[1], digits[2], seats, digits[4]
+
+
+def _steps(code: str, line: int, at: int, problems: Problems) -> list[tuple[str, Tile | None, int]]:
+    """Each step: its letter (or arm digit), its tile, and its offset in the code."""
+    steps = []
+    k = 5
+    while k < len(code):
+        c = code[k]
+        if c in "XD":
+            steps.append((c, None, k))
+            k += 1
+            continue
+        if c not in "PLR0123":
+            problems.add(Code.SYNTAX, f"{c!r} is no step (X, D, P, L, R, or an arm 0 to 3 then a tile)", line, at + k + 1)
+            return steps
+        if k + 1 >= len(code):
+            problems.add(Code.SYNTAX, f"the code ends after the step {c!r}, before its tile", line, at + k + 2)
+            return steps
+        index = TILE_CHARS.find(code[k + 1])
+        if index < 0:
+            problems.add(Code.BAD_TILE, f"{code[k + 1]!r} stands for no tile (0-9 and a-r: [0-0] to [6-6])", line,
+                         at + k + 2)
+            return steps
+        steps.append((c, _TILES[index], k))
+        k += 2
+    if not steps:
+        problems.add(Code.SYNTAX, "the code has its header and no step", line, at + len(code) + 1)
+    return steps
+
+
+def _variant(seats: int, fmt: int, draws: bool, variant: str | None, rules: dict[str, str] | None
+             ) -> tuple[str, dict[str, str]]:
+    """The variant the app's table plays, and its options (``variant`` and ``rules``: the user's say)."""
+    chosen: dict[str, str] = {}
+    if variant:
+        name = variant
+    elif SET_FORMATS[fmt] == "french":
+        name = "french"
+    elif seats == 4:
+        name = "jamaican"
+    else:
+        name = "cutthroat"
+        chosen = {"players": str(seats), **({"draw": "yes"} if draws else {})}
+    chosen.update(rules or {})
+    return name, chosen
+
+
+def _hand(code: str, line: int, at: int, problems: Problems, variant: str | None, rules: dict[str, str] | None
+          ) -> tuple[Game | None, tuple[str, ...]]:
+    """One share code as a game, and the place of each move (None where the code cannot be read)."""
+    before = len(problems.found)
+    header = _header(code, line, at, problems)
+    steps = _steps(code, line, at, problems) if header else []
+    if header is None or len(problems.found) > before:
+        return None, ()
+    poser, sharer, seats, fmt = header
+    names = tuple(f"P{s + 1}" for s in range(seats))
+    name, chosen = _variant(seats, fmt, any(s[0] == "D" for s in steps), variant, rules)
+    size, _line = dealt_size(name, chosen, seats)
+    moves, places = _moves(steps, names, poser, line, at, problems)
+    if len(problems.found) > before:
+        return None, ()
+
+    def too_many(k: int, player: str) -> None:
+        problems.add(Code.DEAL_SIZE, f"{player} plays more than the {size} tiles dealt", line, at + steps[k][2] + 1)
+    hands = dealt_hands(names, moves, size, too_many)
+    tags = {"Event": "yard-dominoes share code", "Variant": name}
+    if chosen:
+        tags["Rules"] = rules_text(chosen)
+    tags |= {"Players": ", ".join(names), "Lead": names[poser]}
+    comment = f"shared by {names[sharer]}; the set's format: {SET_FORMATS[fmt]}"
+    game = Game(tags=tags, players=names, hands=hands, moves=numbered(moves, seats), comments=[comment])
+    return game, places
+
+
+def _moves(steps: list, names: tuple[str, ...], poser: int, line: int, at: int, problems: Problems
+           ) -> tuple[list[MoveEntry], tuple[str, ...]]:
+    """The steps as moves, the seat of each from the turn (a draw keeps it), the open number a tile went on
+    written where it fits both ends; a play that does not fit the end it names is a problem at its place."""
+    moves: list[MoveEntry] = []
+    places: list[str] = []
+    seat = poser
+    ends: list[int] = []
+    for c, tile, k in steps:
+        player = names[seat]
+        places.append(f"line {line}, column {at + k + 1} (the code's character {k + 1})")
+        if c == "X":
+            moves.append(MoveEntry(player, None))
+        elif c == "D":
+            moves.append(MoveEntry(player, None, draw=True))
+        elif c in "0123":
+            moves.append(MoveEntry(player, tile, arm=int(c) + 1))
+        elif c == "P" or not ends:
+            if c != "P" or ends:
+                problems.add(Code.BAD_MOVE, "a hand is posed once, by its first tile" if ends else
+                             f"the first tile is the pose (P), not {c!r}", line, at + k + 1)
+                return moves, tuple(places)
+            ends[:] = [tile.low, tile.high]
+            moves.append(MoveEntry(player, tile))
+        else:
+            entry = _play(tile, c, ends, player)
+            if entry is None:
+                problems.add(Code.TILE_NO_MATCH, f"{tile} does not fit the {'left' if c == 'L' else 'right'} end, "
+                             f"which shows {ends[0 if c == 'L' else 1]}", line, at + k + 1)
+                return moves, tuple(places)
+            moves.append(entry)
+        if c != "D":
+            seat = (seat + 1) % len(names)
+    return moves, tuple(places)
+
+
+def _play(tile: Tile, c: str, ends: list[int], player: str) -> MoveEntry | None:
+    """A play on the left (``L``) or right end; ``ends`` follows the line (the pose: its low half left)."""
+    side = 0 if c == "L" else 1
+    if not tile.matches(ends[side]):
+        return None
+    other = ends[1 - side]
+    end = ends[side] if tile.matches(other) and other != ends[side] else None
+    ends[side] = tile.other(ends[side])
+    return MoveEntry(player, tile, end)

@@ -1,0 +1,240 @@
+"""``domino import`` (issue 65, item 7): move logs of other programs made records. The samples in
+tests/data/import/ are written by hand by the formats' documented rules (the Kozel video parser's
+contracts/format.md, yard-dominoes' apps/web/src/replay.ts): each carries games of the bundled records
+(records/match-kozel.dom, records/match-jamaican.dom, records/variant-cutthroat-draw.dom, records/seed2.dom),
+so an imported game's moves are checked against that record, and the record validates."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.generate import random_game
+from analyzer.match import replay_record
+from analyzer.notation import parse, read, write
+from analyzer.notation.imports import ImportSourceError, import_log
+from analyzer.notation.imports.common import word_names
+from conftest import ROOT
+
+DATA = ROOT / "tests" / "data" / "import"
+RECORDS = ROOT / "records"
+
+
+def _imported(fmt: str, name: str, **kw):
+    path = DATA / name
+    imported = import_log(fmt, path.read_text(encoding="utf-8"), str(path), **kw)
+    record = parse(write(imported.record), "imported.dom")       # (as the command writes it and reads it back)
+    assert record.errors == []
+    return imported, record
+
+
+def _plays(game, seat_of=None) -> list[tuple]:
+    """Each move as (the mover's seat, the tile or None, a draw); the seat by the game's players."""
+    seats = {p: k for k, p in enumerate(seat_of or game.players)}
+    return [(seats[m.player], m.tile, m.draw) for m in game.moves]
+
+
+def _problem(fmt: str, text: str) -> list:
+    with pytest.raises(ImportSourceError) as caught:
+        import_log(fmt, text, "log")
+    return caught.value.diagnostics
+
+
+# ---- the Kozel video parser's kozel-game-v1 JSON ------------------------------------------------------------
+
+def test_a_kozel_game_of_two_rounds_imports_as_the_games_it_records():
+    imported, record = _imported("kozel-video", "kozel-two-rounds.json")
+    replays = replay_record(record)
+    assert [rep.valid for rep in replays] == [True, True]
+    source = json.loads((DATA / "kozel-two-rounds.json").read_text(encoding="utf-8"))
+    names = word_names(["Оля", "Пётр Иванов", "Ира", "Max"])
+    for game, round_ in zip(record.games, source["rounds"]):
+        assert game.tags["Variant"] == "kozel" and game.tags["Rules"] == "eggs=yes, limit=101"
+        assert game.players == ("Оля", "Пётр_Иванов", "Ира", "Max")         # by seat, 1 to 4
+        assert [(m.player, m.tile and sorted((m.tile.low, m.tile.high))) for m in game.moves] == \
+            [(names[m["player"]], m.get("stone") and sorted(int(h) for h in m["stone"].split("-")))
+             for m in round_["moves"]]
+        assert {h.player: sorted(f"{t.low}-{t.high}" for t in h.tiles) for h in game.hands} == \
+            {names[p]: sorted(tiles) for p, tiles in round_["deal"].items()}
+    # the two rounds are games 1 and 2 of records/match-kozel.dom, its seats A to D here seats 1 to 4
+    kozel = read(RECORDS / "match-kozel.dom").games[:2]
+    assert [_plays(g) for g in record.games] == [_plays(g) for g in kozel]
+    assert [g.tags["Result"] for g in record.games] == ["Оля/Ира 30 domino", "Пётр_Иванов/Max 5 domino"]
+    assert [g.tags["Result"].split(" ", 1)[1] for g in record.games] == \
+        [g.tags["Result"].split(" ", 1)[1] for g in kozel]
+    assert record.games[1].tags["Score"] == "Оля/Ира 0, Пётр_Иванов/Max 30"
+    assert imported.places[1][3] == "rounds[1].moves[3], line 60"
+
+
+def test_a_kozel_tile_that_is_none_is_an_error_at_its_path_and_line():
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8").replace('"stone": "4-2"', '"stone": "4-9"')
+    (problem,) = _problem("kozel-video", text)
+    assert problem.code == "bad-tile" and problem.line == 25
+    assert problem.message.startswith("rounds[0].moves[6].stone: '4-9' is no tile")
+
+
+def test_a_kozel_move_by_no_player_of_the_teams_is_an_error_at_its_place():
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8")
+    text = text.replace('{"player": "Ира", "action": "pass"}', '{"player": "Ivan", "action": "pass"}', 1)
+    (problem,) = _problem("kozel-video", text)
+    assert problem.code == "unknown-player" and problem.line == 41
+    assert problem.message == "rounds[0].moves[22].player: 'Ivan' is no player of the teams"
+
+
+def test_a_kozel_tile_laid_the_wrong_way_round_is_an_error():
+    """The format: "a-b" lies left to right; laid left, its b touches the left end (never turned silently)."""
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8").replace('"stone": "5-1"', '"stone": "1-5"')
+    (problem,) = _problem("kozel-video", text)
+    assert problem.code == "tile-no-match" and problem.message.startswith("rounds[0].moves[1].stone:")
+
+
+def test_malformed_json_is_an_error_at_its_line_and_column():
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8")
+    (problem,) = _problem("kozel-video", text[:700])       # (cut inside a string on its line)
+    assert problem.code == "syntax" and problem.message.startswith("not JSON:")
+    assert problem.line == text[:700].count("\n") + 1
+    (problem,) = _problem("kozel-video", text.replace('"scoreLimit": 101,', '"scoreLimit": 101, "scoreLimit": 50,'))
+    assert problem.message.startswith("scoreLimit: this key is given twice") and problem.line == 4
+
+
+def test_kozel_header_problems_are_named():
+    said = [d.message for d in _problem("kozel-video", json.dumps({"format": "kozel-game-v2", "fishVariant": "x",
+                                                                  "scoreLimit": 7, "teams": [], "rounds": []}))]
+    assert said[:3] == ["format: is 'kozel-game-v2'; this importer reads 'kozel-game-v1'",
+                        "fishVariant: is 'x', not \"withEggs\" or \"withoutEggs\"", "scoreLimit: is 7, not 101 or 50"]
+
+
+# ---- the yard-dominoes share code ----------------------------------------------------------------------------
+
+def test_yard_share_codes_import_as_the_hands_they_encode():
+    imported, record = _imported("yard", "yard-hands.txt")
+    assert all(rep.valid for rep in replay_record(record))
+    four, two = record.games
+    assert four.tags["Variant"] == "jamaican" and four.players == ("P1", "P2", "P3", "P4")
+    assert two.tags["Variant"] == "cutthroat" and two.tags["Rules"] == "players=2, draw=yes"
+    jamaican = read(RECORDS / "match-jamaican.dom").games[0]
+    assert _plays(four) == _plays(jamaican)
+    draws = read(RECORDS / "variant-cutthroat-draw.dom").games[0]
+    assert _plays(two) == [(s, None if d else t, d) for s, t, d in _plays(draws)]    # a drawn tile is not shown
+    # no hand is in the code: the tiles played, ? for the rest; a draw game's hands are ?
+    assert [(h.tiles is not None and len(h.tiles), h.unknown) for h in four.hands] == [(7, 0), (6, 1), (4, 3), (6, 1)]
+    assert [h.tiles for h in two.hands] == [None, None]
+    assert imported.places[0][:2] == ("line 3, column 12 (the code's character 6)",
+                                      "line 3, column 14 (the code's character 8)")
+
+
+def test_a_tampered_yard_code_is_an_error_at_its_character():
+    """replay.test.ts: 6-6 posed, then 1-3 claimed on the left end: it does not touch."""
+    (problem,) = _problem("yard", "10040PrL9")
+    assert (problem.code, problem.line, problem.column) == ("tile-no-match", 1, 8)
+    assert problem.message == "[1-3] does not fit the left end, which shows 6"
+
+
+@pytest.mark.parametrize("code, column, said", [
+    ("1004", 5, "ends after 4 characters"), ("10040PrL", 9, "ends after the step 'L'"), ("x0040Pr", 1, "version"),
+    ("10050Pr", 4, "the seats are '5'"), ("14040Pr", 2, "posed is '4'"), ("10049Pr", 5, "format is '9'"),
+    ("10040Zr", 6, "'Z' is no step"), ("10040Pz", 7, "'z' stands for no tile"), ("10040", 6, "no step"),
+    ("10040PrPr", 8, "posed once"), ("10040LrPr", 6, "the first tile is the pose")])
+def test_a_broken_yard_code_is_an_error_at_its_character(code, column, said):
+    (problem,) = _problem("yard", code)
+    assert problem.line == 1 and problem.column == column and said in problem.message
+
+
+def test_the_rubbish_yard_dominoes_rejects_is_rejected_here_too():
+    """The codes replay.test.ts gives as rubbish to be rejected: each an error, none a traceback."""
+    for bad in ["", "x", "1", "9004Pa", "1004", "1004Z", "1004P", "1004Pz", "1904Pa", "1094Pa", "1000Pa",
+                "not-a-hand", "1004" + "P" * 50]:
+        problems = _problem("yard", bad)
+        assert problems and all(p.line == 1 and p.column for p in problems)
+
+
+# ---- a plain CSV move list ---------------------------------------------------------------------------------------
+
+def test_a_csv_move_list_imports_as_the_game_it_lists():
+    imported, record = _imported("csv", "moves.csv")
+    (rep,) = replay_record(record)
+    assert rep.valid
+    (game,) = record.games
+    book = read(RECORDS / "seed2.dom").games[0]
+    assert [(m.player, m.tile) for m in game.moves] == [(m.player, m.tile) for m in book.moves]
+    assert game.tags["Variant"] == "partnership" and game.tags["Lead"] == "B"
+    assert {h.player: h.unknown for h in game.hands} == {"B": 3, "C": 2, "D": 4, "A": 2}
+    assert imported.places[0][:2] == ("line 4", "line 5")
+
+
+def test_csv_problems_are_errors_at_their_line_and_column():
+    text = "player;tile;side\nA;1-1;\nB;1-7;left\n;2-2;\nC;1-2;up\nD;\"2-2;\n"
+    said = [(d.code, d.line, d.column) for d in _problem("csv", text)]
+    assert said == [("bad-tile", 3, 3), ("no-player", 4, 1), ("bad-move", 5, 7), ("syntax", 6, 3)]
+    (problem,) = _problem("csv", "A,1-1,\nB,2-3,right\n")
+    assert (problem.code, problem.line, problem.column) == ("tile-no-match", 2, 7)
+    assert problem.message == "[2-3] does not fit the right end, which shows 1"
+
+
+@pytest.mark.parametrize("variant, seed", [("partnership", 1), ("partnership", 2), ("cutthroat", 3), ("draw", 4)])
+def test_a_generated_game_written_as_csv_rows_comes_back_move_for_move(variant, seed):
+    game = random_game(variant, seed)
+    rows = ["player,tile,side"]
+    for m in game.moves:
+        if m.draw:
+            rows.append(f"{m.player},{m.tile.low}-{m.tile.high},draw")
+        elif m.tile is None:
+            rows.append(f"{m.player},pass,")
+        else:
+            rows.append(f"{m.player},{m.tile.high}-{m.tile.low}," + (f"@{m.end}" if m.end is not None else ""))
+    imported = import_log("csv", "\n".join(rows) + "\n", "rows.csv", variant=variant)
+    (back,) = parse(write(imported.record)).games
+    assert [(m.player, m.tile, m.end, m.draw) for m in back.moves] == \
+        [(m.player, m.tile, m.end, m.draw) for m in game.moves]
+    assert all(rep.valid for rep in replay_record(parse(write(imported.record))))
+
+
+def test_names_are_made_words_of_the_notation():
+    assert word_names(["Алексей Петров", "7", "pass", "A b", "A-b", "Nord"]) == \
+        {"Алексей Петров": "Алексей_Петров", "7": "P_7", "pass": "pass_", "A b": "A_b", "A-b": "A_b_2", "Nord": "Nord"}
+
+
+# ---- the command ------------------------------------------------------------------------------------------------
+
+def test_the_command_writes_the_record_and_never_over_a_file_without_force(tmp_path):
+    out = tmp_path / "kozel.dom"
+    source = str(DATA / "kozel-two-rounds.json")
+    done = CliRunner().invoke(main, ["import", "kozel-video", source, "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "imported 2 games, 61 moves" in done.output and "every game valid" in done.output
+    assert parse(out.read_text(encoding="utf-8")).games[0].tags["Variant"] == "kozel"
+    out.write_text("mine\n", encoding="utf-8")
+    again = CliRunner().invoke(main, ["import", "kozel-video", source, "-o", str(out)])
+    assert again.exit_code == 2 and "--force" in again.output and out.read_text(encoding="utf-8") == "mine\n"
+    forced = CliRunner().invoke(main, ["import", "kozel-video", source, "-o", str(out), "--force"])
+    assert forced.exit_code == 0 and out.read_text(encoding="utf-8").startswith("[Event")
+
+
+def test_the_command_prints_the_record_without_an_output_file():
+    done = CliRunner().invoke(main, ["import", "yard", str(DATA / "yard-hands.txt")])
+    assert done.exit_code == 0 and '[Variant "jamaican"]' in done.output
+
+
+def test_a_log_that_cannot_be_imported_is_said_at_its_place_with_no_traceback(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("player,tile,side\nA,1-1,\nB,9-9,\n", encoding="utf-8")
+    done = CliRunner().invoke(main, ["import", "csv", str(bad), "-o", str(tmp_path / "out.dom")])
+    assert done.exit_code == 1 and "Traceback" not in done.output and done.exception is None or \
+        isinstance(done.exception, SystemExit)
+    assert f"{bad}:3:3: error[bad-tile] '9-9' is no tile of the double-six set" in done.output
+    assert not (tmp_path / "out.dom").exists()
+
+
+def test_an_imported_game_that_breaks_the_rules_exits_1_with_its_place_in_the_source(tmp_path):
+    text = (DATA / "moves.csv").read_text(encoding="utf-8").replace("D,1-2,", "D,1-3,")
+    (tmp_path / "m.csv").write_text(text, encoding="utf-8")
+    done = CliRunner().invoke(main, ["import", "csv", str(tmp_path / "m.csv"), "-o", str(tmp_path / "m.dom")])
+    assert done.exit_code == 1 and "0 valid, 1 invalid" in done.output
+    assert "error[tile-no-match] [1-3] does not fit the open ends 2 and 4" in done.output
+    assert f"in {tmp_path / 'm.csv'}: line 14" in done.output
+    assert (tmp_path / "m.dom").exists()        # (written all the same, for validate --repair)
+
+
+def test_an_unknown_variant_is_a_usage_error():
+    done = CliRunner().invoke(main, ["import", "csv", str(DATA / "moves.csv"), "--variant", "nonesuch"])
+    assert done.exit_code == 2 and "Traceback" not in done.output
