@@ -76,7 +76,8 @@ def result_key(result: HandResult | None) -> tuple:
 
 
 class _Ending:
-    """The hand's end in each deal: its result, and whether it is the one the record states."""
+    """The hand's end in each deal: how it ends there and its result, and whether that is what the record
+    states (a deal in which the hand is not over, or ends otherwise, does not give a written result)."""
 
     def __init__(self, rep, worlds: Worlds):
         self.rep, self.view = rep, worlds.view
@@ -84,15 +85,16 @@ class _Ending:
         self.leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
         self.stated = None
         tag = rep.game.tags.get("Result")
-        if tag is not None and rep.outcome is not None and len(rep.players) == rep.variant.players:
+        if tag is not None and len(rep.players) == rep.variant.players:
             try:
                 self.stated = StatedResult.parse(tag)
             except ValueError:
                 self.stated = None
 
     def result(self, world) -> HandResult | None:
+        """The hand's result in ``world`` (None: the hand is not over there, or the players are not the game's)."""
         rep = self.rep
-        if rep.outcome is None or len(rep.players) != rep.variant.players:
+        if len(rep.players) != rep.variant.players:
             return None
         n = len(rep.players)
         if self.view.order(world) is None and len(world) >= n:
@@ -100,15 +102,20 @@ class _Ending:
             pos.hands, pos.hidden = list(world[:n]), [0] * n
         else:
             pos = world_position(rep, self.view.deal(world), self.seen, self.view.order(world))
-        return rep.variant.hand_result(hand_facts(pos, rep.outcome.termination, rep.outcome.seat, self.leader,
-                                                  rep.scores))
+        ended = pos.outcome()
+        if ended is None:
+            return None
+        return rep.variant.hand_result(hand_facts(pos, ended.termination, ended.seat, self.leader, rep.scores))
 
     def agrees(self, result: HandResult | None) -> bool:
-        if self.stated is None or result is None:
+        """Whether a deal whose hand ends with ``result`` gives the written result (any, where none is written)."""
+        if self.stated is None:
             return True
+        if result is None:
+            return False
         from ..replay.result import compare_result        # (the replay's one comparison of a stated result)
 
-        return compare_result(self.stated, self.rep.outcome, result, self.rep.variant, self.rep.players,
+        return compare_result(self.stated, result, result, self.rep.variant, self.rep.players,
                               self.rep.worth) is None
 
 
@@ -126,6 +133,8 @@ def decided_result(rep, limit: int = 1000) -> HandResult | None:
     ending, found = _Ending(rep, worlds), None
     for world in worlds:
         result = ending.result(world)
+        if result is None:
+            return None
         if found is not None and (result.winner, result.points) != (found.winner, found.points):
             return None
         found = result
@@ -201,15 +210,18 @@ def _no_result(rep, ending: _Ending, worlds: Worlds, some: list) -> str:
     spans: dict[tuple, list[HandResult]] = {}
     for world in some:
         result = ending.result(world)
+        if result is None:
+            continue
         spans.setdefault((result.winner is None, result.winner or 0, result.termination), []).append(result)
     words = []
     for key in sorted(spans):
         low = min(spans[key], key=lambda r: r.points)
         high = max(r.points for r in spans[key])
-        said = result_sentence(rep.outcome, low, rep.variant, rep.players, ", ")
+        said = result_sentence(low, low, rep.variant, rep.players, ", ")
         words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
+    over = f"end {'; or '.join(words)}" if words else "leave the hand unfinished"
     return (f"the record states \"{ending.stated}\" but no deal the sheet allows gives it: the {worlds.count:,} "
-            f"deal{'s' * (worlds.count != 1)} its moves allow end {'; or '.join(words)}")
+            f"deal{'s' * (worlds.count != 1)} its moves allow {over}")
 
 
 def first_contradiction(rep, list_limit: int = LIST_LIMIT) -> NoWorld | None:
@@ -227,7 +239,8 @@ def first_contradiction(rep, list_limit: int = LIST_LIMIT) -> NoWorld | None:
         return None
     listed = list(worlds)
     results = [ending.result(w) for w in listed]
-    if any(ending.agrees(r) for r in results) or len({(r.winner, r.points) for r in results}) == 1:
+    if any(ending.agrees(r) for r in results) or len({None if r is None else (r.winner, r.points)
+                                                       for r in results}) == 1:
         return None             # (one result whatever the deal: the match's check of a decided result says it)
     return NoWorld(_no_result(rep, ending, worlds, listed), None, _result_line(rep))
 
