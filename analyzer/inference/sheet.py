@@ -26,8 +26,8 @@ from . import world_position, worlds_at
 from .placements import InferenceUnsupported
 from .worlds import NoWorld, PUBLIC, Worlds, describe_step
 
-__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "is_sheet", "LIST_LIMIT",
-           "MAX_DEALS", "result_key"]
+__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "is_sheet",
+           "LIST_LIMIT", "MAX_DEALS", "result_key"]
 
 LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result; beyond, a sample estimates
 MAX_DEALS = 1000        # the deals analysed: every one where there are at most this many, else this many drawn
@@ -141,6 +141,53 @@ def decided_result(rep, limit: int = 1000) -> HandResult | None:
     return found
 
 
+@dataclass(frozen=True)
+class SheetResult:
+    """The result of a sheet's hand from its deals: ``result`` where every deal it allows gives the same winner
+    and points (else None, and ``spans`` the results they give in words); ``kept`` of the ``total`` deals its
+    moves allow give the written result (all of them where none is written)."""
+
+    result: HandResult | None
+    spans: tuple[str, ...]
+    kept: int
+    total: int
+
+
+def sheet_result(rep, limit: int = 1000) -> SheetResult | None:
+    """The result of a finished hand whose record hides tiles still held at the end, from the deals the sheet
+    allows (those giving its written result, where it writes one), where its moves allow at most ``limit``
+    deals; None where that is not known."""
+    if rep.outcome is None or len(rep.players) != rep.variant.players:
+        return None
+    try:
+        worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
+    except (NoWorld, InferenceUnsupported):
+        return None
+    if worlds.count > limit:
+        return None
+    ending = _Ending(rep, worlds)
+    kept = [r for r in (ending.result(w) for w in worlds) if r is not None and ending.agrees(r)]
+    if kept and len({(r.winner, r.points) for r in kept}) == 1:
+        return SheetResult(kept[0], (), len(kept), worlds.count)
+    return SheetResult(None, _spans(rep, kept), len(kept), worlds.count)
+
+
+def _spans(rep, results: list[HandResult]) -> tuple[str, ...]:
+    """``results`` in words, by winner and ending, their points from least to most."""
+    from ..replay.result import result_sentence
+
+    spans: dict[tuple, list[HandResult]] = {}
+    for result in results:
+        spans.setdefault((result.winner is None, result.winner or 0, result.termination), []).append(result)
+    words = []
+    for key in sorted(spans):
+        low = min(spans[key], key=lambda r: r.points)
+        high = max(r.points for r in spans[key])
+        said = result_sentence(low, low, rep.variant, rep.players, ", ", clause=True)
+        words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
+    return tuple(words)
+
+
 def _deal(view, world) -> SheetDeal:
     return SheetDeal(tuple(view.deal(world)), view.order(world))
 
@@ -205,20 +252,7 @@ def _result_line(rep) -> int | None:
 def _no_result(rep, ending: _Ending, worlds: Worlds, some: list) -> str:
     """Why the written result fits no deal: the results the deals give, by winner and ending, their points
     from least to most."""
-    from ..replay.result import result_sentence
-
-    spans: dict[tuple, list[HandResult]] = {}
-    for world in some:
-        result = ending.result(world)
-        if result is None:
-            continue
-        spans.setdefault((result.winner is None, result.winner or 0, result.termination), []).append(result)
-    words = []
-    for key in sorted(spans):
-        low = min(spans[key], key=lambda r: r.points)
-        high = max(r.points for r in spans[key])
-        said = result_sentence(low, low, rep.variant, rep.players, ", ")
-        words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
+    words = _spans(rep, [r for r in (ending.result(w) for w in some) if r is not None])
     over = f"end {'; or '.join(words)}" if words else "leave the hand unfinished"
     return (f"the record states \"{ending.stated}\" but no deal the sheet allows gives it: the {worlds.count:,} "
             f"deal{'s' * (worlds.count != 1)} its moves allow {over}")

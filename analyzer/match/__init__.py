@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from ..diagnostics import Diagnostic
 from ..record import Game, Record, clip
 from ..replay import Replay, replay, resolve_variant
-from ..replay.result import compare_result
+from ..replay.result import compare_result, result_sentence
 from ..record import StatedResult
 from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
@@ -312,15 +312,28 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         stated = StatedResult.parse(tag) if tag is not None else None
     except ValueError:
         return rep
-    from ..inference.sheet import decided_result  # (start-up: only a record that hides tiles at its end counts)
+    from ..inference.sheet import decided_result, sheet_result  # (start-up: only a record hiding tiles at its end)
 
-    if stated is None or (decided := decided_result(rep)) is None:
-        return rep
-    rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
-    problem = compare_result(stated, rep.outcome, decided, rep.variant, rep.players, rep.worth)
-    if problem:
-        rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, f"the record states \"{stated}\" but {problem} "
-                                         "(whatever the tiles it does not show)", "Result"))
+    if stated is not None and (decided := decided_result(rep, limit)) is not None:
+        rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
+        problem = compare_result(stated, rep.outcome, decided, rep.variant, rep.players, rep.worth)
+        if problem:
+            rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, f"the record states \"{stated}\" but "
+                                             f"{problem} (whatever the tiles it does not show)", "Result"))
+            rep.__dict__.pop("diagnostics", None)
+            return rep
+    # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
+    found = sheet_result(rep, limit)
+    if found is not None and found.result is not None:
+        rep.result = found.result
+        rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
+        said = result_sentence(found.result, found.result, rep.variant, rep.players, ", ", clause=True)
+        how = (f"{found.kept:,} of the {found.total:,} deals its moves allow end so: the stated result is checked"
+               if stated is not None else f"every deal the sheet allows ends {said}: that is the hand's result")
+        rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, how, "Result" if stated is not None else None,
+                                         "info"))
+    elif found is not None and found.spans:
+        rep.deal_results = found.spans
     rep.__dict__.pop("diagnostics", None)
     return rep
 
@@ -524,8 +537,11 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
     if rep.result is not None and len(rep.players) == chosen.players:
         state = chosen.match.apply(state, rep.result)
     elif rep.players:
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, "the result of this game is not known, so the "
-                                         "running score leaves it out", None, severity="warning"))
+        spans = getattr(rep, "deal_results", None)
+        known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, f"the result of this game is not known{known}, so "
+                                         "the running score leaves it out and the games after it cannot be placed "
+                                         "in the match exactly", None, severity="warning"))
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
     stated = game.tags.get("Score")
     if stated is not None and rep.result is not None:

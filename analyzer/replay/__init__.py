@@ -59,6 +59,7 @@ class Replay:
     written: Game | None = None  # the game as written, when it leaves forced passes out (``game`` has them)
     setup_lacks: tuple | None = None   # a game set up from a position: ((seat, numbers), ...) the passes proved
     start_scores: tuple[int, ...] | None = None   # ... and each seat's points scored before it (All Fives)
+    deal_results: tuple[str, ...] = ()    # a sheet without hands whose deals end otherwise: their results in words
 
     @cached_property
     def diagnostics(self) -> list[Diagnostic]:
