@@ -61,8 +61,8 @@ def train(paths, player, min_class, most, html_path, deck_path, json_path, world
     from .output import echo_errors, finish, options_for, output_target, results, sources
 
     inputs = sources(paths)
-    for path, option, kind in ((html_path, "--html", "page"), (deck_path, "--output", None),
-                               (None if json_path == "-" else json_path, "--json", None)):
+    for path, option, kind in ((html_path, "--html", "page"), (deck_path, "--output", "deck"),
+                               (None if json_path == "-" else json_path, "--json", "problems")):
         if path is not None:
             output_target(path, inputs, option, kind, force)
     if deck_path is not None:
