@@ -38,7 +38,19 @@ def _graph(head: bytes, tail: bytes) -> bool:
     mark = GENERATOR.encode()
     if start.startswith((b"<?xml", b"<graphml")):       # GraphML: the graph's data come after its nodes and edges
         return b"<graphml" in head and b'attr.name="generator"' in head and b">" + mark + b" " in tail
-    return start.startswith(b"{") and b'"generator": "' + mark in head[:4096]
+    # (node_link_data's JSON: the tree's mark in its "graph", after "directed"; a problem set's is its first key)
+    return start.startswith(b"{") and b'"directed"' in start and b'"generator": "' + mark in head[:4096]
+
+
+def _problems(head: bytes, _tail: bytes) -> bool:
+    # a problem set of ``domino train --json``: the mark is its first key
+    return head.lstrip().startswith(b'{\n  "generator": "' + GENERATOR.encode() + b" ") and b'"problems": ' in head
+
+
+def _deck(head: bytes, tail: bytes) -> bool:
+    # an Anki deck of ``domino train -o``: a zip whose comment (after its 22-byte end record) is the mark
+    end = tail.rfind(b"PK\x05\x06")
+    return head.startswith(b"PK\x03\x04") and end >= 0 and tail[end + 22:].startswith(GENERATOR.encode() + b" ")
 
 
 def _diagram(head: bytes, _tail: bytes) -> bool:
@@ -58,6 +70,8 @@ KINDS = {"page": (_page, "a page domino wrote (an HTML report or index page)"),
          "graph": (_graph, "a tree of lines domino wrote (GraphML or JSON)"),
          "diagram": (_diagram, "a diagram domino drew (SVG)"),
          "table": (_table, "an MWC table (.mwc or its JSON form)"),
+         "problems": (_problems, "a problem set domino train wrote (JSON)"),
+         "deck": (_deck, "an Anki deck domino train wrote"),
          "record": (lambda _head, _tail: False, "a file domino may replace (an existing record is never replaced)")}
 
 

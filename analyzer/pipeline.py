@@ -103,9 +103,12 @@ def record_problem(label: str, diag: Diagnostic) -> dict:
 
 def internal_error(label: str, exc: Exception) -> dict:
     """The result of a record the analyser failed on: an ``internal-error`` of that record alone."""
-    return record_problem(label, Diagnostic("error", Code.INTERNAL_ERROR,
-                                            f"the analyser failed on this record ({type(exc).__name__}: "
-                                            f"{exc}); please report it", source=label))
+    return record_problem(label, _internal(label, exc))
+
+
+def _internal(label: str, exc: Exception) -> Diagnostic:
+    return Diagnostic("error", Code.INTERNAL_ERROR, f"the analyser failed on this record ({type(exc).__name__}: "
+                                                    f"{exc}); please report it", source=label)
 
 
 def worker_died(label: str, where: str = "the worker process") -> dict:
@@ -164,10 +167,16 @@ class RecordRun:
 
 
 def read_text(label: str, text: str, options: Options) -> RecordRun:
-    """Parse ``text`` and replay its games under ``options`` (the one parse and replay of a record)."""
-    record = parse(text, label)
-    return RecordRun(label, options, record, replay_record(record, options.variant, rules=dict(options.rules),
-                                                          insert_passes=options.insert_passes), text=text)
+    """Parse ``text`` and replay its games under ``options`` (the one parse and replay of a record); a
+    failure of the analyser there is that record's ``internal-error`` (a run without a record), never the
+    caller's: every command and the board go on to the next record."""
+    try:
+        record = parse(text, label)
+        replays = replay_record(record, options.variant, rules=dict(options.rules),
+                                insert_passes=options.insert_passes)
+    except Exception as exc:  # a bug on one record must not end the run over an archive
+        return RecordRun(label, options, problem=_internal(label, exc))
+    return RecordRun(label, options, record, replays, text=text)
 
 
 def read(label: str, data: bytes | None, options: Options, problem: Diagnostic | None = None) -> RecordRun:

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from .archive.stats import player_key
 from .notation import parse, read, write
+from .outputs import GENERATOR, write_atomic
 from .replay import replay
 from .replay.setup import setup_game
 
@@ -230,15 +231,25 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
 
 
 def problem_set(found: list[Problem], player: str) -> dict:
-    """The JSON document of a problem set."""
-    return {"player": player, "count": len(found), "problems": [p.as_dict() for p in found]}
+    """The JSON document of a problem set, the tool's mark its first key (``outputs.KINDS["problems"]``: a later
+    run may replace the file)."""
+    from . import __version__
+    return {"generator": f"{GENERATOR} {__version__}", "player": player, "count": len(found),
+            "problems": [p.as_dict() for p in found]}
 
 
 def anki_deck(found: list[Problem], player: str, path: str) -> int:
     """Write ``found`` as an Anki deck (``.apkg``) to ``path`` with genanki: a note per problem, the
-    position and the question in front, the answer behind. Returns the notes written. ImportError where
-    genanki is not installed (the extra ``anki``: ``pip install analyzer[anki]``)."""
+    position and the question in front, the answer behind; whole or not at all (``outputs.write_atomic``:
+    :class:`~analyzer.outputs.OutputError` names the file), the tool's mark the zip's comment
+    (``outputs.KINDS["deck"]``). Returns the notes written. ImportError where genanki is not installed
+    (the extra ``anki``: ``pip install analyzer[anki]``)."""
+    import io
+    import zipfile
+
     import genanki
+
+    from . import __version__
     from .report.problems import anki_fields
     model = genanki.Model(
         1_607_392_319, "domino problem",
@@ -251,5 +262,9 @@ def anki_deck(found: list[Problem], player: str, path: str) -> int:
         question, answer = anki_fields(problem)
         key = f"{problem.source}#{problem.game}#{problem.step}"
         deck.add_note(genanki.Note(model=model, fields=[question, answer, key], guid=genanki.guid_for(key)))
-    genanki.Package(deck).write_to_file(path)
+    buffer = io.BytesIO()
+    genanki.Package(deck).write_to_file(buffer)
+    with zipfile.ZipFile(buffer, "a") as package:
+        package.comment = f"{GENERATOR} {__version__}".encode()
+    write_atomic(path, buffer.getvalue(), make_folder=True)
     return len(found)

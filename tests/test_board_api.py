@@ -455,3 +455,33 @@ def test_each_fair_verdict_says_how_it_was_reached_in_the_commands_words():
     assert hows["sampled"].endswith("deals, sampled") and " of " in hows["sampled"]
     printed = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "1", str(RECORDS / "variant-draw.dom")]).output
     assert all(how in printed for how in hows.values()), printed
+
+
+# ---- issue 72: a set-up typed tags first, a deeply nested body, a bug on one request: 4xx named, never 500 --------
+
+def test_a_set_up_typed_tags_first_gets_a_board_or_a_reason_on_every_keystroke(client):
+    text = (ROOT / "tests" / "data" / "issue72" / "setup-tags-first.dom").read_text(encoding="utf-8")
+    for k in range(len(text) + 1):
+        for route, body in (("/api/position", {"text": text[:k], "game": 0}), ("/api/result", {"text": text[:k]}),
+                            ("/api/position", {"text": text[:k], "cursor": {"line": 2, "column": 1}})):
+            out = client.post(route, json=body)
+            assert out.status_code in (200, 422) and "error" in out.json() or out.status_code == 200, \
+                (route, k, out.status_code, out.text)
+
+
+@pytest.mark.parametrize("route", ["/api/validate", "/api/position", "/api/result", "/api/save"])
+def test_a_deeply_nested_body_is_a_bad_request_named(client, route):
+    body = b'{"text": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    out = client.post(route, content=body, headers={"content-type": "application/json"})
+    assert out.status_code == 400 and "nests" in out.json()["error"], out.text
+
+
+def test_a_bug_on_one_request_is_its_answer_named_not_a_500(client, monkeypatch):
+    import analyzer.server.app as app
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(app, "result_entry", failing)
+    out = client.post("/api/result", json={"text": RECORDS.joinpath("seed1.dom").read_text()})
+    assert out.status_code == 422 and "RuntimeError: a bug" in out.json()["error"], out.text
+    assert client.post("/api/position", json={"text": RECORDS.joinpath("seed1.dom").read_text()}).status_code == 200

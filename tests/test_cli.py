@@ -313,3 +313,22 @@ def test_analyze_json_gives_each_game_its_errors():
         assert game["valid"] is False and told(game["diagnostics"]) == expected and game["decisions"]
     (game,) = json.loads(run("analyze", "--json", str(RECORDS / "seed2.dom")).output)["games"]
     assert game["valid"] is True and not [d for d in game["diagnostics"] if d["severity"] == "error"]
+
+
+@pytest.mark.parametrize("args, option", [
+    (("analyze", "--max-nodes", str(2 ** 63), SEED2), "--max-nodes"),       # (was every record's OverflowError)
+    (("analyze", "--fair", "--seed", str(2 ** 63), SEED2), "--seed"),
+    (("analyze", "--fair", "--worlds", "10" + "0" * 20, SEED2), "--worlds"),
+    (("analyze", "--fair", "--max-worlds", "10" + "0" * 20, SEED2), "--max-worlds"),
+    (("analyze", "--fair", "--exact-below", "10" + "0" * 20, SEED2), "--exact-below"),
+    (("validate", "--jobs", "10" + "0" * 20, SEED2), "--jobs"),
+    (("stats", "--fair", "5", "--seed", str(-2 ** 63 - 1), SEED2), "--seed"),
+    (("train", "--player", "B", "--max", "10" + "0" * 20, SEED2), "--max"),
+    (("diagram", "--move", "10" + "0" * 20, SEED2), "--move"),
+    (("diagram", "--game", "10" + "0" * 20, SEED2), "--game"),
+    (("equity", "--variant", "block", "--seed", str(2 ** 64)), "--seed"),
+])
+def test_every_numeric_option_is_bounded_with_a_usage_error(args, option):
+    """Issue 72: a number past an option's bound is a usage error naming the option, before any work."""
+    res = run(*args)
+    assert res.exit_code == 2 and option in res.output and "is not in the range" in res.output, res.output

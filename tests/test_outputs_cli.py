@@ -257,3 +257,44 @@ def test_an_mwc_table_is_known_as_the_tool_s_own_in_both_forms(tmp_path):
     assert cli("report", SEED2, "-o", page).exit_code == 0
     res = cli("equity", "--hands", "50", "-o", page)
     assert res.exit_code == 2 and "exists and is not an MWC table" in res.output and "simulating" not in res.output
+
+
+# ---- issue 72, item 3: train writes through the same guarded, atomic writer ---------------------------------------
+
+TRAIN = ("train", SEED2, "--player", "B", "--worlds", "5")
+
+
+def test_train_replaces_no_file_that_is_not_its_own_and_follows_no_link(tmp_path):
+    pytest.importorskip("genanki")
+    record = tmp_path / "mine.dom"
+    shutil.copy(SEED2, record)
+    link = tmp_path / "deck.apkg"
+    link.symlink_to(record)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    deck, problems = tmp_path / "own.apkg", tmp_path / "own.json"
+    for args in (("--json", record), ("-o", record), ("-o", link), ("--json", fifo)):
+        res = cli(*TRAIN, *args)
+        assert res.exit_code == 2 and "exists and is not" in res.output and "--force" in res.output, (args, res.output)
+    assert record.read_bytes() == SEED2.read_bytes() and link.is_symlink()
+    for _ in range(2):          # its own deck and problem set: the second run replaces the first's
+        res = cli(*TRAIN, "--json", problems, "-o", deck)
+        assert res.exit_code == 0, res.output
+    assert replaceable(deck, "deck") and replaceable(problems, "problems")
+    assert not replaceable(deck, "problems") and not replaceable(problems, "deck") and not replaceable(problems, "graph")
+    res = cli(*TRAIN, "--force", "-o", link)        # told to: the link is replaced, never the record it points to
+    assert res.exit_code == 0 and not link.is_symlink() and record.read_bytes() == SEED2.read_bytes()
+
+
+def test_a_full_disk_leaves_the_old_deck_and_problem_set_and_says_which_file(disk):
+    pytest.importorskip("genanki")
+    folder, fill = disk
+    deck, problems = folder / "deck.apkg", folder / "p.json"
+    assert cli(*TRAIN, "--json", problems, "-o", deck).exit_code == 0
+    before = {p: p.read_bytes() for p in (deck, problems)}
+    fill(leave=0)
+    for args, out in ((("-o", deck), deck), (("--json", problems), problems)):
+        res = cli(*TRAIN, *args)
+        assert res.exit_code == 1 and f"{out}: cannot be written ({NO_SPACE})" in res.output, res.output
+        assert "Traceback" not in res.output
+    assert {p: p.read_bytes() for p in before} == before and _others(folder) == ["deck.apkg", "p.json"]

@@ -570,3 +570,12 @@ def test_a_starter_tag_in_a_game_of_tags_alone_is_no_internal_error():
     (rep,) = replay_record(parse(text))
     assert "players" in {d.code for d in rep.errors}
     assert not {"internal-error", "notation"} & {d.code for d in rep.diagnostics}
+
+
+@pytest.mark.parametrize("name", ["move-number-after-999999999.dom", "row-number-after-999999999.txt"])
+def test_a_number_too_long_after_the_largest_reads_back_as_read(name):
+    """Issue 72: a 10-digit move (or row) number after ``999999999.`` was taken as 1,000,000,000, which the writer
+    wrote and the reader refused on reading it back (taken then as another number): it is the largest, 999999999."""
+    text = (RECORDS.parent / "tests" / "data" / "issue72" / name).read_text(encoding="utf-8")
+    _round_trips(text)
+    assert {m.round for m in parse(text).games[0].moves} == {999_999_999}

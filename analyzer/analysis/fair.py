@@ -134,6 +134,7 @@ def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list
 
 # -- solving worlds (in this process or in a pool) ------------------------------------------------
 _JOB: dict = {}
+_HELD: dict = {}      # this process's search, kept from task to task: never sent to a worker (it cannot be pickled)
 
 
 def _rules(rep: Replay, seat: int):
@@ -185,10 +186,10 @@ def _shared_searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: f
     if int_solver_plays(rep.variant):
         return _searcher(rep, seat, node_limit, table_mb)
     rules = seat if rep.variant.seating.sides > 2 else None
-    held = _JOB.get("searcher")
+    held = _HELD.get("searcher")
     if held is None or held[0] != rules:
-        held = _JOB["searcher"] = None  # (the last one's tables are freed before the next one's grow)
-        _JOB["searcher"] = held = (rules, _searcher(rep, seat, node_limit, table_mb))
+        held = _HELD["searcher"] = None  # (the last one's tables are freed before the next one's grow)
+        _HELD["searcher"] = held = (rules, _searcher(rep, seat, node_limit, table_mb))
     return held[1]
 
 
@@ -438,6 +439,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
                 progress(sum(sum(h.values()) for h in have), sum(plan.size for plan in plans))
     finally:
         _JOB.clear()
+        _HELD.clear()
     joined = [_joined(got[p], plan) for p, plan in enumerate(plans)]
     return [values for values, _ in joined], [found if results else None for _, found in joined]
 

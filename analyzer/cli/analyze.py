@@ -47,8 +47,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
       domino analyze records/seed2.dom"""
     import dataclasses
 
-    from ..analysis import GameAnalysis         # (the work: loaded once a command runs, not for --help)
-    from ..archive import Summary
+    from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..pipeline import read
     from .output import JsonGames, echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
@@ -91,9 +90,9 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     summary, graphs = Summary(), []
     document = JsonGames(as_json and not (jsonl or quiet))      # (written as the records finish)
     for result in results(inputs, options, jobs, scheduler, cache_dir, known=known):
+        result, text = _shown(result, graphs if graph_path is not None else None,
+                              not (jsonl or quiet or result["error"] or as_json), len(inputs) > 1)
         summary.add(result)
-        if graph_path is not None:      # (the trees are written at the end: the only analyses held)
-            graphs += [GameAnalysis.from_dict(game["analysis"]) for game in result["games"]]
         if jsonl:
             echo_jsonl(result)
         elif quiet or result["error"]:
@@ -103,28 +102,44 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 document.add({"file": result["source"], **game["analysis"], "valid": game["valid"],
                               "diagnostics": game["diagnostics"]})
         else:
-            _echo_text(result, len(inputs) > 1)
+            click.echo(text, nl=False)
+            echo_errors(result)          # every error of a broken record, at its file:line:column
     if graph_path is not None:
         _write_graphs(graph_path, graphs, quiet or as_json or jsonl, inputs, force)
     finish(summary, quiet, err=jsonl, games=document)
 
 
-def _echo_text(result: dict, named: bool) -> None:
-    """One record's analysis as text (its file named first when there are several), then its errors."""
+def _shown(result: dict, graphs: list | None, words: bool, named: bool) -> tuple[dict, str]:
+    """A record's result with its analyses added to ``graphs`` (the trees written at the end: the only analyses
+    held) and its ``words`` (:func:`_text`), made whole before any is printed: a failure there is that record's
+    ``internal-error`` alone."""
+    from ..analysis import GameAnalysis
+    from ..pipeline import internal_error
+
+    try:
+        trees = [GameAnalysis.from_dict(game["analysis"]) for game in result["games"]] if graphs is not None else []
+        text = _text(result, named) if words else ""
+    except Exception as exc:  # a bug on one record must not end the run
+        return internal_error(result["source"], exc), ""
+    if graphs is not None:
+        graphs += trees
+    return result, text
+
+
+def _text(result: dict, named: bool) -> str:
+    """One record's analysis as text (its file named first when there are several); its errors are printed
+    after it."""
     from ..analysis import GameAnalysis
     from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
-    from .output import echo_errors
 
-    if named:
-        click.echo(f"{result['source']}:")
+    out = [f"{result['source']}:\n"] if named else []
     games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
     for number, (game, analysis) in enumerate(games, 1):
         if no_game(game):        # an empty file: its one error below, no analysis
             continue
-        click.echo(analysis_text(number, analysis), nl=False)
-        click.echo(draw_luck_text(game["analysis"]), nl=False)
-        click.echo(match_scale_text(game["analysis"], analysis), nl=False)
-    echo_errors(result)          # every error of a broken record, at its file:line:column
+        out += [analysis_text(number, analysis), draw_luck_text(game["analysis"]),
+                match_scale_text(game["analysis"], analysis)]
+    return "".join(out)
 
 
 def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int, as_json: bool, quiet: bool,
@@ -135,7 +150,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
 
     from ..archive import Summary
     from ..archive.runner import worker_pool
-    from ..pipeline import judge_fairly, read, safely
+    from ..pipeline import internal_error, judge_fairly, read, safely
     from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
     from .output import JsonGames, WorldsBar, echo_errors, echo_jsonl, finish
 
@@ -166,7 +181,21 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
 
         result = safely(src.label, lambda run=run: _judged(judge_fairly(run, seats=seats, every_deal=True, workers=jobs,
                                                                         pool=worker_pool, bar=bar)))
-        done = [(k + 1, run.analyses[k]) for k in range(run.judged)]
+        parts: list = []
+        try:                # (made whole first: a failure there is the record's error alone)
+            done = [(k + 1, run.analyses[k]) for k in range(run.judged)] if not result["error"] else []
+            for number, fair in done if not (jsonl or quiet) else ():
+                game = result["games"][number - 1]
+                plain = game.get("analysis") or {}
+                data = plain if "match_scale" in plain or any("draw_luck" in m for m in plain.get("moves", ())) \
+                    else fair.as_dict()
+                if as_json:
+                    parts.append({"file": src.label, **data, "valid": game["valid"],
+                                  "diagnostics": game["diagnostics"]})
+                elif not no_game(game):    # an empty file: its one error, no analysis
+                    parts.append(analysis_text(number, fair) + draw_luck_text(data) + match_scale_text(data, fair))
+        except Exception as exc:
+            result, done, parts = internal_error(src.label, exc), [], []
         summary.add(result)
         if jsonl:
             echo_jsonl(result)
@@ -175,17 +204,11 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
             echo_errors(result, err=as_json and not quiet)    # beside a JSON document: on standard error
         if quiet:
             continue
-        for number, fair in done:
-            game = result["games"][number - 1]
-            plain = game.get("analysis") or {}
-            data = plain if "match_scale" in plain or any("draw_luck" in m for m in plain.get("moves", ())) \
-                else fair.as_dict()
+        for part in parts:
             if as_json:
-                document.add({"file": src.label, **data, "valid": game["valid"], "diagnostics": game["diagnostics"]})
-            elif not no_game(game):    # an empty file: its one error, no analysis
-                click.echo(analysis_text(number, fair), nl=False)
-                click.echo(draw_luck_text(data), nl=False)
-                click.echo(match_scale_text(data, fair), nl=False)
+                document.add(part)
+            else:
+                click.echo(part, nl=False)
         if done and not as_json and not result["error"]:
             echo_errors(result)          # every error of a broken record, after its analysis
     finish(summary, quiet, err=jsonl, games=document)

@@ -4,16 +4,16 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from .options import force_option, variant_option
+from .options import COUNT, force_option, variant_option
 
 __all__ = ["diagram"]
 
 
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--game", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+@click.option("--game", type=click.IntRange(1, COUNT), default=1, show_default=True, metavar="N",
               help="The game of the record.")
-@click.option("--move", "move", type=click.IntRange(min=0), default=None, metavar="K",
+@click.option("--move", "move", type=click.IntRange(0, COUNT), default=None, metavar="K",
               help="The position after K moves (0: the deal; default: after the last move).")
 @click.option("--hands", default="all", show_default=True, metavar="all|none|SEAT",
               help="Show every hand, none (face down), or one player's (the others face down).")

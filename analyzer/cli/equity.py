@@ -8,7 +8,7 @@ import click
 from ..diagnostics import DominoError
 from ..rules import MatchState, UnknownVariant, find_variant
 from ..rules.modes import MatchKind
-from .options import force_option, rule_pairs
+from .options import SEED, force_option, rule_pairs
 
 __all__ = ["equity"]
 
@@ -36,7 +36,7 @@ def _score(_ctx, _param, text):
 @click.option("--hands", type=click.IntRange(50, 1_000_000), default=None, metavar="N",
               help="Simulate N hands in each lead mode and solve the match again (default: show the shipped "
                    "table; where none is shipped, 4000).")
-@click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the simulated deals.")
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Seed of the simulated deals.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the table (and its model) to FILE: as JSON, or in the compact form the tables ship in "
                    "if FILE ends in .mwc (an existing FILE only when it is an MWC table, or with --force).")

@@ -7,7 +7,16 @@ from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
            "jobs_option", "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
-           "max_worlds_check", "fair_settings"]
+           "max_worlds_check", "fair_settings", "SEED", "WORLDS", "MAX_WORLDS", "COUNT"]
+
+#: the bounds of the numeric options: a number past them is a usage error (exit 2), never a failure later (a seed of
+#: the drawing of deals, the search's node counter: 64-bit integers; the deals a decision draws, as ``stats --fair``;
+#: a game's, a move's or a process's number)
+SEED = click.IntRange(-2 ** 63, 2 ** 63 - 1)
+MAX_NODES = 2 ** 63 - 1
+WORLDS = click.IntRange(2, 100_000)
+MAX_WORLDS = click.IntRange(2, 1_000_000)
+COUNT = 1_000_000
 
 #: the default of ``--max-size`` (MB): :data:`analyzer.notation.MAX_RECORD_BYTES`, the board's cap (not imported:
 #: ``--help`` loads no reader)
@@ -78,7 +87,7 @@ def _jobs(_ctx, _param, value: int | None) -> int:
 def jobs_option(f):
     """``--jobs N``: the processes the work runs in; default the cores this process may use
     (:func:`analyzer.workers.cores`), ``--jobs 1`` for one."""
-    return click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=_jobs, metavar="N",
+    return click.option("-j", "--jobs", type=click.IntRange(1, 4096), default=None, callback=_jobs, metavar="N",
                         show_default="the cores this process may use",
                         help="Work in N processes at once: records, or the deals of the fair analysis "
                              "(--jobs 1: one process). The results are the same whatever N.")(f)
@@ -117,7 +126,7 @@ def search_options(f):
     f = click.option("--table-mb", type=float, callback=_table_mb, default=TABLE_MB, show_default=True, metavar="MB",
                      help="Memory the exact search's transposition table may take, 1 MB to 1 TB (a full table "
                           "replaces entries).")(f)
-    return click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
+    return click.option("--max-nodes", type=click.IntRange(1, MAX_NODES), default=None, metavar="N",
                         help=f"Positions the exact search may visit for the values of one decision; a decision that "
                              f"needs more is left out, and the analysis names it (default {NODE_LIMIT:,}).")(f)
 
@@ -139,15 +148,15 @@ def fair_options(f):
                           "(both players playing their best by what they know) where it is small enough: every "
                           "hand at most 4 tiles and at most 700 deals the record allows (needs scipy; not with "
                           "--scale match); else, or with --no-exact-hidden, sample open hands.")(f)
-    f = click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+    f = click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
                      help="With --fair: the seed of the drawing of deals (the same seed, the same run).")(f)
-    f = click.option("--exact-below", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
+    f = click.option("--exact-below", type=click.IntRange(1, COUNT), default=1000, show_default=True, metavar="N",
                      help="With --fair: solve every consistent deal when there are at most N.")(f)
-    f = click.option("--max-worlds", type=click.IntRange(min=2), default=None, metavar="N",
+    f = click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
                      help="With --fair: the most deals drawn for a decision whose best move the first --worlds do "
                           "not tell apart from another (doubling from --worlds; default 4 times --worlds; "
                           "--max-worlds equal to --worlds: no more).")(f)
-    f = click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
+    f = click.option("--worlds", type=WORLDS, default=200, show_default=True, metavar="N",
                      help="With --fair: deals drawn for a decision that has more than --exact-below of them (more, "
                           "to --max-worlds, where the best move is not told apart).")(f)
     f = click.option("--seat", "seats", multiple=True, metavar="NAME",
@@ -210,5 +219,5 @@ def force_option(f):
     """``--force``: an existing output file that is not the tool's own output of its kind is replaced."""
     return click.option("--force", is_flag=True,
                         help="Replace an existing output file even when it is not domino's own output of that kind "
-                             "(without it such a file is never replaced: a page, a tree of lines or a table is "
-                             "known by the mark domino writes in it; an existing record never is).")(f)
+                             "(without it such a file is never replaced: a page, a tree of lines, a table, a problem set "
+                             "or a deck is known by the mark domino writes in it; an existing record never is).")(f)

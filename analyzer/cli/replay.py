@@ -31,7 +31,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
     Example (the book deal move by move):
       domino replay records/seed2.dom"""
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
-    from ..pipeline import UnknownView, read, view_inference
+    from ..pipeline import UnknownView, internal_error, read, view_inference
     from ..replay.json import replay_data
     from ..report.text import replay_text
     from .output import JsonGames, echo_errors, finish, options_for, sources
@@ -52,20 +52,35 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
         """A replayed game as data (``--json``, ``--jsonl``), with what ``view`` can infer when given."""
         return {**replay_data(rep), **({"inference": inferred(rep)} if view is not None else {})}
 
+    def shown(label: str, run) -> tuple[dict, list]:
+        """A record's result and what is printed of it (made whole before any of it is printed)."""
+        result = run.data()
+        if jsonl:
+            return result, [{"source": label, "error": result["error"], "games": [data(rep) for rep in run.replays]}]
+        if quiet or result["error"]:
+            return result, []
+        if as_json:
+            return result, [{"file": label, **data(rep)} for rep in run.replays]
+        return result, [replay_text(number, rep, inferred(rep), view) for number, rep in enumerate(run.replays, 1)]
+
     for src in inputs:
         src = src.read()
         run = read(src.label, src.data, options, src.error)
-        result = run.data()
+        try:
+            result, parts = shown(src.label, run)
+        except click.ClickException:
+            raise
+        except Exception as exc:    # a bug on one record is that record's error: the others are still shown
+            result, parts = internal_error(src.label, exc), []
         summary.add(result)
         if jsonl:
-            click.echo(json.dumps({"source": src.label, "error": result["error"],
-                                   "games": [data(rep) for rep in run.replays]}))
+            click.echo(json.dumps(parts[0] if parts else {"source": src.label, "error": result["error"], "games": []}))
         elif quiet or result["error"]:
             echo_errors(result, err=as_json and not quiet)
         elif as_json:
-            for rep in run.replays:
-                document.add({"file": src.label, **data(rep)})
+            for part in parts:
+                document.add(part)
         else:
-            for number, rep in enumerate(run.replays, 1):
-                click.echo(replay_text(number, rep, inferred(rep), view), nl=False)
+            for part in parts:
+                click.echo(part, nl=False)
     finish(summary, quiet, err=jsonl, games=document)

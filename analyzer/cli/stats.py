@@ -7,8 +7,8 @@ import json
 import click
 
 from .errors import clean_errors
-from .options import (PATHS, fair_only, max_worlds_check, passes_option, run_options, search_options, thresholds_option,
-                      variant_option)
+from .options import (MAX_WORLDS, PATHS, SEED, fair_only, max_worlds_check, passes_option, run_options, search_options,
+                      thresholds_option, variant_option)
 
 __all__ = ["stats"]
 
@@ -22,9 +22,9 @@ __all__ = ["stats"]
 @click.option("--fair", "fair_worlds", type=click.IntRange(2, 100_000), default=None, metavar="N", is_flag=False,
               flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
                                   "and real and hindsight-only mistakes per 100 decisions.")
-@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
               help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
-@click.option("--max-worlds", type=click.IntRange(min=2), default=None, metavar="N",
+@click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
               help="With --fair: the most deals for a decision whose best move is not told apart (default 4 times N).")
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
               help="match: also the luck and error rate in match-winning chance (MWC), where the record gives "

@@ -7,7 +7,7 @@ import json
 import click
 
 from .errors import clean_errors
-from .options import PATHS, force_option, max_worlds_check, passes_option, run_options, search_options, \
+from .options import COUNT, MAX_WORLDS, PATHS, SEED, WORLDS, force_option, max_worlds_check, passes_option, run_options, search_options, \
     thresholds_option, variant_option
 
 __all__ = ["train"]
@@ -19,7 +19,7 @@ __all__ = ["train"]
               "as stats counts him: case and blanks aside).")
 @click.option("--min-class", type=click.Choice(["inaccuracy", "mistake", "blunder"]), default="inaccuracy",
               show_default=True, help="The least fair grade of a move made a problem.")
-@click.option("--max", "most", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max", "most", type=click.IntRange(1, COUNT), default=None, metavar="N",
               help="At most N problems (the real mistakes first, then the largest fair loss).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="PAGE",
               help="Write the problems as a page that asks first and shows the answer on a click.")
@@ -27,11 +27,11 @@ __all__ = ["train"]
               help="Write the problems as an Anki deck (needs genanki: pip install 'analyzer[anki]').")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
               metavar="FILE", help="Write the problems as JSON to FILE (-: standard output).")
-@click.option("--worlds", type=click.IntRange(min=2), default=200, show_default=True, metavar="N",
+@click.option("--worlds", type=WORLDS, default=200, show_default=True, metavar="N",
               help="The deals drawn for a decision with more than 1000 of them (as stats --fair N).")
-@click.option("--seed", type=int, default=0, show_default=True, metavar="N",
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
               help="The seed of the drawing of deals (the same seed, the same problems).")
-@click.option("--max-worlds", type=click.IntRange(min=2), default=None, metavar="N",
+@click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
               help="The most deals for a decision whose best move is not told apart (default 4 times --worlds).")
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
               help="match: grade on the match-winning chance as well, where the record gives the match position.")
@@ -61,8 +61,8 @@ def train(paths, player, min_class, most, html_path, deck_path, json_path, world
     from .output import echo_errors, finish, options_for, output_target, results, sources
 
     inputs = sources(paths)
-    for path, option, kind in ((html_path, "--html", "page"), (deck_path, "--output", None),
-                               (None if json_path == "-" else json_path, "--json", None)):
+    for path, option, kind in ((html_path, "--html", "page"), (deck_path, "--output", "deck"),
+                               (None if json_path == "-" else json_path, "--json", "problems")):
         if path is not None:
             output_target(path, inputs, option, kind, force)
     if deck_path is not None:

@@ -614,8 +614,8 @@ class _GameBuilder:
                 continue
             self._report_nameless(nameless)
             if isinstance(item, _MoveNumber):
-                # a number too long to read (reported) is taken as the one after the number before
-                round_no = item.number if item.number is not None else (round_no or 0) + 1
+                # a number too long to read (reported): the one after the number before, at most the largest
+                round_no = item.number if item.number is not None else min((round_no or 0) + 1, 10 ** MAX_DIGITS - 1)
             elif isinstance(item, _Move):
                 if item.play.readable:
                     self.events.append(_entry(item.player, item.play, round_no))
@@ -648,7 +648,7 @@ class _GameBuilder:
         previous = None
         for row in table.rows:
             if row.number is None:          # too long to read (reported): the row after the one before
-                row.number = (previous or 0) + 1
+                row.number = min((previous or 0) + 1, 10 ** MAX_DIGITS - 1)
             elif previous is not None and row.number != previous + 1:
                 self.log.report(row.pos, Code.ROW_NUMBER, f"row {row.number} follows row {previous}",
                                 "warning", row=row.number)

@@ -39,8 +39,16 @@ SETUP_TAGS = ("SetUp", "Line", "Arms", "Ends", "Counts", "OnTable", "Boneyard", 
 _TILE = re.compile(r"\[\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*\]")
 _NUMBER = re.compile(r"\d+")
 _COUNT = re.compile(r"(\d{1,2})\s*[:x]\s*(\d{1,2})")
-_SIDE_POINTS = re.compile(r"\s*([^\s,][^,]*?)\s+(\d+)\s*(?:,|$)")
-_PLAYER_NUMBERS = re.compile(r"\s*([^\W\d]\w*)((?:\s+\d{1,2})+)\s*(?:,|$)")
+_NAME, _PIPS, _POINTS = re.compile(r"[^\W\d]\w*"), re.compile(r"\d{1,2}"), re.compile(r"\d+")
+
+
+def _items(text: str):
+    """``(offset, item)`` of each comma-separated item of ``text``; a comma that ends it ends the last item."""
+    start = 0
+    for item in text.split(","):
+        if item or start < len(text):
+            yield start, item
+        start += len(item) + 1
 
 
 @dataclass(frozen=True)
@@ -245,11 +253,12 @@ def _lacks(text: str | None, problems: _Problems) -> tuple[tuple[str, tuple[int,
         return ()
     out = []
     at = 0
-    for m in _PLAYER_NUMBERS.finditer(text):
-        if m.start() != at:
+    for start, item in _items(text):        # (each item read once: a long tag is read in linear time)
+        words = item.split()
+        if not (len(words) > 1 and _NAME.fullmatch(words[0]) and all(_PIPS.fullmatch(w) for w in words[1:])):
             break
-        out.append((m.group(1), tuple(sorted({int(x) for x in m.group(2).split()}))))
-        at = m.end()
+        out.append((words[0], tuple(sorted({int(x) for x in words[1:]}))))
+        at = start + len(item) + (start + len(item) < len(text))
     if at != len(text) or not out:
         problems("Lacks", at, f"cannot read the Lacks tag {text!r}: write each player and the numbers he lacks, "
                               "\"C 2 5, D 3\"")
@@ -262,11 +271,14 @@ def _points(text: str | None, problems: _Problems) -> tuple[tuple[str, int], ...
         return ()
     out = []
     at = 0
-    for m in _SIDE_POINTS.finditer(text):
-        if m.start() != at or len(m.group(2)) > MAX_DIGITS:
+    for start, item in _items(text):
+        words = item.split()
+        points = words[-1] if len(words) > 1 else ""
+        side = item.strip()[:-len(points)].rstrip() if points else ""
+        if not side or not _POINTS.fullmatch(points) or len(points) > MAX_DIGITS:
             break
-        out.append((m.group(1).strip(), int(m.group(2))))
-        at = m.end()
+        out.append((side, int(points)))
+        at = start + len(item) + (start + len(item) < len(text))
     if at != len(text) or not out:
         problems("Points", at, f"cannot read the Points tag {text!r}: write each side and its points, "
                                "\"A/C 10, B/D 5\"")

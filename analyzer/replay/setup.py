@@ -97,6 +97,7 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         elif tile in owner:
             check(Code.SETUP_TILES, f"{tile} lies on the table and in {owner[tile]}'s hand", check.tag(where),
                   tile=str(tile))
+    _check_seats(check, variant, players)
     _check_numbers(check, setup, hands, dealing.max_pip, every, owner)
     _check_sizes(check, variant, setup, hands, hidden, len(dealing.tiles))
     turn = 0
@@ -131,12 +132,30 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
                                "sides are filled in order, each tile matches the one before it on its arm",
               check.tag("Arms"))
         laid = ()
+    if n != variant.players:
+        laid = ()                                   # (reported: no seat to lay the table through)
     if setup.ends is not None and any(x > dealing.max_pip for x in setup.ends):
         setup = replace(setup, ends=None)           # (reported: a number of no set)
     pos = _position(variant, hands, hidden, turn, laid if laid == line else (), setup, len(dealing.tiles))
     if setup.line is None and setup.ends is not None and not pos.pool:
         _check_table(check, setup, tiles_of(table_mask(pos), dealing.max_pip))
     return SetUpStart(pos, check.found, lacks, scores, players, check.tag("Lacks"))
+
+
+def _check_seats(check: _Checker, variant: Variant, players: tuple[str, ...]) -> None:
+    """The players a set-up needs, whatever order its tags and hands were typed in: as many as the variant
+    seats (named by the Players tag, else by the hands), and a hand for each (at the tag that names them)."""
+    game = check.game
+    at = check.tag("Players") if "Players" in game.tags else game.tag_pos.get("SetUp", game.pos)
+    if len(players) != variant.players:
+        check(Code.PLAYERS, f"the {variant.name} game has {variant.players} players, the set-up names "
+                            f"{len(players)} ({', '.join(players) or 'none'}): name them in the Players tag, or "
+                            "write each player's hand ('A: [0-5] ...', a ? for each tile not shown)", at)
+    shown = {hand.player for hand in game.hands}
+    missing = [name for name in players if name not in shown]
+    if missing and len(players) == variant.players:
+        check(Code.SETUP_COUNT, f"the set-up shows no hand of {', '.join(missing)}: write each player's hand "
+                                f"('{missing[0]}: [0-5] ...', a ? for each tile not shown)", at)
 
 
 def _check_numbers(check: _Checker, setup: SetUp, hands, max_pip: int, every: int, owner: dict) -> None:
@@ -187,6 +206,8 @@ def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden,
         if count == 0 and variant.end.value == "one":
             hand = next((h for h in check.game.hands if h.player == check.game.players[seat]), None) \
                 if check.game.players else None
+            if hand is None and check.game.players:
+                continue                            # (reported: a hand the set-up does not show)
             check(Code.SETUP_COUNT, f"{hand.player if hand else 'a player'} holds no tile: the hand is over, and a "
                                     "set-up stands before its end", hand.pos if hand else None)
     table = setup.table_count

@@ -56,6 +56,8 @@ async def _body(request: Request) -> dict:
         data = json.loads((await request.body()).decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise ApiError("the request body is not JSON (send a JSON object)") from None
+    except RecursionError:
+        raise ApiError("the request body nests its JSON too deeply (send a flat JSON object)") from None
     if not isinstance(data, dict):
         raise ApiError("the request body must be a JSON object")
     return data
@@ -132,6 +134,12 @@ def _api(handler, watches: bool = False):
             return _error(str(exc), 503)
         except Cancelled as exc:
             return _error(str(exc), 409, cancelled=True)
+        except HTTPException:
+            raise
+        except Exception as exc:  # a bug on this request's record: this answer's error, named, never a 500
+            _log.error("internal error on %s", request.url.path, exc_info=exc)
+            return _error(f"the board failed on this record ({type(exc).__name__}: {str(exc)[:200]}); "
+                          "please report it", 422)
     return endpoint
 
 
