@@ -72,6 +72,8 @@ def _on_match_scale(decision: dict) -> bool:
 
 def _graded(decision: dict, least: int, scale: str) -> bool:
     fair = decision.get("fair") or {}
+    if fair.get("method") == "over-hands":
+        return False        # (a sheet's verdict over several hands he may have held: no one position he saw)
     cls = fair.get("mwc_class" if scale == "match" and _on_match_scale(decision) else "class")
     return cls in CLASSES and CLASSES.index(cls) >= least and fair.get("verdict") in ("real", "uncertain")
 
@@ -145,6 +147,7 @@ def _position(replays: list, number: int, step: int, player: str) -> tuple[str, 
     rep = replays[number - 1]
     if step >= len(rep.steps):
         return "", ""
+    rep = _with_his_hand(rep, player)
     others = tuple(name for name in rep.players if name != player)
     try:
         game = setup_game(rep, step, others)
@@ -158,6 +161,24 @@ def _position(replays: list, number: int, step: int, player: str) -> tuple[str, 
     if cut.errors:
         return text, ""
     return text, game_diagram(cut, 0, player)
+
+
+def _with_his_hand(rep, player: str):
+    """``rep``, where it is a sheet that does not write ``player``'s hand but fixes it (every deal it allows gives
+    him the same tiles: he went out), with a deal it allows written: the position he saw shows his hand."""
+    from .inference.sheet import is_sheet, sheet_deals
+    seat = rep.players.index(player) if player in rep.players else None
+    if seat is None or not is_sheet(rep) or not rep.initial.hidden[seat]:
+        return rep
+    from .analysis.sheets import written_replay
+    from .inference import InferenceUnsupported, NoWorld
+    try:
+        found = sheet_deals(rep, max_deals=200)
+    except (NoWorld, InferenceUnsupported, ValueError):
+        return rep
+    if not found.exact or found.method != "all" or len({d.hands[seat] for d in found.deals}) != 1:
+        return rep
+    return written_replay(rep, found.deals[0])
 
 
 def book_problems(result: dict) -> list[Problem] | None:

@@ -21,7 +21,7 @@ from analyzer.inference import NoWorld, worlds_at
 from analyzer.inference.sheet import SheetDeal, first_contradiction, sheet_deals
 from analyzer.match import random_hand, replay_record
 from analyzer.notation import read, write
-from analyzer.position import mask_of
+from analyzer.position import mask_of, tiles_of
 from analyzer.record import Game, Record
 from analyzer.replay import replay
 from analyzer.replay.result import result_sentence
@@ -274,3 +274,22 @@ def test_a_kozel_match_and_a_draw_game_without_hands_are_judged_move_by_move():
         for game in data:
             assert game["deals"]["count"] >= 1, name
             assert game["decisions"] and all(d["fair"] is not None for d in game["decisions"]), name
+
+
+def test_train_makes_problems_of_a_sheets_moves_where_it_fixes_the_players_hand():
+    """C's hand is the same in every deal the partnership log allows: his graded moves are problems, the
+    position showing his hand; D may have held two hands, so no one position is the one he saw."""
+    path = str(RECORDS / "sheet-partnership.dom")
+    rep = replay_record(read(path))[0]
+    hands = {p: {d.hands[s] for d in sheet_deals(rep).deals} for s, p in enumerate(rep.players)}
+    assert len(hands["C"]) == 1 and len(hands["D"]) > 1
+    mine = json.loads(run("train", "--player", "C", "--worlds", "20", path).stdout.split("\n1 record")[0])
+    assert mine["problems"]
+    (hand,) = hands["C"]
+    for problem in mine["problems"]:
+        line = next(x for x in problem["position"].splitlines() if x.startswith("C:"))
+        shown = set(line[2:].split())
+        assert shown and shown <= {str(t) for t in tiles_of(hand, rep.initial.max_pip)}
+        assert problem["alternatives"]
+    theirs = json.loads(run("train", "--player", "D", "--worlds", "20", path).stdout.split("\n1 record")[0])
+    assert theirs["problems"] == []
