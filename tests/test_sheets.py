@@ -19,6 +19,7 @@ from analyzer.analysis import analyze_replay
 from analyzer.analysis.sheets import sheet_analyze, written_game
 from analyzer.inference import NoWorld, worlds_at
 from analyzer.inference.sheet import SheetDeal, first_contradiction, sheet_deals
+from analyzer.generate import random_game
 from analyzer.match import random_hand, replay_record
 from analyzer.notation import read, write
 from analyzer.position import mask_of, tiles_of
@@ -293,3 +294,25 @@ def test_train_makes_problems_of_a_sheets_moves_where_it_fixes_the_players_hand(
         assert problem["alternatives"]
     theirs = json.loads(run("train", "--player", "D", "--worlds", "20", path).stdout.split("\n1 record")[0])
     assert theirs["problems"] == []
+
+
+def test_a_hungarian_sheet_follows_its_runs_and_its_deals_show_the_block():
+    """Hungarian (004: "so viele Steine wie möglich"): a player going on with his run from tiles the sheet does not
+    show is no turn-order error, and a hand the sheet leaves blocked without its last passes is over in the deals
+    that give its written result: no error, the result checked against them."""
+    checked = 0
+    for seed in range(6):
+        game = random_game("hungarian", seed)
+        full = replay(game, "hungarian")
+        if not full.valid:
+            continue
+        rep = replay_record(Record([sheet_of(game)]), "hungarian")[0]
+        assert rep.valid, [str(d) for d in rep.errors]
+        truth = tuple(mask_of(h.tiles) for h in game.hands)
+        worlds = worlds_at(rep, len(rep.steps), record=True)
+        if worlds.count <= 5_000:
+            assert truth in {worlds.view.deal(w) for w in worlds}
+        if full.outcome.termination == "blocked":
+            assert any(d.code == "deals-result" for d in rep.diagnostics)
+        checked += 1
+    assert checked >= 3

@@ -156,8 +156,9 @@ class SheetResult:
 def sheet_result(rep, limit: int = 1000) -> SheetResult | None:
     """The result of a finished hand whose record hides tiles still held at the end, from the deals the sheet
     allows (those giving its written result, where it writes one), where its moves allow at most ``limit``
-    deals; None where that is not known."""
-    if rep.outcome is None or len(rep.players) != rep.variant.players:
+    deals; None where that is not known. (A sheet whose moves do not show that its hand is over, the hands not
+    shown perhaps holding a tile that fits, is over in each deal that gives its written result.)"""
+    if len(rep.players) != rep.variant.players or (rep.outcome is None and "Result" not in rep.game.tags):
         return None
     try:
         worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)

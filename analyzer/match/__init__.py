@@ -301,6 +301,9 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     write every hand and has no other error is also checked for a deal that fits it at all
     (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its moves allow at
     most ``limit`` deals): where none does, the move that leaves none (or the Result tag) is the error."""
+    if any(rep.initial.hidden) and rep.setup_lacks is None and rep.errors and \
+            all(d.details.get("unsure") for d in rep.errors):
+        _shown_over(rep, limit)
     if any(rep.initial.hidden) and rep.setup_lacks is None and rep.valid:
         _check_deals(rep, limit)
         if not rep.valid:
@@ -336,6 +339,24 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         rep.deal_results = found.spans
     rep.__dict__.pop("diagnostics", None)
     return rep
+
+
+def _shown_over(rep: Replay, limit: int) -> None:
+    """A sheet whose moves do not show that its hand is over (the hands it does not show may hold a tile that
+    fits): where some deal it allows ends the hand as its Result tag says, the deals show it; that error goes,
+    and the result is checked against them (:func:`analyzer.inference.sheet.sheet_result`)."""
+    from ..inference.sheet import sheet_result     # (start-up: only a record that hides a hand counts)
+
+    found = sheet_result(rep, limit)
+    if found is None or not found.kept:
+        return
+    rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
+    rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
+                                     f"{found.kept:,} of the {found.total:,} deals they allow end it as the record "
+                                     "states: the stated result is checked", "Result", "info"))
+    if found.result is not None:
+        rep.result = found.result
+    rep.__dict__.pop("diagnostics", None)
 
 
 def _check_deals(rep: Replay, limit: int) -> None:

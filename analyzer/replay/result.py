@@ -66,7 +66,8 @@ class HandEnding:
                 over = ("the record does not show that the hand is over (a hand it does not show may hold a tile "
                         "that could be laid)" if unsure else "the hand is not over")
                 out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but after its last move "
-                                     f"{over}: {self._unfinished(pos)}{unfinished_hint(self.variant, pos)}", tag_pos))
+                                     f"{over}: {self._unfinished(pos)}{unfinished_hint(self.variant, pos)}", tag_pos,
+                                     **({"unsure": True} if unsure else {})))
             elif self.game.moves:
                 out.append(self.diag(Code.INCOMPLETE, f"the record ends before the hand is over: {self._unfinished(pos)}",
                                      last_pos, severity="warning"))

@@ -71,12 +71,16 @@ class Judge(ClaimJudge):
 
     # -- whose turn -------------------------------------------------------------------------
     def turn(self, pos: Position, seat: int, is_play: bool) -> tuple[Problem | None, bool]:
-        """Whether ``seat`` may move now: (the problem, or None; whether he is the opener adding a
-        matching tile to his lead out of turn)."""
+        """Whether ``seat`` may move now: (the problem, or None; whether he moves out of the position's turn
+        rightly: the opener adding a matching tile to his lead, or in Hungarian a player going on with his run
+        from tiles the record does not show, which may fit where those it shows do not)."""
         if seat == pos.turn:
             return None, False
         if is_play and pos.may_add(seat):
             return None, True
+        if (is_play and self.variant.turns == Turns.RUN and pos.hidden[seat] and pos.history
+                and pos.history[-1][1] == seat and pos.history[-1][0].tile is not None):
+            return None, True     # (004: "so viele Steine wie möglich": his run goes on, with a tile not shown)
         mover = self.players[pos.turn] if self.explain else ""
         name = self.players[seat] if self.explain else ""
         if self.variant.turns == Turns.RUN and pos.history and pos.history[-1][1] == pos.turn \
