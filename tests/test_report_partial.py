@@ -22,7 +22,8 @@ PARTIAL = ["draw-one-view.dom", "draw-one-view-extra.dom"]
 
 def _verdicts(decisions: list[dict]) -> list[tuple]:
     return [(d["index"], d["fair"]["best"], tuple(d["fair"]["tied"]), d["fair"]["verdict"], d["fair"]["class"],
-             d["fair"]["worlds"], d["fair"]["loss"], d["fair"]["method"]) for d in decisions if d.get("fair")]
+             d["fair"]["worlds"], d["fair"]["loss"], d["fair"]["method"], json.dumps(d["fair"].get("over_hands")))
+            for d in decisions if d.get("fair")]
 
 
 def _analyze(path: pathlib.Path, *extra: str) -> list[tuple]:
@@ -40,7 +41,7 @@ def _report(path: pathlib.Path, out: pathlib.Path, *extra: str) -> tuple[list[tu
 
 def _sections(html: str) -> dict[int, str]:
     """The page's detail of each move, by its number."""
-    parts = re.split(r'<section class="detail" data-move="(\d+)"', html)
+    parts = re.split(r'<section class="detail(?: critical)?" data-move="(\d+)"', html)
     return {int(parts[k]): parts[k + 1] for k in range(1, len(parts) - 1, 2)}
 
 
@@ -51,9 +52,16 @@ def test_report_gives_the_fair_verdicts_analyze_gives(name, tmp_path):
     shown, html = _report(RECORDS / name, tmp_path / "page.html")
     assert said and shown == said
     sections = _sections(html)
-    for index, best, tied, _verdict, _cls, worlds, loss, method in said:
+    for index, best, tied, _verdict, _cls, worlds, loss, method, over in said:
         section = sections[index + 1]
-        if tied:
+        hands = json.loads(over)
+        if method == "over-hands":      # (a sheet: B's hand is not written, his moves judged over his hands)
+            if hands["max"] == 0:
+                assert "it is best in every one of them." in section
+            else:
+                assert f"it loses <b>{loss:.2f}</b>" in section
+                assert f"a real mistake in {hands['real']} of {hands['judged']} hands." in section
+        elif tied:
             assert tied_words(SimpleNamespace(tied=tied, method=method, worlds=worlds), move_words) in section
         elif loss > 0:
             assert f"best: {move_words(best)}." in section

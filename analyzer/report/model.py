@@ -165,6 +165,8 @@ class AlternativeView:
     marks: tuple[str, ...] = ()      # "played", "best" (the verdict), "hindsight's pick" (``report.verdicts``)
     line: LineView | None = None     # its best line on the table, step by step (an analysis with lines)
     bounds: list | None = None       # past the node limit: the proven ``[low, high]`` of its value (None: open)
+    over_deals: object | None = None  # a sheet without hands: its value over the deals the sheet allows
+    #                                   (``analysis.dealvalues.OverDeals``), where ``value`` is None
 
     @property
     def bounds_text(self) -> str:
@@ -184,6 +186,8 @@ class DecisionView:
     fair: object | None = None       # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
     unsolved: int = 0                # moves the search did not value within the node limit
     least_loss: int | None = None    # then: the least the move played loses, by the moves valued
+    loss_over: object | None = None  # a sheet without hands: the loss of the move played over the deals the sheet
+    #                                  allows (``analysis.dealvalues.OverDeals``), where ``loss`` is None
 
 
 @dataclass(frozen=True)
@@ -311,6 +315,15 @@ class GameReport:
     # a draw game with every hand open: the luck of its draws per side (or player), points and MWC, and the
     # draws each side made (``with_draw_luck``)
     draw_luck: list[tuple[str, float, float | None, int]] = field(default_factory=list)
+    # a sheet without hands: the deals its whole record allows (``analysis.dealvalues.DealsSummary``), or why none
+    # fits it; its decisions are valued over those deals (no running value: ``values`` all None)
+    deals: object | None = None
+    deals_error: str | None = None
+
+    @property
+    def sheet(self) -> bool:
+        """A sheet without hands: its values are over the deals its record allows."""
+        return self.deals is not None or self.deals_error is not None
 
     @property
     def fair(self) -> bool:
@@ -323,7 +336,8 @@ class GameReport:
         for m in self.moves:
             if m.decision is not None and m.decision.fair is not None:
                 played = next(a for a in m.decision.alternatives if a.played)
-                out.append((m.number, played.fair.mean))
+                if played.fair is not None:      # (a sheet's verdict over the hands has no value of the move)
+                    out.append((m.number, played.fair.mean))
         return out
 
     @property
@@ -443,18 +457,21 @@ def _decision(d: Decision) -> DecisionView:
                             None if a.value is None or d.best_value is None else sign * (d.best_value - a.value),
                             a.fair, None if fair_best is None or a.fair is None
                             else max(0.0, round(sign * (fair_best - a.fair.mean), 4)),
-                            tuple(alternative_marks(d, a)), bounds=getattr(a, "bounds", None))
+                            tuple(alternative_marks(d, a)), bounds=getattr(a, "bounds", None),
+                            over_deals=getattr(a, "over_deals", None))
             for a in d.alternatives]
     # best first: by the fair loss where there is one (the fair best is the verdict), else by the value for the
     # mover (the order of the loss), a move past the node limit by the bound of it the mover is sure of; where
-    # neither is known (a hidden hand), by the fair value; the moves with nothing last
-    alts.sort(key=lambda a: (a.loss is None and sure_value(a, d.side) is None and a.fair is None,
+    # neither is known (a hidden hand), by the fair value, on a sheet by the mean over its deals; the moves with
+    # nothing last
+    alts.sort(key=lambda a: (a.loss is None and sure_value(a, d.side) is None and a.fair is None
+                             and a.over_deals is None,
                              a.fair_loss if a.fair_loss is not None else 0,
                              -sign * sure_value(a, d.side) if sure_value(a, d.side) is not None
-                             else -sign * a.fair.mean if a.fair else 0,
+                             else -sign * a.fair.mean if a.fair else -sign * a.over_deals.mean if a.over_deals else 0,
                              not a.played))
     return DecisionView(d.side, alts, [a.text for a in alts if a.best], d.best_value, d.played_value,
-                        d.loss, d.cls, d.fair, d.unsolved, d.least_loss)
+                        d.loss, d.cls, d.fair, d.unsolved, d.least_loss, getattr(d, "loss_over", None))
 
 
 def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:
@@ -732,7 +749,8 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         fair_note=analysis.fair_note if analysis else None,
         fair_critical=analysis.fair_critical.index + 1 if analysis and analysis.fair_critical else None,
         to_move=_decision(analysis.to_move) if analysis and analysis.to_move else None,
-        to_move_player=analysis.to_move.player if analysis and analysis.to_move else None)
+        to_move_player=analysis.to_move.player if analysis and analysis.to_move else None,
+        deals=getattr(analysis, "deals", None), deals_error=getattr(analysis, "deals_error", None))
 
 
 def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis | None] | None = None,
