@@ -311,8 +311,10 @@ def _contradiction(rep, before: int, step) -> str:
     pos = rep.position_at(before)
     move = step.move
     if move is not None and move.tile is not None and not move.draw:
+        holders = [h for h, held in worlds.probabilities().items() if held.get(move.tile, 0) > 0 and h != name]
+        places = " or ".join(f"{h}'s hand" if h in rep.players else f"the {h}" for h in holders)
         return (f"{name} plays {move.tile} at {where}, but every deal the sheet allows up to then puts it in "
-                f"another hand")
+                f"{places or 'another hand'}")
     fit = [t for t in rep.variant.dealing.tiles if pos.ends is not None and pos.placements(t)]
     sure = [t for t in fit if probs.get(t, 0) == 1]
     numbers = " and ".join(str(n) for n in sorted(set(pos.ends or ())))
