@@ -279,6 +279,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+    from .inference.sheet import is_sheet
 
     o = run.options
     fresh = run.analyses is None
@@ -295,23 +296,42 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     every_game = fair_every_game(o)
     for k, rep in enumerate(run.replays):
-        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb,
-                                sheet=sheet_settings(o, workers, pool)) if fresh else run.analyses[k]
-        if analysis is not None and analysis.deals is not None:       # a sheet: judged in every hand it allows
-            from .analysis.sheets import sheet_fair
-            fair = {key: settings[key] for key in ("worlds", "exact_below", "thresholds", "node_limit", "table_mb",
-                                                   "exact_hidden", "max_worlds")}
-            run.analyses[k] = sheet_fair(rep, analysis, hands=o.fair_hands, seed=o.fair_seed, workers=workers,
-                                         seats=seats or o.fair_seats, **({"pool": pool} if pool is not None else {}),
-                                         **fair)
-            run.judged = k + 1
-            continue
+        analysis = None if fresh else run.analyses[k]
+        if (analysis is None and is_sheet(rep)) or (analysis is not None and analysis.deals is not None):
+            # a sheet: its deals' values, then judged in every hand it allows (where its deals are found)
+            analysis = _judge_sheet(run, rep, k, settings, seats, workers, pool, bar, analysis)
+            if analysis.deals is not None:
+                run.analyses[k] = analysis
+                run.judged = k + 1
+                continue
+        if analysis is None:
+            analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
                 analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)
         run.analyses[k] = analysis
         run.judged = k + 1
     return run
+
+
+def _judge_sheet(run: RecordRun, rep, k: int, settings: dict, seats, workers: int, pool, bar, analysis=None):
+    """Game ``k`` of ``run``, a sheet without hands: its values over the deals it allows (unless ``analysis``
+    has them), then its fair verdicts over the hands each player may have held (``analysis.sheets``); the bar
+    of game ``k + 1`` counts the deals analysed, then the hands judged."""
+    from .analysis.sheets import sheet_fair
+
+    o = run.options
+    with (bar(k + 1) if bar is not None else nullcontext()) as progress:
+        if analysis is None:
+            analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb,
+                                    sheet={**sheet_settings(o, workers, pool), "progress": progress})
+        if analysis.deals is None:          # no deal fits, or not a sheet the deals are found for: as before
+            return analysis
+        fair = {key: settings[key] for key in ("worlds", "exact_below", "thresholds", "node_limit", "table_mb",
+                                               "exact_hidden", "max_worlds")}
+        return sheet_fair(rep, analysis, hands=o.fair_hands, seed=o.fair_seed, workers=workers,
+                          seats=seats or o.fair_seats, progress=progress,
+                          **({"pool": pool} if pool is not None else {}), **fair)
 
 
 def fair_worlds(run: RecordRun) -> int:

@@ -27,6 +27,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import replace
+from typing import Callable
 
 from ..inference import InferenceUnsupported, NoWorld
 from ..inference.sheet import MAX_DEALS, SheetDeal, SheetDeals, sheet_deals
@@ -92,22 +93,32 @@ def _result_words(written: Replay) -> str:
     return result_sentence(written.outcome, written.result, written.variant, written.players)
 
 
-def _run(tasks: list, work, workers: int, pool) -> list:
-    """``work(task)`` for every task, in a pool of ``workers`` processes where more than one task is asked."""
-    if workers <= 1 or len(tasks) <= 1:
-        return [work(t) for t in tasks]
+def _run(tasks: list, work, workers: int, pool, done=None) -> list:
+    """``work(task)`` for every task, in a pool of ``workers`` processes where more than one task is asked;
+    ``done(k)`` after the k-th result (in order)."""
+    out = []
     with ExitStack() as stack:
-        executor = stack.enter_context(pool(max_workers=min(workers, len(tasks)), **pool_options(__name__, "_JOB")))
-        return list(executor.map(work, tasks))
+        results = map(work, tasks)
+        if workers > 1 and len(tasks) > 1:
+            executor = stack.enter_context(pool(max_workers=min(workers, len(tasks)),
+                                                **pool_options(__name__, "_JOB")))
+            results = executor.map(work, tasks)
+        for got in results:
+            out.append(got)
+            if done is not None:
+                done(len(out))
+    return out
 
 
 def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_deals: int = MAX_DEALS, seed: int = 0,
                   workers: int | None = None, node_limit: int | None = None, table_mb: float = TABLE_MB,
-                  lines: bool = False, pool=ProcessPoolExecutor) -> GameAnalysis:
+                  lines: bool = False, pool=ProcessPoolExecutor,
+                  progress: Callable[[int, int], None] | None = None) -> GameAnalysis:
     """The hindsight analysis of a sheet over the deals its record allows (see the module): a
     :class:`GameAnalysis` whose ``deals`` says how many, each decision's alternatives valued ``over_deals`` and
     the move played's ``loss_over``. Where the record allows no deal, ``stopped`` and ``deals_error`` say why;
-    where the inference does not list this family's deals, ``stopped`` says so by name."""
+    where the inference does not list this family's deals, ``stopped`` says so by name. ``progress(done, total)``:
+    the deals analysed so far, and their number."""
     out = GameAnalysis(rep.title, list(rep.players), [rep.side_name(s) for s in range(rep.variant.seating.sides)])
     if rep.variant.seating.sides > 2:
         out.sides = list(rep.players)
@@ -133,7 +144,9 @@ def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_dea
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     _JOB.update(rep=rep, deals=list(found.deals), thresholds=thresholds, node_limit=node_limit, table_mb=table_mb)
     try:
-        parts = _run(list(range(-(-len(found.deals) // CHUNK))), _analyse_chunk, workers, pool)
+        total = len(found.deals)
+        parts = _run(list(range(-(-total // CHUNK))), _analyse_chunk, workers, pool,
+                     None if progress is None else lambda k: progress(min(total, k * CHUNK), total))
     finally:
         _JOB.clear()
     per_deal = [deal for part in parts for deal in part]
@@ -240,12 +253,14 @@ def _judge_hand(task: tuple[int, int]) -> dict:
 
 
 def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed: int = 0, workers: int | None = None,
-               seats=(), pool=ProcessPoolExecutor, **settings) -> GameAnalysis:
+               seats=(), pool=ProcessPoolExecutor, progress: Callable[[int, int], None] | None = None,
+               **settings) -> GameAnalysis:
     """The fair verdicts of a sheet analysed by :func:`sheet_analyze` (``analysis``, whose deals were analysed
     with the same ``seed`` and ``max_deals``), added to its decisions: for each player, every hand he may have
     held over those deals where there are at most ``hands``, else ``hands`` drawn by the deals they stand for;
     each judged by :func:`analyzer.analysis.fair.fair_analyze` (``settings``: its options), and each decision's
-    fair loss averaged over them (:class:`OverHands`, on the decision's ``fair``)."""
+    fair loss averaged over them (:class:`OverHands`, on the decision's ``fair``). ``progress(done, total)``: the
+    hands judged so far, and their number."""
     analysis.fair = True
     settings.pop("seed", None)
     points = settings["thresholds"].points if "thresholds" in settings else Thresholds()
@@ -277,7 +292,8 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed:
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     _JOB.update(rep=rep, deals=deals, settings={**settings, "seed": seed})
     try:
-        verdicts = _run(tasks, _judge_hand, workers, pool)
+        verdicts = _run(tasks, _judge_hand, workers, pool,
+                        None if progress is None else lambda k: progress(k, len(tasks)))
     finally:
         _JOB.clear()
     by_index = {d.index: d for d in analysis.decisions}
