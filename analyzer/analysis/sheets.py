@@ -191,22 +191,27 @@ def over(values: list[int], sampled: bool) -> OverDeals:
 
 def _gathered(rep: Replay, per_deal: list[list], thresholds: Thresholds, sampled: bool) -> list[Decision]:
     """Each decision of any deal, its alternatives over the deals where they could be played and the loss of
-    the move played over every deal (0 where it was the only move)."""
+    the move played over every deal (0 where it was the only move; a deal whose search passed the node limit
+    there left out)."""
     by_index: dict[int, dict] = {}
     for rows in per_deal:
         for index, played, alts, loss in rows:
-            got = by_index.setdefault(index, {"played": played, "alts": {}, "losses": []})
+            got = by_index.setdefault(index, {"played": played, "alts": {}, "losses": [], "unknown": 0})
             for move, value in alts:
                 if value is not None:
                     got["alts"].setdefault(move, []).append(value)
             if loss is not None:
                 got["losses"].append(loss)
+            else:
+                got["unknown"] += 1             # (past the node limit in that deal: not counted)
     out = []
     teams = rep.variant.seating.teams
     for index in sorted(by_index):
         got = by_index[index]
         step = rep.steps[index]
-        losses = got["losses"] + [0] * (len(per_deal) - len(got["losses"]))
+        losses = got["losses"] + [0] * (len(per_deal) - len(got["losses"]) - got["unknown"])
+        if not losses:
+            continue
         loss = over(losses, sampled)
         side = 0 if rep.variant.seating.sides > 2 else teams[step.seat]
         sign = 1 if side == 0 else -1
