@@ -18,15 +18,16 @@ import math
 import random
 from dataclasses import dataclass
 
-from ..position import tiles_of
+from ..position import mask_of, tiles_of
 from ..record import StatedResult
 from ..rules.facts import HandResult, hand_facts
 from ..tiles import Tile
 from . import world_position, worlds_at
 from .placements import InferenceUnsupported
-from .worlds import NoWorld, PUBLIC, Worlds, describe_step
+from .worlds import NoWorld, PUBLIC, Worlds, describe_step, laid_at_start
 
-__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "is_sheet",
+__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "listing", "Listing",
+           "is_sheet",
            "LIST_LIMIT", "MAX_DEALS", "result_key"]
 
 LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result; beyond, a sample estimates
@@ -83,6 +84,14 @@ class _Ending:
         self.rep, self.view = rep, worlds.view
         self.seen = len(rep.steps)
         self.leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
+        self.ends: dict[tuple[int, ...], HandResult | None] = {}       # the result by the hands at the end
+        self.seen_ends: dict[tuple, HandResult | None] = {}    # ... and by the deal and the tiles drawn
+        self.events = [(st.seat, None if st.move.draw else st.move.tile.bit) for st in rep.steps
+                       if st.move is not None and st.seat is not None and (st.move.draw or st.move.tile is not None)]
+        self.laid = mask_of(st.move.tile for st in rep.steps
+                            if st.move is not None and st.move.tile is not None and not st.move.draw)
+        self.every = mask_of(rep.variant.dealing.tiles)
+        self.draws = sum(1 for _, bit in self.events if bit is None)
         self.stated = None
         tag = rep.game.tags.get("Result")
         if tag is not None and len(rep.players) == rep.variant.players:
@@ -92,14 +101,45 @@ class _Ending:
                 self.stated = None
 
     def result(self, world) -> HandResult | None:
-        """The hand's result in ``world`` (None: the hand is not over there, or the players are not the game's)."""
+        """The hand's result in ``world`` (None: the hand is not over there, or the players are not the game's),
+        read off the hands at the end (worlds that differ only in the order of tiles nobody drew end alike)."""
         rep = self.rep
         if len(rep.players) != rep.variant.players:
             return None
-        n = len(rep.players)
-        if self.view.order(world) is None and len(world) >= n:
-            pos = rep.final.copy()           # (a game without draws: the world is every hand at the end)
-            pos.hands, pos.hidden = list(world[:n]), [0] * n
+        order = self.view.order(world)
+        key = tuple(world[:len(rep.players)]) if order is None else (self.view.deal(world), order[:self.draws])
+        if key not in self.seen_ends:
+            final = self._final(world)
+            if final not in self.ends:
+                self.ends[final] = self._ended(world, final)
+            self.seen_ends[key] = self.ends[final]
+        return self.seen_ends[key]
+
+    def _final(self, world) -> tuple[int, ...]:
+        """Every hand at the end of the record in ``world``: in a game without draws the world itself, else the
+        deal, each tile drawn given by the boneyard's order, each tile laid taken away."""
+        n = len(self.rep.players)
+        order = self.view.order(world)
+        if order is None:
+            return tuple(world[:n])
+        hands, drawn = list(self.view.deal(world)), 0
+        for seat, bit in self.events:
+            if bit is None:
+                hands[seat] |= order[drawn].bit
+                drawn += 1
+            else:
+                hands[seat] &= ~bit
+        return tuple(hands)
+
+    def _ended(self, world, final: tuple[int, ...]) -> HandResult | None:
+        rep, n = self.rep, len(self.rep.players)
+        if rep.final.history and not laid_at_start(rep.initial):
+            pos = rep.final.copy()           # (the table at the end, every hand as the world has it)
+            held = 0
+            for h in final:
+                held |= h
+            pos.pool = (pos.pool | held) & ~held if not pos.draws else self.every & ~held & ~self.laid
+            pos.hands, pos.hidden = list(final), [0] * n
         else:
             pos = world_position(rep, self.view.deal(world), self.seen, self.view.order(world))
         ended = pos.outcome()
@@ -119,10 +159,21 @@ class _Ending:
                               self.rep.worth) is None
 
 
-def decided_result(rep, limit: int = 1000) -> HandResult | None:
-    """The result of a finished hand whose record hides tiles still held at the end, when every deal
-    the record allows (at most ``limit`` of them) gives the same winner and points; else None."""
-    if rep.outcome is None or len(rep.players) != rep.variant.players:
+@dataclass(frozen=True)
+class Listing:
+    """Every deal a sheet's moves allow, listed once, with how its hand ends in each (``results``, aligned with
+    ``worlds``' order; None for one that is not over): what the checks of a sheet's result read
+    (:func:`listing`)."""
+
+    worlds: Worlds
+    ending: _Ending
+    results: tuple
+
+
+def listing(rep, limit: int) -> Listing | None:
+    """The :class:`Listing` of ``rep``'s deals where its moves allow some and at most ``limit`` (None: more, or
+    none, or a family whose deals are not listed)."""
+    if len(rep.players) != rep.variant.players:
         return None
     try:
         worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
@@ -130,9 +181,21 @@ def decided_result(rep, limit: int = 1000) -> HandResult | None:
         return None
     if worlds.count > limit:
         return None
-    ending, found = _Ending(rep, worlds), None
-    for world in worlds:
-        result = ending.result(world)
+    ending = _Ending(rep, worlds)
+    return Listing(worlds, ending, tuple(ending.result(w) for w in worlds))
+
+
+def decided_result(rep, limit: int = 1000, listed: Listing | None = None) -> HandResult | None:
+    """The result of a finished hand whose record hides tiles still held at the end, when every deal
+    the record allows (at most ``limit`` of them) gives the same winner and points; else None. ``listed``: its
+    deals listed already (:func:`listing`)."""
+    if rep.outcome is None or len(rep.players) != rep.variant.players:
+        return None
+    listed = listed or listing(rep, limit)
+    if listed is None:
+        return None
+    found = None
+    for result in listed.results:
         if result is None:
             return None
         if found is not None and (result.winner, result.points) != (found.winner, found.points):
@@ -153,24 +216,23 @@ class SheetResult:
     total: int
 
 
-def sheet_result(rep, limit: int = 1000) -> SheetResult | None:
+def sheet_result(rep, limit: int = 1000, listed: Listing | None = None) -> SheetResult | None:
     """The result of a finished hand whose record hides tiles still held at the end, from the deals the sheet
     allows (those giving its written result, where it writes one), where its moves allow at most ``limit``
     deals; None where that is not known. (A sheet whose moves do not show that its hand is over, the hands not
-    shown perhaps holding a tile that fits, is over in each deal that gives its written result.)"""
-    if len(rep.players) != rep.variant.players or (rep.outcome is None and "Result" not in rep.game.tags):
+    shown perhaps holding a tile that fits, is over in each deal that gives its written result.) ``listed``: its
+    deals listed already (:func:`listing`)."""
+    if rep.outcome is None and "Result" not in rep.game.tags:
         return None
-    try:
-        worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
-    except (NoWorld, InferenceUnsupported):
+    listed = listed or listing(rep, limit)
+    if listed is None:
         return None
-    if worlds.count > limit:
-        return None
-    ending = _Ending(rep, worlds)
-    kept = [r for r in (ending.result(w) for w in worlds) if r is not None and ending.agrees(r)]
+    ending = listed.ending
+    kept = [r for r in listed.results if r is not None and ending.agrees(r)]
+    total = listed.worlds.count
     if kept and len({(r.winner, r.points) for r in kept}) == 1:
-        return SheetResult(kept[0], (), len(kept), worlds.count)
-    return SheetResult(None, _spans(rep, kept), len(kept), worlds.count)
+        return SheetResult(kept[0], (), len(kept), total)
+    return SheetResult(None, _spans(rep, kept), len(kept), total)
 
 
 def _spans(rep, results: list[HandResult]) -> tuple[str, ...]:
@@ -212,9 +274,11 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
         return SheetDeals(total, True, "sampled", tuple(_deal(worlds.view, w) for w in drawn), total,
                           _tally(ending, worlds, drawn))
     if total <= list_limit:
-        kept = [w for w in worlds if ending.agrees(ending.result(w))]
+        every = list(worlds)
+        results = [ending.result(w) for w in every]
+        kept = [w for w, r in zip(every, results) if ending.agrees(r)]
         if not kept:
-            raise NoWorld(_no_result(rep, ending, worlds, list(worlds)), None, _result_line(rep))
+            raise NoWorld(_no_result(rep, results, Listing(worlds, ending, tuple(results))), None, _result_line(rep))
         count, method = len(kept), "all"
         if count > max_deals:
             kept, method = [kept[i] for i in sorted(rng.sample(range(count), max_deals))], "sampled"
@@ -250,34 +314,37 @@ def _result_line(rep) -> int | None:
     return where.line if where is not None and where.line else None
 
 
-def _no_result(rep, ending: _Ending, worlds: Worlds, some: list) -> str:
+def _no_result(rep, results, listed: Listing) -> str:
     """Why the written result fits no deal: the results the deals give, by winner and ending, their points
     from least to most."""
-    words = _spans(rep, [r for r in (ending.result(w) for w in some) if r is not None])
+    words = _spans(rep, [r for r in results if r is not None])
     over = f"end {'; or '.join(words)}" if words else "leave the hand unfinished"
-    return (f"the record states \"{ending.stated}\" but no deal the sheet allows gives it: the {worlds.count:,} "
-            f"deal{'s' * (worlds.count != 1)} its moves allow {over}")
+    count = listed.worlds.count
+    return (f"the record states \"{listed.ending.stated}\" but no deal the sheet allows gives it: the {count:,} "
+            f"deal{'s' * (count != 1)} its moves allow {over}")
 
 
-def first_contradiction(rep, list_limit: int = LIST_LIMIT) -> NoWorld | None:
+def first_contradiction(rep, list_limit: int = LIST_LIMIT, listed: Listing | None = None) -> NoWorld | None:
     """Where the record of ``rep`` (a sheet: see :func:`is_sheet`) allows no deal: the first move after which
     none is left (``NoWorld.step`` its index), with what it contradicts, or its Result tag (``step`` None) where
     the moves allow deals but none gives the written result (looked at where the moves allow at most
-    ``list_limit`` deals); None where some deal fits, or where that is not known. Raises
-    :class:`InferenceUnsupported` where the inference does not list this family's deals."""
+    ``list_limit`` deals); None where some deal fits, or where that is not known. ``listed``: its deals listed
+    already (:func:`listing`). Raises :class:`InferenceUnsupported` where the inference does not list this
+    family's deals."""
     try:
         worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
     except NoWorld as exc:
         return exc if exc.step is not None and exc.step < len(rep.steps) - 1 else _first_without(rep)
-    ending = _Ending(rep, worlds)
-    if ending.stated is None or worlds.count > list_limit:
+    if "Result" not in rep.game.tags or worlds.count > list_limit:
         return None
-    listed = list(worlds)
-    results = [ending.result(w) for w in listed]
-    if any(ending.agrees(r) for r in results) or len({None if r is None else (r.winner, r.points)
-                                                       for r in results}) == 1:
+    listed = listed or listing(rep, list_limit)
+    if listed is None or listed.ending.stated is None:
+        return None
+    results = listed.results
+    if any(listed.ending.agrees(r) for r in results) or len({None if r is None else (r.winner, r.points)
+                                                              for r in results}) == 1:
         return None             # (one result whatever the deal: the match's check of a decided result says it)
-    return NoWorld(_no_result(rep, ending, worlds, listed), None, _result_line(rep))
+    return NoWorld(_no_result(rep, results, listed), None, _result_line(rep))
 
 
 def _first_without(rep) -> NoWorld:

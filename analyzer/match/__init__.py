@@ -301,11 +301,15 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     write every hand and has no other error is also checked for a deal that fits it at all
     (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its moves allow at
     most ``limit`` deals): where none does, the move that leaves none (or the Result tag) is the error."""
-    if any(rep.initial.hidden) and rep.setup_lacks is None and rep.errors and \
-            all(d.details.get("unsure") for d in rep.errors):
-        _shown_over(rep, limit)
-    if any(rep.initial.hidden) and rep.setup_lacks is None and rep.valid:
-        _check_deals(rep, limit)
+    if not any(rep.initial.hidden):
+        return rep
+    from ..inference.sheet import decided_result, listing, sheet_result  # (start-up: only a record hiding a hand)
+
+    listed = listing(rep, limit) if rep.setup_lacks is None and (rep.outcome is not None or rep.valid) else None
+    if rep.setup_lacks is None and rep.errors and all(d.details.get("unsure") for d in rep.errors):
+        _shown_over(rep, limit, listed)
+    if rep.setup_lacks is None and rep.valid:
+        _check_deals(rep, limit, listed)
         if not rep.valid:
             return rep
     if rep.outcome is None or rep.result is not None or not any(rep.final.hidden):
@@ -315,9 +319,7 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         stated = StatedResult.parse(tag) if tag is not None else None
     except ValueError:
         return rep
-    from ..inference.sheet import decided_result, sheet_result  # (start-up: only a record hiding tiles at its end)
-
-    if stated is not None and (decided := decided_result(rep, limit)) is not None:
+    if stated is not None and (decided := decided_result(rep, limit, listed)) is not None:
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
         problem = compare_result(stated, rep.outcome, decided, rep.variant, rep.players, rep.worth)
         if problem:
@@ -326,7 +328,7 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
             rep.__dict__.pop("diagnostics", None)
             return rep
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
-    found = sheet_result(rep, limit)
+    found = sheet_result(rep, limit, listed)
     if found is not None and found.result is not None:
         rep.result = found.result
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
@@ -341,13 +343,13 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     return rep
 
 
-def _shown_over(rep: Replay, limit: int) -> None:
+def _shown_over(rep: Replay, limit: int, listed) -> None:
     """A sheet whose moves do not show that its hand is over (the hands it does not show may hold a tile that
     fits): where some deal it allows ends the hand as its Result tag says, the deals show it; that error goes,
     and the result is checked against them (:func:`analyzer.inference.sheet.sheet_result`)."""
-    from ..inference.sheet import sheet_result     # (start-up: only a record that hides a hand counts)
+    from ..inference.sheet import listing, sheet_result     # (start-up: only a record that hides a hand counts)
 
-    found = sheet_result(rep, limit)
+    found = sheet_result(rep, limit, listed or listing(rep, limit))
     if found is None or not found.kept:
         return
     rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
@@ -359,13 +361,13 @@ def _shown_over(rep: Replay, limit: int) -> None:
     rep.__dict__.pop("diagnostics", None)
 
 
-def _check_deals(rep: Replay, limit: int) -> None:
+def _check_deals(rep: Replay, limit: int, listed=None) -> None:
     """The error of a sheet no deal fits (see :func:`check_decided_result`)."""
     from ..inference import InferenceUnsupported             # (start-up: only a record that hides a hand counts)
     from ..inference.sheet import first_contradiction
 
     try:
-        problem = first_contradiction(rep, limit)
+        problem = first_contradiction(rep, limit, listed)
     except InferenceUnsupported:
         return
     if problem is None:
