@@ -27,7 +27,8 @@ from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, proc
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
 from ..report.diagram import position_at, table_svg
 from ..report.model import board_view
-from ..report.verdicts import how_words
+from ..report.text import fair_text
+from ..report.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, over_text
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..search import NODE_LIMIT
@@ -117,7 +118,31 @@ def _told_how(analysis) -> dict:
     for d, decision in shown:
         if isinstance(d.get("fair"), dict) and decision.fair is not None:
             d["fair"]["how"] = how_words(decision.fair)
+            if decision.fair.method == OVER_HANDS:      # a sheet: the verdict over the hands he may have held
+                words = fair_text(decision).strip()
+                d["fair"]["words"] = words[:1].upper() + words[1:]
+        _sheet_words(d, decision)
+    if isinstance(data.get("deals"), dict) and analysis.deals is not None:
+        deals = analysis.deals
+        said = deals.one_result
+        data["deals"]["words"] = f"Deals: {deals.words()}. " + (
+            f"Result: {said}, in every deal analysed." if said else "Result: not the same in every deal: "
+            + "; ".join(f"{text} in {n:,}" for text, n in deals.results) + ".")
     return data
+
+
+def _sheet_words(d: dict, decision) -> None:
+    """A sheet's decision (``d``, its JSON) with the words of its values over the deals the sheet allows, as the
+    command line and the report write them: the loss of the move played (``loss_over_deals.words``,
+    ``report.verdicts.loss_range_words``), each move's value (``over_deals.words``, ``over_text``) and its marks
+    (``marks``, ``alternative_marks``: the fair best where there is a fair verdict, hindsight's pick)."""
+    if decision.loss_over is None or not isinstance(d.get("loss_over_deals"), dict):
+        return
+    d["loss_over_deals"]["words"] = loss_range_words(decision.loss_over)
+    for a, alt in zip(d.get("alternatives", []), decision.alternatives):
+        a["marks"] = alternative_marks(decision, alt)
+        if alt.over_deals is not None and isinstance(a.get("over_deals"), dict):
+            a["over_deals"]["words"] = over_text(alt.over_deals)
 
 
 def _progress_moves(report: Callable[[dict], None], run):

@@ -753,8 +753,11 @@
     var note = [];
     if (state.analysed !== boardText()) { note.push("The text has changed since this analysis: analyse again."); }
     if (here.branch) { note.push("The values where the variation begins (Analyse values the position shown)."); }
+    // a sheet without hands: the deals its record allows and the result they give, in the server's words
+    if (g.deals && g.deals.words) { note.push(g.deals.words); }
+    if (g.deals_error) { note.push("No deal fits the sheet: " + g.deals_error + "."); }
     var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
-    note.push(side + ".");
+    note.push(g.deals ? side.charAt(0).toUpperCase() + side.slice(1) + ", over the deals the sheet allows." : side + ".");
     if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
       note.push("Value here with best play: " + signed(g.values[index]) + ".");
     }
@@ -769,10 +772,12 @@
     var tied = d.fair && d.fair.tied && d.fair.tied.length ? d.fair.tied : null;
     var ahead = state.ahead && state.ahead.step === index;
     note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
-      d.player + " played " + d.played + (d.loss ? ", losing " + d.loss : d.loss === 0 && !tied ? ", best" : "") + ".");
+      d.player + " played " + d.played + (d.loss_over_deals ? ", losing " + d.loss_over_deals.words + " over the " +
+        d.loss_over_deals.deals + " deals" + (d["class"] ? " (" + d["class"] + ")" : "") :
+        d.loss ? ", losing " + d.loss : d.loss === 0 && !tied ? ", best" : "") + ".");
     var worth = function (alt) {
       if (alt.value !== null && alt.value !== undefined) { return alt.value; }
-      return alt.fair ? alt.fair.mean : null;
+      return alt.fair ? alt.fair.mean : alt.over_deals ? alt.over_deals.mean : null;
     };
     d.alternatives.slice().sort(function (x, y) {
       var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
@@ -780,20 +785,25 @@
     }).forEach(function (alt) {
       var played = alt.played && !ahead;
       // "best" only where the best is told apart from the next (the analysis says which are not: "tied")
-      var best = alt.best && !(tied && tied.indexOf(alt.move) >= 0);
+      var best = alt.marks ? alt.marks.indexOf("best") >= 0 : alt.best && !(tied && tied.indexOf(alt.move) >= 0);
       var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (tied && tied.indexOf(alt.move) >= 0 ? " tied" : ""));
       tr.setAttribute("data-move", alt.move);
       tr.appendChild(el("td", "mv", alt.move));
+      // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
+      var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
       var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
-        alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " + signedFixed(alt.fair.ci95[0]) +
-          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "?";
+        over && !alt.fair ? over : over + (alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " + signedFixed(alt.fair.ci95[0]) +
+          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "?");
       tr.appendChild(el("td", "val", shown));
-      tr.appendChild(el("td", "marks", [played ? "played" : "", best ? "best" : "",
+      // a sheet's marks come from the server (the fair best, hindsight's pick: report.verdicts.alternative_marks)
+      tr.appendChild(el("td", "marks", alt.marks && !ahead ? alt.marks.join(", ") : [played ? "played" : "", best ? "best" : "",
         tied && tied.indexOf(alt.move) >= 0 ? "not told apart" : ""].filter(Boolean).join(", ")));
       rows.appendChild(tr);
       if (alt.line) { rows.appendChild(lineRow(p, d, alt)); }
     });
-    if (d.fair) {
+    if (d.fair && d.fair.words) {          // a sheet: the verdict over the hands he may have held
+      note.push(d.fair.words + ".");
+    } else if (d.fair) {
       if (tied) {
         note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
           (d.fair.how || d.fair.worlds + " deals (" + d.fair.method + ")") + ".");
