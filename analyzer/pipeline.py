@@ -233,7 +233,8 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if wanted[k] or each:
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
-        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, searches, sheet_settings(o))
+        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, searches,
+                                sheet_settings(o, 1))     # (here: perhaps a worker of a pool already)
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
@@ -321,16 +322,26 @@ def _judge_sheet(run: RecordRun, rep, k: int, settings: dict, seats, workers: in
     from .analysis.sheets import sheet_fair
 
     o = run.options
+    most = o.fair_hands * len(rep.players)          # the most hands judged: the bar's length only shrinks
     with (bar(k + 1) if bar is not None else nullcontext()) as progress:
+        dealt = [0]
+
+        def deals(done: int, total: int) -> None:
+            dealt[0] = total
+            progress(done, total + most)
+
+        def hands(done: int, total: int) -> None:
+            progress(dealt[0] + done, dealt[0] + total)
+
         if analysis is None:
             analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb,
-                                    sheet={**sheet_settings(o, workers, pool), "progress": progress})
+                                    sheet={**sheet_settings(o, workers, pool), "progress": deals if progress else None})
         if analysis.deals is None:          # no deal fits, or not a sheet the deals are found for: as before
             return analysis
         fair = {key: settings[key] for key in ("worlds", "exact_below", "thresholds", "node_limit", "table_mb",
                                                "exact_hidden", "max_worlds")}
         return sheet_fair(rep, analysis, hands=o.fair_hands, seed=o.fair_seed, workers=workers,
-                          seats=seats or o.fair_seats, progress=progress,
+                          seats=seats or o.fair_seats, progress=hands if progress else None,
                           **({"pool": pool} if pool is not None else {}), **fair)
 
 

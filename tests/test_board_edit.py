@@ -53,17 +53,18 @@ def test_a_fair_analysis_reports_its_moves_then_its_worlds():
     (each decision not told apart counted at its budget), so it never grows while the count goes on (a bar
     never grows longer while it fills) and ends equal to the deals solved, every world of every judged
     decision the analysis reports (``fair.worlds``; a part of a round's worlds that was not full is solved
-    again, whole: the count is of the worlds searched)."""
-    text = RECORDS.joinpath("draw-one-view.dom").read_text(encoding="utf-8")
+    again, whole: the count is of the worlds searched). (The book deal, every hand written, judged fairly: a
+    record that hides a hand is a sheet, whose count is of its deals and its hands, test_sheet_progress.)"""
+    text = RECORDS.joinpath("seed2.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
-    doc = analyze_document(text, "x", progress=seen.append, worlds=60, exact_below=10)
+    doc = analyze_document(text, "x", progress=seen.append, fair=True, worlds=60, exact_below=10)
     decisions = [d for d in doc["games"][0]["decisions"] if d.get("fair")]
     worlds = sum(d["fair"]["worlds"] for d in decisions)
     moves = [s for s in seen if s["phase"] == "moves"]
     counted = [s for s in seen if s["phase"] == "worlds" and s["total"] is not None]
     assert seen.index(moves[-1]) < seen.index(counted[0])
-    # (a hand hidden: no move can be valued with all hands open, so the count stays at nothing done)
-    assert moves[-1]["total"] == len(parse(text).games[0].moves) and moves[-1]["done"] == 0
+    # (every hand written: every move is valued with all hands open)
+    assert moves[-1]["total"] == moves[-1]["done"] == len(parse(text).games[0].moves)
     assert [s["done"] for s in moves] == sorted(s["done"] for s in moves)
     assert any(d["fair"]["worlds"] > 60 for d in decisions)   # (some best not told apart at 60: more drawn)
     done, totals = [s["done"] for s in counted], [s["total"] for s in counted]
@@ -80,7 +81,7 @@ def test_more_deals_pass_the_adaptive_budget_as_the_command_does():
     import subprocess
     import sys
 
-    path = RECORDS / "draw-one-view.dom"
+    path = RECORDS / "seed2.dom"         # (every hand written: judged fairly as a record, not a sheet)
     text = path.read_text(encoding="utf-8")
     for budget in (60, 120):
         api = analyze_document(text, str(path), fair=True, worlds=60, exact_below=10, max_worlds=budget)
@@ -97,6 +98,19 @@ def test_more_deals_pass_the_adaptive_budget_as_the_command_does():
     assert max(drawn) == 120           # (a best not told apart at 60 deals is given the budget)
     with pytest.raises(Exception, match="fewer than the 60 deals"):
         analyze_document(text, "x", fair=True, worlds=60, max_worlds=30)
+
+
+def test_sheet_progress():
+    """A sheet's analysis counts the hands judged: the count only grows, the total only shrinks, and both end
+    at the hands judged (here A's one and B's, whose deals the sheet's values were found over first)."""
+    text = RECORDS.joinpath("sheet-draw.dom").read_text(encoding="utf-8")
+    seen: list[dict] = []
+    doc = analyze_document(text, "x", progress=seen.append, worlds=20, exact_below=10)
+    counted = [s for s in seen if s["phase"] == "worlds" and s["total"] is not None]
+    done, totals = [s["done"] for s in counted], [s["total"] for s in counted]
+    assert counted and done == sorted(done) and totals == sorted(totals, reverse=True)
+    assert doc["games"][0]["deals"]["analysed"] >= 1
+    assert counted[-1]["done"] == counted[-1]["total"] >= 2
 
 
 def test_an_exact_analysis_reports_the_moves_it_values():

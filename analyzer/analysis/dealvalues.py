@@ -92,6 +92,13 @@ class DealsSummary:
                    tuple((r["result"], r["deals"]) for r in data["results"]), None if ci is None else tuple(ci),
                    data["max_deals"])
 
+    def result_words(self) -> str:
+        """``A goes out (domino); A/C win 12, in every deal analysed``, or the results with their counts where the
+        deals end otherwise: the one writer of a sheet's result (text, page, board)."""
+        if self.one_result is not None:
+            return f"{self.one_result}, in every deal analysed"
+        return "not the same in every deal: " + "; ".join(f"{text} in {n:,}" for text, n in self.results)
+
     def words(self) -> str:
         """``1,128 deals allowed (all analysed)``, the line's opening in the text and the page."""
         how = "every one analysed" if self.method == "all" else f"{self.analysed:,} drawn uniformly (--max-deals {self.max_deals:,})"

@@ -81,6 +81,9 @@ def _analyse_chunk(part: int) -> list:
         written = written_replay(rep, deal)
         got = analyze_replay(written, thresholds, node_limit=_JOB["node_limit"], searches=searches)
         rows = [(d.index, d.played, [(a.move, a.value) for a in d.alternatives], d.loss) for d in got.decisions]
+        to_move = got.to_move
+        if to_move is not None:       # a record that stops at a decision: its moves' values, nothing played
+            rows.append((to_move.index, "", [(a.move, a.value) for a in to_move.alternatives], None))
         out.append((rows, _result_words(written)))
     return out
 
@@ -154,7 +157,9 @@ def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_dea
     for _, said in per_deal:
         words[said] = words.get(said, 0) + 1
     out.deals = replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1])))
-    out.decisions = _gathered(rep, [rows for rows, _ in per_deal], thresholds, found.method == "sampled")
+    gathered = _gathered(rep, [rows for rows, _ in per_deal], thresholds, found.method == "sampled")
+    out.decisions = [d for d in gathered if d.index < len(rep.steps)]
+    out.to_move = next((d for d in gathered if d.index == len(rep.steps)), None)
     losses = [d for d in out.decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
     out.critical = max(losses, key=lambda d: (d.loss_over.mean, -d.index)) if losses else None
     out.analysed_steps = 0           # (no running value with every hand open: each deal has its own)
@@ -208,6 +213,9 @@ def _gathered(rep: Replay, per_deal: list[list], thresholds: Thresholds, sampled
     teams = rep.variant.seating.teams
     for index in sorted(by_index):
         got = by_index[index]
+        if index == len(rep.steps):         # the decision the record stops at: nothing played, no loss
+            out.append(_to_move_over(rep, got, sampled))
+            continue
         step = rep.steps[index]
         losses = got["losses"] + [0] * (len(per_deal) - len(got["losses"]) - got["unknown"])
         if not losses:
@@ -230,6 +238,21 @@ def _gathered(rep: Replay, per_deal: list[list], thresholds: Thresholds, sampled
     return out
 
 
+def _to_move_over(rep: Replay, got: dict, sampled: bool) -> Decision:
+    """The decision a sheet stops at ("what should he play now?"): each move's value over the deals, the best
+    on average marked, nothing played."""
+    pos = rep.position_at(len(rep.steps))
+    side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[pos.turn]
+    sign = 1 if side == 0 else -1
+    alts = [Alternative(move, None, over_deals=over(values, sampled)) for move, values in got["alts"].items()]
+    alts.sort(key=lambda a: -sign * a.over_deals.mean)
+    for a in alts:
+        a.best = abs(a.over_deals.mean - alts[0].over_deals.mean) < 1e-9
+    last = rep.steps[-1].entry if rep.steps else None
+    return Decision(len(rep.steps), rep.players[pos.turn], side, last.pos.line or None if last else None, None,
+                    last.round if last else None, "", None, alts, None, None, None)
+
+
 # -- fair verdicts over the hands a player may have held --------------------------------------------------
 
 def _hand_key(rep: Replay, deal: SheetDeal, seat: int) -> tuple:
@@ -245,16 +268,35 @@ def _hand_key(rep: Replay, deal: SheetDeal, seat: int) -> tuple:
     return deal.hands[seat], tuple(drawn)
 
 
-def _judge_hand(task: tuple[int, int]) -> dict:
-    """The fair analysis of seat ``task[0]`` in deal ``task[1]``: per decision index, its fair verdict."""
+def _judge_hand(task: tuple[int, int]) -> tuple[dict, frozenset]:
+    """The fair analysis of seat ``task[0]`` in deal ``task[1]``: per decision index its fair verdict and each
+    move's fair value; and the steps where he had a choice in that deal (a choice without a verdict was not
+    valued: past the node limit)."""
     from .fair import fair_analyze
 
     rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
     seat, at = task
     written = written_replay(rep, deals[at])
     got = fair_analyze(written, seats=[rep.players[seat]], workers=1, **settings)
-    return {d.index: (d.fair, {a.move: a.fair for a in d.alternatives})
-            for d in got.decisions if d.fair is not None and d.player == rep.players[seat]}
+    decided = [d for d in got.decisions + ([got.to_move] if got.to_move is not None else [])
+               if d.fair is not None and d.player == rep.players[seat]]
+    return {d.index: (d.fair, {a.move: a.fair for a in d.alternatives}) for d in decided}, _choices(written, seat)
+
+
+def _choices(written: Replay, seat: int) -> frozenset:
+    """The steps of ``written``'s legal prefix where ``seat`` had more than one legal move."""
+    pos, out = written.initial.copy(), set()
+    for step in written.steps[:written.legal_prefix]:
+        if step.move is None or pos.outcome() is not None:
+            continue
+        pos.turn = step.seat
+        if step.seat == seat and len(pos.legal_moves()) > 1:
+            out.add(step.index)
+        pos.push(step.move)
+    if written.legal_prefix == len(written.steps) and pos.outcome() is None and pos.turn == seat \
+            and len(pos.legal_moves()) > 1:
+        out.add(len(written.steps))          # (the decision the record stops at)
+    return frozenset(out)
 
 
 def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed: int = 0, workers: int | None = None,
@@ -301,18 +343,18 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed:
                         None if progress is None else lambda k: progress(k, len(tasks)))
     finally:
         _JOB.clear()
-    by_index = {d.index: d for d in analysis.decisions}
+    by_index = {d.index: d for d in analysis.decisions + ([analysis.to_move] if analysis.to_move else [])}
     for seat in chosen_seats:
-        mine = [(w, v) for (s, _), w, v in zip(tasks, weights, verdicts) if s == seat]
-        indices = sorted({k for _, v in mine for k in v} | {d.index for d in analysis.decisions
-                                                            if d.player == rep.players[seat]})
+        mine = [(w, v, c) for (s, _), w, (v, c) in zip(tasks, weights, verdicts) if s == seat]
+        indices = sorted({k for _, v, _ in mine for k in v} | {d.index for d in by_index.values()
+                                                               if d.player == rep.players[seat]})
         for k in indices:
             decision = by_index.get(k)
             if decision is None:
                 continue
             decision.fair = _over_hands(rep, seat, mine, k, spread[seat], points)
-            if spread[seat][0] == 1 and k in mine[0][1]:     # his one hand: each move's fair value too
-                values = mine[0][1][k][1]
+            if decision.fair is not None and spread[seat][0] == 1 and k in mine[0][1]:   # his one hand: each move's
+                values = mine[0][1][k][1]                                                 # fair value too
                 for alt in decision.alternatives:
                     alt.fair = values.get(alt.move)
     judged = [d for d in analysis.decisions if d.fair is not None]
@@ -334,6 +376,9 @@ def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, b
     from .fair import FairDecision
 
     losses, weights, real, bests, worlds, total_worlds = [], [], 0, set(), 0, 0
+    mine = [(w, v) for w, v, choices in mine if k in v or k not in choices]    # (a choice not valued: left out)
+    if not mine:
+        return None
     for weight, verdicts in mine:
         fair = verdicts[k][0] if k in verdicts else None
         losses.append(0.0 if fair is None else fair.loss)       # a hand where he had no choice loses nothing

@@ -288,9 +288,7 @@ def analysis_text(number: int, result) -> str:
     deals = getattr(result, "deals", None)
     if deals is not None:
         lines.append(f"Deals: {deals.words()}")
-        said = deals.one_result
-        lines.append(f"Result: {said}, in every deal analysed" if said else "Result: not the same in every deal: "
-                     + "; ".join(f"{text} in {n:,}" for text, n in deals.results))
+        lines.append(f"Result: {deals.result_words()}")
     if result.fair_note:
         lines.append(f"Fair analysis: {result.fair_note}")
     text = _text(lines) + "".join(_decision_text(d, result) for d in result.decisions)

@@ -124,10 +124,7 @@ def _told_how(analysis) -> dict:
         _sheet_words(d, decision)
     if isinstance(data.get("deals"), dict) and analysis.deals is not None:
         deals = analysis.deals
-        said = deals.one_result
-        data["deals"]["words"] = f"Deals: {deals.words()}. " + (
-            f"Result: {said}, in every deal analysed." if said else "Result: not the same in every deal: "
-            + "; ".join(f"{text} in {n:,}" for text, n in deals.results) + ".")
+        data["deals"]["words"] = f"Deals: {deals.words()}. Result: {deals.result_words()}."
     return data
 
 
