@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
+from ..inference.boneyard import hands_after
 from ..position import mask_of, tiles_of
 from ..replay import Replay
 from ..search.core import TABLE_MB
@@ -282,7 +283,7 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
         key = (deal, order[:len(order) - keep])
         if key not in unique:
             unique[key] = len(batch)
-            batch.append((_hands_at(deal, order, events), tuple(t.bit for t in order)))
+            batch.append((hands_after(deal, order, events), tuple(t.bit for t in order)))
     if batch[0][0] != tuple(template.hands):
         return None                 # (the record's moves do not give the hands so: let the replay say)
     solver = DrawWorlds(_rules(rep, seat), node_limit, table_mb)
@@ -296,19 +297,6 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
             known[at] = reading.lines(template, hands, rows[at], lines[at])
     places = [unique[(deal, order[:len(order) - keep])] for deal, order in worlds]
     return [rows[at] for at in places], [known[at] for at in places]
-
-
-def _hands_at(deal: tuple[int, ...], order, events: list[tuple[int, int | None]]) -> tuple[int, ...]:
-    """Every hand after ``events`` (a seat's play of a tile bit, or his draw of the next tile of ``order``)."""
-    hands = list(deal)
-    drawn = 0
-    for s, bit in events:
-        if bit is None:
-            hands[s] |= order[drawn].bit
-            drawn += 1
-        else:
-            hands[s] &= ~bit
-    return tuple(hands)
 
 
 def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,

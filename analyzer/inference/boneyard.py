@@ -30,7 +30,7 @@ from ..position import mask_of, tiles_of
 from ..tiles import Tile
 from .worlds import NoWorld, View, Worlds, describe_step, laid_at_start, lead_revealed, moves_again, moves_seen
 
-__all__ = ["DrawView", "DrawWorlds", "draw_view"]
+__all__ = ["DrawView", "DrawWorlds", "draw_view", "hands_after"]
 
 
 @dataclass(frozen=True)
@@ -183,6 +183,20 @@ def draw_view(rep, seen: int, viewer: int | None, *, record: bool = False) -> Dr
                                 for k, (_, _, tile) in enumerate(draws)),
                     drawn=tuple(tile for _, _, tile in draws),
                     owner=owner, names=tuple(rep.players) + ("boneyard",), now=tuple(now), must=must)
+
+
+def hands_after(deal: tuple[int, ...], order, events) -> tuple[int, ...]:
+    """Every hand (a mask per seat) of ``deal`` after ``events``: ``(seat, bit)`` a play of that tile, ``(seat,
+    None)`` a draw of the next tile of the boneyard's ``order``."""
+    hands = list(deal)
+    drawn = 0
+    for seat, bit in events:
+        if bit is None:
+            hands[seat] |= order[drawn].bit
+            drawn += 1
+        else:
+            hands[seat] &= ~bit
+    return tuple(hands)
 
 
 def _unplayable(rep, tile: Tile, seat: int, at: int, events: list[tuple[int, int]]) -> NoWorld:

@@ -23,6 +23,7 @@ from ..record import StatedResult
 from ..rules.facts import HandResult, hand_facts
 from ..tiles import Tile
 from . import world_position, worlds_at
+from .boneyard import hands_after
 from .placements import InferenceUnsupported
 from .worlds import NoWorld, PUBLIC, Worlds, describe_step, laid_at_start
 
@@ -48,8 +49,8 @@ class SheetDeals:
     """The deals a record allows and those to analyse.
 
     ``count``: how many deals the record allows (those giving its written result, where it writes one);
-    ``exact``: whether that count is exact, else estimated from ``sampled`` uniform draws among the
-    ``before_result`` deals the moves allow, with ``count_ci95`` its 95% interval. ``deals``: the deals to
+    ``exact``: whether that count is exact, else estimated from uniform draws among the ``before_result``
+    deals the moves allow, with ``count_ci95`` its 95% interval. ``deals``: the deals to
     analyse, every one (``method`` "all") or ``len(deals)`` drawn uniformly ("sampled"). ``results``: each
     hand result the deals analysed give, with in how many of them (winner, points, termination)."""
 
@@ -122,14 +123,7 @@ class _Ending:
         order = self.view.order(world)
         if order is None:
             return tuple(world[:n])
-        hands, drawn = list(self.view.deal(world)), 0
-        for seat, bit in self.events:
-            if bit is None:
-                hands[seat] |= order[drawn].bit
-                drawn += 1
-            else:
-                hands[seat] &= ~bit
-        return tuple(hands)
+        return hands_after(tuple(self.view.deal(world)), order, self.events)
 
     def _ended(self, world, final: tuple[int, ...]) -> HandResult | None:
         rep, n = self.rep, len(self.rep.players)
@@ -392,8 +386,3 @@ def _contradiction(rep, before: int, step) -> str:
     maybe = [t for t in fit if probs.get(t, 0) > 0]
     return (f"{name} {verb} on {numbers} at {where}, but every deal the sheet allows up to then gives him one of "
             f"{', '.join(str(t) for t in maybe) or 'the tiles that fit'}: the tiles left cannot be placed otherwise")
-
-
-def dealt_tiles(deal: SheetDeal, seat: int, max_pip: int) -> tuple[Tile, ...]:
-    """The tiles ``seat`` was dealt in ``deal``."""
-    return tuple(tiles_of(deal.hands[seat], max_pip))
