@@ -3,6 +3,7 @@
     python3 bench/bench_sheets.py                          # 6 sheets of each of five families
     python3 bench/bench_sheets.py --sheets 2 --families partnership,draw     # a quick look
     python3 bench/bench_sheets.py --partial                # one hand written (the others ?)
+    python3 bench/bench_sheets.py --families book          # the book's blocked deal, its hands ? (1,128 deals)
 
 Each sheet is a random hand of its family (``analyzer.generate.random_game``, seeded per sheet), written
 again with every hand ``?`` (``--partial``: all but the first player's), its Result tag kept. For each
@@ -42,7 +43,15 @@ FAMILIES = ("partnership", "block", "jamaican", "cutthroat", "draw")
 
 
 def sheets(family: str, count: int, seed: int, partial: bool, result: bool = True):
-    """``count`` (complete replay, sheet replay) pairs of ``family`` whose sheet replays without an error."""
+    """``count`` (complete replay, sheet replay) pairs of ``family`` whose sheet replays without an error;
+    ``book``: the example deal of INTERNATIONAL DOMINOES (records/seed2.dom, blocked: 1,128 deals give its
+    result), its hands written ``?``."""
+    if family == "book":
+        from analyzer.notation import read
+        game = read(Path(__file__).resolve().parent.parent / "records" / "seed2.dom").games[0]
+        hands = tuple(dataclasses.replace(h, tiles=None, unknown=0) for h in game.hands)
+        tags = game.tags if result else {k: v for k, v in game.tags.items() if k != "Result"}
+        return [(replay(game), replay(dataclasses.replace(game, hands=hands, tags=tags)))]
     out, k = [], 0
     while len(out) < count and k < 50 * count:
         game = random_game(family, seed + k)
