@@ -80,20 +80,30 @@ def _serve(args: list[str], cwd) -> str:
 
 
 def matches(shown: list[str], output: str) -> list[str]:
-    """The shown lines the output does not hold, in order (empty: it holds them all)."""
-    lines = [line.rstrip() for line in output.splitlines()]
-    at, missing = 0, []
-    for want in (w.rstrip() for w in shown):
-        if want in ("", "..."):
+    """What differs between the lines shown and the output (empty: none): each shown line the output does
+    not hold where the page puts it, and each line of the output the page neither shows nor leaves out with
+    a ``...`` line. A ``...`` line stands for any number of lines (none too); a shown line ending in `` ...``
+    is a line that starts so; blank lines are not compared (standard output comes before standard error)."""
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    at, differs, skipping = 0, [], False
+    for want in (w.rstrip() for w in shown if w.strip()):
+        if want == "...":
+            skipping = True
             continue
         prefix = want[:-4] if want.endswith(" ...") else None
-        for k in range(at, len(lines)):
-            if (lines[k].startswith(prefix) if prefix is not None else lines[k] == want):
-                at = k + 1
-                break
-        else:
-            missing.append(want)
-    return missing
+
+        def holds(line: str) -> bool:
+            return line.startswith(prefix) if prefix is not None else line == want
+        found = next((k for k in range(at, len(lines)) if holds(lines[k])), None)
+        if found is None:
+            differs.append(want)
+            continue
+        if not skipping:
+            differs += [f"(not shown: {line})" for line in lines[at:found]]
+        at, skipping = found + 1, False
+    if not skipping:
+        differs += [f"(not shown: {line})" for line in lines[at:]]
+    return differs
 
 
 @pytest.fixture
@@ -148,8 +158,15 @@ def test_each_command_shown_runs_and_prints_what_the_page_shows(page, workdir):
 
 
 def test_the_matching_reads_the_pages_convention():
-    out = "a line\nsecond line, long\nthird\n"
+    out = "a line\nsecond line, long\n\nthird\n"
+    assert matches(["a line", "second line, long", "third"], out) == []
     assert matches(["a line", "...", "third"], out) == []
-    assert matches(["second ...", "third"], out) == []
-    assert matches(["third", "a line"], out) == ["a line"]           # in order
-    assert matches(["second"], out) == ["second"]                    # a whole line unless it ends in ' ...'
+    assert matches(["...", "second ...", "third"], out) == []
+    assert matches(["...", "third"], out) == []
+    assert matches(["a line", "..."], out) == []
+    assert matches(["...", "third", "a line"], out) == ["a line"]                        # in order
+    assert matches(["...", "second", "..."], out) == ["second"]          # a whole line unless it ends in ' ...'
+    # every line of the output is shown or left out by a '...'
+    assert matches(["a line", "third"], out) == ["(not shown: second line, long)"]
+    assert matches(["second line, long", "third"], out) == ["(not shown: a line)"]
+    assert matches(["a line", "second line, long"], out) == ["(not shown: third)"]

@@ -1,0 +1,83 @@
+"""The first hour of a newcomer (issue 70): ``python3 -m analyzer`` run from a clone's root says why its
+search is slow and how to run the installed, compiled copy; ``domino serve`` on a port in use is a usage
+error naming the port."""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from analyzer.search.core import installed_with_cores
+from conftest import ROOT
+
+
+def _package_copy(target, with_cores: bool) -> None:
+    """A copy of the package at ``target`` (a folder named ``analyzer``), its compiled cores kept or left out."""
+    keep = () if with_cores else ("*.so", "*.pyd")
+    shutil.copytree(ROOT / "analyzer", target, ignore=shutil.ignore_patterns("__pycache__", *keep))
+
+
+def test_a_tree_without_cores_names_an_installed_copy_that_has_them(tmp_path):
+    built, bare = tmp_path / "site" / "analyzer", tmp_path / "clone" / "analyzer"
+    _package_copy(bare, with_cores=False)
+    _package_copy(built, with_cores=True)
+    if not any(name.endswith((".so", ".pyd")) for name in os.listdir(built / "search")):
+        pytest.skip("the compiled cores are not built in this tree")
+    code = ("import sys; from analyzer.search.core import installed_with_cores as f; "
+            f"print(f([{str(built)!r}]), f([{str(bare)!r}]), f([]))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "clone", capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=""), timeout=120)
+    assert out.stdout.split() == [str(built), "None", "None"], out.stderr
+    # this tree has its cores (the tests import it): no other copy is named, whatever it holds
+    assert installed_with_cores([built]) is None
+
+
+@pytest.mark.slow           # (a search in pure Python, a few seconds)
+def test_python_m_analyzer_from_a_clones_root_says_why_it_is_slow_and_the_fix(tmp_path):
+    """As after ``pip install .`` in a clone: the installed copy (a dist-info beside it, as pip writes it) has
+    the cores, the clone's tree in the current folder has none; ``python3 -m analyzer`` imports the tree."""
+    site, clone = tmp_path / "site", tmp_path / "clone"
+    _package_copy(site / "analyzer", with_cores=True)
+    if not any(name.endswith((".so", ".pyd")) for name in os.listdir(site / "analyzer" / "search")):
+        pytest.skip("the compiled cores are not built in this tree")
+    _package_copy(clone / "analyzer", with_cores=False)
+    shutil.copytree(ROOT / "grammar", clone / "grammar")
+    shutil.copytree(ROOT / "grammar", site / "analyzer" / "grammar", dirs_exist_ok=True)
+    info = site / "domino_analyzer-0.2.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: domino-analyzer\nVersion: 0.2.0\n")
+    shutil.copy(ROOT / "records" / "seed2.dom", clone / "seed2.dom")
+    env = {k: v for k, v in os.environ.items() if k not in ("DOMINO_PURE_PYTHON", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(site)
+
+    def run(*flags):
+        return subprocess.run([sys.executable, *flags, "-m", "analyzer", "analyze", "seed2.dom"], cwd=clone,
+                              env=env, capture_output=True, text=True, timeout=900)
+    slow = run()
+    assert slow.returncode == 0, slow.stderr[-2000:]
+    assert slow.stderr.count("note: the search runs in pure Python") == 1
+    assert f"imported the source tree {clone / 'analyzer'}" in slow.stderr
+    assert f"the installed package {site / 'analyzer'}, which has them" in slow.stderr
+    assert "`python3 -P -m analyzer`" in slow.stderr and "C compiler" not in slow.stderr
+    # the fix it names: -P leaves the current folder off the path, and the installed copy runs, compiled
+    fast = run("-P")
+    assert fast.returncode == 0 and "pure Python" not in fast.stderr, fast.stderr[-2000:]
+    assert fast.stdout == slow.stdout
+
+
+def test_serve_on_a_port_in_use_is_a_usage_error_naming_the_port():
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "analyzer", "serve", "records/", "--port", str(port)], cwd=ROOT,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert f"port {port} on 127.0.0.1 is in use" in done.stderr and "--port" in done.stderr
+    assert "Traceback" not in done.stderr and "the board:" not in done.stderr
