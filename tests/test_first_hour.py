@@ -81,3 +81,47 @@ def test_serve_on_a_port_in_use_is_a_usage_error_naming_the_port():
     assert done.returncode == 2, done.stderr
     assert f"port {port} on 127.0.0.1 is in use" in done.stderr and "--port" in done.stderr
     assert "Traceback" not in done.stderr and "the board:" not in done.stderr
+
+
+def _seatings() -> list[tuple[str, int]]:
+    from analyzer.rules.catalog import catalog
+    from analyzer.template import seating
+    return [(name, n) for n in range(2, 7) for name in seating(n)]
+
+
+@pytest.mark.parametrize("variant,players", _seatings())
+def test_domino_new_writes_a_record_that_validates_for_every_variant_and_number_of_players(variant, players):
+    from analyzer.match import replay_record
+    from analyzer.notation import parse
+    from analyzer.template import template_text
+
+    text = template_text(variant, {}, players)
+    record = parse(text, "new.dom")
+    (rep,) = replay_record(record)
+    assert rep.valid, [str(d) for d in rep.diagnostics if d.severity == "error"]
+    game = rep.game
+    seated = players if variant != "whist" else 4                   # (Domino Whist: four of five or six play a hand)
+    assert len(game.players) == seated and len(game.hands) == seated and game.moves
+    assert f"for {players} players" in game.comments[0].replace("\n", " ")
+    assert game.tags["Event"] == "my game" and "domino validate" in " ".join(game.comments)
+    assert "Source" not in game.tags
+
+
+def test_domino_new_never_writes_over_a_file_and_names_the_variants_that_seat_a_count(tmp_path):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    target = tmp_path / "my.dom"
+    done = CliRunner().invoke(main, ["new", "--variant", "kozel", "-o", str(target)])
+    assert done.exit_code == 0 and target.read_text(encoding="utf-8").startswith('[Event "my game"]')
+    target.write_text("my own game", encoding="utf-8")
+    again = CliRunner().invoke(main, ["new", "--variant", "kozel", "-o", str(target)])
+    assert again.exit_code == 2 and "--force" in again.output
+    assert target.read_text(encoding="utf-8") == "my own game"                 # left as it was
+    forced = CliRunner().invoke(main, ["new", "--variant", "cutthroat", "--players", "3", "-o", str(target), "--force"])
+    assert forced.exit_code == 0 and '[Players "A, B, C"]' in target.read_text(encoding="utf-8")
+    wrong = CliRunner().invoke(main, ["new", "--variant", "partnership", "--players", "3"])
+    assert wrong.exit_code == 2 and "partnership seats 4 players, not 3" in wrong.output
+    assert "cutthroat" in wrong.output and "Traceback" not in wrong.output
+    assert CliRunner().invoke(main, ["new", "--variant", "nosuch"]).exit_code == 2
