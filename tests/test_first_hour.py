@@ -125,3 +125,109 @@ def test_domino_new_never_writes_over_a_file_and_names_the_variants_that_seat_a_
     assert wrong.exit_code == 2 and "partnership seats 4 players, not 3" in wrong.output
     assert "cutthroat" in wrong.output and "Traceback" not in wrong.output
     assert CliRunner().invoke(main, ["new", "--variant", "nosuch"]).exit_code == 2
+
+
+# ---- the README: one's own game, and every term it uses defined where it is first used, or linked ----
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _readme_record() -> str:
+    own = README.split("## Your own game", 1)[1].split("\n## ", 1)[0]
+    return own.split("```text\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readmes_record_is_ten_lines_bundled_and_its_slip_is_found_where_the_readme_says():
+    import re
+
+    from analyzer.match import replay_record
+    from analyzer.notation import parse
+    from analyzer.repair.triage import triage_games
+
+    text = _readme_record()
+    assert len(text.splitlines()) == 10
+    assert (ROOT / "records" / "my-game.dom").read_text(encoding="utf-8") == text      # the one validate reads
+    said = README.split("## Your own game", 1)[1].split("\n## ", 1)[0]
+    line, column = map(int, re.search(r"error at line (\d+), column\s+(\d+)", said).groups())
+    old, new = re.search(r"`change Bob's (\[\d-\d\]) to (\[\d-\d\])`", said).groups()
+    (rep,) = replay_record(parse(text, "my-game.dom"))
+    errors = [d for d in rep.diagnostics if d.severity == "error"]
+    assert not rep.valid and (errors[0].line, errors[0].column) == (line, column)
+    assert errors[0].code == "tile-not-held" and old in errors[0].message
+    assert text.splitlines()[line - 1][column - 1:].startswith(old)             # the place names the tile
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    out = CliRunner().invoke(main, ["validate", str(ROOT / "records" / "my-game.dom")]).output
+    assert f"likely slip: change Bob's {old} to {new} (round 4, line {line}, column {column})" in out
+    # the slip corrected as named: the record is valid, and ends as its Result tag says
+    (fixed,) = replay_record(parse(text.replace(f"Bob {old}", f"Bob {new}"), "my-game.dom"))
+    assert fixed.valid and not [d for d in fixed.diagnostics if d.severity == "error"]
+
+
+def test_the_notations_quick_reference_record_is_the_readmes_corrected():
+    from analyzer.match import replay_record
+    from analyzer.notation import parse
+
+    notation = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+    assert notation.index("## Quick reference") < notation.index("## Tiles") < notation.index("## Errors")
+    quick = notation.split("## Quick reference", 1)[1].split("\n## ", 1)[0]
+    block = quick.split("```\n", 1)[1].split("```", 1)[0]
+    record = "\n".join(line[:48].rstrip() for line in block.splitlines()) + "\n"     # (the notes on the right)
+    (rep,) = replay_record(parse(record, "quick.dom"))
+    assert rep.valid, [str(d) for d in rep.diagnostics]
+    assert record.replace(" {a comment}", "") == _readme_record().replace("Bob [1-4]", "Bob [1-3]")
+    assert len(quick.splitlines()) <= 60                                   # one page
+
+
+def _paragraphs(text: str) -> list[str]:
+    """The README cut at blank lines outside code blocks (a code block is one paragraph)."""
+    out, current, fenced = [], [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if not line.strip() and not fenced:
+            if current:
+                out.append("\n".join(current))
+            current = []
+        else:
+            current.append(line)
+    return out + (["\n".join(current)] if current else [])
+
+
+#: each term the README uses that a newcomer cannot know, and what must explain it: in the paragraph of its
+#: first use or the prose paragraph right after it (a term first met in an output block is explained below it),
+#: words of the README itself, or a link to the doc that defines it (the doc must hold the words)
+TERMS = {
+    "@2": ("README", r"`\[2-6\]@2` is \[2-6\] laid on the\s+open end showing 2"),
+    "line 16": ("README", r"`line 16` and `line 20, column 9` are places in the record file"),
+    "critical move": ("README", r"critical move lost the most"),
+    "14 variants": ("README", r"14 variants\s+\(partnership, the four-player block game, by default: "
+                              r"\[the list\]\(docs/variants\.md\)\)"),
+    "MISTAKE": ("README", r"A loss of 3, 10 or 25 points is an inaccuracy, a mistake or a blunder"),
+    "A/C": ("README", r"A and C are partners"),
+    "likely slip": ("README", r"the likely slip \(the one edit that makes it valid\)"),
+    "--fair": ("README", r"judged by what the player could know \(`--fair`\)"),
+    "quick-reference": ("docs/notation.md", r"## Quick reference"),
+    ".venv": ("README", r"makes a virtual environment, `\.venv`"),
+}
+
+
+@pytest.mark.parametrize("term", TERMS)
+def test_each_term_of_the_readme_is_defined_where_first_used_or_linked(term):
+    import re
+
+    where, explained = TERMS[term]
+    paragraphs = _paragraphs(README)
+    first = next(k for k, p in enumerate(paragraphs) if term in p)
+    near = paragraphs[first:first + 1] + [p for p in paragraphs[first + 1:first + 3] if not p.startswith("```")][:1]
+    if where == "README":
+        assert any(re.search(explained, p) for p in near), (term, near)
+    else:
+        assert any(f"]({where})" in p or f"]({where}#" in p for p in near), (term, "no link to", where, near)
+        assert re.search(explained, (ROOT / where).read_text(encoding="utf-8")), (term, where)
+
+
+def test_the_terms_are_the_readmes():
+    """The list above is checked against the README: each term is in it (a term dropped is dropped here)."""
+    assert all(term in README for term in TERMS)
