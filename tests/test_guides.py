@@ -122,6 +122,17 @@ def test_the_pages_show_commands_and_their_output():
     assert sum(shown is not None for _, _, shown in BLOCKS) >= 15
 
 
+def test_every_command_a_page_shows_is_run_here_or_is_the_set_up():
+    """No line of a page's ```sh blocks goes unchecked: each runs ``domino`` (run below; a ``pip``/venv step
+    before it on the line is the README's set-up, run by tests/test_setup.py) or is the README's test command
+    (tests/test_setup.py: what CI runs)."""
+    setup = re.search(r"```sh\n(.*?)```", PAGES[0].read_text(encoding="utf-8"), re.S).group(1).splitlines()
+    for page in PAGES:
+        for block in re.findall(r"```sh\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            for line in filter(str.strip, block.splitlines()):
+                assert "domino " in line.split("#", 1)[0] or (page == PAGES[0] and line in setup), (page.name, line)
+
+
 def test_the_guides_pictures_are_the_screenshot_scripts():
     """A picture a guide shows is a PNG in docs/shots/ that docs/shots/make_shots.py makes."""
     script = (ROOT / "docs" / "shots" / "make_shots.py").read_text(encoding="utf-8")
