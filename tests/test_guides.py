@@ -80,20 +80,30 @@ def _serve(args: list[str], cwd) -> str:
 
 
 def matches(shown: list[str], output: str) -> list[str]:
-    """The shown lines the output does not hold, in order (empty: it holds them all)."""
-    lines = [line.rstrip() for line in output.splitlines()]
-    at, missing = 0, []
-    for want in (w.rstrip() for w in shown):
-        if want in ("", "..."):
+    """What differs between the lines shown and the output (empty: none): each shown line the output does
+    not hold where the page puts it, and each line of the output the page neither shows nor leaves out with
+    a ``...`` line. A ``...`` line stands for any number of lines (none too); a shown line ending in `` ...``
+    is a line that starts so; blank lines are not compared (standard output comes before standard error)."""
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    at, differs, skipping = 0, [], False
+    for want in (w.rstrip() for w in shown if w.strip()):
+        if want == "...":
+            skipping = True
             continue
         prefix = want[:-4] if want.endswith(" ...") else None
-        for k in range(at, len(lines)):
-            if (lines[k].startswith(prefix) if prefix is not None else lines[k] == want):
-                at = k + 1
-                break
-        else:
-            missing.append(want)
-    return missing
+
+        def holds(line: str) -> bool:
+            return line.startswith(prefix) if prefix is not None else line == want
+        found = next((k for k in range(at, len(lines)) if holds(lines[k])), None)
+        if found is None:
+            differs.append(want)
+            continue
+        if not skipping:
+            differs += [f"(not shown: {line})" for line in lines[at:found]]
+        at, skipping = found + 1, False
+    if not skipping:
+        differs += [f"(not shown: {line})" for line in lines[at:]]
+    return differs
 
 
 @pytest.fixture
@@ -110,6 +120,17 @@ def test_the_pages_show_commands_and_their_output():
     for page in PAGES:
         assert _blocks(page), f"{page}: no command shown"
     assert sum(shown is not None for _, _, shown in BLOCKS) >= 15
+
+
+def test_every_command_a_page_shows_is_run_here_or_is_the_set_up():
+    """No line of a page's ```sh blocks goes unchecked: each runs ``domino`` (run below; a ``pip``/venv step
+    before it on the line is the README's set-up, run by tests/test_setup.py) or is the README's test command
+    (tests/test_setup.py: what CI runs)."""
+    setup = re.search(r"```sh\n(.*?)```", PAGES[0].read_text(encoding="utf-8"), re.S).group(1).splitlines()
+    for page in PAGES:
+        for block in re.findall(r"```sh\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            for line in filter(str.strip, block.splitlines()):
+                assert "domino " in line.split("#", 1)[0] or (page == PAGES[0] and line in setup), (page.name, line)
 
 
 def test_the_guides_pictures_are_the_screenshot_scripts():
@@ -148,8 +169,15 @@ def test_each_command_shown_runs_and_prints_what_the_page_shows(page, workdir):
 
 
 def test_the_matching_reads_the_pages_convention():
-    out = "a line\nsecond line, long\nthird\n"
+    out = "a line\nsecond line, long\n\nthird\n"
+    assert matches(["a line", "second line, long", "third"], out) == []
     assert matches(["a line", "...", "third"], out) == []
-    assert matches(["second ...", "third"], out) == []
-    assert matches(["third", "a line"], out) == ["a line"]           # in order
-    assert matches(["second"], out) == ["second"]                    # a whole line unless it ends in ' ...'
+    assert matches(["...", "second ...", "third"], out) == []
+    assert matches(["...", "third"], out) == []
+    assert matches(["a line", "..."], out) == []
+    assert matches(["...", "third", "a line"], out) == ["a line"]                        # in order
+    assert matches(["...", "second", "..."], out) == ["second"]          # a whole line unless it ends in ' ...'
+    # every line of the output is shown or left out by a '...'
+    assert matches(["a line", "third"], out) == ["(not shown: second line, long)"]
+    assert matches(["second line, long", "third"], out) == ["(not shown: a line)"]
+    assert matches(["a line", "second line, long"], out) == ["(not shown: third)"]

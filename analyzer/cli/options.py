@@ -218,6 +218,6 @@ def scale_option(f):
 def force_option(f):
     """``--force``: an existing output file that is not the tool's own output of its kind is replaced."""
     return click.option("--force", is_flag=True,
-                        help="Replace an existing output file even when it is not domino's own output of that kind "
+                        help="Replace an existing output file even when it is not the tool's own output of that kind "
                              "(without it such a file is never replaced: a page, a tree of lines, a table, a problem set "
-                             "or a deck is known by the mark this tool writes in it; an existing record never is).")(f)
+                             "or a deck is known by the mark the tool writes in it; an existing record never is).")(f)

@@ -33,6 +33,7 @@ def serve(paths, host, port, token, allow_hosts):
     Example (the board on every record of a folder; open the address it prints):
       domino serve records/"""
     try:
+        from ..server import PortUnavailable
         from ..server import serve as run
         from ..server.files import FileRefused
     except ImportError as exc:
@@ -47,3 +48,5 @@ def serve(paths, host, port, token, allow_hosts):
         run(list(paths), host, port, token=token, allow_hosts=allow_hosts, started=started)
     except FileRefused as exc:
         raise click.ClickException(str(exc)) from None
+    except PortUnavailable as exc:         # a usage error (exit 2): another --port, or --port 0 for a free one
+        raise click.BadParameter(f"{exc}; give another port, or 0 for a free one", param_hint="--port") from None

@@ -63,7 +63,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
-           "resolve_draw", "cores_text", "pure_python_note", "filled", "weak_method"]
+           "resolve_draw", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
 PURE_ENV = "DOMINO_PURE_PYTHON"
@@ -178,6 +178,44 @@ def cores_text() -> str:
     return f"{CORE} ({', '.join(others)})" if others else CORE
 
 
+_CORES = ("_core", "_arms", "_draw")
+
+
+def _built(folder: str) -> bool:
+    """Whether the package folder ``folder`` (the one holding ``search/``) holds every compiled search core."""
+    import importlib.machinery
+
+    try:
+        names = os.listdir(os.path.join(folder, "search"))
+    except OSError:
+        return False
+    return all(any(name.startswith(core + ".") and name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+                   for name in names) for core in _CORES)
+
+
+def installed_with_cores(candidates=None) -> str | None:
+    """The folder of an installed copy of the package that holds the compiled search cores, when the package
+    imported here is another folder without them (a source tree: ``python3 -m analyzer`` run from a clone's
+    root imports the clone, not what ``pip install .`` installed); None otherwise. ``candidates`` (for the
+    tests): the package folders to look at, instead of those of every installed ``domino-analyzer``."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if _built(here):
+        return None
+    if candidates is None:
+        from importlib import metadata
+        candidates = []
+        for dist in metadata.distributions(name="domino-analyzer"):     # (a clone's own egg-info too)
+            try:
+                candidates.append(dist.locate_file("analyzer"))
+            except (OSError, TypeError, ValueError, NotImplementedError):
+                continue
+    for folder in candidates:
+        there = os.path.abspath(os.fspath(folder))
+        if there != here and _built(there):
+            return there
+    return None
+
+
 def pure_python_note() -> str | None:
     """What a user of the command line should know when a search runs in pure Python (``None`` when
     every core is compiled): why, and what it costs where it matters. The library never prints it;
@@ -187,9 +225,18 @@ def pure_python_note() -> str | None:
             if core == "python"]
     if not slow:
         return None
-    why = (f"{PURE_ENV}=1 asks for it" if _PURE else
-           "the compiled search cores were not built: no C compiler or Python headers when the package was "
-           "installed; install them (e.g. apt-get install gcc python3-dev) and install the package again")
+    installed = None if _PURE else installed_with_cores()
+    if _PURE:
+        why = f"{PURE_ENV}=1 asks for it"
+    elif installed is not None:
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        why = (f"Python imported the source tree {here}, whose cores are not built, and not the installed "
+               f"package {installed}, which has them: `python3 -m analyzer` puts the current folder first on "
+               "the path; run `domino` or `python3 -P -m analyzer` instead, or another folder, or build the cores "
+               "in the tree with `python3 -m pip install -e .`")
+    else:
+        why = ("the compiled search cores were not built: no C compiler or Python headers when the package was "
+               "installed; install them (e.g. apt-get install gcc python3-dev) and install the package again")
     which = "" if len(slow) == 3 else f" for {' and '.join(slow)}"
     return (f"note: the search runs in pure Python{which} ({why}): the same values, 15-60 times slower "
             f"(a French record takes about 230 s instead of 6 s)")

@@ -4,9 +4,36 @@
 into the analyser; ``files`` keeps reading and writing under the paths the server was started with;
 ``jobs`` runs analyses in worker processes that a cancel ends. The web framework lives in this
 package only."""
+import errno
+import socket
+
 from .app import create_app
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "serve", "PortUnavailable"]
+
+
+class PortUnavailable(OSError):
+    """The board cannot listen at its address: the port is in use (or not ours to take); the message names both."""
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (its first address), or :class:`PortUnavailable` naming them."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise PortUnavailable(f"cannot listen on {host}: {exc.strerror or exc}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # (as uvicorn does: not a port in use)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        taken = exc.errno == errno.EADDRINUSE
+        why = "is in use (another board, or another program, listens there)" if taken else \
+            f"cannot be opened ({exc.strerror or exc})"
+        raise PortUnavailable(f"port {port} on {host} {why}") from None
+    return sock
 
 
 def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning",
@@ -19,6 +46,7 @@ def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8765, log_level
     from .guard import allowed_hosts, new_token
     from .jobs import Workers
 
+    sock = _listening(host, port)             # (before any worker starts: a port in use is said at once)
     workers, checks = Workers(), Workers(limit=2, queue=True)
     workers.warm()
     checks.warm()
@@ -40,4 +68,5 @@ def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8765, log_level
                 bound = self.servers[0].sockets[0].getsockname()[1] if self.servers else port
                 started(f"http://{name if ':' not in name else f'[{name}]'}:{bound}/?token={token}")
 
-    Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=2)).run()
+    Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=2)).run(
+        sockets=[sock])
