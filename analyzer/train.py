@@ -71,8 +71,10 @@ def _on_match_scale(decision: dict) -> bool:
 
 
 def _graded(decision: dict, least: int, scale: str) -> bool:
+    from .report.verdicts import OVER_HANDS
+
     fair = decision.get("fair") or {}
-    if fair.get("method") == "over-hands":
+    if fair.get("method") == OVER_HANDS:
         return False        # (a sheet's verdict over several hands he may have held: no one position he saw)
     cls = fair.get("mwc_class" if scale == "match" and _on_match_scale(decision) else "class")
     return cls in CLASSES and CLASSES.index(cls) >= least and fair.get("verdict") in ("real", "uncertain")

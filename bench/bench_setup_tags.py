@@ -68,7 +68,7 @@ def main() -> None:
         print(f"{tag}: " + ", ".join(f"N={n:,} {s:.3f} s" for n, s in zip(sizes, seconds))
               + f"; exponent {exponent(sizes, seconds):.2f}")
         if before:
-            print(f"  before: " + ", ".join(f"N={n:,} {s:.3f} s" for n, s in zip(sizes, before[tag]))
+            print("  before: " + ", ".join(f"N={n:,} {s:.3f} s" for n, s in zip(sizes, before[tag]))
                   + f"; exponent {exponent(sizes, before[tag]):.2f}")
 
 

@@ -84,7 +84,6 @@ def test_serve_on_a_port_in_use_is_a_usage_error_naming_the_port():
 
 
 def _seatings() -> list[tuple[str, int]]:
-    from analyzer.rules.catalog import catalog
     from analyzer.template import seating
     return [(name, n) for n in range(2, 7) for name in seating(n)]
 
@@ -142,7 +141,6 @@ def test_the_readmes_record_is_ten_lines_bundled_and_its_slip_is_found_where_the
 
     from analyzer.match import replay_record
     from analyzer.notation import parse
-    from analyzer.repair.triage import triage_games
 
     text = _readme_record()
     assert len(text.splitlines()) == 10

@@ -231,10 +231,10 @@ class GameAnalysis:
     # the player to move there, nothing played (``played`` "", no loss); its ``fair`` in a fair analysis
     to_move: Decision | None = None
     # a sheet without hands (``analysis.sheets``): the deals it allows (``DealsSummary``), why none fits it, and
-    # where it allows one deal, the game replayed with it written
+    # the deals found (``inference.sheet.SheetDeals``, for its fair verdicts; not in the plain data)
     deals: object | None = None
     deals_error: str | None = None
-    deals_game: object | None = field(default=None, repr=False, compare=False)
+    deals_found: object | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
         fair = self.fair

@@ -37,10 +37,12 @@ from ..search.core import TABLE_MB
 from ..workers import pool_options
 from . import Alternative, Decision, GameAnalysis, Thresholds, analyze_replay
 from .dealvalues import DealsSummary, OverDeals, OverHands
+from .fair import FairDecision, fair_analyze
 
-__all__ = ["OverDeals", "OverHands", "DealsSummary", "sheet_analyze", "sheet_fair", "written_replay",
+__all__ = ["METHOD", "OverDeals", "OverHands", "DealsSummary", "sheet_analyze", "sheet_fair", "written_replay",
            "written_game", "HANDS"]
 
+METHOD = "over-hands"   # the method of a fair verdict over the hands a player may have held (``FairDecision.method``)
 HANDS = 8               # the hands of a player judged fairly: every one where he may have held at most this many,
 #                         else this many drawn by the deals they stand for
 CHUNK = 40              # deals a task analyses
@@ -140,7 +142,7 @@ def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_dea
     if found.count == 1 and found.exact:
         written = written_replay(rep, found.deals[0])
         got = analyze_replay(written, thresholds, lines, node_limit=node_limit, table_mb=table_mb)
-        got.deals, got.deals_game = replace(summary, results=((_result_words(written), 1),)), written
+        got.deals, got.deals_found = replace(summary, results=((_result_words(written), 1),)), found
         for d in got.decisions:
             _exact_over(d)
         return got
@@ -157,6 +159,7 @@ def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_dea
     for _, said in per_deal:
         words[said] = words.get(said, 0) + 1
     out.deals = replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1])))
+    out.deals_found = found
     gathered = _gathered(rep, [rows for rows, _ in per_deal], thresholds, found.method == "sampled")
     out.decisions = [d for d in gathered if d.index < len(rep.steps)]
     out.to_move = next((d for d in gathered if d.index == len(rep.steps)), None)
@@ -222,14 +225,7 @@ def _gathered(rep: Replay, per_deal: list[list], thresholds: Thresholds, sampled
             continue
         loss = over(losses, sampled)
         side = 0 if rep.variant.seating.sides > 2 else teams[step.seat]
-        sign = 1 if side == 0 else -1
-        alts = [Alternative(move, None, played=move == got["played"], over_deals=over(values, sampled))
-                for move, values in got["alts"].items()]
-        alts.sort(key=lambda a: -sign * a.over_deals.mean)
-        if alts:
-            top = alts[0].over_deals.mean
-            for a in alts:
-                a.best = abs(a.over_deals.mean - top) < 1e-9
+        alts = _alternatives(got, side, sampled)
         decision = Decision(index, rep.players[step.seat], side, step.entry.pos.line or None,
                             step.entry.pos.column or None, step.entry.round, got["played"], None, alts, None, None,
                             thresholds.classify(loss.mean))
@@ -238,16 +234,24 @@ def _gathered(rep: Replay, per_deal: list[list], thresholds: Thresholds, sampled
     return out
 
 
+def _alternatives(got: dict, side: int, sampled: bool) -> list[Alternative]:
+    """A decision's alternatives over the deals in which each could be played (``got["alts"]``), best first for
+    the mover's ``side``, the best on average marked, the move played (``got["played"]``) too."""
+    sign = 1 if side == 0 else -1
+    alts = [Alternative(move, None, played=move == got["played"], over_deals=over(values, sampled))
+            for move, values in got["alts"].items()]
+    alts.sort(key=lambda a: -sign * a.over_deals.mean)
+    for a in alts:
+        a.best = abs(a.over_deals.mean - alts[0].over_deals.mean) < 1e-9
+    return alts
+
+
 def _to_move_over(rep: Replay, got: dict, sampled: bool) -> Decision:
     """The decision a sheet stops at ("what should he play now?"): each move's value over the deals, the best
     on average marked, nothing played."""
     pos = rep.position_at(len(rep.steps))
     side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[pos.turn]
-    sign = 1 if side == 0 else -1
-    alts = [Alternative(move, None, over_deals=over(values, sampled)) for move, values in got["alts"].items()]
-    alts.sort(key=lambda a: -sign * a.over_deals.mean)
-    for a in alts:
-        a.best = abs(a.over_deals.mean - alts[0].over_deals.mean) < 1e-9
+    alts = _alternatives(got, side, sampled)
     last = rep.steps[-1].entry if rep.steps else None
     return Decision(len(rep.steps), rep.players[pos.turn], side, last.pos.line or None if last else None, None,
                     last.round if last else None, "", None, alts, None, None, None)
@@ -272,8 +276,6 @@ def _judge_hand(task: tuple[int, int]) -> tuple[dict, frozenset]:
     """The fair analysis of seat ``task[0]`` in deal ``task[1]``: per decision index its fair verdict and each
     move's fair value; and the steps where he had a choice in that deal (a choice without a verdict was not
     valued: past the node limit)."""
-    from .fair import fair_analyze
-
     rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
     seat, at = task
     written = written_replay(rep, deals[at])
@@ -314,7 +316,7 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed:
     if analysis.deals is None:
         analysis.fair_note = "no fair analysis: " + (analysis.stopped or "the sheet's deals are not known")
         return analysis
-    found = sheet_deals(rep, analysis.deals.max_deals, seed)
+    found = analysis.deals_found or sheet_deals(rep, analysis.deals.max_deals, seed)    # (read back: found again)
     deals = list(found.deals)
     rng = random.Random(seed * 7919 + 1)
     tasks, weights = [], []            # (seat, a deal of the hand); per task, the deals it stands for
@@ -373,8 +375,6 @@ def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, b
     """The fair verdict of decision ``k`` over the hands judged (``mine``: per hand its weight and verdicts by
     decision): the mean loss classed by the points' ``thresholds``; *real* where the move is a real mistake in
     every hand judged, *uncertain* where the mean reaches a class but not so, else none."""
-    from .fair import FairDecision
-
     losses, weights, real, bests, worlds, total_worlds = [], [], 0, set(), 0, 0
     mine = [(w, v) for w, v, choices in mine if k in v or k not in choices]    # (a choice not valued: left out)
     if not mine:
@@ -405,5 +405,5 @@ def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, b
     every = min((names.index(f.cls) if f is not None else 0) for f in fairs)
     cls = names[max(names.index(thresholds.classify(mean)), every)]
     verdict = "real" if cls is not None and real == len(mine) else "uncertain" if cls is not None else "none"
-    return FairDecision(rep.players[seat], worlds, "over-hands", best or "", round(mean, 4), cls, verdict,
+    return FairDecision(rep.players[seat], worlds, METHOD, best or "", round(mean, 4), cls, verdict,
                         total_worlds, over_hands=hands)

@@ -18,7 +18,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from ..position import mask_of, tiles_of
+from ..position import mask_of
 from ..record import StatedResult
 from ..rules.facts import HandResult, hand_facts
 from ..tiles import Tile
@@ -29,7 +29,7 @@ from .worlds import NoWorld, PUBLIC, Worlds, describe_step, laid_at_start
 
 __all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "listing", "Listing",
            "is_sheet",
-           "LIST_LIMIT", "MAX_DEALS", "result_key"]
+           "LIST_LIMIT", "MAX_DEALS"]
 
 LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result; beyond, a sample estimates
 MAX_DEALS = 1000        # the deals analysed: every one where there are at most this many, else this many drawn
@@ -59,7 +59,6 @@ class SheetDeals:
     method: str
     deals: tuple[SheetDeal, ...]
     before_result: int
-    results: tuple[tuple[tuple, int], ...] = ()
     count_ci95: tuple[int, int] | None = None
 
     @property
@@ -70,11 +69,6 @@ class SheetDeals:
 def is_sheet(rep) -> bool:
     """Whether ``rep`` is a game whose record does not write every hand (a sheet): its deals are to be found."""
     return any(rep.initial.hidden) and rep.setup_lacks is None
-
-
-def result_key(result: HandResult | None) -> tuple:
-    """What a result is compared by: the winning side, the points and the ending."""
-    return (None, 0, "") if result is None else (result.winner, result.points, result.termination)
 
 
 class _Ending:
@@ -263,10 +257,9 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
     if ending.stated is None:
         if total <= max_deals:
             listed = [_deal(worlds.view, w) for w in worlds]
-            return SheetDeals(total, True, "all", tuple(listed), total, _tally(ending, worlds, list(worlds)))
+            return SheetDeals(total, True, "all", tuple(listed), total)
         drawn = [worlds.sample(rng) for _ in range(max_deals)]
-        return SheetDeals(total, True, "sampled", tuple(_deal(worlds.view, w) for w in drawn), total,
-                          _tally(ending, worlds, drawn))
+        return SheetDeals(total, True, "sampled", tuple(_deal(worlds.view, w) for w in drawn), total)
     if total <= list_limit:
         every = list(worlds)
         results = [ending.result(w) for w in every]
@@ -276,8 +269,7 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
         count, method = len(kept), "all"
         if count > max_deals:
             kept, method = [kept[i] for i in sorted(rng.sample(range(count), max_deals))], "sampled"
-        return SheetDeals(count, True, method, tuple(_deal(worlds.view, w) for w in kept), total,
-                          _tally(ending, worlds, kept))
+        return SheetDeals(count, True, method, tuple(_deal(worlds.view, w) for w in kept), total)
     # too many to list: a uniform sample of the moves' deals, kept where they give the written result
     tries, kept = 0, []
     while len(kept) < max_deals and tries < 20 * max_deals:
@@ -292,15 +284,7 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
     half = 1.96 * math.sqrt(share * (1 - share) / tries)
     interval = (max(1, int(total * max(0.0, share - half))), min(total, math.ceil(total * (share + half))))
     return SheetDeals(round(total * share), False, "sampled", tuple(_deal(worlds.view, w) for w in kept), total,
-                      _tally(ending, worlds, kept), interval)
-
-
-def _tally(ending: _Ending, worlds: Worlds, chosen: list) -> tuple[tuple[tuple, int], ...]:
-    counts: dict[tuple, int] = {}
-    for world in chosen:
-        key = result_key(ending.result(world))
-        counts[key] = counts.get(key, 0) + 1
-    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0]))))
+                      interval)
 
 
 def _result_line(rep) -> int | None:

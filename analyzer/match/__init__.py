@@ -560,7 +560,7 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
     if rep.result is not None and len(rep.players) == chosen.players:
         state = chosen.match.apply(state, rep.result)
     elif rep.players:
-        spans = getattr(rep, "deal_results", None)
+        spans = rep.deal_results
         known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, f"the result of this game is not known{known}, so "
                                          "the running score leaves it out and the games after it cannot be placed "

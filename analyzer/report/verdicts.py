@@ -68,15 +68,16 @@ def tied_words(fair, say=str) -> str | None:
     return f"{names} are not told apart after {fair.worlds:,} deals"
 
 
-OVER_HANDS = "over-hands"      # a sheet's fair verdict, over the hands the mover may have held (``analysis.sheets``)
+#: The method of a sheet's fair verdict, over the hands the mover may have held (``analysis.sheets.METHOD``).
+OVER_HANDS = "over-hands"
 
 
-def over_text(o, unit: str = "") -> str:
-    """A value over a sheet's deals: ``+6.12 [+4.07, +8.17] (-30 to +42, 448 deals)``, the interval where the
+def over_text(o) -> str:
+    """A value over a sheet's deals: ``+6.12 [+4.07, +8.17] (-30 to +42 in 448 deals)``, the interval where the
     deals are a sample."""
     ci = f" [{o.ci95[0]:+.2f}, {o.ci95[1]:+.2f}]" if o.ci95 is not None and o.ci95[0] != o.ci95[1] else ""
     span = f"{o.min:+d} to {o.max:+d}" if o.min != o.max else "the same"
-    return f"{o.mean:+.2f}{ci} ({span} in {o.deals:,} deal{'s' * (o.deals != 1)}{unit})"
+    return f"{o.mean:+.2f}{ci} ({span} in {o.deals:,} deal{'s' * (o.deals != 1)})"
 
 
 def loss_range_words(o) -> str:
