@@ -17,10 +17,11 @@ from ..record import Game, Record, clip
 from ..replay import Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
 from ..record import StatedResult
+from ..rules.hints import score_hint
 from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
 from ..rules.kozel import KozelMatch
-from ..rules.matchplay import seat_now, settlement
+from ..rules.matchplay import parse_clock, seat_now, settlement
 from ..rules.codes import Code
 from ..rules.modes import MatchKind
 from ..generate import SEAT_NAMES, random_hand
@@ -557,8 +558,9 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
                 ) -> tuple[MatchState, str]:
     """The match after game ``rep`` and its score as text; the game's notes on the match (its stated
     score checked, the match over, the settlement)."""
+    before = state
     if rep.result is not None and len(rep.players) == chosen.players:
-        state = chosen.match.apply(state, rep.result)
+        state = _timed(chosen, game, rep, chosen.match.apply(state, rep.result))
     elif rep.players:
         spans = rep.deal_results
         known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
@@ -568,7 +570,7 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
     stated = game.tags.get("Score")
     if stated is not None and rep.result is not None:
-        _check_score(rep, stated, state, chosen)
+        _check_score(rep, stated, state, chosen, before)
     if state.note:
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
     if state.over:
@@ -581,6 +583,24 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
             rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, f"the settlement (§9-§11): {text}", None,
                                              severity="info", settlement={name: str(v) for name, v in paid.items()}))
     return state, shown
+
+
+def _timed(chosen: Variant, game: Game, rep: Replay, state: MatchState) -> MatchState:
+    """The match after the hand of ``rep`` once its ``Clock`` tag (the time played in the match when the hand
+    ended) is read: over on time where the variant's match has a time limit that ran out (``MatchScoring.timed``)."""
+    clock = game.tags.get("Clock")
+    if clock is None:
+        return state
+    if not chosen.match.minutes:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, "the Clock tag is not read: this match has no time "
+                                         "limit (a match of 150 points or 30 minutes, as in Brasília, is "
+                                         "[Rules \"minutes=30\"] or [Variant \"brasilia\"])", "Clock", severity="info"))
+        return state
+    try:
+        return chosen.match.timed(state, parse_clock(clock))
+    except ValueError as exc:
+        rep.end_diagnostics.append(_diag(rep, Code.CLOCK_SYNTAX, str(exc), "Clock"))
+        return state
 
 
 def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, draw: SeatDraw | None
@@ -648,7 +668,8 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     return out
 
 
-def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) -> None:
+def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, before: MatchState | None = None
+                 ) -> None:
     try:
         claimed = parse_score(stated)
     except ValueError:
@@ -663,9 +684,12 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) 
                                              f"which is not a side of this game ({', '.join('/'.join(sorted(s)) for s in actual)})",
                                              "Score"))
         elif actual[side] != value:
+            names = [frozenset(variant.side_name(s, rep.players).split("/")) for s in range(len(state.scores))]
+            hint = "" if before is None or rep.result is None else score_hint(
+                variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)))
             rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
                                              f"\"{stated}\" but after this game it is "
-                                             f"{score_text(variant, rep.players, state.scores)}", "Score",
+                                             f"{score_text(variant, rep.players, state.scores)}{hint}", "Score",
                                              expected=score_text(variant, rep.players, state.scores)))
             return
 

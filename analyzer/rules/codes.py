@@ -33,6 +33,7 @@ class Code(StrEnum):
     BAD_TILE = "bad-tile"
     BINARY = "binary"
     BONEYARD_EMPTY = "boneyard-empty"
+    CLOCK_SYNTAX = "clock-syntax"
     CLUSTER_LOST = "cluster-lost"
     COMMENT_SWALLOWS_ROWS = "comment-swallows-rows"
     DEAL_AGAIN = "deal-again"

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import astuple, dataclass
 
-from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
+from ..rules.policies import PASS_PR, BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
 from ..rules.variants import Variant
 
 __all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table", "BY", "TIE", "COUNT", "CHUCHAZO",
@@ -169,9 +169,12 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     elif type(scoring) is DifferenceAward and scoring.unit >= 1:
         hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit)
     elif (type(scoring) is PointScoring and scoring.count in _POINT_COUNTS and scoring.chuchazo in CHUCHAZO
-          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0):
+          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0
+          and not scoring.capicu_double and not scoring.salida):
+        # (a capicúa that doubles the points and the leading side's bonus are not in ``_leaf.h``: the cores ask
+        # ``value`` in Python for every finished hand under them, and ``block.core_note`` says so)
         hand = (COUNT[scoring.count], scoring.divide, scoring.blank, scoring.capicu, CHUCHAZO[scoring.chuchazo],
-                int(bool(scoring.pass_bonus)), int(bool(scoring.doubled)), 1)
+                int(scoring.tens), int(bool(scoring.doubled)), 1)
     else:
         return None
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
@@ -249,14 +252,18 @@ def counts_pass_bonuses(rules) -> bool:
     return isinstance(scoring, PointScoring) and scoring.pass_bonus and scoring.count != "bad"
 
 
-def pass_bonus_table(teams: tuple[int, ...]) -> tuple[list, list, int]:
-    """The pass bonuses (``PointScoring.play_bonus``) of the seats of ``teams``, as the block searches pay
-    them: ``bonus[s][k]``, what seat ``s``'s side gets for a play that the next ``k`` seats pass (``k =
-    n - 1``: all of them, ``s`` plays again), as ``(when a bonus was paid before, when none was)``;
-    ``blocking[s]``, for a play that blocks the hand; and the most a play may earn."""
+def pass_bonus_table(teams: tuple[int, ...], rule: str = PASS_PR) -> tuple[list, list, int]:
+    """The pass bonuses (``PointScoring.play_bonus`` under ``rule``, ``PointScoring.pass_rule``) of the seats of
+    ``teams``, as the block searches pay them: ``bonus[s][k]``, what seat ``s``'s side gets for a play that the
+    next ``k`` seats pass (``k = n - 1``: all of them, ``s`` plays again), as ``(when a bonus was paid before,
+    when none was)``; ``blocking[s]``, for a play that blocks the hand; and the most a play may earn. The plays
+    of the table are never the lead (the searches play a lead on the position, and a lead's bonus is among
+    those its history paid: ``Solver._paid``), so the Dominican lead's 25 or 50 is not in it."""
     n = len(teams)
     opponents = [sum(1 for t in teams if t != teams[s]) for s in range(n)]
-    pay = PointScoring.play_bonus
-    bonus = [[(pay(k, n, opponents[s], False), pay(k, n, opponents[s], True)) for k in range(n)] for s in range(n)]
-    blocking = [pay(0, n, opponents[s], False, True) for s in range(n)]
+
+    def pay(k: int, s: int, first: bool, blocking: bool = False) -> int:
+        return PointScoring.play_bonus(k, n, opponents[s], first, blocking, rule)
+    bonus = [[(pay(k, s, False), pay(k, s, True)) for k in range(n)] for s in range(n)]
+    blocking = [pay(0, s, False, True) for s in range(n)]
     return bonus, blocking, max([x for row in bonus for pair in row for x in pair] + blocking)
