@@ -18,7 +18,8 @@ __all__ = ["CUBAN", "KOZEL", "LATIN_FAMILIES", "PRESET_SOURCES", "SOURCES"]
 #: Where the rules of each family come from (the seed field of a family outside the rule texts).
 SOURCES = {
     "cuban": ("Cuban double-nine", "onlinedominogames.com/cuban-dominoes; dominorules.com/cuban-dominoes "
-              "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban"),
+              "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban; libreonline.com "
+              "(Datos curiosos en el domino: the capicua that doubles a hand's points)"),
     "kozel": ("Kozel", "the public specification of the app that recorded the games (as issue 56 states it); "
               "ulodshi.ru (Domino Rules: Goat); infonick.net (domino rules); play.livegames.ru/domino.html"),
 }
@@ -31,6 +32,12 @@ PRESET_SOURCES = {
                   "tie; as copied on tiendamab.com); sportstalksocial.com (ksmith7, Dominoes: a Venezuelan family "
                   "pastime: pairs, to 100); Taipei Times / AFP 2022-03-17 (dominoes in Venezuela, the Federacion "
                   "Venezolana de Domino, the zapato)",
+    "dominican": "dominoesonline.com (rules of the game capicua, Dominican Republic: to 200, 25 for a pase corrido, 25 "
+                 "and 50 for a pass on the lead, the tranque, 25 for a capicua); fichaflow.com (How to keep score in "
+                 "Dominican domino: the deal, the lead, the opponents' pips); dr1.com (25, 50, Capicua! Dominoes and "
+                 "the Dominican Republic)",
+    "brasilia": "euamopadrebernardo.com.br (2013: the simplified rules of the Federacao Brasiliense de Domino for the "
+                "championship of the Administracao Regional de Brasilia: every pip not played, 150 points or 30 minutes)",
 }
 
 CUBAN_LEAD = {"rotate": "rotate", "winners": "winners", "winner": "winner-lowest", "highest-double": "any"}
