@@ -20,7 +20,7 @@ from ..record import StatedResult
 from ..rules.hints import score_hint
 from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
-from ..rules.kozel import KozelMatch
+from ..rules.kozel import FenceError, KozelMatch
 from ..rules.matchplay import parse_clock, seat_now, settlement
 from ..rules.codes import Code
 from ..rules.modes import MatchKind
@@ -108,6 +108,19 @@ def parse_score(text: str) -> dict[frozenset[str], int]:
     return out
 
 
+def _claimed(stated: str, names: list[str], after: bool) -> tuple[int, ...]:
+    """The points of each side (``names``) a Score or MatchScore tag ``stated`` gives; ValueError with its form."""
+    try:
+        claimed = parse_score(stated)
+    except ValueError:
+        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores "
+                         f"{'after' if after else 'before'} the hand") from None
+    got = [claimed.get(frozenset(name.split("/"))) for name in names]
+    if None in got or len(claimed) != len(names):
+        raise ValueError(f"it does not give the points of this game's {len(names)} sides, {', '.join(names)}")
+    return tuple(got)
+
+
 class ScoreContradiction(ValueError):
     """A Score tag that contradicts the hand it follows (less than the hand's own result)."""
 
@@ -133,10 +146,16 @@ def score_before(variant: Variant, rep: Replay, stated: str, after: bool = True)
     if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
         raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
                          "the hand in the file, with Game tags")
-    if isinstance(match, KozelMatch):
-        raise ValueError("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag says: give "
-                         "the games before the hand in the file, with Game tags")
     names = [variant.side_name(side, rep.players) for side in range(sides)]
+    if isinstance(match, KozelMatch):
+        fence = rep.game.tags.get("Fence")
+        if fence is None:
+            raise ValueError("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag says: give "
+                             "the games before the hand in the file, with Game tags, or the fences before the hand "
+                             f"with the Fence tag ([Fence \"{names[0]} 8, {names[1]} 0\"], \"; eggs 26\" for eggs "
+                             "carried)")
+        claimed = _claimed(stated, names, after)
+        return match.before(names, claimed if after else None, fence, rep.result, None if after else claimed)
     try:
         claimed = parse_score(stated)
     except ValueError:
@@ -509,6 +528,10 @@ def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState
         rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag \"{stated}\" cannot follow this "
                                          f"hand: {exc}", "Score"))
         return None, f"no match position from the Score tag {stated!r}: {exc}"
+    except FenceError as exc:
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX if exc.unreadable else Code.SCORE_MISMATCH, str(exc),
+                                         "Fence"))
+        return None, f"no match position from the Score and Fence tags: {exc}"
     except ValueError as exc:
         return None, f"no match position from the Score tag {stated!r}: {exc}"
     return before, "the Score tag (the score after the hand, less the hand's result)"
@@ -568,6 +591,7 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
                                          "the running score leaves it out and the games after it cannot be placed "
                                          "in the match exactly", None, severity="warning"))
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
+    _read_result(chosen, game, rep, before)
     stated = game.tags.get("Score")
     if stated is not None and rep.result is not None:
         _check_score(rep, stated, state, chosen, before)
@@ -583,6 +607,20 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
             rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, f"the settlement (§9-§11): {text}", None,
                                              severity="info", settlement={name: str(v) for name, v in paid.items()}))
     return state, shown
+
+
+def _read_result(chosen: Variant, game: Game, rep: Replay, before: MatchState) -> None:
+    """Where the match lets a Result tag state a hand's points two ways (Kozel: the charge, or with the eggs
+    carried), an info at the tag saying which it was read as."""
+    if rep.result is None or not rep.valid:
+        return
+    try:
+        stated = StatedResult.parse(game.tags.get("Result", ""))
+    except ValueError:
+        return
+    reading = chosen.match.stated_reading(stated.points if stated else None, rep.result, chosen.match.worth(before))
+    if reading:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, reading, "Result", severity="info"))
 
 
 def _timed(chosen: Variant, game: Game, rep: Replay, state: MatchState) -> MatchState:

@@ -76,6 +76,20 @@ class MatchScoring:
             return 1 + state.pending
         return None
 
+    def stated_points(self, result: HandResult, worth: int | None) -> tuple[int, ...]:
+        """The points a Result tag may state for a hand of ``result`` (``worth``: :meth:`worth` of the match before
+        it): the hand's own points, or after drawn games what the game is worth in the match."""
+        return (result.points,) + ((worth,) if worth else ())
+
+    def stated_words(self, result: HandResult, worth: int | None) -> str:
+        """What a ``result-mismatch`` adds about the other points a Result tag may state (:meth:`stated_points`)."""
+        return f" (in the match, after drawn games, {worth})" if worth and worth != result.points else ""
+
+    def stated_reading(self, stated: int | None, result: HandResult, worth: int | None) -> str:
+        """Which of :meth:`stated_points` a Result tag stating ``stated`` points was read as, where the match says
+        two (Kozel: the hand's charge, or with the eggs carried); "" where there is nothing to say."""
+        return ""
+
     def start(self, sides: int) -> MatchState:
         return MatchState((0,) * sides, (0,) * sides)
 

@@ -181,13 +181,16 @@ class LeadRequirement:
     ``seats``: the players allowed to lead (None: anyone); ``holder_of``: the holder of this tile
     leads; ``tile``: the lead must be this tile; ``reason``: the rule, for the messages;
     ``or_highest``: when no hand holds ``holder_of`` (it lies in a draw game's boneyard), the holder
-    of the highest double dealt leads instead."""
+    of the highest double dealt leads instead. ``otherwise``: who would lead under another value of an option
+    of the variant, ``(option, seats, reason)`` (Kozel: ``zero-lead=winner``), which a lead error names when the
+    record's leader is among those seats."""
 
     seats: frozenset[int] | None = None
     holder_of: Tile | None = None
     tile: Tile | None = None
     reason: str = ""
     or_highest: bool = False
+    otherwise: tuple[tuple[str, frozenset[int], str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
