@@ -15,10 +15,11 @@ from analyzer.rules.matchplay import MatchState, parse_clock
 from analyzer.rules.mechanics import position_for
 from analyzer.rules.policies import PASS_DOMINICAN, PointScoring, capicua
 from analyzer.search.block import Solver, core_note
-from analyzer.search.scoring import describe, pass_bonus_table
+from analyzer.search.scoring import NO_BOUND, describe, pass_bonus_table
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS, ROOT
 from minimax_reference import Reference, from_move
+from test_scoring_core import _check_random_hands, built
 
 T = Tile.parse
 
@@ -213,16 +214,33 @@ def test_the_no_caben_match_stops_at_100():
 
 
 # -- the exact search: which core computes what, and both against plain minimax ---------------------------------------
-def test_the_compiled_evaluator_leaves_the_new_scorings_to_python_and_says_so():
-    """``_leaf.h`` knows no capicúa doubling and no salida: the description is None, so the compiled core asks
-    ``value`` in Python for each finished hand (exact, slower) and the analysis's note says so. The Dominican rules
-    are described (a capicú of 25, no rounding to tens) and their pass bonuses ride in the cores' table."""
-    for v in (find_variant("cuban", "capicu=double"), find_variant("venezuelan", "salida=20")):
-        assert describe(v) is None
-        assert "asks Python" in (core_note(v, "compiled") or "")
+def test_the_compiled_evaluator_knows_the_house_scorings():
+    """``_leaf.h`` computes capicúa doubling, the salida and the Dominican capicú of 25 (no rounding to tens), so the
+    compiled core values the finished hands itself (no note of Python leaves); the Dominican pass bonuses ride in the
+    cores' table. A capicúa's doubled points leave no pip bound to prune with; the salida adds to the bound."""
+    for v in (find_variant("cuban", "capicu=double"), find_variant("venezuelan", "salida=20"), DOMINICAN):
+        assert describe(v) is not None and core_note(v, "compiled") is None
+    double, salida = describe(find_variant("cuban", "capicu=double")), describe(find_variant("venezuelan", "salida=20"))
+    assert (double.capicu_double, double.bound) == (1, NO_BOUND)
+    assert salida.salida == 20 and salida.most == describe(find_variant("venezuelan")).most + 20
     d = describe(DOMINICAN)
-    assert d is not None and d.capicu == 25 and d.tens == 0
-    assert describe(find_variant("doscientos", "pass-bonus")).tens == 1
+    assert d.capicu == 25 and d.tens == 0 and describe(find_variant("doscientos", "pass-bonus")).tens == 1
+
+
+HOUSE_SCORINGS = [("cuban", {"capicu": "double"}), ("cuban", {"capicu": "double", "salida": "20", "score": "difference"}),
+                  ("cuban", {"capicu": "25", "block": "player", "tie": "leader"}),
+                  ("venezuelan", {"capicu": "double", "salida": "20"}), ("venezuelan", {"salida": "20", "tie": "leader"}),
+                  ("dominican", {}), ("dominican", {"capicu": "double", "salida": "20", "divide": "10"}),
+                  ("brasilia", {"capicu": "double"})]
+
+
+@built
+@pytest.mark.parametrize("name, options", HOUSE_SCORINGS, ids=[f"{n}-{o}" for n, o in HOUSE_SCORINGS])
+def test_the_c_evaluation_equals_value_under_the_house_scorings(name, options):
+    """Random finished hands (``tests/test_scoring_core.py``'s): the C value is ``Variant.value``, for side 0 and for
+    each seat against the rest, and the pip bound the search prunes with holds."""
+    rng = random.Random(f"{name}{sorted(options.items())}")
+    assert _check_random_hands(find_variant(name, options), rng, 800) >= 800
 
 
 class DominicanReference(Reference):

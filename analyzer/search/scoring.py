@@ -12,7 +12,8 @@ can meet:
   ``tie`` rule; [0-0] counting ``blank``; doubles counted once);
 * what the hand is worth: ``HandScoring`` (losers' or all pips) and ``PointScoring`` (losers', all,
   a point a game, Milo, bad points, difference, the block game's difference; divided by ten;
-  [0-0] worth ``blank``; doubled hands; the Quinientos capicú, dominao and chuchazo; the pass
+  [0-0] worth ``blank``; doubled hands; the Quinientos capicú, dominao and chuchazo (and the Dominican
+  capicú of 25); a capicúa that doubles the points; the leading side's salida; the pass
   bonus's rounding down to tens: the bonuses themselves are paid play by play, so the block
   searches add them as each play makes them, not at the leaf); and All Fives' ``DifferenceAward``: each loser's pips
   less the winner's, rounded up to its ``unit``, or (``award_hand`` false, the pubs' form) nothing
@@ -64,7 +65,8 @@ class LeafScoring:
     ``by``, ``tie``, ``block_blank``, ``doubles_once``: the block rule (``BY``, ``TIE``); then the
     hand scoring: ``count`` (``COUNT``), ``divide``, ``blank``, ``capicu``, ``chuchazo`` (``CHUCHAZO``),
     ``tens`` (a pass-bonus scoring: points rounded down to tens), ``doubled``, ``unit`` (what the
-    award of ``DifferenceAward`` is rounded up to; 1 for the others)."""
+    award of ``DifferenceAward`` is rounded up to; 1 for the others), ``capicu_double`` (a capicúa
+    doubles the points) and ``salida`` (the side that led scores this more when it wins)."""
 
     view: int
     sides: int
@@ -80,6 +82,8 @@ class LeafScoring:
     tens: int
     doubled: int
     unit: int
+    capicu_double: int
+    salida: int
     teams: tuple[int, ...]
 
     @property
@@ -105,7 +109,7 @@ class LeafScoring:
             return ALL_PIPS if self.view >= 0 else OWN_PIPS
         if self.count in (COUNT["game"], COUNT["milo"]):
             return NO_BOUND if self.tie == TIE["own-pips"] else FIXED
-        if self.doubled:
+        if self.doubled or self.capicu_double:
             return NO_BOUND
         if self.view >= 0:
             return NO_BOUND if self.count == COUNT["bad"] else ALL_PIPS
@@ -123,7 +127,7 @@ class LeafScoring:
         if self.count == COUNT["award"]:
             return (self.unit - 1) * (len(self.teams) - 1)
         fixed = {COUNT["game"]: 1, COUNT["milo"]: 2}.get(self.count, 0)
-        return fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0)
+        return fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0) + self.salida
 
     def ints(self) -> tuple[int, ...]:
         """The flat tuple the compiled cores take: the fields in order, then one side per seat."""
@@ -165,16 +169,13 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     scoring = variant.scoring
     if type(scoring) is HandScoring and scoring.count in ("losers", "all"):
         # the same as PointScoring(count) with no option (HandScoring hands a replay or own-pips tie to it)
-        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0, 1)
+        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0, 1, 0, 0)
     elif type(scoring) is DifferenceAward and scoring.unit >= 1:
-        hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit)
+        hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit, 0, 0)
     elif (type(scoring) is PointScoring and scoring.count in _POINT_COUNTS and scoring.chuchazo in CHUCHAZO
-          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0
-          and not scoring.capicu_double and not scoring.salida):
-        # (a capicúa that doubles the points and the leading side's bonus are not in ``_leaf.h``: the cores ask
-        # ``value`` in Python for every finished hand under them, and ``block.core_note`` says so)
+          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0 and scoring.salida >= 0):
         hand = (COUNT[scoring.count], scoring.divide, scoring.blank, scoring.capicu, CHUCHAZO[scoring.chuchazo],
-                int(scoring.tens), int(bool(scoring.doubled)), 1)
+                int(scoring.tens), int(bool(scoring.doubled)), 1, int(bool(scoring.capicu_double)), scoring.salida)
     else:
         return None
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
