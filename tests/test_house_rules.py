@@ -312,3 +312,18 @@ def test_the_dominican_reference_pays_what_the_record_shows():
     (rep,) = _replay(text)
     assert rep.valid and ("pass bonus 0", 25) in rep.result.bonuses and ("capicú", 25) in rep.result.bonuses
     assert re.search(r'\[Result "A/C 78 domino"\]', text)
+
+
+# -- a lead another lead option allows -------------------------------------------------------------------------------
+def test_a_cuban_lead_of_the_winning_side_names_lead_winners():
+    """The Cuban options of the later leads (docs/variants.md: rotate, the winners, the winner, the highest double): a
+    match played with the winning side leading, read with the default (the next player), is a ``lead-player`` error
+    whose message names the option under which that leader is right, as the variant built with it decides."""
+    from analyzer.match import random_match
+    from analyzer.notation import write
+    record = random_match(find_variant("cuban", "lead=winners"), 2, games=2)
+    text = write(record)
+    assert all(r.valid for r in _replay(text))
+    reps = _replay(text.replace('[Rules "lead=winners"]\n', ""))
+    (error,) = reps[1].errors
+    assert error.code == "lead-player" and '[Rules "lead=winners"]' in error.message, error.message

@@ -17,7 +17,7 @@ from ..record import Game, Record, clip
 from ..replay import Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
 from ..record import StatedResult
-from ..rules.hints import score_hint
+from ..rules.hints import lead_hints, score_hint
 from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
 from ..rules.kozel import FenceError, KozelMatch
@@ -194,6 +194,12 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
     prev_leader = prev.initial.turn
     req = variant.lead.requirement(prev_leader, prev.result, prev.facts, variant.seating,
                                    variant.match.lead(state, variant.seating))
+    if (req.seats is not None or req.holder_of is not None) and variant.people == variant.players:
+        # who would lead under another value of a lead option: a lead error names it (rules/hints.py)
+        # (the seats of the last game, by name, in this game's order)
+        req = replace(req, otherwise=tuple(
+            (option, frozenset(names.index(prev.players[s]) for s in others if prev.players[s] in names), why)
+            for option, others, why in lead_hints(variant, prev_leader, prev.result, prev.facts, state)))
     if req.seats is None:
         return req
     if variant.people > variant.players and same_match:

@@ -15,7 +15,8 @@ from .options import VariantError
 from .policies import HandFacts, HandResult
 from .variants import FAMILIES, Variant, find_variant
 
-__all__ = ["deal_size_hint", "keep_hint", "result_hint", "score_hint", "unfinished_hint", "SCORING_KEYS"]
+__all__ = ["deal_size_hint", "keep_hint", "lead_hints", "result_hint", "score_hint", "unfinished_hint", "SCORING_KEYS",
+           "LEAD_KEYS"]
 
 
 def _changed(variant: Variant, key: str, value: str) -> Variant | None:
@@ -142,6 +143,27 @@ def _systems(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, Hand
         if _same_play(variant, other) and agrees(other, other.hand_result(facts)):
             out.append(f"system={system}")
     return out
+
+
+#: The options that decide who leads a later game of a match (a lead error names another value of one of them).
+LEAD_KEYS = ("lead", "zero-lead")
+
+
+def lead_hints(variant: Variant, prev_leader: int, prev: HandResult, facts: HandFacts | None, state
+               ) -> tuple[tuple[str, frozenset[int], str], ...]:
+    """Who would lead the game after ``prev`` (led by ``prev_leader``, the match ``state`` after it) under another
+    value of one of the :data:`LEAD_KEYS` of ``variant``: ``(option, seats, reason)`` for
+    ``LeadRequirement.otherwise``, decided by the lead policy and the match of the variant built with that value
+    (the same hand played, the same kind of match). A lead error names the option whose seats hold the record's
+    leader (Kozel's ``zero-lead=winner``, the Cuban ``lead=winners``)."""
+    out = []
+    for key, value, other in _changes(variant):
+        if key not in LEAD_KEYS or not _same_play(variant, other) or other.match.kind != variant.match.kind:
+            continue
+        req = other.lead.requirement(prev_leader, prev, facts, other.seating, other.match.lead(state, other.seating))
+        if req.seats:
+            out.append((f"{key}={value}", req.seats, req.reason))
+    return tuple(out)
 
 
 def score_hint(variant: Variant, before, result: HandResult, agrees: Callable[[tuple[int, ...]], bool]) -> str:

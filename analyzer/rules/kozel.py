@@ -31,7 +31,6 @@ __all__ = ["ONE_ONE", "FENCE", "EGGS", "remainders", "parse_fence", "FenceError"
 ONE_ONE = Tile(1, 1)
 FENCE = 13          # a charge below this, to a team whose record is 0, goes on the fence
 EGGS = "eggs"       # the bonus a fish with equal remainders names (``HandResult.bonuses``): their sum
-ZERO_LEAD_WINNER = "winner"     # the ``zero-lead`` option's value for the app's rule (the later rounds' rule at 0)
 
 
 def remainders(facts: HandFacts, seating: Seating) -> list[int]:
@@ -101,14 +100,8 @@ class KozelLead(LeadPolicy):
                     seating: Seating, match_lead: LeadRequirement | None = None) -> LeadRequirement:
         if prev is None:
             return LeadRequirement()
-        later = self._later(prev, facts)
         if match_lead is not None:
-            # the app sometimes lets the later rounds' rule hold while both records are 0: a lead error names it
-            return replace(match_lead, otherwise=((f"zero-lead={ZERO_LEAD_WINNER}", later.seats, later.reason),))
-        return later
-
-    @staticmethod
-    def _later(prev: HandResult, facts: HandFacts | None) -> LeadRequirement:
+            return match_lead
         if prev.termination == "domino":
             return LeadRequirement(frozenset({prev.seat}), reason="the player who went out leads, any tile")
         return LeadRequirement(frozenset({fisher(facts, prev.seat)}), reason="after a fish the fisher (the last "
