@@ -327,3 +327,12 @@ def test_a_cuban_lead_of_the_winning_side_names_lead_winners():
     reps = _replay(text.replace('[Rules "lead=winners"]\n', ""))
     (error,) = reps[1].errors
     assert error.code == "lead-player" and '[Rules "lead=winners"]' in error.message, error.message
+
+
+def test_capicu_and_pass_bonus_still_take_yes_and_no_in_every_form():
+    """``capicu`` and ``pass-bonus`` were yes/no options and now take more values; a record's ``capicu=true``,
+    ``pass-bonus=on`` or a bare ``capicu`` still reads as before (Quinientos' 100, the 000 pass bonuses)."""
+    old = find_variant("partnership", "capicu=true, pass-bonus=on").scoring
+    assert (old.capicu, old.capicu_double, old.pass_bonus, old.pass_rule) == (100, False, True, "")
+    assert find_variant("partnership", "capicu").scoring.capicu == 100
+    assert find_variant("partnership", "capicu=off") == find_variant("partnership")
