@@ -335,4 +335,4 @@ def test_capicu_and_pass_bonus_still_take_yes_and_no_in_every_form():
     old = find_variant("partnership", "capicu=true, pass-bonus=on").scoring
     assert (old.capicu, old.capicu_double, old.pass_bonus, old.pass_rule) == (100, False, True, "")
     assert find_variant("partnership", "capicu").scoring.capicu == 100
-    assert find_variant("partnership", "capicu=off") == find_variant("partnership")
+    assert find_variant("partnership", "capicu=off").scoring == find_variant("partnership").scoring
