@@ -307,10 +307,12 @@ def _move_key(m: MoveEntry) -> tuple:
 
 
 def _rows(game: Game) -> list[tuple[int, list[MoveEntry]]]:
-    """A table game's rows: (round, its moves), a new row where the round or the line changes."""
+    """A table game's rows: (round, its moves), a new row where the round or the line changes (a move that
+    was never written, a cell a repair puts back, stands on the line of its row: it starts no row of its own)."""
     rows: list[tuple[int, list[MoveEntry]]] = []
     for m in game.moves:
-        if not rows or rows[-1][0] != m.round or (m.pos.line and rows[-1][1][-1].pos.line != m.pos.line):
+        line = next((x.pos.line for x in reversed(rows[-1][1]) if x.pos.line), 0) if rows else 0
+        if not rows or rows[-1][0] != m.round or (m.pos.line and line and line != m.pos.line):
             rows.append((m.round, []))
         rows[-1][1].append(m)
     return rows

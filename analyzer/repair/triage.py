@@ -29,6 +29,7 @@ from ..diagnostics import Diagnostic
 from ..replay import Replay
 from ..rules.codes import Code
 from . import in_common, repair, tag_repair
+from .builder import NOT_OVER
 from .edits import Edit, Repair, RepairReport
 from .muggins import dropped_calls
 from .search import MOVE_WORK, shared_work
@@ -78,8 +79,13 @@ class Triage:
             return None
         edits = "; ".join(str(e) for e in best.edits)
         word = "slip" if len(best.edits) == 1 else "slips"
-        tail = "ends as stated" if self.report.stated else f"ends {best.result_text}"
-        return f"likely {word}: {edits}; with {'it' if len(best.edits) == 1 else 'them'} the record is valid and {tail}"
+        if self.report.stated:
+            tail = " and ends as stated"
+        elif best.result_text == NOT_OVER:
+            tail = ", though it stops before the hand is over"
+        else:
+            tail = f"; the result: {best.result_text}"
+        return f"likely {word}: {edits}; with {'it' if len(best.edits) == 1 else 'them'} the record is valid{tail}"
 
 
 def _index_of(rep: Replay) -> dict[int, int]:
