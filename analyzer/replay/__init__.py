@@ -471,6 +471,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         start = setup_start(game, variant, r.players, setup, source)
         pos, r.lacks, r.scores, r.leader = start.position, start.lacks_entries(game), start.scores, start.position.turn
         r.setup_lacks, r.start_scores = list(r.lacks), tuple(r.scores)
+        r.pending = start.pending      # (a position cut between a scoring play and its Muggins call)
         diags.extend(start.diagnostics)
     if variant.irregularities and game.tags.get("Exposed", "").strip():
         diags.extend(_exposures(r, pos))
