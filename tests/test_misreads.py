@@ -164,3 +164,10 @@ def test_slip_words_read_as_sentences():
     seed = replay(read(RECORDS / "seed1-table.txt").games[0])
     likely = triage(seed).likely
     assert "before the entry at round 7, line 22, column 3" in likely and likely.endswith("and ends as stated")
+
+
+def test_hungarian_slip_after_the_end_is_the_play_alone():
+    # the repair search skips the player who is out as the replayer does: the slip is C's [0-0], not the row
+    text = (DATA / "hungarian-out-skipped.dom").read_text().replace("3. B [1-1]", "3. B [1-1] C [0-0]")
+    likely = triage(replayed(text)[1]).likely
+    assert likely.startswith("likely slip: delete C's [0-0]"), likely
