@@ -43,3 +43,16 @@ def test_bundled_jamaican_match_classes_its_critical_moves():
                 assert d.cls is None
     for c in criticals:
         assert c.cls == "blunder" and outcome(c.best_value, c.side) != outcome(c.played_value, c.side)
+
+
+def test_jamaican_page_counts_its_classes_and_says_what_they_mean():
+    from analyzer.report.task import report_model
+    model = report_model(read(RECORDS / "match-jamaican.dom"))
+    assert dict(model.thresholds.legend)["blunder"] == "changes who wins the hand"
+    counted = [game.classified() for game in model.games]
+    assert sum(c["blunder"] for c in counted) >= len([g for g in model.games if g.critical])
+    for game in model.games:
+        if game.critical:
+            assert game.critical_move.cls == "blunder"
+    partnership = report_model(read(RECORDS / "seed1.dom"))
+    assert dict(partnership.thresholds.legend)["blunder"] == "loses 25+"

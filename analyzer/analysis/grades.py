@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Thresholds", "ByGames", "by_games", "on_scale"]
+__all__ = ["Thresholds", "ByGames", "by_games", "on_scale", "on_scale_all"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,12 @@ class Thresholds:
             raise ValueError(f"thresholds must grow: inaccuracy <= mistake <= blunder, got {text!r}")
         return cls(a, b, c)
 
+    @property
+    def legend(self) -> tuple[tuple[str, str], ...]:
+        """Each class and what earns it, in words (a page's legend)."""
+        return (("inaccuracy", f"loses {self.inaccuracy}+"), ("mistake", f"loses {self.mistake}+"),
+                ("blunder", f"loses {self.blunder}+"))
+
     def classify(self, loss: int, best: int | None = None, played: int | None = None, side: int = 0) -> str | None:
         """The class of a move that loses ``loss`` points (``best``, ``played``: the values of the best move and
         of the move played for the first side, ``side`` the mover's: read on a scale of games, :class:`ByGames`)."""
@@ -52,6 +58,11 @@ class Thresholds:
 @dataclass(frozen=True)
 class ByGames(Thresholds):
     """The classes of a game scored by games (see the module): by the outcome, not by the size of the loss."""
+
+    @property
+    def legend(self) -> tuple[tuple[str, str], ...]:
+        return (("inaccuracy", "gives up a point of the hand, its outcome kept"),
+                ("blunder", "changes who wins the hand"))
 
     def classify(self, loss: int, best: int | None = None, played: int | None = None, side: int = 0) -> str | None:
         if not loss:
@@ -71,6 +82,13 @@ def _outcome(value: int) -> int:
 def by_games(variant) -> bool:
     """Whether ``variant`` scores a hand by games: one point a game (Milo: two for its call), whoever wins it."""
     return getattr(variant.scoring, "count", None) in ("game", "milo") and variant.play is None
+
+
+def on_scale_all(thresholds: Thresholds, variants) -> Thresholds:
+    """The thresholds the games of one page (of ``variants``) are graded by, where they all agree (a page's
+    legend); ``thresholds`` where they do not."""
+    scales = {on_scale(thresholds, v) for v in variants}
+    return scales.pop() if len(scales) == 1 else thresholds
 
 
 def on_scale(thresholds: Thresholds, variant) -> Thresholds:
