@@ -171,3 +171,13 @@ def test_hungarian_slip_after_the_end_is_the_play_alone():
     text = (DATA / "hungarian-out-skipped.dom").read_text().replace("3. B [1-1]", "3. B [1-1] C [0-0]")
     likely = triage(replayed(text)[1]).likely
     assert likely.startswith("likely slip: delete C's [0-0]"), likely
+
+
+def test_sheet_repair_keeps_the_sheet_form(tmp_path):
+    sheet = (DATA / "seed2-sheet.txt").read_text()
+    gap = sheet.replace("4\t[4-4]\t[0-1]", "4\t[4-4]\t")
+    src, out = tmp_path / "gap.txt", tmp_path / "repaired.txt"
+    src.write_text(gap)
+    result = CliRunner().invoke(main, ["validate", "--write-repaired", str(out), str(src)])
+    assert out.exists(), result.output
+    assert out.read_text() == sheet               # the cell put back, tabs and empty cells as they were

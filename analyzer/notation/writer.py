@@ -358,14 +358,18 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
         return (pass_word + (m.annotation or "")) if m.is_pass else m.notation()
 
     at = _aligned_columns(old)
+    # a table pasted from a spreadsheet: its cells one a tab, an empty cell for no move (the reader's _sheet_columns)
+    sheet = table and any("\t" in part[m.pos.line - 1 - first] for m in old.moves)
 
     def fresh(number: int, moves: list[MoveEntry]) -> str:
         """A new row as the table writes its rows: at its columns when they are aligned, else one
-        space between cells."""
+        space between cells; a sheet's with a tab between cells."""
         cells: list[tuple[str, str]] = []
         for m in moves:
             cells += [(p, "----") for p in new.players[len(cells):column[m.player]]]
             cells.append((m.player, cell(m) + (f" {_comment(m.comment)}" if m.comment else "")))
+        if sheet:
+            return "\t".join([str(number)] + ["" if text == "----" else text for _, text in cells])
         line = str(number)
         for player, text in cells:
             where = at.get(player) if at is not None else None
