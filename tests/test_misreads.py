@@ -181,3 +181,14 @@ def test_sheet_repair_keeps_the_sheet_form(tmp_path):
     result = CliRunner().invoke(main, ["validate", "--write-repaired", str(out), str(src)])
     assert out.exists(), result.output
     assert out.read_text() == sheet               # the cell put back, tabs and empty cells as they were
+
+
+def test_hungarian_repair_writes_no_passes_tag(tmp_path):
+    # skipping a player who is out is how the record is written, not passes left out: the repaired record says
+    # nothing of [Passes "omitted"]
+    text = (DATA / "hungarian-out-skipped.dom").read_text()
+    src, out = tmp_path / "late.dom", tmp_path / "repaired.dom"
+    src.write_text(text.replace("3. B [1-1]", "3. B [1-1] C [0-0]"))
+    result = CliRunner().invoke(main, ["validate", "--write-repaired", str(out), str(src)])
+    assert out.exists(), result.output
+    assert out.read_text() == text

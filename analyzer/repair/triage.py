@@ -28,6 +28,7 @@ from typing import Callable
 from ..diagnostics import Diagnostic
 from ..replay import Replay
 from ..rules.codes import Code
+from ..rules.modes import Turns
 from . import in_common, repair, tag_repair
 from .builder import NOT_OVER
 from .edits import Edit, Repair, RepairReport
@@ -156,10 +157,18 @@ def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
     game = rep.game
     if rep.written is not None:     # forced passes left out: the record as written, its edits as written
         game = rep.written
-        if game.tags.get("Passes", "").strip().lower() != "omitted":
+        # (Hungarian: a player who is out, skipped, is no pass left out: the search skips him as the replayer does)
+        if game.tags.get("Passes", "").strip().lower() != "omitted" and not _only_out_skipped(rep):
             game = replace(game, tags={**game.tags, "Passes": "omitted"})
     return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth,
                   notation=rep.notation)
+
+
+def _only_out_skipped(rep: Replay) -> bool:
+    """Whether the passes the replayer inserted into ``rep`` are all those of players who are out, in a hand of
+    runs (Hungarian), which the repair search's position path skips as the replayer does."""
+    return rep.variant.turns == Turns.RUN and all(
+        d.details.get("out") for step in rep.steps for d in step.diagnostics if d.code == Code.PASS_INSERTED)
 
 
 def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | None = TRIAGE_NODES,

@@ -46,7 +46,7 @@ def pass_inserted(player: str, ends: str, out: bool = False, run: bool = False) 
     if out:
         why = ("the others play on while one of them can" if run else
                "the hand goes on until both players of a pair are out")
-        return Problem(Code.PASS_INSERTED, f"{player} is out and is skipped ({why})", severity="info")
+        return Problem(Code.PASS_INSERTED, f"{player} is out and is skipped ({why})", {"out": True}, severity="info")
     return Problem(Code.PASS_INSERTED, f"{player} cannot play on {ends} and passes here (the record leaves "
                    "forced passes out)", severity="info")
 
