@@ -119,6 +119,7 @@ class Code(StrEnum):
     UNCHECKED_RESULT = "unchecked-result"
     UNCHECKED_SCORE = "unchecked-score"
     UNKNOWN_PLAYER = "unknown-player"
+    UNKNOWN_TAG = "unknown-tag"
     UNKNOWN_VARIANT = "unknown-variant"
     UNREADABLE = "unreadable"
     WRONG_SCORE = "wrong-score"
