@@ -15,6 +15,8 @@ __all__ = ["KNOWN_TAGS", "nearest_tag"]
 KNOWN_TAGS: tuple[str, ...] = (
     "Event", "Site", "Date", "Round", "Source", "Variant", "Players", "Lead", "Game", "Result", "Rules", "Score",
     "Exposed", "FalsePlay", "SeatDraw", "Starter", "LeadFrom", "Redeal", "Deal", "Passes", "Problem",
+    "Clock", "Fence",                                           # a match on time; a Kozel round mid-game
+    "Scheme", "Pairs", "Partners", "Names", "Ladies",           # a tournament file (docs/variants.md)
 ) + SETUP_TAGS
 
 def nearest_tag(name: str) -> str | None:
