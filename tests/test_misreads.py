@@ -192,3 +192,19 @@ def test_hungarian_repair_writes_no_passes_tag(tmp_path):
     result = CliRunner().invoke(main, ["validate", "--write-repaired", str(out), str(src)])
     assert out.exists(), result.output
     assert out.read_text() == text
+
+
+def test_every_tag_the_tool_reads_is_a_known_tag():
+    """A tag some part of the tool reads is never warned about as a misspelling of another (the house rules' Clock
+    and Fence, a tournament file's Scheme and Pairs): every ``tags.get("X")`` and ``tag("X")`` of the package names a
+    known tag."""
+    import pathlib
+    import re
+
+    from analyzer.notation.tags import KNOWN_TAGS
+    root = pathlib.Path(__file__).resolve().parent.parent / "analyzer"
+    read = set()
+    for path in root.rglob("*.py"):
+        read |= set(re.findall(r"""(?:tags\.get|tag_lines\.get|\btag)\(\s*["']([A-Z][A-Za-z]+)["']""", path.read_text()))
+    assert read >= {"Result", "Variant", "Clock", "Fence"}
+    assert sorted(read - set(KNOWN_TAGS)) == []
