@@ -183,14 +183,14 @@ def test_the_fair_analysis_gives_the_values_of_a_search_a_world(record, monkeypa
     rep = next(r for r in replay_record(read(str(RECORDS / record))) if r.deal_ok)
     batches, real = [], WorldsSolver.values
 
-    def counted(self, position, deals):
-        batches.append(real(self, position, deals))
+    def counted(self, position, deals, only=None):
+        batches.append(real(self, position, deals, only))
         return batches[-1]
 
     monkeypatch.setattr(WorldsSolver, "values", counted)
     batched = fair_analyze(rep, analyze_replay(rep), worlds=12, exact_below=12, workers=1, seed=3)
     assert batches and all(b is not None for b in batches)
-    monkeypatch.setattr(WorldsSolver, "values", lambda self, position, deals: None)     # every world alone
+    monkeypatch.setattr(WorldsSolver, "values", lambda self, position, deals, only=None: None)  # every world alone
     alone = fair_analyze(rep, analyze_replay(rep), worlds=12, exact_below=12, workers=1, seed=3)
     values = [[(d.index, [(a.move, a.fair) for a in d.alternatives]) for d in x.decisions if d.fair is not None]
               for x in (batched, alone)]

@@ -200,13 +200,14 @@ def look_z(count: int) -> float:
 def tied_moves(table: dict, best, sign: int, exact: bool, z: float = Z95) -> list:
     """The moves ``best`` is not told apart from, ``best`` first then by their means for the mover (empty
     where it is told apart from every move), from ``table`` (move -> its value in each shared world, side-0
-    points; ``sign`` 1 when the mover maximises)."""
+    points; ``sign`` 1 when the mover maximises). A move valued in fewer worlds than ``best`` (dropped from
+    contention: the first ones) is compared with it over those."""
     close = [move for move, values in table.items() if move != best
              and not significant([sign * (b - v) for b, v in zip(table[best], values)], exact, z)]
     if not close:
         return []
-    close.sort(key=lambda m: -sign * sum(table[m]))
-    return [best] + close
+    close.sort(key=lambda m: -sign * Fraction(sum(table[m]), len(table[m])))     # (by the mean: a move dropped from
+    return [best] + close                                                       # contention has fewer worlds)
 
 
 def worth_more(table: dict, best, sign: int, close: list, z: float, budget: int) -> bool:
