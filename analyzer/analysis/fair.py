@@ -468,7 +468,8 @@ def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[i
     """The tasks of the next round: each sampled plan whose best is not told apart, where more worlds may tell
     it apart within the budget, grown to its next number of worlds (its ``size`` set to it). The worlds drawn
     from then on value the moves still in contention alone (``contenders``: the best and the moves it is not
-    told apart from, at the look's ``z``; racing, or successive elimination): a move told apart from the best
+    told apart from, at the look's ``z``, and the move played, whose verdict is read over every world; racing, or
+    successive elimination): a move told apart from the best
     keeps its values in the worlds it was valued in, which is where it was shown worse; it is not valued again
     (a move once dropped stays dropped, so each move's worlds are the first ones drawn, a prefix)."""
     tasks = []
@@ -482,11 +483,20 @@ def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[i
         racing = set(range(len(plan.moves)) if plan.contenders is None else plan.contenders)
         close = [m for m in tied_moves(table, best, sign, False, z) if plan.moves.index(m) in racing]
         if len(close) > 1 and worth_more(table, best, sign, close, z, budget[-1]):
-            plan.contenders = tuple(sorted(plan.moves.index(m) for m in close))
+            played = _played(rep, plan)         # (valued in every world: its verdict is read over all of them)
+            plan.contenders = tuple(sorted({plan.moves.index(m) for m in close} |
+                                           ({plan.moves.index(played)} if played in plan.moves else set())))
             first, plan.size = plan.size // CHUNK, more[0]       # (a part not full is solved again, whole, with
             tasks += [(p, part, plan.valued[part] if part in plan.valued else plan.contenders)
                       for part in range(first, -(-plan.size // CHUNK))]      # the moves it had: each a prefix)
     return tasks
+
+
+def _played(rep: Replay, plan: _Plan) -> Move | None:
+    """The move played at the decision of ``plan`` (no extra tile: ``NO_EXTRA``); None where the record stops there."""
+    if plan.k == len(rep.steps):
+        return None
+    return NO_EXTRA if _declined(rep, plan.k, plan.seat, plan.moves) else rep.steps[plan.k].move
 
 
 def _joined(parts: dict, plan: _Plan) -> tuple[list | None, list | None]:
