@@ -28,6 +28,13 @@ underrates by chance is sampled on rather than left tied. Stopping for futility 
 so it adds no error to the looks' bound; it spends the budget where it can change the verdict (a close lead
 of a partnership hand costs some 15 ms a world).
 
+**Racing.** From the second look on, the worlds drawn value only the moves still in contention: the best, the
+moves it is not told apart from at that look, and the move played (so the verdict on it is read over every world).
+A move told apart from the best keeps its values in the worlds it was valued in (the first ones drawn) and is
+not valued again; the verdicts are those of valuing every move in every world but where such a move would have
+come back into the tie (issue 71: 231 of 231 separated bests the same over 20 records, no contradiction; its
+mean is then over fewer worlds, with its own, wider interval).
+
 **What stays unstable.** Where the true gap between two moves is a small part of its spread over the worlds
 (a gap of 1 to 2 points against a spread of 15 to 25: a standardised gap ``mean / sd`` under about 0.1), no
 budget of ``max_worlds`` = 800 tells them apart reliably (the gap is told apart in about half the runs) nor
