@@ -11,7 +11,9 @@ where the best is not told apart, ``--jobs`` 2 on two cores, seed 0) by ``python
 of each tree in turn (so a busy spell on the shared machine slows both alike), and by ``analyze --json`` (the
 open-hands analysis, no ``--fair``) of this tree as a yardstick. Shown: the median and worst wall time and CPU
 (user and system, the process's workers' included: ``os.wait4``) a record, and the ratio before / after record by
-record.
+record. The CPU counts a pool's workers only where they are the analysing process's own children (forked): where
+that process runs other threads (the landed tree before issue 71 imported scipy, whose OpenBLAS threads made
+forking unsafe), its workers come from a fork server and their CPU is not counted: compare the walls then.
 
 The verdicts of the two trees, decision by decision (the same seed, so the same deals drawn where both draw them):
 where the tree before names a best (told apart), whether this tree names the same one; whether this tree ever
