@@ -30,7 +30,12 @@ times), so a busy spell on the shared machine slows both alike. Shown for each t
 worst time a record, the CPU seconds (user and system, the workers' included), the worlds solved per
 second per core (worlds over CPU seconds), the peak resident memory of the process and of its largest
 worker; and, record by record, the ratio of the two trees' times (above 1: this tree is faster), median
-and worst. The two trees must give every alternative of every decision the same fair values (checked).
+and worst. The trees' verdicts are compared decision by decision (``bench_fair_process.compare``): the same best where
+the tree before tells it apart, no contradiction, each fair mean within the interval before (a tree that values the
+moves out of contention in fewer worlds, issue 71, gives those moves other means).
+
+``--max-worlds`` (default: the commands', 4 times ``--worlds``): where the best is not told apart, more worlds
+are drawn, to this many (``--max-worlds`` equal to ``--worlds``: one round, as this bench ran before issue 71).
 """
 from __future__ import annotations
 
@@ -54,8 +59,10 @@ sys.path.insert(0, str(TREE))
 from analyzer.analysis import analyze_replay  # noqa: E402
 from analyzer.analysis import fair as fair_module  # noqa: E402
 from analyzer.analysis.fair import EXACT_BELOW, fair_analyze  # noqa: E402
+from analyzer.analysis.fairstats import GROWTH  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
+from bench_fair_process import compare as agreement  # noqa: E402
 
 
 def records(count: int, seed: int, variant: str = "partnership"):
@@ -70,11 +77,12 @@ def records(count: int, seed: int, variant: str = "partnership"):
     return out
 
 
-def measure(rep, worlds: int, exact_below: int, jobs: int, per_world: bool = False) -> dict:
+def measure(rep, worlds: int, exact_below: int, jobs: int, per_world: bool = False, max_worlds: int | None = None) -> dict:
     t0 = time.perf_counter()
     base = analyze_replay(rep)
     c1, t1 = cpu(), time.perf_counter()
-    fair = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs)
+    fair = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs,
+                        max_worlds=max_worlds)
     c2, t2 = cpu(), time.perf_counter()
     judged = [d for d in fair.decisions if d.fair is not None]
     out = {"open": t1 - t0, "fair": t2 - t1, "fair_cpu": c2 - c1, "decisions": len(base.decisions),
@@ -84,7 +92,8 @@ def measure(rep, worlds: int, exact_below: int, jobs: int, per_world: bool = Fal
         fair_module._shared_searcher = fair_module._searcher
         try:
             c3, t3 = cpu(), time.perf_counter()
-            fresh = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs)
+            fresh = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs,
+                                 max_worlds=max_worlds)
             out["per_world"], out["per_world_cpu"] = time.perf_counter() - t3, cpu() - c3
         finally:
             fair_module._shared_searcher = shared
@@ -119,12 +128,16 @@ def one_record(args) -> int:
     rep = records(args.record + 1, args.seed, args.variant)[args.record]
     base = analyze_replay(rep)
     c0, t0 = cpu(), time.perf_counter()
-    fair = fair_analyze(rep, base, worlds=args.worlds, exact_below=args.exact_below, workers=args.jobs)
+    fair = fair_analyze(rep, base, worlds=args.worlds, exact_below=args.exact_below, workers=args.jobs,
+                        max_worlds=args.max_worlds)
     took, used = time.perf_counter() - t0, cpu() - c0
     judged = [d for d in fair.decisions if d.fair is not None]
     digest = hashlib.sha256(repr(fair_values(fair)).encode()).hexdigest()
+    said = [[d.index, d.player, d.fair.best, list(d.fair.tied), d.fair.method,
+             {a.move: [a.fair.mean, list(a.fair.ci95)] for a in d.alternatives if a.fair is not None}] for d in judged]
     print(json.dumps({"fair": took, "cpu": used, "worlds": sum(d.fair.worlds for d in judged), "values": digest,
-                      "peak": peak_mb(resource.RUSAGE_SELF), "worker": peak_mb(resource.RUSAGE_CHILDREN)}))
+                      "peak": peak_mb(resource.RUSAGE_SELF), "worker": peak_mb(resource.RUSAGE_CHILDREN),
+                      "verdicts": said}))
     return 0
 
 
@@ -137,18 +150,25 @@ def compare(args) -> int:
             for which, tree in trees.items():
                 argv = [sys.executable, str(Path(__file__).resolve()), "--tree", str(tree), "--record", str(k),
                         "--worlds", str(args.worlds), "--exact-below", str(args.exact_below), "--jobs",
-                        str(args.jobs), "--seed", str(args.seed), "--variant", args.variant]
+                        str(args.jobs), "--seed", str(args.seed), "--variant", args.variant,
+                        "--max-worlds", str(args.max_worlds)]
                 done = subprocess.run(argv, capture_output=True, text=True, cwd=tree)
                 if done.returncode:
                     raise SystemExit(f"{which} record {k} failed: {done.stderr[-800:]}")
                 runs[which][k].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    same = sum(len({r["values"] for which in trees for r in runs[which][k]}) == 1 for k in range(args.deals))
+    tally: dict = {}
     for k in range(args.deals):
-        if len({r["values"] for which in trees for r in runs[which][k]}) != 1:
-            raise SystemExit(f"record {k}: the trees' fair values differ")
+        verdicts = {which: {(i, player): (best, tuple(tied), method, {m: (mean, tuple(ci)) for m, (mean, ci) in means.items()})
+                            for i, player, best, tied, method, means in runs[which][k][0]["verdicts"]}
+                    for which in trees}
+        for key, n in agreement(verdicts["before"], verdicts["after"]).items():
+            tally[key] = tally.get(key, 0) + n
     print(f"# fair analysis, before ({trees['before']}) and after ({HERE}): {args.deals} {args.variant} records, "
-          f"{args.worlds} worlds a decision (all of them up to {args.exact_below}), {args.jobs} process(es), "
-          f"{args.rounds} round(s), each record a fresh process of each tree in turn; Python "
-          f"{platform.python_version()}, {os.cpu_count()} cores; the fair values agree")
+          f"{args.worlds} worlds a decision (all of them up to {args.exact_below}; to {args.max_worlds} where the best "
+          f"is not told apart), {args.jobs} process(es), {args.rounds} round(s), each record a fresh process of each "
+          f"tree in turn; Python {platform.python_version()}, {os.cpu_count()} cores; every fair value the same in "
+          f"{same} of {args.deals} records")
     best = {which: [min(rs, key=lambda r: r["fair"]) for rs in runs[which]] for which in trees}
     rows = []
     for which in trees:
@@ -158,6 +178,12 @@ def compare(args) -> int:
                      f"{statistics.median(r['cpu'] for r in best[which]):.2f}", f"{rate:.0f}",
                      f"{max(r['peak'] for r in best[which]):.0f}", f"{max(r['worker'] for r in best[which]):.0f}"])
     table(["tree", "median s", "worst s", "median CPU s", "worlds/s per core", "peak MB", "worker peak MB"], rows)
+    sep = tally.get("separated", 0)
+    print(f"verdicts: {tally.get('decisions', 0)} decisions; before told the best apart in {sep}: after the same best "
+          f"in {tally.get('same', 0)} ({100 * tally.get('same', 0) / max(1, sep):.1f}%), tied with it in "
+          f"{tally.get('tied_after', 0)}, another in {tally.get('other_best', 0)}; contradictions "
+          f"{tally.get('contradicted', 0)}; fair means within before's interval {tally.get('within', 0)} of "
+          f"{tally.get('means', 0)}")
     ratios = [b["fair"] / a["fair"] for b, a in zip(best["before"], best["after"])]
     cpus = [b["cpu"] / a["cpu"] for b, a in zip(best["before"], best["after"])]
     print(f"before / after, record by record (each tree's best of its rounds): time median {statistics.median(ratios):.2f}, "
@@ -171,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--worlds", type=int, default=200)
     ap.add_argument("--exact-below", type=int, default=EXACT_BELOW)
+    ap.add_argument("--max-worlds", type=int, default=None,
+                    help="the most worlds a decision whose best is not told apart draws (default: the commands', "
+                         f"{GROWTH} times --worlds; --max-worlds equal to --worlds: no more rounds)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=20240601, help="seed of record 0 (record i uses seed + i)")
     ap.add_argument("--per-deal", action="store_true", help="print every record")
@@ -182,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--record", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.max_worlds is None:
+        args.max_worlds = GROWTH * args.worlds
     if args.record is not None:
         return one_record(args)
     if args.before is not None:
@@ -192,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cores")
     results = []
     for k, rep in enumerate(reps):
-        r = measure(rep, args.worlds, args.exact_below, args.jobs, args.per_world)
+        r = measure(rep, args.worlds, args.exact_below, args.jobs, args.per_world, args.max_worlds)
         results.append(r)
         if args.per_deal:
             fresh = f", per world {r['per_world']:.2f} s" if args.per_world else ""

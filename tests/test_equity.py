@@ -305,6 +305,22 @@ def test_equity_command_shows_the_shipped_table():
     assert bad.exit_code == 2 and "no match target" in bad.output
 
 
+def test_a_table_not_shipped_is_not_simulated_unasked(monkeypatch):
+    """Issues 71 and 72: ``equity --variant cuban`` (no table shipped, no option) started a simulation of over 15
+    minutes without a word. Now it says how long one would take and how to have it made, and stops (a usage
+    error), having simulated only the few hands that time it."""
+    import analyzer.equity as equity
+
+    asked = []
+    real = equity.simulate_mode
+    monkeypatch.setattr(equity, "simulate_mode", lambda v, mode, hands, *a, **k: asked.append(hands) or real(v, mode, hands, *a, **k))
+    out = CliRunner().invoke(main, ["equity", "--variant", "cuban"])
+    assert out.exit_code == 2, out.output
+    assert "no table is shipped for cuban" in out.output and "--yes" in out.output and "--hands" in out.output
+    assert "Ctrl-C" in out.output and "of CPU" in out.output
+    assert asked and max(asked) <= 10                       # (the timing's few hands, not the table's 4,000)
+
+
 def test_analyze_scale_match_json(tmp_path):
     rep, a = _all_win_game()
     game = rep.game

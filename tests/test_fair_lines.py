@@ -123,14 +123,14 @@ def _fair_results(rep, batch: bool, monkeypatch) -> list:
     with monkeypatch.context() as m:
         if not batch:
             m.setattr(WorldsSolver, "lines", _values_only)
-            m.setattr(DrawWorlds, "lines", lambda self, position, worlds: None)
+            m.setattr(DrawWorlds, "lines", lambda self, position, worlds, only=None: None)
         out = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
     return [(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None for a in d.alternatives]
 
 
-def _values_only(self, position, deals):
+def _values_only(self, position, deals, only=None):
     """``WorldsSolver.lines`` giving the batch's values and no line: each world's lines played out anew."""
-    rows = self.values(position, deals)
+    rows = self.values(position, deals, only)
     return None if rows is None else (rows, [None] * len(rows))
 
 
@@ -241,8 +241,8 @@ def facts_after(variant, pos, moves, leader: int):
 def _first_line_dropped(lines):
     """``WorldsSolver.lines`` as it is when the first alternative's line in the first world of a batch needed more
     positions than the node limit allows at one of its choices (the batch's values all known)."""
-    def dropped(self, position, deals):
-        got = lines(self, position, deals)
+    def dropped(self, position, deals, only=None):
+        got = lines(self, position, deals, only)
         if got is None:
             return None
         rows, found = got

@@ -99,3 +99,48 @@ def test_a_decision_past_the_node_limit_solves_no_more_of_its_worlds(monkeypatch
     assert "not valued" in analysis.fair_note and "2,000 positions" in analysis.fair_note
     over = [d for d in analysis.decisions if d.index in {k for k, _ in failed}]
     assert over and all(d.fair is None for d in over)
+
+
+# ---- racing (issue 71): the rounds after the first value only the moves still in contention ----------------------
+
+def _every_move_valued(monkeypatch):
+    """The fair analysis as it was before racing: every move valued in every world drawn."""
+    from analyzer.analysis import fair
+    from analyzer.search.worlds import WorldsSolver
+
+    real = WorldsSolver.values
+    monkeypatch.setattr(WorldsSolver, "values", lambda self, position, deals, only=None: real(self, position, deals))
+    monkeypatch.setattr(fair, "_kept", lambda row, only: row)
+
+
+def _counted(alternative) -> int:
+    return sum(n for _, n in alternative.fair.values)
+
+
+def test_a_move_out_of_contention_keeps_the_values_of_its_first_worlds_and_the_verdict_stands(monkeypatch):
+    """Racing drops from the worlds drawn after a look the moves the best is told apart from at that look: they
+    keep their values in the worlds they were valued in (the first ones drawn, the same worlds as with every move
+    valued), the moves still in contention and the move played are valued in every world as before, so the best
+    and their means are those of the analysis that values every move in every world, and the moves not told apart
+    from the best are among the ones it names."""
+    settings = dict(SETTINGS, worlds=25, max_worlds=200)
+    raced = fair_analyze(_game(), workers=1, **settings)
+    with monkeypatch.context() as m:
+        _every_move_valued(m)
+        whole = fair_analyze(_game(), workers=1, **settings)
+    dropped = 0
+    for fast, slow in zip(*[[d for d in a.decisions if d.fair is not None] for a in (raced, whole)]):
+        assert (fast.index, fast.fair.worlds) == (slow.index, slow.fair.worlds)
+        assert fast.fair.best == slow.fair.best
+        assert set(fast.fair.tied) <= set(slow.fair.tied) or not slow.fair.tied
+        for a, b in zip(fast.alternatives, slow.alternatives):
+            counted = _counted(a)
+            assert counted % 25 == 0 and counted <= fast.fair.worlds        # (whole parts: the first worlds)
+            if counted == fast.fair.worlds:
+                assert a.fair == b.fair                   # valued in every world: as before
+            else:
+                dropped += 1
+                assert a.move != fast.played and a.move != fast.fair.best       # (both valued in every world)
+                # its values are those of the same first worlds with every move valued (checked on its worst)
+                assert a.fair.spread.low >= b.fair.spread.low
+    assert dropped            # (this record's settings drop some: the test sees racing at work)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -149,6 +150,7 @@ def test_without_scipy_the_option_says_so_once_and_the_fair_analysis_goes_on(mon
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_scipy)
+    monkeypatch.setitem(sys.modules, "scipy", None)     # (as the import system finds it missing: not imported to ask)
     res = CliRunner().invoke(main, ["analyze", "--fair", "--json", "--jobs", "1", str(DRAW)])
     assert res.exit_code == 0, res.output
     assert res.stderr.count("--exact-hidden: no exact values under hidden information: they need scipy") == 1

@@ -104,6 +104,28 @@ def test_worlds_in_one_call_give_each_world_the_values_of_a_solver_of_its_own(ca
 
 
 @built
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6), size=st.integers(3, 5), plies=st.integers(0, 9),
+       pick=st.integers(1, 2**7 - 1))
+def test_only_some_moves_valued_give_those_moves_the_values_of_a_solver_of_its_own(case, seed, size, plies, pick):
+    """Racing (issue 71): the worlds value only the moves still in contention (``only``), each its value as a
+    solver of its own gives it (``Solver.values``), the others not in the rows."""
+    name, options = case
+    rules, dealt, leader, history, pos, rng = _game(name, options, seed, size, plies)
+    if pos.outcome() is not None:
+        return
+    moves = pos.legal_moves()
+    only = [m for i, m in enumerate(moves) if pick >> i & 1] or moves[:1]
+    deals, positions = _worlds(dealt, leader, history, pos, rng, 4, pos.max_pip)
+    got = WorldsSolver(rules, core="compiled").values(positions[0], deals, only)
+    assert got is not None
+    for row, world in zip(got, positions):
+        if row is not None:
+            assert [m for m, _ in row] == only
+            assert row == [(m, v) for m, v in Solver(rules).values(world) if m in only]
+
+
+@built
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), plies=st.integers(1, 6))
 def test_each_world_searches_the_positions_of_a_solver_of_its_own(seed, plies):
@@ -183,14 +205,14 @@ def test_the_fair_analysis_gives_the_values_of_a_search_a_world(record, monkeypa
     rep = next(r for r in replay_record(read(str(RECORDS / record))) if r.deal_ok)
     batches, real = [], WorldsSolver.values
 
-    def counted(self, position, deals):
-        batches.append(real(self, position, deals))
+    def counted(self, position, deals, only=None):
+        batches.append(real(self, position, deals, only))
         return batches[-1]
 
     monkeypatch.setattr(WorldsSolver, "values", counted)
     batched = fair_analyze(rep, analyze_replay(rep), worlds=12, exact_below=12, workers=1, seed=3)
     assert batches and all(b is not None for b in batches)
-    monkeypatch.setattr(WorldsSolver, "values", lambda self, position, deals: None)     # every world alone
+    monkeypatch.setattr(WorldsSolver, "values", lambda self, position, deals, only=None: None)  # every world alone
     alone = fair_analyze(rep, analyze_replay(rep), worlds=12, exact_below=12, workers=1, seed=3)
     values = [[(d.index, [(a.move, a.fair) for a in d.alternatives]) for d in x.decisions if d.fair is not None]
               for x in (batched, alone)]

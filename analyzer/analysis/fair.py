@@ -165,6 +165,9 @@ class _Plan:
     size: int                 # how many worlds are solved
     seed: int
     hidden: object = None     # "exact-hidden": the decision's ``hidden.HiddenDecision`` (no world solved)
+    contenders: tuple[int, ...] | None = None   # the moves (indices into ``moves``) valued in the worlds drawn from
+                              # now on: those still in contention (``_next_round``); None: every move
+    valued: dict = field(default_factory=dict)     # part -> the moves its worlds were valued for (as ``contenders``)
 
     def chunk(self, part: int, size: int | None = None) -> list:
         """The worlds of task ``part`` when ``size`` worlds are solved (default ``self.size``; a pool's
@@ -194,36 +197,39 @@ def _shared_searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: f
     return held[1]
 
 
-def _solve(task: tuple[int, int, int]) -> tuple[list[list[tuple[Move, int]]], list | None] | None:
+def _solve(task: tuple[int, int, int, tuple[int, ...] | None]) -> tuple[list[list[tuple[Move, int]]], list | None] | None:
     """The value of every alternative in each world of part ``task[1]`` of plan ``task[0]`` when it solves
     ``task[2]`` worlds (None: a world needs more positions than the node limit allows), and where the job
-    asks for them (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`)."""
+    asks for them (``_JOB["results"]``) each alternative's result in each world (:func:`_world_results`).
+    ``task[3]``: the alternatives valued (indices into the plan's moves; None: all of them)."""
     rep, plan = _JOB["rep"], _JOB["plans"][task[0]]
     worlds = plan.chunk(task[1], task[2])
     reading = WorldReading.at(rep, plan.k, plan.seat) if _JOB.get("results") else None
-    got = _values(rep, plan, worlds, reading)
+    only = None if task[3] is None else [plan.moves[i] for i in task[3]]
+    got = _values(rep, plan, worlds, reading, only)
     if got is None:
         return None
     rows, known = got
     return rows, (_world_results(rep, plan, worlds, rows, known) if reading is not None else None)
 
 
-def _values(rep: Replay, plan: _Plan, worlds: list,
-            reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
+def _values(rep: Replay, plan: _Plan, worlds: list, reading: WorldReading | None = None,
+            only: list[Move] | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit), and with
     ``reading`` each alternative's result in each world whose search could read them at once, its table warm
     (``known``: the principal variations from a compiled batch of worlds, ``WorldsSolver.lines``, or played out
     by the search that valued the world alone): ``(values, known)``, ``known`` aligned with ``worlds``, None for
-    a world whose results are not known yet (:func:`_world_results` plays them out)."""
+    a world whose results are not known yet (:func:`_world_results` plays them out). ``only``: these alternatives
+    valued alone (the others not searched where a compiled batch takes the worlds; left out of the rows)."""
     node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     k, seat, view = plan.k, plan.seat, plan.worlds.view
     template = rep.position_at(k)
     try:
         if not template.draws:
             return solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb,
-                                reading)
+                               reading, only)
         batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], node_limit,
-                             table_mb, reading)
+                             table_mb, reading, only)
         if batch is not None:
             return batch
         out, known = [], []
@@ -234,7 +240,7 @@ def _values(rep: Replay, plan: _Plan, worlds: list,
             if key not in same:
                 pos = _drawn_position(rep, k, seat, deal, order)
                 search = _shared_searcher(rep, seat, node_limit, table_mb)
-                row = search.values(pos)
+                row = _kept(search.values(pos), only)
                 found = reading.played(search, pos, row) if reading is not None and order is not None else None
                 if key is None:
                     out.append(row)
@@ -261,14 +267,14 @@ def _drawn_position(rep: Replay, k: int, seat: int, deal: tuple[int, ...], order
 
 
 def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, ...], tuple | None]],
-                 node_limit: int | None, table_mb: float,
-                 reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
+                 node_limit: int | None, table_mb: float, reading: WorldReading | None = None,
+                 only: list[Move] | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` (deal, boneyard order) of a draw game, all in one
     call into the compiled draw search (``search.drawworlds``; worlds that differ only in the order of tiles
     nobody may draw are solved once); None where it does not take them (then each world is searched alone).
     With ``reading``, each alternative's result in each world along the principal variations the same call
     gave (``DrawWorlds.lines``, where points are scored during play; else not known yet): ``(values, known)``
-    (see :func:`_values`)."""
+    (see :func:`_values`); ``only``: these alternatives alone."""
     if not worlds or any(order is None for _, order in worlds) or turned_up(rep.initial) is not None:
         return None
     template = _drawn_position(rep, k, seat, *worlds[0])
@@ -287,8 +293,8 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
     if batch[0][0] != tuple(template.hands):
         return None                 # (the record's moves do not give the hands so: let the replay say)
     solver = DrawWorlds(_rules(rep, seat), node_limit, table_mb)
-    got = solver.lines(template, batch) if reading is not None else None
-    rows, lines = got if got is not None else (solver.values(template, batch), None)
+    got = solver.lines(template, batch, only) if reading is not None else None
+    rows, lines = got if got is not None else (solver.values(template, batch, only), None)
     if rows is None:
         return None
     known = [None] * len(batch)
@@ -300,14 +306,16 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
 
 
 def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
-                 table_mb: float, reading: WorldReading | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
+                table_mb: float, reading: WorldReading | None = None,
+                only: list[Move] | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
     """The value of every alternative in each of ``deals`` of a game without drawing, whose table is the same in
     every world (only the hands, and the tiles out of play, change): where the int solver plays (Hungarian: the
     draw games' batch), all in one call into the compiled core (``search.worlds``, ``drawworlds``), each world it
     leaves to Python (a move that ends the hand), and every world where it cannot, searched alone. With ``reading``,
     each alternative's result in each world, along the principal variations the compiled batch gave with the
     values (``WorldsSolver.lines``), or played out by the search that valued the world alone: ``(values,
-    known)`` (see :func:`_values`)."""
+    known)`` (see :func:`_values`). ``only``: these alternatives alone (the others neither searched where the
+    compiled batch takes the worlds, nor in the rows)."""
     def position(deal: tuple[int, ...]):
         return _dealt_position(rep, template, deal)
 
@@ -317,9 +325,9 @@ def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, 
         solver = (DrawWorlds if runs else WorldsSolver)(_rules(rep, seat), node_limit, table_mb)
         batch = [(tuple(d & ~table for d in deal), ()) for deal in deals] if runs else deals
         if reading is None:
-            rows = solver.values(position(deals[0]), batch) or rows
+            rows = solver.values(position(deals[0]), batch, only) or rows
         else:
-            rows, lines = solver.lines(position(deals[0]), batch) or (rows, lines)
+            rows, lines = solver.lines(position(deals[0]), batch, only) or (rows, lines)
     out, known = [], []
     reader = None           # (the decision in the first world: the worlds' lines are read off it)
     for row, found, deal in zip(rows, lines, deals):
@@ -332,9 +340,14 @@ def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, 
             continue
         pos = position(deal)
         search = _shared_searcher(rep, seat, node_limit, table_mb)
-        out.append(search.values(pos))
+        out.append(_kept(search.values(pos), only))
         known.append(None if reading is None else reading.played(search, pos, out[-1]))
     return out, known
+
+
+def _kept(row: list[tuple[Move, int]], only: list[Move] | None) -> list[tuple[Move, int]]:
+    """The values of ``row`` of the alternatives ``only`` (all of them: None)."""
+    return row if only is None else [(m, v) for m, v in row if m in only]
 
 
 def _on_table(pos) -> int:
@@ -401,7 +414,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
     z = look_z(len(budget))
     got: list[dict] = [{} for _ in plans]
     have: list[dict] = [{} for _ in plans]        # worlds solved per part (a part not full is solved again, whole)
-    tasks = [(p, part) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
+    tasks = [(p, part, None) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
     growing = {p for p, plan in enumerate(plans) if plan.method == "sampled" and budget[-1] > plan.size}
     _JOB.update(rep=rep, node_limit=limits[0], table_mb=limits[1], plans=plans,   # a forked worker finds them here
                 results=results)
@@ -414,15 +427,17 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
                 if executor is None and workers > 1 and len(tasks) > 1:
                     start = pool_options(__name__, "_JOB")     # (forked only with no other thread alive)
                     executor = stack.enter_context(pool(max_workers=workers, **start))
-                sized = [(p, part, plans[p].size) for p, part in tasks]
-                for (p, part, size), res in _solved(sized, executor):
+                sized = [(p, part, plans[p].size, only) for p, part, only in tasks]
+                for p, part, only in tasks:
+                    plans[p].valued[part] = only
+                for (p, part, size, _), res in _solved(sized, executor):
                     got[p][part] = res
                     have[p][part] = min(CHUNK, size - part * CHUNK)
                     if progress is not None:
                         progress(sum(sum(h.values()) for h in have),
                                  sum(budget[-1] if q in growing else plan.size for q, plan in enumerate(plans)))
                 tasks = _next_round(rep, plans, got, budget, z, individual, teams)
-                growing = {p for p, _ in tasks}         # (the others are settled: their worlds are all solved)
+                growing = {p for p, *_ in tasks}        # (the others are settled: their worlds are all solved)
             if progress is not None:       # every decision settled: the total is the worlds solved
                 progress(sum(sum(h.values()) for h in have), sum(plan.size for plan in plans))
     finally:
@@ -432,7 +447,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
     return [values for values, _ in joined], [found if results else None for _, found in joined]
 
 
-def _solved(sized: list[tuple[int, int, int]], executor) -> Iterator[tuple[tuple[int, int, int], object]]:
+def _solved(sized: list[tuple], executor) -> Iterator[tuple[tuple, object]]:
     """Each task of ``sized`` with what :func:`_solve` gives it, in order (in ``executor``'s processes, else here).
     Once a part of a plan is past the node limit (None), its other parts are not solved (cancelled in the pool) and
     give None: the decision is not valued whatever they give, and each would spend the node limit again."""
@@ -449,9 +464,14 @@ def _solved(sized: list[tuple[int, int, int]], executor) -> Iterator[tuple[tuple
 
 
 def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[int], z: float, individual: bool,
-                teams) -> list[tuple[int, int]]:
+                teams) -> list[tuple[int, int, tuple[int, ...] | None]]:
     """The tasks of the next round: each sampled plan whose best is not told apart, where more worlds may tell
-    it apart within the budget, grown to its next number of worlds (its ``size`` set to it)."""
+    it apart within the budget, grown to its next number of worlds (its ``size`` set to it). The worlds drawn
+    from then on value the moves still in contention alone (``contenders``: the best and the moves it is not
+    told apart from, at the look's ``z``, and the move played, whose verdict is read over every world; racing, or
+    successive elimination): a move told apart from the best
+    keeps its values in the worlds it was valued in, which is where it was shown worse; it is not valued again
+    (a move once dropped stays dropped, so each move's worlds are the first ones drawn, a prefix)."""
     tasks = []
     for p, plan in enumerate(plans):
         more = [n for n in budget if n > plan.size]
@@ -460,11 +480,23 @@ def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[i
             continue
         sign = 1 if individual or teams[plan.seat] == 0 else -1
         table, best = decision_table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual)
-        close = tied_moves(table, best, sign, False, z)
-        if close and worth_more(table, best, sign, close, z, budget[-1]):
-            first, plan.size = plan.size // CHUNK, more[0]       # (a part not full is solved again, whole)
-            tasks += [(p, part) for part in range(first, -(-plan.size // CHUNK))]
+        racing = set(range(len(plan.moves)) if plan.contenders is None else plan.contenders)
+        close = [m for m in tied_moves(table, best, sign, False, z) if plan.moves.index(m) in racing]
+        if len(close) > 1 and worth_more(table, best, sign, close, z, budget[-1]):
+            played = _played(rep, plan)         # (valued in every world: its verdict is read over all of them)
+            plan.contenders = tuple(sorted({plan.moves.index(m) for m in close} |
+                                           ({plan.moves.index(played)} if played in plan.moves else set())))
+            first, plan.size = plan.size // CHUNK, more[0]       # (a part not full is solved again, whole, with
+            tasks += [(p, part, plan.valued[part] if part in plan.valued else plan.contenders)
+                      for part in range(first, -(-plan.size // CHUNK))]      # the moves it had: each a prefix)
     return tasks
+
+
+def _played(rep: Replay, plan: _Plan) -> Move | None:
+    """The move played at the decision of ``plan`` (no extra tile: ``NO_EXTRA``); None where the record stops there."""
+    if plan.k == len(rep.steps):
+        return None
+    return NO_EXTRA if _declined(rep, plan.k, plan.seat, plan.moves) else rep.steps[plan.k].move
 
 
 def _joined(parts: dict, plan: _Plan) -> tuple[list | None, list | None]:
@@ -730,7 +762,8 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
                                      tied=tied)
         return
     played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
-    loss, cls, verdict = fair_verdict(table[best], table[played], sign, exact, thresholds, decision.cls, z)
+    shared = len(table[played])             # (the worlds the move played was valued in: all, or the first ones)
+    loss, cls, verdict = fair_verdict(table[best][:shared], table[played], sign, exact, thresholds, decision.cls, z)
     decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), round(float(loss), 4), cls, verdict,
                                  count, tied=tied)
 
@@ -751,14 +784,16 @@ def decision_table(rep: Replay, k: int, seat: int, moves: list[Move], per_world:
            individual: bool) -> tuple[dict, Move]:
     """Each move's value in each world (side-0 points, the points scored before the decision added) and the
     fair best: by the exact sums over the shared worlds (every value a whole number of points), then by the
-    worlds won."""
+    worlds won. A move dropped from contention (``_next_round``) has values in the first worlds alone (a
+    prefix of the others'); the best is one of the moves valued in every world."""
     offset = points_before(rep, k, seat, individual)
     table = {m: [] for m in moves}
     for values in per_world:
         for m, v in values:
             table[m].append(v + offset)
     wins = {m: sum(1 for v in vs if sign * v > 0) for m, vs in table.items()}
-    return table, max(moves, key=lambda m: (sign * sum(table[m]), wins[m]))
+    everywhere = [m for m in moves if len(table[m]) == len(per_world)]
+    return table, max(everywhere, key=lambda m: (sign * sum(table[m]), wins[m]))
 
 
 def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -> None:
@@ -775,6 +810,8 @@ def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -
     gaps = []
     for values in per_world:
         by_move = dict(values)
+        if played not in by_move:           # (past the worlds it was valued in: dropped from contention)
+            break
         gaps.append((sign * (by_move[best] - by_move[played]), by_move[best] + offset, by_move[played] + offset))
     at = max(range(len(gaps)), key=lambda i: (gaps[i][0], -i))
     world = plan.listed[at] if plan.listed is not None else plan.chunk(at // CHUNK)[at % CHUNK]

@@ -28,6 +28,13 @@ underrates by chance is sampled on rather than left tied. Stopping for futility 
 so it adds no error to the looks' bound; it spends the budget where it can change the verdict (a close lead
 of a partnership hand costs some 15 ms a world).
 
+**Racing.** From the second look on, the worlds drawn value only the moves still in contention: the best, the
+moves it is not told apart from at that look, and the move played (so the verdict on it is read over every world).
+A move told apart from the best keeps its values in the worlds it was valued in (the first ones drawn) and is
+not valued again; the verdicts are those of valuing every move in every world but where such a move would have
+come back into the tie (issue 71: 231 of 231 separated bests the same over 20 records, no contradiction; its
+mean is then over fewer worlds, with its own, wider interval).
+
 **What stays unstable.** Where the true gap between two moves is a small part of its spread over the worlds
 (a gap of 1 to 2 points against a spread of 15 to 25: a standardised gap ``mean / sd`` under about 0.1), no
 budget of ``max_worlds`` = 800 tells them apart reliably (the gap is told apart in about half the runs) nor
@@ -200,13 +207,14 @@ def look_z(count: int) -> float:
 def tied_moves(table: dict, best, sign: int, exact: bool, z: float = Z95) -> list:
     """The moves ``best`` is not told apart from, ``best`` first then by their means for the mover (empty
     where it is told apart from every move), from ``table`` (move -> its value in each shared world, side-0
-    points; ``sign`` 1 when the mover maximises)."""
+    points; ``sign`` 1 when the mover maximises). A move valued in fewer worlds than ``best`` (dropped from
+    contention: the first ones) is compared with it over those."""
     close = [move for move, values in table.items() if move != best
              and not significant([sign * (b - v) for b, v in zip(table[best], values)], exact, z)]
     if not close:
         return []
-    close.sort(key=lambda m: -sign * sum(table[m]))
-    return [best] + close
+    close.sort(key=lambda m: -sign * Fraction(sum(table[m]), len(table[m])))     # (by the mean: a move dropped from
+    return [best] + close                                                       # contention has fewer worlds)
 
 
 def worth_more(table: dict, best, sign: int, close: list, z: float, budget: int) -> bool:

@@ -47,13 +47,16 @@ def _score(_ctx, _param, text):
               help="With --score: the standard error of the MWC there from the model's sampling (N replicates of "
                    "the model, each solved from that score; early scores take long).")
 @click.option("--json", "as_json", is_flag=True, help="Print the model's summary as JSON.")
-def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json):
+@click.option("--yes", is_flag=True,
+              help="Where no table is shipped, make one (4000 hands a lead mode: minutes) without asking first.")
+def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json, yes):
     """The match-winning chance (MWC) table of a variant: the chance that the first side (seats 1
     and 3) wins the match from each score and leader.
 
     The hands to come follow the variant's hand-result model, measured from random deals played
     with best play with all hands open; the match is solved by dynamic programming over its
-    states. Shipped tables (for the defaults) are shown; --hands N makes a new one (minutes).
+    states. Shipped tables (for the defaults) are shown; --hands N makes a new one (minutes). Where
+    none is shipped, the command says how long making one would take and stops: --yes makes it.
 
     Exit status: 0 when done, 1 when the table's file cannot be read (one of $DOMINO_TABLES, or a
     damaged one), 2 for a usage error (an unknown variant or option, or one the MWC does not cover).
@@ -62,8 +65,8 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
     Example (the partnership game's chance to win the match at 50-80):
       domino equity --variant partnership --score 50,80"""
     from ..analysis import AgainstTheRest       # (the tables and the searches: loaded when the command runs)
-    from ..equity import (SOLVED_ON_LOAD, MatchPosition, compute_table, load_table, supported, table_name, table_problem,
-                          write_table)
+    from ..equity import (SOLVED_ON_LOAD, MatchPosition, compute_table, load_table, simulation_seconds, supported,
+                          table_name, table_problem, write_table)
     from ..equity import bootstrap as bootstrap_se
 
     try:
@@ -79,10 +82,18 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
     table = None if hands else load_table(v)
     if table is None and not hands and table_problem(v):
         raise click.ClickException(f"{table_problem(v)} (--hands N makes a new one)")
+    named = f"{v.name} {'(' + v.rules_text + ')' if v.rules_text else '(defaults)'}"
     if table is None:
         n = hands or 4000
-        click.echo(f"simulating {n:,} hands in each lead mode of {v.name} "
-                   f"{'(' + v.rules_text + ')' if v.rules_text else '(defaults)'} and solving the match...", err=True)
+        took = simulation_seconds(v, n, seed, view=AgainstTheRest)
+        if not hands and not yes:
+            raise click.UsageError(
+                f"no table is shipped for {named}: making one simulates {n:,} hands in each lead mode and solves the "
+                f"match: about {_duration(took)} of CPU on this machine (more to solve the match, and longer while the machine is busy); add --yes "
+                f"to make it (Ctrl-C stops it; -o FILE keeps it for later runs: see $DOMINO_TABLES), or --hands N "
+                f"for a rougher one sooner")
+        click.echo(f"simulating {n:,} hands in each lead mode of {named} and solving the match: about "
+                   f"{_duration(took)} of CPU (Ctrl-C stops it)...", err=True)
         table = compute_table(v, n, seed, progress=lambda text: click.echo(f"  {text}", err=True), view=AgainstTheRest)
     data = table.as_dict()
     if output:
@@ -125,6 +136,15 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
         if bootstrap:
             click.echo(f"  standard error from the model's sampling ({bootstrap} bootstrap replicates): "
                        f"{s['se_side0_leading']:.4f} and {s['se_side1_leading']:.4f}")
+
+
+def _duration(seconds: float) -> str:
+    """A time said as a person would: seconds to a minute, then minutes, then hours."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} minutes"
+    return f"{seconds / 3600:.1f} hours"
 
 
 def _individual(v, table, score: tuple, resample: tuple, as_json: bool, summary: dict, data: dict) -> None:

@@ -52,30 +52,34 @@ class DrawWorlds:
         self.run = plays_runs(rules)        # Hungarian: no boneyard (each world's order empty), a player plays on
         self.table = None           # the last call's DrawSearch (its table's memory: ``table.nbytes``)
 
-    def values(self, position: Position,
-               worlds: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> list[list[tuple[Move, int]]] | None:
+    def values(self, position: Position, worlds: Sequence[tuple[tuple[int, ...], tuple[int, ...]]],
+               only: Sequence[Move] | None = None) -> list[list[tuple[Move, int]]] | None:
         """The value of every legal move of the player to move in each world, as ``TreeSearch.values``
         gives them: ``position`` is the decision in one of the worlds (a draw position whose boneyard is
         drawn in a fixed order, every hand known); each world is ``(hands, order)``: every seat's hand at
         the decision and the boneyard's order (tile bits, all of it, the tiles drawn so far first), the
-        rest as in ``position``. None where the core does not take them (see the module)."""
-        got = self._batch(position, worlds, False)
+        rest as in ``position``. None where the core does not take them (see the module). ``only``: value these of
+        the legal moves alone (in their order among the legal moves), the others not searched."""
+        got = self._batch(position, worlds, False, only)
         return None if got is None else got[0]
 
-    def lines(self, position: Position, worlds: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> tuple | None:
+    def lines(self, position: Position, worlds: Sequence[tuple[tuple[int, ...], tuple[int, ...]]],
+              only: Sequence[Move] | None = None) -> tuple | None:
         """``(values, lines)``: the values as :meth:`values` gives them, and for each world each move's principal
         variation after it, as ``TreeSearch.best_line`` plays it from the position after the move (the best
         moves for both sides to the end of the hand, at each choice the first best in the order of
         ``legal_moves``, the forced draws and passes included), a :class:`DrawLine` (None: past the node limit at
         one of its choices), from the table the world's values left (``_draw.DrawSearch.worlds`` with
-        ``lines``). None where :meth:`values` is."""
-        return self._batch(position, worlds, True)
+        ``lines``). None where :meth:`values` is; ``only`` as there."""
+        return self._batch(position, worlds, True, only)
 
-    def _batch(self, position: Position, worlds, lines: bool) -> tuple[list, list] | None:
+    def _batch(self, position: Position, worlds, lines: bool, only: Sequence[Move] | None = None) -> tuple[list, list] | None:
         described = describe(self.rules)
         if self.core != "compiled" or described is None or not worlds or any(position.hidden):
             return None
         moves = position.legal_moves()
+        if only is not None:
+            moves = [m for m in moves if m in only]
         order = tuple(t.bit for t in getattr(position, "order", ()))
         roots = _roots(self.rules, position, moves, order)
         if roots is None:

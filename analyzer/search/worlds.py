@@ -53,29 +53,34 @@ class WorldsSolver:
         self.nodes = 0
         self._table = None
 
-    def values(self, position: Position,
-               deals: Sequence[tuple[int, ...]]) -> list[list[tuple[Move, int]] | None] | None:
+    def values(self, position: Position, deals: Sequence[tuple[int, ...]],
+               only: Sequence[Move] | None = None) -> list[list[tuple[Move, int]] | None] | None:
         """The value of every legal move of the player to move, as ``Solver.values`` gives them, in each
         of ``deals``: ``position`` (every hand known) with the hands dealt as the deal says (each seat's
         tiles as dealt, those on the table included; the line and the turn those of ``position``).
         None for a deal in which a move ends the hand, and None for them all where the core does not
-        take them (see the module docstring)."""
-        got = self._batch(position, deals, False)
+        take them (see the module docstring). ``only``: value these of the legal moves alone (in their order among
+        the legal moves), the others not searched (the fair analysis's moves still in contention)."""
+        got = self._batch(position, deals, False, only)
         return None if got is None else got[0]
 
-    def lines(self, position: Position, deals: Sequence[tuple[int, ...]]) -> tuple[list, list] | None:
+    def lines(self, position: Position, deals: Sequence[tuple[int, ...]],
+              only: Sequence[Move] | None = None) -> tuple[list, list] | None:
         """``(values, lines)``: the values as :meth:`values` gives them, and for each deal (None where its
         values are None) each move's principal variation after it, as ``Solver.best_line`` plays it from the
         position after the move (the best moves for both sides to the end of the hand, at each choice the
         first best in the order of ``legal_moves``, the forced passes included), a :class:`WorldLine` (None:
         past the node limit at one of its choices). The lines come from the same call into the core, each deal's
         from the table its values left (``_core.BlockDeal.worlds`` with ``after``). None where :meth:`values`
-        is."""
-        return self._batch(position, deals, True)
+        is; ``only`` as there."""
+        return self._batch(position, deals, True, only)
 
-    def _batch(self, position: Position, deals: Sequence[tuple[int, ...]], lines: bool) -> tuple[list, list] | None:
+    def _batch(self, position: Position, deals: Sequence[tuple[int, ...]], lines: bool,
+               only: Sequence[Move] | None = None) -> tuple[list, list] | None:
         position = known_position(self.variant, position)
         moves = position.legal_moves()
+        if only is not None:
+            moves = [m for m in moves if m in only]
         if (not deals or self.core != "compiled" or not moves or moves[0].tile is None or position.exposed
                 or counts_pass_bonuses(self.variant)
                 or not compiled_plays(position.max_pip, False, False, position.n)):
