@@ -18,6 +18,7 @@ from ..search.alphabeta import proven_best
 from ..search.core import TABLE_MB
 from ..tiles import Move
 from .dealvalues import DealsSummary, OverDeals
+from ..rules.codes import Code
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
@@ -524,7 +525,7 @@ def _turning_cause(step, after: int, decisions: list[Decision]) -> str | None:
     (valued as claimed, the choice gives another value)."""
     if step.entry.is_muggins:
         return f"{step.entry.player}'s Muggins call takes the points the play before left unclaimed"
-    missed = next((d for d in step.diagnostics if d.code == "missed-score"), None)
+    missed = next((d for d in step.diagnostics if d.code == Code.MISSED_SCORE), None)
     if missed is None:
         return None
     decision = next((d for d in decisions if d.index == step.index and d.played_value is not None), None)

@@ -283,7 +283,7 @@ def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list],
         if not errors:
             checked.append(fix)
             continue
-        if any(d.code != "score-mismatch" for d in errors):
+        if any(d.code != Code.SCORE_MISMATCH for d in errors):
             continue
         mended = tag_repair(fixed, "Score", "change-score", errors[0].details.get("expected"), Code.SCORE_MISMATCH)
         if mended is not None:

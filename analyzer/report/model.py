@@ -9,6 +9,7 @@ from typing import NamedTuple
 from ..analysis import Decision, GameAnalysis, Thresholds, alternative_text
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
+from ..rules.codes import Code
 from ..position import Position, tiles_of
 from ..record import StatedResult
 from ..replay import Replay, wins
@@ -644,7 +645,7 @@ def _result_words(rep: Replay) -> str:
 def _stated_check(rep: Replay, stated: str | None) -> str | None:
     if not stated:
         return None
-    if any(d.code in ("result-mismatch", "result-syntax") for d in rep.end_diagnostics):
+    if any(d.code in (Code.RESULT_MISMATCH, Code.RESULT_SYNTAX) for d in rep.end_diagnostics):
         return "disagrees"
     try:
         parsed = StatedResult.parse(stated)

@@ -8,6 +8,7 @@ from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from .verdicts import (OVER_HANDS, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, open_verdict, tied_words)
+from ..rules.codes import Code
 
 __all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
@@ -353,7 +354,7 @@ def repair_text(report) -> str:
 def no_game(game: dict) -> bool:
     """Whether ``game`` (a game's data) stands for a record with no game at all (an empty file): its one
     error says so, and there is nothing else to tell of it (no verdict, no analysis)."""
-    return any(d["code"] == "no-game" for d in game["diagnostics"])
+    return any(d["code"] == Code.NO_GAME for d in game["diagnostics"])
 
 
 def validation_text(result: dict, repairs: dict[int, str]) -> str:
