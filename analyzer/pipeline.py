@@ -29,6 +29,7 @@ from .replay.json import result_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
 from .search.core import TABLE_MB
+from .diagnostics import Severity
 
 if TYPE_CHECKING:
     from .analysis import Thresholds
@@ -705,7 +706,7 @@ def _errors_by_player(rep) -> dict[str, int]:
     """The errors found on each player's own moves (a transcription's errors, by whose move it was)."""
     out = {name: 0 for name in rep.players}
     for step in rep.steps:
-        errors = sum(d.severity == "error" for d in step.diagnostics)
+        errors = sum(d.severity == Severity.ERROR for d in step.diagnostics)
         if errors and step.entry.player in out:
             out[step.entry.player] += errors
     return out

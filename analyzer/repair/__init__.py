@@ -163,6 +163,7 @@ from .edits import NAME, ORIG, TILE, COSTS, Edit, Repair, RepairReport, edit_cou
 from .overflow import overflow_repairs, overflow_rows
 from .positional import Entry, needs_positions
 from .search import PositionSearch, Search
+from ..diagnostics import Severity
 
 __all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
 
@@ -290,8 +291,8 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 def _why_not(problem: str | None, problems: list[Diagnostic], errors: list[Diagnostic]) -> str | None:
     """Why the record is not searched (None: it is), given the search's own ``problem`` (its Result
     tag unreadable, say), the ``problems`` of its variant and the replayer's ``errors``."""
-    if any(d.severity == "error" for d in problems):
-        return next(d.message for d in problems if d.severity == "error")
+    if any(d.severity == Severity.ERROR for d in problems):
+        return next(d.message for d in problems if d.severity == Severity.ERROR)
     if any(d.code in _UNEDITABLE for d in errors):     # no edit of moves or deal changes the players
         return ("no edit of the moves or the deal can help: "
                 + next(d.message for d in errors if d.code in _UNEDITABLE))

@@ -16,6 +16,7 @@ from ..replay import Replay, wins
 from ..replay.result import result_sentence
 from ..rules.layout import ArmPosition
 from ..tiles import Move, Tile
+from ..diagnostics import Severity
 
 __all__ = ["Issue", "board_view", "LineStep", "LineView", "line_steps", "LinePlayer", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
            "GameReport", "ReportModel", "build_report", "build_game", "move_words", "signed",
@@ -73,7 +74,7 @@ class Issue:
             marked = triage.marks.get(d.key)
             if marked is not None and marked.details.get("follow_on"):
                 return cls(d.severity, d.code, d.message, d.line, d.column, follows=marked.details.get("follows"))
-            if marked is not None and d.severity == "error" and triage.likely:
+            if marked is not None and d.severity == Severity.ERROR and triage.likely:
                 return cls(d.severity, d.code, d.message, d.line, d.column, slip=triage.likely, repaired=anchor)
         return cls(d.severity, d.code, d.message, d.line, d.column)
 
@@ -255,7 +256,7 @@ class MoveView:
 
     @property
     def has_error(self) -> bool:
-        return any(i.severity == "error" for i in self.issues)
+        return any(i.severity == Severity.ERROR for i in self.issues)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from ..record import MoveEntry
 from ..tiles import Move, Tile
 from .claims import Problem
 from .codes import Code
+from .modes import Termination
 
 __all__ = ["unknown_player", "after_end", "pass_inserted", "skips_out", "undecided_placement", "false_pass_proved", "exposed_after_play"]
 
@@ -22,9 +23,9 @@ def unknown_player(name: str, players: tuple[str, ...]) -> Problem:
 def after_end(entry: MoveEntry, outcome: Outcome, players: tuple[str, ...]) -> Problem | None:
     """An entry after the hand was over: ``play-after-end``; None for a pass after a block (the passes
     that show a block are how records write it; after a player went out a pass is flagged as a play)."""
-    if entry.is_pass and outcome.termination != "domino":
+    if entry.is_pass and outcome.termination != Termination.DOMINO:
         return None
-    how = f"{players[outcome.seat]} went out" if outcome.termination == "domino" else "it was blocked"
+    how = f"{players[outcome.seat]} went out" if outcome.termination == Termination.DOMINO else "it was blocked"
     what = ("passes" if entry.is_pass and not entry.draw else
             "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
             else f"plays {entry.tile}")
