@@ -10,7 +10,10 @@ their number, one to three hands each). The commands: ``analyze --json`` (plain,
 ``--fair`` with few deals, ``--jsonl``), ``validate --json`` and ``stats --json``, each with ``--jobs 1``; and the
 board's ``analyze_document`` (``analyzer.server.library``) of two records, plain and fair. Prints a table: each
 command, its output's size in each tree, and whether they are the same bytes (else the first differing line).
-Exit status 1 when any differs.
+Where the bytes differ, the outputs are read as JSON and compared again with the documented, versioned changes
+undone in the "after" tree's (``--undo``, by default those of schema version 2: a tied fair verdict's ``best`` was
+the first of ``tied``, and no alternative had ``gap``/``gap_ci``): "same data" says the rest is the same. Exit
+status 1 when any differs beyond them.
 """
 from __future__ import annotations
 
@@ -57,6 +60,28 @@ def _board(tree: str, folder: str) -> None:
         print(json.dumps(doc, sort_keys=True))
 
 
+def undo_v2(data):
+    """``data`` (an output read as JSON) as schema version 1 wrote it: each fair verdict's ``best`` the first of its
+    ``tied`` where it names none, and no alternative's ``gap`` and ``gap_ci``."""
+    if isinstance(data, list):
+        return [undo_v2(x) for x in data]
+    if not isinstance(data, dict):
+        return data
+    out = {k: undo_v2(v) for k, v in data.items() if k not in ("gap", "gap_ci")}
+    if out.get("best", "") is None and out.get("tied") and "verdict" in out:
+        out["best"] = out["tied"][0]
+    return out
+
+
+def as_json(raw: bytes):
+    """An output read as JSON: one document, or a document a line (``--jsonl``, the board's)."""
+    text = raw.decode()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
 def make_archive(root: Path, records: int) -> None:
     sys.path.insert(0, str(HERE))
     from analyzer.match import random_match
@@ -90,6 +115,7 @@ def main() -> None:
     parser.add_argument("--before", default="/work/main", help="the tree to compare with (default: /work/main)")
     parser.add_argument("--archive", type=int, default=30, help="generated records in the archive")
     parser.add_argument("--keep", type=Path, help="keep each tree's outputs in this folder")
+    parser.add_argument("--no-undo", action="store_true", help="compare the bytes only (no versioned change undone)")
     parser.add_argument("--board", nargs=2, metavar=("TREE", "FOLDER"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.board:
@@ -106,13 +132,15 @@ def main() -> None:
             (keep / which).mkdir(parents=True, exist_ok=True)
             outputs[which] = run_tree(tree, folder, keep / which)
         differ = 0
-        print(f"{'output':<30} {'before KB':>10} {'after KB':>10}  same bytes")
+        print(f"{'output':<30} {'before KB':>10} {'after KB':>10}  same bytes  same data (v2 undone)")
         for name in outputs["before"]:
             b, a = outputs["before"][name], outputs["after"][name]
             same = a == b
-            differ += not same
-            print(f"{name:<30} {len(b) / 1024:>10.1f} {len(a) / 1024:>10.1f}  {'yes' if same else 'NO'}")
-            if not same:
+            data = same or (not args.no_undo and undo_v2(as_json(a)) == as_json(b))
+            differ += not data
+            print(f"{name:<30} {len(b) / 1024:>10.1f} {len(a) / 1024:>10.1f}  {'yes' if same else 'no':<10}  "
+                  f"{'yes' if data else 'NO'}")
+            if not data:
                 diff = difflib.unified_diff(b.decode().splitlines(), a.decode().splitlines(), "before", "after",
                                             lineterm="", n=1)
                 print("    " + "\n    ".join(list(diff)[:12]))

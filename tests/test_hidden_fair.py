@@ -140,7 +140,7 @@ def test_a_draw_games_public_deals_weigh_every_world_once_and_hold_the_actual_on
             == len(deals)
 
 
-def test_without_scipy_the_option_says_so_once_and_the_fair_analysis_goes_on(monkeypatch):
+def test_without_scipy_the_option_asked_for_says_so_once_and_the_fair_analysis_goes_on(monkeypatch):
     real = builtins.__import__
 
     def no_scipy(name, *args, **kwargs):
@@ -150,6 +150,9 @@ def test_without_scipy_the_option_says_so_once_and_the_fair_analysis_goes_on(mon
 
     monkeypatch.setattr(builtins, "__import__", no_scipy)
     res = CliRunner().invoke(main, ["analyze", "--fair", "--json", "--jobs", "1", str(DRAW)])
+    assert res.exit_code == 0, res.output
+    assert "scipy" not in res.stderr and "--exact-hidden" not in res.stderr     # (the default: not asked for)
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--exact-hidden", "--json", "--jobs", "1", str(DRAW)])
     assert res.exit_code == 0, res.output
     assert res.stderr.count("--exact-hidden: no exact values under hidden information: they need scipy") == 1
     assert "Traceback" not in res.output

@@ -7,7 +7,9 @@ from importlib.resources import files
 
 __all__ = ["schema", "VERSION"]
 
-VERSION = 1       # the schema's version: a change of a field's name, type or meaning makes the next
+VERSION = 2       # the schema's version: a change of a field's name, type or meaning makes the next
+#                   (2: a fair verdict's ``best`` is null where ``tied`` names the moves not told apart; each
+#                   alternative's fair value has its paired ``gap`` to the best and its interval ``gap_ci``)
 
 
 def schema() -> dict:
