@@ -192,14 +192,16 @@ def read(label: str, data: bytes | None, options: Options, problem: Diagnostic |
     return read_text(label, text, options)
 
 
-def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
-                 table_mb: float = TABLE_MB, searches: dict | None = None, sheet: dict | None = None):
-    """The analysis of one replayed game; one the search cannot take says why instead of raising.
-    ``searches``: the searches to value it with, by view (``analysis.searches_for``; default: made for it).
-    A valid game whose record does not write every hand (a sheet) is analysed over the deals it allows
-    (``analysis.sheets.sheet_analyze``, with ``sheet``'s settings: ``max_deals``, ``seed``, ``workers``, ``pool``)."""
+def analyse_game(rep, options: Options, progress=None, searches: dict | None = None, sheet: dict | None = None):
+    """The analysis of one replayed game under ``options`` (its thresholds, ``lines``, ``max_nodes`` and
+    ``table_mb``); one the search cannot take says why instead of raising. ``searches``: the searches to value it
+    with, by view (``analysis.searches_for``; default: made for it). A valid game whose record does not write every
+    hand (a sheet) is analysed over the deals it allows (``analysis.sheets.sheet_analyze``, with ``sheet``'s
+    settings: ``max_deals``, ``seed``, ``workers``, ``pool``)."""
     from .analysis import GameAnalysis, analyze_replay      # (start-up: validate needs no analysis)
     from .inference.sheet import is_sheet
+
+    thresholds, lines, node_limit, table_mb = options.limits, options.lines, options.max_nodes, options.table_mb
 
     if is_sheet(rep) and rep.valid and len(rep.players) == rep.variant.players:
         from .analysis.sheets import sheet_analyze
@@ -235,8 +237,7 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if wanted[k] or each:
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
-        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, searches,
-                                sheet_settings(o, 1))     # (here: perhaps a worker of a pool already)
+        analysis = analyse_game(rep, o, progress, searches, sheet_settings(o, 1))     # (here: perhaps a worker of a pool already)
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
@@ -308,7 +309,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
                 run.judged = k + 1
                 continue
         if analysis is None:
-            analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb)
+            analysis = analyse_game(rep, o)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
                 analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)
@@ -336,8 +337,8 @@ def _judge_sheet(run: RecordRun, rep, k: int, settings: dict, seats, workers: in
             progress(dealt[0] + done, dealt[0] + total)
 
         if analysis is None:
-            analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb,
-                                    sheet={**sheet_settings(o, workers, pool), "progress": deals if progress else None})
+            analysis = analyse_game(rep, o, sheet={**sheet_settings(o, workers, pool),
+                                                   "progress": deals if progress else None})
         if analysis.deals is None:          # no deal fits, or not a sheet the deals are found for: as before
             return analysis
         fair = {key: settings[key] for key in ("worlds", "exact_below", "thresholds", "node_limit", "table_mb",
@@ -396,7 +397,7 @@ def repairs_analysed(run: RecordRun, analyse: bool = True) -> RecordRun:
         return run
     o = run.options
     copy = RecordRun(run.label, o, run.record, [rep for _, rep in fixed])
-    copy.analyses = [analyse_game(rep, o.limits, True, o.max_nodes, table_mb=o.table_mb) for _, rep in fixed]
+    copy.analyses = [analyse_game(rep, replace(o, lines=True)) for _, rep in fixed]
     if fair_worlds(run):
         copy.options = replace(o, fair_worlds=fair_worlds(run), fair_hidden_only=not fair_every_game(o))
         judge_fairly(copy)

@@ -1,8 +1,9 @@
 """Counts of the shapes issue 69 asks to remove, in two trees measured in the same run: library functions over six
 parameters (outside ``analyzer/cli/``), string literals that spell a diagnostic code outside ``rules/codes.py``,
 comparisons of a ``severity``, a ``layout`` or a scoring ``count`` attribute with a string, and the JSON builders (functions that make or fill the plain data
-of a result: ``as_dict``/``from_dict``/``*_data``/``*_json``/``annotate``, and item assignments with a string key
-into a dict a step did not make itself, ``x["key"] = ...``).
+of a result: ``as_dict``/``from_dict``/``*_data``/``*_json``/``annotate``; the dict literals that build an ``analyze
+--json`` entry; the calls that hand a step a result's plain data already built to add its keys; and item assignments
+with a string key into a nested dict, ``x[...]["key"] = ...``).
 
     python bench/count_shapes.py                        # this tree against /work/main
     python bench/count_shapes.py --before /work/main --list
@@ -54,10 +55,21 @@ def _compared(node: ast.Compare) -> tuple[set[str], list[str]]:
     return attrs, out
 
 
+def _writer(node: ast.Call) -> bool:
+    """Whether a call hands a step the plain data of a result already built, to add its keys to it
+    (``annotate(game["analysis"], ...)``, ``value_draws(run, out["games"])``)."""
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    built = any(isinstance(a, ast.Subscript) and isinstance(a.slice, ast.Constant) and a.slice.value in ("games", "analysis")
+                or isinstance(a, ast.Subscript) and isinstance(a.value, ast.Subscript)
+                and isinstance(a.value.slice, ast.Constant) and a.value.slice.value == "games" for a in node.args)
+    return built and name in ("annotate", "value_draws", "grade_on_match_scale")
+
+
 def count(tree: Path) -> dict:
     codes, modes = _codes(tree), _modes(tree)
     out = {"functions over 6 parameters": [], "code literals": [], "severity comparisons": [],
-           "layout comparisons": [], "scoring mode comparisons": [], "JSON builder functions": [],
+           "layout comparisons": [], "scoring mode comparisons": [], "termination comparisons": [],
+           "JSON builder functions": [], "analyze --json entry builders": [], "writes into a built result": [],
            "dict item writes": []}
     for path in sorted((tree / "analyzer").rglob("*.py")):
         rel = path.relative_to(tree).as_posix()
@@ -80,8 +92,16 @@ def count(tree: Path) -> dict:
                         out["severity comparisons"].append(f"{rel}:{node.lineno} {value}")
                     if value in LAYOUTS and "layout" in attrs:
                         out["layout comparisons"].append(f"{rel}:{node.lineno} {value}")
+                    if value in ("domino", "blocked") and "termination" in attrs:
+                        out["termination comparisons"].append(f"{rel}:{node.lineno} {value}")
                     if value in modes and "count" in attrs:
                         out["scoring mode comparisons"].append(f"{rel}:{node.lineno} {value}")
+            elif isinstance(node, ast.Dict):
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+                if {"file", "valid", "diagnostics"} <= keys and "title" not in keys:
+                    out["analyze --json entry builders"].append(f"{rel}:{node.lineno}")
+            elif isinstance(node, ast.Call) and _writer(node):
+                out["writes into a built result"].append(f"{rel}:{node.lineno}")
             elif isinstance(node, ast.Assign):
                 for target in node.targets:
                     if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
