@@ -237,7 +237,8 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if wanted[k] or each:
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
-        analysis = analyse_game(rep, o, progress, searches, sheet_settings(o, 1))     # (here: perhaps a worker of a pool already)
+        # (one worker for a sheet's deals: here is perhaps a worker of a pool already)
+        analysis = analyse_game(rep, o, progress, searches, sheet_settings(o, 1))
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
