@@ -67,7 +67,8 @@ def undo_v2(data):
         return [undo_v2(x) for x in data]
     if not isinstance(data, dict):
         return data
-    out = {k: undo_v2(v) for k, v in data.items() if k not in ("gap", "gap_ci")}
+    value = "mean" in data and "ci95" in data          # (an alternative's fair value; a worst world has its own gap)
+    out = {k: undo_v2(v) for k, v in data.items() if not (value and k in ("gap", "gap_ci"))}
     if out.get("best", "") is None and out.get("tied") and "verdict" in out:
         out["best"] = out["tied"][0]
     return out
@@ -143,7 +144,7 @@ def main() -> None:
             if not data:
                 diff = difflib.unified_diff(b.decode().splitlines(), a.decode().splitlines(), "before", "after",
                                             lineterm="", n=1)
-                print("    " + "\n    ".join(list(diff)[:12]))
+                print("    " + "\n    ".join(line[:300] for line in list(diff)[:12]))
     sys.exit(1 if differ else 0)
 
 
