@@ -72,7 +72,8 @@ def test_names_are_escaped():
     scales = []
     for rep, analysis, (position, leader, note) in zip(replays, analyses, match_positions(replays)):
         scale = match_scale(analysis, rep.variant, position, leader, note=note)
-        scale.luck = deal_luck(analysis, rep.variant, leader, rep.match.number == 1, position)
+        scale = dataclasses.replace(scale, luck=deal_luck(analysis, rep.variant, leader, rep.match.number == 1,
+                                                          position))
         scales.append(scale)
     assert scales[0].known and f"{HOSTILE}/C" in replays[0].side_name(0)
     model = with_match_views(build_report("names.dom", replays, analyses), replays, analyses, scales)
