@@ -48,6 +48,15 @@ def test_the_schema_accepts_each_record_result_of_jsonl(monkeypatch):
         check(json.loads(line))
 
 
+def test_the_schema_accepts_a_file_that_is_no_record(tmp_path, monkeypatch):
+    (tmp_path / "binary.dom").write_bytes(b"\x00\x01\x02 not a record")
+    (tmp_path / "empty.dom").write_text("")
+    for args in (("validate", "--json"), ("analyze", "--jsonl"), ("validate", "--jsonl")):
+        out = run(*args, "--jobs", "1", tmp_path)
+        for document in ([json.loads(out)] if "--json" in args else [json.loads(line) for line in out.splitlines()]):
+            check(document)
+
+
 @pytest.mark.parametrize("command", ["analyze", "validate"])
 def test_the_schema_accepts_the_documents_pinned_before_the_results_were_typed(command):
     check(json.loads((ROOT / "tests" / "data" / f"json-archive.{command}.json").read_text(encoding="utf-8")))
