@@ -266,9 +266,9 @@ def test_positions_point_into_the_source():
 
 
 def test_tag_names_may_be_any_word_and_values_escape_quotes():
-    game = only_game('[Round "3"]\n[Player "say \\"hi\\" \\\\o/"]\n[Event "x"]\nA: ?\n')
-    assert game.tags == {"Round": "3", "Player": 'say "hi" \\o/', "Event": "x"}
-    assert list(game.tags) == ["Round", "Player", "Event"]
+    game = only_game('[Round "3"]\n[Annotator "say \\"hi\\" \\\\o/"]\n[Event "x"]\nA: ?\n')
+    assert game.tags == {"Round": "3", "Annotator": 'say "hi" \\o/', "Event": "x"}
+    assert list(game.tags) == ["Round", "Annotator", "Event"]
     assert parse(write(game)).games == [game]
 
 

@@ -396,7 +396,7 @@ def test_cli_validate_repair_shows_the_rows_before_and_after():
     result = runner.invoke(main, ["validate", "--repair", str(RECORDS / "seed1-table.txt")])
     assert result.exit_code == 1, result.output
     out = result.output
-    assert f"insert the missing row {SEED_ROW_7} before (round 7, line 22, column 3)" in out
+    assert f"insert the missing row {SEED_ROW_7} before the entry at round 7, line 22, column 3" in out
     assert "7   [5-6] [0-6] pass  [5-5]" in out
     assert "7   pass  [0-0] [4-6] [6-6]" in out and "8   [5-6] [0-6] pass  [5-5]" in out
     assert "B goes out (domino); B/D win 10" in out

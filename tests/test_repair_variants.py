@@ -86,7 +86,7 @@ def test_a_dropped_draw_comes_back_before_the_tile_it_gave():
     (edit,) = report.best.edits
     assert (edit.kind, edit.player, edit.after, edit.cost) == ("insert-move", "B", "draws [2-5]",
                                                                COSTS["insert-move/draw"])
-    assert str(edit) == "insert B draws [2-5] before (round 2, line 14, column 28)"
+    assert str(edit) == "insert B draws [2-5] before the entry at round 2, line 14, column 28"
     assert report.best.rows_after == ["2. A [5-6] B draws [4-4] B draws [2-5] B [2-5]"]
     assert laid(report.best.game) == laid(original("variant-draw.dom"))
 
@@ -189,7 +189,7 @@ def test_cli_repairs_a_draw_game(tmp_path):
     out = tmp_path / "fixed.dom"
     result = CliRunner().invoke(main, ["validate", "--repair", "--write-repaired", str(out), str(source)])
     assert result.exit_code == 1, result.output
-    assert "insert B draws [2-5] before (round 2, line 14, column 28)" in result.output
+    assert "insert B draws [2-5] before the entry at round 2, line 14, column 28" in result.output
     assert "2. A [5-6] B draws [4-4] B draws [2-5] B [2-5]" in result.output
     (game,) = parse(out.read_text()).games
     assert reproduces_stated_result(game)

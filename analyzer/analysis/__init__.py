@@ -21,38 +21,10 @@ from .dealvalues import DealsSummary, OverDeals
 from ..rules.codes import Code
 from ..diagnostics import Severity
 from ..rules.modes import Layout
+from .grades import Thresholds, on_scale
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """The smallest loss, in points, that makes a move an inaccuracy, a mistake or a blunder."""
-
-    inaccuracy: int = 3
-    mistake: int = 10
-    blunder: int = 25
-
-    @classmethod
-    def parse(cls, text: str) -> Thresholds:
-        """Read ``"3,10,25"``."""
-        try:
-            a, b, c = (int(x) for x in text.split(","))
-        except ValueError:
-            raise ValueError(f"thresholds are three whole numbers of points like 3,10,25, not {text!r}") from None
-        if not 0 < a <= b <= c:
-            raise ValueError(f"thresholds must grow: inaccuracy <= mistake <= blunder, got {text!r}")
-        return cls(a, b, c)
-
-    def classify(self, loss: int) -> str | None:
-        if loss >= self.blunder:
-            return "blunder"
-        if loss >= self.mistake:
-            return "mistake"
-        if loss >= self.inaccuracy:
-            return "inaccuracy"
-        return None
 
 
 class AgainstTheRest:
@@ -340,6 +312,7 @@ def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bo
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already
     scored during play (All Fives) plus the value of what is still to come."""
     variant = rep.variant
+    thresholds = on_scale(thresholds, variant)
     teams = variant.seating.teams
     out, pos = _opening(rep)
     if pos is None:
@@ -629,7 +602,7 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
     played_value = next(v for m, v in values if m == same)
     loss = abs(best - played_value)
     alts = [Alternative(alternative_text(m), v, v == best, m == same) for m, v in values]
-    out.decisions.append(Decision(*where, played_value, alts, best, loss, thresholds.classify(loss)))
+    out.decisions.append(Decision(*where, played_value, alts, best, loss, thresholds.classify(loss, best, played_value, side)))
     if lines:
         entry = _lines(mover, pos, step.index, values, played, out.players)
         out.lines.append(entry)
@@ -657,7 +630,8 @@ def _bounded(where: tuple, pos: Position, exc: SearchLimit, same: Move, scored: 
     played_value, best_value = next(a.value for a in alts if a.played), best_value_of(alts)
     loss = (0 if same in best else None if best_value is None or played_value is None
             else abs(best_value - played_value))
-    return Decision(*where, played_value, alts, best_value, loss, None if loss is None else thresholds.classify(loss),
+    return Decision(*where, played_value, alts, best_value, loss,
+                    None if loss is None else thresholds.classify(loss, best_value, played_value, side),
                     unsolved=sum(a.value is None for a in alts))
 
 

@@ -17,10 +17,11 @@ from ..record import Game, Record, clip
 from ..replay import Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
 from ..record import StatedResult
+from ..rules.hints import lead_hints, score_hint
 from ..rules.lead import drawn_requirement, forced_tile, holder_tile
 from ..rules import HandResult, LeadRequirement, MatchState, SeatDraw, Variant, find_variant
-from ..rules.kozel import KozelMatch
-from ..rules.matchplay import seat_now, settlement
+from ..rules.kozel import FenceError, KozelMatch
+from ..rules.matchplay import parse_clock, seat_now, settlement
 from ..rules.codes import Code
 from ..rules.modes import MatchKind
 from ..generate import SEAT_NAMES, random_hand
@@ -107,6 +108,19 @@ def parse_score(text: str) -> dict[frozenset[str], int]:
     return out
 
 
+def _claimed(stated: str, names: list[str], after: bool) -> tuple[int, ...]:
+    """The points of each side (``names``) a Score or MatchScore tag ``stated`` gives; ValueError with its form."""
+    try:
+        claimed = parse_score(stated)
+    except ValueError:
+        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores "
+                         f"{'after' if after else 'before'} the hand") from None
+    got = [claimed.get(frozenset(name.split("/"))) for name in names]
+    if None in got or len(claimed) != len(names):
+        raise ValueError(f"it does not give the points of this game's {len(names)} sides, {', '.join(names)}")
+    return tuple(got)
+
+
 class ScoreContradiction(ValueError):
     """A Score tag that contradicts the hand it follows (less than the hand's own result)."""
 
@@ -132,10 +146,16 @@ def score_before(variant: Variant, rep: Replay, stated: str, after: bool = True)
     if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
         raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
                          "the hand in the file, with Game tags")
-    if isinstance(match, KozelMatch):
-        raise ValueError("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag says: give "
-                         "the games before the hand in the file, with Game tags")
     names = [variant.side_name(side, rep.players) for side in range(sides)]
+    if isinstance(match, KozelMatch):
+        fence = rep.game.tags.get("Fence")
+        if fence is None:
+            raise ValueError("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag says: give "
+                             "the games before the hand in the file, with Game tags, or the fences before the hand "
+                             f"with the Fence tag ([Fence \"{names[0]} 8, {names[1]} 0\"], \"; eggs 26\" for eggs "
+                             "carried)")
+        claimed = _claimed(stated, names, after)
+        return match.before(names, claimed if after else None, fence, rep.result, None if after else claimed)
     try:
         claimed = parse_score(stated)
     except ValueError:
@@ -174,6 +194,12 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
     prev_leader = prev.initial.turn
     req = variant.lead.requirement(prev_leader, prev.result, prev.facts, variant.seating,
                                    variant.match.lead(state, variant.seating))
+    if (req.seats is not None or req.holder_of is not None) and variant.people == variant.players:
+        # who would lead under another value of a lead option: a lead error names it (rules/hints.py)
+        # (the seats of the last game, by name, in this game's order)
+        req = replace(req, otherwise=tuple(
+            (option, frozenset(names.index(prev.players[s]) for s in others if prev.players[s] in names), why)
+            for option, others, why in lead_hints(variant, prev_leader, prev.result, prev.facts, state)))
     if req.seats is None:
         return req
     if variant.people > variant.players and same_match:
@@ -508,6 +534,10 @@ def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState
         rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag \"{stated}\" cannot follow this "
                                          f"hand: {exc}", "Score"))
         return None, f"no match position from the Score tag {stated!r}: {exc}"
+    except FenceError as exc:
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX if exc.unreadable else Code.SCORE_MISMATCH, str(exc),
+                                         "Fence"))
+        return None, f"no match position from the Score and Fence tags: {exc}"
     except ValueError as exc:
         return None, f"no match position from the Score tag {stated!r}: {exc}"
     return before, "the Score tag (the score after the hand, less the hand's result)"
@@ -557,8 +587,9 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
                 ) -> tuple[MatchState, str]:
     """The match after game ``rep`` and its score as text; the game's notes on the match (its stated
     score checked, the match over, the settlement)."""
+    before = state
     if rep.result is not None and len(rep.players) == chosen.players:
-        state = chosen.match.apply(state, rep.result)
+        state = _timed(chosen, game, rep, chosen.match.apply(state, rep.result))
     elif rep.players:
         spans = rep.deal_results
         known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
@@ -566,9 +597,10 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
                                          "the running score leaves it out and the games after it cannot be placed "
                                          "in the match exactly", None, severity="warning"))
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
+    _read_result(chosen, game, rep, before)
     stated = game.tags.get("Score")
     if stated is not None and rep.result is not None:
-        _check_score(rep, stated, state, chosen)
+        _check_score(rep, stated, state, chosen, before)
     if state.note:
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
     if state.over:
@@ -581,6 +613,38 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
             rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, f"the settlement (§9-§11): {text}", None,
                                              severity="info", settlement={name: str(v) for name, v in paid.items()}))
     return state, shown
+
+
+def _read_result(chosen: Variant, game: Game, rep: Replay, before: MatchState) -> None:
+    """Where the match lets a Result tag state a hand's points two ways (Kozel: the charge, or with the eggs
+    carried), an info at the tag saying which it was read as."""
+    if rep.result is None or not rep.valid:
+        return
+    try:
+        stated = StatedResult.parse(game.tags.get("Result", ""))
+    except ValueError:
+        return
+    reading = chosen.match.stated_reading(stated.points if stated else None, rep.result, chosen.match.worth(before))
+    if reading:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, reading, "Result", severity="info"))
+
+
+def _timed(chosen: Variant, game: Game, rep: Replay, state: MatchState) -> MatchState:
+    """The match after the hand of ``rep`` once its ``Clock`` tag (the time played in the match when the hand
+    ended) is read: over on time where the variant's match has a time limit that ran out (``MatchScoring.timed``)."""
+    clock = game.tags.get("Clock")
+    if clock is None:
+        return state
+    if not chosen.match.minutes:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, "the Clock tag is not read: this match has no time "
+                                         "limit (a match of 150 points or 30 minutes, as in Brasília, is "
+                                         "[Rules \"minutes=30\"] or [Variant \"brasilia\"])", "Clock", severity="info"))
+        return state
+    try:
+        return chosen.match.timed(state, parse_clock(clock))
+    except ValueError as exc:
+        rep.end_diagnostics.append(_diag(rep, Code.CLOCK_SYNTAX, str(exc), "Clock"))
+        return state
 
 
 def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, draw: SeatDraw | None
@@ -648,7 +712,8 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     return out
 
 
-def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) -> None:
+def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, before: MatchState | None = None
+                 ) -> None:
     try:
         claimed = parse_score(stated)
     except ValueError:
@@ -663,9 +728,12 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant) 
                                              f"which is not a side of this game ({', '.join('/'.join(sorted(s)) for s in actual)})",
                                              "Score"))
         elif actual[side] != value:
+            names = [frozenset(variant.side_name(s, rep.players).split("/")) for s in range(len(state.scores))]
+            hint = "" if before is None or rep.result is None else score_hint(
+                variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)))
             rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
                                              f"\"{stated}\" but after this game it is "
-                                             f"{score_text(variant, rep.players, state.scores)}", "Score",
+                                             f"{score_text(variant, rep.players, state.scores)}{hint}", "Score",
                                              expected=score_text(variant, rep.players, state.scores)))
             return
 

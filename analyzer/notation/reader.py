@@ -27,6 +27,7 @@ from ..userdirs import kept_file
 from .lexer import RecordLexer
 from .players import derive_players, playable_name, split_players
 from .recovery import MAX_DIAGNOSTICS, Recovery, marked, shown
+from .tags import nearest_tag
 
 __all__ = ["parse", "parser", "split_players", "derive_players"]
 
@@ -38,6 +39,12 @@ def grammar_text(name: str = "record.lark") -> str:
     if local.is_file():
         return local.read_text(encoding="utf-8")
     return files("analyzer.grammar").joinpath(name).read_text(encoding="utf-8")
+
+
+# what goes unseen when a known tag is misspelt (the rest: "what a Lead tag says is not taken into account")
+_UNREAD = {"Result": "the result is not checked", "Variant": "the game is read under the default variant",
+           "Rules": "the variant's defaults apply", "Score": "the running score is not checked",
+           "Players": "the players are taken from the hands and the moves"}
 
 
 # ---- the pieces a rule returns before they become a Game ------------------------------------------
@@ -171,6 +178,7 @@ class _Log:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failed: Span | None = None      # where the last rule method failed (a bug), if one did
     text: str | None = None         # the text as written, when the lexer was given a marked copy
+    lines: list[str] = field(default_factory=list)    # the text's lines as written (a pasted sheet's tabs)
 
     def written(self, token: Token) -> str:
         """A token's text as written (free text may hold a brace the lexer saw marked)."""
@@ -561,6 +569,11 @@ class _GameBuilder:
                                     "twice; the last one counts", "warning", tag=item.name)
                 game.tags[item.name] = item.value
                 game.tag_pos[item.name] = item.pos
+                if (meant := nearest_tag(item.name)) is not None:
+                    self.log.report(item.pos, Code.UNKNOWN_TAG, f"the tool reads no {item.name} tag: is it the "
+                                    f"{meant} tag misspelt? It is kept as written and not read, so "
+                                    + _UNREAD.get(meant, f"what a {meant} tag says is not taken into account"),
+                                    "warning", tag=item.name, nearest=meant)
                 if item.name == "Game" and item.value.strip().isdecimal() and len(item.value.strip()) > MAX_DIGITS:
                     digits = item.value.strip()
                     self.log.report(item.pos, Code.NUMBER_TOO_LONG, f"the Game tag's number {digits[:12]}... has "
@@ -646,6 +659,7 @@ class _GameBuilder:
         for name in filter(lambda name: not playable_name(name), players):    # (a Players tag holds any text)
             self.log.report(named_at, Code.PLAYERS, f"no play can name {name!r}: its column's plays are not read")
         previous = None
+        sheet = self._sheet_columns(table, len(players))
         for row in table.rows:
             if row.number is None:          # too long to read (reported): the row after the one before
                 row.number = min((previous or 0) + 1, 10 ** MAX_DIGITS - 1)
@@ -655,10 +669,13 @@ class _GameBuilder:
             previous = row.number
             column = 0
             extra: list = []
+            fields = sheet(row)
             for item in row.items:
                 if isinstance(item, _Note):
                     self.events.append(item)
                     continue
+                if fields is not None:      # a sheet's row: each cell in the column of its field
+                    column = fields(item) - 1
                 if column >= len(players):
                     extra.append(item)
                 elif isinstance(item, _Play) and item.readable and playable_name(players[column]):
@@ -668,6 +685,35 @@ class _GameBuilder:
                 self.log.report(extra[0].pos, Code.TOO_MANY_CELLS, f"row {row.number} has more cells than the "
                                 f"table has players ({len(players)}); the rest of the row is ignored",
                                 row=row.number, cells=[_cell_data(item) for item in extra])
+
+    def _sheet_columns(self, table: _Table, players: int):
+        """For a table pasted from a spreadsheet (its header's and rows' cells separated by tabs, an empty
+        cell two tabs in a row): a function of a row giving, for a row whose cells are so separated, a
+        function of each of its items giving its field (0 the row number, k the k-th player's column), so
+        that an empty cell is the no move it stands for (``----``) and no cell slides into the column
+        before it. None where the table is not such a sheet (a tab among blanks is a blank)."""
+        lines = self.log.lines
+
+        def fields_of(line_no: int, column: int) -> int | None:
+            line = lines[line_no - 1] if 0 < line_no <= len(lines) else ""
+            return line.count("\t", 0, column - 1) if "\t" in line else None
+
+        def off(row: _Row):
+            return None
+        if not lines or not table.columns:
+            return off
+        head = table.pos.line
+        base = fields_of(head, table.pos.column)
+        if base is None or [fields_of(head, c.pos.column) for c in table.columns] != \
+                list(range(base + 1, base + 1 + players)):
+            return off            # the header is no sheet's: its names are not one a field
+
+        def sheet(row: _Row):
+            first = fields_of(row.pos.line, row.pos.column)
+            if first is None:
+                return None
+            return lambda item: fields_of(item.pos.line, item.pos.column) - first
+        return sheet
 
     def _check_players(self, game: Game, hands, moves) -> None:
         seen: set[str] = set()
@@ -774,6 +820,8 @@ def parse(text: str, source: str = "<record>") -> Record:
     lexed = marked(text)
     if lexed is not text:
         log.text = text
+    if "\t" in text:                   # (a table pasted from a spreadsheet: its cells are told apart by tabs)
+        log.lines = text.split("\n")
     try:
         games = parser().parse(lexed, on_error=recovery)
         record.games.extend(games)

@@ -34,7 +34,8 @@ __all__ = ["SetUp", "SETUP_TAGS", "is_setup", "read_setup", "setup_tags", "value
            "setup_record"]
 
 #: The tags of the set-up form, in the order the writer puts them.
-SETUP_TAGS = ("SetUp", "Line", "Arms", "Ends", "Counts", "OnTable", "Boneyard", "ToMove", "Lacks", "Points", "MatchScore")
+SETUP_TAGS = ("SetUp", "Line", "Arms", "Ends", "Counts", "OnTable", "Boneyard", "ToMove", "Drawn", "Lacks", "Points",
+              "Pending", "MatchScore")
 
 _TILE = re.compile(r"\[\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*\]")
 _NUMBER = re.compile(r"\d+")
@@ -75,6 +76,8 @@ class SetUp:
     match_score: str | None = None
     spinner: Tile | None = None                   # a layout with arms: the lead double
     arms: tuple[tuple[Tile, ...], ...] = ()       # ... and each arm's tiles outward, arm 1 first
+    drawn: int = 0                                # the player to move has drawn so many tiles in this turn
+    pending: tuple[str, int] | None = None        # (player, points) his last play left unclaimed: a Muggins call due
 
     @property
     def table_count(self) -> int | None:
@@ -142,9 +145,16 @@ def read_setup(game: Game, source: str = "<record>") -> tuple[SetUp | None, list
         problems("OnTable", 0, f"the OnTable tag says {on_table} tiles, but the Line tag lists {len(line)}")
     boneyard = _number(tags.get("Boneyard"), "Boneyard", problems)
     to_move = tags.get("ToMove", "").strip() or None
+    drawn = _number(tags.get("Drawn"), "Drawn", problems) or 0
+    pending = None
+    if "Pending" in tags:
+        pending = _points(tags["Pending"], problems, "Pending")
+        if len(pending) > 1:
+            problems("Pending", 0, "the Pending tag names one play's points: \"B 10\"")
+        pending = pending[0] if pending else None
     return SetUp(line, ends, counts, on_table, boneyard, to_move, _lacks(tags.get("Lacks"), problems),
                  _points(tags.get("Points"), problems), tags.get("MatchScore", "").strip() or None, spinner,
-                 arms), problems.found
+                 arms, drawn, pending), problems.found
 
 
 def line_ends(line: tuple[Tile, ...]) -> tuple[int, int] | None:
@@ -266,7 +276,7 @@ def _lacks(text: str | None, problems: _Problems) -> tuple[tuple[str, tuple[int,
     return tuple(out)
 
 
-def _points(text: str | None, problems: _Problems) -> tuple[tuple[str, int], ...]:
+def _points(text: str | None, problems: _Problems, name: str = "Points") -> tuple[tuple[str, int], ...]:
     if text is None:
         return ()
     out = []
@@ -280,8 +290,9 @@ def _points(text: str | None, problems: _Problems) -> tuple[tuple[str, int], ...
         out.append((side, int(points)))
         at = start + len(item) + (start + len(item) < len(text))
     if at != len(text) or not out:
-        problems("Points", at, f"cannot read the Points tag {text!r}: write each side and its points, "
-                               "\"A/C 10, B/D 5\"")
+        problems(name, at, f"cannot read the {name} tag {text!r}: write each side and its points, \"A/C 10, B/D 5\""
+                 if name == "Points" else f"cannot read the {name} tag {text!r}: write the player and the points "
+                 "his play left unclaimed, \"B 10\"")
         return ()
     return tuple(out)
 
@@ -304,10 +315,14 @@ def setup_tags(setup: SetUp) -> dict[str, str]:
         out["Boneyard"] = str(setup.boneyard)
     if setup.to_move is not None:
         out["ToMove"] = setup.to_move
+    if setup.drawn:
+        out["Drawn"] = str(setup.drawn)
     if setup.lacks:
         out["Lacks"] = ", ".join(f"{player} " + " ".join(map(str, numbers)) for player, numbers in setup.lacks)
     if setup.points:
         out["Points"] = ", ".join(f"{side} {points}" for side, points in setup.points)
+    if setup.pending is not None:
+        out["Pending"] = f"{setup.pending[0]} {setup.pending[1]}"
     if setup.match_score is not None:
         out["MatchScore"] = setup.match_score
     return out

@@ -307,10 +307,12 @@ def _move_key(m: MoveEntry) -> tuple:
 
 
 def _rows(game: Game) -> list[tuple[int, list[MoveEntry]]]:
-    """A table game's rows: (round, its moves), a new row where the round or the line changes."""
+    """A table game's rows: (round, its moves), a new row where the round or the line changes (a move that
+    was never written, a cell a repair puts back, stands on the line of its row: it starts no row of its own)."""
     rows: list[tuple[int, list[MoveEntry]]] = []
     for m in game.moves:
-        if not rows or rows[-1][0] != m.round or (m.pos.line and rows[-1][1][-1].pos.line != m.pos.line):
+        line = next((x.pos.line for x in reversed(rows[-1][1]) if x.pos.line), 0) if rows else 0
+        if not rows or rows[-1][0] != m.round or (m.pos.line and line and line != m.pos.line):
             rows.append((m.round, []))
         rows[-1][1].append(m)
     return rows
@@ -356,14 +358,18 @@ def _changed_table(part: list[str], first: int, old: Game, new: Game) -> list[st
         return (pass_word + (m.annotation or "")) if m.is_pass else m.notation()
 
     at = _aligned_columns(old)
+    # a table pasted from a spreadsheet: its cells one a tab, an empty cell for no move (the reader's _sheet_columns)
+    sheet = table and any("\t" in part[m.pos.line - 1 - first] for m in old.moves)
 
     def fresh(number: int, moves: list[MoveEntry]) -> str:
         """A new row as the table writes its rows: at its columns when they are aligned, else one
-        space between cells."""
+        space between cells; a sheet's with a tab between cells."""
         cells: list[tuple[str, str]] = []
         for m in moves:
             cells += [(p, "----") for p in new.players[len(cells):column[m.player]]]
             cells.append((m.player, cell(m) + (f" {_comment(m.comment)}" if m.comment else "")))
+        if sheet:
+            return "\t".join([str(number)] + ["" if text == "----" else text for _, text in cells])
         line = str(number)
         for player, text in cells:
             where = at.get(player) if at is not None else None

@@ -189,11 +189,11 @@ def in_common(repairs: list[Repair]) -> list[str]:
         for slot in range(sizes.pop()):
             edits = [r.edits[slot] for r in repairs]
             kinds = {e.kind for e in edits}
-            what = _DOING[edits[0].kind] if len(kinds) == 1 else "edit"
+            what = _DOING[edits[0].kind] if len(kinds) == 1 else "make an edit"
             if len({(e.line, e.column, e.index, e.at_end) for e in edits}) == 1 and edits[0].where:
                 out.append(f"all {what} at the same place ({edits[0].where})")
             elif len({(e.index, e.at_end) for e in edits}) == 1 and edits[0].player and edits[0].index is not None:
-                out.append(f"all {what} at the same move ({edits[0].player}'s, move {edits[0].index + 1})")
+                out.append(f"all {what} at {edits[0].player}'s move (move {edits[0].index + 1})")
             elif len({e.round for e in edits}) == 1 and edits[0].round is not None:
                 out.append(f"all {what} in round {edits[0].round}")
             elif len({e.player for e in edits}) == 1 and edits[0].player:

@@ -283,10 +283,15 @@ def _hand_text(hand: HandEntry) -> str:
     return f"{hand.player}: " + ("?" if hand.tiles is None else " ".join(map(str, hand.tiles)))
 
 
+#: A repaired record's result in words when it stops before the hand is over.
+NOT_OVER = "the hand is not over"
+
+
 def repaired_result(rep: Replay) -> str:
     """The repaired hand's result in words (also when it has none: how far it got)."""
     if rep.result is None:
         if rep.outcome is None:
-            return "the hand is not over"
-        return f"{rep.outcome.termination}, by {rep.players[rep.outcome.seat]}"
+            return NOT_OVER
+        who = rep.players[rep.outcome.seat]
+        return f"{who} goes out (domino)" if rep.outcome.termination == "domino" else f"blocked after {who}'s last tile"
     return result_text(rep)

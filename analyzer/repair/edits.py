@@ -119,7 +119,7 @@ class Edit:
             what = f"the missing row {self.after}" if k == "insert-row" else f"{who} {self.after}"
             if self.at_end:
                 return f"add {what} after the last move" + (f" (line {self.line})" if self.line else "")
-            return f"insert {what} before{at}"
+            return f"insert {what} before the entry at {self.where}" if self.where else f"insert {what}"
         if k == "insert-cell":
             return f"insert the dropped cell {who} {self.after}{at}; the cells after it in the row go one column right"
         if k == "delete-row":

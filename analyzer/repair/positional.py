@@ -17,7 +17,8 @@ from ..replay.tags import false_plays
 from ..rules import Variant
 from ..rules.judge import Judge
 from ..rules.modes import Layout, Termination, Turns
-from ..tiles import Move, Tile
+from ..rules.replayed import out_skipped, skips_out
+from ..tiles import PASS, Move, Tile
 from ..rules.codes import Code
 from .deal import Deal
 from .lean import Checker
@@ -65,6 +66,7 @@ class PositionChecker(Checker):
         self.play = variant.play
         self.drawing = variant.drawing
         self.runs = variant.turns == Turns.RUN
+        self.skip_out = out_skipped(variant)     # a player who is out may be left out of the record (the replayer's)
         self.judge = Judge(variant, self.players, explain=False)
         self.unknown_draws = any(m.draw and m.tile is None for m in game.moves)
         # whose draws the record writes all unseen (``draws ?``, True) or all shown (False)
@@ -104,7 +106,8 @@ class PositionChecker(Checker):
         pos = st.pos
         if st.over is not None:             # after the end only passes (and Muggins calls) may follow, and
             written = c.orig is not None and self.s.game.moves[c.orig].tile is not None    # none an edit wrote
-            harmless = entry.is_pass and not written and st.over.termination != Termination.DOMINO   # (passes show a block)
+            harmless = entry.is_pass and not written and (st.over.termination != Termination.DOMINO or self.runs)
+            #         (passes show a block; a hand of runs ends only when nobody can play, whoever is out)
             return (None if harmless else Code.PLAY_AFTER_END), [], False
         judge = self.judge
         adding = False
@@ -131,6 +134,11 @@ class PositionChecker(Checker):
         and the code of the replayer's first error there. ``own``: the state's position is this
         trial's own, to be changed in place (else it is copied first)."""
         entry, seat = c.entry, c.seat
+        while (self.skip_out and seat is not None and st.over is None and seat != st.pos.turn
+               and skips_out(st.pos)):         # the player to move is out: the record may skip him (his pass)
+            new = st.pos if own else st.pos.copy()
+            new.push(PASS)
+            st, own = PositionState(new, new.outcome(), None, st.lacks), True
         if entry.muggins is not None:
             code = self.muggins_problem(st, entry, seat)
             return ([st._replace(pending=None)], None) if code is None else ([], code)

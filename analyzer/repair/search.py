@@ -333,7 +333,7 @@ class PositionSearch(Search):
             return result.winner is None
         teams = self.variant.seating.teams
         seats = [self.setting.seat_of.get(name) for name in stated.side]      # a name that is no player: never
-        points = stated.agrees(result.points) or (self.setting.worth is not None and stated.agrees(self.setting.worth))
+        points = any(stated.agrees(p) for p in self.variant.match.stated_points(result, self.setting.worth))
         return (result.winner is not None and points and None not in seats
                 and all(teams[seat] == result.winner for seat in seats))
 

@@ -28,7 +28,9 @@ from typing import Callable
 from ..diagnostics import Diagnostic
 from ..replay import Replay
 from ..rules.codes import Code
+from ..rules.modes import Turns
 from . import in_common, repair, tag_repair
+from .builder import NOT_OVER
 from .edits import Edit, Repair, RepairReport
 from .muggins import dropped_calls
 from .search import MOVE_WORK, shared_work
@@ -79,8 +81,13 @@ class Triage:
             return None
         edits = "; ".join(str(e) for e in best.edits)
         word = "slip" if len(best.edits) == 1 else "slips"
-        tail = "ends as stated" if self.report.stated else f"ends {best.result_text}"
-        return f"likely {word}: {edits}; with {'it' if len(best.edits) == 1 else 'them'} the record is valid and {tail}"
+        if self.report.stated:
+            tail = " and ends as stated"
+        elif best.result_text == NOT_OVER:
+            tail = ", though it stops before the hand is over"
+        else:
+            tail = f"; the result: {best.result_text}"
+        return f"likely {word}: {edits}; with {'it' if len(best.edits) == 1 else 'them'} the record is valid{tail}"
 
 
 def _index_of(rep: Replay) -> dict[int, int]:
@@ -151,10 +158,18 @@ def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
     game = rep.game
     if rep.written is not None:     # forced passes left out: the record as written, its edits as written
         game = rep.written
-        if game.tags.get("Passes", "").strip().lower() != "omitted":
+        # (Hungarian: a player who is out, skipped, is no pass left out: the search skips him as the replayer does)
+        if game.tags.get("Passes", "").strip().lower() != "omitted" and not _only_out_skipped(rep):
             game = replace(game, tags={**game.tags, "Passes": "omitted"})
     return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth,
                   notation=rep.notation)
+
+
+def _only_out_skipped(rep: Replay) -> bool:
+    """Whether the passes the replayer inserted into ``rep`` are all those of players who are out, in a hand of
+    runs (Hungarian), which the repair search's position path skips as the replayer does."""
+    return rep.variant.turns == Turns.RUN and all(
+        d.details.get("out") for step in rep.steps for d in step.diagnostics if d.code == Code.PASS_INSERTED)
 
 
 def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | None = TRIAGE_NODES,

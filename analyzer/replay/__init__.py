@@ -11,12 +11,12 @@ from ..record import Game, MoveEntry, Span, StatedResult
 from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.facts import hand_facts
 from ..rules.mechanics import position_for, turn_up
-from ..rules.modes import End
+from ..rules.modes import Turns
 from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
 from ..rules.lead import judge_lead
 from ..rules.claims import Problem
-from ..rules.replayed import after_end, pass_inserted, skips_out, unknown_player
+from ..rules.replayed import after_end, out_skipped, pass_inserted, skips_out, unknown_player
 from ..tiles import Move, Tile
 from .irregular import WhistIrregularities
 from .placement import Placing
@@ -160,6 +160,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         self.players = self._players()
         self.seat_of = {name: seat for seat, name in enumerate(self.players)}
         self.played: dict[Tile, int | None] = {}
+        self.runs = variant.turns == Turns.RUN     # Hungarian: the hand goes on until nobody can play
         self.judge = Judge(variant, self.players, played_line=lambda tile: self.played.get(tile))
         self.path: list[tuple[int, Move]] = []          # the undecided placements taken so far (see Placing)
         self.chosen: dict[tuple, tuple[Move, bool]] = {}
@@ -252,7 +253,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
                 moves.insert(i, forced)
                 entry, seat = forced, pos.turn
                 if collect:
-                    diags.append(self.problem(pass_inserted(entry.player, pos.ends_text(), out), entry.pos))
+                    diags.append(self.problem(pass_inserted(entry.player, pos.ends_text(), out, self.runs), entry.pos))
             move: Move | None = None
             lacks: tuple[int, ...] = ()
             scored = 0
@@ -268,7 +269,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
                 if collect:
                     diags.append(self.problem(unknown_player(entry.player, self.players), entry.pos))
             elif (outcome := pos.outcome()) is not None:
-                errors += self._after_end(entry, outcome, collect, diags)
+                errors += self._after_end(pos, entry, outcome, collect, diags)
             else:
                 move, lacks, wrong, warned = self._judged(pos, moves, i, entry, seat, collect, diags)
                 errors += wrong
@@ -309,9 +310,11 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
     def _restore(self, pos: Position, saved: tuple) -> None:
         pos.turn, self.played, self.lacks, self.scores, self.pending = saved
 
-    def _after_end(self, entry: MoveEntry, outcome: Outcome, collect: bool, diags: list[Diagnostic]) -> int:
+    def _after_end(self, pos: Position, entry: MoveEntry, outcome: Outcome, collect: bool,
+                   diags: list[Diagnostic]) -> int:
         """An entry after the hand was over: its errors (one, or none for a pass that shows a block)."""
-        problem = after_end(entry, outcome, self.players)
+        out = tuple(s for s in range(pos.n) if pos.count(s) == 0) if self.runs else None
+        problem = after_end(entry, outcome, self.players, out)
         if problem is None:
             return 0
         if collect:
@@ -442,7 +445,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     variant, diags = resolve_variant(game, variant, rules, source)
     insert_passes = insert_passes or game.tags.get("Passes", "").strip().lower() == "omitted"
     written = None
-    skip_out = variant.end == End.PAIR
+    skip_out = out_skipped(variant)
     if insert_passes or skip_out:
         written, game = game, replace(game, moves=list(game.moves))
     r = _Replayer(game, variant, source)
@@ -469,6 +472,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
         start = setup_start(game, variant, r.players, setup, source)
         pos, r.lacks, r.scores, r.leader = start.position, start.lacks_entries(game), start.scores, start.position.turn
         r.setup_lacks, r.start_scores = list(r.lacks), tuple(r.scores)
+        r.pending = start.pending      # (a position cut between a scoring play and its Muggins call)
         diags.extend(start.diagnostics)
     if variant.irregularities and game.tags.get("Exposed", "").strip():
         diags.extend(_exposures(r, pos))

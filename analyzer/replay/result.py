@@ -133,10 +133,8 @@ def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | 
         return f"{'/'.join(stated.side)} are not players of this game ({', '.join(players)})"
     if result.winner is None or any(teams[s] != result.winner for s in seats):
         return ends()
-    if not stated.agrees(result.points) and not (worth and stated.agrees(worth)):
-        if worth and worth != result.points:
-            return ends(f" (in the match, after drawn games, {worth})")
-        return ends()
+    if not any(stated.agrees(p) for p in variant.match.stated_points(result, worth)):
+        return ends(variant.match.stated_words(result, worth))
     return None
 
 

@@ -33,6 +33,7 @@ class SetUpStart:
     scores: list[int]                             # each seat's points scored in the hand so far
     players: tuple[str, ...] = ()
     where: Span | None = None                     # the Lacks tag
+    pending: tuple[int, int] | None = None        # (seat, points) a Muggins call may still take (the Pending tag)
 
     def lacks_entries(self, game: Game) -> list[tuple[int, tuple[int, ...], MoveEntry]]:
         """The lacks as the replay keeps a pass's: ``(seat, numbers, entry)``, the entry a pass standing
@@ -139,7 +140,24 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
     pos = _position(variant, hands, hidden, turn, laid if laid == line else (), setup, len(dealing.tiles))
     if setup.line is None and setup.ends is not None and not pos.pool:
         _check_table(check, setup, tiles_of(table_mask(pos), dealing.max_pip))
-    return SetUpStart(pos, check.found, lacks, scores, players, check.tag("Lacks"))
+    if setup.drawn:
+        if not pos.draws:
+            check(Code.BAD_SETUP, f"{variant.name} has no drawing: the Drawn tag belongs to a draw game",
+                  check.tag("Drawn"))
+        else:
+            pos.drawn_before(setup.drawn)
+    pending = None
+    if setup.pending is not None:
+        name, points = setup.pending
+        if variant.play is None:
+            check(Code.BAD_SETUP, f"{variant.name} scores nothing during play: the Pending tag belongs to All Fives",
+                  check.tag("Pending"))
+        elif name not in seat_of:
+            check(Code.SETUP_COUNT, f"the Pending tag names {name}, who is no player of this game",
+                  check.tag("Pending"))
+        else:
+            pending = (seat_of[name], points)
+    return SetUpStart(pos, check.found, lacks, scores, players, check.tag("Lacks"), pending)
 
 
 def _check_seats(check: _Checker, variant: Variant, players: tuple[str, ...]) -> None:
@@ -203,7 +221,8 @@ def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden,
     n = len(hands)
     held = [len(h) + hidden[s] for s, h in enumerate(hands)]
     for seat, count in enumerate(held):
-        if count == 0 and variant.end.value == "one":
+        if count == 0 and variant.end.value == "one" and setup.pending is None:
+            # (with a Muggins call pending the hand's last play may still be called: a set-up may stand there)
             hand = next((h for h in check.game.hands if h.player == check.game.players[seat]), None) \
                 if check.game.players else None
             if hand is None and check.game.players:
@@ -389,11 +408,16 @@ def setup_game(rep, k: int, hidden: tuple[str, ...] = ()) -> Game:
             raise ValueError("the set-up form gives a spinner's arms, not the branches of a tree")
         spinner = pos.lead_tile()
         arms = tuple(tuple(Tile.of(*halves) for halves in chain.tiles) for chain in chains if chain.tiles)
+    pending = None          # a play's points left unclaimed, the next entry a Muggins call may take them with
+    if k and rep.variant.play is not None and rep.steps[k - 1].seat is not None:
+        missed = next((d for d in rep.steps[k - 1].diagnostics if d.code == Code.MISSED_SCORE), None)
+        if missed is not None:
+            pending = (rep.players[rep.steps[k - 1].seat], missed.details["scores"])
     setup = SetUp(line=None if pos.has_arms else tuple(t for t, _ in pos.line()),
                   boneyard=pos.stock if drawing else None, spinner=spinner, arms=arms,
                   to_move=rep.players[pos.turn],
                   lacks=tuple((rep.players[s], tuple(sorted(x))) for s, x in sorted(lacks.items())),
-                  points=points)
+                  points=points, drawn=pos.drawn(pos.turn) if pos.draws else 0, pending=pending)
     dealt = SETUP_TAGS + ("Lead", "LeadFrom", "Starter", "SeatDraw", "Deal", "Redeal")
     tags = {name: value for name, value in rep.game.tags.items() if name not in dealt}
     tags.update(setup_tags(setup))

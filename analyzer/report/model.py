@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..analysis import Decision, GameAnalysis, Thresholds, alternative_text
+from ..analysis.grades import on_scale_all
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
@@ -778,7 +779,7 @@ def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis
             extra.append(replace(game, anchor=anchor, title=f"{game.title}, as repaired ({'; '.join(map(str, best.edits))})",
                                  repair_of=f"g{number}"))
     first = games[0].title if games else "no game"
-    return ReportModel(source, first, games, thresholds, extra)
+    return ReportModel(source, first, games, on_scale_all(thresholds, [rep.variant for rep in replays]), extra)
 
 
 def with_draw_luck(model: ReportModel, replays: list[Replay], lucks: list) -> ReportModel:

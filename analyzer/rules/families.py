@@ -9,10 +9,10 @@ from ..tiles import Tile
 from .matchplay import MatchScoring
 from .modes import Count, MatchKind
 from .options import BadOptionValue, OptionSpec, UnknownOption
-from .policies import (DOUBLE_BLANK, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandScoring,
+from .policies import (DOUBLE_BLANK, PASS_DOMINICAN, PASS_PR, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandScoring,
                        LeadPolicy, Opening, PlayScoring, PointScoring, Seating)
 
-__all__ = ["Family", "FAMILIES"]
+__all__ = ["Family", "FAMILIES", "CAPICU", "capicu_scoring"]
 
 SIX_SIX = Tile(6, 6)
 
@@ -71,7 +71,25 @@ PARTNERSHIP_SYSTEMS = {
     # Venezuelan partnership (docs/variants.md names the sources): every pip left counts, a tranque goes to the
     # side of the single player with the fewest pips, to 100; the [6-6] opens the first hand, the lead rotates
     "venezuelan": {"score": "all", "block": "player", "target": "100"},
+    # Dominican capicúa (docs/variants.md names the sources): to 200, the winner leads, a tranque between the
+    # player who closed it and the next, 25 for a capicúa, 25 and 50 for passes
+    "dominican": {"target": "200", "lead": "winner-lowest", "block": "last-or-right", "tie": "last",
+                  "capicu": "25", "pass-bonus": "dominican"},
+    # Brasília (the Federação Brasiliense de Dominó's tournament rules): every pip left, 150 points or 30 minutes
+    "brasilia": {"score": "all", "target": "150", "minutes": "30"},
 }
+
+#: What the ``capicu`` option's values pay for a capicú or dominao (``double``: the points doubled instead).
+CAPICU = {"no": 0, "yes": 100, "25": 25, "double": 0}
+
+
+def capicu_scoring(value: str) -> dict:
+    """The ``PointScoring`` fields of a ``capicu`` option's value (partnership, Cuban)."""
+    return dict(capicu=CAPICU[value], capicu_double=value == "double")
+
+
+def _pass_scoring(value: str) -> dict:
+    return dict(pass_bonus=value != "no", pass_rule=PASS_DOMINICAN if value == "dominican" else PASS_PR)
 
 
 def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
@@ -88,12 +106,12 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
                         double=o["open"] == "double", drawn=first is None),
         block=_standard_block(o["block"], o["tie"], blank),
-        scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
-                         capicu=100 if _yes(o["capicu"]) else 0,
+        scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]), **capicu_scoring(o["capicu"]),
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
-                         pass_bonus=_yes(o["pass-bonus"])),
+                         **_pass_scoring(o["pass-bonus"]), salida=int(o["salida"])),
         match=MatchScoring(target, MatchKind.GAMES if kind == "games" else MatchKind.POINTS, int(o["min-games"]) if kind == "games" else 0,
-                           (100, 75, 50, 25) if _yes(o["first-wins"]) else (), lower_wins=o["tie"] == "own-pips"),
+                           (100, 75, 50, 25) if _yes(o["first-wins"]) else (), lower_wins=o["tie"] == "own-pips",
+                           cap=_yes(o["no-caben"]) and kind != "games", minutes=int(o["minutes"])),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
                          "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] in ("last-or-right", "last") else "",
                         next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"]),
@@ -104,7 +122,7 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
 PARTNERSHIP = Family(
     "partnership",
     "Four players in fixed partnerships, all 28 tiles dealt, block game; to 100 and all its variants "
-    "(Great Lakes, Doscientos, Quinientos, South American, Milo, Venezuelan)",
+    "(Great Lakes, Doscientos, Quinientos, South American, Milo, Venezuelan, Dominican, Brasília)",
     "000_3c92c1f714ce882e.txt",
     (
         OptionSpec("system", "standard", "a named system: sets the other options' defaults",
@@ -136,14 +154,25 @@ PARTNERSHIP = Family(
                    kind="int"),
         OptionSpec("blank", "0", "what [0-0] counts in the losers' hands (Great Lakes: 50)", kind="int",
                    values=("0", "50")),
-        OptionSpec("capicu", "no", "Quinientos: 100 for going out with a tile that fits both ends (capicú) "
-                   "or with a double that fits both ends (dominao; not [0-0])", kind="bool"),
+        OptionSpec("capicu", "no", "going out with a tile that fits both ends (capicú) or with a double that fits "
+                   "both ends (dominao; not [0-0]) pays 100 (yes: Quinientos) or 25 (the Dominican capicúa); or "
+                   "(double: the Cuban and Venezuelan houses) going out with a tile that is no double and fits both "
+                   "ends scores the hand's points twice", values=("no", "yes", "25", "double")),
         OptionSpec("chuchazo", "no", "Quinientos: 100 for going out with [0-0] (any: whatever the ends; "
                    "one-end: only when one end only is 0)", values=("no", "any", "one-end")),
         OptionSpec("first-wins", "no", "Quinientos: 100/75/50/25 to the winners of games 1-4 of the match "
                    "(none for a blocked game)", kind="bool"),
-        OptionSpec("pass-bonus", "no", "20 for the first play that makes the next player pass, 10 later, 20 "
-                   "for a blocking play; scores rounded down to tens", kind="bool"),
+        OptionSpec("pass-bonus", "no", "yes: 20 for the first play that makes the next player pass, 10 later, 20 "
+                   "for a blocking play; scores rounded down to tens (000, Puerto Rico); dominican: 25 for a play "
+                   "that all three others pass, 25 when the player after the leader passes a double lead, 50 a lead "
+                   "that is no double", values=("no", "yes", "dominican")),
+        OptionSpec("salida", "0", "the side that led the hand scores this much more when it wins it (\"la salida "
+                   "vale 20\"; 0: nothing)", kind="int"),
+        OptionSpec("no-caben", "no", "points past the target are not scored: a side's score stops at the target "
+                   "(\"no caben\")", kind="bool"),
+        OptionSpec("minutes", "0", "the match also ends on time: the hand that ends after this many minutes of the "
+                   "match (the Clock tag of each game) is the last, and the higher score wins (Brasília: 30; 0: no "
+                   "time limit)", kind="int"),
         OptionSpec("match", "points", "the match is won by points, or (South American) by games won, only "
                    "if the other side has won min-games", values=("points", "games")),
         OptionSpec("min-games", "5", "with match=games: the games the losers must have won, else the match "
@@ -161,9 +190,12 @@ PARTNERSHIP = Family(
     _build_partnership,
     aliases=("partner", "partners", "domino-mit-partner", "partnerdomino", "partnership-domino", "doscientos",
              "quinientos", "great-lakes", "great-lakes-101", "south-american", "suedamerikanisch", "milo",
-             "venezuelan", "venezolano", "domino-venezolano"),
+             "venezuelan", "venezolano", "domino-venezolano", "dominican", "dominicano", "domino-dominicano",
+             "capicua", "brasilia", "brasiliense"),
     presets={**PARTNERSHIP_SYSTEMS, "suedamerikanisch": PARTNERSHIP_SYSTEMS["south-american"],
-             "venezolano": PARTNERSHIP_SYSTEMS["venezuelan"], "domino-venezolano": PARTNERSHIP_SYSTEMS["venezuelan"]},
+             "venezolano": PARTNERSHIP_SYSTEMS["venezuelan"], "domino-venezolano": PARTNERSHIP_SYSTEMS["venezuelan"],
+             "dominicano": PARTNERSHIP_SYSTEMS["dominican"], "domino-dominicano": PARTNERSHIP_SYSTEMS["dominican"],
+             "capicua": PARTNERSHIP_SYSTEMS["dominican"], "brasiliense": PARTNERSHIP_SYSTEMS["brasilia"]},
 )
 
 

@@ -15,7 +15,8 @@ from .options import VariantError
 from .policies import HandFacts, HandResult
 from .variants import FAMILIES, Variant, find_variant
 
-__all__ = ["deal_size_hint", "keep_hint", "result_hint", "unfinished_hint"]
+__all__ = ["deal_size_hint", "keep_hint", "lead_hints", "result_hint", "score_hint", "unfinished_hint", "SCORING_KEYS",
+           "LEAD_KEYS"]
 
 
 def _changed(variant: Variant, key: str, value: str) -> Variant | None:
@@ -95,12 +96,103 @@ def unfinished_hint(variant: Variant, pos) -> str:
     return f"{hint}, and then the hand ends blocked here" if hint else ""
 
 
+#: The options that decide what a finished hand scores and who wins it, not how it is played: where no one of them
+#: alone gives the stated result, two of them together are tried (the Venezuelan group's tranque: ``block=team
+#: score=losers``).
+SCORING_KEYS = ("block", "tie", "score", "capicu", "salida", "divide", "blank", "blank-count", "pass-bonus",
+                "chuchazo")
+#: Values of free whole-number options that house rules use (``salida``: "la salida vale 20").
+HOUSE_VALUES = (("salida", "20"),)
+
+
 def result_hint(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandResult], bool]) -> str:
     """The options under which the finished hand of ``facts`` has the result the record states (``agrees``: the
     caller's comparison with the Result tag), as the words that end a ``result-mismatch`` error: a block won by
-    the player who laid the last tile (``block=last``), every pip left scored (``score=all``), ..."""
+    the player who laid the last tile (``block=last``), every pip left scored (``score=all``), ...; where no
+    single option does, two of the :data:`SCORING_KEYS` together (``block=team, score=losers``)."""
+    found = []
+    singles = []
+    for key, value, other in _changes(variant, HOUSE_VALUES):
+        if not _same_play(variant, other):
+            continue
+        if agrees(other, other.hand_result(facts)):
+            found.append(f"{key}={value}")
+        elif key in SCORING_KEYS:
+            singles.append((key, value))
+    if not found:
+        found = _pairs(variant, facts, agrees, singles)
+    if not found:
+        found = _systems(variant, facts, agrees)
+    return f" ({_tag(found[:3])} would make it valid)" if found else ""
+
+
+def _systems(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandResult], bool]) -> list[str]:
+    """The named systems of the variant's family (``system=dominican``) under which the hand of ``facts`` has the
+    stated result, where they play the hand as ``variant`` does."""
+    family = FAMILIES[variant.name]
+    if "system" not in {s.key for s in family.options}:
+        return []
+    out = []
+    for system in family.spec("system").values:
+        if system == variant.option("system", family.spec("system").default):
+            continue
+        try:
+            other = find_variant(variant.name, {"system": system}, players=variant.players)
+        except VariantError:
+            continue
+        if _same_play(variant, other) and agrees(other, other.hand_result(facts)):
+            out.append(f"system={system}")
+    return out
+
+
+#: The options that decide who leads a later game of a match (a lead error names another value of one of them).
+LEAD_KEYS = ("lead", "zero-lead")
+
+
+def lead_hints(variant: Variant, prev_leader: int, prev: HandResult, facts: HandFacts | None, state
+               ) -> tuple[tuple[str, frozenset[int], str], ...]:
+    """Who would lead the game after ``prev`` (led by ``prev_leader``, the match ``state`` after it) under another
+    value of one of the :data:`LEAD_KEYS` of ``variant``: ``(option, seats, reason)`` for
+    ``LeadRequirement.otherwise``, decided by the lead policy and the match of the variant built with that value
+    (the same hand played, the same kind of match). A lead error names the option whose seats hold the record's
+    leader (Kozel's ``zero-lead=winner``, the Cuban ``lead=winners``)."""
+    out = []
+    for key, value, other in _changes(variant):
+        if key not in LEAD_KEYS or not _same_play(variant, other) or other.match.kind != variant.match.kind:
+            continue
+        req = other.lead.requirement(prev_leader, prev, facts, other.seating, other.match.lead(state, other.seating))
+        if req.seats:
+            out.append((f"{key}={value}", req.seats, req.reason))
+    return tuple(out)
+
+
+def score_hint(variant: Variant, before, result: HandResult, agrees: Callable[[tuple[int, ...]], bool]) -> str:
+    """The options of the match (no others: the hand scores the same under them) under which the match score after
+    a hand of ``result``, from the match ``before`` it, is the one the record states (``agrees``: the caller's
+    comparison with the Score tag), as the words that end a ``score-mismatch`` error: points past the target not
+    scored (``no-caben=yes``), ..."""
     found = []
     for key, value, other in _changes(variant):
-        if _same_play(variant, other) and agrees(other, other.hand_result(facts)):
+        if (_same_play(variant, other) and (other.block, other.scoring) == (variant.block, variant.scoring)
+                and other.match != variant.match and agrees(other.match.apply(before, result).scores)):
             found.append(f"{key}={value}")
-    return f" ({_tag(found[:3])} would make it valid)" if found else ""
+    return f" ({_tag(found[:2])} would make it valid)" if found else ""
+
+
+def _pairs(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandResult], bool],
+           singles: list[tuple[str, str]]) -> list[str]:
+    """The pairs of two scoring options' changes (``singles``, each a change of ``variant`` that plays the same
+    hand) under which the hand of ``facts`` has the stated result, as ``"key=value, key=value"``."""
+    out = []
+    for i, (k1, v1) in enumerate(singles):
+        for k2, v2 in singles[i + 1:]:
+            if k2 == k1:
+                continue
+            options = {**dict(variant.options), k1: v1, k2: v2}
+            try:
+                other = find_variant(variant.name, options, players=variant.players)
+            except VariantError:
+                continue
+            if _same_play(variant, other) and agrees(other, other.hand_result(facts)):
+                out.append(f"{k1}={v1}, {k2}={v2}")
+    return out

@@ -150,10 +150,18 @@ class Judge(ClaimJudge):
                 Code.FALSE_PASS, lambda: f"{name} passes but could play {tiles_text(pos.playable(seat))} "
                 f"on the open ends {pos.ends_text()}",
                 lambda: {"open_ends": list(pos.ends), "playable": [str(t) for t in pos.playable(seat)]}),))
-        if pos.draws and not pos.hidden[seat] and pos.can_draw(seat):
+        if pos.draws and pos.can_draw(seat):
+            # whatever the hand holds: one who can play plays, one who cannot draws (003, 004: "muss er aus dem
+            # Talon einen Stein aufnehmen"); a pass is a pass only once nothing may be drawn
+            def message() -> str:
+                where = f"{pos.stock_words[0]} ({_stock_text(pos)})"
+                text = (f"{name} passes but cannot play on {pos.ends_text()} and must draw from the {where}"
+                        if not pos.hidden[seat] else
+                        f"{name} passes with tiles left to draw from the {where}: a player who cannot play on "
+                        f"{pos.ends_text()} draws, one who can plays")
+                return text + keep_hint(self.variant, pos.stock, pos.stock_words[0])
             return Verdict((PASS,), (self._problem(
-                Code.MUST_DRAW, lambda: f"{name} passes but cannot play on {pos.ends_text()} and must draw from the "
-                f"{pos.stock_words[0]} ({_stock_text(pos)})" + keep_hint(self.variant, pos.stock, pos.stock_words[0]),
+                Code.MUST_DRAW, message,
                 lambda: {"open_ends": list(pos.ends), "boneyard": pos.stock}),))
         return _OK_PASS
 

@@ -26,7 +26,7 @@ from .matchplay import MatchScoring, MatchState
 from .modes import MatchKind, Termination
 from .policies import DOUBLE_BLANK, Dealing, LeadPolicy, LeadRequirement, Opening, PointScoring, Seating
 
-__all__ = ["ONE_ONE", "FENCE", "EGGS", "remainders", "KozelBlock", "KozelScoring", "KozelLead", "KozelMatch", "fisher"]
+__all__ = ["ONE_ONE", "FENCE", "EGGS", "remainders", "parse_fence", "FenceError", "KozelBlock", "KozelScoring", "KozelLead", "KozelMatch", "fisher"]
 
 ONE_ONE = Tile(1, 1)
 FENCE = 13          # a charge below this, to a team whose record is 0, goes on the fence
@@ -159,6 +159,57 @@ class KozelMatch(MatchScoring):
     def open_below(self) -> int | None:
         return None
 
+    def before(self, sides: list[str], after: tuple[int, ...] | None, fence_tag: str, result: HandResult | None,
+               scores: tuple[int, ...] | None = None) -> MatchState:
+        """The match before a round from its ``Fence`` tag (``fence_tag``: each team's fence before the round, and
+        the eggs carried into it: ``"A/C 8, B/D 0; eggs 26"``; ``sides``: the teams' names, ``A/C``) and either the
+        records before it (``scores``: a MatchScore tag) or after it (``after``: the Score tag, with ``result``, the
+        round's result: the records before are the ones this match's :meth:`apply` brings to ``after``; a fence
+        means a record of 0). ValueError saying why it cannot be read or fits no records."""
+        fence, eggs = parse_fence(fence_tag, sides)
+        if scores is not None:
+            return MatchState(tuple(scores), (0, 0), fence=fence, eggs=eggs)
+        assert after is not None and result is not None
+        options = []
+        for side in (0, 1):
+            charge = result.scores[side] if result.scores else 0
+            got = {0} if fence[side] else {0, after[side] - charge, after[side] - charge - eggs}
+            options.append(sorted(v for v in got if v >= 0))
+        found = {(a, b) for a in options[0] for b in options[1]
+                 if self.apply(MatchState((a, b), (0, 0), fence=fence, eggs=eggs), result).scores == tuple(after)}
+        if len(found) != 1:
+            why = "no records before the round" if not found else "more than one set of records before the round"
+            raise FenceError(f"{why} lead to the Score tag's with the fences and eggs of the Fence tag {fence_tag!r}",
+                             unreadable=False)
+        return MatchState(found.pop(), (0, 0), fence=fence, eggs=eggs)
+
+    def worth(self, state: MatchState) -> int | None:
+        """The eggs carried into the next round (None: none): the app's recordings write a round's Result with them
+        added to the losers' charge, as the records are charged (issue 67: the source writes 90 where the hand's
+        charge is 28, the 62 eggs carried added)."""
+        return state.eggs or None
+
+    def stated_points(self, result: HandResult, worth: int | None) -> tuple[int, ...]:
+        """A Result tag may state the hand's charge (``result.points``) or, where eggs are carried and the round
+        has a loser, that charge with the eggs added (:meth:`apply` charges the losers both)."""
+        if worth and result.winner is not None and result.points:
+            return (result.points, result.points + worth)
+        return (result.points,)
+
+    def stated_words(self, result: HandResult, worth: int | None) -> str:
+        both = self.stated_points(result, worth)
+        return f" (or {both[1]} with the {worth} eggs carried)" if len(both) > 1 else ""
+
+    def stated_reading(self, stated: int | None, result: HandResult, worth: int | None) -> str:
+        both = self.stated_points(result, worth)
+        if len(both) < 2 or stated not in both:
+            return ""
+        if stated == both[1]:
+            return (f"the Result tag's {stated} is read as the losers' charge with the eggs carried: the hand's "
+                    f"{both[0]} and the {worth} eggs")
+        return (f"the Result tag's {stated} is read as the hand's charge, without the {worth} eggs carried (the "
+                f"losers are charged both: {both[1]})")
+
     def carried(self, result: HandResult) -> int:
         """The eggs ``result`` lays (a fish with equal remainders: their sum, carried to the next loser)."""
         return dict(result.bonuses).get(EGGS, 0)
@@ -173,6 +224,39 @@ class KozelMatch(MatchScoring):
             return LeadRequirement(holder_of=ONE_ONE, tile=ONE_ONE, reason="while both records are 0 the [1-1] "
                                    "holder leads it")
         return None
+
+
+class FenceError(ValueError):
+    """A Fence tag that cannot be read (``unreadable``) or that fits no records before the round."""
+
+    def __init__(self, message: str, unreadable: bool = True):
+        super().__init__(message)
+        self.unreadable = unreadable
+
+
+def parse_fence(text: str, sides: list[str]) -> tuple[tuple[int, int], int]:
+    """Read a ``Fence`` tag (each team's fence before the round, then optionally the eggs carried into it):
+    ``"A/C 8, B/D 0; eggs 26"`` -> ``((8, 0), 26)`` for the teams ``sides`` (``["A/C", "B/D"]``); ValueError with
+    the form it takes."""
+    form = f"write it as \"{sides[0]} 8, {sides[1]} 0\" (each team's fence before the round), with \"; eggs 26\" for eggs carried"
+    head, _, tail = text.partition(";")
+    fence = {}
+    for part in head.split(","):
+        side, _, value = part.strip().rpartition(" ")
+        if not value.isdecimal() or len(value) > 4:
+            raise FenceError(f"cannot read the fence {text.strip()[:40]!r}; {form}")
+        fence[frozenset(side.strip().split("/"))] = int(value)
+    keys = [frozenset(name.split("/")) for name in sides]
+    if set(fence) != set(keys):
+        raise FenceError(f"the Fence tag {text.strip()[:40]!r} does not give the fences of this game's teams, "
+                         f"{', '.join(sides)}; {form}")
+    eggs = 0
+    if tail.strip():
+        word, _, value = tail.strip().partition(" ")
+        if word.lower() != "eggs" or not value.strip().isdecimal() or len(value.strip()) > 4:
+            raise FenceError(f"cannot read the eggs in the fence {text.strip()[:40]!r}; {form}")
+        eggs = int(value)
+    return (fence[keys[0]], fence[keys[1]]), eggs
 
 
 def kozel_parts(eggs: bool, limit: int, zero_lead: str) -> dict:

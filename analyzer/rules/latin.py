@@ -7,7 +7,7 @@ and which option follows which. :func:`analyzer.rules.variants.find_variant` loo
 the others."""
 from __future__ import annotations
 
-from .families import Family
+from .families import Family, capicu_scoring
 from .kozel import kozel_parts
 from .matchplay import MatchScoring
 from .options import OptionSpec
@@ -18,7 +18,8 @@ __all__ = ["CUBAN", "KOZEL", "LATIN_FAMILIES", "PRESET_SOURCES", "SOURCES"]
 #: Where the rules of each family come from (the seed field of a family outside the rule texts).
 SOURCES = {
     "cuban": ("Cuban double-nine", "onlinedominogames.com/cuban-dominoes; dominorules.com/cuban-dominoes "
-              "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban"),
+              "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban; libreonline.com "
+              "(Datos curiosos en el domino: the capicua that doubles a hand's points)"),
     "kozel": ("Kozel", "the public specification of the app that recorded the games (as issue 56 states it); "
               "ulodshi.ru (Domino Rules: Goat); infonick.net (domino rules); play.livegames.ru/domino.html"),
 }
@@ -31,6 +32,12 @@ PRESET_SOURCES = {
                   "tie; as copied on tiendamab.com); sportstalksocial.com (ksmith7, Dominoes: a Venezuelan family "
                   "pastime: pairs, to 100); Taipei Times / AFP 2022-03-17 (dominoes in Venezuela, the Federacion "
                   "Venezolana de Domino, the zapato)",
+    "dominican": "dominoesonline.com (rules of the game capicua, Dominican Republic: to 200, 25 for a pase corrido, 25 "
+                 "and 50 for a pass on the lead, the tranque, 25 for a capicua); fichaflow.com (How to keep score in "
+                 "Dominican domino: the deal, the lead, the opponents' pips); dr1.com (25, 50, Capicua! Dominoes and "
+                 "the Dominican Republic)",
+    "brasilia": "euamopadrebernardo.com.br (2013: the simplified rules of the Federacao Brasiliense de Domino for the "
+                "championship of the Administracao Regional de Brasilia: every pip not played, 150 points or 30 minutes)",
 }
 
 CUBAN_LEAD = {"rotate": "rotate", "winners": "winners", "winner": "winner-lowest", "highest-double": "any"}
@@ -43,7 +50,12 @@ def _build_cuban(o: dict[str, str], given: set[str]) -> dict:
         decider = BlockRule()
     else:
         decider = BlockDecider("player" if block == "player" else "team", tie)
-    scoring = HandScoring(score) if score in ("losers", "all") else PointScoring("block-difference")
+    house = {**capicu_scoring(o["capicu"]), "salida": int(o["salida"])}
+    house = {k: v for k, v in house.items() if v}
+    if score in ("losers", "all") and not house:
+        scoring = HandScoring(score)
+    else:
+        scoring = PointScoring("block-difference" if score == "difference" else score, **house)
     return dict(
         seating=Seating.partners(),
         dealing=Dealing(10, 9),
@@ -51,7 +63,7 @@ def _build_cuban(o: dict[str, str], given: set[str]) -> dict:
                         first_highest=o["first"] == "highest-double", drawn=o["first"] == "draw"),
         block=decider,
         scoring=scoring,
-        match=MatchScoring(int(o["target"])),
+        match=MatchScoring(int(o["target"]), cap=o["no-caben"] == "yes"),
         lead=LeadPolicy(CUBAN_LEAD[o["lead"]], True, "blocker" if tie == "last" else ""),
     )
 
@@ -79,6 +91,13 @@ CUBAN = Family(
                    "(difference)", values=("losers", "all", "difference")),
         OptionSpec("target", "100", "points that win the match (Kelley: most often 100; 50, 101, 150 and 200 are "
                    "played too)", kind="int"),
+        OptionSpec("capicu", "no", "the houses' capicúa: going out with a tile that is no double and fits both ends "
+                   "scores the hand's points twice (double); or a bonus for going out with a tile that fits both ends "
+                   "(25, or yes: 100)", values=("no", "double", "25", "yes")),
+        OptionSpec("salida", "0", "the side that led the hand scores this much more when it wins it (\"la salida "
+                   "vale 20\"; 0: nothing)", kind="int"),
+        OptionSpec("no-caben", "no", "points past the target are not scored: a side's score stops at the target "
+                   "(\"no caben\")", kind="bool"),
     ),
     _build_cuban,
     aliases=("cuban-double-nine", "doble-nueve", "domino-cubano", "double-nine-partnership", "cuba"),

@@ -218,6 +218,8 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
     tiles, leaders, leader = _opening_tiles(variant, req, game_number, hands, whole, players, leader, leaders, out)
     if variant.lead.hand_over and giver_tag is None and leader is not None:
         out[:] = [_name_lead_from(p, variant, players, leader) for p in out]
+    if req.otherwise and leader is not None:
+        out[:] = [_name_option(p, req, players, leader) for p in out]
     return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out), game_number)
 
 
@@ -232,6 +234,18 @@ def _name_lead_from(problem: LeadProblem, variant, players: Sequence[str], leade
         return problem
     return problem._replace(message=f"{problem.message}; if {givers[0]} handed the lead to their partner, say so "
                    f"with the tag [LeadFrom \"{givers[0]}\"]")
+
+
+def _name_option(problem: LeadProblem, req: LeadRequirement, players: Sequence[str], leader: int) -> LeadProblem:
+    """A lead that another value of one of the variant's options allows (``LeadRequirement.otherwise``; Kozel's
+    ``zero-lead=winner``): the problem names the option."""
+    if problem.code not in (Code.LEAD_PLAYER, Code.LEAD_TILE):
+        return problem
+    for option, seats, reason in req.otherwise:
+        if seats and leader in seats:
+            return problem._replace(message=f"{problem.message}; under [Rules \"{option}\"] {players[leader]} "
+                                            f"leads ({reason})")
+    return problem
 
 
 def starter_lead(variant, starter: Tile, hands: Hands, players: Sequence[str], decided: LeadRequirement | None,

@@ -9,7 +9,8 @@ from ..tiles import Tile
 from .modes import MatchKind, ResetLead, Termination
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
 
-__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "seat_now", "PROGRESSION_FIVE"]
+__all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "seat_now", "PROGRESSION_FIVE",
+           "parse_clock"]
 
 # §12, five players: "so benötigt man fünf Runden, und jeder Spieler muss einmal pausieren" — the pairs of
 # each round (match) by player number, 1 the highest draw; the one not named pauses.
@@ -60,6 +61,9 @@ class MatchScoring:
     draw_bonus: bool = False
     reset_lead: ResetLead = ResetLead.WINNER
     lower_wins: bool = False       # ``points``: both sides over the target, the lower total wins (000, own pips)
+    cap: bool = False              # ``points``: "no caben", points past the target are not scored (a side stops at it)
+    minutes: int = 0               # the match also ends on time: the hand being played when ``minutes`` run out
+                                   # is the last (Brasília, 150 points or 30 minutes; :meth:`timed`)
 
     def __post_init__(self):
         object.__setattr__(self, "kind", MatchKind(self.kind))    # a bare string becomes its member (a wrong one fails here)
@@ -71,6 +75,20 @@ class MatchScoring:
         if self.draw_bonus and self.kind in (MatchKind.STRAIGHT, MatchKind.CUTTHROAT, MatchKind.SHUTOUT):
             return 1 + state.pending
         return None
+
+    def stated_points(self, result: HandResult, worth: int | None) -> tuple[int, ...]:
+        """The points a Result tag may state for a hand of ``result`` (``worth``: :meth:`worth` of the match before
+        it): the hand's own points, or after drawn games what the game is worth in the match."""
+        return (result.points,) + ((worth,) if worth else ())
+
+    def stated_words(self, result: HandResult, worth: int | None) -> str:
+        """What a ``result-mismatch`` adds about the other points a Result tag may state (:meth:`stated_points`)."""
+        return f" (in the match, after drawn games, {worth})" if worth and worth != result.points else ""
+
+    def stated_reading(self, stated: int | None, result: HandResult, worth: int | None) -> str:
+        """Which of :meth:`stated_points` a Result tag stating ``stated`` points was read as, where the match says
+        two (Kozel: the hand's charge, or with the eggs carried); "" where there is nothing to say."""
+        return ""
 
     def start(self, sides: int) -> MatchState:
         return MatchState((0,) * sides, (0,) * sides)
@@ -123,6 +141,10 @@ class MatchScoring:
             note = f"bonus {bonus} for winning game {games}"
         for s in range(sides):
             scores[s] += added[s]
+            if self.cap and self.target and self.kind == MatchKind.POINTS and scores[s] > self.target:
+                note = (note + "; " if note else "") + (f"{scores[s] - self.target} points past the target are not "
+                                                        f"scored (no caben): {self.target}")
+                scores[s] = self.target
         if self.kind == MatchKind.GAMES:
             reached = [s for s in range(sides) if wins[s] >= self.target]
             if self.target and reached:
@@ -157,6 +179,20 @@ class MatchScoring:
                               note="both sides reached the target with equal totals: another game is played "
                                    "(\"Bei gleicher Punktzahl wird noch ein weiteres Spiel gespielt\")")
         return MatchState(tuple(scores), tuple(wins), games, note=note)
+
+    def timed(self, state: MatchState, clock: float) -> MatchState:
+        """The match after a hand that ended with ``clock`` minutes played (the record's Clock tag): with a time
+        limit (``minutes``) that has run out, the match is over, though no side reached the target: the higher
+        score wins, equal scores draw it (the Brasília rules: "150 pontos ou 30 minutos, o que alcançar primeiro";
+        the hand under way when time runs out is played to its end, so the hand that ends past the limit is the
+        last)."""
+        if not self.minutes or state.over or clock < self.minutes:
+            return state
+        top = max(state.scores)
+        note = f"time is up ({_clock_text(clock)} played, the limit {self.minutes} minutes): the match ends on time"
+        if state.scores.count(top) > 1:
+            return replace(state, over=True, drawn=True, note=note + " with equal scores, drawn")
+        return replace(state, over=True, winner=state.scores.index(top), note=note)
 
     def _straight(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState:
         sides = len(state.scores)
@@ -211,6 +247,22 @@ class MatchScoring:
         return LeadRequirement(frozenset(seating.members(leading[0])),
                                reason="the side with points leads")
 
+
+
+def parse_clock(text: str) -> float:
+    """The minutes a ``Clock`` tag states: ``"31:20"`` (minutes and seconds played in the match when the hand
+    ended) or ``"31"``; ValueError with the forms it takes."""
+    minutes, colon, seconds = text.strip().partition(":")
+    if not minutes.isdecimal() or (colon and not (seconds.isdecimal() and len(seconds) == 2 and int(seconds) < 60)) \
+            or len(minutes) > 4:
+        raise ValueError(f"cannot read the clock {text.strip()[:20]!r}; write the time played in the match when the "
+                         "hand ended as minutes and seconds (\"31:20\") or minutes (\"31\")")
+    return int(minutes) + (int(seconds) / 60 if colon else 0)
+
+
+def _clock_text(clock: float) -> str:
+    whole = int(clock)
+    return f"{whole}:{round((clock - whole) * 60):02d}"
 
 
 # -- Domino Whist: seats, partnerships and who sits out, by drawn tiles (001 §3, §10, §11) -----------

@@ -69,6 +69,8 @@ class OptionSpec:
                                      + (f" ({', '.join(self.values)})" if self.values else "") + f", not {shown!r}"
                                      + (f" (a number has at most {MAX_DIGITS} digits)" if v.isdecimal() else ""))
             v = str(int(v))
+        elif "yes" in self.values and "no" in self.values:
+            v = "yes" if v in YES else "no" if v in NO else v   # a choice that says yes or no among others (capicu)
         if self.values and v not in self.values:
             raise BadOptionValue(f"option {self.key!r} of the {variant} variant takes "
                                  f"{', '.join(self.values)}, not {value!r}")

@@ -20,10 +20,21 @@ from .modes import Count, Termination
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
-           "HandFacts", "HandResult", "DOUBLE_BLANK"]
+           "HandFacts", "HandResult", "DOUBLE_BLANK", "PASS_PR", "PASS_DOMINICAN", "capicua"]
 
 DOUBLE_BLANK = Tile(0, 0)
 SIX_SIX = Tile(6, 6)
+PASS_PR = ""                    # the pass bonuses of 000 (Puerto Rico: Doscientos)
+PASS_DOMINICAN = "dominican"    # the Dominican pass bonuses (docs/variants.md, Dominican capicúa)
+
+
+def capicua(tile: Tile | None, ends: tuple[int, int] | None) -> bool:
+    """Whether ``tile``, laid last on a line whose open numbers were ``ends``, is a capicúa: no double, and it
+    fits either end (both ends show its two numbers, or both one of them)."""
+    if tile is None or ends is None or tile.is_double:
+        return False
+    a, b = ends
+    return tile.matches(a) and tile.matches(b)
 
 
 # -- seating and partnerships ---------------------------------------------------------------
@@ -171,13 +182,16 @@ class LeadRequirement:
     ``seats``: the players allowed to lead (None: anyone); ``holder_of``: the holder of this tile
     leads; ``tile``: the lead must be this tile; ``reason``: the rule, for the messages;
     ``or_highest``: when no hand holds ``holder_of`` (it lies in a draw game's boneyard), the holder
-    of the highest double dealt leads instead."""
+    of the highest double dealt leads instead. ``otherwise``: who would lead under another value of an option
+    of the variant, ``(option, seats, reason)`` (Kozel: ``zero-lead=winner``), which a lead error names when the
+    record's leader is among those seats."""
 
     seats: frozenset[int] | None = None
     holder_of: Tile | None = None
     tile: Tile | None = None
     reason: str = ""
     or_highest: bool = False
+    otherwise: tuple[tuple[str, frozenset[int], str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,11 +439,17 @@ class PointScoring:
     side with fewer wins by the difference), ``difference`` (the side with fewer pips writes the
     difference), ``block-difference`` (the losers' pips, but the difference on a block).
     ``divide``: divide by 10 rounding down, at least 1. ``blank``: what [0-0] counts.
-    ``capicu``, ``chuchazo`` (``any``/``one-end``): the Quinientos bonuses. ``pass_bonus``:
-    20 for the first play that makes the next player pass, 10 later, 20 for a blocking play;
-    hand points rounded down to tens. ``doubled``: a hand that still holds a double counts its pips
-    twice (French domino, 002: "Wenn ein Spieler noch einen Doppelstein in seiner Hand hat, wird
-    seine Punktzahl verdoppelt"), once however many doubles it holds."""
+    ``capicu``, ``chuchazo`` (``any``/``one-end``): the Quinientos bonuses (``capicu`` the points of a capicú
+    or dominao: Quinientos 100, the Dominican capicúa 25). ``pass_bonus``: bonuses for plays that make
+    others pass, by ``pass_rule``: ``PASS_PR`` (000: 20 for the first play that makes the next player pass, 10
+    later, 10 an opponent for a blocking play or one all others pass; hand points rounded down to tens) or
+    ``PASS_DOMINICAN`` (25 for a play that all three others pass, *pase corrido*; 25 when the player after the
+    leader passes a double lead, 50 a lead that is no double; no rounding; :meth:`play_bonus`).
+    ``doubled``: a hand that still holds a double counts its pips twice (French domino, 002: "Wenn ein
+    Spieler noch einen Doppelstein in seiner Hand hat, wird seine Punktzahl verdoppelt"), once however many
+    doubles it holds. ``capicu_double``: a domino made with a tile that is no double and fits both open ends
+    (capicúa) scores its points twice (the Cuban and Venezuelan houses' capicúa). ``salida``: the side that
+    led the hand scores this much more when it wins it ("la salida vale 20")."""
 
     count: str = "losers"
     divide: int = 1
@@ -438,6 +458,14 @@ class PointScoring:
     chuchazo: str = ""
     pass_bonus: bool = False
     doubled: bool = False
+    pass_rule: str = ""
+    capicu_double: bool = False
+    salida: int = 0
+
+    @property
+    def tens(self) -> bool:
+        """Whether hand points are rounded down to tens (the 000 pass bonuses' poker chips)."""
+        return self.pass_bonus and self.pass_rule != PASS_DOMINICAN
 
     def _pips(self, facts: HandFacts, seat: int) -> int:
         p = facts.pips[seat]
@@ -459,7 +487,7 @@ class PointScoring:
         # pass bonuses are paid as they fall, however the hand ends (000: "den Punktestand mit
         # Pokerchips festzuhalten"); bad points have none
         scores, points, bonuses = list(result.scores), result.points, list(result.bonuses)
-        for side, value in self.pass_bonuses(facts, seating):
+        for side, value in self.pass_bonuses(facts, seating, self.pass_rule):
             scores[side] += value
             if side == result.winner:
                 points += value
@@ -489,7 +517,7 @@ class PointScoring:
                 scores[winner] = points
             return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
         if note == "tie:own-pips":
-            scores = [self._divide(t - t % 10 if self.pass_bonus else t) for t in totals]
+            scores = [self._divide(t - t % 10 if self.tens else t) for t in totals]
             return HandResult(facts.termination, None, 0, facts.seat, tuple(scores), note=note)
         points = 0
         if winner is not None:
@@ -507,13 +535,19 @@ class PointScoring:
                 points = losers - totals[winner]
             else:
                 points = losers
-            if self.pass_bonus:
+            if self.tens:
                 points -= points % 10
             points = self._divide(points)
             if facts.termination == Termination.DOMINO:
+                if self.capicu_double and capicua(facts.last_tile, facts.ends_before):
+                    bonuses.append(("capicúa doubled", points))
+                    points *= 2
                 for name, value in self._bonuses(facts):
                     bonuses.append((name, value))
                     points += value
+            if self.salida and teams[facts.leader] == winner:
+                bonuses.append(("salida", self.salida))
+                points += self.salida
             scores[winner] = points
         return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), void=void,
                           bonuses=tuple(bonuses), note=note)
@@ -549,14 +583,23 @@ class PointScoring:
         return []
 
     @staticmethod
-    def play_bonus(passes: int, players: int, opponents: int, first: bool, blocking: bool = False) -> int:
+    def play_bonus(passes: int, players: int, opponents: int, first: bool, blocking: bool = False,
+                   rule: str = PASS_PR, lead: Tile | None = None) -> int:
         """The bonus of one play that the next ``passes`` players answered with a pass (000: "einen Bonus
         von 20 Punkten ... Beim weiteren Fortgang des Spiels ... 10 Punkte ... Wenn zweimal hintereinander
         gepasst wird, bekommt nur der erste Spieler die Punkte. Wenn aber dreimal hintereinander gepasst
         wird, wie in einem gesperrten Spiel, dann bekommt der Spieler, der den letzten Stein gespielt hat,
         20 Punkte – 10 für jeden Gegenspieler, der gepasst hat"): 20 for the hand's first such play
         (``first``), 10 later, whatever the number of passes; when every other player passed, or the play
-        blocked the hand (``blocking``), 10 for each of the player's ``opponents``; else nothing."""
+        blocked the hand (``blocking``), 10 for each of the player's ``opponents``; else nothing.
+
+        ``rule`` ``PASS_DOMINICAN`` (dominoesonline.com's Dominican "capicua" game, docs/variants.md): the lead
+        (``lead``, the tile led) that the next player passes pays 25 when it is a double, 50 when not; a later
+        play that every other player passes (*pase corrido*) 25; a play that blocks the hand nothing."""
+        if rule == PASS_DOMINICAN:
+            if lead is not None:
+                return (25 if lead.is_double else 50) if passes >= 1 else 0
+            return 25 if passes >= players - 1 and not blocking else 0
         if blocking or passes >= players - 1:
             return 10 * opponents
         if passes >= 1:
@@ -564,7 +607,7 @@ class PointScoring:
         return 0
 
     @staticmethod
-    def pass_bonuses(facts: HandFacts, seating: Seating) -> list[tuple[int, int]]:
+    def pass_bonuses(facts: HandFacts, seating: Seating, rule: str = PASS_PR) -> list[tuple[int, int]]:
         """``(side, points)`` for each play of ``facts.history`` that made the next player pass
         (:meth:`play_bonus`); the last play blocks the hand when ``facts.termination`` is ``blocked``."""
         out: list[tuple[int, int]] = []
@@ -581,8 +624,9 @@ class PointScoring:
             while k < len(history) and history[k][1] is None:
                 k += 1
             opponents = sum(1 for j in range(1, n) if teams[(seat + j) % n] != teams[seat])
+            lead = tile if all(t is None for _, t in history[:i]) else None
             bonus = PointScoring.play_bonus(k - i - 1, n, opponents, not out,
-                                            k == len(history) and facts.termination == Termination.BLOCKED)
+                                            k == len(history) and facts.termination == Termination.BLOCKED, rule, lead)
             if bonus:
                 out.append((teams[seat], bonus))
             i = k

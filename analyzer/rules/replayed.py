@@ -10,9 +10,9 @@ from ..record import MoveEntry
 from ..tiles import Move, Tile
 from .claims import Problem
 from .codes import Code
-from .modes import Termination
+from .modes import End, Termination, Turns
 
-__all__ = ["unknown_player", "after_end", "pass_inserted", "skips_out", "undecided_placement", "false_pass_proved", "exposed_after_play"]
+__all__ = ["unknown_player", "after_end", "pass_inserted", "skips_out", "out_skipped", "undecided_placement", "false_pass_proved", "exposed_after_play"]
 
 
 def unknown_player(name: str, players: tuple[str, ...]) -> Problem:
@@ -20,25 +20,33 @@ def unknown_player(name: str, players: tuple[str, ...]) -> Problem:
     return Problem(Code.UNKNOWN_PLAYER, f"{name!r} is not one of the players ({', '.join(players)})")
 
 
-def after_end(entry: MoveEntry, outcome: Outcome, players: tuple[str, ...]) -> Problem | None:
+def after_end(entry: MoveEntry, outcome: Outcome, players: tuple[str, ...], out: tuple[int, ...] | None = None
+              ) -> Problem | None:
     """An entry after the hand was over: ``play-after-end``; None for a pass after a block (the passes
-    that show a block are how records write it; after a player went out a pass is flagged as a play)."""
-    if entry.is_pass and outcome.termination != Termination.DOMINO:
+    that show a block are how records write it; after a player went out a pass is flagged as a play).
+
+    ``out``: in a hand that goes on until nobody can play (Hungarian runs, :func:`out_skipped`), the seats
+    that are out (None elsewhere). Every such hand ends in a block, so a pass after it shows it whoever is out."""
+    if entry.is_pass and (outcome.termination != Termination.DOMINO or out is not None):
         return None
-    how = f"{players[outcome.seat]} went out" if outcome.termination == Termination.DOMINO else "it was blocked"
+    if out is not None:
+        how = "nobody could play on" + (f"; {_names([players[s] for s in out])} went out" if out else "")
+    else:
+        how = f"{players[outcome.seat]} went out" if outcome.termination == Termination.DOMINO else "it was blocked"
     what = ("passes" if entry.is_pass and not entry.draw else
             "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
             else f"plays {entry.tile}")
     return Problem(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand was over ({how})")
 
 
-def pass_inserted(player: str, ends: str, out: bool = False) -> Problem:
+def pass_inserted(player: str, ends: str, out: bool = False, run: bool = False) -> Problem:
     """A forced pass the record leaves out ([Passes "omitted"]), inserted: ``pass-inserted`` (info).
     ``out``: the player holds no tile (the strict block game, where a player who is out is simply skipped
-    until his partner is out too)."""
+    until his partner is out too; ``run``: Hungarian, where the others play on while one of them can)."""
     if out:
-        return Problem(Code.PASS_INSERTED, f"{player} is out and is skipped (the hand goes on until both "
-                       "players of a pair are out)", severity="info")
+        why = ("the others play on while one of them can" if run else
+               "the hand goes on until both players of a pair are out")
+        return Problem(Code.PASS_INSERTED, f"{player} is out and is skipped ({why})", {"out": True}, severity="info")
     return Problem(Code.PASS_INSERTED, f"{player} cannot play on {ends} and passes here (the record leaves "
                    "forced passes out)", severity="info")
 
@@ -72,8 +80,19 @@ def exposed_after_play(player: str, tile: Tile, row: int) -> Problem:
                    f"{row}, but {player} had played it by then")
 
 
+def out_skipped(variant) -> bool:
+    """Whether a hand of ``variant`` goes on past a player who is out, who then has nothing to do: the strict
+    block game ("bis beide Spieler eines Paares ausscheiden", 003) and Hungarian (004: "Ist er am Ende,
+    versucht der nächste Spieler ..." until "Kann keiner der Spieler mehr auslegen"). A record may write his
+    passes or simply skip him."""
+    return variant.end == End.PAIR or variant.turns == Turns.RUN
+
+
 def skips_out(pos) -> bool:
-    """Whether the player to move is out of a hand that goes on (the strict block game, "bis beide Spieler
-    eines Paares ausscheiden"): he holds no tile, so the record may simply skip him; his pass is inserted."""
-    return (getattr(pos, "teams", None) is not None and pos.outcome() is None and not pos.hidden[pos.turn]
-            and pos.count(pos.turn) == 0)
+    """Whether the player to move is out of a hand that goes on (:func:`out_skipped`): he holds no tile, so
+    the record may simply skip him; his pass is inserted."""
+    return pos.outcome() is None and not pos.hidden[pos.turn] and pos.count(pos.turn) == 0
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -50,6 +50,12 @@ class DrawPosition(Position):
     def copy(self) -> DrawPosition:
         return copy_position(self, DrawPosition.__slots__)
 
+    def drawn_before(self, count: int) -> None:
+        """A position set up inside a turn: the player to move has drawn ``count`` tiles in it already (they are
+        in his hand; what follows counts them, as :meth:`drawn` does, a turn's one draw under ``one``). Never
+        undone: they stand before the position."""
+        self._log.extend(("draw", self.turn, None, -1) for _ in range(count))
+
     # -- queries ---------------------------------------------------------------------------
     def drawn(self, seat: int) -> int:
         """How many tiles ``seat`` has drawn in his current turn."""

@@ -159,9 +159,12 @@ class Variant:
             if s.pass_bonus and s.count != Count.BAD:
                 notes.append("the values are the hand's whole score: its points and the pass bonuses, those already "
                              "paid and those still to come (a hand played again keeps its pass bonuses)")
-            if s.capicu or s.chuchazo or s.count == Count.MILO:
-                notes.append("the bonus for the last tile (capicú, dominao, chuchazo, Milo) is part of the values "
-                             "when the search passes the last tile and the ends before it")
+            if s.capicu or s.chuchazo or s.count == Count.MILO or s.capicu_double:
+                notes.append("the bonus for the last tile (capicú, dominao, chuchazo, Milo, a capicúa's doubled "
+                             "points) is part of the values when the search passes the last tile and the ends before it")
+            if s.salida:
+                notes.append(f"the {s.salida} points of the salida (the side that led wins the hand) are part of the "
+                             "values")
             if s.blank:
                 notes.append(f"[0-0] counts {s.blank} when the search passes the tiles left in each hand")
             if s.count in (Count.GAME, Count.MILO):

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define LEAF_SEATS 4
-#define LEAF_FIELDS 14          /* the ints before the teams in ``LeafScoring.ints()`` */
+#define LEAF_FIELDS 16          /* the ints before the teams in ``LeafScoring.ints()`` */
 
 enum { BY_TEAM, BY_PLAYER, BY_LAST_OR_RIGHT };
 enum { TIE_DRAW, TIE_LEADER, TIE_MORE_TILES, TIE_LAST, TIE_LAST_LOSES, TIE_REPLAY, TIE_OWN_PIPS };
@@ -29,6 +29,7 @@ typedef struct {
     int view;           /* -1: side 0 less side 1 of a two-sided variant; else this seat against the rest */
     int sides, by, tie, block_blank, doubles_once;
     int count, divide, blank, capicu, chuchazo, tens, doubled, unit;
+    int capicu_double, salida;      /* a capicúa doubles the points; the side that led wins this more */
     int n, teams[LEAF_SEATS];
 } LeafScoring;
 
@@ -59,13 +60,15 @@ static int leaf_parse(PyObject *obj, LeafScoring *sc) {
         sc->tens = (int)v[11];
         sc->doubled = (int)v[12];
         sc->unit = (int)v[13];
+        sc->capicu_double = (int)v[14];
+        sc->salida = (int)v[15];
         sc->n = (int)v[LEAF_FIELDS];
         bad = sc->n != len - LEAF_FIELDS - 1 || sc->view < -1 || sc->view >= sc->n || sc->sides < 2
               || sc->sides > sc->n || (sc->view < 0 && sc->sides != 2) || sc->by < BY_TEAM
               || sc->by > BY_LAST_OR_RIGHT || sc->tie < TIE_DRAW || sc->tie > TIE_OWN_PIPS || sc->block_blank < 0
               || sc->count < COUNT_LOSERS || sc->count > COUNT_NOTHING || sc->divide < 1 || sc->blank < 0
               || sc->capicu < 0 || sc->chuchazo < CHUCHAZO_NONE || sc->chuchazo > CHUCHAZO_ONE_END
-              || sc->unit < 1;
+              || sc->unit < 1 || sc->capicu_double < 0 || sc->capicu_double > 1 || sc->salida < 0;
         for (int t = 0; t < sc->n && !bad; t++) {
             sc->teams[t] = (int)v[LEAF_FIELDS + 1 + t];
             if (sc->teams[t] < 0 || sc->teams[t] >= sc->sides) bad = 1;
@@ -243,7 +246,11 @@ static int leaf_score(const LeafScoring *sc, const uint8_t *tlow, const uint8_t 
         }
         if (sc->tens) points -= ((points % 10) + 10) % 10;          /* Python's modulo: towards minus infinity */
         points = leaf_divide(sc, points);
+        /* a capicúa (``policies.capicua``: no double, fits both ends) doubles the points; then the bonuses */
+        if (term == 0 && known && sc->capicu_double && lo != hi && leaf_matches(lo, hi, a) && leaf_matches(lo, hi, b))
+            points *= 2;
         if (term == 0 && known) points += leaf_bonus(sc, lo, hi, a, b);
+        if (sc->salida && sc->teams[leader] == winner) points += sc->salida;     /* the side that led wins */
         scores[winner] = points;
     }
     if (sc->view < 0) {                                         /* Variant.value: side 0 less side 1 */

@@ -258,7 +258,7 @@ class Solver:
             return 0, K
         n = position.n
         facts = HandFacts("", 0, (0,) * n, (0,) * n, 0, history=_history(position))
-        paid = PointScoring.pass_bonuses(facts, self.variant.seating)
+        paid = PointScoring.pass_bonuses(facts, self.variant.seating, self.variant.scoring.pass_rule)
         return sum(v if side == 0 else -v for side, v in paid), K | deal.flag if paid else K
 
     def _deal(self, position: Position) -> IntDeal:

@@ -12,7 +12,8 @@ can meet:
   ``tie`` rule; [0-0] counting ``blank``; doubles counted once);
 * what the hand is worth: ``HandScoring`` (losers' or all pips) and ``PointScoring`` (losers', all,
   a point a game, Milo, bad points, difference, the block game's difference; divided by ten;
-  [0-0] worth ``blank``; doubled hands; the Quinientos capicú, dominao and chuchazo; the pass
+  [0-0] worth ``blank``; doubled hands; the Quinientos capicú, dominao and chuchazo (and the Dominican
+  capicú of 25); a capicúa that doubles the points; the leading side's salida; the pass
   bonus's rounding down to tens: the bonuses themselves are paid play by play, so the block
   searches add them as each play makes them, not at the leaf); and All Fives' ``DifferenceAward``: each loser's pips
   less the winner's, rounded up to its ``unit``, or (``award_hand`` false, the pubs' form) nothing
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import astuple, dataclass
 
-from ..rules.policies import BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
+from ..rules.policies import PASS_PR, BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..rules.modes import Count
 
@@ -65,7 +66,8 @@ class LeafScoring:
     ``by``, ``tie``, ``block_blank``, ``doubles_once``: the block rule (``BY``, ``TIE``); then the
     hand scoring: ``count`` (``COUNT``), ``divide``, ``blank``, ``capicu``, ``chuchazo`` (``CHUCHAZO``),
     ``tens`` (a pass-bonus scoring: points rounded down to tens), ``doubled``, ``unit`` (what the
-    award of ``DifferenceAward`` is rounded up to; 1 for the others)."""
+    award of ``DifferenceAward`` is rounded up to; 1 for the others), ``capicu_double`` (a capicúa
+    doubles the points) and ``salida`` (the side that led scores this more when it wins)."""
 
     view: int
     sides: int
@@ -81,6 +83,8 @@ class LeafScoring:
     tens: int
     doubled: int
     unit: int
+    capicu_double: int
+    salida: int
     teams: tuple[int, ...]
 
     @property
@@ -106,7 +110,7 @@ class LeafScoring:
             return ALL_PIPS if self.view >= 0 else OWN_PIPS
         if self.count in (COUNT["game"], COUNT["milo"]):
             return NO_BOUND if self.tie == TIE["own-pips"] else FIXED
-        if self.doubled:
+        if self.doubled or self.capicu_double:
             return NO_BOUND
         if self.view >= 0:
             return NO_BOUND if self.count == COUNT["bad"] else ALL_PIPS
@@ -124,7 +128,7 @@ class LeafScoring:
         if self.count == COUNT["award"]:
             return (self.unit - 1) * (len(self.teams) - 1)
         fixed = {COUNT["game"]: 1, COUNT["milo"]: 2}.get(self.count, 0)
-        return fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0)
+        return fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0) + self.salida
 
     def ints(self) -> tuple[int, ...]:
         """The flat tuple the compiled cores take: the fields in order, then one side per seat."""
@@ -166,13 +170,13 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     scoring = variant.scoring
     if type(scoring) is HandScoring and scoring.count in (Count.LOSERS, Count.ALL):
         # the same as PointScoring(count) with no option (HandScoring hands a replay or own-pips tie to it)
-        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0, 1)
+        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0, 1, 0, 0)
     elif type(scoring) is DifferenceAward and scoring.unit >= 1:
-        hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit)
+        hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit, 0, 0)
     elif (type(scoring) is PointScoring and scoring.count in _POINT_COUNTS and scoring.chuchazo in CHUCHAZO
-          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0):
+          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0 and scoring.salida >= 0):
         hand = (COUNT[scoring.count], scoring.divide, scoring.blank, scoring.capicu, CHUCHAZO[scoring.chuchazo],
-                int(bool(scoring.pass_bonus)), int(bool(scoring.doubled)), 1)
+                int(scoring.tens), int(bool(scoring.doubled)), 1, int(bool(scoring.capicu_double)), scoring.salida)
     else:
         return None
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
@@ -250,14 +254,18 @@ def counts_pass_bonuses(rules) -> bool:
     return isinstance(scoring, PointScoring) and scoring.pass_bonus and scoring.count != Count.BAD
 
 
-def pass_bonus_table(teams: tuple[int, ...]) -> tuple[list, list, int]:
-    """The pass bonuses (``PointScoring.play_bonus``) of the seats of ``teams``, as the block searches pay
-    them: ``bonus[s][k]``, what seat ``s``'s side gets for a play that the next ``k`` seats pass (``k =
-    n - 1``: all of them, ``s`` plays again), as ``(when a bonus was paid before, when none was)``;
-    ``blocking[s]``, for a play that blocks the hand; and the most a play may earn."""
+def pass_bonus_table(teams: tuple[int, ...], rule: str = PASS_PR) -> tuple[list, list, int]:
+    """The pass bonuses (``PointScoring.play_bonus`` under ``rule``, ``PointScoring.pass_rule``) of the seats of
+    ``teams``, as the block searches pay them: ``bonus[s][k]``, what seat ``s``'s side gets for a play that the
+    next ``k`` seats pass (``k = n - 1``: all of them, ``s`` plays again), as ``(when a bonus was paid before,
+    when none was)``; ``blocking[s]``, for a play that blocks the hand; and the most a play may earn. The plays
+    of the table are never the lead (the searches play a lead on the position, and a lead's bonus is among
+    those its history paid: ``Solver._paid``), so the Dominican lead's 25 or 50 is not in it."""
     n = len(teams)
     opponents = [sum(1 for t in teams if t != teams[s]) for s in range(n)]
-    pay = PointScoring.play_bonus
-    bonus = [[(pay(k, n, opponents[s], False), pay(k, n, opponents[s], True)) for k in range(n)] for s in range(n)]
-    blocking = [pay(0, n, opponents[s], False, True) for s in range(n)]
+
+    def pay(k: int, s: int, first: bool, blocking: bool = False) -> int:
+        return PointScoring.play_bonus(k, n, opponents[s], first, blocking, rule)
+    bonus = [[(pay(k, s, False), pay(k, s, True)) for k in range(n)] for s in range(n)]
+    blocking = [pay(0, s, False, True) for s in range(n)]
     return bonus, blocking, max([x for row in bonus for pair in row for x in pair] + blocking)

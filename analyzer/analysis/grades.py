@@ -1,0 +1,99 @@
+"""Grade classes on the scale of the game: when a move is an inaccuracy, a mistake or a blunder.
+
+On the **points** scale a move's loss is counted in the hand's points, against the thresholds (3, 10, 25 by
+default, ``--thresholds``). A game **scored by games** (one point a game, however it is won: Jamaican and
+Chiva, 002: "Nach einem Spiel bekommt das Team, das gewonnen hat, einen Punkt"; Cut Throat; the block game
+scored by games, 003: "Ein Punkt wird dem Gewinnpaar pro Spiel zugeteilt") has no such points: its values
+are won, drawn or lost games (one, two with Milo's call), so a loss of 3 points can never happen and every
+move graded on the points scale would be no class at all. There (:class:`ByGames`) a move that changes who
+wins the hand, a won or drawn hand let go to a draw or a loss, is a **blunder**; a move that keeps the
+outcome but gives up a point of it (Milo's second point) an **inaccuracy**. The match scale
+(:mod:`analyzer.analysis.match_scale`, ``--scale match``) grades by the match-winning chance instead,
+where the match position is known."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Thresholds", "ByGames", "by_games", "on_scale", "on_scale_all"]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The smallest loss, in points, that makes a move an inaccuracy, a mistake or a blunder."""
+
+    inaccuracy: int = 3
+    mistake: int = 10
+    blunder: int = 25
+
+    @classmethod
+    def parse(cls, text: str) -> Thresholds:
+        """Read ``"3,10,25"``."""
+        try:
+            a, b, c = (int(x) for x in text.split(","))
+        except ValueError:
+            raise ValueError(f"thresholds are three whole numbers of points like 3,10,25, not {text!r}") from None
+        if not 0 < a <= b <= c:
+            raise ValueError(f"thresholds must grow: inaccuracy <= mistake <= blunder, got {text!r}")
+        return cls(a, b, c)
+
+    @property
+    def legend(self) -> tuple[tuple[str, str], ...]:
+        """Each class and what earns it, in words (a page's legend)."""
+        return (("inaccuracy", f"loses {self.inaccuracy}+"), ("mistake", f"loses {self.mistake}+"),
+                ("blunder", f"loses {self.blunder}+"))
+
+    def classify(self, loss: int, best: int | None = None, played: int | None = None, side: int = 0) -> str | None:
+        """The class of a move that loses ``loss`` points (``best``, ``played``: the values of the best move and
+        of the move played for the first side, ``side`` the mover's: read on a scale of games, :class:`ByGames`)."""
+        if loss >= self.blunder:
+            return "blunder"
+        if loss >= self.mistake:
+            return "mistake"
+        if loss >= self.inaccuracy:
+            return "inaccuracy"
+        return None
+
+
+
+@dataclass(frozen=True)
+class ByGames(Thresholds):
+    """The classes of a game scored by games (see the module): by the outcome, not by the size of the loss."""
+
+    @property
+    def legend(self) -> tuple[tuple[str, str], ...]:
+        return (("inaccuracy", "gives up a point of the hand, its outcome kept"),
+                ("blunder", "changes who wins the hand"))
+
+    def classify(self, loss: int, best: int | None = None, played: int | None = None, side: int = 0) -> str | None:
+        if not loss:
+            return None
+        if best is None or played is None:      # (only a bound is known: the outcome it changes is not)
+            return None
+        sign = 1 if side == 0 else -1
+        if _outcome(sign * best) != _outcome(sign * played):
+            return "blunder"
+        return "inaccuracy"
+
+
+def _outcome(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def by_games(variant) -> bool:
+    """Whether ``variant`` scores a hand by games: one point a game (Milo: two for its call), whoever wins it."""
+    return getattr(variant.scoring, "count", None) in ("game", "milo") and variant.play is None
+
+
+def on_scale_all(thresholds: Thresholds, variants) -> Thresholds:
+    """The thresholds the games of one page (of ``variants``) are graded by, where they all agree (a page's
+    legend); ``thresholds`` where they do not."""
+    scales = {on_scale(thresholds, v) for v in variants}
+    return scales.pop() if len(scales) == 1 else thresholds
+
+
+def on_scale(thresholds: Thresholds, variant) -> Thresholds:
+    """The thresholds to grade the moves of a game of ``variant`` by: ``thresholds`` on the points scale, the
+    outcome in a game scored by games (:class:`ByGames`; the thresholds in points do not apply there)."""
+    if by_games(variant) and not isinstance(thresholds, ByGames):
+        return ByGames(thresholds.inaccuracy, thresholds.mistake, thresholds.blunder)
+    return thresholds

@@ -1,0 +1,338 @@
+"""House rules of the partnership game (issue 67, item 1): capicúa doubling, the opening side's bonus ("la salida
+vale 20"), "no caben", Dominican capicúa and the Brasília tournament rules. Each rule is tested on facts with the
+sentence it comes from (docs/variants.md names the sources and says it in our words), on its record in records/
+(valid with the option, invalid without it, the error naming the option), and the exact search under it against
+plain minimax on small deals (both cores)."""
+import random
+import re
+
+import pytest
+
+from analyzer.match import replay_record
+from analyzer.notation import parse
+from analyzer.rules import HandFacts, HandResult, find_variant
+from analyzer.rules.matchplay import MatchState, parse_clock
+from analyzer.rules.mechanics import position_for
+from analyzer.rules.policies import PASS_DOMINICAN, PointScoring, capicua
+from analyzer.search.block import Solver, core_note
+from analyzer.search.scoring import NO_BOUND, describe, pass_bonus_table
+from analyzer.tiles import Tile, tile_set
+from conftest import RECORDS, ROOT
+from minimax_reference import Reference, from_move
+from test_scoring_core import _check_random_hands, built
+
+T = Tile.parse
+
+
+def facts(term, seat, pips, leader=0, last=None, ends=None, history=None):
+    return HandFacts(term, seat, tuple(pips), (1,) * len(pips), leader, None, last and T(last), ends, history)
+
+
+def _replay(text: str, name: str = "house.dom"):
+    return replay_record(parse(text, name))
+
+
+# -- capicúa doubling (Cuban and Venezuelan houses) ---------------------------------------------------------------
+def test_a_capicua_doubles_the_points_but_not_a_double_nor_a_block():
+    """libreonline.com (Cuba's "modalidad capicúa"): the last tile of a player who goes out, if it could go on either
+    end, doubles the points the pair makes in that hand; a double is never a capicúa."""
+    v = find_variant("cuban", "capicu=double")
+    plain = find_variant("cuban")
+    pips = (0, 7, 0, 9)
+    got = v.hand_result(facts("domino", 0, pips, last="[2-6]", ends=(2, 6)))
+    assert got.points == 2 * plain.hand_result(facts("domino", 0, pips, last="[2-6]", ends=(2, 6))).points == 32
+    assert v.hand_result(facts("domino", 0, pips, last="[2-6]", ends=(2, 5))).points == 16      # one end only
+    assert v.hand_result(facts("domino", 0, pips, last="[6-6]", ends=(6, 6))).points == 16      # a double
+    assert v.hand_result(facts("blocked", 0, (3, 7, 4, 9), last="[2-6]", ends=(2, 6))).points == 16
+    assert capicua(T("[3-4]"), (4, 3)) and capicua(T("[3-4]"), (3, 3)) and not capicua(T("[3-3]"), (3, 3))
+    assert find_variant("venezuelan", "capicu=double").hand_result(
+        facts("domino", 0, (0, 7, 4, 9), last="[2-6]", ends=(6, 2))).points == 40     # every pip left, twice
+
+
+# -- la salida vale 20 ----------------------------------------------------------------------------------------
+def test_the_side_that_led_scores_the_salida_when_it_wins_the_hand():
+    """"La salida vale 20": the side that led the hand scores 20 more when it wins it (by going out or on a block);
+    the other side winning scores its plain points."""
+    v = find_variant("venezuelan", "salida=20")
+    assert v.hand_result(facts("domino", 0, (0, 7, 4, 9), leader=2)).points == 40
+    assert v.hand_result(facts("domino", 1, (5, 0, 4, 9), leader=2)).points == 18
+    assert v.hand_result(facts("blocked", 3, (3, 7, 4, 9), leader=0)).points == 23 + 20
+
+
+# -- no caben ---------------------------------------------------------------------------------------------------
+def test_points_past_the_target_are_not_scored():
+    """"No caben": points past the target are not scored, a side's score stops at the target (and it has won)."""
+    match = find_variant("venezuelan", "no-caben").match
+    state = match.apply(MatchState((99, 40), (0, 0)), HandResult("domino", 0, 64, 0, (64, 0)))
+    assert state.scores == (100, 40) and state.over and state.winner == 0 and "no caben" in state.note
+    plain = find_variant("venezuelan").match.apply(MatchState((99, 40), (0, 0)), HandResult("domino", 0, 64, 0, (64, 0)))
+    assert plain.scores == (163, 40)
+
+
+# -- Dominican capicúa ------------------------------------------------------------------------------------------
+DOMINICAN = find_variant("dominican")
+
+
+def test_dominican_is_a_partnership_system_to_200_with_its_sources():
+    """dominoesonline.com ("capicua", Dominican Republic): two pairs, a game to 200; fichaflow.com: 7 tiles each, no
+    boneyard, the [6-6] opens the first hand and the winner leads the next."""
+    assert DOMINICAN.name == "partnership" and DOMINICAN.players == 4 and DOMINICAN.dealing.hand_size == 7
+    assert DOMINICAN.match.target == 200 and DOMINICAN.lead.next == "winner-lowest"
+    assert find_variant("partnership", "system=dominican") == DOMINICAN
+    for name in ("dominicano", "domino-dominicano", "capicua"):
+        assert find_variant(name) == DOMINICAN
+    docs = (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
+    assert "## Dominican capicúa" in docs and "dominoesonline.com" in docs and "fichaflow.com" in docs
+
+
+def test_dominican_passes_pay_25_and_50():
+    """dominoesonline.com: skipping all three others earns 25; a pass on the first tile earns 25 when it is a double,
+    50 when it is not; nothing else (a play that blocks the hand earns nothing)."""
+    pay = PointScoring.play_bonus
+    assert pay(1, 4, 2, True, rule=PASS_DOMINICAN, lead=T("[6-6]")) == 25
+    assert pay(1, 4, 2, True, rule=PASS_DOMINICAN, lead=T("[5-6]")) == 50
+    assert pay(0, 4, 2, True, rule=PASS_DOMINICAN, lead=T("[5-6]")) == 0
+    assert [pay(k, 4, 2, True, rule=PASS_DOMINICAN) for k in range(4)] == [0, 0, 0, 25]
+    assert pay(3, 4, 2, True, True, rule=PASS_DOMINICAN) == 0
+    A, B, C, D = range(4)
+    history = ((A, T("[5-6]")), (B, None), (C, T("[4-6]")), (D, None), (A, None), (B, None), (C, T("[4-4]")),
+               (D, T("[4-5]")))
+    assert PointScoring.pass_bonuses(facts("domino", D, (3, 3, 3, 0), history=history), DOMINICAN.seating,
+                                     PASS_DOMINICAN) == [(0, 50), (0, 25)]
+    # the table the searches pay from: 25 for a play the three others pass, nothing else (the lead is not in it)
+    bonus, blocking, most = pass_bonus_table((0, 1, 0, 1), PASS_DOMINICAN)
+    assert all(bonus[s] == [(0, 0), (0, 0), (0, 0), (25, 25)] for s in range(4)) and blocking == [0] * 4 and most == 25
+
+
+def test_dominican_capicua_pays_25_and_points_are_not_rounded():
+    """dominoesonline.com: a last tile that can go on either end earns its pair 25; the pip count stands as it is
+    (no rounding to tens, which is the Puerto Rican pass bonuses' chips)."""
+    got = DOMINICAN.hand_result(facts("domino", 0, (0, 7, 4, 9), last="[3-4]", ends=(4, 3)))
+    assert got.points == 16 + 25 and ("capicú", 25) in got.bonuses
+    assert DOMINICAN.hand_result(facts("domino", 0, (0, 7, 4, 9), last="[3-4]", ends=(4, 5))).points == 16
+
+
+def test_dominican_tranque_is_between_the_player_who_closed_it_and_the_next():
+    """dominoesonline.com: on a locked game the player who locked it compares his tiles with one neighbour's, the
+    lower count wins, a tie goes to the locker (we take the next player, the one on the right in play order, as in
+    000's Doscientos; docs/variants.md says why)."""
+    # D (seat 3) closed it with 9 against A's 12: B/D win, though A/C hold fewer in all
+    assert DOMINICAN.hand_result(facts("blocked", 3, (12, 30, 1, 9))).winner == 1
+    assert DOMINICAN.hand_result(facts("blocked", 3, (9, 30, 1, 9))).winner == 1        # a tie: the locker
+    assert DOMINICAN.hand_result(facts("blocked", 3, (8, 30, 1, 9))).winner == 0
+
+
+# -- Brasília ------------------------------------------------------------------------------------------------------
+BRASILIA = find_variant("brasilia")
+
+
+def test_brasilia_scores_every_pip_left_and_plays_to_150():
+    """euamopadrebernardo.com.br (the Federação Brasiliense de Dominó's simplified rules): the side of the player who
+    plays all his tiles wins every pip not played, the opponents' and his partner's; a closed hand goes to the side
+    with fewer pips, which wins the pips of all four; equal, nobody scores; 150 points."""
+    assert BRASILIA.hand_result(facts("domino", 0, (0, 7, 4, 9))).points == 20
+    assert BRASILIA.hand_result(facts("blocked", 0, (3, 7, 4, 9))).points == 23
+    assert BRASILIA.hand_result(facts("blocked", 0, (3, 7, 9, 5))).winner is None
+    assert BRASILIA.match.target == 150 and BRASILIA.match.minutes == 30
+
+
+def test_a_match_ends_on_time_after_the_hand_under_way():
+    """The same rules: 150 points or 30 minutes, whichever comes first; when the 30 minutes run out during a hand,
+    that hand is played to its end. The higher score wins; equal scores are a drawn match (our choice)."""
+    match = BRASILIA.match
+    state = MatchState((76, 12), (3, 1), 4)
+    assert match.timed(state, 29.9) is state
+    ended = match.timed(state, parse_clock("31:05"))
+    assert ended.over and ended.winner == 0 and "time is up" in ended.note
+    assert match.timed(MatchState((40, 40), (1, 1)), 31).drawn
+    assert parse_clock("31") == 31 and parse_clock("8:30") == 8.5
+    for bad in ("31:5", "x", "12:60", "-3"):
+        with pytest.raises(ValueError, match="cannot read the clock"):
+            parse_clock(bad)
+
+
+def test_a_clock_tag_that_cannot_be_read_is_an_error_and_one_without_a_limit_names_the_option():
+    text = (RECORDS / "house-brasilia.dom").read_text(encoding="utf-8")
+    reps = _replay(text.replace('[Clock "31:05"]', '[Clock "half past"]'))
+    assert [d.code for d in reps[2].errors] == ["clock-syntax"]
+    assert not reps[2].match.state.over            # read as no time: the match goes on into game 4
+    plain = _replay(text.replace('[Variant "brasilia"]', '[Variant "partnership"]\n[Rules "score=all, target=150"]'))
+    notes = [d.message for d in plain[0].diagnostics if "Clock" in d.message]
+    assert notes and '[Rules "minutes=30"]' in notes[0]
+
+
+# -- the records: valid with the option, invalid without, the error naming it -----------------------------------------
+CASES = [
+    # record, what removes the rule, the code of the error without it, the words the hint must have
+    ("house-cuban-capicua.dom", ('[Rules "capicu=double"]\n', ""), "result-mismatch", '[Rules "capicu=double"]'),
+    ("house-venezuelan-salida.dom", ('[Rules "salida=20"]\n', ""), "result-mismatch", '[Rules "salida=20"]'),
+    ("house-venezuelan-tranca.dom", ('[Rules "block=team, score=losers"]\n', ""), "result-mismatch",
+     '[Rules "score=losers, block=team"]'),
+    ("house-venezuelan-no-caben.dom", ('[Rules "no-caben"]\n', ""), "score-mismatch", '[Rules "no-caben=yes"]'),
+    ("house-dominican.dom", ('[Variant "dominican"]', '[Variant "partnership"]'), "result-mismatch",
+     '[Rules "capicu=25, pass-bonus=dominican"]'),
+    ("house-brasilia.dom", ('[Variant "brasilia"]', '[Variant "partnership"]\n[Rules "score=all, target=150"]'),
+     "lead-player", '[Rules "minutes=30"]'),
+]
+
+
+@pytest.mark.parametrize("name, remove, code, hint", CASES, ids=[c[0] for c in CASES])
+def test_each_house_record_is_valid_with_its_rule_and_invalid_without(name, remove, code, hint):
+    text = (RECORDS / name).read_text(encoding="utf-8")
+    reps = _replay(text, name)
+    assert all(r.valid for r in reps), [(d.code, d.message) for r in reps for d in r.errors]
+    assert remove[0] in text
+    without = _replay(text.replace(remove[0], remove[1]), name)
+    errors = [d for r in without for d in r.errors]
+    assert code in [d.code for d in errors], [(d.code, d.message) for d in errors]
+    words = [d.message for r in without for d in r.diagnostics]
+    assert any(hint in m for m in words), words
+
+
+def test_the_venezuelan_groups_tranca_names_both_options():
+    """Issue 67: a Venezuelan group's rules give a tranca to the pair with fewer pips and a domino only the other
+    pair's pips; with the venezuelan defaults A holds the lowest hand (12), so A/C would win all 66 pips, while the
+    group writes B/D 35 (31 against 35): the error says the two options that make it right."""
+    text = (RECORDS / "house-venezuelan-tranca.dom").read_text(encoding="utf-8").replace(
+        '[Rules "block=team, score=losers"]\n', "")
+    (rep,) = _replay(text)
+    (error,) = rep.errors
+    assert "A/C winning 66" in error.message and "block=team" in error.message and "score=losers" in error.message
+
+
+def test_the_brasilia_match_ends_on_time_and_the_next_one_starts():
+    reps = _replay((RECORDS / "house-brasilia.dom").read_text(encoding="utf-8"))
+    assert [r.match.state.over for r in reps] == [False, False, True, False]
+    assert reps[2].match.state.winner == 0 and reps[2].match.state.scores == (76, 0)
+    assert reps[3].match.state.scores == (0, 49)
+    assert any(d.code == "match-over" for d in reps[3].diagnostics)
+
+
+def test_the_no_caben_match_stops_at_100():
+    reps = _replay((RECORDS / "house-venezuelan-no-caben.dom").read_text(encoding="utf-8"))
+    assert reps[-1].match.state.scores == (100, 0) and reps[-1].match.state.over
+
+
+# -- the exact search: which core computes what, and both against plain minimax ---------------------------------------
+def test_the_compiled_evaluator_knows_the_house_scorings():
+    """``_leaf.h`` computes capicúa doubling, the salida and the Dominican capicú of 25 (no rounding to tens), so the
+    compiled core values the finished hands itself (no note of Python leaves); the Dominican pass bonuses ride in the
+    cores' table. A capicúa's doubled points leave no pip bound to prune with; the salida adds to the bound."""
+    for v in (find_variant("cuban", "capicu=double"), find_variant("venezuelan", "salida=20"), DOMINICAN):
+        assert describe(v) is not None and core_note(v, "compiled") is None
+    double, salida = describe(find_variant("cuban", "capicu=double")), describe(find_variant("venezuelan", "salida=20"))
+    assert (double.capicu_double, double.bound) == (1, NO_BOUND)
+    assert salida.salida == 20 and salida.most == describe(find_variant("venezuelan")).most + 20
+    d = describe(DOMINICAN)
+    assert d.capicu == 25 and d.tens == 0 and describe(find_variant("doscientos", "pass-bonus")).tens == 1
+
+
+HOUSE_SCORINGS = [("cuban", {"capicu": "double"}), ("cuban", {"capicu": "double", "salida": "20", "score": "difference"}),
+                  ("cuban", {"capicu": "25", "block": "player", "tie": "leader"}),
+                  ("venezuelan", {"capicu": "double", "salida": "20"}), ("venezuelan", {"salida": "20", "tie": "leader"}),
+                  ("dominican", {}), ("dominican", {"capicu": "double", "salida": "20", "divide": "10"}),
+                  ("brasilia", {"capicu": "double"})]
+
+
+@built
+@pytest.mark.parametrize("name, options", HOUSE_SCORINGS, ids=[f"{n}-{o}" for n, o in HOUSE_SCORINGS])
+def test_the_c_evaluation_equals_value_under_the_house_scorings(name, options):
+    """Random finished hands (``tests/test_scoring_core.py``'s): the C value is ``Variant.value``, for side 0 and for
+    each seat against the rest, and the pip bound the search prunes with holds."""
+    rng = random.Random(f"{name}{sorted(options.items())}")
+    assert _check_random_hands(find_variant(name, options), rng, 800) >= 800
+
+
+class DominicanReference(Reference):
+    """Plain minimax with the Dominican pass bonuses paid pass by pass, apart from ``PointScoring``: the first pass
+    after the lead pays the leader's side 25 (a double) or 50; the pass that completes a round of passes after any
+    later play pays that play's side 25; a play after which nobody can play pays nothing."""
+
+    def __init__(self, variant, hands, leader):
+        super().__init__(variant, hands, leader)
+        self.pays_passes = True
+        self.dealt = sum(len(h) for h in hands)
+
+    def passes_paid(self, state, move, line):
+        hands, ends, turn, passes, last, _leader = state
+        if move[0] is not None or last is None:
+            return 0, line
+        lead_only = sum(len(h) for h in hands) == self.dealt - 1
+        award = 0
+        if lead_only and passes == 0:
+            award = 25 if ends[0] == ends[1] else 50
+        elif not lead_only and passes + 1 == self.n - 1:
+            award = 25
+        return (award if self.variant.seating.teams[last] == 0 else -award), line
+
+
+def _compare(variant, hands, leader, rng, core, reference=Reference) -> int:
+    position = position_for(variant, hands, leader, max_pip=variant.dealing.max_pip)
+    ref = reference(variant, [[(t.low, t.high) for t in h] for h in hands], leader)
+    state, line, paid = ref.start, Reference.START_LINE, 0      # (paid: the bonuses the line so far has paid)
+    solver = Solver(variant, core=core)
+    checked = 0
+    while position.legal_moves():
+        got = solver.values(position)
+        want = {m: v + paid for m, v in ref.alternatives(state, line).items()}
+        assert dict(got) == want, [str(m) for m, *_ in position.history]
+        checked += len(got) > 1
+        move = rng.choice(position.legal_moves())
+        position.push(move)
+        bonus, line = ref.passes_paid(state, from_move(move), line)
+        paid += bonus
+        state, _ = ref.play(state, from_move(move))
+    return checked
+
+
+SEARCHED = [("cuban", "capicu=double", Reference), ("cuban", "capicu=double, salida=20, score=difference", Reference),
+            ("venezuelan", "capicu=double, salida=20", Reference), ("dominican", "", DominicanReference),
+            ("dominican", "capicu=double, salida=20", DominicanReference)]
+
+
+@pytest.mark.parametrize("core", ["compiled", "python"])
+@pytest.mark.parametrize("name, options, reference", SEARCHED, ids=[f"{n}-{o}" for n, o, _ in SEARCHED])
+def test_the_solver_agrees_with_minimax_under_the_house_rules(name, options, reference, core):
+    """Small deals (3 or 4 tiles a hand) of the variant's own set, every decision of a random line compared with
+    plain minimax; the Dominican pass bonuses by a reference that pays them itself."""
+    variant = find_variant(name, options)
+    rng = random.Random(67)
+    checked = 0
+    for _ in range(25):
+        pool = list(tile_set(variant.dealing.max_pip))
+        rng.shuffle(pool)
+        hands = [pool[4 * k:4 * k + rng.randint(3, 4)] for k in range(4)]
+        checked += _compare(variant, hands, rng.randrange(4), rng, core, reference)
+    assert checked > 40
+
+
+def test_the_dominican_reference_pays_what_the_record_shows():
+    """The reference's own pass rule agrees with the record of docs/variants.md: B passes A's [6-6] lead (25)."""
+    text = (RECORDS / "house-dominican.dom").read_text(encoding="utf-8")
+    (rep,) = _replay(text)
+    assert rep.valid and ("pass bonus 0", 25) in rep.result.bonuses and ("capicú", 25) in rep.result.bonuses
+    assert re.search(r'\[Result "A/C 78 domino"\]', text)
+
+
+# -- a lead another lead option allows -------------------------------------------------------------------------------
+def test_a_cuban_lead_of_the_winning_side_names_lead_winners():
+    """The Cuban options of the later leads (docs/variants.md: rotate, the winners, the winner, the highest double): a
+    match played with the winning side leading, read with the default (the next player), is a ``lead-player`` error
+    whose message names the option under which that leader is right, as the variant built with it decides."""
+    from analyzer.match import random_match
+    from analyzer.notation import write
+    record = random_match(find_variant("cuban", "lead=winners"), 2, games=2)
+    text = write(record)
+    assert all(r.valid for r in _replay(text))
+    reps = _replay(text.replace('[Rules "lead=winners"]\n', ""))
+    (error,) = reps[1].errors
+    assert error.code == "lead-player" and '[Rules "lead=winners"]' in error.message, error.message
+
+
+def test_capicu_and_pass_bonus_still_take_yes_and_no_in_every_form():
+    """``capicu`` and ``pass-bonus`` were yes/no options and now take more values; a record's ``capicu=true``,
+    ``pass-bonus=on`` or a bare ``capicu`` still reads as before (Quinientos' 100, the 000 pass bonuses)."""
+    old = find_variant("partnership", "capicu=true, pass-bonus=on").scoring
+    assert (old.capicu, old.capicu_double, old.pass_bonus, old.pass_rule) == (100, False, True, "")
+    assert find_variant("partnership", "capicu").scoring.capicu == 100
+    assert find_variant("partnership", "capicu=off").scoring == find_variant("partnership").scoring
