@@ -110,11 +110,34 @@ def count(tree: Path) -> dict:
     return out
 
 
+def sizes(tree: Path) -> None:
+    """Print the sizes docs/architecture.md reports: modules and lines, the largest modules, functions and classes."""
+    mods, funcs, classes = [], [], []
+    for path in sorted((tree / "analyzer").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        rel = path.relative_to(tree / "analyzer").as_posix()
+        mods.append((text.count("\n"), rel))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                funcs.append((node.end_lineno - node.lineno + 1, f"{rel} {node.name}"))
+            elif isinstance(node, ast.ClassDef):
+                classes.append((node.end_lineno - node.lineno + 1, f"{rel} {node.name}"))
+    lines = sorted(n for n, _ in mods)
+    print(f"{len(mods)} modules, {sum(lines):,} lines (median {lines[len(lines) // 2]}); {len(funcs):,} functions, "
+          f"{sum(n > 60 for n, _ in funcs)} over 60 lines, {sum(n > 80 for n, _ in funcs)} over 80")
+    for title, items in (("modules", mods), ("functions", funcs), ("classes", classes)):
+        print(f"largest {title}: " + ", ".join(f"{name} {n}" for n, name in sorted(items, reverse=True)[:5]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="/work/main")
     parser.add_argument("--list", action="store_true", help="list what is counted in this tree")
+    parser.add_argument("--sizes", action="store_true", help="the sizes of this tree (docs/architecture.md)")
     args = parser.parse_args()
+    if args.sizes:
+        sizes(HERE)
+        return
     before, after = count(Path(args.before)), count(HERE)
     print(f"{'count':<30} {'before':>7} {'after':>7}")
     for key in before:
