@@ -2,9 +2,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-__all__ = ["Diagnostic", "DominoError", "NotationError"]
+__all__ = ["Diagnostic", "Severity", "DominoError", "NotationError"]
+
+
+class Severity(StrEnum):
+    """How bad a diagnostic is: an ``error`` breaks the rules (the record is invalid), a ``warning`` is suspect, an
+    ``info`` says what was assumed or checked. A string enum: it prints and goes to JSON as its text."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
 
 
 @dataclass(frozen=True)
@@ -13,14 +23,18 @@ class Diagnostic:
 
     ``details`` carries the machine-readable facts (open ends, playable tiles...)."""
 
-    severity: str               # "error", "warning" or "info"
-    code: str                   # short, stable, kebab-case: "tile-no-match"
+    severity: Severity          # a Severity (its text is taken too: "error", "warning" or "info")
+    code: str                   # a ``rules.codes.Code``: short, stable, kebab-case ("tile-no-match")
     message: str
     line: int | None = None
     column: int | None = None
     source: str = "<record>"
     details: dict[str, Any] = field(default_factory=dict, compare=False)
     context: str | None = field(default=None, compare=False)   # caret lines for syntax errors
+
+    def __post_init__(self):
+        if type(self.severity) is not Severity:     # (a misspelt severity is a ValueError here, not a silent miss)
+            object.__setattr__(self, "severity", Severity(self.severity))
 
     def __str__(self) -> str:
         where = self.source

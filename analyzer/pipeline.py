@@ -29,13 +29,14 @@ from .replay.json import result_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
 from .search.core import TABLE_MB
+from .diagnostics import Severity
 
 if TYPE_CHECKING:
     from .analysis import Thresholds
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "fair_worlds", "fair_every_game", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
-           "games_data", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
+           "games_data", "analysis_data", "analyze_entry", "extras", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = Code.CLUSTER_LOST   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -163,7 +164,8 @@ class RecordRun:
         if self.problem is not None:
             return record_problem(self.label, self.problem)
         return {"source": self.label, "error": None,
-                "games": games_data(self.replays, self.analyses, self.options.lines, self.triages)}
+                "games": games_data(self.replays, self.analyses, self.options.lines, self.triages,
+                                    self.draw_lucks, self.scales)}
 
 
 def read_text(label: str, text: str, options: Options) -> RecordRun:
@@ -190,14 +192,16 @@ def read(label: str, data: bytes | None, options: Options, problem: Diagnostic |
     return read_text(label, text, options)
 
 
-def analyse_game(rep, thresholds, lines: bool = False, node_limit: int | None = None, progress=None,
-                 table_mb: float = TABLE_MB, searches: dict | None = None, sheet: dict | None = None):
-    """The analysis of one replayed game; one the search cannot take says why instead of raising.
-    ``searches``: the searches to value it with, by view (``analysis.searches_for``; default: made for it).
-    A valid game whose record does not write every hand (a sheet) is analysed over the deals it allows
-    (``analysis.sheets.sheet_analyze``, with ``sheet``'s settings: ``max_deals``, ``seed``, ``workers``, ``pool``)."""
+def analyse_game(rep, options: Options, progress=None, searches: dict | None = None, sheet: dict | None = None):
+    """The analysis of one replayed game under ``options`` (its thresholds, ``lines``, ``max_nodes`` and
+    ``table_mb``); one the search cannot take says why instead of raising. ``searches``: the searches to value it
+    with, by view (``analysis.searches_for``; default: made for it). A valid game whose record does not write every
+    hand (a sheet) is analysed over the deals it allows (``analysis.sheets.sheet_analyze``, with ``sheet``'s
+    settings: ``max_deals``, ``seed``, ``workers``, ``pool``)."""
     from .analysis import GameAnalysis, analyze_replay      # (start-up: validate needs no analysis)
     from .inference.sheet import is_sheet
+
+    thresholds, lines, node_limit, table_mb = options.limits, options.lines, options.max_nodes, options.table_mb
 
     if is_sheet(rep) and rep.valid and len(rep.players) == rep.variant.players:
         from .analysis.sheets import sheet_analyze
@@ -233,8 +237,8 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if wanted[k] or each:
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
-        analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, progress, o.table_mb, searches,
-                                sheet_settings(o, 1))     # (here: perhaps a worker of a pool already)
+        # (one worker for a sheet's deals: here is perhaps a worker of a pool already)
+        analysis = analyse_game(rep, o, progress, searches, sheet_settings(o, 1))
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
@@ -306,7 +310,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
                 run.judged = k + 1
                 continue
         if analysis is None:
-            analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb)
+            analysis = analyse_game(rep, o)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
                 analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)
@@ -334,8 +338,8 @@ def _judge_sheet(run: RecordRun, rep, k: int, settings: dict, seats, workers: in
             progress(dealt[0] + done, dealt[0] + total)
 
         if analysis is None:
-            analysis = analyse_game(rep, o.limits, o.lines, o.max_nodes, table_mb=o.table_mb,
-                                    sheet={**sheet_settings(o, workers, pool), "progress": deals if progress else None})
+            analysis = analyse_game(rep, o, sheet={**sheet_settings(o, workers, pool),
+                                                   "progress": deals if progress else None})
         if analysis.deals is None:          # no deal fits, or not a sheet the deals are found for: as before
             return analysis
         fair = {key: settings[key] for key in ("worlds", "exact_below", "thresholds", "node_limit", "table_mb",
@@ -394,7 +398,7 @@ def repairs_analysed(run: RecordRun, analyse: bool = True) -> RecordRun:
         return run
     o = run.options
     copy = RecordRun(run.label, o, run.record, [rep for _, rep in fixed])
-    copy.analyses = [analyse_game(rep, o.limits, True, o.max_nodes, table_mb=o.table_mb) for _, rep in fixed]
+    copy.analyses = [analyse_game(rep, replace(o, lines=True)) for _, rep in fixed]
     if fair_worlds(run):
         copy.options = replace(o, fair_worlds=fair_worlds(run), fair_hidden_only=not fair_every_game(o))
         judge_fairly(copy)
@@ -436,21 +440,23 @@ def repaired_text(run: RecordRun) -> tuple[str | None, int]:
     return write(replace(run.record, games=games)), repaired
 
 
-def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
-    """``analyze --scale match``: each analysed game of ``games`` (the plain data of ``run``) graded by
-    the match-winning chance (``analysis.match_scale``), from the match position its record gives, with
-    the luck of its deal; adds ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"`` and ``"match_scale"`` to its
-    analysis, changing no field it had; keeps each game's ``MatchScale`` in ``run.scales`` (the page shows them)."""
+def grade_on_match_scale(run: RecordRun) -> tuple[list, list]:
+    """``analyze --scale match``: each analysed game of ``run`` graded by the match-winning chance
+    (``analysis.match_scale``), from the match position its record gives, with the luck of its deal: per game
+    its ``MatchScale`` (or None), and its draws' luck (``run.draw_lucks``, :func:`value_draws`) with their MWC
+    where the match position is known. Changes nothing of ``run``: the caller keeps both (the page shows them)
+    and the plain data is written from them (:func:`games_data`)."""
     from .analysis.luck import deal_luck, first_hand    # (the match-winning-chance tables: loaded when asked for)
-    from .analysis.drawluck import annotate, match_chance, with_match
+    from .analysis.drawluck import match_chance, with_match
     from .analysis.match_scale import match_positions, match_scale
     from .analysis.outcomes import principal_results
 
-    run.scales = [None] * len(run.replays)
+    scales = [None] * len(run.replays)
+    draws = list(run.draw_lucks or [None] * len(run.replays))
     wanted = results_wanted(run.replays)
-    for k, (game, rep, analysis, (position, leader, note)) in enumerate(zip(games, run.replays, run.analyses,
-                                                                            match_positions(run.replays))):
-        if game.get("analysis") is None or analysis is None:
+    for k, (rep, analysis, (position, leader, note)) in enumerate(zip(run.replays, run.analyses,
+                                                                     match_positions(run.replays))):
+        if analysis is None:
             continue
         results = run.results[k] if run.results else None
         if results is None and wanted[k] and analysis.values:        # (else never read)
@@ -458,21 +464,20 @@ def grade_on_match_scale(run: RecordRun, games: list[dict]) -> None:
                                         played=run.options.mode == "report")
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:
-            scale.luck_each = _each_luck(run, k, position if scale.known else None, leader)
-            if scale.luck_each is not None:
-                scale.luck = scale.luck_each[0]
+            each = _each_luck(run, k, position if scale.known else None, leader)
+            if each is not None:
+                scale = replace(scale, luck_each=each, luck=each[0])
             elif rep.variant.seating.sides == 2:
-                scale.luck = deal_luck(analysis, rep.variant, leader, first_hand(rep),
-                                       position if scale.known else None,
-                                       results.line[0] if results is not None and results.line else None,
-                                       played=rep.result)
-        scale.annotate(game["analysis"])
-        lucks = (run.draw_lucks or [None] * len(run.replays))[k]
+                scale = replace(scale, luck=deal_luck(analysis, rep.variant, leader, first_hand(rep),
+                                                      position if scale.known else None,
+                                                      results.line[0] if results is not None and results.line else None,
+                                                      played=rep.result))
+        lucks = draws[k]
         chance = match_chance(rep.variant, position, leader) if lucks and scale.known and leader is not None else None
         if chance is not None:
-            run.draw_lucks[k] = with_match(lucks, chance)
-            annotate(game["analysis"], run.draw_lucks[k], rep.steps)
-        run.scales[k] = scale
+            draws[k] = with_match(lucks, chance)
+        scales[k] = scale
+    return scales, draws
 
 
 def _each_luck(run: RecordRun, k: int, position, leader: int) -> list | None:
@@ -490,20 +495,35 @@ def _each_luck(run: RecordRun, k: int, position, leader: int) -> list | None:
                       hand_value(rep.variant, result, seat), rep.result) for seat in range(rep.variant.players)]
 
 
-def value_draws(run: RecordRun, games: list[dict]) -> None:
-    """The luck of each tile drawn (``analysis.drawluck``) in the analysed games of ``games`` (the plain
-    data of ``run``) whose every hand is known: ``"draw_luck"`` added to each draw's entry of the analysis's
-    ``"moves"``; the lucks kept in ``run.draw_lucks``."""
-    from .analysis.drawluck import annotate, draw_lucks     # (start-up: validate needs no search)
+def value_draws(run: RecordRun) -> list:
+    """The luck of each tile drawn (``analysis.drawluck``) in the analysed games of ``run`` whose every hand is
+    known: per game its draws' lucks (None: none valued). Changes nothing of ``run``: the caller keeps them
+    (``run.draw_lucks``, which the page shows) and the plain data is written from them (:func:`games_data`)."""
+    from .analysis.drawluck import draw_lucks     # (start-up: validate needs no search)
 
     o = run.options
-    run.draw_lucks = [None] * len(run.replays)
-    for k, (game, rep, analysis) in enumerate(zip(games, run.replays, run.analyses)):
-        if game.get("analysis") is not None and analysis is not None and analysis.values:
-            lucks = draw_lucks(rep, o.max_nodes, o.table_mb)
-            if lucks:
-                run.draw_lucks[k] = lucks
-                annotate(game["analysis"], lucks, rep.steps)
+    out = [None] * len(run.replays)
+    for k, (rep, analysis) in enumerate(zip(run.replays, run.analyses)):
+        if analysis is not None and analysis.values:
+            out[k] = draw_lucks(rep, o.max_nodes, o.table_mb) or None
+    return out
+
+
+def extras(run: RecordRun, games: int | None = None) -> RecordRun:
+    """The steps after the analysis of ``run`` (its first ``games`` games; default every one): the luck of its
+    draws (:func:`value_draws`), then on the match scale (``--scale match``) its grading
+    (:func:`grade_on_match_scale`), kept in ``run.draw_lucks`` and ``run.scales`` for the page and the plain data."""
+    if run.analyses is None:
+        return run
+    shown = run if games is None else replace(run, replays=run.replays[:games], analyses=run.analyses[:games])
+    lucks = value_draws(shown)
+    run.draw_lucks = lucks + [None] * (len(run.replays) - len(lucks))
+    if run.options.scale == "match":
+        shown = replace(shown, draw_lucks=run.draw_lucks[:len(shown.replays)])
+        scales, lucks = grade_on_match_scale(shown)
+        run.scales = scales + [None] * (len(run.replays) - len(scales))
+        run.draw_lucks = lucks + [None] * (len(run.replays) - len(lucks))
+    return run
 
 
 def _in_moves(moves: int, progress):
@@ -534,14 +554,12 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
                                                                        progress)))
     if o.mode == "validate" and (o.triage or o.repair_edits):
         triage(run)
+    if o.mode != "validate":
+        extras(run)
     out = run.data()
     if o.mode == "report":
         repairs_analysed(run)
         mover_views(run.analyses or [])
-    if o.mode != "validate" and run.analyses is not None:
-        value_draws(run, out["games"])
-    if o.scale == "match" and run.analyses is not None:
-        grade_on_match_scale(run, out["games"])
     if o.repair_edits:
         out["repairs_found"] = [None if k not in run.reports else {"report": run.reports[k].as_dict()}
                                 for k in range(len(run.replays))]
@@ -612,13 +630,18 @@ def again(record, variant=None, rules: dict[str, str] | None = None, insert_pass
 
 # ---- plain data -----------------------------------------------------------------------------------
 
-def games_data(replays, analyses=None, lines: bool = False, triages=None) -> list[dict]:
-    """Each replayed game (and its analysis, if any) as the plain data of a result.
+def games_data(replays, analyses=None, lines: bool = False, triages=None, draw_lucks=None, scales=None) -> list[dict]:
+    """Each replayed game (and its analysis, if any) as the plain data of a result: the one writer of a game's
+    data, from the results of each step, none of which is changed here.
 
     ``triages``: per game, its :class:`~analyzer.repair.triage.Triage` (None for a valid game): its
-    errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found."""
+    errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found. ``draw_lucks``,
+    ``scales``: per game the luck of its draws (:func:`value_draws`) and its grading on the match scale
+    (:func:`grade_on_match_scale`), or None."""
     out = []
-    for rep, analysis, t in zip(replays, analyses or [None] * len(replays), triages or [None] * len(replays)):
+    none = [None] * len(replays)
+    for rep, analysis, t, lucks, scale in zip(replays, analyses or none, triages or none, draw_lucks or none,
+                                              scales or none):
         diagnostics, found = rep.diagnostics, {}
         if t is not None:
             diagnostics = t.diagnostics
@@ -632,7 +655,7 @@ def games_data(replays, analyses=None, lines: bool = False, triages=None) -> lis
             "diagnostics": [_diag_data(d) for d in diagnostics],
             "result": rep.result_dict(), "result_text": result_text(rep),
             "moves": len(rep.steps), "errors_by_player": _errors_by_player(rep),
-            "analysis": None if analysis is None else _analysis_data(analysis, lines),
+            "analysis": None if analysis is None else analysis_data(analysis, lines, rep.steps, lucks, scale),
             **found,
         })
     return out
@@ -657,18 +680,35 @@ def validation_json(result: dict, reports: dict[int, dict]) -> list[dict]:
     return out
 
 
-def _analysis_data(analysis, lines: bool) -> dict:
+def analysis_data(analysis, lines: bool = False, steps=(), draw_lucks=None, scale=None) -> dict:
+    """A game's analysis as plain data (``GameAnalysis.as_dict``), with its best lines (``lines``), the luck of its
+    draws (``draw_lucks``, the draws of ``steps``: ``"draw_luck"``) and its grading on the match scale (``scale``:
+    ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"``, ``"match_scale"``), in that order."""
     data = analysis.as_dict()
     if lines:
         data["lines"] = analysis.lines
+    if draw_lucks:
+        from .analysis.drawluck import annotate
+
+        annotate(data, draw_lucks, steps)
+    if scale is not None:
+        scale.annotate(data)
     return data
+
+
+def analyze_entry(source: str, game: dict, analysis: dict | None = None) -> dict:
+    """The entry of ``analyze --json`` for one game (``game``: its plain data, :func:`games_data`): the one
+    builder of it, for the command line, the board and the archive runner. ``analysis``: the analysis's data
+    to give instead of the game's own (the board's, with its verdicts' words)."""
+    return {"file": source, **(game["analysis"] if analysis is None else analysis), "valid": game["valid"],
+            "diagnostics": game["diagnostics"]}
 
 
 def _errors_by_player(rep) -> dict[str, int]:
     """The errors found on each player's own moves (a transcription's errors, by whose move it was)."""
     out = {name: 0 for name in rep.players}
     for step in rep.steps:
-        errors = sum(d.severity == "error" for d in step.diagnostics)
+        errors = sum(d.severity == Severity.ERROR for d in step.diagnostics)
         if errors and step.entry.player in out:
             out[step.entry.player] += errors
     return out

@@ -244,7 +244,9 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
         value = a["mwc" if match else "fair"]
         return -math.inf if value is None else sign * value
     if fair is not None:
-        best = max(alternatives, key=worth)["move"] if match else fair["best"]
+        # (a verdict that names no best: the first of the moves not told apart, by the mean, is the answer's pick;
+        # its ``tied`` says they are not told apart)
+        best = max(alternatives, key=worth)["move"] if match else fair["best"] or (tied[0] if tied else "")
         for a in alternatives:
             a["best"] = a["move"] == best
     alternatives.sort(key=lambda a: (not a["best"], -worth(a)))

@@ -45,10 +45,10 @@ def work(label: str, text: str, draws: bool) -> tuple[float, int, int]:
     t0 = time.process_time()
     run = read_text(label, text, options)
     analyse(run)
-    out = run.data()
     if draws:
-        value_draws(run, out["games"])
-    grade_on_match_scale(run, out["games"])
+        run.draw_lucks = value_draws(run)
+    run.scales, run.draw_lucks = grade_on_match_scale(run)
+    run.data()
     seconds = time.process_time() - t0
     lucks = [x for game in (run.draw_lucks or []) if game for x in game if x is not None]
     return seconds, len(lucks), sum(len(x.candidates) for x in lucks)
@@ -86,7 +86,7 @@ def main() -> None:
 
 
 LAUNCH = ("import sys; sys.path.insert(0, {root!r}); import analyzer.pipeline as p; "
-          "p.value_draws = (lambda run, games: None) if {off} else p.value_draws; "
+          "p.value_draws = (lambda run: [None] * len(run.replays)) if {off} else p.value_draws; "
           "from analyzer.cli import main; main(['stats', *sys.argv[1:]])")
 
 

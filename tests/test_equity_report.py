@@ -53,8 +53,7 @@ def test_names_are_escaped():
     from analyzer.analysis.match_scale import match_positions, match_scale
     from analyzer.archive.stats import PlayerRow
     from analyzer.match import replay_record
-    from analyzer.pipeline import analyse_game
-    from analyzer.analysis import Thresholds
+    from analyzer.pipeline import Options, analyse_game
     from analyzer.report.index import build_index, render_index
     from analyzer.report.model import build_report
     from analyzer.report.matchscale import with_match_views
@@ -69,11 +68,12 @@ def test_names_are_escaped():
         game.tags.pop("Lead", None)
     record = dataclasses.replace(record, games=record.games[:2])
     replays = replay_record(record)
-    analyses = [analyse_game(rep, Thresholds()) for rep in replays]
+    analyses = [analyse_game(rep, Options(mode="analyze")) for rep in replays]
     scales = []
     for rep, analysis, (position, leader, note) in zip(replays, analyses, match_positions(replays)):
         scale = match_scale(analysis, rep.variant, position, leader, note=note)
-        scale.luck = deal_luck(analysis, rep.variant, leader, rep.match.number == 1, position)
+        scale = dataclasses.replace(scale, luck=deal_luck(analysis, rep.variant, leader, rep.match.number == 1,
+                                                          position))
         scales.append(scale)
     assert scales[0].known and f"{HOSTILE}/C" in replays[0].side_name(0)
     model = with_match_views(build_report("names.dom", replays, analyses), replays, analyses, scales)

@@ -139,7 +139,8 @@ def test_the_json_gains_the_spread_and_the_worst_world_and_keeps_every_field():
     assert world["gap"] == world["best_value"] - world["played_value"] > 0
     assert sorted(world["hands"]) == ["A", "B", "C", "D"] and world["sleepers"] == []
     for alt in d["alternatives"]:
-        assert set(alt["fair"]) == {"mean", "ci95", "p_win", "spread"}
+        # (schema version 2: the paired gap to the fair best and its interval, which the verdict is tested on)
+        assert set(alt["fair"]) == {"mean", "ci95", "p_win", "spread", "gap", "gap_ci"}
         assert list(alt["fair"]["spread"]) == ["min", "p10", "p25", "p50", "p75", "p90", "max"]
 
 

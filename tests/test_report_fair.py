@@ -193,9 +193,9 @@ def test_the_fair_best_move_is_written_as_the_rest_of_the_page_writes_moves(open
     words = best.replace("@", " on the ")
     page, seen = open_page(fair_page, f"#g1-m{c36.number}")
     caption = page.locator("#g1 section.detail:not([hidden]) table.alts caption").inner_text()
-    assert f"on average; best: {words}." in caption and "@" not in caption
+    assert f"on average; best: {words}, ahead of " in caption and "@" not in caption     # (and why: the gap)
     critical = game.moves[game.fair_critical - 1].decision.fair.best.replace("@", " on the ")
-    term = page.locator("#g1 .verdict dt", has_text="Critical move, by what the player knew")
+    term = page.locator("#g1 .verdict dt", has_text="Fair critical move")
     verdict = term.locator("xpath=following-sibling::dd[1]").inner_text()
     assert f"best was {critical}" in verdict and "@" not in verdict
     assert seen.errors == []

@@ -263,7 +263,7 @@ def test_analyze_judges_every_move_of_a_sheet_in_text_and_json():
     assert {d["player"] for d in game["decisions"]} == {"A", "B", "C", "D"}
     text = run("analyze", path).output
     assert f"Deals: {count} deals the sheet allows, every one analysed" in text
-    assert "Critical move:" in text and "Critical move by what the player could know:" in text
+    assert "Critical move:" in text and "Fair critical move:" in text
 
 
 @pytest.mark.slow

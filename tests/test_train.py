@@ -59,7 +59,8 @@ def _the_graded_moves_answered_as_analysed(problems: dict, analysed: dict, stats
     for file, number, d in graded:
         p = mine[(file, number, d["index"])]
         assert (p["played"], p["best"], p["loss"], p["cls"], p["verdict"]) == (
-            d["played"], d["fair"]["best"], d["fair"]["loss"], d["fair"]["class"], d["fair"]["verdict"])
+            d["played"], d["fair"]["best"] or d["fair"]["tied"][0], d["fair"]["loss"], d["fair"]["class"],
+            d["fair"]["verdict"])
         assert sorted((a["move"], a["fair"], a["ci95"]) for a in p["alternatives"]) == sorted(
             (a["move"], a["fair"]["mean"], a["fair"]["ci95"]) for a in d["alternatives"])
     # real mistakes first, then by loss

@@ -18,6 +18,9 @@ from ..search.alphabeta import proven_best
 from ..search.core import TABLE_MB
 from ..tiles import Move
 from .dealvalues import DealsSummary, OverDeals
+from ..rules.codes import Code
+from ..diagnostics import Severity
+from ..rules.modes import Layout
 from .grades import Thresholds, on_scale
 
 __all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
@@ -99,6 +102,8 @@ class Alternative:
                                                         "p_win": self.fair.p_win}
             if self.fair is not None and getattr(self.fair, "spread", None) is not None:
                 d["fair"]["spread"] = self.fair.spread.as_dict()
+            if self.fair is not None and getattr(self.fair, "gap", None) is not None:
+                d["fair"]["gap"], d["fair"]["gap_ci"] = self.fair.gap, list(self.fair.gap_ci)
         return d
 
 
@@ -356,7 +361,7 @@ def _opening(rep: Replay) -> tuple[GameAnalysis, Position | None]:
     out = GameAnalysis(rep.title, list(rep.players),
                        [rep.side_name(s) for s in range(variant.seating.sides)])
     if not rep.deal_ok:
-        first = next(d for d in rep.deal_diagnostics if d.severity == "error")
+        first = next(d for d in rep.deal_diagnostics if d.severity == Severity.ERROR)
         where = f" (line {first.line})" if first.line else ""
         out.stopped = f"the deal has errors, so nothing can be analysed{where}: {first.code}: {first.message}"
         return out, None
@@ -380,7 +385,7 @@ def _add_notes(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, fast:
         out.note = (f"{out.note} This record reveals {shown} of the {len(pos.order)} tiles of the boneyard "
                     f"order.")
     viewed = variant if variant.seating.sides == 2 else AgainstTheRest(variant, 0)
-    slow = core_note(viewed) if fast else (arms_note(viewed) if variant.layout != "line" else draw_note(viewed))
+    slow = core_note(viewed) if fast else (arms_note(viewed) if variant.layout != Layout.LINE else draw_note(viewed))
     if slow:
         out.note = f"{out.note} {slow}" if out.note else slow
 
@@ -497,7 +502,7 @@ def _turning_cause(step, after: int, decisions: list[Decision]) -> str | None:
     (valued as claimed, the choice gives another value)."""
     if step.entry.is_muggins:
         return f"{step.entry.player}'s Muggins call takes the points the play before left unclaimed"
-    missed = next((d for d in step.diagnostics if d.code == "missed-score"), None)
+    missed = next((d for d in step.diagnostics if d.code == Code.MISSED_SCORE), None)
     if missed is None:
         return None
     decision = next((d for d in decisions if d.index == step.index and d.played_value is not None), None)
@@ -556,7 +561,7 @@ def stop_reason(rep: Replay) -> str | None:
     if prefix >= len(rep.steps):
         return None
     bad = rep.steps[prefix]
-    first = next(d for d in bad.diagnostics if d.severity == "error")
+    first = next(d for d in bad.diagnostics if d.severity == Severity.ERROR)
     return (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
             f"{first.code}: {first.message}")
 

@@ -45,6 +45,7 @@ from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_
 from ..search.block import SolverError
 from ..tiles import Tile
 from . import AgainstTheRest
+from ..rules.modes import Layout
 
 __all__ = ["DrawLuck", "draw_lucks", "side_totals", "data_totals", "side_rows", "with_mwc", "annotate", "match_chance", "with_match"]
 
@@ -87,7 +88,7 @@ def draw_lucks(rep, node_limit: int | None = None, table_mb: float = TABLE_MB) -
     pos0 = rep.initial
     steps = rep.steps[:rep.legal_prefix]
     draws = [k for k, s in enumerate(steps) if s.move is not None and s.move.draw]
-    if (not draws or any(pos0.hidden) or not rep.deal_ok or not pos0.draws or variant.layout != "line"
+    if (not draws or any(pos0.hidden) or not rep.deal_ok or not pos0.draws or variant.layout != Layout.LINE
             or len(rep.players) != variant.players or any(steps[k].move.tile is None for k in draws)):
         return []
     order = tuple(revealed_order(pos0, [steps[k].move.tile for k in draws]))

@@ -48,7 +48,7 @@ from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
 from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
 from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
-                        percentile, tied_moves, value_summary, worth_more)
+                        paired_gap, percentile, tied_moves, value_summary, worth_more)
 from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
@@ -103,7 +103,7 @@ class FairDecision:
                               # hands the mover may have held (``OverHands``); ``loss`` its mean
 
     def as_dict(self) -> dict:
-        out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": self.best,
+        out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": None if self.tied else self.best,
                "loss": self.loss, "class": self.cls, "verdict": self.verdict, "total_worlds": self.total,
                "tied": list(self.tied)}
         if self.worst is not None:
@@ -752,7 +752,9 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
     sign = 1 if decision.side == 0 else -1
     exact = method == "exact"
     table, best = decision_table(rep, k, seat, moves, per_world, sign, individual)
-    stats = {m: value_summary(vs, sign, exact) for m, vs in table.items()}
+    stats = {m: replace(value_summary(vs, sign, exact), **dict(zip(("gap", "gap_ci"),
+                                                                   paired_gap(table[best], vs, sign, exact, z))))
+             for m, vs in table.items()}
     tied = tuple(alternative_text(m) for m in tied_moves(table, best, sign, exact, z))
     for alt in decision.alternatives:
         alt.fair = stats[next(m for m in moves if alternative_text(m) == alt.move)]

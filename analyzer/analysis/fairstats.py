@@ -139,6 +139,11 @@ class FairValue:
     spread: Spread | None = None
     values: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
     results: tuple | None = field(default=None, repr=False, compare=False)
+    # what the verdict is tested on: the mean of the paired gaps to the fair best over the worlds both were valued in
+    # (for the mover, in points: 0 for the best itself) and its interval at the verdict's ``z`` (:func:`paired_gap`);
+    # None where the verdict is not made so (a sheet's, the exact hidden-information solver's)
+    gap: float | None = None
+    gap_ci: tuple[float, float] | None = None
 
 
 def fair_verdict(best: list[int], played: list[int], sign: int, exact: bool, thresholds: FairThresholds,
@@ -173,6 +178,20 @@ def value_summary(values: list[int], sign: int, exact: bool) -> FairValue:
     half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
     return FairValue(round(mean, 4), (round(mean - half, 4), round(mean + half, 4)), round(p_win, 4),
                      Spread.of(values), counts)
+
+
+def paired_gap(best: list[int], values: list[int], sign: int, exact: bool,
+               z: float = Z95) -> tuple[float, tuple[float, float]]:
+    """The mean paired gap of a move to the best (``best``, ``values``: their values, side-0 points, in each shared
+    world; ``sign`` 1 when the mover maximises) and its interval at ``z``, as :func:`significant` tests it (exact:
+    the interval is the mean; one world: no spread, the interval the mean too)."""
+    gaps = [sign * (b - v) for b, v in zip(best, values)]
+    n = len(gaps)
+    mean = sum(gaps) / n
+    if exact or n < 2:
+        return round(mean, 4), (round(mean, 4), round(mean, 4))
+    half = z * math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1)) / math.sqrt(n)
+    return round(mean, 4), (round(mean - half, 4), round(mean + half, 4))
 
 
 def significant(gaps: list[float], exact: bool, z: float = Z95) -> bool:

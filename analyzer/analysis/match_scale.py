@@ -63,9 +63,10 @@ class MwcThresholds:
         return None
 
 
-@dataclass
+@dataclass(frozen=True)
 class MatchScale:
-    """One hand graded on the match scale. ``known`` False: no match position (``note`` says why), and
+    """One hand graded on the match scale (a value: :func:`match_scale` makes it whole, the deal's luck is given by
+    ``dataclasses.replace``). ``known`` False: no match position (``note`` says why), and
     nothing else is set. ``mwc[i][j]``: the MWC (first side) after alternative ``j`` of decision ``i``;
     ``loss[i]``, ``cls[i]``: the mover's drop in MWC and its class (None where a value is missing)."""
 
@@ -229,10 +230,10 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
     if position.state.over:
         score = "-".join(map(str, position.state.scores))
         return MatchScale(False, f"the match was over before this hand, at {score}: graded in points only", table=name)
-    out = MatchScale(True, note, position, table.chance(position), table=name)
     individual = variant.seating.sides != 2
-    if individual:
-        out.each = list(table.chances(position))
+    mwc: list[list[float | None]] = []
+    losses: list[float | None] = []
+    classes: list[str | None] = []
     memo: dict[tuple[int, int], float] = {}
 
     def after(value: int | None, seat: int = 0) -> float | None:
@@ -263,31 +264,30 @@ def match_scale(analysis, variant: Variant, position: MatchPosition | None, lead
             got = each[id(result)] = table.after_each(position, result, leader)
         return got[seat]
 
-    if results is not None:
-        out.running = [exact(r) for r in results.line]
+    running = None if results is None else [exact(r) for r in results.line]
     for i, d in enumerate(analysis.decisions):
         if results is not None:
             seat = seat_of(d)
             chances = [None if a.value is None else exact(r, seat) for a, r in zip(d.alternatives, results.alternatives[i])]
         else:
             chances = [mover(d)(a.value) for a in d.alternatives]
-        out.mwc.append(chances)
+        mwc.append(chances)
         loss = None if d.unsolved else mover_drop(d, chances)
-        out.loss.append(loss)
-        out.cls.append(None if loss is None else thresholds.classify(loss))
-    lossy = [(v, -i) for i, v in enumerate(out.loss) if v]
-    if lossy:
-        out.critical = -max(lossy)[1]
+        losses.append(loss)
+        classes.append(None if loss is None else thresholds.classify(loss))
+    lossy = [(v, -i) for i, v in enumerate(losses) if v]
+    fair: tuple[list, list, list] = ([], [], [])
     if getattr(analysis, "fair", False):
         def mover_exact(d) -> Callable[[HandResult | None], float | None]:
             seat = seat_of(d)
             return lambda result: exact(result, seat)
-        _grade_fairly(out, analysis, mover, thresholds, None if results is None else mover_exact)
+        fair = _grade_fairly(analysis, mover, thresholds, None if results is None else mover_exact)
     d = getattr(analysis, "to_move", None)
-    if d is not None and results is None:       # (where each world's result is needed, not read for it)
-        out.to_move = [(mover(d)(a.value), None if a.fair is None else fair_chance(a.fair, mover(d)))
-                       for a in d.alternatives]
-    return out
+    to_move = [] if d is None or results is not None else [     # (where each world's result is needed, not read for it)
+        (mover(d)(a.value), None if a.fair is None else fair_chance(a.fair, mover(d))) for a in d.alternatives]
+    return MatchScale(True, note, position, table.chance(position), list(table.chances(position)) if individual else None,
+                      mwc, losses, classes, -max(lossy)[1] if lossy else None, table=name, fair_mwc=fair[0],
+                      fair_loss=fair[1], fair_cls=fair[2], running=running, to_move=to_move)
 
 
 def fair_chance(fair, after, exact=None) -> float | None:
@@ -307,18 +307,21 @@ def fair_chance(fair, after, exact=None) -> float | None:
     return sum(n * after(v) for v, n in counts) / sum(n for _, n in counts)
 
 
-def _grade_fairly(out: MatchScale, analysis, mover, thresholds: MwcThresholds, mover_exact=None) -> None:
-    """The fair analysis's decisions of ``analysis`` graded on the match scale (see the module's note);
-    ``mover(d)``: the MWC of a value of decision ``d``, for the side its values are for; ``mover_exact(d)``
-    (where both sides may score in a hand): the MWC of a world's result, for that side."""
+def _grade_fairly(analysis, mover, thresholds: MwcThresholds, mover_exact=None) -> tuple[list, list, list]:
+    """The fair analysis's decisions of ``analysis`` graded on the match scale (see the module's note): per decision,
+    each alternative's fair MWC, the drop and its class; ``mover(d)``: the MWC of a value of decision ``d``, for the
+    side its values are for; ``mover_exact(d)`` (where both sides may score in a hand): the MWC of a world's result,
+    for that side."""
+    out: tuple[list, list, list] = ([], [], [])
     for d in analysis.decisions:
         after = mover(d)
         exact = None if mover_exact is None else mover_exact(d)
         chances = [None if a.fair is None else fair_chance(a.fair, after, exact) for a in d.alternatives]
-        out.fair_mwc.append(chances)
+        out[0].append(chances)
         loss = None if d.fair is None else mover_drop(d, chances)
-        out.fair_loss.append(loss)
-        out.fair_cls.append(None if loss is None else thresholds.classify(loss))
+        out[1].append(loss)
+        out[2].append(None if loss is None else thresholds.classify(loss))
+    return out
 
 
 def mover_drop(decision, chances: list[float | None]) -> float | None:

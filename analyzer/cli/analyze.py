@@ -48,7 +48,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
     import dataclasses
 
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
-    from ..pipeline import read
+    from ..pipeline import analyze_entry, read
     from .output import JsonGames, echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=lines or graph_path is not None,
@@ -99,8 +99,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
             echo_errors(result, err=as_json and not quiet)
         elif as_json:
             for game in result["games"]:
-                document.add({"file": result["source"], **game["analysis"], "valid": game["valid"],
-                              "diagnostics": game["diagnostics"]})
+                document.add(analyze_entry(result["source"], game))
         else:
             click.echo(text, nl=False)
             echo_errors(result)          # every error of a broken record, at its file:line:column
@@ -150,7 +149,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
 
     from ..archive import Summary
     from ..archive.runner import worker_pool
-    from ..pipeline import internal_error, judge_fairly, read, safely
+    from ..pipeline import analyze_entry, internal_error, judge_fairly, read, safely
     from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
     from .output import JsonGames, WorldsBar, echo_errors, echo_jsonl, finish
 
@@ -190,8 +189,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
                 data = plain if "match_scale" in plain or any("draw_luck" in m for m in plain.get("moves", ())) \
                     else fair.as_dict()
                 if as_json:
-                    parts.append({"file": src.label, **data, "valid": game["valid"],
-                                  "diagnostics": game["diagnostics"]})
+                    parts.append(analyze_entry(src.label, game, data))
                 elif not no_game(game):    # an empty file: its one error, no analysis
                     parts.append(analysis_text(number, fair) + draw_luck_text(data) + match_scale_text(data, fair))
         except Exception as exc:
@@ -217,14 +215,9 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
 def _judged(run) -> dict:
     """The plain data of a record judged fairly, graded on the match scale where its options ask
     (``--scale match``: each alternative's MWC the mean over its worlds)."""
-    from ..pipeline import grade_on_match_scale, value_draws
+    from ..pipeline import extras
 
-    out = run.data()
-    if run.analyses is not None:
-        value_draws(run, out["games"][:run.judged])
-    if run.options.scale == "match" and run.analyses is not None:
-        grade_on_match_scale(run, out["games"][:run.judged])
-    return out
+    return extras(run, run.judged).data()
 
 
 def _write_graphs(graph_path: str, analyses: list, quiet: bool, inputs: list, force: bool) -> None:

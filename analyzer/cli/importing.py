@@ -9,6 +9,7 @@ import click
 
 from .errors import clean_errors
 from .options import force_option, variant_option
+from ..diagnostics import Severity
 
 __all__ = ["import_command"]
 
@@ -97,7 +98,7 @@ def _said(replays: list, imported, file: str, fmt: str, label: str) -> int:
     places = _places(replays, imported)
     for rep in replays:
         for diagnostic in rep.diagnostics:
-            if diagnostic.severity != "error":
+            if diagnostic.severity != Severity.ERROR:
                 continue
             where = places.get((diagnostic.line, diagnostic.column))
             click.echo(str(diagnostic) + (f"\n  in {file}: {where}" if where else ""), err=True)

@@ -190,8 +190,13 @@ def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: i
 
 
 def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:
-    """Say once, on standard error, why ``--exact-hidden`` cannot be kept (scipy missing)."""
+    """Say once, on standard error, why ``--exact-hidden`` cannot be kept (scipy missing), where the user asked for it
+    on the command line; its default is not a request (each verdict says how it was reached: "sampled", "all N
+    deals"), so a plain install's ``--fair`` prints nothing it was not asked for."""
     if not exact_hidden or scale == "match":
+        return
+    context = click.get_current_context(silent=True)
+    if context is not None and context.get_parameter_source("exact_hidden") != click.core.ParameterSource.COMMANDLINE:
         return
     from ..analysis.hiddenfair import hidden_unavailable       # (the analysis: loaded when a command runs)
 

@@ -7,6 +7,7 @@ import sys
 import click
 
 from .errors import clean_errors
+from ..diagnostics import Severity
 
 __all__ = ["tournament"]
 
@@ -46,7 +47,7 @@ def tournament(file, as_json, as_csv):
         sys.exit(1)
     t = parse_tournament(text, file)
     problems = check_tournament(t)
-    errors = [d for d in problems if d.severity == "error"]
+    errors = [d for d in problems if d.severity == Severity.ERROR]
     rounds, scores = sorted(t.rounds()), round_scores(t)
     standings = [{"place": place, "number": player, "player": t.name(player), "total": total,
                   "rounds": {str(r): scores[player].get(r) for r in rounds if r in scores[player]}}

@@ -163,6 +163,7 @@ from .edits import NAME, ORIG, TILE, COSTS, Edit, Repair, RepairReport, edit_cou
 from .overflow import overflow_repairs, overflow_rows
 from .positional import Entry, needs_positions
 from .search import PositionSearch, Search
+from ..diagnostics import Severity
 
 __all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
 
@@ -280,7 +281,7 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
         counts[1] = counts.get(1, 0) + 1
         best_rank = (len(confirmed[0].edits), round(confirmed[0].cost, 6))
     counts = {k: v for k, v in counts.items() if v > 0}
-    if not confirmed and search.problem is None and any(d.code == "exposed-tile" for d in original.errors):
+    if not confirmed and search.problem is None and any(d.code == Code.EXPOSED_TILE for d in original.errors):
         search.problem = _unkept(original.errors, max_edits, not search.stopped)
     best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
     return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),
@@ -290,14 +291,14 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
 def _why_not(problem: str | None, problems: list[Diagnostic], errors: list[Diagnostic]) -> str | None:
     """Why the record is not searched (None: it is), given the search's own ``problem`` (its Result
     tag unreadable, say), the ``problems`` of its variant and the replayer's ``errors``."""
-    if any(d.severity == "error" for d in problems):
-        return next(d.message for d in problems if d.severity == "error")
+    if any(d.severity == Severity.ERROR for d in problems):
+        return next(d.message for d in problems if d.severity == Severity.ERROR)
     if any(d.code in _UNEDITABLE for d in errors):     # no edit of moves or deal changes the players
         return ("no edit of the moves or the deal can help: "
                 + next(d.message for d in errors if d.code in _UNEDITABLE))
-    if all(d.code == "exposed-tile" for d in errors):
+    if all(d.code == Code.EXPOSED_TILE for d in errors):
         return _irregular(errors)
-    if all(d.code == "bad-exposed" for d in errors):     # the moves and the deal agree: the tag does not
+    if all(d.code == Code.BAD_EXPOSED for d in errors):     # the moves and the deal agree: the tag does not
         return (f"the Exposed tag is what is wrong ({errors[0].message}): correct the tag; "
                 "no edit of the moves is made to fit it")
     return problem
@@ -343,7 +344,7 @@ _UNEDITABLE = frozenset({Code.PLAYERS})
 
 def _exposed_tiles(errors: list[Diagnostic]) -> str:
     """The exposed tiles that the ``exposed-tile`` errors among ``errors`` say were not played."""
-    return " ".join(dict.fromkeys(t for d in errors if d.code == "exposed-tile" for t in d.details.get("exposed", ())))
+    return " ".join(dict.fromkeys(t for d in errors if d.code == Code.EXPOSED_TILE for t in d.details.get("exposed", ())))
 
 
 def _irregular(errors: list[Diagnostic]) -> str:

@@ -11,6 +11,7 @@ from ..tiles import Tile
 from .edits import SEAT, TILE, COSTS, tile_slip_cost
 from .setting import Setting
 from ..rules.codes import Code
+from ..diagnostics import Severity
 
 _LEAD_CODES = frozenset({Code.LEAD_PLAYER, Code.LEAD_DOUBLE})   # the replayer's complaints about who leads
 
@@ -84,7 +85,7 @@ class Deal:
         rep = s.replayed(stub)
         pos = self.positions[leader] = rep.initial
         code = None
-        errors = [d for d in rep.deal_diagnostics if d.severity == "error"]
+        errors = [d for d in rep.deal_diagnostics if d.severity == Severity.ERROR]
         deal_errors = [d for d in errors if d.code not in _LEAD_CODES]
         if self._ok is None:
             self._ok = not deal_errors

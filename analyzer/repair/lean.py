@@ -24,6 +24,7 @@ from .deal import Deal
 from .edits import BIT, SRC, TILE
 from .setting import Setting
 from ..rules.modes import End
+from ..rules.codes import Code
 
 
 class Checker:
@@ -120,7 +121,7 @@ class LeanChecker(Checker):
         """The states after cell ``c`` (several when the tile fits both ends), or [] and the error."""
         seat = c[0]
         if seat is None:
-            return [], "unknown-player"
+            return [], Code.UNKNOWN_PLAYER
         if seat != st[2] and self.omitted:
             st = self.passed(st, seat)
         hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
@@ -128,23 +129,23 @@ class LeanChecker(Checker):
             # a pass may follow a block (records write the passes that show it), never a player going out; and no
             # edit writes one where the record has a tile (the replayer's play-after-end)
             harmless = c[1] is None and over[0] != "domino" and not (c[SRC] is not None and c[SRC].tile)
-            return ([st], None) if harmless else ([], "play-after-end")
+            return ([st], None) if harmless else ([], Code.PLAY_AFTER_END)
         if seat != turn:
-            return [], "turn-order"
+            return [], Code.TURN_ORDER
         if c[1] is None:
             return self.pass_(st, seat)
         bit = c[3]
         if not bit & self.valid_mask:
-            return [], "tile-foreign"
+            return [], Code.TILE_FOREIGN
         if played & bit:
-            return [], "tile-already-played"
+            return [], Code.TILE_ALREADY_PLAYED
         hand = hands[seat]
         hidden_used = False
         if not hand & bit:
             if hidden is not None and hidden[seat] and pool & bit:
                 hidden_used = True
             else:
-                return [], "tile-not-held"
+                return [], Code.TILE_NOT_HELD
         options, code = self.placements(ends, opening, c)
         if code is not None:
             return [], code
@@ -153,10 +154,10 @@ class LeanChecker(Checker):
             fit = (opening or -1) if ends is None else match[ends[0]] | match[ends[1]]
             missed, exposed = exposed_turn(exposed, hand & fit, bit)
             if missed:
-                return [], "exposed-tile"
+                return [], Code.EXPOSED_TILE
         if hidden is not None:
             if hidden[seat] and lacks[seat] & ((1 << c[4]) | (1 << c[5])):
-                return [], "false-pass"
+                return [], Code.FALSE_PASS
             if hidden_used:
                 pool &= ~bit
                 hidden = hidden[:seat] + (hidden[seat] - 1,) + hidden[seat + 1:]
@@ -193,10 +194,10 @@ class LeanChecker(Checker):
         """The state after ``seat`` passes on his turn, or [] and ``false-pass``."""
         hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed = st
         if ends is None:
-            return [], "false-pass"
+            return [], Code.FALSE_PASS
         a, b = ends
         if hands[seat] & (self.match[a] | self.match[b]):
-            return [], "false-pass"
+            return [], Code.FALSE_PASS
         passes += 1
         if hidden is not None and hidden[seat]:
             lacks = lacks[:seat] + (lacks[seat] | (1 << a) | (1 << b),) + lacks[seat + 1:]
@@ -210,7 +211,7 @@ class LeanChecker(Checker):
         low, high = c[4], c[5]
         if ends is None:
             if opening and not opening & c[3]:
-                return [], "lead-tile"
+                return [], Code.LEAD_TILE
             return [(None, (low, high))], None
         a, b = ends
         options = []
@@ -224,12 +225,12 @@ class LeanChecker(Checker):
             elif high == b:
                 options.append((b, (a, low)))
         if not options:
-            return [], "tile-no-match"
+            return [], Code.TILE_NO_MATCH
         end = c[2]
         if end is not None:
             options = [o for o in options if o[0] == end]
             if not options:
-                return [], "end-mismatch"
+                return [], Code.END_MISMATCH
         return options, None
 
     def partner_holds(self, hands: tuple, hidden: tuple | None, seat: int) -> bool:

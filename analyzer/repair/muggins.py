@@ -19,6 +19,7 @@ from ..match import check_decided_result   # (the stated result, checked as the 
 from ..rules.codes import Code
 from .builder import repaired_result, entry_rows
 from .edits import COSTS, Edit, Repair
+from ..diagnostics import Severity
 
 
 def dropped_calls(rep: Replay, expected: str) -> list[Repair]:
@@ -33,7 +34,7 @@ def dropped_calls(rep: Replay, expected: str) -> list[Repair]:
     rounds = all(m.round is not None for m in game.moves)
     out = []
     for step in rep.steps:
-        missed = next((d for d in step.diagnostics if d.code == Code.MISSED_SCORE and d.severity == "warning"), None)
+        missed = next((d for d in step.diagnostics if d.code == Code.MISSED_SCORE and d.severity == Severity.WARNING), None)
         i = at.get(id(step.entry))
         if missed is None or i is None or step.entry.player not in rep.players:
             continue

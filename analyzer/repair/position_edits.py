@@ -15,6 +15,7 @@ from .deal import DealEdits
 from .edits import COSTS, entry_text, tile_slip_cost
 from .positional import Entry, PositionChecker
 from .setting import Setting
+from ..rules.modes import Termination
 
 
 class _Narrow(NamedTuple):
@@ -145,7 +146,7 @@ class PositionEdits:
                     yield from self.muggins_edits(seq, deal, frontier, p, here)
             else:
                 yield from self.changes(seq, deal, frontier, opts, p, here, clash, depth, narrow)
-        shown_block = over and all(st.over.termination != "domino" for st in frontier)
+        shown_block = over and all(st.over.termination != Termination.DOMINO for st in frontier)
         if here is not None and not (shown_block and here.entry.is_pass):
             e = here.entry
             if groups is None or "delete" in groups:

@@ -16,13 +16,14 @@ from ..record import Game, MoveEntry
 from ..replay.tags import false_plays
 from ..rules import Variant
 from ..rules.judge import Judge
-from ..rules.modes import Layout, Turns
+from ..rules.modes import Layout, Termination, Turns
 from ..rules.replayed import out_skipped, skips_out
 from ..tiles import PASS, Move, Tile
 from ..rules.codes import Code
 from .deal import Deal
 from .lean import Checker
 from .setting import Setting
+from ..diagnostics import Severity
 
 
 class Entry(NamedTuple):
@@ -105,7 +106,7 @@ class PositionChecker(Checker):
         pos = st.pos
         if st.over is not None:             # after the end only passes (and Muggins calls) may follow, and
             written = c.orig is not None and self.s.game.moves[c.orig].tile is not None    # none an edit wrote
-            harmless = entry.is_pass and not written and (st.over.termination != "domino" or self.runs)
+            harmless = entry.is_pass and not written and (st.over.termination != Termination.DOMINO or self.runs)
             #         (passes show a block; a hand of runs ends only when nobody can play, whoever is out)
             return (None if harmless else Code.PLAY_AFTER_END), [], False
         judge = self.judge
@@ -121,7 +122,7 @@ class PositionChecker(Checker):
             return (Code.WRONG_SCORE if entry.claim is not None else None), list(verdict.moves), False
         verdict = judge.entry(pos, entry.tile, seat, end=entry.end, arm=entry.arm,
                               stands=self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None)
-        errors = [problem for problem in verdict.problems if problem.severity == "error"]
+        errors = [problem for problem in verdict.problems if problem.severity == Severity.ERROR]
         if errors:
             return errors[0].code, [], adding
         if st.lacks and pos.hidden[seat] and self.judge.contradicted(st.lacks, seat, entry.tile) is not None:

@@ -34,6 +34,7 @@ from .builder import NOT_OVER
 from .edits import Edit, Repair, RepairReport
 from .muggins import dropped_calls
 from .search import MOVE_WORK, shared_work
+from ..diagnostics import Severity
 
 __all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES", "RECORD_WORK"]
 
@@ -69,7 +70,7 @@ class Triage:
 
     @property
     def primary(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error" and not d.details.get("follow_on")]
+        return [d for d in self.diagnostics if d.severity == Severity.ERROR and not d.details.get("follow_on")]
 
     @property
     def likely(self) -> str | None:
@@ -183,13 +184,13 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
         report = search_slips(rep, max_edits=max_edits, limit=limit, max_nodes=max_nodes)
     best = report.best
     if best is None:
-        return Triage(tuple(replace(d, details={**d.details, "follow_on": False}) if d.severity == "error" else d
+        return Triage(tuple(replace(d, details={**d.details, "follow_on": False}) if d.severity == Severity.ERROR else d
                             for d in rep.diagnostics) + _stopped(rep, report), report)
     where = _index_of(rep)
     end = len(rep.steps)
     moves = _replayed_index(rep)
     anchors = sorted(((_edit_index(e, end, moves), e) for e in best.edits), key=lambda x: x[0])
-    errors = [d for d in rep.diagnostics if d.severity == "error"]
+    errors = [d for d in rep.diagnostics if d.severity == Severity.ERROR]
     primary: set[int] = set()
     for k, (at, edit) in enumerate(anchors):
         upto = anchors[k + 1][0] if k + 1 < len(anchors) else end + 1
@@ -204,7 +205,7 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
             primary.add(id(first))
     out = []
     for d in rep.diagnostics:
-        if d.severity != "error":
+        if d.severity != Severity.ERROR:
             out.append(d)
             continue
         if id(d) in primary or id(d) not in where:
@@ -277,7 +278,7 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
         reports[k] = report
         t = triage(now, report=report)
         if now is not rep:              # the marks of the game as the repaired match has it
-            marks = {(d.code, d.line, d.column): d.details for d in t.diagnostics if d.severity == "error"}
+            marks = {(d.code, d.line, d.column): d.details for d in t.diagnostics if d.severity == Severity.ERROR}
             t = Triage(tuple(_marked(d, marks.get((d.code, d.line, d.column)), slip) for d in rep.diagnostics),
                        t.report)
         out.append(t)
@@ -298,7 +299,7 @@ def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list],
         if not errors:
             checked.append(fix)
             continue
-        if any(d.code != "score-mismatch" for d in errors):
+        if any(d.code != Code.SCORE_MISMATCH for d in errors):
             continue
         mended = tag_repair(fixed, "Score", "change-score", errors[0].details.get("expected"), Code.SCORE_MISMATCH)
         if mended is not None:
@@ -317,7 +318,7 @@ def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list],
 
 
 def _follows(d: Diagnostic, slip: str | None) -> Diagnostic:
-    if d.severity != "error":
+    if d.severity != Severity.ERROR:
         return d
     if slip is None:
         return replace(d, details={**d.details, "follow_on": False})
@@ -327,7 +328,7 @@ def _follows(d: Diagnostic, slip: str | None) -> Diagnostic:
 def _marked(d: Diagnostic, marks: dict | None, slip: str | None) -> Diagnostic:
     """``d`` marked as its game's triage under the repaired match marks it, or, gone there, as
     following from the earlier slip."""
-    if d.severity != "error" or marks is None:
+    if d.severity != Severity.ERROR or marks is None:
         return _follows(d, slip)
     keep = {key: marks[key] for key in ("follow_on", "follows") if key in marks}
     return replace(d, details={**{k: v for k, v in d.details.items() if k != "follows"}, **keep})

@@ -26,6 +26,7 @@ from .tags import false_plays, resolve_variant, starter_tag
 from .setup import setup_start
 from ..notation.setup import read_setup
 from ..rules.codes import Code
+from ..diagnostics import Severity
 
 __all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
 
@@ -71,7 +72,7 @@ class Replay:
 
     @property
     def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
+        return [d for d in self.diagnostics if d.severity == Severity.ERROR]
 
     @property
     def valid(self) -> bool:
@@ -85,7 +86,7 @@ class Replay:
 
     @property
     def deal_ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.deal_diagnostics)
+        return not any(d.severity == Severity.ERROR for d in self.deal_diagnostics)
 
     @property
     def title(self) -> str:
@@ -293,7 +294,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         if not collect:
             # the stated result can decide a placement as well (only some ends block the hand)
             if first is None or give_up is None or first >= give_up:
-                errors += sum(d.severity == "error" for d in self.finish(pos, [])[2])
+                errors += sum(d.severity == Severity.ERROR for d in self.finish(pos, [])[2])
             if first is None and errors > soft:
                 first = len(moves)
             for _ in range(pushed):
@@ -341,7 +342,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
                                    followed=entry.arm is not None and self.followed(moves, i, seat))
         candidates = list(verdict.moves)
         errors += len(verdict.problems)
-        soft += sum(p.severity != "error" for p in verdict.problems) if verdict.problems else 0
+        soft += sum(p.severity != Severity.ERROR for p in verdict.problems) if verdict.problems else 0
         if collect:
             for p in verdict.problems:
                 diags.append(self.diag(p.code, p.message, entry.pos, severity=p.severity, **p.details))
@@ -421,7 +422,7 @@ def _withdraw_missed(steps: list[Step], call: MoveEntry) -> None:
     withdrawn, kept as a note that says who took them."""
     for step in reversed(steps):
         for k, d in enumerate(step.diagnostics):
-            if d.code == Code.MISSED_SCORE and d.severity == "warning":
+            if d.code == Code.MISSED_SCORE and d.severity == Severity.WARNING:
                 step.diagnostics[k] = replace(d, severity="info", message=(
                     f"{step.entry.player} does not claim the points; {call.player} takes them with muggins "
                     f"({call.muggins}, line {call.pos.line})" if call.pos.line else

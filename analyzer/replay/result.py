@@ -14,6 +14,7 @@ from ..rules.judge import tiles_text as _tiles_text
 from ..rules.variants import Variant
 from .step import Step
 from ..rules.codes import Code
+from ..rules.modes import Termination
 
 __all__ = ["compare_result", "HandEnding", "result_sentence", "wins"]
 
@@ -79,7 +80,7 @@ class HandEnding:
                 out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but {problem}{hint}",
                                      tag_pos))
         remark = (self.game.remark or "").lower()
-        if any(w in remark for w in BLOCK_WORDS) and (outcome is None or outcome.termination != "blocked"):
+        if any(w in remark for w in BLOCK_WORDS) and (outcome is None or outcome.termination != Termination.BLOCKED):
             out.append(self.diag(Code.REMARK_MISMATCH, f"the remark says the hand is blocked, but "
                                  f"{'it is not over' if outcome is None else 'it ended by domino'}", last_pos,
                                  severity="warning"))
@@ -149,7 +150,7 @@ def result_sentence(ending, result: HandResult | None, variant: Variant, players
     a longer sentence, ``with C going out (domino), A/C winning 46``. ``ending``: the hand's outcome
     (or result: its ``termination`` and ``seat``); without a ``result``, how it ended alone."""
     who = players[ending.seat]
-    domino = ending.termination == "domino"
+    domino = ending.termination == Termination.DOMINO
     how = (f"with {who} going out (domino)" if clause else f"{who} goes out (domino)") if domino else "blocked"
     if result is None:
         return how

@@ -7,6 +7,7 @@ from ..diagnostics import Diagnostic
 from ..record import MoveEntry
 from ..rules.layout import Arm
 from ..tiles import Move
+from ..diagnostics import Severity
 
 __all__ = ["Step"]
 
@@ -32,4 +33,4 @@ class Step:
 
     @property
     def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
+        return not any(d.severity == Severity.ERROR for d in self.diagnostics)

@@ -10,12 +10,14 @@ from ..analysis import Decision, GameAnalysis, Thresholds, alternative_text
 from ..analysis.grades import on_scale_all
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
+from ..rules.codes import Code
 from ..position import Position, tiles_of
 from ..record import StatedResult
 from ..replay import Replay, wins
 from ..replay.result import result_sentence
 from ..rules.layout import ArmPosition
 from ..tiles import Move, Tile
+from ..diagnostics import Severity
 
 __all__ = ["Issue", "board_view", "LineStep", "LineView", "line_steps", "LinePlayer", "ArmView", "Layout", "Board", "AlternativeView", "DecisionView", "MoveView", "PlayerView",
            "GameReport", "ReportModel", "build_report", "build_game", "move_words", "signed",
@@ -73,7 +75,7 @@ class Issue:
             marked = triage.marks.get(d.key)
             if marked is not None and marked.details.get("follow_on"):
                 return cls(d.severity, d.code, d.message, d.line, d.column, follows=marked.details.get("follows"))
-            if marked is not None and d.severity == "error" and triage.likely:
+            if marked is not None and d.severity == Severity.ERROR and triage.likely:
                 return cls(d.severity, d.code, d.message, d.line, d.column, slip=triage.likely, repaired=anchor)
         return cls(d.severity, d.code, d.message, d.line, d.column)
 
@@ -255,7 +257,7 @@ class MoveView:
 
     @property
     def has_error(self) -> bool:
-        return any(i.severity == "error" for i in self.issues)
+        return any(i.severity == Severity.ERROR for i in self.issues)
 
 
 @dataclass(frozen=True)
@@ -645,7 +647,7 @@ def _result_words(rep: Replay) -> str:
 def _stated_check(rep: Replay, stated: str | None) -> str | None:
     if not stated:
         return None
-    if any(d.code in ("result-mismatch", "result-syntax") for d in rep.end_diagnostics):
+    if any(d.code in (Code.RESULT_MISMATCH, Code.RESULT_SYNTAX) for d in rep.end_diagnostics):
         return "disagrees"
     try:
         parsed = StatedResult.parse(stated)

@@ -20,7 +20,7 @@ from .. import __version__
 from ..outputs import write_atomic
 from .model import GameReport, MoveView, ReportModel, move_words, signed
 from .pagedata import deflated, game_data, packed_game, short
-from .verdicts import fair_best_words, how_words, loss_range_words, over_text, tied_words
+from .verdicts import fair_best_words, gap_words, how_words, loss_range_words, over_text, tied_words
 
 __all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "Chart", "chart", "PIP_LAYOUT"]
 
@@ -49,6 +49,7 @@ def environment() -> Environment:
     env.filters["words"] = move_words
     env.filters["tied"] = lambda fair: tied_words(fair, move_words)
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
+    env.filters["gap"] = lambda d: gap_words(d, move_words)
     env.filters["plural"] = plural
     # a sheet without hands: a value and a loss over the deals it allows, how a fair verdict over hands was reached
     env.filters.update(over=over_text, loss_range=loss_range_words, how=how_words)

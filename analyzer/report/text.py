@@ -6,8 +6,10 @@ from __future__ import annotations
 from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
+from ..rules.modes import Layout
 from .verdicts import (OVER_HANDS, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
-                       how_words, open_verdict, tied_words)
+                       how_words, gap_words, open_verdict, tied_words)
+from ..rules.codes import Code
 
 __all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
@@ -58,7 +60,7 @@ def _step_line(rep: Replay, step) -> str:
     entry = step.entry
     what = entry.notation(where=False, marks=False)
     if step.move is not None and step.move.arm is not None:
-        what += f" on {'end' if rep.variant.layout == 'line' else 'arm'} {step.move.arm}"
+        what += f" on {'end' if rep.variant.layout == Layout.LINE else 'arm'} {step.move.arm}"
     elif step.move is not None and step.move.end is not None and not entry.draw:
         what += f" on the {step.move.end}"
     if entry.annotation:
@@ -135,13 +137,15 @@ def fair_text(d) -> str:
     how = how_words(f)
     mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
-    verdict = tied_words(f) or f"best {f.best}"
+    verdict = tied_words(f) or f"best {f.best}{gap_words(d)}"
     if f.method == OVER_HANDS:
         h = f.over_hands
         ci = f" [{h.ci95[0]:.2f}, {h.ci95[1]:.2f}]" if h.ci95 is not None else ""
         best = f"best {f.best} in every hand; " if f.best else ""
         return _text([f"    fair ({f.view}'s view, {how}): {best}loss {f.loss:.2f}{ci} on average, {h.min:.2f} to "
                       f"{h.max:.2f}; a real mistake in {h.real} of {h.judged} hands{mark}"])
+    if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)
+        return _text([f"    fair ({f.view}'s view, {how}): {verdict}; {d.played} played is one of them{mark}"])
     return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {f.loss:.2f}{mark}"])
 
 
@@ -313,7 +317,7 @@ def analysis_text(number: int, result) -> str:
         lines.append("No move lost anything: every decision was best.")
     if result.fair_critical is not None:
         c = result.fair_critical
-        lines.append(f"Critical move by what the player could know: {c.player} {c.played}"
+        lines.append(f"Fair critical move: {c.player} {c.played}"
                      + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
                      + (f"average over {how_words(c.fair)}" if c.fair.method == OVER_HANDS else
                         f"average over {c.fair.worlds:,} deals ({c.fair.method})")
@@ -353,7 +357,7 @@ def repair_text(report) -> str:
 def no_game(game: dict) -> bool:
     """Whether ``game`` (a game's data) stands for a record with no game at all (an empty file): its one
     error says so, and there is nothing else to tell of it (no verdict, no analysis)."""
-    return any(d["code"] == "no-game" for d in game["diagnostics"])
+    return any(d["code"] == Code.NO_GAME for d in game["diagnostics"])
 
 
 def validation_text(result: dict, repairs: dict[int, str]) -> str:

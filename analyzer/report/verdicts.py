@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -84,6 +84,21 @@ def loss_range_words(o) -> str:
     """The loss of a move over a sheet's deals: ``36.17 on average, 0 to 76``."""
     ci = f" [{o.ci95[0]:.2f}, {o.ci95[1]:.2f}]" if o.ci95 is not None and o.ci95[0] != o.ci95[1] else ""
     return f"{o.mean:.2f}{ci} on average, {o.min} to {o.max}"
+
+
+def gap_words(d, say=str) -> str:
+    """Why a fair verdict names its best: ``, ahead of [2-2] by 4.10 [1.20, 7.00] over the same deals``, the paired
+    gap of the next move to the best with its interval (``FairValue.gap``, ``gap_ci``), which the verdict is tested
+    on (the moves' own intervals may overlap where the gap's does not; each move said by ``say``); "" where the
+    gaps are not known, the verdict names no best, or no other move was legal."""
+    best = d.fair.best
+    gaps = [(a.fair.gap, a.fair.gap_ci, a.move) for a in d.alternatives
+            if a.move != best and getattr(a.fair, "gap", None) is not None]
+    if not gaps or getattr(d.fair, "tied", None):
+        return ""
+    gap, (lo, hi), move = min(gaps, key=lambda g: g[0])
+    ci = f" [{lo:.2f}, {hi:.2f}]" if lo != hi else ""
+    return f", ahead of {say(move)} by {gap:.2f}{ci} over the same deals"
 
 
 def fair_best_words(fair, say=str) -> str:

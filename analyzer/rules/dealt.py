@@ -14,6 +14,7 @@ from ..tiles import Tile
 from .codes import Code
 from .hints import deal_size_hint
 from .judge import tiles_text
+from ..diagnostics import Severity
 
 __all__ = ["DealProblem", "DealVerdict", "judge_deal"]
 
@@ -105,7 +106,7 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
                                    entry.pos, {"doubles": doubles},
                                    "error" if must else "warning" if has_moves else "info"))
     known = [h for h in hands if h is not None]
-    if (len(known) == n - 1 and v.dealing.all_dealt(n) and not any(p.severity == "error" for p in out)
+    if (len(known) == n - 1 and v.dealing.all_dealt(n) and not any(p.severity == Severity.ERROR for p in out)
             and not any(partial)):
         # one unknown hand in a game where every tile is dealt: it is the rest of the set
         seat = hands.index(None)

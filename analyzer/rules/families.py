@@ -7,7 +7,7 @@ from typing import Callable, Mapping
 
 from ..tiles import Tile
 from .matchplay import MatchScoring
-from .modes import MatchKind
+from .modes import Count, MatchKind
 from .options import BadOptionValue, OptionSpec, UnknownOption
 from .policies import (DOUBLE_BLANK, PASS_DOMINICAN, PASS_PR, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandScoring,
                        LeadPolicy, Opening, PlayScoring, PointScoring, Seating)
@@ -49,7 +49,7 @@ def _standard_block(by: str, tie: str, blank: int = 0):
 def _scoring(count: str, **extra):
     """The plain pip count when no option changes it (the solver has a fast path for it)."""
     changed = {k: v for k, v in extra.items() if v and not (k == "divide" and v == 1)}
-    if count in ("losers", "all") and not changed:
+    if count in (Count.LOSERS, Count.ALL) and not changed:
         return HandScoring(count)
     return PointScoring(count, **changed)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from ..tiles import Tile
 from .facts import HandFacts, HandResult
 from .matchplay import MatchScoring, MatchState
-from .modes import MatchKind
+from .modes import MatchKind, Termination
 from .policies import DOUBLE_BLANK, Dealing, LeadPolicy, LeadRequirement, Opening, PointScoring, Seating
 
 __all__ = ["ONE_ONE", "FENCE", "EGGS", "remainders", "parse_fence", "FenceError", "KozelBlock", "KozelScoring", "KozelLead", "KozelMatch", "fisher"]
@@ -102,7 +102,7 @@ class KozelLead(LeadPolicy):
             return LeadRequirement()
         if match_lead is not None:
             return match_lead
-        if prev.termination == "domino":
+        if prev.termination == Termination.DOMINO:
             return LeadRequirement(frozenset({prev.seat}), reason="the player who went out leads, any tile")
         return LeadRequirement(frozenset({fisher(facts, prev.seat)}), reason="after a fish the fisher (the last "
                                "player to lay a tile that is no double) leads, any tile")

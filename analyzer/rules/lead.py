@@ -21,6 +21,7 @@ from ..tiles import Tile
 from .judge import tiles_text
 from .policies import Dealing, LeadRequirement, Opening, Seating
 from .codes import Code
+from ..rules.modes import Layout
 
 __all__ = ["LeadProblem", "LeadVerdict", "Revealed", "requirement", "forced_tile", "holder_tile", "highest",
            "heaviest", "heaviest_of", "double_leaders", "dealt_leaders", "weighs_whole_hands", "highest_leads",
@@ -255,7 +256,7 @@ def starter_lead(variant, starter: Tile, hands: Hands, players: Sequence[str], d
     the match allows. The problems: a variant without a boneyard to turn a tile up from, a tile not of
     the set, or one a hand the record shows holds."""
     out: list[LeadProblem] = []
-    if variant.drawing is None or variant.layout != "line":
+    if variant.drawing is None or variant.layout != Layout.LINE:
         out.append(LeadProblem(Code.BAD_STARTER, f"the Starter tag turns {starter} up from the boneyard, but "
                                f"{variant.name} has no boneyard to draw a line's first tile from (only a draw "
                                "game with a line does)", "Starter"))

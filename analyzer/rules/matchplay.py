@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..tiles import Tile
-from .modes import MatchKind, ResetLead
+from .modes import MatchKind, ResetLead, Termination
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
 
 __all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "seat_now", "PROGRESSION_FIVE",
@@ -135,7 +135,7 @@ class MatchScoring:
             return MatchState(tuple(scores), tuple(wins), games, note=note, last=w)
         added = result.added(sides)
         if (self.first_wins and result.winner is not None and games <= len(self.first_wins)
-                and result.termination == "domino"):
+                and result.termination == Termination.DOMINO):
             bonus = self.first_wins[games - 1]
             added[result.winner] += bonus
             note = f"bonus {bonus} for winning game {games}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["End", "Turns", "Layout", "Mechanic", "MatchKind", "ResetLead"]
+__all__ = ["End", "Termination", "Turns", "Layout", "Count", "Mechanic", "MatchKind", "ResetLead"]
 
 
 class End(StrEnum):
@@ -14,6 +14,14 @@ class End(StrEnum):
 
     ONE = "one"
     PAIR = "pair"
+
+
+class Termination(StrEnum):
+    """How a hand ended (``Outcome.termination``, ``HandResult.termination``): a player went ``domino`` (out), or
+    the hand was ``blocked``."""
+
+    DOMINO = "domino"
+    BLOCKED = "blocked"
 
 
 class Turns(StrEnum):
@@ -30,6 +38,22 @@ class Layout(StrEnum):
     FRENCH = "french"
     CROSS = "cross"
     TREE = "tree"
+
+
+class Count(StrEnum):
+    """What a hand scores (``PointScoring.count``; ``HandScoring`` takes the first two): the ``losers``' pips,
+    ``all`` pips, one point a ``game``, ``milo`` (one, two when the last tile leaves both ends equal), ``bad`` points
+    (each side its own pips), the ``difference`` of the pips, or ``block-difference`` (the losers' pips, the
+    difference on a block). The compiled cores number them in this order (``search.scoring.COUNT``, ``_leaf.h``'s
+    ``COUNT_*``: a test checks the three agree); a new mode is added here, at the end, and there."""
+
+    LOSERS = "losers"
+    ALL = "all"
+    GAME = "game"
+    MILO = "milo"
+    BAD = "bad"
+    DIFFERENCE = "difference"
+    BLOCK_DIFFERENCE = "block-difference"
 
 
 class Mechanic(StrEnum):

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from ..tiles import Tile, tile_set
 from .facts import HandFacts, HandResult
+from .modes import Count, Termination
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
@@ -265,14 +266,14 @@ class LeadPolicy:
             if self.tie == "six-six":
                 return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn game the [6-6] holder leads",
                                        or_highest=True)
-            if self.tie == "blocker" and prev.termination == "blocked":
+            if self.tie == "blocker" and prev.termination == Termination.BLOCKED:
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             return LeadRequirement()
         members = seating.members(prev.winner)
         if self.next == "winners" or (self.next == "match"):
             return LeadRequirement(frozenset(members), reason="the side that won the last game leads")
         if self.next == "winner-lowest":
-            if prev.termination == "domino":
+            if prev.termination == Termination.DOMINO:
                 return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
             facts = counted(facts, self.blank) if facts is not None else None
             if self.block == "last-or-right" and facts is not None and not prev.note:
@@ -280,7 +281,7 @@ class LeadPolicy:
                 won = a if facts.pips[a] < facts.pips[b] else b
                 return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
                                        "played last or the next player, whoever has fewer pips) leads")
-            if self.block == "last" and prev.termination == "blocked":
+            if self.block == "last" and prev.termination == Termination.BLOCKED:
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who laid the last tile won "
                                        "the block and leads")
             if self.tie == "blocker" and prev.note == "tie:last":
@@ -408,7 +409,7 @@ class HandScoring:
     def points(self, facts: HandFacts, winner: int | None, seating: Seating) -> int:
         if winner is None:
             return 0
-        if self.count == "all":
+        if self.count == Count.ALL:
             return sum(facts.pips)
         return sum(p for s, p in enumerate(facts.pips) if seating.teams[s] != winner)
 
@@ -481,7 +482,7 @@ class PointScoring:
 
     def score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
         result = self._score(facts, winner, note, seating)
-        if not (self.pass_bonus and facts.history is not None and self.count != "bad"):
+        if not (self.pass_bonus and facts.history is not None and self.count != Count.BAD):
             return result
         # pass bonuses are paid as they fall, however the hand ends (000: "den Punktestand mit
         # Pokerchips festzuhalten"); bad points have none
@@ -502,13 +503,13 @@ class PointScoring:
         scores = [0] * sides
         bonuses: list[tuple[str, int]] = []
         void = note == "tie:replay"
-        if self.count == "bad":
+        if self.count == Count.BAD:
             scores = list(totals)
             low = min(totals)
             winner = totals.index(low) if totals.count(low) == 1 else None
             points = (max(totals) - low) if winner is not None else 0
             return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
-        if self.count == "difference":
+        if self.count == Count.DIFFERENCE:
             low = min(totals)
             winner = totals.index(low) if totals.count(low) == 1 else None
             points = self._divide(max(totals) - low) if winner is not None else 0
@@ -521,23 +522,23 @@ class PointScoring:
         points = 0
         if winner is not None:
             losers = sum(p for s, p in enumerate(pips) if teams[s] != winner)
-            if self.count == "all":
+            if self.count == Count.ALL:
                 points = sum(pips)
-            elif self.count == "game":
+            elif self.count == Count.GAME:
                 points = 1
-            elif self.count == "milo":
+            elif self.count == Count.MILO:
                 points = 1
-                if facts.termination == "domino" and self._leaves_equal_ends(facts):
+                if facts.termination == Termination.DOMINO and self._leaves_equal_ends(facts):
                     points = 2
                     bonuses.append(("milo", 1))
-            elif self.count == "block-difference" and facts.termination == "blocked":
+            elif self.count == Count.BLOCK_DIFFERENCE and facts.termination == Termination.BLOCKED:
                 points = losers - totals[winner]
             else:
                 points = losers
             if self.tens:
                 points -= points % 10
             points = self._divide(points)
-            if facts.termination == "domino":
+            if facts.termination == Termination.DOMINO:
                 if self.capicu_double and capicua(facts.last_tile, facts.ends_before):
                     bonuses.append(("capicúa doubled", points))
                     points *= 2
@@ -625,7 +626,7 @@ class PointScoring:
             opponents = sum(1 for j in range(1, n) if teams[(seat + j) % n] != teams[seat])
             lead = tile if all(t is None for _, t in history[:i]) else None
             bonus = PointScoring.play_bonus(k - i - 1, n, opponents, not out,
-                                            k == len(history) and facts.termination == "blocked", rule, lead)
+                                            k == len(history) and facts.termination == Termination.BLOCKED, rule, lead)
             if bonus:
                 out.append((teams[seat], bonus))
             i = k

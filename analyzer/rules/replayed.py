@@ -10,7 +10,7 @@ from ..record import MoveEntry
 from ..tiles import Move, Tile
 from .claims import Problem
 from .codes import Code
-from .modes import End, Turns
+from .modes import End, Termination, Turns
 
 __all__ = ["unknown_player", "after_end", "pass_inserted", "skips_out", "out_skipped", "undecided_placement", "false_pass_proved", "exposed_after_play"]
 
@@ -27,12 +27,12 @@ def after_end(entry: MoveEntry, outcome: Outcome, players: tuple[str, ...], out:
 
     ``out``: in a hand that goes on until nobody can play (Hungarian runs, :func:`out_skipped`), the seats
     that are out (None elsewhere). Every such hand ends in a block, so a pass after it shows it whoever is out."""
-    if entry.is_pass and (outcome.termination != "domino" or out is not None):
+    if entry.is_pass and (outcome.termination != Termination.DOMINO or out is not None):
         return None
     if out is not None:
         how = "nobody could play on" + (f"; {_names([players[s] for s in out])} went out" if out else "")
     else:
-        how = f"{players[outcome.seat]} went out" if outcome.termination == "domino" else "it was blocked"
+        how = f"{players[outcome.seat]} went out" if outcome.termination == Termination.DOMINO else "it was blocked"
     what = ("passes" if entry.is_pass and not entry.draw else
             "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
             else f"plays {entry.tile}")

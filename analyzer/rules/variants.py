@@ -11,7 +11,7 @@ from typing import Mapping
 
 from .families import FAMILIES as TEXT_FAMILIES, PARTNERSHIP, Family
 from .latin import LATIN_FAMILIES
-from .modes import End, Layout, MatchKind, Mechanic, Turns
+from .modes import Count, End, Layout, MatchKind, Mechanic, Termination, Turns
 from .options import BadOptionValue, UnknownOption, UnknownVariant, VariantError, normalise, parse_rules
 from .matchplay import MatchScoring
 from .policies import (BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandFacts, HandResult,
@@ -97,7 +97,7 @@ class Variant:
 
     def hand_result(self, facts: HandFacts) -> HandResult:
         """Who won the finished hand and how many points it is worth."""
-        if facts.termination == "domino":
+        if facts.termination == Termination.DOMINO:
             winner, note = self.seating.teams[facts.seat], ""
         else:
             winner, note = self.block.decide(facts, self.seating)
@@ -111,7 +111,7 @@ class Variant:
         another side wins."""
         result = self.hand_result(facts)
         scores = result.scores  # (a hand played again scores only its pass bonuses: MatchScoring.apply)
-        bad = isinstance(self.scoring, PointScoring) and self.scoring.count == "bad"
+        bad = isinstance(self.scoring, PointScoring) and self.scoring.count == Count.BAD
         if self.seating.sides == 2 and scores:
             v = scores[0] - scores[1]
             return -v if bad else v
@@ -152,14 +152,14 @@ class Variant:
             notes.append(f"{self.seating.sides} players play each for themselves, so no exact two-sided "
                          "search applies; the analysis assumes the analysed player against all the others "
                          "(they play to minimise that player's score)")
-            if isinstance(self.scoring, PointScoring) and self.scoring.count == "bad":
+            if isinstance(self.scoring, PointScoring) and self.scoring.count == Count.BAD:
                 notes.append("a player's value is that player's bad points against each other player's, summed")
         s = self.scoring
         if isinstance(s, PointScoring):
-            if s.pass_bonus and s.count != "bad":
+            if s.pass_bonus and s.count != Count.BAD:
                 notes.append("the values are the hand's whole score: its points and the pass bonuses, those already "
                              "paid and those still to come (a hand played again keeps its pass bonuses)")
-            if s.capicu or s.chuchazo or s.count == "milo" or s.capicu_double:
+            if s.capicu or s.chuchazo or s.count == Count.MILO or s.capicu_double:
                 notes.append("the bonus for the last tile (capicú, dominao, chuchazo, Milo, a capicúa's doubled "
                              "points) is part of the values when the search passes the last tile and the ends before it")
             if s.salida:
@@ -167,7 +167,7 @@ class Variant:
                              "values")
             if s.blank:
                 notes.append(f"[0-0] counts {s.blank} when the search passes the tiles left in each hand")
-            if s.count in ("game", "milo"):
+            if s.count in (Count.GAME, Count.MILO):
                 notes.append("a hand is worth a fixed number of points, so the values only say who wins")
         if self.match.first_wins or self.match.kind in (MatchKind.STRAIGHT, MatchKind.CUTTHROAT, MatchKind.SHUTOUT,
                                                         MatchKind.GAMES):

@@ -37,6 +37,7 @@ from dataclasses import astuple, dataclass
 
 from ..rules.policies import PASS_PR, BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
 from ..rules.variants import Variant
+from ..rules.modes import Count
 
 __all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table", "BY", "TIE", "COUNT", "CHUCHAZO",
            "NO_BOUND", "OWN_PIPS", "ALL_PIPS", "FIXED", "search_bound", "standard_scoring", "value_bound", "hand_bound"]
@@ -46,8 +47,8 @@ BY = {"team": 0, "player": 1, "last-or-right": 2}
 TIE = {"draw": 0, "leader": 1, "more-tiles": 2, "last": 3, "last-loses": 4, "replay": 5, "own-pips": 6}
 #: ``COUNT``: ``PointScoring.count`` (``HandScoring``'s two), then ``DifferenceAward``: ``award`` the award of
 #: a hand, ``nothing`` none (``award_hand`` false).
-COUNT = {"losers": 0, "all": 1, "game": 2, "milo": 3, "bad": 4, "difference": 5, "block-difference": 6,
-         "award": 7, "nothing": 8}
+#: The modes are ``rules.modes.Count``'s, in its order (``tests/test_names.py`` checks them against ``_leaf.h``).
+COUNT = {**{mode.value: k for k, mode in enumerate(Count)}, "award": len(Count), "nothing": len(Count) + 1}
 CHUCHAZO = {"": 0, "any": 1, "one-end": 2}
 _POINT_COUNTS = tuple(COUNT)[:COUNT["award"]]         # the counts of PointScoring
 
@@ -167,7 +168,7 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     else:
         return None
     scoring = variant.scoring
-    if type(scoring) is HandScoring and scoring.count in ("losers", "all"):
+    if type(scoring) is HandScoring and scoring.count in (Count.LOSERS, Count.ALL):
         # the same as PointScoring(count) with no option (HandScoring hands a replay or own-pips tie to it)
         hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0, 1, 0, 0)
     elif type(scoring) is DifferenceAward and scoring.unit >= 1:
@@ -197,9 +198,9 @@ def standard_scoring(variant) -> tuple[bool, int]:
         return False, 0
     scoring = variant.scoring
     if (type(variant.block) is BlockRule and variant.block.by == "team"
-            and type(scoring) is HandScoring and scoring.count in ("losers", "all")):
-        return True, int(scoring.count == "all")
-    if type(scoring) is PointScoring and scoring.count == "bad" and not scoring.blank and not scoring.doubled:
+            and type(scoring) is HandScoring and scoring.count in (Count.LOSERS, Count.ALL)):
+        return True, int(scoring.count == Count.ALL)
+    if type(scoring) is PointScoring and scoring.count == Count.BAD and not scoring.blank and not scoring.doubled:
         return True, -1
     return False, 0
 
@@ -250,7 +251,7 @@ def counts_pass_bonuses(rules) -> bool:
     """Whether ``rules`` pays pass bonuses (``PointScoring.pass_bonus``; bad points have none): the block
     searches then pay each play's bonus as it falls (:func:`pass_bonus_table`)."""
     scoring = getattr(rules, "scoring", None)
-    return isinstance(scoring, PointScoring) and scoring.pass_bonus and scoring.count != "bad"
+    return isinstance(scoring, PointScoring) and scoring.pass_bonus and scoring.count != Count.BAD
 
 
 def pass_bonus_table(teams: tuple[int, ...], rule: str = PASS_PR) -> tuple[list, list, int]:

@@ -52,6 +52,7 @@ from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, Searc
                    filled, resolve_arms, resolve_draw, weak_method)
 from .draw import NO_EXTRA, DrawLine, draw_deal, plays_draws
 from ..tiles import PASS, Move, Tile
+from ..rules.modes import Count, Layout
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
            "arms_note", "arms_scoring"]
@@ -478,8 +479,8 @@ class _ArmDeal:
         self.leader = leader
         self.max_pip = max_pip
         self.tiles = tile_set(max_pip)
-        self.after_fill = _DOUBLE if layout == "french" else _OPEN
-        self.branch = layout == "tree"
+        self.after_fill = _DOUBLE if layout == Layout.FRENCH else _OPEN
+        self.branch = layout == Layout.TREE
         self.match = [0] * (max_pip + 1)
         for t in self.tiles:
             self.match[t.low] |= t.bit
@@ -733,7 +734,7 @@ def arms_scoring(rules) -> tuple[int, int]:
 
         scoring = variant.scoring
         if (type(variant).hand_result is Variant.hand_result and type(scoring) is PointScoring
-                and scoring.count == "bad" and not scoring.blank
+                and scoring.count == Count.BAD and not scoring.blank
                 and tuple(variant.seating.teams) == tuple(range(variant.players))):
             return 1, int(scoring.doubled)
     return (2, 0) if describe(rules) is None else (3, 0)

@@ -22,8 +22,8 @@ from ..match import replay_record
 from ..notation import parse, write
 from ..notation.setup import is_setup
 from ..notation.writer import rewrite, write_closing, write_comment
-from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
-                        validation_json)
+from ..pipeline import (Options, again, analyse, analyze_entry, check_rules, judge_fairly, process, read_text,
+                        run_record, safely, validation_json)
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
 from ..report.diagram import position_at, table_svg
 from ..report.model import board_view
@@ -88,8 +88,7 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
         moves = _progress_moves(progress, run) if progress is not None else None
         result = safely(label, lambda: run_record(run, moves))
         summary.add(result)
-        analyses = [{"file": result["source"], **game["analysis"], "valid": game["valid"],
-                     "diagnostics": game["diagnostics"]} for game in result["games"]]
+        analyses = [analyze_entry(result["source"], game) for game in result["games"]]
         return {"games": analyses, "summary": summary.as_dict()}
     if max_worlds is not None and max_worlds < worlds:
         raise BoardError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
@@ -102,8 +101,8 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
         bar = _progress_bar(progress, len(run.replays))
         result = safely(label, lambda: judge_fairly(analyse(run, moves), every_deal=True, workers=1, bar=bar).data())
     summary.add(result)
-    analyses = [{"file": label, **_told_how(run.analyses[k]), "valid": game["valid"],
-                 "diagnostics": game["diagnostics"]} for k, game in enumerate(result["games"][:run.judged])]
+    analyses = [analyze_entry(label, game, _told_how(run.analyses[k]))
+                for k, game in enumerate(result["games"][:run.judged])]
     return {"games": analyses, "summary": summary.as_dict()}
 
 

@@ -1,0 +1,17 @@
+"""The JSON Schema of the tool's JSON (``results.schema.json``: ``analyze --json``, ``validate --json`` and a record's
+result, ``--jsonl``), shipped with the package for those who read that JSON; :func:`schema` loads it."""
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+
+__all__ = ["schema", "VERSION"]
+
+VERSION = 2       # the schema's version: a change of a field's name, type or meaning makes the next
+#                   (2: a fair verdict's ``best`` is null where ``tied`` names the moves not told apart; each
+#                   alternative's fair value has its paired ``gap`` to the best and its interval ``gap_ci``)
+
+
+def schema() -> dict:
+    """The JSON Schema (draft 2020-12) of the tool's JSON output."""
+    return json.loads(files(__package__).joinpath("results.schema.json").read_text(encoding="utf-8"))
