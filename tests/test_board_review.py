@@ -2,6 +2,7 @@
 every call of the page through its one transport (the static site answers them without a server)."""
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -10,7 +11,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 expect = pytest.importorskip("playwright.sync_api").expect
 
-from conftest import BOARD_DESKTOP, BOARD_TOKEN, RECORDS, open_board, served_board  # noqa: E402
+from conftest import BOARD_DESKTOP, BOARD_TOKEN, RECORDS, board_client, open_board, served_board  # noqa: E402
 
 # the page's calls answered by a transport of its own (as the static site's Web Worker does): it forwards each
 # to the real server and counts it; fetch itself refuses any other call
@@ -52,3 +53,122 @@ def test_every_call_of_the_page_goes_through_its_one_transport(browser, served):
     finally:
         context.close()
     assert errors == []
+
+
+# ---- a whole match by clicks (#66 item 1) ----------------------------------------------------------------------
+# a partnership match's first three games as a sheet without hands (the hands' lines "?")
+MATCH = "\n\n".join(re.sub(r"(?m)^(\w+): \[.*$", r"\1: ?", (RECORDS / "match-milo.dom").read_text(encoding="utf-8"))
+                     .split("\n\n[Event")[:3]).replace("\n\n\n", "\n\n")
+# game 1's header as a transcriber writes it once: the names, who leads, the hands not known
+MATCH_START = ('[Event "a partnership match"]\n[Game "1"]\n[Variant "partnership"]\n'
+               '[Rules "system=milo, score=milo, target=5"]\n[Players "A, B, C, D"]\n[Lead "D"]\n\nA: ?\nB: ?\nC: ?\nD: ?\n')
+
+
+def _sheet_games(text: str) -> list[dict]:
+    from analyzer.notation import parse
+    from analyzer.server.library import position_data
+
+    record = parse(text, "sheet")
+    return [{"moves": [(m["player"], m["move"]) for m in position_data(text, "sheet", k)["moves"]],
+             "tags": dict(g.tags)} for k, g in enumerate(record.games)]
+
+
+def _click_moves(page, moves) -> None:
+    """Click each of ``moves`` (player, move) on the board, each once its board is drawn (no key pressed)."""
+    for k, (player, move) in enumerate(moves):
+        expect(page.locator("#stepinfo")).to_contain_text("the deal" if k == 0 else f"after move {k} of {k}")
+        page.click(f"#legal button[data-move='{move}'][data-player='{player}']")
+    expect(page.locator("#stepinfo")).to_contain_text(f"after move {len(moves)} of {len(moves)}")
+
+
+@pytest.mark.slow
+def test_a_three_game_match_entered_by_clicks_only(browser, served):
+    """A partnership match's first three games, a sheet without hands (83 moves), entered by clicks alone: each
+    game's moves, then "Next game", which writes the result the rules reckon and the next game's header with the
+    lead the rules name (A, then B: the next player leads, as the sheet has it): the record read back holds the
+    sheet's moves, numbers, leads and results."""
+    base, folder = served
+    (folder / "match-new.dom").write_text(MATCH_START, encoding="utf-8")
+    sheet = _sheet_games(MATCH)
+    context = browser.new_context(viewport=BOARD_DESKTOP)
+    errors: list[str] = []
+    try:
+        page = open_board(context, base, errors, f"&path={folder / 'match-new.dom'}")
+        for k, game in enumerate(sheet):
+            _click_moves(page, game["moves"])
+            if k < len(sheet) - 1:
+                result = game["tags"]["Result"]
+                # (a blocked hand's winner hangs on the tiles not shown: the sheet's result among those offered)
+                if page.locator(f"#legal button[data-result='{result}']").count():
+                    page.click(f"#legal button[data-result='{result}']")
+                    expect(page.locator("#legal button[data-result]")).to_have_count(0)
+                page.click("#nextgame")
+                expect(page.locator("#stepinfo")).to_contain_text(f"game {k + 2} of {k + 2}")
+        written = page.input_value("#text")
+    finally:
+        context.close()
+    assert errors == []
+    got = _sheet_games(written)
+    assert [g["moves"] for g in got] == [g["moves"] for g in sheet]
+    for mine, theirs in zip(got, sheet):
+        assert mine["tags"]["Lead"] == theirs["tags"]["Lead"]
+        assert mine["tags"]["Game"] == theirs["tags"]["Game"]
+    # the results of the first two games, chosen among those offered or written by "Next game", are the sheet's
+    assert [g["tags"].get("Result") for g in got[:2]] == [g["tags"]["Result"] for g in sheet[:2]]
+
+
+# ---- the next game's header, and no move written into a header (the API, as the page calls it) ------------------
+KOZEL = (RECORDS / "sheet-kozel.dom").read_text(encoding="utf-8")
+KOZEL_GAMES = KOZEL.split("\n\n[Event")
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    with board_client([str(tmp_path_factory.mktemp("api"))]) as c:
+        yield c
+
+
+def test_a_click_never_writes_a_move_into_a_header(api):
+    """A game's header typed without its hands' lines: the move clicked goes after the header, in that game (the
+    record still holds three games, the move the third's first), never between its tags."""
+    two = KOZEL_GAMES[0] + "\n\n[Event" + KOZEL_GAMES[1]
+    typed = two.rstrip("\n") + '\n\n[Game "3"]\n[Variant "kozel"]\n[Players "A, B, C, D"]\n[Lead "D"]\n'
+    out = api.post("/api/enter", json={"text": typed, "game": 2, "move": "[2-6]", "player": "D"})
+    assert out.status_code == 200, out.text
+    text = out.json()["text"]
+    assert text.startswith(typed)                      # the header as typed, the move after it
+    board = api.post("/api/position", json={"text": text, "game": 2}).json()
+    assert board["games"] == 3
+    assert [(m["player"], m["move"]) for m in board["moves"]] == [("D", "[2-6]")]
+
+
+def test_next_game_writes_the_header_the_match_decides(api):
+    """After the Kozel sheet's game 2 (D went out): game 3's header, D leading (Kozel: the player who went out
+    leads, as the sheet's own Lead tag says), the same players, a ? hand each; the board then stands on its deal
+    with D to move. A game not over has no next game yet."""
+    two = KOZEL_GAMES[0] + "\n\n[Event" + KOZEL_GAMES[1]
+    out = api.post("/api/next", json={"text": two})
+    assert out.status_code == 200, out.text
+    data = out.json()
+    assert (data["number"], data["lead"], data["game"], data["match_over"]) == (3, "D", 2, False)
+    added = data["text"][len(two):]
+    assert '[Game "3"]' in added and '[Lead "D"]' in added and '[Players "A, B, C, D"]' in added
+    assert all(f"{p}: ?" in added for p in "ABCD")
+    board = api.post("/api/position", json={"text": data["text"], "game": 2}).json()
+    assert (board["games"], board["step"], board["turn"]) == (3, 0, "D")
+    cut = two.rstrip("\n").rsplit("\n", 1)[0]          # game 2 without its last row: not over
+    refused = api.post("/api/next", json={"text": cut})
+    assert refused.status_code == 422 and "not over" in refused.json()["error"]
+
+
+def test_a_blocked_sheets_result_is_offered_among_its_deals(api):
+    """A partnership sheet without hands blocked: the winner hangs on the tiles not shown, so the board offers each
+    result its deals give (the sheet's among them), writes the one picked and refuses one no deal gives."""
+    games = MATCH.split("\n\n[Event")
+    first = re.sub(r'(?m)^\[(Result|Score) .*\n', "", games[0])
+    board = api.post("/api/position", json={"text": first, "game": 0}).json()
+    assert board["result"] is None and "A/C 1 blocked" in board["results"] and len(board["results"]) > 1
+    out = api.post("/api/result", json={"text": first, "game": 0, "result": "A/C 1 blocked"}).json()
+    assert '[Result "A/C 1 blocked"]' in out["text"]
+    wrong = api.post("/api/result", json={"text": first, "game": 0, "result": "A/C 30 domino"})
+    assert wrong.status_code == 422

@@ -311,6 +311,35 @@
         });
         box.appendChild(write);
       }
+      // a sheet whose hidden tiles leave the result open: each result its deals give, the one the sheet shows
+      // written in one click (the server checks it is one of them)
+      if (p.results && p.results.length && !playing) {
+        box.appendChild(el("p", "note", "The tiles not shown decide the result: write the one the sheet shows."));
+        p.results.forEach(function (words) {
+          var pick = el("button", "result", "Write the result: " + words);
+          pick.type = "button";
+          pick.setAttribute("data-result", words);
+          pick.title = "Add the Result tag " + words + " (some deal the sheet's moves allow ends so)";
+          pick.addEventListener("click", function () {
+            api("result", request({game: p.game, result: words})).then(function (r) {
+              if (!r.ok) { status(r.data.error, true); return; }
+              setText(r.data.text, undefined, "result", "the result " + r.data.result);
+              said("The result " + r.data.result + " is written into the record's Result tag.");
+            });
+          });
+          box.appendChild(pick);
+        });
+      }
+      // the last game of the text over: the next game's header as the match and the variant decide it, written
+      // by the server (with the result first, where the rules reckon it and the record does not state it yet)
+      if (p.at_end && p.game === p.games - 1 && !playing && state.problem === null) {
+        var next = el("button", "result", "Next game");
+        next.type = "button";
+        next.id = "nextgame";
+        next.title = "Write the next game's header: its number, the players, who leads by the rules, a ? hand a player";
+        next.addEventListener("click", nextGame);
+        box.appendChild(next);
+      }
       return;
     }
     $("other").hidden = !(p.turn && p.at_end && !playing);
@@ -499,7 +528,20 @@
       return;
     }
     // keys pressed faster than the board answers go on from the step last asked for, not the one drawn
-    var from = state.asked && state.asked.game === p.game ? state.asked.step : p.step;
+    if (state.asked && state.asked.game !== p.game) { return; }     // another game asked: its board first
+    var from = state.asked ? state.asked.step : p.step;
+    // past a game's end the next game's deal, before its deal the game before's end: a match stepped through
+    // with the arrows (Home and End stay in the game)
+    if (delta === 1 && from >= p.steps && p.game < p.games - 1) {
+      state.asked = {game: p.game + 1, step: 0};
+      showPosition({game: p.game + 1, step: 0});
+      return;
+    }
+    if (delta === -1 && from <= 0 && p.game > 0) {
+      state.asked = {game: p.game - 1, step: null};
+      showPosition({game: p.game - 1, step: null});
+      return;
+    }
     var k = Math.max(0, Math.min(p.steps, from + delta));
     state.asked = {game: p.game, step: k};
     showPosition({game: p.game, step: k});
@@ -595,15 +637,36 @@
     var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
     var at = insertAt(p);
     if (at !== null) { body.step = at; }        // before the moves written after it
+    // the focus and the scroll stay where they are (a phone's keyboard is not brought up by a text focused,
+    // and the moves stay in sight); a click's button, drawn anew, hands its focus to the next board's moves
+    var clicked = !typed && document.activeElement && $("legal").contains(document.activeElement);
     api("enter", request(body)).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
-      text.focus();
+      var x = window.scrollX, y = window.scrollY;
       setText(r.data.text, r.data.offset, "move", m.player + " " + m.move);
-      positionAtCursor();             // the next board at once (the cursor stands after the move)
+      window.scrollTo(x, y);
+      positionAtCursor().then(function () {             // the next board at once (the cursor stands after the move)
+        window.scrollTo(x, y);
+        var first = clicked && $("legal").querySelector("button");
+        if (first && !$("legal").contains(document.activeElement)) { first.focus({preventScroll: true}); }
+      });
       if (typed) { $("keymove").focus(); }
       said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
         plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
         " now checked against it." : "");
+    });
+  }
+
+  function nextGame() {
+    api("next", request()).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return; }
+      var d = r.data;
+      setText(d.text, d.offset, "next game", "game " + d.number);
+      positionAtCursor();
+      said((d.result ? "The result " + d.result + " is written; " : "") +
+        (d.match_over ? "the match is over: game 1 of a new match" : "game " + d.number) + " is begun" +
+        (d.score ? " (the match: " + d.score + ")" : "") +
+        (d.lead ? ", " + d.lead + " leads" + (d.reason ? " (" + d.reason + ")" : "") : ", the rules and the deal say who leads") + ".");
     });
   }
 
@@ -1093,7 +1156,17 @@
   Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
     radio.addEventListener("change", drawPosition);
   });
-  ["click", "keyup"].forEach(function (name) { text.addEventListener(name, follow); });
+  // the board follows the text cursor when the user moves it (a click, a key that moves it), not when the text
+  // is only tabbed through: the caret where it was leaves the board where it is
+  var caret = null;
+  ["click", "keyup"].forEach(function (name) {
+    text.addEventListener(name, function () {
+      var now = text.selectionStart + ":" + text.selectionEnd;
+      if (now === caret && name === "keyup") { return; }
+      caret = now;
+      follow();
+    });
+  });
   text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
   $("variant").addEventListener("change", function () { changed(false); });
   $("other").addEventListener("submit", function (ev) {
@@ -1128,7 +1201,9 @@
   document.addEventListener("keydown", function (ev) {
     var k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     if ((ev.ctrlKey || ev.metaKey) && k === "s") { ev.preventDefault(); save(); return; }
-    var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text";
+    // (a radio button or a check box takes no typing: left and right step the board there too)
+    var choice = ev.target && ev.target.tagName === "INPUT" && /^(radio|checkbox)$/.test(ev.target.type);
+    var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text" && !choice;
     if ((ev.ctrlKey || ev.metaKey) && !field && !ev.altKey) {
       if (k === "z" && !ev.shiftKey) { ev.preventDefault(); undo(); return; }
       if ((k === "z" && ev.shiftKey) || k === "y") { ev.preventDefault(); redo(); return; }
